@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+import { wildcardMatch } from '@edict/engine';
+console.log(wildcardMatch('a*', 'abc'));

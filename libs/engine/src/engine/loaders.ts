@@ -1,0 +1,34 @@
+import type { JsonObject, JsonValue, KubeObject } from '../json';
+import type { APICall } from '../policy/types';
+
+/** Loaders may answer from a cache (synchronously) or over the network. */
+export type Awaitable<T> = T | Promise<T>;
+
+/**
+ * What the engine reads from outside, behind interfaces: the admission controller backs these with
+ * informers and HTTP, the CLI with the test's mocks. Every method may be slow; none may throw for
+ * "not found" (return undefined instead) so rules can tell a missing object from a failure.
+ */
+export interface ContextLoaders {
+  /** A ConfigMap's object, or undefined when it does not exist. */
+  configMap(namespace: string, name: string): Awaitable<KubeObject | undefined>;
+  /** The response of a Kubernetes API call (`urlPath`) or service call, already JSON-decoded. */
+  apiCall(call: APICall): Awaitable<JsonValue | undefined>;
+  /** A GlobalContextEntry's cached data. */
+  globalReference(name: string): Awaitable<JsonValue | undefined>;
+  /** Image registry metadata (config, manifest) for an image reference. */
+  imageRegistry(reference: string): Awaitable<JsonObject | undefined>;
+}
+
+/** Resources that mutate-existing and generate rules read (targets, clone sources). */
+export interface ResourceLoader {
+  get(apiVersion: string, kind: string, namespace: string | undefined, name: string): Awaitable<KubeObject | undefined>;
+  list(apiVersion: string, kind: string, namespace?: string, labelSelector?: JsonObject): Awaitable<KubeObject[]>;
+}
+
+/** Time source, so that time_* functions and durations are deterministic in tests. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

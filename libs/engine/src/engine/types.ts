@@ -1,0 +1,78 @@
+import type { JsonObject, JsonValue, KubeObject } from '../json';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/** The requesting user as the API server reports it (authentication.k8s.io/v1 UserInfo). */
+export interface UserInfo {
+  username?: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** Kyverno's view of who is asking: the user plus the RBAC roles bound to them. */
+export interface RequestUser {
+  roles?: string[];
+  clusterRoles?: string[];
+  userInfo?: UserInfo;
+}
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/**
+ * Everything the engine needs to know about one resource being evaluated. For admission this
+ * comes from the AdmissionReview; for background scans and the CLI it is synthesised.
+ */
+export interface ResourceRequest {
+  /** request.object: the new object (empty for DELETE). */
+  resource?: KubeObject;
+  /** request.oldObject: the previous object (UPDATE, DELETE). */
+  oldResource?: KubeObject;
+  operation: Operation;
+  user?: RequestUser;
+  /** Labels of the resource's namespace, for namespaceSelector. */
+  namespaceLabels?: Record<string, string>;
+  /** Subresource name when the request targets one (e.g. `status`, `exec`). */
+  subresource?: string;
+  /** The kind of the request when it differs from the object's own (subresources). */
+  requestKind?: GroupVersionKind;
+  dryRun?: boolean;
+  /** The raw admission request when there is one; exposed as `request` to JMESPath. */
+  admissionRequest?: JsonObject;
+}
+
+export type RuleStatus = 'pass' | 'fail' | 'warn' | 'error' | 'skip';
+export type RuleType = 'Validation' | 'Mutation' | 'Generation' | 'ImageVerify';
+
+export interface RuleResponse {
+  /** Rule name as it appears in the (autogen-expanded) policy. */
+  name: string;
+  type: RuleType;
+  status: RuleStatus;
+  message: string;
+  /** Mutation: the resource after this rule's patches. */
+  patchedResource?: KubeObject;
+  /** Mutate-existing: the targets this rule patched, each after its patches. */
+  patchedTargets?: KubeObject[];
+  /** Generation: the objects this rule wants to exist. */
+  generatedResources?: KubeObject[];
+  /** Set when a PolicyException turned this rule into `skip`. */
+  exceptions?: string[];
+  /** Pod Security checks that failed (podSecurity rules). */
+  podSecurityChecks?: JsonValue;
+  /** Kyverno's report properties carried to the policy report. */
+  properties?: Record<string, string>;
+}
+
+export interface PolicyResponse {
+  policy: { name: string; namespace?: string; kind: 'ClusterPolicy' | 'Policy' };
+  resource: { apiVersion: string; kind: string; name: string; namespace?: string };
+  /** One entry per rule that applied (matched and ran, or errored); rules that did not match are absent. */
+  rules: RuleResponse[];
+  /** Validation failure action in effect for this resource (after overrides). */
+  validationFailureAction: 'Enforce' | 'Audit';
+}

@@ -1,0 +1,29 @@
+import type { JsonObject, JsonValue } from './types';
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Structural equality of two JSON values (key order does not matter). */
+export function deepEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a === undefined || b === undefined) return false;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((item, i) => deepEqual(item, b[i]));
+  }
+  if (isObject(a)) {
+    if (!isObject(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => key in b && deepEqual(a[key], b[key]));
+  }
+  return false;
+}
+
+/** Deep copy of a JSON value; cheaper than structuredClone for plain data. */
+export function cloneJson<T extends JsonValue>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
+  const copy: JsonObject = {};
+  for (const key of Object.keys(value)) copy[key] = cloneJson((value as JsonObject)[key]);
+  return copy as T;
+}

@@ -1,0 +1,24 @@
+// Runs the whole Vitest suite and ends with the plain line CI reads: "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+
+const resultsFile = '.vitest-results.json';
+rmSync(resultsFile, { force: true });
+const run = spawnSync(
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
+
+if (!existsSync(resultsFile)) {
+  console.log('0 passed, 1 failed');
+  process.exit(run.status || 1);
+}
+const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+// A suite that fails to load reports no tests; count it as a failure so it cannot hide.
+const brokenSuites = results.testResults.filter((suite) => suite.status === 'failed' && suite.assertionResults.length === 0).length;
+const failed = results.numFailedTests + brokenSuites;
+const passed = results.numPassedTests;
+const skipped = results.numPendingTests + results.numTodoTests;
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 || run.status !== 0 ? 1 : 0);
