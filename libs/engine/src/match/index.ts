@@ -1,0 +1,7 @@
+export type { MatchRequest } from './request';
+export { gvkOf } from './request';
+export { ruleMatches, matchesResources, type RuleMatchResult } from './rule-match';
+export { matchesExceptionResources } from './exception-match';
+export { matchesLabelSelector, labelSelectorError, checkSelector } from './label-selector';
+export { parseKind, kindMatches, type KindSelector } from './kind';
+export { subjectsMatch } from './user-info';

@@ -1,0 +1,94 @@
+import type { GroupVersionKind } from '../engine/types';
+import { wildcardMatch } from '../values/wildcard';
+
+/**
+ * One entry of `resources.kinds`, split the way Kyverno splits it. Group and version are `*` when
+ * the entry does not name them; `subresource` is absent when the entry names none.
+ */
+export interface KindSelector {
+  group: string;
+  version: string;
+  kind: string;
+  subresource?: string;
+}
+
+// A segment that is a Kubernetes version (v1, v2beta1, ...) or `*`; anything else in that position is a
+// group or a kind.
+const VERSION = /^(v\d+((alpha|beta)\d+)?|\*)$/;
+const cache = new Map<string, KindSelector>();
+const MAX_CACHED = 5_000;
+
+/**
+ * Parses `Kind`, `Kind/sub`, `Kind.sub`, `version/Kind`, `version/Kind/sub`, `group/version/Kind`,
+ * `group/version/Kind/sub`, `*`, `*\/*` (everything, subresources included) and `*\/sub`. Only the
+ * last segment may carry a `.sub` suffix, as groups contain dots. More than four segments select
+ * nothing (the kind comes back empty).
+ */
+export function parseKind(selector: string): KindSelector {
+  let parsed = cache.get(selector);
+  if (!parsed) {
+    parsed = split(selector);
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(selector, parsed);
+  }
+  return parsed;
+}
+
+function split(selector: string): KindSelector {
+  const slashParts = selector.split('/');
+  const last = slashParts.pop() as string;
+  const parts = [...slashParts, ...last.split('.')];
+  const of = (group: string, version: string, kind: string, subresource = ''): KindSelector =>
+    subresource === '' ? { group, version, kind } : { group, version, kind, subresource };
+  switch (parts.length) {
+    case 1:
+      return of('*', '*', parts[0]);
+    case 2: {
+      const [first, second] = parts;
+      if (first === '*' && second === '*') return of('*', '*', '*', '*');
+      // `*/scale`: a lower-case second segment after `*` is a subresource of any kind.
+      if (first === '*' && second.toLowerCase() === second) return of('*', '*', '*', second);
+      if (VERSION.test(first)) return of('*', first, second);
+      return of('*', '*', first, second);
+    }
+    case 3:
+      if (VERSION.test(parts[0])) return of('*', parts[0], parts[1], parts[2]);
+      return of(parts[0], parts[1], parts[2]);
+    case 4:
+      return of(parts[0], parts[1], parts[2], parts[3]);
+    default:
+      return of('', '', '');
+  }
+}
+
+/**
+ * Whether any of `kinds` selects the request's kind. A selector without a subresource selects the
+ * kind's subresources too (`Pod` covers `Pod/exec`); one with a subresource selects only that
+ * subresource. Kind names compare case-sensitively. With `allowEphemeralContainers`, any selector
+ * of core `v1/Pod` also covers the `ephemeralcontainers` subresource (Kyverno keeps this for rules so
+ * that Pod policies keep guarding debug containers).
+ */
+export function kindMatches(
+  kinds: readonly string[],
+  gvk: GroupVersionKind,
+  subresource: string,
+  allowEphemeralContainers: boolean,
+): boolean {
+  for (const entry of kinds) {
+    const selector = parseKind(entry);
+    if (
+      !wildcardMatch(selector.group, gvk.group) ||
+      !wildcardMatch(selector.version, gvk.version) ||
+      !wildcardMatch(selector.kind, gvk.kind)
+    ) {
+      continue;
+    }
+    if (selector.subresource === undefined || wildcardMatch(selector.subresource, subresource)) return true;
+    if (allowEphemeralContainers && isCorePod(gvk) && subresource === 'ephemeralcontainers') return true;
+  }
+  return false;
+}
+
+function isCorePod(gvk: GroupVersionKind): boolean {
+  return gvk.group === '' && gvk.version === 'v1' && gvk.kind === 'Pod';
+}
