@@ -115,14 +115,14 @@ export function parseDocuments(text: string, file: string): ParsedDocuments {
       const itemNodes = listItemNodes(doc);
       value.items.forEach((item, i) => {
         const node = itemNodes?.[i];
-        add({ value: item, file, index, line: node ? lineAt(lines, node) : lineAt(lines, doc.contents), item: i }, [
+        add({ value: item, file, index, line: (node ? lineAt(lines, node) : undefined) ?? lineAt(lines, doc.contents) ?? 1, item: i }, [
           'items',
           i,
         ]);
       });
       return;
     }
-    add({ value, file, index, line: lineAt(lines, doc.contents) }, []);
+    add({ value, file, index, line: lineAt(lines, doc.contents) ?? 1 }, []);
 
     function add(source: SourceDocument, base: PathSegment[]): void {
       origins.set(source, { doc, lines, base });
