@@ -1,0 +1,179 @@
+import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../json';
+import { ImageReferenceError, parseImageReference, type ImageInfo, type ImageReferenceOptions } from './reference';
+
+/** One image in the `images` variable: the parsed reference plus where it sits and which pull secrets apply. */
+export interface ContainerImageInfo extends ImageInfo {
+  /** JSON pointer to the image field, e.g. `/spec/containers/0/image`. */
+  jsonPointer: string;
+  /** Names from every `imagePullSecrets` met on the way to the container (the pod spec's, normally). */
+  imagePullSecrets: string[];
+}
+
+/** `{ containers: { <name>: info }, initContainers: {...}, ephemeralContainers: {...} }`; groups without images are absent. */
+export type ImageInfos = Record<string, Record<string, ContainerImageInfo>>;
+
+/** A rule's `imageExtractors` entry (per kind), as in Kyverno's ImageExtractorConfig. */
+export interface ImageExtractorConfig {
+  /** Slash-separated path to the objects holding the image; `*` walks every list item / map entry. */
+  path: string;
+  /** Field holding the image; defaults to the path's last segment. */
+  value?: string;
+  /** Group name in the result; defaults to `custom`. */
+  name?: string;
+  /** Field whose value keys the entry; defaults to the JSON pointer of the image. */
+  key?: string;
+  /** JMESPath applied to the image string before parsing. */
+  jmesPath?: string;
+}
+
+export interface ExtractImagesOptions extends ImageReferenceOptions {
+  /** Custom extractors by kind (a rule's `imageExtractors`); a kind listed here replaces the built-in extractors. */
+  extractors?: Record<string, ImageExtractorConfig[]>;
+  /** Evaluates an extractor's `jmesPath` on the image string; needed only when extractors use one. */
+  applyJmesPath?: (expression: string, value: string) => JsonValue;
+}
+
+/** Extraction failures; Kyverno aborts building the whole context on these. */
+export class ImageExtractionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImageExtractionError';
+  }
+}
+
+interface Extractor {
+  fields: readonly string[];
+  key: string;
+  value: string;
+  name: string;
+  jmesPath?: string;
+}
+
+function standardExtractors(...prefix: string[]): Extractor[] {
+  return ['initContainers', 'containers', 'ephemeralContainers'].map((group) => ({
+    fields: [...prefix, group, '*'],
+    key: 'name',
+    value: 'image',
+    name: group,
+  }));
+}
+
+const podControllers = standardExtractors('spec', 'template', 'spec');
+const builtInExtractors: Record<string, Extractor[]> = {
+  Pod: standardExtractors('spec'),
+  DaemonSet: podControllers,
+  Deployment: podControllers,
+  ReplicaSet: podControllers,
+  ReplicationController: podControllers,
+  StatefulSet: podControllers,
+  Job: podControllers,
+  CronJob: standardExtractors('spec', 'jobTemplate', 'spec', 'template', 'spec'),
+};
+
+/**
+ * The `images` variable for a resource: images of Pods and pod controllers (by kind alone), or of
+ * whatever custom extractors select. Returns `{}` for other kinds; Kyverno then adds no `images`
+ * entry to the context at all. Throws ImageExtractionError for malformed containers or images.
+ */
+export function extractImages(resource: KubeObject, options: ExtractImagesOptions = {}): ImageInfos {
+  const kind = typeof resource?.kind === 'string' ? resource.kind : '';
+  const extractors = lookupExtractors(kind, options.extractors);
+  const infos: ImageInfos = {};
+  for (const extractor of extractors) {
+    const found: Record<string, ContainerImageInfo> = {};
+    walk(resource, [], extractor, 0, [], found, options);
+    if (Object.keys(found).length > 0) infos[extractor.name] = found;
+  }
+  return infos;
+}
+
+function lookupExtractors(kind: string, configs: ExtractImagesOptions['extractors']): Extractor[] {
+  const custom = configs && Object.prototype.hasOwnProperty.call(configs, kind) ? configs[kind] : undefined;
+  if (!custom) return builtInExtractors[kind] ?? [];
+  if (custom.length === 0) throw new ImageExtractionError(`no extractors found for ${kind}`);
+  return custom.map((config) => {
+    const fields = String(config.path ?? '')
+      .split('/')
+      .map((segment) => segment.trim())
+      .filter((segment) => segment !== '');
+    const value = config.value || fields.pop() || '';
+    return { fields, value, key: config.key ?? '', name: config.name || 'custom', jmesPath: config.jmesPath };
+  });
+}
+
+function walk(
+  node: JsonValue | undefined,
+  path: string[],
+  extractor: Extractor,
+  depth: number,
+  pullSecrets: string[],
+  found: Record<string, ContainerImageInfo>,
+  options: ExtractImagesOptions,
+): void {
+  if (node === undefined || node === null) return;
+  const field = extractor.fields[depth];
+  if (field === '*') {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => walk(item, [...path, String(i)], extractor, depth + 1, pullSecrets, found, options));
+    } else if (isObject(node)) {
+      for (const [name, item] of Object.entries(node)) walk(item, [...path, name], extractor, depth + 1, pullSecrets, found, options);
+    } else {
+      throw new ImageExtractionError('invalid type');
+    }
+    return;
+  }
+  if (!isObject(node)) throw new ImageExtractionError('invalid image config');
+
+  let secrets = pullSecrets;
+  if (Array.isArray(node.imagePullSecrets)) {
+    const names = node.imagePullSecrets.flatMap((s) => (isObject(s) && typeof s.name === 'string' ? [s.name] : []));
+    if (names.length > 0) secrets = [...pullSecrets, ...names];
+  }
+
+  if (field !== undefined) {
+    walk(node[field], [...path, field], extractor, depth + 1, secrets, found, options);
+    return;
+  }
+
+  // Reached an object holding an image.
+  const pointer = `/${path.join('/')}/${extractor.value}`;
+  let key = pointer;
+  if (extractor.key !== '') {
+    const keyValue = node[extractor.key];
+    if (typeof keyValue !== 'string') throw new ImageExtractionError('invalid key');
+    key = keyValue;
+  }
+  const raw = node[extractor.value];
+  if (typeof raw !== 'string' || raw.trim() === '') return; // no image given: nothing to record
+  const image = extractor.jmesPath ? applyJmesPath(extractor.jmesPath, raw, options) : raw;
+  let info: ImageInfo;
+  try {
+    info = parseImageReference(image, options.defaultRegistry, options);
+  } catch (error) {
+    if (error instanceof ImageReferenceError) throw new ImageExtractionError(`invalid image '${image}' (${error.message})`);
+    throw error;
+  }
+  found[key] = { ...info, jsonPointer: pointer, imagePullSecrets: [...secrets] };
+}
+
+function applyJmesPath(expression: string, value: string, options: ExtractImagesOptions): string {
+  if (!options.applyJmesPath) throw new ImageExtractionError(`invalid jmespath ${expression}: no JMESPath evaluator configured`);
+  let result: JsonValue;
+  try {
+    result = options.applyJmesPath(expression, value);
+  } catch (error) {
+    throw new ImageExtractionError(`failed to apply jmespath ${expression}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof result !== 'string') {
+    throw new ImageExtractionError(`jmespath ${expression} must produce a string, but produced ${JSON.stringify(result)}`);
+  }
+  return result;
+}
+
+/**
+ * The infos typed as JSON, for putting under `images` in an evaluation context. Every field is a
+ * string or a list of strings, and absent fields are left out rather than set to undefined.
+ */
+export function imagesAsJson(infos: ImageInfos): JsonObject {
+  return infos as unknown as JsonObject;
+}
