@@ -46,6 +46,11 @@ describe('ruleMatches: kinds', () => {
     const scale = req(deployment, { requestKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, subresource: 'scale' });
     expect(matches(anyOf({ kinds: ['*/scale'] }), scale)).toBe(true);
     expect(matches(anyOf({ kinds: ['Pod/exec'] }), req(pod('a'), { subresource: 'ephemeralcontainers' }))).toBe(true);
+    // A Scale object sent for deployments/scale: matched through its parent kind.
+    const scaleObj: KubeObject = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', namespace: 'prod' }, spec: { replicas: 4 } };
+    const viaParent = req(scaleObj, { operation: 'UPDATE', requestKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, subresource: 'scale' });
+    expect(matches(anyOf({ kinds: ['Deployment/scale'] }), viaParent)).toBe(true);
+    expect(matches(anyOf({ kinds: ['Deployment/scale'] }), req(scaleObj))).toBe(false);
   });
 });
 
