@@ -1,0 +1,221 @@
+/**
+ * Kyverno's validate `pattern` check (`validate.MatchPattern`): walks the pattern and the resource
+ * together, applying anchors, and reports the first divergence with Kyverno's path and wording.
+ */
+import type { JsonObject, JsonValue } from '../json';
+import { isObject } from '../json';
+import {
+  CONDITIONAL_PREFIX,
+  GLOBAL_PREFIX,
+  NEGATION_PREFIX,
+  failure,
+  isSkip,
+  type Failure,
+} from './failure';
+import { goTypeName, goValueText } from './go-text';
+import { matchValue } from './leaf';
+import { expandMetadataWildcards } from './metadata-wildcards';
+import { planFor, type MapPlan, type PatternEntry } from './plan';
+
+export type PatternResult =
+  | { status: 'pass' }
+  /**
+   * `path` is where the resource diverged ("/spec/containers/0/image/"). An empty path is Kyverno's
+   * "execution error" case (rule status `error`, message `... execution error: <message>`): it
+   * happens when a condition/existence anchor key never occurred in the resource, or on an
+   * array-length mismatch between nested arrays.
+   */
+  | { status: 'fail'; path: string; message: string }
+  /** A conditional or global anchor did not hold: the rule does not apply. `message` is Kyverno's skip message. */
+  | { status: 'skip'; path: string; message: string };
+
+const PASS: PatternResult = Object.freeze({ status: 'pass' });
+
+/**
+ * Remembers, per condition/existence anchor key (as written), whether any resource map checked
+ * against it had the key. Kyverno turns a failure into an execution error when one never did.
+ */
+class AnchorSightings {
+  private seen: Map<string, boolean> | undefined;
+
+  record(plan: MapPlan, resource: JsonObject): void {
+    if (plan.tracked.length === 0) return;
+    this.seen ??= new Map();
+    for (const entry of plan.tracked) {
+      if (this.seen.get(entry.rawKey) === true) continue;
+      this.seen.set(entry.rawKey, Object.hasOwn(resource, entry.anchor!.key));
+    }
+  }
+
+  someNeverSeen(): boolean {
+    if (!this.seen) return false;
+    for (const seen of this.seen.values()) if (!seen) return true;
+    return false;
+  }
+}
+
+/** Matches a resource against a validate pattern (variables already substituted). */
+export function matchPattern(resource: JsonValue, pattern: JsonValue): PatternResult {
+  const sightings = new AnchorSightings();
+  const result = checkElement(resource, pattern, '/', sightings);
+  if (!result) return PASS;
+  if (isSkip(result)) return { status: 'skip', path: result.path, message: result.message };
+  if (result.kind !== 'negation' && sightings.someNeverSeen()) return { status: 'fail', path: '', message: result.message };
+  return { status: 'fail', path: result.path, message: result.message };
+}
+
+function own(map: JsonObject, key: string): JsonValue | undefined {
+  return Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
+function mismatch(path: string, resource: JsonValue | undefined, pattern: JsonValue): Failure {
+  return failure(
+    path,
+    `resource value '${goValueText(resource, 'resource')}' does not match '${goValueText(pattern, 'pattern')}' at path ${path}`,
+  );
+}
+
+function checkElement(
+  resource: JsonValue | undefined,
+  pattern: JsonValue,
+  path: string,
+  sightings: AnchorSightings,
+): Failure | undefined {
+  if (isObject(pattern)) {
+    if (!isObject(resource)) {
+      return failure(
+        path,
+        `pattern and resource have different structures. Path: ${path}. Expected map[string]interface {}, found ${goTypeName(resource, 'resource')}`,
+      );
+    }
+    const plan = planFor(pattern);
+    sightings.record(plan, resource);
+    const expanded = expandMetadataWildcards(pattern, resource);
+    return checkMap(resource, expanded === pattern ? plan : planFor(expanded), path, sightings);
+  }
+  if (Array.isArray(pattern)) {
+    if (!Array.isArray(resource)) {
+      return failure(path, `validation rule failed at path ${path}, resource does not satisfy the expected overlay pattern`);
+    }
+    return checkArray(resource, pattern, path, sightings);
+  }
+  // A scalar pattern against an array applies to every element (an empty array passes).
+  if (Array.isArray(resource)) {
+    for (const item of resource) if (!matchValue(item, pattern)) return mismatch(path, resource, pattern);
+    return undefined;
+  }
+  return matchValue(resource, pattern) ? undefined : mismatch(path, resource, pattern);
+}
+
+function checkMap(resource: JsonObject, plan: MapPlan, path: string, sightings: AnchorSightings): Failure | undefined {
+  for (const entry of plan.leadingAnchors) {
+    const result = checkEntry(resource, entry, path, sightings);
+    if (result) return result;
+  }
+  for (const entry of plan.others) {
+    const result = checkEntry(resource, entry, path, sightings);
+    if (result) return result;
+  }
+  return undefined;
+}
+
+function checkEntry(resource: JsonObject, entry: PatternEntry, path: string, sightings: AnchorSightings): Failure | undefined {
+  const anchor = entry.anchor;
+  if (!anchor || anchor.modifier === '+') return checkPlainKey(resource, entry, path, sightings);
+  const childPath = path + anchor.key + '/';
+  const present = Object.hasOwn(resource, anchor.key);
+  switch (anchor.modifier) {
+    case '': {
+      if (!present) return failure(childPath, `${CONDITIONAL_PREFIX}conditional anchor key doesn't exist in the resource`, 'conditional');
+      const result = checkElement(resource[anchor.key], entry.value, childPath, sightings);
+      return result && failure(result.path, CONDITIONAL_PREFIX + result.message, 'conditional');
+    }
+    case '<': {
+      if (!present) return undefined;
+      const result = checkElement(resource[anchor.key], entry.value, childPath, sightings);
+      return result && failure(result.path, GLOBAL_PREFIX + result.message, 'global');
+    }
+    case '=':
+      return present ? checkElement(resource[anchor.key], entry.value, childPath, sightings) : undefined;
+    case 'X':
+      return present ? failure(childPath, `${NEGATION_PREFIX}${childPath} is not allowed`, 'negation') : undefined;
+    case '^':
+      return present ? checkExistence(resource[anchor.key]!, entry.value, childPath, sightings) : undefined;
+  }
+}
+
+/** Plain keys (and `+(key)`, which validation treats as a literal key name). */
+function checkPlainKey(resource: JsonObject, entry: PatternEntry, path: string, sightings: AnchorSightings): Failure | undefined {
+  const value = own(resource, entry.rawKey);
+  if (entry.value === '*') {
+    // `*` only requires the key to hold a non-null value of any type.
+    return value === undefined || value === null ? failure(path, `${path}/${entry.rawKey} not found`) : undefined;
+  }
+  return checkElement(value, entry.value, path + entry.rawKey + '/', sightings);
+}
+
+/** `^(key)`: for each map in the pattern list, at least one element of the resource list must match it. */
+function checkExistence(resource: JsonValue, pattern: JsonValue, path: string, sightings: AnchorSightings): Failure | undefined {
+  if (!Array.isArray(resource)) {
+    return failure(
+      path,
+      `invalid resource type ${goTypeName(resource, 'resource')}: Existence ^ () anchor can be used only on list/array type resource`,
+    );
+  }
+  if (!Array.isArray(pattern)) {
+    return failure(path, `invalid pattern type ${goTypeName(pattern, 'pattern')}: Pattern has to be of list to compare against resource`);
+  }
+  for (const wanted of pattern) {
+    if (!isObject(wanted)) {
+      return failure(
+        path,
+        `invalid pattern type ${goTypeName(pattern, 'pattern')}: Pattern has to be of type map to compare against items in resource`,
+      );
+    }
+    const found = resource.some((item, i) => checkElement(item, wanted, path + i + '/', sightings) === undefined);
+    if (!found) return failure(path, `existence anchor validation failed at path ${path}`);
+  }
+  return undefined;
+}
+
+function checkArray(resource: JsonValue[], pattern: JsonValue[], path: string, sightings: AnchorSightings): Failure | undefined {
+  if (pattern.length === 0) return failure(path, 'pattern Array empty');
+  const first = pattern[0]!;
+  // Only the first pattern element counts when it is a map (every resource element must match it)
+  // or a scalar (every resource element must equal it).
+  if (isObject(first)) return checkEachElement(resource, resource.length, () => first, path, sightings);
+  if (!Array.isArray(first)) return checkElement(resource, first, path, sightings);
+  // Nested arrays are matched position by position.
+  if (resource.length < pattern.length) {
+    return failure(
+      '',
+      `validate Array failed, array length mismatch, resource Array len is ${resource.length} and pattern Array len is ${pattern.length}`,
+    );
+  }
+  return checkEachElement(resource, pattern.length, (i) => pattern[i]!, path, sightings);
+}
+
+/**
+ * Checks the first `count` elements. An element whose anchors say "does not apply" is skipped; the
+ * array fails on the first real failure, and is itself skipped only when every element was skipped.
+ */
+function checkEachElement(
+  resource: readonly JsonValue[],
+  count: number,
+  patternAt: (index: number) => JsonValue,
+  path: string,
+  sightings: AnchorSightings,
+): Failure | undefined {
+  let applied = 0;
+  let skipped: Failure[] | undefined;
+  for (let i = 0; i < count; i++) {
+    const result = checkElement(resource[i], patternAt(i), path + i + '/', sightings);
+    if (!result) applied++;
+    else if (isSkip(result)) (skipped ??= []).push(result);
+    else return result;
+  }
+  if (applied === 0 && skipped) {
+    return failure(path, skipped.map((s) => s.message).join('; '), 'all-elements-skipped');
+  }
+  return undefined;
+}
