@@ -1,0 +1,106 @@
+import type { JsonValue } from '../json';
+import type { AnyAllConditions, Condition, Conditions } from '../policy/types';
+import { operatorHandler } from './operators';
+
+/** A condition that cannot be evaluated at all (Kyverno turns this into a rule error). */
+export class ConditionError extends Error {
+  constructor(
+    message: string,
+    readonly condition?: Condition,
+  ) {
+    super(message);
+    this.name = 'ConditionError';
+  }
+}
+
+export interface ConditionsResult {
+  passed: boolean;
+  /**
+   * When not passed: the conditions whose messages Kyverno reports — the failed `any` entries
+   * it tried plus the first failing `all` entry (or the first failing entry of a legacy list).
+   */
+  failed?: Condition[];
+  /**
+   * Kyverno's combined message: the non-empty `message`s of the failed conditions (or, when
+   * passed, of the conditions that held), joined with "; " for any/all blocks and ";" for the
+   * legacy list form.
+   */
+  message: string;
+}
+
+/** Evaluates one condition whose key and value have already had variables substituted. */
+export function evaluateCondition(condition: Condition): boolean {
+  const handler = operatorHandler(condition.operator);
+  if (!handler) {
+    throw new ConditionError(
+      `failed to create handler for condition operator: unknown operator ${JSON.stringify(condition.operator)}`,
+      condition,
+    );
+  }
+  return handler(orNull(condition.key), orNull(condition.value));
+}
+
+function orNull(value: JsonValue | undefined): JsonValue {
+  return value === undefined ? null : value;
+}
+
+/**
+ * `{any, all}` or the legacy bare list (all must hold). An `any` block that is present must have
+ * a passing entry — so `any: []` fails, as in Kyverno — while absent blocks and empty lists of
+ * the legacy form pass. Evaluation short-circuits like Kyverno's, so a broken condition after
+ * the deciding one is never reached.
+ */
+export function evaluateConditions(conditions: Conditions | null | undefined): ConditionsResult {
+  if (conditions === null || conditions === undefined) return { passed: true, message: '' };
+  if (Array.isArray(conditions)) return evaluateLegacyList(conditions);
+  if (typeof conditions !== 'object') throw new ConditionError('invalid condition');
+  return evaluateAnyAll(conditions);
+}
+
+function evaluateLegacyList(conditions: Condition[]): ConditionsResult {
+  const heldMessages: string[] = [];
+  for (const condition of conditions) {
+    if (!evaluateCondition(condition)) return { passed: false, failed: [condition], message: condition.message ?? '' };
+    heldMessages.push(condition.message ?? '');
+  }
+  return { passed: true, message: joinNonEmpty(heldMessages, ';') };
+}
+
+function evaluateAnyAll({ any, all }: AnyAllConditions): ConditionsResult {
+  const failed: Condition[] = [];
+  const held: Condition[] = [];
+  let anyPassed = true;
+  if (any !== undefined && any !== null) {
+    anyPassed = false;
+    for (const condition of any) {
+      if (evaluateCondition(condition)) {
+        anyPassed = true;
+        held.push(condition);
+        break;
+      }
+      failed.push(condition);
+    }
+  }
+  let allPassed = true;
+  for (const condition of all ?? []) {
+    if (!evaluateCondition(condition)) {
+      allPassed = false;
+      failed.push(condition);
+      break;
+    }
+    held.push(condition);
+  }
+  if (anyPassed && allPassed) return { passed: true, message: joinMessages(held) };
+  return { passed: false, failed, message: joinMessages(failed) };
+}
+
+function joinMessages(conditions: Condition[]): string {
+  return joinNonEmpty(
+    conditions.map((c) => c.message ?? ''),
+    '; ',
+  );
+}
+
+function joinNonEmpty(parts: string[], separator: string): string {
+  return parts.filter((part) => part !== '').join(separator);
+}

@@ -1,0 +1,85 @@
+import type { JsonValue } from '../json';
+
+/**
+ * How Kyverno's Go code turns JSON values into strings and numbers. Conditions hold decoded JSON,
+ * where Go sees every number as float64; these helpers reproduce `fmt.Sprint` and
+ * `strconv.ParseFloat` so string-based operators see exactly the text Kyverno sees.
+ */
+
+/** `fmt.Sprint(v)` for a decoded JSON value: floats as %g, nil as `<nil>`, maps sorted. */
+export function goSprint(value: JsonValue): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return goFormatFloat(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (value === null) return '<nil>';
+  if (Array.isArray(value)) return `[${value.map(goSprint).join(' ')}]`;
+  const keys = Object.keys(value).sort();
+  return `map[${keys.map((k) => `${k}:${goSprint(value[k]!)}`).join(' ')}]`;
+}
+
+/** Go's `%v` for float64: shortest round-trip digits, exponent form ("1e+06") when exp < -4 or exp >= 6. */
+export function goFormatFloat(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? '+Inf' : '-Inf';
+  if (n === 0) return Object.is(n, -0) ? '-0' : '0';
+  const [mantissa, exponentText] = n.toExponential().split('e') as [string, string];
+  const exponent = Number(exponentText);
+  if (exponent < -4 || exponent >= 6) {
+    const abs = Math.abs(exponent);
+    return `${mantissa}e${exponent < 0 ? '-' : '+'}${abs < 10 ? `0${abs}` : abs}`;
+  }
+  return String(n); // JS prints plain decimals in this exponent range, with the same shortest digits
+}
+
+const DECIMAL_FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const INFINITY = /^([+-]?)(?:inf|infinity)$/i;
+
+/** `strconv.ParseFloat(s, 64)`; `undefined` where Go returns an error (syntax or range). */
+export function goParseFloat(s: string): number | undefined {
+  if (DECIMAL_FLOAT.test(s)) {
+    const n = Number(s);
+    return Number.isFinite(n) ? n : undefined; // overflow is ErrRange in Go
+  }
+  const inf = INFINITY.exec(s);
+  if (inf) return inf[1] === '-' ? -Infinity : Infinity;
+  if (/^nan$/i.test(s)) return NaN;
+  return undefined;
+}
+
+export type StringListDecoding = { kind: 'list'; items: string[] } | { kind: 'notJson' } | { kind: 'wrongType' };
+
+const decodedLists = new Map<string, StringListDecoding>();
+const MAX_DECODED = 1_000;
+
+/**
+ * `json.Unmarshal(s, &[]string{})`, distinguishing text that is not JSON at all from JSON of the
+ * wrong shape. Like Go, `null` decodes to an empty list and a `null` element to "". Cached because
+ * the same ConfigMap-provided lists are decoded on every request.
+ */
+export function decodeStringList(s: string): StringListDecoding {
+  let decoded = decodedLists.get(s);
+  if (!decoded) {
+    decoded = decodeUncached(s);
+    if (decodedLists.size >= MAX_DECODED) decodedLists.clear();
+    decodedLists.set(s, decoded);
+  }
+  return decoded;
+}
+
+function decodeUncached(s: string): StringListDecoding {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(s);
+  } catch {
+    return { kind: 'notJson' };
+  }
+  if (parsed === null) return { kind: 'list', items: [] };
+  if (!Array.isArray(parsed)) return { kind: 'wrongType' };
+  const items: string[] = [];
+  for (const item of parsed) {
+    if (typeof item === 'string') items.push(item);
+    else if (item === null) items.push('');
+    else return { kind: 'wrongType' };
+  }
+  return { kind: 'list', items };
+}

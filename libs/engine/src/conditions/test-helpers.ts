@@ -1,0 +1,7 @@
+import type { JsonValue } from '../json';
+import { evaluateCondition } from './evaluate';
+
+/** Shorthand for specs: evaluate `key OP value`. */
+export function check(key: JsonValue | undefined, operator: string, value: JsonValue | undefined): boolean {
+  return evaluateCondition({ key, operator, value });
+}
