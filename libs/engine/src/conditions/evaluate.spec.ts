@@ -84,3 +84,31 @@ describe('evaluateConditions', () => {
     expect(() => evaluateConditions('nope' as never)).toThrow(/invalid condition/);
   });
 });
+
+describe('evaluateConditions with a prepare step', () => {
+  it('prepares only the conditions it reaches', () => {
+    const prepared: string[] = [];
+    const result = evaluateConditions(
+      {
+        any: [
+          { key: 'first', operator: 'Equals', value: 'first' },
+          { key: 'never', operator: 'Equals', value: 'never' },
+        ],
+      },
+      (condition) => {
+        prepared.push(String(condition.key));
+        return condition;
+      },
+    );
+    expect(result.passed).toBe(true);
+    expect(prepared).toEqual(['first']);
+  });
+
+  it('evaluates the prepared condition, not the written one', () => {
+    const result = evaluateConditions([{ key: '{{ x }}', operator: 'Equals', value: 'resolved' }], (condition) => ({
+      ...condition,
+      key: 'resolved',
+    }));
+    expect(result.passed).toBe(true);
+  });
+});

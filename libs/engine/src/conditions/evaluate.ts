@@ -50,30 +50,40 @@ function orNull(value: JsonValue | undefined): JsonValue {
  * the legacy form pass. Evaluation short-circuits like Kyverno's, so a broken condition after
  * the deciding one is never reached.
  */
-export function evaluateConditions(conditions: Conditions | null | undefined): ConditionsResult {
+export function evaluateConditions(
+  conditions: Conditions | null | undefined,
+  prepare: PrepareCondition = (condition) => condition,
+): ConditionsResult {
   if (conditions === null || conditions === undefined) return { passed: true, message: '' };
-  if (Array.isArray(conditions)) return evaluateLegacyList(conditions);
+  const holds = (condition: Condition) => evaluateCondition(prepare(condition));
+  if (Array.isArray(conditions)) return evaluateLegacyList(conditions, holds);
   if (typeof conditions !== 'object') throw new ConditionError('invalid condition');
-  return evaluateAnyAll(conditions);
+  return evaluateAnyAll(conditions, holds);
 }
 
-function evaluateLegacyList(conditions: Condition[]): ConditionsResult {
+/**
+ * Turns a condition as written into the one evaluated (variable substitution). It runs only for
+ * conditions that are reached, so a broken variable after the deciding condition never fails.
+ */
+export type PrepareCondition = (condition: Condition) => Condition;
+
+function evaluateLegacyList(conditions: Condition[], holds: (condition: Condition) => boolean): ConditionsResult {
   const heldMessages: string[] = [];
   for (const condition of conditions) {
-    if (!evaluateCondition(condition)) return { passed: false, failed: [condition], message: condition.message ?? '' };
+    if (!holds(condition)) return { passed: false, failed: [condition], message: condition.message ?? '' };
     heldMessages.push(condition.message ?? '');
   }
   return { passed: true, message: joinNonEmpty(heldMessages, ';') };
 }
 
-function evaluateAnyAll({ any, all }: AnyAllConditions): ConditionsResult {
+function evaluateAnyAll({ any, all }: AnyAllConditions, holds: (condition: Condition) => boolean): ConditionsResult {
   const failed: Condition[] = [];
   const held: Condition[] = [];
   let anyPassed = true;
   if (any !== undefined && any !== null) {
     anyPassed = false;
     for (const condition of any) {
-      if (evaluateCondition(condition)) {
+      if (holds(condition)) {
         anyPassed = true;
         held.push(condition);
         break;
@@ -83,7 +93,7 @@ function evaluateAnyAll({ any, all }: AnyAllConditions): ConditionsResult {
   }
   let allPassed = true;
   for (const condition of all ?? []) {
-    if (!evaluateCondition(condition)) {
+    if (!holds(condition)) {
       allPassed = false;
       failed.push(condition);
       break;

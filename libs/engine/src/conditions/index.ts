@@ -1,3 +1,3 @@
-export { ConditionError, evaluateCondition, evaluateConditions, type ConditionsResult } from './evaluate';
+export { ConditionError, evaluateCondition, evaluateConditions, type ConditionsResult, type PrepareCondition } from './evaluate';
 export { CONDITION_OPERATORS, DEPRECATED_CONDITION_OPERATORS, isConditionOperator } from './operators';
 export { goSprint } from './go-values';
