@@ -1,3 +1,27 @@
-#!/usr/bin/env node
-import { wildcardMatch } from '@edict/engine';
-console.log(wildcardMatch('a*', 'abc'));
+import { CommanderError } from 'commander';
+import { processIO } from './commands/io';
+import { describeError } from './io/load-error';
+import { defaultEngineFactory } from './kyverno-test/default-engine';
+import { buildProgram } from './program';
+
+/** Runs the CLI; every failure ends as a message and an exit code, never a stack trace. */
+async function main(argv: string[]): Promise<number> {
+  const result = { code: 0 };
+  try {
+    await buildProgram(processIO, result, defaultEngineFactory).parseAsync(argv);
+    return result.code;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    process.stderr.write(`Error: ${describeError(error)}\n`);
+    return 2;
+  }
+}
+
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(`Error: ${describeError(reason)}\n`);
+  process.exit(2);
+});
+
+void main(process.argv).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,65 @@
+import type { Rule, RuleResponse } from '@edict/engine';
+import type { EvaluatedResponse } from '../kyverno-test/evaluate';
+import { isScored } from '../kyverno-test/report-result';
+
+export interface ResultCounts {
+  pass: number;
+  fail: number;
+  warn: number;
+  error: number;
+  skip: number;
+}
+
+export const emptyCounts = (): ResultCounts => ({ pass: 0, fail: 0, warn: 0, error: 0, skip: 0 });
+
+/** The rules Kyverno counts for a policy: its rules with the autogen copies the compiled policy added. */
+export function countedRules(record: EvaluatedResponse): readonly Rule[] {
+  return record.compiled.policy.spec.rules ?? [];
+}
+
+/**
+ * Adds one policy response to apply's counters the way Kyverno's CLI does: every counted rule of the
+ * right type either finds its response (counted by status) or counts as skipped. Validation responses
+ * with no rule at all are not counted; failures of unscored policies, and of Audit policies under
+ * --audit-warn, count as warnings.
+ */
+export function addResponse(counts: ResultCounts, record: EvaluatedResponse, auditWarn: boolean): void {
+  const rules = countedRules(record);
+  const byName = new Map<string, RuleResponse>(record.response.rules.map((rule) => [rule.name, rule]));
+  const audit = record.response.validationFailureAction === 'Audit';
+  if (record.stage === 'validate') {
+    if (record.response.rules.length === 0) return;
+    for (const rule of rules.filter((r) => r.validate || r.verifyImages)) {
+      const response = byName.get(rule.name);
+      if (!response) counts.skip++;
+      else if (response.status === 'fail') counts[!isScored(record.policy) || (auditWarn && audit) ? 'warn' : 'fail']++;
+      else counts[response.status]++;
+    }
+  } else if (record.stage === 'mutate') {
+    if (!rules.some((r) => r.mutate)) return;
+    for (const rule of rules) {
+      const response = byName.get(rule.name);
+      if (!response) counts.skip++;
+      else if (response.status === 'pass' || response.status === 'skip' || response.status === 'error') counts[response.status]++;
+      else counts.fail++;
+    }
+  } else {
+    for (const rule of rules) {
+      const response = byName.get(rule.name);
+      if (!response) counts.skip++;
+      else if (response.status === 'pass') counts.pass++;
+      else counts[auditWarn && audit ? 'warn' : 'fail']++;
+    }
+  }
+}
+
+/** Kyverno's apply exit code: 1 on failures or errors, the warn exit code when only warnings, else 0. */
+export function applyExitCode(counts: ResultCounts, warnExitCode: number): number {
+  if (counts.fail > 0 || counts.error > 0) return 1;
+  if (counts.warn > 0 && warnExitCode !== 0) return warnExitCode;
+  return 0;
+}
+
+export function summaryLine(counts: ResultCounts): string {
+  return `pass: ${counts.pass}, fail: ${counts.fail}, warn: ${counts.warn}, error: ${counts.error}, skip: ${counts.skip} `;
+}

@@ -1,0 +1,125 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import type { KubeObject } from '@edict/engine';
+import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
+import { addResponse, applyExitCode, countedRules, emptyCounts, summaryLine } from '../apply/result-counts';
+import { isDirectory } from '../io/files';
+import { describeError } from '../io/load-error';
+import { evaluateTest, type EvaluatedResponse } from '../kyverno-test/evaluate';
+import { isScored } from '../kyverno-test/report-result';
+import { loadPolicyFiles } from '../kyverno-test/policies';
+import { loadResources, resourcePath } from '../kyverno-test/resources';
+import type { EngineFactory } from '../kyverno-test/test-engine';
+import type { LoadedTest } from '../kyverno-test/types';
+import { loadUserInfoFile } from '../kyverno-test/userinfo-file';
+import { EMPTY_VALUES, loadValuesFile } from '../kyverno-test/values-file';
+import type { CommandIO } from './io';
+
+export interface ApplyOptions {
+  resource: string[];
+  valuesFile?: string;
+  userinfo?: string;
+  exceptions: string[];
+  policyReport: boolean;
+  output?: string;
+  warnExitCode: number;
+  auditWarn: boolean;
+}
+
+const DIVIDER = '----------------------------------------------------------------------';
+
+/** `edict apply`: Kyverno's apply output and exit codes. Returns the exit code. */
+export async function applyCommand(policyPaths: readonly string[], options: ApplyOptions, io: CommandIO, engineFactory: EngineFactory, now = new Date()): Promise<number> {
+  if (policyPaths.length === 0) return usageError(io, 'require policy');
+  if (options.resource.length === 0) return usageError(io, 'resource file(s) required');
+  let test: LoadedTest;
+  try {
+    test = loadApplyInputs(policyPaths, options);
+  } catch (error) {
+    io.err(`Error: ${describeError(error)}\n`);
+    return 1;
+  }
+  const ruleCount = test.policies.reduce((sum, policy) => sum + (policy.spec.rules?.length ?? 0), 0);
+  io.err(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)...\n`);
+  const evaluation = await evaluateTest(test, engineFactory);
+  for (const error of evaluation.errors) io.err(`Error: ${error}\n`);
+
+  const counts = emptyCounts();
+  let truncated = false;
+  for (const record of evaluation.responses) {
+    addResponse(counts, record, options.auditWarn);
+    if (options.policyReport) continue;
+    if (record.stage === 'mutate' && record.response.rules.some((rule) => rule.status === 'pass') && record.patchedResource) {
+      truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
+    }
+    if (record.stage === 'validate') printFailures(io, record, options.auditWarn);
+  }
+  if (options.policyReport) {
+    const reports = buildPolicyReports(evaluation.responses.filter((r) => r.response.rules.length > 0 && countedRules(r).length > 0), options.auditWarn, now);
+    io.out(`${DIVIDER}\n`);
+    if (reports.length === 0) {
+      io.out('POLICY REPORT: skip generating policy report (no validate policy found/resource skipped)\n');
+    } else {
+      io.out(`POLICY REPORT:\n${DIVIDER}\n${renderReportsYaml(reports)}\n`);
+    }
+  } else {
+    io.out(`\n${summaryLine(counts)}\n`);
+  }
+  return evaluation.errors.length > 0 ? 1 : applyExitCode(counts, options.warnExitCode);
+}
+
+function usageError(io: CommandIO, message: string): number {
+  io.err(`Error: ${message}\n`);
+  return 1;
+}
+
+function loadApplyInputs(policyPaths: readonly string[], options: ApplyOptions): LoadedTest {
+  const cwd = process.cwd();
+  const policyFiles = loadPolicyFiles(policyPaths, cwd);
+  const exceptionFiles = loadPolicyFiles(options.exceptions, cwd);
+  if (policyFiles.policies.length === 0) throw new Error(`no policies found in ${policyPaths.join(', ')}`);
+  return {
+    definition: { file: 'apply', dir: cwd, name: 'apply', policies: [], resources: [], targetResources: [], exceptions: [], clusterResources: [], apiCallResponses: [], results: [] },
+    policies: policyFiles.policies,
+    exceptions: [...exceptionFiles.exceptions, ...policyFiles.exceptions],
+    resources: loadResources(options.resource, cwd),
+    targetResources: [],
+    clusterResources: [],
+    crdPlurals: {},
+    values: options.valuesFile ? loadValuesFile(resolve(options.valuesFile)) : EMPTY_VALUES,
+    user: options.userinfo ? loadUserInfoFile(resolve(options.userinfo)) : undefined,
+  };
+}
+
+/** Kyverno lists a policy's failed rules under one heading per resource, numbered by rule position. */
+function printFailures(io: CommandIO, record: EvaluatedResponse, auditWarn: boolean): void {
+  let printed = false;
+  record.response.rules.forEach((rule, index) => {
+    if (rule.status !== 'fail' || !isScored(record.policy)) return;
+    if (!printed) {
+      const asWarning = auditWarn && record.response.validationFailureAction === 'Audit';
+      io.out(`\npolicy ${record.policy.metadata.name} -> resource ${resourcePath(record.resource)} failed${asWarning ? ' as audit warning' : ''}: \n`);
+      printed = true;
+    }
+    io.out(`${index + 1}. ${rule.name}: ${rule.message} \n`);
+  });
+}
+
+/** Prints the mutated resource, or writes it below --output. Returns whether the output file was reset. */
+function printMutated(io: CommandIO, record: EvaluatedResponse, patched: KubeObject, output: string | undefined, truncated: boolean): boolean {
+  const yaml = stringify(patched, { lineWidth: 0 });
+  if (!output) {
+    io.out(`\nmutate policy ${record.policy.metadata.name} applied to ${resourcePath(record.resource)}:\n${yaml}---\n`);
+    return truncated;
+  }
+  if (output.endsWith('/') || isDirectory(output)) {
+    mkdirSync(output, { recursive: true });
+    writeFileSync(join(output, `${patched.metadata.name ?? 'resource'}-mutated.yaml`), `${yaml}---\n\n`);
+  } else {
+    if (!truncated) writeFileSync(output, '');
+    appendFileSync(output, `${yaml}---\n\n`);
+  }
+  io.out('\n\nMutation:\nMutation has been applied successfully. Check the files.');
+  return true;
+}

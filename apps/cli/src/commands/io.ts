@@ -1,0 +1,10 @@
+/** Where a command writes: machine output and results to `out`, progress and diagnostics to `err`. */
+export interface CommandIO {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processIO: CommandIO = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};

@@ -1,0 +1,90 @@
+import type { JsonValue, KubeObject, Operation, RequestUser, RuleStatus } from '@edict/engine';
+
+/** One `results[]` entry of a Kyverno CLI test file. */
+export interface ExpectedResult {
+  /** Position in `results[]`, for messages. */
+  index: number;
+  policy: string;
+  /** Empty when the entry names no rule (then every rule of the policy is checked). */
+  rule: string;
+  /** Resource kind; may be empty. */
+  kind: string;
+  result: RuleStatus;
+  /** `name` or `namespace/name` entries. */
+  resources: string[];
+  /** Deprecated: namespace applied to every name in `resources`. */
+  namespace?: string;
+  /** Admission operation this entry is evaluated with (newer Kyverno CLIs). */
+  operation?: Operation;
+  /** Paths relative to the test file. */
+  patchedResources?: string;
+  generatedResource?: string;
+  cloneSourceResource?: string;
+}
+
+/** A mocked response for an `apiCall` context entry. */
+export interface ApiCallMock {
+  url: string;
+  method?: string;
+  statusCode: number;
+  body: JsonValue;
+}
+
+/** A `cli.kyverno.io/v1alpha1` Test (or the older un-versioned form), paths still relative. */
+export interface TestDefinition {
+  /** Absolute path of the test file and its directory. */
+  file: string;
+  dir: string;
+  name: string;
+  policies: string[];
+  resources: string[];
+  targetResources: string[];
+  exceptions: string[];
+  clusterResources: string[];
+  variables?: string;
+  /** Values given inline in the test file (take precedence over `variables`). */
+  values?: ValuesSpec;
+  userinfo?: string;
+  apiCallResponses: ApiCallMock[];
+  results: ExpectedResult[];
+}
+
+export interface RuleValues {
+  name: string;
+  values: Record<string, JsonValue>;
+  foreachValues: Record<string, JsonValue[]>;
+}
+
+export interface PolicyValues {
+  name: string;
+  rules: RuleValues[];
+  resources: { name: string; values: Record<string, JsonValue> }[];
+}
+
+export interface SubresourceMapping {
+  parent: { group: string; version: string; kind: string; name: string };
+  subresource: { group: string; version: string; kind: string; name: string };
+}
+
+/** A Kyverno CLI Values file (`cli.kyverno.io/v1alpha1` Values). */
+export interface ValuesSpec {
+  globalValues: Record<string, JsonValue>;
+  policies: PolicyValues[];
+  /** Namespace labels by namespace name (`namespaceSelector` and `namespaces`, the latter winning). */
+  namespaceLabels: Record<string, Record<string, string>>;
+  subresources: SubresourceMapping[];
+}
+
+/** Everything a test refers to, read and parsed. */
+export interface LoadedTest {
+  definition: TestDefinition;
+  policies: import('@edict/engine').Policy[];
+  exceptions: import('@edict/engine').PolicyException[];
+  resources: KubeObject[];
+  targetResources: KubeObject[];
+  clusterResources: KubeObject[];
+  /** plural resource name -> kind, from CRDs named in cluster resource files. */
+  crdPlurals: Record<string, { group: string; kind: string }>;
+  values: ValuesSpec;
+  user?: RequestUser;
+}

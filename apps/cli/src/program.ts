@@ -1,0 +1,59 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { applyCommand } from './commands/apply';
+import type { CommandIO } from './commands/io';
+import { testCommand, type OutputFormat } from './commands/test';
+import type { EngineFactory } from './kyverno-test/test-engine';
+
+/** Commander collects repeated and comma-separated list options, as Kyverno's string-slice flags do. */
+const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter((item) => item !== '')];
+
+function integer(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed)) throw new InvalidArgumentError('expected an integer.');
+  return parsed;
+}
+
+/**
+ * The `edict` command line. Each action stores its exit code in `result.code` rather than exiting, so
+ * the program can run in-process (tests) as well as from main.
+ */
+export function buildProgram(io: CommandIO, result: { code: number }, engineFactory: EngineFactory): Command {
+  const program = new Command('edict')
+    .description('Runs Kyverno policies and Kyverno CLI tests with the Edict engine')
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .exitOverride()
+    .showHelpAfterError();
+
+  program
+    .command('test')
+    .description('Run Kyverno CLI test files (kyverno-test.yaml) found below the given paths')
+    .argument('<paths...>', 'test files or folders to search')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'junit']).default('table'))
+    .option('--detailed-results', 'add the rule message to the table', false)
+    .option('--strict', 'use the strict verdict instead of the Kyverno-compatible one', false)
+    .option('--fail-only', 'show failing checks only', false)
+    .option('--remove-color', 'accepted for Kyverno compatibility (output is never coloured)', false)
+    .action(async (paths: string[], options: { output: OutputFormat; detailedResults: boolean; strict: boolean; failOnly: boolean }) => {
+      result.code = await testCommand(paths, options, io, engineFactory);
+    });
+
+  program
+    .command('apply')
+    .description('Apply policies to resources and report the results like `kyverno apply`')
+    .argument('<policies...>', 'policy files or folders')
+    .option('-r, --resource <files>', 'resource files or folders (repeatable, comma-separated)', collect, [])
+    .option('-f, --values-file <file>', 'values file for policy variables')
+    .option('-u, --userinfo <file>', 'admission user info (roles, cluster roles, user)')
+    .option('-e, --exceptions <files>', 'policy exception files (repeatable, comma-separated)', collect, [])
+    .option('--exception <files>', 'alias of --exceptions', collect, [])
+    .option('-p, --policy-report', 'print a policy report instead of the summary', false)
+    .option('-o, --output <path>', 'write mutated resources to this file or folder')
+    .option('--warn-exit-code <code>', 'exit code when only warnings are found', integer, 0)
+    .option('--audit-warn', 'report failures of Audit policies as warnings', false)
+    .option('--remove-color', 'accepted for Kyverno compatibility (output is never coloured)', false)
+    .action(async (policies: string[], options: { resource: string[]; valuesFile?: string; userinfo?: string; exceptions: string[]; exception: string[]; policyReport: boolean; output?: string; warnExitCode: number; auditWarn: boolean }) => {
+      result.code = await applyCommand(policies, { ...options, exceptions: [...options.exceptions, ...options.exception] }, io, engineFactory);
+    });
+
+  return program;
+}

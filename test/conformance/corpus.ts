@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { summarize, type VerdictSummary } from '../../apps/cli/src/kyverno-test/check-types';
+import { defaultEngineFactory } from '../../apps/cli/src/kyverno-test/default-engine';
+import { outcome, runTests, type TestRun } from '../../apps/cli/src/kyverno-test/run-tests';
+
+/** The conformance corpus folder: $EDICT_CONFORMANCE_DIR, else ../shared/conformance beside the repo. */
+export function corpusDir(): string {
+  return process.env.EDICT_CONFORMANCE_DIR ?? resolve(__dirname, '../../../shared/conformance');
+}
+
+export function corpusExists(): boolean {
+  return existsSync(corpusDir());
+}
+
+export interface CorpusScores {
+  runs: TestRun[];
+  strict: VerdictSummary;
+  compatible: VerdictSummary;
+}
+
+/** Runs every corpus test in-process with the real engine and scores both verdicts. */
+export async function runCorpus(): Promise<CorpusScores> {
+  const dir = corpusDir();
+  const { runs } = await runTests([dir], { cwd: dir, engineFactory: defaultEngineFactory });
+  return {
+    runs,
+    strict: summarize(runs.map((run) => outcome(run, 'strict'))),
+    compatible: summarize(runs.map((run) => outcome(run, 'compatible'))),
+  };
+}
+
+export function percent(passed: number, failed: number): string {
+  const total = passed + failed;
+  return total === 0 ? '0.0%' : `${((100 * passed) / total).toFixed(1)}%`;
+}
+
+export function scoreLine(label: string, summary: VerdictSummary): string {
+  const { tests, checks } = summary;
+  return `${label}: tests ${tests.passed}/${tests.passed + tests.failed} (${percent(tests.passed, tests.failed)}), checks ${checks.passed}/${checks.passed + checks.failed} (${percent(checks.passed, checks.failed)})`;
+}
