@@ -140,7 +140,7 @@ describe('restricted checks', () => {
 
   describe('volume types', () => {
     it('allows the restricted set', () => {
-      const volumes = [
+      const volumes: JsonObject[] = [
         { name: 'a', configMap: { name: 'c' } },
         { name: 'b', secret: { secretName: 's' } },
         { name: 'c', emptyDir: {} },
@@ -155,7 +155,7 @@ describe('restricted checks', () => {
     });
 
     it('fails other sources, a hostPath failing both volume checks', () => {
-      const spec = {
+      const spec: JsonObject = {
         volumes: [
           { name: 'nfs', nfs: { server: 's', path: '/' } },
           { name: 'host', hostPath: { path: '/etc' } },
