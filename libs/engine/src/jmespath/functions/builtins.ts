@@ -1,0 +1,47 @@
+import type { JsonValue } from '../../json';
+import { deepEqual } from '../../json';
+import { JmesPathError } from '../errors';
+import type { FunctionDefinition } from '../runtime';
+import { compareStrings, goJsonStringify, parseGoFloat } from './go-values';
+import { any, arr } from './signatures';
+import { TYPE_ANY, TYPE_ARRAY, TYPE_STRING } from '@jmespath-community/jmespath';
+
+/**
+ * Standard JMESPath functions where the JS community library differs from the Go implementation
+ * Kyverno runs: number parsing, JSON text (Go sorts keys and escapes <, >, &), numeric sorting
+ * and deep equality in `contains`.
+ */
+
+function toNumber(args: JsonValue[]): JsonValue {
+  const value = args[0];
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string') return null;
+  const parsed = parseGoFloat(value);
+  return parsed === undefined || !Number.isFinite(parsed) ? null : parsed;
+}
+
+function toString(args: JsonValue[]): JsonValue {
+  const value = args[0] as JsonValue;
+  return typeof value === 'string' ? value : goJsonStringify(value);
+}
+
+function sort(args: JsonValue[]): JsonValue {
+  const values = [...(args[0] as JsonValue[])];
+  if (values.length === 0) return values;
+  if (values.every((v) => typeof v === 'number')) return (values as number[]).sort((a, b) => a - b);
+  if (values.every((v) => typeof v === 'string')) return (values as string[]).sort(compareStrings);
+  throw new JmesPathError('Invalid type: sort() expects an array of only numbers or only strings');
+}
+
+function contains(args: JsonValue[]): JsonValue {
+  const [subject, search] = args as [JsonValue, JsonValue];
+  if (typeof subject === 'string') return typeof search === 'string' && subject.includes(search);
+  return (subject as JsonValue[]).some((item) => deepEqual(item, search));
+}
+
+export const builtinOverrides: FunctionDefinition[] = [
+  { name: 'to_number', signature: [any], fn: toNumber },
+  { name: 'to_string', signature: [any], fn: toString },
+  { name: 'sort', signature: [arr], fn: sort },
+  { name: 'contains', signature: [{ types: [TYPE_STRING, TYPE_ARRAY] }, { types: [TYPE_ANY] }], fn: contains },
+];

@@ -1,0 +1,65 @@
+import { compile } from '@jmespath-community/jmespath';
+import type { JsonValue } from '../json';
+import { JmesPathError, JmesPathNotFoundError } from './errors';
+import { Missing, type AstNode } from './interpreter';
+import { evaluate } from './runtime';
+import './functions/register';
+
+/** Outcome of a search that does not throw for an unresolved key. */
+export type JmesPathResult =
+  | { readonly found: true; readonly value: JsonValue }
+  | { readonly found: false; readonly missingKey: string };
+
+export interface JmesPathQuery {
+  readonly expression: string;
+  /**
+   * Kyverno semantics: throws `JmesPathNotFoundError` (`Unknown key "x" in path`) when the
+   * expression's value is a key missing from its object, `JmesPathError` on any other failure.
+   */
+  search(data: JsonValue): JsonValue;
+  /** Like `search`, but reports an unresolved key as `{ found: false }` instead of throwing. */
+  evaluate(data: JsonValue): JmesPathResult;
+}
+
+class CompiledQuery implements JmesPathQuery {
+  constructor(
+    readonly expression: string,
+    private readonly ast: AstNode,
+  ) {}
+
+  search(data: JsonValue): JsonValue {
+    const result = evaluate(this.ast, data);
+    if (result instanceof Missing) throw new JmesPathNotFoundError(result.key);
+    return result;
+  }
+
+  evaluate(data: JsonValue): JmesPathResult {
+    const result = evaluate(this.ast, data);
+    return result instanceof Missing ? { found: false, missingKey: result.key } : { found: true, value: result };
+  }
+}
+
+const CACHE_LIMIT = 2000;
+const cache = new Map<string, CompiledQuery>();
+
+/** Parses once per distinct expression (bounded LRU cache); throws JmesPathError on bad syntax. */
+export function compileJmesPath(expression: string): JmesPathQuery {
+  const cached = cache.get(expression);
+  if (cached) {
+    // Refresh recency: Map iteration order is insertion order.
+    cache.delete(expression);
+    cache.set(expression, cached);
+    return cached;
+  }
+  let ast: AstNode;
+  try {
+    ast = compile(expression) as unknown as AstNode;
+  } catch (error) {
+    const problem = error instanceof Error ? error.message : String(error);
+    throw new JmesPathError(`invalid JMESPath expression "${expression}": ${problem}`);
+  }
+  const query = new CompiledQuery(expression, ast);
+  cache.set(expression, query);
+  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  return query;
+}
