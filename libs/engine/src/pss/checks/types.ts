@@ -31,12 +31,18 @@ export interface VisitedContainer {
   index: number;
 }
 
+/** Visits are shared by all checks of one evaluation; the model is never mutated. */
+const visitCache = new WeakMap<PodModel, VisitedContainer[]>();
+
 /** Upstream visiting order: init containers, then containers, then ephemeral containers. */
-export function visitContainers(pod: PodModel): VisitedContainer[] {
+export function visitContainers(pod: PodModel): readonly VisitedContainer[] {
+  const cached = visitCache.get(pod);
+  if (cached) return cached;
   const visited: VisitedContainer[] = [];
   for (const list of ['initContainers', 'containers', 'ephemeralContainers'] as const) {
     pod[list].forEach((container, index) => visited.push({ container, path: `spec.${list}[${index}]`, list, index }));
   }
+  visitCache.set(pod, visited);
   return visited;
 }
 
