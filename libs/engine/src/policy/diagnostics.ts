@@ -6,6 +6,10 @@ export interface Diagnostic {
   file: string;
   /** 0-based position of the YAML document in the file (shown 1-based). */
   document?: number;
+  /** Position inside `items` when the object came from a List document. */
+  item?: number;
+  /** The object concerned, e.g. `ClusterPolicy/require-labels`. */
+  object?: string;
   /** 1-based line and column in the file. */
   line?: number;
   column?: number;
@@ -20,15 +24,17 @@ export function isError(diagnostic: Diagnostic): boolean {
   return diagnostic.severity !== 'warning';
 }
 
-/** `policy.yaml (document 2, line 14): spec.rules[0].match: <message>` */
+/** `policy.yaml (document 2, line 14): ClusterPolicy/p: spec.rules[0].match: <message>` */
 export function formatDiagnostic(d: Diagnostic): string {
   const where: string[] = [];
   if (d.document !== undefined) where.push(`document ${d.document + 1}`);
+  if (d.item !== undefined) where.push(`item ${d.item + 1}`);
   if (d.line !== undefined) where.push(`line ${d.line}`);
   if (d.column !== undefined) where.push(`column ${d.column}`);
   const location = where.length > 0 ? `${d.file} (${where.join(', ')})` : d.file;
-  const prefix = d.severity === 'warning' ? 'warning: ' : '';
-  return d.path ? `${location}: ${prefix}${d.path}: ${d.message}` : `${location}: ${prefix}${d.message}`;
+  const parts = [location, ...(d.severity === 'warning' ? ['warning'] : []), ...(d.object ? [d.object] : [])];
+  if (d.path) parts.push(d.path);
+  return `${parts.join(': ')}: ${d.message}`;
 }
 
 export type PathSegment = string | number;

@@ -1,0 +1,16 @@
+// Policy area: Kyverno policy types, YAML reading, schema checks, loading and autogen.
+export * from './types';
+export { formatDiagnostic, formatPath, isError, parsePath, type Diagnostic, type PathSegment } from './diagnostics';
+export { fieldLine, parseDocuments, type ParsedDocuments, type SourceDocument } from './documents';
+export { validateExceptionSchema, validatePolicySchema, type PolicyApiVersion } from './schema';
+export { classifyDocuments, loadPolicyDocuments, type LoadedPolicies } from './load';
+export {
+  AUTOGEN_CONTROLLERS_ANNOTATION,
+  POD_CONTROLLERS,
+  autogenRules,
+  autogenStatus,
+  effectiveControllers,
+  isAutogenRuleName,
+  withAutogen,
+} from './autogen';
+export { containsKind, kindOfEntry } from './kinds';

@@ -1,0 +1,118 @@
+import { isObject, type JsonObject, type JsonValue } from '../json';
+import type { PathSegment } from './diagnostics';
+
+/**
+ * A small structural schema language, enough to express Kyverno's CRD schemas (types, required
+ * fields, enums, unknown fields) plus the cross-field rules Kyverno checks in code.
+ */
+
+export type Report = (path: readonly PathSegment[], message: string, severity?: 'error' | 'warning') => void;
+
+/** Cross-field check run after the object's own fields were checked. */
+export type ObjectCheck = (value: JsonObject, path: readonly PathSegment[], report: Report) => void;
+
+export type Schema =
+  | { readonly type: 'string'; readonly enum?: readonly string[]; readonly maxLength?: number; readonly pattern?: RegExp }
+  | { readonly type: 'boolean' }
+  | { readonly type: 'integer'; readonly min?: number; readonly max?: number }
+  | { readonly type: 'any' }
+  | { readonly type: 'array'; readonly items: Schema }
+  | {
+      readonly type: 'object';
+      readonly fields: Readonly<Record<string, Schema>>;
+      readonly required?: readonly string[];
+      /** Schema of every value of a map-like object (labels, annotations, ...). */
+      readonly values?: Schema;
+      /** Accept fields not listed (metadata, embedded third-party structures). */
+      readonly open?: boolean;
+      readonly check?: ObjectCheck;
+    }
+  | { readonly type: 'either'; readonly array: Schema; readonly object: Schema }
+  | { readonly type: 'lazy'; readonly get: () => Schema };
+
+export const str = (options: { enum?: readonly string[]; maxLength?: number; pattern?: RegExp } = {}): Schema => ({
+  type: 'string',
+  ...options,
+});
+export const bool = (): Schema => ({ type: 'boolean' });
+export const int = (options: { min?: number; max?: number } = {}): Schema => ({ type: 'integer', ...options });
+export const any = (): Schema => ({ type: 'any' });
+export const arr = (items: Schema): Schema => ({ type: 'array', items });
+export const obj = (
+  fields: Record<string, Schema>,
+  options: { required?: readonly string[]; open?: boolean; check?: ObjectCheck } = {},
+): Schema => ({ type: 'object', fields, ...options });
+export const map = (values: Schema): Schema => ({ type: 'object', fields: {}, values });
+export const either = (array: Schema, object: Schema): Schema => ({ type: 'either', array, object });
+export const lazy = (get: () => Schema): Schema => ({ type: 'lazy', get });
+
+/** Checks `value` against `schema`; null counts as absent, as it does when Kubernetes decodes. */
+export function validate(schema: Schema, value: JsonValue, path: readonly PathSegment[], report: Report): void {
+  if (value === null) return;
+  switch (schema.type) {
+    case 'any':
+      return;
+    case 'lazy':
+      return validate(schema.get(), value, path, report);
+    case 'string':
+      if (typeof value !== 'string') return report(path, typeMismatch('string', value));
+      if (schema.enum && !schema.enum.includes(value)) {
+        return report(path, `unsupported value ${JSON.stringify(value)}: supported values: ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`);
+      }
+      if (schema.maxLength !== undefined && value.length > schema.maxLength) {
+        return report(path, `must be no more than ${schema.maxLength} characters (has ${value.length})`);
+      }
+      if (schema.pattern && !schema.pattern.test(value)) {
+        return report(path, `invalid value ${JSON.stringify(value)}: must match ${schema.pattern.source}`);
+      }
+      return;
+    case 'boolean':
+      if (typeof value !== 'boolean') report(path, typeMismatch('boolean', value));
+      return;
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value)) return report(path, typeMismatch('integer', value));
+      if ((schema.min !== undefined && value < schema.min) || (schema.max !== undefined && value > schema.max)) {
+        report(path, `must be between ${schema.min ?? '-∞'} and ${schema.max ?? '∞'}, got ${value}`);
+      }
+      return;
+    case 'array':
+      if (!Array.isArray(value)) return report(path, typeMismatch('array', value));
+      value.forEach((item, i) => validate(schema.items, item, [...path, i], report));
+      return;
+    case 'either':
+      if (Array.isArray(value)) return validate(schema.array, value, path, report);
+      if (isObject(value)) return validate(schema.object, value, path, report);
+      return report(path, typeMismatch('object or array', value));
+    case 'object':
+      return validateObject(schema, value, path, report);
+  }
+}
+
+function validateObject(
+  schema: Extract<Schema, { type: 'object' }>,
+  value: JsonValue,
+  path: readonly PathSegment[],
+  report: Report,
+): void {
+  if (!isObject(value)) return report(path, typeMismatch('object', value));
+  for (const key of schema.required ?? []) {
+    if (value[key] === undefined || value[key] === null) report([...path, key], 'required field is missing');
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const field = Object.prototype.hasOwnProperty.call(schema.fields, key) ? schema.fields[key] : schema.values;
+    if (field) validate(field, item, [...path, key], report);
+    else if (!schema.open) report([...path, key], `unknown field ${JSON.stringify(key)}`);
+  }
+  schema.check?.(value, path, report);
+}
+
+function typeMismatch(expected: string, value: JsonValue): string {
+  return `expected ${expected}, got ${describe(value)}`;
+}
+
+export function describe(value: JsonValue): string {
+  if (Array.isArray(value)) return 'array';
+  if (isObject(value)) return 'object';
+  if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `${typeof value} ${String(value)}`;
+}
