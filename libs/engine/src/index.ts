@@ -1,6 +1,13 @@
 // The engine's public surface. Apps import only from '@edict/engine'.
 export * from './json';
-export * from './policy/types';
+export * from './policy';
 export * from './engine/types';
 export * from './engine/loaders';
-export { wildcardMatch, hasWildcard } from './values/wildcard';
+export * from './engine/engine';
+export { reportResult, SCORED_ANNOTATION } from './engine/report-result';
+export { failureActionFor, type FailureAction } from './engine/failure-action';
+export * from './values';
+export * from './conditions';
+export * from './match';
+export * from './images';
+export * from './pss';

@@ -1,4 +1,5 @@
-import type { JsonObject, JsonValue, KubeObject } from '../json';
+import type { JsonObject, KubeObject } from '../json';
+import type { PssCheckResult } from '../pss';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -63,7 +64,9 @@ export interface RuleResponse {
   /** Set when a PolicyException turned this rule into `skip`. */
   exceptions?: string[];
   /** Pod Security checks that failed (podSecurity rules). */
-  podSecurityChecks?: JsonValue;
+  podSecurityChecks?: readonly PssCheckResult[];
+  /** Validation: Enforce or Audit for this rule on this resource. */
+  failureAction?: 'Enforce' | 'Audit';
   /** Kyverno's report properties carried to the policy report. */
   properties?: Record<string, string>;
 }

@@ -1,0 +1,2 @@
+export { loadContextEntries, ContextEntryError } from './load-context';
+export type { ContextLoadOptions } from './load-context';

@@ -1,0 +1,113 @@
+import type { JsonValue } from '../json';
+import { compileJmesPath } from '../jmespath';
+import type { ContextLoaders } from '../engine/loaders';
+import type { ContextEntry } from '../policy/types';
+import { substituteVariables, type EvaluationContext } from '../variables';
+
+export class ContextEntryError extends Error {}
+
+export interface ContextLoadOptions {
+  loaders?: ContextLoaders;
+  /** Names already supplied by the caller (CLI values); external lookups for them are skipped. */
+  provided?: ReadonlySet<string>;
+}
+
+/**
+ * Loads a rule's (or foreach's) context entries into the evaluation context, in order, so that later
+ * entries can use earlier ones. A loader that returns `undefined` leaves the entry unset (the CLI does
+ * this for lookups the test does not mock); a rule that then reads it fails on the missing variable.
+ */
+export async function loadContextEntries(
+  entries: readonly ContextEntry[] | undefined,
+  ctx: EvaluationContext,
+  options: ContextLoadOptions,
+): Promise<void> {
+  for (const entry of entries ?? []) {
+    const value = await loadEntry(entry, ctx, options);
+    if (value !== undefined) ctx.add(entry.name, value);
+  }
+}
+
+async function loadEntry(entry: ContextEntry, ctx: EvaluationContext, options: ContextLoadOptions): Promise<JsonValue | undefined> {
+  if (entry.variable) return loadVariable(entry, ctx);
+  if (options.provided?.has(entry.name)) return undefined;
+  const loaders = options.loaders;
+  if (entry.configMap) {
+    const name = substituteString(entry.configMap.name, ctx, entry.name, 'configMap.name');
+    const namespace = substituteString(entry.configMap.namespace ?? '', ctx, entry.name, 'configMap.namespace') || 'default';
+    const configMap = await loaders?.configMap(namespace, name);
+    if (configMap === undefined) return undefined;
+    return { data: configMap.data ?? {}, metadata: configMap.metadata };
+  }
+  if (entry.apiCall) {
+    const call = substituteVariables(entry.apiCall as unknown as JsonValue, ctx) as typeof entry.apiCall;
+    let response: JsonValue | undefined;
+    try {
+      response = await loaders?.apiCall({ ...call, jmesPath: undefined, default: undefined });
+    } catch (error) {
+      if (entry.apiCall.default !== undefined) return entry.apiCall.default;
+      throw error;
+    }
+    if (response === undefined) return entry.apiCall.default;
+    return applyJmesPath(entry, call.jmesPath, response, entry.apiCall.default);
+  }
+  if (entry.globalReference) {
+    const data = await loaders?.globalReference(substituteString(entry.globalReference.name, ctx, entry.name, 'globalReference.name'));
+    if (data === undefined) return undefined;
+    const path = entry.globalReference.jmesPath && substituteString(entry.globalReference.jmesPath, ctx, entry.name, 'jmesPath');
+    return applyJmesPath(entry, path, data, undefined);
+  }
+  if (entry.imageRegistry) {
+    const reference = substituteVariables(entry.imageRegistry.reference, ctx);
+    if (typeof reference !== 'string') {
+      throw new ContextEntryError(`invalid image reference ${JSON.stringify(reference)}, image reference must be a string`);
+    }
+    const data = await loaders?.imageRegistry(reference);
+    if (data === undefined) return undefined;
+    const path = entry.imageRegistry.jmesPath && substituteString(entry.imageRegistry.jmesPath, ctx, entry.name, 'jmesPath');
+    return applyJmesPath(entry, path, data, undefined);
+  }
+  throw new ContextEntryError(`invalid context entry ${entry.name}`);
+}
+
+/** `variable` entries: a literal value, a JMESPath over the context or over the value, and a default. */
+function loadVariable(entry: ContextEntry, ctx: EvaluationContext): JsonValue {
+  const variable = entry.variable!;
+  const path = variable.jmesPath ? substituteString(variable.jmesPath, ctx, entry.name, 'jmesPath') : '';
+  const fallback = variable.default !== undefined ? substituteVariables(variable.default, ctx) : undefined;
+  let output: JsonValue | undefined = fallback;
+  if (variable.value !== undefined) {
+    const value = substituteVariables(variable.value, ctx);
+    output = path ? applyJmesPath(entry, path, value, fallback) : value;
+  } else if (path) {
+    output = queryOrDefault(entry, () => ctx.query(path), fallback, path);
+  }
+  if (output === undefined || output === null) {
+    throw new ContextEntryError(`unable to add context entry for variable ${entry.name} since it evaluated to nil`);
+  }
+  return output;
+}
+
+function applyJmesPath(entry: ContextEntry, path: string | undefined, data: JsonValue, fallback: JsonValue | undefined): JsonValue {
+  if (!path) return data;
+  return queryOrDefault(entry, () => compileJmesPath(path).search(data), fallback, path);
+}
+
+function queryOrDefault(entry: ContextEntry, run: () => JsonValue, fallback: JsonValue | undefined, path: string): JsonValue {
+  try {
+    const result = run();
+    if (result !== null || fallback === undefined) return result;
+    return fallback;
+  } catch (error) {
+    if (fallback !== undefined) return fallback;
+    throw new ContextEntryError(`failed to apply jmespath ${path} for context entry ${entry.name}: ${(error as Error).message}`);
+  }
+}
+
+function substituteString(template: string, ctx: EvaluationContext, entryName: string, field: string): string {
+  const value = substituteVariables(template, ctx);
+  if (typeof value !== 'string') {
+    throw new ContextEntryError(`context entry ${entryName}: ${field} must resolve to a string, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,10 @@
+import type { Policy } from '../policy/types';
+import type { RuleStatus } from './types';
+
+export const SCORED_ANNOTATION = 'policies.kyverno.io/scored';
+
+/** The result a policy report shows for a rule: unscored policies report failures as warnings. */
+export function reportResult(policy: Policy, status: RuleStatus): RuleStatus {
+  if (status === 'fail' && policy.metadata.annotations?.[SCORED_ANNOTATION] === 'false') return 'warn';
+  return status;
+}

@@ -1,0 +1,1 @@
+export { exceptionKey, exceptionsForRule, matchingExceptions } from './match-exceptions';

@@ -1,0 +1,17 @@
+import type { JsonValue, KubeObject } from '../json';
+import type { ContextLoadOptions } from '../context-entries';
+import type { ResourceRequest } from '../engine/types';
+import type { Rule } from '../policy/types';
+import type { EvaluationContext } from '../variables';
+
+/** Everything one rule's evaluation reads, shared by the handlers of each rule type. */
+export interface RuleRun {
+  readonly rule: Rule;
+  readonly ctx: EvaluationContext;
+  readonly request: ResourceRequest;
+  /** The object under evaluation: the new object, or the old one for DELETE. */
+  readonly resource: KubeObject;
+  readonly context: ContextLoadOptions;
+  /** CLI values for foreach loops: loop variable name → value per iteration. */
+  readonly foreachValues?: Record<string, JsonValue[]>;
+}

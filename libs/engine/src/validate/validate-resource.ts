@@ -1,0 +1,239 @@
+import { isObject, type JsonValue, type KubeObject } from '../json';
+import { loadContextEntries } from '../context-entries';
+import { checkConditions } from '../engine/conditions';
+import { errorMessage, ruleError, ruleResponse } from '../engine/responses';
+import type { RuleResponse } from '../engine/types';
+import { matchPattern } from '../pattern';
+import type { Conditions, ContextEntry, ForEachValidation, Rule } from '../policy/types';
+import { substituteVariables } from '../variables';
+import { addElement, evaluateForeachList } from './foreach-list';
+import type { RuleRun } from './rule-run';
+
+/** The parts of a validate rule or of one of its foreach blocks that a validator evaluates. */
+interface ValidationBody {
+  context?: ContextEntry[];
+  preconditions?: Conditions;
+  pattern?: JsonValue;
+  anyPattern?: JsonValue[];
+  deny?: { conditions?: Conditions };
+  foreach?: ForEachValidation[];
+}
+
+/**
+ * Kyverno's validate handler for `pattern`, `anyPattern`, `deny` and `foreach`. Returns undefined when
+ * the rule produces no response (e.g. a pattern rule on a DELETE), as Kyverno drops those.
+ */
+export async function validateResource(run: RuleRun): Promise<RuleResponse | undefined> {
+  const validation = run.rule.validate!;
+  return new Validator(run, validation, 0, undefined).validate();
+}
+
+class Validator {
+  constructor(
+    private readonly run: RuleRun,
+    private readonly body: ValidationBody,
+    private readonly nesting: number,
+    /** The foreach element a scoped pattern is checked against. */
+    private readonly element: KubeObject | undefined,
+  ) {}
+
+  private get rule(): Rule {
+    return this.run.rule;
+  }
+
+  async validate(): Promise<RuleResponse | undefined> {
+    try {
+      await loadContextEntries(this.body.context, this.run.ctx, this.run.context);
+    } catch (error) {
+      return ruleError(this.rule, 'Validation', 'failed to load context', error);
+    }
+    let preconditions;
+    try {
+      preconditions = checkConditions(this.body.preconditions, this.run.ctx);
+    } catch (error) {
+      return ruleError(this.rule, 'Validation', 'failed to evaluate preconditions', error);
+    }
+    if (!preconditions.passed) return ruleResponse(this.rule, 'Validation', 'skip', 'preconditions not met');
+
+    if (this.body.deny) return this.validateDeny(this.body.deny.conditions);
+    if (this.body.pattern !== undefined || this.body.anyPattern !== undefined) return this.validatePatterns();
+    if (this.body.foreach) return this.validateForeach(this.body.foreach);
+    return undefined;
+  }
+
+  private validateDeny(conditions: Conditions | undefined): RuleResponse {
+    let outcome;
+    try {
+      outcome = checkConditions(conditions ?? {}, this.run.ctx);
+    } catch (error) {
+      return ruleError(this.rule, 'Validation', 'failed to check deny conditions', error);
+    }
+    if (!outcome.passed) {
+      return ruleResponse(this.rule, 'Validation', 'pass', `validation rule '${this.rule.name}' passed.`);
+    }
+    return ruleResponse(this.rule, 'Validation', 'fail', this.denyMessage());
+  }
+
+  private denyMessage(): string {
+    const message = this.rule.validate?.message;
+    if (!message) return `validation error: rule ${this.rule.name} failed`;
+    try {
+      const resolved = substituteVariables(message, this.run.ctx);
+      return typeof resolved === 'string'
+        ? resolved
+        : "the produced message didn't resolve to a string, check your policy definition.";
+    } catch {
+      return message;
+    }
+  }
+
+  private validatePatterns(): RuleResponse | undefined {
+    let pattern: JsonValue | undefined;
+    let anyPattern: JsonValue[] | undefined;
+    try {
+      if (this.body.pattern !== undefined) pattern = substituteVariables(this.body.pattern, this.run.ctx);
+      else anyPattern = substituteVariables(this.body.anyPattern as JsonValue, this.run.ctx) as JsonValue[];
+    } catch (error) {
+      return ruleError(this.rule, 'Validation', 'variable substitution failed', error);
+    }
+    const target = this.element ?? (this.run.request.operation === 'DELETE' ? undefined : this.run.resource);
+    if (!target) return undefined;
+    return pattern !== undefined ? this.checkPattern(target, pattern) : this.checkAnyPattern(target, anyPattern);
+  }
+
+  private checkPattern(target: KubeObject, pattern: JsonValue): RuleResponse {
+    const result = matchPattern(target, pattern);
+    if (result.status === 'pass') {
+      return ruleResponse(this.rule, 'Validation', 'pass', `validation rule '${this.rule.name}' passed.`);
+    }
+    if (result.status === 'skip') return ruleResponse(this.rule, 'Validation', 'skip', result.message);
+    if (!result.path) return ruleResponse(this.rule, 'Validation', 'error', this.patternMessage(result.message, ''));
+    return ruleResponse(this.rule, 'Validation', 'fail', this.patternMessage(result.message, result.path));
+  }
+
+  private checkAnyPattern(target: KubeObject, anyPattern: JsonValue[] | undefined): RuleResponse {
+    if (!Array.isArray(anyPattern)) {
+      return ruleResponse(this.rule, 'Validation', 'error', 'failed to deserialize anyPattern, expected type array');
+    }
+    const failures: string[] = [];
+    const skips: string[] = [];
+    for (const [index, pattern] of anyPattern.entries()) {
+      const result = matchPattern(target, pattern);
+      if (result.status === 'pass') {
+        return ruleResponse(this.rule, 'Validation', 'pass', `validation rule '${this.rule.name}' anyPattern[${index}] passed.`);
+      }
+      const label = `rule ${this.rule.name}[${index}]`;
+      if (result.status === 'skip') skips.push(`${label} skipped: ${result.message}`);
+      else failures.push(result.path ? `${label} failed at path ${result.path}` : `${label} failed: ${result.message}`);
+    }
+    if (failures.length === 0 && skips.length > 0) return ruleResponse(this.rule, 'Validation', 'skip', skips.join(' '));
+    const message = this.rule.validate?.message;
+    const details = failures.join(' ');
+    const text = !message
+      ? `validation error: ${details}`
+      : `validation error: ${message}${message.endsWith('.') ? '' : '.'} ${details}`;
+    return ruleResponse(this.rule, 'Validation', 'fail', text);
+  }
+
+  /** Kyverno's wording for a failed pattern: the rule message, then where the resource diverged. */
+  private patternMessage(detail: string, path: string): string {
+    const name = this.rule.name;
+    const message = this.rule.validate?.message;
+    if (!message) {
+      return path ? `validation error: rule ${name} failed at path ${path}` : `validation error: rule ${name} execution error: ${detail}`;
+    }
+    let resolved: JsonValue;
+    try {
+      resolved = substituteVariables(message, this.run.ctx);
+    } catch {
+      return `validation error: variables substitution error in rule ${name} execution error: ${detail}`;
+    }
+    let text = typeof resolved === 'string' ? resolved : JSON.stringify(resolved);
+    if (!text.endsWith('.')) text += '.';
+    return path
+      ? `validation error: ${text} rule ${name} failed at path ${path}`
+      : `validation error: ${text} rule ${name} execution error: ${detail}`;
+  }
+
+  private async validateForeach(loops: ForEachValidation[]): Promise<RuleResponse | undefined> {
+    let applied = 0;
+    for (const loop of loops) {
+      let elements: JsonValue[];
+      try {
+        elements = evaluateForeachList(loop.list, this.run.ctx);
+      } catch {
+        continue; // Kyverno skips a list it cannot evaluate
+      }
+      const { response, count } = await this.validateElements(loop, elements);
+      if (response.status !== 'pass') return response;
+      applied += count;
+    }
+    if (applied === 0) return ruleResponse(this.rule, 'Validation', 'skip', 'rule skipped');
+    return ruleResponse(this.rule, 'Validation', 'pass', 'rule passed');
+  }
+
+  private async validateElements(
+    loop: ForEachValidation,
+    elements: JsonValue[],
+  ): Promise<{ response: RuleResponse; count: number }> {
+    const ctx = this.run.ctx;
+    const loopValues = this.run.foreachValues;
+    let count = 0;
+    ctx.checkpoint();
+    try {
+      for (const [index, element] of elements.entries()) {
+        if (element === null || element === undefined) continue;
+        ctx.reset();
+        for (const [name, values] of Object.entries(loopValues ?? {})) {
+          if (index < values.length) ctx.add(name, values[index]);
+        }
+        const scoped = this.elementScope(loop, element);
+        if (typeof scoped === 'string') {
+          return { response: ruleResponse(this.rule, 'Validation', 'error', `failed to process foreach: ${scoped}`), count };
+        }
+        addElement(ctx, element, index, this.nesting);
+        const inner = new Validator(this.run, loopBody(loop), this.nesting + 1, scoped ?? this.element);
+        let result: RuleResponse | undefined;
+        try {
+          result = await inner.validate();
+        } catch (error) {
+          result = ruleResponse(this.rule, 'Validation', 'error', errorMessage(error));
+        }
+        if (!result || result.status === 'skip') continue;
+        if (result.status !== 'pass') {
+          // An error on one element is only reported when it is the last one, as Kyverno does.
+          if (result.status === 'error' && index < elements.length - 1) continue;
+          return {
+            response: ruleResponse(this.rule, 'Validation', result.status, `validation failure: ${result.message}`),
+            count,
+          };
+        }
+        count++;
+      }
+    } finally {
+      ctx.restore();
+    }
+    return { response: ruleResponse(this.rule, 'Validation', 'pass', ''), count };
+  }
+
+  /** Map elements scope the pattern to the element unless `elementScope: false`; returns an error text when misused. */
+  private elementScope(loop: ForEachValidation, element: JsonValue): KubeObject | undefined | string {
+    const isMap = isObject(element);
+    if (loop.elementScope === true && !isMap) {
+      return `cannot use elementScope=true foreach rules for elements that are not maps, expected type=map got type=${typeof element}`;
+    }
+    const scoped = loop.elementScope ?? isMap;
+    return scoped ? (element as KubeObject) : undefined;
+  }
+}
+
+function loopBody(loop: ForEachValidation): ValidationBody {
+  return {
+    context: loop.context,
+    preconditions: loop.preconditions,
+    pattern: loop.pattern,
+    anyPattern: loop.anyPattern,
+    deny: loop.deny,
+    foreach: loop.foreach,
+  };
+}
