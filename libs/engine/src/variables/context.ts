@@ -1,0 +1,196 @@
+import type { JsonObject, JsonValue } from '../json';
+import type { ResourceRequest } from '../engine/types';
+import { compileJmesPath, type JmesPathQuery } from '../jmespath';
+import { mergeObjects, nest, splitVariableName } from './context-data';
+import { ContextQueryError, errorText } from './errors';
+import { populateFromRequest } from './request-context';
+
+/** Loads a context entry into the context when a query first mentions it. */
+export type DeferredLoad = (ctx: EvaluationContext) => void;
+
+interface DeferredLoader {
+  readonly name: string;
+  readonly matcher: RegExp;
+  readonly load: DeferredLoad;
+  loaded: boolean;
+  /** Tried since the last reset/restore (Kyverno tries a loader once per level, even if it fails). */
+  attempted: boolean;
+}
+
+interface Snapshot {
+  readonly root: JsonObject;
+  readonly loaderCount: number;
+  readonly loaded: readonly boolean[];
+}
+
+/**
+ * The JSON document that variables and JMESPath queries read (Kyverno's engine context): `request`,
+ * `serviceAccountName`, context entries, foreach `element`s, values from the CLI...
+ *
+ * Data is never mutated in place: every write copies the objects on its path, so `checkpoint()` is
+ * just a saved reference and `restore()`/`reset()` are O(1). Values passed in and query results are
+ * shared with the context and must be treated as read-only.
+ */
+export class EvaluationContext {
+  private root: JsonObject;
+  private readonly snapshots: Snapshot[] = [];
+  private readonly loaders: DeferredLoader[] = [];
+  /** While a deferred loader runs, only loaders registered before it may load (no cycles). */
+  private loadingLimit = -1;
+  private operationValue: string | undefined;
+
+  constructor(document: JsonObject = {}) {
+    this.root = document;
+  }
+
+  /**
+   * A context holding what Kyverno puts there for a request: the admission request as `request`
+   * (or, without one, `request.object`/`oldObject`, `namespace`, `operation` as the CLI and
+   * background scans do), the requesting user's roles and info, `serviceAccountName` and
+   * `serviceAccountNamespace`.
+   */
+  static forRequest(request: ResourceRequest): EvaluationContext {
+    const ctx = new EvaluationContext();
+    populateFromRequest(ctx, request);
+    return ctx;
+  }
+
+  /**
+   * Merges a value at a dotted name (`request.operation`, `"a.b".c`): objects merge with what is
+   * there, other values replace it (Kyverno's AddVariable / AddContextEntry).
+   */
+  add(name: string, value: JsonValue): void {
+    this.root = mergeObjects(this.root, nest(splitVariableName(name), value), false);
+  }
+
+  /** Replaces whatever is at the dotted name (Kyverno's ReplaceContextEntry, AddResource). */
+  replace(name: string, value: JsonValue): void {
+    const fields = splitVariableName(name);
+    this.root = mergeObjects(this.root, nest(fields, null), false);
+    this.root = mergeObjects(this.root, nest(fields, value), false);
+  }
+
+  /** Sets `element`, `elementIndex` and their `<nesting>`-suffixed twins, replacing previous ones. */
+  addElement(element: JsonValue, index: number, nesting: number): void {
+    const data: JsonObject = {
+      element,
+      [`element${nesting}`]: element,
+      elementIndex: index,
+      [`elementIndex${nesting}`]: index,
+    };
+    this.root = mergeObjects(this.root, data, true);
+  }
+
+  /** The resource a mutate-existing rule is working on, as `target` (enables `{{@}}` on it). */
+  setTarget(resource: JsonObject): void {
+    this.replace('target', resource);
+  }
+
+  /** Sets `request.operation` and the operation used for DELETE handling. */
+  setOperation(operation: string): void {
+    this.add('request.operation', operation);
+    this.operationValue = operation;
+  }
+
+  /** The admission operation; on DELETE, variables naming `request.object` read `request.oldObject`. */
+  operation(): string {
+    if (this.operationValue !== undefined) return this.operationValue;
+    const request = this.root['request'];
+    const operation = request !== null && typeof request === 'object' && !Array.isArray(request) ? request['operation'] : undefined;
+    return typeof operation === 'string' ? operation : '';
+  }
+
+  /**
+   * Evaluates JMESPath against the document. Throws ContextQueryError with Kyverno's messages; a key
+   * missing along a path is an error (`Unknown key "x" in path`), a null value is not.
+   */
+  query(expression: string): JsonValue {
+    this.loadDeferred(expression);
+    const trimmed = expression.trim();
+    if (trimmed === '') throw new ContextQueryError('invalid query (nil)');
+    let compiled: JmesPathQuery;
+    try {
+      compiled = compileJmesPath(trimmed);
+    } catch (error) {
+      throw new ContextQueryError(`incorrect query ${trimmed}: ${errorText(error)}`);
+    }
+    try {
+      return compiled.search(this.root);
+    } catch (error) {
+      throw new ContextQueryError(`JMESPath query failed: ${errorText(error)}`, isNotFound(error));
+    }
+  }
+
+  /** The current document (read-only). */
+  document(): JsonObject {
+    return this.root;
+  }
+
+  /** Saves the current state on a stack (cheap: the document is copy-on-write). */
+  checkpoint(): void {
+    this.snapshots.push({
+      root: this.root,
+      loaderCount: this.loaders.length,
+      loaded: this.loaders.map((loader) => loader.loaded),
+    });
+  }
+
+  /** Returns to the last checkpoint and removes it. No-op without a checkpoint. */
+  restore(): void {
+    const snapshot = this.snapshots.pop();
+    if (snapshot) this.apply(snapshot);
+  }
+
+  /** Returns to the last checkpoint and keeps it (per foreach iteration). No-op without one. */
+  reset(): void {
+    const snapshot = this.snapshots[this.snapshots.length - 1];
+    if (snapshot) this.apply(snapshot);
+  }
+
+  /**
+   * Registers a context entry to load on first use: the loader runs when a query mentions `name`
+   * as a word not preceded by `.` (Kyverno's deferred loading). A loader that throws leaves the
+   * entry undefined, as Kyverno logs and continues; it is retried after the next reset/restore.
+   * Loaders registered after a checkpoint are dropped when returning to it.
+   */
+  addDeferredLoader(name: string, load: DeferredLoad): void {
+    const matcher = new RegExp(`(?:^|\\s|[^.0-9A-Za-z])${escapeRegExp(name)}\\b`);
+    this.loaders.push({ name, matcher, load, loaded: false, attempted: false });
+  }
+
+  private apply(snapshot: Snapshot): void {
+    this.root = snapshot.root;
+    this.loaders.length = snapshot.loaderCount;
+    this.loaders.forEach((loader, index) => {
+      loader.loaded = snapshot.loaded[index] ?? false;
+      loader.attempted = false;
+    });
+  }
+
+  private loadDeferred(query: string): void {
+    const limit = this.loadingLimit >= 0 ? this.loadingLimit : this.loaders.length;
+    for (let index = 0; index < limit && index < this.loaders.length; index++) {
+      const loader = this.loaders[index] as DeferredLoader;
+      if (loader.loaded || loader.attempted || !loader.matcher.test(query)) continue;
+      loader.attempted = true;
+      const previousLimit = this.loadingLimit;
+      this.loadingLimit = index;
+      try {
+        loader.load(this);
+        loader.loaded = true;
+      } catch {
+        // Kyverno only logs a failed deferred load; the entry stays undefined.
+      } finally {
+        this.loadingLimit = previousLimit;
+      }
+    }
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof Error && error.name === 'JmesPathNotFoundError';
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

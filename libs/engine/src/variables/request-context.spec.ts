@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../json';
+import { EvaluationContext } from './context';
+import { serviceAccountOf } from './request-context';
+import { substituteVariables } from './substitute';
+
+const pod = (name: string, namespace?: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: namespace === undefined ? { name } : { name, namespace },
+});
+
+describe('EvaluationContext.forRequest without an admission request', () => {
+  it('CREATE: object, namespace and operation only', () => {
+    const ctx = EvaluationContext.forRequest({ operation: 'CREATE', resource: pod('web', 'prod') });
+    expect(ctx.document()).toEqual({ request: { object: pod('web', 'prod'), namespace: 'prod', operation: 'CREATE' } });
+    expect(() => ctx.query('request.name')).toThrow('Unknown key "name"');
+    expect(() => ctx.query('serviceAccountName')).toThrow('Unknown key "serviceAccountName"');
+  });
+
+  it('UPDATE: object and old object', () => {
+    const ctx = EvaluationContext.forRequest({ operation: 'UPDATE', resource: pod('web', 'prod'), oldResource: pod('old', 'prod') });
+    expect(ctx.query('[request.object.metadata.name, request.oldObject.metadata.name, request.operation]')).toEqual(['web', 'old', 'UPDATE']);
+  });
+
+  it('DELETE: the resource is the old object and request.object reads it', () => {
+    const ctx = EvaluationContext.forRequest({ operation: 'DELETE', resource: pod('gone', 'prod') });
+    expect(ctx.document()).toEqual({ request: { oldObject: pod('gone', 'prod'), namespace: 'prod', operation: 'DELETE' } });
+    expect(ctx.operation()).toBe('DELETE');
+    expect(substituteVariables('{{ request.object.metadata.name }}', ctx)).toBe('gone');
+  });
+
+  it('uses "" as namespace for cluster-scoped resources', () => {
+    const ctx = EvaluationContext.forRequest({ operation: 'CREATE', resource: pod('node') });
+    expect(ctx.query('request.namespace')).toBe('');
+  });
+
+  it('adds the user, omitting empty fields, and the service account', () => {
+    const ctx = EvaluationContext.forRequest({
+      operation: 'CREATE',
+      resource: pod('web', 'prod'),
+      user: {
+        roles: ['prod:dev'],
+        clusterRoles: [],
+        userInfo: { username: 'system:serviceaccount:ci:deployer', groups: ['system:serviceaccounts'] },
+      },
+    });
+    expect(ctx.query('request.roles')).toEqual(['prod:dev']);
+    expect(() => ctx.query('request.clusterRoles')).toThrow('Unknown key');
+    expect(ctx.query('request.userInfo')).toEqual({ username: 'system:serviceaccount:ci:deployer', groups: ['system:serviceaccounts'] });
+    expect(ctx.query('[serviceAccountName, serviceAccountNamespace]')).toEqual(['deployer', 'ci']);
+  });
+});
+
+describe('EvaluationContext.forRequest with an admission request', () => {
+  const admissionRequest = {
+    uid: '123',
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    name: 'web',
+    namespace: 'prod',
+    operation: 'UPDATE',
+    userInfo: { username: 'alice', groups: ['devs'] },
+    object: pod('web', 'prod'),
+    oldObject: pod('web', 'prod'),
+    dryRun: false,
+  };
+
+  it('exposes the request as-is plus user data', () => {
+    const ctx = EvaluationContext.forRequest({
+      operation: 'UPDATE',
+      resource: pod('web', 'prod'),
+      user: { clusterRoles: ['admin'], userInfo: { username: 'alice', groups: ['devs'] } },
+      admissionRequest,
+    });
+    expect(ctx.query('request.kind')).toEqual({ group: '', version: 'v1', kind: 'Pod' });
+    expect(ctx.query('[request.name, request.namespace, request.operation, request.dryRun]')).toEqual(['web', 'prod', 'UPDATE', false]);
+    expect(ctx.query('request.clusterRoles')).toEqual(['admin']);
+    expect(ctx.query('request.userInfo.groups')).toEqual(['devs']);
+    expect(ctx.query('[serviceAccountName, serviceAccountNamespace]')).toEqual(['', '']);
+    expect(ctx.operation()).toBe('UPDATE');
+  });
+
+  it('takes the service account from the admission user when no user is given', () => {
+    const ctx = EvaluationContext.forRequest({
+      operation: 'DELETE',
+      admissionRequest: { ...admissionRequest, operation: 'DELETE', object: null, userInfo: { username: 'system:serviceaccount:kube-system:gc' } },
+    });
+    expect(ctx.query('[serviceAccountName, serviceAccountNamespace]')).toEqual(['gc', 'kube-system']);
+    expect(substituteVariables('{{ request.object.metadata.name }}', ctx)).toBe('web');
+  });
+});
+
+describe('serviceAccountOf', () => {
+  it.each([
+    ['system:serviceaccount:ns:name', 'name', 'ns'],
+    ['system:serviceaccount:ns:name:extra', 'name', 'ns'],
+    ['system:serviceaccount:', '', ''],
+    ['alice', '', ''],
+    ['system:serviceaccount:nocolon', '', ''],
+    // Kyverno cuts the prefix by length without checking it.
+    ['kubernetes-admin-user-xx:ns:name', 'ns', 'xx'],
+  ])('%s → name %s, namespace %s', (username, name, namespace) => {
+    expect(serviceAccountOf(username)).toEqual({ name, namespace });
+  });
+});

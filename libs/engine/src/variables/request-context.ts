@@ -1,0 +1,82 @@
+import type { JsonObject, JsonValue } from '../json';
+import type { RequestUser, ResourceRequest } from '../engine/types';
+import type { EvaluationContext } from './context';
+
+const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
+
+/**
+ * Fills a context as Kyverno's policy context constructors do.
+ *
+ * With an admission request (webhook): the request as-is under `request`, then the user's
+ * roles/clusterRoles/userInfo merged into it, then the service account variables.
+ *
+ * Without one (CLI, background scan): only `request.object` (or `request.oldObject` for DELETE, or in
+ * addition for UPDATE when an old object is given), `request.namespace` (the resource's namespace,
+ * `""` when it has none), the user data when a user is given, and `request.operation`. Kyverno does
+ * not synthesise `request.name`, `request.kind`, `request.userInfo` etc. there, so neither do we:
+ * a policy reading them gets Kyverno's "Unknown key" error.
+ */
+export function populateFromRequest(ctx: EvaluationContext, request: ResourceRequest): void {
+  if (request.admissionRequest) {
+    ctx.add('request', request.admissionRequest);
+    const username = request.user?.userInfo?.username ?? admissionUsername(request.admissionRequest);
+    addUser(ctx, request.user ?? {}, username);
+    const operation = request.admissionRequest['operation'];
+    ctx.setOperation(typeof operation === 'string' ? operation : request.operation);
+    return;
+  }
+
+  const deleting = request.operation === 'DELETE';
+  const current = deleting ? undefined : request.resource;
+  const old = deleting ? (request.oldResource ?? request.resource) : request.oldResource;
+  if (current) ctx.replace('request.object', current);
+  if (old) ctx.replace('request.oldObject', old);
+  const subject = current ?? old;
+  ctx.add('request.namespace', namespaceOf(subject));
+  if (request.user) addUser(ctx, request.user, request.user.userInfo?.username ?? '');
+  ctx.setOperation(request.operation);
+}
+
+/** Kyverno's RequestInfo as JSON: empty roles/fields are omitted, `userInfo` is always there. */
+function addUser(ctx: EvaluationContext, user: RequestUser, username: string): void {
+  const data: JsonObject = {};
+  if (user.roles && user.roles.length > 0) data['roles'] = user.roles;
+  if (user.clusterRoles && user.clusterRoles.length > 0) data['clusterRoles'] = user.clusterRoles;
+  const info = user.userInfo ?? {};
+  const userInfo: JsonObject = {};
+  if (info.username) userInfo['username'] = info.username;
+  if (info.uid) userInfo['uid'] = info.uid;
+  if (info.groups && info.groups.length > 0) userInfo['groups'] = info.groups;
+  if (info.extra && Object.keys(info.extra).length > 0) userInfo['extra'] = info.extra as unknown as JsonObject;
+  data['userInfo'] = userInfo;
+  ctx.add('request', data);
+
+  const { name, namespace } = serviceAccountOf(username);
+  ctx.add('serviceAccountName', name);
+  ctx.add('serviceAccountNamespace', namespace);
+}
+
+/**
+ * `system:serviceaccount:<namespace>:<name>` → name and namespace. Like Kyverno, the prefix is cut
+ * by length without checking it, and anything that does not split into two parts gives `""`.
+ */
+export function serviceAccountOf(username: string): { name: string; namespace: string } {
+  const rest = username.length <= SERVICE_ACCOUNT_PREFIX.length ? '' : username.slice(SERVICE_ACCOUNT_PREFIX.length);
+  const groups = rest.split(':');
+  if (groups.length >= 2) return { name: groups[1] as string, namespace: groups[0] as string };
+  return { name: '', namespace: '' };
+}
+
+function admissionUsername(admissionRequest: JsonObject): string {
+  const userInfo = admissionRequest['userInfo'];
+  if (userInfo === null || typeof userInfo !== 'object' || Array.isArray(userInfo)) return '';
+  const username: JsonValue | undefined = userInfo['username'];
+  return typeof username === 'string' ? username : '';
+}
+
+function namespaceOf(resource: JsonObject | undefined): string {
+  const metadata = resource?.['metadata'];
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return '';
+  const namespace = metadata['namespace'];
+  return typeof namespace === 'string' ? namespace : '';
+}

@@ -1,0 +1,64 @@
+import type { JsonValue } from '../json';
+import { goJson } from './go-format';
+
+/**
+ * Kyverno's own algorithm for one string, used when the parsed-tree evaluation could disagree with
+ * it (irregular shapes, substituted text containing braces or backslashes, errors whose order
+ * matters). Each pass finds the innermost variables (`{{...}}` whose content has no `{{`, optionally
+ * with single-level `{...}` groups, not preceded by `\`), substitutes them, and the search repeats on
+ * the result; a string that is exactly one variable returns the variable's value with its type.
+ * Finally `\{{...}}` escapes lose their backslash.
+ */
+const VARIABLES = /(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})/g;
+const VARIABLE_AT_START = /^\{\{(?:\{[^{}]*\}|[^{}])*\}\}/;
+const ESCAPED_VARIABLES = /\\\{\{(?:\{[^{}]*\}|[^{}])*\}\}/g;
+
+/** Kyverno would loop forever on self-reproducing values; we stop and report instead. */
+const MAX_PASSES = 1000;
+
+export type VariableResolver = (variable: string) => JsonValue;
+
+export function rescanSubstitute(source: string, resolve: VariableResolver): JsonValue | typeof NO_PROGRESS {
+  let value = source;
+  let matches = value.match(VARIABLES);
+  let passes = 0;
+  while (matches !== null && matches.length > 0) {
+    if (++passes > MAX_PASSES) return NO_PROGRESS;
+    const originalPattern = value;
+    for (const match of matches) {
+      const initial = VARIABLE_AT_START.test(match);
+      const variableText = initial ? match : match.slice(1);
+      const resolved = resolve(variableText);
+      if (originalPattern === variableText) return resolved;
+      const prefix = initial ? '' : match.charAt(0);
+      // Kyverno replaces inside the pattern as it was at the start of the pass (only the last
+      // replacement of a pass survives; the others are found again on the next pass).
+      value = replaceFirst(originalPattern, prefix + variableText, prefix + interpolationText(resolved));
+    }
+    matches = value.match(VARIABLES);
+  }
+  return value.replace(ESCAPED_VARIABLES, (escaped) => escaped.slice(1));
+}
+
+export const NO_PROGRESS = Symbol('no-progress');
+
+/** `{{ x }}` → `x`: Kyverno strips every `{{`/`}}` pair and surrounding whitespace. */
+export function variableExpression(variableText: string): string {
+  return variableText.split('{{').join('').split('}}').join('').trim();
+}
+
+/** How a substituted value reads inside a larger string: strings raw, everything else as JSON. */
+export function interpolationText(value: JsonValue): string {
+  return typeof value === 'string' ? value : goJson(value);
+}
+
+function replaceFirst(text: string, search: string, replacement: string): string {
+  const at = text.indexOf(search);
+  return at < 0 ? text : text.slice(0, at) + replacement + text.slice(at + search.length);
+}
+
+/** Every variable Kyverno's first pass would see, as expressions (used for irregular strings). */
+export function scanVariableExpressions(source: string): string[] {
+  const matches = source.match(VARIABLES) ?? [];
+  return matches.map((match) => variableExpression(VARIABLE_AT_START.test(match) ? match : match.slice(1)));
+}
