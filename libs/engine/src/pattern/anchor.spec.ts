@@ -15,9 +15,12 @@ describe('parseAnchor', () => {
     expect(parseAnchor(text)).toEqual({ modifier, key });
   });
 
-  it.each(['name', '()', 'X()', '(', ')', '(name', 'name)', 'Y(name)', 'x(name)', ' (name)', ''])('%j is not an anchor', (text) => {
-    expect(parseAnchor(text)).toBeUndefined();
-  });
+  it.each(['name', '()', 'X()', '(', ')', '(name', 'name)', 'Y(name)', 'x(name)', ' (name)', ''])(
+    '%j is not an anchor',
+    (text) => {
+      expect(parseAnchor(text)).toBeUndefined();
+    },
+  );
 
   it('round-trips through formatAnchor', () => {
     expect(formatAnchor('=', 'a')).toBe('=(a)');

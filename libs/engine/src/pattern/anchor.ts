@@ -38,7 +38,10 @@ export function formatAnchor(modifier: AnchorModifier, key: string): string {
 
 /** Anchors evaluated before the plain keys of a map (globals are evaluated with the plain keys, first). */
 export function isLeadingAnchor(anchor: Anchor | undefined): boolean {
-  return anchor !== undefined && (anchor.modifier === '' || anchor.modifier === '^' || anchor.modifier === '=' || anchor.modifier === 'X');
+  return (
+    anchor !== undefined &&
+    (anchor.modifier === '' || anchor.modifier === '^' || anchor.modifier === '=' || anchor.modifier === 'X')
+  );
 }
 
 /** Anchors that make a pattern subtree "anchored" for ordering (every kind except `+`). */

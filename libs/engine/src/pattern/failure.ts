@@ -1,9 +1,13 @@
 /**
  * Why a pattern did not match, as Kyverno classifies it. The kind decides the rule's outcome:
- * a conditional or global anchor mismatch (or an array whose every element was skipped) skips the
- * rule; a negation anchor match fails it; anything else fails it (or errors, see `matchPattern`).
+ * a conditional or global anchor mismatch skips the rule; so does `aggregated-skip`, Kyverno's
+ * wrapper for an array (or map) all of whose elements (or entries) were skipped; a negation anchor
+ * match fails the rule; anything else fails it (or errors, see `matchPattern`).
+ *
+ * The difference between a bare anchor mismatch and an aggregated skip matters: a bare one stops
+ * the walk at once, while an aggregated one lets the sibling keys of its map be checked.
  */
-export type FailureKind = 'plain' | 'conditional' | 'global' | 'negation' | 'all-elements-skipped';
+export type FailureKind = 'plain' | 'conditional' | 'global' | 'negation' | 'aggregated-skip';
 
 export interface Failure {
   /** Kyverno's element path, e.g. `/spec/containers/0/image/` (may be "" where Kyverno gives none). */
@@ -18,7 +22,7 @@ export function failure(path: string, message: string, kind: FailureKind = 'plai
 }
 
 export function isSkip(f: Failure): boolean {
-  return f.kind === 'conditional' || f.kind === 'global' || f.kind === 'all-elements-skipped';
+  return f.kind === 'conditional' || f.kind === 'global' || f.kind === 'aggregated-skip';
 }
 
 /** Kyverno prefixes anchor errors with what kind of anchor produced them. */

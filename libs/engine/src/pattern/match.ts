@@ -4,14 +4,7 @@
  */
 import type { JsonObject, JsonValue } from '../json';
 import { isObject } from '../json';
-import {
-  CONDITIONAL_PREFIX,
-  GLOBAL_PREFIX,
-  NEGATION_PREFIX,
-  failure,
-  isSkip,
-  type Failure,
-} from './failure';
+import { CONDITIONAL_PREFIX, GLOBAL_PREFIX, NEGATION_PREFIX, failure, isSkip, type Failure } from './failure';
 import { goTypeName, goValueText } from './go-text';
 import { matchValue } from './leaf';
 import { expandMetadataWildcards } from './metadata-wildcards';
@@ -26,7 +19,10 @@ export type PatternResult =
    * array-length mismatch between nested arrays.
    */
   | { status: 'fail'; path: string; message: string }
-  /** A conditional or global anchor did not hold: the rule does not apply. `message` is Kyverno's skip message. */
+  /**
+   * A conditional or global anchor did not hold: the rule does not apply. `message` is Kyverno's
+   * skip message; `path` is where the (first) anchor mismatch happened (Kyverno itself reports none).
+   */
   | { status: 'skip'; path: string; message: string };
 
 const PASS: PatternResult = Object.freeze({ status: 'pass' });
@@ -60,7 +56,8 @@ export function matchPattern(resource: JsonValue, pattern: JsonValue): PatternRe
   const result = checkElement(resource, pattern, '/', sightings);
   if (!result) return PASS;
   if (isSkip(result)) return { status: 'skip', path: result.path, message: result.message };
-  if (result.kind !== 'negation' && sightings.someNeverSeen()) return { status: 'fail', path: '', message: result.message };
+  if (result.kind !== 'negation' && sightings.someNeverSeen())
+    return { status: 'fail', path: '', message: result.message };
   return { status: 'fail', path: result.path, message: result.message };
 }
 
@@ -95,7 +92,10 @@ function checkElement(
   }
   if (Array.isArray(pattern)) {
     if (!Array.isArray(resource)) {
-      return failure(path, `validation rule failed at path ${path}, resource does not satisfy the expected overlay pattern`);
+      return failure(
+        path,
+        `validation rule failed at path ${path}, resource does not satisfy the expected overlay pattern`,
+      );
     }
     return checkArray(resource, pattern, path, sightings);
   }
@@ -107,26 +107,49 @@ function checkElement(
   return matchValue(resource, pattern) ? undefined : mismatch(path, resource, pattern);
 }
 
+/**
+ * Anchors first, then the other keys (see `plan.ts`). Any failure stops the walk, except an
+ * aggregated skip (an array whose elements were all skipped): Kyverno sets it aside and goes on,
+ * so the map passes if another entry applied, and is itself skipped if none did.
+ */
 function checkMap(resource: JsonObject, plan: MapPlan, path: string, sightings: AnchorSightings): Failure | undefined {
-  for (const entry of plan.leadingAnchors) {
-    const result = checkEntry(resource, entry, path, sightings);
-    if (result) return result;
+  let applied = 0;
+  let skipped: Failure[] | undefined;
+  for (const entries of [plan.leadingAnchors, plan.others]) {
+    for (const entry of entries) {
+      const result = checkEntry(resource, entry, path, sightings);
+      if (!result) applied++;
+      else if (result.kind === 'aggregated-skip') (skipped ??= []).push(result);
+      else return result;
+    }
   }
-  for (const entry of plan.others) {
-    const result = checkEntry(resource, entry, path, sightings);
-    if (result) return result;
-  }
-  return undefined;
+  return applied === 0 && skipped ? aggregatedSkip(skipped) : undefined;
 }
 
-function checkEntry(resource: JsonObject, entry: PatternEntry, path: string, sightings: AnchorSightings): Failure | undefined {
+/** Kyverno joins the reasons; the path kept is where the first underlying anchor mismatch happened. */
+function aggregatedSkip(skipped: readonly Failure[]): Failure {
+  const message = skipped.length === 1 ? skipped[0]!.message : skipped.map((s) => s.message).join('; ');
+  return failure(skipped[0]!.path, message, 'aggregated-skip');
+}
+
+function checkEntry(
+  resource: JsonObject,
+  entry: PatternEntry,
+  path: string,
+  sightings: AnchorSightings,
+): Failure | undefined {
   const anchor = entry.anchor;
   if (!anchor || anchor.modifier === '+') return checkPlainKey(resource, entry, path, sightings);
   const childPath = path + anchor.key + '/';
   const present = Object.hasOwn(resource, anchor.key);
   switch (anchor.modifier) {
     case '': {
-      if (!present) return failure(childPath, `${CONDITIONAL_PREFIX}conditional anchor key doesn't exist in the resource`, 'conditional');
+      if (!present)
+        return failure(
+          childPath,
+          `${CONDITIONAL_PREFIX}conditional anchor key doesn't exist in the resource`,
+          'conditional',
+        );
       const result = checkElement(resource[anchor.key], entry.value, childPath, sightings);
       return result && failure(result.path, CONDITIONAL_PREFIX + result.message, 'conditional');
     }
@@ -145,7 +168,12 @@ function checkEntry(resource: JsonObject, entry: PatternEntry, path: string, sig
 }
 
 /** Plain keys (and `+(key)`, which validation treats as a literal key name). */
-function checkPlainKey(resource: JsonObject, entry: PatternEntry, path: string, sightings: AnchorSightings): Failure | undefined {
+function checkPlainKey(
+  resource: JsonObject,
+  entry: PatternEntry,
+  path: string,
+  sightings: AnchorSightings,
+): Failure | undefined {
   const value = own(resource, entry.rawKey);
   if (entry.value === '*') {
     // `*` only requires the key to hold a non-null value of any type.
@@ -155,7 +183,12 @@ function checkPlainKey(resource: JsonObject, entry: PatternEntry, path: string, 
 }
 
 /** `^(key)`: for each map in the pattern list, at least one element of the resource list must match it. */
-function checkExistence(resource: JsonValue, pattern: JsonValue, path: string, sightings: AnchorSightings): Failure | undefined {
+function checkExistence(
+  resource: JsonValue,
+  pattern: JsonValue,
+  path: string,
+  sightings: AnchorSightings,
+): Failure | undefined {
   if (!Array.isArray(resource)) {
     return failure(
       path,
@@ -163,7 +196,10 @@ function checkExistence(resource: JsonValue, pattern: JsonValue, path: string, s
     );
   }
   if (!Array.isArray(pattern)) {
-    return failure(path, `invalid pattern type ${goTypeName(pattern, 'pattern')}: Pattern has to be of list to compare against resource`);
+    return failure(
+      path,
+      `invalid pattern type ${goTypeName(pattern, 'pattern')}: Pattern has to be of list to compare against resource`,
+    );
   }
   for (const wanted of pattern) {
     if (!isObject(wanted)) {
@@ -178,7 +214,12 @@ function checkExistence(resource: JsonValue, pattern: JsonValue, path: string, s
   return undefined;
 }
 
-function checkArray(resource: JsonValue[], pattern: JsonValue[], path: string, sightings: AnchorSightings): Failure | undefined {
+function checkArray(
+  resource: JsonValue[],
+  pattern: JsonValue[],
+  path: string,
+  sightings: AnchorSightings,
+): Failure | undefined {
   if (pattern.length === 0) return failure(path, 'pattern Array empty');
   const first = pattern[0]!;
   // Only the first pattern element counts when it is a map (every resource element must match it)
@@ -214,8 +255,5 @@ function checkEachElement(
     else if (isSkip(result)) (skipped ??= []).push(result);
     else return result;
   }
-  if (applied === 0 && skipped) {
-    return failure(path, skipped.map((s) => s.message).join('; '), 'all-elements-skipped');
-  }
-  return undefined;
+  return applied === 0 && skipped ? aggregatedSkip(skipped) : undefined;
 }

@@ -36,7 +36,11 @@ function expandKey(key: string, resourceKeys: readonly string[]): string {
 }
 
 /** The expanded tag map, or `undefined` when Kyverno would leave the pattern's tag as it is. */
-function expandTag(tag: string, patternMetadata: JsonObject, resourceMetadata: JsonValue): [string, JsonObject] | undefined {
+function expandTag(
+  tag: string,
+  patternMetadata: JsonObject,
+  resourceMetadata: JsonValue,
+): [string, JsonObject] | undefined {
   const patternData = stringEntries(tag, patternMetadata);
   if (!patternData) return undefined;
   const resourceData = stringEntries(tag, resourceMetadata);
@@ -51,7 +55,9 @@ function expandTag(tag: string, patternMetadata: JsonObject, resourceMetadata: J
     let newKey = key;
     if (hasWildcard(key)) {
       const anchor = parseAnchor(key);
-      newKey = anchor ? formatAnchor(anchor.modifier, expandKey(anchor.key, resourceKeys)) : expandKey(key, resourceKeys);
+      newKey = anchor
+        ? formatAnchor(anchor.modifier, expandKey(anchor.key, resourceKeys))
+        : expandKey(key, resourceKeys);
     }
     // defineProperty: a label key may be "__proto__", which plain assignment would not store.
     Object.defineProperty(expanded, newKey, { value, enumerable: true, writable: true, configurable: true });
