@@ -61,7 +61,7 @@ function compact(object: Record<string, string>): JsonObject {
 }
 
 export function renderReportsYaml(reports: readonly JsonObject[]): string {
-  return reports.map((r) => stringify(sortKeys(r), { lineWidth: 0 })).join('---\n');
+  return reports.map((r) => stringify(sortKeys(r), { lineWidth: 0, indentSeq: false })).join('---\n');
 }
 
 function sortKeys(value: JsonValue): JsonValue {

@@ -108,7 +108,7 @@ function printFailures(io: CommandIO, record: EvaluatedResponse, auditWarn: bool
 
 /** Prints the mutated resource, or writes it below --output. Returns whether the output file was reset. */
 function printMutated(io: CommandIO, record: EvaluatedResponse, patched: KubeObject, output: string | undefined, truncated: boolean): boolean {
-  const yaml = stringify(patched, { lineWidth: 0 });
+  const yaml = stringify(patched, { lineWidth: 0, indentSeq: false });
   if (!output) {
     io.out(`\nmutate policy ${record.policy.metadata.name} applied to ${resourcePath(record.resource)}:\n${yaml}---\n`);
     return truncated;

@@ -35,9 +35,10 @@ export function objectKey(resource: Pick<KubeObject, 'kind' | 'metadata'>): stri
   return `${resource.kind}/${resource.metadata.namespace ?? ''}/${resource.metadata.name ?? ''}`;
 }
 
-/** Kyverno's RESOURCE column: `kind/name`, or `namespace/kind/name` when the entry names a namespace. */
+/** Kyverno's RESOURCE column: `kind/name`, or `namespace/kind/name` when the entry names a namespace (empty parts left out). */
 export function displayResource(kind: string, name: string, namespace?: string): string {
   const slash = name.indexOf('/');
   const [ns, short] = slash >= 0 ? [name.slice(0, slash), name.slice(slash + 1)] : [namespace ?? '', name];
-  return ns ? `${ns}/${kind}/${short}` : `${kind}/${short}`;
+  const parts = [ns, kind, short].filter((part) => part !== '');
+  return parts.join('/');
 }
