@@ -4,7 +4,7 @@ import { compileJmesPath, JmesPathError, JmesPathNotFoundError, kyvernoFunctionN
 
 const search = (expression: string, data: JsonValue = {}) => compileJmesPath(expression).search(data);
 
-const pod = {
+const pod: JsonValue = {
   metadata: { name: 'web', labels: { app: 'web', empty: '' }, annotations: null },
   spec: {
     containers: [
@@ -29,7 +29,15 @@ describe('compileJmesPath', () => {
   it('lists every Kyverno custom function once', () => {
     const names = kyvernoFunctionNames();
     expect(new Set(names).size).toBe(names.length);
-    for (const name of ['compare', 'x509_decode', 'time_truncate', 'image_normalize', 'sha256', 'is_external_url', 'items']) {
+    for (const name of [
+      'compare',
+      'x509_decode',
+      'time_truncate',
+      'image_normalize',
+      'sha256',
+      'is_external_url',
+      'items',
+    ]) {
       expect(names).toContain(name);
     }
     expect(names.length).toBe(50);

@@ -7,8 +7,7 @@ import './functions/register';
 
 /** Outcome of a search that does not throw for an unresolved key. */
 export type JmesPathResult =
-  | { readonly found: true; readonly value: JsonValue }
-  | { readonly found: false; readonly missingKey: string };
+  { readonly found: true; readonly value: JsonValue } | { readonly found: false; readonly missingKey: string };
 
 export interface JmesPathQuery {
   readonly expression: string;

@@ -15,7 +15,12 @@ export interface FunctionDefinition {
 interface RuntimeLike {
   _interpreter: { visit(node: AstNode, value: JsonValue): JsonValue };
   callFunction(name: string, args: unknown[]): JSONValue;
-  registerFunction(name: string, fn: (args: JSONValue[]) => JSONValue, signature: InputSignature[], options: { override: boolean }): void;
+  registerFunction(
+    name: string,
+    fn: (args: JSONValue[]) => JSONValue,
+    signature: InputSignature[],
+    options: { override: boolean },
+  ): void;
 }
 
 /**

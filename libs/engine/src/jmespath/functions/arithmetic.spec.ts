@@ -72,7 +72,14 @@ describe('arithmetic functions', () => {
   });
 
   it('divide: zero divisors are errors', () => {
-    for (const expression of ['divide(`14`, `0`)', "divide('4Ki', `0`)", "divide('4Ki', '0Ki')", "divide('4s', `0`)", "divide('4s', '0s')", "divide('4', '0')"]) {
+    for (const expression of [
+      'divide(`14`, `0`)',
+      "divide('4Ki', `0`)",
+      "divide('4Ki', '0Ki')",
+      "divide('4s', `0`)",
+      "divide('4s', '0s')",
+      "divide('4', '0')",
+    ]) {
       expect(() => jp(expression)).toThrow("JMESPath function 'divide': Zero divisor passed");
     }
   });
@@ -82,7 +89,9 @@ describe('arithmetic functions', () => {
     expect(jp('modulo(`-13`, `5`)')).toBe(-3);
     expect(jp("modulo('12Ki', '5Ki')")).toBe('2Ki');
     expect(jp("modulo('13s', '2s')")).toBe('1s');
-    expect(() => jp('modulo(`14`, `1.5`)')).toThrow("JMESPath function 'modulo': Non-integer argument(s) passed for modulo");
+    expect(() => jp('modulo(`14`, `1.5`)')).toThrow(
+      "JMESPath function 'modulo': Non-integer argument(s) passed for modulo",
+    );
     expect(() => jp("modulo('4.5', '1')")).toThrow('Non-integer');
     expect(() => jp('modulo(`14`, `0`)')).toThrow("JMESPath function 'modulo': Zero divisor passed");
     expect(() => jp("modulo('4s', '0s')")).toThrow('Zero divisor passed');
@@ -93,7 +102,9 @@ describe('arithmetic functions', () => {
     expect(jp('round(`3.14159`, `2`)')).toBe(3.14);
     expect(jp('round(`2.5`, `0`)')).toBe(3);
     expect(jp('round(`-2.5`, `0`)')).toBe(-3);
-    expect(() => jp('round(`1.5`, `1.5`)')).toThrow("JMESPath function 'round': Non-integer argument(s) passed for round off");
+    expect(() => jp('round(`1.5`, `1.5`)')).toThrow(
+      "JMESPath function 'round': Non-integer argument(s) passed for round off",
+    );
     expect(() => jp('round(`1.5`, `-1`)')).toThrow(/out of bounds/);
     expect(() => jp("round('1.5', `1`)")).toThrow(/type/);
   });

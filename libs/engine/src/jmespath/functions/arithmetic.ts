@@ -73,7 +73,9 @@ function durationFromSeconds(s: number): string {
 function scalarAsQuantity(value: number): GoQuantity {
   const parsed = parseGoQuantity(formatFloatV(value));
   if (!parsed) {
-    throw new JmesPathError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    throw new JmesPathError(
+      "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+    );
   }
   return parsed;
 }

@@ -8,7 +8,9 @@ import { arr, obj, objOrArr, str, strOrNum } from './signatures';
 /** Kyverno's intNumber: the float must be a whole number. */
 function integer(fn: string, position: number, value: number): number {
   if (!Number.isInteger(value)) {
-    throw new JmesPathError(`JMESPath function '${fn}': argument #${position}: expected an integer number but got: ${value}`);
+    throw new JmesPathError(
+      `JMESPath function '${fn}': argument #${position}: expected an integer number but got: ${value}`,
+    );
   }
   return value;
 }
@@ -50,7 +52,8 @@ function objectFromLists(args: JsonValue[]): JsonValue {
 function labelMatch(args: JsonValue[]): JsonValue {
   const [selector, labels] = args as [JsonObject, JsonObject];
   return Object.entries(selector).every(
-    ([key, value]) => isObject(labels) && Object.prototype.hasOwnProperty.call(labels, key) && deepEqual(labels[key], value),
+    ([key, value]) =>
+      isObject(labels) && Object.prototype.hasOwnProperty.call(labels, key) && deepEqual(labels[key], value),
   );
 }
 

@@ -58,7 +58,9 @@ function emit(bytes: number[], quantum: number[]): void {
 }
 
 const digest = (algorithm: string) => (args: JsonValue[]) =>
-  createHash(algorithm).update(args[0] as string, 'utf8').digest('hex');
+  createHash(algorithm)
+    .update(args[0] as string, 'utf8')
+    .digest('hex');
 
 export const encodingFunctions: FunctionDefinition[] = [
   // Invalid UTF-8 in the decoded bytes becomes U+FFFD, as when Go later encodes the string as JSON.

@@ -12,7 +12,18 @@ export interface GoQuantity {
   readonly scale: number;
 }
 
-const DECIMAL_EXPONENTS: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const DECIMAL_EXPONENTS: Readonly<Record<string, number>> = {
+  n: -9,
+  u: -6,
+  m: -3,
+  '': 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
+};
 const BINARY_POWERS: Readonly<Record<string, bigint>> = { Ki: 10n, Mi: 20n, Gi: 30n, Ti: 40n, Pi: 50n, Ei: 60n };
 
 export function parseGoQuantity(text: string): GoQuantity | undefined {
@@ -59,5 +70,5 @@ export function formatNanos(nanos: bigint, like: Quantity): string {
 export function roundUpDivide(value: bigint, divisor: bigint): bigint {
   const quotient = value / divisor;
   if (value % divisor === 0n) return quotient;
-  return (value < 0n) !== (divisor < 0n) ? quotient - 1n : quotient + 1n;
+  return value < 0n !== divisor < 0n ? quotient - 1n : quotient + 1n;
 }

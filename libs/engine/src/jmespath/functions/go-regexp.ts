@@ -53,7 +53,8 @@ export function compileGoRegexp(pattern: string): RegExp {
     try {
       compiled = new RegExp(source, flags);
     } catch (error) {
-      const reason = error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error);
+      const reason =
+        error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error);
       throw new Error(`error parsing regexp: ${reason}: \`${pattern}\``);
     }
   }

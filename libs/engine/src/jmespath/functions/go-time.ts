@@ -21,7 +21,20 @@ const MIN_INT64 = -(1n << 63n);
 /** Go's zero time (January 1, year 1, UTC) in Unix seconds: Truncate rounds relative to it. */
 const ZERO_TIME_UNIX = -62135596800n;
 
-const LONG_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const LONG_MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const LONG_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 // ---- civil calendar (proleptic Gregorian, any year) ----
@@ -136,11 +149,39 @@ type Chunk =
   | { readonly kind: 'std'; readonly std: string; readonly digits?: number };
 
 const STD_PREFIXES = [
-  'January', 'Jan', 'Monday', 'Mon', 'MST',
-  '2006', '002', '01', '02', '03', '04', '05', '06', '15', '__2', '_2',
-  '-07:00:00', '-070000', '-07:00', '-0700', '-07',
-  'Z07:00:00', 'Z070000', 'Z07:00', 'Z0700', 'Z07',
-  'PM', 'pm', '1', '2', '3', '4', '5',
+  'January',
+  'Jan',
+  'Monday',
+  'Mon',
+  'MST',
+  '2006',
+  '002',
+  '01',
+  '02',
+  '03',
+  '04',
+  '05',
+  '06',
+  '15',
+  '__2',
+  '_2',
+  '-07:00:00',
+  '-070000',
+  '-07:00',
+  '-0700',
+  '-07',
+  'Z07:00:00',
+  'Z070000',
+  'Z07:00',
+  'Z0700',
+  'Z07',
+  'PM',
+  'pm',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
 ];
 
 /** Splits a Go layout into literal text and standard elements, like Go's `nextStdChunk`. */
@@ -167,7 +208,15 @@ function tokenizeLayout(layout: string): Chunk[] {
     }
     const std = STD_PREFIXES.find((p) => layout.startsWith(p, i) && !(p === 'Jan' && layout.startsWith('January', i)));
     // "Mon"/"MST" must not swallow a longer lowercase word ("Month"); Go checks the same way.
-    if (std && !(/^[A-Z][a-z]*$/.test(std) && /[a-z]/.test(layout[i + std.length] ?? '') && std !== 'January' && std !== 'Monday')) {
+    if (
+      std &&
+      !(
+        /^[A-Z][a-z]*$/.test(std) &&
+        /[a-z]/.test(layout[i + std.length] ?? '') &&
+        std !== 'January' &&
+        std !== 'Monday'
+      )
+    ) {
       flush();
       chunks.push({ kind: 'std', std });
       i += std.length;
@@ -187,7 +236,8 @@ const goQuote = (s: string) => JSON.stringify(s);
 function lookupName(value: string, names: readonly string[]): [number, number] | undefined {
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
-    if (value.length >= name.length && value.slice(0, name.length).toLowerCase() === name.toLowerCase()) return [i, name.length];
+    if (value.length >= name.length && value.slice(0, name.length).toLowerCase() === name.toLowerCase())
+      return [i, name.length];
   }
   return undefined;
 }
@@ -215,12 +265,24 @@ interface Fields {
 export function parseTime(layout: string, value: string): GoTime {
   const original = value;
   const fail = (rest: string, elem: string): never => {
-    throw new TimeParseError(`parsing time ${goQuote(original)} as ${goQuote(layout)}: cannot parse ${goQuote(rest)} as ${goQuote(elem)}`);
+    throw new TimeParseError(
+      `parsing time ${goQuote(original)} as ${goQuote(layout)}: cannot parse ${goQuote(rest)} as ${goQuote(elem)}`,
+    );
   };
   const outOfRange = (what: string): never => {
     throw new TimeParseError(`parsing time ${goQuote(original)}: ${what} out of range`);
   };
-  const f: Fields = { year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0, nsec: 0, offset: undefined, pm: undefined };
+  const f: Fields = {
+    year: 0,
+    month: 1,
+    day: 1,
+    hour: 0,
+    minute: 0,
+    second: 0,
+    nsec: 0,
+    offset: undefined,
+    pm: undefined,
+  };
   const chunks = tokenizeLayout(layout);
   let rest = value;
   for (let index = 0; index < chunks.length; index++) {

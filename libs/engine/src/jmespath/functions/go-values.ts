@@ -38,7 +38,7 @@ function toPlainDecimal(text: string): string {
   if (!match) return text;
   const [, sign, intPart, fracPart = '', exp = '0'] = match;
   const digits = (intPart ?? '') + fracPart;
-  let point = (intPart ?? '').length + Number(exp);
+  const point = (intPart ?? '').length + Number(exp);
   let body: string;
   if (point <= 0) body = `0.${'0'.repeat(-point)}${digits}`;
   else if (point >= digits.length) body = digits + '0'.repeat(point - digits.length);

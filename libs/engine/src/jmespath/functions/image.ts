@@ -9,7 +9,10 @@ export interface ImageNormalizeConfig {
   readonly enableDefaultRegistryMutation: boolean;
 }
 
-export const defaultImageConfig: ImageNormalizeConfig = { defaultRegistry: 'docker.io', enableDefaultRegistryMutation: true };
+export const defaultImageConfig: ImageNormalizeConfig = {
+  defaultRegistry: 'docker.io',
+  enableDefaultRegistryMutation: true,
+};
 
 const ALNUM = '[a-z0-9]+';
 const SEPARATOR = '(?:[._]|__|[-]+)';
@@ -25,7 +28,8 @@ const ANCHORED_DOMAIN = new RegExp(`^(${DOMAIN})/`);
 function addDefaultRegistry(name: string, registry: string): string {
   const slash = name.indexOf('/');
   const first = slash < 0 ? '' : name.slice(0, slash);
-  if (slash < 0 || (!/[.:]/.test(first) && first !== 'localhost' && first.toLowerCase() === first)) return `${registry}/${name}`;
+  if (slash < 0 || (!/[.:]/.test(first) && first !== 'localhost' && first.toLowerCase() === first))
+    return `${registry}/${name}`;
   return name;
 }
 
@@ -39,11 +43,16 @@ export function normalizeImage(image: string, config: ImageNormalizeConfig = def
   const match = REFERENCE.exec(full);
   if (!match) {
     const upper = /^[^:@]*[A-Z]/.test(full.replace(ANCHORED_DOMAIN, ''));
-    throw bad(upper ? `invalid reference format: repository name (${full.replace(ANCHORED_DOMAIN, '').split(/[:@]/)[0]}) must be lowercase` : 'invalid reference format');
+    throw bad(
+      upper
+        ? `invalid reference format: repository name (${full.replace(ANCHORED_DOMAIN, '').split(/[:@]/)[0]}) must be lowercase`
+        : 'invalid reference format',
+    );
   }
   const [, name = '', tag, digest] = match;
   if (name.length > 255) throw bad('invalid reference format: repository name must not be more than 255 characters');
-  if (digest?.startsWith('sha256:') && digest.length !== 'sha256:'.length + 64) throw bad('invalid checksum digest length');
+  if (digest?.startsWith('sha256:') && digest.length !== 'sha256:'.length + 64)
+    throw bad('invalid checksum digest length');
   const domainMatch = ANCHORED_DOMAIN.exec(name);
   let registry = domainMatch ? domainMatch[1]! : '';
   let path = domainMatch ? name.slice(domainMatch[0].length) : name;

@@ -46,13 +46,21 @@ function isExternalUrl(args: JsonValue[]): JsonValue {
 
 export const miscFunctions: FunctionDefinition[] = [
   { name: 'path_canonicalize', signature: [str], fn: (a) => goPathJoin(a[0] as string) },
-  { name: 'semver_compare', signature: [str, str], fn: (a) => rethrow(() => semverSatisfies(a[0] as string, a[1] as string)) },
+  {
+    name: 'semver_compare',
+    signature: [str, str],
+    fn: (a) => rethrow(() => semverSatisfies(a[0] as string, a[1] as string)),
+  },
   { name: 'random', signature: [str], fn: (a) => rethrow(() => randomFromPattern(a[0] as string)) },
   { name: 'x509_decode', signature: [str], fn: (a) => decodeX509(a[0] as string) },
   {
     name: 'image_normalize',
     signature: [str],
-    fn: (a) => rethrow(() => normalizeImage(a[0] as string), (m) => functionError('image_normalize', m)),
+    fn: (a) =>
+      rethrow(
+        () => normalizeImage(a[0] as string),
+        (m) => functionError('image_normalize', m),
+      ),
   },
   { name: 'is_external_url', signature: [str], fn: isExternalUrl },
 ];

@@ -23,7 +23,12 @@ function parseJson(args: JsonValue[]): JsonValue {
 const YAML_OPTIONS = {
   version: '1.1' as const,
   merge: true,
-  customTags: (tags: Tags) => tags.filter((t) => !t.tag.endsWith(':timestamp') && t.format !== 'TIME'),
+  customTags: (tags: Tags) =>
+    tags.filter((t) =>
+      typeof t === 'string'
+        ? !['timestamp', 'intTime', 'floatTime'].includes(t)
+        : !t.tag.endsWith(':timestamp') && t.format !== 'TIME',
+    ),
 };
 
 function parseYaml(args: JsonValue[]): JsonValue {
@@ -38,7 +43,8 @@ function parseYaml(args: JsonValue[]): JsonValue {
 function toJson(value: unknown): JsonValue {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new JmesPathError(`json: unsupported value: ${value > 0 ? '+Inf' : Number.isNaN(value) ? 'NaN' : '-Inf'}`);
+    if (!Number.isFinite(value))
+      throw new JmesPathError(`json: unsupported value: ${value > 0 ? '+Inf' : Number.isNaN(value) ? 'NaN' : '-Inf'}`);
     return value;
   }
   if (typeof value === 'string' || typeof value === 'boolean') return value;

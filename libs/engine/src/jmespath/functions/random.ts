@@ -71,7 +71,8 @@ class Parser {
     const c = this.src[this.pos++]!;
     if (c === '(') {
       if (this.src.startsWith('?:', this.pos)) this.pos += 2;
-      else if (this.src.startsWith('?P<', this.pos) || this.src.startsWith('?<', this.pos)) this.pos = this.src.indexOf('>', this.pos) + 1;
+      else if (this.src.startsWith('?P<', this.pos) || this.src.startsWith('?<', this.pos))
+        this.pos = this.src.indexOf('>', this.pos) + 1;
       const inner = this.alternation();
       this.pos++; // ')'
       return inner;
@@ -119,7 +120,12 @@ class Parser {
         this.pos++;
         from = this.escape();
       } else from = [this.src[this.pos++]!];
-      if (from.length === 1 && this.src[this.pos] === '-' && this.src[this.pos + 1] !== ']' && this.pos + 1 < this.src.length) {
+      if (
+        from.length === 1 &&
+        this.src[this.pos] === '-' &&
+        this.src[this.pos + 1] !== ']' &&
+        this.pos + 1 < this.src.length
+      ) {
         this.pos++;
         const to = this.src[this.pos] === '\\' ? (this.pos++, this.escape()[0]!) : this.src[this.pos++]!;
         for (let code = from[0]!.charCodeAt(0); code <= to.charCodeAt(0); code++) set.push(String.fromCharCode(code));

@@ -25,7 +25,9 @@ describe('regex functions', () => {
     expect(jp("regex_replace_all('^', `10`, 'v')")).toBe('v10');
     expect(jp("regex_replace_all('[0-9]', 'a1b2', `0`)")).toBe('a0b0');
     expect(jp("regex_replace_all('b*', 'abc', '-')")).toBe('-a-c-'); // Go skips an empty match after a match
-    expect(() => jp("regex_replace_all('[', 'a', 'b')")).toThrow(/JMESPath function 'regex_replace_all': error parsing regexp/);
+    expect(() => jp("regex_replace_all('[', 'a', 'b')")).toThrow(
+      /JMESPath function 'regex_replace_all': error parsing regexp/,
+    );
   });
 
   it('regex_replace_all_literal: no expansion', () => {

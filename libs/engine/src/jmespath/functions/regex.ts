@@ -27,7 +27,11 @@ function replaceAll(fn: string, literal: boolean) {
 export const regexFunctions: FunctionDefinition[] = [
   // Argument order is (regex, source, replacement), as in Kyverno.
   { name: 'regex_replace_all', signature: [str, strOrNum, strOrNum], fn: replaceAll('regex_replace_all', false) },
-  { name: 'regex_replace_all_literal', signature: [str, strOrNum, strOrNum], fn: replaceAll('regex_replace_all_literal', true) },
+  {
+    name: 'regex_replace_all_literal',
+    signature: [str, strOrNum, strOrNum],
+    fn: replaceAll('regex_replace_all_literal', true),
+  },
   {
     name: 'regex_match',
     signature: [str, strOrNum],

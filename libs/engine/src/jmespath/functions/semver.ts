@@ -15,7 +15,10 @@ const ZERO: Version = { major: 0, minor: 0, patch: 0, pre: [] };
 
 function parseNumber(part: string, what: string): number {
   if (!/^[0-9]+$/.test(part)) throw new Error(`Invalid character(s) found in ${what} number ${JSON.stringify(part)}`);
-  if (part.length > 1 && part.startsWith('0')) throw new Error(`${what[0]!.toUpperCase()}${what.slice(1)} number must not contain leading zeroes ${JSON.stringify(part)}`);
+  if (part.length > 1 && part.startsWith('0'))
+    throw new Error(
+      `${what[0]!.toUpperCase()}${what.slice(1)} number must not contain leading zeroes ${JSON.stringify(part)}`,
+    );
   return Number(part);
 }
 
@@ -30,7 +33,8 @@ export function parseVersion(text: string): Version {
     minor: parseNumber(parts[1]!, 'minor'),
     patch: parseNumber(parts[2]!, 'patch'),
     pre: pre.map((id) => {
-      if (id === '' || !/^[0-9A-Za-z-]+$/.test(id)) throw new Error(`Invalid character(s) found in prerelease ${JSON.stringify(id)}`);
+      if (id === '' || !/^[0-9A-Za-z-]+$/.test(id))
+        throw new Error(`Invalid character(s) found in prerelease ${JSON.stringify(id)}`);
       return /^[0-9]+$/.test(id) ? parseNumber(id, 'prerelease') : id;
     }),
   };
@@ -111,7 +115,9 @@ function comparator(part: string, range: string): Check {
   try {
     target = parseVersion(versionText);
   } catch (error) {
-    throw new Error(`Could not parse version ${JSON.stringify(versionText)} in ${JSON.stringify(range)}: ${(error as Error).message}`);
+    throw new Error(
+      `Could not parse version ${JSON.stringify(versionText)} in ${JSON.stringify(range)}: ${(error as Error).message}`,
+    );
   }
   const cmp = (v: Version) => compareVersions(v, target);
   switch (op) {
@@ -140,7 +146,9 @@ export function parseRange(range: string): Check {
   const alternatives: Check[][] = [[]];
   for (const part of parts) {
     if (part === '||') alternatives.push([]);
-    else for (const expanded of expandWildcard(part)) alternatives[alternatives.length - 1]!.push(comparator(expanded, part));
+    else
+      for (const expanded of expandWildcard(part))
+        alternatives[alternatives.length - 1]!.push(comparator(expanded, part));
   }
   return (v) => alternatives.some((all) => all.every((check) => check(v)));
 }

@@ -1,4 +1,12 @@
-import { TYPE_ANY, TYPE_ARRAY, TYPE_BOOLEAN, TYPE_NUMBER, TYPE_OBJECT, TYPE_STRING, type InputSignature } from '@jmespath-community/jmespath';
+import {
+  TYPE_ANY,
+  TYPE_ARRAY,
+  TYPE_BOOLEAN,
+  TYPE_NUMBER,
+  TYPE_OBJECT,
+  TYPE_STRING,
+  type InputSignature,
+} from '@jmespath-community/jmespath';
 
 /** Shorthands for argument specs (one entry per argument). */
 export const str: InputSignature = { types: [TYPE_STRING] };

@@ -27,7 +27,9 @@ describe('time functions', () => {
   });
 
   it('time_parse: Go layouts and Unix epochs', () => {
-    expect(jp("time_parse('2006-01-02T15:04:05Z07:00', '2021-01-02T15:04:05-07:00')")).toBe('2021-01-02T15:04:05-07:00');
+    expect(jp("time_parse('2006-01-02T15:04:05Z07:00', '2021-01-02T15:04:05-07:00')")).toBe(
+      '2021-01-02T15:04:05-07:00',
+    );
     expect(jp("time_parse('Mon Jan 2 15:04:05 MST 2006', 'Sat Jan 2 15:04:05 UTC 2021')")).toBe('2021-01-02T15:04:05Z');
     expect(jp("time_parse('02 Jan 06 15:04 -0700', '05 Mar 24 08:15 +0200')")).toBe('2024-03-05T08:15:00+02:00');
     expect(jp("time_parse('2006-01-02 3:04PM', '2024-03-05 1:07PM')")).toBe('2024-03-05T13:07:00Z');

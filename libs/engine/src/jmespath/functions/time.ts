@@ -47,7 +47,8 @@ function timeSince(args: JsonValue[]): JsonValue {
 function timeParse(args: JsonValue[]): JsonValue {
   const [layout, value] = args as [string, string];
   if (/^[+-]?[0-9]+$/.test(layout)) {
-    if (!/^[+-]?[0-9]+$/.test(value)) throw new JmesPathError(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+    if (!/^[+-]?[0-9]+$/.test(value))
+      throw new JmesPathError(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
     return formatRFC3339({ sec: Number(value), nsec: 0, offset: 0 });
   }
   return formatRFC3339(parse(layout, value));

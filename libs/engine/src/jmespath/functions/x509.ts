@@ -76,7 +76,9 @@ const NAME_FIELDS: Readonly<Record<string, string>> = {
 };
 
 const b64 = (bytes: ArrayBuffer | Uint8Array | undefined): JsonValue =>
-  bytes === undefined ? null : Buffer.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)).toString('base64');
+  bytes === undefined
+    ? null
+    : Buffer.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)).toString('base64');
 const der = (value: object): Buffer => Buffer.from(AsnConvert.serialize(value));
 const oid = (dotted: string): number[] => dotted.split('.').map(Number);
 const orNull = <T extends JsonValue>(items: T[]): JsonValue => (items.length ? items : null);
@@ -85,7 +87,10 @@ const orNull = <T extends JsonValue>(items: T[]): JsonValue => (items.length ? i
 function decodePem(text: string): { type: string; bytes: Buffer } | undefined {
   const match = /-----BEGIN ([^-\r\n]*)-----\r?\n([\s\S]*?)-----END \1-----/.exec(text);
   if (!match) return undefined;
-  const body = match[2]!.split(/\r?\n/).filter((line) => !line.includes(':')).join('');
+  const body = match[2]!
+    .split(/\r?\n/)
+    .filter((line) => !line.includes(':'))
+    .join('');
   if (!/^[A-Za-z0-9+/=\s]*$/.test(body)) return undefined;
   return { type: match[1]!, bytes: Buffer.from(body.replace(/\s+/g, ''), 'base64') };
 }
@@ -105,7 +110,15 @@ function nameJson(name: Name): JsonObject {
     }
   }
   const out: JsonObject = {};
-  for (const field of ['Country', 'Organization', 'OrganizationalUnit', 'Locality', 'Province', 'StreetAddress', 'PostalCode']) {
+  for (const field of [
+    'Country',
+    'Organization',
+    'OrganizationalUnit',
+    'Locality',
+    'Province',
+    'StreetAddress',
+    'PostalCode',
+  ]) {
     out[field] = fields[field] ?? null;
   }
   return { ...out, SerialNumber: serialNumber, CommonName: commonName, Names: orNull(names), ExtraNames: null };
@@ -321,7 +334,8 @@ function decodeRequest(bytes: Buffer): JsonObject {
     for (const raw of attribute.values) {
       for (const ext of AsnConvert.parse(raw, Extensions)) {
         extensions.push(ext);
-        if (ext.extnID === '2.5.29.17') addGeneralNames(AsnConvert.parse(ext.extnValue.buffer, SubjectAlternativeName), san);
+        if (ext.extnID === '2.5.29.17')
+          addGeneralNames(AsnConvert.parse(ext.extnValue.buffer, SubjectAlternativeName), san);
       }
     }
   }
