@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeEngine, rule } from '../testing/fake-engine';
+import { clusterPolicy, pod, testFile, yaml } from '../testing/fixtures';
+import { writeTree } from '../testing/temp-tree';
+import { buildProgram } from '../program';
+import type { FakeRules } from '../testing/fake-engine';
+
+async function cli(args: string[], script: FakeRules, cwd?: string) {
+  let out = '';
+  let err = '';
+  const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) };
+  const result = { code: 0 };
+  if (cwd) vi.spyOn(process, 'cwd').mockReturnValue(cwd);
+  try {
+    await buildProgram(io, result, new FakeEngine(script).factory()).parseAsync(['node', 'edict', ...args]);
+  } catch (error) {
+    result.code = (error as { exitCode?: number }).exitCode ?? 99;
+  }
+  return { out, err, code: result.code };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+const tree = () =>
+  writeTree({
+    'kyverno-test.yaml': yaml(testFile([{ policy: 'p', rule: 'r', kind: 'Pod', resources: ['a'], result: 'fail' }])),
+    'policy.yaml': yaml(clusterPolicy('p', ['r'], { action: 'Audit' })),
+    'resources.yaml': yaml(pod('a'), pod('b')),
+  });
+
+describe('edict test', () => {
+  it('keeps machine output alone on stdout and exits 0 when every check passes', async () => {
+    const dir = tree();
+    const { out, err, code } = await cli(['test', dir, '-o', 'json'], () => [rule('r', 'fail', 'no label')]);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).summary).toEqual({ tests: { passed: 1, failed: 0 }, checks: { passed: 1, failed: 0 } });
+    expect(err).toContain('Loading test a-test');
+  });
+
+  it('exits 1 when a check fails, in the chosen verdict', async () => {
+    const dir = tree();
+    expect((await cli(['test', dir], () => [])).code).toBe(0); // compatible: no response counts as passed
+    const strict = await cli(['test', dir, '--strict'], () => []);
+    expect(strict.code).toBe(1);
+    expect(strict.out).toContain('No result');
+    expect((await cli(['test', dir, '-o', 'junit'], () => [rule('r', 'pass')])).code).toBe(1);
+  });
+
+  it('rejects an unknown output format and exits 1 for missing paths', async () => {
+    expect((await cli(['test', '.', '-o', 'xml'], () => [])).code).not.toBe(0);
+    const missing = await cli(['test', '/no/such/dir'], () => []);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('/no/such/dir: no such file or directory');
+  });
+});
+
+describe('edict apply', () => {
+  it('prints failures like Kyverno and its summary line, and exits 1 on failures', async () => {
+    const dir = tree();
+    const { out, code } = await cli(['apply', join(dir, 'policy.yaml'), '--resource', join(dir, 'resources.yaml')], (_, request) => [
+      rule('r', request.resource?.metadata.name === 'a' ? 'fail' : 'pass', 'label required'),
+    ]);
+    expect(code).toBe(1);
+    expect(out).toContain('\npolicy p -> resource default/Pod/a failed: \n1. r: label required \n');
+    expect(out).toContain('pass: 1, fail: 1, warn: 0, error: 0, skip: 0 \n');
+  });
+
+  it('reports Audit failures as warnings with --audit-warn and exits with --warn-exit-code', async () => {
+    const dir = tree();
+    const { out, code } = await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml'), '--audit-warn', '--warn-exit-code', '3'], () => [rule('r', 'fail', 'x')]);
+    expect(code).toBe(3);
+    expect(out).toContain('failed as audit warning: ');
+    expect(out).toContain('pass: 0, fail: 0, warn: 2, error: 0, skip: 0 ');
+  });
+
+  it('exits 0 when everything passes, and 1 for errors', async () => {
+    const dir = tree();
+    expect((await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml')], () => [rule('r', 'pass')])).code).toBe(0);
+    expect((await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml')], () => [rule('r', 'error')])).code).toBe(1);
+  });
+
+  it('prints a wgpolicyk8s.io/v1alpha2 ClusterPolicyReport with --policy-report', async () => {
+    const dir = tree();
+    const { out } = await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml'), '-p'], () => [rule('r', 'fail', 'bad')]);
+    const report = parse(out.split('POLICY REPORT:\n')[1].replace(/^-+\n/, ''));
+    expect(report).toMatchObject({
+      apiVersion: 'wgpolicyk8s.io/v1alpha2',
+      kind: 'ClusterPolicyReport',
+      metadata: { name: 'merged' },
+      summary: { pass: 0, fail: 2, warn: 0, error: 0, skip: 0 },
+    });
+    expect(report.results[0]).toMatchObject({ policy: 'p', rule: 'r', result: 'fail', message: 'bad', source: 'kyverno', scored: true, resources: [{ kind: 'Pod', name: 'a', namespace: 'default' }] });
+  });
+
+  it('reports a missing policy file without a stack trace', async () => {
+    const { err, code } = await cli(['apply', '/no/policy.yaml', '-r', '/no/r.yaml'], () => []);
+    expect(code).toBe(1);
+    expect(err).toBe('Error: /no/policy.yaml: file not found\n');
+  });
+
+  it('requires resources', async () => {
+    const { err, code } = await cli(['apply', 'p.yaml'], () => []);
+    expect(code).toBe(1);
+    expect(err).toContain('resource file(s) required');
+  });
+
+  it('writes mutated resources to --output', async () => {
+    const dir = writeTree({
+      'policy.yaml': yaml({ apiVersion: 'kyverno.io/v1', kind: 'ClusterPolicy', metadata: { name: 'm' }, spec: { rules: [{ name: 'add', match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { x: 'y' } } } } }] } }),
+      'resources.yaml': yaml(pod('a')),
+    });
+    let out = '';
+    const engine = new FakeEngine(() => [], (_, request) => ({ rules: [{ ...rule('add', 'pass'), type: 'Mutation' }], patched: { ...request.resource!, metadata: { ...request.resource!.metadata, labels: { x: 'y' } } } }));
+    const result = { code: 0 };
+    await buildProgram({ out: (t) => void (out += t), err: () => undefined }, result, engine.factory()).parseAsync(['node', 'edict', 'apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml'), '-o', join(dir, 'out.yaml')]);
+    expect(readFileSync(join(dir, 'out.yaml'), 'utf8')).toContain('x: y');
+    expect(out).toContain('Mutation has been applied successfully');
+    expect(out).toContain('pass: 1, fail: 0, warn: 0, error: 0, skip: 0 ');
+  });
+});
