@@ -1,4 +1,4 @@
-import { isObject, type JsonValue } from '@edict/engine';
+import type { JsonValue } from '@edict/engine';
 import { Fields, describe } from '../io/fields';
 import { readYamlFile } from '../io/files';
 import { LoadError } from '../io/load-error';
@@ -74,9 +74,4 @@ function parseSubresource(entry: Fields): SubresourceMapping {
     };
   };
   return { parent: side('parentResource'), subresource: side('subresource') };
-}
-
-/** True when a values map is a plain object; used by callers that merge maps. */
-export function isValuesMap(value: JsonValue | undefined): value is Record<string, JsonValue> {
-  return isObject(value);
 }
