@@ -113,16 +113,31 @@ function order(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+// Resource values repeat across requests ("500m", "512Mi", "30s"): remember how they parse.
+// `null` records "does not parse".
+const valueDurations = new Map<string, bigint | null>();
+const valueQuantities = new Map<string, Quantity | null>();
+
+function remember<T>(cache: Map<string, T | null>, text: string, parse: (s: string) => T | undefined): T | undefined {
+  let parsed = cache.get(text);
+  if (parsed === undefined) {
+    parsed = parse(text) ?? null;
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(text, parsed);
+  }
+  return parsed ?? undefined;
+}
+
 function compare(value: JsonValue | undefined, c: Comparison): boolean {
   if (c.duration !== undefined || c.quantity !== undefined) {
     const text = numberText(value);
     if (text !== undefined) {
       if (c.duration !== undefined) {
-        const duration = parseDurationNanos(text);
+        const duration = remember(valueDurations, text, parseDurationNanos);
         if (duration !== undefined) return holds(order(duration, c.duration), c.operator);
       }
       if (c.quantity !== undefined) {
-        const quantity = parseQuantity(text);
+        const quantity = remember(valueQuantities, text, parseQuantity);
         if (quantity !== undefined) return holds(compareQuantities(quantity, c.quantity), c.operator);
       }
     }

@@ -619,6 +619,21 @@ describe('matchPattern: robustness', () => {
     expect(matchPattern({ spec: {} }, { spec: { '(toString)': 'x', a: 'b' } }).status).toBe('skip');
   });
 
+  it('works on frozen patterns and leaves no visible trace on patterns', () => {
+    const freeze = <T>(value: T): T => {
+      if (value && typeof value === 'object') Object.values(value).forEach(freeze);
+      return Object.freeze(value);
+    };
+    const frozen = freeze({ spec: { containers: [{ image: '!*:latest' }] } });
+    expect(matchPattern(pod({ containers: [{ image: 'a:latest' }] }), frozen).status).toBe('fail');
+    const pattern = { spec: { '(a)': 'x', b: ['y'] } };
+    const before = JSON.stringify(pattern);
+    matchPattern({ spec: { a: 'x', b: ['y'] } }, pattern);
+    expect(JSON.stringify(pattern)).toBe(before);
+    expect(Object.keys(pattern)).toEqual(['spec']);
+    expect(Object.keys(pattern.spec)).toEqual(['(a)', 'b']);
+  });
+
   it('gives the same answer when a pattern is reused (cached plans)', () => {
     const pattern = { spec: { containers: [{ '(image)': '*:latest', imagePullPolicy: 'Always' }] } };
     for (let i = 0; i < 3; i++) {

@@ -6,7 +6,7 @@ import type { JsonObject, JsonValue } from '../json';
 import { isObject } from '../json';
 import { CONDITIONAL_PREFIX, GLOBAL_PREFIX, NEGATION_PREFIX, failure, isSkip, type Failure } from './failure';
 import { goTypeName, goValueText } from './go-text';
-import { matchValue } from './leaf';
+import { matchStringPattern, matchValue } from './leaf';
 import { expandMetadataWildcards } from './metadata-wildcards';
 import { planFor, type MapPlan, type PatternEntry } from './plan';
 
@@ -39,7 +39,7 @@ class AnchorSightings {
     this.seen ??= new Map();
     for (const entry of plan.tracked) {
       if (this.seen.get(entry.rawKey) === true) continue;
-      this.seen.set(entry.rawKey, Object.hasOwn(resource, entry.anchor!.key));
+      this.seen.set(entry.rawKey, own(resource, entry.anchor!.key) !== undefined);
     }
   }
 
@@ -61,8 +61,15 @@ export function matchPattern(resource: JsonValue, pattern: JsonValue): PatternRe
   return { status: 'fail', path: result.path, message: result.message };
 }
 
+/**
+ * A resource map's own value for `key` (`undefined` when absent). JSON never holds functions, so a
+ * function read through the prototype (`constructor`, `toString`) means "absent"; only
+ * `__proto__` needs the slower own-property check.
+ */
 function own(map: JsonObject, key: string): JsonValue | undefined {
-  return Object.hasOwn(map, key) ? map[key] : undefined;
+  if (key === '__proto__') return Object.hasOwn(map, key) ? map[key] : undefined;
+  const value: unknown = map[key];
+  return typeof value === 'function' ? undefined : (value as JsonValue | undefined);
 }
 
 function mismatch(path: string, resource: JsonValue | undefined, pattern: JsonValue): Failure {
@@ -87,7 +94,7 @@ function checkElement(
     }
     const plan = planFor(pattern);
     sightings.record(plan, resource);
-    const expanded = expandMetadataWildcards(pattern, resource);
+    const expanded = expandMetadataWildcards(pattern, plan, resource);
     return checkMap(resource, expanded === pattern ? plan : planFor(expanded), path, sightings);
   }
   if (Array.isArray(pattern)) {
@@ -115,13 +122,11 @@ function checkElement(
 function checkMap(resource: JsonObject, plan: MapPlan, path: string, sightings: AnchorSightings): Failure | undefined {
   let applied = 0;
   let skipped: Failure[] | undefined;
-  for (const entries of [plan.leadingAnchors, plan.others]) {
-    for (const entry of entries) {
-      const result = checkEntry(resource, entry, path, sightings);
-      if (!result) applied++;
-      else if (result.kind === 'aggregated-skip') (skipped ??= []).push(result);
-      else return result;
-    }
+  for (const entry of plan.entries) {
+    const result = checkEntry(resource, entry, path, sightings);
+    if (!result) applied++;
+    else if (result.kind === 'aggregated-skip') (skipped ??= []).push(result);
+    else return result;
   }
   return applied === 0 && skipped ? aggregatedSkip(skipped) : undefined;
 }
@@ -140,8 +145,9 @@ function checkEntry(
 ): Failure | undefined {
   const anchor = entry.anchor;
   if (!anchor || anchor.modifier === '+') return checkPlainKey(resource, entry, path, sightings);
-  const childPath = path + anchor.key + '/';
-  const present = Object.hasOwn(resource, anchor.key);
+  const childPath = path + entry.pathSegment;
+  const value = own(resource, anchor.key);
+  const present = value !== undefined;
   switch (anchor.modifier) {
     case '': {
       if (!present)
@@ -150,20 +156,20 @@ function checkEntry(
           `${CONDITIONAL_PREFIX}conditional anchor key doesn't exist in the resource`,
           'conditional',
         );
-      const result = checkElement(resource[anchor.key], entry.value, childPath, sightings);
+      const result = checkEntryValue(value, entry, childPath, sightings);
       return result && failure(result.path, CONDITIONAL_PREFIX + result.message, 'conditional');
     }
     case '<': {
       if (!present) return undefined;
-      const result = checkElement(resource[anchor.key], entry.value, childPath, sightings);
+      const result = checkEntryValue(value, entry, childPath, sightings);
       return result && failure(result.path, GLOBAL_PREFIX + result.message, 'global');
     }
     case '=':
-      return present ? checkElement(resource[anchor.key], entry.value, childPath, sightings) : undefined;
+      return present ? checkEntryValue(value, entry, childPath, sightings) : undefined;
     case 'X':
       return present ? failure(childPath, `${NEGATION_PREFIX}${childPath} is not allowed`, 'negation') : undefined;
     case '^':
-      return present ? checkExistence(resource[anchor.key]!, entry.value, childPath, sightings) : undefined;
+      return present ? checkExistence(value!, entry.value, childPath, sightings) : undefined;
   }
 }
 
@@ -179,7 +185,23 @@ function checkPlainKey(
     // `*` only requires the key to hold a non-null value of any type.
     return value === undefined || value === null ? failure(path, `${path}/${entry.rawKey} not found`) : undefined;
   }
-  return checkElement(value, entry.value, path + entry.rawKey + '/', sightings);
+  return checkEntryValue(value, entry, path + entry.pathSegment, sightings);
+}
+
+/** Like `checkElement`, using the plan's compiled form of a string pattern. */
+function checkEntryValue(
+  resource: JsonValue | undefined,
+  entry: PatternEntry,
+  path: string,
+  sightings: AnchorSightings,
+): Failure | undefined {
+  const leaf = entry.leaf;
+  if (!leaf) return checkElement(resource, entry.value, path, sightings);
+  if (Array.isArray(resource)) {
+    for (const item of resource) if (!matchStringPattern(item, leaf)) return mismatch(path, resource, entry.value);
+    return undefined;
+  }
+  return matchStringPattern(resource, leaf) ? undefined : mismatch(path, resource, entry.value);
 }
 
 /** `^(key)`: for each map in the pattern list, at least one element of the resource list must match it. */

@@ -11,47 +11,34 @@ import type { JsonObject, JsonValue } from '../json';
 import { isObject } from '../json';
 import { hasWildcard, wildcardMatch } from '../values/wildcard';
 import { formatAnchor, parseAnchor } from './anchor';
+import { planFor, type MapPlan } from './plan';
 
-/** The entry for `tag`, written plainly or behind an anchor (`=(labels)`). */
-function findTagged(tag: string, map: JsonObject): [string, JsonValue] | undefined {
-  for (const key of Object.keys(map)) {
-    if (key === tag || parseAnchor(key)?.key === tag) return [key, map[key]!];
-  }
-  return undefined;
-}
+type Tag = 'labels' | 'annotations';
 
-function stringEntries(tag: string, data: JsonValue | undefined): [string, [string, string][]] | undefined {
-  if (!isObject(data)) return undefined;
-  const found = findTagged(tag, data);
-  if (!found || !isObject(found[1])) return undefined;
-  const entries: [string, string][] = [];
-  for (const [key, value] of Object.entries(found[1])) {
-    if (typeof value === 'string') entries.push([key, value]);
+/** The resource's tag map, found like Kyverno does (plain key, or a key behind an anchor). */
+function resourceTag(metadata: JsonValue | undefined, tag: Tag): JsonObject | undefined {
+  if (!isObject(metadata)) return undefined;
+  let value: JsonValue | undefined = Object.hasOwn(metadata, tag) ? metadata[tag] : undefined;
+  if (value === undefined) {
+    const key = Object.keys(metadata).find((k) => parseAnchor(k)?.key === tag);
+    value = key === undefined ? undefined : metadata[key];
   }
-  return [found[0], entries];
+  return isObject(value) ? value : undefined;
 }
 
 function expandKey(key: string, resourceKeys: readonly string[]): string {
   return resourceKeys.find((candidate) => wildcardMatch(key, candidate)) ?? key;
 }
 
-/** The expanded tag map, or `undefined` when Kyverno would leave the pattern's tag as it is. */
-function expandTag(
-  tag: string,
-  patternMetadata: JsonObject,
-  resourceMetadata: JsonValue,
-): [string, JsonObject] | undefined {
-  const patternData = stringEntries(tag, patternMetadata);
-  if (!patternData) return undefined;
-  const resourceData = stringEntries(tag, resourceMetadata);
+/** The expanded tag map, or `undefined` when Kyverno's rebuild would not change the pattern. */
+function expandTag(patternTag: JsonValue, resourceMetadata: JsonValue | undefined, tag: Tag): JsonObject | undefined {
+  if (!isObject(patternTag) || !planFor(patternTag).expandable) return undefined;
+  const resourceData = resourceTag(resourceMetadata, tag);
   if (!resourceData) return undefined;
-  const [patternKey, entries] = patternData;
-  const original = patternMetadata[patternKey] as JsonObject;
-  const unchanged = entries.length === Object.keys(original).length && !entries.some(([key]) => hasWildcard(key));
-  if (unchanged) return undefined;
-  const resourceKeys = resourceData[1].map(([key]) => key);
+  const resourceKeys = Object.keys(resourceData).filter((key) => typeof resourceData[key] === 'string');
   const expanded: JsonObject = {};
-  for (const [key, value] of entries) {
+  for (const [key, value] of Object.entries(patternTag)) {
+    if (typeof value !== 'string') continue;
     let newKey = key;
     if (hasWildcard(key)) {
       const anchor = parseAnchor(key);
@@ -62,21 +49,27 @@ function expandTag(
     // defineProperty: a label key may be "__proto__", which plain assignment would not store.
     Object.defineProperty(expanded, newKey, { value, enumerable: true, writable: true, configurable: true });
   }
-  return [patternKey, expanded];
+  return expanded;
 }
 
 /** The pattern map with metadata wildcards expanded against the resource (the same object if nothing changes). */
-export function expandMetadataWildcards(pattern: JsonObject, resource: JsonObject): JsonObject {
-  const found = findTagged('metadata', pattern);
-  if (!found || !isObject(found[1])) return pattern;
+export function expandMetadataWildcards(pattern: JsonObject, plan: MapPlan, resource: JsonObject): JsonObject {
+  if (plan.metadataKey === undefined) return pattern;
+  const patternMetadata = pattern[plan.metadataKey];
+  if (!isObject(patternMetadata)) return pattern;
   const resourceMetadata = Object.hasOwn(resource, 'metadata') ? resource['metadata'] : undefined;
   if (resourceMetadata === null || resourceMetadata === undefined) return pattern;
-  const [metadataKey, patternMetadata] = found;
-  const labels = expandTag('labels', patternMetadata, resourceMetadata);
-  const annotations = expandTag('annotations', patternMetadata, resourceMetadata);
+  const metadataPlan = planFor(patternMetadata);
+  const { labelsKey, annotationsKey } = metadataPlan;
+  const labels =
+    labelsKey === undefined ? undefined : expandTag(patternMetadata[labelsKey]!, resourceMetadata, 'labels');
+  const annotations =
+    annotationsKey === undefined
+      ? undefined
+      : expandTag(patternMetadata[annotationsKey]!, resourceMetadata, 'annotations');
   if (!labels && !annotations) return pattern;
   const metadata: JsonObject = { ...patternMetadata };
-  if (labels) metadata[labels[0]] = labels[1];
-  if (annotations) metadata[annotations[0]] = annotations[1];
-  return { ...pattern, [metadataKey]: metadata };
+  if (labels) metadata[labelsKey!] = labels;
+  if (annotations) metadata[annotationsKey!] = annotations;
+  return { ...pattern, [plan.metadataKey]: metadata };
 }

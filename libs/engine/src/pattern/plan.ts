@@ -5,40 +5,62 @@
  *   1. condition, existence, equality and negation anchors, sorted by key;
  *   2. then the remaining keys: global anchors and keys whose subtree holds an anchor come first
  *      (in reverse sorted order, as Kyverno pushes each to the front), then the others, sorted.
- * Plans are cached per pattern object (patterns are immutable once substituted).
+ * Plans also carry what the walk would otherwise recompute per request (compiled string leaves,
+ * where `metadata`/`labels`/`annotations` sit). A plan is cached on its pattern object under a
+ * private symbol (invisible to JSON, `Object.keys` and equality checks), so a pattern must not be
+ * mutated once matched. A WeakMap would do, but its entries make garbage collection expensive
+ * for patterns rebuilt per request (variable substitution), which is the hot path.
  */
 import type { JsonObject, JsonValue } from '../json';
 import { isObject } from '../json';
+import { hasWildcard } from '../values/wildcard';
 import { isLeadingAnchor, isOrderingAnchor, parseAnchor, type Anchor } from './anchor';
+import { compileStringPattern, type StringPattern } from './leaf';
 
 export interface PatternEntry {
   /** The key as written in the pattern, e.g. `=(securityContext)`. */
   readonly rawKey: string;
   readonly anchor: Anchor | undefined;
   readonly value: JsonValue;
+  /** What the entry appends to the path: the resource key and a slash. */
+  readonly pathSegment: string;
+  /** The compiled form of a string value. */
+  readonly leaf: StringPattern | undefined;
 }
 
 export interface MapPlan {
-  readonly leadingAnchors: readonly PatternEntry[];
-  readonly others: readonly PatternEntry[];
+  /** Every entry, in evaluation order. */
+  readonly entries: readonly PatternEntry[];
   /** Condition and existence anchors: Kyverno notes whether their key was ever seen in the resource. */
   readonly tracked: readonly PatternEntry[];
-  /** Whether this map itself has an anchor key (any kind but `+`). */
-  readonly hasAnchor: boolean;
+  /** Whether this map or anything below it has an anchor key (any kind but `+`). */
+  readonly holdsAnchor: boolean;
+  /** The keys Kyverno finds for these tags (plain or behind an anchor), for metadata wildcard expansion. */
+  readonly metadataKey: string | undefined;
+  readonly labelsKey: string | undefined;
+  readonly annotationsKey: string | undefined;
+  /** As a labels/annotations pattern: would expansion change it (wildcard keys or non-string values)? */
+  readonly expandable: boolean;
 }
 
-const plans = new WeakMap<JsonObject, MapPlan>();
-const anchoredSubtrees = new WeakMap<object, boolean>();
+const PLAN = Symbol('pattern plan');
+/** For frozen patterns, which cannot carry the symbol. */
+const frozenPlans = new WeakMap<JsonObject, MapPlan>();
+
+type WithPlan = JsonObject & { [PLAN]?: MapPlan };
 
 function byKey(a: PatternEntry, b: PatternEntry): number {
   return a.rawKey < b.rawKey ? -1 : a.rawKey > b.rawKey ? 1 : 0;
 }
 
 export function planFor(pattern: JsonObject): MapPlan {
-  let plan = plans.get(pattern);
-  if (!plan) {
-    plan = buildPlan(pattern);
-    plans.set(pattern, plan);
+  const cached = (pattern as WithPlan)[PLAN] ?? frozenPlans.get(pattern);
+  if (cached) return cached;
+  const plan = buildPlan(pattern);
+  if (Object.isExtensible(pattern)) {
+    Object.defineProperty(pattern, PLAN, { value: plan, enumerable: false, writable: false, configurable: true });
+  } else {
+    frozenPlans.set(pattern, plan);
   }
   return plan;
 }
@@ -47,13 +69,26 @@ function buildPlan(pattern: JsonObject): MapPlan {
   const leadingAnchors: PatternEntry[] = [];
   const rest: PatternEntry[] = [];
   const tracked: PatternEntry[] = [];
-  let hasAnchor = false;
+  const tagKeys = new Map<string, string>();
+  let anchored = false;
+  let expandable = false;
   for (const rawKey of Object.keys(pattern)) {
     const anchor = parseAnchor(rawKey);
-    const entry: PatternEntry = { rawKey, anchor, value: pattern[rawKey]! };
-    if (isOrderingAnchor(anchor)) hasAnchor = true;
+    const value = pattern[rawKey]!;
+    const plainKey = !anchor || anchor.modifier === '+';
+    const entry: PatternEntry = {
+      rawKey,
+      anchor,
+      value,
+      pathSegment: (plainKey ? rawKey : anchor.key) + '/',
+      leaf: typeof value === 'string' ? compileStringPattern(value) : undefined,
+    };
+    if (isOrderingAnchor(anchor) || holdsAnchor(value)) anchored = true;
     if (anchor && (anchor.modifier === '' || anchor.modifier === '^')) tracked.push(entry);
     (isLeadingAnchor(anchor) ? leadingAnchors : rest).push(entry);
+    const tag = anchor ? anchor.key : rawKey;
+    if (!tagKeys.has(tag)) tagKeys.set(tag, rawKey);
+    if (typeof value !== 'string' || hasWildcard(rawKey)) expandable = true;
   }
   leadingAnchors.sort(byKey);
   rest.sort(byKey);
@@ -63,18 +98,19 @@ function buildPlan(pattern: JsonObject): MapPlan {
     if (entry.anchor?.modifier === '<' || holdsAnchor(entry.value)) front.unshift(entry);
     else back.push(entry);
   }
-  return { leadingAnchors, others: front.concat(back), tracked, hasAnchor };
+  return {
+    entries: [...leadingAnchors, ...front, ...back],
+    tracked,
+    holdsAnchor: anchored,
+    metadataKey: tagKeys.get('metadata'),
+    labelsKey: tagKeys.get('labels'),
+    annotationsKey: tagKeys.get('annotations'),
+    expandable,
+  };
 }
 
 /** Whether a pattern subtree contains an anchor key anywhere. */
 export function holdsAnchor(value: JsonValue): boolean {
   if (value === null || typeof value !== 'object') return false;
-  let known = anchoredSubtrees.get(value);
-  if (known === undefined) {
-    known = isObject(value)
-      ? planFor(value).hasAnchor || Object.values(value).some(holdsAnchor)
-      : value.some(holdsAnchor);
-    anchoredSubtrees.set(value, known);
-  }
-  return known;
+  return Array.isArray(value) ? value.some(holdsAnchor) : planFor(value).holdsAnchor;
 }
