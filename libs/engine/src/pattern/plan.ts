@@ -12,7 +12,6 @@
  * for patterns rebuilt per request (variable substitution), which is the hot path.
  */
 import type { JsonObject, JsonValue } from '../json';
-import { isObject } from '../json';
 import { hasWildcard } from '../values/wildcard';
 import { isLeadingAnchor, isOrderingAnchor, parseAnchor, type Anchor } from './anchor';
 import { compileStringPattern, type StringPattern } from './leaf';
