@@ -4,10 +4,21 @@ export * from './policy';
 export * from './engine/types';
 export * from './engine/loaders';
 export * from './engine/engine';
-export { reportResult, SCORED_ANNOTATION } from './engine/report-result';
+export { scoredResult, SCORED_ANNOTATION } from './engine/report-result';
 export { failureActionFor, type FailureAction } from './engine/failure-action';
 export * from './values';
 export * from './conditions';
 export * from './match';
 export * from './images';
 export * from './pss';
+export * from './jmespath';
+export { matchPattern, matchValue, type PatternResult } from './pattern';
+export {
+  EvaluationContext,
+  substituteVariables,
+  VariableSubstitutionError,
+  ContextQueryError,
+  hasVariables,
+  findVariables,
+  type SubstitutionOptions,
+} from './variables';

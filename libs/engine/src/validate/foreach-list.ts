@@ -10,11 +10,3 @@ export function evaluateForeachList(list: string, ctx: EvaluationContext): JsonV
   const result = ctx.query(expression);
   return Array.isArray(result) ? result : [result];
 }
-
-/** Adds the current element to the context under Kyverno's names (`element`, `elementIndex`, and per nesting level). */
-export function addElement(ctx: EvaluationContext, element: JsonValue, index: number, nesting: number): void {
-  ctx.add('element', element);
-  ctx.add('elementIndex', index);
-  ctx.add(`element${nesting}`, element);
-  ctx.add(`elementIndex${nesting}`, index);
-}

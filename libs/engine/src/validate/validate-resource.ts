@@ -6,7 +6,7 @@ import type { RuleResponse } from '../engine/types';
 import { matchPattern } from '../pattern';
 import type { Conditions, ContextEntry, ForEachValidation, Rule } from '../policy/types';
 import { substituteVariables } from '../variables';
-import { addElement, evaluateForeachList } from './foreach-list';
+import { evaluateForeachList } from './foreach-list';
 import type { RuleRun } from './rule-run';
 
 /** The parts of a validate rule or of one of its foreach blocks that a validator evaluates. */
@@ -191,7 +191,7 @@ class Validator {
         if (typeof scoped === 'string') {
           return { response: ruleResponse(this.rule, 'Validation', 'error', `failed to process foreach: ${scoped}`), count };
         }
-        addElement(ctx, element, index, this.nesting);
+        ctx.addElement(element, index, this.nesting);
         const inner = new Validator(this.run, loopBody(loop), this.nesting + 1, scoped ?? this.element);
         let result: RuleResponse | undefined;
         try {
