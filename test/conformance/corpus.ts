@@ -1,8 +1,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { summarize, type VerdictSummary } from '../../apps/cli/src/kyverno-test/check-types';
-import { defaultEngineFactory } from '../../apps/cli/src/kyverno-test/default-engine';
-import { outcome, runTests, type TestRun } from '../../apps/cli/src/kyverno-test/run-tests';
+import {
+  summarize,
+  type VerdictSummary,
+  defaultEngineFactory,
+  outcome,
+  runTests,
+  type TestRun,
+} from '@edict/kyverno-test';
 
 /** The conformance corpus folder: $EDICT_CONFORMANCE_DIR, else ../shared/conformance beside the repo. */
 export function corpusDir(): string {

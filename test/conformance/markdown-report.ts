@@ -1,4 +1,4 @@
-import { outcome } from '../../apps/cli/src/kyverno-test/run-tests';
+import { outcome } from '@edict/kyverno-test';
 import { scoreLine, type CorpusScores } from './corpus';
 
 /** docs/conformance.md: both scores, then every corpus test with its strict outcome and failing checks. */
@@ -10,7 +10,8 @@ export function renderConformanceMarkdown(scores: CorpusScores): string {
     'Do not edit by hand.',
     '',
     '- **Strict** (measures the engine): ' + scoreLine('strict', scores.strict).replace(/^strict: /, ''),
-    '- **Kyverno-compatible** (what `kyverno test` would report): ' + scoreLine('compatible', scores.compatible).replace(/^compatible: /, ''),
+    '- **Kyverno-compatible** (what `kyverno test` would report): ' +
+      scoreLine('compatible', scores.compatible).replace(/^compatible: /, ''),
     '',
     '| test | strict | checks |',
     '|---|---|---|',
@@ -19,12 +20,16 @@ export function renderConformanceMarkdown(scores: CorpusScores): string {
   for (const run of scores.runs) {
     const result = outcome(run, 'strict');
     const passedChecks = result.checks.filter((check) => check.passed).length;
-    lines.push(`| \`${run.file}\` | ${result.passed ? 'pass' : '**fail**'} | ${passedChecks}/${result.checks.length} |`);
+    lines.push(
+      `| \`${run.file}\` | ${result.passed ? 'pass' : '**fail**'} | ${passedChecks}/${result.checks.length} |`,
+    );
     if (result.passed) continue;
     failures.push('', `### \`${run.file}\``, '');
     for (const error of result.errors) failures.push(`- error: ${cell(error)}`);
     for (const check of result.checks.filter((c) => !c.passed)) {
-      failures.push(`- \`${check.policy}\` / \`${check.rule || '*'}\` / \`${check.resource}\`: expected **${check.expected}**, got **${check.got || 'nothing'}** (${check.reason})${check.message ? ` — ${cell(check.message)}` : ''}`);
+      failures.push(
+        `- \`${check.policy}\` / \`${check.rule || '*'}\` / \`${check.resource}\`: expected **${check.expected}**, got **${check.got || 'nothing'}** (${check.reason})${check.message ? ` — ${cell(check.message)}` : ''}`,
+      );
     }
   }
   if (failures.length > 0) lines.push('', '## Failures (strict)', ...failures);

@@ -1,7 +1,6 @@
 import { CommanderError } from 'commander';
 import { processIO } from './commands/io';
-import { describeError } from './io/load-error';
-import { defaultEngineFactory } from './kyverno-test/default-engine';
+import { describeError, defaultEngineFactory } from '@edict/kyverno-test';
 import { buildProgram } from './program';
 
 /** Runs the CLI; every failure ends as a message and an exit code, never a stack trace. */

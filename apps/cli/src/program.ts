@@ -2,10 +2,13 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyCommand } from './commands/apply';
 import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
-import type { EngineFactory } from './kyverno-test/test-engine';
+import type { EngineFactory } from '@edict/kyverno-test';
 
 /** Commander collects repeated and comma-separated list options, as Kyverno's string-slice flags do. */
-const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter((item) => item !== '')];
+const collect = (value: string, previous: string[] = []) => [
+  ...previous,
+  ...value.split(',').filter((item) => item !== ''),
+];
 
 function integer(value: string): number {
   const parsed = Number(value);
@@ -28,14 +31,21 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
     .command('test')
     .description('Run Kyverno CLI test files (kyverno-test.yaml) found below the given paths')
     .argument('<paths...>', 'test files or folders to search')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'junit']).default('table'))
+    .addOption(
+      new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'junit']).default('table'),
+    )
     .option('--detailed-results', 'add the rule message to the table', false)
     .option('--strict', 'use the strict verdict instead of the Kyverno-compatible one', false)
     .option('--fail-only', 'show failing checks only', false)
     .option('--remove-color', 'accepted for Kyverno compatibility (output is never coloured)', false)
-    .action(async (paths: string[], options: { output: OutputFormat; detailedResults: boolean; strict: boolean; failOnly: boolean }) => {
-      result.code = await testCommand(paths, options, io, engineFactory);
-    });
+    .action(
+      async (
+        paths: string[],
+        options: { output: OutputFormat; detailedResults: boolean; strict: boolean; failOnly: boolean },
+      ) => {
+        result.code = await testCommand(paths, options, io, engineFactory);
+      },
+    );
 
   program
     .command('apply')
@@ -51,9 +61,29 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
     .option('--warn-exit-code <code>', 'exit code when only warnings are found', integer, 0)
     .option('--audit-warn', 'report failures of Audit policies as warnings', false)
     .option('--remove-color', 'accepted for Kyverno compatibility (output is never coloured)', false)
-    .action(async (policies: string[], options: { resource: string[]; valuesFile?: string; userinfo?: string; exceptions: string[]; exception: string[]; policyReport: boolean; output?: string; warnExitCode: number; auditWarn: boolean }) => {
-      result.code = await applyCommand(policies, { ...options, exceptions: [...options.exceptions, ...options.exception] }, io, engineFactory);
-    });
+    .action(
+      async (
+        policies: string[],
+        options: {
+          resource: string[];
+          valuesFile?: string;
+          userinfo?: string;
+          exceptions: string[];
+          exception: string[];
+          policyReport: boolean;
+          output?: string;
+          warnExitCode: number;
+          auditWarn: boolean;
+        },
+      ) => {
+        result.code = await applyCommand(
+          policies,
+          { ...options, exceptions: [...options.exceptions, ...options.exception] },
+          io,
+          engineFactory,
+        );
+      },
+    );
 
   return program;
 }

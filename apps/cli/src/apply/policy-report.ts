@@ -1,7 +1,6 @@
 import { stringify } from 'yaml';
 import type { JsonObject, JsonValue } from '@edict/engine';
-import type { EvaluatedResponse } from '../kyverno-test/evaluate';
-import { reportResult } from '../kyverno-test/report-result';
+import { type EvaluatedResponse, reportResult } from '@edict/kyverno-test';
 
 /*
  * The policy reports Kyverno's `apply --policy-report` prints (wgpolicyk8s.io/v1alpha2): one merged
@@ -15,13 +14,20 @@ export function buildPolicyReports(records: readonly EvaluatedResponse[], auditW
   for (const record of records) {
     const { policy, response, resource } = record;
     const annotations = policy.metadata.annotations ?? {};
-    const policyName = policy.kind === 'Policy' ? `${policy.metadata.namespace ?? ''}/${policy.metadata.name}` : policy.metadata.name;
+    const policyName =
+      policy.kind === 'Policy' ? `${policy.metadata.namespace ?? ''}/${policy.metadata.name}` : policy.metadata.name;
     for (const rule of response.rules) {
       const result: JsonObject = {
         message: rule.message,
         policy: policyName,
         resources: [
-          compact({ apiVersion: resource.apiVersion, kind: resource.kind, name: resource.metadata.name ?? '', namespace: resource.metadata.namespace ?? '', uid: (resource.metadata.uid as string | undefined) ?? '' }),
+          compact({
+            apiVersion: resource.apiVersion,
+            kind: resource.kind,
+            name: resource.metadata.name ?? '',
+            namespace: resource.metadata.namespace ?? '',
+            uid: (resource.metadata.uid as string | undefined) ?? '',
+          }),
         ],
         result: reportResult(policy, response, rule, auditWarn),
         rule: rule.name,
@@ -34,7 +40,11 @@ export function buildPolicyReports(records: readonly EvaluatedResponse[], auditW
       if (rule.properties && Object.keys(rule.properties).length > 0) result.properties = rule.properties;
       if (policy.kind === 'Policy') {
         const key = policyName;
-        const report = namespaced.get(key) ?? { namespace: policy.metadata.namespace ?? '', name: policy.metadata.name, results: [] };
+        const report = namespaced.get(key) ?? {
+          namespace: policy.metadata.namespace ?? '',
+          name: policy.metadata.name,
+          results: [],
+        };
         report.results.push(result);
         namespaced.set(key, report);
       } else {
@@ -43,7 +53,8 @@ export function buildPolicyReports(records: readonly EvaluatedResponse[], auditW
     }
   }
   const reports: JsonObject[] = [];
-  if (clusterResults.length > 0) reports.push(report('ClusterPolicyReport', { creationTimestamp: null, name: 'merged' }, clusterResults));
+  if (clusterResults.length > 0)
+    reports.push(report('ClusterPolicyReport', { creationTimestamp: null, name: 'merged' }, clusterResults));
   for (const { namespace, name, results } of namespaced.values()) {
     reports.push(report('PolicyReport', { creationTimestamp: null, name, namespace }, results));
   }
@@ -67,7 +78,11 @@ export function renderReportsYaml(reports: readonly JsonObject[]): string {
 function sortKeys(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys((value as JsonObject)[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortKeys((value as JsonObject)[key])]),
+    );
   }
   return value;
 }

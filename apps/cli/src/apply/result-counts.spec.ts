@@ -1,24 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import type { Policy, RuleResponse } from '@edict/engine';
-import type { EvaluatedResponse, Stage } from '../kyverno-test/evaluate';
+import type { EvaluatedResponse, Stage } from '@edict/kyverno-test';
 import { addResponse, applyExitCode, emptyCounts, summaryLine } from './result-counts';
 
-function record(stage: Stage, ruleNames: string[], responses: RuleResponse[], opts: { audit?: boolean; unscored?: boolean } = {}): EvaluatedResponse {
+function record(
+  stage: Stage,
+  ruleNames: string[],
+  responses: RuleResponse[],
+  opts: { audit?: boolean; unscored?: boolean } = {},
+): EvaluatedResponse {
   const policy = {
     apiVersion: 'kyverno.io/v1',
     kind: 'ClusterPolicy',
     metadata: { name: 'p', annotations: opts.unscored ? { 'policies.kyverno.io/scored': 'false' } : {} },
-    spec: { rules: ruleNames.map((name) => ({ name, match: {}, [stage === 'validate' ? 'validate' : stage === 'mutate' ? 'mutate' : 'generate']: {} })) },
+    spec: {
+      rules: ruleNames.map((name) => ({
+        name,
+        match: {},
+        [stage === 'validate' ? 'validate' : stage === 'mutate' ? 'mutate' : 'generate']: {},
+      })),
+    },
   } as unknown as Policy;
   return {
     policy,
     compiled: { policy } as EvaluatedResponse['compiled'],
     resource: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default' } },
     stage,
-    response: { policy: { name: 'p', kind: 'ClusterPolicy' }, resource: { apiVersion: 'v1', kind: 'Pod', name: 'a' }, rules: responses, validationFailureAction: opts.audit ? 'Audit' : 'Enforce' },
+    response: {
+      policy: { name: 'p', kind: 'ClusterPolicy' },
+      resource: { apiVersion: 'v1', kind: 'Pod', name: 'a' },
+      rules: responses,
+      validationFailureAction: opts.audit ? 'Audit' : 'Enforce',
+    },
   };
 }
-const r = (name: string, status: RuleResponse['status']): RuleResponse => ({ name, type: 'Validation', status, message: '' });
+const r = (name: string, status: RuleResponse['status']): RuleResponse => ({
+  name,
+  type: 'Validation',
+  status,
+  message: '',
+});
 
 describe('apply result counts', () => {
   it('counts validate rules by status and absent rules as skipped, ignoring empty responses', () => {
@@ -52,6 +73,8 @@ describe('apply result counts', () => {
   });
 
   it('prints Kyverno’s summary line', () => {
-    expect(summaryLine({ pass: 1, fail: 2, warn: 3, error: 4, skip: 5 })).toBe('pass: 1, fail: 2, warn: 3, error: 4, skip: 5 ');
+    expect(summaryLine({ pass: 1, fail: 2, warn: 3, error: 4, skip: 5 })).toBe(
+      'pass: 1, fail: 2, warn: 3, error: 4, skip: 5 ',
+    );
   });
 });

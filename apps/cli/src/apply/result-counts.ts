@@ -1,6 +1,5 @@
 import type { Rule, RuleResponse } from '@edict/engine';
-import type { EvaluatedResponse } from '../kyverno-test/evaluate';
-import { isScored } from '../kyverno-test/report-result';
+import { type EvaluatedResponse, isScored } from '@edict/kyverno-test';
 
 export interface ResultCounts {
   pass: number;
@@ -40,7 +39,8 @@ export function addResponse(counts: ResultCounts, record: EvaluatedResponse, aud
     for (const rule of rules) {
       const response = byName.get(rule.name);
       if (!response) counts.skip++;
-      else if (response.status === 'pass' || response.status === 'skip' || response.status === 'error') counts[response.status]++;
+      else if (response.status === 'pass' || response.status === 'skip' || response.status === 'error')
+        counts[response.status]++;
       else counts.fail++;
     }
   } else {

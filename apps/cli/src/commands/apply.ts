@@ -4,16 +4,21 @@ import { stringify } from 'yaml';
 import type { KubeObject } from '@edict/engine';
 import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
 import { addResponse, applyExitCode, countedRules, emptyCounts, summaryLine } from '../apply/result-counts';
-import { isDirectory } from '../io/files';
-import { describeError } from '../io/load-error';
-import { evaluateTest, type EvaluatedResponse } from '../kyverno-test/evaluate';
-import { isScored } from '../kyverno-test/report-result';
-import { loadPolicyFiles } from '../kyverno-test/policies';
-import { loadResources, resourcePath } from '../kyverno-test/resources';
-import type { EngineFactory } from '../kyverno-test/test-engine';
-import type { LoadedTest } from '../kyverno-test/types';
-import { loadUserInfoFile } from '../kyverno-test/userinfo-file';
-import { EMPTY_VALUES, loadValuesFile } from '../kyverno-test/values-file';
+import {
+  isDirectory,
+  describeError,
+  evaluateTest,
+  type EvaluatedResponse,
+  isScored,
+  loadPolicyFiles,
+  loadResources,
+  resourcePath,
+  type EngineFactory,
+  type LoadedTest,
+  loadUserInfoFile,
+  EMPTY_VALUES,
+  loadValuesFile,
+} from '@edict/kyverno-test';
 import type { CommandIO } from './io';
 
 export interface ApplyOptions {
@@ -30,7 +35,13 @@ export interface ApplyOptions {
 const DIVIDER = '----------------------------------------------------------------------';
 
 /** `edict apply`: Kyverno's apply output and exit codes. Returns the exit code. */
-export async function applyCommand(policyPaths: readonly string[], options: ApplyOptions, io: CommandIO, engineFactory: EngineFactory, now = new Date()): Promise<number> {
+export async function applyCommand(
+  policyPaths: readonly string[],
+  options: ApplyOptions,
+  io: CommandIO,
+  engineFactory: EngineFactory,
+  now = new Date(),
+): Promise<number> {
   if (policyPaths.length === 0) return usageError(io, 'require policy');
   if (options.resource.length === 0) return usageError(io, 'resource file(s) required');
   let test: LoadedTest;
@@ -50,13 +61,21 @@ export async function applyCommand(policyPaths: readonly string[], options: Appl
   for (const record of evaluation.responses) {
     addResponse(counts, record, options.auditWarn);
     if (options.policyReport) continue;
-    if (record.stage === 'mutate' && record.response.rules.some((rule) => rule.status === 'pass') && record.patchedResource) {
+    if (
+      record.stage === 'mutate' &&
+      record.response.rules.some((rule) => rule.status === 'pass') &&
+      record.patchedResource
+    ) {
       truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
     }
     if (record.stage === 'validate') printFailures(io, record, options.auditWarn);
   }
   if (options.policyReport) {
-    const reports = buildPolicyReports(evaluation.responses.filter((r) => r.response.rules.length > 0 && countedRules(r).length > 0), options.auditWarn, now);
+    const reports = buildPolicyReports(
+      evaluation.responses.filter((r) => r.response.rules.length > 0 && countedRules(r).length > 0),
+      options.auditWarn,
+      now,
+    );
     io.out(`${DIVIDER}\n`);
     if (reports.length === 0) {
       io.out('POLICY REPORT: skip generating policy report (no validate policy found/resource skipped)\n');
@@ -80,7 +99,18 @@ function loadApplyInputs(policyPaths: readonly string[], options: ApplyOptions):
   const exceptionFiles = loadPolicyFiles(options.exceptions, cwd);
   if (policyFiles.policies.length === 0) throw new Error(`no policies found in ${policyPaths.join(', ')}`);
   return {
-    definition: { file: 'apply', dir: cwd, name: 'apply', policies: [], resources: [], targetResources: [], exceptions: [], clusterResources: [], apiCallResponses: [], results: [] },
+    definition: {
+      file: 'apply',
+      dir: cwd,
+      name: 'apply',
+      policies: [],
+      resources: [],
+      targetResources: [],
+      exceptions: [],
+      clusterResources: [],
+      apiCallResponses: [],
+      results: [],
+    },
     policies: policyFiles.policies,
     exceptions: [...exceptionFiles.exceptions, ...policyFiles.exceptions],
     resources: loadResources(options.resource, cwd),
@@ -99,7 +129,9 @@ function printFailures(io: CommandIO, record: EvaluatedResponse, auditWarn: bool
     if (rule.status !== 'fail' || !isScored(record.policy)) return;
     if (!printed) {
       const asWarning = auditWarn && record.response.validationFailureAction === 'Audit';
-      io.out(`\npolicy ${record.policy.metadata.name} -> resource ${resourcePath(record.resource)} failed${asWarning ? ' as audit warning' : ''}: \n`);
+      io.out(
+        `\npolicy ${record.policy.metadata.name} -> resource ${resourcePath(record.resource)} failed${asWarning ? ' as audit warning' : ''}: \n`,
+      );
       printed = true;
     }
     io.out(`${index + 1}. ${rule.name}: ${rule.message} \n`);
@@ -107,7 +139,13 @@ function printFailures(io: CommandIO, record: EvaluatedResponse, auditWarn: bool
 }
 
 /** Prints the mutated resource, or writes it below --output. Returns whether the output file was reset. */
-function printMutated(io: CommandIO, record: EvaluatedResponse, patched: KubeObject, output: string | undefined, truncated: boolean): boolean {
+function printMutated(
+  io: CommandIO,
+  record: EvaluatedResponse,
+  patched: KubeObject,
+  output: string | undefined,
+  truncated: boolean,
+): boolean {
   const yaml = stringify(patched, { lineWidth: 0, indentSeq: false });
   if (!output) {
     io.out(`\nmutate policy ${record.policy.metadata.name} applied to ${resourcePath(record.resource)}:\n${yaml}---\n`);

@@ -2,11 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeEngine, rule } from '../testing/fake-engine';
-import { clusterPolicy, pod, testFile, yaml } from '../testing/fixtures';
-import { writeTree } from '../testing/temp-tree';
+import {
+  FakeEngine,
+  rule,
+  clusterPolicy,
+  pod,
+  testFile,
+  yaml,
+  writeTree,
+  type FakeRules,
+} from '@edict/kyverno-test/testing';
 import { buildProgram } from '../program';
-import type { FakeRules } from '../testing/fake-engine';
 
 async function cli(args: string[], script: FakeRules, cwd?: string) {
   let out = '';
@@ -60,9 +66,10 @@ describe('edict test', () => {
 describe('edict apply', () => {
   it('prints failures like Kyverno and its summary line, and exits 1 on failures', async () => {
     const dir = tree();
-    const { out, code } = await cli(['apply', join(dir, 'policy.yaml'), '--resource', join(dir, 'resources.yaml')], (_, request) => [
-      rule('r', request.resource?.metadata.name === 'a' ? 'fail' : 'pass', 'label required'),
-    ]);
+    const { out, code } = await cli(
+      ['apply', join(dir, 'policy.yaml'), '--resource', join(dir, 'resources.yaml')],
+      (_, request) => [rule('r', request.resource?.metadata.name === 'a' ? 'fail' : 'pass', 'label required')],
+    );
     expect(code).toBe(1);
     expect(out).toContain('\npolicy p -> resource default/Pod/a failed: \n1. r: label required \n');
     expect(out).toContain('pass: 1, fail: 1, warn: 0, error: 0, skip: 0 \n');
@@ -70,7 +77,10 @@ describe('edict apply', () => {
 
   it('reports Audit failures as warnings with --audit-warn and exits with --warn-exit-code', async () => {
     const dir = tree();
-    const { out, code } = await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml'), '--audit-warn', '--warn-exit-code', '3'], () => [rule('r', 'fail', 'x')]);
+    const { out, code } = await cli(
+      ['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml'), '--audit-warn', '--warn-exit-code', '3'],
+      () => [rule('r', 'fail', 'x')],
+    );
     expect(code).toBe(3);
     expect(out).toContain('failed as audit warning: ');
     expect(out).toContain('pass: 0, fail: 0, warn: 2, error: 0, skip: 0 ');
@@ -78,13 +88,21 @@ describe('edict apply', () => {
 
   it('exits 0 when everything passes, and 1 for errors', async () => {
     const dir = tree();
-    expect((await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml')], () => [rule('r', 'pass')])).code).toBe(0);
-    expect((await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml')], () => [rule('r', 'error')])).code).toBe(1);
+    expect(
+      (await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml')], () => [rule('r', 'pass')]))
+        .code,
+    ).toBe(0);
+    expect(
+      (await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml')], () => [rule('r', 'error')]))
+        .code,
+    ).toBe(1);
   });
 
   it('prints a wgpolicyk8s.io/v1alpha2 ClusterPolicyReport with --policy-report', async () => {
     const dir = tree();
-    const { out } = await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml'), '-p'], () => [rule('r', 'fail', 'bad')]);
+    const { out } = await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml'), '-p'], () => [
+      rule('r', 'fail', 'bad'),
+    ]);
     const report = parse(out.split('POLICY REPORT:\n')[1].replace(/^-+\n/, ''));
     expect(report).toMatchObject({
       apiVersion: 'wgpolicyk8s.io/v1alpha2',
@@ -92,7 +110,15 @@ describe('edict apply', () => {
       metadata: { name: 'merged' },
       summary: { pass: 0, fail: 2, warn: 0, error: 0, skip: 0 },
     });
-    expect(report.results[0]).toMatchObject({ policy: 'p', rule: 'r', result: 'fail', message: 'bad', source: 'kyverno', scored: true, resources: [{ kind: 'Pod', name: 'a', namespace: 'default' }] });
+    expect(report.results[0]).toMatchObject({
+      policy: 'p',
+      rule: 'r',
+      result: 'fail',
+      message: 'bad',
+      source: 'kyverno',
+      scored: true,
+      resources: [{ kind: 'Pod', name: 'a', namespace: 'default' }],
+    });
   });
 
   it('reports a missing policy file without a stack trace', async () => {
@@ -109,13 +135,41 @@ describe('edict apply', () => {
 
   it('writes mutated resources to --output', async () => {
     const dir = writeTree({
-      'policy.yaml': yaml({ apiVersion: 'kyverno.io/v1', kind: 'ClusterPolicy', metadata: { name: 'm' }, spec: { rules: [{ name: 'add', match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate: { patchStrategicMerge: { metadata: { labels: { x: 'y' } } } } }] } }),
+      'policy.yaml': yaml({
+        apiVersion: 'kyverno.io/v1',
+        kind: 'ClusterPolicy',
+        metadata: { name: 'm' },
+        spec: {
+          rules: [
+            {
+              name: 'add',
+              match: { any: [{ resources: { kinds: ['Pod'] } }] },
+              mutate: { patchStrategicMerge: { metadata: { labels: { x: 'y' } } } },
+            },
+          ],
+        },
+      }),
       'resources.yaml': yaml(pod('a')),
     });
     let out = '';
-    const engine = new FakeEngine(() => [], (_, request) => ({ rules: [{ ...rule('add', 'pass'), type: 'Mutation' }], patched: { ...request.resource!, metadata: { ...request.resource!.metadata, labels: { x: 'y' } } } }));
+    const engine = new FakeEngine(
+      () => [],
+      (_, request) => ({
+        rules: [{ ...rule('add', 'pass'), type: 'Mutation' }],
+        patched: { ...request.resource!, metadata: { ...request.resource!.metadata, labels: { x: 'y' } } },
+      }),
+    );
     const result = { code: 0 };
-    await buildProgram({ out: (t) => void (out += t), err: () => undefined }, result, engine.factory()).parseAsync(['node', 'edict', 'apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml'), '-o', join(dir, 'out.yaml')]);
+    await buildProgram({ out: (t) => void (out += t), err: () => undefined }, result, engine.factory()).parseAsync([
+      'node',
+      'edict',
+      'apply',
+      join(dir, 'policy.yaml'),
+      '-r',
+      join(dir, 'resources.yaml'),
+      '-o',
+      join(dir, 'out.yaml'),
+    ]);
     expect(readFileSync(join(dir, 'out.yaml'), 'utf8')).toContain('x: y');
     expect(out).toContain('Mutation has been applied successfully');
     expect(out).toContain('pass: 1, fail: 0, warn: 0, error: 0, skip: 0 ');

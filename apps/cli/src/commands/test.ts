@@ -1,7 +1,4 @@
-import type { Verdict } from '../kyverno-test/check-types';
-import { summarize } from '../kyverno-test/check-types';
-import { outcome, runTests } from '../kyverno-test/run-tests';
-import type { EngineFactory } from '../kyverno-test/test-engine';
+import { type Verdict, summarize, outcome, runTests, type EngineFactory } from '@edict/kyverno-test';
 import { renderTestJson } from '../output/test-json';
 import { renderTestJunit } from '../output/test-junit';
 import { renderTestTable } from '../output/test-table';
@@ -17,7 +14,12 @@ export interface TestOptions {
 }
 
 /** `edict test`: runs every Kyverno test file below the paths. Returns the exit code. */
-export async function testCommand(paths: readonly string[], options: TestOptions, io: CommandIO, engineFactory: EngineFactory): Promise<number> {
+export async function testCommand(
+  paths: readonly string[],
+  options: TestOptions,
+  io: CommandIO,
+  engineFactory: EngineFactory,
+): Promise<number> {
   const verdict: Verdict = options.strict ? 'strict' : 'compatible';
   const { runs, missing } = await runTests(paths, { engineFactory, onProgress: (line) => io.err(`${line}\n`) });
   for (const path of missing) io.err(`Error: ${path}: no such file or directory\n`);

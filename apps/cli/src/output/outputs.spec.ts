@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarize, type TestOutcome } from '../kyverno-test/check-types';
+import { summarize, type TestOutcome } from '@edict/kyverno-test';
 import { renderTable } from './table';
 import { renderTestJson } from './test-json';
 import { renderTestJunit } from './test-junit';
@@ -12,18 +12,60 @@ const outcomes: TestOutcome[] = [
     errors: [],
     passed: false,
     checks: [
-      { entry: 0, policy: 'p', rule: 'r', resource: 'Pod/x', expected: 'pass', got: 'pass', passed: true, reason: 'Ok', message: 'fine' },
-      { entry: 1, policy: 'p', rule: 'r', resource: 'Pod/y', expected: 'pass', got: 'fail', passed: false, reason: 'Want pass, got fail', message: 'bad <thing> & "more"' },
+      {
+        entry: 0,
+        policy: 'p',
+        rule: 'r',
+        resource: 'Pod/x',
+        expected: 'pass',
+        got: 'pass',
+        passed: true,
+        reason: 'Ok',
+        message: 'fine',
+      },
+      {
+        entry: 1,
+        policy: 'p',
+        rule: 'r',
+        resource: 'Pod/y',
+        expected: 'pass',
+        got: 'fail',
+        passed: false,
+        reason: 'Want pass, got fail',
+        message: 'bad <thing> & "more"',
+      },
     ],
   },
-  { file: 'b/kyverno-test.yaml', name: '', errors: ['b/policy.yaml: spec.rules: expected a list'], passed: false, checks: [] },
+  {
+    file: 'b/kyverno-test.yaml',
+    name: '',
+    errors: ['b/policy.yaml: spec.rules: expected a list'],
+    passed: false,
+    checks: [],
+  },
 ];
 const summary = summarize(outcomes);
 
 describe('renderTable', () => {
   it('draws a box table with right-aligned numeric columns', () => {
-    expect(renderTable(['ID', 'NAME'], [['1', 'a'], ['10', 'long\nname']], new Set([0]))).toBe(
-      ['┌────┬───────────┐', '│ ID │ NAME      │', '├────┼───────────┤', '│  1 │ a         │', '│ 10 │ long name │', '└────┴───────────┘'].join('\n'),
+    expect(
+      renderTable(
+        ['ID', 'NAME'],
+        [
+          ['1', 'a'],
+          ['10', 'long\nname'],
+        ],
+        new Set([0]),
+      ),
+    ).toBe(
+      [
+        '┌────┬───────────┐',
+        '│ ID │ NAME      │',
+        '├────┼───────────┤',
+        '│  1 │ a         │',
+        '│ 10 │ long name │',
+        '└────┴───────────┘',
+      ].join('\n'),
     );
   });
 });
@@ -53,7 +95,17 @@ describe('json output', () => {
     const report = JSON.parse(renderTestJson(outcomes, summary, 'strict'));
     expect(report.verdict).toBe('strict');
     expect(report.summary).toEqual({ tests: { passed: 0, failed: 2 }, checks: { passed: 1, failed: 1 } });
-    expect(report.tests[0].checks[1]).toEqual({ id: 2, policy: 'p', rule: 'r', resource: 'Pod/y', expected: 'pass', got: 'fail', passed: false, reason: 'Want pass, got fail', message: 'bad <thing> & "more"' });
+    expect(report.tests[0].checks[1]).toEqual({
+      id: 2,
+      policy: 'p',
+      rule: 'r',
+      resource: 'Pod/y',
+      expected: 'pass',
+      got: 'fail',
+      passed: false,
+      reason: 'Want pass, got fail',
+      message: 'bad <thing> & "more"',
+    });
     expect(report.tests[1].errors).toHaveLength(1);
   });
 });
@@ -63,7 +115,9 @@ describe('junit output', () => {
     const xml = renderTestJunit(outcomes, summary);
     expect(xml).toContain('<testsuites name="edict" tests="3" failures="1" errors="1">');
     expect(xml).toContain('<testcase name="p/r/Pod/x" classname="a"/>');
-    expect(xml).toContain('<failure message="Want pass, got fail">expected pass, got fail: bad &lt;thing&gt; &amp; &quot;more&quot;</failure>');
+    expect(xml).toContain(
+      '<failure message="Want pass, got fail">expected pass, got fail: bad &lt;thing&gt; &amp; &quot;more&quot;</failure>',
+    );
     expect(xml).toContain('<error message="b/policy.yaml: spec.rules: expected a list"/>');
   });
 });

@@ -1,4 +1,4 @@
-import type { TestOutcome, Verdict, VerdictSummary } from '../kyverno-test/check-types';
+import type { TestOutcome, Verdict, VerdictSummary } from '@edict/kyverno-test';
 
 /** The machine-readable report: one entry per test with its checks, and the verdict's totals. */
 export function renderTestJson(outcomes: readonly TestOutcome[], summary: VerdictSummary, verdict: Verdict): string {

@@ -1,4 +1,4 @@
-import type { TestOutcome, VerdictSummary } from '../kyverno-test/check-types';
+import type { TestOutcome, VerdictSummary } from '@edict/kyverno-test';
 import { renderTable } from './table';
 
 export interface TableOptions {
@@ -12,7 +12,11 @@ const HEADERS = ['ID', 'POLICY', 'RULE', 'RESOURCE', 'RESULT', 'REASON'];
  * Kyverno's human output: one table per test, the summary line, then the failed rows gathered and
  * numbered again. Load and engine errors are listed per test file.
  */
-export function renderTestTable(outcomes: readonly TestOutcome[], summary: VerdictSummary, options: TableOptions): string {
+export function renderTestTable(
+  outcomes: readonly TestOutcome[],
+  summary: VerdictSummary,
+  options: TableOptions,
+): string {
   const parts: string[] = [];
   const failedRows: string[][] = [];
   for (const outcome of outcomes) {
@@ -22,7 +26,14 @@ export function renderTestTable(outcomes: readonly TestOutcome[], summary: Verdi
       .map((check, index) => ({ check, row: toRow(index + 1, check, options.detailed) }))
       .filter(({ check }) => !options.failOnly || !check.passed);
     failedRows.push(...rows.filter(({ check }) => !check.passed).map(({ row }) => row));
-    if (rows.length > 0) parts.push(renderTable(headers(options.detailed), rows.map(({ row }) => row), new Set([0])));
+    if (rows.length > 0)
+      parts.push(
+        renderTable(
+          headers(options.detailed),
+          rows.map(({ row }) => row),
+          new Set([0]),
+        ),
+      );
     parts.push('');
   }
   const { tests, checks } = summary;
@@ -34,7 +45,13 @@ export function renderTestTable(outcomes: readonly TestOutcome[], summary: Verdi
   parts.push(`Test files: ${tests.passed} passed, ${tests.failed} failed`);
   if (failedRows.length > 0 && !options.failOnly) {
     parts.push('', 'Aggregated Failed Test Cases : ');
-    parts.push(renderTable(headers(options.detailed), failedRows.map((row, index) => [String(index + 1), ...row.slice(1)]), new Set([0])));
+    parts.push(
+      renderTable(
+        headers(options.detailed),
+        failedRows.map((row, index) => [String(index + 1), ...row.slice(1)]),
+        new Set([0]),
+      ),
+    );
   }
   return parts.join('\n') + '\n';
 }

@@ -1,0 +1,17 @@
+// Runs Kyverno CLI test files (`kyverno-test.yaml`) against the engine: the CLI's `test` and `apply`
+// commands, the conformance suite and the benchmarks all go through here.
+export * from './check-types';
+export { defaultEngineFactory } from './default-engine';
+export { evaluateTest, type EvaluatedResponse, type Stage, type TestEvaluation } from './evaluate';
+export { loadPolicyFiles, type PolicyFiles } from './policies';
+export { loadResources, resourcePath } from './resources';
+export { isScored, reportResult } from './report-result';
+export { outcome, runTests, runTestFile, type RunOptions, type RunResult, type TestRun } from './run-tests';
+export { loadTestCase } from './test-case';
+export type { EngineFactory, MutationResponse, TestEngine } from './test-engine';
+export { loadTestFile } from './test-file';
+export * from './types';
+export { loadUserInfoFile } from './userinfo-file';
+export { EMPTY_VALUES, loadValuesFile } from './values-file';
+export { describeError, LoadError } from './io/load-error';
+export { isDirectory } from './io/files';

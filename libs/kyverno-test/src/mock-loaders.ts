@@ -1,0 +1,82 @@
+import type { APICall, ContextLoaders, JsonObject, JsonValue, KubeObject, ResourceLoader } from '@edict/engine';
+import { FakeApiServer } from './fake-api-server';
+import { groupVersion } from './request-builder';
+import type { ApiCallMock, LoadedTest } from './types';
+
+/*
+ * What a test's context entries may load, and nothing more: without a cluster Kyverno's CLI loads no
+ * configMap, apiCall, imageRegistry or globalReference data unless the test mocks it. ConfigMaps and
+ * Kubernetes API paths are served only when the test gives clusterResources (as Kyverno only then
+ * builds its fake cluster), service calls only from apiCallResponses.
+ */
+export function createContextLoaders(test: LoadedTest): ContextLoaders {
+  const hasCluster = test.definition.clusterResources.length > 0;
+  const objects = clusterObjects(test);
+  const api = hasCluster ? new FakeApiServer(objects, test.crdPlurals) : undefined;
+  const mocks = test.definition.apiCallResponses;
+  return {
+    configMap: (namespace, name) =>
+      hasCluster
+        ? objects.find(
+            (o) =>
+              o.kind === 'ConfigMap' && o.metadata.name === name && (o.metadata.namespace ?? 'default') === namespace,
+          )
+        : undefined,
+    apiCall: (call) => answerApiCall(call, mocks, api),
+    globalReference: () => undefined,
+    imageRegistry: () => undefined,
+  };
+}
+
+/** The objects mutate-existing targets and generate clone sources are read from. */
+export function createResourceLoader(test: LoadedTest): ResourceLoader {
+  const objects = clusterObjects(test);
+  const same = (object: KubeObject, apiVersion: string, kind: string) =>
+    object.kind === kind &&
+    (apiVersion === '' || groupVersion(object.apiVersion).group === groupVersion(apiVersion).group);
+  return {
+    get: (apiVersion, kind, namespace, name) =>
+      objects.find(
+        (o) =>
+          same(o, apiVersion, kind) &&
+          o.metadata.name === name &&
+          (namespace === undefined || namespace === '' || o.metadata.namespace === namespace),
+      ),
+    list: (apiVersion, kind, namespace, labelSelector) =>
+      objects.filter(
+        (o) =>
+          same(o, apiVersion, kind) &&
+          (!namespace || o.metadata.namespace === namespace) &&
+          matchesLabels(o, labelSelector),
+      ),
+  };
+}
+
+/** Kyverno's fake cluster holds the test's resources, its target resources and its cluster resources. */
+function clusterObjects(test: LoadedTest): KubeObject[] {
+  return [...test.resources, ...test.targetResources, ...test.clusterResources];
+}
+
+function answerApiCall(
+  call: APICall,
+  mocks: readonly ApiCallMock[],
+  api: FakeApiServer | undefined,
+): JsonValue | undefined {
+  const url = call.service?.url ?? call.urlPath;
+  if (url === undefined) return undefined;
+  const method = (call.method ?? 'GET').toUpperCase();
+  const mock = mocks.find((m) => m.url === url && (m.method === undefined || m.method === method));
+  if (mock) {
+    if (mock.statusCode < 200 || mock.statusCode >= 300) throw new Error(`HTTP ${mock.statusCode} from ${url}`);
+    return mock.body;
+  }
+  if (call.service || !api || method !== 'GET') return undefined;
+  return api.get(url);
+}
+
+function matchesLabels(object: KubeObject, selector: JsonObject | undefined): boolean {
+  const matchLabels = selector?.matchLabels;
+  if (!matchLabels || typeof matchLabels !== 'object' || Array.isArray(matchLabels)) return true;
+  const labels = object.metadata.labels ?? {};
+  return Object.entries(matchLabels).every(([key, value]) => labels[key] === value);
+}

@@ -1,0 +1,81 @@
+import { relative } from 'node:path';
+import { describeError } from './io/load-error';
+import type { Check, TestOutcome, Verdict } from './check-types';
+import { ExpectedFiles } from './compare-resources';
+import { discoverTestFiles } from './discovery';
+import { evaluateTest } from './evaluate';
+import { ResponseIndex } from './response-index';
+import { loadTestCase } from './test-case';
+import { loadTestFile } from './test-file';
+import type { EngineFactory } from './test-engine';
+import { compatibleChecks } from './verdict-compatible';
+import { strictChecks } from './verdict-strict';
+
+export interface RunOptions {
+  engineFactory: EngineFactory;
+  /** Progress lines (for stderr). */
+  onProgress?: (line: string) => void;
+  /** Base for the file names shown in reports. */
+  cwd?: string;
+}
+
+/** One test file run once, judged by both verdicts. */
+export interface TestRun {
+  file: string;
+  name: string;
+  errors: string[];
+  strict: Check[];
+  compatible: Check[];
+}
+
+export interface RunResult {
+  runs: TestRun[];
+  /** Paths given on the command line that do not exist. */
+  missing: string[];
+}
+
+export async function runTests(paths: readonly string[], options: RunOptions): Promise<RunResult> {
+  const { files, missing } = discoverTestFiles(paths);
+  const runs: TestRun[] = [];
+  for (const file of files) runs.push(await runTestFile(file, options));
+  return { runs, missing };
+}
+
+/** Runs one test file; whatever goes wrong is recorded in the run, never thrown. */
+export async function runTestFile(file: string, options: RunOptions): Promise<TestRun> {
+  const shown = relative(options.cwd ?? process.cwd(), file) || file;
+  const run: TestRun = { file: shown, name: '', errors: [], strict: [], compatible: [] };
+  try {
+    const definition = loadTestFile(file);
+    run.name = definition.name;
+    options.onProgress?.(`Loading test ${definition.name || shown} (${shown}) ...`);
+    const test = loadTestCase(definition);
+    options.onProgress?.(
+      `  Applying ${test.policies.length} ${plural(test.policies.length, 'policy', 'policies')} to ${test.resources.length} ${plural(test.resources.length, 'resource', 'resources')} ...`,
+    );
+    const evaluation = await evaluateTest(test, options.engineFactory);
+    run.errors.push(...evaluation.errors);
+    const index = new ResponseIndex(evaluation.responses);
+    const files = new ExpectedFiles(definition.dir);
+    run.strict = strictChecks(test, index, files);
+    run.compatible = compatibleChecks(test, index, files);
+  } catch (error) {
+    run.errors.push(describeError(error));
+  }
+  return run;
+}
+
+export function outcome(run: TestRun, verdict: Verdict): TestOutcome {
+  const checks = verdict === 'strict' ? run.strict : run.compatible;
+  return {
+    file: run.file,
+    name: run.name,
+    errors: run.errors,
+    checks,
+    passed: run.errors.length === 0 && checks.every((check) => check.passed),
+  };
+}
+
+function plural(count: number, one: string, many: string): string {
+  return count === 1 ? one : many;
+}

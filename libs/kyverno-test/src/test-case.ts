@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { LoadError } from './io/load-error';
+import { loadClusterResources } from './cluster-resources';
+import { loadPolicyFiles } from './policies';
+import { loadResources } from './resources';
+import type { LoadedTest, TestDefinition } from './types';
+import { loadUserInfoFile } from './userinfo-file';
+import { EMPTY_VALUES, loadValuesFile } from './values-file';
+
+/** Reads every file a test refers to. Throws a LoadError naming the test field of a missing file. */
+export function loadTestCase(definition: TestDefinition): LoadedTest {
+  const { dir } = definition;
+  const lists: [string, readonly string[]][] = [
+    ['policies', definition.policies],
+    ['resources', definition.resources],
+    ['targetResources', definition.targetResources],
+    ['exceptions', definition.exceptions],
+    ['clusterResources', definition.clusterResources],
+  ];
+  for (const [field, paths] of lists)
+    paths.forEach((path, index) => requireFile(definition, `${field}[${index}]`, path));
+  if (definition.variables) requireFile(definition, 'variables', definition.variables);
+  if (definition.userinfo) requireFile(definition, 'userinfo', definition.userinfo);
+
+  const policyFiles = loadPolicyFiles(definition.policies, dir);
+  const exceptionFiles = loadPolicyFiles(definition.exceptions, dir);
+  const cluster = loadClusterResources(definition.clusterResources, dir);
+  return {
+    definition,
+    policies: policyFiles.policies,
+    // Exceptions may also sit beside the policies, as Kyverno accepts them there too.
+    exceptions: [...exceptionFiles.exceptions, ...policyFiles.exceptions],
+    resources: loadResources(definition.resources, dir),
+    targetResources: loadResources(definition.targetResources, dir),
+    clusterResources: cluster.objects,
+    crdPlurals: cluster.crdPlurals,
+    values:
+      definition.values ?? (definition.variables ? loadValuesFile(resolve(dir, definition.variables)) : EMPTY_VALUES),
+    user: definition.userinfo ? loadUserInfoFile(resolve(dir, definition.userinfo)) : undefined,
+  };
+}
+
+function requireFile(definition: TestDefinition, field: string, path: string): void {
+  if (!existsSync(resolve(definition.dir, path)))
+    throw new LoadError(definition.file, field, `${path}: file not found`);
+}
