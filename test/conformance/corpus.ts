@@ -22,6 +22,12 @@ export interface CorpusScores {
   runs: TestRun[];
   strict: VerdictSummary;
   compatible: VerdictSummary;
+  /** Strict verdict on the tests whose policies have only validate rules. */
+  validateOnlyStrict: VerdictSummary;
+}
+
+export function isValidateOnly(run: TestRun): boolean {
+  return run.ruleTypes.length === 1 && run.ruleTypes[0] === 'validate';
 }
 
 /** Runs every corpus test in-process with the real engine and scores both verdicts. */
@@ -32,6 +38,7 @@ export async function runCorpus(): Promise<CorpusScores> {
     runs,
     strict: summarize(runs.map((run) => outcome(run, 'strict'))),
     compatible: summarize(runs.map((run) => outcome(run, 'compatible'))),
+    validateOnlyStrict: summarize(runs.filter(isValidateOnly).map((run) => outcome(run, 'strict'))),
   };
 }
 

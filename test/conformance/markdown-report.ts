@@ -12,16 +12,18 @@ export function renderConformanceMarkdown(scores: CorpusScores): string {
     '- **Strict** (measures the engine): ' + scoreLine('strict', scores.strict).replace(/^strict: /, ''),
     '- **Kyverno-compatible** (what `kyverno test` would report): ' +
       scoreLine('compatible', scores.compatible).replace(/^compatible: /, ''),
+    '- **Strict, tests with only validate rules**: ' +
+      scoreLine('validate-only', scores.validateOnlyStrict).replace(/^validate-only: /, ''),
     '',
-    '| test | strict | checks |',
-    '|---|---|---|',
+    '| test | rules | strict | checks |',
+    '|---|---|---|---|',
   ];
   const failures: string[] = [];
   for (const run of scores.runs) {
     const result = outcome(run, 'strict');
     const passedChecks = result.checks.filter((check) => check.passed).length;
     lines.push(
-      `| \`${run.file}\` | ${result.passed ? 'pass' : '**fail**'} | ${passedChecks}/${result.checks.length} |`,
+      `| \`${run.file}\` | ${run.ruleTypes.join(', ')} | ${result.passed ? 'pass' : '**fail**'} | ${passedChecks}/${result.checks.length} |`,
     );
     if (result.passed) continue;
     failures.push('', `### \`${run.file}\``, '');

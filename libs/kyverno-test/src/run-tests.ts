@@ -26,7 +26,11 @@ export interface TestRun {
   errors: string[];
   strict: Check[];
   compatible: Check[];
+  /** The rule types the test's policies use (`validate`, `mutate`, `generate`, `verifyImages`), sorted. */
+  ruleTypes: string[];
 }
+
+const RULE_TYPES = ['generate', 'mutate', 'validate', 'verifyImages'] as const;
 
 export interface RunResult {
   runs: TestRun[];
@@ -44,12 +48,15 @@ export async function runTests(paths: readonly string[], options: RunOptions): P
 /** Runs one test file; whatever goes wrong is recorded in the run, never thrown. */
 export async function runTestFile(file: string, options: RunOptions): Promise<TestRun> {
   const shown = relative(options.cwd ?? process.cwd(), file) || file;
-  const run: TestRun = { file: shown, name: '', errors: [], strict: [], compatible: [] };
+  const run: TestRun = { file: shown, name: '', errors: [], strict: [], compatible: [], ruleTypes: [] };
   try {
     const definition = loadTestFile(file);
     run.name = definition.name;
     options.onProgress?.(`Loading test ${definition.name || shown} (${shown}) ...`);
     const test = loadTestCase(definition);
+    run.ruleTypes = RULE_TYPES.filter((type) =>
+      test.policies.some((policy) => (policy.spec.rules ?? []).some((rule) => rule[type] !== undefined)),
+    );
     options.onProgress?.(
       `  Applying ${test.policies.length} ${plural(test.policies.length, 'policy', 'policies')} to ${test.resources.length} ${plural(test.resources.length, 'resource', 'resources')} ...`,
     );
