@@ -1,0 +1,41 @@
+/**
+ * `patchStrategicMerge`: Kyverno's anchors are resolved against the resource first, then the plain
+ * patch is merged the way kustomize's kyaml merges (see merge.ts). Variables are already substituted.
+ */
+import { isObject, type JsonObject, type JsonValue } from '../../json';
+import { ConditionError, GlobalConditionError, PreprocessError, resolveAnchors } from './anchors';
+import { MergeError, mergeValue } from './merge';
+import { nodeKind } from './node-text';
+import { errorText, patchError, patchResult, type PatchOutcome } from './outcome';
+import { schemaForResource } from './schema';
+
+export function applyStrategicMergePatch(resource: JsonObject, patch: JsonValue): PatchOutcome {
+  if (!isObject(patch)) {
+    return patchError(`failed to preProcess rule: wrong node kind: expected MappingNode but got ${nodeKind(patch)}`);
+  }
+  // Kyverno hands kyaml the patch re-encoded from a Go map, hence with sorted keys; the order decides
+  // which anchor failure is met first.
+  let plainPatch = sortedCopy(patch) as JsonObject;
+  try {
+    resolveAnchors(plainPatch, resource);
+  } catch (error) {
+    if (error instanceof ConditionError || error instanceof GlobalConditionError) plainPatch = {};
+    else if (error instanceof PreprocessError) return patchError(`failed to preProcess rule: ${error.message}`);
+    else throw error;
+  }
+  const schema = schemaForResource(resource.apiVersion, resource.kind) ?? schemaForResource(patch.apiVersion, patch.kind);
+  try {
+    return patchResult(resource, mergeValue(resource, plainPatch, schema));
+  } catch (error) {
+    if (error instanceof MergeError) return patchError(errorText(error));
+    throw error;
+  }
+}
+
+function sortedCopy(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(sortedCopy);
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const key of Object.keys(value).sort()) out[key] = sortedCopy(value[key]!);
+  return out;
+}
