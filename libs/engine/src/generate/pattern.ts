@@ -1,0 +1,197 @@
+import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../json';
+import type { ResourceLoader } from '../engine/loaders';
+import { errorMessage } from '../engine/responses';
+import { matchesLabelSelector } from '../match';
+import type { CloneList, Generation, LabelSelector } from '../policy/types';
+import { substituteVariables, type EvaluationContext } from '../variables';
+import { objectFromClone, objectFromData, type Provenance } from './build-object';
+import { formatRef, isObjectAt, parseKindEntry } from './resource-ref';
+import type { GeneratedFrom, NotGenerated, ResourceRef } from './types';
+
+/** One generate pattern: the rule's own block or one foreach block. */
+export type GeneratePattern = Omit<
+  Generation,
+  'foreach' | 'synchronize' | 'orphanDownstreamOnPolicyDelete' | 'generateExisting'
+>;
+
+/** A failure that Kyverno's background controller reports as an error for the rule. */
+export class GenerationFailure extends Error {}
+
+/** What generating collects; shared by all patterns of a rule so results keep their order. */
+export interface GenerationOutput {
+  objects: KubeObject[];
+  sources: GeneratedFrom[];
+  notGenerated: NotGenerated[];
+}
+
+export interface PatternScope {
+  ctx: EvaluationContext;
+  resources: ResourceLoader | undefined;
+  provenance: Provenance;
+}
+
+type Outcome = { object: KubeObject; from: GeneratedFrom } | { skipped: string } | { failed: string };
+
+/**
+ * Generates the objects of one pattern into `output`: variables are substituted in the whole pattern,
+ * then `clone` (when it names a source), `cloneList` (when it lists kinds) or `data` decides the objects.
+ * As in Kyverno, the first target that fails ends this pattern without failing the rule; the targets
+ * before it are kept.
+ */
+export async function generatePattern(
+  pattern: GeneratePattern,
+  path: string,
+  scope: PatternScope,
+  output: GenerationOutput,
+): Promise<void> {
+  const substituted = substitutePattern(pattern, path, scope.ctx);
+  const target = targetOf(substituted, path);
+  const clone = isObject(substituted.clone) ? substituted.clone : {};
+  const cloneList = isObject(substituted.cloneList) ? (substituted.cloneList as CloneList) : {};
+
+  if (typeof clone.name === 'string' && clone.name !== '') {
+    const source = {
+      apiVersion: target.apiVersion,
+      kind: target.kind,
+      namespace: stringOr(clone.namespace),
+      name: clone.name,
+    };
+    record(output, target, await cloneOne(source, target, path, scope));
+  } else if (Array.isArray(cloneList.kinds) && cloneList.kinds.length > 0) {
+    await cloneEach(cloneList, target.namespace, scope, output);
+  } else {
+    record(output, target, fromData(substituted.data, target, path, scope.provenance));
+  }
+}
+
+function substitutePattern(pattern: GeneratePattern, path: string, ctx: EvaluationContext): JsonObject {
+  const document: JsonObject = {};
+  for (const key of ['apiVersion', 'kind', 'name', 'namespace', 'data', 'clone', 'cloneList'] as const) {
+    const value = pattern[key] as JsonValue | undefined;
+    if (value !== undefined) document[key] = value;
+  }
+  try {
+    return substituteVariables(document, ctx) as JsonObject;
+  } catch (error) {
+    throw new GenerationFailure(`variable substitution failed in ${path}: ${errorMessage(error)}`);
+  }
+}
+
+function targetOf(substituted: JsonObject, path: string): ResourceRef {
+  const field = (name: 'apiVersion' | 'kind' | 'name' | 'namespace'): string => {
+    const value = substituted[name];
+    if (value === undefined || value === null) return '';
+    if (typeof value !== 'string') {
+      throw new GenerationFailure(
+        `${path}.${name}: expected a string after variable substitution, got ${describe(value)}`,
+      );
+    }
+    return value;
+  };
+  return { apiVersion: field('apiVersion'), kind: field('kind'), namespace: field('namespace'), name: field('name') };
+}
+
+function fromData(data: JsonValue | undefined, target: ResourceRef, path: string, provenance: Provenance): Outcome {
+  if (data === undefined || data === null) return { skipped: 'nothing to generate: no data, clone or cloneList' };
+  if (!isObject(data)) return { failed: `${path}.data: expected an object, got ${describe(data)}` };
+  requireName(target, path);
+  return { object: objectFromData(data, target, provenance), from: { type: 'data' } };
+}
+
+async function cloneOne(source: ResourceRef, target: ResourceRef, path: string, scope: PatternScope): Promise<Outcome> {
+  if (source.namespace === target.namespace && source.name === target.name)
+    return { skipped: 'the clone source is the target itself' };
+  let object: KubeObject | undefined;
+  try {
+    object = await scope.resources?.get(source.apiVersion, source.kind, source.namespace || undefined, source.name);
+  } catch (error) {
+    return { failed: `failed to get the clone source ${formatRef(source)}: ${errorMessage(error)}` };
+  }
+  // The trigger exists by the time Kyverno's background controller runs, even when no loader has it yet.
+  if (!object && isObjectAt(scope.provenance.trigger, source)) object = scope.provenance.trigger;
+  if (!object) return { failed: `source resource ${formatRef(source)} not found` };
+  requireName(target, path);
+  return { object: objectFromClone(object, target, scope.provenance), from: { type: 'clone', source } };
+}
+
+/** The API server rejects an object without a name, and Kyverno's controller then fails the rule. */
+function requireName(target: ResourceRef, path: string): void {
+  if (target.name === '')
+    throw new GenerationFailure(`${path}.name: the target name is empty after variable substitution`);
+}
+
+/** One copy per object of each listed kind in the source namespace that the selector matches, named as its source. */
+async function cloneEach(
+  cloneList: CloneList,
+  targetNamespace: string,
+  scope: PatternScope,
+  output: GenerationOutput,
+): Promise<void> {
+  const sourceNamespace = cloneList.namespace ?? '';
+  for (const entry of cloneList.kinds ?? []) {
+    const { apiVersion, kind } = parseKindEntry(entry);
+    let sources: KubeObject[];
+    try {
+      sources =
+        (await scope.resources?.list(
+          apiVersion,
+          kind,
+          sourceNamespace || undefined,
+          selectorJson(cloneList.selector),
+        )) ?? [];
+    } catch (error) {
+      const target = { apiVersion, kind, namespace: targetNamespace, name: '' };
+      record(output, target, {
+        failed: `failed to list source resource for cloneList ${entry} in ${sourceNamespace || 'the cluster'}: ${errorMessage(error)}`,
+      });
+      return;
+    }
+    for (const object of sources) {
+      if (!listed(object, kind, sourceNamespace, cloneList.selector)) continue;
+      const source = {
+        apiVersion: object.apiVersion ?? apiVersion,
+        kind: object.kind ?? kind,
+        namespace: object.metadata?.namespace ?? '',
+        name: object.metadata?.name ?? '',
+      };
+      const target = { ...source, namespace: targetNamespace };
+      const outcome: Outcome =
+        source.namespace === targetNamespace
+          ? { skipped: 'the clone source is in the target namespace' }
+          : { object: objectFromClone(object, target, scope.provenance), from: { type: 'clone', source } };
+      if (!record(output, target, outcome)) return;
+    }
+  }
+}
+
+/** Guards against loaders that ignore the namespace or selector (the CLI's mocks may). */
+function listed(object: KubeObject, kind: string, namespace: string, selector: LabelSelector | undefined): boolean {
+  if (object.kind !== kind) return false;
+  if (namespace !== '' && object.metadata?.namespace !== namespace) return false;
+  return !selector || matchesLabelSelector(selector, object.metadata?.labels);
+}
+
+/** Adds an outcome to the output; false when it failed and the pattern must stop. */
+function record(output: GenerationOutput, target: ResourceRef, outcome: Outcome): boolean {
+  if ('object' in outcome) {
+    output.objects.push(outcome.object);
+    output.sources.push(outcome.from);
+    return true;
+  }
+  const reason = 'skipped' in outcome ? outcome.skipped : outcome.failed;
+  output.notGenerated.push({ target, reason });
+  return 'skipped' in outcome;
+}
+
+function selectorJson(selector: LabelSelector | undefined): JsonObject | undefined {
+  return selector as unknown as JsonObject | undefined;
+}
+
+function stringOr(value: JsonValue | undefined): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function describe(value: JsonValue): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'array' : typeof value;
+}
