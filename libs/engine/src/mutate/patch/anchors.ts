@@ -83,7 +83,9 @@ function processListOfMaps(pattern: JsonValue[], resource: Value): void {
   let resourceElements: readonly JsonValue[] = [];
   if (Array.isArray(resource)) resourceElements = resource;
   else if (isObject(resource) || (resource !== undefined && resource !== null)) {
-    throw new PreprocessError(`wrong node kind: expected SequenceNode but got ${isObject(resource) ? 'MappingNode' : 'ScalarNode'}`);
+    throw new PreprocessError(
+      `wrong node kind: expected SequenceNode but got ${isObject(resource) ? 'MappingNode' : 'ScalarNode'}`,
+    );
   }
 
   for (const patternElement of [...pattern]) {

@@ -44,7 +44,8 @@ type Lookup = { value: JsonValue; slot: string | number } | { error: string; mis
 function lookup(container: Container, key: string): Lookup {
   if (key === '') return { value: container, slot: '' };
   if (!Array.isArray(container)) {
-    if (!Object.hasOwn(container, key)) return { error: `unable to get nonexistent key: ${key}: ${MISSING}`, missing: true };
+    if (!Object.hasOwn(container, key))
+      return { error: `unable to get nonexistent key: ${key}: ${MISSING}`, missing: true };
     return { value: container[key]!, slot: key };
   }
   let index = atoi(key);
@@ -188,12 +189,14 @@ export class JsonPatcher {
 
   private add(path: string, value: JsonValue): void {
     if (path === '') {
-      if (!isContainer(value)) throw new PatchApplyError(`json: cannot unmarshal ${typeof value} into Go value of type jsonpatch.partialDoc`);
+      if (!isContainer(value))
+        throw new PatchApplyError(`json: cannot unmarshal ${typeof value} into Go value of type jsonpatch.partialDoc`);
       this.root = cloneJson(value);
       return;
     }
     this.ensurePathExists(path);
-    if (!this.find(path)) throw new PatchApplyError(`add operation does not apply: doc is missing path: "${path}": ${MISSING}`);
+    if (!this.find(path))
+      throw new PatchApplyError(`add operation does not apply: doc is missing path: "${path}": ${MISSING}`);
     const { container, key } = this.findWritable(path);
     const problem = this.containerAdd(container, key, cloneJson(value));
     if (problem) throw new PatchApplyError(`error in add for path: '${path}': ${problem}`);
@@ -220,7 +223,9 @@ export class JsonPatcher {
           nextIndex ??= 0;
           if (nextIndex < 0) {
             if (nextIndex < -1) {
-              throw new PatchApplyError(`Unable to ensure path for negative index other than -1: ${nextIndex}: ${INVALID_INDEX}`);
+              throw new PatchApplyError(
+                `Unable to ensure path for negative index other than -1: ${nextIndex}: ${INVALID_INDEX}`,
+              );
             }
             nextIndex = 0;
           }
@@ -265,13 +270,15 @@ export class JsonPatcher {
   private move(from: string, path: string): void {
     if (from === '') throw new PatchApplyError(`unable to move entire document to another path: ${INVALID_STATE}`);
     const source = this.find(from);
-    if (!source) throw new PatchApplyError(`move operation does not apply: doc is missing from path: ${from}: ${MISSING}`);
+    if (!source)
+      throw new PatchApplyError(`move operation does not apply: doc is missing from path: ${from}: ${MISSING}`);
     const got = lookup(source.container, source.key);
     if ('error' in got) throw new PatchApplyError(`error in move for path: '${source.key}': ${got.error}`);
     const writable = this.findWritable(from);
     const removed = this.containerRemove(writable.container, writable.key);
     if (removed) throw new PatchApplyError(`error in move for path: '${source.key}': ${removed}`);
-    if (!this.find(path)) throw new PatchApplyError(`move operation does not apply: doc is missing destination path: ${path}: ${MISSING}`);
+    if (!this.find(path))
+      throw new PatchApplyError(`move operation does not apply: doc is missing destination path: ${path}: ${MISSING}`);
     const target = this.findWritable(path);
     const problem = this.containerAdd(target.container, target.key, got.value);
     if (problem) throw new PatchApplyError(`error in move for path: '${path}': ${problem}`);
@@ -279,10 +286,12 @@ export class JsonPatcher {
 
   private copy(from: string, path: string): void {
     const source = this.find(from);
-    if (!source) throw new PatchApplyError(`copy operation does not apply: doc is missing from path: "${from}": ${MISSING}`);
+    if (!source)
+      throw new PatchApplyError(`copy operation does not apply: doc is missing from path: "${from}": ${MISSING}`);
     const got = lookup(source.container, source.key);
     if ('error' in got) throw new PatchApplyError(`error in copy for from: '${from}': ${got.error}`);
-    if (!this.find(path)) throw new PatchApplyError(`copy operation does not apply: doc is missing destination path: ${path}: ${MISSING}`);
+    if (!this.find(path))
+      throw new PatchApplyError(`copy operation does not apply: doc is missing destination path: ${path}: ${MISSING}`);
     const target = this.findWritable(path);
     const problem = this.containerAdd(target.container, target.key, cloneJson(got.value));
     if (problem) throw new PatchApplyError(`error while adding value during copy: ${problem}`);

@@ -66,11 +66,15 @@ function goType(value: JsonValue): string {
 function decodeValue(value: JsonValue): readonly Operation[] {
   if (value === null) return [];
   if (!Array.isArray(value)) {
-    throw new DecodeError(`failed to decode patches: json: cannot unmarshal ${goType(value)} into Go value of type jsonpatch.Patch`);
+    throw new DecodeError(
+      `failed to decode patches: json: cannot unmarshal ${goType(value)} into Go value of type jsonpatch.Patch`,
+    );
   }
   return value.map((raw) => {
     if (raw !== null && !isObject(raw)) {
-      throw new DecodeError(`failed to decode patches: json: cannot unmarshal ${goType(raw)} into Go value of type jsonpatch.Operation`);
+      throw new DecodeError(
+        `failed to decode patches: json: cannot unmarshal ${goType(raw)} into Go value of type jsonpatch.Operation`,
+      );
     }
     const op = raw ?? {};
     const problem = validate(op);

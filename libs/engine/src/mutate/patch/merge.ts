@@ -49,7 +49,11 @@ function readDirective(patch: JsonObject): { directive: string | undefined; rest
   return { directive, rest };
 }
 
-function mergeMap(dest: JsonObject | null | undefined, patch: JsonObject | null, schema: SchemaNode | undefined): Value {
+function mergeMap(
+  dest: JsonObject | null | undefined,
+  patch: JsonObject | null,
+  schema: SchemaNode | undefined,
+): Value {
   if (dest === undefined || dest === null) {
     // Adding a map: an unknown directive is tolerated (kyaml ignores the error on this path).
     const { directive, rest } = readDirective(patch!);
@@ -98,7 +102,8 @@ function mergeFields(dest: JsonObject, patch: JsonObject | undefined, schema: Sc
 function normalize(dest: Value, schema: SchemaNode | undefined): Value {
   if (dest === undefined || dest === null) return undefined;
   if (isObject(dest)) return mergeFields(dest, undefined, schema);
-  if (Array.isArray(dest) && isAssociative(schema)) return mergeAssociative(dest, undefined, schema!.list!, schema!.items);
+  if (Array.isArray(dest) && isAssociative(schema))
+    return mergeAssociative(dest, undefined, schema!.list!, schema!.items);
   return dest;
 }
 
@@ -106,7 +111,11 @@ function isAssociative(schema: SchemaNode | undefined): boolean {
   return schema?.list !== undefined && schema.list.strategy.split(',').includes('merge');
 }
 
-function mergeList(dest: JsonValue[] | null | undefined, patch: JsonValue[] | null, schema: SchemaNode | undefined): Value {
+function mergeList(
+  dest: JsonValue[] | null | undefined,
+  patch: JsonValue[] | null,
+  schema: SchemaNode | undefined,
+): Value {
   if (!isAssociative(schema)) return patch === null ? undefined : patch;
   if (patch === null) return undefined;
   const { list, items } = schema!;
@@ -120,7 +129,8 @@ function mergeAssociative(
   strategy: ListStrategy,
   items: SchemaNode | undefined,
 ): JsonValue[] {
-  const merged = strategy.keys.length === 0 ? mergePrimitiveSet(dest, patch) : mergeByKeys(dest, patch, strategy.keys, items);
+  const merged =
+    strategy.keys.length === 0 ? mergePrimitiveSet(dest, patch) : mergeByKeys(dest, patch, strategy.keys, items);
   return sameElements(merged, dest) ? dest : merged;
 }
 
@@ -187,13 +197,20 @@ function belongs(element: Tuple | undefined, identity: Tuple): boolean {
  * resource elements (kyaml's prepend mode); elements without any key value are kept at the end
  * (resource) or dropped (patch), since kyaml cannot pair them.
  */
-function mergeByKeys(dest: JsonValue[], patch: JsonValue[] | undefined, keys: readonly string[], items: SchemaNode | undefined): JsonValue[] {
+function mergeByKeys(
+  dest: JsonValue[],
+  patch: JsonValue[] | undefined,
+  keys: readonly string[],
+  items: SchemaNode | undefined,
+): JsonValue[] {
   const destTuples = dest.map((element) => tupleOf(element, keys));
-  const patchTuples = patch === undefined ? [] : patch === dest ? destTuples : patch.map((element) => tupleOf(element, keys));
+  const patchTuples =
+    patch === undefined ? [] : patch === dest ? destTuples : patch.map((element) => tupleOf(element, keys));
 
   let identities: Tuple[] = [];
   for (const tuple of patch === undefined || patch === dest ? destTuples : [...patchTuples, ...destTuples]) {
-    if (tuple && tuple.some((v) => v !== '') && !identities.some((seen) => sameTuple(seen, tuple))) identities.push(tuple);
+    if (tuple && tuple.some((v) => v !== '') && !identities.some((seen) => sameTuple(seen, tuple)))
+      identities.push(tuple);
   }
   if (keys.length > 1) identities = combineIdentities(identities);
 
@@ -212,7 +229,8 @@ function mergeByKeys(dest: JsonValue[], patch: JsonValue[] | undefined, keys: re
 
     const walked = mergeValue(first, patchElement, items);
     if (walked === undefined || (isObject(walked) && Object.keys(walked).length === 0)) continue;
-    const replaced = first !== undefined && isObject(patchElement) && readDirective(patchElement).directive === 'replace';
+    const replaced =
+      first !== undefined && isObject(patchElement) && readDirective(patchElement).directive === 'replace';
     if (destMatches.length > 1) {
       // kyaml merges into the first repeat, then lays every resource repeat back over it: the last wins.
       out.push(dest[destMatches[destMatches.length - 1]!]!);
@@ -246,7 +264,12 @@ function combineIdentities(identities: Tuple[]): Tuple[] {
 }
 
 /** kyaml makes sure a merged element still carries its key fields. */
-function withKeys(walked: JsonValue, keys: readonly string[], identity: Tuple, source: JsonValue | undefined): JsonValue {
+function withKeys(
+  walked: JsonValue,
+  keys: readonly string[],
+  identity: Tuple,
+  source: JsonValue | undefined,
+): JsonValue {
   if (!isObject(walked) || !isObject(source)) return walked;
   let out: JsonObject | undefined;
   keys.forEach((key, i) => {

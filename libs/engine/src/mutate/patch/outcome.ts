@@ -6,9 +6,7 @@
 import { deepEqual, isObject, type JsonObject, type JsonValue } from '../../json';
 
 export type PatchOutcome =
-  | { status: 'pass'; resource: JsonObject }
-  | { status: 'skip'; message: string }
-  | { status: 'error'; message: string };
+  { status: 'pass'; resource: JsonObject } | { status: 'skip'; message: string } | { status: 'error'; message: string };
 
 export const NO_PATCHES_APPLIED = 'no patches applied';
 

@@ -21,7 +21,12 @@ describe('mergeKeyFor', () => {
     ['apps/v1', 'StatefulSet', ['spec', 'template', 'spec', 'volumes'], 'name'],
     ['apps/v1', 'DaemonSet', ['spec', 'template', 'spec', 'containers', 'env'], 'name'],
     ['batch/v1', 'Job', ['spec', 'template', 'spec', 'initContainers'], 'name'],
-    ['batch/v1', 'CronJob', ['spec', 'jobTemplate', 'spec', 'template', 'spec', 'containers', 'volumeMounts'], 'mountPath'],
+    [
+      'batch/v1',
+      'CronJob',
+      ['spec', 'jobTemplate', 'spec', 'template', 'spec', 'containers', 'volumeMounts'],
+      'mountPath',
+    ],
   ])('%s %s %j merges by %s', (apiVersion, kind, path, key) => {
     expect(mergeKeyFor(apiVersion, kind, path)).toBe(key);
   });
@@ -39,7 +44,11 @@ describe('mergeKeyFor', () => {
   });
 
   it('describes sets of primitives and multi-key lists', () => {
-    expect(listStrategyFor('v1', 'Pod', ['metadata', 'finalizers'])).toEqual({ strategy: 'merge', mergeKey: undefined, keys: [] });
+    expect(listStrategyFor('v1', 'Pod', ['metadata', 'finalizers'])).toEqual({
+      strategy: 'merge',
+      mergeKey: undefined,
+      keys: [],
+    });
     expect(listStrategyFor('v1', 'Pod', ['spec', 'containers', 'ports'])?.keys).toEqual(['containerPort', 'protocol']);
     expect(listStrategyFor('v1', 'Pod', ['spec', 'volumes'])?.strategy).toBe('merge,retainKeys');
   });

@@ -27,7 +27,12 @@ export interface SchemaNode {
   readonly items?: SchemaNode;
 }
 
-function mergeList(mergeKey: string | undefined, items?: SchemaNode, listMapKeys?: readonly string[], strategy = 'merge'): SchemaNode {
+function mergeList(
+  mergeKey: string | undefined,
+  items?: SchemaNode,
+  listMapKeys?: readonly string[],
+  strategy = 'merge',
+): SchemaNode {
   const keys = listMapKeys ?? (mergeKey ? [mergeKey] : []);
   return { list: { strategy, mergeKey, keys }, items };
 }
@@ -109,8 +114,14 @@ const RESOURCES: Readonly<Record<string, Readonly<Record<string, SchemaNode>>>> 
     Namespace: object({ metadata: objectMeta, status: object({ conditions: conditionsByType }) }),
     PersistentVolumeClaim: object({ metadata: objectMeta, status: object({ conditions: conditionsByType }) }),
     ...metadataOnlyKinds([
-      'ComponentStatus', 'ConfigMap', 'Endpoints', 'Event', 'LimitRange', 'PersistentVolume',
-      'ResourceQuota', 'Secret',
+      'ComponentStatus',
+      'ConfigMap',
+      'Endpoints',
+      'Event',
+      'LimitRange',
+      'PersistentVolume',
+      'ResourceQuota',
+      'Secret',
     ]),
   },
   'apps/v1': {
@@ -122,9 +133,17 @@ const RESOURCES: Readonly<Record<string, Readonly<Record<string, SchemaNode>>>> 
   },
   'batch/v1': { Job: job, CronJob: cronJob },
   'batch/v1beta1': { CronJob: cronJob },
-  'policy/v1': { PodDisruptionBudget: object({ metadata: objectMeta, status: object({ conditions: mergeList('type', undefined, ['type']) }) }) },
+  'policy/v1': {
+    PodDisruptionBudget: object({
+      metadata: objectMeta,
+      status: object({ conditions: mergeList('type', undefined, ['type']) }),
+    }),
+  },
   'policy/v1beta1': {
-    PodDisruptionBudget: object({ metadata: objectMeta, status: object({ conditions: mergeList('type', undefined, ['type']) }) }),
+    PodDisruptionBudget: object({
+      metadata: objectMeta,
+      status: object({ conditions: mergeList('type', undefined, ['type']) }),
+    }),
     ...metadataOnlyKinds(['PodSecurityPolicy']),
   },
   'networking.k8s.io/v1': metadataOnlyKinds(['Ingress', 'IngressClass', 'NetworkPolicy']),
@@ -135,8 +154,14 @@ const RESOURCES: Readonly<Record<string, Readonly<Record<string, SchemaNode>>>> 
   'autoscaling/v1': metadataOnlyKinds(['HorizontalPodAutoscaler', 'Scale']),
   'autoscaling/v2beta1': metadataOnlyKinds(['HorizontalPodAutoscaler']),
   'autoscaling/v2beta2': metadataOnlyKinds(['HorizontalPodAutoscaler']),
-  'admissionregistration.k8s.io/v1': metadataOnlyKinds(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']),
-  'admissionregistration.k8s.io/v1beta1': metadataOnlyKinds(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']),
+  'admissionregistration.k8s.io/v1': metadataOnlyKinds([
+    'MutatingWebhookConfiguration',
+    'ValidatingWebhookConfiguration',
+  ]),
+  'admissionregistration.k8s.io/v1beta1': metadataOnlyKinds([
+    'MutatingWebhookConfiguration',
+    'ValidatingWebhookConfiguration',
+  ]),
   'apiextensions.k8s.io/v1': metadataOnlyKinds(['CustomResourceDefinition']),
   'apiextensions.k8s.io/v1beta1': metadataOnlyKinds(['CustomResourceDefinition']),
   'apiregistration.k8s.io/v1': metadataOnlyKinds(['APIService']),

@@ -23,7 +23,8 @@ export function applyStrategicMergePatch(resource: JsonObject, patch: JsonValue)
     else if (error instanceof PreprocessError) return patchError(`failed to preProcess rule: ${error.message}`);
     else throw error;
   }
-  const schema = schemaForResource(resource.apiVersion, resource.kind) ?? schemaForResource(patch.apiVersion, patch.kind);
+  const schema =
+    schemaForResource(resource.apiVersion, resource.kind) ?? schemaForResource(patch.apiVersion, patch.kind);
   try {
     return patchResult(resource, mergeValue(resource, plainPatch, schema));
   } catch (error) {
