@@ -397,6 +397,29 @@ describe('applyStrategicMergePatch: anchors', () => {
     expect((out.metadata as JsonObject).labels).toEqual({ a: 'b', '=(a)': 'c' });
   });
 
+  it('keeps only the last of two conditioned elements of one list, as Kyverno does', () => {
+    // Kyverno removes the anchored elements by their original positions after earlier removals
+    // shifted the list, which throws away the first element's named copy.
+    const resource = pod({
+      containers: [
+        { name: 'a', image: 'a:1' },
+        { name: 'b', image: 'b:1' },
+      ],
+    });
+    const out = patched(resource, {
+      spec: {
+        containers: [
+          { '(name)': 'a', imagePullPolicy: 'Always' },
+          { '(name)': 'b', imagePullPolicy: 'Never' },
+        ],
+      },
+    });
+    expect((out.spec as JsonObject).containers).toEqual([
+      { name: 'b', image: 'b:1', imagePullPolicy: 'Never' },
+      { name: 'a', image: 'a:1' },
+    ]);
+  });
+
   it('drops empty maps from the patch, as Kyverno does', () => {
     const out = patched(pod({}), { spec: { volumes: [{ name: 'cache', emptyDir: {} }] } });
     expect((out.spec as JsonObject).volumes).toEqual([{ name: 'cache' }]);
