@@ -13,6 +13,14 @@ export * from './images';
 export * from './pss';
 export * from './jmespath';
 export { matchPattern, matchValue, type PatternResult } from './pattern';
+export { applyJson6902, applyStrategicMergePatch, listStrategyFor, mergeKeyFor, type PatchOutcome } from './mutate/patch';
+export {
+  normalizeGeneratedLabels,
+  type GenerationDetails,
+  type GenerationRuleResponse,
+  type GeneratedFrom,
+  type NotGenerated,
+} from './generate';
 export {
   EvaluationContext,
   substituteVariables,

@@ -6,6 +6,9 @@ import { ruleMatches, type MatchRequest } from '../match';
 import type { PolicyException, Rule } from '../policy/types';
 import { validatePodSecurity } from '../validate/validate-pod-security';
 import { validateResource } from '../validate/validate-resource';
+import { mutateExisting } from '../mutate/mutate-existing';
+import { mutateResource } from '../mutate/mutate-resource';
+import { generateResources } from '../generate';
 import type { RuleRun } from '../validate/rule-run';
 import { EvaluationContext } from '../variables';
 import { compilePolicy, type CompiledPolicy } from './compile';
@@ -13,7 +16,7 @@ import { checkConditions } from './conditions';
 import { failureActionFor } from './failure-action';
 import type { Clock, ContextLoaders, ResourceLoader } from './loaders';
 import { errorMessage, ruleError, ruleResponse } from './responses';
-import type { PolicyResponse, ResourceRequest, RuleResponse } from './types';
+import type { PolicyResponse, ResourceRequest, RuleResponse, RuleType } from './types';
 
 export type { CompiledPolicy } from './compile';
 
@@ -37,6 +40,9 @@ export interface EngineDependencies {
 
 const AUTOGEN_PREFIX = /^autogen-(cronjob-)?/;
 
+/** A mutate answer: the rule responses and the resource after every patch of the policy. */
+export type MutationResponse = PolicyResponse & { patchedResource?: KubeObject };
+
 export class Engine {
   constructor(private readonly deps: EngineDependencies = {}) {}
 
@@ -47,21 +53,76 @@ export class Engine {
   /** Runs the policy's validate rules against one request, as Kyverno's engine Validate does. */
   async validate(compiled: CompiledPolicy, request: ResourceRequest, options: EvaluationOptions = {}): Promise<PolicyResponse> {
     const resource = request.resource ?? request.oldResource;
-    const response = emptyResponse(compiled, resource);
-    if (!resource || !appliesToNamespace(compiled, request)) return response;
+    return this.process(compiled, compiled.validateRules, 'Validation', request, options, async (run, exceptions) => {
+      let response: RuleResponse | undefined;
+      if (run.rule.validate?.podSecurity) response = validatePodSecurity(run, exceptions);
+      else if (exceptions.length > 0) response = exceptionSkip(run.rule, 'Validation', exceptions);
+      else response = await validateResource(run);
+      if (response) response.failureAction = failureActionFor(compiled.policy, run.rule, resource?.metadata?.namespace);
+      return response ? [response] : [];
+    });
+  }
 
-    const { ctx, error } = this.createContext(request, resource, options);
-    const matchRequest = toMatchRequest(request, resource);
+  /**
+   * Runs the policy's mutate rules in order, each on the resource left by the previous one, as
+   * Kyverno's engine Mutate does. Mutate-existing rules patch their targets, never the trigger.
+   */
+  async mutate(compiled: CompiledPolicy, request: ResourceRequest, options: EvaluationOptions = {}): Promise<MutationResponse> {
+    let patched = request.resource;
+    const response = await this.process(compiled, compiled.mutateRules, 'Mutation', request, options, async (run, exceptions) => {
+      if (exceptions.length > 0) return [exceptionSkip(run.rule, 'Mutation', exceptions)];
+      if (run.rule.mutate?.targets) return mutateExisting(run, this.deps.resources);
+      const result = await mutateResource(run);
+      if (result.patchedResource) {
+        patched = result.patchedResource;
+        run.ctx.replace('request.object', patched);
+      }
+      return [result];
+    }, () => patched);
+    return { ...response, patchedResource: patched };
+  }
+
+  /**
+   * Computes what the policy's generate rules want to exist for this trigger. Applying it (create,
+   * update, synchronize) is the background controller's job.
+   */
+  async generate(compiled: CompiledPolicy, request: ResourceRequest, options: EvaluationOptions = {}): Promise<PolicyResponse> {
+    return this.process(compiled, compiled.generateRules, 'Generation', request, options, async (run, exceptions) => {
+      if (exceptions.length > 0) return [exceptionSkip(run.rule, 'Generation', exceptions)];
+      const response = await generateResources(run, this.deps.resources, compiled.policy);
+      return response ? [response] : [];
+    });
+  }
+
+  /**
+   * The rule loop every rule type shares: match, the rule's context and preconditions, the
+   * exceptions that apply, then the type's handler. `current` gives the resource each rule sees
+   * (mutation changes it as it goes).
+   */
+  private async process(
+    compiled: CompiledPolicy,
+    rules: readonly Rule[],
+    type: RuleType,
+    request: ResourceRequest,
+    options: EvaluationOptions,
+    handle: (run: RuleRun, exceptions: PolicyException[]) => Promise<RuleResponse[]>,
+    current: () => KubeObject | undefined = () => request.resource,
+  ): Promise<PolicyResponse> {
+    const trigger = request.resource ?? request.oldResource;
+    const response = emptyResponse(compiled, trigger);
+    if (!trigger || !appliesToNamespace(compiled, request)) return response;
+
+    const { ctx, error } = this.createContext(request, trigger, options);
     const applyOne = compiled.policy.spec.applyRules === 'One';
-    for (const rule of compiled.validateRules) {
+    for (const rule of rules) {
+      const resource = current() ?? trigger;
+      const matchRequest = toMatchRequest(request, resource);
       if (!ruleMatches(rule, matchRequest, compiled.namespace).matched) continue;
-      const ruleResult = error
-        ? ruleError(rule, 'Validation', 'failed to build the policy context', error)
-        : await this.runRule(compiled, rule, request, resource, ctx, options, matchRequest);
-      if (!ruleResult) continue;
-      ruleResult.failureAction = failureActionFor(compiled.policy, rule, resource.metadata?.namespace);
-      response.rules.push(ruleResult);
-      if (applyOne && (ruleResult.status === 'pass' || ruleResult.status === 'fail')) break;
+      const results = error
+        ? [ruleError(rule, type, 'failed to build the policy context', error)]
+        : await this.runRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle);
+      response.rules.push(...results);
+      if (applyOne && results.some((result) => result.status === 'pass' || result.status === 'fail')) break;
     }
     return response;
   }
@@ -86,12 +147,14 @@ export class Engine {
   private async runRule(
     compiled: CompiledPolicy,
     rule: Rule,
+    type: RuleType,
     request: ResourceRequest,
     resource: KubeObject,
     ctx: EvaluationContext,
     options: EvaluationOptions,
     matchRequest: MatchRequest,
-  ): Promise<RuleResponse | undefined> {
+    handle: (run: RuleRun, exceptions: PolicyException[]) => Promise<RuleResponse[]>,
+  ): Promise<RuleResponse[]> {
     const policyName = compiled.policy.metadata.name;
     const values = valuesFor(options.ruleValues, policyName, rule.name);
     ctx.checkpoint();
@@ -103,17 +166,17 @@ export class Engine {
           provided: new Set(Object.keys(values ?? {})),
         });
       } catch (error) {
-        return ruleError(rule, 'Validation', 'failed to load context', error);
+        return [ruleError(rule, type, 'failed to load context', error)];
       }
       let preconditions;
       try {
         preconditions = checkConditions(rule.preconditions, ctx);
       } catch (error) {
-        return ruleError(rule, 'Validation', 'failed to evaluate preconditions', error);
+        return [ruleError(rule, type, 'failed to evaluate preconditions', error)];
       }
       if (!preconditions.passed) {
         const message = ['preconditions not met', preconditions.message].filter(Boolean).join('; ');
-        return ruleResponse(rule, 'Validation', 'skip', message);
+        return [ruleResponse(rule, type, 'skip', message)];
       }
       const exceptions = matchingExceptions(
         exceptionsForRule(this.deps.exceptions?.() ?? [], compiled.key, rule.name),
@@ -128,20 +191,18 @@ export class Engine {
         context: { loaders: this.deps.loaders },
         foreachValues: valuesFor(options.foreachValues, policyName, rule.name),
       };
-      if (rule.validate?.podSecurity) return validatePodSecurity(run, exceptions);
-      if (exceptions.length > 0) return exceptionSkip(rule, exceptions);
-      return await validateResource(run);
+      return await handle(run, exceptions);
     } catch (error) {
-      return ruleResponse(rule, 'Validation', 'error', errorMessage(error));
+      return [ruleResponse(rule, type, 'error', errorMessage(error))];
     } finally {
       ctx.restore();
     }
   }
 }
 
-function exceptionSkip(rule: Rule, exceptions: readonly PolicyException[]): RuleResponse {
+function exceptionSkip(rule: Rule, type: RuleType, exceptions: readonly PolicyException[]): RuleResponse {
   const keys = exceptions.map(exceptionKey);
-  const response = ruleResponse(rule, 'Validation', 'skip', `rule is skipped due to policy exception ${keys.join(', ')}`);
+  const response = ruleResponse(rule, type, 'skip', `rule is skipped due to policy exception ${keys.join(', ')}`);
   response.exceptions = keys;
   return response;
 }
