@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { deepEqual, isObject, type JsonValue, type KubeObject } from '@edict/engine';
+import { deepEqual, isObject, normalizeGeneratedLabels, type JsonValue, type KubeObject } from '@edict/engine';
 import { LoadError } from './io/load-error';
 import { objectKey } from './resource-match';
 import { loadResources } from './resources';
@@ -24,6 +24,11 @@ export function prune(value: JsonValue): JsonValue | undefined {
 
 export function sameObject(expected: KubeObject, actual: KubeObject): boolean {
   return deepEqual(prune(expected) ?? null, prune(actual) ?? null);
+}
+
+/** Generated objects carry Kyverno's bookkeeping labels; like Kyverno's CLI, compare without them. */
+export function sameGeneratedObject(expected: KubeObject, actual: KubeObject): boolean {
+  return sameObject(normalizeGeneratedLabels(expected), normalizeGeneratedLabels(actual));
 }
 
 /** Reads an expected-resource file once per test (files are shared by many results[] entries). */

@@ -1,5 +1,5 @@
 import { Engine } from '@edict/engine';
-import type { EngineFactory, TestEngine } from './test-engine';
+import type { EngineFactory } from './test-engine';
 
 /** The real engine, one instance per test (each test brings its own mocks and exceptions). */
-export const defaultEngineFactory: EngineFactory = (dependencies) => new Engine(dependencies) as unknown as TestEngine;
+export const defaultEngineFactory: EngineFactory = (dependencies) => new Engine(dependencies);

@@ -8,7 +8,7 @@ export { loadResources, resourcePath } from './resources';
 export { isScored, reportResult } from './report-result';
 export { outcome, runTests, runTestFile, type RunOptions, type RunResult, type TestRun } from './run-tests';
 export { loadTestCase } from './test-case';
-export type { EngineFactory, MutationResponse, TestEngine } from './test-engine';
+export type { EngineFactory, TestEngine } from './test-engine';
 export { loadTestFile } from './test-file';
 export * from './types';
 export { loadUserInfoFile } from './userinfo-file';

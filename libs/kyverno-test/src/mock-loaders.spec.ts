@@ -31,6 +31,7 @@ function loaded(extra: Partial<LoadedTest> = {}, cluster = false): LoadedTest {
     resources: [],
     targetResources: [],
     clusterResources: [],
+    cloneSources: [],
     crdPlurals: {},
     values: EMPTY_VALUES,
     ...extra,

@@ -1,4 +1,12 @@
-import type { APICall, ContextLoaders, JsonObject, JsonValue, KubeObject, ResourceLoader } from '@edict/engine';
+import {
+  matchesLabelSelector,
+  type APICall,
+  type ContextLoaders,
+  type JsonValue,
+  type KubeObject,
+  type LabelSelector,
+  type ResourceLoader,
+} from '@edict/engine';
 import { FakeApiServer } from './fake-api-server';
 import { groupVersion } from './request-builder';
 import type { ApiCallMock, LoadedTest } from './types';
@@ -47,14 +55,14 @@ export function createResourceLoader(test: LoadedTest): ResourceLoader {
         (o) =>
           same(o, apiVersion, kind) &&
           (!namespace || o.metadata.namespace === namespace) &&
-          matchesLabels(o, labelSelector),
+          matchesLabelSelector((labelSelector ?? {}) as LabelSelector, o.metadata.labels),
       ),
   };
 }
 
-/** Kyverno's fake cluster holds the test's resources, its target resources and its cluster resources. */
+/** Kyverno's fake cluster holds the test's resources, target resources, cluster resources and clone sources. */
 function clusterObjects(test: LoadedTest): KubeObject[] {
-  return [...test.resources, ...test.targetResources, ...test.clusterResources];
+  return [...test.resources, ...test.targetResources, ...test.clusterResources, ...test.cloneSources];
 }
 
 function answerApiCall(
@@ -74,9 +82,3 @@ function answerApiCall(
   return api.get(url);
 }
 
-function matchesLabels(object: KubeObject, selector: JsonObject | undefined): boolean {
-  const matchLabels = selector?.matchLabels;
-  if (!matchLabels || typeof matchLabels !== 'object' || Array.isArray(matchLabels)) return true;
-  const labels = object.metadata.labels ?? {};
-  return Object.entries(matchLabels).every(([key, value]) => labels[key] === value);
-}

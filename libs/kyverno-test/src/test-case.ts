@@ -34,6 +34,10 @@ export function loadTestCase(definition: TestDefinition): LoadedTest {
     resources: loadResources(definition.resources, dir),
     targetResources: loadResources(definition.targetResources, dir),
     clusterResources: cluster.objects,
+    cloneSources: loadResources(
+      definition.results.flatMap((result) => (result.cloneSourceResource ? [result.cloneSourceResource] : [])),
+      dir,
+    ),
     crdPlurals: cluster.crdPlurals,
     values:
       definition.values ?? (definition.variables ? loadValuesFile(resolve(dir, definition.variables)) : EMPTY_VALUES),

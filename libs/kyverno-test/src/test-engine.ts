@@ -2,14 +2,11 @@ import type {
   CompiledPolicy,
   EngineDependencies,
   EvaluationOptions,
-  KubeObject,
+  MutationResponse,
   Policy,
   PolicyResponse,
   ResourceRequest,
 } from '@edict/engine';
-
-/** A mutate answer: the policy's rule responses and the resource after all its patches. */
-export type MutationResponse = PolicyResponse & { patchedResource?: KubeObject };
 
 /**
  * The part of the engine the CLI drives. `mutate` and `generate` are optional so the runner works with

@@ -83,6 +83,8 @@ export interface LoadedTest {
   resources: KubeObject[];
   targetResources: KubeObject[];
   clusterResources: KubeObject[];
+  /** The `cloneSourceResource` objects of the results, which generate clone rules read. */
+  cloneSources: KubeObject[];
   /** plural resource name -> kind, from CRDs named in cluster resource files. */
   crdPlurals: Record<string, { group: string; kind: string }>;
   values: ValuesSpec;

@@ -1,7 +1,7 @@
 import type { KubeObject, RuleResponse } from '@edict/engine';
 import { describeError } from './io/load-error';
 import type { Check } from './check-types';
-import { ExpectedFiles, sameObject } from './compare-resources';
+import { ExpectedFiles, sameGeneratedObject, sameObject } from './compare-resources';
 import type { EvaluatedResponse } from './evaluate';
 import { reportResult } from './report-result';
 import type { ResponseIndex } from './response-index';
@@ -76,7 +76,7 @@ function row(
     if (entry.generatedResource) {
       for (const generated of rule.generatedResources ?? []) {
         const expected = files.find(entry.generatedResource, generated);
-        if (expected && !sameObject(expected, generated)) {
+        if (expected && !sameGeneratedObject(expected, generated)) {
           return {
             ...base,
             got,

@@ -1,7 +1,7 @@
 import type { KubeObject } from '@edict/engine';
 import { describeError } from './io/load-error';
 import type { Check } from './check-types';
-import { ExpectedFiles, sameObject } from './compare-resources';
+import { ExpectedFiles, sameGeneratedObject, sameObject } from './compare-resources';
 import { reportResult } from './report-result';
 import type { FoundRule, ResponseIndex } from './response-index';
 import { displayResource, namesRule, resolveNamedResources } from './resource-match';
@@ -94,7 +94,7 @@ function compareGenerated(path: string, rules: readonly FoundRule[], files: Expe
     const actual = generated.find((object) => files.find(path, object) === expected);
     if (!actual)
       return `no rule generated ${expected.kind} ${expected.metadata.namespace ?? ''}/${expected.metadata.name ?? ''}`;
-    if (!sameObject(expected, actual))
+    if (!sameGeneratedObject(expected, actual))
       return `generated ${expected.kind} ${expected.metadata.name ?? ''} differs from ${path}`;
   }
   return undefined;

@@ -116,6 +116,7 @@ function loadApplyInputs(policyPaths: readonly string[], options: ApplyOptions):
     resources: loadResources(options.resource, cwd),
     targetResources: [],
     clusterResources: [],
+    cloneSources: [],
     crdPlurals: {},
     values: options.valuesFile ? loadValuesFile(resolve(options.valuesFile)) : EMPTY_VALUES,
     user: options.userinfo ? loadUserInfoFile(resolve(options.userinfo)) : undefined,

@@ -3,12 +3,13 @@ import type {
   EngineDependencies,
   EvaluationOptions,
   KubeObject,
+  MutationResponse,
   Policy,
   PolicyResponse,
   ResourceRequest,
   RuleResponse,
 } from '@edict/engine';
-import type { EngineFactory, MutationResponse, TestEngine } from '../test-engine';
+import type { EngineFactory, TestEngine } from '../test-engine';
 
 export interface FakeCall {
   stage: 'validate' | 'mutate' | 'generate';
