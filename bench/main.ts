@@ -1,14 +1,30 @@
+import { runAdmissionSuite } from './admission-suite';
+import { runCorpusSuite } from './corpus-suite';
 import { formatTable } from './harness';
-import { runPssSuite } from './pss-suite';
 
-/** `npm run bench`: engine timings as ratios to baselines measured in the same run. */
+/** `npm run bench`: engine timings, each next to a baseline measured in the same run. */
 async function main(): Promise<void> {
-  console.log(`Node ${process.version}, ${new Date().toISOString()}\n`);
+  console.log(`Node ${process.version} on ${process.platform}/${process.arch}, ${new Date().toISOString()}\n`);
 
-  const pss = await runPssSuite();
-  console.log(`Pod Security policies on a Pod CREATE (${pss.rules} rule responses per review)`);
-  console.log(formatTable(pss.rows, pss.baseline));
-  console.log('');
+  const admission = await runAdmissionSuite();
+  console.log(
+    `One Pod CREATE review (${admission.validateRules} validate rule responses; mutation builds ${admission.patchOperations} patch operations)`,
+  );
+  console.log(formatTable(admission.rows, admission.baseline));
+  const [, validate, mutate] = admission.rows;
+  console.log(`mutate / validate pipeline: ${(mutate.medianUs / validate.medianUs).toFixed(2)}x\n`);
+
+  const corpus = await runCorpusSuite();
+  if (!corpus) {
+    console.log('Conformance corpus not found: corpus benchmark skipped (set EDICT_SHARED_DIR).');
+    return;
+  }
+  const perEvaluation = corpus.pass.medianUs / corpus.evaluations;
+  console.log(`Conformance corpus: ${corpus.tests} tests, ${corpus.evaluations} policy × resource evaluations per pass`);
+  console.log(
+    `  ${(corpus.pass.medianUs / 1000).toFixed(1)} ms per pass, ${perEvaluation.toFixed(1)} µs per evaluation` +
+      ` (${(perEvaluation / admission.baseline.medianUs).toFixed(2)}x JSON.parse of the review)`,
+  );
 }
 
 main().catch((error) => {

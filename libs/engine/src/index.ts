@@ -14,6 +14,7 @@ export * from './pss';
 export * from './jmespath';
 export { matchPattern, matchValue, type PatternResult } from './pattern';
 export { applyJson6902, applyStrategicMergePatch, listStrategyFor, mergeKeyFor, type PatchOutcome } from './mutate/patch';
+export { admissionPatch, type JsonPatchOperation } from './mutate/admission-patch';
 export {
   normalizeGeneratedLabels,
   type GenerationDetails,

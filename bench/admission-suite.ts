@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  admissionPatch,
+  Engine,
+  loadPolicyDocuments,
+  type CompiledPolicy,
+  type KubeObject,
+  type ResourceRequest,
+} from '@edict/engine';
+import { measure, type Measurement } from './harness';
+import { sharedDir } from './shared-dir';
+
+export const FIXTURES = join(process.cwd(), 'bench', 'fixtures');
+const REVIEW_FILE = join(FIXTURES, 'pod-create-review.json');
+
+/** The 17 Pod Security policies Kyverno's published admission figures use. */
+export function loadPssPolicies(engine: Engine): CompiledPolicy[] {
+  const dir = join(sharedDir(), 'bench', 'pss');
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.yaml'))
+    .flatMap((file) => loadPolicyFile(engine, join(dir, file)));
+}
+
+export function loadPolicyFile(engine: Engine, file: string): CompiledPolicy[] {
+  const { policies, errors } = loadPolicyDocuments(readFileSync(file, 'utf8'), file);
+  if (errors.length > 0) throw new Error(`${file}: ${errors.map((error) => error.message).join('; ')}`);
+  return policies.map((policy) => engine.compile(policy));
+}
+
+export function reviewText(): string {
+  return readFileSync(REVIEW_FILE, 'utf8');
+}
+
+/** Builds the engine request from a parsed AdmissionReview, as the webhook will. */
+export function requestFromReview(review: { request: Record<string, unknown> }): ResourceRequest {
+  const request = review.request as {
+    object: KubeObject;
+    operation: ResourceRequest['operation'];
+    userInfo: NonNullable<ResourceRequest['user']>['userInfo'];
+  };
+  return {
+    resource: request.object,
+    operation: request.operation,
+    user: { userInfo: request.userInfo, roles: [], clusterRoles: [] },
+    admissionRequest: review.request as ResourceRequest['admissionRequest'],
+  };
+}
+
+/** Runs every mutate policy in order on the request's object, then builds the one admission patch. */
+async function mutatePipeline(engine: Engine, policies: readonly CompiledPolicy[], text: string): Promise<number> {
+  const request = requestFromReview(JSON.parse(text));
+  const original = request.resource!;
+  let current = original;
+  for (const policy of policies) {
+    const response = await engine.mutate(policy, { ...request, resource: current });
+    current = response.patchedResource ?? current;
+  }
+  return admissionPatch(original, current).length;
+}
+
+async function validatePipeline(engine: Engine, policies: readonly CompiledPolicy[], text: string): Promise<number> {
+  const request = requestFromReview(JSON.parse(text));
+  let rules = 0;
+  for (const policy of policies) rules += (await engine.validate(policy, request)).rules.length;
+  return rules;
+}
+
+export interface AdmissionSuite {
+  baseline: Measurement;
+  rows: Measurement[];
+  validateRules: number;
+  patchOperations: number;
+}
+
+/**
+ * One Pod CREATE through the engine as the webhook will run it: parse the AdmissionReview, then
+ * either validate it against the 17 PSS policies or mutate it with four typical mutate policies and
+ * build the admission patch. The baseline is JSON.parse of the same review alone, in the same run.
+ */
+export async function runAdmissionSuite(): Promise<AdmissionSuite> {
+  const engine = new Engine();
+  const pss = loadPssPolicies(engine);
+  const mutators = loadPolicyFile(engine, join(FIXTURES, 'mutate-policies.yaml'));
+  const text = reviewText();
+  const validateRules = await validatePipeline(engine, pss, text);
+  const patchOperations = await mutatePipeline(engine, mutators, text);
+
+  const baseline = await measure('JSON.parse(review)', () => JSON.parse(text));
+  const validate = await measure(`validate: parse + ${pss.length} PSS policies`, () => validatePipeline(engine, pss, text));
+  const mutate = await measure(`mutate: parse + ${mutators.length} policies + patch`, () =>
+    mutatePipeline(engine, mutators, text),
+  );
+  return { baseline, rows: [baseline, validate, mutate], validateRules, patchOperations };
+}
