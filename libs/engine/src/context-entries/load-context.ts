@@ -24,7 +24,11 @@ export async function loadContextEntries(
 ): Promise<void> {
   for (const entry of entries ?? []) {
     const value = await loadEntry(entry, ctx, options);
-    if (value !== undefined) ctx.add(entry.name, value);
+    if (value === undefined) continue;
+    // A `variable` entry replaces whatever the name held (a second entry of the same name wins
+    // outright); external data is merged into the context like any other added document.
+    if (entry.variable) ctx.replace(entry.name, value);
+    else ctx.add(entry.name, value);
   }
 }
 

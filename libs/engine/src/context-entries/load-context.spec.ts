@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { EvaluationContext } from '../variables';
+import type { ContextEntry } from '../policy/types';
+import { loadContextEntries } from './load-context';
+
+describe('loadContextEntries: variable entries', () => {
+  it('lets a later variable entry of the same name replace an object outright (no merge)', async () => {
+    const ctx = new EvaluationContext();
+    const entries: ContextEntry[] = [
+      { name: 'cfg', variable: { value: { first: 1, shared: 'a' } } },
+      { name: 'cfg', variable: { value: { shared: 'b' } } },
+    ];
+    await loadContextEntries(entries, ctx, {});
+    expect(ctx.query('cfg')).toEqual({ shared: 'b' });
+  });
+
+  it('replaces a value supplied beforehand (CLI values are loaded first, variables after)', async () => {
+    const ctx = new EvaluationContext();
+    ctx.add('settings', { mode: 'values-file', extra: true });
+    await loadContextEntries([{ name: 'settings', variable: { value: { mode: 'policy' } } }], ctx, {
+      provided: new Set(['settings']),
+    });
+    expect(ctx.query('settings')).toEqual({ mode: 'policy' });
+  });
+
+  it('replaces only the named leaf of a dotted name, keeping its siblings', async () => {
+    const ctx = new EvaluationContext({ outer: { keep: 1, inner: { old: true } } });
+    await loadContextEntries([{ name: 'outer.inner', variable: { value: { fresh: true } } }], ctx, {});
+    expect(ctx.query('outer')).toEqual({ keep: 1, inner: { fresh: true } });
+  });
+
+  it('later entries read earlier ones', async () => {
+    const ctx = new EvaluationContext();
+    await loadContextEntries(
+      [
+        { name: 'a', variable: { value: { n: 'x' } } },
+        { name: 'b', variable: { jmesPath: 'a.n' } },
+      ],
+      ctx,
+      {},
+    );
+    expect(ctx.query('b')).toBe('x');
+  });
+});
