@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalQuantity, compareQuantities, formatQuantity, parseQuantity, quantityToNumber } from './quantity';
+import {
+  canonicalQuantity,
+  compareQuantities,
+  formatQuantity,
+  parseQuantity,
+  quantitiesEqual,
+  quantityToNumber,
+} from './quantity';
 
 const q = (s: string) => {
   const parsed = parseQuantity(s);
@@ -37,10 +44,28 @@ describe('parseQuantity', () => {
     expect(q('-0.0000000001').nanos).toBe(-1n);
   });
 
-  it('caps at the largest int64', () => {
-    expect(q('1e100').nanos).toBe(((1n << 63n) - 1n) * 1_000_000_000n);
-    expect(q('1e999999999').nanos).toBe(((1n << 63n) - 1n) * 1_000_000_000n);
+  it('caps binary quantities at the largest int64, like apimachinery', () => {
+    const max = ((1n << 63n) - 1n) * 1_000_000_000n;
+    expect(q('16Ei').nanos).toBe(max);
+    expect(q('99999999999999999999Ki').nanos).toBe(max);
+    expect(q('7Ei').nanos).toBe(7n * (1n << 60n) * 1_000_000_000n);
+  });
+
+  it('keeps decimal quantities exact beyond int64 (no cap)', () => {
+    expect(q('1e100').nanos).toBe(10n ** 109n);
+    const a = '2649656209477949107655321180942209802194995248351570328151081380849095312666036238810963';
+    const b = '2562677619429980910394392529302247877955011135109043916899503525139662059390058923745236';
+    expect(quantitiesEqual(q(a), q(b))).toBe(false);
+    expect(compareQuantities(q(a), q(b))).toBe(1);
+    expect(quantitiesEqual(q(a), q(`${a}.0`))).toBe(true);
+    expect(formatQuantity(q('1e30'))).toBe('1e30');
+  });
+
+  it('stays bounded on absurd exponents', () => {
+    expect(q('1e999999999').nanos).toBe(q('1e1000000000').nanos);
+    expect(q('1e999999999').nanos > 10n ** 1000n).toBe(true);
     expect(q('1e-999999').nanos).toBe(1n);
+    expect(q(`${'9'.repeat(600)}e-500`).nanos).toBe(10n ** 109n);
   });
 
   it('keeps apimachinery leniency: a missing number reads as zero', () => {

@@ -2,8 +2,9 @@
  * Kubernetes `resource.Quantity` ("500m", "1.5Gi", "1e3"), with the apimachinery parser's quirks.
  *
  * Values are held exactly as a bigint count of nano-units: Kubernetes itself rounds every parsed
- * quantity up (away from zero) to nano precision and caps the magnitude at 2^63-1, so nanos are
- * lossless and comparisons such as "1.5Gi" vs "1536Mi" never see float drift.
+ * quantity up (away from zero) to nano precision, so nanos are lossless and comparisons such as
+ * "1.5Gi" vs "1536Mi" never see float drift. Only binary-suffixed quantities are capped at 2^63-1;
+ * decimal ones keep arbitrary precision (two 600-digit numbers compare exactly, as in Go).
  */
 
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
@@ -16,8 +17,14 @@ export interface Quantity {
 }
 
 const NANOS_PER_UNIT = 1_000_000_000n;
-/** Kubernetes caps quantities at the largest int64 (in whole units). */
+/** Kubernetes caps binary (Ki, Mi, ...) quantities at the largest int64 (in whole units). */
 const MAX_NANOS = ((1n << 63n) - 1n) * NANOS_PER_UNIT;
+/**
+ * Decimal exponents beyond this are clamped to it ("1e999999" would otherwise build a
+ * million-digit bigint on every comparison). Go keeps them exact; values this large never occur
+ * in real resources, and everything up to 10^1000 stays exact here.
+ */
+const MAX_DECIMAL_SHIFT = 1_009;
 
 const DECIMAL_SUFFIXES: Readonly<Record<string, number>> = {
   n: -9,
@@ -110,7 +117,7 @@ export function parseQuantity(s: string): Quantity | undefined {
   let magnitude = BigInt(parts.integer + parts.fraction);
   let format = meaning.format;
   if (magnitude !== 0n) magnitude = scaleToNanos(magnitude, parts.fraction.length, meaning);
-  if (magnitude > MAX_NANOS) magnitude = MAX_NANOS;
+  if (format === 'BinarySI' && magnitude > MAX_NANOS) magnitude = MAX_NANOS;
   // A binary quantity below one unit would only print confusingly; Kubernetes switches to decimal.
   if (format === 'BinarySI' && magnitude > 0n && magnitude < NANOS_PER_UNIT) format = 'DecimalSI';
   return { nanos: parts.negative ? -magnitude : magnitude, format };
@@ -121,10 +128,10 @@ function scaleToNanos(digits: bigint, fractionDigits: number, meaning: SuffixMea
   let decimalShift = 9 - fractionDigits;
   if (meaning.base === 2) digits <<= BigInt(meaning.exponent);
   else decimalShift += meaning.exponent;
-  // Guard absurd exponents ("1e999999"): the result would be capped or rounded to 1n anyway.
-  if (decimalShift > 40) return MAX_NANOS + 1n;
+  if (decimalShift > MAX_DECIMAL_SHIFT) decimalShift = MAX_DECIMAL_SHIFT;
   if (decimalShift >= 0) return digits * 10n ** BigInt(decimalShift);
-  if (decimalShift < -400) return 1n;
+  // Dividing by more digits than there are leaves a positive fraction of a nano: rounds up to 1.
+  if (-decimalShift > digits.toString().length) return 1n;
   const divisor = 10n ** BigInt(-decimalShift);
   const quotient = digits / divisor;
   return digits % divisor === 0n ? quotient : quotient + 1n;
