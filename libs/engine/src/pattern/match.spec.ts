@@ -472,9 +472,9 @@ describe('matchPattern: anchors whose key never appears', () => {
     const pattern = { spec: { containers: [{ '(name)': 'a*', image: '!*:latest' }], hostIPC: false } };
     const resource = pod({ containers: [{ image: 'x' }, { name: 'ab', image: 'ok' }], hostIPC: true });
     expect(matchPattern(resource, pattern)).toMatchObject({ status: 'fail', path: '/spec/hostIPC/' });
-    // the only container lacks "name" (so "(name)" was never seen) and hostIPC fails
-    const unseen = pod({ containers: [{ image: 'x' }], hostIPC: true });
-    expect(matchPattern(unseen, pattern)).toEqual({
+    // "^(volumes)" never met its key (the pod has no volumes) and hostIPC fails: an execution error
+    const existence = { spec: { '^(volumes)': [{ name: 'data' }], hostIPC: false } };
+    expect(matchPattern(pod({ containers: [], hostIPC: true }), existence)).toEqual({
       status: 'fail',
       path: '',
       message: "resource value 'true' does not match 'false' at path /spec/hostIPC/",
@@ -509,10 +509,38 @@ describe('matchPattern: arrays whose elements are all skipped', () => {
       status: 'fail',
       path: '/spec/containers/0/securityContext/runAsUser/',
     });
+    // a failure found before the skipped array (anchors come first) is reported
+    const anchoredFirst = {
+      spec: { '=(hostIPC)': false, containers: [{ '(image)': '*:latest', imagePullPolicy: 'Always' }] },
+    };
+    expect(
+      matchPattern({ spec: { containers: [{ name: 'a', image: 'a:1' }], hostIPC: true } }, anchoredFirst),
+    ).toMatchObject({ status: 'fail', path: '/spec/hostIPC/' });
+  });
+
+  it('let a skip set aside outrank a failure found after it in the same map', () => {
+    // containers (holding an anchor) is visited before hostIPC: its skip wins over hostIPC's failure
     const plain = { spec: { containers: [{ '(image)': '*:latest', imagePullPolicy: 'Always' }], hostIPC: false } };
-    expect(matchPattern({ spec: { containers: [{ name: 'a', image: 'a:1' }], hostIPC: true } }, plain)).toMatchObject({
+    expect(matchPattern({ spec: { containers: [{ name: 'a', image: 'a:1' }], hostIPC: true } }, plain)).toEqual({
+      status: 'skip',
+      path: '/spec/containers/0/image/',
+      message: "conditional anchor mismatch: resource value 'a:1' does not match '*:latest' at path /spec/containers/0/image/",
+    });
+    // per array element: a container whose conditional list does not apply is skipped even though its
+    // other fields fail, while the array still fails on a container that applies and fails
+    const mounts = {
+      spec: {
+        containers: [{ resources: { limits: { memory: '?*' } }, volumeMounts: [{ '<(name)': 'scratch' }] }],
+      },
+    };
+    const skipped = { name: 'b', resources: {}, volumeMounts: [{ name: 'other' }] };
+    const good = { name: 'a', resources: { limits: { memory: '1Gi' } }, volumeMounts: [{ name: 'scratch' }] };
+    const bad = { name: 'c', resources: {}, volumeMounts: [{ name: 'scratch' }] };
+    expect(matchPattern({ spec: { containers: [good, skipped] } }, mounts).status).toBe('pass');
+    expect(matchPattern({ spec: { containers: [skipped] } }, mounts).status).toBe('skip');
+    expect(matchPattern({ spec: { containers: [good, skipped, bad] } }, mounts)).toMatchObject({
       status: 'fail',
-      path: '/spec/hostIPC/',
+      path: '/spec/containers/2/resources/limits/',
     });
   });
 

@@ -117,7 +117,10 @@ function checkElement(
 /**
  * Anchors first, then the other keys (see `plan.ts`). Any failure stops the walk, except an
  * aggregated skip (an array whose elements were all skipped): Kyverno sets it aside and goes on,
- * so the map passes if another entry applied, and is itself skipped if none did.
+ * so the map passes if another entry applied, and is itself skipped if none did. A skip set aside
+ * outranks a failure found after it (Kyverno 1.12.2+): the map is then skipped, not failed. Since
+ * keys holding anchors are visited first, a container whose conditional part does not apply is
+ * skipped even when its other fields would fail.
  */
 function checkMap(resource: JsonObject, plan: MapPlan, path: string, sightings: AnchorSightings): Failure | undefined {
   let applied = 0;
@@ -126,6 +129,7 @@ function checkMap(resource: JsonObject, plan: MapPlan, path: string, sightings: 
     const result = checkEntry(resource, entry, path, sightings);
     if (!result) applied++;
     else if (result.kind === 'aggregated-skip') (skipped ??= []).push(result);
+    else if (skipped && !isSkip(result)) return aggregatedSkip(skipped);
     else return result;
   }
   return applied === 0 && skipped ? aggregatedSkip(skipped) : undefined;
