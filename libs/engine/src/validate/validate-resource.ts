@@ -8,6 +8,7 @@ import type { Conditions, ContextEntry, ForEachValidation, Rule } from '../polic
 import { substituteVariables } from '../variables';
 import { evaluateForeachList } from './foreach-list';
 import type { RuleRun } from './rule-run';
+import { unsupportedValidation } from './unsupported-validation';
 
 /** The parts of a validate rule or of one of its foreach blocks that a validator evaluates. */
 interface ValidationBody {
@@ -25,6 +26,11 @@ interface ValidationBody {
  */
 export async function validateResource(run: RuleRun): Promise<RuleResponse | undefined> {
   const validation = run.rule.validate!;
+  const unsupported = unsupportedValidation(validation);
+  if (unsupported !== undefined) {
+    // Kyverno's handlers for these types do not run on DELETE either.
+    return run.request.operation === 'DELETE' ? undefined : ruleResponse(run.rule, 'Validation', 'error', unsupported);
+  }
   return new Validator(run, validation, 0, undefined).validate();
 }
 

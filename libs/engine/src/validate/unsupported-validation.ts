@@ -1,0 +1,30 @@
+import type { Validation } from '../policy/types';
+
+/**
+ * Validate rule types this engine does not evaluate. A rule of such a type must not vanish from the
+ * results (a CLI test would silently count it as passed), so it answers `error` with this reason.
+ * `manifests` would need sigstore manifest signatures (k8s-manifest-sigstore: gzipped message +
+ * ECDSA signature annotations, then a diff of the signed manifest against the resource).
+ */
+const UNSUPPORTED: ReadonlyArray<readonly [string, string]> = [
+  ['manifests', 'manifest signature verification (validate.manifests)'],
+  ['cel', 'CEL expressions (validate.cel)'],
+  ['assert', 'assertion trees (validate.assert)'],
+];
+
+/** Why the rule cannot be evaluated, or undefined when a supported validation is present. */
+export function unsupportedValidation(validation: Validation): string | undefined {
+  const supported =
+    validation.pattern !== undefined ||
+    validation.anyPattern !== undefined ||
+    validation.deny !== undefined ||
+    validation.foreach !== undefined ||
+    validation.podSecurity !== undefined;
+  if (supported) return undefined;
+  for (const [field, what] of UNSUPPORTED) {
+    // `assert` is not in the typed Validation (kyverno-json trees), so look fields up by name.
+    const value = (validation as Readonly<Record<string, unknown>>)[field];
+    if (value !== undefined && value !== null) return `${what} is not supported by this engine`;
+  }
+  return undefined;
+}

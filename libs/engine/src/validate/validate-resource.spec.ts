@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../json';
+import type { Operation } from '../engine/types';
+import type { Rule } from '../policy/types';
+import { EvaluationContext } from '../variables';
+import { validateResource } from './validate-resource';
+import type { RuleRun } from './rule-run';
+
+const service: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: [] } };
+
+function run(validate: Rule['validate'], operation: Operation = 'CREATE'): RuleRun {
+  const rule = { name: 'r', match: { any: [{ resources: { kinds: ['Service'] } }] }, validate } as Rule;
+  const request = { resource: service, operation };
+  return { rule, ctx: EvaluationContext.forRequest(request), request, resource: service, context: {} };
+}
+
+describe('validateResource: rule types the engine does not evaluate', () => {
+  const keys = { attestors: [{ entries: [{ keys: { publicKeys: '-----BEGIN PUBLIC KEY-----\n...' } }] }] };
+
+  it('answers error for validate.manifests instead of dropping the rule', async () => {
+    expect(await validateResource(run({ manifests: keys }))).toEqual({
+      name: 'r',
+      type: 'Validation',
+      status: 'error',
+      message: 'manifest signature verification (validate.manifests) is not supported by this engine',
+    });
+  });
+
+  it('names validate.cel and validate.assert too', async () => {
+    expect((await validateResource(run({ cel: { expressions: [] } })))?.message).toBe(
+      'CEL expressions (validate.cel) is not supported by this engine',
+    );
+    const assert = { assert: { object: { spec: {} } } } as unknown as Rule['validate'];
+    expect((await validateResource(run(assert)))?.status).toBe('error');
+  });
+
+  it('produces no response on DELETE, like the Kyverno handlers', async () => {
+    expect(await validateResource(run({ manifests: keys }, 'DELETE'))).toBeUndefined();
+  });
+
+  it('evaluates a supported body that sits beside an unsupported one', async () => {
+    const response = await validateResource(run({ manifests: keys, pattern: { metadata: { name: 'web' } } }));
+    expect(response?.status).toBe('pass');
+  });
+
+  it('keeps a rule with nothing to evaluate silent', async () => {
+    expect(await validateResource(run({ message: 'only a message' }))).toBeUndefined();
+  });
+});
