@@ -171,3 +171,18 @@ describe('EvaluationContext deferred loaders', () => {
     expect(ctx.query('early')).toBe(3);
   });
 });
+
+describe('EvaluationContext.fork', () => {
+  it('starts from the current data and operation and diverges independently', () => {
+    const base = EvaluationContext.forRequest({
+      operation: 'DELETE',
+      oldResource: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'shop' } },
+    });
+    const fork = base.fork();
+    expect(fork.operation()).toBe('DELETE');
+    expect(fork.query('request.object.metadata.name')).toBe('web');
+    fork.add('extra', 1);
+    expect(fork.query('extra')).toBe(1);
+    expect(() => base.query('extra')).toThrow();
+  });
+});

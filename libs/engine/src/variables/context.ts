@@ -49,6 +49,17 @@ export class EvaluationContext {
    * background scans do), the requesting user's roles and info, `serviceAccountName` and
    * `serviceAccountNamespace`.
    */
+  /**
+   * A new context starting from this one's current data and operation, with no checkpoints or
+   * deferred loaders of its own. Cheap (data is shared, never mutated), so a request's context can be
+   * built once and forked for every policy evaluated on it.
+   */
+  fork(): EvaluationContext {
+    const copy = new EvaluationContext(this.root);
+    copy.operationValue = this.operationValue;
+    return copy;
+  }
+
   static forRequest(request: ResourceRequest): EvaluationContext {
     const ctx = new EvaluationContext();
     populateFromRequest(ctx, request);
