@@ -71,12 +71,9 @@ export class Engine {
     let patched = request.resource;
     const response = await this.process(compiled, compiled.mutateRules, 'Mutation', request, options, async (run, exceptions) => {
       if (exceptions.length > 0) return [exceptionSkip(run.rule, 'Mutation', exceptions)];
-      if (run.rule.mutate?.targets) return mutateExisting(run, this.deps.resources);
+      if (run.rule.mutate?.targets) return mutateExisting(run, this.deps.resources, compiled.namespace);
       const result = await mutateResource(run);
-      if (result.patchedResource) {
-        patched = result.patchedResource;
-        run.ctx.replace('request.object', patched);
-      }
+      if (result.patchedResource) patched = result.patchedResource;
       return [result];
     }, () => patched);
     return { ...response, patchedResource: patched };
@@ -121,6 +118,10 @@ export class Engine {
       const results = error
         ? [ruleError(rule, type, 'failed to build the policy context', error)]
         : await this.runRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle);
+      // The rule's context is gone, but the resource it left stays: later rules' variables and
+      // preconditions read the patched `request.object`, as in Kyverno.
+      const after = current();
+      if (after && after !== resource) ctx.replace('request.object', after);
       response.rules.push(...results);
       if (applyOne && results.some((result) => result.status === 'pass' || result.status === 'fail')) break;
     }

@@ -1,4 +1,4 @@
-import type { JsonValue, KubeObject } from '../json';
+import { deepEqual, type JsonValue, type KubeObject } from '../json';
 import { loadContextEntries } from '../context-entries';
 import { checkConditions } from '../engine/conditions';
 import { ruleResponse } from '../engine/responses';
@@ -35,8 +35,8 @@ function mutatedMessage(resource: KubeObject): string {
 }
 
 /**
- * Runs foreach loops in order; each loop patches the resource left by the previous one. A rule whose
- * loops all had nothing to iterate is skipped.
+ * Runs foreach loops in order; each loop patches the resource left by the previous one, which later
+ * loops also read as `request.object`. A rule none of whose loops changed anything is skipped.
  */
 export async function mutateForeach(
   run: RuleRun,
@@ -55,7 +55,7 @@ export async function mutateForeach(
     }
     const outcome = await mutateElements(run, loop, elements, current, nesting);
     if (outcome.status !== 'pass') {
-      if (outcome.status === 'error') return outcome;
+      if (outcome.status === 'error') return { status: 'error', message: `failed to mutate elements: ${outcome.message}` };
       continue;
     }
     applied++;
@@ -113,5 +113,8 @@ async function mutateElements(
   } finally {
     ctx.restore();
   }
+  // Kyverno judges a loop by its result, not by its elements: patches that cancel out, or anchors
+  // that found everything already in place, leave the loop skipped.
+  if (deepEqual(current, resource)) return { status: 'skip', message: 'no patches applied' };
   return { status: 'pass', resource: current };
 }
