@@ -11,8 +11,7 @@ import type { ExpectedResult, LoadedTest } from './types';
  * The strict verdict: each results[] entry gives one check per resource it names. The resource must
  * exist; every response of the named rule (or its autogen copies) must report the expected result;
  * no response at all passes only for `skip`; patched and generated objects must be in the expected
- * file and equal the actual ones once nulls and empty values are dropped. A mutate rule expected to
- * `fail` is a negative test: its patched object must not be the one in the file.
+ * file and equal the actual ones once nulls and empty values are dropped.
  */
 export function strictChecks(test: LoadedTest, index: ResponseIndex, files: ExpectedFiles): Check[] {
   const candidates = [...test.resources, ...test.targetResources];
@@ -56,14 +55,6 @@ function strictCheck(
   const results = rules.map(({ record, rule }) => reportResult(record.policy, record.response, rule));
   const got = [...new Set(results)].join(',');
   const message = [...new Set(rules.map(({ rule }) => rule.message).filter((m) => m))].join('; ');
-  if (isNegativeMutationEntry(entry, rules)) {
-    try {
-      const reason = negativeMutationFailure(entry.patchedResources!, rules, results, files);
-      return reason ? fail(got, reason, message) : { ...base, got, passed: true, reason: 'Ok', message };
-    } catch (error) {
-      return fail(got, 'Resource error', describeError(error));
-    }
-  }
   if (results.some((result) => result !== entry.result)) return fail(got, `Want ${entry.result}, got ${got}`, message);
 
   try {
@@ -77,47 +68,13 @@ function strictCheck(
   return { ...base, got, passed: true, reason: 'Ok', message };
 }
 
-/**
- * Kyverno's mutate rules never report `fail`: in its CLI tests, `result: fail` on a mutate rule with
- * `patchedResources` is a negative test, met when the mutation does not produce the object in the
- * file (a failed check counts as success when `fail` was expected).
- */
-function isNegativeMutationEntry(entry: ExpectedResult, rules: readonly FoundRule[]): boolean {
-  return entry.result === 'fail' && !!entry.patchedResources && rules.every(({ rule }) => rule.type === 'Mutation');
-}
-
-/**
- * Why a negative mutate check fails, or undefined when it holds: the rule ran without error and
- * each patched object is absent from the expected file or differs from it.
- */
-function negativeMutationFailure(
-  path: string,
-  rules: readonly FoundRule[],
-  results: readonly string[],
-  files: ExpectedFiles,
-): string | undefined {
-  if (results.some((result) => result !== 'pass' && result !== 'skip'))
-    return `Want a mutation that differs from ${path}, got ${[...new Set(results)].join(',')}`;
-  for (const actual of patchedObjects(rules).values()) {
-    const expected = files.find(path, actual);
-    if (expected && sameObject(expected, actual))
-      return `patched ${actual.kind} ${actual.metadata.name ?? ''} equals ${path}, which a fail result rules out`;
-  }
-  return undefined;
-}
-
-function patchedObjects(rules: readonly FoundRule[]): Map<string, KubeObject> {
+/** Returns what differs, or undefined when the patched object matches the expected file. */
+function comparePatched(path: string, rules: readonly FoundRule[], files: ExpectedFiles): string | undefined {
   const actuals = new Map<string, KubeObject>();
   for (const { record, patchedTarget } of rules) {
     const actual = patchedTarget ?? (record.stage === 'mutate' ? record.patchedResource : undefined);
     if (actual) actuals.set(JSON.stringify([actual.kind, actual.metadata.namespace, actual.metadata.name]), actual);
   }
-  return actuals;
-}
-
-/** Returns what differs, or undefined when the patched object matches the expected file. */
-function comparePatched(path: string, rules: readonly FoundRule[], files: ExpectedFiles): string | undefined {
-  const actuals = patchedObjects(rules);
   if (actuals.size === 0) return `no patched resource was produced to compare with ${path}`;
   for (const actual of actuals.values()) {
     const expected = files.find(path, actual);

@@ -143,58 +143,6 @@ describe('strict verdict', () => {
     expect(compatible[2]?.reason).toBe('Ignored');
   });
 
-  it('treats a mutate rule expected to fail as a negative test of its patched object', async () => {
-    const mutatePolicy = {
-      apiVersion: 'kyverno.io/v1',
-      kind: 'ClusterPolicy',
-      metadata: { name: 'm' },
-      spec: {
-        rules: [
-          {
-            name: 'add',
-            match: { any: [{ resources: { kinds: ['Pod'] } }] },
-            mutate: { patchStrategicMerge: { metadata: { labels: { x: 'y' } } } },
-          },
-        ],
-      },
-    };
-    const engine = new FakeEngine(
-      () => [],
-      (_, request) => {
-        const resource = request.resource as KubeObject;
-        const broken = resource.metadata.name === 'e';
-        return {
-          rules: [{ ...rule('add', broken ? 'error' : 'pass', broken ? 'boom' : ''), type: 'Mutation' }],
-          patched: broken ? resource : { ...resource, metadata: { ...resource.metadata, labels: { x: 'y' } } },
-        };
-      },
-    );
-    const files = {
-      'policy.yaml': yaml(mutatePolicy),
-      'resources.yaml': yaml(pod('a'), pod('c'), pod('e')),
-      'other.yaml': yaml(pod('a', 'default', { x: 'z' }), pod('e', 'default', { x: 'z' })),
-      'same.yaml': yaml(pod('a', 'default', { x: 'y' })),
-    };
-    const negative = (name: string, file: string) => ({
-      policy: 'm',
-      rule: 'add',
-      kind: 'Pod',
-      resources: [name],
-      result: 'fail',
-      patchedResources: file,
-    });
-    const results = [
-      negative('a', 'other.yaml'), // differs: the negative test holds
-      negative('c', 'other.yaml'), // not in the file: holds too
-      negative('a', 'same.yaml'), // exactly the object ruled out
-      negative('e', 'other.yaml'), // the mutation failed
-    ];
-    const { strict } = await run(results, () => [], files, engine);
-    expect(strict.map((c) => c.passed)).toEqual([true, true, false, false]);
-    expect(strict[2]?.reason).toContain('equals same.yaml');
-    expect(strict[3]?.reason).toContain('got error');
-  });
-
   it('fails a patched-resource check when no mutation ran', async () => {
     const { strict } = await run([entry(['a'], 'pass', { patchedResources: 'x.yaml' })], () => [rule('r', 'pass')], {
       'x.yaml': yaml(pod('a')),
