@@ -81,4 +81,3 @@ function answerApiCall(
   if (call.service || !api || method !== 'GET') return undefined;
   return api.get(url);
 }
-

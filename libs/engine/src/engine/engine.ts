@@ -128,21 +128,31 @@ export class Engine {
     return response;
   }
 
-  /** The request's context; a resource whose images cannot be parsed fails every rule that matches it, as in Kyverno. */
+  /**
+   * The request's context: built once per request object (the webhook evaluates many policies on one
+   * request) and forked per policy, with the caller's global values on top. A resource whose images
+   * cannot be parsed fails every rule that matches it, as in Kyverno.
+   */
   private createContext(
     request: ResourceRequest,
     resource: KubeObject,
     options: EvaluationOptions,
   ): { ctx: EvaluationContext; error?: unknown } {
-    const ctx = EvaluationContext.forRequest(request);
-    for (const [name, value] of Object.entries(options.globalValues ?? {})) ctx.add(name, value);
-    try {
-      const images = imagesAsJson(extractImages(resource));
-      if (Object.keys(images).length > 0) ctx.add('images', images);
-    } catch (error) {
-      return { ctx, error };
+    let base = requestContexts.get(request);
+    if (!base) {
+      const ctx = EvaluationContext.forRequest(request);
+      try {
+        const images = imagesAsJson(extractImages(resource));
+        if (Object.keys(images).length > 0) ctx.add('images', images);
+        base = { ctx };
+      } catch (error) {
+        base = { ctx, error };
+      }
+      requestContexts.set(request, base);
     }
-    return { ctx };
+    const ctx = base.ctx.fork();
+    for (const [name, value] of Object.entries(options.globalValues ?? {})) ctx.add(name, value);
+    return { ctx, error: base.error };
   }
 
   private async runRule(
@@ -200,6 +210,9 @@ export class Engine {
     }
   }
 }
+
+/** Request contexts by request object; requests are never modified once evaluation starts. */
+const requestContexts = new WeakMap<ResourceRequest, { ctx: EvaluationContext; error?: unknown }>();
 
 function exceptionSkip(rule: Rule, type: RuleType, exceptions: readonly PolicyException[]): RuleResponse {
   const keys = exceptions.map(exceptionKey);

@@ -180,7 +180,7 @@ describe('EvaluationContext.fork', () => {
     });
     const fork = base.fork();
     expect(fork.operation()).toBe('DELETE');
-    expect(fork.query('request.object.metadata.name')).toBe('web');
+    expect(fork.query('request.oldObject.metadata.name')).toBe('web');
     fork.add('extra', 1);
     expect(fork.query('extra')).toBe(1);
     expect(() => base.query('extra')).toThrow();
