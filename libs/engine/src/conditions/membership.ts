@@ -1,7 +1,7 @@
 import type { JsonValue } from '../json';
 import { wildcardMatch } from '../values/wildcard';
 import { decodeStringList, goSprint } from './go-values';
-import { isRangePattern, matchesStringPattern } from './ranges';
+import { compileStringPattern, isRangePattern, matchStringPattern } from '../pattern/leaf';
 
 /**
  * The In family. Keys and values are compared as text (`fmt.Sprint`), so 1 In ["1"] holds.
@@ -123,6 +123,11 @@ function setIn(keys: string[], value: JsonValue, quantifier: Quantifier, negate:
   const found = (k: string) => items.some((item) => matchesEitherWay(k, item));
   if (quantifier === 'any') return negate ? keys.some((k) => !found(k)) : keys.some(found);
   return negate ? !keys.some(found) : keys.every(found);
+}
+
+/** Kyverno hands range values to its validate-pattern matcher (`pattern.Validate`). */
+function matchesStringPattern(value: string, pattern: string): boolean {
+  return matchStringPattern(value, compileStringPattern(pattern));
 }
 
 function rangeSetIn(keys: string[], range: string, quantifier: Quantifier, negate: boolean): boolean {

@@ -76,6 +76,14 @@ function leadingOperator(text: string): Operator | undefined {
   return undefined;
 }
 
+/**
+ * Whether a whole string is an in-range expression like "1-10" (Kyverno's `InRange` operator);
+ * the In-family condition operators hand such values to this matcher.
+ */
+export function isRangePattern(text: string): boolean {
+  return leadingOperator(text) === undefined && !NOT_IN_RANGE.test(text) && IN_RANGE.test(text);
+}
+
 function compileCondition(text: string): Condition {
   const operator = leadingOperator(text);
   if (operator === undefined) {
