@@ -1,11 +1,15 @@
 export { hasWildcard, wildcardMatch } from './wildcard';
 export {
+  approximateFloat64,
   canonicalQuantity,
   compareQuantities,
   formatQuantity,
+  parseDecimalQuantity,
   parseQuantity,
   quantitiesEqual,
   quantityToNumber,
+  roundUpDivide,
+  type DecimalQuantity,
   type Quantity,
   type QuantityFormat,
 } from './quantity';

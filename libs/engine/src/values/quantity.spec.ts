@@ -1,12 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  approximateFloat64,
   canonicalQuantity,
   compareQuantities,
   formatQuantity,
+  parseDecimalQuantity,
   parseQuantity,
   quantitiesEqual,
   quantityToNumber,
+  roundUpDivide,
 } from './quantity';
 
 const q = (s: string) => {
@@ -164,5 +167,71 @@ describe('quantityToNumber', () => {
     expect(quantityToNumber(q('1.5'))).toBe(1.5);
     expect(quantityToNumber(q('1Ki'))).toBe(1024);
     expect(quantityToNumber(q('-250m'))).toBe(-0.25);
+  });
+});
+
+describe('parseDecimalQuantity', () => {
+  const decimal = (s: string) => {
+    const parsed = parseDecimalQuantity(s);
+    return parsed && { unscaled: parsed.unscaled, scale: parsed.scale, nanos: parsed.quantity.nanos };
+  };
+
+  it('keeps the decimal places the text carries', () => {
+    expect(decimal('10')).toEqual({ unscaled: 10n, scale: 0, nanos: 10_000_000_000n });
+    expect(decimal('1.50')).toEqual({ unscaled: 150n, scale: 2, nanos: 1_500_000_000n });
+    expect(decimal('-250m')).toEqual({ unscaled: -250n, scale: 3, nanos: -250_000_000n });
+    expect(decimal('2k')).toEqual({ unscaled: 2n, scale: -3, nanos: 2_000_000_000_000n });
+    expect(decimal('5e2')).toEqual({ unscaled: 5n, scale: -2, nanos: 500_000_000_000n });
+    expect(decimal('0')).toEqual({ unscaled: 0n, scale: 0, nanos: 0n });
+  });
+
+  it('multiplies binary suffixes into the unscaled digits', () => {
+    expect(decimal('1Ki')).toEqual({ unscaled: 1024n, scale: 0, nanos: 1024_000_000_000n });
+    expect(decimal('1.5Ki')).toEqual({ unscaled: 15360n, scale: 1, nanos: 1536_000_000_000n });
+  });
+
+  it('rounds beyond nano precision up, away from zero', () => {
+    expect(decimal('1.0000000001')).toEqual({ unscaled: 1_000_000_001n, scale: 9, nanos: 1_000_000_001n });
+    expect(decimal('-1.0000000001')).toEqual({ unscaled: -1_000_000_001n, scale: 9, nanos: -1_000_000_001n });
+    expect(decimal('1n')).toEqual({ unscaled: 1n, scale: 9, nanos: 1n });
+  });
+
+  it('agrees with parseQuantity on the value', () => {
+    const text = fc
+      .tuple(fc.boolean(), fc.nat(99_999), fc.option(fc.nat(9_999)), fc.constantFrom('', 'm', 'k', 'M', 'Ki', 'Mi', 'e3', 'n'))
+      .map(([neg, int, frac, suffix]) => `${neg ? '-' : ''}${int}${frac === null ? '' : `.${frac}`}${suffix}`);
+    fc.assert(
+      fc.property(text, (s) => {
+        const parsed = parseDecimalQuantity(s)!;
+        expect(parsed.quantity).toEqual(parseQuantity(s));
+        expect(parsed.unscaled * 10n ** BigInt(9 - parsed.scale)).toBe(parsed.quantity.nanos);
+      }),
+    );
+  });
+
+  it('rejects what parseQuantity rejects', () => {
+    expect(parseDecimalQuantity('')).toBeUndefined();
+    expect(parseDecimalQuantity('1x')).toBeUndefined();
+    expect(parseDecimalQuantity('1.5Gb')).toBeUndefined();
+  });
+});
+
+describe('approximateFloat64', () => {
+  it('scales the unscaled digits in float64 steps', () => {
+    expect(approximateFloat64(parseDecimalQuantity('1.5')!)).toBe(1.5);
+    expect(approximateFloat64(parseDecimalQuantity('250m')!)).toBe(0.25);
+    expect(approximateFloat64(parseDecimalQuantity('2k')!)).toBe(2000);
+    expect(approximateFloat64(parseDecimalQuantity('1Mi')!)).toBe(1048576);
+    expect(approximateFloat64(parseDecimalQuantity('-3')!)).toBe(-3);
+  });
+});
+
+describe('roundUpDivide', () => {
+  it('divides exactly or rounds away from zero', () => {
+    expect(roundUpDivide(10n, 5n)).toBe(2n);
+    expect(roundUpDivide(11n, 5n)).toBe(3n);
+    expect(roundUpDivide(-11n, 5n)).toBe(-3n);
+    expect(roundUpDivide(11n, -5n)).toBe(-3n);
+    expect(roundUpDivide(-11n, -5n)).toBe(3n);
   });
 });

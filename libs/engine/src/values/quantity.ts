@@ -106,14 +106,26 @@ function interpretSuffix(suffix: string): SuffixMeaning | undefined {
   return undefined;
 }
 
-/** Parses a Kubernetes quantity; `undefined` when Kubernetes would reject the string. */
-export function parseQuantity(s: string): Quantity | undefined {
+interface ScannedQuantity {
+  parts: QuantityParts;
+  meaning: SuffixMeaning;
+}
+
+function scanQuantity(s: string): ScannedQuantity | undefined {
   if (s.length === 0) return undefined;
   const parts = splitQuantity(s);
   if (!parts) return undefined;
   const meaning = interpretSuffix(parts.suffix);
-  if (!meaning) return undefined;
+  return meaning && { parts, meaning };
+}
 
+/** Parses a Kubernetes quantity; `undefined` when Kubernetes would reject the string. */
+export function parseQuantity(s: string): Quantity | undefined {
+  const scanned = scanQuantity(s);
+  return scanned && toQuantity(scanned);
+}
+
+function toQuantity({ parts, meaning }: ScannedQuantity): Quantity {
   let magnitude = BigInt(parts.integer + parts.fraction);
   let format = meaning.format;
   if (magnitude !== 0n) magnitude = scaleToNanos(magnitude, parts.fraction.length, meaning);
@@ -135,6 +147,47 @@ function scaleToNanos(digits: bigint, fractionDigits: number, meaning: SuffixMea
   const divisor = 10n ** BigInt(-decimalShift);
   const quotient = digits / divisor;
   return digits % divisor === 0n ? quotient : quotient + 1n;
+}
+
+/**
+ * A quantity together with the decimal form apimachinery keeps internally
+ * (value = unscaled × 10^-scale, as Go's `Quantity.AsDec()` sees it). That form, not the value
+ * alone, decides float conversion and the precision of quantity division.
+ */
+export interface DecimalQuantity {
+  readonly quantity: Quantity;
+  readonly unscaled: bigint;
+  /** Decimal places, never more than 9 (nano precision). */
+  readonly scale: number;
+}
+
+/** Parses a Kubernetes quantity with its decimal form; `undefined` when Kubernetes would reject it. */
+export function parseDecimalQuantity(s: string): DecimalQuantity | undefined {
+  const scanned = scanQuantity(s);
+  if (!scanned) return undefined;
+  const { parts, meaning } = scanned;
+  const digits = BigInt(parts.integer + parts.fraction);
+  let unscaled = meaning.base === 2 ? digits << BigInt(meaning.exponent) : digits;
+  let scale = meaning.base === 2 ? parts.fraction.length : parts.fraction.length - meaning.exponent;
+  // apimachinery never keeps more than nano precision: round up (away from zero).
+  if (scale > 9) {
+    unscaled = roundUpDivide(unscaled, 10n ** BigInt(scale - 9));
+    scale = 9;
+  }
+  return { quantity: toQuantity(scanned), unscaled: parts.negative ? -unscaled : unscaled, scale };
+}
+
+/** Go `Quantity.AsApproximateFloat64()`: unscaled × 10^-scale in float64 steps. */
+export function approximateFloat64(q: DecimalQuantity): number {
+  const base = Number(q.unscaled);
+  return q.scale === 0 ? base : base * Number(`1e${-q.scale}`);
+}
+
+/** Divides exactly and rounds away from zero to a whole unit, as Quantity canonicalisation does. */
+export function roundUpDivide(value: bigint, divisor: bigint): bigint {
+  const quotient = value / divisor;
+  if (value % divisor === 0n) return quotient;
+  return value < 0n !== divisor < 0n ? quotient - 1n : quotient + 1n;
 }
 
 /** Orders two quantities by value: negative, zero or positive like a comparator. */

@@ -1,9 +1,16 @@
 import type { JsonValue } from '../../json';
 import { formatDuration, parseDurationNanos } from '../../values/duration';
+import {
+  approximateFloat64,
+  formatQuantity,
+  parseDecimalQuantity,
+  roundUpDivide,
+  type DecimalQuantity,
+  type Quantity,
+} from '../../values/quantity';
 import { functionError, JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
 import { formatFloatV } from './go-values';
-import { approximateFloat, formatNanos, parseGoQuantity, roundUpDivide, type GoQuantity } from './go-quantity';
 import { any, arr, num } from './signatures';
 
 /**
@@ -20,12 +27,12 @@ import { any, arr, num } from './signatures';
 
 type Operand =
   | { readonly kind: 'scalar'; readonly value: number }
-  | { readonly kind: 'quantity'; readonly value: GoQuantity }
+  | { readonly kind: 'quantity'; readonly value: DecimalQuantity }
   | { readonly kind: 'duration'; readonly value: bigint };
 
 interface Candidate {
   readonly scalar?: number;
-  readonly quantity?: GoQuantity;
+  readonly quantity?: DecimalQuantity;
   readonly duration?: bigint;
 }
 
@@ -34,7 +41,7 @@ const NANOS_PER_SECOND = 1_000_000_000n;
 function candidate(fn: string, value: JsonValue | undefined): Candidate {
   if (typeof value === 'number') return { scalar: value };
   if (typeof value === 'string') {
-    const quantity = parseGoQuantity(value);
+    const quantity = parseDecimalQuantity(value);
     const duration = parseDurationNanos(value);
     if (quantity || duration !== undefined) return { quantity, duration };
   }
@@ -70,8 +77,13 @@ function durationFromSeconds(s: number): string {
 }
 
 /** Kyverno turns the scalar into a quantity via its `%v` text. */
-function scalarAsQuantity(value: number): GoQuantity {
-  const parsed = parseGoQuantity(formatFloatV(value));
+/** Formats `nanos` in the notation family of `like` (Kyverno keeps the first operand's format). */
+function formatNanos(nanos: bigint, like: Quantity): string {
+  return formatQuantity({ nanos, format: like.format });
+}
+
+function scalarAsQuantity(value: number): DecimalQuantity {
+  const parsed = parseDecimalQuantity(formatFloatV(value));
   if (!parsed) {
     throw new JmesPathError(
       "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
@@ -90,7 +102,7 @@ function addOrSubtract(fn: string, args: JsonValue[], sign: 1n | -1n): JsonValue
   throw mismatch(fn);
 }
 
-function multiplyQuantity(q: GoQuantity, factor: number): string {
+function multiplyQuantity(q: DecimalQuantity, factor: number): string {
   const f = scalarAsQuantity(factor);
   return formatNanos(roundUpDivide(q.quantity.nanos * f.quantity.nanos, NANOS_PER_SECOND), q.quantity);
 }
@@ -108,7 +120,7 @@ function multiply(args: JsonValue[]): JsonValue {
 }
 
 /** Quantity / scalar: exact decimal division truncated at the larger of the two decimal scales. */
-function divideQuantity(q: GoQuantity, divisor: number): string {
+function divideQuantity(q: DecimalQuantity, divisor: number): string {
   const d = scalarAsQuantity(divisor);
   const scale = Math.max(q.scale, d.scale);
   const shift = scale - q.scale + d.scale;
@@ -123,9 +135,9 @@ function divide(args: JsonValue[]): JsonValue {
   const [a, b] = operands('divide', args);
   if (a.kind === 'quantity') {
     if (b.kind === 'quantity') {
-      const divisor = approximateFloat(b.value);
+      const divisor = approximateFloat64(b.value);
       if (divisor === 0) throw zeroDivisor('divide');
-      return approximateFloat(a.value) / divisor;
+      return approximateFloat64(a.value) / divisor;
     }
     if (b.kind === 'scalar') {
       if (b.value === 0) throw zeroDivisor('divide');
@@ -158,8 +170,8 @@ function modulo(args: JsonValue[]): JsonValue {
   const [a, b] = operands('modulo', args);
   const nonInteger = () => functionError('modulo', 'Non-integer argument(s) passed for modulo');
   if (a.kind === 'quantity' && b.kind === 'quantity') {
-    const x = wholeNumber(approximateFloat(a.value));
-    const y = wholeNumber(approximateFloat(b.value));
+    const x = wholeNumber(approximateFloat64(a.value));
+    const y = wholeNumber(approximateFloat64(b.value));
     if (x === undefined || y === undefined) throw nonInteger();
     if (y === 0n) throw zeroDivisor('modulo');
     return formatNanos((x % y) * NANOS_PER_SECOND, a.value.quantity);
