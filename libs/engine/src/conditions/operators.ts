@@ -4,27 +4,33 @@ import { evaluateEquals, evaluateNotEquals } from './equality';
 import { evaluateIn, evaluateQuantifiedIn } from './membership';
 import { evaluateNumeric, type Ordering } from './numeric';
 
-/** Kyverno's condition operators, spelled as in the CRD. */
+/**
+ * Kyverno's condition operators, spelled and ordered as in the CRD enum (the policy schema lists
+ * them in this order when it rejects an unknown operator).
+ */
 export const CONDITION_OPERATORS: readonly string[] = Object.freeze([
-  'Equals',
-  'NotEquals',
   'Equal',
+  'Equals',
   'NotEqual',
+  'NotEquals',
   'In',
   'AnyIn',
   'AllIn',
   'NotIn',
   'AnyNotIn',
   'AllNotIn',
-  'GreaterThan',
   'GreaterThanOrEquals',
-  'LessThan',
+  'GreaterThan',
   'LessThanOrEquals',
-  'DurationGreaterThan',
+  'LessThan',
   'DurationGreaterThanOrEquals',
-  'DurationLessThan',
+  'DurationGreaterThan',
   'DurationLessThanOrEquals',
+  'DurationLessThan',
 ]);
+
+/** Deprecated operators kyverno.io/v1 still accepts and kyverno.io/v2beta1 policies may not use. */
+export const V1_ONLY_CONDITION_OPERATORS: readonly string[] = Object.freeze(['Equal', 'NotEqual', 'In', 'NotIn']);
 
 /** Operators Kyverno's policy validation warns about, with the replacements it suggests. */
 export const DEPRECATED_CONDITION_OPERATORS: Readonly<Record<string, readonly string[]>> = Object.freeze({

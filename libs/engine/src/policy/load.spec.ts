@@ -298,6 +298,20 @@ describe('kyverno.io/v2beta1 policies', () => {
       'spec.rules[0].preconditions.all[0].operator',
     );
   });
+
+  it('lists the operators each version allows, in CRD order, without the deprecated ones in v2beta1', () => {
+    const bad = (options: { apiVersion?: string }) =>
+      only(policyText([...podMatch, 'preconditions:', '  all: [{key: a, operator: Contains, value: [a]}]', ...simpleValidate], options)).message;
+    const tail =
+      '"AnyIn", "AllIn", "AnyNotIn", "AllNotIn", "GreaterThanOrEquals", "GreaterThan", "LessThanOrEquals", "LessThan", ' +
+      '"DurationGreaterThanOrEquals", "DurationGreaterThan", "DurationLessThanOrEquals", "DurationLessThan"';
+    expect(bad(v2)).toBe(`unsupported value "Contains": supported values: "Equals", "NotEquals", ${tail}`);
+    expect(bad({})).toBe(
+      'unsupported value "Contains": supported values: "Equal", "Equals", "NotEqual", "NotEquals", "In", "AnyIn", "AllIn", "NotIn", ' +
+        '"AnyNotIn", "AllNotIn", "GreaterThanOrEquals", "GreaterThan", "LessThanOrEquals", "LessThan", ' +
+        '"DurationGreaterThanOrEquals", "DurationGreaterThan", "DurationLessThanOrEquals", "DurationLessThan"',
+    );
+  });
 });
 
 describe('PolicyException', () => {

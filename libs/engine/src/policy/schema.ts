@@ -1,4 +1,5 @@
 import { isObject, type JsonObject, type JsonValue } from '../json';
+import { CONDITION_OPERATORS, V1_ONLY_CONDITION_OPERATORS } from '../conditions/operators';
 import type { PathSegment } from './diagnostics';
 import { any, arr, bool, either, int, lazy, map, obj, str, validate, type Report, type Schema } from './schema-dsl';
 
@@ -12,27 +13,8 @@ export type PolicyApiVersion = 'v1' | 'v2beta1';
 
 const FAILURE_ACTIONS = ['audit', 'enforce', 'Audit', 'Enforce'];
 /** Deprecated `Equal`/`NotEqual`/`In`/`NotIn` are still accepted by kyverno.io/v1. */
-const V1_OPERATORS = [
-  'Equal',
-  'Equals',
-  'NotEqual',
-  'NotEquals',
-  'In',
-  'AnyIn',
-  'AllIn',
-  'NotIn',
-  'AnyNotIn',
-  'AllNotIn',
-  'GreaterThanOrEquals',
-  'GreaterThan',
-  'LessThanOrEquals',
-  'LessThan',
-  'DurationGreaterThanOrEquals',
-  'DurationGreaterThan',
-  'DurationLessThanOrEquals',
-  'DurationLessThan',
-];
-const V2_OPERATORS = V1_OPERATORS.filter((op) => !['Equal', 'NotEqual', 'In', 'NotIn'].includes(op));
+const V1_OPERATORS = CONDITION_OPERATORS;
+const V2_OPERATORS = CONDITION_OPERATORS.filter((op) => !V1_ONLY_CONDITION_OPERATORS.includes(op));
 const PSS_CONTROLS = [
   'HostProcess',
   'Host Namespaces',
