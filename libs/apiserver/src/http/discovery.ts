@@ -1,0 +1,78 @@
+/** The discovery documents (`/api`, `/apis`, group and group-version resource lists) from the registry. */
+import { createHash } from 'node:crypto';
+import type { JsonObject } from '@edict/engine';
+import type { ResourceRegistry } from '../registry/registry';
+import type { ResourceType } from '../registry/resource-type';
+
+/** The version this server claims to be; kubectl only warns when far from its own. */
+export const SERVER_VERSION: JsonObject = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0-edict',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2025-01-01T00:00:00Z',
+  goVersion: 'go1.23.0',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+export function apiVersions(serverAddress: string): JsonObject {
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
+}
+
+function groupDocument(group: string, versions: readonly string[]): JsonObject {
+  const entries = versions.map((version) => ({ groupVersion: `${group}/${version}`, version }));
+  return { name: group, versions: entries, preferredVersion: entries[0]! };
+}
+
+export function apiGroupList(registry: ResourceRegistry): JsonObject {
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: registry.groups().map(({ group, versions }) => groupDocument(group, versions)),
+  };
+}
+
+export function apiGroup(registry: ResourceRegistry, group: string): JsonObject | undefined {
+  const found = registry.groups().find((entry) => entry.group === group);
+  return found ? { kind: 'APIGroup', apiVersion: 'v1', ...groupDocument(group, found.versions) } : undefined;
+}
+
+function storageVersionHash(type: ResourceType): string {
+  return createHash('sha256').update(`${type.group}/${type.version}/${type.kind}`).digest('base64').slice(0, 11);
+}
+
+function resourceEntries(type: ResourceType): JsonObject[] {
+  const main: JsonObject = {
+    name: type.plural,
+    singularName: type.singular,
+    namespaced: type.namespaced,
+    kind: type.kind,
+    verbs: [...type.verbs],
+    ...(type.shortNames.length > 0 ? { shortNames: [...type.shortNames] } : {}),
+    ...(type.categories.length > 0 ? { categories: [...type.categories] } : {}),
+    storageVersionHash: storageVersionHash(type),
+  };
+  const subresources = type.subresources.map((sub) => ({
+    name: `${type.plural}/${sub}`,
+    singularName: '',
+    namespaced: type.namespaced,
+    kind: type.kind,
+    verbs: ['get', 'patch', 'update'],
+  }));
+  return [main, ...subresources];
+}
+
+export function apiResourceList(registry: ResourceRegistry, group: string, version: string): JsonObject {
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group ? `${group}/${version}` : version,
+    resources: registry.resourcesOf(group, version).flatMap(resourceEntries),
+  };
+}

@@ -1,0 +1,331 @@
+/**
+ * `InMemoryApiServer`: a plain Node HTTP server speaking the Kubernetes REST protocol over an
+ * in-memory store, plus direct typed access for tests (no HTTP round trip needed to seed or read).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { ResourceRegistry } from '../registry/registry';
+import { apiVersionOf, type ResourceType } from '../registry/resource-type';
+import { compileFilter, type ListOptions } from '../resources/list';
+import { PATCH_CONTENT_TYPES, ResourceService, type DeleteOptions } from '../resources/service';
+import { ApiError, badRequest, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status';
+import { ObjectStore } from '../store/object-store';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery';
+import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
+import { openApiV3Document, openApiV3Index } from './openapi';
+import { resolveResourcePath, type ResourceRoute } from './route';
+import { startWatch, type OpenWatch } from './watch';
+
+export interface InMemoryApiServerOptions {
+  /** Change events kept for watches resuming from a resourceVersion (older ones get 410). */
+  readonly historyLimit?: number;
+  /** How often watches that allow bookmarks receive one. */
+  readonly bookmarkIntervalMs?: number;
+  /** Namespaces present at start (kube's defaults unless given). */
+  readonly namespaces?: readonly string[];
+}
+
+export interface StartOptions {
+  readonly host?: string;
+  /** 0 picks a free port. */
+  readonly port?: number;
+}
+
+const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+export class InMemoryApiServer {
+  readonly store: ObjectStore;
+  readonly registry: ResourceRegistry;
+  readonly resources: ResourceService;
+  private readonly bookmarkIntervalMs: number;
+  private server: Server | undefined;
+  private readonly watches = new Set<OpenWatch>();
+  private address = '127.0.0.1:0';
+
+  constructor(options: InMemoryApiServerOptions = {}) {
+    this.store = new ObjectStore({ historyLimit: options.historyLimit });
+    this.registry = new ResourceRegistry();
+    this.resources = new ResourceService(this.store, this.registry);
+    this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
+    for (const name of options.namespaces ?? DEFAULT_NAMESPACES) {
+      this.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    }
+  }
+
+  /** Listens on `host:port` (default 127.0.0.1, a free port) and resolves with the base URL. */
+  async start(options: StartOptions = {}): Promise<{ url: string; port: number }> {
+    if (this.server) throw new Error('InMemoryApiServer is already started');
+    const server = createServer((request, response) => void this.handle(request, response));
+    server.keepAliveTimeout = 5_000;
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+    const { address, port } = server.address() as AddressInfo;
+    this.address = `${address}:${port}`;
+    return { url: `http://${address}:${port}`, port };
+  }
+
+  /** Ends open watches and connections, then stops listening. The stored state is kept. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    this.closeWatches();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  /** Ends every open watch stream (clients see the stream end, as on an apiserver restart). */
+  closeWatches(): void {
+    for (const watch of [...this.watches]) watch.close();
+  }
+
+  /** Forgets watch history so that resuming from an older resourceVersion answers 410 Expired. */
+  compact(resourceVersion?: number): void {
+    this.store.compact(resourceVersion);
+  }
+
+  // Direct typed access (no HTTP): the same semantics as the REST API.
+
+  create(object: JsonObject, options: { dryRun?: boolean } = {}): JsonObject {
+    const type = this.typeOf(object);
+    return this.resources.create(type, namespaceOf(object), object, options).object;
+  }
+
+  get(apiVersion: string, kind: string, name: string, namespace?: string): JsonObject | undefined {
+    try {
+      return this.resources.get(this.typeFor(apiVersion, kind), namespace, name);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 404) return undefined;
+      throw error;
+    }
+  }
+
+  list(apiVersion: string, kind: string, namespace?: string, options: ListOptions = {}): JsonObject[] {
+    return this.resources.list(this.typeFor(apiVersion, kind), namespace, options).items;
+  }
+
+  update(object: JsonObject): JsonObject {
+    const type = this.typeOf(object);
+    const name = String((object.metadata as JsonObject).name);
+    return this.resources.update(type, namespaceOf(object), name, object).object;
+  }
+
+  delete(apiVersion: string, kind: string, name: string, namespace?: string): void {
+    this.resources.delete(this.typeFor(apiVersion, kind), namespace, name);
+  }
+
+  private typeFor(apiVersion: string, kind: string): ResourceType {
+    const type = this.registry.findByKind(apiVersion, kind);
+    if (!type) throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}"`);
+    return type;
+  }
+
+  private typeOf(object: JsonObject): ResourceType {
+    return this.typeFor(String(object.apiVersion), String(object.kind));
+  }
+
+  // HTTP
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    try {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const path = url.pathname.replace(/\/+$/, '') || '/';
+      if (this.serveStatic(path, url, response)) return;
+      const route = resolveResourcePath(this.registry, path);
+      if (!route || 'unknown' in route) throw pathNotFound();
+      await this.serveResource(route, request, url.searchParams, response);
+    } catch (error) {
+      if (!response.headersSent) sendError(response, error);
+      else response.end();
+    }
+  }
+
+  /** Health, version, discovery and OpenAPI; `false` when the path is none of them. */
+  private serveStatic(path: string, url: URL, response: ServerResponse): boolean {
+    if (path === '/healthz' || path === '/readyz' || path === '/livez') {
+      sendText(response, 200, 'ok');
+      return true;
+    }
+    if (path === '/version') return reply(response, SERVER_VERSION);
+    if (path === '/api') return reply(response, apiVersions(this.address));
+    if (path === '/api/v1') return reply(response, apiResourceList(this.registry, '', 'v1'));
+    if (path === '/apis') return reply(response, apiGroupList(this.registry));
+    if (path === '/openapi/v3') return reply(response, openApiV3Index(this.registry));
+    const openapi = /^\/openapi\/v3\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(path);
+    if (openapi) {
+      const [group, version] = openapi[1] ? ['', openapi[1]] : [openapi[2]!, openapi[3]!];
+      if (!this.registry.hasGroupVersion(group, version)) throw pathNotFound();
+      return reply(response, openApiV3Document(this.registry, group, version));
+    }
+    const groupMatch = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
+    if (groupMatch) {
+      const [, group, version] = groupMatch;
+      if (version === undefined) {
+        const document = apiGroup(this.registry, group!);
+        if (!document) throw pathNotFound();
+        return reply(response, document);
+      }
+      if (!this.registry.hasGroupVersion(group!, version)) throw pathNotFound();
+      return reply(response, apiResourceList(this.registry, group!, version));
+    }
+    void url;
+    return false;
+  }
+
+  private async serveResource(route: ResourceRoute, request: IncomingMessage, query: URLSearchParams, response: ServerResponse): Promise<void> {
+    const { type, namespace, name, subresource } = route;
+    if (subresource !== undefined && !type.subresources.includes(subresource)) throw pathNotFound();
+    const method = request.method ?? 'GET';
+    const dryRun = query.getAll('dryRun').includes('All');
+    const contentType = mediaType(request.headers['content-type']);
+    const body = async (): Promise<JsonValue | undefined> => parseBody(await readBody(request), contentType);
+    const listOptions = (): ListOptions => ({
+      labelSelector: query.get('labelSelector') ?? undefined,
+      fieldSelector: query.get('fieldSelector') ?? undefined,
+      limit: query.has('limit') ? Number(query.get('limit')) : undefined,
+      continue: query.get('continue') ?? undefined,
+    });
+    const status = subresource === 'status' ? ('status' as const) : undefined;
+
+    if (name === undefined) {
+      // Collection: list, watch, create, deletecollection.
+      if (method === 'GET' && isWatch(query)) {
+        this.watch(type, namespace, query, listOptions(), response);
+        return;
+      }
+      if (method === 'GET') {
+        const result = this.resources.list(type, namespace, listOptions());
+        sendJson(response, 200, listBody(type, result));
+        return;
+      }
+      if (method === 'POST') {
+        if (type.namespaced && namespace === undefined) throw pathNotFound();
+        const result = this.resources.create(type, namespace, (await body()) ?? null, { dryRun });
+        sendJson(response, result.code, result.object);
+        return;
+      }
+      if (method === 'DELETE') {
+        const options = deleteOptions(await body(), dryRun);
+        const result = this.resources.deleteCollection(type, namespace, listOptions(), options);
+        sendJson(response, 200, listBody(type, result));
+        return;
+      }
+      throw methodNotAllowed();
+    }
+    if (type.namespaced && namespace === undefined) throw pathNotFound();
+
+    switch (method) {
+      case 'GET': {
+        if (isWatch(query)) {
+          const fieldSelector = [`metadata.name=${name}`, query.get('fieldSelector')].filter(Boolean).join(',');
+          this.watch(type, namespace, query, { ...listOptions(), fieldSelector }, response);
+          return;
+        }
+        sendJson(response, 200, this.resources.get(type, namespace, name));
+        return;
+      }
+      case 'PUT': {
+        const result = this.resources.update(type, namespace, name, (await body()) ?? null, { dryRun, subresource: status });
+        sendJson(response, result.code, result.object);
+        return;
+      }
+      case 'PATCH': {
+        const patchType = PATCH_CONTENT_TYPES[contentType];
+        if (!patchType) {
+          throw unsupportedMediaType(Object.keys(PATCH_CONTENT_TYPES).join(', '));
+        }
+        const patch = await body();
+        if (patch === undefined) throw badRequest('the body of the request is empty');
+        const result = this.resources.patch(type, namespace, name, patchType, patch, {
+          dryRun,
+          subresource: status,
+          fieldManager: query.get('fieldManager') ?? undefined,
+          force: query.get('force') === 'true',
+        });
+        sendJson(response, result.code, result.object);
+        return;
+      }
+      case 'DELETE': {
+        if (status) throw methodNotAllowed();
+        const result = this.resources.delete(type, namespace, name, deleteOptions(await body(), dryRun));
+        sendJson(response, result.code, result.object);
+        return;
+      }
+      default:
+        throw methodNotAllowed();
+    }
+  }
+
+  private watch(type: ResourceType, namespace: string | undefined, query: URLSearchParams, options: ListOptions, response: ServerResponse): void {
+    const filter = compileFilter(type, options);
+    const timeout = query.get('timeoutSeconds');
+    const watch = startWatch(
+      this.store,
+      response,
+      {
+        type,
+        namespace,
+        filter,
+        resourceVersion: query.get('resourceVersion') ?? undefined,
+        allowBookmarks: query.get('allowWatchBookmarks') === 'true',
+        timeoutSeconds: timeout === null ? undefined : Number(timeout),
+        bookmarkIntervalMs: this.bookmarkIntervalMs,
+      },
+      (closed) => this.watches.delete(closed),
+    );
+    this.watches.add(watch);
+  }
+}
+
+function reply(response: ServerResponse, body: JsonObject): true {
+  sendJson(response, 200, body);
+  return true;
+}
+
+function isWatch(query: URLSearchParams): boolean {
+  const value = query.get('watch');
+  return value === 'true' || value === '1';
+}
+
+function namespaceOf(object: JsonObject): string | undefined {
+  const namespace = isObject(object.metadata) ? object.metadata.namespace : undefined;
+  return typeof namespace === 'string' && namespace !== '' ? namespace : undefined;
+}
+
+/** A list body: built-in lists carry items without kind/apiVersion, as kube-apiserver serves them. */
+function listBody(type: ResourceType, result: { items: JsonObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number }): JsonObject {
+  const items = type.builtin ? result.items.map(({ kind: _kind, apiVersion: _apiVersion, ...rest }) => rest) : result.items;
+  return {
+    kind: type.listKind,
+    apiVersion: apiVersionOf(type),
+    metadata: {
+      resourceVersion: result.resourceVersion,
+      ...(result.continue ? { continue: result.continue } : {}),
+      ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
+    },
+    items,
+  };
+}
+
+function deleteOptions(body: JsonValue | undefined, dryRun: boolean): DeleteOptions {
+  const options = isObject(body) ? body : {};
+  const preconditions = isObject(options.preconditions) ? options.preconditions : undefined;
+  const bodyDryRun = Array.isArray(options.dryRun) && options.dryRun.includes('All');
+  return {
+    dryRun: dryRun || bodyDryRun,
+    ...(preconditions
+      ? {
+          preconditions: {
+            ...(typeof preconditions.resourceVersion === 'string' ? { resourceVersion: preconditions.resourceVersion } : {}),
+            ...(typeof preconditions.uid === 'string' ? { uid: preconditions.uid } : {}),
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * Watch streams: newline-delimited JSON events, replayed from a resourceVersion (or starting with
+ * the current state), filtered by namespace and selectors with enter/leave semantics, with
+ * bookmarks, `timeoutSeconds`, and 410 Expired as an ERROR event like kube-apiserver sends it.
+ */
+import type { ServerResponse } from 'node:http';
+import type { JsonObject } from '@edict/engine';
+import { groupResourceKey, apiVersionOf, type ResourceType } from '../registry/resource-type';
+import { matchesFilter, type ObjectFilter } from '../resources/list';
+import { asVersion } from '../resources/service';
+import { expired } from '../status';
+import type { ChangeEvent, ObjectStore } from '../store/object-store';
+
+export interface WatchRequest {
+  readonly type: ResourceType;
+  readonly namespace?: string;
+  readonly filter: ObjectFilter;
+  /** Unset or `0`: start with ADDED events for the current state. */
+  readonly resourceVersion?: string;
+  readonly allowBookmarks: boolean;
+  readonly timeoutSeconds?: number;
+  readonly bookmarkIntervalMs: number;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** An open watch, so the server can end them all (on stop, or by fault injection). */
+export interface OpenWatch {
+  close(): void;
+}
+
+export function startWatch(store: ObjectStore, response: ServerResponse, request: WatchRequest, onClose: (watch: OpenWatch) => void): OpenWatch {
+  const { type, namespace, filter } = request;
+  const groupResource = groupResourceKey(type.group, type.plural);
+  response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  response.flushHeaders();
+
+  const send = (eventType: WatchEventType, object: JsonObject): void => {
+    response.write(`${JSON.stringify({ type: eventType, object })}\n`);
+  };
+  const inScope = (event: ChangeEvent): boolean => !type.namespaced || namespace === undefined || event.namespace === namespace;
+  const deliver = (event: ChangeEvent): void => {
+    if (event.groupResource !== groupResource || !inScope(event)) return;
+    const now = matchesFilter(filter, event.object);
+    const before = event.previous ? matchesFilter(filter, event.previous) : false;
+    const object = asVersion(type, event.object);
+    if (event.type === 'ADDED') {
+      if (now) send('ADDED', object);
+    } else if (event.type === 'DELETED') {
+      if (now) send('DELETED', object);
+    } else if (now && before) send('MODIFIED', object);
+    else if (now) send('ADDED', object);
+    else if (before) send('DELETED', object);
+  };
+
+  let closed = false;
+  let unsubscribe = (): void => {};
+  const timers: NodeJS.Timeout[] = [];
+  const watch: OpenWatch = {
+    close() {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      timers.forEach(clearTimeout);
+      response.end();
+      onClose(watch);
+    },
+  };
+  response.on('close', () => watch.close());
+
+  const from = request.resourceVersion;
+  if (from === undefined || from === '' || from === '0') {
+    for (const object of store.list(groupResource, type.namespaced ? namespace : undefined)) {
+      if (matchesFilter(filter, object)) send('ADDED', asVersion(type, object));
+    }
+  } else {
+    const version = Number(from);
+    const replay = Number.isInteger(version) ? store.changesSince(version, groupResource) : undefined;
+    if (!replay) {
+      send('ERROR', expired(version, store.oldestResumableVersion).toStatus());
+      watch.close();
+      return watch;
+    }
+    replay.forEach(deliver);
+  }
+  unsubscribe = store.subscribe(deliver);
+
+  if (request.allowBookmarks) {
+    const bookmark = (): void => {
+      send('BOOKMARK', { kind: type.kind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: String(store.resourceVersion) } });
+    };
+    const interval = setInterval(bookmark, request.bookmarkIntervalMs);
+    timers.push(interval);
+  }
+  if (request.timeoutSeconds !== undefined && request.timeoutSeconds > 0) {
+    timers.push(setTimeout(() => watch.close(), request.timeoutSeconds * 1000));
+  }
+  return watch;
+}

@@ -1,0 +1,22 @@
+/** A kubeconfig for a local server URL (plain HTTP, no credentials), as kubectl and client-node read it. */
+import { stringify } from 'yaml';
+
+export interface KubeconfigOptions {
+  readonly server: string;
+  /** Cluster, context and user name (default `edict-local`). */
+  readonly name?: string;
+  readonly namespace?: string;
+}
+
+export function kubeconfigFor(options: KubeconfigOptions): string {
+  const name = options.name ?? 'edict-local';
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name, cluster: { server: options.server } }],
+    users: [{ name, user: {} }],
+    contexts: [{ name, context: { cluster: name, user: name, ...(options.namespace ? { namespace: options.namespace } : {}) } }],
+    'current-context': name,
+    preferences: {},
+  });
+}

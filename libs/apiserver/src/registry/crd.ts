@@ -1,0 +1,92 @@
+/** Reading a CustomResourceDefinition into the types it serves, and checking the parts we rely on. */
+import { isObject, type JsonObject } from '@edict/engine';
+import type { StatusCause } from '../status';
+import { STANDARD_VERBS, type ResourceType } from './resource-type';
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function required(field: string): StatusCause {
+  return { reason: 'FieldValueRequired', message: 'Required value', field };
+}
+
+/** The validation failures kube would report for the fields this server needs; empty when valid. */
+export function validateCrd(crd: JsonObject): StatusCause[] {
+  const spec = isObject(crd.spec) ? crd.spec : {};
+  const names = isObject(spec.names) ? spec.names : {};
+  const causes: StatusCause[] = [];
+  if (!text(spec.group)) causes.push(required('spec.group'));
+  if (!text(names.plural)) causes.push(required('spec.names.plural'));
+  if (!text(names.kind)) causes.push(required('spec.names.kind'));
+  if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') {
+    causes.push({
+      reason: 'FieldValueNotSupported',
+      message: `Unsupported value: ${JSON.stringify(spec.scope ?? '')}: supported values: "Cluster", "Namespaced"`,
+      field: 'spec.scope',
+    });
+  }
+  const versions = Array.isArray(spec.versions) ? spec.versions.filter(isObject) : [];
+  if (versions.length === 0) causes.push(required('spec.versions'));
+  else if (versions.filter((v) => v.storage === true).length !== 1) {
+    causes.push({ reason: 'FieldValueInvalid', message: 'Invalid value: must have exactly one version marked as storage version', field: 'spec.versions' });
+  }
+  const name = isObject(crd.metadata) ? crd.metadata.name : undefined;
+  if (text(names.plural) && text(spec.group) && name !== `${names.plural as string}.${spec.group as string}`) {
+    causes.push({
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: ${JSON.stringify(name)}: must be spec.names.plural+"."+spec.group`,
+      field: 'metadata.name',
+    });
+  }
+  return causes;
+}
+
+/** The types a valid CRD serves: one per version with `served: true`. */
+export function typesFromCrd(crd: JsonObject): ResourceType[] {
+  const spec = crd.spec as JsonObject;
+  const names = spec.names as JsonObject;
+  const kind = names.kind as string;
+  const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+  return (spec.versions as JsonObject[])
+    .filter((version) => isObject(version) && version.served !== false)
+    .map((version) => ({
+      group: spec.group as string,
+      version: version.name as string,
+      kind,
+      listKind: text(names.listKind) ?? `${kind}List`,
+      plural: names.plural as string,
+      singular: text(names.singular) ?? kind.toLowerCase(),
+      namespaced: spec.scope === 'Namespaced',
+      shortNames: strings(names.shortNames),
+      categories: strings(names.categories),
+      verbs: STANDARD_VERBS,
+      subresources: isObject(version.subresources) && isObject(version.subresources.status) ? ['status'] : [],
+      tracksGeneration: true,
+      builtin: false,
+      selectableFields: Array.isArray(version.selectableFields)
+        ? version.selectableFields.filter(isObject).map((field) => String(field.jsonPath ?? '').replace(/^\./, ''))
+        : [],
+    }));
+}
+
+/** The status kube's CRD controllers would write once names are accepted and the type is served. */
+export function establishedStatus(crd: JsonObject, now: string): JsonObject {
+  const spec = crd.spec as JsonObject;
+  const storage = (spec.versions as JsonObject[]).find((v) => v.storage === true)?.name;
+  const condition = (type: string, reason: string, message: string): JsonObject => ({
+    type,
+    status: 'True',
+    lastTransitionTime: now,
+    reason,
+    message,
+  });
+  return {
+    conditions: [
+      condition('NamesAccepted', 'NoConflicts', 'no conflicts found'),
+      condition('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
+    ],
+    acceptedNames: { ...(spec.names as JsonObject) },
+    storedVersions: storage ? [storage] : [],
+  };
+}
