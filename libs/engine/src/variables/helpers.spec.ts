@@ -2,19 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BoundedCache } from './bounded-cache';
 import { EvaluationContext } from './context';
 import { currentValueExpression, parsePath, toJmesPath } from './current-path';
-import { cleanPath, joinPath } from './go-path';
 import { substituteVariables } from './substitute';
-
-describe('Go path semantics', () => {
-  it('cleans and joins like path.Clean / path.Join', () => {
-    expect(cleanPath('/a/./b/../c//d/')).toBe('/a/c/d');
-    expect(cleanPath('../../x')).toBe('../../x');
-    expect(cleanPath('/../x')).toBe('/x');
-    expect(cleanPath('')).toBe('.');
-    expect(joinPath('/spec/a', './../b')).toBe('/spec/b');
-    expect(joinPath('', '')).toBe('');
-  });
-});
 
 describe('{{@}} path conversion', () => {
   it('parses traversal paths with escaped slashes', () => {

@@ -2,7 +2,7 @@ import type { JsonValue } from '../json';
 import { childPath, rewriteDocument } from './document-walk';
 import { VariableSubstitutionError } from './errors';
 import { goValue } from './go-format';
-import { isAbsolute, joinPath } from './go-path';
+import { isAbsolute, joinPath } from '../values/go-path';
 
 /**
  * `$(path)` references point at another value of the same document (typically the rule's pattern):

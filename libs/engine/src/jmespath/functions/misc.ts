@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import type { JsonValue } from '../../json';
+import { joinPath } from '../../values/go-path';
 import { functionError, JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
 import { normalizeImage } from './image';
-import { goPathJoin } from './paths';
 import { randomFromPattern } from './random';
 import { semverSatisfies } from './semver';
 import { str } from './signatures';
@@ -45,7 +45,7 @@ function isExternalUrl(args: JsonValue[]): JsonValue {
 }
 
 export const miscFunctions: FunctionDefinition[] = [
-  { name: 'path_canonicalize', signature: [str], fn: (a) => goPathJoin(a[0] as string) },
+  { name: 'path_canonicalize', signature: [str], fn: (a) => joinPath(a[0] as string) },
   {
     name: 'semver_compare',
     signature: [str, str],

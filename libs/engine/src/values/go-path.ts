@@ -1,6 +1,7 @@
 /**
  * Go's `path` package semantics (slash-separated, lexical), which Kyverno uses for `$(...)`
- * reference paths; reimplemented so relative references resolve exactly as in Kyverno.
+ * reference paths and for `path_canonicalize` (`filepath.Join` on Linux is the same thing);
+ * reimplemented so paths resolve exactly as in Kyverno.
  */
 
 export function isAbsolute(path: string): boolean {
