@@ -4,7 +4,13 @@ export { kubeconfigFor, type KubeconfigOptions } from './kubeconfig';
 export { ResourceRegistry, type GroupVersions } from './registry/registry';
 export { BUILTIN_TYPES } from './registry/builtin-types';
 export { apiVersionOf, type ResourceType } from './registry/resource-type';
-export { ResourceService, type PatchType, type WriteOptions, type PatchOptions, type DeleteOptions } from './resources/service';
+export {
+  ResourceService,
+  type PatchType,
+  type WriteOptions,
+  type PatchOptions,
+  type DeleteOptions,
+} from './resources/service';
 export { type ListOptions } from './resources/list';
 export { ObjectStore, type ChangeEvent, type ChangeType } from './store/object-store';
 export { ApiError } from './status';

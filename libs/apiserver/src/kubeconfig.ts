@@ -1,4 +1,8 @@
-/** A kubeconfig for a local server URL (plain HTTP, no credentials), as kubectl and client-node read it. */
+/**
+ * A kubeconfig for a local server URL (plain HTTP, no credentials), as kubectl and client-node read
+ * it. For `http://` servers it sets `insecure-skip-tls-verify: true`: kubectl ignores it there, and
+ * client-node refuses plain HTTP without it.
+ */
 import { stringify } from 'yaml';
 
 export interface KubeconfigOptions {
@@ -13,9 +17,19 @@ export function kubeconfigFor(options: KubeconfigOptions): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name, cluster: { server: options.server } }],
+    clusters: [
+      {
+        name,
+        cluster: {
+          server: options.server,
+          ...(options.server.startsWith('http://') ? { 'insecure-skip-tls-verify': true } : {}),
+        },
+      },
+    ],
     users: [{ name, user: {} }],
-    contexts: [{ name, context: { cluster: name, user: name, ...(options.namespace ? { namespace: options.namespace } : {}) } }],
+    contexts: [
+      { name, context: { cluster: name, user: name, ...(options.namespace ? { namespace: options.namespace } : {}) } },
+    ],
     'current-context': name,
     preferences: {},
   });

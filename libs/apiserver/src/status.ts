@@ -70,11 +70,19 @@ export function alreadyExists(target: StatusTarget & { name: string }): ApiError
 export function conflict(target: StatusTarget & { name: string }, reason?: string): ApiError {
   const what = qualifiedResource(target.group, target.kind);
   const why = reason ?? 'the object has been modified; please apply your changes to the latest version and try again';
-  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${what} "${target.name}": ${why}`, details(target));
+  return new ApiError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${what} "${target.name}": ${why}`,
+    details(target),
+  );
 }
 
 /** 422 with kube's `<Kind>[.group] "<name>" is invalid: <field>: <message>, ...` text. */
-export function invalid(target: { group: string; kind: string; name: string }, causes: readonly StatusCause[]): ApiError {
+export function invalid(
+  target: { group: string; kind: string; name: string },
+  causes: readonly StatusCause[],
+): ApiError {
   const what = qualifiedResource(target.group, target.kind);
   const summary = causes.map((cause) => `${cause.field}: ${cause.message}`);
   const text = summary.length === 1 ? summary[0] : `[${summary.join(', ')}]`;
@@ -90,12 +98,18 @@ export function badRequest(message: string): ApiError {
   return new ApiError(400, 'BadRequest', message);
 }
 
-export function methodNotAllowed(message = 'the server does not allow this method on the requested resource'): ApiError {
+export function methodNotAllowed(
+  message = 'the server does not allow this method on the requested resource',
+): ApiError {
   return new ApiError(405, 'MethodNotAllowed', message, {});
 }
 
 export function unsupportedMediaType(contentType: string): ApiError {
-  return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${contentType}`);
+  return new ApiError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${contentType}`,
+  );
 }
 
 /** The 404 for a path the server does not serve at all (no such resource or group). */

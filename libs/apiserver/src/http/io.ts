@@ -12,7 +12,8 @@ export async function readBody(request: IncomingMessage): Promise<Buffer> {
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new ApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
+    if (size > MAX_BODY_BYTES)
+      throw new ApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -53,6 +54,7 @@ export function sendText(response: ServerResponse, code: number, text: string): 
 }
 
 export function sendError(response: ServerResponse, error: unknown): void {
-  const apiError = error instanceof ApiError ? error : new ApiError(500, 'InternalError', `Internal error occurred: ${String(error)}`);
+  const apiError =
+    error instanceof ApiError ? error : new ApiError(500, 'InternalError', `Internal error occurred: ${String(error)}`);
   sendJson(response, apiError.code, apiError.toStatus());
 }

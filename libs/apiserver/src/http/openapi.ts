@@ -35,7 +35,12 @@ const QUERY = (name: string): JsonObject => ({ name, in: 'query', schema: { type
 function patchOperation(type: ResourceType): JsonObject {
   return {
     operationId: `patch${type.kind}`,
-    parameters: [QUERY('dryRun'), QUERY('fieldManager'), QUERY('fieldValidation'), { name: 'force', in: 'query', schema: { type: 'boolean' } }],
+    parameters: [
+      QUERY('dryRun'),
+      QUERY('fieldManager'),
+      QUERY('fieldValidation'),
+      { name: 'force', in: 'query', schema: { type: 'boolean' } },
+    ],
     requestBody: {
       content: Object.fromEntries(
         [

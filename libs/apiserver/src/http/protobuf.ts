@@ -52,7 +52,11 @@ function fields(buffer: Buffer): Field[] {
 
 const str = (field: Field): string => field.bytes!.toString('utf8');
 
-function mapEntries(list: Field[], number: number, value: (bytes: Buffer) => string): Record<string, string> | undefined {
+function mapEntries(
+  list: Field[],
+  number: number,
+  value: (bytes: Buffer) => string,
+): Record<string, string> | undefined {
   const entries = list.filter((f) => f.number === number);
   if (entries.length === 0) return undefined;
   const map: Record<string, string> = {};
@@ -99,7 +103,11 @@ const DECODERS: Readonly<Record<string, Decoder>> = {
     const data = mapEntries(list, 2, utf8);
     const binaryData = mapEntries(list, 3, base64);
     const immutable = list.find((f) => f.number === 4);
-    return { ...(data ? { data } : {}), ...(binaryData ? { binaryData } : {}), ...(immutable ? { immutable: immutable.varint === 1n } : {}) };
+    return {
+      ...(data ? { data } : {}),
+      ...(binaryData ? { binaryData } : {}),
+      ...(immutable ? { immutable: immutable.varint === 1n } : {}),
+    };
   },
   'v1/Secret': (list) => {
     const data = mapEntries(list, 2, base64);
@@ -112,7 +120,11 @@ const DECODERS: Readonly<Record<string, Decoder>> = {
 
 export function decodeProtobuf(body: Buffer): JsonObject {
   if (!MAGIC.every((byte, i) => body[i] === byte)) {
-    throw new ApiError(400, 'BadRequest', 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
+    throw new ApiError(
+      400,
+      'BadRequest',
+      'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]',
+    );
   }
   try {
     const envelope = fields(body.subarray(4));
@@ -132,6 +144,10 @@ export function decodeProtobuf(body: Buffer): JsonObject {
     return { apiVersion, kind, metadata, ...decoder(raw) };
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(400, 'BadRequest', `the protobuf body could not be decoded: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ApiError(
+      400,
+      'BadRequest',
+      `the protobuf body could not be decoded: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

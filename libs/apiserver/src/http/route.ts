@@ -19,8 +19,14 @@ export interface UnknownRoute {
  * Resolves `/api/v1/...` and `/apis/<group>/<version>/...` resource paths; `undefined` for paths
  * that are not resource paths at all.
  */
-export function resolveResourcePath(registry: ResourceRegistry, path: string): ResourceRoute | UnknownRoute | undefined {
-  const segments = path.split('/').filter((s) => s !== '').map(decodeURIComponent);
+export function resolveResourcePath(
+  registry: ResourceRegistry,
+  path: string,
+): ResourceRoute | UnknownRoute | undefined {
+  const segments = path
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decodeURIComponent);
   let group: string;
   let version: string;
   let rest: string[];

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openWatch, startServer, type Running } from '../testing/http';
+import { dig, openWatch, startServer, type Running } from '../testing/http';
 
 let running: Running;
 afterEach(async () => {
@@ -40,12 +40,28 @@ describe('discovery', () => {
     expect(api.body).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
     const core = await running.request('GET', '/api/v1');
     const pods = (core.body.resources as Array<Record<string, unknown>>).find((r) => r.name === 'pods');
-    expect(pods).toMatchObject({ singularName: 'pod', namespaced: true, kind: 'Pod', shortNames: ['po'], categories: ['all'] });
+    expect(pods).toMatchObject({
+      singularName: 'pod',
+      namespaced: true,
+      kind: 'Pod',
+      shortNames: ['po'],
+      categories: ['all'],
+    });
     expect((core.body.resources as Array<Record<string, unknown>>).some((r) => r.name === 'pods/status')).toBe(true);
     const groups = await running.request('GET', '/apis');
     const names = (groups.body.groups as Array<{ name: string }>).map((g) => g.name);
     expect(names).toEqual(
-      expect.arrayContaining(['apps', 'batch', 'coordination.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'rbac.authorization.k8s.io', 'networking.k8s.io', 'policy', 'events.k8s.io']),
+      expect.arrayContaining([
+        'apps',
+        'batch',
+        'coordination.k8s.io',
+        'admissionregistration.k8s.io',
+        'apiextensions.k8s.io',
+        'rbac.authorization.k8s.io',
+        'networking.k8s.io',
+        'policy',
+        'events.k8s.io',
+      ]),
     );
     const apps = await running.request('GET', '/apis/apps/v1');
     expect(apps.body).toMatchObject({ kind: 'APIResourceList', groupVersion: 'apps/v1' });
@@ -57,7 +73,9 @@ describe('discovery', () => {
     const index = await running.request('GET', '/openapi/v3');
     const url = (index.body.paths as Record<string, { serverRelativeURL: string }>)['apis/apps/v1']!.serverRelativeURL;
     const doc = await running.request('GET', url);
-    const patch = (doc.body.paths as Record<string, { patch?: Record<string, unknown> }>)['/apis/apps/v1/namespaces/{namespace}/deployments/{name}']!.patch!;
+    const patch = (doc.body.paths as Record<string, { patch?: Record<string, unknown> }>)[
+      '/apis/apps/v1/namespaces/{namespace}/deployments/{name}'
+    ]!.patch!;
     expect(patch['x-kubernetes-group-version-kind']).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment' });
     expect((patch.parameters as Array<{ name: string }>).map((p) => p.name)).toContain('fieldValidation');
   });
@@ -77,7 +95,9 @@ describe('CRUD', () => {
     expect(got.body).toEqual(created.body);
     const list = await running.request('GET', CMS);
     expect(list.body).toMatchObject({ kind: 'ConfigMapList', apiVersion: 'v1' });
-    expect(Number((list.body.metadata as Record<string, string>).resourceVersion)).toBeGreaterThanOrEqual(Number(meta.resourceVersion));
+    expect(Number((list.body.metadata as Record<string, string>).resourceVersion)).toBeGreaterThanOrEqual(
+      Number(meta.resourceVersion),
+    );
     expect((list.body.items as unknown[]).length).toBe(1);
   });
 
@@ -85,10 +105,22 @@ describe('CRUD', () => {
     running = await startServer();
     expect(await running.request('GET', `${CMS}/x`)).toEqual({
       status: 404,
-      body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'configmaps "x" not found', reason: 'NotFound', details: { name: 'x', kind: 'configmaps' }, code: 404 },
+      body: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'configmaps "x" not found',
+        reason: 'NotFound',
+        details: { name: 'x', kind: 'configmaps' },
+        code: 404,
+      },
     });
     const deploy = await running.request('GET', '/apis/apps/v1/namespaces/default/deployments/web');
-    expect(deploy.body).toMatchObject({ message: 'deployments.apps "web" not found', details: { name: 'web', group: 'apps', kind: 'deployments' } });
+    expect(deploy.body).toMatchObject({
+      message: 'deployments.apps "web" not found',
+      details: { name: 'web', group: 'apps', kind: 'deployments' },
+    });
     await running.request('POST', CMS, cm('one'));
     expect(await running.request('POST', CMS, cm('one'))).toMatchObject({
       status: 409,
@@ -99,7 +131,8 @@ describe('CRUD', () => {
       status: 409,
       body: {
         reason: 'Conflict',
-        message: 'Operation cannot be fulfilled on configmaps "one": the object has been modified; please apply your changes to the latest version and try again',
+        message:
+          'Operation cannot be fulfilled on configmaps "one": the object has been modified; please apply your changes to the latest version and try again',
       },
     });
     const noName = await running.request('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} });
@@ -128,22 +161,42 @@ describe('CRUD', () => {
 
   it('generates names, bumps resourceVersion on change only, and generation on spec changes', async () => {
     running = await startServer();
-    const generated = await running.request('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'gen-' } });
+    const generated = await running.request('POST', CMS, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { generateName: 'gen-' },
+    });
     expect((generated.body.metadata as Record<string, string>).name).toMatch(/^gen-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
 
     const path = '/apis/apps/v1/namespaces/default/deployments';
     const created = (await running.request('POST', path, deployment('web'))).body;
     expect(created.metadata).toMatchObject({ generation: 1 });
     const same = (await running.request('PUT', `${path}/web`, created)).body;
-    expect((same.metadata as Record<string, unknown>).resourceVersion).toBe((created.metadata as Record<string, unknown>).resourceVersion);
-    const labelled = (await running.request('PATCH', `${path}/web`, { metadata: { labels: { x: 'y' } } }, 'application/merge-patch+json')).body;
+    expect((same.metadata as Record<string, unknown>).resourceVersion).toBe(
+      (created.metadata as Record<string, unknown>).resourceVersion,
+    );
+    const labelled = (
+      await running.request(
+        'PATCH',
+        `${path}/web`,
+        { metadata: { labels: { x: 'y' } } },
+        'application/merge-patch+json',
+      )
+    ).body;
     expect(labelled.metadata).toMatchObject({ generation: 1, labels: { x: 'y' } });
-    const scaled = (await running.request('PATCH', `${path}/web`, { spec: { replicas: 3 } }, 'application/merge-patch+json')).body;
+    const scaled = (
+      await running.request('PATCH', `${path}/web`, { spec: { replicas: 3 } }, 'application/merge-patch+json')
+    ).body;
     expect(scaled.metadata).toMatchObject({ generation: 2 });
     // The main resource ignores status; the status subresource changes only status.
     const withStatus = (await running.request('PUT', `${path}/web`, { ...scaled, status: { replicas: 9 } })).body;
     expect(withStatus.status).toBeUndefined();
-    const status = await running.request('PATCH', `${path}/web/status`, { status: { replicas: 3 }, spec: { replicas: 7 } }, 'application/merge-patch+json');
+    const status = await running.request(
+      'PATCH',
+      `${path}/web/status`,
+      { status: { replicas: 3 }, spec: { replicas: 7 } },
+      'application/merge-patch+json',
+    );
     expect(status.body).toMatchObject({ status: { replicas: 3 }, spec: { replicas: 3 }, metadata: { generation: 2 } });
   });
 
@@ -160,13 +213,21 @@ describe('CRUD', () => {
 
   it('deletes: Status for most types, deletecollection by selector, namespace deletion takes its contents', async () => {
     running = await startServer();
-    await running.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
+    await running.request('POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'team' },
+    });
     const teamCms = '/api/v1/namespaces/team/configmaps';
     await running.request('POST', teamCms, cm('a', { tier: 'x' }));
     await running.request('POST', teamCms, cm('b', { tier: 'y' }));
     await running.request('POST', teamCms, cm('c', { tier: 'y' }));
     const deleted = await running.request('DELETE', `${teamCms}/a`);
-    expect(deleted.body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'a', kind: 'configmaps' } });
+    expect(deleted.body).toMatchObject({
+      kind: 'Status',
+      status: 'Success',
+      details: { name: 'a', kind: 'configmaps' },
+    });
     const collection = await running.request('DELETE', `${teamCms}?labelSelector=tier%3Dy`);
     expect((collection.body.items as unknown[]).length).toBe(2);
     await running.request('POST', teamCms, cm('d'));
@@ -199,7 +260,9 @@ describe('list', () => {
       await running.request('POST', CMS, cm(name, labels));
     }
     const names = async (query: string) =>
-      ((await running.request('GET', `${CMS}?${query}`)).body.items as Array<{ metadata: { name: string } }>).map((i) => i.metadata.name);
+      ((await running.request('GET', `${CMS}?${query}`)).body.items as Array<{ metadata: { name: string } }>).map(
+        (i) => i.metadata.name,
+      );
     expect(await names('labelSelector=env%3Dprod')).toEqual(['a', 'c']);
     expect(await names('labelSelector=env%3D%3Dprod,tier')).toEqual(['a']);
     expect(await names('labelSelector=env!%3Dprod')).toEqual(['b', 'd']);
@@ -243,12 +306,30 @@ describe('patch', () => {
     const strategic = await running.request(
       'PATCH',
       path,
-      { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:2', env: [{ name: 'B', value: '2' }] }, { name: 'side', image: 'busybox' }] } } } },
+      {
+        spec: {
+          template: {
+            spec: {
+              containers: [
+                { name: 'app', image: 'nginx:2', env: [{ name: 'B', value: '2' }] },
+                { name: 'side', image: 'busybox' },
+              ],
+            },
+          },
+        },
+      },
       'application/strategic-merge-patch+json',
     );
-    const containers = ((strategic.body.spec as any).template.spec.containers as Array<Record<string, unknown>>);
+    const containers = dig<Array<Record<string, unknown>>>(strategic.body, 'spec.template.spec.containers');
     expect(containers).toEqual([
-      { name: 'app', image: 'nginx:2', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] },
+      {
+        name: 'app',
+        image: 'nginx:2',
+        env: [
+          { name: 'A', value: '1' },
+          { name: 'B', value: '2' },
+        ],
+      },
       { name: 'side', image: 'busybox' },
     ]);
     const removed = await running.request(
@@ -257,12 +338,27 @@ describe('patch', () => {
       { spec: { template: { spec: { containers: [{ name: 'side', $patch: 'delete' }] } } } },
       'application/strategic-merge-patch+json',
     );
-    expect(((removed.body.spec as any).template.spec.containers as unknown[]).length).toBe(1);
-    const merge = await running.request('PATCH', path, { spec: { template: { spec: { containers: [{ name: 'only', image: 'x' }] } } } }, 'application/merge-patch+json');
-    expect((merge.body.spec as any).template.spec.containers).toEqual([{ name: 'only', image: 'x' }]);
-    const json = await running.request('PATCH', path, [{ op: 'replace', path: '/spec/replicas', value: 5 }], 'application/json-patch+json');
-    expect((json.body.spec as any).replicas).toBe(5);
-    const failing = await running.request('PATCH', path, [{ op: 'test', path: '/spec/replicas', value: 1 }], 'application/json-patch+json');
+    expect(dig<unknown[]>(removed.body, 'spec.template.spec.containers').length).toBe(1);
+    const merge = await running.request(
+      'PATCH',
+      path,
+      { spec: { template: { spec: { containers: [{ name: 'only', image: 'x' }] } } } },
+      'application/merge-patch+json',
+    );
+    expect(dig(merge.body, 'spec.template.spec.containers')).toEqual([{ name: 'only', image: 'x' }]);
+    const json = await running.request(
+      'PATCH',
+      path,
+      [{ op: 'replace', path: '/spec/replicas', value: 5 }],
+      'application/json-patch+json',
+    );
+    expect(dig(json.body, 'spec.replicas')).toBe(5);
+    const failing = await running.request(
+      'PATCH',
+      path,
+      [{ op: 'test', path: '/spec/replicas', value: 1 }],
+      'application/json-patch+json',
+    );
     expect(failing.status).toBe(422);
     expect((await running.request('PATCH', path, {}, 'text/plain')).status).toBe(415);
   });
@@ -271,10 +367,22 @@ describe('patch', () => {
     running = await startServer();
     const path = `${CMS}/applied`;
     const noManager = await running.request('PATCH', path, cm('applied'), 'application/apply-patch+yaml');
-    expect(noManager).toMatchObject({ status: 422, body: { message: 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch' } });
+    expect(noManager).toMatchObject({
+      status: 422,
+      body: {
+        message: 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+      },
+    });
     const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  a: "1"\n';
-    expect((await running.request('PATCH', `${path}?fieldManager=me`, yaml, 'application/apply-patch+yaml')).status).toBe(201);
-    const merged = await running.request('PATCH', `${path}?fieldManager=me`, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  b: "2"\n', 'application/apply-patch+yaml');
+    expect(
+      (await running.request('PATCH', `${path}?fieldManager=me`, yaml, 'application/apply-patch+yaml')).status,
+    ).toBe(201);
+    const merged = await running.request(
+      'PATCH',
+      `${path}?fieldManager=me`,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  b: "2"\n',
+      'application/apply-patch+yaml',
+    );
     expect(merged).toMatchObject({ status: 200, body: { data: { a: '1', b: '2' } } });
   });
 });
@@ -287,7 +395,15 @@ const crd = {
     group: 'example.com',
     scope: 'Namespaced',
     names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wg'] },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } }, subresources: { status: {} } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object' } },
+        subresources: { status: {} },
+      },
+    ],
   },
 };
 
@@ -296,27 +412,50 @@ describe('custom resources', () => {
     running = await startServer();
     const created = await running.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
     expect(created.status).toBe(201);
-    expect((created.body.status as any).conditions.map((c: any) => c.type)).toEqual(['NamesAccepted', 'Established']);
+    expect(dig<Array<{ type: string }>>(created.body, 'status.conditions').map((c) => c.type)).toEqual([
+      'NamesAccepted',
+      'Established',
+    ]);
     const discovery = await running.request('GET', '/apis/example.com/v1');
-    expect(discovery.body.resources).toContainEqual(expect.objectContaining({ name: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wg'] }));
+    expect(discovery.body.resources).toContainEqual(
+      expect.objectContaining({ name: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wg'] }),
+    );
     expect(discovery.body.resources).toContainEqual(expect.objectContaining({ name: 'widgets/status' }));
     const path = '/apis/example.com/v1/namespaces/default/widgets';
-    const widget = await running.request('POST', path, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 }, status: { ok: true } });
+    const widget = await running.request('POST', path, {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w' },
+      spec: { size: 1 },
+      status: { ok: true },
+    });
     expect(widget.body).toMatchObject({ metadata: { generation: 1 }, spec: { size: 1 } });
     expect(widget.body.status).toBeUndefined();
     const list = await running.request('GET', path);
-    expect((list.body.items as Array<Record<string, unknown>>)[0]).toMatchObject({ kind: 'Widget', apiVersion: 'example.com/v1' });
-    expect(await running.request('PATCH', `${path}/w`, { spec: { size: 2 } }, 'application/strategic-merge-patch+json')).toMatchObject({
+    expect((list.body.items as Array<Record<string, unknown>>)[0]).toMatchObject({
+      kind: 'Widget',
+      apiVersion: 'example.com/v1',
+    });
+    expect(
+      await running.request('PATCH', `${path}/w`, { spec: { size: 2 } }, 'application/strategic-merge-patch+json'),
+    ).toMatchObject({
       status: 415,
       body: { reason: 'UnsupportedMediaType' },
     });
-    expect((await running.request('PATCH', `${path}/w`, { spec: { size: 2 } }, 'application/merge-patch+json')).body).toMatchObject({ metadata: { generation: 2 } });
-    const invalidCrd = await running.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { ...crd, metadata: { name: 'wrong' } });
+    expect(
+      (await running.request('PATCH', `${path}/w`, { spec: { size: 2 } }, 'application/merge-patch+json')).body,
+    ).toMatchObject({ metadata: { generation: 2 } });
+    const invalidCrd = await running.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      ...crd,
+      metadata: { name: 'wrong' },
+    });
     expect(invalidCrd.status).toBe(422);
     await running.request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com');
     expect((await running.request('GET', '/apis/example.com/v1')).status).toBe(404);
     expect((await running.request('GET', path)).status).toBe(404);
-    expect(((await running.request('GET', '/apis')).body.groups as Array<{ name: string }>).map((g) => g.name)).not.toContain('example.com');
+    expect(
+      ((await running.request('GET', '/apis')).body.groups as Array<{ name: string }>).map((g) => g.name),
+    ).not.toContain('example.com');
   });
 });
 
@@ -360,19 +499,31 @@ describe('watch', () => {
     expect(stale.events).toEqual([
       {
         type: 'ERROR',
-        object: expect.objectContaining({ kind: 'Status', status: 'Failure', reason: 'Expired', code: 410, message: expect.stringMatching(/^too old resource version: \d+ \(\d+\)$/) }),
+        object: expect.objectContaining({
+          kind: 'Status',
+          status: 'Failure',
+          reason: 'Expired',
+          code: 410,
+          message: expect.stringMatching(/^too old resource version: \d+ \(\d+\)$/),
+        }),
       },
     ]);
   });
 
   it('sends bookmarks when allowed and ends at timeoutSeconds; bounded history expires old versions', async () => {
     running = await startServer({ bookmarkIntervalMs: 50, historyLimit: 2 });
-    const watch = await openWatch(`${running.url}${CMS}?watch=1&allowWatchBookmarks=true&timeoutSeconds=1&resourceVersion=${running.server.store.resourceVersion}`);
+    const watch = await openWatch(
+      `${running.url}${CMS}?watch=1&allowWatchBookmarks=true&timeoutSeconds=1&resourceVersion=${running.server.store.resourceVersion}`,
+    );
     const started = Date.now();
     await watch.ended;
     expect(Date.now() - started).toBeLessThan(2500);
     const bookmark = watch.events.find((e) => e.type === 'BOOKMARK');
-    expect(bookmark?.object).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: expect.any(String) } });
+    expect(bookmark?.object).toEqual({
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: expect.any(String) },
+    });
 
     const before = running.server.store.resourceVersion;
     for (const name of ['a', 'b', 'c']) await running.request('POST', CMS, cm(name));

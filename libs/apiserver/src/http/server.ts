@@ -178,7 +178,12 @@ export class InMemoryApiServer {
     return false;
   }
 
-  private async serveResource(route: ResourceRoute, request: IncomingMessage, query: URLSearchParams, response: ServerResponse): Promise<void> {
+  private async serveResource(
+    route: ResourceRoute,
+    request: IncomingMessage,
+    query: URLSearchParams,
+    response: ServerResponse,
+  ): Promise<void> {
     const { type, namespace, name, subresource } = route;
     if (subresource !== undefined && !type.subresources.includes(subresource)) throw pathNotFound();
     const method = request.method ?? 'GET';
@@ -231,7 +236,10 @@ export class InMemoryApiServer {
         return;
       }
       case 'PUT': {
-        const result = this.resources.update(type, namespace, name, (await body()) ?? null, { dryRun, subresource: status });
+        const result = this.resources.update(type, namespace, name, (await body()) ?? null, {
+          dryRun,
+          subresource: status,
+        });
         sendJson(response, result.code, result.object);
         return;
       }
@@ -262,7 +270,13 @@ export class InMemoryApiServer {
     }
   }
 
-  private watch(type: ResourceType, namespace: string | undefined, query: URLSearchParams, options: ListOptions, response: ServerResponse): void {
+  private watch(
+    type: ResourceType,
+    namespace: string | undefined,
+    query: URLSearchParams,
+    options: ListOptions,
+    response: ServerResponse,
+  ): void {
     const filter = compileFilter(type, options);
     const timeout = query.get('timeoutSeconds');
     const watch = startWatch(
@@ -299,8 +313,13 @@ function namespaceOf(object: JsonObject): string | undefined {
 }
 
 /** A list body: built-in lists carry items without kind/apiVersion, as kube-apiserver serves them. */
-function listBody(type: ResourceType, result: { items: JsonObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number }): JsonObject {
-  const items = type.builtin ? result.items.map(({ kind: _kind, apiVersion: _apiVersion, ...rest }) => rest) : result.items;
+function listBody(
+  type: ResourceType,
+  result: { items: JsonObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number },
+): JsonObject {
+  const items = type.builtin
+    ? result.items.map(({ kind: _kind, apiVersion: _apiVersion, ...rest }) => rest)
+    : result.items;
   return {
     kind: type.listKind,
     apiVersion: apiVersionOf(type),
@@ -322,7 +341,9 @@ function deleteOptions(body: JsonValue | undefined, dryRun: boolean): DeleteOpti
     ...(preconditions
       ? {
           preconditions: {
-            ...(typeof preconditions.resourceVersion === 'string' ? { resourceVersion: preconditions.resourceVersion } : {}),
+            ...(typeof preconditions.resourceVersion === 'string'
+              ? { resourceVersion: preconditions.resourceVersion }
+              : {}),
             ...(typeof preconditions.uid === 'string' ? { uid: preconditions.uid } : {}),
           },
         }

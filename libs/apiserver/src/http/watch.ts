@@ -29,16 +29,26 @@ export interface OpenWatch {
   close(): void;
 }
 
-export function startWatch(store: ObjectStore, response: ServerResponse, request: WatchRequest, onClose: (watch: OpenWatch) => void): OpenWatch {
+export function startWatch(
+  store: ObjectStore,
+  response: ServerResponse,
+  request: WatchRequest,
+  onClose: (watch: OpenWatch) => void,
+): OpenWatch {
   const { type, namespace, filter } = request;
   const groupResource = groupResourceKey(type.group, type.plural);
-  response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  response.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+  });
   response.flushHeaders();
 
   const send = (eventType: WatchEventType, object: JsonObject): void => {
     response.write(`${JSON.stringify({ type: eventType, object })}\n`);
   };
-  const inScope = (event: ChangeEvent): boolean => !type.namespaced || namespace === undefined || event.namespace === namespace;
+  const inScope = (event: ChangeEvent): boolean =>
+    !type.namespaced || namespace === undefined || event.namespace === namespace;
   const deliver = (event: ChangeEvent): void => {
     if (event.groupResource !== groupResource || !inScope(event)) return;
     const now = matchesFilter(filter, event.object);
@@ -87,7 +97,11 @@ export function startWatch(store: ObjectStore, response: ServerResponse, request
 
   if (request.allowBookmarks) {
     const bookmark = (): void => {
-      send('BOOKMARK', { kind: type.kind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: String(store.resourceVersion) } });
+      send('BOOKMARK', {
+        kind: type.kind,
+        apiVersion: apiVersionOf(type),
+        metadata: { resourceVersion: String(store.resourceVersion) },
+      });
     };
     const interval = setInterval(bookmark, request.bookmarkIntervalMs);
     timers.push(interval);

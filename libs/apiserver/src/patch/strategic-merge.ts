@@ -19,14 +19,24 @@ const DELETE_FROM_PRIMITIVE = '$deleteFromPrimitiveList/';
 const SET_ELEMENT_ORDER = '$setElementOrder/';
 const RETAIN_KEYS = '$retainKeys';
 
-export function applyStrategicMerge(target: JsonObject, patch: JsonValue, apiVersion: string, kind: string): JsonObject {
+export function applyStrategicMerge(
+  target: JsonObject,
+  patch: JsonValue,
+  apiVersion: string,
+  kind: string,
+): JsonObject {
   if (!isObject(patch)) throw badRequest('strategic merge patch must be a JSON object');
   const merged = mergeMap(target, patch, [], { apiVersion, kind });
   return merged ?? {};
 }
 
 /** Merges a patch map into `original`; `undefined` means the map itself is deleted. */
-function mergeMap(original: JsonObject | undefined, patch: JsonObject, path: string[], ctx: Context): JsonObject | undefined {
+function mergeMap(
+  original: JsonObject | undefined,
+  patch: JsonObject,
+  path: string[],
+  ctx: Context,
+): JsonObject | undefined {
   const directive = patch[PATCH];
   if (directive === 'delete') return undefined;
   if (directive === 'replace') return stripDirectives(patch) as JsonObject;
@@ -79,7 +89,8 @@ function mergeList(original: JsonValue[], patch: JsonValue[], path: string[], ct
   }
   const result = [...original];
   for (const item of patch) {
-    if (!isObject(item)) throw badRequest(`strategic merge patch: list ${path.join('.')} merges by ${mergeKey} and needs objects`);
+    if (!isObject(item))
+      throw badRequest(`strategic merge patch: list ${path.join('.')} merges by ${mergeKey} and needs objects`);
     const index = result.findIndex((existing) => isObject(existing) && deepEqual(existing[mergeKey], item[mergeKey]));
     if (item[PATCH] === 'delete') {
       if (index >= 0) result.splice(index, 1);
@@ -97,7 +108,13 @@ function stripDirectives(value: JsonValue): JsonValue {
   if (!isObject(value)) return value;
   const result: JsonObject = {};
   for (const [key, item] of Object.entries(value)) {
-    if (key === PATCH || key === RETAIN_KEYS || key.startsWith(SET_ELEMENT_ORDER) || key.startsWith(DELETE_FROM_PRIMITIVE)) continue;
+    if (
+      key === PATCH ||
+      key === RETAIN_KEYS ||
+      key.startsWith(SET_ELEMENT_ORDER) ||
+      key.startsWith(DELETE_FROM_PRIMITIVE)
+    )
+      continue;
     if (item === null) continue;
     result[key] = stripDirectives(item);
   }

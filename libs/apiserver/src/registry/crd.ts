@@ -29,7 +29,11 @@ export function validateCrd(crd: JsonObject): StatusCause[] {
   const versions = Array.isArray(spec.versions) ? spec.versions.filter(isObject) : [];
   if (versions.length === 0) causes.push(required('spec.versions'));
   else if (versions.filter((v) => v.storage === true).length !== 1) {
-    causes.push({ reason: 'FieldValueInvalid', message: 'Invalid value: must have exactly one version marked as storage version', field: 'spec.versions' });
+    causes.push({
+      reason: 'FieldValueInvalid',
+      message: 'Invalid value: must have exactly one version marked as storage version',
+      field: 'spec.versions',
+    });
   }
   const name = isObject(crd.metadata) ? crd.metadata.name : undefined;
   if (text(names.plural) && text(spec.group) && name !== `${names.plural as string}.${spec.group as string}`) {
@@ -47,7 +51,8 @@ export function typesFromCrd(crd: JsonObject): ResourceType[] {
   const spec = crd.spec as JsonObject;
   const names = spec.names as JsonObject;
   const kind = names.kind as string;
-  const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+  const strings = (value: unknown): string[] =>
+    Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
   return (spec.versions as JsonObject[])
     .filter((version) => isObject(version) && version.served !== false)
     .map((version) => ({

@@ -27,7 +27,10 @@ export function compileFilter(type: ResourceType, options: ListOptions): ObjectF
 }
 
 export function matchesFilter(filter: ObjectFilter, object: JsonObject): boolean {
-  if (filter.labels.length > 0 && !matchesLabels(filter.labels, metadataOf(object).labels as Record<string, unknown> | undefined)) {
+  if (
+    filter.labels.length > 0 &&
+    !matchesLabels(filter.labels, metadataOf(object).labels as Record<string, unknown> | undefined)
+  ) {
     return false;
   }
   return filter.fields.length === 0 || matchesFields(filter.fields, object);
@@ -47,7 +50,8 @@ export function encodeContinue(resourceVersion: number, lastKey: string): string
 export function decodeContinue(token: string): ContinueToken {
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<ContinueToken>;
-    if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') throw new Error('bad');
+    if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string')
+      throw new Error('bad');
     return parsed as ContinueToken;
   } catch {
     throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');

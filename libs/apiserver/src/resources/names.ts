@@ -21,7 +21,11 @@ export function validateName(groupResource: string, builtin: boolean, name: stri
     };
   }
   if (name.includes('/') || name.includes('%') || name === '.' || name === '..') {
-    return { reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: ${JSON.stringify(name)}: may not contain '/'` };
+    return {
+      reason: 'FieldValueInvalid',
+      field: 'metadata.name',
+      message: `Invalid value: ${JSON.stringify(name)}: may not contain '/'`,
+    };
   }
   if (builtin) {
     // Built-in types check DNS subdomains; custom resources only reject path segments.

@@ -24,7 +24,9 @@ export function checkTypeMeta(type: ResourceType, body: JsonObject): void {
     throw badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${type.kind})`);
   }
   if (body.apiVersion !== undefined && body.apiVersion !== apiVersion) {
-    throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${apiVersion})`);
+    throw badRequest(
+      `the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${apiVersion})`,
+    );
   }
 }
 
@@ -40,7 +42,12 @@ export interface PreparedCreate {
   readonly name: string;
 }
 
-export function prepareCreate(type: ResourceType, namespace: string | undefined, body: JsonObject, now: Date): PreparedCreate {
+export function prepareCreate(
+  type: ResourceType,
+  namespace: string | undefined,
+  body: JsonObject,
+  now: Date,
+): PreparedCreate {
   checkTypeMeta(type, body);
   const metadata = { ...metadataOf(body) };
   if (type.namespaced) {
@@ -59,7 +66,11 @@ export function prepareCreate(type: ResourceType, namespace: string | undefined,
   if (name === '') {
     if (typeof metadata.generateName !== 'string' || metadata.generateName === '') {
       throw invalid(target, [
-        { reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' },
+        {
+          reason: 'FieldValueRequired',
+          message: 'Required value: name or generateName is required',
+          field: 'metadata.name',
+        },
       ]);
     }
     name = generatedName(metadata.generateName);
@@ -96,7 +107,13 @@ const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 function labelProblems(metadata: JsonObject): StatusCause[] {
   if (metadata.labels === undefined || metadata.labels === null) return [];
   if (!isObject(metadata.labels)) {
-    return [{ reason: 'FieldValueInvalid', message: 'Invalid value: labels must be a map of strings', field: 'metadata.labels' }];
+    return [
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: labels must be a map of strings',
+        field: 'metadata.labels',
+      },
+    ];
   }
   const causes: StatusCause[] = [];
   for (const [key, value] of Object.entries(metadata.labels)) {
@@ -107,7 +124,12 @@ function labelProblems(metadata: JsonObject): StatusCause[] {
         message: `Invalid value: ${JSON.stringify(value)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
       });
     }
-    if (key === '') causes.push({ reason: 'FieldValueInvalid', field: 'metadata.labels', message: 'Invalid value: "": name part must be non-empty' });
+    if (key === '')
+      causes.push({
+        reason: 'FieldValueInvalid',
+        field: 'metadata.labels',
+        message: 'Invalid value: "": name part must be non-empty',
+      });
   }
   return causes;
 }
@@ -127,9 +149,16 @@ export function prepareUpdate(
   const oldMeta = metadataOf(old);
   const newMeta = metadataOf(body);
   if (newMeta.name !== undefined && newMeta.name !== oldMeta.name) {
-    throw badRequest(`the name of the object (${String(newMeta.name)}) does not match the name on the URL (${String(oldMeta.name)})`);
+    throw badRequest(
+      `the name of the object (${String(newMeta.name)}) does not match the name on the URL (${String(oldMeta.name)})`,
+    );
   }
-  if (type.namespaced && newMeta.namespace !== undefined && newMeta.namespace !== '' && newMeta.namespace !== oldMeta.namespace) {
+  if (
+    type.namespaced &&
+    newMeta.namespace !== undefined &&
+    newMeta.namespace !== '' &&
+    newMeta.namespace !== oldMeta.namespace
+  ) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
   let object: JsonObject;
@@ -141,7 +170,15 @@ export function prepareUpdate(
     const causes = labelProblems(newMeta);
     if (causes.length > 0) throw invalid({ group: type.group, kind: type.kind, name: String(oldMeta.name) }, causes);
     const metadata: JsonObject = { ...newMeta };
-    for (const key of ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation']) {
+    for (const key of [
+      'name',
+      'namespace',
+      'uid',
+      'creationTimestamp',
+      'deletionTimestamp',
+      'deletionGracePeriodSeconds',
+      'generation',
+    ]) {
       if (oldMeta[key] === undefined) delete metadata[key];
       else metadata[key] = oldMeta[key]!;
     }

@@ -10,15 +10,7 @@ import { apiVersionOf, groupResourceKey, type ResourceType } from '../registry/r
 import { applyJsonPatch } from '../patch/json-patch';
 import { applyMergePatch } from '../patch/merge-patch';
 import { applyStrategicMerge } from '../patch/strategic-merge';
-import {
-  ApiError,
-  conflict,
-  invalid,
-  notFound,
-  successStatus,
-  unsupportedMediaType,
-  alreadyExists,
-} from '../status';
+import { ApiError, conflict, invalid, notFound, successStatus, unsupportedMediaType, alreadyExists } from '../status';
 import type { ObjectStore } from '../store/object-store';
 import {
   compileFilter,
@@ -104,7 +96,10 @@ export class ResourceService {
       items: page.map((object) => asVersion(type, object)),
       resourceVersion: String(resourceVersion),
       ...(more
-        ? { continue: encodeContinue(resourceVersion, objectKeyOf(page[page.length - 1]!)), remainingItemCount: all.length - limit }
+        ? {
+            continue: encodeContinue(resourceVersion, objectKeyOf(page[page.length - 1]!)),
+            remainingItemCount: all.length - limit,
+          }
         : {}),
     };
   }
@@ -164,7 +159,11 @@ export class ResourceService {
       const body = isObject(patch) ? patch : {};
       const bodyName = metadataOf(body).name;
       if (bodyName !== undefined && bodyName !== name) {
-        throw new ApiError(400, 'BadRequest', `the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`);
+        throw new ApiError(
+          400,
+          'BadRequest',
+          `the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`,
+        );
       }
       return this.create(type, namespace, { ...body, metadata: { ...metadataOf(body), name } }, options);
     }
@@ -182,7 +181,9 @@ export class ResourceService {
         break;
       case 'apply':
         // Server-side apply without field ownership: the applied config merges into the live object.
-        patched = type.builtin ? applyStrategicMerge(current, patch, apiVersionOf(type), type.kind) : applyMergePatch(current, patch);
+        patched = type.builtin
+          ? applyStrategicMerge(current, patch, apiVersionOf(type), type.kind)
+          : applyMergePatch(current, patch);
         break;
     }
     return this.update(type, namespace, name, patched, options);
@@ -195,7 +196,10 @@ export class ResourceService {
     const meta = metadataOf(old);
     const pre = options.preconditions;
     if (pre?.uid && pre.uid !== meta.uid) {
-      throw conflict(target, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`);
+      throw conflict(
+        target,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`,
+      );
     }
     if (pre?.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
       throw conflict(
@@ -207,7 +211,10 @@ export class ResourceService {
     if (finalizers.length > 0) {
       // Deletion waits for the finalizers: mark the object and keep it.
       if (meta.deletionTimestamp !== undefined) return { object: asVersion(type, old), code: 202 };
-      const marked = { ...old, metadata: { ...meta, deletionTimestamp: timestamp(this.now()), deletionGracePeriodSeconds: 0 } };
+      const marked = {
+        ...old,
+        metadata: { ...meta, deletionTimestamp: timestamp(this.now()), deletionGracePeriodSeconds: 0 },
+      };
       if (options.dryRun) return { object: asVersion(type, marked), code: 202 };
       return { object: asVersion(type, this.write(type, marked)), code: 202 };
     }
@@ -216,11 +223,20 @@ export class ResourceService {
     return { object: this.deleteResponse(type, old), code: 200 };
   }
 
-  deleteCollection(type: ResourceType, namespace: string | undefined, listOptions: ListOptions, options: DeleteOptions = {}): ListResult {
-    const { items } = this.list(type, namespace, { labelSelector: listOptions.labelSelector, fieldSelector: listOptions.fieldSelector });
+  deleteCollection(
+    type: ResourceType,
+    namespace: string | undefined,
+    listOptions: ListOptions,
+    options: DeleteOptions = {},
+  ): ListResult {
+    const { items } = this.list(type, namespace, {
+      labelSelector: listOptions.labelSelector,
+      fieldSelector: listOptions.fieldSelector,
+    });
     const deleted = items.map((item) => {
       const meta = metadataOf(item);
-      return this.delete(type, meta.namespace as string | undefined, meta.name as string, { dryRun: options.dryRun }).object;
+      return this.delete(type, meta.namespace as string | undefined, meta.name as string, { dryRun: options.dryRun })
+        .object;
     });
     return { items: deleted, resourceVersion: String(this.store.resourceVersion) };
   }
@@ -267,7 +283,10 @@ export class ResourceService {
       for (const object of this.store.list(groupResource, namespace)) {
         const meta = metadataOf(object);
         if (meta.namespace !== namespace) continue;
-        this.store.remove(groupResource, { ...object, metadata: { ...meta, resourceVersion: String(this.store.nextResourceVersion()) } });
+        this.store.remove(groupResource, {
+          ...object,
+          metadata: { ...meta, resourceVersion: String(this.store.nextResourceVersion()) },
+        });
       }
     }
   }
@@ -277,7 +296,10 @@ export class ResourceService {
     const groupResource = groupResourceKey(spec.group as string, (spec.names as JsonObject).plural as string);
     for (const object of this.store.list(groupResource)) {
       const meta = metadataOf(object);
-      this.store.remove(groupResource, { ...object, metadata: { ...meta, resourceVersion: String(this.store.nextResourceVersion()) } });
+      this.store.remove(groupResource, {
+        ...object,
+        metadata: { ...meta, resourceVersion: String(this.store.nextResourceVersion()) },
+      });
     }
     this.registry.removeCustom(metadataOf(crd).name as string);
   }
@@ -289,7 +311,10 @@ export class ResourceService {
   private checkCrd(crd: JsonObject): void {
     const causes = validateCrd(crd);
     if (causes.length > 0) {
-      throw invalid({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', name: String(metadataOf(crd).name) }, causes);
+      throw invalid(
+        { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', name: String(metadataOf(crd).name) },
+        causes,
+      );
     }
   }
 

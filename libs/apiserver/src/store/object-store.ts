@@ -124,7 +124,9 @@ export class ObjectStore {
    */
   changesSince(resourceVersion: number, groupResource: string): ChangeEvent[] | undefined {
     if (resourceVersion < this.compactedRevision) return undefined;
-    return this.history.filter((event) => event.resourceVersion > resourceVersion && event.groupResource === groupResource);
+    return this.history.filter(
+      (event) => event.resourceVersion > resourceVersion && event.groupResource === groupResource,
+    );
   }
 
   /** Forgets history up to `resourceVersion` (default: everything so far), like etcd compaction. */

@@ -5,7 +5,12 @@ import { InMemoryApiServer, type InMemoryApiServerOptions } from '../http/server
 export interface Running {
   readonly server: InMemoryApiServer;
   readonly url: string;
-  request(method: string, path: string, body?: unknown, contentType?: string): Promise<{ status: number; body: JsonObject }>;
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType?: string,
+  ): Promise<{ status: number; body: JsonObject }>;
 }
 
 export async function startServer(options: InMemoryApiServerOptions = {}): Promise<Running> {
@@ -81,4 +86,12 @@ export async function openWatch(url: string): Promise<{
     },
     close: () => controller.abort(),
   };
+}
+
+/** Reads a dotted path out of a JSON value (tests only): `dig(obj, 'spec.template.spec.containers')`. */
+export function dig<T = unknown>(value: unknown, path: string): T {
+  let node = value;
+  for (const segment of path.split('.'))
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
+  return node as T;
 }
