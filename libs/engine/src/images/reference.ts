@@ -43,11 +43,13 @@ const SEPARATOR = '(?:[._]|__|[-]+)';
 const PATH_COMPONENT = `${ALNUM}(?:${SEPARATOR}${ALNUM})*`;
 const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
 const HOST = `(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*|\\[(?:[a-fA-F0-9:]+)\\])`;
-const DOMAIN_AND_PORT = `${HOST}(?::[0-9]+)?`;
+/** A registry host with optional port (distribution/reference `domainAndPort`). */
+export const DOMAIN_AND_PORT = `${HOST}(?::[0-9]+)?`;
 const TAG = '[\\w][\\w.-]{0,127}';
 const DIGEST = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][0-9a-fA-F]{32,}';
 const REMOTE_NAME = `${PATH_COMPONENT}(?:/${PATH_COMPONENT})*`;
-const REFERENCE = new RegExp(`^((?:${DOMAIN_AND_PORT}/)?${REMOTE_NAME})(?::(${TAG}))?(?:@(${DIGEST}))?$`);
+/** distribution/reference `ReferenceRegexp`: groups are name, tag, digest. */
+export const REFERENCE = new RegExp(`^((?:${DOMAIN_AND_PORT}/)?${REMOTE_NAME})(?::(${TAG}))?(?:@(${DIGEST}))?$`);
 const ANCHORED_NAME = new RegExp(`^(?:(${DOMAIN_AND_PORT})/)?(${REMOTE_NAME})$`);
 const NAME_TOTAL_LENGTH_MAX = 255;
 
@@ -108,7 +110,7 @@ function parseUncached(image: string, defaultRegistry: string, mutation: boolean
  * Kyverno prefixes the default registry unless the first segment looks like a host: it contains a
  * `.` or `:`, is `localhost`, or has upper-case letters (which a repository path cannot).
  */
-function withDefaultRegistry(image: string, defaultRegistry: string): string {
+export function withDefaultRegistry(image: string, defaultRegistry: string): string {
   const slash = image.indexOf('/');
   if (slash === -1) return `${defaultRegistry}/${image}`;
   const first = image.slice(0, slash);

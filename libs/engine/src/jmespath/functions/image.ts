@@ -1,8 +1,11 @@
 /**
  * Kyverno's image normalisation (`GetImageInfo(...).String()`): add the default registry when the
  * first path component is not a host, parse with the distribution/reference grammar, default the
- * tag to "latest" and prefix single-component paths with "library/".
+ * tag to "latest" and prefix single-component paths with "library/". The grammar and the
+ * default-registry rule are the images module's; the error texts and the `library/` prefix are
+ * this function's own.
  */
+import { DOMAIN_AND_PORT, REFERENCE, withDefaultRegistry } from '../../images/reference';
 
 export interface ImageNormalizeConfig {
   readonly defaultRegistry: string;
@@ -14,28 +17,11 @@ export const defaultImageConfig: ImageNormalizeConfig = {
   enableDefaultRegistryMutation: true,
 };
 
-const ALNUM = '[a-z0-9]+';
-const SEPARATOR = '(?:[._]|__|[-]+)';
-const PATH_COMPONENT = `${ALNUM}(?:${SEPARATOR}${ALNUM})*`;
-const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
-const DOMAIN = `(?:(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*)|\\[(?:[a-fA-F0-9:]+)\\])(?::[0-9]+)?`;
-const NAME = `(?:${DOMAIN}/)?${PATH_COMPONENT}(?:/${PATH_COMPONENT})*`;
-const TAG = '[\\w][\\w.-]{0,127}';
-const DIGEST = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9A-Fa-f]{32,}';
-const REFERENCE = new RegExp(`^(${NAME})(?::(${TAG}))?(?:@(${DIGEST}))?$`);
-const ANCHORED_DOMAIN = new RegExp(`^(${DOMAIN})/`);
-
-function addDefaultRegistry(name: string, registry: string): string {
-  const slash = name.indexOf('/');
-  const first = slash < 0 ? '' : name.slice(0, slash);
-  if (slash < 0 || (!/[.:]/.test(first) && first !== 'localhost' && first.toLowerCase() === first))
-    return `${registry}/${name}`;
-  return name;
-}
+const ANCHORED_DOMAIN = new RegExp(`^(${DOMAIN_AND_PORT})/`);
 
 /** Returns the normalised reference, or throws Error with Kyverno's "bad image" message. */
 export function normalizeImage(image: string, config: ImageNormalizeConfig = defaultImageConfig): string {
-  const full = addDefaultRegistry(image, config.defaultRegistry);
+  const full = withDefaultRegistry(image, config.defaultRegistry);
   const bad = (reason: string) =>
     new Error(
       `bad image: ${full}, defaultRegistry: ${config.defaultRegistry}, enableDefaultRegistryMutation: ${config.enableDefaultRegistryMutation}: ${reason}`,
