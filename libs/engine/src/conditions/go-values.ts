@@ -1,4 +1,5 @@
 import type { JsonValue } from '../json';
+import { goFloatV } from '../pattern/go-text';
 
 /**
  * How Kyverno's Go code turns JSON values into strings and numbers. Conditions hold decoded JSON,
@@ -17,19 +18,8 @@ export function goSprint(value: JsonValue): string {
   return `map[${keys.map((k) => `${k}:${goSprint(value[k]!)}`).join(' ')}]`;
 }
 
-/** Go's `%v` for float64: shortest round-trip digits, exponent form ("1e+06") when exp < -4 or exp >= 6. */
-export function goFormatFloat(n: number): string {
-  if (Number.isNaN(n)) return 'NaN';
-  if (!Number.isFinite(n)) return n > 0 ? '+Inf' : '-Inf';
-  if (n === 0) return Object.is(n, -0) ? '-0' : '0';
-  const [mantissa, exponentText] = n.toExponential().split('e') as [string, string];
-  const exponent = Number(exponentText);
-  if (exponent < -4 || exponent >= 6) {
-    const abs = Math.abs(exponent);
-    return `${mantissa}e${exponent < 0 ? '-' : '+'}${abs < 10 ? `0${abs}` : abs}`;
-  }
-  return String(n); // JS prints plain decimals in this exponent range, with the same shortest digits
-}
+/** Go's `%v` for float64 ("1e+06", "+Inf"): the pattern package's formatter, shared. */
+export const goFormatFloat = goFloatV;
 
 const DECIMAL_FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INFINITY = /^([+-]?)(?:inf|infinity)$/i;
