@@ -24,10 +24,13 @@ export function parseFieldSelector(selector: string, allowed: readonly string[])
   });
 }
 
+/** Selector fields that name a different path in the object (core Events' `source`). */
+const FIELD_PATHS: Readonly<Record<string, string>> = { source: 'source.component' };
+
 /** The string a field compares as; absent fields compare as the empty string, booleans as text. */
-function fieldValue(object: JsonObject, path: string): string {
+function fieldValue(object: JsonObject, field: string): string {
   let node: unknown = object;
-  for (const segment of path.split('.')) node = isObject(node) ? node[segment] : undefined;
+  for (const segment of (FIELD_PATHS[field] ?? field).split('.')) node = isObject(node) ? node[segment] : undefined;
   if (node === undefined || node === null) return '';
   return typeof node === 'object' ? JSON.stringify(node) : String(node);
 }

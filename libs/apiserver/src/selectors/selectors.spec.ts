@@ -41,5 +41,7 @@ describe('field selectors', () => {
     expect(matchesFields(parse('metadata.namespace==other'), pod)).toBe(false);
     expect(() => parse('spec.other=x')).toThrow('field label not supported: spec.other');
     expect(() => parse('nonsense')).toThrow(/invalid selector/);
+    const event = { metadata: { name: 'e' }, source: { component: 'kubelet' } };
+    expect(matchesFields(parseFieldSelector('source=kubelet', ['source']), event)).toBe(true);
   });
 });

@@ -132,7 +132,8 @@ export class ObjectStore {
   /** Forgets history up to `resourceVersion` (default: everything so far), like etcd compaction. */
   compact(resourceVersion = this.revision): void {
     this.compactedRevision = Math.max(this.compactedRevision, Math.min(resourceVersion, this.revision));
-    while (this.history.length > 0 && this.history[0]!.resourceVersion <= this.compactedRevision) this.history.shift();
+    const keep = this.history.findIndex((event) => event.resourceVersion > this.compactedRevision);
+    this.history.splice(0, keep < 0 ? this.history.length : keep);
   }
 
   subscribe(listener: ChangeListener): () => void {
