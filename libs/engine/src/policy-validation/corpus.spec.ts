@@ -1,0 +1,38 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatDiagnostic, isError, loadPolicyDocuments } from '../policy';
+import { validatePolicy, validatePolicyException } from './index';
+
+const CORPUS = '/work/shared/conformance';
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return yamlFiles(path);
+    return /\.ya?ml$/.test(name) ? [path] : [];
+  });
+}
+
+describe.skipIf(!existsSync(CORPUS))('conformance corpus policies', () => {
+  it('are all accepted (they are valid Kyverno policies); warnings allowed', () => {
+    const rejected: string[] = [];
+    let policies = 0;
+    let exceptions = 0;
+    for (const file of yamlFiles(CORPUS)) {
+      const name = relative(CORPUS, file);
+      const loaded = loadPolicyDocuments(readFileSync(file, 'utf8'), name);
+      for (const policy of loaded.policies) {
+        policies++;
+        rejected.push(...validatePolicy(policy, { file: name }).filter(isError).map(formatDiagnostic));
+      }
+      for (const exception of loaded.exceptions) {
+        exceptions++;
+        rejected.push(...validatePolicyException(exception, { file: name }).filter(isError).map(formatDiagnostic));
+      }
+    }
+    expect(policies).toBeGreaterThan(100);
+    expect(exceptions).toBeGreaterThan(0);
+    expect(rejected, rejected.join('\n')).toEqual([]);
+  });
+});

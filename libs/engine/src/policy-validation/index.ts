@@ -1,0 +1,5 @@
+// Policy validation area: Kyverno's semantic checks of ClusterPolicy/Policy and PolicyException objects.
+export { validatePolicy, type PolicyValidationOptions } from './validate-policy';
+export { validatePolicyException, type ExceptionValidationOptions } from './exception';
+export { DEFAULT_CLUSTER_SCOPED_KINDS } from './kinds';
+export { RESERVED_CONTEXT_NAMES } from './context-entries';

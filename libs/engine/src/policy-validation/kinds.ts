@@ -1,0 +1,52 @@
+/**
+ * Kind helpers. Kyverno asks API discovery which kinds are cluster-scoped; Edict has no cluster at
+ * policy-validation time, so it uses the built-in cluster-scoped kinds (extendable by the caller).
+ */
+export const DEFAULT_CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
+  'APIService',
+  'CertificateSigningRequest',
+  'ClusterCleanupPolicy',
+  'ClusterEphemeralReport',
+  'ClusterIssuer',
+  'ClusterPolicy',
+  'ClusterPolicyReport',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'ComponentStatus',
+  'CSIDriver',
+  'CSINode',
+  'CustomResourceDefinition',
+  'FlowSchema',
+  'GlobalContextEntry',
+  'IngressClass',
+  'MutatingAdmissionPolicy',
+  'MutatingAdmissionPolicyBinding',
+  'MutatingWebhookConfiguration',
+  'Namespace',
+  'Node',
+  'PersistentVolume',
+  'PodSecurityPolicy',
+  'PriorityClass',
+  'PriorityLevelConfiguration',
+  'RuntimeClass',
+  'SelfSubjectAccessReview',
+  'SelfSubjectReview',
+  'SelfSubjectRulesReview',
+  'StorageClass',
+  'SubjectAccessReview',
+  'TokenReview',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'ValidatingWebhookConfiguration',
+  'VolumeAttachment',
+]);
+
+/** `apps/v1/Deployment` → `Deployment`, `Pod/status` → `Pod`, `Pod` → `Pod`. */
+export function bareKind(selector: string): string {
+  const segments = selector.split('/');
+  return segments.find((s) => /^[A-Z*]/.test(s)) ?? segments[segments.length - 1] ?? selector;
+}
+
+export function isClusterScoped(kind: string, clusterKinds: ReadonlySet<string>): boolean {
+  return clusterKinds.has(bareKind(kind));
+}

@@ -1,0 +1,69 @@
+import { isObject } from '../json';
+import { decodePatches } from '../mutate/patch/json6902-decode';
+import type { ForEachMutation } from '../policy';
+import type { RuleCheck } from './check-context';
+import type { Path } from './findings';
+import { labelsAndAnnotationsAreStrings } from './patterns';
+
+const ANY_VARIABLE = /\{\{[^{}]*\}\}/g;
+
+/** Kyverno's mutate-rule checks: patch kinds, JSON patch form, targets of namespaced policies. */
+export function checkMutateRule(c: RuleCheck): void {
+  const mutate = c.rule.mutate;
+  if (!mutate) return;
+  const at: Path = [...c.path, 'mutate'];
+  const hasPsm = mutate.patchStrategicMerge !== undefined && mutate.patchStrategicMerge !== null;
+  const hasJson = typeof mutate.patchesJson6902 === 'string' && mutate.patchesJson6902 !== '';
+  if ((mutate.foreach?.length ?? 0) > 0) {
+    if (hasPsm || hasJson) c.findings.error([...at, 'foreach'], 'only one of `foreach`, `patchStrategicMerge`, or `patchesJson6902` is allowed');
+    checkForeach(mutate.foreach!, [...at, 'foreach'], c);
+  } else if (hasPsm && hasJson) {
+    c.findings.error(at, 'only one of `patchStrategicMerge` or `patchesJson6902` is allowed');
+  }
+  if (hasJson) checkJsonPatch(mutate.patchesJson6902!, [...at, 'patchesJson6902'], c);
+  if (!labelsAreStrings(mutate.foreach, mutate.patchStrategicMerge)) {
+    c.findings.error(at, 'labels and annotations supports only string values, "use double quotes around the non string values"');
+  }
+  if (c.namespaced) {
+    (mutate.targets ?? []).forEach((target, i) => {
+      if (target.namespace && target.namespace !== c.namespace) {
+        c.findings.error(
+          [...at, 'targets', i, 'namespace'],
+          'This field can be ignored or should have value of the namespace where the policy is being created',
+        );
+      }
+    });
+  }
+}
+
+function checkForeach(list: readonly ForEachMutation[], path: Path, c: RuleCheck): void {
+  list.forEach((fe, i) => {
+    const kinds = [fe.patchStrategicMerge, fe.patchesJson6902 || undefined, (fe.foreach?.length ?? 0) > 0 ? fe.foreach : undefined];
+    const used = kinds.filter((k) => k !== undefined && k !== null).length;
+    if (used !== 1) c.findings.error([...path, i], 'only one of `patchStrategicMerge`, `patchesJson6902` or `foreach` is allowed');
+    if (fe.foreach) checkForeach(fe.foreach, [...path, i, 'foreach'], c);
+  });
+}
+
+/** Variables are replaced by a placeholder first (Kyverno cannot know their values yet). */
+function checkJsonPatch(patch: string, path: Path, c: RuleCheck): void {
+  const where = `spec.rules[${c.index}]`;
+  let operations;
+  try {
+    operations = decodePatches(patch.replace(ANY_VARIABLE, 'kyvernojsonpatchvariable'));
+  } catch (error) {
+    c.findings.error(path, `path must begin with a forward slash: ${where}: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  for (const op of operations) {
+    if (!op.path.startsWith('/')) c.findings.error(path, `path must begin with a forward slash: ${where}: ${op.path}`);
+  }
+}
+
+function labelsAreStrings(foreach: readonly ForEachMutation[] | undefined, psm: unknown): boolean {
+  if (foreach) {
+    const first = foreach.find((fe) => isObject(fe.patchStrategicMerge as never));
+    return first ? labelsAndAnnotationsAreStrings(first.patchStrategicMerge) : true;
+  }
+  return labelsAndAnnotationsAreStrings(psm as never);
+}

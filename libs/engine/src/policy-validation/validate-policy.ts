@@ -1,0 +1,88 @@
+import type { Diagnostic, Policy } from '../policy';
+import type { PolicyCheck, RuleCheck } from './check-context';
+import { checkRuleConditions } from './conditions';
+import { checkRuleContext } from './context-entries';
+import { Findings } from './findings';
+import { checkGenerateRule } from './generate-rule';
+import { DEFAULT_CLUSTER_SCOPED_KINDS } from './kinds';
+import { checkMatchBlocks } from './match';
+import { checkMatchExcludeConflict } from './match-exclude-conflict';
+import { checkMutateRule } from './mutate-rule';
+import { checkPodSecurityRule } from './pod-security';
+import { checkPolicySpec } from './policy-spec';
+import { checkRuleKinds } from './rule-kinds';
+import { checkRuleType } from './rule-type';
+import { checkValidateRule } from './validate-rule';
+import {
+  checkBackgroundVariables,
+  checkElementOutsideForeach,
+  checkForbiddenVariableSections,
+  checkRuleVariables,
+} from './variables';
+import { ruleWarnings } from './warnings';
+
+export interface PolicyValidationOptions {
+  /** Validate as a namespaced `Policy`; defaults to `kind === 'Policy'`. */
+  namespaced?: boolean;
+  /**
+   * Background processing as the variable checks see it; defaults to `spec.background` (true when
+   * unset). Pass false to validate as Kyverno does for a policy that never runs in the background.
+   */
+  background?: boolean;
+  /** Extra cluster-scoped kinds (CRDs) on top of the built-in Kubernetes ones. */
+  clusterScopedKinds?: Iterable<string>;
+  /** Copied into each diagnostic's `file`. */
+  file?: string;
+}
+
+/**
+ * Kyverno's semantic policy validation (what its admission webhook and CLI run on a ClusterPolicy or
+ * Policy beyond the CRD schema). Errors mean Kyverno would reject the policy; warnings are what its
+ * webhook returns as admission warnings. Unlike Kyverno, which stops at the first error, every
+ * problem found is reported.
+ */
+export function validatePolicy(policy: Policy, options: PolicyValidationOptions = {}): Diagnostic[] {
+  const namespaced = options.namespaced ?? policy.kind === 'Policy';
+  const name = policy.metadata?.name;
+  const findings = new Findings({ file: options.file ?? '', object: `${policy.kind ?? 'ClusterPolicy'}${name ? `/${name}` : ''}` });
+  const clusterKinds = options.clusterScopedKinds
+    ? new Set([...DEFAULT_CLUSTER_SCOPED_KINDS, ...options.clusterScopedKinds])
+    : DEFAULT_CLUSTER_SCOPED_KINDS;
+  const check: PolicyCheck = {
+    policy,
+    namespaced,
+    namespace: namespaced ? policy.metadata?.namespace || 'default' : '',
+    background: options.background ?? policy.spec?.background !== false,
+    clusterKinds,
+    findings,
+  };
+  if (!policy.spec || !Array.isArray(policy.spec.rules)) {
+    findings.error(['spec', 'rules'], 'a policy needs a list of rules');
+    return findings.diagnostics;
+  }
+  checkPolicySpec(check);
+  const ruleChecks: RuleCheck[] = policy.spec.rules.map((rule, index) => ({ ...check, rule, index, path: ['spec', 'rules', index] }));
+
+  // Variables first: Kyverno checks them before anything else, and a background-mode violation
+  // stops it before the variables are resolved against each rule's context.
+  const backgroundProblem = checkBackgroundVariables(check);
+  for (const c of ruleChecks) {
+    checkForbiddenVariableSections(c);
+    if (!backgroundProblem) checkRuleVariables(c);
+  }
+  for (const c of ruleChecks) {
+    checkRuleType(c);
+    checkMatchExcludeConflict(c);
+    checkMatchBlocks(c);
+    checkPodSecurityRule(c);
+    checkGenerateRule(c);
+    checkRuleKinds(c);
+    checkElementOutsideForeach(c);
+    checkRuleContext(c);
+    checkRuleConditions(c);
+    checkValidateRule(c);
+    checkMutateRule(c);
+    ruleWarnings(c);
+  }
+  return findings.diagnostics;
+}
