@@ -1,6 +1,7 @@
 // The engine's public surface. Apps import only from '@edict/engine'.
 export * from './json';
 export * from './policy';
+export * from './policy-validation';
 export * from './engine/types';
 export * from './engine/loaders';
 export * from './engine/engine';
