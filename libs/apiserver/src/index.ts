@@ -1,5 +1,6 @@
 // The in-memory Kubernetes API server's public surface.
 export { InMemoryApiServer, type InMemoryApiServerOptions, type StartOptions } from './http/server';
+export { FaultInjector, type FailureSpec } from './http/faults';
 export { kubeconfigFor, type KubeconfigOptions } from './kubeconfig';
 export { ResourceRegistry, type GroupVersions } from './registry/registry';
 export { BUILTIN_TYPES } from './registry/builtin-types';

@@ -15,6 +15,7 @@ import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } 
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
 import { openApiV3Document, openApiV3Index } from './openapi';
 import { resolveResourcePath, type ResourceRoute } from './route';
+import { FaultInjector } from './faults';
 import { startWatch, type OpenWatch } from './watch';
 
 export interface InMemoryApiServerOptions {
@@ -38,6 +39,8 @@ export class InMemoryApiServer {
   readonly store: ObjectStore;
   readonly registry: ResourceRegistry;
   readonly resources: ResourceService;
+  /** Test fault injection: failing or holding requests (see `faults.ts`). */
+  readonly faults = new FaultInjector();
   private readonly bookmarkIntervalMs: number;
   private server: Server | undefined;
   private readonly watches = new Set<OpenWatch>();
@@ -134,6 +137,7 @@ export class InMemoryApiServer {
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
+      if (await this.faults.intercept(request, response)) return;
       const url = new URL(request.url ?? '/', 'http://localhost');
       const path = url.pathname.replace(/\/+$/, '') || '/';
       if (this.serveStatic(path, url, response)) return;
