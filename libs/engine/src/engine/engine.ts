@@ -3,7 +3,7 @@ import { extractImages, imagesAsJson } from '../images';
 import { matchingExceptions, exceptionsForRule, exceptionKey } from '../exceptions';
 import { loadContextEntries } from '../context-entries';
 import { ruleMatches, type MatchRequest } from '../match';
-import type { PolicyException, Rule } from '../policy/types';
+import type { Policy, PolicyException, Rule } from '../policy/types';
 import { validatePodSecurity } from '../validate/validate-pod-security';
 import { validateResource } from '../validate/validate-resource';
 import { mutateExisting } from '../mutate/mutate-existing';
@@ -14,7 +14,7 @@ import { EvaluationContext } from '../variables';
 import { compilePolicy, type CompiledPolicy } from './compile';
 import { checkConditions } from './conditions';
 import { failureActionFor } from './failure-action';
-import type { Clock, ContextLoaders, ResourceLoader } from './loaders';
+import type { ContextLoaders, ResourceLoader } from './loaders';
 import { errorMessage, ruleError, ruleResponse } from './responses';
 import type { PolicyResponse, ResourceRequest, RuleResponse, RuleType } from './types';
 
@@ -33,12 +33,14 @@ export interface EvaluationOptions {
 export interface EngineDependencies {
   loaders?: ContextLoaders;
   resources?: ResourceLoader;
-  clock?: Clock;
   /** The PolicyExceptions in force; read on every evaluation so callers can swap them. */
   exceptions?: () => readonly PolicyException[];
 }
 
 const AUTOGEN_PREFIX = /^autogen-(cronjob-)?/;
+
+/** What a rule type does with a matched rule once its context, preconditions and exceptions are known. */
+type RuleHandler = (run: RuleRun, exceptions: PolicyException[]) => Promise<RuleResponse[]>;
 
 /** A mutate answer: the rule responses and the resource after every patch of the policy. */
 export type MutationResponse = PolicyResponse & { patchedResource?: KubeObject };
@@ -46,36 +48,102 @@ export type MutationResponse = PolicyResponse & { patchedResource?: KubeObject }
 export class Engine {
   constructor(private readonly deps: EngineDependencies = {}) {}
 
-  compile(policy: Parameters<typeof compilePolicy>[0]): CompiledPolicy {
+  compile(policy: Policy): CompiledPolicy {
     return compilePolicy(policy);
   }
 
   /** Runs the policy's validate rules against one request, as Kyverno's engine Validate does. */
-  async validate(compiled: CompiledPolicy, request: ResourceRequest, options: EvaluationOptions = {}): Promise<PolicyResponse> {
-    const resource = request.resource ?? request.oldResource;
-    return this.process(compiled, compiled.validateRules, 'Validation', request, options, async (run, exceptions) => {
-      let response: RuleResponse | undefined;
-      if (run.rule.validate?.podSecurity) response = validatePodSecurity(run, exceptions);
-      else if (exceptions.length > 0) response = exceptionSkip(run.rule, 'Validation', exceptions);
-      else response = await validateResource(run);
-      if (response) response.failureAction = failureActionFor(compiled.policy, run.rule, resource?.metadata?.namespace);
-      return response ? [response] : [];
-    });
+  async validate(
+    compiled: CompiledPolicy,
+    request: ResourceRequest,
+    options: EvaluationOptions = {},
+  ): Promise<PolicyResponse> {
+    return this.process(compiled, compiled.validateRules, 'Validation', request, options, (run, exceptions) =>
+      this.validateRule(compiled, run, exceptions, options),
+    );
+  }
+
+  private async validateRule(
+    compiled: CompiledPolicy,
+    run: RuleRun,
+    exceptions: readonly PolicyException[],
+    options: EvaluationOptions,
+  ): Promise<RuleResponse[]> {
+    const { rule, resource } = run;
+    let response: RuleResponse | undefined;
+    if (rule.validate?.podSecurity) response = validatePodSecurity(run, exceptions);
+    else if (exceptions.length > 0) response = exceptionSkip(rule, 'Validation', exceptions);
+    else response = await validateResource(run);
+    if (!response) return [];
+    response.failureAction = failureActionFor(compiled.policy, rule, resource.metadata?.namespace);
+    if (response.status !== 'pass' && (await this.violatedBefore(compiled, run, response, options))) {
+      const skip = ruleResponse(
+        rule,
+        'Validation',
+        'skip',
+        'skipping the rule evaluation as pre-existing violations are allowed',
+      );
+      skip.failureAction = response.failureAction;
+      return [skip];
+    }
+    return [response];
+  }
+
+  /**
+   * Enforce pattern and podSecurity rules let an UPDATE through when the old object already broke
+   * the rule the same way (`allowExistingViolations`, on by default), so existing workloads can still
+   * be changed. Deny and foreach rules judge every request on its own, as in Kyverno.
+   */
+  private async violatedBefore(
+    compiled: CompiledPolicy,
+    run: RuleRun,
+    response: RuleResponse,
+    options: EvaluationOptions,
+  ): Promise<boolean> {
+    const { request, rule } = run;
+    if (request.operation !== 'UPDATE' || !request.oldResource) return false;
+    const validation = rule.validate;
+    if (response.failureAction !== 'Enforce' || validation?.allowExistingViolations === false) return false;
+    if (validation?.pattern === undefined && validation?.anyPattern === undefined && !validation?.podSecurity)
+      return false;
+    const asCreated: ResourceRequest = {
+      ...request,
+      operation: 'CREATE',
+      resource: request.oldResource,
+      oldResource: undefined,
+      admissionRequest: undefined,
+    };
+    const prior = await this.process(compiled, [rule], 'Validation', asCreated, options, (priorRun, priorExceptions) =>
+      this.validateRule(compiled, priorRun, priorExceptions, options),
+    );
+    return prior.rules.some((priorResponse) => priorResponse.status === response.status);
   }
 
   /**
    * Runs the policy's mutate rules in order, each on the resource left by the previous one, as
    * Kyverno's engine Mutate does. Mutate-existing rules patch their targets, never the trigger.
    */
-  async mutate(compiled: CompiledPolicy, request: ResourceRequest, options: EvaluationOptions = {}): Promise<MutationResponse> {
+  async mutate(
+    compiled: CompiledPolicy,
+    request: ResourceRequest,
+    options: EvaluationOptions = {},
+  ): Promise<MutationResponse> {
     let patched = request.resource;
-    const response = await this.process(compiled, compiled.mutateRules, 'Mutation', request, options, async (run, exceptions) => {
-      if (exceptions.length > 0) return [exceptionSkip(run.rule, 'Mutation', exceptions)];
-      if (run.rule.mutate?.targets) return mutateExisting(run, this.deps.resources, compiled.namespace);
-      const result = await mutateResource(run);
-      if (result.patchedResource) patched = result.patchedResource;
-      return [result];
-    }, () => patched);
+    const response = await this.process(
+      compiled,
+      compiled.mutateRules,
+      'Mutation',
+      request,
+      options,
+      async (run, exceptions) => {
+        if (exceptions.length > 0) return [exceptionSkip(run.rule, 'Mutation', exceptions)];
+        if (run.rule.mutate?.targets) return mutateExisting(run, this.deps.resources, compiled.namespace);
+        const result = await mutateResource(run);
+        if (result.patchedResource) patched = result.patchedResource;
+        return [result];
+      },
+      () => patched,
+    );
     return { ...response, patchedResource: patched };
   }
 
@@ -83,7 +151,11 @@ export class Engine {
    * Computes what the policy's generate rules want to exist for this trigger. Applying it (create,
    * update, synchronize) is the background controller's job.
    */
-  async generate(compiled: CompiledPolicy, request: ResourceRequest, options: EvaluationOptions = {}): Promise<PolicyResponse> {
+  async generate(
+    compiled: CompiledPolicy,
+    request: ResourceRequest,
+    options: EvaluationOptions = {},
+  ): Promise<PolicyResponse> {
     return this.process(compiled, compiled.generateRules, 'Generation', request, options, async (run, exceptions) => {
       if (exceptions.length > 0) return [exceptionSkip(run.rule, 'Generation', exceptions)];
       const response = await generateResources(run, this.deps.resources, compiled.policy);
@@ -102,7 +174,7 @@ export class Engine {
     type: RuleType,
     request: ResourceRequest,
     options: EvaluationOptions,
-    handle: (run: RuleRun, exceptions: PolicyException[]) => Promise<RuleResponse[]>,
+    handle: RuleHandler,
     current: () => KubeObject | undefined = () => request.resource,
   ): Promise<PolicyResponse> {
     const trigger = request.resource ?? request.oldResource;
@@ -164,7 +236,7 @@ export class Engine {
     ctx: EvaluationContext,
     options: EvaluationOptions,
     matchRequest: MatchRequest,
-    handle: (run: RuleRun, exceptions: PolicyException[]) => Promise<RuleResponse[]>,
+    handle: RuleHandler,
   ): Promise<RuleResponse[]> {
     const policyName = compiled.policy.metadata.name;
     const values = valuesFor(options.ruleValues, policyName, rule.name);

@@ -77,19 +77,20 @@ class Validator {
     if (!outcome.passed) {
       return ruleResponse(this.rule, 'Validation', 'pass', `validation rule '${this.rule.name}' passed.`);
     }
-    return ruleResponse(this.rule, 'Validation', 'fail', this.denyMessage());
+    return ruleResponse(this.rule, 'Validation', 'fail', this.denyMessage(outcome.message));
   }
 
-  private denyMessage(): string {
-    const message = this.rule.validate?.message;
-    if (!message) return `validation error: rule ${this.rule.name} failed`;
+  /** The rule's message followed by the messages of the conditions that denied, as Kyverno joins them. */
+  private denyMessage(conditionMessages: string): string {
+    const text = [this.rule.validate?.message ?? '', conditionMessages].filter(Boolean).join('; ');
+    if (!text) return `validation error: rule ${this.rule.name} failed`;
     try {
-      const resolved = substituteVariables(message, this.run.ctx);
+      const resolved = substituteVariables(text, this.run.ctx);
       return typeof resolved === 'string'
         ? resolved
         : "the produced message didn't resolve to a string, check your policy definition.";
     } catch {
-      return message;
+      return conditionMessages;
     }
   }
 
@@ -126,13 +127,19 @@ class Validator {
     for (const [index, pattern] of anyPattern.entries()) {
       const result = matchPattern(target, pattern);
       if (result.status === 'pass') {
-        return ruleResponse(this.rule, 'Validation', 'pass', `validation rule '${this.rule.name}' anyPattern[${index}] passed.`);
+        return ruleResponse(
+          this.rule,
+          'Validation',
+          'pass',
+          `validation rule '${this.rule.name}' anyPattern[${index}] passed.`,
+        );
       }
       const label = `rule ${this.rule.name}[${index}]`;
       if (result.status === 'skip') skips.push(`${label} skipped: ${result.message}`);
       else failures.push(result.path ? `${label} failed at path ${result.path}` : `${label} failed: ${result.message}`);
     }
-    if (failures.length === 0 && skips.length > 0) return ruleResponse(this.rule, 'Validation', 'skip', skips.join(' '));
+    if (failures.length === 0 && skips.length > 0)
+      return ruleResponse(this.rule, 'Validation', 'skip', skips.join(' '));
     const message = this.rule.validate?.message;
     const details = failures.join(' ');
     const text = !message
@@ -146,7 +153,9 @@ class Validator {
     const name = this.rule.name;
     const message = this.rule.validate?.message;
     if (!message) {
-      return path ? `validation error: rule ${name} failed at path ${path}` : `validation error: rule ${name} execution error: ${detail}`;
+      return path
+        ? `validation error: rule ${name} failed at path ${path}`
+        : `validation error: rule ${name} execution error: ${detail}`;
     }
     let resolved: JsonValue;
     try {
@@ -195,7 +204,10 @@ class Validator {
         }
         const scoped = this.elementScope(loop, element);
         if (typeof scoped === 'string') {
-          return { response: ruleResponse(this.rule, 'Validation', 'error', `failed to process foreach: ${scoped}`), count };
+          return {
+            response: ruleResponse(this.rule, 'Validation', 'error', `failed to process foreach: ${scoped}`),
+            count,
+          };
         }
         ctx.addElement(element, index, this.nesting);
         const inner = new Validator(this.run, loopBody(loop), this.nesting + 1, scoped ?? this.element);
