@@ -1,0 +1,182 @@
+/**
+ * A small HTTP client over a `KubeConfig` (auth, CA, client certs and proxies come from
+ * client-node's `applyToHTTPSOptions`), returning plain JSON. We use it instead of the generated
+ * clients where we need raw JSON (their deserializer turns timestamps into `Date`s, so list items
+ * would differ from watch events) and full control of timeouts and aborts (watches).
+ */
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeApiError } from '../errors/kube-api-error';
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface KubeHttpRequest {
+  readonly method?: string;
+  /** Absolute API path, e.g. `/api/v1/namespaces/default/configmaps`. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, QueryValue>>;
+  readonly body?: unknown;
+  readonly contentType?: string;
+  /** Deadline for the answer's headers (default 60 s); 0 disables it. */
+  readonly timeoutMs?: number;
+  /** Aborts the request (it then rejects with the signal's reason). */
+  readonly signal?: AbortSignal;
+}
+
+export interface KubeStreamRequest extends KubeHttpRequest {
+  /** Ends the stream with an error when no data arrives for this long (0: never). */
+  readonly idleTimeoutMs?: number;
+}
+
+/** An open streaming response: `closed` settles when it ends (rejects on errors). */
+export interface KubeStream {
+  readonly closed: Promise<void>;
+  abort(): void;
+}
+
+export class KubeTimeoutError extends Error {
+  override readonly name = 'KubeTimeoutError';
+}
+
+export class KubeHttpClient {
+  constructor(readonly config: KubeConfig) {}
+
+  /** The current cluster's server URL. */
+  get server(): string {
+    const cluster = this.config.getCurrentCluster();
+    if (!cluster) throw new Error('the kubeconfig has no current cluster');
+    return cluster.server.replace(/\/+$/, '');
+  }
+
+  /** Sends a request and parses the JSON answer; non-2xx answers throw `KubeApiError`. */
+  async json<T = unknown>(req: KubeHttpRequest): Promise<T> {
+    const response = await this.send(req, req.timeoutMs ?? 60_000);
+    const { status, text } = await response;
+    if (status < 200 || status > 299) throw KubeApiError.fromResponse(status, text);
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  /**
+   * Opens a streaming GET (a watch) and resolves once a 2xx answer's headers arrive, calling
+   * `onLine` for each newline-terminated line. Non-2xx answers reject with `KubeApiError`.
+   */
+  async stream(req: KubeStreamRequest, onLine: (line: string) => void): Promise<KubeStream> {
+    const { request, response } = await this.open(req, req.timeoutMs ?? 60_000);
+    if (response.statusCode === undefined || response.statusCode < 200 || response.statusCode > 299) {
+      const text = await readAll(response);
+      throw KubeApiError.fromResponse(response.statusCode ?? 500, text);
+    }
+    let idleTimer: NodeJS.Timeout | undefined;
+    let aborted = false;
+    const idleMs = req.idleTimeoutMs ?? 0;
+    const closed = new Promise<void>((resolve, reject) => {
+      const armIdle = (): void => {
+        if (idleMs <= 0) return;
+        clearTimeout(idleTimer);
+        idleTimer = setTimeout(
+          () => request.destroy(new KubeTimeoutError(`no data on ${req.path} for ${idleMs} ms`)),
+          idleMs,
+        );
+      };
+      let buffered = '';
+      response.setEncoding('utf8');
+      armIdle();
+      response.on('data', (chunk: string) => {
+        armIdle();
+        buffered += chunk;
+        let newline = buffered.indexOf('\n');
+        while (newline >= 0) {
+          const line = buffered.slice(0, newline).trim();
+          buffered = buffered.slice(newline + 1);
+          if (line !== '') onLine(line);
+          newline = buffered.indexOf('\n');
+        }
+      });
+      const finish = (error?: Error): void => {
+        clearTimeout(idleTimer);
+        if (error && !aborted) reject(error);
+        else resolve();
+      };
+      response.on('end', () => finish());
+      response.on('error', finish);
+      response.on('aborted', () => finish(new Error(`the stream on ${req.path} was cut`)));
+      request.on('error', finish);
+      response.on('close', () => finish(response.complete ? undefined : new Error(`the stream on ${req.path} was cut`)));
+    });
+    return {
+      closed,
+      abort() {
+        aborted = true;
+        request.destroy();
+      },
+    };
+  }
+
+  private async send(req: KubeHttpRequest, timeoutMs: number): Promise<{ status: number; text: string }> {
+    const { response } = await this.open(req, timeoutMs);
+    return { status: response.statusCode ?? 500, text: await readAll(response) };
+  }
+
+  /** Sends the request; resolves with the response once its headers arrive. */
+  private async open(
+    req: KubeHttpRequest,
+    timeoutMs: number,
+  ): Promise<{ request: ClientRequest; response: IncomingMessage }> {
+    const url = new URL(this.server + req.path);
+    for (const [key, value] of Object.entries(req.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const options: RequestOptions & Record<string, unknown> = { headers: {} };
+    await this.config.applyToHTTPSOptions(options);
+    const headers = { ...(options.headers as Record<string, string>), Accept: 'application/json' } as Record<
+      string,
+      string
+    >;
+    let payload: string | undefined;
+    if (req.body !== undefined) {
+      payload = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+      headers['Content-Type'] = req.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const request = send(url, { ...options, method: req.method ?? 'GET', headers }, (response) => {
+        clearTimeout(timer);
+        resolve({ request, response });
+      });
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(
+              () => request.destroy(new KubeTimeoutError(`${req.method ?? 'GET'} ${req.path}: no answer in ${timeoutMs} ms`)),
+              timeoutMs,
+            )
+          : undefined;
+      const onAbort = (): void => {
+        request.destroy(abortReason(req.signal!));
+      };
+      if (req.signal?.aborted) onAbort();
+      req.signal?.addEventListener('abort', onAbort, { once: true });
+      request.on('close', () => req.signal?.removeEventListener('abort', onAbort));
+      request.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      request.end(payload);
+    });
+  }
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('the request was aborted');
+}
+
+function readAll(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', reject);
+    response.on('aborted', () => reject(new Error('the response was cut')));
+  });
+}

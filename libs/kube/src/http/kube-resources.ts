@@ -1,0 +1,286 @@
+/**
+ * Plain-JSON resource access by apiVersion + kind: discovery (cached) maps the kind to its REST
+ * path, then get/list/create/replace/patch/delete/watch. Lists fill in the kind/apiVersion their
+ * items lack. Every failure from the server is a `KubeApiError`.
+ */
+import { KubeApiError } from '../errors/kube-api-error';
+import { PATCH_CONTENT_TYPES, type JsonPatchOperation, type PatchType } from '../helpers/patch-types';
+import type { KubeHttpClient, KubeStream } from './kube-http-client';
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    resourceVersion?: string;
+    uid?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+/** What names one resource type (and, for single objects, the object). */
+export interface ResourceRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name?: string;
+}
+
+export interface ApiResourceInfo {
+  /** The plural REST name (`configmaps`). */
+  readonly name: string;
+  readonly namespaced: boolean;
+  readonly kind: string;
+}
+
+export interface ListPage<T> {
+  readonly items: T[];
+  readonly resourceVersion: string;
+  readonly continue?: string;
+}
+
+export interface ListQuery {
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  readonly limit?: number;
+  readonly continue?: string;
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface WatchQuery {
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  readonly resourceVersion?: string;
+  readonly allowWatchBookmarks?: boolean;
+  /** Server-side end of the watch. */
+  readonly timeoutSeconds?: number;
+  /** How long to wait for the answer's headers. */
+  readonly connectTimeoutMs?: number;
+  /** Ends the watch with an error when no line arrives for this long (0: never). */
+  readonly idleTimeoutMs?: number;
+  /** Aborts the watch while it connects (afterwards, use the returned stream's `abort`). */
+  readonly signal?: AbortSignal;
+}
+
+export interface RawWatchEvent<T> {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  readonly object: T;
+}
+
+export interface WriteQuery {
+  readonly dryRun?: boolean;
+  readonly fieldManager?: string;
+  readonly force?: boolean;
+  readonly subresource?: 'status';
+}
+
+export class KubeResources {
+  private readonly discovery = new Map<string, Promise<ApiResourceInfo[]>>();
+
+  constructor(readonly http: KubeHttpClient) {}
+
+  /** The API resource serving `kind` in `apiVersion` (cached; refetched once when unknown). */
+  async resource(apiVersion: string, kind: string, signal?: AbortSignal): Promise<ApiResourceInfo> {
+    const find = (list: ApiResourceInfo[]): ApiResourceInfo | undefined =>
+      list.find((r) => r.kind === kind && !r.name.includes('/'));
+    const cached = this.discovery.get(apiVersion);
+    if (cached) {
+      const hit = find(await cached.catch(() => []));
+      if (hit) return hit;
+      this.discovery.delete(apiVersion);
+    }
+    const fetching = this.http
+      .json<{ resources?: ApiResourceInfo[] }>({ path: groupVersionPath(apiVersion), signal })
+      .then((body) => body.resources ?? []);
+    this.discovery.set(apiVersion, fetching);
+    try {
+      const hit = find(await fetching);
+      if (!hit) throw new KubeApiError(404, 'NotFound', `the server does not serve kind "${kind}" in "${apiVersion}"`);
+      return hit;
+    } catch (error) {
+      this.discovery.delete(apiVersion);
+      throw error;
+    }
+  }
+
+  /** The REST path for a type, a namespace's collection, or one object. */
+  async path(ref: ResourceRef, subresource?: string, signal?: AbortSignal): Promise<string> {
+    const info = await this.resource(ref.apiVersion, ref.kind, signal);
+    const parts = [groupVersionPath(ref.apiVersion)];
+    if (info.namespaced && ref.namespace) parts.push('namespaces', encodeURIComponent(ref.namespace));
+    parts.push(info.name);
+    if (ref.name !== undefined) parts.push(encodeURIComponent(ref.name));
+    if (subresource) parts.push(subresource);
+    return parts.join('/');
+  }
+
+  async get<T extends KubeObject>(ref: ResourceRef & { name: string }): Promise<T> {
+    return this.http.json<T>({ path: await this.path(ref) });
+  }
+
+  /** `get`, with 404 as `undefined`. */
+  async find<T extends KubeObject>(ref: ResourceRef & { name: string }): Promise<T | undefined> {
+    try {
+      return await this.get<T>(ref);
+    } catch (error) {
+      if (error instanceof KubeApiError && error.code === 404) return undefined;
+      throw error;
+    }
+  }
+
+  /** One page of a list; items carry the kind and apiVersion of `ref`. */
+  async listPage<T extends KubeObject>(ref: ResourceRef, query: ListQuery = {}): Promise<ListPage<T>> {
+    const body = await this.http.json<{ items?: T[]; metadata?: { resourceVersion?: string; continue?: string } }>({
+      path: await this.path(ref, undefined, query.signal),
+      query: {
+        labelSelector: query.labelSelector,
+        fieldSelector: query.fieldSelector,
+        limit: query.limit,
+        continue: query.continue,
+      },
+      timeoutMs: query.timeoutMs,
+      signal: query.signal,
+    });
+    const items = (body.items ?? []).map((item) => withTypeMeta(item, ref));
+    return {
+      items,
+      resourceVersion: body.metadata?.resourceVersion ?? '',
+      ...(body.metadata?.continue ? { continue: body.metadata.continue } : {}),
+    };
+  }
+
+  /** Every page of a list (`limit` sets the page size); the resourceVersion is the first page's. */
+  async list<T extends KubeObject>(ref: ResourceRef, query: ListQuery = {}): Promise<ListPage<T>> {
+    const first = await this.listPage<T>(ref, query);
+    const items = [...first.items];
+    let next = first.continue;
+    while (next) {
+      const page = await this.listPage<T>(ref, { ...query, continue: next });
+      items.push(...page.items);
+      next = page.continue;
+    }
+    return { items, resourceVersion: first.resourceVersion };
+  }
+
+  async create<T extends KubeObject>(object: T, query: WriteQuery = {}): Promise<T> {
+    const ref = refOf(object);
+    return this.http.json<T>({
+      method: 'POST',
+      path: await this.path({ ...ref, name: undefined }),
+      query: writeQuery(query),
+      body: object,
+    });
+  }
+
+  /** PUT: fails with 409 when `metadata.resourceVersion` is stale. */
+  async replace<T extends KubeObject>(object: T, query: WriteQuery = {}): Promise<T> {
+    const ref = refOf(object);
+    return this.http.json<T>({
+      method: 'PUT',
+      path: await this.path(ref, query.subresource),
+      query: writeQuery(query),
+      body: object,
+    });
+  }
+
+  /**
+   * PATCH with an explicit patch type: `merge` or `json` for custom resources (strategic merge
+   * is built-in types only), `apply` with a `fieldManager`.
+   */
+  async patch<T extends KubeObject>(
+    ref: ResourceRef & { name: string },
+    type: PatchType,
+    patch: JsonPatchOperation[] | Record<string, unknown>,
+    query: WriteQuery = {},
+  ): Promise<T> {
+    if (type === 'json' && !Array.isArray(patch)) throw new TypeError('a json patch is an array of operations');
+    if (type !== 'json' && Array.isArray(patch)) throw new TypeError(`a ${type} patch is an object`);
+    if (type === 'apply' && !query.fieldManager) throw new TypeError('an apply patch needs a fieldManager');
+    return this.http.json<T>({
+      method: 'PATCH',
+      path: await this.path(ref, query.subresource),
+      query: writeQuery(query),
+      body: patch,
+      contentType: PATCH_CONTENT_TYPES[type],
+    });
+  }
+
+  async delete(
+    ref: ResourceRef & { name: string },
+    options: { dryRun?: boolean; preconditions?: { resourceVersion?: string; uid?: string } } = {},
+  ): Promise<void> {
+    await this.http.json({
+      method: 'DELETE',
+      path: await this.path(ref),
+      query: { dryRun: options.dryRun ? 'All' : undefined },
+      body: options.preconditions ? { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: options.preconditions } : undefined,
+    });
+  }
+
+  /**
+   * Opens a watch; resolves once the server accepted it. Events (kind/apiVersion filled in) go to
+   * `onEvent` in order; `closed` settles when the stream ends.
+   */
+  async watch<T extends KubeObject>(
+    ref: ResourceRef,
+    query: WatchQuery,
+    onEvent: (event: RawWatchEvent<T>) => void,
+  ): Promise<KubeStream> {
+    return this.http.stream(
+      {
+        path: await this.path(ref, undefined, query.signal),
+        signal: query.signal,
+        query: {
+          watch: 'true',
+          labelSelector: query.labelSelector,
+          fieldSelector: query.fieldSelector,
+          resourceVersion: query.resourceVersion,
+          allowWatchBookmarks: query.allowWatchBookmarks,
+          timeoutSeconds: query.timeoutSeconds,
+        },
+        timeoutMs: query.connectTimeoutMs,
+        idleTimeoutMs: query.idleTimeoutMs,
+      },
+      (line) => {
+        const event = JSON.parse(line) as RawWatchEvent<T>;
+        const object = event.type === 'ERROR' ? event.object : withTypeMeta(event.object, ref);
+        onEvent({ type: event.type, object });
+      },
+    );
+  }
+}
+
+/** `/api/v1` or `/apis/<group>/<version>`. */
+export function groupVersionPath(apiVersion: string): string {
+  return apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+}
+
+/** The object with `kind`/`apiVersion` set (lists omit them on items); same object when present. */
+export function withTypeMeta<T extends KubeObject>(object: T, ref: { apiVersion: string; kind: string }): T {
+  if (object.kind && object.apiVersion) return object;
+  const { apiVersion, kind, ...rest } = object;
+  return { apiVersion: apiVersion || ref.apiVersion, kind: kind || ref.kind, ...rest } as T;
+}
+
+function refOf(object: KubeObject): ResourceRef & { name: string } {
+  if (!object.apiVersion || !object.kind) throw new TypeError('the object needs apiVersion and kind');
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    namespace: object.metadata?.namespace,
+    name: object.metadata?.name ?? '',
+  };
+}
+
+function writeQuery(query: WriteQuery): Record<string, string | boolean | undefined> {
+  return {
+    dryRun: query.dryRun ? 'All' : undefined,
+    fieldManager: query.fieldManager,
+    force: query.force,
+  };
+}
