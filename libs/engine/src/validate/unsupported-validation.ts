@@ -3,11 +3,9 @@ import type { Validation } from '../policy/types';
 /**
  * Validate rule types this engine does not evaluate. A rule of such a type must not vanish from the
  * results (a CLI test would silently count it as passed), so it answers `error` with this reason.
- * `manifests` would need sigstore manifest signatures (k8s-manifest-sigstore: gzipped message +
- * ECDSA signature annotations, then a diff of the signed manifest against the resource).
+ * (`manifests` has its own handler in `./manifests`.)
  */
 const UNSUPPORTED: ReadonlyArray<readonly [string, string]> = [
-  ['manifests', 'manifest signature verification (validate.manifests)'],
   ['cel', 'CEL expressions (validate.cel)'],
   ['assert', 'assertion trees (validate.assert)'],
 ];

@@ -14,16 +14,16 @@ function run(validate: Rule['validate'], operation: Operation = 'CREATE'): RuleR
   return { rule, ctx: EvaluationContext.forRequest(request), request, resource: service, context: {} };
 }
 
-describe('validateResource: rule types the engine does not evaluate', () => {
+describe('validateResource: rule types with their own handlers or none', () => {
   const keys = { attestors: [{ entries: [{ keys: { publicKeys: '-----BEGIN PUBLIC KEY-----\n...' } }] }] };
 
-  it('answers error for validate.manifests instead of dropping the rule', async () => {
-    expect(await validateResource(run({ manifests: keys }))).toEqual({
-      name: 'r',
-      type: 'Validation',
-      status: 'error',
-      message: 'manifest signature verification (validate.manifests) is not supported by this engine',
-    });
+  it('hands validate.manifests to the manifest handler (an unsigned resource fails)', async () => {
+    const response = await validateResource(run({ manifests: keys }));
+    expect(response?.status).toBe('fail');
+    expect(response?.message).toBe(
+      'manifest verification failed; verifiedCount 0; requiredCount 1; message ' +
+        '.attestors[0].entries[0].keys: YAML manifest not found for this resource: message not found',
+    );
   });
 
   it('names validate.cel and validate.assert too', async () => {
@@ -39,8 +39,13 @@ describe('validateResource: rule types the engine does not evaluate', () => {
   });
 
   it('evaluates a supported body that sits beside an unsupported one', async () => {
-    const response = await validateResource(run({ manifests: keys, pattern: { metadata: { name: 'web' } } }));
+    const response = await validateResource(run({ cel: { expressions: [] }, pattern: { metadata: { name: 'web' } } }));
     expect(response?.status).toBe('pass');
+  });
+
+  it('prefers manifests over a pattern beside it, as Kyverno picks its handler', async () => {
+    const response = await validateResource(run({ manifests: keys, pattern: { metadata: { name: 'web' } } }));
+    expect(response?.message).toContain('message not found');
   });
 
   it('keeps a rule with nothing to evaluate silent', async () => {

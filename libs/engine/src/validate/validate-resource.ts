@@ -7,6 +7,7 @@ import { matchPattern } from '../pattern';
 import type { Conditions, ContextEntry, ForEachValidation, Rule } from '../policy/types';
 import { substituteVariables } from '../variables';
 import { evaluateForeachList } from './foreach-list';
+import { validateManifests } from './manifests';
 import type { RuleRun } from './rule-run';
 import { unsupportedValidation } from './unsupported-validation';
 
@@ -26,6 +27,8 @@ interface ValidationBody {
  */
 export async function validateResource(run: RuleRun): Promise<RuleResponse | undefined> {
   const validation = run.rule.validate!;
+  // Kyverno picks the manifest handler before the pattern/deny one.
+  if (validation.manifests !== undefined && validation.manifests !== null) return validateManifests(run);
   const unsupported = unsupportedValidation(validation);
   if (unsupported !== undefined) {
     // Kyverno's handlers for these types do not run on DELETE either.
