@@ -1,0 +1,46 @@
+// Test-only replica: one LeaderElector (the lib's own code) against an API server, as a process so
+// tests can SIGKILL and SIGTERM it. Configured by environment; prints one JSON event per line:
+//   {"event":"ready"|"started"|"stopped"|"leader"|"released"|"log", "identity", "at": epoch ms, ...}
+// Run with: node --import ./register-ts.mjs elector-main.mjs
+import process from 'node:process';
+import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
+import { KubeLeaseLock } from '../kube-lease-lock.ts';
+import { LeaderElector } from '../leader-elector.ts';
+
+const env = process.env;
+const identity = env.ELECTOR_IDENTITY;
+const emit = (event, extra = {}) =>
+  process.stdout.write(`${JSON.stringify({ event, identity, at: Date.now(), ...extra })}\n`);
+
+const kubeConfig = new KubeConfig();
+kubeConfig.loadFromString(env.ELECTOR_KUBECONFIG);
+const lock = new KubeLeaseLock({
+  api: kubeConfig.makeApiClient(CoordinationV1Api),
+  name: env.ELECTOR_LEASE_NAME ?? 'edict-leader',
+  namespace: env.ELECTOR_LEASE_NAMESPACE ?? 'default',
+  kubeConfig: env.ELECTOR_WATCH === 'false' ? undefined : kubeConfig,
+  rewatchDelayMs: 200,
+});
+const elector = new LeaderElector({
+  lock,
+  identity,
+  leaseDurationMs: Number(env.ELECTOR_LEASE_DURATION_MS ?? 3000),
+  renewDeadlineMs: Number(env.ELECTOR_RENEW_DEADLINE_MS ?? 2000),
+  retryPeriodMs: Number(env.ELECTOR_RETRY_PERIOD_MS ?? 250),
+  log: (level, message) => {
+    if (level !== 'debug') emit('log', { level, message });
+  },
+  callbacks: {
+    onStartedLeading: () => emit('started'),
+    onStoppedLeading: (reason) => emit('stopped', { reason }),
+    onNewLeader: (leader) => emit('leader', { leader }),
+  },
+});
+
+process.on('SIGTERM', async () => {
+  await elector.stop({ release: true });
+  emit('released');
+  process.exit(0);
+});
+elector.start();
+emit('ready');
