@@ -1,5 +1,6 @@
 /** Resolves the module options to a loaded `KubeConfig`, with a clear error when nothing fits. */
 import { existsSync } from 'node:fs';
+import { isIPv6 } from 'node:net';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -39,6 +40,12 @@ export function loadKubeConfig(
     const missing = inClusterMissing(options, environment);
     if (missing.length > 0) throw new Error(`in-cluster configuration is not available: ${missing.join(', ')}`);
     config.loadFromCluster(options.serviceAccountPathPrefix);
+    // client-node reads process.env itself; take the server from the environment we were given.
+    const host = environment.env.KUBERNETES_SERVICE_HOST!;
+    const port = environment.env.KUBERNETES_SERVICE_PORT!;
+    const scheme = ['80', '8080', '8001'].includes(port) ? 'http' : 'https';
+    const server = `${scheme}://${isIPv6(host) ? `[${host}]` : host}:${port}`;
+    config.clusters = config.clusters.map((cluster) => ({ ...cluster, server }));
     return config;
   }
 

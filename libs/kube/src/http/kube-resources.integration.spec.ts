@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubernetesObjectApi } from '@kubernetes/client-node';
+import { InMemoryApiServer } from '@edict/apiserver';
+import { KubeApiError } from '../errors/kube-api-error';
+import { microTime } from '../helpers/micro-time';
+import { patchObject } from '../helpers/patch-object';
+import { kubeConfigForUrl } from '../testing';
+import { KubeHttpClient } from './kube-http-client';
+import { KubeResources } from './kube-resources';
+
+const WIDGET = { apiVersion: 'example.com/v1', kind: 'Widget' } as const;
+
+describe('KubeResources against the in-memory API server', () => {
+  const server = new InMemoryApiServer();
+  let resources: KubeResources;
+  let objectApi: KubernetesObjectApi;
+
+  beforeAll(async () => {
+    const { url } = await server.start({ host: '127.0.0.1', port: 0 });
+    const config = kubeConfigForUrl(url);
+    resources = new KubeResources(new KubeHttpClient(config));
+    objectApi = KubernetesObjectApi.makeApiClient(config);
+    server.create({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    });
+  });
+  afterAll(async () => server.stop());
+
+  it('creates, gets, lists (with kind filled in, across pages) and deletes', async () => {
+    for (const name of ['a', 'b', 'c']) {
+      await resources.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { n: name } });
+    }
+    const got = await resources.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'b' });
+    expect(got).toMatchObject({ kind: 'ConfigMap', data: { n: 'b' } });
+    expect(typeof got.metadata?.creationTimestamp).toBe('string'); // plain JSON, not Date
+    const list = await resources.list({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default' }, { limit: 2 });
+    expect(list.items.map((i) => [i.kind, i.apiVersion, i.metadata?.name])).toEqual([
+      ['ConfigMap', 'v1', 'a'],
+      ['ConfigMap', 'v1', 'b'],
+      ['ConfigMap', 'v1', 'c'],
+    ]);
+    await resources.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'c' });
+    expect(await resources.find({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'c' })).toBeUndefined();
+  });
+
+  it('answers typed errors: 404, 409 AlreadyExists, stale-update Conflict, unknown kind', async () => {
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'missing' };
+    await expect(resources.get(ref)).rejects.toMatchObject({ code: 404, reason: 'NotFound' });
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dup', namespace: 'default' } };
+    const created = await resources.create(cm);
+    await expect(resources.create(cm)).rejects.toMatchObject({ code: 409, reason: 'AlreadyExists' });
+    await resources.replace({ ...created, data: { x: '1' } });
+    await expect(resources.replace({ ...created, data: { x: '2' } })).rejects.toMatchObject({ code: 409, reason: 'Conflict' });
+    await expect(resources.path({ apiVersion: 'v1', kind: 'Nope' })).rejects.toBeInstanceOf(KubeApiError);
+  });
+
+  it('patches custom resources with merge and json patches; strategic merge is refused (415)', async () => {
+    await resources.create({ ...WIDGET, metadata: { name: 'w', namespace: 'default' }, spec: { size: 1, tags: ['a'] } });
+    const ref = { ...WIDGET, namespace: 'default', name: 'w' };
+    expect(await resources.patch(ref, 'merge', { spec: { size: 2 } })).toMatchObject({ spec: { size: 2, tags: ['a'] } });
+    expect(await resources.patch(ref, 'json', [{ op: 'add', path: '/spec/tags/-', value: 'b' }])).toMatchObject({ spec: { tags: ['a', 'b'] } });
+    await expect(resources.patch(ref, 'strategic', { spec: { size: 3 } })).rejects.toMatchObject({ code: 415 });
+    await expect(resources.patch(ref, 'json', { spec: {} })).rejects.toThrow(TypeError);
+    await expect(resources.patch(ref, 'apply', { spec: {} })).rejects.toThrow(/fieldManager/);
+  });
+
+  it('patchObject passes the patch type to KubernetesObjectApi (merge works for CRs) and maps errors', async () => {
+    await resources.create({ ...WIDGET, metadata: { name: 'w2', namespace: 'default' }, spec: { size: 1 } });
+    const patched = await patchObject(objectApi, { ...WIDGET, metadata: { name: 'w2', namespace: 'default' }, spec: { size: 5 } } as never, 'merge');
+    expect(patched).toMatchObject({ spec: { size: 5 } });
+    await expect(
+      patchObject(objectApi, { ...WIDGET, metadata: { name: 'w2', namespace: 'default' }, spec: {} } as never, 'strategic'),
+    ).rejects.toMatchObject({ code: 415 });
+  });
+
+  it('writes Lease MicroTimes the server accepts', async () => {
+    const lease = await resources.create({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'l', namespace: 'default' },
+      spec: { holderIdentity: 'me', acquireTime: microTime(new Date('2026-01-01T00:00:00.123Z')) },
+    });
+    expect((lease.spec as { acquireTime: string }).acquireTime).toBe('2026-01-01T00:00:00.123000Z');
+  });
+});
