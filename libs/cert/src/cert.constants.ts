@@ -1,0 +1,26 @@
+/** Injection tokens and the names CertModule writes into the cluster. */
+export const CERT_OPTIONS = Symbol('CERT_OPTIONS');
+/** `@kubernetes/client-node` CoreV1Api used for the two Secrets. */
+export const CERT_CORE_API = Symbol('CERT_CORE_API');
+/** `@kubernetes/client-node` KubeConfig, used only to watch Secrets (optional). */
+export const CERT_KUBE_CONFIG = Symbol('CERT_KUBE_CONFIG');
+/** The "may I write" gate (a LeaderGate). */
+export const CERT_LEADER_GATE = Symbol('CERT_LEADER_GATE');
+/** The clock the renewer decides with (a CertClock). */
+export const CERT_CLOCK = Symbol('CERT_CLOCK');
+/** The Secret storage the renewer and the reader use (a SecretStore). */
+export const CERT_SECRET_STORE = Symbol('CERT_SECRET_STORE');
+/** The Secret watch (a SecretWatchSource); absent without a KubeConfig. */
+export const CERT_SECRET_WATCH = Symbol('CERT_SECRET_WATCH');
+
+/** Label on the Secrets this module owns; unlabelled Secrets are read but never rewritten. */
+export const MANAGED_BY_LABEL = 'cert.edict.io/managed-by';
+export const MANAGED_BY_VALUE = 'edict';
+/** When the newest CA entered the bundle; a leaf it signs waits `caPropagationMs` after this. */
+export const CA_ADDED_AT_ANNOTATION = 'cert.edict.io/ca-added-at';
+
+export const TLS_SECRET_TYPE = 'kubernetes.io/tls';
+export const TLS_CERT_KEY = 'tls.crt';
+export const TLS_PRIVATE_KEY_KEY = 'tls.key';
+
+export const DAY_MS = 24 * 60 * 60 * 1000;

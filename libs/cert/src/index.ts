@@ -1,0 +1,38 @@
+// @edict/cert: a self-signed CA and serving certificate in Secrets, renewed by the leader, served live.
+export { CertModule, type CertModuleConfig, type CertModuleAsyncConfig } from './cert.module';
+export { CertLifecycle } from './cert-lifecycle';
+export { CertModuleOptions, CertOptionsError, resolveCertOptions, type ResolvedCertOptions } from './cert.options';
+export {
+  CERT_CLOCK,
+  CERT_CORE_API,
+  CERT_KUBE_CONFIG,
+  CERT_LEADER_GATE,
+  CERT_OPTIONS,
+  CERT_SECRET_STORE,
+  CERT_SECRET_WATCH,
+  CA_ADDED_AT_ANNOTATION,
+  MANAGED_BY_LABEL,
+  MANAGED_BY_VALUE,
+} from './cert.constants';
+export { ALWAYS_LEADER, NEVER_LEADER, SYSTEM_CLOCK, type CertClock, type LeaderGate } from './leader-gate';
+export { KEY_ALGORITHMS, type KeyAlgorithm } from './crypto/key-algorithm';
+export { defaultCaSecretName, defaultPairSecretName } from './secrets/secret-names';
+export {
+  SecretConflictError,
+  type SecretStore,
+  type SecretWatchSource,
+  type SecretWrite,
+  type StoredSecret,
+} from './secrets/secret-store';
+export { CoreV1SecretStore } from './secrets/core-v1-secret-store';
+export { KubeSecretWatch } from './material/kube-secret-watch';
+export {
+  CertRenewer,
+  CertRenewalError,
+  type CaOutcome,
+  type LeafOutcome,
+  type ReconcileRequest,
+  type ReconcileResult,
+} from './renewal/cert-renewer';
+export { TlsMaterial, type TlsSnapshot } from './material/tls-material';
+export { createLiveHttpsServer, LiveSecureContext, type LiveTlsOptions } from './server/live-tls';

@@ -1,0 +1,89 @@
+/** SecretStore over client-node's CoreV1Api (Secret data is base64 on the wire). */
+import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
+import { SecretConflictError, type SecretStore, type SecretWrite, type StoredSecret } from './secret-store';
+
+function statusOf(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+function decode(secret: V1Secret): StoredSecret {
+  const data: Record<string, string> = {};
+  for (const [key, value] of Object.entries(secret.data ?? {}))
+    data[key] = Buffer.from(value, 'base64').toString('utf8');
+  for (const [key, value] of Object.entries(secret.stringData ?? {})) data[key] = value;
+  return {
+    name: secret.metadata?.name ?? '',
+    resourceVersion: secret.metadata?.resourceVersion ?? '',
+    type: secret.type,
+    labels: secret.metadata?.labels ?? {},
+    annotations: secret.metadata?.annotations ?? {},
+    data,
+  };
+}
+
+function encode(namespace: string, secret: SecretWrite, resourceVersion?: string): V1Secret {
+  const data: Record<string, string> = {};
+  for (const [key, value] of Object.entries(secret.data)) data[key] = Buffer.from(value, 'utf8').toString('base64');
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: secret.name,
+      namespace,
+      labels: { ...secret.labels },
+      annotations: { ...secret.annotations },
+      ...(resourceVersion ? { resourceVersion } : {}),
+    },
+    type: secret.type,
+    data,
+  };
+}
+
+export class CoreV1SecretStore implements SecretStore {
+  constructor(
+    private readonly api: CoreV1Api,
+    private readonly namespace: string,
+  ) {}
+
+  async read(name: string): Promise<StoredSecret | undefined> {
+    try {
+      return decode(await this.api.readNamespacedSecret({ name, namespace: this.namespace }));
+    } catch (error) {
+      if (statusOf(error) === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async create(secret: SecretWrite): Promise<StoredSecret> {
+    try {
+      return decode(
+        await this.api.createNamespacedSecret({ namespace: this.namespace, body: encode(this.namespace, secret) }),
+      );
+    } catch (error) {
+      if (statusOf(error) === 409)
+        throw new SecretConflictError(`secret ${this.namespace}/${secret.name} already exists`);
+      throw error;
+    }
+  }
+
+  async replace(secret: SecretWrite, resourceVersion: string): Promise<StoredSecret> {
+    try {
+      return decode(
+        await this.api.replaceNamespacedSecret({
+          name: secret.name,
+          namespace: this.namespace,
+          body: encode(this.namespace, secret, resourceVersion),
+        }),
+      );
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 409 || status === 404) {
+        throw new SecretConflictError(
+          `secret ${this.namespace}/${secret.name} changed since resourceVersion ${resourceVersion}`,
+        );
+      }
+      throw error;
+    }
+  }
+}
