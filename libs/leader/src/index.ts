@@ -23,5 +23,4 @@ export {
 export { KubeLeaseLock, type CoordinationApi, type KubeLeaseLockOptions } from './kube-lease-lock';
 export { isConflict, isNotFound, type LeaseLock, type ObservedLease, type LeaseChangeListener } from './lease-lock';
 export { leaseSpecToRecord, recordToLeaseSpec, type LeaderElectionRecord } from './lease-record';
-export { formatMicroTime, parseMicroTime } from './micro-time';
 export { defaultIdentity } from './identity';

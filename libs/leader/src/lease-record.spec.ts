@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultIdentity } from './identity';
 import { leaseSpecToRecord, recordToLeaseSpec } from './lease-record';
-import { formatMicroTime, parseMicroTime } from './micro-time';
-
-describe('MicroTime', () => {
-  it('writes exactly six fractional digits and reads them back', () => {
-    const ms = Date.UTC(2025, 0, 2, 3, 4, 5, 678);
-    expect(formatMicroTime(ms)).toBe('2025-01-02T03:04:05.678000Z');
-    expect(parseMicroTime('2025-01-02T03:04:05.678123Z')).toBe(ms);
-    expect(parseMicroTime(new Date(ms))).toBe(ms);
-    expect(parseMicroTime('not a time')).toBeUndefined();
-    expect(parseMicroTime(undefined)).toBeUndefined();
-  });
-});
 
 describe('lease record', () => {
   it('maps to a LeaseSpec with MicroTime strings and back', () => {

@@ -3,7 +3,7 @@
  * and from `coordination.k8s.io/v1` LeaseSpec.
  */
 import type { V1LeaseSpec } from '@kubernetes/client-node';
-import { formatMicroTime, parseMicroTime } from './micro-time';
+import { microTime, parseKubeTime } from '@edict/kube';
 
 export interface LeaderElectionRecord {
   /** Empty when nobody holds the lease (released): anyone may take it at once. */
@@ -22,8 +22,8 @@ export function recordToLeaseSpec(record: LeaderElectionRecord): V1LeaseSpec {
     leaseDurationSeconds: record.leaseDurationSeconds,
     leaseTransitions: record.leaseTransitions,
   };
-  if (record.acquireTime !== undefined) spec.acquireTime = formatMicroTime(record.acquireTime);
-  if (record.renewTime !== undefined) spec.renewTime = formatMicroTime(record.renewTime);
+  if (record.acquireTime !== undefined) spec.acquireTime = microTime(new Date(record.acquireTime));
+  if (record.renewTime !== undefined) spec.renewTime = microTime(new Date(record.renewTime));
   return spec as V1LeaseSpec;
 }
 
@@ -31,8 +31,8 @@ export function leaseSpecToRecord(spec: V1LeaseSpec | undefined): LeaderElection
   return {
     holderIdentity: spec?.holderIdentity ?? '',
     leaseDurationSeconds: spec?.leaseDurationSeconds ?? 0,
-    acquireTime: parseMicroTime(spec?.acquireTime),
-    renewTime: parseMicroTime(spec?.renewTime),
+    acquireTime: parseKubeTime(spec?.acquireTime)?.getTime(),
+    renewTime: parseKubeTime(spec?.renewTime)?.getTime(),
     leaseTransitions: spec?.leaseTransitions ?? 0,
   };
 }

@@ -19,4 +19,10 @@ describe('microTime', () => {
     expect(parseKubeTime('yesterday')).toBeUndefined();
     expect(parseKubeTime(5)).toBeUndefined();
   });
+
+  it('accepts the Date objects client-node returns', () => {
+    const date = new Date('2026-11-03T10:20:30.456Z');
+    expect(parseKubeTime(date)).toBe(date);
+    expect(parseKubeTime(new Date('nope'))).toBeUndefined();
+  });
 });

@@ -8,8 +8,12 @@ export function microTime(date: Date = new Date()): string {
   return `${date.toISOString().slice(0, -1)}000Z`;
 }
 
-/** Parses a MicroTime or Time string; `undefined` for anything else. */
+/**
+ * Parses a MicroTime or Time string (or a Date, as client-node's typed APIs return them);
+ * `undefined` for anything else.
+ */
 export function parseKubeTime(value: unknown): Date | undefined {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
   if (typeof value !== 'string') return undefined;
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/.test(value)) return undefined;
   // Date parses at most millisecond precision; trim the rest.
