@@ -12,7 +12,16 @@ async function isFile(url) {
   }
 }
 
+// The repository's path aliases (`@edict/<lib>` → `libs/<lib>/src`), as tsconfig.json declares them.
+const repoRoot = new URL('../../../../', import.meta.url);
+const aliases = JSON.parse(await readFile(new URL('tsconfig.json', repoRoot), 'utf8')).compilerOptions.paths ?? {};
+
 export async function resolve(specifier, context, nextResolve) {
+  const [target] = aliases[specifier] ?? [];
+  if (target) {
+    const url = new URL(`${target}/index.ts`, repoRoot).href;
+    if (await isFile(url)) return { url, shortCircuit: true };
+  }
   const relative = specifier.startsWith('./') || specifier.startsWith('../');
   if (relative && context.parentURL?.endsWith('.ts') && !/\.[cm]?[jt]s$/.test(specifier)) {
     for (const candidate of [`${specifier}.ts`, `${specifier}/index.ts`]) {
