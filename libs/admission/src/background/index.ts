@@ -1,0 +1,6 @@
+export {
+  updateRequestsFor,
+  type UpdateRequestSpec,
+  type UpdateRequestResourceSpec,
+  type BackgroundOptions,
+} from './update-requests';

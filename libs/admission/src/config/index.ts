@@ -1,0 +1,11 @@
+export type {
+  AdmissionConfig,
+  ConfigProblem,
+  ParsedAdmissionConfig,
+  ResourceFilterEntry,
+  SubjectPatterns,
+  WebhookSelectors,
+} from './types';
+export { parseAdmissionConfig, defaultAdmissionConfig, type ConfigDefaults } from './parse-config';
+export { parseResourceFilters, matchesResourceFilters } from './resource-filters';
+export { isFiltered, exceptionNamespaceAllowed } from './is-filtered';

@@ -1,0 +1,185 @@
+import { isObject, labelSelectorError, type JsonValue, type LabelSelector } from '@edict/engine';
+import { parseResourceFilters } from './resource-filters';
+import type { AdmissionConfig, ConfigProblem, ParsedAdmissionConfig, SubjectPatterns, WebhookSelectors } from './types';
+
+export interface ConfigDefaults {
+  /** The namespace the controller runs in; excluded from admission unless configured otherwise. */
+  controllerNamespace: string;
+}
+
+const emptyPatterns = (): SubjectPatterns => ({ usernames: [], groups: [], roles: [], clusterRoles: [] });
+
+/** The configuration with no ConfigMap: nothing filtered but the controller's namespace and kube-system. */
+export function defaultAdmissionConfig(defaults: ConfigDefaults): AdmissionConfig {
+  return {
+    resourceFilters: [],
+    exclusions: emptyPatterns(),
+    inclusions: emptyPatterns(),
+    excludedNamespaces: [defaults.controllerNamespace, 'kube-system'],
+    exceptionNamespaces: ['*'],
+    generateSuccessEvents: false,
+    defaultRegistry: 'docker.io',
+    enableDefaultRegistryMutation: true,
+    webhooks: [],
+    webhookAnnotations: {},
+    webhookLabels: {},
+    matchConditions: [],
+  };
+}
+
+const SUBJECT_KEYS = {
+  excludeUsernames: 'usernames',
+  excludeGroups: 'groups',
+  excludeRoles: 'roles',
+  excludeClusterRoles: 'clusterRoles',
+} as const;
+
+/**
+ * Reads a ConfigMap's `data` in the format of Kyverno's `kyverno` ConfigMap (same keys, same value
+ * syntax), so users can reuse theirs. Like Kyverno, a bad value is reported and that key keeps its
+ * default; the rest still loads. Edict adds `excludedNamespaces` and `exceptionNamespaces`
+ * (comma-separated, wildcards allowed).
+ */
+export function parseAdmissionConfig(
+  data: Record<string, unknown> | null | undefined,
+  defaults: ConfigDefaults,
+): ParsedAdmissionConfig {
+  const config = defaultAdmissionConfig(defaults);
+  const problems: ConfigProblem[] = [];
+  const problem = (key: string, message: string) => problems.push({ key, message: `${key}: ${message}` });
+  const text = (key: string): string | undefined => {
+    const value = data?.[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'string') {
+      problem(key, `must be a string, got ${typeof value}`);
+      return undefined;
+    }
+    return value;
+  };
+
+  const filters = text('resourceFilters');
+  if (filters !== undefined) {
+    const parsed = parseResourceFilters(filters);
+    config.resourceFilters = parsed.filters;
+    for (const message of parsed.problems) problem('resourceFilters', message);
+  }
+  for (const [key, field] of Object.entries(SUBJECT_KEYS)) {
+    const value = text(key);
+    if (value === undefined) continue;
+    const { exclude, include } = parseSubjectList(value);
+    config.exclusions[field] = exclude;
+    config.inclusions[field] = include;
+  }
+  const registry = text('defaultRegistry');
+  if (registry !== undefined) {
+    if (DNS_NAME.test(registry)) config.defaultRegistry = registry;
+    else problem('defaultRegistry', `${JSON.stringify(registry)} is not a valid DNS hostname`);
+  }
+  const booleans = [
+    ['enableDefaultRegistryMutation', (v: boolean) => (config.enableDefaultRegistryMutation = v)],
+    ['generateSuccessEvents', (v: boolean) => (config.generateSuccessEvents = v)],
+  ] as const;
+  for (const [key, set] of booleans) {
+    const value = text(key);
+    if (value === undefined) continue;
+    const parsed = parseGoBool(value);
+    if (parsed === undefined) problem(key, `${JSON.stringify(value)} is not a boolean`);
+    else set(parsed);
+  }
+  const webhooks = text('webhooks');
+  if (webhooks !== undefined) {
+    const parsed = parseJson(webhooks);
+    if (!parsed.ok) problem('webhooks', parsed.error);
+    else {
+      const error = webhooksError(parsed.value);
+      if (error) problem('webhooks', error);
+      else config.webhooks = parsed.value as unknown as WebhookSelectors[];
+    }
+  }
+  for (const key of ['webhookAnnotations', 'webhookLabels'] as const) {
+    const value = text(key);
+    if (value === undefined) continue;
+    const parsed = parseJson(value);
+    if (!parsed.ok) problem(key, parsed.error);
+    else {
+      const error = stringMapError(parsed.value);
+      if (error) problem(key, error);
+      else config[key] = parsed.value as Record<string, string>;
+    }
+  }
+  const matchConditions = text('matchConditions');
+  if (matchConditions !== undefined) {
+    const parsed = parseJson(matchConditions);
+    if (!parsed.ok) problem('matchConditions', parsed.error);
+    else if (!Array.isArray(parsed.value)) problem('matchConditions', 'must be a JSON array of match conditions');
+    else config.matchConditions = parsed.value;
+  }
+  for (const key of ['excludedNamespaces', 'exceptionNamespaces'] as const) {
+    const value = text(key);
+    if (value !== undefined) config[key] = splitList(value);
+  }
+  return { config, problems };
+}
+
+/** Kyverno's parseExclusions: comma-separated, trimmed; `!name` is an inclusion that wins over exclusions. */
+function parseSubjectList(value: string): { exclude: string[]; include: string[] } {
+  const exclude: string[] = [];
+  const include: string[] = [];
+  for (const raw of value.split(',')) {
+    let entry = raw.trim();
+    if (entry === '') continue;
+    if (entry.startsWith('!')) {
+      entry = entry.slice(1).trim();
+      if (entry !== '') include.push(entry);
+    } else exclude.push(entry);
+  }
+  return { exclude, include };
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+/** Go's strconv.ParseBool. */
+function parseGoBool(value: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  return undefined;
+}
+
+const DNS_NAME =
+  /^(?=.{1,253}$)([a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9])?)*\.?$/;
+
+function parseJson(text: string): { ok: true; value: JsonValue } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as JsonValue };
+  } catch (error) {
+    return { ok: false, error: `not valid JSON: ${(error as Error).message}` };
+  }
+}
+
+function webhooksError(value: JsonValue): string | undefined {
+  if (!Array.isArray(value)) return 'must be a JSON array of {namespaceSelector, objectSelector}';
+  for (const [index, entry] of value.entries()) {
+    if (!isObject(entry)) return `[${index}] must be an object`;
+    for (const field of ['namespaceSelector', 'objectSelector'] as const) {
+      const selector = entry[field];
+      if (selector === undefined || selector === null) continue;
+      if (!isObject(selector)) return `[${index}].${field} must be a label selector object`;
+      const error = labelSelectorError(selector as unknown as LabelSelector);
+      if (error) return `[${index}].${field}: ${error}`;
+    }
+  }
+  return undefined;
+}
+
+function stringMapError(value: JsonValue): string | undefined {
+  if (!isObject(value)) return 'must be a JSON object of strings';
+  for (const [key, entry] of Object.entries(value)) {
+    if (typeof entry !== 'string') return `value of ${JSON.stringify(key)} must be a string`;
+  }
+  return undefined;
+}

@@ -1,0 +1,55 @@
+import type { LabelSelector } from '@edict/engine';
+
+/** One `[Kind,Namespace,Name]` entry of `resourceFilters`, the kind split as Kyverno splits it. */
+export interface ResourceFilterEntry {
+  group: string;
+  version: string;
+  kind: string;
+  /** `""` when the entry names no subresource: it then filters only requests without one. */
+  subresource: string;
+  namespace: string;
+  name: string;
+}
+
+/** Usernames, groups, roles or cluster roles to skip (`exclude`), with `!`-prefixed exceptions (`include`). */
+export interface SubjectPatterns {
+  usernames: string[];
+  groups: string[];
+  roles: string[];
+  clusterRoles: string[];
+}
+
+/** One entry of the `webhooks` key: selectors the webhook controller puts on the webhooks. */
+export interface WebhookSelectors {
+  namespaceSelector?: LabelSelector;
+  objectSelector?: LabelSelector;
+}
+
+/** The controller's configuration, read from a ConfigMap in Kyverno's `kyverno` ConfigMap format. */
+export interface AdmissionConfig {
+  resourceFilters: ResourceFilterEntry[];
+  exclusions: SubjectPatterns;
+  inclusions: SubjectPatterns;
+  /** Namespaces never admitted through policies (the controller's own and kube-system by default). */
+  excludedNamespaces: string[];
+  /** Namespaces PolicyExceptions may live in (`*` when unset: any). */
+  exceptionNamespaces: string[];
+  generateSuccessEvents: boolean;
+  defaultRegistry: string;
+  enableDefaultRegistryMutation: boolean;
+  webhooks: WebhookSelectors[];
+  webhookAnnotations: Record<string, string>;
+  webhookLabels: Record<string, string>;
+  matchConditions: unknown[];
+}
+
+/** A ConfigMap value that could not be used; the key keeps its default. */
+export interface ConfigProblem {
+  key: string;
+  message: string;
+}
+
+export interface ParsedAdmissionConfig {
+  config: AdmissionConfig;
+  problems: ConfigProblem[];
+}

@@ -1,0 +1,77 @@
+import { allow, deny, type AdmissionDecision, type FailurePolicy } from '../decision';
+
+/** The API server's default webhook timeout, used when the request carries none. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+/**
+ * The handler's own deadline from the `timeout` query parameter the API server adds to webhook
+ * calls (`?timeout=10s`): a little before the API server gives up, so the webhook's own answer
+ * (with a clear message) arrives instead of the API server's generic timeout error. The margin is
+ * 10% of the timeout, between 100 ms and 1 s.
+ */
+export function deadlineFromTimeout(timeout: string | undefined, fallbackMs = DEFAULT_WEBHOOK_TIMEOUT_MS): number {
+  const total = parseTimeout(timeout) ?? fallbackMs;
+  const margin = Math.min(1_000, Math.max(100, total * 0.1));
+  return Math.max(1, Math.floor(total - margin));
+}
+
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** Go duration text (`10s`, `1m30s`, `500ms`) as milliseconds; undefined when absent or malformed. */
+export function parseTimeout(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const pattern = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
+  let total = 0;
+  let consumed = 0;
+  for (const match of value.matchAll(pattern)) {
+    total += Number(match[1]) * (UNITS[match[2] as string] as number);
+    consumed += match[0].length;
+  }
+  if (consumed !== value.length || total <= 0) return undefined;
+  return total;
+}
+
+export type DeadlineResult<T> = { timedOut: false; value: T } | { timedOut: true; afterMs: number };
+
+/**
+ * Races work against the deadline. The work is not cancelled (the engine has no cancellation
+ * points); its late result is simply ignored, and a late rejection is swallowed.
+ */
+export function withDeadline<T>(work: Promise<T>, ms: number): Promise<DeadlineResult<T>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve({ timedOut: true, afterMs: ms }), ms);
+    timer.unref?.();
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve({ timedOut: false, value });
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * The answer when the deadline passed: the failure policy decides, as the API server would on a
+ * webhook timeout — `Fail` denies with a message saying so, `Ignore` admits.
+ */
+export function timeoutDecision(failurePolicy: FailurePolicy, afterMs: number): AdmissionDecision {
+  if (failurePolicy === 'Ignore') return allow();
+  return deny(
+    `policy evaluation did not finish within ${afterMs}ms; the request is denied because the webhook's failure policy is Fail`,
+  );
+}
+
+/** {@link withDeadline} then {@link timeoutDecision}: the whole deadline path for a handler. */
+export async function decideWithin<T extends { decision: AdmissionDecision }>(
+  work: Promise<T>,
+  ms: number,
+  failurePolicy: FailurePolicy,
+): Promise<{ decision: AdmissionDecision; outcome?: T; timedOut: boolean }> {
+  const result = await withDeadline(work, ms);
+  if (result.timedOut) return { decision: timeoutDecision(failurePolicy, result.afterMs), timedOut: true };
+  return { decision: result.value.decision, outcome: result.value, timedOut: false };
+}

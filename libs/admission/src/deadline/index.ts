@@ -1,0 +1,9 @@
+export {
+  deadlineFromTimeout,
+  parseTimeout,
+  withDeadline,
+  timeoutDecision,
+  decideWithin,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  type DeadlineResult,
+} from './deadline';

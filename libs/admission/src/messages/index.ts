@@ -1,0 +1,2 @@
+export { blockedMessage, warningMessages, failedRulesWithErrors } from './messages';
+export { marshalNestedStringMap, compareKeys } from './go-yaml';

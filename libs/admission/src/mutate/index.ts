@@ -1,0 +1,1 @@
+export { mutateAdmission, type MutationOutcome } from './mutate-admission';

@@ -1,0 +1,1 @@
+export { reportResults, wantsReports, type ReportResult, type ResourceRef } from './report-results';

@@ -1,0 +1,93 @@
+import { isObject, type JsonValue } from '@edict/engine';
+import type { AdmissionRequest, AdmissionReview } from './types';
+
+/** A review that cannot be answered: the HTTP status to reply with and why. Never thrown. */
+export interface ReviewError {
+  ok: false;
+  /** 400: the body is not an admission.k8s.io/v1 AdmissionReview with a usable request. */
+  status: 400;
+  message: string;
+}
+
+export type ParsedReview = { ok: true; review: AdmissionReview & { request: AdmissionRequest } } | ReviewError;
+
+const OPERATIONS = new Set(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']);
+
+/**
+ * Checks an AdmissionReview body (a JSON string, a Buffer or the already-parsed value) before any
+ * policy sees it. Problems come back as a 400-style result naming the field, so a bad caller can
+ * never crash the server.
+ */
+export function parseAdmissionReview(body: unknown): ParsedReview {
+  let value: unknown = body;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    const text = body.toString();
+    if (text.trim() === '') return fail('empty body');
+    try {
+      value = JSON.parse(text) as JsonValue;
+    } catch (error) {
+      return fail(`body is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  if (!isObject(value as JsonValue)) return fail('body must be a JSON object (an AdmissionReview)');
+  const review = value as Record<string, unknown>;
+  if (review['apiVersion'] !== 'admission.k8s.io/v1')
+    return fail(`apiVersion must be admission.k8s.io/v1, got ${describe(review['apiVersion'])}`);
+  if (review['kind'] !== 'AdmissionReview')
+    return fail(`kind must be AdmissionReview, got ${describe(review['kind'])}`);
+  const request = review['request'];
+  if (!isObject(request as JsonValue)) return fail('request is missing or not an object');
+  const problem = requestProblem(request as Record<string, unknown>);
+  if (problem) return fail(problem);
+  return { ok: true, review: review as unknown as AdmissionReview & { request: AdmissionRequest } };
+}
+
+function requestProblem(request: Record<string, unknown>): string | undefined {
+  if (typeof request['uid'] !== 'string' || request['uid'] === '') return 'request.uid must be a non-empty string';
+  for (const field of ['kind', 'resource'] as const) {
+    const gv = request[field];
+    if (!isObject(gv as JsonValue)) return `request.${field} must be an object`;
+    const entries = gv as Record<string, unknown>;
+    const name = field === 'kind' ? 'kind' : 'resource';
+    for (const key of ['group', 'version', name]) {
+      if (entries[key] !== undefined && typeof entries[key] !== 'string')
+        return `request.${field}.${key} must be a string`;
+    }
+    if (typeof entries[name] !== 'string' || entries[name] === '')
+      return `request.${field}.${name} must be a non-empty string`;
+  }
+  const operation = request['operation'];
+  if (typeof operation !== 'string' || !OPERATIONS.has(operation))
+    return `request.operation must be one of CREATE, UPDATE, DELETE, CONNECT, got ${describe(operation)}`;
+  for (const field of ['name', 'namespace', 'subResource'] as const) {
+    if (request[field] !== undefined && typeof request[field] !== 'string') return `request.${field} must be a string`;
+  }
+  if (request['userInfo'] !== undefined && !isObject(request['userInfo'] as JsonValue))
+    return 'request.userInfo must be an object';
+  for (const field of ['object', 'oldObject'] as const) {
+    const object = request[field];
+    if (object !== undefined && object !== null && !isObject(object as JsonValue))
+      return `request.${field} must be an object or null`;
+  }
+  if (operation === 'CREATE' && !isObject(request['object'] as JsonValue))
+    return 'request.object is required for CREATE';
+  if (operation === 'UPDATE' && !isObject(request['object'] as JsonValue))
+    return 'request.object is required for UPDATE';
+  if (
+    operation === 'DELETE' &&
+    !isObject(request['oldObject'] as JsonValue) &&
+    !isObject(request['object'] as JsonValue)
+  )
+    return 'request.oldObject is required for DELETE';
+  if (request['dryRun'] !== undefined && typeof request['dryRun'] !== 'boolean')
+    return 'request.dryRun must be a boolean';
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  return value === undefined ? 'nothing' : JSON.stringify(value);
+}
+
+function fail(message: string): ReviewError {
+  return { ok: false, status: 400, message };
+}

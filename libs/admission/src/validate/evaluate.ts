@@ -1,0 +1,60 @@
+import type { CompiledPolicy, PolicyResponse, ResourceRequest } from '@edict/engine';
+import type { AdmissionEngine } from '../policies';
+
+export interface Evaluated {
+  compiled: CompiledPolicy;
+  response: PolicyResponse;
+}
+
+/**
+ * Runs one engine stage for each policy, in order. The engine reports rule problems as `error`
+ * results; should it throw anyway, the policy gets one `error` result carrying the cause, so a
+ * broken policy follows its failure policy instead of taking the webhook down.
+ */
+export async function evaluate(
+  engine: AdmissionEngine,
+  policies: readonly CompiledPolicy[],
+  request: ResourceRequest,
+  stage: 'validate' | 'generate',
+): Promise<Evaluated[]> {
+  const out: Evaluated[] = [];
+  for (const compiled of policies) {
+    let response: PolicyResponse;
+    try {
+      response = await engine[stage](compiled, request);
+    } catch (error) {
+      response = crashed(compiled, request, error, stage === 'validate' ? 'Validation' : 'Generation');
+    }
+    if (response.rules.length > 0) out.push({ compiled, response });
+  }
+  return out;
+}
+
+/** A policy response standing for an evaluation that threw. */
+export function crashed(
+  compiled: CompiledPolicy,
+  request: ResourceRequest,
+  error: unknown,
+  type: 'Validation' | 'Mutation' | 'Generation',
+): PolicyResponse {
+  const object = request.resource ?? request.oldResource;
+  const policy = compiled.policy;
+  return {
+    policy: { name: policy.metadata.name, namespace: compiled.namespace, kind: policy.kind },
+    resource: {
+      apiVersion: object?.apiVersion ?? '',
+      kind: object?.kind ?? '',
+      name: object?.metadata?.name ?? '',
+      namespace: object?.metadata?.namespace,
+    },
+    rules: [
+      {
+        name: policy.metadata.name,
+        type,
+        status: 'error',
+        message: `policy evaluation failed: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    ],
+    validationFailureAction: 'Audit',
+  };
+}

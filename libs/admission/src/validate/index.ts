@@ -1,0 +1,7 @@
+export {
+  validateAdmission,
+  blocks,
+  type AdmissionOptions,
+  type AfterAdmission,
+  type ValidationOutcome,
+} from './validate-admission';

@@ -1,0 +1,106 @@
+import type { CompiledPolicy, PolicyResponse, ResourceRequest } from '@edict/engine';
+import { updateRequestsFor, type BackgroundOptions, type UpdateRequestSpec } from '../background/update-requests';
+import { isFiltered } from '../config/is-filtered';
+import type { AdmissionConfig } from '../config/types';
+import { allow, deny, type AdmissionDecision, type FailurePolicy } from '../decision';
+import { blockedMessage, warningMessages } from '../messages/messages';
+import {
+  emitsWarning,
+  failurePolicyOf,
+  hasValidate,
+  isEnforcing,
+  policiesForPath,
+  type AdmissionEngine,
+} from '../policies';
+import { reportResults, wantsReports, type ReportResult } from '../reports/report-results';
+import { evaluate } from './evaluate';
+
+export interface AdmissionOptions extends BackgroundOptions {
+  /** The webhook path's failure policy (`/validate/fail` → Fail); unset serves every policy. */
+  failurePolicy?: FailurePolicy;
+  /** Clock for report timestamps. */
+  now?: () => Date;
+}
+
+/** Work Kyverno does after answering: report results and background update requests. */
+export interface AfterAdmission {
+  reportResults: ReportResult[];
+  updateRequests: UpdateRequestSpec[];
+  /** The audit-only policies' responses (for events). */
+  auditResponses: PolicyResponse[];
+}
+
+export interface ValidationOutcome {
+  decision: AdmissionDecision;
+  /** Set when the request skipped policies (resource filters, exclusions): why. */
+  filtered?: string;
+  dryRun: boolean;
+  /** Responses of the policies evaluated before answering (Enforce and emitWarning policies). */
+  responses: PolicyResponse[];
+  /**
+   * For an admitted request: evaluates the audit-only policies and the generate / mutate-existing
+   * triggers. Call it after the response is sent, as Kyverno does, so audits never add latency.
+   * Empty report results for dry runs, DELETE and objects without uid; no update requests on dry runs.
+   */
+  after?: () => Promise<AfterAdmission>;
+}
+
+/**
+ * Kyverno's validating webhook decision. Enforce policies (any rule or override saying Enforce) are
+ * evaluated before answering, with audit-only policies that set `emitWarning`. The request is
+ * denied when a failing rule's failure action is Enforce, or when a rule errored and the served
+ * failure policy is Fail; the message is Kyverno's `resource Kind/ns/name was blocked...` text over
+ * the Enforce policies. Otherwise it is admitted, with a warning per failed/errored/warned rule of
+ * those responses.
+ */
+export async function validateAdmission(
+  request: ResourceRequest,
+  policies: readonly CompiledPolicy[],
+  engine: AdmissionEngine,
+  config: AdmissionConfig,
+  options: AdmissionOptions = {},
+): Promise<ValidationOutcome> {
+  const dryRun = request.dryRun === true;
+  const filtered = isFiltered(request, config);
+  if (filtered) return { decision: allow(), filtered, dryRun, responses: [] };
+
+  const validating = policiesForPath(policies, options.failurePolicy, hasValidate);
+  const enforcing = validating.filter(isEnforcing);
+  const auditWarn = validating.filter((compiled) => !isEnforcing(compiled) && emitsWarning(compiled));
+  const enforceResponses = await evaluate(engine, enforcing, request, 'validate');
+  const warnResponses = await evaluate(engine, auditWarn, request, 'validate');
+
+  // Kyverno's failure policy for errors: Fail as soon as one served Enforce policy fails closed.
+  const failClosed = enforcing.some((compiled) => failurePolicyOf(compiled.policy) === 'Fail');
+  const responses = [...enforceResponses, ...warnResponses].map((entry) => entry.response);
+  if (enforceResponses.some(({ response }) => blocks(response, failClosed))) {
+    const message = blockedMessage(enforceResponses.map((entry) => entry.response));
+    return { decision: deny(message), dryRun, responses };
+  }
+
+  const decision = allow(warningMessages(responses));
+  const now = options.now ?? (() => new Date());
+  const auditOnly = validating.filter((compiled) => !isEnforcing(compiled) && !emitsWarning(compiled));
+  const after = async (): Promise<AfterAdmission> => {
+    const timestamp = now();
+    const audits = await evaluate(engine, auditOnly, request, 'validate');
+    const reportable = wantsReports(request);
+    const results = reportable
+      ? [...enforceResponses, ...warnResponses, ...audits].flatMap(({ compiled, response }) =>
+          reportResults(compiled, response, request, timestamp),
+        )
+      : [];
+    const updateRequests = dryRun ? [] : await updateRequestsFor(request, policies, engine, options);
+    return { reportResults: results, updateRequests, auditResponses: audits.map((entry) => entry.response) };
+  };
+  return { decision, dryRun, responses, after };
+}
+
+/** Kyverno's BlockRequest for one policy response. */
+export function blocks(response: PolicyResponse, failClosed: boolean): boolean {
+  const enforcedFailure = response.rules.some(
+    (rule) => rule.status === 'fail' && (rule.failureAction ?? response.validationFailureAction) === 'Enforce',
+  );
+  if (enforcedFailure) return true;
+  return failClosed && response.rules.some((rule) => rule.status === 'error');
+}
