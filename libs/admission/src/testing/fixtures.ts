@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine, loadPolicyDocuments, type CompiledPolicy } from '@edict/engine';
 import type { AdmissionRequest, AdmissionReview } from '../review/types';
@@ -19,7 +19,6 @@ export function compilePolicies(engine: Engine, yaml: string): CompiledPolicy[] 
 
 export function pssPolicies(engine: Engine): CompiledPolicy[] {
   const dir = join(ROOT, '../shared/bench/pss');
-  const { readdirSync } = require('node:fs') as typeof import('node:fs');
   return readdirSync(dir)
     .filter((file) => file.endsWith('.yaml'))
     .flatMap((file) => compilePolicies(engine, readFileSync(join(dir, file), 'utf8')));

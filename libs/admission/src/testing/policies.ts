@@ -125,8 +125,8 @@ spec:
         patchesJson6902: |-
           - op: add
             path: /metadata/annotations/edict.io~1seen
-            value: "{{ request.object.metadata.labels.\\"edict.io/admitted\\" }}"
-          - op: replace
+            value: '{{ request.object.metadata.labels."edict.io/admitted" }}'
+          - op: add
             path: /spec/containers/0/imagePullPolicy
             value: Always
 `;

@@ -124,7 +124,7 @@ describe('validateAdmission', () => {
     );
     expect(failing.decision.allowed).toBe(false);
     expect(failing.decision.message).toMatch(
-      /^\n\nresource Pod\/shop\/checkout-7d9f8b6c5d-x2k4p was blocked due to the following policies \n\nneeds-config:\n  reads-missing-variable: 'failed to check deny conditions/,
+      /^\n\nresource Pod\/shop\/checkout-7d9f8b6c5d-x2k4p was blocked due to the following policies \n\nneeds-config:\n {2}reads-missing-variable: 'failed to check deny conditions/,
     );
     const ignoring = await validateAdmission(
       request(),
@@ -233,7 +233,7 @@ describe('validateAdmission', () => {
       engine.compile({ ...compiled.policy, spec: { ...compiled.policy.spec, validationFailureAction: 'Enforce' } }),
     );
     const privileged = request((r) => {
-      const pod = r.object as { spec: { containers: { securityContext: Record<string, unknown> }[] } };
+      const pod = r.object as unknown as { spec: { containers: { securityContext: Record<string, unknown> }[] } };
       pod.spec.containers[0]!.securityContext = { privileged: true };
     });
     const outcome = await validateAdmission(privileged, pss, engine, config);
