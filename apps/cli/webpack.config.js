@@ -1,6 +1,5 @@
 // Nest's webpack defaults plus what a command-line entry needs: a shebang and the executable bit.
 // Nest loads this file with require(), so it stays CommonJS.
-/* global require, module */
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { chmodSync, existsSync } = require('node:fs');
 const { join } = require('node:path');
