@@ -1,39 +1,11 @@
+import { DEFAULT_CLUSTER_SCOPED_KINDS } from '@edict/engine';
+
 /*
  * Kinds that live outside namespaces. Kyverno's CLI learns this from its REST mapper; without a cluster we
- * keep the built-in cluster-scoped kinds (and common cluster-scoped CRDs). Every other kind is namespaced,
- * so a resource of that kind without a namespace lands in `default`.
+ * take the engine's built-in cluster-scoped kinds plus common cluster-scoped CRDs. Every other kind is
+ * namespaced, so a resource of that kind without a namespace lands in `default`.
  */
-const CLUSTER_SCOPED_KINDS = new Set([
-  'APIService',
-  'CertificateSigningRequest',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'ComponentStatus',
-  'CSIDriver',
-  'CSINode',
-  'CustomResourceDefinition',
-  'FlowSchema',
-  'IngressClass',
-  'MutatingWebhookConfiguration',
-  'Namespace',
-  'Node',
-  'PersistentVolume',
-  'PodSecurityPolicy',
-  'PriorityClass',
-  'PriorityLevelConfiguration',
-  'RuntimeClass',
-  'SelfSubjectAccessReview',
-  'SelfSubjectReview',
-  'SelfSubjectRulesReview',
-  'StorageClass',
-  'SubjectAccessReview',
-  'TokenReview',
-  'ValidatingAdmissionPolicy',
-  'ValidatingAdmissionPolicyBinding',
-  'MutatingAdmissionPolicy',
-  'MutatingAdmissionPolicyBinding',
-  'ValidatingWebhookConfiguration',
-  'VolumeAttachment',
+const CLUSTER_SCOPED_CRD_KINDS = new Set([
   'VolumeSnapshotClass',
   'VolumeSnapshotContent',
   'StorageVersionMigration',
@@ -41,19 +13,11 @@ const CLUSTER_SCOPED_KINDS = new Set([
   'DeviceClass',
   'IPAddress',
   'ServiceCIDR',
-  // Kyverno and policy reports
-  'ClusterPolicy',
-  'ClusterPolicyReport',
-  'ClusterCleanupPolicy',
-  'ClusterEphemeralReport',
-  'GlobalContextEntry',
   'ValidatingPolicy',
   'MutatingPolicy',
   'GeneratingPolicy',
   'ImageValidatingPolicy',
   'DeletingPolicy',
-  // Common cluster-scoped CRDs
-  'ClusterIssuer',
   'SecurityContextConstraints',
   'ClusterImagePolicy',
   'ClusterServiceVersion',
@@ -91,5 +55,5 @@ const CLUSTER_SCOPED_KINDS = new Set([
 ]);
 
 export function isClusterScoped(kind: string): boolean {
-  return CLUSTER_SCOPED_KINDS.has(kind);
+  return DEFAULT_CLUSTER_SCOPED_KINDS.has(kind) || CLUSTER_SCOPED_CRD_KINDS.has(kind);
 }
