@@ -1,0 +1,163 @@
+/**
+ * The mutable side of the cache: policies and exceptions as the informers report them. Each policy
+ * is validated and compiled once per resourceVersion; invalid ones are kept aside with their problems.
+ * `snapshot()` builds a new immutable {@link PolicySnapshot} after changes (once per batch of changes,
+ * on first read) and otherwise returns the same one.
+ */
+import {
+  Engine,
+  isError,
+  validatePolicy,
+  validatePolicyException,
+  wildcardMatch,
+  type Diagnostic,
+  type Policy,
+  type PolicyException,
+} from '@edict/engine';
+import { PolicySnapshot } from './policy-snapshot';
+import { ruleTypesOf } from './rule-facts';
+import type { CachedException, CachedPolicy, FailurePolicy, InvalidPolicy, PolicyRuleType } from './types';
+
+export interface PolicyStoreOptions {
+  /** Namespaces exceptions are used from (wildcards); absent or empty: all. */
+  readonly exceptionNamespaces?: readonly string[];
+  readonly clusterScopedKinds?: readonly string[];
+  /** Compiles policies (default: a dependency-free `Engine`). */
+  readonly engine?: Pick<Engine, 'compile'>;
+}
+
+export type UpsertResult =
+  | { readonly status: 'valid'; readonly policy: CachedPolicy }
+  | { readonly status: 'invalid'; readonly invalid: InvalidPolicy }
+  | { readonly status: 'unchanged' };
+
+export class PolicyStore {
+  private readonly valid = new Map<string, CachedPolicy>();
+  private readonly invalid = new Map<string, InvalidPolicy>();
+  private readonly exceptions = new Map<string, CachedException>();
+  private readonly engine: Pick<Engine, 'compile'>;
+  private generation = 0;
+  private current: PolicySnapshot = PolicySnapshot.empty();
+  private dirty = false;
+
+  constructor(private readonly options: PolicyStoreOptions = {}) {
+    this.engine = options.engine ?? new Engine();
+  }
+
+  /** Adds or replaces a ClusterPolicy or Policy. */
+  upsertPolicy(policy: Policy): UpsertResult {
+    const key = policyKey(policy);
+    const version = policy.metadata?.resourceVersion;
+    const known = this.valid.get(key) ?? this.invalid.get(key);
+    if (known && version !== undefined && known.resourceVersion === version) return { status: 'unchanged' };
+    const result = this.prepare(policy, key);
+    this.valid.delete(key);
+    this.invalid.delete(key);
+    if (result.status === 'valid') this.valid.set(key, result.policy);
+    else if (result.status === 'invalid') this.invalid.set(key, result.invalid);
+    this.changed();
+    return result;
+  }
+
+  removePolicy(policy: Pick<Policy, 'kind' | 'metadata'>): boolean {
+    const key = policyKey(policy);
+    const removed = this.valid.delete(key) || this.invalid.delete(key);
+    if (removed) this.changed();
+    return removed;
+  }
+
+  upsertException(exception: PolicyException): CachedException {
+    const key = objectKeyOf(exception.metadata);
+    const namespace = exception.metadata?.namespace ?? '';
+    const allowed = this.options.exceptionNamespaces ?? [];
+    const used = allowed.length === 0 || allowed.some((pattern) => wildcardMatch(pattern, namespace));
+    let problems: Diagnostic[];
+    try {
+      problems = validatePolicyException(exception, { allowedNamespaces: allowed });
+    } catch (error) {
+      problems = [{ file: '', message: `validation failed: ${messageOf(error)}` }];
+    }
+    const cached: CachedException = { key, exception, used, problems };
+    this.exceptions.set(key, cached);
+    this.changed();
+    return cached;
+  }
+
+  removeException(exception: Pick<PolicyException, 'metadata'>): boolean {
+    const removed = this.exceptions.delete(objectKeyOf(exception.metadata));
+    if (removed) this.changed();
+    return removed;
+  }
+
+  /** The current snapshot (rebuilt here if anything changed since the last one). */
+  snapshot(): PolicySnapshot {
+    if (this.dirty) {
+      this.dirty = false;
+      this.current = new PolicySnapshot(
+        new Map(this.valid),
+        new Map(this.invalid),
+        new Map(this.exceptions),
+        this.generation,
+      );
+    }
+    return this.current;
+  }
+
+  private changed(): void {
+    this.generation += 1;
+    this.dirty = true;
+  }
+
+  private prepare(policy: Policy, key: string): UpsertResult {
+    const base = {
+      key,
+      kind: policy.kind,
+      name: policy.metadata?.name ?? '',
+      ...(policy.kind === 'Policy' ? { namespace: policy.metadata?.namespace ?? 'default' } : {}),
+      ...(policy.metadata?.resourceVersion !== undefined ? { resourceVersion: policy.metadata.resourceVersion } : {}),
+    };
+    let problems: Diagnostic[];
+    try {
+      problems = validatePolicy(policy, { clusterScopedKinds: this.options.clusterScopedKinds });
+    } catch (error) {
+      problems = [{ file: '', message: `validation failed: ${messageOf(error)}` }];
+    }
+    if (problems.some(isError)) return { status: 'invalid', invalid: { ...base, problems } };
+    try {
+      const compiled = this.engine.compile(policy);
+      const ruleTypes = new Set<PolicyRuleType>(compiled.policy.spec.rules.flatMap(ruleTypesOf));
+      const failurePolicy: FailurePolicy = policy.spec.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail';
+      return {
+        status: 'valid',
+        policy: {
+          ...base,
+          ...(policy.metadata?.uid ? { uid: policy.metadata.uid } : {}),
+          compiled,
+          failurePolicy,
+          admission: policy.spec.admission !== false,
+          ruleTypes,
+          warnings: problems,
+        },
+      };
+    } catch (error) {
+      return {
+        status: 'invalid',
+        invalid: { ...base, problems: [...problems, { file: '', message: `compile failed: ${messageOf(error)}` }] },
+      };
+    }
+  }
+}
+
+/** `name` for a ClusterPolicy, `namespace/name` for a Policy (the engine's `CompiledPolicy.key`). */
+export function policyKey(policy: Pick<Policy, 'kind' | 'metadata'>): string {
+  if (policy.kind === 'Policy') return `${policy.metadata?.namespace || 'default'}/${policy.metadata?.name ?? ''}`;
+  return policy.metadata?.name ?? '';
+}
+
+function objectKeyOf(metadata: { name?: string; namespace?: string } | undefined): string {
+  return metadata?.namespace ? `${metadata.namespace}/${metadata.name ?? ''}` : (metadata?.name ?? '');
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,27 @@
+// @edict/policy: the policy cache the admission controller reads, fed by informers.
+export { PolicyModule, type PolicyModuleAsyncOptions } from './policy.module';
+export { PolicyModuleOptions, PolicyOptionsError, validatePolicyOptions } from './policy.options';
+export { POLICY_OPTIONS, POLICY_FEEDS } from './policy.constants';
+export { PolicyCache, type PolicyCacheListener } from './policy-cache';
+export { PolicySnapshot, compareKeys } from './cache/policy-snapshot';
+export { PolicyStore, policyKey, type PolicyStoreOptions, type UpsertResult } from './cache/policy-store';
+export { factsOf, ruleTypesOf, type RuleFacts } from './cache/rule-facts';
+export {
+  POLICY_RULE_TYPES,
+  type PolicyRuleType,
+  type FailurePolicy,
+  type CachedPolicy,
+  type InvalidPolicy,
+  type CachedException,
+  type PolicyQuery,
+  type PolicyCacheStats,
+} from './cache/types';
+export {
+  createPolicyFeeds,
+  CLUSTER_POLICY_REF,
+  POLICY_REF,
+  POLICY_EXCEPTION_REF,
+  type ObjectFeed,
+  type PolicyFeeds,
+} from './informers/policy-feeds';
+export { CRD_DIRECTORY, findCrdDirectory, readCrdManifests } from './crds/crd-manifests';

@@ -1,0 +1,62 @@
+/** The policy module's options, validated when the module is registered. */
+import { plainToInstance } from 'class-transformer';
+import { ArrayNotEmpty, IsArray, IsInt, IsOptional, IsString, Min, validateSync } from 'class-validator';
+
+export class PolicyModuleOptions {
+  /**
+   * Namespaces PolicyExceptions are taken from (Kyverno's `--exceptionNamespace`); `*` and `?`
+   * wildcards allowed. Absent: every namespace.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayNotEmpty()
+  @IsString({ each: true })
+  exceptionNamespaces?: string[];
+
+  /** Extra cluster-scoped kinds (CRDs) for policy validation, on top of the built-in ones. */
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  clusterScopedKinds?: string[];
+
+  /** Full relist period of the informers (default 10 min; 0 turns it off). */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  resyncIntervalMs?: number;
+
+  /** Server-side watch length in seconds (default 300; tests use a few seconds). */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  watchTimeoutSeconds?: number;
+
+  /** First retry delay after a list or watch error (default 500 ms). */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  retryInitialMs?: number;
+
+  /** Longest retry delay after errors (default 30 s). */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  retryMaxMs?: number;
+}
+
+export class PolicyOptionsError extends Error {
+  override readonly name = 'PolicyOptionsError';
+}
+
+/** Builds and validates options; throws naming every bad field. */
+export function validatePolicyOptions(input: Partial<PolicyModuleOptions> = {}): PolicyModuleOptions {
+  const options = plainToInstance(PolicyModuleOptions, input ?? {});
+  const errors = validateSync(options, { forbidUnknownValues: true, whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length > 0) {
+    const problems = errors.map((e) =>
+      e.constraints ? `${e.property}: ${Object.values(e.constraints).join('; ')}` : `${e.property}: invalid`,
+    );
+    throw new PolicyOptionsError(`Invalid PolicyModule options: ${problems.join(', ')}`);
+  }
+  return options;
+}
