@@ -11,7 +11,19 @@ export {
   type WriteOptions,
   type PatchOptions,
   type DeleteOptions,
+  type PropagationPolicy,
 } from './resources/service';
+export { WebhookAdmission, type WebhookSource } from './admission/webhook-admission';
+export { type ServiceEndpoints } from './admission/caller';
+export {
+  DEFAULT_USER,
+  type AdmissionAttributes,
+  type AdmissionChain,
+  type AdmissionOperation,
+  type AdmissionRequestContext,
+  type UserInfo,
+} from './admission/types';
+export { GarbageCollector } from './gc/garbage-collector';
 export { type ListOptions } from './resources/list';
 export { ObjectStore, type ChangeEvent, type ChangeType } from './store/object-store';
 export { ApiError } from './status';

@@ -36,7 +36,8 @@ export class ApiError extends Error {
       metadata: {},
       status: 'Failure',
       message: this.message,
-      reason: this.reason,
+      // Go omits an empty reason (a webhook's denial may carry none).
+      ...(this.reason ? { reason: this.reason } : {}),
       ...(this.details ? { details: this.details } : {}),
       code: this.code,
     };

@@ -8,8 +8,13 @@ import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
 import { ResourceRegistry } from '../registry/registry';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { compileFilter, type ListOptions } from '../resources/list';
-import { PATCH_CONTENT_TYPES, ResourceService, type DeleteOptions } from '../resources/service';
-import { ApiError, badRequest, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status';
+import { PATCH_CONTENT_TYPES, ResourceService, type DeleteOptions, type PropagationPolicy } from '../resources/service';
+import type { ServiceEndpoints } from '../admission/caller';
+import type { AdmissionRequestContext } from '../admission/types';
+import { WebhookAdmission } from '../admission/webhook-admission';
+import { GarbageCollector } from '../gc/garbage-collector';
+import { requestUser, warningHeader } from './request-context';
+import { ApiError, badRequest, invalid, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status';
 import { ObjectStore } from '../store/object-store';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery';
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
@@ -25,6 +30,16 @@ export interface InMemoryApiServerOptions {
   readonly bookmarkIntervalMs?: number;
   /** Namespaces present at start (kube's defaults unless given). */
   readonly namespaces?: readonly string[];
+  /**
+   * Local stand-ins for the services webhook configurations name: `namespace/name` (or
+   * `namespace/name:port`) → base URL, e.g. `{ 'kyverno/kyverno-svc': 'https://127.0.0.1:9443' }`.
+   * The webhook's `service.path` is kept; its certificate must be valid for `<name>.<namespace>.svc`.
+   */
+  readonly serviceEndpoints?: ServiceEndpoints;
+  /** Calls admission webhooks on HTTP writes (default true). */
+  readonly admission?: boolean;
+  /** Deletes dependents of removed owners (default true). */
+  readonly garbageCollection?: boolean;
 }
 
 export interface StartOptions {
@@ -41,6 +56,8 @@ export class InMemoryApiServer {
   readonly resources: ResourceService;
   /** Test fault injection: failing or holding requests (see `faults.ts`). */
   readonly faults = new FaultInjector();
+  /** The ownerReferences garbage collector (`await server.gc?.settled()` waits for it). */
+  readonly gc: GarbageCollector | undefined;
   private readonly bookmarkIntervalMs: number;
   private server: Server | undefined;
   private readonly watches = new Set<OpenWatch>();
@@ -50,6 +67,23 @@ export class InMemoryApiServer {
     this.store = new ObjectStore({ historyLimit: options.historyLimit });
     this.registry = new ResourceRegistry();
     this.resources = new ResourceService(this.store, this.registry);
+    if (options.admission !== false) {
+      const store = this.store;
+      this.resources.admission = new WebhookAdmission(
+        {
+          mutatingConfigurations: () => store.list('admissionregistration.k8s.io/mutatingwebhookconfigurations'),
+          validatingConfigurations: () => store.list('admissionregistration.k8s.io/validatingwebhookconfigurations'),
+          namespaceLabels: (name) => {
+            const namespace = store.get('/namespaces', '', name);
+            const metadata = namespace && isObject(namespace.metadata) ? namespace.metadata : undefined;
+            return metadata && isObject(metadata.labels) ? (metadata.labels as Record<string, string>) : undefined;
+          },
+        },
+        options.serviceEndpoints ?? {},
+      );
+    }
+    this.gc =
+      options.garbageCollection === false ? undefined : new GarbageCollector(this.store, this.registry, this.resources);
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
     for (const name of options.namespaces ?? DEFAULT_NAMESPACES) {
       this.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
@@ -119,8 +153,14 @@ export class InMemoryApiServer {
     return this.resources.update(type, namespaceOf(object), name, object).object;
   }
 
-  delete(apiVersion: string, kind: string, name: string, namespace?: string): void {
-    this.resources.delete(this.typeFor(apiVersion, kind), namespace, name);
+  delete(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    namespace?: string,
+    options: { propagationPolicy?: PropagationPolicy } = {},
+  ): void {
+    this.resources.delete(this.typeFor(apiVersion, kind), namespace, name, options);
   }
 
   private typeFor(apiVersion: string, kind: string): ResourceType {
@@ -188,8 +228,33 @@ export class InMemoryApiServer {
     query: URLSearchParams,
     response: ServerResponse,
   ): Promise<void> {
-    const { type, namespace, name, subresource } = route;
+    const { type, subresource } = route;
     if (subresource !== undefined && !type.subresources.includes(subresource)) throw pathNotFound();
+    const context: AdmissionRequestContext = { userInfo: requestUser(request.headers), warnings: [] };
+    const send = (code: number, body: JsonValue): void => {
+      if (context.warnings.length > 0) response.setHeader('Warning', warningHeader(context.warnings));
+      sendJson(response, code, body);
+    };
+    try {
+      await this.serveResourceRequest(route, request, query, response, context, send);
+    } catch (error) {
+      // Warnings travel with failures too (a webhook may warn and deny).
+      if (context.warnings.length > 0 && !response.headersSent) {
+        response.setHeader('Warning', warningHeader(context.warnings));
+      }
+      throw error;
+    }
+  }
+
+  private async serveResourceRequest(
+    route: ResourceRoute,
+    request: IncomingMessage,
+    query: URLSearchParams,
+    response: ServerResponse,
+    context: AdmissionRequestContext,
+    send: (code: number, body: JsonValue) => void,
+  ): Promise<void> {
+    const { type, namespace, name, subresource } = route;
     const method = request.method ?? 'GET';
     const dryRun = query.getAll('dryRun').includes('All');
     const contentType = mediaType(request.headers['content-type']);
@@ -215,14 +280,20 @@ export class InMemoryApiServer {
       }
       if (method === 'POST') {
         if (type.namespaced && namespace === undefined) throw pathNotFound();
-        const result = this.resources.create(type, namespace, (await body()) ?? null, { dryRun });
-        sendJson(response, result.code, result.object);
+        const result = await this.resources.createAdmitted(
+          type,
+          namespace,
+          (await body()) ?? null,
+          { dryRun, fieldManager: query.get('fieldManager') ?? undefined },
+          context,
+        );
+        send(result.code, result.object);
         return;
       }
       if (method === 'DELETE') {
-        const options = deleteOptions(await body(), dryRun);
-        const result = this.resources.deleteCollection(type, namespace, listOptions(), options);
-        sendJson(response, 200, listBody(type, result));
+        const options = deleteOptions(await body(), dryRun, query);
+        const result = await this.resources.deleteCollectionAdmitted(type, namespace, listOptions(), options, context);
+        send(200, listBody(type, result));
         return;
       }
       throw methodNotAllowed();
@@ -240,11 +311,15 @@ export class InMemoryApiServer {
         return;
       }
       case 'PUT': {
-        const result = this.resources.update(type, namespace, name, (await body()) ?? null, {
-          dryRun,
-          subresource: status,
-        });
-        sendJson(response, result.code, result.object);
+        const result = await this.resources.updateAdmitted(
+          type,
+          namespace,
+          name,
+          (await body()) ?? null,
+          { dryRun, subresource: status, fieldManager: query.get('fieldManager') ?? undefined },
+          context,
+        );
+        send(result.code, result.object);
         return;
       }
       case 'PATCH': {
@@ -254,19 +329,28 @@ export class InMemoryApiServer {
         }
         const patch = await body();
         if (patch === undefined) throw badRequest('the body of the request is empty');
-        const result = this.resources.patch(type, namespace, name, patchType, patch, {
-          dryRun,
-          subresource: status,
-          fieldManager: query.get('fieldManager') ?? undefined,
-          force: query.get('force') === 'true',
-        });
-        sendJson(response, result.code, result.object);
+        const result = await this.resources.patchAdmitted(
+          type,
+          namespace,
+          name,
+          patchType,
+          patch,
+          {
+            dryRun,
+            subresource: status,
+            fieldManager: query.get('fieldManager') ?? undefined,
+            force: query.get('force') === 'true',
+          },
+          context,
+        );
+        send(result.code, result.object);
         return;
       }
       case 'DELETE': {
         if (status) throw methodNotAllowed();
-        const result = this.resources.delete(type, namespace, name, deleteOptions(await body(), dryRun));
-        sendJson(response, result.code, result.object);
+        const options = deleteOptions(await body(), dryRun, query);
+        const result = await this.resources.deleteAdmitted(type, namespace, name, options, context);
+        send(result.code, result.object);
         return;
       }
       default:
@@ -336,12 +420,27 @@ function listBody(
   };
 }
 
-function deleteOptions(body: JsonValue | undefined, dryRun: boolean): DeleteOptions {
+const POLICIES: readonly string[] = ['Background', 'Foreground', 'Orphan'];
+
+function deleteOptions(body: JsonValue | undefined, dryRun: boolean, query: URLSearchParams): DeleteOptions {
   const options = isObject(body) ? body : {};
   const preconditions = isObject(options.preconditions) ? options.preconditions : undefined;
   const bodyDryRun = Array.isArray(options.dryRun) && options.dryRun.includes('All');
+  const requested = options.propagationPolicy ?? query.get('propagationPolicy') ?? undefined;
+  const orphan = options.orphanDependents === true || query.get('orphanDependents') === 'true';
+  if (requested !== undefined && (typeof requested !== 'string' || !POLICIES.includes(requested))) {
+    throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions', name: '' }, [
+      {
+        reason: 'FieldValueNotSupported',
+        field: 'propagationPolicy',
+        message: `Unsupported value: ${JSON.stringify(requested)}: supported values: "Foreground", "Background", "Orphan"`,
+      },
+    ]);
+  }
+  const propagationPolicy = (requested as PropagationPolicy | undefined) ?? (orphan ? 'Orphan' : undefined);
   return {
     dryRun: dryRun || bodyDryRun,
+    ...(propagationPolicy ? { propagationPolicy } : {}),
     ...(preconditions
       ? {
           preconditions: {

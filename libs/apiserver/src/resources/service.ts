@@ -21,7 +21,17 @@ import {
   objectKeyOf,
   type ListOptions,
 } from './list';
-import { isNoOpUpdate, metadataOf, prepareCreate, prepareUpdate, timestamp } from './prepare';
+import {
+  checkTypeMeta,
+  isNoOpUpdate,
+  metadataOf,
+  prepareCreate,
+  prepareUpdate,
+  timestamp,
+  type PreparedCreate,
+} from './prepare';
+import type { AdmissionAttributes, AdmissionChain, AdmissionRequestContext } from '../admission/types';
+import { dependentsOf, withoutOwner } from '../gc/dependents';
 
 export interface WriteOptions {
   /** `dryRun=All`: every check runs, nothing is stored. */
@@ -33,9 +43,20 @@ export interface PatchOptions extends WriteOptions {
   readonly force?: boolean;
 }
 
+/** How dependents (objects whose ownerReferences name the deleted object) are treated. */
+export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
+
 export interface DeleteOptions extends WriteOptions {
   readonly preconditions?: { readonly resourceVersion?: string; readonly uid?: string };
+  /** Background (the default): the garbage collector deletes dependents after the owner is gone. */
+  readonly propagationPolicy?: PropagationPolicy;
 }
+
+/** The `foregroundDeletion` finalizer: the owner stays until its dependents are gone. */
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+
+/** How many times an admitted update is retried when the object changed during admission. */
+const ADMISSION_RETRIES = 5;
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -105,13 +126,33 @@ export class ResourceService {
   }
 
   create(type: ResourceType, namespace: string | undefined, body: JsonValue, options: WriteOptions = {}): WriteResult {
-    if (!isObject(body)) throw new ApiError(400, 'BadRequest', `Object 'Kind' is missing in '${JSON.stringify(body)}'`);
-    const { object, name } = prepareCreate(type, ns(type, namespace) || undefined, body, this.now());
+    if (!isObject(body)) throw kindMissing(body);
+    return this.commitCreate(type, namespace, this.planCreate(type, namespace, body), options);
+  }
+
+  /** System metadata and every check a create makes before anything is stored. */
+  private planCreate(type: ResourceType, namespace: string | undefined, body: JsonObject): PreparedCreate {
+    const prepared = prepareCreate(type, ns(type, namespace) || undefined, body, this.now());
+    this.checkCreatable(type, namespace, prepared.name);
+    if (key(type) === CRD_RESOURCE) this.checkCrd(prepared.object);
+    return prepared;
+  }
+
+  private checkCreatable(type: ResourceType, namespace: string | undefined, name: string): void {
     if (type.namespaced) this.requireNamespace(namespace!);
     if (this.store.get(key(type), ns(type, namespace), name)) {
       throw alreadyExists({ group: type.group, kind: type.plural, name });
     }
-    if (key(type) === CRD_RESOURCE) this.checkCrd(object);
+  }
+
+  private commitCreate(
+    type: ResourceType,
+    namespace: string | undefined,
+    { object, name }: PreparedCreate,
+    options: WriteOptions,
+  ): WriteResult {
+    // Checked again: the state may have moved on while webhooks were called.
+    this.checkCreatable(type, namespace, name);
     if (options.dryRun) return { object: asVersion(type, object), code: 201 };
     const stored = this.write(type, object);
     return { object: asVersion(type, stored), code: 201 };
@@ -124,7 +165,7 @@ export class ResourceService {
     body: JsonValue,
     options: WriteOptions & { subresource?: 'status' } = {},
   ): WriteResult {
-    if (!isObject(body)) throw new ApiError(400, 'BadRequest', `Object 'Kind' is missing in '${JSON.stringify(body)}'`);
+    if (!isObject(body)) throw kindMissing(body);
     const old = this.store.get(key(type), ns(type, namespace), name);
     if (!old) throw notFound({ group: type.group, kind: type.plural, name });
     const requested = metadataOf(body).resourceVersion;
@@ -143,30 +184,16 @@ export class ResourceService {
     patch: JsonValue,
     options: PatchOptions & { subresource?: 'status' } = {},
   ): WriteResult {
-    if (patchType === 'strategic' && !type.builtin) {
-      throw unsupportedMediaType(
-        'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor',
-      );
-    }
-    if (patchType === 'apply' && !options.fieldManager) {
-      throw invalid({ group: 'meta.k8s.io', kind: 'PatchOptions', name: '' }, [
-        { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' },
-      ]);
-    }
+    checkPatchRequest(type, patchType, options);
     const old = this.store.get(key(type), ns(type, namespace), name);
     if (!old) {
       if (patchType !== 'apply') throw notFound({ group: type.group, kind: type.plural, name });
-      const body = isObject(patch) ? patch : {};
-      const bodyName = metadataOf(body).name;
-      if (bodyName !== undefined && bodyName !== name) {
-        throw new ApiError(
-          400,
-          'BadRequest',
-          `the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`,
-        );
-      }
-      return this.create(type, namespace, { ...body, metadata: { ...metadataOf(body), name } }, options);
+      return this.create(type, namespace, applyCreateBody(name, patch), options);
     }
+    return this.update(type, namespace, name, this.patched(type, old, patchType, patch), options);
+  }
+
+  private patched(type: ResourceType, old: JsonObject, patchType: PatchType, patch: JsonValue): JsonValue {
     const current = asVersion(type, old);
     let patched: JsonValue;
     switch (patchType) {
@@ -186,7 +213,7 @@ export class ResourceService {
           : applyMergePatch(current, patch);
         break;
     }
-    return this.update(type, namespace, name, patched, options);
+    return patched;
   }
 
   delete(type: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): WriteResult {
@@ -207,13 +234,27 @@ export class ResourceService {
         `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${String(meta.resourceVersion)}). The object might have been modified`,
       );
     }
-    const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers : [];
+    const policy = options.propagationPolicy ?? 'Background';
+    const hasDependents = policy !== 'Background' && dependentsOf(this.store, String(meta.uid)).length > 0;
+    // Orphans lose their reference to the owner at once (what kube's `orphan` finalizer leads to).
+    if (policy === 'Orphan' && hasDependents && !options.dryRun) this.orphanDependents(String(meta.uid));
+    let finalizers = Array.isArray(meta.finalizers) ? meta.finalizers : [];
+    if (policy === 'Foreground' && hasDependents && !finalizers.includes(FOREGROUND_FINALIZER)) {
+      finalizers = [...finalizers, FOREGROUND_FINALIZER];
+    }
     if (finalizers.length > 0) {
       // Deletion waits for the finalizers: mark the object and keep it.
-      if (meta.deletionTimestamp !== undefined) return { object: asVersion(type, old), code: 202 };
+      if (meta.deletionTimestamp !== undefined && finalizers === meta.finalizers) {
+        return { object: asVersion(type, old), code: 202 };
+      }
       const marked = {
         ...old,
-        metadata: { ...meta, deletionTimestamp: timestamp(this.now()), deletionGracePeriodSeconds: 0 },
+        metadata: {
+          ...meta,
+          finalizers,
+          deletionTimestamp: meta.deletionTimestamp ?? timestamp(this.now()),
+          deletionGracePeriodSeconds: 0,
+        },
       };
       if (options.dryRun) return { object: asVersion(type, marked), code: 202 };
       return { object: asVersion(type, this.write(type, marked)), code: 202 };
@@ -235,10 +276,202 @@ export class ResourceService {
     });
     const deleted = items.map((item) => {
       const meta = metadataOf(item);
-      return this.delete(type, meta.namespace as string | undefined, meta.name as string, { dryRun: options.dryRun })
-        .object;
+      return this.delete(type, meta.namespace as string | undefined, meta.name as string, {
+        dryRun: options.dryRun,
+        propagationPolicy: options.propagationPolicy,
+      }).object;
     });
     return { items: deleted, resourceVersion: String(this.store.resourceVersion) };
+  }
+
+  /** Removes the owner reference to `ownerUid` from every dependent. */
+  orphanDependents(ownerUid: string): void {
+    for (const { groupResource, object } of dependentsOf(this.store, ownerUid)) {
+      this.store.put(groupResource, {
+        ...withoutOwner(object, ownerUid),
+        metadata: {
+          ...metadataOf(withoutOwner(object, ownerUid)),
+          resourceVersion: String(this.store.nextResourceVersion()),
+        },
+      });
+    }
+  }
+
+  // Writes through the admission chain (the HTTP API). Without a chain they are the plain writes.
+
+  /** The webhook admission chain HTTP writes go through; direct typed calls skip it. */
+  admission: AdmissionChain | undefined;
+
+  async createAdmitted(
+    type: ResourceType,
+    namespace: string | undefined,
+    body: JsonValue,
+    options: PatchOptions,
+    context: AdmissionRequestContext,
+  ): Promise<WriteResult> {
+    const admission = this.admission;
+    if (!admission) return this.create(type, namespace, body, options);
+    if (!isObject(body)) throw kindMissing(body);
+    checkTypeMeta(type, body);
+    const input = typed(type, body, type.namespaced ? { namespace: namespace! } : {});
+    const base = this.attributes(type, 'CREATE', '', options, context, createOptions(options));
+    const mutated = await admission.mutate(
+      { ...base, name: nameOf(input), namespace: attributeNamespace(type, namespace, input), object: input },
+      context.warnings,
+    );
+    if (!mutated) throw kindMissing(null);
+    const prepared = this.planCreate(type, namespace, mutated);
+    const object = asVersion(type, prepared.object);
+    await admission.validate(
+      { ...base, name: prepared.name, namespace: attributeNamespace(type, namespace, object), object },
+      context.warnings,
+    );
+    return this.commitCreate(type, namespace, prepared, options);
+  }
+
+  async updateAdmitted(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    body: JsonValue,
+    options: PatchOptions & { subresource?: 'status' },
+    context: AdmissionRequestContext,
+  ): Promise<WriteResult> {
+    const admission = this.admission;
+    if (!admission) return this.update(type, namespace, name, body, options);
+    if (!isObject(body)) throw kindMissing(body);
+    const target = { group: type.group, kind: type.plural, name };
+    const requested = metadataOf(body).resourceVersion;
+    const pinned = requested !== undefined && requested !== '';
+    for (let attempt = 0; ; attempt++) {
+      const old = this.store.get(key(type), ns(type, namespace), name);
+      if (!old) throw notFound(target);
+      if (pinned && requested !== metadataOf(old).resourceVersion) throw conflict(target);
+      checkTypeMeta(type, body);
+      const oldObject = asVersion(type, old);
+      const input = typed(type, body, { name, ...(type.namespaced ? { namespace: namespace! } : {}) });
+      const base = {
+        ...this.attributes(type, 'UPDATE', options.subresource ?? '', options, context, updateOptions(options)),
+        name,
+        namespace: attributeNamespace(type, namespace, oldObject),
+        oldObject,
+      };
+      const mutated = (await admission.mutate({ ...base, object: input }, context.warnings)) ?? input;
+      const updated = prepareUpdate(type, old, mutated, options.subresource);
+      if (key(type) === CRD_RESOURCE) this.checkCrd(updated);
+      await admission.validate({ ...base, object: asVersion(type, updated) }, context.warnings);
+      const latest = this.store.get(key(type), ns(type, namespace), name);
+      if (!latest) throw notFound(target);
+      // Stored objects are replaced, never changed in place: identity tells whether someone wrote meanwhile.
+      if (latest !== old) {
+        if (pinned || attempt >= ADMISSION_RETRIES) throw conflict(target);
+        continue;
+      }
+      return this.commitUpdate(type, old, updated, options);
+    }
+  }
+
+  async patchAdmitted(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    patchType: PatchType,
+    patch: JsonValue,
+    options: PatchOptions & { subresource?: 'status' },
+    context: AdmissionRequestContext,
+  ): Promise<WriteResult> {
+    if (!this.admission) return this.patch(type, namespace, name, patchType, patch, options);
+    checkPatchRequest(type, patchType, options);
+    const pinned = isObject(patch) && isObject(patch.metadata) && typeof patch.metadata.resourceVersion === 'string';
+    for (let attempt = 0; ; attempt++) {
+      const old = this.store.get(key(type), ns(type, namespace), name);
+      if (!old) {
+        if (patchType !== 'apply') throw notFound({ group: type.group, kind: type.plural, name });
+        return this.createAdmitted(type, namespace, applyCreateBody(name, patch), options, context);
+      }
+      try {
+        return await this.updateAdmitted(
+          type,
+          namespace,
+          name,
+          this.patched(type, old, patchType, patch),
+          options,
+          context,
+        );
+      } catch (error) {
+        // A patch applies to whatever is current: a conflict from a concurrent write means try again.
+        const retry = error instanceof ApiError && error.code === 409 && !pinned && attempt < ADMISSION_RETRIES;
+        if (!retry) throw error;
+      }
+    }
+  }
+
+  async deleteAdmitted(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions,
+    context: AdmissionRequestContext,
+  ): Promise<WriteResult> {
+    const admission = this.admission;
+    if (!admission) return this.delete(type, namespace, name, options);
+    const old = this.store.get(key(type), ns(type, namespace), name);
+    if (!old) throw notFound({ group: type.group, kind: type.plural, name });
+    const oldObject = asVersion(type, old);
+    const attributes: AdmissionAttributes = {
+      ...this.attributes(type, 'DELETE', '', options, context, deleteOptionsObject(options)),
+      name,
+      namespace: attributeNamespace(type, namespace, oldObject),
+      oldObject,
+    };
+    await admission.mutate(attributes, context.warnings);
+    await admission.validate(attributes, context.warnings);
+    return this.delete(type, namespace, name, options);
+  }
+
+  async deleteCollectionAdmitted(
+    type: ResourceType,
+    namespace: string | undefined,
+    listOptions: ListOptions,
+    options: DeleteOptions,
+    context: AdmissionRequestContext,
+  ): Promise<ListResult> {
+    if (!this.admission) return this.deleteCollection(type, namespace, listOptions, options);
+    const { items } = this.list(type, namespace, {
+      labelSelector: listOptions.labelSelector,
+      fieldSelector: listOptions.fieldSelector,
+    });
+    const deleted: JsonObject[] = [];
+    for (const item of items) {
+      const meta = metadataOf(item);
+      const result = await this.deleteAdmitted(
+        type,
+        meta.namespace as string | undefined,
+        meta.name as string,
+        { dryRun: options.dryRun, propagationPolicy: options.propagationPolicy },
+        context,
+      );
+      deleted.push(result.object);
+    }
+    return { items: deleted, resourceVersion: String(this.store.resourceVersion) };
+  }
+
+  private attributes(
+    type: ResourceType,
+    operation: AdmissionAttributes['operation'],
+    subresource: string,
+    options: WriteOptions,
+    context: AdmissionRequestContext,
+    requestOptions: JsonObject,
+  ): Omit<AdmissionAttributes, 'name' | 'namespace'> {
+    return {
+      operation,
+      type,
+      subresource,
+      dryRun: options.dryRun === true,
+      userInfo: context.userInfo,
+      options: requestOptions,
+    };
   }
 
   private commitUpdate(type: ResourceType, old: JsonObject, updated: JsonObject, options: WriteOptions): WriteResult {
@@ -324,6 +557,90 @@ export class ResourceService {
     const meta = metadataOf(object);
     return successStatus({ group: type.group, kind: type.plural, name: meta.name as string }, meta.uid as string);
   }
+}
+
+function kindMissing(body: JsonValue): ApiError {
+  return new ApiError(400, 'BadRequest', `Object 'Kind' is missing in '${JSON.stringify(body)}'`);
+}
+
+function checkPatchRequest(type: ResourceType, patchType: PatchType, options: PatchOptions): void {
+  if (patchType === 'strategic' && !type.builtin) {
+    throw unsupportedMediaType(
+      'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor',
+    );
+  }
+  if (patchType === 'apply' && !options.fieldManager) {
+    throw invalid({ group: 'meta.k8s.io', kind: 'PatchOptions', name: '' }, [
+      { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' },
+    ]);
+  }
+}
+
+/** The object an apply patch creates when nothing exists yet. */
+function applyCreateBody(name: string, patch: JsonValue): JsonObject {
+  const body = isObject(patch) ? patch : {};
+  const bodyName = metadataOf(body).name;
+  if (bodyName !== undefined && bodyName !== name) {
+    throw new ApiError(
+      400,
+      'BadRequest',
+      `the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`,
+    );
+  }
+  return { ...body, metadata: { ...metadataOf(body), name } };
+}
+
+/** A request body with apiVersion, kind and the URL's metadata filled in, as webhooks see it. */
+function typed(type: ResourceType, body: JsonObject, defaults: JsonObject): JsonObject {
+  const metadata: JsonObject = { ...metadataOf(body) };
+  // Only fills what the body leaves out: mismatches are still reported by the checks that follow.
+  for (const [field, value] of Object.entries(defaults)) {
+    if (metadata[field] === undefined || metadata[field] === '') metadata[field] = value;
+  }
+  return { ...body, apiVersion: apiVersionOf(type), kind: type.kind, metadata };
+}
+
+function nameOf(object: JsonObject): string {
+  const name = metadataOf(object).name;
+  return typeof name === 'string' ? name : '';
+}
+
+/** kube puts a Namespace's own name in the request's namespace field. */
+function attributeNamespace(type: ResourceType, namespace: string | undefined, object: JsonObject): string {
+  if (key(type) === NAMESPACES) return nameOf(object);
+  return type.namespaced ? (namespace ?? '') : '';
+}
+
+function dryRunField(options: WriteOptions): JsonObject {
+  return options.dryRun ? { dryRun: ['All'] } : {};
+}
+
+function createOptions(options: PatchOptions): JsonObject {
+  return {
+    kind: 'CreateOptions',
+    apiVersion: 'meta.k8s.io/v1',
+    ...dryRunField(options),
+    ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}),
+  };
+}
+
+function updateOptions(options: PatchOptions): JsonObject {
+  return {
+    kind: 'UpdateOptions',
+    apiVersion: 'meta.k8s.io/v1',
+    ...dryRunField(options),
+    ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}),
+  };
+}
+
+function deleteOptionsObject(options: DeleteOptions): JsonObject {
+  return {
+    kind: 'DeleteOptions',
+    apiVersion: 'meta.k8s.io/v1',
+    ...dryRunField(options),
+    ...(options.propagationPolicy ? { propagationPolicy: options.propagationPolicy } : {}),
+    ...(options.preconditions ? { preconditions: { ...options.preconditions } } : {}),
+  };
 }
 
 function key(type: ResourceType): string {

@@ -1,0 +1,27 @@
+/** kube-apiserver's error texts for webhook admission. */
+import { isObject, type JsonObject } from '@edict/engine';
+import { ApiError, badRequest, internalError } from '../status';
+
+/** A webhook said no: its status code (403 if none) and `admission webhook "<name>" denied the request: <why>`. */
+export function deniedError(webhookName: string, status: JsonObject | undefined): ApiError {
+  const result = status ?? {};
+  const code = typeof result.code === 'number' && result.code !== 0 ? result.code : 403;
+  const deniedBy = `admission webhook "${webhookName}" denied the request`;
+  const message =
+    typeof result.message === 'string' && result.message !== ''
+      ? `${deniedBy}: ${result.message}`
+      : typeof result.reason === 'string' && result.reason !== ''
+        ? `${deniedBy}: ${result.reason}`
+        : `${deniedBy} without explanation`;
+  const reason = typeof result.reason === 'string' ? result.reason : '';
+  return new ApiError(code, reason, message, isObject(result.details) ? result.details : undefined);
+}
+
+/** A call that failed under failurePolicy Fail: 500 `failed calling webhook "<name>": <reason>`. */
+export function callingError(webhookName: string, reason: string): ApiError {
+  return internalError(`failed calling webhook "${webhookName}": ${reason}`);
+}
+
+export function dryRunUnsupported(webhookName: string): ApiError {
+  return badRequest(`admission webhook "${webhookName}" does not support dry run`);
+}

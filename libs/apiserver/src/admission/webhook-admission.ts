@@ -1,0 +1,104 @@
+/**
+ * The webhook admission chain: stored Mutating/ValidatingWebhookConfigurations are read on every
+ * request (so changes apply at once), matching webhooks are called, mutating ones in order with each
+ * seeing the previous one's patch, then validating ones in parallel.
+ *
+ * Approximations: `matchConditions` are not evaluated (a webhook with them is called as if they all
+ * held); `reinvocationPolicy: IfNeeded` webhooks are not re-invoked; matchPolicy Equivalent only
+ * spans versions of the same resource and the request keeps its own version.
+ */
+import { randomUUID } from 'node:crypto';
+import type { JsonObject } from '@edict/engine';
+import { applyJsonPatch } from '../patch/json-patch';
+import { internalError } from '../status';
+import { callWebhook, type ServiceEndpoints } from './caller';
+import { callingError, deniedError, dryRunUnsupported } from './errors';
+import { shouldCall, type NamespaceLabels } from './matching';
+import { admissionReview, verifyAdmissionResponse, type AdmissionResponse } from './review';
+import type { AdmissionAttributes, AdmissionChain } from './types';
+import { webhooksOf, type Webhook } from './webhooks';
+
+export interface WebhookSource {
+  mutatingConfigurations(): readonly JsonObject[];
+  validatingConfigurations(): readonly JsonObject[];
+  namespaceLabels: NamespaceLabels;
+}
+
+/** A failed call, to be judged by the webhook's failurePolicy. */
+class CallFailure extends Error {}
+
+export class WebhookAdmission implements AdmissionChain {
+  constructor(
+    private readonly source: WebhookSource,
+    private readonly endpoints: ServiceEndpoints = {},
+  ) {}
+
+  async mutate(attributes: AdmissionAttributes, warnings: string[]): Promise<JsonObject | undefined> {
+    let current = attributes;
+    for (const webhook of this.matching('mutating', attributes)) {
+      const response = await this.invoke(webhook, current, warnings);
+      if (!response?.patch || response.patch.length === 0) continue;
+      if (current.object === undefined) {
+        throw internalError(
+          `admission webhook "${webhook.name}" attempted to modify the object, which is not supported for this operation`,
+        );
+      }
+      let patched: JsonObject;
+      try {
+        patched = applyJsonPatch(current.object, response.patch);
+      } catch (error) {
+        throw internalError(error instanceof Error ? error.message : String(error));
+      }
+      current = { ...current, object: patched };
+    }
+    return current.object;
+  }
+
+  async validate(attributes: AdmissionAttributes, warnings: string[]): Promise<void> {
+    const hooks = this.matching('validating', attributes);
+    const outcomes = await Promise.allSettled(hooks.map((webhook) => this.invoke(webhook, attributes, warnings)));
+    // kube reports one error; the first webhook in order that failed is the deterministic choice.
+    for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
+  }
+
+  private matching(kind: Webhook['kind'], attributes: AdmissionAttributes): Webhook[] {
+    const configurations =
+      kind === 'mutating' ? this.source.mutatingConfigurations() : this.source.validatingConfigurations();
+    if (configurations.length === 0) return [];
+    return webhooksOf(kind, configurations).filter((webhook) =>
+      shouldCall(webhook, attributes, this.source.namespaceLabels),
+    );
+  }
+
+  /** Calls one webhook: undefined when a failure was ignored; throws denials and Fail-policy failures. */
+  private async invoke(
+    webhook: Webhook,
+    attributes: AdmissionAttributes,
+    warnings: string[],
+  ): Promise<AdmissionResponse | undefined> {
+    if (attributes.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
+      throw dryRunUnsupported(webhook.name);
+    }
+    let response: AdmissionResponse;
+    try {
+      const uid = randomUUID();
+      const answer = await callWebhook(webhook, this.endpoints, admissionReview(attributes, uid)).catch(
+        (error: Error) => {
+          throw new CallFailure(`failed to call webhook: ${error.message}`);
+        },
+      );
+      try {
+        response = verifyAdmissionResponse(uid, webhook.kind === 'mutating', answer);
+      } catch (error) {
+        throw new CallFailure(`received invalid webhook response: ${(error as Error).message}`);
+      }
+    } catch (error) {
+      if (!(error instanceof CallFailure)) throw error;
+      if (webhook.failurePolicy === 'Ignore') return undefined;
+      throw callingError(webhook.name, error.message);
+    }
+    for (const warning of response.warnings) warnings.push(warning);
+    if (!response.allowed) throw deniedError(webhook.name, response.status);
+    return response;
+  }
+}
