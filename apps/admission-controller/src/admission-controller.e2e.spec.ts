@@ -1,0 +1,307 @@
+/**
+ * End to end through the in-memory API server's admission chain: webhook configurations registered
+ * by hand point at the controller (via serviceEndpoints, trusting the controller's own CA), and a
+ * client-node user creates policies and Pods.
+ */
+import { request as httpsRequest } from 'node:https';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
+import { eventually } from '@edict/kube/testing';
+import { installPolicyCrds } from '@edict/policy/testing';
+import { PolicyCache } from '@edict/policy';
+import { startController, type RunningController } from './bootstrap';
+import { loadControllerConfig } from './config/controller-config';
+
+const NAMESPACE = 'edict';
+const SERVICE = 'edict-svc';
+
+function service(path: string) {
+  return { service: { name: SERVICE, namespace: NAMESPACE, path, port: 443 } };
+}
+
+function webhookConfigurations(caBundle: string) {
+  const rules = [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }];
+  const common = { admissionReviewVersions: ['v1'], sideEffects: 'NoneOnDryRun', timeoutSeconds: 10 };
+  return {
+    validating: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'edict-resource-validating-webhook-cfg' },
+      webhooks: [
+        {
+          name: 'validate.kyverno.svc-fail',
+          clientConfig: { ...service('/validate/fail'), caBundle },
+          rules,
+          failurePolicy: 'Fail',
+          ...common,
+        },
+        {
+          name: 'validate-policy.kyverno.svc',
+          clientConfig: { ...service('/policyvalidate'), caBundle },
+          rules: [
+            {
+              operations: ['CREATE', 'UPDATE'],
+              apiGroups: ['kyverno.io'],
+              apiVersions: ['v1'],
+              resources: ['clusterpolicies', 'policies'],
+            },
+          ],
+          failurePolicy: 'Fail',
+          ...common,
+        },
+      ],
+    },
+    mutating: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'edict-resource-mutating-webhook-cfg' },
+      webhooks: [
+        {
+          name: 'mutate.kyverno.svc-fail',
+          clientConfig: { ...service('/mutate/fail'), caBundle },
+          rules,
+          failurePolicy: 'Fail',
+          ...common,
+        },
+      ],
+    },
+  };
+}
+
+const pod = (name: string, labels: Record<string, string> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'default', labels },
+  spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+});
+
+function clusterPolicy(name: string, spec: Record<string, unknown>) {
+  return { apiVersion: 'kyverno.io/v1', kind: 'ClusterPolicy', metadata: { name }, spec };
+}
+
+const requireTeam = (action: 'Enforce' | 'Audit', name: string, label: string) =>
+  clusterPolicy(name, {
+    validationFailureAction: action,
+    background: false,
+    rules: [
+      {
+        name: `check-${label}`,
+        match: { any: [{ resources: { kinds: ['Pod'] } }] },
+        validate: { message: `label '${label}' is required`, pattern: { metadata: { labels: { [label]: '?*' } } } },
+      },
+    ],
+  });
+
+/** The API error's message (client-node puts the Status body in `body`). */
+function messageOf(error: unknown): string {
+  const body = (error as { body?: unknown }).body;
+  const parsed = typeof body === 'string' ? (JSON.parse(body) as { message?: string }) : (body as { message?: string });
+  return parsed?.message ?? String(error);
+}
+
+function get(port: number, path: string, ca: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(
+      { host: '127.0.0.1', port, path, ca, servername: `${SERVICE}.${NAMESPACE}.svc`, agent: false },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+function post(port: number, path: string, ca: string, payload: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        ca,
+        servername: `${SERVICE}.${NAMESPACE}.svc`,
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': payload.length },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    request.on('error', (error) =>
+      String(error).includes('EPIPE') || String(error).includes('ECONNRESET') ? resolve(413) : reject(error),
+    );
+    request.end(payload);
+  });
+}
+
+describe('admission controller end to end', () => {
+  const endpoints: Record<string, string> = {};
+  const apiServer = new InMemoryApiServer({ bookmarkIntervalMs: 200, serviceEndpoints: endpoints });
+  let controller: RunningController;
+  let core: CoreV1Api;
+  let custom: CustomObjectsApi;
+  let ca: string;
+
+  beforeAll(async () => {
+    const { url } = await apiServer.start({ host: '127.0.0.1', port: 0 });
+    installPolicyCrds(apiServer);
+    apiServer.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    const kubeconfig = kubeconfigFor({ server: url });
+    controller = await startController(
+      loadControllerConfig(
+        {},
+        {
+          kubeSource: 'kubeconfig',
+          kubeconfig,
+          namespace: NAMESPACE,
+          serviceName: SERVICE,
+          host: '127.0.0.1',
+          port: 0,
+          watchTimeoutSeconds: 5,
+          leaseDurationMs: 2_000,
+          renewDeadlineMs: 1_500,
+          retryPeriodMs: 200,
+          shutdownDelayMs: 0,
+          drainTimeoutMs: 2_000,
+          tlsReadyTimeoutMs: 10_000,
+          maxBodyBytes: 64 * 1024,
+        },
+      ),
+      { logger: ['error'] },
+    );
+    endpoints[`${NAMESPACE}/${SERVICE}`] = `https://127.0.0.1:${controller.port}`;
+    ca = controller.caBundlePem();
+    const caBundle = Buffer.from(ca).toString('base64');
+    const { validating, mutating } = webhookConfigurations(caBundle);
+    apiServer.create(validating);
+    apiServer.create(mutating);
+
+    const config = new KubeConfig();
+    config.loadFromString(kubeconfig);
+    core = config.makeApiClient(CoreV1Api);
+    custom = config.makeApiClient(CustomObjectsApi);
+    await controller.app.get(PolicyCache).waitForSync(5_000);
+  });
+
+  afterAll(async () => {
+    await controller?.stop();
+    await apiServer.stop();
+  });
+
+  const createPolicy = async (policy: ReturnType<typeof clusterPolicy>) => {
+    await custom.createClusterCustomObject({
+      group: 'kyverno.io',
+      version: 'v1',
+      plural: 'clusterpolicies',
+      body: policy,
+    });
+    const cache = controller.app.get(PolicyCache);
+    await eventually(
+      () => cache.policies().some((p) => p.name === policy.metadata.name),
+      `policy ${policy.metadata.name} in the cache`,
+    );
+  };
+  const deletePolicy = (name: string) =>
+    custom.deleteClusterCustomObject({ group: 'kyverno.io', version: 'v1', plural: 'clusterpolicies', name });
+
+  it('is ready once the certificate, the cache and its own TLS port are good', async () => {
+    const ready = await get(controller.port, '/readyz', ca);
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.body).info).toMatchObject({
+      certificate: { status: 'up' },
+      policies: { status: 'up' },
+      webhook: { status: 'up' },
+    });
+    expect((await get(controller.port, '/health/liveness', ca)).status).toBe(200);
+  });
+
+  it('an Enforce policy blocks a Pod with the policy message', async () => {
+    await createPolicy(requireTeam('Enforce', 'require-team', 'team'));
+    const error = await core
+      .createNamespacedPod({ namespace: 'default', body: pod('blocked') })
+      .catch((e: unknown) => e);
+    const message = messageOf(error);
+    expect(message).toContain('admission webhook "validate.kyverno.svc-fail" denied the request: ');
+    expect(message).toContain('resource Pod/default/blocked was blocked due to the following policies');
+    expect(message).toContain('require-team:');
+    // Kyverno's message quotes the rule text as YAML (single quotes doubled).
+    expect(message).toContain("check-team: 'validation error: label ''team'' is required. rule check-team failed");
+    await expect(
+      core.createNamespacedPod({ namespace: 'default', body: pod('allowed', { team: 'a' }) }),
+    ).resolves.toBeTruthy();
+    await deletePolicy('require-team');
+    await eventually(
+      () =>
+        !controller.app
+          .get(PolicyCache)
+          .policies()
+          .some((p) => p.name === 'require-team'),
+      'policy gone',
+    );
+  });
+
+  it('an Audit policy admits the Pod', async () => {
+    await createPolicy(requireTeam('Audit', 'audit-owner', 'owner'));
+    const created = await core.createNamespacedPod({ namespace: 'default', body: pod('audited') });
+    expect(created.metadata?.name).toBe('audited');
+  });
+
+  it("a mutate policy's change is on the stored Pod", async () => {
+    await createPolicy(
+      clusterPolicy('add-env-label', {
+        rules: [
+          {
+            name: 'add-env',
+            match: { any: [{ resources: { kinds: ['Pod'] } }] },
+            mutate: { patchStrategicMerge: { metadata: { labels: { env: 'test' } } } },
+          },
+        ],
+      }),
+    );
+    await core.createNamespacedPod({ namespace: 'default', body: pod('mutated') });
+    const stored = await core.readNamespacedPod({ namespace: 'default', name: 'mutated' });
+    expect(stored.metadata?.labels).toMatchObject({ env: 'test' });
+  });
+
+  it('an invalid policy is rejected by the policy validation webhook', async () => {
+    const invalid = clusterPolicy('any-and-all', {
+      rules: [
+        {
+          name: 'both',
+          match: { any: [{ resources: { kinds: ['Pod'] } }], all: [{ resources: { kinds: ['Pod'] } }] },
+          validate: { message: 'x', pattern: { metadata: { name: '?*' } } },
+        },
+      ],
+    });
+    const error = await custom
+      .createClusterCustomObject({ group: 'kyverno.io', version: 'v1', plural: 'clusterpolicies', body: invalid })
+      .catch((e: unknown) => e);
+    const message = messageOf(error);
+    expect(message).toContain('admission webhook "validate-policy.kyverno.svc" denied the request: ');
+    expect(message).toContain("Can't specify any and all together");
+  });
+
+  it('counts reviews and rule results under Kyverno metric names', async () => {
+    const metrics = await get(controller.port, '/metrics', ca);
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toMatch(
+      /kyverno_admission_requests_total\{resource_kind="Pod",resource_namespace="default",resource_request_operation="create",request_allowed="false"\} \d+/,
+    );
+    expect(metrics.body).toContain('kyverno_admission_review_duration_seconds_bucket');
+    expect(metrics.body).toMatch(
+      /kyverno_policy_results_total\{[^}]*policy_name="require-team"[^}]*rule_result="fail"/,
+    );
+    expect(metrics.body).toContain('kyverno_policy_execution_duration_seconds_bucket');
+  });
+
+  it('refuses bodies over the size limit with 413 and malformed reviews with 400', async () => {
+    expect(await post(controller.port, '/validate/fail', ca, Buffer.alloc(128 * 1024, 'a'))).toBe(413);
+    expect(await post(controller.port, '/validate/fail', ca, Buffer.from('{"kind":"AdmissionReview"}'))).toBe(400);
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * The admission controller: Kube access, leader election (certificate renewal), the serving
+ * certificate, the policy cache, and the webhook, health and metrics endpoints.
+ */
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { TerminusModule } from '@nestjs/terminus';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { CertModule } from '@edict/cert';
+import { KUBE_CONFIG, KubeModule } from '@edict/kube';
+import { LeaderModule, LeaderService } from '@edict/leader';
+import { PolicyModule } from '@edict/policy';
+import { AdmissionConfigService } from './cluster/admission-config.service';
+import { leaderGateFor } from './cluster/leader-gate';
+import { NamespaceLabels } from './cluster/namespace-labels.service';
+import type { ControllerConfig } from './config/controller-config';
+import { CONTROLLER_CONFIG } from './config/tokens';
+import { HealthController } from './health/health.controller';
+import { ReadinessIndicators } from './health/readiness.indicators';
+import { LifecycleState } from './lifecycle/lifecycle-state';
+import { AdmissionMetrics } from './metrics/admission-metrics';
+import { MetricsController } from './metrics/metrics.controller';
+import { SchedulerService } from './scheduler/scheduler.service';
+import { InstrumentedEngine } from './webhooks/admission-engine';
+import { AdmissionController } from './webhooks/admission.controller';
+import { AdmissionService } from './webhooks/admission.service';
+import { PolicyValidationController } from './webhooks/policy-validation.controller';
+import { PolicyValidationService } from './webhooks/policy-validation.service';
+
+@Module({})
+export class AdmissionControllerModule {
+  static forRoot(config: ControllerConfig): DynamicModule {
+    return {
+      module: AdmissionControllerModule,
+      imports: [
+        ScheduleModule.forRoot(),
+        TerminusModule.forRoot({ logger: false }),
+        KubeModule.forRoot({
+          source: config.kubeSource,
+          ...(config.kubeconfig ? { kubeconfig: config.kubeconfig } : {}),
+          ...(config.kubeconfigPath ? { kubeconfigPath: config.kubeconfigPath } : {}),
+        }),
+        LeaderModule.forRootAsync({
+          inject: [KUBE_CONFIG],
+          useFactory: (kubeConfig: KubeConfig) => ({
+            kubeConfig,
+            leaseName: config.leaseName,
+            leaseNamespace: config.namespace,
+            leaseDurationMs: config.leaseDurationMs,
+            renewDeadlineMs: config.renewDeadlineMs,
+            retryPeriodMs: config.retryPeriodMs,
+          }),
+        }),
+        CertModule.forRootAsync({
+          inject: [KUBE_CONFIG, LeaderService],
+          useFactory: (kubeConfig: KubeConfig, leader: LeaderService) => ({
+            kubeConfig,
+            leaderGate: leaderGateFor(leader),
+            serviceName: config.serviceName,
+            namespace: config.namespace,
+            extraDnsNames: config.extraDnsNames,
+            ipAddresses: config.ipAddresses,
+          }),
+        }),
+        PolicyModule.forRoot({
+          ...(config.exceptionNamespaces.length > 0 ? { exceptionNamespaces: config.exceptionNamespaces } : {}),
+          watchTimeoutSeconds: config.watchTimeoutSeconds,
+        }),
+      ],
+      controllers: [AdmissionController, PolicyValidationController, HealthController, MetricsController],
+      providers: [
+        { provide: CONTROLLER_CONFIG, useValue: config },
+        LifecycleState,
+        AdmissionConfigService,
+        NamespaceLabels,
+        AdmissionMetrics,
+        InstrumentedEngine,
+        AdmissionService,
+        PolicyValidationService,
+        ReadinessIndicators,
+        SchedulerService,
+      ],
+    };
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Starts and stops the admission controller. Order matters on both ends:
+ *  - start: Nest init (informers, election, certificates) → wait for the serving certificate →
+ *    bind it live to the HTTPS server (rotation needs no restart) → listen;
+ *  - stop: unready → keep serving `shutdownDelayMs` (endpoints drop the pod) → stop accepting and
+ *    finish in-flight reviews → Nest close (lease released, informers stopped).
+ */
+import type { RequestListener } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LiveSecureContext, TlsMaterial } from '@edict/cert';
+import { AdmissionControllerModule } from './app.module';
+import type { ControllerConfig } from './config/controller-config';
+import { LifecycleState } from './lifecycle/lifecycle-state';
+import { AdmissionService } from './webhooks/admission.service';
+
+export interface RunningController {
+  readonly app: NestFastifyApplication;
+  readonly port: number;
+  /** The CA bundle (PEM) webhook configurations must carry. */
+  caBundlePem(): string;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly logger?: LoggerService | LogLevel[] | false;
+}
+
+export async function startController(
+  config: ControllerConfig,
+  options: StartOptions = {},
+): Promise<RunningController> {
+  let server: Server | undefined;
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.maxBodyBytes,
+    // Certificates come later (from the Secrets), so the server starts without any; see below.
+    serverFactory: (handler: RequestListener) => {
+      server = createServer({}, handler);
+      return server;
+    },
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AdmissionControllerModule.forRoot(config), adapter, {
+    logger: options.logger ?? ['log', 'warn', 'error'],
+    abortOnError: false,
+  });
+  try {
+    await app.init();
+    const material = app.get(TlsMaterial);
+    await material.ready(config.tlsReadyTimeoutMs);
+    const live = new LiveSecureContext(material);
+    live.bind(server!);
+    server!.once('close', () => live.close());
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  const port = (server!.address() as AddressInfo).port;
+  new Logger('AdmissionController').log(`webhooks serving HTTPS on ${config.host}:${port}`);
+  let stopping: Promise<void> | undefined;
+  return {
+    app,
+    port,
+    caBundlePem: () => app.get(TlsMaterial).current()?.caBundlePem ?? '',
+    stop: () => (stopping ??= stopController(app, config)),
+  };
+}
+
+async function stopController(app: NestFastifyApplication, config: ControllerConfig): Promise<void> {
+  const logger = new Logger('AdmissionController');
+  app.get(LifecycleState).beginShutdown();
+  if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+  // Fastify stops accepting, answers 503 on kept-alive connections and waits for in-flight requests.
+  const closing = app.getHttpAdapter().getInstance().close();
+  const drained = await app.get(AdmissionService).limiter.drain(config.drainTimeoutMs);
+  if (!drained) logger.warn(`reviews still running after ${config.drainTimeoutMs}ms; closing anyway`);
+  await closing;
+  await app.close();
+}

@@ -1,0 +1,73 @@
+/**
+ * The Kyverno-format ConfigMap, read at start and followed through an informer. Bad values are
+ * logged and keep their defaults (as Kyverno does); a deleted ConfigMap means the defaults again.
+ */
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { defaultAdmissionConfig, parseAdmissionConfig, type AdmissionConfig } from '@edict/admission';
+import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
+import { CONTROLLER_CONFIG } from '../config/tokens';
+import type { ControllerConfig } from '../config/controller-config';
+
+type ConfigMap = KubeObject & { data?: Record<string, string> };
+
+@Injectable()
+export class AdmissionConfigService implements OnModuleInit {
+  private readonly logger = new Logger('AdmissionConfig');
+  private readonly informer: Informer<ConfigMap>;
+  private config: AdmissionConfig;
+
+  constructor(
+    @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
+    informers: InformerFactory,
+  ) {
+    this.config = this.withSettings(defaultAdmissionConfig({ controllerNamespace: settings.namespace }));
+    this.informer = informers.create<ConfigMap>({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: settings.namespace,
+      fieldSelector: `metadata.name=${settings.configMapName}`,
+      watchTimeoutSeconds: settings.watchTimeoutSeconds,
+    });
+  }
+
+  onModuleInit(): void {
+    const apply = (configMap: ConfigMap | undefined) => this.apply(configMap);
+    this.informer.on('add', apply);
+    this.informer.on('update', apply);
+    this.informer.on('delete', () => apply(undefined));
+    this.informer.start(); // stopped by the InformerFactory on shutdown
+  }
+
+  /** The configuration in force now (an immutable value: hold it for one request). */
+  current(): AdmissionConfig {
+    return this.config;
+  }
+
+  hasSynced(): boolean {
+    return this.informer.hasSynced();
+  }
+
+  waitForSync(timeoutMs?: number): Promise<void> {
+    return this.informer.waitForSync(timeoutMs);
+  }
+
+  private apply(configMap: ConfigMap | undefined): void {
+    const { config, problems } = parseAdmissionConfig(configMap?.data, {
+      controllerNamespace: this.settings.namespace,
+    });
+    for (const problem of problems) this.logger.warn(`ConfigMap ${this.settings.configMapName}: ${problem.message}`);
+    this.config = Object.freeze(this.withSettings(config));
+    this.logger.log(
+      configMap
+        ? `configuration loaded from ConfigMap ${this.settings.configMapName}`
+        : 'configuration reset to defaults',
+    );
+  }
+
+  /** Exception namespaces given on the command line (env) win over the ConfigMap, like Kyverno's flag. */
+  private withSettings(config: AdmissionConfig): AdmissionConfig {
+    return this.settings.exceptionNamespaces.length > 0
+      ? { ...config, exceptionNamespaces: [...this.settings.exceptionNamespaces] }
+      : config;
+  }
+}

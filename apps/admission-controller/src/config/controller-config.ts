@@ -1,0 +1,208 @@
+/**
+ * The admission controller's whole configuration, read from the environment in this one place and
+ * validated once at startup (a bad value fails naming the variable). Durations are milliseconds.
+ */
+import 'reflect-metadata';
+import { plainToInstance } from 'class-transformer';
+import {
+  IsArray,
+  IsIn,
+  IsInt,
+  IsIP,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+  type ValidationError,
+} from 'class-validator';
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export type KubeSource = 'in-cluster' | 'kubeconfig' | 'auto';
+
+export class ControllerConfig {
+  /** Namespace the controller runs in (its Secrets, Lease, ConfigMap; excluded from admission). */
+  @Matches(DNS_LABEL, { message: 'namespace must be a DNS label' })
+  namespace = 'edict';
+
+  /** The Service in front of the webhook (its DNS names go into the serving certificate). */
+  @Matches(DNS_LABEL, { message: 'serviceName must be a DNS label' })
+  serviceName = 'edict-svc';
+
+  /** The Kyverno-format ConfigMap to read and watch. */
+  @Matches(DNS_NAME, { message: 'configMapName must be a DNS subdomain' })
+  configMapName = 'edict';
+
+  @IsIP(undefined, { message: 'host must be an IP address' })
+  host = '0.0.0.0';
+
+  /** HTTPS port of the webhooks, health and metrics (0: any free port). */
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  port = 9443;
+
+  @IsIn(['in-cluster', 'kubeconfig', 'auto'])
+  kubeSource: KubeSource = 'auto';
+
+  @IsOptional()
+  @IsString()
+  kubeconfigPath?: string;
+
+  /** A kubeconfig's YAML text (tests). */
+  @IsOptional()
+  @IsString()
+  kubeconfig?: string;
+
+  /** Request bodies above this are refused with 413. */
+  @IsInt()
+  @Min(1024)
+  maxBodyBytes = 10 * 1024 * 1024;
+
+  /** Reviews evaluated at once; more wait in the queue. */
+  @IsInt()
+  @Min(1)
+  maxInFlight = 64;
+
+  /** Reviews waiting for a slot; beyond this a review is answered at once by its failure policy. */
+  @IsInt()
+  @Min(0)
+  maxQueued = 512;
+
+  @IsString()
+  @Matches(DNS_NAME, { message: 'leaseName must be a DNS subdomain' })
+  leaseName = 'edict-admission-controller';
+
+  @IsInt()
+  @Min(1000)
+  leaseDurationMs = 15_000;
+
+  @IsInt()
+  @Min(1)
+  renewDeadlineMs = 10_000;
+
+  @IsInt()
+  @Min(1)
+  retryPeriodMs = 2_000;
+
+  /** How often the leader checks the certificates (renewal happens well before expiry). */
+  @IsInt()
+  @Min(100)
+  certCheckIntervalMs = 60 * 60 * 1000;
+
+  /** How long startup waits for a serving certificate (another replica may be issuing it). */
+  @IsInt()
+  @Min(100)
+  tlsReadyTimeoutMs = 120_000;
+
+  /** Extra names and addresses for the serving certificate (local mode: localhost, 127.0.0.1). */
+  @IsArray()
+  @Matches(DNS_NAME, { each: true, message: 'extraDnsNames must hold DNS names' })
+  extraDnsNames: string[] = [];
+
+  @IsArray()
+  @IsIP(undefined, { each: true, message: 'ipAddresses must hold IP addresses' })
+  ipAddresses: string[] = [];
+
+  /** Namespaces PolicyExceptions are taken from (Kyverno's --exceptionNamespace); empty: any. */
+  @IsArray()
+  @IsString({ each: true })
+  exceptionNamespaces: string[] = [];
+
+  /** Server-side watch length of the informers (tests use a few seconds). */
+  @IsInt()
+  @Min(1)
+  watchTimeoutSeconds = 300;
+
+  /** After turning unready on shutdown, keep serving this long so endpoints can drop the pod. */
+  @IsInt()
+  @Min(0)
+  shutdownDelayMs = 5_000;
+
+  /** Longest wait for in-flight reviews on shutdown. */
+  @IsInt()
+  @Min(0)
+  drainTimeoutMs = 15_000;
+
+  /** How long a readiness self-check over TLS may take. */
+  @IsInt()
+  @Min(10)
+  selfCheckTimeoutMs = 2_000;
+}
+
+export class ControllerConfigError extends Error {
+  override readonly name = 'ControllerConfigError';
+}
+
+/** Environment variable → config field, and how to read it. */
+const ENVIRONMENT: Record<string, [keyof ControllerConfig, 'string' | 'int' | 'list']> = {
+  POD_NAMESPACE: ['namespace', 'string'],
+  EDICT_SERVICE_NAME: ['serviceName', 'string'],
+  EDICT_CONFIGMAP: ['configMapName', 'string'],
+  EDICT_WEBHOOK_HOST: ['host', 'string'],
+  EDICT_WEBHOOK_PORT: ['port', 'int'],
+  EDICT_KUBE_SOURCE: ['kubeSource', 'string'],
+  KUBECONFIG: ['kubeconfigPath', 'string'],
+  EDICT_MAX_BODY_BYTES: ['maxBodyBytes', 'int'],
+  EDICT_MAX_IN_FLIGHT: ['maxInFlight', 'int'],
+  EDICT_MAX_QUEUED: ['maxQueued', 'int'],
+  EDICT_LEASE_NAME: ['leaseName', 'string'],
+  EDICT_CERT_CHECK_INTERVAL_MS: ['certCheckIntervalMs', 'int'],
+  EDICT_TLS_READY_TIMEOUT_MS: ['tlsReadyTimeoutMs', 'int'],
+  EDICT_CERT_DNS_NAMES: ['extraDnsNames', 'list'],
+  EDICT_CERT_IP_ADDRESSES: ['ipAddresses', 'list'],
+  EDICT_EXCEPTION_NAMESPACES: ['exceptionNamespaces', 'list'],
+  EDICT_SHUTDOWN_DELAY_MS: ['shutdownDelayMs', 'int'],
+  EDICT_DRAIN_TIMEOUT_MS: ['drainTimeoutMs', 'int'],
+};
+
+/** The variables read, for `--help` texts and docs. */
+export const CONFIG_VARIABLES = Object.keys(ENVIRONMENT);
+
+function fromEnvironment(env: NodeJS.ProcessEnv): { values: Record<string, unknown>; problems: string[] } {
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [variable, [field, type]] of Object.entries(ENVIRONMENT)) {
+    const raw = env[variable]?.trim();
+    if (raw === undefined || raw === '') continue;
+    if (type === 'int') {
+      if (!/^\d+$/.test(raw)) problems.push(`${variable}: must be a whole number, got ${JSON.stringify(raw)}`);
+      else values[field] = Number(raw);
+    } else if (type === 'list') {
+      values[field] = raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+    } else values[field] = raw;
+  }
+  return { values, problems };
+}
+
+function describe(errors: ValidationError[]): string[] {
+  const variableOf = (field: string) => Object.entries(ENVIRONMENT).find(([, [f]]) => f === field)?.[0];
+  return errors.flatMap((error) =>
+    Object.values(error.constraints ?? {}).map((text) => {
+      const variable = variableOf(error.property);
+      return `${error.property}${variable ? ` (${variable})` : ''}: ${text}`;
+    }),
+  );
+}
+
+/**
+ * The configuration from `env`, with `overrides` (tests, the local launcher) on top. Throws
+ * ControllerConfigError naming every bad field and its variable.
+ */
+export function loadControllerConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<ControllerConfig> = {},
+): ControllerConfig {
+  const { values, problems } = fromEnvironment(env);
+  const config = plainToInstance(ControllerConfig, { ...values, ...overrides });
+  problems.push(...describe(validateSync(config, { forbidUnknownValues: false })));
+  if (problems.length > 0)
+    throw new ControllerConfigError(`invalid admission controller configuration: ${problems.join('; ')}`);
+  return config;
+}

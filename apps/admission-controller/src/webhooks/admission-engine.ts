@@ -1,0 +1,67 @@
+/**
+ * The engine the webhooks call: exceptions from the policy cache, and every policy evaluation timed
+ * and counted into Kyverno's policy metrics on the way out.
+ */
+import { Injectable } from '@nestjs/common';
+import type { AdmissionEngine, AdmissionRequest } from '@edict/admission';
+import {
+  Engine,
+  type CompiledPolicy,
+  type EvaluationOptions,
+  type MutationResponse,
+  type PolicyResponse,
+  type ResourceRequest,
+} from '@edict/engine';
+import { PolicyCache } from '@edict/policy';
+import { AdmissionMetrics, type RequestFacts } from '../metrics/admission-metrics';
+
+@Injectable()
+export class InstrumentedEngine implements AdmissionEngine {
+  private readonly engine: Engine;
+
+  constructor(
+    cache: PolicyCache,
+    private readonly metrics: AdmissionMetrics,
+  ) {
+    this.engine = new Engine({ exceptions: () => cache.exceptions() });
+  }
+
+  async validate(
+    compiled: CompiledPolicy,
+    request: ResourceRequest,
+    options?: EvaluationOptions,
+  ): Promise<PolicyResponse> {
+    const started = performance.now();
+    const response = await this.engine.validate(compiled, request, options);
+    this.record(compiled, request, response, started);
+    return response;
+  }
+
+  async mutate(
+    compiled: CompiledPolicy,
+    request: ResourceRequest,
+    options?: EvaluationOptions,
+  ): Promise<MutationResponse> {
+    const started = performance.now();
+    const response = await this.engine.mutate(compiled, request, options);
+    this.record(compiled, request, response, started);
+    return response;
+  }
+
+  generate: Engine['generate'] = (...args) => this.engine.generate(...args);
+
+  private record(compiled: CompiledPolicy, request: ResourceRequest, response: PolicyResponse, started: number): void {
+    const seconds = (performance.now() - started) / 1000;
+    this.metrics.recordPolicy(response, compiled.policy.spec.background !== false, requestFacts(request), seconds);
+  }
+}
+
+/** The metric labels of a request (from the raw admission request it came from). */
+export function requestFacts(request: ResourceRequest): RequestFacts {
+  const admission = request.admissionRequest as unknown as AdmissionRequest | undefined;
+  return {
+    kind: admission?.kind?.kind ?? request.resource?.kind ?? '',
+    namespace: admission?.namespace ?? '',
+    operation: request.operation ?? admission?.operation ?? '',
+  };
+}

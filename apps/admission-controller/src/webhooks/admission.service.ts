@@ -1,0 +1,126 @@
+/**
+ * One admission review, end to end: parse, take a slot under the concurrency cap, pick the policies
+ * from one cache snapshot, decide within the deadline the API server gave, answer, count.
+ * Anything that goes wrong is answered by the path's failure policy, never by a crash.
+ */
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  allow,
+  decideWithin,
+  deadlineFromTimeout,
+  deny,
+  mutateAdmission,
+  parseAdmissionReview,
+  reviewResponse,
+  toResourceRequest,
+  validateAdmission,
+  type AdmissionDecision,
+  type AdmissionRequest,
+  type FailurePolicy,
+} from '@edict/admission';
+import { PolicyCache, type PolicyRuleType } from '@edict/policy';
+import { AdmissionConfigService } from '../cluster/admission-config.service';
+import { NamespaceLabels } from '../cluster/namespace-labels.service';
+import { CONTROLLER_CONFIG } from '../config/tokens';
+import type { ControllerConfig } from '../config/controller-config';
+import { AdmissionMetrics } from '../metrics/admission-metrics';
+import { InstrumentedEngine } from './admission-engine';
+import { ReviewLimiter } from './review-limiter';
+
+export type ReviewKind = 'validate' | 'mutate';
+
+/** The HTTP answer: an AdmissionReview (200) or a plain error for a body that is not one (400). */
+export type ReviewAnswer = { status: 200; body: unknown } | { status: 400; body: { message: string } };
+
+@Injectable()
+export class AdmissionService {
+  private readonly logger = new Logger('Admission');
+  readonly limiter: ReviewLimiter;
+
+  constructor(
+    @Inject(CONTROLLER_CONFIG) settings: ControllerConfig,
+    private readonly cache: PolicyCache,
+    private readonly config: AdmissionConfigService,
+    private readonly namespaces: NamespaceLabels,
+    private readonly engine: InstrumentedEngine,
+    private readonly metrics: AdmissionMetrics,
+  ) {
+    this.limiter = new ReviewLimiter(settings.maxInFlight, settings.maxQueued);
+  }
+
+  async review(kind: ReviewKind, failurePolicy: FailurePolicy, body: unknown, timeout?: string): Promise<ReviewAnswer> {
+    const started = performance.now();
+    const parsed = parseAdmissionReview(body);
+    if (!parsed.ok) return { status: 400, body: { message: parsed.message } };
+    const request = parsed.review.request;
+    const deadlineAt = started + deadlineFromTimeout(timeout);
+
+    let decision: AdmissionDecision;
+    try {
+      const slot = await this.limiter.run(
+        () =>
+          decideWithin(
+            this.decide(kind, failurePolicy, request),
+            Math.max(1, deadlineAt - performance.now()),
+            failurePolicy,
+          ),
+        Math.max(1, deadlineAt - performance.now()),
+      );
+      decision = slot.admitted ? slot.value.decision : overloaded(failurePolicy, slot.reason);
+    } catch (error) {
+      this.logger.error(`${kind} review ${request.uid} failed: ${(error as Error).stack ?? String(error)}`);
+      decision = failed(failurePolicy, error);
+    }
+    this.metrics.recordReview(
+      { kind: request.kind.kind, namespace: request.namespace ?? '', operation: request.operation },
+      decision.allowed,
+      (performance.now() - started) / 1000,
+    );
+    return { status: 200, body: reviewResponse(request.uid, decision) };
+  }
+
+  private async decide(
+    kind: ReviewKind,
+    failurePolicy: FailurePolicy,
+    request: AdmissionRequest,
+  ): Promise<{ decision: AdmissionDecision }> {
+    const type: PolicyRuleType = kind;
+    const policies = this.cache
+      .snapshot()
+      .policiesFor({
+        kind: request.kind.kind,
+        group: request.kind.group ?? '',
+        version: request.kind.version ?? '',
+        subresource: request.subResource || undefined,
+        operation: request.operation,
+        namespace: request.namespace,
+        type,
+        failurePolicy,
+      })
+      .map((policy) => policy.compiled);
+    if (policies.length === 0) return { decision: allow() };
+    const resourceRequest = toResourceRequest(request, {
+      namespaceLabels: this.namespaces.labelsOf(request.namespace),
+    });
+    const options = { failurePolicy };
+    const config = this.config.current();
+    return kind === 'validate'
+      ? validateAdmission(resourceRequest, policies, this.engine, config, options)
+      : mutateAdmission(resourceRequest, policies, this.engine, config, options);
+  }
+}
+
+/** Too busy to evaluate: what the API server would do had the call failed (Fail denies, Ignore admits). */
+function overloaded(failurePolicy: FailurePolicy, reason: 'queue-full' | 'queue-timeout'): AdmissionDecision {
+  if (failurePolicy === 'Ignore') return allow();
+  const why =
+    reason === 'queue-full' ? 'too many reviews are waiting' : 'no evaluation slot freed up before the deadline';
+  return deny(
+    `the admission controller is overloaded (${why}); the request is denied because the webhook's failure policy is Fail`,
+  );
+}
+
+function failed(failurePolicy: FailurePolicy, error: unknown): AdmissionDecision {
+  if (failurePolicy === 'Ignore') return allow();
+  return deny(`internal error evaluating policies: ${error instanceof Error ? error.message : String(error)}`);
+}

@@ -1,0 +1,25 @@
+/** Kyverno's `/policyvalidate` and `/exceptionvalidate` webhook paths. */
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { PolicyValidationService } from './policy-validation.service';
+
+@Controller()
+export class PolicyValidationController {
+  constructor(private readonly validation: PolicyValidationService) {}
+
+  @Post('policyvalidate')
+  @HttpCode(200)
+  policy(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): unknown {
+    const answer = this.validation.policy(body);
+    reply.status(answer.status);
+    return answer.body;
+  }
+
+  @Post('exceptionvalidate')
+  @HttpCode(200)
+  exception(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): unknown {
+    const answer = this.validation.exception(body);
+    reply.status(answer.status);
+    return answer.body;
+  }
+}

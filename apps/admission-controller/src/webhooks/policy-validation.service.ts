@@ -1,0 +1,61 @@
+/**
+ * Kyverno's policy and exception validation webhooks: a ClusterPolicy/Policy with errors is refused
+ * with the reason, warnings travel back as admission warnings; an exception outside the configured
+ * namespaces is admitted with a warning (it is stored but never used).
+ */
+import { Injectable } from '@nestjs/common';
+import {
+  allow,
+  deny,
+  parseAdmissionReview,
+  reviewResponse,
+  type AdmissionDecision,
+  type AdmissionRequest,
+} from '@edict/admission';
+import {
+  isError,
+  validatePolicy,
+  validatePolicyException,
+  type Diagnostic,
+  type Policy,
+  type PolicyException,
+} from '@edict/engine';
+import { AdmissionConfigService } from '../cluster/admission-config.service';
+import type { ReviewAnswer } from './admission.service';
+
+@Injectable()
+export class PolicyValidationService {
+  constructor(private readonly config: AdmissionConfigService) {}
+
+  policy(body: unknown): ReviewAnswer {
+    return this.answer(body, (request) => {
+      const policy = request.object as unknown as Policy;
+      return decisionFrom(validatePolicy(policy, { namespaced: policy.kind === 'Policy' }));
+    });
+  }
+
+  exception(body: unknown): ReviewAnswer {
+    return this.answer(body, (request) => {
+      const namespaces = this.config.current().exceptionNamespaces.filter((namespace) => namespace !== '*');
+      return decisionFrom(
+        validatePolicyException(request.object as unknown as PolicyException, { allowedNamespaces: namespaces }),
+      );
+    });
+  }
+
+  private answer(body: unknown, check: (request: AdmissionRequest) => AdmissionDecision): ReviewAnswer {
+    const parsed = parseAdmissionReview(body);
+    if (!parsed.ok) return { status: 400, body: { message: parsed.message } };
+    const request = parsed.review.request;
+    // Deleting a policy is never refused; there is nothing to check.
+    const decision = request.operation === 'DELETE' || !request.object ? allow() : check(request);
+    return { status: 200, body: reviewResponse(request.uid, decision) };
+  }
+}
+
+/** Refused on the first error (as Kyverno stops there); warnings are passed through either way. */
+function decisionFrom(diagnostics: readonly Diagnostic[]): AdmissionDecision {
+  const warnings = diagnostics.filter((d) => !isError(d)).map((d) => d.message);
+  const error = diagnostics.find(isError);
+  return error ? deny(error.path ? `${error.path}: ${error.message}` : error.message, warnings) : allow(warnings);
+}
