@@ -1,0 +1,325 @@
+import { describe, expect, it } from 'vitest';
+import type { Policy, Rule } from '@edict/engine';
+import { labelRule, policyOf } from '@edict/policy/testing';
+import { cachedPolicyOf, staticResolver } from '../testing';
+import { buildWebhookConfigurations, kindSelectorsOf, type WebhookBuildOptions } from './build-webhook-configurations';
+import { MANAGED_BY_LABEL } from './names';
+import type { ValidatingWebhook } from './types';
+
+const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+const OPTIONS: WebhookBuildOptions = {
+  endpoint: { service: { name: 'edict-svc', namespace: 'edict', port: 443 } },
+  caBundlePem: CA,
+  resolve: staticResolver(),
+  excludedNamespaces: ['kube-system', 'edict'],
+};
+const build = (policies: Policy[], options: Partial<WebhookBuildOptions> = {}) =>
+  buildWebhookConfigurations(policies.map(cachedPolicyOf), { ...OPTIONS, ...options });
+const hooks = (policies: Policy[], options: Partial<WebhookBuildOptions> = {}) => {
+  const result = build(policies, options);
+  return {
+    result,
+    validating: result.validating[0]!.webhooks,
+    mutating: result.mutating[0]!.webhooks as ValidatingWebhook[],
+  };
+};
+const hook = (list: ValidatingWebhook[], suffix: 'fail' | 'ignore') => list.find((h) => h.name.endsWith(`-${suffix}`));
+const noAutogen = { annotations: { 'pod-policies.kyverno.io/autogen-controllers': 'none' } };
+const plain = (name: string, rules: Rule[], spec: Partial<Policy['spec']> = {}, namespace?: string): Policy => {
+  const policy = policyOf(name, rules, spec, namespace);
+  return { ...policy, metadata: { ...policy.metadata, ...noAutogen } };
+};
+const mutateRule = (name: string, kinds: string[], extra: Partial<Rule> = {}): Rule => ({
+  name,
+  match: { any: [{ resources: { kinds } }] },
+  mutate: { patchStrategicMerge: { metadata: { labels: { team: 'a' } } } },
+  ...extra,
+});
+
+describe('buildWebhookConfigurations', () => {
+  it('publishes empty resource configurations (and the policy/exception ones) for no policies', () => {
+    const { result, validating, mutating } = hooks([]);
+    expect(result.complete).toBe(true);
+    expect(result.validating.map((c) => c.metadata.name)).toEqual([
+      'edict-resource-validating-webhook-cfg',
+      'edict-policy-validating-webhook-cfg',
+      'edict-exception-validating-webhook-cfg',
+    ]);
+    expect(result.mutating.map((c) => c.metadata.name)).toEqual(['edict-resource-mutating-webhook-cfg']);
+    expect(validating).toEqual([]);
+    expect(mutating).toEqual([]);
+    for (const config of [...result.validating, ...result.mutating]) {
+      expect(config.metadata.labels?.[MANAGED_BY_LABEL]).toBe('edict');
+    }
+  });
+
+  it('builds a fail webhook with only the kinds and all four operations of a validate policy', () => {
+    const { validating, mutating } = hooks([plain('require-team', [labelRule('r', ['Pod'])])]);
+    expect(mutating).toEqual([]);
+    expect(validating).toHaveLength(1);
+    const fail = validating[0]!;
+    expect(fail).toEqual({
+      admissionReviewVersions: ['v1'],
+      clientConfig: {
+        caBundle: Buffer.from(CA).toString('base64'),
+        service: { name: 'edict-svc', namespace: 'edict', path: '/validate/fail', port: 443 },
+      },
+      failurePolicy: 'Fail',
+      matchPolicy: 'Equivalent',
+      name: 'validate.edict.svc-fail',
+      namespaceSelector: {
+        matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['edict', 'kube-system'] }],
+      },
+      objectSelector: {},
+      rules: [
+        {
+          apiGroups: [''],
+          apiVersions: ['v1'],
+          resources: ['pods', 'pods/ephemeralcontainers'],
+          scope: 'Namespaced',
+          operations: ['CONNECT', 'CREATE', 'DELETE', 'UPDATE'],
+        },
+      ],
+      sideEffects: 'NoneOnDryRun',
+      timeoutSeconds: 10,
+    });
+  });
+
+  it('adds the autogen controller kinds of a Pod policy', () => {
+    const { validating } = hooks([policyOf('require-team', [labelRule('r', ['Pod'])])]);
+    const resources = validating[0]!.rules.flatMap((r) => r.apiGroups.map((g) => `${g}/${r.resources.join(',')}`));
+    expect(resources).toEqual([
+      '/pods,pods/ephemeralcontainers,replicationcontrollers',
+      'apps/daemonsets,deployments,replicasets,statefulsets',
+      'batch/cronjobs,jobs',
+    ]);
+  });
+
+  it('uses the operations a match names, and removes the ones exclude.any names', () => {
+    const rule = labelRule('r', ['ConfigMap'], 'team', {
+      match: { any: [{ resources: { kinds: ['ConfigMap'], operations: ['CREATE', 'UPDATE', 'DELETE'] } }] },
+      exclude: { any: [{ resources: { operations: ['DELETE'] } }] },
+    });
+    const { validating } = hooks([plain('p', [rule])]);
+    expect(validating[0]!.rules).toEqual([
+      {
+        apiGroups: [''],
+        apiVersions: ['v1'],
+        resources: ['configmaps'],
+        scope: 'Namespaced',
+        operations: ['CREATE', 'UPDATE'],
+      },
+    ]);
+  });
+
+  it('ignores exclude entries that filter on more than kinds and operations', () => {
+    const rule = labelRule('r', ['ConfigMap'], 'team', {
+      exclude: { any: [{ resources: { operations: ['DELETE'], namespaces: ['dev'] } }] },
+    });
+    expect(hooks([plain('p', [rule])]).validating[0]!.rules[0]!.operations).toEqual([
+      'CONNECT',
+      'CREATE',
+      'DELETE',
+      'UPDATE',
+    ]);
+  });
+
+  it('splits policies by failure policy into -fail and -ignore webhooks at their own paths', () => {
+    const { validating } = hooks([
+      plain('a', [labelRule('r', ['ConfigMap'])]),
+      plain('b', [labelRule('r', ['Secret'])], { failurePolicy: 'Ignore' }),
+    ]);
+    expect(validating.map((h) => h.name)).toEqual(['validate.edict.svc-ignore', 'validate.edict.svc-fail']);
+    expect(hook(validating, 'ignore')).toMatchObject({
+      failurePolicy: 'Ignore',
+      clientConfig: { service: { path: '/validate/ignore' } },
+      rules: [{ resources: ['secrets'] }],
+    });
+    expect(hook(validating, 'fail')!.rules[0]!.resources).toEqual(['configmaps']);
+  });
+
+  it('puts mutate rules in the mutating webhook with CREATE and UPDATE and IfNeeded reinvocation', () => {
+    const { validating, mutating } = hooks([plain('m', [mutateRule('r', ['ConfigMap'])])]);
+    expect(validating).toEqual([]);
+    expect(mutating).toHaveLength(1);
+    expect(mutating[0]).toMatchObject({
+      name: 'mutate.edict.svc-fail',
+      clientConfig: { service: { path: '/mutate/fail' } },
+      reinvocationPolicy: 'IfNeeded',
+      sideEffects: 'NoneOnDryRun',
+      rules: [{ resources: ['configmaps'], operations: ['CREATE', 'UPDATE'] }],
+    });
+  });
+
+  it('sends mutate-existing rules to the validating webhook', () => {
+    const rule = mutateRule('r', ['ConfigMap'], {
+      mutate: {
+        targets: [{ apiVersion: 'v1', kind: 'Secret', name: 's', namespace: 'default' }],
+        patchStrategicMerge: {},
+      },
+    });
+    const { validating, mutating } = hooks([plain('m', [rule])]);
+    expect(mutating).toEqual([]);
+    expect(validating[0]!.rules[0]).toMatchObject({
+      resources: ['configmaps'],
+      operations: ['CONNECT', 'CREATE', 'DELETE', 'UPDATE'],
+    });
+  });
+
+  it('covers generated kinds with CREATE, UPDATE and DELETE', () => {
+    const rule: Rule = {
+      name: 'gen',
+      match: { any: [{ resources: { kinds: ['Namespace'] } }] },
+      generate: {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'NetworkPolicy',
+        name: 'deny',
+        namespace: '{{request.object.metadata.name}}',
+        data: { spec: {} },
+      },
+    };
+    const { validating } = hooks([plain('g', [rule])]);
+    expect(validating[0]!.rules).toEqual([
+      {
+        apiGroups: [''],
+        apiVersions: ['v1'],
+        resources: ['namespaces'],
+        scope: '*',
+        operations: ['CONNECT', 'CREATE', 'DELETE', 'UPDATE'],
+      },
+      {
+        apiGroups: ['networking.k8s.io'],
+        apiVersions: ['v1'],
+        resources: ['networkpolicies'],
+        scope: 'Namespaced',
+        operations: ['CREATE', 'DELETE', 'UPDATE'],
+      },
+    ]);
+  });
+
+  it('turns a wildcard kind into a * rule with the policy scope, and it absorbs narrower entries', () => {
+    const { validating } = hooks([
+      plain('all', [labelRule('r', ['*'])], { background: false }),
+      plain('pods', [labelRule('r', ['Pod'])]),
+    ]);
+    expect(validating[0]!.rules).toEqual([
+      {
+        apiGroups: ['*'],
+        apiVersions: ['*'],
+        resources: ['*', 'pods/ephemeralcontainers'],
+        scope: '*',
+        operations: ['CONNECT', 'CREATE', 'DELETE', 'UPDATE'],
+      },
+    ]);
+    const namespaced = hooks([plain('all', [labelRule('r', ['*/*'])], { background: false }, 'team-a')]).validating[0]!
+      .rules;
+    expect(namespaced).toEqual([
+      {
+        apiGroups: ['*'],
+        apiVersions: ['*'],
+        resources: ['*/*'],
+        scope: 'Namespaced',
+        operations: ['CONNECT', 'CREATE', 'DELETE', 'UPDATE'],
+      },
+    ]);
+  });
+
+  it('maps subresources through the resolver', () => {
+    const { validating } = hooks([
+      plain('exec', [
+        labelRule('r', ['Pod/exec'], 'team', {
+          match: { any: [{ resources: { kinds: ['Pod/exec'], operations: ['CONNECT'] } }] },
+        }),
+      ]),
+      plain('scale', [labelRule('r', ['apps/v1/Deployment/scale'])]),
+    ]);
+    expect(validating[0]!.rules).toEqual([
+      { apiGroups: [''], apiVersions: ['v1'], resources: ['pods/exec'], scope: 'Namespaced', operations: ['CONNECT'] },
+      {
+        apiGroups: ['apps'],
+        apiVersions: ['v1'],
+        resources: ['deployments/scale'],
+        scope: 'Namespaced',
+        operations: ['CONNECT', 'CREATE', 'DELETE', 'UPDATE'],
+      },
+    ]);
+  });
+
+  it('raises the timeout to the largest webhookTimeoutSeconds of the webhook, capped at 30', () => {
+    const { validating } = hooks([
+      plain('a', [labelRule('r', ['ConfigMap'])], { webhookTimeoutSeconds: 15 }),
+      plain('b', [labelRule('r', ['Secret'])], { webhookTimeoutSeconds: 5 }),
+      plain('c', [labelRule('r', ['Secret'])], { webhookTimeoutSeconds: 25, failurePolicy: 'Ignore' }),
+    ]);
+    expect(hook(validating, 'fail')!.timeoutSeconds).toBe(15);
+    expect(hook(validating, 'ignore')!.timeoutSeconds).toBe(25);
+    expect(
+      hooks([plain('b', [labelRule('r', ['Secret'])])], { defaultTimeoutSeconds: 40 }).validating[0]!.timeoutSeconds,
+    ).toBe(30);
+    expect(
+      hooks([plain('b', [labelRule('r', ['Secret'])], { webhookTimeoutSeconds: 3 })], { defaultTimeoutSeconds: 2 })
+        .validating[0]!.timeoutSeconds,
+    ).toBe(3);
+  });
+
+  it('leaves out policies with admission disabled', () => {
+    expect(
+      hooks([plain('a', [labelRule('r', ['ConfigMap'])], { admission: false, background: true })]).validating,
+    ).toEqual([]);
+  });
+
+  it('has no namespace selector expression when nothing is excluded, and a URL in local mode', () => {
+    const { validating } = hooks([plain('a', [labelRule('r', ['ConfigMap'])])], {
+      excludedNamespaces: [],
+      endpoint: { url: 'https://127.0.0.1:9443/' },
+    });
+    expect(validating[0]!.namespaceSelector).toEqual({});
+    expect(validating[0]!.clientConfig).toEqual({
+      caBundle: Buffer.from(CA).toString('base64'),
+      url: 'https://127.0.0.1:9443/validate/fail',
+    });
+  });
+
+  it('reports kinds the resolver does not know yet as incomplete, and skips kinds nothing serves', () => {
+    const result = build([plain('a', [labelRule('r', ['Widget', 'ConfigMap'])])], {
+      resolve: staticResolver(['Widget']),
+    });
+    expect(result.complete).toBe(false);
+    expect(result.unresolved).toEqual(['a: Widget']);
+    expect(result.validating[0]!.webhooks[0]!.rules[0]!.resources).toEqual(['configmaps']);
+    const served = build([plain('a', [labelRule('r', ['Gadget'])])]);
+    expect(served.complete).toBe(true);
+    expect(served.validating[0]!.webhooks[0]?.rules ?? []).toEqual([]);
+  });
+
+  it('publishes the policy and exception validation webhooks unless disabled', () => {
+    const result = build([]);
+    expect(result.validating[1]!.webhooks[0]).toMatchObject({
+      name: 'validate-policy.edict.svc',
+      failurePolicy: 'Fail',
+      sideEffects: 'None',
+      clientConfig: { service: { path: '/policyvalidate' } },
+      rules: [
+        { apiGroups: ['kyverno.io'], resources: ['clusterpolicies', 'policies'], operations: ['CREATE', 'UPDATE'] },
+      ],
+    });
+    expect(result.validating[2]!.webhooks[0]).toMatchObject({
+      name: 'validate-policyexception.edict.svc',
+      rules: [{ resources: ['policyexceptions'] }],
+    });
+    expect(build([], { policyValidation: false, exceptionValidation: false }).validating).toHaveLength(1);
+  });
+
+  it('lists the kind selectors the resolver must know', () => {
+    const policies = [
+      plain('a', [labelRule('r', ['Pod', 'apps/v1/Deployment/scale'])]),
+      plain('m', [mutateRule('r', ['Secret'])]),
+    ];
+    expect(kindSelectorsOf(policies.map(cachedPolicyOf))).toEqual(['Pod', 'Secret', 'apps/v1/Deployment/scale']);
+  });
+
+  it('is deterministic', () => {
+    const policies = [policyOf('a', [labelRule('r', ['Pod', 'Secret'])]), plain('b', [mutateRule('r', ['ConfigMap'])])];
+    expect(JSON.stringify(build(policies))).toBe(JSON.stringify(build([...policies].reverse())));
+  });
+});

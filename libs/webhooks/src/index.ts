@@ -1,0 +1,48 @@
+// @edict/webhooks: the webhook controller (Validating/MutatingWebhookConfigurations from the policies).
+export {
+  WebhooksModule,
+  leaderGateOf,
+  type WebhooksModuleConfig,
+  type WebhooksModuleAsyncConfig,
+} from './webhooks.module';
+export {
+  WebhookModuleOptions,
+  WebhookOptionsError,
+  resolveWebhookOptions,
+  type ResolvedWebhookOptions,
+} from './webhooks.options';
+export {
+  WEBHOOK_OPTIONS,
+  WEBHOOK_POLICY_SOURCE,
+  WEBHOOK_CA_SOURCE,
+  WEBHOOK_CONFIG_STORE,
+  WEBHOOK_DISCOVERY,
+  WEBHOOK_LEADER_GATE,
+  WEBHOOK_KUBE_RESOURCES,
+  WEBHOOK_MONITOR_INTERVAL_MS,
+} from './webhooks.constants';
+export {
+  buildWebhookConfigurations,
+  kindSelectorsOf,
+  type WebhookBuildOptions,
+  type WebhookBuildResult,
+  type WebhookEndpoint,
+} from './build/build-webhook-configurations';
+export { unionConfiguration } from './build/union';
+export { RuleSet, ALL_OPERATIONS, type RuleEntry } from './build/rule-set';
+export { kindOperationsOf, policyTakesPart, type KindOperations, type WebhookFamily } from './build/policy-kinds';
+export * from './build/names';
+export type * from './build/types';
+export { covers } from './reconcile/covers';
+export { DiscoveryResolver, type DiscoverySource } from './reconcile/discovery-resolver';
+export { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
+export {
+  ALWAYS_LEADER,
+  type CaBundleSource,
+  type PolicySource,
+  type WebhookConfigStore,
+  type WebhookLeaderGate,
+} from './reconcile/ports';
+export { WebhookReconciler, type ReconcileOutcome } from './reconcile/webhook-reconciler';
+export { WebhookMonitor, type MonitorOutcome } from './reconcile/webhook-monitor';
+export { WebhookRemoval, type DeploymentReader } from './reconcile/webhook-removal';

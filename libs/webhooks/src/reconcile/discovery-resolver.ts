@@ -1,0 +1,111 @@
+/**
+ * Kind selectors → API resources through API discovery, as Kyverno's discovery lookup does: a `*`
+ * (or wildcarded) group, version or kind matches every group version / kind that fits; a
+ * subresource must be served by the parent resource; a kind nothing serves resolves to nothing.
+ * The answers of one pass are cached for `cacheMs`; a group version whose discovery fails makes
+ * the selectors that could live there unknown (`undefined`), so the reconciler will not narrow.
+ */
+import { wildcardMatch } from '@edict/engine';
+import type { KubeHttpClient } from '@edict/kube';
+import type { ResolvedResource, ResourceResolver } from '../build/types';
+
+interface ApiResource {
+  readonly name: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+interface GroupVersionResources {
+  readonly group: string;
+  readonly version: string;
+  /** undefined when this group version's discovery failed. */
+  readonly resources?: readonly ApiResource[];
+}
+
+/** Answers a pass of kind lookups (sync), from discovery read beforehand (async). */
+export interface DiscoverySource {
+  resolver(): Promise<ResourceResolver>;
+}
+
+export class DiscoveryResolver implements DiscoverySource {
+  private cached?: { at: number; table: Promise<GroupVersionResources[]> };
+
+  constructor(
+    private readonly http: Pick<KubeHttpClient, 'json'>,
+    private readonly cacheMs = 30_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Forgets cached discovery (e.g. after a CRD was added). */
+  invalidate(): void {
+    this.cached = undefined;
+  }
+
+  async resolver(): Promise<ResourceResolver> {
+    if (!this.cached || this.now() - this.cached.at > this.cacheMs) {
+      const table = this.read();
+      this.cached = { at: this.now(), table };
+      table.catch(() => (this.cached = undefined));
+    }
+    let table: GroupVersionResources[] | undefined;
+    try {
+      table = await this.cached!.table;
+    } catch {
+      table = undefined;
+    }
+    if (table?.some((gv) => !gv.resources)) this.cached = undefined; // retry the failed ones next pass
+    return (selector) => (table ? resolveIn(table, selector) : undefined);
+  }
+
+  private async read(): Promise<GroupVersionResources[]> {
+    const core = await this.http.json<{ versions?: string[] }>({ path: '/api' });
+    const apis = await this.http.json<{ groups?: Array<{ name: string; versions?: Array<{ version: string }> }> }>({
+      path: '/apis',
+    });
+    const groupVersions: Array<{ group: string; version: string; path: string }> = [
+      ...(core.versions ?? []).map((version) => ({ group: '', version, path: `/api/${version}` })),
+      ...(apis.groups ?? []).flatMap((g) =>
+        (g.versions ?? []).map((v) => ({ group: g.name, version: v.version, path: `/apis/${g.name}/${v.version}` })),
+      ),
+    ];
+    return Promise.all(
+      groupVersions.map(async ({ group, version, path }) => {
+        try {
+          const list = await this.http.json<{ resources?: ApiResource[] }>({ path });
+          return { group, version, resources: list.resources ?? [] };
+        } catch {
+          return { group, version };
+        }
+      }),
+    );
+  }
+}
+
+function resolveIn(
+  table: readonly GroupVersionResources[],
+  selector: Parameters<ResourceResolver>[0],
+): ResolvedResource[] | undefined {
+  const out: ResolvedResource[] = [];
+  let unknown = false;
+  for (const gv of table) {
+    if (!wildcardMatch(selector.group, gv.group) || !wildcardMatch(selector.version, gv.version)) continue;
+    if (!gv.resources) {
+      unknown = true;
+      continue;
+    }
+    const names = new Set(gv.resources.map((r) => r.name));
+    for (const parent of gv.resources) {
+      if (parent.name.includes('/') || !wildcardMatch(selector.kind, parent.kind)) continue;
+      const base = { group: gv.group, version: gv.version, resource: parent.name, namespaced: parent.namespaced };
+      if (selector.subresource === '') out.push({ ...base, subresource: '' });
+      else {
+        for (const name of names) {
+          if (!name.startsWith(`${parent.name}/`)) continue;
+          const sub = name.slice(parent.name.length + 1);
+          if (wildcardMatch(selector.subresource, sub)) out.push({ ...base, subresource: sub });
+        }
+      }
+    }
+  }
+  return out.length === 0 && unknown ? undefined : out;
+}

@@ -1,0 +1,40 @@
+/** What the reconciler needs from the rest of the app, as small interfaces (fakes in tests). */
+import type { CachedPolicy } from '@edict/policy';
+import type { WebhookConfiguration, WebhookConfigurationKind } from '../build/types';
+
+/** The policy cache (PolicyCache fits). */
+export interface PolicySource {
+  policies(): readonly CachedPolicy[];
+  hasSynced(): boolean;
+  onChange(listener: () => void): () => void;
+}
+
+/** The CA bundle the API server must trust (TlsMaterial fits). */
+export interface CaBundleSource {
+  current(): { readonly caBundlePem: string } | undefined;
+  onChange(listener: (snapshot: { readonly caBundlePem: string }) => void): () => void;
+}
+
+/** "May I write now?" (LeaderService fits via `leaderGateOf`). */
+export interface WebhookLeaderGate {
+  isLeader(): boolean;
+  /** Called when this replica becomes leader, to reconcile at once. */
+  onStartedLeading?(listener: () => void): () => void;
+}
+
+export const ALWAYS_LEADER: WebhookLeaderGate = { isLeader: () => true };
+
+/** Reads and writes webhook configurations (cluster-scoped). */
+export interface WebhookConfigStore {
+  get<T extends WebhookConfiguration>(kind: T['kind'], name: string): Promise<T | undefined>;
+  /** Throws a KubeApiError 409 when it exists. */
+  create<T extends WebhookConfiguration>(object: T): Promise<T>;
+  /** Throws a KubeApiError 409 when `metadata.resourceVersion` is stale. */
+  replace<T extends WebhookConfiguration>(object: T): Promise<T>;
+  /** Merges annotations into the object's metadata. */
+  annotate(kind: WebhookConfigurationKind, name: string, annotations: Record<string, string>): Promise<void>;
+  /** Names of the configurations carrying `labelSelector`. */
+  listNames(kind: WebhookConfigurationKind, labelSelector: string): Promise<string[]>;
+  /** Resolves false when it was already gone. */
+  delete(kind: WebhookConfigurationKind, name: string): Promise<boolean>;
+}

@@ -1,0 +1,141 @@
+/**
+ * WebhooksModule: the webhook controller. Builds the Validating/MutatingWebhookConfigurations from
+ * the policy cache, keeps them reconciled on the leader, and offers the monitor and the removal.
+ *
+ *   WebhooksModule.forRootAsync({
+ *     inject: [PolicyCache, TlsMaterial, KubeResources, LeaderService],
+ *     useFactory: (policies, tls, resources, leader) => ({
+ *       options: { namespace: 'edict', deploymentName: 'edict-admission-controller' },
+ *       policies, caBundle: tls, resources, leaderGate: leaderGateOf(leader),
+ *     }),
+ *   })
+ *
+ * The app's scheduler calls `WebhookMonitor.check()` every WEBHOOK_MONITOR_INTERVAL_MS, and on
+ * graceful shutdown `WebhookRemoval.removeIfScaledToZero()`.
+ */
+import { Module, type DynamicModule, type FactoryProvider, type ModuleMetadata, type Provider } from '@nestjs/common';
+import type { KubeResources } from '@edict/kube';
+import type { LeaderService } from '@edict/leader';
+import { DiscoveryResolver, type DiscoverySource } from './reconcile/discovery-resolver';
+import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
+import type { CaBundleSource, PolicySource, WebhookConfigStore, WebhookLeaderGate } from './reconcile/ports';
+import { WebhookMonitor } from './reconcile/webhook-monitor';
+import { WebhookReconciler } from './reconcile/webhook-reconciler';
+import { WebhookRemoval } from './reconcile/webhook-removal';
+import {
+  WEBHOOK_CA_SOURCE,
+  WEBHOOK_CONFIG_STORE,
+  WEBHOOK_DISCOVERY,
+  WEBHOOK_KUBE_RESOURCES,
+  WEBHOOK_LEADER_GATE,
+  WEBHOOK_OPTIONS,
+  WEBHOOK_POLICY_SOURCE,
+} from './webhooks.constants';
+import {
+  resolveWebhookOptions,
+  WebhookOptionsError,
+  type ResolvedWebhookOptions,
+  type WebhookModuleOptions,
+} from './webhooks.options';
+
+/** Options plus the collaborators (fakes or the real PolicyCache, TlsMaterial, KubeResources, LeaderService). */
+export interface WebhooksModuleConfig {
+  readonly options?: Partial<WebhookModuleOptions>;
+  readonly policies: PolicySource;
+  readonly caBundle: CaBundleSource;
+  /** Writes configurations, reads discovery and the Deployment (unless the overrides below are given). */
+  readonly resources?: KubeResources;
+  /** Who may write. Required: `leaderGateOf(leaderService)`, or ALWAYS_LEADER for one replica. */
+  readonly leaderGate: WebhookLeaderGate;
+  readonly store?: WebhookConfigStore;
+  readonly discovery?: DiscoverySource;
+}
+
+export interface WebhooksModuleAsyncConfig extends Pick<ModuleMetadata, 'imports'> {
+  readonly inject?: FactoryProvider['inject'];
+  readonly useFactory: (...args: never[]) => WebhooksModuleConfig | Promise<WebhooksModuleConfig>;
+}
+
+/** Adapts `@edict/leader`'s LeaderService to the gate the controller needs. */
+export function leaderGateOf(leader: Pick<LeaderService, 'isLeader' | 'onEvent'>): WebhookLeaderGate {
+  return {
+    isLeader: () => leader.isLeader(),
+    onStartedLeading: (listener) => leader.onEvent((event) => event.type === 'started-leading' && listener()),
+  };
+}
+
+const WEBHOOK_CONFIG = Symbol('WEBHOOK_CONFIG');
+
+function checked(config: WebhooksModuleConfig): WebhooksModuleConfig {
+  const missing = (field: string, what: string) =>
+    new WebhookOptionsError(`Invalid WebhooksModule config: ${field}: ${what}`);
+  if (!config) throw missing('config', 'required');
+  if (typeof config.leaderGate?.isLeader !== 'function')
+    throw missing('leaderGate', 'required (an object with isLeader())');
+  if (typeof config.policies?.policies !== 'function') throw missing('policies', 'required (the PolicyCache)');
+  if (typeof config.caBundle?.current !== 'function') throw missing('caBundle', 'required (the TlsMaterial)');
+  if (!config.resources && (!config.store || !config.discovery)) {
+    throw missing('resources', 'required unless both store and discovery are given');
+  }
+  return config;
+}
+
+const derived: Provider[] = [
+  {
+    provide: WEBHOOK_OPTIONS,
+    inject: [WEBHOOK_CONFIG],
+    useFactory: (config: WebhooksModuleConfig) => resolveWebhookOptions(config.options),
+  },
+  { provide: WEBHOOK_POLICY_SOURCE, inject: [WEBHOOK_CONFIG], useFactory: (c: WebhooksModuleConfig) => c.policies },
+  { provide: WEBHOOK_CA_SOURCE, inject: [WEBHOOK_CONFIG], useFactory: (c: WebhooksModuleConfig) => c.caBundle },
+  { provide: WEBHOOK_LEADER_GATE, inject: [WEBHOOK_CONFIG], useFactory: (c: WebhooksModuleConfig) => c.leaderGate },
+  {
+    provide: WEBHOOK_KUBE_RESOURCES,
+    inject: [WEBHOOK_CONFIG],
+    useFactory: (c: WebhooksModuleConfig) => c.resources ?? null,
+  },
+  {
+    provide: WEBHOOK_CONFIG_STORE,
+    inject: [WEBHOOK_CONFIG],
+    useFactory: (c: WebhooksModuleConfig) => c.store ?? new KubeWebhookConfigStore(c.resources!),
+  },
+  {
+    provide: WEBHOOK_DISCOVERY,
+    inject: [WEBHOOK_CONFIG, WEBHOOK_OPTIONS],
+    useFactory: (c: WebhooksModuleConfig, o: ResolvedWebhookOptions) =>
+      c.discovery ?? new DiscoveryResolver(c.resources!.http, o.discoveryCacheMs),
+  },
+  WebhookReconciler,
+  WebhookMonitor,
+  WebhookRemoval,
+];
+
+const exported = [WebhookReconciler, WebhookMonitor, WebhookRemoval, WEBHOOK_OPTIONS];
+
+@Module({})
+export class WebhooksModule {
+  static forRoot(config: WebhooksModuleConfig): DynamicModule {
+    resolveWebhookOptions(checked(config).options); // fail at registration, naming the bad field
+    return {
+      module: WebhooksModule,
+      providers: [{ provide: WEBHOOK_CONFIG, useValue: config }, ...derived],
+      exports: exported,
+    };
+  }
+
+  static forRootAsync(config: WebhooksModuleAsyncConfig): DynamicModule {
+    return {
+      module: WebhooksModule,
+      imports: config.imports ?? [],
+      providers: [
+        {
+          provide: WEBHOOK_CONFIG,
+          inject: config.inject ?? [],
+          useFactory: async (...args: never[]) => checked(await config.useFactory(...args)),
+        },
+        ...derived,
+      ],
+      exports: exported,
+    };
+  }
+}

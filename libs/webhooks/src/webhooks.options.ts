@@ -1,0 +1,83 @@
+/** The webhook module's options, validated when the module is registered. */
+import { plainToInstance } from 'class-transformer';
+import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { DEFAULT_WEBHOOK_NAMES, type WebhookNames } from './build/names';
+import type { WebhookEndpoint } from './build/build-webhook-configurations';
+
+export class WebhookModuleOptions {
+  /** The admission controller's Service (Kyverno: `kyverno-svc`). */
+  @IsOptional() @IsString() serviceName?: string;
+  /** The namespace Edict runs in: the Service's, the Deployment's, and excluded by default. */
+  @IsOptional() @IsString() namespace?: string;
+  @IsOptional() @IsInt() @Min(1) @Max(65535) servicePort?: number;
+  /** Local mode: the API server calls this HTTPS base URL instead of the Service. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^https:\/\/[^/\s]+(\/\S*)?$/, { message: 'url must be an https:// URL' })
+  url?: string;
+  /** Timeout of every webhook before policies raise it (Kyverno: 10 s). */
+  @IsOptional() @IsInt() @Min(1) @Max(30) defaultTimeoutSeconds?: number;
+  /** Namespaces the resource webhooks never see. Default: the own namespace and kube-system. */
+  @IsOptional() @IsArray() @IsString({ each: true }) excludedNamespaces?: string[];
+  /** The Deployment whose scale-down to zero removes the configurations (none: never automatic). */
+  @IsOptional() @IsString() deploymentName?: string;
+  /** Quiet time after a policy or CA change before reconciling (default 500 ms). */
+  @IsOptional() @IsInt() @Min(0) debounceMs?: number;
+  /** How long API discovery answers are reused (default 30 s). */
+  @IsOptional() @IsInt() @Min(0) discoveryCacheMs?: number;
+  @IsOptional() @IsBoolean() policyValidation?: boolean;
+  @IsOptional() @IsBoolean() exceptionValidation?: boolean;
+  @IsOptional() @IsString() resourceValidatingName?: string;
+  @IsOptional() @IsString() resourceMutatingName?: string;
+  @IsOptional() @IsString() policyValidatingName?: string;
+  @IsOptional() @IsString() exceptionValidatingName?: string;
+}
+
+export interface ResolvedWebhookOptions {
+  readonly namespace: string;
+  readonly endpoint: WebhookEndpoint;
+  readonly defaultTimeoutSeconds: number;
+  readonly excludedNamespaces: readonly string[];
+  readonly deploymentName?: string;
+  readonly debounceMs: number;
+  readonly discoveryCacheMs: number;
+  readonly policyValidation: boolean;
+  readonly exceptionValidation: boolean;
+  readonly names: WebhookNames;
+}
+
+export class WebhookOptionsError extends Error {
+  override readonly name = 'WebhookOptionsError';
+}
+
+/** Validates and fills in defaults; throws naming every bad field. */
+export function resolveWebhookOptions(input: Partial<WebhookModuleOptions> = {}): ResolvedWebhookOptions {
+  const options = plainToInstance(WebhookModuleOptions, input ?? {});
+  const errors = validateSync(options, { forbidUnknownValues: true, whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length > 0) {
+    const problems = errors.map((e) =>
+      e.constraints ? `${e.property}: ${Object.values(e.constraints).join('; ')}` : `${e.property}: invalid`,
+    );
+    throw new WebhookOptionsError(`Invalid WebhooksModule options: ${problems.join(', ')}`);
+  }
+  const namespace = options.namespace ?? 'edict';
+  return {
+    namespace,
+    endpoint: options.url
+      ? { url: options.url }
+      : { service: { name: options.serviceName ?? 'edict-svc', namespace, port: options.servicePort ?? 443 } },
+    defaultTimeoutSeconds: options.defaultTimeoutSeconds ?? 10,
+    excludedNamespaces: options.excludedNamespaces ?? [namespace, 'kube-system'],
+    ...(options.deploymentName ? { deploymentName: options.deploymentName } : {}),
+    debounceMs: options.debounceMs ?? 500,
+    discoveryCacheMs: options.discoveryCacheMs ?? 30_000,
+    policyValidation: options.policyValidation ?? true,
+    exceptionValidation: options.exceptionValidation ?? true,
+    names: {
+      resourceValidating: options.resourceValidatingName ?? DEFAULT_WEBHOOK_NAMES.resourceValidating,
+      resourceMutating: options.resourceMutatingName ?? DEFAULT_WEBHOOK_NAMES.resourceMutating,
+      policyValidating: options.policyValidatingName ?? DEFAULT_WEBHOOK_NAMES.policyValidating,
+      exceptionValidating: options.exceptionValidatingName ?? DEFAULT_WEBHOOK_NAMES.exceptionValidating,
+    },
+  };
+}
