@@ -10,6 +10,8 @@ import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import { eventually } from '@edict/kube/testing';
 import { installPolicyCrds } from '@edict/policy/testing';
 import { PolicyCache } from '@edict/policy';
+import { LifecycleState } from './lifecycle/lifecycle-state';
+import { AdmissionConfigService } from './cluster/admission-config.service';
 import { startController, type RunningController } from './bootstrap';
 import { loadControllerConfig } from './config/controller-config';
 
@@ -139,6 +141,45 @@ function post(port: number, path: string, ca: string, payload: Buffer): Promise<
     request.end(payload);
   });
 }
+
+function postJson(port: number, path: string, ca: string, body: unknown): Promise<{ status: number; body: { response: { allowed: boolean; warnings?: string[] } } }> {
+  const payload = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        ca,
+        servername: `${SERVICE}.${NAMESPACE}.svc`,
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': payload.length },
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+const review = (object: unknown, namespace?: string) => ({
+  apiVersion: 'admission.k8s.io/v1',
+  kind: 'AdmissionReview',
+  request: {
+    uid: 'u-1',
+    kind: { group: 'kyverno.io', version: 'v2', kind: 'PolicyException' },
+    resource: { group: 'kyverno.io', version: 'v2', resource: 'policyexceptions' },
+    operation: 'CREATE',
+    namespace,
+    userInfo: { username: 'tester' },
+    object,
+  },
+});
 
 describe('admission controller end to end', () => {
   const endpoints: Record<string, string> = {};
@@ -303,5 +344,49 @@ describe('admission controller end to end', () => {
   it('refuses bodies over the size limit with 413 and malformed reviews with 400', async () => {
     expect(await post(controller.port, '/validate/fail', ca, Buffer.alloc(128 * 1024, 'a'))).toBe(413);
     expect(await post(controller.port, '/validate/fail', ca, Buffer.from('{"kind":"AdmissionReview"}'))).toBe(400);
+  });
+  it("admits Pods in the controller's own namespace whatever the policies say", async () => {
+    await createPolicy(requireTeam('Enforce', 'require-team-2', 'team'));
+    const created = await core.createNamespacedPod({
+      namespace: NAMESPACE,
+      body: { ...pod('own'), metadata: { name: 'own', namespace: NAMESPACE } },
+    });
+    expect(created.metadata?.name).toBe('own');
+    await deletePolicy('require-team-2');
+  });
+
+  it('follows the ConfigMap: exceptions outside its exception namespaces are admitted with a warning', async () => {
+    const exception = {
+      apiVersion: 'kyverno.io/v2',
+      kind: 'PolicyException',
+      metadata: { name: 'skip', namespace: 'default' },
+      spec: {
+        match: { any: [{ resources: { kinds: ['Pod'] } }] },
+        exceptions: [{ policyName: 'require-team', ruleNames: ['check-team'] }],
+      },
+    };
+    const before = await postJson(controller.port, '/exceptionvalidate', ca, review(exception, 'default'));
+    expect(before.body.response).toEqual({ uid: 'u-1', allowed: true });
+
+    await core.createNamespacedConfigMap({
+      namespace: NAMESPACE,
+      body: { metadata: { name: 'edict', namespace: NAMESPACE }, data: { exceptionNamespaces: 'policies' } },
+    });
+    const config = controller.app.get(AdmissionConfigService);
+    await eventually(() => config.current().exceptionNamespaces.includes('policies'), 'the ConfigMap applied');
+    const after = await postJson(controller.port, '/exceptionvalidate', ca, review(exception, 'default'));
+    expect(after.body.response.allowed).toBe(true);
+    expect(after.body.response.warnings).toEqual([
+      'PolicyException resource namespace must match the defined namespace.',
+    ]);
+  });
+
+  it('turns unready first when shutting down, then stops', async () => {
+    controller.app.get(LifecycleState).beginShutdown();
+    const ready = await get(controller.port, '/readyz', ca);
+    expect(ready.status).toBe(503);
+    expect(JSON.parse(ready.body).error).toMatchObject({ lifecycle: { status: 'down' } });
+    await controller.stop();
+    await expect(get(controller.port, '/healthz', ca)).rejects.toThrow(/ECONNREFUSED/);
   });
 });
