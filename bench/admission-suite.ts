@@ -87,7 +87,9 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
   const patchOperations = await mutatePipeline(engine, mutators, text);
 
   const baseline = await measure('JSON.parse(review)', () => JSON.parse(text));
-  const validate = await measure(`validate: parse + ${pss.length} PSS policies`, () => validatePipeline(engine, pss, text));
+  const validate = await measure(`validate: parse + ${pss.length} PSS policies`, () =>
+    validatePipeline(engine, pss, text),
+  );
   const mutate = await measure(`mutate: parse + ${mutators.length} policies + patch`, () =>
     mutatePipeline(engine, mutators, text),
   );

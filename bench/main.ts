@@ -20,7 +20,9 @@ async function main(): Promise<void> {
     return;
   }
   const perEvaluation = corpus.pass.medianUs / corpus.evaluations;
-  console.log(`Conformance corpus: ${corpus.tests} tests, ${corpus.evaluations} policy × resource evaluations per pass`);
+  console.log(
+    `Conformance corpus: ${corpus.tests} tests, ${corpus.evaluations} policy × resource evaluations per pass`,
+  );
   console.log(
     `  ${(corpus.pass.medianUs / 1000).toFixed(1)} ms per pass, ${perEvaluation.toFixed(1)} µs per evaluation` +
       ` (${(perEvaluation / admission.baseline.medianUs).toFixed(2)}x JSON.parse of the review)`,

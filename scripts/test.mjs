@@ -6,7 +6,14 @@ const resultsFile = '.vitest-results.json';
 rmSync(resultsFile, { force: true });
 const run = spawnSync(
   'npx',
-  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...process.argv.slice(2)],
+  [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${resultsFile}`,
+    ...process.argv.slice(2),
+  ],
   { stdio: 'inherit' },
 );
 
@@ -16,7 +23,9 @@ if (!existsSync(resultsFile)) {
 }
 const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
 // A suite that fails to load reports no tests; count it as a failure so it cannot hide.
-const brokenSuites = results.testResults.filter((suite) => suite.status === 'failed' && suite.assertionResults.length === 0).length;
+const brokenSuites = results.testResults.filter(
+  (suite) => suite.status === 'failed' && suite.assertionResults.length === 0,
+).length;
 const failed = results.numFailedTests + brokenSuites;
 const passed = results.numPassedTests;
 const skipped = results.numPendingTests + results.numTodoTests;

@@ -142,7 +142,12 @@ function post(port: number, path: string, ca: string, payload: Buffer): Promise<
   });
 }
 
-function postJson(port: number, path: string, ca: string, body: unknown): Promise<{ status: number; body: { response: { allowed: boolean; warnings?: string[] } } }> {
+function postJson(
+  port: number,
+  path: string,
+  ca: string,
+  body: unknown,
+): Promise<{ status: number; body: { response: { allowed: boolean; warnings?: string[] } } }> {
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     const request = httpsRequest(

@@ -14,7 +14,13 @@ export * from './images';
 export * from './pss';
 export * from './jmespath';
 export { matchPattern, matchValue, type PatternResult } from './pattern';
-export { applyJson6902, applyStrategicMergePatch, listStrategyFor, mergeKeyFor, type PatchOutcome } from './mutate/patch';
+export {
+  applyJson6902,
+  applyStrategicMergePatch,
+  listStrategyFor,
+  mergeKeyFor,
+  type PatchOutcome,
+} from './mutate/patch';
 export { admissionPatch, type JsonPatchOperation } from './mutate/admission-patch';
 export {
   normalizeGeneratedLabels,

@@ -24,7 +24,9 @@ describe('KubeModule', () => {
     const core = moduleRef.get<CoreV1Api>(CORE_V1_API);
     const namespaces = await core.listNamespace();
     expect(namespaces.items.map((n) => n.metadata?.name)).toContain('default');
-    expect(await moduleRef.get(KubeResources).find({ apiVersion: 'v1', kind: 'Namespace', name: 'default' })).toBeDefined();
+    expect(
+      await moduleRef.get(KubeResources).find({ apiVersion: 'v1', kind: 'Namespace', name: 'default' }),
+    ).toBeDefined();
 
     const informer = moduleRef.get(InformerFactory).create({ apiVersion: 'v1', kind: 'Namespace' });
     informer.start();
@@ -37,7 +39,11 @@ describe('KubeModule', () => {
 
   it('forRootAsync takes options from a factory', async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [KubeModule.forRootAsync({ useFactory: () => ({ source: 'kubeconfig', kubeconfig: kubeconfigFor({ server: url }) }) })],
+      imports: [
+        KubeModule.forRootAsync({
+          useFactory: () => ({ source: 'kubeconfig', kubeconfig: kubeconfigFor({ server: url }) }),
+        }),
+      ],
     }).compile();
     expect(moduleRef.get<KubeConfig>(KUBE_CONFIG).getCurrentCluster()?.server).toBe(url);
     await moduleRef.close();
@@ -72,14 +78,23 @@ describe('loadKubeConfig', () => {
     const config = loadKubeConfig({ source: 'auto', serviceAccountPathPrefix: '/sa' }, env(vars));
     expect(config.getCurrentCluster()?.server).toBe('https://10.0.0.1:443');
     // An explicit kubeconfig still wins under auto.
-    expect(loadKubeConfig({ source: 'auto', kubeconfig: inline, serviceAccountPathPrefix: '/sa' }, env(vars)).getCurrentCluster()?.server).toBe('http://127.0.0.1:1');
+    expect(
+      loadKubeConfig(
+        { source: 'auto', kubeconfig: inline, serviceAccountPathPrefix: '/sa' },
+        env(vars),
+      ).getCurrentCluster()?.server,
+    ).toBe('http://127.0.0.1:1');
     files.clear();
   });
 
   it('kubeconfig: explains when none is found, or when the file is missing', () => {
     expect(() => loadKubeConfig({ source: 'kubeconfig' }, env())).toThrow(/no kubeconfig found/);
     expect(() => loadKubeConfig({ source: 'auto' }, env())).toThrow(/no Kubernetes configuration found/);
-    expect(() => loadKubeConfig({ source: 'kubeconfig', kubeconfigPath: 'x.yaml' }, env())).toThrow('kubeconfig file not found: /repo/x.yaml');
-    expect(() => loadKubeConfig({ source: 'kubeconfig', kubeconfig: inline, context: 'nope' }, env())).toThrow(/no context "nope"/);
+    expect(() => loadKubeConfig({ source: 'kubeconfig', kubeconfigPath: 'x.yaml' }, env())).toThrow(
+      'kubeconfig file not found: /repo/x.yaml',
+    );
+    expect(() => loadKubeConfig({ source: 'kubeconfig', kubeconfig: inline, context: 'nope' }, env())).toThrow(
+      /no context "nope"/,
+    );
   });
 });

@@ -70,8 +70,16 @@ export class KubeModule {
         useFactory: (config: KubeConfig) => KubernetesObjectApi.makeApiClient(config),
         inject: [KUBE_CONFIG],
       },
-      { provide: KubeHttpClient, useFactory: (config: KubeConfig) => new KubeHttpClient(config), inject: [KUBE_CONFIG] },
-      { provide: KubeResources, useFactory: (http: KubeHttpClient) => new KubeResources(http), inject: [KubeHttpClient] },
+      {
+        provide: KubeHttpClient,
+        useFactory: (config: KubeConfig) => new KubeHttpClient(config),
+        inject: [KUBE_CONFIG],
+      },
+      {
+        provide: KubeResources,
+        useFactory: (http: KubeHttpClient) => new KubeResources(http),
+        inject: [KubeHttpClient],
+      },
       InformerFactory,
     ];
     return {

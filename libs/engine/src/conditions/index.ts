@@ -1,4 +1,10 @@
-export { ConditionError, evaluateCondition, evaluateConditions, type ConditionsResult, type PrepareCondition } from './evaluate';
+export {
+  ConditionError,
+  evaluateCondition,
+  evaluateConditions,
+  type ConditionsResult,
+  type PrepareCondition,
+} from './evaluate';
 export {
   CONDITION_OPERATORS,
   DEPRECATED_CONDITION_OPERATORS,

@@ -32,13 +32,18 @@ export async function loadContextEntries(
   }
 }
 
-async function loadEntry(entry: ContextEntry, ctx: EvaluationContext, options: ContextLoadOptions): Promise<JsonValue | undefined> {
+async function loadEntry(
+  entry: ContextEntry,
+  ctx: EvaluationContext,
+  options: ContextLoadOptions,
+): Promise<JsonValue | undefined> {
   if (entry.variable) return loadVariable(entry, ctx);
   if (options.provided?.has(entry.name)) return undefined;
   const loaders = options.loaders;
   if (entry.configMap) {
     const name = substituteString(entry.configMap.name, ctx, entry.name, 'configMap.name');
-    const namespace = substituteString(entry.configMap.namespace ?? '', ctx, entry.name, 'configMap.namespace') || 'default';
+    const namespace =
+      substituteString(entry.configMap.namespace ?? '', ctx, entry.name, 'configMap.namespace') || 'default';
     const configMap = await loaders?.configMap(namespace, name);
     if (configMap === undefined) return undefined;
     return { data: configMap.data ?? {}, metadata: configMap.metadata };
@@ -56,19 +61,25 @@ async function loadEntry(entry: ContextEntry, ctx: EvaluationContext, options: C
     return applyJmesPath(entry, call.jmesPath, response, entry.apiCall.default);
   }
   if (entry.globalReference) {
-    const data = await loaders?.globalReference(substituteString(entry.globalReference.name, ctx, entry.name, 'globalReference.name'));
+    const data = await loaders?.globalReference(
+      substituteString(entry.globalReference.name, ctx, entry.name, 'globalReference.name'),
+    );
     if (data === undefined) return undefined;
-    const path = entry.globalReference.jmesPath && substituteString(entry.globalReference.jmesPath, ctx, entry.name, 'jmesPath');
+    const path =
+      entry.globalReference.jmesPath && substituteString(entry.globalReference.jmesPath, ctx, entry.name, 'jmesPath');
     return applyJmesPath(entry, path, data, undefined);
   }
   if (entry.imageRegistry) {
     const reference = substituteVariables(entry.imageRegistry.reference, ctx);
     if (typeof reference !== 'string') {
-      throw new ContextEntryError(`invalid image reference ${JSON.stringify(reference)}, image reference must be a string`);
+      throw new ContextEntryError(
+        `invalid image reference ${JSON.stringify(reference)}, image reference must be a string`,
+      );
     }
     const data = await loaders?.imageRegistry(reference);
     if (data === undefined) return undefined;
-    const path = entry.imageRegistry.jmesPath && substituteString(entry.imageRegistry.jmesPath, ctx, entry.name, 'jmesPath');
+    const path =
+      entry.imageRegistry.jmesPath && substituteString(entry.imageRegistry.jmesPath, ctx, entry.name, 'jmesPath');
     return applyJmesPath(entry, path, data, undefined);
   }
   throw new ContextEntryError(`invalid context entry ${entry.name}`);
@@ -92,26 +103,40 @@ function loadVariable(entry: ContextEntry, ctx: EvaluationContext): JsonValue {
   return output;
 }
 
-function applyJmesPath(entry: ContextEntry, path: string | undefined, data: JsonValue, fallback: JsonValue | undefined): JsonValue {
+function applyJmesPath(
+  entry: ContextEntry,
+  path: string | undefined,
+  data: JsonValue,
+  fallback: JsonValue | undefined,
+): JsonValue {
   if (!path) return data;
   return queryOrDefault(entry, () => compileJmesPath(path).search(data), fallback, path);
 }
 
-function queryOrDefault(entry: ContextEntry, run: () => JsonValue, fallback: JsonValue | undefined, path: string): JsonValue {
+function queryOrDefault(
+  entry: ContextEntry,
+  run: () => JsonValue,
+  fallback: JsonValue | undefined,
+  path: string,
+): JsonValue {
   try {
     const result = run();
     if (result !== null || fallback === undefined) return result;
     return fallback;
   } catch (error) {
     if (fallback !== undefined) return fallback;
-    throw new ContextEntryError(`failed to apply jmespath ${path} for context entry ${entry.name}: ${(error as Error).message}`);
+    throw new ContextEntryError(
+      `failed to apply jmespath ${path} for context entry ${entry.name}: ${(error as Error).message}`,
+    );
   }
 }
 
 function substituteString(template: string, ctx: EvaluationContext, entryName: string, field: string): string {
   const value = substituteVariables(template, ctx);
   if (typeof value !== 'string') {
-    throw new ContextEntryError(`context entry ${entryName}: ${field} must resolve to a string, got ${JSON.stringify(value)}`);
+    throw new ContextEntryError(
+      `context entry ${entryName}: ${field} must resolve to a string, got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }

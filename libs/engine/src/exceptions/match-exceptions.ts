@@ -41,6 +41,7 @@ export function matchingExceptions(
 ): PolicyException[] {
   return candidates.filter(
     (exception) =>
-      matchesExceptionResources(exception.spec.match, request) && checkConditions(exception.spec.conditions, ctx).passed,
+      matchesExceptionResources(exception.spec.match, request) &&
+      checkConditions(exception.spec.conditions, ctx).passed,
   );
 }

@@ -67,27 +67,43 @@ describe('extractImages', () => {
   });
 
   it('leaves out groups without containers and gives an empty secret list', () => {
-    const simple: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'redis:7' }] } };
+    const simple: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c', image: 'redis:7' }] },
+    };
     const images = extractImages(simple);
     expect(Object.keys(images)).toEqual(['containers']);
     expect(images.containers.c.imagePullSecrets).toEqual([]);
     expect(images.containers.c.jsonPointer).toBe('/spec/containers/0/image');
   });
 
-  it.each(['Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Job'])('reads %s pod templates', (kind) => {
-    const resource: KubeObject = { apiVersion: 'apps/v1', kind, metadata: { name: 'x' }, spec: { template: { spec: podSpec } } };
-    const images = extractImages(resource);
-    expect(images.containers.web.jsonPointer).toBe('/spec/template/spec/containers/0/image');
-    expect(images.initContainers.init.jsonPointer).toBe('/spec/template/spec/initContainers/0/image');
-    expect(images.containers.sidecar.path).toBe('org/proxy');
-  });
+  it.each(['Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Job'])(
+    'reads %s pod templates',
+    (kind) => {
+      const resource: KubeObject = {
+        apiVersion: 'apps/v1',
+        kind,
+        metadata: { name: 'x' },
+        spec: { template: { spec: podSpec } },
+      };
+      const images = extractImages(resource);
+      expect(images.containers.web.jsonPointer).toBe('/spec/template/spec/containers/0/image');
+      expect(images.initContainers.init.jsonPointer).toBe('/spec/template/spec/initContainers/0/image');
+      expect(images.containers.sidecar.path).toBe('org/proxy');
+    },
+  );
 
   it('reads CronJob job templates', () => {
     const cronJob: KubeObject = {
       apiVersion: 'batch/v1',
       kind: 'CronJob',
       metadata: { name: 'nightly' },
-      spec: { schedule: '@daily', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'job', image: 'team/backup:2' }] } } } } },
+      spec: {
+        schedule: '@daily',
+        jobTemplate: { spec: { template: { spec: { containers: [{ name: 'job', image: 'team/backup:2' }] } } } },
+      },
     };
     expect(extractImages(cronJob)).toEqual({
       containers: {
@@ -106,18 +122,35 @@ describe('extractImages', () => {
   });
 
   it('returns nothing for kinds without pods and for Pods without a spec', () => {
-    expect(extractImages({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { image: 'nginx' } })).toEqual({});
+    expect(
+      extractImages({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { image: 'nginx' } }),
+    ).toEqual({});
     expect(extractImages({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } })).toEqual({});
     expect(extractImages({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: {} })).toEqual({});
   });
 
   it('skips containers without an image', () => {
-    const resource: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'a' }, { name: 'b', image: '  ' }, { name: 'c', image: 'nginx' }] } };
+    const resource: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'a' }, { name: 'b', image: '  ' }, { name: 'c', image: 'nginx' }] },
+    };
     expect(Object.keys(extractImages(resource).containers)).toEqual(['c']);
   });
 
   it('keeps the last of duplicate container names', () => {
-    const resource: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'a', image: 'one' }, { name: 'a', image: 'two' }] } };
+    const resource: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: {
+        containers: [
+          { name: 'a', image: 'one' },
+          { name: 'a', image: 'two' },
+        ],
+      },
+    };
     expect(extractImages(resource).containers.a.path).toBe('two');
   });
 
@@ -125,7 +158,11 @@ describe('extractImages', () => {
     ['a container without a name', { containers: [{ image: 'nginx' }] }, 'invalid key'],
     ['a non-object container', { containers: ['nginx'] }, 'invalid image config'],
     ['containers that are not a list', { containers: 'nginx' }, 'invalid type'],
-    ['an invalid image', { containers: [{ name: 'a', image: 'Bad Image' }] }, "invalid image 'Bad Image' (bad image: docker.io/Bad Image, defaultRegistry: docker.io, enableDefaultRegistryMutation: true: invalid reference format)"],
+    [
+      'an invalid image',
+      { containers: [{ name: 'a', image: 'Bad Image' }] },
+      "invalid image 'Bad Image' (bad image: docker.io/Bad Image, defaultRegistry: docker.io, enableDefaultRegistryMutation: true: invalid reference format)",
+    ],
   ])('fails on %s', (_title, spec, message) => {
     const resource: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec };
     expect(() => extractImages(resource)).toThrow(ImageExtractionError);
@@ -133,7 +170,9 @@ describe('extractImages', () => {
   });
 
   it('honours the default registry options', () => {
-    expect(extractImages(pod, { defaultRegistry: 'mirror.local' }).containers.web.reference).toBe('mirror.local/nginx:latest');
+    expect(extractImages(pod, { defaultRegistry: 'mirror.local' }).containers.web.reference).toBe(
+      'mirror.local/nginx:latest',
+    );
     const noMutation = extractImages(pod, { defaultRegistry: 'mirror.local', enableDefaultRegistryMutation: false });
     expect(noMutation.containers.web).not.toHaveProperty('registry');
     expect(noMutation.containers.web.reference).toBe('nginx:latest');
@@ -144,9 +183,16 @@ describe('extractImages', () => {
       apiVersion: 'tekton.dev/v1',
       kind: 'Task',
       metadata: { name: 't' },
-      spec: { steps: [{ name: 'build', image: 'golang:1.22' }, { name: 'push', image: 'gcr.io/kaniko:latest' }] },
+      spec: {
+        steps: [
+          { name: 'build', image: 'golang:1.22' },
+          { name: 'push', image: 'gcr.io/kaniko:latest' },
+        ],
+      },
     };
-    const images = extractImages(task, { extractors: { Task: [{ name: 'steps', path: '/spec/steps/*/image', key: 'name' }] } });
+    const images = extractImages(task, {
+      extractors: { Task: [{ name: 'steps', path: '/spec/steps/*/image', key: 'name' }] },
+    });
     expect(Object.keys(images.steps)).toEqual(['build', 'push']);
     expect(images.steps.push).toMatchObject({ registry: 'gcr.io', path: 'kaniko', jsonPointer: '/spec/steps/1/image' });
 
@@ -159,7 +205,9 @@ describe('extractImages', () => {
     });
     expect(viaJmesPath.custom.build.tag).toBe('1.22-rc');
     expect(() => extractImages(task, { extractors: { Task: [] } })).toThrow('no extractors found for Task');
-    expect(() => extractImages(task, { extractors: { Task: [{ path: '/spec/steps/*/image', jmesPath: 'x' }] } })).toThrow(/no JMESPath evaluator/);
+    expect(() =>
+      extractImages(task, { extractors: { Task: [{ path: '/spec/steps/*/image', jmesPath: 'x' }] } }),
+    ).toThrow(/no JMESPath evaluator/);
   });
 
   it('types the result as JSON for the evaluation context', () => {

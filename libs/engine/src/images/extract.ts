@@ -116,7 +116,8 @@ function walk(
     if (Array.isArray(node)) {
       node.forEach((item, i) => walk(item, [...path, String(i)], extractor, depth + 1, pullSecrets, found, options));
     } else if (isObject(node)) {
-      for (const [name, item] of Object.entries(node)) walk(item, [...path, name], extractor, depth + 1, pullSecrets, found, options);
+      for (const [name, item] of Object.entries(node))
+        walk(item, [...path, name], extractor, depth + 1, pullSecrets, found, options);
     } else {
       throw new ImageExtractionError('invalid type');
     }
@@ -150,22 +151,28 @@ function walk(
   try {
     info = parseImageReference(image, options.defaultRegistry, options);
   } catch (error) {
-    if (error instanceof ImageReferenceError) throw new ImageExtractionError(`invalid image '${image}' (${error.message})`);
+    if (error instanceof ImageReferenceError)
+      throw new ImageExtractionError(`invalid image '${image}' (${error.message})`);
     throw error;
   }
   found[key] = { ...info, jsonPointer: pointer, imagePullSecrets: [...secrets] };
 }
 
 function applyJmesPath(expression: string, value: string, options: ExtractImagesOptions): string {
-  if (!options.applyJmesPath) throw new ImageExtractionError(`invalid jmespath ${expression}: no JMESPath evaluator configured`);
+  if (!options.applyJmesPath)
+    throw new ImageExtractionError(`invalid jmespath ${expression}: no JMESPath evaluator configured`);
   let result: JsonValue;
   try {
     result = options.applyJmesPath(expression, value);
   } catch (error) {
-    throw new ImageExtractionError(`failed to apply jmespath ${expression}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ImageExtractionError(
+      `failed to apply jmespath ${expression}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (typeof result !== 'string') {
-    throw new ImageExtractionError(`jmespath ${expression} must produce a string, but produced ${JSON.stringify(result)}`);
+    throw new ImageExtractionError(
+      `jmespath ${expression} must produce a string, but produced ${JSON.stringify(result)}`,
+    );
   }
   return result;
 }

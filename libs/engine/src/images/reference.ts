@@ -65,7 +65,11 @@ const cache = new Map<string, ImageInfo | ImageReferenceError>();
 const MAX_CACHED = 2_000;
 
 /** Parses an image reference into Kyverno's image info. Throws ImageReferenceError for invalid references. */
-export function parseImageReference(image: string, defaultRegistry = 'docker.io', options: Omit<ImageReferenceOptions, 'defaultRegistry'> = {}): ImageInfo {
+export function parseImageReference(
+  image: string,
+  defaultRegistry = 'docker.io',
+  options: Omit<ImageReferenceOptions, 'defaultRegistry'> = {},
+): ImageInfo {
   const mutation = options.enableDefaultRegistryMutation ?? true;
   const key = `${mutation ? 1 : 0}\u0000${defaultRegistry}\u0000${image}`;
   let result = cache.get(key);
@@ -114,7 +118,8 @@ export function withDefaultRegistry(image: string, defaultRegistry: string): str
   const slash = image.indexOf('/');
   if (slash === -1) return `${defaultRegistry}/${image}`;
   const first = image.slice(0, slash);
-  if (!/[.:]/.test(first) && first !== 'localhost' && first.toLowerCase() === first) return `${defaultRegistry}/${image}`;
+  if (!/[.:]/.test(first) && first !== 'localhost' && first.toLowerCase() === first)
+    return `${defaultRegistry}/${image}`;
   return image;
 }
 
@@ -136,7 +141,8 @@ function parseReference(text: string): ParsedReference | string {
     return 'invalid reference format';
   }
   const [, name, tag = '', digest = ''] = match;
-  if (name.length > NAME_TOTAL_LENGTH_MAX) return `repository name must not be more than ${NAME_TOTAL_LENGTH_MAX} characters`;
+  if (name.length > NAME_TOTAL_LENGTH_MAX)
+    return `repository name must not be more than ${NAME_TOTAL_LENGTH_MAX} characters`;
   if (digest !== '') {
     const digestError = validateDigest(digest);
     if (digestError) return digestError;

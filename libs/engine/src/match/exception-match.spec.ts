@@ -6,11 +6,17 @@ import type { MatchRequest } from './request';
 
 const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'delta' } };
 const ns: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'delta' } };
-const req = (resource: KubeObject, extra: Partial<MatchRequest> = {}): MatchRequest => ({ resource, operation: 'CREATE', ...extra });
+const req = (resource: KubeObject, extra: Partial<MatchRequest> = {}): MatchRequest => ({
+  resource,
+  operation: 'CREATE',
+  ...extra,
+});
 
 describe('matchesExceptionResources', () => {
   it('matches any / all filters', () => {
-    const any: MatchResources = { any: [{ resources: { kinds: ['Deployment'] } }, { resources: { kinds: ['Pod'], namespaces: ['delta'] } }] };
+    const any: MatchResources = {
+      any: [{ resources: { kinds: ['Deployment'] } }, { resources: { kinds: ['Pod'], namespaces: ['delta'] } }],
+    };
     expect(matchesExceptionResources(any, req(pod))).toBe(true);
     const all: MatchResources = { all: [{ resources: { kinds: ['Pod'] } }, { resources: { names: ['db'] } }] };
     expect(matchesExceptionResources(all, req(pod))).toBe(false);
@@ -30,7 +36,9 @@ describe('matchesExceptionResources', () => {
   });
 
   it('skips the namespace selector for Namespace objects', () => {
-    const m: MatchResources = { any: [{ resources: { kinds: ['Namespace'], namespaceSelector: { matchLabels: { a: 'b' } } } }] };
+    const m: MatchResources = {
+      any: [{ resources: { kinds: ['Namespace'], namespaceSelector: { matchLabels: { a: 'b' } } } }],
+    };
     expect(matchesExceptionResources(m, req(ns))).toBe(true);
   });
 

@@ -12,7 +12,9 @@ export function matchesExceptionResources(match: MatchResources | undefined, req
   if (!match || !request.resource) return false;
   const gvk = request.requestKind ?? gvkOf(request.resource);
   const holds = (filter: ResourceFilter | undefined): boolean =>
-    !!filter && !isEmptyFilter(filter) && filterFailures(filter.resources, userInfoOf(filter), request, gvk, 'exception').length === 0;
+    !!filter &&
+    !isEmptyFilter(filter) &&
+    filterFailures(filter.resources, userInfoOf(filter), request, gvk, 'exception').length === 0;
   if (match.any && match.any.length > 0) return match.any.some(holds);
   if (match.all && match.all.length > 0) return match.all.every(holds);
   return false;

@@ -17,22 +17,40 @@ describe('matchesLabelSelector (Kubernetes semantics)', () => {
     ['In fails', { matchExpressions: [{ key: 'tier', operator: 'In', values: ['backend'] }] }, labels, false],
     ['In on absent key', { matchExpressions: [{ key: 'env', operator: 'In', values: ['x'] }] }, labels, false],
     ['NotIn holds', { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['backend'] }] }, labels, true],
-    ['NotIn on absent key holds', { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['prod'] }] }, labels, true],
+    [
+      'NotIn on absent key holds',
+      { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['prod'] }] },
+      labels,
+      true,
+    ],
     ['NotIn fails', { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['web'] }] }, labels, false],
     ['Exists', { matchExpressions: [{ key: 'app', operator: 'Exists' }] }, labels, true],
     ['Exists fails', { matchExpressions: [{ key: 'env', operator: 'Exists' }] }, labels, false],
     ['DoesNotExist', { matchExpressions: [{ key: 'env', operator: 'DoesNotExist' }] }, labels, true],
     ['DoesNotExist fails', { matchExpressions: [{ key: 'app', operator: 'DoesNotExist' }] }, labels, false],
-    ['labels and expressions ANDed', { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'env', operator: 'Exists' }] }, labels, false],
+    [
+      'labels and expressions ANDed',
+      { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'env', operator: 'Exists' }] },
+      labels,
+      false,
+    ],
     ['wildcards are literal here', { matchLabels: { app: 'w*' } }, labels, false],
   ])('%s', (_title, selector, actual, expected) => {
     expect(matchesLabelSelector(selector, actual)).toBe(expected);
   });
 
   it.each<[string, LabelSelector, RegExp]>([
-    ['In without values', { matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }, /values set can't be empty/],
+    [
+      'In without values',
+      { matchExpressions: [{ key: 'a', operator: 'In', values: [] }] },
+      /values set can't be empty/,
+    ],
     ['Exists with values', { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] }, /must be empty/],
-    ['unknown operator', { matchExpressions: [{ key: 'a', operator: 'Equals' as never, values: ['x'] }] }, /not a valid label selector operator/],
+    [
+      'unknown operator',
+      { matchExpressions: [{ key: 'a', operator: 'Equals' as never, values: ['x'] }] },
+      /not a valid label selector operator/,
+    ],
     ['bad key', { matchLabels: { 'bad key': 'x' } }, /invalid label key "bad key"/],
     ['bad prefix', { matchLabels: { 'Bad_Prefix/x': 'y' } }, /prefix must be a DNS subdomain/],
     ['bad value', { matchLabels: { a: '-x' } }, /invalid label value "-x"/],
@@ -68,7 +86,10 @@ describe('checkSelector (Kyverno wildcards in matchLabels)', () => {
   it('still requires the plain entries and expressions', () => {
     const selector: LabelSelector = { matchLabels: { app: 'w*', tier: 'backend' } };
     expect(checkSelector(selector, labels).matched).toBe(false);
-    const withExpression: LabelSelector = { matchLabels: { app: '*' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['frontend'] }] };
+    const withExpression: LabelSelector = {
+      matchLabels: { app: '*' },
+      matchExpressions: [{ key: 'tier', operator: 'In', values: ['frontend'] }],
+    };
     expect(checkSelector(withExpression, labels).matched).toBe(true);
   });
 

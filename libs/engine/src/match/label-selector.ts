@@ -52,7 +52,11 @@ export function checkSelector(
   if (selectorForm.error !== undefined) return { matched: false, error: selectorForm.error };
   const actual = labels ?? {};
   for (const entry of selectorForm.wildcards) {
-    if (Object.keys(actual).some((k) => wildcardMatch(entry.keyPattern, k) && wildcardMatch(entry.valuePattern, actual[k]))) {
+    if (
+      Object.keys(actual).some(
+        (k) => wildcardMatch(entry.keyPattern, k) && wildcardMatch(entry.valuePattern, actual[k]),
+      )
+    ) {
       continue;
     }
     if (entry.fallbackError !== undefined) return { matched: false, error: entry.fallbackError };

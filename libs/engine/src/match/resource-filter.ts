@@ -3,13 +3,7 @@ import type { ResourceDescription, ResourceFilter, UserInfoFilter } from '../pol
 import { wildcardMatch } from '../values/wildcard';
 import { kindMatches } from './kind';
 import { checkSelector } from './label-selector';
-import {
-  resourceKindOf,
-  resourceNameOf,
-  resourceNamespaceOf,
-  stringMapAt,
-  type MatchRequest,
-} from './request';
+import { resourceKindOf, resourceNameOf, resourceNamespaceOf, stringMapAt, type MatchRequest } from './request';
 import { userInfoFailures } from './user-info';
 
 /**
@@ -51,7 +45,11 @@ export function filterFailures(
     failures.push('namespace does not match');
   }
 
-  if (rd.annotations && Object.keys(rd.annotations).length > 0 && !annotationsMatch(rd.annotations, stringMapAt(resource, 'annotations'))) {
+  if (
+    rd.annotations &&
+    Object.keys(rd.annotations).length > 0 &&
+    !annotationsMatch(rd.annotations, stringMapAt(resource, 'annotations'))
+  ) {
     failures.push('annotations does not match');
   }
 
@@ -69,7 +67,11 @@ export function filterFailures(
   return failures.concat(userInfoFailures(userInfo, request.user));
 }
 
-function namespaceSelectorFailure(rd: ResourceDescription, request: MatchRequest, mode: NamespaceSelectorMode): string | undefined {
+function namespaceSelectorFailure(
+  rd: ResourceDescription,
+  request: MatchRequest,
+  mode: NamespaceSelectorMode,
+): string | undefined {
   const kind = resourceKindOf(request.resource);
   if (kind === 'Namespace') {
     return mode === 'rule' ? 'namespace selector is not applicable for namespace resource' : undefined;
@@ -84,7 +86,9 @@ function namespaceSelectorFailure(rd: ResourceDescription, request: MatchRequest
 /** A Namespace object is matched by its own name; anything else by its namespace (empty when cluster-scoped). */
 function namespaceMatches(patterns: readonly string[], request: MatchRequest): boolean {
   const namespace =
-    resourceKindOf(request.resource) === 'Namespace' ? resourceNameOf(request.resource) : resourceNamespaceOf(request.resource);
+    resourceKindOf(request.resource) === 'Namespace'
+      ? resourceNameOf(request.resource)
+      : resourceNamespaceOf(request.resource);
   return patterns.some((pattern) => wildcardMatch(pattern, namespace));
 }
 
@@ -96,7 +100,16 @@ function annotationsMatch(expected: Record<string, string>, actual: Record<strin
   );
 }
 
-const DESCRIPTION_FIELDS = ['kinds', 'name', 'names', 'namespaces', 'annotations', 'selector', 'namespaceSelector', 'operations'] as const;
+const DESCRIPTION_FIELDS = [
+  'kinds',
+  'name',
+  'names',
+  'namespaces',
+  'annotations',
+  'selector',
+  'namespaceSelector',
+  'operations',
+] as const;
 const USER_INFO_FIELDS = ['roles', 'clusterRoles', 'subjects'] as const;
 
 /**

@@ -7,9 +7,21 @@ import { matchesResources, ruleMatches } from './rule-match';
 function pod(name: string, namespace = 'default', extra: Partial<KubeObject['metadata']> = {}): KubeObject {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, ...extra }, spec: {} };
 }
-const deployment: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'prod' } };
-const namespaceObj: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { team: 'a' } } };
-const clusterRole: KubeObject = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader' } };
+const deployment: KubeObject = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'prod' },
+};
+const namespaceObj: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name: 'team-a', labels: { team: 'a' } },
+};
+const clusterRole: KubeObject = {
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRole',
+  metadata: { name: 'reader' },
+};
 
 function req(resource: KubeObject, extra: Partial<MatchRequest> = {}): MatchRequest {
   return { resource, operation: 'CREATE', ...extra };
@@ -17,14 +29,23 @@ function req(resource: KubeObject, extra: Partial<MatchRequest> = {}): MatchRequ
 function rule(match: MatchResources, exclude?: MatchResources): Rule {
   return { name: 'r', match, ...(exclude ? { exclude } : {}) };
 }
-const anyOf = (...resources: NonNullable<MatchResources['resources']>[]): MatchResources => ({ any: resources.map((r) => ({ resources: r })) });
-const matches = (m: MatchResources, r: MatchRequest, exclude?: MatchResources, ns?: string) => ruleMatches(rule(m, exclude), r, ns).matched;
+const anyOf = (...resources: NonNullable<MatchResources['resources']>[]): MatchResources => ({
+  any: resources.map((r) => ({ resources: r })),
+});
+const matches = (m: MatchResources, r: MatchRequest, exclude?: MatchResources, ns?: string) =>
+  ruleMatches(rule(m, exclude), r, ns).matched;
 
 describe('ruleMatches: kinds', () => {
   it('matches by kind and reports a mismatch', () => {
     expect(matches(anyOf({ kinds: ['Pod'] }), req(pod('a')))).toBe(true);
-    const result = ruleMatches({ name: 'check', match: { all: [{ resources: { kinds: ['Deployment', 'StatefulSet'] } }] } }, req(pod('a')));
-    expect(result).toEqual({ matched: false, reason: 'rule check not matched:\n 1. kind does not match [Deployment StatefulSet]' });
+    const result = ruleMatches(
+      { name: 'check', match: { all: [{ resources: { kinds: ['Deployment', 'StatefulSet'] } }] } },
+      req(pod('a')),
+    );
+    expect(result).toEqual({
+      matched: false,
+      reason: 'rule check not matched:\n 1. kind does not match [Deployment StatefulSet]',
+    });
   });
 
   it('matches group/version against the apiVersion', () => {
@@ -37,18 +58,34 @@ describe('ruleMatches: kinds', () => {
 
   it('uses the request kind and subresource when given', () => {
     const podGvk = { group: '', version: 'v1', kind: 'Pod' };
-    const execOptions: KubeObject = { apiVersion: 'v1', kind: 'PodExecOptions', metadata: { name: 'a', namespace: 'default' } };
+    const execOptions: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'PodExecOptions',
+      metadata: { name: 'a', namespace: 'default' },
+    };
     const exec = req(execOptions, { operation: 'CONNECT', requestKind: podGvk, subresource: 'exec' });
     expect(matches(anyOf({ kinds: ['Pod/exec'] }), exec)).toBe(true);
     expect(matches(anyOf({ kinds: ['Pod'] }), exec)).toBe(true);
     expect(matches(anyOf({ kinds: ['Pod/status'] }), exec)).toBe(false);
     expect(matches(anyOf({ kinds: ['Pod/exec'] }), req(pod('a')))).toBe(false);
-    const scale = req(deployment, { requestKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, subresource: 'scale' });
+    const scale = req(deployment, {
+      requestKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+      subresource: 'scale',
+    });
     expect(matches(anyOf({ kinds: ['*/scale'] }), scale)).toBe(true);
     expect(matches(anyOf({ kinds: ['Pod/exec'] }), req(pod('a'), { subresource: 'ephemeralcontainers' }))).toBe(true);
     // A Scale object sent for deployments/scale: matched through its parent kind.
-    const scaleObj: KubeObject = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', namespace: 'prod' }, spec: { replicas: 4 } };
-    const viaParent = req(scaleObj, { operation: 'UPDATE', requestKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, subresource: 'scale' });
+    const scaleObj: KubeObject = {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: 'web', namespace: 'prod' },
+      spec: { replicas: 4 },
+    };
+    const viaParent = req(scaleObj, {
+      operation: 'UPDATE',
+      requestKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+      subresource: 'scale',
+    });
     expect(matches(anyOf({ kinds: ['Deployment/scale'] }), viaParent)).toBe(true);
     expect(matches(anyOf({ kinds: ['Deployment/scale'] }), req(scaleObj))).toBe(false);
   });
@@ -63,7 +100,11 @@ describe('ruleMatches: names and namespaces', () => {
   });
 
   it('falls back to generateName for unnamed objects', () => {
-    const unnamed: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-', namespace: 'default' } };
+    const unnamed: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { generateName: 'web-', namespace: 'default' },
+    };
     expect(matches(anyOf({ kinds: ['Pod'], name: 'web-*' }), req(unnamed))).toBe(true);
     expect(matches(anyOf({ kinds: ['Pod'], names: ['web-'] }), req(unnamed))).toBe(true);
   });
@@ -85,12 +126,19 @@ describe('ruleMatches: names and namespaces', () => {
 });
 
 describe('ruleMatches: annotations, selectors, operations', () => {
-  const annotated = pod('a', 'default', { annotations: { 'example.com/owner': 'team-a' }, labels: { app: 'web', env: 'prod' } });
+  const annotated = pod('a', 'default', {
+    annotations: { 'example.com/owner': 'team-a' },
+    labels: { app: 'web', env: 'prod' },
+  });
 
   it('matches annotations with wildcard keys and values', () => {
-    expect(matches(anyOf({ kinds: ['Pod'], annotations: { 'example.com/owner': 'team-a' } }), req(annotated))).toBe(true);
+    expect(matches(anyOf({ kinds: ['Pod'], annotations: { 'example.com/owner': 'team-a' } }), req(annotated))).toBe(
+      true,
+    );
     expect(matches(anyOf({ kinds: ['Pod'], annotations: { 'example.com/*': 'team-?' } }), req(annotated))).toBe(true);
-    expect(matches(anyOf({ kinds: ['Pod'], annotations: { 'example.com/owner': 'team-b' } }), req(annotated))).toBe(false);
+    expect(matches(anyOf({ kinds: ['Pod'], annotations: { 'example.com/owner': 'team-b' } }), req(annotated))).toBe(
+      false,
+    );
     expect(matches(anyOf({ kinds: ['Pod'], annotations: { x: '*' } }), req(pod('plain')))).toBe(false);
   });
 
@@ -99,11 +147,22 @@ describe('ruleMatches: annotations, selectors, operations', () => {
     expect(matches(anyOf({ kinds: ['Pod'], selector: { matchLabels: { app: 'w*' } } }), req(annotated))).toBe(true);
     expect(matches(anyOf({ kinds: ['Pod'], selector: { matchLabels: { app: 'db' } } }), req(annotated))).toBe(false);
     expect(matches(anyOf({ kinds: ['Pod'], selector: {} }), req(pod('plain')))).toBe(true);
-    expect(matches(anyOf({ kinds: ['Pod'], selector: { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['prod'] }] } }), req(annotated))).toBe(false);
+    expect(
+      matches(
+        anyOf({
+          kinds: ['Pod'],
+          selector: { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['prod'] }] },
+        }),
+        req(annotated),
+      ),
+    ).toBe(false);
   });
 
   it('reports an invalid selector as a failure', () => {
-    const result = ruleMatches(rule({ resources: { kinds: ['Pod'], selector: { matchExpressions: [{ key: 'a', operator: 'In' }] } } }), req(annotated));
+    const result = ruleMatches(
+      rule({ resources: { kinds: ['Pod'], selector: { matchExpressions: [{ key: 'a', operator: 'In' }] } } }),
+      req(annotated),
+    );
     expect(result.matched).toBe(false);
     expect(result.reason).toMatch(/1\. failed to parse selector: .*can't be empty/);
   });
@@ -126,14 +185,18 @@ describe('ruleMatches: annotations, selectors, operations', () => {
 
   it('applies an empty namespace selector to cluster-scoped objects (their namespace has no labels)', () => {
     expect(matches(anyOf({ kinds: ['ClusterRole'], namespaceSelector: {} }), req(clusterRole))).toBe(true);
-    expect(matches(anyOf({ kinds: ['ClusterRole'], namespaceSelector: { matchLabels: { a: 'b' } } }), req(clusterRole))).toBe(false);
+    expect(
+      matches(anyOf({ kinds: ['ClusterRole'], namespaceSelector: { matchLabels: { a: 'b' } } }), req(clusterRole)),
+    ).toBe(false);
   });
 
   it('matches operations, and an operation mismatch is the only reason given', () => {
     const m: MatchResources = { all: [{ resources: { kinds: ['Deployment'], operations: ['DELETE'] } }] };
     expect(matches(m, req(pod('a'), { operation: 'DELETE' }))).toBe(false);
     expect(ruleMatches(rule(m), req(pod('a'))).reason).toBe('rule r not matched:\n 1. operation does not match');
-    expect(matches(anyOf({ kinds: ['Pod'], operations: ['CREATE', 'UPDATE'] }), req(pod('a'), { operation: 'UPDATE' }))).toBe(true);
+    expect(
+      matches(anyOf({ kinds: ['Pod'], operations: ['CREATE', 'UPDATE'] }), req(pod('a'), { operation: 'UPDATE' })),
+    ).toBe(true);
   });
 
   it('numbers every failing attribute of an all-filter', () => {
@@ -158,7 +221,10 @@ describe('ruleMatches: any / all / legacy', () => {
   });
 
   it('any wins over all when both are given', () => {
-    const m: MatchResources = { any: [{ resources: { kinds: ['Pod'] } }], all: [{ resources: { kinds: ['Deployment'] } }] };
+    const m: MatchResources = {
+      any: [{ resources: { kinds: ['Pod'] } }],
+      all: [{ resources: { kinds: ['Deployment'] } }],
+    };
     expect(matches(m, req(pod('a')))).toBe(true);
   });
 
@@ -187,14 +253,29 @@ describe('ruleMatches: user info', () => {
   const saUser = { userInfo: { username: 'system:serviceaccount:ci:bot', groups: ['system:serviceaccounts'] } };
 
   it('matches subjects, roles and cluster roles', () => {
-    expect(matches({ any: [{ resources: { kinds: ['Pod'] }, subjects: [{ kind: 'Group', name: 'devs' }] }] }, req(pod('a'), { user: alice }))).toBe(true);
-    expect(matches({ any: [{ resources: { kinds: ['Pod'] }, roles: ['default:dev'] }] }, req(pod('a'), { user: alice }))).toBe(true);
-    expect(matches({ any: [{ resources: { kinds: ['Pod'] }, clusterRoles: ['admin'] }] }, req(pod('a'), { user: alice }))).toBe(false);
     expect(
-      matches({ any: [{ subjects: [{ kind: 'ServiceAccount', name: 'bot', namespace: 'ci' }] }] }, req(pod('a'), { user: saUser })),
+      matches(
+        { any: [{ resources: { kinds: ['Pod'] }, subjects: [{ kind: 'Group', name: 'devs' }] }] },
+        req(pod('a'), { user: alice }),
+      ),
     ).toBe(true);
     expect(
-      matches({ any: [{ subjects: [{ kind: 'ServiceAccount', name: 'bot', namespace: 'prod' }] }] }, req(pod('a'), { user: saUser })),
+      matches({ any: [{ resources: { kinds: ['Pod'] }, roles: ['default:dev'] }] }, req(pod('a'), { user: alice })),
+    ).toBe(true);
+    expect(
+      matches({ any: [{ resources: { kinds: ['Pod'] }, clusterRoles: ['admin'] }] }, req(pod('a'), { user: alice })),
+    ).toBe(false);
+    expect(
+      matches(
+        { any: [{ subjects: [{ kind: 'ServiceAccount', name: 'bot', namespace: 'ci' }] }] },
+        req(pod('a'), { user: saUser }),
+      ),
+    ).toBe(true);
+    expect(
+      matches(
+        { any: [{ subjects: [{ kind: 'ServiceAccount', name: 'bot', namespace: 'prod' }] }] },
+        req(pod('a'), { user: saUser }),
+      ),
     ).toBe(false);
   });
 
@@ -215,7 +296,9 @@ describe('ruleMatches: exclude', () => {
   const m = anyOf({ kinds: ['Pod'] });
 
   it('exclude.any: any holding filter excludes', () => {
-    const exclude: MatchResources = { any: [{ resources: { namespaces: ['kube-system'] } }, { resources: { names: ['skip-*'] } }] };
+    const exclude: MatchResources = {
+      any: [{ resources: { namespaces: ['kube-system'] } }, { resources: { names: ['skip-*'] } }],
+    };
     expect(matches(m, req(pod('a', 'kube-system')), exclude)).toBe(false);
     expect(matches(m, req(pod('skip-me')), exclude)).toBe(false);
     expect(matches(m, req(pod('keep')), exclude)).toBe(true);
@@ -225,7 +308,9 @@ describe('ruleMatches: exclude', () => {
   });
 
   it('exclude.all: excluded only when every filter holds', () => {
-    const exclude: MatchResources = { all: [{ resources: { namespaces: ['kube-system'] } }, { resources: { names: ['skip-*'] } }] };
+    const exclude: MatchResources = {
+      all: [{ resources: { namespaces: ['kube-system'] } }, { resources: { names: ['skip-*'] } }],
+    };
     expect(matches(m, req(pod('skip-me', 'kube-system')), exclude)).toBe(false);
     expect(matches(m, req(pod('skip-me')), exclude)).toBe(true);
     expect(matches(m, req(pod('a', 'kube-system')), exclude)).toBe(true);
@@ -247,8 +332,12 @@ describe('ruleMatches: exclude', () => {
   });
 
   it('excludes by operation and namespace selector', () => {
-    expect(matches(m, req(pod('a'), { operation: 'DELETE' }), { any: [{ resources: { operations: ['DELETE'] } }] })).toBe(false);
-    expect(matches(m, req(pod('a'), { operation: 'CREATE' }), { any: [{ resources: { operations: ['DELETE'] } }] })).toBe(true);
+    expect(
+      matches(m, req(pod('a'), { operation: 'DELETE' }), { any: [{ resources: { operations: ['DELETE'] } }] }),
+    ).toBe(false);
+    expect(
+      matches(m, req(pod('a'), { operation: 'CREATE' }), { any: [{ resources: { operations: ['DELETE'] } }] }),
+    ).toBe(true);
     const byNs: MatchResources = { any: [{ resources: { namespaceSelector: { matchLabels: { exempt: 'true' } } } }] };
     expect(matches(m, req(pod('a'), { namespaceLabels: { exempt: 'true' } }), byNs)).toBe(false);
     expect(matches(m, req(pod('a'), { namespaceLabels: {} }), byNs)).toBe(true);

@@ -18,7 +18,14 @@ describe('subjectsMatch', () => {
     [[{ kind: 'ServiceAccount', name: 'deployer' }], sa, false],
     [[{ kind: 'User', name: 'system:serviceaccount:ci:deployer' }], sa, true],
     [[{ kind: 'user', name: 'alice' }], alice, false], // subject kinds are exact
-    [[{ kind: 'User', name: 'bob' }, { kind: 'Group', name: 'devs' }], alice, true],
+    [
+      [
+        { kind: 'User', name: 'bob' },
+        { kind: 'Group', name: 'devs' },
+      ],
+      alice,
+      true,
+    ],
   ])('%j for %j is %s', (subjects, info, expected) => {
     expect(subjectsMatch(subjects, info)).toBe(expected);
   });
@@ -32,11 +39,21 @@ describe('userInfoFailures', () => {
   const user = { roles: ['default:viewer'], clusterRoles: ['admin'], userInfo: alice };
 
   it('passes when every set attribute holds', () => {
-    expect(userInfoFailures({ roles: ['default:viewer'], clusterRoles: ['admin', 'edit'], subjects: [{ kind: 'User', name: 'alice' }] }, user)).toEqual([]);
+    expect(
+      userInfoFailures(
+        { roles: ['default:viewer'], clusterRoles: ['admin', 'edit'], subjects: [{ kind: 'User', name: 'alice' }] },
+        user,
+      ),
+    ).toEqual([]);
   });
 
   it('reports each failing attribute in Kyverno words', () => {
-    expect(userInfoFailures({ roles: ['default:editor'], clusterRoles: ['edit'], subjects: [{ kind: 'User', name: 'bob' }] }, user)).toEqual([
+    expect(
+      userInfoFailures(
+        { roles: ['default:editor'], clusterRoles: ['edit'], subjects: [{ kind: 'User', name: 'bob' }] },
+        user,
+      ),
+    ).toEqual([
       'user info does not match roles for the given conditionBlock',
       'user info does not match clustersRoles for the given conditionBlock',
       'user info does not match subject for the given conditionBlock',

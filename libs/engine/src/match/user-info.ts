@@ -12,12 +12,7 @@ export function isUnknownUser(user: RequestUser | undefined): boolean {
   if (user.roles !== undefined || user.clusterRoles !== undefined) return false;
   const info = user.userInfo;
   if (info === undefined || info === null) return true;
-  return (
-    !info.username &&
-    !info.uid &&
-    info.groups === undefined &&
-    info.extra === undefined
-  );
+  return !info.username && !info.uid && info.groups === undefined && info.extra === undefined;
 }
 
 /** Failure reasons of the `roles`, `clusterRoles` and `subjects` checks, in Kyverno's words; empty when all hold. */

@@ -3,9 +3,7 @@ import { substituteVariables, type EvaluationContext } from '../variables';
 import { applyJson6902, applyStrategicMergePatch } from './patch';
 
 /** The outcome of one mutation step (a rule, or one foreach element). */
-export type MutateOutcome =
-  | { status: 'pass'; resource: KubeObject }
-  | { status: 'skip' | 'error'; message: string };
+export type MutateOutcome = { status: 'pass'; resource: KubeObject } | { status: 'skip' | 'error'; message: string };
 
 export interface Patches {
   patchStrategicMerge?: JsonValue;

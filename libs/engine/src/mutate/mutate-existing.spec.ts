@@ -9,7 +9,11 @@ function secret(namespace: string, name: string, labels?: Record<string, string>
   return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace, ...(labels ? { labels } : {}) } };
 }
 
-const trigger: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'trigger', namespace: 'staging' } };
+const trigger: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'trigger', namespace: 'staging' },
+};
 
 /** A cluster holding fixed objects; `list` without a namespace spans all of them. */
 function cluster(objects: KubeObject[]): ResourceLoader & { calls: string[] } {
@@ -76,7 +80,9 @@ const patchedNames = (response: Awaited<ReturnType<typeof mutateTargets>>) =>
 describe('mutate existing: finding targets', () => {
   it('reads one object when namespace and name are both given', async () => {
     const loader = cluster(objects);
-    const response = await mutateTargets([{ apiVersion: 'v1', kind: 'Secret', namespace: 'prod', name: 'db' }], { loader });
+    const response = await mutateTargets([{ apiVersion: 'v1', kind: 'Secret', namespace: 'prod', name: 'db' }], {
+      loader,
+    });
     expect(loader.calls).toEqual(['get Secret prod/db']);
     expect(patchedNames(response)).toEqual(['prod/db']);
     expect(response.rules[0]).toMatchObject({ status: 'pass', message: 'mutated Secret/db in namespace prod' });
@@ -184,7 +190,12 @@ describe('mutate existing: per-target context and preconditions', () => {
     const response = await mutateTargets([{ apiVersion: 'v1', kind: 'Secret', namespace: 'prod', name: 'web' }], {
       foreachOnly: true,
       extra: {
-        foreach: [{ list: "['x', 'y']", patchStrategicMerge: { metadata: { labels: { '{{ element }}': '{{ target.metadata.name }}' } } } }],
+        foreach: [
+          {
+            list: "['x', 'y']",
+            patchStrategicMerge: { metadata: { labels: { '{{ element }}': '{{ target.metadata.name }}' } } },
+          },
+        ],
       },
     });
     expect(response.rules[0]?.status).toBe('pass');

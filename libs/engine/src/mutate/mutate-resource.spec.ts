@@ -15,7 +15,10 @@ async function mutate(rules: Rule[], resource: KubeObject = configMap()) {
   return engine.mutate(compiled, { resource, operation: 'CREATE' });
 }
 
-function configMap(data: Record<string, string> = { a: '1', b: '2', c: '3' }, labels?: Record<string, string>): KubeObject {
+function configMap(
+  data: Record<string, string> = { a: '1', b: '2', c: '3' },
+  labels?: Record<string, string>,
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -39,7 +42,9 @@ const summary = (response: Awaited<ReturnType<typeof mutate>>) =>
 describe('mutate: patches', () => {
   it('applies a strategic merge patch with variables and reports the mutated object', async () => {
     const response = await mutate([
-      rule('label', { patchStrategicMerge: { metadata: { labels: { owner: '{{request.object.metadata.namespace}}' } } } }),
+      rule('label', {
+        patchStrategicMerge: { metadata: { labels: { owner: '{{request.object.metadata.namespace}}' } } },
+      }),
     ]);
     expect(summary(response)).toEqual([['label', 'pass', 'mutated ConfigMap/cm in namespace team']]);
     expect(response.patchedResource?.metadata.labels).toEqual({ owner: 'team' });
@@ -70,7 +75,11 @@ describe('mutate: patches', () => {
       rule(
         'second',
         { patchStrategicMerge: { metadata: { annotations: { seen: '{{request.object.metadata.labels.stage}}' } } } },
-        { preconditions: { all: [{ key: '{{request.object.metadata.labels.stage || \'\'}}', operator: 'Equals', value: 'one' }] } },
+        {
+          preconditions: {
+            all: [{ key: "{{request.object.metadata.labels.stage || ''}}", operator: 'Equals', value: 'one' }],
+          },
+        },
       ),
     ]);
     expect(summary(response).map(([name, status]) => [name, status])).toEqual([
@@ -113,21 +122,23 @@ describe('mutate: foreach', () => {
     list: 'request.object.data | keys(@)',
     ...(order ? { order } : {}),
     patchesJson6902:
-      "- op: add\n  path: /metadata/annotations/order\n  value: \"{{ request.object.metadata.annotations.order || '' }}{{ element }}\"",
+      '- op: add\n  path: /metadata/annotations/order\n  value: "{{ request.object.metadata.annotations.order || \'\' }}{{ element }}"',
   });
 
   it('visits elements in list order for JSON patches by default', async () => {
-    const response = await mutate([
-      rule('order', { foreach: [recordOrder()] }),
-    ], { ...configMap(), metadata: { name: 'cm', namespace: 'team', annotations: { order: '' } } });
+    const response = await mutate([rule('order', { foreach: [recordOrder()] })], {
+      ...configMap(),
+      metadata: { name: 'cm', namespace: 'team', annotations: { order: '' } },
+    });
     // request.object is not refreshed between elements of one loop, so each element overwrites.
     expect(response.patchedResource?.metadata.annotations?.['order']).toBe('c');
   });
 
   it('visits elements backwards with order: Descending', async () => {
-    const response = await mutate([
-      rule('order', { foreach: [recordOrder('Descending')] }),
-    ], { ...configMap(), metadata: { name: 'cm', namespace: 'team', annotations: { order: '' } } });
+    const response = await mutate([rule('order', { foreach: [recordOrder('Descending')] })], {
+      ...configMap(),
+      metadata: { name: 'cm', namespace: 'team', annotations: { order: '' } },
+    });
     expect(response.patchedResource?.metadata.annotations?.['order']).toBe('a');
   });
 
@@ -152,7 +163,12 @@ describe('mutate: foreach', () => {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'p', namespace: 'team' },
-      spec: { containers: [{ name: 'one', image: 'a' }, { name: 'two', image: 'b' }] },
+      spec: {
+        containers: [
+          { name: 'one', image: 'a' },
+          { name: 'two', image: 'b' },
+        ],
+      },
     };
     const engine = new Engine();
     const compiled = engine.compile({
@@ -217,7 +233,11 @@ describe('mutate: foreach', () => {
 
   it('skips a loop over an empty list', async () => {
     const response = await mutate([
-      rule('empty', { foreach: [{ list: 'request.object.metadata.labels || `[]`', patchStrategicMerge: { metadata: { labels: { x: 'y' } } } }] }),
+      rule('empty', {
+        foreach: [
+          { list: 'request.object.metadata.labels || `[]`', patchStrategicMerge: { metadata: { labels: { x: 'y' } } } },
+        ],
+      }),
     ]);
     expect(response.rules[0]?.status).toBe('skip');
   });
@@ -229,7 +249,9 @@ describe('mutate: foreach', () => {
           { list: "['x']", patchStrategicMerge: { metadata: { labels: { first: '{{ element }}' } } } },
           {
             list: "['y']",
-            patchStrategicMerge: { metadata: { labels: { second: '{{ request.object.metadata.labels.first }}-{{ element }}' } } },
+            patchStrategicMerge: {
+              metadata: { labels: { second: '{{ request.object.metadata.labels.first }}-{{ element }}' } },
+            },
           },
         ],
       }),
@@ -253,7 +275,9 @@ describe('mutate: foreach', () => {
               foreach: [
                 {
                   list: "['1', '2']",
-                  patchStrategicMerge: { data: { '{{ element0 }}{{ element1 }}': '{{ elementIndex0 }}{{ elementIndex1 }}' } },
+                  patchStrategicMerge: {
+                    data: { '{{ element0 }}{{ element1 }}': '{{ elementIndex0 }}{{ elementIndex1 }}' },
+                  },
                 },
               ],
             },

@@ -29,9 +29,7 @@ export function mutationResponse(rule: Rule, outcome: MutateOutcome): RuleRespon
 
 function mutatedMessage(resource: KubeObject): string {
   const { name, namespace } = resource.metadata ?? {};
-  return namespace
-    ? `mutated ${resource.kind}/${name} in namespace ${namespace}`
-    : `mutated ${resource.kind}/${name}`;
+  return namespace ? `mutated ${resource.kind}/${name} in namespace ${namespace}` : `mutated ${resource.kind}/${name}`;
 }
 
 /**
@@ -55,7 +53,8 @@ export async function mutateForeach(
     }
     const outcome = await mutateElements(run, loop, elements, current, nesting);
     if (outcome.status !== 'pass') {
-      if (outcome.status === 'error') return { status: 'error', message: `failed to mutate elements: ${outcome.message}` };
+      if (outcome.status === 'error')
+        return { status: 'error', message: `failed to mutate elements: ${outcome.message}` };
       continue;
     }
     applied++;
@@ -92,7 +91,10 @@ async function mutateElements(
       try {
         await loadContextEntries(loop.context, ctx, run.context);
       } catch (error) {
-        return { status: 'error', message: `failed to load to mutate.foreach[${index}].context: ${(error as Error).message}` };
+        return {
+          status: 'error',
+          message: `failed to load to mutate.foreach[${index}].context: ${(error as Error).message}`,
+        };
       }
       let preconditions;
       try {

@@ -524,7 +524,8 @@ describe('matchPattern: arrays whose elements are all skipped', () => {
     expect(matchPattern({ spec: { containers: [{ name: 'a', image: 'a:1' }], hostIPC: true } }, plain)).toEqual({
       status: 'skip',
       path: '/spec/containers/0/image/',
-      message: "conditional anchor mismatch: resource value 'a:1' does not match '*:latest' at path /spec/containers/0/image/",
+      message:
+        "conditional anchor mismatch: resource value 'a:1' does not match '*:latest' at path /spec/containers/0/image/",
     });
     // per array element: a container whose conditional list does not apply is skipped even though its
     // other fields fail, while the array still fails on a container that applies and fails

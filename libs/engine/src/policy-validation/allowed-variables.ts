@@ -19,7 +19,9 @@ function allowance(source: string): Allowance {
 }
 
 const FUNCTION_CALL = '([a-z_0-9]+\\()[^{}]';
-const ALLOWED = allowance(`request|serviceAccountName|serviceAccountNamespace|element|elementIndex|@|images|image|${FUNCTION_CALL}`);
+const ALLOWED = allowance(
+  `request|serviceAccountName|serviceAccountNamespace|element|elementIndex|@|images|image|${FUNCTION_CALL}`,
+);
 const ALLOWED_BACKGROUND = allowance(`request\\.|element|elementIndex|@|images|images\\.|image\\.|${FUNCTION_CALL}`);
 const ALLOWED_IN_TARGET = allowance(
   `request\\.|serviceAccountName|serviceAccountNamespace|element|elementIndex|@|images|images\\.|image\\.|target\\.|${FUNCTION_CALL}`,
@@ -80,21 +82,31 @@ export class VariableAllowance {
 }
 
 /** The patterns a rule's context entries make available (Kyverno's addContextVariables). */
-export function contextPatterns(rule: Rule, options: { targets: 'all' | number | 'none' } = { targets: 'all' }): string[] {
+export function contextPatterns(
+  rule: Rule,
+  options: { targets: 'all' | number | 'none' } = { targets: 'all' },
+): string[] {
   const patterns: string[] = [];
   const add = (entries: readonly ContextEntry[] | undefined) => {
     for (const entry of entries ?? []) {
       if (!entry || typeof entry.name !== 'string') continue;
-      if (entry.apiCall || entry.globalReference || entry.imageRegistry || entry.variable) patterns.push(`${entry.name}*`);
+      if (entry.apiCall || entry.globalReference || entry.imageRegistry || entry.variable)
+        patterns.push(`${entry.name}*`);
       if (entry.configMap) {
-        patterns.push(`${entry.name}.data`, `${entry.name}.metadata`, `${entry.name}.data.*`, `${entry.name}.metadata.*`);
+        patterns.push(
+          `${entry.name}.data`,
+          `${entry.name}.metadata`,
+          `${entry.name}.data.*`,
+          `${entry.name}.metadata.*`,
+        );
       }
     }
   };
   add(rule.context);
   for (const verification of rule.verifyImages ?? []) {
     const attestations = (verification as { attestations?: { name?: string }[] }).attestations ?? [];
-    for (const attestation of attestations) if (attestation && typeof attestation.name === 'string') patterns.push(`${attestation.name}*`);
+    for (const attestation of attestations)
+      if (attestation && typeof attestation.name === 'string') patterns.push(`${attestation.name}*`);
   }
   for (const fe of rule.validate?.foreach ?? []) add(fe.context);
   for (const fe of rule.mutate?.foreach ?? []) add(fe.context);

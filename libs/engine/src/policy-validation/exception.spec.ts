@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { validatePolicyException } from './index';
 import { exceptionFromYaml, expectNoErrors, expectOneError, warnings } from './test-helpers';
 
-const BODY = ['exceptions:', '- policyName: p', '  ruleNames: [r]', 'match:', '  any:', '  - resources:', '      kinds: [Pod]'];
+const BODY = [
+  'exceptions:',
+  '- policyName: p',
+  '  ruleNames: [r]',
+  'match:',
+  '  any:',
+  '  - resources:',
+  '      kinds: [Pod]',
+];
 
 describe('validatePolicyException', () => {
   it('accepts a plain exception', () => {
@@ -11,33 +19,55 @@ describe('validatePolicyException', () => {
   });
 
   it('warns when the namespace is not one exceptions are taken from, or the feature is off', () => {
-    const ds = validatePolicyException(exceptionFromYaml(BODY.join('\n'), 'team'), { allowedNamespaces: ['kyverno', 'policy-*'] });
+    const ds = validatePolicyException(exceptionFromYaml(BODY.join('\n'), 'team'), {
+      allowedNamespaces: ['kyverno', 'policy-*'],
+    });
     expectNoErrors(ds);
-    expect(warnings(ds).map((d) => `${d.path}: ${d.message}`)).toEqual(['metadata.namespace: PolicyException resource namespace must match the defined namespace.']);
-    expect(validatePolicyException(exceptionFromYaml(BODY.join('\n'), 'policy-a'), { allowedNamespaces: ['policy-*'] })).toEqual([]);
+    expect(warnings(ds).map((d) => `${d.path}: ${d.message}`)).toEqual([
+      'metadata.namespace: PolicyException resource namespace must match the defined namespace.',
+    ]);
+    expect(
+      validatePolicyException(exceptionFromYaml(BODY.join('\n'), 'policy-a'), { allowedNamespaces: ['policy-*'] }),
+    ).toEqual([]);
     expect(warnings(validatePolicyException(exceptionFromYaml(BODY.join('\n')), { enabled: false }))[0]!.message).toBe(
       'PolicyException resources would not be processed until it is enabled.',
     );
   });
 
   it('each exception names a policy', () => {
-    const ds = validatePolicyException(exceptionFromYaml(['exceptions:', '- policyName: ""', '  ruleNames: [r]', ...BODY.slice(3)].join('\n')));
+    const ds = validatePolicyException(
+      exceptionFromYaml(['exceptions:', '- policyName: ""', '  ruleNames: [r]', ...BODY.slice(3)].join('\n')),
+    );
     expectOneError(ds, 'spec.exceptions[0].policyName', 'An exception requires a policy name');
   });
 
   it('user info in match needs background: false', () => {
     const subjects = [...BODY, '    subjects:', '    - kind: User', '      name: u'];
-    expectOneError(validatePolicyException(exceptionFromYaml(subjects.join('\n'))), 'spec.match.any[0].subjects', 'Usage of user info is forbidden');
+    expectOneError(
+      validatePolicyException(exceptionFromYaml(subjects.join('\n'))),
+      'spec.match.any[0].subjects',
+      'Usage of user info is forbidden',
+    );
     expectNoErrors(validatePolicyException(exceptionFromYaml(['background: false', ...subjects].join('\n'))));
   });
 
   it('match is checked like a rule match', () => {
     const both = [...BODY, '  all:', '  - resources:', '      kinds: [Pod]'];
-    expectOneError(validatePolicyException(exceptionFromYaml(both.join('\n'))), 'spec.match', "Can't specify any and all together");
+    expectOneError(
+      validatePolicyException(exceptionFromYaml(both.join('\n'))),
+      'spec.match',
+      "Can't specify any and all together",
+    );
   });
 
   it('podSecurity exclusions follow the control scope', () => {
-    const ds = validatePolicyException(exceptionFromYaml([...BODY, 'podSecurity:', '- controlName: Capabilities'].join('\n')));
-    expectOneError(ds, 'spec.podSecurity[0].controlName', 'exclude.images must be specified for the container level control');
+    const ds = validatePolicyException(
+      exceptionFromYaml([...BODY, 'podSecurity:', '- controlName: Capabilities'].join('\n')),
+    );
+    expectOneError(
+      ds,
+      'spec.podSecurity[0].controlName',
+      'exclude.images must be specified for the container level control',
+    );
   });
 });

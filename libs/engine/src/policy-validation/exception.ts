@@ -16,7 +16,10 @@ export interface ExceptionValidationOptions {
  * What Kyverno's webhook checks when a PolicyException is admitted. A namespace outside the
  * configured ones, or the feature being off, is only a warning: the exception is stored but not used.
  */
-export function validatePolicyException(exception: PolicyException, options: ExceptionValidationOptions = {}): Diagnostic[] {
+export function validatePolicyException(
+  exception: PolicyException,
+  options: ExceptionValidationOptions = {},
+): Diagnostic[] {
   const name = exception.metadata?.name;
   const findings = new Findings({ file: options.file ?? '', object: `PolicyException${name ? `/${name}` : ''}` });
   const namespace = exception.metadata?.namespace ?? '';
@@ -29,17 +32,22 @@ export function validatePolicyException(exception: PolicyException, options: Exc
   const spec = exception.spec ?? ({} as PolicyException['spec']);
   const match = spec.match ?? {};
   if (spec.background !== false) {
-    const noUserInfo = (u: { roles?: unknown[]; clusterRoles?: unknown[]; subjects?: unknown[] }, path: (string | number)[]) => {
+    const noUserInfo = (
+      u: { roles?: unknown[]; clusterRoles?: unknown[]; subjects?: unknown[] },
+      path: (string | number)[],
+    ) => {
       for (const field of ['roles', 'clusterRoles', 'subjects'] as const) {
         if ((u[field]?.length ?? 0) > 0) findings.error([...path, field], 'Usage of user info is forbidden');
       }
     };
-    for (const key of ['any', 'all'] as const) (match[key] ?? []).forEach((f, i) => noUserInfo(f, ['spec', 'match', key, i]));
+    for (const key of ['any', 'all'] as const)
+      (match[key] ?? []).forEach((f, i) => noUserInfo(f, ['spec', 'match', key, i]));
     noUserInfo(match, ['spec', 'match']);
   }
   checkMatchResources(match, ['spec', 'match'], { namespaced: false, clusterKinds: new Set(), findings });
   (spec.exceptions ?? []).forEach((entry, i) => {
-    if (!entry?.policyName) findings.error(['spec', 'exceptions', i, 'policyName'], 'Required value: An exception requires a policy name');
+    if (!entry?.policyName)
+      findings.error(['spec', 'exceptions', i, 'policyName'], 'Required value: An exception requires a policy name');
   });
   (spec.podSecurity ?? []).forEach((exclude, i) => checkExcludeImages(exclude, ['spec', 'podSecurity', i], findings));
   return findings.diagnostics;

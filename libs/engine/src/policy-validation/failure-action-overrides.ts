@@ -12,8 +12,17 @@ const VALID_ACTIONS = ['enforce', 'audit', 'Enforce', 'Audit'];
  * Kyverno's validateNamespaces: a namespace (or wildcard) may not be both enforced and audited by
  * the `validationFailureActionOverrides` of a ClusterPolicy. Reports the first conflict.
  */
-export function checkFailureActionOverrides(overrides: readonly Override[] | undefined, path: Path, findings: Findings): void {
-  const sets = { enforce: new Set<string>(), audit: new Set<string>(), enforceW: new Set<string>(), auditW: new Set<string>() };
+export function checkFailureActionOverrides(
+  overrides: readonly Override[] | undefined,
+  path: Path,
+  findings: Findings,
+): void {
+  const sets = {
+    enforce: new Set<string>(),
+    audit: new Set<string>(),
+    enforceW: new Set<string>(),
+    auditW: new Set<string>(),
+  };
   for (const [i, override] of (overrides ?? []).entries()) {
     const action = override.action ?? '';
     if (!VALID_ACTIONS.includes(action)) {
@@ -42,7 +51,12 @@ export function checkFailureActionOverrides(overrides: readonly Override[] | und
   }
 }
 
-function wildcardConflict(sets: { enforce: Set<string>; audit: Set<string>; enforceW: Set<string>; auditW: Set<string> }): string | undefined {
+function wildcardConflict(sets: {
+  enforce: Set<string>;
+  audit: Set<string>;
+  enforceW: Set<string>;
+  auditW: Set<string>;
+}): string | undefined {
   const sorted = (s: Set<string>) => [...s].sort();
   const first = (patterns: string[], values: string[]): [string, string] | undefined => {
     for (const p of patterns) for (const v of values) if (wildcardMatch(p, v)) return [p, v];

@@ -50,10 +50,17 @@ function checkPattern(g: GeneratePattern, path: Path, c: RuleCheck): void {
     if (problem) findings.error([...path, 'namespace'], `target resource scope mismatched: ${problem}`);
   }
   if (kindKnown) {
-    if (!clusterScoped && namespace === '') findings.error([...path, 'namespace'], 'target namespace must be set for a namespaced resource');
-    if (clusterScoped && namespace !== '') findings.error([...path, 'namespace'], 'target namespace must not be set for a cluster-wide resource');
+    if (!clusterScoped && namespace === '')
+      findings.error([...path, 'namespace'], 'target namespace must be set for a namespaced resource');
+    if (clusterScoped && namespace !== '')
+      findings.error([...path, 'namespace'], 'target namespace must not be set for a cluster-wide resource');
   }
-  const sourceSpec = { kind: g.kind ?? null, apiVersion: g.apiVersion ?? null, clone: g.clone ?? null, cloneList: g.cloneList ?? null };
+  const sourceSpec = {
+    kind: g.kind ?? null,
+    apiVersion: g.apiVersion ?? null,
+    clone: g.clone ?? null,
+    cloneList: g.cloneList ?? null,
+  };
   if (containsVariable(sourceSpec as unknown as JsonValue)) {
     findings.error([...path, 'clone/cloneList'], 'Generation Rule Clone/CloneList should not have variables');
   }
@@ -65,7 +72,13 @@ function checkPattern(g: GeneratePattern, path: Path, c: RuleCheck): void {
     checkCloneList(g, path, c);
   }
   if (g.data !== undefined && g.data !== null) {
-    checkPatternAnchors(g.data, [...path, 'data'], findings, () => false, 'anchors not supported on generate resources: ');
+    checkPatternAnchors(
+      g.data,
+      [...path, 'data'],
+      findings,
+      () => false,
+      'anchors not supported on generate resources: ',
+    );
   }
 }
 
@@ -76,7 +89,8 @@ function checkCloneList(g: GeneratePattern, path: Path, c: RuleCheck): void {
   const ns = list.namespace ?? '';
   if (c.namespaced) {
     for (const kind of kinds) {
-      if (isClusterScoped(kind, c.clusterKinds)) c.findings.error([...at, 'kinds'], `the source in cloneList must be a namespaced resource: ${kind}`);
+      if (isClusterScoped(kind, c.clusterKinds))
+        c.findings.error([...at, 'kinds'], `the source in cloneList must be a namespaced resource: ${kind}`);
       if (ns !== c.namespace) {
         c.findings.error(
           [...at, 'namespace'],
@@ -86,10 +100,13 @@ function checkCloneList(g: GeneratePattern, path: Path, c: RuleCheck): void {
     }
   }
   const scopes = kinds.map((k) => isClusterScoped(k, c.clusterKinds));
-  if (scopes.some((s) => s !== scopes[0])) c.findings.error([...at, 'kinds'], 'mixed scope of target resources is forbidden');
+  if (scopes.some((s) => s !== scopes[0]))
+    c.findings.error([...at, 'kinds'], 'mixed scope of target resources is forbidden');
   const clusterScope = scopes.every(Boolean);
-  if (!clusterScope && ns === '') c.findings.error([...at, 'namespace'], 'namespace is required for namespaced target resources');
-  if (clusterScope && !c.namespaced && ns !== '') c.findings.error([...at, 'namespace'], 'namespace is forbidden for cluster-wide target resources');
+  if (!clusterScope && ns === '')
+    c.findings.error([...at, 'namespace'], 'namespace is required for namespaced target resources');
+  if (clusterScope && !c.namespaced && ns !== '')
+    c.findings.error([...at, 'namespace'], 'namespace is forbidden for cluster-wide target resources');
   if (list.selector && selectorStrings(list.selector).some(hasWildcard)) {
     c.findings.error([...at, 'selector'], 'wildcard characters `*/?` not supported');
   }

@@ -78,6 +78,10 @@ function requirementKey(r: LabelSelectorRequirement): string {
 
 function isZero(m: MatchResources): boolean {
   return Object.values(m as Record<string, unknown>).every(
-    (v) => v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && Object.keys(v as object).length === 0),
+    (v) =>
+      v === undefined ||
+      v === null ||
+      (Array.isArray(v) && v.length === 0) ||
+      (typeof v === 'object' && Object.keys(v as object).length === 0),
   );
 }

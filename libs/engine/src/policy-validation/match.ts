@@ -21,7 +21,8 @@ export function checkMatchBlocks(c: RuleCheck): void {
   }
   for (const key of ['any', 'all'] as const) {
     (match[key] ?? []).forEach((filter, i) => {
-      if (isEmptyDescription(filter.resources)) findings.error([...path, 'match', key, i, 'resources'], 'match resources not specified');
+      if (isEmptyDescription(filter.resources))
+        findings.error([...path, 'match', key, i, 'resources'], 'match resources not specified');
     });
   }
   const exclude = rule.exclude;
@@ -39,7 +40,8 @@ export function checkMatchResources(
   path: Path,
   c: { namespaced: boolean; clusterKinds: ReadonlySet<string>; findings: Findings },
 ): void {
-  if ((m.any?.length ?? 0) > 0 && (m.all?.length ?? 0) > 0) c.findings.error(path, "Can't specify any and all together");
+  if ((m.any?.length ?? 0) > 0 && (m.all?.length ?? 0) > 0)
+    c.findings.error(path, "Can't specify any and all together");
   for (const key of ['any', 'all'] as const) {
     (m[key] ?? []).forEach((filter: ResourceFilter, i) => {
       checkUserInfo(filter, [...path, key, i], c.findings);
@@ -65,7 +67,8 @@ function checkUserInfo(u: UserInfoFilter, path: Path, findings: Findings): void 
     }
   });
   (u.roles ?? []).forEach((role, i) => {
-    if (role.split(':').length !== 2) findings.error([...path, 'roles', i], 'Role is expected to be in namespace:name format');
+    if (role.split(':').length !== 2)
+      findings.error([...path, 'roles', i], 'Role is expected to be in namespace:name format');
   });
 }
 
@@ -74,8 +77,13 @@ function checkResourceDescription(
   path: Path,
   c: { namespaced: boolean; clusterKinds: ReadonlySet<string>; findings: Findings },
 ): void {
-  if (rd.name && (rd.names?.length ?? 0) > 0) c.findings.error(path, 'Both name and names can not be specified together');
-  if (rd.selector && !selectorHasWildcard(rd.selector as JsonObject) && selectorRequirements(rd.selector as JsonObject) === 0) {
+  if (rd.name && (rd.names?.length ?? 0) > 0)
+    c.findings.error(path, 'Both name and names can not be specified together');
+  if (
+    rd.selector &&
+    !selectorHasWildcard(rd.selector as JsonObject) &&
+    selectorRequirements(rd.selector as JsonObject) === 0
+  ) {
     c.findings.error([...path, 'selector'], 'The requirements are not specified in selector');
   }
   if (!c.namespaced) return;
@@ -107,7 +115,9 @@ export function hasAnyOrAll(m: MatchResources | undefined): boolean {
 /** Go's DeepEqual with the zero ResourceDescription: no field holds a value. */
 export function isEmptyDescription(rd: ResourceDescription | undefined): boolean {
   if (!rd || !isObject(rd as JsonValue)) return true;
-  return Object.values(rd as JsonObject).every((v) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0));
+  return Object.values(rd as JsonObject).every(
+    (v) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0),
+  );
 }
 
 /** Every kind named in a match or exclude block (legacy resources, all, any). */

@@ -15,14 +15,21 @@ export function checkMutateRule(c: RuleCheck): void {
   const hasPsm = mutate.patchStrategicMerge !== undefined && mutate.patchStrategicMerge !== null;
   const hasJson = typeof mutate.patchesJson6902 === 'string' && mutate.patchesJson6902 !== '';
   if ((mutate.foreach?.length ?? 0) > 0) {
-    if (hasPsm || hasJson) c.findings.error([...at, 'foreach'], 'only one of `foreach`, `patchStrategicMerge`, or `patchesJson6902` is allowed');
+    if (hasPsm || hasJson)
+      c.findings.error(
+        [...at, 'foreach'],
+        'only one of `foreach`, `patchStrategicMerge`, or `patchesJson6902` is allowed',
+      );
     checkForeach(mutate.foreach!, [...at, 'foreach'], c);
   } else if (hasPsm && hasJson) {
     c.findings.error(at, 'only one of `patchStrategicMerge` or `patchesJson6902` is allowed');
   }
   if (hasJson) checkJsonPatch(mutate.patchesJson6902!, [...at, 'patchesJson6902'], c);
   if (!labelsAreStrings(mutate.foreach, mutate.patchStrategicMerge)) {
-    c.findings.error(at, 'labels and annotations supports only string values, "use double quotes around the non string values"');
+    c.findings.error(
+      at,
+      'labels and annotations supports only string values, "use double quotes around the non string values"',
+    );
   }
   if (c.namespaced) {
     (mutate.targets ?? []).forEach((target, i) => {
@@ -38,9 +45,14 @@ export function checkMutateRule(c: RuleCheck): void {
 
 function checkForeach(list: readonly ForEachMutation[], path: Path, c: RuleCheck): void {
   list.forEach((fe, i) => {
-    const kinds = [fe.patchStrategicMerge, fe.patchesJson6902 || undefined, (fe.foreach?.length ?? 0) > 0 ? fe.foreach : undefined];
+    const kinds = [
+      fe.patchStrategicMerge,
+      fe.patchesJson6902 || undefined,
+      (fe.foreach?.length ?? 0) > 0 ? fe.foreach : undefined,
+    ];
     const used = kinds.filter((k) => k !== undefined && k !== null).length;
-    if (used !== 1) c.findings.error([...path, i], 'only one of `patchStrategicMerge`, `patchesJson6902` or `foreach` is allowed');
+    if (used !== 1)
+      c.findings.error([...path, i], 'only one of `patchStrategicMerge`, `patchesJson6902` or `foreach` is allowed');
     if (fe.foreach) checkForeach(fe.foreach, [...path, i, 'foreach'], c);
   });
 }
@@ -52,7 +64,10 @@ function checkJsonPatch(patch: string, path: Path, c: RuleCheck): void {
   try {
     operations = decodePatches(patch.replace(ANY_VARIABLE, 'kyvernojsonpatchvariable'));
   } catch (error) {
-    c.findings.error(path, `path must begin with a forward slash: ${where}: ${error instanceof Error ? error.message : String(error)}`);
+    c.findings.error(
+      path,
+      `path must begin with a forward slash: ${where}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return;
   }
   for (const op of operations) {

@@ -14,7 +14,8 @@ export function checkPolicySpec(c: PolicyCheck): void {
   const rules = spec.rules ?? [];
 
   const name = policy.metadata?.name ?? '';
-  if (name.length > NAME_LIMIT) findings.error(['metadata', 'name'], `Too long: may not be more than ${NAME_LIMIT} bytes`);
+  if (name.length > NAME_LIMIT)
+    findings.error(['metadata', 'name'], `Too long: may not be more than ${NAME_LIMIT} bytes`);
   if (policy.metadata?.annotations?.[AUTOGEN_CONTROLLERS_ANNOTATION] === 'all') {
     findings.error(
       ['metadata', 'annotations'],
@@ -22,13 +23,20 @@ export function checkPolicySpec(c: PolicyCheck): void {
     );
   }
 
-  if (isDeprecatedAction(spec.validationFailureAction) || (spec.validationFailureActionOverrides ?? []).some((o) => isDeprecatedAction(o.action))) {
+  if (
+    isDeprecatedAction(spec.validationFailureAction) ||
+    (spec.validationFailureActionOverrides ?? []).some((o) => isDeprecatedAction(o.action))
+  ) {
     findings.warning(['spec', 'validationFailureAction'], DEPRECATED_ACTIONS);
   }
   rules.forEach((rule, i) => {
-    const validate = rule.validate as (typeof rule.validate & { failureActionOverrides?: { action?: string }[] }) | undefined;
+    const validate = rule.validate as
+      (typeof rule.validate & { failureActionOverrides?: { action?: string }[] }) | undefined;
     if (validate?.failureAction !== undefined) {
-      if (isDeprecatedAction(validate.failureAction) || (validate.failureActionOverrides ?? []).some((o) => isDeprecatedAction(o.action))) {
+      if (
+        isDeprecatedAction(validate.failureAction) ||
+        (validate.failureActionOverrides ?? []).some((o) => isDeprecatedAction(o.action))
+      ) {
         findings.warning(['spec', 'rules', i, 'validate', 'failureAction'], DEPRECATED_ACTIONS);
       }
     }
@@ -36,28 +44,50 @@ export function checkPolicySpec(c: PolicyCheck): void {
 
   const webhook = isObject(raw.webhookConfiguration) ? raw.webhookConfiguration : undefined;
   if (spec.webhookTimeoutSeconds !== undefined && webhook?.timeoutSeconds !== undefined) {
-    findings.error(['spec', 'webhookTimeoutSeconds'], 'remove the deprecated field and use spec.webhookConfiguration.timeoutSeconds instead');
+    findings.error(
+      ['spec', 'webhookTimeoutSeconds'],
+      'remove the deprecated field and use spec.webhookConfiguration.timeoutSeconds instead',
+    );
   }
   if (spec.failurePolicy !== undefined && webhook?.failurePolicy !== undefined) {
-    findings.error(['spec', 'failurePolicy'], 'remove the deprecated field and use spec.webhookConfiguration.failurePolicy instead');
+    findings.error(
+      ['spec', 'failurePolicy'],
+      'remove the deprecated field and use spec.webhookConfiguration.failurePolicy instead',
+    );
   }
   for (const rule of rules) {
     if (rule.generate && rule.generate.generateExisting !== undefined) {
       if (raw.generateExistingOnPolicyUpdate !== undefined) {
-        findings.error(['spec', 'generateExistingOnPolicyUpdate'], 'remove the deprecated field and use spec.generate[*].generateExisting instead');
+        findings.error(
+          ['spec', 'generateExistingOnPolicyUpdate'],
+          'remove the deprecated field and use spec.generate[*].generateExisting instead',
+        );
       }
       if (spec.generateExisting === true) {
-        findings.error(['spec', 'generateExisting'], 'remove the deprecated field and use spec.generate[*].generateExisting instead');
+        findings.error(
+          ['spec', 'generateExisting'],
+          'remove the deprecated field and use spec.generate[*].generateExisting instead',
+        );
       }
     }
-    if (rule.mutate && rule.mutate.mutateExistingOnPolicyUpdate !== undefined && spec.mutateExistingOnPolicyUpdate === true) {
-      findings.error(['spec', 'mutateExistingOnPolicyUpdate'], 'remove the deprecated field and use spec.mutate[*].mutateExistingOnPolicyUpdate instead');
+    if (
+      rule.mutate &&
+      rule.mutate.mutateExistingOnPolicyUpdate !== undefined &&
+      spec.mutateExistingOnPolicyUpdate === true
+    ) {
+      findings.error(
+        ['spec', 'mutateExistingOnPolicyUpdate'],
+        'remove the deprecated field and use spec.mutate[*].mutateExistingOnPolicyUpdate instead',
+      );
     }
   }
   if (mutateExistingOnPolicyUpdate(c)) {
     rules.forEach((rule, i) => {
       if (rule.mutate && (rule.mutate.targets?.length ?? 0) === 0) {
-        findings.error(['spec', 'mutateExistingOnPolicyUpdate'], `rules[${i}].mutate.targets has to be specified when mutateExistingOnPolicyUpdate is set`);
+        findings.error(
+          ['spec', 'mutateExistingOnPolicyUpdate'],
+          `rules[${i}].mutate.targets has to be specified when mutateExistingOnPolicyUpdate is set`,
+        );
       }
     });
   }
@@ -65,7 +95,8 @@ export function checkPolicySpec(c: PolicyCheck): void {
     [['spec', 'webhookTimeoutSeconds'], spec.webhookTimeoutSeconds],
     [['spec', 'webhookConfiguration', 'timeoutSeconds'], webhook?.timeoutSeconds],
   ] as const) {
-    if (typeof value === 'number' && (value < 1 || value > 30)) findings.error(field, 'the timeout value must be between 1 and 30 seconds');
+    if (typeof value === 'number' && (value < 1 || value > 30))
+      findings.error(field, 'the timeout value must be between 1 and 30 seconds');
   }
 
   const seen = new Set<string>();
@@ -73,24 +104,35 @@ export function checkPolicySpec(c: PolicyCheck): void {
     const ruleName = typeof rule.name === 'string' ? rule.name : '';
     if (seen.has(ruleName)) findings.error(['spec', 'rules', i, 'name'], `Duplicate rule name: '${ruleName}'`);
     seen.add(ruleName);
-    if (ruleName.length > NAME_LIMIT) findings.error(['spec', 'rules', i, 'name'], `Too long: may not be more than ${NAME_LIMIT} bytes`);
+    if (ruleName.length > NAME_LIMIT)
+      findings.error(['spec', 'rules', i, 'name'], `Too long: may not be more than ${NAME_LIMIT} bytes`);
   });
 
   if (c.namespaced) {
     if ((spec.validationFailureActionOverrides?.length ?? 0) > 0) {
-      findings.error(['spec', 'validationFailureActionOverrides'], 'Use of validationFailureActionOverrides is supported only with ClusterPolicy');
+      findings.error(
+        ['spec', 'validationFailureActionOverrides'],
+        'Use of validationFailureActionOverrides is supported only with ClusterPolicy',
+      );
     }
   } else {
     rules.forEach((rule, i) => {
-      const overrides = (rule.validate as { failureActionOverrides?: { action?: string; namespaces?: string[] }[] } | undefined)?.failureActionOverrides;
+      const overrides = (
+        rule.validate as { failureActionOverrides?: { action?: string; namespaces?: string[] }[] } | undefined
+      )?.failureActionOverrides;
       checkFailureActionOverrides(overrides, ['spec', 'rules', i, 'validate', 'failureActionOverrides'], findings);
     });
-    checkFailureActionOverrides(spec.validationFailureActionOverrides, ['spec', 'validationFailureActionOverrides'], findings);
+    checkFailureActionOverrides(
+      spec.validationFailureActionOverrides,
+      ['spec', 'validationFailureActionOverrides'],
+      findings,
+    );
   }
 
   const admission = spec.admission !== false;
   const background = spec.background !== false;
-  if (!admission && !background) findings.error(['spec', 'admission'], 'disabling both admission and background processing is not allowed');
+  if (!admission && !background)
+    findings.error(['spec', 'admission'], 'disabling both admission and background processing is not allowed');
   if (!admission && rules.some((r) => r.mutate || r.generate || (r.verifyImages?.length ?? 0) > 0)) {
     findings.error(['spec', 'admission'], 'disabling admission processing is only allowed with validation policies');
   }
@@ -103,7 +145,8 @@ function isDeprecatedAction(action: string | undefined): boolean {
 /** The first mutate rule's own setting wins over the policy-wide (deprecated) one, as in Kyverno. */
 function mutateExistingOnPolicyUpdate(c: PolicyCheck): boolean {
   for (const rule of c.policy.spec.rules ?? []) {
-    if (rule.mutate && rule.mutate.mutateExistingOnPolicyUpdate !== undefined) return rule.mutate.mutateExistingOnPolicyUpdate;
+    if (rule.mutate && rule.mutate.mutateExistingOnPolicyUpdate !== undefined)
+      return rule.mutate.mutateExistingOnPolicyUpdate;
   }
   return c.policy.spec.mutateExistingOnPolicyUpdate === true;
 }

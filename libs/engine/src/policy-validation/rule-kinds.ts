@@ -3,7 +3,8 @@ import type { RuleCheck } from './check-context';
 import type { Path } from './findings';
 import { ruleOnlyDealsWithMetadata } from './metadata-only';
 
-const METADATA_ONLY = 'policy can only deal with the metadata field of the resource if the rule does not match any kind';
+const METADATA_ONLY =
+  'policy can only deal with the metadata field of the resource if the rule does not match any kind';
 const KIND_REQUIRED =
   'at least one element must be specified in a kind block, the kind attribute is mandatory when working with the resources element';
 /** Variables a wildcard rule's legacy deny conditions may use besides request.object.metadata. */
@@ -27,7 +28,9 @@ export function checkRuleKinds(c: RuleCheck): void {
   const filters = (match.any?.length ?? 0) > 0 ? match.any! : (match.all?.length ?? 0) > 0 ? match.all! : undefined;
   const key = (match.any?.length ?? 0) > 0 ? 'any' : 'all';
   const missing: Path[] = filters
-    ? filters.flatMap((f, i) => ((f.resources?.kinds?.length ?? 0) === 0 ? [[...path, 'match', key, i, 'resources', 'kinds']] : []))
+    ? filters.flatMap((f, i) =>
+        (f.resources?.kinds?.length ?? 0) === 0 ? [[...path, 'match', key, i, 'resources', 'kinds']] : [],
+      )
     : (match.resources?.kinds?.length ?? 0) === 0
       ? [[...path, 'match', 'resources', 'kinds']]
       : [];
@@ -53,12 +56,15 @@ function wildcardProblem(kinds: readonly string[], background: boolean, rule: Ru
   }
   const validate = rule.validate;
   if (validate) {
-    if ((validate.pattern !== undefined || validate.anyPattern !== undefined) && !ruleOnlyDealsWithMetadata(rule)) return METADATA_ONLY;
+    if ((validate.pattern !== undefined || validate.anyPattern !== undefined) && !ruleOnlyDealsWithMetadata(rule))
+      return METADATA_ONLY;
     const conditions = validate.deny?.conditions;
     if (Array.isArray(conditions)) {
       for (const condition of conditions) {
         const key = typeof condition.key === 'string' ? condition.key : '';
-        const allowed = key.includes('request.object.metadata.') || (WILDCARD_ALLOWED_VARIABLES.test(key) && !key.includes('request.object.spec'));
+        const allowed =
+          key.includes('request.object.metadata.') ||
+          (WILDCARD_ALLOWED_VARIABLES.test(key) && !key.includes('request.object.spec'));
         if (!allowed) return METADATA_ONLY;
       }
     }

@@ -3,7 +3,10 @@ import { parse } from 'yaml';
 import type { Diagnostic, Policy, PolicyException } from '../policy';
 
 /** A ClusterPolicy (or Policy) from YAML text for the `spec` (indented as under `spec:`). */
-export function policyFromYaml(spec: string, options: { kind?: 'ClusterPolicy' | 'Policy'; metadata?: string } = {}): Policy {
+export function policyFromYaml(
+  spec: string,
+  options: { kind?: 'ClusterPolicy' | 'Policy'; metadata?: string } = {},
+): Policy {
   const text = [
     'apiVersion: kyverno.io/v1',
     `kind: ${options.kind ?? 'ClusterPolicy'}`,
@@ -16,9 +19,15 @@ export function policyFromYaml(spec: string, options: { kind?: 'ClusterPolicy' |
 }
 
 export function exceptionFromYaml(spec: string, namespace = 'kyverno'): PolicyException {
-  const text = ['apiVersion: kyverno.io/v2', 'kind: PolicyException', 'metadata:', '  name: e', `  namespace: ${namespace}`, 'spec:', ...spec.split('\n').map((l) => `  ${l}`)].join(
-    '\n',
-  );
+  const text = [
+    'apiVersion: kyverno.io/v2',
+    'kind: PolicyException',
+    'metadata:',
+    '  name: e',
+    `  namespace: ${namespace}`,
+    'spec:',
+    ...spec.split('\n').map((l) => `  ${l}`),
+  ].join('\n');
   return parse(text) as PolicyException;
 }
 

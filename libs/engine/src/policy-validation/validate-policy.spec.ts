@@ -9,26 +9,58 @@ const VALIDATE = ['  validate:', '    message: m', '    pattern:', '      metada
 function spec(lines: string[], head: string[] = ['background: false']): string {
   return [...head, 'rules:', '- name: r', ...lines].join('\n');
 }
-const check = (lines: string[], head?: string[], options = {}) => validatePolicy(policyFromYaml(spec(lines, head)), options);
+const check = (lines: string[], head?: string[], options = {}) =>
+  validatePolicy(policyFromYaml(spec(lines, head)), options);
 
 describe('validatePolicy: names and operations', () => {
   it('rule names are unique and at most 63 characters', () => {
     const twoRules = (second: string) =>
-      validatePolicy(policyFromYaml(['background: false', 'rules:', '- name: r', ...MATCH_POD, ...VALIDATE, `- name: ${second}`, ...MATCH_POD, ...VALIDATE].join('\n')));
+      validatePolicy(
+        policyFromYaml(
+          [
+            'background: false',
+            'rules:',
+            '- name: r',
+            ...MATCH_POD,
+            ...VALIDATE,
+            `- name: ${second}`,
+            ...MATCH_POD,
+            ...VALIDATE,
+          ].join('\n'),
+        ),
+      );
     expectOneError(twoRules('r'), 'spec.rules[1].name', "Duplicate rule name: 'r'");
     expectNoErrors(twoRules('s'));
     expectOneError(twoRules('x'.repeat(64)), 'spec.rules[1].name', 'Too long: may not be more than 63 bytes');
   });
 
   it('policy names are at most 63 characters and autogen "all" is refused', () => {
-    expectOneError(validatePolicy(policyFromYaml(spec([...MATCH_POD, ...VALIDATE]), { metadata: `  name: ${'p'.repeat(64)}` })), 'metadata.name', 'Too long');
-    const all = policyFromYaml(spec([...MATCH_POD, ...VALIDATE]), { metadata: '  name: p\n  annotations:\n    pod-policies.kyverno.io/autogen-controllers: all' });
+    expectOneError(
+      validatePolicy(policyFromYaml(spec([...MATCH_POD, ...VALIDATE]), { metadata: `  name: ${'p'.repeat(64)}` })),
+      'metadata.name',
+      'Too long',
+    );
+    const all = policyFromYaml(spec([...MATCH_POD, ...VALIDATE]), {
+      metadata: '  name: p\n  annotations:\n    pod-policies.kyverno.io/autogen-controllers: all',
+    });
     expectOneError(validatePolicy(all), 'metadata.annotations', "Autogen annotation does not support 'all' anymore");
   });
 
   it('a rule has exactly one of validate, mutate, generate, verifyImages', () => {
-    expectOneError(check([...MATCH_POD]), 'spec.rules[0]', "No operation defined in the rule 'r'.(supported operations: mutate,validate,generate,verifyImages)");
-    const both = check([...MATCH_POD, ...VALIDATE, '  mutate:', '    patchStrategicMerge:', '      metadata:', '        labels:', '          a: b']);
+    expectOneError(
+      check([...MATCH_POD]),
+      'spec.rules[0]',
+      "No operation defined in the rule 'r'.(supported operations: mutate,validate,generate,verifyImages)",
+    );
+    const both = check([
+      ...MATCH_POD,
+      ...VALIDATE,
+      '  mutate:',
+      '    patchStrategicMerge:',
+      '      metadata:',
+      '        labels:',
+      '          a: b',
+    ]);
     expect(errors(both).map((d) => d.message)).toContain(
       "Multiple operations defined in the rule 'r', only one operation (mutate,validate,generate,verifyImages) is allowed per rule",
     );
@@ -36,77 +68,256 @@ describe('validatePolicy: names and operations', () => {
   });
 
   it('imageExtractors only with verifyImages', () => {
-    expectOneError(check([...MATCH_POD, ...VALIDATE, '  imageExtractors:', '    Task:', '    - path: /spec/image']), 'spec.rules[0].imageExtractors', 'imageExtractors can only be defined for verifyImages rule');
+    expectOneError(
+      check([...MATCH_POD, ...VALIDATE, '  imageExtractors:', '    Task:', '    - path: /spec/image']),
+      'spec.rules[0].imageExtractors',
+      'imageExtractors can only be defined for verifyImages rule',
+    );
   });
 });
 
 describe('validatePolicy: match and exclude', () => {
   it('any and all cannot be used together', () => {
-    const ds = check(['  match:', '    any:', '    - resources:', '        kinds: [Pod]', '    all:', '    - resources:', '        kinds: [Pod]', ...VALIDATE]);
-    expect(errors(ds).find((d) => d.path === 'spec.rules[0].match')?.message).toBe("Can't specify any and all together");
+    const ds = check([
+      '  match:',
+      '    any:',
+      '    - resources:',
+      '        kinds: [Pod]',
+      '    all:',
+      '    - resources:',
+      '        kinds: [Pod]',
+      ...VALIDATE,
+    ]);
+    expect(errors(ds).find((d) => d.path === 'spec.rules[0].match')?.message).toBe(
+      "Can't specify any and all together",
+    );
   });
 
   it('any/all cannot be mixed with the legacy resources block', () => {
-    const ds = check(['  match:', '    any:', '    - resources:', '        kinds: [Pod]', '    resources:', '      kinds: [Pod]', ...VALIDATE]);
+    const ds = check([
+      '  match:',
+      '    any:',
+      '    - resources:',
+      '        kinds: [Pod]',
+      '    resources:',
+      '      kinds: [Pod]',
+      ...VALIDATE,
+    ]);
     expectOneError(ds, 'spec.rules[0].match', "can't specify any/all together with match resources");
-    const ex = check([...MATCH_POD, '  exclude:', '    any:', '    - resources:', '        namespaces: [a]', '    resources:', '      namespaces: [b]', ...VALIDATE]);
+    const ex = check([
+      ...MATCH_POD,
+      '  exclude:',
+      '    any:',
+      '    - resources:',
+      '        namespaces: [a]',
+      '    resources:',
+      '      namespaces: [b]',
+      ...VALIDATE,
+    ]);
     expectOneError(ex, 'spec.rules[0].exclude', "can't specify any/all together with exclude resources");
   });
 
   it('match must select resources and name kinds', () => {
-    const empty = check(['  match:', '    any:', '    - subjects:', '      - kind: User', '        name: u', ...VALIDATE]);
-    expect(errors(empty).map((d) => `${d.path}: ${d.message}`)).toContain('spec.rules[0].match.any[0].resources: match resources not specified');
+    const empty = check([
+      '  match:',
+      '    any:',
+      '    - subjects:',
+      '      - kind: User',
+      '        name: u',
+      ...VALIDATE,
+    ]);
+    expect(errors(empty).map((d) => `${d.path}: ${d.message}`)).toContain(
+      'spec.rules[0].match.any[0].resources: match resources not specified',
+    );
     const noKinds = check(['  match:', '    any:', '    - resources:', '        names: [x]', ...VALIDATE]);
-    expectOneError(noKinds, 'spec.rules[0].match.any[0].resources.kinds', 'at least one element must be specified in a kind block');
-    const noKindsSpec = check(['  match:', '    any:', '    - resources:', '        names: [x]', '  validate:', '    message: m', '    pattern:', '      spec: {}']);
-    expectOneError(noKindsSpec, 'spec.rules[0].match.any[0].resources.kinds', 'policy can only deal with the metadata field of the resource if the rule does not match any kind');
+    expectOneError(
+      noKinds,
+      'spec.rules[0].match.any[0].resources.kinds',
+      'at least one element must be specified in a kind block',
+    );
+    const noKindsSpec = check([
+      '  match:',
+      '    any:',
+      '    - resources:',
+      '        names: [x]',
+      '  validate:',
+      '    message: m',
+      '    pattern:',
+      '      spec: {}',
+    ]);
+    expectOneError(
+      noKindsSpec,
+      'spec.rules[0].match.any[0].resources.kinds',
+      'policy can only deal with the metadata field of the resource if the rule does not match any kind',
+    );
   });
 
   it('subjects and roles are well formed', () => {
-    const sa = check(['  match:', '    any:', '    - resources:', '        kinds: [Pod]', '      subjects:', '      - kind: ServiceAccount', '        name: s', ...VALIDATE]);
-    expectOneError(sa, 'spec.rules[0].match.any[0].subjects[0].namespace', 'namespace is required when Kind is ServiceAccount');
-    const kind = check(['  match:', '    any:', '    - resources:', '        kinds: [Pod]', '      subjects:', '      - kind: Robot', '        name: s', ...VALIDATE]);
-    expectOneError(kind, 'spec.rules[0].match.any[0].subjects[0].kind', "kind must be 'User', 'Group', or 'ServiceAccount'");
-    const role = check(['  match:', '    any:', '    - resources:', '        kinds: [Pod]', '      roles: [admin]', ...VALIDATE]);
+    const sa = check([
+      '  match:',
+      '    any:',
+      '    - resources:',
+      '        kinds: [Pod]',
+      '      subjects:',
+      '      - kind: ServiceAccount',
+      '        name: s',
+      ...VALIDATE,
+    ]);
+    expectOneError(
+      sa,
+      'spec.rules[0].match.any[0].subjects[0].namespace',
+      'namespace is required when Kind is ServiceAccount',
+    );
+    const kind = check([
+      '  match:',
+      '    any:',
+      '    - resources:',
+      '        kinds: [Pod]',
+      '      subjects:',
+      '      - kind: Robot',
+      '        name: s',
+      ...VALIDATE,
+    ]);
+    expectOneError(
+      kind,
+      'spec.rules[0].match.any[0].subjects[0].kind',
+      "kind must be 'User', 'Group', or 'ServiceAccount'",
+    );
+    const role = check([
+      '  match:',
+      '    any:',
+      '    - resources:',
+      '        kinds: [Pod]',
+      '      roles: [admin]',
+      ...VALIDATE,
+    ]);
     expectOneError(role, 'spec.rules[0].match.any[0].roles[0]', 'Role is expected to be in namespace:name format');
-    expectNoErrors(check(['  match:', '    any:', '    - resources:', '        kinds: [Pod]', '      roles: [ns:admin]', ...VALIDATE]));
+    expectNoErrors(
+      check([
+        '  match:',
+        '    any:',
+        '    - resources:',
+        '        kinds: [Pod]',
+        '      roles: [ns:admin]',
+        ...VALIDATE,
+      ]),
+    );
   });
 
   it('a rule whose exclude removes everything it matches is refused', () => {
-    const same = check([...MATCH_POD, '  exclude:', '    any:', '    - resources:', '        kinds: [Pod]', ...VALIDATE]);
+    const same = check([
+      ...MATCH_POD,
+      '  exclude:',
+      '    any:',
+      '    - resources:',
+      '        kinds: [Pod]',
+      ...VALIDATE,
+    ]);
     expectOneError(same, 'spec.rules[0]', 'Rule is matching an empty set');
-    const legacy = check(['  match:', '    resources:', '      kinds: [Pod]', '  exclude:', '    resources:', '      kinds: [Pod]', ...VALIDATE]);
+    const legacy = check([
+      '  match:',
+      '    resources:',
+      '      kinds: [Pod]',
+      '  exclude:',
+      '    resources:',
+      '      kinds: [Pod]',
+      ...VALIDATE,
+    ]);
     expectOneError(legacy, 'spec.rules[0]', 'Rule is matching an empty set');
-    expectNoErrors(check([...MATCH_POD, '  exclude:', '    any:', '    - resources:', '        namespaces: [kube-system]', ...VALIDATE]));
+    expectNoErrors(
+      check([
+        ...MATCH_POD,
+        '  exclude:',
+        '    any:',
+        '    - resources:',
+        '        namespaces: [kube-system]',
+        ...VALIDATE,
+      ]),
+    );
   });
 
   it('the wildcard kind needs background off, one kind and a metadata-only rule', () => {
     const wildcard = ['  match:', '    any:', '    - resources:', '        kinds: ["*"]'];
     expectNoErrors(check([...wildcard, ...VALIDATE]));
-    expectOneError(check([...wildcard, ...VALIDATE], ['background: true']), 'spec.rules[0].match.any[0].resources.kinds', 'wildcard policy not allowed in background mode');
+    expectOneError(
+      check([...wildcard, ...VALIDATE], ['background: true']),
+      'spec.rules[0].match.any[0].resources.kinds',
+      'wildcard policy not allowed in background mode',
+    );
     const spec2 = check([...wildcard, '  validate:', '    message: m', '    pattern:', '      spec: {}']);
     expectOneError(spec2, 'spec.rules[0].match.any[0].resources.kinds', 'policy can only deal with the metadata field');
-    const gen = check([...wildcard, '  generate:', '    apiVersion: v1', '    kind: ConfigMap', '    name: c', '    namespace: n', '    data: {}']);
+    const gen = check([
+      ...wildcard,
+      '  generate:',
+      '    apiVersion: v1',
+      '    kind: ConfigMap',
+      '    name: c',
+      '    namespace: n',
+      '    data: {}',
+    ]);
     expectOneError(gen, 'spec.rules[0].match.any[0].resources.kinds', 'wildcard policy does not support rule type');
   });
 
   it('namespaced policies may not match cluster-wide kinds or filter namespaces', () => {
-    const policy = policyFromYaml(spec(['  match:', '    any:', '    - resources:', '        kinds: [Namespace]', ...VALIDATE]), { kind: 'Policy' });
-    expectOneError(validatePolicy(policy), 'spec.rules[0].match.any[0].resources.kinds[0]', "Cluster wide resource 'Namespace' not allowed in namespaced policy");
-    const ns = policyFromYaml(spec(['  match:', '    any:', '    - resources:', '        kinds: [Pod]', '        namespaces: [a]', ...VALIDATE]), { kind: 'Policy' });
-    expectOneError(validatePolicy(ns), 'spec.rules[0].match.any[0].resources.namespaces', 'Filtering namespaces not allowed in namespaced policies');
+    const policy = policyFromYaml(
+      spec(['  match:', '    any:', '    - resources:', '        kinds: [Namespace]', ...VALIDATE]),
+      { kind: 'Policy' },
+    );
+    expectOneError(
+      validatePolicy(policy),
+      'spec.rules[0].match.any[0].resources.kinds[0]',
+      "Cluster wide resource 'Namespace' not allowed in namespaced policy",
+    );
+    const ns = policyFromYaml(
+      spec([
+        '  match:',
+        '    any:',
+        '    - resources:',
+        '        kinds: [Pod]',
+        '        namespaces: [a]',
+        ...VALIDATE,
+      ]),
+      { kind: 'Policy' },
+    );
+    expectOneError(
+      validatePolicy(ns),
+      'spec.rules[0].match.any[0].resources.namespaces',
+      'Filtering namespaces not allowed in namespaced policies',
+    );
   });
 });
 
 describe('validatePolicy: variables', () => {
   it('match and exclude may not hold variables', () => {
-    const ds = check(['  match:', '    any:', '    - resources:', '        kinds: [Pod]', '        names: ["{{request.object.metadata.name}}"]', ...VALIDATE]);
-    expectOneError(ds, 'spec.rules[0].match', 'policy contains invalid variables: rule "r" should not have variables in match section');
+    const ds = check([
+      '  match:',
+      '    any:',
+      '    - resources:',
+      '        kinds: [Pod]',
+      '        names: ["{{request.object.metadata.name}}"]',
+      ...VALIDATE,
+    ]);
+    expectOneError(
+      ds,
+      'spec.rules[0].match',
+      'policy contains invalid variables: rule "r" should not have variables in match section',
+    );
   });
 
   it('variables must be built-in roots or context entries', () => {
-    const bad = check([...MATCH_POD, '  validate:', '    message: "{{ foo.bar }}"', '    pattern:', '      metadata:', '        name: "?*"']);
-    expectOneError(bad, 'spec.rules[0].validate.message', 'policy contains invalid variables: variable substitution failed for rule r: variable foo.bar must match regex');
+    const bad = check([
+      ...MATCH_POD,
+      '  validate:',
+      '    message: "{{ foo.bar }}"',
+      '    pattern:',
+      '      metadata:',
+      '        name: "?*"',
+    ]);
+    expectOneError(
+      bad,
+      'spec.rules[0].validate.message',
+      'policy contains invalid variables: variable substitution failed for rule r: variable foo.bar must match regex',
+    );
     const withContext = check([
       '  context:',
       '  - name: foo',
@@ -123,35 +334,106 @@ describe('validatePolicy: variables', () => {
   });
 
   it('configMap entries allow only .data and .metadata', () => {
-    const lines = (v: string) => ['  context:', '  - name: cm', '    configMap:', '      name: c', '      namespace: n', ...MATCH_POD, '  validate:', `    message: "{{ ${v} }}"`, ...VALIDATE.slice(2)];
+    const lines = (v: string) => [
+      '  context:',
+      '  - name: cm',
+      '    configMap:',
+      '      name: c',
+      '      namespace: n',
+      ...MATCH_POD,
+      '  validate:',
+      `    message: "{{ ${v} }}"`,
+      ...VALIDATE.slice(2),
+    ];
     expectNoErrors(check(lines('cm.data.key')));
     expectOneError(check(lines('cm.spec')), 'spec.rules[0].validate.message', 'variable cm.spec must match regex');
   });
 
   it('variables must be valid JMESPath', () => {
     const ds = check([...MATCH_POD, '  validate:', '    message: "{{ request.object.[ }}"', ...VALIDATE.slice(2)]);
-    expectOneError(ds, 'spec.rules[0].validate.message', 'failed to resolve request.object.[ at path /validate/message: invalid JMESPath query');
+    expectOneError(
+      ds,
+      'spec.rules[0].validate.message',
+      'failed to resolve request.object.[ at path /validate/message: invalid JMESPath query',
+    );
   });
 
   it('background mode forbids user-dependent variables and user info in match', () => {
     const lines = [...MATCH_POD, '  validate:', '    message: "{{ request.userInfo.username }}"', ...VALIDATE.slice(2)];
-    expectOneError(check(lines, ['background: true']), 'spec.rules[0].validate.message', 'only select variables are allowed in background mode. Set spec.background=false to disable background mode for this policy rule: variable {{ request.userInfo.username }} is not allowed');
+    expectOneError(
+      check(lines, ['background: true']),
+      'spec.rules[0].validate.message',
+      'only select variables are allowed in background mode. Set spec.background=false to disable background mode for this policy rule: variable {{ request.userInfo.username }} is not allowed',
+    );
     expectNoErrors(check(lines, ['background: false']));
-    const subjects = ['  match:', '    any:', '    - resources:', '        kinds: [Pod]', '      subjects:', '      - kind: User', '        name: u', ...VALIDATE];
-    expectOneError(check(subjects, []), 'spec.rules[0].match.any[0].subjects', 'invalid variable used at path: spec/rules[0]/match/any[0]/subjects');
+    const subjects = [
+      '  match:',
+      '    any:',
+      '    - resources:',
+      '        kinds: [Pod]',
+      '      subjects:',
+      '      - kind: User',
+      '        name: u',
+      ...VALIDATE,
+    ];
+    expectOneError(
+      check(subjects, []),
+      'spec.rules[0].match.any[0].subjects',
+      'invalid variable used at path: spec/rules[0]/match/any[0]/subjects',
+    );
   });
 
   it('element variables only inside foreach', () => {
-    const ds = check([...MATCH_POD, '  validate:', '    message: "{{ element.name }}"', '    foreach:', '    - list: request.object.spec.containers', '      deny: {}']);
-    expectOneError(ds, 'spec.rules[0].validate.message', "variable 'element.name' present outside of foreach at path /validate/message");
-    expectNoErrors(check([...MATCH_POD, '  validate:', '    message: m', '    foreach:', '    - list: request.object.spec.containers', '      pattern:', '        name: "{{ element.name }}"']));
+    const ds = check([
+      ...MATCH_POD,
+      '  validate:',
+      '    message: "{{ element.name }}"',
+      '    foreach:',
+      '    - list: request.object.spec.containers',
+      '      deny: {}',
+    ]);
+    expectOneError(
+      ds,
+      'spec.rules[0].validate.message',
+      "variable 'element.name' present outside of foreach at path /validate/message",
+    );
+    expectNoErrors(
+      check([
+        ...MATCH_POD,
+        '  validate:',
+        '    message: m',
+        '    foreach:',
+        '    - list: request.object.spec.containers',
+        '      pattern:',
+        '        name: "{{ element.name }}"',
+      ]),
+    );
   });
 
   it('target variables only in rules that mutate existing resources', () => {
-    const targets = ['  mutate:', '    targets:', '    - apiVersion: v1', '      kind: ConfigMap', '    patchStrategicMerge:', '      metadata:', '        labels:', '          a: "{{ target.metadata.name }}"'];
+    const targets = [
+      '  mutate:',
+      '    targets:',
+      '    - apiVersion: v1',
+      '      kind: ConfigMap',
+      '    patchStrategicMerge:',
+      '      metadata:',
+      '        labels:',
+      '          a: "{{ target.metadata.name }}"',
+    ];
     expectNoErrors(check([...MATCH_POD, ...targets]));
-    const plain = ['  mutate:', '    patchStrategicMerge:', '      metadata:', '        labels:', '          a: "{{ target.metadata.name }}"'];
-    expectOneError(check([...MATCH_POD, ...plain]), 'spec.rules[0].mutate.patchStrategicMerge.metadata.labels.a', 'variable target.metadata.name must match regex');
+    const plain = [
+      '  mutate:',
+      '    patchStrategicMerge:',
+      '      metadata:',
+      '        labels:',
+      '          a: "{{ target.metadata.name }}"',
+    ];
+    expectOneError(
+      check([...MATCH_POD, ...plain]),
+      'spec.rules[0].mutate.patchStrategicMerge.metadata.labels.a',
+      'variable target.metadata.name must match regex',
+    );
   });
 });
 
@@ -159,112 +441,335 @@ describe('validatePolicy: context entries', () => {
   const entry = (lines: string[]) => check(['  context:', ...lines, ...MATCH_POD, ...VALIDATE]);
 
   it('names may not shadow built-in variables', () => {
-    expectOneError(entry(['  - name: request', '    variable:', '      value: 1']), 'spec.rules[0].context[0].name', 'entry name request is invalid as it conflicts with a pre-defined variable request');
-    expectOneError(entry(['  - name: images.x', '    variable:', '      value: 1']), 'spec.rules[0].context[0].name', 'conflicts with a pre-defined variable images');
+    expectOneError(
+      entry(['  - name: request', '    variable:', '      value: 1']),
+      'spec.rules[0].context[0].name',
+      'entry name request is invalid as it conflicts with a pre-defined variable request',
+    );
+    expectOneError(
+      entry(['  - name: images.x', '    variable:', '      value: 1']),
+      'spec.rules[0].context[0].name',
+      'conflicts with a pre-defined variable images',
+    );
     expectNoErrors(entry(['  - name: requests', '    variable:', '      value: 1']));
   });
 
   it('a redefined entry is a warning', () => {
-    const ds = entry(['  - name: a', '    variable:', '      value: 1', '  - name: a', '    variable:', '      value: 2']);
+    const ds = entry([
+      '  - name: a',
+      '    variable:',
+      '      value: 1',
+      '  - name: a',
+      '    variable:',
+      '      value: 2',
+    ]);
     expectNoErrors(ds);
     expect(warnings(ds).map((d) => d.path)).toEqual(['spec.rules[0].context[1].name']);
   });
 
   it('each source is complete and its JMESPath parses', () => {
-    expectOneError(entry(['  - name: a', '    variable:', '      default: 1']), 'spec.rules[0].context[0].variable', 'a variable must define a value or a jmesPath expression');
-    expectOneError(entry(['  - name: a', '    variable:', '      value: 1', '      default: 2']), 'spec.rules[0].context[0].variable', 'a variable must define a default value only when a jmesPath expression is defined');
-    expectOneError(entry(['  - name: a', '    variable:', '      jmesPath: "foo.["']), 'spec.rules[0].context[0].variable.jmesPath', 'failed to parse JMESPath foo.[');
-    expectOneError(entry(['  - name: a', '    configMap:', '      name: c']), 'spec.rules[0].context[0].configMap', 'a namespace is required for configMap context entry');
-    expectOneError(entry(['  - name: a', '    apiCall:', '      urlPath: /api/v1', '      service:', '        url: https://x']), 'spec.rules[0].context[0].apiCall', 'a URLPath cannot be used for service API calls');
-    expectNoErrors(entry(['  - name: a', '    apiCall:', '      urlPath: /api/v1/namespaces', '      jmesPath: "items[].metadata.name | length(@)"']));
+    expectOneError(
+      entry(['  - name: a', '    variable:', '      default: 1']),
+      'spec.rules[0].context[0].variable',
+      'a variable must define a value or a jmesPath expression',
+    );
+    expectOneError(
+      entry(['  - name: a', '    variable:', '      value: 1', '      default: 2']),
+      'spec.rules[0].context[0].variable',
+      'a variable must define a default value only when a jmesPath expression is defined',
+    );
+    expectOneError(
+      entry(['  - name: a', '    variable:', '      jmesPath: "foo.["']),
+      'spec.rules[0].context[0].variable.jmesPath',
+      'failed to parse JMESPath foo.[',
+    );
+    expectOneError(
+      entry(['  - name: a', '    configMap:', '      name: c']),
+      'spec.rules[0].context[0].configMap',
+      'a namespace is required for configMap context entry',
+    );
+    expectOneError(
+      entry(['  - name: a', '    apiCall:', '      urlPath: /api/v1', '      service:', '        url: https://x']),
+      'spec.rules[0].context[0].apiCall',
+      'a URLPath cannot be used for service API calls',
+    );
+    expectNoErrors(
+      entry([
+        '  - name: a',
+        '    apiCall:',
+        '      urlPath: /api/v1/namespaces',
+        '      jmesPath: "items[].metadata.name | length(@)"',
+      ]),
+    );
   });
 });
 
 describe('validatePolicy: conditions', () => {
   it('operators must be known', () => {
-    const ds = check(['  preconditions:', '    all:', '    - key: a', '      operator: Matches', '      value: b', ...MATCH_POD, ...VALIDATE]);
-    expectOneError(ds, 'spec.rules[0].preconditions.all[0].operator', 'entered value of `operator` is invalid. valid values: [');
+    const ds = check([
+      '  preconditions:',
+      '    all:',
+      '    - key: a',
+      '      operator: Matches',
+      '      value: b',
+      ...MATCH_POD,
+      ...VALIDATE,
+    ]);
+    expectOneError(
+      ds,
+      'spec.rules[0].preconditions.all[0].operator',
+      'entered value of `operator` is invalid. valid values: [',
+    );
     expect(errors(ds)[0]!.message).toContain('"AnyIn" "AllIn"');
   });
 
   it('request.operation values must be admission operations', () => {
-    const ds = check(['  preconditions:', '    any:', '    - key: "{{ request.operation }}"', '      operator: Equals', '      value: CREATED', ...MATCH_POD, ...VALIDATE]);
-    expectOneError(ds, 'spec.rules[0].preconditions.any[0].value', "unknown value 'CREATED' found under the 'value' field");
-    expectNoErrors(check(['  preconditions:', '    any:', '    - key: "{{request.operation}}"', '      operator: AnyIn', '      value: [CREATE, UPDATE]', ...MATCH_POD, ...VALIDATE]));
+    const ds = check([
+      '  preconditions:',
+      '    any:',
+      '    - key: "{{ request.operation }}"',
+      '      operator: Equals',
+      '      value: CREATED',
+      ...MATCH_POD,
+      ...VALIDATE,
+    ]);
+    expectOneError(
+      ds,
+      'spec.rules[0].preconditions.any[0].value',
+      "unknown value 'CREATED' found under the 'value' field",
+    );
+    expectNoErrors(
+      check([
+        '  preconditions:',
+        '    any:',
+        '    - key: "{{request.operation}}"',
+        '      operator: AnyIn',
+        '      value: [CREATE, UPDATE]',
+        ...MATCH_POD,
+        ...VALIDATE,
+      ]),
+    );
   });
 
   it('deprecated operators in deny conditions are warnings', () => {
-    const ds = check([...MATCH_POD, '  validate:', '    message: m', '    deny:', '      conditions:', '        any:', '        - key: a', '          operator: In', '          value: [a]']);
+    const ds = check([
+      ...MATCH_POD,
+      '  validate:',
+      '    message: m',
+      '    deny:',
+      '      conditions:',
+      '        any:',
+      '        - key: a',
+      '          operator: In',
+      '          value: [a]',
+    ]);
     expectNoErrors(ds);
-    expect(warnings(ds).map((d) => d.message)).toEqual(['Operator In has been deprecated and will be removed soon. Use these instead: ["AllIn" "AnyIn"]']);
+    expect(warnings(ds).map((d) => d.message)).toEqual([
+      'Operator In has been deprecated and will be removed soon. Use these instead: ["AllIn" "AnyIn"]',
+    ]);
   });
 });
 
 describe('validatePolicy: validate rules', () => {
   it('one validation kind only', () => {
     const ds = check([...MATCH_POD, '  validate:', '    message: m', '    pattern: {}', '    deny: {}']);
-    expectOneError(ds, 'spec.rules[0].validate', 'only one of pattern, anyPattern, deny, foreach, podSecurity, cel, manifests, assert can be specified');
+    expectOneError(
+      ds,
+      'spec.rules[0].validate',
+      'only one of pattern, anyPattern, deny, foreach, podSecurity, cel, manifests, assert can be specified',
+    );
   });
 
   it('pattern anchors are supported and existence anchors hold a non-empty list', () => {
-    const add = check([...MATCH_POD, '  validate:', '    message: m', '    pattern:', '      metadata:', '        +(name): x']);
+    const add = check([
+      ...MATCH_POD,
+      '  validate:',
+      '    message: m',
+      '    pattern:',
+      '      metadata:',
+      '        +(name): x',
+    ]);
     expectOneError(add, 'spec.rules[0].validate.pattern.metadata["+(name)"]', 'unsupported anchor +(name)');
-    const existence = check([...MATCH_POD, '  validate:', '    message: m', '    pattern:', '      spec:', '        ^(containers):', '          name: x']);
-    expectOneError(existence, 'spec.rules[0].validate.pattern.spec["^(containers)"]', 'existence anchor should have value of type list');
-    expectNoErrors(check([...MATCH_POD, '  validate:', '    message: m', '    pattern:', '      spec:', '        =(hostNetwork): false', '        ^(containers):', '        - name: x']));
+    const existence = check([
+      ...MATCH_POD,
+      '  validate:',
+      '    message: m',
+      '    pattern:',
+      '      spec:',
+      '        ^(containers):',
+      '          name: x',
+    ]);
+    expectOneError(
+      existence,
+      'spec.rules[0].validate.pattern.spec["^(containers)"]',
+      'existence anchor should have value of type list',
+    );
+    expectNoErrors(
+      check([
+        ...MATCH_POD,
+        '  validate:',
+        '    message: m',
+        '    pattern:',
+        '      spec:',
+        '        =(hostNetwork): false',
+        '        ^(containers):',
+        '        - name: x',
+      ]),
+    );
   });
 
   it('labels in patterns must be strings', () => {
-    const ds = check([...MATCH_POD, '  validate:', '    message: m', '    pattern:', '      metadata:', '        labels:', '          n: 1']);
+    const ds = check([
+      ...MATCH_POD,
+      '  validate:',
+      '    message: m',
+      '    pattern:',
+      '      metadata:',
+      '        labels:',
+      '          n: 1',
+    ]);
     expectOneError(ds, 'spec.rules[0].validate', 'labels and annotations supports only string values');
   });
 
   it('foreach entries have exactly one of pattern, anyPattern, deny, foreach', () => {
-    const ds = check([...MATCH_POD, '  validate:', '    message: m', '    foreach:', '    - list: request.object.spec.containers']);
-    expectOneError(ds, 'spec.rules[0].validate.foreach[0]', 'one of pattern, anyPattern, deny, or foreach must be specified');
+    const ds = check([
+      ...MATCH_POD,
+      '  validate:',
+      '    message: m',
+      '    foreach:',
+      '    - list: request.object.spec.containers',
+    ]);
+    expectOneError(
+      ds,
+      'spec.rules[0].validate.foreach[0]',
+      'one of pattern, anyPattern, deny, or foreach must be specified',
+    );
   });
 
   it('podSecurity exclusions fit the level and the control scope', () => {
-    const pss = (level: string, exclude: string[]) => check([...MATCH_POD, '  validate:', '    podSecurity:', `      level: ${level}`, '      exclude:', ...exclude]);
-    expectOneError(pss('baseline', ['      - controlName: Running as Non-root']), 'spec.rules[0].validate.podSecurity.exclude[0].controlName', 'Invalid control name defined at the given level');
+    const pss = (level: string, exclude: string[]) =>
+      check([...MATCH_POD, '  validate:', '    podSecurity:', `      level: ${level}`, '      exclude:', ...exclude]);
+    expectOneError(
+      pss('baseline', ['      - controlName: Running as Non-root']),
+      'spec.rules[0].validate.podSecurity.exclude[0].controlName',
+      'Invalid control name defined at the given level',
+    );
     expectNoErrors(pss('baseline', ['      - controlName: Seccomp', '        images: ["*"]']));
-    expectOneError(pss('restricted', ['      - controlName: Capabilities']), 'spec.rules[0].validate.podSecurity.exclude[0].controlName', 'exclude.images must be specified for the container level control');
-    expectOneError(pss('restricted', ['      - controlName: Host Namespaces', '        images: ["*"]']), 'spec.rules[0].validate.podSecurity.exclude[0].controlName', 'exclude.images must not be specified for the pod level control');
+    expectOneError(
+      pss('restricted', ['      - controlName: Capabilities']),
+      'spec.rules[0].validate.podSecurity.exclude[0].controlName',
+      'exclude.images must be specified for the container level control',
+    );
+    expectOneError(
+      pss('restricted', ['      - controlName: Host Namespaces', '        images: ["*"]']),
+      'spec.rules[0].validate.podSecurity.exclude[0].controlName',
+      'exclude.images must not be specified for the pod level control',
+    );
   });
 });
 
 describe('validatePolicy: mutate rules', () => {
   it('patchesJson6902 paths begin with a slash and hold no variables', () => {
-    const patch = (p: string) => check([...MATCH_POD, '  mutate:', '    patchesJson6902: |-', '      - op: add', `        path: ${p}`, '        value: x']);
-    expectOneError(patch('metadata/labels/a'), 'spec.rules[0].mutate.patchesJson6902', 'path must begin with a forward slash: spec.rules[0]: metadata/labels/a');
-    expectOneError(patch('"/metadata/labels/{{request.object.kind}}"'), 'spec.rules[0].mutate.patchesJson6902', 'should not have variables in patchesJSON6902 path section');
+    const patch = (p: string) =>
+      check([
+        ...MATCH_POD,
+        '  mutate:',
+        '    patchesJson6902: |-',
+        '      - op: add',
+        `        path: ${p}`,
+        '        value: x',
+      ]);
+    expectOneError(
+      patch('metadata/labels/a'),
+      'spec.rules[0].mutate.patchesJson6902',
+      'path must begin with a forward slash: spec.rules[0]: metadata/labels/a',
+    );
+    expectOneError(
+      patch('"/metadata/labels/{{request.object.kind}}"'),
+      'spec.rules[0].mutate.patchesJson6902',
+      'should not have variables in patchesJSON6902 path section',
+    );
     expectNoErrors(patch('/metadata/labels/a'));
-    const legacyPod = check(['  match:', '    resources:', '      kinds: [Pod]', '  mutate:', '    patchesJson6902: |-', '      - op: add', '        path: /metadata/labels/a', '        value: x']);
+    const legacyPod = check([
+      '  match:',
+      '    resources:',
+      '      kinds: [Pod]',
+      '  mutate:',
+      '    patchesJson6902: |-',
+      '      - op: add',
+      '        path: /metadata/labels/a',
+      '        value: x',
+    ]);
     expectNoErrors(legacyPod);
-    expect(warnings(legacyPod).map((d) => d.message)[0]).toContain('Pods managed by workload controllers should not be directly mutated');
+    expect(warnings(legacyPod).map((d) => d.message)[0]).toContain(
+      'Pods managed by workload controllers should not be directly mutated',
+    );
   });
 
   it('foreach excludes top-level patches', () => {
-    const ds = check([...MATCH_POD, '  mutate:', '    patchStrategicMerge:', '      metadata: {}', '    foreach:', '    - list: request.object.spec.containers', '      patchStrategicMerge: {}']);
-    expectOneError(ds, 'spec.rules[0].mutate.foreach', 'only one of `foreach`, `patchStrategicMerge`, or `patchesJson6902` is allowed');
+    const ds = check([
+      ...MATCH_POD,
+      '  mutate:',
+      '    patchStrategicMerge:',
+      '      metadata: {}',
+      '    foreach:',
+      '    - list: request.object.spec.containers',
+      '      patchStrategicMerge: {}',
+    ]);
+    expectOneError(
+      ds,
+      'spec.rules[0].mutate.foreach',
+      'only one of `foreach`, `patchStrategicMerge`, or `patchesJson6902` is allowed',
+    );
   });
 
   it('mutateExistingOnPolicyUpdate needs targets; namespaced targets stay in the namespace', () => {
-    const ds = check([...MATCH_POD, '  mutate:', '    mutateExistingOnPolicyUpdate: true', '    patchStrategicMerge:', '      metadata: {}']);
-    expectOneError(ds, 'spec.mutateExistingOnPolicyUpdate', 'rules[0].mutate.targets has to be specified when mutateExistingOnPolicyUpdate is set');
-    const ns = validatePolicy(
-      policyFromYaml(spec([...MATCH_POD, '  mutate:', '    targets:', '    - apiVersion: v1', '      kind: ConfigMap', '      namespace: other', '    patchStrategicMerge:', '      metadata: {}']), {
-        kind: 'Policy',
-        metadata: '  name: p\n  namespace: team',
-      }),
+    const ds = check([
+      ...MATCH_POD,
+      '  mutate:',
+      '    mutateExistingOnPolicyUpdate: true',
+      '    patchStrategicMerge:',
+      '      metadata: {}',
+    ]);
+    expectOneError(
+      ds,
+      'spec.mutateExistingOnPolicyUpdate',
+      'rules[0].mutate.targets has to be specified when mutateExistingOnPolicyUpdate is set',
     );
-    expectOneError(ns, 'spec.rules[0].mutate.targets[0].namespace', 'This field can be ignored or should have value of the namespace where the policy is being created');
+    const ns = validatePolicy(
+      policyFromYaml(
+        spec([
+          ...MATCH_POD,
+          '  mutate:',
+          '    targets:',
+          '    - apiVersion: v1',
+          '      kind: ConfigMap',
+          '      namespace: other',
+          '    patchStrategicMerge:',
+          '      metadata: {}',
+        ]),
+        {
+          kind: 'Policy',
+          metadata: '  name: p\n  namespace: team',
+        },
+      ),
+    );
+    expectOneError(
+      ns,
+      'spec.rules[0].mutate.targets[0].namespace',
+      'This field can be ignored or should have value of the namespace where the policy is being created',
+    );
   });
 });
 
 describe('validatePolicy: generate rules', () => {
   const gen = (lines: string[], options: { kind?: 'Policy' } = {}) =>
-    validatePolicy(policyFromYaml(spec([...MATCH_POD, '  generate:', ...lines]), { kind: options.kind, metadata: '  name: p\n  namespace: team' }));
+    validatePolicy(
+      policyFromYaml(spec([...MATCH_POD, '  generate:', ...lines]), {
+        kind: options.kind,
+        metadata: '  name: p\n  namespace: team',
+      }),
+    );
 
   it('kind, name and apiVersion are required', () => {
     const ds = gen(['    namespace: n', '    data: {}']);
@@ -276,56 +781,174 @@ describe('validatePolicy: generate rules', () => {
   });
 
   it('the target namespace follows the kind scope', () => {
-    expectOneError(gen(['    apiVersion: v1', '    kind: ConfigMap', '    name: c', '    data: {}']), 'spec.rules[0].generate.namespace', 'target namespace must be set for a namespaced resource');
-    expectOneError(gen(['    apiVersion: v1', '    kind: Namespace', '    name: c', '    namespace: x', '    data: {}']), 'spec.rules[0].generate.namespace', 'target namespace must not be set for a cluster-wide resource');
+    expectOneError(
+      gen(['    apiVersion: v1', '    kind: ConfigMap', '    name: c', '    data: {}']),
+      'spec.rules[0].generate.namespace',
+      'target namespace must be set for a namespaced resource',
+    );
+    expectOneError(
+      gen(['    apiVersion: v1', '    kind: Namespace', '    name: c', '    namespace: x', '    data: {}']),
+      'spec.rules[0].generate.namespace',
+      'target namespace must not be set for a cluster-wide resource',
+    );
     expectNoErrors(gen(['    apiVersion: v1', '    kind: Namespace', '    name: c', '    data: {}']));
   });
 
   it('data and clone are exclusive; clone kinds hold no variables; data holds no anchors', () => {
-    const both = gen(['    apiVersion: v1', '    kind: ConfigMap', '    name: c', '    namespace: n', '    data: {}', '    clone:', '      name: a', '      namespace: b']);
-    expectOneError(both, 'spec.rules[0].generate', 'only one of generate patterns(data, clone, cloneList and foreach) can be specified');
-    const vars = gen(['    apiVersion: v1', '    kind: "{{request.object.kind}}"', '    name: c', '    namespace: n', '    clone:', '      name: a', '      namespace: b']);
-    expectOneError(vars, 'spec.rules[0].generate["clone/cloneList"]', 'Generation Rule Clone/CloneList should not have variables');
-    const anchors = gen(['    apiVersion: v1', '    kind: ConfigMap', '    name: c', '    namespace: n', '    data:', '      (x): y']);
-    expectOneError(anchors, 'spec.rules[0].generate.data["(x)"]', 'anchors not supported on generate resources: unsupported anchor (x)');
+    const both = gen([
+      '    apiVersion: v1',
+      '    kind: ConfigMap',
+      '    name: c',
+      '    namespace: n',
+      '    data: {}',
+      '    clone:',
+      '      name: a',
+      '      namespace: b',
+    ]);
+    expectOneError(
+      both,
+      'spec.rules[0].generate',
+      'only one of generate patterns(data, clone, cloneList and foreach) can be specified',
+    );
+    const vars = gen([
+      '    apiVersion: v1',
+      '    kind: "{{request.object.kind}}"',
+      '    name: c',
+      '    namespace: n',
+      '    clone:',
+      '      name: a',
+      '      namespace: b',
+    ]);
+    expectOneError(
+      vars,
+      'spec.rules[0].generate["clone/cloneList"]',
+      'Generation Rule Clone/CloneList should not have variables',
+    );
+    const anchors = gen([
+      '    apiVersion: v1',
+      '    kind: ConfigMap',
+      '    name: c',
+      '    namespace: n',
+      '    data:',
+      '      (x): y',
+    ]);
+    expectOneError(
+      anchors,
+      'spec.rules[0].generate.data["(x)"]',
+      'anchors not supported on generate resources: unsupported anchor (x)',
+    );
   });
 
   it('a namespaced policy generates and clones only in its own namespace', () => {
-    const other = gen(['    apiVersion: v1', '    kind: ConfigMap', '    name: c', '    namespace: other', '    data: {}'], { kind: 'Policy' });
-    expectOneError(other, 'spec.rules[0].generate.namespace', 'target resource scope mismatched: a namespaced policy cannot generate resources in other namespaces, expected: team, received: other');
-    const clone = gen(['    apiVersion: v1', '    kind: ConfigMap', '    name: c', '    namespace: team', '    clone:', '      name: a', '      namespace: default'], { kind: 'Policy' });
-    expectOneError(clone, 'spec.rules[0].generate.namespace', 'a namespaced policy cannot clone resources from other namespaces, expected: team, received: default');
-    expectNoErrors(gen(['    apiVersion: v1', '    kind: ConfigMap', '    name: c', '    namespace: team', '    data: {}'], { kind: 'Policy' }));
+    const other = gen(
+      ['    apiVersion: v1', '    kind: ConfigMap', '    name: c', '    namespace: other', '    data: {}'],
+      { kind: 'Policy' },
+    );
+    expectOneError(
+      other,
+      'spec.rules[0].generate.namespace',
+      'target resource scope mismatched: a namespaced policy cannot generate resources in other namespaces, expected: team, received: other',
+    );
+    const clone = gen(
+      [
+        '    apiVersion: v1',
+        '    kind: ConfigMap',
+        '    name: c',
+        '    namespace: team',
+        '    clone:',
+        '      name: a',
+        '      namespace: default',
+      ],
+      { kind: 'Policy' },
+    );
+    expectOneError(
+      clone,
+      'spec.rules[0].generate.namespace',
+      'a namespaced policy cannot clone resources from other namespaces, expected: team, received: default',
+    );
+    expectNoErrors(
+      gen(['    apiVersion: v1', '    kind: ConfigMap', '    name: c', '    namespace: team', '    data: {}'], {
+        kind: 'Policy',
+      }),
+    );
   });
 
   it('cloneList needs a namespace for namespaced kinds and one scope', () => {
-    expectOneError(gen(['    namespace: n', '    cloneList:', '      kinds: [v1/Secret]']), 'spec.rules[0].generate.cloneList.namespace', 'namespace is required for namespaced target resources');
-    expectOneError(gen(['    namespace: n', '    cloneList:', '      namespace: a', '      kinds: [v1/Secret, rbac.authorization.k8s.io/v1/ClusterRole]']), 'spec.rules[0].generate.cloneList.kinds', 'mixed scope of target resources is forbidden');
+    expectOneError(
+      gen(['    namespace: n', '    cloneList:', '      kinds: [v1/Secret]']),
+      'spec.rules[0].generate.cloneList.namespace',
+      'namespace is required for namespaced target resources',
+    );
+    expectOneError(
+      gen([
+        '    namespace: n',
+        '    cloneList:',
+        '      namespace: a',
+        '      kinds: [v1/Secret, rbac.authorization.k8s.io/v1/ClusterRole]',
+      ]),
+      'spec.rules[0].generate.cloneList.kinds',
+      'mixed scope of target resources is forbidden',
+    );
   });
 });
 
 describe('validatePolicy: policy-wide settings', () => {
   it('webhook timeouts are 1..30 seconds', () => {
-    expectOneError(check([...MATCH_POD, ...VALIDATE], ['background: false', 'webhookTimeoutSeconds: 31']), 'spec.webhookTimeoutSeconds', 'the timeout value must be between 1 and 30 seconds');
+    expectOneError(
+      check([...MATCH_POD, ...VALIDATE], ['background: false', 'webhookTimeoutSeconds: 31']),
+      'spec.webhookTimeoutSeconds',
+      'the timeout value must be between 1 and 30 seconds',
+    );
     expectNoErrors(check([...MATCH_POD, ...VALIDATE], ['background: false', 'webhookTimeoutSeconds: 30']));
   });
 
   it('lower-case failure actions are deprecated (warning)', () => {
     const ds = check([...MATCH_POD, ...VALIDATE], ['background: false', 'validationFailureAction: enforce']);
     expectNoErrors(ds);
-    expect(warnings(ds).map((d) => d.message)).toEqual(['Validation failure actions enforce/audit are deprecated, use Enforce/Audit instead.']);
+    expect(warnings(ds).map((d) => d.message)).toEqual([
+      'Validation failure actions enforce/audit are deprecated, use Enforce/Audit instead.',
+    ]);
   });
 
   it('failure action overrides may not both enforce and audit a namespace', () => {
-    const head = ['background: false', 'validationFailureActionOverrides:', '- action: Enforce', '  namespaces: [a, b]', '- action: Audit', '  namespaces: [b]'];
-    expectOneError(check([...MATCH_POD, ...VALIDATE], head), 'spec.validationFailureActionOverrides[1].namespaces', 'conflicting namespaces found in path: spec.validationFailureActionOverrides[1].namespaces: b');
-    const wild = ['background: false', 'validationFailureActionOverrides:', '- action: Enforce', '  namespaces: [prod-*]', '- action: Audit', '  namespaces: [prod-1]'];
-    expectOneError(check([...MATCH_POD, ...VALIDATE], wild), 'spec.validationFailureActionOverrides[1].namespaces', "wildcard pattern 'prod-*' matches with namespace 'prod-1'");
+    const head = [
+      'background: false',
+      'validationFailureActionOverrides:',
+      '- action: Enforce',
+      '  namespaces: [a, b]',
+      '- action: Audit',
+      '  namespaces: [b]',
+    ];
+    expectOneError(
+      check([...MATCH_POD, ...VALIDATE], head),
+      'spec.validationFailureActionOverrides[1].namespaces',
+      'conflicting namespaces found in path: spec.validationFailureActionOverrides[1].namespaces: b',
+    );
+    const wild = [
+      'background: false',
+      'validationFailureActionOverrides:',
+      '- action: Enforce',
+      '  namespaces: [prod-*]',
+      '- action: Audit',
+      '  namespaces: [prod-1]',
+    ];
+    expectOneError(
+      check([...MATCH_POD, ...VALIDATE], wild),
+      'spec.validationFailureActionOverrides[1].namespaces',
+      "wildcard pattern 'prod-*' matches with namespace 'prod-1'",
+    );
   });
 
   it('admission and background cannot both be off; no admission means validate only', () => {
-    expectOneError(check([...MATCH_POD, ...VALIDATE], ['background: false', 'admission: false']), 'spec.admission', 'disabling both admission and background processing is not allowed');
-    const mutate = check([...MATCH_POD, '  mutate:', '    patchStrategicMerge:', '      metadata: {}'], ['background: true', 'admission: false']);
+    expectOneError(
+      check([...MATCH_POD, ...VALIDATE], ['background: false', 'admission: false']),
+      'spec.admission',
+      'disabling both admission and background processing is not allowed',
+    );
+    const mutate = check(
+      [...MATCH_POD, '  mutate:', '    patchStrategicMerge:', '      metadata: {}'],
+      ['background: true', 'admission: false'],
+    );
     expectOneError(mutate, 'spec.admission', 'disabling admission processing is only allowed with validation policies');
   });
 

@@ -44,7 +44,10 @@ export interface PolicyValidationOptions {
 export function validatePolicy(policy: Policy, options: PolicyValidationOptions = {}): Diagnostic[] {
   const namespaced = options.namespaced ?? policy.kind === 'Policy';
   const name = policy.metadata?.name;
-  const findings = new Findings({ file: options.file ?? '', object: `${policy.kind ?? 'ClusterPolicy'}${name ? `/${name}` : ''}` });
+  const findings = new Findings({
+    file: options.file ?? '',
+    object: `${policy.kind ?? 'ClusterPolicy'}${name ? `/${name}` : ''}`,
+  });
   const clusterKinds = options.clusterScopedKinds
     ? new Set([...DEFAULT_CLUSTER_SCOPED_KINDS, ...options.clusterScopedKinds])
     : DEFAULT_CLUSTER_SCOPED_KINDS;
@@ -61,7 +64,12 @@ export function validatePolicy(policy: Policy, options: PolicyValidationOptions 
     return findings.diagnostics;
   }
   checkPolicySpec(check);
-  const ruleChecks: RuleCheck[] = policy.spec.rules.map((rule, index) => ({ ...check, rule, index, path: ['spec', 'rules', index] }));
+  const ruleChecks: RuleCheck[] = policy.spec.rules.map((rule, index) => ({
+    ...check,
+    rule,
+    index,
+    path: ['spec', 'rules', index],
+  }));
 
   // Variables first: Kyverno checks them before anything else, and a background-mode violation
   // stops it before the variables are resolved against each rule's context.

@@ -38,7 +38,10 @@ export function checkBackgroundVariables(c: PolicyCheck): boolean {
       const report = (path: Segment[], field: string) =>
         c.findings.error(
           ['spec', 'rules', i, block, ...path, field],
-          `${BACKGROUND}invalid variable used at path: spec/rules[${i}]/${block}/${[...path, field].map(String).join('/').replace(/\/(\d+)\//g, '[$1]/')}`,
+          `${BACKGROUND}invalid variable used at path: spec/rules[${i}]/${block}/${[...path, field]
+            .map(String)
+            .join('/')
+            .replace(/\/(\d+)\//g, '[$1]/')}`,
         );
       const field = userInfoField(m);
       if (field) report([], field);
@@ -76,8 +79,14 @@ function userInfoField(u: { roles?: string[]; clusterRoles?: string[]; subjects?
 export function checkForbiddenVariableSections(c: RuleCheck): void {
   const { rule, path, findings } = c;
   const name = rule.name;
-  if (rule.mutate?.patchesJson6902 && jsonPatchPaths(rule.mutate.patchesJson6902).some((p) => /\{\{[^{}]*\}\}/.test(p))) {
-    findings.error([...path, 'mutate', 'patchesJson6902'], `${INVALID}rule "${name}" should not have variables in patchesJSON6902 path section`);
+  if (
+    rule.mutate?.patchesJson6902 &&
+    jsonPatchPaths(rule.mutate.patchesJson6902).some((p) => /\{\{[^{}]*\}\}/.test(p))
+  ) {
+    findings.error(
+      [...path, 'mutate', 'patchesJson6902'],
+      `${INVALID}rule "${name}" should not have variables in patchesJSON6902 path section`,
+    );
   }
   if (containsVariable(rule.exclude as JsonValue)) {
     findings.error([...path, 'exclude'], `${INVALID}rule "${name}" should not have variables in exclude section`);
@@ -87,9 +96,14 @@ export function checkForbiddenVariableSections(c: RuleCheck): void {
   }
   (rule.verifyImages ?? []).forEach((verification, i) => {
     if (!isObject(verification)) return;
-    const refs = [verification.imageReferences, verification.image].flat().filter((r): r is string => typeof r === 'string');
+    const refs = [verification.imageReferences, verification.image]
+      .flat()
+      .filter((r): r is string => typeof r === 'string');
     if (refs.some((ref) => /\{\{[^{}]*\}\}/.test(ref))) {
-      findings.error([...path, 'verifyImages', i], `${INVALID}rule "${name}" should not have variables in image reference section`);
+      findings.error(
+        [...path, 'verifyImages', i],
+        `${INVALID}rule "${name}" should not have variables in image reference section`,
+      );
     }
   });
 }
@@ -125,12 +139,24 @@ export function checkRuleVariables(c: RuleCheck): void {
         [target as unknown as JsonValue, ['mutate', 'targets', i]],
       ];
       for (const [value, at] of scope) {
-        checkVariablesIn(c, value, at, allowance, (reason) => `${INVALID}invalid variables defined at mutate.targets[${i}]: ${reason}`);
+        checkVariablesIn(
+          c,
+          value,
+          at,
+          allowance,
+          (reason) => `${INVALID}invalid variables defined at mutate.targets[${i}]: ${reason}`,
+        );
       }
     });
   }
   const allowance = new VariableAllowance(c.background, targets !== undefined, contextPatterns(rule));
-  checkVariablesIn(c, ruleWithoutUncheckedParts(rule), [], allowance, (reason) => `${INVALID}variable substitution failed for rule ${rule.name}: ${reason}`);
+  checkVariablesIn(
+    c,
+    ruleWithoutUncheckedParts(rule),
+    [],
+    allowance,
+    (reason) => `${INVALID}variable substitution failed for rule ${rule.name}: ${reason}`,
+  );
 }
 
 function checkVariablesIn(
@@ -147,7 +173,9 @@ function checkVariablesIn(
       if (expression.includes('{{')) continue; // resolved after its nested variables
       const problem = allowance.check(expression);
       if (problem === undefined) continue;
-      const reason = problem.startsWith('variable ') ? problem : `failed to resolve ${expression} at path ${pointer(full)}: ${problem}`;
+      const reason = problem.startsWith('variable ')
+        ? problem
+        : `failed to resolve ${expression} at path ${pointer(full)}: ${problem}`;
       c.findings.error([...c.path, ...full], message(reason));
     }
   });

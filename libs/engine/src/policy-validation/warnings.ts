@@ -24,7 +24,10 @@ export function ruleWarnings(c: RuleCheck): void {
   const allKinds = [...kindsOf(rule.match), ...kindsOf(rule.exclude)];
   if (rule.validate) subresourceWarnings(c, JSON.stringify(withoutDenyConditions(rule)), allKinds);
   if (rule.mutate) {
-    subresourceWarnings(c, JSON.stringify(rule.mutate), [...allKinds, ...(rule.mutate.targets ?? []).map((t) => t.kind)]);
+    subresourceWarnings(c, JSON.stringify(rule.mutate), [
+      ...allKinds,
+      ...(rule.mutate.targets ?? []).map((t) => t.kind),
+    ]);
   }
 }
 
@@ -38,7 +41,10 @@ function subresourceWarnings(c: RuleCheck, json: string, kinds: readonly string[
   if (json.includes('replicas') && !kinds.some((k) => k.toLowerCase().includes('scale'))) {
     c.findings.warning(at, 'You are matching on replicas but not including the scale subresource in the policy.');
   }
-  if ((json.includes('.status') || json.includes('"status":')) && !kinds.some((k) => k.toLowerCase().includes('status'))) {
+  if (
+    (json.includes('.status') || json.includes('"status":')) &&
+    !kinds.some((k) => k.toLowerCase().includes('status'))
+  ) {
     c.findings.warning(at, 'You are matching on status but not including the status subresource in the policy.');
   }
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../json';
-import { AUTOGEN_CONTROLLERS_ANNOTATION, autogenRules, autogenStatus, effectiveControllers, withAutogen } from './autogen';
+import {
+  AUTOGEN_CONTROLLERS_ANNOTATION,
+  autogenRules,
+  autogenStatus,
+  effectiveControllers,
+  withAutogen,
+} from './autogen';
 import type { Policy, Rule } from './types';
 
 const CONTROLLER_KINDS = [
@@ -107,7 +113,10 @@ describe('autogen: which rules are generated', () => {
 
   it('truncates generated names to 63 characters', () => {
     const long = 'r'.repeat(60);
-    expect(names(policy([validateRule(long)]))).toEqual([`autogen-${long}`.slice(0, 63), `autogen-cronjob-${long}`.slice(0, 63)]);
+    expect(names(policy([validateRule(long)]))).toEqual([
+      `autogen-${long}`.slice(0, 63),
+      `autogen-cronjob-${long}`.slice(0, 63),
+    ]);
   });
 
   it('counts kinds given with group/version or subresource as Pod when checking rules', () => {
@@ -128,12 +137,21 @@ describe('autogen: cases that switch it off for the whole policy', () => {
   const cases: [string, unknown][] = [
     ['a generate rule', { name: 'g', match: podMatch, generate: { kind: 'ConfigMap', name: 'x', data: {} } }],
     ['a JSON patch', { name: 'm', match: podMatch, mutate: { patchesJson6902: '- op: add' } }],
-    ['a JSON patch in foreach', { name: 'm', match: podMatch, mutate: { foreach: [{ list: 'x', patchesJson6902: 'y' }] } }],
+    [
+      'a JSON patch in foreach',
+      { name: 'm', match: podMatch, mutate: { foreach: [{ list: 'x', patchesJson6902: 'y' }] } },
+    ],
     ['a name filter', { ...validateRule('n'), match: { any: [{ resources: { kinds: ['Pod'], name: 'x' } }] } }],
     ['a names filter', { ...validateRule('n'), match: { all: [{ resources: { kinds: ['Pod'], names: ['x'] } }] } }],
-    ['a selector', { ...validateRule('n'), match: { resources: { kinds: ['Pod'], selector: { matchLabels: { a: 'b' } } } } }],
+    [
+      'a selector',
+      { ...validateRule('n'), match: { resources: { kinds: ['Pod'], selector: { matchLabels: { a: 'b' } } } } },
+    ],
     ['annotations', { ...validateRule('n'), match: { any: [{ resources: { kinds: ['Pod'], annotations: {} } }] } }],
-    ['Pod mixed with other kinds', { ...validateRule('n'), match: { any: [{ resources: { kinds: ['Pod', 'Deployment'] } }] } }],
+    [
+      'Pod mixed with other kinds',
+      { ...validateRule('n'), match: { any: [{ resources: { kinds: ['Pod', 'Deployment'] } }] } },
+    ],
     ['an exclude selector', { ...validateRule('n'), exclude: { any: [{ resources: { selector: {} } }] } }],
   ];
   for (const [label, other] of cases) {
@@ -163,7 +181,8 @@ describe('autogen: cases that switch it off for the whole policy', () => {
 });
 
 describe('autogen: the controllers annotation', () => {
-  const withAnnotation = (value: string) => autogenRules(policy([validateRule()], { [AUTOGEN_CONTROLLERS_ANNOTATION]: value }));
+  const withAnnotation = (value: string) =>
+    autogenRules(policy([validateRule()], { [AUTOGEN_CONTROLLERS_ANNOTATION]: value }));
 
   it('limits the controllers and leaves out CronJob unless listed', () => {
     const rules = withAnnotation('StatefulSet,Deployment');
@@ -202,7 +221,13 @@ describe('autogen: match and exclude rewriting', () => {
   it('rewrites only the Pod entries of any/all for controllers, every entry for CronJob', () => {
     const rule = {
       ...validateRule(),
-      match: { any: [{ resources: { kinds: ['Pod'] } }, { resources: { kinds: ['Service'] } }, { subjects: [{ kind: 'User', name: 'u' }] }] },
+      match: {
+        any: [
+          { resources: { kinds: ['Pod'] } },
+          { resources: { kinds: ['Service'] } },
+          { subjects: [{ kind: 'User', name: 'u' }] },
+        ],
+      },
     };
     const [deploy, cron] = autogenRules(policy([rule]));
     expect(deploy.match.any).toEqual([
@@ -231,7 +256,9 @@ describe('autogen: match and exclude rewriting', () => {
     const rule = validateRule('a', { exclude: { any: [{ resources: { namespaces: ['kube-system'] } }] } });
     const [deploy, cron] = autogenRules(policy([rule]));
     expect(deploy.exclude).toEqual({ any: [{ resources: { namespaces: ['kube-system'] } }] });
-    expect(cron.exclude).toEqual({ any: [{ resources: { namespaces: ['kube-system'], kinds: ['batch/v1/CronJob'] } }] });
+    expect(cron.exclude).toEqual({
+      any: [{ resources: { namespaces: ['kube-system'], kinds: ['batch/v1/CronJob'] } }],
+    });
   });
 });
 
@@ -248,10 +275,18 @@ describe('autogen: rule bodies', () => {
     expect(deploy.preconditions).toEqual({
       all: [{ key: '{{ request.object.spec.template.spec.hostNetwork }}', operator: 'Equals', value: true }],
     });
-    expect(deploy.context).toEqual([{ name: 'n', variable: { jmesPath: 'request.oldObject.spec.template.metadata.labels' } }]);
+    expect(deploy.context).toEqual([
+      { name: 'n', variable: { jmesPath: 'request.oldObject.spec.template.metadata.labels' } },
+    ]);
     expect(deploy.validate?.message).toBe('pod {{ request.object.spec.template.metadata.name }}');
     expect(cron.preconditions).toEqual({
-      all: [{ key: '{{ request.object.spec.jobTemplate.spec.template.spec.hostNetwork }}', operator: 'Equals', value: true }],
+      all: [
+        {
+          key: '{{ request.object.spec.jobTemplate.spec.template.spec.hostNetwork }}',
+          operator: 'Equals',
+          value: true,
+        },
+      ],
     });
     expect(cron.validate?.message).toBe('pod {{ request.object.spec.jobTemplate.spec.template.metadata.name }}');
   });
@@ -260,12 +295,17 @@ describe('autogen: rule bodies', () => {
     const rule = {
       name: 'd',
       match: podMatch,
-      validate: { message: 'm', deny: { conditions: { any: [{ key: '{{ request.object.spec.x }}', operator: 'Equals', value: 1 }] } } },
+      validate: {
+        message: 'm',
+        deny: { conditions: { any: [{ key: '{{ request.object.spec.x }}', operator: 'Equals', value: 1 }] } },
+      },
     };
     const [deploy] = generated(rule);
     expect(deploy.validate).toEqual({
       message: 'm',
-      deny: { conditions: { any: [{ key: '{{ request.object.spec.template.spec.x }}', operator: 'Equals', value: 1 }] } },
+      deny: {
+        conditions: { any: [{ key: '{{ request.object.spec.template.spec.x }}', operator: 'Equals', value: 1 }] },
+      },
     });
   });
 
@@ -276,7 +316,9 @@ describe('autogen: rule bodies', () => {
       { spec: { template: { spec: { a: 1 } } } },
       { spec: { template: { metadata: { b: 2 } } } },
     ]);
-    expect(cron.validate?.anyPattern?.[1]).toEqual({ spec: { jobTemplate: { spec: { template: { metadata: { b: 2 } } } } } });
+    expect(cron.validate?.anyPattern?.[1]).toEqual({
+      spec: { jobTemplate: { spec: { template: { metadata: { b: 2 } } } } },
+    });
   });
 
   it('keeps foreach validation as is, with its list rewritten', () => {
@@ -286,11 +328,17 @@ describe('autogen: rule bodies', () => {
       validate: { foreach: [{ list: 'request.object.spec.containers', pattern: { image: 'x' } }] },
     };
     const [deploy] = generated(rule);
-    expect(deploy.validate).toEqual({ foreach: [{ list: 'request.object.spec.template.spec.containers', pattern: { image: 'x' } }] });
+    expect(deploy.validate).toEqual({
+      foreach: [{ list: 'request.object.spec.template.spec.containers', pattern: { image: 'x' } }],
+    });
   });
 
   it('keeps podSecurity level, version and exclusions', () => {
-    const podSecurity = { level: 'baseline', version: 'latest', exclude: [{ controlName: 'Capabilities', images: ['nginx*'] }] };
+    const podSecurity = {
+      level: 'baseline',
+      version: 'latest',
+      exclude: [{ controlName: 'Capabilities', images: ['nginx*'] }],
+    };
     const [deploy, cron] = generated({ name: 'p', match: podMatch, validate: { podSecurity } });
     expect(deploy.validate).toEqual({ podSecurity });
     expect(cron.validate).toEqual({ podSecurity });
@@ -303,9 +351,13 @@ describe('autogen: rule bodies', () => {
       mutate: { patchStrategicMerge: { metadata: { labels: { a: 'b' } }, spec: { x: 1 } } },
     };
     const [deploy, cron] = generated(rule);
-    expect(deploy.mutate).toEqual({ patchStrategicMerge: { spec: { template: { metadata: { labels: { a: 'b' } }, spec: { x: 1 } } } } });
+    expect(deploy.mutate).toEqual({
+      patchStrategicMerge: { spec: { template: { metadata: { labels: { a: 'b' } }, spec: { x: 1 } } } },
+    });
     expect(cron.mutate).toEqual({
-      patchStrategicMerge: { spec: { jobTemplate: { spec: { template: { metadata: { labels: { a: 'b' } }, spec: { x: 1 } } } } } },
+      patchStrategicMerge: {
+        spec: { jobTemplate: { spec: { template: { metadata: { labels: { a: 'b' } }, spec: { x: 1 } } } } },
+      },
     });
   });
 
@@ -349,9 +401,15 @@ describe('autogen: rule bodies', () => {
   });
 
   it('uses the CEL spellings for CEL rules', () => {
-    const rule = { name: 'c', match: podMatch, validate: { cel: { expressions: [{ expression: 'object.spec.hostNetwork == false' }] } } };
+    const rule = {
+      name: 'c',
+      match: podMatch,
+      validate: { cel: { expressions: [{ expression: 'object.spec.hostNetwork == false' }] } },
+    };
     const [deploy, cron] = generated(rule);
-    expect(deploy.validate?.cel).toEqual({ expressions: [{ expression: 'object.spec.template.spec.hostNetwork == false' }] });
+    expect(deploy.validate?.cel).toEqual({
+      expressions: [{ expression: 'object.spec.template.spec.hostNetwork == false' }],
+    });
     expect(cron.validate?.cel).toEqual({
       expressions: [{ expression: 'object.spec.jobTemplate.spec.template.spec.hostNetwork == false' }],
     });
@@ -370,6 +428,9 @@ describe('autogen: rule bodies', () => {
   });
 
   it('reports the generated rules as status', () => {
-    expect(autogenStatus(policy([validateRule()])).rules.map((r) => r.name)).toEqual(['autogen-check', 'autogen-cronjob-check']);
+    expect(autogenStatus(policy([validateRule()])).rules.map((r) => r.name)).toEqual([
+      'autogen-check',
+      'autogen-cronjob-check',
+    ]);
   });
 });

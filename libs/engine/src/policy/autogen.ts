@@ -183,8 +183,13 @@ function ruleForControllers(rule: JsonObject, controllers: string): JsonObject |
     const known = controllers === 'none' ? [] : sortedKinds(controllers).filter((c) => TEMPLATE_CONTROLLERS.has(c));
     kinds = known.length > 0 ? known.join(',') : controllers;
   }
-  return generateRule(autogenName('autogen', name), rule, 'template', 'spec/template', sortedKinds(kinds), (filters, k) =>
-    filters.map((filter) => (filterHasKind(filter, 'Pod') ? withKinds(filter, k) : filter)),
+  return generateRule(
+    autogenName('autogen', name),
+    rule,
+    'template',
+    'spec/template',
+    sortedKinds(kinds),
+    (filters, k) => filters.map((filter) => (filterHasKind(filter, 'Pod') ? withKinds(filter, k) : filter)),
   );
 }
 

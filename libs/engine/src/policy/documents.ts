@@ -115,10 +115,16 @@ export function parseDocuments(text: string, file: string): ParsedDocuments {
       const itemNodes = listItemNodes(doc);
       value.items.forEach((item, i) => {
         const node = itemNodes?.[i];
-        add({ value: item, file, index, line: (node ? lineAt(lines, node) : undefined) ?? lineAt(lines, doc.contents) ?? 1, item: i }, [
-          'items',
-          i,
-        ]);
+        add(
+          {
+            value: item,
+            file,
+            index,
+            line: (node ? lineAt(lines, node) : undefined) ?? lineAt(lines, doc.contents) ?? 1,
+            item: i,
+          },
+          ['items', i],
+        );
       });
       return;
     }

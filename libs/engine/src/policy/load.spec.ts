@@ -156,15 +156,9 @@ describe('schema errors name the field and its line', () => {
 
   it('bad enums', () => {
     const errors = errorsOf(
-      policyText(
-        [
-          ...podMatch,
-          'validate:',
-          '  failureAction: enforce',
-          '  podSecurity: {level: strict}',
-        ],
-        { spec: ['validationFailureAction: Deny', 'failurePolicy: fail', 'applyRules: Some'] },
-      ),
+      policyText([...podMatch, 'validate:', '  failureAction: enforce', '  podSecurity: {level: strict}'], {
+        spec: ['validationFailureAction: Deny', 'failurePolicy: fail', 'applyRules: Some'],
+      }),
     );
     expect(errors.map((e) => e.path)).toEqual([
       'spec.validationFailureAction',
@@ -173,20 +167,31 @@ describe('schema errors name the field and its line', () => {
       'spec.rules[0].validate.failureAction',
       'spec.rules[0].validate.podSecurity.level',
     ]);
-    expect(errors[0].message).toBe('unsupported value "Deny": supported values: "audit", "enforce", "Audit", "Enforce"');
+    expect(errors[0].message).toBe(
+      'unsupported value "Deny": supported values: "audit", "enforce", "Audit", "Enforce"',
+    );
   });
 
   it('accepts lowercase validationFailureAction at spec level', () => {
-    expect(errorsOf(policyText([...podMatch, ...simpleValidate], { spec: ['validationFailureAction: enforce'] }))).toEqual([]);
+    expect(
+      errorsOf(policyText([...podMatch, ...simpleValidate], { spec: ['validationFailureAction: enforce'] })),
+    ).toEqual([]);
   });
 
   it('unknown field in match', () => {
     const d = only(policyText(['match:', '  any:', '  - resource:', '      kinds: [Pod]', ...simpleValidate]));
-    expect(d).toMatchObject({ path: 'spec.rules[0].match.any[0].resource', line: 10, message: 'unknown field "resource"' });
+    expect(d).toMatchObject({
+      path: 'spec.rules[0].match.any[0].resource',
+      line: 10,
+      message: 'unknown field "resource"',
+    });
   });
 
   it('annotation values must be strings', () => {
-    const text = policyText([...podMatch, ...simpleValidate]).replace('  name: p', '  name: p\n  annotations:\n    kyverno.io/kubernetes-version: 1.26');
+    const text = policyText([...podMatch, ...simpleValidate]).replace(
+      '  name: p',
+      '  name: p\n  annotations:\n    kyverno.io/kubernetes-version: 1.26',
+    );
     const d = only(text);
     expect(d).toMatchObject({ path: 'metadata.annotations["kyverno.io/kubernetes-version"]', line: 6 });
     expect(d.message).toBe('expected string, got number 1.26');
@@ -216,16 +221,23 @@ describe('schema errors name the field and its line', () => {
   });
 
   it('match without kinds, and any with all', () => {
-    expect(only(policyText(['match:', '  any:', '  - resources:', '      namespaces: [a]', ...simpleValidate]))).toMatchObject({
+    expect(
+      only(policyText(['match:', '  any:', '  - resources:', '      namespaces: [a]', ...simpleValidate])),
+    ).toMatchObject({
       path: 'spec.rules[0].match.any[0].resources.kinds',
     });
-    expect(only(policyText(['match:', '  resources: {}', ...simpleValidate]))).toMatchObject({ path: 'spec.rules[0].match' });
+    expect(only(policyText(['match:', '  resources: {}', ...simpleValidate]))).toMatchObject({
+      path: 'spec.rules[0].match',
+    });
     const both = policyText([...podMatch, '  all:', '  - resources: {kinds: [Pod]}', ...simpleValidate]);
     expect(only(both).message).toBe('any and all cannot be used together');
   });
 
   it('warns (and keeps the policy) when legacy resources sit beside any', () => {
-    const loaded = loadPolicyDocuments(policyText([...podMatch, '  resources: {kinds: [Pod]}', ...simpleValidate]), 'p.yaml');
+    const loaded = loadPolicyDocuments(
+      policyText([...podMatch, '  resources: {kinds: [Pod]}', ...simpleValidate]),
+      'p.yaml',
+    );
     expect(loaded.policies).toHaveLength(1);
     expect(loaded.errors).toMatchObject([{ severity: 'warning', path: 'spec.rules[0].match.resources' }]);
   });
@@ -233,21 +245,46 @@ describe('schema errors name the field and its line', () => {
   it('context entries need exactly one source', () => {
     const none = only(policyText(['context:', '- name: x', ...podMatch, ...simpleValidate]));
     expect(none).toMatchObject({ path: 'spec.rules[0].context[0]', line: 9 });
-    const two = only(policyText(['context:', '- name: x', '  variable: {value: 1}', '  configMap: {name: c}', ...podMatch, ...simpleValidate]));
+    const two = only(
+      policyText([
+        'context:',
+        '- name: x',
+        '  variable: {value: 1}',
+        '  configMap: {name: c}',
+        ...podMatch,
+        ...simpleValidate,
+      ]),
+    );
     expect(two.message).toMatch(/found configMap, variable|found variable, configMap/);
   });
 
   it('label selector operators and values', () => {
-    const sel = ['match:', '  any:', '  - resources:', '      kinds: [Pod]', '      selector:', '        matchExpressions:'];
-    expect(only(policyText([...sel, '        - {key: a, operator: Equals, values: [b]}', ...simpleValidate])).path).toBe(
-      'spec.rules[0].match.any[0].resources.selector.matchExpressions[0].operator',
-    );
+    const sel = [
+      'match:',
+      '  any:',
+      '  - resources:',
+      '      kinds: [Pod]',
+      '      selector:',
+      '        matchExpressions:',
+    ];
+    expect(
+      only(policyText([...sel, '        - {key: a, operator: Equals, values: [b]}', ...simpleValidate])).path,
+    ).toBe('spec.rules[0].match.any[0].resources.selector.matchExpressions[0].operator');
     expect(only(policyText([...sel, '        - {key: a, operator: In}', ...simpleValidate])).message).toBe(
       'must be specified when operator is In',
     );
-    expect(only(policyText(['match:', '  any:', '  - resources:', '      kinds: [Pod]', '      selector: {}', ...simpleValidate])).message).toMatch(
-      /no requirements/,
-    );
+    expect(
+      only(
+        policyText([
+          'match:',
+          '  any:',
+          '  - resources:',
+          '      kinds: [Pod]',
+          '      selector: {}',
+          ...simpleValidate,
+        ]),
+      ).message,
+    ).toMatch(/no requirements/);
   });
 
   it('generate rules need a target and only one source', () => {
@@ -256,13 +293,21 @@ describe('schema errors name the field and its line', () => {
     expect(only(policyText([...podMatch, 'generate:', '  kind: ConfigMap', '  name: x', '  data: {}'])).path).toBe(
       'spec.rules[0].generate.apiVersion',
     );
-    expect(errorsOf(policyText([...podMatch, 'generate:', '  cloneList: {kinds: [v1/Secret], namespace: a}']))).toEqual([]);
+    expect(errorsOf(policyText([...podMatch, 'generate:', '  cloneList: {kinds: [v1/Secret], namespace: a}']))).toEqual(
+      [],
+    );
   });
 
   it('mutate foreach order and pod security exclusions', () => {
     const mutate = ['mutate:', '  foreach:', '  - list: a', '    order: Reverse', '    patchStrategicMerge: {}'];
     expect(only(policyText([...podMatch, ...mutate])).path).toBe('spec.rules[0].mutate.foreach[0].order');
-    const pss = ['validate:', '  podSecurity:', '    level: baseline', '    exclude:', '    - {controlName: Capabilities, restrictedField: x}'];
+    const pss = [
+      'validate:',
+      '  podSecurity:',
+      '    level: baseline',
+      '    exclude:',
+      '    - {controlName: Capabilities, restrictedField: x}',
+    ];
     expect(only(policyText([...podMatch, ...pss])).path).toBe('spec.rules[0].validate.podSecurity.exclude[0].values');
   });
 
@@ -282,26 +327,42 @@ describe('kyverno.io/v2beta1 policies', () => {
   const v2 = { apiVersion: 'kyverno.io/v2beta1' };
 
   it('accepts any/all matches and any/all conditions', () => {
-    const text = policyText([...podMatch, 'preconditions:', '  all: [{key: a, operator: AnyIn, value: [a]}]', ...simpleValidate], v2);
+    const text = policyText(
+      [...podMatch, 'preconditions:', '  all: [{key: a, operator: AnyIn, value: [a]}]', ...simpleValidate],
+      v2,
+    );
     expect(errorsOf(text)).toEqual([]);
   });
 
   it('rejects the legacy match.resources, bare condition lists, name and the In operator', () => {
-    expect(only(policyText(['match:', '  resources: {kinds: [Pod]}', ...simpleValidate], v2)).message).toBe('unknown field "resources"');
-    expect(only(policyText([...podMatch, 'preconditions:', '- {key: a, operator: Equals, value: a}', ...simpleValidate], v2)).message).toBe(
-      'expected object, got array',
+    expect(only(policyText(['match:', '  resources: {kinds: [Pod]}', ...simpleValidate], v2)).message).toBe(
+      'unknown field "resources"',
     );
-    expect(only(policyText(['match:', '  any:', '  - resources: {kinds: [Pod], name: x}', ...simpleValidate], v2)).path).toBe(
-      'spec.rules[0].match.any[0].resources.name',
-    );
-    expect(only(policyText([...podMatch, 'preconditions:', '  all: [{key: a, operator: In, value: [a]}]', ...simpleValidate], v2)).path).toBe(
-      'spec.rules[0].preconditions.all[0].operator',
-    );
+    expect(
+      only(policyText([...podMatch, 'preconditions:', '- {key: a, operator: Equals, value: a}', ...simpleValidate], v2))
+        .message,
+    ).toBe('expected object, got array');
+    expect(
+      only(policyText(['match:', '  any:', '  - resources: {kinds: [Pod], name: x}', ...simpleValidate], v2)).path,
+    ).toBe('spec.rules[0].match.any[0].resources.name');
+    expect(
+      only(
+        policyText(
+          [...podMatch, 'preconditions:', '  all: [{key: a, operator: In, value: [a]}]', ...simpleValidate],
+          v2,
+        ),
+      ).path,
+    ).toBe('spec.rules[0].preconditions.all[0].operator');
   });
 
   it('lists the operators each version allows, in CRD order, without the deprecated ones in v2beta1', () => {
     const bad = (options: { apiVersion?: string }) =>
-      only(policyText([...podMatch, 'preconditions:', '  all: [{key: a, operator: Contains, value: [a]}]', ...simpleValidate], options)).message;
+      only(
+        policyText(
+          [...podMatch, 'preconditions:', '  all: [{key: a, operator: Contains, value: [a]}]', ...simpleValidate],
+          options,
+        ),
+      ).message;
     const tail =
       '"AnyIn", "AllIn", "AnyNotIn", "AllNotIn", "GreaterThanOrEquals", "GreaterThan", "LessThanOrEquals", "LessThan", ' +
       '"DurationGreaterThanOrEquals", "DurationGreaterThan", "DurationLessThanOrEquals", "DurationLessThan"';
@@ -316,7 +377,13 @@ describe('kyverno.io/v2beta1 policies', () => {
 
 describe('PolicyException', () => {
   const exception = (spec: string[]) =>
-    ['apiVersion: kyverno.io/v2', 'kind: PolicyException', 'metadata: {name: e}', 'spec:', ...spec.map((l) => `  ${l}`)].join('\n');
+    [
+      'apiVersion: kyverno.io/v2',
+      'kind: PolicyException',
+      'metadata: {name: e}',
+      'spec:',
+      ...spec.map((l) => `  ${l}`),
+    ].join('\n');
 
   it('requires match and exceptions with policy and rule names', () => {
     expect(errorsOf(exception(['background: false'])).map((e) => e.path)).toEqual(['spec.match', 'spec.exceptions']);
@@ -337,8 +404,8 @@ describe('PolicyException', () => {
   });
 
   it('has no legacy match.resources', () => {
-    expect(only(exception(['match: {resources: {kinds: [Pod]}}', 'exceptions: [{policyName: p, ruleNames: [r]}]'])).path).toBe(
-      'spec.match.resources',
-    );
+    expect(
+      only(exception(['match: {resources: {kinds: [Pod]}}', 'exceptions: [{policyName: p, ruleNames: [r]}]'])).path,
+    ).toBe('spec.match.resources');
   });
 });

@@ -38,7 +38,12 @@ export function classifyDocuments(documents: readonly SourceDocument[]): LoadedP
     if (isKyverno && (kind === 'ClusterPolicy' || kind === 'Policy')) {
       const version = POLICY_VERSIONS[apiVersion];
       if (!version) {
-        out.errors.push({ ...where(doc, value), line: fieldLine(doc, 'apiVersion') ?? doc.line, path: 'apiVersion', message: `unsupported apiVersion ${JSON.stringify(apiVersion)} for ${kind}: use kyverno.io/v1 or kyverno.io/v2beta1` });
+        out.errors.push({
+          ...where(doc, value),
+          line: fieldLine(doc, 'apiVersion') ?? doc.line,
+          path: 'apiVersion',
+          message: `unsupported apiVersion ${JSON.stringify(apiVersion)} for ${kind}: use kyverno.io/v1 or kyverno.io/v2beta1`,
+        });
         continue;
       }
       const problems = check(doc, value, (report) => validatePolicySchema(value, version, kind === 'Policy', report));
@@ -46,7 +51,12 @@ export function classifyDocuments(documents: readonly SourceDocument[]): LoadedP
       if (!problems.some(isError)) out.policies.push(normalizePolicy(value) as unknown as Policy);
     } else if (isKyverno && kind === 'PolicyException') {
       if (!EXCEPTION_VERSIONS.has(apiVersion)) {
-        out.errors.push({ ...where(doc, value), line: fieldLine(doc, 'apiVersion') ?? doc.line, path: 'apiVersion', message: `unsupported apiVersion ${JSON.stringify(apiVersion)} for PolicyException: use kyverno.io/v2` });
+        out.errors.push({
+          ...where(doc, value),
+          line: fieldLine(doc, 'apiVersion') ?? doc.line,
+          path: 'apiVersion',
+          message: `unsupported apiVersion ${JSON.stringify(apiVersion)} for PolicyException: use kyverno.io/v2`,
+        });
         continue;
       }
       const problems = check(doc, value, (report) => validateExceptionSchema(value, report));
@@ -76,7 +86,8 @@ function check(doc: SourceDocument, value: JsonObject, run: (report: Reporter) =
 }
 
 function where(doc: SourceDocument, value?: JsonObject): Diagnostic {
-  const name = value && isObject(value.metadata) && typeof value.metadata.name === 'string' ? value.metadata.name : undefined;
+  const name =
+    value && isObject(value.metadata) && typeof value.metadata.name === 'string' ? value.metadata.name : undefined;
   const object = value && typeof value.kind === 'string' ? `${value.kind}${name ? `/${name}` : ''}` : undefined;
   return {
     file: doc.file,

@@ -5,7 +5,9 @@ import { any, arr, bool, either, int, lazy, map, obj, str, validate, type Schema
 
 function problems(schema: Schema, value: JsonValue): string[] {
   const out: string[] = [];
-  validate(schema, value, [], (path, message, severity) => out.push(`${severity ?? 'error'} ${formatPath(path)}: ${message}`));
+  validate(schema, value, [], (path, message, severity) =>
+    out.push(`${severity ?? 'error'} ${formatPath(path)}: ${message}`),
+  );
   return out;
 }
 

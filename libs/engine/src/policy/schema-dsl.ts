@@ -12,7 +12,12 @@ export type Report = (path: readonly PathSegment[], message: string, severity?: 
 export type ObjectCheck = (value: JsonObject, path: readonly PathSegment[], report: Report) => void;
 
 export type Schema =
-  | { readonly type: 'string'; readonly enum?: readonly string[]; readonly maxLength?: number; readonly pattern?: RegExp }
+  | {
+      readonly type: 'string';
+      readonly enum?: readonly string[];
+      readonly maxLength?: number;
+      readonly pattern?: RegExp;
+    }
   | { readonly type: 'boolean' }
   | { readonly type: 'integer'; readonly min?: number; readonly max?: number }
   | { readonly type: 'any' }
@@ -57,7 +62,10 @@ export function validate(schema: Schema, value: JsonValue, path: readonly PathSe
     case 'string':
       if (typeof value !== 'string') return report(path, typeMismatch('string', value));
       if (schema.enum && !schema.enum.includes(value)) {
-        return report(path, `unsupported value ${JSON.stringify(value)}: supported values: ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`);
+        return report(
+          path,
+          `unsupported value ${JSON.stringify(value)}: supported values: ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`,
+        );
       }
       if (schema.maxLength !== undefined && value.length > schema.maxLength) {
         return report(path, `must be no more than ${schema.maxLength} characters (has ${value.length})`);
@@ -113,6 +121,7 @@ function typeMismatch(expected: string, value: JsonValue): string {
 export function describe(value: JsonValue): string {
   if (Array.isArray(value)) return 'array';
   if (isObject(value)) return 'object';
-  if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return `${typeof value} ${String(value)}`;
 }

@@ -67,7 +67,8 @@ const labelSelector = obj(
       // Kyverno rejects a selector with no requirement (it would match everything by accident).
       const labels = isObject(selector.matchLabels) ? Object.keys(selector.matchLabels).length : 0;
       const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions.length : 0;
-      if (labels === 0 && expressions === 0) report(path, 'selector has no requirements (matchLabels or matchExpressions)');
+      if (labels === 0 && expressions === 0)
+        report(path, 'selector has no requirements (matchLabels or matchExpressions)');
     },
   },
 );
@@ -131,7 +132,8 @@ function matchResources(f: Flavour, use: 'rule-match' | 'exclude' | 'exception-m
       for (const key of ['any', 'all'] as const) {
         const filters = Array.isArray(m[key]) ? m[key] : [];
         filters.forEach((filter, i) => {
-          if (isObject(filter) && isObject(filter.resources)) requireKindsIn(filter.resources, [...path, key, i, 'resources'], report);
+          if (isObject(filter) && isObject(filter.resources))
+            requireKindsIn(filter.resources, [...path, key, i, 'resources'], report);
         });
       }
     },
@@ -205,7 +207,8 @@ const contextEntry = obj(
     check: (entry, path, report) => {
       const used = contextSources.filter((source) => entry[source] !== undefined && entry[source] !== null);
       if (used.length === 0) report(path, `needs one of ${contextSources.join(', ')}`);
-      else if (used.length > 1) report(path, `only one of ${contextSources.join(', ')} may be set, found ${used.join(', ')}`);
+      else if (used.length > 1)
+        report(path, `only one of ${contextSources.join(', ')} may be set, found ${used.join(', ')}`);
     },
   },
 );
@@ -315,7 +318,8 @@ function mutation(f: Flavour): Schema {
     {
       check: (m, path, report) => {
         const kinds = ['patchStrategicMerge', 'patchesJson6902', 'foreach'].filter((k) => present(m[k]));
-        if (kinds.length === 0 && Object.keys(m).length > 0) report(path, 'a mutate rule needs one of patchStrategicMerge, patchesJson6902, foreach');
+        if (kinds.length === 0 && Object.keys(m).length > 0)
+          report(path, 'a mutate rule needs one of patchStrategicMerge, patchesJson6902, foreach');
       },
     },
   );
@@ -348,7 +352,8 @@ function generation(f: Flavour): Schema {
     {
       check: (g, path, report) => {
         const used = GENERATE_SOURCES.filter((k) => present(g[k]));
-        if (used.length > 1) return report(path, `only one of ${GENERATE_SOURCES.join(', ')} may be set, found ${used.join(', ')}`);
+        if (used.length > 1)
+          return report(path, `only one of ${GENERATE_SOURCES.join(', ')} may be set, found ${used.join(', ')}`);
         if (!present(g.foreach)) requireTarget(g, path, report);
       },
     },
@@ -390,9 +395,15 @@ function rule(f: Flavour): Schema {
         const name = typeof r.name === 'string' ? r.name : '';
         const used = RULE_TYPES.filter((t) => nonEmpty(r[t]));
         if (used.length === 0) {
-          report(path, `rule ${JSON.stringify(name)} defines no operation: one of ${RULE_TYPES.join(', ')} is required`);
+          report(
+            path,
+            `rule ${JSON.stringify(name)} defines no operation: one of ${RULE_TYPES.join(', ')} is required`,
+          );
         } else if (used.length > 1) {
-          report(path, `rule ${JSON.stringify(name)} defines ${used.join(' and ')}: only one of ${RULE_TYPES.join(', ')} is allowed per rule`);
+          report(
+            path,
+            `rule ${JSON.stringify(name)} defines ${used.join(' and ')}: only one of ${RULE_TYPES.join(', ')} is allowed per rule`,
+          );
         }
         if (present(r.imageExtractors) && !used.includes('verifyImages')) {
           report([...path, 'imageExtractors'], 'only allowed in verifyImages rules');
@@ -435,7 +446,11 @@ function spec(f: Flavour): Schema {
           if (seen.has(r.name)) report([...path, 'rules', i, 'name'], `duplicate rule name ${JSON.stringify(r.name)}`);
           seen.add(r.name);
         });
-        if (f.namespaced && Array.isArray(s.validationFailureActionOverrides) && s.validationFailureActionOverrides.length > 0) {
+        if (
+          f.namespaced &&
+          Array.isArray(s.validationFailureActionOverrides) &&
+          s.validationFailureActionOverrides.length > 0
+        ) {
           report([...path, 'validationFailureActionOverrides'], 'only supported in a ClusterPolicy');
         }
       },
@@ -449,7 +464,10 @@ const metadata = obj(
 );
 
 function policy(f: Flavour): Schema {
-  return obj({ apiVersion: str(), kind: str(), metadata, spec: spec(f), status: any() }, { required: ['metadata', 'spec'] });
+  return obj(
+    { apiVersion: str(), kind: str(), metadata, spec: spec(f), status: any() },
+    { required: ['metadata', 'spec'] },
+  );
 }
 
 const exceptionMatch = matchResources({ version: 'v2beta1', namespaced: false }, 'exception-match');
@@ -485,7 +503,12 @@ function policySchemaFor(version: PolicyApiVersion, namespaced: boolean): Schema
 }
 
 /** Reports every schema problem of a ClusterPolicy (`namespaced` false) or Policy object. */
-export function validatePolicySchema(value: JsonValue, version: PolicyApiVersion, namespaced: boolean, report: Report): void {
+export function validatePolicySchema(
+  value: JsonValue,
+  version: PolicyApiVersion,
+  namespaced: boolean,
+  report: Report,
+): void {
   validate(policySchemaFor(version, namespaced), value, [], report);
 }
 

@@ -59,7 +59,11 @@ export function evaluatePodSecurity(
   const level = podSecurity.level;
   if (level === 'privileged') return PASSED;
   if (level !== 'baseline' && level !== 'restricted') {
-    throw new PodSecurityError('invalid pod security level', `"${String(level)}" is not one of privileged, baseline, restricted`, 'validate.podSecurity.level');
+    throw new PodSecurityError(
+      'invalid pod security level',
+      `"${String(level)}" is not one of privileged, baseline, restricted`,
+      'validate.podSecurity.level',
+    );
   }
 
   let failing = runChecks(level, minor, pod);

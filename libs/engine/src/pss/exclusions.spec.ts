@@ -38,7 +38,9 @@ describe('exclusions: controlName only (pod-level controls)', () => {
       'capabilities_baseline',
       'capabilities_restricted',
     ]);
-    expect(evaluatePodSecurity(restricted('latest', [{ controlName: 'Capabilities', images: ['nginx'] }]), resource).allowed).toBe(true);
+    expect(
+      evaluatePodSecurity(restricted('latest', [{ controlName: 'Capabilities', images: ['nginx'] }]), resource).allowed,
+    ).toBe(true);
   });
 });
 
@@ -68,14 +70,22 @@ describe('exclusions: images (container-level controls)', () => {
       initContainers: [withCaps('setup', 'busybox', ['SYS_ADMIN'])],
       containers: [withCaps('app', 'trusted/app:1', ['SYS_ADMIN'])],
     });
-    const result = evaluatePodSecurity(baseline('latest', [{ controlName: 'Capabilities', images: ['trusted/*'] }]), twins);
+    const result = evaluatePodSecurity(
+      baseline('latest', [{ controlName: 'Capabilities', images: ['trusted/*'] }]),
+      twins,
+    );
     expect(result.checks).toHaveLength(1);
-    expect(result.checks[0]!.fieldErrors.map((e) => e.field)).toEqual(['spec.initContainers[0].securityContext.capabilities.add']);
+    expect(result.checks[0]!.fieldErrors.map((e) => e.field)).toEqual([
+      'spec.initContainers[0].securityContext.capabilities.add',
+    ]);
   });
 
   it('leaves pod-level fields alone when images are given', () => {
     const resource2 = pod({ hostNetwork: true, containers: [{ name: 'a', image: 'nginx' }] });
-    const result = evaluatePodSecurity(baseline('latest', [{ controlName: 'Host Namespaces', images: ['*'] }]), resource2);
+    const result = evaluatePodSecurity(
+      baseline('latest', [{ controlName: 'Host Namespaces', images: ['*'] }]),
+      resource2,
+    );
     expect(result.checks.map((c) => c.id)).toEqual(['hostNamespaces']);
   });
 });
@@ -102,10 +112,14 @@ describe('exclusions: restrictedField and values', () => {
 
   it('requires every bad value to match one of the values (wildcards allowed)', () => {
     const some = evaluatePodSecurity(
-      baseline('latest', [{ controlName: 'HostPath Volumes', restrictedField: 'spec.volumes[*].hostPath', values: ['/var/log'] }]),
+      baseline('latest', [
+        { controlName: 'HostPath Volumes', restrictedField: 'spec.volumes[*].hostPath', values: ['/var/log'] },
+      ]),
       resource,
     );
-    expect(some.checks.find((c) => c.id === 'hostPathVolumes')!.fieldErrors.map((e) => e.badValue)).toEqual(['/var/run/docker.sock']);
+    expect(some.checks.find((c) => c.id === 'hostPathVolumes')!.fieldErrors.map((e) => e.badValue)).toEqual([
+      '/var/run/docker.sock',
+    ]);
     const all = evaluatePodSecurity(
       baseline('latest', [
         { controlName: 'HostPath Volumes', restrictedField: 'spec.volumes[*].hostPath', values: ['/var/*'] },
@@ -125,7 +139,9 @@ describe('exclusions: restrictedField and values', () => {
   });
 
   it('compares container fields by pattern and value', () => {
-    const ports = [{ controlName: 'Host Ports', images: ['nginx'], restrictedField: 'spec.containers[*].ports[*].hostPort' }];
+    const ports = [
+      { controlName: 'Host Ports', images: ['nginx'], restrictedField: 'spec.containers[*].ports[*].hostPort' },
+    ];
     const wrongValue = evaluatePodSecurity(baseline('latest', [{ ...ports[0]!, values: ['9090'] }]), resource);
     expect(wrongValue.checks.map((c) => c.id)).toContain('hostPorts');
     const rightValue = evaluatePodSecurity(baseline('latest', [{ ...ports[0]!, values: ['8080'] }]), resource);
@@ -139,9 +155,18 @@ describe('exclusions: restrictedField and values', () => {
         { name: 'b', image: 'other:1', securityContext: { privileged: true } },
       ],
     });
-    const exclude = [{ controlName: 'Privileged Containers', images: ['agent:*'], restrictedField: 'spec.containers[*].securityContext.privileged', values: ['true'] }];
+    const exclude = [
+      {
+        controlName: 'Privileged Containers',
+        images: ['agent:*'],
+        restrictedField: 'spec.containers[*].securityContext.privileged',
+        values: ['true'],
+      },
+    ];
     const result = evaluatePodSecurity(baseline('latest', exclude), privileged);
-    expect(result.checks[0]!.fieldErrors.map((e) => e.field)).toEqual(['spec.containers[1].securityContext.privileged']);
+    expect(result.checks[0]!.fieldErrors.map((e) => e.field)).toEqual([
+      'spec.containers[1].securityContext.privileged',
+    ]);
   });
 
   it('lets Required errors through any values list (they carry no value)', () => {
@@ -188,8 +213,13 @@ describe('exclusions: restrictedField and values', () => {
 });
 
 describe('PolicyException exclusions', () => {
-  const resource = pod({ volumes: [{ name: 'h', hostPath: { path: '/var/lib1' } }], containers: [{ name: 'a', image: 'nginx' }] });
-  const exceptionExcludes = [{ controlName: 'HostPath Volumes', restrictedField: 'spec.volumes[*].hostPath', values: ['/var/lib1'] }];
+  const resource = pod({
+    volumes: [{ name: 'h', hostPath: { path: '/var/lib1' } }],
+    containers: [{ name: 'a', image: 'nginx' }],
+  });
+  const exceptionExcludes = [
+    { controlName: 'HostPath Volumes', restrictedField: 'spec.volumes[*].hostPath', values: ['/var/lib1'] },
+  ];
 
   it('marks a failing rule exempted when the exception clears every failure', () => {
     const result = evaluatePodSecurity(baseline(), resource, { exceptionExcludes });
@@ -197,9 +227,13 @@ describe('PolicyException exclusions', () => {
   });
 
   it('keeps failing, with the remaining checks only, when it does not', () => {
-    const result = evaluatePodSecurity(baseline(), pod({ hostIPC: true, volumes: [{ name: 'h', hostPath: { path: '/var/lib1' } }], containers: [] }), {
-      exceptionExcludes,
-    });
+    const result = evaluatePodSecurity(
+      baseline(),
+      pod({ hostIPC: true, volumes: [{ name: 'h', hostPath: { path: '/var/lib1' } }], containers: [] }),
+      {
+        exceptionExcludes,
+      },
+    );
     expect(result.exempted).toBe(false);
     expect(result.checks.map((c) => c.id)).toEqual(['hostNamespaces']);
     expect(result.message).toBe(

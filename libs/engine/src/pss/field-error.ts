@@ -34,7 +34,9 @@ function formatGoValue(value: BadValue): string {
 export function formatFieldError(error: FieldError): string {
   const hasValue = error.badValue !== '';
   if (error.type === 'Forbidden') {
-    return hasValue ? `${error.field} is forbidden, forbidden values found: ${formatGoValue(error.badValue)}` : `${error.field}: Forbidden`;
+    return hasValue
+      ? `${error.field} is forbidden, forbidden values found: ${formatGoValue(error.badValue)}`
+      : `${error.field}: Forbidden`;
   }
   return `${error.field}: Required value`;
 }

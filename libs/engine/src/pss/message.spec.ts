@@ -8,17 +8,24 @@ describe('rule messages', () => {
   it('formats pass and fail like Kyverno', () => {
     const passed = evaluatePodSecurity(baseline(), pod({ containers: [{ name: 'a' }] }));
     expect(podSecurityRuleMessage('baseline', passed)).toBe("Validation rule 'baseline' passed.");
-    const failed = evaluatePodSecurity(baseline(), pod({ containers: [{ name: 'a', securityContext: { capabilities: { add: ['NET_RAW', 'SYS_ADMIN'] } } }] }));
+    const failed = evaluatePodSecurity(
+      baseline(),
+      pod({ containers: [{ name: 'a', securityContext: { capabilities: { add: ['NET_RAW', 'SYS_ADMIN'] } } }] }),
+    );
     expect(podSecurityRuleMessage('baseline', failed)).toBe(
-      "Validation rule 'baseline' failed. It violates PodSecurity \"baseline:latest\": " +
+      'Validation rule \'baseline\' failed. It violates PodSecurity "baseline:latest": ' +
         '(Forbidden reason: non-default capabilities, field error list: [spec.containers[0].securityContext.capabilities.add is forbidden, forbidden values found: [NET_RAW SYS_ADMIN]])',
     );
   });
 
   it('prints the version exactly as written in the policy, empty when omitted', () => {
     const resource = pod({ hostIPC: true, containers: [] });
-    expect(evaluatePodSecurity({ level: 'baseline', version: 'v1.29' }, resource).message).toMatch(/^It violates PodSecurity "baseline:v1\.29": /);
-    expect(evaluatePodSecurity({ level: 'baseline' }, resource).message).toMatch(/^It violates PodSecurity "baseline:": /);
+    expect(evaluatePodSecurity({ level: 'baseline', version: 'v1.29' }, resource).message).toMatch(
+      /^It violates PodSecurity "baseline:v1\.29": /,
+    );
+    expect(evaluatePodSecurity({ level: 'baseline' }, resource).message).toMatch(
+      /^It violates PodSecurity "baseline:": /,
+    );
   });
 
   it('separates several errors of one check with commas', () => {
@@ -43,7 +50,10 @@ describe('rule messages', () => {
   });
 
   it('reports annotation paths under spec.template.metadata even for Pods (Kyverno rewrite)', () => {
-    const resource = pod({ containers: [{ name: 'a' }] }, { annotations: { 'container.apparmor.security.beta.kubernetes.io/a': 'unconfined' } });
+    const resource = pod(
+      { containers: [{ name: 'a' }] },
+      { annotations: { 'container.apparmor.security.beta.kubernetes.io/a': 'unconfined' } },
+    );
     expect(evaluatePodSecurity(baseline(), resource).message).toBe(
       'It violates PodSecurity "baseline:latest": (Forbidden reason: forbidden AppArmor profile, field error list: ' +
         '[spec.template.metadata.annotations[container.apparmor.security.beta.kubernetes.io/a] is forbidden, forbidden values found: unconfined])',
@@ -64,7 +74,9 @@ describe('check images', () => {
   it('lists the images of the containers a check names', () => {
     const resource = pod({
       initContainers: [{ name: 'init', image: 'busybox@sha256:abc', securityContext: { privileged: true } }],
-      containers: [{ name: 'app', image: 'registry.example.com:5000/team/app:2', securityContext: { privileged: true } }],
+      containers: [
+        { name: 'app', image: 'registry.example.com:5000/team/app:2', securityContext: { privileged: true } },
+      ],
     });
     expect(evaluatePodSecurity(baseline(), resource).checks[0]!.images).toEqual([
       'docker.io/busybox@sha256:abc',

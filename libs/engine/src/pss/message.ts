@@ -3,7 +3,14 @@ import { formatFieldError } from './field-error';
 import type { ContainerModel, PodModel } from './model';
 import { normalizedImageReference } from './image-ref';
 
-const TEMPLATE_KINDS = new Set(['DaemonSet', 'Deployment', 'Job', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
+const TEMPLATE_KINDS = new Set([
+  'DaemonSet',
+  'Deployment',
+  'Job',
+  'StatefulSet',
+  'ReplicaSet',
+  'ReplicationController',
+]);
 
 /**
  * Rewrites field paths from the pod to the resource, as Kyverno does for the failure message:
@@ -21,7 +28,10 @@ export function resourceFieldPath(field: string, kind: string): string {
 /** `(Forbidden reason: <reason>, field error list: [<error>, <error>])`, one group per check, unseparated. */
 export function formatChecks(checks: readonly CheckOutcome[]): string {
   return checks
-    .map((check) => `(Forbidden reason: ${check.reason}, field error list: [${check.errors.map(formatFieldError).join(', ')}])`)
+    .map(
+      (check) =>
+        `(Forbidden reason: ${check.reason}, field error list: [${check.errors.map(formatFieldError).join(', ')}])`,
+    )
     .join('');
 }
 

@@ -69,7 +69,11 @@ function optionalInteger(value: JsonValue | undefined, path: string): number | u
   return value;
 }
 
-function readList<T>(value: JsonValue | undefined, path: string, read: (item: JsonValue, path: string, index: number) => T): T[] {
+function readList<T>(
+  value: JsonValue | undefined,
+  path: string,
+  read: (item: JsonValue, path: string, index: number) => T,
+): T[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) fail(path, 'array', value);
   return value.map((item, index) => read(item, `${path}[${index}]`, index));
@@ -136,7 +140,10 @@ function readPodSecurityContext(value: JsonValue | undefined, path: string): Pod
   };
 }
 
-function readContainerSecurityContext(value: JsonValue | undefined, path: string): ContainerSecurityContextModel | undefined {
+function readContainerSecurityContext(
+  value: JsonValue | undefined,
+  path: string,
+): ContainerSecurityContextModel | undefined {
   const sc = optionalObject(value, path);
   if (!sc) return undefined;
   return {

@@ -3,7 +3,10 @@ import type { JsonObject, KubeObject } from '../json';
 import { evaluatePodSecurity, PodSecurityError } from './index';
 import { baseline, pod } from './spec-fixtures';
 
-const badPodSpec: JsonObject = { hostPID: true, containers: [{ name: 'a', image: 'nginx', securityContext: { privileged: true } }] };
+const badPodSpec: JsonObject = {
+  hostPID: true,
+  containers: [{ name: 'a', image: 'nginx', securityContext: { privileged: true } }],
+};
 
 function controller(kind: string, template: JsonObject): KubeObject {
   return { apiVersion: 'apps/v1', kind, metadata: { name: 'c', namespace: 'default' }, spec: { template } };
@@ -31,7 +34,9 @@ describe('pod extraction', () => {
       spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: badPodSpec } } } },
     };
     const result = evaluatePodSecurity(baseline(), cronJob);
-    expect(result.checks[1]!.fieldErrors[0]!.field).toBe('spec.jobTemplate.spec.template.spec.containers[0].securityContext.privileged');
+    expect(result.checks[1]!.fieldErrors[0]!.field).toBe(
+      'spec.jobTemplate.spec.template.spec.containers[0].securityContext.privileged',
+    );
   });
 
   it("uses a CronJob's job-template metadata, not its pod-template metadata, for annotations", () => {
@@ -40,12 +45,16 @@ describe('pod extraction', () => {
       apiVersion: 'batch/v1',
       kind: 'CronJob',
       metadata: { name: 'cj' },
-      spec: { jobTemplate: { spec: { template: { metadata: { annotations }, spec: { containers: [{ name: 'a' }] } } } } },
+      spec: {
+        jobTemplate: { spec: { template: { metadata: { annotations }, spec: { containers: [{ name: 'a' }] } } } },
+      },
     };
     expect(evaluatePodSecurity(baseline(), inPodTemplate).allowed).toBe(true);
     const inJobTemplate: KubeObject = {
       ...inPodTemplate,
-      spec: { jobTemplate: { metadata: { annotations }, spec: { template: { spec: { containers: [{ name: 'a' }] } } } } },
+      spec: {
+        jobTemplate: { metadata: { annotations }, spec: { template: { spec: { containers: [{ name: 'a' }] } } } },
+      },
     };
     expect(evaluatePodSecurity(baseline(), inJobTemplate).checks.map((c) => c.id)).toEqual(['appArmorProfile']);
   });
@@ -62,11 +71,14 @@ describe('pod extraction', () => {
   });
 
   it('treats a controller without a template as an empty pod', () => {
-    expect(evaluatePodSecurity(baseline(), { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' } }).allowed).toBe(true);
+    expect(
+      evaluatePodSecurity(baseline(), { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' } }).allowed,
+    ).toBe(true);
   });
 
   it('rejects kinds without a pod', () => {
-    const call = () => evaluatePodSecurity(baseline(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
+    const call = () =>
+      evaluatePodSecurity(baseline(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
     expect(call).toThrowError('Error while getting new resource: could not find correct resource type');
   });
 
@@ -85,15 +97,34 @@ describe('pod extraction', () => {
 
   it.each([
     [{ containers: 'x' }, 'spec.containers: expected array, got string'],
-    [{ containers: [{ name: 'a', ports: [{ hostPort: 80.5 }] }] }, 'spec.containers[0].ports[0].hostPort: expected integer, got number'],
-    [{ securityContext: { runAsUser: '0' }, containers: [] }, 'spec.securityContext.runAsUser: expected integer, got string'],
-    [{ containers: [{ name: 'a', securityContext: { capabilities: { add: [1] } } }] }, 'spec.containers[0].securityContext.capabilities.add[0]: expected string, got number'],
+    [
+      { containers: [{ name: 'a', ports: [{ hostPort: 80.5 }] }] },
+      'spec.containers[0].ports[0].hostPort: expected integer, got number',
+    ],
+    [
+      { securityContext: { runAsUser: '0' }, containers: [] },
+      'spec.securityContext.runAsUser: expected integer, got string',
+    ],
+    [
+      { containers: [{ name: 'a', securityContext: { capabilities: { add: [1] } } }] },
+      'spec.containers[0].securityContext.capabilities.add[0]: expected string, got number',
+    ],
   ])('rejects malformed pod %#', (spec, detail) => {
-    expect(() => evaluatePodSecurity(baseline(), pod(spec as JsonObject))).toThrowError(`Error while getting new resource: ${detail}`);
+    expect(() => evaluatePodSecurity(baseline(), pod(spec as JsonObject))).toThrowError(
+      `Error while getting new resource: ${detail}`,
+    );
   });
 
   it('treats null fields as unset', () => {
-    const result = evaluatePodSecurity(baseline(), pod({ hostNetwork: null, securityContext: null, volumes: null, containers: [{ name: 'a', securityContext: { capabilities: null } }] }));
+    const result = evaluatePodSecurity(
+      baseline(),
+      pod({
+        hostNetwork: null,
+        securityContext: null,
+        volumes: null,
+        containers: [{ name: 'a', securityContext: { capabilities: null } }],
+      }),
+    );
     expect(result.allowed).toBe(true);
   });
 });

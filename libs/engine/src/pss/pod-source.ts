@@ -4,7 +4,14 @@ import type { PodModel } from './model';
 import { readPodModel } from './pod-model';
 
 /** Kinds whose pod lives at `spec.template` (the same list Kyverno's podSecurity handler uses). */
-const TEMPLATE_KINDS = new Set(['DaemonSet', 'Deployment', 'Job', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
+const TEMPLATE_KINDS = new Set([
+  'DaemonSet',
+  'Deployment',
+  'Job',
+  'StatefulSet',
+  'ReplicaSet',
+  'ReplicationController',
+]);
 
 function child(value: JsonValue | undefined, key: string): JsonValue | undefined {
   return isObject(value) ? value[key] : undefined;

@@ -62,11 +62,16 @@ describe('version gating', () => {
 
   it('checks seccomp annotations before v1.19 and fields from v1.19', () => {
     const spec = { securityContext: { seccompProfile: { type: 'Unconfined' } }, containers: [{ name: 'a' }] };
-    const withAnnotation = pod({ containers: [{ name: 'a' }] }, { annotations: { 'seccomp.security.alpha.kubernetes.io/pod': 'unconfined' } });
+    const withAnnotation = pod(
+      { containers: [{ name: 'a' }] },
+      { annotations: { 'seccomp.security.alpha.kubernetes.io/pod': 'unconfined' } },
+    );
     expect(ids('baseline', 'v1.18', spec)).toEqual([]);
     expect(ids('baseline', 'v1.19', spec)).toEqual(['seccompProfile_baseline']);
     const old = evaluatePodSecurity(baseline('v1.18'), withAnnotation).checks;
-    expect(old.map((c) => c.forbiddenDetail)).toEqual(['forbidden annotation seccomp.security.alpha.kubernetes.io/pod="unconfined"']);
+    expect(old.map((c) => c.forbiddenDetail)).toEqual([
+      'forbidden annotation seccomp.security.alpha.kubernetes.io/pod="unconfined"',
+    ]);
     expect(evaluatePodSecurity(baseline('v1.19'), withAnnotation).allowed).toBe(true);
   });
 
@@ -75,7 +80,11 @@ describe('version gating', () => {
     expect(ids('restricted', 'v1.7', bare)).toEqual([]);
     expect(ids('restricted', 'v1.8', bare)).toEqual(['allowPrivilegeEscalation']);
     expect(ids('restricted', 'v1.19', bare)).toEqual(['allowPrivilegeEscalation', 'seccompProfile_restricted']);
-    expect(ids('restricted', 'v1.22', bare)).toEqual(['allowPrivilegeEscalation', 'capabilities_restricted', 'seccompProfile_restricted']);
+    expect(ids('restricted', 'v1.22', bare)).toEqual([
+      'allowPrivilegeEscalation',
+      'capabilities_restricted',
+      'seccompProfile_restricted',
+    ]);
     expect(ids('restricted', 'v1.23', bare)).toEqual([
       'allowPrivilegeEscalation',
       'capabilities_restricted',
@@ -86,7 +95,11 @@ describe('version gating', () => {
 
   it('exempts Windows pods from the Linux-only restricted checks from v1.25', () => {
     const spec = { os: { name: 'windows' }, securityContext: { runAsNonRoot: true }, containers: [{ name: 'a' }] };
-    expect(ids('restricted', 'v1.24', spec)).toEqual(['allowPrivilegeEscalation', 'capabilities_restricted', 'seccompProfile_restricted']);
+    expect(ids('restricted', 'v1.24', spec)).toEqual([
+      'allowPrivilegeEscalation',
+      'capabilities_restricted',
+      'seccompProfile_restricted',
+    ]);
     expect(ids('restricted', 'v1.25', spec)).toEqual([]);
   });
 
@@ -99,7 +112,12 @@ describe('version gating', () => {
     expect(ids('restricted', 'v1.34', userns)).toEqual(['procMount', 'runAsNonRoot', 'runAsUser']);
     expect(ids('restricted', 'latest', userns)).toEqual(['procMount_restricted']);
     expect(ids('baseline', 'latest', userns)).toEqual([]);
-    expect(ids('restricted', 'latest', { ...userns, hostUsers: true })).toEqual(['procMount', 'procMount_restricted', 'runAsNonRoot', 'runAsUser']);
+    expect(ids('restricted', 'latest', { ...userns, hostUsers: true })).toEqual([
+      'procMount',
+      'procMount_restricted',
+      'runAsNonRoot',
+      'runAsUser',
+    ]);
   });
 
   it('treats versions newer than every check like latest', () => {
@@ -117,6 +135,8 @@ describe('privileged level', () => {
   });
 
   it('rejects an unknown level', () => {
-    expect(() => evaluatePodSecurity({ level: 'strict' as never }, pod({ containers: [] }))).toThrow(/invalid pod security level/);
+    expect(() => evaluatePodSecurity({ level: 'strict' as never }, pod({ containers: [] }))).toThrow(
+      /invalid pod security level/,
+    );
   });
 });

@@ -9,6 +9,7 @@ const VERSION_PATTERN = /^v1\.(0|[1-9][0-9]*)$/;
 export function parsePolicyVersion(version: string | undefined): PolicyMinor {
   if (version === undefined || version === '' || version === 'latest') return Infinity;
   const match = VERSION_PATTERN.exec(version);
-  if (!match) throw new PodSecurityError(VERSION_ERROR_PREFIX, 'must be "latest" or "v1.x"', 'validate.podSecurity.version');
+  if (!match)
+    throw new PodSecurityError(VERSION_ERROR_PREFIX, 'must be "latest" or "v1.x"', 'validate.podSecurity.version');
   return Number(match[1]);
 }

@@ -6,7 +6,10 @@ import type { EvaluationContext } from '../variables';
  * list, as Kyverno does, so `list: request.object` iterates once.
  */
 export function evaluateForeachList(list: string, ctx: EvaluationContext): JsonValue[] {
-  const expression = list.trim().replace(/^\{\{(.*)\}\}$/s, '$1').trim();
+  const expression = list
+    .trim()
+    .replace(/^\{\{(.*)\}\}$/s, '$1')
+    .trim();
   const result = ctx.query(expression);
   return Array.isArray(result) ? result : [result];
 }

@@ -14,7 +14,11 @@ export function validatePodSecurity(run: RuleRun, exceptions: readonly PolicyExc
   if (run.request.operation === 'DELETE') return undefined;
   const { rule } = run;
   const blanket = exceptions.find((exception) => !exception.spec.podSecurity);
-  if (blanket) return withExceptions(ruleResponse(rule, 'Validation', 'skip', `rule is skipped due to policy exception ${exceptionKey(blanket)}`), [blanket]);
+  if (blanket)
+    return withExceptions(
+      ruleResponse(rule, 'Validation', 'skip', `rule is skipped due to policy exception ${exceptionKey(blanket)}`),
+      [blanket],
+    );
 
   let evaluation;
   try {
@@ -27,9 +31,17 @@ export function validatePodSecurity(run: RuleRun, exceptions: readonly PolicyExc
   }
   if (evaluation.exempted) {
     const keys = exceptions.map(exceptionKey).join(', ');
-    return withExceptions(ruleResponse(rule, 'Validation', 'skip', `rule is skipped due to policy exceptions ${keys}`), exceptions);
+    return withExceptions(
+      ruleResponse(rule, 'Validation', 'skip', `rule is skipped due to policy exceptions ${keys}`),
+      exceptions,
+    );
   }
-  const response = ruleResponse(rule, 'Validation', evaluation.allowed ? 'pass' : 'fail', podSecurityRuleMessage(rule.name, evaluation));
+  const response = ruleResponse(
+    rule,
+    'Validation',
+    evaluation.allowed ? 'pass' : 'fail',
+    podSecurityRuleMessage(rule.name, evaluation),
+  );
   if (!evaluation.allowed) response.podSecurityChecks = evaluation.checks;
   return response;
 }

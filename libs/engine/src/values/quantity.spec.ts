@@ -198,7 +198,12 @@ describe('parseDecimalQuantity', () => {
 
   it('agrees with parseQuantity on the value', () => {
     const text = fc
-      .tuple(fc.boolean(), fc.nat(99_999), fc.option(fc.nat(9_999)), fc.constantFrom('', 'm', 'k', 'M', 'Ki', 'Mi', 'e3', 'n'))
+      .tuple(
+        fc.boolean(),
+        fc.nat(99_999),
+        fc.option(fc.nat(9_999)),
+        fc.constantFrom('', 'm', 'k', 'M', 'Ki', 'Mi', 'e3', 'n'),
+      )
       .map(([neg, int, frac, suffix]) => `${neg ? '-' : ''}${int}${frac === null ? '' : `.${frac}`}${suffix}`);
     fc.assert(
       fc.property(text, (s) => {

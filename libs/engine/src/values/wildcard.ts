@@ -15,7 +15,10 @@ export function wildcardMatch(pattern: string, value: string): boolean {
   if (pattern === '*') return true;
   let regex = compiled.get(pattern);
   if (!regex) {
-    const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    const source = pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.');
     regex = new RegExp(`^${source}$`, 's');
     if (compiled.size >= MAX_CACHED) compiled.clear();
     compiled.set(pattern, regex);

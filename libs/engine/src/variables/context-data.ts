@@ -13,7 +13,8 @@ export function mergeObjects(target: JsonObject, source: JsonObject, overwriteOb
   for (const key of Object.keys(source)) {
     const incoming = source[key] as JsonValue;
     const existing = Object.prototype.hasOwnProperty.call(out, key) ? out[key] : undefined;
-    if (!overwriteObjects && isObject(incoming) && isObject(existing)) setOwn(out, key, mergeObjects(existing, incoming, false));
+    if (!overwriteObjects && isObject(incoming) && isObject(existing))
+      setOwn(out, key, mergeObjects(existing, incoming, false));
     else setOwn(out, key, incoming);
   }
   return out;
@@ -43,7 +44,8 @@ export function splitVariableName(name: string): string[] {
       let field = '';
       let j = i + 1;
       for (;;) {
-        if (j >= name.length) throw new Error(`invalid variable name "${name}": extraneous or missing " in quoted field`);
+        if (j >= name.length)
+          throw new Error(`invalid variable name "${name}": extraneous or missing " in quoted field`);
         if (name.charAt(j) === '"') {
           if (name.charAt(j + 1) === '"') {
             field += '"';

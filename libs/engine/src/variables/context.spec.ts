@@ -47,7 +47,12 @@ describe('EvaluationContext.add', () => {
     const ctx = new EvaluationContext();
     ctx.addElement({ name: 'a', extra: true }, 0, 0);
     ctx.addElement({ name: 'b' }, 1, 0);
-    expect(ctx.document()).toEqual({ element: { name: 'b' }, element0: { name: 'b' }, elementIndex: 1, elementIndex0: 1 });
+    expect(ctx.document()).toEqual({
+      element: { name: 'b' },
+      element0: { name: 'b' },
+      elementIndex: 1,
+      elementIndex0: 1,
+    });
   });
 
   it('keeps __proto__ keys as data', () => {

@@ -107,7 +107,8 @@ export class EvaluationContext {
   operation(): string {
     if (this.operationValue !== undefined) return this.operationValue;
     const request = this.root['request'];
-    const operation = request !== null && typeof request === 'object' && !Array.isArray(request) ? request['operation'] : undefined;
+    const operation =
+      request !== null && typeof request === 'object' && !Array.isArray(request) ? request['operation'] : undefined;
     return typeof operation === 'string' ? operation : '';
   }
 

@@ -5,12 +5,15 @@ import type { JsonObject, JsonValue } from '../json';
  * written as `\/` (not RFC 6901), `<parent>/<index>` for arrays.
  */
 export function childPath(parent: string, key: string | number): string {
-  return typeof key === 'number' ? `${parent}/${key}` : `${parent}/${key.includes('/') ? key.split('/').join('\\/') : key}`;
+  return typeof key === 'number'
+    ? `${parent}/${key}`
+    : `${parent}/${key.includes('/') ? key.split('/').join('\\/') : key}`;
 }
 
 /** Sets an own property even for `__proto__`, so resource data can never reach a prototype. */
 export function setOwn(target: JsonObject, key: string, value: JsonValue): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 

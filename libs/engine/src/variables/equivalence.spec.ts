@@ -9,7 +9,17 @@ import { substituteVariables } from './substitute';
  * The parsed-template evaluation is an optimisation of Kyverno's re-scanning algorithm; on any
  * input both must agree (value or error message). Random strings mix braces, escapes and names.
  */
-const ctx = new EvaluationContext({ a: 'A', b: 'B', e: '', n: 7, o: { k: 'v' }, A: 'deep', B: true, x: { a: 'XA' }, br: 'x{y' });
+const ctx = new EvaluationContext({
+  a: 'A',
+  b: 'B',
+  e: '',
+  n: 7,
+  o: { k: 'v' },
+  A: 'deep',
+  B: true,
+  x: { a: 'XA' },
+  br: 'x{y',
+});
 
 function kyverno(source: string): { value?: JsonValue; error?: string } {
   try {
@@ -36,7 +46,30 @@ function ours(source: string): { value?: JsonValue; error?: string } {
   }
 }
 
-const tokens = ['{{', '}}', '{', '}', '\\', ' ', '.', 'a', 'b', 'e', 'n', 'o', 'x', 'br', '{{a}}', '{{ b }}', '{{e}}', '{{n}}', '{{o}}', '{{br}}', "'", 'q'];
+const tokens = [
+  '{{',
+  '}}',
+  '{',
+  '}',
+  '\\',
+  ' ',
+  '.',
+  'a',
+  'b',
+  'e',
+  'n',
+  'o',
+  'x',
+  'br',
+  '{{a}}',
+  '{{ b }}',
+  '{{e}}',
+  '{{n}}',
+  '{{o}}',
+  '{{br}}',
+  "'",
+  'q',
+];
 
 describe('template evaluation vs Kyverno re-scan', () => {
   it('agrees on random strings', () => {

@@ -3,7 +3,7 @@ import { findVariables, hasVariables } from './find';
 
 describe('hasVariables / findVariables', () => {
   it('finds variables in strings and keys, inner before outer', () => {
-    const doc = { a: ['x {{ request.object.metadata.name }}'], '{{ key }}': { b: "{{ a.{{ b }} }}" } };
+    const doc = { a: ['x {{ request.object.metadata.name }}'], '{{ key }}': { b: '{{ a.{{ b }} }}' } };
     expect(hasVariables(doc)).toBe(true);
     expect(findVariables(doc)).toEqual(['request.object.metadata.name', 'key', 'b', 'a.{{ b }}']);
   });

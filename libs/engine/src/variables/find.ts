@@ -42,5 +42,7 @@ function someString(value: JsonValue, test: (text: string) => boolean): boolean 
   if (typeof value === 'string') return value.includes('{{') && test(value);
   if (value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some((item) => someString(item, test));
-  return Object.keys(value).some((key) => (key.includes('{{') && test(key)) || someString(value[key] as JsonValue, test));
+  return Object.keys(value).some(
+    (key) => (key.includes('{{') && test(key)) || someString(value[key] as JsonValue, test),
+  );
 }

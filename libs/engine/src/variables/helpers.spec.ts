@@ -10,12 +10,18 @@ describe('{{@}} path conversion', () => {
   });
 
   it('writes JMESPath with indexes and quoted keys', () => {
-    expect(toJmesPath(['request', 'object', 'spec', 'containers', '0', 'image'])).toBe('request.object.spec.containers[0].image');
-    expect(toJmesPath(['a', 'app.kubernetes.io/name', '9lives', 'q"x'])).toBe('a."app.kubernetes.io/name"."9lives"."q\\"x"');
+    expect(toJmesPath(['request', 'object', 'spec', 'containers', '0', 'image'])).toBe(
+      'request.object.spec.containers[0].image',
+    );
+    expect(toJmesPath(['a', 'app.kubernetes.io/name', '9lives', 'q"x'])).toBe(
+      'a."app.kubernetes.io/name"."9lives"."q\\"x"',
+    );
   });
 
   it('skips the first two components, and everything up to foreach', () => {
-    expect(currentValueExpression('/validate/pattern/metadata/name', ['request', 'object'])).toBe('request.object.metadata.name');
+    expect(currentValueExpression('/validate/pattern/metadata/name', ['request', 'object'])).toBe(
+      'request.object.metadata.name',
+    );
     expect(currentValueExpression('/mutate/foreach/1/patchStrategicMerge/spec', ['target'])).toBe('target.spec');
     expect(currentValueExpression('/metadata/name', ['request', 'object'])).toBe('request.object');
   });

@@ -41,7 +41,11 @@ function substituteInString(value: string, path: string, document: JsonValue, ba
     const reference = initial ? match : match.slice(1);
     const resolved = resolveReference(document, basePath, reference, path);
     if (resolved === null || resolved === undefined) {
-      throw new VariableSubstitutionError(`got nil resolved variable ${reference} at path ${path}: <nil>`, reference, path);
+      throw new VariableSubstitutionError(
+        `got nil resolved variable ${reference} at path ${path}: <nil>`,
+        reference,
+        path,
+      );
     }
     if (typeof resolved !== 'string') {
       throw new VariableSubstitutionError(
@@ -51,13 +55,19 @@ function substituteInString(value: string, path: string, document: JsonValue, ba
       );
     }
     const at = result.indexOf(match);
-    if (at >= 0) result = result.slice(0, at) + (initial ? '' : match.charAt(0)) + resolved + result.slice(at + match.length);
+    if (at >= 0)
+      result = result.slice(0, at) + (initial ? '' : match.charAt(0)) + resolved + result.slice(at + match.length);
   }
   for (const escaped of result.match(ESCAPED_REFERENCES) ?? []) result = result.split(escaped).join(escaped.slice(1));
   return result;
 }
 
-function resolveReference(document: JsonValue, basePath: string, reference: string, path: string): JsonValue | undefined {
+function resolveReference(
+  document: JsonValue,
+  basePath: string,
+  reference: string,
+  path: string,
+): JsonValue | undefined {
   let target = trimChars(reference, '$()');
   const operator = target.length < 2 ? '' : (OPERATORS.find((op) => target.startsWith(op)) ?? '');
   target = target.slice(operator.length);
@@ -123,4 +133,3 @@ function trimChars(text: string, chars: string): string {
   while (end > start && chars.includes(text.charAt(end - 1))) end--;
   return text.slice(start, end);
 }
-

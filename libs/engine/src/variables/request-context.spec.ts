@@ -19,13 +19,23 @@ describe('EvaluationContext.forRequest without an admission request', () => {
   });
 
   it('UPDATE: object and old object', () => {
-    const ctx = EvaluationContext.forRequest({ operation: 'UPDATE', resource: pod('web', 'prod'), oldResource: pod('old', 'prod') });
-    expect(ctx.query('[request.object.metadata.name, request.oldObject.metadata.name, request.operation]')).toEqual(['web', 'old', 'UPDATE']);
+    const ctx = EvaluationContext.forRequest({
+      operation: 'UPDATE',
+      resource: pod('web', 'prod'),
+      oldResource: pod('old', 'prod'),
+    });
+    expect(ctx.query('[request.object.metadata.name, request.oldObject.metadata.name, request.operation]')).toEqual([
+      'web',
+      'old',
+      'UPDATE',
+    ]);
   });
 
   it('DELETE: the resource is the old object and request.object reads it', () => {
     const ctx = EvaluationContext.forRequest({ operation: 'DELETE', resource: pod('gone', 'prod') });
-    expect(ctx.document()).toEqual({ request: { oldObject: pod('gone', 'prod'), namespace: 'prod', operation: 'DELETE' } });
+    expect(ctx.document()).toEqual({
+      request: { oldObject: pod('gone', 'prod'), namespace: 'prod', operation: 'DELETE' },
+    });
     expect(ctx.operation()).toBe('DELETE');
     expect(substituteVariables('{{ request.object.metadata.name }}', ctx)).toBe('gone');
   });
@@ -47,7 +57,10 @@ describe('EvaluationContext.forRequest without an admission request', () => {
     });
     expect(ctx.query('request.roles')).toEqual(['prod:dev']);
     expect(() => ctx.query('request.clusterRoles')).toThrow('Unknown key');
-    expect(ctx.query('request.userInfo')).toEqual({ username: 'system:serviceaccount:ci:deployer', groups: ['system:serviceaccounts'] });
+    expect(ctx.query('request.userInfo')).toEqual({
+      username: 'system:serviceaccount:ci:deployer',
+      groups: ['system:serviceaccounts'],
+    });
     expect(ctx.query('[serviceAccountName, serviceAccountNamespace]')).toEqual(['deployer', 'ci']);
   });
 });
@@ -74,7 +87,12 @@ describe('EvaluationContext.forRequest with an admission request', () => {
       admissionRequest,
     });
     expect(ctx.query('request.kind')).toEqual({ group: '', version: 'v1', kind: 'Pod' });
-    expect(ctx.query('[request.name, request.namespace, request.operation, request.dryRun]')).toEqual(['web', 'prod', 'UPDATE', false]);
+    expect(ctx.query('[request.name, request.namespace, request.operation, request.dryRun]')).toEqual([
+      'web',
+      'prod',
+      'UPDATE',
+      false,
+    ]);
     expect(ctx.query('request.clusterRoles')).toEqual(['admin']);
     expect(ctx.query('request.userInfo.groups')).toEqual(['devs']);
     expect(ctx.query('[serviceAccountName, serviceAccountNamespace]')).toEqual(['', '']);
@@ -84,7 +102,12 @@ describe('EvaluationContext.forRequest with an admission request', () => {
   it('takes the service account from the admission user when no user is given', () => {
     const ctx = EvaluationContext.forRequest({
       operation: 'DELETE',
-      admissionRequest: { ...admissionRequest, operation: 'DELETE', object: null, userInfo: { username: 'system:serviceaccount:kube-system:gc' } },
+      admissionRequest: {
+        ...admissionRequest,
+        operation: 'DELETE',
+        object: null,
+        userInfo: { username: 'system:serviceaccount:kube-system:gc' },
+      },
     });
     expect(ctx.query('[serviceAccountName, serviceAccountNamespace]')).toEqual(['gc', 'kube-system']);
     expect(substituteVariables('{{ request.object.metadata.name }}', ctx)).toBe('web');

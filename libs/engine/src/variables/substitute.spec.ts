@@ -39,12 +39,16 @@ describe('substituteVariables: interpolation and types', () => {
   });
 
   it('interpolates several variables as text', () => {
-    expect(substituteVariables('{{request.object.metadata.namespace}}/{{ request.object.metadata.name }}', ctx)).toBe('prod/web');
+    expect(substituteVariables('{{request.object.metadata.namespace}}/{{ request.object.metadata.name }}', ctx)).toBe(
+      'prod/web',
+    );
   });
 
   it('writes non-strings inside text as Go JSON (sorted keys, null)', () => {
     expect(substituteVariables('n={{ request.object.spec.replicas }}', ctx)).toBe('n=3');
-    expect(substituteVariables('labels: {{ request.object.metadata.labels }}', ctx)).toBe('labels: {"app":"nginx","tier":null}');
+    expect(substituteVariables('labels: {{ request.object.metadata.labels }}', ctx)).toBe(
+      'labels: {"app":"nginx","tier":null}',
+    );
     expect(substituteVariables('tier={{ request.object.metadata.labels.tier }}', ctx)).toBe('tier=null');
     expect(substituteVariables('ok={{ `true` }}', ctx)).toBe('ok=true');
   });
@@ -103,7 +107,7 @@ describe('substituteVariables: nesting', () => {
 
   it('resolves inner variables first', () => {
     expect(substituteVariables('{{ request.object.metadata.labels.{{ key }} }}', ctx)).toBe('nginx');
-    expect(substituteVariables("{{ names.{{ request.object.metadata.name }} }}", ctx)).toBe('W');
+    expect(substituteVariables('{{ names.{{ request.object.metadata.name }} }}', ctx)).toBe('W');
   });
 
   it('inserts non-string inner values as JSON text', () => {
@@ -116,7 +120,9 @@ describe('substituteVariables: nesting', () => {
 
   it('reports the inner variable when it fails', () => {
     const error = failure(() => substituteVariables('{{ a.{{ missing }} }}', ctx, { path: '/x' }));
-    expect(error.message).toBe('failed to resolve missing at path /x: JMESPath query failed: Unknown key "missing" in path');
+    expect(error.message).toBe(
+      'failed to resolve missing at path /x: JMESPath query failed: Unknown key "missing" in path',
+    );
   });
 });
 
@@ -141,7 +147,10 @@ describe('substituteVariables: keys', () => {
   const ctx = context({ key: 'app', nothing: null, count: 2 });
 
   it('substitutes variables in object keys', () => {
-    expect(substituteVariables({ '{{ key }}': '{{ request.object.metadata.name }}', other: 1 }, ctx)).toEqual({ app: 'web', other: 1 });
+    expect(substituteVariables({ '{{ key }}': '{{ request.object.metadata.name }}', other: 1 }, ctx)).toEqual({
+      app: 'web',
+      other: 1,
+    });
     expect(substituteVariables({ 'label-{{ key }}': 'x' }, ctx)).toEqual({ 'label-app': 'x' });
   });
 
@@ -172,7 +181,9 @@ describe('substituteVariables: missing variables', () => {
 
   it('reports the path of array items and of the option prefix', () => {
     const error = failure(() => substituteVariables(['ok', '{{ nope }}'], ctx, { path: '/spec' }));
-    expect(error.message).toBe('failed to resolve nope at path /spec/1: JMESPath query failed: Unknown key "nope" in path');
+    expect(error.message).toBe(
+      'failed to resolve nope at path /spec/1: JMESPath query failed: Unknown key "nope" in path',
+    );
   });
 
   it('reports the path with an empty string for a bare value (as in preconditions)', () => {
@@ -186,8 +197,12 @@ describe('substituteVariables: missing variables', () => {
   });
 
   it('reports empty and invalid expressions', () => {
-    expect(failure(() => substituteVariables('{{ }}', ctx)).message).toBe('failed to resolve  at path : invalid query (nil)');
-    expect(failure(() => substituteVariables('{{ a[ }}', ctx)).message).toMatch(/^failed to resolve a\[ at path : incorrect query a\[: /);
+    expect(failure(() => substituteVariables('{{ }}', ctx)).message).toBe(
+      'failed to resolve  at path : invalid query (nil)',
+    );
+    expect(failure(() => substituteVariables('{{ a[ }}', ctx)).message).toMatch(
+      /^failed to resolve a\[ at path : incorrect query a\[: /,
+    );
   });
 
   it('reports the first failure in Kyverno order (innermost variables first)', () => {
@@ -198,14 +213,19 @@ describe('substituteVariables: missing variables', () => {
   it('reads unresolvable variables as empty strings in "empty" mode', () => {
     expect(substituteVariables('{{ nope }}', ctx, { missing: 'empty' })).toBe('');
     expect(substituteVariables('a-{{ nope }}-b', ctx, { missing: 'empty' })).toBe('a--b');
-    expect(substituteVariables(['{{ request.object.metadata.name }}', '{{ a[ }}'], ctx, { missing: 'empty' })).toEqual(['web', '']);
+    expect(substituteVariables(['{{ request.object.metadata.name }}', '{{ a[ }}'], ctx, { missing: 'empty' })).toEqual([
+      'web',
+      '',
+    ]);
   });
 });
 
 describe('substituteVariables: {{@}} and DELETE', () => {
   it('reads the value at the same path of the admitted object', () => {
     const ctx = context();
-    const rule = { validate: { pattern: { metadata: { name: '{{@}}' }, spec: { containers: [{ image: '{{ @ }}' }] } } } };
+    const rule = {
+      validate: { pattern: { metadata: { name: '{{@}}' }, spec: { containers: [{ image: '{{ @ }}' }] } } },
+    };
     expect(substituteVariables(rule, ctx)).toEqual({
       validate: { pattern: { metadata: { name: 'web' }, spec: { containers: [{ image: 'nginx:1.25' }] } } },
     });
@@ -224,13 +244,17 @@ describe('substituteVariables: {{@}} and DELETE', () => {
     const ctx = context();
     ctx.add('request.object.metadata.annotations', { 'example.com/owner': 'me' });
     const pattern = { validate: { pattern: { metadata: { annotations: { 'example.com/owner': '{{@}}' } } } } };
-    expect(substituteVariables(pattern, ctx)).toEqual({ validate: { pattern: { metadata: { annotations: { 'example.com/owner': 'me' } } } } });
+    expect(substituteVariables(pattern, ctx)).toEqual({
+      validate: { pattern: { metadata: { annotations: { 'example.com/owner': 'me' } } } },
+    });
   });
 
   it('reads request.oldObject when the operation is DELETE', () => {
     const ctx = new EvaluationContext();
     ctx.add('request', { operation: 'DELETE', object: null, oldObject: pod });
     expect(substituteVariables('{{ request.object.metadata.name }}', ctx)).toBe('web');
-    expect(failure(() => substituteVariables('{{ request.object.nope }}', ctx)).variable).toBe('request.oldObject.nope');
+    expect(failure(() => substituteVariables('{{ request.object.nope }}', ctx)).variable).toBe(
+      'request.oldObject.nope',
+    );
   });
 });

@@ -36,7 +36,11 @@ const MAX_NESTING = 64;
  * - A key missing along a variable's path is an error: `failed to resolve <var> at path <path>: JMESPath
  *   query failed: Unknown key "<key>" in path`; a value that exists but is null is substituted as null.
  */
-export function substituteVariables(value: JsonValue, ctx: EvaluationContext, options: SubstitutionOptions = {}): JsonValue {
+export function substituteVariables(
+  value: JsonValue,
+  ctx: EvaluationContext,
+  options: SubstitutionOptions = {},
+): JsonValue {
   const basePath = options.path ?? '';
   const withReferences = substituteReferences(value, basePath);
   if (!containsBraces(withReferences)) return withReferences;
@@ -74,14 +78,20 @@ class Substitution {
         if (typeof leaf !== 'string') return leaf;
         const result = this.string(leaf, leafPath);
         // Kyverno keeps traversing whatever a variable produced, substituting inside it too.
-        return result !== null && typeof result === 'object' && containsBraces(result) ? this.document(result, leafPath, depth + 1) : result;
+        return result !== null && typeof result === 'object' && containsBraces(result)
+          ? this.document(result, leafPath, depth + 1)
+          : result;
       },
       key: (key, parentPath) => {
         if (!key.includes('{{')) return key;
         const result = this.string(key, parentPath);
         if (result === null) return key;
         if (typeof result !== 'string') {
-          throw new VariableSubstitutionError(`expected string after substituting variables in key "${key}"`, key, parentPath);
+          throw new VariableSubstitutionError(
+            `expected string after substituting variables in key "${key}"`,
+            key,
+            parentPath,
+          );
         }
         return result;
       },
@@ -102,7 +112,11 @@ class Substitution {
     }
     const result = rescanSubstitute(source, (variableText) => this.resolve(variableExpression(variableText), path));
     if (result === NO_PROGRESS) {
-      throw new VariableSubstitutionError(`variable substitution does not terminate for "${source}" at path ${path}`, source, path);
+      throw new VariableSubstitutionError(
+        `variable substitution does not terminate for "${source}" at path ${path}`,
+        source,
+        path,
+      );
     }
     return result;
   }

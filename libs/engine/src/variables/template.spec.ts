@@ -11,11 +11,16 @@ describe('parseTemplate', () => {
     expect(lone.kind === 'template' && lone.single?.source).toBe('{{ request.object }}');
     const mixed = parseTemplate('name-{{ a }}-{{b}}');
     expect(mixed.kind === 'template' && mixed.single).toBeUndefined();
-    expect(mixed.kind === 'template' && mixed.parts.map((part) => part.kind)).toEqual(['text', 'variable', 'text', 'variable']);
+    expect(mixed.kind === 'template' && mixed.parts.map((part) => part.kind)).toEqual([
+      'text',
+      'variable',
+      'text',
+      'variable',
+    ]);
   });
 
   it('nests variables inside variables', () => {
-    const template = parseTemplate("{{ a.{{ b }}.c }}");
+    const template = parseTemplate('{{ a.{{ b }}.c }}');
     expect(template.kind).toBe('template');
     if (template.kind !== 'template') return;
     const content = template.single?.content ?? [];
@@ -24,7 +29,9 @@ describe('parseTemplate', () => {
 
   it('keeps single-level brace groups (JMESPath hashes, literals) inside a variable', () => {
     const template = parseTemplate('{{ {name: metadata.name} }}');
-    expect(template.kind === 'template' && template.single?.content).toEqual([{ kind: 'text', text: ' {name: metadata.name} ' }]);
+    expect(template.kind === 'template' && template.single?.content).toEqual([
+      { kind: 'text', text: ' {name: metadata.name} ' },
+    ]);
   });
 
   it('recognises escapes and drops their backslash', () => {

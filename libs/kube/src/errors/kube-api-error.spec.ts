@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { isAlreadyExists, isConflict, isGone, isNotFound, KubeApiError, toKubeApiError } from './kube-api-error';
 
-const status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'configmaps "x" not found', reason: 'NotFound', code: 404 };
+const status = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  status: 'Failure',
+  message: 'configmaps "x" not found',
+  reason: 'NotFound',
+  code: 404,
+};
 
 describe('KubeApiError', () => {
   it('maps a client-node ApiException whose body is a Status JSON string', () => {
@@ -13,13 +20,23 @@ describe('KubeApiError', () => {
   });
 
   it('maps a body that is already an object, and a non-Status body', () => {
-    expect(toKubeApiError({ code: 409, body: { ...status, code: 409, reason: 'AlreadyExists' } })).toMatchObject({ code: 409, reason: 'AlreadyExists' });
-    expect(toKubeApiError({ code: 502, body: '<html>bad gateway</html>' })).toMatchObject({ code: 502, reason: '', message: '<html>bad gateway</html>' });
+    expect(toKubeApiError({ code: 409, body: { ...status, code: 409, reason: 'AlreadyExists' } })).toMatchObject({
+      code: 409,
+      reason: 'AlreadyExists',
+    });
+    expect(toKubeApiError({ code: 502, body: '<html>bad gateway</html>' })).toMatchObject({
+      code: 502,
+      reason: '',
+      message: '<html>bad gateway</html>',
+    });
     expect(toKubeApiError({ code: 503, body: '' })).toMatchObject({ code: 503, message: 'HTTP 503' });
   });
 
   it("maps client-node Watch's Error with statusCode", () => {
-    expect(toKubeApiError(Object.assign(new Error('Gone'), { statusCode: 410 }))).toMatchObject({ code: 410, message: 'Gone' });
+    expect(toKubeApiError(Object.assign(new Error('Gone'), { statusCode: 410 }))).toMatchObject({
+      code: 410,
+      message: 'Gone',
+    });
   });
 
   it('leaves transport errors alone', () => {
@@ -29,7 +46,9 @@ describe('KubeApiError', () => {
   });
 
   it('takes the code from the Status, falling back to the HTTP code', () => {
-    expect(KubeApiError.fromStatus({ reason: 'Expired', message: 'too old resource version: 1 (5)', code: 410 })).toMatchObject({ code: 410 });
+    expect(
+      KubeApiError.fromStatus({ reason: 'Expired', message: 'too old resource version: 1 (5)', code: 410 }),
+    ).toMatchObject({ code: 410 });
     expect(KubeApiError.fromStatus({ message: 'x' }, 500).code).toBe(500);
   });
 

@@ -102,7 +102,9 @@ export class KubeHttpClient {
       response.on('error', finish);
       response.on('aborted', () => finish(new Error(`the stream on ${req.path} was cut`)));
       request.on('error', finish);
-      response.on('close', () => finish(response.complete ? undefined : new Error(`the stream on ${req.path} was cut`)));
+      response.on('close', () =>
+        finish(response.complete ? undefined : new Error(`the stream on ${req.path} was cut`)),
+      );
     });
     return {
       closed,
@@ -148,7 +150,10 @@ export class KubeHttpClient {
       const timer =
         timeoutMs > 0
           ? setTimeout(
-              () => request.destroy(new KubeTimeoutError(`${req.method ?? 'GET'} ${req.path}: no answer in ${timeoutMs} ms`)),
+              () =>
+                request.destroy(
+                  new KubeTimeoutError(`${req.method ?? 'GET'} ${req.path}: no answer in ${timeoutMs} ms`),
+                ),
               timeoutMs,
             )
           : undefined;

@@ -28,7 +28,14 @@ describe('KubeResources against the in-memory API server', () => {
         group: 'example.com',
         scope: 'Namespaced',
         names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
       },
     });
   });
@@ -36,7 +43,12 @@ describe('KubeResources against the in-memory API server', () => {
 
   it('creates, gets, lists (with kind filled in, across pages) and deletes', async () => {
     for (const name of ['a', 'b', 'c']) {
-      await resources.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { n: name } });
+      await resources.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name, namespace: 'default' },
+        data: { n: name },
+      });
     }
     const got = await resources.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'b' });
     expect(got).toMatchObject({ kind: 'ConfigMap', data: { n: 'b' } });
@@ -48,7 +60,9 @@ describe('KubeResources against the in-memory API server', () => {
       ['ConfigMap', 'v1', 'c'],
     ]);
     await resources.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'c' });
-    expect(await resources.find({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'c' })).toBeUndefined();
+    expect(
+      await resources.find({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'c' }),
+    ).toBeUndefined();
   });
 
   it('answers typed errors: 404, 409 AlreadyExists, stale-update Conflict, unknown kind', async () => {
@@ -58,15 +72,26 @@ describe('KubeResources against the in-memory API server', () => {
     const created = await resources.create(cm);
     await expect(resources.create(cm)).rejects.toMatchObject({ code: 409, reason: 'AlreadyExists' });
     await resources.replace({ ...created, data: { x: '1' } });
-    await expect(resources.replace({ ...created, data: { x: '2' } })).rejects.toMatchObject({ code: 409, reason: 'Conflict' });
+    await expect(resources.replace({ ...created, data: { x: '2' } })).rejects.toMatchObject({
+      code: 409,
+      reason: 'Conflict',
+    });
     await expect(resources.path({ apiVersion: 'v1', kind: 'Nope' })).rejects.toBeInstanceOf(KubeApiError);
   });
 
   it('patches custom resources with merge and json patches; strategic merge is refused (415)', async () => {
-    await resources.create({ ...WIDGET, metadata: { name: 'w', namespace: 'default' }, spec: { size: 1, tags: ['a'] } });
+    await resources.create({
+      ...WIDGET,
+      metadata: { name: 'w', namespace: 'default' },
+      spec: { size: 1, tags: ['a'] },
+    });
     const ref = { ...WIDGET, namespace: 'default', name: 'w' };
-    expect(await resources.patch(ref, 'merge', { spec: { size: 2 } })).toMatchObject({ spec: { size: 2, tags: ['a'] } });
-    expect(await resources.patch(ref, 'json', [{ op: 'add', path: '/spec/tags/-', value: 'b' }])).toMatchObject({ spec: { tags: ['a', 'b'] } });
+    expect(await resources.patch(ref, 'merge', { spec: { size: 2 } })).toMatchObject({
+      spec: { size: 2, tags: ['a'] },
+    });
+    expect(await resources.patch(ref, 'json', [{ op: 'add', path: '/spec/tags/-', value: 'b' }])).toMatchObject({
+      spec: { tags: ['a', 'b'] },
+    });
     await expect(resources.patch(ref, 'strategic', { spec: { size: 3 } })).rejects.toMatchObject({ code: 415 });
     await expect(resources.patch(ref, 'json', { spec: {} })).rejects.toThrow(TypeError);
     await expect(resources.patch(ref, 'apply', { spec: {} })).rejects.toThrow(/fieldManager/);
@@ -74,10 +99,18 @@ describe('KubeResources against the in-memory API server', () => {
 
   it('patchObject passes the patch type to KubernetesObjectApi (merge works for CRs) and maps errors', async () => {
     await resources.create({ ...WIDGET, metadata: { name: 'w2', namespace: 'default' }, spec: { size: 1 } });
-    const patched = await patchObject(objectApi, { ...WIDGET, metadata: { name: 'w2', namespace: 'default' }, spec: { size: 5 } } as never, 'merge');
+    const patched = await patchObject(
+      objectApi,
+      { ...WIDGET, metadata: { name: 'w2', namespace: 'default' }, spec: { size: 5 } } as never,
+      'merge',
+    );
     expect(patched).toMatchObject({ spec: { size: 5 } });
     await expect(
-      patchObject(objectApi, { ...WIDGET, metadata: { name: 'w2', namespace: 'default' }, spec: {} } as never, 'strategic'),
+      patchObject(
+        objectApi,
+        { ...WIDGET, metadata: { name: 'w2', namespace: 'default' }, spec: {} } as never,
+        'strategic',
+      ),
     ).rejects.toMatchObject({ code: 415 });
   });
 

@@ -218,7 +218,9 @@ export class KubeResources {
       method: 'DELETE',
       path: await this.path(ref),
       query: { dryRun: options.dryRun ? 'All' : undefined },
-      body: options.preconditions ? { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: options.preconditions } : undefined,
+      body: options.preconditions
+        ? { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: options.preconditions }
+        : undefined,
     });
   }
 

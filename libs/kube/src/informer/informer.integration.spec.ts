@@ -38,7 +38,11 @@ describe('Informer against the in-memory API server', () => {
       },
     );
     informer.on('add', (o) => void events.push(`add ${o.metadata?.name}`));
-    informer.on('update', (o, old) => void events.push(`update ${o.metadata?.name} ${old.metadata?.resourceVersion}->${o.metadata?.resourceVersion}`));
+    informer.on(
+      'update',
+      (o, old) =>
+        void events.push(`update ${o.metadata?.name} ${old.metadata?.resourceVersion}->${o.metadata?.resourceVersion}`),
+    );
     informer.on('delete', (o) => void events.push(`delete ${o.metadata?.name}`));
     return { informer, events };
   }
@@ -87,7 +91,12 @@ describe('Informer against the in-memory API server', () => {
   it('survives a 500 on the watch and on the list', async () => {
     const ns = await namespace('fivehundred');
     server.create(configMap('a-1', {}, ns));
-    server.faults.failNext({ method: 'GET', pathPrefix: `/api/v1/namespaces/${ns}/configmaps`, watch: false, status: 500 });
+    server.faults.failNext({
+      method: 'GET',
+      pathPrefix: `/api/v1/namespaces/${ns}/configmaps`,
+      watch: false,
+      status: 500,
+    });
     const { informer, events } = makeInformer(ns);
     informer.start();
     await informer.waitForSync(5_000);

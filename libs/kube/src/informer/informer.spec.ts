@@ -43,9 +43,17 @@ class FakeSource implements ListWatchSource<KubeObject> {
 
 function start(source: FakeSource) {
   const events: string[] = [];
-  const informer = new Informer(source, { backoff: { initialMs: 1, maxMs: 5 }, resyncIntervalMs: 0, minHealthyWatchMs: 0 });
+  const informer = new Informer(source, {
+    backoff: { initialMs: 1, maxMs: 5 },
+    resyncIntervalMs: 0,
+    minHealthyWatchMs: 0,
+  });
   informer.on('add', (o) => void events.push(`add ${o.metadata!.name}`));
-  informer.on('update', (o, old) => void events.push(`update ${o.metadata!.name} ${old.metadata!.resourceVersion}>${o.metadata!.resourceVersion}`));
+  informer.on(
+    'update',
+    (o, old) =>
+      void events.push(`update ${o.metadata!.name} ${old.metadata!.resourceVersion}>${o.metadata!.resourceVersion}`),
+  );
   informer.on('delete', (o) => void events.push(`delete ${o.metadata!.name}`));
   informer.start();
   return { informer, events };
@@ -122,7 +130,15 @@ describe('Informer (scripted source)', () => {
     await eventually(() => source.emit !== undefined, 'a watch');
     source.objects = [cm('b', '7'), cm('c', '7')];
     source.rv = '7';
-    source.emit!({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version: 1 (5)' } as KubeObject });
+    source.emit!({
+      type: 'ERROR',
+      object: {
+        kind: 'Status',
+        code: 410,
+        reason: 'Expired',
+        message: 'too old resource version: 1 (5)',
+      } as KubeObject,
+    });
     await eventually(() => events.length === 5, 'the diff');
     expect(events.slice(2)).toEqual(['update b 1>7', 'add c', 'delete a']);
     expect(informer.stats()).toMatchObject({ relists: 1, errors: 1, resourceVersion: '7' });
@@ -146,7 +162,9 @@ describe('Informer (scripted source)', () => {
 
   it('requestRelist drops the watch and lists again; byIndex follows updates', async () => {
     const source = new FakeSource();
-    source.objects = [{ ...cm('a', '1'), metadata: { name: 'a', namespace: 'ns', resourceVersion: '1', labels: { team: 'x' } } }];
+    source.objects = [
+      { ...cm('a', '1'), metadata: { name: 'a', namespace: 'ns', resourceVersion: '1', labels: { team: 'x' } } },
+    ];
     const informer = new Informer(source, {
       resyncIntervalMs: 0,
       indexers: { team: (o) => (o.metadata?.labels?.team ? [o.metadata.labels.team] : []) },
@@ -154,7 +172,9 @@ describe('Informer (scripted source)', () => {
     informer.start();
     await informer.waitForSync(1000);
     expect(informer.byIndex('team', 'x')).toHaveLength(1);
-    source.objects = [{ ...cm('a', '2'), metadata: { name: 'a', namespace: 'ns', resourceVersion: '2', labels: { team: 'y' } } }];
+    source.objects = [
+      { ...cm('a', '2'), metadata: { name: 'a', namespace: 'ns', resourceVersion: '2', labels: { team: 'y' } } },
+    ];
     informer.requestRelist();
     await eventually(() => informer.stats().relists === 1, 'the relist');
     expect(informer.byIndex('team', 'x')).toEqual([]);

@@ -237,7 +237,8 @@ export class Informer<T extends KubeObject> {
       seen.add(key);
       const previous = this.cache.upsert(item);
       if (!previous) this.emit('add', item);
-      else if (previous.metadata?.resourceVersion !== item.metadata?.resourceVersion) this.emit('update', item, previous);
+      else if (previous.metadata?.resourceVersion !== item.metadata?.resourceVersion)
+        this.emit('update', item, previous);
     }
     for (const key of [...this.cache.keys()]) {
       if (seen.has(key)) continue;

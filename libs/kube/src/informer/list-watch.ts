@@ -9,11 +9,7 @@ export interface ListWatchSource<T extends KubeObject> {
   /** Every object now (all pages), with the list's resourceVersion. */
   list(signal?: AbortSignal): Promise<{ items: T[]; resourceVersion: string }>;
   /** Opens a watch from `resourceVersion`; resolves once the server accepted it. */
-  watch(
-    resourceVersion: string,
-    onEvent: (event: RawWatchEvent<T>) => void,
-    signal?: AbortSignal,
-  ): Promise<KubeStream>;
+  watch(resourceVersion: string, onEvent: (event: RawWatchEvent<T>) => void, signal?: AbortSignal): Promise<KubeStream>;
 }
 
 export interface ResourceListWatchOptions extends ResourceRef {

@@ -28,7 +28,11 @@ describe('baseline checks', () => {
           ],
         }),
       );
-      expect(check).toMatchObject({ id: 'privileged', controlName: 'Privileged Containers', forbiddenReason: 'privileged' });
+      expect(check).toMatchObject({
+        id: 'privileged',
+        controlName: 'Privileged Containers',
+        forbiddenReason: 'privileged',
+      });
       expect(check.forbiddenDetail).toBe('containers "init", "b" must not set securityContext.privileged=true');
       expect(check.fieldErrors.map((e) => e.field)).toEqual([
         'spec.initContainers[0].securityContext.privileged',
@@ -45,7 +49,11 @@ describe('baseline checks', () => {
   describe('host namespaces', () => {
     it('fails each host namespace that is true', () => {
       const check = only(pod({ hostNetwork: true, hostIPC: true, hostPID: false, containers: [{ name: 'a' }] }));
-      expect(check).toMatchObject({ id: 'hostNamespaces', forbiddenReason: 'host namespaces', forbiddenDetail: 'hostNetwork=true, hostIPC=true' });
+      expect(check).toMatchObject({
+        id: 'hostNamespaces',
+        forbiddenReason: 'host namespaces',
+        forbiddenDetail: 'hostNetwork=true, hostIPC=true',
+      });
     });
 
     it('passes when they are false', () => {
@@ -56,10 +64,22 @@ describe('baseline checks', () => {
   describe('hostPath volumes', () => {
     it('fails hostPath volumes and records the path', () => {
       const check = only(
-        pod({ volumes: [{ name: 'ok', emptyDir: {} }, { name: 'host', hostPath: { path: '/var/run' } }], containers: [] }),
+        pod({
+          volumes: [
+            { name: 'ok', emptyDir: {} },
+            { name: 'host', hostPath: { path: '/var/run' } },
+          ],
+          containers: [],
+        }),
       );
-      expect(check).toMatchObject({ id: 'hostPathVolumes', forbiddenReason: 'hostPath volumes', forbiddenDetail: 'volume "host"' });
-      expect(check.fieldErrors).toEqual([{ type: 'Forbidden', field: 'spec.volumes[1].hostPath', badValue: '/var/run' }]);
+      expect(check).toMatchObject({
+        id: 'hostPathVolumes',
+        forbiddenReason: 'hostPath volumes',
+        forbiddenDetail: 'volume "host"',
+      });
+      expect(check.fieldErrors).toEqual([
+        { type: 'Forbidden', field: 'spec.volumes[1].hostPath', badValue: '/var/run' },
+      ]);
     });
   });
 
@@ -68,7 +88,13 @@ describe('baseline checks', () => {
       const check = only(
         pod({
           containers: [
-            { name: 'a', ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 81, hostPort: 0 }] },
+            {
+              name: 'a',
+              ports: [
+                { containerPort: 80, hostPort: 8080 },
+                { containerPort: 81, hostPort: 0 },
+              ],
+            },
             { name: 'b', ports: [{ containerPort: 80, hostPort: 443 }, { hostPort: 8080 }] },
           ],
         }),
@@ -82,20 +108,34 @@ describe('baseline checks', () => {
     });
 
     it('passes hostPort 0 or unset', () => {
-      expect(failing(pod({ containers: [{ name: 'a', ports: [{ containerPort: 80, hostPort: 0 }, { containerPort: 81 }] }] }))).toEqual([]);
+      expect(
+        failing(
+          pod({ containers: [{ name: 'a', ports: [{ containerPort: 80, hostPort: 0 }, { containerPort: 81 }] }] }),
+        ),
+      ).toEqual([]);
     });
   });
 
   describe('capabilities (baseline)', () => {
     it('fails capabilities outside the default set', () => {
       const check = only(podWithContainerSecurity({ capabilities: { add: ['NET_RAW', 'CHOWN', 'SYS_ADMIN'] } }));
-      expect(check).toMatchObject({ id: 'capabilities_baseline', controlName: 'Capabilities', forbiddenReason: 'non-default capabilities' });
-      expect(check.forbiddenDetail).toBe('container "app" must not include "NET_RAW", "SYS_ADMIN" in securityContext.capabilities.add');
+      expect(check).toMatchObject({
+        id: 'capabilities_baseline',
+        controlName: 'Capabilities',
+        forbiddenReason: 'non-default capabilities',
+      });
+      expect(check.forbiddenDetail).toBe(
+        'container "app" must not include "NET_RAW", "SYS_ADMIN" in securityContext.capabilities.add',
+      );
       expect(check.fieldErrors[0]?.badValue).toEqual(['NET_RAW', 'SYS_ADMIN']);
     });
 
     it('passes the default set and drops', () => {
-      expect(failing(podWithContainerSecurity({ capabilities: { add: ['CHOWN', 'KILL', 'NET_BIND_SERVICE'], drop: ['ALL'] } }))).toEqual([]);
+      expect(
+        failing(
+          podWithContainerSecurity({ capabilities: { add: ['CHOWN', 'KILL', 'NET_BIND_SERVICE'], drop: ['ALL'] } }),
+        ),
+      ).toEqual([]);
     });
   });
 
@@ -127,16 +167,27 @@ describe('baseline checks', () => {
     });
 
     it('passes allowed types and level-only options', () => {
-      expect(failing(pod({ securityContext: { seLinuxOptions: { level: 's0:c123,c456' } }, containers: [{ name: 'a', securityContext: { seLinuxOptions: { type: 'container_init_t' } } }] }))).toEqual([]);
+      expect(
+        failing(
+          pod({
+            securityContext: { seLinuxOptions: { level: 's0:c123,c456' } },
+            containers: [{ name: 'a', securityContext: { seLinuxOptions: { type: 'container_init_t' } } }],
+          }),
+        ),
+      ).toEqual([]);
     });
   });
 
   describe('seccomp (baseline)', () => {
     it('fails Unconfined and passes RuntimeDefault, Localhost or unset', () => {
-      const check = only(pod({ securityContext: { seccompProfile: { type: 'Unconfined' } }, containers: [{ name: 'a' }] }));
+      const check = only(
+        pod({ securityContext: { seccompProfile: { type: 'Unconfined' } }, containers: [{ name: 'a' }] }),
+      );
       expect(check).toMatchObject({ id: 'seccompProfile_baseline', controlName: 'Seccomp' });
       expect(check.forbiddenDetail).toBe('pod must not set securityContext.seccompProfile.type to "Unconfined"');
-      expect(failing(podWithContainerSecurity({ seccompProfile: { type: 'Localhost', localhostProfile: 'x.json' } }))).toEqual([]);
+      expect(
+        failing(podWithContainerSecurity({ seccompProfile: { type: 'Localhost', localhostProfile: 'x.json' } })),
+      ).toEqual([]);
       expect(failing(pod({ containers: [{ name: 'a' }] }))).toEqual([]);
     });
   });
@@ -144,10 +195,24 @@ describe('baseline checks', () => {
   describe('sysctls', () => {
     it('fails unsafe sysctls only', () => {
       const check = only(
-        pod({ securityContext: { sysctls: [{ name: 'kernel.shm_rmid_forced', value: '0' }, { name: 'kernel.msgmax', value: '1' }] }, containers: [] }),
+        pod({
+          securityContext: {
+            sysctls: [
+              { name: 'kernel.shm_rmid_forced', value: '0' },
+              { name: 'kernel.msgmax', value: '1' },
+            ],
+          },
+          containers: [],
+        }),
       );
-      expect(check).toMatchObject({ id: 'sysctls', forbiddenReason: 'forbidden sysctls', forbiddenDetail: 'kernel.msgmax' });
-      expect(check.fieldErrors).toEqual([{ type: 'Forbidden', field: 'spec.securityContext.sysctls[1].name', badValue: 'kernel.msgmax' }]);
+      expect(check).toMatchObject({
+        id: 'sysctls',
+        forbiddenReason: 'forbidden sysctls',
+        forbiddenDetail: 'kernel.msgmax',
+      });
+      expect(check.fieldErrors).toEqual([
+        { type: 'Forbidden', field: 'spec.securityContext.sysctls[1].name', badValue: 'kernel.msgmax' },
+      ]);
     });
   });
 
@@ -159,7 +224,9 @@ describe('baseline checks', () => {
           containers: [{ name: 'a', securityContext: { windowsOptions: { hostProcess: true } } }, { name: 'b' }],
         }),
       );
-      expect(check.forbiddenDetail).toBe('pod and container "a" must not set securityContext.windowsOptions.hostProcess=true');
+      expect(check.forbiddenDetail).toBe(
+        'pod and container "a" must not set securityContext.windowsOptions.hostProcess=true',
+      );
     });
 
     it('passes hostProcess false', () => {
@@ -183,7 +250,11 @@ describe('baseline checks', () => {
 
     it('passes runtime/default and localhost/* annotations and allowed types', () => {
       const resource = pod(
-        { containers: [{ name: 'a', securityContext: { appArmorProfile: { type: 'Localhost', localhostProfile: 'p' } } }] },
+        {
+          containers: [
+            { name: 'a', securityContext: { appArmorProfile: { type: 'Localhost', localhostProfile: 'p' } } },
+          ],
+        },
         {
           annotations: {
             'container.apparmor.security.beta.kubernetes.io/a': 'runtime/default',
@@ -217,12 +288,17 @@ describe('baseline checks', () => {
     });
 
     it('passes probes without a host', () => {
-      expect(failing(pod({ containers: [{ name: 'a', readinessProbe: { httpGet: { path: '/', port: 80, host: '' } } }] }))).toEqual([]);
+      expect(
+        failing(pod({ containers: [{ name: 'a', readinessProbe: { httpGet: { path: '/', port: 80, host: '' } } }] })),
+      ).toEqual([]);
     });
   });
 
   it('does not apply restricted checks at baseline', () => {
-    const resource = pod({ volumes: [{ name: 'n', nfs: { server: 's', path: '/' } }], containers: [{ name: 'a', securityContext: { runAsUser: 0 } }] });
+    const resource = pod({
+      volumes: [{ name: 'n', nfs: { server: 's', path: '/' } }],
+      containers: [{ name: 'a', securityContext: { runAsUser: 0 } }],
+    });
     expect(failing(resource)).toEqual([]);
   });
 });

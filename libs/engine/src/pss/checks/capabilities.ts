@@ -57,7 +57,9 @@ function capabilitiesRestrictedV1Dot22(pod: PodModel): CheckFailure | undefined 
     }
     if (!capabilities.drop.includes('ALL')) {
       missingDropAll.push(container.name);
-      missingDropErrors.push(capabilities.drop.length > 0 ? forbidden(dropPath, sortedSet(capabilities.drop)) : required(dropPath));
+      missingDropErrors.push(
+        capabilities.drop.length > 0 ? forbidden(dropPath, sortedSet(capabilities.drop)) : required(dropPath),
+      );
     }
     const bad = capabilities.add.filter((capability) => capability !== 'NET_BIND_SERVICE');
     if (bad.length > 0) {
@@ -78,7 +80,11 @@ function capabilitiesRestrictedV1Dot22(pod: PodModel): CheckFailure | undefined 
     );
   }
   if (details.length === 0) return undefined;
-  return { reason: 'unrestricted capabilities', detail: details.join('; '), errors: [...missingDropErrors, ...addingErrors] };
+  return {
+    reason: 'unrestricted capabilities',
+    detail: details.join('; '),
+    errors: [...missingDropErrors, ...addingErrors],
+  };
 }
 
 /** From v1.25 Windows pods (`spec.os.name: windows`) are exempt: they cannot set capabilities. */

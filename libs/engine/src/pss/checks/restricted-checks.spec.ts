@@ -21,7 +21,9 @@ describe('restricted checks', () => {
   it('passes pod-level runAsNonRoot and seccomp defaults', () => {
     const spec = {
       securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
-      containers: [{ name: 'a', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }],
+      containers: [
+        { name: 'a', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } },
+      ],
     };
     expect(failingIds(spec)).toEqual([]);
   });
@@ -50,13 +52,22 @@ describe('restricted checks', () => {
           containers: [
             restrictedContainer('ok'),
             { ...restrictedContainer('none'), securityContext: null },
-            { ...restrictedContainer('unset'), securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' }, capabilities: { drop: ['ALL'] } } },
+            {
+              ...restrictedContainer('unset'),
+              securityContext: {
+                runAsNonRoot: true,
+                seccompProfile: { type: 'RuntimeDefault' },
+                capabilities: { drop: ['ALL'] },
+              },
+            },
             { ...restrictedContainer('yes'), securityContext: { allowPrivilegeEscalation: true } },
           ],
         },
         'allowPrivilegeEscalation',
       );
-      expect(c.forbiddenDetail).toBe('containers "none", "unset", "yes" must set securityContext.allowPrivilegeEscalation=false');
+      expect(c.forbiddenDetail).toBe(
+        'containers "none", "unset", "yes" must set securityContext.allowPrivilegeEscalation=false',
+      );
       expect(c.fieldErrors).toEqual([
         { type: 'Required', field: 'spec.containers[1].securityContext.allowPrivilegeEscalation', badValue: '' },
         { type: 'Forbidden', field: 'spec.containers[2].securityContext.allowPrivilegeEscalation', badValue: 'nil' },
@@ -68,13 +79,20 @@ describe('restricted checks', () => {
   describe('capabilities (restricted)', () => {
     it('requires drop ALL and allows only NET_BIND_SERVICE to be added', () => {
       const container = restrictedContainer('a');
-      (container.securityContext as JsonObject).capabilities = { drop: ['NET_RAW', 'CHOWN'], add: ['NET_BIND_SERVICE', 'SYS_TIME'] };
+      (container.securityContext as JsonObject).capabilities = {
+        drop: ['NET_RAW', 'CHOWN'],
+        add: ['NET_BIND_SERVICE', 'SYS_TIME'],
+      };
       const c = check({ containers: [container] }, 'capabilities_restricted');
       expect(c.forbiddenDetail).toBe(
         'container "a" must set securityContext.capabilities.drop=["ALL"]; container "a" must not include "SYS_TIME" in securityContext.capabilities.add',
       );
       expect(c.fieldErrors).toEqual([
-        { type: 'Forbidden', field: 'spec.containers[0].securityContext.capabilities.drop', badValue: ['CHOWN', 'NET_RAW'] },
+        {
+          type: 'Forbidden',
+          field: 'spec.containers[0].securityContext.capabilities.drop',
+          badValue: ['CHOWN', 'NET_RAW'],
+        },
         { type: 'Forbidden', field: 'spec.containers[0].securityContext.capabilities.add', badValue: ['SYS_TIME'] },
       ]);
       // SYS_TIME is also outside the baseline set: both capability checks fail.
@@ -128,13 +146,21 @@ describe('restricted checks', () => {
       expect(check({ containers: [bare] }, 'seccompProfile_restricted').forbiddenDetail).toBe(
         'pod or container "bare" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"',
       );
-      expect(failingIds({ securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: 'p.json' } }, containers: [bare] })).toEqual([]);
+      expect(
+        failingIds({
+          securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: 'p.json' } },
+          containers: [bare],
+        }),
+      ).toEqual([]);
     });
 
     it('fails Unconfined at both levels (baseline and restricted checks)', () => {
       const unconfined = restrictedContainer('u');
       (unconfined.securityContext as JsonObject).seccompProfile = { type: 'Unconfined' };
-      expect(failingIds({ containers: [unconfined] })).toEqual(['seccompProfile_baseline', 'seccompProfile_restricted']);
+      expect(failingIds({ containers: [unconfined] })).toEqual([
+        'seccompProfile_baseline',
+        'seccompProfile_restricted',
+      ]);
     });
   });
 
@@ -165,8 +191,14 @@ describe('restricted checks', () => {
       };
       expect(failingIds(spec)).toEqual(['hostPathVolumes', 'restrictedVolumes']);
       const c = check(spec, 'restrictedVolumes');
-      expect(c.forbiddenDetail).toBe('volumes "nfs", "host", "odd" use restricted volume types "hostPath", "nfs", "unknown"');
-      expect(c.fieldErrors.map((e) => e.field)).toEqual(['spec.volumes[0].nfs', 'spec.volumes[1].hostPath', 'spec.volumes[2].unknown']);
+      expect(c.forbiddenDetail).toBe(
+        'volumes "nfs", "host", "odd" use restricted volume types "hostPath", "nfs", "unknown"',
+      );
+      expect(c.fieldErrors.map((e) => e.field)).toEqual([
+        'spec.volumes[0].nfs',
+        'spec.volumes[1].hostPath',
+        'spec.volumes[2].unknown',
+      ]);
     });
   });
 

@@ -34,7 +34,9 @@ function runAsNonRootV1Dot0(pod: PodModel): CheckFailure | undefined {
   const details: string[] = [];
   if (setters.length > 0) details.push(`${setters.join(' and ')} must not set securityContext.runAsNonRoot=false`);
   if (implicit.length > 0) {
-    details.push(`pod or ${pluralize('container', 'containers', implicit.length)} ${joinQuote(implicit)} must set securityContext.runAsNonRoot=true`);
+    details.push(
+      `pod or ${pluralize('container', 'containers', implicit.length)} ${joinQuote(implicit)} must set securityContext.runAsNonRoot=true`,
+    );
   }
   if (details.length === 0) return undefined;
   return { reason: 'runAsNonRoot != true', detail: details.join('\n'), errors: [...explicitErrors, ...implicitErrors] };

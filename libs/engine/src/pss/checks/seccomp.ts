@@ -19,7 +19,8 @@ function validAnnotationValue(value: string): boolean {
 function seccompBaselineV1Dot0(pod: PodModel): CheckFailure | undefined {
   const found: { key: string; value: string }[] = [];
   const podValue = pod.annotations[POD_ANNOTATION];
-  if (podValue !== undefined && podValue !== null && !validAnnotationValue(podValue)) found.push({ key: POD_ANNOTATION, value: podValue });
+  if (podValue !== undefined && podValue !== null && !validAnnotationValue(podValue))
+    found.push({ key: POD_ANNOTATION, value: podValue });
   for (const { container } of visitContainers(pod)) {
     const key = `${CONTAINER_ANNOTATION_PREFIX}${container.name}`;
     const value = pod.annotations[key];
