@@ -1,6 +1,6 @@
 /** The policy module's options, validated when the module is registered. */
-import { plainToInstance } from 'class-transformer';
-import { ArrayNotEmpty, IsArray, IsInt, IsOptional, IsString, Min, validateSync } from 'class-validator';
+import { validateOptions } from '@edict/config';
+import { ArrayNotEmpty, IsArray, IsInt, IsOptional, IsString, Min } from 'class-validator';
 
 export class PolicyModuleOptions {
   /**
@@ -50,13 +50,7 @@ export class PolicyOptionsError extends Error {
 
 /** Builds and validates options; throws naming every bad field. */
 export function validatePolicyOptions(input: Partial<PolicyModuleOptions> = {}): PolicyModuleOptions {
-  const options = plainToInstance(PolicyModuleOptions, input ?? {});
-  const errors = validateSync(options, { forbidUnknownValues: true, whitelist: true, forbidNonWhitelisted: true });
-  if (errors.length > 0) {
-    const problems = errors.map((e) =>
-      e.constraints ? `${e.property}: ${Object.values(e.constraints).join('; ')}` : `${e.property}: invalid`,
-    );
-    throw new PolicyOptionsError(`Invalid PolicyModule options: ${problems.join(', ')}`);
-  }
+  const { options, problems } = validateOptions(PolicyModuleOptions, input);
+  if (problems.length > 0) throw new PolicyOptionsError(`Invalid PolicyModule options: ${problems.join(', ')}`);
   return options;
 }

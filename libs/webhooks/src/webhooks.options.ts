@@ -1,6 +1,6 @@
 /** The webhook module's options, validated when the module is registered. */
-import { plainToInstance } from 'class-transformer';
-import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { validateOptions } from '@edict/config';
+import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { DEFAULT_WEBHOOK_NAMES, type WebhookNames } from './build/names';
 import type { WebhookEndpoint } from './build/build-webhook-configurations';
 
@@ -52,14 +52,8 @@ export class WebhookOptionsError extends Error {
 
 /** Validates and fills in defaults; throws naming every bad field. */
 export function resolveWebhookOptions(input: Partial<WebhookModuleOptions> = {}): ResolvedWebhookOptions {
-  const options = plainToInstance(WebhookModuleOptions, input ?? {});
-  const errors = validateSync(options, { forbidUnknownValues: true, whitelist: true, forbidNonWhitelisted: true });
-  if (errors.length > 0) {
-    const problems = errors.map((e) =>
-      e.constraints ? `${e.property}: ${Object.values(e.constraints).join('; ')}` : `${e.property}: invalid`,
-    );
-    throw new WebhookOptionsError(`Invalid WebhooksModule options: ${problems.join(', ')}`);
-  }
+  const { options, problems } = validateOptions(WebhookModuleOptions, input);
+  if (problems.length > 0) throw new WebhookOptionsError(`Invalid WebhooksModule options: ${problems.join(', ')}`);
   const namespace = options.namespace ?? 'edict';
   return {
     namespace,

@@ -1,6 +1,6 @@
 /** The kube module's options, validated when the module is registered. */
-import { plainToInstance } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsOptional, IsString, validateSync } from 'class-validator';
+import { validateOptions } from '@edict/config';
+import { IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
 
 export type KubeConfigSource = 'in-cluster' | 'kubeconfig' | 'auto';
 
@@ -45,13 +45,7 @@ export class KubeModuleOptions {
 
 /** Builds and validates options; throws naming every bad field. */
 export function validateKubeOptions(input: Partial<KubeModuleOptions> = {}): KubeModuleOptions {
-  const options = plainToInstance(KubeModuleOptions, input);
-  const errors = validateSync(options, { forbidUnknownValues: true, whitelist: true, forbidNonWhitelisted: true });
-  if (errors.length > 0) {
-    const problems = errors.map((e) =>
-      e.constraints ? `${e.property}: ${Object.values(e.constraints).join('; ')}` : `${e.property}: invalid`,
-    );
-    throw new Error(`Invalid KubeModule options: ${problems.join(', ')}`);
-  }
+  const { options, problems } = validateOptions(KubeModuleOptions, input);
+  if (problems.length > 0) throw new Error(`Invalid KubeModule options: ${problems.join(', ')}`);
   return options;
 }

@@ -1,0 +1,2 @@
+// Shared configuration helpers for the Nest modules' options.
+export { validateOptions } from './validate-options';
