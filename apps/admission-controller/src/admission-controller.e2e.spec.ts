@@ -5,18 +5,24 @@
  */
 import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
+import type { CoreV1Api } from '@kubernetes/client-node';
 import { eventually } from '@edict/kube/testing';
-import { installPolicyCrds } from '@edict/policy/testing';
-import { PolicyCache } from '@edict/policy';
 import { LifecycleState } from './lifecycle/lifecycle-state';
 import { AdmissionConfigService } from './cluster/admission-config.service';
-import { startController, type RunningController } from './bootstrap';
-import { loadControllerConfig } from './config/controller-config';
-
-const NAMESPACE = 'edict';
-const SERVICE = 'edict-svc';
+import type { RunningController } from './bootstrap';
+import {
+  apiErrorMessage as messageOf,
+  clusterPolicy,
+  E2E_NAMESPACE as NAMESPACE,
+  E2E_SERVER_NAME,
+  E2E_SERVICE as SERVICE,
+  httpsCall,
+  postJson,
+  requireLabelPolicy as requireTeam,
+  startE2eCluster,
+  testPod as pod,
+  type E2eCluster,
+} from './testing/e2e-cluster';
 
 function service(path: string) {
   return { service: { name: SERVICE, namespace: NAMESPACE, path, port: 443 } };
@@ -71,52 +77,6 @@ function webhookConfigurations(caBundle: string) {
   };
 }
 
-const pod = (name: string, labels: Record<string, string> = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'default', labels },
-  spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
-});
-
-function clusterPolicy(name: string, spec: Record<string, unknown>) {
-  return { apiVersion: 'kyverno.io/v1', kind: 'ClusterPolicy', metadata: { name }, spec };
-}
-
-const requireTeam = (action: 'Enforce' | 'Audit', name: string, label: string) =>
-  clusterPolicy(name, {
-    validationFailureAction: action,
-    background: false,
-    rules: [
-      {
-        name: `check-${label}`,
-        match: { any: [{ resources: { kinds: ['Pod'] } }] },
-        validate: { message: `label '${label}' is required`, pattern: { metadata: { labels: { [label]: '?*' } } } },
-      },
-    ],
-  });
-
-/** The API error's message (client-node puts the Status body in `body`). */
-function messageOf(error: unknown): string {
-  const body = (error as { body?: unknown }).body;
-  const parsed = typeof body === 'string' ? (JSON.parse(body) as { message?: string }) : (body as { message?: string });
-  return parsed?.message ?? String(error);
-}
-
-function get(port: number, path: string, ca: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = httpsRequest(
-      { host: '127.0.0.1', port, path, ca, servername: `${SERVICE}.${NAMESPACE}.svc`, agent: false },
-      (response) => {
-        let body = '';
-        response.on('data', (chunk) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
-    request.on('error', reject);
-    request.end();
-  });
-}
-
 function post(port: number, path: string, ca: string, payload: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
     const request = httpsRequest(
@@ -126,7 +86,7 @@ function post(port: number, path: string, ca: string, payload: Buffer): Promise<
         path,
         method: 'POST',
         ca,
-        servername: `${SERVICE}.${NAMESPACE}.svc`,
+        servername: E2E_SERVER_NAME,
         agent: false,
         headers: { 'content-type': 'application/json', 'content-length': payload.length },
       },
@@ -138,36 +98,6 @@ function post(port: number, path: string, ca: string, payload: Buffer): Promise<
     request.on('error', (error) =>
       String(error).includes('EPIPE') || String(error).includes('ECONNRESET') ? resolve(413) : reject(error),
     );
-    request.end(payload);
-  });
-}
-
-function postJson(
-  port: number,
-  path: string,
-  ca: string,
-  body: unknown,
-): Promise<{ status: number; body: { response: { allowed: boolean; warnings?: string[] } } }> {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const request = httpsRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        ca,
-        servername: `${SERVICE}.${NAMESPACE}.svc`,
-        agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': payload.length },
-      },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
-      },
-    );
-    request.on('error', reject);
     request.end(payload);
   });
 }
@@ -187,74 +117,27 @@ const review = (object: unknown, namespace?: string) => ({
 });
 
 describe('admission controller end to end', () => {
-  const endpoints: Record<string, string> = {};
-  const apiServer = new InMemoryApiServer({ bookmarkIntervalMs: 200, serviceEndpoints: endpoints });
+  let cluster: E2eCluster;
   let controller: RunningController;
   let core: CoreV1Api;
-  let custom: CustomObjectsApi;
   let ca: string;
+  const get = (port: number, path: string, trusted: string) => httpsCall(port, trusted, path);
+  const createPolicy = (policy: ReturnType<typeof clusterPolicy>) => cluster.createClusterPolicy(policy);
+  const deletePolicy = (name: string) => cluster.deleteClusterPolicy(name);
 
   beforeAll(async () => {
-    const { url } = await apiServer.start({ host: '127.0.0.1', port: 0 });
-    installPolicyCrds(apiServer);
-    apiServer.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
-    const kubeconfig = kubeconfigFor({ server: url });
-    controller = await startController(
-      loadControllerConfig(
-        {},
-        {
-          kubeSource: 'kubeconfig',
-          kubeconfig,
-          namespace: NAMESPACE,
-          serviceName: SERVICE,
-          host: '127.0.0.1',
-          port: 0,
-          watchTimeoutSeconds: 5,
-          leaseDurationMs: 2_000,
-          renewDeadlineMs: 1_500,
-          retryPeriodMs: 200,
-          shutdownDelayMs: 0,
-          drainTimeoutMs: 2_000,
-          tlsReadyTimeoutMs: 10_000,
-          maxBodyBytes: 64 * 1024,
-        },
-      ),
-      { logger: ['error'] },
-    );
-    endpoints[`${NAMESPACE}/${SERVICE}`] = `https://127.0.0.1:${controller.port}`;
+    cluster = await startE2eCluster();
+    controller = await cluster.startReplica({ maxBodyBytes: 64 * 1024 });
+    core = cluster.core;
     ca = controller.caBundlePem();
-    const caBundle = Buffer.from(ca).toString('base64');
-    const { validating, mutating } = webhookConfigurations(caBundle);
-    apiServer.create(validating);
-    apiServer.create(mutating);
-
-    const config = new KubeConfig();
-    config.loadFromString(kubeconfig);
-    core = config.makeApiClient(CoreV1Api);
-    custom = config.makeApiClient(CustomObjectsApi);
-    await controller.app.get(PolicyCache).waitForSync(5_000);
+    const { validating, mutating } = webhookConfigurations(Buffer.from(ca).toString('base64'));
+    cluster.apiServer.create(validating);
+    cluster.apiServer.create(mutating);
   });
 
   afterAll(async () => {
-    await controller?.stop();
-    await apiServer.stop();
+    await cluster?.stop();
   });
-
-  const createPolicy = async (policy: ReturnType<typeof clusterPolicy>) => {
-    await custom.createClusterCustomObject({
-      group: 'kyverno.io',
-      version: 'v1',
-      plural: 'clusterpolicies',
-      body: policy,
-    });
-    const cache = controller.app.get(PolicyCache);
-    await eventually(
-      () => cache.policies().some((p) => p.name === policy.metadata.name),
-      `policy ${policy.metadata.name} in the cache`,
-    );
-  };
-  const deletePolicy = (name: string) =>
-    custom.deleteClusterCustomObject({ group: 'kyverno.io', version: 'v1', plural: 'clusterpolicies', name });
 
   it('is ready once the certificate, the cache and its own TLS port are good', async () => {
     const ready = await get(controller.port, '/readyz', ca);
@@ -282,14 +165,6 @@ describe('admission controller end to end', () => {
       core.createNamespacedPod({ namespace: 'default', body: pod('allowed', { team: 'a' }) }),
     ).resolves.toBeTruthy();
     await deletePolicy('require-team');
-    await eventually(
-      () =>
-        !controller.app
-          .get(PolicyCache)
-          .policies()
-          .some((p) => p.name === 'require-team'),
-      'policy gone',
-    );
   });
 
   it('an Audit policy admits the Pod', async () => {
@@ -325,7 +200,7 @@ describe('admission controller end to end', () => {
         },
       ],
     });
-    const error = await custom
+    const error = await cluster.custom
       .createClusterCustomObject({ group: 'kyverno.io', version: 'v1', plural: 'clusterpolicies', body: invalid })
       .catch((e: unknown) => e);
     const message = messageOf(error);
@@ -352,10 +227,7 @@ describe('admission controller end to end', () => {
   });
   it("admits Pods in the controller's own namespace whatever the policies say", async () => {
     await createPolicy(requireTeam('Enforce', 'require-team-2', 'team'));
-    const created = await core.createNamespacedPod({
-      namespace: NAMESPACE,
-      body: { ...pod('own'), metadata: { name: 'own', namespace: NAMESPACE } },
-    });
+    const created = await core.createNamespacedPod({ namespace: NAMESPACE, body: pod('own', {}, NAMESPACE) });
     expect(created.metadata?.name).toBe('own');
     await deletePolicy('require-team-2');
   });
@@ -370,7 +242,12 @@ describe('admission controller end to end', () => {
         exceptions: [{ policyName: 'require-team', ruleNames: ['check-team'] }],
       },
     };
-    const before = await postJson(controller.port, '/exceptionvalidate', ca, review(exception, 'default'));
+    const before = await postJson<{ response: { allowed: boolean; warnings?: string[] } }>(
+      controller.port,
+      ca,
+      '/exceptionvalidate',
+      review(exception, 'default'),
+    );
     expect(before.body.response).toEqual({ uid: 'u-1', allowed: true });
 
     await core.createNamespacedConfigMap({
@@ -379,7 +256,12 @@ describe('admission controller end to end', () => {
     });
     const config = controller.app.get(AdmissionConfigService);
     await eventually(() => config.current().exceptionNamespaces.includes('policies'), 'the ConfigMap applied');
-    const after = await postJson(controller.port, '/exceptionvalidate', ca, review(exception, 'default'));
+    const after = await postJson<{ response: { allowed: boolean; warnings?: string[] } }>(
+      controller.port,
+      ca,
+      '/exceptionvalidate',
+      review(exception, 'default'),
+    );
     expect(after.body.response.allowed).toBe(true);
     expect(after.body.response.warnings).toEqual([
       'PolicyException resource namespace must match the defined namespace.',

@@ -1,0 +1,193 @@
+/**
+ * End-to-end harness: an in-memory API server with Edict's CRDs, admission controllers started
+ * against it (their Service mapped to their local HTTPS port), and clients for a test to act as a
+ * user. Specs under apps/admission-controller share it so each starts a cluster the same way.
+ */
+import { request as httpsRequest } from 'node:https';
+import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
+import { PolicyCache } from '@edict/policy';
+import { installPolicyCrds } from '@edict/policy/testing';
+import { eventually } from '@edict/kube/testing';
+import { startController, type RunningController } from '../bootstrap';
+import { loadControllerConfig, type ControllerConfig } from '../config/controller-config';
+
+export const E2E_NAMESPACE = 'edict';
+export const E2E_SERVICE = 'edict-svc';
+/** The name the API server checks the serving certificate against. */
+export const E2E_SERVER_NAME = `${E2E_SERVICE}.${E2E_NAMESPACE}.svc`;
+
+/** Short timings so a spec takes seconds. */
+const TEST_TIMINGS: Partial<ControllerConfig> = {
+  watchTimeoutSeconds: 5,
+  leaseDurationMs: 2_000,
+  renewDeadlineMs: 1_500,
+  retryPeriodMs: 200,
+  shutdownDelayMs: 0,
+  drainTimeoutMs: 2_000,
+  tlsReadyTimeoutMs: 10_000,
+};
+
+export interface E2eCluster {
+  readonly apiServer: InMemoryApiServer;
+  readonly kubeconfig: string;
+  readonly core: CoreV1Api;
+  readonly custom: CustomObjectsApi;
+  /** Starts a controller replica; the Service points at the replica started last. */
+  startReplica(overrides?: Partial<ControllerConfig>): Promise<RunningController>;
+  /** Creates a ClusterPolicy and waits until every running replica's cache has it. */
+  createClusterPolicy(policy: { metadata: { name: string } }): Promise<void>;
+  deleteClusterPolicy(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startE2eCluster(): Promise<E2eCluster> {
+  const endpoints: Record<string, string> = {};
+  const apiServer = new InMemoryApiServer({ bookmarkIntervalMs: 200, serviceEndpoints: endpoints });
+  const { url } = await apiServer.start({ host: '127.0.0.1', port: 0 });
+  installPolicyCrds(apiServer);
+  apiServer.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: E2E_NAMESPACE } });
+  const kubeconfig = kubeconfigFor({ server: url });
+  const clients = new KubeConfig();
+  clients.loadFromString(kubeconfig);
+  const core = clients.makeApiClient(CoreV1Api);
+  const custom = clients.makeApiClient(CustomObjectsApi);
+  const replicas: RunningController[] = [];
+  const caches = () => replicas.map((replica) => replica.app.get(PolicyCache));
+
+  return {
+    apiServer,
+    kubeconfig,
+    core,
+    custom,
+    async startReplica(overrides = {}) {
+      const config = loadControllerConfig(
+        {},
+        {
+          kubeSource: 'kubeconfig',
+          kubeconfig,
+          namespace: E2E_NAMESPACE,
+          serviceName: E2E_SERVICE,
+          host: '127.0.0.1',
+          port: 0,
+          ...TEST_TIMINGS,
+          ...overrides,
+        },
+      );
+      const replica = await startController(config, { logger: ['error'] });
+      replicas.push(replica);
+      endpoints[`${E2E_NAMESPACE}/${E2E_SERVICE}`] = `https://127.0.0.1:${replica.port}`;
+      await replica.app.get(PolicyCache).waitForSync(5_000);
+      return replica;
+    },
+    async createClusterPolicy(policy) {
+      await custom.createClusterCustomObject({
+        group: 'kyverno.io',
+        version: 'v1',
+        plural: 'clusterpolicies',
+        body: policy,
+      });
+      const name = policy.metadata.name;
+      await eventually(
+        () => caches().every((cache) => cache.policies().some((p) => p.name === name)),
+        `policy ${name} in every cache`,
+      );
+    },
+    async deleteClusterPolicy(name) {
+      await custom.deleteClusterCustomObject({ group: 'kyverno.io', version: 'v1', plural: 'clusterpolicies', name });
+      await eventually(
+        () => caches().every((cache) => !cache.policies().some((p) => p.name === name)),
+        `policy ${name} gone from every cache`,
+      );
+    },
+    async stop() {
+      await Promise.all(replicas.map((replica) => replica.stop().catch(() => undefined)));
+      await apiServer.stop();
+    },
+  };
+}
+
+/** A ClusterPolicy object. */
+export function clusterPolicy(name: string, spec: Record<string, unknown>) {
+  return { apiVersion: 'kyverno.io/v1', kind: 'ClusterPolicy', metadata: { name }, spec };
+}
+
+/** A ClusterPolicy requiring `label` on Pods, enforced or audited. */
+export function requireLabelPolicy(action: 'Enforce' | 'Audit', name: string, label: string) {
+  return clusterPolicy(name, {
+    validationFailureAction: action,
+    background: false,
+    rules: [
+      {
+        name: `check-${label}`,
+        match: { any: [{ resources: { kinds: ['Pod'] } }] },
+        validate: { message: `label '${label}' is required`, pattern: { metadata: { labels: { [label]: '?*' } } } },
+      },
+    ],
+  });
+}
+
+export function testPod(name: string, labels: Record<string, string> = {}, namespace = 'default') {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, labels },
+    spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+  };
+}
+
+/** The API error's message (client-node puts the Status body in `body`). */
+export function apiErrorMessage(error: unknown): string {
+  const body = (error as { body?: unknown }).body;
+  const parsed = typeof body === 'string' ? (JSON.parse(body) as { message?: string }) : (body as { message?: string });
+  return parsed?.message ?? String(error);
+}
+
+export interface HttpsAnswer {
+  status: number;
+  body: string;
+}
+
+/** One HTTPS call to a replica, trusting only `ca` and checking the Service's name. */
+export function httpsCall(
+  port: number,
+  ca: string,
+  path: string,
+  options: { method?: string; payload?: Buffer } = {},
+): Promise<HttpsAnswer> {
+  const headers = options.payload
+    ? { 'content-type': 'application/json', 'content-length': options.payload.length }
+    : undefined;
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? (options.payload ? 'POST' : 'GET'),
+        ca,
+        servername: E2E_SERVER_NAME,
+        agent: false,
+        ...(headers ? { headers } : {}),
+      },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', reject);
+    request.end(options.payload);
+  });
+}
+
+/** POSTs `body` as JSON and parses the answer. */
+export async function postJson<T = unknown>(
+  port: number,
+  ca: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: T }> {
+  const answer = await httpsCall(port, ca, path, { payload: Buffer.from(JSON.stringify(body)) });
+  return { status: answer.status, body: JSON.parse(answer.body) as T };
+}
