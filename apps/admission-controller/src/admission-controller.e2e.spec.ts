@@ -14,8 +14,8 @@ import {
   apiErrorMessage as messageOf,
   clusterPolicy,
   E2E_NAMESPACE as NAMESPACE,
+  handMadeWebhookConfigurations as webhookConfigurations,
   E2E_SERVER_NAME,
-  E2E_SERVICE as SERVICE,
   httpsCall,
   postJson,
   requireLabelPolicy as requireTeam,
@@ -23,59 +23,6 @@ import {
   testPod as pod,
   type E2eCluster,
 } from './testing/e2e-cluster';
-
-function service(path: string) {
-  return { service: { name: SERVICE, namespace: NAMESPACE, path, port: 443 } };
-}
-
-function webhookConfigurations(caBundle: string) {
-  const rules = [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }];
-  const common = { admissionReviewVersions: ['v1'], sideEffects: 'NoneOnDryRun', timeoutSeconds: 10 };
-  return {
-    validating: {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: { name: 'edict-resource-validating-webhook-cfg' },
-      webhooks: [
-        {
-          name: 'validate.kyverno.svc-fail',
-          clientConfig: { ...service('/validate/fail'), caBundle },
-          rules,
-          failurePolicy: 'Fail',
-          ...common,
-        },
-        {
-          name: 'validate-policy.kyverno.svc',
-          clientConfig: { ...service('/policyvalidate'), caBundle },
-          rules: [
-            {
-              operations: ['CREATE', 'UPDATE'],
-              apiGroups: ['kyverno.io'],
-              apiVersions: ['v1'],
-              resources: ['clusterpolicies', 'policies'],
-            },
-          ],
-          failurePolicy: 'Fail',
-          ...common,
-        },
-      ],
-    },
-    mutating: {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { name: 'edict-resource-mutating-webhook-cfg' },
-      webhooks: [
-        {
-          name: 'mutate.kyverno.svc-fail',
-          clientConfig: { ...service('/mutate/fail'), caBundle },
-          rules,
-          failurePolicy: 'Fail',
-          ...common,
-        },
-      ],
-    },
-  };
-}
 
 function post(port: number, path: string, ca: string, payload: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -191,3 +191,60 @@ export async function postJson<T = unknown>(
   const answer = await httpsCall(port, ca, path, { payload: Buffer.from(JSON.stringify(body)) });
   return { status: answer.status, body: JSON.parse(answer.body) as T };
 }
+
+function service(path: string) {
+  return { service: { name: E2E_SERVICE, namespace: E2E_NAMESPACE, path, port: 443 } };
+}
+
+/**
+ * Webhook configurations written by hand (Pods CREATE/UPDATE to validate/mutate fail, policies to
+ * policyvalidate), for specs that do not depend on the controller publishing its own.
+ */
+export function handMadeWebhookConfigurations(caBundle: string) {
+  const rules = [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }];
+  const common = { admissionReviewVersions: ['v1'], sideEffects: 'NoneOnDryRun', timeoutSeconds: 10 };
+  return {
+    validating: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'edict-resource-validating-webhook-cfg' },
+      webhooks: [
+        {
+          name: 'validate.kyverno.svc-fail',
+          clientConfig: { ...service('/validate/fail'), caBundle },
+          rules,
+          failurePolicy: 'Fail',
+          ...common,
+        },
+        {
+          name: 'validate-policy.kyverno.svc',
+          clientConfig: { ...service('/policyvalidate'), caBundle },
+          rules: [
+            {
+              operations: ['CREATE', 'UPDATE'],
+              apiGroups: ['kyverno.io'],
+              apiVersions: ['v1'],
+              resources: ['clusterpolicies', 'policies'],
+            },
+          ],
+          failurePolicy: 'Fail',
+          ...common,
+        },
+      ],
+    },
+    mutating: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'edict-resource-mutating-webhook-cfg' },
+      webhooks: [
+        {
+          name: 'mutate.kyverno.svc-fail',
+          clientConfig: { ...service('/mutate/fail'), caBundle },
+          rules,
+          failurePolicy: 'Fail',
+          ...common,
+        },
+      ],
+    },
+  };
+}
