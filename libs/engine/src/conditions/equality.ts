@@ -2,7 +2,7 @@ import { deepEqual, isObject, type JsonValue } from '../json';
 import { parseQuantity, quantitiesEqual } from '../values/quantity';
 import { wildcardMatch } from '../values/wildcard';
 import { durationPair, durationSeconds } from './go-durations';
-import { goParseFloat } from './go-values';
+import { goParseFloat } from '../values/go-float';
 
 /**
  * Equals / NotEquals as Kyverno evaluates them. The key's JSON type picks the comparison; a

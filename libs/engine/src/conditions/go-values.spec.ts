@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeStringList, goFormatFloat, goParseFloat, goSprint } from './go-values';
+import { decodeStringList, goFormatFloat, goSprint } from './go-values';
 
 describe('goSprint (fmt.Sprint of decoded JSON)', () => {
   it.each([
@@ -26,29 +26,6 @@ describe('goSprint (fmt.Sprint of decoded JSON)', () => {
   it('formats non-finite floats like Go', () => {
     expect(goFormatFloat(Infinity)).toBe('+Inf');
     expect(goFormatFloat(NaN)).toBe('NaN');
-  });
-});
-
-describe('goParseFloat (strconv.ParseFloat)', () => {
-  it.each([
-    ['1', 1],
-    ['-1.5', -1.5],
-    ['.5', 0.5],
-    ['5.', 5],
-    ['1e3', 1000],
-    ['+2E-2', 0.02],
-    ['inf', Infinity],
-    ['-Infinity', -Infinity],
-  ])('%s → %s', (s, n) => {
-    expect(goParseFloat(s)).toBe(n);
-  });
-
-  it.each(['', 'abc', '1Gi', '1_000', '1e', '1e400', ' 1', '0x', '+nan'])('rejects %j', (s) => {
-    expect(goParseFloat(s)).toBeUndefined();
-  });
-
-  it('reads NaN', () => {
-    expect(goParseFloat('NaN')).toBeNaN();
   });
 });
 

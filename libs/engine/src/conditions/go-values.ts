@@ -3,8 +3,8 @@ import { goFloatV } from '../pattern/go-text';
 
 /**
  * How Kyverno's Go code turns JSON values into strings and numbers. Conditions hold decoded JSON,
- * where Go sees every number as float64; these helpers reproduce `fmt.Sprint` and
- * `strconv.ParseFloat` so string-based operators see exactly the text Kyverno sees.
+ * where Go sees every number as float64; these helpers reproduce `fmt.Sprint` so string-based
+ * operators see exactly the text Kyverno sees (`strconv.ParseFloat` is values/go-float).
  */
 
 /** `fmt.Sprint(v)` for a decoded JSON value: floats as %g, nil as `<nil>`, maps sorted. */
@@ -20,21 +20,6 @@ export function goSprint(value: JsonValue): string {
 
 /** Go's `%v` for float64 ("1e+06", "+Inf"): the pattern package's formatter, shared. */
 export const goFormatFloat = goFloatV;
-
-const DECIMAL_FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-const INFINITY = /^([+-]?)(?:inf|infinity)$/i;
-
-/** `strconv.ParseFloat(s, 64)`; `undefined` where Go returns an error (syntax or range). */
-export function goParseFloat(s: string): number | undefined {
-  if (DECIMAL_FLOAT.test(s)) {
-    const n = Number(s);
-    return Number.isFinite(n) ? n : undefined; // overflow is ErrRange in Go
-  }
-  const inf = INFINITY.exec(s);
-  if (inf) return inf[1] === '-' ? -Infinity : Infinity;
-  if (/^nan$/i.test(s)) return NaN;
-  return undefined;
-}
 
 export type StringListDecoding = { kind: 'list'; items: string[] } | { kind: 'notJson' } | { kind: 'wrongType' };
 

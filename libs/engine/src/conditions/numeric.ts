@@ -2,7 +2,7 @@ import type { JsonValue } from '../json';
 import { compareQuantities, parseQuantity } from '../values/quantity';
 import { compareSemver, parseSemver } from '../values/semver';
 import { durationPair, durationSeconds } from './go-durations';
-import { goParseFloat } from './go-values';
+import { goParseFloat } from '../values/go-float';
 
 /** `(a, b) => a OP b` for GreaterThan, GreaterThanOrEquals, LessThan, LessThanOrEquals. */
 export type Ordering = (a: number, b: number) => boolean;

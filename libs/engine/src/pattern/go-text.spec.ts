@@ -4,7 +4,6 @@ import {
   goFloatE,
   goFloatF,
   goFloatV,
-  goParseFloat,
   goTrimSpace,
   goTypeName,
   goValueText,
@@ -83,24 +82,4 @@ describe('Go string helpers', () => {
     expect(trimSpaces('  a\t ')).toBe('a\t');
   });
 
-  it('parses floats like strconv.ParseFloat', () => {
-    expect(goParseFloat('1')).toBe(1);
-    expect(goParseFloat('-1.5e3')).toBe(-1500);
-    expect(goParseFloat('.5')).toBe(0.5);
-    expect(goParseFloat('5.')).toBe(5);
-    expect(goParseFloat('1_000')).toBe(1000);
-    expect(goParseFloat('_1')).toBeUndefined();
-    expect(goParseFloat('1__0')).toBeUndefined();
-    expect(goParseFloat('1e400')).toBeUndefined();
-    expect(goParseFloat('1e-400')).toBe(0);
-    expect(goParseFloat('+Inf')).toBe(Infinity);
-    expect(goParseFloat('-infinity')).toBe(-Infinity);
-    expect(goParseFloat('NaN')).toBeNaN();
-    expect(goParseFloat('0x1p4')).toBe(16);
-    expect(goParseFloat('0x1.8p1')).toBe(3);
-    expect(goParseFloat('0x10')).toBeUndefined(); // hex needs a p exponent
-    expect(goParseFloat(' 1')).toBeUndefined();
-    expect(goParseFloat('')).toBeUndefined();
-    expect(goParseFloat('1Gi')).toBeUndefined();
-  });
 });

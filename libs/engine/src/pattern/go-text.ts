@@ -1,6 +1,7 @@
 /**
  * Go's text conventions that leak into Kyverno's pattern results: `%v` / `%T` in messages, number
- * to string conversions used for comparisons, `strings.TrimSpace` and `strconv.ParseFloat`.
+ * to string conversions used for comparisons and `strings.TrimSpace` (`strconv.ParseFloat` is
+ * `goParseFloat` in values/go-float).
  *
  * Numbers: Kubernetes decodes resource integers as int64 and everything else as float64, while
  * policy patterns are decoded by encoding/json, so their numbers are always float64. JSON in JS
@@ -134,65 +135,4 @@ export function trimSpaces(s: string): string {
   while (start < end && s.charCodeAt(start) === 0x20) start++;
   while (end > start && s.charCodeAt(end - 1) === 0x20) end--;
   return start === 0 && end === s.length ? s : s.slice(start, end);
-}
-
-const DECIMAL_FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-const HEX_FLOAT = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/;
-const INFINITY = /^([+-]?)(?:inf|infinity)$/i;
-
-/** Go's rule for `_` in number literals: only between digits (or after a base prefix). */
-function underscoresAllowed(s: string): boolean {
-  let i = s[0] === '+' || s[0] === '-' ? 1 : 0;
-  let saw = '^';
-  let hex = false;
-  if (s.length - i >= 2 && s[i] === '0' && 'xXbBoO'.includes(s[i + 1]!)) {
-    hex = s[i + 1] === 'x' || s[i + 1] === 'X';
-    i += 2;
-    saw = '0';
-  }
-  for (; i < s.length; i++) {
-    const c = s[i]!;
-    if ((c >= '0' && c <= '9') || (hex && /[a-fA-F]/.test(c))) {
-      saw = '0';
-      continue;
-    }
-    if (c === '_') {
-      if (saw !== '0') return false;
-      saw = '_';
-      continue;
-    }
-    if (saw === '_') return false;
-    saw = '!';
-  }
-  return saw !== '_';
-}
-
-/**
- * Go `strconv.ParseFloat(s, 64)`; `undefined` where Go returns an error (including overflow to
- * infinity). NaN is returned as NaN (it never compares equal, like in Go).
- */
-export function goParseFloat(input: string): number | undefined {
-  let s = input;
-  if (s.includes('_')) {
-    if (!underscoresAllowed(s)) return undefined;
-    s = s.replace(/_/g, '');
-  }
-  if (DECIMAL_FLOAT.test(s)) {
-    const n = Number(s);
-    return Number.isFinite(n) ? n : undefined;
-  }
-  const inf = INFINITY.exec(s);
-  if (inf) return inf[1] === '-' ? -Infinity : Infinity;
-  if (/^nan$/i.test(s)) return NaN;
-  const hex = HEX_FLOAT.exec(s);
-  if (hex) {
-    const whole = hex[2] ?? '';
-    const fraction = hex[3] ?? '';
-    if (whole === '' && fraction === '') return undefined;
-    const mantissa = parseInt(`${whole}${fraction}` || '0', 16);
-    const n = mantissa * 2 ** (Number(hex[4]) - 4 * fraction.length);
-    if (!Number.isFinite(n)) return undefined;
-    return hex[1] === '-' ? -n : n;
-  }
-  return undefined;
 }

@@ -10,9 +10,10 @@
 import type { JsonValue } from '../json';
 import { isObject } from '../json';
 import { parseDurationNanos } from '../values/duration';
+import { goParseFloat } from '../values/go-float';
 import { compareQuantities, parseQuantity, type Quantity } from '../values/quantity';
 import { wildcardMatch } from '../values/wildcard';
-import { comparableText, goParseFloat, goTrimSpace, numberText, trimSpaces } from './go-text';
+import { comparableText, goTrimSpace, numberText, trimSpaces } from './go-text';
 
 export type Operator = '' | '!' | '>' | '>=' | '<' | '<=';
 
