@@ -50,6 +50,11 @@ export class InstrumentedEngine implements AdmissionEngine {
 
   generate: Engine['generate'] = (...args) => this.engine.generate(...args);
 
+  /** The same engine without the metrics, for dry evaluations (admin `evaluate`) that must not count. */
+  unmetered(): Engine {
+    return this.engine;
+  }
+
   private record(compiled: CompiledPolicy, request: ResourceRequest, response: PolicyResponse, started: number): void {
     const seconds = (performance.now() - started) / 1000;
     this.metrics.recordPolicy(response, compiled.policy.spec.background !== false, requestFacts(request), seconds);

@@ -9,16 +9,13 @@ import {
   decideWithin,
   deadlineFromTimeout,
   deny,
-  mutateAdmission,
   parseAdmissionReview,
   reviewResponse,
-  toResourceRequest,
-  validateAdmission,
   type AdmissionDecision,
   type AdmissionRequest,
   type FailurePolicy,
 } from '@edict/admission';
-import { PolicyCache, type PolicyRuleType } from '@edict/policy';
+import { PolicyCache } from '@edict/policy';
 import { AdmissionConfigService } from '../cluster/admission-config.service';
 import { NamespaceLabels } from '../cluster/namespace-labels.service';
 import { CONTROLLER_CONFIG } from '../config/tokens';
@@ -26,8 +23,9 @@ import type { ControllerConfig } from '../config/controller-config';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
 import { InstrumentedEngine } from './admission-engine';
 import { ReviewLimiter } from './review-limiter';
+import { decideReview, type ReviewKind, type ReviewOutcome } from './review-decision';
 
-export type ReviewKind = 'validate' | 'mutate';
+export type { ReviewKind } from './review-decision';
 
 /** The HTTP answer: an AdmissionReview (200) or a plain error for a body that is not one (400). */
 export type ReviewAnswer = { status: 200; body: unknown } | { status: 400; body: { message: string } };
@@ -79,34 +77,13 @@ export class AdmissionService {
     return { status: 200, body: reviewResponse(request.uid, decision) };
   }
 
-  private async decide(
-    kind: ReviewKind,
-    failurePolicy: FailurePolicy,
-    request: AdmissionRequest,
-  ): Promise<{ decision: AdmissionDecision }> {
-    const type: PolicyRuleType = kind;
-    const policies = this.cache
-      .snapshot()
-      .policiesFor({
-        kind: request.kind.kind,
-        group: request.kind.group ?? '',
-        version: request.kind.version ?? '',
-        subresource: request.subResource || undefined,
-        operation: request.operation,
-        namespace: request.namespace,
-        type,
-        failurePolicy,
-      })
-      .map((policy) => policy.compiled);
-    if (policies.length === 0) return { decision: allow() };
-    const resourceRequest = toResourceRequest(request, {
+  private decide(kind: ReviewKind, failurePolicy: FailurePolicy, request: AdmissionRequest): Promise<ReviewOutcome> {
+    return decideReview(kind, failurePolicy, request, {
+      snapshot: this.cache.snapshot(),
+      config: this.config.current(),
+      engine: this.engine,
       namespaceLabels: this.namespaces.labelsOf(request.namespace),
     });
-    const options = { failurePolicy };
-    const config = this.config.current();
-    return kind === 'validate'
-      ? validateAdmission(resourceRequest, policies, this.engine, config, options)
-      : mutateAdmission(resourceRequest, policies, this.engine, config, options);
   }
 }
 

@@ -1,0 +1,82 @@
+/**
+ * The decision of one resource webhook path (validate or mutate, fail or ignore) for one admission
+ * request, as a pure function of a policy snapshot, the admission config and an engine. The webhook
+ * handler and the admin `evaluate` endpoint both call it, so what an operator tries out is exactly
+ * what the webhook decides. Nothing here writes anything: report results and update requests stay
+ * in the outcome (`validation.after`) for the caller to act on, or not.
+ */
+import {
+  allow,
+  mutateAdmission,
+  toResourceRequest,
+  validateAdmission,
+  type AdmissionConfig,
+  type AdmissionDecision,
+  type AdmissionEngine,
+  type AdmissionRequest,
+  type FailurePolicy,
+  type MutationOutcome,
+  type ValidationOutcome,
+} from '@edict/admission';
+import type { CompiledPolicy } from '@edict/engine';
+import type { PolicyRuleType, PolicySnapshot } from '@edict/policy';
+
+export type ReviewKind = 'validate' | 'mutate';
+
+export interface ReviewInputs {
+  /** One snapshot for the whole review. */
+  readonly snapshot: PolicySnapshot;
+  readonly config: AdmissionConfig;
+  readonly engine: AdmissionEngine;
+  /** Labels of the request's namespace (for namespaceSelector). */
+  readonly namespaceLabels?: Record<string, string>;
+}
+
+export interface ReviewOutcome {
+  readonly decision: AdmissionDecision;
+  /** The policies the path serves for this request, in the order they ran. */
+  readonly policies: readonly CompiledPolicy[];
+  readonly validation?: ValidationOutcome;
+  readonly mutation?: MutationOutcome;
+}
+
+/** The policies a webhook path serves for the request: the cache's selection, in key order. */
+export function reviewPolicies(
+  snapshot: PolicySnapshot,
+  kind: ReviewKind,
+  failurePolicy: FailurePolicy,
+  request: AdmissionRequest,
+): CompiledPolicy[] {
+  const type: PolicyRuleType = kind;
+  return snapshot
+    .policiesFor({
+      kind: request.kind.kind,
+      group: request.kind.group ?? '',
+      version: request.kind.version ?? '',
+      subresource: request.subResource || undefined,
+      operation: request.operation,
+      namespace: request.namespace,
+      type,
+      failurePolicy,
+    })
+    .map((policy) => policy.compiled);
+}
+
+/** What the `kind`/`failurePolicy` webhook path answers for `request`. */
+export async function decideReview(
+  kind: ReviewKind,
+  failurePolicy: FailurePolicy,
+  request: AdmissionRequest,
+  inputs: ReviewInputs,
+): Promise<ReviewOutcome> {
+  const policies = reviewPolicies(inputs.snapshot, kind, failurePolicy, request);
+  if (policies.length === 0) return { decision: allow(), policies };
+  const resourceRequest = toResourceRequest(request, { namespaceLabels: inputs.namespaceLabels });
+  const options = { failurePolicy };
+  if (kind === 'validate') {
+    const validation = await validateAdmission(resourceRequest, policies, inputs.engine, inputs.config, options);
+    return { decision: validation.decision, policies, validation };
+  }
+  const mutation = await mutateAdmission(resourceRequest, policies, inputs.engine, inputs.config, options);
+  return { decision: mutation.decision, policies, mutation };
+}
