@@ -86,8 +86,7 @@ function scaleByPowerOfTwo(m: bigint, e: number): number {
   const topExponent = m.toString(2).length - 1 + e;
   if (topExponent > 1023) return Infinity;
   if (topExponent < MIN_SUBNORMAL_EXPONENT - 1) return 0;
-  const lowestBit =
-    topExponent >= MIN_NORMAL_EXPONENT ? topExponent - (MANTISSA_BITS - 1) : MIN_SUBNORMAL_EXPONENT;
+  const lowestBit = topExponent >= MIN_NORMAL_EXPONENT ? topExponent - (MANTISSA_BITS - 1) : MIN_SUBNORMAL_EXPONENT;
   let digits = m;
   let scale = e;
   if (scale < lowestBit) {
