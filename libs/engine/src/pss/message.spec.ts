@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluatePodSecurity, podSecurityRuleMessage } from './index';
 import { resourceFieldPath } from './message';
-import { normalizedImageReference } from './image-ref';
 import { baseline, pod, restricted } from './spec-fixtures';
 
 describe('rule messages', () => {
@@ -73,13 +72,15 @@ describe('resourceFieldPath', () => {
 describe('check images', () => {
   it('lists the images of the containers a check names', () => {
     const resource = pod({
-      initContainers: [{ name: 'init', image: 'busybox@sha256:abc', securityContext: { privileged: true } }],
+      initContainers: [
+        { name: 'init', image: `busybox@sha256:${'a'.repeat(64)}`, securityContext: { privileged: true } },
+      ],
       containers: [
         { name: 'app', image: 'registry.example.com:5000/team/app:2', securityContext: { privileged: true } },
       ],
     });
     expect(evaluatePodSecurity(baseline(), resource).checks[0]!.images).toEqual([
-      'docker.io/busybox@sha256:abc',
+      `docker.io/busybox@sha256:${'a'.repeat(64)}`,
       'registry.example.com:5000/team/app:2',
     ]);
   });
@@ -88,10 +89,23 @@ describe('check images', () => {
     expect(evaluatePodSecurity(baseline(), pod({ hostPID: true, containers: [] })).checks[0]!.images).toBeUndefined();
   });
 
-  it('normalizes references', () => {
-    expect(normalizedImageReference('nginx')).toBe('docker.io/nginx:latest');
-    expect(normalizedImageReference('bitnami/redis:7')).toBe('docker.io/bitnami/redis:7');
-    expect(normalizedImageReference('localhost/app')).toBe('localhost/app:latest');
-    expect(normalizedImageReference('ghcr.io/kyverno/test-nginx:latest')).toBe('ghcr.io/kyverno/test-nginx:latest');
+  it.each([
+    ['nginx', 'docker.io/nginx:latest'],
+    ['bitnami/redis:7', 'docker.io/bitnami/redis:7'],
+    ['localhost/app', 'localhost/app:latest'],
+    ['ghcr.io/kyverno/test-nginx:latest', 'ghcr.io/kyverno/test-nginx:latest'],
+    ['Registry/app', 'Registry/app:latest'], // an upper-case first segment is a host, as for `images`
+    [`nginx:1.25@sha256:${'b'.repeat(64)}`, `docker.io/nginx@sha256:${'b'.repeat(64)}`],
+  ])('reports %s as the images variable reference %s', (image, reference) => {
+    const resource = pod({ containers: [{ name: 'app', image, securityContext: { privileged: true } }] });
+    expect(evaluatePodSecurity(baseline(), resource).checks[0]!.images).toEqual([reference]);
   });
+
+  it.each(['busybox@sha256:abc', 'UPPER', 'a b', ''])(
+    'falls back to the container name for invalid image %j',
+    (image) => {
+      const resource = pod({ containers: [{ name: 'app', image, securityContext: { privileged: true } }] });
+      expect(evaluatePodSecurity(baseline(), resource).checks[0]!.images).toEqual(['app']);
+    },
+  );
 });

@@ -1,7 +1,7 @@
+import { ImageReferenceError, parseImageReference } from '../images';
 import type { CheckOutcome } from './evaluate-checks';
 import { formatFieldError } from './field-error';
 import type { ContainerModel, PodModel } from './model';
-import { normalizedImageReference } from './image-ref';
 
 const TEMPLATE_KINDS = new Set([
   'DaemonSet',
@@ -50,6 +50,21 @@ function findContainer(pod: PodModel, name: string): ContainerModel | undefined 
 }
 
 /**
+ * Kyverno's ImageInfo string for a container image (`registry/path:tag`, or `registry/path@digest`),
+ * from the same parser as the `images` variable. Kyverno reads it from the request's image infos;
+ * a resource with an unparseable image never gets that far in the engine (every matching rule
+ * errors first), and without an info Kyverno falls back to the container name, so we do too.
+ */
+function imageReference(container: ContainerModel): string {
+  try {
+    return parseImageReference(container.image).reference;
+  } catch (error) {
+    if (error instanceof ImageReferenceError) return container.name;
+    throw error;
+  }
+}
+
+/**
  * Images of the containers a check names, read back from its detail text the way Kyverno does
  * (so checks whose detail has no "container(s) ... must" phrase report none). Unknown names are
  * reported as-is.
@@ -60,6 +75,6 @@ export function imagesOfCheck(detail: string, pod: PodModel): string[] | undefin
   const names = (match[1] ?? '').replaceAll('"', '').replaceAll(' ', '').split(',');
   return names.map((name) => {
     const container = findContainer(pod, name);
-    return container ? normalizedImageReference(container.image) : name;
+    return container ? imageReference(container) : name;
   });
 }
