@@ -25,3 +25,4 @@ export {
   type PolicyFeeds,
 } from './informers/policy-feeds';
 export { CRD_DIRECTORY, findCrdDirectory, readCrdManifests } from './crds/crd-manifests';
+export { installPolicyCrds, type CrdStore } from './crds/install-crds';

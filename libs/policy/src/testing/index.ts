@@ -1,17 +1,9 @@
-/** Test helpers: install Edict's CRDs in an in-memory API server, and small policy builders. */
+/** Test helpers: fake feeds and small policy builders (and the CRD installer, re-exported). */
 export { FakeFeed, fakePolicyFeeds, type FakePolicyFeeds } from './fake-feed';
-import type { InMemoryApiServer } from '@edict/apiserver';
-import type { JsonObject, Policy, PolicyException, Rule } from '@edict/engine';
-import { readCrdManifests } from '../crds/crd-manifests';
+import type { Policy, PolicyException, Rule } from '@edict/engine';
 
-/** Creates every CRD of charts/edict/crds in the server (skipping ones that exist). */
-export function installPolicyCrds(server: Pick<InMemoryApiServer, 'create' | 'get'>, directory?: string): void {
-  for (const crd of readCrdManifests(directory)) {
-    const name = (crd.metadata as JsonObject).name as string;
-    const existing = server.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', name);
-    if (!existing) server.create(crd);
-  }
-}
+/** Kept here too for existing specs; the function lives in the library (`@edict/policy`). */
+export { installPolicyCrds } from '../crds/install-crds';
 
 /** A validate rule requiring a label on `kinds`. */
 export function labelRule(name: string, kinds: string[], label = 'team', extra: Partial<Rule> = {}): Rule {
