@@ -1,15 +1,17 @@
 /**
- * The admission controller: Kube access, leader election (certificate renewal), the serving
- * certificate, the policy cache, and the webhook, health and metrics endpoints.
+ * The admission controller: Kube access, leader election (certificate renewal, webhook
+ * configurations), the serving certificate, the policy cache, the webhook controller, and the
+ * webhook, health and metrics endpoints.
  */
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TerminusModule } from '@nestjs/terminus';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { CertModule } from '@edict/cert';
-import { KUBE_CONFIG, KubeModule } from '@edict/kube';
+import { CertModule, TlsMaterial } from '@edict/cert';
+import { KUBE_CONFIG, KubeModule, KubeResources } from '@edict/kube';
 import { LeaderModule, LeaderService } from '@edict/leader';
-import { PolicyModule } from '@edict/policy';
+import { PolicyCache, PolicyModule } from '@edict/policy';
+import { leaderGateOf, WebhooksModule } from '@edict/webhooks';
 import { AdmissionConfigService } from './cluster/admission-config.service';
 import { leaderGateFor } from './cluster/leader-gate';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
@@ -30,6 +32,22 @@ import { PolicyValidationService } from './webhooks/policy-validation.service';
 @Module({})
 export class AdmissionControllerModule {
   static forRoot(config: ControllerConfig): DynamicModule {
+    // Held in constants so the webhook controller can import the very same module instances.
+    const certificates = CertModule.forRootAsync({
+      inject: [KUBE_CONFIG, LeaderService],
+      useFactory: (kubeConfig: KubeConfig, leader: LeaderService) => ({
+        kubeConfig,
+        leaderGate: leaderGateFor(leader),
+        serviceName: config.serviceName,
+        namespace: config.namespace,
+        extraDnsNames: config.extraDnsNames,
+        ipAddresses: config.ipAddresses,
+      }),
+    });
+    const policies = PolicyModule.forRoot({
+      ...(config.exceptionNamespaces.length > 0 ? { exceptionNamespaces: config.exceptionNamespaces } : {}),
+      watchTimeoutSeconds: config.watchTimeoutSeconds,
+    });
     return {
       module: AdmissionControllerModule,
       imports: [
@@ -49,22 +67,29 @@ export class AdmissionControllerModule {
             leaseDurationMs: config.leaseDurationMs,
             renewDeadlineMs: config.renewDeadlineMs,
             retryPeriodMs: config.retryPeriodMs,
+            ...(config.leaseIdentity ? { identity: config.leaseIdentity } : {}),
           }),
         }),
-        CertModule.forRootAsync({
-          inject: [KUBE_CONFIG, LeaderService],
-          useFactory: (kubeConfig: KubeConfig, leader: LeaderService) => ({
-            kubeConfig,
-            leaderGate: leaderGateFor(leader),
-            serviceName: config.serviceName,
-            namespace: config.namespace,
-            extraDnsNames: config.extraDnsNames,
-            ipAddresses: config.ipAddresses,
+        certificates,
+        policies,
+        // The webhook controller: the leader publishes the configurations from the policy cache.
+        WebhooksModule.forRootAsync({
+          imports: [certificates, policies],
+          inject: [PolicyCache, TlsMaterial, KubeResources, LeaderService],
+          useFactory: (cache: PolicyCache, tls: TlsMaterial, resources: KubeResources, leader: LeaderService) => ({
+            options: {
+              namespace: config.namespace,
+              serviceName: config.serviceName,
+              servicePort: config.webhookServicePort,
+              defaultTimeoutSeconds: config.webhookTimeoutSeconds,
+              ...(config.webhookUrl ? { url: config.webhookUrl } : {}),
+              ...(config.deploymentName ? { deploymentName: config.deploymentName } : {}),
+            },
+            policies: cache,
+            caBundle: tls,
+            resources,
+            leaderGate: leaderGateOf(leader),
           }),
-        }),
-        PolicyModule.forRoot({
-          ...(config.exceptionNamespaces.length > 0 ? { exceptionNamespaces: config.exceptionNamespaces } : {}),
-          watchTimeoutSeconds: config.watchTimeoutSeconds,
         }),
       ],
       controllers: [AdmissionController, PolicyValidationController, HealthController, MetricsController],

@@ -2,8 +2,9 @@
  * Starts and stops the admission controller. Order matters on both ends:
  *  - start: Nest init (informers, election, certificates) → wait for the serving certificate →
  *    bind it live to the HTTPS server (rotation needs no restart) → listen;
- *  - stop: unready → keep serving `shutdownDelayMs` (endpoints drop the pod) → stop accepting and
- *    finish in-flight reviews → Nest close (lease released, informers stopped).
+ *  - stop: unready → remove the webhook configurations if the Deployment is scaled to zero → keep
+ *    serving `shutdownDelayMs` (endpoints drop the pod) → stop accepting and finish in-flight
+ *    reviews → Nest close (lease released, informers stopped).
  */
 import type { RequestListener } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -12,6 +13,7 @@ import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, TlsMaterial } from '@edict/cert';
+import { WebhookRemoval } from '@edict/webhooks';
 import { AdmissionControllerModule } from './app.module';
 import type { ControllerConfig } from './config/controller-config';
 import { LifecycleState } from './lifecycle/lifecycle-state';
@@ -73,6 +75,7 @@ export async function startController(
 async function stopController(app: NestFastifyApplication, config: ControllerConfig): Promise<void> {
   const logger = new Logger('AdmissionController');
   app.get(LifecycleState).beginShutdown();
+  await removeWebhooksIfScaledToZero(app, logger);
   if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
   // Fastify stops accepting, answers 503 on kept-alive connections and waits for in-flight requests.
   const closing = app.getHttpAdapter().getInstance().close();
@@ -80,4 +83,20 @@ async function stopController(app: NestFastifyApplication, config: ControllerCon
   if (!drained) logger.warn(`reviews still running after ${config.drainTimeoutMs}ms; closing anyway`);
   await closing;
   await app.close();
+}
+
+/**
+ * Going away for good (Deployment scaled to zero or deleted): take the webhook configurations
+ * along, so the cluster is not left with webhooks nobody answers. A rolling update keeps them.
+ * Never blocks the shutdown on an error.
+ */
+async function removeWebhooksIfScaledToZero(app: NestFastifyApplication, logger: Logger): Promise<void> {
+  try {
+    if (await app.get(WebhookRemoval).removeIfScaledToZero())
+      logger.log('scaled to zero: webhook configurations removed');
+  } catch (error) {
+    logger.warn(
+      `could not remove the webhook configurations: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
 import { ControllerConfigError, loadControllerConfig } from './controller-config';
 
 describe('loadControllerConfig', () => {
@@ -28,6 +29,45 @@ describe('loadControllerConfig', () => {
       exceptionNamespaces: ['policies', 'team-*'],
       kubeconfigPath: '/tmp/kubeconfig',
     });
+  });
+
+  it('configures the webhook controller: the monitor every 30 s, the Service port, the 10 s timeout', () => {
+    const config = loadControllerConfig({});
+    expect(config.webhookMonitorIntervalMs).toBe(30_000);
+    expect(config.webhookMonitorIntervalMs).toBe(WEBHOOK_MONITOR_INTERVAL_MS);
+    expect(config).toMatchObject({ webhookServicePort: 443, webhookTimeoutSeconds: 10 });
+    expect(config.webhookUrl).toBeUndefined();
+    expect(config.deploymentName).toBeUndefined();
+    expect(config.leaseIdentity).toBeUndefined();
+  });
+
+  it('reads the webhook controller variables', () => {
+    const config = loadControllerConfig({
+      EDICT_WEBHOOK_URL: 'https://127.0.0.1:9443',
+      EDICT_WEBHOOK_SERVICE_PORT: '8443',
+      EDICT_WEBHOOK_TIMEOUT_SECONDS: '15',
+      EDICT_DEPLOYMENT_NAME: 'edict-admission-controller',
+      EDICT_WEBHOOK_MONITOR_INTERVAL_MS: '1000',
+      EDICT_LEASE_IDENTITY: 'replica-a',
+    });
+    expect(config).toMatchObject({
+      webhookUrl: 'https://127.0.0.1:9443',
+      webhookServicePort: 8443,
+      webhookTimeoutSeconds: 15,
+      deploymentName: 'edict-admission-controller',
+      webhookMonitorIntervalMs: 1000,
+      leaseIdentity: 'replica-a',
+    });
+  });
+
+  it('refuses a webhook URL that is not https, and timeouts over the API server limit', () => {
+    expect(() => loadControllerConfig({ EDICT_WEBHOOK_URL: 'http://127.0.0.1:9443' })).toThrow(
+      'webhookUrl (EDICT_WEBHOOK_URL): webhookUrl must be an https:// URL',
+    );
+    expect(() => loadControllerConfig({ EDICT_WEBHOOK_TIMEOUT_SECONDS: '31' })).toThrow(
+      /webhookTimeoutSeconds \(EDICT_WEBHOOK_TIMEOUT_SECONDS\)/,
+    );
+    expect(() => loadControllerConfig({}, { webhookMonitorIntervalMs: 10 })).toThrow(/webhookMonitorIntervalMs/);
   });
 
   it('lets overrides win over the environment', () => {

@@ -17,6 +17,7 @@ import {
   validateSync,
   type ValidationError,
 } from 'class-validator';
+import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -131,6 +132,44 @@ export class ControllerConfig {
   @IsInt()
   @Min(10)
   selfCheckTimeoutMs = 2_000;
+
+  /** This replica's holder identity in the Lease (default: `POD_NAME_POD_UID`, else host name and a random suffix). */
+  @IsOptional()
+  @Matches(/^\S+$/, { message: 'leaseIdentity must be a non-empty word' })
+  leaseIdentity?: string;
+
+  /**
+   * Outside the cluster: the HTTPS base URL the API server calls the webhooks at (e.g.
+   * `https://127.0.0.1:9443`); the configurations then carry this URL instead of the Service.
+   */
+  @IsOptional()
+  @Matches(/^https:\/\/[^/\s]+(\/\S*)?$/, { message: 'webhookUrl must be an https:// URL' })
+  webhookUrl?: string;
+
+  /** The Service port the webhook configurations name (the Service forwards it to `port`). */
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  webhookServicePort = 443;
+
+  /** Webhook timeout before policies raise it with `webhookTimeoutSeconds` (Kyverno: 10). */
+  @IsInt()
+  @Min(1)
+  @Max(30)
+  webhookTimeoutSeconds = 10;
+
+  /**
+   * The controller's Deployment: when it is scaled to zero (or deleted), a replica shutting down
+   * removes the webhook configurations. Unset: they are never removed automatically.
+   */
+  @IsOptional()
+  @Matches(DNS_NAME, { message: 'deploymentName must be a DNS subdomain' })
+  deploymentName?: string;
+
+  /** How often the leader recreates missing webhook configurations and stamps the heartbeat. */
+  @IsInt()
+  @Min(100)
+  webhookMonitorIntervalMs = WEBHOOK_MONITOR_INTERVAL_MS;
 }
 
 export class ControllerConfigError extends Error {
@@ -157,6 +196,12 @@ const ENVIRONMENT: Record<string, [keyof ControllerConfig, 'string' | 'int' | 'l
   EDICT_EXCEPTION_NAMESPACES: ['exceptionNamespaces', 'list'],
   EDICT_SHUTDOWN_DELAY_MS: ['shutdownDelayMs', 'int'],
   EDICT_DRAIN_TIMEOUT_MS: ['drainTimeoutMs', 'int'],
+  EDICT_LEASE_IDENTITY: ['leaseIdentity', 'string'],
+  EDICT_WEBHOOK_URL: ['webhookUrl', 'string'],
+  EDICT_WEBHOOK_SERVICE_PORT: ['webhookServicePort', 'int'],
+  EDICT_WEBHOOK_TIMEOUT_SECONDS: ['webhookTimeoutSeconds', 'int'],
+  EDICT_DEPLOYMENT_NAME: ['deploymentName', 'string'],
+  EDICT_WEBHOOK_MONITOR_INTERVAL_MS: ['webhookMonitorIntervalMs', 'int'],
 };
 
 /** The variables read, for `--help` texts and docs. */

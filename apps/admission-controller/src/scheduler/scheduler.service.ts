@@ -1,7 +1,7 @@
 /**
  * Every periodic job of the controller, in one place. Now: the certificate check (the leader renews,
- * every replica re-reads the material in case a Secret event was missed). Later: the webhook
- * configuration monitor, report queue flushes.
+ * every replica re-reads the material in case a Secret event was missed) and the webhook
+ * configuration monitor (leader only: recreates missing configurations, stamps the heartbeat).
  */
 import {
   Inject,
@@ -12,10 +12,12 @@ import {
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CertLifecycle } from '@edict/cert';
+import { WebhookMonitor } from '@edict/webhooks';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 
 export const CERT_CHECK_JOB = 'cert-check';
+export const WEBHOOK_MONITOR_JOB = 'webhook-monitor';
 
 @Injectable()
 export class SchedulerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -25,10 +27,15 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
     private readonly registry: SchedulerRegistry,
     private readonly certs: CertLifecycle,
+    private readonly webhooks: WebhookMonitor,
   ) {}
 
   onApplicationBootstrap(): void {
     this.every(CERT_CHECK_JOB, this.settings.certCheckIntervalMs, () => this.certs.sync());
+    // Recreates missing or edited webhook configurations; the monitor skips unless this replica leads.
+    this.every(WEBHOOK_MONITOR_JOB, this.settings.webhookMonitorIntervalMs, async () => {
+      await this.webhooks.check();
+    });
   }
 
   beforeApplicationShutdown(): void {
