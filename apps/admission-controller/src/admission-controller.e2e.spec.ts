@@ -1,6 +1,6 @@
 /**
- * End to end through the in-memory API server's admission chain: webhook configurations registered
- * by hand point at the controller (via serviceEndpoints, trusting the controller's own CA), and a
+ * End to end through the in-memory API server's admission chain: the controller publishes its own
+ * webhook configurations (its Service reached via serviceEndpoints, trusting its own CA), and a
  * client-node user creates policies and Pods.
  */
 import { request as httpsRequest } from 'node:https';
@@ -14,13 +14,13 @@ import {
   apiErrorMessage as messageOf,
   clusterPolicy,
   E2E_NAMESPACE as NAMESPACE,
-  handMadeWebhookConfigurations as webhookConfigurations,
   E2E_SERVER_NAME,
   httpsCall,
   postJson,
   requireLabelPolicy as requireTeam,
   startE2eCluster,
   testPod as pod,
+  waitForWebhook,
   type E2eCluster,
 } from './testing/e2e-cluster';
 
@@ -69,7 +69,17 @@ describe('admission controller end to end', () => {
   let core: CoreV1Api;
   let ca: string;
   const get = (port: number, path: string, trusted: string) => httpsCall(port, trusted, path);
-  const createPolicy = (policy: ReturnType<typeof clusterPolicy>) => cluster.createClusterPolicy(policy);
+  /** Creates the policy and waits until the published webhook routes Pods to the controller. */
+  const createPolicy = async (
+    policy: ReturnType<typeof clusterPolicy>,
+    webhook: ['ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration', string] = [
+      'ValidatingWebhookConfiguration',
+      'validate.edict.svc-fail',
+    ],
+  ) => {
+    await cluster.createClusterPolicy(policy);
+    await waitForWebhook(cluster.apiServer, webhook[0], webhook[1], 'pods');
+  };
   const deletePolicy = (name: string) => cluster.deleteClusterPolicy(name);
 
   beforeAll(async () => {
@@ -77,9 +87,8 @@ describe('admission controller end to end', () => {
     controller = await cluster.startReplica({ maxBodyBytes: 64 * 1024 });
     core = cluster.core;
     ca = controller.caBundlePem();
-    const { validating, mutating } = webhookConfigurations(Buffer.from(ca).toString('base64'));
-    cluster.apiServer.create(validating);
-    cluster.apiServer.create(mutating);
+    // The policy validation webhook is published at once, before any policy exists.
+    await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate-policy.edict.svc');
   });
 
   afterAll(async () => {
@@ -103,7 +112,7 @@ describe('admission controller end to end', () => {
       .createNamespacedPod({ namespace: 'default', body: pod('blocked') })
       .catch((e: unknown) => e);
     const message = messageOf(error);
-    expect(message).toContain('admission webhook "validate.kyverno.svc-fail" denied the request: ');
+    expect(message).toContain('admission webhook "validate.edict.svc-fail" denied the request: ');
     expect(message).toContain('resource Pod/default/blocked was blocked due to the following policies');
     expect(message).toContain('require-team:');
     // Kyverno's message quotes the rule text as YAML (single quotes doubled).
@@ -131,6 +140,7 @@ describe('admission controller end to end', () => {
           },
         ],
       }),
+      ['MutatingWebhookConfiguration', 'mutate.edict.svc-fail'],
     );
     await core.createNamespacedPod({ namespace: 'default', body: pod('mutated') });
     const stored = await core.readNamespacedPod({ namespace: 'default', name: 'mutated' });
@@ -151,7 +161,7 @@ describe('admission controller end to end', () => {
       .createClusterCustomObject({ group: 'kyverno.io', version: 'v1', plural: 'clusterpolicies', body: invalid })
       .catch((e: unknown) => e);
     const message = messageOf(error);
-    expect(message).toContain('admission webhook "validate-policy.kyverno.svc" denied the request: ');
+    expect(message).toContain('admission webhook "validate-policy.edict.svc" denied the request: ');
     expect(message).toContain("Can't specify any and all together");
   });
 

@@ -192,13 +192,62 @@ export async function postJson<T = unknown>(
   return { status: answer.status, body: JSON.parse(answer.body) as T };
 }
 
+export type WebhookConfigurationKind = 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration';
+
+interface PublishedWebhook {
+  name: string;
+  clientConfig?: { caBundle?: string };
+  rules?: Array<{ operations?: string[]; resources?: string[] }>;
+}
+
+/** The webhook `name` of any stored configuration of `kind` (undefined when none has it). */
+export function publishedWebhook(
+  apiServer: InMemoryApiServer,
+  kind: WebhookConfigurationKind,
+  name: string,
+): PublishedWebhook | undefined {
+  for (const configuration of apiServer.list('admissionregistration.k8s.io/v1', kind)) {
+    const webhooks = (configuration.webhooks ?? []) as unknown as PublishedWebhook[];
+    const found = webhooks.find((webhook) => webhook.name === name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Waits until the controller has published the webhook `name` (e.g. `validate.edict.svc-fail`)
+ * and, when `resource` is given, routes that resource (e.g. `pods`) to it.
+ */
+export async function waitForWebhook(
+  apiServer: InMemoryApiServer,
+  kind: WebhookConfigurationKind,
+  name: string,
+  resource?: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  await eventually(
+    () => {
+      const webhook = publishedWebhook(apiServer, kind, name);
+      if (!webhook) return false;
+      return (
+        resource === undefined ||
+        (webhook.rules ?? []).some((rule) => (rule.resources ?? []).some((r) => r === resource || r === '*'))
+      );
+    },
+    `webhook ${name}${resource ? ` for ${resource}` : ''} published`,
+    timeoutMs,
+  );
+}
+
 function service(path: string) {
   return { service: { name: E2E_SERVICE, namespace: E2E_NAMESPACE, path, port: 443 } };
 }
 
 /**
  * Webhook configurations written by hand (Pods CREATE/UPDATE to validate/mutate fail, policies to
- * policyvalidate), for specs that do not depend on the controller publishing its own.
+ * policyvalidate), for specs that do not depend on the controller publishing its own. Note: the
+ * controller now publishes configurations of the same names (and keeps them in line with the
+ * policies); most specs should wait for those instead (`waitForWebhook`).
  */
 export function handMadeWebhookConfigurations(caBundle: string) {
   const rules = [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }];
