@@ -1,6 +1,7 @@
 // The in-memory Kubernetes API server's public surface.
 export { InMemoryApiServer, type InMemoryApiServerOptions, type StartOptions } from './http/server';
 export { FaultInjector, type FailureSpec } from './http/faults';
+export { RequestLog, type RecordedRequest, type RequestFilter } from './http/request-log';
 export { kubeconfigFor, type KubeconfigOptions } from './kubeconfig';
 export { ResourceRegistry, type GroupVersions } from './registry/registry';
 export { BUILTIN_TYPES } from './registry/builtin-types';

@@ -21,6 +21,7 @@ import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from '.
 import { openApiV3Document, openApiV3Index } from './openapi';
 import { resolveResourcePath, type ResourceRoute } from './route';
 import { FaultInjector } from './faults';
+import { RequestLog } from './request-log';
 import { startWatch, type OpenWatch } from './watch';
 
 export interface InMemoryApiServerOptions {
@@ -56,6 +57,8 @@ export class InMemoryApiServer {
   readonly resources: ResourceService;
   /** Test fault injection: failing or holding requests (see `faults.ts`). */
   readonly faults = new FaultInjector();
+  /** Test record of the requests answered, with their users (`requests.start()` turns it on). */
+  readonly requests = new RequestLog();
   /** The ownerReferences garbage collector (`await server.gc?.settled()` waits for it). */
   readonly gc: GarbageCollector | undefined;
   private readonly bookmarkIntervalMs: number;
@@ -177,6 +180,7 @@ export class InMemoryApiServer {
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
+      this.requests.observe(request, response);
       if (await this.faults.intercept(request, response)) return;
       const url = new URL(request.url ?? '/', 'http://localhost');
       const path = url.pathname.replace(/\/+$/, '') || '/';
