@@ -3,7 +3,7 @@
 export * from './check-types';
 export { defaultEngineFactory } from './default-engine';
 export { evaluateTest, type EvaluatedResponse, type Stage, type TestEvaluation } from './evaluate';
-export { loadPolicyFiles, type PolicyFiles } from './policies';
+export { loadPolicyFiles, type InvalidPolicy, type PolicyFiles } from './policies';
 export { loadResources, resourcePath } from './resources';
 export { isScored, reportResult } from './report-result';
 export { outcome, runTests, runTestFile, type RunOptions, type RunResult, type TestRun } from './run-tests';

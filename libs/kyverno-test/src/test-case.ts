@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { formatDiagnostic } from '@edict/engine';
 import { LoadError } from './io/load-error';
 import { loadClusterResources } from './cluster-resources';
-import { loadPolicyFiles } from './policies';
+import { type InvalidPolicy, loadPolicyFiles } from './policies';
 import { loadResources } from './resources';
 import type { LoadedTest, TestDefinition } from './types';
 import { loadUserInfoFile } from './userinfo-file';
@@ -24,6 +25,7 @@ export function loadTestCase(definition: TestDefinition): LoadedTest {
   if (definition.userinfo) requireFile(definition, 'userinfo', definition.userinfo);
 
   const policyFiles = loadPolicyFiles(definition.policies, dir);
+  rejectInvalidPolicies(policyFiles.invalid);
   const exceptionFiles = loadPolicyFiles(definition.exceptions, dir);
   const cluster = loadClusterResources(definition.clusterResources, dir);
   return {
@@ -48,4 +50,16 @@ export function loadTestCase(definition: TestDefinition): LoadedTest {
 function requireFile(definition: TestDefinition, field: string, path: string): void {
   if (!existsSync(resolve(definition.dir, path)))
     throw new LoadError(definition.file, field, `${path}: file not found`);
+}
+
+/**
+ * Kyverno's `test` leaves a policy its validation rejects out without a word (its results then come
+ * out as missing); Edict fails the test instead, naming the first problem and where it is.
+ */
+function rejectInvalidPolicies(invalid: readonly InvalidPolicy[]): void {
+  const errors = invalid.flatMap((entry) => entry.errors);
+  const first = errors[0];
+  if (!first) return;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  throw new LoadError(first.file, undefined, '', `invalid policy: ${formatDiagnostic(first)}${more}`);
 }

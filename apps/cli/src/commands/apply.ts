@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import type { KubeObject } from '@edict/engine';
+import { formatDiagnostic, type KubeObject } from '@edict/engine';
 import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
 import { addResponse, applyExitCode, countedRules, emptyCounts, summaryLine } from '../apply/result-counts';
 import {
@@ -14,6 +14,7 @@ import {
   loadResources,
   resourcePath,
   type EngineFactory,
+  type InvalidPolicy,
   type LoadedTest,
   loadUserInfoFile,
   EMPTY_VALUES,
@@ -45,18 +46,26 @@ export async function applyCommand(
   if (policyPaths.length === 0) return usageError(io, 'require policy');
   if (options.resource.length === 0) return usageError(io, 'resource file(s) required');
   let test: LoadedTest;
+  let invalid: InvalidPolicy[];
   try {
-    test = loadApplyInputs(policyPaths, options);
+    ({ test, invalid } = loadApplyInputs(policyPaths, options));
   } catch (error) {
     io.err(`Error: ${describeError(error)}\n`);
     return 1;
   }
-  const ruleCount = test.policies.reduce((sum, policy) => sum + (policy.spec.rules?.length ?? 0), 0);
+  const ruleCount = [...test.policies, ...invalid.map((entry) => entry.policy)].reduce(
+    (sum, policy) => sum + (policy.spec.rules?.length ?? 0),
+    0,
+  );
   io.err(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)...\n`);
+  // Kyverno validates each policy first and leaves out those it rejects, one error each.
+  for (const { errors } of invalid)
+    for (const error of errors) io.err(`Error: policy validation error: ${formatDiagnostic(error)}\n`);
   const evaluation = await evaluateTest(test, engineFactory);
   for (const error of evaluation.errors) io.err(`Error: ${error}\n`);
 
   const counts = emptyCounts();
+  counts.error += invalid.length;
   let truncated = false;
   for (const record of evaluation.responses) {
     addResponse(counts, record, options.auditWarn);
@@ -68,8 +77,8 @@ export async function applyCommand(
     ) {
       truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
     }
-    if (record.stage === 'validate') printFailures(io, record, options.auditWarn);
   }
+  printLeftOutPolicies(io, invalid);
   if (options.policyReport) {
     const reports = buildPolicyReports(
       evaluation.responses.filter((r) => r.response.rules.length > 0 && countedRules(r).length > 0),
@@ -83,6 +92,8 @@ export async function applyCommand(
       io.out(`POLICY REPORT:\n${DIVIDER}\n${renderReportsYaml(reports)}\n`);
     }
   } else {
+    for (const record of evaluation.responses)
+      if (record.stage === 'validate') printFailures(io, record, options.auditWarn);
     io.out(`\n${summaryLine(counts)}\n`);
   }
   return evaluation.errors.length > 0 ? 1 : applyExitCode(counts, options.warnExitCode);
@@ -93,12 +104,17 @@ function usageError(io: CommandIO, message: string): number {
   return 1;
 }
 
-function loadApplyInputs(policyPaths: readonly string[], options: ApplyOptions): LoadedTest {
+function loadApplyInputs(
+  policyPaths: readonly string[],
+  options: ApplyOptions,
+): { test: LoadedTest; invalid: InvalidPolicy[] } {
   const cwd = process.cwd();
   const policyFiles = loadPolicyFiles(policyPaths, cwd);
   const exceptionFiles = loadPolicyFiles(options.exceptions, cwd);
-  if (policyFiles.policies.length === 0) throw new Error(`no policies found in ${policyPaths.join(', ')}`);
-  return {
+  const invalid = policyFiles.invalid; // policies in --exception files are not read, as in Kyverno
+  if (policyFiles.policies.length + invalid.length === 0)
+    throw new Error(`no policies found in ${policyPaths.join(', ')}`);
+  const test: LoadedTest = {
     definition: {
       file: 'apply',
       dir: cwd,
@@ -121,6 +137,30 @@ function loadApplyInputs(policyPaths: readonly string[], options: ApplyOptions):
     values: options.valuesFile ? loadValuesFile(resolve(options.valuesFile)) : EMPTY_VALUES,
     user: options.userinfo ? loadUserInfoFile(resolve(options.userinfo)) : undefined,
   };
+  return { test, invalid };
+}
+
+/**
+ * Kyverno lists the policies its validation rejected after the run: under "Invalid Policies" when the
+ * reason is an `element.name` variable outside a foreach, otherwise under its (misleading, but
+ * user-visible) "Policies Skipped" heading.
+ */
+function printLeftOutPolicies(io: CommandIO, invalid: readonly InvalidPolicy[]): void {
+  const elementOutsideForeach = (entry: InvalidPolicy) =>
+    entry.errors[0]?.message.startsWith("variable 'element.name'") ?? false;
+  const lists: [string, InvalidPolicy[]][] = [
+    [
+      'Policies Skipped (as required variables are not provided by the user):',
+      invalid.filter((e) => !elementOutsideForeach(e)),
+    ],
+    ['Invalid Policies:', invalid.filter(elementOutsideForeach)],
+  ];
+  for (const [heading, entries] of lists) {
+    if (entries.length === 0) continue;
+    io.out(`${DIVIDER}\n${heading}\n`);
+    entries.forEach((entry, i) => io.out(`${i + 1}. ${entry.policy.metadata.name}\n`));
+    io.out(`${DIVIDER}\n`);
+  }
 }
 
 /** Kyverno lists a policy's failed rules under one heading per resource, numbered by rule position. */

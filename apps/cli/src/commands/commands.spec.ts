@@ -38,6 +38,21 @@ const tree = () =>
   });
 
 describe('edict test', () => {
+  it("fails a test whose policy Kyverno's validation rejects, naming file, document and line", async () => {
+    const invalid = clusterPolicy('p', ['r']);
+    invalid.spec.rules[0]!.validate.message = '{{ element.name }}';
+    const dir = writeTree({
+      'kyverno-test.yaml': yaml(testFile([{ policy: 'p', rule: 'r', kind: 'Pod', resources: ['a'], result: 'pass' }])),
+      'policy.yaml': yaml(invalid),
+      'resources.yaml': yaml(pod('a')),
+    });
+    const { out, code } = await cli(['test', dir, '-o', 'json'], () => [rule('r', 'pass')]);
+    expect(code).toBe(1);
+    expect(JSON.stringify(JSON.parse(out))).toMatch(
+      /invalid policy: .*policy\.yaml \(document 1, line \d+\): ClusterPolicy\/p: /,
+    );
+  });
+
   it('keeps machine output alone on stdout and exits 0 when every check passes', async () => {
     const dir = tree();
     const { out, err, code } = await cli(['test', dir, '-o', 'json'], () => [rule('r', 'fail', 'no label')]);
@@ -64,6 +79,55 @@ describe('edict test', () => {
 });
 
 describe('edict apply', () => {
+  const withInvalidPolicies = () => {
+    const outsideForeach = clusterPolicy('uses-element', ['r']);
+    outsideForeach.spec.rules[0]!.validate.message = 'bad {{ element.name }}';
+    const serviceAccountVariable = clusterPolicy('uses-sa', ['r']);
+    serviceAccountVariable.spec.rules[0]!.validate.message = '{{ serviceAccountName }}';
+    return writeTree({
+      'policy.yaml': yaml(clusterPolicy('p', ['r']), outsideForeach, serviceAccountVariable),
+      'resources.yaml': yaml(pod('a')),
+    });
+  };
+
+  it("leaves out policies Kyverno's validation rejects, lists them, counts an error each and exits 1", async () => {
+    const dir = withInvalidPolicies();
+    const evaluated: string[] = [];
+    const { out, err, code } = await cli(
+      ['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml')],
+      (policy) => {
+        evaluated.push(policy.metadata.name);
+        return [rule('r', 'pass')];
+      },
+    );
+    expect(code).toBe(1);
+    expect([...new Set(evaluated)]).toEqual(['p']);
+    const divider = '-'.repeat(70);
+    expect(out).toContain(
+      `${divider}\nPolicies Skipped (as required variables are not provided by the user):\n1. uses-sa\n${divider}\n`,
+    );
+    expect(out).toContain(`${divider}\nInvalid Policies:\n1. uses-element\n${divider}\n`);
+    expect(out).toContain('pass: 1, fail: 0, warn: 0, error: 2, skip: 0 \n');
+    // Every rule loaded is announced, as Kyverno counts them before validating.
+    expect(err).toContain('Applying 3 policy rule(s) to 1 resource(s)...');
+    expect(err).toMatch(
+      /Error: policy validation error: .*policy\.yaml \(document 2, line \d+\): ClusterPolicy\/uses-element: /,
+    );
+    expect(err).toMatch(
+      /Error: policy validation error: .*policy\.yaml \(document 3, line \d+\): ClusterPolicy\/uses-sa: /,
+    );
+  });
+
+  it('lists rejected policies before the policy report too', async () => {
+    const dir = withInvalidPolicies();
+    const { out, code } = await cli(
+      ['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml'), '-p'],
+      () => [rule('r', 'pass')],
+    );
+    expect(code).toBe(1);
+    expect(out.indexOf('Invalid Policies:')).toBeLessThan(out.indexOf('POLICY REPORT'));
+  });
+
   it('prints failures like Kyverno and its summary line, and exits 1 on failures', async () => {
     const dir = tree();
     const { out, code } = await cli(
