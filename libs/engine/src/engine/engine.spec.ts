@@ -102,6 +102,35 @@ describe('Engine.validate', () => {
     expect(other.rules[0].status).toBe('fail');
   });
 
+  it("checks preconditions (and context) before PolicyExceptions, as Kyverno's engine does", async () => {
+    const exception: PolicyException = {
+      apiVersion: 'kyverno.io/v2',
+      kind: 'PolicyException',
+      metadata: { name: 'everything', namespace: 'shop' },
+      spec: {
+        exceptions: [{ policyName: 'labels', ruleNames: ['require-team'] }],
+        match: { any: [{ resources: { kinds: ['Pod'] } }] },
+      },
+    };
+    const notWeb: Rule = {
+      ...requireTeam,
+      preconditions: { all: [{ key: '{{ request.object.metadata.name }}', operator: 'Equals', value: 'web-*' }] },
+    };
+    const skipped = await validate([notWeb], create(pod('db')), {}, [exception]);
+    expect(skipped.rules[0]).toMatchObject({ status: 'skip', message: 'preconditions not met' });
+    expect(skipped.rules[0].exceptions).toBeUndefined();
+    const web = await validate([notWeb], create(pod('web-1')), {}, [exception]);
+    expect(web.rules[0]).toMatchObject({ status: 'skip', exceptions: ['shop/everything'] });
+
+    const brokenContext: Rule = {
+      ...requireTeam,
+      context: [{ name: 'x', variable: { jmesPath: 'request.object.spec.nothing.here' } }],
+    };
+    const errored = await validate([brokenContext], create(pod('a')), {}, [exception]);
+    expect(errored.rules[0].status).toBe('error');
+    expect(errored.rules[0].message).toContain('failed to load context');
+  });
+
   it('stops at the first applied rule with applyRules: One', async () => {
     const second: Rule = { ...requireTeam, name: 'second' };
     const response = await validate([requireTeam, second], create(pod('a')), { applyRules: 'One' });

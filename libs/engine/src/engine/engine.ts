@@ -261,6 +261,8 @@ export class Engine {
         const message = ['preconditions not met', preconditions.message].filter(Boolean).join('; ');
         return [ruleResponse(rule, type, 'skip', message)];
       }
+      // Kyverno's invokeRuleHandler looks exceptions up only now, after context and preconditions
+      // (Kyverno <= 1.10 matched them first); the handler then skips the rule when one matches.
       const exceptions = matchingExceptions(
         exceptionsForRule(this.deps.exceptions?.() ?? [], compiled.key, rule.name),
         matchRequest,
