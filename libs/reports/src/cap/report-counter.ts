@@ -1,0 +1,103 @@
+/**
+ * How many admission reports exist, for the cap (Kyverno's admission reports counter, which
+ * watches the reports' metadata). Two informers over AdmissionReports and ClusterAdmissionReports
+ * that keep only names and uids, so ten thousand reports cost little memory.
+ */
+import {
+  Informer,
+  resourceListWatch,
+  type KubeObject,
+  type KubeResources,
+  type ListWatchSource,
+  type RawWatchEvent,
+} from '@edict/kube';
+import { ADMISSION_REPORT_KIND, CLUSTER_ADMISSION_REPORT_KIND, REPORTS_API_VERSION } from '../report/labels';
+
+export interface ReportCount {
+  count: number;
+  /** False until both informers have synced (and after they stop): the count is not known. */
+  running: boolean;
+}
+
+export interface ReportCounter {
+  current(): ReportCount;
+}
+
+export interface InformerReportCounterOptions {
+  watchTimeoutSeconds?: number;
+  resyncIntervalMs?: number;
+}
+
+export class InformerReportCounter implements ReportCounter {
+  private readonly informers: Informer<KubeObject>[];
+
+  constructor(resources: KubeResources, options: InformerReportCounterOptions = {}) {
+    this.informers = [ADMISSION_REPORT_KIND, CLUSTER_ADMISSION_REPORT_KIND].map(
+      (kind) =>
+        new Informer<KubeObject>(
+          metadataOnly(
+            resourceListWatch<KubeObject>(resources, {
+              apiVersion: REPORTS_API_VERSION,
+              kind,
+              ...(options.watchTimeoutSeconds ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
+            }),
+          ),
+          {
+            name: `${REPORTS_API_VERSION}/${kind} counter`,
+            ...(options.resyncIntervalMs !== undefined ? { resyncIntervalMs: options.resyncIntervalMs } : {}),
+          },
+        ),
+    );
+  }
+
+  start(): void {
+    for (const informer of this.informers) informer.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.informers.map((informer) => informer.stop()));
+  }
+
+  waitForSync(timeoutMs?: number): Promise<void> {
+    return Promise.all(this.informers.map((informer) => informer.waitForSync(timeoutMs))).then(() => undefined);
+  }
+
+  current(): ReportCount {
+    let count = 0;
+    for (const informer of this.informers) {
+      const stats = informer.stats();
+      if (!stats.synced) return { count: 0, running: false };
+      count += stats.size;
+    }
+    return { count, running: true };
+  }
+}
+
+/** Keeps what identifies an object and drops the rest before the informer caches it. */
+function metadataOnly(source: ListWatchSource<KubeObject>): ListWatchSource<KubeObject> {
+  const slim = (object: KubeObject): KubeObject => ({
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    metadata: {
+      name: object.metadata?.name,
+      ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}),
+      uid: object.metadata?.uid,
+      resourceVersion: object.metadata?.resourceVersion,
+    },
+  });
+  return {
+    list: async (signal) => {
+      const page = await source.list(signal);
+      return { items: page.items.map(slim), resourceVersion: page.resourceVersion };
+    },
+    watch: (resourceVersion, onEvent, signal) =>
+      source.watch(
+        resourceVersion,
+        (event: RawWatchEvent<KubeObject>) =>
+          onEvent(
+            event.type === 'ERROR' || event.type === 'BOOKMARK' ? event : { ...event, object: slim(event.object) },
+          ),
+        signal,
+      ),
+  };
+}

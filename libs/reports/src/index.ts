@@ -1,0 +1,40 @@
+// @edict/reports: Kyverno's admission reports — built, capped, queued and written idempotently.
+export { ReportsModule, type ReportsModuleConfig, type ReportsModuleAsyncConfig } from './reports.module';
+export {
+  ReportsModuleOptions,
+  ReportsOptionsError,
+  resolveReportsOptions,
+  type ResolvedReportsOptions,
+} from './reports.options';
+export { REPORTS_OPTIONS, REPORT_STORE, REPORT_COUNTER } from './reports.constants';
+export { AdmissionReportQueue } from './admission-report-queue';
+export {
+  buildAdmissionReport,
+  mergeAdmissionReports,
+  sameReportContent,
+  summarize,
+  type AdmissionReportInput,
+  type ReportPolicy,
+} from './report/admission-report';
+export {
+  admissionReportInput,
+  toPolicyReportResult,
+  type ReportPolicyInfo,
+  type ReportRequestFacts,
+} from './report/from-results';
+export * from './report/labels';
+export type * from './report/types';
+export { resourceHash } from './report/resource-hash';
+export { goJson } from './report/go-json';
+export { BoundedWorkQueue, type WorkQueueOptions, type WorkQueueStats } from './queue/bounded-work-queue';
+export { withRetry, isTransientError, type RetryOptions } from './retry/retry';
+export { AdmissionReportWriter, type WriteOutcome } from './writer/admission-report-writer';
+export { KubeReportStore, ReportConflictError, ReportExistsError, type ReportStore } from './writer/report-store';
+export {
+  InformerReportCounter,
+  type ReportCount,
+  type ReportCounter,
+  type InformerReportCounterOptions,
+} from './cap/report-counter';
+export { ReportBreaker, type BreakerListener } from './cap/report-breaker';
+export { ReportsMetrics, ADMISSION_REPORTS_CIRCUIT } from './metrics/reports-metrics';

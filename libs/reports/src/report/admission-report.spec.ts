@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { reportInputOf } from '../testing';
+import { buildAdmissionReport, mergeAdmissionReports, sameReportContent, summarize } from './admission-report';
+import type { PolicyReportResult } from './types';
+
+const result = (policy: string, rule: string, outcome: PolicyReportResult['result']): PolicyReportResult => ({
+  source: 'kyverno',
+  policy,
+  rule,
+  result: outcome,
+  scored: true,
+  message: `${rule} ${outcome}`,
+  timestamp: { seconds: 1, nanos: 0 },
+});
+
+describe('buildAdmissionReport', () => {
+  it("builds Kyverno's namespaced AdmissionReport named after the request", () => {
+    const report = buildAdmissionReport(reportInputOf());
+    expect(report).toEqual({
+      apiVersion: 'kyverno.io/v1alpha2',
+      kind: 'AdmissionReport',
+      metadata: {
+        name: 'req-1',
+        namespace: 'default',
+        labels: {
+          'app.kubernetes.io/managed-by': 'kyverno',
+          'audit.kyverno.io/resource.uid': 'pod-uid-1',
+          'audit.kyverno.io/resource.gvr': 'pods.v1',
+          'audit.kyverno.io/resource.hash': 'hash',
+          'cpol.kyverno.io/require-team': '7',
+        },
+        annotations: { 'audit.kyverno.io/resource.namespace': 'default', 'audit.kyverno.io/resource.name': 'web' },
+      },
+      spec: {
+        owner: { apiVersion: 'v1', kind: 'Pod', name: 'web', uid: 'pod-uid-1' },
+        summary: { pass: 0, fail: 1, warn: 0, error: 0, skip: 0 },
+        results: reportInputOf().results,
+      },
+    });
+  });
+
+  it('makes a ClusterAdmissionReport for cluster-scoped resources, with group in the gvr label', () => {
+    const report = buildAdmissionReport(
+      reportInputOf({
+        gvr: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' },
+        resource: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'admin', uid: 'cr-1' },
+        policies: [{ kind: 'Policy', name: 'p', namespace: 'team-a', resourceVersion: '3' }],
+      }),
+    );
+    expect(report.kind).toBe('ClusterAdmissionReport');
+    expect(report.metadata.namespace).toBeUndefined();
+    expect(report.metadata.labels['audit.kyverno.io/resource.gvr']).toBe('clusterroles.v1.rbac.authorization.k8s.io');
+    expect(report.metadata.labels['pol.kyverno.io/p']).toBe('3');
+  });
+
+  it('sets the resource as owner reference only when it already exists (not on CREATE)', () => {
+    expect(buildAdmissionReport(reportInputOf()).metadata.ownerReferences).toBeUndefined();
+    expect(buildAdmissionReport(reportInputOf({ operation: 'UPDATE' })).metadata.ownerReferences).toEqual([
+      { apiVersion: 'v1', kind: 'Pod', name: 'web', uid: 'pod-uid-1' },
+    ]);
+  });
+
+  it('orders results by policy and rule so equal inputs serialize equally', () => {
+    const results = [result('b', 'r', 'pass'), result('a', 'z', 'fail'), result('a', 'a', 'warn')];
+    const report = buildAdmissionReport(reportInputOf({ results }));
+    expect(report.spec.results.map((r) => `${r.policy}/${r.rule}`)).toEqual(['a/a', 'a/z', 'b/r']);
+  });
+});
+
+describe('summarize', () => {
+  it('counts each result kind', () => {
+    const results = ['pass', 'pass', 'fail', 'warn', 'error', 'skip'].map((r, i) =>
+      result('p', `r${i}`, r as PolicyReportResult['result']),
+    );
+    expect(summarize(results)).toEqual({ pass: 2, fail: 1, warn: 1, error: 1, skip: 1 });
+  });
+});
+
+describe('mergeAdmissionReports', () => {
+  it('unites results by policy and rule, prefers the incoming one, keeps the stored metadata', () => {
+    const stored = buildAdmissionReport(
+      reportInputOf({ results: [result('a', 'r1', 'fail'), result('a', 'r2', 'pass')] }),
+    );
+    stored.metadata.resourceVersion = '42';
+    stored.metadata.uid = 'report-uid';
+    const incoming = buildAdmissionReport(
+      reportInputOf({
+        results: [result('a', 'r1', 'pass'), result('b', 'r', 'warn')],
+        policies: [{ kind: 'ClusterPolicy', name: 'b', resourceVersion: '9' }],
+      }),
+    );
+    const merged = mergeAdmissionReports(stored, incoming);
+    expect(merged.metadata.resourceVersion).toBe('42');
+    expect(merged.metadata.uid).toBe('report-uid');
+    expect(merged.spec.results.map((r) => `${r.policy}/${r.rule}=${r.result}`)).toEqual([
+      'a/r1=pass',
+      'a/r2=pass',
+      'b/r=warn',
+    ]);
+    expect(merged.spec.summary).toEqual({ pass: 2, fail: 0, warn: 1, error: 0, skip: 0 });
+    expect(merged.metadata.labels['cpol.kyverno.io/require-team']).toBe('7');
+    expect(merged.metadata.labels['cpol.kyverno.io/b']).toBe('9');
+  });
+
+  it('recognises a repeated write as no change', () => {
+    const stored = buildAdmissionReport(reportInputOf());
+    stored.metadata.resourceVersion = '1';
+    const merged = mergeAdmissionReports(stored, buildAdmissionReport(reportInputOf()));
+    expect(sameReportContent(stored, merged)).toBe(true);
+    const other = mergeAdmissionReports(
+      stored,
+      buildAdmissionReport(reportInputOf({ results: [result('x', 'y', 'pass')] })),
+    );
+    expect(sameReportContent(stored, other)).toBe(false);
+  });
+});

@@ -1,0 +1,54 @@
+/** The shapes of Kyverno's kyverno.io/v1alpha2 (Cluster)AdmissionReport, as JSON. */
+
+export type PolicyResult = 'pass' | 'fail' | 'warn' | 'error' | 'skip';
+
+/** A wgpolicyk8s.io/v1alpha2 PolicyReportResult as Kyverno writes it into reports. */
+export interface PolicyReportResult {
+  source: string;
+  policy: string;
+  rule: string;
+  result: PolicyResult;
+  scored: boolean;
+  message?: string;
+  category?: string;
+  severity?: string;
+  timestamp: { seconds: number; nanos: number };
+  properties?: Record<string, string>;
+}
+
+export interface PolicyReportSummary {
+  pass: number;
+  fail: number;
+  warn: number;
+  error: number;
+  skip: number;
+}
+
+/** metav1.OwnerReference: the resource the report is about. */
+export interface ReportOwner {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+}
+
+export interface AdmissionReportObject {
+  apiVersion: 'kyverno.io/v1alpha2';
+  kind: 'AdmissionReport' | 'ClusterAdmissionReport';
+  metadata: {
+    name: string;
+    namespace?: string;
+    resourceVersion?: string;
+    uid?: string;
+    labels: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: (ReportOwner & { controller?: boolean })[];
+    [key: string]: unknown;
+  };
+  spec: {
+    owner: ReportOwner;
+    summary: PolicyReportSummary;
+    results: PolicyReportResult[];
+  };
+  [key: string]: unknown;
+}

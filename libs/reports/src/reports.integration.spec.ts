@@ -1,0 +1,106 @@
+/**
+ * Against a real in-memory API server: reports land with Kyverno's shape, a repeated write is a
+ * no-op, and the counter that drives the cap follows the reports that exist.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { InMemoryApiServer } from '@edict/apiserver';
+import { KubeModule, KubeResources } from '@edict/kube';
+import { eventually } from '@edict/kube/testing';
+import { kubeconfigFor } from '@edict/apiserver';
+import { installPolicyCrds } from '@edict/policy/testing';
+import { AdmissionReportQueue } from './admission-report-queue';
+import { InformerReportCounter } from './cap/report-counter';
+import { REPORT_COUNTER } from './reports.constants';
+import { ReportsModule } from './reports.module';
+import { reportInputOf } from './testing';
+import type { AdmissionReportObject } from './report/types';
+
+describe('ReportsModule against the in-memory API server', () => {
+  let server: InMemoryApiServer;
+  let ref: TestingModule;
+  let queue: AdmissionReportQueue;
+  let counter: InformerReportCounter;
+
+  beforeAll(async () => {
+    server = new InMemoryApiServer({ bookmarkIntervalMs: 100 });
+    const { url } = await server.start({ host: '127.0.0.1', port: 0 });
+    installPolicyCrds(server);
+    ref = await Test.createTestingModule({
+      imports: [
+        KubeModule.forRoot({ source: 'kubeconfig', kubeconfig: kubeconfigFor({ server: url }) }),
+        ReportsModule.forRootAsync({
+          inject: [KubeResources],
+          useFactory: (resources: KubeResources) => ({
+            options: { maxAdmissionReports: 2, watchTimeoutSeconds: 5, retryInitialDelayMs: 10 },
+            resources,
+          }),
+        }),
+      ],
+    }).compile();
+    await ref.init();
+    queue = ref.get(AdmissionReportQueue);
+    counter = ref.get(REPORT_COUNTER);
+    await counter.waitForSync(5_000);
+  });
+
+  afterAll(async () => {
+    await ref?.close();
+    await server?.stop();
+  });
+
+  it('writes an AdmissionReport in the resource namespace and a ClusterAdmissionReport for cluster resources', async () => {
+    queue.submit(reportInputOf({ requestUid: 'r-ns' }));
+    queue.submit(
+      reportInputOf({
+        requestUid: 'r-cluster',
+        gvr: { group: '', version: 'v1', resource: 'namespaces' },
+        resource: { apiVersion: 'v1', kind: 'Namespace', name: 'team-a', uid: 'ns-uid' },
+      }),
+    );
+    await queue.whenIdle();
+    const namespaced = server.get(
+      'kyverno.io/v1alpha2',
+      'AdmissionReport',
+      'r-ns',
+      'default',
+    ) as unknown as AdmissionReportObject;
+    expect(namespaced.metadata.labels['audit.kyverno.io/resource.uid']).toBe('pod-uid-1');
+    expect(namespaced.spec.summary.fail).toBe(1);
+    expect(server.get('kyverno.io/v1alpha2', 'ClusterAdmissionReport', 'r-cluster')).toBeDefined();
+    await eventually(() => counter.current().count === 2, 'the counter to see both reports');
+  });
+
+  it('a repeated write leaves the stored report as it is', async () => {
+    const before = server.get(
+      'kyverno.io/v1alpha2',
+      'AdmissionReport',
+      'r-ns',
+      'default',
+    ) as unknown as AdmissionReportObject;
+    queue.submit(reportInputOf({ requestUid: 'r-ns' }));
+    await queue.whenIdle();
+    const after = server.get(
+      'kyverno.io/v1alpha2',
+      'AdmissionReport',
+      'r-ns',
+      'default',
+    ) as unknown as AdmissionReportObject;
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+  });
+
+  it('stops creating reports once more than the cap exist', async () => {
+    queue.submit(reportInputOf({ requestUid: 'r-3' })); // 2 exist: not over the cap yet
+    await queue.whenIdle();
+    await eventually(() => counter.current().count === 3, 'three reports counted');
+    queue.submit(reportInputOf({ requestUid: 'r-4' }));
+    await queue.whenIdle();
+    expect(server.get('kyverno.io/v1alpha2', 'AdmissionReport', 'r-4', 'default')).toBeUndefined();
+    server.delete('kyverno.io/v1alpha2', 'AdmissionReport', 'r-3', 'default');
+    server.delete('kyverno.io/v1alpha2', 'AdmissionReport', 'r-ns', 'default');
+    await eventually(() => counter.current().count === 1, 'the counter to follow deletions');
+    queue.submit(reportInputOf({ requestUid: 'r-5' }));
+    await queue.whenIdle();
+    expect(server.get('kyverno.io/v1alpha2', 'AdmissionReport', 'r-5', 'default')).toBeDefined();
+  });
+});

@@ -1,0 +1,64 @@
+/** Where admission reports are written: the API server, or a fake in tests. */
+import { isAlreadyExists, isConflict, isNotFound, type KubeResources } from '@edict/kube';
+import type { AdmissionReportObject } from '../report/types';
+
+export interface ReportStore {
+  /** Creates the report; rejects with `ReportExistsError` when one of that name exists. */
+  create(report: AdmissionReportObject): Promise<AdmissionReportObject>;
+  get(
+    kind: AdmissionReportObject['kind'],
+    name: string,
+    namespace?: string,
+  ): Promise<AdmissionReportObject | undefined>;
+  /** Replaces it (metadata.resourceVersion set); rejects with `ReportConflictError` when stale. */
+  replace(report: AdmissionReportObject): Promise<AdmissionReportObject>;
+}
+
+export class ReportExistsError extends Error {
+  override readonly name = 'ReportExistsError';
+}
+
+export class ReportConflictError extends Error {
+  override readonly name = 'ReportConflictError';
+}
+
+/** The ReportStore over `@edict/kube`'s KubeResources. */
+export class KubeReportStore implements ReportStore {
+  constructor(private readonly resources: KubeResources) {}
+
+  async create(report: AdmissionReportObject): Promise<AdmissionReportObject> {
+    try {
+      return await this.resources.create(report);
+    } catch (error) {
+      if (isAlreadyExists(error)) throw new ReportExistsError(`${report.kind} ${report.metadata.name} exists`);
+      throw error;
+    }
+  }
+
+  async get(
+    kind: AdmissionReportObject['kind'],
+    name: string,
+    namespace?: string,
+  ): Promise<AdmissionReportObject | undefined> {
+    try {
+      return await this.resources.get<AdmissionReportObject>({
+        apiVersion: 'kyverno.io/v1alpha2',
+        kind,
+        name,
+        ...(namespace ? { namespace } : {}),
+      });
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async replace(report: AdmissionReportObject): Promise<AdmissionReportObject> {
+    try {
+      return await this.resources.replace(report);
+    } catch (error) {
+      if (isConflict(error)) throw new ReportConflictError(`${report.kind} ${report.metadata.name} changed meanwhile`);
+      throw error;
+    }
+  }
+}
