@@ -35,6 +35,8 @@ export class WebhookMonitor {
     try {
       const reconcile = await this.reconciler.reconcile();
       if (reconcile.status === 'skipped') return { status: 'skipped', reason: reconcile.reason };
+      // Leadership may have ended during the pass (the reconciler then stops writing): so do we.
+      if (!this.leader.isLeader()) return { status: 'skipped', reason: 'not-leader' };
       const at = new Date();
       await this.store.annotate('ValidatingWebhookConfiguration', this.options.names.resourceValidating, {
         [HEARTBEAT_ANNOTATION]: at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
