@@ -56,3 +56,4 @@ export {
 export { microTime, parseKubeTime } from './helpers/micro-time';
 export { PATCH_CONTENT_TYPES, jsonPointerToken, type PatchType, type JsonPatchOperation } from './helpers/patch-types';
 export { patchObject } from './helpers/patch-object';
+export * from './events';
