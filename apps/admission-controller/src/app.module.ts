@@ -11,10 +11,14 @@ import { CertModule, TlsMaterial } from '@edict/cert';
 import { KUBE_CONFIG, KubeModule, KubeResources } from '@edict/kube';
 import { LeaderModule, LeaderService } from '@edict/leader';
 import { PolicyCache, PolicyModule } from '@edict/policy';
+import { ReportsModule } from '@edict/reports';
 import { leaderGateOf, WebhooksModule } from '@edict/webhooks';
+import { AfterAdmissionService } from './after/after-admission.service';
+import { adminEndpoints } from './admin/admin-endpoints';
 import { AdmissionConfigService } from './cluster/admission-config.service';
 import { leaderGateFor } from './cluster/leader-gate';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
+import { RoleResolverService } from './cluster/role-resolver.service';
 import type { ControllerConfig } from './config/controller-config';
 import { CONTROLLER_CONFIG } from './config/tokens';
 import { HealthController } from './health/health.controller';
@@ -48,6 +52,8 @@ export class AdmissionControllerModule {
       ...(config.exceptionNamespaces.length > 0 ? { exceptionNamespaces: config.exceptionNamespaces } : {}),
       watchTimeoutSeconds: config.watchTimeoutSeconds,
     });
+    // Swagger's /admin/* debugging endpoints, unless switched off (EDICT_ADMIN_ENDPOINTS=false).
+    const admin = adminEndpoints(config.adminEndpoints);
     return {
       module: AdmissionControllerModule,
       imports: [
@@ -91,19 +97,40 @@ export class AdmissionControllerModule {
             leaderGate: leaderGateOf(leader),
           }),
         }),
+        // Admission reports: bounded queue, the --maxAdmissionReports cap, idempotent writes.
+        ReportsModule.forRootAsync({
+          inject: [KubeResources],
+          useFactory: (resources: KubeResources) => ({
+            options: {
+              queueSize: config.reportQueueSize,
+              maxAdmissionReports: config.maxAdmissionReports,
+              watchTimeoutSeconds: config.watchTimeoutSeconds,
+            },
+            resources,
+          }),
+        }),
       ],
-      controllers: [AdmissionController, PolicyValidationController, HealthController, MetricsController],
+      controllers: [
+        AdmissionController,
+        PolicyValidationController,
+        HealthController,
+        MetricsController,
+        ...admin.controllers,
+      ],
       providers: [
         { provide: CONTROLLER_CONFIG, useValue: config },
         LifecycleState,
         AdmissionConfigService,
         NamespaceLabels,
+        RoleResolverService,
+        AfterAdmissionService,
         AdmissionMetrics,
         InstrumentedEngine,
         AdmissionService,
         PolicyValidationService,
         ReadinessIndicators,
         SchedulerService,
+        ...admin.providers,
       ],
     };
   }

@@ -4,7 +4,8 @@
  *    bind it live to the HTTPS server (rotation needs no restart) → listen;
  *  - stop: unready → remove the webhook configurations if the Deployment is scaled to zero → keep
  *    serving `shutdownDelayMs` (endpoints drop the pod) → stop accepting and finish in-flight
- *    reviews → Nest close (lease released, informers stopped).
+ *    reviews → drain the after-admission work (reports, update requests, events) → Nest close
+ *    (lease released, informers stopped).
  */
 import type { RequestListener } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -14,9 +15,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, TlsMaterial } from '@edict/cert';
 import { WebhookRemoval } from '@edict/webhooks';
+import { setUpSwagger } from './admin/swagger';
 import { AdmissionControllerModule } from './app.module';
 import type { ControllerConfig } from './config/controller-config';
 import { LifecycleState } from './lifecycle/lifecycle-state';
+import { AfterAdmissionService } from './after/after-admission.service';
 import { AdmissionService } from './webhooks/admission.service';
 
 export interface RunningController {
@@ -50,6 +53,7 @@ export async function startController(
     abortOnError: false,
   });
   try {
+    if (config.adminEndpoints) setUpSwagger(app);
     await app.init();
     const material = app.get(TlsMaterial);
     await material.ready(config.tlsReadyTimeoutMs);
@@ -82,6 +86,9 @@ async function stopController(app: NestFastifyApplication, config: ControllerCon
   const drained = await app.get(AdmissionService).limiter.drain(config.drainTimeoutMs);
   if (!drained) logger.warn(`reviews still running after ${config.drainTimeoutMs}ms; closing anyway`);
   await closing;
+  // The last reviews are answered: write the reports, update requests and events they left.
+  if (!(await app.get(AfterAdmissionService).drain(config.drainTimeoutMs)))
+    logger.warn(`after-admission work still queued after ${config.drainTimeoutMs}ms; dropped`);
   await app.close();
 }
 

@@ -6,6 +6,7 @@ import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import {
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsIP,
@@ -133,6 +134,10 @@ export class ControllerConfig {
   @Min(10)
   selfCheckTimeoutMs = 2_000;
 
+  /** Swagger at `/docs` and the `/admin/*` debugging endpoints (read-only, and a side-effect-free evaluate). */
+  @IsBoolean()
+  adminEndpoints = true;
+
   /** This replica's holder identity in the Lease (default: `POD_NAME_POD_UID`, else host name and a random suffix). */
   @IsOptional()
   @Matches(/^\S+$/, { message: 'leaseIdentity must be a non-empty word' })
@@ -170,6 +175,52 @@ export class ControllerConfig {
   @IsInt()
   @Min(100)
   webhookMonitorIntervalMs = WEBHOOK_MONITOR_INTERVAL_MS;
+
+  /**
+   * Admitted reviews waiting for their after-admission work (audit policies, reports, update
+   * requests, events; Kyverno's --maxAuditCapacity). Beyond it the work is dropped and counted.
+   */
+  @IsInt()
+  @Min(0)
+  auditQueueSize = 1000;
+
+  /** After-admission jobs run at once (Kyverno's --maxAuditWorkers). */
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  auditWorkers = 8;
+
+  /** Admission reports waiting to be written; beyond it they are dropped and counted. */
+  @IsInt()
+  @Min(0)
+  reportQueueSize = 1000;
+
+  /** Kyverno's --maxAdmissionReports: no new admission report while more than this exist. */
+  @IsInt()
+  @Min(0)
+  maxAdmissionReports = 10_000;
+
+  /**
+   * The background controller's username (Kyverno's --backgroundServiceAccountName, e.g.
+   * `system:serviceaccount:edict:edict-background-controller`): its own requests trigger no
+   * generate or mutate-existing rules with skipBackgroundRequests (the default).
+   */
+  @IsOptional()
+  @IsString()
+  backgroundUsername?: string;
+
+  /** Distinct events waiting to be written (Kyverno's --maxQueuedEvents). */
+  @IsInt()
+  @Min(0)
+  maxQueuedEvents = 1000;
+
+  /** Event reasons not emitted (Kyverno's --omitEvents; its chart omits these two). */
+  @IsArray()
+  @IsIn(['PolicyViolation', 'PolicyApplied', 'PolicyError', 'PolicySkipped'], {
+    each: true,
+    message: 'omitEvents must hold PolicyViolation, PolicyApplied, PolicyError or PolicySkipped',
+  })
+  omitEvents: string[] = ['PolicyApplied', 'PolicySkipped'];
 }
 
 export class ControllerConfigError extends Error {
@@ -177,7 +228,7 @@ export class ControllerConfigError extends Error {
 }
 
 /** Environment variable → config field, and how to read it. */
-const ENVIRONMENT: Record<string, [keyof ControllerConfig, 'string' | 'int' | 'list']> = {
+const ENVIRONMENT: Record<string, [keyof ControllerConfig, 'string' | 'int' | 'list' | 'bool']> = {
   POD_NAMESPACE: ['namespace', 'string'],
   EDICT_SERVICE_NAME: ['serviceName', 'string'],
   EDICT_CONFIGMAP: ['configMapName', 'string'],
@@ -196,12 +247,20 @@ const ENVIRONMENT: Record<string, [keyof ControllerConfig, 'string' | 'int' | 'l
   EDICT_EXCEPTION_NAMESPACES: ['exceptionNamespaces', 'list'],
   EDICT_SHUTDOWN_DELAY_MS: ['shutdownDelayMs', 'int'],
   EDICT_DRAIN_TIMEOUT_MS: ['drainTimeoutMs', 'int'],
+  EDICT_ADMIN_ENDPOINTS: ['adminEndpoints', 'bool'],
   EDICT_LEASE_IDENTITY: ['leaseIdentity', 'string'],
   EDICT_WEBHOOK_URL: ['webhookUrl', 'string'],
   EDICT_WEBHOOK_SERVICE_PORT: ['webhookServicePort', 'int'],
   EDICT_WEBHOOK_TIMEOUT_SECONDS: ['webhookTimeoutSeconds', 'int'],
   EDICT_DEPLOYMENT_NAME: ['deploymentName', 'string'],
   EDICT_WEBHOOK_MONITOR_INTERVAL_MS: ['webhookMonitorIntervalMs', 'int'],
+  EDICT_AUDIT_QUEUE_SIZE: ['auditQueueSize', 'int'],
+  EDICT_AUDIT_WORKERS: ['auditWorkers', 'int'],
+  EDICT_REPORT_QUEUE_SIZE: ['reportQueueSize', 'int'],
+  EDICT_MAX_ADMISSION_REPORTS: ['maxAdmissionReports', 'int'],
+  EDICT_BACKGROUND_USERNAME: ['backgroundUsername', 'string'],
+  EDICT_MAX_QUEUED_EVENTS: ['maxQueuedEvents', 'int'],
+  EDICT_OMIT_EVENTS: ['omitEvents', 'list'],
 };
 
 /** The variables read, for `--help` texts and docs. */
@@ -216,6 +275,9 @@ function fromEnvironment(env: NodeJS.ProcessEnv): { values: Record<string, unkno
     if (type === 'int') {
       if (!/^\d+$/.test(raw)) problems.push(`${variable}: must be a whole number, got ${JSON.stringify(raw)}`);
       else values[field] = Number(raw);
+    } else if (type === 'bool') {
+      if (!/^(true|false)$/i.test(raw)) problems.push(`${variable}: must be true or false, got ${JSON.stringify(raw)}`);
+      else values[field] = raw.toLowerCase() === 'true';
     } else if (type === 'list') {
       values[field] = raw
         .split(',')

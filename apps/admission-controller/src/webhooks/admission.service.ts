@@ -16,8 +16,10 @@ import {
   type FailurePolicy,
 } from '@edict/admission';
 import { PolicyCache } from '@edict/policy';
+import { AfterAdmissionService } from '../after/after-admission.service';
 import { AdmissionConfigService } from '../cluster/admission-config.service';
 import { NamespaceLabels } from '../cluster/namespace-labels.service';
+import { RoleResolverService } from '../cluster/role-resolver.service';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
@@ -36,12 +38,14 @@ export class AdmissionService {
   readonly limiter: ReviewLimiter;
 
   constructor(
-    @Inject(CONTROLLER_CONFIG) settings: ControllerConfig,
+    @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
     private readonly cache: PolicyCache,
     private readonly config: AdmissionConfigService,
     private readonly namespaces: NamespaceLabels,
     private readonly engine: InstrumentedEngine,
     private readonly metrics: AdmissionMetrics,
+    private readonly roles: RoleResolverService,
+    private readonly after: AfterAdmissionService,
   ) {
     this.limiter = new ReviewLimiter(settings.maxInFlight, settings.maxQueued);
   }
@@ -54,6 +58,7 @@ export class AdmissionService {
     const deadlineAt = started + deadlineFromTimeout(timeout);
 
     let decision: AdmissionDecision;
+    let outcome: ReviewOutcome | undefined;
     try {
       const slot = await this.limiter.run(
         () =>
@@ -65,6 +70,7 @@ export class AdmissionService {
         Math.max(1, deadlineAt - performance.now()),
       );
       decision = slot.admitted ? slot.value.decision : overloaded(failurePolicy, slot.reason);
+      if (slot.admitted) outcome = slot.value.outcome;
     } catch (error) {
       this.logger.error(`${kind} review ${request.uid} failed: ${(error as Error).stack ?? String(error)}`);
       decision = failed(failurePolicy, error);
@@ -74,6 +80,8 @@ export class AdmissionService {
       decision.allowed,
       (performance.now() - started) / 1000,
     );
+    // Reports, update requests and events: queued now, done after the answer is on its way.
+    if (outcome) this.after.schedule(kind, request, outcome);
     return { status: 200, body: reviewResponse(request.uid, decision) };
   }
 
@@ -83,6 +91,8 @@ export class AdmissionService {
       config: this.config.current(),
       engine: this.engine,
       namespaceLabels: this.namespaces.labelsOf(request.namespace),
+      roles: this.roles.rolesFor(request.userInfo ?? {}),
+      backgroundUsername: this.settings.backgroundUsername,
     });
   }
 }

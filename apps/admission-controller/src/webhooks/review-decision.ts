@@ -16,6 +16,7 @@ import {
   type AdmissionRequest,
   type FailurePolicy,
   type MutationOutcome,
+  type RequestRoles,
   type ValidationOutcome,
 } from '@edict/admission';
 import type { CompiledPolicy } from '@edict/engine';
@@ -30,6 +31,10 @@ export interface ReviewInputs {
   readonly engine: AdmissionEngine;
   /** Labels of the request's namespace (for namespaceSelector). */
   readonly namespaceLabels?: Record<string, string>;
+  /** The user's RBAC roles (for match.roles / clusterRoles and UpdateRequests). */
+  readonly roles?: RequestRoles;
+  /** The background controller's username (its requests skip background triggers). */
+  readonly backgroundUsername?: string;
 }
 
 export interface ReviewOutcome {
@@ -71,8 +76,8 @@ export async function decideReview(
 ): Promise<ReviewOutcome> {
   const policies = reviewPolicies(inputs.snapshot, kind, failurePolicy, request);
   if (policies.length === 0) return { decision: allow(), policies };
-  const resourceRequest = toResourceRequest(request, { namespaceLabels: inputs.namespaceLabels });
-  const options = { failurePolicy };
+  const resourceRequest = toResourceRequest(request, { namespaceLabels: inputs.namespaceLabels, roles: inputs.roles });
+  const options = { failurePolicy, backgroundUsername: inputs.backgroundUsername };
   if (kind === 'validate') {
     const validation = await validateAdmission(resourceRequest, policies, inputs.engine, inputs.config, options);
     return { decision: validation.decision, policies, validation };

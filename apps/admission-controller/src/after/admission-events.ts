@@ -1,0 +1,149 @@
+/**
+ * The Events Kyverno emits for an admission review (pkg/webhooks/utils GenerateEvents and
+ * pkg/event NewPolicyFailEvent / NewResourceViolationEvent / NewPolicyAppliedEvent /
+ * NewPolicyExceptionEvents), as recorder inputs:
+ *  - a policy response with a failed or errored rule: for each such rule a `PolicyViolation` on the
+ *    policy (related: the resource), `<Kind> <ns>/<name>: [<rule>] <status>[ (blocked)][; <message>]`,
+ *    action `Resource Blocked` or `Resource Passed`; and, when the request was admitted, for every
+ *    rule of that response a `PolicyViolation` on the resource, `policy <policy>/<rule> <status>: <message>`;
+ *  - a response whose rules were all skipped by exceptions: `PolicySkipped` on the policy and on
+ *    the exception (admitted requests only);
+ *  - any other non-empty response: `PolicyApplied` on the policy, `<Kind> <ns>/<name>: pass`.
+ * Events are Warning unless the reason is PolicyApplied or PolicySkipped. Reasons listed in
+ * `omit` (Kyverno's --omitEvents; the chart omits PolicyApplied and PolicySkipped) are left out.
+ */
+import type { EventInput, EventObjectReference } from '@edict/kube';
+import type { PolicyResponse, RuleResponse } from '@edict/engine';
+
+export type EventReason = 'PolicyViolation' | 'PolicyApplied' | 'PolicySkipped' | 'PolicyError';
+
+/** What the cache knows of a policy, for the event's `regarding` reference. */
+export interface PolicyIdentity {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export interface AdmissionEventOptions {
+  blocked: boolean;
+  omit?: readonly string[];
+  /** The resource's uid (the admission object's), when known. */
+  resourceUid?: string;
+  policyIdentity?: (response: PolicyResponse) => PolicyIdentity | undefined;
+}
+
+export function admissionEvents(responses: readonly PolicyResponse[], options: AdmissionEventOptions): EventInput[] {
+  const events: EventInput[] = [];
+  for (const response of responses) {
+    if (response.rules.length === 0) continue;
+    const failing = response.rules.filter((rule) => rule.status === 'fail' || rule.status === 'error');
+    const policy = policyRef(response, options.policyIdentity?.(response));
+    const resource = resourceRef(response, options.resourceUid);
+    if (failing.length > 0) {
+      for (const rule of response.rules) {
+        if (rule.status === 'fail' || rule.status === 'error') {
+          events.push({
+            regarding: policy,
+            related: resource,
+            type: 'Warning',
+            reason: 'PolicyViolation',
+            action: options.blocked ? 'Resource Blocked' : 'Resource Passed',
+            note: policyNote(response, rule, options.blocked),
+          });
+        }
+        // Kyverno adds the resource event for every rule of a failing response, passing ones too.
+        if (!options.blocked) {
+          events.push({
+            regarding: resource,
+            type: 'Warning',
+            reason: 'PolicyViolation',
+            action: 'Resource Passed',
+            note: `policy ${response.policy.name}/${rule.name} ${rule.status}: ${rule.message}`,
+          });
+        }
+      }
+    } else if (response.rules.every((rule) => rule.status === 'skip')) {
+      if (!options.blocked) events.push(...exceptionEvents(response, policy, resource));
+    } else {
+      events.push({
+        regarding: policy,
+        related: resource,
+        type: 'Normal',
+        reason: 'PolicyApplied',
+        action: 'Resource Passed',
+        note: `${resourceText(response)}: pass`,
+      });
+    }
+  }
+  const omit = new Set(options.omit ?? []);
+  return events.filter((event) => !omit.has(event.reason));
+}
+
+function exceptionEvents(response: PolicyResponse, policy: EventObjectReference, resource: EventObjectReference) {
+  const events: EventInput[] = [];
+  const key = resourceKey(response);
+  const policyPath = response.policy.namespace
+    ? `${response.policy.namespace}/${response.policy.name}`
+    : response.policy.name;
+  for (const rule of response.rules) {
+    for (const exception of rule.exceptions ?? []) {
+      const [namespace, name] = exception.includes('/') ? exception.split('/', 2) : ['', exception];
+      events.push({
+        regarding: policy,
+        related: resource,
+        type: 'Normal',
+        reason: 'PolicySkipped',
+        action: 'Resource Passed',
+        note: `resource ${key} was skipped from rule ${rule.name} due to policy exception ${namespace}/${name}`,
+      });
+      events.push({
+        regarding: {
+          apiVersion: 'kyverno.io/v2',
+          kind: 'PolicyException',
+          name: name!,
+          namespace: namespace || undefined,
+        },
+        related: resource,
+        type: 'Normal',
+        reason: 'PolicySkipped',
+        action: 'Resource Passed',
+        note: `resource ${key} was skipped from policy rule ${policyPath}/${rule.name}`,
+      });
+    }
+  }
+  return events;
+}
+
+function policyNote(response: PolicyResponse, rule: RuleResponse, blocked: boolean): string {
+  let note = `${resourceText(response)}: [${rule.name}] ${rule.status}`;
+  if (blocked) note += ' (blocked)';
+  if (rule.message) note += `; ${rule.message}`;
+  return note;
+}
+
+/** `Kind ns/name` or `Kind name`. */
+function resourceText(response: PolicyResponse): string {
+  const { kind, namespace, name } = response.resource;
+  return namespace ? `${kind} ${namespace}/${name}` : `${kind} ${name}`;
+}
+
+/** `Kind/ns/name` or `Kind/name` (Kyverno's resourceKey). */
+function resourceKey(response: PolicyResponse): string {
+  const { kind, namespace, name } = response.resource;
+  return namespace ? `${kind}/${namespace}/${name}` : `${kind}/${name}`;
+}
+
+function policyRef(response: PolicyResponse, identity: PolicyIdentity | undefined): EventObjectReference {
+  return {
+    apiVersion: 'kyverno.io/v1',
+    kind: response.policy.kind,
+    name: response.policy.name,
+    ...(response.policy.namespace ? { namespace: response.policy.namespace } : {}),
+    ...(identity?.uid ? { uid: identity.uid } : {}),
+    ...(identity?.resourceVersion ? { resourceVersion: identity.resourceVersion } : {}),
+  };
+}
+
+function resourceRef(response: PolicyResponse, uid: string | undefined): EventObjectReference {
+  const { apiVersion, kind, name, namespace } = response.resource;
+  return { apiVersion, kind, name, ...(namespace ? { namespace } : {}), ...(uid ? { uid } : {}) };
+}

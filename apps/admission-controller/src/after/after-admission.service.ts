@@ -1,0 +1,195 @@
+/**
+ * What Kyverno does after answering an admission review, off the response path: the audit-only
+ * policies (`validation.after()`), their results and the answered ones into an AdmissionReport,
+ * UpdateRequests for generate and mutate-existing rules, and Events for violations — also for
+ * blocked requests. Each review is one job in a bounded queue (Kyverno's audit pool, capacity
+ * `auditQueueSize`): a full queue drops the job and counts it, so a storm never slows the webhook.
+ * Dry runs leave no trace (the webhooks declare sideEffects NoneOnDryRun).
+ */
+import { hostname } from 'node:os';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { AdmissionRequest, ReportResult } from '@edict/admission';
+import type { PolicyResponse } from '@edict/engine';
+import { EventRecorder, KubeEventSink, KubeResources } from '@edict/kube';
+import { PolicyCache } from '@edict/policy';
+import {
+  AdmissionReportQueue,
+  BoundedWorkQueue,
+  ReportsMetrics,
+  admissionReportInput,
+  type ReportPolicyInfo,
+} from '@edict/reports';
+import { CONTROLLER_CONFIG } from '../config/tokens';
+import type { ControllerConfig } from '../config/controller-config';
+import type { ReviewKind, ReviewOutcome } from '../webhooks/review-decision';
+import { registerAfterAdmissionMetrics, type AfterAdmissionFigures } from './after-admission-metrics';
+import { admissionEvents } from './admission-events';
+import { UpdateRequestCreator } from './update-request-creator';
+
+/** Kyverno's event source for the admission controller (`reportingController`). */
+export const ADMISSION_EVENT_SOURCE = 'kyverno-admission';
+
+interface AfterJob {
+  kind: ReviewKind;
+  request: AdmissionRequest;
+  outcome: ReviewOutcome;
+}
+
+@Injectable()
+export class AfterAdmissionService implements OnApplicationShutdown {
+  private readonly logger = new Logger('AfterAdmission');
+  private readonly queue: BoundedWorkQueue<AfterJob>;
+  readonly updateRequests: UpdateRequestCreator;
+  readonly events: EventRecorder;
+
+  constructor(
+    @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
+    private readonly cache: PolicyCache,
+    private readonly reports: AdmissionReportQueue,
+    resources: KubeResources,
+    metrics: ReportsMetrics,
+  ) {
+    this.queue = new BoundedWorkQueue<AfterJob>({
+      capacity: settings.auditQueueSize,
+      workers: settings.auditWorkers,
+      handler: (job) => this.run(job),
+      onError: (error, job) =>
+        this.logger.warn(`after-admission work for ${job.request.uid} failed: ${(error as Error).message}`),
+    });
+    this.updateRequests = new UpdateRequestCreator(resources, {
+      namespace: settings.namespace,
+      queueSize: settings.auditQueueSize,
+    });
+    this.events = new EventRecorder(new KubeEventSink(resources), {
+      reportingController: ADMISSION_EVENT_SOURCE,
+      reportingInstance: `${ADMISSION_EVENT_SOURCE}-${hostname()}`,
+      maxPending: settings.maxQueuedEvents,
+      onError: (error, event) =>
+        this.logger.warn(
+          `event ${event.reason} on ${event.regarding.kind} ${event.regarding.name}: ${(error as Error).message}`,
+        ),
+    });
+    registerAfterAdmissionMetrics(metrics.registry, () => this.figures());
+  }
+
+  /** Hands a decided review over; returns at once (false when the work was dropped). */
+  schedule(kind: ReviewKind, request: AdmissionRequest, outcome: ReviewOutcome | undefined): boolean {
+    if (!outcome || request.dryRun === true) return true;
+    if (!outcome.validation && !(outcome.mutation && outcome.mutation.reportResults.length > 0)) return true;
+    return this.queue.offer({ kind, request, outcome });
+  }
+
+  figures(): AfterAdmissionFigures {
+    const audit = this.queue.stats();
+    const urs = this.updateRequests.stats();
+    const events = this.events.stats();
+    return {
+      auditQueue: { depth: audit.depth + audit.active, dropped: audit.dropped },
+      updateRequests: { depth: urs.depth + urs.active, dropped: urs.dropped, failed: urs.failed, done: urs.done },
+      events: {
+        pending: events.pending,
+        dropped: events.dropped,
+        written: events.written,
+        failed: events.failed,
+        aggregated: events.aggregated,
+      },
+    };
+  }
+
+  /** Resolves when everything scheduled so far has been handed on and written (tests). */
+  async whenIdle(): Promise<void> {
+    await this.queue.whenIdle();
+    await Promise.all([this.reports.whenIdle(), this.updateRequests.whenIdle(), this.events.flush(5_000)]);
+  }
+
+  /**
+   * Shutdown, after the last review was answered: finish the audit jobs, then write the reports,
+   * UpdateRequests and events they produced, all within `timeoutMs`. True when nothing was left.
+   */
+  async drain(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    const left = () => Math.max(0, deadline - Date.now());
+    const audits = await this.queue.drain(left());
+    const [reports, urs, events] = await Promise.all([
+      this.reports.drain(left()),
+      this.updateRequests.drain(left()),
+      this.events.flush(left()),
+    ]);
+    return audits && reports && urs && events;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.drain(0);
+    await this.updateRequests.drain(0);
+    await this.events.stop();
+  }
+
+  private async run({ request, outcome }: AfterJob): Promise<void> {
+    // Let the answer go out first: the job may start in the same tick the review was decided.
+    await new Promise((resolve) => setImmediate(resolve));
+    const { validation, mutation } = outcome;
+    if (mutation) this.report(request, mutation.reportResults);
+    if (!validation) return;
+    if (!validation.decision.allowed) {
+      this.emit(request, validation.responses, true);
+      return;
+    }
+    if (!validation.after) {
+      this.emit(request, validation.responses, false);
+      return;
+    }
+    const after = await validation.after();
+    this.emit(request, [...validation.responses, ...after.auditResponses], false);
+    this.report(request, after.reportResults);
+    for (const spec of after.updateRequests) this.updateRequests.submit({ requestUid: request.uid, spec });
+  }
+
+  private emit(request: AdmissionRequest, responses: readonly PolicyResponse[], blocked: boolean): void {
+    const uid = (request.object as { metadata?: { uid?: string } } | null | undefined)?.metadata?.uid;
+    const snapshot = this.cache.snapshot();
+    const events = admissionEvents(responses, {
+      blocked,
+      omit: this.settings.omitEvents,
+      ...(uid ? { resourceUid: uid } : {}),
+      policyIdentity: (response) => {
+        const key = response.policy.namespace
+          ? `${response.policy.namespace}/${response.policy.name}`
+          : response.policy.name;
+        const cached = snapshot.policies.get(key);
+        return cached ? { uid: cached.uid, resourceVersion: cached.resourceVersion } : undefined;
+      },
+    });
+    for (const event of events) this.events.record(event);
+  }
+
+  private report(request: AdmissionRequest, results: readonly ReportResult[]): void {
+    if (results.length === 0) return;
+    const snapshot = this.cache.snapshot();
+    const input = admissionReportInput(
+      {
+        uid: request.uid,
+        operation: request.operation,
+        resource: {
+          group: request.resource.group ?? '',
+          version: request.resource.version,
+          resource: request.resource.resource,
+        },
+      },
+      (request.object ?? undefined) as Record<string, unknown> | undefined,
+      results,
+      (key): ReportPolicyInfo | undefined => {
+        const cached = snapshot.policies.get(key);
+        if (!cached) return undefined;
+        const annotations = cached.compiled.policy.metadata.annotations ?? {};
+        return {
+          kind: cached.kind,
+          name: cached.name,
+          ...(cached.namespace ? { namespace: cached.namespace } : {}),
+          ...(cached.resourceVersion ? { resourceVersion: cached.resourceVersion } : {}),
+          scored: annotations['policies.kyverno.io/scored'] !== 'false',
+        };
+      },
+    );
+    if (input) this.reports.submit(input);
+  }
+}

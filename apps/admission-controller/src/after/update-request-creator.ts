@@ -1,0 +1,106 @@
+/**
+ * Creates the kyverno.io/v2 UpdateRequests the background controller works from (Kyverno's
+ * webhooks/updaterequest generator): in the controller's namespace, `generateName: ur-`, Kyverno's
+ * labels, then status `Pending`. Bounded queue (a full one drops and counts), retries on transient
+ * errors. A retried create whose first answer was lost must not make a second request: every
+ * request carries a key label (request uid, policy and rule), looked up before trying again.
+ */
+import { createHash } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import type { UpdateRequestSpec } from '@edict/admission';
+import type { KubeObject, KubeResources } from '@edict/kube';
+import { BoundedWorkQueue, withRetry, type RetryOptions, type WorkQueueStats } from '@edict/reports';
+import { updateRequestLabels } from './update-request-labels';
+
+/** Edict's own label: the idempotency key of one UpdateRequest. */
+export const UR_REQUEST_KEY_LABEL = 'edict.io/update-request-key';
+
+export interface UpdateRequestJob {
+  requestUid: string;
+  spec: UpdateRequestSpec;
+}
+
+export interface UpdateRequestCreatorOptions {
+  namespace: string;
+  queueSize: number;
+  workers?: number;
+  retry?: RetryOptions;
+  onDrop?: () => void;
+}
+
+export class UpdateRequestCreator {
+  private readonly logger = new Logger('UpdateRequests');
+  private readonly queue: BoundedWorkQueue<UpdateRequestJob>;
+
+  constructor(
+    private readonly resources: Pick<KubeResources, 'create' | 'list' | 'replace'>,
+    private readonly options: UpdateRequestCreatorOptions,
+  ) {
+    this.queue = new BoundedWorkQueue<UpdateRequestJob>({
+      capacity: options.queueSize,
+      workers: options.workers ?? 2,
+      handler: (job) => this.create(job),
+      onError: (error, job) =>
+        this.logger.warn(
+          `UpdateRequest for ${job.spec.policy}/${job.spec.rule} not created: ${(error as Error).message}`,
+        ),
+      onDrop: () => options.onDrop?.(),
+    });
+  }
+
+  submit(job: UpdateRequestJob): boolean {
+    return this.queue.offer(job);
+  }
+
+  stats(): WorkQueueStats {
+    return this.queue.stats();
+  }
+
+  whenIdle(): Promise<void> {
+    return this.queue.whenIdle();
+  }
+
+  drain(timeoutMs: number): Promise<boolean> {
+    return this.queue.drain(timeoutMs);
+  }
+
+  private async create(job: UpdateRequestJob): Promise<void> {
+    const key = requestKey(job);
+    const labels = { ...updateRequestLabels(job.spec), [UR_REQUEST_KEY_LABEL]: key };
+    const body: KubeObject = {
+      apiVersion: 'kyverno.io/v2',
+      kind: 'UpdateRequest',
+      metadata: { generateName: 'ur-', namespace: this.options.namespace, labels },
+      spec: job.spec as unknown as Record<string, unknown>,
+    };
+    const created = await withRetry(async (attempt) => {
+      if (attempt > 1) {
+        const existing = await this.find(key);
+        if (existing) return existing;
+      }
+      return this.resources.create(body);
+    }, this.options.retry);
+    if (!(created.status as { state?: string } | undefined)?.state) {
+      await withRetry(
+        () => this.resources.replace({ ...created, status: { state: 'Pending' } }, { subresource: 'status' }),
+        this.options.retry,
+      ).catch((error: Error) => this.logger.warn(`UpdateRequest ${created.metadata?.name} status: ${error.message}`));
+    }
+  }
+
+  private async find(key: string): Promise<KubeObject | undefined> {
+    const page = await this.resources.list(
+      { apiVersion: 'kyverno.io/v2', kind: 'UpdateRequest', namespace: this.options.namespace },
+      { labelSelector: `${UR_REQUEST_KEY_LABEL}=${key}` },
+    );
+    return page.items[0];
+  }
+}
+
+/** A label-safe key for one rule's UpdateRequest of one admission request. */
+function requestKey(job: UpdateRequestJob): string {
+  return createHash('sha256')
+    .update(`${job.requestUid}\u0000${job.spec.policy}\u0000${job.spec.rule}\u0000${job.spec.requestType}`)
+    .digest('hex')
+    .slice(0, 40);
+}
