@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { loadLauncherConfig } from './launcher-config';
+
+describe('loadLauncherConfig', () => {
+  it('has the documented defaults', () => {
+    expect({ ...loadLauncherConfig({}) }).toEqual({
+      apiPort: 6443,
+      kubeconfigPath: '.edict/kubeconfig',
+      examplesDir: 'examples',
+    });
+  });
+
+  it('reads the environment', () => {
+    const config = loadLauncherConfig({ EDICT_API_PORT: '7443', EDICT_KUBECONFIG: '/tmp/k', EDICT_EXAMPLES: 'mine' });
+    expect({ ...config }).toEqual({ apiPort: 7443, kubeconfigPath: '/tmp/k', examplesDir: 'mine' });
+  });
+
+  it('names the variable of a bad value', () => {
+    expect(() => loadLauncherConfig({ EDICT_API_PORT: 'high' })).toThrow(
+      'invalid launcher configuration: EDICT_API_PORT: must be a whole number, got "high"',
+    );
+    expect(() => loadLauncherConfig({ EDICT_API_PORT: '70000' })).toThrow(
+      'invalid launcher configuration: EDICT_API_PORT: apiPort must not be greater than 65535',
+    );
+  });
+});

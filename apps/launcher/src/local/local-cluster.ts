@@ -1,0 +1,179 @@
+/**
+ * Local mode: the whole suite on this machine, without a cluster. In order:
+ *  1. the in-memory API server on 127.0.0.1, with Edict's CRDs and the controller's namespace;
+ *  2. the admission controller in this process, its Service (`<namespace>/<service>`) mapped to its
+ *     local HTTPS port, so the API server calls it as kube-apiserver would call the Service;
+ *  3. once its policy validation webhook is published, the example policies, created through the
+ *     API server so that an invalid one is rejected as in a cluster;
+ *  4. once the controller has them and published its webhooks for them, the kubeconfig (and the CA,
+ *     for HTTPS clients) is written: kubectl sees a cluster that already enforces the examples.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { LoggerService, LogLevel } from '@nestjs/common';
+import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
+import { KubeResources, type KubeObject } from '@edict/kube';
+import { installPolicyCrds, PolicyCache } from '@edict/policy';
+import { startController, type RunningController } from '../../../admission-controller/src/bootstrap';
+import {
+  loadControllerConfig,
+  type ControllerConfig,
+} from '../../../admission-controller/src/config/controller-config';
+import { explainListenError, LauncherError } from '../launcher-error';
+import { readExamplePolicies, type ExamplePolicy } from './example-policies';
+import { policiesLoaded, policyValidationPublished, webhooksPublished } from './webhooks-ready';
+
+export const LOCAL_HOST = '127.0.0.1';
+
+export interface LocalClusterOptions {
+  /** The API server's port (0: any free one). */
+  readonly apiPort: number;
+  /** Where the kubeconfig is written; the CA goes beside it as `ca.crt`. */
+  readonly kubeconfigPath: string;
+  readonly examplesDir: string;
+  /** The controller's configuration comes from `env` (EDICT_WEBHOOK_PORT, ...) with these on top. */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly controller?: Partial<ControllerConfig>;
+  readonly logger?: LoggerService | LogLevel[] | false;
+  /** How long each wait for the controller (webhooks published, policies loaded) may take. */
+  readonly readyTimeoutMs?: number;
+}
+
+export interface RejectedPolicy {
+  readonly policy: ExamplePolicy;
+  readonly message: string;
+}
+
+export interface LocalCluster {
+  readonly apiServer: InMemoryApiServer;
+  readonly apiUrl: string;
+  readonly controller: RunningController;
+  readonly config: ControllerConfig;
+  readonly kubeconfigPath: string;
+  readonly caPath: string;
+  readonly installed: readonly ExamplePolicy[];
+  readonly rejected: readonly RejectedPolicy[];
+  /** Stops the controller (gracefully), then the API server. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const examples = readExamplePolicies(options.examplesDir);
+  const endpoints: Record<string, string> = {};
+  const apiServer = new InMemoryApiServer({ serviceEndpoints: endpoints });
+  const { url: apiUrl } = await apiServer.start({ host: LOCAL_HOST, port: options.apiPort }).catch((error: unknown) => {
+    throw explainListenError(error, 'API server', LOCAL_HOST, options.apiPort, 'EDICT_API_PORT');
+  });
+  let controller: RunningController | undefined;
+  try {
+    const kubeconfig = kubeconfigFor({ server: apiUrl });
+    const config = localControllerConfig(options, kubeconfig);
+    installPolicyCrds(apiServer);
+    ensureNamespace(apiServer, config.namespace);
+    controller = await startController(config, { logger: options.logger ?? ['warn', 'error'] }).catch(
+      (error: unknown) => {
+        throw explainListenError(error, 'admission controller', config.host, config.port, 'EDICT_WEBHOOK_PORT');
+      },
+    );
+    endpoints[`${config.namespace}/${config.serviceName}`] = `https://${LOCAL_HOST}:${controller.port}`;
+
+    await controller.app.get(PolicyCache, { strict: false }).waitForSync(readyTimeoutMs);
+    await webhooksPublished(controller, readyTimeoutMs);
+    if (!policyValidationPublished(apiServer)) {
+      throw new LauncherError('the admission controller published no policy validation webhook');
+    }
+    // A namespaced example Policy needs its namespace (`default` when it names none).
+    const namespaced = examples.filter(({ object }) => object.kind === 'Policy');
+    for (const { object } of namespaced) ensureNamespace(apiServer, (object.metadata.namespace ??= 'default'));
+    const { installed, rejected } = await installExamples(
+      controller.app.get(KubeResources, { strict: false }),
+      examples,
+    );
+    await policiesLoaded(controller, installed.map(keyOf), readyTimeoutMs);
+    await webhooksPublished(controller, readyTimeoutMs);
+
+    const kubeconfigPath = resolve(options.kubeconfigPath);
+    const caPath = join(dirname(kubeconfigPath), 'ca.crt');
+    mkdirSync(dirname(kubeconfigPath), { recursive: true });
+    writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
+    writeFileSync(caPath, controller.caBundlePem());
+
+    const running = controller;
+    let stopping: Promise<void> | undefined;
+    return {
+      apiServer,
+      apiUrl,
+      controller: running,
+      config,
+      kubeconfigPath,
+      caPath,
+      installed,
+      rejected,
+      stop: () => (stopping ??= running.stop().finally(() => apiServer.stop())),
+    };
+  } catch (error) {
+    await controller?.stop().catch(() => undefined);
+    await apiServer.stop();
+    throw error;
+  }
+}
+
+/**
+ * The controller's configuration for local mode: the environment's, pointed at the in-memory API
+ * server and serving on 127.0.0.1, with a certificate also valid for 127.0.0.1 and localhost (the
+ * Swagger UI and curl). Nothing to drain for on shutdown (no endpoints), and no webhook URL: the API
+ * server reaches the controller through its Service, as in a cluster.
+ */
+function localControllerConfig(options: LocalClusterOptions, kubeconfig: string): ControllerConfig {
+  const { KUBECONFIG: _ignored, ...env } = options.env ?? process.env;
+  const fromEnv = loadControllerConfig(env, options.controller);
+  return loadControllerConfig(env, {
+    shutdownDelayMs: 0,
+    ...options.controller,
+    kubeSource: 'kubeconfig',
+    kubeconfig,
+    kubeconfigPath: undefined,
+    webhookUrl: undefined,
+    host: LOCAL_HOST,
+    extraDnsNames: union(fromEnv.extraDnsNames, ['localhost']),
+    ipAddresses: union(fromEnv.ipAddresses, [LOCAL_HOST]),
+  });
+}
+
+/** Creates each example policy through the API server; the ones its admission refuses are returned with the reason. */
+async function installExamples(
+  resources: KubeResources,
+  examples: readonly ExamplePolicy[],
+): Promise<{ installed: ExamplePolicy[]; rejected: RejectedPolicy[] }> {
+  const installed: ExamplePolicy[] = [];
+  const rejected: RejectedPolicy[] = [];
+  for (const policy of examples) {
+    try {
+      await resources.create(policy.object as unknown as KubeObject);
+      installed.push(policy);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === 409) installed.push(policy);
+      else if (typeof code === 'number' && code >= 400 && code < 500) {
+        rejected.push({ policy, message: (error as Error).message });
+      } else throw error;
+    }
+  }
+  return { installed, rejected };
+}
+
+/** The policy cache's key: `name` for a ClusterPolicy, `namespace/name` for a Policy. */
+function keyOf({ object }: ExamplePolicy): string {
+  return object.kind === 'Policy' ? `${object.metadata.namespace}/${object.metadata.name}` : object.metadata.name;
+}
+
+function ensureNamespace(apiServer: InMemoryApiServer, name: string): void {
+  if (!apiServer.get('v1', 'Namespace', name)) {
+    apiServer.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+}
+
+function union(values: readonly string[], extra: readonly string[]): string[] {
+  return [...new Set([...values, ...extra])];
+}

@@ -1,0 +1,95 @@
+/**
+ * `npm start`. Without a configured cluster: the in-memory API server, the CRDs, the admission
+ * controller and the example policies, all in this process, and a short guide for kubectl. With
+ * one (KUBECONFIG, or inside a pod): the admission controller against it. Ctrl-C stops gracefully;
+ * a second Ctrl-C exits at once.
+ */
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { startAgainstCluster } from './cluster/against-cluster';
+import { clusterGuide, localGuide } from './guide';
+import { launchModeOf } from './launch-mode';
+import { loadLauncherConfig } from './launcher-config';
+import { startLocalCluster } from './local/local-cluster';
+
+async function main(): Promise<void> {
+  const settings = loadLauncherConfig(process.env);
+  const mode = launchModeOf(process.env, settings.kubeconfigPath);
+  let stop: () => Promise<void>;
+  if (mode.kind === 'local') {
+    say(
+      `Starting Edict: an in-memory Kubernetes API server, the admission controller and the policies of ${settings.examplesDir}/ ...`,
+    );
+    const local = await startLocalCluster({
+      apiPort: settings.apiPort,
+      kubeconfigPath: settings.kubeconfigPath,
+      examplesDir: settings.examplesDir,
+      // Quiet while starting (transient "no certificate yet" notes); warnings matter afterwards.
+      logger: ['error'],
+    });
+    Logger.overrideLogger(['warn', 'error']);
+    stop = local.stop;
+    say(
+      localGuide({
+        apiUrl: local.apiUrl,
+        webhookPort: local.controller.port,
+        service: `${local.config.namespace}/${local.config.serviceName}`,
+        kubeconfigPath: local.kubeconfigPath,
+        caPath: local.caPath,
+        policies: local.installed.map(({ object }) => object.metadata.name),
+        rejected: local.rejected.map(({ policy, message }) => ({ source: policy.source, message })),
+      }),
+    );
+  } else {
+    say(`A cluster is configured (${mode.description}): starting the admission controller against it ...`);
+    const running = await startAgainstCluster();
+    stop = running.stop;
+    say(
+      clusterGuide({
+        cluster: running.cluster,
+        server: running.server,
+        host: running.config.host,
+        webhookPort: running.controller.port,
+        namespace: running.config.namespace,
+        service: running.config.serviceName,
+        servicePort: running.config.webhookServicePort,
+        ...(running.config.webhookUrl ? { webhookUrl: running.config.webhookUrl } : {}),
+      }),
+    );
+  }
+
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) {
+      say(`${signal} again: exiting now.`);
+      process.exit(1);
+    }
+    stopping = true;
+    say(`${signal}: stopping (Ctrl-C again to exit at once) ...`);
+    stop().then(
+      () => {
+        say('Stopped.');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        process.stderr.write(`npm start: stopping failed: ${messageOf(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+function say(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`npm start: ${messageOf(error)}\n`);
+  process.exit(1);
+});
