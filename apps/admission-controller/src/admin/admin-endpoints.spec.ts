@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { ControllerConfigError, loadControllerConfig } from '../config/controller-config';
+import { ADMIN_CONTROLLERS, ADMIN_PROVIDERS, adminEndpoints } from './admin-endpoints';
+
+describe('the adminEndpoints switch', () => {
+  it('is on by default and read from EDICT_ADMIN_ENDPOINTS', () => {
+    expect(loadControllerConfig({}).adminEndpoints).toBe(true);
+    expect(loadControllerConfig({ EDICT_ADMIN_ENDPOINTS: 'false' }).adminEndpoints).toBe(false);
+    expect(loadControllerConfig({ EDICT_ADMIN_ENDPOINTS: 'TRUE' }).adminEndpoints).toBe(true);
+    expect(loadControllerConfig({}, { adminEndpoints: false }).adminEndpoints).toBe(false);
+  });
+
+  it('names the variable when it is not a boolean', () => {
+    expect(() => loadControllerConfig({ EDICT_ADMIN_ENDPOINTS: 'off' })).toThrow(ControllerConfigError);
+    expect(() => loadControllerConfig({ EDICT_ADMIN_ENDPOINTS: 'off' })).toThrow(
+      'EDICT_ADMIN_ENDPOINTS: must be true or false, got "off"',
+    );
+  });
+
+  it('registers every admin controller, or none', () => {
+    expect(adminEndpoints(true)).toEqual({ controllers: ADMIN_CONTROLLERS, providers: ADMIN_PROVIDERS });
+    expect(ADMIN_CONTROLLERS).toHaveLength(6);
+    expect(adminEndpoints(false)).toEqual({ controllers: [], providers: [] });
+  });
+});

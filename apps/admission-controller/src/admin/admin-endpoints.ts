@@ -1,0 +1,30 @@
+/**
+ * The debugging endpoints under `/admin` (Swagger at `/docs` describes them). Registered by the app
+ * module only when `adminEndpoints` is on (EDICT_ADMIN_ENDPOINTS). Everything here reads, except
+ * `POST /admin/evaluate`, which evaluates without side effects.
+ */
+import type { Provider, Type } from '@nestjs/common';
+import { CertificatesController } from './certificates/certificates.controller';
+import { EvaluateController } from './evaluate/evaluate.controller';
+import { EvaluateService } from './evaluate/evaluate.service';
+import { LeaderController } from './leader/leader.controller';
+import { PoliciesController } from './policies/policies.controller';
+import { QueuesController } from './queues/queues.controller';
+import { WebhookStateService } from './webhooks/webhook-state.service';
+import { WebhooksController } from './webhooks/webhooks.controller';
+
+export const ADMIN_CONTROLLERS: Type[] = [
+  PoliciesController,
+  EvaluateController,
+  LeaderController,
+  CertificatesController,
+  WebhooksController,
+  QueuesController,
+];
+
+export const ADMIN_PROVIDERS: Provider[] = [EvaluateService, WebhookStateService];
+
+/** Controllers and providers for the module, or none when the switch is off. */
+export function adminEndpoints(enabled: boolean): { controllers: Type[]; providers: Provider[] } {
+  return enabled ? { controllers: ADMIN_CONTROLLERS, providers: ADMIN_PROVIDERS } : { controllers: [], providers: [] };
+}

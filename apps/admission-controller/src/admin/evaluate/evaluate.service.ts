@@ -1,0 +1,78 @@
+/**
+ * `POST /admin/evaluate` behind the same bounds as a review: a slot from the webhooks' concurrency
+ * limiter (a busy controller answers 429 rather than queueing debugging work ahead of reviews) and
+ * the webhook's default deadline. The engine is the webhooks' own without metrics, so an evaluation
+ * never shows up in `kyverno_policy_results_total` and friends.
+ */
+import { BadRequestException, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { deadlineFromTimeout, withDeadline } from '@edict/admission';
+import { PolicyCache } from '@edict/policy';
+import { AdmissionConfigService } from '../../cluster/admission-config.service';
+import { NamespaceLabels } from '../../cluster/namespace-labels.service';
+import { RoleResolverService } from '../../cluster/role-resolver.service';
+import type { ControllerConfig } from '../../config/controller-config';
+import { CONTROLLER_CONFIG } from '../../config/tokens';
+import { InstrumentedEngine } from '../../webhooks/admission-engine';
+import { AdmissionService } from '../../webhooks/admission.service';
+import type { EvaluationDto } from './evaluate.dto';
+import { evaluateAdmission } from './evaluate-admission';
+import { parseEvaluationInput } from './evaluation-input';
+
+@Injectable()
+export class EvaluateService {
+  constructor(
+    @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
+    private readonly cache: PolicyCache,
+    private readonly config: AdmissionConfigService,
+    private readonly namespaces: NamespaceLabels,
+    private readonly engine: InstrumentedEngine,
+    private readonly admission: AdmissionService,
+    private readonly roles: RoleResolverService,
+  ) {}
+
+  async evaluate(body: unknown): Promise<EvaluationDto> {
+    const input = parseEvaluationInput(body);
+    if (!input.ok) throw new BadRequestException(input.message);
+    const { request } = input;
+    const namespaceLabels = input.namespaceLabels ?? this.namespaces.labelsOf(request.namespace);
+    const deadlineAt = performance.now() + deadlineFromTimeout(undefined);
+    const remaining = () => Math.max(1, deadlineAt - performance.now());
+    const slot = await this.admission.limiter.run(
+      () =>
+        withDeadline(
+          evaluateAdmission(request, {
+            snapshot: this.cache.snapshot(),
+            config: this.config.current(),
+            engine: this.engine.unmetered(),
+            // The same roles and background user the webhook would use for this request.
+            roles: this.roles.rolesFor(request.userInfo ?? {}),
+            backgroundUsername: this.settings.backgroundUsername,
+            ...(namespaceLabels ? { namespaceLabels } : {}),
+          }),
+          remaining(),
+        ),
+      remaining(),
+    );
+    if (!slot.admitted)
+      throw new HttpException('the admission controller is busy with reviews; try again', HttpStatus.TOO_MANY_REQUESTS);
+    if (slot.value.timedOut)
+      throw new HttpException(
+        `the evaluation did not finish within ${slot.value.afterMs}ms`,
+        HttpStatus.GATEWAY_TIMEOUT,
+      );
+    return {
+      request: {
+        kind: { ...request.kind },
+        resource: { ...request.resource },
+        ...(request.subResource ? { subResource: request.subResource } : {}),
+        ...(request.namespace ? { namespace: request.namespace } : {}),
+        ...(request.name ? { name: request.name } : {}),
+        operation: request.operation,
+        userInfo: request.userInfo ?? {},
+        dryRun: request.dryRun === true,
+        ...(namespaceLabels ? { namespaceLabels } : {}),
+      },
+      ...(slot.value.value as Omit<EvaluationDto, 'request'>),
+    };
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The webhook configurations Edict manages, side by side: as stored in the cluster (by the
+ * managed-by label) and as the webhook controller would build them from the policies now, with
+ * whether the cluster already covers what is wanted (the reconciler's own drift test). Read-only:
+ * building the desired set writes nothing.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { TlsMaterial } from '@edict/cert';
+import { KubeResources } from '@edict/kube';
+import { LeaderService } from '@edict/leader';
+import { PolicyCache } from '@edict/policy';
+import {
+  buildWebhookConfigurations,
+  covers,
+  DiscoveryResolver,
+  kindSelectorsOf,
+  MANAGED_BY_LABEL,
+  MANAGED_BY_VALUE,
+  WEBHOOK_OPTIONS,
+  WebhookReconciler,
+  type ResolvedWebhookOptions,
+  type WebhookBuildResult,
+  type WebhookConfiguration,
+} from '@edict/webhooks';
+import type { WebhookConfigurationStateDto, WebhooksDto } from './webhooks.dto';
+
+const API_VERSION = 'admissionregistration.k8s.io/v1';
+const KINDS = ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'] as const;
+
+@Injectable()
+export class WebhookStateService {
+  private readonly discovery: DiscoveryResolver;
+
+  constructor(
+    @Inject(WEBHOOK_OPTIONS) private readonly options: ResolvedWebhookOptions,
+    private readonly reconciler: WebhookReconciler,
+    private readonly cache: PolicyCache,
+    private readonly material: TlsMaterial,
+    private readonly resources: KubeResources,
+    private readonly leader: LeaderService,
+  ) {
+    this.discovery = new DiscoveryResolver(resources.http, options.discoveryCacheMs);
+  }
+
+  async state(): Promise<WebhooksDto> {
+    const [stored, desired] = await Promise.all([this.stored(), this.desired()]);
+    const wanted = 'built' in desired ? [...desired.built.validating, ...desired.built.mutating] : [];
+    const names = new Map<string, { kind: string; name: string }>();
+    for (const object of [...wanted, ...stored])
+      names.set(`${object.kind}/${object.metadata.name}`, {
+        kind: object.kind,
+        name: object.metadata.name,
+      });
+    const configurations: WebhookConfigurationStateDto[] = [...names.values()]
+      .sort((a, b) => `${a.kind}/${a.name}`.localeCompare(`${b.kind}/${b.name}`))
+      .map(({ kind, name }) => {
+        const inCluster = stored.find((c) => c.kind === kind && c.metadata.name === name);
+        const target = wanted.find((c) => c.kind === kind && c.metadata.name === name);
+        const inSync =
+          !!inCluster &&
+          !!target &&
+          covers(target.webhooks, inCluster.webhooks ?? []) &&
+          covers(target.metadata.labels, inCluster.metadata.labels);
+        return {
+          kind,
+          name,
+          inSync,
+          ...(inCluster ? { inCluster: inCluster as unknown as Record<string, unknown> } : {}),
+          ...(target ? { desired: target as unknown as Record<string, unknown> } : {}),
+        };
+      });
+    const last = this.reconciler.lastResult();
+    return {
+      isLeader: this.leader.isLeader(),
+      ...(last
+        ? {
+            lastReconcile: {
+              at: last.at.toISOString(),
+              ...(last.outcome ? { outcome: { ...last.outcome } } : {}),
+              ...(last.error ? { error: last.error } : {}),
+            },
+          }
+        : {}),
+      desiredComplete: 'built' in desired ? desired.built.complete && this.cache.hasSynced() : false,
+      unresolved: 'built' in desired ? [...desired.built.unresolved] : [],
+      ...('error' in desired ? { desiredError: desired.error } : {}),
+      configurations,
+    };
+  }
+
+  /** The configurations carrying Edict's managed-by label. */
+  private async stored(): Promise<WebhookConfiguration[]> {
+    const pages = await Promise.all(
+      KINDS.map((kind) =>
+        this.resources.list(
+          { apiVersion: API_VERSION, kind },
+          { labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}` },
+        ),
+      ),
+    );
+    return pages.flatMap((page, i) =>
+      page.items.map(
+        (item) => ({ ...item, apiVersion: API_VERSION, kind: KINDS[i] }) as unknown as WebhookConfiguration,
+      ),
+    );
+  }
+
+  /** What the reconciler would publish now, built with the same inputs. */
+  private async desired(): Promise<{ built: WebhookBuildResult } | { error: string }> {
+    const ca = this.material.current();
+    if (!ca || ca.caBundlePem.trim() === '') return { error: 'no CA bundle yet' };
+    const policies = this.cache.policies();
+    try {
+      const resolve = kindSelectorsOf(policies).length > 0 ? await this.discovery.resolver() : () => [];
+      const built = buildWebhookConfigurations(policies, {
+        endpoint: this.options.endpoint,
+        caBundlePem: ca.caBundlePem,
+        resolve,
+        names: this.options.names,
+        defaultTimeoutSeconds: this.options.defaultTimeoutSeconds,
+        excludedNamespaces: this.options.excludedNamespaces,
+        policyValidation: this.options.policyValidation,
+        exceptionValidation: this.options.exceptionValidation,
+      });
+      return { built };
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}
