@@ -70,6 +70,11 @@ export function formatTable(rows: Measurement[], baseline: Measurement): string 
       (row.medianUs / baseline.medianUs).toFixed(2),
     ]),
   ];
+  return formatColumns(lines);
+}
+
+/** Rows of cells (the first is the header) as left-aligned columns two spaces apart. */
+export function formatColumns(lines: string[][]): string {
   const widths = lines[0].map((_, column) => Math.max(...lines.map((line) => line[column].length)));
   return lines.map((line) => line.map((cell, column) => cell.padEnd(widths[column])).join('  ')).join('\n');
 }

@@ -1,0 +1,154 @@
+/**
+ * The three processes of the webhook benchmark, each run as a child of the bench:
+ *  - `cluster`: the in-memory API server with Edict's CRDs and the 17 PSS ClusterPolicies;
+ *  - `controller`: the real admission controller (`startController`) against that API server;
+ *  - `bare`: a bare Fastify HTTPS endpoint answering any review `allowed: true`, with the
+ *    controller's own key and certificate and the same server defaults.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import fastify from 'fastify';
+import { parseAllDocuments } from 'yaml';
+import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
+import { TlsMaterial } from '@edict/cert';
+import type { JsonObject } from '@edict/engine';
+import { PolicyCache, readCrdManifests } from '@edict/policy';
+import { startController } from '../apps/admission-controller/src/bootstrap';
+import { loadControllerConfig } from '../apps/admission-controller/src/config/controller-config';
+import type { ChildRoleRunner } from './child-process';
+import { sharedDir } from './shared-dir';
+
+export const BENCH_NAMESPACE = 'edict';
+export const BENCH_SERVICE = 'edict-svc';
+/** The name in the serving certificate that clients check. */
+export const BENCH_SERVER_NAME = `${BENCH_SERVICE}.${BENCH_NAMESPACE}.svc`;
+/** The fixture review's namespace, created so namespace lookups find it as they would in a cluster. */
+const REVIEW_NAMESPACE = 'shop';
+
+export interface ClusterReport {
+  url: string;
+  policies: string[];
+}
+
+export interface ControllerReport {
+  port: number;
+  /** Valid policies in the controller's cache, and those it picks for a Pod CREATE on /validate/fail. */
+  cachedPolicies: string[];
+  invalidPolicies: string[];
+  podCreatePolicies: number;
+  maxBodyBytes: number;
+  keyPem: string;
+  certChainPem: string;
+  caBundlePem: string;
+}
+
+export interface BareReport {
+  port: number;
+}
+
+/** The 17 PSS policy documents of ../shared/bench/pss, as objects to create. */
+function pssPolicyObjects(): JsonObject[] {
+  const dir = join(sharedDir(), 'bench', 'pss');
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.yaml'))
+    .sort()
+    .flatMap((file) =>
+      parseAllDocuments(readFileSync(join(dir, file), 'utf8'))
+        .map((document) => document.toJS() as JsonObject | null)
+        .filter((value): value is JsonObject => value?.kind === 'ClusterPolicy'),
+    );
+}
+
+const cluster: ChildRoleRunner = {
+  async start() {
+    const server = new InMemoryApiServer();
+    const { url } = await server.start({ host: '127.0.0.1', port: 0 });
+    for (const crd of readCrdManifests()) server.create(crd);
+    for (const name of [BENCH_NAMESPACE, REVIEW_NAMESPACE])
+      server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    const policies = pssPolicyObjects().map((policy) => (server.create(policy).metadata as JsonObject).name as string);
+    const report: ClusterReport = { url, policies };
+    return { report, stop: () => server.stop() };
+  },
+};
+
+const controller: ChildRoleRunner = {
+  async start(input) {
+    const { url, policies } = input as ClusterReport;
+    const config = loadControllerConfig(
+      {},
+      {
+        kubeSource: 'kubeconfig',
+        kubeconfig: kubeconfigFor({ server: url }),
+        namespace: BENCH_NAMESPACE,
+        serviceName: BENCH_SERVICE,
+        host: '127.0.0.1',
+        port: 0,
+        shutdownDelayMs: 0,
+        drainTimeoutMs: 2_000,
+        tlsReadyTimeoutMs: 30_000,
+      },
+    );
+    const running = await startController(config, { logger: ['error'] });
+    const cache = running.app.get(PolicyCache);
+    await cache.waitForSync(30_000);
+    // Synced means listed; give the informers a moment if a policy arrived by watch instead.
+    const deadline = Date.now() + 10_000;
+    while (cache.policies().length + cache.invalidPolicies().length < policies.length && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const tls = running.app.get(TlsMaterial).current()!;
+    const report: ControllerReport = {
+      port: running.port,
+      cachedPolicies: cache.policies().map((policy) => policy.name),
+      invalidPolicies: cache
+        .invalidPolicies()
+        .map((policy) => `${policy.name}: ${policy.problems.map((problem) => problem.message).join('; ')}`),
+      podCreatePolicies: cache.policiesFor({
+        kind: 'Pod',
+        group: '',
+        version: 'v1',
+        operation: 'CREATE',
+        namespace: REVIEW_NAMESPACE,
+        type: 'validate',
+        failurePolicy: 'Fail',
+      }).length,
+      maxBodyBytes: config.maxBodyBytes,
+      keyPem: tls.keyPem,
+      certChainPem: tls.certChainPem,
+      caBundlePem: tls.caBundlePem,
+    };
+    return { report, stop: () => running.stop() };
+  },
+};
+
+/** The controller's answer to an admitted review, built the same way: no policies, no engine. */
+function allowed(uid: unknown) {
+  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid, allowed: true } };
+}
+
+const bare: ChildRoleRunner = {
+  async start(input) {
+    const { keyPem, certChainPem, bodyLimit } = input as { keyPem: string; certChainPem: string; bodyLimit: number };
+    // Same server as the controller's: node:https made by Fastify's serverFactory, Fastify's JSON
+    // parser and serializer, the same body limit; the key and certificate are the controller's.
+    let server: Server | undefined;
+    const app = fastify({
+      bodyLimit,
+      return503OnClosing: true,
+      serverFactory: (handler: RequestListener) =>
+        (server = createServer({ key: keyPem, cert: certChainPem }, handler)),
+    });
+    app.post('/validate/fail', async (request) => {
+      const review = request.body as { request?: { uid?: unknown } } | null;
+      return allowed(review?.request?.uid);
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const report: BareReport = { port: (server!.address() as AddressInfo).port };
+    return { report, stop: () => app.close() };
+  },
+};
+
+export const BENCH_ROLES: Record<string, ChildRoleRunner> = { cluster, controller, bare };
