@@ -7,6 +7,7 @@ const facts = {
   service: 'edict/edict-svc',
   kubeconfigPath: '/repo/.edict/kubeconfig',
   caPath: '/repo/.edict/ca.crt',
+  swagger: true,
   policies: ['no-privileged-pods', 'require-team-label'],
   rejected: [],
 };
@@ -31,6 +32,10 @@ describe('localGuide', () => {
     expect(guide).toContain('  policies    none\n');
     expect(guide).not.toContain('kubectl run');
     expect(guide).toContain('kubectl apply -f <your policy.yaml>');
+  });
+
+  it('leaves Swagger out when the admin endpoints are off', () => {
+    expect(localGuide({ ...facts, swagger: false })).not.toContain('Swagger');
   });
 });
 

@@ -16,6 +16,8 @@ export interface LocalGuideFacts {
   readonly service: string;
   readonly kubeconfigPath: string;
   readonly caPath: string;
+  /** False when the admin endpoints (and Swagger) are turned off. */
+  readonly swagger: boolean;
   readonly policies: readonly string[];
   readonly rejected: ReadonlyArray<{ readonly source: string; readonly message: string }>;
 }
@@ -41,12 +43,11 @@ export function localGuide(facts: LocalGuideFacts): string {
   } else {
     lines.push('  kubectl apply -f <your policy.yaml>');
   }
-  lines.push(
-    '',
-    `Swagger UI: https://127.0.0.1:${facts.webhookPort}/docs (self-signed; CA in ${facts.caPath})`,
-    'Ctrl-C stops everything.',
-    '',
-  );
+  lines.push('');
+  if (facts.swagger) {
+    lines.push(`Swagger UI: https://127.0.0.1:${facts.webhookPort}/docs (self-signed; CA in ${facts.caPath})`);
+  }
+  lines.push('Ctrl-C stops everything.', '');
   return lines.join('\n');
 }
 

@@ -36,6 +36,7 @@ async function main(): Promise<void> {
         service: `${local.config.namespace}/${local.config.serviceName}`,
         kubeconfigPath: local.kubeconfigPath,
         caPath: local.caPath,
+        swagger: local.config.adminEndpoints,
         policies: local.installed.map(({ object }) => object.metadata.name),
         rejected: local.rejected.map(({ policy, message }) => ({ source: policy.source, message })),
       }),

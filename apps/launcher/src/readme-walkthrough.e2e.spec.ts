@@ -71,7 +71,7 @@ describe('README walkthrough', () => {
         expect(result.exitCode !== 0, context).toBe(shouldFail);
         expect(missingLines(step.expected, result.output), context).toEqual([]);
       });
-    });
+    }, 90_000);
   });
 });
 
@@ -81,7 +81,7 @@ function runBash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<s
     const child = spawn('bash', ['-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 80_000);
     child.on('error', fail);
     child.on('close', () => {
       clearTimeout(timer);

@@ -108,9 +108,11 @@ describe('local mode (npm start without a cluster)', () => {
     expect(created.metadata?.uid).toBeTruthy();
   });
 
-  it('serves HTTPS with a certificate valid for 127.0.0.1 (the Swagger address)', async () => {
-    const answer = await httpsGet(local.controller.port, '/healthz', readFileSync(local.caPath, 'utf8'));
-    expect(answer.status).toBe(200);
+  it('serves Swagger at https://127.0.0.1:<port>/docs with a certificate valid for that address', async () => {
+    const ca = readFileSync(local.caPath, 'utf8');
+    expect((await httpsGet(local.controller.port, '/docs', ca)).status).toBe(200);
+    const document = await httpsGet(local.controller.port, '/docs-json', ca);
+    expect(JSON.parse(document.body)).toMatchObject({ openapi: expect.stringMatching(/^3\./) });
   });
 });
 
