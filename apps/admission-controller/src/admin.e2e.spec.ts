@@ -410,8 +410,12 @@ describe('admin endpoints and Swagger', () => {
       expect(answer.status).toBe(200);
       const queues = answer.json();
       expect(queues.reviews).toEqual({ inFlight: 0, queued: 0, maxInFlight: 64, maxQueued: 512 });
-      if (queues.auditReports.wired) expect(queues.auditReports.depth).toEqual(expect.any(Number));
-      expect(Array.isArray(queues.others)).toBe(true);
+      expect(queues.auditReports).toMatchObject({ wired: true, depth: expect.any(Number), capacity: 1000 });
+      expect(queues.others).toEqual([
+        expect.objectContaining({ name: 'after-admission', depth: expect.any(Number), capacity: 1000 }),
+        expect.objectContaining({ name: 'update-requests', depth: expect.any(Number) }),
+        expect.objectContaining({ name: 'events', depth: expect.any(Number), capacity: 1000 }),
+      ]);
     });
   });
 });

@@ -69,7 +69,7 @@ export interface EvaluationResult {
   readonly warnings: readonly string[];
   /** The patch from the submitted object to the object after every mutating path. */
   readonly patch?: readonly JsonPatchOperation[];
-  /** The object after mutation (what validation saw), when there was one. */
+  /** The object after mutation (what validation saw), when mutation changed it. */
   readonly patchedResource?: KubeObject;
   readonly webhooks: readonly WebhookStep[];
   readonly trace: readonly RuleTrace[];
@@ -134,7 +134,7 @@ function finish(
     ...(denial?.message !== undefined ? { message: denial.message } : {}),
     warnings,
     ...(patch.length > 0 ? { patch } : {}),
-    ...(after ? { patchedResource: after } : {}),
+    ...(patch.length > 0 && after ? { patchedResource: after } : {}),
     webhooks: steps,
     trace,
     updateRequests,

@@ -212,7 +212,7 @@ export class EvaluationDto implements EvaluationResult {
   @ApiPropertyOptional({ type: [JsonPatchOperationDto], description: 'One patch for all mutation' })
   patch?: JsonPatchOperation[];
 
-  @ApiPropertyOptional({ ...OBJECT, description: 'The object after mutation (what validation saw)' })
+  @ApiPropertyOptional({ ...OBJECT, description: 'The object after mutation (what validation saw), when it changed' })
   patchedResource?: KubeObject;
 
   @ApiProperty({ type: [WebhookStepDto], description: 'Each webhook path in the order the API server calls them' })

@@ -1,10 +1,10 @@
 /**
- * The seam for queues other than the two the admin endpoint knows (the review limiter and the
- * audit report queue): provide `ADMIN_QUEUE_PROBES` with a list of probes (events, update
- * requests, ...) and `GET /admin/queues` lists them under `others`.
+ * The seam for queues beyond the ones `GET /admin/queues` reads itself (the review limiter, the
+ * audit report queue and the after-admission queues): provide `ADMIN_QUEUE_PROBES` with a list of
+ * probes and the endpoint lists them under `others`:
  *
- *   { provide: ADMIN_QUEUE_PROBES, inject: [EventRecorder], useFactory: (events) => [
- *       { name: 'events', depth: () => ({ depth: events.pending(), capacity: 1000 }) },
+ *   { provide: ADMIN_QUEUE_PROBES, inject: [SomeQueue], useFactory: (queue: SomeQueue) => [
+ *       { name: 'some-queue', depth: () => ({ depth: queue.size(), capacity: 1000 }) },
  *   ] }
  */
 export interface QueueDepth {

@@ -68,6 +68,11 @@ export class QueuesDto {
   @ApiProperty({ type: AuditReportQueueDto })
   auditReports!: AuditReportQueueDto;
 
-  @ApiProperty({ type: [QueueDepthDto], description: 'Other queues registered through ADMIN_QUEUE_PROBES' })
+  @ApiProperty({
+    type: [QueueDepthDto],
+    description:
+      'The after-admission queues (audits, UpdateRequests, events; depth counts those in progress) and any ' +
+      'queue registered through ADMIN_QUEUE_PROBES',
+  })
   others!: QueueDepthDto[];
 }
