@@ -52,9 +52,8 @@ export function reviewPolicies(
   failurePolicy: FailurePolicy,
   request: AdmissionRequest,
 ): CompiledPolicy[] {
-  const type: PolicyRuleType = kind;
-  return snapshot
-    .policiesFor({
+  const query = (type: PolicyRuleType) =>
+    snapshot.policiesFor({
       kind: request.kind.kind,
       group: request.kind.group ?? '',
       version: request.kind.version ?? '',
@@ -63,8 +62,14 @@ export function reviewPolicies(
       namespace: request.namespace,
       type,
       failurePolicy,
-    })
-    .map((policy) => policy.compiled);
+    });
+  if (kind === 'mutate') return query('mutate').map((policy) => policy.compiled);
+  // Kyverno's validating webhook also sees generate and mutate-existing triggers (their
+  // UpdateRequests come from `validation.after()`); validateAdmission evaluates only validate rules.
+  const byKey = new Map<string, CompiledPolicy>();
+  for (const type of ['validate', 'generate', 'mutate-existing'] as const)
+    for (const policy of query(type)) byKey.set(policy.key, policy.compiled);
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, compiled]) => compiled);
 }
 
 /** What the `kind`/`failurePolicy` webhook path answers for `request`. */

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { UpdateRequestSpec } from '@edict/admission';
+import { KubeApiError, type KubeObject } from '@edict/kube';
+import { UR_REQUEST_KEY_LABEL, UpdateRequestCreator } from './update-request-creator';
+import { hashEncodeName, updateRequestLabels } from './update-request-labels';
+
+const spec = (requestType: 'generate' | 'mutate', policy = 'copy-config'): UpdateRequestSpec => ({
+  requestType,
+  policy,
+  rule: 'r',
+  deleteDownstream: false,
+  ruleContext: [],
+  resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web', uid: 'd-uid' },
+  context: { userInfo: { userInfo: { username: 'alice' } }, admissionRequestInfo: { operation: 'CREATE' } },
+});
+
+/** KubeResources' create/list/replace over a map, with scripted failures. */
+function fakeResources() {
+  const stored: KubeObject[] = [];
+  const failures: unknown[] = [];
+  let seq = 0;
+  return {
+    stored,
+    failures,
+    async create(object: KubeObject) {
+      const created = { ...object, metadata: { ...object.metadata, name: `ur-${++seq}` } };
+      stored.push(created);
+      if (failures.length > 0) throw failures.shift(); // stored, but the answer is lost
+      return created;
+    },
+    async list(_ref: unknown, query: { labelSelector?: string } = {}) {
+      const [key, value] = (query.labelSelector ?? '').split('=');
+      return { items: stored.filter((o) => o.metadata?.labels?.[key!] === value), resourceVersion: '1' };
+    },
+    async replace(object: KubeObject) {
+      const index = stored.findIndex((o) => o.metadata?.name === object.metadata?.name);
+      stored[index] = object;
+      return object;
+    },
+  };
+}
+
+/** The fake's plain KubeObject signatures, as KubeResources' generic ones. */
+const asResources = (fake: ReturnType<typeof fakeResources>) =>
+  fake as unknown as ConstructorParameters<typeof UpdateRequestCreator>[0];
+
+describe('updateRequestLabels', () => {
+  it("labels generate requests by policy name, mutate ones by policy and trigger (Kyverno's labels)", () => {
+    expect(updateRequestLabels(spec('generate', 'ns/local'))).toEqual({ 'generate.kyverno.io/policy-name': 'local' });
+    expect(updateRequestLabels(spec('mutate'))).toEqual({
+      'mutate.updaterequest.kyverno.io/policy-name': 'copy-config',
+      'mutate.updaterequest.kyverno.io/trigger-hashed-encoded-name': hashEncodeName('web'),
+      'mutate.updaterequest.kyverno.io/trigger-uid': 'd-uid',
+      'mutate.updaterequest.kyverno.io/trigger-namespace': 'default',
+      'mutate.updaterequest.kyverno.io/trigger-kind': 'Deployment',
+      'mutate.updaterequest.kyverno.io/trigger-apiversion': 'apps-v1',
+    });
+  });
+
+  it('hash-encodes names as lower-case unpadded base32 of SHA-256 (52 characters)', () => {
+    const encoded = hashEncodeName('web');
+    expect(encoded).toMatch(/^[a-z2-7]{52}$/);
+    expect(hashEncodeName('')).toBe('4oymiquy7qobjgx36tejs35zeqt24qpemsnzgtfeswmrw6csxbkq');
+  });
+});
+
+describe('UpdateRequestCreator', () => {
+  it('creates in the controller namespace with generateName ur-, labels, and status Pending', async () => {
+    const resources = fakeResources();
+    const creator = new UpdateRequestCreator(asResources(resources), { namespace: 'edict', queueSize: 10 });
+    creator.submit({ requestUid: 'req-1', spec: spec('generate') });
+    await creator.whenIdle();
+    expect(resources.stored).toHaveLength(1);
+    expect(resources.stored[0]).toMatchObject({
+      apiVersion: 'kyverno.io/v2',
+      kind: 'UpdateRequest',
+      metadata: {
+        generateName: 'ur-',
+        namespace: 'edict',
+        labels: { 'generate.kyverno.io/policy-name': 'copy-config' },
+      },
+      spec: { requestType: 'generate', policy: 'copy-config' },
+      status: { state: 'Pending' },
+    });
+  });
+
+  it('a retry after a lost answer finds the first request instead of creating a second', async () => {
+    const resources = fakeResources();
+    resources.failures.push(new KubeApiError(503, 'ServiceUnavailable', 'try again'));
+    const creator = new UpdateRequestCreator(asResources(resources), {
+      namespace: 'edict',
+      queueSize: 10,
+      retry: { sleep: async () => undefined },
+    });
+    creator.submit({ requestUid: 'req-1', spec: spec('generate') });
+    await creator.whenIdle();
+    expect(resources.stored).toHaveLength(1);
+    expect(resources.stored[0]!.metadata?.labels?.[UR_REQUEST_KEY_LABEL]).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('drops and counts when its queue is full', () => {
+    const resources = fakeResources();
+    let drops = 0;
+    const creator = new UpdateRequestCreator(asResources(resources), {
+      namespace: 'edict',
+      queueSize: 0,
+      onDrop: () => drops++,
+    });
+    expect(creator.submit({ requestUid: 'req-1', spec: spec('generate') })).toBe(false);
+    expect(drops).toBe(1);
+  });
+});
