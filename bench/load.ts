@@ -14,6 +14,11 @@ export interface LoadTarget {
   port: number;
   /** The process serving it, for its CPU use. */
   process: BenchChild<unknown>;
+  /**
+   * Called after each of its turns: waits for work the server still does for the turn's requests
+   * (audits after the answer), so it does not run into the next turn; resolves to the time waited.
+   */
+  settle?: () => Promise<number>;
 }
 
 export interface LoadOptions {
@@ -29,12 +34,20 @@ export interface LoadPoint {
   name: string;
   connections: number;
   requests: number;
+  /**
+   * Requests per second of the turns plus the time `settle` waited after them: requests whose
+   * deferred work is done too. Equal to `answersPerSecond` for a target without `settle`.
+   */
   requestsPerSecond: number;
+  /** Requests answered per second of the turns alone. */
+  answersPerSecond: number;
   p50Ms: number;
   p99Ms: number;
   /** CPU used over the point, as a share of one core: the server's process and this one (the generator). */
   serverCpu: number;
   generatorCpu: number;
+  /** Mean time `settle` waited after a turn (includes its polling). */
+  settleMsPerTurn?: number;
 }
 
 interface Slice {
@@ -44,6 +57,7 @@ interface Slice {
   serverCpuMicros: number;
   generatorCpuMicros: number;
   wallMicros: number;
+  settleMs?: number;
 }
 
 async function runSlice(target: LoadTarget, options: LoadOptions, seconds: number): Promise<Slice> {
@@ -87,6 +101,7 @@ async function runSlice(target: LoadTarget, options: LoadOptions, seconds: numbe
     serverCpuMicros,
     generatorCpuMicros: generatorCpu.user + generatorCpu.system,
     wallMicros,
+    ...(target.settle ? { settleMs: await target.settle() } : {}),
   };
 }
 
@@ -112,11 +127,15 @@ function summarize(name: string, connections: number, slices: readonly Slice[]):
     name,
     connections,
     requests: sum((slice) => slice.requests),
-    requestsPerSecond: sum((slice) => slice.requests) / sum((slice) => slice.seconds),
+    requestsPerSecond: sum((slice) => slice.requests) / sum((slice) => slice.seconds + (slice.settleMs ?? 0) / 1000),
+    answersPerSecond: sum((slice) => slice.requests) / sum((slice) => slice.seconds),
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
     serverCpu: sum((slice) => slice.serverCpuMicros) / wall,
     generatorCpu: sum((slice) => slice.generatorCpuMicros) / wall,
+    ...(slices.some((slice) => slice.settleMs !== undefined)
+      ? { settleMsPerTurn: sum((slice) => slice.settleMs ?? 0) / slices.length }
+      : {}),
   };
 }
 

@@ -25,6 +25,8 @@ export const BENCH_NAMESPACE = 'edict';
 export const BENCH_SERVICE = 'edict-svc';
 /** The name in the serving certificate that clients check. */
 export const BENCH_SERVER_NAME = `${BENCH_SERVICE}.${BENCH_NAMESPACE}.svc`;
+/** The controller's audit queue in the bench (default 1000): large enough that no review's audit is dropped. */
+export const AUDIT_QUEUE_SIZE = 1_000_000;
 /** The fixture review's namespace, created so namespace lookups find it as they would in a cluster. */
 const REVIEW_NAMESPACE = 'shop';
 
@@ -90,6 +92,8 @@ const controller: ChildRoleRunner = {
         shutdownDelayMs: 0,
         drainTimeoutMs: 2_000,
         tlsReadyTimeoutMs: 30_000,
+        // Room for every review's audit work: none is dropped, so each review evaluates all policies.
+        auditQueueSize: AUDIT_QUEUE_SIZE,
       },
     );
     const running = await startController(config, { logger: ['error'] });

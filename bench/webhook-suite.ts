@@ -8,12 +8,19 @@
  * `/validate/fail`, as the API server's webhook call would, and the controller reads its 17
  * policies from the cache its informers filled through the API.
  */
-import { request as httpsRequest } from 'node:https';
 import { deepEqual, type JsonValue } from '@edict/engine';
-import { BenchChild } from './child-process';
 import { reviewText } from './admission-suite';
+import { BenchChild } from './child-process';
+import { ControllerMetrics, policyResults, type ControllerTotals } from './controller-metrics';
+import { httpsCall } from './https-call';
 import { runLoadPoints, type LoadOptions, type LoadPoint, type LoadTarget } from './load';
-import { BENCH_SERVER_NAME, type BareReport, type ClusterReport, type ControllerReport } from './webhook-servers';
+import {
+  AUDIT_QUEUE_SIZE,
+  BENCH_SERVER_NAME,
+  type BareReport,
+  type ClusterReport,
+  type ControllerReport,
+} from './webhook-servers';
 
 /** The path and query the API server calls a Fail webhook with (its timeout of 10 s). */
 const WEBHOOK_PATH = '/validate/fail?timeout=10s';
@@ -22,107 +29,31 @@ const LATENCY_CONNECTIONS = 10;
 /** Turns each point's time is cut into, alternating between the two servers. */
 const SLICES = 4;
 
+/** What the controller did for the reviews of one load point (from its metrics). */
+export interface PointCoverage {
+  connections: number;
+  reviews: number;
+  ruleResultsPerReview: number;
+  /** Reviews whose audit work the controller dropped (its bounded audit queue was full). */
+  auditDropped: number;
+}
+
 export interface WebhookSuite {
   /** How the processes were laid out, for the output. */
   layout: string;
   policies: number;
-  /** Turns each point was cut into. */
   slices: number;
   verification: Omit<Verification, 'expectBody'>;
-  coverage: Coverage;
+  /** Rule results one review gives. */
+  ruleResultsPerReview: number;
+  coverage: PointCoverage[];
   /** CPU the in-memory API server's process used during the measured points, as a share of one core. */
   apiServerCpu: number;
   rows: LoadPoint[];
+  /** Webhook / bare requests per second at 50 connections: with the audits done, and answers alone. */
   throughputRatio: number;
+  answersRatio: number;
   p99Ratio: number;
-}
-
-interface Answer {
-  status: number;
-  body: string;
-}
-
-/** One HTTPS call trusting only the controller's CA and checking the Service's name. */
-function call(port: number, ca: string, path: string, payload?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = httpsRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: payload === undefined ? 'GET' : 'POST',
-        ca,
-        servername: BENCH_SERVER_NAME,
-        agent: false,
-        headers: payload === undefined ? {} : { 'content-type': 'application/json' },
-      },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
-}
-
-/** `kyverno_policy_results_total` lines → policies seen (with their validation mode) and counts by rule result. */
-function policyResults(metrics: string): { policies: Map<string, string>; results: Record<string, number> } {
-  const policies = new Map<string, string>();
-  const results: Record<string, number> = {};
-  for (const line of metrics.split('\n')) {
-    if (!line.startsWith('kyverno_policy_results_total{')) continue;
-    const label = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(line)?.[1] ?? '?';
-    const count = Number(line.slice(line.lastIndexOf(' ') + 1));
-    policies.set(label('policy_name'), label('policy_validation_mode'));
-    results[label('rule_result')] = (results[label('rule_result')] ?? 0) + count;
-  }
-  return { policies, results };
-}
-
-/** Sum of a metric's samples (all label sets); undefined when the metric is absent. */
-function metricTotal(metrics: string, name: string): number | undefined {
-  let total: number | undefined;
-  for (const line of metrics.split('\n')) {
-    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `))
-      total = (total ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return total;
-}
-
-export interface Coverage {
-  /** Reviews the controller answered over the whole suite (probe, warm-ups, measurements). */
-  reviews: number;
-  /** Rule results it counted for them, once the work after the answers settled. */
-  ruleResults: number;
-  /** Rule results one review gives (the probe's). */
-  expectedPerReview: number;
-  /** Audit evaluations the controller dropped (its queue was full), when it reports them. */
-  auditDropped?: number;
-}
-
-/** Waits for the controller's counts to stop moving (audits run after the answers), then reads them. */
-async function coverage(controller: ControllerReport, expectedPerReview: number): Promise<Coverage> {
-  const read = async () => (await call(controller.port, controller.caBundlePem, '/metrics')).body;
-  let metrics = await read();
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const next = await read();
-    const settled =
-      metricTotal(next, 'kyverno_policy_results_total') === metricTotal(metrics, 'kyverno_policy_results_total');
-    metrics = next;
-    if (settled || Date.now() > deadline) break;
-  }
-  const dropped = metricTotal(metrics, 'edict_audit_queue_dropped');
-  return {
-    reviews: metricTotal(metrics, 'kyverno_admission_requests_total') ?? 0,
-    ruleResults: metricTotal(metrics, 'kyverno_policy_results_total') ?? 0,
-    expectedPerReview,
-    ...(dropped === undefined ? {} : { auditDropped: dropped }),
-  };
 }
 
 export interface Verification {
@@ -147,6 +78,7 @@ async function verify(
   controller: ControllerReport,
   bare: BareReport,
   review: string,
+  metrics: ControllerMetrics,
 ): Promise<Verification> {
   const expected = cluster.policies.length;
   if (controller.invalidPolicies.length > 0)
@@ -156,8 +88,8 @@ async function verify(
       `expected ${expected} policies for a Pod CREATE, the controller has ${controller.cachedPolicies.length} cached and picks ${controller.podCreatePolicies}`,
     );
   const ca = controller.caBundlePem;
-  const webhook = await call(controller.port, ca, WEBHOOK_PATH, review);
-  const plain = await call(bare.port, ca, WEBHOOK_PATH, review);
+  const webhook = await httpsCall(controller.port, ca, WEBHOOK_PATH, review);
+  const plain = await httpsCall(bare.port, ca, WEBHOOK_PATH, review);
   for (const [name, answer] of [
     ['webhook', webhook],
     ['bare endpoint', plain],
@@ -167,12 +99,8 @@ async function verify(
     throw new Error(`the answers differ:\n  webhook: ${webhook.body}\n  bare:    ${plain.body}`);
   if (webhook.body !== plain.body) throw new Error(`same answer, different bytes: ${webhook.body} / ${plain.body}`);
 
-  let seen = policyResults('');
-  const deadline = Date.now() + 5_000;
-  do {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    seen = policyResults((await call(controller.port, ca, '/metrics')).body);
-  } while (seen.policies.size < expected && Date.now() < deadline);
+  await metrics.settle();
+  const seen = policyResults(await metrics.text());
   const evaluated: Record<string, string[]> = {};
   for (const [policy, mode] of seen.policies) (evaluated[mode] ??= []).push(policy);
   return {
@@ -180,6 +108,16 @@ async function verify(
     evaluated,
     missing: cluster.policies.filter((name) => !seen.policies.has(name)),
     ruleResults: seen.results,
+  };
+}
+
+function pointCoverage(connections: number, before: ControllerTotals, after: ControllerTotals): PointCoverage {
+  const reviews = after.reviews - before.reviews;
+  return {
+    connections,
+    reviews,
+    ruleResultsPerReview: (after.ruleResults - before.ruleResults) / reviews,
+    auditDropped: after.auditDropped - before.auditDropped,
   };
 }
 
@@ -199,7 +137,14 @@ export async function runWebhookSuite(seconds: number, warmupSeconds: number): P
       certChainPem: controller.report.certChainPem,
       bodyLimit: controller.report.maxBodyBytes,
     });
-    const { expectBody, ...verification } = await verify(cluster.report, controller.report, bare.report, review);
+    const metrics = new ControllerMetrics(controller.report.port, controller.report.caBundlePem);
+    const { expectBody, ...verification } = await verify(
+      cluster.report,
+      controller.report,
+      bare.report,
+      review,
+      metrics,
+    );
 
     const policies = cluster.report.policies.length;
     const webhookTarget: LoadTarget = {
@@ -209,6 +154,7 @@ export async function runWebhookSuite(seconds: number, warmupSeconds: number): P
           : `webhook, ${policies - verification.missing.length} of ${policies} PSS policies run`,
       port: controller.report.port,
       process: controller as BenchChild<unknown>,
+      settle: async () => (await metrics.settle()).waitedMs,
     };
     const bareTarget: LoadTarget = {
       name: 'bare Fastify, no policies',
@@ -227,27 +173,31 @@ export async function runWebhookSuite(seconds: number, warmupSeconds: number): P
     const targets = [bareTarget, webhookTarget];
     await runLoadPoints(targets, load(THROUGHPUT_CONNECTIONS), warmupSeconds, 1);
     const rows: LoadPoint[] = [];
+    const coverage: PointCoverage[] = [];
     const apiServerCpuBefore = await cluster.cpuMicros();
     const measuring = performance.now();
-    for (const connections of [THROUGHPUT_CONNECTIONS, LATENCY_CONNECTIONS])
+    for (const connections of [THROUGHPUT_CONNECTIONS, LATENCY_CONNECTIONS]) {
+      const before = await metrics.totals();
       rows.push(...(await runLoadPoints(targets, load(connections), seconds, SLICES)));
+      coverage.push(pointCoverage(connections, before, await metrics.totals()));
+    }
     const apiServerCpu = ((await cluster.cpuMicros()) - apiServerCpuBefore) / ((performance.now() - measuring) * 1000);
-
-    const ruleResultsPerReview = Object.values(verification.ruleResults).reduce((sum, count) => sum + count, 0);
-    const covered = await coverage(controller.report, ruleResultsPerReview);
 
     const [bare50, webhook50, bare10, webhook10] = rows as [LoadPoint, LoadPoint, LoadPoint, LoadPoint];
     return {
       layout:
         `controller and bare endpoint each in a child process, autocannon in the bench process, the in-memory API ` +
-        `server in a third process (not in the request path: reviews are POSTed straight to ${WEBHOOK_PATH})`,
+        `server in a third process (not in the request path: reviews are POSTed straight to ${WEBHOOK_PATH}); ` +
+        `the controller's audit queue holds ${AUDIT_QUEUE_SIZE.toLocaleString('en-US')} so no audit is dropped`,
       policies,
       slices: SLICES,
       verification,
-      coverage: covered,
+      ruleResultsPerReview: Object.values(verification.ruleResults).reduce((sum, count) => sum + count, 0),
+      coverage,
       apiServerCpu,
       rows,
       throughputRatio: webhook50.requestsPerSecond / bare50.requestsPerSecond,
+      answersRatio: webhook50.answersPerSecond / bare50.answersPerSecond,
       p99Ratio: webhook10.p99Ms / bare10.p99Ms,
     };
   } finally {
