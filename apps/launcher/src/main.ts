@@ -43,7 +43,9 @@ async function main(): Promise<void> {
     );
   } else {
     say(`A cluster is configured (${mode.description}): starting the admission controller against it ...`);
-    const running = await startAgainstCluster();
+    // Startup's route listing would bury the guide; the controller's own news matters afterwards.
+    const running = await startAgainstCluster({ logger: ['warn', 'error'] });
+    Logger.overrideLogger(['log', 'warn', 'error']);
     stop = running.stop;
     say(
       clusterGuide({
