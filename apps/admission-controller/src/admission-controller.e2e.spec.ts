@@ -225,6 +225,46 @@ describe('admission controller end to end', () => {
     ]);
   });
 
+  it('matches a subresource request on the kind it is about (Pod/exec for PodExecOptions)', async () => {
+    await cluster.createClusterPolicy(
+      clusterPolicy('no-exec', {
+        validationFailureAction: 'Enforce',
+        background: false,
+        rules: [
+          {
+            name: 'deny-exec',
+            match: { any: [{ resources: { kinds: ['Pod/exec'] } }] },
+            validate: { message: 'exec is not allowed', deny: {} },
+          },
+        ],
+      }),
+    );
+    const exec = {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'exec-1',
+        kind: { group: '', version: 'v1', kind: 'PodExecOptions' },
+        resource: { group: '', version: 'v1', resource: 'pods' },
+        subResource: 'exec',
+        name: 'web',
+        namespace: 'default',
+        operation: 'CONNECT',
+        userInfo: { username: 'tester' },
+        object: { apiVersion: 'v1', kind: 'PodExecOptions', command: ['sh'], container: 'app' },
+      },
+    };
+    const answer = await postJson<{ response: { allowed: boolean; status?: { message: string } } }>(
+      controller.port,
+      ca,
+      '/validate/fail',
+      exec,
+    );
+    expect(answer.body.response.allowed).toBe(false);
+    expect(answer.body.response.status?.message).toContain('deny-exec: exec is not allowed');
+    await cluster.deleteClusterPolicy('no-exec');
+  });
+
   it('turns unready first when shutting down, then stops', async () => {
     controller.app.get(LifecycleState).beginShutdown();
     const ready = await get(controller.port, '/readyz', ca);

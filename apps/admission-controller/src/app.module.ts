@@ -19,6 +19,7 @@ import { AdmissionConfigService } from './cluster/admission-config.service';
 import { leaderGateFor } from './cluster/leader-gate';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
 import { RoleResolverService } from './cluster/role-resolver.service';
+import { TopLevelKinds } from './cluster/top-level-kinds';
 import type { ControllerConfig } from './config/controller-config';
 import { CONTROLLER_CONFIG } from './config/tokens';
 import { HealthController } from './health/health.controller';
@@ -123,6 +124,11 @@ export class AdmissionControllerModule {
         AdmissionConfigService,
         NamespaceLabels,
         RoleResolverService,
+        {
+          provide: TopLevelKinds,
+          inject: [KubeResources],
+          useFactory: (resources: KubeResources) => new TopLevelKinds((path) => resources.http.json({ path })),
+        },
         AfterAdmissionService,
         AdmissionMetrics,
         InstrumentedEngine,

@@ -12,6 +12,7 @@ import {
   parseAdmissionReview,
   reviewResponse,
   type AdmissionDecision,
+  type AdmissionEngine,
   type AdmissionRequest,
   type FailurePolicy,
 } from '@edict/admission';
@@ -20,12 +21,13 @@ import { AfterAdmissionService } from '../after/after-admission.service';
 import { AdmissionConfigService } from '../cluster/admission-config.service';
 import { NamespaceLabels } from '../cluster/namespace-labels.service';
 import { RoleResolverService } from '../cluster/role-resolver.service';
+import { TopLevelKinds } from '../cluster/top-level-kinds';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
 import { InstrumentedEngine } from './admission-engine';
 import { ReviewLimiter } from './review-limiter';
-import { decideReview, type ReviewKind, type ReviewOutcome } from './review-decision';
+import { decideReview, type ReviewInputs, type ReviewKind, type ReviewOutcome } from './review-decision';
 
 export type { ReviewKind } from './review-decision';
 
@@ -46,6 +48,7 @@ export class AdmissionService {
     private readonly metrics: AdmissionMetrics,
     private readonly roles: RoleResolverService,
     private readonly after: AfterAdmissionService,
+    private readonly topLevelKinds: TopLevelKinds,
   ) {
     this.limiter = new ReviewLimiter(settings.maxInFlight, settings.maxQueued);
   }
@@ -85,15 +88,30 @@ export class AdmissionService {
     return { status: 200, body: reviewResponse(request.uid, decision) };
   }
 
-  private decide(kind: ReviewKind, failurePolicy: FailurePolicy, request: AdmissionRequest): Promise<ReviewOutcome> {
-    return decideReview(kind, failurePolicy, request, {
+  /**
+   * Everything a decision reads besides the request, taken once per review: one policy snapshot,
+   * the ConfigMap's settings, namespace labels, the user's roles, and for a subresource request the
+   * kind it is about. The admin `evaluate` endpoint takes the same inputs with its own engine.
+   */
+  async inputsFor(request: AdmissionRequest, engine: AdmissionEngine = this.engine): Promise<ReviewInputs> {
+    const topLevelKind = request.subResource ? await this.topLevelKinds.kindOf(request.resource) : undefined;
+    return {
       snapshot: this.cache.snapshot(),
       config: this.config.current(),
-      engine: this.engine,
+      engine,
       namespaceLabels: this.namespaces.labelsOf(request.namespace),
       roles: this.roles.rolesFor(request.userInfo ?? {}),
       backgroundUsername: this.settings.backgroundUsername,
-    });
+      ...(topLevelKind ? { topLevelKind } : {}),
+    };
+  }
+
+  private async decide(
+    kind: ReviewKind,
+    failurePolicy: FailurePolicy,
+    request: AdmissionRequest,
+  ): Promise<ReviewOutcome> {
+    return decideReview(kind, failurePolicy, request, await this.inputsFor(request));
   }
 }
 

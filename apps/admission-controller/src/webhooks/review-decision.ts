@@ -19,7 +19,7 @@ import {
   type RequestRoles,
   type ValidationOutcome,
 } from '@edict/admission';
-import type { CompiledPolicy } from '@edict/engine';
+import type { CompiledPolicy, GroupVersionKind } from '@edict/engine';
 import type { PolicyRuleType, PolicySnapshot } from '@edict/policy';
 
 export type ReviewKind = 'validate' | 'mutate';
@@ -35,6 +35,11 @@ export interface ReviewInputs {
   readonly roles?: RequestRoles;
   /** The background controller's username (its requests skip background triggers). */
   readonly backgroundUsername?: string;
+  /**
+   * For a subresource request, the kind of the resource it is about (`Pod` for `pods/exec`, whose
+   * admission kind is PodExecOptions): policies select and match on it, as Kyverno's do.
+   */
+  readonly topLevelKind?: GroupVersionKind;
 }
 
 export interface ReviewOutcome {
@@ -51,12 +56,14 @@ export function reviewPolicies(
   kind: ReviewKind,
   failurePolicy: FailurePolicy,
   request: AdmissionRequest,
+  topLevelKind?: GroupVersionKind,
 ): CompiledPolicy[] {
+  const gvk = topLevelKind ?? request.kind;
   const query = (type: PolicyRuleType) =>
     snapshot.policiesFor({
-      kind: request.kind.kind,
-      group: request.kind.group ?? '',
-      version: request.kind.version ?? '',
+      kind: gvk.kind,
+      group: gvk.group ?? '',
+      version: gvk.version ?? '',
       subresource: request.subResource || undefined,
       operation: request.operation,
       namespace: request.namespace,
@@ -79,9 +86,13 @@ export async function decideReview(
   request: AdmissionRequest,
   inputs: ReviewInputs,
 ): Promise<ReviewOutcome> {
-  const policies = reviewPolicies(inputs.snapshot, kind, failurePolicy, request);
+  const policies = reviewPolicies(inputs.snapshot, kind, failurePolicy, request, inputs.topLevelKind);
   if (policies.length === 0) return { decision: allow(), policies };
-  const resourceRequest = toResourceRequest(request, { namespaceLabels: inputs.namespaceLabels, roles: inputs.roles });
+  const resourceRequest = toResourceRequest(request, {
+    namespaceLabels: inputs.namespaceLabels,
+    roles: inputs.roles,
+    ...(inputs.topLevelKind ? { parentKind: inputs.topLevelKind } : {}),
+  });
   const options = { failurePolicy, backgroundUsername: inputs.backgroundUsername };
   if (kind === 'validate') {
     const validation = await validateAdmission(resourceRequest, policies, inputs.engine, inputs.config, options);

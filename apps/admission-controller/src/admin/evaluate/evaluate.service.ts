@@ -4,14 +4,9 @@
  * the webhook's default deadline. The engine is the webhooks' own without metrics, so an evaluation
  * never shows up in `kyverno_policy_results_total` and friends.
  */
-import { BadRequestException, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { BadRequestException, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { deadlineFromTimeout, withDeadline } from '@edict/admission';
-import { PolicyCache } from '@edict/policy';
-import { AdmissionConfigService } from '../../cluster/admission-config.service';
 import { NamespaceLabels } from '../../cluster/namespace-labels.service';
-import { RoleResolverService } from '../../cluster/role-resolver.service';
-import type { ControllerConfig } from '../../config/controller-config';
-import { CONTROLLER_CONFIG } from '../../config/tokens';
 import { InstrumentedEngine } from '../../webhooks/admission-engine';
 import { AdmissionService } from '../../webhooks/admission.service';
 import type { EvaluationDto } from './evaluate.dto';
@@ -21,13 +16,9 @@ import { parseEvaluationInput } from './evaluation-input';
 @Injectable()
 export class EvaluateService {
   constructor(
-    @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
-    private readonly cache: PolicyCache,
-    private readonly config: AdmissionConfigService,
     private readonly namespaces: NamespaceLabels,
     private readonly engine: InstrumentedEngine,
     private readonly admission: AdmissionService,
-    private readonly roles: RoleResolverService,
   ) {}
 
   async evaluate(body: unknown): Promise<EvaluationDto> {
@@ -40,15 +31,9 @@ export class EvaluateService {
     const slot = await this.admission.limiter.run(
       () =>
         withDeadline(
-          evaluateAdmission(request, {
-            snapshot: this.cache.snapshot(),
-            config: this.config.current(),
-            engine: this.engine.unmetered(),
-            // The same roles and background user the webhook would use for this request.
-            roles: this.roles.rolesFor(request.userInfo ?? {}),
-            backgroundUsername: this.settings.backgroundUsername,
-            ...(namespaceLabels ? { namespaceLabels } : {}),
-          }),
+          this.admission
+            .inputsFor(request, this.engine.unmetered())
+            .then((inputs) => evaluateAdmission(request, namespaceLabels ? { ...inputs, namespaceLabels } : inputs)),
           remaining(),
         ),
       remaining(),
