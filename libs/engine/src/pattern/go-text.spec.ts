@@ -81,5 +81,4 @@ describe('Go string helpers', () => {
     expect(goTrimSpace('')).toBe('');
     expect(trimSpaces('  a\t ')).toBe('a\t');
   });
-
 });
