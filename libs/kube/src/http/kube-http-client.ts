@@ -4,8 +4,14 @@
  * clients where we need raw JSON (their deserializer turns timestamps into `Date`s, so list items
  * would differ from watch events) and full control of timeouts and aborts (watches).
  */
-import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError } from '../errors/kube-api-error';
 
@@ -39,7 +45,16 @@ export class KubeTimeoutError extends Error {
   override readonly name = 'KubeTimeoutError';
 }
 
+/** Different TLS settings at once are rare (a rotated client certificate); keep a few agents. */
+const MAX_AGENTS = 4;
+
 export class KubeHttpClient {
+  /**
+   * Keep-alive agents by TLS settings. client-node builds a fresh agent on every call, which
+   * would open a new connection (and TLS handshake) per request.
+   */
+  private readonly agents = new Map<string, HttpAgent>();
+
   constructor(readonly config: KubeConfig) {}
 
   /** The current cluster's server URL. */
@@ -142,8 +157,9 @@ export class KubeHttpClient {
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const agent = this.agentFor(url.protocol, options);
     return new Promise((resolve, reject) => {
-      const request = send(url, { ...options, method: req.method ?? 'GET', headers }, (response) => {
+      const request = send(url, { ...options, agent, method: req.method ?? 'GET', headers }, (response) => {
         clearTimeout(timer);
         resolve({ request, response });
       });
@@ -169,6 +185,32 @@ export class KubeHttpClient {
       });
       request.end(payload);
     });
+  }
+
+  /** A shared keep-alive agent for these TLS settings; client-node's own when a proxy is configured. */
+  private agentFor(protocol: string, options: RequestOptions & Record<string, unknown>): RequestOptions['agent'] {
+    if (this.config.getCurrentCluster()?.proxyUrl) return options.agent;
+    const tls = {
+      ca: options.ca,
+      cert: options.cert,
+      key: options.key,
+      pfx: options.pfx,
+      passphrase: options.passphrase,
+      servername: options.servername,
+      ...(options.rejectUnauthorized !== undefined ? { rejectUnauthorized: options.rejectUnauthorized } : {}),
+    } as Record<string, unknown>;
+    const key = [protocol, ...Object.values(tls).map((value) => String(value ?? ''))].join('\u0000');
+    let agent = this.agents.get(key);
+    if (!agent) {
+      if (this.agents.size >= MAX_AGENTS) {
+        const [oldest, retired] = this.agents.entries().next().value as [string, HttpAgent];
+        this.agents.delete(oldest);
+        retired.destroy();
+      }
+      agent = protocol === 'https:' ? new HttpsAgent({ ...tls, keepAlive: true }) : new HttpAgent({ keepAlive: true });
+      this.agents.set(key, agent);
+    }
+    return agent;
   }
 }
 
