@@ -1,6 +1,7 @@
 /**
  * Load points: autocannon, in this process, keeping `connections` HTTPS connections alive and
- * POSTing the same review. A point's time is cut into slices that alternate between the targets
+ * POSTing the same review, each with a fresh uid (`[<id>]` in the body), as real requests have: the
+ * controller names an admission report after the request's uid. A point's time is cut into slices that alternate between the targets
  * (bare, webhook, bare, webhook, ...), so a burst of other work on the machine hits both alike and
  * the ratios compare like with like. Latency percentiles come from every response's own timing
  * (fractional ms; autocannon's histogram keeps whole ms), leaving out each connection's first
@@ -8,6 +9,8 @@
  */
 import autocannon from 'autocannon';
 import type { BenchChild } from './child-process';
+
+const UID_FIELD = /"uid":"[^"]*"/;
 
 export interface LoadTarget {
   name: string;
@@ -23,8 +26,9 @@ export interface LoadTarget {
 
 export interface LoadOptions {
   path: string;
+  /** The review, with `[<id>]` where each request gets its own uid. */
   body: string;
-  /** The exact answer every response must carry. */
+  /** The exact answer every response must carry, with `[<id>]` for its uid. */
   expectBody: string;
   servername: string;
   connections: number;
@@ -75,7 +79,8 @@ async function runSlice(target: LoadTarget, options: LoadOptions, seconds: numbe
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: options.body,
-    expectBody: options.expectBody,
+    idReplacement: true,
+    verifyBody: (body) => body.replace(UID_FIELD, '"uid":"[<id>]"') === options.expectBody,
   });
   instance.on('response', (client: object, _status: number, _bytes: number, responseTime: number) => {
     if (seen.has(client)) latencies.push(responseTime);

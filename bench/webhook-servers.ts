@@ -92,8 +92,10 @@ const controller: ChildRoleRunner = {
         shutdownDelayMs: 0,
         drainTimeoutMs: 2_000,
         tlsReadyTimeoutMs: 30_000,
-        // Room for every review's audit work: none is dropped, so each review evaluates all policies.
+        // Room for every review's audit work and report: none is dropped, so each review does it all.
         auditQueueSize: AUDIT_QUEUE_SIZE,
+        reportQueueSize: AUDIT_QUEUE_SIZE,
+        maxAdmissionReports: AUDIT_QUEUE_SIZE,
       },
     );
     const running = await startController(config, { logger: ['error'] });

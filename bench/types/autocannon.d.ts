@@ -14,6 +14,10 @@ declare module 'autocannon' {
     servername?: string;
     /** Responses whose body differs count as `mismatches`. */
     expectBody?: string;
+    /** Responses it refuses count as `mismatches` (takes precedence over expectBody). */
+    verifyBody?: (body: string) => boolean;
+    /** Replaces `[<id>]` in the body with a fresh id on every request. */
+    idReplacement?: boolean;
     timeout?: number;
   }
 
