@@ -43,6 +43,14 @@ const RULE_TYPE_LABELS: Record<string, string> = {
   ImageVerify: 'verifyImages',
 };
 
+/** Label sets seen on the policy metrics whose children are kept (beyond this, looked up afresh). */
+const MAX_CACHED_SERIES = 10_000;
+
+interface PolicySeries {
+  readonly results: { inc(): void };
+  readonly duration: { observe(value: number): void };
+}
+
 /** Bucket bounds in seconds, fine at the low end where admission latency lives. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -108,9 +116,28 @@ export class AdmissionMetrics {
         rule_type: RULE_TYPE_LABELS[rule.type] ?? rule.type,
         rule_execution_cause: 'admission_request',
       };
-      this.policyResults.inc(labels);
-      this.policyDuration.observe(labels, seconds);
+      const series = this.policySeries(labels);
+      series.results.inc();
+      series.duration.observe(seconds);
     }
+  }
+
+  /**
+   * The children of both policy metrics for a label set. prom-client hashes the twelve labels
+   * (sorting their names) on every call; every rule of every review lands here, so the children
+   * are kept by a plain join of the values (label order is fixed above).
+   */
+  private readonly series = new Map<string, PolicySeries>();
+
+  private policySeries(labels: Record<(typeof POLICY_LABELS)[number], string>): PolicySeries {
+    const key = POLICY_LABELS.map((name) => labels[name]).join('\u0000');
+    let series = this.series.get(key);
+    if (!series) {
+      if (this.series.size >= MAX_CACHED_SERIES) this.series.clear();
+      series = { results: this.policyResults.labels(labels), duration: this.policyDuration.labels(labels) };
+      this.series.set(key, series);
+    }
+    return series;
   }
 
   text(): Promise<string> {
