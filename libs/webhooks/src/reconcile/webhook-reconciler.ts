@@ -13,7 +13,11 @@
  */
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { isAlreadyExists, isConflict } from '@edict/kube';
-import { buildWebhookConfigurations, kindSelectorsOf } from '../build/build-webhook-configurations';
+import {
+  buildWebhookConfigurations,
+  kindSelectorsOf,
+  type WebhookBuildResult,
+} from '../build/build-webhook-configurations';
 import type { WebhookConfiguration } from '../build/types';
 import { unionConfiguration } from '../build/union';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
@@ -127,6 +131,31 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     }
   }
 
+  /**
+   * The configurations a pass would publish now (before any union with the stored ones), for
+   * debugging; undefined while there is no CA bundle. Any replica may call it: nothing is written.
+   */
+  async desired(): Promise<WebhookBuildResult | undefined> {
+    const ca = this.ca.current();
+    if (!ca || ca.caBundlePem.trim() === '') return undefined;
+    return this.build(ca.caBundlePem);
+  }
+
+  private async build(caBundlePem: string): Promise<WebhookBuildResult> {
+    const policies = this.policies.policies();
+    const resolve = kindSelectorsOf(policies).length > 0 ? await this.discovery.resolver() : () => [];
+    return buildWebhookConfigurations(policies, {
+      endpoint: this.options.endpoint,
+      caBundlePem,
+      resolve,
+      names: this.options.names,
+      defaultTimeoutSeconds: this.options.defaultTimeoutSeconds,
+      excludedNamespaces: this.options.excludedNamespaces,
+      policyValidation: this.options.policyValidation,
+      exceptionValidation: this.options.exceptionValidation,
+    });
+  }
+
   private async pass(): Promise<ReconcileOutcome> {
     if (this.stopped) return { status: 'skipped', reason: 'stopped' };
     if (!this.leader.isLeader()) return { status: 'skipped', reason: 'not-leader' };
@@ -135,18 +164,7 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
 
     // Read "synced" before the policies: a snapshot taken after syncing is complete.
     const synced = this.policies.hasSynced();
-    const policies = this.policies.policies();
-    const resolve = kindSelectorsOf(policies).length > 0 ? await this.discovery.resolver() : () => [];
-    const built = buildWebhookConfigurations(policies, {
-      endpoint: this.options.endpoint,
-      caBundlePem: ca.caBundlePem,
-      resolve,
-      names: this.options.names,
-      defaultTimeoutSeconds: this.options.defaultTimeoutSeconds,
-      excludedNamespaces: this.options.excludedNamespaces,
-      policyValidation: this.options.policyValidation,
-      exceptionValidation: this.options.exceptionValidation,
-    });
+    const built = await this.build(ca.caBundlePem);
     const complete = synced && built.complete;
     if (!complete) {
       this.logger.debug?.(

@@ -4,21 +4,15 @@
  * whether the cluster already covers what is wanted (the reconciler's own drift test). Read-only:
  * building the desired set writes nothing.
  */
-import { Inject, Injectable } from '@nestjs/common';
-import { TlsMaterial } from '@edict/cert';
+import { Injectable } from '@nestjs/common';
 import { KubeResources } from '@edict/kube';
 import { LeaderService } from '@edict/leader';
 import { PolicyCache } from '@edict/policy';
 import {
-  buildWebhookConfigurations,
   covers,
-  DiscoveryResolver,
-  kindSelectorsOf,
   MANAGED_BY_LABEL,
   MANAGED_BY_VALUE,
-  WEBHOOK_OPTIONS,
   WebhookReconciler,
-  type ResolvedWebhookOptions,
   type WebhookBuildResult,
   type WebhookConfiguration,
 } from '@edict/webhooks';
@@ -29,18 +23,12 @@ const KINDS = ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']
 
 @Injectable()
 export class WebhookStateService {
-  private readonly discovery: DiscoveryResolver;
-
   constructor(
-    @Inject(WEBHOOK_OPTIONS) private readonly options: ResolvedWebhookOptions,
     private readonly reconciler: WebhookReconciler,
     private readonly cache: PolicyCache,
-    private readonly material: TlsMaterial,
     private readonly resources: KubeResources,
     private readonly leader: LeaderService,
-  ) {
-    this.discovery = new DiscoveryResolver(resources.http, options.discoveryCacheMs);
-  }
+  ) {}
 
   async state(): Promise<WebhooksDto> {
     const [stored, desired] = await Promise.all([this.stored(), this.desired()]);
@@ -105,24 +93,11 @@ export class WebhookStateService {
     );
   }
 
-  /** What the reconciler would publish now, built with the same inputs. */
+  /** What the reconciler would publish now. */
   private async desired(): Promise<{ built: WebhookBuildResult } | { error: string }> {
-    const ca = this.material.current();
-    if (!ca || ca.caBundlePem.trim() === '') return { error: 'no CA bundle yet' };
-    const policies = this.cache.policies();
     try {
-      const resolve = kindSelectorsOf(policies).length > 0 ? await this.discovery.resolver() : () => [];
-      const built = buildWebhookConfigurations(policies, {
-        endpoint: this.options.endpoint,
-        caBundlePem: ca.caBundlePem,
-        resolve,
-        names: this.options.names,
-        defaultTimeoutSeconds: this.options.defaultTimeoutSeconds,
-        excludedNamespaces: this.options.excludedNamespaces,
-        policyValidation: this.options.policyValidation,
-        exceptionValidation: this.options.exceptionValidation,
-      });
-      return { built };
+      const built = await this.reconciler.desired();
+      return built ? { built } : { error: 'no CA bundle yet' };
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }
