@@ -18,7 +18,7 @@ export const E2E_SERVICE = 'edict-svc';
 export const E2E_SERVER_NAME = `${E2E_SERVICE}.${E2E_NAMESPACE}.svc`;
 
 /** Short timings so a spec takes seconds. */
-const TEST_TIMINGS: Partial<ControllerConfig> = {
+export const TEST_TIMINGS: Partial<ControllerConfig> = {
   watchTimeoutSeconds: 5,
   leaseDurationMs: 2_000,
   renewDeadlineMs: 1_500,
@@ -237,63 +237,4 @@ export async function waitForWebhook(
     `webhook ${name}${resource ? ` for ${resource}` : ''} published`,
     timeoutMs,
   );
-}
-
-function service(path: string) {
-  return { service: { name: E2E_SERVICE, namespace: E2E_NAMESPACE, path, port: 443 } };
-}
-
-/**
- * Webhook configurations written by hand (Pods CREATE/UPDATE to validate/mutate fail, policies to
- * policyvalidate), for specs that do not depend on the controller publishing its own. Note: the
- * controller now publishes configurations of the same names (and keeps them in line with the
- * policies); most specs should wait for those instead (`waitForWebhook`).
- */
-export function handMadeWebhookConfigurations(caBundle: string) {
-  const rules = [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }];
-  const common = { admissionReviewVersions: ['v1'], sideEffects: 'NoneOnDryRun', timeoutSeconds: 10 };
-  return {
-    validating: {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: { name: 'edict-resource-validating-webhook-cfg' },
-      webhooks: [
-        {
-          name: 'validate.kyverno.svc-fail',
-          clientConfig: { ...service('/validate/fail'), caBundle },
-          rules,
-          failurePolicy: 'Fail',
-          ...common,
-        },
-        {
-          name: 'validate-policy.kyverno.svc',
-          clientConfig: { ...service('/policyvalidate'), caBundle },
-          rules: [
-            {
-              operations: ['CREATE', 'UPDATE'],
-              apiGroups: ['kyverno.io'],
-              apiVersions: ['v1'],
-              resources: ['clusterpolicies', 'policies'],
-            },
-          ],
-          failurePolicy: 'Fail',
-          ...common,
-        },
-      ],
-    },
-    mutating: {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { name: 'edict-resource-mutating-webhook-cfg' },
-      webhooks: [
-        {
-          name: 'mutate.kyverno.svc-fail',
-          clientConfig: { ...service('/mutate/fail'), caBundle },
-          rules,
-          failurePolicy: 'Fail',
-          ...common,
-        },
-      ],
-    },
-  };
 }

@@ -5,21 +5,13 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ControllerConfig } from '../../../admission-controller/src/config/controller-config';
+import { TEST_TIMINGS } from '../../../admission-controller/src/testing/e2e-cluster';
 
 /** The repository's examples/ folder. */
 export const REPO_EXAMPLES = resolve(__dirname, '../../../../examples');
 
 /** Short timings so a spec takes seconds (the controller on any free port). */
-export const FAST_CONTROLLER: Partial<ControllerConfig> = {
-  port: 0,
-  watchTimeoutSeconds: 5,
-  leaseDurationMs: 2_000,
-  renewDeadlineMs: 1_500,
-  retryPeriodMs: 200,
-  shutdownDelayMs: 0,
-  drainTimeoutMs: 2_000,
-  tlsReadyTimeoutMs: 10_000,
-};
+export const FAST_CONTROLLER: Partial<ControllerConfig> = { port: 0, ...TEST_TIMINGS };
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `edict-${prefix}-`));
