@@ -233,6 +233,13 @@ describe('admin endpoints and Swagger', () => {
       ]);
     });
 
+    it('puts a Pod sent without a namespace in default, as kubectl would (kubectl run --dry-run=client -o json)', async () => {
+      const bare = testPod('web');
+      const answer = await evaluate({ ...bare, metadata: { name: 'web' } });
+      expect(answer.body.request).toMatchObject({ namespace: 'default', resource: { resource: 'pods' } });
+      expect(answer.body.message).toContain('resource Pod/default/web was blocked');
+    });
+
     it('runs the autogen rule for a Deployment', async () => {
       const deployment = {
         apiVersion: 'apps/v1',

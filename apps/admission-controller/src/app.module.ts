@@ -19,7 +19,7 @@ import { AdmissionConfigService } from './cluster/admission-config.service';
 import { leaderGateFor } from './cluster/leader-gate';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
 import { RoleResolverService } from './cluster/role-resolver.service';
-import { TopLevelKinds } from './cluster/top-level-kinds';
+import { ApiResources } from './cluster/api-resources';
 import type { ControllerConfig } from './config/controller-config';
 import { CONTROLLER_CONFIG } from './config/tokens';
 import { HealthController } from './health/health.controller';
@@ -125,9 +125,9 @@ export class AdmissionControllerModule {
         NamespaceLabels,
         RoleResolverService,
         {
-          provide: TopLevelKinds,
+          provide: ApiResources,
           inject: [KubeResources],
-          useFactory: (resources: KubeResources) => new TopLevelKinds((path) => resources.http.json({ path })),
+          useFactory: (resources: KubeResources) => new ApiResources((path) => resources.http.json({ path })),
         },
         AfterAdmissionService,
         AdmissionMetrics,

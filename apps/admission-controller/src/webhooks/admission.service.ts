@@ -21,7 +21,7 @@ import { AfterAdmissionService } from '../after/after-admission.service';
 import { AdmissionConfigService } from '../cluster/admission-config.service';
 import { NamespaceLabels } from '../cluster/namespace-labels.service';
 import { RoleResolverService } from '../cluster/role-resolver.service';
-import { TopLevelKinds } from '../cluster/top-level-kinds';
+import { ApiResources } from '../cluster/api-resources';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
@@ -48,7 +48,7 @@ export class AdmissionService {
     private readonly metrics: AdmissionMetrics,
     private readonly roles: RoleResolverService,
     private readonly after: AfterAdmissionService,
-    private readonly topLevelKinds: TopLevelKinds,
+    private readonly apiResources: ApiResources,
   ) {
     this.limiter = new ReviewLimiter(settings.maxInFlight, settings.maxQueued);
   }
@@ -94,7 +94,7 @@ export class AdmissionService {
    * kind it is about. The admin `evaluate` endpoint takes the same inputs with its own engine.
    */
   async inputsFor(request: AdmissionRequest, engine: AdmissionEngine = this.engine): Promise<ReviewInputs> {
-    const topLevelKind = request.subResource ? await this.topLevelKinds.kindOf(request.resource) : undefined;
+    const topLevelKind = request.subResource ? await this.apiResources.kindOf(request.resource) : undefined;
     return {
       snapshot: this.cache.snapshot(),
       config: this.config.current(),

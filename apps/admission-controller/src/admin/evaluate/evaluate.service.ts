@@ -6,12 +6,13 @@
  */
 import { BadRequestException, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { deadlineFromTimeout, withDeadline } from '@edict/admission';
+import { ApiResources } from '../../cluster/api-resources';
 import { NamespaceLabels } from '../../cluster/namespace-labels.service';
 import { InstrumentedEngine } from '../../webhooks/admission-engine';
 import { AdmissionService } from '../../webhooks/admission.service';
 import type { EvaluationDto } from './evaluate.dto';
 import { evaluateAdmission } from './evaluate-admission';
-import { parseEvaluationInput } from './evaluation-input';
+import { parseEvaluationInput, withDiscoveredResource } from './evaluation-input';
 
 @Injectable()
 export class EvaluateService {
@@ -19,12 +20,14 @@ export class EvaluateService {
     private readonly namespaces: NamespaceLabels,
     private readonly engine: InstrumentedEngine,
     private readonly admission: AdmissionService,
+    private readonly apiResources: ApiResources,
   ) {}
 
   async evaluate(body: unknown): Promise<EvaluationDto> {
     const input = parseEvaluationInput(body);
     if (!input.ok) throw new BadRequestException(input.message);
-    const { request } = input;
+    const discovered = input.source === 'resource' ? await this.apiResources.resourceOf(input.request.kind) : undefined;
+    const request = discovered ? withDiscoveredResource(input.request, discovered) : input.request;
     const namespaceLabels = input.namespaceLabels ?? this.namespaces.labelsOf(request.namespace);
     const deadlineAt = performance.now() + deadlineFromTimeout(undefined);
     const remaining = () => Math.max(1, deadlineAt - performance.now());

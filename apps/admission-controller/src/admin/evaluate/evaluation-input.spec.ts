@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEvaluationInput, pluralOf } from './evaluation-input';
+import { parseEvaluationInput, pluralOf, withDiscoveredResource } from './evaluation-input';
 
 const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'team-a' }, spec: {} };
 const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'api', namespace: 'team-a' } };
@@ -124,5 +124,31 @@ describe('pluralOf', () => {
       'gateways',
       'configmaps',
     ]);
+  });
+});
+
+describe('withDiscoveredResource', () => {
+  const parsed = (object: unknown) => {
+    const input = parseEvaluationInput(object);
+    if (!input.ok) throw new Error(input.message);
+    return input.request;
+  };
+
+  it('puts a namespaced object sent without a namespace in default, as kubectl does', () => {
+    const request = withDiscoveredResource(parsed({ ...pod, metadata: { name: 'web' } }), {
+      resource: 'pods',
+      namespaced: true,
+    });
+    expect(request.namespace).toBe('default');
+    expect((request.object as { metadata: { namespace: string } }).metadata.namespace).toBe('default');
+    expect(request.resource).toEqual({ group: '', version: 'v1', resource: 'pods' });
+  });
+
+  it('keeps a given namespace, leaves cluster-scoped objects without one, and takes the real resource name', () => {
+    expect(withDiscoveredResource(parsed(pod), { resource: 'pods', namespaced: true }).namespace).toBe('team-a');
+    const widget = parsed({ apiVersion: 'example.com/v1', kind: 'Octopus', metadata: { name: 'o' } });
+    const request = withDiscoveredResource(widget, { resource: 'octopodes', namespaced: false });
+    expect(request.namespace).toBeUndefined();
+    expect(request.requestResource).toEqual({ group: 'example.com', version: 'v1', resource: 'octopodes' });
   });
 });

@@ -163,6 +163,30 @@ function splitApiVersion(apiVersion: string): [string, string] {
  * The resource name of a kind by English plural rules (no discovery here). Policies select by kind,
  * so this only shows up as `request.resource` to policies that read it.
  */
+/**
+ * A request built from a bare resource, completed with what API discovery says of its kind, as
+ * the API server would have it: the real resource name, and for a namespaced kind sent without a
+ * namespace, `default` (where kubectl creates it) on the request and the object.
+ */
+export function withDiscoveredResource(
+  request: AdmissionRequest,
+  found: { resource: string; namespaced: boolean },
+): AdmissionRequest {
+  const resource = { ...request.resource, resource: found.resource };
+  const completed: AdmissionRequest = { ...request, resource, requestResource: resource };
+  if (found.namespaced && !request.namespace) {
+    completed.namespace = 'default';
+    const placed = (object: unknown) =>
+      object && typeof object === 'object'
+        ? { ...object, metadata: { ...((object as KubeObject).metadata ?? {}), namespace: 'default' } }
+        : object;
+    completed.object = placed(request.object) as AdmissionRequest['object'];
+    completed.oldObject = placed(request.oldObject) as AdmissionRequest['oldObject'];
+  }
+  return completed;
+}
+
+/** An English plural of the kind: the resource name when discovery cannot tell. */
 export function pluralOf(kind: string): string {
   const lower = kind.toLowerCase();
   if (/(ss|x|ch|sh)$/.test(lower)) return `${lower}es`;

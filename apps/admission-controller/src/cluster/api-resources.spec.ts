@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { TopLevelKinds, type DiscoveryReader } from './top-level-kinds';
+import { ApiResources, type DiscoveryReader } from './api-resources';
 
 const CORE = {
   resources: [
-    { name: 'pods', kind: 'Pod' },
+    { name: 'namespaces', kind: 'Namespace', namespaced: false },
+    { name: 'pods', kind: 'Pod', namespaced: true },
     { name: 'pods/exec', kind: 'PodExecOptions' },
     { name: 'pods/ephemeralcontainers', kind: 'Pod' },
   ],
@@ -15,7 +16,7 @@ const APPS = {
   ],
 };
 
-function discovery(documents: Record<string, { resources: { name: string; kind: string }[] }>) {
+function discovery(documents: Record<string, { resources: { name: string; kind: string; namespaced?: boolean }[] }>) {
   const reads: string[] = [];
   const read: DiscoveryReader = async (path) => {
     reads.push(path);
@@ -26,10 +27,10 @@ function discovery(documents: Record<string, { resources: { name: string; kind: 
   return { read, reads };
 }
 
-describe('TopLevelKinds', () => {
+describe('ApiResources', () => {
   it("answers the parent resource's kind from the group version's discovery", async () => {
     const { read } = discovery({ '/api/v1': CORE, '/apis/apps/v1': APPS });
-    const kinds = new TopLevelKinds(read);
+    const kinds = new ApiResources(read);
     expect(await kinds.kindOf({ group: '', version: 'v1', resource: 'pods' })).toEqual({
       group: '',
       version: 'v1',
@@ -42,10 +43,26 @@ describe('TopLevelKinds', () => {
     });
   });
 
+  it("answers a kind's resource name and scope, never a subresource's", async () => {
+    const { read, reads } = discovery({ '/api/v1': CORE });
+    const resources = new ApiResources(read);
+    expect(await resources.resourceOf({ group: '', version: 'v1', kind: 'Pod' })).toEqual({
+      resource: 'pods',
+      kind: 'Pod',
+      namespaced: true,
+    });
+    expect(await resources.resourceOf({ group: '', version: 'v1', kind: 'Namespace' })).toMatchObject({
+      resource: 'namespaces',
+      namespaced: false,
+    });
+    expect(await resources.resourceOf({ group: '', version: 'v1', kind: 'PodExecOptions' })).toBeUndefined();
+    expect(reads).toHaveLength(1); // a miss just after a read does not read again
+  });
+
   it('reads each group version once while fresh, and again after the TTL', async () => {
     let now = 0;
     const { read, reads } = discovery({ '/api/v1': CORE });
-    const kinds = new TopLevelKinds(read, 1_000, () => now);
+    const kinds = new ApiResources(read, 1_000, () => now);
     await Promise.all([
       kinds.kindOf({ group: '', version: 'v1', resource: 'pods' }),
       kinds.kindOf({ group: '', version: 'v1', resource: 'pods' }),
@@ -60,7 +77,7 @@ describe('TopLevelKinds', () => {
     let now = 0;
     const documents = { '/apis/example.com/v1': { resources: [] as { name: string; kind: string }[] } };
     const { read, reads } = discovery(documents);
-    const kinds = new TopLevelKinds(read, 1_000, () => now);
+    const kinds = new ApiResources(read, 1_000, () => now);
     const widgets = { group: 'example.com', version: 'v1', resource: 'widgets' };
     expect(await kinds.kindOf(widgets)).toBeUndefined();
     expect(reads).toHaveLength(1);
@@ -72,7 +89,7 @@ describe('TopLevelKinds', () => {
 
   it('does not remember a failed read, and answers undefined for it', async () => {
     const { read, reads } = discovery({});
-    const kinds = new TopLevelKinds(read);
+    const kinds = new ApiResources(read);
     expect(await kinds.kindOf({ group: 'gone.io', version: 'v1', resource: 'things' })).toBeUndefined();
     expect(await kinds.kindOf({ group: 'gone.io', version: 'v1', resource: 'things' })).toBeUndefined();
     expect(reads).toEqual(['/apis/gone.io/v1', '/apis/gone.io/v1']);

@@ -1,0 +1,102 @@
+/**
+ * API discovery answers the admission path needs, per group version:
+ *  - the kind of the resource a subresource request is about: `pods/exec` arrives as
+ *    PodExecOptions and `deployments/scale` as autoscaling/v1 Scale, but policies select them as
+ *    `Pod/exec` and `Deployment/scale` (Kyverno looks the request's resource up the same way);
+ *  - a kind's resource name and scope, for requests the admin `evaluate` endpoint builds.
+ * A group version's answer is kept for `ttlMs`; a name missing from it triggers at most one
+ * re-read per tenth of `ttlMs` (a CRD may have just been added).
+ */
+import type { GroupVersionKind } from '@edict/engine';
+
+export interface GroupVersionResource {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+}
+
+/** Reads one discovery document (`/api/v1`, `/apis/<group>/<version>`). */
+export type DiscoveryReader = (
+  path: string,
+) => Promise<{ resources?: { name: string; kind: string; namespaced?: boolean }[] }>;
+
+export interface ApiResource {
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+interface Entry {
+  readonly at: number;
+  /** Top-level resources (no subresources) of the group version. */
+  readonly resources: Promise<readonly ApiResource[]>;
+}
+
+export class ApiResources {
+  private readonly byGroupVersion = new Map<string, Entry>();
+
+  constructor(
+    private readonly read: DiscoveryReader,
+    private readonly ttlMs = 5 * 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The kind serving `gvr` (undefined when discovery does not know it or cannot be read). */
+  async kindOf(gvr: GroupVersionResource): Promise<GroupVersionKind | undefined> {
+    const found = await this.find(gvr.group, gvr.version, (entry) => entry.resource === gvr.resource);
+    return found && { group: gvr.group, version: gvr.version, kind: found.kind };
+  }
+
+  /** The resource serving `gvk`, with its scope (undefined when unknown). */
+  resourceOf(gvk: GroupVersionKind): Promise<ApiResource | undefined> {
+    return this.find(gvk.group, gvk.version, (entry) => entry.kind === gvk.kind);
+  }
+
+  private async find(
+    group: string,
+    version: string,
+    wanted: (entry: ApiResource) => boolean,
+  ): Promise<ApiResource | undefined> {
+    const key = `${group}/${version}`;
+    let entry = this.fresh(key);
+    let found = (await this.resourcesIn(entry, group, version))?.find(wanted);
+    if (found === undefined && entry && this.now() - entry.at >= this.ttlMs / 10) {
+      this.byGroupVersion.delete(key);
+      entry = this.fresh(key);
+      found = (await this.resourcesIn(entry, group, version))?.find(wanted);
+    }
+    return found;
+  }
+
+  private fresh(key: string): Entry | undefined {
+    const entry = this.byGroupVersion.get(key);
+    if (entry && this.now() - entry.at < this.ttlMs) return entry;
+    this.byGroupVersion.delete(key);
+    return undefined;
+  }
+
+  private async resourcesIn(
+    entry: Entry | undefined,
+    group: string,
+    version: string,
+  ): Promise<readonly ApiResource[] | undefined> {
+    const key = `${group}/${version}`;
+    if (!entry) {
+      const path = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+      const resources = this.read(path).then((document) =>
+        (document.resources ?? [])
+          .filter((r) => !r.name.includes('/'))
+          .map((r) => ({ resource: r.name, kind: r.kind, namespaced: r.namespaced === true })),
+      );
+      entry = { at: this.now(), resources };
+      this.byGroupVersion.set(key, entry);
+    }
+    try {
+      return await entry.resources;
+    } catch {
+      // Unreadable discovery is not remembered: the next request tries again.
+      if (this.byGroupVersion.get(key) === entry) this.byGroupVersion.delete(key);
+      return undefined;
+    }
+  }
+}
