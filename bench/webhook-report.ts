@@ -24,7 +24,7 @@ export function formatWebhookSuite(suite: WebhookSuite, seconds: number, warmupS
       `  WARNING: ${missing.length} of ${suite.policies} policies were never evaluated (${missing.join(', ')}): ` +
         `the webhook figures below do not include them`,
     );
-  out.push('  both servers give the same answer, byte for byte (checked on every measured response)');
+  out.push('  both servers give the same answer, byte for byte (checked on every measured response, its uid aside)');
 
   const bareAt = (connections: number) =>
     suite.rows.find((row) => row.connections === connections && row.name.startsWith('bare'))!;
