@@ -9,6 +9,7 @@ import type { CoreV1Api } from '@kubernetes/client-node';
 import { eventually } from '@edict/kube/testing';
 import { LifecycleState } from './lifecycle/lifecycle-state';
 import { AdmissionConfigService } from './cluster/admission-config.service';
+import { ClusterScopedKinds } from './cluster/cluster-scoped-kinds.service';
 import type { RunningController } from './bootstrap';
 import {
   apiErrorMessage as messageOf,
@@ -163,6 +164,53 @@ describe('admission controller end to end', () => {
     const message = messageOf(error);
     expect(message).toContain('admission webhook "validate-policy.edict.svc" denied the request: ');
     expect(message).toContain("Can't specify any and all together");
+  });
+
+  it('refuses a namespaced Policy matching a cluster-scoped custom resource kind', async () => {
+    cluster.apiServer.create({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Cluster',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    });
+    const kinds = controller.app.get(ClusterScopedKinds);
+    await eventually(() => kinds.kinds().includes('Widget'), 'the CRD seen');
+    const policy = {
+      apiVersion: 'kyverno.io/v1',
+      kind: 'Policy',
+      metadata: { name: 'widgets', namespace: 'default' },
+      spec: {
+        rules: [
+          {
+            name: 'label-widgets',
+            match: { any: [{ resources: { kinds: ['Widget'] } }] },
+            validate: { message: 'x', pattern: { metadata: { labels: { team: '?*' } } } },
+          },
+        ],
+      },
+    };
+    const error = await cluster.custom
+      .createNamespacedCustomObject({
+        group: 'kyverno.io',
+        version: 'v1',
+        namespace: 'default',
+        plural: 'policies',
+        body: policy,
+      })
+      .catch((e: unknown) => e);
+    expect(messageOf(error)).toContain("Cluster wide resource 'Widget' not allowed in namespaced policy");
   });
 
   it('counts reviews and rule results under Kyverno metric names', async () => {

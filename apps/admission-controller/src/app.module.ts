@@ -16,6 +16,7 @@ import { leaderGateOf, WebhooksModule } from '@edict/webhooks';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { adminEndpoints } from './admin/admin-endpoints';
 import { AdmissionConfigService } from './cluster/admission-config.service';
+import { ClusterScopedKinds } from './cluster/cluster-scoped-kinds.service';
 import { leaderGateFor } from './cluster/leader-gate';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
 import { RoleResolverService } from './cluster/role-resolver.service';
@@ -122,6 +123,7 @@ export class AdmissionControllerModule {
         { provide: CONTROLLER_CONFIG, useValue: config },
         LifecycleState,
         AdmissionConfigService,
+        ClusterScopedKinds,
         NamespaceLabels,
         RoleResolverService,
         {

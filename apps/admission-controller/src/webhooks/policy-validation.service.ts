@@ -21,16 +21,25 @@ import {
   type PolicyException,
 } from '@edict/engine';
 import { AdmissionConfigService } from '../cluster/admission-config.service';
+import { ClusterScopedKinds } from '../cluster/cluster-scoped-kinds.service';
 import type { ReviewAnswer } from './admission.service';
 
 @Injectable()
 export class PolicyValidationService {
-  constructor(private readonly config: AdmissionConfigService) {}
+  constructor(
+    private readonly config: AdmissionConfigService,
+    private readonly clusterScoped: ClusterScopedKinds,
+  ) {}
 
   policy(body: unknown): ReviewAnswer {
     return this.answer(body, (request) => {
       const policy = request.object as unknown as Policy;
-      return decisionFrom(validatePolicy(policy, { namespaced: policy.kind === 'Policy' }));
+      return decisionFrom(
+        validatePolicy(policy, {
+          namespaced: policy.kind === 'Policy',
+          clusterScopedKinds: this.clusterScoped.kinds(),
+        }),
+      );
     });
   }
 
