@@ -16,8 +16,7 @@ import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import { TlsMaterial } from '@edict/cert';
 import type { JsonObject } from '@edict/engine';
 import { PolicyCache, readCrdManifests } from '@edict/policy';
-import { startController } from '../apps/admission-controller/src/bootstrap';
-import { loadControllerConfig } from '../apps/admission-controller/src/config/controller-config';
+import { loadControllerConfig, startController } from '@edict/admission-controller';
 import type { ChildRoleRunner } from './child-process';
 import { sharedDir } from './shared-dir';
 

@@ -10,7 +10,7 @@ import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node
 import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { installPolicyCrds } from '@edict/policy';
-import { apiErrorMessage, requireLabelPolicy, testPod } from '../../../admission-controller/src/testing/e2e-cluster';
+import { apiErrorMessage, requireLabelPolicy, testPod } from '@edict/admission-controller/testing';
 import { launchModeOf } from '../launch-mode';
 import { FAST_CONTROLLER, freePort, tempDir } from '../testing/launcher-fixtures';
 import { startAgainstCluster, type ClusterController } from './against-cluster';

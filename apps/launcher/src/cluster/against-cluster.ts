@@ -5,11 +5,12 @@
  */
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { KubeHttpClient, KubeResources, loadKubeConfig } from '@edict/kube';
-import { startController, type RunningController } from '../../../admission-controller/src/bootstrap';
 import {
   loadControllerConfig,
+  startController,
   type ControllerConfig,
-} from '../../../admission-controller/src/config/controller-config';
+  type RunningController,
+} from '@edict/admission-controller';
 import { LauncherError } from '../launcher-error';
 
 /** Without these the policy cache cannot sync (and the controller would never turn ready). */

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import { apiErrorMessage, testPod } from '../../../admission-controller/src/testing/e2e-cluster';
+import { apiErrorMessage, testPod } from '@edict/admission-controller/testing';
 import {
   examplesWithAnInvalidOne,
   FAST_CONTROLLER,

@@ -14,11 +14,12 @@ import type { LoggerService, LogLevel } from '@nestjs/common';
 import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import { KubeResources, type KubeObject } from '@edict/kube';
 import { installPolicyCrds, PolicyCache } from '@edict/policy';
-import { startController, type RunningController } from '../../../admission-controller/src/bootstrap';
 import {
   loadControllerConfig,
+  startController,
   type ControllerConfig,
-} from '../../../admission-controller/src/config/controller-config';
+  type RunningController,
+} from '@edict/admission-controller';
 import { explainListenError, LauncherError } from '../launcher-error';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
 import { policiesLoaded, policyValidationPublished, webhooksPublished } from './webhooks-ready';

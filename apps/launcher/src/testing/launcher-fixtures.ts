@@ -4,8 +4,8 @@ import { request } from 'node:https';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ControllerConfig } from '../../../admission-controller/src/config/controller-config';
-import { TEST_TIMINGS } from '../../../admission-controller/src/testing/e2e-cluster';
+import type { ControllerConfig } from '@edict/admission-controller';
+import { TEST_TIMINGS } from '@edict/admission-controller/testing';
 
 /** The repository's examples/ folder. */
 export const REPO_EXAMPLES = resolve(__dirname, '../../../../examples');
