@@ -1,4 +1,4 @@
-import type { CompiledPolicy, PolicyResponse, ResourceRequest } from '@edict/engine';
+import { emptyPolicyResponse, type CompiledPolicy, type PolicyResponse, type ResourceRequest } from '@edict/engine';
 import type { AdmissionEngine } from '../policies';
 
 export interface Evaluated {
@@ -37,19 +37,11 @@ export function crashed(
   error: unknown,
   type: 'Validation' | 'Mutation' | 'Generation',
 ): PolicyResponse {
-  const object = request.resource ?? request.oldResource;
-  const policy = compiled.policy;
   return {
-    policy: { name: policy.metadata.name, namespace: compiled.namespace, kind: policy.kind },
-    resource: {
-      apiVersion: object?.apiVersion ?? '',
-      kind: object?.kind ?? '',
-      name: object?.metadata?.name ?? '',
-      namespace: object?.metadata?.namespace,
-    },
+    ...emptyPolicyResponse(compiled, request.resource ?? request.oldResource),
     rules: [
       {
-        name: policy.metadata.name,
+        name: compiled.policy.metadata.name,
         type,
         status: 'error',
         message: `policy evaluation failed: ${error instanceof Error ? error.message : String(error)}`,

@@ -178,7 +178,7 @@ export class Engine {
     current: () => KubeObject | undefined = () => request.resource,
   ): Promise<PolicyResponse> {
     const trigger = request.resource ?? request.oldResource;
-    const response = emptyResponse(compiled, trigger);
+    const response = emptyPolicyResponse(compiled, trigger);
     if (!trigger || !appliesToNamespace(compiled, request)) return response;
 
     const { ctx, error } = this.createContext(request, trigger, options);
@@ -323,7 +323,8 @@ function toMatchRequest(request: ResourceRequest, resource: KubeObject): MatchRe
   };
 }
 
-function emptyResponse(compiled: CompiledPolicy, resource: KubeObject | undefined): PolicyResponse {
+/** A policy's response about `resource` before any rule result is added. */
+export function emptyPolicyResponse(compiled: CompiledPolicy, resource: KubeObject | undefined): PolicyResponse {
   const policy = compiled.policy;
   return {
     policy: { name: policy.metadata.name, namespace: compiled.namespace, kind: policy.kind },

@@ -2,15 +2,7 @@ import { ImageReferenceError, parseImageReference } from '../images';
 import type { CheckOutcome } from './evaluate-checks';
 import { formatFieldError } from './field-error';
 import type { ContainerModel, PodModel } from './model';
-
-const TEMPLATE_KINDS = new Set([
-  'DaemonSet',
-  'Deployment',
-  'Job',
-  'StatefulSet',
-  'ReplicaSet',
-  'ReplicationController',
-]);
+import { TEMPLATE_KINDS } from './pod-source';
 
 /**
  * Rewrites field paths from the pod to the resource, as Kyverno does for the failure message:

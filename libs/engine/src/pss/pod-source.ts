@@ -2,16 +2,10 @@ import { isObject, type JsonValue, type KubeObject } from '../json';
 import { PodSecurityError, RESOURCE_ERROR_PREFIX } from './errors';
 import type { PodModel } from './model';
 import { readPodModel } from './pod-model';
+import { POD_CONTROLLERS } from '../policy/autogen';
 
 /** Kinds whose pod lives at `spec.template` (the same list Kyverno's podSecurity handler uses). */
-const TEMPLATE_KINDS = new Set([
-  'DaemonSet',
-  'Deployment',
-  'Job',
-  'StatefulSet',
-  'ReplicaSet',
-  'ReplicationController',
-]);
+export const TEMPLATE_KINDS: ReadonlySet<string> = new Set(POD_CONTROLLERS.filter((kind) => kind !== 'CronJob'));
 
 function child(value: JsonValue | undefined, key: string): JsonValue | undefined {
   return isObject(value) ? value[key] : undefined;
