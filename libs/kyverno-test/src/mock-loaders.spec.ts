@@ -83,12 +83,13 @@ describe('FakeApiServer', () => {
 });
 
 describe('context loaders', () => {
+  const cluster = { policyNamespace: undefined };
   it('load nothing without mocks', async () => {
     const loaders = createContextLoaders(loaded({ resources: [obj('v1', 'ConfigMap', 'cm', 'default')] }));
-    expect(await loaders.configMap('default', 'cm')).toBeUndefined();
-    expect(await loaders.apiCall({ urlPath: '/api/v1/configmaps' })).toBeUndefined();
-    expect(await loaders.globalReference('x')).toBeUndefined();
-    expect(await loaders.imageRegistry('nginx')).toBeUndefined();
+    expect(await loaders.configMap('default', 'cm', cluster)).toBeUndefined();
+    expect(await loaders.apiCall({ urlPath: '/api/v1/configmaps' }, cluster)).toBeUndefined();
+    expect(await loaders.globalReference('x', cluster)).toBeUndefined();
+    expect(await loaders.imageRegistry('nginx', cluster)).toBeUndefined();
   });
 
   it('serve ConfigMaps and API paths from the fake cluster when the test has clusterResources', async () => {
@@ -96,9 +97,9 @@ describe('context loaders', () => {
     const loaders = createContextLoaders(
       loaded({ clusterResources: [cm], resources: [obj('v1', 'Pod', 'p', 'default')] }, true),
     );
-    expect(await loaders.configMap('default', 'cm')).toBe(cm);
-    expect(await loaders.configMap('other', 'cm')).toBeUndefined();
-    expect(await loaders.apiCall({ urlPath: '/api/v1/pods' })).toMatchObject({ items: [{ metadata: { name: 'p' } }] });
+    expect(await loaders.configMap('default', 'cm', cluster)).toBe(cm);
+    expect(await loaders.configMap('other', 'cm', cluster)).toBeUndefined();
+    expect(await loaders.apiCall({ urlPath: '/api/v1/pods' }, cluster)).toMatchObject({ items: [{ metadata: { name: 'p' } }] });
   });
 
   it('answer service calls from apiCallResponses and fail on error statuses', async () => {
@@ -108,9 +109,9 @@ describe('context loaders', () => {
       { url: 'https://svc/down', statusCode: 503, body: null },
     ];
     const loaders = createContextLoaders(test);
-    expect(await loaders.apiCall({ service: { url: 'https://svc/check' } })).toEqual({ allowed: true });
-    expect(await loaders.apiCall({ service: { url: 'https://svc/other' } })).toBeUndefined();
-    expect(() => loaders.apiCall({ service: { url: 'https://svc/down' } })).toThrow('HTTP 503 from https://svc/down');
+    expect(await loaders.apiCall({ service: { url: 'https://svc/check' } }, cluster)).toEqual({ allowed: true });
+    expect(await loaders.apiCall({ service: { url: 'https://svc/other' } }, cluster)).toBeUndefined();
+    expect(() => loaders.apiCall({ service: { url: 'https://svc/down' } }, cluster)).toThrow('HTTP 503 from https://svc/down');
   });
 
   it('let mutate-existing and generate read targets and resources', async () => {

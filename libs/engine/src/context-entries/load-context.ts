@@ -1,6 +1,6 @@
 import type { JsonValue } from '../json';
 import { compileJmesPath } from '../jmespath';
-import type { ContextLoaders } from '../engine/loaders';
+import type { ContextLoaders, LoaderScope } from '../engine/loaders';
 import type { ContextEntry } from '../policy/types';
 import { substituteVariables, type EvaluationContext } from '../variables';
 
@@ -10,6 +10,8 @@ export interface ContextLoadOptions {
   loaders?: ContextLoaders;
   /** Names already supplied by the caller (CLI values); external lookups for them are skipped. */
   provided?: ReadonlySet<string>;
+  /** Who asks (the policy's namespace), passed on to every loader call. */
+  scope?: LoaderScope;
 }
 
 /**
@@ -40,11 +42,14 @@ async function loadEntry(
   if (entry.variable) return loadVariable(entry, ctx);
   if (options.provided?.has(entry.name)) return undefined;
   const loaders = options.loaders;
+  const scope: LoaderScope = options.scope ?? {};
   if (entry.configMap) {
     const name = substituteString(entry.configMap.name, ctx, entry.name, 'configMap.name');
+    // Kyverno: an empty namespace means the Policy's own namespace, `default` for a ClusterPolicy.
     const namespace =
-      substituteString(entry.configMap.namespace ?? '', ctx, entry.name, 'configMap.namespace') || 'default';
-    const configMap = await loaders?.configMap(namespace, name);
+      substituteString(entry.configMap.namespace ?? '', ctx, entry.name, 'configMap.namespace') ||
+      (scope.policyNamespace ?? 'default');
+    const configMap = await loaders?.configMap(namespace, name, scope);
     if (configMap === undefined) return undefined;
     return { data: configMap.data ?? {}, metadata: configMap.metadata };
   }
@@ -52,7 +57,7 @@ async function loadEntry(
     const call = substituteVariables(entry.apiCall as unknown as JsonValue, ctx) as typeof entry.apiCall;
     let response: JsonValue | undefined;
     try {
-      response = await loaders?.apiCall({ ...call, jmesPath: undefined, default: undefined });
+      response = await loaders?.apiCall({ ...call, jmesPath: undefined, default: undefined }, scope);
     } catch (error) {
       if (entry.apiCall.default !== undefined) return entry.apiCall.default;
       throw error;
@@ -63,6 +68,7 @@ async function loadEntry(
   if (entry.globalReference) {
     const data = await loaders?.globalReference(
       substituteString(entry.globalReference.name, ctx, entry.name, 'globalReference.name'),
+      scope,
     );
     if (data === undefined) return undefined;
     const path =
@@ -76,7 +82,7 @@ async function loadEntry(
         `invalid image reference ${JSON.stringify(reference)}, image reference must be a string`,
       );
     }
-    const data = await loaders?.imageRegistry(reference);
+    const data = await loaders?.imageRegistry(reference, scope);
     if (data === undefined) return undefined;
     const path =
       entry.imageRegistry.jmesPath && substituteString(entry.imageRegistry.jmesPath, ctx, entry.name, 'jmesPath');

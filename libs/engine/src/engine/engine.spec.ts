@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../json';
 import type { Policy, PolicyException, Rule } from '../policy/types';
 import { Engine } from './engine';
+import type { ContextLoaders, LoaderScope } from './loaders';
 import type { ResourceRequest } from './types';
 
 function pod(name: string, labels: Record<string, string> = {}, namespace = 'shop'): KubeObject {
@@ -247,5 +248,57 @@ describe('Engine.validate deny rules', () => {
       oldResource: latestPod(),
     });
     expect(response.rules[0].status).toBe('fail');
+  });
+});
+
+describe('Engine: who asks the context loaders', () => {
+  const lookups: Array<{ kind: string; args: unknown[] }> = [];
+  const loaders: ContextLoaders = {
+    configMap: (namespace, name, scope) => {
+      lookups.push({ kind: 'configMap', args: [namespace, name, scope] });
+      return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { team: 'web' } };
+    },
+    apiCall: (call, scope) => {
+      lookups.push({ kind: 'apiCall', args: [call.urlPath, scope] });
+      return { items: [] };
+    },
+    globalReference: (name, scope) => {
+      lookups.push({ kind: 'globalReference', args: [name, scope] });
+      return { ok: true };
+    },
+    imageRegistry: (reference, scope) => {
+      lookups.push({ kind: 'imageRegistry', args: [reference, scope] });
+      return { manifest: {} };
+    },
+  };
+  const withContext: Rule = {
+    ...requireTeam,
+    context: [
+      { name: 'settings', configMap: { name: 'settings' } },
+      { name: 'pods', apiCall: { urlPath: '/api/v1/namespaces/shop/pods' } },
+      { name: 'shared', globalReference: { name: 'shared' } },
+      { name: 'image', imageRegistry: { reference: 'nginx:1.27' } },
+    ],
+  };
+
+  it("passes a namespaced Policy's namespace, and reads an unqualified ConfigMap from it (as Kyverno does)", async () => {
+    lookups.length = 0;
+    const engine = new Engine({ loaders });
+    await engine.validate(engine.compile(policy([withContext], {}, 'Policy')), { operation: 'CREATE', resource: pod('a', { team: 'x' }) });
+    const scope = { policyNamespace: 'shop' };
+    expect(lookups).toEqual([
+      { kind: 'configMap', args: ['shop', 'settings', scope] },
+      { kind: 'apiCall', args: ['/api/v1/namespaces/shop/pods', scope] },
+      { kind: 'globalReference', args: ['shared', scope] },
+      { kind: 'imageRegistry', args: ['nginx:1.27', scope] },
+    ]);
+  });
+
+  it('passes no namespace for a ClusterPolicy, whose unqualified ConfigMap is in default', async () => {
+    lookups.length = 0;
+    const engine = new Engine({ loaders });
+    await engine.validate(engine.compile(policy([withContext])), { operation: 'CREATE', resource: pod('a', { team: 'x' }) });
+    expect(lookups[0]).toEqual({ kind: 'configMap', args: ['default', 'settings', { policyNamespace: undefined }] });
+    expect(lookups.every((lookup) => (lookup.args.at(-1) as LoaderScope).policyNamespace === undefined)).toBe(true);
   });
 });

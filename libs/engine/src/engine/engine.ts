@@ -14,7 +14,7 @@ import { EvaluationContext } from '../variables';
 import { compilePolicy, type CompiledPolicy } from './compile';
 import { checkConditions } from './conditions';
 import { failureActionFor } from './failure-action';
-import type { ContextLoaders, ResourceLoader } from './loaders';
+import type { ContextLoaders, LoaderScope, ResourceLoader } from './loaders';
 import { errorMessage, ruleError, ruleResponse } from './responses';
 import type { PolicyResponse, ResourceRequest, RuleResponse, RuleType } from './types';
 
@@ -240,6 +240,7 @@ export class Engine {
   ): Promise<RuleResponse[]> {
     const policyName = compiled.policy.metadata.name;
     const values = valuesFor(options.ruleValues, policyName, rule.name);
+    const scope: LoaderScope = { policyNamespace: compiled.namespace };
     ctx.checkpoint();
     try {
       for (const [name, value] of Object.entries(values ?? {})) ctx.add(name, value);
@@ -247,6 +248,7 @@ export class Engine {
         await loadContextEntries(rule.context, ctx, {
           loaders: this.deps.loaders,
           provided: new Set(Object.keys(values ?? {})),
+          scope,
         });
       } catch (error) {
         return [ruleError(rule, type, 'failed to load context', error)];
@@ -273,7 +275,7 @@ export class Engine {
         ctx,
         request,
         resource,
-        context: { loaders: this.deps.loaders },
+        context: { loaders: this.deps.loaders, scope },
         foreachValues: valuesFor(options.foreachValues, policyName, rule.name),
       };
       return await handle(run, exceptions);

@@ -5,19 +5,27 @@ import type { APICall } from '../policy/types';
 export type Awaitable<T> = T | Promise<T>;
 
 /**
+ * Who asks a loader: the namespace of the calling Policy, undefined for a ClusterPolicy. Loaders
+ * that reach the cluster use it to keep a namespaced Policy inside its own namespace.
+ */
+export interface LoaderScope {
+  readonly policyNamespace?: string;
+}
+
+/**
  * What the engine reads from outside, behind interfaces: the admission controller backs these with
  * informers and HTTP, the CLI with the test's mocks. Every method may be slow; none may throw for
  * "not found" (return undefined instead) so rules can tell a missing object from a failure.
  */
 export interface ContextLoaders {
   /** A ConfigMap's object, or undefined when it does not exist. */
-  configMap(namespace: string, name: string): Awaitable<KubeObject | undefined>;
+  configMap(namespace: string, name: string, scope: LoaderScope): Awaitable<KubeObject | undefined>;
   /** The response of a Kubernetes API call (`urlPath`) or service call, already JSON-decoded. */
-  apiCall(call: APICall): Awaitable<JsonValue | undefined>;
-  /** A GlobalContextEntry's cached data. */
-  globalReference(name: string): Awaitable<JsonValue | undefined>;
+  apiCall(call: APICall, scope: LoaderScope): Awaitable<JsonValue | undefined>;
+  /** A GlobalContextEntry's cached data (`name` may address a projection: `entry.projection`). */
+  globalReference(name: string, scope: LoaderScope): Awaitable<JsonValue | undefined>;
   /** Image registry metadata (config, manifest) for an image reference. */
-  imageRegistry(reference: string): Awaitable<JsonObject | undefined>;
+  imageRegistry(reference: string, scope: LoaderScope): Awaitable<JsonObject | undefined>;
 }
 
 /** Resources that mutate-existing and generate rules read (targets, clone sources). */
