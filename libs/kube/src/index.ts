@@ -27,6 +27,7 @@ export { Backoff, type BackoffOptions } from './informer/backoff';
 export {
   KubeHttpClient,
   KubeTimeoutError,
+  KubeResponseTooLargeError,
   type KubeHttpRequest,
   type KubeStreamRequest,
   type KubeStream,

@@ -28,6 +28,13 @@ export interface KubeHttpRequest {
   readonly timeoutMs?: number;
   /** Aborts the request (it then rejects with the signal's reason). */
   readonly signal?: AbortSignal;
+  /**
+   * `json` only: the longest answer body accepted, counted while it streams; a longer one is cut
+   * off and rejects with `KubeResponseTooLargeError` (default: no limit).
+   */
+  readonly maxResponseBytes?: number;
+  /** `json` only: deadline for the whole call, body included (default: none beyond `timeoutMs`). */
+  readonly totalTimeoutMs?: number;
 }
 
 export interface KubeStreamRequest extends KubeHttpRequest {
@@ -43,6 +50,16 @@ export interface KubeStream {
 
 export class KubeTimeoutError extends Error {
   override readonly name = 'KubeTimeoutError';
+}
+
+export class KubeResponseTooLargeError extends Error {
+  override readonly name = 'KubeResponseTooLargeError';
+  constructor(
+    readonly path: string,
+    readonly limitBytes: number,
+  ) {
+    super(`the answer to ${path} is longer than ${limitBytes} bytes`);
+  }
 }
 
 /** Different TLS settings at once are rare (a rotated client certificate); keep a few agents. */
@@ -66,8 +83,7 @@ export class KubeHttpClient {
 
   /** Sends a request and parses the JSON answer; non-2xx answers throw `KubeApiError`. */
   async json<T = unknown>(req: KubeHttpRequest): Promise<T> {
-    const response = await this.send(req, req.timeoutMs ?? 60_000);
-    const { status, text } = await response;
+    const { status, text } = req.totalTimeoutMs ? await this.sendWithin(req, req.totalTimeoutMs) : await this.send(req);
     if (status < 200 || status > 299) throw KubeApiError.fromResponse(status, text);
     return (text === '' ? undefined : JSON.parse(text)) as T;
   }
@@ -130,9 +146,37 @@ export class KubeHttpClient {
     };
   }
 
-  private async send(req: KubeHttpRequest, timeoutMs: number): Promise<{ status: number; text: string }> {
-    const { response } = await this.open(req, timeoutMs);
-    return { status: response.statusCode ?? 500, text: await readAll(response) };
+  private async send(req: KubeHttpRequest): Promise<{ status: number; text: string }> {
+    const { request, response } = await this.open(req, req.timeoutMs ?? 60_000);
+    const limit = req.maxResponseBytes;
+    const declared = Number(response.headers['content-length']);
+    if (limit !== undefined && Number.isFinite(declared) && declared > limit) {
+      request.destroy();
+      throw new KubeResponseTooLargeError(req.path, limit);
+    }
+    try {
+      return { status: response.statusCode ?? 500, text: await readAll(response, limit) };
+    } catch (error) {
+      request.destroy();
+      throw error instanceof KubeResponseTooLargeError ? new KubeResponseTooLargeError(req.path, limit!) : error;
+    }
+  }
+
+  /** `send` under one deadline for headers and body. */
+  private async sendWithin(req: KubeHttpRequest, totalMs: number): Promise<{ status: number; text: string }> {
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new KubeTimeoutError(`${req.method ?? 'GET'} ${req.path}: not done in ${totalMs} ms`)),
+      totalMs,
+    );
+    const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
+    try {
+      return await this.send({ ...req, signal, timeoutMs: Math.min(req.timeoutMs ?? totalMs, totalMs) });
+    } catch (error) {
+      throw deadline.signal.aborted ? deadline.signal.reason : error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Sends the request; resolves with the response once its headers arrive. */
@@ -218,10 +262,19 @@ function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('the request was aborted');
 }
 
-function readAll(response: IncomingMessage): Promise<string> {
+function readAll(response: IncomingMessage, limit?: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (limit !== undefined && size > limit) {
+        reject(new KubeResponseTooLargeError('', limit));
+        response.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
     response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     response.on('error', reject);
     response.on('aborted', () => reject(new Error('the response was cut')));
