@@ -96,4 +96,25 @@ describe('loadControllerConfig', () => {
     expect(() => loadControllerConfig({}, { port: 70000 })).toThrow(/port/);
     expect(() => loadControllerConfig({}, { maxInFlight: 0 })).toThrow(/maxInFlight/);
   });
+
+  it('bounds context apiCalls: 10 s, 2,000,000 bytes, loopback and metadata addresses blocked by default', () => {
+    const config = loadControllerConfig({});
+    expect(config).toMatchObject({ apiCallTimeoutMs: 10_000, maxApiCallResponseBytes: 2_000_000 });
+    expect(config.egressBlockedCidrs).toEqual(expect.arrayContaining(['127.0.0.0/8', '::1/128', '169.254.0.0/16']));
+  });
+
+  it('reads the egress block list, where none means no block list', () => {
+    expect(loadControllerConfig({ EDICT_EGRESS_BLOCKED_CIDRS: '10.0.0.0/8, 192.168.1.1' }).egressBlockedCidrs).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.1',
+    ]);
+    expect(loadControllerConfig({ EDICT_EGRESS_BLOCKED_CIDRS: 'none' }).egressBlockedCidrs).toEqual([]);
+  });
+
+  it('refuses a bad block list entry naming it and the variable', () => {
+    expect(() => loadControllerConfig({ EDICT_EGRESS_BLOCKED_CIDRS: '10.0.0.0/8,10.0.0.0/40' })).toThrow(
+      /egressBlockedCidrs \(EDICT_EGRESS_BLOCKED_CIDRS\): invalid egress block list: entry 1 "10.0.0.0\/40"/,
+    );
+    expect(() => loadControllerConfig({ EDICT_API_CALL_TIMEOUT_MS: '5' })).toThrow(/EDICT_API_CALL_TIMEOUT_MS/);
+  });
 });

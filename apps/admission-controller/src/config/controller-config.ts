@@ -3,7 +3,7 @@
  * validated once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
-import { plainToInstance } from 'class-transformer';
+import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsArray,
   IsBoolean,
@@ -16,8 +16,10 @@ import {
   Max,
   Min,
   validateSync,
+  ValidateBy,
   type ValidationError,
 } from 'class-validator';
+import { AddressPolicy, DEFAULT_BLOCKED_CIDRS } from '@edict/egress';
 import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -221,6 +223,43 @@ export class ControllerConfig {
     message: 'omitEvents must hold PolicyViolation, PolicyApplied, PolicyError or PolicySkipped',
   })
   omitEvents: string[] = ['PolicyApplied', 'PolicySkipped'];
+
+  /** Deadline of one context apiCall (API server or service), body included. */
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  apiCallTimeoutMs = 10_000;
+
+  /** Longest apiCall answer read, counted while it streams (Kyverno's --maxAPICallResponseLength default). */
+  @IsInt()
+  @Min(1024)
+  maxApiCallResponseBytes = 2_000_000;
+
+  /**
+   * Addresses apiCall `service.url` calls (and global context service calls) never connect to:
+   * loopback, link-local, cloud metadata by default. `none` in the variable: no block list.
+   */
+  @Transform(({ value }: { value: unknown }) =>
+    Array.isArray(value) && value.length === 1 && value[0] === 'none' ? [] : value,
+  )
+  @IsArray()
+  @ValidateBy({
+    name: 'cidrList',
+    validator: {
+      validate: (value: unknown) => cidrListProblem(value) === undefined,
+      defaultMessage: (args) => cidrListProblem(args?.value) ?? '',
+    },
+  })
+  egressBlockedCidrs: string[] = [...DEFAULT_BLOCKED_CIDRS];
+}
+
+function cidrListProblem(value: unknown): string | undefined {
+  try {
+    new AddressPolicy(value as string[]);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 export class ControllerConfigError extends Error {
@@ -261,6 +300,9 @@ const ENVIRONMENT: Record<string, [keyof ControllerConfig, 'string' | 'int' | 'l
   EDICT_BACKGROUND_USERNAME: ['backgroundUsername', 'string'],
   EDICT_MAX_QUEUED_EVENTS: ['maxQueuedEvents', 'int'],
   EDICT_OMIT_EVENTS: ['omitEvents', 'list'],
+  EDICT_API_CALL_TIMEOUT_MS: ['apiCallTimeoutMs', 'int'],
+  EDICT_MAX_API_CALL_RESPONSE_BYTES: ['maxApiCallResponseBytes', 'int'],
+  EDICT_EGRESS_BLOCKED_CIDRS: ['egressBlockedCidrs', 'list'],
 };
 
 /** The variables read, for `--help` texts and docs. */
