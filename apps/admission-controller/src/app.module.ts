@@ -23,6 +23,7 @@ import { RoleResolverService } from './cluster/role-resolver.service';
 import { ApiResources } from './cluster/api-resources';
 import type { ControllerConfig } from './config/controller-config';
 import { CONTROLLER_CONFIG } from './config/tokens';
+import { contextLoaderProviders } from './context/context-loader.providers';
 import { HealthController } from './health/health.controller';
 import { ReadinessIndicators } from './health/readiness.indicators';
 import { LifecycleState } from './lifecycle/lifecycle-state';
@@ -133,6 +134,7 @@ export class AdmissionControllerModule {
         },
         AfterAdmissionService,
         AdmissionMetrics,
+        ...contextLoaderProviders,
         InstrumentedEngine,
         AdmissionService,
         PolicyValidationService,

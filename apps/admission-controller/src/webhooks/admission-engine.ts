@@ -1,6 +1,7 @@
 /**
- * The engine the webhooks call: exceptions from the policy cache, and every policy evaluation timed
- * and counted into Kyverno's policy metrics on the way out.
+ * The engine the webhooks call: exceptions from the policy cache, context entries through the
+ * cluster's loaders, and every policy evaluation timed and counted into Kyverno's policy metrics
+ * on the way out.
  */
 import { Injectable } from '@nestjs/common';
 import type { AdmissionEngine, AdmissionRequest } from '@edict/admission';
@@ -13,6 +14,7 @@ import {
   type ResourceRequest,
 } from '@edict/engine';
 import { PolicyCache } from '@edict/policy';
+import { ClusterContextLoaders } from '../context/cluster-context-loaders';
 import { AdmissionMetrics, type RequestFacts } from '../metrics/admission-metrics';
 
 @Injectable()
@@ -22,8 +24,9 @@ export class InstrumentedEngine implements AdmissionEngine {
   constructor(
     cache: PolicyCache,
     private readonly metrics: AdmissionMetrics,
+    loaders: ClusterContextLoaders,
   ) {
-    this.engine = new Engine({ exceptions: () => cache.exceptions() });
+    this.engine = new Engine({ exceptions: () => cache.exceptions(), loaders });
   }
 
   async validate(
@@ -50,7 +53,7 @@ export class InstrumentedEngine implements AdmissionEngine {
 
   generate: Engine['generate'] = (...args) => this.engine.generate(...args);
 
-  /** The same engine without the metrics, for dry evaluations (admin `evaluate`) that must not count. */
+  /** The same engine (same loaders) without the metrics, for dry evaluations (admin `evaluate`) that must not count. */
   unmetered(): Engine {
     return this.engine;
   }

@@ -1,0 +1,43 @@
+/**
+ * ConfigMaps for `configMap` context entries, from an informer over every namespace: a review
+ * reads memory, never the API server. Before the first list completes a lookup fails (rather than
+ * answering "not found", which a rule could take for a real absence).
+ */
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { KubeObject as EngineObject } from '@edict/engine';
+import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
+import type { ControllerConfig } from '../config/controller-config';
+import { CONTROLLER_CONFIG } from '../config/tokens';
+
+/** What the loaders need of the cache (a typed fake in specs). */
+export interface ConfigMapSource {
+  get(namespace: string, name: string): EngineObject | undefined;
+}
+
+export class ConfigMapsNotLoadedError extends Error {
+  override readonly name = 'ConfigMapsNotLoadedError';
+}
+
+@Injectable()
+export class ConfigMapCache implements ConfigMapSource, OnModuleInit {
+  private readonly informer: Informer<KubeObject>;
+
+  constructor(@Inject(CONTROLLER_CONFIG) settings: ControllerConfig, informers: InformerFactory) {
+    this.informer = informers.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      watchTimeoutSeconds: settings.watchTimeoutSeconds,
+    });
+  }
+
+  onModuleInit(): void {
+    this.informer.start();
+  }
+
+  get(namespace: string, name: string): EngineObject | undefined {
+    if (!this.informer.hasSynced()) {
+      throw new ConfigMapsNotLoadedError(`configMap ${namespace}/${name}: the ConfigMap cache is not loaded yet`);
+    }
+    return this.informer.get(name, namespace) as EngineObject | undefined;
+  }
+}

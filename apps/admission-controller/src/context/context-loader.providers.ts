@@ -1,0 +1,24 @@
+/** The controller's context loaders as Nest providers (one set, shared by the webhooks and admin evaluate). */
+import type { Provider } from '@nestjs/common';
+import { ClusterContextLoaders } from './cluster-context-loaders';
+import { ConfigMapCache } from './configmap-cache';
+import { ContextApiCallers } from './context-api-callers';
+import { GlobalContextService } from './global-context.service';
+import { IMAGE_DATA_SOURCE, unavailableImageData, type ImageDataSource } from './image-data-source';
+
+export const contextLoaderProviders: Provider[] = [
+  ConfigMapCache,
+  ContextApiCallers,
+  GlobalContextService,
+  { provide: IMAGE_DATA_SOURCE, useValue: unavailableImageData },
+  {
+    provide: ClusterContextLoaders,
+    inject: [ConfigMapCache, ContextApiCallers, GlobalContextService, IMAGE_DATA_SOURCE],
+    useFactory: (
+      configMaps: ConfigMapCache,
+      callers: ContextApiCallers,
+      globalContext: GlobalContextService,
+      images: ImageDataSource,
+    ) => new ClusterContextLoaders(configMaps, callers, globalContext.store, images),
+  },
+];

@@ -1,0 +1,27 @@
+/**
+ * Where `imageRegistry` context entries get an image's data (Kyverno's shape: image, resolvedImage,
+ * registry, repository, identifier, manifest, configData). Injectable so the OCI registry client can
+ * back it; until one is wired the controller fails such rules closed with a clear message.
+ */
+import type { JsonObject } from '@edict/engine';
+
+export const IMAGE_DATA_SOURCE = Symbol('IMAGE_DATA_SOURCE');
+
+export interface ImageDataSource {
+  /** The image's data; rejects when the registry cannot be read or the reference is refused. */
+  imageData(reference: string): Promise<JsonObject>;
+}
+
+export class ImageDataUnavailableError extends Error {
+  override readonly name = 'ImageDataUnavailableError';
+}
+
+/** The stand-in while no registry client is wired: every lookup fails, naming why. */
+export const unavailableImageData: ImageDataSource = {
+  imageData: (reference) =>
+    Promise.reject(
+      new ImageDataUnavailableError(
+        `imageRegistry ${reference}: imageRegistry context entries need the registry client`,
+      ),
+    ),
+};

@@ -1,0 +1,53 @@
+/**
+ * apiCall `urlPath`: a GET or POST to the API server with the controller's own identity, answer
+ * size capped while it streams and one deadline for the whole call. Who may call which path
+ * (policy-scope.ts) is checked by the caller; this checks the path is a plain API server path.
+ */
+import type { APICall, JsonValue } from '@edict/engine';
+import { KubeApiError, KubeResponseTooLargeError, KubeTimeoutError, type KubeHttpRequest } from '@edict/kube';
+import { apiCallBody, apiCallMethod, ApiCallError, type ApiCallLimits } from './api-call-request';
+import { apiPathNamespace } from './policy-scope';
+
+/** Sends one request to the API server and parses its JSON answer (KubeHttpClient.json fits). */
+export type KubeJsonSender = (request: KubeHttpRequest) => Promise<unknown>;
+
+export class KubeApiCaller {
+  constructor(
+    private readonly send: KubeJsonSender,
+    private readonly limits: ApiCallLimits,
+  ) {}
+
+  async call(call: APICall): Promise<JsonValue> {
+    const path = call.urlPath ?? '';
+    apiPathNamespace(path);
+    const method = apiCallMethod(call);
+    try {
+      const answer = await this.send({
+        method,
+        path,
+        body: apiCallBody(call),
+        timeoutMs: this.limits.timeoutMs,
+        totalTimeoutMs: this.limits.timeoutMs,
+        maxResponseBytes: this.limits.maxResponseBytes,
+      });
+      return (answer ?? null) as JsonValue;
+    } catch (error) {
+      throw new ApiCallError(`failed to ${method} ${path}: ${reason(error, this.limits)}`, { cause: error });
+    }
+  }
+}
+
+function reason(error: unknown, limits: ApiCallLimits): string {
+  if (error instanceof KubeResponseTooLargeError) {
+    return `the answer is longer than the ${limits.maxResponseBytes} bytes allowed (EDICT_MAX_API_CALL_RESPONSE_BYTES)`;
+  }
+  if (error instanceof KubeTimeoutError)
+    return `no complete answer within ${limits.timeoutMs} ms (EDICT_API_CALL_TIMEOUT_MS)`;
+  if (error instanceof KubeApiError) {
+    const denied = error.code === 401 || error.code === 403 ? 'permission denied: ' : '';
+    const message = error.message.length > 500 ? `${error.message.slice(0, 500)}…` : error.message;
+    return `${denied}${message}`;
+  }
+  if (error instanceof SyntaxError) return `the answer is not JSON: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}

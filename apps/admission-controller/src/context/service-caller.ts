@@ -1,0 +1,109 @@
+/**
+ * apiCall `service`: an HTTP(S) call to a URL the policy names, through the guarded egress client:
+ * the host is resolved once and refused when any address is in the block list (loopback,
+ * link-local and cloud metadata by default), the connection goes to the checked address, no
+ * redirect is followed (a 3xx is an error), and the call has one deadline and a body cap.
+ */
+import type { APICall, JsonValue } from '@edict/engine';
+import { EgressRefusedError, EgressResponseTooLargeError, EgressTimeoutError, type EgressClient } from '@edict/egress';
+import { apiCallBody, apiCallMethod, ApiCallError, type ApiCallLimits } from './api-call-request';
+
+/** Headers a policy may not set: they belong to the connection, not to the request. */
+const CONNECTION_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te']);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const MAX_HEADERS = 32;
+
+export class ServiceCaller {
+  constructor(
+    private readonly egress: Pick<EgressClient, 'request'>,
+    private readonly limits: ApiCallLimits,
+  ) {}
+
+  async call(call: APICall): Promise<JsonValue> {
+    const service = call.service;
+    const url = service?.url ?? '';
+    if (typeof url !== 'string' || url === '') throw new ApiCallError('apiCall service.url is empty');
+    const method = apiCallMethod(call);
+    const body = apiCallBody(call);
+    const headers = requestHeaders(service?.headers, body !== undefined);
+    let response;
+    try {
+      response = await this.egress.request(url, {
+        method,
+        headers,
+        body,
+        ...(service?.caBundle ? { ca: service.caBundle } : {}),
+        timeoutMs: this.limits.timeoutMs,
+        maxResponseBytes: this.limits.maxResponseBytes,
+        maxRedirects: 0,
+      });
+    } catch (error) {
+      throw new ApiCallError(`service call ${method} ${shown(url)} failed: ${reason(error, this.limits)}`, {
+        cause: error,
+      });
+    }
+    const text = response.body.toString('utf8');
+    if (response.status < 200 || response.status > 299) {
+      throw new ApiCallError(`service call ${method} ${response.url} answered HTTP ${response.status}: ${clip(text)}`);
+    }
+    try {
+      return JSON.parse(text) as JsonValue;
+    } catch (error) {
+      throw new ApiCallError(
+        `service call ${method} ${response.url} answered something that is not JSON: ${(error as Error).message}`,
+      );
+    }
+  }
+}
+
+function requestHeaders(
+  headers: readonly { key: string; value: string }[] | undefined,
+  hasBody: boolean,
+): Record<string, string> {
+  const result: Record<string, string> = { accept: 'application/json' };
+  if ((headers?.length ?? 0) > MAX_HEADERS) throw new ApiCallError(`apiCall service.headers: at most ${MAX_HEADERS}`);
+  for (const header of headers ?? []) {
+    const name = String(header?.key ?? '');
+    const value = String(header?.value ?? '');
+    if (!HEADER_NAME.test(name))
+      throw new ApiCallError(`apiCall service.headers: invalid header name ${JSON.stringify(name)}`);
+    if (/[\r\n\0]/.test(value))
+      throw new ApiCallError(`apiCall service.headers: the value of ${name} holds a line break`);
+    if (CONNECTION_HEADERS.has(name.toLowerCase())) {
+      throw new ApiCallError(`apiCall service.headers: ${name} is set by the connection, not by the policy`);
+    }
+    result[name.toLowerCase()] = value;
+  }
+  if (hasBody && result['content-type'] === undefined) result['content-type'] = 'application/json';
+  return result;
+}
+
+function reason(error: unknown, limits: ApiCallLimits): string {
+  // Kyverno leaves the resolved address out: a denial message must not tell a request's author what
+  // a name resolves to inside the cluster. The range is the operator's own setting.
+  if (error instanceof EgressRefusedError) {
+    const subject = error.hostname ? `host ${error.hostname} resolves into` : `address ${error.address} is in`;
+    return `refused: ${subject} the blocked range ${error.range} (EDICT_EGRESS_BLOCKED_CIDRS)`;
+  }
+  if (error instanceof EgressTimeoutError)
+    return `no complete answer within ${limits.timeoutMs} ms (EDICT_API_CALL_TIMEOUT_MS)`;
+  if (error instanceof EgressResponseTooLargeError) {
+    return `the answer is longer than the ${limits.maxResponseBytes} bytes allowed (EDICT_MAX_API_CALL_RESPONSE_BYTES)`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return clip(parsed.href);
+  } catch {
+    return JSON.stringify(clip(url));
+  }
+}
+
+function clip(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
