@@ -27,6 +27,15 @@ async function createPod(cluster: E2eCluster, namespace: string, name: string, l
   }
 }
 
+/** Polls an async check until it holds. */
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 const podsIn = (namespace: string) => ({ any: [{ resources: { kinds: ['Pod'], namespaces: [namespace] } }] });
 
 describe('context entries in the admission controller', () => {
@@ -177,7 +186,7 @@ describe('context entries in the admission controller', () => {
       }),
     );
     // The entry's informer syncs on its own schedule: until then the rule errors (and Enforce denies).
-    await eventually(
+    await until(
       async () => (await createPod(cluster, 'gce-test', 'web-1', { team: 'web' })) === 'created',
       'web admitted',
     );
@@ -185,7 +194,7 @@ describe('context entries in the admission controller', () => {
       'team ghost is not registered',
     );
     configMap('teams', 'ghost', {});
-    await eventually(
+    await until(
       async () => (await createPod(cluster, 'gce-test', `ghost-${Date.now()}`, { team: 'ghost' })) === 'created',
       'ghost admitted once registered',
     );
