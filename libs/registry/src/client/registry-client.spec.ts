@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EgressClient, EgressRefusedError } from '@edict/egress';
 import { FakeRegistry, type FakeRegistryOptions } from '@edict/registry/testing';
-import { dockerConfigFromSecret } from '../auth/docker-config';
+import { dockerConfigFromSecret, parseDockerConfigJson } from '../auth/docker-config';
 import { ImageNotFoundError, RegistryAuthError, RegistryError } from '../registry-errors';
 import { RegistryClient } from './registry-client';
 
@@ -137,6 +137,21 @@ describe('RegistryClient.imageData', () => {
       const reads = registry.requests.filter((request) => request.path.startsWith('/v2/') && request.authorization);
       expect(reads.length).toBeGreaterThanOrEqual(2);
       expect(reads.every((request) => request.authorization?.startsWith('Bearer '))).toBe(true);
+    });
+
+    it('exchanges an identity token (OAuth2 refresh token) by POST', async () => {
+      const registry = await fakeRegistry({ auth: { type: 'bearer', refreshToken: 'refresh-me' } });
+      registry.pushImage('app', 'v1', { config: amd64Config });
+      const config = parseDockerConfigJson(
+        JSON.stringify({ auths: { [registry.host]: { identitytoken: 'refresh-me' } } }),
+        'Secret kyverno/acr',
+      );
+      const data = await loopbackClient().imageData(`${registry.host}/app:v1`, {
+        ...insecure,
+        dockerConfigs: [config],
+      });
+      expect(data.configData).toEqual(amd64Config);
+      expect(registry.requests.some((request) => request.method === 'POST' && request.path === '/token')).toBe(true);
     });
 
     it('works anonymously when the token endpoint allows it', async () => {

@@ -31,7 +31,13 @@ export interface PushedImage {
 export type FakeRegistryAuth =
   | { readonly type: 'basic'; readonly username: string; readonly password: string }
   /** Tokens from `/token`; with username/password the token endpoint wants Basic credentials. */
-  | { readonly type: 'bearer'; readonly username?: string; readonly password?: string };
+  | {
+      readonly type: 'bearer';
+      readonly username?: string;
+      readonly password?: string;
+      /** An OAuth2 refresh token (`identitytoken`) the token endpoint accepts by POST. */
+      readonly refreshToken?: string;
+    };
 
 export interface FakeRegistryOptions {
   readonly auth?: FakeRegistryAuth;
@@ -236,15 +242,31 @@ export class FakeRegistry {
   private issueToken(req: IncomingMessage, url: URL, res: ServerResponse): void {
     const auth = this.options.auth;
     if (auth?.type !== 'bearer') return errors(res, 404, 'UNSUPPORTED', 'no token endpoint');
+    if (req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+        const valid =
+          form.get('grant_type') === 'refresh_token' &&
+          auth.refreshToken !== undefined &&
+          form.get('refresh_token') === auth.refreshToken;
+        if (!valid) return errors(res, 401, 'UNAUTHORIZED', 'bad refresh token');
+        this.grant(form.get('service'), (form.get('scope') ?? '').split(' '), 'access_token', res);
+      });
+      return;
+    }
     if (auth.username !== undefined && req.headers.authorization !== basic(auth.username, auth.password ?? '')) {
       return errors(res, 401, 'UNAUTHORIZED', 'bad credentials');
     }
-    if (url.searchParams.get('service') !== FAKE_REGISTRY_SERVICE) {
-      return errors(res, 400, 'DENIED', 'unknown service');
-    }
+    this.grant(url.searchParams.get('service'), url.searchParams.getAll('scope'), 'token', res);
+  }
+
+  private grant(service: string | null, scopes: string[], field: 'token' | 'access_token', res: ServerResponse): void {
+    if (service !== FAKE_REGISTRY_SERVICE) return errors(res, 400, 'DENIED', 'unknown service');
     const token = randomBytes(12).toString('hex');
-    this.tokens.set(token, url.searchParams.getAll('scope').join(' '));
-    json(res, 200, { token, expires_in: 300 });
+    this.tokens.set(token, scopes.join(' '));
+    json(res, 200, { [field]: token, expires_in: 300 });
   }
 }
 
