@@ -286,6 +286,8 @@ describe('EgressClient', () => {
       await expect(egress.request(url)).rejects.toThrow(/calling https:\/\/127\.0\.0\.1:\d+\/ failed: .*certificate/);
       const answer = await egress.request(url, { ca: ca.certificatePem });
       expect(answer.body.toString()).toBe('over tls');
+      const unverified = await egress.request(url, { insecureSkipTlsVerify: true });
+      expect(unverified.body.toString()).toBe('over tls');
     });
   });
 

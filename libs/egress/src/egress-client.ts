@@ -35,6 +35,11 @@ export interface EgressRequest {
   readonly body?: string | Uint8Array;
   /** PEM CA bundle for HTTPS; it replaces the system roots, as Kyverno's `caBundle` does. */
   readonly ca?: string | Uint8Array;
+  /**
+   * Accept any server certificate (Kyverno's `allowInsecureRegistry`). The block list still
+   * applies; only the peer's identity goes unchecked.
+   */
+  readonly insecureSkipTlsVerify?: boolean;
   /** Total time for the call (default: the client's). */
   readonly timeoutMs?: number;
   /** Body cap in bytes (default: the client's). */
@@ -111,7 +116,7 @@ export class EgressClient {
     if (init.signal?.aborted) onCallerAbort();
     try {
       for (let redirects = 0; ; redirects++) {
-        const response = await this.send(hop, init.ca, limit, deadline.signal);
+        const response = await this.send(hop, init, limit, deadline.signal);
         const location = response.headers.location;
         if (maxRedirects === 0 || !REDIRECTS.has(response.status) || !location) return response;
         if (redirects >= maxRedirects) {
@@ -134,7 +139,7 @@ export class EgressClient {
     this.httpsAgent.destroy();
   }
 
-  private send(hop: Hop, ca: string | Uint8Array | undefined, limit: number, signal: AbortSignal) {
+  private send(hop: Hop, init: EgressRequest, limit: number, signal: AbortSignal) {
     return new Promise<EgressResponse>((resolve, reject) => {
       const shown = display(hop.url);
       if (signal.aborted) return reject(signal.reason);
@@ -169,7 +174,10 @@ export class EgressClient {
         agent: hop.url.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
         lookup: this.guardedLookup(shown),
       };
-      if (ca !== undefined && hop.url.protocol === 'https:') options.ca = typeof ca === 'string' ? ca : Buffer.from(ca);
+      if (hop.url.protocol === 'https:') {
+        if (init.ca !== undefined) options.ca = typeof init.ca === 'string' ? init.ca : Buffer.from(init.ca);
+        if (init.insecureSkipTlsVerify) options.rejectUnauthorized = false;
+      }
       try {
         request = (hop.url.protocol === 'https:' ? httpsRequest : httpRequest)(hop.url, options);
       } catch (error) {
