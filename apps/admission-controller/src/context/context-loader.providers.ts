@@ -4,13 +4,15 @@ import { ClusterContextLoaders } from './cluster-context-loaders';
 import { ConfigMapCache } from './configmap-cache';
 import { ContextApiCallers } from './context-api-callers';
 import { GlobalContextService } from './global-context.service';
-import { IMAGE_DATA_SOURCE, unavailableImageData, type ImageDataSource } from './image-data-source';
+import { IMAGE_DATA_SOURCE, type ImageDataSource } from './image-data-source';
+import { RegistryImageData } from './registry-image-data';
 
 export const contextLoaderProviders: Provider[] = [
   ConfigMapCache,
   ContextApiCallers,
   GlobalContextService,
-  { provide: IMAGE_DATA_SOURCE, useValue: unavailableImageData },
+  RegistryImageData,
+  { provide: IMAGE_DATA_SOURCE, useExisting: RegistryImageData },
   {
     provide: ClusterContextLoaders,
     inject: [ConfigMapCache, ContextApiCallers, GlobalContextService, IMAGE_DATA_SOURCE],

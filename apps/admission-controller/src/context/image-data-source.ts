@@ -1,7 +1,7 @@
 /**
  * Where `imageRegistry` context entries get an image's data (Kyverno's shape: image, resolvedImage,
- * registry, repository, identifier, manifest, configData). Injectable so the OCI registry client can
- * back it; until one is wired the controller fails such rules closed with a clear message.
+ * registry, repository, identifier, manifest, configData). Injectable: the controller wires the OCI
+ * registry client (registry-image-data.ts); `unavailableImageData` fails such rules closed.
  */
 import type { JsonObject } from '@edict/engine';
 
