@@ -1,3 +1,9 @@
+import {
+  EvaluationBudget,
+  EvaluationDeadlineExceeded,
+  type EvaluationDeadline,
+  type EvaluationLimits,
+} from '../budget';
 import type { JsonValue, KubeObject } from '../json';
 import { extractImages, imagesAsJson } from '../images';
 import { matchingExceptions, exceptionsForRule, exceptionKey } from '../exceptions';
@@ -28,6 +34,11 @@ export interface EvaluationOptions {
   foreachValues?(policyName: string, ruleName: string): Record<string, JsonValue[]> | undefined;
   /** Variables for every rule. */
   globalValues?: Record<string, JsonValue>;
+  /**
+   * When to give up: checked between rules and foreach iterations, inside JMESPath evaluation and
+   * pattern walks. Once expired, validate/mutate/generate reject with EvaluationDeadlineExceeded.
+   */
+  deadline?: EvaluationDeadline;
 }
 
 export interface EngineDependencies {
@@ -35,6 +46,11 @@ export interface EngineDependencies {
   resources?: ResourceLoader;
   /** The PolicyExceptions in force; read on every evaluation so callers can swap them. */
   exceptions?: () => readonly PolicyException[];
+  /**
+   * Size bounds of every evaluation (DEFAULT_EVALUATION_LIMITS: Kyverno's 2 MiB). Passing one ends
+   * the rule in `error` with a message naming the bound.
+   */
+  limits?: Partial<EvaluationLimits>;
 }
 
 const AUTOGEN_PREFIX = /^autogen-(cronjob-)?/;
@@ -181,15 +197,17 @@ export class Engine {
     const response = emptyPolicyResponse(compiled, trigger);
     if (!trigger || !appliesToNamespace(compiled, request)) return response;
 
-    const { ctx, error } = this.createContext(request, trigger, options);
+    const budget = new EvaluationBudget(this.deps.limits, options.deadline);
+    const { ctx, error } = this.createContext(request, trigger, options, budget);
     const applyOne = compiled.policy.spec.applyRules === 'One';
     for (const rule of rules) {
+      budget.checkDeadline();
       const resource = current() ?? trigger;
       const matchRequest = toMatchRequest(request, resource);
       if (!ruleMatches(rule, matchRequest, compiled.namespace).matched) continue;
       const results = error
         ? [ruleError(rule, type, 'failed to build the policy context', error)]
-        : await this.runRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle);
+        : await this.runBoundedRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle);
       // The rule's context is gone, but the resource it left stays: later rules' variables and
       // preconditions read the patched `request.object`, as in Kyverno.
       const after = current();
@@ -209,6 +227,7 @@ export class Engine {
     request: ResourceRequest,
     resource: KubeObject,
     options: EvaluationOptions,
+    budget: EvaluationBudget,
   ): { ctx: EvaluationContext; error?: unknown } {
     let base = requestContexts.get(request);
     if (!base) {
@@ -222,9 +241,22 @@ export class Engine {
       }
       requestContexts.set(request, base);
     }
-    const ctx = base.ctx.fork();
+    const ctx = base.ctx.fork(budget);
     for (const [name, value] of Object.entries(options.globalValues ?? {})) ctx.add(name, value);
     return { ctx, error: base.error };
+  }
+
+  /**
+   * A rule under the evaluation's budget. The budget's verdicts stand whatever caught their errors
+   * inside the rule: a passed deadline ends the whole evaluation, an exceeded size limit the rule.
+   */
+  private async runBoundedRule(...args: Parameters<Engine['runRule']>): Promise<RuleResponse[]> {
+    const [, rule, type, , , ctx] = args;
+    ctx.budget.takeLimitError();
+    const results = await this.runRule(...args);
+    if (ctx.budget.expired) throw new EvaluationDeadlineExceeded();
+    const exceeded = ctx.budget.takeLimitError();
+    return exceeded ? [ruleResponse(rule, type, 'error', exceeded.message)] : results;
   }
 
   private async runRule(
@@ -278,6 +310,7 @@ export class Engine {
       };
       return await handle(run, exceptions);
     } catch (error) {
+      if (error instanceof EvaluationDeadlineExceeded) throw error;
       return [ruleResponse(rule, type, 'error', errorMessage(error))];
     } finally {
       ctx.restore();
