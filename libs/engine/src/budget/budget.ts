@@ -1,6 +1,6 @@
 import type { JsonValue } from '../json';
 import { EvaluationDeadlineExceeded, type EvaluationDeadline } from './deadline';
-import { jsonSizeWithin } from './json-size';
+import { jsonSizeWithin, type SizeMemo } from './json-size';
 import { DEFAULT_EVALUATION_LIMITS, EvaluationLimitExceeded, formatSize, type EvaluationLimits } from './limits';
 
 /** Steps (JMESPath nodes, pattern nodes) between two looks at the clock. */
@@ -18,11 +18,17 @@ export class EvaluationBudget {
   private expiredAlready = false;
   private exceeded: EvaluationLimitExceeded | undefined;
 
+  /**
+   * `sizes` memoises measured values; share one among the evaluations of a request so its data is
+   * measured once.
+   */
   constructor(
     limits: Partial<EvaluationLimits> = {},
     private readonly deadline?: EvaluationDeadline,
+    private readonly sizes: SizeMemo = new Map(),
   ) {
-    this.limits = { ...DEFAULT_EVALUATION_LIMITS, ...limits };
+    const complete = limits.maxContextSize !== undefined && limits.maxResultSize !== undefined;
+    this.limits = complete ? (limits as EvaluationLimits) : { ...DEFAULT_EVALUATION_LIMITS, ...limits };
   }
 
   /** One unit of work; looks at the deadline every few hundred. */
@@ -44,20 +50,24 @@ export class EvaluationBudget {
     return this.expiredAlready;
   }
 
-  /** Throws (and remembers) a limit error when a value built by `what` is larger than the result limit. */
-  checkResult(value: JsonValue, what: string): void {
+  /**
+   * Throws (and remembers) a limit error when a value built by `source` (a function name, or what
+   * else built it: 'a projection') is larger than the result limit.
+   */
+  checkResult(value: JsonValue, source: string): void {
     const limit = this.limits.maxResultSize;
-    if (limit > 0 && jsonSizeWithin(value, limit) > limit) throw this.resultTooLarge(what);
+    if (limit > 0 && jsonSizeWithin(value, limit, this.sizes) > limit) throw this.resultTooLarge(source);
   }
 
   /** For builders that know their output length before making it (join, padding, replacements). */
-  checkLength(length: number, what: string): void {
+  checkLength(length: number, source: string): void {
     const limit = this.limits.maxResultSize;
-    if (limit > 0 && length > limit) throw this.resultTooLarge(what);
+    if (limit > 0 && length > limit) throw this.resultTooLarge(source);
   }
 
-  /** The limit error for a result of `what`, remembered. */
-  resultTooLarge(what: string): EvaluationLimitExceeded {
+  /** The limit error for a result of `source`, remembered. */
+  resultTooLarge(source: string): EvaluationLimitExceeded {
+    const what = source.startsWith('a ') ? source : `the result of ${source}()`;
     return this.fail(`${what} exceeds the ${formatSize(this.limits.maxResultSize)} JMESPath result size limit`);
   }
 
@@ -68,7 +78,7 @@ export class EvaluationBudget {
   chargeContext(used: number, value: JsonValue, entry: string): number {
     const limit = this.limits.maxContextSize;
     if (limit <= 0) return used;
-    const total = used + jsonSizeWithin(value, limit - used);
+    const total = used + jsonSizeWithin(value, limit - used, this.sizes);
     if (total > limit) {
       throw this.fail(
         `context size limit exceeded: entry ${entry} brings the context past the limit of ${limit} bytes (${formatSize(limit)})`,

@@ -1,6 +1,6 @@
 export { EvaluationBudget, isBudgetError } from './budget';
 export { deadlineAfter, deadlineAt, EvaluationDeadlineExceeded, type EvaluationDeadline } from './deadline';
-export { jsonSizeWithin } from './json-size';
+export { jsonSizeWithin, type SizeMemo } from './json-size';
 export {
   DEFAULT_EVALUATION_LIMITS,
   DEFAULT_MAX_CONTEXT_SIZE,

@@ -1,8 +1,10 @@
 import {
+  DEFAULT_EVALUATION_LIMITS,
   EvaluationBudget,
   EvaluationDeadlineExceeded,
   type EvaluationDeadline,
   type EvaluationLimits,
+  type SizeMemo,
 } from '../budget';
 import type { JsonValue, KubeObject } from '../json';
 import { extractImages, imagesAsJson } from '../images';
@@ -62,7 +64,11 @@ type RuleHandler = (run: RuleRun, exceptions: PolicyException[]) => Promise<Rule
 export type MutationResponse = PolicyResponse & { patchedResource?: KubeObject };
 
 export class Engine {
-  constructor(private readonly deps: EngineDependencies = {}) {}
+  private readonly limits: Readonly<EvaluationLimits>;
+
+  constructor(private readonly deps: EngineDependencies = {}) {
+    this.limits = Object.freeze({ ...DEFAULT_EVALUATION_LIMITS, ...deps.limits });
+  }
 
   compile(policy: Policy): CompiledPolicy {
     return compilePolicy(policy);
@@ -197,11 +203,10 @@ export class Engine {
     const response = emptyPolicyResponse(compiled, trigger);
     if (!trigger || !appliesToNamespace(compiled, request)) return response;
 
-    const budget = new EvaluationBudget(this.deps.limits, options.deadline);
-    const { ctx, error } = this.createContext(request, trigger, options, budget);
+    const { ctx, error } = this.createContext(request, trigger, options);
     const applyOne = compiled.policy.spec.applyRules === 'One';
     for (const rule of rules) {
-      budget.checkDeadline();
+      ctx.budget.checkDeadline();
       const resource = current() ?? trigger;
       const matchRequest = toMatchRequest(request, resource);
       if (!ruleMatches(rule, matchRequest, compiled.namespace).matched) continue;
@@ -221,27 +226,28 @@ export class Engine {
   /**
    * The request's context: built once per request object (the webhook evaluates many policies on one
    * request) and forked per policy, with the caller's global values on top. A resource whose images
-   * cannot be parsed fails every rule that matches it, as in Kyverno.
+   * cannot be parsed fails every rule that matches it, as in Kyverno. Each policy evaluation gets
+   * its own budget; they share the request's size memo, so its data is measured once.
    */
   private createContext(
     request: ResourceRequest,
     resource: KubeObject,
     options: EvaluationOptions,
-    budget: EvaluationBudget,
   ): { ctx: EvaluationContext; error?: unknown } {
     let base = requestContexts.get(request);
     if (!base) {
       const ctx = EvaluationContext.forRequest(request);
+      const sizes = new Map<object, number>();
       try {
         const images = imagesAsJson(extractImages(resource));
         if (Object.keys(images).length > 0) ctx.add('images', images);
-        base = { ctx };
+        base = { ctx, sizes };
       } catch (error) {
-        base = { ctx, error };
+        base = { ctx, sizes, error };
       }
       requestContexts.set(request, base);
     }
-    const ctx = base.ctx.fork(budget);
+    const ctx = base.ctx.fork(new EvaluationBudget(this.limits, options.deadline, base.sizes));
     for (const [name, value] of Object.entries(options.globalValues ?? {})) ctx.add(name, value);
     return { ctx, error: base.error };
   }
@@ -319,7 +325,7 @@ export class Engine {
 }
 
 /** Request contexts by request object; requests are never modified once evaluation starts. */
-const requestContexts = new WeakMap<ResourceRequest, { ctx: EvaluationContext; error?: unknown }>();
+const requestContexts = new WeakMap<ResourceRequest, { ctx: EvaluationContext; sizes: SizeMemo; error?: unknown }>();
 
 function exceptionSkip(rule: Rule, type: RuleType, exceptions: readonly PolicyException[]): RuleResponse {
   const keys = exceptions.map(exceptionKey);

@@ -130,7 +130,7 @@ export class KyvernoInterpreter {
               : this.lenient(child, value),
           ),
         );
-        return this.built(result, `the result of ${name}()`);
+        return this.built(result, name);
       }
       case 'ExpressionReference':
         return { expref: true, ...(node['child'] as AstNode) } as unknown as JsonValue;
@@ -167,9 +167,13 @@ export class KyvernoInterpreter {
     }
   }
 
-  /** A value this evaluation built, once it is known to fit the result size limit. */
-  private built<T extends JsonValue>(value: T, what: string): T {
-    this.budget.checkResult(value, what);
+  /**
+   * A value this evaluation built, once it is known to fit the result size limit. `source` is a
+   * function name or what else built it ('a projection'), for the error message.
+   */
+  private built<T extends JsonValue>(value: T, source: string): T {
+    if (typeof value === 'object' && value !== null) this.budget.checkResult(value, source);
+    else if (typeof value === 'string') this.budget.checkLength(value.length, source);
     return value;
   }
 

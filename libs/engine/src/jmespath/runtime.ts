@@ -69,7 +69,7 @@ const outputLength: Readonly<Record<string, (args: unknown[]) => number>> = {
 
 function callFunction(name: string, args: unknown[]): JsonValue {
   const length = Object.hasOwn(outputLength, name) ? outputLength[name]!(args) : 0;
-  if (length > 0) activeBudget().checkLength(length, `the result of ${name}()`);
+  if (length > 0) activeBudget().checkLength(length, name);
   try {
     return runtime.callFunction(name, args) as JsonValue;
   } catch (error) {

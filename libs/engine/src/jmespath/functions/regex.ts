@@ -20,7 +20,7 @@ function replaceAll(fn: string, literal: boolean) {
     const budget = activeBudget();
     try {
       return goRegexpReplaceAll(args[0] as string, source, replacement, literal, (length) =>
-        budget.checkLength(length, `the result of ${fn}()`),
+        budget.checkLength(length, fn),
       );
     } catch (error) {
       if (isBudgetError(error)) throw error;

@@ -72,7 +72,7 @@ function replacedLength(s: string, old: string, replacement: string, n: number):
 
 /** goReplace, once its result is known to fit the evaluation's result size limit. */
 function boundedReplace(fn: string, s: string, old: string, replacement: string, n: number): string {
-  activeBudget().checkLength(replacedLength(s, old, replacement, n), `the result of ${fn}()`);
+  activeBudget().checkLength(replacedLength(s, old, replacement, n), fn);
   return goReplace(s, old, replacement, n);
 }
 
