@@ -313,6 +313,67 @@ describe('admission controller end to end', () => {
     await cluster.deleteClusterPolicy('no-exec');
   });
 
+  it('answers within the review deadline even while a policy holds the CPU', async () => {
+    // Each of 5000 elements splits a 5000-character string: seconds of CPU in which no timer can
+    // fire. The engine checks the deadline as it goes, and the webhook answers Fail's timeout denial.
+    await createPolicy(
+      clusterPolicy('cpu-heavy', {
+        validationFailureAction: 'Enforce',
+        failurePolicy: 'Fail',
+        background: false,
+        rules: [
+          {
+            name: 'spin',
+            match: { any: [{ resources: { kinds: ['Pod'] } }] },
+            validate: {
+              foreach: [
+                {
+                  list: "split(pad_right('a', `5000`, 'a'), '')",
+                  deny: {
+                    conditions: {
+                      any: [
+                        {
+                          key: "{{ contains(split(pad_right(element, `5000`, 'b'), ''), 'c') }}",
+                          operator: 'Equals',
+                          value: true,
+                        },
+                      ],
+                    },
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    const podReview = {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'heavy-1',
+        kind: { group: '', version: 'v1', kind: 'Pod' },
+        resource: { group: '', version: 'v1', resource: 'pods' },
+        name: 'spun',
+        namespace: 'default',
+        operation: 'CREATE',
+        userInfo: { username: 'tester' },
+        object: pod('spun', { team: 'a' }),
+      },
+    };
+    const answer = await postJson<{ response: { allowed: boolean; status?: { message: string } } }>(
+      controller.port,
+      ca,
+      '/validate/fail?timeout=1s',
+      podReview,
+    );
+    expect(answer.body.response.allowed).toBe(false);
+    expect(answer.body.response.status?.message).toMatch(
+      /^policy evaluation did not finish within \d+ms; the request is denied because the webhook's failure policy is Fail$/,
+    );
+    await deletePolicy('cpu-heavy');
+  });
+
   it('turns unready first when shutting down, then stops', async () => {
     controller.app.get(LifecycleState).beginShutdown();
     const ready = await get(controller.port, '/readyz', ca);

@@ -5,6 +5,16 @@ export * from './policy-validation';
 export * from './engine/types';
 export * from './engine/loaders';
 export * from './engine/engine';
+export {
+  deadlineAfter,
+  deadlineAt,
+  DEFAULT_EVALUATION_LIMITS,
+  DEFAULT_MAX_CONTEXT_SIZE,
+  EvaluationDeadlineExceeded,
+  EvaluationLimitExceeded,
+  type EvaluationDeadline,
+  type EvaluationLimits,
+} from './budget';
 export { scoredResult, SCORED_ANNOTATION } from './engine/report-result';
 export { failureActionFor, type FailureAction } from './engine/failure-action';
 export * from './values';

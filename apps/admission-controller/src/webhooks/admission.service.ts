@@ -16,6 +16,7 @@ import {
   type AdmissionRequest,
   type FailurePolicy,
 } from '@edict/admission';
+import type { EvaluationDeadline } from '@edict/engine';
 import { PolicyCache } from '@edict/policy';
 import { AfterAdmissionService } from '../after/after-admission.service';
 import { AdmissionConfigService } from '../cluster/admission-config.service';
@@ -66,7 +67,7 @@ export class AdmissionService {
       const slot = await this.limiter.run(
         () =>
           decideWithin(
-            this.decide(kind, failurePolicy, request),
+            (deadline) => this.decide(kind, failurePolicy, request, deadline),
             Math.max(1, deadlineAt - performance.now()),
             failurePolicy,
           ),
@@ -110,8 +111,9 @@ export class AdmissionService {
     kind: ReviewKind,
     failurePolicy: FailurePolicy,
     request: AdmissionRequest,
+    deadline: EvaluationDeadline,
   ): Promise<ReviewOutcome> {
-    return decideReview(kind, failurePolicy, request, await this.inputsFor(request));
+    return decideReview(kind, failurePolicy, request, { ...(await this.inputsFor(request)), deadline });
   }
 }
 

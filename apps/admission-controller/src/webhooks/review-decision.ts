@@ -19,7 +19,7 @@ import {
   type RequestRoles,
   type ValidationOutcome,
 } from '@edict/admission';
-import type { CompiledPolicy, GroupVersionKind } from '@edict/engine';
+import type { CompiledPolicy, EvaluationDeadline, GroupVersionKind } from '@edict/engine';
 import type { PolicyRuleType, PolicySnapshot } from '@edict/policy';
 
 export type ReviewKind = 'validate' | 'mutate';
@@ -40,6 +40,8 @@ export interface ReviewInputs {
    * admission kind is PodExecOptions): policies select and match on it, as Kyverno's do.
    */
   readonly topLevelKind?: GroupVersionKind;
+  /** When the engine must stop (the review's deadline); the decision then rejects with EvaluationDeadlineExceeded. */
+  readonly deadline?: EvaluationDeadline;
 }
 
 export interface ReviewOutcome {
@@ -93,7 +95,7 @@ export async function decideReview(
     roles: inputs.roles,
     ...(inputs.topLevelKind ? { parentKind: inputs.topLevelKind } : {}),
   });
-  const options = { failurePolicy, backgroundUsername: inputs.backgroundUsername };
+  const options = { failurePolicy, backgroundUsername: inputs.backgroundUsername, deadline: inputs.deadline };
   if (kind === 'validate') {
     const validation = await validateAdmission(resourceRequest, policies, inputs.engine, inputs.config, options);
     return { decision: validation.decision, policies, validation };

@@ -1,3 +1,4 @@
+import { deadlineAt, EvaluationDeadlineExceeded, type EvaluationDeadline } from '@edict/engine';
 import { allow, deny, type AdmissionDecision, type FailurePolicy } from '../decision';
 
 /** The API server's default webhook timeout, used when the request carries none. */
@@ -33,25 +34,42 @@ export function parseTimeout(value: string | undefined): number | undefined {
 
 export type DeadlineResult<T> = { timedOut: false; value: T } | { timedOut: true; afterMs: number };
 
+/** Work that can be given the deadline, to pass on to the engine (EvaluationOptions.deadline). */
+export type DeadlineWork<T> = Promise<T> | ((deadline: EvaluationDeadline) => Promise<T>);
+
 /**
- * Races work against the deadline. The work is not cancelled (the engine has no cancellation
- * points); its late result is simply ignored, and a late rejection is swallowed.
+ * Races work against the deadline, in two ways: a timer, for work that waits (loaders, a slot),
+ * and the deadline handed to the work, which the engine checks while it computes, since a timer
+ * cannot fire while evaluation holds the CPU. Work that stops with EvaluationDeadlineExceeded has
+ * timed out; a late result of work that did not stop is ignored, and a late rejection swallowed.
  */
-export function withDeadline<T>(work: Promise<T>, ms: number): Promise<DeadlineResult<T>> {
+export function withDeadline<T>(work: DeadlineWork<T>, ms: number): Promise<DeadlineResult<T>> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve({ timedOut: true, afterMs: ms }), ms);
+    const timedOut = () => resolve({ timedOut: true, afterMs: ms });
+    const timer = setTimeout(timedOut, ms);
     timer.unref?.();
-    work.then(
+    const running = typeof work === 'function' ? started(work, deadlineAt(performance.now() + ms)) : work;
+    running.then(
       (value) => {
         clearTimeout(timer);
         resolve({ timedOut: false, value });
       },
       (error: unknown) => {
         clearTimeout(timer);
-        reject(error);
+        if (error instanceof EvaluationDeadlineExceeded) timedOut();
+        else reject(error);
       },
     );
   });
+}
+
+/** Starts the work; a synchronous throw becomes a rejection like any other. */
+function started<T>(work: (deadline: EvaluationDeadline) => Promise<T>, deadline: EvaluationDeadline): Promise<T> {
+  try {
+    return work(deadline);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
@@ -61,13 +79,13 @@ export function withDeadline<T>(work: Promise<T>, ms: number): Promise<DeadlineR
 export function timeoutDecision(failurePolicy: FailurePolicy, afterMs: number): AdmissionDecision {
   if (failurePolicy === 'Ignore') return allow();
   return deny(
-    `policy evaluation did not finish within ${afterMs}ms; the request is denied because the webhook's failure policy is Fail`,
+    `policy evaluation did not finish within ${Math.round(afterMs)}ms; the request is denied because the webhook's failure policy is Fail`,
   );
 }
 
 /** {@link withDeadline} then {@link timeoutDecision}: the whole deadline path for a handler. */
 export async function decideWithin<T extends { decision: AdmissionDecision }>(
-  work: Promise<T>,
+  work: DeadlineWork<T>,
   ms: number,
   failurePolicy: FailurePolicy,
 ): Promise<{ decision: AdmissionDecision; outcome?: T; timedOut: boolean }> {

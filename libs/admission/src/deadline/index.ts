@@ -6,4 +6,5 @@ export {
   decideWithin,
   DEFAULT_WEBHOOK_TIMEOUT_MS,
   type DeadlineResult,
+  type DeadlineWork,
 } from './deadline';

@@ -1,5 +1,6 @@
 import {
   admissionPatch,
+  EvaluationDeadlineExceeded,
   type CompiledPolicy,
   type JsonObject,
   type KubeObject,
@@ -71,8 +72,11 @@ export async function mutateAdmission(
     const policyRequest = current === original ? request : withObject(request, current as KubeObject);
     let response: PolicyResponse & { patchedResource?: KubeObject };
     try {
-      response = await engine.mutate(withMutateRules(compiled, 'standard'), policyRequest);
+      response = await engine.mutate(withMutateRules(compiled, 'standard'), policyRequest, {
+        deadline: options.deadline,
+      });
     } catch (error) {
+      if (error instanceof EvaluationDeadlineExceeded) throw error;
       response = crashed(compiled, policyRequest, error, 'Mutation');
     }
     if (response.rules.length === 0) continue;

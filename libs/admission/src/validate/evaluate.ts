@@ -1,4 +1,11 @@
-import { emptyPolicyResponse, type CompiledPolicy, type PolicyResponse, type ResourceRequest } from '@edict/engine';
+import {
+  emptyPolicyResponse,
+  EvaluationDeadlineExceeded,
+  type CompiledPolicy,
+  type EvaluationDeadline,
+  type PolicyResponse,
+  type ResourceRequest,
+} from '@edict/engine';
 import type { AdmissionEngine } from '../policies';
 
 export interface Evaluated {
@@ -9,20 +16,23 @@ export interface Evaluated {
 /**
  * Runs one engine stage for each policy, in order. The engine reports rule problems as `error`
  * results; should it throw anyway, the policy gets one `error` result carrying the cause, so a
- * broken policy follows its failure policy instead of taking the webhook down.
+ * broken policy follows its failure policy instead of taking the webhook down. A passed deadline
+ * is not a policy's problem: EvaluationDeadlineExceeded ends the whole evaluation.
  */
 export async function evaluate(
   engine: AdmissionEngine,
   policies: readonly CompiledPolicy[],
   request: ResourceRequest,
   stage: 'validate' | 'generate',
+  deadline?: EvaluationDeadline,
 ): Promise<Evaluated[]> {
   const out: Evaluated[] = [];
   for (const compiled of policies) {
     let response: PolicyResponse;
     try {
-      response = await engine[stage](compiled, request);
+      response = await engine[stage](compiled, request, { deadline });
     } catch (error) {
+      if (error instanceof EvaluationDeadlineExceeded) throw error;
       response = crashed(compiled, request, error, stage === 'validate' ? 'Validation' : 'Generation');
     }
     if (response.rules.length > 0) out.push({ compiled, response });

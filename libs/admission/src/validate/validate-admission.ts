@@ -1,4 +1,4 @@
-import type { CompiledPolicy, PolicyResponse, ResourceRequest } from '@edict/engine';
+import type { CompiledPolicy, EvaluationDeadline, PolicyResponse, ResourceRequest } from '@edict/engine';
 import { updateRequestsFor, type BackgroundOptions, type UpdateRequestSpec } from '../background/update-requests';
 import { isFiltered } from '../config/is-filtered';
 import type { AdmissionConfig } from '../config/types';
@@ -20,6 +20,11 @@ export interface AdmissionOptions extends BackgroundOptions {
   failurePolicy?: FailurePolicy;
   /** Clock for report timestamps. */
   now?: () => Date;
+  /**
+   * The review's deadline, for the evaluations before the answer (not the audits after it): once
+   * passed, the engine stops and this rejects with EvaluationDeadlineExceeded.
+   */
+  deadline?: EvaluationDeadline;
 }
 
 /** Work Kyverno does after answering: report results and background update requests. */
@@ -67,8 +72,8 @@ export async function validateAdmission(
   const validating = policiesForPath(policies, options.failurePolicy, hasValidate);
   const enforcing = validating.filter(isEnforcing);
   const auditWarn = validating.filter((compiled) => !isEnforcing(compiled) && emitsWarning(compiled));
-  const enforceResponses = await evaluate(engine, enforcing, request, 'validate');
-  const warnResponses = await evaluate(engine, auditWarn, request, 'validate');
+  const enforceResponses = await evaluate(engine, enforcing, request, 'validate', options.deadline);
+  const warnResponses = await evaluate(engine, auditWarn, request, 'validate', options.deadline);
 
   // Kyverno's failure policy for errors: Fail as soon as one served Enforce policy fails closed.
   const failClosed = enforcing.some((compiled) => failurePolicyOf(compiled.policy) === 'Fail');

@@ -1,3 +1,4 @@
+import { isBudgetError, type EvaluationBudget } from '../budget';
 import type { JsonValue } from '../json';
 import { compileJmesPath } from '../jmespath';
 import type { ContextLoaders, LoaderScope } from '../engine/loaders';
@@ -29,8 +30,7 @@ export async function loadContextEntries(
     if (value === undefined) continue;
     // A `variable` entry replaces whatever the name held (a second entry of the same name wins
     // outright); external data is merged into the context like any other added document.
-    if (entry.variable) ctx.replace(entry.name, value);
-    else ctx.add(entry.name, value);
+    ctx.addEntry(entry.name, value, entry.variable !== undefined);
   }
 }
 
@@ -63,7 +63,7 @@ async function loadEntry(
       throw error;
     }
     if (response === undefined) return entry.apiCall.default;
-    return applyJmesPath(entry, call.jmesPath, response, entry.apiCall.default);
+    return applyJmesPath(entry, call.jmesPath, response, entry.apiCall.default, ctx.budget);
   }
   if (entry.globalReference) {
     const data = await loaders?.globalReference(
@@ -73,7 +73,7 @@ async function loadEntry(
     if (data === undefined) return undefined;
     const path =
       entry.globalReference.jmesPath && substituteString(entry.globalReference.jmesPath, ctx, entry.name, 'jmesPath');
-    return applyJmesPath(entry, path, data, undefined);
+    return applyJmesPath(entry, path, data, undefined, ctx.budget);
   }
   if (entry.imageRegistry) {
     const reference = substituteVariables(entry.imageRegistry.reference, ctx);
@@ -86,7 +86,7 @@ async function loadEntry(
     if (data === undefined) return undefined;
     const path =
       entry.imageRegistry.jmesPath && substituteString(entry.imageRegistry.jmesPath, ctx, entry.name, 'jmesPath');
-    return applyJmesPath(entry, path, data, undefined);
+    return applyJmesPath(entry, path, data, undefined, ctx.budget);
   }
   throw new ContextEntryError(`invalid context entry ${entry.name}`);
 }
@@ -99,7 +99,7 @@ function loadVariable(entry: ContextEntry, ctx: EvaluationContext): JsonValue {
   let output: JsonValue | undefined = fallback;
   if (variable.value !== undefined) {
     const value = substituteVariables(variable.value, ctx);
-    output = path ? applyJmesPath(entry, path, value, fallback) : value;
+    output = path ? applyJmesPath(entry, path, value, fallback, ctx.budget) : value;
   } else if (path) {
     output = queryOrDefault(entry, () => ctx.query(path), fallback, path);
   }
@@ -114,9 +114,10 @@ function applyJmesPath(
   path: string | undefined,
   data: JsonValue,
   fallback: JsonValue | undefined,
+  budget: EvaluationBudget,
 ): JsonValue {
   if (!path) return data;
-  return queryOrDefault(entry, () => compileJmesPath(path).search(data), fallback, path);
+  return queryOrDefault(entry, () => compileJmesPath(path).search(data, budget), fallback, path);
 }
 
 function queryOrDefault(
@@ -130,6 +131,7 @@ function queryOrDefault(
     if (result !== null || fallback === undefined) return result;
     return fallback;
   } catch (error) {
+    if (isBudgetError(error)) throw error;
     if (fallback !== undefined) return fallback;
     throw new ContextEntryError(
       `failed to apply jmespath ${path} for context entry ${entry.name}: ${(error as Error).message}`,

@@ -1,3 +1,11 @@
+import {
+  DEFAULT_EVALUATION_LIMITS,
+  EvaluationBudget,
+  EvaluationDeadlineExceeded,
+  type EvaluationDeadline,
+  type EvaluationLimits,
+  type SizeMemo,
+} from '../budget';
 import type { JsonValue, KubeObject } from '../json';
 import { extractImages, imagesAsJson } from '../images';
 import { matchingExceptions, exceptionsForRule, exceptionKey } from '../exceptions';
@@ -28,6 +36,11 @@ export interface EvaluationOptions {
   foreachValues?(policyName: string, ruleName: string): Record<string, JsonValue[]> | undefined;
   /** Variables for every rule. */
   globalValues?: Record<string, JsonValue>;
+  /**
+   * When to give up: checked between rules and foreach iterations, inside JMESPath evaluation and
+   * pattern walks. Once expired, validate/mutate/generate reject with EvaluationDeadlineExceeded.
+   */
+  deadline?: EvaluationDeadline;
 }
 
 export interface EngineDependencies {
@@ -35,6 +48,11 @@ export interface EngineDependencies {
   resources?: ResourceLoader;
   /** The PolicyExceptions in force; read on every evaluation so callers can swap them. */
   exceptions?: () => readonly PolicyException[];
+  /**
+   * Size bounds of every evaluation (DEFAULT_EVALUATION_LIMITS: Kyverno's 2 MiB). Passing one ends
+   * the rule in `error` with a message naming the bound.
+   */
+  limits?: Partial<EvaluationLimits>;
 }
 
 const AUTOGEN_PREFIX = /^autogen-(cronjob-)?/;
@@ -46,7 +64,11 @@ type RuleHandler = (run: RuleRun, exceptions: PolicyException[]) => Promise<Rule
 export type MutationResponse = PolicyResponse & { patchedResource?: KubeObject };
 
 export class Engine {
-  constructor(private readonly deps: EngineDependencies = {}) {}
+  private readonly limits: Readonly<EvaluationLimits>;
+
+  constructor(private readonly deps: EngineDependencies = {}) {
+    this.limits = Object.freeze({ ...DEFAULT_EVALUATION_LIMITS, ...deps.limits });
+  }
 
   compile(policy: Policy): CompiledPolicy {
     return compilePolicy(policy);
@@ -184,12 +206,13 @@ export class Engine {
     const { ctx, error } = this.createContext(request, trigger, options);
     const applyOne = compiled.policy.spec.applyRules === 'One';
     for (const rule of rules) {
+      ctx.budget.checkDeadline();
       const resource = current() ?? trigger;
       const matchRequest = toMatchRequest(request, resource);
       if (!ruleMatches(rule, matchRequest, compiled.namespace).matched) continue;
       const results = error
         ? [ruleError(rule, type, 'failed to build the policy context', error)]
-        : await this.runRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle);
+        : await this.runBoundedRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle);
       // The rule's context is gone, but the resource it left stays: later rules' variables and
       // preconditions read the patched `request.object`, as in Kyverno.
       const after = current();
@@ -203,7 +226,8 @@ export class Engine {
   /**
    * The request's context: built once per request object (the webhook evaluates many policies on one
    * request) and forked per policy, with the caller's global values on top. A resource whose images
-   * cannot be parsed fails every rule that matches it, as in Kyverno.
+   * cannot be parsed fails every rule that matches it, as in Kyverno. Each policy evaluation gets
+   * its own budget; they share the request's size memo, so its data is measured once.
    */
   private createContext(
     request: ResourceRequest,
@@ -213,18 +237,32 @@ export class Engine {
     let base = requestContexts.get(request);
     if (!base) {
       const ctx = EvaluationContext.forRequest(request);
+      const sizes = new Map<object, number>();
       try {
         const images = imagesAsJson(extractImages(resource));
         if (Object.keys(images).length > 0) ctx.add('images', images);
-        base = { ctx };
+        base = { ctx, sizes };
       } catch (error) {
-        base = { ctx, error };
+        base = { ctx, sizes, error };
       }
       requestContexts.set(request, base);
     }
-    const ctx = base.ctx.fork();
+    const ctx = base.ctx.fork(new EvaluationBudget(this.limits, options.deadline, base.sizes));
     for (const [name, value] of Object.entries(options.globalValues ?? {})) ctx.add(name, value);
     return { ctx, error: base.error };
+  }
+
+  /**
+   * A rule under the evaluation's budget. The budget's verdicts stand whatever caught their errors
+   * inside the rule: a passed deadline ends the whole evaluation, an exceeded size limit the rule.
+   */
+  private async runBoundedRule(...args: Parameters<Engine['runRule']>): Promise<RuleResponse[]> {
+    const [, rule, type, , , ctx] = args;
+    ctx.budget.takeLimitError();
+    const results = await this.runRule(...args);
+    if (ctx.budget.expired) throw new EvaluationDeadlineExceeded();
+    const exceeded = ctx.budget.takeLimitError();
+    return exceeded ? [ruleResponse(rule, type, 'error', exceeded.message)] : results;
   }
 
   private async runRule(
@@ -280,6 +318,7 @@ export class Engine {
       };
       return await handle(run, exceptions);
     } catch (error) {
+      if (error instanceof EvaluationDeadlineExceeded) throw error;
       return [ruleResponse(rule, type, 'error', errorMessage(error))];
     } finally {
       ctx.restore();
@@ -288,7 +327,7 @@ export class Engine {
 }
 
 /** Request contexts by request object; requests are never modified once evaluation starts. */
-const requestContexts = new WeakMap<ResourceRequest, { ctx: EvaluationContext; error?: unknown }>();
+const requestContexts = new WeakMap<ResourceRequest, { ctx: EvaluationContext; sizes: SizeMemo; error?: unknown }>();
 
 function exceptionSkip(rule: Rule, type: RuleType, exceptions: readonly PolicyException[]): RuleResponse {
   const keys = exceptions.map(exceptionKey);

@@ -1,3 +1,4 @@
+import { isBudgetError, type EvaluationBudget } from '../budget';
 import type { JsonObject, JsonValue } from '../json';
 import { deepEqual, isObject } from '../json';
 import { JmesPathError } from './errors';
@@ -11,6 +12,9 @@ import { JmesPathError } from './errors';
  * - arithmetic and ordering comparisons on non-numbers yield null instead of failing;
  * - a projection over a sliced string returns the sliced string itself;
  * - flatten, filter and value projections swallow any error of their left side (return null).
+ *
+ * Every node is a step of the evaluation's budget (its deadline), and every value a node builds
+ * (function results, projections, flatten, multi-selects) is checked against its size limit.
  */
 
 /** Marker for an unresolved key; never escapes this module's callers except as `Missing`. */
@@ -40,10 +44,12 @@ export class KyvernoInterpreter {
   constructor(
     private readonly root: JsonValue,
     private readonly callFunction: FunctionCaller,
+    readonly budget: EvaluationBudget,
     private scope: Scope = EMPTY_SCOPE,
   ) {}
 
   evaluate(node: AstNode, value: JsonValue): EvalResult {
+    this.budget.step();
     switch (node.type) {
       case 'Field':
         return extractField(value, node['name'] as string);
@@ -67,7 +73,7 @@ export class KyvernoInterpreter {
       case 'Flatten': {
         const base = this.swallowAll(node['child'] as AstNode, value);
         if (!Array.isArray(base)) return null;
-        return base.flat(1);
+        return this.built(base.flat(1), 'a flatten');
       }
       case 'Identity':
       case 'Current':
@@ -77,13 +83,16 @@ export class KyvernoInterpreter {
       case 'Literal':
         return node['value'] as JsonValue;
       case 'MultiSelectList':
-        return (node['children'] as AstNode[]).map((child) => this.lenient(child, value));
+        return this.built(
+          (node['children'] as AstNode[]).map((child) => this.lenient(child, value)),
+          'a multi-select list',
+        );
       case 'MultiSelectHash': {
         const out: JsonObject = {};
         for (const pair of node['children'] as Array<{ name: string; value: AstNode }>) {
           out[pair.name] = this.lenient(pair.value, value);
         }
-        return out;
+        return this.built(out, 'a multi-select hash');
       }
       case 'OrExpression': {
         const { left, right } = node as Binary;
@@ -111,15 +120,18 @@ export class KyvernoInterpreter {
         if (typeof operand !== 'number') return null;
         return node['operator'] === 'Minus' ? -operand : operand;
       }
-      case 'Function':
-        return this.callFunction(
-          node['name'] as string,
+      case 'Function': {
+        const name = node['name'] as string;
+        const result = this.callFunction(
+          name,
           (node['children'] as AstNode[]).map((child) =>
             child.type === 'ExpressionReference'
               ? { expref: true, ...(child['child'] as AstNode) }
               : this.lenient(child, value),
           ),
         );
+        return this.built(result, name);
+      }
       case 'ExpressionReference':
         return { expref: true, ...(node['child'] as AstNode) } as unknown as JsonValue;
       case 'LetExpression':
@@ -145,13 +157,24 @@ export class KyvernoInterpreter {
     return result instanceof Missing ? null : result;
   }
 
-  /** Kyverno ignores every error of the left side of flatten/filter/value projections. */
+  /** Kyverno ignores every error of the left side of flatten/filter/value projections (not the budget's). */
   private swallowAll(node: AstNode, value: JsonValue): JsonValue {
     try {
       return this.lenient(node, value);
-    } catch {
+    } catch (error) {
+      if (isBudgetError(error)) throw error;
       return null;
     }
+  }
+
+  /**
+   * A value this evaluation built, once it is known to fit the result size limit. `source` is a
+   * function name or what else built it ('a projection'), for the error message.
+   */
+  private built<T extends JsonValue>(value: T, source: string): T {
+    if (typeof value === 'object' && value !== null) this.budget.checkResult(value, source);
+    else if (typeof value === 'string') this.budget.checkLength(value.length, source);
+    return value;
   }
 
   private projection(node: Binary, value: JsonValue): EvalResult {
@@ -166,7 +189,7 @@ export class KyvernoInterpreter {
       const current = this.lenient(right, element);
       if (current !== null) collected.push(current);
     }
-    return collected;
+    return this.built(collected, 'a projection');
   }
 
   private filterProjection(node: Binary & { condition: AstNode }, value: JsonValue): EvalResult {
@@ -178,7 +201,7 @@ export class KyvernoInterpreter {
       const current = this.lenient(node.right, element);
       if (current !== null) collected.push(current);
     }
-    return collected;
+    return this.built(collected, 'a projection');
   }
 
   private valueProjection(node: Binary, value: JsonValue): EvalResult {
@@ -189,7 +212,7 @@ export class KyvernoInterpreter {
       const current = this.lenient(node.right, element);
       if (current !== null) collected.push(current);
     }
-    return collected;
+    return this.built(collected, 'a projection');
   }
 
   private compare(node: Binary & { name: string }, value: JsonValue): EvalResult {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EvaluationBudget, EvaluationDeadlineExceeded, EvaluationLimitExceeded } from '../budget';
 import type { JsonValue } from '../json';
 import { compileJmesPath, JmesPathError, JmesPathNotFoundError, kyvernoFunctionNames } from './index';
 
@@ -148,5 +149,54 @@ describe('expression semantics', () => {
     const jmespath = await import('@jmespath-community/jmespath');
     expect(jmespath.search({}, "split('a,b', ',')")).toEqual(['a', 'b']);
     expect(() => jmespath.search({}, "to_upper('a')")).toThrow();
+  });
+});
+
+describe('compileJmesPath budget', () => {
+  const big = 'x'.repeat(1_500_000);
+
+  it('refuses a built value past the result size limit, naming what built it and where', () => {
+    expect(() => search("join('', [@, @])", big)).toThrow(EvaluationLimitExceeded);
+    expect(() => search("join('', [@, @])", big)).toThrow(
+      `a multi-select list exceeds the 2 MiB JMESPath result size limit in "join('', [@, @])"`,
+    );
+    expect(() => search('[@, @, @]', 'y'.repeat(1_000_000))).toThrow(/a multi-select list exceeds/);
+    expect(() => search('[*].[@, @]', ['y'.repeat(600_000), 'z'.repeat(600_000)])).toThrow(/a projection exceeds/);
+    expect(() => search('to_string([[@, @], [@, @]])', 'y'.repeat(600_000))).toThrow(/exceeds the 2 MiB/);
+    expect(search("length(join('', [@, @]))", 'y'.repeat(1000))).toBe(2000);
+  });
+
+  it('checks builders whose output length is known before they build it', () => {
+    const tiny = new EvaluationBudget({ maxResultSize: 1000 });
+    expect(() => compileJmesPath("pad_left('a', `100000000`)").search({}, tiny)).toThrow(
+      'the result of pad_left() exceeds the 1000 bytes JMESPath result size limit',
+    );
+    expect(() => compileJmesPath('join(@, `["", "", "", "", ""]`)').search('s'.repeat(300), tiny)).toThrow(
+      /the result of join\(\) exceeds/,
+    );
+    expect(compileJmesPath("pad_right('a', `3`, '-')").search({}, tiny)).toBe('a--');
+  });
+
+  it('measures shared values once: a value doubled by reference 40 times is refused at once', () => {
+    // [[v, v], [v, v]]... is 2^40 copies of v as JSON text, but only 40 arrays in memory.
+    const nested =
+      'let $v = @ in ' +
+      Array.from(
+        { length: 40 },
+        (_, i) => `let $v${i} = [$v${i === 0 ? '' : i - 1}, $v${i === 0 ? '' : i - 1}] in`,
+      ).join(' ') +
+      ' length($v39)';
+    expect(() => search(nested, 'abc')).toThrow(/a multi-select list exceeds the 2 MiB/);
+  });
+
+  it('stops at the deadline every few hundred nodes, even inside a filter whose errors Kyverno ignores', () => {
+    let asked = 0;
+    const budget = new EvaluationBudget({}, { expired: () => ++asked > 2 });
+    const items = Array.from({ length: 100_000 }, (_, i) => ({ name: `n${i}` }));
+    expect(() => compileJmesPath("[?contains(name, '7')].name | length(@)").search(items, budget)).toThrow(
+      EvaluationDeadlineExceeded,
+    );
+    expect(asked).toBe(3);
+    expect(budget.expired).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { compile } from '@jmespath-community/jmespath';
+import { EvaluationBudget, EvaluationLimitExceeded } from '../budget';
 import type { JsonValue } from '../json';
 import { JmesPathError, JmesPathNotFoundError } from './errors';
 import { Missing, type AstNode } from './interpreter';
@@ -14,10 +15,12 @@ export interface JmesPathQuery {
   /**
    * Kyverno semantics: throws `JmesPathNotFoundError` (`Unknown key "x" in path`) when the
    * expression's value is a key missing from its object, `JmesPathError` on any other failure.
+   * The budget bounds the evaluation (deadline, result sizes): EvaluationDeadlineExceeded or
+   * EvaluationLimitExceeded when passed; without one, the default size limits apply.
    */
-  search(data: JsonValue): JsonValue;
+  search(data: JsonValue, budget?: EvaluationBudget): JsonValue;
   /** Like `search`, but reports an unresolved key as `{ found: false }` instead of throwing. */
-  evaluate(data: JsonValue): JmesPathResult;
+  evaluate(data: JsonValue, budget?: EvaluationBudget): JmesPathResult;
 }
 
 class CompiledQuery implements JmesPathQuery {
@@ -26,15 +29,24 @@ class CompiledQuery implements JmesPathQuery {
     private readonly ast: AstNode,
   ) {}
 
-  search(data: JsonValue): JsonValue {
-    const result = evaluate(this.ast, data);
+  search(data: JsonValue, budget = new EvaluationBudget()): JsonValue {
+    const result = this.run(data, budget);
     if (result instanceof Missing) throw new JmesPathNotFoundError(result.key);
     return result;
   }
 
-  evaluate(data: JsonValue): JmesPathResult {
-    const result = evaluate(this.ast, data);
+  evaluate(data: JsonValue, budget = new EvaluationBudget()): JmesPathResult {
+    const result = this.run(data, budget);
     return result instanceof Missing ? { found: false, missingKey: result.key } : { found: true, value: result };
+  }
+
+  private run(data: JsonValue, budget: EvaluationBudget) {
+    try {
+      return evaluate(this.ast, data, budget);
+    } catch (error) {
+      if (error instanceof EvaluationLimitExceeded) error.locate(this.expression);
+      throw error;
+    }
   }
 }
 

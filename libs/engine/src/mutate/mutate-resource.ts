@@ -81,6 +81,7 @@ async function mutateElements(
   ctx.checkpoint();
   try {
     for (const index of order) {
+      ctx.budget.checkDeadline();
       const element = elements[index];
       if (element === null || element === undefined) continue;
       ctx.reset();

@@ -27,12 +27,24 @@ export type PatternResult =
 
 const PASS: PatternResult = Object.freeze({ status: 'pass' });
 
+/** A cancellation point the walk calls once per node (the evaluation's deadline). */
+export interface WalkBudget {
+  step(): void;
+}
+
 /**
- * Remembers, per condition/existence anchor key (as written), whether any resource map checked
- * against it had the key. Kyverno turns a failure into an execution error when one never did.
+ * The state of one pattern walk. It remembers, per condition/existence anchor key (as written),
+ * whether any resource map checked against it had the key (Kyverno turns a failure into an
+ * execution error when one never did), and counts the walk's steps against its budget.
  */
-class AnchorSightings {
+class PatternWalk {
   private seen: Map<string, boolean> | undefined;
+
+  constructor(private readonly budget?: WalkBudget) {}
+
+  step(): void {
+    this.budget?.step();
+  }
 
   record(plan: MapPlan, resource: JsonObject): void {
     if (plan.tracked.length === 0) return;
@@ -51,13 +63,12 @@ class AnchorSightings {
 }
 
 /** Matches a resource against a validate pattern (variables already substituted). */
-export function matchPattern(resource: JsonValue, pattern: JsonValue): PatternResult {
-  const sightings = new AnchorSightings();
-  const result = checkElement(resource, pattern, '/', sightings);
+export function matchPattern(resource: JsonValue, pattern: JsonValue, budget?: WalkBudget): PatternResult {
+  const walk = new PatternWalk(budget);
+  const result = checkElement(resource, pattern, '/', walk);
   if (!result) return PASS;
   if (isSkip(result)) return { status: 'skip', path: result.path, message: result.message };
-  if (result.kind !== 'negation' && sightings.someNeverSeen())
-    return { status: 'fail', path: '', message: result.message };
+  if (result.kind !== 'negation' && walk.someNeverSeen()) return { status: 'fail', path: '', message: result.message };
   return { status: 'fail', path: result.path, message: result.message };
 }
 
@@ -83,8 +94,9 @@ function checkElement(
   resource: JsonValue | undefined,
   pattern: JsonValue,
   path: string,
-  sightings: AnchorSightings,
+  walk: PatternWalk,
 ): Failure | undefined {
+  walk.step();
   if (isObject(pattern)) {
     if (!isObject(resource)) {
       return failure(
@@ -93,9 +105,9 @@ function checkElement(
       );
     }
     const plan = planFor(pattern);
-    sightings.record(plan, resource);
+    walk.record(plan, resource);
     const expanded = expandMetadataWildcards(pattern, plan, resource);
-    return checkMap(resource, expanded === pattern ? plan : planFor(expanded), path, sightings);
+    return checkMap(resource, expanded === pattern ? plan : planFor(expanded), path, walk);
   }
   if (Array.isArray(pattern)) {
     if (!Array.isArray(resource)) {
@@ -104,7 +116,7 @@ function checkElement(
         `validation rule failed at path ${path}, resource does not satisfy the expected overlay pattern`,
       );
     }
-    return checkArray(resource, pattern, path, sightings);
+    return checkArray(resource, pattern, path, walk);
   }
   // A scalar pattern against an array applies to every element (an empty array passes).
   if (Array.isArray(resource)) {
@@ -122,11 +134,11 @@ function checkElement(
  * keys holding anchors are visited first, a container whose conditional part does not apply is
  * skipped even when its other fields would fail.
  */
-function checkMap(resource: JsonObject, plan: MapPlan, path: string, sightings: AnchorSightings): Failure | undefined {
+function checkMap(resource: JsonObject, plan: MapPlan, path: string, walk: PatternWalk): Failure | undefined {
   let applied = 0;
   let skipped: Failure[] | undefined;
   for (const entry of plan.entries) {
-    const result = checkEntry(resource, entry, path, sightings);
+    const result = checkEntry(resource, entry, path, walk);
     if (!result) applied++;
     else if (result.kind === 'aggregated-skip') (skipped ??= []).push(result);
     else if (skipped && !isSkip(result)) return aggregatedSkip(skipped);
@@ -141,14 +153,9 @@ function aggregatedSkip(skipped: readonly Failure[]): Failure {
   return failure(skipped[0]!.path, message, 'aggregated-skip');
 }
 
-function checkEntry(
-  resource: JsonObject,
-  entry: PatternEntry,
-  path: string,
-  sightings: AnchorSightings,
-): Failure | undefined {
+function checkEntry(resource: JsonObject, entry: PatternEntry, path: string, walk: PatternWalk): Failure | undefined {
   const anchor = entry.anchor;
-  if (!anchor || anchor.modifier === '+') return checkPlainKey(resource, entry, path, sightings);
+  if (!anchor || anchor.modifier === '+') return checkPlainKey(resource, entry, path, walk);
   const childPath = path + entry.pathSegment;
   const value = own(resource, anchor.key);
   const present = value !== undefined;
@@ -160,20 +167,20 @@ function checkEntry(
           `${CONDITIONAL_PREFIX}conditional anchor key doesn't exist in the resource`,
           'conditional',
         );
-      const result = checkEntryValue(value, entry, childPath, sightings);
+      const result = checkEntryValue(value, entry, childPath, walk);
       return result && failure(result.path, CONDITIONAL_PREFIX + result.message, 'conditional');
     }
     case '<': {
       if (!present) return undefined;
-      const result = checkEntryValue(value, entry, childPath, sightings);
+      const result = checkEntryValue(value, entry, childPath, walk);
       return result && failure(result.path, GLOBAL_PREFIX + result.message, 'global');
     }
     case '=':
-      return present ? checkEntryValue(value, entry, childPath, sightings) : undefined;
+      return present ? checkEntryValue(value, entry, childPath, walk) : undefined;
     case 'X':
       return present ? failure(childPath, `${NEGATION_PREFIX}${childPath} is not allowed`, 'negation') : undefined;
     case '^':
-      return present ? checkExistence(value!, entry.value, childPath, sightings) : undefined;
+      return present ? checkExistence(value!, entry.value, childPath, walk) : undefined;
   }
 }
 
@@ -182,14 +189,14 @@ function checkPlainKey(
   resource: JsonObject,
   entry: PatternEntry,
   path: string,
-  sightings: AnchorSightings,
+  walk: PatternWalk,
 ): Failure | undefined {
   const value = own(resource, entry.rawKey);
   if (entry.value === '*') {
     // `*` only requires the key to hold a non-null value of any type.
     return value === undefined || value === null ? failure(path, `${path}/${entry.rawKey} not found`) : undefined;
   }
-  return checkEntryValue(value, entry, path + entry.pathSegment, sightings);
+  return checkEntryValue(value, entry, path + entry.pathSegment, walk);
 }
 
 /** Like `checkElement`, using the plan's compiled form of a string pattern. */
@@ -197,10 +204,10 @@ function checkEntryValue(
   resource: JsonValue | undefined,
   entry: PatternEntry,
   path: string,
-  sightings: AnchorSightings,
+  walk: PatternWalk,
 ): Failure | undefined {
   const leaf = entry.leaf;
-  if (!leaf) return checkElement(resource, entry.value, path, sightings);
+  if (!leaf) return checkElement(resource, entry.value, path, walk);
   if (Array.isArray(resource)) {
     for (const item of resource) if (!matchStringPattern(item, leaf)) return mismatch(path, resource, entry.value);
     return undefined;
@@ -209,12 +216,7 @@ function checkEntryValue(
 }
 
 /** `^(key)`: for each map in the pattern list, at least one element of the resource list must match it. */
-function checkExistence(
-  resource: JsonValue,
-  pattern: JsonValue,
-  path: string,
-  sightings: AnchorSightings,
-): Failure | undefined {
+function checkExistence(resource: JsonValue, pattern: JsonValue, path: string, walk: PatternWalk): Failure | undefined {
   if (!Array.isArray(resource)) {
     return failure(
       path,
@@ -234,24 +236,19 @@ function checkExistence(
         `invalid pattern type ${goTypeName(pattern, 'pattern')}: Pattern has to be of type map to compare against items in resource`,
       );
     }
-    const found = resource.some((item, i) => checkElement(item, wanted, path + i + '/', sightings) === undefined);
+    const found = resource.some((item, i) => checkElement(item, wanted, path + i + '/', walk) === undefined);
     if (!found) return failure(path, `existence anchor validation failed at path ${path}`);
   }
   return undefined;
 }
 
-function checkArray(
-  resource: JsonValue[],
-  pattern: JsonValue[],
-  path: string,
-  sightings: AnchorSightings,
-): Failure | undefined {
+function checkArray(resource: JsonValue[], pattern: JsonValue[], path: string, walk: PatternWalk): Failure | undefined {
   if (pattern.length === 0) return failure(path, 'pattern Array empty');
   const first = pattern[0]!;
   // Only the first pattern element counts when it is a map (every resource element must match it)
   // or a scalar (every resource element must equal it).
-  if (isObject(first)) return checkEachElement(resource, resource.length, () => first, path, sightings);
-  if (!Array.isArray(first)) return checkElement(resource, first, path, sightings);
+  if (isObject(first)) return checkEachElement(resource, resource.length, () => first, path, walk);
+  if (!Array.isArray(first)) return checkElement(resource, first, path, walk);
   // Nested arrays are matched position by position.
   if (resource.length < pattern.length) {
     return failure(
@@ -259,7 +256,7 @@ function checkArray(
       `validate Array failed, array length mismatch, resource Array len is ${resource.length} and pattern Array len is ${pattern.length}`,
     );
   }
-  return checkEachElement(resource, pattern.length, (i) => pattern[i]!, path, sightings);
+  return checkEachElement(resource, pattern.length, (i) => pattern[i]!, path, walk);
 }
 
 /**
@@ -271,12 +268,12 @@ function checkEachElement(
   count: number,
   patternAt: (index: number) => JsonValue,
   path: string,
-  sightings: AnchorSightings,
+  walk: PatternWalk,
 ): Failure | undefined {
   let applied = 0;
   let skipped: Failure[] | undefined;
   for (let i = 0; i < count; i++) {
-    const result = checkElement(resource[i], patternAt(i), path + i + '/', sightings);
+    const result = checkElement(resource[i], patternAt(i), path + i + '/', walk);
     if (!result) applied++;
     else if (isSkip(result)) (skipped ??= []).push(result);
     else return result;

@@ -112,7 +112,7 @@ class Validator {
   }
 
   private checkPattern(target: KubeObject, pattern: JsonValue): RuleResponse {
-    const result = matchPattern(target, pattern);
+    const result = matchPattern(target, pattern, this.run.ctx.budget);
     if (result.status === 'pass') {
       return ruleResponse(this.rule, 'Validation', 'pass', `validation rule '${this.rule.name}' passed.`);
     }
@@ -128,7 +128,7 @@ class Validator {
     const failures: string[] = [];
     const skips: string[] = [];
     for (const [index, pattern] of anyPattern.entries()) {
-      const result = matchPattern(target, pattern);
+      const result = matchPattern(target, pattern, this.run.ctx.budget);
       if (result.status === 'pass') {
         return ruleResponse(
           this.rule,
@@ -200,6 +200,7 @@ class Validator {
     ctx.checkpoint();
     try {
       for (const [index, element] of elements.entries()) {
+        ctx.budget.checkDeadline();
         if (element === null || element === undefined) continue;
         ctx.reset();
         for (const [name, values] of Object.entries(loopValues ?? {})) {

@@ -1,4 +1,5 @@
 export { hasWildcard, wildcardMatch } from './wildcard';
+export { compileGoRegexp, goRegexpMatch, goRegexpMatchLenient, goRegexpReplaceAll } from './go-regexp';
 export {
   approximateFloat64,
   canonicalQuantity,

@@ -18,6 +18,26 @@ describe('wildcardMatch', () => {
     expect(wildcardMatch(pattern, value)).toBe(expected);
   });
 
+  it.each([
+    ['*a*b*c', 'xxaxxbxxc', true],
+    ['*a*b*c', 'xxaxxcxxb', false],
+    ['a*a', 'a', false],
+    ['a*a', 'aa', true],
+    ['?*?', 'ab', true],
+    ['?*?', 'a', false],
+    ['*?x?*', 'abxcd', true],
+    ['**', '', true],
+  ])('%s ~ %s is %s (segments in order, none overlapping)', (pattern, value, expected) => {
+    expect(wildcardMatch(pattern, value)).toBe(expected);
+  });
+
+  it('stays linear on patterns that make a backtracking matcher explode', () => {
+    const value = 'a'.repeat(20_000);
+    expect(wildcardMatch('*a'.repeat(40) + '*b', value)).toBe(false);
+    expect(wildcardMatch('*?a'.repeat(40) + '*b', value)).toBe(false);
+    expect(wildcardMatch('*a'.repeat(40) + '*', value)).toBe(true);
+  });
+
   it('detects wildcards', () => {
     expect(hasWildcard('a*')).toBe(true);
     expect(hasWildcard('a?')).toBe(true);

@@ -1,3 +1,4 @@
+import { EvaluationBudget, isBudgetError } from '../budget';
 import type { JsonObject, JsonValue } from '../json';
 import type { ResourceRequest } from '../engine/types';
 import { compileJmesPath, type JmesPathQuery } from '../jmespath';
@@ -19,6 +20,7 @@ interface DeferredLoader {
 
 interface Snapshot {
   readonly root: JsonObject;
+  readonly entriesSize: number;
   readonly loaderCount: number;
   readonly loaded: readonly boolean[];
 }
@@ -30,16 +32,23 @@ interface Snapshot {
  * Data is never mutated in place: every write copies the objects on its path, so `checkpoint()` is
  * just a saved reference and `restore()`/`reset()` are O(1). Values passed in and query results are
  * shared with the context and must be treated as read-only.
+ *
+ * The budget bounds every query (deadline, result sizes) and the rule context entries' total size.
  */
 export class EvaluationContext {
   private root: JsonObject;
+  /** What the rule context entries added so far weigh (Kyverno's context size). */
+  private entriesSize = 0;
   private readonly snapshots: Snapshot[] = [];
   private readonly loaders: DeferredLoader[] = [];
   /** While a deferred loader runs, only loaders registered before it may load (no cycles). */
   private loadingLimit = -1;
   private operationValue: string | undefined;
 
-  constructor(document: JsonObject = {}) {
+  constructor(
+    document: JsonObject = {},
+    readonly budget: EvaluationBudget = new EvaluationBudget(),
+  ) {
     this.root = document;
   }
 
@@ -52,10 +61,10 @@ export class EvaluationContext {
   /**
    * A new context starting from this one's current data and operation, with no checkpoints or
    * deferred loaders of its own. Cheap (data is shared, never mutated), so a request's context can be
-   * built once and forked for every policy evaluated on it.
+   * built once and forked for every policy evaluated on it, each under its own budget.
    */
-  fork(): EvaluationContext {
-    const copy = new EvaluationContext(this.root);
+  fork(budget: EvaluationBudget = this.budget): EvaluationContext {
+    const copy = new EvaluationContext(this.root, budget);
     copy.operationValue = this.operationValue;
     return copy;
   }
@@ -72,6 +81,16 @@ export class EvaluationContext {
    */
   add(name: string, value: JsonValue): void {
     this.root = mergeObjects(this.root, nest(splitVariableName(name), value), false);
+  }
+
+  /**
+   * A rule context entry: charged to the context size limit (EvaluationLimitExceeded past it), then
+   * replaced (`variable` entries) or merged like `add`.
+   */
+  addEntry(name: string, value: JsonValue, replace: boolean): void {
+    this.entriesSize = this.budget.chargeContext(this.entriesSize, value, name);
+    if (replace) this.replace(name, value);
+    else this.add(name, value);
   }
 
   /** Replaces whatever is at the dotted name (Kyverno's ReplaceContextEntry, AddResource). */
@@ -127,8 +146,9 @@ export class EvaluationContext {
       throw new ContextQueryError(`incorrect query ${trimmed}: ${errorText(error)}`);
     }
     try {
-      return compiled.search(this.root);
+      return compiled.search(this.root, this.budget);
     } catch (error) {
+      if (isBudgetError(error)) throw error;
       throw new ContextQueryError(`JMESPath query failed: ${errorText(error)}`, isNotFound(error));
     }
   }
@@ -142,6 +162,7 @@ export class EvaluationContext {
   checkpoint(): void {
     this.snapshots.push({
       root: this.root,
+      entriesSize: this.entriesSize,
       loaderCount: this.loaders.length,
       loaded: this.loaders.map((loader) => loader.loaded),
     });
@@ -172,6 +193,7 @@ export class EvaluationContext {
 
   private apply(snapshot: Snapshot): void {
     this.root = snapshot.root;
+    this.entriesSize = snapshot.entriesSize;
     this.loaders.length = snapshot.loaderCount;
     this.loaders.forEach((loader, index) => {
       loader.loaded = snapshot.loaded[index] ?? false;
@@ -190,8 +212,9 @@ export class EvaluationContext {
       try {
         loader.load(this);
         loader.loaded = true;
-      } catch {
-        // Kyverno only logs a failed deferred load; the entry stays undefined.
+      } catch (error) {
+        // Kyverno only logs a failed deferred load; the entry stays undefined. Not so past a bound.
+        if (isBudgetError(error)) throw error;
       } finally {
         this.loadingLimit = previousLimit;
       }

@@ -34,9 +34,12 @@ export class EvaluateService {
     const slot = await this.admission.limiter.run(
       () =>
         withDeadline(
-          this.admission
-            .inputsFor(request, this.engine.unmetered())
-            .then((inputs) => evaluateAdmission(request, namespaceLabels ? { ...inputs, namespaceLabels } : inputs)),
+          (deadline) =>
+            this.admission
+              .inputsFor(request, this.engine.unmetered())
+              .then((inputs) =>
+                evaluateAdmission(request, { ...inputs, deadline, ...(namespaceLabels ? { namespaceLabels } : {}) }),
+              ),
           remaining(),
         ),
       remaining(),

@@ -86,6 +86,20 @@ describe('random', () => {
     expect(() => jp("random('')")).toThrow('no pattern provided');
     expect(() => jp("random('[a-')")).toThrow(/error parsing regexp/);
   });
+
+  it("caps repeat counts as Go's parser does, at once", () => {
+    expect(() => jp("random('a{100000000}')")).toThrow('error parsing regexp: invalid repeat count: `{100000000}`');
+    expect(() => jp("random('(a{100}){100}')")).toThrow('error parsing regexp: invalid repeat count: `{100}`');
+    expect((jp("random('a{1000}')") as string).length).toBe(1000);
+  });
+
+  it('refuses patterns that could generate more than it allows', () => {
+    // Each repeat is valid for Go; together they ask for 10^9 characters.
+    expect(() => jp("random('(((a{10}){10}){10}){10}')")).toThrow(/invalid repeat count/);
+    expect(() => jp("random('((((((a*)*)*)*)*)*){900}')")).toThrow(
+      /pattern can generate strings of up to \d+ characters, more than the 65536 random\(\) allows/,
+    );
+  });
 });
 
 describe('is_external_url', () => {

@@ -1,9 +1,11 @@
-import { compileGoRegexp } from './go-regexp';
+import { compileGoRegexp } from '../../values/go-regexp';
 
 /**
  * A small regex-driven string generator in the spirit of goregen (what Kyverno's random() uses):
  * literals, classes ([a-z0-9], \d, \w, \s, negations), '.', groups, alternation and quantifiers.
- * Unbounded repeats stop at min+10 like goregen's default.
+ * Unbounded repeats stop at min+10 like goregen's default. Go's parser already caps repeat counts
+ * (1000, nested ones multiplied); nested stars and long concatenations could still ask for huge
+ * strings, so a pattern whose longest output passes MAX_RANDOM_LENGTH is refused before generating.
  */
 
 const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i));
@@ -11,6 +13,7 @@ const DIGITS = [...'0123456789'];
 const WORD = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'];
 const SPACE = [' ', '\t', '\n', '\r', '\f', '\v'];
 const MAX_UNBOUNDED = 10;
+export const MAX_RANDOM_LENGTH = 64 * 1024;
 
 type Node =
   | { kind: 'chars'; set: string[] }
@@ -153,9 +156,30 @@ function generate(node: Node): string {
   }
 }
 
-/** A random string matching `pattern`; throws on an empty or invalid pattern. */
+/** The length of the longest string `node` can generate. */
+function longest(node: Node): number {
+  switch (node.kind) {
+    case 'chars':
+      return 1;
+    case 'seq':
+      return node.items.reduce((total, item) => total + longest(item), 0);
+    case 'alt':
+      return node.options.reduce((most, option) => Math.max(most, longest(option)), 0);
+    case 'repeat':
+      return node.max === 0 ? 0 : node.max * longest(node.node);
+  }
+}
+
+/** A random string matching `pattern`; throws on an empty, invalid or too generous pattern. */
 export function randomFromPattern(pattern: string): string {
   if (pattern === '') throw new Error('no pattern provided');
   compileGoRegexp(pattern); // reject what Go would not parse
-  return generate(new Parser(pattern).parse());
+  const node = new Parser(pattern).parse();
+  const length = longest(node);
+  if (length > MAX_RANDOM_LENGTH) {
+    throw new Error(
+      `pattern can generate strings of up to ${length} characters, more than the ${MAX_RANDOM_LENGTH} random() allows`,
+    );
+  }
+  return generate(node);
 }

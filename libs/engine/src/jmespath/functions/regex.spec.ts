@@ -30,6 +30,34 @@ describe('regex functions', () => {
     );
   });
 
+  it('regex_match runs in linear time: a catastrophic pattern on a crafted input just answers', () => {
+    // A backtracking engine explores 2^n paths here; RE2 walks the input once.
+    const crafted = 'a'.repeat(5000) + '!';
+    expect(jp("regex_match('(a+)+$', @)", crafted)).toBe(false);
+    expect(jp("regex_match('(x+x+)+y', @)", 'x'.repeat(5000))).toBe(false);
+    expect(jp("regex_replace_all('(a|aa)+$', @, 'b')", crafted)).toBe(crafted);
+  });
+
+  it("uses Go's RE2 syntax and errors (no lookarounds, no backreferences)", () => {
+    expect(() => jp("regex_match('a(?=b)', 'ab')")).toThrow(
+      'error parsing regexp: invalid or unsupported Perl syntax: `(?=`',
+    );
+    expect(() => jp("regex_match('(a)\\1', 'aa')")).toThrow('error parsing regexp: invalid escape sequence: `\\1`');
+    expect(() => jp("regex_match('a{1001}', 'a')")).toThrow('error parsing regexp: invalid repeat count: `{1001}`');
+    expect(jp("regex_match('^\\QA.B\\E$', 'A.B')")).toBe(true);
+    expect(jp("regex_match('^.$', '😀')")).toBe(true); // one rune, as in Go
+  });
+
+  it('regex_replace_all: an empty match abutting the previous match is skipped, as in Go', () => {
+    expect(jp("regex_replace_all('a*', 'baaacada', 'X')")).toBe('XbXcXdX');
+    expect(jp("regex_replace_all('x*', '😀', '-')")).toBe('-😀-');
+  });
+
+  it('regex_replace_all: a result past the size limit is an error before it is built', () => {
+    const big = 'x'.repeat(100_000);
+    expect(() => jp("regex_replace_all('', @, @)", big)).toThrow(/exceeds the 2 MiB JMESPath result size limit/);
+  });
+
   it('regex_replace_all_literal: no expansion', () => {
     expect(jp("regex_replace_all_literal('(a)', 'xax', '$1')")).toBe('x$1x');
     expect(jp("regex_replace_all_literal('\\d', 'a1b22', '#')")).toBe('a#b##');

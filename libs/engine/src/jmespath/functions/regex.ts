@@ -1,8 +1,9 @@
+import { isBudgetError } from '../../budget';
 import type { JsonValue } from '../../json';
 import { wildcardMatch } from '../../values/wildcard';
 import { argumentTypeError, functionError } from '../errors';
-import type { FunctionDefinition } from '../runtime';
-import { goRegexpMatch, goRegexpReplaceAll } from './go-regexp';
+import { activeBudget, type FunctionDefinition } from '../runtime';
+import { goRegexpMatch, goRegexpReplaceAll } from '../../values/go-regexp';
 import { scalarToString } from './go-values';
 import { str, strOrNum } from './signatures';
 
@@ -16,9 +17,13 @@ function replaceAll(fn: string, literal: boolean) {
   return (args: JsonValue[]): JsonValue => {
     const source = textArgument(fn, args, 1);
     const replacement = textArgument(fn, args, 2);
+    const budget = activeBudget();
     try {
-      return goRegexpReplaceAll(args[0] as string, source, replacement, literal);
+      return goRegexpReplaceAll(args[0] as string, source, replacement, literal, (length) =>
+        budget.checkLength(length, fn),
+      );
     } catch (error) {
+      if (isBudgetError(error)) throw error;
       throw functionError(fn, (error as Error).message);
     }
   };

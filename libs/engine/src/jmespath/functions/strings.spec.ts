@@ -74,4 +74,13 @@ describe('string functions', () => {
     expect(jp("truncate('äöü', `2`)")).toBe('äö');
     expect(() => jp("truncate('kube', '4')")).toThrow(/truncate\(\) expected argument 2 to be type \(number\)/);
   });
+
+  it('replace and replace_all: a result past the size limit is an error before it is built', () => {
+    const big = 'x'.repeat(100_000);
+    expect(() => jp("replace_all(@, '', @)", big)).toThrow(
+      'the result of replace_all() exceeds the 2 MiB JMESPath result size limit',
+    );
+    expect(() => jp("replace(@, 'x', @, `-1`)", big)).toThrow(/the result of replace\(\) exceeds/);
+    expect(jp("replace(@, 'x', 'yy', `2`)", 'xxx')).toBe('yyyyx');
+  });
 });

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../json';
 import { functionError } from '../errors';
-import type { FunctionDefinition } from '../runtime';
+import { activeBudget, type FunctionDefinition } from '../runtime';
 import { compareStrings } from './go-values';
 import { num, str } from './signatures';
 
@@ -57,6 +57,25 @@ export function goReplace(s: string, old: string, replacement: string, n: number
   return out + s.slice(from);
 }
 
+/** The length of goReplace's result, counted before building it (an empty `old` multiplies). */
+function replacedLength(s: string, old: string, replacement: string, n: number): number {
+  if (n === 0 || old === replacement) return s.length;
+  let count = 0;
+  if (old === '') {
+    for (const _ of s) if (n < 0 || count < n) count++;
+    if (n < 0 || count < n) count++;
+  } else {
+    for (let at = s.indexOf(old); at >= 0 && (n < 0 || count < n); at = s.indexOf(old, at + old.length)) count++;
+  }
+  return s.length + count * (replacement.length - old.length);
+}
+
+/** goReplace, once its result is known to fit the evaluation's result size limit. */
+function boundedReplace(fn: string, s: string, old: string, replacement: string, n: number): string {
+  activeBudget().checkLength(replacedLength(s, old, replacement, n), fn);
+  return goReplace(s, old, replacement, n);
+}
+
 /** Go `strings.Trim`: drops leading/trailing runes contained in the cutset. */
 export function goTrim(s: string, cutset: string): string {
   if (s === '' || cutset === '') return s;
@@ -84,9 +103,13 @@ export const stringFunctions: FunctionDefinition[] = [
     name: 'replace',
     signature: [str, str, str, num],
     // Go converts the count with int(float64): truncation toward zero.
-    fn: (a) => goReplace(s(a, 0), s(a, 1), s(a, 2), Math.trunc(a[3] as number)),
+    fn: (a) => boundedReplace('replace', s(a, 0), s(a, 1), s(a, 2), Math.trunc(a[3] as number)),
   },
-  { name: 'replace_all', signature: [str, str, str], fn: (a) => goReplace(s(a, 0), s(a, 1), s(a, 2), -1) },
+  {
+    name: 'replace_all',
+    signature: [str, str, str],
+    fn: (a) => boundedReplace('replace_all', s(a, 0), s(a, 1), s(a, 2), -1),
+  },
   { name: 'to_upper', signature: [str], fn: (a) => toUpper(s(a, 0)) },
   { name: 'to_lower', signature: [str], fn: (a) => toLower(s(a, 0)) },
   { name: 'trim', signature: [str, str], fn: (a) => goTrim(s(a, 0), s(a, 1)) },

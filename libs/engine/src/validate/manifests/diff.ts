@@ -1,3 +1,4 @@
+import { compileGoRegexp, goRegexpMatch } from '../../values/go-regexp';
 import { goJson, goTypedString, type Leaf } from './go-format';
 import { flatten, isListed, type FlatObject } from './flat-object';
 
@@ -43,14 +44,14 @@ function withoutMovedListEntries(items: Difference[]): Difference[] {
   const indexSegment = /\.\d+\./;
   return items.filter((item) => {
     if (!indexSegment.test(item.key) || (item.before !== null && item.after !== null)) return true;
-    let search: RegExp;
+    const search = item.key.replace(/\.\d+\./g, '\\.\\d+\\.');
     try {
-      search = new RegExp(item.key.replace(/\.\d+\./g, '\\.\\d+\\.'));
+      compileGoRegexp(search);
     } catch {
       return true;
     }
     return !items.some((other) => {
-      if (!search.test(other.key)) return false;
+      if (!goRegexpMatch(search, other.key)) return false;
       const movedAway = item.before === other.after && other.before === null && item.after === null;
       const movedHere = item.after === other.before && other.after === null && item.before === null;
       return movedAway || movedHere;

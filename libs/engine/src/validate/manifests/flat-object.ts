@@ -1,5 +1,5 @@
 import { isObject, type JsonValue } from '../../json';
-import { BoundedCache } from '../../variables/bounded-cache';
+import { goRegexpMatchLenient } from '../../values/go-regexp';
 import type { Leaf } from './go-format';
 
 /**
@@ -38,22 +38,7 @@ export function flatten(value: JsonValue, mask: readonly string[] = []): FlatObj
 export function isListed(path: string, rule: string): boolean {
   if (path === rule || rule === '*' || rule === '') return true;
   if (!rule.includes('*')) return false;
-  return ruleExpression(rule)?.test(path) ?? false;
-}
-
-const expressions = new BoundedCache<RegExp | null>(4096);
-
-function ruleExpression(rule: string): RegExp | null {
-  let expression = expressions.get(rule);
-  if (expression === undefined) {
-    try {
-      expression = new RegExp(rule.replace(/\*/g, '.*'));
-    } catch {
-      expression = null; // Go's regexp.MatchString answers false for a pattern that does not compile
-    }
-    expressions.set(rule, expression);
-  }
-  return expression;
+  return goRegexpMatchLenient(rule.replace(/\*/g, '.*'), path);
 }
 
 /** `a.b[2].c` → `a.b.2.c`; a double-quoted segment may hold dots (`metadata."x.y/z"`). */
