@@ -16,7 +16,7 @@ export interface AdmissionDecision {
   auditAnnotations?: Record<string, string>;
 }
 
-export type FailurePolicy = 'Fail' | 'Ignore';
+export type { FailurePolicy } from '@edict/engine';
 
 export const allow = (warnings?: string[]): AdmissionDecision =>
   warnings && warnings.length > 0 ? { allowed: true, warnings } : { allowed: true };

@@ -10,7 +10,6 @@ export * from './reports';
 export * from './deadline';
 export { allow, deny, type AdmissionDecision, type FailurePolicy } from './decision';
 export {
-  failurePolicyOf,
   isEnforcing,
   policiesForPath,
   standardMutateRules,

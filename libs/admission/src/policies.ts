@@ -1,18 +1,7 @@
-import type { CompiledPolicy, Engine, Policy, Rule } from '@edict/engine';
-import type { FailurePolicy } from './decision';
+import { failurePolicyOf, type CompiledPolicy, type Engine, type FailurePolicy, type Rule } from '@edict/engine';
 
 /** The engine calls the admission handlers make; `Engine` from '@edict/engine' provides them. */
 export type AdmissionEngine = Pick<Engine, 'validate' | 'mutate' | 'generate'>;
-
-/**
- * The policy's failure policy (Kyverno's GetFailurePolicy): `webhookConfiguration.failurePolicy`,
- * else the deprecated `spec.failurePolicy`, else Fail.
- */
-export function failurePolicyOf(policy: Policy): FailurePolicy {
-  const configured = policy.spec.webhookConfiguration?.['failurePolicy'];
-  if (configured === 'Ignore' || configured === 'Fail') return configured;
-  return policy.spec.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail';
-}
 
 /**
  * The policies a webhook path serves: admission not disabled, and — on the `fail`/`ignore` paths —

@@ -1,6 +1,7 @@
 import {
   admissionPatch,
   EvaluationDeadlineExceeded,
+  failurePolicyOf,
   type CompiledPolicy,
   type JsonObject,
   type KubeObject,
@@ -11,13 +12,7 @@ import { isFiltered } from '../config/is-filtered';
 import type { AdmissionConfig } from '../config/types';
 import { allow, deny, type AdmissionDecision } from '../decision';
 import { failedRulesWithErrors, warningMessages } from '../messages/messages';
-import {
-  failurePolicyOf,
-  policiesForPath,
-  standardMutateRules,
-  withMutateRules,
-  type AdmissionEngine,
-} from '../policies';
+import { policiesForPath, standardMutateRules, withMutateRules, type AdmissionEngine } from '../policies';
 import { reportResults, wantsReports, type ReportResult } from '../reports/report-results';
 import type { AdmissionOptions } from '../validate/validate-admission';
 import { blocks } from '../validate/validate-admission';

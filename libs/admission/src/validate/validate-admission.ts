@@ -1,17 +1,16 @@
-import type { CompiledPolicy, EvaluationDeadline, PolicyResponse, ResourceRequest } from '@edict/engine';
+import {
+  failurePolicyOf,
+  type CompiledPolicy,
+  type EvaluationDeadline,
+  type PolicyResponse,
+  type ResourceRequest,
+} from '@edict/engine';
 import { updateRequestsFor, type BackgroundOptions, type UpdateRequestSpec } from '../background/update-requests';
 import { isFiltered } from '../config/is-filtered';
 import type { AdmissionConfig } from '../config/types';
 import { allow, deny, type AdmissionDecision, type FailurePolicy } from '../decision';
 import { blockedMessage, warningMessages } from '../messages/messages';
-import {
-  emitsWarning,
-  failurePolicyOf,
-  hasValidate,
-  isEnforcing,
-  policiesForPath,
-  type AdmissionEngine,
-} from '../policies';
+import { emitsWarning, hasValidate, isEnforcing, policiesForPath, type AdmissionEngine } from '../policies';
 import { reportResults, wantsReports, type ReportResult } from '../reports/report-results';
 import { evaluate } from './evaluate';
 

@@ -14,3 +14,4 @@ export {
   withAutogen,
 } from './autogen';
 export { containsKind, kindOfEntry } from './kinds';
+export { failurePolicyOf, webhookTimeoutSecondsOf, type FailurePolicy } from './webhook-settings';

@@ -56,6 +56,16 @@ describe('PolicyStore and PolicySnapshot', () => {
     ]);
   });
 
+  it('serves a policy on the path of its webhookConfiguration failure policy', () => {
+    const store = new PolicyStore();
+    store.upsertPolicy(
+      policyOf('ignored', [labelRule('r', ['Pod'])], { webhookConfiguration: { failurePolicy: 'Ignore' } }),
+    );
+    const snapshot = store.snapshot();
+    expect(names(snapshot.policiesFor(pod({ failurePolicy: 'Ignore' })))).toEqual(['ignored']);
+    expect(names(snapshot.policiesFor(pod({ failurePolicy: 'Fail' })))).toEqual([]);
+  });
+
   it('keeps rule types apart and skips policies with admission disabled', () => {
     const store = new PolicyStore();
     store.upsertPolicy(policyOf('v', [labelRule('r', ['Pod'])]));

@@ -6,6 +6,7 @@
  */
 import {
   Engine,
+  failurePolicyOf,
   isError,
   validatePolicy,
   validatePolicyException,
@@ -16,7 +17,7 @@ import {
 } from '@edict/engine';
 import { PolicySnapshot } from './policy-snapshot';
 import { ruleTypesOf } from './rule-facts';
-import type { CachedException, CachedPolicy, FailurePolicy, InvalidPolicy, PolicyRuleType } from './types';
+import type { CachedException, CachedPolicy, InvalidPolicy, PolicyRuleType } from './types';
 
 export interface PolicyStoreOptions {
   /** Namespaces exceptions are used from (wildcards); absent or empty: all. */
@@ -126,7 +127,7 @@ export class PolicyStore {
     try {
       const compiled = this.engine.compile(policy);
       const ruleTypes = new Set<PolicyRuleType>(compiled.policy.spec.rules.flatMap(ruleTypesOf));
-      const failurePolicy: FailurePolicy = policy.spec.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail';
+      const failurePolicy = failurePolicyOf(policy);
       return {
         status: 'valid',
         policy: {

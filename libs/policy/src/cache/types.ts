@@ -1,5 +1,5 @@
 /** What the policy cache holds and answers. */
-import type { CompiledPolicy, Diagnostic, PolicyException } from '@edict/engine';
+import type { CompiledPolicy, Diagnostic, FailurePolicy, PolicyException } from '@edict/engine';
 
 /** The webhook's rule families; `mutate-existing` are mutate rules with `targets`. */
 export type PolicyRuleType = 'validate' | 'mutate' | 'mutate-existing' | 'generate' | 'verify-images';
@@ -11,7 +11,7 @@ export const POLICY_RULE_TYPES: readonly PolicyRuleType[] = [
   'verify-images',
 ];
 
-export type FailurePolicy = 'Fail' | 'Ignore';
+export type { FailurePolicy } from '@edict/engine';
 
 /** A valid policy, compiled once (autogen rules included). */
 export interface CachedPolicy {
@@ -23,7 +23,7 @@ export interface CachedPolicy {
   readonly uid?: string;
   readonly resourceVersion?: string;
   readonly compiled: CompiledPolicy;
-  /** `spec.failurePolicy`, `Fail` when unset. */
+  /** The engine's `failurePolicyOf` (webhookConfiguration, then spec.failurePolicy, then Fail). */
   readonly failurePolicy: FailurePolicy;
   /** `spec.admission !== false`: only these are served to the admission webhook. */
   readonly admission: boolean;

@@ -262,6 +262,16 @@ describe('buildWebhookConfigurations', () => {
     ).toBe(3);
   });
 
+  it('publishes a policy under its webhookConfiguration failure policy and timeout', () => {
+    const { validating } = hooks([
+      plain('a', [labelRule('r', ['ConfigMap'])], {
+        webhookConfiguration: { failurePolicy: 'Ignore', timeoutSeconds: 22 },
+      }),
+    ]);
+    expect(validating.map((webhook) => webhook.name)).toEqual([expect.stringMatching(/-ignore$/)]);
+    expect(hook(validating, 'ignore')!.timeoutSeconds).toBe(22);
+  });
+
   it('leaves out policies with admission disabled', () => {
     expect(
       hooks([plain('a', [labelRule('r', ['ConfigMap'])], { admission: false, background: true })]).validating,

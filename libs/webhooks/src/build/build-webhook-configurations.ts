@@ -8,7 +8,7 @@
  * default and rise to the largest `webhookTimeoutSeconds` of the webhook's policies, capped at 30.
  */
 import type { CachedPolicy } from '@edict/policy';
-import { parseKind } from '@edict/engine';
+import { parseKind, webhookTimeoutSecondsOf } from '@edict/engine';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   DEFAULT_WEBHOOK_NAMES,
@@ -88,7 +88,7 @@ export function buildWebhookConfigurations(
       if (!policyTakesPart(policy, family)) continue;
       const target = acc[family][policy.failurePolicy];
       addPolicy(target, policy, family, options.resolve, unresolved);
-      const timeout = policy.compiled.policy.spec.webhookTimeoutSeconds;
+      const timeout = webhookTimeoutSecondsOf(policy.compiled.policy);
       if (typeof timeout === 'number' && timeout > target.timeout) target.timeout = timeout;
     }
   }
