@@ -7,6 +7,7 @@ import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { eventually } from '@edict/kube/testing';
+import { PolicyCache } from '@edict/policy';
 import { LifecycleState } from './lifecycle/lifecycle-state';
 import { AdmissionConfigService } from './cluster/admission-config.service';
 import { ClusterScopedKinds } from './cluster/cluster-scoped-kinds.service';
@@ -237,40 +238,68 @@ describe('admission controller end to end', () => {
     await deletePolicy('require-team-2');
   });
 
-  it('follows the ConfigMap: exceptions outside its exception namespaces are admitted with a warning', async () => {
-    const exception = {
+  it('honours PolicyExceptions only from the exception namespaces, none until the ConfigMap names some', async () => {
+    await createPolicy(requireTeam('Enforce', 'require-team-x', 'team'));
+    const exceptionIn = (namespace: string) => ({
       apiVersion: 'kyverno.io/v2',
       kind: 'PolicyException',
-      metadata: { name: 'skip', namespace: 'default' },
+      metadata: { name: 'skip', namespace },
       spec: {
-        match: { any: [{ resources: { kinds: ['Pod'] } }] },
-        exceptions: [{ policyName: 'require-team', ruleNames: ['check-team'] }],
+        match: { any: [{ resources: { kinds: ['Pod'], names: ['excepted-*'] } }] },
+        exceptions: [{ policyName: 'require-team-x', ruleNames: ['check-team'] }],
       },
-    };
-    const before = await postJson<{ response: { allowed: boolean; warnings?: string[] } }>(
-      controller.port,
-      ca,
-      '/exceptionvalidate',
-      review(exception, 'default'),
-    );
-    expect(before.body.response).toEqual({ uid: 'u-1', allowed: true });
+    });
+    const createException = (namespace: string) =>
+      cluster.custom.createNamespacedCustomObject({
+        group: 'kyverno.io',
+        version: 'v2',
+        namespace,
+        plural: 'policyexceptions',
+        body: exceptionIn(namespace),
+      });
+    const validateException = (namespace: string) =>
+      postJson<{ response: { allowed: boolean; warnings?: string[] } }>(
+        controller.port,
+        ca,
+        '/exceptionvalidate',
+        review(exceptionIn(namespace), namespace),
+      );
+    const cache = controller.app.get(PolicyCache);
+    const createPod = (name: string) =>
+      core.createNamespacedPod({ namespace: 'default', body: pod(name) }).then(
+        () => 'created',
+        (error: unknown) => messageOf(error),
+      );
 
+    // No exception namespaces anywhere: exceptions are off, and say so when created.
+    expect((await validateException('default')).body.response.warnings).toEqual([
+      'PolicyException resources would not be processed until it is enabled.',
+    ]);
+    await createException('default');
+    await eventually(() => cache.exceptionEntries().length === 1, 'the exception in the cache');
+    expect(await createPod('excepted-1')).toContain('was blocked due to the following policies');
+
+    // The ConfigMap names `policies`: an exception in `default` still exempts nothing.
     await core.createNamespacedConfigMap({
       namespace: NAMESPACE,
       body: { metadata: { name: 'edict', namespace: NAMESPACE }, data: { exceptionNamespaces: 'policies' } },
     });
     const config = controller.app.get(AdmissionConfigService);
     await eventually(() => config.current().exceptionNamespaces.includes('policies'), 'the ConfigMap applied');
-    const after = await postJson<{ response: { allowed: boolean; warnings?: string[] } }>(
-      controller.port,
-      ca,
-      '/exceptionvalidate',
-      review(exception, 'default'),
-    );
-    expect(after.body.response.allowed).toBe(true);
-    expect(after.body.response.warnings).toEqual([
+    expect((await validateException('default')).body.response.warnings).toEqual([
       'PolicyException resource namespace must match the defined namespace.',
     ]);
+    expect(cache.exceptions()).toEqual([]);
+    expect(await createPod('excepted-2')).toContain('was blocked due to the following policies');
+
+    // The same exception from `policies` is honoured.
+    await core.createNamespace({ body: { metadata: { name: 'policies' } } });
+    expect((await validateException('policies')).body.response).toEqual({ uid: 'u-1', allowed: true });
+    await createException('policies');
+    await eventually(() => cache.exceptions().length === 1, 'the exception in force');
+    expect(await createPod('excepted-3')).toBe('created');
+    expect(await createPod('not-excepted')).toContain('was blocked due to the following policies');
+    await deletePolicy('require-team-x');
   });
 
   it('matches a subresource request on the kind it is about (Pod/exec for PodExecOptions)', async () => {

@@ -81,6 +81,15 @@ export class PolicyCache implements OnModuleInit, OnModuleDestroy {
     return this.snapshot().policiesFor(query);
   }
 
+  /**
+   * The namespaces PolicyExceptions are honoured from (wildcards; empty: none). The controller sets
+   * them from its flag or ConfigMap; every stored exception is judged again.
+   */
+  setExceptionNamespaces(patterns: readonly string[]): void {
+    this.store.setExceptionNamespaces(patterns);
+    this.notify();
+  }
+
   /** The exceptions in force (for the engine's `exceptions` dependency). */
   exceptions(): readonly PolicyException[] {
     return this.snapshot().exceptions;

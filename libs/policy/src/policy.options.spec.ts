@@ -5,6 +5,8 @@ import { PolicyOptionsError, validatePolicyOptions } from './policy.options';
 describe('PolicyModule options', () => {
   it('accepts defaults and valid values', () => {
     expect(validatePolicyOptions({})).toMatchObject({});
+    // Empty is valid: PolicyExceptions off, as when absent.
+    expect(validatePolicyOptions({ exceptionNamespaces: [] })).toMatchObject({ exceptionNamespaces: [] });
     expect(validatePolicyOptions({ exceptionNamespaces: ['kyverno', 'team-*'], resyncIntervalMs: 0 })).toMatchObject({
       exceptionNamespaces: ['kyverno', 'team-*'],
       resyncIntervalMs: 0,
@@ -12,7 +14,6 @@ describe('PolicyModule options', () => {
   });
 
   it('names the bad field', () => {
-    expect(() => validatePolicyOptions({ exceptionNamespaces: [] })).toThrow(/exceptionNamespaces/);
     expect(() => validatePolicyOptions({ exceptionNamespaces: [3 as never] })).toThrow(/exceptionNamespaces/);
     expect(() => validatePolicyOptions({ resyncIntervalMs: -1 })).toThrow(/resyncIntervalMs/);
     expect(() => validatePolicyOptions({ watchTimeoutSeconds: 0 })).toThrow(/watchTimeoutSeconds/);

@@ -1,15 +1,15 @@
 /** The policy module's options, validated when the module is registered. */
 import { validateOptions } from '@edict/config';
-import { ArrayNotEmpty, IsArray, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { IsArray, IsInt, IsOptional, IsString, Min } from 'class-validator';
 
 export class PolicyModuleOptions {
   /**
    * Namespaces PolicyExceptions are taken from (Kyverno's `--exceptionNamespace`); `*` and `?`
-   * wildcards allowed. Absent: every namespace.
+   * wildcards allowed; `*` for every namespace. Absent or empty: none (exceptions off), as Kyverno
+   * since 1.13. The controller may change them later (`PolicyCache.setExceptionNamespaces`).
    */
   @IsOptional()
   @IsArray()
-  @ArrayNotEmpty()
   @IsString({ each: true })
   exceptionNamespaces?: string[];
 

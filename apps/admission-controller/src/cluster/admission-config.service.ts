@@ -5,6 +5,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { defaultAdmissionConfig, parseAdmissionConfig, type AdmissionConfig } from '@edict/admission';
 import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
+import { PolicyCache } from '@edict/policy';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 
@@ -19,8 +20,10 @@ export class AdmissionConfigService implements OnModuleInit {
   constructor(
     @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
     informers: InformerFactory,
+    private readonly policies: PolicyCache,
   ) {
     this.config = this.withSettings(defaultAdmissionConfig({ controllerNamespace: settings.namespace }));
+    policies.setExceptionNamespaces(this.config.exceptionNamespaces);
     this.informer = informers.create<ConfigMap>({
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -57,6 +60,8 @@ export class AdmissionConfigService implements OnModuleInit {
     });
     for (const problem of problems) this.logger.warn(`ConfigMap ${this.settings.configMapName}: ${problem.message}`);
     this.config = Object.freeze(this.withSettings(config));
+    // The one place the namespaces come from: exceptions are honoured only from these.
+    this.policies.setExceptionNamespaces(this.config.exceptionNamespaces);
     this.logger.log(
       configMap
         ? `configuration loaded from ConfigMap ${this.settings.configMapName}`

@@ -111,7 +111,10 @@ export class ControllerConfig {
   @IsIP(undefined, { each: true, message: 'ipAddresses must hold IP addresses' })
   ipAddresses: string[] = [];
 
-  /** Namespaces PolicyExceptions are taken from (Kyverno's --exceptionNamespace); empty: any. */
+  /**
+   * Namespaces PolicyExceptions are honoured from (Kyverno's --exceptionNamespace; wildcards, `*` for
+   * any). Empty: the ConfigMap's `exceptionNamespaces`, and when that is empty too, exceptions are off.
+   */
   @IsArray()
   @IsString({ each: true })
   exceptionNamespaces: string[] = [];

@@ -45,9 +45,12 @@ export class PolicyValidationService {
 
   exception(body: unknown): ReviewAnswer {
     return this.answer(body, (request) => {
-      const namespaces = this.config.current().exceptionNamespaces.filter((namespace) => namespace !== '*');
+      const namespaces = this.config.current().exceptionNamespaces;
       return decisionFrom(
-        validatePolicyException(request.object as unknown as PolicyException, { allowedNamespaces: namespaces }),
+        validatePolicyException(request.object as unknown as PolicyException, {
+          allowedNamespaces: namespaces,
+          enabled: namespaces.length > 0,
+        }),
       );
     });
   }

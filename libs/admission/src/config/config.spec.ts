@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toResourceRequest } from '../request/to-resource-request';
 import { podCreateReview } from '../testing/fixtures';
 import type { AdmissionRequest } from '../review/types';
-import { exceptionNamespaceAllowed, isFiltered } from './is-filtered';
+import { isFiltered } from './is-filtered';
 import { defaultAdmissionConfig, parseAdmissionConfig } from './parse-config';
 import { matchesResourceFilters, parseResourceFilters } from './resource-filters';
 
@@ -19,7 +19,7 @@ describe('parseAdmissionConfig', () => {
     const { config, problems } = parseAdmissionConfig(undefined, defaults);
     expect(problems).toEqual([]);
     expect(config.excludedNamespaces).toEqual(['edict', 'kube-system']);
-    expect(config.exceptionNamespaces).toEqual(['*']);
+    expect(config.exceptionNamespaces).toEqual([]);
     expect(config.resourceFilters).toEqual([]);
     expect(config.defaultRegistry).toBe('docker.io');
   });
@@ -179,13 +179,5 @@ describe('isFiltered', () => {
     expect(isFiltered(exec, config({ resourceFilters: '[Pod/exec,*,*]' }))).toMatch(/resourceFilters/);
     const report = podRequest((r) => (r.kind = { group: 'wgpolicyk8s.io', version: 'v1alpha2', kind: 'PolicyReport' }));
     expect(isFiltered(report, config({}))).toMatch(/bookkeeping/);
-  });
-
-  it('tells which namespaces may hold exceptions', () => {
-    const settings = config({ exceptionNamespaces: 'policy-exceptions,team-*' });
-    expect(exceptionNamespaceAllowed('policy-exceptions', settings)).toBe(true);
-    expect(exceptionNamespaceAllowed('team-a', settings)).toBe(true);
-    expect(exceptionNamespaceAllowed('default', settings)).toBe(false);
-    expect(exceptionNamespaceAllowed('anything', config({}))).toBe(true);
   });
 });

@@ -8,4 +8,4 @@ export type {
 } from './types';
 export { parseAdmissionConfig, defaultAdmissionConfig, type ConfigDefaults } from './parse-config';
 export { parseResourceFilters, matchesResourceFilters } from './resource-filters';
-export { isFiltered, exceptionNamespaceAllowed } from './is-filtered';
+export { isFiltered } from './is-filtered';

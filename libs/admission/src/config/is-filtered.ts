@@ -75,8 +75,3 @@ function groupVersionKindOf(apiVersion: string | undefined, kind: string | undef
     ? { group: '', version: value, kind: kind ?? '' }
     : { group: value.slice(0, slash), version: value.slice(slash + 1), kind: kind ?? '' };
 }
-
-/** Whether a PolicyException in this namespace is honoured (the `exceptionNamespaces` setting). */
-export function exceptionNamespaceAllowed(namespace: string, config: AdmissionConfig): boolean {
-  return config.exceptionNamespaces.some((pattern) => wildcardMatch(pattern, namespace));
-}

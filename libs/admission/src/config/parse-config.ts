@@ -16,7 +16,7 @@ export function defaultAdmissionConfig(defaults: ConfigDefaults): AdmissionConfi
     exclusions: emptyPatterns(),
     inclusions: emptyPatterns(),
     excludedNamespaces: [defaults.controllerNamespace, 'kube-system'],
-    exceptionNamespaces: ['*'],
+    exceptionNamespaces: [],
     generateSuccessEvents: false,
     defaultRegistry: 'docker.io',
     enableDefaultRegistryMutation: true,

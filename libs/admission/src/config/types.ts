@@ -32,7 +32,7 @@ export interface AdmissionConfig {
   inclusions: SubjectPatterns;
   /** Namespaces never admitted through policies (the controller's own and kube-system by default). */
   excludedNamespaces: string[];
-  /** Namespaces PolicyExceptions may live in (`*` when unset: any). */
+  /** Namespaces PolicyExceptions are honoured from (wildcards; `*`: any). Empty: exceptions off. */
   exceptionNamespaces: string[];
   generateSuccessEvents: boolean;
   defaultRegistry: string;

@@ -185,10 +185,21 @@ describe('PolicyStore and PolicySnapshot', () => {
     expect(snapshot.exceptions).toHaveLength(2); // the old snapshot is untouched
   });
 
-  it('uses exceptions from every namespace by default', () => {
+  it('uses no exception until namespaces are named, then re-judges the stored ones', () => {
     const store = new PolicyStore();
-    store.upsertException(exceptionOf('a', 'anywhere', 'p', ['r']));
+    const stored = store.upsertException(exceptionOf('a', 'anywhere', 'p', ['r']));
+    expect(stored.used).toBe(false);
+    expect(stored.problems.map((p) => p.message)).toEqual([
+      'PolicyException resources would not be processed until it is enabled.',
+    ]);
+    expect(store.snapshot().exceptions).toEqual([]);
+
+    store.setExceptionNamespaces(['any*']);
+    expect(store.snapshot().exceptions.map((e) => e.metadata.name)).toEqual(['a']);
+    store.setExceptionNamespaces(['*']);
     expect(store.snapshot().exceptions).toHaveLength(1);
+    store.setExceptionNamespaces(['kyverno']);
+    expect(store.snapshot().exceptions).toEqual([]);
   });
 
   it('keys policies as the engine does', () => {

@@ -20,7 +20,10 @@ import { ruleTypesOf } from './rule-facts';
 import type { CachedException, CachedPolicy, InvalidPolicy, PolicyRuleType } from './types';
 
 export interface PolicyStoreOptions {
-  /** Namespaces exceptions are used from (wildcards); absent or empty: all. */
+  /**
+   * Namespaces exceptions are used from (`*`/`?` wildcards). Absent or empty: none — PolicyExceptions
+   * are off until namespaces are named (Kyverno fixed GO-2024-3230 the same way).
+   */
   readonly exceptionNamespaces?: readonly string[];
   readonly clusterScopedKinds?: readonly string[];
   /** Compiles policies (default: a dependency-free `Engine`). */
@@ -40,9 +43,19 @@ export class PolicyStore {
   private generation = 0;
   private current: PolicySnapshot = PolicySnapshot.empty();
   private dirty = false;
+  private exceptionNamespaces: readonly string[];
 
   constructor(private readonly options: PolicyStoreOptions = {}) {
     this.engine = options.engine ?? new Engine();
+    this.exceptionNamespaces = options.exceptionNamespaces ?? [];
+  }
+
+  /** Replaces the exception namespaces (the ConfigMap changed) and re-judges every stored exception. */
+  setExceptionNamespaces(patterns: readonly string[]): void {
+    if (sameList(patterns, this.exceptionNamespaces)) return;
+    this.exceptionNamespaces = [...patterns];
+    for (const { exception } of [...this.exceptions.values()]) this.upsertException(exception);
+    this.changed();
   }
 
   /** Adds or replaces a ClusterPolicy or Policy. */
@@ -70,11 +83,11 @@ export class PolicyStore {
   upsertException(exception: PolicyException): CachedException {
     const key = objectKeyOf(exception.metadata);
     const namespace = exception.metadata?.namespace ?? '';
-    const allowed = this.options.exceptionNamespaces ?? [];
-    const used = allowed.length === 0 || allowed.some((pattern) => wildcardMatch(pattern, namespace));
+    const allowed = this.exceptionNamespaces;
+    const used = allowed.some((pattern) => wildcardMatch(pattern, namespace));
     let problems: Diagnostic[];
     try {
-      problems = validatePolicyException(exception, { allowedNamespaces: allowed });
+      problems = validatePolicyException(exception, { allowedNamespaces: allowed, enabled: allowed.length > 0 });
     } catch (error) {
       problems = [{ file: '', message: `validation failed: ${messageOf(error)}` }];
     }
@@ -161,4 +174,8 @@ function objectKeyOf(metadata: { name?: string; namespace?: string } | undefined
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
 }

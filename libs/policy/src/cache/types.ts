@@ -47,7 +47,7 @@ export interface InvalidPolicy {
 export interface CachedException {
   readonly key: string;
   readonly exception: PolicyException;
-  /** False when its namespace is outside `exceptionNamespaces`. */
+  /** False when its namespace is outside `exceptionNamespaces` (always, when none are set). */
   readonly used: boolean;
   readonly problems: readonly Diagnostic[];
 }

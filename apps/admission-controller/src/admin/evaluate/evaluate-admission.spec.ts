@@ -41,7 +41,7 @@ const addLabels = policy('add-labels', {
 });
 
 function inputsWith(policies: Policy[], exceptions: PolicyException[] = [], engine?: AdmissionEngine): ReviewInputs {
-  const store = new PolicyStore();
+  const store = new PolicyStore({ exceptionNamespaces: ['default'] });
   for (const p of policies) expect(store.upsertPolicy(p).status).not.toBe('invalid');
   for (const e of exceptions) store.upsertException(e);
   const snapshot = store.snapshot();
