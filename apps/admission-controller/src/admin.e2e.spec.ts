@@ -66,7 +66,7 @@ describe('admin endpoints and Swagger', () => {
     cluster = await startE2eCluster();
     quiet = await cluster.startReplica({ adminEndpoints: false });
     // Started last: the Service (and so the API server's webhook calls) points at this one.
-    admin = await cluster.startReplica({ maxBodyBytes: MAX_BODY_BYTES });
+    admin = await cluster.startReplica({ maxBodyBytes: MAX_BODY_BYTES, adminEndpoints: true });
     ca = admin.caBundlePem();
     await cluster.createClusterPolicy(requireLabelPolicy('Enforce', 'require-team', 'team'));
     await cluster.createClusterPolicy(

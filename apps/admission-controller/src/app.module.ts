@@ -55,7 +55,7 @@ export class AdmissionControllerModule {
       ...(config.exceptionNamespaces.length > 0 ? { exceptionNamespaces: config.exceptionNamespaces } : {}),
       watchTimeoutSeconds: config.watchTimeoutSeconds,
     });
-    // Swagger's /admin/* debugging endpoints, unless switched off (EDICT_ADMIN_ENDPOINTS=false).
+    // Swagger's /admin/* debugging endpoints, only when switched on (EDICT_ADMIN_ENDPOINTS=true).
     const admin = adminEndpoints(config.adminEndpoints);
     return {
       module: AdmissionControllerModule,

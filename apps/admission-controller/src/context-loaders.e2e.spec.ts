@@ -53,7 +53,7 @@ describe('context entries in the admission controller', () => {
 
   beforeAll(async () => {
     cluster = await startE2eCluster();
-    controller = await cluster.startReplica();
+    controller = await cluster.startReplica({ adminEndpoints: true });
     for (const name of ['cm-test', 'api-test', 'frozen', 'gce-test', 'teams', 'shop']) {
       namespace(name, name === 'frozen' ? { frozen: 'true' } : {});
     }

@@ -3,8 +3,8 @@ import { ControllerConfigError, loadControllerConfig } from '../config/controlle
 import { ADMIN_CONTROLLERS, ADMIN_PROVIDERS, adminEndpoints } from './admin-endpoints';
 
 describe('the adminEndpoints switch', () => {
-  it('is on by default and read from EDICT_ADMIN_ENDPOINTS', () => {
-    expect(loadControllerConfig({}).adminEndpoints).toBe(true);
+  it('is off by default and read from EDICT_ADMIN_ENDPOINTS', () => {
+    expect(loadControllerConfig({}).adminEndpoints).toBe(false);
     expect(loadControllerConfig({ EDICT_ADMIN_ENDPOINTS: 'false' }).adminEndpoints).toBe(false);
     expect(loadControllerConfig({ EDICT_ADMIN_ENDPOINTS: 'TRUE' }).adminEndpoints).toBe(true);
     expect(loadControllerConfig({}, { adminEndpoints: false }).adminEndpoints).toBe(false);

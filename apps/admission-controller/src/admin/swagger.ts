@@ -13,7 +13,7 @@ export function setUpSwagger(app: INestApplication): void {
     .setDescription(
       'Kyverno-compatible admission webhooks, and admin endpoints for debugging: the policies as loaded ' +
         '(autogen rules included), a side-effect-free evaluation with a per-rule trace, leader election, ' +
-        'certificates, webhook configurations and queue depths. Turn them off with EDICT_ADMIN_ENDPOINTS=false.',
+        'certificates, webhook configurations and queue depths. They are on only with EDICT_ADMIN_ENDPOINTS=true: turn them on to debug, not in production.',
     )
     .addTag('admin', 'Debugging endpoints (read-only, except the side-effect-free evaluate)')
     .build();

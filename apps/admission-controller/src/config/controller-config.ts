@@ -139,9 +139,13 @@ export class ControllerConfig {
   @Min(10)
   selfCheckTimeoutMs = 2_000;
 
-  /** Swagger at `/docs` and the `/admin/*` debugging endpoints (read-only, and a side-effect-free evaluate). */
+  /**
+   * Swagger at `/docs` and the `/admin/*` debugging endpoints (read-only, and a side-effect-free
+   * evaluate). Off by default: they are unauthenticated and share the webhook port, so turn them on
+   * only to debug (the local mode of `npm start` does).
+   */
   @IsBoolean()
-  adminEndpoints = true;
+  adminEndpoints = false;
 
   /** This replica's holder identity in the Lease (default: `POD_NAME_POD_UID`, else host name and a random suffix). */
   @IsOptional()

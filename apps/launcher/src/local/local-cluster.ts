@@ -123,7 +123,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
 /**
  * The controller's configuration for local mode: the environment's, pointed at the in-memory API
  * server and serving on 127.0.0.1, with a certificate also valid for 127.0.0.1 and localhost (the
- * Swagger UI and curl). Nothing to drain for on shutdown (no endpoints), and no webhook URL: the API
+ * Swagger UI and curl) and the admin endpoints on. Nothing to drain for on shutdown (no endpoints), and no webhook URL: the API
  * server reaches the controller through its Service, as in a cluster.
  */
 function localControllerConfig(options: LocalClusterOptions, kubeconfig: string): ControllerConfig {
@@ -131,6 +131,8 @@ function localControllerConfig(options: LocalClusterOptions, kubeconfig: string)
   const fromEnv = loadControllerConfig(env, options.controller);
   return loadControllerConfig(env, {
     shutdownDelayMs: 0,
+    // A laptop's cluster: the admin endpoints the guide shows are on unless the environment says no.
+    adminEndpoints: env['EDICT_ADMIN_ENDPOINTS'] === undefined ? true : fromEnv.adminEndpoints,
     ...options.controller,
     kubeSource: 'kubeconfig',
     kubeconfig,
