@@ -3,7 +3,8 @@
  * webhook configurations (its Service reached via serviceEndpoints, trusting its own CA), and a
  * client-node user creates policies and Pods.
  */
-import { request as httpsRequest } from 'node:https';
+import { request as httpsRequest, type Server as HttpsServer } from 'node:https';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { eventually } from '@edict/kube/testing';
@@ -48,6 +49,17 @@ function post(port: number, path: string, ca: string, payload: Buffer): Promise<
       String(error).includes('EPIPE') || String(error).includes('ECONNRESET') ? resolve(413) : reject(error),
     );
     request.end(payload);
+  });
+}
+
+/** A bare TLS handshake with the controller: the negotiated protocol and cipher, or why it failed. */
+function handshake(port: number, ca: string, options: ConnectionOptions): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port, ca, servername: E2E_SERVER_NAME, ...options }, () => {
+      resolve(`${socket.getProtocol()} ${socket.getCipher().name}`);
+      socket.destroy();
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(`refused: ${error.code ?? error.message}`));
   });
 }
 
@@ -231,6 +243,29 @@ describe('admission controller end to end', () => {
     expect(await post(controller.port, '/validate/fail', ca, Buffer.alloc(128 * 1024, 'a'))).toBe(413);
     expect(await post(controller.port, '/validate/fail', ca, Buffer.from('{"kind":"AdmissionReview"}'))).toBe(400);
   });
+  it('speaks TLS 1.2+ with ECDHE AEAD suites only, and bounds slow requests and idle connections', async () => {
+    const port = controller.port;
+    // Clients offering only what the controller refuses (the client's own floor lowered so it can offer them).
+    const legacy = { ciphers: 'DEFAULT@SECLEVEL=0' };
+    expect(await handshake(port, ca, { ...legacy, minVersion: 'TLSv1', maxVersion: 'TLSv1.1' })).toMatch(/^refused/);
+    const cbc = 'ECDHE-ECDSA-AES128-SHA256:ECDHE-RSA-AES128-SHA256:ECDHE-ECDSA-AES128-SHA:ECDHE-RSA-AES128-SHA';
+    expect(await handshake(port, ca, { maxVersion: 'TLSv1.2', ciphers: `${cbc}@SECLEVEL=0` })).toMatch(/^refused/);
+    expect(
+      await handshake(port, ca, { maxVersion: 'TLSv1.2', ciphers: 'AES128-GCM-SHA256:AES256-GCM-SHA384' }),
+    ).toMatch(/^refused/);
+    // What the API server offers.
+    expect(
+      await handshake(port, ca, {
+        maxVersion: 'TLSv1.2',
+        ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256',
+      }),
+    ).toMatch(/^TLSv1\.2 ECDHE-(ECDSA|RSA)-AES128-GCM-SHA256$/);
+    expect(await handshake(port, ca, { minVersion: 'TLSv1.3' })).toMatch(/^TLSv1\.3 TLS_/);
+
+    const server = controller.app.getHttpServer() as HttpsServer;
+    expect([server.requestTimeout, server.headersTimeout, server.keepAliveTimeout]).toEqual([30_000, 10_000, 90_000]);
+  });
+
   it("admits Pods in the controller's own namespace whatever the policies say", async () => {
     await createPolicy(requireTeam('Enforce', 'require-team-2', 'team'));
     const created = await core.createNamespacedPod({ namespace: NAMESPACE, body: pod('own', {}, NAMESPACE) });

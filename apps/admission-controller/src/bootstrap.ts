@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LiveSecureContext, TlsMaterial } from '@edict/cert';
+import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
 import { WebhookRemoval } from '@edict/webhooks';
 import { setUpSwagger } from './admin/swagger';
 import { AdmissionControllerModule } from './app.module';
@@ -39,11 +39,21 @@ export async function startController(
   options: StartOptions = {},
 ): Promise<RunningController> {
   let server: Server | undefined;
+  const timeouts = {
+    requestTimeout: config.httpRequestTimeoutMs,
+    keepAliveTimeout: config.httpIdleTimeoutMs,
+  };
   const adapter = new FastifyAdapter({
     bodyLimit: config.maxBodyBytes,
+    // Fastify applies these to the server its factory returns (it would otherwise reset them).
+    ...timeouts,
     // Certificates come later (from the Secrets), so the server starts without any; see below.
+    // The TLS versions and suites come with them (LiveSecureContext: SERVING_TLS_OPTIONS).
     serverFactory: (handler: RequestListener) => {
-      server = createServer({}, handler);
+      server = createServer(
+        { ...SERVING_TLS_OPTIONS, ...timeouts, headersTimeout: config.httpHeadersTimeoutMs },
+        handler,
+      );
       return server;
     },
     return503OnClosing: true,

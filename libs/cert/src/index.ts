@@ -36,3 +36,4 @@ export {
 } from './renewal/cert-renewer';
 export { TlsMaterial, type TlsSnapshot } from './material/tls-material';
 export { createLiveHttpsServer, LiveSecureContext, type LiveTlsOptions } from './server/live-tls';
+export { SERVING_TLS_OPTIONS } from './server/serving-tls';

@@ -129,6 +129,30 @@ export class ControllerConfig {
   @Min(0)
   shutdownDelayMs = 5_000;
 
+  /**
+   * Longest a request may take to arrive whole (headers and body): a client that trickles bytes
+   * (slowloris) is cut off. Reviews themselves answer within the webhook timeout (at most 30 s).
+   */
+  @IsInt()
+  @Min(1_000)
+  @Max(300_000)
+  httpRequestTimeoutMs = 30_000;
+
+  /** Longest a request's headers may take to arrive. */
+  @IsInt()
+  @Min(1_000)
+  @Max(120_000)
+  httpHeadersTimeoutMs = 10_000;
+
+  /**
+   * How long a kept-alive connection may sit idle between requests. Longer than the API server's
+   * idle reuse keeps it from reconnecting (and handshaking) for every review.
+   */
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  httpIdleTimeoutMs = 90_000;
+
   /** Longest wait for in-flight reviews on shutdown. */
   @IsInt()
   @Min(0)
@@ -293,6 +317,9 @@ const ENVIRONMENT: Record<string, [keyof ControllerConfig, 'string' | 'int' | 'l
   EDICT_EXCEPTION_NAMESPACES: ['exceptionNamespaces', 'list'],
   EDICT_SHUTDOWN_DELAY_MS: ['shutdownDelayMs', 'int'],
   EDICT_DRAIN_TIMEOUT_MS: ['drainTimeoutMs', 'int'],
+  EDICT_HTTP_REQUEST_TIMEOUT_MS: ['httpRequestTimeoutMs', 'int'],
+  EDICT_HTTP_HEADERS_TIMEOUT_MS: ['httpHeadersTimeoutMs', 'int'],
+  EDICT_HTTP_IDLE_TIMEOUT_MS: ['httpIdleTimeoutMs', 'int'],
   EDICT_ADMIN_ENDPOINTS: ['adminEndpoints', 'bool'],
   EDICT_LEASE_IDENTITY: ['leaseIdentity', 'string'],
   EDICT_WEBHOOK_URL: ['webhookUrl', 'string'],

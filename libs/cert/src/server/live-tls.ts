@@ -8,6 +8,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer, type Ser
 import type { RequestListener } from 'node:http';
 import { createSecureContext, type SecureContext, type Server as TlsServer, type TlsOptions } from 'node:tls';
 import type { TlsMaterial, TlsSnapshot } from '../material/tls-material';
+import { SERVING_TLS_OPTIONS } from './serving-tls';
 
 /** Live TLS options for a server about to be created (e.g. Fastify's `https` option). */
 export interface LiveTlsOptions {
@@ -16,17 +17,20 @@ export interface LiveTlsOptions {
   readonly SNICallback: (servername: string, callback: (error: Error | null, context?: SecureContext) => void) => void;
 }
 
-/** Tracks the current snapshot and its SecureContext; `bind` keeps a created server in step. */
+/**
+ * Tracks the current snapshot and its SecureContext; `bind` keeps a created server in step. Every
+ * context carries {@link SERVING_TLS_OPTIONS} unless `extra` overrides them.
+ */
 export class LiveSecureContext {
   private snapshot: TlsSnapshot;
   private context: SecureContext;
   private readonly servers = new Set<TlsServer>();
   private readonly unsubscribe: () => void;
 
-  constructor(
-    material: TlsMaterial,
-    private readonly extra: Omit<TlsOptions, 'key' | 'cert'> = {},
-  ) {
+  private readonly extra: Omit<TlsOptions, 'key' | 'cert'>;
+
+  constructor(material: TlsMaterial, extra: Omit<TlsOptions, 'key' | 'cert'> = {}) {
+    this.extra = { ...SERVING_TLS_OPTIONS, ...extra };
     const first = material.current();
     if (!first) throw new Error('TLS material is not ready yet: await material.ready() first');
     this.snapshot = first;
