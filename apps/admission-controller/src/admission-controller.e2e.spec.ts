@@ -179,6 +179,25 @@ describe('admission controller end to end', () => {
     expect(message).toContain("Can't specify any and all together");
   });
 
+  it('refuses a policy with a rule type Edict does not run, naming the rule and field', async () => {
+    const unsigned = clusterPolicy('signed-images', {
+      validationFailureAction: 'Enforce',
+      rules: [
+        {
+          name: 'check-signature',
+          match: { any: [{ resources: { kinds: ['Pod'] } }] },
+          verifyImages: [{ imageReferences: ['*'], attestors: [{ entries: [{ keyless: { subject: 'x' } }] }] }],
+        },
+      ],
+    });
+    const error = await cluster.custom
+      .createClusterCustomObject({ group: 'kyverno.io', version: 'v1', plural: 'clusterpolicies', body: unsigned })
+      .catch((e: unknown) => e);
+    expect(messageOf(error)).toContain(
+      'spec.rules[0].verifyImages: rule check-signature: Edict does not run verifyImages rules yet',
+    );
+  });
+
   it('refuses a namespaced Policy matching a cluster-scoped custom resource kind', async () => {
     cluster.apiServer.create({
       apiVersion: 'apiextensions.k8s.io/v1',

@@ -1,4 +1,11 @@
-import { failurePolicyOf, type CompiledPolicy, type Engine, type FailurePolicy, type Rule } from '@edict/engine';
+import {
+  failurePolicyOf,
+  verifyImagesFailureAction,
+  type CompiledPolicy,
+  type Engine,
+  type FailurePolicy,
+  type Rule,
+} from '@edict/engine';
 
 /** The engine calls the admission handlers make; `Engine` from '@edict/engine' provides them. */
 export type AdmissionEngine = Pick<Engine, 'validate' | 'mutate' | 'generate'>;
@@ -35,7 +42,7 @@ export function isEnforcing(compiled: CompiledPolicy): boolean {
 
 function ruleEnforces(rule: Rule): boolean {
   const validate = rule.validate as (Rule['validate'] & { failureActionOverrides?: { action?: string }[] }) | undefined;
-  if (!validate) return false;
+  if (!validate) return isEnforce(verifyImagesFailureAction(rule));
   if (isEnforce(validate.failureAction)) return true;
   return (validate.failureActionOverrides ?? []).some((override) => isEnforce(override.action));
 }

@@ -17,6 +17,7 @@ export {
 } from './budget';
 export { scoredResult, SCORED_ANNOTATION } from './engine/report-result';
 export { failureActionFor, type FailureAction } from './engine/failure-action';
+export { hasVerifyImages, verifyImagesFailureAction } from './validate/unsupported-verify-images';
 export * from './values';
 export * from './conditions';
 export * from './match';

@@ -13,6 +13,7 @@ import {
   type AdmissionRequest,
 } from '@edict/admission';
 import {
+  checkRulesEdictRuns,
   isError,
   validatePolicy,
   validatePolicyException,
@@ -34,12 +35,12 @@ export class PolicyValidationService {
   policy(body: unknown): ReviewAnswer {
     return this.answer(body, (request) => {
       const policy = request.object as unknown as Policy;
-      return decisionFrom(
-        validatePolicy(policy, {
-          namespaced: policy.kind === 'Policy',
-          clusterScopedKinds: this.clusterScoped.kinds(),
-        }),
-      );
+      const diagnostics = validatePolicy(policy, {
+        namespaced: policy.kind === 'Policy',
+        clusterScopedKinds: this.clusterScoped.kinds(),
+      });
+      // Kyverno's checks first (their messages win); then what Edict cannot run, refused.
+      return decisionFrom(diagnostics.some(isError) ? diagnostics : [...diagnostics, ...checkRulesEdictRuns(policy)]);
     });
   }
 

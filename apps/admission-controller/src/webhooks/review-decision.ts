@@ -74,9 +74,10 @@ export function reviewPolicies(
     });
   if (kind === 'mutate') return query('mutate').map((policy) => policy.compiled);
   // Kyverno's validating webhook also sees generate and mutate-existing triggers (their
-  // UpdateRequests come from `validation.after()`); validateAdmission evaluates only validate rules.
+  // UpdateRequests come from `validation.after()`); validateAdmission evaluates only validate rules,
+  // among them verifyImages rules, which answer with an error (Edict does not verify images).
   const byKey = new Map<string, CompiledPolicy>();
-  for (const type of ['validate', 'generate', 'mutate-existing'] as const)
+  for (const type of ['validate', 'verify-images', 'generate', 'mutate-existing'] as const)
     for (const policy of query(type)) byKey.set(policy.key, policy.compiled);
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, compiled]) => compiled);
 }

@@ -25,7 +25,44 @@ const ownerDenied =
   "  owner-label: 'validation error: The label `owner` is required. rule owner-label\n" +
   "    failed at path /metadata/labels/owner/'\n";
 
+const VERIFY_IMAGES = (failureAction: 'Enforce' | 'Audit') => `
+apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: signed-images
+spec:
+  rules:
+    - name: check-signature
+      match:
+        any:
+          - resources:
+              kinds: [Pod]
+      verifyImages:
+        - imageReferences: ["*"]
+          failureAction: ${failureAction}
+          attestors:
+            - entries:
+                - keys:
+                    publicKeys: "-----BEGIN PUBLIC KEY-----\\nMFkw\\n-----END PUBLIC KEY-----"
+`;
+
 describe('validateAdmission', () => {
+  it('fails closed on a verifyImages rule it cannot run: Enforce denies, Audit admits and reports the error', async () => {
+    const enforced = await validateAdmission(request(), policies(VERIFY_IMAGES('Enforce')), engine, config, {
+      failurePolicy: 'Fail',
+    });
+    expect(enforced.decision.allowed).toBe(false);
+    expect(enforced.decision.message).toContain('signed-images:');
+    expect(enforced.decision.message).toContain('verifyImages rules are not supported by this engine');
+
+    const audited = await validateAdmission(request(), policies(VERIFY_IMAGES('Audit')), engine, config, {
+      failurePolicy: 'Fail',
+    });
+    expect(audited.decision.allowed).toBe(true);
+    const after = await audited.after!();
+    expect(after.reportResults.map((result) => [result.rule, result.result])).toEqual([['check-signature', 'error']]);
+  });
+
   it("denies an Enforce failure with Kyverno's exact message", async () => {
     const outcome = await validateAdmission(request(), policies(P.REQUIRE_OWNER_ENFORCE), engine, config);
     expect(outcome.decision).toEqual({ allowed: false, message: ownerDenied });

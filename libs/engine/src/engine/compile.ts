@@ -1,4 +1,5 @@
 import { withAutogen } from '../policy/autogen';
+import { hasVerifyImages } from '../validate/unsupported-verify-images';
 import type { Policy, Rule } from '../policy/types';
 
 /** A policy prepared for evaluation: autogen rules added and per-policy facts computed once. */
@@ -22,7 +23,8 @@ export function compilePolicy(source: Policy): CompiledPolicy {
     policy,
     key: namespace ? `${namespace}/${policy.metadata.name}` : policy.metadata.name,
     namespace,
-    validateRules: rules.filter((rule) => rule.validate),
+    // verifyImages rules join the validate rules so that they answer (with an error, see below).
+    validateRules: rules.filter((rule) => rule.validate || hasVerifyImages(rule)),
     mutateRules: rules.filter((rule) => rule.mutate),
     generateRules: rules.filter((rule) => rule.generate),
   };

@@ -284,7 +284,10 @@ describe('Engine: who asks the context loaders', () => {
   it("passes a namespaced Policy's namespace, and reads an unqualified ConfigMap from it (as Kyverno does)", async () => {
     lookups.length = 0;
     const engine = new Engine({ loaders });
-    await engine.validate(engine.compile(policy([withContext], {}, 'Policy')), { operation: 'CREATE', resource: pod('a', { team: 'x' }) });
+    await engine.validate(engine.compile(policy([withContext], {}, 'Policy')), {
+      operation: 'CREATE',
+      resource: pod('a', { team: 'x' }),
+    });
     const scope = { policyNamespace: 'shop' };
     expect(lookups).toEqual([
       { kind: 'configMap', args: ['shop', 'settings', scope] },
@@ -297,7 +300,10 @@ describe('Engine: who asks the context loaders', () => {
   it('passes no namespace for a ClusterPolicy, whose unqualified ConfigMap is in default', async () => {
     lookups.length = 0;
     const engine = new Engine({ loaders });
-    await engine.validate(engine.compile(policy([withContext])), { operation: 'CREATE', resource: pod('a', { team: 'x' }) });
+    await engine.validate(engine.compile(policy([withContext])), {
+      operation: 'CREATE',
+      resource: pod('a', { team: 'x' }),
+    });
     expect(lookups[0]).toEqual({ kind: 'configMap', args: ['default', 'settings', { policyNamespace: undefined }] });
     expect(lookups.every((lookup) => (lookup.args.at(-1) as LoaderScope).policyNamespace === undefined)).toBe(true);
   });

@@ -14,6 +14,7 @@ import { ruleMatches, type MatchRequest } from '../match';
 import type { Policy, PolicyException, Rule } from '../policy/types';
 import { validatePodSecurity } from '../validate/validate-pod-security';
 import { validateResource } from '../validate/validate-resource';
+import { unverifiedImages } from '../validate/unsupported-verify-images';
 import { mutateExisting } from '../mutate/mutate-existing';
 import { mutateResource } from '../mutate/mutate-resource';
 import { generateResources } from '../generate';
@@ -95,6 +96,7 @@ export class Engine {
     let response: RuleResponse | undefined;
     if (rule.validate?.podSecurity) response = validatePodSecurity(run, exceptions);
     else if (exceptions.length > 0) response = exceptionSkip(rule, 'Validation', exceptions);
+    else if (!rule.validate) response = unverifiedImages(run);
     else response = await validateResource(run);
     if (!response) return [];
     response.failureAction = failureActionFor(compiled.policy, rule, resource.metadata?.namespace);

@@ -1,5 +1,6 @@
 import type { Policy, Rule, ValidationFailureAction } from '../policy/types';
 import { wildcardMatch } from '../values/wildcard';
+import { verifyImagesFailureAction } from '../validate/unsupported-verify-images';
 
 export type FailureAction = 'Enforce' | 'Audit';
 
@@ -9,11 +10,14 @@ function normalize(action: ValidationFailureAction | undefined): FailureAction |
 }
 
 /**
- * The failure action in force for a rule on a resource: the rule's own `failureAction`, else a
+ * The failure action in force for a rule on a resource: the rule's own `failureAction` (of its
+ * validate, or of its verifyImages entries), else a
  * namespace override, else the policy's `validationFailureAction`, else Audit.
  */
 export function failureActionFor(policy: Policy, rule: Rule | undefined, namespace: string | undefined): FailureAction {
-  const ruleAction = normalize(rule?.validate?.failureAction);
+  const ruleAction = normalize(
+    rule?.validate?.failureAction ?? (rule && (verifyImagesFailureAction(rule) as ValidationFailureAction | undefined)),
+  );
   if (ruleAction) return ruleAction;
   for (const override of policy.spec.validationFailureActionOverrides ?? []) {
     if (namespace && (override.namespaces ?? []).some((pattern) => wildcardMatch(pattern, namespace))) {

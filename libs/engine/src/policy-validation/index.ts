@@ -1,5 +1,6 @@
 // Policy validation area: Kyverno's semantic checks of ClusterPolicy/Policy and PolicyException objects.
 export { validatePolicy, type PolicyValidationOptions } from './validate-policy';
 export { validatePolicyException, type ExceptionValidationOptions } from './exception';
+export { checkRulesEdictRuns } from './unsupported-rules';
 export { DEFAULT_CLUSTER_SCOPED_KINDS } from './kinds';
 export { RESERVED_CONTEXT_NAMES } from './context-entries';

@@ -10,8 +10,8 @@ const UNSUPPORTED: ReadonlyArray<readonly [string, string]> = [
   ['assert', 'assertion trees (validate.assert)'],
 ];
 
-/** Why the rule cannot be evaluated, or undefined when a supported validation is present. */
-export function unsupportedValidation(validation: Validation): string | undefined {
+/** The unsupported field and why the rule cannot be evaluated; undefined when a supported validation is present. */
+export function unsupportedValidation(validation: Validation): { field: string; reason: string } | undefined {
   const supported =
     validation.pattern !== undefined ||
     validation.anyPattern !== undefined ||
@@ -22,7 +22,7 @@ export function unsupportedValidation(validation: Validation): string | undefine
   for (const [field, what] of UNSUPPORTED) {
     // `assert` is not in the typed Validation (kyverno-json trees), so look fields up by name.
     const value = (validation as Readonly<Record<string, unknown>>)[field];
-    if (value !== undefined && value !== null) return `${what} is not supported by this engine`;
+    if (value !== undefined && value !== null) return { field, reason: `${what} is not supported by this engine` };
   }
   return undefined;
 }

@@ -32,7 +32,9 @@ export async function validateResource(run: RuleRun): Promise<RuleResponse | und
   const unsupported = unsupportedValidation(validation);
   if (unsupported !== undefined) {
     // Kyverno's handlers for these types do not run on DELETE either.
-    return run.request.operation === 'DELETE' ? undefined : ruleResponse(run.rule, 'Validation', 'error', unsupported);
+    return run.request.operation === 'DELETE'
+      ? undefined
+      : ruleResponse(run.rule, 'Validation', 'error', unsupported.reason);
   }
   return new Validator(run, validation, 0, undefined).validate();
 }

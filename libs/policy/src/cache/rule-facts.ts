@@ -3,7 +3,7 @@
  * `match` selects and the operations it is limited to. Exclude blocks only narrow a match, so they
  * never add candidates and are left to the engine.
  */
-import type { MatchResources, ResourceDescription, Rule } from '@edict/engine';
+import { hasVerifyImages, type MatchResources, type ResourceDescription, type Rule } from '@edict/engine';
 import type { PolicyRuleType } from './types';
 
 export interface RuleFacts {
@@ -20,7 +20,7 @@ export function ruleTypesOf(rule: Rule): PolicyRuleType[] {
   if (rule.validate) types.push('validate');
   if (rule.mutate) types.push(rule.mutate.targets && rule.mutate.targets.length > 0 ? 'mutate-existing' : 'mutate');
   if (rule.generate) types.push('generate');
-  if (Array.isArray(rule.verifyImages) && rule.verifyImages.length > 0) types.push('verify-images');
+  if (hasVerifyImages(rule)) types.push('verify-images');
   return types;
 }
 

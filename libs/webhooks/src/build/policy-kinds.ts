@@ -12,7 +12,7 @@
  * Autogen rules are already in the compiled policy, so Pod controllers come for free.
  */
 import type { CachedPolicy } from '@edict/policy';
-import type { ResourceDescription, Rule } from '@edict/engine';
+import { hasVerifyImages, type ResourceDescription, type Rule } from '@edict/engine';
 import { ALL_OPERATIONS } from './rule-set';
 import type { OperationType } from './types';
 
@@ -47,7 +47,7 @@ export function kindOperationsOf(policy: CachedPolicy, family: WebhookFamily): K
       for (const kind of generatedKinds(rule)) add(out, kind, CREATE_UPDATE_DELETE);
       continue;
     }
-    const verifyImages = Array.isArray(rule.verifyImages) && rule.verifyImages.length > 0;
+    const verifyImages = hasVerifyImages(rule);
     const mutateExisting = !!rule.mutate && Array.isArray(rule.mutate.targets) && rule.mutate.targets.length > 0;
     if (family === 'validating') {
       if (rule.validate || verifyImages || mutateExisting) merge(out, collect(rule, ALL_OPERATIONS));
