@@ -1,14 +1,32 @@
-/** Namespace labels for policies' namespaceSelector, from an informer (no API call per request). */
+/**
+ * Namespace labels for policies' namespaceSelector, from an informer (no API call per request). A
+ * namespace the informer has not seen yet (created a moment ago: its first Pod can arrive before the
+ * watch event) is read live once, so a selector is never decided on missing labels.
+ */
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
+import { InformerFactory, KubeResources, isNotFound, type Informer, type KubeObject } from '@edict/kube';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
+
+type Labels = Record<string, string>;
+
+/** Longest a live lookup may take; the review's own deadline still bounds it. */
+export const NAMESPACE_LOOKUP_TIMEOUT_MS = 2_000;
+/** How long a live answer stands in for the informer (which normally catches up within a second). */
+const LIVE_ANSWER_TTL_MS = 5_000;
+/** Live answers kept at once; namespace names come from requests, so the map is bounded. */
+const MAX_LIVE_ANSWERS = 1_000;
 
 @Injectable()
 export class NamespaceLabels implements OnModuleInit {
   private readonly informer: Informer<KubeObject>;
+  private readonly live = new Map<string, { labels: Labels; until: number }>();
 
-  constructor(@Inject(CONTROLLER_CONFIG) settings: ControllerConfig, informers: InformerFactory) {
+  constructor(
+    @Inject(CONTROLLER_CONFIG) settings: ControllerConfig,
+    informers: InformerFactory,
+    private readonly resources: KubeResources,
+  ) {
     this.informer = informers.create<KubeObject>({
       apiVersion: 'v1',
       kind: 'Namespace',
@@ -20,14 +38,43 @@ export class NamespaceLabels implements OnModuleInit {
     this.informer.start();
   }
 
-  /** The namespace's labels; undefined for cluster-scoped requests or unknown namespaces. */
-  labelsOf(namespace: string | undefined): Record<string, string> | undefined {
+  /**
+   * The namespace's labels; undefined for cluster-scoped requests. A namespace unknown to the
+   * informer is fetched from the API server (empty labels when it does not exist); a failed lookup
+   * throws, and the review is answered by its failure policy.
+   */
+  async labelsOf(namespace: string | undefined): Promise<Labels | undefined> {
     if (!namespace) return undefined;
-    const metadata = this.informer.get(namespace)?.metadata as { labels?: Record<string, string> } | undefined;
-    return metadata?.labels ?? {};
+    const known = this.informer.get(namespace);
+    if (known) return labelsOf(known);
+    const cached = this.live.get(namespace);
+    if (cached && cached.until > Date.now()) return cached.labels;
+    const labels = await this.fetch(namespace);
+    if (this.live.size >= MAX_LIVE_ANSWERS) this.live.delete(this.live.keys().next().value as string);
+    this.live.set(namespace, { labels, until: Date.now() + LIVE_ANSWER_TTL_MS });
+    return labels;
   }
 
   hasSynced(): boolean {
     return this.informer.hasSynced();
   }
+
+  private async fetch(namespace: string): Promise<Labels> {
+    try {
+      const object = await this.resources.http.json<KubeObject>({
+        path: `/api/v1/namespaces/${encodeURIComponent(namespace)}`,
+        totalTimeoutMs: NAMESPACE_LOOKUP_TIMEOUT_MS,
+      });
+      return labelsOf(object);
+    } catch (error) {
+      if (isNotFound(error)) return {};
+      throw new Error(
+        `could not read the labels of namespace ${namespace} for namespaceSelector: ${(error as Error).message}`,
+      );
+    }
+  }
+}
+
+function labelsOf(object: KubeObject): Labels {
+  return (object.metadata as { labels?: Labels } | undefined)?.labels ?? {};
 }

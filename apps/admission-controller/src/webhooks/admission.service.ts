@@ -100,7 +100,7 @@ export class AdmissionService {
       snapshot: this.cache.snapshot(),
       config: this.config.current(),
       engine,
-      namespaceLabels: this.namespaces.labelsOf(request.namespace),
+      namespaceLabels: await this.namespaces.labelsOf(request.namespace),
       roles: this.roles.rolesFor(request.userInfo ?? {}),
       backgroundUsername: this.settings.backgroundUsername,
       ...(topLevelKind ? { topLevelKind } : {}),
