@@ -15,6 +15,7 @@ import {
 } from '@edict/engine';
 import { PolicyCache } from '@edict/policy';
 import { ClusterContextLoaders } from '../context/cluster-context-loaders';
+import { AdmissionConfigService } from '../cluster/admission-config.service';
 import { AdmissionMetrics, type RequestFacts } from '../metrics/admission-metrics';
 
 @Injectable()
@@ -25,8 +26,10 @@ export class InstrumentedEngine implements AdmissionEngine {
     cache: PolicyCache,
     private readonly metrics: AdmissionMetrics,
     loaders: ClusterContextLoaders,
+    config: AdmissionConfigService,
   ) {
-    this.engine = new Engine({ exceptions: () => cache.exceptions(), loaders });
+    // The size bounds follow the ConfigMap's `maxContextSize`.
+    this.engine = new Engine({ exceptions: () => cache.exceptions(), loaders, limits: () => config.current().limits });
   }
 
   async validate(

@@ -24,6 +24,21 @@ describe('parseAdmissionConfig', () => {
     expect(config.defaultRegistry).toBe('docker.io');
   });
 
+  it('reads maxContextSize as bytes or a quantity, within bounds, for both size limits', () => {
+    const read = (value: string) => parseAdmissionConfig({ maxContextSize: value }, defaults);
+    expect(parseAdmissionConfig({}, defaults).config.limits).toEqual({
+      maxContextSize: 2 * 1024 * 1024,
+      maxResultSize: 2 * 1024 * 1024,
+    });
+    expect(read('4Mi').config.limits).toEqual({ maxContextSize: 4 * 1024 * 1024, maxResultSize: 4 * 1024 * 1024 });
+    expect(read('65536').config.limits.maxContextSize).toBe(65536);
+    for (const bad of ['lots', '10', '1Gi', '1.5']) {
+      const { config, problems } = read(bad);
+      expect(problems.map((problem) => problem.key)).toEqual(['maxContextSize']);
+      expect(config.limits.maxContextSize).toBe(2 * 1024 * 1024);
+    }
+  });
+
   it('reads a Kyverno ConfigMap as-is', () => {
     const { config, problems } = parseAdmissionConfig(
       {

@@ -1,4 +1,12 @@
-import { isObject, labelSelectorError, type JsonValue, type LabelSelector } from '@edict/engine';
+import {
+  DEFAULT_EVALUATION_LIMITS,
+  isObject,
+  labelSelectorError,
+  parseQuantity,
+  quantityToNumber,
+  type JsonValue,
+  type LabelSelector,
+} from '@edict/engine';
 import { parseResourceFilters } from './resource-filters';
 import type { AdmissionConfig, ConfigProblem, ParsedAdmissionConfig, SubjectPatterns, WebhookSelectors } from './types';
 
@@ -24,8 +32,12 @@ export function defaultAdmissionConfig(defaults: ConfigDefaults): AdmissionConfi
     webhookAnnotations: {},
     webhookLabels: {},
     matchConditions: [],
+    limits: DEFAULT_EVALUATION_LIMITS,
   };
 }
+
+/** The largest context size the ConfigMap may set (a bound on the bound: 64 MiB). */
+const MAX_CONTEXT_SIZE_LIMIT = 64 * 1024 * 1024;
 
 const SUBJECT_KEYS = {
   excludeUsernames: 'usernames',
@@ -117,6 +129,18 @@ export function parseAdmissionConfig(
   for (const key of ['excludedNamespaces', 'exceptionNamespaces'] as const) {
     const value = text(key);
     if (value !== undefined) config[key] = splitList(value);
+  }
+  const contextSize = text('maxContextSize');
+  if (contextSize !== undefined) {
+    const quantity = parseQuantity(contextSize.trim());
+    const bytes = quantity ? quantityToNumber(quantity) : NaN;
+    if (!Number.isInteger(bytes) || bytes < 1024 || bytes > MAX_CONTEXT_SIZE_LIMIT)
+      problem(
+        'maxContextSize',
+        `${JSON.stringify(contextSize)} is not a size from 1Ki to 64Mi (bytes, or a quantity such as 2Mi)`,
+      );
+    // One bound for both: what context entries add and what any JMESPath expression builds.
+    else config.limits = Object.freeze({ maxContextSize: bytes, maxResultSize: bytes });
   }
   return { config, problems };
 }

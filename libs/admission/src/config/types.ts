@@ -1,4 +1,4 @@
-import type { LabelSelector } from '@edict/engine';
+import type { EvaluationLimits, LabelSelector } from '@edict/engine';
 
 /** One `[Kind,Namespace,Name]` entry of `resourceFilters`, the kind split as Kyverno splits it. */
 export interface ResourceFilterEntry {
@@ -41,6 +41,8 @@ export interface AdmissionConfig {
   webhookAnnotations: Record<string, string>;
   webhookLabels: Record<string, string>;
   matchConditions: unknown[];
+  /** Size bounds of every evaluation (`maxContextSize`, Kyverno's 2 MiB by default). */
+  limits: Readonly<EvaluationLimits>;
 }
 
 /** A ConfigMap value that could not be used; the key keeps its default. */

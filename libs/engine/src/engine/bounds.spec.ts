@@ -140,6 +140,19 @@ describe('Engine size limits', () => {
     expect(off.rules[0]).toMatchObject({ status: 'fail' });
   });
 
+  it('reads limits given as a function on every evaluation, so a caller can change them', async () => {
+    const rule: Rule = {
+      ...denyWhenLong('entry', 'big'),
+      context: [{ name: 'big', variable: { value: 'x'.repeat(300) } }],
+    };
+    let limits = { maxContextSize: 256, maxResultSize: 256 };
+    const engine = new Engine({ limits: () => limits });
+    const compiled = engine.compile(policy([rule]));
+    expect((await engine.validate(compiled, create(pod()))).rules[0]).toMatchObject({ status: 'error' });
+    limits = { maxContextSize: 4096, maxResultSize: 4096 };
+    expect((await engine.validate(compiled, create(pod()))).rules[0]).toMatchObject({ status: 'fail' });
+  });
+
   it('counts the entries of each foreach iteration afresh', async () => {
     const rule: Rule = {
       name: 'per-element',

@@ -51,9 +51,10 @@ export interface EngineDependencies {
   exceptions?: () => readonly PolicyException[];
   /**
    * Size bounds of every evaluation (DEFAULT_EVALUATION_LIMITS: Kyverno's 2 MiB). Passing one ends
-   * the rule in `error` with a message naming the bound.
+   * the rule in `error` with a message naming the bound. A function is read on every evaluation, so
+   * the caller can change them (the controller's ConfigMap).
    */
-  limits?: Partial<EvaluationLimits>;
+  limits?: Partial<EvaluationLimits> | (() => Readonly<EvaluationLimits>);
 }
 
 const AUTOGEN_PREFIX = /^autogen-(cronjob-)?/;
@@ -65,10 +66,15 @@ type RuleHandler = (run: RuleRun, exceptions: PolicyException[]) => Promise<Rule
 export type MutationResponse = PolicyResponse & { patchedResource?: KubeObject };
 
 export class Engine {
-  private readonly limits: Readonly<EvaluationLimits>;
+  private readonly limits: () => Readonly<EvaluationLimits>;
 
   constructor(private readonly deps: EngineDependencies = {}) {
-    this.limits = Object.freeze({ ...DEFAULT_EVALUATION_LIMITS, ...deps.limits });
+    const limits = deps.limits;
+    if (typeof limits === 'function') this.limits = limits;
+    else {
+      const fixed = Object.freeze({ ...DEFAULT_EVALUATION_LIMITS, ...limits });
+      this.limits = () => fixed;
+    }
   }
 
   compile(policy: Policy): CompiledPolicy {
@@ -249,7 +255,7 @@ export class Engine {
       }
       requestContexts.set(request, base);
     }
-    const ctx = base.ctx.fork(new EvaluationBudget(this.limits, options.deadline, base.sizes));
+    const ctx = base.ctx.fork(new EvaluationBudget(this.limits(), options.deadline, base.sizes));
     for (const [name, value] of Object.entries(options.globalValues ?? {})) ctx.add(name, value);
     return { ctx, error: base.error };
   }
