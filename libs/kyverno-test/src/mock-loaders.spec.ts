@@ -89,7 +89,7 @@ describe('context loaders', () => {
     expect(await loaders.configMap('default', 'cm', cluster)).toBeUndefined();
     expect(await loaders.apiCall({ urlPath: '/api/v1/configmaps' }, cluster)).toBeUndefined();
     expect(await loaders.globalReference('x', cluster)).toBeUndefined();
-    expect(await loaders.imageRegistry('nginx', cluster)).toBeUndefined();
+    expect(await loaders.imageRegistry('nginx', undefined, cluster)).toBeUndefined();
   });
 
   it('serve ConfigMaps and API paths from the fake cluster when the test has clusterResources', async () => {

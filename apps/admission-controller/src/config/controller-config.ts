@@ -282,6 +282,14 @@ export class ControllerConfig {
     },
   })
   egressBlockedCidrs: string[] = [...DEFAULT_BLOCKED_CIDRS];
+
+  /**
+   * Docker config Secrets (in the controller's namespace) for imageRegistry entries that name no
+   * `imageRegistryCredentials` (Kyverno's --imagePullSecrets).
+   */
+  @IsArray()
+  @Matches(DNS_NAME, { each: true, message: 'imagePullSecrets must hold Secret names' })
+  imagePullSecrets: string[] = [];
 }
 
 function cidrListProblem(value: unknown): string | undefined {
@@ -337,6 +345,7 @@ const ENVIRONMENT: Record<string, [keyof ControllerConfig, 'string' | 'int' | 'l
   EDICT_API_CALL_TIMEOUT_MS: ['apiCallTimeoutMs', 'int'],
   EDICT_MAX_API_CALL_RESPONSE_BYTES: ['maxApiCallResponseBytes', 'int'],
   EDICT_EGRESS_BLOCKED_CIDRS: ['egressBlockedCidrs', 'list'],
+  EDICT_IMAGE_PULL_SECRETS: ['imagePullSecrets', 'list'],
 };
 
 /** The variables read, for `--help` texts and docs. */

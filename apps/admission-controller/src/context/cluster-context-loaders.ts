@@ -5,7 +5,15 @@
  * data from the injected source. A namespaced Policy is kept to its own namespace
  * (policy-scope.ts).
  */
-import type { APICall, ContextLoaders, JsonObject, JsonValue, KubeObject, LoaderScope } from '@edict/engine';
+import type {
+  APICall,
+  ContextLoaders,
+  ImageRegistryCredentials,
+  JsonObject,
+  JsonValue,
+  KubeObject,
+  LoaderScope,
+} from '@edict/engine';
 import type { ConfigMapSource } from './configmap-cache';
 import type { GlobalContextStore } from './global-context-store';
 import type { ImageDataSource } from './image-data-source';
@@ -39,8 +47,8 @@ export class ClusterContextLoaders implements ContextLoaders {
     return this.globalContext.read(name);
   }
 
-  imageRegistry(reference: string): Promise<JsonObject> {
-    return this.images.imageData(reference);
+  imageRegistry(reference: string, credentials: ImageRegistryCredentials | undefined): Promise<JsonObject> {
+    return this.images.imageData(reference, credentials);
   }
 }
 

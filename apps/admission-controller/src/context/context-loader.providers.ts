@@ -5,12 +5,14 @@ import { ConfigMapCache } from './configmap-cache';
 import { ContextApiCallers } from './context-api-callers';
 import { GlobalContextService } from './global-context.service';
 import { IMAGE_DATA_SOURCE, type ImageDataSource } from './image-data-source';
+import { PullSecretCache } from './pull-secret-cache';
 import { RegistryImageData } from './registry-image-data';
 
 export const contextLoaderProviders: Provider[] = [
   ConfigMapCache,
   ContextApiCallers,
   GlobalContextService,
+  PullSecretCache,
   RegistryImageData,
   { provide: IMAGE_DATA_SOURCE, useExisting: RegistryImageData },
   {

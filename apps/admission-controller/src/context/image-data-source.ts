@@ -3,13 +3,16 @@
  * registry, repository, identifier, manifest, configData). Injectable: the controller wires the OCI
  * registry client (registry-image-data.ts); `unavailableImageData` fails such rules closed.
  */
-import type { JsonObject } from '@edict/engine';
+import type { ImageRegistryCredentials, JsonObject } from '@edict/engine';
 
 export const IMAGE_DATA_SOURCE = Symbol('IMAGE_DATA_SOURCE');
 
 export interface ImageDataSource {
-  /** The image's data; rejects when the registry cannot be read or the reference is refused. */
-  imageData(reference: string): Promise<JsonObject>;
+  /**
+   * The image's data, read with the entry's credentials (none given: the controller's default pull
+   * Secrets); rejects when the registry cannot be read or the reference is refused.
+   */
+  imageData(reference: string, credentials?: ImageRegistryCredentials): Promise<JsonObject>;
 }
 
 export class ImageDataUnavailableError extends Error {

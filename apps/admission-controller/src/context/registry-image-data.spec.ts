@@ -1,7 +1,34 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { dockerConfigFromSecret, RegistryCredentialsError, type DockerConfig } from '@edict/registry';
 import { FakeRegistry } from '@edict/registry/testing';
 import { loadControllerConfig } from '../config/controller-config';
+import type { PullSecretSource } from './pull-secret-cache';
 import { RegistryImageData } from './registry-image-data';
+
+/** Docker config Secrets by name, recording which names were asked for. */
+function pullSecrets(secrets: Record<string, DockerConfig>): PullSecretSource & { asked: string[][] } {
+  return {
+    asked: [],
+    dockerConfigs(names) {
+      this.asked.push([...names]);
+      return names.map((name) => {
+        const config = secrets[name];
+        if (!config) throw new RegistryCredentialsError(`registry Secret edict/${name} not found`);
+        return config;
+      });
+    },
+  };
+}
+
+function dockerConfig(registry: string, username: string, password: string): DockerConfig {
+  const auths = { [registry]: { auth: Buffer.from(`${username}:${password}`).toString('base64') } };
+  return dockerConfigFromSecret({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'regcred', namespace: 'edict' },
+    data: { '.dockerconfigjson': Buffer.from(JSON.stringify({ auths })).toString('base64') },
+  });
+}
 
 describe('RegistryImageData', () => {
   let registry: FakeRegistry | undefined;
@@ -15,10 +42,45 @@ describe('RegistryImageData', () => {
   it("keeps image lookups off the controller's blocked addresses: a registry on loopback is refused unasked", async () => {
     registry = await FakeRegistry.start();
     registry.pushImage('team/app', '1.0', { config: { config: { User: 'app' } } });
-    images = new RegistryImageData(loadControllerConfig({}));
+    images = new RegistryImageData(loadControllerConfig({}), pullSecrets({}));
     await expect(images.imageData(`${registry.host}/team/app:1.0`)).rejects.toThrow(
       /127\.0\.0\.1.*blocked range 127\.0\.0\.0\/8/,
     );
     expect(registry.requests).toEqual([]);
+  });
+
+  it("reads a private image with the entry's Secrets, and fails naming what is missing without them", async () => {
+    registry = await FakeRegistry.start({ auth: { type: 'basic', username: 'bob', password: 's3cret' } });
+    registry.pushImage('team/private', '1.0', { config: { config: { User: 'app' } } });
+    const secrets = pullSecrets({ regcred: dockerConfig(registry.host, 'bob', 's3cret') });
+    images = new RegistryImageData(loadControllerConfig({ EDICT_EGRESS_BLOCKED_CIDRS: 'none' }), secrets);
+    const image = `${registry.host}/team/private:1.0`;
+
+    const data = await images.imageData(image, { allowInsecureRegistry: true, secrets: ['regcred'] });
+    expect(data).toMatchObject({
+      registry: registry.host,
+      repository: 'team/private',
+      configData: { config: { User: 'app' } },
+    });
+
+    await expect(images.imageData(image, { allowInsecureRegistry: true, secrets: [] })).rejects.toThrow(image);
+    await expect(images.imageData(image, { allowInsecureRegistry: true, secrets: ['other'] })).rejects.toThrow(
+      'registry Secret edict/other not found',
+    );
+  });
+
+  it("uses the controller's default pull Secrets only for entries that name no credentials, and refuses cloud providers", async () => {
+    const secrets = pullSecrets({});
+    images = new RegistryImageData(loadControllerConfig({ EDICT_IMAGE_PULL_SECRETS: 'default-a,default-b' }), secrets);
+    await expect(images.imageData('registry.example/app:1')).rejects.toThrow(
+      'registry Secret edict/default-a not found',
+    );
+    await expect(images.imageData('registry.example/app:1', { secrets: ['mine'] })).rejects.toThrow(
+      'registry Secret edict/mine not found',
+    );
+    expect(secrets.asked).toEqual([['default-a', 'default-b'], ['mine']]);
+    await expect(images.imageData('registry.example/app:1', { providers: ['amazon'] })).rejects.toThrow(
+      'the "amazon" credential provider is not supported by Edict',
+    );
   });
 });

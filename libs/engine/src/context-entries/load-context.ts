@@ -82,7 +82,7 @@ async function loadEntry(
         `invalid image reference ${JSON.stringify(reference)}, image reference must be a string`,
       );
     }
-    const data = await loaders?.imageRegistry(reference, scope);
+    const data = await loaders?.imageRegistry(reference, entry.imageRegistry.imageRegistryCredentials, scope);
     if (data === undefined) return undefined;
     const path =
       entry.imageRegistry.jmesPath && substituteString(entry.imageRegistry.jmesPath, ctx, entry.name, 'jmesPath');

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, KubeObject } from '../json';
-import type { APICall } from '../policy/types';
+import type { APICall, ImageRegistryCredentials } from '../policy/types';
 
 /** Loaders may answer from a cache (synchronously) or over the network. */
 export type Awaitable<T> = T | Promise<T>;
@@ -24,8 +24,12 @@ export interface ContextLoaders {
   apiCall(call: APICall, scope: LoaderScope): Awaitable<JsonValue | undefined>;
   /** A GlobalContextEntry's cached data (`name` may address a projection: `entry.projection`). */
   globalReference(name: string, scope: LoaderScope): Awaitable<JsonValue | undefined>;
-  /** Image registry metadata (config, manifest) for an image reference. */
-  imageRegistry(reference: string, scope: LoaderScope): Awaitable<JsonObject | undefined>;
+  /** Image registry metadata (config, manifest) for an image reference, read with the entry's credentials. */
+  imageRegistry(
+    reference: string,
+    credentials: ImageRegistryCredentials | undefined,
+    scope: LoaderScope,
+  ): Awaitable<JsonObject | undefined>;
 }
 
 /** Resources that mutate-existing and generate rules read (targets, clone sources). */

@@ -96,10 +96,18 @@ export interface GlobalContextReference {
   jmesPath?: string;
 }
 
+/** Which registry credentials an imageRegistry entry uses (Kyverno's ImageRegistryCredentials). */
+export interface ImageRegistryCredentials {
+  allowInsecureRegistry?: boolean;
+  providers?: string[];
+  /** Names of docker config Secrets in the controller's namespace. */
+  secrets?: string[];
+}
+
 export interface ImageRegistry {
   reference: string;
   jmesPath?: string;
-  imageRegistryCredentials?: JsonObject;
+  imageRegistryCredentials?: ImageRegistryCredentials;
 }
 
 export interface Variable {

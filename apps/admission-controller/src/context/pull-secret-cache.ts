@@ -1,0 +1,48 @@
+/**
+ * Docker config Secrets for imageRegistry entries, from an informer over the controller's own
+ * namespace (Kyverno reads registry Secrets from its namespace): a review reads memory, never the
+ * API server. A named Secret that is missing, or not a docker config, is an error naming it.
+ */
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { JsonObject } from '@edict/engine';
+import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
+import { dockerConfigFromSecret, RegistryCredentialsError, type DockerConfig } from '@edict/registry';
+import type { ControllerConfig } from '../config/controller-config';
+import { CONTROLLER_CONFIG } from '../config/tokens';
+
+/** What the image data source needs of the cache (a typed fake in specs). */
+export interface PullSecretSource {
+  dockerConfigs(names: readonly string[]): DockerConfig[];
+}
+
+@Injectable()
+export class PullSecretCache implements PullSecretSource, OnModuleInit {
+  private readonly informer: Informer<KubeObject>;
+  private readonly namespace: string;
+
+  constructor(@Inject(CONTROLLER_CONFIG) settings: ControllerConfig, informers: InformerFactory) {
+    this.namespace = settings.namespace;
+    this.informer = informers.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      namespace: settings.namespace,
+      watchTimeoutSeconds: settings.watchTimeoutSeconds,
+    });
+  }
+
+  onModuleInit(): void {
+    this.informer.start();
+  }
+
+  dockerConfigs(names: readonly string[]): DockerConfig[] {
+    if (names.length === 0) return [];
+    if (!this.informer.hasSynced()) {
+      throw new RegistryCredentialsError(`registry Secrets in ${this.namespace}: the Secret cache is not loaded yet`);
+    }
+    return names.map((name) => {
+      const secret = this.informer.get(name, this.namespace);
+      if (!secret) throw new RegistryCredentialsError(`registry Secret ${this.namespace}/${name} not found`);
+      return dockerConfigFromSecret(secret as unknown as JsonObject);
+    });
+  }
+}
