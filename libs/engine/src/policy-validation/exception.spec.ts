@@ -71,3 +71,15 @@ describe('validatePolicyException', () => {
     );
   });
 });
+
+describe('validatePolicyException: fields of the wrong type', () => {
+  it('names each field of the wrong type instead of throwing', () => {
+    const ds = validatePolicyException(
+      exceptionFromYaml(['exceptions: {policyName: p}', 'match:', '  any:', '  - subjects: x'].join('\n')),
+    );
+    expect(ds.map((d) => `${d.path}: ${d.message}`)).toEqual([
+      'spec.exceptions: expected array, got object',
+      'spec.match.any[0].subjects: expected array, got string "x"',
+    ]);
+  });
+});

@@ -3,6 +3,7 @@ import { wildcardMatch } from '../values';
 import { Findings } from './findings';
 import { checkMatchResources } from './match';
 import { checkExcludeImages } from './pod-security';
+import { exceptionWrongTypes } from './wrong-types';
 
 export interface ExceptionValidationOptions {
   /** Namespaces exceptions are accepted from (Kyverno's `--exceptionNamespace`); empty or absent means any. */
@@ -29,6 +30,7 @@ export function validatePolicyException(
   } else if (allowed.length > 0 && !allowed.some((pattern) => wildcardMatch(pattern, namespace))) {
     findings.warning(['metadata', 'namespace'], 'PolicyException resource namespace must match the defined namespace.');
   }
+  if (exceptionWrongTypes(exception, findings)) return findings.diagnostics;
   const spec = exception.spec ?? ({} as PolicyException['spec']);
   const match = spec.match ?? {};
   if (spec.background !== false) {

@@ -957,3 +957,28 @@ describe('validatePolicy: policy-wide settings', () => {
     expect(d).toMatchObject({ file: 'p.yaml', object: 'ClusterPolicy/p', path: 'spec.rules[0]' });
   });
 });
+
+describe('validatePolicy: fields of the wrong type', () => {
+  // Edict's CRDs leave spec open, so the webhook and the cache can be handed anything.
+  it('names each field of the wrong type instead of throwing', () => {
+    const policy = policyFromYaml(
+      [
+        'validationFailureActionOverrides: Enforce',
+        'rules:',
+        '- name: r',
+        '  match:',
+        '    any: Pod',
+        '    roles: [1]',
+        '  validate:',
+        '    deny: {conditions: {any: [{key: a, operator: Equals, value: b}], all: "x"}}',
+      ].join('\n'),
+    );
+    const ds = validatePolicy(policy);
+    expect(errors(ds).map((d) => `${d.path}: ${d.message}`)).toEqual([
+      'spec.validationFailureActionOverrides: expected array, got string "Enforce"',
+      'spec.rules[0].match.any: expected array, got string "Pod"',
+      'spec.rules[0].match.roles[0]: expected string, got number 1',
+      'spec.rules[0].validate.deny.conditions.all: expected array, got string "x"',
+    ]);
+  });
+});

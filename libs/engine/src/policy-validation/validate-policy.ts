@@ -20,6 +20,7 @@ import {
   checkRuleVariables,
 } from './variables';
 import { ruleWarnings } from './warnings';
+import { policyWrongTypes } from './wrong-types';
 
 export interface PolicyValidationOptions {
   /** Validate as a namespaced `Policy`; defaults to `kind === 'Policy'`. */
@@ -63,6 +64,7 @@ export function validatePolicy(policy: Policy, options: PolicyValidationOptions 
     findings.error(['spec', 'rules'], 'a policy needs a list of rules');
     return findings.diagnostics;
   }
+  if (policyWrongTypes(policy, namespaced, findings)) return findings.diagnostics;
   checkPolicySpec(check);
   const ruleChecks: RuleCheck[] = policy.spec.rules.map((rule, index) => ({
     ...check,

@@ -118,6 +118,11 @@ function typeMismatch(expected: string, value: JsonValue): string {
   return `expected ${expected}, got ${describe(value)}`;
 }
 
+/** Whether a reported message is a wrong type (as opposed to a missing, unknown or out-of-range value). */
+export function isTypeMismatch(message: string): boolean {
+  return /^expected [a-z ]+, got /.test(message);
+}
+
 export function describe(value: JsonValue): string {
   if (Array.isArray(value)) return 'array';
   if (isObject(value)) return 'object';
