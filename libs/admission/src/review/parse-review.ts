@@ -62,8 +62,19 @@ function requestProblem(request: Record<string, unknown>): string | undefined {
   for (const field of ['name', 'namespace', 'subResource'] as const) {
     if (request[field] !== undefined && typeof request[field] !== 'string') return `request.${field} must be a string`;
   }
-  if (request['userInfo'] !== undefined && !isObject(request['userInfo'] as JsonValue))
-    return 'request.userInfo must be an object';
+  const userProblem = userInfoProblem(request['userInfo']);
+  if (userProblem) return userProblem;
+  for (const field of ['requestKind', 'requestResource'] as const) {
+    const gv = request[field];
+    if (gv === undefined || gv === null) continue;
+    if (!isObject(gv as JsonValue)) return `request.${field} must be an object`;
+    for (const [key, value] of Object.entries(gv as Record<string, unknown>))
+      if (value !== undefined && typeof value !== 'string') return `request.${field}.${key} must be a string`;
+  }
+  if (request['requestSubResource'] !== undefined && typeof request['requestSubResource'] !== 'string')
+    return 'request.requestSubResource must be a string';
+  if (request['options'] !== undefined && request['options'] !== null && !isObject(request['options'] as JsonValue))
+    return 'request.options must be an object or null';
   for (const field of ['object', 'oldObject'] as const) {
     const object = request[field];
     if (object !== undefined && object !== null && !isObject(object as JsonValue))
@@ -82,6 +93,28 @@ function requestProblem(request: Record<string, unknown>): string | undefined {
   if (request['dryRun'] !== undefined && typeof request['dryRun'] !== 'boolean')
     return 'request.dryRun must be a boolean';
   return undefined;
+}
+
+/** authentication.k8s.io/v1 UserInfo: role bindings and policies read every field as typed. */
+function userInfoProblem(userInfo: unknown): string | undefined {
+  if (userInfo === undefined) return undefined;
+  if (!isObject(userInfo as JsonValue)) return 'request.userInfo must be an object';
+  const user = userInfo as Record<string, unknown>;
+  for (const field of ['username', 'uid'] as const)
+    if (user[field] !== undefined && typeof user[field] !== 'string')
+      return `request.userInfo.${field} must be a string`;
+  if (user['groups'] !== undefined && !isStringList(user['groups']))
+    return 'request.userInfo.groups must be a list of strings';
+  const extra = user['extra'];
+  if (extra === undefined) return undefined;
+  if (!isObject(extra as JsonValue)) return 'request.userInfo.extra must be an object';
+  for (const [key, values] of Object.entries(extra as Record<string, unknown>))
+    if (!isStringList(values)) return `request.userInfo.extra[${JSON.stringify(key)}] must be a list of strings`;
+  return undefined;
+}
+
+function isStringList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 function describe(value: unknown): string {

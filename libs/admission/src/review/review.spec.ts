@@ -51,6 +51,29 @@ describe('parseAdmissionReview', () => {
       'request.oldObject is required for DELETE',
     );
   });
+
+  it('names the bad field among those read after parsing (user, request kind, options)', () => {
+    const bad = (change: (request: Record<string, unknown>) => void) => {
+      const review = podCreateReview() as unknown as { request: Record<string, unknown> };
+      change(review.request);
+      const parsed = parseAdmissionReview(review);
+      return parsed.ok ? 'ok' : parsed.message;
+    };
+    expect(bad((r) => (r['userInfo'] = { username: 'u', groups: 'system:masters' }))).toBe(
+      'request.userInfo.groups must be a list of strings',
+    );
+    expect(bad((r) => (r['userInfo'] = { username: 7 }))).toBe('request.userInfo.username must be a string');
+    expect(bad((r) => (r['userInfo'] = { extra: { scopes: 'x' } }))).toBe(
+      'request.userInfo.extra["scopes"] must be a list of strings',
+    );
+    expect(bad((r) => (r['requestKind'] = 'Pod'))).toBe('request.requestKind must be an object');
+    expect(bad((r) => (r['requestKind'] = { group: '', version: 'v1', kind: 1 }))).toBe(
+      'request.requestKind.kind must be a string',
+    );
+    expect(bad((r) => (r['requestSubResource'] = []))).toBe('request.requestSubResource must be a string');
+    expect(bad((r) => (r['options'] = 'x'))).toBe('request.options must be an object or null');
+    expect(bad((r) => (r['userInfo'] = { username: 'u', groups: ['a'], extra: { s: ['x'] } }))).toBe('ok');
+  });
 });
 
 describe('toResourceRequest', () => {
