@@ -14,6 +14,12 @@ export type ParsedReview = { ok: true; review: AdmissionReview & { request: Admi
 const OPERATIONS = new Set(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']);
 
 /**
+ * Policies walk objects recursively; a body nested thousands of levels deep (a 10 MiB body can
+ * hold millions) would exhaust the stack. Real Kubernetes objects stay far below this.
+ */
+export const MAX_DEPTH = 1000;
+
+/**
  * Checks an AdmissionReview body (a JSON string, a Buffer or the already-parsed value) before any
  * policy sees it. Problems come back as a 400-style result naming the field, so a bad caller can
  * never crash the server.
@@ -37,6 +43,8 @@ export function parseAdmissionReview(body: unknown): ParsedReview {
     return fail(`kind must be AdmissionReview, got ${describe(review['kind'])}`);
   const request = review['request'];
   if (!isObject(request as JsonValue)) return fail('request is missing or not an object');
+  if (nestedDeeperThan(request, MAX_DEPTH))
+    return fail(`request is nested deeper than ${MAX_DEPTH} levels of objects and lists`);
   const problem = requestProblem(request as Record<string, unknown>);
   if (problem) return fail(problem);
   return { ok: true, review: review as unknown as AdmissionReview & { request: AdmissionRequest } };
@@ -111,6 +119,19 @@ function userInfoProblem(userInfo: unknown): string | undefined {
   for (const [key, values] of Object.entries(extra as Record<string, unknown>))
     if (!isStringList(values)) return `request.userInfo.extra[${JSON.stringify(key)}] must be a list of strings`;
   return undefined;
+}
+
+/** Whether `value` nests more than `limit` objects/arrays, measured without recursion. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(current))
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function isStringList(value: unknown): boolean {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toResourceRequest, resolveResourceRequest } from '../request/to-resource-request';
 import { podCreateReview } from '../testing/fixtures';
-import { parseAdmissionReview } from './parse-review';
+import { MAX_DEPTH, parseAdmissionReview } from './parse-review';
 import { reviewResponse } from './response';
 
 describe('parseAdmissionReview', () => {
@@ -73,6 +73,23 @@ describe('parseAdmissionReview', () => {
     expect(bad((r) => (r['requestSubResource'] = []))).toBe('request.requestSubResource must be a string');
     expect(bad((r) => (r['options'] = 'x'))).toBe('request.options must be an object or null');
     expect(bad((r) => (r['userInfo'] = { username: 'u', groups: ['a'], extra: { s: ['x'] } }))).toBe('ok');
+  });
+
+  it('refuses a request nested deeper than the stack can walk, measured without recursion', () => {
+    const nested = (depth: number) => {
+      let value: unknown = 'bottom';
+      for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { a: value };
+      return value;
+    };
+    const review = podCreateReview() as unknown as { request: Record<string, unknown> };
+    // request is level 1, object 2, and the data value's outermost container 3.
+    (review.request['object'] as Record<string, unknown>)['data'] = nested(MAX_DEPTH - 2);
+    expect(parseAdmissionReview(review).ok).toBe(true);
+    (review.request['object'] as Record<string, unknown>)['data'] = nested(MAX_DEPTH - 1);
+    const parsed = parseAdmissionReview(review);
+    expect(parsed.ok ? 'ok' : parsed.message).toBe('request is nested deeper than 1000 levels of objects and lists');
+    (review.request['object'] as Record<string, unknown>)['data'] = nested(1_000_000);
+    expect(parseAdmissionReview(review).ok).toBe(false);
   });
 });
 
