@@ -982,3 +982,15 @@ describe('validatePolicy: fields of the wrong type', () => {
     ]);
   });
 });
+
+describe('validatePolicy: fields of the wrong type in a v2beta1 policy', () => {
+  it('checks the legacy match fields the checks still read', () => {
+    const policy = policyFromYaml(
+      ['rules:', '- name: r', '  match:', '    subjects: 0', '  validate:', '    pattern: {a: b}'].join('\n'),
+    );
+    policy.apiVersion = 'kyverno.io/v2beta1';
+    expect(errors(validatePolicy(policy)).map((d) => `${d.path}: ${d.message}`)).toEqual([
+      'spec.rules[0].match.subjects: expected array, got number 0',
+    ]);
+  });
+});
