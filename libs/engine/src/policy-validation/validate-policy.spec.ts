@@ -994,3 +994,24 @@ describe('validatePolicy: fields of the wrong type in a v2beta1 policy', () => {
     ]);
   });
 });
+
+describe('validatePolicy: null list entries', () => {
+  it('reports a null rule, foreach or condition entry with its path instead of throwing', () => {
+    const policy = policyFromYaml(
+      [
+        'rules:',
+        '- name: r',
+        '  match: {any: [{resources: {kinds: [Pod]}}]}',
+        '  validate:',
+        '    foreach: [null]',
+        '  preconditions: {all: [null]}',
+        '- null',
+      ].join('\n'),
+    );
+    expect(errors(validatePolicy(policy)).map((d) => `${d.path}: ${d.message}`)).toEqual([
+      'spec.rules[0].validate.foreach[0]: expected object, got null',
+      'spec.rules[0].preconditions.all[0]: expected object, got null',
+      'spec.rules[1]: expected object, got null',
+    ]);
+  });
+});
