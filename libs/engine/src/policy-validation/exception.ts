@@ -1,6 +1,6 @@
 import type { Diagnostic, PolicyException } from '../policy';
 import { wildcardMatch } from '../values';
-import { Findings } from './findings';
+import { Findings, objectLabel } from './findings';
 import { checkMatchResources } from './match';
 import { checkExcludeImages } from './pod-security';
 import { exceptionWrongTypes } from './wrong-types';
@@ -21,8 +21,11 @@ export function validatePolicyException(
   exception: PolicyException,
   options: ExceptionValidationOptions = {},
 ): Diagnostic[] {
-  const name = exception.metadata?.name;
-  const findings = new Findings({ file: options.file ?? '', object: `PolicyException${name ? `/${name}` : ''}` });
+  const findings = new Findings({
+    file: options.file ?? '',
+    object: objectLabel('PolicyException', exception.metadata?.name, 'PolicyException'),
+  });
+  if (exceptionWrongTypes(exception, findings)) return findings.diagnostics;
   const namespace = exception.metadata?.namespace ?? '';
   const allowed = options.allowedNamespaces ?? [];
   if (options.enabled === false) {
@@ -30,7 +33,6 @@ export function validatePolicyException(
   } else if (allowed.length > 0 && !allowed.some((pattern) => wildcardMatch(pattern, namespace))) {
     findings.warning(['metadata', 'namespace'], 'PolicyException resource namespace must match the defined namespace.');
   }
-  if (exceptionWrongTypes(exception, findings)) return findings.diagnostics;
   const spec = exception.spec ?? ({} as PolicyException['spec']);
   const match = spec.match ?? {};
   if (spec.background !== false) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Policy } from '../policy';
 import { validatePolicy } from './index';
 import { errors, expectNoErrors, expectOneError, policyFromYaml, warnings } from './test-helpers';
 
@@ -1012,6 +1013,18 @@ describe('validatePolicy: null list entries', () => {
       'spec.rules[0].validate.foreach[0]: expected object, got null',
       'spec.rules[0].preconditions.all[0]: expected object, got null',
       'spec.rules[1]: expected object, got null',
+    ]);
+  });
+});
+
+describe('validatePolicy: kind and name of the wrong type', () => {
+  it('reports them instead of failing to name the policy', () => {
+    const policy = JSON.parse(
+      '{"apiVersion":"kyverno.io/v1","kind":[{"toString":""}],"metadata":{"name":{"toString":1}},"spec":{"rules":[]}}',
+    ) as Policy;
+    expect(validatePolicy(policy).map((d) => `${d.object} ${d.path}: ${d.message}`)).toEqual([
+      'ClusterPolicy kind: expected string, got array',
+      'ClusterPolicy metadata.name: expected string, got object',
     ]);
   });
 });

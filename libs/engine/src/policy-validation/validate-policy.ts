@@ -2,7 +2,7 @@ import type { Diagnostic, Policy } from '../policy';
 import type { PolicyCheck, RuleCheck } from './check-context';
 import { checkRuleConditions } from './conditions';
 import { checkRuleContext } from './context-entries';
-import { Findings } from './findings';
+import { Findings, objectLabel } from './findings';
 import { checkGenerateRule } from './generate-rule';
 import { DEFAULT_CLUSTER_SCOPED_KINDS } from './kinds';
 import { checkMatchBlocks } from './match';
@@ -44,10 +44,9 @@ export interface PolicyValidationOptions {
  */
 export function validatePolicy(policy: Policy, options: PolicyValidationOptions = {}): Diagnostic[] {
   const namespaced = options.namespaced ?? policy.kind === 'Policy';
-  const name = policy.metadata?.name;
   const findings = new Findings({
     file: options.file ?? '',
-    object: `${policy.kind ?? 'ClusterPolicy'}${name ? `/${name}` : ''}`,
+    object: objectLabel(policy.kind, policy.metadata?.name, 'ClusterPolicy'),
   });
   const clusterKinds = options.clusterScopedKinds
     ? new Set([...DEFAULT_CLUSTER_SCOPED_KINDS, ...options.clusterScopedKinds])
