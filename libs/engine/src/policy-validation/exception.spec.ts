@@ -87,8 +87,8 @@ describe('validatePolicyException: fields of the wrong type', () => {
 describe('validatePolicyException: metadata of the wrong type', () => {
   it('reports it before the namespace check reads it', () => {
     const exception = exceptionFromYaml(BODY.join('\n'));
-    (exception.metadata as Record<string, unknown>)['namespace'] = ['x'];
-    (exception.metadata as Record<string, unknown>)['name'] = { toString: 1 };
+    (exception.metadata as unknown as Record<string, unknown>)['namespace'] = ['x'];
+    (exception.metadata as unknown as Record<string, unknown>)['name'] = { toString: 1 };
     const ds = validatePolicyException(exception, { allowedNamespaces: ['kyverno'] });
     expect(ds.map((d) => `${d.object} ${d.path}: ${d.message}`)).toEqual([
       'PolicyException metadata.name: expected string, got object',
