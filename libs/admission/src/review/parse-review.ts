@@ -12,6 +12,13 @@ export interface ReviewError {
 export type ParsedReview = { ok: true; review: AdmissionReview & { request: AdmissionRequest } } | ReviewError;
 
 const OPERATIONS = new Set(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']);
+/**
+ * What the API server accepts as a kind (a DNS-1035 label, any case) and a namespace name (a
+ * DNS-1123 label). Both become metric labels, so a caller other than the API server must not be
+ * able to send arbitrary text there.
+ */
+const KIND = /^[A-Za-z]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /**
  * Policies walk objects recursively; a body nested thousands of levels deep (a 10 MiB body can
@@ -64,12 +71,18 @@ function requestProblem(request: Record<string, unknown>): string | undefined {
     if (typeof entries[name] !== 'string' || entries[name] === '')
       return `request.${field}.${name} must be a non-empty string`;
   }
+  const kind = (request['kind'] as Record<string, string>)['kind']!;
+  if (!KIND.test(kind))
+    return `request.kind.kind must be a Kubernetes kind (letters, digits, dashes; at most 63), got ${describe(kind)}`;
   const operation = request['operation'];
   if (typeof operation !== 'string' || !OPERATIONS.has(operation))
     return `request.operation must be one of CREATE, UPDATE, DELETE, CONNECT, got ${describe(operation)}`;
   for (const field of ['name', 'namespace', 'subResource'] as const) {
     if (request[field] !== undefined && typeof request[field] !== 'string') return `request.${field} must be a string`;
   }
+  const namespace = request['namespace'];
+  if (typeof namespace === 'string' && namespace !== '' && !DNS_LABEL.test(namespace))
+    return `request.namespace must be a namespace name (a DNS label), got ${describe(namespace)}`;
   const userProblem = userInfoProblem(request['userInfo']);
   if (userProblem) return userProblem;
   for (const field of ['requestKind', 'requestResource'] as const) {

@@ -72,6 +72,13 @@ describe('parseAdmissionReview', () => {
     );
     expect(bad((r) => (r['requestSubResource'] = []))).toBe('request.requestSubResource must be a string');
     expect(bad((r) => (r['options'] = 'x'))).toBe('request.options must be an object or null');
+    expect(bad((r) => (r['kind'] = { group: '', version: 'v1', kind: 'Pod '.repeat(30) }))).toMatch(
+      /^request.kind.kind must be a Kubernetes kind \(letters, digits, dashes; at most 63\), got "Pod Pod/,
+    );
+    expect(bad((r) => (r['namespace'] = 'Team A'))).toBe(
+      'request.namespace must be a namespace name (a DNS label), got "Team A"',
+    );
+    expect(bad((r) => (r['namespace'] = ''))).toBe('ok');
     expect(bad((r) => (r['userInfo'] = { username: 'u', groups: ['a'], extra: { s: ['x'] } }))).toBe('ok');
   });
 
