@@ -31,7 +31,8 @@ function line(report: PropertyReport): string {
   return (
     `${report.name.padEnd(32)} ${String(report.runs).padStart(7)} cases` +
     `  ${String(report.answered).padStart(7)} answered  ${String(report.rejected).padStart(7)} refused with a clear error` +
-    `  crashes ${crashes}  ${(report.elapsedMs / 1000).toFixed(1)} s`
+    `  crashes ${crashes}  ${(report.elapsedMs / 1000).toFixed(1)} s` +
+    `  (rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB)`
   );
 }
 
