@@ -57,6 +57,9 @@ export async function startController(
       return server;
     },
     return503OnClosing: true,
+    // `__proto__`/`constructor` are legal data keys (a ConfigMap's): JSON.parse keeps them as own properties.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
   });
   const app = await NestFactory.create<NestFastifyApplication>(AdmissionControllerModule.forRoot(config), adapter, {
     logger: options.logger ?? ['log', 'warn', 'error'],

@@ -9,7 +9,7 @@ import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import { PolicyCache } from '@edict/policy';
 import { installPolicyCrds } from '@edict/policy/testing';
 import { eventually } from '@edict/kube/testing';
-import { startController, type RunningController } from '../bootstrap';
+import { startController, type RunningController, type StartOptions } from '../bootstrap';
 import { loadControllerConfig, type ControllerConfig } from '../config/controller-config';
 
 export const E2E_NAMESPACE = 'edict';
@@ -33,8 +33,8 @@ export interface E2eCluster {
   readonly kubeconfig: string;
   readonly core: CoreV1Api;
   readonly custom: CustomObjectsApi;
-  /** Starts a controller replica; the Service points at the replica started last. */
-  startReplica(overrides?: Partial<ControllerConfig>): Promise<RunningController>;
+  /** Starts a controller replica; the Service points at the replica started last. Logs errors only unless `options.logger` says otherwise. */
+  startReplica(overrides?: Partial<ControllerConfig>, options?: StartOptions): Promise<RunningController>;
   /** Creates a ClusterPolicy and waits until every running replica's cache has it. */
   createClusterPolicy(policy: { metadata: { name: string } }): Promise<void>;
   deleteClusterPolicy(name: string): Promise<void>;
@@ -60,7 +60,7 @@ export async function startE2eCluster(): Promise<E2eCluster> {
     kubeconfig,
     core,
     custom,
-    async startReplica(overrides = {}) {
+    async startReplica(overrides = {}, options = {}) {
       const config = loadControllerConfig(
         {},
         {
@@ -74,7 +74,7 @@ export async function startE2eCluster(): Promise<E2eCluster> {
           ...overrides,
         },
       );
-      const replica = await startController(config, { logger: ['error'] });
+      const replica = await startController(config, { logger: ['error'], ...options });
       replicas.push(replica);
       endpoints[`${E2E_NAMESPACE}/${E2E_SERVICE}`] = `https://127.0.0.1:${replica.port}`;
       await replica.app.get(PolicyCache).waitForSync(5_000);

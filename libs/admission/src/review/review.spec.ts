@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toResourceRequest, resolveResourceRequest } from '../request/to-resource-request';
 import { podCreateReview } from '../testing/fixtures';
-import { parseAdmissionReview } from './parse-review';
+import { MAX_DEPTH, parseAdmissionReview } from './parse-review';
 import { reviewResponse } from './response';
 
 describe('parseAdmissionReview', () => {
@@ -50,6 +50,53 @@ describe('parseAdmissionReview', () => {
     expect(bad((r) => ((r['operation'] = 'DELETE'), (r['object'] = null)))).toBe(
       'request.oldObject is required for DELETE',
     );
+  });
+
+  it('names the bad field among those read after parsing (user, request kind, options)', () => {
+    const bad = (change: (request: Record<string, unknown>) => void) => {
+      const review = podCreateReview() as unknown as { request: Record<string, unknown> };
+      change(review.request);
+      const parsed = parseAdmissionReview(review);
+      return parsed.ok ? 'ok' : parsed.message;
+    };
+    expect(bad((r) => (r['userInfo'] = { username: 'u', groups: 'system:masters' }))).toBe(
+      'request.userInfo.groups must be a list of strings',
+    );
+    expect(bad((r) => (r['userInfo'] = { username: 7 }))).toBe('request.userInfo.username must be a string');
+    expect(bad((r) => (r['userInfo'] = { extra: { scopes: 'x' } }))).toBe(
+      'request.userInfo.extra["scopes"] must be a list of strings',
+    );
+    expect(bad((r) => (r['requestKind'] = 'Pod'))).toBe('request.requestKind must be an object');
+    expect(bad((r) => (r['requestKind'] = { group: '', version: 'v1', kind: 1 }))).toBe(
+      'request.requestKind.kind must be a string',
+    );
+    expect(bad((r) => (r['requestSubResource'] = []))).toBe('request.requestSubResource must be a string');
+    expect(bad((r) => (r['options'] = 'x'))).toBe('request.options must be an object or null');
+    expect(bad((r) => (r['kind'] = { group: '', version: 'v1', kind: 'Pod '.repeat(30) }))).toMatch(
+      /^request.kind.kind must be a Kubernetes kind \(letters, digits, dashes; at most 63\), got "Pod Pod/,
+    );
+    expect(bad((r) => (r['namespace'] = 'Team A'))).toBe(
+      'request.namespace must be a namespace name (a DNS label), got "Team A"',
+    );
+    expect(bad((r) => (r['namespace'] = ''))).toBe('ok');
+    expect(bad((r) => (r['userInfo'] = { username: 'u', groups: ['a'], extra: { s: ['x'] } }))).toBe('ok');
+  });
+
+  it('refuses a request nested deeper than the stack can walk, measured without recursion', () => {
+    const nested = (depth: number) => {
+      let value: unknown = 'bottom';
+      for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { a: value };
+      return value;
+    };
+    const review = podCreateReview() as unknown as { request: Record<string, unknown> };
+    // request is level 1, object 2, and the data value's outermost container 3.
+    (review.request['object'] as Record<string, unknown>)['data'] = nested(MAX_DEPTH - 2);
+    expect(parseAdmissionReview(review).ok).toBe(true);
+    (review.request['object'] as Record<string, unknown>)['data'] = nested(MAX_DEPTH - 1);
+    const parsed = parseAdmissionReview(review);
+    expect(parsed.ok ? 'ok' : parsed.message).toBe('request is nested deeper than 1000 levels of objects and lists');
+    (review.request['object'] as Record<string, unknown>)['data'] = nested(1_000_000);
+    expect(parseAdmissionReview(review).ok).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../json';
+import { setOwn, type KubeObject } from '../json';
 import type { GeneratingPolicy } from './types';
 
 /** Labels Kyverno stamps on every generated object; the background controller finds downstream objects by them. */
@@ -83,7 +83,7 @@ function policyNamespace(policy: GeneratingPolicy | undefined): string {
 export function normalizeGeneratedLabels(object: KubeObject): KubeObject {
   const labels: Record<string, string> = { [LABEL_MANAGED_BY]: MANAGED_BY_KYVERNO };
   for (const [key, value] of Object.entries(stringLabels(object))) {
-    if (!key.startsWith(GENERATE_LABEL_PREFIX)) labels[key] = value;
+    if (!key.startsWith(GENERATE_LABEL_PREFIX)) setOwn(labels, key, value);
   }
   return { ...object, metadata: { ...(object.metadata ?? {}), labels } };
 }

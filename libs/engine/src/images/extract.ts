@@ -1,4 +1,4 @@
-import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../json';
+import { isObject, setOwn, type JsonObject, type JsonValue, type KubeObject } from '../json';
 import { ImageReferenceError, parseImageReference, type ImageInfo, type ImageReferenceOptions } from './reference';
 
 /** One image in the `images` variable: the parsed reference plus where it sits and which pull secrets apply. */
@@ -82,7 +82,7 @@ export function extractImages(resource: KubeObject, options: ExtractImagesOption
   for (const extractor of extractors) {
     const found: Record<string, ContainerImageInfo> = {};
     walk(resource, [], extractor, 0, [], found, options);
-    if (Object.keys(found).length > 0) infos[extractor.name] = found;
+    if (Object.keys(found).length > 0) setOwn(infos, extractor.name, found);
   }
   return infos;
 }
@@ -155,7 +155,7 @@ function walk(
       throw new ImageExtractionError(`invalid image '${image}' (${error.message})`);
     throw error;
   }
-  found[key] = { ...info, jsonPointer: pointer, imagePullSecrets: [...secrets] };
+  setOwn(found, key, { ...info, jsonPointer: pointer, imagePullSecrets: [...secrets] });
 }
 
 function applyJmesPath(expression: string, value: string, options: ExtractImagesOptions): string {

@@ -24,6 +24,17 @@ export function cloneJson<T extends JsonValue>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
   const copy: JsonObject = {};
-  for (const key of Object.keys(value)) copy[key] = cloneJson((value as JsonObject)[key]);
+  for (const key of Object.keys(value)) setOwn(copy, key, cloneJson((value as JsonObject)[key]));
   return copy as T;
+}
+
+/**
+ * `target[key] = value` for keys that come from data. `__proto__` is a legal key (a ConfigMap's, a
+ * label's) that JSON.parse keeps as an own property; plain assignment would replace the object's
+ * prototype instead of storing it. Every copy or merge of untrusted keys goes through here.
+ */
+export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

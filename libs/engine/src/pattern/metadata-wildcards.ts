@@ -8,7 +8,7 @@
  * the pattern is left untouched (a shallow copy is returned) and the first matching key wins.
  */
 import type { JsonObject, JsonValue } from '../json';
-import { isObject } from '../json';
+import { isObject, setOwn } from '../json';
 import { hasWildcard, wildcardMatch } from '../values/wildcard';
 import { formatAnchor, parseAnchor } from './anchor';
 import { planFor, type MapPlan } from './plan';
@@ -46,8 +46,7 @@ function expandTag(patternTag: JsonValue, resourceMetadata: JsonValue | undefine
         ? formatAnchor(anchor.modifier, expandKey(anchor.key, resourceKeys))
         : expandKey(key, resourceKeys);
     }
-    // defineProperty: a label key may be "__proto__", which plain assignment would not store.
-    Object.defineProperty(expanded, newKey, { value, enumerable: true, writable: true, configurable: true });
+    setOwn(expanded, newKey, value);
   }
   return expanded;
 }

@@ -71,3 +71,28 @@ describe('validatePolicyException', () => {
     );
   });
 });
+
+describe('validatePolicyException: fields of the wrong type', () => {
+  it('names each field of the wrong type instead of throwing', () => {
+    const ds = validatePolicyException(
+      exceptionFromYaml(['exceptions: {policyName: p}', 'match:', '  any:', '  - subjects: x'].join('\n')),
+    );
+    expect(ds.map((d) => `${d.path}: ${d.message}`)).toEqual([
+      'spec.exceptions: expected array, got object',
+      'spec.match.any[0].subjects: expected array, got string "x"',
+    ]);
+  });
+});
+
+describe('validatePolicyException: metadata of the wrong type', () => {
+  it('reports it before the namespace check reads it', () => {
+    const exception = exceptionFromYaml(BODY.join('\n'));
+    (exception.metadata as unknown as Record<string, unknown>)['namespace'] = ['x'];
+    (exception.metadata as unknown as Record<string, unknown>)['name'] = { toString: 1 };
+    const ds = validatePolicyException(exception, { allowedNamespaces: ['kyverno'] });
+    expect(ds.map((d) => `${d.object} ${d.path}: ${d.message}`)).toEqual([
+      'PolicyException metadata.name: expected string, got object',
+      'PolicyException metadata.namespace: expected string, got array',
+    ]);
+  });
+});

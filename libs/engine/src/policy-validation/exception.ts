@@ -1,8 +1,9 @@
 import type { Diagnostic, PolicyException } from '../policy';
 import { wildcardMatch } from '../values';
-import { Findings } from './findings';
+import { Findings, objectLabel } from './findings';
 import { checkMatchResources } from './match';
 import { checkExcludeImages } from './pod-security';
+import { exceptionWrongTypes } from './wrong-types';
 
 export interface ExceptionValidationOptions {
   /** Namespaces exceptions are accepted from (Kyverno's `--exceptionNamespace`); empty or absent means any. */
@@ -20,8 +21,11 @@ export function validatePolicyException(
   exception: PolicyException,
   options: ExceptionValidationOptions = {},
 ): Diagnostic[] {
-  const name = exception.metadata?.name;
-  const findings = new Findings({ file: options.file ?? '', object: `PolicyException${name ? `/${name}` : ''}` });
+  const findings = new Findings({
+    file: options.file ?? '',
+    object: objectLabel('PolicyException', exception.metadata?.name, 'PolicyException'),
+  });
+  if (exceptionWrongTypes(exception, findings)) return findings.diagnostics;
   const namespace = exception.metadata?.namespace ?? '';
   const allowed = options.allowedNamespaces ?? [];
   if (options.enabled === false) {

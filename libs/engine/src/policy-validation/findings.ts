@@ -2,6 +2,12 @@ import { formatPath, type Diagnostic, type PathSegment } from '../policy';
 
 export type Path = readonly PathSegment[];
 
+/** `Kind/name` naming the object in diagnostics; fields of the wrong type (reported elsewhere) are left out. */
+export function objectLabel(kind: unknown, name: unknown, defaultKind: string): string {
+  const label = typeof kind === 'string' && kind !== '' ? kind : defaultKind;
+  return typeof name === 'string' && name !== '' ? `${label}/${name}` : label;
+}
+
 /**
  * Collects the problems found in one policy or exception. Kyverno stops at the first error; Edict
  * reports every one it finds (deduplicated), each with the field path it concerns.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Policy } from '../policy';
 import { validatePolicy } from './index';
 import { errors, expectNoErrors, expectOneError, policyFromYaml, warnings } from './test-helpers';
 
@@ -955,5 +956,75 @@ describe('validatePolicy: policy-wide settings', () => {
   it('diagnostics name the object and the file', () => {
     const [d] = validatePolicy(policyFromYaml(spec([...MATCH_POD])), { file: 'p.yaml' });
     expect(d).toMatchObject({ file: 'p.yaml', object: 'ClusterPolicy/p', path: 'spec.rules[0]' });
+  });
+});
+
+describe('validatePolicy: fields of the wrong type', () => {
+  // Edict's CRDs leave spec open, so the webhook and the cache can be handed anything.
+  it('names each field of the wrong type instead of throwing', () => {
+    const policy = policyFromYaml(
+      [
+        'validationFailureActionOverrides: Enforce',
+        'rules:',
+        '- name: r',
+        '  match:',
+        '    any: Pod',
+        '    roles: [1]',
+        '  validate:',
+        '    deny: {conditions: {any: [{key: a, operator: Equals, value: b}], all: "x"}}',
+      ].join('\n'),
+    );
+    const ds = validatePolicy(policy);
+    expect(errors(ds).map((d) => `${d.path}: ${d.message}`)).toEqual([
+      'spec.validationFailureActionOverrides: expected array, got string "Enforce"',
+      'spec.rules[0].match.any: expected array, got string "Pod"',
+      'spec.rules[0].match.roles[0]: expected string, got number 1',
+      'spec.rules[0].validate.deny.conditions.all: expected array, got string "x"',
+    ]);
+  });
+});
+
+describe('validatePolicy: fields of the wrong type in a v2beta1 policy', () => {
+  it('checks the legacy match fields the checks still read', () => {
+    const policy = policyFromYaml(
+      ['rules:', '- name: r', '  match:', '    subjects: 0', '  validate:', '    pattern: {a: b}'].join('\n'),
+    );
+    policy.apiVersion = 'kyverno.io/v2beta1';
+    expect(errors(validatePolicy(policy)).map((d) => `${d.path}: ${d.message}`)).toEqual([
+      'spec.rules[0].match.subjects: expected array, got number 0',
+    ]);
+  });
+});
+
+describe('validatePolicy: null list entries', () => {
+  it('reports a null rule, foreach or condition entry with its path instead of throwing', () => {
+    const policy = policyFromYaml(
+      [
+        'rules:',
+        '- name: r',
+        '  match: {any: [{resources: {kinds: [Pod]}}]}',
+        '  validate:',
+        '    foreach: [null]',
+        '  preconditions: {all: [null]}',
+        '- null',
+      ].join('\n'),
+    );
+    expect(errors(validatePolicy(policy)).map((d) => `${d.path}: ${d.message}`)).toEqual([
+      'spec.rules[0].validate.foreach[0]: expected object, got null',
+      'spec.rules[0].preconditions.all[0]: expected object, got null',
+      'spec.rules[1]: expected object, got null',
+    ]);
+  });
+});
+
+describe('validatePolicy: kind and name of the wrong type', () => {
+  it('reports them instead of failing to name the policy', () => {
+    const policy = JSON.parse(
+      '{"apiVersion":"kyverno.io/v1","kind":[{"toString":""}],"metadata":{"name":{"toString":1}},"spec":{"rules":[]}}',
+    ) as Policy;
+    expect(validatePolicy(policy).map((d) => `${d.object} ${d.path}: ${d.message}`)).toEqual([
+      'ClusterPolicy kind: expected string, got array',
+      'ClusterPolicy metadata.name: expected string, got object',
+    ]);
   });
 });

@@ -2,7 +2,7 @@ import type { Diagnostic, Policy } from '../policy';
 import type { PolicyCheck, RuleCheck } from './check-context';
 import { checkRuleConditions } from './conditions';
 import { checkRuleContext } from './context-entries';
-import { Findings } from './findings';
+import { Findings, objectLabel } from './findings';
 import { checkGenerateRule } from './generate-rule';
 import { DEFAULT_CLUSTER_SCOPED_KINDS } from './kinds';
 import { checkMatchBlocks } from './match';
@@ -20,6 +20,7 @@ import {
   checkRuleVariables,
 } from './variables';
 import { ruleWarnings } from './warnings';
+import { policyWrongTypes } from './wrong-types';
 
 export interface PolicyValidationOptions {
   /** Validate as a namespaced `Policy`; defaults to `kind === 'Policy'`. */
@@ -43,10 +44,9 @@ export interface PolicyValidationOptions {
  */
 export function validatePolicy(policy: Policy, options: PolicyValidationOptions = {}): Diagnostic[] {
   const namespaced = options.namespaced ?? policy.kind === 'Policy';
-  const name = policy.metadata?.name;
   const findings = new Findings({
     file: options.file ?? '',
-    object: `${policy.kind ?? 'ClusterPolicy'}${name ? `/${name}` : ''}`,
+    object: objectLabel(policy.kind, policy.metadata?.name, 'ClusterPolicy'),
   });
   const clusterKinds = options.clusterScopedKinds
     ? new Set([...DEFAULT_CLUSTER_SCOPED_KINDS, ...options.clusterScopedKinds])
@@ -63,6 +63,7 @@ export function validatePolicy(policy: Policy, options: PolicyValidationOptions 
     findings.error(['spec', 'rules'], 'a policy needs a list of rules');
     return findings.diagnostics;
   }
+  if (policyWrongTypes(policy, namespaced, findings)) return findings.diagnostics;
   checkPolicySpec(check);
   const ruleChecks: RuleCheck[] = policy.spec.rules.map((rule, index) => ({
     ...check,

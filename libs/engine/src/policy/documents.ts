@@ -11,7 +11,7 @@ import {
   type ScalarTag,
   type Tags,
 } from 'yaml';
-import { isObject, type JsonObject, type JsonValue } from '../json';
+import { isObject, setOwn, type JsonObject, type JsonValue } from '../json';
 import { parsePath, type Diagnostic, type PathSegment } from './diagnostics';
 
 /** One Kubernetes-style object read from a file (a whole YAML document, or one item of a List). */
@@ -228,15 +228,15 @@ function toJsonValue(value: unknown): JsonValue {
   if (value instanceof Date) return value.toISOString();
   if (value instanceof Map) {
     const out: JsonObject = {};
-    for (const [k, v] of value) out[String(k)] = toJsonValue(v);
+    for (const [k, v] of value) setOwn(out, String(k), toJsonValue(v));
     return out;
   }
   if (value instanceof Set) {
     const out: JsonObject = {};
-    for (const k of value) out[String(k)] = null;
+    for (const k of value) setOwn(out, String(k), null);
     return out;
   }
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = toJsonValue(v);
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) setOwn(out, k, toJsonValue(v));
   return out;
 }

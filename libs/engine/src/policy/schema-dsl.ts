@@ -85,7 +85,12 @@ export function validate(schema: Schema, value: JsonValue, path: readonly PathSe
       return;
     case 'array':
       if (!Array.isArray(value)) return report(path, typeMismatch('array', value));
-      value.forEach((item, i) => validate(schema.items, item, [...path, i], report));
+      value.forEach((item, i) => {
+        // A null field is absent, but a null list entry is an entry of the wrong type (the API server refuses it).
+        const expected = item === null ? typeName(schema.items) : undefined;
+        if (expected) report([...path, i], typeMismatch(expected, item));
+        else validate(schema.items, item, [...path, i], report);
+      });
       return;
     case 'either':
       if (Array.isArray(value)) return validate(schema.array, value, path, report);
@@ -118,7 +123,27 @@ function typeMismatch(expected: string, value: JsonValue): string {
   return `expected ${expected}, got ${describe(value)}`;
 }
 
+/** Whether a reported message is a wrong type (as opposed to a missing, unknown or out-of-range value). */
+export function isTypeMismatch(message: string): boolean {
+  return /^expected [a-z ]+, got /.test(message);
+}
+
+/** What a schema expects, for a type mismatch message; undefined when anything goes. */
+function typeName(schema: Schema): string | undefined {
+  switch (schema.type) {
+    case 'any':
+      return undefined;
+    case 'lazy':
+      return typeName(schema.get());
+    case 'either':
+      return 'object or array';
+    default:
+      return schema.type;
+  }
+}
+
 export function describe(value: JsonValue): string {
+  if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (isObject(value)) return 'object';
   if (typeof value === 'string')

@@ -1,5 +1,4 @@
-import { isObject, type JsonObject, type JsonValue } from '../json';
-import { setOwn } from './document-walk';
+import { isObject, setOwn, type JsonObject, type JsonValue } from '../json';
 
 /**
  * Copy-on-write merge of `source` into `target`, as Kyverno's context merges new data: objects merge

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../json';
+import { setOwn, type JsonObject, type JsonValue } from '../json';
 
 /**
  * Path of a child inside the traversal, in Kyverno's format: `<parent>/<key>` with `/` in keys
@@ -8,13 +8,6 @@ export function childPath(parent: string, key: string | number): string {
   return typeof key === 'number'
     ? `${parent}/${key}`
     : `${parent}/${key.includes('/') ? key.split('/').join('\\/') : key}`;
-}
-
-/** Sets an own property even for `__proto__`, so resource data can never reach a prototype. */
-export function setOwn(target: JsonObject, key: string, value: JsonValue): void {
-  if (key === '__proto__')
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 /**

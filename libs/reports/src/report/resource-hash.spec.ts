@@ -65,4 +65,12 @@ describe('resourceHash', () => {
     expect(pod).toEqual(copy);
     expect(resourceHash(undefined)).toBe('');
   });
+
+  it('hashes a top-level __proto__ field as data', () => {
+    const object = JSON.parse('{"apiVersion":"v1","kind":"X","metadata":{},"__proto__":{"a":1}}') as Record<
+      string,
+      unknown
+    >;
+    expect(resourceHash(object)).toBe(md5('[null,null,{"__proto__":{"a":1},"apiVersion":"v1","kind":"X"}]'));
+  });
 });

@@ -5,6 +5,7 @@
  * controller can tell a stale report from a current one.
  */
 import { createHash } from 'node:crypto';
+import { setOwn } from '@edict/engine';
 import { goJson } from './go-json';
 
 type Json = Record<string, unknown>;
@@ -14,7 +15,7 @@ export function resourceHash(object: Json | undefined): string {
   const metadata = (object.metadata ?? {}) as Json;
   const rest: Json = {};
   for (const [key, value] of Object.entries(object)) {
-    if (key !== 'metadata' && key !== 'status' && key !== 'scale') rest[key] = value;
+    if (key !== 'metadata' && key !== 'status' && key !== 'scale') setOwn(rest, key, value);
   }
   const spec = rest.spec;
   if (spec && typeof spec === 'object' && !Array.isArray(spec) && 'nodeName' in spec) {

@@ -1,10 +1,10 @@
 import type { JsonValue } from '../../json';
-import { deepEqual } from '../../json';
+import { deepEqual, setOwn, type JsonObject } from '../../json';
 import { JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
 import { compareStrings, goJsonStringify, parseGoFloat } from './go-values';
 import { any, arr } from './signatures';
-import { TYPE_ANY, TYPE_ARRAY, TYPE_STRING } from '@jmespath-community/jmespath';
+import { TYPE_ANY, TYPE_ARRAY, TYPE_OBJECT, TYPE_STRING } from '@jmespath-community/jmespath';
 
 /**
  * Standard JMESPath functions where the JS community library differs from the Go implementation
@@ -39,9 +39,17 @@ function contains(args: JsonValue[]): JsonValue {
   return (subject as JsonValue[]).some((item) => deepEqual(item, search));
 }
 
+/** The library's merge uses Object.assign, which turns a `__proto__` key into a prototype change. */
+function merge(args: JsonValue[]): JsonValue {
+  const merged: JsonObject = {};
+  for (const object of args as JsonObject[]) for (const key of Object.keys(object)) setOwn(merged, key, object[key]!);
+  return merged;
+}
+
 export const builtinOverrides: FunctionDefinition[] = [
   { name: 'to_number', signature: [any], fn: toNumber },
   { name: 'to_string', signature: [any], fn: toString },
   { name: 'sort', signature: [arr], fn: sort },
   { name: 'contains', signature: [{ types: [TYPE_STRING, TYPE_ARRAY] }, { types: [TYPE_ANY] }], fn: contains },
+  { name: 'merge', signature: [{ types: [TYPE_OBJECT], variadic: true }], fn: merge },
 ];

@@ -5,7 +5,7 @@
  * `AllowMissingPathOnRemove`. Messages follow the library's. The input document is never modified:
  * containers on the way to a change are copied once, the rest is shared.
  */
-import { cloneJson, deepEqual, isObject, type JsonObject, type JsonValue } from '../../json';
+import { cloneJson, deepEqual, isObject, setOwn, type JsonObject, type JsonValue } from '../../json';
 import type { Operation } from './json6902-decode';
 
 export class PatchApplyError extends Error {}
@@ -130,13 +130,14 @@ export class JsonPatcher {
     if ('error' in next || !isContainer(next.value)) throw new PatchApplyError(INVALID_STATE);
     if (next.slot === '') return doc;
     const child = this.own(next.value);
-    (doc as Record<string | number, JsonValue>)[next.slot] = child;
+    if (typeof next.slot === 'number') (doc as JsonValue[])[next.slot] = child;
+    else setOwn(doc as JsonObject, next.slot, child);
     return child;
   }
 
   private containerAdd(container: Container, key: string, value: JsonValue): string | undefined {
     if (!Array.isArray(container)) {
-      container[key] = value;
+      setOwn(container, key, value);
       return undefined;
     }
     if (key === '-') {
@@ -174,7 +175,7 @@ export class JsonPatcher {
 
   private containerSet(container: Container, key: string, value: JsonValue): string | undefined {
     if (!Array.isArray(container)) {
-      container[key] = value;
+      setOwn(container, key, value);
       return undefined;
     }
     let index = atoi(key);

@@ -8,7 +8,7 @@
  *    `null`/`{}` and repeated keys (the last repeat wins).
  * Nothing is mutated: changed branches are copied, unchanged ones are returned as they are.
  */
-import { isObject, type JsonObject, type JsonValue } from '../../json';
+import { isObject, setOwn, type JsonObject, type JsonValue } from '../../json';
 import { nodeKind, scalarText, wrongKindMessage, type NodeKind } from './node-text';
 import { fieldSchema, type ListStrategy, type SchemaNode } from './schema';
 
@@ -45,7 +45,7 @@ function readDirective(patch: JsonObject): { directive: string | undefined; rest
   const directive = scalarText(patch[DIRECTIVE]);
   if (directive !== 'replace' && directive !== 'delete' && directive !== 'merge') return { directive, rest: patch };
   const rest: JsonObject = {};
-  for (const key of Object.keys(patch)) if (key !== DIRECTIVE) rest[key] = patch[key]!;
+  for (const key of Object.keys(patch)) if (key !== DIRECTIVE) setOwn(rest, key, patch[key]!);
   return { directive, rest };
 }
 
@@ -84,7 +84,7 @@ function mergeFields(dest: JsonObject, patch: JsonObject | undefined, schema: Sc
     if (merged === dest[key]) continue;
     out ??= { ...dest };
     if (merged === undefined) delete out[key];
-    else out[key] = merged;
+    else setOwn(out, key, merged);
   }
   if (patch && patch !== dest) {
     for (const key of Object.keys(patch)) {
@@ -92,7 +92,7 @@ function mergeFields(dest: JsonObject, patch: JsonObject | undefined, schema: Sc
       const merged = mergeValue(undefined, patch[key], fieldSchema(schema, key));
       if (merged === undefined) continue;
       out ??= { ...dest };
-      out[key] = merged;
+      setOwn(out, key, merged);
     }
   }
   return out ?? dest;
@@ -275,7 +275,7 @@ function withKeys(
   keys.forEach((key, i) => {
     if (identity[i] === '' || Object.hasOwn(walked, key) || !Object.hasOwn(source, key)) return;
     out ??= { ...walked };
-    out[key] = source[key]!;
+    setOwn(out, key, source[key]!);
   });
   return out ?? walked;
 }

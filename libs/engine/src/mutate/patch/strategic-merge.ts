@@ -2,7 +2,7 @@
  * `patchStrategicMerge`: Kyverno's anchors are resolved against the resource first, then the plain
  * patch is merged the way kustomize's kyaml merges (see merge.ts). Variables are already substituted.
  */
-import { isObject, type JsonObject, type JsonValue } from '../../json';
+import { isObject, setOwn, type JsonObject, type JsonValue } from '../../json';
 import { ConditionError, GlobalConditionError, PreprocessError, resolveAnchors } from './anchors';
 import { MergeError, mergeValue } from './merge';
 import { nodeKind } from './node-text';
@@ -37,6 +37,6 @@ function sortedCopy(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(sortedCopy);
   if (!isObject(value)) return value;
   const out: JsonObject = {};
-  for (const key of Object.keys(value).sort()) out[key] = sortedCopy(value[key]!);
+  for (const key of Object.keys(value).sort()) setOwn(out, key, sortedCopy(value[key]!));
   return out;
 }

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject, type KubeObject } from '../../json';
+import { isObject, setOwn, type JsonObject, type KubeObject } from '../../json';
 import { decodeMessage } from './artifact';
 import { diffValues, filterIgnored, withoutCanonicalizedImages, type Difference } from './diff';
 import { ManifestError, wrapError } from './errors';
@@ -107,7 +107,7 @@ function stringAnnotations(object: KubeObject): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [key, value] of Object.entries(annotations)) {
     if (typeof value !== 'string') return {};
-    result[key] = value;
+    setOwn(result, key, value);
   }
   return result;
 }
