@@ -266,8 +266,8 @@ describe('Engine: who asks the context loaders', () => {
       lookups.push({ kind: 'globalReference', args: [name, scope] });
       return { ok: true };
     },
-    imageRegistry: (reference, scope) => {
-      lookups.push({ kind: 'imageRegistry', args: [reference, scope] });
+    imageRegistry: (reference, credentials, scope) => {
+      lookups.push({ kind: 'imageRegistry', args: [reference, credentials, scope] });
       return { manifest: {} };
     },
   };
@@ -277,7 +277,7 @@ describe('Engine: who asks the context loaders', () => {
       { name: 'settings', configMap: { name: 'settings' } },
       { name: 'pods', apiCall: { urlPath: '/api/v1/namespaces/shop/pods' } },
       { name: 'shared', globalReference: { name: 'shared' } },
-      { name: 'image', imageRegistry: { reference: 'nginx:1.27' } },
+      { name: 'image', imageRegistry: { reference: 'nginx:1.27', imageRegistryCredentials: { secrets: ['regcred'] } } },
     ],
   };
 
@@ -293,7 +293,7 @@ describe('Engine: who asks the context loaders', () => {
       { kind: 'configMap', args: ['shop', 'settings', scope] },
       { kind: 'apiCall', args: ['/api/v1/namespaces/shop/pods', scope] },
       { kind: 'globalReference', args: ['shared', scope] },
-      { kind: 'imageRegistry', args: ['nginx:1.27', scope] },
+      { kind: 'imageRegistry', args: ['nginx:1.27', { secrets: ['regcred'] }, scope] },
     ]);
   });
 
