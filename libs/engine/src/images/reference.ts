@@ -4,6 +4,7 @@
  * grammar (without Docker Hub's `library/` normalisation), and the tag defaults to `latest` when
  * neither tag nor digest is given.
  */
+import { BoundedCache } from '../variables/bounded-cache';
 
 /** Keys appear in the order Kyverno serialises them; empty registry/tag/digest are omitted. */
 export interface ImageInfo {
@@ -61,8 +62,7 @@ const DIGEST_HEX_LENGTH = new Map([
 ]);
 const DIGEST_ANCHORED = new RegExp(`^${DIGEST}$`);
 
-const cache = new Map<string, ImageInfo | ImageReferenceError>();
-const MAX_CACHED = 2_000;
+const cache = new BoundedCache<ImageInfo | ImageReferenceError>(2_000);
 
 /** Parses an image reference into Kyverno's image info. Throws ImageReferenceError for invalid references. */
 export function parseImageReference(
@@ -72,12 +72,7 @@ export function parseImageReference(
 ): ImageInfo {
   const mutation = options.enableDefaultRegistryMutation ?? true;
   const key = `${mutation ? 1 : 0}\u0000${defaultRegistry}\u0000${image}`;
-  let result = cache.get(key);
-  if (!result) {
-    result = parseUncached(image, defaultRegistry, mutation);
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(key, result);
-  }
+  const result = cache.getOrCreate(key, () => parseUncached(image, defaultRegistry, mutation));
   if (result instanceof ImageReferenceError) throw result;
   // Callers put the info into evaluation contexts; hand out a copy so the cached one stays intact.
   return { ...result };

@@ -5,6 +5,7 @@ import { JmesPathError, JmesPathNotFoundError } from './errors';
 import { Missing, type AstNode } from './interpreter';
 import { evaluate } from './runtime';
 import './functions/register';
+import { BoundedCache } from '../variables/bounded-cache';
 
 /** Outcome of a search that does not throw for an unresolved key. */
 export type JmesPathResult =
@@ -50,27 +51,18 @@ class CompiledQuery implements JmesPathQuery {
   }
 }
 
-const CACHE_LIMIT = 2000;
-const cache = new Map<string, CompiledQuery>();
+const cache = new BoundedCache<CompiledQuery>(2000, 8 * 1024);
 
 /** Parses once per distinct expression (bounded LRU cache); throws JmesPathError on bad syntax. */
 export function compileJmesPath(expression: string): JmesPathQuery {
-  const cached = cache.get(expression);
-  if (cached) {
-    // Refresh recency: Map iteration order is insertion order.
-    cache.delete(expression);
-    cache.set(expression, cached);
-    return cached;
-  }
-  let ast: AstNode;
-  try {
-    ast = compile(expression) as unknown as AstNode;
-  } catch (error) {
-    const problem = error instanceof Error ? error.message : String(error);
-    throw new JmesPathError(`invalid JMESPath expression "${expression}": ${problem}`);
-  }
-  const query = new CompiledQuery(expression, ast);
-  cache.set(expression, query);
-  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-  return query;
+  return cache.getOrCreate(expression, () => {
+    let ast: AstNode;
+    try {
+      ast = compile(expression) as unknown as AstNode;
+    } catch (error) {
+      const problem = error instanceof Error ? error.message : String(error);
+      throw new JmesPathError(`invalid JMESPath expression "${expression}": ${problem}`);
+    }
+    return new CompiledQuery(expression, ast);
+  });
 }

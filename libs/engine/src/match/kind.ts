@@ -1,5 +1,6 @@
 import type { GroupVersionKind } from '../engine/types';
 import { wildcardMatch } from '../values/wildcard';
+import { BoundedCache } from '../variables/bounded-cache';
 
 /**
  * One entry of `resources.kinds`, split the way Kyverno splits it. Group and version are `*` when
@@ -15,8 +16,7 @@ export interface KindSelector {
 // A segment that is a Kubernetes version (v1, v2beta1, ...) or `*`; anything else in that position is a
 // group or a kind.
 const VERSION = /^(v\d+((alpha|beta)\d+)?|\*)$/;
-const cache = new Map<string, KindSelector>();
-const MAX_CACHED = 5_000;
+const cache = new BoundedCache<KindSelector>(5_000);
 
 /**
  * Parses `Kind`, `Kind/sub`, `Kind.sub`, `version/Kind`, `version/Kind/sub`, `group/version/Kind`,
@@ -25,13 +25,7 @@ const MAX_CACHED = 5_000;
  * nothing (the kind comes back empty).
  */
 export function parseKind(selector: string): KindSelector {
-  let parsed = cache.get(selector);
-  if (!parsed) {
-    parsed = split(selector);
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(selector, parsed);
-  }
-  return parsed;
+  return cache.getOrCreate(selector, split);
 }
 
 function split(selector: string): KindSelector {

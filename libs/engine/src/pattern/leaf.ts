@@ -14,6 +14,7 @@ import { goParseFloat } from '../values/go-float';
 import { compareQuantities, parseQuantity, type Quantity } from '../values/quantity';
 import { wildcardMatch } from '../values/wildcard';
 import { comparableText, goTrimSpace, numberText, trimSpaces } from './go-text';
+import { BoundedCache } from '../variables/bounded-cache';
 
 export type Operator = '' | '!' | '>' | '>=' | '<' | '<=';
 
@@ -42,24 +43,18 @@ const IN_RANGE = new RegExp(`^(${ENDPOINT})-(${ENDPOINT})$`);
 const NOT_IN_RANGE = new RegExp(`^(${ENDPOINT})!-(${ENDPOINT})$`);
 
 const MAX_CACHED = 10_000;
-const cache = new Map<string, StringPattern>();
+const cache = new BoundedCache<StringPattern>(MAX_CACHED);
 
 /** Compiles (or fetches from the bounded cache) a string leaf pattern. */
 export function compileStringPattern(source: string): StringPattern {
-  let compiled = cache.get(source);
-  if (!compiled) {
-    compiled = {
-      source,
-      alternatives: source.split('|').map((alternative) =>
-        trimSpaces(alternative)
-          .split('&')
-          .map((condition) => compileCondition(trimSpaces(condition))),
-      ),
-    };
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(source, compiled);
-  }
-  return compiled;
+  return cache.getOrCreate(source, () => ({
+    source,
+    alternatives: source.split('|').map((alternative) =>
+      trimSpaces(alternative)
+        .split('&')
+        .map((condition) => compileCondition(trimSpaces(condition))),
+    ),
+  }));
 }
 
 function comparison(operator: Operator, operand: string): Comparison {
@@ -124,17 +119,11 @@ function order(a: bigint, b: bigint): number {
 
 // Resource values repeat across requests ("500m", "512Mi", "30s"): remember how they parse.
 // `null` records "does not parse".
-const valueDurations = new Map<string, bigint | null>();
-const valueQuantities = new Map<string, Quantity | null>();
+const valueDurations = new BoundedCache<bigint | null>(MAX_CACHED);
+const valueQuantities = new BoundedCache<Quantity | null>(MAX_CACHED);
 
-function remember<T>(cache: Map<string, T | null>, text: string, parse: (s: string) => T | undefined): T | undefined {
-  let parsed = cache.get(text);
-  if (parsed === undefined) {
-    parsed = parse(text) ?? null;
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(text, parsed);
-  }
-  return parsed ?? undefined;
+function remember<T>(cache: BoundedCache<T | null>, text: string, parse: (s: string) => T | undefined): T | undefined {
+  return cache.getOrCreate(text, () => parse(text) ?? null) ?? undefined;
 }
 
 function compare(value: JsonValue | undefined, c: Comparison): boolean {

@@ -36,6 +36,15 @@ describe('BoundedCache', () => {
     cache.set('c', 3);
     expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.size]).toEqual([1, undefined, 3, 2]);
   });
+
+  it('keeps no entry for a key over its length bound, and remembers what getOrCreate made', () => {
+    const cache = new BoundedCache<number>(10, 4);
+    let made = 0;
+    const make = (key: string) => ((made += 1), key.length);
+    expect([cache.getOrCreate('abcd', make), cache.getOrCreate('abcd', make)]).toEqual([4, 4]);
+    expect([cache.getOrCreate('abcde', make), cache.getOrCreate('abcde', make)]).toEqual([5, 5]);
+    expect([made, cache.size]).toEqual([3, 1]);
+  });
 });
 
 describe('non-terminating substitution', () => {

@@ -60,7 +60,8 @@ const OPEN = 0x7b; // {
 const CLOSE = 0x7d; // }
 const BACKSLASH = 0x5c;
 
-const cache = new BoundedCache<Template>(8192);
+// Templates are mostly policy text (messages can run long); resource data brings short ones.
+const cache = new BoundedCache<Template>(8192, 8 * 1024);
 
 /** The parsed template for a string, from the cache when it was seen before. */
 export function getTemplate(source: string): Template {

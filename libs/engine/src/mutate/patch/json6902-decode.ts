@@ -5,6 +5,7 @@
  */
 import { isObject, type JsonObject, type JsonValue } from '../../json';
 import { isError, parseDocuments } from '../../policy';
+import { BoundedCache } from '../../variables/bounded-cache';
 
 export type OpKind = 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
 
@@ -21,23 +22,20 @@ export class DecodeError extends Error {}
 
 const MISSING = 'missing value';
 
-const cache = new Map<string, readonly Operation[] | DecodeError>();
-const CACHE_LIMIT = 500;
+// Patches are policy text, often a few KiB: longer keys than the default are worth keeping.
+const cache = new BoundedCache<readonly Operation[] | DecodeError>(500, 64 * 1024);
 
 /** The operations of a patch, or a DecodeError carrying Kyverno's message. */
 export function decodePatches(patches: string | JsonValue): readonly Operation[] {
   if (typeof patches !== 'string') return decodeValue(patches);
-  let decoded = cache.get(patches);
-  if (decoded === undefined) {
+  const decoded = cache.getOrCreate(patches, () => {
     try {
-      decoded = decodeValue(parseText(patches));
+      return decodeValue(parseText(patches));
     } catch (error) {
       if (!(error instanceof DecodeError)) throw error;
-      decoded = error;
+      return error;
     }
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-    cache.set(patches, decoded);
-  }
+  });
   if (decoded instanceof DecodeError) throw decoded;
   return decoded;
 }

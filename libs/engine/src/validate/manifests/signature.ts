@@ -96,7 +96,7 @@ function verifySet(set: SignatureSet, key: KeySource): string | undefined {
   return valid ? undefined : scheme.failure;
 }
 
-const keys = new BoundedCache<KeyObject>(256);
+const keys = new BoundedCache<KeyObject>(256, 16 * 1024); // keyed by PEM text
 
 function loadPublicKey(pem: string): KeyObject {
   let key = keys.get(pem);
