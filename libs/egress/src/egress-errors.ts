@@ -12,9 +12,15 @@ export class EgressError extends Error {
   }
 }
 
-/** The target resolved to (or is) an address in the block list. */
+/**
+ * The target resolved to (or is) an address in the block list. The message never shows what a host
+ * name resolved to: it ends up in denial messages, and a request's author must not learn addresses
+ * inside the cluster that way (Kyverno leaves it out too). `address` keeps it for operators' logs.
+ */
 export class EgressRefusedError extends EgressError {
   override name = 'EgressRefusedError';
+  /** Why, without the resolved address: `host x resolves into the blocked range r` or `address a is in ...`. */
+  readonly reason: string;
   constructor(
     readonly address: string,
     readonly range: string,
@@ -22,8 +28,11 @@ export class EgressRefusedError extends EgressError {
     /** The host name that resolved to the address, when the URL named a host rather than an IP. */
     readonly hostname?: string,
   ) {
-    const subject = hostname ? `${hostname} resolves to ${address}, which` : address;
-    super(`refused: ${subject} is in the blocked range ${range} (egress block list) calling ${url}`, url);
+    const reason = hostname
+      ? `host ${hostname} resolves into the blocked range ${range}`
+      : `address ${address} is in the blocked range ${range}`;
+    super(`refused: ${reason} (egress block list) calling ${url}`, url);
+    this.reason = reason;
   }
 }
 

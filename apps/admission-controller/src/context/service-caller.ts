@@ -79,12 +79,8 @@ function requestHeaders(
 }
 
 function reason(error: unknown, limits: ApiCallLimits): string {
-  // Kyverno leaves the resolved address out: a denial message must not tell a request's author what
-  // a name resolves to inside the cluster. The range is the operator's own setting.
-  if (error instanceof EgressRefusedError) {
-    const subject = error.hostname ? `host ${error.hostname} resolves into` : `address ${error.address} is in`;
-    return `refused: ${subject} the blocked range ${error.range} (EDICT_EGRESS_BLOCKED_CIDRS)`;
-  }
+  // The error's reason leaves a host name's resolved address out; the range is the operator's setting.
+  if (error instanceof EgressRefusedError) return `refused: ${error.reason} (EDICT_EGRESS_BLOCKED_CIDRS)`;
   if (error instanceof EgressTimeoutError)
     return `no complete answer within ${limits.timeoutMs} ms (EDICT_API_CALL_TIMEOUT_MS)`;
   if (error instanceof EgressResponseTooLargeError) {

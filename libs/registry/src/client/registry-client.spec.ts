@@ -276,13 +276,13 @@ describe('RegistryClient.imageData', () => {
       const loopback = client.imageData(`${registry.host}/app:v1`, insecure);
       await expect(loopback).rejects.toThrow(RegistryError);
       await expect(loopback).rejects.toThrow(
-        `image ${registry.host}/app:v1: refused: 127.0.0.1 is in the blocked range 127.0.0.0/8 (egress block list) calling https://${registry.host}/v2/app/manifests/v1`,
+        `image ${registry.host}/app:v1: refused: address 127.0.0.1 is in the blocked range 127.0.0.0/8 (egress block list) calling https://${registry.host}/v2/app/manifests/v1`,
       );
       await expect(loopback.catch((error: Error) => error.cause)).resolves.toBeInstanceOf(EgressRefusedError);
       expect(registry.requests).toHaveLength(0);
 
       await expect(client.imageData('169.254.169.254/latest/meta-data:v1')).rejects.toThrow(
-        'image 169.254.169.254/latest/meta-data:v1: refused: 169.254.169.254 is in the blocked range 169.254.0.0/16',
+        'image 169.254.169.254/latest/meta-data:v1: refused: address 169.254.169.254 is in the blocked range 169.254.0.0/16',
       );
     });
 
