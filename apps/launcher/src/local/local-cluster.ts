@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
+import type { JsonObject } from '@edict/engine';
 import { KubeResources, type KubeObject } from '@edict/kube';
 import { installPolicyCrds, PolicyCache } from '@edict/policy';
 import {
@@ -31,7 +32,10 @@ export interface LocalClusterOptions {
   readonly apiPort: number;
   /** Where the kubeconfig is written; the CA goes beside it as `ca.crt`. */
   readonly kubeconfigPath: string;
-  readonly examplesDir: string;
+  /** Policies to install once the controller is up; none when absent (the e2e suite brings its own). */
+  readonly examplesDir?: string;
+  /** Objects an installation brings besides the controller (its ConfigMap...), created before it starts. */
+  readonly preinstalled?: readonly JsonObject[];
   /** The controller's configuration comes from `env` (EDICT_WEBHOOK_PORT, ...) with these on top. */
   readonly env?: NodeJS.ProcessEnv;
   readonly controller?: Partial<ControllerConfig>;
@@ -60,7 +64,7 @@ export interface LocalCluster {
 
 export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
-  const examples = readExamplePolicies(options.examplesDir);
+  const examples = options.examplesDir ? readExamplePolicies(options.examplesDir) : [];
   const endpoints: Record<string, string> = {};
   const apiServer = new InMemoryApiServer({ serviceEndpoints: endpoints });
   const { url: apiUrl } = await apiServer.start({ host: LOCAL_HOST, port: options.apiPort }).catch((error: unknown) => {
@@ -72,6 +76,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     const config = localControllerConfig(options, kubeconfig);
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);
+    for (const object of options.preinstalled ?? []) apiServer.create(object);
     controller = await startController(config, { logger: options.logger ?? ['warn', 'error'] }).catch(
       (error: unknown) => {
         throw explainListenError(error, 'admission controller', config.host, config.port, 'EDICT_WEBHOOK_PORT');

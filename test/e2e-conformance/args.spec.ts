@@ -1,0 +1,40 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SLEEP_SCALE, DEFAULT_TIMEOUT_SCALE, parseArgs } from './args';
+
+const root = mkdtempSync(join(tmpdir(), 'e2e-args-'));
+const suite = join(root, 'suite');
+mkdirSync(join(suite, 'validate', 'x'), { recursive: true });
+mkdirSync(join(root, 'project'));
+const env = { EDICT_E2E_DIR: suite };
+
+describe('e2e-conformance arguments', () => {
+  it('runs the whole suite as a table with the default scales', () => {
+    expect(parseArgs([], env, root)).toEqual({
+      suiteDir: suite,
+      paths: [],
+      output: 'table',
+      timeoutScale: DEFAULT_TIMEOUT_SCALE,
+      sleepScale: DEFAULT_SLEEP_SCALE,
+      checkFloor: false,
+    });
+  });
+
+  it('takes paths relative to the suite or to the current folder, kept relative to the suite', () => {
+    const args = parseArgs(['validate/x', join(suite, 'validate'), '--output', 'junit'], env, join(root, 'project'));
+    expect(args.paths).toEqual(['validate/x', 'validate']);
+    expect(args.output).toBe('junit');
+  });
+
+  it('refuses what it cannot run, naming the argument', () => {
+    expect(() => parseArgs(['nope'], env, root)).toThrow('nope: no such folder in the suite');
+    expect(() => parseArgs(['project'], env, root)).toThrow('project: not inside the suite folder');
+    expect(() => parseArgs(['--output', 'xml'], env, root)).toThrow('--output takes table, json or junit, not xml');
+    expect(() => parseArgs(['--timeout-scale', '0'], env, root)).toThrow('--timeout-scale takes a number above 0');
+    expect(() => parseArgs(['--fast'], env, root)).toThrow('unknown option --fast');
+    expect(() => parseArgs(['validate', '--check-floor'], env, root)).toThrow('--check-floor needs the whole suite');
+    expect(() => parseArgs([], { EDICT_E2E_DIR: join(root, 'missing') }, root)).toThrow('the chainsaw suite is not at');
+  });
+});

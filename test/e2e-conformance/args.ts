@@ -1,0 +1,76 @@
+/** The command line of `npm run e2e-conformance`, parsed and checked in one place. */
+import { existsSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
+
+export type OutputFormat = 'table' | 'json' | 'junit';
+
+export interface E2eArgs {
+  /** The suite's root folder (EDICT_E2E_DIR, else ../shared/chainsaw beside the project). */
+  readonly suiteDir: string;
+  /** Folders or test folders to run, relative to the suite; empty: the whole suite. */
+  readonly paths: readonly string[];
+  readonly output: OutputFormat;
+  /** Multiplies every chainsaw timeout (the embedded cluster answers in milliseconds, not seconds). */
+  readonly timeoutScale: number;
+  /** Multiplies every `sleep` (most wait for work the embedded cluster does in milliseconds). */
+  readonly sleepScale: number;
+  /** Exit 1 when the admission-only folders pass below test/e2e-conformance/floor.json. */
+  readonly checkFloor: boolean;
+}
+
+export const USAGE =
+  'usage: npm run e2e-conformance -- [paths...] [--output table|json|junit] [--timeout-scale X] [--sleep-scale X] [--check-floor]';
+
+/** Default scale: chainsaw's 30 s assert timeout becomes 6 s, Kyverno's 1m30s becomes 18 s. */
+export const DEFAULT_TIMEOUT_SCALE = 0.2;
+/** Default scale of sleeps: the suite's usual 3 s becomes 1.5 s. */
+export const DEFAULT_SLEEP_SCALE = 0.5;
+
+export class ArgsError extends Error {}
+
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): E2eArgs {
+  const suiteDir = resolve(cwd, env['EDICT_E2E_DIR'] ?? '../shared/chainsaw');
+  let output: OutputFormat = 'table';
+  let timeoutScale = DEFAULT_TIMEOUT_SCALE;
+  let sleepScale = DEFAULT_SLEEP_SCALE;
+  let checkFloor = false;
+  const paths: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '--output') {
+      const value = argv[++index];
+      if (value !== 'table' && value !== 'json' && value !== 'junit') {
+        throw new ArgsError(`--output takes table, json or junit, not ${value ?? 'nothing'}\n${USAGE}`);
+      }
+      output = value;
+    } else if (arg === '--timeout-scale' || arg === '--sleep-scale') {
+      const value = Number(argv[++index]);
+      if (!(value > 0 && value <= 10)) throw new ArgsError(`${arg} takes a number above 0 and at most 10\n${USAGE}`);
+      if (arg === '--timeout-scale') timeoutScale = value;
+      else sleepScale = value;
+    } else if (arg === '--check-floor') {
+      checkFloor = true;
+    } else if (arg.startsWith('-')) {
+      throw new ArgsError(`unknown option ${arg}\n${USAGE}`);
+    } else {
+      paths.push(suitePath(arg, suiteDir, cwd));
+    }
+  }
+  if (!existsSync(suiteDir)) {
+    throw new ArgsError(`the chainsaw suite is not at ${suiteDir} (set EDICT_E2E_DIR)`);
+  }
+  if (checkFloor && paths.length > 0) throw new ArgsError('--check-floor needs the whole suite: name no paths');
+  return { suiteDir, paths, output, timeoutScale, sleepScale, checkFloor };
+}
+
+/** A path as the user typed it (relative to the suite, or to the current folder), relative to the suite. */
+function suitePath(arg: string, suiteDir: string, cwd: string): string {
+  const candidates = [resolve(suiteDir, arg), resolve(cwd, arg)];
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (!found) throw new ArgsError(`${arg}: no such folder in the suite (${suiteDir}) or here`);
+  const inSuite = relative(suiteDir, found);
+  if (inSuite.startsWith('..') || resolve(suiteDir, inSuite) !== found) {
+    throw new ArgsError(`${arg}: not inside the suite folder ${suiteDir}`);
+  }
+  return inSuite.split(sep).join('/');
+}
