@@ -1,10 +1,11 @@
+import type { JsonObject } from '@edict/engine';
 import { describe, expect, it } from 'vitest';
 import { Bindings } from '../expressions/bindings';
 import { AssertionInternalError, assertTree, formatFailure } from './assertion-tree';
 import { diffExpectedActual } from './diff';
 
 const none = Bindings.empty();
-const pod = {
+const pod: JsonObject = {
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name: 'web', namespace: 'ns', labels: { app: 'web', tier: 'front' } },

@@ -69,7 +69,8 @@ export function evaluateJmesPath(statement: string, data: JsonValue, bindings: B
 }
 
 function literal(value: JsonValue): string {
-  return '`' + JSON.stringify(value).replace(/`/g, '\\`') + '`';
+  // Backticks only occur inside JSON strings, where \u0060 is the same character.
+  return '`' + JSON.stringify(value).replace(/`/g, '\\u0060') + '`';
 }
 
 function environment(): JsonValue {
