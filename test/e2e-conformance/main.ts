@@ -1,0 +1,68 @@
+/**
+ * `npm run e2e-conformance [-- paths...]`: Kyverno's chainsaw suite (../shared/chainsaw) against
+ * Edict on the embedded cluster, installed under Kyverno's names. Prints a line per test on stderr,
+ * then a table per folder (or `--output json|junit` on stdout); a whole-suite run also writes
+ * docs/e2e-conformance.md. With `--check-floor`, exits 1 when fewer tests pass than floor.json holds.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ArgsError, parseArgs } from './args';
+import { renderJunit, renderMarkdown, renderTable, scoreOf, type E2eTestRecord } from './report';
+import { runSuite } from './run-suite';
+import { startSuiteCluster } from './suite-cluster';
+
+interface Floor {
+  /** Minimum passing tests in the admission-only folders. */
+  readonly admissionPassed: number;
+  /** Minimum passing tests in the whole suite. */
+  readonly totalPassed: number;
+}
+
+const DOC = resolve('docs/e2e-conformance.md');
+const FLOOR = resolve('test/e2e-conformance/floor.json');
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2), process.env, process.cwd());
+  const started = performance.now();
+  const cluster = await startSuiteCluster();
+  let records: E2eTestRecord[];
+  try {
+    records = await runSuite(args, cluster.kubeconfigPath, (record) =>
+      process.stderr.write(`${record.outcome.toUpperCase().padEnd(5)} ${record.path} (${seconds(record.durationMs)})\n`),
+    );
+  } finally {
+    await cluster.stop();
+  }
+  const elapsedMs = performance.now() - started;
+  const scores = scoreOf(records);
+  if (args.output === 'json') process.stdout.write(JSON.stringify({ elapsedMs, scores, tests: records }, null, 2) + '\n');
+  else if (args.output === 'junit') process.stdout.write(renderJunit(records, elapsedMs));
+  else process.stdout.write(`${renderTable(scores)}\n\n${records.length} tests in ${seconds(elapsedMs)}\n`);
+  if (args.paths.length === 0) {
+    writeFileSync(DOC, renderMarkdown(records, scores, elapsedMs));
+    process.stderr.write(`${DOC} written\n`);
+  }
+  if (!args.checkFloor) return 0;
+  const floor = JSON.parse(readFileSync(FLOOR, 'utf8')) as Floor;
+  const below = [
+    scores.admission.passed < floor.admissionPassed
+      ? `admission-only folders: ${scores.admission.passed} passed, floor ${floor.admissionPassed}`
+      : undefined,
+    scores.total.passed < floor.totalPassed ? `whole suite: ${scores.total.passed} passed, floor ${floor.totalPassed}` : undefined,
+  ].filter((line): line is string => line !== undefined);
+  for (const line of below) process.stderr.write(`e2e-conformance below its floor (${FLOOR}): ${line}\n`);
+  return below.length > 0 ? 1 : 0;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ArgsError) process.stderr.write(`e2e-conformance: ${error.message}\n`);
+    else process.stderr.write(`e2e-conformance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,75 @@
+/**
+ * Runs the suite's tests through `@edict/chainsaw` against a started cluster and turns each result
+ * into a report record. Tests listed in apart.json are not run: they need what an embedded cluster
+ * lacks (running Pods, cert-manager, another installation), and are reported with that reason.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { discoverTestFiles, runChainsawTests, type ChainsawFailure, type ChainsawTestResult } from '@edict/chainsaw';
+import type { E2eArgs } from './args';
+import type { E2eTestRecord } from './report';
+
+/** Why each test counted apart cannot pass on the embedded cluster, by folder relative to the suite. */
+export function readApart(): Readonly<Record<string, string>> {
+  return JSON.parse(readFileSync(resolve('test/e2e-conformance/apart.json'), 'utf8')) as Record<string, string>;
+}
+
+export async function runSuite(
+  args: E2eArgs,
+  kubeconfigPath: string,
+  onRecord: (record: E2eTestRecord) => void,
+): Promise<E2eTestRecord[]> {
+  const apart = readApart();
+  const roots = args.paths.length > 0 ? args.paths.map((path) => resolve(args.suiteDir, path)) : [args.suiteDir];
+  const files = discoverTestFiles(roots);
+  const records: E2eTestRecord[] = [];
+  const record = (entry: E2eTestRecord): void => {
+    records.push(entry);
+    onRecord(entry);
+  };
+  const toRun: string[] = [];
+  for (const file of files) {
+    const path = suitePathOf(args.suiteDir, dirname(file));
+    const reason = apart[path];
+    if (reason) record({ path, name: path.split('/').at(-1) ?? path, outcome: 'apart', durationMs: 0, reason });
+    else toRun.push(file);
+  }
+  await runChainsawTests({
+    paths: toRun,
+    kubeconfigPath,
+    timeoutScale: args.timeoutScale,
+    sleepScale: args.sleepScale,
+    onResult: (result) => record(recordOf(args.suiteDir, result)),
+  });
+  return records;
+}
+
+function recordOf(suiteDir: string, result: ChainsawTestResult): E2eTestRecord {
+  const path = suitePathOf(suiteDir, result.path);
+  const base = { path, name: result.name, durationMs: result.durationMs };
+  switch (result.outcome) {
+    case 'pass':
+      return { ...base, outcome: 'pass' };
+    case 'skip':
+      return { ...base, outcome: 'apart', reason: result.message ?? 'skipped by the test itself' };
+    case 'error':
+      return { ...base, outcome: 'error', reason: result.message ?? result.failure?.reason ?? 'error' };
+    case 'fail':
+      return { ...base, outcome: 'fail', ...whereAndWhy(result.failure) };
+  }
+}
+
+function whereAndWhy(failure: ChainsawFailure | undefined): Pick<E2eTestRecord, 'step' | 'operation' | 'reason'> {
+  if (!failure) return { reason: 'failed without a recorded failure' };
+  const operation = failure.operation;
+  const target = operation ? (operation.file ?? operation.resource ?? `#${operation.index + 1}`) : undefined;
+  return {
+    step: `${failure.step ?? 'test'} (${failure.phase})`,
+    ...(operation ? { operation: `${operation.type} ${target}` } : {}),
+    reason: failure.diff ? `${failure.reason}\n${failure.diff}` : failure.reason,
+  };
+}
+
+function suitePathOf(suiteDir: string, folder: string): string {
+  return relative(suiteDir, folder).split(sep).join('/');
+}
