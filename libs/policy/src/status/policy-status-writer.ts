@@ -154,7 +154,13 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
     if (!this.deps.leader.isLeader()) return { status: 'skipped', reason: 'not-leader' };
     const publication = this.publication;
     if (!publication) return { status: 'skipped', reason: 'not-published' };
-    const outcome = { status: 'done' as const, written: [] as string[], unchanged: 0, stale: [] as string[], failed: [] };
+    const outcome = {
+      status: 'done' as const,
+      written: [] as string[],
+      unchanged: 0,
+      stale: [] as string[],
+      failed: [],
+    };
     const failed: string[] = outcome.failed;
     for (const [key, entry] of entriesOf(this.deps.policies.snapshot())) {
       if (this.stopped) break;

@@ -14,7 +14,7 @@
  * `lastTransitionTime` moves only when the Ready status flips (Kubernetes' SetStatusCondition).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { formatDiagnostic, isError, isAutogenRuleName, withAutogen, type Policy, type Rule } from '@edict/engine';
+import { isError, isAutogenRuleName, withAutogen, type Policy, type Rule } from '@edict/engine';
 import type { CachedPolicy, InvalidPolicy } from '../cache/types';
 
 export const READY_CONDITION = 'Ready';
@@ -68,7 +68,8 @@ export type PolicyEntry = { readonly valid: CachedPolicy } | { readonly invalid:
  */
 export function policyReadiness(entry: PolicyEntry, publication: WebhookPublication | undefined): PolicyReadiness {
   if ('invalid' in entry) {
-    const errors = entry.invalid.problems.filter(isError).map(formatDiagnostic);
+    // The object is the policy itself: each error as `path: message`.
+    const errors = entry.invalid.problems.filter(isError).map((d) => (d.path ? `${d.path}: ${d.message}` : d.message));
     return { ready: false, message: `Not Ready: the policy is invalid and not enforced: ${errors.join('; ')}` };
   }
   const policy = entry.valid;
