@@ -61,7 +61,7 @@ describe('policyReadiness', () => {
     expect(readiness).toEqual({
       ready: false,
       message:
-        'Not Ready: the webhooks cannot include kinds the API server does not serve: Widget, example.com/v1/Gadget',
+        'Not Ready: API discovery did not answer for these kinds, the webhooks may miss them: Widget, example.com/v1/Gadget',
     });
   });
 

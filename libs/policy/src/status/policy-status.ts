@@ -55,7 +55,7 @@ export type PolicyReadiness = { readonly ready: true } | { readonly ready: false
 export interface WebhookPublication {
   /** Policy key → the `metadata.generation` it was built from (undefined: the server tracks none). */
   readonly policies: ReadonlyMap<string, number | undefined>;
-  /** Policy key → kinds the webhooks could not carry (discovery did not know them). */
+  /** Policy key → kinds the webhooks could not carry (discovery did not answer for them). */
   readonly unresolvedKinds: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -82,7 +82,7 @@ export function policyReadiness(entry: PolicyEntry, publication: WebhookPublicat
   if (unresolved.length > 0) {
     return {
       ready: false,
-      message: `Not Ready: the webhooks cannot include kinds the API server does not serve: ${unresolved.join(', ')}`,
+      message: `Not Ready: API discovery did not answer for these kinds, the webhooks may miss them: ${unresolved.join(', ')}`,
     };
   }
   return { ready: true };
