@@ -93,4 +93,46 @@ describe('policy status written by the admission controller', () => {
     );
     expect(after).toEqual(before);
   }, 30_000);
+
+  it('follows a policy update: new rule counts and autogen rules, Ready throughout', async () => {
+    const current = clusterPolicyNamed('require-team')!;
+    const policy = requireLabelPolicy('Enforce', 'require-team', 'team');
+    const rules = policy.spec.rules as Array<Record<string, unknown>>;
+    const second = {
+      ...rules[0]!,
+      name: 'check-tier',
+      validate: { message: 'tier', pattern: { metadata: { labels: { tier: '?*' } } } },
+    };
+    const flips: string[] = [];
+    const watching = setInterval(() => flips.push(String(ready(clusterPolicyNamed('require-team'))?.status)), 5);
+    try {
+      await cluster.custom.replaceClusterCustomObject({
+        group: 'kyverno.io',
+        version: 'v1',
+        plural: 'clusterpolicies',
+        name: 'require-team',
+        body: {
+          ...policy,
+          metadata: { name: 'require-team', resourceVersion: current.metadata.resourceVersion },
+          spec: { ...policy.spec, rules: [...rules, second] },
+        },
+      });
+      await eventually(
+        () => clusterPolicyNamed('require-team')?.status?.rulecount?.validate === 2,
+        'two validate rules',
+        15_000,
+      );
+      await eventually(
+        () => (clusterPolicyNamed('require-team')?.status?.autogen?.rules ?? []).length === 4,
+        'four autogen rules',
+        15_000,
+      );
+      await replica.app.get(PolicyStatusWriter).sync();
+    } finally {
+      clearInterval(watching);
+    }
+    expect(clusterPolicyNamed('require-team')!.metadata.generation).toBe(2);
+    expect(ready(clusterPolicyNamed('require-team'))).toMatchObject({ status: 'True', reason: 'Succeeded' });
+    expect(new Set(flips)).toEqual(new Set(['True']));
+  }, 30_000);
 });

@@ -44,7 +44,10 @@ describe('policyReadiness', () => {
     const waiting = { ready: false, message: 'Not Ready: the webhook configurations do not include the policy yet' };
     expect(policyReadiness(entryOf(podPolicy), undefined)).toEqual(waiting);
     expect(policyReadiness(entryOf(podPolicy), published([['other', 1]]))).toEqual(waiting);
-    expect(policyReadiness(entryOf(withGeneration(podPolicy, 2)), published([['require-team', 1]]))).toEqual(waiting);
+    expect(policyReadiness(entryOf(withGeneration(podPolicy, 2)), published([['require-team', 1]]))).toEqual({
+      ...waiting,
+      pending: true,
+    });
   });
 
   it('treats a generation the server does not track as any generation', () => {
@@ -156,6 +159,17 @@ describe('desiredPolicyStatus', () => {
     expect(same.conditions[0]).toMatchObject({ message: 'other', lastTransitionTime: '2026-11-01T10:00:00Z' });
     const flipped = desiredPolicyStatus(withGeneration(podPolicy, 1, first), { ready: true }, T1);
     expect(flipped.conditions[0]).toMatchObject({ status: 'True', lastTransitionTime: '2026-11-01T11:00:00Z' });
+  });
+
+  it('keeps the stored Ready condition while a newer generation waits for its publication', () => {
+    const pending = { ready: false, message: 'Not Ready: waiting', pending: true } as const;
+    const readyStatus = desiredPolicyStatus(podPolicy, { ready: true }, T0);
+    const updated = withGeneration(policyOf('require-team', [labelRule('a', ['Pod']), labelRule('b', ['Pod'])]), 2);
+    const kept = desiredPolicyStatus({ ...updated, status: readyStatus } as Policy, pending, T1);
+    expect(kept.conditions).toEqual(readyStatus.conditions);
+    expect(kept.rulecount.validate).toBe(2); // the rest follows the new spec at once
+    // Nothing to keep: the message is written.
+    expect(desiredPolicyStatus(updated, pending, T1).conditions[0]).toMatchObject({ status: 'False' });
   });
 
   it('keeps other conditions and the ValidatingAdmissionPolicy block, and drops the deprecated `ready`', () => {

@@ -49,7 +49,14 @@ export interface PolicyStatus {
   validatingadmissionpolicy: { generated: boolean; message: string };
 }
 
-export type PolicyReadiness = { readonly ready: true } | { readonly ready: false; readonly message: string };
+/**
+ * `pending`: the publication carried an older generation of the policy; the pass the webhook
+ * controller runs on every policy change will carry this one. Until then the stored Ready
+ * condition stays as it is (Kyverno keeps a policy Ready across updates), so an update does not
+ * flap it to False and back; a policy without a Ready condition yet gets the message.
+ */
+export type PolicyReadiness =
+  { readonly ready: true } | { readonly ready: false; readonly message: string; readonly pending?: boolean };
 
 /** What the webhook controller last published: the policies its configurations were built from. */
 export interface WebhookPublication {
@@ -75,9 +82,9 @@ export function policyReadiness(entry: PolicyEntry, publication: WebhookPublicat
   const policy = entry.valid;
   const published = publication?.policies;
   const generation = generationOf(policy.source ?? policy.compiled.policy);
-  if (!published?.has(policy.key) || !sameGeneration(published.get(policy.key), generation)) {
-    return { ready: false, message: 'Not Ready: the webhook configurations do not include the policy yet' };
-  }
+  const waiting = 'Not Ready: the webhook configurations do not include the policy yet';
+  if (!published?.has(policy.key)) return { ready: false, message: waiting };
+  if (!sameGeneration(published.get(policy.key), generation)) return { ready: false, message: waiting, pending: true };
   const unresolved = publication?.unresolvedKinds.get(policy.key) ?? [];
   if (unresolved.length > 0) {
     return {
@@ -97,16 +104,19 @@ export function desiredPolicyStatus(policy: Policy, readiness: PolicyReadiness, 
   const conditions = Array.isArray(current.conditions) ? (current.conditions as PolicyCondition[]) : [];
   const previous = conditions.find((c) => c?.type === READY_CONDITION);
   const status = readiness.ready ? 'True' : 'False';
-  const ready: PolicyCondition = {
-    type: READY_CONDITION,
-    status,
-    reason: readiness.ready ? REASON_SUCCEEDED : REASON_FAILED,
-    message: readiness.ready ? READY_MESSAGE : bounded(readiness.message),
-    lastTransitionTime:
-      previous?.status === status && typeof previous.lastTransitionTime === 'string'
-        ? previous.lastTransitionTime
-        : kubeTime(now),
-  };
+  const keep = !readiness.ready && readiness.pending === true && previous !== undefined;
+  const ready: PolicyCondition = keep
+    ? previous
+    : {
+        type: READY_CONDITION,
+        status,
+        reason: readiness.ready ? REASON_SUCCEEDED : REASON_FAILED,
+        message: readiness.ready ? READY_MESSAGE : bounded(readiness.message),
+        lastTransitionTime:
+          previous?.status === status && typeof previous.lastTransitionTime === 'string'
+            ? previous.lastTransitionTime
+            : kubeTime(now),
+      };
   const rules = rulesOf(policy);
   const autogen = rules.filter((rule) => isAutogenRuleName(rule.name));
   const vap = current.validatingadmissionpolicy;
