@@ -30,6 +30,7 @@ import { LifecycleState } from './lifecycle/lifecycle-state';
 import { AdmissionMetrics } from './metrics/admission-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { SchedulerService } from './scheduler/scheduler.service';
+import { policyStatusWriterProvider } from './status/policy-status.provider';
 import { InstrumentedEngine } from './webhooks/admission-engine';
 import { AdmissionController } from './webhooks/admission.controller';
 import { AdmissionService } from './webhooks/admission.service';
@@ -140,6 +141,7 @@ export class AdmissionControllerModule {
         PolicyValidationService,
         ReadinessIndicators,
         SchedulerService,
+        policyStatusWriterProvider,
         ...admin.providers,
       ],
     };

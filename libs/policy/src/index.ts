@@ -26,3 +26,32 @@ export {
 } from './informers/policy-feeds';
 export { CRD_DIRECTORY, findCrdDirectory, readCrdManifests } from './crds/crd-manifests';
 export { installPolicyCrds, type CrdStore } from './crds/install-crds';
+export {
+  desiredPolicyStatus,
+  policyReadiness,
+  statusMatches,
+  generationOf,
+  READY_CONDITION,
+  READY_MESSAGE,
+  REASON_SUCCEEDED,
+  REASON_FAILED,
+  type PolicyStatus,
+  type PolicyCondition,
+  type PolicyRuleCount,
+  type PolicyReadiness,
+  type PolicyEntry,
+  type WebhookPublication,
+} from './status/policy-status';
+export {
+  PolicyStatusWriter,
+  type PolicyStatusWriterDeps,
+  type PolicyStatusWriterOptions,
+  type StatusPassOutcome,
+} from './status/policy-status-writer';
+export { KubePolicyStatusStore } from './status/kube-policy-status-store';
+export type {
+  PolicyStatusStore,
+  StatusLeaderGate,
+  StatusPolicySource,
+  WebhookPublicationSource,
+} from './status/ports';

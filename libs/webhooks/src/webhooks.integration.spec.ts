@@ -3,9 +3,10 @@ import { InMemoryApiServer } from '@edict/apiserver';
 import type { JsonObject } from '@edict/engine';
 import { InformerFactory, KubeHttpClient, KubeResources } from '@edict/kube';
 import { eventually, kubeConfigForUrl } from '@edict/kube/testing';
-import { createPolicyFeeds, PolicyCache, validatePolicyOptions } from '@edict/policy';
+import { createPolicyFeeds, PolicyCache, validatePolicyOptions, type WebhookPublication } from '@edict/policy';
 import { fakePolicyFeeds, installPolicyCrds, labelRule, policyOf } from '@edict/policy/testing';
 import { HEARTBEAT_ANNOTATION, MANAGED_BY_LABEL } from './build/names';
+import { staticResolver } from './testing';
 import type { RuleWithOperations, ValidatingWebhookConfiguration } from './build/types';
 import { DiscoveryResolver } from './reconcile/discovery-resolver';
 import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
@@ -98,6 +99,40 @@ describe('webhook controller against the in-memory API server', () => {
     const outcome = await reconciler.reconcile();
     expect(outcome).toMatchObject({ status: 'done', complete: true, created: [], updated: [] });
     expect(stored()!.metadata.resourceVersion).toBe(before);
+  });
+
+  it('announces what it published: each policy at its generation, and the kinds it could not carry', async () => {
+    const heard: WebhookPublication[] = [];
+    const off = reconciler.onPublished((publication) => heard.push(publication));
+    try {
+      await reconciler.reconcile();
+      expect(heard).toHaveLength(1);
+      expect([...heard[0]!.policies]).toEqual([
+        ['cm', 1],
+        ['require-team', 1],
+      ]);
+      expect(heard[0]!.unresolvedKinds.size).toBe(0);
+
+      gate.leader = false;
+      heard.length = 0;
+      expect(await reconciler.reconcile()).toMatchObject({ status: 'skipped', reason: 'not-leader' });
+      expect(heard).toEqual([]);
+    } finally {
+      gate.leader = true;
+      off();
+    }
+    // Discovery that does not answer for ConfigMaps: the `cm` policy is published without them.
+    const blind = new WebhookReconciler(
+      options,
+      cache,
+      ca,
+      store,
+      { resolver: async () => staticResolver(['ConfigMap']) },
+      gate,
+    );
+    blind.onPublished((publication) => heard.push(publication));
+    expect(await blind.reconcile()).toMatchObject({ status: 'done', complete: false });
+    expect([...heard.at(-1)!.unresolvedKinds]).toEqual([['cm', ['ConfigMap']]]);
   });
 
   it('recreates a deleted configuration on check() and stamps the heartbeat', async () => {

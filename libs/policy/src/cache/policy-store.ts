@@ -125,6 +125,7 @@ export class PolicyStore {
   private prepare(policy: Policy, key: string): UpsertResult {
     const base = {
       key,
+      source: policy,
       kind: policy.kind,
       name: policy.metadata?.name ?? '',
       ...(policy.kind === 'Policy' ? { namespace: policy.metadata?.namespace ?? 'default' } : {}),

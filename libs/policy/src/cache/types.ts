@@ -1,5 +1,5 @@
 /** What the policy cache holds and answers. */
-import type { CompiledPolicy, Diagnostic, FailurePolicy, PolicyException } from '@edict/engine';
+import type { CompiledPolicy, Diagnostic, FailurePolicy, Policy, PolicyException } from '@edict/engine';
 
 /** The webhook's rule families; `mutate-existing` are mutate rules with `targets`. */
 export type PolicyRuleType = 'validate' | 'mutate' | 'mutate-existing' | 'generate' | 'verify-images';
@@ -30,6 +30,8 @@ export interface CachedPolicy {
   readonly ruleTypes: ReadonlySet<PolicyRuleType>;
   /** Validation warnings (what Kyverno's webhook would return as admission warnings). */
   readonly warnings: readonly Diagnostic[];
+  /** The object as the API server sent it (status included), for the status writer. */
+  readonly source?: Policy;
 }
 
 /** A policy kept out of the cache, with why. */
@@ -41,6 +43,8 @@ export interface InvalidPolicy {
   readonly resourceVersion?: string;
   /** The errors (and warnings) found; at least one error. */
   readonly problems: readonly Diagnostic[];
+  /** The object as the API server sent it (status included), for the status writer. */
+  readonly source?: Policy;
 }
 
 /** A stored PolicyException and whether the cache uses it. */

@@ -10,9 +10,14 @@
  * webhooks). Once complete, the computed set is published as is, which may narrow it.
  *
  * Triggers (`start()`): policy cache changes, CA bundle changes and becoming leader, debounced.
+ *
+ * Publications: after a pass that left every configuration as built, `onPublished` listeners hear
+ * which policies (at which generation) the published webhooks carry, and which of their kinds they
+ * could not (the policy status writer judges readiness from it).
  */
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { isAlreadyExists, isConflict } from '@edict/kube';
+import { generationOf, type CachedPolicy, type WebhookPublication } from '@edict/policy';
 import {
   buildWebhookConfigurations,
   kindSelectorsOf,
@@ -55,6 +60,7 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private last?: { at: Date; outcome?: ReconcileOutcome; error?: string };
+  private readonly publicationListeners = new Set<(publication: WebhookPublication) => void>();
 
   constructor(
     @Inject(WEBHOOK_OPTIONS) private readonly options: ResolvedWebhookOptions,
@@ -102,6 +108,12 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     this.timer.unref?.();
   }
 
+  /** Called after each pass that published every configuration; returns its removal. */
+  onPublished(listener: (publication: WebhookPublication) => void): () => void {
+    this.publicationListeners.add(listener);
+    return () => this.publicationListeners.delete(listener);
+  }
+
   /** The last pass: when, what it did or why it failed. */
   lastResult(): { at: Date; outcome?: ReconcileOutcome; error?: string } | undefined {
     return this.last;
@@ -141,8 +153,10 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     return this.build(ca.caBundlePem);
   }
 
-  private async build(caBundlePem: string): Promise<WebhookBuildResult> {
-    const policies = this.policies.policies();
+  private async build(
+    caBundlePem: string,
+    policies: readonly CachedPolicy[] = this.policies.policies(),
+  ): Promise<WebhookBuildResult> {
     const resolve = kindSelectorsOf(policies).length > 0 ? await this.discovery.resolver() : () => [];
     return buildWebhookConfigurations(policies, {
       endpoint: this.options.endpoint,
@@ -164,7 +178,8 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
 
     // Read "synced" before the policies: a snapshot taken after syncing is complete.
     const synced = this.policies.hasSynced();
-    const built = await this.build(ca.caBundlePem);
+    const policies = this.policies.policies();
+    const built = await this.build(ca.caBundlePem, policies);
     const complete = synced && built.complete;
     if (!complete) {
       this.logger.debug?.(
@@ -179,12 +194,27 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
       unchanged: [] as string[],
       unresolved: built.unresolved,
     };
-    for (const desired of [...built.validating, ...built.mutating] as WebhookConfiguration[]) {
+    const configurations = [...built.validating, ...built.mutating] as WebhookConfiguration[];
+    for (const desired of configurations) {
       if (this.stopped || !this.leader.isLeader()) break;
       const result = await this.apply(desired, complete);
       outcome[result].push(desired.metadata.name);
     }
+    const applied = outcome.created.length + outcome.updated.length + outcome.unchanged.length;
+    if (applied === configurations.length && !this.stopped && this.leader.isLeader()) {
+      this.publish(publicationOf(policies, built.unresolved));
+    }
     return outcome;
+  }
+
+  private publish(publication: WebhookPublication): void {
+    for (const listener of this.publicationListeners) {
+      try {
+        listener(publication);
+      } catch (error) {
+        this.logger.warn(`a publication listener failed: ${message(error)}`);
+      }
+    }
   }
 
   /** Creates or updates one configuration; retries on conflicts with a fresh read. */
@@ -220,6 +250,20 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
       }
     }
   }
+}
+
+/** The built policies by key and generation; `unresolved` entries read `policy key: kind selector`. */
+function publicationOf(policies: readonly CachedPolicy[], unresolved: readonly string[]): WebhookPublication {
+  const unresolvedKinds = new Map<string, string[]>();
+  for (const entry of unresolved) {
+    const at = entry.indexOf(': '); // keys are DNS names, with `/` for namespaced ones: never `: `
+    const key = entry.slice(0, at);
+    unresolvedKinds.set(key, [...(unresolvedKinds.get(key) ?? []), entry.slice(at + 2)]);
+  }
+  return {
+    policies: new Map(policies.map((p) => [p.key, generationOf(p.source ?? p.compiled.policy)])),
+    unresolvedKinds,
+  };
 }
 
 function message(error: unknown): string {

@@ -1,0 +1,228 @@
+/**
+ * PolicyStatusWriter: writes each ClusterPolicy's and Policy's status as Kyverno does (see
+ * policy-status.ts), through the `/status` subresource. Leader only (checked before every pass and
+ * every write). Idempotent: it computes the desired status, compares it with the stored one and
+ * writes only the difference; a write carries the observed resourceVersion and a conflict is
+ * retried on a fresh read. Two leaders in turn therefore converge on the same status, and a pass
+ * with nothing to change writes nothing.
+ *
+ * Readiness comes from the webhook controller: the writer holds the last publication it heard and
+ * does nothing before the first one since it became leader, so a new leader never downgrades the
+ * policies to Not Ready while its own webhook pass is still to come (Kyverno holds statuses the
+ * same way while its webhook health is unknown).
+ *
+ * Triggers: policy cache changes (add, update) and webhook publications, debounced; no polling.
+ */
+import { Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { Policy } from '@edict/engine';
+import { isConflict } from '@edict/kube';
+import type { PolicySnapshot } from '../cache/policy-snapshot';
+import {
+  desiredPolicyStatus,
+  generationOf,
+  policyReadiness,
+  statusMatches,
+  statusOf,
+  type PolicyEntry,
+  type PolicyReadiness,
+  type WebhookPublication,
+} from './policy-status';
+import type { PolicyStatusStore, StatusLeaderGate, StatusPolicySource, WebhookPublicationSource } from './ports';
+
+export interface PolicyStatusWriterOptions {
+  /** Quiet time before a pass (default 100 ms): a relist or a publication burst makes one pass. */
+  readonly debounceMs?: number;
+  /** Delay before a pass retries writes that failed for a reason other than a conflict (default 2 s). */
+  readonly retryMs?: number;
+  /** Fresh reads and writes after a conflict, per policy and pass (default 3). */
+  readonly maxConflictRetries?: number;
+  /** The clock for transition times (tests). */
+  readonly now?: () => Date;
+}
+
+export interface PolicyStatusWriterDeps {
+  readonly policies: StatusPolicySource;
+  readonly publications: WebhookPublicationSource;
+  readonly store: PolicyStatusStore;
+  readonly leader: StatusLeaderGate;
+}
+
+export type StatusPassOutcome =
+  | { readonly status: 'skipped'; readonly reason: 'stopped' | 'not-leader' | 'not-published' }
+  | {
+      readonly status: 'done';
+      /** Keys whose status was written. */
+      readonly written: string[];
+      readonly unchanged: number;
+      /** Keys whose stored object moved on (new spec, or gone): the cache's next change brings them back. */
+      readonly stale: string[];
+      /** `key: reason` of writes that failed; retried after `retryMs`. */
+      readonly failed: string[];
+    };
+
+type WriteResult = 'written' | 'unchanged' | 'stale' | 'not-leader';
+
+export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('PolicyStatusWriter');
+  private readonly subscriptions: Array<() => void> = [];
+  private readonly debounceMs: number;
+  private readonly retryMs: number;
+  private readonly maxConflictRetries: number;
+  private readonly now: () => Date;
+  private publication: WebhookPublication | undefined;
+  private running: Promise<StatusPassOutcome> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: PolicyStatusWriterDeps,
+    options: PolicyStatusWriterOptions = {},
+  ) {
+    this.debounceMs = nonNegative('debounceMs', options.debounceMs ?? 100);
+    this.retryMs = nonNegative('retryMs', options.retryMs ?? 2_000);
+    this.maxConflictRetries = nonNegative('maxConflictRetries', options.maxConflictRetries ?? 3);
+    this.now = options.now ?? (() => new Date());
+  }
+
+  onModuleInit(): void {
+    this.start();
+  }
+
+  onModuleDestroy(): void {
+    this.stop();
+  }
+
+  start(): void {
+    if (this.subscriptions.length > 0) return;
+    this.stopped = false;
+    this.subscriptions.push(
+      this.deps.policies.onChange(() => this.schedule()),
+      this.deps.publications.onPublished((publication) => {
+        this.publication = publication;
+        this.schedule();
+      }),
+    );
+    // A new term starts without a publication: wait for this leader's own webhook pass.
+    const off = this.deps.leader.onStartedLeading?.(() => (this.publication = undefined));
+    if (off) this.subscriptions.push(off);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const off of this.subscriptions.splice(0)) off();
+  }
+
+  /** A pass after `delayMs` (default: the debounce) of quiet. */
+  schedule(delayMs = this.debounceMs): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.sync().catch((error: unknown) => this.logger.warn(`policy status pass failed: ${messageOf(error)}`));
+    }, delayMs);
+    this.timer.unref?.();
+  }
+
+  /** The publication readiness is judged against (undefined until the first one of this term). */
+  lastPublication(): WebhookPublication | undefined {
+    return this.publication;
+  }
+
+  /**
+   * One pass over every cached policy. Passes never overlap: a call during a pass waits for it,
+   * then runs a fresh one (the cache may have moved); callers waiting together share it.
+   */
+  async sync(): Promise<StatusPassOutcome> {
+    while (this.running) {
+      const current = this.running;
+      await current.catch(() => undefined);
+      if (this.running && this.running !== current) return this.running;
+    }
+    const pass = this.pass();
+    this.running = pass;
+    try {
+      return await pass;
+    } finally {
+      if (this.running === pass) this.running = undefined;
+    }
+  }
+
+  private async pass(): Promise<StatusPassOutcome> {
+    if (this.stopped) return { status: 'skipped', reason: 'stopped' };
+    if (!this.deps.leader.isLeader()) return { status: 'skipped', reason: 'not-leader' };
+    const publication = this.publication;
+    if (!publication) return { status: 'skipped', reason: 'not-published' };
+    const outcome = {
+      status: 'done' as const,
+      written: [] as string[],
+      unchanged: 0,
+      stale: [] as string[],
+      failed: [],
+    };
+    const failed: string[] = outcome.failed;
+    for (const [key, entry] of entriesOf(this.deps.policies.snapshot())) {
+      if (this.stopped) break;
+      const source = 'valid' in entry ? entry.valid.source : entry.invalid.source;
+      if (!source) continue;
+      const readiness = policyReadiness(entry, publication);
+      try {
+        const result = await this.write(source, readiness);
+        if (result === 'not-leader') return { status: 'skipped', reason: 'not-leader' };
+        if (result === 'written') outcome.written.push(key);
+        else if (result === 'stale') outcome.stale.push(key);
+        else outcome.unchanged += 1;
+      } catch (error) {
+        failed.push(`${key}: ${messageOf(error)}`);
+      }
+    }
+    if (outcome.written.length > 0) this.logger.log(`policy status written: ${outcome.written.join(', ')}`);
+    if (failed.length > 0) {
+      this.logger.warn(`policy status not written, retrying in ${this.retryMs} ms: ${failed.join('; ')}`);
+      this.schedule(this.retryMs);
+    }
+    return outcome;
+  }
+
+  /**
+   * Writes one policy's status when it differs. The first attempt uses the cached object (and its
+   * resourceVersion); after a conflict, a fresh read. A fresh object of another generation is left
+   * for the pass its cache update triggers (its readiness was judged on the cached generation).
+   */
+  private async write(cached: Policy, readiness: PolicyReadiness): Promise<WriteResult> {
+    let observed: Policy | undefined = cached;
+    for (let attempt = 0; ; attempt++) {
+      if (!observed || generationOf(observed) !== generationOf(cached)) return 'stale';
+      const desired = desiredPolicyStatus(observed, readiness, this.now());
+      if (statusMatches(statusOf(observed), desired)) return 'unchanged';
+      if (!this.deps.leader.isLeader()) return 'not-leader';
+      try {
+        await this.deps.store.replaceStatus({ ...observed, status: desired } as Policy);
+        return 'written';
+      } catch (error) {
+        if (!isConflict(error) || attempt >= this.maxConflictRetries) throw error;
+      }
+      const { kind, metadata } = cached;
+      observed = await this.deps.store.get(kind, metadata.name, kind === 'Policy' ? metadata.namespace : undefined);
+    }
+  }
+}
+
+function entriesOf(snapshot: PolicySnapshot): Array<[string, PolicyEntry]> {
+  const out: Array<[string, PolicyEntry]> = [];
+  for (const [key, valid] of snapshot.policies) out.push([key, { valid }]);
+  for (const [key, invalid] of snapshot.invalid) out.push([key, { invalid }]);
+  return out;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new RangeError(`PolicyStatusWriter options: ${name}: expected a non-negative integer, got ${value}`);
+  }
+  return value;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
