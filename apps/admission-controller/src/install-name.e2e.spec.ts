@@ -100,7 +100,8 @@ describe('installed under the install name `kyverno`', () => {
   it('leads through the Lease `kyverno` in namespace `kyverno`', () => {
     const lease = cluster.apiServer.get('coordination.k8s.io/v1', 'Lease', 'kyverno', 'kyverno');
     expect((lease?.spec as { holderIdentity?: string } | undefined)?.holderIdentity).toBeTruthy();
-    expect(cluster.apiServer.list('coordination.k8s.io/v1', 'Lease').map((l) => l.metadata.name)).toEqual(['kyverno']);
+    const leases = cluster.apiServer.list('coordination.k8s.io/v1', 'Lease') as unknown as StoredConfiguration[];
+    expect(leases.map(({ metadata }) => metadata.name)).toEqual(['kyverno']);
   });
 
   it('stamps its heartbeat as kyverno.io/last-request-time', async () => {
