@@ -74,7 +74,8 @@ const LEGACY_EDICT_NAMES = {
 
 /** Why `name` cannot be an install name, or undefined when it can. */
 export function installNameProblem(name: string): string | undefined {
-  if (!DNS_LABEL.test(name)) return `must be a DNS label (lower-case letters, digits and '-'), got ${JSON.stringify(name)}`;
+  if (!DNS_LABEL.test(name))
+    return `must be a DNS label (lower-case letters, digits and '-'), got ${JSON.stringify(name)}`;
   if (name.length > MAX_INSTALL_NAME_LENGTH)
     return `must be at most ${MAX_INSTALL_NAME_LENGTH} characters (so that "<name>-svc" is a DNS label), got ${name.length}`;
   return undefined;

@@ -6,7 +6,8 @@ import type { WebhookEndpoint } from './build/build-webhook-configurations';
 
 const WEBHOOK_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$/;
 const WEBHOOK_NAME_MESSAGE = 'webhook names must be DNS names of three or more segments';
-const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const QUALIFIED_NAME =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 
 export class WebhookModuleOptions {
@@ -42,11 +43,13 @@ export class WebhookModuleOptions {
   @IsOptional() @Matches(WEBHOOK_NAME, { message: WEBHOOK_NAME_MESSAGE }) policyValidatingWebhookName?: string;
   @IsOptional() @Matches(WEBHOOK_NAME, { message: WEBHOOK_NAME_MESSAGE }) exceptionValidatingWebhookName?: string;
   /** Label key and value marking the configurations Edict manages (Kyverno: `webhook.kyverno.io/managed-by: kyverno`). */
-  @IsOptional() @Matches(QUALIFIED_NAME, { message: 'managedByLabel must be a label key (`prefix/name`)' })
+  @IsOptional()
+  @Matches(QUALIFIED_NAME, { message: 'managedByLabel must be a label key (`prefix/name`)' })
   managedByLabel?: string;
   @IsOptional() @Matches(LABEL_VALUE, { message: 'managedBy must be a label value' }) managedBy?: string;
   /** Annotation the monitor stamps with the time of its last successful pass. */
-  @IsOptional() @Matches(QUALIFIED_NAME, { message: 'heartbeatAnnotation must be an annotation key (`prefix/name`)' })
+  @IsOptional()
+  @Matches(QUALIFIED_NAME, { message: 'heartbeatAnnotation must be an annotation key (`prefix/name`)' })
   heartbeatAnnotation?: string;
 }
 

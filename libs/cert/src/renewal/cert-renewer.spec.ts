@@ -150,7 +150,6 @@ describe('CertRenewer', () => {
     expect(store.writes.length).toBe(writes);
   });
 
-
   it('writes the configured managed-by label and treats only Secrets carrying it as its own', async () => {
     const subject = renewer({ managedByLabel: 'cert.kyverno.io/managed-by', managedBy: 'kyverno' });
     expect(await subject.reconcile()).toMatchObject({ ca: 'created', leaf: 'issued' });

@@ -82,10 +82,7 @@ export class WebhookStateService {
     const { managedByLabel, managedBy } = this.options.names;
     const pages = await Promise.all(
       KINDS.map((kind) =>
-        this.resources.list(
-          { apiVersion: API_VERSION, kind },
-          { labelSelector: `${managedByLabel}=${managedBy}` },
-        ),
+        this.resources.list({ apiVersion: API_VERSION, kind }, { labelSelector: `${managedByLabel}=${managedBy}` }),
       ),
     );
     return pages.flatMap((page, i) =>
