@@ -22,6 +22,7 @@ import { NamespaceLabels } from './cluster/namespace-labels.service';
 import { RoleResolverService } from './cluster/role-resolver.service';
 import { ApiResources } from './cluster/api-resources';
 import type { ControllerConfig } from './config/controller-config';
+import { certLabelOptions, webhookNameOptions } from './config/install-name-options';
 import { CONTROLLER_CONFIG } from './config/tokens';
 import { contextLoaderProviders } from './context/context-loader.providers';
 import { HealthController } from './health/health.controller';
@@ -50,6 +51,7 @@ export class AdmissionControllerModule {
         namespace: config.namespace,
         extraDnsNames: config.extraDnsNames,
         ipAddresses: config.ipAddresses,
+        ...certLabelOptions(config.installName),
       }),
     });
     const policies = PolicyModule.forRoot({
@@ -94,6 +96,7 @@ export class AdmissionControllerModule {
               defaultTimeoutSeconds: config.webhookTimeoutSeconds,
               ...(config.webhookUrl ? { url: config.webhookUrl } : {}),
               ...(config.deploymentName ? { deploymentName: config.deploymentName } : {}),
+              ...webhookNameOptions(config.installName),
             },
             policies: cache,
             caBundle: tls,

@@ -13,7 +13,7 @@ export const CERT_SECRET_STORE = Symbol('CERT_SECRET_STORE');
 /** The Secret watch (a SecretWatchSource); absent without a KubeConfig. */
 export const CERT_SECRET_WATCH = Symbol('CERT_SECRET_WATCH');
 
-/** Label on the Secrets this module owns; unlabelled Secrets are read but never rewritten. */
+/** Default label on the Secrets this module owns (option managedByLabel / managedBy); unlabelled Secrets are read but never rewritten. */
 export const MANAGED_BY_LABEL = 'cert.edict.io/managed-by';
 export const MANAGED_BY_VALUE = 'edict';
 /** When the newest CA entered the bundle; a leaf it signs waits `caPropagationMs` after this. */

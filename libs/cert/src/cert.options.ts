@@ -17,12 +17,14 @@ import {
   validateSync,
   type ValidationError,
 } from 'class-validator';
-import { DAY_MS } from './cert.constants';
+import { DAY_MS, MANAGED_BY_LABEL, MANAGED_BY_VALUE } from './cert.constants';
 import { KEY_ALGORITHMS, type KeyAlgorithm } from './crypto/key-algorithm';
 import { defaultCaSecretName, defaultPairSecretName } from './secrets/secret-names';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_NAME = /^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL_KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 
 export class CertModuleOptions {
   /** The Service in front of the TLS server (its DNS names go into the certificate). */
@@ -63,6 +65,16 @@ export class CertModuleOptions {
   @IsOptional()
   @Matches(DNS_NAME, { message: 'pairSecretName must be a DNS subdomain' })
   pairSecretName?: string;
+
+  /** Label key marking the Secrets this module owns (default `cert.edict.io/managed-by`). */
+  @IsOptional()
+  @Matches(LABEL_KEY, { message: 'managedByLabel must be a label key (`prefix/name`)' })
+  managedByLabel?: string;
+
+  /** That label's value (default `edict`). */
+  @IsOptional()
+  @Matches(DNS_LABEL, { message: 'managedBy must be a DNS label' })
+  managedBy?: string;
 
   @IsOptional()
   @IsInt()
@@ -129,6 +141,8 @@ export interface ResolvedCertOptions {
   readonly ipAddresses: readonly string[];
   readonly caSecretName: string;
   readonly pairSecretName: string;
+  /** The label on the Secrets this module owns. */
+  readonly managedBy: { readonly key: string; readonly value: string };
   readonly caValidityMs: number;
   readonly leafValidityMs: number;
   readonly renewBeforeMs: number;
@@ -185,6 +199,7 @@ export function resolveCertOptions(raw: Partial<CertModuleOptions>): ResolvedCer
     ipAddresses: unique(options.ipAddresses ?? []),
     caSecretName: options.caSecretName ?? defaultCaSecretName(serviceName, namespace),
     pairSecretName: options.pairSecretName ?? defaultPairSecretName(serviceName, namespace),
+    managedBy: { key: options.managedByLabel ?? MANAGED_BY_LABEL, value: options.managedBy ?? MANAGED_BY_VALUE },
     caValidityMs,
     leafValidityMs,
     renewBeforeMs,

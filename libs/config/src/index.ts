@@ -1,2 +1,13 @@
 // Shared configuration helpers for the Nest modules' options.
 export { validateOptions } from './validate-options';
+// The install name and every name derived from it.
+export {
+  DEFAULT_INSTALL_NAME,
+  KYVERNO_INSTALL_NAME,
+  MAX_INSTALL_NAME_LENGTH,
+  installNameProblem,
+  installNames,
+  tlsSecretNames,
+  type InstallNames,
+  type LabelName,
+} from './install-names';

@@ -86,6 +86,30 @@ describe('WebhooksModule', () => {
     });
   });
 
+  it('takes every name from its options, and refuses malformed ones naming the field', () => {
+    const names = resolveWebhookOptions({
+      validatingWebhookName: 'validate.kyverno.svc',
+      exceptionValidatingWebhookName: 'kyverno-svc.kyverno.svc',
+      managedByLabel: 'webhook.kyverno.io/managed-by',
+      managedBy: 'kyverno',
+      heartbeatAnnotation: 'kyverno.io/last-request-time',
+    }).names;
+    expect(names).toMatchObject({
+      validatingWebhook: 'validate.kyverno.svc',
+      mutatingWebhook: 'mutate.edict.svc',
+      exceptionValidatingWebhook: 'kyverno-svc.kyverno.svc',
+      managedByLabel: 'webhook.kyverno.io/managed-by',
+      managedBy: 'kyverno',
+      heartbeatAnnotation: 'kyverno.io/last-request-time',
+    });
+    expect(() => resolveWebhookOptions({ validatingWebhookName: 'validate.kyverno' })).toThrow(
+      /validatingWebhookName: webhook names must be DNS names of three or more segments/,
+    );
+    expect(() => resolveWebhookOptions({ managedByLabel: 'webhook kyverno' })).toThrow(/managedByLabel/);
+    expect(() => resolveWebhookOptions({ managedBy: '-x' })).toThrow(/managedBy: managedBy must be a label value/);
+    expect(() => resolveWebhookOptions({ heartbeatAnnotation: 'a/b/c' })).toThrow(/heartbeatAnnotation/);
+  });
+
   it('adapts the LeaderService to a gate that reports becoming leader', () => {
     let listener: ((event: { type: string }) => void) | undefined;
     const leader = { isLeader: () => true, onEvent: (l: typeof listener) => ((listener = l), () => undefined) };

@@ -4,6 +4,12 @@ import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } fr
 import { DEFAULT_WEBHOOK_NAMES, type WebhookNames } from './build/names';
 import type { WebhookEndpoint } from './build/build-webhook-configurations';
 
+const WEBHOOK_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$/;
+const WEBHOOK_NAME_MESSAGE = 'webhook names must be DNS names of three or more segments';
+const QUALIFIED_NAME =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+
 export class WebhookModuleOptions {
   /** The admission controller's Service (Kyverno: `kyverno-svc`). */
   @IsOptional() @IsString() serviceName?: string;
@@ -31,6 +37,20 @@ export class WebhookModuleOptions {
   @IsOptional() @IsString() resourceMutatingName?: string;
   @IsOptional() @IsString() policyValidatingName?: string;
   @IsOptional() @IsString() exceptionValidatingName?: string;
+  /** Webhook names inside the configurations (the API server wants three or more DNS segments). */
+  @IsOptional() @Matches(WEBHOOK_NAME, { message: WEBHOOK_NAME_MESSAGE }) validatingWebhookName?: string;
+  @IsOptional() @Matches(WEBHOOK_NAME, { message: WEBHOOK_NAME_MESSAGE }) mutatingWebhookName?: string;
+  @IsOptional() @Matches(WEBHOOK_NAME, { message: WEBHOOK_NAME_MESSAGE }) policyValidatingWebhookName?: string;
+  @IsOptional() @Matches(WEBHOOK_NAME, { message: WEBHOOK_NAME_MESSAGE }) exceptionValidatingWebhookName?: string;
+  /** Label key and value marking the configurations Edict manages (Kyverno: `webhook.kyverno.io/managed-by: kyverno`). */
+  @IsOptional()
+  @Matches(QUALIFIED_NAME, { message: 'managedByLabel must be a label key (`prefix/name`)' })
+  managedByLabel?: string;
+  @IsOptional() @Matches(LABEL_VALUE, { message: 'managedBy must be a label value' }) managedBy?: string;
+  /** Annotation the monitor stamps with the time of its last successful pass. */
+  @IsOptional()
+  @Matches(QUALIFIED_NAME, { message: 'heartbeatAnnotation must be an annotation key (`prefix/name`)' })
+  heartbeatAnnotation?: string;
 }
 
 export interface ResolvedWebhookOptions {
@@ -72,6 +92,14 @@ export function resolveWebhookOptions(input: Partial<WebhookModuleOptions> = {})
       resourceMutating: options.resourceMutatingName ?? DEFAULT_WEBHOOK_NAMES.resourceMutating,
       policyValidating: options.policyValidatingName ?? DEFAULT_WEBHOOK_NAMES.policyValidating,
       exceptionValidating: options.exceptionValidatingName ?? DEFAULT_WEBHOOK_NAMES.exceptionValidating,
+      validatingWebhook: options.validatingWebhookName ?? DEFAULT_WEBHOOK_NAMES.validatingWebhook,
+      mutatingWebhook: options.mutatingWebhookName ?? DEFAULT_WEBHOOK_NAMES.mutatingWebhook,
+      policyValidatingWebhook: options.policyValidatingWebhookName ?? DEFAULT_WEBHOOK_NAMES.policyValidatingWebhook,
+      exceptionValidatingWebhook:
+        options.exceptionValidatingWebhookName ?? DEFAULT_WEBHOOK_NAMES.exceptionValidatingWebhook,
+      managedByLabel: options.managedByLabel ?? DEFAULT_WEBHOOK_NAMES.managedByLabel,
+      managedBy: options.managedBy ?? DEFAULT_WEBHOOK_NAMES.managedBy,
+      heartbeatAnnotation: options.heartbeatAnnotation ?? DEFAULT_WEBHOOK_NAMES.heartbeatAnnotation,
     },
   };
 }

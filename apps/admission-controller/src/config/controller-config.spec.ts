@@ -117,4 +117,48 @@ describe('loadControllerConfig', () => {
     );
     expect(() => loadControllerConfig({ EDICT_API_CALL_TIMEOUT_MS: '5' })).toThrow(/EDICT_API_CALL_TIMEOUT_MS/);
   });
+
+  it('derives the name defaults from the install name, `edict` by default', () => {
+    expect(loadControllerConfig({})).toMatchObject({
+      installName: 'edict',
+      namespace: 'edict',
+      serviceName: 'edict-svc',
+      configMapName: 'edict',
+      leaseName: 'edict-admission-controller',
+    });
+    expect(loadControllerConfig({ EDICT_INSTALL_NAME: 'kyverno' })).toMatchObject({
+      installName: 'kyverno',
+      namespace: 'kyverno',
+      serviceName: 'kyverno-svc',
+      configMapName: 'kyverno',
+      leaseName: 'kyverno',
+    });
+    expect(loadControllerConfig({}, { installName: 'kyverno' }).serviceName).toBe('kyverno-svc');
+  });
+
+  it('lets the variable or override of a name win over the install name', () => {
+    const config = loadControllerConfig(
+      { EDICT_INSTALL_NAME: 'kyverno', POD_NAMESPACE: 'policy', EDICT_LEASE_NAME: 'my-lease' },
+      { configMapName: 'settings' },
+    );
+    expect(config).toMatchObject({
+      namespace: 'policy',
+      serviceName: 'kyverno-svc',
+      configMapName: 'settings',
+      leaseName: 'my-lease',
+    });
+  });
+
+  it('refuses an install name that is not a DNS label, naming the variable', () => {
+    expect(() => loadControllerConfig({ EDICT_INSTALL_NAME: 'Kyverno_Prod' })).toThrow(
+      'installName (EDICT_INSTALL_NAME): install name must be a DNS label (lower-case letters, digits and \'-\'), got "Kyverno_Prod"',
+    );
+    expect(() => loadControllerConfig({ EDICT_INSTALL_NAME: 'x'.repeat(60) })).toThrow(
+      /installName \(EDICT_INSTALL_NAME\): install name must be at most 59 characters/,
+    );
+    // Only the install name is wrong: the derived names are not reported as well.
+    expect(() => loadControllerConfig({ EDICT_INSTALL_NAME: 'a.b' })).toThrow(
+      /^invalid admission controller configuration: installName \(EDICT_INSTALL_NAME\): [^;]*$/,
+    );
+  });
 });

@@ -21,6 +21,7 @@ import {
 } from 'class-validator';
 import { AddressPolicy, DEFAULT_BLOCKED_CIDRS } from '@edict/egress';
 import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
+import { DEFAULT_INSTALL_NAME, installNameProblem, installNames } from '@edict/config';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -28,6 +29,21 @@ const DNS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?
 export type KubeSource = 'in-cluster' | 'kubeconfig' | 'auto';
 
 export class ControllerConfig {
+  /**
+   * The install name the default names derive from (namespace, Service, ConfigMap, Lease, webhook
+   * configurations and labels, Secrets; see installNames). `kyverno` gives Kyverno's own names. A
+   * name's own variable (POD_NAMESPACE, EDICT_SERVICE_NAME, ...) still wins.
+   */
+  @ValidateBy({
+    name: 'installName',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && installNameProblem(value) === undefined,
+      defaultMessage: (args) =>
+        `install name ${typeof args?.value === 'string' ? installNameProblem(args.value) : 'must be a string'}`,
+    },
+  })
+  installName = DEFAULT_INSTALL_NAME;
+
   /** Namespace the controller runs in (its Secrets, Lease, ConfigMap; excluded from admission). */
   @Matches(DNS_LABEL, { message: 'namespace must be a DNS label' })
   namespace = 'edict';
@@ -307,6 +323,7 @@ export class ControllerConfigError extends Error {
 
 /** Environment variable → config field, and how to read it. */
 const ENVIRONMENT: Record<string, [keyof ControllerConfig, 'string' | 'int' | 'list' | 'bool']> = {
+  EDICT_INSTALL_NAME: ['installName', 'string'],
   POD_NAMESPACE: ['namespace', 'string'],
   EDICT_SERVICE_NAME: ['serviceName', 'string'],
   EDICT_CONFIGMAP: ['configMapName', 'string'],
@@ -383,6 +400,19 @@ function describe(errors: ValidationError[]): string[] {
   );
 }
 
+/** The defaults the install name gives the name fields (none for a bad name: validation reports it). */
+function namesOf(installName: unknown): Partial<ControllerConfig> {
+  const name = installName ?? DEFAULT_INSTALL_NAME;
+  if (typeof name !== 'string' || installNameProblem(name) !== undefined) return {};
+  const names = installNames(name);
+  return {
+    namespace: names.namespace,
+    serviceName: names.service,
+    configMapName: names.configMap,
+    leaseName: names.leases.admissionController,
+  };
+}
+
 /**
  * The configuration from `env`, with `overrides` (tests, the local launcher) on top. Throws
  * ControllerConfigError naming every bad field and its variable.
@@ -392,7 +422,8 @@ export function loadControllerConfig(
   overrides: Partial<ControllerConfig> = {},
 ): ControllerConfig {
   const { values, problems } = fromEnvironment(env);
-  const config = plainToInstance(ControllerConfig, { ...values, ...overrides });
+  const given = { ...values, ...overrides };
+  const config = plainToInstance(ControllerConfig, { ...namesOf(given.installName), ...given });
   problems.push(...describe(validateSync(config, { forbidUnknownValues: false })));
   if (problems.length > 0)
     throw new ControllerConfigError(`invalid admission controller configuration: ${problems.join('; ')}`);

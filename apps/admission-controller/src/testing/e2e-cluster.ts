@@ -6,14 +6,16 @@
 import { request as httpsRequest } from 'node:https';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
+import { DEFAULT_INSTALL_NAME, installNames, type InstallNames } from '@edict/config';
 import { PolicyCache } from '@edict/policy';
 import { installPolicyCrds } from '@edict/policy/testing';
 import { eventually } from '@edict/kube/testing';
 import { startController, type RunningController, type StartOptions } from '../bootstrap';
 import { loadControllerConfig, type ControllerConfig } from '../config/controller-config';
 
-export const E2E_NAMESPACE = 'edict';
-export const E2E_SERVICE = 'edict-svc';
+/** The default install's names (EDICT_INSTALL_NAME unset). */
+export const E2E_NAMESPACE = installNames(DEFAULT_INSTALL_NAME).namespace;
+export const E2E_SERVICE = installNames(DEFAULT_INSTALL_NAME).service;
 /** The name the API server checks the serving certificate against. */
 export const E2E_SERVER_NAME = `${E2E_SERVICE}.${E2E_NAMESPACE}.svc`;
 
@@ -33,6 +35,8 @@ export interface E2eCluster {
   readonly kubeconfig: string;
   readonly core: CoreV1Api;
   readonly custom: CustomObjectsApi;
+  /** The names the replicas install under (the cluster's `installName`). */
+  readonly names: InstallNames;
   /** Starts a controller replica; the Service points at the replica started last. Logs errors only unless `options.logger` says otherwise. */
   startReplica(overrides?: Partial<ControllerConfig>, options?: StartOptions): Promise<RunningController>;
   /** Creates a ClusterPolicy and waits until every running replica's cache has it. */
@@ -41,12 +45,18 @@ export interface E2eCluster {
   stop(): Promise<void>;
 }
 
-export async function startE2eCluster(): Promise<E2eCluster> {
+export interface E2eClusterOptions {
+  /** The replicas' install name (default `edict`); its namespace is created. */
+  readonly installName?: string;
+}
+
+export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<E2eCluster> {
+  const names = installNames(options.installName ?? DEFAULT_INSTALL_NAME);
   const endpoints: Record<string, string> = {};
   const apiServer = new InMemoryApiServer({ bookmarkIntervalMs: 200, serviceEndpoints: endpoints });
   const { url } = await apiServer.start({ host: '127.0.0.1', port: 0 });
   installPolicyCrds(apiServer);
-  apiServer.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: E2E_NAMESPACE } });
+  apiServer.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: names.namespace } });
   const kubeconfig = kubeconfigFor({ server: url });
   const clients = new KubeConfig();
   clients.loadFromString(kubeconfig);
@@ -60,14 +70,14 @@ export async function startE2eCluster(): Promise<E2eCluster> {
     kubeconfig,
     core,
     custom,
+    names,
     async startReplica(overrides = {}, options = {}) {
       const config = loadControllerConfig(
         {},
         {
           kubeSource: 'kubeconfig',
           kubeconfig,
-          namespace: E2E_NAMESPACE,
-          serviceName: E2E_SERVICE,
+          installName: names.installName,
           host: '127.0.0.1',
           port: 0,
           ...TEST_TIMINGS,
@@ -76,7 +86,7 @@ export async function startE2eCluster(): Promise<E2eCluster> {
       );
       const replica = await startController(config, { logger: ['error'], ...options });
       replicas.push(replica);
-      endpoints[`${E2E_NAMESPACE}/${E2E_SERVICE}`] = `https://127.0.0.1:${replica.port}`;
+      endpoints[`${config.namespace}/${config.serviceName}`] = `https://127.0.0.1:${replica.port}`;
       await replica.app.get(PolicyCache).waitForSync(5_000);
       return replica;
     },

@@ -116,6 +116,49 @@ describe('local mode (npm start without a cluster)', () => {
   });
 });
 
+describe("local mode under Kyverno's names (EDICT_INSTALL_NAME=kyverno)", () => {
+  let local: LocalCluster | undefined;
+
+  afterAll(async () => {
+    await local?.stop();
+  });
+
+  it("runs as Service kyverno/kyverno-svc, publishes Kyverno's configurations and enforces through them", async () => {
+    const dir = tempDir('launcher-kyverno');
+    local = await startLocalCluster({
+      apiPort: 0,
+      kubeconfigPath: join(dir, 'kubeconfig'),
+      examplesDir: REPO_EXAMPLES,
+      env: { EDICT_INSTALL_NAME: 'kyverno' },
+      controller: FAST_CONTROLLER,
+      logger: false,
+      readyTimeoutMs: 15_000,
+    });
+    expect(local.config).toMatchObject({ installName: 'kyverno', namespace: 'kyverno', serviceName: 'kyverno-svc' });
+    expect(local.apiServer.get('v1', 'Namespace', 'kyverno')).toBeDefined();
+    expect(local.apiServer.get('v1', 'Namespace', 'edict')).toBeUndefined();
+    const names = local.apiServer
+      .list('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration')
+      .map((configuration) => (configuration.metadata as { name: string }).name)
+      .sort();
+    expect(names).toEqual([
+      'kyverno-exception-validating-webhook-cfg',
+      'kyverno-policy-validating-webhook-cfg',
+      'kyverno-resource-validating-webhook-cfg',
+    ]);
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(local.kubeconfigPath);
+    const denied = await kubeConfig
+      .makeApiClient(CoreV1Api)
+      .createNamespacedPod({ namespace: 'default', body: testPod('unlabelled') })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(apiErrorMessage(denied)).toContain('admission webhook "validate.kyverno.svc-fail" denied the request');
+  });
+});
+
 describe('local mode: ports and stopping', () => {
   const options = (dir: string) => ({
     apiPort: 0,

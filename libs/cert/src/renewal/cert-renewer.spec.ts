@@ -150,6 +150,24 @@ describe('CertRenewer', () => {
     expect(store.writes.length).toBe(writes);
   });
 
+  it('writes the configured managed-by label and treats only Secrets carrying it as its own', async () => {
+    const subject = renewer({ managedByLabel: 'cert.kyverno.io/managed-by', managedBy: 'kyverno' });
+    expect(await subject.reconcile()).toMatchObject({ ca: 'created', leaf: 'issued' });
+    const ca = (await store.read(CA))!;
+    expect(ca.labels).toEqual({ 'cert.kyverno.io/managed-by': 'kyverno' });
+    expect((await store.read(PAIR))!.labels).toEqual({ 'cert.kyverno.io/managed-by': 'kyverno' });
+
+    // Edict's default label is someone else's here: a broken CA carrying only it is left alone.
+    store.put({ ...ca, labels: { [MANAGED_BY_LABEL]: 'edict' }, data: { ...ca.data, 'tls.key': '' } });
+    const writes = store.writes.length;
+    expect(await subject.reconcile()).toMatchObject({ ca: 'blocked' });
+    expect(store.writes.length).toBe(writes);
+  });
+
+  it('refuses a managed-by label that is not a label key', () => {
+    expect(() => renewer({ managedByLabel: 'not a key' })).toThrow(/managedByLabel/);
+    expect(() => renewer({ managedBy: 'Not_A_Label' })).toThrow(/managedBy: managedBy must be a DNS label/);
+  });
   it('re-reads and re-decides after losing a race (409), ending with one CA', async () => {
     const subject = renewer();
     const rival = renewer();

@@ -10,8 +10,6 @@ import {
   CERT_LEADER_GATE,
   CERT_OPTIONS,
   CERT_SECRET_STORE,
-  MANAGED_BY_LABEL,
-  MANAGED_BY_VALUE,
   TLS_CERT_KEY,
   TLS_PRIVATE_KEY_KEY,
   TLS_SECRET_TYPE,
@@ -104,7 +102,7 @@ export class CertRenewer {
       this.store.read(this.options.pairSecretName),
     ]);
     const reasons: string[] = [];
-    let ca = readCaState(caSecret);
+    let ca = readCaState(caSecret, this.options.managedBy);
     let caDecision = planCa(ca, now, this.options);
     if (force === 'ca' && caDecision.action === 'keep' && ca.managed) {
       caDecision = {
@@ -117,14 +115,14 @@ export class CertRenewer {
     let caOutcome: CaOutcome = 'unchanged';
     if (caDecision.action === 'create' || caDecision.action === 'rotate' || caDecision.action === 'prune') {
       const written = await this.writeCa(ca, caDecision.action, caDecision.keep, now);
-      ca = readCaState(written);
+      ca = readCaState(written, this.options.managedBy);
       caOutcome = caDecision.action === 'create' ? 'created' : caDecision.action === 'rotate' ? 'rotated' : 'pruned';
     } else if (caDecision.action === 'blocked') {
       caOutcome = 'blocked';
       this.logger.warn(caDecision.reason);
     }
 
-    const leaf = readLeafState(leafSecret);
+    const leaf = readLeafState(leafSecret, this.options.managedBy);
     let leafDecision = planLeaf(leaf, ca, now, this.options);
     if (force === 'leaf' && leafDecision.action === 'keep' && leaf.managed && ca.signer) {
       leafDecision = { action: 'issue', reason: 'rotation requested' };
@@ -134,7 +132,7 @@ export class CertRenewer {
     let leafAfter = leaf;
     if (leafDecision.action === 'issue') {
       try {
-        leafAfter = readLeafState(await this.writeLeaf(ca, leaf.secret, now));
+        leafAfter = readLeafState(await this.writeLeaf(ca, leaf.secret, now), this.options.managedBy);
       } catch (error) {
         if (error instanceof SecretConflictError && caOutcome !== 'unchanged' && caOutcome !== 'blocked') {
           throw new ConflictAfterWrite(error.message, caOutcome);
@@ -179,7 +177,7 @@ export class CertRenewer {
     return this.write(state.secret, {
       name: this.options.caSecretName,
       type: TLS_SECRET_TYPE,
-      labels: { ...state.secret?.labels, [MANAGED_BY_LABEL]: MANAGED_BY_VALUE },
+      labels: { ...state.secret?.labels, [this.options.managedBy.key]: this.options.managedBy.value },
       annotations: { ...state.secret?.annotations, ...(addedAt ? { [CA_ADDED_AT_ANNOTATION]: addedAt } : {}) },
       data: { [TLS_CERT_KEY]: joinCertificates(bundle), [TLS_PRIVATE_KEY_KEY]: keyPem },
     });
@@ -202,7 +200,7 @@ export class CertRenewer {
     return this.write(current, {
       name: this.options.pairSecretName,
       type: TLS_SECRET_TYPE,
-      labels: { ...current?.labels, [MANAGED_BY_LABEL]: MANAGED_BY_VALUE },
+      labels: { ...current?.labels, [this.options.managedBy.key]: this.options.managedBy.value },
       annotations: { ...current?.annotations },
       data: { [TLS_CERT_KEY]: issued.certificatePem, [TLS_PRIVATE_KEY_KEY]: issued.privateKeyPem },
     });

@@ -3,13 +3,7 @@
  * have (the signer), and the serving certificate with whether its key matches.
  */
 import { createPrivateKey, type KeyObject, type X509Certificate } from 'node:crypto';
-import {
-  CA_ADDED_AT_ANNOTATION,
-  MANAGED_BY_LABEL,
-  MANAGED_BY_VALUE,
-  TLS_CERT_KEY,
-  TLS_PRIVATE_KEY_KEY,
-} from '../cert.constants';
+import { CA_ADDED_AT_ANNOTATION, TLS_CERT_KEY, TLS_PRIVATE_KEY_KEY } from '../cert.constants';
 import { keyAlgorithmOf, type KeyAlgorithm } from '../crypto/key-algorithm';
 import { parseCertificates } from '../crypto/pem';
 import type { StoredSecret } from '../secrets/secret-store';
@@ -35,8 +29,14 @@ export interface LeafState {
   readonly keyAlgorithm?: KeyAlgorithm;
 }
 
-function isManaged(secret: StoredSecret | undefined): boolean {
-  return secret === undefined || secret.labels[MANAGED_BY_LABEL] === MANAGED_BY_VALUE;
+/** The label marking Secrets this module owns. */
+export interface ManagedByLabel {
+  readonly key: string;
+  readonly value: string;
+}
+
+function isManaged(secret: StoredSecret | undefined, managedBy: ManagedByLabel): boolean {
+  return secret === undefined || secret.labels[managedBy.key] === managedBy.value;
 }
 
 function readKey(pem: string | undefined): KeyObject | undefined {
@@ -54,7 +54,7 @@ function parseDate(text: string | undefined): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-export function readCaState(secret: StoredSecret | undefined): CaState {
+export function readCaState(secret: StoredSecret | undefined, managedBy: ManagedByLabel): CaState {
   const bundle = parseCertificates(secret?.data[TLS_CERT_KEY]).filter((certificate) => certificate.ca);
   const keyPem = secret?.data[TLS_PRIVATE_KEY_KEY];
   const key = readKey(keyPem);
@@ -62,7 +62,7 @@ export function readCaState(secret: StoredSecret | undefined): CaState {
   const signer = key ? [...bundle].reverse().find((certificate) => certificate.checkPrivateKey(key)) : undefined;
   return {
     secret,
-    managed: isManaged(secret),
+    managed: isManaged(secret, managedBy),
     bundle,
     signer,
     signerKeyPem: signer ? keyPem : undefined,
@@ -70,12 +70,12 @@ export function readCaState(secret: StoredSecret | undefined): CaState {
   };
 }
 
-export function readLeafState(secret: StoredSecret | undefined): LeafState {
+export function readLeafState(secret: StoredSecret | undefined, managedBy: ManagedByLabel): LeafState {
   const certificate = parseCertificates(secret?.data[TLS_CERT_KEY])[0];
   const key = readKey(secret?.data[TLS_PRIVATE_KEY_KEY]);
   return {
     secret,
-    managed: isManaged(secret),
+    managed: isManaged(secret, managedBy),
     certificate,
     keyMatches: certificate !== undefined && key !== undefined && certificate.checkPrivateKey(key),
     keyAlgorithm: key ? keyAlgorithmOf(key) : undefined,

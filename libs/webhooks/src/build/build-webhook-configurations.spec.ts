@@ -320,6 +320,36 @@ describe('buildWebhookConfigurations', () => {
     expect(build([], { policyValidation: false, exceptionValidation: false }).validating).toHaveLength(1);
   });
 
+  it('writes every name and the managed-by label it is given (Kyverno’s, here)', () => {
+    const policies = [plain('v', [labelRule('r', ['Pod'])]), plain('m', [mutateRule('r', ['Pod'])])];
+    const result = build(policies, {
+      names: {
+        resourceValidating: 'kyverno-resource-validating-webhook-cfg',
+        resourceMutating: 'kyverno-resource-mutating-webhook-cfg',
+        policyValidating: 'kyverno-policy-validating-webhook-cfg',
+        exceptionValidating: 'kyverno-exception-validating-webhook-cfg',
+        validatingWebhook: 'validate.kyverno.svc',
+        mutatingWebhook: 'mutate.kyverno.svc',
+        policyValidatingWebhook: 'validate-policy.kyverno.svc',
+        exceptionValidatingWebhook: 'kyverno-svc.kyverno.svc',
+        managedByLabel: 'webhook.kyverno.io/managed-by',
+        managedBy: 'kyverno',
+      },
+    });
+    const summary = [...result.validating, ...result.mutating].map((config) => ({
+      name: config.metadata.name,
+      labels: config.metadata.labels,
+      webhooks: config.webhooks.map((h) => h.name),
+    }));
+    const labels = { 'webhook.kyverno.io/managed-by': 'kyverno' };
+    expect(summary).toEqual([
+      { name: 'kyverno-resource-validating-webhook-cfg', labels, webhooks: ['validate.kyverno.svc-fail'] },
+      { name: 'kyverno-policy-validating-webhook-cfg', labels, webhooks: ['validate-policy.kyverno.svc'] },
+      { name: 'kyverno-exception-validating-webhook-cfg', labels, webhooks: ['kyverno-svc.kyverno.svc'] },
+      { name: 'kyverno-resource-mutating-webhook-cfg', labels, webhooks: ['mutate.kyverno.svc-fail'] },
+    ]);
+  });
+
   it('lists the kind selectors the resolver must know', () => {
     const policies = [
       plain('a', [labelRule('r', ['Pod', 'apps/v1/Deployment/scale'])]),

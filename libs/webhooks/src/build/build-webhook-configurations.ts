@@ -12,13 +12,7 @@ import { parseKind, webhookTimeoutSecondsOf } from '@edict/engine';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   DEFAULT_WEBHOOK_NAMES,
-  EXCEPTION_VALIDATING_WEBHOOK_NAME,
-  MANAGED_BY_LABEL,
-  MANAGED_BY_VALUE,
   MAX_TIMEOUT_SECONDS,
-  MUTATING_WEBHOOK_NAME,
-  POLICY_VALIDATING_WEBHOOK_NAME,
-  VALIDATING_WEBHOOK_NAME,
   WEBHOOK_PATHS,
   type WebhookNames,
 } from './names';
@@ -97,7 +91,7 @@ export function buildWebhookConfigurations(
   const client = (path: string): WebhookClientConfig => clientConfig(options.endpoint, caBundle, path);
   const namespaceSelector = excludeNamespaces(options.excludedNamespaces ?? []);
   const objectSelector = options.objectSelector ?? {};
-  const labels = { ...options.labels, [MANAGED_BY_LABEL]: MANAGED_BY_VALUE };
+  const labels = { ...options.labels, [names.managedByLabel]: names.managedBy };
 
   const resourceWebhook = (
     family: WebhookFamily,
@@ -106,7 +100,7 @@ export function buildWebhookConfigurations(
     const { rules, timeout } = acc[family][failurePolicy];
     if (rules.size === 0) return undefined;
     const suffix = failurePolicy === 'Fail' ? 'fail' : 'ignore';
-    const base = family === 'validating' ? VALIDATING_WEBHOOK_NAME : MUTATING_WEBHOOK_NAME;
+    const base = family === 'validating' ? names.validatingWebhook : names.mutatingWebhook;
     const path = family === 'validating' ? WEBHOOK_PATHS.validate : WEBHOOK_PATHS.mutate;
     return {
       admissionReviewVersions: ['v1'],
@@ -151,7 +145,7 @@ export function buildWebhookConfigurations(
     validating.push(
       validatingConfiguration(names.policyValidating, labels, [
         staticHook(
-          POLICY_VALIDATING_WEBHOOK_NAME,
+          names.policyValidatingWebhook,
           WEBHOOK_PATHS.policyValidate,
           ['clusterpolicies', 'policies'],
           ['v1', 'v2beta1'],
@@ -163,7 +157,7 @@ export function buildWebhookConfigurations(
     validating.push(
       validatingConfiguration(names.exceptionValidating, labels, [
         staticHook(
-          EXCEPTION_VALIDATING_WEBHOOK_NAME,
+          names.exceptionValidatingWebhook,
           WEBHOOK_PATHS.exceptionValidate,
           ['policyexceptions'],
           ['v2', 'v2beta1'],

@@ -6,7 +6,6 @@
  * `lastSuccess()` lets readiness checks see that the controller is alive.
  */
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { HEARTBEAT_ANNOTATION } from '../build/names';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
 import { WEBHOOK_CONFIG_STORE, WEBHOOK_LEADER_GATE, WEBHOOK_OPTIONS } from '../webhooks.constants';
 import type { WebhookConfigStore, WebhookLeaderGate } from './ports';
@@ -39,7 +38,7 @@ export class WebhookMonitor {
       if (!this.leader.isLeader()) return { status: 'skipped', reason: 'not-leader' };
       const at = new Date();
       await this.store.annotate('ValidatingWebhookConfiguration', this.options.names.resourceValidating, {
-        [HEARTBEAT_ANNOTATION]: at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        [this.options.names.heartbeatAnnotation]: at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       });
       this.lastOk = at;
       this.lastErrorText = undefined;

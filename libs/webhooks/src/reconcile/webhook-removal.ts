@@ -6,7 +6,6 @@
  */
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { isNotFound } from '@edict/kube';
-import { MANAGED_BY_LABEL, MANAGED_BY_VALUE } from '../build/names';
 import type { WebhookConfigurationKind } from '../build/types';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
 import { WEBHOOK_CONFIG_STORE, WEBHOOK_KUBE_RESOURCES, WEBHOOK_OPTIONS } from '../webhooks.constants';
@@ -72,7 +71,7 @@ export class WebhookRemoval {
     };
     const deleted: string[] = [];
     for (const kind of KINDS) {
-      const labelled = await this.store.listNames(kind, `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`);
+      const labelled = await this.store.listNames(kind, `${names.managedByLabel}=${names.managedBy}`);
       for (const name of new Set([...known[kind], ...labelled])) {
         if (await this.store.delete(kind, name)) deleted.push(`${kind}/${name}`);
       }

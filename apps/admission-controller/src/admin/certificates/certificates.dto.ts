@@ -49,10 +49,10 @@ export class CertificatesDto {
   @ApiProperty({ type: [CertificateDto], description: 'The CA bundle clients trust, oldest first' })
   ca!: CertificateDto[];
 
-  @ApiProperty({ example: 'edict-svc.edict.svc.edict-tls-ca' })
+  @ApiProperty({ example: 'edict-svc.edict.svc.kyverno-tls-ca' })
   caSecret!: string;
 
-  @ApiProperty({ example: 'edict-svc.edict.svc.edict-tls-pair' })
+  @ApiProperty({ example: 'edict-svc.edict.svc.kyverno-tls-pair' })
   servingSecret!: string;
 
   @ApiProperty({ description: 'How long before expiry the serving certificate is renewed' })

@@ -4,15 +4,15 @@
  * whether the cluster already covers what is wanted (the reconciler's own drift test). Read-only:
  * building the desired set writes nothing.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { KubeResources } from '@edict/kube';
 import { LeaderService } from '@edict/leader';
 import { PolicyCache } from '@edict/policy';
 import {
   covers,
-  MANAGED_BY_LABEL,
-  MANAGED_BY_VALUE,
+  WEBHOOK_OPTIONS,
   WebhookReconciler,
+  type ResolvedWebhookOptions,
   type WebhookBuildResult,
   type WebhookConfiguration,
 } from '@edict/webhooks';
@@ -28,6 +28,7 @@ export class WebhookStateService {
     private readonly cache: PolicyCache,
     private readonly resources: KubeResources,
     private readonly leader: LeaderService,
+    @Inject(WEBHOOK_OPTIONS) private readonly options: ResolvedWebhookOptions,
   ) {}
 
   async state(): Promise<WebhooksDto> {
@@ -78,12 +79,10 @@ export class WebhookStateService {
 
   /** The configurations carrying Edict's managed-by label. */
   private async stored(): Promise<WebhookConfiguration[]> {
+    const { managedByLabel, managedBy } = this.options.names;
     const pages = await Promise.all(
       KINDS.map((kind) =>
-        this.resources.list(
-          { apiVersion: API_VERSION, kind },
-          { labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}` },
-        ),
+        this.resources.list({ apiVersion: API_VERSION, kind }, { labelSelector: `${managedByLabel}=${managedBy}` }),
       ),
     );
     return pages.flatMap((page, i) =>

@@ -1,0 +1,31 @@
+/**
+ * The libs' name options for an install name: the libs take plain names, the app derives them here
+ * (installNames) so every name the controller writes follows the one setting.
+ */
+import type { CertModuleOptions } from '@edict/cert';
+import { installNames } from '@edict/config';
+import type { WebhookModuleOptions } from '@edict/webhooks';
+
+/** WebhooksModule: the configurations, the webhooks inside them, the managed-by label, the heartbeat annotation. */
+export function webhookNameOptions(installName: string): Partial<WebhookModuleOptions> {
+  const names = installNames(installName);
+  return {
+    resourceValidatingName: names.webhookConfigurations.resourceValidating,
+    resourceMutatingName: names.webhookConfigurations.resourceMutating,
+    policyValidatingName: names.webhookConfigurations.policyValidating,
+    exceptionValidatingName: names.webhookConfigurations.exceptionValidating,
+    validatingWebhookName: names.webhooks.validating,
+    mutatingWebhookName: names.webhooks.mutating,
+    policyValidatingWebhookName: names.webhooks.policyValidating,
+    exceptionValidatingWebhookName: names.webhooks.exceptionValidating,
+    managedByLabel: names.webhookManagedBy.key,
+    managedBy: names.webhookManagedBy.value,
+    heartbeatAnnotation: names.heartbeatAnnotation,
+  };
+}
+
+/** CertModule: the managed-by label of the TLS Secrets (their names follow the Service and namespace). */
+export function certLabelOptions(installName: string): Pick<CertModuleOptions, 'managedByLabel' | 'managedBy'> {
+  const { certManagedBy } = installNames(installName);
+  return { managedByLabel: certManagedBy.key, managedBy: certManagedBy.value };
+}
