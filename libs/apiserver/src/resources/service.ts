@@ -60,6 +60,9 @@ const ADMISSION_RETRIES = 5;
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
+/** Subresources written as the whole object, of which they replace one part. */
+export type UpdateSubresource = 'status' | 'ephemeralcontainers';
+
 export const PATCH_CONTENT_TYPES: Readonly<Record<string, PatchType>> = {
   'application/json-patch+json': 'json',
   'application/merge-patch+json': 'merge',
@@ -163,7 +166,7 @@ export class ResourceService {
     namespace: string | undefined,
     name: string,
     body: JsonValue,
-    options: WriteOptions & { subresource?: 'status' } = {},
+    options: WriteOptions & { subresource?: UpdateSubresource } = {},
   ): WriteResult {
     if (!isObject(body)) throw kindMissing(body);
     const old = this.store.get(key(type), ns(type, namespace), name);
@@ -182,7 +185,7 @@ export class ResourceService {
     name: string,
     patchType: PatchType,
     patch: JsonValue,
-    options: PatchOptions & { subresource?: 'status' } = {},
+    options: PatchOptions & { subresource?: UpdateSubresource } = {},
   ): WriteResult {
     checkPatchRequest(type, patchType, options);
     const old = this.store.get(key(type), ns(type, namespace), name);
@@ -334,7 +337,7 @@ export class ResourceService {
     namespace: string | undefined,
     name: string,
     body: JsonValue,
-    options: PatchOptions & { subresource?: 'status' },
+    options: PatchOptions & { subresource?: UpdateSubresource },
     context: AdmissionRequestContext,
   ): Promise<WriteResult> {
     const admission = this.admission;
@@ -377,7 +380,7 @@ export class ResourceService {
     name: string,
     patchType: PatchType,
     patch: JsonValue,
-    options: PatchOptions & { subresource?: 'status' },
+    options: PatchOptions & { subresource?: UpdateSubresource },
     context: AdmissionRequestContext,
   ): Promise<WriteResult> {
     if (!this.admission) return this.patch(type, namespace, name, patchType, patch, options);
