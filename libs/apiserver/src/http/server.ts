@@ -23,6 +23,7 @@ import { requestUser, warningHeader } from './request-context';
 import { ApiError, badRequest, invalid, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status';
 import { ObjectStore } from '../store/object-store';
 import { SubresourceService } from '../resources/subresources';
+import { answerReview, isReviewType } from '../resources/reviews';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery';
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
 import { openApiV3Document, openApiV3Index } from './openapi';
@@ -48,6 +49,11 @@ export interface InMemoryApiServerOptions {
   readonly admission?: boolean;
   /** Deletes dependents of removed owners (default true). */
   readonly garbageCollection?: boolean;
+  /**
+   * Access reviews (SubjectAccessReview, SelfSubjectAccessReview...): with `allowAll` (the default)
+   * every access is allowed, without it every access is denied. Nothing else is authorized here.
+   */
+  readonly authorization?: { readonly allowAll?: boolean };
 }
 
 export interface StartOptions {
@@ -70,6 +76,7 @@ export class InMemoryApiServer {
   /** The ownerReferences garbage collector (`await server.gc?.settled()` waits for it). */
   readonly gc: GarbageCollector | undefined;
   private readonly bookmarkIntervalMs: number;
+  private readonly allowAll: boolean;
   private server: Server | undefined;
   private readonly watches = new Set<OpenWatch>();
   private address = '127.0.0.1:0';
@@ -97,6 +104,7 @@ export class InMemoryApiServer {
     this.gc =
       options.garbageCollection === false ? undefined : new GarbageCollector(this.store, this.registry, this.resources);
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
+    this.allowAll = options.authorization?.allowAll ?? true;
     for (const name of options.namespaces ?? DEFAULT_NAMESPACES) {
       this.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
@@ -278,6 +286,7 @@ export class InMemoryApiServer {
       limit: query.has('limit') ? Number(query.get('limit')) : undefined,
       continue: query.get('continue') ?? undefined,
     });
+    if (subresource === undefined) checkVerb(type, method, name === undefined, isWatch(query));
     const status =
       subresource === 'status' || subresource === 'ephemeralcontainers'
         ? (subresource as UpdateSubresource)
@@ -292,6 +301,12 @@ export class InMemoryApiServer {
       if (method === 'GET') {
         const result = this.resources.list(type, namespace, listOptions());
         sendJson(response, 200, listBody(type, result));
+        return;
+      }
+      if (method === 'POST' && isReviewType(type)) {
+        if (type.namespaced && namespace === undefined) throw pathNotFound();
+        const review = answerReview(type, namespace, (await body()) ?? null, context, this.allowAll);
+        send(201, review);
         return;
       }
       if (method === 'POST') {
@@ -488,6 +503,15 @@ export class InMemoryApiServer {
 function reply(response: ServerResponse, body: JsonObject): true {
   sendJson(response, 200, body);
   return true;
+}
+
+/** Methods map to verbs; a verb the type does not serve answers 405, as kube-apiserver does. */
+function checkVerb(type: ResourceType, method: string, collection: boolean, watch: boolean): void {
+  const verbs: Record<string, string> = collection
+    ? { GET: watch ? 'watch' : 'list', POST: 'create', DELETE: 'deletecollection' }
+    : { GET: watch ? 'watch' : 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+  const verb = verbs[method];
+  if (verb !== undefined && !type.verbs.includes(verb)) throw methodNotAllowed();
 }
 
 function isWatch(query: URLSearchParams): boolean {

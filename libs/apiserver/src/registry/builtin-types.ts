@@ -60,6 +60,9 @@ const EVENT_FIELDS = [
   'type',
 ];
 
+/** Reviews are answered, never stored. */
+const CREATE_ONLY = ['create'];
+
 const NAMESPACE_VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 
 export const BUILTIN_TYPES: readonly ResourceType[] = [
@@ -254,6 +257,15 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
       status: true,
       generation: true,
     },
+  ]),
+  ...group('authorization.k8s.io', 'v1', [
+    { kind: 'SubjectAccessReview', plural: 'subjectaccessreviews', namespaced: false, verbs: CREATE_ONLY },
+    { kind: 'LocalSubjectAccessReview', plural: 'localsubjectaccessreviews', namespaced: true, verbs: CREATE_ONLY },
+    { kind: 'SelfSubjectAccessReview', plural: 'selfsubjectaccessreviews', namespaced: false, verbs: CREATE_ONLY },
+    { kind: 'SelfSubjectRulesReview', plural: 'selfsubjectrulesreviews', namespaced: false, verbs: CREATE_ONLY },
+  ]),
+  ...group('authentication.k8s.io', 'v1', [
+    { kind: 'SelfSubjectReview', plural: 'selfsubjectreviews', namespaced: false, verbs: CREATE_ONLY },
   ]),
   ...group('events.k8s.io', 'v1', [{ kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'] }]),
 ];
