@@ -32,6 +32,7 @@ import {
 } from './prepare';
 import type { AdmissionAttributes, AdmissionChain, AdmissionRequestContext } from '../admission/types';
 import { dependentsOf, withoutOwner } from '../gc/dependents';
+import { isEventsV1Type, storageKey, toCoreEvent, toEventsV1 } from './event-versions';
 
 export interface WriteOptions {
   /** `dryRun=All`: every check runs, nothing is stored. */
@@ -86,6 +87,7 @@ export interface WriteResult {
 
 const CRD_RESOURCE = groupResourceKey('apiextensions.k8s.io', 'customresourcedefinitions');
 const NAMESPACES = groupResourceKey('', 'namespaces');
+const CORE_EVENTS = groupResourceKey('', 'events');
 
 export class ResourceService {
   constructor(
@@ -494,7 +496,7 @@ export class ResourceService {
   /** Stores an object under a new resourceVersion, keeping served CRD types in step. */
   private write(type: ResourceType, object: JsonObject): JsonObject {
     let stored: JsonObject = {
-      ...object,
+      ...toCoreEvent(object),
       metadata: { ...metadataOf(object), resourceVersion: String(this.store.nextResourceVersion()) },
     };
     if (key(type) === CRD_RESOURCE) {
@@ -647,7 +649,7 @@ function deleteOptionsObject(options: DeleteOptions): JsonObject {
 }
 
 function key(type: ResourceType): string {
-  return groupResourceKey(type.group, type.plural);
+  return storageKey(type);
 }
 
 function ns(type: ResourceType, namespace: string | undefined): string {
@@ -656,6 +658,7 @@ function ns(type: ResourceType, namespace: string | undefined): string {
 
 /** A stored object as served at `type`'s version (CRD versions share storage without conversion). */
 export function asVersion(type: ResourceType, object: JsonObject): JsonObject {
+  if (storageKey(type) === CORE_EVENTS) return isEventsV1Type(type) ? toEventsV1(object) : toCoreEvent(object);
   const apiVersion = apiVersionOf(type);
   return object.apiVersion === apiVersion ? object : { ...object, apiVersion };
 }
