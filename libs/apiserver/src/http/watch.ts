@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { JsonObject } from '@edict/engine';
-import { groupResourceKey, apiVersionOf, type ResourceType } from '../registry/resource-type';
+import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { matchesFilter, type ObjectFilter } from '../resources/list';
 import { asVersion } from '../resources/service';
 import { storageKey } from '../resources/event-versions';
