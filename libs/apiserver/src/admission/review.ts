@@ -5,7 +5,7 @@ import type { AdmissionAttributes } from './types';
 
 export function admissionReview(attributes: AdmissionAttributes, uid: string = randomUUID()): JsonObject {
   const { type, userInfo } = attributes;
-  const kind = { group: type.group, version: type.version, kind: type.kind };
+  const kind = attributes.kind ? { ...attributes.kind } : { group: type.group, version: type.version, kind: type.kind };
   const resource = { group: type.group, version: type.version, resource: type.plural };
   const request: JsonObject = {
     uid,

@@ -18,11 +18,19 @@ export const DEFAULT_USER: UserInfo = {
   groups: ['kubeadm:cluster-admins', 'system:authenticated'],
 };
 
+export interface GroupVersionKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
 export interface AdmissionAttributes {
   readonly operation: AdmissionOperation;
   readonly type: ResourceType;
   /** '' for the main resource, `status` for `/status`. */
   readonly subresource: string;
+  /** The kind of `object` when a subresource has its own (`autoscaling/v1` Scale); the type's kind otherwise. */
+  readonly kind?: GroupVersionKind;
   /** '' when not known yet (a create with generateName). */
   readonly name: string;
   /** '' for cluster-scoped objects; a Namespace's own name for Namespace objects (as kube does). */

@@ -9,7 +9,8 @@
  */
 import { isObject, type JsonObject } from '@edict/engine';
 import type { ResourceRegistry } from '../registry/registry';
-import { groupResourceKey, type ResourceType } from '../registry/resource-type';
+import { type ResourceType } from '../registry/resource-type';
+import { storageKey } from '../resources/event-versions';
 import { ApiError } from '../status';
 import type { ChangeEvent, ObjectStore } from '../store/object-store';
 import { FOREGROUND_FINALIZER, type ResourceService } from '../resources/service';
@@ -195,7 +196,7 @@ export class GarbageCollector {
     const type = this.registry.findByKind(String(ref.apiVersion), String(ref.kind));
     if (!type) return undefined;
     return {
-      groupResource: groupResourceKey(type.group, type.plural),
+      groupResource: storageKey(type),
       namespace: type.namespaced ? dependentNamespace : '',
       name: String(ref.name),
     };

@@ -47,6 +47,21 @@ function storageVersionHash(type: ResourceType): string {
   return createHash('sha256').update(`${type.group}/${type.version}/${type.kind}`).digest('base64').slice(0, 11);
 }
 
+/** What kube's discovery says of each subresource: its kind (and group/version when not the parent's). */
+const SUBRESOURCE_DISCOVERY: Readonly<
+  Record<string, { group?: string; version?: string; kind?: string; verbs: readonly string[] }>
+> = {
+  status: { verbs: ['get', 'patch', 'update'] },
+  scale: { group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
+  ephemeralcontainers: { verbs: ['get', 'patch', 'update'] },
+  exec: { kind: 'PodExecOptions', verbs: ['create', 'get'] },
+  attach: { kind: 'PodAttachOptions', verbs: ['create', 'get'] },
+  portforward: { kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+  eviction: { group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+  log: { verbs: ['get'] },
+  token: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] },
+};
+
 function resourceEntries(type: ResourceType): JsonObject[] {
   const main: JsonObject = {
     name: type.plural,
@@ -58,13 +73,17 @@ function resourceEntries(type: ResourceType): JsonObject[] {
     ...(type.categories.length > 0 ? { categories: [...type.categories] } : {}),
     storageVersionHash: storageVersionHash(type),
   };
-  const subresources = type.subresources.map((sub) => ({
-    name: `${type.plural}/${sub}`,
-    singularName: '',
-    namespaced: type.namespaced,
-    kind: type.kind,
-    verbs: ['get', 'patch', 'update'],
-  }));
+  const subresources = type.subresources.map((sub) => {
+    const served = SUBRESOURCE_DISCOVERY[sub];
+    return {
+      name: `${type.plural}/${sub}`,
+      singularName: '',
+      namespaced: type.namespaced,
+      ...(served?.group !== undefined ? { group: served.group, version: served.version } : {}),
+      kind: served?.kind ?? type.kind,
+      verbs: [...(served?.verbs ?? ['get', 'patch', 'update'])],
+    };
+  });
   return [main, ...subresources];
 }
 

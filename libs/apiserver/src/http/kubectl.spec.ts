@@ -174,6 +174,44 @@ spec:
     expect(await kubectl('apply', '--server-side', '-f', widget)).toBe('widget.example.com/w1 serverside-applied\n');
   });
 
+  it('create generators send protobuf bodies the server reads for every kind', async () => {
+    const created = [
+      ['create', 'deployment', 'web', '--image=nginx:1', '--replicas=0', '--port=80'],
+      ['create', 'job', 'once', '--image=busybox', '--', 'true'],
+      ['create', 'cronjob', 'nightly', '--image=busybox', '--schedule=0 1 * * *'],
+      ['create', 'job', 'now', '--from=cronjob/nightly'],
+      ['create', 'service', 'clusterip', 'svc', '--tcp=80:8080'],
+      ['create', 'service', 'nodeport', 'np', '--tcp=80:8080'],
+      ['create', 'role', 'reader', '--verb=get', '--resource=pods'],
+      ['create', 'rolebinding', 'reader', '--role=reader', '--user=bob'],
+      ['create', 'clusterrole', 'creader', '--verb=get', '--resource=pods'],
+      ['create', 'clusterrolebinding', 'creader', '--clusterrole=creader', '--serviceaccount=default:robot'],
+      ['create', 'serviceaccount', 'robot'],
+      ['create', 'ingress', 'ing', '--rule=foo.com/bar=svc:80'],
+      ['create', 'poddisruptionbudget', 'pdb', '--selector=app=web', '--min-available=1'],
+      ['create', 'priorityclass', 'low', '--value=0'],
+      ['create', 'quota', 'q', '--hard=pods=2'],
+    ];
+    for (const args of created) await kubectl(...args);
+    const deployment = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json'));
+    // replicas is a pointer in Go: an explicit 0 survives; unset scalars do not appear.
+    expect(deployment.spec.replicas).toBe(0);
+    expect(deployment.spec.template.spec.containers).toEqual([
+      { name: 'nginx', image: 'nginx:1', ports: [{ containerPort: 80 }], resources: {} },
+    ]);
+    expect(await kubectl('get', 'priorityclass', 'low', '-o', 'jsonpath={.value}')).toBe('0');
+    expect(await kubectl('get', 'pdb', 'pdb', '-o', 'jsonpath={.spec.minAvailable}')).toBe('1');
+    expect(await kubectl('get', 'job', 'now', '-o', 'jsonpath={.metadata.ownerReferences[0].kind}')).toBe('CronJob');
+    expect(await kubectl('get', 'svc', 'np', '-o', 'jsonpath={.spec.type} {.spec.ports[0].targetPort}')).toBe(
+      'NodePort 8080',
+    );
+    expect(JSON.parse(await kubectl('get', 'rolebinding', 'reader', '-o', 'json')).subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'bob' },
+    ]);
+    expect(await kubectl('scale', 'deployment', 'web', '--replicas=2')).toBe('deployment.apps/web scaled\n');
+    expect(await kubectl('auth', 'can-i', 'create', 'pods', '--as=system:serviceaccount:default:robot')).toBe('yes\n');
+  });
+
   it('get -w prints changes until its timeout', async () => {
     await kubectl('create', 'configmap', 'first');
     const watcher = spawn(

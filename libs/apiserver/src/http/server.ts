@@ -8,7 +8,13 @@ import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
 import { ResourceRegistry } from '../registry/registry';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { compileFilter, type ListOptions } from '../resources/list';
-import { PATCH_CONTENT_TYPES, ResourceService, type DeleteOptions, type PropagationPolicy } from '../resources/service';
+import {
+  PATCH_CONTENT_TYPES,
+  ResourceService,
+  type DeleteOptions,
+  type PropagationPolicy,
+  type UpdateSubresource,
+} from '../resources/service';
 import type { ServiceEndpoints } from '../admission/caller';
 import type { AdmissionRequestContext } from '../admission/types';
 import { WebhookAdmission } from '../admission/webhook-admission';
@@ -16,6 +22,8 @@ import { GarbageCollector } from '../gc/garbage-collector';
 import { requestUser, warningHeader } from './request-context';
 import { ApiError, badRequest, invalid, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status';
 import { ObjectStore } from '../store/object-store';
+import { SubresourceService } from '../resources/subresources';
+import { answerReview, isReviewType } from '../resources/reviews';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery';
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
 import { openApiV3Document, openApiV3Index } from './openapi';
@@ -41,6 +49,11 @@ export interface InMemoryApiServerOptions {
   readonly admission?: boolean;
   /** Deletes dependents of removed owners (default true). */
   readonly garbageCollection?: boolean;
+  /**
+   * Access reviews (SubjectAccessReview, SelfSubjectAccessReview...): with `allowAll` (the default)
+   * every access is allowed, without it every access is denied. Nothing else is authorized here.
+   */
+  readonly authorization?: { readonly allowAll?: boolean };
 }
 
 export interface StartOptions {
@@ -55,6 +68,7 @@ export class InMemoryApiServer {
   readonly store: ObjectStore;
   readonly registry: ResourceRegistry;
   readonly resources: ResourceService;
+  private readonly subresources: SubresourceService;
   /** Test fault injection: failing or holding requests (see `faults.ts`). */
   readonly faults = new FaultInjector();
   /** Test record of the requests answered, with their users (`requests.start()` turns it on). */
@@ -62,6 +76,7 @@ export class InMemoryApiServer {
   /** The ownerReferences garbage collector (`await server.gc?.settled()` waits for it). */
   readonly gc: GarbageCollector | undefined;
   private readonly bookmarkIntervalMs: number;
+  private readonly allowAll: boolean;
   private server: Server | undefined;
   private readonly watches = new Set<OpenWatch>();
   private address = '127.0.0.1:0';
@@ -70,6 +85,7 @@ export class InMemoryApiServer {
     this.store = new ObjectStore({ historyLimit: options.historyLimit });
     this.registry = new ResourceRegistry();
     this.resources = new ResourceService(this.store, this.registry);
+    this.subresources = new SubresourceService(this.resources);
     if (options.admission !== false) {
       const store = this.store;
       this.resources.admission = new WebhookAdmission(
@@ -88,6 +104,7 @@ export class InMemoryApiServer {
     this.gc =
       options.garbageCollection === false ? undefined : new GarbageCollector(this.store, this.registry, this.resources);
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
+    this.allowAll = options.authorization?.allowAll ?? true;
     for (const name of options.namespaces ?? DEFAULT_NAMESPACES) {
       this.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
@@ -269,7 +286,11 @@ export class InMemoryApiServer {
       limit: query.has('limit') ? Number(query.get('limit')) : undefined,
       continue: query.get('continue') ?? undefined,
     });
-    const status = subresource === 'status' ? ('status' as const) : undefined;
+    if (subresource === undefined) checkVerb(type, method, name === undefined, isWatch(query));
+    const status =
+      subresource === 'status' || subresource === 'ephemeralcontainers'
+        ? (subresource as UpdateSubresource)
+        : undefined;
 
     if (name === undefined) {
       // Collection: list, watch, create, deletecollection.
@@ -280,6 +301,12 @@ export class InMemoryApiServer {
       if (method === 'GET') {
         const result = this.resources.list(type, namespace, listOptions());
         sendJson(response, 200, listBody(type, result));
+        return;
+      }
+      if (method === 'POST' && isReviewType(type)) {
+        if (type.namespaced && namespace === undefined) throw pathNotFound();
+        const review = answerReview(type, namespace, (await body()) ?? null, context, this.allowAll);
+        send(201, review);
         return;
       }
       if (method === 'POST') {
@@ -303,6 +330,18 @@ export class InMemoryApiServer {
       throw methodNotAllowed();
     }
     if (type.namespaced && namespace === undefined) throw pathNotFound();
+    if (subresource !== undefined && subresource !== 'status' && subresource !== 'ephemeralcontainers') {
+      await this.serveSubresource(route as ResourceRoute & { name: string; subresource: string }, request, query, {
+        method,
+        dryRun,
+        contentType,
+        body,
+        context,
+        send,
+        response,
+      });
+      return;
+    }
 
     switch (method) {
       case 'GET': {
@@ -362,6 +401,78 @@ export class InMemoryApiServer {
     }
   }
 
+  /** Subresources with their own kind (`subresources.ts`): scale, eviction, exec/attach/portforward, log, token. */
+  private async serveSubresource(
+    route: ResourceRoute & { name: string; subresource: string },
+    request: IncomingMessage,
+    query: URLSearchParams,
+    call: {
+      method: string;
+      dryRun: boolean;
+      contentType: string;
+      body: () => Promise<JsonValue | undefined>;
+      context: AdmissionRequestContext;
+      send: (code: number, body: JsonValue) => void;
+      response: ServerResponse;
+    },
+  ): Promise<void> {
+    const { type, namespace, name, subresource } = route;
+    const { method, dryRun, context, send } = call;
+    const fieldManager = query.get('fieldManager') ?? undefined;
+    switch (subresource) {
+      case 'scale': {
+        if (method === 'GET') return send(200, this.subresources.getScale(type, namespace, name));
+        if (method === 'PUT') {
+          const body = (await call.body()) ?? null;
+          return send(
+            200,
+            await this.subresources.writeScale(type, namespace, name, { body }, { dryRun, fieldManager }, context),
+          );
+        }
+        if (method === 'PATCH') {
+          const patchType = PATCH_CONTENT_TYPES[call.contentType];
+          if (!patchType) throw unsupportedMediaType(Object.keys(PATCH_CONTENT_TYPES).join(', '));
+          const patch = await call.body();
+          if (patch === undefined) throw badRequest('the body of the request is empty');
+          return send(
+            200,
+            await this.subresources.writeScale(
+              type,
+              namespace,
+              name,
+              { patchType, patch },
+              { dryRun, fieldManager },
+              context,
+            ),
+          );
+        }
+        throw methodNotAllowed();
+      }
+      case 'eviction': {
+        if (method !== 'POST') throw methodNotAllowed();
+        const budgets = this.registry.find('policy', 'v1', 'poddisruptionbudgets');
+        const body = (await call.body()) ?? null;
+        return send(201, await this.subresources.evict(namespace!, name, body, { dryRun }, context, type, budgets));
+      }
+      case 'exec':
+      case 'attach':
+      case 'portforward':
+        if (method !== 'GET' && method !== 'POST') throw methodNotAllowed();
+        return this.subresources.connect(type, namespace!, name, subresource, query, context);
+      case 'log':
+        if (method !== 'GET') throw methodNotAllowed();
+        return sendText(call.response, 200, this.subresources.log(type, namespace!, name, query));
+      case 'token': {
+        if (method !== 'POST') throw methodNotAllowed();
+        const body = (await call.body()) ?? null;
+        return send(201, await this.subresources.requestToken(type, namespace!, name, body, { dryRun }, context));
+      }
+      default:
+        void request;
+        throw pathNotFound();
+    }
+  }
+
   private watch(
     type: ResourceType,
     namespace: string | undefined,
@@ -392,6 +503,15 @@ export class InMemoryApiServer {
 function reply(response: ServerResponse, body: JsonObject): true {
   sendJson(response, 200, body);
   return true;
+}
+
+/** Methods map to verbs; a verb the type does not serve answers 405, as kube-apiserver does. */
+function checkVerb(type: ResourceType, method: string, collection: boolean, watch: boolean): void {
+  const verbs: Record<string, string> = collection
+    ? { GET: watch ? 'watch' : 'list', POST: 'create', DELETE: 'deletecollection' }
+    : { GET: watch ? 'watch' : 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+  const verb = verbs[method];
+  if (verb !== undefined && !type.verbs.includes(verb)) throw methodNotAllowed();
 }
 
 function isWatch(query: URLSearchParams): boolean {

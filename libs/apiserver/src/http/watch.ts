@@ -5,9 +5,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { JsonObject } from '@edict/engine';
-import { groupResourceKey, apiVersionOf, type ResourceType } from '../registry/resource-type';
+import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { matchesFilter, type ObjectFilter } from '../resources/list';
 import { asVersion } from '../resources/service';
+import { storageKey } from '../resources/event-versions';
 import { expired } from '../status';
 import type { ChangeEvent, ObjectStore } from '../store/object-store';
 
@@ -36,7 +37,7 @@ export function startWatch(
   onClose: (watch: OpenWatch) => void,
 ): OpenWatch {
   const { type, namespace, filter } = request;
-  const groupResource = groupResourceKey(type.group, type.plural);
+  const groupResource = storageKey(type);
   response.writeHead(200, {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',

@@ -8,6 +8,8 @@ interface BuiltinSpec {
   shortNames?: string[];
   categories?: string[];
   status?: boolean;
+  /** Subresources besides `status` (`scale`, `exec`...). */
+  subresources?: string[];
   generation?: boolean;
   fields?: string[];
   /** Namespaces cannot be deletecollection'ed in kube. */
@@ -26,7 +28,7 @@ function group(groupName: string, version: string, specs: BuiltinSpec[]): Resour
     shortNames: spec.shortNames ?? [],
     categories: spec.categories ?? [],
     verbs: spec.verbs ?? STANDARD_VERBS,
-    subresources: spec.status ? ['status'] : [],
+    subresources: [...(spec.status ? ['status'] : []), ...(spec.subresources ?? [])],
     tracksGeneration: spec.generation ?? false,
     builtin: true,
     selectableFields: spec.fields ?? [],
@@ -58,6 +60,9 @@ const EVENT_FIELDS = [
   'type',
 ];
 
+/** Reviews are answered, never stored. */
+const CREATE_ONLY = ['create'];
+
 const NAMESPACE_VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 
 export const BUILTIN_TYPES: readonly ResourceType[] = [
@@ -78,12 +83,40 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
       shortNames: ['po'],
       categories: ['all'],
       status: true,
+      subresources: ['ephemeralcontainers', 'exec', 'attach', 'portforward', 'eviction', 'log'],
       fields: POD_FIELDS,
     },
     { kind: 'ConfigMap', plural: 'configmaps', namespaced: true, shortNames: ['cm'] },
     { kind: 'Secret', plural: 'secrets', namespaced: true, fields: ['type'] },
     { kind: 'Service', plural: 'services', namespaced: true, shortNames: ['svc'], categories: ['all'], status: true },
-    { kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true, shortNames: ['sa'] },
+    {
+      kind: 'ServiceAccount',
+      plural: 'serviceaccounts',
+      namespaced: true,
+      shortNames: ['sa'],
+      subresources: ['token'],
+    },
+    {
+      kind: 'ReplicationController',
+      plural: 'replicationcontrollers',
+      namespaced: true,
+      shortNames: ['rc'],
+      categories: ['all'],
+      status: true,
+      subresources: ['scale'],
+      generation: true,
+    },
+    { kind: 'PodTemplate', plural: 'podtemplates', namespaced: true },
+    { kind: 'ResourceQuota', plural: 'resourcequotas', namespaced: true, shortNames: ['quota'], status: true },
+    { kind: 'LimitRange', plural: 'limitranges', namespaced: true, shortNames: ['limits'] },
+    {
+      kind: 'PersistentVolumeClaim',
+      plural: 'persistentvolumeclaims',
+      namespaced: true,
+      shortNames: ['pvc'],
+      status: true,
+    },
+    { kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], status: true },
     { kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'], fields: EVENT_FIELDS },
     { kind: 'Endpoints', plural: 'endpoints', namespaced: true, shortNames: ['ep'] },
     {
@@ -103,6 +136,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
       shortNames: ['deploy'],
       categories: ['all'],
       status: true,
+      subresources: ['scale'],
       generation: true,
     },
     {
@@ -121,6 +155,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
       shortNames: ['sts'],
       categories: ['all'],
       status: true,
+      subresources: ['scale'],
       generation: true,
     },
     {
@@ -130,6 +165,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
       shortNames: ['rs'],
       categories: ['all'],
       status: true,
+      subresources: ['scale'],
       generation: true,
       fields: ['status.replicas'],
     },
@@ -154,7 +190,26 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
       generation: true,
     },
   ]),
+  ...group('apps', 'v1', [{ kind: 'ControllerRevision', plural: 'controllerrevisions', namespaced: true }]),
+  ...group('autoscaling', 'v2', [
+    {
+      kind: 'HorizontalPodAutoscaler',
+      plural: 'horizontalpodautoscalers',
+      namespaced: true,
+      shortNames: ['hpa'],
+      categories: ['all'],
+      status: true,
+    },
+  ]),
   ...group('coordination.k8s.io', 'v1', [{ kind: 'Lease', plural: 'leases', namespaced: true }]),
+  ...group('scheduling.k8s.io', 'v1', [
+    { kind: 'PriorityClass', plural: 'priorityclasses', namespaced: false, shortNames: ['pc'] },
+  ]),
+  ...group('storage.k8s.io', 'v1', [
+    { kind: 'StorageClass', plural: 'storageclasses', namespaced: false, shortNames: ['sc'] },
+  ]),
+  ...group('discovery.k8s.io', 'v1', [{ kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true }]),
+  ...group('node.k8s.io', 'v1', [{ kind: 'RuntimeClass', plural: 'runtimeclasses', namespaced: false }]),
   ...group('admissionregistration.k8s.io', 'v1', [
     {
       kind: 'MutatingWebhookConfiguration',
@@ -190,6 +245,8 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
   ]),
   ...group('networking.k8s.io', 'v1', [
     { kind: 'NetworkPolicy', plural: 'networkpolicies', namespaced: true, shortNames: ['netpol'], generation: true },
+    { kind: 'Ingress', plural: 'ingresses', namespaced: true, shortNames: ['ing'], status: true, generation: true },
+    { kind: 'IngressClass', plural: 'ingressclasses', namespaced: false },
   ]),
   ...group('policy', 'v1', [
     {
@@ -200,6 +257,15 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
       status: true,
       generation: true,
     },
+  ]),
+  ...group('authorization.k8s.io', 'v1', [
+    { kind: 'SubjectAccessReview', plural: 'subjectaccessreviews', namespaced: false, verbs: CREATE_ONLY },
+    { kind: 'LocalSubjectAccessReview', plural: 'localsubjectaccessreviews', namespaced: true, verbs: CREATE_ONLY },
+    { kind: 'SelfSubjectAccessReview', plural: 'selfsubjectaccessreviews', namespaced: false, verbs: CREATE_ONLY },
+    { kind: 'SelfSubjectRulesReview', plural: 'selfsubjectrulesreviews', namespaced: false, verbs: CREATE_ONLY },
+  ]),
+  ...group('authentication.k8s.io', 'v1', [
+    { kind: 'SelfSubjectReview', plural: 'selfsubjectreviews', namespaced: false, verbs: CREATE_ONLY },
   ]),
   ...group('events.k8s.io', 'v1', [{ kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'] }]),
 ];

@@ -11,7 +11,7 @@ export interface ResourceType {
   readonly shortNames: readonly string[];
   readonly categories: readonly string[];
   readonly verbs: readonly string[];
-  /** Served subresources; only `status` is implemented. */
+  /** Served subresources (`status`, `scale`, `exec`...): see `resources/subresources.ts`. */
   readonly subresources: readonly string[];
   /** Whether `metadata.generation` is kept and bumped on changes outside metadata and status. */
   readonly tracksGeneration: boolean;

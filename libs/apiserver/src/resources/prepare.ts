@@ -143,7 +143,7 @@ export function prepareUpdate(
   type: ResourceType,
   old: JsonObject,
   body: JsonObject,
-  subresource: 'status' | undefined,
+  subresource: 'status' | 'ephemeralcontainers' | undefined,
 ): JsonObject {
   checkTypeMeta(type, body);
   const oldMeta = metadataOf(old);
@@ -162,7 +162,15 @@ export function prepareUpdate(
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
   let object: JsonObject;
-  if (subresource === 'status') {
+  if (subresource === 'ephemeralcontainers') {
+    // Only the Pod's ephemeral containers change through this subresource.
+    const oldSpec = isObject(old.spec) ? old.spec : {};
+    const newSpec = isObject(body.spec) ? body.spec : {};
+    const spec: JsonObject = { ...oldSpec };
+    if (newSpec.ephemeralContainers === undefined) delete spec.ephemeralContainers;
+    else spec.ephemeralContainers = newSpec.ephemeralContainers;
+    object = { ...old, metadata: { ...oldMeta }, spec };
+  } else if (subresource === 'status') {
     object = { ...old, metadata: { ...oldMeta } };
     if (body.status === undefined) delete object.status;
     else object.status = body.status;

@@ -32,6 +32,7 @@ import {
 } from './prepare';
 import type { AdmissionAttributes, AdmissionChain, AdmissionRequestContext } from '../admission/types';
 import { dependentsOf, withoutOwner } from '../gc/dependents';
+import { isEventsV1Type, storageKey, toCoreEvent, toEventsV1 } from './event-versions';
 
 export interface WriteOptions {
   /** `dryRun=All`: every check runs, nothing is stored. */
@@ -60,6 +61,9 @@ const ADMISSION_RETRIES = 5;
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
+/** Subresources written as the whole object, of which they replace one part. */
+export type UpdateSubresource = 'status' | 'ephemeralcontainers';
+
 export const PATCH_CONTENT_TYPES: Readonly<Record<string, PatchType>> = {
   'application/json-patch+json': 'json',
   'application/merge-patch+json': 'merge',
@@ -83,6 +87,7 @@ export interface WriteResult {
 
 const CRD_RESOURCE = groupResourceKey('apiextensions.k8s.io', 'customresourcedefinitions');
 const NAMESPACES = groupResourceKey('', 'namespaces');
+const CORE_EVENTS = groupResourceKey('', 'events');
 
 export class ResourceService {
   constructor(
@@ -163,7 +168,7 @@ export class ResourceService {
     namespace: string | undefined,
     name: string,
     body: JsonValue,
-    options: WriteOptions & { subresource?: 'status' } = {},
+    options: WriteOptions & { subresource?: UpdateSubresource } = {},
   ): WriteResult {
     if (!isObject(body)) throw kindMissing(body);
     const old = this.store.get(key(type), ns(type, namespace), name);
@@ -182,7 +187,7 @@ export class ResourceService {
     name: string,
     patchType: PatchType,
     patch: JsonValue,
-    options: PatchOptions & { subresource?: 'status' } = {},
+    options: PatchOptions & { subresource?: UpdateSubresource } = {},
   ): WriteResult {
     checkPatchRequest(type, patchType, options);
     const old = this.store.get(key(type), ns(type, namespace), name);
@@ -334,7 +339,7 @@ export class ResourceService {
     namespace: string | undefined,
     name: string,
     body: JsonValue,
-    options: PatchOptions & { subresource?: 'status' },
+    options: PatchOptions & { subresource?: UpdateSubresource },
     context: AdmissionRequestContext,
   ): Promise<WriteResult> {
     const admission = this.admission;
@@ -377,7 +382,7 @@ export class ResourceService {
     name: string,
     patchType: PatchType,
     patch: JsonValue,
-    options: PatchOptions & { subresource?: 'status' },
+    options: PatchOptions & { subresource?: UpdateSubresource },
     context: AdmissionRequestContext,
   ): Promise<WriteResult> {
     if (!this.admission) return this.patch(type, namespace, name, patchType, patch, options);
@@ -491,7 +496,7 @@ export class ResourceService {
   /** Stores an object under a new resourceVersion, keeping served CRD types in step. */
   private write(type: ResourceType, object: JsonObject): JsonObject {
     let stored: JsonObject = {
-      ...object,
+      ...toCoreEvent(object),
       metadata: { ...metadataOf(object), resourceVersion: String(this.store.nextResourceVersion()) },
     };
     if (key(type) === CRD_RESOURCE) {
@@ -644,7 +649,7 @@ function deleteOptionsObject(options: DeleteOptions): JsonObject {
 }
 
 function key(type: ResourceType): string {
-  return groupResourceKey(type.group, type.plural);
+  return storageKey(type);
 }
 
 function ns(type: ResourceType, namespace: string | undefined): string {
@@ -653,6 +658,7 @@ function ns(type: ResourceType, namespace: string | undefined): string {
 
 /** A stored object as served at `type`'s version (CRD versions share storage without conversion). */
 export function asVersion(type: ResourceType, object: JsonObject): JsonObject {
+  if (storageKey(type) === CORE_EVENTS) return isEventsV1Type(type) ? toEventsV1(object) : toCoreEvent(object);
   const apiVersion = apiVersionOf(type);
   return object.apiVersion === apiVersion ? object : { ...object, apiVersion };
 }
