@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ArgsError, parseArgs } from './args';
-import { renderJunit, renderMarkdown, renderTable, scoreOf, type E2eTestRecord } from './report';
+import { renderJunit, renderMarkdown, renderTable, scoreOf } from './report';
 import { runSuite } from './run-suite';
 import { startSuiteCluster } from './suite-cluster';
 
@@ -24,15 +24,9 @@ const FLOOR = resolve('test/e2e-conformance/floor.json');
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2), process.env, process.cwd());
   const started = performance.now();
-  const cluster = await startSuiteCluster();
-  let records: E2eTestRecord[];
-  try {
-    records = await runSuite(args, cluster.kubeconfigPath, (record) =>
-      process.stderr.write(`${record.outcome.toUpperCase().padEnd(5)} ${record.path} (${seconds(record.durationMs)})\n`),
-    );
-  } finally {
-    await cluster.stop();
-  }
+  const records = await runSuite(args, startSuiteCluster, (record) =>
+    process.stderr.write(`${record.outcome.toUpperCase().padEnd(5)} ${record.path} (${seconds(record.durationMs)})\n`),
+  );
   const elapsedMs = performance.now() - started;
   const scores = scoreOf(records);
   if (args.output === 'json') process.stdout.write(JSON.stringify({ elapsedMs, scores, tests: records }, null, 2) + '\n');

@@ -1,13 +1,18 @@
 /**
- * Runs the suite's tests through `@edict/chainsaw` against a started cluster and turns each result
- * into a report record. Tests listed in apart.json are not run: they need what an embedded cluster
- * lacks (running Pods, cert-manager, another installation), and are reported with that reason.
+ * Runs the suite's tests through `@edict/chainsaw` and turns each result into a report record.
+ * Tests listed in apart.json are not run: they need what an embedded cluster lacks (running Pods,
+ * cert-manager, another installation), and are reported with that reason.
+ *
+ * Each group of sibling tests (one parent folder) gets a fresh cluster, as Kyverno's CI gives each
+ * slice of the suite a fresh kind cluster: some tests leave objects behind that chainsaw does not
+ * track (a policy applied by a script), and a later test must not inherit them.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { discoverTestFiles, runChainsawTests, type ChainsawFailure, type ChainsawTestResult } from '@edict/chainsaw';
 import type { E2eArgs } from './args';
 import type { E2eTestRecord } from './report';
+import type { SuiteCluster } from './suite-cluster';
 
 /** Why each test counted apart cannot pass on the embedded cluster, by folder relative to the suite. */
 export function readApart(): Readonly<Record<string, string>> {
@@ -16,7 +21,7 @@ export function readApart(): Readonly<Record<string, string>> {
 
 export async function runSuite(
   args: E2eArgs,
-  kubeconfigPath: string,
+  startCluster: () => Promise<SuiteCluster>,
   onRecord: (record: E2eTestRecord) => void,
 ): Promise<E2eTestRecord[]> {
   const apart = readApart();
@@ -27,20 +32,28 @@ export async function runSuite(
     records.push(entry);
     onRecord(entry);
   };
-  const toRun: string[] = [];
+  const groups = new Map<string, string[]>();
   for (const file of files) {
     const path = suitePathOf(args.suiteDir, dirname(file));
     const reason = apart[path];
     if (reason) record({ path, name: path.split('/').at(-1) ?? path, outcome: 'apart', durationMs: 0, reason });
-    else toRun.push(file);
+    else groups.set(dirname(path), [...(groups.get(dirname(path)) ?? []), file]);
   }
-  await runChainsawTests({
-    paths: toRun,
-    kubeconfigPath,
-    timeoutScale: args.timeoutScale,
-    sleepScale: args.sleepScale,
-    onResult: (result) => record(recordOf(args.suiteDir, result)),
-  });
+  for (const group of groups.values()) {
+    const cluster = await startCluster();
+    try {
+      await runChainsawTests({
+        paths: group,
+        kubeconfigPath: cluster.kubeconfigPath,
+        env: cluster.env,
+        timeoutScale: args.timeoutScale,
+        sleepScale: args.sleepScale,
+        onResult: (result) => record(recordOf(args.suiteDir, result)),
+      });
+    } finally {
+      await cluster.stop();
+    }
+  }
   return records;
 }
 

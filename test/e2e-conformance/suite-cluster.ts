@@ -4,20 +4,23 @@
  * Secrets, Leases), the ConfigMap Kyverno's chart installs, and PolicyExceptions honoured from any
  * namespace (the suite's Kyverno install enables them so).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { JsonObject } from '@edict/engine';
 import { startLocalCluster } from '../../apps/launcher/src/local/local-cluster';
 
 export interface SuiteCluster {
   readonly kubeconfigPath: string;
+  /** The environment of the tests' scripts: `kyverno` on the PATH is Edict's CLI. */
+  readonly env: Readonly<Record<string, string | undefined>>;
   /** Stops the controller and the API server and removes the kubeconfig's folder. */
   stop(): Promise<void>;
 }
 
 export const INSTALL_MANIFEST = resolve('test/e2e-conformance/kyverno-install.yaml');
+const CLI = resolve('dist/apps/cli/main.js');
 
 export async function startSuiteCluster(): Promise<SuiteCluster> {
   const workDir = mkdtempSync(join(tmpdir(), 'edict-e2e-'));
@@ -25,17 +28,28 @@ export async function startSuiteCluster(): Promise<SuiteCluster> {
     apiPort: 0,
     kubeconfigPath: join(workDir, 'kubeconfig'),
     env: { ...process.env, EDICT_INSTALL_NAME: 'kyverno', EDICT_WEBHOOK_PORT: '0' },
-    controller: { exceptionNamespaces: ['*'], adminEndpoints: false },
+    // The suite's Kyverno install honours exceptions from any namespace and omits no event type.
+    controller: { exceptionNamespaces: ['*'], omitEvents: [], adminEndpoints: false },
     preinstalled: readManifest(INSTALL_MANIFEST),
     logger: ['error'],
   });
   return {
     kubeconfigPath: cluster.kubeconfigPath,
+    env: { ...process.env, PATH: `${kyvernoShim(workDir)}${delimiter}${process.env['PATH'] ?? ''}` },
     stop: async () => {
       await cluster.stop();
       rmSync(workDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A `kyverno` command running Edict's CLI (built by the npm script), for the suite's `kyverno apply` steps. */
+function kyvernoShim(workDir: string): string {
+  const bin = join(workDir, 'bin');
+  mkdirSync(bin);
+  const script = `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`;
+  writeFileSync(join(bin, 'kyverno'), script, { mode: 0o755 });
+  return bin;
 }
 
 function readManifest(path: string): JsonObject[] {

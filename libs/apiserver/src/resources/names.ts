@@ -7,6 +7,10 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 
 /** Types whose names must be DNS labels (no dots) rather than subdomains. */
 const LABEL_NAMED = new Set(['/namespaces', '/services']);
+/** Built-in types whose names need only be path segments, as kube's RBAC validation allows (`kyverno:rbac`). */
+const PATH_SEGMENT_NAMED = new Set(
+  ['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings'].map((resource) => `rbac.authorization.k8s.io/${resource}`),
+);
 
 export function validateName(groupResource: string, builtin: boolean, name: string): StatusCause | undefined {
   if (LABEL_NAMED.has(groupResource)) {
@@ -27,8 +31,8 @@ export function validateName(groupResource: string, builtin: boolean, name: stri
       message: `Invalid value: ${JSON.stringify(name)}: may not contain '/'`,
     };
   }
-  if (builtin) {
-    // Built-in types check DNS subdomains; custom resources only reject path segments.
+  if (builtin && !PATH_SEGMENT_NAMED.has(groupResource)) {
+    // Built-in types check DNS subdomains; custom resources and RBAC types only reject path segments.
     if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
       return {
         reason: 'FieldValueInvalid',
