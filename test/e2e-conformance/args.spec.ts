@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SLEEP_SCALE, DEFAULT_TIMEOUT_SCALE, parseArgs } from './args';
+import { DEFAULT_JOBS, DEFAULT_SLEEP_SCALE, DEFAULT_TIMEOUT_SCALE, parseArgs } from './args';
 
 const root = mkdtempSync(join(tmpdir(), 'e2e-args-'));
 const suite = join(root, 'suite');
@@ -18,6 +18,7 @@ describe('e2e-conformance arguments', () => {
       output: 'table',
       timeoutScale: DEFAULT_TIMEOUT_SCALE,
       sleepScale: DEFAULT_SLEEP_SCALE,
+      jobs: DEFAULT_JOBS,
       checkFloor: false,
     });
   });
@@ -33,6 +34,7 @@ describe('e2e-conformance arguments', () => {
     expect(() => parseArgs(['project'], env, root)).toThrow('project: not inside the suite folder');
     expect(() => parseArgs(['--output', 'xml'], env, root)).toThrow('--output takes table, json or junit, not xml');
     expect(() => parseArgs(['--timeout-scale', '0'], env, root)).toThrow('--timeout-scale takes a number above 0');
+    expect(() => parseArgs(['--jobs', '0'], env, root)).toThrow('--jobs takes a whole number from 1 to 16');
     expect(() => parseArgs(['--fast'], env, root)).toThrow('unknown option --fast');
     expect(() => parseArgs(['validate', '--check-floor'], env, root)).toThrow('--check-floor needs the whole suite');
     expect(() => parseArgs([], { EDICT_E2E_DIR: join(root, 'missing') }, root)).toThrow('the chainsaw suite is not at');

@@ -14,17 +14,22 @@ export interface E2eArgs {
   readonly timeoutScale: number;
   /** Multiplies every `sleep` (most wait for work the embedded cluster does in milliseconds). */
   readonly sleepScale: number;
+  /** Groups of tests run at once, each on its own embedded cluster. */
+  readonly jobs: number;
   /** Exit 1 when the admission-only folders pass below test/e2e-conformance/floor.json. */
   readonly checkFloor: boolean;
 }
 
 export const USAGE =
-  'usage: npm run e2e-conformance -- [paths...] [--output table|json|junit] [--timeout-scale X] [--sleep-scale X] [--check-floor]';
+  'usage: npm run e2e-conformance -- [paths...] [--output table|json|junit] [--timeout-scale X] [--sleep-scale X] [--jobs N] [--check-floor]';
 
 /** Default scale: chainsaw's 30 s assert timeout becomes 6 s, Kyverno's 1m30s becomes 18 s. */
 export const DEFAULT_TIMEOUT_SCALE = 0.2;
 /** Default scale of sleeps: the suite's usual 3 s becomes 1.5 s. */
 export const DEFAULT_SLEEP_SCALE = 0.5;
+
+/** Default parallelism: most of a run is waiting (timeouts, sleeps), not CPU, even on 2 cores. */
+export const DEFAULT_JOBS = 4;
 
 export class ArgsError extends Error {}
 
@@ -34,6 +39,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
   let timeoutScale = DEFAULT_TIMEOUT_SCALE;
   let sleepScale = DEFAULT_SLEEP_SCALE;
   let checkFloor = false;
+  let jobs = DEFAULT_JOBS;
   const paths: string[] = [];
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
@@ -48,6 +54,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
       if (!(value > 0 && value <= 10)) throw new ArgsError(`${arg} takes a number above 0 and at most 10\n${USAGE}`);
       if (arg === '--timeout-scale') timeoutScale = value;
       else sleepScale = value;
+    } else if (arg === '--jobs') {
+      jobs = Number(argv[++index]);
+      if (!Number.isInteger(jobs) || jobs < 1 || jobs > 16) throw new ArgsError(`--jobs takes a whole number from 1 to 16\n${USAGE}`);
     } else if (arg === '--check-floor') {
       checkFloor = true;
     } else if (arg.startsWith('-')) {
@@ -60,7 +69,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
     throw new ArgsError(`the chainsaw suite is not at ${suiteDir} (set EDICT_E2E_DIR)`);
   }
   if (checkFloor && paths.length > 0) throw new ArgsError('--check-floor needs the whole suite: name no paths');
-  return { suiteDir, paths, output, timeoutScale, sleepScale, checkFloor };
+  return { suiteDir, paths, output, timeoutScale, sleepScale, jobs, checkFloor };
 }
 
 /** A path as the user typed it (relative to the suite, or to the current folder), relative to the suite. */

@@ -39,21 +39,26 @@ export async function runSuite(
     if (reason) record({ path, name: path.split('/').at(-1) ?? path, outcome: 'apart', durationMs: 0, reason });
     else groups.set(dirname(path), [...(groups.get(dirname(path)) ?? []), file]);
   }
-  for (const group of groups.values()) {
-    const cluster = await startCluster();
-    try {
-      await runChainsawTests({
-        paths: group,
-        kubeconfigPath: cluster.kubeconfigPath,
-        env: cluster.env,
-        timeoutScale: args.timeoutScale,
-        sleepScale: args.sleepScale,
-        onResult: (result) => record(recordOf(args.suiteDir, result)),
-      });
-    } finally {
-      await cluster.stop();
+  const queue = [...groups.values()];
+  const worker = async (): Promise<void> => {
+    for (let group = queue.shift(); group; group = queue.shift()) {
+      const cluster = await startCluster();
+      try {
+        await runChainsawTests({
+          paths: group,
+          kubeconfigPath: cluster.kubeconfigPath,
+          env: cluster.env,
+          timeoutScale: args.timeoutScale,
+          sleepScale: args.sleepScale,
+          onResult: (result) => record(recordOf(args.suiteDir, result)),
+        });
+      } finally {
+        await cluster.stop();
+      }
     }
-  }
+  };
+  // Groups run side by side, each on its own cluster: a failing test mostly waits out its timeouts.
+  await Promise.all(Array.from({ length: Math.min(args.jobs, queue.length) }, worker));
   return records;
 }
 
