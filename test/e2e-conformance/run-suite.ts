@@ -5,7 +5,8 @@
  *
  * Each group of sibling tests (one parent folder) gets a fresh cluster, as Kyverno's CI gives each
  * slice of the suite a fresh kind cluster: some tests leave objects behind that chainsaw does not
- * track (a policy applied by a script), and a later test must not inherit them.
+ * track (a policy applied by a script), and a later test must not inherit them. A test listed in
+ * installs.json gets a cluster of its own, installed with the settings Kyverno's CI gives it.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
@@ -14,17 +15,33 @@ import type { E2eArgs } from './args';
 import type { E2eTestRecord } from './report';
 import type { SuiteCluster } from './suite-cluster';
 
+/** Install settings Kyverno's CI gives particular tests (its Helm values, as Edict's variables). */
+interface InstallVariant {
+  readonly why: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
 /** Why each test counted apart cannot pass on the embedded cluster, by folder relative to the suite. */
 export function readApart(): Readonly<Record<string, string>> {
   return JSON.parse(readFileSync(resolve('test/e2e-conformance/apart.json'), 'utf8')) as Record<string, string>;
 }
 
+function readInstalls(): Readonly<Record<string, InstallVariant>> {
+  return JSON.parse(readFileSync(resolve('test/e2e-conformance/installs.json'), 'utf8')) as Record<string, InstallVariant>;
+}
+
+interface TestGroup {
+  readonly files: string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
 export async function runSuite(
   args: E2eArgs,
-  startCluster: () => Promise<SuiteCluster>,
+  startCluster: (env: Readonly<Record<string, string>>) => Promise<SuiteCluster>,
   onRecord: (record: E2eTestRecord) => void,
 ): Promise<E2eTestRecord[]> {
   const apart = readApart();
+  const installs = readInstalls();
   const roots = args.paths.length > 0 ? args.paths.map((path) => resolve(args.suiteDir, path)) : [args.suiteDir];
   const files = discoverTestFiles(roots);
   const records: E2eTestRecord[] = [];
@@ -32,24 +49,33 @@ export async function runSuite(
     records.push(entry);
     onRecord(entry);
   };
-  const groups = new Map<string, string[]>();
+  const groups = new Map<string, TestGroup>();
   for (const file of files) {
     const path = suitePathOf(args.suiteDir, dirname(file));
     const reason = apart[path];
-    if (reason) record({ path, name: path.split('/').at(-1) ?? path, outcome: 'apart', durationMs: 0, reason });
-    else groups.set(dirname(path), [...(groups.get(dirname(path)) ?? []), file]);
+    if (reason) {
+      record({ path, name: path.split('/').at(-1) ?? path, outcome: 'apart', durationMs: 0, reason });
+      continue;
+    }
+    const variant = installs[path];
+    const key = variant ? path : dirname(path);
+    const group = groups.get(key) ?? { files: [], env: variant?.env ?? {} };
+    group.files.push(file);
+    groups.set(key, group);
   }
   const queue = [...groups.values()];
+  const exclusive = oneAtATime();
   const worker = async (): Promise<void> => {
     for (let group = queue.shift(); group; group = queue.shift()) {
-      const cluster = await startCluster();
+      const cluster = await startCluster(group.env);
       try {
         await runChainsawTests({
-          paths: group,
+          paths: group.files,
           kubeconfigPath: cluster.kubeconfigPath,
           env: cluster.env,
           timeoutScale: args.timeoutScale,
           sleepScale: args.sleepScale,
+          exclusive,
           onResult: (result) => record(recordOf(args.suiteDir, result)),
         });
       } finally {
@@ -60,6 +86,16 @@ export async function runSuite(
   // Groups run side by side, each on its own cluster: a failing test mostly waits out its timeouts.
   await Promise.all(Array.from({ length: Math.min(args.jobs, queue.length) }, worker));
   return records;
+}
+
+/** A lock: tests with `concurrent: false` run one at a time across all clusters, as under chainsaw. */
+function oneAtATime(): <T>(run: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(run: () => Promise<T>): Promise<T> => {
+    const result = tail.then(run);
+    tail = result.catch(() => undefined);
+    return result;
+  };
 }
 
 function recordOf(suiteDir: string, result: ChainsawTestResult): E2eTestRecord {

@@ -22,12 +22,13 @@ export interface SuiteCluster {
 export const INSTALL_MANIFEST = resolve('test/e2e-conformance/kyverno-install.yaml');
 const CLI = resolve('dist/apps/cli/main.js');
 
-export async function startSuiteCluster(): Promise<SuiteCluster> {
+/** `install`: controller variables on top of the suite's install (a test's own Helm values). */
+export async function startSuiteCluster(install: Readonly<Record<string, string>> = {}): Promise<SuiteCluster> {
   const workDir = mkdtempSync(join(tmpdir(), 'edict-e2e-'));
   const cluster = await startLocalCluster({
     apiPort: 0,
     kubeconfigPath: join(workDir, 'kubeconfig'),
-    env: { ...process.env, EDICT_INSTALL_NAME: 'kyverno', EDICT_WEBHOOK_PORT: '0' },
+    env: { ...process.env, EDICT_INSTALL_NAME: 'kyverno', EDICT_WEBHOOK_PORT: '0', ...install },
     // The suite's Kyverno install honours exceptions from any namespace and omits no event type.
     controller: { exceptionNamespaces: ['*'], omitEvents: [], adminEndpoints: false },
     preinstalled: readManifest(INSTALL_MANIFEST),

@@ -49,6 +49,7 @@ export class AdmissionControllerModule {
         leaderGate: leaderGateFor(leader),
         serviceName: config.serviceName,
         namespace: config.namespace,
+        keyAlgorithm: config.tlsKeyAlgorithm,
         extraDnsNames: config.extraDnsNames,
         ipAddresses: config.ipAddresses,
         ...certLabelOptions(config.installName),

@@ -70,6 +70,16 @@ describe('loadControllerConfig', () => {
     expect(() => loadControllerConfig({}, { webhookMonitorIntervalMs: 10 })).toThrow(/webhookMonitorIntervalMs/);
   });
 
+  it('reads the TLS key algorithm in Edict\'s and in Kyverno\'s chart spelling', () => {
+    expect(loadControllerConfig({}).tlsKeyAlgorithm).toBe('ECDSA-P256');
+    expect(loadControllerConfig({ EDICT_TLS_KEY_ALGORITHM: 'Ed25519' }).tlsKeyAlgorithm).toBe('Ed25519');
+    expect(loadControllerConfig({ EDICT_TLS_KEY_ALGORITHM: 'RSA' }).tlsKeyAlgorithm).toBe('RSA-2048');
+    expect(loadControllerConfig({ EDICT_TLS_KEY_ALGORITHM: 'ECDSA' }).tlsKeyAlgorithm).toBe('ECDSA-P256');
+    expect(() => loadControllerConfig({ EDICT_TLS_KEY_ALGORITHM: 'DSA' })).toThrow(
+      /tlsKeyAlgorithm \(EDICT_TLS_KEY_ALGORITHM\): tlsKeyAlgorithm must be one of/,
+    );
+  });
+
   it('lets overrides win over the environment', () => {
     expect(loadControllerConfig({ EDICT_WEBHOOK_PORT: '8443' }, { port: 0 }).port).toBe(0);
   });

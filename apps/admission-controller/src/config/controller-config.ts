@@ -19,6 +19,7 @@ import {
   ValidateBy,
   type ValidationError,
 } from 'class-validator';
+import { KEY_ALGORITHMS, type KeyAlgorithm } from '@edict/cert';
 import { AddressPolicy, DEFAULT_BLOCKED_CIDRS } from '@edict/egress';
 import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
 import { DEFAULT_INSTALL_NAME, installNameProblem, installNames } from '@edict/config';
@@ -117,6 +118,14 @@ export class ControllerConfig {
   @IsInt()
   @Min(100)
   tlsReadyTimeoutMs = 120_000;
+
+  /**
+   * Key algorithm of the CA and serving certificate. Kyverno's chart values (`tlsKeyAlgorithm`: RSA,
+   * ECDSA, Ed25519) are accepted as they are, so a migrated install keeps its setting.
+   */
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? (KYVERNO_KEY_ALGORITHMS[value] ?? value) : value))
+  @IsIn(KEY_ALGORITHMS, { message: `tlsKeyAlgorithm must be one of ${KEY_ALGORITHMS.join(', ')}, RSA or ECDSA` })
+  tlsKeyAlgorithm: KeyAlgorithm = 'ECDSA-P256';
 
   /** Extra names and addresses for the serving certificate (local mode: localhost, 127.0.0.1). */
   @IsArray()
@@ -308,6 +317,8 @@ export class ControllerConfig {
   imagePullSecrets: string[] = [];
 }
 
+const KYVERNO_KEY_ALGORITHMS: Readonly<Record<string, KeyAlgorithm>> = { RSA: 'RSA-2048', ECDSA: 'ECDSA-P256' };
+
 function cidrListProblem(value: unknown): string | undefined {
   try {
     new AddressPolicy(value as string[]);
@@ -337,6 +348,7 @@ const ENVIRONMENT: Record<string, [keyof ControllerConfig, 'string' | 'int' | 'l
   EDICT_LEASE_NAME: ['leaseName', 'string'],
   EDICT_CERT_CHECK_INTERVAL_MS: ['certCheckIntervalMs', 'int'],
   EDICT_TLS_READY_TIMEOUT_MS: ['tlsReadyTimeoutMs', 'int'],
+  EDICT_TLS_KEY_ALGORITHM: ['tlsKeyAlgorithm', 'string'],
   EDICT_CERT_DNS_NAMES: ['extraDnsNames', 'list'],
   EDICT_CERT_IP_ADDRESSES: ['ipAddresses', 'list'],
   EDICT_EXCEPTION_NAMESPACES: ['exceptionNamespaces', 'list'],

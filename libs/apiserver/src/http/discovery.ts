@@ -25,6 +25,15 @@ export function apiVersions(serverAddress: string): JsonObject {
   };
 }
 
+/** `GET /`: the paths this server serves, as kube's root document lists them (`kubectl proxy` probes it). */
+export function rootPaths(registry: ResourceRegistry): JsonObject {
+  const groups = registry
+    .groups()
+    .flatMap(({ group, versions }) => [`/apis/${group}`, ...versions.map((version) => `/apis/${group}/${version}`)]);
+  const fixed = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/openapi/v3', '/readyz', '/version'];
+  return { paths: [...fixed, ...groups].sort() };
+}
+
 function groupDocument(group: string, versions: readonly string[]): JsonObject {
   const entries = versions.map((version) => ({ groupVersion: `${group}/${version}`, version }));
   return { name: group, versions: entries, preferredVersion: entries[0]! };

@@ -36,6 +36,8 @@ describe('discovery', () => {
     expect(version.body).toMatchObject({ major: '1', minor: '32' });
     const health = await fetch(`${running.url}/readyz`);
     expect(await health.text()).toBe('ok');
+    const root = await running.request('GET', '/');
+    expect(root.body.paths).toEqual(expect.arrayContaining(['/api', '/api/v1', '/apis', '/apis/apps/v1', '/version']));
     const api = await running.request('GET', '/api');
     expect(api.body).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
     const core = await running.request('GET', '/api/v1');

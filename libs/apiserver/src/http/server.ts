@@ -24,7 +24,7 @@ import { ApiError, badRequest, invalid, methodNotAllowed, pathNotFound, unsuppor
 import { ObjectStore } from '../store/object-store';
 import { SubresourceService } from '../resources/subresources';
 import { answerReview, isReviewType } from '../resources/reviews';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, rootPaths, SERVER_VERSION } from './discovery';
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
 import { openApiV3Document, openApiV3Index } from './openapi';
 import { resolveResourcePath, type ResourceRoute } from './route';
@@ -217,6 +217,7 @@ export class InMemoryApiServer {
       sendText(response, 200, 'ok');
       return true;
     }
+    if (path === '/') return reply(response, rootPaths(this.registry));
     if (path === '/version') return reply(response, SERVER_VERSION);
     if (path === '/api') return reply(response, apiVersions(this.address));
     if (path === '/api/v1') return reply(response, apiResourceList(this.registry, '', 'v1'));

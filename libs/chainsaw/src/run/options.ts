@@ -43,6 +43,11 @@ export interface ChainsawRunOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Called with each result as soon as its test ends. */
   readonly onResult?: (result: ChainsawTestResult) => void;
+  /**
+   * Runs a test that sets `concurrent: false` (it may hold something of the host's, e.g. a fixed
+   * port for `kubectl proxy`). A driver running several runs side by side passes one lock to all.
+   */
+  readonly exclusive?: <T>(run: () => Promise<T>) => Promise<T>;
   /** Stops before the next test (the running one finishes with its cleanup). */
   readonly signal?: AbortSignal;
   /** Names the ephemeral namespace of a test (default `chainsaw-<adjective>-<noun>`). */

@@ -439,6 +439,29 @@ spec:
     expect(result.failures).toEqual([]);
   });
 
+  it('runs only tests with concurrent: false through the exclusive lock', async () => {
+    const locked: string[] = [];
+    const sleep = '  steps:\n  - try:\n    - sleep:\n        duration: 1ms\n';
+    const results = await run(
+      {
+        'a-shared/chainsaw-test.yaml': `${HEADER}  concurrent: false\n${sleep}`.replace('name: t', 'name: shared'),
+        'b-free/chainsaw-test.yaml': `${HEADER}${sleep}`.replace('name: t', 'name: free'),
+      },
+      {
+        exclusive: async (runTest) => {
+          const result = await runTest();
+          locked.push((result as ChainsawTestResult).name);
+          return result;
+        },
+      },
+    );
+    expect(results.map((r) => [r.name, r.outcome])).toEqual([
+      ['shared', 'pass'],
+      ['free', 'pass'],
+    ]);
+    expect(locked).toEqual(['shared']);
+  });
+
   it('reports a bad test file as an error naming the file and field, and runs the others', async () => {
     const results = await run({
       'a-bad/chainsaw-test.yaml': `${HEADER}  steps:

@@ -45,7 +45,8 @@ export async function runChainsawTests(options: ChainsawRunOptions): Promise<Cha
     for (const test of tests) {
       if (options.signal?.aborted) break;
       id++;
-      report(await runOneTest(test, id, configuration, settings, client, processes, options));
+      const run = () => runOneTest(test, id, configuration, settings, client, processes, options);
+      report(await (test.concurrent === false && options.exclusive ? options.exclusive(run) : run()));
     }
   }
   return results;
