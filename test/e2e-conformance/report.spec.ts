@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { passRate, renderJunit, renderMarkdown, renderTable, scoreOf, type E2eTestRecord } from './report';
+import {
+  explain,
+  passRate,
+  renderJunit,
+  renderMarkdown,
+  renderTable,
+  scoreOf,
+  staleKnownFailures,
+  type E2eTestRecord,
+} from './report';
 
 const records: E2eTestRecord[] = [
   { path: 'validate/enforce/a', name: 'a', outcome: 'pass', durationMs: 1200 },
@@ -38,12 +47,24 @@ describe('e2e conformance report', () => {
   });
 
   it('lists every test in the markdown, with step and reason for failures, cells escaped', () => {
-    const markdown = renderMarkdown(records, scoreOf(records), 90_000);
+    const markdown = renderMarkdown(records, scoreOf(records), 90_000, { generate: 'needs the background controller' });
     expect(markdown).toContain('Run time: 1.5 min');
     expect(markdown).toContain(
       '| `validate/enforce/b` | **fail** | step-02: assert pod.yaml | status.phase: expected Running, got Pending \\| <x> |',
     );
     expect(markdown).toContain('| `lease/admission` | **apart** |  | needs running Pods |');
+    expect(markdown).toContain('- needs the background controller (1): `generate/x`');
+    expect(markdown).toContain('- not yet explained (1): `validate/enforce/b`');
+  });
+
+  it('explains a test by the longest known prefix, whole path segments only, and finds stale entries', () => {
+    const known = { validate: 'folder reason', 'validate/enforce/b': 'test reason', 'validate/enf': 'never' };
+    expect(explain('validate/enforce/b', known)).toBe('test reason');
+    expect(explain('validate/enforce/a', known)).toBe('folder reason');
+    expect(explain('generate/x', known)).toBeUndefined();
+    expect(staleKnownFailures(records, { 'validate/enforce/a': 'x', 'validate/enforce': 'y', mutate: 'z' })).toEqual([
+      'validate/enforce/a',
+    ]);
   });
 
   it('writes JUnit with failures, errors and skipped tests, attributes escaped', () => {

@@ -108,7 +108,39 @@ export function renderTable(scores: E2eScores): string {
   return [line(header), rule, ...body.slice(0, -2), rule, ...body.slice(-2)].join('\n');
 }
 
-export function renderMarkdown(records: readonly E2eTestRecord[], scores: E2eScores, elapsedMs: number): string {
+/**
+ * Why known failures fail, by path prefix (a folder or a test): what Edict lacks, in words. The
+ * longest matching prefix explains a test.
+ */
+export type KnownFailures = Readonly<Record<string, string>>;
+
+export function explain(path: string, known: KnownFailures): string | undefined {
+  const prefixes = Object.keys(known)
+    .filter((prefix) => path === prefix || path.startsWith(`${prefix}/`))
+    .sort((a, b) => b.length - a.length);
+  return prefixes[0] === undefined ? undefined : known[prefixes[0]];
+}
+
+/** Entries of known-failures.json that match only passing tests: stale, to be removed. */
+export function staleKnownFailures(records: readonly E2eTestRecord[], known: KnownFailures): string[] {
+  return Object.keys(known).filter((prefix) => {
+    const matched = records.filter((record) => explain(record.path, { [prefix]: '' }) !== undefined);
+    return matched.length > 0 && matched.every((record) => record.outcome === 'pass' || record.outcome === 'apart');
+  });
+}
+
+export function renderMarkdown(
+  records: readonly E2eTestRecord[],
+  scores: E2eScores,
+  elapsedMs: number,
+  known: KnownFailures,
+): string {
+  const failing = records.filter((record) => record.outcome === 'fail' || record.outcome === 'error');
+  const byReason = new Map<string, string[]>();
+  for (const record of failing) {
+    const why = explain(record.path, known) ?? 'not yet explained';
+    byReason.set(why, [...(byReason.get(why) ?? []), record.path]);
+  }
   const lines = [
     '# End-to-end conformance',
     '',
@@ -123,6 +155,17 @@ export function renderMarkdown(records: readonly E2eTestRecord[], scores: E2eSco
     ...[...scores.folders, scores.admission, scores.total].map(
       (s) => `| ${s.folder} | ${s.tests} | ${s.passed} | ${s.failed} | ${s.apart} | ${percent(s)} |`,
     ),
+    '',
+    '## Why the failing tests fail',
+    '',
+    'From `test/e2e-conformance/known-failures.json`; the table below gives each failure\'s step and the',
+    "runner's reason.",
+    '',
+    ...[...byReason.entries()]
+      .sort(([, a], [, b]) => b.length - a.length)
+      .flatMap(([why, paths]) => [`- ${why} (${paths.length}): ${paths.map((path) => `\`${path}\``).join(', ')}`]),
+    '',
+    '## Every test',
     '',
     '| test | outcome | step | reason |',
     '|---|---|---|---|',
