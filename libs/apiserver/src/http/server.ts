@@ -288,10 +288,7 @@ export class InMemoryApiServer {
       continue: query.get('continue') ?? undefined,
     });
     if (subresource === undefined) checkVerb(type, method, name === undefined, isWatch(query));
-    const status =
-      subresource === 'status' || subresource === 'ephemeralcontainers'
-        ? (subresource as UpdateSubresource)
-        : undefined;
+    const status = isUpdateSubresource(subresource) ? subresource : undefined;
 
     if (name === undefined) {
       // Collection: list, watch, create, deletecollection.
@@ -331,7 +328,7 @@ export class InMemoryApiServer {
       throw methodNotAllowed();
     }
     if (type.namespaced && namespace === undefined) throw pathNotFound();
-    if (subresource !== undefined && subresource !== 'status' && subresource !== 'ephemeralcontainers') {
+    if (subresource !== undefined && !status) {
       await this.serveSubresource(route as ResourceRoute & { name: string; subresource: string }, request, query, {
         method,
         dryRun,
@@ -513,6 +510,16 @@ function checkVerb(type: ResourceType, method: string, collection: boolean, watc
     : { GET: watch ? 'watch' : 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
   const verb = verbs[method];
   if (verb !== undefined && !type.verbs.includes(verb)) throw methodNotAllowed();
+}
+
+const UPDATE_SUBRESOURCES: readonly string[] = [
+  'status',
+  'ephemeralcontainers',
+  'approval',
+] satisfies UpdateSubresource[];
+
+function isUpdateSubresource(subresource: string | undefined): subresource is UpdateSubresource {
+  return subresource !== undefined && UPDATE_SUBRESOURCES.includes(subresource);
 }
 
 function isWatch(query: URLSearchParams): boolean {
