@@ -18,6 +18,7 @@ import {
 import type { ServiceEndpoints } from '../admission/caller';
 import type { AdmissionRequestContext } from '../admission/types';
 import { WebhookAdmission } from '../admission/webhook-admission';
+import { ControllerManager } from '../controllers/controller-manager';
 import { GarbageCollector } from '../gc/garbage-collector';
 import { requestUser, warningHeader } from './request-context';
 import { ApiError, badRequest, invalid, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status';
@@ -50,6 +51,11 @@ export interface InMemoryApiServerOptions {
   /** Deletes dependents of removed owners (default true). */
   readonly garbageCollection?: boolean;
   /**
+   * Runs the Deployment and ReplicaSet controllers of kube-controller-manager (default false): they
+   * create ReplicaSets and Pods through the API, as a cluster without nodes would (Pods stay Pending).
+   */
+  readonly controllers?: boolean;
+  /**
    * Access reviews (SubjectAccessReview, SelfSubjectAccessReview...): with `allowAll` (the default)
    * every access is allowed, without it every access is denied. Nothing else is authorized here.
    */
@@ -75,6 +81,8 @@ export class InMemoryApiServer {
   readonly requests = new RequestLog();
   /** The ownerReferences garbage collector (`await server.gc?.settled()` waits for it). */
   readonly gc: GarbageCollector | undefined;
+  /** The workload controllers when enabled (`await server.controllers?.settled()` waits for them). */
+  readonly controllers: ControllerManager | undefined;
   private readonly bookmarkIntervalMs: number;
   private readonly allowAll: boolean;
   private server: Server | undefined;
@@ -108,11 +116,16 @@ export class InMemoryApiServer {
     for (const name of options.namespaces ?? DEFAULT_NAMESPACES) {
       this.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
+    this.controllers = options.controllers
+      ? new ControllerManager(this.store, this.resources, this.registry)
+      : undefined;
+    this.controllers?.start();
   }
 
   /** Listens on `host:port` (default 127.0.0.1, a free port) and resolves with the base URL. */
   async start(options: StartOptions = {}): Promise<{ url: string; port: number }> {
     if (this.server) throw new Error('InMemoryApiServer is already started');
+    this.controllers?.start();
     const server = createServer((request, response) => void this.handle(request, response));
     server.keepAliveTimeout = 5_000;
     this.server = server;
@@ -125,8 +138,9 @@ export class InMemoryApiServer {
     return { url: `http://${address}:${port}`, port };
   }
 
-  /** Ends open watches and connections, then stops listening. The stored state is kept. */
+  /** Stops the controllers, ends open watches and connections, then stops listening. The stored state is kept. */
   async stop(): Promise<void> {
+    await this.controllers?.stop();
     const server = this.server;
     if (!server) return;
     this.server = undefined;

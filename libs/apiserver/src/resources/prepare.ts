@@ -180,6 +180,12 @@ export function prepareUpdate(
     object = { ...old, metadata: { ...oldMeta }, spec };
   } else if (subresource === 'status' || subresource === 'approval') {
     object = { ...old, metadata: { ...oldMeta } };
+    // Built-in status strategies reset the spec, not the annotations: the Deployment controller
+    // records its revision along with the status. Custom resources keep all their metadata.
+    if (type.builtin && subresource === 'status') {
+      if (newMeta.annotations === undefined) delete (object.metadata as JsonObject).annotations;
+      else (object.metadata as JsonObject).annotations = newMeta.annotations;
+    }
     if (body.status === undefined) delete object.status;
     else object.status = body.status;
   } else {
