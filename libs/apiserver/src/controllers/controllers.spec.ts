@@ -198,6 +198,32 @@ describe('Deployment and ReplicaSet controllers', () => {
     );
   });
 
+  it('scale a stuck rollout proportionally, as kube documents (8 old + 5 new of 10, scaled to 15: 11 + 7)', async () => {
+    const { server, request } = await cluster();
+    const strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 2 } };
+    server.create(deployment('web', 10, { strategy }));
+    await settled();
+    await makePodsReady();
+    const [first] = Object.keys(sizes());
+    const current = get('web');
+    const template = dig<JsonObject>(current, 'spec.template');
+    server.update({
+      ...current,
+      spec: {
+        ...(current.spec as JsonObject),
+        template: { ...template, spec: { containers: [{ name: 'c', image: 'no-such-image' }] } },
+      },
+    });
+    await settled();
+    const second = Object.keys(sizes()).find((name) => name !== first)!;
+    expect(sizes()).toEqual({ [first!]: 8, [second]: 5 });
+
+    await request('PATCH', `${DEPLOYMENTS}/web/scale`, { spec: { replicas: 15 } }, 'application/merge-patch+json');
+    await settled();
+    expect(sizes()).toEqual({ [first!]: 11, [second]: 7 });
+    expect(list('Pod')).toHaveLength(18);
+  });
+
   it('recreate: old Pods go before the new ReplicaSet is created', async () => {
     const { server } = await cluster();
     server.create(deployment('web', 2, { strategy: { type: 'Recreate' } }));
