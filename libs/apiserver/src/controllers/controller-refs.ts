@@ -62,16 +62,12 @@ export async function claim(
     const ref = controllerOf(candidate);
     if (ref) {
       if (ref.uid !== ownerUid) continue;
-      if (matches(candidate)) claimed.push(candidate);
-      else if (!isDeleting(owner))
-        await ignoringGone(
-          client.update(
-            withOwnerReferences(
-              candidate,
-              ownerReferencesOf(candidate).filter((r) => r.uid !== ownerUid),
-            ),
-          ),
-        );
+      if (matches(candidate)) {
+        claimed.push(candidate);
+      } else if (!isDeleting(owner)) {
+        const others = ownerReferencesOf(candidate).filter((other) => other.uid !== ownerUid);
+        await ignoringGone(client.update(withOwnerReferences(candidate, others)));
+      }
       continue;
     }
     if (isDeleting(owner) || isDeleting(candidate) || !matches(candidate)) continue;

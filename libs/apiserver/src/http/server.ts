@@ -8,13 +8,8 @@ import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
 import { ResourceRegistry } from '../registry/registry';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { compileFilter, type ListOptions } from '../resources/list';
-import {
-  PATCH_CONTENT_TYPES,
-  ResourceService,
-  type DeleteOptions,
-  type PropagationPolicy,
-  type UpdateSubresource,
-} from '../resources/service';
+import { PATCH_CONTENT_TYPES, ResourceService, type DeleteOptions, type PropagationPolicy } from '../resources/service';
+import type { UpdateSubresource } from '../resources/prepare';
 import type { ServiceEndpoints } from '../admission/caller';
 import type { AdmissionRequestContext } from '../admission/types';
 import { WebhookAdmission } from '../admission/webhook-admission';

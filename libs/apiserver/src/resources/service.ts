@@ -68,8 +68,6 @@ const ADMISSION_RETRIES = 5;
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
-export type { UpdateSubresource } from './prepare';
-
 export const PATCH_CONTENT_TYPES: Readonly<Record<string, PatchType>> = {
   'application/json-patch+json': 'json',
   'application/merge-patch+json': 'merge',
