@@ -136,7 +136,7 @@ export class ReplicaSetController {
 }
 
 /** The status kube's ReplicaSet controller computes (zero counts are omitted, as Go serializes them). */
-export function replicaSetStatus(replicaSet: JsonObject, pods: JsonObject[], failure: unknown): JsonObject {
+function replicaSetStatus(replicaSet: JsonObject, pods: JsonObject[], failure: unknown): JsonObject {
   const spec = specOf(replicaSet);
   const template = isObject(spec.template) ? spec.template : {};
   const templateLabels = isObject(template.metadata) ? labelsOf(template as JsonObject) : {};
