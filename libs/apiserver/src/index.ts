@@ -25,6 +25,7 @@ export {
   type UserInfo,
 } from './admission/types';
 export { GarbageCollector } from './gc/garbage-collector';
+export { ControllerManager } from './controllers/controller-manager';
 export { type ListOptions } from './resources/list';
 export { ObjectStore, type ChangeEvent, type ChangeType } from './store/object-store';
 export { ApiError } from './status';

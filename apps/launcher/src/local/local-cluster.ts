@@ -66,7 +66,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const examples = options.examplesDir ? readExamplePolicies(options.examplesDir) : [];
   const endpoints: Record<string, string> = {};
-  const apiServer = new InMemoryApiServer({ serviceEndpoints: endpoints });
+  // The controllers make Deployments roll out as in a cluster (ReplicaSets, Pending Pods, status).
+  const apiServer = new InMemoryApiServer({ serviceEndpoints: endpoints, controllers: true });
   const { url: apiUrl } = await apiServer.start({ host: LOCAL_HOST, port: options.apiPort }).catch((error: unknown) => {
     throw explainListenError(error, 'API server', LOCAL_HOST, options.apiPort, 'EDICT_API_PORT');
   });

@@ -8,16 +8,12 @@ import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
 import { ResourceRegistry } from '../registry/registry';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { compileFilter, type ListOptions } from '../resources/list';
-import {
-  PATCH_CONTENT_TYPES,
-  ResourceService,
-  type DeleteOptions,
-  type PropagationPolicy,
-  type UpdateSubresource,
-} from '../resources/service';
+import { PATCH_CONTENT_TYPES, ResourceService, type DeleteOptions, type PropagationPolicy } from '../resources/service';
+import type { UpdateSubresource } from '../resources/prepare';
 import type { ServiceEndpoints } from '../admission/caller';
 import type { AdmissionRequestContext } from '../admission/types';
 import { WebhookAdmission } from '../admission/webhook-admission';
+import { ControllerManager } from '../controllers/controller-manager';
 import { GarbageCollector } from '../gc/garbage-collector';
 import { requestUser, warningHeader } from './request-context';
 import { ApiError, badRequest, invalid, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status';
@@ -50,6 +46,11 @@ export interface InMemoryApiServerOptions {
   /** Deletes dependents of removed owners (default true). */
   readonly garbageCollection?: boolean;
   /**
+   * Runs the Deployment and ReplicaSet controllers of kube-controller-manager (default false): they
+   * create ReplicaSets and Pods through the API, as a cluster without nodes would (Pods stay Pending).
+   */
+  readonly controllers?: boolean;
+  /**
    * Access reviews (SubjectAccessReview, SelfSubjectAccessReview...): with `allowAll` (the default)
    * every access is allowed, without it every access is denied. Nothing else is authorized here.
    */
@@ -75,6 +76,8 @@ export class InMemoryApiServer {
   readonly requests = new RequestLog();
   /** The ownerReferences garbage collector (`await server.gc?.settled()` waits for it). */
   readonly gc: GarbageCollector | undefined;
+  /** The workload controllers when enabled (`await server.controllers?.settled()` waits for them). */
+  readonly controllers: ControllerManager | undefined;
   private readonly bookmarkIntervalMs: number;
   private readonly allowAll: boolean;
   private server: Server | undefined;
@@ -108,11 +111,16 @@ export class InMemoryApiServer {
     for (const name of options.namespaces ?? DEFAULT_NAMESPACES) {
       this.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
+    this.controllers = options.controllers
+      ? new ControllerManager(this.store, this.resources, this.registry)
+      : undefined;
+    this.controllers?.start();
   }
 
   /** Listens on `host:port` (default 127.0.0.1, a free port) and resolves with the base URL. */
   async start(options: StartOptions = {}): Promise<{ url: string; port: number }> {
     if (this.server) throw new Error('InMemoryApiServer is already started');
+    this.controllers?.start();
     const server = createServer((request, response) => void this.handle(request, response));
     server.keepAliveTimeout = 5_000;
     this.server = server;
@@ -125,8 +133,9 @@ export class InMemoryApiServer {
     return { url: `http://${address}:${port}`, port };
   }
 
-  /** Ends open watches and connections, then stops listening. The stored state is kept. */
+  /** Stops the controllers, ends open watches and connections, then stops listening. The stored state is kept. */
   async stop(): Promise<void> {
+    await this.controllers?.stop();
     const server = this.server;
     if (!server) return;
     this.server = undefined;
@@ -288,10 +297,7 @@ export class InMemoryApiServer {
       continue: query.get('continue') ?? undefined,
     });
     if (subresource === undefined) checkVerb(type, method, name === undefined, isWatch(query));
-    const status =
-      subresource === 'status' || subresource === 'ephemeralcontainers'
-        ? (subresource as UpdateSubresource)
-        : undefined;
+    const status = isUpdateSubresource(subresource) ? subresource : undefined;
 
     if (name === undefined) {
       // Collection: list, watch, create, deletecollection.
@@ -331,7 +337,7 @@ export class InMemoryApiServer {
       throw methodNotAllowed();
     }
     if (type.namespaced && namespace === undefined) throw pathNotFound();
-    if (subresource !== undefined && subresource !== 'status' && subresource !== 'ephemeralcontainers') {
+    if (subresource !== undefined && !status) {
       await this.serveSubresource(route as ResourceRoute & { name: string; subresource: string }, request, query, {
         method,
         dryRun,
@@ -513,6 +519,16 @@ function checkVerb(type: ResourceType, method: string, collection: boolean, watc
     : { GET: watch ? 'watch' : 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
   const verb = verbs[method];
   if (verb !== undefined && !type.verbs.includes(verb)) throw methodNotAllowed();
+}
+
+const UPDATE_SUBRESOURCES: readonly string[] = [
+  'status',
+  'ephemeralcontainers',
+  'approval',
+] satisfies UpdateSubresource[];
+
+function isUpdateSubresource(subresource: string | undefined): subresource is UpdateSubresource {
+  return subresource !== undefined && UPDATE_SUBRESOURCES.includes(subresource);
 }
 
 function isWatch(query: URLSearchParams): boolean {

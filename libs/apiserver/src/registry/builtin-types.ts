@@ -267,5 +267,16 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
   ...group('authentication.k8s.io', 'v1', [
     { kind: 'SelfSubjectReview', plural: 'selfsubjectreviews', namespaced: false, verbs: CREATE_ONLY },
   ]),
+  ...group('certificates.k8s.io', 'v1', [
+    {
+      kind: 'CertificateSigningRequest',
+      plural: 'certificatesigningrequests',
+      namespaced: false,
+      shortNames: ['csr'],
+      status: true,
+      subresources: ['approval'],
+      fields: ['spec.signerName'],
+    },
+  ]),
   ...group('events.k8s.io', 'v1', [{ kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'] }]),
 ];

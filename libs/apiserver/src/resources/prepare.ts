@@ -6,6 +6,8 @@ import { deepEqual, isObject, type JsonObject } from '@edict/engine';
 import { randomUUID } from 'node:crypto';
 import { apiVersionOf, groupResourceKey, type ResourceType } from '../registry/resource-type';
 import { ApiError, badRequest, invalid, type StatusCause } from '../status';
+import type { UserInfo } from '../admission/types';
+import { isCsrType, prepareCsrCreate, prepareCsrUpdate } from './certificate-signing-requests';
 import { generatedName, validateName } from './names';
 
 /** Kube's RFC 3339 timestamps have second precision. */
@@ -47,6 +49,7 @@ export function prepareCreate(
   namespace: string | undefined,
   body: JsonObject,
   now: Date,
+  user: UserInfo,
 ): PreparedCreate {
   checkTypeMeta(type, body);
   const metadata = { ...metadataOf(body) };
@@ -92,13 +95,14 @@ export function prepareCreate(
     metadata.labels = { ...(isObject(metadata.labels) ? metadata.labels : {}), 'kubernetes.io/metadata.name': name };
   }
 
-  const object: JsonObject = { ...body, apiVersion: apiVersionOf(type), kind: type.kind, metadata };
+  let object: JsonObject = { ...body, apiVersion: apiVersionOf(type), kind: type.kind, metadata };
   if (type.subresources.includes('status')) {
     const status = initialStatus(type);
     if (status) object.status = status;
     else delete object.status;
   }
   if (type.group === '' && type.plural === 'namespaces') object.spec = { finalizers: ['kubernetes'] };
+  if (isCsrType(type)) object = prepareCsrCreate(object, user);
   return { object, name };
 }
 
@@ -134,6 +138,9 @@ function labelProblems(metadata: JsonObject): StatusCause[] {
   return causes;
 }
 
+/** Subresources written as the whole object, of which they replace one part. */
+export type UpdateSubresource = 'status' | 'ephemeralcontainers' | 'approval';
+
 /**
  * The object an update stores: the new body with the old object's system metadata, the old status
  * when status belongs to a subresource (or everything but status, for a `/status` update), and a
@@ -143,7 +150,8 @@ export function prepareUpdate(
   type: ResourceType,
   old: JsonObject,
   body: JsonObject,
-  subresource: 'status' | 'ephemeralcontainers' | undefined,
+  subresource: UpdateSubresource | undefined,
+  now: Date,
 ): JsonObject {
   checkTypeMeta(type, body);
   const oldMeta = metadataOf(old);
@@ -170,8 +178,14 @@ export function prepareUpdate(
     if (newSpec.ephemeralContainers === undefined) delete spec.ephemeralContainers;
     else spec.ephemeralContainers = newSpec.ephemeralContainers;
     object = { ...old, metadata: { ...oldMeta }, spec };
-  } else if (subresource === 'status') {
+  } else if (subresource === 'status' || subresource === 'approval') {
     object = { ...old, metadata: { ...oldMeta } };
+    // Built-in status strategies reset the spec, not the annotations: the Deployment controller
+    // records its revision along with the status. Custom resources keep all their metadata.
+    if (type.builtin && subresource === 'status') {
+      if (newMeta.annotations === undefined) delete (object.metadata as JsonObject).annotations;
+      else (object.metadata as JsonObject).annotations = newMeta.annotations;
+    }
     if (body.status === undefined) delete object.status;
     else object.status = body.status;
   } else {
@@ -196,6 +210,14 @@ export function prepareUpdate(
       else object.status = old.status;
     }
     if (type.group === '' && type.plural === 'namespaces') object.spec = old.spec ?? { finalizers: ['kubernetes'] };
+  }
+  if (isCsrType(type)) {
+    object = prepareCsrUpdate(
+      old,
+      object,
+      subresource === 'ephemeralcontainers' ? undefined : subresource,
+      timestamp(now),
+    );
   }
   // With a status subresource, status is not part of the desired state the generation counts.
   const ignored = type.subresources.includes('status') ? ['status'] : [];

@@ -29,8 +29,15 @@ import {
   prepareUpdate,
   timestamp,
   type PreparedCreate,
+  type UpdateSubresource,
 } from './prepare';
-import type { AdmissionAttributes, AdmissionChain, AdmissionRequestContext } from '../admission/types';
+import {
+  DEFAULT_USER,
+  type AdmissionAttributes,
+  type AdmissionChain,
+  type AdmissionRequestContext,
+  type UserInfo,
+} from '../admission/types';
 import { dependentsOf, withoutOwner } from '../gc/dependents';
 import { isEventsV1Type, storageKey, toCoreEvent, toEventsV1 } from './event-versions';
 
@@ -60,9 +67,6 @@ export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 const ADMISSION_RETRIES = 5;
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
-
-/** Subresources written as the whole object, of which they replace one part. */
-export type UpdateSubresource = 'status' | 'ephemeralcontainers';
 
 export const PATCH_CONTENT_TYPES: Readonly<Record<string, PatchType>> = {
   'application/json-patch+json': 'json',
@@ -132,12 +136,17 @@ export class ResourceService {
 
   create(type: ResourceType, namespace: string | undefined, body: JsonValue, options: WriteOptions = {}): WriteResult {
     if (!isObject(body)) throw kindMissing(body);
-    return this.commitCreate(type, namespace, this.planCreate(type, namespace, body), options);
+    return this.commitCreate(type, namespace, this.planCreate(type, namespace, body, DEFAULT_USER), options);
   }
 
   /** System metadata and every check a create makes before anything is stored. */
-  private planCreate(type: ResourceType, namespace: string | undefined, body: JsonObject): PreparedCreate {
-    const prepared = prepareCreate(type, ns(type, namespace) || undefined, body, this.now());
+  private planCreate(
+    type: ResourceType,
+    namespace: string | undefined,
+    body: JsonObject,
+    user: UserInfo,
+  ): PreparedCreate {
+    const prepared = prepareCreate(type, ns(type, namespace) || undefined, body, this.now(), user);
     this.checkCreatable(type, namespace, prepared.name);
     if (key(type) === CRD_RESOURCE) this.checkCrd(prepared.object);
     return prepared;
@@ -177,7 +186,7 @@ export class ResourceService {
     if (requested !== undefined && requested !== '' && requested !== metadataOf(old).resourceVersion) {
       throw conflict({ group: type.group, kind: type.plural, name });
     }
-    const updated = prepareUpdate(type, old, body, options.subresource);
+    const updated = prepareUpdate(type, old, body, options.subresource, this.now());
     return this.commitUpdate(type, old, updated, options);
   }
 
@@ -325,7 +334,7 @@ export class ResourceService {
       context.warnings,
     );
     if (!mutated) throw kindMissing(null);
-    const prepared = this.planCreate(type, namespace, mutated);
+    const prepared = this.planCreate(type, namespace, mutated, context.userInfo);
     const object = asVersion(type, prepared.object);
     await admission.validate(
       { ...base, name: prepared.name, namespace: attributeNamespace(type, namespace, object), object },
@@ -362,7 +371,7 @@ export class ResourceService {
         oldObject,
       };
       const mutated = (await admission.mutate({ ...base, object: input }, context.warnings)) ?? input;
-      const updated = prepareUpdate(type, old, mutated, options.subresource);
+      const updated = prepareUpdate(type, old, mutated, options.subresource, this.now());
       if (key(type) === CRD_RESOURCE) this.checkCrd(updated);
       await admission.validate({ ...base, object: asVersion(type, updated) }, context.warnings);
       const latest = this.store.get(key(type), ns(type, namespace), name);

@@ -1,0 +1,144 @@
+/**
+ * How a controller writes: through the same admitted API path as any client (so admission webhooks
+ * see its Pods, ReplicaSets and status updates), as the service account kube-controller-manager
+ * gives each controller, plus the Events it records (repeats counted on one Event, as client-go's
+ * recorder does).
+ */
+import { randomBytes } from 'node:crypto';
+import { isObject, type JsonObject } from '@edict/engine';
+import type { AdmissionRequestContext, UserInfo } from '../admission/types';
+import type { ResourceRegistry } from '../registry/registry';
+import type { ResourceType } from '../registry/resource-type';
+import { metadataOf, timestamp, type UpdateSubresource } from '../resources/prepare';
+import type { ResourceService } from '../resources/service';
+import { ApiError, badRequest } from '../status';
+
+/** Events remembered for counting repeats (client-go's correlator keeps a similar bounded cache). */
+const MAX_REMEMBERED_EVENTS = 4096;
+
+export type EventType = 'Normal' | 'Warning';
+
+export class ControllerClient {
+  private readonly user: UserInfo;
+  /** Event key → the Event's name, oldest first. */
+  private readonly recorded = new Map<string, string>();
+
+  constructor(
+    private readonly resources: ResourceService,
+    private readonly registry: ResourceRegistry,
+    /** The controller's name: its service account in kube-system and its Events' source. */
+    readonly component: string,
+  ) {
+    this.user = {
+      username: `system:serviceaccount:kube-system:${component}`,
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+    };
+  }
+
+  async create(object: JsonObject): Promise<JsonObject> {
+    const type = this.typeOf(object);
+    const namespace = namespaceOf(object);
+    return (await this.resources.createAdmitted(type, namespace, object, {}, this.context())).object;
+  }
+
+  /** A full update pinned to the object's resourceVersion (409 when someone wrote meanwhile). */
+  async update(object: JsonObject, subresource?: UpdateSubresource): Promise<JsonObject> {
+    const type = this.typeOf(object);
+    const name = String(metadataOf(object).name);
+    const options = subresource ? { subresource } : {};
+    return (await this.resources.updateAdmitted(type, namespaceOf(object), name, object, options, this.context()))
+      .object;
+  }
+
+  /** Deletes the object if it is still the same one (uid precondition); a missing object is no error. */
+  async delete(object: JsonObject): Promise<void> {
+    const meta = metadataOf(object);
+    const options = { preconditions: { uid: String(meta.uid) } };
+    try {
+      await this.resources.deleteAdmitted(
+        this.typeOf(object),
+        namespaceOf(object),
+        String(meta.name),
+        options,
+        this.context(),
+      );
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 404)) throw error;
+    }
+  }
+
+  /** Records an Event about `object`; failures are dropped, as kube's event recorder drops them. */
+  async event(object: JsonObject, type: EventType, reason: string, message: string): Promise<void> {
+    const meta = metadataOf(object);
+    const namespace = namespaceOf(object) ?? 'default';
+    const key = [namespace, meta.uid, type, reason, message].join('\u0000');
+    const now = timestamp(new Date());
+    try {
+      const name = this.recorded.get(key);
+      const existing = name ? this.resources.get(this.eventType(), namespace, name) : undefined;
+      if (existing) {
+        const count = typeof existing.count === 'number' ? existing.count : 1;
+        await this.update({ ...existing, count: count + 1, lastTimestamp: now });
+        return;
+      }
+      const created = await this.create({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `${String(meta.name)}.${eventSuffix()}`, namespace },
+        involvedObject: {
+          kind: object.kind ?? '',
+          namespace,
+          name: meta.name ?? '',
+          uid: meta.uid ?? '',
+          apiVersion: object.apiVersion ?? '',
+          resourceVersion: meta.resourceVersion ?? '',
+        },
+        reason,
+        message,
+        source: { component: this.component },
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+        type,
+        eventTime: null,
+        reportingComponent: this.component,
+        reportingInstance: '',
+      });
+      this.remember(key, String(metadataOf(created).name));
+    } catch {
+      // An Event is best effort.
+    }
+  }
+
+  private remember(key: string, name: string): void {
+    this.recorded.delete(key);
+    this.recorded.set(key, name);
+    if (this.recorded.size > MAX_REMEMBERED_EVENTS) this.recorded.delete(this.recorded.keys().next().value!);
+  }
+
+  private context(): AdmissionRequestContext {
+    return { userInfo: this.user, warnings: [] };
+  }
+
+  private eventType(): ResourceType {
+    return this.registry.findByKind('v1', 'Event')!;
+  }
+
+  private typeOf(object: JsonObject): ResourceType {
+    const type = this.registry.findByKind(String(object.apiVersion), String(object.kind));
+    if (!type)
+      throw badRequest(`no kind "${String(object.kind)}" is registered for version "${String(object.apiVersion)}"`);
+    return type;
+  }
+}
+
+function namespaceOf(object: JsonObject): string | undefined {
+  const namespace = isObject(object.metadata) ? object.metadata.namespace : undefined;
+  return typeof namespace === 'string' && namespace !== '' ? namespace : undefined;
+}
+
+/** Kube names Events `<object>.<hex of the time in nanoseconds>`; random low digits keep them unique. */
+function eventSuffix(): string {
+  const nanos = BigInt(Date.now()) * 1_000_000n + BigInt(randomBytes(3).readUIntBE(0, 3) % 1_000_000);
+  return nanos.toString(16);
+}

@@ -1,0 +1,62 @@
+/**
+ * A minimal kube-controller-manager for the in-memory cluster: the Deployment and ReplicaSet
+ * controllers, fed by the store's change events as informers would feed them. There are no nodes,
+ * so the Pods they create stay Pending and no replica becomes ready, as in a cluster without nodes.
+ */
+import type { ResourceRegistry } from '../registry/registry';
+import type { ResourceService } from '../resources/service';
+import type { ObjectStore } from '../store/object-store';
+import { ControllerClient } from './controller-client';
+import { DeploymentController } from './deployment-controller';
+import { ReplicaSetController } from './replicaset-controller';
+
+export class ControllerManager {
+  private readonly deployments: DeploymentController;
+  private readonly replicaSets: ReplicaSetController;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly store: ObjectStore,
+    resources: ResourceService,
+    registry: ResourceRegistry,
+  ) {
+    this.deployments = new DeploymentController(
+      store,
+      new ControllerClient(resources, registry, 'deployment-controller'),
+    );
+    this.replicaSets = new ReplicaSetController(
+      store,
+      new ControllerClient(resources, registry, 'replicaset-controller'),
+    );
+  }
+
+  /** Starts watching the store and syncs everything there already (a no-op when running). */
+  start(): void {
+    if (this.unsubscribe) return;
+    for (const queue of this.queues()) queue.start();
+    this.unsubscribe = this.store.subscribe((event) => {
+      this.deployments.observe(event);
+      this.replicaSets.observe(event);
+    });
+    this.deployments.resyncAll();
+    this.replicaSets.resyncAll();
+  }
+
+  /** Stops watching and drops queued work; resolves once running syncs are done. */
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    await Promise.all(this.queues().map((queue) => queue.stop()));
+  }
+
+  /** Resolves once no controller has work queued or running (delayed retries aside). */
+  async settled(): Promise<void> {
+    while (!this.queues().every((queue) => queue.idle)) {
+      await Promise.all(this.queues().map((queue) => queue.drained()));
+    }
+  }
+
+  private queues() {
+    return [this.deployments.queue, this.replicaSets.queue];
+  }
+}
