@@ -2,9 +2,4 @@ export { compileCel, CelCompileError, describe as describeCelError, type CelProg
 export { CelMeter, CelLimitExceeded } from './meter';
 export { CEL_LIMITS } from './limits';
 export { toCel, fromCel } from './values';
-export {
-  AccessReviews,
-  AccessReviewPending,
-  CelAuthorizer,
-  CelResourceCheck,
-} from './libraries/authz';
+export { AccessReviews, CelAuthorizer, CelResourceCheck } from './libraries/authz';

@@ -32,10 +32,15 @@ export interface ContextLoaders {
   ): Awaitable<JsonObject | undefined>;
 }
 
-/** Resources that mutate-existing and generate rules read (targets, clone sources). */
+/**
+ * Resources that rules read: mutate-existing targets, generate clone sources, validate.cel
+ * parameter objects and the request's Namespace.
+ */
 export interface ResourceLoader {
   get(apiVersion: string, kind: string, namespace: string | undefined, name: string): Awaitable<KubeObject | undefined>;
   list(apiVersion: string, kind: string, namespace?: string, labelSelector?: JsonObject): Awaitable<KubeObject[]>;
+  /** Whether the kind is namespaced; undefined when the API server does not serve it. */
+  namespaced(apiVersion: string, kind: string): Awaitable<boolean | undefined>;
 }
 
 /** Time source, so that time_* functions and durations are deterministic in tests. */

@@ -12,8 +12,14 @@ import { CelLimitExceeded } from '../meter';
 export class AccessReviews {
   private readonly decisions = new Map<string, AccessReviewDecision>();
   private readonly waiting = new Map<string, AccessReviewRequest>();
+  private tooMany: CelLimitExceeded | undefined;
 
   constructor(private readonly maxChecks: number) {}
+
+  /** Set once more checks were asked for than allowed (sticky: CEL may absorb the error). */
+  get exceeded(): CelLimitExceeded | undefined {
+    return this.tooMany;
+  }
 
   get pending(): readonly AccessReviewRequest[] {
     return [...this.waiting.values()];
@@ -25,7 +31,8 @@ export class AccessReviews {
     if (known) return known;
     if (!this.waiting.has(key)) {
       if (this.decisions.size + this.waiting.size >= this.maxChecks) {
-        throw new CelLimitExceeded(`CEL authorizer checks exceed the limit of ${this.maxChecks} per rule`);
+        this.tooMany ??= new CelLimitExceeded(`CEL authorizer checks exceed the limit of ${this.maxChecks} per rule`);
+        throw this.tooMany;
       }
       this.waiting.set(key, request);
     }
