@@ -26,8 +26,14 @@ export class ClusterResourceLoader implements ResourceLoader {
     private readonly namespaces: Pick<NamespaceLabels, 'namespaceObject'>,
   ) {}
 
-  async get(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
-    if (apiVersion === 'v1' && kind === 'Namespace') return this.namespaces.namespaceObject(name) as Promise<KubeObject | undefined>;
+  async get(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<KubeObject | undefined> {
+    if (apiVersion === 'v1' && kind === 'Namespace')
+      return this.namespaces.namespaceObject(name) as Promise<KubeObject | undefined>;
     const path = await this.resources.path({ apiVersion, kind, namespace, name });
     try {
       return await this.resources.http.json<KubeObject>({

@@ -94,7 +94,8 @@ function baseEnvironment(): Environment {
     homogeneousAggregateLiterals: false,
     limits: { maxAstNodes: 5_000, maxDepth: 100, maxListElements: 1_000, maxMapEntries: 1_000 },
   });
-  for (const name of ['object', 'oldObject', 'request', 'namespaceObject', 'variables']) env.registerVariable(name, 'dyn');
+  for (const name of ['object', 'oldObject', 'request', 'namespaceObject', 'variables'])
+    env.registerVariable(name, 'dyn');
   registerStrings(env);
   registerLists(env);
   registerRegex(env);

@@ -1,4 +1,10 @@
-export { compileCel, CelCompileError, describe as describeCelError, type CelProgram, type CelVariables } from './compile';
+export {
+  compileCel,
+  CelCompileError,
+  describe as describeCelError,
+  type CelProgram,
+  type CelVariables,
+} from './compile';
 export { CelMeter, CelLimitExceeded } from './meter';
 export { CEL_LIMITS } from './limits';
 export { toCel, fromCel } from './values';

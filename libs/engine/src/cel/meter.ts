@@ -9,8 +9,9 @@ export class CelLimitExceeded extends Error {
 
 /**
  * Counts the steps of the CEL evaluations of one rule and checks the size of every value they
- * produce. Once a bound is passed the meter stays exceeded: CEL's `||`, `&&` and quantifiers
- * absorb errors, so the caller asks `exceeded` after evaluating rather than trusting the result.
+ * produce. Once a bound is passed the meter stays exceeded and every later step fails at once, so
+ * CEL's error absorption (`||`, `&&`, quantifiers) cannot turn the error into a result; callers
+ * still ask `exceeded` after evaluating.
  */
 export class CelMeter {
   private steps = 0;
@@ -47,13 +48,15 @@ export class CelMeter {
     }
   }
 
-  /** Runs a synchronous CEL evaluation under this meter. */
+  /** Runs a synchronous CEL evaluation under this meter (its result is measured too). */
   run<T>(evaluate: () => T): T {
     installStepHook();
     const previous = active;
     active = this;
     try {
-      return evaluate();
+      const result = evaluate();
+      this.measure(result);
+      return result;
     } finally {
       active = previous;
     }

@@ -265,10 +265,7 @@ function foreachValidation(f: Flavour): Schema {
 /** Kyverno's `validate.cel`: a ValidatingAdmissionPolicy's validations, variables and parameters. */
 const celValidation = obj({
   expressions: arr(
-    obj(
-      { expression: str(), message: str(), messageExpression: str(), reason: str() },
-      { required: ['expression'] },
-    ),
+    obj({ expression: str(), message: str(), messageExpression: str(), reason: str() }, { required: ['expression'] }),
   ),
   paramKind: obj({ apiVersion: str(), kind: str() }),
   paramRef: obj({

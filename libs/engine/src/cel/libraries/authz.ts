@@ -131,14 +131,17 @@ export function registerAuthz(env: Environment): void {
   };
   fn(`Authorizer.group(string): ${NS}.GroupCheck`, (a: CelAuthorizer, group: string) => new CelGroupCheck(a, group));
   fn(`Authorizer.path(string): ${NS}.PathCheck`, (a: CelAuthorizer, path: string) => new CelPathCheck(a, path));
-  fn(`Authorizer.serviceAccount(string, string): ${AUTHORIZER_TYPE}`, (a: CelAuthorizer, ns: string, name: string) =>
-    new CelAuthorizer(a.reviews, {
-      user: `system:serviceaccount:${ns}:${name}`,
-      groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`],
-    }),
+  fn(
+    `Authorizer.serviceAccount(string, string): ${AUTHORIZER_TYPE}`,
+    (a: CelAuthorizer, ns: string, name: string) =>
+      new CelAuthorizer(a.reviews, {
+        user: `system:serviceaccount:${ns}:${name}`,
+        groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`],
+      }),
   );
-  fn(`GroupCheck.resource(string): ${NS}.ResourceCheck`, (g: CelGroupCheck, resource: string) =>
-    new CelResourceCheck(g.authorizer, { group: g.group, resource }),
+  fn(
+    `GroupCheck.resource(string): ${NS}.ResourceCheck`,
+    (g: CelGroupCheck, resource: string) => new CelResourceCheck(g.authorizer, { group: g.group, resource }),
   );
   fn(`ResourceCheck.subresource(string): ${NS}.ResourceCheck`, (r: CelResourceCheck, subresource: string) =>
     r.with({ subresource }),
@@ -159,6 +162,9 @@ export function registerAuthz(env: Environment): void {
   fn('Decision.error(): string', (d: CelDecision) => d.decision.evaluationError ?? '');
 }
 
-function decide(authorizer: CelAuthorizer, question: Omit<AccessReviewRequest, keyof AccessReviewSubject>): CelDecision {
+function decide(
+  authorizer: CelAuthorizer,
+  question: Omit<AccessReviewRequest, keyof AccessReviewSubject>,
+): CelDecision {
   return new CelDecision(authorizer.reviews.decide({ ...authorizer.subject, ...question }));
 }

@@ -31,13 +31,9 @@ export function registerQuantity(env: Environment): void {
   env.registerFunction(`${TYPE}.compareTo(${TYPE}): int`, (a: CelQuantity, b: CelQuantity) => BigInt(order(a, b)));
   env.registerFunction(`${TYPE}.isLessThan(${TYPE}): bool`, (a: CelQuantity, b: CelQuantity) => order(a, b) < 0);
   env.registerFunction(`${TYPE}.isGreaterThan(${TYPE}): bool`, (a: CelQuantity, b: CelQuantity) => order(a, b) > 0);
-  env.registerFunction(`${TYPE}.add(${TYPE}): ${TYPE}`, (a: CelQuantity, b: CelQuantity) =>
-    sum(a, b.value.nanos),
-  );
+  env.registerFunction(`${TYPE}.add(${TYPE}): ${TYPE}`, (a: CelQuantity, b: CelQuantity) => sum(a, b.value.nanos));
   env.registerFunction(`${TYPE}.add(int): ${TYPE}`, (a: CelQuantity, b: bigint) => sum(a, b * NANOS));
-  env.registerFunction(`${TYPE}.sub(${TYPE}): ${TYPE}`, (a: CelQuantity, b: CelQuantity) =>
-    sum(a, -b.value.nanos),
-  );
+  env.registerFunction(`${TYPE}.sub(${TYPE}): ${TYPE}`, (a: CelQuantity, b: CelQuantity) => sum(a, -b.value.nanos));
   env.registerFunction(`${TYPE}.sub(int): ${TYPE}`, (a: CelQuantity, b: bigint) => sum(a, -b * NANOS));
   env.registerFunction(`string(${TYPE}): string`, (q: CelQuantity) => formatQuantity(q.value));
 }

@@ -19,7 +19,9 @@ export async function loadParams(
   if (!resources) throw new Error('parameter resources cannot be read without a cluster');
   const namespaced = await resources.namespaced(apiVersion, kind);
   if (namespaced === undefined) {
-    throw new Error(`failed to check if resource is namespaced or not (the server does not serve ${kind} in ${apiVersion})`);
+    throw new Error(
+      `failed to check if resource is namespaced or not (the server does not serve ${kind} in ${apiVersion})`,
+    );
   }
   let namespace: string | undefined;
   if (namespaced) {
@@ -41,7 +43,9 @@ export async function loadParams(
     params = await resources.list(apiVersion, kind, namespace, ref.selector as JsonObject);
   }
   if (params.length === 0 && ref.parameterNotFoundAction !== 'Allow') {
-    const which = ref.name ? `${kind} ${namespace ? `${namespace}/` : ''}${ref.name}` : `${kind} matching paramRef.selector`;
+    const which = ref.name
+      ? `${kind} ${namespace ? `${namespace}/` : ''}${ref.name}`
+      : `${kind} matching paramRef.selector`;
     throw new Error(`no params found: ${which} does not exist`);
   }
   return params;
