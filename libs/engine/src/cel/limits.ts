@@ -3,7 +3,16 @@
  * Edict counts evaluation steps (one per expression node evaluated, comprehension bodies once per
  * element) and caps the size of every value an expression produces.
  */
-export const CEL_LIMITS = Object.freeze({
+export interface CelLimits {
+  readonly maxExpressionLength: number;
+  readonly maxSteps: number;
+  readonly maxStringLength: number;
+  readonly maxListLength: number;
+  readonly maxAuthorizerChecks: number;
+  readonly maxMessageLength: number;
+}
+
+export const CEL_LIMITS: CelLimits = Object.freeze({
   /** Characters in one expression. */
   maxExpressionLength: 10_000,
   /** Evaluation steps for one rule on one request (its preconditions, variables, expressions and messages). */
@@ -17,5 +26,3 @@ export const CEL_LIMITS = Object.freeze({
   /** A messageExpression result longer than this is ignored, as Kubernetes does (5 KiB). */
   maxMessageLength: 5 * 1024,
 });
-
-export type CelLimits = typeof CEL_LIMITS;

@@ -3,8 +3,8 @@ import type { JsonObject, KubeObject } from '../../json';
 import { Engine, type EngineDependencies } from '../../engine/engine';
 import type { AccessReviewDecision, AccessReviewRequest, ResourceLoader } from '../../engine/loaders';
 import type { ResourceRequest, RuleResponse } from '../../engine/types';
-import type { CelValidation, Policy, Rule } from '../../policy/types';
-import { matchesLabelSelector, type LabelSelector } from '../../match';
+import type { CelValidation, LabelSelector, Policy, Rule } from '../../policy/types';
+import { matchesLabelSelector } from '../../match';
 
 const deployment = (name: string, replicas: number, namespace = 'shop', labels: Record<string, string> = {}) =>
   ({
