@@ -7,5 +7,5 @@ export {
 } from './compile';
 export { CelMeter, CelLimitExceeded } from './meter';
 export { CEL_LIMITS } from './limits';
-export { toCel, fromCel } from './values';
+export { toCel } from './values';
 export { AccessReviews, CelAuthorizer, CelResourceCheck } from './libraries/authz';

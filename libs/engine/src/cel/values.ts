@@ -14,22 +14,3 @@ export function toCel(value: JsonValue | undefined): unknown {
   for (const [key, item] of Object.entries(value)) out[key] = toCel(item);
   return out;
 }
-
-/** A CEL result back to JSON (for messages and reports): ints within 2^53 become numbers. */
-export function fromCel(value: unknown): JsonValue {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'bigint') {
-    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
-      ? Number(value)
-      : value.toString();
-  }
-  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return value;
-  if (Array.isArray(value) || value instanceof Set) return [...value].map(fromCel);
-  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), fromCel(v)]));
-  if (typeof value === 'object') {
-    const out: Record<string, JsonValue> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = fromCel(item);
-    return out;
-  }
-  return String(value);
-}
