@@ -57,6 +57,11 @@ export function createResourceLoader(test: LoadedTest): ResourceLoader {
           (!namespace || o.metadata.namespace === namespace) &&
           matchesLabelSelector((labelSelector ?? {}) as LabelSelector, o.metadata.labels),
       ),
+    // Without discovery, a kind's scope shows in its objects (unknown when the test holds none).
+    namespaced: (apiVersion, kind) => {
+      const object = objects.find((o) => same(o, apiVersion, kind));
+      return object && object.metadata.namespace !== undefined;
+    },
   };
 }
 

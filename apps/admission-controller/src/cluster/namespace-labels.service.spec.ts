@@ -59,7 +59,15 @@ describe('NamespaceLabels', () => {
     expect(await setup([], () => notFound).labels.labelsOf('gone')).toEqual({});
     const down = new KubeApiError(503, 'ServiceUnavailable', 'etcd is down');
     await expect(setup([], () => down).labels.labelsOf('new')).rejects.toThrow(
-      'could not read the labels of namespace new for namespaceSelector: etcd is down',
+      'could not read namespace new: etcd is down',
     );
+  });
+
+  it("gives the namespace's object for CEL's namespaceObject, undefined when it does not exist", async () => {
+    const shop = namespace('shop', { team: 'shop' });
+    const notFound = new KubeApiError(404, 'NotFound', 'namespaces "gone" not found');
+    const { labels } = setup([shop], () => notFound);
+    expect(await labels.namespaceObject('shop')).toBe(shop);
+    expect(await labels.namespaceObject('gone')).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Namespace labels for policies' namespaceSelector, from an informer (no API call per request). A
- * namespace the informer has not seen yet (created a moment ago: its first Pod can arrive before the
- * watch event) is read live once, so a selector is never decided on missing labels.
+ * Namespaces from an informer (no API call per request): their labels for policies'
+ * namespaceSelector, their objects for CEL's `namespaceObject`. A namespace the informer has not
+ * seen yet (created a moment ago: its first Pod can arrive before the watch event) is read live
+ * once, so a selector is never decided on missing labels.
  */
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InformerFactory, KubeResources, isNotFound, type Informer, type KubeObject } from '@edict/kube';
@@ -20,7 +21,7 @@ const MAX_LIVE_ANSWERS = 1_000;
 @Injectable()
 export class NamespaceLabels implements OnModuleInit {
   private readonly informer: Informer<KubeObject>;
-  private readonly live = new Map<string, { labels: Labels; until: number }>();
+  private readonly live = new Map<string, { object: KubeObject | undefined; until: number }>();
 
   constructor(
     @Inject(CONTROLLER_CONFIG) settings: ControllerConfig,
@@ -45,32 +46,35 @@ export class NamespaceLabels implements OnModuleInit {
    */
   async labelsOf(namespace: string | undefined): Promise<Labels | undefined> {
     if (!namespace) return undefined;
+    const object = await this.namespaceObject(namespace);
+    return object ? labelsOf(object) : {};
+  }
+
+  /** The namespace's object; undefined when it does not exist. */
+  async namespaceObject(namespace: string): Promise<KubeObject | undefined> {
     const known = this.informer.get(namespace);
-    if (known) return labelsOf(known);
+    if (known) return known;
     const cached = this.live.get(namespace);
-    if (cached && cached.until > Date.now()) return cached.labels;
-    const labels = await this.fetch(namespace);
+    if (cached && cached.until > Date.now()) return cached.object;
+    const object = await this.fetch(namespace);
     if (this.live.size >= MAX_LIVE_ANSWERS) this.live.delete(this.live.keys().next().value as string);
-    this.live.set(namespace, { labels, until: Date.now() + LIVE_ANSWER_TTL_MS });
-    return labels;
+    this.live.set(namespace, { object, until: Date.now() + LIVE_ANSWER_TTL_MS });
+    return object;
   }
 
   hasSynced(): boolean {
     return this.informer.hasSynced();
   }
 
-  private async fetch(namespace: string): Promise<Labels> {
+  private async fetch(namespace: string): Promise<KubeObject | undefined> {
     try {
-      const object = await this.resources.http.json<KubeObject>({
+      return await this.resources.http.json<KubeObject>({
         path: `/api/v1/namespaces/${encodeURIComponent(namespace)}`,
         totalTimeoutMs: NAMESPACE_LOOKUP_TIMEOUT_MS,
       });
-      return labelsOf(object);
     } catch (error) {
-      if (isNotFound(error)) return {};
-      throw new Error(
-        `could not read the labels of namespace ${namespace} for namespaceSelector: ${(error as Error).message}`,
-      );
+      if (isNotFound(error)) return undefined;
+      throw new Error(`could not read namespace ${namespace}: ${(error as Error).message}`);
     }
   }
 }

@@ -1,6 +1,13 @@
-/** The controller's context loaders as Nest providers (one set, shared by the webhooks and admin evaluate). */
+/**
+ * The controller's context loaders, validate.cel's resource loader and access reviewer as Nest
+ * providers (one set, shared by the webhooks and admin evaluate).
+ */
 import type { Provider } from '@nestjs/common';
+import { KubeResources } from '@edict/kube';
+import { NamespaceLabels } from '../cluster/namespace-labels.service';
 import { ClusterContextLoaders } from './cluster-context-loaders';
+import { ClusterResourceLoader } from './cluster-resource-loader';
+import { KubeAccessReviewer } from './kube-access-reviewer';
 import { ConfigMapCache } from './configmap-cache';
 import { ContextApiCallers } from './context-api-callers';
 import { GlobalContextService } from './global-context.service';
@@ -24,5 +31,16 @@ export const contextLoaderProviders: Provider[] = [
       globalContext: GlobalContextService,
       images: ImageDataSource,
     ) => new ClusterContextLoaders(configMaps, callers, globalContext.store, images),
+  },
+  {
+    provide: ClusterResourceLoader,
+    inject: [KubeResources, NamespaceLabels],
+    useFactory: (resources: KubeResources, namespaces: NamespaceLabels) =>
+      new ClusterResourceLoader(resources, namespaces),
+  },
+  {
+    provide: KubeAccessReviewer,
+    inject: [KubeResources],
+    useFactory: (resources: KubeResources) => new KubeAccessReviewer(resources),
   },
 ];

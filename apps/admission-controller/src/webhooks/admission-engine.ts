@@ -1,6 +1,6 @@
 /**
  * The engine the webhooks call: exceptions from the policy cache, context entries through the
- * cluster's loaders, and every policy evaluation timed and counted into Kyverno's policy metrics
+ * cluster's loaders, validate.cel parameters, namespaces and authorizer checks from the API server, and every policy evaluation timed and counted into Kyverno's policy metrics
  * on the way out.
  */
 import { Injectable } from '@nestjs/common';
@@ -15,6 +15,8 @@ import {
 } from '@edict/engine';
 import { PolicyCache } from '@edict/policy';
 import { ClusterContextLoaders } from '../context/cluster-context-loaders';
+import { ClusterResourceLoader } from '../context/cluster-resource-loader';
+import { KubeAccessReviewer } from '../context/kube-access-reviewer';
 import { AdmissionConfigService } from '../cluster/admission-config.service';
 import { AdmissionMetrics, type RequestFacts } from '../metrics/admission-metrics';
 
@@ -26,10 +28,18 @@ export class InstrumentedEngine implements AdmissionEngine {
     cache: PolicyCache,
     private readonly metrics: AdmissionMetrics,
     loaders: ClusterContextLoaders,
+    resources: ClusterResourceLoader,
+    accessReviewer: KubeAccessReviewer,
     config: AdmissionConfigService,
   ) {
     // The size bounds follow the ConfigMap's `maxContextSize`.
-    this.engine = new Engine({ exceptions: () => cache.exceptions(), loaders, limits: () => config.current().limits });
+    this.engine = new Engine({
+      exceptions: () => cache.exceptions(),
+      loaders,
+      resources,
+      accessReviewer,
+      limits: () => config.current().limits,
+    });
   }
 
   async validate(

@@ -1,6 +1,7 @@
 /**
  * Local mode: the whole suite on this machine, without a cluster. In order:
- *  1. the in-memory API server on 127.0.0.1, with Edict's CRDs and the controller's namespace;
+ *  1. the in-memory API server on 127.0.0.1, with Edict's CRDs and the controller's namespace, and
+ *     access reviews answered by RBAC;
  *  2. the admission controller in this process, its Service (`<namespace>/<service>`) mapped to its
  *     local HTTPS port, so the API server calls it as kube-apiserver would call the Service;
  *  3. once its policy validation webhook is published, the example policies, created through the
@@ -66,8 +67,13 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const examples = options.examplesDir ? readExamplePolicies(options.examplesDir) : [];
   const endpoints: Record<string, string> = {};
-  // The controllers make Deployments roll out as in a cluster (ReplicaSets, Pending Pods, status).
-  const apiServer = new InMemoryApiServer({ serviceEndpoints: endpoints, controllers: true });
+  // As in a cluster: Deployments roll out (ReplicaSets, Pending Pods, status) and access reviews are
+  // answered by RBAC (CEL authorizer checks and apiCalls ask them).
+  const apiServer = new InMemoryApiServer({
+    serviceEndpoints: endpoints,
+    controllers: true,
+    authorization: { mode: 'RBAC' },
+  });
   const { url: apiUrl } = await apiServer.start({ host: LOCAL_HOST, port: options.apiPort }).catch((error: unknown) => {
     throw explainListenError(error, 'API server', LOCAL_HOST, options.apiPort, 'EDICT_API_PORT');
   });

@@ -19,7 +19,8 @@ import { requestUser, warningHeader } from './request-context';
 import { ApiError, badRequest, invalid, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status';
 import { ObjectStore } from '../store/object-store';
 import { SubresourceService } from '../resources/subresources';
-import { answerReview, isReviewType } from '../resources/reviews';
+import { answerReview, isReviewType, type AuthorizationMode } from '../resources/reviews';
+import { BOOTSTRAP_RBAC } from '../resources/rbac';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, rootPaths, SERVER_VERSION } from './discovery';
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
 import { openApiV3Document, openApiV3Index } from './openapi';
@@ -51,10 +52,12 @@ export interface InMemoryApiServerOptions {
    */
   readonly controllers?: boolean;
   /**
-   * Access reviews (SubjectAccessReview, SelfSubjectAccessReview...): with `allowAll` (the default)
-   * every access is allowed, without it every access is denied. Nothing else is authorized here.
+   * How access reviews (SubjectAccessReview, SelfSubjectAccessReview...) are answered, as
+   * kube-apiserver's `--authorization-mode` (default AlwaysAllow). RBAC also creates kubeadm's
+   * `cluster-admin` ClusterRole and its binding to the default user's group. Nothing else is
+   * authorized here.
    */
-  readonly authorization?: { readonly allowAll?: boolean };
+  readonly authorization?: { readonly mode?: AuthorizationMode };
 }
 
 export interface StartOptions {
@@ -79,7 +82,7 @@ export class InMemoryApiServer {
   /** The workload controllers when enabled (`await server.controllers?.settled()` waits for them). */
   readonly controllers: ControllerManager | undefined;
   private readonly bookmarkIntervalMs: number;
-  private readonly allowAll: boolean;
+  private readonly authorizationMode: AuthorizationMode;
   private server: Server | undefined;
   private readonly watches = new Set<OpenWatch>();
   private address = '127.0.0.1:0';
@@ -107,10 +110,11 @@ export class InMemoryApiServer {
     this.gc =
       options.garbageCollection === false ? undefined : new GarbageCollector(this.store, this.registry, this.resources);
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
-    this.allowAll = options.authorization?.allowAll ?? true;
+    this.authorizationMode = options.authorization?.mode ?? 'AlwaysAllow';
     for (const name of options.namespaces ?? DEFAULT_NAMESPACES) {
       this.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
+    if (this.authorizationMode === 'RBAC') for (const object of BOOTSTRAP_RBAC) this.create(object);
     this.controllers = options.controllers
       ? new ControllerManager(this.store, this.resources, this.registry)
       : undefined;
@@ -312,7 +316,14 @@ export class InMemoryApiServer {
       }
       if (method === 'POST' && isReviewType(type)) {
         if (type.namespaced && namespace === undefined) throw pathNotFound();
-        const review = answerReview(type, namespace, (await body()) ?? null, context, this.allowAll);
+        const review = answerReview(
+          type,
+          namespace,
+          (await body()) ?? null,
+          context,
+          this.authorizationMode,
+          this.store,
+        );
         send(201, review);
         return;
       }

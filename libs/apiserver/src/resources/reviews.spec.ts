@@ -23,8 +23,8 @@ describe('access reviews', () => {
     expect(listed.status).toBe(405);
   });
 
-  it('deny every access when started with allowAll false', async () => {
-    running = await startServer({ authorization: { allowAll: false } });
+  it('deny every access in authorization mode AlwaysDeny', async () => {
+    running = await startServer({ authorization: { mode: 'AlwaysDeny' } });
     const created = await running.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', SAR);
     expect(created.body.status).toMatchObject({ allowed: false, denied: true });
   });
@@ -53,5 +53,83 @@ describe('access reviews', () => {
     });
     expect(created.status).toBe(400);
     expect(created.body.message).toContain('at least one of user or group must be specified');
+  });
+
+  describe('in authorization mode RBAC', () => {
+    const review = (spec: object) =>
+      running!.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', { ...SAR, spec });
+    const rbac = (object: object) => running!.server.create(object as never);
+    const allowed = async (spec: object) => ((await review(spec)).body.status as { allowed?: boolean }).allowed;
+
+    it("answer from the bindings whose subjects match, a service account's in its namespace", async () => {
+      running = await startServer({ authorization: { mode: 'RBAC' } });
+      rbac({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: { name: 'deployers', namespace: 'default' },
+        rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['create', 'update'] }],
+      });
+      rbac({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'bot-deploys', namespace: 'default' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'deployers' },
+        subjects: [{ kind: 'ServiceAccount', name: 'bot', namespace: 'default' }],
+      });
+      const bot = 'system:serviceaccount:default:bot';
+      const asked = (verb: string, namespace = 'default') =>
+        review({ user: bot, resourceAttributes: { group: 'apps', resource: 'deployments', namespace, verb } });
+      expect((await asked('create')).body.status).toEqual({
+        allowed: true,
+        reason:
+          'RBAC: allowed by RoleBinding "bot-deploys/default" of Role "deployers" to ServiceAccount "bot/default"',
+      });
+      expect((await asked('delete')).body.status).toEqual({ allowed: false });
+      expect((await asked('create', 'other')).body.status).toEqual({ allowed: false });
+    });
+
+    it('take aggregated ClusterRoles, resource names and non-resource URLs into account', async () => {
+      running = await startServer({ authorization: { mode: 'RBAC' } });
+      rbac({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'aggregate' },
+        aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'aggregate-to': 'ops' } }] },
+      });
+      rbac({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'one-namespace', labels: { 'aggregate-to': 'ops' } },
+        rules: [
+          { apiGroups: [''], resources: ['namespaces'], resourceNames: ['scratch'], verbs: ['delete'] },
+          { nonResourceURLs: ['/healthz/*'], verbs: ['get'] },
+        ],
+      });
+      rbac({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'ops' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'aggregate' },
+        subjects: [{ kind: 'Group', name: 'ops' }],
+      });
+      const ops = (attributes: object) => allowed({ user: 'carol', groups: ['ops'], ...attributes });
+      const deleting = (name: string) => ops({ resourceAttributes: { resource: 'namespaces', name, verb: 'delete' } });
+      expect(await deleting('scratch')).toBe(true);
+      expect(await deleting('default')).toBe(false);
+      expect(await ops({ nonResourceAttributes: { path: '/healthz/ready', verb: 'get' } })).toBe(true);
+      const withoutGroup = {
+        user: 'carol',
+        resourceAttributes: { resource: 'namespaces', name: 'scratch', verb: 'delete' },
+      };
+      expect(await allowed(withoutGroup)).toBe(false);
+    });
+
+    it("let kubeadm's admin group and system:masters do anything", async () => {
+      running = await startServer({ authorization: { mode: 'RBAC' } });
+      const anything = { resourceAttributes: { group: 'x', resource: 'y', verb: 'escalate' } };
+      expect(await allowed({ user: 'admin', groups: ['kubeadm:cluster-admins'], ...anything })).toBe(true);
+      expect(await allowed({ user: 'root', groups: ['system:masters'], ...anything })).toBe(true);
+      expect(await allowed({ user: 'nobody', ...anything })).toBe(false);
+    });
   });
 });

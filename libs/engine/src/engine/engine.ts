@@ -14,6 +14,7 @@ import { ruleMatches, type MatchRequest } from '../match';
 import type { Policy, PolicyException, Rule } from '../policy/types';
 import { validatePodSecurity } from '../validate/validate-pod-security';
 import { validateResource } from '../validate/validate-resource';
+import { validateCel } from '../validate/cel/validate-cel';
 import { unverifiedImages } from '../validate/unsupported-verify-images';
 import { mutateExisting } from '../mutate/mutate-existing';
 import { mutateResource } from '../mutate/mutate-resource';
@@ -23,7 +24,7 @@ import { EvaluationContext } from '../variables';
 import { compilePolicy, type CompiledPolicy } from './compile';
 import { checkConditions } from './conditions';
 import { failureActionFor } from './failure-action';
-import type { ContextLoaders, LoaderScope, ResourceLoader } from './loaders';
+import type { AccessReviewer, ContextLoaders, LoaderScope, ResourceLoader } from './loaders';
 import { errorMessage, ruleError, ruleResponse } from './responses';
 import type { PolicyResponse, ResourceRequest, RuleResponse, RuleType } from './types';
 
@@ -47,6 +48,8 @@ export interface EvaluationOptions {
 export interface EngineDependencies {
   loaders?: ContextLoaders;
   resources?: ResourceLoader;
+  /** Answers CEL `authorizer` checks (validate.cel); without one, every check is an errored decision. */
+  accessReviewer?: AccessReviewer;
   /** The PolicyExceptions in force; read on every evaluation so callers can swap them. */
   exceptions?: () => readonly PolicyException[];
   /**
@@ -103,7 +106,9 @@ export class Engine {
     if (rule.validate?.podSecurity) response = validatePodSecurity(run, exceptions);
     else if (exceptions.length > 0) response = exceptionSkip(rule, 'Validation', exceptions);
     else if (!rule.validate) response = unverifiedImages(run);
-    else response = await validateResource(run);
+    else if (rule.validate.cel) {
+      response = await validateCel(run, { resources: this.deps.resources, accessReviewer: this.deps.accessReviewer });
+    } else response = await validateResource(run);
     if (!response) return [];
     response.failureAction = failureActionFor(compiled.policy, rule, resource.metadata?.namespace);
     if (response.status !== 'pass' && (await this.violatedBefore(compiled, run, response, options))) {

@@ -32,10 +32,15 @@ export interface ContextLoaders {
   ): Awaitable<JsonObject | undefined>;
 }
 
-/** Resources that mutate-existing and generate rules read (targets, clone sources). */
+/**
+ * Resources that rules read: mutate-existing targets, generate clone sources, validate.cel
+ * parameter objects and the request's Namespace.
+ */
 export interface ResourceLoader {
   get(apiVersion: string, kind: string, namespace: string | undefined, name: string): Awaitable<KubeObject | undefined>;
   list(apiVersion: string, kind: string, namespace?: string, labelSelector?: JsonObject): Awaitable<KubeObject[]>;
+  /** Whether the kind is namespaced; undefined when the API server does not serve it. */
+  namespaced(apiVersion: string, kind: string): Awaitable<boolean | undefined>;
 }
 
 /** Time source, so that time_* functions and durations are deterministic in tests. */
@@ -44,3 +49,42 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** Who an access review asks about (a SubjectAccessReview's user fields). */
+export interface AccessReviewSubject {
+  user: string;
+  groups?: string[];
+  uid?: string;
+  extra?: Record<string, string[]>;
+}
+
+/** One authorization question, as the spec of a SubjectAccessReview asks it. */
+export interface AccessReviewRequest extends AccessReviewSubject {
+  resourceAttributes?: {
+    group: string;
+    version?: string;
+    resource: string;
+    subresource?: string;
+    namespace?: string;
+    name?: string;
+    verb: string;
+  };
+  nonResourceAttributes?: { path: string; verb: string };
+}
+
+/** A SubjectAccessReview's status. */
+export interface AccessReviewDecision {
+  allowed: boolean;
+  denied?: boolean;
+  reason?: string;
+  evaluationError?: string;
+}
+
+/**
+ * Authorization checks of CEL's `authorizer` (validate.cel rules): the admission controller asks the
+ * API server with SubjectAccessReviews. A review that cannot be made throws; the rule sees an
+ * errored decision.
+ */
+export interface AccessReviewer {
+  review(request: AccessReviewRequest): Awaitable<AccessReviewDecision>;
+}

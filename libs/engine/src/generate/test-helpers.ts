@@ -67,6 +67,12 @@ export class FakeLoader implements ResourceLoader {
           matchesLabelSelector(labelSelector as LabelSelector, o.metadata.labels)),
     );
   }
+
+  /** Known kinds only: namespaced when their objects carry a namespace. */
+  namespaced(_apiVersion: string, kind: string): boolean | undefined {
+    const object = this.objects.find((o) => o.kind === kind);
+    return object && object.metadata.namespace !== undefined;
+  }
 }
 
 /** The labels Kyverno adds for `my-policy`/`gen` on a Namespace trigger named `name`. */

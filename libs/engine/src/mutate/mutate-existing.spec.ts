@@ -33,6 +33,7 @@ function cluster(objects: KubeObject[]): ResourceLoader & { calls: string[] } {
           matchesLabelSelector((selector ?? {}) as LabelSelector, o.metadata.labels),
       );
     },
+    namespaced: () => true,
   };
 }
 

@@ -14,6 +14,9 @@ export function checkGenerateRule(c: RuleCheck): void {
   const generate = c.rule.generate;
   if (!generate) return;
   const at: Path = [...c.path, 'generate'];
+  if (c.rule.celPreconditions) {
+    c.findings.error([...c.path, 'celPreconditions'], 'celPrecondition can only be used with validate.cel');
+  }
   const sources = [
     generate.data !== undefined && generate.data !== null,
     isObject(generate.clone as JsonValue) && Object.keys(generate.clone!).length > 0,

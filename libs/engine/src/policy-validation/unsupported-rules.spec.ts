@@ -22,21 +22,64 @@ describe('checkRulesEdictRuns', () => {
     ).toEqual([]);
   });
 
-  it('refuses verifyImages, validate.cel and validate.assert, naming the rule and the field', () => {
+  it('refuses verifyImages and validate.assert, naming the rule and the field', () => {
     const problems = checkRulesEdictRuns(
       policy([
         { name: 'ok', match, validate: { deny: {} } },
         { name: 'signed', match, verifyImages: [{ imageReferences: ['*'] }] },
-        { name: 'cel', match, validate: { cel: { expressions: [{ expression: 'true' }] } } as Rule['validate'] },
+        { name: 'cel', match, validate: { cel: { expressions: [{ expression: 'true' }] } } },
         { name: 'assert', match, validate: { assert: { object: {} } } as unknown as Rule['validate'] },
       ]),
     );
     expect(problems.map((problem) => [problem.object, problem.path, problem.message.split(':')[0]])).toEqual([
       ['ClusterPolicy/p', 'spec.rules[1].verifyImages', 'rule signed'],
-      ['ClusterPolicy/p', 'spec.rules[2].validate.cel', 'rule cel'],
       ['ClusterPolicy/p', 'spec.rules[3].validate.assert', 'rule assert'],
     ]);
     expect(problems[0]!.message).toContain('Edict does not run verifyImages rules yet');
-    expect(problems[1]!.message).toContain('CEL expressions (validate.cel) is not supported by this engine yet');
+    expect(problems[1]!.message).toContain('assertion trees (validate.assert) is not supported by this engine yet');
+  });
+
+  it('refuses CEL expressions that do not compile, naming the rule and each expression', () => {
+    const problems = checkRulesEdictRuns(
+      policy([
+        {
+          name: 'replicas',
+          match,
+          celPreconditions: [{ name: 'typo', expression: 'object.metadata.name ==' }],
+          validate: {
+            cel: {
+              variables: [{ name: 'x', expression: 'nosuchvariable.spec' }],
+              expressions: [
+                { expression: 'object.spec.replicas <= 3' },
+                { expression: '"text"', messageExpression: 'authorizer.path("/").check("get").allowed()' },
+                { expression: 'params.max > 1' },
+              ],
+            },
+          },
+        },
+      ]),
+    );
+    expect(problems.map((problem) => [problem.path, problem.message])).toEqual([
+      [
+        'spec.rules[0].celPreconditions[0].expression',
+        'rule replicas: CEL expression does not compile: Unexpected token: EOF (at character 24)',
+      ],
+      [
+        'spec.rules[0].validate.cel.variables[0].expression',
+        'rule replicas: CEL expression does not compile: Unknown variable: nosuchvariable (at character 1)',
+      ],
+      [
+        'spec.rules[0].validate.cel.expressions[1].expression',
+        'rule replicas: CEL expression does not compile: expression must evaluate to bool, not string',
+      ],
+      [
+        'spec.rules[0].validate.cel.expressions[1].messageExpression',
+        'rule replicas: CEL expression does not compile: Unknown variable: authorizer (at character 1)',
+      ],
+      [
+        'spec.rules[0].validate.cel.expressions[2].expression',
+        'rule replicas: CEL expression does not compile: Unknown variable: params (at character 1)',
+      ],
+    ]);
   });
 });

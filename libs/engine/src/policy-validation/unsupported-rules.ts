@@ -1,13 +1,15 @@
 import type { Diagnostic, Policy } from '../policy';
+import { celRuleProblems } from '../validate/cel/compile-rule';
 import { unsupportedValidation } from '../validate/unsupported-validation';
 import { hasVerifyImages } from '../validate/unsupported-verify-images';
 import { Findings } from './findings';
 
 /**
- * Rules Edict cannot run yet (verifyImages, validate.cel, validate.assert), as errors naming the rule
- * and field. Kyverno accepts them; the admission controller refuses them at install time so that a
- * policy is never published that would not be enforced as written. (Such policies already in a
- * cluster still fail closed: their rules answer `error`.) The CLI does not apply this check.
+ * Rules Edict cannot run (verifyImages and validate.assert, not yet; CEL expressions that do not
+ * compile), as errors naming the rule and field. Kyverno accepts them; the admission controller
+ * refuses them at install time so that a policy is never published that would not be enforced as
+ * written. (Such policies already in a cluster still fail closed: their rules answer `error`.) The
+ * CLI does not apply this check.
  */
 export function checkRulesEdictRuns(policy: Policy, file = ''): Diagnostic[] {
   const name = policy.metadata?.name;
@@ -27,6 +29,11 @@ export function checkRulesEdictRuns(policy: Policy, file = ''): Diagnostic[] {
         [...at, 'validate', unsupported.field],
         `${ruleName}: ${unsupported.reason} yet; the policy is refused rather than published unenforced`,
       );
+    }
+    if (rule?.validate?.cel || rule?.celPreconditions) {
+      for (const problem of celRuleProblems(rule)) {
+        findings.error([...at, ...problem.path], `${ruleName}: CEL expression does not compile: ${problem.message}`);
+      }
     }
   });
   return findings.diagnostics;

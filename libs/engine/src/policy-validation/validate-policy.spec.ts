@@ -1028,3 +1028,46 @@ describe('validatePolicy: kind and name of the wrong type', () => {
     ]);
   });
 });
+
+describe('validatePolicy: validate.cel', () => {
+  const cel = (...lines: string[]) => [...MATCH_POD, '  validate:', '    cel:', ...lines.map((l) => `      ${l}`)];
+  const messages = (ds: ReturnType<typeof check>) => errors(ds).map((d) => `${d.path}: ${d.message}`);
+
+  it('accepts expressions with parameters given by kind and reference', () => {
+    expectNoErrors(
+      check(
+        cel(
+          'paramKind: {apiVersion: rules.example.com/v1, kind: Limit}',
+          'paramRef: {name: limit, parameterNotFoundAction: Deny}',
+          'expressions:',
+          '- expression: object.spec.replicas <= params.max',
+        ),
+      ),
+    );
+  });
+
+  it('refuses what Kyverno refuses: an empty expression, a half-given parameter, an incomplete paramRef', () => {
+    expect(messages(check(cel('expressions:', '- expression: ""')))).toEqual([
+      'spec.rules[0].validate.cel.expressions[0]: cel.expressions.expression is required',
+    ]);
+    expect(messages(check(cel('paramKind: {kind: Limit}', 'expressions: [{expression: "true"}]')))).toEqual([
+      'spec.rules[0].validate.cel.paramKind: cel.paramKind.apiVersion is required',
+      'spec.rules[0].validate.cel: cel.paramRef is required',
+    ]);
+    expect(messages(check(cel('paramRef: {name: a, selector: {}}', 'expressions: [{expression: "true"}]')))).toEqual([
+      'spec.rules[0].validate.cel.paramRef: one of cel.paramRef.name or cel.paramRef.selector must be set',
+      'spec.rules[0].validate.cel.paramRef: cel.paramRef.parameterNotFoundAction is required',
+      'spec.rules[0].validate.cel: cel.paramKind is required',
+    ]);
+  });
+
+  it('allows celPreconditions only beside validate.cel', () => {
+    const precondition = ['  celPreconditions:', '  - name: p', '    expression: "true"'];
+    expectOneError(
+      check([...precondition, ...MATCH_POD, ...VALIDATE]),
+      'spec.rules[0].celPreconditions',
+      'celPrecondition can only be used with validate.cel',
+    );
+    expectNoErrors(check([...precondition, ...cel('expressions: [{expression: "true"}]')]));
+  });
+});

@@ -1,4 +1,4 @@
-import type { ForEachValidation, Rule } from '../policy';
+import type { CelValidation, ForEachValidation, Rule } from '../policy';
 import type { RuleCheck } from './check-context';
 import type { Path } from './findings';
 import { checkPatternAnchors, labelsAndAnnotationsAreStrings, validateAnchorSupported } from './patterns';
@@ -30,12 +30,44 @@ export function checkValidateRule(c: RuleCheck): void {
     checkPatternAnchors(pattern, [...at, 'anyPattern', i], c.findings, validateAnchorSupported),
   );
   checkForeach(validate.foreach, [...at, 'foreach'], c);
+  if (c.rule.celPreconditions && !validate.cel) {
+    c.findings.error([...c.path, 'celPreconditions'], 'celPrecondition can only be used with validate.cel');
+  }
+  if (validate.cel) checkCel(validate.cel, [...at, 'cel'], c);
   if (!labelsAreStrings(c.rule)) {
     c.findings.error(
       at,
       'labels and annotations supports only string values, "use double quotes around the non string values"',
     );
   }
+}
+
+/** Kyverno's checks of a validate.cel block: required expressions, and paramKind with paramRef. */
+function checkCel(cel: CelValidation, at: Path, c: RuleCheck): void {
+  (cel.expressions ?? []).forEach((expression, i) => {
+    if (!expression.expression) c.findings.error([...at, 'expressions', i], 'cel.expressions.expression is required');
+  });
+  const { paramKind, paramRef } = cel;
+  if (paramKind) {
+    if (!paramKind.apiVersion) c.findings.error([...at, 'paramKind'], 'cel.paramKind.apiVersion is required');
+    if (!paramKind.kind) c.findings.error([...at, 'paramKind'], 'cel.paramKind.kind is required');
+    if (!paramRef) c.findings.error(at, 'cel.paramRef is required');
+  }
+  if (paramRef) {
+    if (Boolean(paramRef.name) === Boolean(paramRef.selector)) {
+      c.findings.error([...at, 'paramRef'], 'one of cel.paramRef.name or cel.paramRef.selector must be set');
+    }
+    if (!paramRef.parameterNotFoundAction) {
+      c.findings.error([...at, 'paramRef'], 'cel.paramRef.parameterNotFoundAction is required');
+    }
+    if (!paramKind) c.findings.error(at, 'cel.paramKind is required');
+  }
+  (cel.auditAnnotations ?? []).forEach((annotation, i) => {
+    if (!annotation.key) c.findings.error([...at, 'auditAnnotations', i], 'cel.auditAnnotation.key is required');
+    if (!annotation.valueExpression) {
+      c.findings.error([...at, 'auditAnnotations', i], 'cel.auditAnnotation.valueExpression is required');
+    }
+  });
 }
 
 function checkForeach(list: readonly ForEachValidation[] | undefined, path: Path, c: RuleCheck): void {

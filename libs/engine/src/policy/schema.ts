@@ -262,6 +262,22 @@ function foreachValidation(f: Flavour): Schema {
   return self;
 }
 
+/** Kyverno's `validate.cel`: a ValidatingAdmissionPolicy's validations, variables and parameters. */
+const celValidation = obj({
+  expressions: arr(
+    obj({ expression: str(), message: str(), messageExpression: str(), reason: str() }, { required: ['expression'] }),
+  ),
+  paramKind: obj({ apiVersion: str(), kind: str() }),
+  paramRef: obj({
+    name: str(),
+    namespace: str(),
+    selector: labelSelector,
+    parameterNotFoundAction: str({ enum: ['Allow', 'Deny'] }),
+  }),
+  auditAnnotations: arr(obj({ key: str(), valueExpression: str() }, { required: ['key', 'valueExpression'] })),
+  variables: arr(obj({ name: str(), expression: str() }, { required: ['name', 'expression'] })),
+});
+
 const VALIDATION_KINDS = ['pattern', 'anyPattern', 'deny', 'foreach', 'podSecurity', 'cel', 'manifests', 'assert'];
 function validation(f: Flavour): Schema {
   return obj(
@@ -276,7 +292,7 @@ function validation(f: Flavour): Schema {
       anyPattern: arr(any()),
       deny: deny(f),
       podSecurity,
-      cel: obj({}, { open: true }),
+      cel: celValidation,
       assert: any(),
     },
     { check: exactlyOne(VALIDATION_KINDS, 'a validate rule') },

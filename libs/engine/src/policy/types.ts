@@ -159,7 +159,28 @@ export interface Validation {
   foreach?: ForEachValidation[];
   podSecurity?: PodSecurity;
   manifests?: JsonObject;
-  cel?: JsonObject;
+  cel?: CelValidation;
+}
+
+/** A CEL condition with a name (Kubernetes' MatchCondition; Kyverno's `celPreconditions`). */
+export interface NamedExpression {
+  name: string;
+  expression: string;
+}
+
+/** Kyverno's `validate.cel`, the body of a ValidatingAdmissionPolicy. */
+export interface CelValidation {
+  expressions?: { expression: string; message?: string; messageExpression?: string; reason?: string }[];
+  paramKind?: { apiVersion?: string; kind?: string };
+  paramRef?: {
+    name?: string;
+    namespace?: string;
+    selector?: LabelSelector;
+    parameterNotFoundAction?: 'Allow' | 'Deny';
+  };
+  /** Not evaluated: Edict publishes no audit annotations. */
+  auditAnnotations?: { key: string; valueExpression: string }[];
+  variables?: NamedExpression[];
 }
 
 export interface ForEachMutation {
@@ -223,7 +244,7 @@ export interface Rule {
   match: MatchResources;
   exclude?: MatchResources;
   preconditions?: Conditions;
-  celPreconditions?: JsonValue[];
+  celPreconditions?: NamedExpression[];
   validate?: Validation;
   mutate?: Mutation;
   generate?: Generation;

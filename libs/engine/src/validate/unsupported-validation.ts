@@ -3,12 +3,9 @@ import type { Validation } from '../policy/types';
 /**
  * Validate rule types this engine does not evaluate. A rule of such a type must not vanish from the
  * results (a CLI test would silently count it as passed), so it answers `error` with this reason.
- * (`manifests` has its own handler in `./manifests`.)
+ * (`manifests` has its own handler in `./manifests`, `cel` in `./cel`.)
  */
-const UNSUPPORTED: ReadonlyArray<readonly [string, string]> = [
-  ['cel', 'CEL expressions (validate.cel)'],
-  ['assert', 'assertion trees (validate.assert)'],
-];
+const UNSUPPORTED: ReadonlyArray<readonly [string, string]> = [['assert', 'assertion trees (validate.assert)']];
 
 /** The unsupported field and why the rule cannot be evaluated; undefined when a supported validation is present. */
 export function unsupportedValidation(validation: Validation): { field: string; reason: string } | undefined {

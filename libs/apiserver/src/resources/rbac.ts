@@ -1,0 +1,162 @@
+/**
+ * Kubernetes' RBAC authorizer for access reviews: what Roles and ClusterRoles, through the bindings
+ * whose subjects match, grant the user and groups asked about. `system:masters` is the superuser
+ * group, as in kube-apiserver. Aggregated ClusterRoles take the rules of the ClusterRoles their
+ * selectors pick (the work kube's aggregation controller does). Only reviews are answered this way;
+ * the in-memory API server does not authorize its own requests.
+ */
+import { isObject, matchesLabelSelector, type JsonObject, type LabelSelector } from '@edict/engine';
+import type { ObjectStore } from '../store/object-store';
+
+const RBAC = 'rbac.authorization.k8s.io';
+
+export interface AccessQuestion {
+  readonly user: string;
+  readonly groups: readonly string[];
+  readonly resource?: {
+    readonly group: string;
+    readonly resource: string;
+    readonly subresource: string;
+    readonly namespace: string;
+    readonly name: string;
+    readonly verb: string;
+  };
+  readonly nonResource?: { readonly path: string; readonly verb: string };
+}
+
+export interface AccessAnswer {
+  readonly allowed: boolean;
+  readonly reason: string;
+}
+
+export function authorizeWithRbac(store: ObjectStore, question: AccessQuestion): AccessAnswer {
+  if (question.groups.includes('system:masters')) return { allowed: true, reason: '' };
+  const namespace = question.resource?.namespace ?? '';
+  const bindings = [
+    ...store.list(`${RBAC}/clusterrolebindings`),
+    ...(namespace ? store.list(`${RBAC}/rolebindings`, namespace) : []),
+  ];
+  for (const binding of bindings) {
+    const subject = arrayOf(binding.subjects).find((s) => subjectMatches(s, binding, question));
+    if (!subject) continue;
+    const roleRef = isObject(binding.roleRef) ? binding.roleRef : {};
+    const rules = rulesOf(store, roleRef, metadataOf(binding).namespace);
+    if (rules.some((rule) => ruleAllows(rule, question))) {
+      const bindingKind = metadataOf(binding).namespace ? 'RoleBinding' : 'ClusterRoleBinding';
+      return {
+        allowed: true,
+        reason: `RBAC: allowed by ${bindingKind} "${bindingName(binding)}" of ${String(roleRef.kind)} "${String(roleRef.name)}" to ${subjectName(subject)}`,
+      };
+    }
+  }
+  return { allowed: false, reason: '' };
+}
+
+/** The ClusterRoles and ClusterRoleBinding of a kubeadm cluster that make its admin an admin. */
+export const BOOTSTRAP_RBAC: readonly JsonObject[] = [
+  {
+    apiVersion: `${RBAC}/v1`,
+    kind: 'ClusterRole',
+    metadata: { name: 'cluster-admin', labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
+    rules: [
+      { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+      { nonResourceURLs: ['*'], verbs: ['*'] },
+    ],
+  },
+  {
+    apiVersion: `${RBAC}/v1`,
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'kubeadm:cluster-admins' },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' },
+    subjects: [{ apiGroup: RBAC, kind: 'Group', name: 'kubeadm:cluster-admins' }],
+  },
+];
+
+function subjectMatches(subject: JsonObject, binding: JsonObject, question: AccessQuestion): boolean {
+  const name = typeof subject.name === 'string' ? subject.name : '';
+  switch (subject.kind) {
+    case 'User':
+      return name === question.user;
+    case 'Group':
+      return question.groups.includes(name);
+    case 'ServiceAccount': {
+      const namespace = typeof subject.namespace === 'string' ? subject.namespace : metadataOf(binding).namespace;
+      return question.user === `system:serviceaccount:${namespace}:${name}`;
+    }
+    default:
+      return false;
+  }
+}
+
+/** The rules a binding's roleRef grants (a Role in the binding's namespace, or a ClusterRole). */
+function rulesOf(store: ObjectStore, roleRef: JsonObject, namespace: string): JsonObject[] {
+  const name = typeof roleRef.name === 'string' ? roleRef.name : '';
+  if (roleRef.kind === 'Role') return arrayOf(store.get(`${RBAC}/roles`, namespace, name)?.rules);
+  if (roleRef.kind !== 'ClusterRole') return [];
+  const role = store.get(`${RBAC}/clusterroles`, '', name);
+  if (!role) return [];
+  const aggregation = isObject(role.aggregationRule) ? arrayOf(role.aggregationRule.clusterRoleSelectors) : [];
+  if (aggregation.length === 0) return arrayOf(role.rules);
+  // Aggregated roles are not themselves aggregated further, as kube's controller fills one level.
+  return store
+    .list(`${RBAC}/clusterroles`)
+    .filter((other) =>
+      aggregation.some((selector) => matchesLabelSelector(selector as LabelSelector, metadataOf(other).labels)),
+    )
+    .flatMap((other) => arrayOf(other.rules));
+}
+
+function ruleAllows(rule: JsonObject, question: AccessQuestion): boolean {
+  const verbs = strings(rule.verbs);
+  if (question.nonResource) {
+    const { path, verb } = question.nonResource;
+    const urls = strings(rule.nonResourceURLs);
+    const pathMatches = urls.some(
+      (url) => url === '*' || url === path || (url.endsWith('*') && path.startsWith(url.slice(0, -1))),
+    );
+    return pathMatches && (verbs.includes('*') || verbs.includes(verb));
+  }
+  const asked = question.resource;
+  if (!asked) return false;
+  if (!(verbs.includes('*') || verbs.includes(asked.verb))) return false;
+  const groups = strings(rule.apiGroups);
+  if (!(groups.includes('*') || groups.includes(asked.group))) return false;
+  const resources = strings(rule.resources);
+  const full = asked.subresource ? `${asked.resource}/${asked.subresource}` : asked.resource;
+  const resourceMatches =
+    resources.includes('*') ||
+    resources.includes(full) ||
+    (asked.subresource !== '' && resources.includes(`*/${asked.subresource}`));
+  if (!resourceMatches) return false;
+  const names = strings(rule.resourceNames);
+  return names.length === 0 || names.includes(asked.name);
+}
+
+function subjectName(subject: JsonObject): string {
+  const name = String(subject.name);
+  return subject.kind === 'ServiceAccount'
+    ? `ServiceAccount "${name}/${String(subject.namespace)}"`
+    : `${String(subject.kind)} "${name}"`;
+}
+
+function bindingName(binding: JsonObject): string {
+  const metadata = metadataOf(binding);
+  return metadata.namespace ? `${metadata.name}/${metadata.namespace}` : metadata.name;
+}
+
+function metadataOf(object: JsonObject): { name: string; namespace: string; labels?: Record<string, string> } {
+  const metadata = isObject(object.metadata) ? object.metadata : {};
+  return {
+    name: typeof metadata.name === 'string' ? metadata.name : '',
+    namespace: typeof metadata.namespace === 'string' ? metadata.namespace : '',
+    labels: isObject(metadata.labels) ? (metadata.labels as Record<string, string>) : undefined,
+  };
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function arrayOf(value: unknown): JsonObject[] {
+  return Array.isArray(value) ? value.filter(isObject) : [];
+}
