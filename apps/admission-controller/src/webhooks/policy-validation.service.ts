@@ -38,6 +38,7 @@ export class PolicyValidationService {
       const diagnostics = validatePolicy(policy, {
         namespaced: policy.kind === 'Policy',
         clusterScopedKinds: this.clusterScoped.kinds(),
+        againstCluster: true,
       });
       // Kyverno's checks first (their messages win); then what Edict cannot run, refused.
       return decisionFrom(diagnostics.some(isError) ? diagnostics : [...diagnostics, ...checkRulesEdictRuns(policy)]);
