@@ -26,10 +26,7 @@ describe('validateBySchema', () => {
       { required: ['kind'] },
     );
     expect(
-      lines(
-        { spec: { replicas: 'two', mode: 'Warn', name: 'ABCD', items: [{}, { key: 1 }], port: true } },
-        schema,
-      ),
+      lines({ spec: { replicas: 'two', mode: 'Warn', name: 'ABCD', items: [{}, { key: 1 }], port: true } }, schema),
     ).toEqual([
       'spec.kind: Required value',
       'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
@@ -94,7 +91,10 @@ describe('validateBySchema', () => {
       },
     });
     expect(
-      lines({ spec: { note: null, count: null, tags: ['a', 'a'], ports: [{ name: 'x', n: 1 }, { name: 'x' }] } }, schema),
+      lines(
+        { spec: { note: null, count: null, tags: ['a', 'a'], ports: [{ name: 'x', n: 1 }, { name: 'x' }] } },
+        schema,
+      ),
     ).toEqual([
       'spec.count: Invalid value: "null": spec.count in body must be of type integer: "null"',
       'spec.tags[1]: Duplicate value: "a"',
@@ -153,7 +153,7 @@ describe('custom resources against their schema', () => {
     ...(spec ? { spec } : {}),
   });
 
-  it('stores defaults and refuses creates and updates that do not fit, with kube\'s Invalid status', () => {
+  it("stores defaults and refuses creates and updates that do not fit, with kube's Invalid status", () => {
     const server = new InMemoryApiServer({ admission: false, garbageCollection: false });
     server.create(crd(schema));
     expect(server.create(widget()).spec).toEqual({ size: 1 });

@@ -150,7 +150,13 @@ function checkNumber(value: number, schema: JsonObject, path: string, outcome: O
       outcome.passed++;
       return;
     }
-    const relation = below ? (strict ? 'greater than' : 'greater than or equal to') : strict ? 'less than' : 'less than or equal to';
+    const relation = below
+      ? strict
+        ? 'greater than'
+        : 'greater than or equal to'
+      : strict
+        ? 'less than'
+        : 'less than or equal to';
     outcome.causes.push(invalidValue(path, value, `${path} in body should be ${relation} ${limit}`));
   };
   bound(schema.minimum, schema.exclusiveMinimum, true);
@@ -171,7 +177,9 @@ function checkArray(value: JsonValue[], schema: JsonObject, path: string, outcom
     );
   }
   if (typeof schema.minItems === 'number' && value.length < schema.minItems) {
-    outcome.causes.push(invalidValue(path, value.length, `${path} in body should have at least ${schema.minItems} items`));
+    outcome.causes.push(
+      invalidValue(path, value.length, `${path} in body should have at least ${schema.minItems} items`),
+    );
   }
   if (isObject(schema.items)) {
     const items = schema.items;
@@ -200,10 +208,14 @@ function checkListType(value: JsonValue[], schema: JsonObject, path: string, out
 function checkObject(value: JsonObject, schema: JsonObject, path: string, outcome: Outcome): void {
   const count = Object.keys(value).length;
   if (typeof schema.maxProperties === 'number' && count > schema.maxProperties) {
-    outcome.causes.push(invalidValue(path, count, `${path} in body should have at most ${schema.maxProperties} properties`));
+    outcome.causes.push(
+      invalidValue(path, count, `${path} in body should have at most ${schema.maxProperties} properties`),
+    );
   }
   if (typeof schema.minProperties === 'number' && count < schema.minProperties) {
-    outcome.causes.push(invalidValue(path, count, `${path} in body should have at least ${schema.minProperties} properties`));
+    outcome.causes.push(
+      invalidValue(path, count, `${path} in body should have at least ${schema.minProperties} properties`),
+    );
   }
   const required = Array.isArray(schema.required) ? schema.required : [];
   for (const name of required) {
@@ -213,7 +225,8 @@ function checkObject(value: JsonObject, schema: JsonObject, path: string, outcom
   }
   const properties = isObject(schema.properties) ? schema.properties : {};
   for (const [name, propertySchema] of Object.entries(properties)) {
-    if (name in value && isObject(propertySchema)) merge(outcome, check(value[name]!, propertySchema, child(path, name)));
+    if (name in value && isObject(propertySchema))
+      merge(outcome, check(value[name]!, propertySchema, child(path, name)));
   }
   const additional = schema.additionalProperties;
   if (isObject(additional)) {

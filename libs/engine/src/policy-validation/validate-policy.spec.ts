@@ -303,7 +303,10 @@ describe('validatePolicy: match and exclude', () => {
     expectNoErrors(selecting('Scale', ['background: false']));
     // Kyverno's CLI does not look kinds up.
     expectNoErrors(
-      check(['  match:', '    any:', '    - resources:', '        kinds: [Pod/exec]', ...VALIDATE], ['background: true']),
+      check(
+        ['  match:', '    any:', '    - resources:', '        kinds: [Pod/exec]', ...VALIDATE],
+        ['background: true'],
+      ),
     );
   });
 });

@@ -9,8 +9,8 @@
  * its policy informers synced, and keeps policies "not ready" until their kinds are in the
  * webhooks). Once complete, the computed set is published as is, which may narrow it.
  *
- * Triggers (`start()`): policy cache changes, CA bundle changes, becoming leader and changes of the
- * served types (with fresh discovery), debounced.
+ * Triggers (`start()`): policy cache changes, CA bundle changes and becoming leader, debounced;
+ * changes of the served types (CRDs) at once, with fresh discovery.
  *
  * Publications: after a pass that left every configuration as built, `onPublished` listeners hear
  * which policies (at which generation) the published webhooks carry, and which of their kinds they
@@ -38,13 +38,7 @@ import {
 } from '../webhooks.constants';
 import { covers } from './covers';
 import type { DiscoverySource } from './discovery-resolver';
-import type {
-  CaBundleSource,
-  PolicySource,
-  ServedTypesSource,
-  WebhookConfigStore,
-  WebhookLeaderGate,
-} from './ports';
+import type { CaBundleSource, PolicySource, ServedTypesSource, WebhookConfigStore, WebhookLeaderGate } from './ports';
 
 export type ReconcileOutcome =
   | { readonly status: 'skipped'; readonly reason: 'stopped' | 'not-leader' | 'no-ca-bundle' }
