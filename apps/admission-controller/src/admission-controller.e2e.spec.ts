@@ -11,7 +11,7 @@ import { eventually } from '@edict/kube/testing';
 import { PolicyCache } from '@edict/policy';
 import { LifecycleState } from './lifecycle/lifecycle-state';
 import { AdmissionConfigService } from './cluster/admission-config.service';
-import { ClusterScopedKinds } from './cluster/cluster-scoped-kinds.service';
+import { CustomResourceDefinitions } from './cluster/custom-resource-definitions';
 import type { RunningController } from './bootstrap';
 import {
   apiErrorMessage as messageOf,
@@ -217,8 +217,8 @@ describe('admission controller end to end', () => {
         ],
       },
     });
-    const kinds = controller.app.get(ClusterScopedKinds);
-    await eventually(() => kinds.kinds().includes('Widget'), 'the CRD seen');
+    const crds = controller.app.get(CustomResourceDefinitions);
+    await eventually(() => crds.clusterScopedKinds().includes('Widget'), 'the CRD seen');
     const policy = {
       apiVersion: 'kyverno.io/v1',
       kind: 'Policy',

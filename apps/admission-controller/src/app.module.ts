@@ -16,7 +16,7 @@ import { leaderGateOf, WebhooksModule } from '@edict/webhooks';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { adminEndpoints } from './admin/admin-endpoints';
 import { AdmissionConfigService } from './cluster/admission-config.service';
-import { ClusterScopedKinds } from './cluster/cluster-scoped-kinds.service';
+import { CustomResourceDefinitionsModule, CustomResourceDefinitions } from './cluster/custom-resource-definitions';
 import { leaderGateFor } from './cluster/leader-gate';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
 import { RoleResolverService } from './cluster/role-resolver.service';
@@ -55,6 +55,7 @@ export class AdmissionControllerModule {
         ...certLabelOptions(config.installName),
       }),
     });
+    const crds = CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds);
     const policies = PolicyModule.forRoot({
       ...(config.exceptionNamespaces.length > 0 ? { exceptionNamespaces: config.exceptionNamespaces } : {}),
       watchTimeoutSeconds: config.watchTimeoutSeconds,
@@ -85,11 +86,18 @@ export class AdmissionControllerModule {
         }),
         certificates,
         policies,
+        crds,
         // The webhook controller: the leader publishes the configurations from the policy cache.
         WebhooksModule.forRootAsync({
-          imports: [certificates, policies],
-          inject: [PolicyCache, TlsMaterial, KubeResources, LeaderService],
-          useFactory: (cache: PolicyCache, tls: TlsMaterial, resources: KubeResources, leader: LeaderService) => ({
+          imports: [certificates, policies, crds],
+          inject: [PolicyCache, TlsMaterial, KubeResources, LeaderService, CustomResourceDefinitions],
+          useFactory: (
+            cache: PolicyCache,
+            tls: TlsMaterial,
+            resources: KubeResources,
+            leader: LeaderService,
+            customResources: CustomResourceDefinitions,
+          ) => ({
             options: {
               namespace: config.namespace,
               serviceName: config.serviceName,
@@ -103,6 +111,7 @@ export class AdmissionControllerModule {
             caBundle: tls,
             resources,
             leaderGate: leaderGateOf(leader),
+            servedTypes: customResources,
           }),
         }),
         // Admission reports: bounded queue, the --maxAdmissionReports cap, idempotent writes.
@@ -129,7 +138,6 @@ export class AdmissionControllerModule {
         { provide: CONTROLLER_CONFIG, useValue: config },
         LifecycleState,
         AdmissionConfigService,
-        ClusterScopedKinds,
         NamespaceLabels,
         RoleResolverService,
         {

@@ -40,6 +40,7 @@ export {
   ALWAYS_LEADER,
   type CaBundleSource,
   type PolicySource,
+  type ServedTypesSource,
   type WebhookConfigStore,
   type WebhookLeaderGate,
 } from './reconcile/ports';

@@ -127,7 +127,7 @@ describe('webhook controller against the in-memory API server', () => {
       cache,
       ca,
       store,
-      { resolver: async () => staticResolver(['ConfigMap']) },
+      { resolver: async () => staticResolver(['ConfigMap']), invalidate: () => undefined },
       gate,
     );
     blind.onPublished((publication) => heard.push(publication));
@@ -186,6 +186,43 @@ describe('webhook controller against the in-memory API server', () => {
     // The real controller puts the full set back.
     expect(await reconciler.reconcile()).toMatchObject({ updated: [RESOURCE_VWC] });
     expect(resourcesOf()).toEqual(expect.arrayContaining(['pods', 'configmaps', 'secrets']));
+  });
+
+  it('resolves kinds again when the served types change: a CRD that comes after its policy gets covered', async () => {
+    reconciler.stop(); // only the reconciler under test writes meanwhile
+    const listeners = new Set<() => void>();
+    const servedTypes = {
+      onChange: (listener: () => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    // Discovery cached for a minute: only the served-types signal can make it read the CRD.
+    const discovery = new DiscoveryResolver(resources.http, 60_000);
+    const late = new WebhookReconciler(options, cache, ca, store, discovery, gate, servedTypes);
+    late.start();
+    try {
+      await resources.create(noAutogen(policyOf('gadgets', [labelRule('r', ['Gadget'])])) as unknown as JsonObject);
+      await eventually(() => cache.policies().some((p) => p.key === 'gadgets'), 'the policy cached');
+      await late.reconcile();
+      expect(resourcesOf()).not.toContain('gadgets');
+      server.create({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'gadgets.example.com' },
+        spec: {
+          group: 'example.com',
+          scope: 'Namespaced',
+          names: { plural: 'gadgets', kind: 'Gadget' },
+          versions: [{ name: 'v1', served: true, storage: true }],
+        },
+      });
+      for (const listener of listeners) listener();
+      await eventually(() => resourcesOf().includes('gadgets'), 'the Gadget rule in the validating configuration');
+    } finally {
+      late.stop();
+      reconciler.start();
+    }
   });
 
   it('removes every configuration when the Deployment is scaled to zero, idempotently', async () => {

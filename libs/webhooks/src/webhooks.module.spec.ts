@@ -38,7 +38,7 @@ const config = (store = new MemoryStore()): WebhooksModuleConfig => ({
   caBundle: { current: () => ({ caBundlePem: 'PEM' }), onChange: () => () => undefined },
   leaderGate: ALWAYS_LEADER,
   store,
-  discovery: { resolver: async () => () => [] },
+  discovery: { resolver: async () => () => [], invalidate: () => undefined },
 });
 
 describe('WebhooksModule', () => {

@@ -18,7 +18,13 @@ import type { KubeResources } from '@edict/kube';
 import type { LeaderService } from '@edict/leader';
 import { DiscoveryResolver, type DiscoverySource } from './reconcile/discovery-resolver';
 import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
-import type { CaBundleSource, PolicySource, WebhookConfigStore, WebhookLeaderGate } from './reconcile/ports';
+import type {
+  CaBundleSource,
+  PolicySource,
+  ServedTypesSource,
+  WebhookConfigStore,
+  WebhookLeaderGate,
+} from './reconcile/ports';
 import { WebhookMonitor } from './reconcile/webhook-monitor';
 import { WebhookReconciler } from './reconcile/webhook-reconciler';
 import { WebhookRemoval } from './reconcile/webhook-removal';
@@ -30,6 +36,7 @@ import {
   WEBHOOK_LEADER_GATE,
   WEBHOOK_OPTIONS,
   WEBHOOK_POLICY_SOURCE,
+  WEBHOOK_SERVED_TYPES,
 } from './webhooks.constants';
 import {
   resolveWebhookOptions,
@@ -49,6 +56,8 @@ export interface WebhooksModuleConfig {
   readonly leaderGate: WebhookLeaderGate;
   readonly store?: WebhookConfigStore;
   readonly discovery?: DiscoverySource;
+  /** Changes of the served types (CRDs); without it, kinds are resolved again only on other triggers. */
+  readonly servedTypes?: ServedTypesSource;
 }
 
 export interface WebhooksModuleAsyncConfig extends Pick<ModuleMetadata, 'imports'> {
@@ -89,6 +98,11 @@ const derived: Provider[] = [
   { provide: WEBHOOK_POLICY_SOURCE, inject: [WEBHOOK_CONFIG], useFactory: (c: WebhooksModuleConfig) => c.policies },
   { provide: WEBHOOK_CA_SOURCE, inject: [WEBHOOK_CONFIG], useFactory: (c: WebhooksModuleConfig) => c.caBundle },
   { provide: WEBHOOK_LEADER_GATE, inject: [WEBHOOK_CONFIG], useFactory: (c: WebhooksModuleConfig) => c.leaderGate },
+  {
+    provide: WEBHOOK_SERVED_TYPES,
+    inject: [WEBHOOK_CONFIG],
+    useFactory: (c: WebhooksModuleConfig) => c.servedTypes ?? null,
+  },
   {
     provide: WEBHOOK_KUBE_RESOURCES,
     inject: [WEBHOOK_CONFIG],

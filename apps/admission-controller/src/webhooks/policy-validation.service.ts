@@ -22,14 +22,14 @@ import {
   type PolicyException,
 } from '@edict/engine';
 import { AdmissionConfigService } from '../cluster/admission-config.service';
-import { ClusterScopedKinds } from '../cluster/cluster-scoped-kinds.service';
+import { CustomResourceDefinitions } from '../cluster/custom-resource-definitions';
 import type { ReviewAnswer } from './admission.service';
 
 @Injectable()
 export class PolicyValidationService {
   constructor(
     private readonly config: AdmissionConfigService,
-    private readonly clusterScoped: ClusterScopedKinds,
+    private readonly customResources: CustomResourceDefinitions,
   ) {}
 
   policy(body: unknown): ReviewAnswer {
@@ -37,7 +37,8 @@ export class PolicyValidationService {
       const policy = request.object as unknown as Policy;
       const diagnostics = validatePolicy(policy, {
         namespaced: policy.kind === 'Policy',
-        clusterScopedKinds: this.clusterScoped.kinds(),
+        clusterScopedKinds: this.customResources.clusterScopedKinds(),
+        againstCluster: true,
       });
       // Kyverno's checks first (their messages win); then what Edict cannot run, refused.
       return decisionFrom(diagnostics.some(isError) ? diagnostics : [...diagnostics, ...checkRulesEdictRuns(policy)]);

@@ -72,6 +72,9 @@ export function typesFromCrd(crd: JsonObject): ResourceType[] {
       selectableFields: Array.isArray(version.selectableFields)
         ? version.selectableFields.filter(isObject).map((field) => String(field.jsonPath ?? '').replace(/^\./, ''))
         : [],
+      ...(isObject(version.schema) && isObject(version.schema.openAPIV3Schema)
+        ? { schema: version.schema.openAPIV3Schema }
+        : {}),
     }));
 }
 

@@ -1,3 +1,5 @@
+import type { JsonObject } from '@edict/engine';
+
 /** What the server knows about one served resource: enough for REST routing, discovery and OpenAPI. */
 export interface ResourceType {
   readonly group: string;
@@ -19,6 +21,8 @@ export interface ResourceType {
   readonly builtin: boolean;
   /** Field-selector fields beyond `metadata.name` and `metadata.namespace`, by dotted path. */
   readonly selectableFields: readonly string[];
+  /** A custom resource version's `openAPIV3Schema`: its defaults and checks apply to every write. */
+  readonly schema?: JsonObject;
 }
 
 export const STANDARD_VERBS: readonly string[] = [

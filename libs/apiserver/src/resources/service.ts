@@ -40,6 +40,7 @@ import {
 } from '../admission/types';
 import { dependentsOf, withoutOwner } from '../gc/dependents';
 import { isEventsV1Type, storageKey, toCoreEvent, toEventsV1 } from './event-versions';
+import { checkAgainstSchema, defaultedBySchema } from './schema-conformance';
 
 export interface WriteOptions {
   /** `dryRun=All`: every check runs, nothing is stored. */
@@ -146,7 +147,9 @@ export class ResourceService {
     body: JsonObject,
     user: UserInfo,
   ): PreparedCreate {
-    const prepared = prepareCreate(type, ns(type, namespace) || undefined, body, this.now(), user);
+    const defaulted = defaultedBySchema(type, body);
+    const prepared = prepareCreate(type, ns(type, namespace) || undefined, defaulted, this.now(), user);
+    checkAgainstSchema(type, prepared.object);
     this.checkCreatable(type, namespace, prepared.name);
     if (key(type) === CRD_RESOURCE) this.checkCrd(prepared.object);
     return prepared;
@@ -186,8 +189,20 @@ export class ResourceService {
     if (requested !== undefined && requested !== '' && requested !== metadataOf(old).resourceVersion) {
       throw conflict({ group: type.group, kind: type.plural, name });
     }
-    const updated = prepareUpdate(type, old, body, options.subresource, this.now());
-    return this.commitUpdate(type, old, updated, options);
+    return this.commitUpdate(type, old, this.planUpdate(type, old, body, options.subresource), options);
+  }
+
+  /** The object an update would store, after every check an update makes before admission. */
+  private planUpdate(
+    type: ResourceType,
+    old: JsonObject,
+    body: JsonObject,
+    subresource: UpdateSubresource | undefined,
+  ): JsonObject {
+    const updated = prepareUpdate(type, old, defaultedBySchema(type, body), subresource, this.now());
+    checkAgainstSchema(type, updated);
+    if (key(type) === CRD_RESOURCE) this.checkCrd(updated);
+    return updated;
   }
 
   patch(
@@ -327,7 +342,7 @@ export class ResourceService {
     if (!admission) return this.create(type, namespace, body, options);
     if (!isObject(body)) throw kindMissing(body);
     checkTypeMeta(type, body);
-    const input = typed(type, body, type.namespaced ? { namespace: namespace! } : {});
+    const input = defaultedBySchema(type, typed(type, body, type.namespaced ? { namespace: namespace! } : {}));
     const base = this.attributes(type, 'CREATE', '', options, context, createOptions(options));
     const mutated = await admission.mutate(
       { ...base, name: nameOf(input), namespace: attributeNamespace(type, namespace, input), object: input },
@@ -363,7 +378,10 @@ export class ResourceService {
       if (pinned && requested !== metadataOf(old).resourceVersion) throw conflict(target);
       checkTypeMeta(type, body);
       const oldObject = asVersion(type, old);
-      const input = typed(type, body, { name, ...(type.namespaced ? { namespace: namespace! } : {}) });
+      const input = defaultedBySchema(
+        type,
+        typed(type, body, { name, ...(type.namespaced ? { namespace: namespace! } : {}) }),
+      );
       const base = {
         ...this.attributes(type, 'UPDATE', options.subresource ?? '', options, context, updateOptions(options)),
         name,
@@ -371,8 +389,7 @@ export class ResourceService {
         oldObject,
       };
       const mutated = (await admission.mutate({ ...base, object: input }, context.warnings)) ?? input;
-      const updated = prepareUpdate(type, old, mutated, options.subresource, this.now());
-      if (key(type) === CRD_RESOURCE) this.checkCrd(updated);
+      const updated = this.planUpdate(type, old, mutated, options.subresource);
       await admission.validate({ ...base, object: asVersion(type, updated) }, context.warnings);
       const latest = this.store.get(key(type), ns(type, namespace), name);
       if (!latest) throw notFound(target);
@@ -491,7 +508,6 @@ export class ResourceService {
   private commitUpdate(type: ResourceType, old: JsonObject, updated: JsonObject, options: WriteOptions): WriteResult {
     const meta = metadataOf(updated);
     const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers : [];
-    if (key(type) === CRD_RESOURCE) this.checkCrd(updated);
     if (meta.deletionTimestamp !== undefined && finalizers.length === 0) {
       // The last finalizer is gone from an object being deleted: it goes now.
       if (!options.dryRun) this.remove(type, updated);

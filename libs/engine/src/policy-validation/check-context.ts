@@ -11,6 +11,8 @@ export interface PolicyCheck {
   /** Background processing (spec.background, default true) as Kyverno applies it to variables. */
   readonly background: boolean;
   readonly clusterKinds: ReadonlySet<string>;
+  /** Validating as Kyverno's webhook does, against a cluster's API (see PolicyValidationOptions). */
+  readonly againstCluster: boolean;
   readonly findings: Findings;
 }
 

@@ -2,7 +2,7 @@ import type { Diagnostic, PolicyException } from '../policy';
 import { wildcardMatch } from '../values';
 import { Findings, objectLabel } from './findings';
 import { checkMatchResources } from './match';
-import { checkExcludeImages } from './pod-security';
+import { checkExclude } from './pod-security';
 import { exceptionWrongTypes } from './wrong-types';
 
 export interface ExceptionValidationOptions {
@@ -53,6 +53,6 @@ export function validatePolicyException(
     if (!entry?.policyName)
       findings.error(['spec', 'exceptions', i, 'policyName'], 'Required value: An exception requires a policy name');
   });
-  (spec.podSecurity ?? []).forEach((exclude, i) => checkExcludeImages(exclude, ['spec', 'podSecurity', i], findings));
+  (spec.podSecurity ?? []).forEach((exclude, i) => checkExclude(exclude, ['spec', 'podSecurity', i], findings));
   return findings.diagnostics;
 }

@@ -41,6 +41,23 @@ export const DEFAULT_CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
   'VolumeAttachment',
 ]);
 
+/**
+ * Kinds Kubernetes serves only as subresources (`deployments/scale` is an autoscaling/v1 Scale,
+ * `pods/exec` a PodExecOptions...). Custom resources add none: their subresources are `status`
+ * (the parent's kind) and `scale`.
+ */
+export const SUBRESOURCE_ONLY_KINDS: ReadonlySet<string> = new Set([
+  'Eviction',
+  'NodeProxyOptions',
+  'PodAttachOptions',
+  'PodExecOptions',
+  'PodPortForwardOptions',
+  'PodProxyOptions',
+  'Scale',
+  'ServiceProxyOptions',
+  'TokenRequest',
+]);
+
 /** `apps/v1/Deployment` → `Deployment`, `Pod/status` → `Pod`, `Pod` → `Pod`. */
 export function bareKind(selector: string): string {
   const segments = selector.split('/');

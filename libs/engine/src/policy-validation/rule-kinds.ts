@@ -1,6 +1,8 @@
+import { parseKind } from '../match/kind';
 import type { MatchResources, Rule } from '../policy';
 import type { RuleCheck } from './check-context';
 import type { Path } from './findings';
+import { SUBRESOURCE_ONLY_KINDS } from './kinds';
 import { ruleOnlyDealsWithMetadata } from './metadata-only';
 
 const METADATA_ONLY =
@@ -35,6 +37,34 @@ export function checkRuleKinds(c: RuleCheck): void {
       ? [[...path, 'match', 'resources', 'kinds']]
       : [];
   for (const at of missing) findings.error(at, ruleOnlyDealsWithMetadata(rule) ? KIND_REQUIRED : METADATA_ONLY);
+}
+
+/**
+ * Kyverno's webhook refuses a validate rule of a background policy that selects a subresource
+ * (`Pod/exec`, `*\/status`, `Scale`...): background scans read stored objects, and subresources
+ * have none. Its CLI does not look kinds up, so this runs only against a cluster.
+ */
+export function checkBackgroundSubresources(c: RuleCheck): void {
+  const { rule, path, findings } = c;
+  if (!c.againstCluster || !c.background || !rule.validate) return;
+  for (const block of ['match', 'exclude'] as const) {
+    const m = rule[block];
+    if (!m) continue;
+    for (const [kinds, at] of kindLists(m, [...path, block])) {
+      const selected = kinds.find((kind) => kind !== '*' && selectsSubresource(kind));
+      if (selected !== undefined) {
+        findings.error(
+          at,
+          `the kind defined in the all match resource is invalid: background scan enabled with subresource ${selected}`,
+        );
+      }
+    }
+  }
+}
+
+function selectsSubresource(kind: string): boolean {
+  const selector = parseKind(kind);
+  return selector.subresource !== undefined || SUBRESOURCE_ONLY_KINDS.has(selector.kind);
 }
 
 function kindLists(m: MatchResources, path: Path): [string[], Path][] {

@@ -286,6 +286,29 @@ describe('validatePolicy: match and exclude', () => {
       'Filtering namespaces not allowed in namespaced policies',
     );
   });
+
+  it('a background validate rule selects no subresource when validated against a cluster', () => {
+    const selecting = (kinds: string, head = ['background: true']) =>
+      check(['  match:', '    any:', '    - resources:', `        kinds: [${kinds}]`, ...VALIDATE], head, {
+        againstCluster: true,
+      });
+    for (const kind of ['Scale', 'Pod/scale', 'Pod/*', "'*/*'", "'*/status'", 'autoscaling/v1/Scale']) {
+      expectOneError(
+        selecting(kind),
+        'spec.rules[0].match.any[0].resources.kinds',
+        `the kind defined in the all match resource is invalid: background scan enabled with subresource ${kind.replace(/'/g, '')}`,
+      );
+    }
+    expectNoErrors(selecting('Deployment'));
+    expectNoErrors(selecting('Scale', ['background: false']));
+    // Kyverno's CLI does not look kinds up.
+    expectNoErrors(
+      check(
+        ['  match:', '    any:', '    - resources:', '        kinds: [Pod/exec]', ...VALIDATE],
+        ['background: true'],
+      ),
+    );
+  });
 });
 
 describe('validatePolicy: variables', () => {
@@ -652,20 +675,45 @@ describe('validatePolicy: validate rules', () => {
       check([...MATCH_POD, '  validate:', '    podSecurity:', `      level: ${level}`, '      exclude:', ...exclude]);
     expectOneError(
       pss('baseline', ['      - controlName: Running as Non-root']),
-      'spec.rules[0].validate.podSecurity.exclude[0].controlName',
+      'spec.rules[0].podSecurity.exclude[0].controlName',
       'Invalid control name defined at the given level',
     );
     expectNoErrors(pss('baseline', ['      - controlName: Seccomp', '        images: ["*"]']));
     expectOneError(
       pss('restricted', ['      - controlName: Capabilities']),
-      'spec.rules[0].validate.podSecurity.exclude[0].controlName',
+      'spec.rules[0].podSecurity.exclude[0].controlName',
       'exclude.images must be specified for the container level control',
     );
     expectOneError(
       pss('restricted', ['      - controlName: Host Namespaces', '        images: ["*"]']),
-      'spec.rules[0].validate.podSecurity.exclude[0].controlName',
+      'spec.rules[0].podSecurity.exclude[0].controlName',
       'exclude.images must not be specified for the pod level control',
     );
+  });
+
+  it('podSecurity exclusions name restrictedField and values together', () => {
+    const exclude = (fields: string[]) =>
+      check([
+        ...MATCH_POD,
+        '  validate:',
+        '    podSecurity:',
+        '      level: baseline',
+        '      exclude:',
+        '      - controlName: /proc Mount Type',
+        '        images: [nginx]',
+        ...fields.map((f) => `        ${f}`),
+      ]);
+    expectOneError(
+      exclude(['restrictedField: spec.containers[*].securityContext.procMount']),
+      'spec.rules[0].podSecurity.exclude[0].values',
+      'values is required',
+    );
+    expectOneError(
+      exclude(['values: [bar]']),
+      'spec.rules[0].podSecurity.exclude[0].restrictedField',
+      'restrictedField is required',
+    );
+    expectNoErrors(exclude(['restrictedField: spec.containers[*].securityContext.procMount', 'values: [Unmasked]']));
   });
 });
 

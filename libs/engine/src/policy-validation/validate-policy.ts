@@ -10,7 +10,7 @@ import { checkMatchExcludeConflict } from './match-exclude-conflict';
 import { checkMutateRule } from './mutate-rule';
 import { checkPodSecurityRule } from './pod-security';
 import { checkPolicySpec } from './policy-spec';
-import { checkRuleKinds } from './rule-kinds';
+import { checkBackgroundSubresources, checkRuleKinds } from './rule-kinds';
 import { checkRuleType } from './rule-type';
 import { checkValidateRule } from './validate-rule';
 import {
@@ -32,6 +32,11 @@ export interface PolicyValidationOptions {
   background?: boolean;
   /** Extra cluster-scoped kinds (CRDs) on top of the built-in Kubernetes ones. */
   clusterScopedKinds?: Iterable<string>;
+  /**
+   * The checks Kyverno's admission webhook makes with the cluster's API resources, which its CLI
+   * skips: a validate rule of a background policy may not select a subresource.
+   */
+  againstCluster?: boolean;
   /** Copied into each diagnostic's `file`. */
   file?: string;
 }
@@ -57,6 +62,7 @@ export function validatePolicy(policy: Policy, options: PolicyValidationOptions 
     namespace: namespaced ? policy.metadata?.namespace || 'default' : '',
     background: options.background ?? policy.spec?.background !== false,
     clusterKinds,
+    againstCluster: options.againstCluster ?? false,
     findings,
   };
   if (!policy.spec || !Array.isArray(policy.spec.rules)) {
@@ -86,6 +92,7 @@ export function validatePolicy(policy: Policy, options: PolicyValidationOptions 
     checkPodSecurityRule(c);
     checkGenerateRule(c);
     checkRuleKinds(c);
+    checkBackgroundSubresources(c);
     checkElementOutsideForeach(c);
     checkRuleContext(c);
     checkRuleConditions(c);

@@ -298,17 +298,13 @@ describe('schema errors name the field and its line', () => {
     );
   });
 
-  it('mutate foreach order and pod security exclusions', () => {
+  it('mutate foreach order and pod security exclusion controls', () => {
     const mutate = ['mutate:', '  foreach:', '  - list: a', '    order: Reverse', '    patchStrategicMerge: {}'];
     expect(only(policyText([...podMatch, ...mutate])).path).toBe('spec.rules[0].mutate.foreach[0].order');
-    const pss = [
-      'validate:',
-      '  podSecurity:',
-      '    level: baseline',
-      '    exclude:',
-      '    - {controlName: Capabilities, restrictedField: x}',
-    ];
-    expect(only(policyText([...podMatch, ...pss])).path).toBe('spec.rules[0].validate.podSecurity.exclude[0].values');
+    const pss = ['validate:', '  podSecurity:', '    level: baseline', '    exclude:', '    - {controlName: Nope}'];
+    expect(only(policyText([...podMatch, ...pss])).path).toBe(
+      'spec.rules[0].validate.podSecurity.exclude[0].controlName',
+    );
   });
 
   it('namespaced Policy restrictions', () => {

@@ -222,15 +222,7 @@ const failureActionOverride = obj({
 
 const podSecurityExclude = obj(
   { controlName: str({ enum: PSS_CONTROLS }), images: arr(str()), restrictedField: str(), values: arr(str()) },
-  {
-    required: ['controlName'],
-    check: (e, path, report) => {
-      const hasField = typeof e.restrictedField === 'string' && e.restrictedField !== '';
-      const hasValues = Array.isArray(e.values) && e.values.length > 0;
-      if (hasField && !hasValues) report([...path, 'values'], 'required when restrictedField is set');
-      if (!hasField && hasValues) report([...path, 'restrictedField'], 'required when values are set');
-    },
-  },
+  { required: ['controlName'] },
 );
 const podSecurity = obj(
   {

@@ -25,6 +25,8 @@ interface GroupVersionResources {
 /** Answers a pass of kind lookups (sync), from discovery read beforehand (async). */
 export interface DiscoverySource {
   resolver(): Promise<ResourceResolver>;
+  /** Forgets cached discovery, so the next resolver reads it afresh. */
+  invalidate(): void;
 }
 
 export class DiscoveryResolver implements DiscoverySource {
@@ -36,7 +38,6 @@ export class DiscoveryResolver implements DiscoverySource {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Forgets cached discovery (e.g. after a CRD was added). */
   invalidate(): void {
     this.cached = undefined;
   }

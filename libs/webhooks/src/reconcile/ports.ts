@@ -15,6 +15,14 @@ export interface CaBundleSource {
   onChange(listener: (snapshot: { readonly caBundlePem: string }) => void): () => void;
 }
 
+/**
+ * Says when the API's served types change (a CustomResourceDefinition added, changed or removed):
+ * kinds are then resolved again, so a policy naming a kind whose CRD comes later gets it covered.
+ */
+export interface ServedTypesSource {
+  onChange(listener: () => void): () => void;
+}
+
 /** "May I write now?" (LeaderService fits via `leaderGateOf`). */
 export interface WebhookLeaderGate {
   isLeader(): boolean;

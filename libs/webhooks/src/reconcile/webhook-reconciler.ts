@@ -9,7 +9,8 @@
  * its policy informers synced, and keeps policies "not ready" until their kinds are in the
  * webhooks). Once complete, the computed set is published as is, which may narrow it.
  *
- * Triggers (`start()`): policy cache changes, CA bundle changes and becoming leader, debounced.
+ * Triggers (`start()`): policy cache changes, CA bundle changes and becoming leader, debounced;
+ * changes of the served types (CRDs) at once, with fresh discovery.
  *
  * Publications: after a pass that left every configuration as built, `onPublished` listeners hear
  * which policies (at which generation) the published webhooks carry, and which of their kinds they
@@ -33,10 +34,11 @@ import {
   WEBHOOK_LEADER_GATE,
   WEBHOOK_OPTIONS,
   WEBHOOK_POLICY_SOURCE,
+  WEBHOOK_SERVED_TYPES,
 } from '../webhooks.constants';
 import { covers } from './covers';
 import type { DiscoverySource } from './discovery-resolver';
-import type { CaBundleSource, PolicySource, WebhookConfigStore, WebhookLeaderGate } from './ports';
+import type { CaBundleSource, PolicySource, ServedTypesSource, WebhookConfigStore, WebhookLeaderGate } from './ports';
 
 export type ReconcileOutcome =
   | { readonly status: 'skipped'; readonly reason: 'stopped' | 'not-leader' | 'no-ca-bundle' }
@@ -69,6 +71,7 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     @Inject(WEBHOOK_CONFIG_STORE) private readonly store: WebhookConfigStore,
     @Inject(WEBHOOK_DISCOVERY) private readonly discovery: DiscoverySource,
     @Optional() @Inject(WEBHOOK_LEADER_GATE) private readonly leader: WebhookLeaderGate = { isLeader: () => true },
+    @Optional() @Inject(WEBHOOK_SERVED_TYPES) private readonly servedTypes?: ServedTypesSource | null,
   ) {}
 
   onModuleInit(): void {
@@ -87,6 +90,12 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     this.subscriptions.push(this.policies.onChange(trigger), this.ca.onChange(trigger));
     const off = this.leader.onStartedLeading?.(trigger);
     if (off) this.subscriptions.push(off);
+    // Not debounced: resources of a new kind may be created right after its CRD.
+    const offTypes = this.servedTypes?.onChange(() => {
+      this.discovery.invalidate();
+      this.schedule(0);
+    });
+    if (offTypes) this.subscriptions.push(offTypes);
   }
 
   /** Stops following changes; later passes are skipped (used before removing everything). */
@@ -97,14 +106,14 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     for (const off of this.subscriptions.splice(0)) off();
   }
 
-  /** A reconcile after `debounceMs` of quiet. */
-  schedule(): void {
+  /** A reconcile after `delayMs` (by default `debounceMs`) of quiet. */
+  schedule(delayMs = this.options.debounceMs): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.reconcile().catch((error: unknown) => this.logger.warn(`reconcile failed: ${message(error)}`));
-    }, this.options.debounceMs);
+    }, delayMs);
     this.timer.unref?.();
   }
 

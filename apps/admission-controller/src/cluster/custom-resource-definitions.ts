@@ -1,0 +1,64 @@
+/**
+ * The cluster's CustomResourceDefinitions, from one informer, for two readers:
+ *  - policy validation, which tells a namespaced Policy that matches a cluster-scoped custom kind
+ *    (or a generate rule that gives one a namespace) what Kyverno would, which learns scopes from
+ *    API discovery (built-in kinds are the engine's own list);
+ *  - the webhook controller, which resolves policy kinds again when the served types change, so a
+ *    kind whose CRD comes after the policy gets into the webhooks.
+ */
+import { Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
+
+interface CrdSpec {
+  scope?: string;
+  names?: { kind?: string };
+}
+
+export class CustomResourceDefinitions implements OnModuleInit {
+  private readonly informer: Informer<KubeObject>;
+
+  constructor(informers: InformerFactory, watchTimeoutSeconds: number) {
+    this.informer = informers.create<KubeObject>({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      watchTimeoutSeconds,
+    });
+  }
+
+  onModuleInit(): void {
+    this.informer.start();
+  }
+
+  /** Kinds of the cluster-scoped CRDs known now. */
+  clusterScopedKinds(): string[] {
+    return this.informer
+      .list()
+      .map((crd) => crd.spec as CrdSpec | undefined)
+      .filter((spec) => spec?.scope === 'Cluster' && typeof spec.names?.kind === 'string')
+      .map((spec) => spec!.names!.kind!);
+  }
+
+  /** Calls `listener` whenever a CRD is added, changed or removed; returns its removal. */
+  onChange(listener: () => void): () => void {
+    const removals = (['add', 'update', 'delete'] as const).map((event) => this.informer.on(event, () => listener()));
+    return () => removals.forEach((remove) => remove());
+  }
+}
+
+/** Imported by the app and by the webhook controller's module, which then share the one instance. */
+@Module({})
+export class CustomResourceDefinitionsModule {
+  static forRoot(watchTimeoutSeconds: number): DynamicModule {
+    return {
+      module: CustomResourceDefinitionsModule,
+      providers: [
+        {
+          provide: CustomResourceDefinitions,
+          inject: [InformerFactory],
+          useFactory: (informers: InformerFactory) => new CustomResourceDefinitions(informers, watchTimeoutSeconds),
+        },
+      ],
+      exports: [CustomResourceDefinitions],
+    };
+  }
+}
