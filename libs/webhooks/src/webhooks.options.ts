@@ -27,7 +27,11 @@ export class WebhookModuleOptions {
   @IsOptional() @IsArray() @IsString({ each: true }) excludedNamespaces?: string[];
   /** The Deployment whose scale-down to zero removes the configurations (none: never automatic). */
   @IsOptional() @IsString() deploymentName?: string;
-  /** Quiet time after a policy or CA change before reconciling (default 500 ms). */
+  /**
+   * Quiet time after a policy or CA change before reconciling (default 100 ms): long enough to publish
+   * a burst of policies (one `kubectl apply` of a folder) once, short enough that a policy is
+   * enforced by the time the next command runs.
+   */
   @IsOptional() @IsInt() @Min(0) debounceMs?: number;
   /** How long API discovery answers are reused (default 30 s). */
   @IsOptional() @IsInt() @Min(0) discoveryCacheMs?: number;
@@ -83,7 +87,7 @@ export function resolveWebhookOptions(input: Partial<WebhookModuleOptions> = {})
     defaultTimeoutSeconds: options.defaultTimeoutSeconds ?? 10,
     excludedNamespaces: options.excludedNamespaces ?? [namespace, 'kube-system'],
     ...(options.deploymentName ? { deploymentName: options.deploymentName } : {}),
-    debounceMs: options.debounceMs ?? 500,
+    debounceMs: options.debounceMs ?? 100,
     discoveryCacheMs: options.discoveryCacheMs ?? 30_000,
     policyValidation: options.policyValidation ?? true,
     exceptionValidation: options.exceptionValidation ?? true,
