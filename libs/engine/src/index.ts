@@ -4,6 +4,18 @@ export * from './policy';
 export * from './policy-validation';
 export * from './engine/types';
 export * from './engine/loaders';
+export {
+  AccessReviews,
+  CelAuthorizer,
+  CelLimitExceeded,
+  CelMeter,
+  CelResourceCheck,
+  CEL_LIMITS,
+  compileCel,
+  describeCelError,
+  toCel,
+  type CelProgram,
+} from './cel';
 export * from './engine/engine';
 export {
   deadlineAfter,

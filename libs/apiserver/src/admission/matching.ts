@@ -108,7 +108,7 @@ export function objectSelectorMatches(webhook: Webhook, attributes: AdmissionAtt
   return candidates.some((object) => matchesLabelSelector(selector, labelsOf(object) ?? {}));
 }
 
-/** The full decision: exemption, rules, then selectors (matchConditions are not evaluated). */
+/** Rules and selectors decide; matchConditions come after (match-conditions.ts), as in kube. */
 export function shouldCall(
   webhook: Webhook,
   attributes: AdmissionAttributes,

@@ -3,8 +3,10 @@
  * request (so changes apply at once), matching webhooks are called, mutating ones in order with each
  * seeing the previous one's patch, then validating ones in parallel.
  *
- * Approximations: `matchConditions` are not evaluated (a webhook with them is called as if they all
- * held); `reinvocationPolicy: IfNeeded` webhooks are not re-invoked; matchPolicy Equivalent only
+ * A webhook's matchConditions are evaluated after its rules and selectors, on the object as the
+ * previous mutating webhooks left it.
+ *
+ * Approximations: `reinvocationPolicy: IfNeeded` webhooks are not re-invoked; matchPolicy Equivalent only
  * spans versions of the same resource and the request keeps its own version.
  */
 import { randomUUID } from 'node:crypto';
@@ -13,6 +15,7 @@ import { applyJsonPatch } from '../patch/json-patch';
 import { internalError } from '../status';
 import { callWebhook, type ServiceEndpoints } from './caller';
 import { callingError, deniedError, dryRunUnsupported } from './errors';
+import { evaluateMatchConditions, type Authorize } from './match-conditions';
 import { shouldCall, type NamespaceLabels } from './matching';
 import { admissionReview, verifyAdmissionResponse, type AdmissionResponse } from './review';
 import type { AdmissionAttributes, AdmissionChain } from './types';
@@ -22,6 +25,8 @@ export interface WebhookSource {
   mutatingConfigurations(): readonly JsonObject[];
   validatingConfigurations(): readonly JsonObject[];
   namespaceLabels: NamespaceLabels;
+  /** Answers matchConditions' `authorizer` checks. */
+  authorize: Authorize;
 }
 
 /** A failed call, to be judged by the webhook's failurePolicy. */
@@ -76,17 +81,17 @@ export class WebhookAdmission implements AdmissionChain {
     attributes: AdmissionAttributes,
     warnings: string[],
   ): Promise<AdmissionResponse | undefined> {
+    const uid = randomUUID();
+    const review = admissionReview(attributes, uid);
+    if (!(await this.conditionsHold(webhook, attributes, review))) return undefined;
     if (attributes.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
       throw dryRunUnsupported(webhook.name);
     }
     let response: AdmissionResponse;
     try {
-      const uid = randomUUID();
-      const answer = await callWebhook(webhook, this.endpoints, admissionReview(attributes, uid)).catch(
-        (error: Error) => {
-          throw new CallFailure(`failed to call webhook: ${error.message}`);
-        },
-      );
+      const answer = await callWebhook(webhook, this.endpoints, review).catch((error: Error) => {
+        throw new CallFailure(`failed to call webhook: ${error.message}`);
+      });
       try {
         response = verifyAdmissionResponse(uid, webhook.kind === 'mutating', answer);
       } catch (error) {
@@ -100,5 +105,18 @@ export class WebhookAdmission implements AdmissionChain {
     for (const warning of response.warnings) warnings.push(warning);
     if (!response.allowed) throw deniedError(webhook.name, response.status);
     return response;
+  }
+
+  /** False when a condition is false, or one failed under failurePolicy Ignore; throws under Fail. */
+  private async conditionsHold(
+    webhook: Webhook,
+    attributes: AdmissionAttributes,
+    review: JsonObject,
+  ): Promise<boolean> {
+    const { object: _object, oldObject: _oldObject, ...request } = review.request as JsonObject;
+    const result = await evaluateMatchConditions(webhook, attributes, request, this.source.authorize);
+    if (!('error' in result)) return result.matches;
+    if (webhook.failurePolicy === 'Ignore') return false;
+    throw callingError(webhook.name, `failed evaluating match conditions: ${result.error}`);
   }
 }

@@ -19,7 +19,7 @@ import { requestUser, warningHeader } from './request-context';
 import { ApiError, badRequest, invalid, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status';
 import { ObjectStore } from '../store/object-store';
 import { SubresourceService } from '../resources/subresources';
-import { answerReview, isReviewType, type AuthorizationMode } from '../resources/reviews';
+import { answerReview, authorizeAccess, isReviewType, type AuthorizationMode } from '../resources/reviews';
 import { BOOTSTRAP_RBAC } from '../resources/rbac';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, rootPaths, SERVER_VERSION } from './discovery';
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
@@ -103,6 +103,7 @@ export class InMemoryApiServer {
             const metadata = namespace && isObject(namespace.metadata) ? namespace.metadata : undefined;
             return metadata && isObject(metadata.labels) ? (metadata.labels as Record<string, string>) : undefined;
           },
+          authorize: (request) => authorizeAccess(this.authorizationMode, store, request),
         },
         options.serviceEndpoints ?? {},
       );

@@ -7,7 +7,13 @@
  * `--authorization-mode`: AlwaysAllow (the default), AlwaysDeny (to exercise clients' denial
  * paths), or RBAC (./rbac.ts). The server's own requests are never authorized.
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import {
+  isObject,
+  type AccessReviewDecision,
+  type AccessReviewRequest,
+  type JsonObject,
+  type JsonValue,
+} from '@edict/engine';
 import type { AdmissionRequestContext, UserInfo } from '../admission/types';
 import { groupResourceKey, type ResourceType } from '../registry/resource-type';
 import type { ObjectStore } from '../store/object-store';
@@ -85,6 +91,27 @@ export function answerReview(
       return { ...review, status: decide(mode, store, question(spec, '', [])) };
     }
   }
+}
+
+/** A SubjectAccessReview answered in-process (CEL's `authorizer` in webhook matchConditions). */
+export function authorizeAccess(
+  mode: AuthorizationMode,
+  store: ObjectStore,
+  request: AccessReviewRequest,
+): AccessReviewDecision {
+  const { user, groups, resourceAttributes, nonResourceAttributes } = request;
+  const spec: JsonObject = {
+    user,
+    ...(groups ? { groups } : {}),
+    ...(resourceAttributes ? { resourceAttributes: { ...resourceAttributes } } : {}),
+    ...(nonResourceAttributes ? { nonResourceAttributes: { ...nonResourceAttributes } } : {}),
+  };
+  const status = decide(mode, store, question(spec, '', []));
+  return {
+    allowed: status.allowed === true,
+    ...(status.denied === true ? { denied: true } : {}),
+    ...(typeof status.reason === 'string' ? { reason: status.reason } : {}),
+  };
 }
 
 function decide(mode: AuthorizationMode, store: ObjectStore, asked: AccessQuestion): JsonObject {

@@ -40,6 +40,7 @@ import {
 } from '../admission/types';
 import { dependentsOf, withoutOwner } from '../gc/dependents';
 import { isEventsV1Type, storageKey, toCoreEvent, toEventsV1 } from './event-versions';
+import { checkMatchConditions } from '../admission/match-conditions';
 import { checkAgainstSchema, defaultedBySchema } from './schema-conformance';
 
 export interface WriteOptions {
@@ -152,6 +153,7 @@ export class ResourceService {
     checkAgainstSchema(type, prepared.object);
     this.checkCreatable(type, namespace, prepared.name);
     if (key(type) === CRD_RESOURCE) this.checkCrd(prepared.object);
+    checkMatchConditions(type, prepared.object);
     return prepared;
   }
 
@@ -202,6 +204,7 @@ export class ResourceService {
     const updated = prepareUpdate(type, old, defaultedBySchema(type, body), subresource, this.now());
     checkAgainstSchema(type, updated);
     if (key(type) === CRD_RESOURCE) this.checkCrd(updated);
+    checkMatchConditions(type, updated);
     return updated;
   }
 
