@@ -143,6 +143,19 @@ describe('matchConditions per request', () => {
       },
     });
     server.delete('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', 'conditional');
+    // A false condition skips the webhook although another one errors; a non-bool result is an error.
+    server.create(
+      validating([
+        condition,
+        { name: 'not-skip', expression: "object.metadata.name != 'skip'" },
+        { name: 'dyn', expression: 'object.metadata.name' },
+      ]),
+    );
+    expect((await request('POST', PODS, pod('skip'))).status).toBe(201);
+    expect((await request('POST', PODS, pod('team', { team: 'a' }))).body.message).toMatch(
+      /failed evaluating match conditions: matchCondition 'dyn' must evaluate to bool$/,
+    );
+    server.delete('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', 'conditional');
     server.create(validating([condition], 'Ignore'));
     expect((await request('POST', PODS, pod('a'))).status).toBe(201);
     expect(webhook.calls).toHaveLength(0);

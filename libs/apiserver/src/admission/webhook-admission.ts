@@ -6,8 +6,8 @@
  * A webhook's matchConditions are evaluated after its rules and selectors, on the object as the
  * previous mutating webhooks left it.
  *
- * Approximations: `reinvocationPolicy: IfNeeded` webhooks are not re-invoked; matchPolicy Equivalent only
- * spans versions of the same resource and the request keeps its own version.
+ * Approximations: `reinvocationPolicy: IfNeeded` webhooks are not re-invoked; matchPolicy
+ * Equivalent only spans versions of the same resource and the request keeps its own version.
  */
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '@edict/engine';
