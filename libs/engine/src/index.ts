@@ -7,14 +7,12 @@ export * from './engine/loaders';
 export {
   AccessReviews,
   CelAuthorizer,
-  CelLimitExceeded,
   CelMeter,
   CelResourceCheck,
   CEL_LIMITS,
   compileCel,
   describeCelError,
   toCel,
-  type CelProgram,
 } from './cel';
 export * from './engine/engine';
 export {
