@@ -47,10 +47,11 @@ export class DiscoveryResolver implements DiscoverySource {
    * then discovery is read again once, as Kyverno's client retries a lookup on stale discovery.
    */
   async resolver(kinds: readonly string[] = []): Promise<ResourceResolver> {
-    let { table, fresh } = await this.table();
-    if (table && !fresh && kinds.some((kind) => servedNowhere(table!, kind))) {
+    const first = await this.table();
+    let table = first.table;
+    if (table && !first.fresh && kinds.some((kind) => servedNowhere(first.table!, kind))) {
       this.invalidate();
-      ({ table } = await this.table());
+      table = (await this.table()).table;
     }
     if (table?.some((gv) => !gv.resources)) this.cached = undefined; // retry the failed ones next pass
     const resolved = table;
