@@ -27,7 +27,14 @@ describe('DiscoveryResolver', () => {
     discovery.resources = [{ name: 'postgresqls', kind: 'postgresql', namespaced: true }];
     const resolve = await resolver.resolver(['acid.zalan.do/v1/postgresql']);
     expect(resolve(postgresql)).toEqual([
-      { group: 'acid.zalan.do', version: 'v1', resource: 'postgresqls', namespaced: true, subresource: '' },
+      {
+        group: 'acid.zalan.do',
+        version: 'v1',
+        resource: 'postgresqls',
+        kind: 'postgresql',
+        namespaced: true,
+        subresource: '',
+      },
     ]);
     expect(discovery.reads).toBe(2);
   });

@@ -126,7 +126,13 @@ function resolveIn(
     const names = new Set(gv.resources.map((r) => r.name));
     for (const parent of gv.resources) {
       if (parent.name.includes('/') || !wildcardMatch(selector.kind, parent.kind)) continue;
-      const base = { group: gv.group, version: gv.version, resource: parent.name, namespaced: parent.namespaced };
+      const base = {
+        group: gv.group,
+        version: gv.version,
+        resource: parent.name,
+        kind: parent.kind,
+        namespaced: parent.namespaced,
+      };
       if (selector.subresource === '') out.push({ ...base, subresource: '' });
       else {
         for (const name of names) {
