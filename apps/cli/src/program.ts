@@ -61,6 +61,10 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
     .option('--warn-exit-code <code>', 'exit code when only warnings are found', integer, 0)
     .option('--audit-warn', 'report failures of Audit policies as warnings', false)
     .option('--remove-color', 'accepted for Kyverno compatibility (output is never coloured)', false)
+    .option('-c, --cluster', 'read the resources from the cluster of the kubeconfig context', false)
+    .option('-n, --namespace <namespace>', 'with --cluster, only resources of this namespace')
+    .option('--kubeconfig <file>', 'with --cluster, the kubeconfig file (default: $KUBECONFIG, ~/.kube/config)')
+    .option('--context <name>', 'with --cluster, the kubeconfig context to use')
     .action(
       async (
         policies: string[],
@@ -74,6 +78,10 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
           output?: string;
           warnExitCode: number;
           auditWarn: boolean;
+          cluster: boolean;
+          namespace?: string;
+          kubeconfig?: string;
+          context?: string;
         },
       ) => {
         result.code = await applyCommand(

@@ -41,7 +41,7 @@ export function isEnforcing(compiled: CompiledPolicy): boolean {
 }
 
 function ruleEnforces(rule: Rule): boolean {
-  const validate = rule.validate as (Rule['validate'] & { failureActionOverrides?: { action?: string }[] }) | undefined;
+  const validate = rule.validate;
   if (!validate) return isEnforce(verifyImagesFailureAction(rule));
   if (isEnforce(validate.failureAction)) return true;
   return (validate.failureActionOverrides ?? []).some((override) => isEnforce(override.action));

@@ -49,9 +49,4 @@ export {
   type StatusPassOutcome,
 } from './status/policy-status-writer';
 export { KubePolicyStatusStore } from './status/kube-policy-status-store';
-export type {
-  PolicyStatusStore,
-  StatusLeaderGate,
-  StatusPolicySource,
-  WebhookPublicationSource,
-} from './status/ports';
+export type { PolicyStatusStore, StatusLeaderGate, StatusPolicySource, WebhookPublicationSource } from './status/ports';

@@ -90,6 +90,12 @@ export class PolicyCache implements OnModuleInit, OnModuleDestroy {
     this.notify();
   }
 
+  /** The cluster's cluster-scoped custom kinds (`Kind` and `group/version/Kind`), for policy validation. */
+  setClusterScopedKinds(kinds: readonly string[]): void {
+    this.store.setClusterScopedKinds(kinds);
+    this.notify();
+  }
+
   /** The exceptions in force (for the engine's `exceptions` dependency). */
   exceptions(): readonly PolicyException[] {
     return this.snapshot().exceptions;

@@ -10,8 +10,10 @@ import { Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
 
 interface CrdSpec {
+  group?: string;
   scope?: string;
   names?: { kind?: string };
+  versions?: Array<{ name?: string; served?: boolean }>;
 }
 
 export class CustomResourceDefinitions implements OnModuleInit {
@@ -29,13 +31,21 @@ export class CustomResourceDefinitions implements OnModuleInit {
     this.informer.start();
   }
 
-  /** Kinds of the cluster-scoped CRDs known now. */
+  /**
+   * The cluster-scoped CRDs known now, each as its kind and as `group/version/Kind` for every served
+   * version (the two forms Kyverno collects from discovery), sorted.
+   */
   clusterScopedKinds(): string[] {
-    return this.informer
-      .list()
-      .map((crd) => crd.spec as CrdSpec | undefined)
-      .filter((spec) => spec?.scope === 'Cluster' && typeof spec.names?.kind === 'string')
-      .map((spec) => spec!.names!.kind!);
+    const kinds = new Set<string>();
+    for (const crd of this.informer.list()) {
+      const spec = crd.spec as CrdSpec | undefined;
+      if (spec?.scope !== 'Cluster' || !spec.group || !spec.names?.kind) continue;
+      kinds.add(spec.names.kind);
+      for (const version of spec.versions ?? []) {
+        if (version.name && version.served !== false) kinds.add(`${spec.group}/${version.name}/${spec.names.kind}`);
+      }
+    }
+    return [...kinds].sort();
   }
 
   /** Calls `listener` whenever a CRD is added, changed or removed; returns its removal. */

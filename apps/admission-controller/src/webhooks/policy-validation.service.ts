@@ -3,7 +3,8 @@
  * with the reason, warnings travel back as admission warnings; an exception outside the configured
  * namespaces is admitted with a warning (it is stored but never used).
  */
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { PolicyCache } from '@edict/policy';
 import {
   allow,
   deny,
@@ -26,11 +27,17 @@ import { CustomResourceDefinitions } from '../cluster/custom-resource-definition
 import type { ReviewAnswer } from './admission.service';
 
 @Injectable()
-export class PolicyValidationService {
+export class PolicyValidationService implements OnModuleInit {
   constructor(
     private readonly config: AdmissionConfigService,
     private readonly customResources: CustomResourceDefinitions,
+    private readonly policies: PolicyCache,
   ) {}
+
+  /** The policy cache validates what it holds with the same cluster-scoped kinds as this webhook. */
+  onModuleInit(): void {
+    this.customResources.onChange(() => this.policies.setClusterScopedKinds(this.customResources.clusterScopedKinds()));
+  }
 
   policy(body: unknown): ReviewAnswer {
     return this.answer(body, (request) => {

@@ -42,9 +42,10 @@ const r = (name: string, status: RuleResponse['status']): RuleResponse => ({
 });
 
 describe('apply result counts', () => {
-  it('counts validate rules by status and absent rules as skipped, ignoring empty responses', () => {
+  it('counts the validate rules that answered, by status; rules that did not match are not counted', () => {
     const counts = emptyCounts();
-    addResponse(counts, record('validate', ['a', 'autogen-a', 'b'], [r('a', 'pass'), r('b', 'error')]), false);
+    const responses = [r('a', 'skip'), r('b', 'error'), r('c', 'pass')];
+    addResponse(counts, record('validate', ['a', 'autogen-a', 'b', 'c'], responses), false);
     addResponse(counts, record('validate', ['a'], []), false);
     expect(counts).toEqual({ pass: 1, fail: 0, warn: 0, error: 1, skip: 1 });
   });
@@ -59,8 +60,8 @@ describe('apply result counts', () => {
 
   it('counts mutate and generate rules', () => {
     const counts = emptyCounts();
-    addResponse(counts, record('mutate', ['m', 'n'], [r('m', 'pass')]), false);
-    addResponse(counts, record('generate', ['g'], [r('g', 'fail')]), false);
+    addResponse(counts, record('mutate', ['m', 'n', 'o'], [r('m', 'pass'), r('o', 'skip')]), false);
+    addResponse(counts, record('generate', ['g', 'h'], [r('g', 'fail')]), false);
     expect(counts).toEqual({ pass: 1, fail: 1, warn: 0, error: 0, skip: 1 });
   });
 

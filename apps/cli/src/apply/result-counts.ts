@@ -17,39 +17,27 @@ export function countedRules(record: EvaluatedResponse): readonly Rule[] {
 }
 
 /**
- * Adds one policy response to apply's counters the way Kyverno's CLI does: every counted rule of the
- * right type either finds its response (counted by status) or counts as skipped. Validation responses
- * with no rule at all are not counted; failures of unscored policies, and of Audit policies under
- * --audit-warn, count as warnings.
+ * Adds one policy response to apply's counters the way Kyverno's CLI does: each rule of the policy
+ * (autogen copies included) of the right type that has a response is counted by its status; a rule
+ * with no response (it did not match) is not counted. Failures of unscored policies, and of Audit
+ * policies under --audit-warn, count as warnings.
  */
 export function addResponse(counts: ResultCounts, record: EvaluatedResponse, auditWarn: boolean): void {
   const rules = countedRules(record);
   const byName = new Map<string, RuleResponse>(record.response.rules.map((rule) => [rule.name, rule]));
+  const responses = (counted: readonly Rule[]) =>
+    counted.map((rule) => byName.get(rule.name)).filter((response) => response !== undefined);
   const audit = record.response.validationFailureAction === 'Audit';
   if (record.stage === 'validate') {
-    if (record.response.rules.length === 0) return;
-    for (const rule of rules.filter((r) => r.validate || r.verifyImages)) {
-      const response = byName.get(rule.name);
-      if (!response) counts.skip++;
-      else if (response.status === 'fail') counts[!isScored(record.policy) || (auditWarn && audit) ? 'warn' : 'fail']++;
+    for (const response of responses(rules.filter((r) => r.validate || r.verifyImages))) {
+      if (response.status === 'fail') counts[!isScored(record.policy) || (auditWarn && audit) ? 'warn' : 'fail']++;
       else counts[response.status]++;
     }
   } else if (record.stage === 'mutate') {
     if (!rules.some((r) => r.mutate)) return;
-    for (const rule of rules) {
-      const response = byName.get(rule.name);
-      if (!response) counts.skip++;
-      else if (response.status === 'pass' || response.status === 'skip' || response.status === 'error')
-        counts[response.status]++;
-      else counts.fail++;
-    }
+    for (const response of responses(rules)) if (response.status !== 'warn') counts[response.status]++;
   } else {
-    for (const rule of rules) {
-      const response = byName.get(rule.name);
-      if (!response) counts.skip++;
-      else if (response.status === 'pass') counts.pass++;
-      else counts[auditWarn && audit ? 'warn' : 'fail']++;
-    }
+    for (const response of responses(rules)) counts[response.status === 'pass' ? 'pass' : 'fail']++;
   }
 }
 

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { formatDiagnostic, type KubeObject } from '@edict/engine';
+import { formatDiagnostic, withAutogen, type KubeObject, type Policy } from '@edict/engine';
 import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
 import { addResponse, applyExitCode, countedRules, emptyCounts, summaryLine } from '../apply/result-counts';
 import {
@@ -24,6 +24,11 @@ import type { CommandIO } from './io';
 
 export interface ApplyOptions {
   resource: string[];
+  /** Read the resources from the cluster (`--resource` then names the ones to take). */
+  cluster: boolean;
+  namespace?: string;
+  kubeconfig?: string;
+  context?: string;
   valuesFile?: string;
   userinfo?: string;
   exceptions: string[];
@@ -44,20 +49,26 @@ export async function applyCommand(
   now = new Date(),
 ): Promise<number> {
   if (policyPaths.length === 0) return usageError(io, 'require policy');
-  if (options.resource.length === 0) return usageError(io, 'resource file(s) required');
+  if (options.resource.length === 0 && !options.cluster) return usageError(io, 'resource file(s) or cluster required');
   let test: LoadedTest;
   let invalid: InvalidPolicy[];
   try {
     ({ test, invalid } = loadApplyInputs(policyPaths, options));
+    if (options.cluster)
+      test = await withClusterResources(test, [...test.policies, ...invalid.map((e) => e.policy)], options);
   } catch (error) {
     io.err(`Error: ${describeError(error)}\n`);
     return 1;
   }
+  // Kyverno counts every loaded policy's rules, autogen ones included, before validating them.
   const ruleCount = [...test.policies, ...invalid.map((entry) => entry.policy)].reduce(
-    (sum, policy) => sum + (policy.spec.rules?.length ?? 0),
+    (sum, policy) => sum + (withAutogen(policy).spec.rules?.length ?? 0),
     0,
   );
-  io.err(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)...\n`);
+  const withExceptions = test.exceptions.length > 0 ? ` with ${test.exceptions.length} exception(s)` : '';
+  if (!options.policyReport) {
+    io.out(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)${withExceptions}...\n`);
+  }
   // Kyverno validates each policy first and leaves out those it rejects, one error each.
   for (const { errors } of invalid)
     for (const error of errors) io.err(`Error: policy validation error: ${formatDiagnostic(error)}\n`);
@@ -129,7 +140,7 @@ function loadApplyInputs(
     },
     policies: policyFiles.policies,
     exceptions: [...exceptionFiles.exceptions, ...policyFiles.exceptions],
-    resources: loadResources(options.resource, cwd),
+    resources: options.cluster ? [] : loadResources(options.resource, cwd),
     targetResources: [],
     clusterResources: [],
     cloneSources: [],
@@ -138,6 +149,22 @@ function loadApplyInputs(
     user: options.userinfo ? loadUserInfoFile(resolve(options.userinfo)) : undefined,
   };
   return { test, invalid };
+}
+
+/**
+ * The resources read from the cluster (`--resource` naming the ones to take), their namespaces'
+ * labels added to those of the values file (which win).
+ */
+async function withClusterResources(test: LoadedTest, policies: readonly Policy[], options: ApplyOptions) {
+  const { fetchClusterResources } = await import('../apply/cluster-resources');
+  const fetched = await fetchClusterResources(policies, {
+    kubeconfig: options.kubeconfig,
+    context: options.context,
+    namespace: options.namespace,
+    names: options.resource,
+  });
+  const namespaceLabels = { ...fetched.namespaceLabels, ...test.values.namespaceLabels };
+  return { ...test, resources: fetched.resources, values: { ...test.values, namespaceLabels } };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -108,8 +108,8 @@ describe('edict apply', () => {
     );
     expect(out).toContain(`${divider}\nInvalid Policies:\n1. uses-element\n${divider}\n`);
     expect(out).toContain('pass: 1, fail: 0, warn: 0, error: 2, skip: 0 \n');
-    // Every rule loaded is announced, as Kyverno counts them before validating.
-    expect(err).toContain('Applying 3 policy rule(s) to 1 resource(s)...');
+    // Every rule loaded is announced (autogen rules included), as Kyverno counts them before validating.
+    expect(out).toContain('\nApplying 9 policy rule(s) to 1 resource(s)...\n');
     expect(err).toMatch(
       /Error: policy validation error: .*policy\.yaml \(document 2, line \d+\): ClusterPolicy\/uses-element: /,
     );
@@ -191,10 +191,36 @@ describe('edict apply', () => {
     expect(err).toBe('Error: /no/policy.yaml: file not found\n');
   });
 
+  it('announces the exceptions it was given', async () => {
+    const dir = tree();
+    const exception = {
+      apiVersion: 'kyverno.io/v2',
+      kind: 'PolicyException',
+      metadata: { name: 'e', namespace: 'default' },
+      spec: {
+        exceptions: [{ policyName: 'p', ruleNames: ['r'] }],
+        match: { any: [{ resources: { kinds: ['Pod'] } }] },
+      },
+    };
+    writeFileSync(join(dir, 'exception.yaml'), yaml(exception));
+    const { out } = await cli(
+      [
+        'apply',
+        join(dir, 'policy.yaml'),
+        '-r',
+        join(dir, 'resources.yaml'),
+        '--exception',
+        join(dir, 'exception.yaml'),
+      ],
+      () => [rule('r', 'skip')],
+    );
+    expect(out).toContain('\nApplying 3 policy rule(s) to 2 resource(s) with 1 exception(s)...\n');
+  });
+
   it('requires resources', async () => {
     const { err, code } = await cli(['apply', 'p.yaml'], () => []);
     expect(code).toBe(1);
-    expect(err).toContain('resource file(s) required');
+    expect(err).toContain('resource file(s) or cluster required');
   });
 
   it('writes mutated resources to --output', async () => {

@@ -48,7 +48,7 @@ export function crashed(
   type: 'Validation' | 'Mutation' | 'Generation',
 ): PolicyResponse {
   return {
-    ...emptyPolicyResponse(compiled, request.resource ?? request.oldResource),
+    ...emptyPolicyResponse(compiled, request),
     rules: [
       {
         name: compiled.policy.metadata.name,

@@ -23,7 +23,7 @@ import type { RuleRun } from '../validate/rule-run';
 import { EvaluationContext } from '../variables';
 import { compilePolicy, type CompiledPolicy } from './compile';
 import { checkConditions } from './conditions';
-import { failureActionFor } from './failure-action';
+import { failureActionFor, policyFailureAction } from './failure-action';
 import type { AccessReviewer, ContextLoaders, LoaderScope, ResourceLoader } from './loaders';
 import { errorMessage, ruleError, ruleResponse } from './responses';
 import type { PolicyResponse, ResourceRequest, RuleResponse, RuleType } from './types';
@@ -101,7 +101,7 @@ export class Engine {
     exceptions: readonly PolicyException[],
     options: EvaluationOptions,
   ): Promise<RuleResponse[]> {
-    const { rule, resource } = run;
+    const { rule, resource, request } = run;
     let response: RuleResponse | undefined;
     if (rule.validate?.podSecurity) response = validatePodSecurity(run, exceptions);
     else if (exceptions.length > 0) response = exceptionSkip(rule, 'Validation', exceptions);
@@ -110,7 +110,10 @@ export class Engine {
       response = await validateCel(run, { resources: this.deps.resources, accessReviewer: this.deps.accessReviewer });
     } else response = await validateResource(run);
     if (!response) return [];
-    response.failureAction = failureActionFor(compiled.policy, rule, resource.metadata?.namespace);
+    response.failureAction = failureActionFor(compiled.policy, rule, {
+      namespace: resource.metadata?.namespace,
+      namespaceLabels: request.namespaceLabels,
+    });
     if (response.status !== 'pass' && (await this.violatedBefore(compiled, run, response, options))) {
       const skip = ruleResponse(
         rule,
@@ -213,7 +216,7 @@ export class Engine {
     current: () => KubeObject | undefined = () => request.resource,
   ): Promise<PolicyResponse> {
     const trigger = request.resource ?? request.oldResource;
-    const response = emptyPolicyResponse(compiled, trigger);
+    const response = emptyPolicyResponse(compiled, request);
     if (!trigger || !appliesToNamespace(compiled, request)) return response;
 
     const { ctx, error } = this.createContext(request, trigger, options);
@@ -377,9 +380,10 @@ function toMatchRequest(request: ResourceRequest, resource: KubeObject): MatchRe
   };
 }
 
-/** A policy's response about `resource` before any rule result is added. */
-export function emptyPolicyResponse(compiled: CompiledPolicy, resource: KubeObject | undefined): PolicyResponse {
+/** A policy's response about the request's resource before any rule result is added. */
+export function emptyPolicyResponse(compiled: CompiledPolicy, request: ResourceRequest): PolicyResponse {
   const policy = compiled.policy;
+  const resource = request.resource ?? request.oldResource;
   return {
     policy: { name: policy.metadata.name, namespace: compiled.namespace, kind: policy.kind },
     resource: {
@@ -389,6 +393,9 @@ export function emptyPolicyResponse(compiled: CompiledPolicy, resource: KubeObje
       namespace: resource?.metadata?.namespace,
     },
     rules: [],
-    validationFailureAction: failureActionFor(policy, undefined, resource?.metadata?.namespace),
+    validationFailureAction: policyFailureAction(policy, {
+      namespace: resource?.metadata?.namespace,
+      namespaceLabels: request.namespaceLabels,
+    }),
   };
 }

@@ -1,8 +1,15 @@
-import type { Policy, Rule, ValidationFailureAction } from '../policy/types';
+import { checkSelector } from '../match';
+import type { FailureActionOverride, Policy, Rule, ValidationFailureAction } from '../policy/types';
 import { wildcardMatch } from '../values/wildcard';
 import { verifyImagesFailureAction } from '../validate/unsupported-verify-images';
 
 export type FailureAction = 'Enforce' | 'Audit';
+
+/** Where the resource lives: overrides pick namespaces by name and by labels. */
+export interface NamespaceScope {
+  namespace?: string;
+  namespaceLabels?: Record<string, string>;
+}
 
 function normalize(action: ValidationFailureAction | undefined): FailureAction | undefined {
   if (!action) return undefined;
@@ -10,19 +17,56 @@ function normalize(action: ValidationFailureAction | undefined): FailureAction |
 }
 
 /**
- * The failure action in force for a rule on a resource: the rule's own `failureAction` (of its
- * validate, or of its verifyImages entries), else a
- * namespace override, else the policy's `validationFailureAction`, else Audit.
+ * Kyverno's override test: listed namespaces (wildcards) and a namespace selector must both hold
+ * when given; an override with neither applies everywhere. Invalid actions never apply.
  */
-export function failureActionFor(policy: Policy, rule: Rule | undefined, namespace: string | undefined): FailureAction {
-  const ruleAction = normalize(
-    rule?.validate?.failureAction ?? (rule && (verifyImagesFailureAction(rule) as ValidationFailureAction | undefined)),
+function overrideApplies(override: FailureActionOverride, scope: NamespaceScope): boolean {
+  if (!['enforce', 'audit'].includes(String(override.action).toLowerCase())) return false;
+  const selected = () =>
+    !override.namespaceSelector || checkSelector(override.namespaceSelector, scope.namespaceLabels).matched;
+  if (override.namespaces === undefined) return selected();
+  const namespace = scope.namespace ?? '';
+  return override.namespaces.some((pattern) => wildcardMatch(pattern, namespace)) && selected();
+}
+
+function overridden(
+  overrides: readonly FailureActionOverride[] | undefined,
+  scope: NamespaceScope,
+): FailureAction | undefined {
+  const override = overrides?.find((candidate) => overrideApplies(candidate, scope));
+  return override && normalize(override.action);
+}
+
+/** The rule's own say: its `failureActionOverrides`, then its `failureAction` (validate or verifyImages). */
+function ruleAction(rule: Rule, scope: NamespaceScope): FailureAction | undefined {
+  return (
+    overridden(rule.validate?.failureActionOverrides, scope) ??
+    normalize(rule.validate?.failureAction ?? (verifyImagesFailureAction(rule) as ValidationFailureAction | undefined))
   );
-  if (ruleAction) return ruleAction;
-  for (const override of policy.spec.validationFailureActionOverrides ?? []) {
-    if (namespace && (override.namespaces ?? []).some((pattern) => wildcardMatch(pattern, namespace))) {
-      return normalize(override.action) ?? 'Audit';
-    }
+}
+
+function policyLevelAction(policy: Policy, scope: NamespaceScope): FailureAction {
+  return (
+    overridden(policy.spec.validationFailureActionOverrides, scope) ??
+    normalize(policy.spec.validationFailureAction) ??
+    'Audit'
+  );
+}
+
+/**
+ * The failure action in force for a rule on a resource, in Kyverno's order: the rule's
+ * `failureActionOverrides`, the rule's own `failureAction`, the policy's
+ * `validationFailureActionOverrides`, the policy's `validationFailureAction`, else Audit.
+ */
+export function failureActionFor(policy: Policy, rule: Rule, scope: NamespaceScope): FailureAction {
+  return ruleAction(rule, scope) ?? policyLevelAction(policy, scope);
+}
+
+/** A policy's action as Kyverno reports it: that of its first rule which says one, else the policy's. */
+export function policyFailureAction(policy: Policy, scope: NamespaceScope): FailureAction {
+  for (const rule of policy.spec.rules ?? []) {
+    const action = ruleAction(rule, scope);
+    if (action) return action;
   }
-  return normalize(policy.spec.validationFailureAction) ?? 'Audit';
+  return policyLevelAction(policy, scope);
 }

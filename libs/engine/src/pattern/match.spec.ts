@@ -545,6 +545,22 @@ describe('matchPattern: arrays whose elements are all skipped', () => {
     });
   });
 
+  it('let a failure at an anchor key win over a skip set aside before it', () => {
+    // =(containers) is visited first and all its containers are skipped; =(initContainers) fails
+    const privileged = [{ '(image)': '!*/foo:*', securityContext: { allowPrivilegeEscalation: 'false' } }];
+    const anchored = { spec: { '=(containers)': privileged, '=(initContainers)': privileged } };
+    const resource = {
+      spec: {
+        containers: [{ name: 'side', image: 'test/foo:1' }],
+        initContainers: [{ name: 'init', image: 'test/bar:1', securityContext: { allowPrivilegeEscalation: true } }],
+      },
+    };
+    expect(matchPattern(resource, anchored)).toMatchObject({
+      status: 'fail',
+      path: '/spec/initContainers/0/securityContext/allowPrivilegeEscalation/',
+    });
+  });
+
   it('skip the rule when nothing else in the map applied, up to the top', () => {
     const lone = { spec: { '=(initContainers)': pattern.spec['=(initContainers)'] } };
     expect(matchPattern({ spec: { initContainers: [istioInit] } }, lone)).toMatchObject({

@@ -4,6 +4,7 @@
  */
 import type { JsonObject, JsonValue } from '../json';
 import { isObject } from '../json';
+import { isLeadingAnchor } from './anchor';
 import { CONDITIONAL_PREFIX, GLOBAL_PREFIX, NEGATION_PREFIX, failure, isSkip, type Failure } from './failure';
 import { goTypeName, goValueText } from './go-text';
 import { matchStringPattern, matchValue } from './leaf';
@@ -130,9 +131,11 @@ function checkElement(
  * Anchors first, then the other keys (see `plan.ts`). Any failure stops the walk, except an
  * aggregated skip (an array whose elements were all skipped): Kyverno sets it aside and goes on,
  * so the map passes if another entry applied, and is itself skipped if none did. A skip set aside
- * outranks a failure found after it (Kyverno 1.12.2+): the map is then skipped, not failed. Since
- * keys holding anchors are visited first, a container whose conditional part does not apply is
- * skipped even when its other fields would fail.
+ * outranks a failure found after it at a plain key (Kyverno 1.12.2+): the map is then skipped, not
+ * failed. Since keys holding anchors are visited first, a container whose conditional part does not
+ * apply is skipped even when its other fields would fail. A failure at an anchor key (Kyverno's
+ * first phase) still wins over a skip set aside before it: a pod whose containers are all skipped
+ * fails on a failing `=(initContainers)` (kyverno#8731).
  */
 function checkMap(resource: JsonObject, plan: MapPlan, path: string, walk: PatternWalk): Failure | undefined {
   let applied = 0;
@@ -141,7 +144,7 @@ function checkMap(resource: JsonObject, plan: MapPlan, path: string, walk: Patte
     const result = checkEntry(resource, entry, path, walk);
     if (!result) applied++;
     else if (result.kind === 'aggregated-skip') (skipped ??= []).push(result);
-    else if (skipped && !isSkip(result)) return aggregatedSkip(skipped);
+    else if (skipped && !isSkip(result) && !isLeadingAnchor(entry.anchor)) return aggregatedSkip(skipped);
     else return result;
   }
   return applied === 0 && skipped ? aggregatedSkip(skipped) : undefined;

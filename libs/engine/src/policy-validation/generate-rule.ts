@@ -4,7 +4,7 @@ import { hasWildcard } from '../values';
 import type { RuleCheck } from './check-context';
 import type { Path } from './findings';
 import { containsVariable } from './json-walk';
-import { isClusterScoped } from './kinds';
+import { isClusterScoped, isClusterScopedTarget } from './kinds';
 import { checkPatternAnchors } from './patterns';
 
 type GeneratePattern = Omit<Generation, 'foreach'>;
@@ -41,7 +41,7 @@ function checkPattern(g: GeneratePattern, path: Path, c: RuleCheck): void {
   const kind = g.kind ?? '';
   const namespace = g.namespace ?? '';
   const kindKnown = kind !== '' && !containsVariable(kind);
-  const clusterScoped = kindKnown && isClusterScoped(kind, c.clusterKinds);
+  const clusterScoped = kindKnown && isClusterScopedTarget(g.apiVersion ?? '', kind, c.clusterKinds);
   if (c.namespaced) {
     const problem = clusterScoped
       ? `the target must be a namespaced resource: ${g.apiVersion ?? ''}/${kind}`

@@ -67,3 +67,13 @@ export function bareKind(selector: string): string {
 export function isClusterScoped(kind: string, clusterKinds: ReadonlySet<string>): boolean {
   return clusterKinds.has(bareKind(kind));
 }
+
+/**
+ * Whether a generate target (`apiVersion` and `kind`) is cluster-scoped. Kyverno looks the target up
+ * as `apiVersion/Kind` only, since kinds of different groups share names (a CRD's cluster-scoped
+ * Role must not make `rbac.authorization.k8s.io/v1` Role cluster-scoped); the built-in kinds are
+ * known by name.
+ */
+export function isClusterScopedTarget(apiVersion: string, kind: string, clusterKinds: ReadonlySet<string>): boolean {
+  return DEFAULT_CLUSTER_SCOPED_KINDS.has(kind) || clusterKinds.has(`${apiVersion}/${kind}`);
+}

@@ -843,6 +843,29 @@ describe('validatePolicy: generate rules', () => {
     expectNoErrors(gen(['    apiVersion: v1', '    kind: Namespace', '    name: c', '    data: {}']));
   });
 
+  it('looks a custom target up by apiVersion and kind, as kinds of different groups share names', () => {
+    const role = (apiVersion: string) =>
+      validatePolicy(
+        policyFromYaml(
+          spec([
+            ...MATCH_POD,
+            '  generate:',
+            `    apiVersion: ${apiVersion}`,
+            '    kind: Role',
+            '    name: r',
+            '    data: {}',
+          ]),
+        ),
+        { clusterScopedKinds: ['Role', 'iam.aws.crossplane.io/v1beta1/Role'] },
+      );
+    expectNoErrors(role('iam.aws.crossplane.io/v1beta1'));
+    expectOneError(
+      role('rbac.authorization.k8s.io/v1'),
+      'spec.rules[0].generate.namespace',
+      'target namespace must be set for a namespaced resource',
+    );
+  });
+
   it('data and clone are exclusive; clone kinds hold no variables; data holds no anchors', () => {
     const both = gen([
       '    apiVersion: v1',

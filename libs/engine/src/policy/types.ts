@@ -18,6 +18,13 @@ export interface LabelSelector {
   matchExpressions?: LabelSelectorRequirement[];
 }
 
+/** Another failure action for resources in the listed namespaces and/or namespaces with these labels. */
+export interface FailureActionOverride {
+  action: ValidationFailureAction;
+  namespaces?: string[];
+  namespaceSelector?: LabelSelector;
+}
+
 export interface ResourceDescription {
   kinds?: string[];
   name?: string;
@@ -151,6 +158,7 @@ export interface ForEachValidation {
 
 export interface Validation {
   failureAction?: ValidationFailureAction;
+  failureActionOverrides?: FailureActionOverride[];
   allowExistingViolations?: boolean;
   message?: string;
   pattern?: JsonValue;
@@ -257,7 +265,7 @@ export interface Rule {
 export interface PolicySpec {
   rules: Rule[];
   validationFailureAction?: ValidationFailureAction;
-  validationFailureActionOverrides?: { action: ValidationFailureAction; namespaces?: string[] }[];
+  validationFailureActionOverrides?: FailureActionOverride[];
   background?: boolean;
   admission?: boolean;
   failurePolicy?: 'Fail' | 'Ignore';

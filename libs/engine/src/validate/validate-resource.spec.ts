@@ -52,3 +52,19 @@ describe('validateResource: rule types with their own handlers or none', () => {
     expect(await validateResource(run({ message: 'only a message' }))).toBeUndefined();
   });
 });
+
+describe('validateResource: anyPattern failure message', () => {
+  it('shows the rule message with its variables substituted', async () => {
+    const ruleRun = run({
+      message: 'the name must be {{ allowed }}',
+      anyPattern: [{ metadata: { name: '{{ allowed }}' } }, { spec: { type: 'NodePort' } }],
+    });
+    ruleRun.ctx.add('allowed', '80 | 443');
+    const response = await validateResource(ruleRun);
+    expect(response?.status).toBe('fail');
+    expect(response?.message).toBe(
+      'validation error: the name must be 80 | 443. rule r[0] failed at path /metadata/name/ ' +
+        'rule r[1] failed at path /spec/type/',
+    );
+  });
+});

@@ -145,12 +145,24 @@ class Validator {
     }
     if (failures.length === 0 && skips.length > 0)
       return ruleResponse(this.rule, 'Validation', 'skip', skips.join(' '));
-    const message = this.rule.validate?.message;
+    const message = this.resolvedMessage();
     const details = failures.join(' ');
     const text = !message
       ? `validation error: ${details}`
       : `validation error: ${message}${message.endsWith('.') ? '' : '.'} ${details}`;
     return ruleResponse(this.rule, 'Validation', 'fail', text);
+  }
+
+  /** The rule's message with its variables substituted (as written when they cannot be, kyverno#8095). */
+  private resolvedMessage(): string | undefined {
+    const message = this.rule.validate?.message;
+    if (!message) return message;
+    try {
+      const resolved = substituteVariables(message, this.run.ctx);
+      return typeof resolved === 'string' ? resolved : JSON.stringify(resolved);
+    } catch {
+      return message;
+    }
   }
 
   /** Kyverno's wording for a failed pattern: the rule message, then where the resource diverged. */

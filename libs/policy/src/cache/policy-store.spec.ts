@@ -139,6 +139,22 @@ describe('PolicyStore and PolicySnapshot', () => {
     expect(store.snapshot().policies.size).toBe(0);
   });
 
+  it('validates its policies again when the cluster-scoped custom kinds change', () => {
+    const store = new PolicyStore();
+    const generateRole: Policy = policyOf('roles', [
+      {
+        name: 'r',
+        match: { any: [{ resources: { kinds: ['Namespace'] } }] },
+        generate: { apiVersion: 'iam.example.io/v1', kind: 'Role', name: 'admin', data: {} },
+      },
+    ]);
+    expect(store.upsertPolicy(generateRole).status).toBe('invalid');
+    store.setClusterScopedKinds(['Role', 'iam.example.io/v1/Role']);
+    expect(names([...store.snapshot().policies.values()])).toEqual(['roles']);
+    store.setClusterScopedKinds([]);
+    expect(store.snapshot().invalid.has('roles')).toBe(true);
+  });
+
   it('keeps invalid policies out, with their problems, and lets a fix bring them back', () => {
     const store = new PolicyStore();
     const broken = policyOf('broken', [{ name: 'no-type', match: { any: [{ resources: { kinds: ['Pod'] } }] } }]);

@@ -44,10 +44,12 @@ export class PolicyStore {
   private current: PolicySnapshot = PolicySnapshot.empty();
   private dirty = false;
   private exceptionNamespaces: readonly string[];
+  private clusterScopedKinds: readonly string[];
 
-  constructor(private readonly options: PolicyStoreOptions = {}) {
+  constructor(options: PolicyStoreOptions = {}) {
     this.engine = options.engine ?? new Engine();
     this.exceptionNamespaces = options.exceptionNamespaces ?? [];
+    this.clusterScopedKinds = options.clusterScopedKinds ?? [];
   }
 
   /** Replaces the exception namespaces (the ConfigMap changed) and re-judges every stored exception. */
@@ -58,6 +60,19 @@ export class PolicyStore {
     this.changed();
   }
 
+  /**
+   * The cluster-scoped custom kinds changed (a CRD came or went): every policy is validated again,
+   * as whether a kind is cluster-scoped decides some checks (a generate target's namespace).
+   */
+  setClusterScopedKinds(kinds: readonly string[]): void {
+    if (sameList(kinds, this.clusterScopedKinds)) return;
+    this.clusterScopedKinds = [...kinds];
+    for (const { key, source } of [...this.valid.values(), ...this.invalid.values()]) {
+      if (source) this.place(key, this.prepare(source, key));
+    }
+    this.changed();
+  }
+
   /** Adds or replaces a ClusterPolicy or Policy. */
   upsertPolicy(policy: Policy): UpsertResult {
     const key = policyKey(policy);
@@ -65,12 +80,16 @@ export class PolicyStore {
     const known = this.valid.get(key) ?? this.invalid.get(key);
     if (known && version !== undefined && known.resourceVersion === version) return { status: 'unchanged' };
     const result = this.prepare(policy, key);
+    this.place(key, result);
+    this.changed();
+    return result;
+  }
+
+  private place(key: string, result: UpsertResult): void {
     this.valid.delete(key);
     this.invalid.delete(key);
     if (result.status === 'valid') this.valid.set(key, result.policy);
     else if (result.status === 'invalid') this.invalid.set(key, result.invalid);
-    this.changed();
-    return result;
   }
 
   removePolicy(policy: Pick<Policy, 'kind' | 'metadata'>): boolean {
@@ -133,7 +152,7 @@ export class PolicyStore {
     };
     let problems: Diagnostic[];
     try {
-      problems = validatePolicy(policy, { clusterScopedKinds: this.options.clusterScopedKinds });
+      problems = validatePolicy(policy, { clusterScopedKinds: this.clusterScopedKinds });
     } catch (error) {
       problems = [{ file: '', message: `validation failed: ${messageOf(error)}` }];
     }

@@ -87,6 +87,8 @@ export interface ResolvedResource {
   readonly version: string;
   /** Plural resource name (`pods`). */
   readonly resource: string;
+  /** The kind the resource serves (`Pod`). */
+  readonly kind: string;
   /** `''` for the main resource, else `exec`, `status`, `*`, ... */
   readonly subresource: string;
   readonly namespaced: boolean;

@@ -5,7 +5,7 @@
  * The answers of one pass are cached for `cacheMs`; a group version whose discovery fails makes
  * the selectors that could live there unknown (`undefined`), so the reconciler will not narrow.
  */
-import { wildcardMatch } from '@edict/engine';
+import { parseKind, wildcardMatch } from '@edict/engine';
 import type { KubeHttpClient } from '@edict/kube';
 import type { ResolvedResource, ResourceResolver } from '../build/types';
 
@@ -24,7 +24,8 @@ interface GroupVersionResources {
 
 /** Answers a pass of kind lookups (sync), from discovery read beforehand (async). */
 export interface DiscoverySource {
-  resolver(): Promise<ResourceResolver>;
+  /** `kinds`: the pass's kind selectors (as written in policies), to check against cached discovery. */
+  resolver(kinds?: readonly string[]): Promise<ResourceResolver>;
   /** Forgets cached discovery, so the next resolver reads it afresh. */
   invalidate(): void;
 }
@@ -38,24 +39,41 @@ export class DiscoveryResolver implements DiscoverySource {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Forgets cached discovery (e.g. after a CRD was added). */
   invalidate(): void {
     this.cached = undefined;
   }
 
-  async resolver(): Promise<ResourceResolver> {
+  /**
+   * A kind that cached discovery does not serve may belong to a CRD created since it was read:
+   * then discovery is read again once, as Kyverno's client retries a lookup on stale discovery.
+   */
+  async resolver(kinds: readonly string[] = []): Promise<ResourceResolver> {
+    const first = await this.table();
+    let table = first.table;
+    if (table && !first.fresh && kinds.some((kind) => servedNowhere(first.table!, kind))) {
+      this.invalidate();
+      table = (await this.table()).table;
+    }
+    if (table?.some((gv) => !gv.resources)) this.cached = undefined; // retry the failed ones next pass
+    const resolved = table;
+    return (selector) => (resolved ? resolveIn(resolved, selector) : undefined);
+  }
+
+  /** The discovery table (undefined when unreadable); `fresh` when read by this call. */
+  private async table(): Promise<{ table?: GroupVersionResources[]; fresh: boolean }> {
+    let fresh = false;
     if (!this.cached || this.now() - this.cached.at > this.cacheMs) {
       const table = this.read();
       this.cached = { at: this.now(), table };
       table.catch(() => (this.cached = undefined));
+      fresh = true;
     }
-    let table: GroupVersionResources[] | undefined;
     try {
-      table = await this.cached!.table;
+      return { table: await this.cached!.table, fresh };
     } catch {
-      table = undefined;
+      return { fresh };
     }
-    if (table?.some((gv) => !gv.resources)) this.cached = undefined; // retry the failed ones next pass
-    return (selector) => (table ? resolveIn(table, selector) : undefined);
   }
 
   private async read(): Promise<GroupVersionResources[]> {
@@ -82,6 +100,19 @@ export class DiscoveryResolver implements DiscoverySource {
   }
 }
 
+/** Whether a named kind (no wildcard) resolves to no resource at all. */
+function servedNowhere(table: readonly GroupVersionResources[], kind: string): boolean {
+  const parsed = parseKind(kind);
+  if (parsed.kind === '' || parsed.kind.includes('*')) return false;
+  const selector = {
+    group: parsed.group,
+    version: parsed.version,
+    kind: parsed.kind,
+    subresource: parsed.subresource ?? '',
+  };
+  return resolveIn(table, selector)?.length === 0;
+}
+
 function resolveIn(
   table: readonly GroupVersionResources[],
   selector: Parameters<ResourceResolver>[0],
@@ -97,7 +128,13 @@ function resolveIn(
     const names = new Set(gv.resources.map((r) => r.name));
     for (const parent of gv.resources) {
       if (parent.name.includes('/') || !wildcardMatch(selector.kind, parent.kind)) continue;
-      const base = { group: gv.group, version: gv.version, resource: parent.name, namespaced: parent.namespaced };
+      const base = {
+        group: gv.group,
+        version: gv.version,
+        resource: parent.name,
+        kind: parent.kind,
+        namespaced: parent.namespaced,
+      };
       if (selector.subresource === '') out.push({ ...base, subresource: '' });
       else {
         for (const name of names) {

@@ -166,7 +166,8 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     caBundlePem: string,
     policies: readonly CachedPolicy[] = this.policies.policies(),
   ): Promise<WebhookBuildResult> {
-    const resolve = kindSelectorsOf(policies).length > 0 ? await this.discovery.resolver() : () => [];
+    const kinds = kindSelectorsOf(policies);
+    const resolve = kinds.length > 0 ? await this.discovery.resolver(kinds) : () => [];
     return buildWebhookConfigurations(policies, {
       endpoint: this.options.endpoint,
       caBundlePem,

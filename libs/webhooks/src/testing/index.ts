@@ -39,11 +39,12 @@ export function staticResolver(unknown: readonly string[] = []): ResourceResolve
     const out: ResolvedResource[] = [];
     for (const [g, v, k, plural, namespaced, subs] of BUILTIN) {
       if ((group !== '*' && group !== g) || (version !== '*' && version !== v) || k !== kind) continue;
-      if (subresource === '') out.push({ group: g, version: v, resource: plural, subresource: '', namespaced });
+      if (subresource === '')
+        out.push({ group: g, version: v, resource: plural, kind: k, subresource: '', namespaced });
       else if (subresource === '*')
-        for (const s of subs) out.push({ group: g, version: v, resource: plural, subresource: s, namespaced });
+        for (const s of subs) out.push({ group: g, version: v, resource: plural, kind: k, subresource: s, namespaced });
       else if (subs.includes(subresource))
-        out.push({ group: g, version: v, resource: plural, subresource, namespaced });
+        out.push({ group: g, version: v, resource: plural, kind: k, subresource, namespaced });
     }
     return out;
   };
