@@ -8,9 +8,15 @@
  * track (a policy applied by a script), and a later test must not inherit them. A test listed in
  * installs.json gets a cluster of its own, installed with the settings Kyverno's CI gives it.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
-import { discoverTestFiles, runChainsawTests, type ChainsawFailure, type ChainsawTestResult } from '@edict/chainsaw';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import {
+  discoverTestFiles,
+  runChainsawTests,
+  type ChainsawFailure,
+  type ChainsawRunOptions,
+  type ChainsawTestResult,
+} from '@edict/chainsaw';
 import type { E2eArgs } from './args';
 import type { E2eTestRecord } from './report';
 import type { SuiteCluster } from './suite-cluster';
@@ -27,7 +33,10 @@ export function readApart(): Readonly<Record<string, string>> {
 }
 
 function readInstalls(): Readonly<Record<string, InstallVariant>> {
-  return JSON.parse(readFileSync(resolve('test/e2e-conformance/installs.json'), 'utf8')) as Record<string, InstallVariant>;
+  return JSON.parse(readFileSync(resolve('test/e2e-conformance/installs.json'), 'utf8')) as Record<
+    string,
+    InstallVariant
+  >;
 }
 
 interface TestGroup {
@@ -64,7 +73,9 @@ export async function runSuite(
     groups.set(key, group);
   }
   const queue = [...groups.values()];
-  const exclusive = oneAtATime();
+  const oneAtATime = lock();
+  const aroundTest: ChainsawRunOptions['aroundTest'] = (test, run) =>
+    holdsHostPort(test.folder) ? oneAtATime(run) : run();
   const worker = async (): Promise<void> => {
     for (let group = queue.shift(); group; group = queue.shift()) {
       const cluster = await startCluster(group.env);
@@ -75,7 +86,7 @@ export async function runSuite(
           env: cluster.env,
           timeoutScale: args.timeoutScale,
           sleepScale: args.sleepScale,
-          exclusive,
+          aroundTest,
           onResult: (result) => record(recordOf(args.suiteDir, result)),
         });
       } finally {
@@ -88,8 +99,20 @@ export async function runSuite(
   return records;
 }
 
-/** A lock: tests with `concurrent: false` run one at a time across all clusters, as under chainsaw. */
-function oneAtATime(): <T>(run: () => Promise<T>) => Promise<T> {
+/**
+ * Whether a test's files start `kubectl proxy` or `port-forward`, which listen on a fixed host port.
+ * Clusters are isolated from each other but share this host, so such tests run one at a time across
+ * them. (Nearly every test of the suite sets `concurrent: false`; on Kyverno's CI that orders tests
+ * within one kind cluster, which each of our groups already does by running its tests in sequence.)
+ */
+function holdsHostPort(folder: string): boolean {
+  return readdirSync(folder, { withFileTypes: true }).some(
+    (entry) =>
+      entry.isFile() && /kubectl\s+(proxy|port-forward)\b/.test(readFileSync(join(folder, entry.name), 'utf8')),
+  );
+}
+
+function lock(): <T>(run: () => Promise<T>) => Promise<T> {
   let tail: Promise<unknown> = Promise.resolve();
   return <T>(run: () => Promise<T>): Promise<T> => {
     const result = tail.then(run);

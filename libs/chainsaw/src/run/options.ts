@@ -1,6 +1,6 @@
 import type { JsonObject } from '@edict/engine';
 import type { ClusterClient } from '../cluster/cluster-client';
-import type { OperationType } from '../load/model';
+import type { ChainsawTest, OperationType } from '../load/model';
 import type { ProcessRunner } from '../process/process-runner';
 
 export interface ChainsawRunOptions {
@@ -44,10 +44,11 @@ export interface ChainsawRunOptions {
   /** Called with each result as soon as its test ends. */
   readonly onResult?: (result: ChainsawTestResult) => void;
   /**
-   * Runs a test that sets `concurrent: false` (it may hold something of the host's, e.g. a fixed
-   * port for `kubectl proxy`). A driver running several runs side by side passes one lock to all.
+   * Wraps the run of each test. Tests of one run go one after another; a driver running several runs
+   * side by side (one cluster each) uses this to serialise, across them, the tests that hold something
+   * of the host's, such as the fixed port of `kubectl proxy`.
    */
-  readonly exclusive?: <T>(run: () => Promise<T>) => Promise<T>;
+  readonly aroundTest?: (test: ChainsawTest, run: () => Promise<ChainsawTestResult>) => Promise<ChainsawTestResult>;
   /** Stops before the next test (the running one finishes with its cleanup). */
   readonly signal?: AbortSignal;
   /** Names the ephemeral namespace of a test (default `chainsaw-<adjective>-<noun>`). */

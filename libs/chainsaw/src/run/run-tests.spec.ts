@@ -439,8 +439,8 @@ spec:
     expect(result.failures).toEqual([]);
   });
 
-  it('runs only tests with concurrent: false through the exclusive lock', async () => {
-    const locked: string[] = [];
+  it('runs each test through aroundTest, which sees the test and its result', async () => {
+    const seen: string[] = [];
     const sleep = '  steps:\n  - try:\n    - sleep:\n        duration: 1ms\n';
     const results = await run(
       {
@@ -448,9 +448,9 @@ spec:
         'b-free/chainsaw-test.yaml': `${HEADER}${sleep}`.replace('name: t', 'name: free'),
       },
       {
-        exclusive: async (runTest) => {
+        aroundTest: async (test, runTest) => {
           const result = await runTest();
-          locked.push((result as ChainsawTestResult).name);
+          seen.push(`${test.name}:${String(test.concurrent)}:${result.outcome}`);
           return result;
         },
       },
@@ -459,7 +459,7 @@ spec:
       ['shared', 'pass'],
       ['free', 'pass'],
     ]);
-    expect(locked).toEqual(['shared']);
+    expect(seen).toEqual(['shared:false:pass', 'free:undefined:pass']);
   });
 
   it('reports a bad test file as an error naming the file and field, and runs the others', async () => {

@@ -46,7 +46,7 @@ export async function runChainsawTests(options: ChainsawRunOptions): Promise<Cha
       if (options.signal?.aborted) break;
       id++;
       const run = () => runOneTest(test, id, configuration, settings, client, processes, options);
-      report(await (test.concurrent === false && options.exclusive ? options.exclusive(run) : run()));
+      report(await (options.aroundTest ? options.aroundTest(test, run) : run()));
     }
   }
   return results;
