@@ -123,13 +123,15 @@ describe('Engine.validate', () => {
     const web = await validate([notWeb], create(pod('web-1')), {}, [exception]);
     expect(web.rules[0]).toMatchObject({ status: 'skip', exceptions: ['shop/everything'] });
 
+    // a context entry that cannot load fails the preconditions that read it, before exceptions
     const brokenContext: Rule = {
       ...requireTeam,
       context: [{ name: 'x', variable: { jmesPath: 'request.object.spec.nothing.here' } }],
+      preconditions: { all: [{ key: '{{ x }}', operator: 'Equals', value: 'y' }] },
     };
     const errored = await validate([brokenContext], create(pod('a')), {}, [exception]);
     expect(errored.rules[0].status).toBe('error');
-    expect(errored.rules[0].message).toContain('failed to load context');
+    expect(errored.rules[0].message).toContain('failed to evaluate preconditions');
   });
 
   it('stops at the first applied rule with applyRules: One', async () => {
