@@ -52,7 +52,7 @@ describe('loadContextEntries: deferred loading', () => {
     expect(() => ctx.query('ingressClass')).toThrow(/Unknown key "ingressClass"/);
   });
 
-  it('leaves an entry whose lookup fails unset, and still rejects an entry with no source', async () => {
+  it('leaves an entry whose lookup fails unset (queries missing it say why), and still rejects an entry with no source', async () => {
     const ctx = new EvaluationContext();
     const failing = {
       configMap: () => Promise.reject(new Error('boom')),
@@ -69,7 +69,7 @@ describe('loadContextEntries: deferred loading', () => {
       { loaders: failing },
     );
     expect(ctx.query('after')).toBe('loaded');
-    expect(() => ctx.query('cm')).toThrow(/Unknown key "cm"/);
+    expect(() => ctx.query('cm.data')).toThrow(/Unknown key "cm".*; context entry cm could not be loaded: boom$/);
     await expect(loadContextEntries([{ name: 'nothing' }], ctx, {})).rejects.toThrow('invalid context entry nothing');
   });
 });

@@ -44,6 +44,7 @@ export async function loadContextEntries(
       value = await loadEntry(entry, ctx, options);
     } catch (error) {
       if (isBudgetError(error)) throw error;
+      ctx.noteLoadFailure(entry.name, error instanceof Error ? error.message : String(error));
       continue;
     }
     if (value !== undefined) ctx.addEntry(entry.name, value, false);

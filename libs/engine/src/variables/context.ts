@@ -18,10 +18,18 @@ interface DeferredLoader {
   attempted: boolean;
 }
 
+/** A context entry that could not be loaded, kept to explain queries that then miss it. */
+interface LoadFailure {
+  readonly name: string;
+  readonly matcher: RegExp;
+  readonly reason: string;
+}
+
 interface Snapshot {
   readonly root: JsonObject;
   readonly entriesSize: number;
   readonly loaderCount: number;
+  readonly failureCount: number;
   readonly loaded: readonly boolean[];
 }
 
@@ -41,6 +49,7 @@ export class EvaluationContext {
   private entriesSize = 0;
   private readonly snapshots: Snapshot[] = [];
   private readonly loaders: DeferredLoader[] = [];
+  private readonly failures: LoadFailure[] = [];
   /** While a deferred loader runs, only loaders registered before it may load (no cycles). */
   private loadingLimit = -1;
   private operationValue: string | undefined;
@@ -149,7 +158,9 @@ export class EvaluationContext {
       return compiled.search(this.root, this.budget);
     } catch (error) {
       if (isBudgetError(error)) throw error;
-      throw new ContextQueryError(`JMESPath query failed: ${errorText(error)}`, isNotFound(error));
+      const failure = isNotFound(error) ? this.failures.find((f) => f.matcher.test(trimmed)) : undefined;
+      const cause = failure ? `; context entry ${failure.name} could not be loaded: ${failure.reason}` : '';
+      throw new ContextQueryError(`JMESPath query failed: ${errorText(error)}${cause}`, isNotFound(error));
     }
   }
 
@@ -164,6 +175,7 @@ export class EvaluationContext {
       root: this.root,
       entriesSize: this.entriesSize,
       loaderCount: this.loaders.length,
+      failureCount: this.failures.length,
       loaded: this.loaders.map((loader) => loader.loaded),
     });
   }
@@ -187,14 +199,23 @@ export class EvaluationContext {
    * Loaders registered after a checkpoint are dropped when returning to it.
    */
   addDeferredLoader(name: string, load: DeferredLoad): void {
-    const matcher = new RegExp(`(?:^|\\s|[^.0-9A-Za-z])${escapeRegExp(name)}\\b`);
-    this.loaders.push({ name, matcher, load, loaded: false, attempted: false });
+    this.loaders.push({ name, matcher: nameMatcher(name), load, loaded: false, attempted: false });
+  }
+
+  /**
+   * Records that a context entry could not be loaded (Kyverno leaves it unset and logs why): a query
+   * that then fails on the missing name says why it is missing. Dropped when returning to an
+   * earlier checkpoint, like deferred loaders.
+   */
+  noteLoadFailure(name: string, reason: string): void {
+    this.failures.push({ name, matcher: nameMatcher(name), reason });
   }
 
   private apply(snapshot: Snapshot): void {
     this.root = snapshot.root;
     this.entriesSize = snapshot.entriesSize;
     this.loaders.length = snapshot.loaderCount;
+    this.failures.length = snapshot.failureCount;
     this.loaders.forEach((loader, index) => {
       loader.loaded = snapshot.loaded[index] ?? false;
       loader.attempted = false;
@@ -224,6 +245,11 @@ export class EvaluationContext {
 
 function isNotFound(error: unknown): boolean {
   return error instanceof Error && error.name === 'JmesPathNotFoundError';
+}
+
+/** Matches a query naming `name` as a word not preceded by `.` (`x` in `x.y`, not in `y.x`). */
+function nameMatcher(name: string): RegExp {
+  return new RegExp(`(?:^|\\s|[^.0-9A-Za-z])${escapeRegExp(name)}\\b`);
 }
 
 function escapeRegExp(text: string): string {
