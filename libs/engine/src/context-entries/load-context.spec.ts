@@ -49,7 +49,9 @@ describe('loadContextEntries: deferred loading', () => {
     const ctx = new EvaluationContext({ request: { operation: 'DELETE', object: null } });
     await loadContextEntries([{ name: 'ingressClass', variable: { jmesPath: 'request.object.spec' } }], ctx, {});
     expect(ctx.query('request.operation')).toBe('DELETE');
-    expect(() => ctx.query('ingressClass')).toThrow(/Unknown key "ingressClass"/);
+    expect(() => ctx.query('ingressClass')).toThrow(
+      /Unknown key "ingressClass".*; context entry ingressClass could not be loaded: unable to add context entry for variable ingressClass since it evaluated to nil$/,
+    );
   });
 
   it('leaves an entry whose lookup fails unset (queries missing it say why), and still rejects an entry with no source', async () => {

@@ -195,7 +195,8 @@ export class EvaluationContext {
   /**
    * Registers a context entry to load on first use: the loader runs when a query mentions `name`
    * as a word not preceded by `.` (Kyverno's deferred loading). A loader that throws leaves the
-   * entry undefined, as Kyverno logs and continues; it is retried after the next reset/restore.
+   * entry undefined, as Kyverno logs and continues (its reason noted as by `noteLoadFailure`); it
+   * is retried after the next reset/restore.
    * Loaders registered after a checkpoint are dropped when returning to it.
    */
   addDeferredLoader(name: string, load: DeferredLoad): void {
@@ -236,6 +237,7 @@ export class EvaluationContext {
       } catch (error) {
         // Kyverno only logs a failed deferred load; the entry stays undefined. Not so past a bound.
         if (isBudgetError(error)) throw error;
+        this.noteLoadFailure(loader.name, errorText(error));
       } finally {
         this.loadingLimit = previousLimit;
       }
