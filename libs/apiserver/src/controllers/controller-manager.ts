@@ -1,11 +1,13 @@
 /**
- * A minimal kube-controller-manager for the in-memory cluster: the Deployment and ReplicaSet
- * controllers, fed by the store's change events as informers would feed them. There are no nodes,
- * so the Pods they create stay Pending and no replica becomes ready, as in a cluster without nodes.
+ * A minimal kube-controller-manager for the in-memory cluster: the Deployment, ReplicaSet and
+ * ClusterRole aggregation controllers, fed by the store's change events as informers would feed
+ * them. There are no nodes, so the Pods they create stay Pending and no replica becomes ready, as in
+ * a cluster without nodes.
  */
 import type { ResourceRegistry } from '../registry/registry';
 import type { ResourceService } from '../resources/service';
 import type { ObjectStore } from '../store/object-store';
+import { ClusterRoleAggregationController } from './clusterrole-aggregation-controller';
 import { ControllerClient } from './controller-client';
 import { DeploymentController } from './deployment-controller';
 import { ReplicaSetController } from './replicaset-controller';
@@ -13,6 +15,7 @@ import { ReplicaSetController } from './replicaset-controller';
 export class ControllerManager {
   private readonly deployments: DeploymentController;
   private readonly replicaSets: ReplicaSetController;
+  private readonly clusterRoles: ClusterRoleAggregationController;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -28,6 +31,10 @@ export class ControllerManager {
       store,
       new ControllerClient(resources, registry, 'replicaset-controller'),
     );
+    this.clusterRoles = new ClusterRoleAggregationController(
+      store,
+      new ControllerClient(resources, registry, 'clusterrole-aggregation-controller'),
+    );
   }
 
   /** Starts watching the store and syncs everything there already (a no-op when running). */
@@ -37,9 +44,11 @@ export class ControllerManager {
     this.unsubscribe = this.store.subscribe((event) => {
       this.deployments.observe(event);
       this.replicaSets.observe(event);
+      this.clusterRoles.observe(event);
     });
     this.deployments.resyncAll();
     this.replicaSets.resyncAll();
+    this.clusterRoles.resyncAll();
   }
 
   /** Stops watching and drops queued work; resolves once running syncs are done. */
@@ -57,6 +66,6 @@ export class ControllerManager {
   }
 
   private queues() {
-    return [this.deployments.queue, this.replicaSets.queue];
+    return [this.deployments.queue, this.replicaSets.queue, this.clusterRoles.queue];
   }
 }

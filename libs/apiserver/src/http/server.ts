@@ -47,8 +47,9 @@ export interface InMemoryApiServerOptions {
   /** Deletes dependents of removed owners (default true). */
   readonly garbageCollection?: boolean;
   /**
-   * Runs the Deployment and ReplicaSet controllers of kube-controller-manager (default false): they
-   * create ReplicaSets and Pods through the API, as a cluster without nodes would (Pods stay Pending).
+   * Runs the Deployment, ReplicaSet and ClusterRole aggregation controllers of
+   * kube-controller-manager (default false): they write through the API, as a cluster without nodes
+   * would (Pods stay Pending).
    */
   readonly controllers?: boolean;
   /**
@@ -79,7 +80,7 @@ export class InMemoryApiServer {
   readonly requests = new RequestLog();
   /** The ownerReferences garbage collector (`await server.gc?.settled()` waits for it). */
   readonly gc: GarbageCollector | undefined;
-  /** The workload controllers when enabled (`await server.controllers?.settled()` waits for them). */
+  /** The controller manager when enabled (`await server.controllers?.settled()` waits for them). */
   readonly controllers: ControllerManager | undefined;
   private readonly bookmarkIntervalMs: number;
   private readonly authorizationMode: AuthorizationMode;

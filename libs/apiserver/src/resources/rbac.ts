@@ -1,11 +1,11 @@
 /**
  * Kubernetes' RBAC authorizer for access reviews: what Roles and ClusterRoles, through the bindings
  * whose subjects match, grant the user and groups asked about. `system:masters` is the superuser
- * group, as in kube-apiserver. Aggregated ClusterRoles take the rules of the ClusterRoles their
- * selectors pick (the work kube's aggregation controller does). Only reviews are answered this way;
- * the in-memory API server does not authorize its own requests.
+ * group, as in kube-apiserver. An aggregated ClusterRole grants the rules it holds, which the
+ * controller manager's aggregation controller fills in. Only reviews are answered this way; the
+ * in-memory API server does not authorize its own requests.
  */
-import { isObject, matchesLabelSelector, type JsonObject, type LabelSelector } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/engine';
 import type { ObjectStore } from '../store/object-store';
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -93,17 +93,7 @@ function rulesOf(store: ObjectStore, roleRef: JsonObject, namespace: string): Js
   const name = typeof roleRef.name === 'string' ? roleRef.name : '';
   if (roleRef.kind === 'Role') return arrayOf(store.get(`${RBAC}/roles`, namespace, name)?.rules);
   if (roleRef.kind !== 'ClusterRole') return [];
-  const role = store.get(`${RBAC}/clusterroles`, '', name);
-  if (!role) return [];
-  const aggregation = isObject(role.aggregationRule) ? arrayOf(role.aggregationRule.clusterRoleSelectors) : [];
-  if (aggregation.length === 0) return arrayOf(role.rules);
-  // Aggregated roles are not themselves aggregated further, as kube's controller fills one level.
-  return store
-    .list(`${RBAC}/clusterroles`)
-    .filter((other) =>
-      aggregation.some((selector) => matchesLabelSelector(selector as LabelSelector, metadataOf(other).labels)),
-    )
-    .flatMap((other) => arrayOf(other.rules));
+  return arrayOf(store.get(`${RBAC}/clusterroles`, '', name)?.rules);
 }
 
 function ruleAllows(rule: JsonObject, question: AccessQuestion): boolean {
@@ -144,12 +134,11 @@ function bindingName(binding: JsonObject): string {
   return metadata.namespace ? `${metadata.name}/${metadata.namespace}` : metadata.name;
 }
 
-function metadataOf(object: JsonObject): { name: string; namespace: string; labels?: Record<string, string> } {
+function metadataOf(object: JsonObject): { name: string; namespace: string } {
   const metadata = isObject(object.metadata) ? object.metadata : {};
   return {
     name: typeof metadata.name === 'string' ? metadata.name : '',
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : '',
-    labels: isObject(metadata.labels) ? (metadata.labels as Record<string, string>) : undefined,
   };
 }
 

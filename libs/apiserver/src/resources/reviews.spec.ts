@@ -88,8 +88,8 @@ describe('access reviews', () => {
       expect((await asked('create', 'other')).body.status).toEqual({ allowed: false });
     });
 
-    it('take aggregated ClusterRoles, resource names and non-resource URLs into account', async () => {
-      running = await startServer({ authorization: { mode: 'RBAC' } });
+    it('take aggregated ClusterRoles (as the controller manager fills them), resource names and non-resource URLs into account', async () => {
+      running = await startServer({ authorization: { mode: 'RBAC' }, controllers: true });
       rbac({
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRole',
@@ -112,6 +112,7 @@ describe('access reviews', () => {
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'aggregate' },
         subjects: [{ kind: 'Group', name: 'ops' }],
       });
+      await running.server.controllers?.settled();
       const ops = (attributes: object) => allowed({ user: 'carol', groups: ['ops'], ...attributes });
       const deleting = (name: string) => ops({ resourceAttributes: { resource: 'namespaces', name, verb: 'delete' } });
       expect(await deleting('scratch')).toBe(true);
