@@ -67,11 +67,13 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const examples = options.examplesDir ? readExamplePolicies(options.examplesDir) : [];
   const endpoints: Record<string, string> = {};
-  // As in a cluster: Deployments roll out (ReplicaSets, Pending Pods, status) and access reviews are
-  // answered by RBAC (CEL authorizer checks and apiCalls ask them).
+  // As in a cluster: Deployments roll out (ReplicaSets, Pending Pods, status), Pods run as a service
+  // account and mount its token, and access reviews are answered by RBAC (CEL authorizer checks and
+  // apiCalls ask them).
   const apiServer = new InMemoryApiServer({
     serviceEndpoints: endpoints,
     controllers: true,
+    serviceAccountAdmission: true,
     authorization: { mode: 'RBAC' },
   });
   const { url: apiUrl } = await apiServer.start({ host: LOCAL_HOST, port: options.apiPort }).catch((error: unknown) => {

@@ -1,6 +1,6 @@
 /**
- * A minimal kube-controller-manager for the in-memory cluster: the Deployment, ReplicaSet and
- * ClusterRole aggregation controllers, fed by the store's change events as informers would feed
+ * A minimal kube-controller-manager for the in-memory cluster: the Deployment, ReplicaSet, service
+ * account and ClusterRole aggregation controllers, fed by the store's change events as informers would feed
  * them. There are no nodes, so the Pods they create stay Pending and no replica becomes ready, as in
  * a cluster without nodes.
  */
@@ -11,11 +11,13 @@ import { ClusterRoleAggregationController } from './clusterrole-aggregation-cont
 import { ControllerClient } from './controller-client';
 import { DeploymentController } from './deployment-controller';
 import { ReplicaSetController } from './replicaset-controller';
+import { ServiceAccountController } from './service-account-controller';
 
 export class ControllerManager {
   private readonly deployments: DeploymentController;
   private readonly replicaSets: ReplicaSetController;
   private readonly clusterRoles: ClusterRoleAggregationController;
+  private readonly serviceAccounts: ServiceAccountController;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -35,6 +37,10 @@ export class ControllerManager {
       store,
       new ControllerClient(resources, registry, 'clusterrole-aggregation-controller'),
     );
+    this.serviceAccounts = new ServiceAccountController(
+      store,
+      new ControllerClient(resources, registry, 'service-account-controller'),
+    );
   }
 
   /** Starts watching the store and syncs everything there already (a no-op when running). */
@@ -45,10 +51,12 @@ export class ControllerManager {
       this.deployments.observe(event);
       this.replicaSets.observe(event);
       this.clusterRoles.observe(event);
+      this.serviceAccounts.observe(event);
     });
     this.deployments.resyncAll();
     this.replicaSets.resyncAll();
     this.clusterRoles.resyncAll();
+    this.serviceAccounts.resyncAll();
   }
 
   /** Stops watching and drops queued work; resolves once running syncs are done. */
@@ -66,6 +74,6 @@ export class ControllerManager {
   }
 
   private queues() {
-    return [this.deployments.queue, this.replicaSets.queue, this.clusterRoles.queue];
+    return [this.deployments.queue, this.replicaSets.queue, this.clusterRoles.queue, this.serviceAccounts.queue];
   }
 }

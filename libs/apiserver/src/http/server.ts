@@ -12,6 +12,7 @@ import { PATCH_CONTENT_TYPES, ResourceService, type DeleteOptions, type Propagat
 import type { UpdateSubresource } from '../resources/prepare';
 import type { ServiceEndpoints } from '../admission/caller';
 import type { AdmissionRequestContext } from '../admission/types';
+import { withServiceAccountAdmission } from '../admission/service-account-admission';
 import { WebhookAdmission } from '../admission/webhook-admission';
 import { ControllerManager } from '../controllers/controller-manager';
 import { GarbageCollector } from '../gc/garbage-collector';
@@ -52,6 +53,12 @@ export interface InMemoryApiServerOptions {
    * would (Pods stay Pending).
    */
   readonly controllers?: boolean;
+  /**
+   * Runs kube-apiserver's ServiceAccount admission plugin ahead of the webhooks (default false): Pods
+   * run as `default` unless they name an account, which must exist (the controllers create `default`
+   * in every namespace), and mount its token. Off, as with `--disable-admission-plugins=ServiceAccount`.
+   */
+  readonly serviceAccountAdmission?: boolean;
   /**
    * How access reviews (SubjectAccessReview, SelfSubjectAccessReview...) are answered, as
    * kube-apiserver's `--authorization-mode` (default AlwaysAllow). RBAC also creates kubeadm's
@@ -95,7 +102,7 @@ export class InMemoryApiServer {
     this.subresources = new SubresourceService(this.resources);
     if (options.admission !== false) {
       const store = this.store;
-      this.resources.admission = new WebhookAdmission(
+      const webhooks = new WebhookAdmission(
         {
           mutatingConfigurations: () => store.list('admissionregistration.k8s.io/mutatingwebhookconfigurations'),
           validatingConfigurations: () => store.list('admissionregistration.k8s.io/validatingwebhookconfigurations'),
@@ -108,6 +115,9 @@ export class InMemoryApiServer {
         },
         options.serviceEndpoints ?? {},
       );
+      this.resources.admission = options.serviceAccountAdmission
+        ? withServiceAccountAdmission(webhooks, (namespace, name) => store.get('/serviceaccounts', namespace, name))
+        : webhooks;
     }
     this.gc =
       options.garbageCollection === false ? undefined : new GarbageCollector(this.store, this.registry, this.resources);
