@@ -61,9 +61,10 @@ export interface InMemoryApiServerOptions {
   readonly serviceAccountAdmission?: boolean;
   /**
    * How access reviews (SubjectAccessReview, SelfSubjectAccessReview...) are answered, as
-   * kube-apiserver's `--authorization-mode` (default AlwaysAllow). RBAC also creates kubeadm's
-   * `cluster-admin` ClusterRole and its binding to the default user's group. Nothing else is
-   * authorized here.
+   * kube-apiserver's `--authorization-mode` (default AlwaysAllow). RBAC also creates kube's
+   * bootstrap roles every request meets (`cluster-admin`, bound to the default user's group as
+   * kubeadm does, and the discovery roles of every authenticated user). Nothing else is authorized
+   * here.
    */
   readonly authorization?: { readonly mode?: AuthorizationMode };
 }

@@ -52,24 +52,61 @@ export function authorizeWithRbac(store: ObjectStore, question: AccessQuestion):
   return { allowed: false, reason: '' };
 }
 
-/** The ClusterRoles and ClusterRoleBinding of a kubeadm cluster that make its admin an admin. */
-export const BOOTSTRAP_RBAC: readonly JsonObject[] = [
-  {
-    apiVersion: `${RBAC}/v1`,
-    kind: 'ClusterRole',
-    metadata: { name: 'cluster-admin', labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
-    rules: [
-      { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
-      { nonResourceURLs: ['*'], verbs: ['*'] },
-    ],
-  },
-  {
+const BOOTSTRAP_METADATA = {
+  labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' },
+  annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' },
+};
+const PUBLIC_INFO_URLS = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
+
+function bootstrapRole(name: string, rules: JsonObject[]): JsonObject {
+  return { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name, ...BOOTSTRAP_METADATA }, rules };
+}
+
+/** A ClusterRoleBinding of `role` to groups (named after the role unless said otherwise). */
+function bootstrapBinding(
+  role: string,
+  groups: string[],
+  name = role,
+  metadata: JsonObject = BOOTSTRAP_METADATA,
+): JsonObject {
+  return {
     apiVersion: `${RBAC}/v1`,
     kind: 'ClusterRoleBinding',
-    metadata: { name: 'kubeadm:cluster-admins' },
-    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' },
-    subjects: [{ apiGroup: RBAC, kind: 'Group', name: 'kubeadm:cluster-admins' }],
-  },
+    metadata: { name, ...metadata },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role },
+    subjects: groups.map((group) => ({ apiGroup: RBAC, kind: 'Group', name: group })),
+  };
+}
+
+/**
+ * What kube-apiserver's RBAC bootstrap policy and kubeadm create that every request meets: the
+ * superuser role (bound to kubeadm's admin group) and the roles every authenticated user holds
+ * (discovery, self reviews, public info), so a user's roles and clusterRoles read as in a cluster.
+ */
+export const BOOTSTRAP_RBAC: readonly JsonObject[] = [
+  bootstrapRole('cluster-admin', [
+    { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+    { nonResourceURLs: ['*'], verbs: ['*'] },
+  ]),
+  bootstrapRole('system:basic-user', [
+    {
+      apiGroups: ['authorization.k8s.io'],
+      resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+      verbs: ['create'],
+    },
+    { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
+  ]),
+  bootstrapRole('system:discovery', [
+    {
+      nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*', ...PUBLIC_INFO_URLS],
+      verbs: ['get'],
+    },
+  ]),
+  bootstrapRole('system:public-info-viewer', [{ nonResourceURLs: PUBLIC_INFO_URLS, verbs: ['get'] }]),
+  bootstrapBinding('system:basic-user', ['system:authenticated']),
+  bootstrapBinding('system:discovery', ['system:authenticated']),
+  bootstrapBinding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
+  bootstrapBinding('cluster-admin', ['kubeadm:cluster-admins'], 'kubeadm:cluster-admins', {}),
 ];
 
 function subjectMatches(subject: JsonObject, binding: JsonObject, question: AccessQuestion): boolean {

@@ -132,5 +132,18 @@ describe('access reviews', () => {
       expect(await allowed({ user: 'root', groups: ['system:masters'], ...anything })).toBe(true);
       expect(await allowed({ user: 'nobody', ...anything })).toBe(false);
     });
+
+    it('let every authenticated user read discovery and public info and review itself, nothing more', async () => {
+      running = await startServer({ authorization: { mode: 'RBAC' } });
+      const user = { user: 'dana', groups: ['system:authenticated'] };
+      const reading = (path: string) => allowed({ ...user, nonResourceAttributes: { path, verb: 'get' } });
+      expect(await reading('/apis/apps/v1')).toBe(true);
+      expect(await reading('/version')).toBe(true);
+      expect(await reading('/metrics')).toBe(false);
+      const selfReview = { group: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews', verb: 'create' };
+      expect(await allowed({ ...user, resourceAttributes: selfReview })).toBe(true);
+      expect(await allowed({ ...user, resourceAttributes: { resource: 'pods', verb: 'list' } })).toBe(false);
+      expect(await allowed({ user: 'dana', resourceAttributes: selfReview })).toBe(false);
+    });
   });
 });
