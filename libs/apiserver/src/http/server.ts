@@ -3,6 +3,7 @@
  * in-memory store, plus direct typed access for tests (no HTTP round trip needed to seed or read).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
 import { ResourceRegistry } from '../registry/registry';
@@ -22,6 +23,7 @@ import { ObjectStore } from '../store/object-store';
 import { SubresourceService } from '../resources/subresources';
 import { answerReview, authorizeAccess, isReviewType, type AuthorizationMode } from '../resources/reviews';
 import { BOOTSTRAP_RBAC } from '../resources/rbac';
+import type { ClusterCa } from '../tls/cluster-ca';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, rootPaths, SERVER_VERSION } from './discovery';
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
 import { openApiV3Document, openApiV3Index } from './openapi';
@@ -67,6 +69,12 @@ export interface InMemoryApiServerOptions {
    * here.
    */
   readonly authorization?: { readonly mode?: AuthorizationMode };
+  /**
+   * The cluster CA (`createClusterCa()`): the server then serves HTTPS with a certificate it signs
+   * and authenticates client certificates it signed (CN the user, O the groups), and the controllers
+   * sign approved `kubernetes.io/kube-apiserver-client` CSRs with it. Without it, plain HTTP.
+   */
+  readonly ca?: ClusterCa;
 }
 
 export interface StartOptions {
@@ -92,6 +100,7 @@ export class InMemoryApiServer {
   readonly controllers: ControllerManager | undefined;
   private readonly bookmarkIntervalMs: number;
   private readonly authorizationMode: AuthorizationMode;
+  private readonly ca: ClusterCa | undefined;
   private server: Server | undefined;
   private readonly watches = new Set<OpenWatch>();
   private address = '127.0.0.1:0';
@@ -128,8 +137,9 @@ export class InMemoryApiServer {
       this.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
     if (this.authorizationMode === 'RBAC') for (const object of BOOTSTRAP_RBAC) this.create(object);
+    this.ca = options.ca;
     this.controllers = options.controllers
-      ? new ControllerManager(this.store, this.resources, this.registry)
+      ? new ControllerManager(this.store, this.resources, this.registry, options.ca)
       : undefined;
     this.controllers?.start();
   }
@@ -138,16 +148,26 @@ export class InMemoryApiServer {
   async start(options: StartOptions = {}): Promise<{ url: string; port: number }> {
     if (this.server) throw new Error('InMemoryApiServer is already started');
     this.controllers?.start();
-    const server = createServer((request, response) => void this.handle(request, response));
+    const host = options.host ?? '127.0.0.1';
+    const handler = (request: IncomingMessage, response: ServerResponse) => void this.handle(request, response);
+    let server: Server;
+    if (this.ca) {
+      const serving = await this.ca.serving({ dns: ['localhost', 'kubernetes.default.svc'], ips: [host] });
+      // Client certificates are asked for, not required: a request without one is the default user.
+      const tls = { cert: serving.certPem, key: serving.keyPem, ca: [this.ca.certificatePem], requestCert: true };
+      server = createTlsServer({ ...tls, rejectUnauthorized: false }, handler);
+    } else {
+      server = createServer(handler);
+    }
     server.keepAliveTimeout = 5_000;
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+      server.listen(options.port ?? 0, host, () => resolve());
     });
     const { address, port } = server.address() as AddressInfo;
     this.address = `${address}:${port}`;
-    return { url: `http://${address}:${port}`, port };
+    return { url: `${this.ca ? 'https' : 'http'}://${address}:${port}`, port };
   }
 
   /** Stops the controllers, ends open watches and connections, then stops listening. The stored state is kept. */
@@ -278,7 +298,7 @@ export class InMemoryApiServer {
   ): Promise<void> {
     const { type, subresource } = route;
     if (subresource !== undefined && !type.subresources.includes(subresource)) throw pathNotFound();
-    const context: AdmissionRequestContext = { userInfo: requestUser(request.headers), warnings: [] };
+    const context: AdmissionRequestContext = { userInfo: requestUser(request), warnings: [] };
     const send = (code: number, body: JsonValue): void => {
       if (context.warnings.length > 0) response.setHeader('Warning', warningHeader(context.warnings));
       sendJson(response, code, body);
