@@ -50,9 +50,9 @@ export interface InMemoryApiServerOptions {
   /** Deletes dependents of removed owners (default true). */
   readonly garbageCollection?: boolean;
   /**
-   * Runs the Deployment, ReplicaSet and ClusterRole aggregation controllers of
-   * kube-controller-manager (default false): they write through the API, as a cluster without nodes
-   * would (Pods stay Pending).
+   * Runs kube-controller-manager's Deployment, ReplicaSet, service account, ClusterRole aggregation
+   * and (with `ca`) client CSR signing controllers (default false): they write through the API, as a
+   * cluster without nodes would (Pods stay Pending).
    */
   readonly controllers?: boolean;
   /**
