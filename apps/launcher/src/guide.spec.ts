@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clusterGuide, localGuide } from './guide';
 
 const facts = {
-  apiUrl: 'http://127.0.0.1:6443',
+  apiUrl: 'https://127.0.0.1:6443',
   webhookPort: 9443,
   service: 'edict/edict-svc',
   kubeconfigPath: '/repo/.edict/kubeconfig',

@@ -3,6 +3,7 @@ export { InMemoryApiServer, type InMemoryApiServerOptions, type StartOptions } f
 export { FaultInjector, type FailureSpec } from './http/faults';
 export { RequestLog, type RecordedRequest, type RequestFilter } from './http/request-log';
 export { kubeconfigFor, type KubeconfigOptions } from './kubeconfig';
+export { createClusterCa, type ClusterCa, type CertifiedKey } from './tls/cluster-ca';
 export { ResourceRegistry, type GroupVersions } from './registry/registry';
 export { BUILTIN_TYPES } from './registry/builtin-types';
 export { apiVersionOf, type ResourceType } from './registry/resource-type';

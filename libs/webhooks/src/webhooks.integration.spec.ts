@@ -190,9 +190,9 @@ describe('webhook controller against the in-memory API server', () => {
 
   it('resolves kinds again when the served types change: a CRD that comes after its policy gets covered', async () => {
     reconciler.stop(); // only the reconciler under test writes meanwhile
-    const listeners = new Set<() => void>();
+    const listeners = new Set<(group: string) => void>();
     const servedTypes = {
-      onChange: (listener: () => void) => {
+      onChange: (listener: (group: string) => void) => {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
@@ -217,7 +217,7 @@ describe('webhook controller against the in-memory API server', () => {
           versions: [{ name: 'v1', served: true, storage: true }],
         },
       });
-      for (const listener of listeners) listener();
+      for (const listener of listeners) listener('example.com');
       await eventually(() => resourcesOf().includes('gadgets'), 'the Gadget rule in the validating configuration');
     } finally {
       late.stop();

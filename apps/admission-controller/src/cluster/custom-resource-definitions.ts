@@ -48,9 +48,11 @@ export class CustomResourceDefinitions implements OnModuleInit {
     return [...kinds].sort();
   }
 
-  /** Calls `listener` whenever a CRD is added, changed or removed; returns its removal. */
-  onChange(listener: () => void): () => void {
-    const removals = (['add', 'update', 'delete'] as const).map((event) => this.informer.on(event, () => listener()));
+  /** Calls `listener` with the CRD's group whenever a CRD is added, changed or removed; returns its removal. */
+  onChange(listener: (group: string) => void): () => void {
+    const removals = (['add', 'update', 'delete'] as const).map((event) =>
+      this.informer.on(event, (crd: KubeObject) => listener((crd.spec as CrdSpec | undefined)?.group ?? '')),
+    );
     return () => removals.forEach((remove) => remove());
   }
 }

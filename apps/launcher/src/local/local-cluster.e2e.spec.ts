@@ -48,7 +48,11 @@ describe('local mode (npm start without a cluster)', () => {
     expect(local.kubeconfigPath).toBe(join(dir, '.edict', 'kubeconfig'));
     expect(readFileSync(local.kubeconfigPath, 'utf8')).toContain(`server: ${local.apiUrl}`);
     expect(readFileSync(local.caPath, 'utf8')).toContain('BEGIN CERTIFICATE');
-    expect(local.apiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // HTTPS with the cluster CA, the admin authenticated by its client certificate.
+    expect(local.apiUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(readFileSync(local.kubeconfigPath, 'utf8')).toMatch(
+      /certificate-authority-data:[\s\S]*client-certificate-data:/,
+    );
   });
 
   it('installs the CRDs and the controller namespace', async () => {

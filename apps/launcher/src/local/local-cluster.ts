@@ -1,7 +1,7 @@
 /**
  * Local mode: the whole suite on this machine, without a cluster. In order:
- *  1. the in-memory API server on 127.0.0.1, with Edict's CRDs and the controller's namespace, and
- *     access reviews answered by RBAC;
+ *  1. the in-memory API server on https://127.0.0.1 (a fresh cluster CA), with Edict's CRDs and the
+ *     controller's namespace, and access reviews answered by RBAC;
  *  2. the admission controller in this process, its Service (`<namespace>/<service>`) mapped to its
  *     local HTTPS port, so the API server calls it as kube-apiserver would call the Service;
  *  3. once its policy validation webhook is published, the example policies, created through the
@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
+import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import type { JsonObject } from '@edict/engine';
 import { KubeResources, type KubeObject } from '@edict/kube';
 import { installPolicyCrds, PolicyCache } from '@edict/policy';
@@ -67,19 +67,26 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const examples = options.examplesDir ? readExamplePolicies(options.examplesDir) : [];
   const endpoints: Record<string, string> = {};
-  // As in a cluster: Deployments roll out (ReplicaSets, Pending Pods, status) and access reviews are
-  // answered by RBAC (CEL authorizer checks and apiCalls ask them).
+  // As in a cluster: HTTPS with a cluster CA (client certificates from approved CSRs authenticate),
+  // Deployments roll out (ReplicaSets, Pending Pods, status), Pods run as a service account and
+  // mount its token, and access reviews are answered by RBAC (CEL authorizer checks and apiCalls ask
+  // them).
+  const ca = await createClusterCa();
   const apiServer = new InMemoryApiServer({
     serviceEndpoints: endpoints,
     controllers: true,
+    serviceAccountAdmission: true,
     authorization: { mode: 'RBAC' },
+    ca,
   });
   const { url: apiUrl } = await apiServer.start({ host: LOCAL_HOST, port: options.apiPort }).catch((error: unknown) => {
     throw explainListenError(error, 'API server', LOCAL_HOST, options.apiPort, 'EDICT_API_PORT');
   });
   let controller: RunningController | undefined;
   try {
-    const kubeconfig = kubeconfigFor({ server: apiUrl });
+    // The admin's own certificate, as kubeadm's admin.conf holds (the server's default user).
+    const admin = await ca.client({ username: DEFAULT_USER.username, groups: DEFAULT_USER.groups ?? [] });
+    const kubeconfig = kubeconfigFor({ server: apiUrl, certificateAuthority: ca.certificatePem, client: admin });
     const config = localControllerConfig(options, kubeconfig);
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);

@@ -1,24 +1,33 @@
 /**
- * A minimal kube-controller-manager for the in-memory cluster: the Deployment and ReplicaSet
- * controllers, fed by the store's change events as informers would feed them. There are no nodes,
- * so the Pods they create stay Pending and no replica becomes ready, as in a cluster without nodes.
+ * A minimal kube-controller-manager for the in-memory cluster: the Deployment, ReplicaSet, service
+ * account and ClusterRole aggregation controllers, and with a cluster CA the client CSR signer, fed by the store's change events as informers would feed
+ * them. There are no nodes, so the Pods they create stay Pending and no replica becomes ready, as in
+ * a cluster without nodes.
  */
 import type { ResourceRegistry } from '../registry/registry';
 import type { ResourceService } from '../resources/service';
 import type { ObjectStore } from '../store/object-store';
+import type { ClusterCa } from '../tls/cluster-ca';
+import { ClusterRoleAggregationController } from './clusterrole-aggregation-controller';
 import { ControllerClient } from './controller-client';
+import { CsrSigningController } from './csr-signing-controller';
 import { DeploymentController } from './deployment-controller';
 import { ReplicaSetController } from './replicaset-controller';
+import { ServiceAccountController } from './service-account-controller';
 
 export class ControllerManager {
   private readonly deployments: DeploymentController;
   private readonly replicaSets: ReplicaSetController;
+  private readonly clusterRoles: ClusterRoleAggregationController;
+  private readonly serviceAccounts: ServiceAccountController;
+  private readonly csrSigner: CsrSigningController | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly store: ObjectStore,
     resources: ResourceService,
     registry: ResourceRegistry,
+    ca?: ClusterCa,
   ) {
     this.deployments = new DeploymentController(
       store,
@@ -28,6 +37,17 @@ export class ControllerManager {
       store,
       new ControllerClient(resources, registry, 'replicaset-controller'),
     );
+    this.clusterRoles = new ClusterRoleAggregationController(
+      store,
+      new ControllerClient(resources, registry, 'clusterrole-aggregation-controller'),
+    );
+    this.serviceAccounts = new ServiceAccountController(
+      store,
+      new ControllerClient(resources, registry, 'service-account-controller'),
+    );
+    this.csrSigner = ca
+      ? new CsrSigningController(store, new ControllerClient(resources, registry, 'certificate-controller'), ca)
+      : undefined;
   }
 
   /** Starts watching the store and syncs everything there already (a no-op when running). */
@@ -37,9 +57,15 @@ export class ControllerManager {
     this.unsubscribe = this.store.subscribe((event) => {
       this.deployments.observe(event);
       this.replicaSets.observe(event);
+      this.clusterRoles.observe(event);
+      this.serviceAccounts.observe(event);
+      this.csrSigner?.observe(event);
     });
     this.deployments.resyncAll();
     this.replicaSets.resyncAll();
+    this.clusterRoles.resyncAll();
+    this.serviceAccounts.resyncAll();
+    this.csrSigner?.resyncAll();
   }
 
   /** Stops watching and drops queued work; resolves once running syncs are done. */
@@ -57,6 +83,12 @@ export class ControllerManager {
   }
 
   private queues() {
-    return [this.deployments.queue, this.replicaSets.queue];
+    const queues = [
+      this.deployments.queue,
+      this.replicaSets.queue,
+      this.clusterRoles.queue,
+      this.serviceAccounts.queue,
+    ];
+    return this.csrSigner ? [...queues, this.csrSigner.queue] : queues;
   }
 }

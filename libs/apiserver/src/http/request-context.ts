@@ -1,5 +1,7 @@
 /** Who a request acts as, and how webhook warnings travel back (kube's `Warning` header). */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import { DEFAULT_USER, type UserInfo } from '../admission/types';
 
 function values(header: string | string[] | undefined): string[] {
@@ -11,18 +13,33 @@ function values(header: string | string[] | undefined): string[] {
 }
 
 /**
- * The request's user: the fixed admin unless it impersonates someone with kube's headers
- * (`Impersonate-User`, `Impersonate-Group`, `Impersonate-Uid`; kubectl's `--as`/`--as-group`).
- * There is no authorization: impersonation is always allowed.
+ * The request's user: the one a verified client certificate names (CN the user, O the groups, plus
+ * `system:authenticated`, as kube's x509 authenticator does), otherwise the fixed admin; then, if it
+ * impersonates someone with kube's headers (`Impersonate-User`, `Impersonate-Group`,
+ * `Impersonate-Uid`; kubectl's `--as`/`--as-group`), that one. There is no authorization:
+ * impersonation is always allowed.
  */
-export function requestUser(headers: IncomingHttpHeaders): UserInfo {
+export function requestUser(request: IncomingMessage): UserInfo {
+  const { headers } = request;
   const username = headers['impersonate-user'];
-  if (typeof username !== 'string' || username === '') return DEFAULT_USER;
+  if (typeof username !== 'string' || username === '') return certificateUser(request.socket) ?? DEFAULT_USER;
   const groups = values(headers['impersonate-group']);
   // kube adds system:authenticated to impersonated users other than anonymous.
   if (username !== 'system:anonymous' && !groups.includes('system:authenticated')) groups.push('system:authenticated');
   const uid = headers['impersonate-uid'];
   return { username, groups, ...(typeof uid === 'string' && uid !== '' ? { uid } : {}) };
+}
+
+function certificateUser(socket: Socket): UserInfo | undefined {
+  if (!(socket instanceof TLSSocket) || !socket.authorized) return undefined;
+  const subject = socket.getPeerCertificate().subject as Record<string, string | string[] | undefined> | undefined;
+  const name = subject?.CN;
+  if (typeof name !== 'string' || name === '') return undefined;
+  const organizations = subject?.O === undefined ? [] : Array.isArray(subject.O) ? subject.O : [subject.O];
+  const groups = organizations.includes('system:authenticated')
+    ? organizations
+    : [...organizations, 'system:authenticated'];
+  return { username: name, groups };
 }
 
 /** `299 - "<text>"` per warning, deduplicated, quotes and backslashes escaped, UTF-8 bytes on the wire. */

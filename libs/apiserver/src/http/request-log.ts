@@ -55,7 +55,7 @@ export class RequestLog {
     const base = {
       method: request.method ?? 'GET',
       path: url.pathname,
-      user: requestUser(request.headers).username,
+      user: requestUser(request).username,
       watch: ['true', '1'].includes(url.searchParams.get('watch') ?? ''),
       dryRun: url.searchParams.getAll('dryRun').includes('All'),
     };

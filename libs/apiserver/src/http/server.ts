@@ -3,6 +3,7 @@
  * in-memory store, plus direct typed access for tests (no HTTP round trip needed to seed or read).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
 import { ResourceRegistry } from '../registry/registry';
@@ -12,6 +13,7 @@ import { PATCH_CONTENT_TYPES, ResourceService, type DeleteOptions, type Propagat
 import type { UpdateSubresource } from '../resources/prepare';
 import type { ServiceEndpoints } from '../admission/caller';
 import type { AdmissionRequestContext } from '../admission/types';
+import { withServiceAccountAdmission } from '../admission/service-account-admission';
 import { WebhookAdmission } from '../admission/webhook-admission';
 import { ControllerManager } from '../controllers/controller-manager';
 import { GarbageCollector } from '../gc/garbage-collector';
@@ -21,6 +23,7 @@ import { ObjectStore } from '../store/object-store';
 import { SubresourceService } from '../resources/subresources';
 import { answerReview, authorizeAccess, isReviewType, type AuthorizationMode } from '../resources/reviews';
 import { BOOTSTRAP_RBAC } from '../resources/rbac';
+import type { ClusterCa } from '../tls/cluster-ca';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, rootPaths, SERVER_VERSION } from './discovery';
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
 import { openApiV3Document, openApiV3Index } from './openapi';
@@ -47,17 +50,31 @@ export interface InMemoryApiServerOptions {
   /** Deletes dependents of removed owners (default true). */
   readonly garbageCollection?: boolean;
   /**
-   * Runs the Deployment and ReplicaSet controllers of kube-controller-manager (default false): they
-   * create ReplicaSets and Pods through the API, as a cluster without nodes would (Pods stay Pending).
+   * Runs kube-controller-manager's Deployment, ReplicaSet, service account, ClusterRole aggregation
+   * and (with `ca`) client CSR signing controllers (default false): they write through the API, as a
+   * cluster without nodes would (Pods stay Pending).
    */
   readonly controllers?: boolean;
   /**
+   * Runs kube-apiserver's ServiceAccount admission plugin ahead of the webhooks (default false): Pods
+   * run as `default` unless they name an account, which must exist (the controllers create `default`
+   * in every namespace), and mount its token. Off, as with `--disable-admission-plugins=ServiceAccount`.
+   */
+  readonly serviceAccountAdmission?: boolean;
+  /**
    * How access reviews (SubjectAccessReview, SelfSubjectAccessReview...) are answered, as
-   * kube-apiserver's `--authorization-mode` (default AlwaysAllow). RBAC also creates kubeadm's
-   * `cluster-admin` ClusterRole and its binding to the default user's group. Nothing else is
-   * authorized here.
+   * kube-apiserver's `--authorization-mode` (default AlwaysAllow). RBAC also creates kube's
+   * bootstrap roles every request meets (`cluster-admin`, bound to the default user's group as
+   * kubeadm does, and the discovery roles of every authenticated user). Nothing else is authorized
+   * here.
    */
   readonly authorization?: { readonly mode?: AuthorizationMode };
+  /**
+   * The cluster CA (`createClusterCa()`): the server then serves HTTPS with a certificate it signs
+   * and authenticates client certificates it signed (CN the user, O the groups), and the controllers
+   * sign approved `kubernetes.io/kube-apiserver-client` CSRs with it. Without it, plain HTTP.
+   */
+  readonly ca?: ClusterCa;
 }
 
 export interface StartOptions {
@@ -79,10 +96,11 @@ export class InMemoryApiServer {
   readonly requests = new RequestLog();
   /** The ownerReferences garbage collector (`await server.gc?.settled()` waits for it). */
   readonly gc: GarbageCollector | undefined;
-  /** The workload controllers when enabled (`await server.controllers?.settled()` waits for them). */
+  /** The controller manager when enabled (`await server.controllers?.settled()` waits for them). */
   readonly controllers: ControllerManager | undefined;
   private readonly bookmarkIntervalMs: number;
   private readonly authorizationMode: AuthorizationMode;
+  private readonly ca: ClusterCa | undefined;
   private server: Server | undefined;
   private readonly watches = new Set<OpenWatch>();
   private address = '127.0.0.1:0';
@@ -94,7 +112,7 @@ export class InMemoryApiServer {
     this.subresources = new SubresourceService(this.resources);
     if (options.admission !== false) {
       const store = this.store;
-      this.resources.admission = new WebhookAdmission(
+      const webhooks = new WebhookAdmission(
         {
           mutatingConfigurations: () => store.list('admissionregistration.k8s.io/mutatingwebhookconfigurations'),
           validatingConfigurations: () => store.list('admissionregistration.k8s.io/validatingwebhookconfigurations'),
@@ -107,6 +125,9 @@ export class InMemoryApiServer {
         },
         options.serviceEndpoints ?? {},
       );
+      this.resources.admission = options.serviceAccountAdmission
+        ? withServiceAccountAdmission(webhooks, (namespace, name) => store.get('/serviceaccounts', namespace, name))
+        : webhooks;
     }
     this.gc =
       options.garbageCollection === false ? undefined : new GarbageCollector(this.store, this.registry, this.resources);
@@ -116,8 +137,9 @@ export class InMemoryApiServer {
       this.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
     if (this.authorizationMode === 'RBAC') for (const object of BOOTSTRAP_RBAC) this.create(object);
+    this.ca = options.ca;
     this.controllers = options.controllers
-      ? new ControllerManager(this.store, this.resources, this.registry)
+      ? new ControllerManager(this.store, this.resources, this.registry, options.ca)
       : undefined;
     this.controllers?.start();
   }
@@ -126,16 +148,26 @@ export class InMemoryApiServer {
   async start(options: StartOptions = {}): Promise<{ url: string; port: number }> {
     if (this.server) throw new Error('InMemoryApiServer is already started');
     this.controllers?.start();
-    const server = createServer((request, response) => void this.handle(request, response));
+    const host = options.host ?? '127.0.0.1';
+    const handler = (request: IncomingMessage, response: ServerResponse) => void this.handle(request, response);
+    let server: Server;
+    if (this.ca) {
+      const serving = await this.ca.serving({ dns: ['localhost', 'kubernetes.default.svc'], ips: [host] });
+      // Client certificates are asked for, not required: a request without one is the default user.
+      const tls = { cert: serving.certPem, key: serving.keyPem, ca: [this.ca.certificatePem], requestCert: true };
+      server = createTlsServer({ ...tls, rejectUnauthorized: false }, handler);
+    } else {
+      server = createServer(handler);
+    }
     server.keepAliveTimeout = 5_000;
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+      server.listen(options.port ?? 0, host, () => resolve());
     });
     const { address, port } = server.address() as AddressInfo;
     this.address = `${address}:${port}`;
-    return { url: `http://${address}:${port}`, port };
+    return { url: `${this.ca ? 'https' : 'http'}://${address}:${port}`, port };
   }
 
   /** Stops the controllers, ends open watches and connections, then stops listening. The stored state is kept. */
@@ -266,7 +298,7 @@ export class InMemoryApiServer {
   ): Promise<void> {
     const { type, subresource } = route;
     if (subresource !== undefined && !type.subresources.includes(subresource)) throw pathNotFound();
-    const context: AdmissionRequestContext = { userInfo: requestUser(request.headers), warnings: [] };
+    const context: AdmissionRequestContext = { userInfo: requestUser(request), warnings: [] };
     const send = (code: number, body: JsonValue): void => {
       if (context.warnings.length > 0) response.setHeader('Warning', warningHeader(context.warnings));
       sendJson(response, code, body);

@@ -1,11 +1,11 @@
 /**
  * Kubernetes' RBAC authorizer for access reviews: what Roles and ClusterRoles, through the bindings
  * whose subjects match, grant the user and groups asked about. `system:masters` is the superuser
- * group, as in kube-apiserver. Aggregated ClusterRoles take the rules of the ClusterRoles their
- * selectors pick (the work kube's aggregation controller does). Only reviews are answered this way;
- * the in-memory API server does not authorize its own requests.
+ * group, as in kube-apiserver. An aggregated ClusterRole grants the rules it holds, which the
+ * controller manager's aggregation controller fills in. Only reviews are answered this way; the
+ * in-memory API server does not authorize its own requests.
  */
-import { isObject, matchesLabelSelector, type JsonObject, type LabelSelector } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/engine';
 import type { ObjectStore } from '../store/object-store';
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -52,24 +52,61 @@ export function authorizeWithRbac(store: ObjectStore, question: AccessQuestion):
   return { allowed: false, reason: '' };
 }
 
-/** The ClusterRoles and ClusterRoleBinding of a kubeadm cluster that make its admin an admin. */
-export const BOOTSTRAP_RBAC: readonly JsonObject[] = [
-  {
-    apiVersion: `${RBAC}/v1`,
-    kind: 'ClusterRole',
-    metadata: { name: 'cluster-admin', labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
-    rules: [
-      { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
-      { nonResourceURLs: ['*'], verbs: ['*'] },
-    ],
-  },
-  {
+const BOOTSTRAP_METADATA = {
+  labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' },
+  annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' },
+};
+const PUBLIC_INFO_URLS = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
+
+function bootstrapRole(name: string, rules: JsonObject[]): JsonObject {
+  return { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name, ...BOOTSTRAP_METADATA }, rules };
+}
+
+/** A ClusterRoleBinding of `role` to groups (named after the role unless said otherwise). */
+function bootstrapBinding(
+  role: string,
+  groups: string[],
+  name = role,
+  metadata: JsonObject = BOOTSTRAP_METADATA,
+): JsonObject {
+  return {
     apiVersion: `${RBAC}/v1`,
     kind: 'ClusterRoleBinding',
-    metadata: { name: 'kubeadm:cluster-admins' },
-    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' },
-    subjects: [{ apiGroup: RBAC, kind: 'Group', name: 'kubeadm:cluster-admins' }],
-  },
+    metadata: { name, ...metadata },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role },
+    subjects: groups.map((group) => ({ apiGroup: RBAC, kind: 'Group', name: group })),
+  };
+}
+
+/**
+ * What kube-apiserver's RBAC bootstrap policy and kubeadm create that every request meets: the
+ * superuser role (bound to kubeadm's admin group) and the roles every authenticated user holds
+ * (discovery, self reviews, public info), so a user's roles and clusterRoles read as in a cluster.
+ */
+export const BOOTSTRAP_RBAC: readonly JsonObject[] = [
+  bootstrapRole('cluster-admin', [
+    { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+    { nonResourceURLs: ['*'], verbs: ['*'] },
+  ]),
+  bootstrapRole('system:basic-user', [
+    {
+      apiGroups: ['authorization.k8s.io'],
+      resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+      verbs: ['create'],
+    },
+    { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
+  ]),
+  bootstrapRole('system:discovery', [
+    {
+      nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*', ...PUBLIC_INFO_URLS],
+      verbs: ['get'],
+    },
+  ]),
+  bootstrapRole('system:public-info-viewer', [{ nonResourceURLs: PUBLIC_INFO_URLS, verbs: ['get'] }]),
+  bootstrapBinding('system:basic-user', ['system:authenticated']),
+  bootstrapBinding('system:discovery', ['system:authenticated']),
+  bootstrapBinding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
+  bootstrapBinding('cluster-admin', ['kubeadm:cluster-admins'], 'kubeadm:cluster-admins', {}),
 ];
 
 function subjectMatches(subject: JsonObject, binding: JsonObject, question: AccessQuestion): boolean {
@@ -93,17 +130,7 @@ function rulesOf(store: ObjectStore, roleRef: JsonObject, namespace: string): Js
   const name = typeof roleRef.name === 'string' ? roleRef.name : '';
   if (roleRef.kind === 'Role') return arrayOf(store.get(`${RBAC}/roles`, namespace, name)?.rules);
   if (roleRef.kind !== 'ClusterRole') return [];
-  const role = store.get(`${RBAC}/clusterroles`, '', name);
-  if (!role) return [];
-  const aggregation = isObject(role.aggregationRule) ? arrayOf(role.aggregationRule.clusterRoleSelectors) : [];
-  if (aggregation.length === 0) return arrayOf(role.rules);
-  // Aggregated roles are not themselves aggregated further, as kube's controller fills one level.
-  return store
-    .list(`${RBAC}/clusterroles`)
-    .filter((other) =>
-      aggregation.some((selector) => matchesLabelSelector(selector as LabelSelector, metadataOf(other).labels)),
-    )
-    .flatMap((other) => arrayOf(other.rules));
+  return arrayOf(store.get(`${RBAC}/clusterroles`, '', name)?.rules);
 }
 
 function ruleAllows(rule: JsonObject, question: AccessQuestion): boolean {
@@ -144,12 +171,11 @@ function bindingName(binding: JsonObject): string {
   return metadata.namespace ? `${metadata.name}/${metadata.namespace}` : metadata.name;
 }
 
-function metadataOf(object: JsonObject): { name: string; namespace: string; labels?: Record<string, string> } {
+function metadataOf(object: JsonObject): { name: string; namespace: string } {
   const metadata = isObject(object.metadata) ? object.metadata : {};
   return {
     name: typeof metadata.name === 'string' ? metadata.name : '',
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : '',
-    labels: isObject(metadata.labels) ? (metadata.labels as Record<string, string>) : undefined,
   };
 }
 

@@ -88,8 +88,8 @@ describe('access reviews', () => {
       expect((await asked('create', 'other')).body.status).toEqual({ allowed: false });
     });
 
-    it('take aggregated ClusterRoles, resource names and non-resource URLs into account', async () => {
-      running = await startServer({ authorization: { mode: 'RBAC' } });
+    it('take aggregated ClusterRoles (as the controller manager fills them), resource names and non-resource URLs into account', async () => {
+      running = await startServer({ authorization: { mode: 'RBAC' }, controllers: true });
       rbac({
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRole',
@@ -112,6 +112,7 @@ describe('access reviews', () => {
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'aggregate' },
         subjects: [{ kind: 'Group', name: 'ops' }],
       });
+      await running.server.controllers?.settled();
       const ops = (attributes: object) => allowed({ user: 'carol', groups: ['ops'], ...attributes });
       const deleting = (name: string) => ops({ resourceAttributes: { resource: 'namespaces', name, verb: 'delete' } });
       expect(await deleting('scratch')).toBe(true);
@@ -130,6 +131,19 @@ describe('access reviews', () => {
       expect(await allowed({ user: 'admin', groups: ['kubeadm:cluster-admins'], ...anything })).toBe(true);
       expect(await allowed({ user: 'root', groups: ['system:masters'], ...anything })).toBe(true);
       expect(await allowed({ user: 'nobody', ...anything })).toBe(false);
+    });
+
+    it('let every authenticated user read discovery and public info and review itself, nothing more', async () => {
+      running = await startServer({ authorization: { mode: 'RBAC' } });
+      const user = { user: 'dana', groups: ['system:authenticated'] };
+      const reading = (path: string) => allowed({ ...user, nonResourceAttributes: { path, verb: 'get' } });
+      expect(await reading('/apis/apps/v1')).toBe(true);
+      expect(await reading('/version')).toBe(true);
+      expect(await reading('/metrics')).toBe(false);
+      const selfReview = { group: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews', verb: 'create' };
+      expect(await allowed({ ...user, resourceAttributes: selfReview })).toBe(true);
+      expect(await allowed({ ...user, resourceAttributes: { resource: 'pods', verb: 'list' } })).toBe(false);
+      expect(await allowed({ user: 'dana', resourceAttributes: selfReview })).toBe(false);
     });
   });
 });

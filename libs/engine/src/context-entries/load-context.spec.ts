@@ -26,6 +26,7 @@ describe('loadContextEntries: variable entries', () => {
   it('replaces only the named leaf of a dotted name, keeping its siblings', async () => {
     const ctx = new EvaluationContext({ outer: { keep: 1, inner: { old: true } } });
     await loadContextEntries([{ name: 'outer.inner', variable: { value: { fresh: true } } }], ctx, {});
+    expect(ctx.query('outer.inner')).toEqual({ fresh: true });
     expect(ctx.query('outer')).toEqual({ keep: 1, inner: { fresh: true } });
   });
 
@@ -40,5 +41,37 @@ describe('loadContextEntries: variable entries', () => {
       {},
     );
     expect(ctx.query('b')).toBe('x');
+  });
+});
+
+describe('loadContextEntries: deferred loading', () => {
+  it('evaluates a variable entry only when a query names it', async () => {
+    const ctx = new EvaluationContext({ request: { operation: 'DELETE', object: null } });
+    await loadContextEntries([{ name: 'ingressClass', variable: { jmesPath: 'request.object.spec' } }], ctx, {});
+    expect(ctx.query('request.operation')).toBe('DELETE');
+    expect(() => ctx.query('ingressClass')).toThrow(
+      /Unknown key "ingressClass".*; context entry ingressClass could not be loaded: unable to add context entry for variable ingressClass since it evaluated to nil$/,
+    );
+  });
+
+  it('leaves an entry whose lookup fails unset (queries missing it say why), and still rejects an entry with no source', async () => {
+    const ctx = new EvaluationContext();
+    const failing = {
+      configMap: () => Promise.reject(new Error('boom')),
+      apiCall: () => Promise.reject(new Error('boom')),
+      globalReference: () => Promise.reject(new Error('boom')),
+      imageRegistry: () => Promise.reject(new Error('boom')),
+    };
+    await loadContextEntries(
+      [
+        { name: 'cm', configMap: { name: 'c', namespace: 'n' } },
+        { name: 'after', variable: { value: 'loaded' } },
+      ],
+      ctx,
+      { loaders: failing },
+    );
+    expect(ctx.query('after')).toBe('loaded');
+    expect(() => ctx.query('cm.data')).toThrow(/Unknown key "cm".*; context entry cm could not be loaded: boom$/);
+    await expect(loadContextEntries([{ name: 'nothing' }], ctx, {})).rejects.toThrow('invalid context entry nothing');
   });
 });

@@ -17,8 +17,12 @@ export interface ContextLoadOptions {
 
 /**
  * Loads a rule's (or foreach's) context entries into the evaluation context, in order, so that later
- * entries can use earlier ones. A loader that returns `undefined` leaves the entry unset (the CLI does
- * this for lookups the test does not mock); a rule that then reads it fails on the missing variable.
+ * entries can use earlier ones. As with Kyverno's deferred loading (on by default), an entry that
+ * fails to load is left unset rather than failing the rule: a rule that then reads it fails on the
+ * missing variable, one that never reads it is unaffected. `variable` entries are evaluated only
+ * when a query first names them (so one that would evaluate to nil on a DELETE harms no rule that
+ * skips DELETEs); external lookups are made here, as they are asynchronous. A loader that returns
+ * `undefined` leaves the entry unset too (the CLI does this for lookups the test does not mock).
  */
 export async function loadContextEntries(
   entries: readonly ContextEntry[] | undefined,
@@ -26,11 +30,24 @@ export async function loadContextEntries(
   options: ContextLoadOptions,
 ): Promise<void> {
   for (const entry of entries ?? []) {
-    const value = await loadEntry(entry, ctx, options);
-    if (value === undefined) continue;
-    // A `variable` entry replaces whatever the name held (a second entry of the same name wins
-    // outright); external data is merged into the context like any other added document.
-    ctx.addEntry(entry.name, value, entry.variable !== undefined);
+    if (entry.variable) {
+      // A `variable` entry replaces whatever the name held (a second entry of the same name wins
+      // outright); external data is merged into the context like any other added document.
+      ctx.addDeferredLoader(entry.name, (current) => current.addEntry(entry.name, loadVariable(entry, current), true));
+      continue;
+    }
+    if (!entry.configMap && !entry.apiCall && !entry.globalReference && !entry.imageRegistry) {
+      throw new ContextEntryError(`invalid context entry ${entry.name}`);
+    }
+    let value: JsonValue | undefined;
+    try {
+      value = await loadEntry(entry, ctx, options);
+    } catch (error) {
+      if (isBudgetError(error)) throw error;
+      ctx.noteLoadFailure(entry.name, error instanceof Error ? error.message : String(error));
+      continue;
+    }
+    if (value !== undefined) ctx.addEntry(entry.name, value, false);
   }
 }
 
@@ -39,7 +56,6 @@ async function loadEntry(
   ctx: EvaluationContext,
   options: ContextLoadOptions,
 ): Promise<JsonValue | undefined> {
-  if (entry.variable) return loadVariable(entry, ctx);
   if (options.provided?.has(entry.name)) return undefined;
   const loaders = options.loaders;
   const scope: LoaderScope = options.scope ?? {};
@@ -75,20 +91,17 @@ async function loadEntry(
       entry.globalReference.jmesPath && substituteString(entry.globalReference.jmesPath, ctx, entry.name, 'jmesPath');
     return applyJmesPath(entry, path, data, undefined, ctx.budget);
   }
-  if (entry.imageRegistry) {
-    const reference = substituteVariables(entry.imageRegistry.reference, ctx);
-    if (typeof reference !== 'string') {
-      throw new ContextEntryError(
-        `invalid image reference ${JSON.stringify(reference)}, image reference must be a string`,
-      );
-    }
-    const data = await loaders?.imageRegistry(reference, entry.imageRegistry.imageRegistryCredentials, scope);
-    if (data === undefined) return undefined;
-    const path =
-      entry.imageRegistry.jmesPath && substituteString(entry.imageRegistry.jmesPath, ctx, entry.name, 'jmesPath');
-    return applyJmesPath(entry, path, data, undefined, ctx.budget);
+  const registry = entry.imageRegistry!; // the caller checked the entry has a source
+  const reference = substituteVariables(registry.reference, ctx);
+  if (typeof reference !== 'string') {
+    throw new ContextEntryError(
+      `invalid image reference ${JSON.stringify(reference)}, image reference must be a string`,
+    );
   }
-  throw new ContextEntryError(`invalid context entry ${entry.name}`);
+  const data = await loaders?.imageRegistry(reference, registry.imageRegistryCredentials, scope);
+  if (data === undefined) return undefined;
+  const path = registry.jmesPath && substituteString(registry.jmesPath, ctx, entry.name, 'jmesPath');
+  return applyJmesPath(entry, path, data, undefined, ctx.budget);
 }
 
 /** `variable` entries: a literal value, a JMESPath over the context or over the value, and a default. */

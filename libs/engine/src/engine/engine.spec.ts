@@ -123,13 +123,15 @@ describe('Engine.validate', () => {
     const web = await validate([notWeb], create(pod('web-1')), {}, [exception]);
     expect(web.rules[0]).toMatchObject({ status: 'skip', exceptions: ['shop/everything'] });
 
+    // a context entry that cannot load fails the preconditions that read it, before exceptions
     const brokenContext: Rule = {
       ...requireTeam,
       context: [{ name: 'x', variable: { jmesPath: 'request.object.spec.nothing.here' } }],
+      preconditions: { all: [{ key: '{{ x }}', operator: 'Equals', value: 'y' }] },
     };
     const errored = await validate([brokenContext], create(pod('a')), {}, [exception]);
     expect(errored.rules[0].status).toBe('error');
-    expect(errored.rules[0].message).toContain('failed to load context');
+    expect(errored.rules[0].message).toContain('failed to evaluate preconditions');
   });
 
   it('stops at the first applied rule with applyRules: One', async () => {
@@ -306,5 +308,36 @@ describe('Engine: who asks the context loaders', () => {
     });
     expect(lookups[0]).toEqual({ kind: 'configMap', args: ['default', 'settings', { policyNamespace: undefined }] });
     expect(lookups.every((lookup) => (lookup.args.at(-1) as LoaderScope).policyNamespace === undefined)).toBe(true);
+  });
+});
+
+describe('Engine: a context entry that cannot load', () => {
+  const refused = 'refused: 10.0.0.1 is a private address (egress block list) calling http://10.0.0.1/';
+  const loaders: ContextLoaders = {
+    configMap: () => Promise.reject(new Error('unused')),
+    apiCall: () => Promise.reject(new Error(refused)),
+    globalReference: () => Promise.reject(new Error('unused')),
+    imageRegistry: () => Promise.reject(new Error('unused')),
+  };
+  const readsRemote = (key: string): Rule => ({
+    name: 'remote',
+    match: { any: [{ resources: { kinds: ['Pod'] } }] },
+    context: [{ name: 'remote', apiCall: { service: { url: 'http://10.0.0.1/' } } }],
+    validate: { message: 'denied', deny: { conditions: { any: [{ key, operator: 'Equals', value: 'x' }] } } },
+  });
+
+  it("fails a rule that reads it with the loader's reason, and leaves a rule that does not read it alone", async () => {
+    const engine = new Engine({ loaders });
+    const reading = await engine.validate(
+      engine.compile(policy([readsRemote('{{ remote.answer }}')])),
+      create(pod('a')),
+    );
+    expect(reading.rules[0]?.status).toBe('error');
+    expect(reading.rules[0]?.message).toContain(`context entry remote could not be loaded: ${refused}`);
+    const ignoring = await engine.validate(
+      engine.compile(policy([readsRemote('{{ request.object.kind }}')])),
+      create(pod('a')),
+    );
+    expect(ignoring.rules[0]?.status).toBe('pass');
   });
 });

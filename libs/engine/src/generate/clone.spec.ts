@@ -301,7 +301,7 @@ describe('generateResources: cloneList', () => {
 });
 
 describe('generateResources: foreach context failures', () => {
-  it('reports an element whose context cannot load', async () => {
+  it('reports an element that reads a context entry which cannot load', async () => {
     const rule = generateRule({
       foreach: [
         {
@@ -309,7 +309,7 @@ describe('generateResources: foreach context failures', () => {
           context: [{ name: 'bad', variable: { jmesPath: 'request.object.nothing.deeper' } }],
           apiVersion: 'v1',
           kind: 'ConfigMap',
-          name: 'x',
+          name: '{{ bad }}',
           namespace: 'n',
           data: {},
         },
@@ -317,7 +317,7 @@ describe('generateResources: foreach context failures', () => {
     });
     const response = await generateResources(runFor(rule, namespace('n')), undefined, clusterPolicy);
     expect(response?.generation?.error ?? '').toMatch(
-      /^failed to process generate\.foreach\[0\] element 0: failed to load context: /,
+      /^failed to process generate\.foreach\[0\] element 0: variable substitution failed .*Unknown key "bad"/,
     );
   });
 });

@@ -18,10 +18,18 @@ interface DeferredLoader {
   attempted: boolean;
 }
 
+/** A context entry that could not be loaded, kept to explain queries that then miss it. */
+interface LoadFailure {
+  readonly name: string;
+  readonly matcher: RegExp;
+  readonly reason: string;
+}
+
 interface Snapshot {
   readonly root: JsonObject;
   readonly entriesSize: number;
   readonly loaderCount: number;
+  readonly failureCount: number;
   readonly loaded: readonly boolean[];
 }
 
@@ -41,6 +49,7 @@ export class EvaluationContext {
   private entriesSize = 0;
   private readonly snapshots: Snapshot[] = [];
   private readonly loaders: DeferredLoader[] = [];
+  private readonly failures: LoadFailure[] = [];
   /** While a deferred loader runs, only loaders registered before it may load (no cycles). */
   private loadingLimit = -1;
   private operationValue: string | undefined;
@@ -149,7 +158,9 @@ export class EvaluationContext {
       return compiled.search(this.root, this.budget);
     } catch (error) {
       if (isBudgetError(error)) throw error;
-      throw new ContextQueryError(`JMESPath query failed: ${errorText(error)}`, isNotFound(error));
+      const failure = isNotFound(error) ? this.failures.find((f) => f.matcher.test(trimmed)) : undefined;
+      const cause = failure ? `; context entry ${failure.name} could not be loaded: ${failure.reason}` : '';
+      throw new ContextQueryError(`JMESPath query failed: ${errorText(error)}${cause}`, isNotFound(error));
     }
   }
 
@@ -164,6 +175,7 @@ export class EvaluationContext {
       root: this.root,
       entriesSize: this.entriesSize,
       loaderCount: this.loaders.length,
+      failureCount: this.failures.length,
       loaded: this.loaders.map((loader) => loader.loaded),
     });
   }
@@ -183,18 +195,28 @@ export class EvaluationContext {
   /**
    * Registers a context entry to load on first use: the loader runs when a query mentions `name`
    * as a word not preceded by `.` (Kyverno's deferred loading). A loader that throws leaves the
-   * entry undefined, as Kyverno logs and continues; it is retried after the next reset/restore.
+   * entry undefined, as Kyverno logs and continues (its reason noted as by `noteLoadFailure`); it
+   * is retried after the next reset/restore.
    * Loaders registered after a checkpoint are dropped when returning to it.
    */
   addDeferredLoader(name: string, load: DeferredLoad): void {
-    const matcher = new RegExp(`(?:^|\\s|[^.0-9A-Za-z])${escapeRegExp(name)}\\b`);
-    this.loaders.push({ name, matcher, load, loaded: false, attempted: false });
+    this.loaders.push({ name, matcher: nameMatcher(name), load, loaded: false, attempted: false });
+  }
+
+  /**
+   * Records that a context entry could not be loaded (Kyverno leaves it unset and logs why): a query
+   * that then fails on the missing name says why it is missing. Dropped when returning to an
+   * earlier checkpoint, like deferred loaders.
+   */
+  noteLoadFailure(name: string, reason: string): void {
+    this.failures.push({ name, matcher: nameMatcher(name), reason });
   }
 
   private apply(snapshot: Snapshot): void {
     this.root = snapshot.root;
     this.entriesSize = snapshot.entriesSize;
     this.loaders.length = snapshot.loaderCount;
+    this.failures.length = snapshot.failureCount;
     this.loaders.forEach((loader, index) => {
       loader.loaded = snapshot.loaded[index] ?? false;
       loader.attempted = false;
@@ -215,6 +237,7 @@ export class EvaluationContext {
       } catch (error) {
         // Kyverno only logs a failed deferred load; the entry stays undefined. Not so past a bound.
         if (isBudgetError(error)) throw error;
+        this.noteLoadFailure(loader.name, errorText(error));
       } finally {
         this.loadingLimit = previousLimit;
       }
@@ -224,6 +247,11 @@ export class EvaluationContext {
 
 function isNotFound(error: unknown): boolean {
   return error instanceof Error && error.name === 'JmesPathNotFoundError';
+}
+
+/** Matches a query naming `name` as a word not preceded by `.` (`x` in `x.y`, not in `y.x`). */
+function nameMatcher(name: string): RegExp {
+  return new RegExp(`(?:^|\\s|[^.0-9A-Za-z])${escapeRegExp(name)}\\b`);
 }
 
 function escapeRegExp(text: string): string {

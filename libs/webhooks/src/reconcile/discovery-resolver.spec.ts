@@ -1,17 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { DiscoveryResolver } from './discovery-resolver';
 
-/** Discovery of one API group whose resources can change (a CRD being added), counting reads. */
+/** Discovery of API groups whose resources can change (a CRD being added), counting reads. */
 class FakeDiscovery {
   reads = 0;
+  readonly paths: string[] = [];
   resources: Array<{ name: string; kind: string; namespaced: boolean }> = [];
+  apps = [{ name: 'deployments', kind: 'Deployment', namespaced: true }];
 
   json<T>({ path }: { path: string }): Promise<T> {
     if (path === '/api') this.reads++;
+    this.paths.push(path);
     const bodies: Record<string, unknown> = {
       '/api': { versions: [] },
-      '/apis': { groups: [{ name: 'acid.zalan.do', versions: [{ version: 'v1' }] }] },
+      '/apis': {
+        groups: [
+          { name: 'acid.zalan.do', versions: [{ version: 'v1' }] },
+          { name: 'apps', versions: [{ version: 'v1' }] },
+        ],
+      },
       '/apis/acid.zalan.do/v1': { resources: this.resources },
+      '/apis/apps/v1': { resources: this.apps },
     };
     return Promise.resolve(bodies[path] as T);
   }
@@ -46,5 +55,23 @@ describe('DiscoveryResolver', () => {
     await resolver.resolver(['acid.zalan.do/v1/postgresql']);
     await resolver.resolver(['acid.zalan.do/v1/postgresql', '*', 'acid.zalan.do/*/post*']);
     expect(discovery.reads).toBe(1);
+  });
+
+  it("after a CRD change reads only the group list and the CRD's group again, keeping the rest", async () => {
+    const discovery = new FakeDiscovery();
+    const resolver = new DiscoveryResolver(discovery, 60_000);
+    await resolver.resolver(['Deployment']);
+    discovery.paths.length = 0;
+    discovery.resources = [{ name: 'postgresqls', kind: 'postgresql', namespaced: true }];
+    discovery.apps = [];
+    resolver.invalidate('acid.zalan.do');
+    const resolve = await resolver.resolver(['Deployment']);
+    expect(discovery.paths.sort()).toEqual(['/api', '/apis', '/apis/acid.zalan.do/v1']);
+    expect(resolve(postgresql)).toHaveLength(1);
+    expect(resolve({ group: '*', version: '*', kind: 'Deployment', subresource: '' })).toHaveLength(1);
+    resolver.invalidate();
+    expect(
+      (await resolver.resolver(['postgresql']))({ group: '*', version: '*', kind: 'Deployment', subresource: '' }),
+    ).toEqual([]);
   });
 });

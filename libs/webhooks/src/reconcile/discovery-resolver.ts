@@ -26,12 +26,17 @@ interface GroupVersionResources {
 export interface DiscoverySource {
   /** `kinds`: the pass's kind selectors (as written in policies), to check against cached discovery. */
   resolver(kinds?: readonly string[]): Promise<ResourceResolver>;
-  /** Forgets cached discovery, so the next resolver reads it afresh. */
-  invalidate(): void;
+  /**
+   * Forgets cached discovery, so the next resolver reads it afresh: all of it, or with `group` only
+   * the group list and that group's versions (what a CRD of the group changes).
+   */
+  invalidate(group?: string): void;
 }
 
 export class DiscoveryResolver implements DiscoverySource {
   private cached?: { at: number; table: Promise<GroupVersionResources[]> };
+  /** Groups to read again on the next pass, the rest of the cached table being kept. */
+  private readonly staleGroups = new Set<string>();
 
   constructor(
     private readonly http: Pick<KubeHttpClient, 'json'>,
@@ -39,9 +44,13 @@ export class DiscoveryResolver implements DiscoverySource {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Forgets cached discovery (e.g. after a CRD was added). */
-  invalidate(): void {
+  invalidate(group?: string): void {
+    if (group !== undefined) {
+      this.staleGroups.add(group);
+      return;
+    }
     this.cached = undefined;
+    this.staleGroups.clear();
   }
 
   /**
@@ -63,9 +72,13 @@ export class DiscoveryResolver implements DiscoverySource {
   /** The discovery table (undefined when unreadable); `fresh` when read by this call. */
   private async table(): Promise<{ table?: GroupVersionResources[]; fresh: boolean }> {
     let fresh = false;
-    if (!this.cached || this.now() - this.cached.at > this.cacheMs) {
-      const table = this.read();
-      this.cached = { at: this.now(), table };
+    const expired = !this.cached || this.now() - this.cached.at > this.cacheMs;
+    if (expired || this.staleGroups.size > 0) {
+      const previous = expired ? undefined : this.cached!.table.catch(() => undefined);
+      const stale = new Set(this.staleGroups);
+      this.staleGroups.clear();
+      const table = previous ? previous.then((kept) => this.read(kept, stale)) : this.read();
+      this.cached = { at: expired ? this.now() : this.cached!.at, table };
       table.catch(() => (this.cached = undefined));
       fresh = true;
     }
@@ -76,11 +89,15 @@ export class DiscoveryResolver implements DiscoverySource {
     }
   }
 
-  private async read(): Promise<GroupVersionResources[]> {
-    const core = await this.http.json<{ versions?: string[] }>({ path: '/api' });
-    const apis = await this.http.json<{ groups?: Array<{ name: string; versions?: Array<{ version: string }> }> }>({
-      path: '/apis',
-    });
+  /** Reads discovery; with `kept`, group versions of groups not `stale` are taken from it. */
+  private async read(
+    kept?: readonly GroupVersionResources[],
+    stale: ReadonlySet<string> = new Set(),
+  ): Promise<GroupVersionResources[]> {
+    const [core, apis] = await Promise.all([
+      this.http.json<{ versions?: string[] }>({ path: '/api' }),
+      this.http.json<{ groups?: Array<{ name: string; versions?: Array<{ version: string }> }> }>({ path: '/apis' }),
+    ]);
     const groupVersions: Array<{ group: string; version: string; path: string }> = [
       ...(core.versions ?? []).map((version) => ({ group: '', version, path: `/api/${version}` })),
       ...(apis.groups ?? []).flatMap((g) =>
@@ -89,6 +106,8 @@ export class DiscoveryResolver implements DiscoverySource {
     ];
     return Promise.all(
       groupVersions.map(async ({ group, version, path }) => {
+        const known = stale.has(group) ? undefined : kept?.find((gv) => gv.group === group && gv.version === version);
+        if (known?.resources) return known;
         try {
           const list = await this.http.json<{ resources?: ApiResource[] }>({ path });
           return { group, version, resources: list.resources ?? [] };

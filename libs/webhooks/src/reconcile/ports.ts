@@ -16,11 +16,12 @@ export interface CaBundleSource {
 }
 
 /**
- * Says when the API's served types change (a CustomResourceDefinition added, changed or removed):
- * kinds are then resolved again, so a policy naming a kind whose CRD comes later gets it covered.
+ * Says when the API's served types change (a CustomResourceDefinition added, changed or removed,
+ * with its group): kinds are then resolved again, so a policy naming a kind whose CRD comes later
+ * gets it covered.
  */
 export interface ServedTypesSource {
-  onChange(listener: () => void): () => void;
+  onChange(listener: (group: string) => void): () => void;
 }
 
 /** "May I write now?" (LeaderService fits via `leaderGateOf`). */

@@ -60,6 +60,8 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
   private readonly subscriptions: Array<() => void> = [];
   private running: Promise<ReconcileOutcome> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Whether the pending timer is for an immediate pass. */
+  private immediate = false;
   private stopped = false;
   private last?: { at: Date; outcome?: ReconcileOutcome; error?: string };
   private readonly publicationListeners = new Set<(publication: WebhookPublication) => void>();
@@ -91,8 +93,8 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     const off = this.leader.onStartedLeading?.(trigger);
     if (off) this.subscriptions.push(off);
     // Not debounced: resources of a new kind may be created right after its CRD.
-    const offTypes = this.servedTypes?.onChange(() => {
-      this.discovery.invalidate();
+    const offTypes = this.servedTypes?.onChange((group) => {
+      this.discovery.invalidate(group);
       this.schedule(0);
     });
     if (offTypes) this.subscriptions.push(offTypes);
@@ -106,10 +108,15 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     for (const off of this.subscriptions.splice(0)) off();
   }
 
-  /** A reconcile after `delayMs` (by default `debounceMs`) of quiet. */
+  /**
+   * A reconcile after `delayMs` (by default `debounceMs`) of quiet. A pending immediate pass is
+   * kept (it reads the state when it runs, so it covers later triggers too): a policy change right
+   * after a CRD must not hold back the pass the CRD asked for at once.
+   */
   schedule(delayMs = this.options.debounceMs): void {
-    if (this.stopped) return;
+    if (this.stopped || (this.timer && this.immediate)) return;
     if (this.timer) clearTimeout(this.timer);
+    this.immediate = delayMs === 0;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.reconcile().catch((error: unknown) => this.logger.warn(`reconcile failed: ${message(error)}`));

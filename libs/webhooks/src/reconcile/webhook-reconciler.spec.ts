@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { resolveWebhookOptions } from '../webhooks.options';
+import type { DiscoverySource } from './discovery-resolver';
+import type { CaBundleSource, PolicySource, ServedTypesSource, WebhookConfigStore } from './ports';
+import { WebhookReconciler } from './webhook-reconciler';
+
+/** A signal the test fires by hand. */
+function signal<T extends unknown[]>() {
+  const listeners = new Set<(...args: T) => void>();
+  return {
+    onChange: (listener: (...args: T) => void) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    fire: (...args: T) => listeners.forEach((listener) => listener(...args)),
+  };
+}
+
+describe('WebhookReconciler scheduling', () => {
+  it('runs the pass a CRD asks for at once, even when a debounced trigger follows it', async () => {
+    const policyChanges = signal<[]>();
+    const crdChanges = signal<[string]>();
+    const policies: PolicySource = { policies: () => [], hasSynced: () => true, onChange: policyChanges.onChange };
+    // Without a CA bundle a pass is skipped, which is enough to see when one ran.
+    const ca: CaBundleSource = { current: () => undefined, onChange: () => () => undefined };
+    const invalidated: Array<string | undefined> = [];
+    const discovery: DiscoverySource = {
+      resolver: () => Promise.resolve(() => []),
+      invalidate: (group) => void invalidated.push(group),
+    };
+    const servedTypes: ServedTypesSource = { onChange: crdChanges.onChange };
+    const reconciler = new WebhookReconciler(
+      resolveWebhookOptions({ debounceMs: 60_000 }),
+      policies,
+      ca,
+      {} as WebhookConfigStore, // never reached without a CA bundle
+      discovery,
+      undefined,
+      servedTypes,
+    );
+    reconciler.start();
+    try {
+      crdChanges.fire('example.com');
+      policyChanges.fire();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(reconciler.lastResult()?.outcome).toEqual({ status: 'skipped', reason: 'no-ca-bundle' });
+      expect(invalidated).toEqual(['example.com']);
+    } finally {
+      reconciler.stop();
+    }
+  });
+});
