@@ -10,6 +10,8 @@ export interface KubeconfigOptions {
   /** Cluster, context and user name (default `edict-local`). */
   readonly name?: string;
   readonly namespace?: string;
+  /** Act as this user (kubectl's `--as`: the `Impersonate-User` header). */
+  readonly impersonate?: string;
 }
 
 export function kubeconfigFor(options: KubeconfigOptions): string {
@@ -26,7 +28,7 @@ export function kubeconfigFor(options: KubeconfigOptions): string {
         },
       },
     ],
-    users: [{ name, user: {} }],
+    users: [{ name, user: options.impersonate ? { as: options.impersonate } : {} }],
     contexts: [
       { name, context: { cluster: name, user: name, ...(options.namespace ? { namespace: options.namespace } : {}) } },
     ],
