@@ -31,6 +31,21 @@ export interface ResourceIdentity {
   readonly uid?: string;
 }
 
+/** The identity of an object as events name it. */
+export function identityOf(object: {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { namespace?: string; name?: string; uid?: string };
+}): ResourceIdentity {
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    namespace: object.metadata?.namespace,
+    name: object.metadata?.name,
+    uid: object.metadata?.uid,
+  };
+}
+
 export function backgroundFailedEvent(
   policy: PolicyIdentity,
   rule: string,

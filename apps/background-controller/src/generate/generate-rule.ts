@@ -12,6 +12,7 @@ import {
   backgroundFailedEvent,
   backgroundSuccessEvent,
   GENERATE_EVENT_SOURCE,
+  identityOf,
   resourceGeneratedEvent,
 } from '../events/background-events';
 import { backgroundRequest, resolveTrigger } from '../update-requests/background-request';
@@ -39,7 +40,7 @@ export async function generateForRule(
     return failed(`rule ${rule.name} failed: failed to fetch trigger resource: ${errorText(error)}`);
   }
   const fail = (message: string, generated: UpdateRequestResourceSpec[] = []) => {
-    deps.emit(GENERATE_EVENT_SOURCE, backgroundFailedEvent(policy, rule.name, trigger, message));
+    deps.emit(GENERATE_EVENT_SOURCE, backgroundFailedEvent(policy, rule.name, identityOf(trigger), message));
     return failed(`rule ${rule.name} failed: ${message}`, generated);
   };
   try {
@@ -48,7 +49,7 @@ export async function generateForRule(
     const result = response.rules[0] as GenerationRuleResponse | undefined;
     if (!result) {
       // Not an error to retry: the trigger no longer matches. Kyverno reports it and moves on.
-      deps.emit(GENERATE_EVENT_SOURCE, backgroundFailedEvent(policy, rule.name, trigger, DOES_NOT_APPLY));
+      deps.emit(GENERATE_EVENT_SOURCE, backgroundFailedEvent(policy, rule.name, identityOf(trigger), DOES_NOT_APPLY));
       return done();
     }
     if (result.status === 'skip') return done();

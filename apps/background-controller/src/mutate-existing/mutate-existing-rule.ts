@@ -9,7 +9,12 @@
 import type { UpdateRequestSpec } from '@edict/admission';
 import type { KubeObject } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
-import { backgroundFailedEvent, backgroundSuccessEvent, MUTATE_EXISTING_EVENT_SOURCE } from '../events/background-events';
+import {
+  backgroundFailedEvent,
+  backgroundSuccessEvent,
+  identityOf,
+  MUTATE_EXISTING_EVENT_SOURCE,
+} from '../events/background-events';
 import { backgroundRequest, resolveTrigger } from '../update-requests/background-request';
 import { done, errorText, failed, onlyRule, policyIdentity, type RuleWorkDeps, type RuleWorkOutcome } from '../update-requests/rule-work';
 
@@ -44,10 +49,10 @@ export async function mutateExistingForRequest(
     for (const target of (result.patchedTargets ?? []) as KubeObject[]) {
       try {
         await deps.cluster.replace(target);
-        deps.emit(MUTATE_EXISTING_EVENT_SOURCE, backgroundSuccessEvent(policy, target, 'mutate'));
+        deps.emit(MUTATE_EXISTING_EVENT_SOURCE, backgroundSuccessEvent(policy, identityOf(target), 'mutate'));
       } catch (error) {
         errors.push(errorText(error));
-        deps.emit(MUTATE_EXISTING_EVENT_SOURCE, backgroundFailedEvent(policy, rule.name, target, errorText(error)));
+        deps.emit(MUTATE_EXISTING_EVENT_SOURCE, backgroundFailedEvent(policy, rule.name, identityOf(target), errorText(error)));
       }
     }
   }
