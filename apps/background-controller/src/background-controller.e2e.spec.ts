@@ -2,8 +2,8 @@
  * End to end through the in-memory API server: the admission controller turns triggers into
  * UpdateRequests, the background controller (two replicas, one leader) processes them: a data rule
  * generates a NetworkPolicy for a new Namespace, a clone rule copies a Secret, a mutate-existing
- * rule patches a ConfigMap when its trigger is created; the follower never processes anything and
- * processed requests are deleted.
+ * rule patches a ConfigMap when its trigger is created, a rule matching DELETE generates when its
+ * trigger goes; the follower never processes anything and processed requests are deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@edict/engine';
@@ -164,6 +164,32 @@ describe('background controller', () => {
       'the mutate-existing Event',
       10_000,
     );
+  }, 30_000);
+
+  it('generates when a trigger is deleted, for a rule that matches DELETE', async () => {
+    create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'attic' } });
+    create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'marker', namespace: 'attic' } });
+    await cluster.createClusterPolicy(
+      clusterPolicy('on-delete', {
+        rules: [
+          {
+            name: 'tombstone',
+            match: { any: [{ resources: { kinds: ['ConfigMap'], names: ['marker'], operations: ['DELETE'] } }] },
+            generate: {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              name: 'tombstone',
+              namespace: '{{request.object.metadata.namespace}}',
+              data: { data: { deleted: '{{request.object.metadata.name}}' } },
+            },
+          },
+        ],
+      }),
+    );
+    await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate.edict.svc-fail', 'configmaps');
+    await cluster.core.deleteNamespacedConfigMap({ name: 'marker', namespace: 'attic' });
+    await eventually(() => get('v1', 'ConfigMap', 'tombstone', 'attic') !== undefined, 'the tombstone ConfigMap', 15_000);
+    expect(get('v1', 'ConfigMap', 'tombstone', 'attic')!.data).toEqual({ deleted: 'marker' });
   }, 30_000);
 
   it('processes every request on the leader only', async () => {

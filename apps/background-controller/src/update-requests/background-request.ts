@@ -77,5 +77,6 @@ export function backgroundRequest(
         user: { userInfo: info?.userInfo ?? {}, ...roles },
         ...(namespaceLabels ? { namespaceLabels } : {}),
       };
-  return { ...base, operation, resource: trigger as EngineObject };
+  const userInfo = info?.userInfo ?? base.user?.userInfo ?? {};
+  return { ...base, operation, resource: trigger as EngineObject, user: { userInfo, ...roles } };
 }
