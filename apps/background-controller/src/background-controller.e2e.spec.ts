@@ -84,7 +84,11 @@ describe('background controller', () => {
     );
     await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate.edict.svc-fail', 'namespaces');
     await cluster.core.createNamespace({ body: { metadata: { name: 'team-a' } } });
-    await eventually(() => get('networking.k8s.io/v1', 'NetworkPolicy', 'default-deny', 'team-a') !== undefined, 'the NetworkPolicy', 15_000);
+    await eventually(
+      () => get('networking.k8s.io/v1', 'NetworkPolicy', 'default-deny', 'team-a') !== undefined,
+      'the NetworkPolicy',
+      15_000,
+    );
     const generated = get('networking.k8s.io/v1', 'NetworkPolicy', 'default-deny', 'team-a')!;
     expect(generated.spec).toMatchObject({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
     expect(generated.metadata.labels).toMatchObject({
@@ -99,7 +103,12 @@ describe('background controller', () => {
   }, 30_000);
 
   it('copies a Secret into a new Namespace from a clone rule', async () => {
-    create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'regcred', namespace: 'default' }, data: { token: 'c2VjcmV0' } });
+    create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'regcred', namespace: 'default' },
+      data: { token: 'c2VjcmV0' },
+    });
     await cluster.createClusterPolicy(
       clusterPolicy('sync-regcred', {
         rules: [
@@ -129,7 +138,12 @@ describe('background controller', () => {
 
   it('patches an existing ConfigMap when a mutate-existing rule is triggered, and says so in an Event', async () => {
     create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
-    create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'shop' }, data: { mode: 'a' } });
+    create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'settings', namespace: 'shop' },
+      data: { mode: 'a' },
+    });
     await cluster.createClusterPolicy(
       clusterPolicy('stamp-settings', {
         rules: [
@@ -137,7 +151,14 @@ describe('background controller', () => {
             name: 'stamp',
             match: { any: [{ resources: { kinds: ['Secret'], namespaces: ['shop'] } }] },
             mutate: {
-              targets: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', namespace: '{{request.object.metadata.namespace}}' }],
+              targets: [
+                {
+                  apiVersion: 'v1',
+                  kind: 'ConfigMap',
+                  name: 'settings',
+                  namespace: '{{request.object.metadata.namespace}}',
+                },
+              ],
               patchStrategicMerge: { metadata: { labels: { 'last-secret': '{{request.object.metadata.name}}' } } },
             },
           },
@@ -188,7 +209,11 @@ describe('background controller', () => {
     );
     await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate.edict.svc-fail', 'configmaps');
     await cluster.core.deleteNamespacedConfigMap({ name: 'marker', namespace: 'attic' });
-    await eventually(() => get('v1', 'ConfigMap', 'tombstone', 'attic') !== undefined, 'the tombstone ConfigMap', 15_000);
+    await eventually(
+      () => get('v1', 'ConfigMap', 'tombstone', 'attic') !== undefined,
+      'the tombstone ConfigMap',
+      15_000,
+    );
     expect(get('v1', 'ConfigMap', 'tombstone', 'attic')!.data).toEqual({ deleted: 'marker' });
   }, 30_000);
 

@@ -12,9 +12,4 @@ export {
   type LabelName,
 } from './install-names';
 // Configuration from environment variables.
-export {
-  describeValidationErrors,
-  readEnvironment,
-  type EnvironmentTable,
-  type VariableType,
-} from './environment';
+export { describeValidationErrors, readEnvironment, type EnvironmentTable, type VariableType } from './environment';

@@ -54,7 +54,9 @@ describe('ClusterContextLoaders', () => {
 
   it('lets a ClusterPolicy read any namespace', async () => {
     const { loaders } = setup();
-    expect((await loaders.configMap('kube-system', 'settings', cluster))?.metadata).toMatchObject({ namespace: 'kube-system' });
+    expect((await loaders.configMap('kube-system', 'settings', cluster))?.metadata).toMatchObject({
+      namespace: 'kube-system',
+    });
   });
 
   it("keeps a namespaced Policy's urlPath calls in its namespace; service calls go to the egress caller", async () => {

@@ -41,7 +41,11 @@ export class ClusterContextLoaders implements ContextLoaders {
     private readonly images: ImageDataSource,
   ) {}
 
-  configMap(namespace: string, name: string, scope: LoaderScope): KubeObject | undefined | Promise<KubeObject | undefined> {
+  configMap(
+    namespace: string,
+    name: string,
+    scope: LoaderScope,
+  ): KubeObject | undefined | Promise<KubeObject | undefined> {
     checkConfigMapScope(namespace, name, scope);
     return this.configMaps.get(namespace, name);
   }

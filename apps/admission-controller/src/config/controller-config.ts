@@ -129,7 +129,9 @@ export class ControllerConfig {
    * Key algorithm of the CA and serving certificate. Kyverno's chart values (`tlsKeyAlgorithm`: RSA,
    * ECDSA, Ed25519) are accepted as they are, so a migrated install keeps its setting.
    */
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? (KYVERNO_KEY_ALGORITHMS[value] ?? value) : value))
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? (KYVERNO_KEY_ALGORITHMS[value] ?? value) : value,
+  )
   @IsIn(KEY_ALGORITHMS, { message: `tlsKeyAlgorithm must be one of ${KEY_ALGORITHMS.join(', ')}, RSA or ECDSA` })
   tlsKeyAlgorithm: KeyAlgorithm = 'ECDSA-P256';
 

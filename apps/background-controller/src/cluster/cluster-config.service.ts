@@ -51,7 +51,9 @@ export class ClusterConfigService implements OnModuleInit {
   }
 
   private apply(configMap: ConfigMap | undefined): void {
-    const { config, problems } = parseAdmissionConfig(configMap?.data, { controllerNamespace: this.settings.namespace });
+    const { config, problems } = parseAdmissionConfig(configMap?.data, {
+      controllerNamespace: this.settings.namespace,
+    });
     for (const problem of problems) this.logger.warn(`ConfigMap ${this.settings.configMapName}: ${problem.message}`);
     this.config = Object.freeze(this.withSettings(config));
     this.policies.setExceptionNamespaces(this.config.exceptionNamespaces);

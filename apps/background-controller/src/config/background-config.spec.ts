@@ -30,7 +30,9 @@ describe('loadBackgroundConfig', () => {
   });
 
   it('names every bad value with its variable', () => {
-    expect(() => loadBackgroundConfig({ EDICT_GEN_WORKERS: '0', EDICT_UR_RETRY_DELAY_MS: 'soon' })).toThrow(BackgroundConfigError);
+    expect(() => loadBackgroundConfig({ EDICT_GEN_WORKERS: '0', EDICT_UR_RETRY_DELAY_MS: 'soon' })).toThrow(
+      BackgroundConfigError,
+    );
     expect(() => loadBackgroundConfig({ EDICT_GEN_WORKERS: '0', EDICT_UR_RETRY_DELAY_MS: 'soon' })).toThrow(
       /EDICT_UR_RETRY_DELAY_MS: must be a whole number, got "soon".*genWorkers \(EDICT_GEN_WORKERS\): genWorkers must not be less than 1/,
     );

@@ -39,7 +39,10 @@ export class BackgroundEngine implements OnModuleDestroy {
     cache: PolicyCache,
     clusterConfig: ClusterConfigService,
   ) {
-    const limits: ApiCallLimits = { timeoutMs: config.apiCallTimeoutMs, maxResponseBytes: config.maxApiCallResponseBytes };
+    const limits: ApiCallLimits = {
+      timeoutMs: config.apiCallTimeoutMs,
+      maxResponseBytes: config.maxApiCallResponseBytes,
+    };
     this.egress = new EgressClient({
       blockedCidrs: config.egressBlockedCidrs,
       timeoutMs: limits.timeoutMs,
@@ -52,7 +55,9 @@ export class BackgroundEngine implements OnModuleDestroy {
       { kube: (call) => kubeCaller.call(call), service: (call) => serviceCaller.call(call) },
       {
         read: (name) => {
-          throw new Error(`global context entry "${name}": global context entries are not loaded by the background controller`);
+          throw new Error(
+            `global context entry "${name}": global context entries are not loaded by the background controller`,
+          );
         },
       },
       unavailableImageData,

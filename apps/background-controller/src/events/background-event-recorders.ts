@@ -28,7 +28,9 @@ export class BackgroundEventRecorders implements OnApplicationShutdown {
         reportingInstance: `${source}-${hostname()}`,
         maxPending: config.maxQueuedEvents,
         onError: (error, event) =>
-          this.logger.warn(`event ${event.reason} on ${event.regarding.kind} ${event.regarding.name}: ${(error as Error).message}`),
+          this.logger.warn(
+            `event ${event.reason} on ${event.regarding.kind} ${event.regarding.name}: ${(error as Error).message}`,
+          ),
       });
     this.recorders = new Map([
       [GENERATE_EVENT_SOURCE, recorder(GENERATE_EVENT_SOURCE)],

@@ -16,7 +16,15 @@ import {
   resourceGeneratedEvent,
 } from '../events/background-events';
 import { backgroundRequest, resolveTrigger } from '../update-requests/background-request';
-import { done, errorText, failed, onlyRule, policyIdentity, type RuleWorkDeps, type RuleWorkOutcome } from '../update-requests/rule-work';
+import {
+  done,
+  errorText,
+  failed,
+  onlyRule,
+  policyIdentity,
+  type RuleWorkDeps,
+  type RuleWorkOutcome,
+} from '../update-requests/rule-work';
 import { applyDownstream } from './apply-downstream';
 
 /** Kyverno's message when the rule no longer matches the trigger. */
@@ -55,7 +63,11 @@ export async function generateForRule(
     if (result.status === 'skip') return done();
     if (result.status !== 'pass') return fail(result.message);
     const details = result.generation;
-    const { created } = await applyDownstream(result.generatedResources ?? [], details?.synchronize === true, deps.cluster);
+    const { created } = await applyDownstream(
+      result.generatedResources ?? [],
+      details?.synchronize === true,
+      deps.cluster,
+    );
     const generated = created.map(resourceSpec);
     if (deps.generateSuccessEvents()) {
       for (const object of generated) {
@@ -73,7 +85,11 @@ export async function generateForRule(
   }
 }
 
-function resourceSpec(object: { apiVersion?: string; kind?: string; metadata?: { namespace?: string; name?: string; uid?: string } }): UpdateRequestResourceSpec {
+function resourceSpec(object: {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { namespace?: string; name?: string; uid?: string };
+}): UpdateRequestResourceSpec {
   return {
     apiVersion: object.apiVersion ?? '',
     kind: object.kind ?? '',

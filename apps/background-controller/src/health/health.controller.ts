@@ -29,7 +29,8 @@ export class HealthController {
       () => {
         const check = this.indicators.check('policies');
         if (!this.cache.hasSynced()) return check.down({ message: 'the policy cache has not synced yet' });
-        if (!this.config.hasSynced()) return check.down({ message: 'the configuration ConfigMap has not been read yet' });
+        if (!this.config.hasSynced())
+          return check.down({ message: 'the configuration ConfigMap has not been read yet' });
         return check.up({ policies: this.cache.stats().policies });
       },
     ]);

@@ -16,14 +16,24 @@ import {
   MUTATE_EXISTING_EVENT_SOURCE,
 } from '../events/background-events';
 import { backgroundRequest, resolveTrigger } from '../update-requests/background-request';
-import { done, errorText, failed, onlyRule, policyIdentity, type RuleWorkDeps, type RuleWorkOutcome } from '../update-requests/rule-work';
+import {
+  done,
+  errorText,
+  failed,
+  onlyRule,
+  policyIdentity,
+  type RuleWorkDeps,
+  type RuleWorkOutcome,
+} from '../update-requests/rule-work';
 
 export async function mutateExistingForRequest(
   spec: UpdateRequestSpec,
   cached: CachedPolicy,
   deps: RuleWorkDeps,
 ): Promise<RuleWorkOutcome> {
-  const rule = cached.compiled.mutateRules.find((candidate) => candidate.name === spec.rule && candidate.mutate?.targets);
+  const rule = cached.compiled.mutateRules.find(
+    (candidate) => candidate.name === spec.rule && candidate.mutate?.targets,
+  );
   if (!rule) return done();
   const policy = policyIdentity(cached);
   let trigger;
@@ -43,7 +53,9 @@ export async function mutateExistingForRequest(
   for (const result of response.rules) {
     if (result.status === 'skip') continue;
     if (result.status !== 'pass') {
-      errors.push(`failed to mutate existing resource, rule ${result.name}, response ${result.status}: ${result.message}`);
+      errors.push(
+        `failed to mutate existing resource, rule ${result.name}, response ${result.status}: ${result.message}`,
+      );
       continue;
     }
     for (const target of (result.patchedTargets ?? []) as KubeObject[]) {
@@ -52,7 +64,10 @@ export async function mutateExistingForRequest(
         deps.emit(MUTATE_EXISTING_EVENT_SOURCE, backgroundSuccessEvent(policy, identityOf(target), 'mutate'));
       } catch (error) {
         errors.push(errorText(error));
-        deps.emit(MUTATE_EXISTING_EVENT_SOURCE, backgroundFailedEvent(policy, rule.name, identityOf(target), errorText(error)));
+        deps.emit(
+          MUTATE_EXISTING_EVENT_SOURCE,
+          backgroundFailedEvent(policy, rule.name, identityOf(target), errorText(error)),
+        );
       }
     }
   }

@@ -11,7 +11,11 @@ export class FakeCluster implements ClusterObjects {
 
   put(object: KubeObject): KubeObject {
     const stored = structuredClone(object);
-    stored.metadata = { ...stored.metadata, resourceVersion: String(++this.version), uid: stored.metadata?.uid ?? `uid-${this.version}` };
+    stored.metadata = {
+      ...stored.metadata,
+      resourceVersion: String(++this.version),
+      uid: stored.metadata?.uid ?? `uid-${this.version}`,
+    };
     this.objects.set(keyOf(stored), stored);
     return structuredClone(stored);
   }

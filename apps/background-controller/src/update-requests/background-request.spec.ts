@@ -33,18 +33,26 @@ describe('resolveTrigger', () => {
     const cluster = new FakeCluster();
     cluster.put(secret('key', { now: 'yes' }));
     const request = spec('CREATE', { object: secret('key', { then: 'yes' }) });
-    expect((await resolveTrigger(request, request.resource, cluster, { preferCluster: true })).metadata?.labels).toEqual({ now: 'yes' });
+    expect(
+      (await resolveTrigger(request, request.resource, cluster, { preferCluster: true })).metadata?.labels,
+    ).toEqual({ now: 'yes' });
     cluster.objects.clear();
-    expect((await resolveTrigger(request, request.resource, cluster, { preferCluster: true })).metadata?.labels).toEqual({ then: 'yes' });
+    expect(
+      (await resolveTrigger(request, request.resource, cluster, { preferCluster: true })).metadata?.labels,
+    ).toEqual({ then: 'yes' });
   });
 
   it('takes the old object on DELETE and the admission object on UPDATE unless the cluster is preferred', async () => {
     const cluster = new FakeCluster();
     cluster.put(secret('key', { now: 'yes' }));
     const deleted = spec('DELETE', { oldObject: secret('key', { old: 'yes' }) });
-    expect((await resolveTrigger(deleted, deleted.resource, cluster, { preferCluster: true })).metadata?.labels).toEqual({ old: 'yes' });
+    expect(
+      (await resolveTrigger(deleted, deleted.resource, cluster, { preferCluster: true })).metadata?.labels,
+    ).toEqual({ old: 'yes' });
     const updated = spec('UPDATE', { object: secret('key', { sent: 'yes' }) });
-    expect((await resolveTrigger(updated, updated.resource, cluster, { preferCluster: false })).metadata?.labels).toEqual({ sent: 'yes' });
+    expect(
+      (await resolveTrigger(updated, updated.resource, cluster, { preferCluster: false })).metadata?.labels,
+    ).toEqual({ sent: 'yes' });
   });
 
   it('fails naming the trigger when neither has it', async () => {

@@ -35,7 +35,11 @@ export const failed = (error: string, generated: UpdateRequestResourceSpec[] = [
 });
 
 /** The policy with only `rule` left in the given family. */
-export function onlyRule(compiled: CompiledPolicy, family: 'generateRules' | 'mutateRules', rule: Rule): CompiledPolicy {
+export function onlyRule(
+  compiled: CompiledPolicy,
+  family: 'generateRules' | 'mutateRules',
+  rule: Rule,
+): CompiledPolicy {
   return { ...compiled, validateRules: [], mutateRules: [], generateRules: [], [family]: [rule] };
 }
 

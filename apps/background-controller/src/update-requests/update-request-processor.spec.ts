@@ -81,7 +81,8 @@ function setup(options: { maxRetries?: number; successEvents?: boolean } = {}) {
       spec: spec(trigger),
       ...(status ? { status } : {}),
     });
-  const stored = (name: string) => cluster.find('kyverno.io/v2', 'UpdateRequest', name, 'kyverno') as UpdateRequest | undefined;
+  const stored = (name: string) =>
+    cluster.find('kyverno.io/v2', 'UpdateRequest', name, 'kyverno') as UpdateRequest | undefined;
   return { cluster, events, processor, request, stored, policies };
 }
 
@@ -96,7 +97,9 @@ describe('UpdateRequestProcessor', () => {
     expect(quota?.metadata?.labels).toMatchObject({ 'generate.kyverno.io/policy-name': 'team-quota' });
     expect(cluster.writes.filter((write) => write.startsWith('status'))).toEqual(['status UpdateRequest ur-1']);
     expect(stored('ur-1')).toBeUndefined();
-    expect(events.map(({ source, event }) => `${source} ${event.reason} ${event.regarding.kind} ${event.note}`)).toEqual([
+    expect(
+      events.map(({ source, event }) => `${source} ${event.reason} ${event.regarding.kind} ${event.note}`),
+    ).toEqual([
       'kyverno-generate PolicyApplied ResourceQuota Created ResourceQuota quota as a result of applying policy team-quota/quota',
       'kyverno-generate PolicyApplied ClusterPolicy resource generated',
     ]);

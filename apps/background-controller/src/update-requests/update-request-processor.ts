@@ -118,7 +118,12 @@ export class UpdateRequestProcessor {
   }
 
   private ref(name: string) {
-    return { apiVersion: UPDATE_REQUEST_API_VERSION, kind: UPDATE_REQUEST_KIND, namespace: this.options.namespace, name };
+    return {
+      apiVersion: UPDATE_REQUEST_API_VERSION,
+      kind: UPDATE_REQUEST_KIND,
+      namespace: this.options.namespace,
+      name,
+    };
   }
 
   private writeStatus(request: UpdateRequest, status: UpdateRequestStatus) {

@@ -18,5 +18,4 @@ describe('Secret stringData', () => {
     server.update({ ...created, stringData: { keep: 'y' } });
     expect(server.get('v1', 'Secret', 'creds', 'team')!.data).toMatchObject({ keep: 'eQ==', user: 'YWRtaW4=' });
   });
-
 });

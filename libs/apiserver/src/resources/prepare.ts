@@ -95,7 +95,12 @@ export function prepareCreate(
     metadata.labels = { ...(isObject(metadata.labels) ? metadata.labels : {}), 'kubernetes.io/metadata.name': name };
   }
 
-  let object: JsonObject = mergeStringData(type, { ...body, apiVersion: apiVersionOf(type), kind: type.kind, metadata });
+  let object: JsonObject = mergeStringData(type, {
+    ...body,
+    apiVersion: apiVersionOf(type),
+    kind: type.kind,
+    metadata,
+  });
   if (type.subresources.includes('status')) {
     const status = initialStatus(type);
     if (status) object.status = status;
