@@ -31,6 +31,7 @@ export async function startSuiteCluster(install: Readonly<Record<string, string>
     env: { ...process.env, EDICT_INSTALL_NAME: 'kyverno', EDICT_WEBHOOK_PORT: '0', ...install },
     // The suite's Kyverno install honours exceptions from any namespace and omits no event type.
     controller: { exceptionNamespaces: ['*'], omitEvents: [], adminEndpoints: false },
+    background: { exceptionNamespaces: ['*'], omitEvents: [] },
     preinstalled: readManifest(INSTALL_MANIFEST),
     logger: ['error'],
   });

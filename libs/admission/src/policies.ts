@@ -93,7 +93,12 @@ export function backgroundProbe(compiled: CompiledPolicy): CompiledPolicy {
   if (!probe) {
     const rules = [...mutateExistingRules(compiled), ...compiled.generateRules];
     const validateRules = rules.map((rule) => {
-      const copy: Rule = { ...rule, validate: { pattern: {} } };
+      // A deny whose condition never holds passes on every operation (a pattern answers nothing on
+      // DELETE, which would hide rules that act on deletion).
+      const copy: Rule = {
+        ...rule,
+        validate: { deny: { conditions: { any: [{ key: 'probe', operator: 'Equals', value: 'never' }] } } },
+      };
       delete copy.mutate;
       delete copy.generate;
       return copy;

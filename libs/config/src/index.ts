@@ -11,3 +11,5 @@ export {
   type InstallNames,
   type LabelName,
 } from './install-names';
+// Configuration from environment variables.
+export { describeValidationErrors, readEnvironment, type EnvironmentTable, type VariableType } from './environment';

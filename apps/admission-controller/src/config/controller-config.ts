@@ -17,12 +17,18 @@ import {
   Min,
   validateSync,
   ValidateBy,
-  type ValidationError,
 } from 'class-validator';
 import { KEY_ALGORITHMS, type KeyAlgorithm } from '@edict/cert';
 import { AddressPolicy, DEFAULT_BLOCKED_CIDRS } from '@edict/egress';
 import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
-import { DEFAULT_INSTALL_NAME, installNameProblem, installNames } from '@edict/config';
+import {
+  DEFAULT_INSTALL_NAME,
+  describeValidationErrors,
+  installNameProblem,
+  installNames,
+  readEnvironment,
+  type EnvironmentTable,
+} from '@edict/config';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -123,7 +129,9 @@ export class ControllerConfig {
    * Key algorithm of the CA and serving certificate. Kyverno's chart values (`tlsKeyAlgorithm`: RSA,
    * ECDSA, Ed25519) are accepted as they are, so a migrated install keeps its setting.
    */
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? (KYVERNO_KEY_ALGORITHMS[value] ?? value) : value))
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? (KYVERNO_KEY_ALGORITHMS[value] ?? value) : value,
+  )
   @IsIn(KEY_ALGORITHMS, { message: `tlsKeyAlgorithm must be one of ${KEY_ALGORITHMS.join(', ')}, RSA or ECDSA` })
   tlsKeyAlgorithm: KeyAlgorithm = 'ECDSA-P256';
 
@@ -333,7 +341,7 @@ export class ControllerConfigError extends Error {
 }
 
 /** Environment variable → config field, and how to read it. */
-const ENVIRONMENT: Record<string, [keyof ControllerConfig, 'string' | 'int' | 'list' | 'bool']> = {
+const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_INSTALL_NAME: ['installName', 'string'],
   POD_NAMESPACE: ['namespace', 'string'],
   EDICT_SERVICE_NAME: ['serviceName', 'string'],
@@ -380,38 +388,6 @@ const ENVIRONMENT: Record<string, [keyof ControllerConfig, 'string' | 'int' | 'l
 /** The variables read, for `--help` texts and docs. */
 export const CONFIG_VARIABLES = Object.keys(ENVIRONMENT);
 
-function fromEnvironment(env: NodeJS.ProcessEnv): { values: Record<string, unknown>; problems: string[] } {
-  const values: Record<string, unknown> = {};
-  const problems: string[] = [];
-  for (const [variable, [field, type]] of Object.entries(ENVIRONMENT)) {
-    const raw = env[variable]?.trim();
-    if (raw === undefined || raw === '') continue;
-    if (type === 'int') {
-      if (!/^\d+$/.test(raw)) problems.push(`${variable}: must be a whole number, got ${JSON.stringify(raw)}`);
-      else values[field] = Number(raw);
-    } else if (type === 'bool') {
-      if (!/^(true|false)$/i.test(raw)) problems.push(`${variable}: must be true or false, got ${JSON.stringify(raw)}`);
-      else values[field] = raw.toLowerCase() === 'true';
-    } else if (type === 'list') {
-      values[field] = raw
-        .split(',')
-        .map((item) => item.trim())
-        .filter((item) => item !== '');
-    } else values[field] = raw;
-  }
-  return { values, problems };
-}
-
-function describe(errors: ValidationError[]): string[] {
-  const variableOf = (field: string) => Object.entries(ENVIRONMENT).find(([, [f]]) => f === field)?.[0];
-  return errors.flatMap((error) =>
-    Object.values(error.constraints ?? {}).map((text) => {
-      const variable = variableOf(error.property);
-      return `${error.property}${variable ? ` (${variable})` : ''}: ${text}`;
-    }),
-  );
-}
-
 /** The defaults the install name gives the name fields (none for a bad name: validation reports it). */
 function namesOf(installName: unknown): Partial<ControllerConfig> {
   const name = installName ?? DEFAULT_INSTALL_NAME;
@@ -433,10 +409,10 @@ export function loadControllerConfig(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Partial<ControllerConfig> = {},
 ): ControllerConfig {
-  const { values, problems } = fromEnvironment(env);
+  const { values, problems } = readEnvironment(env, ENVIRONMENT);
   const given = { ...values, ...overrides };
   const config = plainToInstance(ControllerConfig, { ...namesOf(given.installName), ...given });
-  problems.push(...describe(validateSync(config, { forbidUnknownValues: false })));
+  problems.push(...describeValidationErrors(validateSync(config, { forbidUnknownValues: false }), ENVIRONMENT));
   if (problems.length > 0)
     throw new ControllerConfigError(`invalid admission controller configuration: ${problems.join('; ')}`);
   return config;

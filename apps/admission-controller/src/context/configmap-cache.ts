@@ -5,14 +5,10 @@
  */
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { KubeObject as EngineObject } from '@edict/engine';
+import type { ConfigMapSource } from '@edict/context';
 import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
-
-/** What the loaders need of the cache (a typed fake in specs). */
-export interface ConfigMapSource {
-  get(namespace: string, name: string): EngineObject | undefined;
-}
 
 export class ConfigMapsNotLoadedError extends Error {
   override readonly name = 'ConfigMapsNotLoadedError';

@@ -5,10 +5,7 @@ import { EgressClient } from '@edict/egress';
 import { KubeResources } from '@edict/kube';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
-import type { ApiCallLimits } from './api-call-request';
-import type { ApiCallers } from './cluster-context-loaders';
-import { KubeApiCaller } from './kube-api-caller';
-import { ServiceCaller } from './service-caller';
+import { KubeApiCaller, ServiceCaller, type ApiCallers, type ApiCallLimits } from '@edict/context';
 
 @Injectable()
 export class ContextApiCallers implements ApiCallers, OnModuleDestroy {

@@ -5,13 +5,11 @@
 import type { Provider } from '@nestjs/common';
 import { KubeResources } from '@edict/kube';
 import { NamespaceLabels } from '../cluster/namespace-labels.service';
-import { ClusterContextLoaders } from './cluster-context-loaders';
-import { ClusterResourceLoader } from './cluster-resource-loader';
+import { ClusterContextLoaders, ClusterResourceLoader, IMAGE_DATA_SOURCE, type ImageDataSource } from '@edict/context';
 import { KubeAccessReviewer } from './kube-access-reviewer';
 import { ConfigMapCache } from './configmap-cache';
 import { ContextApiCallers } from './context-api-callers';
 import { GlobalContextService } from './global-context.service';
-import { IMAGE_DATA_SOURCE, type ImageDataSource } from './image-data-source';
 import { PullSecretCache } from './pull-secret-cache';
 import { RegistryImageData } from './registry-image-data';
 

@@ -10,7 +10,7 @@ import { ApiResources } from '../cluster/api-resources';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { ContextApiCallers } from './context-api-callers';
-import { routeApiCall } from './cluster-context-loaders';
+import { routeApiCall } from '@edict/context';
 import {
   GlobalContextStore,
   type GlobalContextEntryObject,

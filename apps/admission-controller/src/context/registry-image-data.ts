@@ -11,7 +11,7 @@ import { EgressClient } from '@edict/egress';
 import { checkCredentialProviders, RegistryClient } from '@edict/registry';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
-import type { ImageDataSource } from './image-data-source';
+import type { ImageDataSource } from '@edict/context';
 import { PullSecretCache, type PullSecretSource } from './pull-secret-cache';
 
 @Injectable()

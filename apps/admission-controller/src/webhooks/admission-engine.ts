@@ -14,8 +14,7 @@ import {
   type ResourceRequest,
 } from '@edict/engine';
 import { PolicyCache } from '@edict/policy';
-import { ClusterContextLoaders } from '../context/cluster-context-loaders';
-import { ClusterResourceLoader } from '../context/cluster-resource-loader';
+import { ClusterContextLoaders, ClusterResourceLoader } from '@edict/context';
 import { KubeAccessReviewer } from '../context/kube-access-reviewer';
 import { AdmissionConfigService } from '../cluster/admission-config.service';
 import { AdmissionMetrics, type RequestFacts } from '../metrics/admission-metrics';

@@ -6,13 +6,16 @@
  *     local HTTPS port, so the API server calls it as kube-apiserver would call the Service;
  *  3. once its policy validation webhook is published, the example policies, created through the
  *     API server so that an invalid one is rejected as in a cluster;
- *  4. once the controller has them and published its webhooks for them, the kubeconfig (and the CA,
- *     for HTTPS clients) is written: kubectl sees a cluster that already enforces the examples.
+ *  4. the background controller in this process (generate and mutate-existing rules), acting as its
+ *     own service account, bound to cluster-admin (a laptop's cluster);
+ *  5. once the admission controller has the examples and published its webhooks for them, the
+ *     kubeconfig (and the CA, for HTTPS clients) is written: kubectl sees a cluster that already
+ *     enforces the examples.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
+import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor, type ClusterCa } from '@edict/apiserver';
 import type { JsonObject } from '@edict/engine';
 import { KubeResources, type KubeObject } from '@edict/kube';
 import { installPolicyCrds, PolicyCache } from '@edict/policy';
@@ -22,6 +25,12 @@ import {
   type ControllerConfig,
   type RunningController,
 } from '@edict/admission-controller';
+import {
+  loadBackgroundConfig,
+  startBackgroundController,
+  type BackgroundConfig,
+  type RunningBackgroundController,
+} from '@edict/background-controller';
 import { explainListenError, LauncherError } from '../launcher-error';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
 import { policiesLoaded, policyValidationPublished, webhooksPublished } from './webhooks-ready';
@@ -40,6 +49,8 @@ export interface LocalClusterOptions {
   /** The controller's configuration comes from `env` (EDICT_WEBHOOK_PORT, ...) with these on top. */
   readonly env?: NodeJS.ProcessEnv;
   readonly controller?: Partial<ControllerConfig>;
+  /** The background controller's configuration: from `env`, with these on top. */
+  readonly background?: Partial<BackgroundConfig>;
   readonly logger?: LoggerService | LogLevel[] | false;
   /** How long each wait for the controller (webhooks published, policies loaded) may take. */
   readonly readyTimeoutMs?: number;
@@ -55,11 +66,12 @@ export interface LocalCluster {
   readonly apiUrl: string;
   readonly controller: RunningController;
   readonly config: ControllerConfig;
+  readonly background: RunningBackgroundController;
   readonly kubeconfigPath: string;
   readonly caPath: string;
   readonly installed: readonly ExamplePolicy[];
   readonly rejected: readonly RejectedPolicy[];
-  /** Stops the controller (gracefully), then the API server. Safe to call twice. */
+  /** Stops the controllers (gracefully, the background controller first), then the API server. Safe to call twice. */
   stop(): Promise<void>;
 }
 
@@ -83,13 +95,16 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     throw explainListenError(error, 'API server', LOCAL_HOST, options.apiPort, 'EDICT_API_PORT');
   });
   let controller: RunningController | undefined;
+  let background: RunningBackgroundController | undefined;
   try {
     // The admin's own certificate, as kubeadm's admin.conf holds (the server's default user).
     const admin = await ca.client({ username: DEFAULT_USER.username, groups: DEFAULT_USER.groups ?? [] });
     const kubeconfig = kubeconfigFor({ server: apiUrl, certificateAuthority: ca.certificatePem, client: admin });
-    const config = localControllerConfig(options, kubeconfig);
+    const backgroundConfig = await localBackgroundConfig(options, apiUrl, ca);
+    const config = localControllerConfig(options, kubeconfig, backgroundUsername(backgroundConfig));
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);
+    apiServer.create(backgroundAdminBinding(backgroundConfig));
     for (const object of options.preinstalled ?? []) apiServer.create(object);
     controller = await startController(config, { logger: options.logger ?? ['warn', 'error'] }).catch(
       (error: unknown) => {
@@ -97,6 +112,9 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       },
     );
     endpoints[`${config.namespace}/${config.serviceName}`] = `https://${LOCAL_HOST}:${controller.port}`;
+    background = await startBackgroundController(backgroundConfig, {
+      logger: options.logger ?? ['warn', 'error'],
+    });
 
     await controller.app.get(PolicyCache, { strict: false }).waitForSync(readyTimeoutMs);
     await webhooksPublished(controller, readyTimeoutMs);
@@ -120,19 +138,26 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     writeFileSync(caPath, controller.caBundlePem());
 
     const running = controller;
+    const runningBackground = background;
     let stopping: Promise<void> | undefined;
     return {
       apiServer,
       apiUrl,
       controller: running,
       config,
+      background: runningBackground,
       kubeconfigPath,
       caPath,
       installed,
       rejected,
-      stop: () => (stopping ??= running.stop().finally(() => apiServer.stop())),
+      stop: () =>
+        (stopping ??= runningBackground
+          .stop()
+          .finally(() => running.stop())
+          .finally(() => apiServer.stop())),
     };
   } catch (error) {
+    await background?.stop().catch(() => undefined);
     await controller?.stop().catch(() => undefined);
     await apiServer.stop();
     throw error;
@@ -145,13 +170,19 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
  * Swagger UI and curl) and the admin endpoints on. Nothing to drain for on shutdown (no endpoints), and no webhook URL: the API
  * server reaches the controller through its Service, as in a cluster.
  */
-function localControllerConfig(options: LocalClusterOptions, kubeconfig: string): ControllerConfig {
+function localControllerConfig(
+  options: LocalClusterOptions,
+  kubeconfig: string,
+  backgroundUsername: string,
+): ControllerConfig {
   const { KUBECONFIG: _ignored, ...env } = options.env ?? process.env;
   const fromEnv = loadControllerConfig(env, options.controller);
   return loadControllerConfig(env, {
     shutdownDelayMs: 0,
     // A laptop's cluster: the admin endpoints the guide shows are on unless the environment says no.
     adminEndpoints: env['EDICT_ADMIN_ENDPOINTS'] === undefined ? true : fromEnv.adminEndpoints,
+    // The background controller's own writes trigger no rule with skipBackgroundRequests, as in Kyverno.
+    backgroundUsername,
     ...options.controller,
     kubeSource: 'kubeconfig',
     kubeconfig,
@@ -161,6 +192,49 @@ function localControllerConfig(options: LocalClusterOptions, kubeconfig: string)
     extraDnsNames: union(fromEnv.extraDnsNames, ['localhost']),
     ipAddresses: union(fromEnv.ipAddresses, [LOCAL_HOST]),
   });
+}
+
+/**
+ * The background controller's configuration for local mode: the environment's, pointed at the
+ * in-memory API server as its own service account, health and metrics on any free local port.
+ */
+async function localBackgroundConfig(
+  options: LocalClusterOptions,
+  apiUrl: string,
+  ca: ClusterCa,
+): Promise<BackgroundConfig> {
+  const { KUBECONFIG: _ignored, ...env } = options.env ?? process.env;
+  const names = loadBackgroundConfig(env, options.background);
+  // A certificate naming its ServiceAccount, whose username and groups the API server then sees.
+  const client = await ca.client({
+    username: backgroundUsername(names),
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${names.namespace}`],
+  });
+  return loadBackgroundConfig(env, {
+    ...options.background,
+    kubeSource: 'kubeconfig',
+    kubeconfig: kubeconfigFor({ server: apiUrl, certificateAuthority: ca.certificatePem, client }),
+    kubeconfigPath: undefined,
+    host: LOCAL_HOST,
+    port: 0,
+  });
+}
+
+/** `system:serviceaccount:<namespace>:<install>-background-controller`, as Kyverno's chart names it. */
+function backgroundUsername(config: BackgroundConfig): string {
+  return `system:serviceaccount:${config.namespace}:${config.installName}-background-controller`;
+}
+
+/** Local mode's background controller may write anything (Kyverno's chart grants a narrower role). */
+function backgroundAdminBinding(config: BackgroundConfig): JsonObject {
+  const [, , namespace, name] = backgroundUsername(config).split(':');
+  return {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: `${config.installName}:background-controller` },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+    subjects: [{ kind: 'ServiceAccount', namespace: namespace!, name: name! }],
+  };
 }
 
 /** Creates each example policy through the API server; the ones its admission refuses are returned with the reason. */

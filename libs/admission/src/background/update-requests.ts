@@ -42,7 +42,8 @@ export interface BackgroundOptions {
 /**
  * The generate and mutate-existing rules this admitted request triggers, one UpdateRequest spec per
  * rule. Only matching is decided here (match, preconditions, exceptions through the engine); the
- * background controller does the work. DELETE triggers only mutate-existing rules that list DELETE.
+ * background controller does the work. DELETE triggers only rules that list DELETE in their match
+ * (Kyverno's generate-on-deletion and mutate-existing on deletion).
  */
 export async function updateRequestsFor(
   request: ResourceRequest,
@@ -70,7 +71,7 @@ export async function updateRequestsFor(
       const generateRule = compiled.generateRules.find((candidate) => candidate.name === result.name);
       const rule = mutateRule ?? generateRule;
       if (!rule || skips(rule)) continue;
-      if (request.operation === 'DELETE' && (generateRule || !listsDelete(rule))) continue;
+      if (request.operation === 'DELETE' && !listsDelete(rule)) continue;
       specs.push(spec(mutateRule ? 'mutate' : 'generate', compiled, rule, request));
     }
   }

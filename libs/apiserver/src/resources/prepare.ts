@@ -95,7 +95,12 @@ export function prepareCreate(
     metadata.labels = { ...(isObject(metadata.labels) ? metadata.labels : {}), 'kubernetes.io/metadata.name': name };
   }
 
-  let object: JsonObject = { ...body, apiVersion: apiVersionOf(type), kind: type.kind, metadata };
+  let object: JsonObject = mergeStringData(type, {
+    ...body,
+    apiVersion: apiVersionOf(type),
+    kind: type.kind,
+    metadata,
+  });
   if (type.subresources.includes('status')) {
     const status = initialStatus(type);
     if (status) object.status = status;
@@ -104,6 +109,20 @@ export function prepareCreate(
   if (type.group === '' && type.plural === 'namespaces') object.spec = { finalizers: ['kubernetes'] };
   if (isCsrType(type)) object = prepareCsrCreate(object, user);
   return { object, name };
+}
+
+/**
+ * A Secret's `stringData` is write-only: kube's v1 conversion base64-encodes each entry into `data`
+ * (a `stringData` key wins over the same `data` key) and never stores `stringData` itself.
+ */
+function mergeStringData(type: ResourceType, object: JsonObject): JsonObject {
+  if (type.group !== '' || type.plural !== 'secrets' || !isObject(object.stringData)) return object;
+  const { stringData, ...rest } = object;
+  const data: JsonObject = { ...(isObject(rest.data) ? rest.data : {}) };
+  for (const [key, value] of Object.entries(stringData as JsonObject)) {
+    if (typeof value === 'string') data[key] = Buffer.from(value, 'utf8').toString('base64');
+  }
+  return { ...rest, data };
 }
 
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
@@ -204,7 +223,7 @@ export function prepareUpdate(
       if (oldMeta[key] === undefined) delete metadata[key];
       else metadata[key] = oldMeta[key]!;
     }
-    object = { ...body, apiVersion: apiVersionOf(type), kind: type.kind, metadata };
+    object = mergeStringData(type, { ...body, apiVersion: apiVersionOf(type), kind: type.kind, metadata });
     if (type.subresources.includes('status')) {
       if (old.status === undefined) delete object.status;
       else object.status = old.status;

@@ -96,6 +96,7 @@ describe('generateResources: clone', () => {
       {
         target: { apiVersion: 'v1', kind: 'Secret', namespace: 'team-a', name: 'regcred' },
         reason: 'source resource v1/Secret default/regcred not found',
+        failed: true,
       },
     ]);
     expect(response?.generation?.error).toBeUndefined();
@@ -282,6 +283,7 @@ describe('generateResources: cloneList', () => {
       {
         target: { apiVersion: 'v1', kind: 'Secret', namespace: 'team', name: '' },
         reason: 'failed to list source resource for cloneList v1/Secret in default: no list',
+        failed: true,
       },
     ]);
   });

@@ -132,6 +132,7 @@ describe('generateResources: data', () => {
       {
         target: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'c' },
         reason: 'nothing to generate: no data, clone or cloneList',
+        failed: false,
       },
     ]);
   });

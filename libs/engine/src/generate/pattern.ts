@@ -178,8 +178,8 @@ function record(output: GenerationOutput, target: ResourceRef, outcome: Outcome)
     output.sources.push(outcome.from);
     return true;
   }
-  const reason = 'skipped' in outcome ? outcome.skipped : outcome.failed;
-  output.notGenerated.push({ target, reason });
+  const failed = !('skipped' in outcome);
+  output.notGenerated.push({ target, reason: failed ? outcome.failed : outcome.skipped, failed });
   return 'skipped' in outcome;
 }
 

@@ -22,6 +22,8 @@ export type GeneratedFrom = { type: 'data' } | { type: 'clone'; source: Resource
 export interface NotGenerated {
   target: ResourceRef;
   reason: string;
+  /** A failure (source not found, bad data), as opposed to a target skipped on purpose. */
+  failed: boolean;
 }
 
 /**

@@ -1,9 +1,8 @@
 /**
- * The engine's context loaders in the controller, shared by the webhooks and the admin evaluate
- * endpoint (both use InstrumentedEngine's engine): ConfigMaps from the informer cache, apiCalls to
- * the API server or to services (bounded, guarded), GlobalContextEntries from their store, image
- * data from the injected source. A namespaced Policy is kept to its own namespace
- * (policy-scope.ts).
+ * The engine's context loaders in a controller (the admission controller's webhooks and admin
+ * evaluate, the background controller): ConfigMaps from the given source, apiCalls to the API
+ * server or to services (bounded, guarded), GlobalContextEntries from their reader, image data from
+ * the injected source. A namespaced Policy is kept to its own namespace (policy-scope.ts).
  */
 import type {
   APICall,
@@ -14,10 +13,18 @@ import type {
   KubeObject,
   LoaderScope,
 } from '@edict/engine';
-import type { ConfigMapSource } from './configmap-cache';
-import type { GlobalContextStore } from './global-context-store';
 import type { ImageDataSource } from './image-data-source';
 import { checkApiPathScope, checkConfigMapScope } from './policy-scope';
+
+/** ConfigMaps by namespace and name (an informer cache in the admission controller). */
+export interface ConfigMapSource {
+  get(namespace: string, name: string): KubeObject | undefined | Promise<KubeObject | undefined>;
+}
+
+/** GlobalContextEntries' data by name (`entry` or `entry.projection`); throws for a missing one. */
+export interface GlobalContextReader {
+  read(name: string): JsonValue;
+}
 
 export interface ApiCallers {
   /** apiCall `urlPath`, through the API server. */
@@ -30,11 +37,15 @@ export class ClusterContextLoaders implements ContextLoaders {
   constructor(
     private readonly configMaps: ConfigMapSource,
     private readonly callers: ApiCallers,
-    private readonly globalContext: Pick<GlobalContextStore, 'read'>,
+    private readonly globalContext: GlobalContextReader,
     private readonly images: ImageDataSource,
   ) {}
 
-  configMap(namespace: string, name: string, scope: LoaderScope): KubeObject | undefined {
+  configMap(
+    namespace: string,
+    name: string,
+    scope: LoaderScope,
+  ): KubeObject | undefined | Promise<KubeObject | undefined> {
     checkConfigMapScope(namespace, name, scope);
     return this.configMaps.get(namespace, name);
   }

@@ -10,8 +10,7 @@ import {
   type LabelSelector,
   type ResourceLoader,
 } from '@edict/engine';
-import { isNotFound, KubeApiError, type KubeResources } from '@edict/kube';
-import type { NamespaceLabels } from '../cluster/namespace-labels.service';
+import { isNotFound, KubeApiError, type KubeObject as StoredObject, type KubeResources } from '@edict/kube';
 
 /** Longest one read may take; the review's own deadline still bounds the whole evaluation. */
 export const RESOURCE_READ_TIMEOUT_MS = 2_000;
@@ -20,10 +19,15 @@ const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Parameter objects one selector may bring (each is evaluated against the rule). */
 export const MAX_LISTED_OBJECTS = 100;
 
+/** Namespaces by name (an informer in the admission controller). */
+export interface NamespaceSource {
+  namespaceObject(name: string): Promise<StoredObject | undefined>;
+}
+
 export class ClusterResourceLoader implements ResourceLoader {
   constructor(
     private readonly resources: KubeResources,
-    private readonly namespaces: Pick<NamespaceLabels, 'namespaceObject'>,
+    private readonly namespaces: NamespaceSource,
   ) {}
 
   async get(

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { APICall, JsonValue, KubeObject } from '@edict/engine';
-import { ClusterContextLoaders, type ApiCallers } from './cluster-context-loaders';
-import type { ConfigMapSource } from './configmap-cache';
-import { GlobalContextStore } from './global-context-store';
+import {
+  ClusterContextLoaders,
+  type ApiCallers,
+  type ConfigMapSource,
+  type GlobalContextReader,
+} from './cluster-context-loaders';
 import { unavailableImageData } from './image-data-source';
 import { ContextAccessError } from './policy-scope';
 
@@ -28,18 +31,20 @@ function setup() {
       return { allowed: true };
     },
   };
-  const store = new GlobalContextStore({
-    openResource: () => Promise.reject(new Error('unused')),
-    callApi: async () => ({ regions: ['eu'] }) as JsonValue,
-  });
-  const loaders = new ClusterContextLoaders(configMaps, callers, store, unavailableImageData);
-  return { loaders, configMapReads, calls, store };
+  const globalContext: GlobalContextReader = {
+    read(name) {
+      if (name === 'regions') return { regions: ['eu'] } as JsonValue;
+      throw new Error(`global context entry "${name}" does not exist`);
+    },
+  };
+  const loaders = new ClusterContextLoaders(configMaps, callers, globalContext, unavailableImageData);
+  return { loaders, configMapReads, calls };
 }
 
 describe('ClusterContextLoaders', () => {
-  it("reads a namespaced Policy's own ConfigMaps and refuses another namespace's without reading it", () => {
+  it("reads a namespaced Policy's own ConfigMaps and refuses another namespace's without reading it", async () => {
     const { loaders, configMapReads } = setup();
-    expect(loaders.configMap('shop', 'settings', namespaced)?.data).toEqual({ k: 'v' });
+    expect((await loaders.configMap('shop', 'settings', namespaced))?.data).toEqual({ k: 'v' });
     expect(() => loaders.configMap('kube-system', 'settings', namespaced)).toThrow(ContextAccessError);
     expect(() => loaders.configMap('kube-system', 'settings', namespaced)).toThrow(
       /a Policy in namespace "shop" may read ConfigMaps of its own namespace only, not of "kube-system"/,
@@ -47,9 +52,11 @@ describe('ClusterContextLoaders', () => {
     expect(configMapReads).toEqual(['shop/settings']);
   });
 
-  it('lets a ClusterPolicy read any namespace', () => {
+  it('lets a ClusterPolicy read any namespace', async () => {
     const { loaders } = setup();
-    expect(loaders.configMap('kube-system', 'settings', cluster)?.metadata).toMatchObject({ namespace: 'kube-system' });
+    expect((await loaders.configMap('kube-system', 'settings', cluster))?.metadata).toMatchObject({
+      namespace: 'kube-system',
+    });
   });
 
   it("keeps a namespaced Policy's urlPath calls in its namespace; service calls go to the egress caller", async () => {
@@ -82,13 +89,10 @@ describe('ClusterContextLoaders', () => {
     await expect(loaders.apiCall({}, cluster)).rejects.toThrow('apiCall needs urlPath or service');
   });
 
-  it('reads global context entries from the store, failing clearly for a missing one', async () => {
-    const { loaders, store } = setup();
-    store.upsert({ metadata: { name: 'regions' }, spec: { apiCall: { urlPath: '/x', refreshInterval: '1h' } } });
-    await new Promise((resolve) => setTimeout(resolve, 0));
+  it('reads global context entries from their reader, passing its refusal on', () => {
+    const { loaders } = setup();
     expect(loaders.globalReference('regions')).toEqual({ regions: ['eu'] });
     expect(() => loaders.globalReference('nope')).toThrow('global context entry "nope" does not exist');
-    await store.stop();
   });
 
   it('fails imageRegistry entries closed until a registry client is wired', async () => {

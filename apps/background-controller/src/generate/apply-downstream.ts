@@ -1,0 +1,96 @@
+/**
+ * Writes what a generate rule wants to exist, as Kyverno's generator does: a missing object is
+ * created; an existing one is left alone unless the rule synchronizes, then it is updated when it
+ * differs. Safe to run twice or from two leaders at once: a create that finds the object already
+ * there (409) is treated as "exists", and an update that lost a race (409) reads again and retries.
+ */
+import { isAlreadyExists, isConflict, type KubeObject } from '@edict/kube';
+import type { ClusterObjects, ObjectRef } from '../update-requests/cluster-objects';
+
+/** Attempts of one update against concurrent writers before giving up (the request is retried later). */
+const CONFLICT_ATTEMPTS = 5;
+
+export interface DownstreamOutcome {
+  /** Objects this call created (Kyverno lists only these in `status.generatedResources`). */
+  readonly created: KubeObject[];
+  /** Existing objects brought back in line with the rule (synchronize). */
+  readonly updated: KubeObject[];
+}
+
+export async function applyDownstream(
+  objects: readonly KubeObject[],
+  synchronize: boolean,
+  cluster: ClusterObjects,
+): Promise<DownstreamOutcome> {
+  const created: KubeObject[] = [];
+  const updated: KubeObject[] = [];
+  for (const desired of objects) {
+    const ref = refOf(desired);
+    let existing = await cluster.get(ref);
+    if (!existing) {
+      try {
+        created.push(await cluster.create(withoutResourceVersion(desired)));
+        continue;
+      } catch (error) {
+        if (!isAlreadyExists(error)) throw error;
+        existing = await cluster.get(ref);
+        if (!existing) throw error;
+      }
+    }
+    if (!synchronize) continue;
+    const written = await updateUntilSettled(desired, existing, ref, cluster);
+    if (written) updated.push(written);
+  }
+  return { created, updated };
+}
+
+/** Updates `existing` to `desired` unless it already holds it; undefined when nothing was written. */
+async function updateUntilSettled(
+  desired: KubeObject,
+  existing: KubeObject,
+  ref: ObjectRef,
+  cluster: ClusterObjects,
+): Promise<KubeObject | undefined> {
+  let current: KubeObject | undefined = existing;
+  for (let attempt = 1; ; attempt++) {
+    if (!current) return cluster.create(withoutResourceVersion(desired));
+    if (contains(current, desired)) return undefined;
+    try {
+      const metadata = { ...desired.metadata, resourceVersion: current.metadata?.resourceVersion };
+      return await cluster.replace({ ...desired, metadata });
+    } catch (error) {
+      if (!isConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
+      current = await cluster.get(ref);
+    }
+  }
+}
+
+function refOf(object: KubeObject): ObjectRef {
+  return {
+    apiVersion: object.apiVersion ?? '',
+    kind: object.kind ?? '',
+    ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}),
+    name: object.metadata?.name ?? '',
+  };
+}
+
+function withoutResourceVersion(object: KubeObject): KubeObject {
+  if (object.metadata?.resourceVersion === undefined) return object;
+  const { resourceVersion: _dropped, ...metadata } = object.metadata;
+  return { ...object, metadata };
+}
+
+/** Whether every field of `wanted` is in `actual` with the same value (arrays compared whole). */
+export function contains(actual: unknown, wanted: unknown): boolean {
+  if (wanted === null || typeof wanted !== 'object') return actual === wanted;
+  if (Array.isArray(wanted)) {
+    return (
+      Array.isArray(actual) &&
+      actual.length === wanted.length &&
+      wanted.every((item, index) => contains(actual[index], item))
+    );
+  }
+  if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
+  const fields = actual as Record<string, unknown>;
+  return Object.entries(wanted).every(([key, value]) => contains(fields[key], value));
+}

@@ -1,0 +1,75 @@
+/**
+ * A mutate-existing UpdateRequest, as Kyverno's mutate-existing controller runs it: the trigger
+ * (from the cluster, or the admission request for UPDATE/DELETE), the rule evaluated by the engine
+ * (targets loaded with their context and preconditions, then patched), and each patched target
+ * written back with the resourceVersion it was read at (a concurrent change makes the write fail
+ * and the request retry). Each target's outcome is an Event on the policy; failures fail the
+ * request.
+ */
+import type { UpdateRequestSpec } from '@edict/admission';
+import type { KubeObject } from '@edict/kube';
+import type { CachedPolicy } from '@edict/policy';
+import {
+  backgroundFailedEvent,
+  backgroundSuccessEvent,
+  identityOf,
+  MUTATE_EXISTING_EVENT_SOURCE,
+} from '../events/background-events';
+import { backgroundRequest, resolveTrigger } from '../update-requests/background-request';
+import {
+  done,
+  errorText,
+  failed,
+  onlyRule,
+  policyIdentity,
+  type RuleWorkDeps,
+  type RuleWorkOutcome,
+} from '../update-requests/rule-work';
+
+export async function mutateExistingForRequest(
+  spec: UpdateRequestSpec,
+  cached: CachedPolicy,
+  deps: RuleWorkDeps,
+): Promise<RuleWorkOutcome> {
+  const rule = cached.compiled.mutateRules.find(
+    (candidate) => candidate.name === spec.rule && candidate.mutate?.targets,
+  );
+  if (!rule) return done();
+  const policy = policyIdentity(cached);
+  let trigger;
+  try {
+    trigger = await resolveTrigger(spec, spec.resource, deps.cluster, { preferCluster: false });
+  } catch (error) {
+    return failed(`rule ${rule.name} failed: failed to get trigger resource: ${errorText(error)}`);
+  }
+  let response;
+  try {
+    const request = backgroundRequest(spec, trigger, await deps.namespaceLabels(trigger.metadata?.namespace));
+    response = await deps.engine.mutate(onlyRule(cached.compiled, 'mutateRules', rule), request);
+  } catch (error) {
+    return failed(`rule ${rule.name} failed: ${errorText(error)}`);
+  }
+  const errors: string[] = [];
+  for (const result of response.rules) {
+    if (result.status === 'skip') continue;
+    if (result.status !== 'pass') {
+      errors.push(
+        `failed to mutate existing resource, rule ${result.name}, response ${result.status}: ${result.message}`,
+      );
+      continue;
+    }
+    for (const target of (result.patchedTargets ?? []) as KubeObject[]) {
+      try {
+        await deps.cluster.replace(target);
+        deps.emit(MUTATE_EXISTING_EVENT_SOURCE, backgroundSuccessEvent(policy, identityOf(target), 'mutate'));
+      } catch (error) {
+        errors.push(errorText(error));
+        deps.emit(
+          MUTATE_EXISTING_EVENT_SOURCE,
+          backgroundFailedEvent(policy, rule.name, identityOf(target), errorText(error)),
+        );
+      }
+    }
+  }
+  return errors.length > 0 ? failed(errors.join('; ')) : done();
+}

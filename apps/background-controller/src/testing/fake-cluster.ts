@@ -1,0 +1,67 @@
+/** A typed fake of ClusterObjects: objects in memory with resourceVersions, 404/409 as the API server answers. */
+import { KubeApiError, type KubeObject } from '@edict/kube';
+import type { ClusterObjects, ObjectRef } from '../update-requests/cluster-objects';
+
+export class FakeCluster implements ClusterObjects {
+  readonly objects = new Map<string, KubeObject>();
+  readonly writes: string[] = [];
+  /** Errors the next writes throw, in order. */
+  readonly failNextWrites: unknown[] = [];
+  private version = 0;
+
+  put(object: KubeObject): KubeObject {
+    const stored = structuredClone(object);
+    stored.metadata = {
+      ...stored.metadata,
+      resourceVersion: String(++this.version),
+      uid: stored.metadata?.uid ?? `uid-${this.version}`,
+    };
+    this.objects.set(keyOf(stored), stored);
+    return structuredClone(stored);
+  }
+
+  find(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject | undefined {
+    return this.objects.get(key(apiVersion, kind, namespace, name));
+  }
+
+  async get(ref: ObjectRef): Promise<KubeObject | undefined> {
+    const found = this.objects.get(key(ref.apiVersion, ref.kind, ref.namespace, ref.name));
+    return found && structuredClone(found);
+  }
+
+  async create(object: KubeObject): Promise<KubeObject> {
+    this.write('create', object);
+    if (this.objects.has(keyOf(object))) throw new KubeApiError(409, 'AlreadyExists', 'already exists');
+    return this.put(object);
+  }
+
+  async replace(object: KubeObject, subresource?: 'status'): Promise<KubeObject> {
+    this.write(subresource ? 'status' : 'replace', object);
+    const existing = this.objects.get(keyOf(object));
+    if (!existing) throw new KubeApiError(404, 'NotFound', 'not found');
+    const wanted = object.metadata?.resourceVersion;
+    if (wanted && wanted !== existing.metadata?.resourceVersion) throw new KubeApiError(409, 'Conflict', 'conflict');
+    const next = subresource ? { ...existing, status: object.status } : { ...object, status: existing.status };
+    return this.put({ ...next, metadata: { ...next.metadata, uid: existing.metadata?.uid } });
+  }
+
+  async delete(ref: ObjectRef): Promise<void> {
+    this.writes.push(`delete ${ref.kind} ${ref.name}`);
+    const k = key(ref.apiVersion, ref.kind, ref.namespace, ref.name);
+    if (!this.objects.delete(k)) throw new KubeApiError(404, 'NotFound', 'not found');
+  }
+
+  private write(verb: string, object: KubeObject): void {
+    this.writes.push(`${verb} ${object.kind} ${object.metadata?.name}`);
+    const failure = this.failNextWrites.shift();
+    if (failure) throw failure;
+  }
+}
+
+function key(apiVersion: string, kind: string, namespace: string | undefined, name: string): string {
+  return `${apiVersion}/${kind}/${namespace ?? ''}/${name}`;
+}
+
+function keyOf(object: KubeObject): string {
+  return key(object.apiVersion ?? '', object.kind ?? '', object.metadata?.namespace, object.metadata?.name ?? '');
+}

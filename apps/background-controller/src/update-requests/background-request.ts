@@ -1,0 +1,82 @@
+/**
+ * The rule's request rebuilt from an UpdateRequest, as Kyverno's background context does: the
+ * admission request the admission controller kept (`spec.context.admissionRequestInfo`) for the
+ * operation, the old object and `request.*` variables, the requester with roles from
+ * `spec.context.userInfo`, and the trigger as it is now as `request.object`.
+ */
+import {
+  toResourceRequest,
+  type AdmissionRequest,
+  type UpdateRequestResourceSpec,
+  type UpdateRequestSpec,
+} from '@edict/admission';
+import type { KubeObject as EngineObject, Operation, ResourceRequest } from '@edict/engine';
+import type { KubeObject } from '@edict/kube';
+import type { ClusterObjects } from './cluster-objects';
+import { describeResource } from './update-request';
+
+/** The admission request kept in the UpdateRequest, if any. */
+export function admissionRequestOf(spec: UpdateRequestSpec): AdmissionRequest | undefined {
+  const request = spec.context?.admissionRequestInfo?.admissionRequest;
+  return request && typeof request === 'object' ? request : undefined;
+}
+
+export function operationOf(spec: UpdateRequestSpec): Operation {
+  const info = spec.context?.admissionRequestInfo;
+  return (info?.operation ?? info?.admissionRequest?.operation ?? 'CREATE') as Operation;
+}
+
+export class TriggerNotFoundError extends Error {
+  override readonly name = 'TriggerNotFoundError';
+}
+
+/**
+ * The trigger. Read from the cluster when the request has no admission request, was a CREATE, or
+ * `preferCluster` (generate rules act on the trigger as it is now); otherwise, and when it is gone,
+ * the object the admission request carried (`oldObject` for DELETE), as Kyverno's mutate-existing
+ * controller takes it. Throws TriggerNotFoundError when neither has it.
+ */
+export async function resolveTrigger(
+  spec: UpdateRequestSpec,
+  trigger: UpdateRequestResourceSpec,
+  cluster: Pick<ClusterObjects, 'get'>,
+  options: { preferCluster: boolean },
+): Promise<KubeObject> {
+  const admission = admissionRequestOf(spec);
+  const operation = operationOf(spec);
+  const readCluster = operation !== 'DELETE' && (options.preferCluster || !admission || operation === 'CREATE');
+  if (readCluster && trigger.kind && trigger.name) {
+    const current = await cluster.get({
+      apiVersion: trigger.apiVersion ?? 'v1',
+      kind: trigger.kind,
+      namespace: trigger.kind === 'Namespace' ? undefined : trigger.namespace || undefined,
+      name: trigger.name,
+    });
+    if (current) return current;
+  }
+  const kept = operation === 'DELETE' ? (admission?.oldObject ?? admission?.object) : admission?.object;
+  if (kept && typeof kept === 'object') return kept as KubeObject;
+  throw new TriggerNotFoundError(`trigger ${describeResource(trigger)} not found`);
+}
+
+/** The engine's request for `trigger` under the UpdateRequest's context. */
+export function backgroundRequest(
+  spec: UpdateRequestSpec,
+  trigger: KubeObject,
+  namespaceLabels: Record<string, string> | undefined,
+): ResourceRequest {
+  const info = spec.context?.userInfo;
+  const roles = { roles: info?.roles ?? [], clusterRoles: info?.clusterRoles ?? [] };
+  const operation = operationOf(spec);
+  const admission = admissionRequestOf(spec);
+  // Kyverno puts the trigger as it is now in `request.object`, also for DELETE.
+  const base: ResourceRequest = admission
+    ? toResourceRequest({ ...admission, object: trigger as EngineObject }, { roles, namespaceLabels })
+    : {
+        operation,
+        user: { userInfo: info?.userInfo ?? {}, ...roles },
+        ...(namespaceLabels ? { namespaceLabels } : {}),
+      };
+  const userInfo = info?.userInfo ?? base.user?.userInfo ?? {};
+  return { ...base, operation, resource: trigger as EngineObject, user: { userInfo, ...roles } };
+}

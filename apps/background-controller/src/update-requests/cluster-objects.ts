@@ -1,0 +1,36 @@
+/**
+ * The API server calls processing makes, as a port (a typed fake in specs): reads answer
+ * `undefined` for a missing object; writes throw KubeApiError (409 conflict, 404, 403...).
+ */
+import { isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
+
+export interface ObjectRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+}
+
+export interface ClusterObjects {
+  get(ref: ObjectRef): Promise<KubeObject | undefined>;
+  create(object: KubeObject): Promise<KubeObject>;
+  /** PUT; the object's resourceVersion makes it conditional. */
+  replace(object: KubeObject, subresource?: 'status'): Promise<KubeObject>;
+  delete(ref: ObjectRef, preconditions?: { uid?: string; resourceVersion?: string }): Promise<void>;
+}
+
+export function kubeClusterObjects(resources: KubeResources): ClusterObjects {
+  return {
+    async get(ref) {
+      try {
+        return await resources.get<KubeObject>(ref);
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+    create: (object) => resources.create(object),
+    replace: (object, subresource) => resources.replace(object, subresource ? { subresource } : {}),
+    delete: (ref, preconditions) => resources.delete(ref, preconditions ? { preconditions } : {}),
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * Leader-only: watches the UpdateRequests in the controller's namespace and processes them with
+ * `genWorkers` workers (Kyverno's background controller). New and Pending requests are queued at
+ * once; a Failed one after a delay that doubles with its retryCount; Completed ones (left by an
+ * interrupted leader) are queued so they get deleted. Losing leadership stops the watch and the
+ * queue; requests in progress finish their current step.
+ */
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InformerFactory, KubeResources, type KubeObject } from '@edict/kube';
+import { LeaderProvider, type LeaderAware } from '@edict/leader';
+import { PolicyCache } from '@edict/policy';
+import { ClusterConfigService } from '../cluster/cluster-config.service';
+import type { BackgroundConfig } from '../config/background-config';
+import { BACKGROUND_CONFIG } from '../config/tokens';
+import { BackgroundEngine } from '../engine/background-engine';
+import { BackgroundEventRecorders } from '../events/background-event-recorders';
+import { BackgroundMetrics } from '../metrics/background-metrics';
+import { kubeClusterObjects } from './cluster-objects';
+import { KeyedQueue } from './keyed-queue';
+import { UpdateRequestProcessor } from './update-request-processor';
+import { isUpdateRequest, UPDATE_REQUEST_API_VERSION, UPDATE_REQUEST_KIND } from './update-request';
+
+/** Longest wait between two attempts of one request. */
+const MAX_RETRY_DELAY_MS = 60_000;
+/** Steps of one request that may throw (API errors) before it is left to the next leader or relist. */
+const MAX_STEP_ERRORS = 10;
+
+@Injectable()
+@LeaderProvider()
+export class UpdateRequestController implements LeaderAware {
+  private readonly logger = new Logger('UpdateRequests');
+  private readonly processor: UpdateRequestProcessor;
+  private queue?: KeyedQueue;
+  private readonly retryAt = new Map<string, number>();
+  private readonly stepErrors = new Map<string, number>();
+
+  constructor(
+    @Inject(BACKGROUND_CONFIG) private readonly config: BackgroundConfig,
+    private readonly informers: InformerFactory,
+    private readonly cache: PolicyCache,
+    private readonly metrics: BackgroundMetrics,
+    resources: KubeResources,
+    engine: BackgroundEngine,
+    events: BackgroundEventRecorders,
+    clusterConfig: ClusterConfigService,
+  ) {
+    this.processor = new UpdateRequestProcessor(
+      {
+        engine,
+        cluster: kubeClusterObjects(resources),
+        namespaceLabels: async (namespace) => {
+          if (!namespace) return undefined;
+          return ((await engine.namespace(namespace))?.metadata?.labels as Record<string, string> | undefined) ?? {};
+        },
+        emit: (source, event) => events.record(source, event),
+        generateSuccessEvents: () => clusterConfig.current().generateSuccessEvents,
+        policy: (key) => cache.snapshot().policies.get(key),
+      },
+      { namespace: config.namespace, maxRetries: config.maxRetries },
+    );
+  }
+
+  async onStartedLeading(signal: AbortSignal): Promise<void> {
+    const queue = new KeyedQueue((name) => this.handle(name), this.config.genWorkers);
+    this.queue = queue;
+    const informer = this.informers.create<KubeObject>({
+      apiVersion: UPDATE_REQUEST_API_VERSION,
+      kind: UPDATE_REQUEST_KIND,
+      namespace: this.config.namespace,
+      watchTimeoutSeconds: this.config.watchTimeoutSeconds,
+    });
+    informer.on('add', (object) => this.enqueue(object, true));
+    informer.on('update', (object) => this.enqueue(object, false));
+    const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    // Policies first: a request whose policy the cache does not know yet would fail for nothing.
+    await Promise.race([this.cache.waitForSync(), stopped]);
+    if (!signal.aborted) informer.start();
+    await stopped;
+    await informer.stop();
+    await queue.stop();
+    this.retryAt.clear();
+    this.stepErrors.clear();
+  }
+
+  /** Requests waiting or in progress (0 when not leading). */
+  depth(): number {
+    return this.queue?.depth ?? 0;
+  }
+
+  private enqueue(object: KubeObject, added: boolean): void {
+    if (!isUpdateRequest(object)) return;
+    const name = object.metadata.name;
+    const state = object.status?.state;
+    if (state === 'Skip' || (!added && state === 'Completed')) return;
+    if (state === 'Failed') this.retryLater(name, object.status?.retryCount ?? 1);
+    else this.queue?.add(name);
+    this.metrics.queueDepth.set(this.depth());
+  }
+
+  private retryLater(name: string, retryCount: number): void {
+    const delay = Math.min(this.config.retryDelayMs * 2 ** Math.max(0, retryCount - 1), MAX_RETRY_DELAY_MS);
+    const due = Date.now() + delay;
+    if ((this.retryAt.get(name) ?? 0) < due) this.retryAt.set(name, due);
+    this.queue?.addAfter(name, delay);
+  }
+
+  private async handle(name: string): Promise<void> {
+    const due = this.retryAt.get(name);
+    if (due !== undefined && due > Date.now()) {
+      this.queue?.addAfter(name, due - Date.now());
+      return;
+    }
+    this.metrics.reconciled();
+    try {
+      const result = await this.processor.step(name);
+      this.stepErrors.delete(name);
+      if (result.kind === 'failed') {
+        this.metrics.processed('failed');
+        this.metrics.requeued(result.retryCount);
+        this.logger.warn(`UpdateRequest ${name} failed (attempt ${result.retryCount}): ${result.message}`);
+        this.retryLater(name, result.retryCount);
+        return;
+      }
+      this.retryAt.delete(name);
+      if (result.kind === 'completed') this.metrics.processed('completed');
+      if (result.kind === 'dropped') {
+        this.metrics.dropped();
+        this.logger.warn(`UpdateRequest ${name} given up after ${this.config.maxRetries} retries: ${result.message}`);
+      }
+    } catch (error) {
+      const errors = (this.stepErrors.get(name) ?? 0) + 1;
+      this.stepErrors.set(name, errors);
+      const message = error instanceof Error ? error.message : String(error);
+      if (errors >= MAX_STEP_ERRORS) {
+        this.stepErrors.delete(name);
+        this.metrics.dropped();
+        this.logger.error(`UpdateRequest ${name}: giving up for now after ${errors} errors: ${message}`);
+        return;
+      }
+      this.logger.warn(`UpdateRequest ${name}: ${message}; retrying`);
+      this.retryLater(name, errors);
+    } finally {
+      this.metrics.queueDepth.set(this.depth());
+    }
+  }
+}

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import type { UpdateRequestSpec } from '@edict/admission';
+import { Engine, type Policy } from '@edict/engine';
+import { KubeApiError, type EventInput } from '@edict/kube';
+import type { CachedPolicy } from '@edict/policy';
+import { FakeCluster } from '../testing/fake-cluster';
+import { UpdateRequestProcessor } from './update-request-processor';
+import type { UpdateRequest } from './update-request';
+
+const engine = new Engine();
+
+const policy: Policy = {
+  apiVersion: 'kyverno.io/v1',
+  kind: 'ClusterPolicy',
+  metadata: { name: 'team-quota' },
+  spec: {
+    rules: [
+      {
+        name: 'quota',
+        match: { any: [{ resources: { kinds: ['Namespace'] } }] },
+        generate: {
+          apiVersion: 'v1',
+          kind: 'ResourceQuota',
+          name: 'quota',
+          namespace: '{{request.object.metadata.name}}',
+          data: { spec: { hard: { pods: '{{request.object.metadata.labels.pods}}' } } },
+        },
+      },
+    ],
+  },
+} as Policy;
+
+function cached(source: Policy): CachedPolicy {
+  const compiled = engine.compile(source);
+  return {
+    key: compiled.key,
+    kind: 'ClusterPolicy',
+    name: source.metadata.name,
+    uid: 'policy-uid',
+    compiled,
+    failurePolicy: 'Fail',
+    admission: true,
+    ruleTypes: new Set(['generate']),
+    warnings: [],
+  };
+}
+
+function spec(trigger: string): UpdateRequestSpec {
+  const resource = { apiVersion: 'v1', kind: 'Namespace', name: trigger };
+  return {
+    requestType: 'generate',
+    policy: 'team-quota',
+    rule: 'quota',
+    deleteDownstream: false,
+    ruleContext: [{ rule: 'quota', deleteDownstream: false, trigger: resource }],
+    resource,
+    context: { userInfo: { userInfo: { username: 'alice' } }, admissionRequestInfo: { operation: 'CREATE' } },
+  };
+}
+
+function setup(options: { maxRetries?: number; successEvents?: boolean } = {}) {
+  const cluster = new FakeCluster();
+  const events: Array<{ source: string; event: EventInput }> = [];
+  const policies = new Map([['team-quota', cached(policy)]]);
+  const processor = new UpdateRequestProcessor(
+    {
+      engine,
+      cluster,
+      namespaceLabels: async () => undefined,
+      emit: (source, event) => events.push({ source, event }),
+      generateSuccessEvents: () => options.successEvents ?? false,
+      policy: (key) => policies.get(key),
+    },
+    { namespace: 'kyverno', maxRetries: options.maxRetries ?? 3 },
+  );
+  const request = (name: string, trigger: string, status?: UpdateRequest['status']) =>
+    cluster.put({
+      apiVersion: 'kyverno.io/v2',
+      kind: 'UpdateRequest',
+      metadata: { name, namespace: 'kyverno' },
+      spec: spec(trigger),
+      ...(status ? { status } : {}),
+    });
+  const stored = (name: string) =>
+    cluster.find('kyverno.io/v2', 'UpdateRequest', name, 'kyverno') as UpdateRequest | undefined;
+  return { cluster, events, processor, request, stored, policies };
+}
+
+describe('UpdateRequestProcessor', () => {
+  it('generates for a Pending request, marks it Completed with what it created, then deletes it', async () => {
+    const { cluster, processor, request, stored, events } = setup({ successEvents: true });
+    cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { pods: '10' } } });
+    request('ur-1', 'team-a', { state: 'Pending' });
+    expect(await processor.step('ur-1')).toEqual({ kind: 'completed' });
+    const quota = cluster.find('v1', 'ResourceQuota', 'quota', 'team-a');
+    expect(quota?.spec).toEqual({ hard: { pods: '10' } });
+    expect(quota?.metadata?.labels).toMatchObject({ 'generate.kyverno.io/policy-name': 'team-quota' });
+    expect(cluster.writes.filter((write) => write.startsWith('status'))).toEqual(['status UpdateRequest ur-1']);
+    expect(stored('ur-1')).toBeUndefined();
+    expect(
+      events.map(({ source, event }) => `${source} ${event.reason} ${event.regarding.kind} ${event.note}`),
+    ).toEqual([
+      'kyverno-generate PolicyApplied ResourceQuota Created ResourceQuota quota as a result of applying policy team-quota/quota',
+      'kyverno-generate PolicyApplied ClusterPolicy resource generated',
+    ]);
+  });
+
+  it('announces nothing on success unless generateSuccessEvents is on', async () => {
+    const { cluster, processor, request, events } = setup();
+    cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { pods: '1' } } });
+    request('ur-1', 'team-a');
+    await processor.step('ur-1');
+    expect(events).toEqual([]);
+  });
+
+  it('fails a request whose trigger is gone, counting the retry, and deletes it past the limit', async () => {
+    const { processor, request, stored } = setup({ maxRetries: 1 });
+    request('ur-1', 'gone');
+    expect(await processor.step('ur-1')).toMatchObject({ kind: 'failed', retryCount: 1 });
+    expect(stored('ur-1')?.status).toEqual({
+      state: 'Failed',
+      message: 'rule quota failed: failed to fetch trigger resource: trigger v1/Namespace gone not found',
+      retryCount: 1,
+    });
+    // Retried: back to Pending and processed again; fails a second time.
+    expect(await processor.step('ur-1')).toMatchObject({ kind: 'failed', retryCount: 2 });
+    expect(await processor.step('ur-1')).toMatchObject({ kind: 'dropped' });
+    expect(stored('ur-1')).toBeUndefined();
+  });
+
+  it('reports a rule error as a PolicyError Event on the policy, related to the trigger', async () => {
+    const { cluster, processor, request, events } = setup();
+    cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+    request('ur-1', 'team-a');
+    const result = await processor.step('ur-1');
+    expect(result).toMatchObject({ kind: 'failed' });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      source: 'kyverno-generate',
+      event: {
+        type: 'Warning',
+        reason: 'PolicyError',
+        regarding: { kind: 'ClusterPolicy', name: 'team-quota', uid: 'policy-uid' },
+        related: { kind: 'Namespace', name: 'team-a' },
+      },
+    });
+    expect(events[0]!.event.note).toMatch(/^policy team-quota\/quota error: .*request\.object\.metadata\.labels\.pods/);
+  });
+
+  it('fails while the policy is unknown and deletes a Completed request left behind', async () => {
+    const { processor, request, stored, policies } = setup();
+    policies.clear();
+    request('ur-1', 'team-a');
+    expect(await processor.step('ur-1')).toMatchObject({ kind: 'failed', message: 'policy team-quota not found' });
+    request('ur-2', 'team-a', { state: 'Completed' });
+    expect(await processor.step('ur-2')).toEqual({ kind: 'completed' });
+    expect(stored('ur-2')).toBeUndefined();
+    expect(await processor.step('ur-3')).toEqual({ kind: 'gone' });
+  });
+
+  it('reads the request again when another leader moved it meanwhile', async () => {
+    const { cluster, processor, request } = setup();
+    cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { pods: '3' } } });
+    request('ur-1', 'team-a');
+    const original = cluster.replace.bind(cluster);
+    let raced = false;
+    cluster.replace = async (object, subresource) => {
+      if (!raced && subresource === 'status') {
+        raced = true;
+        // The other leader completed it first.
+        await original({ ...object, status: { state: 'Completed' }, metadata: { ...object.metadata } }, 'status');
+        throw new KubeApiError(409, 'Conflict', 'the object has been modified');
+      }
+      return original(object, subresource);
+    };
+    expect(await processor.step('ur-1')).toEqual({ kind: 'completed' });
+    expect([...cluster.objects.keys()].filter((key) => key.includes('ResourceQuota'))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * One UpdateRequest from its state to the next, as Kyverno's background controller moves it:
+ *  - Pending (or no state yet): the work is done (generate: every rule context; mutate: the rule),
+ *    then the status says `Completed` (with `generatedResources`) or `Failed` (with the message and
+ *    `retryCount` one higher);
+ *  - Completed: the request is deleted;
+ *  - Failed: back to Pending and done again, while `retryCount` is within the limit; beyond it the
+ *    request is deleted (Kyverno: more than 3 retries). How long to wait before that is the caller's
+ *    (retryDelay).
+ * Every write names the resourceVersion it read, so two leaders never both move one request: the
+ * loser's write conflicts and it reads the request again.
+ */
+import { isConflict, isNotFound } from '@edict/kube';
+import type { CachedPolicy } from '@edict/policy';
+import { generateForRule } from '../generate/generate-rule';
+import { mutateExistingForRequest } from '../mutate-existing/mutate-existing-rule';
+import type { ClusterObjects } from './cluster-objects';
+import { failed, type RuleWorkDeps, type RuleWorkOutcome } from './rule-work';
+import {
+  ruleContextsOf,
+  UPDATE_REQUEST_API_VERSION,
+  UPDATE_REQUEST_KIND,
+  type UpdateRequest,
+  type UpdateRequestStatus,
+} from './update-request';
+
+export interface ProcessorOptions {
+  readonly namespace: string;
+  /** Failed attempts allowed before the request is deleted. */
+  readonly maxRetries: number;
+}
+
+export interface ProcessorDeps extends RuleWorkDeps {
+  /** The policy the request names (`name` or `namespace/name`), from the policy cache. */
+  policy(key: string): CachedPolicy | undefined;
+}
+
+/** What one step did, for the caller's queue and metrics. */
+export type StepResult =
+  | { readonly kind: 'gone' }
+  | { readonly kind: 'completed' }
+  | { readonly kind: 'failed'; readonly retryCount: number; readonly message: string }
+  | { readonly kind: 'dropped'; readonly message: string }
+  | { readonly kind: 'skipped' };
+
+export class UpdateRequestProcessor {
+  constructor(
+    private readonly deps: ProcessorDeps,
+    private readonly options: ProcessorOptions,
+  ) {}
+
+  /** Reads the request afresh and moves it one state on; a lost race reads it again. */
+  async step(name: string): Promise<StepResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.stepOnce(name);
+      } catch (error) {
+        if (isNotFound(error)) return { kind: 'gone' };
+        if (!isConflict(error) || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  private async stepOnce(name: string): Promise<StepResult> {
+    const current = (await this.cluster.get(this.ref(name))) as UpdateRequest | undefined;
+    if (!current) return { kind: 'gone' };
+    const state = current.status?.state;
+    if (state === 'Skip') return { kind: 'skipped' };
+    if (state === 'Completed') {
+      await this.remove(current);
+      return { kind: 'completed' };
+    }
+    let request = current;
+    if (state === 'Failed') {
+      if ((current.status?.retryCount ?? 0) > this.options.maxRetries) {
+        await this.remove(current);
+        return { kind: 'dropped', message: current.status?.message ?? '' };
+      }
+      request = (await this.writeStatus(current, { ...current.status, state: 'Pending' })) as UpdateRequest;
+    }
+    const outcome = await this.work(request);
+    if (outcome.error === undefined) {
+      const completed = await this.writeStatus(request, {
+        state: 'Completed',
+        ...(outcome.generated.length > 0 ? { generatedResources: outcome.generated } : {}),
+        ...(request.status?.retryCount ? { retryCount: request.status.retryCount } : {}),
+      });
+      await this.remove(completed as UpdateRequest);
+      return { kind: 'completed' };
+    }
+    const retryCount = (request.status?.retryCount ?? 0) + 1;
+    await this.writeStatus(request, {
+      state: 'Failed',
+      message: outcome.error,
+      ...(outcome.generated.length > 0 ? { generatedResources: outcome.generated } : {}),
+      retryCount,
+    });
+    return { kind: 'failed', retryCount, message: outcome.error };
+  }
+
+  private async work(request: UpdateRequest): Promise<RuleWorkOutcome> {
+    const spec = request.spec;
+    const cached = this.deps.policy(spec.policy);
+    if (!cached) return failed(`policy ${spec.policy} not found`);
+    if (spec.requestType === 'mutate') return mutateExistingForRequest(spec, cached, this.deps);
+    const errors: string[] = [];
+    const generated: RuleWorkOutcome['generated'] = [];
+    for (const ruleContext of ruleContextsOf(spec)) {
+      const outcome = await generateForRule(spec, ruleContext, cached, this.deps);
+      generated.push(...outcome.generated);
+      if (outcome.error !== undefined) errors.push(outcome.error);
+    }
+    return errors.length > 0 ? failed(errors.join('; '), generated) : { generated };
+  }
+
+  private get cluster(): ClusterObjects {
+    return this.deps.cluster;
+  }
+
+  private ref(name: string) {
+    return {
+      apiVersion: UPDATE_REQUEST_API_VERSION,
+      kind: UPDATE_REQUEST_KIND,
+      namespace: this.options.namespace,
+      name,
+    };
+  }
+
+  private writeStatus(request: UpdateRequest, status: UpdateRequestStatus) {
+    return this.cluster.replace({ ...request, status }, 'status');
+  }
+
+  private async remove(request: UpdateRequest): Promise<void> {
+    try {
+      await this.cluster.delete(this.ref(request.metadata.name), { uid: request.metadata.uid });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+}

@@ -1,0 +1,24 @@
+// @edict/context: the engine's context and resource loaders over a cluster, shared by the controllers.
+export { ApiCallError, apiCallBody, apiCallMethod, type ApiCallLimits } from './api-call-request';
+export { KubeApiCaller, type KubeJsonSender } from './kube-api-caller';
+export { ServiceCaller } from './service-caller';
+export { apiPathNamespace, checkApiPathScope, checkConfigMapScope, ContextAccessError } from './policy-scope';
+export {
+  ClusterContextLoaders,
+  routeApiCall,
+  type ApiCallers,
+  type ConfigMapSource,
+  type GlobalContextReader,
+} from './cluster-context-loaders';
+export {
+  ClusterResourceLoader,
+  MAX_LISTED_OBJECTS,
+  RESOURCE_READ_TIMEOUT_MS,
+  type NamespaceSource,
+} from './cluster-resource-loader';
+export {
+  IMAGE_DATA_SOURCE,
+  ImageDataUnavailableError,
+  unavailableImageData,
+  type ImageDataSource,
+} from './image-data-source';
