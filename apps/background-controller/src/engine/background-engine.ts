@@ -73,6 +73,10 @@ export class BackgroundEngine implements OnModuleDestroy {
   generate: Engine['generate'] = (compiled, request) =>
     this.engine.generate(compiled, request, { deadline: deadlineAfter(EVALUATION_TIMEOUT_MS) });
 
+  /** Matching only (the rules a policy change triggers are probed as validate rules). */
+  validate: Engine['validate'] = (compiled, request) =>
+    this.engine.validate(compiled, request, { deadline: deadlineAfter(EVALUATION_TIMEOUT_MS) });
+
   mutate: Engine['mutate'] = (compiled, request) =>
     this.engine.mutate(compiled, request, { deadline: deadlineAfter(EVALUATION_TIMEOUT_MS) });
 
