@@ -7,5 +7,3 @@ export {
   BackgroundConfigError,
   loadBackgroundConfig,
 } from './config/background-config';
-export { BackgroundMetrics } from './metrics/background-metrics';
-export { UpdateRequestController } from './update-requests/update-request-controller';

@@ -42,12 +42,6 @@ export class BackgroundEventRecorders implements OnApplicationShutdown {
     if (!this.omit.has(event.reason)) this.recorders.get(source)?.record(event);
   }
 
-  /** Writes what is pending within `timeoutMs`; true when everything was written. */
-  async flush(timeoutMs: number): Promise<boolean> {
-    const results = await Promise.all([...this.recorders.values()].map((recorder) => recorder.flush(timeoutMs)));
-    return results.every(Boolean);
-  }
-
   /** After leadership ended: what is pending is written within drainTimeoutMs, then recording stops. */
   async onApplicationShutdown(): Promise<void> {
     await Promise.all([...this.recorders.values()].map((recorder) => recorder.stop(this.config.drainTimeoutMs)));

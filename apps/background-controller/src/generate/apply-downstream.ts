@@ -65,7 +65,7 @@ async function updateUntilSettled(
   }
 }
 
-export function refOf(object: KubeObject): ObjectRef {
+function refOf(object: KubeObject): ObjectRef {
   return {
     apiVersion: object.apiVersion ?? '',
     kind: object.kind ?? '',

@@ -87,11 +87,6 @@ export class UpdateRequestController implements LeaderAware {
     return this.queue?.depth ?? 0;
   }
 
-  /** Resolves when the queue is idle (tests). */
-  async idle(): Promise<void> {
-    await this.queue?.idle();
-  }
-
   private enqueue(object: KubeObject, added: boolean): void {
     if (!isUpdateRequest(object)) return;
     const name = object.metadata.name;

@@ -43,12 +43,6 @@ export function ruleContextsOf(spec: UpdateRequestSpec): UpdateRequestSpec['rule
   return [{ rule: spec.rule, deleteDownstream: spec.deleteDownstream, trigger: spec.resource }];
 }
 
-/** `namespace/name` of a Policy, `name` of a ClusterPolicy, as `spec.policy` holds it. */
-export function splitPolicyKey(key: string): { namespace?: string; name: string } {
-  const slash = key.indexOf('/');
-  return slash < 0 ? { name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
-}
-
 /** `v1/ConfigMap team-a/settings`, for messages. */
 export function describeResource(spec: UpdateRequestResourceSpec): string {
   const type = spec.apiVersion ? `${spec.apiVersion}/${spec.kind ?? ''}` : (spec.kind ?? '');
