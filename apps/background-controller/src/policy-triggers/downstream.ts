@@ -13,7 +13,7 @@ import {
 } from '@edict/engine';
 import { isConflict, isNotFound, type KubeObject } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
-import { refOf } from '../generate/apply-downstream';
+import type { ObjectRef } from '../update-requests/cluster-objects';
 import type { ClusterListing } from './cluster-listing';
 import type { TargetType } from './rule-changes';
 
@@ -84,4 +84,9 @@ export async function releaseDownstream(cluster: ClusterListing, objects: readon
     }
   }
   return released;
+}
+
+function refOf(object: KubeObject): ObjectRef {
+  const { namespace, name = '' } = object.metadata ?? {};
+  return { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '', ...(namespace ? { namespace } : {}), name };
 }
