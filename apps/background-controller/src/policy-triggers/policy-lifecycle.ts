@@ -103,14 +103,24 @@ class RequestPass {
   private left: number;
   /** Objects listed this pass, by type and namespace, for finding triggers by uid. */
   private readonly listed = new Map<string, Map<string, KubeObject>>();
+  private readonly deps: PolicyLifecycleDeps;
 
   constructor(
     private readonly policy: CachedPolicy,
-    private readonly deps: PolicyLifecycleDeps,
+    deps: PolicyLifecycleDeps,
     private readonly maxRequests: number,
     private readonly signal: AbortSignal | undefined,
   ) {
     this.left = maxRequests;
+    // Many triggers share a namespace: read its labels once a pass.
+    const labels = new Map<string, Promise<Record<string, string> | undefined>>();
+    const namespaceLabels = (namespace: string | undefined) => {
+      if (!namespace) return deps.namespaceLabels(namespace);
+      let read = labels.get(namespace);
+      if (!read) labels.set(namespace, (read = deps.namespaceLabels(namespace)));
+      return read;
+    };
+    this.deps = { ...deps, namespaceLabels };
   }
 
   async run(): Promise<void> {
