@@ -47,10 +47,7 @@ export class PolicyTriggerController implements LeaderAware {
         cluster: kubeClusterListing(resources),
         engine,
         namespace: config.namespace,
-        namespaceLabels: async (namespace) => {
-          if (!namespace) return undefined;
-          return ((await engine.namespace(namespace))?.metadata?.labels as Record<string, string> | undefined) ?? {};
-        },
+        namespaceLabels: (namespace) => engine.namespaceLabels(namespace),
         log: (message) => this.logger.log(message),
         warn: (message) => this.logger.warn(message),
       },
