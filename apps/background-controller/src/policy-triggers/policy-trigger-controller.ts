@@ -76,11 +76,6 @@ export class PolicyTriggerController implements LeaderAware {
     this.attempts.clear();
   }
 
-  /** Resolves when no change waits or runs (tests). */
-  async idle(): Promise<void> {
-    await this.queue?.idle();
-  }
-
   private enqueue(change: PolicyChange): void {
     const key = (change.type === 'deleted' ? change.previous : change.policy).key;
     const changes = this.pending.get(key) ?? [];
