@@ -17,6 +17,7 @@ import { BackgroundEventRecorders } from './events/background-event-recorders';
 import { HealthController } from './health/health.controller';
 import { BackgroundMetrics } from './metrics/background-metrics';
 import { MetricsController } from './metrics/metrics.controller';
+import { PolicyTriggerController } from './policy-triggers/policy-trigger-controller';
 import { UpdateRequestController } from './update-requests/update-request-controller';
 
 @Module({})
@@ -56,6 +57,7 @@ export class BackgroundControllerModule {
         BackgroundEventRecorders,
         BackgroundMetrics,
         UpdateRequestController,
+        PolicyTriggerController,
       ],
     };
   }

@@ -45,6 +45,16 @@ export {
 export { admissionPatch, type JsonPatchOperation } from './mutate/admission-patch';
 export {
   normalizeGeneratedLabels,
+  LABEL_MANAGED_BY,
+  MANAGED_BY_KYVERNO,
+  LABEL_POLICY_NAME,
+  LABEL_POLICY_NAMESPACE,
+  LABEL_RULE_NAME,
+  LABEL_TRIGGER_GROUP,
+  LABEL_TRIGGER_VERSION,
+  LABEL_TRIGGER_KIND,
+  LABEL_TRIGGER_NAMESPACE,
+  LABEL_TRIGGER_UID,
   type GenerationDetails,
   type GenerationRuleResponse,
   type GeneratedFrom,

@@ -73,8 +73,18 @@ export class BackgroundEngine implements OnModuleDestroy {
   generate: Engine['generate'] = (compiled, request) =>
     this.engine.generate(compiled, request, { deadline: deadlineAfter(EVALUATION_TIMEOUT_MS) });
 
+  /** Matching only (the rules a policy change triggers are probed as validate rules). */
+  validate: Engine['validate'] = (compiled, request) =>
+    this.engine.validate(compiled, request, { deadline: deadlineAfter(EVALUATION_TIMEOUT_MS) });
+
   mutate: Engine['mutate'] = (compiled, request) =>
     this.engine.mutate(compiled, request, { deadline: deadlineAfter(EVALUATION_TIMEOUT_MS) });
+
+  /** The labels of a namespace for namespaceSelector (`{}` when it is gone; undefined without a namespace). */
+  async namespaceLabels(namespace: string | undefined): Promise<Record<string, string> | undefined> {
+    if (!namespace) return undefined;
+    return ((await this.namespace(namespace))?.metadata?.labels as Record<string, string> | undefined) ?? {};
+  }
 
   /** A Namespace as it is now; undefined when it does not exist. */
   namespace(name: string): Promise<KubeObject | undefined> {

@@ -70,16 +70,6 @@ export function checkPolicySpec(c: PolicyCheck): void {
         );
       }
     }
-    if (
-      rule.mutate &&
-      rule.mutate.mutateExistingOnPolicyUpdate !== undefined &&
-      spec.mutateExistingOnPolicyUpdate === true
-    ) {
-      findings.error(
-        ['spec', 'mutateExistingOnPolicyUpdate'],
-        'remove the deprecated field and use spec.mutate[*].mutateExistingOnPolicyUpdate instead',
-      );
-    }
   }
   if (mutateExistingOnPolicyUpdate(c)) {
     rules.forEach((rule, i) => {

@@ -809,6 +809,21 @@ describe('validatePolicy: mutate rules', () => {
       'This field can be ignored or should have value of the namespace where the policy is being created',
     );
   });
+
+  it('mutateExistingOnPolicyUpdate may be set on the policy and on a rule at once (the rule wins)', () => {
+    const targets = [
+      '    targets:',
+      '    - apiVersion: v1',
+      '      kind: ConfigMap',
+      '      name: c',
+      '      namespace: n',
+    ];
+    const ds = check(
+      [...MATCH_POD, '  mutate:', '    mutateExistingOnPolicyUpdate: false', ...targets, '    patchStrategicMerge: {}'],
+      ['background: false', 'mutateExistingOnPolicyUpdate: true'],
+    );
+    expectNoErrors(ds);
+  });
 });
 
 describe('validatePolicy: generate rules', () => {
