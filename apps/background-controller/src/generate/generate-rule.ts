@@ -80,6 +80,7 @@ export async function generateForRule(
       result.generatedResources ?? [],
       details?.synchronize === true,
       deps.cluster,
+      details?.useServerSideApply === true,
     );
     const generated = created.map(resourceSpec);
     if (deps.generateSuccessEvents()) {
