@@ -135,7 +135,11 @@ describe('synchronize', () => {
       15_000,
     );
     await cluster.core.deleteNamespacedConfigMap({ name: 'settings', namespace: 'shop' });
-    await eventually(() => get('v1', 'ConfigMap', 'derived-sync', 'shop') === undefined, 'the synchronized one deleted', 15_000);
+    await eventually(
+      () => get('v1', 'ConfigMap', 'derived-sync', 'shop') === undefined,
+      'the synchronized one deleted',
+      15_000,
+    );
     expect(get('v1', 'ConfigMap', 'derived-nosync', 'shop')).toBeDefined();
   }, 30_000);
 });

@@ -15,7 +15,7 @@ import {
   type SynchronizeLookup,
   type UpdateRequestSpec,
 } from '@edict/admission';
-import type { KubeObject as EngineObject, ResourceRequest } from '@edict/engine';
+import type { KubeObject as EngineObject } from '@edict/engine';
 import { KubeResources } from '@edict/kube';
 import { PolicyCache } from '@edict/policy';
 import { AdmissionConfigService } from '../cluster/admission-config.service';
@@ -51,7 +51,9 @@ export class SynchronizeRequestsService {
   /** A cheap first look, on the review path: whether the request needs `specsFor` at all. */
   concerns(request: AdmissionRequest): boolean {
     if (request.dryRun === true) return false;
-    return mayConcernSynchronize(this.partial(request), { backgroundUsername: this.settings.backgroundUsername });
+    return mayConcernSynchronize(toResourceRequest(request, {}), {
+      backgroundUsername: this.settings.backgroundUsername,
+    });
   }
 
   /** The UpdateRequests for an admitted request (none for requests the resource filters skip). */
@@ -62,10 +64,8 @@ export class SynchronizeRequestsService {
       roles: this.roles.rolesFor(request.userInfo ?? {}),
     });
     if (isFiltered(resourceRequest, this.config.current())) return [];
-    return synchronizeRequestsFor(resourceRequest, this.lookup, { backgroundUsername: this.settings.backgroundUsername });
-  }
-
-  private partial(request: AdmissionRequest): ResourceRequest {
-    return toResourceRequest(request, {});
+    return synchronizeRequestsFor(resourceRequest, this.lookup, {
+      backgroundUsername: this.settings.backgroundUsername,
+    });
   }
 }

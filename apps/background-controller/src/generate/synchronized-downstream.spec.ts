@@ -50,7 +50,11 @@ describe('deleteGeneratedFor', () => {
 describe('markCloneSources', () => {
   it('labels each source of the copies once, keeping its other labels, and skips objects that are no copies', async () => {
     const cluster = new FakeCluster();
-    cluster.put({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'regcred', namespace: 'default', labels: { a: 'b' } } });
+    cluster.put({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'regcred', namespace: 'default', labels: { a: 'b' } },
+    });
     const copy = (namespace: string): KubeObject => ({
       apiVersion: 'v1',
       kind: 'Secret',

@@ -152,17 +152,16 @@ describe('synchronizeRequestsFor', () => {
       'generate.kyverno.io/source-name': 'regcred',
     });
     const deleted = await synchronizeRequestsFor(change('DELETE', SOURCE), lookup);
-    expect(deleted.map((spec) => [spec.resource.uid, spec.deleteDownstream, spec.ruleContext[0]!.deleteDownstream])).toEqual([
+    expect(
+      deleted.map((spec) => [spec.resource.uid, spec.deleteDownstream, spec.ruleContext[0]!.deleteDownstream]),
+    ).toEqual([
       ['ns-uid-a', true, true],
       ['ns-uid-b', true, true],
     ]);
   });
 
   it('leaves an object that is also a trigger of the rule to the trigger path', async () => {
-    const selfCopy = compilePolicies(
-      engine,
-      POLICY('sync', true).replace('kinds: [Namespace]', 'kinds: [Secret]'),
-    );
+    const selfCopy = compilePolicies(engine, POLICY('sync', true).replace('kinds: [Namespace]', 'kinds: [Secret]'));
     const specs = await synchronizeRequestsFor(
       change('UPDATE', SOURCE),
       new FakeLookup([copyIn('team-a', 'sync', 'ns-uid-a')], selfCopy),

@@ -70,9 +70,8 @@ export async function synchronizeRequestsFor(
     const once = `${key}\u0000${rule.name}\u0000${origin.trigger.uid}`;
     if (seen.has(once)) continue;
     seen.add(once);
-    const trigger = { ...origin.trigger, ...(origin.trigger.kind === 'Namespace' ? { namespace: '' } : {}) };
     specs.push(
-      ruleRequestSpec('generate', key, rule, withoutEmpty(trigger), deleteDownstream, {
+      ruleRequestSpec('generate', key, rule, withoutEmpty(origin.trigger), deleteDownstream, {
         userInfo: { userInfo: {} },
         admissionRequestInfo: {},
       }),

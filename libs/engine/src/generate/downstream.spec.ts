@@ -66,9 +66,7 @@ describe('generate labels read back', () => {
       name: 'regcred',
     });
     expect(cloneSourceOf(object({}))).toBeUndefined();
-    expect(
-      generatedForTriggerSelector({ name: 'p' }, { apiVersion: 'v1', kind: 'Namespace', uid: 'u1' }),
-    ).toEqual({
+    expect(generatedForTriggerSelector({ name: 'p' }, { apiVersion: 'v1', kind: 'Namespace', uid: 'u1' })).toEqual({
       'app.kubernetes.io/managed-by': 'kyverno',
       'generate.kyverno.io/policy-name': 'p',
       'generate.kyverno.io/policy-namespace': '',
