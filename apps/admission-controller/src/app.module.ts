@@ -32,6 +32,7 @@ import { AdmissionMetrics } from './metrics/admission-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { SchedulerService } from './scheduler/scheduler.service';
 import { policyStatusWriterProvider } from './status/policy-status.provider';
+import { SynchronizeRequestsService } from './after/synchronize-requests.service';
 import { InstrumentedEngine } from './webhooks/admission-engine';
 import { AdmissionController } from './webhooks/admission.controller';
 import { AdmissionService } from './webhooks/admission.service';
@@ -145,6 +146,7 @@ export class AdmissionControllerModule {
           inject: [KubeResources],
           useFactory: (resources: KubeResources) => new ApiResources((path) => resources.http.json({ path })),
         },
+        SynchronizeRequestsService,
         AfterAdmissionService,
         AdmissionMetrics,
         ...contextLoaderProviders,

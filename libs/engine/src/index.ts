@@ -69,3 +69,16 @@ export {
   findVariables,
   type SubstitutionOptions,
 } from './variables';
+// Synchronize: the generate labels read back (which rule and trigger a downstream object belongs to).
+export {
+  LABEL_CLONE_SOURCE,
+  concernsGenerate,
+  isManagedByKyverno,
+  generatedOrigin,
+  clonedFromSelector,
+  generatedForTriggerSelector,
+  generatedTypes,
+  cloneSourceOf,
+  type GeneratedOrigin,
+  type LabelledTrigger,
+} from './generate';

@@ -24,6 +24,7 @@ import type { ControllerConfig } from '../config/controller-config';
 import type { ReviewKind, ReviewOutcome } from '../webhooks/review-decision';
 import { registerAfterAdmissionMetrics, type AfterAdmissionFigures } from './after-admission-metrics';
 import { admissionEvents } from './admission-events';
+import { SynchronizeRequestsService } from './synchronize-requests.service';
 import { UpdateRequestCreator } from './update-request-creator';
 
 /** Kyverno's event source for the admission controller (`reportingController`). */
@@ -48,6 +49,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     private readonly reports: AdmissionReportQueue,
     resources: KubeResources,
     metrics: ReportsMetrics,
+    private readonly synchronize: SynchronizeRequestsService,
   ) {
     this.queue = new BoundedWorkQueue<AfterJob>({
       capacity: settings.auditQueueSize,
@@ -75,7 +77,12 @@ export class AfterAdmissionService implements OnApplicationShutdown {
   /** Hands a decided review over; returns at once (false when the work was dropped). */
   schedule(kind: ReviewKind, request: AdmissionRequest, outcome: ReviewOutcome | undefined): boolean {
     if (!outcome || request.dryRun === true) return true;
-    if (!outcome.validation && !(outcome.mutation && outcome.mutation.reportResults.length > 0)) return true;
+    if (
+      !outcome.validation &&
+      !(outcome.mutation && outcome.mutation.reportResults.length > 0) &&
+      !this.synchronizes(kind, request, outcome)
+    )
+      return true;
     return this.queue.offer({ kind, request, outcome });
   }
 
@@ -124,9 +131,18 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     await this.events.stop();
   }
 
-  private async run({ request, outcome }: AfterJob): Promise<void> {
+  /** An admitted change to a generated object or a clone source (synchronize), seen by the validating webhook. */
+  private synchronizes(kind: ReviewKind, request: AdmissionRequest, outcome: ReviewOutcome): boolean {
+    return kind === 'validate' && outcome.decision.allowed && this.synchronize.concerns(request);
+  }
+
+  private async run({ kind, request, outcome }: AfterJob): Promise<void> {
     // Let the answer go out first: the job may start in the same tick the review was decided.
     await new Promise((resolve) => setImmediate(resolve));
+    if (this.synchronizes(kind, request, outcome)) {
+      for (const spec of await this.synchronize.specsFor(request))
+        this.updateRequests.submit({ requestUid: request.uid, spec });
+    }
     const { validation, mutation } = outcome;
     if (mutation) this.report(request, mutation.reportResults);
     if (!validation) return;

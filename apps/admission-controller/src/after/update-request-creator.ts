@@ -97,10 +97,20 @@ export class UpdateRequestCreator {
   }
 }
 
-/** A label-safe key for one rule's UpdateRequest of one admission request. */
+/** A label-safe key for one rule's UpdateRequest for one trigger of one admission request. */
 function requestKey(job: UpdateRequestJob): string {
   return createHash('sha256')
-    .update(`${job.requestUid}\u0000${job.spec.policy}\u0000${job.spec.rule}\u0000${job.spec.requestType}`)
+    .update(
+      [
+        job.requestUid,
+        job.spec.policy,
+        job.spec.rule,
+        job.spec.requestType,
+        // One admission request may name several triggers of one rule (a clone source's copies).
+        job.spec.resource.uid ?? job.spec.resource.name ?? '',
+        String(job.spec.deleteDownstream),
+      ].join('\u0000'),
+    )
     .digest('hex')
     .slice(0, 40);
 }

@@ -38,6 +38,18 @@ describe('applyDownstream', () => {
     expect(cluster.writes).toHaveLength(writes);
   });
 
+  it('with server-side apply, sets the rule’s fields and keeps fields others added', async () => {
+    const cluster = new FakeCluster();
+    cluster.put(configMap({ a: 'edited', b: 'added by a user' }));
+    await applyDownstream([configMap({ a: '1' })], true, cluster, true);
+    expect(cluster.find('v1', 'ConfigMap', 'settings', 'team')?.data).toEqual({ a: '1', b: 'added by a user' });
+    await applyDownstream([configMap({ a: '1' })], true, cluster, false);
+    expect(cluster.find('v1', 'ConfigMap', 'settings', 'team')?.data).toEqual({ a: '1', b: 'added by a user' });
+    cluster.put(configMap({ a: 'edited', b: 'added by a user' }));
+    await applyDownstream([configMap({ a: '1' })], true, cluster, false);
+    expect(cluster.find('v1', 'ConfigMap', 'settings', 'team')?.data).toEqual({ a: '1' });
+  });
+
   it('treats a create that lost the race to another leader as an existing object', async () => {
     const cluster = new FakeCluster();
     const original = cluster.create.bind(cluster);

@@ -21,6 +21,7 @@ export async function applyDownstream(
   objects: readonly KubeObject[],
   synchronize: boolean,
   cluster: ClusterObjects,
+  serverSideApply = false,
 ): Promise<DownstreamOutcome> {
   const created: KubeObject[] = [];
   const updated: KubeObject[] = [];
@@ -38,7 +39,7 @@ export async function applyDownstream(
       }
     }
     if (!synchronize) continue;
-    const written = await updateUntilSettled(desired, existing, ref, cluster);
+    const written = await updateUntilSettled(desired, existing, ref, cluster, serverSideApply);
     if (written) updated.push(written);
   }
   return { created, updated };
@@ -50,14 +51,17 @@ async function updateUntilSettled(
   existing: KubeObject,
   ref: ObjectRef,
   cluster: ClusterObjects,
+  serverSideApply: boolean,
 ): Promise<KubeObject | undefined> {
   let current: KubeObject | undefined = existing;
   for (let attempt = 1; ; attempt++) {
     if (!current) return cluster.create(withoutResourceVersion(desired));
     if (contains(current, desired)) return undefined;
     try {
-      const metadata = { ...desired.metadata, resourceVersion: current.metadata?.resourceVersion };
-      return await cluster.replace({ ...desired, metadata });
+      // Server-side apply (`useServerSideApply`) sets the rule's fields and keeps fields others set.
+      const next = serverSideApply ? (mergeInto(current, desired) as KubeObject) : desired;
+      const metadata = { ...next.metadata, resourceVersion: current.metadata?.resourceVersion };
+      return await cluster.replace({ ...next, metadata });
     } catch (error) {
       if (!isConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
       current = await cluster.get(ref);
@@ -78,6 +82,16 @@ function withoutResourceVersion(object: KubeObject): KubeObject {
   if (object.metadata?.resourceVersion === undefined) return object;
   const { resourceVersion: _dropped, ...metadata } = object.metadata;
   return { ...object, metadata };
+}
+
+/** `fields` over `base`: objects merged key by key, anything else (lists too) replaced. */
+function mergeInto(base: unknown, fields: unknown): unknown {
+  const isMap = (value: unknown): value is Record<string, unknown> =>
+    value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (!isMap(base) || !isMap(fields)) return fields;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(fields)) out[key] = mergeInto(base[key], value);
+  return out;
 }
 
 /** Whether every field of `wanted` is in `actual` with the same value (arrays compared whole). */

@@ -26,6 +26,7 @@ import {
   type RuleWorkOutcome,
 } from '../update-requests/rule-work';
 import { applyDownstream } from './apply-downstream';
+import { deleteGeneratedFor, markCloneSources } from './synchronized-downstream';
 
 /** Kyverno's message when the rule no longer matches the trigger. */
 export const DOES_NOT_APPLY = 'policy does not apply to resource';
@@ -41,6 +42,14 @@ export async function generateForRule(
   if (!rule) return done();
   const policy = policyIdentity(cached);
   const triggerSpec = ruleContext.trigger ?? spec.resource;
+  if (ruleContext.deleteDownstream && triggerSpec.uid) {
+    try {
+      await deleteGeneratedFor(rule, cached, triggerSpec, deps.cluster);
+      return done();
+    } catch (error) {
+      return failed(`rule ${rule.name} failed: failed to delete downstream resources: ${errorText(error)}`);
+    }
+  }
   let trigger;
   try {
     trigger = await resolveTrigger(spec, triggerSpec, deps.cluster, { preferCluster: true });
@@ -63,10 +72,15 @@ export async function generateForRule(
     if (result.status === 'skip') return done();
     if (result.status !== 'pass') return fail(result.message);
     const details = result.generation;
+    if (details?.synchronize === true) {
+      // Kyverno only logs a failure here: the copies are still written, only source changes go unseen.
+      await markCloneSources(result.generatedResources ?? [], deps.cluster).catch(() => undefined);
+    }
     const { created } = await applyDownstream(
       result.generatedResources ?? [],
       details?.synchronize === true,
       deps.cluster,
+      details?.useServerSideApply === true,
     );
     const generated = created.map(resourceSpec);
     if (deps.generateSuccessEvents()) {

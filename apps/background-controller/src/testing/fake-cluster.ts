@@ -1,6 +1,6 @@
 /** A typed fake of ClusterObjects: objects in memory with resourceVersions, 404/409 as the API server answers. */
 import { KubeApiError, type KubeObject } from '@edict/kube';
-import type { ClusterObjects, ObjectRef } from '../update-requests/cluster-objects';
+import type { ClusterObjects, ListRequest, ObjectRef } from '../update-requests/cluster-objects';
 
 export class FakeCluster implements ClusterObjects {
   readonly objects = new Map<string, KubeObject>();
@@ -27,6 +27,23 @@ export class FakeCluster implements ClusterObjects {
   async get(ref: ObjectRef): Promise<KubeObject | undefined> {
     const found = this.objects.get(key(ref.apiVersion, ref.kind, ref.namespace, ref.name));
     return found && structuredClone(found);
+  }
+
+  /** One page; equality label selectors (`a=b,c=`) only. */
+  async *list(request: ListRequest): AsyncIterable<KubeObject[]> {
+    const wanted = (request.labelSelector ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((term) => term.split('=') as [string, string]);
+    yield [...this.objects.values()]
+      .filter(
+        (object) =>
+          object.apiVersion === request.apiVersion &&
+          object.kind === request.kind &&
+          (request.namespace === undefined || object.metadata?.namespace === request.namespace) &&
+          wanted.every(([label, value]) => object.metadata?.labels?.[label] === value),
+      )
+      .map((object) => structuredClone(object));
   }
 
   async create(object: KubeObject): Promise<KubeObject> {

@@ -29,6 +29,18 @@ function spec(operation: 'CREATE' | 'UPDATE' | 'DELETE', admission?: Partial<Adm
 }
 
 describe('resolveTrigger', () => {
+  it('finds a trigger named only by uid (requests made from a downstream object’s labels)', async () => {
+    const cluster = new FakeCluster();
+    cluster.put({ ...secret('other'), metadata: { ...secret('other').metadata, uid: 'uid-other' } });
+    cluster.put({ ...secret('key'), metadata: { ...secret('key').metadata, uid: 'uid-key' } });
+    const request = spec('CREATE');
+    const byUid = { apiVersion: 'v1', kind: 'Secret', namespace: 'shop', uid: 'uid-key' };
+    expect((await resolveTrigger(request, byUid, cluster, { preferCluster: true })).metadata?.name).toBe('key');
+    await expect(
+      resolveTrigger(request, { ...byUid, uid: 'uid-gone' }, cluster, { preferCluster: true }),
+    ).rejects.toBeInstanceOf(TriggerNotFoundError);
+  });
+
   it('reads the trigger as it is now, falling back to the admission request when it is gone', async () => {
     const cluster = new FakeCluster();
     cluster.put(secret('key', { now: 'yes' }));

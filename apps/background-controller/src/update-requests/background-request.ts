@@ -39,24 +39,40 @@ export class TriggerNotFoundError extends Error {
 export async function resolveTrigger(
   spec: UpdateRequestSpec,
   trigger: UpdateRequestResourceSpec,
-  cluster: Pick<ClusterObjects, 'get'>,
+  cluster: Pick<ClusterObjects, 'get' | 'list'>,
   options: { preferCluster: boolean },
 ): Promise<KubeObject> {
   const admission = admissionRequestOf(spec);
   const operation = operationOf(spec);
   const readCluster = operation !== 'DELETE' && (options.preferCluster || !admission || operation === 'CREATE');
-  if (readCluster && trigger.kind && trigger.name) {
-    const current = await cluster.get({
-      apiVersion: trigger.apiVersion ?? 'v1',
-      kind: trigger.kind,
-      namespace: trigger.kind === 'Namespace' ? undefined : trigger.namespace || undefined,
-      name: trigger.name,
-    });
+  if (readCluster && trigger.kind && (trigger.name || trigger.uid)) {
+    const current = await readTrigger(trigger, cluster);
     if (current) return current;
   }
   const kept = operation === 'DELETE' ? (admission?.oldObject ?? admission?.object) : admission?.object;
   if (kept && typeof kept === 'object') return kept as KubeObject;
   throw new TriggerNotFoundError(`trigger ${describeResource(trigger)} not found`);
+}
+
+/**
+ * The trigger by name, or by uid when the request names no name (requests made from a downstream
+ * object's labels know only the uid, as in Kyverno).
+ */
+async function readTrigger(
+  trigger: UpdateRequestResourceSpec,
+  cluster: Pick<ClusterObjects, 'get' | 'list'>,
+): Promise<KubeObject | undefined> {
+  const apiVersion = trigger.apiVersion ?? 'v1';
+  const kind = trigger.kind ?? '';
+  const namespace = kind === 'Namespace' ? undefined : trigger.namespace || undefined;
+  if (!trigger.name) {
+    for await (const page of cluster.list({ apiVersion, kind, ...(namespace ? { namespace } : {}) })) {
+      const found = page.find((object) => object.metadata?.uid === trigger.uid);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  return cluster.get({ apiVersion, kind, namespace, name: trigger.name });
 }
 
 /** The engine's request for `trigger` under the UpdateRequest's context. */

@@ -11,8 +11,21 @@ export interface ObjectRef {
   readonly name: string;
 }
 
+/** A list of one type: in one namespace or (absent) all of them, optionally by label selector. */
+export interface ListRequest {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+}
+
+/** Objects per list request. */
+const PAGE_SIZE = 500;
+
 export interface ClusterObjects {
   get(ref: ObjectRef): Promise<KubeObject | undefined>;
+  /** The objects of one type, page by page (items carry kind and apiVersion). */
+  list(request: ListRequest): AsyncIterable<KubeObject[]>;
   create(object: KubeObject): Promise<KubeObject>;
   /** PUT; the object's resourceVersion makes it conditional. */
   replace(object: KubeObject, subresource?: 'status'): Promise<KubeObject>;
@@ -28,6 +41,19 @@ export function kubeClusterObjects(resources: KubeResources): ClusterObjects {
         if (isNotFound(error)) return undefined;
         throw error;
       }
+    },
+    async *list(request) {
+      const ref = { apiVersion: request.apiVersion, kind: request.kind, namespace: request.namespace };
+      let next: string | undefined;
+      do {
+        const page = await resources.listPage(ref, {
+          limit: PAGE_SIZE,
+          ...(request.labelSelector ? { labelSelector: request.labelSelector } : {}),
+          ...(next ? { continue: next } : {}),
+        });
+        yield page.items;
+        next = page.continue;
+      } while (next);
     },
     create: (object) => resources.create(object),
     replace: (object, subresource) => resources.replace(object, subresource ? { subresource } : {}),

@@ -4,3 +4,4 @@ export {
   type UpdateRequestResourceSpec,
   type BackgroundOptions,
 } from './update-requests';
+export { mayConcernSynchronize, synchronizeRequestsFor, type SynchronizeLookup } from './synchronize-requests';

@@ -1,4 +1,4 @@
-import type { CompiledPolicy, Rule, ResourceRequest, UserInfo } from '@edict/engine';
+import { ruleMatches, type CompiledPolicy, type Rule, type ResourceRequest, type UserInfo } from '@edict/engine';
 import { admissionRequestOf } from '../request/to-resource-request';
 import type { AdmissionRequest } from '../review/types';
 import { backgroundProbe, mutateExistingRules, type AdmissionEngine } from '../policies';
@@ -65,17 +65,37 @@ export async function updateRequestsFor(
     } catch {
       continue;
     }
+    const passed = new Set<string>();
     for (const result of response.rules) {
       if (result.status !== 'pass') continue;
+      passed.add(result.name);
       const mutateRule = existing.find((candidate) => candidate.name === result.name);
       const generateRule = compiled.generateRules.find((candidate) => candidate.name === result.name);
       const rule = mutateRule ?? generateRule;
       if (!rule || skips(rule)) continue;
-      if (request.operation === 'DELETE' && !listsDelete(rule)) continue;
+      if (request.operation === 'DELETE' && !listsDelete(rule)) {
+        // Kyverno: the trigger of a synchronized rule went, so does what the rule generated for it.
+        if (generateRule?.generate?.synchronize === true) specs.push(spec('generate', compiled, rule, request, true));
+        continue;
+      }
       specs.push(spec(mutateRule ? 'mutate' : 'generate', compiled, rule, request));
+    }
+    if (request.operation !== 'UPDATE' || !request.oldResource) continue;
+    // Kyverno: an update after which the trigger no longer matches a synchronized rule it matched
+    // before deletes the rule's downstream for it.
+    for (const rule of compiled.generateRules) {
+      if (passed.has(rule.name) || rule.generate?.synchronize !== true || skips(rule)) continue;
+      const before = { ...request, resource: request.oldResource };
+      if (ruleMatches(rule, before, policyNamespaceOf(compiled)).matched) {
+        specs.push(spec('generate', compiled, rule, request, true));
+      }
     }
   }
   return specs;
+}
+
+function policyNamespaceOf(compiled: CompiledPolicy): string | undefined {
+  return compiled.policy.kind === 'Policy' ? (compiled.policy.metadata.namespace ?? 'default') : undefined;
 }
 
 /** Kyverno's MatchDeleteOperation: a rule acts on DELETE only when its match names the operation. */
@@ -94,6 +114,7 @@ function spec(
   compiled: CompiledPolicy,
   rule: Rule,
   request: ResourceRequest,
+  deleteDownstream = false,
 ): UpdateRequestSpec {
   const trigger = request.resource ?? request.oldResource;
   const resource: UpdateRequestResourceSpec = {};
@@ -102,26 +123,35 @@ function spec(
   if (trigger?.metadata?.namespace) resource.namespace = trigger.metadata.namespace;
   if (trigger?.metadata?.name) resource.name = trigger.metadata.name;
   if (typeof trigger?.metadata?.uid === 'string') resource.uid = trigger.metadata.uid;
-  const synchronize = type === 'generate' ? rule.generate?.synchronize === true : undefined;
   const user = request.user ?? {};
   const userInfo: UpdateRequestSpec['context']['userInfo'] = { userInfo: user.userInfo ?? {} };
   if (user.roles && user.roles.length > 0) userInfo.roles = user.roles;
   if (user.clusterRoles && user.clusterRoles.length > 0) userInfo.clusterRoles = user.clusterRoles;
   const admissionRequest = admissionRequestOf(request);
+  const context: UpdateRequestSpec['context'] = { userInfo, admissionRequestInfo: { operation: request.operation } };
+  if (admissionRequest) context.admissionRequestInfo.admissionRequest = admissionRequest;
+  return ruleRequestSpec(type, compiled.key, rule, resource, deleteDownstream, context);
+}
+
+/** One rule's UpdateRequest spec for one trigger. */
+export function ruleRequestSpec(
+  type: 'mutate' | 'generate',
+  policyKey: string,
+  rule: Rule,
+  trigger: UpdateRequestResourceSpec,
+  deleteDownstream: boolean,
+  context: UpdateRequestSpec['context'],
+): UpdateRequestSpec {
   const out: UpdateRequestSpec = {
     requestType: type,
-    policy: compiled.key,
+    policy: policyKey,
     rule: rule.name,
-    deleteDownstream: false,
-    ruleContext: [{ rule: rule.name, deleteDownstream: false, trigger: resource }],
-    resource,
-    context: {
-      userInfo,
-      admissionRequestInfo: { operation: request.operation },
-    },
+    deleteDownstream,
+    ruleContext: [{ rule: rule.name, deleteDownstream, trigger }],
+    resource: trigger,
+    context,
   };
-  if (admissionRequest) out.context.admissionRequestInfo.admissionRequest = admissionRequest;
-  if (synchronize) {
+  if (type === 'generate' && rule.generate?.synchronize === true) {
     out.synchronize = true;
     (out.ruleContext[0] as UpdateRequestSpec['ruleContext'][number]).synchronize = true;
   }

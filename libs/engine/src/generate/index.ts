@@ -19,6 +19,17 @@ export {
   LABEL_SOURCE_NAME,
   LABEL_CLONE_SOURCE,
 } from './labels';
+export {
+  concernsGenerate,
+  isManagedByKyverno,
+  generatedOrigin,
+  clonedFromSelector,
+  generatedForTriggerSelector,
+  generatedTypes,
+  cloneSourceOf,
+  type GeneratedOrigin,
+  type LabelledTrigger,
+} from './downstream';
 export type {
   GeneratedFrom,
   GeneratingPolicy,
