@@ -5,7 +5,7 @@
  * there (409) is treated as "exists", and an update that lost a race (409) reads again and retries.
  */
 import { isAlreadyExists, isConflict, type KubeObject } from '@edict/kube';
-import type { ClusterObjects, ObjectRef } from '../update-requests/cluster-objects';
+import { objectRef, type ClusterObjects, type ObjectRef } from '../update-requests/cluster-objects';
 
 /** Attempts of one update against concurrent writers before giving up (the request is retried later). */
 const CONFLICT_ATTEMPTS = 5;
@@ -26,7 +26,7 @@ export async function applyDownstream(
   const created: KubeObject[] = [];
   const updated: KubeObject[] = [];
   for (const desired of objects) {
-    const ref = refOf(desired);
+    const ref = objectRef(desired);
     let existing = await cluster.get(ref);
     if (!existing) {
       try {
@@ -67,15 +67,6 @@ async function updateUntilSettled(
       current = await cluster.get(ref);
     }
   }
-}
-
-function refOf(object: KubeObject): ObjectRef {
-  return {
-    apiVersion: object.apiVersion ?? '',
-    kind: object.kind ?? '',
-    ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}),
-    name: object.metadata?.name ?? '',
-  };
 }
 
 function withoutResourceVersion(object: KubeObject): KubeObject {

@@ -16,7 +16,7 @@ import {
   type Rule,
 } from '@edict/engine';
 import { isConflict, isNotFound, type KubeObject } from '@edict/kube';
-import type { ClusterObjects, ObjectRef } from '../update-requests/cluster-objects';
+import { deleteAll, listAll, type ClusterObjects, type ObjectRef } from '../update-requests/cluster-objects';
 
 /** Attempts of one label write against concurrent writers. */
 const CONFLICT_ATTEMPTS = 5;
@@ -31,21 +31,7 @@ export async function deleteGeneratedFor(
   const labelSelector = Object.entries(generatedForTriggerSelector(policy, trigger))
     .map(([key, value]) => `${key}=${value}`)
     .join(',');
-  // Read whole before deleting: a deletion would move later list pages.
-  const found: KubeObject[] = [];
-  for (const type of generatedTypes(rule)) {
-    for await (const page of cluster.list({ ...type, labelSelector })) found.push(...page);
-  }
-  const deleted: UpdateRequestResourceSpec[] = [];
-  for (const object of found) {
-    try {
-      await cluster.delete(refOf(object), { uid: object.metadata?.uid });
-      deleted.push(refOf(object));
-    } catch (error) {
-      if (!isNotFound(error) && !isConflict(error)) throw error;
-    }
-  }
-  return deleted;
+  return deleteAll(cluster, await listAll(cluster, generatedTypes(rule), labelSelector));
 }
 
 /** Labels the sources the copies in `objects` were cloned from (objects that are no copies are skipped). */
@@ -74,9 +60,4 @@ async function markSource(ref: ObjectRef, cluster: ClusterObjects): Promise<void
       if (!isConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
     }
   }
-}
-
-function refOf(object: KubeObject): ObjectRef & UpdateRequestResourceSpec {
-  const { namespace, name = '' } = object.metadata ?? {};
-  return { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '', ...(namespace ? { namespace } : {}), name };
 }

@@ -1,10 +1,9 @@
 /**
- * The reads a policy's lifecycle needs beyond single objects, as a port (a typed fake in specs):
- * the types a `match` kind selector names (through API discovery, as Kyverno resolves kinds),
- * and lists of one type, a page at a time so that a large cluster is never held in memory.
+ * What a policy's lifecycle reads beyond the processing port, as a port (a typed fake in specs):
+ * the types a `match` kind selector names, through API discovery, as Kyverno resolves kinds.
  */
 import { parseKind } from '@edict/engine';
-import type { KubeObject, KubeResources } from '@edict/kube';
+import type { KubeResources } from '@edict/kube';
 import { DiscoveryResolver } from '@edict/webhooks';
 import { kubeClusterObjects, type ClusterObjects } from '../update-requests/cluster-objects';
 
@@ -14,23 +13,10 @@ export interface ObjectType {
   readonly namespaced: boolean;
 }
 
-export interface ListRequest {
-  readonly apiVersion: string;
-  readonly kind: string;
-  /** Only this namespace; every namespace when absent. */
-  readonly namespace?: string;
-  readonly labelSelector?: string;
-}
-
 export interface ClusterListing extends ClusterObjects {
   /** The served types a kind selector (`Namespace`, `apps/v1/Deployment`, `*`) names; subresources name none. */
   typesOf(selector: string): Promise<ObjectType[]>;
-  /** The objects of one type, page by page (items carry kind and apiVersion). */
-  list(request: ListRequest): AsyncIterable<KubeObject[]>;
 }
-
-/** Objects per list request. */
-const PAGE_SIZE = 500;
 
 export function kubeClusterListing(resources: KubeResources): ClusterListing {
   const discovery = new DiscoveryResolver(resources.http);
@@ -51,19 +37,6 @@ export function kubeClusterListing(resources: KubeResources): ClusterListing {
         types.push({ apiVersion, kind: found.kind, namespaced: found.namespaced });
       }
       return types;
-    },
-    async *list(request) {
-      const ref = { apiVersion: request.apiVersion, kind: request.kind, namespace: request.namespace };
-      let next: string | undefined;
-      do {
-        const page = await resources.listPage(ref, {
-          limit: PAGE_SIZE,
-          ...(request.labelSelector ? { labelSelector: request.labelSelector } : {}),
-          ...(next ? { continue: next } : {}),
-        });
-        yield page.items;
-        next = page.continue;
-      } while (next);
     },
   };
 }

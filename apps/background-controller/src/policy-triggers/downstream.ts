@@ -13,8 +13,7 @@ import {
 } from '@edict/engine';
 import { isConflict, isNotFound, type KubeObject } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
-import type { ObjectRef } from '../update-requests/cluster-objects';
-import type { ClusterListing } from './cluster-listing';
+import { deleteAll, listAll, objectRef, type ClusterObjects } from '../update-requests/cluster-objects';
 import type { TargetType } from './rule-changes';
 
 /** Attempts of one label removal against concurrent writers. */
@@ -30,40 +29,23 @@ export function downstreamSelector(policy: Pick<CachedPolicy, 'name' | 'namespac
   ].join(',');
 }
 
-/**
- * Every downstream object of `rule` of the given types, in every namespace; read whole before
- * anything is changed, as a change would move later list pages.
- */
-export async function findDownstream(
-  cluster: ClusterListing,
+/** Every downstream object of `rule` of the given types, in every namespace. */
+export function findDownstream(
+  cluster: ClusterObjects,
   policy: Pick<CachedPolicy, 'name' | 'namespace'>,
   rule: string,
   types: readonly TargetType[],
 ): Promise<KubeObject[]> {
-  const labelSelector = downstreamSelector(policy, rule);
-  const found: KubeObject[] = [];
-  for (const type of types) {
-    for await (const page of cluster.list({ ...type, labelSelector })) found.push(...page);
-  }
-  return found;
+  return listAll(cluster, types, downstreamSelector(policy, rule));
 }
 
 /** Deletes the objects; returns how many it deleted. */
-export async function deleteDownstream(cluster: ClusterListing, objects: readonly KubeObject[]): Promise<number> {
-  let deleted = 0;
-  for (const object of objects) {
-    try {
-      await cluster.delete(refOf(object), { uid: object.metadata?.uid });
-      deleted++;
-    } catch (error) {
-      if (!isNotFound(error) && !isConflict(error)) throw error;
-    }
-  }
-  return deleted;
+export async function deleteDownstream(cluster: ClusterObjects, objects: readonly KubeObject[]): Promise<number> {
+  return (await deleteAll(cluster, objects)).length;
 }
 
 /** Removes the policy and rule labels, as Kyverno does when a rule's target changes; returns how many it changed. */
-export async function releaseDownstream(cluster: ClusterListing, objects: readonly KubeObject[]): Promise<number> {
+export async function releaseDownstream(cluster: ClusterObjects, objects: readonly KubeObject[]): Promise<number> {
   let released = 0;
   for (const listed of objects) {
     let current: KubeObject | undefined = listed;
@@ -79,14 +61,9 @@ export async function releaseDownstream(cluster: ClusterListing, objects: readon
       } catch (error) {
         if (isNotFound(error)) break;
         if (!isConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
-        current = await cluster.get(refOf(current));
+        current = await cluster.get(objectRef(current));
       }
     }
   }
   return released;
-}
-
-function refOf(object: KubeObject): ObjectRef {
-  const { namespace, name = '' } = object.metadata ?? {};
-  return { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '', ...(namespace ? { namespace } : {}), name };
 }

@@ -24,7 +24,7 @@ import {
 } from '@edict/engine';
 import type { KubeObject } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
-import type { ClusterListing, ObjectType } from './cluster-listing';
+import type { ObjectType } from './cluster-listing';
 import { deleteDownstream, findDownstream, releaseDownstream } from './downstream';
 import {
   createLifecycleRequest,

@@ -15,8 +15,6 @@ import { loadBackgroundConfig } from '../config/background-config';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const namespaces = { any: [{ resources: { kinds: ['Namespace'] } }] };
-
 describe('policy lifecycle in the background controller', () => {
   let cluster: E2eCluster;
   let background: RunningBackgroundController;

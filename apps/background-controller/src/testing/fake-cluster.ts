@@ -29,21 +29,20 @@ export class FakeCluster implements ClusterObjects {
     return found && structuredClone(found);
   }
 
-  /** One page; equality label selectors (`a=b,c=`) only. */
+  /** Equality label selectors (`a=b,c=`) only; two objects a page, so that paging is exercised. */
   async *list(request: ListRequest): AsyncIterable<KubeObject[]> {
     const wanted = (request.labelSelector ?? '')
       .split(',')
       .filter(Boolean)
       .map((term) => term.split('=') as [string, string]);
-    yield [...this.objects.values()]
-      .filter(
-        (object) =>
-          object.apiVersion === request.apiVersion &&
-          object.kind === request.kind &&
-          (request.namespace === undefined || object.metadata?.namespace === request.namespace) &&
-          wanted.every(([label, value]) => object.metadata?.labels?.[label] === value),
-      )
-      .map((object) => structuredClone(object));
+    const items = [...this.objects.values()].filter(
+      (object) =>
+        object.apiVersion === request.apiVersion &&
+        object.kind === request.kind &&
+        (request.namespace === undefined || object.metadata?.namespace === request.namespace) &&
+        wanted.every(([label, value]) => object.metadata?.labels?.[label] === value),
+    );
+    for (let start = 0; start < items.length; start += 2) yield structuredClone(items.slice(start, start + 2));
   }
 
   async create(object: KubeObject): Promise<KubeObject> {

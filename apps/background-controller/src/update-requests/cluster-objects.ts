@@ -2,7 +2,7 @@
  * The API server calls processing makes, as a port (a typed fake in specs): reads answer
  * `undefined` for a missing object; writes throw KubeApiError (409 conflict, 404, 403...).
  */
-import { isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
+import { isConflict, isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
 
 export interface ObjectRef {
   readonly apiVersion: string;
@@ -59,4 +59,43 @@ export function kubeClusterObjects(resources: KubeResources): ClusterObjects {
     replace: (object, subresource) => resources.replace(object, subresource ? { subresource } : {}),
     delete: (ref, preconditions) => resources.delete(ref, preconditions ? { preconditions } : {}),
   };
+}
+
+/** Where an object lives, as a ref for get/delete. */
+export function objectRef(object: KubeObject): ObjectRef {
+  const { namespace, name = '' } = object.metadata ?? {};
+  return { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '', ...(namespace ? { namespace } : {}), name };
+}
+
+/**
+ * Every object of the types matching the label selector, in every namespace; read whole before
+ * the caller changes anything, as a change would move later list pages.
+ */
+export async function listAll(
+  cluster: ClusterObjects,
+  types: readonly Pick<ListRequest, 'apiVersion' | 'kind'>[],
+  labelSelector: string,
+): Promise<KubeObject[]> {
+  const found: KubeObject[] = [];
+  for (const { apiVersion, kind } of types) {
+    for await (const page of cluster.list({ apiVersion, kind, labelSelector })) found.push(...page);
+  }
+  return found;
+}
+
+/**
+ * Deletes each object at the uid it was read with; returns the refs it deleted. One already gone,
+ * or replaced by another of the same name (a conflict on the uid), is left alone: safe to run twice.
+ */
+export async function deleteAll(cluster: ClusterObjects, objects: readonly KubeObject[]): Promise<ObjectRef[]> {
+  const deleted: ObjectRef[] = [];
+  for (const object of objects) {
+    try {
+      await cluster.delete(objectRef(object), { uid: object.metadata?.uid });
+      deleted.push(objectRef(object));
+    } catch (error) {
+      if (!isNotFound(error) && !isConflict(error)) throw error;
+    }
+  }
+  return deleted;
 }
