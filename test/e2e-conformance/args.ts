@@ -25,6 +25,12 @@ export const USAGE =
 
 /** Default scale: chainsaw's 30 s assert timeout becomes 6 s, Kyverno's 1m30s becomes 18 s. */
 export const DEFAULT_TIMEOUT_SCALE = 0.2;
+/**
+ * Scale of script and command timeouts (chainsaw's 5 s becomes 10 s): they run host processes,
+ * which the embedded cluster does not speed up, and `kyverno` is Edict's Node CLI, slower to start
+ * than Kyverno's Go binary, more so on a busy 2-core machine.
+ */
+export const EXEC_TIMEOUT_SCALE = 2;
 /** Default scale of sleeps: the suite's usual 3 s becomes 1.5 s. */
 export const DEFAULT_SLEEP_SCALE = 0.5;
 

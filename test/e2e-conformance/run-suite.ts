@@ -17,7 +17,7 @@ import {
   type ChainsawRunOptions,
   type ChainsawTestResult,
 } from '@edict/chainsaw';
-import type { E2eArgs } from './args';
+import { EXEC_TIMEOUT_SCALE, type E2eArgs } from './args';
 import type { E2eTestRecord } from './report';
 import type { SuiteCluster } from './suite-cluster';
 
@@ -85,6 +85,7 @@ export async function runSuite(
           kubeconfigPath: cluster.kubeconfigPath,
           env: cluster.env,
           timeoutScale: args.timeoutScale,
+          execTimeoutScale: EXEC_TIMEOUT_SCALE,
           sleepScale: args.sleepScale,
           aroundTest,
           onResult: (result) => record(recordOf(args.suiteDir, result)),
