@@ -459,6 +459,34 @@ describe('validatePolicy: variables', () => {
       'variable target.metadata.name must match regex',
     );
   });
+
+  it("a target's own preconditions may read target.*, its resource fields may not", () => {
+    const target = (field: string) => [
+      '  mutate:',
+      '    targets:',
+      '    - apiVersion: v1',
+      '      kind: ConfigMap',
+      ...field.split('\n'),
+      '    patchStrategicMerge:',
+      '      metadata:',
+      '        labels:',
+      '          a: b',
+    ];
+    const precondition = [
+      '      namespace: "{{ request.object.metadata.namespace }}"',
+      '      preconditions:',
+      '        all:',
+      '        - key: "{{ target.metadata.labels.foo || \'\' }}"',
+      '          operator: Equals',
+      '          value: bar',
+    ].join('\n');
+    expectNoErrors(check([...MATCH_POD, ...target(precondition)]));
+    expectOneError(
+      check([...MATCH_POD, ...target('      name: "{{ target.metadata.name }}"')]),
+      'spec.rules[0].mutate.targets[0].name',
+      'invalid variables defined at mutate.targets[0]: variable target.metadata.name must match regex',
+    );
+  });
 });
 
 describe('validatePolicy: context entries', () => {
