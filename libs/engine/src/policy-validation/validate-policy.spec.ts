@@ -909,7 +909,7 @@ describe('validatePolicy: generate rules', () => {
     );
   });
 
-  it('data and clone are exclusive; clone kinds hold no variables; data holds no anchors', () => {
+  it('data and clone are exclusive; variables in the clone source are only warned about; data holds no anchors', () => {
     const both = gen([
       '    apiVersion: v1',
       '    kind: ConfigMap',
@@ -934,11 +934,13 @@ describe('validatePolicy: generate rules', () => {
       '      name: a',
       '      namespace: b',
     ]);
-    expectOneError(
-      vars,
-      'spec.rules[0].generate["clone/cloneList"]',
-      'Generation Rule Clone/CloneList should not have variables',
-    );
+    expectNoErrors(vars);
+    expect(warnings(vars)).toMatchObject([
+      {
+        path: 'spec.rules[0].generate["clone/cloneList"]',
+        message: 'variables in spec.rules[0].generate.clone/cloneList would lead to incorrect synchronization behavior',
+      },
+    ]);
     const anchors = gen([
       '    apiVersion: v1',
       '    kind: ConfigMap',
