@@ -1019,6 +1019,16 @@ describe('validatePolicy: policy-wide settings', () => {
     expectNoErrors(check([...MATCH_POD, ...VALIDATE], ['background: false', 'webhookTimeoutSeconds: 30']));
   });
 
+  it('the deprecated generateExistingOnPolicyUpdate is refused whatever its value', () => {
+    for (const value of ['true', 'false']) {
+      expectOneError(
+        check([...MATCH_POD, ...VALIDATE], ['background: false', `generateExistingOnPolicyUpdate: ${value}`]),
+        'spec.generateExistingOnPolicyUpdate',
+        'remove the deprecated field and use spec.generate[*].generateExisting instead',
+      );
+    }
+  });
+
   it('lower-case failure actions are deprecated (warning)', () => {
     const ds = check([...MATCH_POD, ...VALIDATE], ['background: false', 'validationFailureAction: enforce']);
     expectNoErrors(ds);
