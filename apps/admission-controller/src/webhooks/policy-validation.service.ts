@@ -46,6 +46,9 @@ export class PolicyValidationService implements OnModuleInit {
         namespaced: policy.kind === 'Policy',
         clusterScopedKinds: this.customResources.clusterScopedKinds(),
         againstCluster: true,
+        ...(request.operation === 'UPDATE' && request.oldObject
+          ? { previous: request.oldObject as unknown as Policy }
+          : {}),
       });
       // Kyverno's checks first (their messages win); then what Edict cannot run, refused.
       return decisionFrom(diagnostics.some(isError) ? diagnostics : [...diagnostics, ...checkRulesEdictRuns(policy)]);

@@ -288,17 +288,17 @@ describe('generateResources: cloneList', () => {
     ]);
   });
 
-  it('rejects variables in cloneList', async () => {
-    const bad = generateRule({
-      namespace: 'n',
+  it('resolves variables in the cloneList source per trigger', async () => {
+    const fromTrigger = generateRule({
+      namespace: 'copy',
       cloneList: { namespace: '{{request.object.metadata.name}}', kinds: ['v1/Secret'] },
     });
-    const response = await generateResources(runFor(bad, namespace('n')), new FakeLoader(objects), clusterPolicy);
-    expect(response).toMatchObject({
-      status: 'error',
-      message:
-        'invalid generate rule: generate.clone/cloneList: Generation Rule Clone/CloneList should not have variables',
-    });
+    const loader = new FakeLoader(objects);
+    const response = await generateResources(runFor(fromTrigger, namespace('other')), loader, clusterPolicy);
+    expect(loader.calls).toEqual(['list v1 Secret other null']);
+    expect(response?.generatedResources?.map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual([
+      'copy/three',
+    ]);
   });
 });
 

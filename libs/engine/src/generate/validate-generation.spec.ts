@@ -37,7 +37,7 @@ describe('generationError', () => {
     );
   });
 
-  it('rejects several patterns at once and variables in the source', () => {
+  it('rejects several patterns at once; accepts variables in the source (Kyverno only warns)', () => {
     const both = {
       apiVersion: 'v1',
       kind: 'Secret',
@@ -48,12 +48,8 @@ describe('generationError', () => {
     expect(generationError(both)).toBe(
       'generate: only one of generate patterns(data, clone, cloneList and foreach) can be specified',
     );
-    expect(generationError({ apiVersion: 'v1', kind: '{{k}}', name: 's', data: {} })).toBe(
-      'generate.clone/cloneList: Generation Rule Clone/CloneList should not have variables',
-    );
-    expect(generationError({ apiVersion: 'v1', kind: 'Secret', name: 's', clone: { name: '{{n}}' } })).toBe(
-      'generate.clone/cloneList: Generation Rule Clone/CloneList should not have variables',
-    );
+    expect(generationError({ apiVersion: 'v1', kind: '{{k}}', name: 's', data: {} })).toBeUndefined();
+    expect(generationError({ apiVersion: 'v1', kind: 'Secret', name: 's', clone: { name: '{{n}}' } })).toBeUndefined();
   });
 
   it('reports values of the wrong type', () => {

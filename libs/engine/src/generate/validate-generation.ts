@@ -1,6 +1,5 @@
 import { isObject, type JsonValue } from '../json';
 import type { Generation } from '../policy/types';
-import { hasVariables } from '../variables';
 
 type Pattern = Omit<Generation, 'foreach'>;
 
@@ -55,16 +54,7 @@ function patternProblems(pattern: Pattern, path: string): string[] {
   }
   if (problems.length > 0) return problems;
 
-  // Sources must be fixed: Kyverno rejects variables in the target kind/apiVersion and in clone/cloneList.
-  const fixed = {
-    apiVersion: pattern.apiVersion ?? '',
-    kind: pattern.kind ?? '',
-    clone: pattern.clone ?? {},
-    cloneList: pattern.cloneList ?? {},
-  };
-  if (hasVariables(fixed as unknown as JsonValue)) {
-    problems.push(`${path}.clone/cloneList: Generation Rule Clone/CloneList should not have variables`);
-  }
+  // Variables in the source are allowed: Kyverno only warns that they break synchronization.
   if (!kinds || kinds.length === 0) {
     if (!pattern.kind) problems.push(`${path}.kind: kind can not be empty`);
     if (!pattern.name) problems.push(`${path}.name: name can not be empty`);

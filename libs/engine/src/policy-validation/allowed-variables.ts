@@ -81,38 +81,31 @@ export class VariableAllowance {
   }
 }
 
-/** The patterns a rule's context entries make available (Kyverno's addContextVariables). */
-export function contextPatterns(
-  rule: Rule,
-  options: { targets: 'all' | number | 'none' } = { targets: 'all' },
-): string[] {
+/** The patterns context entries make available (Kyverno's addContextVariables). */
+export function entryPatterns(entries: readonly ContextEntry[] | undefined): string[] {
   const patterns: string[] = [];
-  const add = (entries: readonly ContextEntry[] | undefined) => {
-    for (const entry of entries ?? []) {
-      if (!entry || typeof entry.name !== 'string') continue;
-      if (entry.apiCall || entry.globalReference || entry.imageRegistry || entry.variable)
-        patterns.push(`${entry.name}*`);
-      if (entry.configMap) {
-        patterns.push(
-          `${entry.name}.data`,
-          `${entry.name}.metadata`,
-          `${entry.name}.data.*`,
-          `${entry.name}.metadata.*`,
-        );
-      }
+  for (const entry of entries ?? []) {
+    if (!entry || typeof entry.name !== 'string') continue;
+    if (entry.apiCall || entry.globalReference || entry.imageRegistry || entry.variable)
+      patterns.push(`${entry.name}*`);
+    if (entry.configMap) {
+      patterns.push(`${entry.name}.data`, `${entry.name}.metadata`, `${entry.name}.data.*`, `${entry.name}.metadata.*`);
     }
-  };
-  add(rule.context);
-  for (const verification of rule.verifyImages ?? []) {
-    const attestations = (verification as { attestations?: { name?: string }[] }).attestations ?? [];
-    for (const attestation of attestations)
-      if (attestation && typeof attestation.name === 'string') patterns.push(`${attestation.name}*`);
   }
-  for (const fe of rule.validate?.foreach ?? []) add(fe.context);
-  for (const fe of rule.mutate?.foreach ?? []) add(fe.context);
-  (rule.mutate?.targets ?? []).forEach((target, i) => {
-    if (options.targets === 'all' || options.targets === i) add(target.context);
-  });
-  for (const fe of rule.generate?.foreach ?? []) add(fe.context);
   return patterns;
+}
+
+/** The patterns all of a rule's context entries (and attestations) make available. */
+export function contextPatterns(rule: Rule): string[] {
+  const attestations = (rule.verifyImages ?? []).flatMap(
+    (verification) => (verification as { attestations?: { name?: string }[] }).attestations ?? [],
+  );
+  return [
+    ...entryPatterns(rule.context),
+    ...attestations.flatMap((a) => (a && typeof a.name === 'string' ? [`${a.name}*`] : [])),
+    ...(rule.validate?.foreach ?? []).flatMap((fe) => entryPatterns(fe.context)),
+    ...(rule.mutate?.foreach ?? []).flatMap((fe) => entryPatterns(fe.context)),
+    ...(rule.mutate?.targets ?? []).flatMap((target) => entryPatterns(target.context)),
+    ...(rule.generate?.foreach ?? []).flatMap((fe) => entryPatterns(fe.context)),
+  ];
 }

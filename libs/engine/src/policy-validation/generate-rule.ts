@@ -1,5 +1,5 @@
 import { isObject, type JsonValue } from '../json';
-import type { Generation } from '../policy';
+import { formatPath, type Generation } from '../policy';
 import { hasWildcard } from '../values';
 import type { RuleCheck } from './check-context';
 import type { Path } from './findings';
@@ -64,8 +64,13 @@ function checkPattern(g: GeneratePattern, path: Path, c: RuleCheck): void {
     clone: g.clone ?? null,
     cloneList: g.cloneList ?? null,
   };
+  // Kyverno accepts variables here (the source is resolved per trigger) but warns: a source that
+  // changes with the trigger breaks synchronization.
   if (containsVariable(sourceSpec as unknown as JsonValue)) {
-    findings.error([...path, 'clone/cloneList'], 'Generation Rule Clone/CloneList should not have variables');
+    findings.warning(
+      [...path, 'clone/cloneList'],
+      `variables in ${formatPath(path)}.clone/cloneList would lead to incorrect synchronization behavior`,
+    );
   }
   if ((g.cloneList?.kinds?.length ?? 0) === 0) {
     if (!g.kind) findings.error([...path, 'kind'], 'kind can not be empty');

@@ -55,21 +55,17 @@ export function checkPolicySpec(c: PolicyCheck): void {
       'remove the deprecated field and use spec.webhookConfiguration.failurePolicy instead',
     );
   }
-  for (const rule of rules) {
-    if (rule.generate && rule.generate.generateExisting !== undefined) {
-      if (raw.generateExistingOnPolicyUpdate !== undefined) {
-        findings.error(
-          ['spec', 'generateExistingOnPolicyUpdate'],
-          'remove the deprecated field and use spec.generate[*].generateExisting instead',
-        );
-      }
-      if (spec.generateExisting === true) {
-        findings.error(
-          ['spec', 'generateExisting'],
-          'remove the deprecated field and use spec.generate[*].generateExisting instead',
-        );
-      }
-    }
+  if (raw.generateExistingOnPolicyUpdate !== undefined && raw.generateExistingOnPolicyUpdate !== null) {
+    findings.error(
+      ['spec', 'generateExistingOnPolicyUpdate'],
+      'remove the deprecated field and use spec.generate[*].generateExisting instead',
+    );
+  }
+  if (spec.generateExisting === true && rules.some((rule) => rule.generate?.generateExisting !== undefined)) {
+    findings.error(
+      ['spec', 'generateExisting'],
+      'remove the deprecated field and use spec.generate[*].generateExisting instead',
+    );
   }
   if (mutateExistingOnPolicyUpdate(c)) {
     rules.forEach((rule, i) => {

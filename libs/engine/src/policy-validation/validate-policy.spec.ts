@@ -459,6 +459,34 @@ describe('validatePolicy: variables', () => {
       'variable target.metadata.name must match regex',
     );
   });
+
+  it("a target's own preconditions may read target.*, its resource fields may not", () => {
+    const target = (field: string) => [
+      '  mutate:',
+      '    targets:',
+      '    - apiVersion: v1',
+      '      kind: ConfigMap',
+      ...field.split('\n'),
+      '    patchStrategicMerge:',
+      '      metadata:',
+      '        labels:',
+      '          a: b',
+    ];
+    const precondition = [
+      '      namespace: "{{ request.object.metadata.namespace }}"',
+      '      preconditions:',
+      '        all:',
+      '        - key: "{{ target.metadata.labels.foo || \'\' }}"',
+      '          operator: Equals',
+      '          value: bar',
+    ].join('\n');
+    expectNoErrors(check([...MATCH_POD, ...target(precondition)]));
+    expectOneError(
+      check([...MATCH_POD, ...target('      name: "{{ target.metadata.name }}"')]),
+      'spec.rules[0].mutate.targets[0].name',
+      'invalid variables defined at mutate.targets[0]: variable target.metadata.name must match regex',
+    );
+  });
 });
 
 describe('validatePolicy: context entries', () => {
@@ -881,7 +909,7 @@ describe('validatePolicy: generate rules', () => {
     );
   });
 
-  it('data and clone are exclusive; clone kinds hold no variables; data holds no anchors', () => {
+  it('data and clone are exclusive; variables in the clone source are only warned about; data holds no anchors', () => {
     const both = gen([
       '    apiVersion: v1',
       '    kind: ConfigMap',
@@ -906,11 +934,13 @@ describe('validatePolicy: generate rules', () => {
       '      name: a',
       '      namespace: b',
     ]);
-    expectOneError(
-      vars,
-      'spec.rules[0].generate["clone/cloneList"]',
-      'Generation Rule Clone/CloneList should not have variables',
-    );
+    expectNoErrors(vars);
+    expect(warnings(vars)).toMatchObject([
+      {
+        path: 'spec.rules[0].generate["clone/cloneList"]',
+        message: 'variables in spec.rules[0].generate.clone/cloneList would lead to incorrect synchronization behavior',
+      },
+    ]);
     const anchors = gen([
       '    apiVersion: v1',
       '    kind: ConfigMap',
@@ -987,6 +1017,16 @@ describe('validatePolicy: policy-wide settings', () => {
       'the timeout value must be between 1 and 30 seconds',
     );
     expectNoErrors(check([...MATCH_POD, ...VALIDATE], ['background: false', 'webhookTimeoutSeconds: 30']));
+  });
+
+  it('the deprecated generateExistingOnPolicyUpdate is refused whatever its value', () => {
+    for (const value of ['true', 'false']) {
+      expectOneError(
+        check([...MATCH_POD, ...VALIDATE], ['background: false', `generateExistingOnPolicyUpdate: ${value}`]),
+        'spec.generateExistingOnPolicyUpdate',
+        'remove the deprecated field and use spec.generate[*].generateExisting instead',
+      );
+    }
   });
 
   it('lower-case failure actions are deprecated (warning)', () => {

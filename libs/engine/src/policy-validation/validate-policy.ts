@@ -4,6 +4,7 @@ import { checkRuleConditions } from './conditions';
 import { checkRuleContext } from './context-entries';
 import { Findings, objectLabel } from './findings';
 import { checkGenerateRule } from './generate-rule';
+import { checkGenerateUpdate } from './generate-update';
 import { DEFAULT_CLUSTER_SCOPED_KINDS } from './kinds';
 import { checkMatchBlocks } from './match';
 import { checkMatchExcludeConflict } from './match-exclude-conflict';
@@ -37,6 +38,11 @@ export interface PolicyValidationOptions {
    * skips: a validate rule of a background policy may not select a subresource.
    */
   againstCluster?: boolean;
+  /**
+   * The policy as stored before this update (the admission request's oldObject): changes to its
+   * generate rules are checked against it.
+   */
+  previous?: Policy;
   /** Copied into each diagnostic's `file`. */
   file?: string;
 }
@@ -71,6 +77,7 @@ export function validatePolicy(policy: Policy, options: PolicyValidationOptions 
   }
   if (policyWrongTypes(policy, namespaced, findings)) return findings.diagnostics;
   checkPolicySpec(check);
+  if (options.previous) checkGenerateUpdate(check, options.previous);
   const ruleChecks: RuleCheck[] = policy.spec.rules.map((rule, index) => ({
     ...check,
     rule,

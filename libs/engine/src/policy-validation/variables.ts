@@ -1,7 +1,7 @@
 import { isObject, type JsonObject, type JsonValue } from '../json';
 import type { Rule } from '../policy';
 import { findVariables } from '../variables';
-import { contextPatterns, VariableAllowance } from './allowed-variables';
+import { contextPatterns, entryPatterns, VariableAllowance } from './allowed-variables';
 import type { PolicyCheck, RuleCheck } from './check-context';
 import { pointer } from './go-text';
 import { containsVariable, walkStrings, type Segment } from './json-walk';
@@ -124,19 +124,21 @@ export function checkElementOutsideForeach(c: RuleCheck): void {
 
 /**
  * Every variable of the rule must resolve against the mock context: built-in roots or the rule's
- * context entries. Rules that mutate existing resources are first checked target by target (with
- * the rule's context and preconditions), then as a whole with `target.*` allowed.
+ * context entries. Rules that mutate existing resources first have each target's resource fields
+ * checked with the rule's context and preconditions (without `target.*`, which a target's own
+ * context and preconditions may use), then the whole rule with `target.*` allowed.
  */
 export function checkRuleVariables(c: RuleCheck): void {
   const { rule } = c;
   const targets = rule.mutate?.targets;
   if (targets !== undefined) {
+    const allowance = new VariableAllowance(c.background, false, entryPatterns(rule.context));
     targets.forEach((target, i) => {
-      const allowance = new VariableAllowance(c.background, false, contextPatterns(rule, { targets: i }));
+      const { apiVersion, kind, name, namespace, uid } = target;
       const scope: [JsonValue | undefined, Segment[]][] = [
         [rule.context as unknown as JsonValue, ['context']],
         [rule.preconditions as unknown as JsonValue, ['preconditions']],
-        [target as unknown as JsonValue, ['mutate', 'targets', i]],
+        [{ apiVersion, kind, name, namespace, uid } as JsonValue, ['mutate', 'targets', i]],
       ];
       for (const [value, at] of scope) {
         checkVariablesIn(
