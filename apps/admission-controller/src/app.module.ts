@@ -10,12 +10,11 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { CertModule, TlsMaterial } from '@edict/cert';
 import { KUBE_CONFIG, KubeModule, KubeResources } from '@edict/kube';
 import { LeaderModule, LeaderService } from '@edict/leader';
-import { PolicyCache, PolicyModule } from '@edict/policy';
+import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, PolicyCache, PolicyModule } from '@edict/policy';
 import { ReportsModule } from '@edict/reports';
 import { leaderGateOf, WebhooksModule } from '@edict/webhooks';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { adminEndpoints } from './admin/admin-endpoints';
-import { AdmissionConfigService } from './cluster/admission-config.service';
 import { CustomResourceDefinitionsModule, CustomResourceDefinitions } from './cluster/custom-resource-definitions';
 import { leaderGateFor } from './cluster/leader-gate';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
@@ -137,6 +136,7 @@ export class AdmissionControllerModule {
       ],
       providers: [
         { provide: CONTROLLER_CONFIG, useValue: config },
+        { provide: ADMISSION_CONFIG_SOURCE, useValue: config },
         LifecycleState,
         AdmissionConfigService,
         NamespaceLabels,

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@edict/kube/testing';
 import { WebhookRemoval } from '@edict/webhooks';
 import type { RunningController } from './bootstrap';
-import { AdmissionConfigService } from './cluster/admission-config.service';
 import {
   apiErrorMessage,
   requireLabelPolicy,
@@ -17,6 +16,7 @@ import {
   waitForWebhook,
   type E2eCluster,
 } from './testing/e2e-cluster';
+import { AdmissionConfigService } from '@edict/policy';
 
 const ADMISSION = 'admissionregistration.k8s.io/v1';
 const MANAGED_BY = { 'webhook.kyverno.io/managed-by': 'kyverno' };

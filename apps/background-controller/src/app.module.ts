@@ -8,8 +8,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KUBE_CONFIG, KubeModule } from '@edict/kube';
 import { LeaderModule } from '@edict/leader';
-import { PolicyModule } from '@edict/policy';
-import { ClusterConfigService } from './cluster/cluster-config.service';
+import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, PolicyModule } from '@edict/policy';
 import type { BackgroundConfig } from './config/background-config';
 import { BACKGROUND_CONFIG } from './config/tokens';
 import { BackgroundEngine } from './engine/background-engine';
@@ -52,7 +51,8 @@ export class BackgroundControllerModule {
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: BACKGROUND_CONFIG, useValue: config },
-        ClusterConfigService,
+        { provide: ADMISSION_CONFIG_SOURCE, useValue: config },
+        AdmissionConfigService,
         BackgroundEngine,
         BackgroundEventRecorders,
         BackgroundMetrics,

@@ -10,9 +10,9 @@ import type { JsonObject } from '@edict/engine';
 import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
 import { clusterPolicy, startE2eCluster, waitForWebhook, type E2eCluster } from '@edict/admission-controller/testing';
-import { startBackgroundController, type RunningBackgroundController } from './bootstrap';
-import { loadBackgroundConfig } from './config/background-config';
 import { BackgroundMetrics } from './metrics/background-metrics';
+import type { RunningBackgroundController } from './bootstrap';
+import { startTestBackground } from './testing/start-test-background';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -38,23 +38,7 @@ describe('background controller', () => {
     await cluster.startReplica({ omitEvents: [] });
     await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate-policy.edict.svc');
     for (const identity of ['background-a', 'background-b']) {
-      const config = loadBackgroundConfig(
-        {},
-        {
-          kubeSource: 'kubeconfig',
-          kubeconfig: cluster.kubeconfig,
-          host: '127.0.0.1',
-          port: 0,
-          leaseIdentity: identity,
-          watchTimeoutSeconds: 5,
-          leaseDurationMs: 2_000,
-          renewDeadlineMs: 1_500,
-          retryPeriodMs: 200,
-          retryDelayMs: 100,
-          omitEvents: [],
-        },
-      );
-      replicas.push(await startBackgroundController(config, { logger: ['error'] }));
+      replicas.push(await startTestBackground(cluster, { leaseIdentity: identity, omitEvents: [] }));
     }
     await eventually(() => leader() !== undefined, 'a background leader');
   }, 60_000);

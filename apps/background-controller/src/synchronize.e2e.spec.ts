@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@edict/engine';
 import { eventually } from '@edict/kube/testing';
 import { clusterPolicy, startE2eCluster, waitForWebhook, type E2eCluster } from '@edict/admission-controller/testing';
-import { startBackgroundController, type RunningBackgroundController } from './bootstrap';
-import { loadBackgroundConfig } from './config/background-config';
+import type { RunningBackgroundController } from './bootstrap';
+import { startTestBackground } from './testing/start-test-background';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -30,21 +30,7 @@ describe('synchronize', () => {
     cluster = await startE2eCluster();
     await cluster.startReplica({ omitEvents: [] });
     await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate-policy.edict.svc');
-    const config = loadBackgroundConfig(
-      {},
-      {
-        kubeSource: 'kubeconfig',
-        kubeconfig: cluster.kubeconfig,
-        host: '127.0.0.1',
-        port: 0,
-        watchTimeoutSeconds: 5,
-        leaseDurationMs: 2_000,
-        renewDeadlineMs: 1_500,
-        retryPeriodMs: 200,
-        retryDelayMs: 100,
-      },
-    );
-    background = await startBackgroundController(config, { logger: ['error'] });
+    background = await startTestBackground(cluster);
     cluster.apiServer.create({
       apiVersion: 'v1',
       kind: 'Secret',

@@ -50,3 +50,8 @@ export {
 } from './status/policy-status-writer';
 export { KubePolicyStatusStore } from './status/kube-policy-status-store';
 export type { PolicyStatusStore, StatusLeaderGate, StatusPolicySource, WebhookPublicationSource } from './status/ports';
+export {
+  AdmissionConfigService,
+  ADMISSION_CONFIG_SOURCE,
+  type AdmissionConfigSource,
+} from './config/admission-config.service';

@@ -17,8 +17,7 @@ import {
 } from '@edict/admission';
 import type { KubeObject as EngineObject } from '@edict/engine';
 import { KubeResources } from '@edict/kube';
-import { PolicyCache } from '@edict/policy';
-import { AdmissionConfigService } from '../cluster/admission-config.service';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { NamespaceLabels } from '../cluster/namespace-labels.service';
 import { RoleResolverService } from '../cluster/role-resolver.service';
 import type { ControllerConfig } from '../config/controller-config';

@@ -13,10 +13,9 @@ import {
   type PolicyResponse,
   type ResourceRequest,
 } from '@edict/engine';
-import { PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { ClusterContextLoaders, ClusterResourceLoader } from '@edict/context';
 import { KubeAccessReviewer } from '../context/kube-access-reviewer';
-import { AdmissionConfigService } from '../cluster/admission-config.service';
 import { AdmissionMetrics, type RequestFacts } from '../metrics/admission-metrics';
 
 @Injectable()

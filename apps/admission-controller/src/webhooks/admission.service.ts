@@ -17,9 +17,8 @@ import {
   type FailurePolicy,
 } from '@edict/admission';
 import type { EvaluationDeadline } from '@edict/engine';
-import { PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { AfterAdmissionService } from '../after/after-admission.service';
-import { AdmissionConfigService } from '../cluster/admission-config.service';
 import { NamespaceLabels } from '../cluster/namespace-labels.service';
 import { RoleResolverService } from '../cluster/role-resolver.service';
 import { ApiResources } from '../cluster/api-resources';

@@ -4,7 +4,7 @@
  * namespaces is admitted with a warning (it is stored but never used).
  */
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import {
   allow,
   deny,
@@ -22,7 +22,6 @@ import {
   type Policy,
   type PolicyException,
 } from '@edict/engine';
-import { AdmissionConfigService } from '../cluster/admission-config.service';
 import { CustomResourceDefinitions } from '../cluster/custom-resource-definitions';
 import type { ReviewAnswer } from './admission.service';
 

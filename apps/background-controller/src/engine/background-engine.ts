@@ -18,8 +18,7 @@ import {
 import { EgressClient } from '@edict/egress';
 import { deadlineAfter, Engine, type KubeObject as EngineObject } from '@edict/engine';
 import { KubeResources, isNotFound, type KubeObject } from '@edict/kube';
-import { PolicyCache } from '@edict/policy';
-import { ClusterConfigService } from '../cluster/cluster-config.service';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
 
@@ -37,7 +36,7 @@ export class BackgroundEngine implements OnModuleDestroy {
     @Inject(BACKGROUND_CONFIG) config: BackgroundConfig,
     private readonly resources: KubeResources,
     cache: PolicyCache,
-    clusterConfig: ClusterConfigService,
+    clusterConfig: AdmissionConfigService,
   ) {
     const limits: ApiCallLimits = {
       timeoutMs: config.apiCallTimeoutMs,

@@ -4,8 +4,7 @@
  */
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
-import { PolicyCache } from '@edict/policy';
-import { ClusterConfigService } from '../cluster/cluster-config.service';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 
 @Controller()
 export class HealthController {
@@ -13,7 +12,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly cache: PolicyCache,
-    private readonly config: ClusterConfigService,
+    private readonly config: AdmissionConfigService,
   ) {}
 
   @Get(['healthz', 'health/liveness'])

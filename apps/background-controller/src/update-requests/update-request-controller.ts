@@ -8,8 +8,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InformerFactory, KubeResources, type KubeObject } from '@edict/kube';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
-import { PolicyCache } from '@edict/policy';
-import { ClusterConfigService } from '../cluster/cluster-config.service';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
 import { BackgroundEngine } from '../engine/background-engine';
@@ -42,7 +41,7 @@ export class UpdateRequestController implements LeaderAware {
     resources: KubeResources,
     engine: BackgroundEngine,
     events: BackgroundEventRecorders,
-    clusterConfig: ClusterConfigService,
+    clusterConfig: AdmissionConfigService,
   ) {
     this.processor = new UpdateRequestProcessor(
       {

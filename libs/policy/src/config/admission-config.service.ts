@@ -1,13 +1,23 @@
 /**
- * The Kyverno-format ConfigMap, read at start and followed through an informer. Bad values are
- * logged and keep their defaults (as Kyverno does); a deleted ConfigMap means the defaults again.
+ * The Kyverno-format ConfigMap, read at start and followed through an informer, for every
+ * controller that reads it (each provides ADMISSION_CONFIG_SOURCE from its own config). Bad values
+ * are logged and keep their defaults (as Kyverno does); a deleted ConfigMap means the defaults again.
  */
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { defaultAdmissionConfig, parseAdmissionConfig, type AdmissionConfig } from '@edict/admission';
 import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
-import { PolicyCache } from '@edict/policy';
-import { CONTROLLER_CONFIG } from '../config/tokens';
-import type { ControllerConfig } from '../config/controller-config';
+import { PolicyCache } from '../policy-cache';
+
+/** Where the ConfigMap is and what the environment sets over it. */
+export interface AdmissionConfigSource {
+  readonly namespace: string;
+  readonly configMapName: string;
+  readonly watchTimeoutSeconds: number;
+  /** Exception namespaces from the environment; when any, they win over the ConfigMap's. */
+  readonly exceptionNamespaces: readonly string[];
+}
+
+export const ADMISSION_CONFIG_SOURCE = Symbol('ADMISSION_CONFIG_SOURCE');
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
@@ -18,7 +28,7 @@ export class AdmissionConfigService implements OnModuleInit {
   private config: AdmissionConfig;
 
   constructor(
-    @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
+    @Inject(ADMISSION_CONFIG_SOURCE) private readonly settings: AdmissionConfigSource,
     informers: InformerFactory,
     private readonly policies: PolicyCache,
   ) {
