@@ -12,7 +12,7 @@ import { PolicyCache } from '@edict/policy';
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
 import { BackgroundEngine } from '../engine/background-engine';
-import { KeyedQueue } from '../update-requests/keyed-queue';
+import { WorkQueue } from '@edict/work-queue';
 import { errorText } from '../update-requests/rule-work';
 import { kubeClusterListing } from './cluster-listing';
 import { PolicyChangeTracker, type PolicyChange } from './policy-changes';
@@ -34,7 +34,7 @@ export class PolicyTriggerController implements LeaderAware {
   private readonly lifecycle: PolicyLifecycle;
   private readonly pending = new Map<string, PolicyChange[]>();
   private readonly attempts = new Map<string, number>();
-  private queue?: KeyedQueue;
+  private queue?: WorkQueue;
 
   constructor(
     @Inject(BACKGROUND_CONFIG) config: BackgroundConfig,
@@ -56,7 +56,7 @@ export class PolicyTriggerController implements LeaderAware {
   }
 
   async onStartedLeading(signal: AbortSignal): Promise<void> {
-    const queue = new KeyedQueue((key) => this.handle(key, signal), WORKERS);
+    const queue = new WorkQueue((key) => this.handle(key, signal), WORKERS);
     this.queue = queue;
     const tracker = new PolicyChangeTracker();
     const observe = () => {

@@ -15,7 +15,7 @@ import { BackgroundEngine } from '../engine/background-engine';
 import { BackgroundEventRecorders } from '../events/background-event-recorders';
 import { BackgroundMetrics } from '../metrics/background-metrics';
 import { kubeClusterObjects } from './cluster-objects';
-import { KeyedQueue } from './keyed-queue';
+import { WorkQueue } from '@edict/work-queue';
 import { UpdateRequestProcessor } from './update-request-processor';
 import { isUpdateRequest, UPDATE_REQUEST_API_VERSION, UPDATE_REQUEST_KIND } from './update-request';
 
@@ -29,7 +29,7 @@ const MAX_STEP_ERRORS = 10;
 export class UpdateRequestController implements LeaderAware {
   private readonly logger = new Logger('UpdateRequests');
   private readonly processor: UpdateRequestProcessor;
-  private queue?: KeyedQueue;
+  private queue?: WorkQueue;
   private readonly retryAt = new Map<string, number>();
   private readonly stepErrors = new Map<string, number>();
 
@@ -60,7 +60,7 @@ export class UpdateRequestController implements LeaderAware {
   }
 
   async onStartedLeading(signal: AbortSignal): Promise<void> {
-    const queue = new KeyedQueue((name) => this.handle(name), this.config.genWorkers);
+    const queue = new WorkQueue((name) => this.handle(name), this.config.genWorkers);
     this.queue = queue;
     const informer = this.informers.create<KubeObject>({
       apiVersion: UPDATE_REQUEST_API_VERSION,

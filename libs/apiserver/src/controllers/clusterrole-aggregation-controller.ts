@@ -10,7 +10,8 @@ import { metadataOf } from '../resources/prepare';
 import type { ChangeEvent, ObjectStore } from '../store/object-store';
 import type { ControllerClient } from './controller-client';
 import { labelsOf, selects } from './controller-refs';
-import { keyOf, splitKey, WorkQueue } from './work-queue';
+import { keyOf, splitKey } from './queue-keys';
+import { WorkQueue } from '@edict/work-queue';
 
 export const CLUSTERROLES = 'rbac.authorization.k8s.io/clusterroles';
 

@@ -77,7 +77,7 @@ export class ControllerManager {
 
   /** Resolves once no controller has work queued or running (delayed retries aside). */
   async settled(): Promise<void> {
-    while (!this.queues().every((queue) => queue.idle)) {
+    while (!this.queues().every((queue) => queue.depth === 0)) {
       await Promise.all(this.queues().map((queue) => queue.drained()));
     }
   }

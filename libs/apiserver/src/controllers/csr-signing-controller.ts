@@ -9,7 +9,8 @@ import { isObject, type JsonObject } from '@edict/engine';
 import type { ChangeEvent, ObjectStore } from '../store/object-store';
 import type { ClusterCa } from '../tls/cluster-ca';
 import type { ControllerClient } from './controller-client';
-import { splitKey, keyOf, WorkQueue } from './work-queue';
+import { splitKey, keyOf } from './queue-keys';
+import { WorkQueue } from '@edict/work-queue';
 
 const CSRS = 'certificates.k8s.io/certificatesigningrequests';
 const SIGNER = 'kubernetes.io/kube-apiserver-client';

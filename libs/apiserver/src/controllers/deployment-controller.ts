@@ -53,7 +53,8 @@ import {
 } from './deployment-util';
 import { messageOf, numberOr, replicasOf, specOf, statusOf } from './fields';
 import { PODS, REPLICASETS } from './replicaset-controller';
-import { keyOf, splitKey, WorkQueue } from './work-queue';
+import { keyOf, splitKey } from './queue-keys';
+import { WorkQueue } from '@edict/work-queue';
 
 export const DEPLOYMENTS = 'apps/deployments';
 const WORKERS = 5;

@@ -14,7 +14,8 @@ import type { ControllerClient } from './controller-client';
 import { claim, controllerOf, controllerRefTo, isDeleting, labelsOf, selects } from './controller-refs';
 import { messageOf, numberOr, omitZero, replicasOf, specOf, statusOf } from './fields';
 import { isActivePod, isPodAvailable, isPodReady } from './pod-status';
-import { keyOf, splitKey, WorkQueue } from './work-queue';
+import { keyOf, splitKey } from './queue-keys';
+import { WorkQueue } from '@edict/work-queue';
 
 export const REPLICASETS = 'apps/replicasets';
 export const PODS = '/pods';

@@ -9,7 +9,7 @@ import { metadataOf } from '../resources/prepare';
 import { ApiError } from '../status';
 import type { ChangeEvent, ObjectStore } from '../store/object-store';
 import type { ControllerClient } from './controller-client';
-import { WorkQueue } from './work-queue';
+import { WorkQueue } from '@edict/work-queue';
 
 const NAMESPACES = '/namespaces';
 const SERVICE_ACCOUNTS = '/serviceaccounts';

@@ -1,4 +1,4 @@
-// The controllers' work queue: one handler per key at a time, dedup, re-runs, bounded workers, backoff.
+// The controllers' work queue: one handler per key at a time, dedup, re-runs, bounded workers, delays, backoff.
 import { describe, expect, it } from 'vitest';
 import { WorkQueue } from './work-queue';
 
@@ -75,6 +75,16 @@ describe('WorkQueue', () => {
     expect(gaps[0]).toBeGreaterThanOrEqual(4);
     expect(gaps[1]).toBeGreaterThanOrEqual(9);
     expect(gaps[2]).toBeGreaterThanOrEqual(19);
+  });
+
+  it('delays a key, the earlier due time winning', async () => {
+    const seen: string[] = [];
+    const queue = new WorkQueue(async (key) => void seen.push(key), 1);
+    queue.addAfter('a', 1_000);
+    queue.addAfter('a', 10);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(seen).toEqual(['a']);
+    await queue.stop();
   });
 
   it('drops waiting and delayed keys when stopped', async () => {
