@@ -25,12 +25,8 @@ import {
   type ControllerConfig,
   type RunningController,
 } from '@edict/admission-controller';
-import {
-  loadBackgroundConfig,
-  startBackgroundController,
-  type BackgroundConfig,
-  type RunningBackgroundController,
-} from '@edict/background-controller';
+import { loadBackgroundConfig, startBackgroundController, type BackgroundConfig } from '@edict/background-controller';
+import type { RunningHttpController } from '@edict/controller';
 import { explainListenError, LauncherError } from '../launcher-error';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
 import { policiesLoaded, policyValidationPublished, webhooksPublished } from './webhooks-ready';
@@ -66,7 +62,7 @@ export interface LocalCluster {
   readonly apiUrl: string;
   readonly controller: RunningController;
   readonly config: ControllerConfig;
-  readonly background: RunningBackgroundController;
+  readonly background: RunningHttpController;
   readonly kubeconfigPath: string;
   readonly caPath: string;
   readonly installed: readonly ExamplePolicy[];
@@ -95,7 +91,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     throw explainListenError(error, 'API server', LOCAL_HOST, options.apiPort, 'EDICT_API_PORT');
   });
   let controller: RunningController | undefined;
-  let background: RunningBackgroundController | undefined;
+  let background: RunningHttpController | undefined;
   try {
     // The admin's own certificate, as kubeadm's admin.conf holds (the server's default user).
     const admin = await ca.client({ username: DEFAULT_USER.username, groups: DEFAULT_USER.groups ?? [] });
