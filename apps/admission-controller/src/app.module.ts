@@ -32,6 +32,7 @@ import { MetricsController } from './metrics/metrics.controller';
 import { SchedulerService } from './scheduler/scheduler.service';
 import { policyStatusWriterProvider } from './status/policy-status.provider';
 import { SynchronizeRequestsService } from './after/synchronize-requests.service';
+import { UpdateRequestCount } from './after/update-request-count';
 import { InstrumentedEngine } from './webhooks/admission-engine';
 import { AdmissionController } from './webhooks/admission.controller';
 import { AdmissionService } from './webhooks/admission.service';
@@ -147,6 +148,7 @@ export class AdmissionControllerModule {
           useFactory: (resources: KubeResources) => new ApiResources((path) => resources.http.json({ path })),
         },
         SynchronizeRequestsService,
+        UpdateRequestCount,
         AfterAdmissionService,
         AdmissionMetrics,
         ...contextLoaderProviders,

@@ -11,7 +11,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import type { AdmissionRequest, ReportResult } from '@edict/admission';
 import type { PolicyResponse } from '@edict/engine';
 import { EventRecorder, KubeEventSink, KubeResources } from '@edict/kube';
-import { PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import {
   AdmissionReportQueue,
   BoundedWorkQueue,
@@ -25,6 +25,7 @@ import type { ReviewKind, ReviewOutcome } from '../webhooks/review-decision';
 import { registerAfterAdmissionMetrics, type AfterAdmissionFigures } from './after-admission-metrics';
 import { admissionEvents } from './admission-events';
 import { SynchronizeRequestsService } from './synchronize-requests.service';
+import { UpdateRequestCount } from './update-request-count';
 import { UpdateRequestCreator } from './update-request-creator';
 
 /** Kyverno's event source for the admission controller (`reportingController`). */
@@ -50,6 +51,8 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     resources: KubeResources,
     metrics: ReportsMetrics,
     private readonly synchronize: SynchronizeRequestsService,
+    config: AdmissionConfigService,
+    updateRequestCount: UpdateRequestCount,
   ) {
     this.queue = new BoundedWorkQueue<AfterJob>({
       capacity: settings.auditQueueSize,
@@ -61,6 +64,10 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     this.updateRequests = new UpdateRequestCreator(resources, {
       namespace: settings.namespace,
       queueSize: settings.auditQueueSize,
+      backPressure: {
+        count: () => updateRequestCount.current(),
+        threshold: () => config.current().updateRequestThreshold,
+      },
     });
     this.events = new EventRecorder(new KubeEventSink(resources), {
       reportingController: ADMISSION_EVENT_SOURCE,
@@ -92,7 +99,13 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     const events = this.events.stats();
     return {
       auditQueue: { depth: audit.depth + audit.active, dropped: audit.dropped },
-      updateRequests: { depth: urs.depth + urs.active, dropped: urs.dropped, failed: urs.failed, done: urs.done },
+      updateRequests: {
+        depth: urs.depth + urs.active,
+        dropped: urs.dropped,
+        skipped: urs.skipped,
+        failed: urs.failed,
+        done: urs.done,
+      },
       events: {
         pending: events.pending,
         dropped: events.dropped,
