@@ -5,16 +5,22 @@
  * little memory and no API call per admission.
  */
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Gauge } from 'prom-client';
 import { Informer, KubeResources, metadataOnly, resourceListWatch, type KubeObject } from '@edict/kube';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
+import { AdmissionMetrics } from '../metrics/admission-metrics';
 
 @Injectable()
 export class UpdateRequestCount implements OnModuleInit, OnModuleDestroy {
   private readonly informer: Informer<KubeObject>;
   private readonly logger = new Logger('UpdateRequestCount');
 
-  constructor(@Inject(CONTROLLER_CONFIG) settings: ControllerConfig, resources: KubeResources) {
+  constructor(
+    @Inject(CONTROLLER_CONFIG) settings: ControllerConfig,
+    resources: KubeResources,
+    metrics: AdmissionMetrics,
+  ) {
     this.informer = new Informer<KubeObject>(
       metadataOnly(
         resourceListWatch<KubeObject>(resources, {
@@ -29,6 +35,19 @@ export class UpdateRequestCount implements OnModuleInit, OnModuleDestroy {
         logger: { warn: (message) => this.logger.warn(message) },
       },
     );
+    const read = () => this.current();
+    // Kyverno's observable gauge: no sample while the count is unknown.
+    new Gauge({
+      name: 'kyverno_updaterequest_total',
+      help: 'The current number of UpdateRequests in the cluster.',
+      labelNames: ['resource_namespace'],
+      registers: [metrics.registry],
+      collect() {
+        this.reset();
+        const count = read();
+        if (count !== undefined) this.set({ resource_namespace: settings.namespace }, count);
+      },
+    });
   }
 
   onModuleInit(): void {
