@@ -75,8 +75,9 @@ const MAX_LABEL_VALUE = 63;
 
 /**
  * A name as a valid label value: names run to 253 characters, label values to 63 and must end in a
- * letter or digit. Kyverno cuts the name there too; two long names alike in their first 63
- * characters then share the value, so a change to one also resynchronizes the other's copies.
+ * letter or digit, so a longer name is cut (as Kyverno cuts the names it puts in labels). Two long
+ * names alike in their first 63 characters then share the value: a change to one also
+ * resynchronizes the other's copies, which is harmless.
  */
 export function labelValueOf(name: string): string {
   return name.length <= MAX_LABEL_VALUE ? name : name.slice(0, MAX_LABEL_VALUE).replace(/[^A-Za-z0-9]+$/, '');
