@@ -78,7 +78,6 @@ export {
   clonedFromSelector,
   generatedForTriggerSelector,
   generatedTypes,
-  cloneSourceOf,
   type GeneratedOrigin,
   type LabelledTrigger,
 } from './generate';
