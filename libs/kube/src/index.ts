@@ -58,3 +58,5 @@ export { microTime, parseKubeTime } from './helpers/micro-time';
 export { PATCH_CONTENT_TYPES, jsonPointerToken, type PatchType, type JsonPatchOperation } from './helpers/patch-types';
 export { patchObject } from './helpers/patch-object';
 export * from './events';
+export { KeyedQueue, type KeyHandler } from './queue/keyed-queue';
+export { metadataOnly } from './informer/metadata-only';

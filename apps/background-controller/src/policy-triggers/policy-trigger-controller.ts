@@ -6,13 +6,12 @@
  * A failed change is retried with a doubling delay, then given up with an error in the log.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { KubeResources } from '@edict/kube';
+import { KeyedQueue, KubeResources } from '@edict/kube';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { PolicyCache } from '@edict/policy';
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
 import { BackgroundEngine } from '../engine/background-engine';
-import { KeyedQueue } from '../update-requests/keyed-queue';
 import { errorText } from '../update-requests/rule-work';
 import { kubeClusterListing } from './cluster-listing';
 import { PolicyChangeTracker, type PolicyChange } from './policy-changes';

@@ -6,7 +6,7 @@
  * queue; requests in progress finish their current step.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InformerFactory, KubeResources, type KubeObject } from '@edict/kube';
+import { InformerFactory, KeyedQueue, KubeResources, type KubeObject } from '@edict/kube';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import type { BackgroundConfig } from '../config/background-config';
@@ -15,7 +15,6 @@ import { BackgroundEngine } from '../engine/background-engine';
 import { BackgroundEventRecorders } from '../events/background-event-recorders';
 import { BackgroundMetrics } from '../metrics/background-metrics';
 import { kubeClusterObjects } from './cluster-objects';
-import { KeyedQueue } from './keyed-queue';
 import { UpdateRequestProcessor } from './update-request-processor';
 import { isUpdateRequest, UPDATE_REQUEST_API_VERSION, UPDATE_REQUEST_KIND } from './update-request';
 
