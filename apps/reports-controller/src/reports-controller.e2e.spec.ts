@@ -2,7 +2,8 @@
  * End to end through the in-memory API server: the admission controller writes admission reports
  * for an Audit policy, the reports controller (two replicas, one leader) merges them into the
  * Pod's PolicyReport: a violation appears as fail, the fixed Pod turns to pass, the deleted Pod's
- * report goes (owner reference, garbage collector), and the follower never writes.
+ * report goes (owner reference, garbage collector), a deleted policy's results go, and the follower
+ * never writes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LeaderService } from '@edict/leader';
@@ -76,6 +77,16 @@ describe('reports controller', () => {
   it("removes a deleted Pod's report", async () => {
     await cluster.core.deleteNamespacedPod({ name: 'web', namespace: 'default' });
     await eventually(() => policyReport(podUid) === undefined, 'the report gone', 15_000);
+  }, 30_000);
+
+  it("drops a deleted policy's results: a report left empty goes", async () => {
+    const created = await cluster.core.createNamespacedPod({ namespace: 'default', body: testPod('api') as Obj });
+    const uid = created.metadata!.uid!;
+    await eventually(() => policyReport(uid) !== undefined, 'the PolicyReport', 15_000);
+    expect(policyReport(uid)!.metadata.labels).toMatchObject({ 'cpol.kyverno.io/require-team': expect.any(String) });
+    await cluster.deleteClusterPolicy('require-team');
+    await eventually(() => policyReport(uid) === undefined, 'the report without results deleted', 15_000);
+    expect(cluster.apiServer.get('v1', 'Pod', 'api', 'default')).toBeDefined();
   }, 30_000);
 
   it('writes from the leader only', async () => {
