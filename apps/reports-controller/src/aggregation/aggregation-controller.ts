@@ -40,10 +40,8 @@ import { kubeReportsCluster, listAll, type ReportsCluster } from './reports-clus
 const MAX_ATTEMPTS = 10;
 const RETRY_BASE_MS = 100;
 const MAX_RETRY_DELAY_MS = 30_000;
-const POLICY_REPORT_TYPES: readonly ResourceRef[] = [
-  { apiVersion: POLICY_REPORT_API_VERSION, kind: POLICY_REPORT_KIND },
-  { apiVersion: POLICY_REPORT_API_VERSION, kind: CLUSTER_POLICY_REPORT_KIND },
-];
+const POLICY_REPORTS: ResourceRef = { apiVersion: POLICY_REPORT_API_VERSION, kind: POLICY_REPORT_KIND };
+const CLUSTER_POLICY_REPORTS: ResourceRef = { apiVersion: POLICY_REPORT_API_VERSION, kind: CLUSTER_POLICY_REPORT_KIND };
 
 @Injectable()
 @LeaderProvider()
@@ -126,9 +124,10 @@ export class AggregationController implements LeaderAware {
   private async queueReportsOf(policyKey: string): Promise<void> {
     const { label, namespace } = policyLabelOf(policyKey);
     try {
-      for (const type of namespace ? POLICY_REPORT_TYPES.slice(0, 1) : POLICY_REPORT_TYPES) {
-        for await (const report of listAll(this.cluster, { ...type, ...(namespace ? { namespace } : {}) }, label))
-          this.enqueueReport(report);
+      // A Policy's results are only in its namespace's PolicyReports.
+      const types = namespace ? [{ ...POLICY_REPORTS, namespace }] : [POLICY_REPORTS, CLUSTER_POLICY_REPORTS];
+      for (const type of types) {
+        for await (const report of listAll(this.cluster, type, label)) this.enqueueReport(report);
       }
     } catch (error) {
       this.logger.warn(`listing the reports of policy ${policyKey}: ${messageOf(error)}`);
@@ -138,7 +137,7 @@ export class AggregationController implements LeaderAware {
   /** On taking the lead: queues reports naming a policy that is gone or at another resourceVersion. */
   private async queueStaleReports(signal: AbortSignal): Promise<void> {
     try {
-      for (const type of POLICY_REPORT_TYPES) {
+      for (const type of [POLICY_REPORTS, CLUSTER_POLICY_REPORTS]) {
         for await (const report of listAll(this.cluster, type, `${LABEL_MANAGED_BY}=${MANAGED_BY_KYVERNO}`)) {
           if (signal.aborted) return;
           const namespace = report.metadata?.namespace;
