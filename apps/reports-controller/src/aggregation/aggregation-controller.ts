@@ -1,8 +1,9 @@
 /**
  * Leader-only: merges admission reports into PolicyReports. What it watches is metadata only (name,
  * namespace, resource uid label) of AdmissionReports and ClusterAdmissionReports; each event queues
- * the resource (`namespace/uid`), and the aggregator reads what it needs when it runs. When a policy
- * changes or goes, the reports labelled with it are queued so that its stale results are dropped;
+ * the resource (`namespace/uid`), and the aggregator reads what it needs when it runs. When a
+ * policy's spec changes (its generation: status writes do not count) or it goes, the reports
+ * labelled with it are queued so that its stale results are dropped;
  * on taking the lead, reports naming policies that changed meanwhile are queued too. Nothing else
  * is kept in memory.
  */
@@ -136,6 +137,7 @@ export class AggregationController implements LeaderAware {
 
   /** On taking the lead: queues reports naming a policy that is gone or at another resourceVersion. */
   private async queueStaleReports(signal: AbortSignal): Promise<void> {
+    const snapshot = this.cache.snapshot();
     try {
       for (const type of [POLICY_REPORTS, CLUSTER_POLICY_REPORTS]) {
         for await (const report of listAll(this.cluster, type, `${LABEL_MANAGED_BY}=${MANAGED_BY_KYVERNO}`)) {
@@ -143,7 +145,7 @@ export class AggregationController implements LeaderAware {
           const namespace = report.metadata?.namespace;
           const stale = Object.entries(report.metadata?.labels ?? {}).some(([label, version]) => {
             const key = policyKeyOfLabel(label, namespace);
-            return key !== undefined && this.versions.get(key) !== version;
+            return key !== undefined && knownPolicy(snapshot, key)?.resourceVersion !== version;
           });
           if (stale) this.enqueueReport(report);
         }

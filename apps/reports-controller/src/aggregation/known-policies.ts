@@ -1,9 +1,9 @@
 /**
  * The policies as aggregation sees them, from the policy cache: each one's rules (autogen ones
- * included) and resourceVersion, and which policies changed between two cache snapshots. Rule
- * sets are computed once per cached policy object.
+ * included) and resourceVersion, and which policies' specs changed between two cache snapshots.
+ * Rule sets are computed once per cached policy object.
  */
-import type { CachedPolicy, PolicySnapshot } from '@edict/policy';
+import { generationOf, type CachedPolicy, type PolicySnapshot } from '@edict/policy';
 import { LABEL_PREFIX_CLUSTER_POLICY, LABEL_PREFIX_POLICY } from '@edict/reports';
 import type { KnownPolicy } from './report-aggregator';
 
@@ -27,9 +27,17 @@ export function knownPolicy(snapshot: PolicySnapshot, key: string): KnownPolicy 
   return policy;
 }
 
-/** Each policy's resourceVersion, by key. */
+/**
+ * Each policy's spec version, by key: its generation (a status write moves the resourceVersion,
+ * not the rules), else its resourceVersion.
+ */
 export function policyVersions(snapshot: PolicySnapshot): Map<string, string> {
-  return new Map([...snapshot.policies].map(([key, policy]) => [key, policy.resourceVersion ?? '']));
+  return new Map(
+    [...snapshot.policies].map(([key, policy]) => {
+      const generation = policy.source ? generationOf(policy.source) : undefined;
+      return [key, generation !== undefined ? `generation ${generation}` : (policy.resourceVersion ?? '')];
+    }),
+  );
 }
 
 /** Keys of policies removed or changed from `before` to `after` (new ones bring no stale results). */
