@@ -22,7 +22,6 @@ export {
   type InformerLogger,
 } from './informer/informer';
 export {
-  metadataOnly,
   resourceListWatch,
   type ListWatchSource,
   type ResourceListWatchOptions,
@@ -63,3 +62,4 @@ export { microTime, parseKubeTime } from './helpers/micro-time';
 export { PATCH_CONTENT_TYPES, jsonPointerToken, type PatchType, type JsonPatchOperation } from './helpers/patch-types';
 export { patchObject } from './helpers/patch-object';
 export * from './events';
+export { metadataOnly } from './informer/metadata-only';

@@ -1,4 +1,5 @@
-// @edict/reports: Kyverno's admission reports — built, capped, queued and written idempotently.
+// @edict/reports: Kyverno's admission reports (built, capped, queued, written idempotently) and the
+// per-resource PolicyReports the reports controller merges them into.
 export { ReportsModule, type ReportsModuleConfig, type ReportsModuleAsyncConfig } from './reports.module';
 export {
   ReportsModuleOptions,
@@ -23,6 +24,15 @@ export {
   type ReportRequestFacts,
 } from './report/from-results';
 export * from './report/labels';
+export {
+  buildPolicyReport,
+  mergeResults,
+  policyReportKind,
+  samePolicyReport,
+  POLICY_REPORT_API_VERSION,
+  POLICY_REPORT_KIND,
+  CLUSTER_POLICY_REPORT_KIND,
+} from './report/policy-report';
 export type * from './report/types';
 export { resourceHash } from './report/resource-hash';
 export { goJson } from './report/go-json';

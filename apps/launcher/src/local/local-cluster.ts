@@ -6,8 +6,9 @@
  *     local HTTPS port, so the API server calls it as kube-apiserver would call the Service;
  *  3. once its policy validation webhook is published, the example policies, created through the
  *     API server so that an invalid one is rejected as in a cluster;
- *  4. the background controller in this process (generate and mutate-existing rules), acting as its
- *     own service account, bound to cluster-admin (a laptop's cluster);
+ *  4. the background controller (generate and mutate-existing rules) and the reports controller
+ *     (PolicyReports) in this process, each acting as its own service account, bound to
+ *     cluster-admin (a laptop's cluster);
  *  5. once the admission controller has the examples and published its webhooks for them, the
  *     kubeconfig (and the CA, for HTTPS clients) is written: kubectl sees a cluster that already
  *     enforces the examples.
@@ -27,6 +28,7 @@ import {
 } from '@edict/admission-controller';
 import { loadBackgroundConfig, startBackgroundController, type BackgroundConfig } from '@edict/background-controller';
 import type { RunningHttpController } from '@edict/controller';
+import { loadReportsConfig, startReportsController, type ReportsConfig } from '@edict/reports-controller';
 import { explainListenError, LauncherError } from '../launcher-error';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
 import { policiesLoaded, policyValidationPublished, webhooksPublished } from './webhooks-ready';
@@ -47,6 +49,8 @@ export interface LocalClusterOptions {
   readonly controller?: Partial<ControllerConfig>;
   /** The background controller's configuration: from `env`, with these on top. */
   readonly background?: Partial<BackgroundConfig>;
+  /** The reports controller's configuration: from `env`, with these on top. */
+  readonly reports?: Partial<ReportsConfig>;
   readonly logger?: LoggerService | LogLevel[] | false;
   /** How long each wait for the controller (webhooks published, policies loaded) may take. */
   readonly readyTimeoutMs?: number;
@@ -63,11 +67,12 @@ export interface LocalCluster {
   readonly controller: RunningController;
   readonly config: ControllerConfig;
   readonly background: RunningHttpController;
+  readonly reports: RunningHttpController;
   readonly kubeconfigPath: string;
   readonly caPath: string;
   readonly installed: readonly ExamplePolicy[];
   readonly rejected: readonly RejectedPolicy[];
-  /** Stops the controllers (gracefully, the background controller first), then the API server. Safe to call twice. */
+  /** Stops the controllers (gracefully, the admission controller last), then the API server. Safe to call twice. */
   stop(): Promise<void>;
 }
 
@@ -92,15 +97,18 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   });
   let controller: RunningController | undefined;
   let background: RunningHttpController | undefined;
+  let reports: RunningHttpController | undefined;
   try {
     // The admin's own certificate, as kubeadm's admin.conf holds (the server's default user).
     const admin = await ca.client({ username: DEFAULT_USER.username, groups: DEFAULT_USER.groups ?? [] });
     const kubeconfig = kubeconfigFor({ server: apiUrl, certificateAuthority: ca.certificatePem, client: admin });
     const backgroundConfig = await localBackgroundConfig(options, apiUrl, ca);
-    const config = localControllerConfig(options, kubeconfig, backgroundUsername(backgroundConfig));
+    const reportsConfig = await localReportsConfig(options, apiUrl, ca);
+    const config = localControllerConfig(options, kubeconfig, serviceAccountUsername(backgroundConfig, BACKGROUND));
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);
-    apiServer.create(backgroundAdminBinding(backgroundConfig));
+    apiServer.create(adminBinding(backgroundConfig, BACKGROUND));
+    apiServer.create(adminBinding(reportsConfig, REPORTS));
     for (const object of options.preinstalled ?? []) apiServer.create(object);
     controller = await startController(config, { logger: options.logger ?? ['warn', 'error'] }).catch(
       (error: unknown) => {
@@ -111,6 +119,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     background = await startBackgroundController(backgroundConfig, {
       logger: options.logger ?? ['warn', 'error'],
     });
+    reports = await startReportsController(reportsConfig, { logger: options.logger ?? ['warn', 'error'] });
 
     await controller.app.get(PolicyCache, { strict: false }).waitForSync(readyTimeoutMs);
     await webhooksPublished(controller, readyTimeoutMs);
@@ -135,6 +144,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
 
     const running = controller;
     const runningBackground = background;
+    const runningReports = reports;
     let stopping: Promise<void> | undefined;
     return {
       apiServer,
@@ -142,17 +152,20 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       controller: running,
       config,
       background: runningBackground,
+      reports: runningReports,
       kubeconfigPath,
       caPath,
       installed,
       rejected,
       stop: () =>
-        (stopping ??= runningBackground
+        (stopping ??= runningReports
           .stop()
+          .finally(() => runningBackground.stop())
           .finally(() => running.stop())
           .finally(() => apiServer.stop())),
     };
   } catch (error) {
+    await reports?.stop().catch(() => undefined);
     await background?.stop().catch(() => undefined);
     await controller?.stop().catch(() => undefined);
     await apiServer.stop();
@@ -190,6 +203,10 @@ function localControllerConfig(
   });
 }
 
+/** The service accounts of the controllers that act on the cluster, as Kyverno's chart names them. */
+const BACKGROUND = 'background-controller';
+const REPORTS = 'reports-controller';
+
 /**
  * The background controller's configuration for local mode: the environment's, pointed at the
  * in-memory API server as its own service account, health and metrics on any free local port.
@@ -201,35 +218,55 @@ async function localBackgroundConfig(
 ): Promise<BackgroundConfig> {
   const { KUBECONFIG: _ignored, ...env } = options.env ?? process.env;
   const names = loadBackgroundConfig(env, options.background);
-  // A certificate naming its ServiceAccount, whose username and groups the API server then sees.
-  const client = await ca.client({
-    username: backgroundUsername(names),
-    groups: ['system:serviceaccounts', `system:serviceaccounts:${names.namespace}`],
-  });
   return loadBackgroundConfig(env, {
     ...options.background,
-    kubeSource: 'kubeconfig',
+    ...(await localConnection(apiUrl, ca, names, BACKGROUND)),
+  });
+}
+
+/** The reports controller's configuration for local mode, as the background controller's. */
+async function localReportsConfig(options: LocalClusterOptions, apiUrl: string, ca: ClusterCa): Promise<ReportsConfig> {
+  const { KUBECONFIG: _ignored, ...env } = options.env ?? process.env;
+  const names = loadReportsConfig(env, options.reports);
+  return loadReportsConfig(env, { ...options.reports, ...(await localConnection(apiUrl, ca, names, REPORTS)) });
+}
+
+/**
+ * A controller's connection in local mode: a kubeconfig with a certificate naming its
+ * ServiceAccount (whose username and groups the API server then sees), health on any free local port.
+ */
+async function localConnection(apiUrl: string, ca: ClusterCa, names: InstallScope, account: string) {
+  const client = await ca.client({
+    username: serviceAccountUsername(names, account),
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${names.namespace}`],
+  });
+  return {
+    kubeSource: 'kubeconfig' as const,
     kubeconfig: kubeconfigFor({ server: apiUrl, certificateAuthority: ca.certificatePem, client }),
     kubeconfigPath: undefined,
     host: LOCAL_HOST,
     port: 0,
-  });
+  };
 }
 
-/** `system:serviceaccount:<namespace>:<install>-background-controller`, as Kyverno's chart names it. */
-function backgroundUsername(config: BackgroundConfig): string {
-  return `system:serviceaccount:${config.namespace}:${config.installName}-background-controller`;
+interface InstallScope {
+  readonly namespace: string;
+  readonly installName: string;
 }
 
-/** Local mode's background controller may write anything (Kyverno's chart grants a narrower role). */
-function backgroundAdminBinding(config: BackgroundConfig): JsonObject {
-  const [, , namespace, name] = backgroundUsername(config).split(':');
+/** `system:serviceaccount:<namespace>:<install>-<account>`, as Kyverno's chart names it. */
+function serviceAccountUsername(names: InstallScope, account: string): string {
+  return `system:serviceaccount:${names.namespace}:${names.installName}-${account}`;
+}
+
+/** Local mode's controllers may write anything (Kyverno's chart grants narrower roles). */
+function adminBinding(names: InstallScope, account: string): JsonObject {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
-    metadata: { name: `${config.installName}:background-controller` },
+    metadata: { name: `${names.installName}:${account}` },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-    subjects: [{ kind: 'ServiceAccount', namespace: namespace!, name: name! }],
+    subjects: [{ kind: 'ServiceAccount', namespace: names.namespace, name: `${names.installName}-${account}` }],
   };
 }
 

@@ -52,3 +52,30 @@ export interface AdmissionReportObject {
   };
   [key: string]: unknown;
 }
+
+/** The resource a PolicyReport is about (a corev1.ObjectReference). */
+export interface ReportScope {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  uid: string;
+}
+
+export interface PolicyReportObject {
+  apiVersion: 'wgpolicyk8s.io/v1alpha2';
+  kind: 'PolicyReport' | 'ClusterPolicyReport';
+  metadata: {
+    name: string;
+    namespace?: string;
+    resourceVersion?: string;
+    uid?: string;
+    labels: Record<string, string>;
+    ownerReferences?: ReportOwner[];
+    [key: string]: unknown;
+  };
+  scope: ReportScope;
+  summary: PolicyReportSummary;
+  results: PolicyReportResult[];
+  [key: string]: unknown;
+}

@@ -1,0 +1,244 @@
+/**
+ * Merges one resource's admission reports into its PolicyReport (Kyverno 1.12's aggregation):
+ *  - the resource is read; when it is gone (or its name now holds another uid) the PolicyReport is
+ *    deleted, and so are admission reports older than the grace period (younger ones may have been
+ *    written before their object was stored: they are looked at again later);
+ *  - the PolicyReport's results are updated with the admission reports' results, oldest report
+ *    first, keeping the newest result per policy and rule; results of policies or rules that no
+ *    longer exist are dropped; a report left without results is deleted;
+ *  - merged admission reports are deleted, each only at the resourceVersion that was read.
+ * An admission report naming a policy this controller's cache does not know yet is left for later
+ * (within the grace period), so that a result is not dropped for a cache that lags.
+ *
+ * Nothing is kept between calls. Every write is idempotent and safe when two leaders overlap (leader
+ * election does not fence): names are the resource uid, replaces and deletes carry the
+ * resourceVersion read, and a 409 is thrown for the caller to retry from a fresh read.
+ */
+import { isConflict, type KubeObject } from '@edict/kube';
+import {
+  buildPolicyReport,
+  mergeResults,
+  policyReportKind,
+  samePolicyReport,
+  ADMISSION_REPORT_KIND,
+  CLUSTER_ADMISSION_REPORT_KIND,
+  LABEL_RESOURCE_UID,
+  POLICY_REPORT_API_VERSION,
+  REPORTS_API_VERSION,
+  type AdmissionReportObject,
+  type PolicyReportObject,
+  type PolicyReportResult,
+  type ReportPolicy,
+  type ReportScope,
+} from '@edict/reports';
+import { listAll, type ObjectRef, type ReportsCluster } from './reports-cluster';
+
+/** A policy as the cache knows it: what the report labels, and its rules (autogen ones included). */
+export interface KnownPolicy extends ReportPolicy {
+  readonly rules: ReadonlySet<string>;
+}
+
+/** The resource whose reports are merged: its namespace (none: cluster-scoped) and uid. */
+export interface ResourceKey {
+  readonly namespace?: string;
+  readonly uid: string;
+}
+
+export interface AggregationOutcome {
+  /** What happened to the PolicyReport. */
+  readonly report: 'created' | 'updated' | 'unchanged' | 'deleted' | 'none';
+  /** Admission reports merged (or dropped) and deleted. */
+  readonly merged: number;
+  /** Set when some admission reports are left to be looked at again after this long. */
+  readonly retryAfterMs?: number;
+}
+
+export interface AggregatorOptions {
+  readonly graceMs: number;
+  /** When a report waiting for its policy is looked at again (within the grace period). */
+  readonly pendingRetryMs?: number;
+  readonly now?: () => number;
+}
+
+export class ReportAggregator {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly cluster: ReportsCluster,
+    private readonly policy: (key: string) => KnownPolicy | undefined,
+    private readonly options: AggregatorOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async reconcile(key: ResourceKey): Promise<AggregationOutcome> {
+    const namespace = key.namespace || undefined;
+    const admissionReports = await this.admissionReports(namespace, key.uid);
+    const reportRef: ObjectRef = {
+      apiVersion: POLICY_REPORT_API_VERSION,
+      kind: policyReportKind(namespace),
+      name: key.uid,
+      ...(namespace ? { namespace } : {}),
+    };
+    const existing = (await this.cluster.find(reportRef)) as PolicyReportObject | undefined;
+    const target = existing?.scope ?? admissionReports[0]?.spec.owner;
+    if (!target) return { report: 'none', merged: 0 };
+    const resource = await this.cluster.find({
+      apiVersion: target.apiVersion,
+      kind: target.kind,
+      name: target.name,
+      ...(namespace ? { namespace } : {}),
+    });
+    if (!resource || resource.metadata?.uid !== key.uid)
+      return this.resourceGone(reportRef, existing, admissionReports);
+
+    const ready: AdmissionReportObject[] = [];
+    let retryAfterMs: number | undefined;
+    for (const report of admissionReports) {
+      const waiting = report.spec.results.some((result) => !this.policy(result.policy));
+      const left = this.graceLeft(report);
+      if (waiting && left > 0)
+        retryAfterMs = Math.min(retryAfterMs ?? Infinity, this.options.pendingRetryMs ?? 1_000, left);
+      else ready.push(report);
+    }
+    const results = mergeResults(
+      existing?.results ?? [],
+      ready.map((report) => report.spec.results),
+    ).filter((result) => this.policy(result.policy)?.rules.has(result.rule));
+    const scope: ReportScope = {
+      apiVersion: target.apiVersion,
+      kind: target.kind,
+      name: target.name,
+      ...(namespace ? { namespace } : {}),
+      uid: key.uid,
+    };
+    const report = await this.write(existing, buildPolicyReport(scope, results, this.policiesOf(results)));
+    for (const merged of ready) await this.deleteAdmissionReport(merged);
+    return { report, merged: ready.length, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  }
+
+  private async write(
+    existing: PolicyReportObject | undefined,
+    desired: PolicyReportObject,
+  ): Promise<AggregationOutcome['report']> {
+    if (desired.results.length === 0) {
+      if (!existing) return 'none';
+      await this.cluster.delete(refOf(existing), preconditionsOf(existing));
+      return 'deleted';
+    }
+    if (!existing) {
+      await this.cluster.create(desired);
+      return 'created';
+    }
+    if (samePolicyReport(existing, desired)) return 'unchanged';
+    await this.cluster.replace({
+      ...desired,
+      metadata: { ...existing.metadata, ...desired.metadata, resourceVersion: existing.metadata.resourceVersion },
+    });
+    return 'updated';
+  }
+
+  private async resourceGone(
+    reportRef: ObjectRef,
+    existing: PolicyReportObject | undefined,
+    admissionReports: readonly AdmissionReportObject[],
+  ): Promise<AggregationOutcome> {
+    if (existing) await this.cluster.delete(reportRef, preconditionsOf(existing));
+    let merged = 0;
+    let retryAfterMs: number | undefined;
+    for (const report of admissionReports) {
+      const left = this.graceLeft(report);
+      if (left > 0) retryAfterMs = Math.min(retryAfterMs ?? Infinity, left);
+      else {
+        await this.deleteAdmissionReport(report);
+        merged += 1;
+      }
+    }
+    return {
+      report: existing ? 'deleted' : 'none',
+      merged,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    };
+  }
+
+  /** The resource's admission reports, oldest first (creation time, then resourceVersion, then name). */
+  private async admissionReports(namespace: string | undefined, uid: string): Promise<AdmissionReportObject[]> {
+    const reports: AdmissionReportObject[] = [];
+    const ref = {
+      apiVersion: REPORTS_API_VERSION,
+      kind: namespace ? ADMISSION_REPORT_KIND : CLUSTER_ADMISSION_REPORT_KIND,
+      ...(namespace ? { namespace } : {}),
+    };
+    for await (const object of listAll(this.cluster, ref, `${LABEL_RESOURCE_UID}=${uid}`)) {
+      if (isAdmissionReport(object)) reports.push(object);
+    }
+    return reports.sort(byAge);
+  }
+
+  private async deleteAdmissionReport(report: AdmissionReportObject): Promise<void> {
+    try {
+      await this.cluster.delete(refOf(report), preconditionsOf(report));
+    } catch (error) {
+      // Changed since it was read (another webhook merged into it): the watch brings it back.
+      if (!isConflict(error)) throw error;
+    }
+  }
+
+  private graceLeft(report: AdmissionReportObject): number {
+    const created = Date.parse(String(report.metadata.creationTimestamp ?? ''));
+    if (Number.isNaN(created)) return 0;
+    return created + this.options.graceMs - this.now();
+  }
+
+  private policiesOf(results: readonly PolicyReportResult[]): ReportPolicy[] {
+    const policies = new Map<string, ReportPolicy>();
+    for (const result of results) {
+      const known = this.policy(result.policy);
+      if (known && !policies.has(result.policy)) {
+        policies.set(result.policy, {
+          kind: known.kind,
+          name: known.name,
+          ...(known.namespace ? { namespace: known.namespace } : {}),
+          ...(known.resourceVersion ? { resourceVersion: known.resourceVersion } : {}),
+        });
+      }
+    }
+    return [...policies.values()];
+  }
+}
+
+function isAdmissionReport(object: KubeObject): object is AdmissionReportObject {
+  const spec = object.spec as Partial<AdmissionReportObject['spec']> | undefined;
+  return (
+    Array.isArray(spec?.results) && typeof spec?.owner?.kind === 'string' && typeof object.metadata?.name === 'string'
+  );
+}
+
+function refOf(object: {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+}): ObjectRef {
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    name: object.metadata.name,
+    ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
+  };
+}
+
+function preconditionsOf(object: { metadata: { resourceVersion?: string; uid?: string } }) {
+  return {
+    ...(object.metadata.resourceVersion ? { resourceVersion: object.metadata.resourceVersion } : {}),
+    ...(object.metadata.uid ? { uid: object.metadata.uid } : {}),
+  };
+}
+
+function byAge(a: AdmissionReportObject, b: AdmissionReportObject): number {
+  const created = String(a.metadata.creationTimestamp ?? '').localeCompare(String(b.metadata.creationTimestamp ?? ''));
+  if (created !== 0) return created;
+  const left = Number(a.metadata.resourceVersion);
+  const right = Number(b.metadata.resourceVersion);
+  if (Number.isFinite(left) && Number.isFinite(right) && left !== right) return left - right;
+  return a.metadata.name.localeCompare(b.metadata.name);
+}

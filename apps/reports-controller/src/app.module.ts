@@ -1,0 +1,47 @@
+/**
+ * The reports controller: Kube access, leader election (only the leader writes reports), the
+ * policy cache (whose rules decide which results stay), the aggregation, and the health and
+ * metrics endpoints.
+ */
+import { Module, type DynamicModule } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import {
+  clusterModules,
+  HealthController,
+  METRIC_REGISTRIES,
+  MetricsController,
+  policyModule,
+  PolicyReadiness,
+  READINESS_CHECKS,
+} from '@edict/controller';
+import { AggregationController } from './aggregation/aggregation-controller';
+import type { ReportsConfig } from './config/reports-config';
+import { REPORTS_CONFIG } from './config/tokens';
+import { ReportsControllerMetrics } from './metrics/reports-controller-metrics';
+
+@Module({})
+export class ReportsControllerModule {
+  static forRoot(config: ReportsConfig): DynamicModule {
+    return {
+      module: ReportsControllerModule,
+      imports: [TerminusModule.forRoot({ logger: false }), ...clusterModules(config), policyModule(config)],
+      controllers: [HealthController, MetricsController],
+      providers: [
+        { provide: REPORTS_CONFIG, useValue: config },
+        ReportsControllerMetrics,
+        AggregationController,
+        PolicyReadiness,
+        {
+          provide: READINESS_CHECKS,
+          inject: [PolicyReadiness],
+          useFactory: (policies: PolicyReadiness) => [() => policies.check()],
+        },
+        {
+          provide: METRIC_REGISTRIES,
+          inject: [ReportsControllerMetrics],
+          useFactory: (metrics: ReportsControllerMetrics) => [metrics.registry],
+        },
+      ],
+    };
+  }
+}
