@@ -8,3 +8,4 @@ export {
   loadControllerConfig,
   type KubeSource,
 } from './config/controller-config';
+export { UpdateRequestCreator, UPDATE_REQUEST_WRITERS, type UpdateRequestJob } from './after/update-request-creator';

@@ -1,0 +1,57 @@
+/** The background suite's printed report: how it was run, the table, the calls per request and the ratios. */
+import { formatColumns } from './harness';
+import type { BackgroundSuite } from './background-suite';
+
+const rate = (value: number) => Math.round(value).toLocaleString('en-US');
+
+export function formatBackgroundSuite(suite: BackgroundSuite): string {
+  const count = suite.namespaces.toLocaleString('en-US');
+  const out: string[] = [
+    `Background controller: a ClusterPolicy generating a NetworkPolicy (data) in each of ${count} Namespaces, ` +
+      `one UpdateRequest each; genWorkers ${suite.genWorkers}`,
+    `  the in-memory API server and the controller each in a child process; this process wrote the UpdateRequests ` +
+      `before the controller started, as the admission controller does (its rule matching and its writer, ` +
+      `${suite.writerWorkers} at a time, create + status Pending each), and measured the baselines through the same client`,
+    `  clock on the API server: from the controller's first list of UpdateRequests until every NetworkPolicy exists ` +
+      `and every UpdateRequest is deleted; per-request latency: from its first read to the end of its deletion`,
+    formatColumns([
+      ['run', 'requests', 'seconds', 'requests/s', 'p50 ms', 'p99 ms', 'API calls/request', 'written/s (admission)'],
+      ...suite.rows.map((row) => [
+        row.name,
+        row.updateRequests.toLocaleString('en-US'),
+        row.seconds.toFixed(2),
+        rate(row.perSecond),
+        row.p50Ms.toFixed(1),
+        row.p99Ms.toFixed(1),
+        row.totalCallsPerRequest.toFixed(2),
+        rate(row.writtenPerSecond),
+      ]),
+    ]),
+    formatColumns([
+      ['baseline (same client, same API server)', 'creates', 'creates/s', 'p50 ms', 'p99 ms'],
+      ...suite.baselines.map((baseline) => [
+        baseline.name,
+        baseline.count.toLocaleString('en-US'),
+        rate(baseline.perSecond),
+        baseline.p50Ms.toFixed(2),
+        baseline.p99Ms.toFixed(2),
+      ]),
+    ]),
+  ];
+  for (const row of suite.rows) {
+    const calls = Object.entries(row.callsPerRequest)
+      .map(([call, perRequest]) => `${call} ${perRequest.toFixed(2)}`)
+      .join(', ');
+    out.push(`calls per request, ${row.name} (METHOD resource status: per request): ${calls}`);
+  }
+  const pool = suite.baselines.find((baseline) => baseline.concurrency === suite.genWorkers);
+  if (pool) {
+    for (const row of suite.rows)
+      out.push(
+        `${row.name}: requests/s / raw creates/s at ${pool.concurrency} at a time ${(row.perSecond / pool.perSecond).toFixed(2)}x; ` +
+          `the controller's API calls/s (requests/s × ${row.totalCallsPerRequest.toFixed(2)}) / raw creates/s ` +
+          `${((row.perSecond * row.totalCallsPerRequest) / pool.perSecond).toFixed(2)}x`,
+      );
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,168 @@
+/**
+ * The two processes of the background benchmark, each run as a child of the bench:
+ *  - `background-cluster`: the in-memory API server with Edict's CRDs, the trigger Namespaces and
+ *    the generate policy; its `await-processing` command watches its own store until the
+ *    controller has written every downstream object and deleted every UpdateRequest, and reads
+ *    from its request log what the controller asked for meanwhile;
+ *  - `background-controller`: the real background controller (`startBackgroundController`).
+ */
+import { InMemoryApiServer, kubeconfigFor, type RecordedRequest } from '@edict/apiserver';
+import type { JsonObject } from '@edict/engine';
+import { readCrdManifests } from '@edict/policy';
+import { loadBackgroundConfig, startBackgroundController } from '@edict/background-controller';
+import type { ChildRoleRunner } from './child-process';
+
+export const BACKGROUND_NAMESPACE = 'edict';
+const UPDATE_REQUESTS = 'kyverno.io/updaterequests';
+/** Enough for every call of a run (about ten per UpdateRequest). */
+const REQUEST_LOG_LIMIT = 1_000_000;
+
+export interface BackgroundClusterInput {
+  namespaces: string[];
+  policy: JsonObject;
+}
+
+export interface BackgroundClusterReport {
+  url: string;
+}
+
+/** The downstream object every trigger gets, and how many UpdateRequests are to be processed. */
+export interface ProcessingInput {
+  updateRequests: number;
+  /** `group/plural` of the downstream type, as the store names it (`networking.k8s.io/networkpolicies`). */
+  downstreamResource: string;
+  downstreamName: string;
+  timeoutMs: number;
+}
+
+export interface ProcessingRun {
+  /** From the controller's first list of UpdateRequests until the last downstream object and deletion, ms. */
+  elapsedMs: number;
+  /** Calls the controller made in that time (watches aside), by `METHOD resource[/subresource] status`. */
+  calls: Record<string, number>;
+  /** Per UpdateRequest: from its first read to the end of its deletion, ms (sorted). */
+  processingMs: number[];
+  downstreamFound: number;
+  updateRequestsLeft: number;
+}
+
+const cluster: ChildRoleRunner = {
+  async start(input) {
+    const { namespaces, policy } = input as BackgroundClusterInput;
+    const server = new InMemoryApiServer({ requestLogLimit: REQUEST_LOG_LIMIT });
+    const { url } = await server.start({ host: '127.0.0.1', port: 0 });
+    for (const crd of readCrdManifests()) server.create(crd);
+    for (const name of [BACKGROUND_NAMESPACE, ...namespaces])
+      server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    server.create(policy);
+    const report: BackgroundClusterReport = { url };
+    return {
+      report,
+      stop: () => server.stop(),
+      commands: { 'await-processing': (command) => awaitProcessing(server, command as ProcessingInput) },
+    };
+  },
+};
+
+/**
+ * Starts the request log, then resolves once `updateRequests` downstream objects were added and no
+ * UpdateRequest is left (or rejects after `timeoutMs`, with the counts so far).
+ */
+function awaitProcessing(server: InMemoryApiServer, input: ProcessingInput): Promise<ProcessingRun> {
+  server.requests.clear();
+  server.requests.start();
+  let added = 0;
+  let left = server.store.list(UPDATE_REQUESTS).length;
+  return new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`after ${input.timeoutMs} ms: ${added} downstream objects, ${left} UpdateRequests left`));
+    }, input.timeoutMs);
+    const off = server.store.subscribe((event) => {
+      if (event.type === 'DELETED' && event.groupResource === UPDATE_REQUESTS) left--;
+      const name = (event.object.metadata as JsonObject).name;
+      if (event.type === 'ADDED' && event.groupResource === input.downstreamResource && name === input.downstreamName)
+        added++;
+      if (added >= input.updateRequests && left === 0) {
+        off();
+        clearTimeout(timer);
+        resolve(performance.now());
+      }
+    });
+  }).then(async (finishedAt) => {
+    // The last deletion's answer is still being written: let the log record it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    server.requests.stop();
+    const downstreamFound = server.store
+      .list(input.downstreamResource)
+      .filter((object) => (object.metadata as JsonObject).name === input.downstreamName).length;
+    return {
+      ...summarize(server.requests.requests(), finishedAt),
+      downstreamFound,
+      updateRequestsLeft: server.store.list(UPDATE_REQUESTS).length,
+    };
+  });
+}
+
+function summarize(
+  requests: readonly RecordedRequest[],
+  finishedAt: number,
+): Pick<ProcessingRun, 'elapsedMs' | 'calls' | 'processingMs'> {
+  const firstList = requests.find(
+    (entry) => entry.method === 'GET' && !entry.watch && entry.path.endsWith('/updaterequests'),
+  );
+  if (!firstList) throw new Error('the controller never listed the UpdateRequests');
+  const calls: Record<string, number> = {};
+  const firstRead = new Map<string, number>();
+  const processingMs: number[] = [];
+  for (const entry of requests) {
+    if (entry.watch || entry.receivedAt < firstList.receivedAt || entry.receivedAt > finishedAt) continue;
+    const { resource, name } = resourceOf(entry.path);
+    const key = `${entry.method} ${resource} ${entry.status}`;
+    calls[key] = (calls[key] ?? 0) + 1;
+    if (resource !== 'updaterequests' || !name) continue;
+    if (entry.method === 'GET' && !firstRead.has(name)) firstRead.set(name, entry.receivedAt);
+    const readAt = firstRead.get(name);
+    if (entry.method === 'DELETE' && readAt !== undefined) processingMs.push(entry.answeredAt - readAt);
+  }
+  return { elapsedMs: finishedAt - firstList.receivedAt, calls, processingMs: processingMs.sort((a, b) => a - b) };
+}
+
+/** `/apis/g/v/namespaces/ns/plural/name/status` → `plural/status` and the name; discovery paths as they are. */
+function resourceOf(path: string): { resource: string; name?: string } {
+  const segments = path.split('/').filter(Boolean);
+  const rest = segments.slice(segments[0] === 'api' ? 2 : 3);
+  const scoped = rest[0] === 'namespaces' && rest.length >= 3 ? rest.slice(2) : rest;
+  const [plural, name, subresource] = scoped;
+  if (!plural) return { resource: path };
+  return { resource: subresource ? `${plural}/${subresource}` : plural, ...(name ? { name } : {}) };
+}
+
+export interface BackgroundControllerInput {
+  url: string;
+  genWorkers: number;
+}
+
+const controller: ChildRoleRunner = {
+  async start(input) {
+    const { url, genWorkers } = input as BackgroundControllerInput;
+    const config = loadBackgroundConfig(
+      {},
+      {
+        kubeSource: 'kubeconfig',
+        kubeconfig: kubeconfigFor({ server: url }),
+        namespace: BACKGROUND_NAMESPACE,
+        host: '127.0.0.1',
+        port: 0,
+        genWorkers,
+      },
+    );
+    const running = await startBackgroundController(config, { logger: ['error'] });
+    return { report: {}, stop: () => running.stop() };
+  },
+};
+
+export const BACKGROUND_ROLES: Record<string, ChildRoleRunner> = {
+  'background-cluster': cluster,
+  'background-controller': controller,
+};
