@@ -1,4 +1,4 @@
-/** The background suite's printed report: how it was run, the table, the calls per request and the ratios. */
+/** The background suite's printed report: how it was run, the tables, the calls per request and the ratios. */
 import { formatColumns } from './harness';
 import type { BackgroundSuite } from './background-suite';
 
@@ -9,13 +9,26 @@ export function formatBackgroundSuite(suite: BackgroundSuite): string {
   const out: string[] = [
     `Background controller: a ClusterPolicy generating a NetworkPolicy (data) in each of ${count} Namespaces, ` +
       `one UpdateRequest each; genWorkers ${suite.genWorkers}`,
-    `  the in-memory API server and the controller each in a child process; this process wrote the UpdateRequests ` +
-      `before the controller started, as the admission controller does (its rule matching and its writer, ` +
-      `${suite.writerWorkers} at a time, create + status Pending each), and measured the baselines through the same client`,
-    `  clock on the API server: from the controller's first list of UpdateRequests until every NetworkPolicy exists ` +
-      `and every UpdateRequest is deleted; per-request latency: from its first read to the end of its deletion`,
+    `  the in-memory API server and the controller each in a child process. This process wrote the UpdateRequests ` +
+      `as the admission controller does (its rule matching and its writer, ${suite.writerWorkers} at a time, ` +
+      `create + status Pending each) while the bench held the controller's Lease; the controller booted as a ` +
+      `follower, then the Lease was released. Baselines: the same client against a fresh API server set up alike`,
+    `  clock on the API server: from the new leader's first list of UpdateRequests until every NetworkPolicy exists ` +
+      `and every UpdateRequest is deleted; latency: one request from its first read to the end of its deletion; ` +
+      `CPU: process CPU time from the Lease's release to the end, per request`,
     formatColumns([
-      ['run', 'requests', 'seconds', 'requests/s', 'p50 ms', 'p99 ms', 'API calls/request', 'written/s (admission)'],
+      [
+        'run',
+        'requests',
+        'seconds',
+        'requests/s',
+        'p50 ms',
+        'p99 ms',
+        'API calls/request',
+        'controller CPU ms/request',
+        'API server CPU ms/request',
+        'written/s (admission)',
+      ],
       ...suite.rows.map((row) => [
         row.name,
         row.updateRequests.toLocaleString('en-US'),
@@ -24,17 +37,20 @@ export function formatBackgroundSuite(suite: BackgroundSuite): string {
         row.p50Ms.toFixed(1),
         row.p99Ms.toFixed(1),
         row.totalCallsPerRequest.toFixed(2),
+        row.controllerCpuMsPerRequest.toFixed(2),
+        row.apiServerCpuMsPerRequest.toFixed(2),
         rate(row.writtenPerSecond),
       ]),
     ]),
     formatColumns([
-      ['baseline (same client, same API server)', 'creates', 'creates/s', 'p50 ms', 'p99 ms'],
+      ['baseline (same client)', 'creates', 'creates/s', 'p50 ms', 'p99 ms', 'API server CPU ms/create'],
       ...suite.baselines.map((baseline) => [
         baseline.name,
         baseline.count.toLocaleString('en-US'),
         rate(baseline.perSecond),
         baseline.p50Ms.toFixed(2),
         baseline.p99Ms.toFixed(2),
+        baseline.apiServerCpuMsPerCreate.toFixed(2),
       ]),
     ]),
   ];
@@ -42,15 +58,19 @@ export function formatBackgroundSuite(suite: BackgroundSuite): string {
     const calls = Object.entries(row.callsPerRequest)
       .map(([call, perRequest]) => `${call} ${perRequest.toFixed(2)}`)
       .join(', ');
-    out.push(`calls per request, ${row.name} (METHOD resource status: per request): ${calls}`);
+    out.push(
+      `${row.name}: calls per request (METHOD resource status): ${calls}; ` +
+        `the new leader listed the requests ${Math.round(row.takeoverMs)} ms after the Lease's release (not counted)`,
+    );
   }
   const pool = suite.baselines.find((baseline) => baseline.concurrency === suite.genWorkers);
   if (pool) {
     for (const row of suite.rows)
       out.push(
-        `${row.name}: requests/s / raw creates/s at ${pool.concurrency} at a time ${(row.perSecond / pool.perSecond).toFixed(2)}x; ` +
+        `${row.name}: requests/s / raw creates/s ${pool.concurrency} at a time ${(row.perSecond / pool.perSecond).toFixed(2)}x; ` +
           `the controller's API calls/s (requests/s × ${row.totalCallsPerRequest.toFixed(2)}) / raw creates/s ` +
-          `${((row.perSecond * row.totalCallsPerRequest) / pool.perSecond).toFixed(2)}x`,
+          `${((row.perSecond * row.totalCallsPerRequest) / pool.perSecond).toFixed(2)}x; ` +
+          `API server CPU per request / per raw create ${(row.apiServerCpuMsPerRequest / pool.apiServerCpuMsPerCreate).toFixed(2)}x`,
       );
   }
   return `${out.join('\n')}\n`;

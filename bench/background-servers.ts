@@ -1,18 +1,22 @@
 /**
  * The two processes of the background benchmark, each run as a child of the bench:
- *  - `background-cluster`: the in-memory API server with Edict's CRDs, the trigger Namespaces and
- *    the generate policy; its `await-processing` command watches its own store until the
- *    controller has written every downstream object and deleted every UpdateRequest, and reads
- *    from its request log what the controller asked for meanwhile;
+ *  - `background-cluster`: the in-memory API server with Edict's CRDs, the trigger Namespaces, the
+ *    generate policy and the controller's Lease, held by the bench so that a controller started
+ *    meanwhile boots and waits as a follower; its `await-processing` command releases the Lease and
+ *    watches its own store until the controller has written every downstream object and deleted
+ *    every UpdateRequest, then reads from its request log what the controller asked for meanwhile;
  *  - `background-controller`: the real background controller (`startBackgroundController`).
  */
 import { InMemoryApiServer, kubeconfigFor, type RecordedRequest } from '@edict/apiserver';
 import type { JsonObject } from '@edict/engine';
+import { microTime } from '@edict/kube';
 import { readCrdManifests } from '@edict/policy';
-import { loadBackgroundConfig, startBackgroundController } from '@edict/background-controller';
+import { loadBackgroundConfig, startBackgroundController, type BackgroundConfig } from '@edict/background-controller';
 import type { ChildRoleRunner } from './child-process';
 
 export const BACKGROUND_NAMESPACE = 'edict';
+/** Kyverno's default --genWorkers. */
+export const GEN_WORKERS = 10;
 const UPDATE_REQUESTS = 'kyverno.io/updaterequests';
 /** Enough for every call of a run (about ten per UpdateRequest). */
 const REQUEST_LOG_LIMIT = 1_000_000;
@@ -26,6 +30,21 @@ export interface BackgroundClusterReport {
   url: string;
 }
 
+/** The background controller's configuration in the bench: the defaults, against the API server at `url`. */
+export function benchBackgroundConfig(url: string): BackgroundConfig {
+  return loadBackgroundConfig(
+    {},
+    {
+      kubeSource: 'kubeconfig',
+      kubeconfig: kubeconfigFor({ server: url }),
+      namespace: BACKGROUND_NAMESPACE,
+      host: '127.0.0.1',
+      port: 0,
+      genWorkers: GEN_WORKERS,
+    },
+  );
+}
+
 /** The downstream object every trigger gets, and how many UpdateRequests are to be processed. */
 export interface ProcessingInput {
   updateRequests: number;
@@ -36,6 +55,8 @@ export interface ProcessingInput {
 }
 
 export interface ProcessingRun {
+  /** From the Lease's release until the controller's first list of UpdateRequests, ms. */
+  takeoverMs: number;
   /** From the controller's first list of UpdateRequests until the last downstream object and deletion, ms. */
   elapsedMs: number;
   /** Calls the controller made in that time (watches aside), by `METHOD resource[/subresource] status`. */
@@ -55,22 +76,33 @@ const cluster: ChildRoleRunner = {
     for (const name of [BACKGROUND_NAMESPACE, ...namespaces])
       server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     server.create(policy);
+    const lease = benchBackgroundConfig(url).leaseName;
+    const now = microTime();
+    server.create({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: lease, namespace: BACKGROUND_NAMESPACE },
+      spec: { holderIdentity: 'edict-bench', leaseDurationSeconds: 3600, acquireTime: now, renewTime: now },
+    });
+    const release = () => server.delete('coordination.k8s.io/v1', 'Lease', lease, BACKGROUND_NAMESPACE);
     const report: BackgroundClusterReport = { url };
     return {
       report,
       stop: () => server.stop(),
-      commands: { 'await-processing': (command) => awaitProcessing(server, command as ProcessingInput) },
+      commands: { 'await-processing': (command) => awaitProcessing(server, command as ProcessingInput, release) },
     };
   },
 };
 
 /**
- * Starts the request log, then resolves once `updateRequests` downstream objects were added and no
- * UpdateRequest is left (or rejects after `timeoutMs`, with the counts so far).
+ * Starts the request log and releases the Lease, then resolves once `updateRequests` downstream
+ * objects were added and no UpdateRequest is left (or rejects after `timeoutMs`, with the counts).
  */
-function awaitProcessing(server: InMemoryApiServer, input: ProcessingInput): Promise<ProcessingRun> {
+function awaitProcessing(server: InMemoryApiServer, input: ProcessingInput, release: () => void): Promise<ProcessingRun> {
   server.requests.clear();
   server.requests.start();
+  const releasedAt = performance.now();
+  release();
   let added = 0;
   let left = server.store.list(UPDATE_REQUESTS).length;
   return new Promise<number>((resolve, reject) => {
@@ -97,7 +129,7 @@ function awaitProcessing(server: InMemoryApiServer, input: ProcessingInput): Pro
       .list(input.downstreamResource)
       .filter((object) => (object.metadata as JsonObject).name === input.downstreamName).length;
     return {
-      ...summarize(server.requests.requests(), finishedAt),
+      ...summarize(server.requests.requests(), releasedAt, finishedAt),
       downstreamFound,
       updateRequestsLeft: server.store.list(UPDATE_REQUESTS).length,
     };
@@ -106,8 +138,9 @@ function awaitProcessing(server: InMemoryApiServer, input: ProcessingInput): Pro
 
 function summarize(
   requests: readonly RecordedRequest[],
+  releasedAt: number,
   finishedAt: number,
-): Pick<ProcessingRun, 'elapsedMs' | 'calls' | 'processingMs'> {
+): Pick<ProcessingRun, 'takeoverMs' | 'elapsedMs' | 'calls' | 'processingMs'> {
   const firstList = requests.find(
     (entry) => entry.method === 'GET' && !entry.watch && entry.path.endsWith('/updaterequests'),
   );
@@ -125,7 +158,12 @@ function summarize(
     const readAt = firstRead.get(name);
     if (entry.method === 'DELETE' && readAt !== undefined) processingMs.push(entry.answeredAt - readAt);
   }
-  return { elapsedMs: finishedAt - firstList.receivedAt, calls, processingMs: processingMs.sort((a, b) => a - b) };
+  return {
+    takeoverMs: firstList.receivedAt - releasedAt,
+    elapsedMs: finishedAt - firstList.receivedAt,
+    calls,
+    processingMs: processingMs.sort((a, b) => a - b),
+  };
 }
 
 /** `/apis/g/v/namespaces/ns/plural/name/status` → `plural/status` and the name; discovery paths as they are. */
@@ -138,26 +176,10 @@ function resourceOf(path: string): { resource: string; name?: string } {
   return { resource: subresource ? `${plural}/${subresource}` : plural, ...(name ? { name } : {}) };
 }
 
-export interface BackgroundControllerInput {
-  url: string;
-  genWorkers: number;
-}
-
 const controller: ChildRoleRunner = {
   async start(input) {
-    const { url, genWorkers } = input as BackgroundControllerInput;
-    const config = loadBackgroundConfig(
-      {},
-      {
-        kubeSource: 'kubeconfig',
-        kubeconfig: kubeconfigFor({ server: url }),
-        namespace: BACKGROUND_NAMESPACE,
-        host: '127.0.0.1',
-        port: 0,
-        genWorkers,
-      },
-    );
-    const running = await startBackgroundController(config, { logger: ['error'] });
+    const { url } = input as BackgroundClusterReport;
+    const running = await startBackgroundController(benchBackgroundConfig(url), { logger: ['error'] });
     return { report: {}, stop: () => running.stop() };
   },
 };

@@ -18,17 +18,15 @@ import { Engine, loadPolicyDocuments, type JsonObject, type KubeObject as Engine
 import { KubeHttpClient, KubeResources, loadKubeConfig, type KubeObject } from '@edict/kube';
 import {
   BACKGROUND_NAMESPACE,
+  GEN_WORKERS,
   type BackgroundClusterInput,
   type BackgroundClusterReport,
-  type BackgroundControllerInput,
   type ProcessingInput,
   type ProcessingRun,
 } from './background-servers';
 import { BenchChild } from './child-process';
 import { percentile } from './harness';
 
-/** Kyverno's default --genWorkers, and the concurrency of the parallel baseline. */
-export const GEN_WORKERS = 10;
 const DOWNSTREAM_NAME = 'default-deny';
 const RUN_TIMEOUT_MS = 180_000;
 
@@ -39,6 +37,8 @@ export interface CreateRate {
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU time of the API server's process per create, ms. */
+  apiServerCpuMsPerCreate: number;
 }
 
 export interface BackgroundRow {
@@ -54,6 +54,11 @@ export interface BackgroundRow {
   /** Calls by `METHOD resource status`, per UpdateRequest. */
   callsPerRequest: Record<string, number>;
   totalCallsPerRequest: number;
+  /** From the Lease's release until the new leader listed the UpdateRequests, ms (not in `seconds`). */
+  takeoverMs: number;
+  /** CPU time of the controller's and the API server's processes per UpdateRequest, ms. */
+  controllerCpuMsPerRequest: number;
+  apiServerCpuMsPerRequest: number;
 }
 
 export interface BackgroundSuite {
@@ -108,12 +113,14 @@ function kubeResources(url: string): KubeResources {
 /** `objects` created with `concurrency` calls in flight; per-call latencies from each call. */
 async function timedCreates(
   name: string,
+  cluster: BenchChild<unknown>,
   resources: KubeResources,
   objects: readonly KubeObject[],
   concurrency: number,
 ): Promise<CreateRate> {
   const latencies: number[] = [];
   let next = 0;
+  const cpuBefore = await cluster.cpuMicros();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -126,6 +133,7 @@ async function timedCreates(
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpuMs = ((await cluster.cpuMicros()) - cpuBefore) / 1000;
   latencies.sort((a, b) => a - b);
   return {
     name,
@@ -134,16 +142,19 @@ async function timedCreates(
     perSecond: objects.length / seconds,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
+    apiServerCpuMsPerCreate: cpuMs / objects.length,
   };
 }
 
 /** Raw NetworkPolicy creates, one at a time and `GEN_WORKERS` at a time, after a warm-up. */
-async function measureBaselines(resources: KubeResources, namespaces: readonly string[]): Promise<CreateRate[]> {
+async function measureBaselines(cluster: BenchChild<BackgroundClusterReport>, namespaces: readonly string[]) {
+  const resources = kubeResources(cluster.report.url);
+  const server = cluster as BenchChild<unknown>;
   const batch = (name: string) => namespaces.map((namespace) => networkPolicy(namespace, name));
-  await timedCreates('warm-up', resources, batch('bench-warm-up').slice(0, 200), GEN_WORKERS);
+  await timedCreates('warm-up', server, resources, batch('bench-warm-up').slice(0, 200), GEN_WORKERS);
   return [
-    await timedCreates('POST NetworkPolicy, 1 at a time', resources, batch('bench-sequential'), 1),
-    await timedCreates(`POST NetworkPolicy, ${GEN_WORKERS} at a time`, resources, batch('bench-pool'), GEN_WORKERS),
+    await timedCreates('POST NetworkPolicy, 1 at a time', server, resources, batch('bench-sequential'), 1),
+    await timedCreates(`POST NetworkPolicy, ${GEN_WORKERS} at a time`, server, resources, batch('bench-pool'), GEN_WORKERS),
   ];
 }
 
@@ -197,49 +208,70 @@ function namespaceCreate(namespace: KubeObject): AdmissionRequest {
   };
 }
 
+/** A fresh API server child with the Namespaces and the policy; stopped after `use`. */
+async function withCluster<T>(
+  input: BackgroundClusterInput,
+  use: (cluster: BenchChild<BackgroundClusterReport>, started: BenchChild<unknown>[]) => Promise<T>,
+): Promise<T> {
+  const started: BenchChild<unknown>[] = [];
+  try {
+    const cluster = await BenchChild.start<BackgroundClusterReport>('background-cluster', input);
+    started.push(cluster as BenchChild<unknown>);
+    return await use(cluster, started);
+  } finally {
+    for (const child of started.reverse()) await child.stop().catch(() => undefined);
+  }
+}
+
 export async function runBackgroundSuite(count: number): Promise<BackgroundSuite> {
   const namespaces = Array.from({ length: count }, (_, index) => `bench-${String(index + 1).padStart(4, '0')}`);
+  // The baseline's own API server, set up as the runs' are, so its objects do not weigh on the runs.
+  const baselines = await withCluster({ namespaces, policy: networkPolicyGenerator(false) }, (cluster) =>
+    measureBaselines(cluster, namespaces),
+  );
   const rows: BackgroundRow[] = [];
-  let baselines: CreateRate[] = [];
   for (const synchronize of [false, true]) {
-    const started: BenchChild<unknown>[] = [];
-    try {
-      const policy = networkPolicyGenerator(synchronize);
-      const cluster = await BenchChild.start<BackgroundClusterReport>('background-cluster', {
-        namespaces,
-        policy,
-      } satisfies BackgroundClusterInput);
-      started.push(cluster as BenchChild<unknown>);
+    const policy = networkPolicyGenerator(synchronize);
+    const row = await withCluster({ namespaces, policy }, async (cluster, started) => {
       const resources = kubeResources(cluster.report.url);
-      if (baselines.length === 0) baselines = await measureBaselines(resources, namespaces);
       const written = await writeUpdateRequests(resources, policy, namespaces);
-
-      const processing = cluster.call<ProcessingRun>('await-processing', {
+      // Booted and waiting for the Lease the cluster holds; released by await-processing.
+      const controller = await BenchChild.start('background-controller', cluster.report);
+      started.push(controller);
+      const cpuBefore = await cpuMicros(controller, cluster);
+      const run = await cluster.call<ProcessingRun>('await-processing', {
         updateRequests: written.count,
         downstreamResource: 'networking.k8s.io/networkpolicies',
         downstreamName: DOWNSTREAM_NAME,
         timeoutMs: RUN_TIMEOUT_MS,
       } satisfies ProcessingInput);
-      started.push(
-        await BenchChild.start('background-controller', {
-          url: cluster.report.url,
-          genWorkers: GEN_WORKERS,
-        } satisfies BackgroundControllerInput),
-      );
-      const run = await processing;
+      const cpuAfter = await cpuMicros(controller, cluster);
       if (run.downstreamFound !== written.count || run.updateRequestsLeft !== 0)
         throw new Error(
           `after the run: ${run.downstreamFound} of ${written.count} NetworkPolicies, ${run.updateRequestsLeft} UpdateRequests left`,
         );
-      rows.push(row(`generate data, synchronize ${synchronize}`, written, run));
-    } finally {
-      for (const child of started.reverse()) await child.stop().catch(() => undefined);
-    }
+      return rowOf(`generate data, synchronize ${synchronize}`, written, run, {
+        controllerMs: (cpuAfter.controller - cpuBefore.controller) / 1000,
+        apiServerMs: (cpuAfter.apiServer - cpuBefore.apiServer) / 1000,
+      });
+    });
+    rows.push(row);
   }
   return { namespaces: count, genWorkers: GEN_WORKERS, writerWorkers: UPDATE_REQUEST_WRITERS, rows, baselines };
 }
 
-function row(name: string, written: { count: number; perSecond: number }, run: ProcessingRun): BackgroundRow {
+async function cpuMicros(controller: BenchChild<unknown>, cluster: BenchChild<unknown>) {
+  const [controllerMicros, apiServerMicros] = await Promise.all([controller.cpuMicros(), cluster.cpuMicros()]);
+  return { controller: controllerMicros, apiServer: apiServerMicros };
+}
+
+/** The row of one run; `cpu`: what each process used from the Lease's release to the end (ms). */
+function rowOf(
+  name: string,
+  written: { count: number; perSecond: number },
+  run: ProcessingRun,
+  cpu: { controllerMs: number; apiServerMs: number },
+): BackgroundRow {
   const callsPerRequest = Object.fromEntries(
     Object.entries(run.calls)
       .sort(([, a], [, b]) => b - a)
@@ -255,5 +287,8 @@ function row(name: string, written: { count: number; perSecond: number }, run: P
     p99Ms: percentile(run.processingMs, 0.99),
     callsPerRequest,
     totalCallsPerRequest: Object.values(callsPerRequest).reduce((sum, calls) => sum + calls, 0),
+    takeoverMs: run.takeoverMs,
+    controllerCpuMsPerRequest: cpu.controllerMs / written.count,
+    apiServerCpuMsPerRequest: cpu.apiServerMs / written.count,
   };
 }
