@@ -61,6 +61,8 @@ export interface ProcessingRun {
   elapsedMs: number;
   /** Calls the controller made in that time (watches aside), by `METHOD resource[/subresource] status`. */
   calls: Record<string, number>;
+  /** The API server's time answering them (arrival to answer's end), by the same keys, ms. */
+  answeringMs: Record<string, number>;
   /** Per UpdateRequest: from its first read to the end of its deletion, ms (sorted). */
   processingMs: number[];
   downstreamFound: number;
@@ -98,7 +100,11 @@ const cluster: ChildRoleRunner = {
  * Starts the request log and releases the Lease, then resolves once `updateRequests` downstream
  * objects were added and no UpdateRequest is left (or rejects after `timeoutMs`, with the counts).
  */
-function awaitProcessing(server: InMemoryApiServer, input: ProcessingInput, release: () => void): Promise<ProcessingRun> {
+function awaitProcessing(
+  server: InMemoryApiServer,
+  input: ProcessingInput,
+  release: () => void,
+): Promise<ProcessingRun> {
   server.requests.clear();
   server.requests.start();
   const releasedAt = performance.now();
@@ -140,12 +146,13 @@ function summarize(
   requests: readonly RecordedRequest[],
   releasedAt: number,
   finishedAt: number,
-): Pick<ProcessingRun, 'takeoverMs' | 'elapsedMs' | 'calls' | 'processingMs'> {
+): Pick<ProcessingRun, 'takeoverMs' | 'elapsedMs' | 'calls' | 'answeringMs' | 'processingMs'> {
   const firstList = requests.find(
     (entry) => entry.method === 'GET' && !entry.watch && entry.path.endsWith('/updaterequests'),
   );
   if (!firstList) throw new Error('the controller never listed the UpdateRequests');
   const calls: Record<string, number> = {};
+  const answeringMs: Record<string, number> = {};
   const firstRead = new Map<string, number>();
   const processingMs: number[] = [];
   for (const entry of requests) {
@@ -153,6 +160,7 @@ function summarize(
     const { resource, name } = resourceOf(entry.path);
     const key = `${entry.method} ${resource} ${entry.status}`;
     calls[key] = (calls[key] ?? 0) + 1;
+    answeringMs[key] = (answeringMs[key] ?? 0) + entry.answeredAt - entry.receivedAt;
     if (resource !== 'updaterequests' || !name) continue;
     if (entry.method === 'GET' && !firstRead.has(name)) firstRead.set(name, entry.receivedAt);
     const readAt = firstRead.get(name);
@@ -162,6 +170,7 @@ function summarize(
     takeoverMs: firstList.receivedAt - releasedAt,
     elapsedMs: finishedAt - firstList.receivedAt,
     calls,
+    answeringMs,
     processingMs: processingMs.sort((a, b) => a - b),
   };
 }

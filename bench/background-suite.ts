@@ -37,8 +37,9 @@ export interface CreateRate {
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
-  /** CPU time of the API server's process per create, ms. */
+  /** CPU time of the API server's process, and of this one (the client), per create, ms. */
   apiServerCpuMsPerCreate: number;
+  clientCpuMsPerCreate: number;
 }
 
 export interface BackgroundRow {
@@ -51,8 +52,8 @@ export interface BackgroundRow {
   /** Per UpdateRequest, from its first read to the end of its deletion. */
   p50Ms: number;
   p99Ms: number;
-  /** Calls by `METHOD resource status`, per UpdateRequest. */
-  callsPerRequest: Record<string, number>;
+  /** Calls by `METHOD resource status`: how many per UpdateRequest, and the API server's mean time answering one. */
+  calls: { call: string; perRequest: number; answeringMs: number }[];
   totalCallsPerRequest: number;
   /** From the Lease's release until the new leader listed the UpdateRequests, ms (not in `seconds`). */
   takeoverMs: number;
@@ -121,6 +122,7 @@ async function timedCreates(
   const latencies: number[] = [];
   let next = 0;
   const cpuBefore = await cluster.cpuMicros();
+  const clientCpuBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -133,6 +135,7 @@ async function timedCreates(
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const clientCpu = process.cpuUsage(clientCpuBefore);
   const cpuMs = ((await cluster.cpuMicros()) - cpuBefore) / 1000;
   latencies.sort((a, b) => a - b);
   return {
@@ -143,6 +146,7 @@ async function timedCreates(
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
     apiServerCpuMsPerCreate: cpuMs / objects.length,
+    clientCpuMsPerCreate: (clientCpu.user + clientCpu.system) / 1000 / objects.length,
   };
 }
 
@@ -154,7 +158,13 @@ async function measureBaselines(cluster: BenchChild<BackgroundClusterReport>, na
   await timedCreates('warm-up', server, resources, batch('bench-warm-up').slice(0, 200), GEN_WORKERS);
   return [
     await timedCreates('POST NetworkPolicy, 1 at a time', server, resources, batch('bench-sequential'), 1),
-    await timedCreates(`POST NetworkPolicy, ${GEN_WORKERS} at a time`, server, resources, batch('bench-pool'), GEN_WORKERS),
+    await timedCreates(
+      `POST NetworkPolicy, ${GEN_WORKERS} at a time`,
+      server,
+      resources,
+      batch('bench-pool'),
+      GEN_WORKERS,
+    ),
   ];
 }
 
@@ -272,11 +282,13 @@ function rowOf(
   run: ProcessingRun,
   cpu: { controllerMs: number; apiServerMs: number },
 ): BackgroundRow {
-  const callsPerRequest = Object.fromEntries(
-    Object.entries(run.calls)
-      .sort(([, a], [, b]) => b - a)
-      .map(([call, calls]) => [call, calls / written.count]),
-  );
+  const calls = Object.entries(run.calls)
+    .sort(([, a], [, b]) => b - a)
+    .map(([call, count]) => ({
+      call,
+      perRequest: count / written.count,
+      answeringMs: run.answeringMs[call]! / count,
+    }));
   return {
     name,
     updateRequests: written.count,
@@ -285,8 +297,8 @@ function rowOf(
     perSecond: (written.count * 1000) / run.elapsedMs,
     p50Ms: percentile(run.processingMs, 0.5),
     p99Ms: percentile(run.processingMs, 0.99),
-    callsPerRequest,
-    totalCallsPerRequest: Object.values(callsPerRequest).reduce((sum, calls) => sum + calls, 0),
+    calls,
+    totalCallsPerRequest: calls.reduce((sum, entry) => sum + entry.perRequest, 0),
     takeoverMs: run.takeoverMs,
     controllerCpuMsPerRequest: cpu.controllerMs / written.count,
     apiServerCpuMsPerRequest: cpu.apiServerMs / written.count,
