@@ -14,7 +14,7 @@ export function formatBackgroundSuite(suite: BackgroundSuite): string {
       `create + status Pending each) while the bench held the controller's Lease; the controller booted as a ` +
       `follower, then the Lease was released. Baselines: the same client against a fresh API server set up alike`,
     `  clock on the API server: from the new leader's first list of UpdateRequests until every NetworkPolicy exists ` +
-      `and every UpdateRequest is deleted; latency: one request from its first read to the end of its deletion; ` +
+      `and every UpdateRequest is deleted; latency: one request from the first read of its trigger to the end of its deletion; ` +
       `CPU: process CPU time from the Lease's release to the end, per request`,
     formatColumns([
       [

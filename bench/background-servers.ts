@@ -63,7 +63,7 @@ export interface ProcessingRun {
   calls: Record<string, number>;
   /** The API server's time answering them (arrival to answer's end), by the same keys, ms. */
   answeringMs: Record<string, number>;
-  /** Per UpdateRequest: from its first read to the end of its deletion, ms (sorted). */
+  /** Per UpdateRequest: from the first read of its trigger Namespace to the end of its deletion, ms (sorted). */
   processingMs: number[];
   downstreamFound: number;
   updateRequestsLeft: number;
@@ -110,7 +110,14 @@ function awaitProcessing(
   const releasedAt = performance.now();
   release();
   let added = 0;
-  let left = server.store.list(UPDATE_REQUESTS).length;
+  const requests = server.store.list(UPDATE_REQUESTS);
+  let left = requests.length;
+  const triggers = new Map(
+    requests.map((request) => [
+      (request.metadata as JsonObject).name as string,
+      ((request.spec as JsonObject).resource as JsonObject).name as string,
+    ]),
+  );
   return new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
       off();
@@ -135,15 +142,17 @@ function awaitProcessing(
       .list(input.downstreamResource)
       .filter((object) => (object.metadata as JsonObject).name === input.downstreamName).length;
     return {
-      ...summarize(server.requests.requests(), releasedAt, finishedAt),
+      ...summarize(server.requests.requests(), triggers, releasedAt, finishedAt),
       downstreamFound,
       updateRequestsLeft: server.store.list(UPDATE_REQUESTS).length,
     };
   });
 }
 
+/** `triggers`: the trigger Namespace of each UpdateRequest, by name. */
 function summarize(
   requests: readonly RecordedRequest[],
+  triggers: ReadonlyMap<string, string>,
   releasedAt: number,
   finishedAt: number,
 ): Pick<ProcessingRun, 'takeoverMs' | 'elapsedMs' | 'calls' | 'answeringMs' | 'processingMs'> {
@@ -153,7 +162,7 @@ function summarize(
   if (!firstList) throw new Error('the controller never listed the UpdateRequests');
   const calls: Record<string, number> = {};
   const answeringMs: Record<string, number> = {};
-  const firstRead = new Map<string, number>();
+  const triggerRead = new Map<string, number>();
   const processingMs: number[] = [];
   for (const entry of requests) {
     if (entry.watch || entry.receivedAt < firstList.receivedAt || entry.receivedAt > finishedAt) continue;
@@ -161,10 +170,11 @@ function summarize(
     const key = `${entry.method} ${resource} ${entry.status}`;
     calls[key] = (calls[key] ?? 0) + 1;
     answeringMs[key] = (answeringMs[key] ?? 0) + entry.answeredAt - entry.receivedAt;
-    if (resource !== 'updaterequests' || !name) continue;
-    if (entry.method === 'GET' && !firstRead.has(name)) firstRead.set(name, entry.receivedAt);
-    const readAt = firstRead.get(name);
-    if (entry.method === 'DELETE' && readAt !== undefined) processingMs.push(entry.answeredAt - readAt);
+    if (!name) continue;
+    if (resource === 'namespaces' && !triggerRead.has(name)) triggerRead.set(name, entry.receivedAt);
+    const readAt = triggerRead.get(triggers.get(name) ?? '');
+    if (resource === 'updaterequests' && entry.method === 'DELETE' && readAt !== undefined)
+      processingMs.push(entry.answeredAt - readAt);
   }
   return {
     takeoverMs: firstList.receivedAt - releasedAt,
