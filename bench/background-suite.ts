@@ -2,13 +2,15 @@
  * The background controller working off a backlog of generate UpdateRequests, next to the API
  * server's own create rate measured in the same run through the same client.
  *
- * Per run: the in-memory API server in a child process with N Namespaces and a ClusterPolicy that
- * generates a NetworkPolicy in each; this process writes one UpdateRequest per Namespace exactly as
- * the admission controller does for a Namespace CREATE (its rule matching, `updateRequestsFor`, and
- * its writer, `UpdateRequestCreator`: create, then status Pending); then the background controller
- * starts in a second child process. The clock runs on the API server, from the controller's first
- * list of UpdateRequests until every NetworkPolicy exists and every UpdateRequest is deleted; the
- * API server's request log says which calls the controller made meanwhile.
+ * Per run: the in-memory API server in a child process with N Namespaces, a ClusterPolicy that
+ * generates a NetworkPolicy in each, and the controller's Lease held by the bench; this process
+ * writes one UpdateRequest per Namespace exactly as the admission controller does for a Namespace
+ * CREATE (its rule matching, `updateRequestsFor`, and its writer, `UpdateRequestCreator`: create,
+ * then status Pending); the background controller boots in a second child process and waits as a
+ * follower until the Lease is released. The clock runs on the API server, from the new leader's
+ * first list of UpdateRequests until every NetworkPolicy exists and every UpdateRequest is deleted;
+ * the API server's request log says which calls the controller made meanwhile. The baselines run
+ * first, on an API server of their own set up the same way.
  */
 import { randomUUID } from 'node:crypto';
 import { toResourceRequest, updateRequestsFor, type AdmissionRequest } from '@edict/admission';
@@ -49,7 +51,7 @@ export interface BackgroundRow {
   writtenPerSecond: number;
   seconds: number;
   perSecond: number;
-  /** Per UpdateRequest, from its first read to the end of its deletion. */
+  /** Per UpdateRequest, from the first read of its trigger to the end of its deletion. */
   p50Ms: number;
   p99Ms: number;
   /** Calls by `METHOD resource status`: how many per UpdateRequest, and the API server's mean time answering one. */
