@@ -2,22 +2,31 @@
  * Benchmark servers run in child processes of the bench itself (the same bundle, forked with a role),
  * so the load generator and the server under test each get a core of their own. A tiny IPC
  * protocol: the parent sends `start` with the role's input, the child answers `ready` with what the
- * role reports (or `failed`), then answers `cpu` queries until it is told to `stop`.
+ * role reports (or `failed`), then answers `cpu` queries and the role's own `call`s (matched by id,
+ * so several may be in flight) until it is told to `stop`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 
 const ROLE_VARIABLE = 'EDICT_BENCH_ROLE';
 
-type ToChild = { type: 'start'; input: unknown } | { type: 'cpu' } | { type: 'stop' };
+type ToChild =
+  | { type: 'start'; input: unknown }
+  | { type: 'cpu' }
+  | { type: 'call'; id: number; command: string; input: unknown }
+  | { type: 'stop' };
 type FromChild =
   | { type: 'ready'; report: unknown }
   | { type: 'failed'; message: string }
   | { type: 'cpu'; micros: number }
+  | { type: 'answer'; id: number; value?: unknown; error?: string }
   | { type: 'stopped' };
 
-/** What a role does in its child: start from the parent's input, report, and stop on request. */
+/** A command a started role answers for the parent while it runs. */
+export type RoleCommand = (input: unknown) => Promise<unknown>;
+
+/** What a role does in its child: start from the parent's input, report, answer commands, and stop on request. */
 export interface ChildRoleRunner {
-  start(input: unknown): Promise<{ report: unknown; stop(): Promise<void> }>;
+  start(input: unknown): Promise<{ report: unknown; stop(): Promise<void>; commands?: Record<string, RoleCommand> }>;
 }
 
 /** The role this process was forked for, if it is a benchmark child. */
@@ -29,12 +38,14 @@ export function benchChildRole(): string | undefined {
 export function serveAsChild(runner: ChildRoleRunner): void {
   const send = (message: FromChild) => process.send!(message);
   let stop: (() => Promise<void>) | undefined;
+  let commands: Record<string, RoleCommand> = {};
   process.on('disconnect', () => process.exit(0));
   process.on('message', (message: ToChild) => {
     if (message.type === 'start') {
       runner.start(message.input).then(
         (started) => {
           stop = started.stop;
+          commands = started.commands ?? {};
           send({ type: 'ready', report: started.report });
         },
         (error: Error) => send({ type: 'failed', message: error.stack ?? String(error) }),
@@ -42,6 +53,13 @@ export function serveAsChild(runner: ChildRoleRunner): void {
     } else if (message.type === 'cpu') {
       const usage = process.cpuUsage();
       send({ type: 'cpu', micros: usage.user + usage.system });
+    } else if (message.type === 'call') {
+      const { id, command } = message;
+      const run = commands[command] ?? (() => Promise.reject(new Error(`no command ${command}`)));
+      run(message.input).then(
+        (value) => send({ type: 'answer', id, value }),
+        (error: Error) => send({ type: 'answer', id, error: error.stack ?? String(error) }),
+      );
     } else if (message.type === 'stop') {
       void (stop?.() ?? Promise.resolve())
         .catch(() => undefined)
@@ -55,6 +73,8 @@ export function serveAsChild(runner: ChildRoleRunner): void {
 
 /** Parent side: one forked child. */
 export class BenchChild<Report> {
+  private nextCallId = 0;
+
   private constructor(
     readonly role: string,
     private readonly child: ChildProcess,
@@ -89,6 +109,21 @@ export class BenchChild<Report> {
   /** CPU time (user + system, µs) the child has used so far. */
   cpuMicros(): Promise<number> {
     return this.ask<number>('cpu', (message) => (message.type === 'cpu' ? message.micros : undefined));
+  }
+
+  /** Runs one of the role's commands in the child and resolves with its answer. */
+  call<T>(command: string, input: unknown = {}): Promise<T> {
+    const id = this.nextCallId++;
+    return new Promise<T>((resolve, reject) => {
+      const listener = (message: FromChild) => {
+        if (message.type !== 'answer' || message.id !== id) return;
+        this.child.off('message', listener);
+        if (message.error !== undefined) reject(new Error(`${this.role} child, ${command}: ${message.error}`));
+        else resolve(message.value as T);
+      };
+      this.child.on('message', listener);
+      this.child.send({ type: 'call', id, command, input } satisfies ToChild);
+    });
   }
 
   /** Asks the child to stop cleanly; kills it if it does not exit within `timeoutMs`. */

@@ -59,6 +59,12 @@ async function runFor(call: () => unknown, ms: number, batch: number): Promise<v
   }
 }
 
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: readonly number[], fraction: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
+}
+
 export function formatTable(rows: Measurement[], baseline: Measurement): string {
   const lines = [
     ['benchmark', 'median µs/call', 'p99 µs/call', 'calls/s', `× ${baseline.name}`],

@@ -9,6 +9,7 @@
  */
 import autocannon from 'autocannon';
 import type { BenchChild } from './child-process';
+import { percentile } from './harness';
 
 const UID_FIELD = /"uid":"[^"]*"/;
 
@@ -142,10 +143,4 @@ function summarize(name: string, connections: number, slices: readonly Slice[]):
       ? { settleMsPerTurn: sum((slice) => slice.settleMs ?? 0) / slices.length }
       : {}),
   };
-}
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: readonly number[], fraction: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
 }

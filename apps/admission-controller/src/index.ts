@@ -2,3 +2,4 @@
 // and the bench. Its container entry point is main.ts.
 export { startController, type RunningController, type StartOptions } from './bootstrap';
 export { CONFIG_VARIABLES, ControllerConfig, loadControllerConfig } from './config/controller-config';
+export { UpdateRequestCreator, UPDATE_REQUEST_WRITERS, type UpdateRequestJob } from './after/update-request-creator';

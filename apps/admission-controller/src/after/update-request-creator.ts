@@ -17,6 +17,9 @@ import { updateRequestLabels } from './update-request-labels';
 /** Edict's own label: the idempotency key of one UpdateRequest. */
 export const UR_REQUEST_KEY_LABEL = 'edict.io/update-request-key';
 
+/** UpdateRequests written at once unless told otherwise (the admission controller's setting). */
+export const UPDATE_REQUEST_WRITERS = 2;
+
 export interface UpdateRequestJob {
   requestUid: string;
   spec: UpdateRequestSpec;
@@ -55,7 +58,7 @@ export class UpdateRequestCreator {
   ) {
     this.queue = new BoundedWorkQueue<UpdateRequestJob>({
       capacity: options.queueSize,
-      workers: options.workers ?? 2,
+      workers: options.workers ?? UPDATE_REQUEST_WRITERS,
       handler: (job) => this.create(job),
       onError: (error, job) =>
         this.logger.warn(

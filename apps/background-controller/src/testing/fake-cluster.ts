@@ -5,6 +5,8 @@ import type { ClusterObjects, ListRequest, ObjectRef } from '../update-requests/
 export class FakeCluster implements ClusterObjects {
   readonly objects = new Map<string, KubeObject>();
   readonly writes: string[] = [];
+  /** `get Kind name` for each read. */
+  readonly reads: string[] = [];
   /** Errors the next writes throw, in order. */
   readonly failNextWrites: unknown[] = [];
   private version = 0;
@@ -25,6 +27,7 @@ export class FakeCluster implements ClusterObjects {
   }
 
   async get(ref: ObjectRef): Promise<KubeObject | undefined> {
+    this.reads.push(`get ${ref.kind} ${ref.name}`);
     const found = this.objects.get(key(ref.apiVersion, ref.kind, ref.namespace, ref.name));
     return found && structuredClone(found);
   }

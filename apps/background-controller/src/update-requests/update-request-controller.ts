@@ -6,7 +6,7 @@
  * queue; requests in progress finish their current step.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InformerFactory, KubeResources, type KubeObject } from '@edict/kube';
+import { InformerFactory, KubeResources, type Informer, type KubeObject } from '@edict/kube';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import type { BackgroundConfig } from '../config/background-config';
@@ -30,6 +30,8 @@ export class UpdateRequestController implements LeaderAware {
   private readonly logger = new Logger('UpdateRequests');
   private readonly processor: UpdateRequestProcessor;
   private queue?: WorkQueue;
+  /** The leader's informer: requests are processed from its copies (no read each). */
+  private informer?: Informer<KubeObject>;
   private readonly retryAt = new Map<string, number>();
   private readonly stepErrors = new Map<string, number>();
 
@@ -68,6 +70,7 @@ export class UpdateRequestController implements LeaderAware {
       namespace: this.config.namespace,
       watchTimeoutSeconds: this.config.watchTimeoutSeconds,
     });
+    this.informer = informer;
     informer.on('add', (object) => this.enqueue(object, true));
     informer.on('update', (object) => this.enqueue(object, false));
     const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
@@ -77,6 +80,7 @@ export class UpdateRequestController implements LeaderAware {
     await stopped;
     await informer.stop();
     await queue.stop();
+    this.informer = undefined;
     this.retryAt.clear();
     this.stepErrors.clear();
   }
@@ -111,7 +115,8 @@ export class UpdateRequestController implements LeaderAware {
     }
     this.metrics.reconciled();
     try {
-      const result = await this.processor.step(name);
+      const known = this.informer?.get(name, this.config.namespace);
+      const result = await this.processor.step(name, known && isUpdateRequest(known) ? known : undefined);
       this.stepErrors.delete(name);
       if (result.kind === 'failed') {
         this.metrics.processed('failed');

@@ -158,6 +158,23 @@ describe('UpdateRequestProcessor', () => {
     expect(await processor.step('ur-3')).toEqual({ kind: 'gone' });
   });
 
+  it("starts from the informer's copy without reading the request; a stale copy is read again", async () => {
+    const { cluster, processor, request, stored } = setup();
+    cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { pods: '3' } } });
+    const copy = request('ur-1', 'team-a', { state: 'Pending' }) as UpdateRequest;
+    expect(await processor.step('ur-1', copy)).toEqual({ kind: 'completed' });
+    expect(cluster.reads.filter((read) => read.includes('UpdateRequest'))).toEqual([]);
+    expect(stored('ur-1')).toBeUndefined();
+
+    // Another leader completed ur-2 after the informer's copy: the status write conflicts, the
+    // request is read again and, Completed, deleted.
+    const stale = request('ur-2', 'team-a', { state: 'Pending' }) as UpdateRequest;
+    request('ur-2', 'team-a', { state: 'Completed' });
+    expect(await processor.step('ur-2', stale)).toEqual({ kind: 'completed' });
+    expect(cluster.reads.filter((read) => read.includes('UpdateRequest'))).toEqual(['get UpdateRequest ur-2']);
+    expect(stored('ur-2')).toBeUndefined();
+  });
+
   it('reads the request again when another leader moved it meanwhile', async () => {
     const { cluster, processor, request } = setup();
     cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { pods: '3' } } });

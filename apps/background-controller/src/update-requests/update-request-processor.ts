@@ -8,7 +8,9 @@
  *    request is deleted (Kyverno: more than 3 retries). How long to wait before that is the caller's
  *    (retryDelay).
  * Every write names the resourceVersion it read, so two leaders never both move one request: the
- * loser's write conflicts and it reads the request again.
+ * loser's write conflicts and it reads the request again. The first attempt may start from the
+ * informer's copy instead of a read (Kyverno reads requests from its lister too): a stale copy
+ * conflicts on its first write and is read again, as a lost race is.
  */
 import { isConflict, isNotFound } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
@@ -49,11 +51,15 @@ export class UpdateRequestProcessor {
     private readonly options: ProcessorOptions,
   ) {}
 
-  /** Reads the request afresh and moves it one state on; a lost race reads it again. */
-  async step(name: string): Promise<StepResult> {
+  /**
+   * Moves the request one state on, from `known` (the informer's copy) when given, else from a
+   * fresh read; a lost race reads it again.
+   */
+  async step(name: string, known?: UpdateRequest): Promise<StepResult> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.stepOnce(name);
+        const current = attempt === 0 && known ? known : await this.read(name);
+        return current ? await this.stepFrom(current) : { kind: 'gone' };
       } catch (error) {
         if (isNotFound(error)) return { kind: 'gone' };
         if (!isConflict(error) || attempt >= 3) throw error;
@@ -61,9 +67,11 @@ export class UpdateRequestProcessor {
     }
   }
 
-  private async stepOnce(name: string): Promise<StepResult> {
-    const current = (await this.cluster.get(this.ref(name))) as UpdateRequest | undefined;
-    if (!current) return { kind: 'gone' };
+  private async read(name: string): Promise<UpdateRequest | undefined> {
+    return (await this.cluster.get(this.ref(name))) as UpdateRequest | undefined;
+  }
+
+  private async stepFrom(current: UpdateRequest): Promise<StepResult> {
     const state = current.status?.state;
     if (state === 'Skip') return { kind: 'skipped' };
     if (state === 'Completed') {

@@ -48,6 +48,12 @@ describe('request log', () => {
     expect(log.writes({ user: 'dave' })).toMatchObject([
       { method: 'DELETE', path: '/api/v1/namespaces/default/secrets/none', status: 404, watch: false },
     ]);
+    // Arrival and answer times, in the order the requests were sent.
+    const entries = log.requests();
+    for (const [index, entry] of entries.entries()) {
+      expect(entry.answeredAt).toBeGreaterThanOrEqual(entry.receivedAt);
+      if (index > 0) expect(entry.receivedAt).toBeGreaterThanOrEqual(entries[index - 1]!.receivedAt);
+    }
   });
 
   it('records watches when they end, and stops recording on stop()', async () => {

@@ -1,6 +1,6 @@
 /**
  * A record of the HTTP requests the server answered: who (the request's user, impersonation
- * included), what (method, path) and how it ended (status). Tests use it to see from the API
+ * included), what (method, path), when (arrival, answer) and how it ended (status). Tests use it to see from the API
  * server's side which client wrote what, e.g. that only the leader replica writes Secrets.
  * Off until `start()`, and bounded, so a long-running local server does not grow with it.
  */
@@ -18,6 +18,9 @@ export interface RecordedRequest {
   readonly dryRun: boolean;
   /** The answer's status code (set when the answer ended). */
   readonly status: number;
+  /** When the request arrived and when its answer ended, in ms on this process's `performance.now()` clock. */
+  readonly receivedAt: number;
+  readonly answeredAt: number;
 }
 
 export interface RequestFilter {
@@ -53,6 +56,7 @@ export class RequestLog {
     if (!this.recording) return;
     const url = new URL(request.url ?? '/', 'http://localhost');
     const base = {
+      receivedAt: performance.now(),
       method: request.method ?? 'GET',
       path: url.pathname,
       user: requestUser(request).username,
@@ -63,7 +67,7 @@ export class RequestLog {
     const record = (): void => {
       if (done || !this.recording) return;
       done = true;
-      this.entries.push({ ...base, status: response.statusCode });
+      this.entries.push({ ...base, status: response.statusCode, answeredAt: performance.now() });
       if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
     };
     response.once('finish', record);

@@ -45,6 +45,8 @@ export interface InMemoryApiServerOptions {
    * The webhook's `service.path` is kept; its certificate must be valid for `<name>.<namespace>.svc`.
    */
   readonly serviceEndpoints?: ServiceEndpoints;
+  /** Requests the request log keeps (default 10,000; the oldest are dropped). */
+  readonly requestLogLimit?: number;
   /** Calls admission webhooks on HTTP writes (default true). */
   readonly admission?: boolean;
   /** Deletes dependents of removed owners (default true). */
@@ -93,7 +95,7 @@ export class InMemoryApiServer {
   /** Test fault injection: failing or holding requests (see `faults.ts`). */
   readonly faults = new FaultInjector();
   /** Test record of the requests answered, with their users (`requests.start()` turns it on). */
-  readonly requests = new RequestLog();
+  readonly requests: RequestLog;
   /** The ownerReferences garbage collector (`await server.gc?.settled()` waits for it). */
   readonly gc: GarbageCollector | undefined;
   /** The controller manager when enabled (`await server.controllers?.settled()` waits for them). */
@@ -107,6 +109,7 @@ export class InMemoryApiServer {
 
   constructor(options: InMemoryApiServerOptions = {}) {
     this.store = new ObjectStore({ historyLimit: options.historyLimit });
+    this.requests = new RequestLog(options.requestLogLimit);
     this.registry = new ResourceRegistry();
     this.resources = new ResourceService(this.store, this.registry);
     this.subresources = new SubresourceService(this.resources);

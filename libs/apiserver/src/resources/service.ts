@@ -91,6 +91,8 @@ export interface WriteResult {
   readonly code: number;
 }
 
+/** Names tried for a create with generateName before it answers AlreadyExists (kube's storage tries 8). */
+const GENERATE_NAME_ATTEMPTS = 8;
 const CRD_RESOURCE = groupResourceKey('apiextensions.k8s.io', 'customresourcedefinitions');
 const NAMESPACES = groupResourceKey('', 'namespaces');
 const CORE_EVENTS = groupResourceKey('', 'events');
@@ -149,7 +151,16 @@ export class ResourceService {
     user: UserInfo,
   ): PreparedCreate {
     const defaulted = defaultedBySchema(type, body);
-    const prepared = prepareCreate(type, ns(type, namespace) || undefined, defaulted, this.now(), user);
+    const prepare = () => prepareCreate(type, ns(type, namespace) || undefined, defaulted, this.now(), user);
+    let prepared = prepare();
+    // A generated name already taken gets another, as Kubernetes does since 1.31 (RetryGenerateName).
+    const generated = prepared.name !== metadataOf(body).name;
+    for (
+      let attempt = 1;
+      generated && attempt < GENERATE_NAME_ATTEMPTS && this.exists(type, namespace, prepared.name);
+      attempt++
+    )
+      prepared = prepare();
     checkAgainstSchema(type, prepared.object);
     this.checkCreatable(type, namespace, prepared.name);
     if (key(type) === CRD_RESOURCE) this.checkCrd(prepared.object);
@@ -157,9 +168,13 @@ export class ResourceService {
     return prepared;
   }
 
+  private exists(type: ResourceType, namespace: string | undefined, name: string): boolean {
+    return this.store.get(key(type), ns(type, namespace), name) !== undefined;
+  }
+
   private checkCreatable(type: ResourceType, namespace: string | undefined, name: string): void {
     if (type.namespaced) this.requireNamespace(namespace!);
-    if (this.store.get(key(type), ns(type, namespace), name)) {
+    if (this.exists(type, namespace, name)) {
       throw alreadyExists({ group: type.group, kind: type.plural, name });
     }
   }
