@@ -31,6 +31,7 @@ export { hasVerifyImages, verifyImagesFailureAction } from './validate/unsupport
 export * from './values';
 export * from './conditions';
 export * from './match';
+export * from './cleanup';
 export * from './images';
 export * from './pss';
 export * from './jmespath';
