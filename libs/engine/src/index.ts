@@ -32,6 +32,7 @@ export * from './values';
 export * from './conditions';
 export * from './match';
 export * from './cleanup';
+export { loadContextEntries, ContextEntryError, type ContextLoadOptions } from './context-entries';
 export * from './images';
 export * from './pss';
 export * from './jmespath';
