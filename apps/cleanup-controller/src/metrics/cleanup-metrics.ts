@@ -45,6 +45,12 @@ export class CleanupMetrics {
     labelNames: POLICY_LABELS,
     registers: [this.registry],
   });
+  private readonly runs = new Counter({
+    name: 'edict_cleanup_policy_runs_total',
+    help: 'Schedule slots a cleanup policy ran in (claimed by this replica).',
+    labelNames: ['policy_type', 'policy_namespace', 'policy_name'],
+    registers: [this.registry],
+  });
   private readonly ttlDeleted = new Counter({
     name: 'kyverno_ttl_controller_deletedobjects_total',
     help: 'Objects deleted because their cleanup.kyverno.io/ttl was due.',
@@ -70,6 +76,15 @@ export class CleanupMetrics {
     return this.registry.metrics();
   }
 
+  ran(policyKind: string, policyName: string, policyNamespace = ''): void {
+    this.runs.inc({ policy_type: policyKind, policy_namespace: policyNamespace, policy_name: policyName });
+  }
+
+  /** Slots run by this replica so far (specs: a slot runs once across replicas). */
+  async runCount(): Promise<number> {
+    return (await this.runs.get()).values.reduce((sum, value) => sum + value.value, 0);
+  }
+
   cleanupOutcome(target: PolicyTarget, deleted: boolean): void {
     const labels = {
       policy_type: target.policyKind,
@@ -89,10 +104,5 @@ export class CleanupMetrics {
       resource_resource: target.resource,
     };
     (deleted ? this.ttlDeleted : this.ttlErrors).inc(labels);
-  }
-
-  /** Objects deleted by policies so far (specs and the e2e check that a slot ran once). */
-  async cleanupDeletedCount(): Promise<number> {
-    return (await this.cleanupDeleted.get()).values.reduce((sum, value) => sum + value.value, 0);
   }
 }

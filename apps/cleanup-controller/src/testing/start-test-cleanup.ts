@@ -1,0 +1,26 @@
+/** A cleanup controller for e2e specs against an E2eCluster: short leases, watches and discovery. */
+import type { E2eCluster } from '@edict/admission-controller/testing';
+import { startCleanupController, type RunningCleanupController } from '../bootstrap';
+import { loadCleanupConfig, type CleanupConfig } from '../config/cleanup-config';
+
+export function startTestCleanup(
+  cluster: E2eCluster,
+  overrides: Partial<CleanupConfig> = {},
+): Promise<RunningCleanupController> {
+  const config = loadCleanupConfig(
+    {},
+    {
+      kubeSource: 'kubeconfig',
+      kubeconfig: cluster.kubeconfig,
+      host: '127.0.0.1',
+      port: 0,
+      watchTimeoutSeconds: 5,
+      leaseDurationMs: 2_000,
+      renewDeadlineMs: 1_500,
+      retryPeriodMs: 200,
+      ttlDiscoveryIntervalMs: 2_000,
+      ...overrides,
+    },
+  );
+  return startCleanupController(config, { logger: ['error'] });
+}
