@@ -7,7 +7,8 @@
  *  3. once its policy validation webhook is published, the example policies, created through the
  *     API server so that an invalid one is rejected as in a cluster;
  *  4. the background controller in this process (generate and mutate-existing rules), acting as its
- *     own service account, bound to cluster-admin (a laptop's cluster);
+ *     own service account, bound to cluster-admin (a laptop's cluster); then the cleanup controller
+ *     (cleanup policies, the TTL label) likewise, unless the installation brings its RBAC;
  *  5. once the admission controller has the examples and published its webhooks for them, the
  *     kubeconfig (and the CA, for HTTPS clients) is written: kubectl sees a cluster that already
  *     enforces the examples.
@@ -31,6 +32,12 @@ import {
   type BackgroundConfig,
   type RunningBackgroundController,
 } from '@edict/background-controller';
+import {
+  loadCleanupConfig,
+  startCleanupController,
+  type CleanupConfig,
+  type RunningCleanupController,
+} from '@edict/cleanup-controller';
 import { explainListenError, LauncherError } from '../launcher-error';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
 import { policiesLoaded, policyValidationPublished, webhooksPublished } from './webhooks-ready';
@@ -51,6 +58,13 @@ export interface LocalClusterOptions {
   readonly controller?: Partial<ControllerConfig>;
   /** The background controller's configuration: from `env`, with these on top. */
   readonly background?: Partial<BackgroundConfig>;
+  /** The cleanup controller's configuration: from `env`, with these on top. */
+  readonly cleanup?: Partial<CleanupConfig>;
+  /**
+   * Whether the cleanup controller is bound to cluster-admin (default). Off when `preinstalled`
+   * brings its RBAC: the kinds it may delete are then what that grants, as in a cluster.
+   */
+  readonly cleanupClusterAdmin?: boolean;
   readonly logger?: LoggerService | LogLevel[] | false;
   /** How long each wait for the controller (webhooks published, policies loaded) may take. */
   readonly readyTimeoutMs?: number;
@@ -67,11 +81,12 @@ export interface LocalCluster {
   readonly controller: RunningController;
   readonly config: ControllerConfig;
   readonly background: RunningBackgroundController;
+  readonly cleanup: RunningCleanupController;
   readonly kubeconfigPath: string;
   readonly caPath: string;
   readonly installed: readonly ExamplePolicy[];
   readonly rejected: readonly RejectedPolicy[];
-  /** Stops the controllers (gracefully, the background controller first), then the API server. Safe to call twice. */
+  /** Stops the controllers (gracefully, the cleanup and background controllers first), then the API server. Safe to call twice. */
   stop(): Promise<void>;
 }
 
@@ -96,15 +111,26 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   });
   let controller: RunningController | undefined;
   let background: RunningBackgroundController | undefined;
+  let cleanup: RunningCleanupController | undefined;
   try {
     // The admin's own certificate, as kubeadm's admin.conf holds (the server's default user).
     const admin = await ca.client({ username: DEFAULT_USER.username, groups: DEFAULT_USER.groups ?? [] });
     const kubeconfig = kubeconfigFor({ server: apiUrl, certificateAuthority: ca.certificatePem, client: admin });
     const backgroundConfig = await localBackgroundConfig(options, apiUrl, ca);
+    const cleanupConfig = await localCleanupConfig(options, apiUrl, ca);
     const config = localControllerConfig(options, kubeconfig, backgroundUsername(backgroundConfig));
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);
-    apiServer.create(backgroundAdminBinding(backgroundConfig));
+    apiServer.create(
+      clusterAdminBinding(
+        `${backgroundConfig.installName}:background-controller`,
+        backgroundUsername(backgroundConfig),
+      ),
+    );
+    if (options.cleanupClusterAdmin !== false)
+      apiServer.create(
+        clusterAdminBinding(`${cleanupConfig.installName}:cleanup-controller`, cleanupUsername(cleanupConfig)),
+      );
     for (const object of options.preinstalled ?? []) apiServer.create(object);
     controller = await startController(config, { logger: options.logger ?? ['warn', 'error'] }).catch(
       (error: unknown) => {
@@ -115,6 +141,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     background = await startBackgroundController(backgroundConfig, {
       logger: options.logger ?? ['warn', 'error'],
     });
+    cleanup = await startCleanupController(cleanupConfig, { logger: options.logger ?? ['warn', 'error'] });
 
     await controller.app.get(PolicyCache, { strict: false }).waitForSync(readyTimeoutMs);
     await webhooksPublished(controller, readyTimeoutMs);
@@ -139,6 +166,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
 
     const running = controller;
     const runningBackground = background;
+    const runningCleanup = cleanup;
     let stopping: Promise<void> | undefined;
     return {
       apiServer,
@@ -146,17 +174,20 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       controller: running,
       config,
       background: runningBackground,
+      cleanup: runningCleanup,
       kubeconfigPath,
       caPath,
       installed,
       rejected,
       stop: () =>
-        (stopping ??= runningBackground
+        (stopping ??= runningCleanup
           .stop()
+          .finally(() => runningBackground.stop())
           .finally(() => running.stop())
           .finally(() => apiServer.stop())),
     };
   } catch (error) {
+    await cleanup?.stop().catch(() => undefined);
     await background?.stop().catch(() => undefined);
     await controller?.stop().catch(() => undefined);
     await apiServer.stop();
@@ -220,18 +251,44 @@ async function localBackgroundConfig(
   });
 }
 
+/**
+ * The cleanup controller's configuration for local mode: the environment's, pointed at the
+ * in-memory API server as its own service account, health and metrics on any free local port.
+ */
+async function localCleanupConfig(options: LocalClusterOptions, apiUrl: string, ca: ClusterCa): Promise<CleanupConfig> {
+  const { KUBECONFIG: _ignored, ...env } = options.env ?? process.env;
+  const names = loadCleanupConfig(env, options.cleanup);
+  const client = await ca.client({
+    username: cleanupUsername(names),
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${names.namespace}`],
+  });
+  return loadCleanupConfig(env, {
+    ...options.cleanup,
+    kubeSource: 'kubeconfig',
+    kubeconfig: kubeconfigFor({ server: apiUrl, certificateAuthority: ca.certificatePem, client }),
+    kubeconfigPath: undefined,
+    host: LOCAL_HOST,
+    port: 0,
+  });
+}
+
 /** `system:serviceaccount:<namespace>:<install>-background-controller`, as Kyverno's chart names it. */
 function backgroundUsername(config: BackgroundConfig): string {
   return `system:serviceaccount:${config.namespace}:${config.installName}-background-controller`;
 }
 
-/** Local mode's background controller may write anything (Kyverno's chart grants a narrower role). */
-function backgroundAdminBinding(config: BackgroundConfig): JsonObject {
-  const [, , namespace, name] = backgroundUsername(config).split(':');
+/** `system:serviceaccount:<namespace>:<install>-cleanup-controller`, as Kyverno's chart names it. */
+function cleanupUsername(config: CleanupConfig): string {
+  return `system:serviceaccount:${config.namespace}:${config.installName}-cleanup-controller`;
+}
+
+/** Local mode's controllers may write anything (Kyverno's chart grants narrower roles). */
+function clusterAdminBinding(bindingName: string, username: string): JsonObject {
+  const [, , namespace, name] = username.split(':');
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
-    metadata: { name: `${config.installName}:background-controller` },
+    metadata: { name: bindingName },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
     subjects: [{ kind: 'ServiceAccount', namespace: namespace!, name: name! }],
   };
