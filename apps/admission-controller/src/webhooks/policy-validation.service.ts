@@ -1,7 +1,8 @@
 /**
  * Kyverno's policy and exception validation webhooks: a ClusterPolicy/Policy (or a cleanup policy,
- * until the cleanup controller serves its own webhook) with errors is refused with the reason, warnings travel back as admission warnings; an exception outside the configured
- * namespaces is admitted with a warning (it is stored but never used).
+ * until the cleanup controller serves its own webhook) with errors is refused with the reason,
+ * warnings travel back as admission warnings; an exception outside the configured namespaces is
+ * admitted with a warning (it is stored but never used).
  */
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';

@@ -49,6 +49,12 @@ export async function runCleanupPolicy(policy: CleanupPolicy, ports: CleanupRunP
   let deleted = 0;
   let failed = 0;
   let seen = 0;
+  const namespaces = new Map<string, Promise<Record<string, string>>>(); // read once per run
+  const labelsOf = (name: string) => {
+    let labels = namespaces.get(name);
+    if (!labels) namespaces.set(name, (labels = ports.cluster.namespaceLabels(name)));
+    return labels;
+  };
   for (const selector of kindsOf(policy.spec.match)) {
     for (const type of await ports.cluster.typesOf(selector)) {
       if (namespace !== undefined && !type.namespaced) continue;
@@ -56,31 +62,24 @@ export async function runCleanupPolicy(policy: CleanupPolicy, ports: CleanupRunP
       seen += objects.length;
       for (const object of objects) {
         const objectNamespace = object.metadata?.namespace;
-        const namespaceLabels = objectNamespace ? await ports.cluster.namespaceLabels(objectNamespace) : undefined;
+        const namespaceLabels = objectNamespace ? await labelsOf(objectNamespace) : undefined;
         const request = {
           resource: object as EngineObject,
           operation: 'CREATE' as const, // unused: the filters' operations were left out above
           ...(namespaceLabels ? { namespaceLabels } : {}),
         };
         if (!ruleMatches(rule, request, namespace).matched) continue;
-        let outcome: 'deleted' | 'skipped' | string;
+        let error: string | undefined;
         try {
-          outcome = (await conditionsHold(policy, object, ports.loaders))
-            ? (await ports.cluster.delete(object, policy.spec.deletionPropagationPolicy))
-              ? 'deleted'
-              : 'skipped'
-            : 'skipped';
-        } catch (error) {
-          outcome = error instanceof Error ? error.message : String(error);
+          if (!(await conditionsHold(policy, object, ports.loaders))) continue;
+          // Gone meanwhile: nothing was deleted, nothing to report.
+          if (!(await ports.cluster.delete(object, policy.spec.deletionPropagationPolicy))) continue;
+        } catch (caught) {
+          error = caught instanceof Error ? caught.message : String(caught);
         }
-        if (outcome === 'skipped') continue;
-        if (outcome === 'deleted') {
-          deleted++;
-          ports.report(object);
-        } else {
-          failed++;
-          ports.report(object, outcome);
-        }
+        if (error === undefined) deleted++;
+        else failed++;
+        ports.report(object, error);
       }
     }
   }

@@ -1,4 +1,4 @@
-/** A cleanup controller for e2e specs against an E2eCluster: short leases, watches and discovery. */
+/** A cleanup controller for e2e specs against an E2eCluster: short leases and watches. */
 import type { E2eCluster } from '@edict/admission-controller/testing';
 import { startCleanupController, type RunningCleanupController } from '../bootstrap';
 import { loadCleanupConfig, type CleanupConfig } from '../config/cleanup-config';
@@ -18,7 +18,6 @@ export function startTestCleanup(
       leaseDurationMs: 2_000,
       renewDeadlineMs: 1_500,
       retryPeriodMs: 200,
-      ttlDiscoveryIntervalMs: 2_000,
       ...overrides,
     },
   );

@@ -59,11 +59,10 @@ export class TtlController implements LeaderAware {
       NEEDED_VERBS.every((verb) => type.verbs.includes(verb)),
     );
     const permitted = new Map<string, ObjectType>();
-    await Promise.all(
-      served.map(async (type) => {
-        if (await this.cluster.allowed(type, NEEDED_VERBS)) permitted.set(typeKey(type), type);
-      }),
-    );
+    // One type at a time: a cluster serves many, and this must not flood its API server.
+    for (const type of served) {
+      if (await this.cluster.allowed(type, NEEDED_VERBS)) permitted.set(typeKey(type), type);
+    }
     for (const [key, informer] of watched) {
       if (permitted.has(key)) continue;
       watched.delete(key);
