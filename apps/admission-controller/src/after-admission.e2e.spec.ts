@@ -56,6 +56,11 @@ describe('after admission: reports, update requests, events', () => {
   it("an Audit policy admits a Pod and its result reaches an AdmissionReport in Kyverno's shape", async () => {
     await cluster.createClusterPolicy(requireLabelPolicy('Audit', 'audit-team', 'team'));
     await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate.edict.svc-fail', 'pods');
+    // The report names the policy's resourceVersion at admission: let the status writer finish first.
+    await eventually(() => {
+      const policy = cluster.apiServer.get('kyverno.io/v1', 'ClusterPolicy', 'audit-team') as Obj;
+      return policy.status?.conditions?.some((c: Obj) => c.type === 'Ready' && c.status === 'True') ?? false;
+    }, 'the policy Ready');
     const created = await core.createNamespacedPod({ namespace: 'default', body: testPod('audited') });
     const uid = created.metadata!.uid!;
     await settle();

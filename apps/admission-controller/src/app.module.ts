@@ -8,10 +8,19 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { TerminusModule } from '@nestjs/terminus';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { CertModule, TlsMaterial } from '@edict/cert';
-import { KUBE_CONFIG, KubeModule, KubeResources } from '@edict/kube';
-import { LeaderModule, LeaderService } from '@edict/leader';
-import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, PolicyCache, PolicyModule } from '@edict/policy';
-import { ReportsModule } from '@edict/reports';
+import { KUBE_CONFIG, KubeResources } from '@edict/kube';
+import { LeaderService } from '@edict/leader';
+import {
+  clusterModules,
+  HealthController,
+  METRIC_REGISTRIES,
+  MetricsController,
+  policyModule,
+  PolicyReadiness,
+  READINESS_CHECKS,
+} from '@edict/controller';
+import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, PolicyCache } from '@edict/policy';
+import { ReportsMetrics, ReportsModule } from '@edict/reports';
 import { leaderGateOf, WebhooksModule } from '@edict/webhooks';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { adminEndpoints } from './admin/admin-endpoints';
@@ -24,11 +33,9 @@ import type { ControllerConfig } from './config/controller-config';
 import { certLabelOptions, webhookNameOptions } from './config/install-name-options';
 import { CONTROLLER_CONFIG } from './config/tokens';
 import { contextLoaderProviders } from './context/context-loader.providers';
-import { HealthController } from './health/health.controller';
 import { ReadinessIndicators } from './health/readiness.indicators';
 import { LifecycleState } from './lifecycle/lifecycle-state';
 import { AdmissionMetrics } from './metrics/admission-metrics';
-import { MetricsController } from './metrics/metrics.controller';
 import { SchedulerService } from './scheduler/scheduler.service';
 import { policyStatusWriterProvider } from './status/policy-status.provider';
 import { SynchronizeRequestsService } from './after/synchronize-requests.service';
@@ -56,10 +63,7 @@ export class AdmissionControllerModule {
       }),
     });
     const crds = CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds);
-    const policies = PolicyModule.forRoot({
-      ...(config.exceptionNamespaces.length > 0 ? { exceptionNamespaces: config.exceptionNamespaces } : {}),
-      watchTimeoutSeconds: config.watchTimeoutSeconds,
-    });
+    const policies = policyModule(config);
     // Swagger's /admin/* debugging endpoints, only when switched on (EDICT_ADMIN_ENDPOINTS=true).
     const admin = adminEndpoints(config.adminEndpoints);
     return {
@@ -67,23 +71,7 @@ export class AdmissionControllerModule {
       imports: [
         ScheduleModule.forRoot(),
         TerminusModule.forRoot({ logger: false }),
-        KubeModule.forRoot({
-          source: config.kubeSource,
-          ...(config.kubeconfig ? { kubeconfig: config.kubeconfig } : {}),
-          ...(config.kubeconfigPath ? { kubeconfigPath: config.kubeconfigPath } : {}),
-        }),
-        LeaderModule.forRootAsync({
-          inject: [KUBE_CONFIG],
-          useFactory: (kubeConfig: KubeConfig) => ({
-            kubeConfig,
-            leaseName: config.leaseName,
-            leaseNamespace: config.namespace,
-            leaseDurationMs: config.leaseDurationMs,
-            renewDeadlineMs: config.renewDeadlineMs,
-            retryPeriodMs: config.retryPeriodMs,
-            ...(config.leaseIdentity ? { identity: config.leaseIdentity } : {}),
-          }),
-        }),
+        ...clusterModules(config),
         certificates,
         policies,
         crds,
@@ -154,6 +142,22 @@ export class AdmissionControllerModule {
         AdmissionService,
         PolicyValidationService,
         ReadinessIndicators,
+        PolicyReadiness,
+        {
+          provide: READINESS_CHECKS,
+          inject: [ReadinessIndicators, PolicyReadiness],
+          useFactory: (readiness: ReadinessIndicators, policies: PolicyReadiness) => [
+            () => readiness.lifecycleState(),
+            () => readiness.certificate(),
+            () => policies.check(),
+            () => readiness.webhookTls(),
+          ],
+        },
+        {
+          provide: METRIC_REGISTRIES,
+          inject: [AdmissionMetrics, ReportsMetrics],
+          useFactory: (admission: AdmissionMetrics, reports: ReportsMetrics) => [admission.registry, reports.registry],
+        },
         SchedulerService,
         policyStatusWriterProvider,
         ...admin.providers,

@@ -5,17 +5,21 @@
  */
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { KUBE_CONFIG, KubeModule } from '@edict/kube';
-import { LeaderModule } from '@edict/leader';
-import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, PolicyModule } from '@edict/policy';
+import {
+  clusterModules,
+  HealthController,
+  METRIC_REGISTRIES,
+  MetricsController,
+  policyModule,
+  PolicyReadiness,
+  READINESS_CHECKS,
+} from '@edict/controller';
+import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService } from '@edict/policy';
 import type { BackgroundConfig } from './config/background-config';
 import { BACKGROUND_CONFIG } from './config/tokens';
 import { BackgroundEngine } from './engine/background-engine';
 import { BackgroundEventRecorders } from './events/background-event-recorders';
-import { HealthController } from './health/health.controller';
 import { BackgroundMetrics } from './metrics/background-metrics';
-import { MetricsController } from './metrics/metrics.controller';
 import { PolicyTriggerController } from './policy-triggers/policy-trigger-controller';
 import { UpdateRequestController } from './update-requests/update-request-controller';
 
@@ -24,30 +28,7 @@ export class BackgroundControllerModule {
   static forRoot(config: BackgroundConfig): DynamicModule {
     return {
       module: BackgroundControllerModule,
-      imports: [
-        TerminusModule.forRoot({ logger: false }),
-        KubeModule.forRoot({
-          source: config.kubeSource,
-          ...(config.kubeconfig ? { kubeconfig: config.kubeconfig } : {}),
-          ...(config.kubeconfigPath ? { kubeconfigPath: config.kubeconfigPath } : {}),
-        }),
-        LeaderModule.forRootAsync({
-          inject: [KUBE_CONFIG],
-          useFactory: (kubeConfig: KubeConfig) => ({
-            kubeConfig,
-            leaseName: config.leaseName,
-            leaseNamespace: config.namespace,
-            leaseDurationMs: config.leaseDurationMs,
-            renewDeadlineMs: config.renewDeadlineMs,
-            retryPeriodMs: config.retryPeriodMs,
-            ...(config.leaseIdentity ? { identity: config.leaseIdentity } : {}),
-          }),
-        }),
-        PolicyModule.forRoot({
-          ...(config.exceptionNamespaces.length > 0 ? { exceptionNamespaces: config.exceptionNamespaces } : {}),
-          watchTimeoutSeconds: config.watchTimeoutSeconds,
-        }),
-      ],
+      imports: [TerminusModule.forRoot({ logger: false }), ...clusterModules(config), policyModule(config)],
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: BACKGROUND_CONFIG, useValue: config },
@@ -56,6 +37,17 @@ export class BackgroundControllerModule {
         BackgroundEngine,
         BackgroundEventRecorders,
         BackgroundMetrics,
+        PolicyReadiness,
+        {
+          provide: READINESS_CHECKS,
+          inject: [PolicyReadiness],
+          useFactory: (policies: PolicyReadiness) => [() => policies.check()],
+        },
+        {
+          provide: METRIC_REGISTRIES,
+          inject: [BackgroundMetrics],
+          useFactory: (metrics: BackgroundMetrics) => [metrics.registry],
+        },
         UpdateRequestController,
         PolicyTriggerController,
       ],

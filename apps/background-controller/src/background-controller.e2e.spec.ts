@@ -11,16 +11,16 @@ import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
 import { clusterPolicy, startE2eCluster, waitForWebhook, type E2eCluster } from '@edict/admission-controller/testing';
 import { BackgroundMetrics } from './metrics/background-metrics';
-import type { RunningBackgroundController } from './bootstrap';
+import type { RunningHttpController } from '@edict/controller';
 import { startTestBackground } from './testing/start-test-background';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('background controller', () => {
   let cluster: E2eCluster;
-  const replicas: RunningBackgroundController[] = [];
+  const replicas: RunningHttpController[] = [];
   const leader = () => replicas.find((replica) => replica.app.get(LeaderService).isLeader());
-  const processed = (replica: RunningBackgroundController) => replica.app.get(BackgroundMetrics).processedCount();
+  const processed = (replica: RunningHttpController) => replica.app.get(BackgroundMetrics).processedCount();
   const get = (apiVersion: string, kind: string, name: string, namespace?: string) =>
     cluster.apiServer.get(apiVersion, kind, name, namespace) as Obj | undefined;
   const updateRequests = () => cluster.apiServer.list('kyverno.io/v2', 'UpdateRequest', cluster.names.namespace);

@@ -1,9 +1,4 @@
 // The background controller as a library, for what runs it in-process: the launcher (`npm start`)
 // and the e2e suite. Its container entry point is main.ts.
-export { startBackgroundController, type BackgroundStartOptions, type RunningBackgroundController } from './bootstrap';
-export {
-  BACKGROUND_CONFIG_VARIABLES,
-  BackgroundConfig,
-  BackgroundConfigError,
-  loadBackgroundConfig,
-} from './config/background-config';
+export { startBackgroundController } from './bootstrap';
+export { BACKGROUND_CONFIG_VARIABLES, BackgroundConfig, loadBackgroundConfig } from './config/background-config';

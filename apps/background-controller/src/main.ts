@@ -1,27 +1,7 @@
 /** `node dist/apps/background-controller/main.js`: configuration from the environment, graceful stop on SIGTERM/SIGINT. */
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import { runFromEnvironment } from '@edict/controller';
 import { startBackgroundController } from './bootstrap';
 import { loadBackgroundConfig } from './config/background-config';
 
-async function main(): Promise<void> {
-  const controller = await startBackgroundController(loadBackgroundConfig(process.env));
-  const logger = new Logger('BackgroundController');
-  const shutdown = (signal: string) => {
-    logger.log(`${signal}: shutting down`);
-    controller.stop().then(
-      () => process.exit(0),
-      (error: Error) => {
-        logger.error(`shutdown failed: ${error.message}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
-}
-
-main().catch((error: Error) => {
-  console.error(error.message);
-  process.exit(1);
-});
+runFromEnvironment('BackgroundController', loadBackgroundConfig, (config) => startBackgroundController(config));

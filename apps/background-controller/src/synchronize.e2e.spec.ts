@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@edict/engine';
 import { eventually } from '@edict/kube/testing';
 import { clusterPolicy, startE2eCluster, waitForWebhook, type E2eCluster } from '@edict/admission-controller/testing';
-import type { RunningBackgroundController } from './bootstrap';
+import type { RunningHttpController } from '@edict/controller';
 import { startTestBackground } from './testing/start-test-background';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -17,7 +17,7 @@ const SOURCE_DATA = { token: 'c2VjcmV0' };
 
 describe('synchronize', () => {
   let cluster: E2eCluster;
-  let background: RunningBackgroundController;
+  let background: RunningHttpController;
   const get = (apiVersion: string, kind: string, name: string, namespace?: string) =>
     cluster.apiServer.get(apiVersion, kind, name, namespace) as Obj | undefined;
   const secretData = (namespace: string) => get('v1', 'Secret', 'regcred', namespace)?.data;

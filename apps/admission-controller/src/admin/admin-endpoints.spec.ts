@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ControllerConfigError, loadControllerConfig } from '../config/controller-config';
+import { ControllerConfigError } from '@edict/controller';
+import { loadControllerConfig } from '../config/controller-config';
 import { ADMIN_CONTROLLERS, ADMIN_PROVIDERS, adminEndpoints } from './admin-endpoints';
 
 describe('the adminEndpoints switch', () => {

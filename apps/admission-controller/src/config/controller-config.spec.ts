@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
-import { ControllerConfigError, loadControllerConfig } from './controller-config';
+import { ControllerConfigError } from '@edict/controller';
+import { loadControllerConfig } from './controller-config';
 
 describe('loadControllerConfig', () => {
   it('has working defaults with an empty environment', () => {
@@ -70,7 +71,7 @@ describe('loadControllerConfig', () => {
     expect(() => loadControllerConfig({}, { webhookMonitorIntervalMs: 10 })).toThrow(/webhookMonitorIntervalMs/);
   });
 
-  it('reads the TLS key algorithm in Edict\'s and in Kyverno\'s chart spelling', () => {
+  it("reads the TLS key algorithm in Edict's and in Kyverno's chart spelling", () => {
     expect(loadControllerConfig({}).tlsKeyAlgorithm).toBe('ECDSA-P256');
     expect(loadControllerConfig({ EDICT_TLS_KEY_ALGORITHM: 'Ed25519' }).tlsKeyAlgorithm).toBe('Ed25519');
     expect(loadControllerConfig({ EDICT_TLS_KEY_ALGORITHM: 'RSA' }).tlsKeyAlgorithm).toBe('RSA-2048');

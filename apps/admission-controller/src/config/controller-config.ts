@@ -1,67 +1,27 @@
 /**
- * The admission controller's whole configuration, read from the environment in this one place and
- * validated once at startup (a bad value fails naming the variable). Durations are milliseconds.
+ * The admission controller's whole configuration: the fields every controller has
+ * (ControllerBaseConfig) and its own, read from the environment in this one place and validated
+ * once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
-import { plainToInstance, Transform } from 'class-transformer';
-import {
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsIP,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  Min,
-  validateSync,
-  ValidateBy,
-} from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsArray, IsBoolean, IsIn, IsInt, IsIP, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { KEY_ALGORITHMS, type KeyAlgorithm } from '@edict/cert';
-import { AddressPolicy, DEFAULT_BLOCKED_CIDRS } from '@edict/egress';
-import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
+import type { EnvironmentTable } from '@edict/config';
 import {
-  DEFAULT_INSTALL_NAME,
-  describeValidationErrors,
-  installNameProblem,
-  installNames,
-  readEnvironment,
-  type EnvironmentTable,
-} from '@edict/config';
+  CONTROLLER_ENVIRONMENT,
+  ControllerBaseConfig,
+  DNS_LABEL,
+  DNS_NAME,
+  loadConfig,
+  type ConfigSpec,
+} from '@edict/controller';
+import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-export type KubeSource = 'in-cluster' | 'kubeconfig' | 'auto';
-
-export class ControllerConfig {
-  /**
-   * The install name the default names derive from (namespace, Service, ConfigMap, Lease, webhook
-   * configurations and labels, Secrets; see installNames). `kyverno` gives Kyverno's own names. A
-   * name's own variable (POD_NAMESPACE, EDICT_SERVICE_NAME, ...) still wins.
-   */
-  @ValidateBy({
-    name: 'installName',
-    validator: {
-      validate: (value: unknown) => typeof value === 'string' && installNameProblem(value) === undefined,
-      defaultMessage: (args) =>
-        `install name ${typeof args?.value === 'string' ? installNameProblem(args.value) : 'must be a string'}`,
-    },
-  })
-  installName = DEFAULT_INSTALL_NAME;
-
-  /** Namespace the controller runs in (its Secrets, Lease, ConfigMap; excluded from admission). */
-  @Matches(DNS_LABEL, { message: 'namespace must be a DNS label' })
-  namespace = 'edict';
-
+export class ControllerConfig extends ControllerBaseConfig {
   /** The Service in front of the webhook (its DNS names go into the serving certificate). */
   @Matches(DNS_LABEL, { message: 'serviceName must be a DNS label' })
   serviceName = 'edict-svc';
-
-  /** The Kyverno-format ConfigMap to read and watch. */
-  @Matches(DNS_NAME, { message: 'configMapName must be a DNS subdomain' })
-  configMapName = 'edict';
 
   @IsIP(undefined, { message: 'host must be an IP address' })
   host = '0.0.0.0';
@@ -71,18 +31,6 @@ export class ControllerConfig {
   @Min(0)
   @Max(65535)
   port = 9443;
-
-  @IsIn(['in-cluster', 'kubeconfig', 'auto'])
-  kubeSource: KubeSource = 'auto';
-
-  @IsOptional()
-  @IsString()
-  kubeconfigPath?: string;
-
-  /** A kubeconfig's YAML text (tests). */
-  @IsOptional()
-  @IsString()
-  kubeconfig?: string;
 
   /** Request bodies above this are refused with 413. */
   @IsInt()
@@ -99,21 +47,7 @@ export class ControllerConfig {
   @Min(0)
   maxQueued = 512;
 
-  @IsString()
-  @Matches(DNS_NAME, { message: 'leaseName must be a DNS subdomain' })
-  leaseName = 'edict-admission-controller';
-
-  @IsInt()
-  @Min(1000)
-  leaseDurationMs = 15_000;
-
-  @IsInt()
-  @Min(1)
-  renewDeadlineMs = 10_000;
-
-  @IsInt()
-  @Min(1)
-  retryPeriodMs = 2_000;
+  override leaseName = 'edict-admission-controller';
 
   /** How often the leader checks the certificates (renewal happens well before expiry). */
   @IsInt()
@@ -144,19 +78,6 @@ export class ControllerConfig {
   @IsIP(undefined, { each: true, message: 'ipAddresses must hold IP addresses' })
   ipAddresses: string[] = [];
 
-  /**
-   * Namespaces PolicyExceptions are honoured from (Kyverno's --exceptionNamespace; wildcards, `*` for
-   * any). Empty: the ConfigMap's `exceptionNamespaces`, and when that is empty too, exceptions are off.
-   */
-  @IsArray()
-  @IsString({ each: true })
-  exceptionNamespaces: string[] = [];
-
-  /** Server-side watch length of the informers (tests use a few seconds). */
-  @IsInt()
-  @Min(1)
-  watchTimeoutSeconds = 300;
-
   /** After turning unready on shutdown, keep serving this long so endpoints can drop the pod. */
   @IsInt()
   @Min(0)
@@ -186,11 +107,6 @@ export class ControllerConfig {
   @Max(600_000)
   httpIdleTimeoutMs = 90_000;
 
-  /** Longest wait for in-flight reviews on shutdown. */
-  @IsInt()
-  @Min(0)
-  drainTimeoutMs = 15_000;
-
   /** How long a readiness self-check over TLS may take. */
   @IsInt()
   @Min(10)
@@ -203,11 +119,6 @@ export class ControllerConfig {
    */
   @IsBoolean()
   adminEndpoints = false;
-
-  /** This replica's holder identity in the Lease (default: `POD_NAME_POD_UID`, else host name and a random suffix). */
-  @IsOptional()
-  @Matches(/^\S+$/, { message: 'leaseIdentity must be a non-empty word' })
-  leaseIdentity?: string;
 
   /**
    * Outside the cluster: the HTTPS base URL the API server calls the webhooks at (e.g.
@@ -275,47 +186,6 @@ export class ControllerConfig {
   @IsString()
   backgroundUsername?: string;
 
-  /** Distinct events waiting to be written (Kyverno's --maxQueuedEvents). */
-  @IsInt()
-  @Min(0)
-  maxQueuedEvents = 1000;
-
-  /** Event reasons not emitted (Kyverno's --omitEvents; its chart omits these two). */
-  @IsArray()
-  @IsIn(['PolicyViolation', 'PolicyApplied', 'PolicyError', 'PolicySkipped'], {
-    each: true,
-    message: 'omitEvents must hold PolicyViolation, PolicyApplied, PolicyError or PolicySkipped',
-  })
-  omitEvents: string[] = ['PolicyApplied', 'PolicySkipped'];
-
-  /** Deadline of one context apiCall (API server or service), body included. */
-  @IsInt()
-  @Min(100)
-  @Max(60_000)
-  apiCallTimeoutMs = 10_000;
-
-  /** Longest apiCall answer read, counted while it streams (Kyverno's --maxAPICallResponseLength default). */
-  @IsInt()
-  @Min(1024)
-  maxApiCallResponseBytes = 2_000_000;
-
-  /**
-   * Addresses apiCall `service.url` calls (and global context service calls) never connect to:
-   * loopback, link-local, cloud metadata by default. `none` in the variable: no block list.
-   */
-  @Transform(({ value }: { value: unknown }) =>
-    Array.isArray(value) && value.length === 1 && value[0] === 'none' ? [] : value,
-  )
-  @IsArray()
-  @ValidateBy({
-    name: 'cidrList',
-    validator: {
-      validate: (value: unknown) => cidrListProblem(value) === undefined,
-      defaultMessage: (args) => cidrListProblem(args?.value) ?? '',
-    },
-  })
-  egressBlockedCidrs: string[] = [...DEFAULT_BLOCKED_CIDRS];
-
   /**
    * Docker config Secrets (in the controller's namespace) for imageRegistry entries that name no
    * `imageRegistryCredentials` (Kyverno's --imagePullSecrets).
@@ -327,29 +197,12 @@ export class ControllerConfig {
 
 const KYVERNO_KEY_ALGORITHMS: Readonly<Record<string, KeyAlgorithm>> = { RSA: 'RSA-2048', ECDSA: 'ECDSA-P256' };
 
-function cidrListProblem(value: unknown): string | undefined {
-  try {
-    new AddressPolicy(value as string[]);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-export class ControllerConfigError extends Error {
-  override readonly name = 'ControllerConfigError';
-}
-
 /** Environment variable → config field, and how to read it. */
 const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
-  EDICT_INSTALL_NAME: ['installName', 'string'],
-  POD_NAMESPACE: ['namespace', 'string'],
+  ...CONTROLLER_ENVIRONMENT,
   EDICT_SERVICE_NAME: ['serviceName', 'string'],
-  EDICT_CONFIGMAP: ['configMapName', 'string'],
   EDICT_WEBHOOK_HOST: ['host', 'string'],
   EDICT_WEBHOOK_PORT: ['port', 'int'],
-  EDICT_KUBE_SOURCE: ['kubeSource', 'string'],
-  KUBECONFIG: ['kubeconfigPath', 'string'],
   EDICT_MAX_BODY_BYTES: ['maxBodyBytes', 'int'],
   EDICT_MAX_IN_FLIGHT: ['maxInFlight', 'int'],
   EDICT_MAX_QUEUED: ['maxQueued', 'int'],
@@ -359,14 +212,11 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_TLS_KEY_ALGORITHM: ['tlsKeyAlgorithm', 'string'],
   EDICT_CERT_DNS_NAMES: ['extraDnsNames', 'list'],
   EDICT_CERT_IP_ADDRESSES: ['ipAddresses', 'list'],
-  EDICT_EXCEPTION_NAMESPACES: ['exceptionNamespaces', 'list'],
   EDICT_SHUTDOWN_DELAY_MS: ['shutdownDelayMs', 'int'],
-  EDICT_DRAIN_TIMEOUT_MS: ['drainTimeoutMs', 'int'],
   EDICT_HTTP_REQUEST_TIMEOUT_MS: ['httpRequestTimeoutMs', 'int'],
   EDICT_HTTP_HEADERS_TIMEOUT_MS: ['httpHeadersTimeoutMs', 'int'],
   EDICT_HTTP_IDLE_TIMEOUT_MS: ['httpIdleTimeoutMs', 'int'],
   EDICT_ADMIN_ENDPOINTS: ['adminEndpoints', 'bool'],
-  EDICT_LEASE_IDENTITY: ['leaseIdentity', 'string'],
   EDICT_WEBHOOK_URL: ['webhookUrl', 'string'],
   EDICT_WEBHOOK_SERVICE_PORT: ['webhookServicePort', 'int'],
   EDICT_WEBHOOK_TIMEOUT_SECONDS: ['webhookTimeoutSeconds', 'int'],
@@ -377,43 +227,28 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_REPORT_QUEUE_SIZE: ['reportQueueSize', 'int'],
   EDICT_MAX_ADMISSION_REPORTS: ['maxAdmissionReports', 'int'],
   EDICT_BACKGROUND_USERNAME: ['backgroundUsername', 'string'],
-  EDICT_MAX_QUEUED_EVENTS: ['maxQueuedEvents', 'int'],
-  EDICT_OMIT_EVENTS: ['omitEvents', 'list'],
-  EDICT_API_CALL_TIMEOUT_MS: ['apiCallTimeoutMs', 'int'],
-  EDICT_MAX_API_CALL_RESPONSE_BYTES: ['maxApiCallResponseBytes', 'int'],
-  EDICT_EGRESS_BLOCKED_CIDRS: ['egressBlockedCidrs', 'list'],
   EDICT_IMAGE_PULL_SECRETS: ['imagePullSecrets', 'list'],
 };
 
 /** The variables read, for `--help` texts and docs. */
 export const CONFIG_VARIABLES = Object.keys(ENVIRONMENT);
 
-/** The defaults the install name gives the name fields (none for a bad name: validation reports it). */
-function namesOf(installName: unknown): Partial<ControllerConfig> {
-  const name = installName ?? DEFAULT_INSTALL_NAME;
-  if (typeof name !== 'string' || installNameProblem(name) !== undefined) return {};
-  const names = installNames(name);
-  return {
+const SPEC: ConfigSpec<ControllerConfig> = {
+  what: 'admission controller',
+  type: ControllerConfig,
+  environment: ENVIRONMENT,
+  names: (names) => ({
     namespace: names.namespace,
     serviceName: names.service,
     configMapName: names.configMap,
     leaseName: names.leases.admissionController,
-  };
-}
+  }),
+};
 
-/**
- * The configuration from `env`, with `overrides` (tests, the local launcher) on top. Throws
- * ControllerConfigError naming every bad field and its variable.
- */
+/** The configuration from `env`, with `overrides` (tests, the local launcher) on top; throws ControllerConfigError. */
 export function loadControllerConfig(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Partial<ControllerConfig> = {},
 ): ControllerConfig {
-  const { values, problems } = readEnvironment(env, ENVIRONMENT);
-  const given = { ...values, ...overrides };
-  const config = plainToInstance(ControllerConfig, { ...namesOf(given.installName), ...given });
-  problems.push(...describeValidationErrors(validateSync(config, { forbidUnknownValues: false }), ENVIRONMENT));
-  if (problems.length > 0)
-    throw new ControllerConfigError(`invalid admission controller configuration: ${problems.join('; ')}`);
-  return config;
+  return loadConfig(SPEC, env, overrides);
 }

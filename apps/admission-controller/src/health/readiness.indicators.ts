@@ -9,7 +9,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { TlsMaterial } from '@edict/cert';
-import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 import { LifecycleState } from '../lifecycle/lifecycle-state';
@@ -21,8 +20,6 @@ export class ReadinessIndicators {
     private readonly indicators: HealthIndicatorService,
     private readonly lifecycle: LifecycleState,
     private readonly material: TlsMaterial,
-    private readonly cache: PolicyCache,
-    private readonly config: AdmissionConfigService,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 
@@ -39,14 +36,6 @@ export class ReadinessIndicators {
     if (notAfter.getTime() <= Date.now())
       return check.down({ message: 'the serving certificate has expired', notAfter });
     return check.up({ notAfter, serialNumber: snapshot.leaf.serialNumber });
-  }
-
-  policies() {
-    const check = this.indicators.check('policies');
-    if (!this.cache.hasSynced()) return check.down({ message: 'the policy cache has not synced yet' });
-    if (!this.config.hasSynced()) return check.down({ message: 'the configuration ConfigMap has not been read yet' });
-    const stats = this.cache.stats();
-    return check.up({ policies: stats.policies, invalidPolicies: stats.invalidPolicies });
   }
 
   async webhookTls() {

@@ -143,8 +143,4 @@ export class AdmissionMetrics {
   text(): Promise<string> {
     return this.registry.metrics();
   }
-
-  get contentType(): string {
-    return this.registry.contentType;
-  }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BackgroundConfigError, loadBackgroundConfig } from './background-config';
+import { ControllerConfigError } from '@edict/controller';
+import { loadBackgroundConfig } from './background-config';
 
 describe('loadBackgroundConfig', () => {
   it('has working defaults: the default install, 10 workers, Kyverno-like retries', () => {
@@ -31,7 +32,7 @@ describe('loadBackgroundConfig', () => {
 
   it('names every bad value with its variable', () => {
     expect(() => loadBackgroundConfig({ EDICT_GEN_WORKERS: '0', EDICT_UR_RETRY_DELAY_MS: 'soon' })).toThrow(
-      BackgroundConfigError,
+      ControllerConfigError,
     );
     expect(() => loadBackgroundConfig({ EDICT_GEN_WORKERS: '0', EDICT_UR_RETRY_DELAY_MS: 'soon' })).toThrow(
       /EDICT_UR_RETRY_DELAY_MS: must be a whole number, got "soon".*genWorkers \(EDICT_GEN_WORKERS\): genWorkers must not be less than 1/,

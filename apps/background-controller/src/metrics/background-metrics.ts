@@ -45,10 +45,6 @@ export class BackgroundMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  get contentType(): string {
-    return this.registry.contentType;
-  }
-
   text(): Promise<string> {
     return this.registry.metrics();
   }

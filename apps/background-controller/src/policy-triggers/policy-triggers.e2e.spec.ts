@@ -10,14 +10,14 @@ import type { JsonObject } from '@edict/engine';
 import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
 import { clusterPolicy, startE2eCluster, waitForWebhook, type E2eCluster } from '@edict/admission-controller/testing';
-import type { RunningBackgroundController } from '../bootstrap';
+import type { RunningHttpController } from '@edict/controller';
 import { startTestBackground } from '../testing/start-test-background';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('policy lifecycle in the background controller', () => {
   let cluster: E2eCluster;
-  let background: RunningBackgroundController;
+  let background: RunningHttpController;
   const get = (apiVersion: string, kind: string, name: string, namespace?: string) =>
     cluster.apiServer.get(apiVersion, kind, name, namespace) as Obj | undefined;
   const create = (object: Obj) => cluster.apiServer.create(object as JsonObject);

@@ -1,12 +1,13 @@
 /** A background controller for e2e specs against an E2eCluster: short leases, watches and retries. */
 import type { E2eCluster } from '@edict/admission-controller/testing';
-import { startBackgroundController, type RunningBackgroundController } from '../bootstrap';
+import type { RunningHttpController } from '@edict/controller';
+import { startBackgroundController } from '../bootstrap';
 import { loadBackgroundConfig, type BackgroundConfig } from '../config/background-config';
 
 export function startTestBackground(
   cluster: E2eCluster,
   overrides: Partial<BackgroundConfig> = {},
-): Promise<RunningBackgroundController> {
+): Promise<RunningHttpController> {
   const config = loadBackgroundConfig(
     {},
     {

@@ -26,18 +26,14 @@ import {
   type ControllerConfig,
   type RunningController,
 } from '@edict/admission-controller';
-import {
-  loadBackgroundConfig,
-  startBackgroundController,
-  type BackgroundConfig,
-  type RunningBackgroundController,
-} from '@edict/background-controller';
+import { loadBackgroundConfig, startBackgroundController, type BackgroundConfig } from '@edict/background-controller';
 import {
   loadCleanupConfig,
   startCleanupController,
   type CleanupConfig,
   type RunningCleanupController,
 } from '@edict/cleanup-controller';
+import type { RunningHttpController } from '@edict/controller';
 import { explainListenError, LauncherError } from '../launcher-error';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
 import { policiesLoaded, policyValidationPublished, webhooksPublished } from './webhooks-ready';
@@ -80,7 +76,7 @@ export interface LocalCluster {
   readonly apiUrl: string;
   readonly controller: RunningController;
   readonly config: ControllerConfig;
-  readonly background: RunningBackgroundController;
+  readonly background: RunningHttpController;
   readonly cleanup: RunningCleanupController;
   readonly kubeconfigPath: string;
   readonly caPath: string;
@@ -110,7 +106,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     throw explainListenError(error, 'API server', LOCAL_HOST, options.apiPort, 'EDICT_API_PORT');
   });
   let controller: RunningController | undefined;
-  let background: RunningBackgroundController | undefined;
+  let background: RunningHttpController | undefined;
   let cleanup: RunningCleanupController | undefined;
   try {
     // The admin's own certificate, as kubeadm's admin.conf holds (the server's default user).

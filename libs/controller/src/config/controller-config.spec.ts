@@ -1,0 +1,75 @@
+import { IsInt, Min } from 'class-validator';
+import { describe, expect, it } from 'vitest';
+import type { EnvironmentTable } from '@edict/config';
+import {
+  CONTROLLER_ENVIRONMENT,
+  ControllerBaseConfig,
+  ControllerConfigError,
+  loadConfig,
+  type ConfigSpec,
+} from './controller-config';
+
+class SampleConfig extends ControllerBaseConfig {
+  override leaseName = 'edict-sample';
+
+  @IsInt()
+  @Min(1)
+  workers = 2;
+}
+
+const ENVIRONMENT: EnvironmentTable<SampleConfig> = {
+  ...CONTROLLER_ENVIRONMENT,
+  EDICT_SAMPLE_WORKERS: ['workers', 'int'],
+  EDICT_SAMPLE_LEASE: ['leaseName', 'string'],
+};
+
+const SPEC: ConfigSpec<SampleConfig> = {
+  what: 'sample controller',
+  type: SampleConfig,
+  environment: ENVIRONMENT,
+  names: (names) => ({
+    namespace: names.namespace,
+    configMapName: names.configMap,
+    leaseName: `${names.namespace}-sample`,
+  }),
+};
+
+describe('loadConfig', () => {
+  it('gives the base defaults and the names the install name derives', () => {
+    expect(loadConfig(SPEC, {}, {})).toMatchObject({
+      namespace: 'edict',
+      leaseName: 'edict-sample',
+      omitEvents: ['PolicyApplied', 'PolicySkipped'],
+      workers: 2,
+    });
+    expect(loadConfig(SPEC, { EDICT_INSTALL_NAME: 'kyverno' }, {})).toMatchObject({
+      namespace: 'kyverno',
+      configMapName: 'kyverno',
+      leaseName: 'kyverno-sample',
+    });
+  });
+
+  it("reads the base variables and the controller's own; a name's own variable and overrides win", () => {
+    const config = loadConfig(
+      SPEC,
+      {
+        EDICT_INSTALL_NAME: 'kyverno',
+        EDICT_SAMPLE_LEASE: 'mine',
+        EDICT_EGRESS_BLOCKED_CIDRS: 'none',
+        EDICT_SAMPLE_WORKERS: '3',
+      },
+      { workers: 5 },
+    );
+    expect(config).toMatchObject({ leaseName: 'mine', egressBlockedCidrs: [], workers: 5, namespace: 'kyverno' });
+  });
+
+  it('names every bad value with its variable, base and own alike', () => {
+    const load = () =>
+      loadConfig(SPEC, { EDICT_INSTALL_NAME: 'Bad_Name', EDICT_OMIT_EVENTS: 'Nothing', EDICT_SAMPLE_WORKERS: '0' }, {});
+    expect(load).toThrow(ControllerConfigError);
+    expect(load).toThrow(/^invalid sample controller configuration: /);
+    expect(load).toThrow(/installName \(EDICT_INSTALL_NAME\): install name/);
+    expect(load).toThrow(/omitEvents \(EDICT_OMIT_EVENTS\): omitEvents must hold/);
+    expect(load).toThrow(/workers \(EDICT_SAMPLE_WORKERS\): workers must not be less than 1/);
+  });
+});

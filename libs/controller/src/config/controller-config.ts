@@ -1,0 +1,215 @@
+/**
+ * What every Edict controller's configuration holds (install names, cluster access, leader
+ * election, events, context access), and the one way each controller loads its own from the
+ * environment: read, validate once at startup, and fail naming every bad field and its variable.
+ * Each controller's config class extends ControllerBaseConfig with its own fields.
+ */
+import 'reflect-metadata';
+import { plainToInstance, Transform, type ClassConstructor } from 'class-transformer';
+import {
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateBy,
+  validateSync,
+} from 'class-validator';
+import {
+  DEFAULT_INSTALL_NAME,
+  describeValidationErrors,
+  installNameProblem,
+  installNames,
+  readEnvironment,
+  type EnvironmentTable,
+  type InstallNames,
+} from '@edict/config';
+import { AddressPolicy, DEFAULT_BLOCKED_CIDRS } from '@edict/egress';
+
+export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const DNS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export type KubeSource = 'in-cluster' | 'kubeconfig' | 'auto';
+
+export const EVENT_REASONS = ['PolicyViolation', 'PolicyApplied', 'PolicyError', 'PolicySkipped'] as const;
+
+export abstract class ControllerBaseConfig {
+  /**
+   * The install name the default names derive from (namespace, ConfigMap, Lease, ...; see
+   * installNames). `kyverno` gives Kyverno's own names. A name's own variable still wins.
+   */
+  @ValidateBy({
+    name: 'installName',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && installNameProblem(value) === undefined,
+      defaultMessage: (args) =>
+        `install name ${typeof args?.value === 'string' ? installNameProblem(args.value) : 'must be a string'}`,
+    },
+  })
+  installName = DEFAULT_INSTALL_NAME;
+
+  /** Namespace the controller runs in (its Lease, the ConfigMap, its working objects). */
+  @Matches(DNS_LABEL, { message: 'namespace must be a DNS label' })
+  namespace = 'edict';
+
+  /** The Kyverno-format ConfigMap to read and watch. */
+  @Matches(DNS_NAME, { message: 'configMapName must be a DNS subdomain' })
+  configMapName = 'edict';
+
+  @IsIn(['in-cluster', 'kubeconfig', 'auto'])
+  kubeSource: KubeSource = 'auto';
+
+  @IsOptional()
+  @IsString()
+  kubeconfigPath?: string;
+
+  /** A kubeconfig's YAML text (tests, the local launcher), instead of a file. */
+  @IsOptional()
+  @IsString()
+  kubeconfig?: string;
+
+  /** The Lease this controller's replicas elect their leader with (each controller sets its default). */
+  @Matches(DNS_NAME, { message: 'leaseName must be a DNS subdomain' })
+  leaseName = '';
+
+  @IsInt()
+  @Min(1000)
+  leaseDurationMs = 15_000;
+
+  @IsInt()
+  @Min(1)
+  renewDeadlineMs = 10_000;
+
+  @IsInt()
+  @Min(1)
+  retryPeriodMs = 2_000;
+
+  /** This replica's holder identity in the Lease (default: `POD_NAME_POD_UID`, else host name and a random suffix). */
+  @IsOptional()
+  @Matches(/^\S+$/, { message: 'leaseIdentity must be a non-empty word' })
+  leaseIdentity?: string;
+
+  /** Server-side watch length of the informers (tests use a few seconds). */
+  @IsInt()
+  @Min(1)
+  watchTimeoutSeconds = 300;
+
+  /**
+   * Namespaces PolicyExceptions are honoured from (Kyverno's --exceptionNamespace; wildcards, `*` for
+   * any). Empty: the ConfigMap's `exceptionNamespaces`, and when that is empty too, exceptions are off.
+   */
+  @IsArray()
+  @IsString({ each: true })
+  exceptionNamespaces: string[] = [];
+
+  /** Longest wait for the work in progress on shutdown. */
+  @IsInt()
+  @Min(0)
+  drainTimeoutMs = 15_000;
+
+  /** Distinct events waiting to be written (Kyverno's --maxQueuedEvents). */
+  @IsInt()
+  @Min(0)
+  maxQueuedEvents = 1000;
+
+  /** Event reasons not emitted (Kyverno's --omitEvents; its chart omits these two). */
+  @IsArray()
+  @IsIn(EVENT_REASONS, { each: true, message: `omitEvents must hold ${EVENT_REASONS.join(', ')}` })
+  omitEvents: string[] = ['PolicyApplied', 'PolicySkipped'];
+
+  /** Deadline of one context apiCall (API server or service), body included. */
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  apiCallTimeoutMs = 10_000;
+
+  /** Longest apiCall answer read, counted while it streams (Kyverno's --maxAPICallResponseLength default). */
+  @IsInt()
+  @Min(1024)
+  maxApiCallResponseBytes = 2_000_000;
+
+  /**
+   * Addresses apiCall `service.url` calls (and global context service calls) never connect to:
+   * loopback, link-local, cloud metadata by default. `none` in the variable: no block list.
+   */
+  @Transform(({ value }: { value: unknown }) =>
+    Array.isArray(value) && value.length === 1 && value[0] === 'none' ? [] : value,
+  )
+  @IsArray()
+  @ValidateBy({
+    name: 'cidrList',
+    validator: {
+      validate: (value: unknown) => cidrListProblem(value) === undefined,
+      defaultMessage: (args) => cidrListProblem(args?.value) ?? '',
+    },
+  })
+  egressBlockedCidrs: string[] = [...DEFAULT_BLOCKED_CIDRS];
+}
+
+function cidrListProblem(value: unknown): string | undefined {
+  try {
+    new AddressPolicy(value as string[]);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** The variables every controller reads for the base fields (each adds its own, e.g. its port and Lease). */
+export const CONTROLLER_ENVIRONMENT: EnvironmentTable<ControllerBaseConfig> = {
+  EDICT_INSTALL_NAME: ['installName', 'string'],
+  POD_NAMESPACE: ['namespace', 'string'],
+  EDICT_CONFIGMAP: ['configMapName', 'string'],
+  EDICT_KUBE_SOURCE: ['kubeSource', 'string'],
+  KUBECONFIG: ['kubeconfigPath', 'string'],
+  EDICT_LEASE_IDENTITY: ['leaseIdentity', 'string'],
+  EDICT_EXCEPTION_NAMESPACES: ['exceptionNamespaces', 'list'],
+  EDICT_DRAIN_TIMEOUT_MS: ['drainTimeoutMs', 'int'],
+  EDICT_MAX_QUEUED_EVENTS: ['maxQueuedEvents', 'int'],
+  EDICT_OMIT_EVENTS: ['omitEvents', 'list'],
+  EDICT_API_CALL_TIMEOUT_MS: ['apiCallTimeoutMs', 'int'],
+  EDICT_MAX_API_CALL_RESPONSE_BYTES: ['maxApiCallResponseBytes', 'int'],
+  EDICT_EGRESS_BLOCKED_CIDRS: ['egressBlockedCidrs', 'list'],
+};
+
+export class ControllerConfigError extends Error {
+  override readonly name = 'ControllerConfigError';
+}
+
+/** How one controller reads its configuration. */
+export interface ConfigSpec<T extends ControllerBaseConfig> {
+  /** For messages: `invalid <what> configuration: ...`. */
+  readonly what: string;
+  readonly type: ClassConstructor<T>;
+  /** CONTROLLER_ENVIRONMENT and the controller's own variables. */
+  readonly environment: EnvironmentTable<T>;
+  /** The defaults the install name gives the controller's name fields. */
+  readonly names: (names: InstallNames) => Partial<T>;
+}
+
+/**
+ * The configuration from `env`, with `overrides` (tests, the local launcher) on top. Throws
+ * ControllerConfigError naming every bad field and its variable.
+ */
+export function loadConfig<T extends ControllerBaseConfig>(
+  spec: ConfigSpec<T>,
+  env: NodeJS.ProcessEnv,
+  overrides: Partial<T>,
+): T {
+  const { values, problems } = readEnvironment(env, spec.environment);
+  const given: Partial<T> = { ...values, ...overrides } as Partial<T>;
+  const installName = given.installName ?? DEFAULT_INSTALL_NAME;
+  // A bad install name gives no defaults: validation reports it.
+  const defaults =
+    typeof installName === 'string' && installNameProblem(installName) === undefined
+      ? spec.names(installNames(installName))
+      : {};
+  const config = plainToInstance(spec.type, { ...defaults, ...given });
+  problems.push(...describeValidationErrors(validateSync(config, { forbidUnknownValues: false }), spec.environment));
+  if (problems.length > 0)
+    throw new ControllerConfigError(`invalid ${spec.what} configuration: ${problems.join('; ')}`);
+  return config;
+}

@@ -1,0 +1,23 @@
+// @edict/controller: what every Edict controller app is made of — its base configuration and how it
+// is loaded, cluster access and leader election, health and metrics endpoints, start and main.
+export {
+  CONTROLLER_ENVIRONMENT,
+  ControllerBaseConfig,
+  ControllerConfigError,
+  DNS_LABEL,
+  DNS_NAME,
+  EVENT_REASONS,
+  loadConfig,
+  type ConfigSpec,
+  type KubeSource,
+} from './config/controller-config';
+export { clusterModules, policyModule } from './modules/cluster-modules';
+export { HealthController, READINESS_CHECKS } from './health/health.controller';
+export { PolicyReadiness } from './health/policy-readiness';
+export { MetricsController, METRIC_REGISTRIES } from './metrics/metrics.controller';
+export { runFromEnvironment, type Stoppable } from './run/run-from-environment';
+export {
+  startHttpController,
+  type ControllerStartOptions,
+  type RunningHttpController,
+} from './run/start-http-controller';
