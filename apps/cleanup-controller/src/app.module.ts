@@ -4,15 +4,17 @@
  */
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { KUBE_CONFIG, KubeModule } from '@edict/kube';
-import { LeaderModule } from '@edict/leader';
+import {
+  clusterModules,
+  HealthController,
+  METRIC_REGISTRIES,
+  MetricsController,
+  READINESS_CHECKS,
+} from '@edict/controller';
 import type { CleanupConfig } from './config/cleanup-config';
 import { CLEANUP_CONFIG } from './config/tokens';
 import { CleanupEvents } from './events/cleanup-events';
-import { HealthController } from './health/health.controller';
 import { CleanupMetrics } from './metrics/cleanup-metrics';
-import { MetricsController } from './metrics/metrics.controller';
 import { CleanupContextLoaders } from './policies/cleanup-context-loaders';
 import { CleanupPolicyController } from './policies/cleanup-policy-controller';
 import { TtlController } from './ttl/ttl-controller';
@@ -22,30 +24,18 @@ export class CleanupControllerModule {
   static forRoot(config: CleanupConfig): DynamicModule {
     return {
       module: CleanupControllerModule,
-      imports: [
-        TerminusModule.forRoot({ logger: false }),
-        KubeModule.forRoot({
-          source: config.kubeSource,
-          ...(config.kubeconfig ? { kubeconfig: config.kubeconfig } : {}),
-          ...(config.kubeconfigPath ? { kubeconfigPath: config.kubeconfigPath } : {}),
-        }),
-        LeaderModule.forRootAsync({
-          inject: [KUBE_CONFIG],
-          useFactory: (kubeConfig: KubeConfig) => ({
-            kubeConfig,
-            leaseName: config.leaseName,
-            leaseNamespace: config.namespace,
-            leaseDurationMs: config.leaseDurationMs,
-            renewDeadlineMs: config.renewDeadlineMs,
-            retryPeriodMs: config.retryPeriodMs,
-            ...(config.leaseIdentity ? { identity: config.leaseIdentity } : {}),
-          }),
-        }),
-      ],
+      imports: [TerminusModule.forRoot({ logger: false }), ...clusterModules(config)],
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: CLEANUP_CONFIG, useValue: config },
         CleanupMetrics,
+        // No cache others wait for: ready once it runs (a follower stands by to take over).
+        { provide: READINESS_CHECKS, useValue: [] },
+        {
+          provide: METRIC_REGISTRIES,
+          inject: [CleanupMetrics],
+          useFactory: (metrics: CleanupMetrics) => [metrics.registry],
+        },
         CleanupEvents,
         CleanupContextLoaders,
         CleanupPolicyController,

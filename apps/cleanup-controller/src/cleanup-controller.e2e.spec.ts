@@ -11,7 +11,7 @@ import { KubeResources, type KubeObject } from '@edict/kube';
 import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
 import { startE2eCluster, waitForWebhook, type E2eCluster } from '@edict/admission-controller/testing';
-import type { RunningCleanupController } from './bootstrap';
+import type { RunningHttpController } from '@edict/controller';
 import { CleanupMetrics } from './metrics/cleanup-metrics';
 import { CleanupPolicyController } from './policies/cleanup-policy-controller';
 import { startTestCleanup } from './testing/start-test-cleanup';
@@ -20,7 +20,7 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 describe('cleanup controller', () => {
   let cluster: E2eCluster;
-  const replicas: RunningCleanupController[] = [];
+  const replicas: RunningHttpController[] = [];
   const leader = () => replicas.find((replica) => replica.app.get(LeaderService).isLeader());
   const get = (apiVersion: string, kind: string, name: string, namespace?: string) =>
     cluster.apiServer.get(apiVersion, kind, name, namespace) as Obj | undefined;

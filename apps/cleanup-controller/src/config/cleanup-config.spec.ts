@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CleanupConfigError, loadCleanupConfig } from './cleanup-config';
+import { ControllerConfigError } from '@edict/controller';
+import { loadCleanupConfig } from './cleanup-config';
 
 describe('loadCleanupConfig', () => {
   it('has working defaults: the default install and its own Lease', () => {
@@ -18,7 +19,7 @@ describe('loadCleanupConfig', () => {
   });
 
   it('names every bad value with its variable', () => {
-    expect(() => loadCleanupConfig({ EDICT_CLEANUP_WORKERS: '0' })).toThrow(CleanupConfigError);
+    expect(() => loadCleanupConfig({ EDICT_CLEANUP_WORKERS: '0' })).toThrow(ControllerConfigError);
     expect(() => loadCleanupConfig({ EDICT_CLEANUP_WORKERS: '0', EDICT_CLEANUP_PORT: 'x' })).toThrow(
       /EDICT_CLEANUP_PORT: must be a whole number, got "x".*workers \(EDICT_CLEANUP_WORKERS\)/,
     );

@@ -1,12 +1,13 @@
 /** A cleanup controller for e2e specs against an E2eCluster: short leases and watches. */
 import type { E2eCluster } from '@edict/admission-controller/testing';
-import { startCleanupController, type RunningCleanupController } from '../bootstrap';
+import type { RunningHttpController } from '@edict/controller';
+import { startCleanupController } from '../bootstrap';
 import { loadCleanupConfig, type CleanupConfig } from '../config/cleanup-config';
 
 export function startTestCleanup(
   cluster: E2eCluster,
   overrides: Partial<CleanupConfig> = {},
-): Promise<RunningCleanupController> {
+): Promise<RunningHttpController> {
   const config = loadCleanupConfig(
     {},
     {

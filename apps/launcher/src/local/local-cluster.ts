@@ -27,12 +27,7 @@ import {
   type RunningController,
 } from '@edict/admission-controller';
 import { loadBackgroundConfig, startBackgroundController, type BackgroundConfig } from '@edict/background-controller';
-import {
-  loadCleanupConfig,
-  startCleanupController,
-  type CleanupConfig,
-  type RunningCleanupController,
-} from '@edict/cleanup-controller';
+import { loadCleanupConfig, startCleanupController, type CleanupConfig } from '@edict/cleanup-controller';
 import type { RunningHttpController } from '@edict/controller';
 import { explainListenError, LauncherError } from '../launcher-error';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
@@ -77,7 +72,7 @@ export interface LocalCluster {
   readonly controller: RunningController;
   readonly config: ControllerConfig;
   readonly background: RunningHttpController;
-  readonly cleanup: RunningCleanupController;
+  readonly cleanup: RunningHttpController;
   readonly kubeconfigPath: string;
   readonly caPath: string;
   readonly installed: readonly ExamplePolicy[];
@@ -107,7 +102,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   });
   let controller: RunningController | undefined;
   let background: RunningHttpController | undefined;
-  let cleanup: RunningCleanupController | undefined;
+  let cleanup: RunningHttpController | undefined;
   try {
     // The admin's own certificate, as kubeadm's admin.conf holds (the server's default user).
     const admin = await ca.client({ username: DEFAULT_USER.username, groups: DEFAULT_USER.groups ?? [] });
