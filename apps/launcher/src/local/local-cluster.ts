@@ -7,11 +7,11 @@
  *  3. once its policy validation webhook is published, the example policies, created through the
  *     API server so that an invalid one is rejected as in a cluster;
  *  4. the background controller in this process (generate and mutate-existing rules), acting as its
- *     own service account, bound to cluster-admin (a laptop's cluster); then the cleanup controller
- *     (cleanup policies, the TTL label) likewise, unless the installation brings its RBAC;
+ *     own service account, bound to cluster-admin (a laptop's cluster);
  *  5. once the admission controller has the examples and published its webhooks for them, the
  *     kubeconfig (and the CA, for HTTPS clients) is written: kubectl sees a cluster that already
- *     enforces the examples.
+ *     enforces the examples. Just before, the cleanup controller (cleanup policies, the TTL label)
+ *     starts as its own service account, bound to cluster-admin unless the installation brings its RBAC.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -132,7 +132,6 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     background = await startBackgroundController(backgroundConfig, {
       logger: options.logger ?? ['warn', 'error'],
     });
-    cleanup = await startCleanupController(cleanupConfig, { logger: options.logger ?? ['warn', 'error'] });
 
     await controller.app.get(PolicyCache, { strict: false }).waitForSync(readyTimeoutMs);
     await webhooksPublished(controller, readyTimeoutMs);
@@ -148,6 +147,9 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     );
     await policiesLoaded(controller, installed.map(keyOf), readyTimeoutMs);
     await webhooksPublished(controller, readyTimeoutMs);
+    // Last: its start-up (discovery, access reviews, a watch per type it may clean) does not slow
+    // the admission controller's own.
+    cleanup = await startCleanupController(cleanupConfig, { logger: options.logger ?? ['warn', 'error'] });
 
     const kubeconfigPath = resolve(options.kubeconfigPath);
     const caPath = join(dirname(kubeconfigPath), 'ca.crt');
