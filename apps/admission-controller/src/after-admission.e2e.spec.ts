@@ -1,16 +1,18 @@
 /**
  * After the answer, end to end through the in-memory API server's admission chain and the webhook
  * configurations the controller publishes: an Audit policy's result reaches an AdmissionReport,
- * a generate trigger becomes an UpdateRequest (with the user's roles), violations become Events
- * (blocked ones too), and the report cap stops new reports.
+ * a generate trigger becomes an UpdateRequest (with the user's roles) unless updateRequestThreshold
+ * is reached, violations become Events (blocked ones too), and the report cap stops new reports.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { eventually } from '@edict/kube/testing';
 import { REPORT_COUNTER, ReportsMetrics, type ReportCounter } from '@edict/reports';
 import type { JsonObject } from '@edict/engine';
+import { AdmissionConfigService } from '@edict/policy';
 import { AfterAdmissionService } from './after/after-admission.service';
 import type { RunningController } from './bootstrap';
+import { AdmissionMetrics } from './metrics/admission-metrics';
 import {
   clusterPolicy,
   E2E_NAMESPACE,
@@ -187,6 +189,40 @@ describe('after admission: reports, update requests, events', () => {
       },
     });
     await cluster.deleteClusterPolicy('copy-config');
+  });
+
+  it('no new UpdateRequest at updateRequestThreshold: skipped, counted, and the count is kyverno_updaterequest_total', async () => {
+    await cluster.createClusterPolicy(
+      clusterPolicy('copy-config-again', {
+        rules: [
+          {
+            name: 'copy',
+            match: { any: [{ resources: { kinds: ['ConfigMap'], names: ['pressed-*'] } }] },
+            generate: { apiVersion: 'v1', kind: 'ConfigMap', name: 'generated', namespace: 'default', data: {} },
+          },
+        ],
+      }),
+    );
+    await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate.edict.svc-fail', 'configmaps');
+    // No background controller here: the earlier test's UpdateRequest stays, so one exists.
+    const existing = () => cluster.apiServer.list('kyverno.io/v2', 'UpdateRequest', E2E_NAMESPACE).length;
+    expect(existing()).toBe(1);
+    await core.createNamespacedConfigMap({
+      namespace: E2E_NAMESPACE,
+      body: { metadata: { name: 'edict' }, data: { updateRequestThreshold: '1' } },
+    });
+    const config = controller.app.get(AdmissionConfigService);
+    await eventually(() => config.current().updateRequestThreshold === 1, 'the threshold applied');
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'pressed-1' } } });
+    await settle();
+    expect(existing()).toBe(1);
+    expect(after().figures().updateRequests.skipped).toBe(1);
+    const text = await controller.app.get(AdmissionMetrics).text();
+    expect(text).toContain(`kyverno_updaterequest_total{resource_namespace="${E2E_NAMESPACE}"} 1`);
+    expect(await controller.app.get(ReportsMetrics).text()).toMatch(/^edict_update_requests_skipped 1$/m);
+    await core.deleteNamespacedConfigMap({ namespace: E2E_NAMESPACE, name: 'edict' });
+    await eventually(() => config.current().updateRequestThreshold === 1000, 'the default threshold back');
+    await cluster.deleteClusterPolicy('copy-config-again');
   });
 
   it('the cap stops report creation once more than maxAdmissionReports exist, and counts it', async () => {

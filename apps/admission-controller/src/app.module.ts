@@ -39,6 +39,7 @@ import { AdmissionMetrics } from './metrics/admission-metrics';
 import { SchedulerService } from './scheduler/scheduler.service';
 import { policyStatusWriterProvider } from './status/policy-status.provider';
 import { SynchronizeRequestsService } from './after/synchronize-requests.service';
+import { UpdateRequestCount } from './after/update-request-count';
 import { InstrumentedEngine } from './webhooks/admission-engine';
 import { AdmissionController } from './webhooks/admission.controller';
 import { AdmissionService } from './webhooks/admission.service';
@@ -135,6 +136,7 @@ export class AdmissionControllerModule {
           useFactory: (resources: KubeResources) => new ApiResources((path) => resources.http.json({ path })),
         },
         SynchronizeRequestsService,
+        UpdateRequestCount,
         AfterAdmissionService,
         AdmissionMetrics,
         ...contextLoaderProviders,

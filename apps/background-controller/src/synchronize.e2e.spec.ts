@@ -128,4 +128,52 @@ describe('synchronize', () => {
     );
     expect(get('v1', 'ConfigMap', 'derived-nosync', 'shop')).toBeDefined();
   }, 30_000);
+
+  it("deleting a foreach clone's source deletes the copies made from it", async () => {
+    for (const name of ['fan-1', 'fan-2'])
+      cluster.apiServer.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as JsonObject);
+    cluster.apiServer.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'fan-source', namespace: 'default' },
+      data: SOURCE_DATA,
+    } as unknown as JsonObject);
+    await cluster.createClusterPolicy(
+      clusterPolicy('fan-out', {
+        rules: [
+          {
+            name: 'fan-out',
+            match: { any: [{ resources: { kinds: ['ConfigMap'], names: ['fan-out'] } }] },
+            generate: {
+              synchronize: true,
+              foreach: [
+                {
+                  list: "request.object.data.namespaces | split(@, ',')",
+                  apiVersion: 'v1',
+                  kind: 'Secret',
+                  name: 'copy-{{ elementIndex }}',
+                  namespace: '{{ element }}',
+                  clone: { namespace: 'default', name: 'fan-source' },
+                },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate.edict.svc-fail', 'configmaps');
+    await cluster.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'fan-out' }, data: { namespaces: 'fan-1,fan-2' } },
+    });
+    const copies = () => [get('v1', 'Secret', 'copy-0', 'fan-1'), get('v1', 'Secret', 'copy-1', 'fan-2')];
+    await eventually(() => copies().every((copy) => copy !== undefined), 'both copies', 15_000);
+    await eventually(
+      () => 'generate.kyverno.io/clone-source' in (get('v1', 'Secret', 'fan-source', 'default')!.metadata.labels ?? {}),
+      'the source marked',
+      15_000,
+    );
+    await cluster.core.deleteNamespacedSecret({ name: 'fan-source', namespace: 'default' });
+    await eventually(() => copies().every((copy) => copy === undefined), 'both copies deleted', 15_000);
+  }, 45_000);
 });

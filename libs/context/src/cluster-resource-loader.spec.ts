@@ -76,4 +76,50 @@ describe('ClusterResourceLoader', () => {
     expect(await loader.namespaced('rules.example.com/v1', 'Limit')).toBe(true);
     expect(await loader.namespaced('rules.example.com/v1', 'Nothing')).toBeUndefined();
   });
+
+  it("resolves a wildcard apiVersion to a served version of the kind, the group's preferred first", async () => {
+    // Served: core v1 (Pod); apps v1 (preferred) and v1beta1, both with Deployment.
+    const served: Record<string, string[]> = { v1: ['Pod'], 'apps/v1': ['Deployment'], 'apps/v1beta1': ['Deployment'] };
+    const listed: string[] = [];
+    const resources = {
+      resource: async (apiVersion: string, kind: string) => {
+        if (!served[apiVersion]?.includes(kind)) throw new KubeApiError(404, 'NotFound', 'not served');
+        return { name: `${kind.toLowerCase()}s`, namespaced: true, kind };
+      },
+      listPage: async (ref: { apiVersion: string; kind: string }) => {
+        listed.push(ref.apiVersion);
+        return {
+          items: [{ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: 'x' } }],
+          resourceVersion: '1',
+        };
+      },
+      http: {
+        json: async ({ path }: KubeHttpRequest) => {
+          if (path === '/api') return { versions: ['v1'] };
+          if (path === '/apis')
+            return {
+              groups: [
+                {
+                  name: 'apps',
+                  versions: [{ version: 'v1beta1' }, { version: 'v1' }],
+                  preferredVersion: { version: 'v1' },
+                },
+              ],
+            };
+          throw new KubeApiError(404, 'NotFound', path);
+        },
+      },
+    } as unknown as KubeResources;
+    const loader = new ClusterResourceLoader(resources, { namespaceObject: async () => undefined });
+    expect((await loader.list('*', 'Pod'))[0]?.apiVersion).toBe('v1');
+    expect(await loader.namespaced('apps/*', 'Deployment')).toBe(true);
+    await loader.list('apps/*', 'Deployment');
+    await loader.list('*/*', 'Deployment');
+    expect(listed).toEqual(['v1', 'apps/v1', 'apps/v1']);
+    // `*` alone is the core group's versions, as in Kyverno: Deployments are not there.
+    await expect(loader.list('*', 'Deployment')).rejects.toThrow(
+      'no served version of kind "Deployment" matches apiVersion "*"',
+    );
+    expect(await loader.namespaced('*', 'Deployment')).toBeUndefined();
+  });
 });

@@ -80,7 +80,6 @@ export {
   clonedFromSelector,
   generatedForTriggerSelector,
   generatedTypes,
-  cloneSourceOf,
   type GeneratedOrigin,
   type LabelledTrigger,
 } from './generate';

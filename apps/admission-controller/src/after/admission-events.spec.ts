@@ -93,6 +93,17 @@ describe('admissionEvents', () => {
     ]);
   });
 
+  it("a policy that only mutates is applied as 'Resource Mutated'", () => {
+    const events = admissionEvents([response([rule('add-foo', 'pass')], 'add-labels'), response([rule('a', 'pass')])], {
+      blocked: false,
+      onlyMutates: (applied) => applied.policy.name === 'add-labels',
+    });
+    expect(events.map((e) => [e.reason, e.regarding.name, e.action, e.note])).toEqual([
+      ['PolicyApplied', 'add-labels', 'Resource Mutated', 'Pod default/web is successfully mutated'],
+      ['PolicyApplied', 'require-team', 'Resource Passed', 'Pod default/web: pass'],
+    ]);
+  });
+
   it('leaves out omitted reasons', () => {
     const events = admissionEvents([response([rule('a', 'pass')]), response([rule('b', 'fail')], 'p2')], {
       blocked: false,

@@ -8,7 +8,9 @@
  *    rule of that response a `PolicyViolation` on the resource, `policy <policy>/<rule> <status>: <message>`;
  *  - a response whose rules were all skipped by exceptions: `PolicySkipped` on the policy and on
  *    the exception (admitted requests only);
- *  - any other non-empty response: `PolicyApplied` on the policy, `<Kind> <ns>/<name>: pass`.
+ *  - any other non-empty response: `PolicyApplied` on the policy, `<Kind> <ns>/<name>: pass` (action
+ *    `Resource Passed`), or for a policy that only mutates `<Kind> <ns>/<name> is successfully mutated`
+ *    (action `Resource Mutated`).
  * Events are Warning unless the reason is PolicyApplied or PolicySkipped. Reasons listed in
  * `omit` (Kyverno's --omitEvents; the chart omits PolicyApplied and PolicySkipped) are left out.
  */
@@ -29,6 +31,8 @@ export interface AdmissionEventOptions {
   /** The resource's uid (the admission object's), when known. */
   resourceUid?: string;
   policyIdentity?: (response: PolicyResponse) => PolicyIdentity | undefined;
+  /** Whether the response's policy mutates and neither validates nor verifies images. */
+  onlyMutates?: (response: PolicyResponse) => boolean;
 }
 
 export function admissionEvents(responses: readonly PolicyResponse[], options: AdmissionEventOptions): EventInput[] {
@@ -64,13 +68,14 @@ export function admissionEvents(responses: readonly PolicyResponse[], options: A
     } else if (response.rules.every((rule) => rule.status === 'skip')) {
       if (!options.blocked) events.push(...exceptionEvents(response, policy, resource));
     } else {
+      const mutated = options.onlyMutates?.(response) === true;
       events.push({
         regarding: policy,
         related: resource,
         type: 'Normal',
         reason: 'PolicyApplied',
-        action: 'Resource Passed',
-        note: `${resourceText(response)}: pass`,
+        action: mutated ? 'Resource Mutated' : 'Resource Passed',
+        note: mutated ? `${resourceText(response)} is successfully mutated` : `${resourceText(response)}: pass`,
       });
     }
   }

@@ -7,7 +7,7 @@ import { Gauge, type Registry } from 'prom-client';
 
 export interface AfterAdmissionFigures {
   auditQueue: { depth: number; dropped: number };
-  updateRequests: { depth: number; dropped: number; failed: number; done: number };
+  updateRequests: { depth: number; dropped: number; skipped: number; failed: number; done: number };
   events: { pending: number; dropped: number; written: number; failed: number; aggregated: number };
 }
 
@@ -33,6 +33,11 @@ export function registerAfterAdmissionMetrics(registry: Registry, figures: () =>
     'edict_update_request_queue_dropped',
     'UpdateRequests dropped (queue full or shutting down), since start.',
     (f) => f.updateRequests.dropped,
+  );
+  gauge(
+    'edict_update_requests_skipped',
+    'UpdateRequests not created because updateRequestThreshold was reached, since start.',
+    (f) => f.updateRequests.skipped,
   );
   gauge(
     'edict_update_requests_failed',

@@ -9,9 +9,9 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { AdmissionRequest, ReportResult } from '@edict/admission';
-import type { PolicyResponse } from '@edict/engine';
+import { hasVerifyImages, type PolicyResponse } from '@edict/engine';
 import { EventRecorder, KubeEventSink, KubeResources } from '@edict/kube';
-import { PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import {
   AdmissionReportQueue,
   BoundedWorkQueue,
@@ -25,6 +25,7 @@ import type { ReviewKind, ReviewOutcome } from '../webhooks/review-decision';
 import { registerAfterAdmissionMetrics, type AfterAdmissionFigures } from './after-admission-metrics';
 import { admissionEvents } from './admission-events';
 import { SynchronizeRequestsService } from './synchronize-requests.service';
+import { UpdateRequestCount } from './update-request-count';
 import { UpdateRequestCreator } from './update-request-creator';
 
 /** Kyverno's event source for the admission controller (`reportingController`). */
@@ -50,6 +51,8 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     resources: KubeResources,
     metrics: ReportsMetrics,
     private readonly synchronize: SynchronizeRequestsService,
+    config: AdmissionConfigService,
+    updateRequestCount: UpdateRequestCount,
   ) {
     this.queue = new BoundedWorkQueue<AfterJob>({
       capacity: settings.auditQueueSize,
@@ -61,6 +64,10 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     this.updateRequests = new UpdateRequestCreator(resources, {
       namespace: settings.namespace,
       queueSize: settings.auditQueueSize,
+      backPressure: {
+        count: () => updateRequestCount.current(),
+        threshold: () => config.current().updateRequestThreshold,
+      },
     });
     this.events = new EventRecorder(new KubeEventSink(resources), {
       reportingController: ADMISSION_EVENT_SOURCE,
@@ -77,12 +84,8 @@ export class AfterAdmissionService implements OnApplicationShutdown {
   /** Hands a decided review over; returns at once (false when the work was dropped). */
   schedule(kind: ReviewKind, request: AdmissionRequest, outcome: ReviewOutcome | undefined): boolean {
     if (!outcome || request.dryRun === true) return true;
-    if (
-      !outcome.validation &&
-      !(outcome.mutation && outcome.mutation.reportResults.length > 0) &&
-      !this.synchronizes(kind, request, outcome)
-    )
-      return true;
+    const mutated = outcome.mutation?.responses.some((response) => response.rules.length > 0) === true;
+    if (!outcome.validation && !mutated && !this.synchronizes(kind, request, outcome)) return true;
     return this.queue.offer({ kind, request, outcome });
   }
 
@@ -92,7 +95,13 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     const events = this.events.stats();
     return {
       auditQueue: { depth: audit.depth + audit.active, dropped: audit.dropped },
-      updateRequests: { depth: urs.depth + urs.active, dropped: urs.dropped, failed: urs.failed, done: urs.done },
+      updateRequests: {
+        depth: urs.depth + urs.active,
+        dropped: urs.dropped,
+        skipped: urs.skipped,
+        failed: urs.failed,
+        done: urs.done,
+      },
       events: {
         pending: events.pending,
         dropped: events.dropped,
@@ -144,7 +153,11 @@ export class AfterAdmissionService implements OnApplicationShutdown {
         this.updateRequests.submit({ requestUid: request.uid, spec });
     }
     const { validation, mutation } = outcome;
-    if (mutation) this.report(request, mutation.reportResults);
+    if (mutation) {
+      this.report(request, mutation.reportResults);
+      // Kyverno's mutation handler emits its events too (never blocked: a mutation does not refuse).
+      this.emit(request, mutation.responses, false);
+    }
     if (!validation) return;
     if (!validation.decision.allowed) {
       this.emit(request, validation.responses, true);
@@ -168,11 +181,12 @@ export class AfterAdmissionService implements OnApplicationShutdown {
       omit: this.settings.omitEvents,
       ...(uid ? { resourceUid: uid } : {}),
       policyIdentity: (response) => {
-        const key = response.policy.namespace
-          ? `${response.policy.namespace}/${response.policy.name}`
-          : response.policy.name;
-        const cached = snapshot.policies.get(key);
+        const cached = snapshot.policies.get(policyKey(response));
         return cached ? { uid: cached.uid, resourceVersion: cached.resourceVersion } : undefined;
+      },
+      onlyMutates: (response) => {
+        const rules = snapshot.policies.get(policyKey(response))?.compiled.policy.spec.rules ?? [];
+        return rules.some((rule) => rule.mutate) && !rules.some((rule) => rule.validate || hasVerifyImages(rule));
       },
     });
     for (const event of events) this.events.record(event);
@@ -208,4 +222,9 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     );
     if (input) this.reports.submit(input);
   }
+}
+
+/** The policy cache's key of a response's policy (`namespace/name` for a Policy). */
+function policyKey(response: PolicyResponse): string {
+  return response.policy.namespace ? `${response.policy.namespace}/${response.policy.name}` : response.policy.name;
 }

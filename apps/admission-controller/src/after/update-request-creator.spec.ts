@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { Logger } from '@nestjs/common';
+import { describe, expect, it, vi } from 'vitest';
 import type { UpdateRequestSpec } from '@edict/admission';
 import { KubeApiError, type KubeObject } from '@edict/kube';
 import { UR_REQUEST_KEY_LABEL, UpdateRequestCreator } from './update-request-creator';
@@ -108,5 +109,60 @@ describe('UpdateRequestCreator', () => {
     });
     expect(creator.submit({ requestUid: 'req-1', spec: spec('generate') })).toBe(false);
     expect(drops).toBe(1);
+  });
+
+  describe('updateRequestThreshold back pressure', () => {
+    /** A creator whose cluster count is what the test sets, at threshold 2. */
+    function pressured(count: number | undefined) {
+      const resources = fakeResources();
+      const state = { count, threshold: 2 };
+      const creator = new UpdateRequestCreator(asResources(resources), {
+        namespace: 'edict',
+        queueSize: 10,
+        backPressure: { count: () => state.count, threshold: () => state.threshold },
+      });
+      return { resources, creator, state };
+    }
+
+    it('creates while the cluster holds fewer UpdateRequests than the threshold', async () => {
+      const { resources, creator } = pressured(1);
+      creator.submit({ requestUid: 'req-1', spec: spec('generate') });
+      await creator.whenIdle();
+      expect(resources.stored).toHaveLength(1);
+      expect(creator.stats().skipped).toBe(0);
+    });
+
+    it('skips and counts at or above the threshold, with a warning naming policy, rule and trigger', async () => {
+      const { resources, creator, state } = pressured(2);
+      const warnings: string[] = [];
+      const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation((message) => void warnings.push(`${message}`));
+      try {
+        creator.submit({ requestUid: 'req-1', spec: spec('generate') });
+        await creator.whenIdle();
+        state.count = 7;
+        creator.submit({ requestUid: 'req-2', spec: spec('mutate', 'add-label') });
+        await creator.whenIdle();
+      } finally {
+        warn.mockRestore();
+      }
+      expect(resources.stored).toHaveLength(0);
+      expect(creator.stats().skipped).toBe(2);
+      expect(warnings).toHaveLength(2);
+      expect(warnings[0]).toContain('policy copy-config, rule r, trigger Deployment default/web');
+      expect(warnings[0]).toContain('2 UpdateRequests in namespace edict, at or above updateRequestThreshold 2');
+      expect(warnings[1]).toContain('mutate UpdateRequest for policy add-label');
+    });
+
+    it('reads the threshold per request, and holds nothing back while the count is unknown', async () => {
+      const { resources, creator, state } = pressured(undefined);
+      creator.submit({ requestUid: 'req-1', spec: spec('generate') });
+      await creator.whenIdle();
+      state.count = 5;
+      state.threshold = 6;
+      creator.submit({ requestUid: 'req-2', spec: spec('generate') });
+      await creator.whenIdle();
+      expect(resources.stored).toHaveLength(2);
+      expect(creator.stats().skipped).toBe(0);
+    });
   });
 });

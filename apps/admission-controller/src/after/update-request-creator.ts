@@ -4,6 +4,8 @@
  * labels, then status `Pending`. Bounded queue (a full one drops and counts), retries on transient
  * errors. A retried create whose first answer was lost must not make a second request: every
  * request carries a key label (request uid, policy and rule), looked up before trying again.
+ * Back pressure as in Kyverno: while the UpdateRequests in the cluster are at or above
+ * `updateRequestThreshold`, a new one is skipped, with a warning naming it, and counted.
  */
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
@@ -20,17 +22,32 @@ export interface UpdateRequestJob {
   spec: UpdateRequestSpec;
 }
 
+/** Whether the cluster holds too many UpdateRequests to add one (Kyverno's `updateRequestThreshold`). */
+export interface UpdateRequestBackPressure {
+  /** UpdateRequests in the controller's namespace now; undefined while unknown (nothing is held back). */
+  count(): number | undefined;
+  /** Read for every request: the ConfigMap can change it. */
+  threshold(): number;
+}
+
 export interface UpdateRequestCreatorOptions {
   namespace: string;
   queueSize: number;
   workers?: number;
   retry?: RetryOptions;
   onDrop?: () => void;
+  backPressure?: UpdateRequestBackPressure;
+}
+
+export interface UpdateRequestCreatorStats extends WorkQueueStats {
+  /** Requests not created because `updateRequestThreshold` was reached, since start. */
+  skipped: number;
 }
 
 export class UpdateRequestCreator {
   private readonly logger = new Logger('UpdateRequests');
   private readonly queue: BoundedWorkQueue<UpdateRequestJob>;
+  private skipped = 0;
 
   constructor(
     private readonly resources: Pick<KubeResources, 'create' | 'list' | 'replace'>,
@@ -52,8 +69,8 @@ export class UpdateRequestCreator {
     return this.queue.offer(job);
   }
 
-  stats(): WorkQueueStats {
-    return this.queue.stats();
+  stats(): UpdateRequestCreatorStats {
+    return { ...this.queue.stats(), skipped: this.skipped };
   }
 
   whenIdle(): Promise<void> {
@@ -65,6 +82,7 @@ export class UpdateRequestCreator {
   }
 
   private async create(job: UpdateRequestJob): Promise<void> {
+    if (this.holdsBack(job)) return;
     const key = requestKey(job);
     const labels = { ...updateRequestLabels(job.spec), [UR_REQUEST_KEY_LABEL]: key };
     const body: KubeObject = {
@@ -86,6 +104,21 @@ export class UpdateRequestCreator {
         this.options.retry,
       ).catch((error: Error) => this.logger.warn(`UpdateRequest ${created.metadata?.name} status: ${error.message}`));
     }
+  }
+
+  private holdsBack({ spec }: UpdateRequestJob): boolean {
+    const count = this.options.backPressure?.count();
+    const threshold = this.options.backPressure?.threshold() ?? Infinity;
+    if (count === undefined || count < threshold) return false;
+    this.skipped += 1;
+    const trigger = spec.resource;
+    const where = trigger.namespace ? `${trigger.namespace}/${trigger.name ?? ''}` : (trigger.name ?? '');
+    this.logger.warn(
+      `${spec.requestType} UpdateRequest for policy ${spec.policy}, rule ${spec.rule}, trigger ${trigger.kind ?? ''} ` +
+        `${where} skipped: ${count} UpdateRequests in namespace ${this.options.namespace}, at or above ` +
+        `updateRequestThreshold ${threshold} (raise it in the ConfigMap, or see why the background controller lags)`,
+    );
+    return true;
   }
 
   private async find(key: string): Promise<KubeObject | undefined> {

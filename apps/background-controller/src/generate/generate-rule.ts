@@ -74,7 +74,7 @@ export async function generateForRule(
     const details = result.generation;
     if (details?.synchronize === true) {
       // Kyverno only logs a failure here: the copies are still written, only source changes go unseen.
-      await markCloneSources(result.generatedResources ?? [], deps.cluster).catch(() => undefined);
+      await markCloneSources(details.sources, deps.cluster).catch(() => undefined);
     }
     const { created } = await applyDownstream(
       result.generatedResources ?? [],

@@ -48,35 +48,18 @@ describe('deleteGeneratedFor', () => {
 });
 
 describe('markCloneSources', () => {
-  it('labels each source of the copies once, keeping its other labels, and skips objects that are no copies', async () => {
+  it('labels each clone source once, keeping its other labels, and skips generated data', async () => {
     const cluster = new FakeCluster();
-    cluster.put({
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'regcred', namespace: 'default', labels: { a: 'b' } },
-    });
-    const copy = (namespace: string): KubeObject => ({
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: {
-        name: 'regcred',
-        namespace,
-        labels: {
-          'generate.kyverno.io/source-group': '',
-          'generate.kyverno.io/source-version': 'v1',
-          'generate.kyverno.io/source-kind': 'Secret',
-          'generate.kyverno.io/source-namespace': 'default',
-          'generate.kyverno.io/source-name': 'regcred',
-        },
-      },
-    });
-    await markCloneSources([copy('team-a'), copy('team-b'), generated('team-a', 'netpol', 'u')], cluster);
-    expect(cluster.find('v1', 'Secret', 'regcred', 'default')?.metadata?.labels).toEqual({
+    const name = `regcred-${'x'.repeat(80)}`; // longer than a label value: found by its full name
+    cluster.put({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'default', labels: { a: 'b' } } });
+    const clone = { type: 'clone', source: { apiVersion: 'v1', kind: 'Secret', namespace: 'default', name } } as const;
+    await markCloneSources([clone, clone, { type: 'data' }], cluster);
+    expect(cluster.find('v1', 'Secret', name, 'default')?.metadata?.labels).toEqual({
       a: 'b',
       'generate.kyverno.io/clone-source': '',
     });
-    expect(cluster.writes).toEqual(['replace Secret regcred']);
-    await markCloneSources([copy('team-c')], cluster);
-    expect(cluster.writes).toEqual(['replace Secret regcred']);
+    expect(cluster.writes).toEqual([`replace Secret ${name}`]);
+    await markCloneSources([clone], cluster);
+    expect(cluster.writes).toEqual([`replace Secret ${name}`]);
   });
 });

@@ -8,14 +8,13 @@
  */
 import type { UpdateRequestResourceSpec } from '@edict/admission';
 import {
-  cloneSourceOf,
   generatedForTriggerSelector,
   generatedTypes,
   LABEL_CLONE_SOURCE,
-  type KubeObject as EngineObject,
+  type GeneratedFrom,
   type Rule,
 } from '@edict/engine';
-import { isConflict, isNotFound, type KubeObject } from '@edict/kube';
+import { isConflict, isNotFound } from '@edict/kube';
 import { deleteAll, listAll, type ClusterObjects, type ObjectRef } from '../update-requests/cluster-objects';
 
 /** Attempts of one label write against concurrent writers. */
@@ -34,12 +33,13 @@ export async function deleteGeneratedFor(
   return deleteAll(cluster, await listAll(cluster, generatedTypes(rule), labelSelector));
 }
 
-/** Labels the sources the copies in `objects` were cloned from (objects that are no copies are skipped). */
-export async function markCloneSources(objects: readonly KubeObject[], cluster: ClusterObjects): Promise<void> {
+/** Labels the clone sources the rule's objects were copied from (entries of generated data are skipped). */
+export async function markCloneSources(sources: readonly GeneratedFrom[], cluster: ClusterObjects): Promise<void> {
   const done = new Set<string>();
-  for (const copy of objects) {
-    const ref = cloneSourceOf(copy as EngineObject);
-    if (!ref) continue;
+  for (const from of sources) {
+    if (from.type !== 'clone') continue;
+    const { namespace, ...rest } = from.source;
+    const ref: ObjectRef = namespace ? { ...rest, namespace } : rest;
     const key = JSON.stringify(ref);
     if (done.has(key)) continue;
     done.add(key);

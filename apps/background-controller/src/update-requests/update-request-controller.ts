@@ -136,6 +136,7 @@ export class UpdateRequestController implements LeaderAware {
         this.logger.error(`UpdateRequest ${name}: giving up for now after ${errors} errors: ${message}`);
         return;
       }
+      this.metrics.requeued(errors);
       this.logger.warn(`UpdateRequest ${name}: ${message}; retrying`);
       this.retryLater(name, errors);
     } finally {

@@ -39,6 +39,19 @@ describe('parseAdmissionConfig', () => {
     }
   });
 
+  it('reads updateRequestThreshold as a whole number from 1, keeping 1000 for a bad value', () => {
+    const read = (value: string) => parseAdmissionConfig({ updateRequestThreshold: value }, defaults);
+    expect(parseAdmissionConfig({}, defaults).config.updateRequestThreshold).toBe(1000);
+    expect(read('5000').config.updateRequestThreshold).toBe(5000);
+    expect(read(' 1 ').config.updateRequestThreshold).toBe(1);
+    for (const bad of ['0', '-5', '1e3', '2.5', 'many', '', '99999999999']) {
+      const { config, problems } = read(bad);
+      expect(problems.map((problem) => problem.key)).toEqual(['updateRequestThreshold']);
+      expect(problems[0]!.message).toContain(JSON.stringify(bad));
+      expect(config.updateRequestThreshold).toBe(1000);
+    }
+  });
+
   it('reads a Kyverno ConfigMap as-is', () => {
     const { config, problems } = parseAdmissionConfig(
       {

@@ -15,6 +15,11 @@ export interface ConfigDefaults {
   controllerNamespace: string;
 }
 
+/** Kyverno's default `updateRequestThreshold`. */
+const DEFAULT_UPDATE_REQUEST_THRESHOLD = 1000;
+/** The largest threshold taken (far above any cluster's working set; keeps the value an exact integer). */
+const MAX_UPDATE_REQUEST_THRESHOLD = 1_000_000_000;
+
 const emptyPatterns = (): SubjectPatterns => ({ usernames: [], groups: [], roles: [], clusterRoles: [] });
 
 /** The configuration with no ConfigMap: nothing filtered but the controller's namespace and kube-system. */
@@ -33,6 +38,7 @@ export function defaultAdmissionConfig(defaults: ConfigDefaults): AdmissionConfi
     webhookLabels: {},
     matchConditions: [],
     limits: DEFAULT_EVALUATION_LIMITS,
+    updateRequestThreshold: DEFAULT_UPDATE_REQUEST_THRESHOLD,
   };
 }
 
@@ -141,6 +147,14 @@ export function parseAdmissionConfig(
       );
     // One bound for both: what context entries add and what any JMESPath expression builds.
     else config.limits = Object.freeze({ maxContextSize: bytes, maxResultSize: bytes });
+  }
+  const threshold = text('updateRequestThreshold');
+  if (threshold !== undefined) {
+    const value = /^\s*\d{1,10}\s*$/.test(threshold) ? Number(threshold) : NaN;
+    // Kyverno takes any integer; 0 or less would stop every generate and mutate-existing rule.
+    if (!(value >= 1 && value <= MAX_UPDATE_REQUEST_THRESHOLD))
+      problem('updateRequestThreshold', `${JSON.stringify(threshold)} is not a whole number from 1 to 1000000000`);
+    else config.updateRequestThreshold = value;
   }
   return { config, problems };
 }

@@ -43,6 +43,8 @@ export interface AdmissionConfig {
   matchConditions: unknown[];
   /** Size bounds of every evaluation (`maxContextSize`, Kyverno's 2 MiB by default). */
   limits: Readonly<EvaluationLimits>;
+  /** No new UpdateRequest while this many exist (Kyverno's `updateRequestThreshold`, 1000 by default). */
+  updateRequestThreshold: number;
 }
 
 /** A ConfigMap value that could not be used; the key keeps its default. */

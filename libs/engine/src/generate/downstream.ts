@@ -21,6 +21,7 @@ import {
   LABEL_TRIGGER_NAMESPACE,
   LABEL_TRIGGER_UID,
   LABEL_TRIGGER_VERSION,
+  labelValueOf,
   MANAGED_BY_KYVERNO,
   splitApiVersion,
   stringLabels,
@@ -83,7 +84,7 @@ export function clonedFromSelector(source: KubeObject): Record<string, string> {
     [LABEL_SOURCE_VERSION]: version,
     [LABEL_SOURCE_KIND]: source.kind ?? '',
     [LABEL_SOURCE_NAMESPACE]: source.metadata?.namespace ?? '',
-    [LABEL_SOURCE_NAME]: source.metadata?.name ?? '',
+    [LABEL_SOURCE_NAME]: labelValueOf(source.metadata?.name ?? ''),
   };
 }
 
@@ -126,18 +127,4 @@ export function generatedTypes(rule: Rule): { apiVersion: string; kind: string }
       const slash = kind.lastIndexOf('/');
       return slash < 0 ? { apiVersion: '', kind } : { apiVersion: kind.slice(0, slash), kind: kind.slice(slash + 1) };
     });
-}
-
-/** The source a copy names in its labels; undefined for an object that is no copy. */
-export function cloneSourceOf(
-  copy: KubeObject,
-): { apiVersion: string; kind: string; namespace?: string; name: string } | undefined {
-  const labels = stringLabels(copy);
-  const kind = labels[LABEL_SOURCE_KIND] ?? '';
-  const name = labels[LABEL_SOURCE_NAME] ?? '';
-  if (kind === '' || name === '') return undefined;
-  const group = labels[LABEL_SOURCE_GROUP] ?? '';
-  const version = labels[LABEL_SOURCE_VERSION] ?? '';
-  const namespace = labels[LABEL_SOURCE_NAMESPACE] ?? '';
-  return { apiVersion: group ? `${group}/${version}` : version, kind, ...(namespace ? { namespace } : {}), name };
 }

@@ -124,17 +124,22 @@ describe('generateResources: data', () => {
     expect(second!.generatedResources![0].metadata.labels).not.toHaveProperty('mutated');
   });
 
-  it('generates nothing (and passes) when there is no data, clone or cloneList', async () => {
-    const rule = generateRule({ apiVersion: 'v1', kind: 'ConfigMap', name: 'c', namespace: 'n' });
-    const response = await generateResources(runFor(rule, namespace('n')), undefined, clusterPolicy);
-    expect(response).toMatchObject({ status: 'pass', generatedResources: [] });
-    expect(response?.generation?.notGenerated).toEqual([
-      {
-        target: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'c' },
-        reason: 'nothing to generate: no data, clone or cloneList',
-        failed: false,
-      },
-    ]);
+  it('generates the bare target (identity and labels) when there is no data, clone or cloneList', async () => {
+    for (const data of [undefined, null]) {
+      const rule = generateRule({ apiVersion: 'v1', kind: 'ServiceAccount', name: 'sa', namespace: 'n', data });
+      const response = await generateResources(runFor(rule, namespace('n')), undefined, clusterPolicy);
+      expect(response).toMatchObject({ status: 'pass' });
+      expect(response?.generation?.notGenerated).toEqual([]);
+      const [object, ...rest] = response!.generatedResources!;
+      expect(rest).toEqual([]);
+      expect(Object.keys(object!).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+      expect(object).toMatchObject({
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: 'sa', namespace: 'n' },
+      });
+      expect(object!.metadata.labels).toMatchObject({ 'generate.kyverno.io/rule-name': rule.name });
+    }
   });
 
   it('lists data that is not an object as not generated', async () => {

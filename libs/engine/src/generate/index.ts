@@ -26,7 +26,6 @@ export {
   clonedFromSelector,
   generatedForTriggerSelector,
   generatedTypes,
-  cloneSourceOf,
   type GeneratedOrigin,
   type LabelledTrigger,
 } from './downstream';

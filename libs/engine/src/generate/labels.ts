@@ -67,7 +67,20 @@ export function addSourceLabels(labels: Record<string, string>, source: KubeObje
   labels[LABEL_SOURCE_VERSION] = version;
   labels[LABEL_SOURCE_KIND] = source.kind ?? '';
   labels[LABEL_SOURCE_NAMESPACE] = source.metadata?.namespace ?? '';
-  labels[LABEL_SOURCE_NAME] = source.metadata?.name ?? '';
+  labels[LABEL_SOURCE_NAME] = labelValueOf(source.metadata?.name ?? '');
+}
+
+/** The longest label value Kubernetes accepts. */
+const MAX_LABEL_VALUE = 63;
+
+/**
+ * A name as a valid label value: names run to 253 characters, label values to 63 and must end in a
+ * letter or digit, so a longer name is cut (as Kyverno cuts the names it puts in labels). Two long
+ * names alike in their first 63 characters then share the value: a change to one also
+ * resynchronizes the other's copies, which is harmless.
+ */
+export function labelValueOf(name: string): string {
+  return name.length <= MAX_LABEL_VALUE ? name : name.slice(0, MAX_LABEL_VALUE).replace(/[^A-Za-z0-9]+$/, '');
 }
 
 function policyNamespace(policy: GeneratingPolicy | undefined): string {

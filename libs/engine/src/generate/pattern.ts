@@ -91,8 +91,9 @@ function targetOf(substituted: JsonObject, path: string): ResourceRef {
   return { apiVersion: field('apiVersion'), kind: field('kind'), namespace: field('namespace'), name: field('name') };
 }
 
+/** Without data (nor clone), Kyverno still creates the target: an object with only its identity and labels. */
 function fromData(data: JsonValue | undefined, target: ResourceRef, path: string, provenance: Provenance): Outcome {
-  if (data === undefined || data === null) return { skipped: 'nothing to generate: no data, clone or cloneList' };
+  if (data === undefined || data === null) data = {};
   if (!isObject(data)) return { failed: `${path}.data: expected an object, got ${describe(data)}` };
   requireName(target, path);
   return { object: objectFromData(data, target, provenance), from: { type: 'data' } };

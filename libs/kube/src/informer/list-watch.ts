@@ -63,3 +63,32 @@ export function resourceListWatch<T extends KubeObject>(
     },
   };
 }
+
+/** Keeps what identifies an object and drops the rest before the informer caches it (for counting). */
+export function metadataOnly(source: ListWatchSource<KubeObject>): ListWatchSource<KubeObject> {
+  const slim = (object: KubeObject): KubeObject => ({
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    metadata: {
+      name: object.metadata?.name,
+      ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}),
+      uid: object.metadata?.uid,
+      resourceVersion: object.metadata?.resourceVersion,
+    },
+  });
+  return {
+    list: async (signal) => {
+      const page = await source.list(signal);
+      return { items: page.items.map(slim), resourceVersion: page.resourceVersion };
+    },
+    watch: (resourceVersion, onEvent, signal) =>
+      source.watch(
+        resourceVersion,
+        (event: RawWatchEvent<KubeObject>) =>
+          onEvent(
+            event.type === 'ERROR' || event.type === 'BOOKMARK' ? event : { ...event, object: slim(event.object) },
+          ),
+        signal,
+      ),
+  };
+}

@@ -3,14 +3,7 @@
  * watches the reports' metadata). Two informers over AdmissionReports and ClusterAdmissionReports
  * that keep only names and uids, so ten thousand reports cost little memory.
  */
-import {
-  Informer,
-  resourceListWatch,
-  type KubeObject,
-  type KubeResources,
-  type ListWatchSource,
-  type RawWatchEvent,
-} from '@edict/kube';
+import { Informer, metadataOnly, resourceListWatch, type KubeObject, type KubeResources } from '@edict/kube';
 import { ADMISSION_REPORT_KIND, CLUSTER_ADMISSION_REPORT_KIND, REPORTS_API_VERSION } from '../report/labels';
 
 export interface ReportCount {
@@ -71,33 +64,4 @@ export class InformerReportCounter implements ReportCounter {
     }
     return { count, running: true };
   }
-}
-
-/** Keeps what identifies an object and drops the rest before the informer caches it. */
-function metadataOnly(source: ListWatchSource<KubeObject>): ListWatchSource<KubeObject> {
-  const slim = (object: KubeObject): KubeObject => ({
-    apiVersion: object.apiVersion,
-    kind: object.kind,
-    metadata: {
-      name: object.metadata?.name,
-      ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}),
-      uid: object.metadata?.uid,
-      resourceVersion: object.metadata?.resourceVersion,
-    },
-  });
-  return {
-    list: async (signal) => {
-      const page = await source.list(signal);
-      return { items: page.items.map(slim), resourceVersion: page.resourceVersion };
-    },
-    watch: (resourceVersion, onEvent, signal) =>
-      source.watch(
-        resourceVersion,
-        (event: RawWatchEvent<KubeObject>) =>
-          onEvent(
-            event.type === 'ERROR' || event.type === 'BOOKMARK' ? event : { ...event, object: slim(event.object) },
-          ),
-        signal,
-      ),
-  };
 }

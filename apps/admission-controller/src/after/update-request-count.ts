@@ -1,0 +1,66 @@
+/**
+ * How many UpdateRequests exist in the controller's namespace, for the `updateRequestThreshold`
+ * back pressure and the `kyverno_updaterequest_total` gauge (Kyverno's admission controller
+ * counts them too). An informer that keeps only names, so a backlog of large requests costs
+ * little memory and no API call per admission.
+ */
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Gauge } from 'prom-client';
+import { Informer, KubeResources, metadataOnly, resourceListWatch, type KubeObject } from '@edict/kube';
+import type { ControllerConfig } from '../config/controller-config';
+import { CONTROLLER_CONFIG } from '../config/tokens';
+import { AdmissionMetrics } from '../metrics/admission-metrics';
+
+@Injectable()
+export class UpdateRequestCount implements OnModuleInit, OnModuleDestroy {
+  private readonly informer: Informer<KubeObject>;
+  private readonly logger = new Logger('UpdateRequestCount');
+
+  constructor(
+    @Inject(CONTROLLER_CONFIG) settings: ControllerConfig,
+    resources: KubeResources,
+    metrics: AdmissionMetrics,
+  ) {
+    this.informer = new Informer<KubeObject>(
+      metadataOnly(
+        resourceListWatch<KubeObject>(resources, {
+          apiVersion: 'kyverno.io/v2',
+          kind: 'UpdateRequest',
+          namespace: settings.namespace,
+          watchTimeoutSeconds: settings.watchTimeoutSeconds,
+        }),
+      ),
+      {
+        name: `kyverno.io/v2/UpdateRequest counter in ${settings.namespace}`,
+        logger: { warn: (message) => this.logger.warn(message) },
+      },
+    );
+    const read = () => this.current();
+    // Kyverno's observable gauge: no sample while the count is unknown.
+    new Gauge({
+      name: 'kyverno_updaterequest_total',
+      help: 'The current number of UpdateRequests in the cluster.',
+      labelNames: ['resource_namespace'],
+      registers: [metrics.registry],
+      collect() {
+        this.reset();
+        const count = read();
+        if (count !== undefined) this.set({ resource_namespace: settings.namespace }, count);
+      },
+    });
+  }
+
+  onModuleInit(): void {
+    this.informer.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.informer.stop();
+  }
+
+  /** UpdateRequests now; undefined until the informer has listed them once. */
+  current(): number | undefined {
+    const stats = this.informer.stats();
+    return stats.synced ? stats.size : undefined;
+  }
+}
