@@ -31,6 +31,8 @@ export { hasVerifyImages, verifyImagesFailureAction } from './validate/unsupport
 export * from './values';
 export * from './conditions';
 export * from './match';
+export * from './cleanup';
+export { loadContextEntries, ContextEntryError, type ContextLoadOptions } from './context-entries';
 export * from './images';
 export * from './pss';
 export * from './jmespath';

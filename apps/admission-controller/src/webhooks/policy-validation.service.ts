@@ -1,7 +1,8 @@
 /**
- * Kyverno's policy and exception validation webhooks: a ClusterPolicy/Policy with errors is refused
- * with the reason, warnings travel back as admission warnings; an exception outside the configured
- * namespaces is admitted with a warning (it is stored but never used).
+ * Kyverno's policy and exception validation webhooks: a ClusterPolicy/Policy (or a cleanup policy,
+ * until the cleanup controller serves its own webhook) with errors is refused with the reason,
+ * warnings travel back as admission warnings; an exception outside the configured namespaces is
+ * admitted with a warning (it is stored but never used).
  */
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
@@ -15,9 +16,12 @@ import {
 } from '@edict/admission';
 import {
   checkRulesEdictRuns,
+  isCleanupPolicyKind,
   isError,
+  validateCleanupPolicy,
   validatePolicy,
   validatePolicyException,
+  type CleanupPolicy,
   type Diagnostic,
   type Policy,
   type PolicyException,
@@ -40,6 +44,13 @@ export class PolicyValidationService implements OnModuleInit {
 
   policy(body: unknown): ReviewAnswer {
     return this.answer(body, (request) => {
+      if (isCleanupPolicyKind(request.object?.kind)) {
+        return decisionFrom(
+          validateCleanupPolicy(request.object as unknown as CleanupPolicy, {
+            clusterScopedKinds: this.customResources.clusterScopedKinds(),
+          }),
+        );
+      }
       const policy = request.object as unknown as Policy;
       const diagnostics = validatePolicy(policy, {
         namespaced: policy.kind === 'Policy',

@@ -11,7 +11,8 @@
  *     cluster-admin (a laptop's cluster);
  *  5. once the admission controller has the examples and published its webhooks for them, the
  *     kubeconfig (and the CA, for HTTPS clients) is written: kubectl sees a cluster that already
- *     enforces the examples.
+ *     enforces the examples. Just before, the cleanup controller (cleanup policies, the TTL label)
+ *     starts as its own service account, bound to cluster-admin unless the installation brings its RBAC.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -28,6 +29,7 @@ import {
 } from '@edict/admission-controller';
 import { loadBackgroundConfig, startBackgroundController, type BackgroundConfig } from '@edict/background-controller';
 import type { RunningHttpController } from '@edict/controller';
+import { loadCleanupConfig, startCleanupController, type CleanupConfig } from '@edict/cleanup-controller';
 import { loadReportsConfig, startReportsController, type ReportsConfig } from '@edict/reports-controller';
 import { explainListenError, LauncherError } from '../launcher-error';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
@@ -51,6 +53,13 @@ export interface LocalClusterOptions {
   readonly background?: Partial<BackgroundConfig>;
   /** The reports controller's configuration: from `env`, with these on top. */
   readonly reports?: Partial<ReportsConfig>;
+  /** The cleanup controller's configuration: from `env`, with these on top. */
+  readonly cleanup?: Partial<CleanupConfig>;
+  /**
+   * Whether the cleanup controller is bound to cluster-admin (default). Off when `preinstalled`
+   * brings its RBAC: the kinds it may delete are then what that grants, as in a cluster.
+   */
+  readonly cleanupClusterAdmin?: boolean;
   readonly logger?: LoggerService | LogLevel[] | false;
   /** How long each wait for the controller (webhooks published, policies loaded) may take. */
   readonly readyTimeoutMs?: number;
@@ -68,6 +77,7 @@ export interface LocalCluster {
   readonly config: ControllerConfig;
   readonly background: RunningHttpController;
   readonly reports: RunningHttpController;
+  readonly cleanup: RunningHttpController;
   readonly kubeconfigPath: string;
   readonly caPath: string;
   readonly installed: readonly ExamplePolicy[];
@@ -98,17 +108,20 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   let controller: RunningController | undefined;
   let background: RunningHttpController | undefined;
   let reports: RunningHttpController | undefined;
+  let cleanup: RunningHttpController | undefined;
   try {
     // The admin's own certificate, as kubeadm's admin.conf holds (the server's default user).
     const admin = await ca.client({ username: DEFAULT_USER.username, groups: DEFAULT_USER.groups ?? [] });
     const kubeconfig = kubeconfigFor({ server: apiUrl, certificateAuthority: ca.certificatePem, client: admin });
     const backgroundConfig = await localBackgroundConfig(options, apiUrl, ca);
     const reportsConfig = await localReportsConfig(options, apiUrl, ca);
+    const cleanupConfig = await localCleanupConfig(options, apiUrl, ca);
     const config = localControllerConfig(options, kubeconfig, serviceAccountUsername(backgroundConfig, BACKGROUND));
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);
     apiServer.create(adminBinding(backgroundConfig, BACKGROUND));
     apiServer.create(adminBinding(reportsConfig, REPORTS));
+    if (options.cleanupClusterAdmin !== false) apiServer.create(adminBinding(cleanupConfig, CLEANUP));
     for (const object of options.preinstalled ?? []) apiServer.create(object);
     controller = await startController(config, { logger: options.logger ?? ['warn', 'error'] }).catch(
       (error: unknown) => {
@@ -135,6 +148,9 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     );
     await policiesLoaded(controller, installed.map(keyOf), readyTimeoutMs);
     await webhooksPublished(controller, readyTimeoutMs);
+    // Last: its start-up (discovery, access reviews, a watch per type it may clean) does not slow
+    // the admission controller's own.
+    cleanup = await startCleanupController(cleanupConfig, { logger: options.logger ?? ['warn', 'error'] });
 
     const kubeconfigPath = resolve(options.kubeconfigPath);
     const caPath = join(dirname(kubeconfigPath), 'ca.crt');
@@ -145,6 +161,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     const running = controller;
     const runningBackground = background;
     const runningReports = reports;
+    const runningCleanup = cleanup;
     let stopping: Promise<void> | undefined;
     return {
       apiServer,
@@ -153,18 +170,21 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       config,
       background: runningBackground,
       reports: runningReports,
+      cleanup: runningCleanup,
       kubeconfigPath,
       caPath,
       installed,
       rejected,
       stop: () =>
-        (stopping ??= runningReports
+        (stopping ??= runningCleanup
           .stop()
+          .finally(() => runningReports.stop())
           .finally(() => runningBackground.stop())
           .finally(() => running.stop())
           .finally(() => apiServer.stop())),
     };
   } catch (error) {
+    await cleanup?.stop().catch(() => undefined);
     await reports?.stop().catch(() => undefined);
     await background?.stop().catch(() => undefined);
     await controller?.stop().catch(() => undefined);
@@ -206,6 +226,7 @@ function localControllerConfig(
 /** The service accounts of the controllers that act on the cluster, as Kyverno's chart names them. */
 const BACKGROUND = 'background-controller';
 const REPORTS = 'reports-controller';
+const CLEANUP = 'cleanup-controller';
 
 /**
  * The background controller's configuration for local mode: the environment's, pointed at the
@@ -229,6 +250,13 @@ async function localReportsConfig(options: LocalClusterOptions, apiUrl: string, 
   const { KUBECONFIG: _ignored, ...env } = options.env ?? process.env;
   const names = loadReportsConfig(env, options.reports);
   return loadReportsConfig(env, { ...options.reports, ...(await localConnection(apiUrl, ca, names, REPORTS)) });
+}
+
+/** The cleanup controller's configuration for local mode, as the background controller's. */
+async function localCleanupConfig(options: LocalClusterOptions, apiUrl: string, ca: ClusterCa): Promise<CleanupConfig> {
+  const { KUBECONFIG: _ignored, ...env } = options.env ?? process.env;
+  const names = loadCleanupConfig(env, options.cleanup);
+  return loadCleanupConfig(env, { ...options.cleanup, ...(await localConnection(apiUrl, ca, names, CLEANUP)) });
 }
 
 /**

@@ -212,15 +212,21 @@ export class KubeResources {
 
   async delete(
     ref: ResourceRef & { name: string },
-    options: { dryRun?: boolean; preconditions?: { resourceVersion?: string; uid?: string } } = {},
+    options: {
+      dryRun?: boolean;
+      preconditions?: { resourceVersion?: string; uid?: string };
+      propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+    } = {},
   ): Promise<void> {
+    const body = {
+      ...(options.preconditions ? { preconditions: options.preconditions } : {}),
+      ...(options.propagationPolicy ? { propagationPolicy: options.propagationPolicy } : {}),
+    };
     await this.http.json({
       method: 'DELETE',
       path: await this.path(ref),
       query: { dryRun: options.dryRun ? 'All' : undefined },
-      body: options.preconditions
-        ? { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: options.preconditions }
-        : undefined,
+      body: Object.keys(body).length > 0 ? { kind: 'DeleteOptions', apiVersion: 'v1', ...body } : undefined,
     });
   }
 

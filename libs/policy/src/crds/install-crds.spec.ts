@@ -18,6 +18,24 @@ describe('installPolicyCrds', () => {
     expect(server.get('kyverno.io/v1', 'ClusterPolicy', 'p')).toBeDefined();
   });
 
+  it('serves the cleanup policies as kyverno.io/v2 and v2beta1 and refuses one without a schedule', () => {
+    const server = new InMemoryApiServer();
+    installPolicyCrds(server);
+    const spec = { match: { any: [{ resources: { kinds: ['Pod'] } }] }, schedule: '*/5 * * * *' };
+    server.create({ apiVersion: 'kyverno.io/v2', kind: 'ClusterCleanupPolicy', metadata: { name: 'c' }, spec });
+    server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
+    server.create({
+      apiVersion: 'kyverno.io/v2beta1',
+      kind: 'CleanupPolicy',
+      metadata: { name: 'n', namespace: 'team' },
+      spec,
+    });
+    expect(server.get('kyverno.io/v2', 'CleanupPolicy', 'n', 'team')).toBeDefined();
+    expect(() =>
+      server.create({ apiVersion: 'kyverno.io/v2', kind: 'ClusterCleanupPolicy', metadata: { name: 'x' }, spec: {} }),
+    ).toThrow(/schedule/);
+  });
+
   it('leaves CRDs that exist alone and creates only the missing ones', () => {
     const server = new InMemoryApiServer();
     installPolicyCrds(server);

@@ -127,7 +127,11 @@ export function buildWebhookConfigurations(
   const validating: ValidatingWebhookConfiguration[] = [
     validatingConfiguration(names.resourceValidating, labels, validatingHooks),
   ];
-  const staticHook = (name: string, path: string, resources: string[], versions: string[]): ValidatingWebhook => ({
+  const staticHook = (
+    name: string,
+    path: string,
+    kinds: readonly { resources: string[]; versions: string[] }[],
+  ): ValidatingWebhook => ({
     admissionReviewVersions: ['v1'],
     clientConfig: client(path),
     failurePolicy: 'Fail',
@@ -135,9 +139,13 @@ export function buildWebhookConfigurations(
     name,
     namespaceSelector: {},
     objectSelector: {},
-    rules: [
-      { apiGroups: ['kyverno.io'], apiVersions: versions, resources, scope: '*', operations: ['CREATE', 'UPDATE'] },
-    ],
+    rules: kinds.map(({ resources, versions }) => ({
+      apiGroups: ['kyverno.io'],
+      apiVersions: versions,
+      resources,
+      scope: '*' as const,
+      operations: ['CREATE' as const, 'UPDATE' as const],
+    })),
     sideEffects: 'None',
     timeoutSeconds: Math.min(defaultTimeout, MAX_TIMEOUT_SECONDS),
   });
@@ -147,8 +155,11 @@ export function buildWebhookConfigurations(
         staticHook(
           names.policyValidatingWebhook,
           WEBHOOK_PATHS.policyValidate,
-          ['clusterpolicies', 'policies'],
-          ['v1', 'v2beta1'],
+          // Cleanup policies too, until the cleanup controller serves its own validation webhook.
+          [
+            { resources: ['clusterpolicies', 'policies'], versions: ['v1', 'v2beta1'] },
+            { resources: ['clustercleanuppolicies', 'cleanuppolicies'], versions: ['v2', 'v2beta1'] },
+          ],
         ),
       ]),
     );
@@ -156,12 +167,9 @@ export function buildWebhookConfigurations(
   if (options.exceptionValidation !== false) {
     validating.push(
       validatingConfiguration(names.exceptionValidating, labels, [
-        staticHook(
-          names.exceptionValidatingWebhook,
-          WEBHOOK_PATHS.exceptionValidate,
-          ['policyexceptions'],
-          ['v2', 'v2beta1'],
-        ),
+        staticHook(names.exceptionValidatingWebhook, WEBHOOK_PATHS.exceptionValidate, [
+          { resources: ['policyexceptions'], versions: ['v2', 'v2beta1'] },
+        ]),
       ]),
     );
   }

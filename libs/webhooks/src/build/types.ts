@@ -92,6 +92,8 @@ export interface ResolvedResource {
   /** `''` for the main resource, else `exec`, `status`, `*`, ... */
   readonly subresource: string;
   readonly namespaced: boolean;
+  /** The verbs discovery lists for the resource (absent where the resolver does not read them). */
+  readonly verbs?: readonly string[];
 }
 
 /**

@@ -13,6 +13,7 @@ interface ApiResource {
   readonly name: string;
   readonly kind: string;
   readonly namespaced: boolean;
+  readonly verbs?: readonly string[];
 }
 
 interface GroupVersionResources {
@@ -153,6 +154,7 @@ function resolveIn(
         resource: parent.name,
         kind: parent.kind,
         namespaced: parent.namespaced,
+        ...(parent.verbs ? { verbs: parent.verbs } : {}),
       };
       if (selector.subresource === '') out.push({ ...base, subresource: '' });
       else {

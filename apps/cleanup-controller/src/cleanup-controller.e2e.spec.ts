@@ -1,0 +1,134 @@
+/**
+ * End to end through the in-memory API server: the admission controller refuses an invalid cleanup
+ * policy with the reason; the cleanup controller (two replicas, one leader) deletes what a
+ * ClusterCleanupPolicy selects on its schedule and leaves the rest, deletes TTL-labelled objects
+ * when due and leaves a bad label alone, and runs a slot once even while two replicas both act as
+ * leader (election does not fence; the status claim does).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JsonObject } from '@edict/engine';
+import { KubeResources, type KubeObject } from '@edict/kube';
+import { LeaderService } from '@edict/leader';
+import { eventually } from '@edict/kube/testing';
+import { startE2eCluster, waitForWebhook, type E2eCluster } from '@edict/admission-controller/testing';
+import type { RunningHttpController } from '@edict/controller';
+import { CleanupMetrics } from './metrics/cleanup-metrics';
+import { CleanupPolicyController } from './policies/cleanup-policy-controller';
+import { startTestCleanup } from './testing/start-test-cleanup';
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('cleanup controller', () => {
+  let cluster: E2eCluster;
+  const replicas: RunningHttpController[] = [];
+  const leader = () => replicas.find((replica) => replica.app.get(LeaderService).isLeader());
+  const get = (apiVersion: string, kind: string, name: string, namespace?: string) =>
+    cluster.apiServer.get(apiVersion, kind, name, namespace) as Obj | undefined;
+  const create = (object: Obj) => cluster.apiServer.create(object as JsonObject);
+  const pod = (name: string, labels: Record<string, string> = {}, namespace = 'default') =>
+    create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace, labels },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    });
+  const cleanupPolicy = (name: string, schedule: string, podName: string) => ({
+    apiVersion: 'kyverno.io/v2',
+    kind: 'ClusterCleanupPolicy',
+    metadata: { name },
+    spec: {
+      match: { any: [{ resources: { kinds: ['Pod'] } }] },
+      conditions: { all: [{ key: '{{ target.metadata.name }}', operator: 'Equals', value: podName }] },
+      schedule,
+    },
+  });
+
+  beforeAll(async () => {
+    cluster = await startE2eCluster();
+    await cluster.startReplica();
+    await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate-policy.edict.svc');
+    for (const identity of ['cleanup-a', 'cleanup-b'])
+      replicas.push(await startTestCleanup(cluster, { leaseIdentity: identity }));
+    await eventually(() => leader() !== undefined, 'a cleanup leader');
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const replica of replicas) await replica.stop().catch(() => undefined);
+    await cluster?.stop();
+  });
+
+  it('refuses an invalid cleanup policy with the reason naming the field', async () => {
+    const invalid = cleanupPolicy('bad', 'invalid-schedule', 'x');
+    await expect(
+      cluster.custom.createClusterCustomObject({
+        group: 'kyverno.io',
+        version: 'v2',
+        plural: 'clustercleanuppolicies',
+        body: invalid,
+      }),
+    ).rejects.toThrow(/denied the request: spec\.schedule: invalid cron schedule .*expected exactly 5 fields/);
+    expect(get('kyverno.io/v2', 'ClusterCleanupPolicy', 'bad')).toBeUndefined();
+  });
+
+  it('deletes what a ClusterCleanupPolicy selects on its schedule and leaves the others', async () => {
+    pod('example');
+    pod('bystander');
+    await cluster.custom.createClusterCustomObject({
+      group: 'kyverno.io',
+      version: 'v2',
+      plural: 'clustercleanuppolicies',
+      body: cleanupPolicy('clean-example', '@every 2s', 'example'),
+    });
+    await eventually(() => get('v1', 'Pod', 'example', 'default') === undefined, 'example deleted', 15_000);
+    expect(get('v1', 'Pod', 'bystander', 'default')).toBeDefined();
+    expect(get('kyverno.io/v2', 'ClusterCleanupPolicy', 'clean-example')?.status?.lastExecutionTime).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/,
+    );
+    await eventually(
+      () =>
+        cluster.apiServer
+          .list('events.k8s.io/v1', 'Event', 'default')
+          .some(
+            (event) =>
+              (event as Obj).reason === 'PolicyApplied' &&
+              (event as Obj).note === 'successfully cleaned up the target resource Pod/default/example',
+          ),
+      'the PolicyApplied event',
+    );
+    cluster.apiServer.delete('kyverno.io/v2', 'ClusterCleanupPolicy', 'clean-example');
+  });
+
+  it('deletes TTL-labelled objects when due and leaves a label that is no TTL alone', async () => {
+    pod('short-lived', { 'cleanup.kyverno.io/ttl': '2s' });
+    pod('long-gone', { 'cleanup.kyverno.io/ttl': '2023-07-19T120000Z' });
+    pod('unreadable', { 'cleanup.kyverno.io/ttl': '10ay' });
+    await eventually(() => get('v1', 'Pod', 'long-gone', 'default') === undefined, 'the past TTL deleted', 10_000);
+    expect(get('v1', 'Pod', 'short-lived', 'default')).toBeDefined();
+    await eventually(() => get('v1', 'Pod', 'short-lived', 'default') === undefined, 'the 2s TTL deleted', 10_000);
+    expect(get('v1', 'Pod', 'unreadable', 'default')).toBeDefined();
+  });
+
+  it('runs a due slot once even when two replicas act as leader at the same time', async () => {
+    const runs = () => Promise.all(replicas.map((r) => r.app.get(CleanupMetrics).runCount()));
+    const before = (await runs()).reduce((a, b) => a + b, 0);
+    pod('yearly-target');
+    // Yearly, last run before this year's slot: exactly one slot is due, then none for months.
+    const created = create(cleanupPolicy('yearly', '0 0 1 1 *', 'yearly-target')) as Obj;
+    const resources = leader()!.app.get(KubeResources);
+    await resources.replace({ ...created, status: { lastExecutionTime: '2020-06-01T00:00:00Z' } } as KubeObject, {
+      subresource: 'status',
+    });
+    // The follower runs its controller too, as a replica that still believes it leads would.
+    const follower = replicas.find((replica) => replica !== leader())!;
+    const stale = new AbortController();
+    const staleRun = follower.app.get(CleanupPolicyController).onStartedLeading(stale.signal);
+    await eventually(() => get('v1', 'Pod', 'yearly-target', 'default') === undefined, 'yearly target deleted', 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // both had time to see the policy
+    stale.abort();
+    await staleRun;
+    expect((await runs()).reduce((a, b) => a + b, 0) - before).toBe(1);
+    expect(get('kyverno.io/v2', 'ClusterCleanupPolicy', 'yearly')?.status?.lastExecutionTime).not.toBe(
+      '2020-06-01T00:00:00Z',
+    );
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The cleanup controller's whole configuration: the fields every controller has
+ * (ControllerBaseConfig) and its own, read from the environment in this one place and validated
+ * once at startup (a bad value fails naming the variable). Durations are milliseconds.
+ */
+import 'reflect-metadata';
+import { IsInt, IsIP, Max, Min } from 'class-validator';
+import type { EnvironmentTable } from '@edict/config';
+import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, loadConfig, type ConfigSpec } from '@edict/controller';
+
+export class CleanupConfig extends ControllerBaseConfig {
+  override leaseName = 'edict-cleanup-controller';
+
+  /** Where the health and metrics endpoints listen (plain HTTP). */
+  @IsIP(undefined, { message: 'host must be an IP address' })
+  host = '0.0.0.0';
+
+  /** Port of /healthz, /readyz and /metrics (0: any free port, for tests). */
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  port = 8000;
+
+  /** Cleanup policies (and TTL deletions) handled at once. */
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  workers = 4;
+
+  /** Objects one policy run may look at (listed across its kinds); past this the run stops with an error. */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  maxTargetsPerRun = 10_000;
+
+  /** How often the TTL controller looks again at which kinds exist and which it may list, watch and delete. */
+  @IsInt()
+  @Min(1_000)
+  ttlDiscoveryIntervalMs = 60_000;
+}
+
+const ENVIRONMENT: EnvironmentTable<CleanupConfig> = {
+  ...CONTROLLER_ENVIRONMENT,
+  EDICT_CLEANUP_HOST: ['host', 'string'],
+  EDICT_CLEANUP_PORT: ['port', 'int'],
+  EDICT_CLEANUP_LEASE_NAME: ['leaseName', 'string'],
+  EDICT_CLEANUP_WORKERS: ['workers', 'int'],
+  EDICT_CLEANUP_MAX_TARGETS: ['maxTargetsPerRun', 'int'],
+  EDICT_TTL_DISCOVERY_INTERVAL_MS: ['ttlDiscoveryIntervalMs', 'int'],
+};
+
+/** The variables read, for `--help` texts and docs. */
+export const CLEANUP_CONFIG_VARIABLES = Object.keys(ENVIRONMENT);
+
+const SPEC: ConfigSpec<CleanupConfig> = {
+  what: 'cleanup controller',
+  type: CleanupConfig,
+  environment: ENVIRONMENT,
+  names: (names) => ({
+    namespace: names.namespace,
+    configMapName: names.configMap,
+    leaseName: names.leases.cleanupController,
+  }),
+};
+
+/** The configuration from `env`, with `overrides` (tests, the local launcher) on top; throws ControllerConfigError. */
+export function loadCleanupConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<CleanupConfig> = {},
+): CleanupConfig {
+  return loadConfig(SPEC, env, overrides);
+}

@@ -1,0 +1,7 @@
+/** `node dist/apps/cleanup-controller/main.js`: configuration from the environment, graceful stop on SIGTERM/SIGINT. */
+import 'reflect-metadata';
+import { runFromEnvironment } from '@edict/controller';
+import { startCleanupController } from './bootstrap';
+import { loadCleanupConfig } from './config/cleanup-config';
+
+runFromEnvironment('CleanupController', loadCleanupConfig, (config) => startCleanupController(config));

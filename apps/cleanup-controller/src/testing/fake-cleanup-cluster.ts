@@ -1,0 +1,61 @@
+/** A CleanupCluster over an in-process list of objects, for specs of the cleanup run and the TTL controller. */
+import type { DeletionPropagationPolicy } from '@edict/engine';
+import type { KubeObject } from '@edict/kube';
+import type { CleanupCluster, ObjectType } from '../cluster/cleanup-cluster';
+
+export const POD_TYPE: ObjectType = {
+  apiVersion: 'v1',
+  group: '',
+  version: 'v1',
+  resource: 'pods',
+  kind: 'Pod',
+  namespaced: true,
+  verbs: ['list', 'watch', 'delete'],
+};
+
+export class FakeCleanupCluster implements CleanupCluster {
+  readonly deletions: Array<{ name: string; propagation?: DeletionPropagationPolicy }> = [];
+  readonly namespaces: Record<string, Record<string, string>> = {};
+  /** Names whose deletion fails. */
+  readonly failing = new Set<string>();
+
+  constructor(
+    public objects: KubeObject[],
+    private readonly types: readonly ObjectType[] = [POD_TYPE],
+  ) {}
+
+  async typesOf(selector: string): Promise<ObjectType[]> {
+    const kind = selector.split('/').pop();
+    return this.types.filter((type) => kind === '*' || type.kind === kind);
+  }
+
+  async list(type: ObjectType, namespace: string | undefined, limit: number): Promise<KubeObject[]> {
+    const found = this.objects.filter(
+      (o) => o.kind === type.kind && (namespace === undefined || o.metadata?.namespace === namespace),
+    );
+    if (found.length > limit) throw new Error(`more than ${limit}`);
+    return found;
+  }
+
+  async namespaceLabels(name: string): Promise<Record<string, string>> {
+    return this.namespaces[name] ?? {};
+  }
+
+  async delete(object: KubeObject, propagation?: DeletionPropagationPolicy): Promise<boolean> {
+    const name = object.metadata?.name ?? '';
+    if (this.failing.has(name)) throw new Error(`pods "${name}" is forbidden`);
+    const before = this.objects.length;
+    this.objects = this.objects.filter((o) => o !== object);
+    if (this.objects.length === before) return false;
+    this.deletions.push({ name, ...(propagation ? { propagation } : {}) });
+    return true;
+  }
+
+  async allowed(type: ObjectType): Promise<boolean> {
+    return this.types.includes(type);
+  }
+}
+
+export function pod(name: string, namespace = 'default', labels: Record<string, string> = {}): KubeObject {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, labels, uid: `uid-${name}` } };
+}

@@ -1,0 +1,49 @@
+/**
+ * The `cleanup.kyverno.io/ttl` label as Kyverno reads it: a Go duration counted from the object's
+ * creation (`30s`, `2h45m`), or a moment (`2023-07-19T120000Z`, RFC 3339, or a date `2023-07-19`
+ * meaning its midnight UTC). Label values cannot hold `:`, hence the compact time form. Anything
+ * else is not a TTL: the object is left alone.
+ */
+import { parseDurationNanos } from '@edict/engine';
+
+export const TTL_LABEL = 'cleanup.kyverno.io/ttl';
+/** Annotation choosing how a TTL deletion propagates to dependents. */
+export const TTL_PROPAGATION_ANNOTATION = 'cleanup.kyverno.io/propagation-policy';
+
+const COMPACT_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** When an object labelled `value` and created at `created` is due, or undefined for a value that is no TTL. */
+export function ttlDeadline(value: string, created: Date): Date | undefined {
+  const nanos = parseDurationNanos(value);
+  if (nanos !== undefined) return new Date(created.getTime() + Number(nanos / 1_000_000n));
+  const compact = COMPACT_TIME.exec(value);
+  if (compact) {
+    const [, y, mo, d, h, mi, s] = compact.map(Number) as number[];
+    return validUtc(y!, mo!, d!, h!, mi!, s!);
+  }
+  const date = DATE.exec(value);
+  if (date) {
+    const [, y, mo, d] = date.map(Number) as number[];
+    return validUtc(y!, mo!, d!, 0, 0, 0);
+  }
+  if (RFC3339.test(value)) {
+    const time = new Date(value);
+    return Number.isNaN(time.getTime()) ? undefined : time;
+  }
+  return undefined;
+}
+
+/** A UTC moment from its parts, or undefined when they name no real one (month 13, February 30). */
+function validUtc(year: number, month: number, day: number, hour: number, minute: number, second: number) {
+  const time = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  const exact =
+    time.getUTCFullYear() === year &&
+    time.getUTCMonth() === month - 1 &&
+    time.getUTCDate() === day &&
+    time.getUTCHours() === hour &&
+    time.getUTCMinutes() === minute &&
+    time.getUTCSeconds() === second;
+  return exact ? time : undefined;
+}
