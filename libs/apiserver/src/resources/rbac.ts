@@ -1,9 +1,8 @@
 /**
- * Kubernetes' RBAC authorizer for access reviews: what Roles and ClusterRoles, through the bindings
- * whose subjects match, grant the user and groups asked about. `system:masters` is the superuser
- * group, as in kube-apiserver. An aggregated ClusterRole grants the rules it holds, which the
- * controller manager's aggregation controller fills in. Only reviews are answered this way; the
- * in-memory API server does not authorize its own requests.
+ * Kubernetes' RBAC authorizer, for access reviews and each request: what Roles and ClusterRoles,
+ * through the bindings whose subjects match, grant the user and groups asked about. `system:masters`
+ * is the superuser group, as in kube-apiserver. An aggregated ClusterRole grants the rules it holds,
+ * which the controller manager's aggregation controller fills in.
  */
 import { isObject, type JsonObject } from '@edict/engine';
 import type { ObjectStore } from '../store/object-store';
