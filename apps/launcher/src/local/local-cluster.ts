@@ -7,7 +7,7 @@
  *  3. once its policy validation webhook is published, the example policies, created through the
  *     API server so that an invalid one is rejected as in a cluster;
  *  4. the background controller in this process (generate and mutate-existing rules), acting as its
- *     own service account, bound to cluster-admin (a laptop's cluster);
+ *     own service account with the roles Kyverno's chart grants it (background-controller-rbac.ts);
  *  5. once the admission controller has the examples and published its webhooks for them, the
  *     kubeconfig (and the CA, for HTTPS clients) is written: kubectl sees a cluster that already
  *     enforces the examples.
@@ -32,6 +32,7 @@ import {
   type RunningBackgroundController,
 } from '@edict/background-controller';
 import { explainListenError, LauncherError } from '../launcher-error';
+import { backgroundControllerRbac } from './background-controller-rbac';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
 import { policiesLoaded, policyValidationPublished, webhooksPublished } from './webhooks-ready';
 
@@ -104,7 +105,10 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     const config = localControllerConfig(options, kubeconfig, backgroundUsername(backgroundConfig));
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);
-    apiServer.create(backgroundAdminBinding(backgroundConfig));
+    for (const object of backgroundControllerRbac({
+      ...backgroundConfig,
+      serviceAccount: backgroundServiceAccount(backgroundConfig),
+    })) apiServer.create(object);
     for (const object of options.preinstalled ?? []) apiServer.create(object);
     controller = await startController(config, { logger: options.logger ?? ['warn', 'error'] }).catch(
       (error: unknown) => {
@@ -220,21 +224,13 @@ async function localBackgroundConfig(
   });
 }
 
-/** `system:serviceaccount:<namespace>:<install>-background-controller`, as Kyverno's chart names it. */
-function backgroundUsername(config: BackgroundConfig): string {
-  return `system:serviceaccount:${config.namespace}:${config.installName}-background-controller`;
+/** `<install>-background-controller`, as Kyverno's chart names it. */
+function backgroundServiceAccount(config: BackgroundConfig): string {
+  return `${config.installName}-background-controller`;
 }
 
-/** Local mode's background controller may write anything (Kyverno's chart grants a narrower role). */
-function backgroundAdminBinding(config: BackgroundConfig): JsonObject {
-  const [, , namespace, name] = backgroundUsername(config).split(':');
-  return {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name: `${config.installName}:background-controller` },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-    subjects: [{ kind: 'ServiceAccount', namespace: namespace!, name: name! }],
-  };
+function backgroundUsername(config: BackgroundConfig): string {
+  return `system:serviceaccount:${config.namespace}:${backgroundServiceAccount(config)}`;
 }
 
 /** Creates each example policy through the API server; the ones its admission refuses are returned with the reason. */
