@@ -10,12 +10,18 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { CertModule, TlsMaterial } from '@edict/cert';
 import { KUBE_CONFIG, KubeModule, KubeResources } from '@edict/kube';
 import { LeaderModule, LeaderService } from '@edict/leader';
-import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, PolicyCache, PolicyModule } from '@edict/policy';
+import {
+  ADMISSION_CONFIG_SOURCE,
+  AdmissionConfigService,
+  CustomResourceDefinitions,
+  CustomResourceDefinitionsModule,
+  PolicyCache,
+  PolicyModule,
+} from '@edict/policy';
 import { ReportsModule } from '@edict/reports';
 import { leaderGateOf, WebhooksModule } from '@edict/webhooks';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { adminEndpoints } from './admin/admin-endpoints';
-import { CustomResourceDefinitionsModule, CustomResourceDefinitions } from './cluster/custom-resource-definitions';
 import { leaderGateFor } from './cluster/leader-gate';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
 import { RoleResolverService } from './cluster/role-resolver.service';

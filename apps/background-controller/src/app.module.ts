@@ -8,7 +8,12 @@ import { TerminusModule } from '@nestjs/terminus';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KUBE_CONFIG, KubeModule } from '@edict/kube';
 import { LeaderModule } from '@edict/leader';
-import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, PolicyModule } from '@edict/policy';
+import {
+  ADMISSION_CONFIG_SOURCE,
+  AdmissionConfigService,
+  CustomResourceDefinitionsModule,
+  PolicyModule,
+} from '@edict/policy';
 import type { BackgroundConfig } from './config/background-config';
 import { BACKGROUND_CONFIG } from './config/tokens';
 import { BackgroundEngine } from './engine/background-engine';
@@ -47,6 +52,7 @@ export class BackgroundControllerModule {
           ...(config.exceptionNamespaces.length > 0 ? { exceptionNamespaces: config.exceptionNamespaces } : {}),
           watchTimeoutSeconds: config.watchTimeoutSeconds,
         }),
+        CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds),
       ],
       controllers: [HealthController, MetricsController],
       providers: [

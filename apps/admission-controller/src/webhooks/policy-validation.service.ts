@@ -6,7 +6,7 @@
  * with SubjectAccessReviews about its username, as Kyverno does).
  */
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { AdmissionConfigService, PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, CustomResourceDefinitions, PolicyCache } from '@edict/policy';
 import {
   allow,
   deny,
@@ -26,7 +26,6 @@ import {
   type PolicyException,
 } from '@edict/engine';
 import { ApiResources } from '../cluster/api-resources';
-import { CustomResourceDefinitions } from '../cluster/custom-resource-definitions';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { KubeAccessReviewer } from '../context/kube-access-reviewer';
@@ -48,7 +47,7 @@ export class PolicyValidationService implements OnModuleInit {
 
   /** The policy cache validates what it holds with the same cluster-scoped kinds as this webhook. */
   onModuleInit(): void {
-    this.customResources.onChange(() => this.policies.setClusterScopedKinds(this.customResources.clusterScopedKinds()));
+    this.customResources.feedClusterScopedKinds(this.policies);
   }
 
   policy(body: unknown): Promise<ReviewAnswer> {

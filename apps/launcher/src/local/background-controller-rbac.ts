@@ -3,7 +3,8 @@
  *  - `<install>:background-controller`, an aggregated ClusterRole gathering every ClusterRole that
  *    carries `rbac.kyverno.io/aggregate-to-background-controller: "true"` or the controller's
  *    component labels (how users and tests grant it more);
- *  - `<install>:background-controller:core`, what the controller itself reads and writes, plus the
+ *  - `<install>:background-controller:core`, what the controller itself reads and writes (CRDs are
+ *    also listed and watched: its policy cache learns custom kinds' scopes from them), plus the
  *    kinds the chart lets it generate by default (network policies, ingresses, roles and bindings,
  *    ConfigMaps, quotas and limit ranges);
  *  - Kubernetes' `view` role, for reading triggers and sources;
@@ -65,7 +66,7 @@ export function backgroundControllerRbac(identity: BackgroundControllerIdentity)
       kind: 'ClusterRole',
       metadata: metadata(`${role}:core`),
       rules: [
-        { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['get'] },
+        { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: READ },
         {
           apiGroups: ['kyverno.io'],
           resources: [
