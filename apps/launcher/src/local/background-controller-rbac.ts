@@ -83,8 +83,16 @@ export function backgroundControllerRbac(identity: BackgroundControllerIdentity)
           verbs: ALL_WRITES,
         },
         { apiGroups: [''], resources: ['namespaces', 'configmaps'], verbs: READ },
-        { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'get', 'list', 'patch', 'update', 'watch'] },
-        { apiGroups: ['reports.kyverno.io'], resources: ['ephemeralreports', 'clusterephemeralreports'], verbs: ALL_WRITES },
+        {
+          apiGroups: ['', 'events.k8s.io'],
+          resources: ['events'],
+          verbs: ['create', 'get', 'list', 'patch', 'update', 'watch'],
+        },
+        {
+          apiGroups: ['reports.kyverno.io'],
+          resources: ['ephemeralreports', 'clusterephemeralreports'],
+          verbs: ALL_WRITES,
+        },
         {
           apiGroups: ['networking.k8s.io'],
           resources: ['ingresses', 'ingressclasses', 'networkpolicies'],

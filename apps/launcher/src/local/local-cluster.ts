@@ -108,7 +108,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     for (const object of backgroundControllerRbac({
       ...backgroundConfig,
       serviceAccount: backgroundServiceAccount(backgroundConfig),
-    })) apiServer.create(object);
+    }))
+      apiServer.create(object);
     for (const object of options.preinstalled ?? []) apiServer.create(object);
     controller = await startController(config, { logger: options.logger ?? ['warn', 'error'] }).catch(
       (error: unknown) => {

@@ -44,12 +44,15 @@ describe('requestAttributes', () => {
   });
 
   it('authorizes a list by exact name field selector as for that name', () => {
-    expect(requestAttributes('GET', '/api/v1/namespaces/ns/secrets', query('fieldSelector=metadata.name%3Ds')).resource)
-      .toMatchObject({ name: 's', verb: 'list' });
+    expect(
+      requestAttributes('GET', '/api/v1/namespaces/ns/secrets', query('fieldSelector=metadata.name%3Ds')).resource,
+    ).toMatchObject({ name: 's', verb: 'list' });
   });
 
   it('names discovery and health paths as non-resource requests', () => {
-    expect(requestAttributes('GET', '/apis/apps/v1', query())).toEqual({ nonResource: { path: '/apis/apps/v1', verb: 'get' } });
+    expect(requestAttributes('GET', '/apis/apps/v1', query())).toEqual({
+      nonResource: { path: '/apis/apps/v1', verb: 'get' },
+    });
     expect(requestAttributes('GET', '/healthz', query()).nonResource?.path).toBe('/healthz');
   });
 });
@@ -60,7 +63,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-function call(url: string, ca: ClusterCa, client: CertifiedKey, method: string, path: string, headers: Record<string, string> = {}) {
+function call(
+  url: string,
+  ca: ClusterCa,
+  client: CertifiedKey,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+) {
   return new Promise<{ status: number; body: JsonObject }>((resolve, reject) => {
     const req = httpsRequest(
       `${url}${path}`,
@@ -68,7 +78,9 @@ function call(url: string, ca: ClusterCa, client: CertifiedKey, method: string, 
       (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as JsonObject) : {} }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as JsonObject) : {} }),
+        );
       },
     );
     req.on('error', reject);

@@ -87,8 +87,14 @@ const VIEW_ROLES: JsonObject[] = [
   {
     apiVersion: `${RBAC}/v1`,
     kind: 'ClusterRole',
-    metadata: { name: 'view', ...BOOTSTRAP_METADATA, labels: { ...BOOTSTRAP_METADATA.labels, 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' } },
-    aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }] },
+    metadata: {
+      name: 'view',
+      ...BOOTSTRAP_METADATA,
+      labels: { ...BOOTSTRAP_METADATA.labels, 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' },
+    },
+    aggregationRule: {
+      clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }],
+    },
   },
   {
     apiVersion: `${RBAC}/v1`,
@@ -143,10 +149,18 @@ const VIEW_ROLES: JsonObject[] = [
         ],
         verbs: READ,
       },
-      { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers', 'horizontalpodautoscalers/status'], verbs: READ },
+      {
+        apiGroups: ['autoscaling'],
+        resources: ['horizontalpodautoscalers', 'horizontalpodautoscalers/status'],
+        verbs: READ,
+      },
       { apiGroups: ['batch'], resources: ['cronjobs', 'cronjobs/status', 'jobs', 'jobs/status'], verbs: READ },
       { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: READ },
-      { apiGroups: ['networking.k8s.io'], resources: ['ingresses', 'ingresses/status', 'networkpolicies'], verbs: READ },
+      {
+        apiGroups: ['networking.k8s.io'],
+        resources: ['ingresses', 'ingresses/status', 'networkpolicies'],
+        verbs: READ,
+      },
       { apiGroups: ['policy'], resources: ['poddisruptionbudgets', 'poddisruptionbudgets/status'], verbs: READ },
     ],
   },

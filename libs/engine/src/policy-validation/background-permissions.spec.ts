@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessReviewDecision, AccessReviewer, AccessReviewRequest } from '../engine/loaders';
-import { backgroundPermissionQuestions, checkBackgroundPermissions, type ResourceResolver } from './background-permissions';
+import {
+  backgroundPermissionQuestions,
+  checkBackgroundPermissions,
+  type ResourceResolver,
+} from './background-permissions';
 import { policyFromYaml } from './test-helpers';
 
 const USER = 'system:serviceaccount:kyverno:kyverno-background-controller';
@@ -61,13 +65,19 @@ describe('backgroundPermissionQuestions', () => {
       namespace: 'default',
       verbs: ['get', 'create', 'update', 'delete'],
     });
-    const [plain] = backgroundPermissionQuestions(policyFromYaml(GENERATE_SA.replace('synchronize: true', 'synchronize: false')));
+    const [plain] = backgroundPermissionQuestions(
+      policyFromYaml(GENERATE_SA.replace('synchronize: true', 'synchronize: false')),
+    );
     expect(plain?.verbs).toEqual(['get', 'create']);
   });
 
   it('asks get and update for each mutate-existing target, and nothing for a foreach mutation', () => {
     expect(backgroundPermissionQuestions(policyFromYaml(MUTATE_SA))).toEqual([
-      expect.objectContaining({ path: 'spec.rules[0].mutate.targets', kind: 'ServiceAccount', verbs: ['get', 'update'] }),
+      expect.objectContaining({
+        path: 'spec.rules[0].mutate.targets',
+        kind: 'ServiceAccount',
+        verbs: ['get', 'update'],
+      }),
     ]);
     const foreach = MUTATE_SA.replace(
       'patchStrategicMerge: {metadata: {labels: {foo: bar}}}',
@@ -94,7 +104,11 @@ rules:
 describe('checkBackgroundPermissions', () => {
   it('refuses a generate rule naming the rule, the user and the verbs missing', async () => {
     const reviewer = new GrantListReviewer(['get /serviceaccounts', 'create /serviceaccounts']);
-    const diagnostics = await checkBackgroundPermissions(policyFromYaml(GENERATE_SA), { user: USER, reviewer, resolve });
+    const diagnostics = await checkBackgroundPermissions(policyFromYaml(GENERATE_SA), {
+      user: USER,
+      reviewer,
+      resolve,
+    });
     expect(diagnostics).toEqual([
       expect.objectContaining({
         path: 'spec.rules[0].generate',
@@ -110,8 +124,15 @@ describe('checkBackgroundPermissions', () => {
   });
 
   it('admits once every verb is granted, cluster-wide or in the namespace', async () => {
-    const reviewer = new GrantListReviewer(['get /serviceaccounts', 'create /serviceaccounts@default', 'update /serviceaccounts', 'delete /serviceaccounts']);
-    expect(await checkBackgroundPermissions(policyFromYaml(GENERATE_SA), { user: USER, reviewer, resolve })).toEqual([]);
+    const reviewer = new GrantListReviewer([
+      'get /serviceaccounts',
+      'create /serviceaccounts@default',
+      'update /serviceaccounts',
+      'delete /serviceaccounts',
+    ]);
+    expect(await checkBackgroundPermissions(policyFromYaml(GENERATE_SA), { user: USER, reviewer, resolve })).toEqual(
+      [],
+    );
   });
 
   it('refuses a mutate-existing target with Kyverno auth-check wording', async () => {
@@ -129,7 +150,11 @@ describe('checkBackgroundPermissions', () => {
     expect(notServed?.message).toBe('rule clone-secret: failed to get GVR for kind v1/Widget');
 
     const broken: AccessReviewer = { review: () => Promise.reject(new Error('connection refused')) };
-    const [unasked] = await checkBackgroundPermissions(policyFromYaml(GENERATE_SA), { user: USER, reviewer: broken, resolve });
+    const [unasked] = await checkBackgroundPermissions(policyFromYaml(GENERATE_SA), {
+      user: USER,
+      reviewer: broken,
+      resolve,
+    });
     expect(unasked?.message).toBe(`rule clone-secret: could not check the permissions of ${USER}: connection refused`);
   });
 
@@ -153,6 +178,9 @@ rules:
     });
     expect(diagnostics).toEqual([]);
     expect(reviewer.asked).toEqual([]);
-    expect(skipped).toEqual(['ConfigMap: its kind names no single API version', '{{ request.object.kind }}: its kind uses variables']);
+    expect(skipped).toEqual([
+      'ConfigMap: its kind names no single API version',
+      '{{ request.object.kind }}: its kind uses variables',
+    ]);
   });
 });

@@ -92,7 +92,7 @@ export async function checkBackgroundPermissions(
 ): Promise<Diagnostic[]> {
   const diagnostics: Diagnostic[] = [];
   const object = `${policy.kind}/${policy.metadata?.name ?? ''}`;
-  const answers = new Map<string, Promise<boolean>>();
+  const answers = new Map<string, boolean>();
   for (const question of backgroundPermissionQuestions(policy)) {
     const open = openPart(question);
     if (open) {
@@ -113,29 +113,9 @@ export async function checkBackgroundPermissions(
       fail(`failed to get GVR for kind ${question.apiVersion}/${question.kind}`);
       continue;
     }
-    const missing: string[] = [];
+    let missing: string[];
     try {
-      for (const verb of question.verbs) {
-        const key = JSON.stringify([verb, target.group, target.resource, question.subresource, question.namespace, question.name]);
-        let allowed = answers.get(key);
-        if (!allowed) {
-          allowed = Promise.resolve(
-            options.reviewer.review({
-              user: options.user,
-              resourceAttributes: {
-                group: target.group,
-                resource: target.resource,
-                ...(question.subresource ? { subresource: question.subresource } : {}),
-                ...(question.namespace ? { namespace: question.namespace } : {}),
-                ...(question.name ? { name: question.name } : {}),
-                verb,
-              },
-            }),
-          ).then((decision) => decision.allowed);
-          answers.set(key, allowed);
-        }
-        if (!(await allowed)) missing.push(verb);
-      }
+      missing = await missingVerbs(question, target, options, answers);
     } catch (error) {
       fail(`could not check the permissions of ${options.user}: ${messageOf(error)}`);
       continue;
@@ -143,6 +123,34 @@ export async function checkBackgroundPermissions(
     if (missing.length > 0) fail(refusal(question, options.user, missing));
   }
   return diagnostics;
+}
+
+/** The verbs of the question the user may not use; answers are remembered per policy (rules repeat kinds). */
+async function missingVerbs(
+  question: PermissionQuestion,
+  target: { group: string; resource: string },
+  options: BackgroundPermissionOptions,
+  answers: Map<string, boolean>,
+): Promise<string[]> {
+  const missing: string[] = [];
+  for (const verb of question.verbs) {
+    const resourceAttributes = {
+      group: target.group,
+      resource: target.resource,
+      ...(question.subresource ? { subresource: question.subresource } : {}),
+      ...(question.namespace ? { namespace: question.namespace } : {}),
+      ...(question.name ? { name: question.name } : {}),
+      verb,
+    };
+    const key = JSON.stringify(resourceAttributes);
+    let allowed = answers.get(key);
+    if (allowed === undefined) {
+      allowed = (await options.reviewer.review({ user: options.user, resourceAttributes })).allowed;
+      answers.set(key, allowed);
+    }
+    if (!allowed) missing.push(verb);
+  }
+  return missing;
 }
 
 function refusal(question: PermissionQuestion, user: string, missing: readonly string[]): string {
@@ -164,9 +172,7 @@ function openPart(question: PermissionQuestion): string | undefined {
 }
 
 /** The kinds a generate pattern writes: its own, or each of its cloneList (`v1/Secret`, `apps/v1/Deployment`). */
-function generatedKinds(
-  pattern: GeneratePattern,
-): Omit<PermissionQuestion, 'path' | 'rule' | 'action' | 'verbs'>[] {
+function generatedKinds(pattern: GeneratePattern): Omit<PermissionQuestion, 'path' | 'rule' | 'action' | 'verbs'>[] {
   const namespace = literalOrEmpty(pattern.namespace);
   const kinds = pattern.cloneList?.kinds ?? [];
   if (kinds.length === 0) {
