@@ -105,11 +105,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     const config = localControllerConfig(options, kubeconfig, backgroundUsername(backgroundConfig));
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);
-    for (const object of backgroundControllerRbac({
-      ...backgroundConfig,
-      serviceAccount: backgroundServiceAccount(backgroundConfig),
-    }))
-      apiServer.create(object);
+    const serviceAccount = backgroundServiceAccount(backgroundConfig);
+    for (const object of backgroundControllerRbac({ ...backgroundConfig, serviceAccount })) apiServer.create(object);
     for (const object of options.preinstalled ?? []) apiServer.create(object);
     controller = await startController(config, { logger: options.logger ?? ['warn', 'error'] }).catch(
       (error: unknown) => {
