@@ -87,7 +87,7 @@ function check(store: ObjectStore, user: UserInfo, attributes: RequestAttributes
 }
 
 /** What impersonating asks: `impersonate` on the user (or service account), each group, the uid. */
-function impersonationTargets({ user, requestedGroups, uid }: Impersonation): RequestAttributes[] {
+function impersonationTargets({ user, requestedGroups }: Impersonation): RequestAttributes[] {
   const asked = (group: string, resource: string, name: string, namespace = ''): RequestAttributes => ({
     resource: { group, resource, subresource: '', namespace, name, verb: 'impersonate' },
   });
@@ -97,7 +97,7 @@ function impersonationTargets({ user, requestedGroups, uid }: Impersonation): Re
       ? asked('', 'serviceaccounts', serviceAccount[2]!, serviceAccount[1]!)
       : asked('', 'users', user.username),
     ...requestedGroups.map((group) => asked('', 'groups', group)),
-    ...(uid ? [asked('authentication.k8s.io', 'uids', uid)] : []),
+    ...(user.uid ? [asked('authentication.k8s.io', 'uids', user.uid)] : []),
   ];
 }
 

@@ -17,7 +17,6 @@ export interface Impersonation {
   readonly user: UserInfo;
   /** The groups named by the headers (the user's groups also hold `system:authenticated`). */
   readonly requestedGroups: readonly string[];
-  readonly uid?: string;
 }
 
 /**
@@ -45,8 +44,7 @@ export function impersonationOf(request: IncomingMessage): Impersonation | undef
       ? [...requestedGroups, 'system:authenticated']
       : [...requestedGroups];
   const uid = headers['impersonate-uid'];
-  const hasUid = typeof uid === 'string' && uid !== '';
-  return { user: { username, groups, ...(hasUid ? { uid } : {}) }, requestedGroups, ...(hasUid ? { uid } : {}) };
+  return { user: { username, groups, ...(typeof uid === 'string' && uid !== '' ? { uid } : {}) }, requestedGroups };
 }
 
 function certificateUser(socket: Socket): UserInfo | undefined {
