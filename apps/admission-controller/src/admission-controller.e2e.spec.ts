@@ -8,9 +8,8 @@ import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { eventually } from '@edict/kube/testing';
-import { AdmissionConfigService, PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, CustomResourceDefinitions, PolicyCache } from '@edict/policy';
 import { LifecycleState } from './lifecycle/lifecycle-state';
-import { CustomResourceDefinitions } from './cluster/custom-resource-definitions';
 import type { RunningController } from './bootstrap';
 import {
   apiErrorMessage as messageOf,

@@ -19,12 +19,17 @@ import {
   PolicyReadiness,
   READINESS_CHECKS,
 } from '@edict/controller';
-import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, PolicyCache } from '@edict/policy';
+import {
+  ADMISSION_CONFIG_SOURCE,
+  AdmissionConfigService,
+  CustomResourceDefinitions,
+  CustomResourceDefinitionsModule,
+  PolicyCache,
+} from '@edict/policy';
 import { ReportsMetrics, ReportsModule } from '@edict/reports';
 import { leaderGateOf, WebhooksModule } from '@edict/webhooks';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { adminEndpoints } from './admin/admin-endpoints';
-import { CustomResourceDefinitionsModule, CustomResourceDefinitions } from './cluster/custom-resource-definitions';
 import { leaderGateFor } from './cluster/leader-gate';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
 import { RoleResolverService } from './cluster/role-resolver.service';

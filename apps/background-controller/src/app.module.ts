@@ -14,7 +14,7 @@ import {
   PolicyReadiness,
   READINESS_CHECKS,
 } from '@edict/controller';
-import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService } from '@edict/policy';
+import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, CustomResourceDefinitionsModule } from '@edict/policy';
 import type { BackgroundConfig } from './config/background-config';
 import { BACKGROUND_CONFIG } from './config/tokens';
 import { BackgroundEngine } from './engine/background-engine';
@@ -28,7 +28,12 @@ export class BackgroundControllerModule {
   static forRoot(config: BackgroundConfig): DynamicModule {
     return {
       module: BackgroundControllerModule,
-      imports: [TerminusModule.forRoot({ logger: false }), ...clusterModules(config), policyModule(config)],
+      imports: [
+        TerminusModule.forRoot({ logger: false }),
+        ...clusterModules(config),
+        policyModule(config),
+        CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds),
+      ],
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: BACKGROUND_CONFIG, useValue: config },

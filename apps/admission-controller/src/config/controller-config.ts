@@ -180,7 +180,8 @@ export class ControllerConfig extends ControllerBaseConfig {
   /**
    * The background controller's username (Kyverno's --backgroundServiceAccountName, e.g.
    * `system:serviceaccount:edict:edict-background-controller`): its own requests trigger no
-   * generate or mutate-existing rules with skipBackgroundRequests (the default).
+   * generate or mutate-existing rules with skipBackgroundRequests (the default), and policy
+   * validation asks whether it may write what those rules need (unset: not asked, with a warning).
    */
   @IsOptional()
   @IsString()

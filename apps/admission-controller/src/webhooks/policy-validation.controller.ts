@@ -9,16 +9,16 @@ export class PolicyValidationController {
 
   @Post('policyvalidate')
   @HttpCode(200)
-  policy(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): unknown {
-    const answer = this.validation.policy(body);
+  async policy(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    const answer = await this.validation.policy(body);
     reply.status(answer.status);
     return answer.body;
   }
 
   @Post('exceptionvalidate')
   @HttpCode(200)
-  exception(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): unknown {
-    const answer = this.validation.exception(body);
+  async exception(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    const answer = await this.validation.exception(body);
     reply.status(answer.status);
     return answer.body;
   }

@@ -2,10 +2,12 @@
  * Kyverno's policy and exception validation webhooks: a ClusterPolicy/Policy (or a cleanup policy,
  * until the cleanup controller serves its own webhook) with errors is refused with the reason,
  * warnings travel back as admission warnings; an exception outside the configured namespaces is
- * admitted with a warning (it is stored but never used).
+ * admitted with a warning (it is stored but never used). A policy whose generate or
+ * mutate-existing rules need writes the background controller may not make is refused too (asked
+ * with SubjectAccessReviews about its username, as Kyverno does).
  */
-import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { AdmissionConfigService, PolicyCache } from '@edict/policy';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { AdmissionConfigService, CustomResourceDefinitions, PolicyCache } from '@edict/policy';
 import {
   allow,
   deny,
@@ -15,6 +17,7 @@ import {
   type AdmissionRequest,
 } from '@edict/admission';
 import {
+  checkBackgroundPermissions,
   checkRulesEdictRuns,
   isCleanupPolicyKind,
   isError,
@@ -26,24 +29,33 @@ import {
   type Policy,
   type PolicyException,
 } from '@edict/engine';
-import { CustomResourceDefinitions } from '../cluster/custom-resource-definitions';
+import { ApiResources } from '../cluster/api-resources';
+import type { ControllerConfig } from '../config/controller-config';
+import { CONTROLLER_CONFIG } from '../config/tokens';
+import { KubeAccessReviewer } from '../context/kube-access-reviewer';
 import type { ReviewAnswer } from './admission.service';
 
 @Injectable()
 export class PolicyValidationService implements OnModuleInit {
+  private readonly logger = new Logger('PolicyValidation');
+  private unknownBackgroundUserLogged = false;
+
   constructor(
+    @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
     private readonly config: AdmissionConfigService,
     private readonly customResources: CustomResourceDefinitions,
     private readonly policies: PolicyCache,
+    private readonly accessReviewer: KubeAccessReviewer,
+    private readonly apiResources: ApiResources,
   ) {}
 
   /** The policy cache validates what it holds with the same cluster-scoped kinds as this webhook. */
   onModuleInit(): void {
-    this.customResources.onChange(() => this.policies.setClusterScopedKinds(this.customResources.clusterScopedKinds()));
+    this.customResources.feedClusterScopedKinds(this.policies);
   }
 
-  policy(body: unknown): ReviewAnswer {
-    return this.answer(body, (request) => {
+  policy(body: unknown): Promise<ReviewAnswer> {
+    return this.answer(body, async (request) => {
       if (isCleanupPolicyKind(request.object?.kind)) {
         return decisionFrom(
           validateCleanupPolicy(request.object as unknown as CleanupPolicy, {
@@ -60,12 +72,44 @@ export class PolicyValidationService implements OnModuleInit {
           ? { previous: request.oldObject as unknown as Policy }
           : {}),
       });
-      // Kyverno's checks first (their messages win); then what Edict cannot run, refused.
-      return decisionFrom(diagnostics.some(isError) ? diagnostics : [...diagnostics, ...checkRulesEdictRuns(policy)]);
+      // Kyverno's checks first (their messages win); then what Edict cannot run, refused; then
+      // whether the background controller may write what the rules need.
+      if (diagnostics.some(isError)) return decisionFrom(diagnostics);
+      const unsupported = checkRulesEdictRuns(policy);
+      if (unsupported.some(isError)) return decisionFrom([...diagnostics, ...unsupported]);
+      return decisionFrom([...diagnostics, ...unsupported, ...(await this.backgroundPermissions(policy))]);
     });
   }
 
-  exception(body: unknown): ReviewAnswer {
+  private async backgroundPermissions(policy: Policy): Promise<Diagnostic[]> {
+    const user = this.settings.backgroundUsername;
+    if (user === undefined) {
+      if (!this.unknownBackgroundUserLogged) {
+        this.unknownBackgroundUserLogged = true;
+        this.logger.warn(
+          "the background controller's username is not configured (EDICT_BACKGROUND_USERNAME): " +
+            'whether it may write what generate and mutate-existing rules need is not checked',
+        );
+      }
+      return [];
+    }
+    return checkBackgroundPermissions(policy, {
+      user,
+      reviewer: this.accessReviewer,
+      resolve: async (apiVersion, kind) => {
+        const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
+        const found = await this.apiResources.resourceOf({ group: group!, version: version!, kind });
+        return found && { group: group!, resource: found.resource };
+      },
+      skipped: (question, why) =>
+        this.logger.log(
+          `${policy.kind} ${policy.metadata.name}, rule ${question.rule}: the background controller's ` +
+            `permissions for ${question.apiVersion}/${question.kind} are not checked: ${why}`,
+        ),
+    });
+  }
+
+  exception(body: unknown): Promise<ReviewAnswer> {
     return this.answer(body, (request) => {
       const namespaces = this.config.current().exceptionNamespaces;
       return decisionFrom(
@@ -77,12 +121,15 @@ export class PolicyValidationService implements OnModuleInit {
     });
   }
 
-  private answer(body: unknown, check: (request: AdmissionRequest) => AdmissionDecision): ReviewAnswer {
+  private async answer(
+    body: unknown,
+    check: (request: AdmissionRequest) => AdmissionDecision | Promise<AdmissionDecision>,
+  ): Promise<ReviewAnswer> {
     const parsed = parseAdmissionReview(body);
     if (!parsed.ok) return { status: 400, body: { message: parsed.message } };
     const request = parsed.review.request;
     // Deleting a policy is never refused; there is nothing to check.
-    const decision = request.operation === 'DELETE' || !request.object ? allow() : check(request);
+    const decision = request.operation === 'DELETE' || !request.object ? allow() : await check(request);
     return { status: 200, body: reviewResponse(request.uid, decision) };
   }
 }

@@ -18,7 +18,7 @@ import {
 import { EgressClient } from '@edict/egress';
 import { deadlineAfter, Engine, type KubeObject as EngineObject } from '@edict/engine';
 import { KubeResources, isNotFound, type KubeObject } from '@edict/kube';
-import { AdmissionConfigService, PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, CustomResourceDefinitions, PolicyCache } from '@edict/policy';
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
 
@@ -37,7 +37,10 @@ export class BackgroundEngine implements OnModuleDestroy {
     private readonly resources: KubeResources,
     cache: PolicyCache,
     clusterConfig: AdmissionConfigService,
+    customResources: CustomResourceDefinitions,
   ) {
+    // The cache validates policies as the admission webhook did: with the custom kinds' scopes.
+    customResources.feedClusterScopedKinds(cache);
     const limits: ApiCallLimits = {
       timeoutMs: config.apiCallTimeoutMs,
       maxResponseBytes: config.maxApiCallResponseBytes,

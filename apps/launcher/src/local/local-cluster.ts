@@ -6,9 +6,9 @@
  *     local HTTPS port, so the API server calls it as kube-apiserver would call the Service;
  *  3. once its policy validation webhook is published, the example policies, created through the
  *     API server so that an invalid one is rejected as in a cluster;
- *  4. the background controller (generate and mutate-existing rules) and the reports controller
- *     (PolicyReports) in this process, each acting as its own service account, bound to
- *     cluster-admin (a laptop's cluster);
+ *  4. the background controller (generate and mutate-existing rules), with the roles Kyverno's chart
+ *     grants it (background-controller-rbac.ts), and the reports controller (PolicyReports), bound
+ *     to cluster-admin (a laptop's cluster), in this process, each acting as its own service account;
  *  5. once the admission controller has the examples and published its webhooks for them, the
  *     kubeconfig (and the CA, for HTTPS clients) is written: kubectl sees a cluster that already
  *     enforces the examples. Just before, the cleanup controller (cleanup policies, the TTL label)
@@ -32,6 +32,7 @@ import type { RunningHttpController } from '@edict/controller';
 import { loadCleanupConfig, startCleanupController, type CleanupConfig } from '@edict/cleanup-controller';
 import { loadReportsConfig, startReportsController, type ReportsConfig } from '@edict/reports-controller';
 import { explainListenError, LauncherError } from '../launcher-error';
+import { backgroundControllerRbac } from './background-controller-rbac';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
 import { policiesLoaded, policyValidationPublished, webhooksPublished } from './webhooks-ready';
 
@@ -119,7 +120,11 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     const config = localControllerConfig(options, kubeconfig, serviceAccountUsername(backgroundConfig, BACKGROUND));
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);
-    apiServer.create(adminBinding(backgroundConfig, BACKGROUND));
+    for (const object of backgroundControllerRbac({
+      ...backgroundConfig,
+      serviceAccount: `${backgroundConfig.installName}-${BACKGROUND}`,
+    }))
+      apiServer.create(object);
     apiServer.create(adminBinding(reportsConfig, REPORTS));
     if (options.cleanupClusterAdmin !== false) apiServer.create(adminBinding(cleanupConfig, CLEANUP));
     for (const object of options.preinstalled ?? []) apiServer.create(object);

@@ -12,22 +12,39 @@ function values(header: string | string[] | undefined): string[] {
     .filter(Boolean);
 }
 
+/** Whom a request asks to act as (kube's `Impersonate-*` headers; kubectl's `--as`/`--as-group`). */
+export interface Impersonation {
+  readonly user: UserInfo;
+  /** The groups named by the headers (the user's groups also hold `system:authenticated`). */
+  readonly requestedGroups: readonly string[];
+}
+
 /**
  * The request's user: the one a verified client certificate names (CN the user, O the groups, plus
  * `system:authenticated`, as kube's x509 authenticator does), otherwise the fixed admin; then, if it
- * impersonates someone with kube's headers (`Impersonate-User`, `Impersonate-Group`,
- * `Impersonate-Uid`; kubectl's `--as`/`--as-group`), that one. There is no authorization:
- * impersonation is always allowed.
+ * impersonates someone, that one (whether it may is the authorizer's question).
  */
 export function requestUser(request: IncomingMessage): UserInfo {
+  return impersonationOf(request)?.user ?? authenticatedUser(request);
+}
+
+/** Who sent the request, before any impersonation. */
+export function authenticatedUser(request: IncomingMessage): UserInfo {
+  return certificateUser(request.socket) ?? DEFAULT_USER;
+}
+
+export function impersonationOf(request: IncomingMessage): Impersonation | undefined {
   const { headers } = request;
   const username = headers['impersonate-user'];
-  if (typeof username !== 'string' || username === '') return certificateUser(request.socket) ?? DEFAULT_USER;
-  const groups = values(headers['impersonate-group']);
+  if (typeof username !== 'string' || username === '') return undefined;
+  const requestedGroups = values(headers['impersonate-group']);
   // kube adds system:authenticated to impersonated users other than anonymous.
-  if (username !== 'system:anonymous' && !groups.includes('system:authenticated')) groups.push('system:authenticated');
+  const groups =
+    username !== 'system:anonymous' && !requestedGroups.includes('system:authenticated')
+      ? [...requestedGroups, 'system:authenticated']
+      : [...requestedGroups];
   const uid = headers['impersonate-uid'];
-  return { username, groups, ...(typeof uid === 'string' && uid !== '' ? { uid } : {}) };
+  return { user: { username, groups, ...(typeof uid === 'string' && uid !== '' ? { uid } : {}) }, requestedGroups };
 }
 
 function certificateUser(socket: Socket): UserInfo | undefined {

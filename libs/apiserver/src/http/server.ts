@@ -17,7 +17,8 @@ import { withServiceAccountAdmission } from '../admission/service-account-admiss
 import { WebhookAdmission } from '../admission/webhook-admission';
 import { ControllerManager } from '../controllers/controller-manager';
 import { GarbageCollector } from '../gc/garbage-collector';
-import { requestUser, warningHeader } from './request-context';
+import { authenticatedUser, impersonationOf, requestUser, warningHeader } from './request-context';
+import { authorizeRequest, requestAttributes } from './request-authorization';
 import { ApiError, badRequest, invalid, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status';
 import { ObjectStore } from '../store/object-store';
 import { SubresourceService } from '../resources/subresources';
@@ -65,10 +66,10 @@ export interface InMemoryApiServerOptions {
   readonly serviceAccountAdmission?: boolean;
   /**
    * How access reviews (SubjectAccessReview, SelfSubjectAccessReview...) are answered, as
-   * kube-apiserver's `--authorization-mode` (default AlwaysAllow). RBAC also creates kube's
-   * bootstrap roles every request meets (`cluster-admin`, bound to the default user's group as
-   * kubeadm does, and the discovery roles of every authenticated user). Nothing else is authorized
-   * here.
+   * kube-apiserver's `--authorization-mode` (default AlwaysAllow). RBAC also authorizes every HTTP
+   * request (403 Forbidden as kube answers) and creates kube's bootstrap roles every request meets
+   * (`cluster-admin`, bound to the default user's group as kubeadm does, and the discovery roles of
+   * every authenticated user). Direct typed calls (`create`, `get`...) act as the cluster itself.
    */
   readonly authorization?: { readonly mode?: AuthorizationMode };
   /**
@@ -250,6 +251,10 @@ export class InMemoryApiServer {
       if (await this.faults.intercept(request, response)) return;
       const url = new URL(request.url ?? '/', 'http://localhost');
       const path = url.pathname.replace(/\/+$/, '') || '/';
+      if (this.authorizationMode === 'RBAC') {
+        const attributes = requestAttributes(request.method ?? 'GET', url.pathname, url.searchParams);
+        authorizeRequest(this.store, authenticatedUser(request), impersonationOf(request), attributes);
+      }
       if (this.serveStatic(path, url, response)) return;
       const route = resolveResourcePath(this.registry, path);
       if (!route || 'unknown' in route) throw pathNotFound();

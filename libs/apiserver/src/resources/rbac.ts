@@ -1,9 +1,8 @@
 /**
- * Kubernetes' RBAC authorizer for access reviews: what Roles and ClusterRoles, through the bindings
- * whose subjects match, grant the user and groups asked about. `system:masters` is the superuser
- * group, as in kube-apiserver. An aggregated ClusterRole grants the rules it holds, which the
- * controller manager's aggregation controller fills in. Only reviews are answered this way; the
- * in-memory API server does not authorize its own requests.
+ * Kubernetes' RBAC authorizer, for access reviews and each request: what Roles and ClusterRoles,
+ * through the bindings whose subjects match, grant the user and groups asked about. `system:masters`
+ * is the superuser group, as in kube-apiserver. An aggregated ClusterRole grants the rules it holds,
+ * which the controller manager's aggregation controller fills in.
  */
 import { isObject, type JsonObject } from '@edict/engine';
 import type { ObjectStore } from '../store/object-store';
@@ -78,12 +77,103 @@ function bootstrapBinding(
   };
 }
 
+const READ = ['get', 'list', 'watch'];
+
+/**
+ * kube's read-only user-facing role: `view` aggregates every ClusterRole labelled
+ * `aggregate-to-view`, starting with `system:aggregate-to-view` (the workload kinds, not Secrets).
+ */
+const VIEW_ROLES: JsonObject[] = [
+  {
+    apiVersion: `${RBAC}/v1`,
+    kind: 'ClusterRole',
+    metadata: {
+      name: 'view',
+      ...BOOTSTRAP_METADATA,
+      labels: { ...BOOTSTRAP_METADATA.labels, 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' },
+    },
+    aggregationRule: {
+      clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }],
+    },
+  },
+  {
+    apiVersion: `${RBAC}/v1`,
+    kind: 'ClusterRole',
+    metadata: {
+      name: 'system:aggregate-to-view',
+      ...BOOTSTRAP_METADATA,
+      labels: { ...BOOTSTRAP_METADATA.labels, 'rbac.authorization.k8s.io/aggregate-to-view': 'true' },
+    },
+    rules: [
+      {
+        apiGroups: [''],
+        resources: [
+          'bindings',
+          'configmaps',
+          'endpoints',
+          'events',
+          'limitranges',
+          'namespaces',
+          'namespaces/status',
+          'persistentvolumeclaims',
+          'persistentvolumeclaims/status',
+          'pods',
+          'pods/log',
+          'pods/status',
+          'replicationcontrollers',
+          'replicationcontrollers/scale',
+          'replicationcontrollers/status',
+          'resourcequotas',
+          'resourcequotas/status',
+          'serviceaccounts',
+          'services',
+          'services/status',
+        ],
+        verbs: READ,
+      },
+      {
+        apiGroups: ['apps'],
+        resources: [
+          'controllerrevisions',
+          'daemonsets',
+          'daemonsets/status',
+          'deployments',
+          'deployments/scale',
+          'deployments/status',
+          'replicasets',
+          'replicasets/scale',
+          'replicasets/status',
+          'statefulsets',
+          'statefulsets/scale',
+          'statefulsets/status',
+        ],
+        verbs: READ,
+      },
+      {
+        apiGroups: ['autoscaling'],
+        resources: ['horizontalpodautoscalers', 'horizontalpodautoscalers/status'],
+        verbs: READ,
+      },
+      { apiGroups: ['batch'], resources: ['cronjobs', 'cronjobs/status', 'jobs', 'jobs/status'], verbs: READ },
+      { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: READ },
+      {
+        apiGroups: ['networking.k8s.io'],
+        resources: ['ingresses', 'ingresses/status', 'networkpolicies'],
+        verbs: READ,
+      },
+      { apiGroups: ['policy'], resources: ['poddisruptionbudgets', 'poddisruptionbudgets/status'], verbs: READ },
+    ],
+  },
+];
+
 /**
  * What kube-apiserver's RBAC bootstrap policy and kubeadm create that every request meets: the
- * superuser role (bound to kubeadm's admin group) and the roles every authenticated user holds
- * (discovery, self reviews, public info), so a user's roles and clusterRoles read as in a cluster.
+ * superuser role (bound to kubeadm's admin group), the roles every authenticated user holds
+ * (discovery, self reviews, public info) and the `view` role, so a user's roles and clusterRoles
+ * read as in a cluster.
  */
 export const BOOTSTRAP_RBAC: readonly JsonObject[] = [
+  ...VIEW_ROLES,
   bootstrapRole('cluster-admin', [
     { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
     { nonResourceURLs: ['*'], verbs: ['*'] },

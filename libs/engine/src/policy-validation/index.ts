@@ -4,3 +4,10 @@ export { validatePolicyException, type ExceptionValidationOptions } from './exce
 export { checkRulesEdictRuns } from './unsupported-rules';
 export { DEFAULT_CLUSTER_SCOPED_KINDS } from './kinds';
 export { RESERVED_CONTEXT_NAMES } from './context-entries';
+export {
+  backgroundPermissionQuestions,
+  checkBackgroundPermissions,
+  type BackgroundPermissionOptions,
+  type PermissionQuestion,
+  type ResourceResolver,
+} from './background-permissions';

@@ -1,13 +1,15 @@
 /**
- * The cluster's CustomResourceDefinitions, from one informer, for two readers:
- *  - policy validation, which tells a namespaced Policy that matches a cluster-scoped custom kind
- *    (or a generate rule that gives one a namespace) what Kyverno would, which learns scopes from
- *    API discovery (built-in kinds are the engine's own list);
- *  - the webhook controller, which resolves policy kinds again when the served types change, so a
- *    kind whose CRD comes after the policy gets into the webhooks.
+ * The cluster's CustomResourceDefinitions, from one informer, for:
+ *  - policy validation (the admission webhook and each controller's policy cache), which tells a
+ *    namespaced Policy that matches a cluster-scoped custom kind (or a generate rule that gives one
+ *    a namespace) what Kyverno would, which learns scopes from API discovery (built-in kinds are the
+ *    engine's own list);
+ *  - the admission controller's webhook controller, which resolves policy kinds again when the
+ *    served types change, so a kind whose CRD comes after the policy gets into the webhooks.
  */
 import { Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
+import type { PolicyCache } from '../policy-cache';
 
 interface CrdSpec {
   group?: string;
@@ -48,6 +50,11 @@ export class CustomResourceDefinitions implements OnModuleInit {
     return [...kinds].sort();
   }
 
+  /** Keeps the cache validating policies with the cluster-scoped custom kinds known now. */
+  feedClusterScopedKinds(policies: Pick<PolicyCache, 'setClusterScopedKinds'>): void {
+    this.onChange(() => policies.setClusterScopedKinds(this.clusterScopedKinds()));
+  }
+
   /** Calls `listener` with the CRD's group whenever a CRD is added, changed or removed; returns its removal. */
   onChange(listener: (group: string) => void): () => void {
     const removals = (['add', 'update', 'delete'] as const).map((event) =>
@@ -57,7 +64,7 @@ export class CustomResourceDefinitions implements OnModuleInit {
   }
 }
 
-/** Imported by the app and by the webhook controller's module, which then share the one instance. */
+/** Imported once per app (the admission controller's webhook module shares its instance). */
 @Module({})
 export class CustomResourceDefinitionsModule {
   static forRoot(watchTimeoutSeconds: number): DynamicModule {
