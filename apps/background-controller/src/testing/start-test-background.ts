@@ -1,6 +1,7 @@
 /** A background controller for e2e specs against an E2eCluster: short leases, watches and retries. */
 import type { E2eCluster } from '@edict/admission-controller/testing';
 import type { RunningHttpController } from '@edict/controller';
+import { testControllerSettings } from '@edict/controller/testing';
 import { startBackgroundController } from '../bootstrap';
 import { loadBackgroundConfig, type BackgroundConfig } from '../config/background-config';
 
@@ -8,20 +9,6 @@ export function startTestBackground(
   cluster: E2eCluster,
   overrides: Partial<BackgroundConfig> = {},
 ): Promise<RunningHttpController> {
-  const config = loadBackgroundConfig(
-    {},
-    {
-      kubeSource: 'kubeconfig',
-      kubeconfig: cluster.kubeconfig,
-      host: '127.0.0.1',
-      port: 0,
-      watchTimeoutSeconds: 5,
-      leaseDurationMs: 2_000,
-      renewDeadlineMs: 1_500,
-      retryPeriodMs: 200,
-      retryDelayMs: 100,
-      ...overrides,
-    },
-  );
+  const config = loadBackgroundConfig({}, { ...testControllerSettings(cluster), retryDelayMs: 100, ...overrides });
   return startBackgroundController(config, { logger: ['error'] });
 }

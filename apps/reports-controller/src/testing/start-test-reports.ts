@@ -1,6 +1,7 @@
 /** A reports controller for e2e specs against an E2eCluster: short leases, watches and grace. */
 import type { E2eCluster } from '@edict/admission-controller/testing';
 import type { RunningHttpController } from '@edict/controller';
+import { testControllerSettings } from '@edict/controller/testing';
 import { startReportsController } from '../bootstrap';
 import { loadReportsConfig, type ReportsConfig } from '../config/reports-config';
 
@@ -10,19 +11,7 @@ export function startTestReports(
 ): Promise<RunningHttpController> {
   const config = loadReportsConfig(
     {},
-    {
-      kubeSource: 'kubeconfig',
-      kubeconfig: cluster.kubeconfig,
-      installName: cluster.names.installName,
-      host: '127.0.0.1',
-      port: 0,
-      watchTimeoutSeconds: 5,
-      leaseDurationMs: 2_000,
-      renewDeadlineMs: 1_500,
-      retryPeriodMs: 200,
-      admissionReportGraceMs: 5_000,
-      ...overrides,
-    },
+    { ...testControllerSettings(cluster), admissionReportGraceMs: 5_000, ...overrides },
   );
   return startReportsController(config, { logger: ['error'] });
 }
