@@ -35,6 +35,7 @@ export * from './build/names';
 export type * from './build/types';
 export { covers } from './reconcile/covers';
 export { DiscoveryResolver, type DiscoverySource } from './reconcile/discovery-resolver';
+export { servedTypes, type ServedType } from './reconcile/served-types';
 export { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 export {
   ALWAYS_LEADER,

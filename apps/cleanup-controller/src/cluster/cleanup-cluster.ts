@@ -4,20 +4,11 @@
  * objects, namespace labels, and whether this controller may list, watch and delete a type
  * (SelfSubjectAccessReview: the kinds the controller may touch are what its RBAC grants).
  */
-import { parseKind, type DeletionPropagationPolicy } from '@edict/engine';
+import type { DeletionPropagationPolicy } from '@edict/engine';
 import { isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
-import { DiscoveryResolver } from '@edict/webhooks';
+import { DiscoveryResolver, servedTypes, type ServedType } from '@edict/webhooks';
 
-export interface ObjectType {
-  readonly apiVersion: string;
-  readonly group: string;
-  readonly version: string;
-  /** Plural resource name (`pods`). */
-  readonly resource: string;
-  readonly kind: string;
-  readonly namespaced: boolean;
-  readonly verbs: readonly string[];
-}
+export type ObjectType = ServedType;
 
 export interface CleanupCluster {
   /** The served types a kind selector (`Pod`, `apps/v1/Deployment`, `*`) names; subresources name none. */
@@ -37,29 +28,7 @@ export class TooManyTargetsError extends Error {}
 export function kubeCleanupCluster(resources: KubeResources): CleanupCluster {
   const discovery = new DiscoveryResolver(resources.http);
   return {
-    async typesOf(selector) {
-      const parsed = parseKind(selector);
-      if (parsed.kind === '' || (parsed.subresource ?? '') !== '') return [];
-      const resolve = await discovery.resolver([selector]);
-      const seen = new Set<string>();
-      const types: ObjectType[] = [];
-      // One version per resource: the first discovery names (the preferred one).
-      for (const found of resolve({ ...parsed, subresource: '' }) ?? []) {
-        const key = `${found.group}/${found.resource}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        types.push({
-          apiVersion: found.group ? `${found.group}/${found.version}` : found.version,
-          group: found.group,
-          version: found.version,
-          resource: found.resource,
-          kind: found.kind,
-          namespaced: found.namespaced,
-          verbs: found.verbs ?? [],
-        });
-      }
-      return types;
-    },
+    typesOf: (selector) => servedTypes(discovery, selector),
     async list(type, namespace, limit, labelSelector) {
       const items: KubeObject[] = [];
       let next: string | undefined;
