@@ -23,14 +23,8 @@ export class ControllerConfig extends ControllerBaseConfig {
   @Matches(DNS_LABEL, { message: 'serviceName must be a DNS label' })
   serviceName = 'edict-svc';
 
-  @IsIP(undefined, { message: 'host must be an IP address' })
-  host = '0.0.0.0';
-
   /** HTTPS port of the webhooks, health and metrics (0: any free port). */
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  port = 9443;
+  override port = 9443;
 
   /** Request bodies above this are refused with 413. */
   @IsInt()
@@ -239,9 +233,7 @@ const SPEC: ConfigSpec<ControllerConfig> = {
   type: ControllerConfig,
   environment: ENVIRONMENT,
   names: (names) => ({
-    namespace: names.namespace,
     serviceName: names.service,
-    configMapName: names.configMap,
     leaseName: names.leases.admissionController,
   }),
 };

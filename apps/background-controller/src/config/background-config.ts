@@ -4,22 +4,12 @@
  * once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
-import { IsInt, IsIP, Max, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
 import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, loadConfig, type ConfigSpec } from '@edict/controller';
 
 export class BackgroundConfig extends ControllerBaseConfig {
   override leaseName = 'edict-background-controller';
-
-  /** Where the health and metrics endpoints listen (plain HTTP). */
-  @IsIP(undefined, { message: 'host must be an IP address' })
-  host = '0.0.0.0';
-
-  /** Port of /healthz, /readyz and /metrics (0: any free port, for tests). */
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  port = 8000;
 
   /** UpdateRequests processed at once (Kyverno's --genWorkers). */
   @IsInt()
@@ -60,11 +50,7 @@ const SPEC: ConfigSpec<BackgroundConfig> = {
   what: 'background controller',
   type: BackgroundConfig,
   environment: ENVIRONMENT,
-  names: (names) => ({
-    namespace: names.namespace,
-    configMapName: names.configMap,
-    leaseName: names.leases.backgroundController,
-  }),
+  names: (names) => ({ leaseName: names.leases.backgroundController }),
 };
 
 /** The configuration from `env`, with `overrides` (tests, the local launcher) on top; throws ControllerConfigError. */

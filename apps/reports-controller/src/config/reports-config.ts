@@ -4,22 +4,12 @@
  * once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
-import { IsInt, IsIP, Max, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
 import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, loadConfig, type ConfigSpec } from '@edict/controller';
 
 export class ReportsConfig extends ControllerBaseConfig {
   override leaseName = 'edict-reports-controller';
-
-  /** Where the health and metrics endpoints listen (plain HTTP). */
-  @IsIP(undefined, { message: 'host must be an IP address' })
-  host = '0.0.0.0';
-
-  /** Port of /healthz, /readyz and /metrics (0: any free port, for tests). */
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  port = 8000;
 
   /** Resources whose reports are merged at once (Kyverno's --aggregationWorkers). */
   @IsInt()
@@ -53,11 +43,7 @@ const SPEC: ConfigSpec<ReportsConfig> = {
   what: 'reports controller',
   type: ReportsConfig,
   environment: ENVIRONMENT,
-  names: (names) => ({
-    namespace: names.namespace,
-    configMapName: names.configMap,
-    leaseName: names.leases.reportsController,
-  }),
+  names: (names) => ({ leaseName: names.leases.reportsController }),
 };
 
 /** The configuration from `env`, with `overrides` (tests, the local launcher) on top; throws ControllerConfigError. */

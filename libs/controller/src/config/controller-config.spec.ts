@@ -27,11 +27,7 @@ const SPEC: ConfigSpec<SampleConfig> = {
   what: 'sample controller',
   type: SampleConfig,
   environment: ENVIRONMENT,
-  names: (names) => ({
-    namespace: names.namespace,
-    configMapName: names.configMap,
-    leaseName: `${names.namespace}-sample`,
-  }),
+  names: (names) => ({ leaseName: `${names.namespace}-sample` }),
 };
 
 describe('loadConfig', () => {

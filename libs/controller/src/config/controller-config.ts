@@ -10,6 +10,7 @@ import {
   IsArray,
   IsIn,
   IsInt,
+  IsIP,
   IsOptional,
   IsString,
   Matches,
@@ -58,6 +59,16 @@ export abstract class ControllerBaseConfig {
   /** The Kyverno-format ConfigMap to read and watch. */
   @Matches(DNS_NAME, { message: 'configMapName must be a DNS subdomain' })
   configMapName = 'edict';
+
+  /** Where the controller's HTTP endpoints listen (health and metrics; the admission webhook's too). */
+  @IsIP(undefined, { message: 'host must be an IP address' })
+  host = '0.0.0.0';
+
+  /** Port of /healthz, /readyz and /metrics (0: any free port, for tests); each controller may set its own. */
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  port = 8000;
 
   @IsIn(['in-cluster', 'kubeconfig', 'auto'])
   kubeSource: KubeSource = 'auto';
@@ -186,7 +197,7 @@ export interface ConfigSpec<T extends ControllerBaseConfig> {
   readonly type: ClassConstructor<T>;
   /** CONTROLLER_ENVIRONMENT and the controller's own variables. */
   readonly environment: EnvironmentTable<T>;
-  /** The defaults the install name gives the controller's name fields. */
+  /** The defaults the install name gives the controller's own name fields (its Lease, ...); namespace and ConfigMap come with every controller. */
   readonly names: (names: InstallNames) => Partial<T>;
 }
 
@@ -205,11 +216,15 @@ export function loadConfig<T extends ControllerBaseConfig>(
   // A bad install name gives no defaults: validation reports it.
   const defaults =
     typeof installName === 'string' && installNameProblem(installName) === undefined
-      ? spec.names(installNames(installName))
+      ? namesFor(spec, installNames(installName))
       : {};
   const config = plainToInstance(spec.type, { ...defaults, ...given });
   problems.push(...describeValidationErrors(validateSync(config, { forbidUnknownValues: false }), spec.environment));
   if (problems.length > 0)
     throw new ControllerConfigError(`invalid ${spec.what} configuration: ${problems.join('; ')}`);
   return config;
+}
+
+function namesFor<T extends ControllerBaseConfig>(spec: ConfigSpec<T>, names: InstallNames): Partial<T> {
+  return { namespace: names.namespace, configMapName: names.configMap, ...spec.names(names) } as Partial<T>;
 }
