@@ -113,6 +113,11 @@ export function unsupportedMediaType(contentType: string): ApiError {
   );
 }
 
+/** 406 when no media type the client accepts can be served. */
+export function notAcceptable(message: string): ApiError {
+  return new ApiError(406, 'NotAcceptable', message);
+}
+
 /** The 404 for a path the server does not serve at all (no such resource or group). */
 export function pathNotFound(): ApiError {
   return new ApiError(404, 'NotFound', 'the server could not find the requested resource', {});

@@ -1,54 +1,48 @@
 // kubectl fidelity: real kubectl, default flags, against the server through a temp kubeconfig.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { kubeconfigFor } from '../kubeconfig';
 import { startServer, type Running } from '../testing/http';
+import {
+  hasKubectl,
+  KUBECTL,
+  kubectlSession,
+  MISSING_KUBECTL,
+  skipWithoutKubectl,
+  type KubectlSession,
+} from '../testing/kubectl';
 
-const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
-const hasKubectl = existsSync(KUBECTL);
-if (!hasKubectl) console.warn(`kubectl fidelity suite skipped: no kubectl at ${KUBECTL} (set KUBECTL to its path)`);
-
-const run = promisify(execFile);
 let running: Running;
-let dir: string;
+let session: KubectlSession;
 
 beforeEach(async () => {
   if (!hasKubectl) return;
   running = await startServer();
-  dir = mkdtempSync(join(tmpdir(), 'edict-kubectl-'));
-  writeFileSync(join(dir, 'kubeconfig'), kubeconfigFor({ server: running.url }));
+  session = kubectlSession(running.url);
 });
 
 afterEach(async () => {
   if (!hasKubectl) return;
   await running.server.stop();
-  rmSync(dir, { recursive: true, force: true });
+  session.close();
 });
 
-const env = () => ({ ...process.env, KUBECONFIG: join(dir, 'kubeconfig'), HOME: dir });
+const kubectl = (...args: string[]): Promise<string> => session.run(...args);
+const run = promisify(execFile);
+/** kubectl's table output as cells (columns split on runs of spaces). */
+const rows = (output: string): string[][] =>
+  output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.trim().split(/\s+/));
+const age = expect.stringMatching(/^\d+s$/) as unknown as string;
+const file = (name: string, text: string): string => session.file(name, text);
 
-/** Runs kubectl; resolves with stdout, or rejects with stderr in the message. */
-async function kubectl(...args: string[]): Promise<string> {
-  try {
-    const { stdout } = await run(KUBECTL, [...args, `--cache-dir=${join(dir, 'cache')}`], {
-      env: env(),
-      timeout: 15_000,
-    });
-    return stdout;
-  } catch (error) {
-    const failed = error as { stderr?: string; message: string };
-    throw new Error(`kubectl ${args.join(' ')} failed: ${failed.stderr ?? failed.message}`);
-  }
-}
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
+if (!hasKubectl) {
+  it.skipIf(skipWithoutKubectl)('needs kubectl', () => {
+    throw new Error(MISSING_KUBECTL);
+  });
 }
 
 const DEPLOYMENT = `apiVersion: apps/v1
@@ -94,7 +88,7 @@ describe.skipIf(!hasKubectl)('kubectl fidelity', () => {
       p: Buffer.from('pw').toString('base64'),
     });
     expect(await kubectl('create', '-f', file('d.yaml', DEPLOYMENT))).toBe('deployment.apps/web created\n');
-    await expect(kubectl('create', '-f', join(dir, 'd.yaml'))).rejects.toThrow(
+    await expect(kubectl('create', '-f', join(session.dir, 'd.yaml'))).rejects.toThrow(
       'Error from server (AlreadyExists): error when creating',
     );
 
@@ -136,7 +130,9 @@ describe.skipIf(!hasKubectl)('kubectl fidelity', () => {
     expect(cfg.data).toEqual({ b: '2' });
     cfg.data = { replaced: 'yes' };
     expect(await kubectl('replace', '-f', file('cfg.json', JSON.stringify(cfg)))).toBe('configmap/cfg replaced\n');
-    await expect(kubectl('replace', '-f', join(dir, 'cfg.json'))).rejects.toThrow('the object has been modified');
+    await expect(kubectl('replace', '-f', join(session.dir, 'cfg.json'))).rejects.toThrow(
+      'the object has been modified',
+    );
 
     expect(await kubectl('delete', 'configmap', 'cfg', '-n', 'team')).toBe('configmap "cfg" deleted\n');
     await expect(kubectl('get', 'configmap', 'cfg', '-n', 'team')).rejects.toThrow(
@@ -212,20 +208,125 @@ spec:
     expect(await kubectl('auth', 'can-i', 'create', 'pods', '--as=system:serviceaccount:default:robot')).toBe('yes\n');
   });
 
-  it('get -w prints changes until its timeout', async () => {
-    await kubectl('create', 'configmap', 'first');
-    const watcher = spawn(
-      KUBECTL,
-      ['get', 'configmaps', '-w', '--request-timeout=2s', `--cache-dir=${join(dir, 'cache')}`],
-      { env: env() },
+  it("get prints the server's columns for built-in kinds, priority columns with -o wide", async () => {
+    await kubectl('create', 'configmap', 'cfg', '--from-literal=a=1', '--from-literal=b=2');
+    await kubectl(
+      'create',
+      'secret',
+      'docker-registry',
+      's',
+      '--docker-server=r.io',
+      '--docker-username=u',
+      '--docker-password=p',
     );
+    await kubectl('create', 'deployment', 'web', '--image=nginx:1', '--replicas=2');
+    await kubectl('create', 'service', 'nodeport', 'np', '--tcp=80:8080');
+    await kubectl('run', 'solo', '--image=busybox', '--labels=app=solo');
+    expect(rows(await kubectl('get', 'configmap', 'cfg'))).toEqual([
+      ['NAME', 'DATA', 'AGE'],
+      ['cfg', '2', age],
+    ]);
+    expect(rows(await kubectl('get', 'secret', 's'))).toEqual([
+      ['NAME', 'TYPE', 'DATA', 'AGE'],
+      ['s', 'kubernetes.io/dockerconfigjson', '1', age],
+    ]);
+    expect(rows(await kubectl('get', 'deploy', 'web', '-o', 'wide'))).toEqual([
+      ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR'],
+      ['web', '0/2', '0', '0', age, 'nginx', 'nginx:1', 'app=web'],
+    ]);
+    const service = rows(await kubectl('get', 'svc', 'np', '-o', 'wide'));
+    expect(service[0]).toEqual(['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE', 'SELECTOR']);
+    // This server allocates no cluster IPs or node ports: the cells show what is stored.
+    expect(service[1]).toEqual(['np', 'NodePort', '<none>', '<none>', '80/TCP', age, 'app=np']);
+    expect(rows(await kubectl('get', 'pod', 'solo', '-o', 'wide'))).toEqual([
+      ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED', 'NODE', 'READINESS', 'GATES'],
+      ['solo', '0/1', 'Pending', '0', age, '<none>', '<none>', '<none>', '<none>'],
+    ]);
+    expect(rows(await kubectl('get', 'ns', 'default'))).toEqual([
+      ['NAME', 'STATUS', 'AGE'],
+      ['default', 'Active', age],
+    ]);
+    // -A adds the namespace from each row's object (PartialObjectMetadata by default).
+    expect(rows(await kubectl('get', 'cm', '-A', '-l', 'missing=label'))).toEqual([]);
+    expect(rows(await kubectl('get', 'cm', 'cfg', '-n', 'default', '--show-labels'))[1]).toEqual([
+      'cfg',
+      '2',
+      age,
+      '<none>',
+    ]);
+  });
+
+  it("get prints a CRD's printer columns; a path it cannot evaluate warns and leaves the cell empty", async () => {
+    await kubectl(
+      'apply',
+      '-f',
+      file(
+        'crd.yaml',
+        `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+    additionalPrinterColumns:
+    - {name: Size, type: integer, jsonPath: .spec.size}
+    - {name: Ready, type: string, jsonPath: '.status.conditions[?(@.type == "Ready")].status'}
+    - {name: Owner, type: string, jsonPath: ".metadata.labels['example\\\\.com/owner']", priority: 1}
+    - {name: Deep, type: string, jsonPath: '..name', priority: 1}
+`,
+      ),
+    );
+    await expect.poll(() => kubectl('get', 'crd', 'gadgets.example.com', '-o', 'name')).toContain('gadget');
+    await kubectl(
+      'apply',
+      '-f',
+      file(
+        'g.yaml',
+        `apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: g1, labels: {example.com/owner: ana}}
+spec: {size: 3}
+status: {conditions: [{type: Synced, status: "False"}, {type: Ready, status: "True"}]}
+`,
+      ),
+    );
+    expect(rows(await kubectl('get', 'gadgets'))).toEqual([
+      ['NAME', 'SIZE', 'READY'],
+      ['g1', '3', 'True'],
+    ]);
+    const wide = await run(KUBECTL, ['get', 'gadgets', '-o', 'wide', ...session.commonArgs], { env: session.env });
+    expect(rows(wide.stdout)).toEqual([
+      ['NAME', 'SIZE', 'READY', 'OWNER', 'DEEP'],
+      ['g1', '3', 'True', 'ana'], // DEEP's cell is empty
+    ]);
+    expect(wide.stderr).toContain(
+      'printer column "Deep": jsonPath "..name": recursive descent ("..") is not supported',
+    );
+  });
+
+  it("get -w prints changes, in the server's columns, until its timeout", async () => {
+    await kubectl('create', 'configmap', 'first');
+    const watcher = spawn(KUBECTL, ['get', 'configmaps', '-w', '--request-timeout=2s', ...session.commonArgs], {
+      env: session.env,
+    });
     let output = '';
     watcher.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<void>((resolve) => watcher.on('close', () => resolve()));
     await expect.poll(() => output, { timeout: 5000 }).toContain('first');
-    await kubectl('create', 'configmap', 'second');
+    await kubectl('create', 'configmap', 'second', '--from-literal=a=1', '--from-literal=b=2');
     await expect.poll(() => output, { timeout: 5000 }).toContain('second');
     await exited;
-    expect(output.split('\n')[0]).toMatch(/^NAME\s+AGE$/);
+    // The watch asks for Tables too: the DATA column comes only from the server.
+    expect(rows(output)).toEqual([
+      ['NAME', 'DATA', 'AGE'],
+      ['first', '0', age],
+      ['second', '2', age],
+    ]);
   });
 });

@@ -32,6 +32,7 @@ import { resolveResourcePath, type ResourceRoute } from './route';
 import { FaultInjector } from './faults';
 import { RequestLog } from './request-log';
 import { startWatch, type OpenWatch } from './watch';
+import { printerFor, tableRequest, toTable, type TableRequest } from '../tables/table';
 
 export interface InMemoryApiServerOptions {
   /** Change events kept for watches resuming from a resourceVersion (older ones get 410). */
@@ -347,12 +348,15 @@ export class InMemoryApiServer {
     if (name === undefined) {
       // Collection: list, watch, create, deletecollection.
       if (method === 'GET' && isWatch(query)) {
-        this.watch(type, namespace, query, listOptions(), response);
+        this.watch(type, namespace, query, listOptions(), request, response, context);
         return;
       }
       if (method === 'GET') {
+        const table = this.tableFor(type, request, query, context);
         const result = this.resources.list(type, namespace, listOptions());
-        sendJson(response, 200, listBody(type, result));
+        if (table)
+          send(200, toTable(type, result.items, listMetadata(result), table, { headers: true, now: Date.now() }));
+        else send(200, listBody(type, result));
         return;
       }
       if (method === 'POST' && isReviewType(type)) {
@@ -406,10 +410,14 @@ export class InMemoryApiServer {
       case 'GET': {
         if (isWatch(query)) {
           const fieldSelector = [`metadata.name=${name}`, query.get('fieldSelector')].filter(Boolean).join(',');
-          this.watch(type, namespace, query, { ...listOptions(), fieldSelector }, response);
+          this.watch(type, namespace, query, { ...listOptions(), fieldSelector }, request, response, context);
           return;
         }
-        sendJson(response, 200, this.resources.get(type, namespace, name));
+        const table = this.tableFor(type, request, query, context);
+        const object = this.resources.get(type, namespace, name);
+        if (!table) return send(200, object);
+        const metadata = { resourceVersion: String((object.metadata as JsonObject).resourceVersion ?? '') };
+        send(200, toTable(type, [object], metadata, table, { headers: true, now: Date.now() }));
         return;
       }
       case 'PUT': {
@@ -532,14 +540,30 @@ export class InMemoryApiServer {
     }
   }
 
+  /** The Table the request asks for, if any; columns this server cannot fill become warnings. */
+  private tableFor(
+    type: ResourceType,
+    request: IncomingMessage,
+    query: URLSearchParams,
+    context: AdmissionRequestContext,
+  ): TableRequest | undefined {
+    const table = tableRequest(request.headers.accept, query);
+    if (table) context.warnings.push(...printerFor(type).problems);
+    return table;
+  }
+
   private watch(
     type: ResourceType,
     namespace: string | undefined,
     query: URLSearchParams,
     options: ListOptions,
+    request: IncomingMessage,
     response: ServerResponse,
+    context: AdmissionRequestContext,
   ): void {
     const filter = compileFilter(type, options);
+    const table = this.tableFor(type, request, query, context);
+    if (context.warnings.length > 0) response.setHeader('Warning', warningHeader(context.warnings));
     const timeout = query.get('timeoutSeconds');
     const watch = startWatch(
       this.store,
@@ -552,6 +576,7 @@ export class InMemoryApiServer {
         allowBookmarks: query.get('allowWatchBookmarks') === 'true',
         timeoutSeconds: timeout === null ? undefined : Number(timeout),
         bookmarkIntervalMs: this.bookmarkIntervalMs,
+        table,
       },
       (closed) => this.watches.delete(closed),
     );
@@ -593,6 +618,14 @@ function namespaceOf(object: JsonObject): string | undefined {
   return typeof namespace === 'string' && namespace !== '' ? namespace : undefined;
 }
 
+function listMetadata(result: { resourceVersion: string; continue?: string; remainingItemCount?: number }): JsonObject {
+  return {
+    resourceVersion: result.resourceVersion,
+    ...(result.continue ? { continue: result.continue } : {}),
+    ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
+  };
+}
+
 /** A list body: built-in lists carry items without kind/apiVersion, as kube-apiserver serves them. */
 function listBody(
   type: ResourceType,
@@ -601,16 +634,7 @@ function listBody(
   const items = type.builtin
     ? result.items.map(({ kind: _kind, apiVersion: _apiVersion, ...rest }) => rest)
     : result.items;
-  return {
-    kind: type.listKind,
-    apiVersion: apiVersionOf(type),
-    metadata: {
-      resourceVersion: result.resourceVersion,
-      ...(result.continue ? { continue: result.continue } : {}),
-      ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
-    },
-    items,
-  };
+  return { kind: type.listKind, apiVersion: apiVersionOf(type), metadata: listMetadata(result), items };
 }
 
 const POLICIES: readonly string[] = ['Background', 'Foreground', 'Orphan'];

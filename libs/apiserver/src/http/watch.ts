@@ -11,6 +11,7 @@ import { asVersion } from '../resources/service';
 import { storageKey } from '../resources/event-versions';
 import { expired } from '../status';
 import type { ChangeEvent, ObjectStore } from '../store/object-store';
+import { toTable, type TableRequest } from '../tables/table';
 
 export interface WatchRequest {
   readonly type: ResourceType;
@@ -21,6 +22,8 @@ export interface WatchRequest {
   readonly allowBookmarks: boolean;
   readonly timeoutSeconds?: number;
   readonly bookmarkIntervalMs: number;
+  /** Events carry one-row Tables; the first carries the column definitions, as kube-apiserver sends them. */
+  readonly table?: TableRequest;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -45,8 +48,17 @@ export function startWatch(
   });
   response.flushHeaders();
 
+  let headers = true;
   const send = (eventType: WatchEventType, object: JsonObject): void => {
-    response.write(`${JSON.stringify({ type: eventType, object })}\n`);
+    response.write(`${JSON.stringify({ type: eventType, object: encode(eventType, object) })}\n`);
+  };
+  // Bookmarks and errors stay as they are: a client reads only their resourceVersion or Status.
+  const encode = (eventType: WatchEventType, object: JsonObject): JsonObject => {
+    if (!request.table || eventType === 'BOOKMARK' || eventType === 'ERROR') return object;
+    const metadata = { resourceVersion: String((object.metadata as JsonObject).resourceVersion ?? '') };
+    const table = toTable(type, [object], metadata, request.table, { headers, now: Date.now() });
+    headers = false;
+    return table;
   };
   const inScope = (event: ChangeEvent): boolean =>
     !type.namespaced || namespace === undefined || event.namespace === namespace;

@@ -1,7 +1,7 @@
 /** Reading a CustomResourceDefinition into the types it serves, and checking the parts we rely on. */
 import { isObject, type JsonObject } from '@edict/engine';
 import type { StatusCause } from '../status';
-import { STANDARD_VERBS, type ResourceType } from './resource-type';
+import { STANDARD_VERBS, type PrinterColumn, type ResourceType } from './resource-type';
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -35,6 +35,7 @@ export function validateCrd(crd: JsonObject): StatusCause[] {
       field: 'spec.versions',
     });
   }
+  versions.forEach((version, index) => causes.push(...printerColumnCauses(version, `spec.versions[${index}]`)));
   const name = isObject(crd.metadata) ? crd.metadata.name : undefined;
   if (text(names.plural) && text(spec.group) && name !== `${names.plural as string}.${spec.group as string}`) {
     causes.push({
@@ -44,6 +45,48 @@ export function validateCrd(crd: JsonObject): StatusCause[] {
     });
   }
   return causes;
+}
+
+const COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
+
+/** kube's checks of `additionalPrinterColumns`: a name, one of the column types, a path starting with `.`. */
+function printerColumnCauses(version: JsonObject, field: string): StatusCause[] {
+  const columns = Array.isArray(version.additionalPrinterColumns) ? version.additionalPrinterColumns : [];
+  return columns.flatMap((entry, index) => {
+    const column = isObject(entry) ? entry : {};
+    const at = `${field}.additionalPrinterColumns[${index}]`;
+    const causes: StatusCause[] = [];
+    if (!text(column.name)) causes.push(required(`${at}.name`));
+    if (typeof column.type !== 'string' || !COLUMN_TYPES.includes(column.type)) {
+      causes.push({
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: ${JSON.stringify(column.type ?? '')}: supported values: ${COLUMN_TYPES.map((t) => `"${t}"`).join(', ')}`,
+        field: `${at}.type`,
+      });
+    }
+    const path = column.jsonPath;
+    if (!text(path)) causes.push(required(`${at}.jsonPath`));
+    else if (!(path as string).startsWith('.')) {
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(path)}: must be a simple json path starting with .`,
+        field: `${at}.jsonPath`,
+      });
+    }
+    return causes;
+  });
+}
+
+function printerColumns(version: JsonObject): PrinterColumn[] {
+  const columns = Array.isArray(version.additionalPrinterColumns) ? version.additionalPrinterColumns : [];
+  return columns.filter(isObject).map((column) => ({
+    name: String(column.name),
+    type: String(column.type),
+    format: text(column.format) ?? '',
+    description: text(column.description) ?? '',
+    priority: typeof column.priority === 'number' ? Math.trunc(column.priority) : 0,
+    jsonPath: String(column.jsonPath),
+  }));
 }
 
 /** The types a valid CRD serves: one per version with `served: true`. */
@@ -72,6 +115,7 @@ export function typesFromCrd(crd: JsonObject): ResourceType[] {
       selectableFields: Array.isArray(version.selectableFields)
         ? version.selectableFields.filter(isObject).map((field) => String(field.jsonPath ?? '').replace(/^\./, ''))
         : [],
+      printerColumns: printerColumns(version),
       ...(isObject(version.schema) && isObject(version.schema.openAPIV3Schema)
         ? { schema: version.schema.openAPIV3Schema }
         : {}),

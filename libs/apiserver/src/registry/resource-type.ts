@@ -23,6 +23,18 @@ export interface ResourceType {
   readonly selectableFields: readonly string[];
   /** A custom resource version's `openAPIV3Schema`: its defaults and checks apply to every write. */
   readonly schema?: JsonObject;
+  /** A custom resource version's `additionalPrinterColumns` (Table responses); built-ins have printers. */
+  readonly printerColumns?: readonly PrinterColumn[];
+}
+
+/** One `additionalPrinterColumns` entry of a CRD version. */
+export interface PrinterColumn {
+  readonly name: string;
+  readonly type: string;
+  readonly format: string;
+  readonly description: string;
+  readonly priority: number;
+  readonly jsonPath: string;
 }
 
 export const STANDARD_VERBS: readonly string[] = [

@@ -8,3 +8,11 @@ export {
   type TestWebhookServer,
   type WebhookHandler,
 } from './webhook-server';
+export {
+  KUBECTL,
+  MISSING_KUBECTL,
+  hasKubectl,
+  kubectlSession,
+  skipWithoutKubectl,
+  type KubectlSession,
+} from './kubectl';
