@@ -36,8 +36,11 @@ export interface WatchEvent {
   readonly object: JsonObject;
 }
 
-/** Opens a watch and collects events; `next(n)` waits for n more (or the stream's end). */
-export async function openWatch(url: string): Promise<{
+/** Opens a watch (with the request headers given) and collects events; `waitFor(n)` waits for n of them (or the stream's end). */
+export async function openWatch(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{
   status: number;
   events: WatchEvent[];
   ended: Promise<void>;
@@ -45,7 +48,7 @@ export async function openWatch(url: string): Promise<{
   close(): void;
 }> {
   const controller = new AbortController();
-  const response = await fetch(url, { signal: controller.signal });
+  const response = await fetch(url, { signal: controller.signal, headers });
   const events: WatchEvent[] = [];
   const waiters: Array<() => void> = [];
   let done = false;
