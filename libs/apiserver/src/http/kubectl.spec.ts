@@ -10,6 +10,7 @@ import {
   kubectlSession,
   MISSING_KUBECTL,
   skipWithoutKubectl,
+  tableRows,
   type KubectlSession,
 } from '../testing/kubectl';
 
@@ -30,12 +31,6 @@ afterEach(async () => {
 
 const kubectl = (...args: string[]): Promise<string> => session.run(...args);
 const run = promisify(execFile);
-/** kubectl's table output as cells (columns split on runs of spaces). */
-const rows = (output: string): string[][] =>
-  output
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => line.trim().split(/\s+/));
 const age = expect.stringMatching(/^\d+s$/) as unknown as string;
 const file = (name: string, text: string): string => session.file(name, text);
 
@@ -222,33 +217,33 @@ spec:
     await kubectl('create', 'deployment', 'web', '--image=nginx:1', '--replicas=2');
     await kubectl('create', 'service', 'nodeport', 'np', '--tcp=80:8080');
     await kubectl('run', 'solo', '--image=busybox', '--labels=app=solo');
-    expect(rows(await kubectl('get', 'configmap', 'cfg'))).toEqual([
+    expect(tableRows(await kubectl('get', 'configmap', 'cfg'))).toEqual([
       ['NAME', 'DATA', 'AGE'],
       ['cfg', '2', age],
     ]);
-    expect(rows(await kubectl('get', 'secret', 's'))).toEqual([
+    expect(tableRows(await kubectl('get', 'secret', 's'))).toEqual([
       ['NAME', 'TYPE', 'DATA', 'AGE'],
       ['s', 'kubernetes.io/dockerconfigjson', '1', age],
     ]);
-    expect(rows(await kubectl('get', 'deploy', 'web', '-o', 'wide'))).toEqual([
+    expect(tableRows(await kubectl('get', 'deploy', 'web', '-o', 'wide'))).toEqual([
       ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR'],
       ['web', '0/2', '0', '0', age, 'nginx', 'nginx:1', 'app=web'],
     ]);
-    const service = rows(await kubectl('get', 'svc', 'np', '-o', 'wide'));
+    const service = tableRows(await kubectl('get', 'svc', 'np', '-o', 'wide'));
     expect(service[0]).toEqual(['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE', 'SELECTOR']);
     // This server allocates no cluster IPs or node ports: the cells show what is stored.
     expect(service[1]).toEqual(['np', 'NodePort', '<none>', '<none>', '80/TCP', age, 'app=np']);
-    expect(rows(await kubectl('get', 'pod', 'solo', '-o', 'wide'))).toEqual([
+    expect(tableRows(await kubectl('get', 'pod', 'solo', '-o', 'wide'))).toEqual([
       ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED', 'NODE', 'READINESS', 'GATES'],
       ['solo', '0/1', 'Pending', '0', age, '<none>', '<none>', '<none>', '<none>'],
     ]);
-    expect(rows(await kubectl('get', 'ns', 'default'))).toEqual([
+    expect(tableRows(await kubectl('get', 'ns', 'default'))).toEqual([
       ['NAME', 'STATUS', 'AGE'],
       ['default', 'Active', age],
     ]);
     // -A adds the namespace from each row's object (PartialObjectMetadata by default).
-    expect(rows(await kubectl('get', 'cm', '-A', '-l', 'missing=label'))).toEqual([]);
-    expect(rows(await kubectl('get', 'cm', 'cfg', '-n', 'default', '--show-labels'))[1]).toEqual([
+    expect(tableRows(await kubectl('get', 'cm', '-A', '-l', 'missing=label'))).toEqual([]);
+    expect(tableRows(await kubectl('get', 'cm', 'cfg', '-n', 'default', '--show-labels'))[1]).toEqual([
       'cfg',
       '2',
       age,
@@ -296,12 +291,12 @@ status: {conditions: [{type: Synced, status: "False"}, {type: Ready, status: "Tr
 `,
       ),
     );
-    expect(rows(await kubectl('get', 'gadgets'))).toEqual([
+    expect(tableRows(await kubectl('get', 'gadgets'))).toEqual([
       ['NAME', 'SIZE', 'READY'],
       ['g1', '3', 'True'],
     ]);
     const wide = await run(KUBECTL, ['get', 'gadgets', '-o', 'wide', ...session.commonArgs], { env: session.env });
-    expect(rows(wide.stdout)).toEqual([
+    expect(tableRows(wide.stdout)).toEqual([
       ['NAME', 'SIZE', 'READY', 'OWNER', 'DEEP'],
       ['g1', '3', 'True', 'ana'], // DEEP's cell is empty
     ]);
@@ -323,7 +318,7 @@ status: {conditions: [{type: Synced, status: "False"}, {type: Ready, status: "Tr
     await expect.poll(() => output, { timeout: 5000 }).toContain('second');
     await exited;
     // The watch asks for Tables too: the DATA column comes only from the server.
-    expect(rows(output)).toEqual([
+    expect(tableRows(output)).toEqual([
       ['NAME', 'DATA', 'AGE'],
       ['first', '0', age],
       ['second', '2', age],

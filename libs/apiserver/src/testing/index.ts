@@ -14,5 +14,6 @@ export {
   hasKubectl,
   kubectlSession,
   skipWithoutKubectl,
+  tableRows,
   type KubectlSession,
 } from './kubectl';

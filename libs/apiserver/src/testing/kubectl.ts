@@ -58,3 +58,11 @@ export function kubectlSession(serverUrl: string): KubectlSession {
     close: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/** kubectl's table output as cells: one array per line, columns split on runs of spaces (empty cells vanish). */
+export function tableRows(output: string): string[][] {
+  return output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.trim().split(/\s+/));
+}
