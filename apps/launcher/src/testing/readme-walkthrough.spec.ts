@@ -49,4 +49,17 @@ describe('the README walkthrough parser', () => {
     expect(missingLines(['b', 'd'], ['a b c', 'd'])).toEqual([]);
     expect(missingLines(['d', 'b'], ['a b c', 'd'])).toEqual(['b']);
   });
+
+  it('lets runs of spaces match any run, and <word> placeholders any one word', () => {
+    const printed = [
+      'NAME                                   KIND   NAME   PASS',
+      '53753c7c-adbd   Pod    docs   3      1s',
+    ];
+    expect(missingLines(['NAME  KIND NAME PASS', '<uid> Pod docs 3 <age>'], printed)).toEqual([]);
+    expect(missingLines(['<uid> Pod web 3'], printed)).toEqual(['<uid> Pod web 3']);
+    expect(missingLines(['<uid> Pod docs 3 <age> <more>'], printed)).toEqual(['<uid> Pod docs 3 <age> <more>']);
+    // Everything else is literal, regular-expression characters included.
+    expect(missingLines(['a.c (1)'], ['abc (1)'])).toEqual(['a.c (1)']);
+    expect(missingLines(['a.c (1)'], ['a.c (1)'])).toEqual([]);
+  });
 });

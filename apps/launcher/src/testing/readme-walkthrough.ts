@@ -1,7 +1,8 @@
 /**
  * The README's newcomer walkthrough as data: the shell block between `<!-- walkthrough:start -->`
  * and `<!-- walkthrough:end -->`, split into steps. A step is a command (with its heredoc, if any)
- * followed by `# ` comment lines showing what it prints; `# ...` stands for lines left out.
+ * followed by `# ` comment lines showing what it prints; `# ...` stands for lines left out, and a
+ * `<word>` in angle brackets (`<uid>`, `<age>`) for a value that differs from run to run.
  */
 import { readFileSync } from 'node:fs';
 
@@ -85,14 +86,28 @@ export function splitOutput(output: string, count: number): StepResult[] {
   return results;
 }
 
-/** The expected lines not found, in order, among the printed ones (each must contain its expected text). */
+/**
+ * The expected lines not found, in order, among the printed ones. Each must appear within a printed
+ * line, where a run of spaces matches any run (kubectl pads columns to their widest cell) and a
+ * `<word>` placeholder matches any one word.
+ */
 export function missingLines(expected: readonly string[], printed: readonly string[]): string[] {
   const missing: string[] = [];
   let from = 0;
   for (const line of expected) {
-    const at = printed.findIndex((candidate, index) => index >= from && candidate.includes(line));
+    const pattern = linePattern(line);
+    const at = printed.findIndex((candidate, index) => index >= from && pattern.test(candidate));
     if (at < 0) missing.push(line);
     else from = at + 1;
   }
   return missing;
+}
+
+function linePattern(line: string): RegExp {
+  const parts = line.split(/(<[a-z][a-z-]*>|\s+)/).map((part) => {
+    if (/^<[a-z][a-z-]*>$/.test(part)) return '\\S+';
+    if (/^\s+$/.test(part)) return '\\s+';
+    return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  });
+  return new RegExp(parts.join(''));
 }

@@ -1,4 +1,4 @@
-// The wgpolicyk8s.io CRDs' printer columns, through the real kubectl: what `kubectl get polr -o wide` shows.
+// The CRDs' printer columns through the real kubectl: what `kubectl get polr -o wide` and `kubectl get cpol` show.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryApiServer } from '@edict/apiserver';
 import {
@@ -28,7 +28,7 @@ if (!hasKubectl) {
   });
 }
 
-describe.skipIf(!hasKubectl)('PolicyReport columns in kubectl', () => {
+describe.skipIf(!hasKubectl)('printer columns in kubectl', () => {
   const server = new InMemoryApiServer();
   let kubectl: KubectlSession;
 
@@ -67,6 +67,53 @@ describe.skipIf(!hasKubectl)('PolicyReport columns in kubectl', () => {
       ['team', ...report],
     ]);
     expect(tableRows(await kubectl.run('get', 'polr', '-n', 'team'))).toEqual([header, report]);
+  });
+
+  it("shows Kyverno's ClusterPolicy columns, READY and MESSAGE from the Ready condition", async () => {
+    server.create({
+      apiVersion: 'kyverno.io/v1',
+      kind: 'ClusterPolicy',
+      metadata: { name: 'require-labels' },
+      spec: { admission: true, background: false, failurePolicy: 'Fail', rules: [] },
+    });
+    const status = {
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'Succeeded',
+          message: 'Ready',
+          lastTransitionTime: '2026-01-01T00:00:00Z',
+        },
+      ],
+      rulecount: { validate: 2, mutate: 0, generate: 0, verifyimages: 0 },
+    };
+    await kubectl.run(
+      'patch',
+      'cpol',
+      'require-labels',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status }),
+    );
+    expect(tableRows(await kubectl.run('get', 'cpol'))).toEqual([
+      ['NAME', 'ADMISSION', 'BACKGROUND', 'READY', 'AGE', 'MESSAGE'],
+      ['require-labels', 'true', 'false', 'True', age, 'Ready'],
+    ]);
+    expect(tableRows(await kubectl.run('get', 'cpol', '-o', 'wide'))[1]).toEqual([
+      'require-labels',
+      'true',
+      'false',
+      'True',
+      age,
+      'Fail',
+      '2',
+      '0',
+      '0',
+      '0',
+      'Ready',
+    ]);
   });
 
   it('shows them for ClusterPolicyReports', async () => {
