@@ -1,6 +1,6 @@
 /**
- * End to end through the in-memory API server: the admission controller refuses an invalid cleanup
- * policy with the reason; the cleanup controller (two replicas, one leader) deletes what a
+ * End to end through the in-memory API server: the cleanup controller (two replicas, one leader)
+ * publishes its validation webhook, which refuses an invalid cleanup policy with the reason; it deletes what a
  * ClusterCleanupPolicy selects on its schedule and leaves the rest, deletes TTL-labelled objects
  * when due and leaves a bad label alone, and runs a slot once even while two replicas both act as
  * leader (election does not fence; the status claim does).
@@ -45,16 +45,34 @@ describe('cleanup controller', () => {
 
   beforeAll(async () => {
     cluster = await startE2eCluster();
-    await cluster.startReplica();
-    await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate-policy.edict.svc');
     for (const identity of ['cleanup-a', 'cleanup-b'])
       replicas.push(await startTestCleanup(cluster, { leaseIdentity: identity }));
     await eventually(() => leader() !== undefined, 'a cleanup leader');
+    await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'edict-cleanup-controller.edict.svc');
   }, 60_000);
 
   afterAll(async () => {
     for (const replica of replicas) await replica.stop().catch(() => undefined);
     await cluster?.stop();
+  });
+
+  it('publishes its webhook configuration as Kyverno does', () => {
+    const published = cluster.apiServer.get(
+      'admissionregistration.k8s.io/v1',
+      'ValidatingWebhookConfiguration',
+      'edict-cleanup-validating-webhook-cfg',
+    ) as Obj;
+    expect(published.webhooks).toEqual([
+      expect.objectContaining({
+        name: 'edict-cleanup-controller.edict.svc',
+        failurePolicy: 'Fail',
+        sideEffects: 'None',
+        clientConfig: expect.objectContaining({
+          service: { name: 'edict-cleanup-controller', namespace: 'edict', path: '/validate', port: 443 },
+        }),
+        rules: [expect.objectContaining({ resources: ['cleanuppolicies', 'clustercleanuppolicies'] })],
+      }),
+    ]);
   });
 
   it('refuses an invalid cleanup policy with the reason naming the field', async () => {

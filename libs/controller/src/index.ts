@@ -30,3 +30,4 @@ export {
   WEBHOOK_SERVER_CONFIG,
   WebhookScheduler,
 } from './webhook-server/webhook-scheduler';
+export { removeWebhooksIfScaledToZero } from './webhook-server/remove-webhooks';

@@ -39,6 +39,8 @@ export interface E2eCluster {
   readonly names: InstallNames;
   /** Starts a controller replica; the Service points at the replica started last. Logs errors only unless `options.logger` says otherwise. */
   startReplica(overrides?: Partial<ControllerConfig>, options?: StartOptions): Promise<RunningController>;
+  /** Routes the Service `<namespace>/<name>` to a local HTTPS port, as kube-proxy would (another controller's webhook). */
+  routeService(namespace: string, name: string, port: number): void;
   /** Creates a ClusterPolicy and waits until every running replica's cache has it. */
   createClusterPolicy(policy: { metadata: { name: string } }): Promise<void>;
   deleteClusterPolicy(name: string): Promise<void>;
@@ -89,6 +91,9 @@ export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<
       endpoints[`${config.namespace}/${config.serviceName}`] = `https://127.0.0.1:${replica.port}`;
       await replica.app.get(PolicyCache).waitForSync(5_000);
       return replica;
+    },
+    routeService(namespace, name, port) {
+      endpoints[`${namespace}/${name}`] = `https://127.0.0.1:${port}`;
     },
     async createClusterPolicy(policy) {
       await custom.createClusterCustomObject({
