@@ -83,6 +83,28 @@ describe('local mode (npm start without a cluster)', () => {
     expect(local.rejected[0]!.message).toContain('admission webhook "validate-policy.edict.svc" denied the request');
   });
 
+  it("refuses an invalid cleanup policy through the cleanup controller's own webhook", async () => {
+    const refused = await custom
+      .createClusterCustomObject({
+        group: 'kyverno.io',
+        version: 'v2',
+        plural: 'clustercleanuppolicies',
+        body: {
+          apiVersion: 'kyverno.io/v2',
+          kind: 'ClusterCleanupPolicy',
+          metadata: { name: 'bad-schedule' },
+          spec: { match: { any: [{ resources: { kinds: ['Pod'] } }] }, schedule: 'invalid-schedule' },
+        },
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(apiErrorMessage(refused)).toContain(
+      'admission webhook "edict-cleanup-controller.edict.svc" denied the request: spec.schedule: invalid cron schedule',
+    );
+  });
+
   it('denies a Pod an example policy forbids, through the API server, with the policy message', async () => {
     const denied = await core.createNamespacedPod({ namespace: 'default', body: testPod('unlabelled') }).then(
       () => undefined,
@@ -146,6 +168,7 @@ describe("local mode under Kyverno's names (EDICT_INSTALL_NAME=kyverno)", () => 
       .map((configuration) => (configuration.metadata as { name: string }).name)
       .sort();
     expect(names).toEqual([
+      'kyverno-cleanup-validating-webhook-cfg',
       'kyverno-exception-validating-webhook-cfg',
       'kyverno-policy-validating-webhook-cfg',
       'kyverno-resource-validating-webhook-cfg',
