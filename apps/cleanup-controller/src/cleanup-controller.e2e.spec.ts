@@ -1,6 +1,7 @@
 /**
  * End to end through the in-memory API server: the cleanup controller (two replicas, one leader)
- * publishes its validation webhook, which refuses an invalid cleanup policy with the reason; it deletes what a
+ * publishes its validation webhook, which refuses an invalid cleanup policy with the reason, and a
+ * policy on a kind its ServiceAccount may not delete (RBAC answers the access reviews); it deletes what a
  * ClusterCleanupPolicy selects on its schedule and leaves the rest, deletes TTL-labelled objects
  * when due and leaves a bad label alone, and runs a slot once even while two replicas both act as
  * leader (election does not fence; the status claim does).
@@ -44,7 +45,21 @@ describe('cleanup controller', () => {
   });
 
   beforeAll(async () => {
-    cluster = await startE2eCluster();
+    cluster = await startE2eCluster({ authorization: 'RBAC' });
+    // What Kyverno's chart lets the cleanup controller's ServiceAccount do here: Pods only.
+    create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'cleanup-pods' },
+      rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'delete'] }],
+    });
+    create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'cleanup-pods' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cleanup-pods' },
+      subjects: [{ kind: 'ServiceAccount', namespace: 'edict', name: 'edict-cleanup-controller' }],
+    });
     for (const identity of ['cleanup-a', 'cleanup-b'])
       replicas.push(await startTestCleanup(cluster, { leaseIdentity: identity }));
     await eventually(() => leader() !== undefined, 'a cleanup leader');
@@ -86,6 +101,25 @@ describe('cleanup controller', () => {
       }),
     ).rejects.toThrow(/denied the request: spec\.schedule: invalid cron schedule .*expected exactly 5 fields/);
     expect(get('kyverno.io/v2', 'ClusterCleanupPolicy', 'bad')).toBeUndefined();
+  });
+
+  it('refuses a cleanup policy on a kind its ServiceAccount may not delete, as Kyverno words it', async () => {
+    const configMaps = {
+      ...cleanupPolicy('config-maps', '*/5 * * * *', 'x'),
+      spec: {
+        ...cleanupPolicy('config-maps', '*/5 * * * *', 'x').spec,
+        match: { any: [{ resources: { kinds: ['ConfigMap'] } }] },
+      },
+    };
+    await expect(
+      cluster.custom.createClusterCustomObject({
+        group: 'kyverno.io',
+        version: 'v2',
+        plural: 'clustercleanuppolicies',
+        body: configMaps,
+      }),
+    ).rejects.toThrow(/denied the request: cleanup controller has no permission to delete kind ConfigMap/);
+    expect(get('kyverno.io/v2', 'ClusterCleanupPolicy', 'config-maps')).toBeUndefined();
   });
 
   it('deletes what a ClusterCleanupPolicy selects on its schedule and leaves the others', async () => {

@@ -204,7 +204,13 @@ describe('webhook controller against the in-memory API server', () => {
     };
     // Discovery cached for a minute: only the served-types signal can make it read the CRD.
     const discovery = new DiscoveryResolver(resources.http, 60_000);
-    const late = new WebhookReconciler(options, new PolicyWebhooks(options, cache, discovery, servedTypes), ca, store, gate);
+    const late = new WebhookReconciler(
+      options,
+      new PolicyWebhooks(options, cache, discovery, servedTypes),
+      ca,
+      store,
+      gate,
+    );
     late.start();
     try {
       await resources.create(noAutogen(policyOf('gadgets', [labelRule('r', ['Gadget'])])) as unknown as JsonObject);

@@ -5,8 +5,13 @@
 import type { Provider } from '@nestjs/common';
 import { KubeResources } from '@edict/kube';
 import { NamespaceLabels } from '../cluster/namespace-labels.service';
-import { ClusterContextLoaders, ClusterResourceLoader, IMAGE_DATA_SOURCE, type ImageDataSource } from '@edict/context';
-import { KubeAccessReviewer } from './kube-access-reviewer';
+import {
+  ClusterContextLoaders,
+  ClusterResourceLoader,
+  IMAGE_DATA_SOURCE,
+  KubeAccessReviewer,
+  type ImageDataSource,
+} from '@edict/context';
 import { ConfigMapCache } from './configmap-cache';
 import { ContextApiCallers } from './context-api-callers';
 import { GlobalContextService } from './global-context.service';

@@ -50,12 +50,18 @@ export interface E2eCluster {
 export interface E2eClusterOptions {
   /** The replicas' install name (default `edict`); its namespace is created. */
   readonly installName?: string;
+  /** How the API server answers access reviews and authorizes requests (default: everything allowed). */
+  readonly authorization?: 'AlwaysAllow' | 'RBAC';
 }
 
 export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<E2eCluster> {
   const names = installNames(options.installName ?? DEFAULT_INSTALL_NAME);
   const endpoints: Record<string, string> = {};
-  const apiServer = new InMemoryApiServer({ bookmarkIntervalMs: 200, serviceEndpoints: endpoints });
+  const apiServer = new InMemoryApiServer({
+    bookmarkIntervalMs: 200,
+    serviceEndpoints: endpoints,
+    ...(options.authorization ? { authorization: { mode: options.authorization } } : {}),
+  });
   const { url } = await apiServer.start({ host: '127.0.0.1', port: 0 });
   installPolicyCrds(apiServer);
   apiServer.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: names.namespace } });

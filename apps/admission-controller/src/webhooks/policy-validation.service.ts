@@ -22,7 +22,7 @@ import {
 import { ApiResources } from '../cluster/api-resources';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
-import { KubeAccessReviewer } from '../context/kube-access-reviewer';
+import { KubeAccessReviewer } from '@edict/context';
 
 @Injectable()
 export class PolicyValidationService implements OnModuleInit {

@@ -63,7 +63,9 @@ export async function startHttpController(
     throw error;
   }
   const port = (app.getHttpServer().address() as AddressInfo).port;
-  new Logger(name).log(`${listen.tls ? 'webhooks, ' : ''}health and metrics on ${listen.tls ? 'https' : 'http'}://${listen.host}:${port}`);
+  new Logger(name).log(
+    `${listen.tls ? 'webhooks, ' : ''}health and metrics on ${listen.tls ? 'https' : 'http'}://${listen.host}:${port}`,
+  );
   let stopping: Promise<void> | undefined;
   return { app, port, stop: () => (stopping ??= app.close()) };
 }

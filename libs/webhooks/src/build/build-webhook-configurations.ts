@@ -128,7 +128,13 @@ export function buildWebhookConfigurations(
     validatingConfiguration(names.resourceValidating, labels, validatingHooks),
   ];
   const policyHook = (name: string, path: string, rules: readonly FixedWebhookRule[]): ValidatingWebhook =>
-    fixedValidatingWebhook({ name, client: client(path), rules, failurePolicy: 'Fail', timeoutSeconds: defaultTimeout });
+    fixedValidatingWebhook({
+      name,
+      client: client(path),
+      rules,
+      failurePolicy: 'Fail',
+      timeoutSeconds: defaultTimeout,
+    });
   if (options.policyValidation !== false) {
     validating.push(
       validatingConfiguration(names.policyValidating, labels, [

@@ -31,7 +31,13 @@ import {
   WEBHOOK_OPTIONS,
 } from '../webhooks.constants';
 import { covers } from './covers';
-import type { CaBundleSource, DesiredWebhooks, DesiredWebhookSet, WebhookConfigStore, WebhookLeaderGate } from './ports';
+import type {
+  CaBundleSource,
+  DesiredWebhooks,
+  DesiredWebhookSet,
+  WebhookConfigStore,
+  WebhookLeaderGate,
+} from './ports';
 
 export type ReconcileOutcome =
   | { readonly status: 'skipped'; readonly reason: 'stopped' | 'not-leader' | 'no-ca-bundle' }

@@ -1,6 +1,7 @@
 /**
- * CEL `authorizer` checks of validate.cel rules, asked of the API server as SubjectAccessReviews
- * (what Kubernetes' own admission CEL does through its authorizer).
+ * Authorization questions asked of the API server as SubjectAccessReviews: CEL `authorizer` checks
+ * of validate.cel rules (what Kubernetes' own admission CEL does through its authorizer), and
+ * whether the background or cleanup controller may do what a policy needs of it.
  */
 import type { AccessReviewDecision, AccessReviewer, AccessReviewRequest } from '@edict/engine';
 import type { KubeResources } from '@edict/kube';
