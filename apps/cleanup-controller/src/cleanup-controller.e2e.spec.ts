@@ -1,11 +1,14 @@
 /**
  * End to end through the in-memory API server: the cleanup controller (two replicas, one leader)
  * publishes its validation webhook, which refuses an invalid cleanup policy with the reason, and a
- * policy on a kind its ServiceAccount may not delete (RBAC answers the access reviews); it deletes what a
+ * policy on a kind its ServiceAccount may not delete (RBAC answers the access reviews); it deletes
+ * what a policy's conditions select with a service call's answer in their context; it deletes what a
  * ClusterCleanupPolicy selects on its schedule and leaves the rest, deletes TTL-labelled objects
  * when due and leaves a bad label alone, and runs a slot once even while two replicas both act as
  * leader (election does not fence; the status claim does).
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@edict/engine';
 import { KubeResources, type KubeObject } from '@edict/kube';
@@ -21,6 +24,9 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 describe('cleanup controller', () => {
   let cluster: E2eCluster;
+  // A service a policy's apiCall asks which Pods to delete; it counts its calls.
+  let verdicts: Server;
+  let verdictCalls = 0;
   const replicas: RunningHttpController[] = [];
   const leader = () => replicas.find((replica) => replica.app.get(LeaderService).isLeader());
   const get = (apiVersion: string, kind: string, name: string, namespace?: string) =>
@@ -60,8 +66,15 @@ describe('cleanup controller', () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cleanup-pods' },
       subjects: [{ kind: 'ServiceAccount', namespace: 'edict', name: 'edict-cleanup-controller' }],
     });
+    verdicts = createServer((_request, response) => {
+      verdictCalls++;
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ delete: ['svc-target'] }));
+    });
+    await new Promise<void>((resolve) => verdicts.listen(0, '127.0.0.1', resolve));
+    // The service listens on loopback, which the egress guard blocks by default.
     for (const identity of ['cleanup-a', 'cleanup-b'])
-      replicas.push(await startTestCleanup(cluster, { leaseIdentity: identity }));
+      replicas.push(await startTestCleanup(cluster, { leaseIdentity: identity, egressBlockedCidrs: [] }));
     await eventually(() => leader() !== undefined, 'a cleanup leader');
     await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'edict-cleanup-controller.edict.svc');
   }, 60_000);
@@ -69,6 +82,7 @@ describe('cleanup controller', () => {
   afterAll(async () => {
     for (const replica of replicas) await replica.stop().catch(() => undefined);
     await cluster?.stop();
+    verdicts?.close();
   });
 
   it('publishes its webhook configuration as Kyverno does', () => {
@@ -148,6 +162,32 @@ describe('cleanup controller', () => {
       'the PolicyApplied event',
     );
     cluster.apiServer.delete('kyverno.io/v2', 'ClusterCleanupPolicy', 'clean-example');
+  });
+
+  it('loads a service call into the context of its conditions and deletes what they select', async () => {
+    pod('svc-target');
+    pod('svc-bystander');
+    const url = `http://127.0.0.1:${(verdicts.address() as AddressInfo).port}/verdict`;
+    await cluster.custom.createClusterCustomObject({
+      group: 'kyverno.io',
+      version: 'v2',
+      plural: 'clustercleanuppolicies',
+      body: {
+        apiVersion: 'kyverno.io/v2',
+        kind: 'ClusterCleanupPolicy',
+        metadata: { name: 'ask-a-service' },
+        spec: {
+          context: [{ name: 'verdict', apiCall: { method: 'GET', service: { url }, jmesPath: 'delete' } }],
+          match: { any: [{ resources: { kinds: ['Pod'] } }] },
+          conditions: { all: [{ key: '{{ target.metadata.name }}', operator: 'AnyIn', value: '{{ verdict }}' }] },
+          schedule: '@every 2s',
+        },
+      },
+    });
+    await eventually(() => get('v1', 'Pod', 'svc-target', 'default') === undefined, 'svc-target deleted', 15_000);
+    expect(get('v1', 'Pod', 'svc-bystander', 'default')).toBeDefined();
+    expect(verdictCalls).toBeGreaterThan(0);
+    cluster.apiServer.delete('kyverno.io/v2', 'ClusterCleanupPolicy', 'ask-a-service');
   });
 
   it('deletes TTL-labelled objects when due and leaves a label that is no TTL alone', async () => {
