@@ -16,7 +16,6 @@ describe('loadCleanupConfig', () => {
       namespace: 'kyverno',
       leaseName: 'kyverno-cleanup-controller',
       serviceName: 'kyverno-cleanup-controller',
-      username: 'system:serviceaccount:kyverno:kyverno-cleanup-controller',
     });
   });
 

@@ -5,7 +5,7 @@
  * once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
-import { IsInt, Matches, Max, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
 import { CONTROLLER_ENVIRONMENT, loadConfig, WebhookServerConfig, type ConfigSpec } from '@edict/controller';
 
@@ -14,13 +14,6 @@ export class CleanupConfig extends WebhookServerConfig {
 
   /** Kyverno's cleanup controller Service. */
   override serviceName = 'edict-cleanup-controller';
-
-  /**
-   * This controller's username as the API server authenticates it (its ServiceAccount's), about
-   * which the webhook asks whether it may list and delete what a cleanup policy matches.
-   */
-  @Matches(/^\S+$/, { message: 'username must be a non-empty word' })
-  username = 'system:serviceaccount:edict:edict-cleanup-controller';
 
   /** HTTPS port of the cleanup policy webhook, health and metrics (0: any free port). */
   override port = 9443;
@@ -49,7 +42,6 @@ const ENVIRONMENT: EnvironmentTable<CleanupConfig> = {
   EDICT_CLEANUP_PORT: ['port', 'int'],
   EDICT_CLEANUP_LEASE_NAME: ['leaseName', 'string'],
   EDICT_CLEANUP_SERVICE_NAME: ['serviceName', 'string'],
-  EDICT_CLEANUP_USERNAME: ['username', 'string'],
   EDICT_CLEANUP_WEBHOOK_URL: ['webhookUrl', 'string'],
   EDICT_CLEANUP_WEBHOOK_SERVICE_PORT: ['webhookServicePort', 'int'],
   EDICT_CLEANUP_DEPLOYMENT_NAME: ['deploymentName', 'string'],
@@ -71,12 +63,7 @@ const SPEC: ConfigSpec<CleanupConfig> = {
   what: 'cleanup controller',
   type: CleanupConfig,
   environment: ENVIRONMENT,
-  names: (names) => ({
-    leaseName: names.leases.cleanupController,
-    serviceName: names.cleanupService,
-    // Kyverno's chart names the ServiceAccount as the Service.
-    username: `system:serviceaccount:${names.namespace}:${names.cleanupService}`,
-  }),
+  names: (names) => ({ leaseName: names.leases.cleanupController, serviceName: names.cleanupService }),
 };
 
 /** The configuration from `env`, with `overrides` (tests, the local launcher) on top; throws ControllerConfigError. */

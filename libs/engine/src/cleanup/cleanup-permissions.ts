@@ -4,6 +4,8 @@
  * review per verb and type, in the policy's namespace for a CleanupPolicy). Delete is asked before
  * list, and the first missing permission refuses, with Kyverno's message naming verb and kind. A
  * kind the API server does not serve, or a review that cannot be made, refuses too (fail closed).
+ * The reviewer answers for the cleanup controller itself (Kyverno asks with SelfSubjectAccessReviews,
+ * which need no RBAC of their own), so the questions carry no user.
  */
 import type { AccessReviewer } from '../engine/loaders';
 import type { Diagnostic, MatchResources, ResourceFilter } from '../policy';
@@ -15,9 +17,7 @@ export type CleanupKindResolver = (
 ) => Promise<ReadonlyArray<{ readonly group: string; readonly resource: string }>>;
 
 export interface CleanupPermissionOptions {
-  /** The cleanup controller's username, and the groups its token carries. */
-  readonly user: string;
-  readonly groups?: readonly string[];
+  /** Answers whether the cleanup controller itself may (the request's user fields are empty). */
   readonly reviewer: AccessReviewer;
   readonly resolve: CleanupKindResolver;
 }
@@ -51,8 +51,7 @@ export async function checkCleanupPermissions(
         let allowed: boolean;
         try {
           const decision = await options.reviewer.review({
-            user: options.user,
-            ...(options.groups ? { groups: [...options.groups] } : {}),
+            user: '',
             resourceAttributes: { group, resource, verb, ...(namespace ? { namespace } : {}) },
           });
           allowed = decision.allowed;
