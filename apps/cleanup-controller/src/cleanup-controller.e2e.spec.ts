@@ -51,21 +51,48 @@ describe('cleanup controller', () => {
   });
 
   beforeAll(async () => {
-    cluster = await startE2eCluster({ authorization: 'RBAC' });
-    // What Kyverno's chart lets the cleanup controller's ServiceAccount do here: Pods only.
+    cluster = await startE2eCluster({ rbac: true });
+    // The controller acts as its ServiceAccount, with what Kyverno's chart grants it and Pods to
+    // delete (its `extraResources`): no ConfigMaps.
     create({
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
-      metadata: { name: 'cleanup-pods' },
-      rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'delete'] }],
+      metadata: { name: 'cleanup-controller' },
+      rules: [
+        {
+          apiGroups: ['kyverno.io'],
+          resources: ['cleanuppolicies', 'clustercleanuppolicies'],
+          verbs: ['get', 'list', 'watch'],
+        },
+        {
+          apiGroups: ['kyverno.io'],
+          resources: ['cleanuppolicies/status', 'clustercleanuppolicies/status'],
+          verbs: ['update', 'patch'],
+        },
+        { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
+        {
+          apiGroups: ['coordination.k8s.io'],
+          resources: ['leases'],
+          verbs: ['create', 'delete', 'get', 'patch', 'update'],
+        },
+        { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+        { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews'], verbs: ['create'] },
+        { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], verbs: ['*'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['*'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'delete'] },
+      ],
     });
     create({
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
-      metadata: { name: 'cleanup-pods' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cleanup-pods' },
+      metadata: { name: 'cleanup-controller' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cleanup-controller' },
       subjects: [{ kind: 'ServiceAccount', namespace: 'edict', name: 'edict-cleanup-controller' }],
     });
+    const kubeconfig = await cluster.kubeconfigAs('system:serviceaccount:edict:edict-cleanup-controller', [
+      'system:serviceaccounts',
+      'system:serviceaccounts:edict',
+    ]);
     verdicts = createServer((_request, response) => {
       verdictCalls++;
       response.setHeader('content-type', 'application/json');
@@ -74,7 +101,7 @@ describe('cleanup controller', () => {
     await new Promise<void>((resolve) => verdicts.listen(0, '127.0.0.1', resolve));
     // The service listens on loopback, which the egress guard blocks by default.
     for (const identity of ['cleanup-a', 'cleanup-b'])
-      replicas.push(await startTestCleanup(cluster, { leaseIdentity: identity, egressBlockedCidrs: [] }));
+      replicas.push(await startTestCleanup(cluster, { leaseIdentity: identity, egressBlockedCidrs: [], kubeconfig }));
     await eventually(() => leader() !== undefined, 'a cleanup leader');
     await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'edict-cleanup-controller.edict.svc');
   }, 60_000);
