@@ -1,12 +1,13 @@
 /**
  * WebhookReconciler: keeps the webhook configurations in line with what they should be
  * (DesiredWebhooks: the policies' for the admission controller, fixed ones for the cleanup
- * controller) and the CA bundle. Leader only (it checks the gate before every pass and every write); idempotent
- * (writes only on drift, updates carry the observed resourceVersion and are retried on conflict).
+ * controller) and the CA bundle. Leader only (it checks the gate before every pass and every
+ * write); idempotent (writes only on drift, updates carry the observed resourceVersion and are
+ * retried on conflict).
  *
  * Narrowing guard: while the desired set is incomplete (the policy cache has not synced, or some
- * kind could not be resolved), a pass publishes the union of what is stored and what it computed, so a webhook never loses a
- * rule before the complete policy set is known (Kyverno starts its webhook controller only after
+ * kind could not be resolved), a pass publishes the union of what is stored and what it computed,
+ * so a webhook never loses a rule before the complete policy set is known (Kyverno starts its webhook controller only after
  * its policy informers synced, and keeps policies "not ready" until their kinds are in the
  * webhooks). Once complete, the computed set is published as is, which may narrow it.
  *
@@ -170,10 +171,10 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     if (!ca || ca.caBundlePem.trim() === '') return { status: 'skipped', reason: 'no-ca-bundle' };
 
     const built = await this.wanted.build(ca.caBundlePem);
-    const complete = built.complete;
+    const { complete } = built;
     if (!complete) {
       this.logger.debug?.(
-        `publishing a union with the stored webhooks: ${built.unresolved.length > 0 ? `unresolved kinds ${built.unresolved.join(', ')}` : 'policy cache not synced'}`,
+        `publishing a union with the stored webhooks: ${built.unresolved.length > 0 ? `unresolved kinds ${built.unresolved.join(', ')}` : 'desired set not complete yet'}`,
       );
     }
     const outcome = {
