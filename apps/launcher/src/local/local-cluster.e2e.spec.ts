@@ -38,7 +38,7 @@ describe('local mode (npm start without a cluster)', () => {
     kubeConfig.loadFromFile(local.kubeconfigPath);
     core = kubeConfig.makeApiClient(CoreV1Api);
     custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  });
+  }, 60_000); // every controller, two serving certificates and their webhooks: slow on a loaded machine
 
   afterAll(async () => {
     await local?.stop();
