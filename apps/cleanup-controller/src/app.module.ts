@@ -45,7 +45,7 @@ export class CleanupControllerModule {
         TerminusModule.forRoot({ logger: false }),
         ...clusterModules(config),
         certificates,
-        // The webhook controller of the admission controller, publishing this fixed configuration.
+        // The admission controller's webhook controller (@edict/webhooks), publishing this fixed configuration.
         WebhooksModule.forRootAsync({
           imports: [certificates],
           inject: [TlsMaterial, KubeResources, LeaderService],

@@ -145,13 +145,8 @@ describe('cleanup controller', () => {
   });
 
   it('refuses a cleanup policy on a kind its ServiceAccount may not delete, as Kyverno words it', async () => {
-    const configMaps = {
-      ...cleanupPolicy('config-maps', '*/5 * * * *', 'x'),
-      spec: {
-        ...cleanupPolicy('config-maps', '*/5 * * * *', 'x').spec,
-        match: { any: [{ resources: { kinds: ['ConfigMap'] } }] },
-      },
-    };
+    const configMaps = cleanupPolicy('config-maps', '*/5 * * * *', 'x');
+    configMaps.spec.match = { any: [{ resources: { kinds: ['ConfigMap'] } }] };
     await expect(
       cluster.custom.createClusterCustomObject({
         group: 'kyverno.io',
