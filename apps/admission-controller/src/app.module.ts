@@ -6,9 +6,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TerminusModule } from '@nestjs/terminus';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { CertModule, TlsMaterial } from '@edict/cert';
-import { KUBE_CONFIG, KubeResources } from '@edict/kube';
+import { TlsMaterial } from '@edict/cert';
+import { KubeResources } from '@edict/kube';
 import { LeaderService } from '@edict/leader';
 import {
   clusterModules,
@@ -18,6 +17,9 @@ import {
   policyModule,
   PolicyReadiness,
   READINESS_CHECKS,
+  servingCertModule,
+  WEBHOOK_SERVER_CONFIG,
+  WebhookScheduler,
 } from '@edict/controller';
 import {
   ADMISSION_CONFIG_SOURCE,
@@ -30,18 +32,16 @@ import { ReportsMetrics, ReportsModule } from '@edict/reports';
 import { leaderGateOf, WebhooksModule } from '@edict/webhooks';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { adminEndpoints } from './admin/admin-endpoints';
-import { leaderGateFor } from './cluster/leader-gate';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
 import { RoleResolverService } from './cluster/role-resolver.service';
 import { ApiResources } from './cluster/api-resources';
 import type { ControllerConfig } from './config/controller-config';
-import { certLabelOptions, webhookNameOptions } from './config/install-name-options';
+import { webhookNameOptions } from './config/install-name-options';
 import { CONTROLLER_CONFIG } from './config/tokens';
 import { contextLoaderProviders } from './context/context-loader.providers';
 import { ReadinessIndicators } from './health/readiness.indicators';
 import { LifecycleState } from './lifecycle/lifecycle-state';
 import { AdmissionMetrics } from './metrics/admission-metrics';
-import { SchedulerService } from './scheduler/scheduler.service';
 import { policyStatusWriterProvider } from './status/policy-status.provider';
 import { SynchronizeRequestsService } from './after/synchronize-requests.service';
 import { UpdateRequestCount } from './after/update-request-count';
@@ -55,19 +55,7 @@ import { PolicyValidationService } from './webhooks/policy-validation.service';
 export class AdmissionControllerModule {
   static forRoot(config: ControllerConfig): DynamicModule {
     // Held in constants so the webhook controller can import the very same module instances.
-    const certificates = CertModule.forRootAsync({
-      inject: [KUBE_CONFIG, LeaderService],
-      useFactory: (kubeConfig: KubeConfig, leader: LeaderService) => ({
-        kubeConfig,
-        leaderGate: leaderGateFor(leader),
-        serviceName: config.serviceName,
-        namespace: config.namespace,
-        keyAlgorithm: config.tlsKeyAlgorithm,
-        extraDnsNames: config.extraDnsNames,
-        ipAddresses: config.ipAddresses,
-        ...certLabelOptions(config.installName),
-      }),
-    });
+    const certificates = servingCertModule(config);
     const crds = CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds);
     const policies = policyModule(config);
     // Swagger's /admin/* debugging endpoints, only when switched on (EDICT_ADMIN_ENDPOINTS=true).
@@ -130,6 +118,7 @@ export class AdmissionControllerModule {
       ],
       providers: [
         { provide: CONTROLLER_CONFIG, useValue: config },
+        { provide: WEBHOOK_SERVER_CONFIG, useValue: config },
         { provide: ADMISSION_CONFIG_SOURCE, useValue: config },
         LifecycleState,
         AdmissionConfigService,
@@ -165,7 +154,7 @@ export class AdmissionControllerModule {
           inject: [AdmissionMetrics, ReportsMetrics],
           useFactory: (admission: AdmissionMetrics, reports: ReportsMetrics) => [admission.registry, reports.registry],
         },
-        SchedulerService,
+        WebhookScheduler,
         policyStatusWriterProvider,
         ...admin.providers,
       ],

@@ -14,7 +14,7 @@ import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
-import { WebhookRemoval } from '@edict/webhooks';
+import { removeWebhooksIfScaledToZero } from '@edict/controller';
 import { setUpSwagger } from './admin/swagger';
 import { AdmissionControllerModule } from './app.module';
 import type { ControllerConfig } from './config/controller-config';
@@ -103,20 +103,4 @@ async function stopController(app: NestFastifyApplication, config: ControllerCon
   if (!(await app.get(AfterAdmissionService).drain(config.drainTimeoutMs)))
     logger.warn(`after-admission work still queued after ${config.drainTimeoutMs}ms; dropped`);
   await app.close();
-}
-
-/**
- * Going away for good (Deployment scaled to zero or deleted): take the webhook configurations
- * along, so the cluster is not left with webhooks nobody answers. A rolling update keeps them.
- * Never blocks the shutdown on an error.
- */
-async function removeWebhooksIfScaledToZero(app: NestFastifyApplication, logger: Logger): Promise<void> {
-  try {
-    if (await app.get(WebhookRemoval).removeIfScaledToZero())
-      logger.log('scaled to zero: webhook configurations removed');
-  } catch (error) {
-    logger.warn(
-      `could not remove the webhook configurations: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
 }

@@ -1,10 +1,14 @@
 /**
- * End to end through the in-memory API server: the admission controller refuses an invalid cleanup
- * policy with the reason; the cleanup controller (two replicas, one leader) deletes what a
+ * End to end through the in-memory API server: the cleanup controller (two replicas, one leader)
+ * publishes its validation webhook, which refuses an invalid cleanup policy with the reason, and a
+ * policy on a kind its ServiceAccount may not delete (RBAC answers the access reviews); it deletes
+ * what a policy's conditions select with a service call's answer in their context; it deletes what a
  * ClusterCleanupPolicy selects on its schedule and leaves the rest, deletes TTL-labelled objects
  * when due and leaves a bad label alone, and runs a slot once even while two replicas both act as
  * leader (election does not fence; the status claim does).
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@edict/engine';
 import { KubeResources, type KubeObject } from '@edict/kube';
@@ -20,6 +24,9 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 describe('cleanup controller', () => {
   let cluster: E2eCluster;
+  // A service a policy's apiCall asks which Pods to delete; it counts its calls.
+  let verdicts: Server;
+  let verdictCalls = 0;
   const replicas: RunningHttpController[] = [];
   const leader = () => replicas.find((replica) => replica.app.get(LeaderService).isLeader());
   const get = (apiVersion: string, kind: string, name: string, namespace?: string) =>
@@ -44,17 +51,84 @@ describe('cleanup controller', () => {
   });
 
   beforeAll(async () => {
-    cluster = await startE2eCluster();
-    await cluster.startReplica();
-    await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate-policy.edict.svc');
+    cluster = await startE2eCluster({ rbac: true });
+    // The controller acts as its ServiceAccount, with what Kyverno's chart grants it and Pods to
+    // delete (its `extraResources`): no ConfigMaps.
+    create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'cleanup-controller' },
+      rules: [
+        {
+          apiGroups: ['kyverno.io'],
+          resources: ['cleanuppolicies', 'clustercleanuppolicies'],
+          verbs: ['get', 'list', 'watch'],
+        },
+        {
+          apiGroups: ['kyverno.io'],
+          resources: ['cleanuppolicies/status', 'clustercleanuppolicies/status'],
+          verbs: ['update', 'patch'],
+        },
+        { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
+        {
+          apiGroups: ['coordination.k8s.io'],
+          resources: ['leases'],
+          verbs: ['create', 'delete', 'get', 'patch', 'update'],
+        },
+        { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+        { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews'], verbs: ['create'] },
+        { apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingwebhookconfigurations'], verbs: ['*'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['*'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'delete'] },
+      ],
+    });
+    create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'cleanup-controller' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cleanup-controller' },
+      subjects: [{ kind: 'ServiceAccount', namespace: 'edict', name: 'edict-cleanup-controller' }],
+    });
+    const kubeconfig = await cluster.kubeconfigAs('system:serviceaccount:edict:edict-cleanup-controller', [
+      'system:serviceaccounts',
+      'system:serviceaccounts:edict',
+    ]);
+    verdicts = createServer((_request, response) => {
+      verdictCalls++;
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ delete: ['svc-target'] }));
+    });
+    await new Promise<void>((resolve) => verdicts.listen(0, '127.0.0.1', resolve));
+    // The service listens on loopback, which the egress guard blocks by default.
     for (const identity of ['cleanup-a', 'cleanup-b'])
-      replicas.push(await startTestCleanup(cluster, { leaseIdentity: identity }));
+      replicas.push(await startTestCleanup(cluster, { leaseIdentity: identity, egressBlockedCidrs: [], kubeconfig }));
     await eventually(() => leader() !== undefined, 'a cleanup leader');
+    await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'edict-cleanup-controller.edict.svc');
   }, 60_000);
 
   afterAll(async () => {
     for (const replica of replicas) await replica.stop().catch(() => undefined);
     await cluster?.stop();
+    verdicts?.close();
+  });
+
+  it('publishes its webhook configuration as Kyverno does', () => {
+    const published = cluster.apiServer.get(
+      'admissionregistration.k8s.io/v1',
+      'ValidatingWebhookConfiguration',
+      'edict-cleanup-validating-webhook-cfg',
+    ) as Obj;
+    expect(published.webhooks).toEqual([
+      expect.objectContaining({
+        name: 'edict-cleanup-controller.edict.svc',
+        failurePolicy: 'Fail',
+        sideEffects: 'None',
+        clientConfig: expect.objectContaining({
+          service: { name: 'edict-cleanup-controller', namespace: 'edict', path: '/validate', port: 443 },
+        }),
+        rules: [expect.objectContaining({ resources: ['cleanuppolicies', 'clustercleanuppolicies'] })],
+      }),
+    ]);
   });
 
   it('refuses an invalid cleanup policy with the reason naming the field', async () => {
@@ -68,6 +142,20 @@ describe('cleanup controller', () => {
       }),
     ).rejects.toThrow(/denied the request: spec\.schedule: invalid cron schedule .*expected exactly 5 fields/);
     expect(get('kyverno.io/v2', 'ClusterCleanupPolicy', 'bad')).toBeUndefined();
+  });
+
+  it('refuses a cleanup policy on a kind its ServiceAccount may not delete, as Kyverno words it', async () => {
+    const configMaps = cleanupPolicy('config-maps', '*/5 * * * *', 'x');
+    configMaps.spec.match = { any: [{ resources: { kinds: ['ConfigMap'] } }] };
+    await expect(
+      cluster.custom.createClusterCustomObject({
+        group: 'kyverno.io',
+        version: 'v2',
+        plural: 'clustercleanuppolicies',
+        body: configMaps,
+      }),
+    ).rejects.toThrow(/denied the request: cleanup controller has no permission to delete kind ConfigMap/);
+    expect(get('kyverno.io/v2', 'ClusterCleanupPolicy', 'config-maps')).toBeUndefined();
   });
 
   it('deletes what a ClusterCleanupPolicy selects on its schedule and leaves the others', async () => {
@@ -96,6 +184,32 @@ describe('cleanup controller', () => {
       'the PolicyApplied event',
     );
     cluster.apiServer.delete('kyverno.io/v2', 'ClusterCleanupPolicy', 'clean-example');
+  });
+
+  it('loads a service call into the context of its conditions and deletes what they select', async () => {
+    pod('svc-target');
+    pod('svc-bystander');
+    const url = `http://127.0.0.1:${(verdicts.address() as AddressInfo).port}/verdict`;
+    await cluster.custom.createClusterCustomObject({
+      group: 'kyverno.io',
+      version: 'v2',
+      plural: 'clustercleanuppolicies',
+      body: {
+        apiVersion: 'kyverno.io/v2',
+        kind: 'ClusterCleanupPolicy',
+        metadata: { name: 'ask-a-service' },
+        spec: {
+          context: [{ name: 'verdict', apiCall: { method: 'GET', service: { url }, jmesPath: 'delete' } }],
+          match: { any: [{ resources: { kinds: ['Pod'] } }] },
+          conditions: { all: [{ key: '{{ target.metadata.name }}', operator: 'AnyIn', value: '{{ verdict }}' }] },
+          schedule: '@every 2s',
+        },
+      },
+    });
+    await eventually(() => get('v1', 'Pod', 'svc-target', 'default') === undefined, 'svc-target deleted', 15_000);
+    expect(get('v1', 'Pod', 'svc-bystander', 'default')).toBeDefined();
+    expect(verdictCalls).toBeGreaterThan(0);
+    cluster.apiServer.delete('kyverno.io/v2', 'ClusterCleanupPolicy', 'ask-a-service');
   });
 
   it('deletes TTL-labelled objects when due and leaves a label that is no TTL alone', async () => {

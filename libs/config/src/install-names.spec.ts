@@ -9,6 +9,7 @@ describe('installNames', () => {
       namespace: 'kyverno',
       configMap: 'kyverno',
       service: 'kyverno-svc',
+      cleanupService: 'kyverno-cleanup-controller',
       admissionControllerDeployment: 'kyverno-admission-controller',
       leases: {
         admissionController: 'kyverno',
@@ -17,6 +18,7 @@ describe('installNames', () => {
         cleanupController: 'kyverno-cleanup-controller',
       },
       webhookConfigurations: {
+        cleanupValidating: 'kyverno-cleanup-validating-webhook-cfg',
         resourceValidating: 'kyverno-resource-validating-webhook-cfg',
         resourceMutating: 'kyverno-resource-mutating-webhook-cfg',
         policyValidating: 'kyverno-policy-validating-webhook-cfg',
@@ -42,6 +44,7 @@ describe('installNames', () => {
       namespace: 'edict',
       configMap: 'edict',
       service: 'edict-svc',
+      cleanupService: 'edict-cleanup-controller',
       admissionControllerDeployment: 'edict-admission-controller',
       leases: {
         admissionController: 'edict-admission-controller',
@@ -50,6 +53,7 @@ describe('installNames', () => {
         cleanupController: 'edict-cleanup-controller',
       },
       webhookConfigurations: {
+        cleanupValidating: 'edict-cleanup-validating-webhook-cfg',
         resourceValidating: 'edict-resource-validating-webhook-cfg',
         resourceMutating: 'edict-resource-mutating-webhook-cfg',
         policyValidating: 'edict-policy-validating-webhook-cfg',

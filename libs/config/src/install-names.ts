@@ -29,6 +29,8 @@ export interface InstallNames {
   readonly configMap: string;
   /** The Service in front of the webhooks (its DNS names go into the serving certificate). */
   readonly service: string;
+  /** The Service in front of the cleanup controller's webhook (its TLS Secrets are named after it). */
+  readonly cleanupService: string;
   /** The admission controller's Deployment. */
   readonly admissionControllerDeployment: string;
   /** Leader election Leases, one per controller (the background, reports and cleanup ones for the controllers that follow). */
@@ -38,8 +40,9 @@ export interface InstallNames {
     readonly reportsController: string;
     readonly cleanupController: string;
   };
-  /** The webhook configurations the admission controller publishes. */
+  /** The webhook configurations the admission controller (and the cleanup controller: `cleanupValidating`) publishes. */
   readonly webhookConfigurations: {
+    readonly cleanupValidating: string;
     readonly resourceValidating: string;
     readonly resourceMutating: string;
     readonly policyValidating: string;
@@ -100,6 +103,7 @@ export function installNames(installName: string = DEFAULT_INSTALL_NAME): Instal
     namespace,
     configMap: n,
     service,
+    cleanupService: `${n}-cleanup-controller`,
     admissionControllerDeployment: `${n}-admission-controller`,
     leases: {
       admissionController: legacy ? LEGACY_EDICT_NAMES.admissionControllerLease : n,
@@ -108,6 +112,7 @@ export function installNames(installName: string = DEFAULT_INSTALL_NAME): Instal
       cleanupController: `${n}-cleanup-controller`,
     },
     webhookConfigurations: {
+      cleanupValidating: `${n}-cleanup-validating-webhook-cfg`,
       resourceValidating: `${n}-resource-validating-webhook-cfg`,
       resourceMutating: `${n}-resource-mutating-webhook-cfg`,
       policyValidating: `${n}-policy-validating-webhook-cfg`,

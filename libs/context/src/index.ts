@@ -22,3 +22,5 @@ export {
   unavailableImageData,
   type ImageDataSource,
 } from './image-data-source';
+export { ACCESS_REVIEW_TIMEOUT_MS, KubeAccessReviewer } from './kube-access-reviewer';
+export { ContextApiCallers, type ApiCallSettings } from './context-api-callers';

@@ -19,5 +19,15 @@ export { runFromEnvironment, type Stoppable } from './run/run-from-environment';
 export {
   startHttpController,
   type ControllerStartOptions,
+  type HttpListen,
   type RunningHttpController,
 } from './run/start-http-controller';
+export { WebhookServerConfig } from './config/webhook-server-config';
+export { servingCertModule } from './webhook-server/serving-cert-module';
+export {
+  CERT_CHECK_JOB,
+  WEBHOOK_MONITOR_JOB,
+  WEBHOOK_SERVER_CONFIG,
+  WebhookScheduler,
+} from './webhook-server/webhook-scheduler';
+export { removeWebhooksIfScaledToZero } from './webhook-server/remove-webhooks';

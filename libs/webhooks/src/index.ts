@@ -15,6 +15,7 @@ export {
   WEBHOOK_OPTIONS,
   WEBHOOK_POLICY_SOURCE,
   WEBHOOK_CA_SOURCE,
+  WEBHOOK_DESIRED,
   WEBHOOK_CONFIG_STORE,
   WEBHOOK_DISCOVERY,
   WEBHOOK_LEADER_GATE,
@@ -28,6 +29,12 @@ export {
   type WebhookBuildResult,
   type WebhookEndpoint,
 } from './build/build-webhook-configurations';
+export {
+  clientConfig,
+  fixedValidatingWebhook,
+  validatingConfiguration,
+  type FixedWebhookRule,
+} from './build/build-webhook-configurations';
 export { unionConfiguration } from './build/union';
 export { RuleSet, ALL_OPERATIONS, type RuleEntry } from './build/rule-set';
 export { kindOperationsOf, policyTakesPart, type KindOperations, type WebhookFamily } from './build/policy-kinds';
@@ -40,11 +47,15 @@ export { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 export {
   ALWAYS_LEADER,
   type CaBundleSource,
+  type DesiredWebhooks,
+  type DesiredWebhookSet,
   type PolicySource,
   type ServedTypesSource,
   type WebhookConfigStore,
   type WebhookLeaderGate,
 } from './reconcile/ports';
+export { PolicyWebhooks } from './reconcile/policy-webhooks';
+export { FixedWebhooks } from './reconcile/fixed-webhooks';
 export { WebhookReconciler, type ReconcileOutcome } from './reconcile/webhook-reconciler';
 export { WebhookMonitor, type MonitorOutcome } from './reconcile/webhook-monitor';
 export { WebhookRemoval, type DeploymentReader } from './reconcile/webhook-removal';

@@ -10,7 +10,8 @@ import { staticResolver } from './testing';
 import type { RuleWithOperations, ValidatingWebhookConfiguration } from './build/types';
 import { DiscoveryResolver } from './reconcile/discovery-resolver';
 import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
-import type { CaBundleSource } from './reconcile/ports';
+import { PolicyWebhooks } from './reconcile/policy-webhooks';
+import type { CaBundleSource, PolicySource } from './reconcile/ports';
 import { WebhookMonitor } from './reconcile/webhook-monitor';
 import { WebhookReconciler } from './reconcile/webhook-reconciler';
 import { WebhookRemoval } from './reconcile/webhook-removal';
@@ -47,6 +48,8 @@ describe('webhook controller against the in-memory API server', () => {
   let store: KubeWebhookConfigStore;
   let reconciler: WebhookReconciler;
 
+  const policyWebhooks = (policies: PolicySource) =>
+    new PolicyWebhooks(options, policies, new DiscoveryResolver(resources.http, 0));
   const stored = (name = RESOURCE_VWC) =>
     server.get(VWC, 'ValidatingWebhookConfiguration', name) as unknown as ValidatingWebhookConfiguration | undefined;
   const resourcesOf = (name = RESOURCE_VWC): string[] =>
@@ -63,7 +66,7 @@ describe('webhook controller against the in-memory API server', () => {
     cache.onModuleInit();
     await cache.waitForSync(5_000);
     store = new KubeWebhookConfigStore(resources);
-    reconciler = new WebhookReconciler(options, cache, ca, store, new DiscoveryResolver(resources.http, 0), gate);
+    reconciler = new WebhookReconciler(options, policyWebhooks(cache), ca, store, gate);
     reconciler.start();
   });
   afterAll(async () => {
@@ -124,10 +127,12 @@ describe('webhook controller against the in-memory API server', () => {
     // Discovery that does not answer for ConfigMaps: the `cm` policy is published without them.
     const blind = new WebhookReconciler(
       options,
-      cache,
+      new PolicyWebhooks(options, cache, {
+        resolver: async () => staticResolver(['ConfigMap']),
+        invalidate: () => undefined,
+      }),
       ca,
       store,
-      { resolver: async () => staticResolver(['ConfigMap']), invalidate: () => undefined },
       gate,
     );
     blind.onPublished((publication) => heard.push(publication));
@@ -173,7 +178,7 @@ describe('webhook controller against the in-memory API server', () => {
     const partial = new PolicyCache(validatePolicyOptions({}), feeds);
     partial.start();
     feeds.clusterPolicies.add(noAutogen(policyOf('only-services', [labelRule('r', ['Service'])])));
-    const other = new WebhookReconciler(options, partial, ca, store, new DiscoveryResolver(resources.http, 0), gate);
+    const other = new WebhookReconciler(options, policyWebhooks(partial), ca, store, gate);
     const before = resourcesOf();
     const held = await other.reconcile();
     expect(held).toMatchObject({ status: 'done', complete: false });
@@ -199,7 +204,13 @@ describe('webhook controller against the in-memory API server', () => {
     };
     // Discovery cached for a minute: only the served-types signal can make it read the CRD.
     const discovery = new DiscoveryResolver(resources.http, 60_000);
-    const late = new WebhookReconciler(options, cache, ca, store, discovery, gate, servedTypes);
+    const late = new WebhookReconciler(
+      options,
+      new PolicyWebhooks(options, cache, discovery, servedTypes),
+      ca,
+      store,
+      gate,
+    );
     late.start();
     try {
       await resources.create(noAutogen(policyOf('gadgets', [labelRule('r', ['Gadget'])])) as unknown as JsonObject);

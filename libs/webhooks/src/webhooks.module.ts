@@ -1,6 +1,7 @@
 /**
  * WebhooksModule: the webhook controller. Builds the Validating/MutatingWebhookConfigurations from
- * the policy cache, keeps them reconciled on the leader, and offers the monitor and the removal.
+ * the policy cache (or publishes a fixed set: `desired`), keeps them reconciled on the leader, and
+ * offers the monitor and the removal.
  *
  *   WebhooksModule.forRootAsync({
  *     inject: [PolicyCache, TlsMaterial, KubeResources, LeaderService],
@@ -18,8 +19,10 @@ import type { KubeResources } from '@edict/kube';
 import type { LeaderService } from '@edict/leader';
 import { DiscoveryResolver, type DiscoverySource } from './reconcile/discovery-resolver';
 import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
+import { PolicyWebhooks } from './reconcile/policy-webhooks';
 import type {
   CaBundleSource,
+  DesiredWebhooks,
   PolicySource,
   ServedTypesSource,
   WebhookConfigStore,
@@ -31,12 +34,12 @@ import { WebhookRemoval } from './reconcile/webhook-removal';
 import {
   WEBHOOK_CA_SOURCE,
   WEBHOOK_CONFIG_STORE,
+  WEBHOOK_DESIRED,
   WEBHOOK_DISCOVERY,
   WEBHOOK_KUBE_RESOURCES,
   WEBHOOK_LEADER_GATE,
   WEBHOOK_OPTIONS,
   WEBHOOK_POLICY_SOURCE,
-  WEBHOOK_SERVED_TYPES,
 } from './webhooks.constants';
 import {
   resolveWebhookOptions,
@@ -48,7 +51,10 @@ import {
 /** Options plus the collaborators (fakes or the real PolicyCache, TlsMaterial, KubeResources, LeaderService). */
 export interface WebhooksModuleConfig {
   readonly options?: Partial<WebhookModuleOptions>;
-  readonly policies: PolicySource;
+  /** The policies the configurations follow; required unless `desired` is given. */
+  readonly policies?: PolicySource;
+  /** What to publish instead of the policies' configurations (a fixed set: FixedWebhooks). */
+  readonly desired?: DesiredWebhooks;
   readonly caBundle: CaBundleSource;
   /** Writes configurations, reads discovery and the Deployment (unless the overrides below are given). */
   readonly resources?: KubeResources;
@@ -81,9 +87,10 @@ function checked(config: WebhooksModuleConfig): WebhooksModuleConfig {
   if (!config) throw missing('config', 'required');
   if (typeof config.leaderGate?.isLeader !== 'function')
     throw missing('leaderGate', 'required (an object with isLeader())');
-  if (typeof config.policies?.policies !== 'function') throw missing('policies', 'required (the PolicyCache)');
+  if (!config.desired && typeof config.policies?.policies !== 'function')
+    throw missing('policies', 'required (the PolicyCache) unless desired is given');
   if (typeof config.caBundle?.current !== 'function') throw missing('caBundle', 'required (the TlsMaterial)');
-  if (!config.resources && (!config.store || !config.discovery)) {
+  if (!config.resources && (!config.store || (!config.desired && !config.discovery))) {
     throw missing('resources', 'required unless both store and discovery are given');
   }
   return config;
@@ -95,14 +102,13 @@ const derived: Provider[] = [
     inject: [WEBHOOK_CONFIG],
     useFactory: (config: WebhooksModuleConfig) => resolveWebhookOptions(config.options),
   },
-  { provide: WEBHOOK_POLICY_SOURCE, inject: [WEBHOOK_CONFIG], useFactory: (c: WebhooksModuleConfig) => c.policies },
+  {
+    provide: WEBHOOK_POLICY_SOURCE,
+    inject: [WEBHOOK_CONFIG],
+    useFactory: (c: WebhooksModuleConfig) => c.policies ?? null,
+  },
   { provide: WEBHOOK_CA_SOURCE, inject: [WEBHOOK_CONFIG], useFactory: (c: WebhooksModuleConfig) => c.caBundle },
   { provide: WEBHOOK_LEADER_GATE, inject: [WEBHOOK_CONFIG], useFactory: (c: WebhooksModuleConfig) => c.leaderGate },
-  {
-    provide: WEBHOOK_SERVED_TYPES,
-    inject: [WEBHOOK_CONFIG],
-    useFactory: (c: WebhooksModuleConfig) => c.servedTypes ?? null,
-  },
   {
     provide: WEBHOOK_KUBE_RESOURCES,
     inject: [WEBHOOK_CONFIG],
@@ -117,7 +123,13 @@ const derived: Provider[] = [
     provide: WEBHOOK_DISCOVERY,
     inject: [WEBHOOK_CONFIG, WEBHOOK_OPTIONS],
     useFactory: (c: WebhooksModuleConfig, o: ResolvedWebhookOptions) =>
-      c.discovery ?? new DiscoveryResolver(c.resources!.http, o.discoveryCacheMs),
+      c.discovery ?? (c.resources ? new DiscoveryResolver(c.resources.http, o.discoveryCacheMs) : null),
+  },
+  {
+    provide: WEBHOOK_DESIRED,
+    inject: [WEBHOOK_CONFIG, WEBHOOK_OPTIONS, WEBHOOK_DISCOVERY],
+    useFactory: (c: WebhooksModuleConfig, o: ResolvedWebhookOptions, discovery: DiscoverySource) =>
+      c.desired ?? new PolicyWebhooks(o, c.policies!, discovery, c.servedTypes),
   },
   WebhookReconciler,
   WebhookMonitor,

@@ -87,6 +87,15 @@ describe('WorkQueue', () => {
     await queue.stop();
   });
 
+  it('holds a key delayed past the longest timer instead of running it at once', async () => {
+    const seen: string[] = [];
+    const queue = new WorkQueue(async (key) => void seen.push(key), 1);
+    queue.addAfter('next-year', 365 * 24 * 3600 * 1000);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(seen).toEqual([]);
+    await queue.stop();
+  });
+
   it('drops waiting and delayed keys when stopped', async () => {
     const seen: string[] = [];
     const queue = new WorkQueue(async (key) => void seen.push(key), 1);

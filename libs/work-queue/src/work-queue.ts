@@ -9,6 +9,8 @@ export type KeyHandler = (key: string) => Promise<void>;
 /** client-go's default per-item backoff: 5 ms doubling up to 1000 s. */
 const BASE_RETRY_MS = 5;
 const MAX_RETRY_MS = 1_000_000;
+/** Node's longest timer (about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class WorkQueue {
   private readonly waiting = new Set<string>();
@@ -38,6 +40,8 @@ export class WorkQueue {
   /** Adds `key` after `delayMs` (an earlier pending add wins). */
   addAfter(key: string, delayMs: number): void {
     if (this.stopped) return;
+    // Past Node's longest timer the key comes back early: its handler decides again and waits on.
+    delayMs = Math.min(delayMs, MAX_TIMER_MS);
     const due = Date.now() + delayMs;
     const scheduled = this.timers.get(key);
     if (scheduled && scheduled.due <= due) return;

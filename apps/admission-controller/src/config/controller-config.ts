@@ -1,28 +1,14 @@
 /**
  * The admission controller's whole configuration: the fields every controller has
- * (ControllerBaseConfig) and its own, read from the environment in this one place and validated
+ * (ControllerBaseConfig), those of a webhook server (WebhookServerConfig) and its own, read from the environment in this one place and validated
  * once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
-import { Transform } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsIP, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { KEY_ALGORITHMS, type KeyAlgorithm } from '@edict/cert';
+import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
-import {
-  CONTROLLER_ENVIRONMENT,
-  ControllerBaseConfig,
-  DNS_LABEL,
-  DNS_NAME,
-  loadConfig,
-  type ConfigSpec,
-} from '@edict/controller';
-import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
+import { CONTROLLER_ENVIRONMENT, DNS_NAME, loadConfig, WebhookServerConfig, type ConfigSpec } from '@edict/controller';
 
-export class ControllerConfig extends ControllerBaseConfig {
-  /** The Service in front of the webhook (its DNS names go into the serving certificate). */
-  @Matches(DNS_LABEL, { message: 'serviceName must be a DNS label' })
-  serviceName = 'edict-svc';
-
+export class ControllerConfig extends WebhookServerConfig {
   /** HTTPS port of the webhooks, health and metrics (0: any free port). */
   override port = 9443;
 
@@ -42,35 +28,6 @@ export class ControllerConfig extends ControllerBaseConfig {
   maxQueued = 512;
 
   override leaseName = 'edict-admission-controller';
-
-  /** How often the leader checks the certificates (renewal happens well before expiry). */
-  @IsInt()
-  @Min(100)
-  certCheckIntervalMs = 60 * 60 * 1000;
-
-  /** How long startup waits for a serving certificate (another replica may be issuing it). */
-  @IsInt()
-  @Min(100)
-  tlsReadyTimeoutMs = 120_000;
-
-  /**
-   * Key algorithm of the CA and serving certificate. Kyverno's chart values (`tlsKeyAlgorithm`: RSA,
-   * ECDSA, Ed25519) are accepted as they are, so a migrated install keeps its setting.
-   */
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' ? (KYVERNO_KEY_ALGORITHMS[value] ?? value) : value,
-  )
-  @IsIn(KEY_ALGORITHMS, { message: `tlsKeyAlgorithm must be one of ${KEY_ALGORITHMS.join(', ')}, RSA or ECDSA` })
-  tlsKeyAlgorithm: KeyAlgorithm = 'ECDSA-P256';
-
-  /** Extra names and addresses for the serving certificate (local mode: localhost, 127.0.0.1). */
-  @IsArray()
-  @Matches(DNS_NAME, { each: true, message: 'extraDnsNames must hold DNS names' })
-  extraDnsNames: string[] = [];
-
-  @IsArray()
-  @IsIP(undefined, { each: true, message: 'ipAddresses must hold IP addresses' })
-  ipAddresses: string[] = [];
 
   /** After turning unready on shutdown, keep serving this long so endpoints can drop the pod. */
   @IsInt()
@@ -114,38 +71,11 @@ export class ControllerConfig extends ControllerBaseConfig {
   @IsBoolean()
   adminEndpoints = false;
 
-  /**
-   * Outside the cluster: the HTTPS base URL the API server calls the webhooks at (e.g.
-   * `https://127.0.0.1:9443`); the configurations then carry this URL instead of the Service.
-   */
-  @IsOptional()
-  @Matches(/^https:\/\/[^/\s]+(\/\S*)?$/, { message: 'webhookUrl must be an https:// URL' })
-  webhookUrl?: string;
-
-  /** The Service port the webhook configurations name (the Service forwards it to `port`). */
-  @IsInt()
-  @Min(1)
-  @Max(65535)
-  webhookServicePort = 443;
-
   /** Webhook timeout before policies raise it with `webhookTimeoutSeconds` (Kyverno: 10). */
   @IsInt()
   @Min(1)
   @Max(30)
   webhookTimeoutSeconds = 10;
-
-  /**
-   * The controller's Deployment: when it is scaled to zero (or deleted), a replica shutting down
-   * removes the webhook configurations. Unset: they are never removed automatically.
-   */
-  @IsOptional()
-  @Matches(DNS_NAME, { message: 'deploymentName must be a DNS subdomain' })
-  deploymentName?: string;
-
-  /** How often the leader recreates missing webhook configurations and stamps the heartbeat. */
-  @IsInt()
-  @Min(100)
-  webhookMonitorIntervalMs = WEBHOOK_MONITOR_INTERVAL_MS;
 
   /**
    * Admitted reviews waiting for their after-admission work (audit policies, reports, update
@@ -189,8 +119,6 @@ export class ControllerConfig extends ControllerBaseConfig {
   @Matches(DNS_NAME, { each: true, message: 'imagePullSecrets must hold Secret names' })
   imagePullSecrets: string[] = [];
 }
-
-const KYVERNO_KEY_ALGORITHMS: Readonly<Record<string, KeyAlgorithm>> = { RSA: 'RSA-2048', ECDSA: 'ECDSA-P256' };
 
 /** Environment variable → config field, and how to read it. */
 const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {

@@ -2,7 +2,6 @@
  * The libs' name options for an install name: the libs take plain names, the app derives them here
  * (installNames) so every name the controller writes follows the one setting.
  */
-import type { CertModuleOptions } from '@edict/cert';
 import { installNames } from '@edict/config';
 import type { WebhookModuleOptions } from '@edict/webhooks';
 
@@ -22,10 +21,4 @@ export function webhookNameOptions(installName: string): Partial<WebhookModuleOp
     managedBy: names.webhookManagedBy.value,
     heartbeatAnnotation: names.heartbeatAnnotation,
   };
-}
-
-/** CertModule: the managed-by label of the TLS Secrets (their names follow the Service and namespace). */
-export function certLabelOptions(installName: string): Pick<CertModuleOptions, 'managedByLabel' | 'managedBy'> {
-  const { certManagedBy } = installNames(installName);
-  return { managedByLabel: certManagedBy.key, managedBy: certManagedBy.value };
 }

@@ -5,17 +5,28 @@
 import type { Provider } from '@nestjs/common';
 import { KubeResources } from '@edict/kube';
 import { NamespaceLabels } from '../cluster/namespace-labels.service';
-import { ClusterContextLoaders, ClusterResourceLoader, IMAGE_DATA_SOURCE, type ImageDataSource } from '@edict/context';
-import { KubeAccessReviewer } from './kube-access-reviewer';
+import {
+  ClusterContextLoaders,
+  ClusterResourceLoader,
+  ContextApiCallers,
+  IMAGE_DATA_SOURCE,
+  KubeAccessReviewer,
+  type ImageDataSource,
+} from '@edict/context';
+import type { ControllerConfig } from '../config/controller-config';
+import { CONTROLLER_CONFIG } from '../config/tokens';
 import { ConfigMapCache } from './configmap-cache';
-import { ContextApiCallers } from './context-api-callers';
 import { GlobalContextService } from './global-context.service';
 import { PullSecretCache } from './pull-secret-cache';
 import { RegistryImageData } from './registry-image-data';
 
 export const contextLoaderProviders: Provider[] = [
   ConfigMapCache,
-  ContextApiCallers,
+  {
+    provide: ContextApiCallers,
+    inject: [CONTROLLER_CONFIG, KubeResources],
+    useFactory: (config: ControllerConfig, resources: KubeResources) => new ContextApiCallers(config, resources),
+  },
   GlobalContextService,
   PullSecretCache,
   RegistryImageData,

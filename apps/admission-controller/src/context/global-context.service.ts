@@ -9,8 +9,7 @@ import { Informer, InformerFactory, KubeResources, resourceListWatch, type KubeO
 import { ApiResources } from '../cluster/api-resources';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
-import { ContextApiCallers } from './context-api-callers';
-import { routeApiCall } from '@edict/context';
+import { ContextApiCallers, routeApiCall } from '@edict/context';
 import {
   GlobalContextStore,
   type GlobalContextEntryObject,

@@ -5,7 +5,7 @@
  */
 import { request as httpsRequest } from 'node:https';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
+import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor, type ClusterCa } from '@edict/apiserver';
 import { DEFAULT_INSTALL_NAME, installNames, type InstallNames } from '@edict/config';
 import { PolicyCache } from '@edict/policy';
 import { installPolicyCrds } from '@edict/policy/testing';
@@ -39,6 +39,10 @@ export interface E2eCluster {
   readonly names: InstallNames;
   /** Starts a controller replica; the Service points at the replica started last. Logs errors only unless `options.logger` says otherwise. */
   startReplica(overrides?: Partial<ControllerConfig>, options?: StartOptions): Promise<RunningController>;
+  /** With `rbac`: a kubeconfig acting as `username` in `groups` (a ServiceAccount's), by client certificate. */
+  kubeconfigAs(username: string, groups: readonly string[]): Promise<string>;
+  /** Routes the Service `<namespace>/<name>` to a local HTTPS port, as kube-proxy would (another controller's webhook). */
+  routeService(namespace: string, name: string, port: number): void;
   /** Creates a ClusterPolicy and waits until every running replica's cache has it. */
   createClusterPolicy(policy: { metadata: { name: string } }): Promise<void>;
   deleteClusterPolicy(name: string): Promise<void>;
@@ -48,16 +52,36 @@ export interface E2eCluster {
 export interface E2eClusterOptions {
   /** The replicas' install name (default `edict`); its namespace is created. */
   readonly installName?: string;
+  /**
+   * RBAC authorizes requests and answers access reviews (default: everything allowed); the API
+   * server then serves HTTPS with a cluster CA, so that a client can act as any user (kubeconfigAs).
+   */
+  readonly rbac?: boolean;
 }
 
 export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<E2eCluster> {
   const names = installNames(options.installName ?? DEFAULT_INSTALL_NAME);
   const endpoints: Record<string, string> = {};
-  const apiServer = new InMemoryApiServer({ bookmarkIntervalMs: 200, serviceEndpoints: endpoints });
+  const ca: ClusterCa | undefined = options.rbac ? await createClusterCa() : undefined;
+  const apiServer = new InMemoryApiServer({
+    bookmarkIntervalMs: 200,
+    serviceEndpoints: endpoints,
+    ...(ca ? { authorization: { mode: 'RBAC' as const }, ca } : {}),
+  });
   const { url } = await apiServer.start({ host: '127.0.0.1', port: 0 });
   installPolicyCrds(apiServer);
   apiServer.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: names.namespace } });
-  const kubeconfig = kubeconfigFor({ server: url });
+  const kubeconfigAs = async (username: string, groups: readonly string[]) => {
+    if (!ca) throw new Error('kubeconfigAs needs a cluster started with rbac');
+    return kubeconfigFor({
+      server: url,
+      certificateAuthority: ca.certificatePem,
+      client: await ca.client({ username, groups }),
+    });
+  };
+  const kubeconfig = ca
+    ? await kubeconfigAs(DEFAULT_USER.username, DEFAULT_USER.groups ?? [])
+    : kubeconfigFor({ server: url });
   const clients = new KubeConfig();
   clients.loadFromString(kubeconfig);
   const core = clients.makeApiClient(CoreV1Api);
@@ -89,6 +113,10 @@ export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<
       endpoints[`${config.namespace}/${config.serviceName}`] = `https://127.0.0.1:${replica.port}`;
       await replica.app.get(PolicyCache).waitForSync(5_000);
       return replica;
+    },
+    kubeconfigAs,
+    routeService(namespace, name, port) {
+      endpoints[`${namespace}/${name}`] = `https://127.0.0.1:${port}`;
     },
     async createClusterPolicy(policy) {
       await custom.createClusterCustomObject({

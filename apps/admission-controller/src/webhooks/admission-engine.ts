@@ -14,8 +14,7 @@ import {
   type ResourceRequest,
 } from '@edict/engine';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
-import { ClusterContextLoaders, ClusterResourceLoader } from '@edict/context';
-import { KubeAccessReviewer } from '../context/kube-access-reviewer';
+import { ClusterContextLoaders, ClusterResourceLoader, KubeAccessReviewer } from '@edict/context';
 import { AdmissionMetrics, type RequestFacts } from '../metrics/admission-metrics';
 
 @Injectable()

@@ -15,6 +15,7 @@ import {
   type AdmissionEngine,
   type AdmissionRequest,
   type FailurePolicy,
+  type ReviewAnswer,
 } from '@edict/admission';
 import type { EvaluationDeadline } from '@edict/engine';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
@@ -32,7 +33,6 @@ import { decideReview, type ReviewInputs, type ReviewKind, type ReviewOutcome } 
 export type { ReviewKind } from './review-decision';
 
 /** The HTTP answer: an AdmissionReview (200) or a plain error for a body that is not one (400). */
-export type ReviewAnswer = { status: 200; body: unknown } | { status: 400; body: { message: string } };
 
 @Injectable()
 export class AdmissionService {

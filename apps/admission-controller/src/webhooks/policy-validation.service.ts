@@ -1,6 +1,6 @@
 /**
- * Kyverno's policy and exception validation webhooks: a ClusterPolicy/Policy (or a cleanup policy,
- * until the cleanup controller serves its own webhook) with errors is refused with the reason,
+ * Kyverno's policy and exception validation webhooks: a ClusterPolicy/Policy with errors is refused
+ * with the reason (cleanup policies are the cleanup controller's webhook's to judge),
  * warnings travel back as admission warnings; an exception outside the configured namespaces is
  * admitted with a warning (it is stored but never used). A policy whose generate or
  * mutate-existing rules need writes the background controller may not make is refused too (asked
@@ -8,23 +8,13 @@
  */
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AdmissionConfigService, CustomResourceDefinitions, PolicyCache } from '@edict/policy';
-import {
-  allow,
-  deny,
-  parseAdmissionReview,
-  reviewResponse,
-  type AdmissionDecision,
-  type AdmissionRequest,
-} from '@edict/admission';
+import { answerValidation, decisionFrom, type ReviewAnswer } from '@edict/admission';
 import {
   checkBackgroundPermissions,
   checkRulesEdictRuns,
-  isCleanupPolicyKind,
   isError,
-  validateCleanupPolicy,
   validatePolicy,
   validatePolicyException,
-  type CleanupPolicy,
   type Diagnostic,
   type Policy,
   type PolicyException,
@@ -32,8 +22,7 @@ import {
 import { ApiResources } from '../cluster/api-resources';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
-import { KubeAccessReviewer } from '../context/kube-access-reviewer';
-import type { ReviewAnswer } from './admission.service';
+import { KubeAccessReviewer } from '@edict/context';
 
 @Injectable()
 export class PolicyValidationService implements OnModuleInit {
@@ -55,14 +44,7 @@ export class PolicyValidationService implements OnModuleInit {
   }
 
   policy(body: unknown): Promise<ReviewAnswer> {
-    return this.answer(body, async (request) => {
-      if (isCleanupPolicyKind(request.object?.kind)) {
-        return decisionFrom(
-          validateCleanupPolicy(request.object as unknown as CleanupPolicy, {
-            clusterScopedKinds: this.customResources.clusterScopedKinds(),
-          }),
-        );
-      }
+    return answerValidation(body, async (request) => {
       const policy = request.object as unknown as Policy;
       const diagnostics = validatePolicy(policy, {
         namespaced: policy.kind === 'Policy',
@@ -110,7 +92,7 @@ export class PolicyValidationService implements OnModuleInit {
   }
 
   exception(body: unknown): Promise<ReviewAnswer> {
-    return this.answer(body, (request) => {
+    return answerValidation(body, (request) => {
       const namespaces = this.config.current().exceptionNamespaces;
       return decisionFrom(
         validatePolicyException(request.object as unknown as PolicyException, {
@@ -120,23 +102,4 @@ export class PolicyValidationService implements OnModuleInit {
       );
     });
   }
-
-  private async answer(
-    body: unknown,
-    check: (request: AdmissionRequest) => AdmissionDecision | Promise<AdmissionDecision>,
-  ): Promise<ReviewAnswer> {
-    const parsed = parseAdmissionReview(body);
-    if (!parsed.ok) return { status: 400, body: { message: parsed.message } };
-    const request = parsed.review.request;
-    // Deleting a policy is never refused; there is nothing to check.
-    const decision = request.operation === 'DELETE' || !request.object ? allow() : await check(request);
-    return { status: 200, body: reviewResponse(request.uid, decision) };
-  }
-}
-
-/** Refused on the first error (as Kyverno stops there); warnings are passed through either way. */
-function decisionFrom(diagnostics: readonly Diagnostic[]): AdmissionDecision {
-  const warnings = diagnostics.filter((d) => !isError(d)).map((d) => d.message);
-  const error = diagnostics.find(isError);
-  return error ? deny(error.path ? `${error.path}: ${error.message}` : error.message, warnings) : allow(warnings);
 }

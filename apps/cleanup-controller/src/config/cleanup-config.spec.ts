@@ -15,6 +15,7 @@ describe('loadCleanupConfig', () => {
     expect(loadCleanupConfig({ EDICT_INSTALL_NAME: 'kyverno' })).toMatchObject({
       namespace: 'kyverno',
       leaseName: 'kyverno-cleanup-controller',
+      serviceName: 'kyverno-cleanup-controller',
     });
   });
 

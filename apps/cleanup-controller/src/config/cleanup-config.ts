@@ -1,15 +1,22 @@
 /**
  * The cleanup controller's whole configuration: the fields every controller has
- * (ControllerBaseConfig) and its own, read from the environment in this one place and validated
+ * (ControllerBaseConfig), those of a webhook server (WebhookServerConfig: it validates cleanup
+ * policies) and its own, read from the environment in this one place and validated
  * once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
 import { IsInt, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
-import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, loadConfig, type ConfigSpec } from '@edict/controller';
+import { CONTROLLER_ENVIRONMENT, loadConfig, WebhookServerConfig, type ConfigSpec } from '@edict/controller';
 
-export class CleanupConfig extends ControllerBaseConfig {
+export class CleanupConfig extends WebhookServerConfig {
   override leaseName = 'edict-cleanup-controller';
+
+  /** Kyverno's cleanup controller Service. */
+  override serviceName = 'edict-cleanup-controller';
+
+  /** HTTPS port of the cleanup policy webhook, health and metrics (0: any free port). */
+  override port = 9443;
 
   /** Cleanup policies (and TTL deletions) handled at once. */
   @IsInt()
@@ -34,6 +41,16 @@ const ENVIRONMENT: EnvironmentTable<CleanupConfig> = {
   EDICT_CLEANUP_HOST: ['host', 'string'],
   EDICT_CLEANUP_PORT: ['port', 'int'],
   EDICT_CLEANUP_LEASE_NAME: ['leaseName', 'string'],
+  EDICT_CLEANUP_SERVICE_NAME: ['serviceName', 'string'],
+  EDICT_CLEANUP_WEBHOOK_URL: ['webhookUrl', 'string'],
+  EDICT_CLEANUP_WEBHOOK_SERVICE_PORT: ['webhookServicePort', 'int'],
+  EDICT_CLEANUP_DEPLOYMENT_NAME: ['deploymentName', 'string'],
+  EDICT_CLEANUP_CERT_DNS_NAMES: ['extraDnsNames', 'list'],
+  EDICT_CLEANUP_CERT_IP_ADDRESSES: ['ipAddresses', 'list'],
+  EDICT_CERT_CHECK_INTERVAL_MS: ['certCheckIntervalMs', 'int'],
+  EDICT_TLS_READY_TIMEOUT_MS: ['tlsReadyTimeoutMs', 'int'],
+  EDICT_TLS_KEY_ALGORITHM: ['tlsKeyAlgorithm', 'string'],
+  EDICT_WEBHOOK_MONITOR_INTERVAL_MS: ['webhookMonitorIntervalMs', 'int'],
   EDICT_CLEANUP_WORKERS: ['workers', 'int'],
   EDICT_CLEANUP_MAX_TARGETS: ['maxTargetsPerRun', 'int'],
   EDICT_TTL_DISCOVERY_INTERVAL_MS: ['ttlDiscoveryIntervalMs', 'int'],
@@ -46,7 +63,7 @@ const SPEC: ConfigSpec<CleanupConfig> = {
   what: 'cleanup controller',
   type: CleanupConfig,
   environment: ENVIRONMENT,
-  names: (names) => ({ leaseName: names.leases.cleanupController }),
+  names: (names) => ({ leaseName: names.leases.cleanupController, serviceName: names.cleanupService }),
 };
 
 /** The configuration from `env`, with `overrides` (tests, the local launcher) on top; throws ControllerConfigError. */

@@ -7,6 +7,7 @@
  * object's outcome is reported (Events, metrics); one object failing does not stop the others.
  */
 import {
+  cleanupPolicyKinds,
   EvaluationContext,
   evaluateConditions,
   loadContextEntries,
@@ -55,7 +56,7 @@ export async function runCleanupPolicy(policy: CleanupPolicy, ports: CleanupRunP
     if (!labels) namespaces.set(name, (labels = ports.cluster.namespaceLabels(name)));
     return labels;
   };
-  for (const selector of kindsOf(policy.spec.match)) {
+  for (const selector of cleanupPolicyKinds(policy.spec.match)) {
     for (const type of await ports.cluster.typesOf(selector)) {
       if (namespace !== undefined && !type.namespaced) continue;
       const objects = await ports.cluster.list(type, namespace, ports.maxTargets - seen);
@@ -96,12 +97,6 @@ async function conditionsHold(policy: CleanupPolicy, target: KubeObject, loaders
   const prepare = (condition: Condition) =>
     substituteVariables(condition as unknown as JsonValue, ctx) as unknown as Condition;
   return evaluateConditions(policy.spec.conditions, prepare).passed;
-}
-
-/** The kind selectors of a match block (any, all and the legacy resources), each once. */
-function kindsOf(match: MatchResources | undefined): string[] {
-  const filters: ResourceFilter[] = [...(match?.any ?? []), ...(match?.all ?? []), ...(match ? [match] : [])];
-  return [...new Set(filters.flatMap((filter) => filter?.resources?.kinds ?? []))];
 }
 
 /** A match block without what only an admission request has (operations, user information). */

@@ -1,14 +1,19 @@
-/** A cleanup controller for e2e specs against an E2eCluster: short leases and watches. */
+/**
+ * A cleanup controller for e2e specs against an E2eCluster: short leases and watches, its Service
+ * routed to it (the replica started last), so that the API server calls its webhook.
+ */
 import type { E2eCluster } from '@edict/admission-controller/testing';
 import type { RunningHttpController } from '@edict/controller';
 import { testControllerSettings } from '@edict/controller/testing';
 import { startCleanupController } from '../bootstrap';
 import { loadCleanupConfig, type CleanupConfig } from '../config/cleanup-config';
 
-export function startTestCleanup(
+export async function startTestCleanup(
   cluster: E2eCluster,
   overrides: Partial<CleanupConfig> = {},
 ): Promise<RunningHttpController> {
-  const config = loadCleanupConfig({}, { ...testControllerSettings(cluster), ...overrides });
-  return startCleanupController(config, { logger: ['error'] });
+  const config = loadCleanupConfig({}, { ...testControllerSettings(cluster), tlsReadyTimeoutMs: 10_000, ...overrides });
+  const replica = await startCleanupController(config, { logger: ['error'] });
+  cluster.routeService(config.namespace, config.serviceName, replica.port);
+  return replica;
 }

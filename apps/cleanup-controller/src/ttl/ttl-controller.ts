@@ -43,7 +43,7 @@ export class TtlController implements LeaderAware {
     const watched = new Map<string, Informer<KubeObject>>();
     while (!signal.aborted) {
       try {
-        await this.watchPermittedTypes(watched, queue);
+        await this.watchPermittedTypes(watched, queue, signal);
       } catch (error) {
         this.logger.warn(`discovery of the types to watch failed: ${(error as Error).message}`);
       }
@@ -54,13 +54,19 @@ export class TtlController implements LeaderAware {
     this.objects.clear();
   }
 
-  private async watchPermittedTypes(watched: Map<string, Informer<KubeObject>>, queue: WorkQueue): Promise<void> {
+  private async watchPermittedTypes(
+    watched: Map<string, Informer<KubeObject>>,
+    queue: WorkQueue,
+    signal: AbortSignal,
+  ): Promise<void> {
     const served = (await this.cluster.typesOf('*')).filter((type) =>
       NEEDED_VERBS.every((verb) => type.verbs.includes(verb)),
     );
     const permitted = new Map<string, ObjectType>();
-    // One type at a time: a cluster serves many, and this must not flood its API server.
+    // One type at a time: a cluster serves many, and this must not flood its API server. Leadership
+    // ending stops the pass (it would otherwise hold up the shutdown for a review per type).
     for (const type of served) {
+      if (signal.aborted) return;
       if (await this.cluster.allowed(type, NEEDED_VERBS)) permitted.set(typeKey(type), type);
     }
     for (const [key, informer] of watched) {
@@ -142,8 +148,10 @@ function objectKey(type: ObjectType, object: KubeObject): string {
   return `${typeKey(type)}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
 }
 
+/** Waits `ms`, or not at all once `signal` is aborted (even before the call: no event would come). */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);

@@ -38,7 +38,7 @@ describe('local mode (npm start without a cluster)', () => {
     kubeConfig.loadFromFile(local.kubeconfigPath);
     core = kubeConfig.makeApiClient(CoreV1Api);
     custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  });
+  }, 60_000); // every controller, two serving certificates and their webhooks: slow on a loaded machine
 
   afterAll(async () => {
     await local?.stop();
@@ -81,6 +81,28 @@ describe('local mode (npm start without a cluster)', () => {
     expect(local.rejected).toHaveLength(1);
     expect(local.rejected[0]!.policy.source).toBe(join('examples', 'broken', 'policy.yaml'));
     expect(local.rejected[0]!.message).toContain('admission webhook "validate-policy.edict.svc" denied the request');
+  });
+
+  it("refuses an invalid cleanup policy through the cleanup controller's own webhook", async () => {
+    const refused = await custom
+      .createClusterCustomObject({
+        group: 'kyverno.io',
+        version: 'v2',
+        plural: 'clustercleanuppolicies',
+        body: {
+          apiVersion: 'kyverno.io/v2',
+          kind: 'ClusterCleanupPolicy',
+          metadata: { name: 'bad-schedule' },
+          spec: { match: { any: [{ resources: { kinds: ['Pod'] } }] }, schedule: 'invalid-schedule' },
+        },
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(apiErrorMessage(refused)).toContain(
+      'admission webhook "edict-cleanup-controller.edict.svc" denied the request: spec.schedule: invalid cron schedule',
+    );
   });
 
   it('denies a Pod an example policy forbids, through the API server, with the policy message', async () => {
@@ -146,6 +168,7 @@ describe("local mode under Kyverno's names (EDICT_INSTALL_NAME=kyverno)", () => 
       .map((configuration) => (configuration.metadata as { name: string }).name)
       .sort();
     expect(names).toEqual([
+      'kyverno-cleanup-validating-webhook-cfg',
       'kyverno-exception-validating-webhook-cfg',
       'kyverno-policy-validating-webhook-cfg',
       'kyverno-resource-validating-webhook-cfg',

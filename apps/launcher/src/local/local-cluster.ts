@@ -12,7 +12,8 @@
  *  5. once the admission controller has the examples and published its webhooks for them, the
  *     kubeconfig (and the CA, for HTTPS clients) is written: kubectl sees a cluster that already
  *     enforces the examples. Just before, the cleanup controller (cleanup policies, the TTL label)
- *     starts as its own service account, bound to cluster-admin unless the installation brings its RBAC.
+ *     starts as its own service account, bound to cluster-admin unless the installation brings its
+ *     RBAC, its Service mapped to its local HTTPS port, and publishes its cleanup policy webhook.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -156,6 +157,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     // Last: its start-up (discovery, access reviews, a watch per type it may clean) does not slow
     // the admission controller's own.
     cleanup = await startCleanupController(cleanupConfig, { logger: options.logger ?? ['warn', 'error'] });
+    endpoints[`${cleanupConfig.namespace}/${cleanupConfig.serviceName}`] = `https://${LOCAL_HOST}:${cleanup.port}`;
+    await webhooksPublished(cleanup, readyTimeoutMs, 'the cleanup controller');
 
     const kubeconfigPath = resolve(options.kubeconfigPath);
     const caPath = join(dirname(kubeconfigPath), 'ca.crt');

@@ -12,8 +12,12 @@ import type { RunningController } from '@edict/admission-controller';
 
 const POLL_MS = 100;
 
-/** Resolves once a reconcile pass published the complete set; throws after `timeoutMs`. */
-export async function webhooksPublished(controller: RunningController, timeoutMs: number): Promise<void> {
+/** Resolves once a reconcile pass of `controller` (`who`) published the complete set; throws after `timeoutMs`. */
+export async function webhooksPublished(
+  controller: Pick<RunningController, 'app'>,
+  timeoutMs: number,
+  who = 'the admission controller',
+): Promise<void> {
   const reconciler = controller.app.get(WebhookReconciler, { strict: false });
   const deadline = Date.now() + timeoutMs;
   let last = 'no pass yet';
@@ -26,7 +30,7 @@ export async function webhooksPublished(controller: RunningController, timeoutMs
       last = error instanceof Error ? error.message : String(error);
     }
     if (Date.now() >= deadline) {
-      throw new Error(`the admission controller did not publish its webhook configurations in time (${last})`);
+      throw new Error(`${who} did not publish its webhook configurations in time (${last})`);
     }
     await sleep(POLL_MS);
   }

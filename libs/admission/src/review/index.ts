@@ -8,3 +8,4 @@ export type {
 } from './types';
 export { parseAdmissionReview, type ParsedReview, type ReviewError } from './parse-review';
 export { reviewResponse, admissionResponse } from './response';
+export { answerValidation, decisionFrom, type ReviewAnswer } from './validation-review';

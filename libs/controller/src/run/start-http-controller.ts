@@ -1,15 +1,20 @@
 /**
- * Starts a controller whose HTTP side is health and metrics only (plain HTTP): Nest init
- * (informers, election), then listen. Stop is Nest's close, once however often it is asked.
+ * Starts a controller's HTTP side: health and metrics, and for a webhook server its webhooks. Plain
+ * HTTP, or with `tls` HTTPS with the app's serving certificate (TlsMaterial), bound live so that a
+ * renewal needs no restart. Nest init (informers, election, certificates) → (wait for the
+ * certificate) → listen. Stop is Nest's close, once however often it is asked.
  */
+import type { RequestListener } from 'node:http';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Logger, type DynamicModule, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
 
 export interface RunningHttpController {
   readonly app: NestFastifyApplication;
-  /** The port of /healthz, /readyz and /metrics. */
+  /** The port of /healthz, /readyz and /metrics (and of the webhooks, with `tls`). */
   readonly port: number;
   stop(): Promise<void>;
 }
@@ -18,28 +23,49 @@ export interface ControllerStartOptions {
   readonly logger?: LoggerService | LogLevel[] | false;
 }
 
+export interface HttpListen {
+  readonly host: string;
+  readonly port: number;
+  /** Serve HTTPS with the app's TlsMaterial, waiting this long for a first certificate. */
+  readonly tls?: { readonly readyTimeoutMs: number };
+}
+
 export async function startHttpController(
   name: string,
   module: DynamicModule,
-  listen: { readonly host: string; readonly port: number },
+  listen: HttpListen,
   options: ControllerStartOptions = {},
 ): Promise<RunningHttpController> {
-  const app = await NestFactory.create<NestFastifyApplication>(
-    module,
-    new FastifyAdapter({ return503OnClosing: true }),
-    {
-      logger: options.logger ?? ['log', 'warn', 'error'],
-      abortOnError: false,
-    },
-  );
+  let server: Server | undefined;
+  const adapter = new FastifyAdapter({
+    return503OnClosing: true,
+    // The certificate comes later (from the Secrets): the server starts without one, bound below.
+    ...(listen.tls
+      ? { serverFactory: (handler: RequestListener) => (server = createServer(SERVING_TLS_OPTIONS, handler)) }
+      : {}),
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    logger: options.logger ?? ['log', 'warn', 'error'],
+    abortOnError: false,
+  });
   try {
+    if (listen.tls) {
+      await app.init();
+      const material = app.get(TlsMaterial);
+      await material.ready(listen.tls.readyTimeoutMs);
+      const live = new LiveSecureContext(material);
+      live.bind(server!);
+      server!.once('close', () => live.close());
+    }
     await app.listen(listen.port, listen.host);
   } catch (error) {
     await app.close().catch(() => undefined);
     throw error;
   }
   const port = (app.getHttpServer().address() as AddressInfo).port;
-  new Logger(name).log(`health and metrics on http://${listen.host}:${port}`);
+  new Logger(name).log(
+    `${listen.tls ? 'webhooks, ' : ''}health and metrics on ${listen.tls ? 'https' : 'http'}://${listen.host}:${port}`,
+  );
   let stopping: Promise<void> | undefined;
   return { app, port, stop: () => (stopping ??= app.close()) };
 }

@@ -9,3 +9,9 @@ export {
 } from './cleanup-policy';
 export { CronScheduleError, cronScheduleProblem, parseCronSchedule, type CronSchedule } from './cron-schedule';
 export { validateCleanupPolicy, type CleanupValidationOptions } from './validate-cleanup-policy';
+export {
+  checkCleanupPermissions,
+  cleanupPolicyKinds,
+  type CleanupKindResolver,
+  type CleanupPermissionOptions,
+} from './cleanup-permissions';

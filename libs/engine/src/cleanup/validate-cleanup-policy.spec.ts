@@ -19,8 +19,11 @@ function policy(spec: Record<string, unknown>, kind: CleanupPolicy['kind'] = 'Cl
 const errors = (p: CleanupPolicy) => validateCleanupPolicy(p).map((d) => `${d.path ?? ''}: ${d.message}`);
 
 describe('validateCleanupPolicy', () => {
-  it('admits a policy with a schedule, match, conditions and an apiCall context', () => {
-    const context = [{ name: 'pods', apiCall: { urlPath: '/api/v1/pods', jmesPath: 'items | length(@)' } }];
+  it('admits a policy with a schedule, match, conditions and apiCall contexts (API server and service)', () => {
+    const context = [
+      { name: 'pods', apiCall: { urlPath: '/api/v1/pods', jmesPath: 'items | length(@)' } },
+      { name: 'verdict', apiCall: { method: 'POST', service: { url: 'https://checker.tools.svc/verdict' } } },
+    ];
     expect(validateCleanupPolicy(policy({ context, deletionPropagationPolicy: 'Foreground' }))).toEqual([]);
   });
 
@@ -31,12 +34,15 @@ describe('validateCleanupPolicy', () => {
     expect(errors(policy({ schedule: undefined }))[0]).toMatch(/^spec\.schedule: .*a schedule is required/);
   });
 
-  it('refuses context entries a cleanup run cannot load', () => {
+  it('refuses the context entries Kyverno refuses with its reason, and global context entries', () => {
     expect(errors(policy({ context: [{ name: 'cm', configMap: { name: 'c', namespace: 'd' } }] }))).toEqual([
-      "spec.context[0].configMap: configMap is not supported in cleanup policies' context (only apiCall and variable)",
+      'spec.context[0].configMap: ConfigMap is not allowed in CleanUp Policy',
     ]);
-    expect(errors(policy({ context: [{ name: 'img', imageRegistry: { reference: 'ghcr.io/x' } }] }))[0]).toMatch(
-      /spec\.context\[0\]\.imageRegistry: imageRegistry is not supported/,
+    expect(errors(policy({ context: [{ name: 'img', imageRegistry: { reference: 'ghcr.io/x' } }] }))).toEqual([
+      'spec.context[0].imageRegistry: ImageRegistry is not allowed in CleanUp Policy',
+    ]);
+    expect(errors(policy({ context: [{ name: 'g', globalReference: { name: 'entry' } }] }))[0]).toMatch(
+      /^spec\.context\[0\]\.globalReference: globalReference is not supported/,
     );
     expect(errors(policy({ context: [{ name: 'target', variable: { value: 1 } }] }))[0]).toMatch(
       /pre-defined variable target/,

@@ -1,7 +1,9 @@
 /**
  * What a cleanup policy must satisfy to be admitted: a cron schedule Kyverno accepts, match and
  * exclude as for rules (kinds, selectors, a namespaced policy stays in its namespace), known
- * condition operators, and context entries of the kinds a cleanup run can load (apiCall, variable).
+ * condition operators, and context entries of the kinds a cleanup run can load (apiCall to the API
+ * server or a service, variable). Kyverno refuses configMap and imageRegistry entries (its reason
+ * is kept); global context entries are refused too, as cleanup runs cannot read them yet.
  */
 import type { Diagnostic } from '../policy';
 import { checkConditions } from '../policy-validation/conditions';
@@ -18,9 +20,14 @@ export interface CleanupValidationOptions {
   file?: string;
 }
 
-/** Context sources a cleanup run loads; the others need an admission request or images. */
+/** Context sources a cleanup run loads. */
 const SUPPORTED_CONTEXT_SOURCES = ['apiCall', 'variable'] as const;
-const OTHER_CONTEXT_SOURCES = ['configMap', 'imageRegistry', 'globalReference'] as const;
+/** The others, with why each is refused (Kyverno's reason for the first two). */
+const REFUSED_CONTEXT_SOURCES = {
+  configMap: 'ConfigMap is not allowed in CleanUp Policy',
+  imageRegistry: 'ImageRegistry is not allowed in CleanUp Policy',
+  globalReference: "globalReference is not supported in cleanup policies' context yet (apiCall and variable are)",
+} as const;
 
 export function validateCleanupPolicy(policy: CleanupPolicy, options: CleanupValidationOptions = {}): Diagnostic[] {
   const kind = policy.kind ?? 'ClusterCleanupPolicy';
@@ -69,12 +76,11 @@ export function validateCleanupPolicy(policy: CleanupPolicy, options: CleanupVal
     );
     if (reserved)
       findings.error([...at, 'name'], `entry name ${entry.name} conflicts with the pre-defined variable ${reserved}`);
-    const other = OTHER_CONTEXT_SOURCES.find((source) => entry[source] !== undefined);
-    if (other) {
-      findings.error(
-        [...at, other],
-        `${other} is not supported in cleanup policies' context (only ${SUPPORTED_CONTEXT_SOURCES.join(' and ')})`,
-      );
+    const refused = (Object.keys(REFUSED_CONTEXT_SOURCES) as Array<keyof typeof REFUSED_CONTEXT_SOURCES>).find(
+      (source) => entry[source] !== undefined,
+    );
+    if (refused) {
+      findings.error([...at, refused], REFUSED_CONTEXT_SOURCES[refused]);
     } else if (!SUPPORTED_CONTEXT_SOURCES.some((source) => entry[source] !== undefined)) {
       findings.error(at, `context entry ${entry.name} needs one of ${SUPPORTED_CONTEXT_SOURCES.join(', ')}`);
     }

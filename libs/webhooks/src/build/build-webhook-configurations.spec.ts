@@ -302,7 +302,7 @@ describe('buildWebhookConfigurations', () => {
     expect(served.validating[0]!.webhooks[0]?.rules ?? []).toEqual([]);
   });
 
-  it('publishes the policy (cleanup policies included) and exception validation webhooks unless disabled', () => {
+  it('publishes the policy and exception validation webhooks unless disabled (cleanup policies are the cleanup controller’s)', () => {
     const result = build([]);
     expect(result.validating[1]!.webhooks[0]).toMatchObject({
       name: 'validate-policy.edict.svc',
@@ -311,9 +311,9 @@ describe('buildWebhookConfigurations', () => {
       clientConfig: { service: { path: '/policyvalidate' } },
       rules: [
         { apiGroups: ['kyverno.io'], resources: ['clusterpolicies', 'policies'], operations: ['CREATE', 'UPDATE'] },
-        { apiVersions: ['v2', 'v2beta1'], resources: ['clustercleanuppolicies', 'cleanuppolicies'] },
       ],
     });
+    expect(result.validating[1]!.webhooks[0]!.rules).toHaveLength(1);
     expect(result.validating[2]!.webhooks[0]).toMatchObject({
       name: 'validate-policyexception.edict.svc',
       rules: [{ resources: ['policyexceptions'] }],

@@ -127,48 +127,28 @@ export function buildWebhookConfigurations(
   const validating: ValidatingWebhookConfiguration[] = [
     validatingConfiguration(names.resourceValidating, labels, validatingHooks),
   ];
-  const staticHook = (
-    name: string,
-    path: string,
-    kinds: readonly { resources: string[]; versions: string[] }[],
-  ): ValidatingWebhook => ({
-    admissionReviewVersions: ['v1'],
-    clientConfig: client(path),
-    failurePolicy: 'Fail',
-    matchPolicy: 'Equivalent',
-    name,
-    namespaceSelector: {},
-    objectSelector: {},
-    rules: kinds.map(({ resources, versions }) => ({
-      apiGroups: ['kyverno.io'],
-      apiVersions: versions,
-      resources,
-      scope: '*' as const,
-      operations: ['CREATE' as const, 'UPDATE' as const],
-    })),
-    sideEffects: 'None',
-    timeoutSeconds: Math.min(defaultTimeout, MAX_TIMEOUT_SECONDS),
-  });
+  const policyHook = (name: string, path: string, rules: readonly FixedWebhookRule[]): ValidatingWebhook =>
+    fixedValidatingWebhook({
+      name,
+      client: client(path),
+      rules,
+      failurePolicy: 'Fail',
+      timeoutSeconds: defaultTimeout,
+    });
   if (options.policyValidation !== false) {
     validating.push(
       validatingConfiguration(names.policyValidating, labels, [
-        staticHook(
-          names.policyValidatingWebhook,
-          WEBHOOK_PATHS.policyValidate,
-          // Cleanup policies too, until the cleanup controller serves its own validation webhook.
-          [
-            { resources: ['clusterpolicies', 'policies'], versions: ['v1', 'v2beta1'] },
-            { resources: ['clustercleanuppolicies', 'cleanuppolicies'], versions: ['v2', 'v2beta1'] },
-          ],
-        ),
+        policyHook(names.policyValidatingWebhook, WEBHOOK_PATHS.policyValidate, [
+          { apiGroups: ['kyverno.io'], resources: ['clusterpolicies', 'policies'], versions: ['v1', 'v2beta1'] },
+        ]),
       ]),
     );
   }
   if (options.exceptionValidation !== false) {
     validating.push(
       validatingConfiguration(names.exceptionValidating, labels, [
-        staticHook(names.exceptionValidatingWebhook, WEBHOOK_PATHS.exceptionValidate, [
-          { resources: ['policyexceptions'], versions: ['v2', 'v2beta1'] },
+        policyHook(names.exceptionValidatingWebhook, WEBHOOK_PATHS.exceptionValidate, [
+          { apiGroups: ['kyverno.io'], resources: ['policyexceptions'], versions: ['v2', 'v2beta1'] },
         ]),
       ]),
     );
@@ -232,7 +212,43 @@ function addPolicy(
   }
 }
 
-function clientConfig(endpoint: WebhookEndpoint, caBundle: string, path: string): WebhookClientConfig {
+/** The types a fixed webhook sees created and updated. */
+export interface FixedWebhookRule {
+  readonly apiGroups: readonly string[];
+  readonly versions: readonly string[];
+  readonly resources: readonly string[];
+}
+
+/** A webhook with fixed rules (CREATE and UPDATE of `rules`), every namespace and object. */
+export function fixedValidatingWebhook(hook: {
+  readonly name: string;
+  readonly client: WebhookClientConfig;
+  readonly rules: readonly FixedWebhookRule[];
+  readonly failurePolicy: WebhookFailurePolicy;
+  readonly timeoutSeconds: number;
+}): ValidatingWebhook {
+  return {
+    admissionReviewVersions: ['v1'],
+    clientConfig: hook.client,
+    failurePolicy: hook.failurePolicy,
+    matchPolicy: 'Equivalent',
+    name: hook.name,
+    namespaceSelector: {},
+    objectSelector: {},
+    rules: hook.rules.map(({ apiGroups, versions, resources }) => ({
+      apiGroups: [...apiGroups],
+      apiVersions: [...versions],
+      resources: [...resources],
+      scope: '*' as const,
+      operations: ['CREATE' as const, 'UPDATE' as const],
+    })),
+    sideEffects: 'None',
+    timeoutSeconds: Math.min(hook.timeoutSeconds, MAX_TIMEOUT_SECONDS),
+  };
+}
+
+/** Where the API server calls `path`: through the Service, or under the URL base; trusting the base64 `caBundle`. */
+export function clientConfig(endpoint: WebhookEndpoint, caBundle: string, path: string): WebhookClientConfig {
   if ('url' in endpoint) return { caBundle, url: `${endpoint.url.replace(/\/+$/, '')}${path}` };
   const { name, namespace, port } = endpoint.service;
   return { caBundle, service: { name, namespace, path, port } };
@@ -244,7 +260,7 @@ function excludeNamespaces(namespaces: readonly string[]): LabelSelector {
   return { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values }] };
 }
 
-function validatingConfiguration(
+export function validatingConfiguration(
   name: string,
   labels: Record<string, string>,
   webhooks: ValidatingWebhook[],

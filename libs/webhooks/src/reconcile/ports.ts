@@ -1,6 +1,27 @@
 /** What the reconciler needs from the rest of the app, as small interfaces (fakes in tests). */
-import type { CachedPolicy } from '@edict/policy';
+import type { CachedPolicy, WebhookPublication } from '@edict/policy';
+import type { WebhookBuildResult } from '../build/build-webhook-configurations';
 import type { WebhookConfiguration, WebhookConfigurationKind } from '../build/types';
+
+/**
+ * What one webhook controller publishes: the admission controller's configurations follow its
+ * policies (PolicyWebhooks), the cleanup controller's are fixed (FixedWebhooks).
+ */
+export interface DesiredWebhooks {
+  /** The configurations to publish now, trusting `caBundlePem`. */
+  build(caBundlePem: string): Promise<DesiredWebhookSet>;
+  /** Calls `listener` when what `build` returns may have changed (`now`: no debounce); returns its removal. */
+  onChange(listener: (now: boolean) => void): () => void;
+  /** The configurations this controller owns, the first validating one carrying the monitor's heartbeat. */
+  readonly owned: Readonly<Record<WebhookConfigurationKind, readonly string[]>>;
+  /** Whether removal also deletes every configuration carrying the managed-by label (leftovers of older names). */
+  readonly removesLabelled: boolean;
+}
+
+export interface DesiredWebhookSet extends WebhookBuildResult {
+  /** Told to `onPublished` listeners once every configuration is published as built. */
+  readonly publication?: WebhookPublication;
+}
 
 /** The policy cache (PolicyCache fits). */
 export interface PolicySource {

@@ -21,7 +21,8 @@ function setup(reconcile: () => Promise<ReconcileOutcome>, gate: WebhookLeaderGa
       stamped.push({ name, annotations });
     },
   } as unknown as WebhookConfigStore;
-  const reconciler = { reconcile } as unknown as WebhookReconciler;
+  const owned = { ValidatingWebhookConfiguration: ['edict-resource-validating-webhook-cfg'] };
+  const reconciler = { reconcile, wanted: { owned } } as unknown as WebhookReconciler;
   return { monitor: new WebhookMonitor(resolveWebhookOptions(), reconciler, store, gate), stamped };
 }
 

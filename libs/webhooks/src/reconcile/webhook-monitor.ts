@@ -1,8 +1,8 @@
 /**
  * WebhookMonitor: the periodic safety net. The app's scheduler calls `check()` every
  * WEBHOOK_MONITOR_INTERVAL_MS; on the leader it runs a full reconcile (which recreates deleted
- * configurations and repairs edited ones) and stamps a heartbeat annotation on the resource
- * validating configuration, the way Kyverno's watchdog stamps `kyverno.io/last-request-time`.
+ * configurations and repairs edited ones) and stamps a heartbeat annotation on the first validating
+ * configuration it owns (the admission controller's resource validating one), the way Kyverno's watchdog stamps `kyverno.io/last-request-time`.
  * `lastSuccess()` lets readiness checks see that the controller is alive.
  */
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
@@ -37,9 +37,11 @@ export class WebhookMonitor {
       // Leadership may have ended during the pass (the reconciler then stops writing): so do we.
       if (!this.leader.isLeader()) return { status: 'skipped', reason: 'not-leader' };
       const at = new Date();
-      await this.store.annotate('ValidatingWebhookConfiguration', this.options.names.resourceValidating, {
-        [this.options.names.heartbeatAnnotation]: at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      });
+      const [stamped] = this.reconciler.wanted.owned.ValidatingWebhookConfiguration;
+      if (stamped)
+        await this.store.annotate('ValidatingWebhookConfiguration', stamped, {
+          [this.options.names.heartbeatAnnotation]: at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        });
       this.lastOk = at;
       this.lastErrorText = undefined;
       return { status: 'ok', at, reconcile };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveWebhookOptions } from '../webhooks.options';
 import type { DiscoverySource } from './discovery-resolver';
+import { PolicyWebhooks } from './policy-webhooks';
 import type { CaBundleSource, PolicySource, ServedTypesSource, WebhookConfigStore } from './ports';
 import { WebhookReconciler } from './webhook-reconciler';
 
@@ -29,14 +30,12 @@ describe('WebhookReconciler scheduling', () => {
       invalidate: (group) => void invalidated.push(group),
     };
     const servedTypes: ServedTypesSource = { onChange: crdChanges.onChange };
+    const options = resolveWebhookOptions({ debounceMs: 60_000 });
     const reconciler = new WebhookReconciler(
-      resolveWebhookOptions({ debounceMs: 60_000 }),
-      policies,
+      options,
+      new PolicyWebhooks(options, policies, discovery, servedTypes),
       ca,
       {} as WebhookConfigStore, // never reached without a CA bundle
-      discovery,
-      undefined,
-      servedTypes,
     );
     reconciler.start();
     try {

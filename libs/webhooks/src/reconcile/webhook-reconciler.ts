@@ -1,50 +1,50 @@
 /**
- * WebhookReconciler: keeps the webhook configurations in line with the installed policies and the
- * CA bundle. Leader only (it checks the gate before every pass and every write); idempotent
- * (writes only on drift, updates carry the observed resourceVersion and are retried on conflict).
+ * WebhookReconciler: keeps the webhook configurations in line with what they should be
+ * (DesiredWebhooks: the policies' for the admission controller, fixed ones for the cleanup
+ * controller) and the CA bundle. Leader only (it checks the gate before every pass and every
+ * write); idempotent (writes only on drift, updates carry the observed resourceVersion and are
+ * retried on conflict).
  *
- * Narrowing guard: while the policy cache has not synced, or some kind could not be resolved, a
- * pass publishes the union of what is stored and what it computed, so a webhook never loses a
- * rule before the complete policy set is known (Kyverno starts its webhook controller only after
+ * Narrowing guard: while the desired set is incomplete (the policy cache has not synced, or some
+ * kind could not be resolved), a pass publishes the union of what is stored and what it computed,
+ * so a webhook never loses a rule before the complete policy set is known (Kyverno starts its webhook controller only after
  * its policy informers synced, and keeps policies "not ready" until their kinds are in the
  * webhooks). Once complete, the computed set is published as is, which may narrow it.
  *
- * Triggers (`start()`): policy cache changes, CA bundle changes and becoming leader, debounced;
- * changes of the served types (CRDs) at once, with fresh discovery.
+ * Triggers (`start()`): changes of the desired set (debounced unless it asks for at once), CA
+ * bundle changes and becoming leader, debounced.
  *
  * Publications: after a pass that left every configuration as built, `onPublished` listeners hear
- * which policies (at which generation) the published webhooks carry, and which of their kinds they
- * could not (the policy status writer judges readiness from it).
+ * the set's publication: which policies (at which generation) the published webhooks carry, and
+ * which of their kinds they could not (the policy status writer judges readiness from it).
  */
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { isAlreadyExists, isConflict } from '@edict/kube';
-import { generationOf, type CachedPolicy, type WebhookPublication } from '@edict/policy';
-import {
-  buildWebhookConfigurations,
-  kindSelectorsOf,
-  type WebhookBuildResult,
-} from '../build/build-webhook-configurations';
+import type { WebhookPublication } from '@edict/policy';
 import type { WebhookConfiguration } from '../build/types';
 import { unionConfiguration } from '../build/union';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
 import {
   WEBHOOK_CA_SOURCE,
   WEBHOOK_CONFIG_STORE,
-  WEBHOOK_DISCOVERY,
+  WEBHOOK_DESIRED,
   WEBHOOK_LEADER_GATE,
   WEBHOOK_OPTIONS,
-  WEBHOOK_POLICY_SOURCE,
-  WEBHOOK_SERVED_TYPES,
 } from '../webhooks.constants';
 import { covers } from './covers';
-import type { DiscoverySource } from './discovery-resolver';
-import type { CaBundleSource, PolicySource, ServedTypesSource, WebhookConfigStore, WebhookLeaderGate } from './ports';
+import type {
+  CaBundleSource,
+  DesiredWebhooks,
+  DesiredWebhookSet,
+  WebhookConfigStore,
+  WebhookLeaderGate,
+} from './ports';
 
 export type ReconcileOutcome =
   | { readonly status: 'skipped'; readonly reason: 'stopped' | 'not-leader' | 'no-ca-bundle' }
   | {
       readonly status: 'done';
-      /** False while the narrowing guard held (cache not synced or kinds unresolved). */
+      /** False while the narrowing guard held (the desired set incomplete). */
       readonly complete: boolean;
       readonly created: string[];
       readonly updated: string[];
@@ -68,12 +68,10 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @Inject(WEBHOOK_OPTIONS) private readonly options: ResolvedWebhookOptions,
-    @Inject(WEBHOOK_POLICY_SOURCE) private readonly policies: PolicySource,
+    @Inject(WEBHOOK_DESIRED) readonly wanted: DesiredWebhooks,
     @Inject(WEBHOOK_CA_SOURCE) private readonly ca: CaBundleSource,
     @Inject(WEBHOOK_CONFIG_STORE) private readonly store: WebhookConfigStore,
-    @Inject(WEBHOOK_DISCOVERY) private readonly discovery: DiscoverySource,
     @Optional() @Inject(WEBHOOK_LEADER_GATE) private readonly leader: WebhookLeaderGate = { isLeader: () => true },
-    @Optional() @Inject(WEBHOOK_SERVED_TYPES) private readonly servedTypes?: ServedTypesSource | null,
   ) {}
 
   onModuleInit(): void {
@@ -84,20 +82,17 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     this.stop();
   }
 
-  /** Follows policy, CA and leadership changes (debounced). */
+  /** Follows changes of the desired set, the CA and leadership. */
   start(): void {
     if (this.subscriptions.length > 0) return;
     this.stopped = false;
     const trigger = (): void => this.schedule();
-    this.subscriptions.push(this.policies.onChange(trigger), this.ca.onChange(trigger));
+    this.subscriptions.push(
+      this.wanted.onChange((now) => (now ? this.schedule(0) : this.schedule())),
+      this.ca.onChange(trigger),
+    );
     const off = this.leader.onStartedLeading?.(trigger);
     if (off) this.subscriptions.push(off);
-    // Not debounced: resources of a new kind may be created right after its CRD.
-    const offTypes = this.servedTypes?.onChange((group) => {
-      this.discovery.invalidate(group);
-      this.schedule(0);
-    });
-    if (offTypes) this.subscriptions.push(offTypes);
   }
 
   /** Stops following changes; later passes are skipped (used before removing everything). */
@@ -163,28 +158,10 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
    * The configurations a pass would publish now (before any union with the stored ones), for
    * debugging; undefined while there is no CA bundle. Any replica may call it: nothing is written.
    */
-  async desired(): Promise<WebhookBuildResult | undefined> {
+  async desired(): Promise<DesiredWebhookSet | undefined> {
     const ca = this.ca.current();
     if (!ca || ca.caBundlePem.trim() === '') return undefined;
-    return this.build(ca.caBundlePem);
-  }
-
-  private async build(
-    caBundlePem: string,
-    policies: readonly CachedPolicy[] = this.policies.policies(),
-  ): Promise<WebhookBuildResult> {
-    const kinds = kindSelectorsOf(policies);
-    const resolve = kinds.length > 0 ? await this.discovery.resolver(kinds) : () => [];
-    return buildWebhookConfigurations(policies, {
-      endpoint: this.options.endpoint,
-      caBundlePem,
-      resolve,
-      names: this.options.names,
-      defaultTimeoutSeconds: this.options.defaultTimeoutSeconds,
-      excludedNamespaces: this.options.excludedNamespaces,
-      policyValidation: this.options.policyValidation,
-      exceptionValidation: this.options.exceptionValidation,
-    });
+    return this.wanted.build(ca.caBundlePem);
   }
 
   private async pass(): Promise<ReconcileOutcome> {
@@ -193,14 +170,11 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     const ca = this.ca.current();
     if (!ca || ca.caBundlePem.trim() === '') return { status: 'skipped', reason: 'no-ca-bundle' };
 
-    // Read "synced" before the policies: a snapshot taken after syncing is complete.
-    const synced = this.policies.hasSynced();
-    const policies = this.policies.policies();
-    const built = await this.build(ca.caBundlePem, policies);
-    const complete = synced && built.complete;
+    const built = await this.wanted.build(ca.caBundlePem);
+    const { complete } = built;
     if (!complete) {
       this.logger.debug?.(
-        `publishing a union with the stored webhooks: ${synced ? `unresolved kinds ${built.unresolved.join(', ')}` : 'policy cache not synced'}`,
+        `publishing a union with the stored webhooks: ${built.unresolved.length > 0 ? `unresolved kinds ${built.unresolved.join(', ')}` : 'desired set not complete yet'}`,
       );
     }
     const outcome = {
@@ -218,8 +192,8 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
       outcome[result].push(desired.metadata.name);
     }
     const applied = outcome.created.length + outcome.updated.length + outcome.unchanged.length;
-    if (applied === configurations.length && !this.stopped && this.leader.isLeader()) {
-      this.publish(publicationOf(policies, built.unresolved));
+    if (applied === configurations.length && !this.stopped && this.leader.isLeader() && built.publication) {
+      this.publish(built.publication);
     }
     return outcome;
   }
@@ -267,20 +241,6 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
       }
     }
   }
-}
-
-/** The built policies by key and generation; `unresolved` entries read `policy key: kind selector`. */
-function publicationOf(policies: readonly CachedPolicy[], unresolved: readonly string[]): WebhookPublication {
-  const unresolvedKinds = new Map<string, string[]>();
-  for (const entry of unresolved) {
-    const at = entry.indexOf(': '); // keys are DNS names, with `/` for namespaced ones: never `: `
-    const key = entry.slice(0, at);
-    unresolvedKinds.set(key, [...(unresolvedKinds.get(key) ?? []), entry.slice(at + 2)]);
-  }
-  return {
-    policies: new Map(policies.map((p) => [p.key, generationOf(p.source ?? p.compiled.policy)])),
-    unresolvedKinds,
-  };
 }
 
 function message(error: unknown): string {

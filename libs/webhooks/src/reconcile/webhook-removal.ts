@@ -61,17 +61,19 @@ export class WebhookRemoval {
     }
   }
 
-  /** Stops the reconciler, then deletes every configuration Edict manages. Returns what it deleted. */
+  /**
+   * Stops the reconciler, then deletes every configuration it owns (and, for the admission
+   * controller, whatever carries the managed-by label). Returns what it deleted.
+   */
   async removeAll(): Promise<string[]> {
     this.reconciler.stop();
     const names = this.options.names;
-    const known: Record<WebhookConfigurationKind, string[]> = {
-      ValidatingWebhookConfiguration: [names.resourceValidating, names.policyValidating, names.exceptionValidating],
-      MutatingWebhookConfiguration: [names.resourceMutating],
-    };
+    const { owned: known, removesLabelled } = this.reconciler.wanted;
     const deleted: string[] = [];
     for (const kind of KINDS) {
-      const labelled = await this.store.listNames(kind, `${names.managedByLabel}=${names.managedBy}`);
+      const labelled = removesLabelled
+        ? await this.store.listNames(kind, `${names.managedByLabel}=${names.managedBy}`)
+        : [];
       for (const name of new Set([...known[kind], ...labelled])) {
         if (await this.store.delete(kind, name)) deleted.push(`${kind}/${name}`);
       }

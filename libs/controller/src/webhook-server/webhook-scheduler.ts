@@ -1,7 +1,7 @@
 /**
- * Every periodic job of the controller, in one place. Now: the certificate check (the leader renews,
+ * The periodic jobs of a webhook server, in one place: the certificate check (the leader renews,
  * every replica re-reads the material in case a Secret event was missed) and the webhook
- * configuration monitor (leader only: recreates missing configurations, stamps the heartbeat).
+ * configuration monitor (leader only: recreates missing or edited configurations).
  */
 import {
   Inject,
@@ -13,18 +13,20 @@ import {
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CertLifecycle } from '@edict/cert';
 import { WebhookMonitor } from '@edict/webhooks';
-import { CONTROLLER_CONFIG } from '../config/tokens';
-import type { ControllerConfig } from '../config/controller-config';
+import type { WebhookServerConfig } from '../config/webhook-server-config';
+
+/** The app's WebhookServerConfig (each app provides it from its own config). */
+export const WEBHOOK_SERVER_CONFIG = Symbol('WEBHOOK_SERVER_CONFIG');
 
 export const CERT_CHECK_JOB = 'cert-check';
 export const WEBHOOK_MONITOR_JOB = 'webhook-monitor';
 
 @Injectable()
-export class SchedulerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WebhookScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Scheduler');
 
   constructor(
-    @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
+    @Inject(WEBHOOK_SERVER_CONFIG) private readonly settings: WebhookServerConfig,
     private readonly registry: SchedulerRegistry,
     private readonly certs: CertLifecycle,
     private readonly webhooks: WebhookMonitor,
@@ -32,7 +34,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
 
   onApplicationBootstrap(): void {
     this.every(CERT_CHECK_JOB, this.settings.certCheckIntervalMs, () => this.certs.sync());
-    // Recreates missing or edited webhook configurations; the monitor skips unless this replica leads.
+    // The monitor skips unless this replica leads.
     this.every(WEBHOOK_MONITOR_JOB, this.settings.webhookMonitorIntervalMs, async () => {
       await this.webhooks.check();
     });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeHttpRequest, KubeResources } from '@edict/kube';
 import { ACCESS_REVIEW_TIMEOUT_MS, KubeAccessReviewer } from './kube-access-reviewer';
 
-function reviewer(status: unknown) {
+function reviewer(status: unknown, about: 'subject' | 'self' = 'subject') {
   const requests: KubeHttpRequest[] = [];
   const resources = {
     http: {
@@ -12,7 +12,7 @@ function reviewer(status: unknown) {
       },
     },
   } as unknown as Pick<KubeResources, 'http'>;
-  return { reviewer: new KubeAccessReviewer(resources), requests };
+  return { reviewer: new KubeAccessReviewer(resources, about), requests };
 }
 
 describe('KubeAccessReviewer', () => {
@@ -36,6 +36,20 @@ describe('KubeAccessReviewer', () => {
         totalTimeoutMs: ACCESS_REVIEW_TIMEOUT_MS,
         maxResponseBytes: 64 * 1024,
       },
+    ]);
+  });
+
+  it('asks about the caller itself with a SelfSubjectAccessReview, leaving the user fields out', async () => {
+    const { reviewer: self, requests } = reviewer({ allowed: true }, 'self');
+    const resourceAttributes = { group: '', resource: 'pods', verb: 'list' };
+    expect(await self.review({ user: '', resourceAttributes })).toEqual({ allowed: true });
+    expect(requests[0]).toMatchObject({
+      path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      body: { kind: 'SelfSubjectAccessReview', spec: { resourceAttributes } },
+    });
+    expect(Object.keys((requests[0]!.body as { spec: object }).spec)).toEqual([
+      'resourceAttributes',
+      'nonResourceAttributes',
     ]);
   });
 

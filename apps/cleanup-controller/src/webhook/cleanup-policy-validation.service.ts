@@ -1,0 +1,46 @@
+/**
+ * The cleanup controller's validation webhook: a CleanupPolicy or ClusterCleanupPolicy with errors
+ * is refused with the reason naming the field. The cluster-scoped kinds a namespaced policy may not
+ * name come from API discovery, as Kyverno's do. A valid policy is then refused when this
+ * controller may not delete or list what it matches (SelfSubjectAccessReviews, as Kyverno asks).
+ */
+import { Injectable } from '@nestjs/common';
+import { answerValidation, decisionFrom, deny, type ReviewAnswer } from '@edict/admission';
+import { KubeAccessReviewer } from '@edict/context';
+import { checkCleanupPermissions, isError, validateCleanupPolicy, type CleanupPolicy } from '@edict/engine';
+import { KubeResources } from '@edict/kube';
+import { kubeCleanupCluster, type CleanupCluster } from '../cluster/cleanup-cluster';
+
+@Injectable()
+export class CleanupPolicyValidation {
+  private readonly cluster: CleanupCluster;
+  private readonly reviewer: KubeAccessReviewer;
+
+  constructor(resources: KubeResources) {
+    this.cluster = kubeCleanupCluster(resources);
+    this.reviewer = new KubeAccessReviewer(resources, 'self');
+  }
+
+  validate(body: unknown): Promise<ReviewAnswer> {
+    return answerValidation(body, async (request) => {
+      const policy = request.object as unknown as CleanupPolicy;
+      let clusterScopedKinds: string[];
+      try {
+        clusterScopedKinds = (await this.cluster.typesOf('*')).filter((t) => !t.namespaced).map((t) => t.kind);
+      } catch (error) {
+        return deny(`could not list the cluster's kinds (API discovery): ${messageOf(error)}`);
+      }
+      const diagnostics = validateCleanupPolicy(policy, { clusterScopedKinds });
+      if (diagnostics.some(isError)) return decisionFrom(diagnostics);
+      const permissions = await checkCleanupPermissions(policy, {
+        reviewer: this.reviewer,
+        resolve: async (kind) => this.cluster.typesOf(kind),
+      });
+      return decisionFrom([...diagnostics, ...permissions]);
+    });
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

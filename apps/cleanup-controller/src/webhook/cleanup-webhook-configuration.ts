@@ -1,0 +1,47 @@
+/**
+ * The cleanup controller's ValidatingWebhookConfiguration, as Kyverno's cleanup controller
+ * publishes it: `<install>-cleanup-validating-webhook-cfg`, one webhook named after its Service
+ * (`<service>.<namespace>.svc`) on `/validate`, seeing cleanup policies created and updated, failing
+ * closed (failurePolicy Fail) and without side effects.
+ */
+import { installNames } from '@edict/config';
+import {
+  clientConfig,
+  fixedValidatingWebhook,
+  validatingConfiguration,
+  type WebhookConfigurations,
+  type WebhookEndpoint,
+} from '@edict/webhooks';
+import type { CleanupConfig } from '../config/cleanup-config';
+
+export const CLEANUP_VALIDATE_PATH = '/validate';
+/** Kyverno's default webhook timeout (its cleanup webhook sets none). */
+const TIMEOUT_SECONDS = 10;
+
+export function cleanupWebhookConfigurations(config: CleanupConfig): (caBundlePem: string) => WebhookConfigurations {
+  const names = installNames(config.installName);
+  const endpoint: WebhookEndpoint = config.webhookUrl
+    ? { url: config.webhookUrl }
+    : { service: { name: config.serviceName, namespace: config.namespace, port: config.webhookServicePort } };
+  const labels = { [names.webhookManagedBy.key]: names.webhookManagedBy.value };
+  return (caBundlePem) => ({
+    validating: [
+      validatingConfiguration(names.webhookConfigurations.cleanupValidating, labels, [
+        fixedValidatingWebhook({
+          name: `${config.serviceName}.${config.namespace}.svc`,
+          client: clientConfig(endpoint, Buffer.from(caBundlePem, 'utf8').toString('base64'), CLEANUP_VALIDATE_PATH),
+          rules: [
+            {
+              apiGroups: ['kyverno.io'],
+              versions: ['v2', 'v2beta1'],
+              resources: ['cleanuppolicies', 'clustercleanuppolicies'],
+            },
+          ],
+          failurePolicy: 'Fail',
+          timeoutSeconds: TIMEOUT_SECONDS,
+        }),
+      ]),
+    ],
+    mutating: [],
+  });
+}

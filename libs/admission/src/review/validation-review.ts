@@ -1,0 +1,31 @@
+/**
+ * How a webhook that validates Kyverno's own objects (policies, exceptions, cleanup policies)
+ * answers: a body that is no AdmissionReview gets 400; a deletion is never refused; otherwise the
+ * check's diagnostics decide, refused on the first error (as Kyverno stops there, the message
+ * naming the field) with the warnings passed back either way.
+ */
+import { isError, type Diagnostic } from '@edict/engine';
+import { allow, deny, type AdmissionDecision } from '../decision';
+import { parseAdmissionReview } from './parse-review';
+import { reviewResponse } from './response';
+import type { AdmissionRequest } from './types';
+
+/** What an HTTP handler sends back: the AdmissionReview, or 400 for a body that is none. */
+export type ReviewAnswer = { status: 200; body: unknown } | { status: 400; body: { message: string } };
+
+export async function answerValidation(
+  body: unknown,
+  check: (request: AdmissionRequest) => AdmissionDecision | Promise<AdmissionDecision>,
+): Promise<ReviewAnswer> {
+  const parsed = parseAdmissionReview(body);
+  if (!parsed.ok) return { status: 400, body: { message: parsed.message } };
+  const request = parsed.review.request;
+  const decision = request.operation === 'DELETE' || !request.object ? allow() : await check(request);
+  return { status: 200, body: reviewResponse(request.uid, decision) };
+}
+
+export function decisionFrom(diagnostics: readonly Diagnostic[]): AdmissionDecision {
+  const warnings = diagnostics.filter((d) => !isError(d)).map((d) => d.message);
+  const error = diagnostics.find(isError);
+  return error ? deny(error.path ? `${error.path}: ${error.message}` : error.message, warnings) : allow(warnings);
+}

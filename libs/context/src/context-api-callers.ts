@@ -1,0 +1,52 @@
+/**
+ * The two apiCall callers with a controller's limits: the API server's and the services'
+ * (egress-guarded: blocked addresses, one deadline, a body cap, no redirects). Shared by the
+ * admission controller and the cleanup controller; Nest's module destroy hook ends the egress
+ * client's connections.
+ */
+import type { APICall, JsonValue } from '@edict/engine';
+import { EgressClient } from '@edict/egress';
+import type { KubeResources } from '@edict/kube';
+import type { ApiCallLimits } from './api-call-request';
+import type { ApiCallers } from './cluster-context-loaders';
+import { KubeApiCaller } from './kube-api-caller';
+import { ServiceCaller } from './service-caller';
+
+/** The controller settings the callers follow (ControllerBaseConfig has them). */
+export interface ApiCallSettings {
+  readonly apiCallTimeoutMs: number;
+  readonly maxApiCallResponseBytes: number;
+  readonly egressBlockedCidrs: readonly string[];
+}
+
+export class ContextApiCallers implements ApiCallers {
+  private readonly egress: EgressClient;
+  private readonly kubeCaller: KubeApiCaller;
+  private readonly serviceCaller: ServiceCaller;
+
+  constructor(settings: ApiCallSettings, resources: Pick<KubeResources, 'http'>) {
+    const limits: ApiCallLimits = {
+      timeoutMs: settings.apiCallTimeoutMs,
+      maxResponseBytes: settings.maxApiCallResponseBytes,
+    };
+    this.egress = new EgressClient({
+      blockedCidrs: [...settings.egressBlockedCidrs],
+      timeoutMs: limits.timeoutMs,
+      maxResponseBytes: limits.maxResponseBytes,
+    });
+    this.kubeCaller = new KubeApiCaller((request) => resources.http.json(request), limits);
+    this.serviceCaller = new ServiceCaller(this.egress, limits);
+  }
+
+  kube(call: APICall): Promise<JsonValue> {
+    return this.kubeCaller.call(call);
+  }
+
+  service(call: APICall): Promise<JsonValue> {
+    return this.serviceCaller.call(call);
+  }
+
+  onModuleDestroy(): void {
+    this.egress.close();
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The CA and serving certificate of a webhook server, in Secrets named after its Service, renewed
+ * by its leader (CertModule); the Secrets carry the install's managed-by label.
+ */
+import type { DynamicModule } from '@nestjs/common';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { CertModule } from '@edict/cert';
+import { installNames } from '@edict/config';
+import { KUBE_CONFIG } from '@edict/kube';
+import { LeaderService } from '@edict/leader';
+import type { WebhookServerConfig } from '../config/webhook-server-config';
+import { leaderGateFor } from './cert-leader-gate';
+
+export function servingCertModule(config: WebhookServerConfig): DynamicModule {
+  const { certManagedBy } = installNames(config.installName);
+  return CertModule.forRootAsync({
+    inject: [KUBE_CONFIG, LeaderService],
+    useFactory: (kubeConfig: KubeConfig, leader: LeaderService) => ({
+      kubeConfig,
+      leaderGate: leaderGateFor(leader),
+      serviceName: config.serviceName,
+      namespace: config.namespace,
+      keyAlgorithm: config.tlsKeyAlgorithm,
+      extraDnsNames: config.extraDnsNames,
+      ipAddresses: config.ipAddresses,
+      managedByLabel: certManagedBy.key,
+      managedBy: certManagedBy.value,
+    }),
+  });
+}
