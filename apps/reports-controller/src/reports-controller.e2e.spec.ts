@@ -28,7 +28,7 @@ describe('reports controller', () => {
   const reconciles = (replica: RunningHttpController) => replica.app.get(ReportsControllerMetrics).reconcileCount();
   const policyReport = (uid: string) =>
     cluster.apiServer.get('wgpolicyk8s.io/v1alpha2', 'PolicyReport', uid, 'default') as Obj | undefined;
-  const admissionReports = () => cluster.apiServer.list('kyverno.io/v1alpha2', 'AdmissionReport', 'default');
+  const admissionReports = () => cluster.apiServer.list('reports.kyverno.io/v1', 'EphemeralReport', 'default');
   let podUid = '';
 
   beforeAll(async () => {

@@ -33,7 +33,7 @@ function setup(policies: Record<string, string[]> = { 'require-team': ['check-te
     return cluster.put(admission as unknown as KubeObject);
   };
   const report = () => cluster.all('PolicyReport')[0] as PolicyReportObject | undefined;
-  const admissionReports = () => cluster.all('AdmissionReport').map((object) => object.metadata?.name);
+  const admissionReports = () => cluster.all('EphemeralReport').map((object) => object.metadata?.name);
   return { cluster, aggregator, admit, report, admissionReports, policies };
 }
 
@@ -104,7 +104,7 @@ describe('ReportAggregator', () => {
     const { cluster, aggregator, admit, admissionReports } = setup();
     admit('req-1', [result('fail', 100)]);
     cluster.beforeWrite = (verb, name) => {
-      if (verb === 'delete' && name === 'req-1') cluster.put(cluster.all('AdmissionReport')[0]!);
+      if (verb === 'delete' && name === 'req-1') cluster.put(cluster.all('EphemeralReport')[0]!);
     };
     await aggregator.reconcile({ namespace: 'default', uid: POD_UID });
     expect(admissionReports()).toEqual(['req-1']);

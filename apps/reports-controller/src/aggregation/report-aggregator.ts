@@ -20,12 +20,12 @@ import {
   mergeResults,
   policyReportKind,
   samePolicyReport,
-  ADMISSION_REPORT_KIND,
-  CLUSTER_ADMISSION_REPORT_KIND,
+  EPHEMERAL_REPORT_KIND,
+  CLUSTER_EPHEMERAL_REPORT_KIND,
   LABEL_RESOURCE_UID,
   POLICY_REPORT_API_VERSION,
   REPORTS_API_VERSION,
-  type AdmissionReportObject,
+  type EphemeralReportObject,
   type PolicyReportObject,
   type PolicyReportResult,
   type ReportPolicy,
@@ -92,7 +92,7 @@ export class ReportAggregator {
     if (!resource || resource.metadata?.uid !== key.uid)
       return this.resourceGone(reportRef, existing, admissionReports);
 
-    const ready: AdmissionReportObject[] = [];
+    const ready: EphemeralReportObject[] = [];
     let retryAfterMs: number | undefined;
     for (const report of admissionReports) {
       const waiting = report.spec.results.some((result) => !this.policy(result.policy));
@@ -141,7 +141,7 @@ export class ReportAggregator {
   private async resourceGone(
     reportRef: ObjectRef,
     existing: PolicyReportObject | undefined,
-    admissionReports: readonly AdmissionReportObject[],
+    admissionReports: readonly EphemeralReportObject[],
   ): Promise<AggregationOutcome> {
     if (existing) await this.cluster.delete(reportRef, preconditionsOf(existing));
     let merged = 0;
@@ -162,11 +162,11 @@ export class ReportAggregator {
   }
 
   /** The resource's admission reports, oldest first (creation time, then resourceVersion, then name). */
-  private async admissionReports(namespace: string | undefined, uid: string): Promise<AdmissionReportObject[]> {
-    const reports: AdmissionReportObject[] = [];
+  private async admissionReports(namespace: string | undefined, uid: string): Promise<EphemeralReportObject[]> {
+    const reports: EphemeralReportObject[] = [];
     const ref = {
       apiVersion: REPORTS_API_VERSION,
-      kind: namespace ? ADMISSION_REPORT_KIND : CLUSTER_ADMISSION_REPORT_KIND,
+      kind: namespace ? EPHEMERAL_REPORT_KIND : CLUSTER_EPHEMERAL_REPORT_KIND,
       ...(namespace ? { namespace } : {}),
     };
     for await (const object of listAll(this.cluster, ref, `${LABEL_RESOURCE_UID}=${uid}`)) {
@@ -175,7 +175,7 @@ export class ReportAggregator {
     return reports.sort(byAge);
   }
 
-  private async deleteAdmissionReport(report: AdmissionReportObject): Promise<void> {
+  private async deleteAdmissionReport(report: EphemeralReportObject): Promise<void> {
     try {
       await this.cluster.delete(refOf(report), preconditionsOf(report));
     } catch (error) {
@@ -184,7 +184,7 @@ export class ReportAggregator {
     }
   }
 
-  private graceLeft(report: AdmissionReportObject): number {
+  private graceLeft(report: EphemeralReportObject): number {
     const created = Date.parse(String(report.metadata.creationTimestamp ?? ''));
     if (Number.isNaN(created)) return 0;
     return created + this.options.graceMs - this.now();
@@ -207,8 +207,8 @@ export class ReportAggregator {
   }
 }
 
-function isAdmissionReport(object: KubeObject): object is AdmissionReportObject {
-  const spec = object.spec as Partial<AdmissionReportObject['spec']> | undefined;
+function isAdmissionReport(object: KubeObject): object is EphemeralReportObject {
+  const spec = object.spec as Partial<EphemeralReportObject['spec']> | undefined;
   return (
     Array.isArray(spec?.results) && typeof spec?.owner?.kind === 'string' && typeof object.metadata?.name === 'string'
   );
@@ -234,7 +234,7 @@ function preconditionsOf(object: { metadata: { resourceVersion?: string; uid?: s
   };
 }
 
-function byAge(a: AdmissionReportObject, b: AdmissionReportObject): number {
+function byAge(a: EphemeralReportObject, b: EphemeralReportObject): number {
   const created = String(a.metadata.creationTimestamp ?? '').localeCompare(String(b.metadata.creationTimestamp ?? ''));
   if (created !== 0) return created;
   const left = Number(a.metadata.resourceVersion);

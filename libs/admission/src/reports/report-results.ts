@@ -17,7 +17,7 @@ export interface ResourceRef {
 
 /**
  * One rule result for the admission reports queue, shaped after a PolicyReport result
- * (wgpolicyk8s.io): the app batches these into AdmissionReport / ClusterAdmissionReport objects.
+ * (wgpolicyk8s.io): the app batches these into admission EphemeralReport / ClusterEphemeralReport objects.
  */
 export interface ReportResult {
   /** `name` for a ClusterPolicy, `namespace/name` for a Policy. */

@@ -1,10 +1,17 @@
 /**
  * How many admission reports exist, for the cap (Kyverno's admission reports counter, which
- * watches the reports' metadata). Two informers over AdmissionReports and ClusterAdmissionReports
- * that keep only names and uids, so ten thousand reports cost little memory.
+ * watches the reports' metadata). Two informers over EphemeralReports and ClusterEphemeralReports
+ * whose source is admission (background scan reports have their own cap), keeping only names and
+ * uids, so ten thousand reports cost little memory.
  */
 import { Informer, metadataOnly, resourceListWatch, type KubeObject, type KubeResources } from '@edict/kube';
-import { ADMISSION_REPORT_KIND, CLUSTER_ADMISSION_REPORT_KIND, REPORTS_API_VERSION } from '../report/labels';
+import {
+  CLUSTER_EPHEMERAL_REPORT_KIND,
+  EPHEMERAL_REPORT_KIND,
+  LABEL_SOURCE,
+  REPORTS_API_VERSION,
+  SOURCE_ADMISSION,
+} from '../report/labels';
 
 export interface ReportCount {
   count: number;
@@ -25,13 +32,14 @@ export class InformerReportCounter implements ReportCounter {
   private readonly informers: Informer<KubeObject>[];
 
   constructor(resources: KubeResources, options: InformerReportCounterOptions = {}) {
-    this.informers = [ADMISSION_REPORT_KIND, CLUSTER_ADMISSION_REPORT_KIND].map(
+    this.informers = [EPHEMERAL_REPORT_KIND, CLUSTER_EPHEMERAL_REPORT_KIND].map(
       (kind) =>
         new Informer<KubeObject>(
           metadataOnly(
             resourceListWatch<KubeObject>(resources, {
               apiVersion: REPORTS_API_VERSION,
               kind,
+              labelSelector: `${LABEL_SOURCE}=${SOURCE_ADMISSION}`,
               ...(options.watchTimeoutSeconds ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
             }),
           ),
