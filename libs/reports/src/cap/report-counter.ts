@@ -1,8 +1,9 @@
 /**
- * How many admission reports exist, for the cap (Kyverno's admission reports counter, which
- * watches the reports' metadata). Two informers over EphemeralReports and ClusterEphemeralReports
- * whose source is admission (background scan reports have their own cap), keeping only names and
- * uids, so ten thousand reports cost little memory.
+ * How many intermediate reports exist, for a cap: Kyverno's admission reports counter (source
+ * `admission`, for `--maxAdmissionReports`) or its ephemeral reports counter (every source, for
+ * `--maxBackgroundReports`), which watch the reports' metadata. Two informers over
+ * EphemeralReports and ClusterEphemeralReports keeping only names and uids, so ten thousand
+ * reports cost little memory.
  */
 import { Informer, metadataOnly, resourceListWatch, type KubeObject, type KubeResources } from '@edict/kube';
 import {
@@ -10,7 +11,6 @@ import {
   EPHEMERAL_REPORT_KIND,
   LABEL_SOURCE,
   REPORTS_API_VERSION,
-  SOURCE_ADMISSION,
 } from '../report/labels';
 
 export interface ReportCount {
@@ -24,6 +24,8 @@ export interface ReportCounter {
 }
 
 export interface InformerReportCounterOptions {
+  /** Only reports with this `audit.kyverno.io/source` (every report without). */
+  source?: string;
   watchTimeoutSeconds?: number;
   resyncIntervalMs?: number;
 }
@@ -39,12 +41,12 @@ export class InformerReportCounter implements ReportCounter {
             resourceListWatch<KubeObject>(resources, {
               apiVersion: REPORTS_API_VERSION,
               kind,
-              labelSelector: `${LABEL_SOURCE}=${SOURCE_ADMISSION}`,
+              ...(options.source ? { labelSelector: `${LABEL_SOURCE}=${options.source}` } : {}),
               ...(options.watchTimeoutSeconds ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
             }),
           ),
           {
-            name: `${REPORTS_API_VERSION}/${kind} counter`,
+            name: `${REPORTS_API_VERSION}/${kind}${options.source ? ` (${options.source})` : ''} counter`,
             ...(options.resyncIntervalMs !== undefined ? { resyncIntervalMs: options.resyncIntervalMs } : {}),
           },
         ),
