@@ -4,19 +4,22 @@
  * background-only policy); a Policy only on its own namespace's resources. For each resource type
  * the candidates are the policies a validate rule of which names the kind; the engine decides the
  * rest of the match. Answers are memoised per snapshot, and so is each set's signature (the
- * policies' spec versions), which is what a resource's scan memory keeps.
+ * policies' spec versions and the PolicyExceptions' versions, as Kyverno labels its reports with
+ * both), which is what a resource's scan memory keeps.
  */
 import { kindMatches, parseKind, type GroupVersionKind } from '@edict/engine';
 import { factsOf, generationOf, type CachedPolicy, type PolicySnapshot } from '@edict/policy';
 
 export interface BackgroundPolicySet {
   readonly policies: readonly CachedPolicy[];
-  /** `key=version` of each, joined: equal signatures mean nothing to evaluate again. */
+  /** `key=version` of each and of the exceptions in force: equal signatures mean nothing to evaluate again. */
   readonly signature: string;
 }
 
 interface SnapshotIndex {
   readonly policies: readonly { policy: CachedPolicy; kinds: readonly string[] }[];
+  /** The exceptions in force and their versions: one changing may turn results into skips or back. */
+  readonly exceptions: string;
   readonly sets: Map<string, BackgroundPolicySet>;
 }
 
@@ -37,7 +40,8 @@ export function backgroundPoliciesFor(
         return kindMatches(kinds, gvk, '', true);
       })
       .map(({ policy }) => policy);
-    set = { policies, signature: policies.map((policy) => `${policy.key}=${specVersion(policy)}`).join(',') };
+    const versions = policies.map((policy) => `${policy.key}=${specVersion(policy)}`);
+    set = { policies, signature: `${versions.join(',')};${index.exceptions}` };
     index.sets.set(memoKey, set);
   }
   return set;
@@ -70,7 +74,12 @@ function indexOf(snapshot: PolicySnapshot): SnapshotIndex {
       .filter(scansInBackground)
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
       .map((policy) => ({ policy, kinds: policy.compiled.validateRules.flatMap((rule) => factsOf(rule).kinds) }));
-    index = { policies, sets: new Map() };
+    const exceptions = [...snapshot.allExceptions.values()]
+      .filter((exception) => exception.used)
+      .map(({ key, exception }) => `${key}=${exception.metadata?.resourceVersion ?? ''}`)
+      .sort()
+      .join(',');
+    index = { policies, exceptions, sets: new Map() };
     indexes.set(snapshot, index);
   }
   return index;
