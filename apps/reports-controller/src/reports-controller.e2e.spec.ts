@@ -45,7 +45,9 @@ describe('reports controller', () => {
     cluster = await startE2eCluster();
     await cluster.startReplica();
     for (const identity of ['reports-a', 'reports-b']) {
-      replicas.push(await startTestReports(cluster, { leaseIdentity: identity, backgroundScanIntervalMs: SCAN_INTERVAL_MS }));
+      replicas.push(
+        await startTestReports(cluster, { leaseIdentity: identity, backgroundScanIntervalMs: SCAN_INTERVAL_MS }),
+      );
     }
     await eventually(() => leader() !== undefined, 'a reports leader');
     await cluster.createClusterPolicy(requireLabelPolicy('Audit', 'require-team', 'team'));

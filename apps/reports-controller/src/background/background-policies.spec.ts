@@ -18,7 +18,11 @@ describe('background policies', () => {
     const pods = backgroundPoliciesFor(snapshot, { group: '', version: 'v1', kind: 'Pod' }, 'shop');
     expect(pods.policies.map((policy) => policy.key)).toEqual(['pods']);
     expect(backgroundPoliciesFor(snapshot, { group: '', version: 'v1', kind: 'Pod' }, 'shop')).toBe(pods);
-    expect(backgroundPoliciesFor(snapshot, { group: 'apps', version: 'v1', kind: 'Deployment' }, 'shop').policies).toHaveLength(1);
-    expect(backgroundPoliciesFor(snapshot, { group: '', version: 'v1', kind: 'ConfigMap' }, 'shop').policies).toEqual([]);
+    expect(
+      backgroundPoliciesFor(snapshot, { group: 'apps', version: 'v1', kind: 'Deployment' }, 'shop').policies,
+    ).toHaveLength(1);
+    expect(backgroundPoliciesFor(snapshot, { group: '', version: 'v1', kind: 'ConfigMap' }, 'shop').policies).toEqual(
+      [],
+    );
   });
 });

@@ -75,7 +75,9 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       reportingInstance: `${SCAN_EVENT_SOURCE}-${hostname()}`,
       maxPending: config.maxQueuedEvents,
       onError: (error, event) =>
-        this.logger.warn(`event ${event.reason} on ${event.regarding.kind} ${event.regarding.name}: ${messageOf(error)}`),
+        this.logger.warn(
+          `event ${event.reason} on ${event.regarding.kind} ${event.regarding.name}: ${messageOf(error)}`,
+        ),
     });
     this.scanner = new ResourceScanner(this.cluster, {
       validate: (policy, request) => engine.validate(policy.compiled, request),
@@ -234,7 +236,9 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     } catch (error) {
       this.metrics.backgroundScanned('failed');
       const { namespace, name } = object.metadata ?? {};
-      this.logger.warn(`background scan of ${object.kind} ${namespace ? `${namespace}/` : ''}${name}: ${messageOf(error)}`);
+      this.logger.warn(
+        `background scan of ${object.kind} ${namespace ? `${namespace}/` : ''}${name}: ${messageOf(error)}`,
+      );
     }
   }
 }

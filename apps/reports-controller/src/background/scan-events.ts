@@ -31,7 +31,8 @@ export function scanEvents(response: PolicyResponse, resourceUid: string, policy
   const events: EventInput[] = [];
   for (const rule of response.rules) {
     if (rule.status === 'skip') {
-      for (const exception of rule.exceptions ?? []) events.push(...exceptionEvents(exception, rule.name, policy, resource));
+      for (const exception of rule.exceptions ?? [])
+        events.push(...exceptionEvents(exception, rule.name, policy, resource));
       continue;
     }
     if (rule.status === 'pass') continue;
