@@ -14,7 +14,6 @@ export {
   mergeAdmissionReports,
   resourceLabels,
   sameReportContent,
-  summarize,
   type AdmissionReportInput,
   type ReportPolicy,
 } from './report/admission-report';
@@ -25,6 +24,7 @@ export {
   type ReportRequestFacts,
 } from './report/from-results';
 export * from './report/labels';
+export { summarize } from './report/results';
 export { buildBackgroundReport, isBackgroundReport, type BackgroundReportInput } from './report/background-report';
 export {
   buildPolicyReport,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reportInputOf } from '../testing';
-import { buildAdmissionReport, mergeAdmissionReports, sameReportContent, summarize } from './admission-report';
+import { buildAdmissionReport, mergeAdmissionReports, sameReportContent } from './admission-report';
+import { summarize } from './results';
 import type { PolicyReportResult } from './types';
 
 const result = (policy: string, rule: string, outcome: PolicyReportResult['result']): PolicyReportResult => ({

@@ -30,7 +30,8 @@ import {
   SOURCE_ADMISSION,
   type GroupVersionResource,
 } from './labels';
-import type { EphemeralReportObject, PolicyReportResult, PolicyReportSummary, ReportOwner } from './types';
+import { resultKey, sortResults, summarize } from './results';
+import type { EphemeralReportObject, PolicyReportResult, ReportOwner } from './types';
 
 /** A policy whose results are in the report. */
 export interface ReportPolicy {
@@ -107,13 +108,6 @@ export function resourceLabels(
   return Object.fromEntries(candidates.filter(([, value]) => fitsLabelValue(value)));
 }
 
-/** Counts per result, as PolicyReportSummary. */
-export function summarize(results: readonly PolicyReportResult[]): PolicyReportSummary {
-  const summary: PolicyReportSummary = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
-  for (const result of results) summary[result.result] += 1;
-  return summary;
-}
-
 /**
  * The union of two reports about the same request (the fail and ignore webhooks, validate and
  * mutate, or a retried write): a result for the same policy and rule is taken from `incoming`;
@@ -148,19 +142,6 @@ export function sameReportContent(existing: EphemeralReportObject, merged: Ephem
     JSON.stringify(existing.spec?.results ?? []) === JSON.stringify(merged.spec.results) &&
     JSON.stringify(sortedEntries(existing.metadata.labels)) === JSON.stringify(sortedEntries(merged.metadata.labels))
   );
-}
-
-function resultKey(result: PolicyReportResult): string {
-  return `${result.policy}\u0000${result.rule}`;
-}
-
-/** Policy then rule order, so the same results always serialize the same way. */
-function sortResults(results: PolicyReportResult[]): PolicyReportResult[] {
-  return [...results].sort((a, b) => {
-    const left = resultKey(a);
-    const right = resultKey(b);
-    return left < right ? -1 : left > right ? 1 : 0;
-  });
 }
 
 function sortedEntries(record: Record<string, string> | undefined): [string, string][] {

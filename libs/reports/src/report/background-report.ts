@@ -6,7 +6,7 @@
  * result, so that the reports controller can drop what those policies said before. The scan time is
  * the `audit.kyverno.io/last-scan-time` annotation.
  */
-import { resourceLabels, summarize, type ReportPolicy } from './admission-report';
+import { resourceLabels, type ReportPolicy } from './admission-report';
 import {
   ANNOTATION_LAST_SCAN_TIME,
   ANNOTATION_RESOURCE_NAME,
@@ -17,7 +17,7 @@ import {
   REPORTS_API_VERSION,
   SOURCE_BACKGROUND_SCAN,
 } from './labels';
-import { sortResults } from './policy-report';
+import { sortResults, summarize } from './results';
 import type { EphemeralReportObject, PolicyReportResult, ReportOwner } from './types';
 
 export interface BackgroundReportInput {

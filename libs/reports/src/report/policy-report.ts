@@ -9,7 +9,7 @@
  * results are in the report; `results` sorted by policy and rule, and their `summary`.
  */
 import type { ReportPolicy } from './admission-report';
-import { summarize } from './admission-report';
+import { resultKey, sortResults, summarize } from './results';
 import { goJson } from './go-json';
 import { LABEL_MANAGED_BY, MANAGED_BY_KYVERNO, policyLabel } from './labels';
 import type { PolicyReportObject, PolicyReportResult, ReportScope } from './types';
@@ -78,15 +78,3 @@ export function samePolicyReport(existing: PolicyReportObject, desired: PolicyRe
   );
 }
 
-function resultKey(result: PolicyReportResult): string {
-  return `${result.policy}\u0000${result.rule}`;
-}
-
-/** Policy then rule order, so the same results always serialize the same way. */
-export function sortResults(results: readonly PolicyReportResult[]): PolicyReportResult[] {
-  return [...results].sort((a, b) => {
-    const left = resultKey(a);
-    const right = resultKey(b);
-    return left < right ? -1 : left > right ? 1 : 0;
-  });
-}
