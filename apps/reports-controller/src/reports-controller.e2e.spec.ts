@@ -144,6 +144,7 @@ describe('reports controller', () => {
   it('writes from the leader only', async () => {
     const follower = replicas.find((replica) => replica !== leader())!;
     expect(await reconciles(follower)).toBe(0);
+    expect(await follower.app.get(ReportsControllerMetrics).scanCount('evaluated')).toBe(0);
     expect(await reconciles(leader()!)).toBeGreaterThanOrEqual(2);
   });
 });

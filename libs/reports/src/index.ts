@@ -12,7 +12,6 @@ export { AdmissionReportQueue } from './admission-report-queue';
 export {
   buildAdmissionReport,
   mergeAdmissionReports,
-  resourceLabels,
   sameReportContent,
   type AdmissionReportInput,
   type ReportPolicy,

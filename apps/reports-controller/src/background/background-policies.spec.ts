@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PolicyStore } from '@edict/policy';
 import { labelRule, policyOf } from '@edict/policy/testing';
-import { backgroundKindSelectors, backgroundPoliciesFor } from './background-policies';
+import { backgroundKindSelectors, backgroundPoliciesFor, scanSignature } from './background-policies';
 
 describe('background policies', () => {
   const store = new PolicyStore();
@@ -24,5 +24,19 @@ describe('background policies', () => {
     expect(backgroundPoliciesFor(snapshot, { group: '', version: 'v1', kind: 'ConfigMap' }, 'shop').policies).toEqual(
       [],
     );
+  });
+
+  it('changes its scan signature for background policies only', () => {
+    const before = scanSignature(store.snapshot());
+    store.upsertPolicy({
+      ...policyOf('admission-only', [labelRule('b', ['Pod'])], { background: false }),
+      metadata: { name: 'admission-only', resourceVersion: '2' },
+    });
+    expect(scanSignature(store.snapshot())).toBe(before);
+    store.upsertPolicy({
+      ...policyOf('pods', [labelRule('a', ['Pod'])]),
+      metadata: { name: 'pods', resourceVersion: '2' },
+    });
+    expect(scanSignature(store.snapshot())).not.toBe(before);
   });
 });

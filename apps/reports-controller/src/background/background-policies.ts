@@ -56,6 +56,15 @@ export function backgroundKindSelectors(snapshot: PolicySnapshot): string[] {
   return [...selectors].sort();
 }
 
+/**
+ * Every background policy's and exception's version: when it is unchanged between two snapshots
+ * (a policy's status was written, an admission-only policy changed), no scan has anything new to do.
+ */
+export function scanSignature(snapshot: PolicySnapshot): string {
+  const index = indexOf(snapshot);
+  return `${index.policies.map(({ policy }) => `${policy.key}=${specVersion(policy)}`).join(',')};${index.exceptions}`;
+}
+
 /** Whether Kyverno scans the policy in the background. */
 export function scansInBackground(policy: CachedPolicy): boolean {
   return policy.compiled.policy.spec.background !== false && policy.compiled.validateRules.length > 0;

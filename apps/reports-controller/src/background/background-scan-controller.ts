@@ -6,7 +6,7 @@
  * Per type, a pass lists the objects page by page (`limit`/`continue`) and scans each with at most
  * `backgroundScanWorkers` at once, the next page read only when the previous one is done (the back
  * pressure); passes and single resources are keys of one work queue. A type is passed over when it
- * starts being watched, when policies change, and every `backgroundScanIntervalMs` with up to 10%
+ * starts being watched, when background policies or exceptions change, and every `backgroundScanIntervalMs` with up to 10%
  * jitter (catching what a watch missed); in every pass only resources whose hash or policy set
  * changed are evaluated. Between passes, a metadata-only informer queues a resource whose
  * resourceVersion moved; it is read and scanned (evaluated only when its hash changed). Nothing but
@@ -33,7 +33,7 @@ import { kubeReportsCluster, type ReportsCluster } from '../aggregation/reports-
 import type { ReportsConfig } from '../config/reports-config';
 import { REPORTS_CONFIG } from '../config/tokens';
 import { ReportsControllerMetrics } from '../metrics/reports-controller-metrics';
-import { backgroundKindSelectors } from './background-policies';
+import { backgroundKindSelectors, scanSignature } from './background-policies';
 import { ResourceScanner } from './resource-scanner';
 import { ScanEngine } from './scan-engine';
 import { SCAN_EVENT_SOURCE } from './scan-events';
@@ -100,13 +100,20 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     const counter = new InformerReportCounter(this.resources, { watchTimeoutSeconds: this.config.watchTimeoutSeconds });
     this.breaker = new ReportBreaker(counter, this.config.maxBackgroundReports, this.metrics.breakerListener());
-    const queue = new WorkQueue((key) => this.handle(key), 1 + this.config.backgroundScanWorkers);
+    // Passes and changed resources run `backgroundScanWorkers` at once, each pass as many objects.
+    const queue = new WorkQueue((key) => this.handle(key), this.config.backgroundScanWorkers);
     this.queue = queue;
     counter.start();
     await Promise.race([this.cache.waitForSync(), stopped]);
     let unsubscribe: () => void = () => undefined;
     if (!signal.aborted) {
-      unsubscribe = this.cache.onChange(() => void this.followPolicies(true));
+      let signature = scanSignature(this.cache.snapshot());
+      unsubscribe = this.cache.onChange((snapshot) => {
+        const next = scanSignature(snapshot);
+        if (next === signature) return;
+        signature = next;
+        void this.followPolicies(true);
+      });
       await this.followPolicies(false);
     }
     await stopped;
