@@ -25,8 +25,7 @@ import {
   mergeResults,
   policyReportKind,
   samePolicyReport,
-  EPHEMERAL_REPORT_KIND,
-  CLUSTER_EPHEMERAL_REPORT_KIND,
+  ephemeralReportKind,
   LABEL_RESOURCE_UID,
   POLICY_REPORT_API_VERSION,
   REPORTS_API_VERSION,
@@ -172,7 +171,7 @@ export class ReportAggregator {
     const reports: EphemeralReportObject[] = [];
     const ref = {
       apiVersion: REPORTS_API_VERSION,
-      kind: namespace ? EPHEMERAL_REPORT_KIND : CLUSTER_EPHEMERAL_REPORT_KIND,
+      kind: ephemeralReportKind(namespace),
       ...(namespace ? { namespace } : {}),
     };
     for await (const object of listAll(this.cluster, ref, `${LABEL_RESOURCE_UID}=${uid}`)) {

@@ -61,11 +61,6 @@ export class ResourceScanner {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Resources remembered (the memory's size). */
-  get size(): number {
-    return this.memory.size;
-  }
-
   /** True when the resource was scanned at `resourceVersion`: no read needed. */
   isCurrent(uid: string, resourceVersion: string | undefined): boolean {
     return this.memory.get(uid)?.resourceVersion === resourceVersion;

@@ -1,5 +1,6 @@
 /** Where admission reports are written: the API server, or a fake in tests. */
 import { isAlreadyExists, isConflict, isNotFound, type KubeResources } from '@edict/kube';
+import { REPORTS_API_VERSION } from '../report/labels';
 import type { EphemeralReportObject } from '../report/types';
 
 export interface ReportStore {
@@ -42,7 +43,7 @@ export class KubeReportStore implements ReportStore {
   ): Promise<EphemeralReportObject | undefined> {
     try {
       return await this.resources.get<EphemeralReportObject>({
-        apiVersion: 'reports.kyverno.io/v1',
+        apiVersion: REPORTS_API_VERSION,
         kind,
         name,
         ...(namespace ? { namespace } : {}),
