@@ -77,4 +77,3 @@ export function samePolicyReport(existing: PolicyReportObject, desired: PolicyRe
     goJson(existing.metadata.ownerReferences ?? []) === goJson(desired.metadata.ownerReferences)
   );
 }
-
