@@ -32,6 +32,7 @@ export async function startSuiteCluster(install: Readonly<Record<string, string>
     // The suite's Kyverno install honours exceptions from any namespace and omits no event type.
     controller: { exceptionNamespaces: ['*'], omitEvents: [], adminEndpoints: false },
     background: { exceptionNamespaces: ['*'], omitEvents: [] },
+    reports: { exceptionNamespaces: ['*'], omitEvents: [] },
     // The install manifest brings the cleanup controller's RBAC: it deletes only what that grants.
     cleanupClusterAdmin: false,
     preinstalled: readManifest(INSTALL_MANIFEST),

@@ -13,7 +13,6 @@ export {
   buildAdmissionReport,
   mergeAdmissionReports,
   sameReportContent,
-  summarize,
   type AdmissionReportInput,
   type ReportPolicy,
 } from './report/admission-report';
@@ -24,6 +23,8 @@ export {
   type ReportRequestFacts,
 } from './report/from-results';
 export * from './report/labels';
+export { summarize } from './report/results';
+export { buildBackgroundReport, isBackgroundReport, type BackgroundReportInput } from './report/background-report';
 export {
   buildPolicyReport,
   mergeResults,

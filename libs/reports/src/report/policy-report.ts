@@ -9,7 +9,7 @@
  * results are in the report; `results` sorted by policy and rule, and their `summary`.
  */
 import type { ReportPolicy } from './admission-report';
-import { summarize } from './admission-report';
+import { resultKey, sortResults, summarize } from './results';
 import { goJson } from './go-json';
 import { LABEL_MANAGED_BY, MANAGED_BY_KYVERNO, policyLabel } from './labels';
 import type { PolicyReportObject, PolicyReportResult, ReportScope } from './types';
@@ -76,16 +76,4 @@ export function samePolicyReport(existing: PolicyReportObject, desired: PolicyRe
     goJson(existing.metadata.labels) === goJson(desired.metadata.labels) &&
     goJson(existing.metadata.ownerReferences ?? []) === goJson(desired.metadata.ownerReferences)
   );
-}
-
-function resultKey(result: PolicyReportResult): string {
-  return `${result.policy}\u0000${result.rule}`;
-}
-
-function sortResults(results: readonly PolicyReportResult[]): PolicyReportResult[] {
-  return [...results].sort((a, b) => {
-    const left = resultKey(a);
-    const right = resultKey(b);
-    return left < right ? -1 : left > right ? 1 : 0;
-  });
 }
