@@ -29,6 +29,7 @@ export { scoredResult, SCORED_ANNOTATION } from './engine/report-result';
 export { failureActionFor, type FailureAction } from './engine/failure-action';
 export { hasVerifyImages, verifyImagesFailureAction } from './validate/unsupported-verify-images';
 export * from './values';
+export * from './go';
 export * from './conditions';
 export * from './match';
 export * from './cleanup';

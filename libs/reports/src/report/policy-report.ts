@@ -10,7 +10,7 @@
  */
 import type { ReportPolicy } from './admission-report';
 import { summarize } from './admission-report';
-import { goJson } from './go-json';
+import { goJson } from '@edict/engine';
 import { LABEL_MANAGED_BY, MANAGED_BY_KYVERNO, policyLabel } from './labels';
 import type { PolicyReportObject, PolicyReportResult, ReportScope } from './types';
 

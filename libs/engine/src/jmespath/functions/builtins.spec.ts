@@ -8,6 +8,9 @@ describe('standard functions as Kyverno (Go) evaluates them', () => {
     expect(jp("to_number('')")).toBeNull();
     expect(jp("to_number(' 12')")).toBeNull();
     expect(jp("to_number('0x10')")).toBeNull();
+    expect(jp("to_number('0x1p-2')")).toBe(0.25);
+    expect(jp("to_number('1_000')")).toBe(1000);
+    expect(jp("to_number('1e400')")).toBeNull();
     expect(jp("to_number('abc')")).toBeNull();
     expect(jp('to_number(`true`)')).toBeNull();
     expect(jp('to_number(`7`)')).toBe(7);
