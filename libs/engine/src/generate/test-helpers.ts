@@ -1,6 +1,6 @@
 import type { JsonObject, KubeObject } from '../json';
-import type { ResourceLoader } from '../engine/loaders';
-import type { Operation } from '../engine/types';
+import type { ResourceLoader } from '../core/loaders';
+import type { Operation } from '../core/types';
 import { matchesLabelSelector } from '../match';
 import type { Generation, LabelSelector, Rule } from '../policy/types';
 import type { RuleRun } from '../validate/rule-run';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessReviewDecision, AccessReviewer, AccessReviewRequest } from '../engine/loaders';
+import type { AccessReviewDecision, AccessReviewer, AccessReviewRequest } from '../core/loaders';
 import {
   backgroundPermissionQuestions,
   checkBackgroundPermissions,

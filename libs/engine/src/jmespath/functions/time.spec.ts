@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../engine/loaders';
+import { systemClock } from '../../core/loaders';
 import { setJmesPathClock } from '../clock';
 import { jp } from './test-helpers';
 
