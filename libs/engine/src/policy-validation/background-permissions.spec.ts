@@ -5,7 +5,7 @@ import {
   checkBackgroundPermissions,
   type ResourceResolver,
 } from './background-permissions';
-import { policyFromYaml } from './test-helpers';
+import { policyFromYaml } from '@edict/engine/testing';
 
 const USER = 'system:serviceaccount:kyverno:kyverno-background-controller';
 

@@ -5,7 +5,7 @@ import { matchesLabelSelector } from '../match';
 import type { Generation, LabelSelector, Rule } from '../policy/types';
 import type { RuleRun } from '../validate/rule-run';
 import { EvaluationContext } from '../variables';
-import type { GeneratingPolicy } from './types';
+import type { GeneratingPolicy } from '../generate/types';
 
 /** Test fixtures for the generate specs. */
 
