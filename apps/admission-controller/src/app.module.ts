@@ -9,7 +9,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { CertModule, TlsMaterial } from '@edict/cert';
 import { KUBE_CONFIG, KubeResources } from '@edict/kube';
-import { LeaderService } from '@edict/leader';
+import { leaderGateOf, LeaderService } from '@edict/leader';
 import {
   clusterModules,
   HealthController,
@@ -27,10 +27,9 @@ import {
   PolicyCache,
 } from '@edict/policy';
 import { ReportsMetrics, ReportsModule } from '@edict/reports';
-import { leaderGateOf, WebhooksModule } from '@edict/webhooks';
+import { WebhooksModule } from '@edict/webhooks';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { adminEndpoints } from './admin/admin-endpoints';
-import { leaderGateFor } from './cluster/leader-gate';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
 import { RoleResolverService } from './cluster/role-resolver.service';
 import { ApiResources } from './cluster/api-resources';
@@ -59,7 +58,7 @@ export class AdmissionControllerModule {
       inject: [KUBE_CONFIG, LeaderService],
       useFactory: (kubeConfig: KubeConfig, leader: LeaderService) => ({
         kubeConfig,
-        leaderGate: leaderGateFor(leader),
+        leaderGate: leaderGateOf(leader),
         serviceName: config.serviceName,
         namespace: config.namespace,
         keyAlgorithm: config.tlsKeyAlgorithm,

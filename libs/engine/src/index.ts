@@ -25,7 +25,7 @@ export {
   type EvaluationDeadline,
   type EvaluationLimits,
 } from './budget';
-export { scoredResult, SCORED_ANNOTATION } from './core/report-result';
+export { isScored, scoredResult, SCORED_ANNOTATION } from './core/report-result';
 export { failureActionFor, type FailureAction } from './core/failure-action';
 export { hasVerifyImages, verifyImagesFailureAction } from './validate/unsupported-verify-images';
 export * from './values';

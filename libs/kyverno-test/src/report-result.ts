@@ -1,5 +1,4 @@
 import {
-  SCORED_ANNOTATION,
   scoredResult,
   type Policy,
   type PolicyResponse,
@@ -21,8 +20,4 @@ export function reportResult(
   if (status === 'fail' && auditWarn && (rule.failureAction ?? response.validationFailureAction) === 'Audit')
     return 'warn';
   return status;
-}
-
-export function isScored(policy: Policy): boolean {
-  return policy.metadata.annotations?.[SCORED_ANNOTATION] !== 'false';
 }

@@ -1,7 +1,6 @@
 // @edict/webhooks: the webhook controller (Validating/MutatingWebhookConfigurations from the policies).
 export {
   WebhooksModule,
-  leaderGateOf,
   type WebhooksModuleConfig,
   type WebhooksModuleAsyncConfig,
 } from './webhooks.module';
@@ -38,12 +37,10 @@ export { DiscoveryResolver, type DiscoverySource } from './reconcile/discovery-r
 export { servedTypes, type ServedType } from './reconcile/served-types';
 export { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 export {
-  ALWAYS_LEADER,
   type CaBundleSource,
   type PolicySource,
   type ServedTypesSource,
   type WebhookConfigStore,
-  type WebhookLeaderGate,
 } from './reconcile/ports';
 export { WebhookReconciler, type ReconcileOutcome } from './reconcile/webhook-reconciler';
 export { WebhookMonitor, type MonitorOutcome } from './reconcile/webhook-monitor';

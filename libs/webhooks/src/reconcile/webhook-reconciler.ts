@@ -38,7 +38,8 @@ import {
 } from '../webhooks.constants';
 import { covers } from './covers';
 import type { DiscoverySource } from './discovery-resolver';
-import type { CaBundleSource, PolicySource, ServedTypesSource, WebhookConfigStore, WebhookLeaderGate } from './ports';
+import { ALWAYS_LEADER, type LeaderGate } from '@edict/leader';
+import type { CaBundleSource, PolicySource, ServedTypesSource, WebhookConfigStore } from './ports';
 
 export type ReconcileOutcome =
   | { readonly status: 'skipped'; readonly reason: 'stopped' | 'not-leader' | 'no-ca-bundle' }
@@ -72,7 +73,7 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     @Inject(WEBHOOK_CA_SOURCE) private readonly ca: CaBundleSource,
     @Inject(WEBHOOK_CONFIG_STORE) private readonly store: WebhookConfigStore,
     @Inject(WEBHOOK_DISCOVERY) private readonly discovery: DiscoverySource,
-    @Optional() @Inject(WEBHOOK_LEADER_GATE) private readonly leader: WebhookLeaderGate = { isLeader: () => true },
+    @Optional() @Inject(WEBHOOK_LEADER_GATE) private readonly leader: LeaderGate = ALWAYS_LEADER,
     @Optional() @Inject(WEBHOOK_SERVED_TYPES) private readonly servedTypes?: ServedTypesSource | null,
   ) {}
 
