@@ -43,6 +43,11 @@ export const libBoundaries = {
         context.report({ node: node.source, messageId: 'crossesProject', data: { source, from, to } });
       }
     }
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
   },
 };

@@ -29,7 +29,8 @@ describe('engine purity (no-restricted-imports in libs/engine)', () => {
   });
 
   it('allows pure modules, net address checks, and I/O in specs', { timeout: 60_000 }, async () => {
-    const pure = "import { isIP } from 'node:net';\nimport { createHash } from 'node:crypto';\nexport const used = [isIP, createHash];\n";
+    const pure =
+      "import { isIP } from 'node:net';\nimport { createHash } from 'node:crypto';\nexport const used = [isIP, createHash];\n";
     expect(await problems('libs/engine/src/lint-fixture.ts', pure)).toEqual([]);
     const spec = "import { readFileSync } from 'node:fs';\nexport const used = readFileSync;\n";
     expect(await problems('libs/engine/src/lint-fixture.spec.ts', spec)).toEqual([]);

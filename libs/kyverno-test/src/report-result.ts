@@ -1,10 +1,4 @@
-import {
-  scoredResult,
-  type Policy,
-  type PolicyResponse,
-  type RuleResponse,
-  type RuleStatus,
-} from '@edict/engine';
+import { scoredResult, type Policy, type PolicyResponse, type RuleResponse, type RuleStatus } from '@edict/engine';
 
 /**
  * A rule response as it lands in a policy report: unscored policies report failures as warnings, and

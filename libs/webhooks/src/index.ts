@@ -1,9 +1,5 @@
 // @edict/webhooks: the webhook controller (Validating/MutatingWebhookConfigurations from the policies).
-export {
-  WebhooksModule,
-  type WebhooksModuleConfig,
-  type WebhooksModuleAsyncConfig,
-} from './webhooks.module';
+export { WebhooksModule, type WebhooksModuleConfig, type WebhooksModuleAsyncConfig } from './webhooks.module';
 export {
   WebhookModuleOptions,
   WebhookOptionsError,

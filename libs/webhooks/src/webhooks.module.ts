@@ -18,12 +18,7 @@ import type { KubeResources } from '@edict/kube';
 import type { LeaderGate } from '@edict/leader';
 import { DiscoveryResolver, type DiscoverySource } from './reconcile/discovery-resolver';
 import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
-import type {
-  CaBundleSource,
-  PolicySource,
-  ServedTypesSource,
-  WebhookConfigStore,
-} from './reconcile/ports';
+import type { CaBundleSource, PolicySource, ServedTypesSource, WebhookConfigStore } from './reconcile/ports';
 import { WebhookMonitor } from './reconcile/webhook-monitor';
 import { WebhookReconciler } from './reconcile/webhook-reconciler';
 import { WebhookRemoval } from './reconcile/webhook-removal';

@@ -60,12 +60,9 @@ describe('WebhookMonitor', () => {
   });
 
   it('never throws: a failed pass is kept for lastError()', async () => {
-    const { monitor } = setup(
-      async () => {
-        throw new Error('apiserver down');
-      },
-      ALWAYS_LEADER,
-    );
+    const { monitor } = setup(async () => {
+      throw new Error('apiserver down');
+    }, ALWAYS_LEADER);
     expect(await monitor.check()).toEqual({ status: 'skipped', reason: 'error: apiserver down' });
     expect(monitor.lastError()).toBe('apiserver down');
   });
