@@ -2,7 +2,7 @@ import type { JsonValue } from '../../json';
 import { deepEqual, setOwn, type JsonObject } from '../../json';
 import { JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
-import { compareCodePoints, goJson } from '../../go';
+import { goJson, sortGoOrder } from '../../go';
 import { goParseFloat } from '../../values/go-float';
 import { any, arr } from './signatures';
 import { TYPE_ANY, TYPE_ARRAY, TYPE_OBJECT, TYPE_STRING } from '@jmespath-community/jmespath';
@@ -30,7 +30,7 @@ function sort(args: JsonValue[]): JsonValue {
   const values = [...(args[0] as JsonValue[])];
   if (values.length === 0) return values;
   if (values.every((v) => typeof v === 'number')) return (values as number[]).sort((a, b) => a - b);
-  if (values.every((v) => typeof v === 'string')) return (values as string[]).sort(compareCodePoints);
+  if (values.every((v) => typeof v === 'string')) return sortGoOrder(values as string[]);
   throw new JmesPathError('Invalid type: sort() expects an array of only numbers or only strings');
 }
 
