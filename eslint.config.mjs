@@ -48,7 +48,7 @@ export default tseslint.config(
         'error',
         {
           paths: NODE_IO.flatMap((name) => [name, `node:${name}`]).map((name) =>
-            name.endsWith('net')
+            name.replace(/^node:/, '') === 'net'
               ? {
                   name,
                   allowImportNames: ['isIP', 'isIPv4', 'isIPv6'],

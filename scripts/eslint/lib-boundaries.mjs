@@ -1,8 +1,9 @@
 // ESLint rule: code reaches another lib or app only through its barrels, `@edict/<name>` and
 // `@edict/<name>/testing`, never a path inside it, by alias or by a relative path.
 import { dirname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '../..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Top folders whose subfolders are separate projects (libs/engine, apps/cli, test/e2e-conformance...). */
 const PROJECT_PARENTS = new Set(['apps', 'libs', 'test']);
 const ALIAS = /^@edict\/([^/]+)(\/.*)?$/;
