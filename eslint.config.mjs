@@ -1,5 +1,24 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { libBoundaries } from './scripts/eslint/lib-boundaries.mjs';
+
+/** Node modules that do I/O; the engine is pure (its callers load, fetch and serve). */
+const NODE_IO = [
+  'fs',
+  'fs/promises',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'child_process',
+  'dgram',
+  'dns',
+  'tls',
+  'worker_threads',
+  'cluster',
+];
+const ENGINE_PURITY =
+  'libs/engine is pure TypeScript: no Nest, no Node I/O, no Kubernetes client (see README, Architecture)';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
@@ -14,6 +33,34 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    plugins: { edict: { rules: { 'lib-boundaries': libBoundaries } } },
+    rules: { 'edict/lib-boundaries': 'error' },
+  },
+  {
+    files: ['libs/engine/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', 'libs/engine/src/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: NODE_IO.flatMap((name) => [name, `node:${name}`]).map((name) =>
+            name.replace(/^node:/, '') === 'net'
+              ? {
+                  name,
+                  allowImportNames: ['isIP', 'isIPv4', 'isIPv6'],
+                  message: `${ENGINE_PURITY}; only its address checks are allowed`,
+                }
+              : { name, message: ENGINE_PURITY },
+          ),
+          patterns: [
+            { group: ['@nestjs/*', '@kubernetes/client-node', '@kubernetes/client-node/*'], message: ENGINE_PURITY },
+          ],
+        },
+      ],
     },
   },
 );

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { JsonObject } from '@edict/engine';
-import { startLocalCluster } from '../../apps/launcher/src/local/local-cluster';
+import { startLocalCluster } from '@edict/launcher';
 
 export interface SuiteCluster {
   readonly kubeconfigPath: string;

@@ -8,7 +8,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { TerminusModule } from '@nestjs/terminus';
 import { TlsMaterial } from '@edict/cert';
 import { KubeResources } from '@edict/kube';
-import { LeaderService } from '@edict/leader';
+import { leaderGateOf, LeaderService } from '@edict/leader';
 import {
   clusterModules,
   HealthController,
@@ -29,7 +29,7 @@ import {
   PolicyCache,
 } from '@edict/policy';
 import { ReportsMetrics, ReportsModule } from '@edict/reports';
-import { leaderGateOf, WebhooksModule } from '@edict/webhooks';
+import { WebhooksModule } from '@edict/webhooks';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { adminEndpoints } from './admin/admin-endpoints';
 import { NamespaceLabels } from './cluster/namespace-labels.service';

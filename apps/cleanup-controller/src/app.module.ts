@@ -20,8 +20,8 @@ import {
   WebhookScheduler,
 } from '@edict/controller';
 import { KubeResources } from '@edict/kube';
-import { LeaderService } from '@edict/leader';
-import { FixedWebhooks, leaderGateOf, WebhooksModule } from '@edict/webhooks';
+import { leaderGateOf, LeaderService } from '@edict/leader';
+import { FixedWebhooks, WebhooksModule } from '@edict/webhooks';
 import type { CleanupConfig } from './config/cleanup-config';
 import { CLEANUP_CONFIG } from './config/tokens';
 import { CleanupEvents } from './events/cleanup-events';

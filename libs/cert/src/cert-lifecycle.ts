@@ -12,10 +12,9 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import type { Subscription } from 'rxjs';
 import { CERT_LEADER_GATE, CERT_OPTIONS, CERT_SECRET_WATCH } from './cert.constants';
 import type { ResolvedCertOptions } from './cert.options';
-import type { LeaderGate } from './leader-gate';
+import type { LeaderGate } from '@edict/leader';
 import { coalesce } from './material/coalesce';
 import { TlsMaterial } from './material/tls-material';
 import { CertRenewer } from './renewal/cert-renewer';
@@ -24,7 +23,7 @@ import type { SecretWatchSource } from './secrets/secret-store';
 @Injectable()
 export class CertLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('CertModule');
-  private leadership?: Subscription;
+  private stopLeadership?: () => void;
 
   /** Refresh the material and, when leading, reconcile; bursts collapse into one more run. */
   readonly sync: () => Promise<void> = coalesce(async () => {
@@ -50,14 +49,12 @@ export class CertLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.options.watch && this.watch) {
       this.watch.start([this.options.caSecretName, this.options.pairSecretName], () => void this.sync());
     }
-    this.leadership = this.gate.changes?.subscribe((leading) => {
-      if (leading) void this.sync();
-    });
+    this.stopLeadership = this.gate.onStartedLeading?.(() => void this.sync());
   }
 
   onModuleDestroy(): void {
     this.watch?.stop();
-    this.leadership?.unsubscribe();
+    this.stopLeadership?.();
     this.material.close();
   }
 }

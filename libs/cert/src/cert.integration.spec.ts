@@ -8,7 +8,7 @@ import { MANAGED_BY_LABEL } from './cert.constants';
 import { CertOptionsError } from './cert.options';
 import { CertModule } from './cert.module';
 import { parseCertificates } from './crypto/pem';
-import { ALWAYS_LEADER, NEVER_LEADER } from './leader-gate';
+import { ALWAYS_LEADER, NEVER_LEADER } from '@edict/leader';
 import { ManualClock, TestLeaderGate, kubeConfigFromString, startCertReplica, type CertReplica } from './testing';
 
 const HOUR = 3_600_000;

@@ -19,7 +19,8 @@ import {
   CERT_SECRET_WATCH,
 } from './cert.constants';
 import { CertOptionsError, resolveCertOptions, type CertModuleOptions, type ResolvedCertOptions } from './cert.options';
-import { SYSTEM_CLOCK, type CertClock, type LeaderGate } from './leader-gate';
+import type { LeaderGate } from '@edict/leader';
+import { SYSTEM_CLOCK, type CertClock } from './cert-clock';
 import { KubeSecretWatch } from './material/kube-secret-watch';
 import { TlsMaterial } from './material/tls-material';
 import { CertRenewer } from './renewal/cert-renewer';

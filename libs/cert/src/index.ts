@@ -14,7 +14,7 @@ export {
   MANAGED_BY_LABEL,
   MANAGED_BY_VALUE,
 } from './cert.constants';
-export { ALWAYS_LEADER, NEVER_LEADER, SYSTEM_CLOCK, type CertClock, type LeaderGate } from './leader-gate';
+export { SYSTEM_CLOCK, type CertClock } from './cert-clock';
 export { KEY_ALGORITHMS, type KeyAlgorithm } from './crypto/key-algorithm';
 export { defaultCaSecretName, defaultPairSecretName } from './secrets/secret-names';
 export {

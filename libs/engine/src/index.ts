@@ -2,8 +2,8 @@
 export * from './json';
 export * from './policy';
 export * from './policy-validation';
-export * from './engine/types';
-export * from './engine/loaders';
+export * from './core/types';
+export * from './core/loaders';
 export {
   AccessReviews,
   CelAuthorizer,
@@ -25,10 +25,11 @@ export {
   type EvaluationDeadline,
   type EvaluationLimits,
 } from './budget';
-export { scoredResult, SCORED_ANNOTATION } from './engine/report-result';
-export { failureActionFor, type FailureAction } from './engine/failure-action';
+export { isScored, scoredResult, SCORED_ANNOTATION } from './core/report-result';
+export { failureActionFor, type FailureAction } from './core/failure-action';
 export { hasVerifyImages, verifyImagesFailureAction } from './validate/unsupported-verify-images';
 export * from './values';
+export * from './go';
 export * from './conditions';
 export * from './match';
 export * from './cleanup';

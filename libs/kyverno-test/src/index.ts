@@ -5,7 +5,7 @@ export { defaultEngineFactory } from './default-engine';
 export { evaluateTest, type EvaluatedResponse, type Stage, type TestEvaluation } from './evaluate';
 export { loadPolicyFiles, type InvalidPolicy, type PolicyFiles } from './policies';
 export { loadResources, resourcePath } from './resources';
-export { isScored, reportResult } from './report-result';
+export { reportResult } from './report-result';
 export { outcome, runTests, runTestFile, type RunOptions, type RunResult, type TestRun } from './run-tests';
 export { loadTestCase } from './test-case';
 export type { EngineFactory, TestEngine } from './test-engine';

@@ -1,11 +1,4 @@
-import {
-  SCORED_ANNOTATION,
-  scoredResult,
-  type Policy,
-  type PolicyResponse,
-  type RuleResponse,
-  type RuleStatus,
-} from '@edict/engine';
+import { scoredResult, type Policy, type PolicyResponse, type RuleResponse, type RuleStatus } from '@edict/engine';
 
 /**
  * A rule response as it lands in a policy report: unscored policies report failures as warnings, and
@@ -21,8 +14,4 @@ export function reportResult(
   if (status === 'fail' && auditWarn && (rule.failureAction ?? response.validationFailureAction) === 'Audit')
     return 'warn';
   return status;
-}
-
-export function isScored(policy: Policy): boolean {
-  return policy.metadata.annotations?.[SCORED_ANNOTATION] !== 'false';
 }

@@ -1,6 +1,7 @@
 // @edict/leader: Lease-based leader election (client-go semantics) as a Nest module.
 export { LeaderModule, type LeaderModuleAsyncOptions } from './leader.module';
 export { LeaderService, type LeaderEvent } from './leader.service';
+export { ALWAYS_LEADER, NEVER_LEADER, leaderGateOf, type LeaderGate } from './leader-gate';
 export { LEADER_LEASE_LOCK, LEADER_OPTIONS } from './leader.constants';
 export {
   LeaderOptions,
@@ -21,6 +22,6 @@ export {
   type LogLevel,
 } from './leader-elector';
 export { KubeLeaseLock, type CoordinationApi, type KubeLeaseLockOptions } from './kube-lease-lock';
-export { isConflict, isNotFound, type LeaseLock, type ObservedLease, type LeaseChangeListener } from './lease-lock';
+export { type LeaseLock, type ObservedLease, type LeaseChangeListener } from './lease-lock';
 export { leaseSpecToRecord, recordToLeaseSpec, type LeaderElectionRecord } from './lease-record';
 export { defaultIdentity } from './identity';

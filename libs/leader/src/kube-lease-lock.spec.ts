@@ -3,7 +3,7 @@ import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeLeaseLock } from './kube-lease-lock';
-import { isConflict } from './lease-lock';
+import { isConflict } from '@edict/kube';
 import type { ObservedLease } from './lease-lock';
 
 let server: InMemoryApiServer;

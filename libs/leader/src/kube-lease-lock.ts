@@ -4,7 +4,8 @@
  */
 import type { CoordinationV1Api, KubeConfig, V1Lease } from '@kubernetes/client-node';
 import { leaseSpecToRecord, recordToLeaseSpec, type LeaderElectionRecord } from './lease-record';
-import { isNotFound, type LeaseChangeListener, type LeaseLock, type ObservedLease } from './lease-lock';
+import { isNotFound } from '@edict/kube';
+import type { LeaseChangeListener, LeaseLock, ObservedLease } from './lease-lock';
 
 /** The part of CoordinationV1Api the lock uses (a real CoordinationV1Api satisfies it). */
 export type CoordinationApi = Pick<

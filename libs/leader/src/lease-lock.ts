@@ -25,18 +25,3 @@ export interface LeaseLock {
   /** Optional: reports changes as they happen, so candidates react to a release at once. Returns a stop function. */
   watch?(listener: LeaseChangeListener): () => void;
 }
-
-export function isNotFound(error: unknown): boolean {
-  return statusCode(error) === 404;
-}
-
-export function isConflict(error: unknown): boolean {
-  return statusCode(error) === 409;
-}
-
-function statusCode(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const code =
-    (error as { code?: unknown; statusCode?: unknown }).code ?? (error as { statusCode?: unknown }).statusCode;
-  return typeof code === 'number' ? code : undefined;
-}

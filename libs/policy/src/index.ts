@@ -50,7 +50,7 @@ export {
   type StatusPassOutcome,
 } from './status/policy-status-writer';
 export { KubePolicyStatusStore } from './status/kube-policy-status-store';
-export type { PolicyStatusStore, StatusLeaderGate, StatusPolicySource, WebhookPublicationSource } from './status/ports';
+export type { PolicyStatusStore, StatusPolicySource, WebhookPublicationSource } from './status/ports';
 export {
   AdmissionConfigService,
   ADMISSION_CONFIG_SOURCE,

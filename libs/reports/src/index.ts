@@ -36,7 +36,6 @@ export {
 } from './report/policy-report';
 export type * from './report/types';
 export { resourceHash } from './report/resource-hash';
-export { goJson } from './report/go-json';
 export { BoundedWorkQueue, type WorkQueueOptions, type WorkQueueStats } from './queue/bounded-work-queue';
 export { withRetry, isTransientError, type RetryOptions } from './retry/retry';
 export { AdmissionReportWriter, type WriteOutcome } from './writer/admission-report-writer';

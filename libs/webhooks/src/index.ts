@@ -1,10 +1,5 @@
 // @edict/webhooks: the webhook controller (Validating/MutatingWebhookConfigurations from the policies).
-export {
-  WebhooksModule,
-  leaderGateOf,
-  type WebhooksModuleConfig,
-  type WebhooksModuleAsyncConfig,
-} from './webhooks.module';
+export { WebhooksModule, type WebhooksModuleConfig, type WebhooksModuleAsyncConfig } from './webhooks.module';
 export {
   WebhookModuleOptions,
   WebhookOptionsError,
@@ -45,14 +40,12 @@ export { DiscoveryResolver, type DiscoverySource } from './reconcile/discovery-r
 export { servedTypes, type ServedType } from './reconcile/served-types';
 export { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 export {
-  ALWAYS_LEADER,
   type CaBundleSource,
   type DesiredWebhooks,
   type DesiredWebhookSet,
   type PolicySource,
   type ServedTypesSource,
   type WebhookConfigStore,
-  type WebhookLeaderGate,
 } from './reconcile/ports';
 export { PolicyWebhooks } from './reconcile/policy-webhooks';
 export { FixedWebhooks } from './reconcile/fixed-webhooks';

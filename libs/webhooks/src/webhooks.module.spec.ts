@@ -2,11 +2,11 @@ import { Test } from '@nestjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { WebhookConfiguration } from './build/types';
 import type { WebhookConfigStore } from './reconcile/ports';
-import { ALWAYS_LEADER } from './reconcile/ports';
+import { ALWAYS_LEADER } from '@edict/leader';
 import { WebhookMonitor } from './reconcile/webhook-monitor';
 import { WebhookReconciler } from './reconcile/webhook-reconciler';
 import { WebhookRemoval } from './reconcile/webhook-removal';
-import { leaderGateOf, WebhooksModule, type WebhooksModuleConfig } from './webhooks.module';
+import { WebhooksModule, type WebhooksModuleConfig } from './webhooks.module';
 import { resolveWebhookOptions, WebhookOptionsError } from './webhooks.options';
 
 class MemoryStore implements WebhookConfigStore {
@@ -108,17 +108,5 @@ describe('WebhooksModule', () => {
     expect(() => resolveWebhookOptions({ managedByLabel: 'webhook kyverno' })).toThrow(/managedByLabel/);
     expect(() => resolveWebhookOptions({ managedBy: '-x' })).toThrow(/managedBy: managedBy must be a label value/);
     expect(() => resolveWebhookOptions({ heartbeatAnnotation: 'a/b/c' })).toThrow(/heartbeatAnnotation/);
-  });
-
-  it('adapts the LeaderService to a gate that reports becoming leader', () => {
-    let listener: ((event: { type: string }) => void) | undefined;
-    const leader = { isLeader: () => true, onEvent: (l: typeof listener) => ((listener = l), () => undefined) };
-    const gate = leaderGateOf(leader as never);
-    let called = 0;
-    gate.onStartedLeading!(() => called++);
-    listener!({ type: 'new-leader' });
-    listener!({ type: 'started-leading' });
-    expect(called).toBe(1);
-    expect(gate.isLeader()).toBe(true);
   });
 });

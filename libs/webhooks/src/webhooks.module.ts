@@ -16,7 +16,7 @@
  */
 import { Module, type DynamicModule, type FactoryProvider, type ModuleMetadata, type Provider } from '@nestjs/common';
 import type { KubeResources } from '@edict/kube';
-import type { LeaderService } from '@edict/leader';
+import type { LeaderGate } from '@edict/leader';
 import { DiscoveryResolver, type DiscoverySource } from './reconcile/discovery-resolver';
 import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 import { PolicyWebhooks } from './reconcile/policy-webhooks';
@@ -26,7 +26,6 @@ import type {
   PolicySource,
   ServedTypesSource,
   WebhookConfigStore,
-  WebhookLeaderGate,
 } from './reconcile/ports';
 import { WebhookMonitor } from './reconcile/webhook-monitor';
 import { WebhookReconciler } from './reconcile/webhook-reconciler';
@@ -59,7 +58,7 @@ export interface WebhooksModuleConfig {
   /** Writes configurations, reads discovery and the Deployment (unless the overrides below are given). */
   readonly resources?: KubeResources;
   /** Who may write. Required: `leaderGateOf(leaderService)`, or ALWAYS_LEADER for one replica. */
-  readonly leaderGate: WebhookLeaderGate;
+  readonly leaderGate: LeaderGate;
   readonly store?: WebhookConfigStore;
   readonly discovery?: DiscoverySource;
   /** Changes of the served types (CRDs); without it, kinds are resolved again only on other triggers. */
@@ -69,14 +68,6 @@ export interface WebhooksModuleConfig {
 export interface WebhooksModuleAsyncConfig extends Pick<ModuleMetadata, 'imports'> {
   readonly inject?: FactoryProvider['inject'];
   readonly useFactory: (...args: never[]) => WebhooksModuleConfig | Promise<WebhooksModuleConfig>;
-}
-
-/** Adapts `@edict/leader`'s LeaderService to the gate the controller needs. */
-export function leaderGateOf(leader: Pick<LeaderService, 'isLeader' | 'onEvent'>): WebhookLeaderGate {
-  return {
-    isLeader: () => leader.isLeader(),
-    onStartedLeading: (listener) => leader.onEvent((event) => event.type === 'started-leading' && listener()),
-  };
 }
 
 const WEBHOOK_CONFIG = Symbol('WEBHOOK_CONFIG');

@@ -9,7 +9,7 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { AdmissionRequest, ReportResult } from '@edict/admission';
-import { hasVerifyImages, type PolicyResponse } from '@edict/engine';
+import { hasVerifyImages, isScored, type PolicyResponse } from '@edict/engine';
 import { EventRecorder, KubeEventSink, KubeResources } from '@edict/kube';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import {
@@ -210,13 +210,12 @@ export class AfterAdmissionService implements OnApplicationShutdown {
       (key): ReportPolicyInfo | undefined => {
         const cached = snapshot.policies.get(key);
         if (!cached) return undefined;
-        const annotations = cached.compiled.policy.metadata.annotations ?? {};
         return {
           kind: cached.kind,
           name: cached.name,
           ...(cached.namespace ? { namespace: cached.namespace } : {}),
           ...(cached.resourceVersion ? { resourceVersion: cached.resourceVersion } : {}),
-          scored: annotations['policies.kyverno.io/scored'] !== 'false',
+          scored: isScored(cached.compiled.policy),
         };
       },
     );

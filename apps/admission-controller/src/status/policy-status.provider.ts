@@ -4,9 +4,9 @@
  */
 import type { FactoryProvider } from '@nestjs/common';
 import { KubeResources } from '@edict/kube';
-import { LeaderService } from '@edict/leader';
+import { leaderGateOf, LeaderService } from '@edict/leader';
 import { KubePolicyStatusStore, PolicyCache, PolicyStatusWriter } from '@edict/policy';
-import { leaderGateOf, WebhookReconciler } from '@edict/webhooks';
+import { WebhookReconciler } from '@edict/webhooks';
 
 export const policyStatusWriterProvider: FactoryProvider<PolicyStatusWriter> = {
   provide: PolicyStatusWriter,

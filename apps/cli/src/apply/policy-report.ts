@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { JsonObject, JsonValue } from '@edict/engine';
+import { isScored, type JsonObject, type JsonValue } from '@edict/engine';
 import { type EvaluatedResponse, reportResult } from '@edict/kyverno-test';
 
 /*
@@ -31,7 +31,7 @@ export function buildPolicyReports(records: readonly EvaluatedResponse[], auditW
         ],
         result: reportResult(policy, response, rule, auditWarn),
         rule: rule.name,
-        scored: annotations['policies.kyverno.io/scored'] !== 'false',
+        scored: isScored(policy),
         source: 'kyverno',
         timestamp: { nanos: 0, seconds },
       };

@@ -1,5 +1,5 @@
-import type { Rule, RuleResponse } from '@edict/engine';
-import { type EvaluatedResponse, isScored } from '@edict/kyverno-test';
+import { isScored, type Rule, type RuleResponse } from '@edict/engine';
+import type { EvaluatedResponse } from '@edict/kyverno-test';
 
 export interface ResultCounts {
   pass: number;

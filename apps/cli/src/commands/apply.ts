@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { formatDiagnostic, withAutogen, type KubeObject, type Policy } from '@edict/engine';
+import { formatDiagnostic, isScored, withAutogen, type KubeObject, type Policy } from '@edict/engine';
 import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
 import { addResponse, applyExitCode, countedRules, emptyCounts, summaryLine } from '../apply/result-counts';
 import {
@@ -9,7 +9,6 @@ import {
   describeError,
   evaluateTest,
   type EvaluatedResponse,
-  isScored,
   loadPolicyFiles,
   loadResources,
   resourcePath,

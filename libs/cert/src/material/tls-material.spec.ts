@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { resolveCertOptions } from '../cert.options';
 import { CertRenewer } from '../renewal/cert-renewer';
-import { ALWAYS_LEADER, SYSTEM_CLOCK } from '../leader-gate';
+import { ALWAYS_LEADER } from '@edict/leader';
+import { SYSTEM_CLOCK } from '../cert-clock';
 import { MemorySecretStore } from '../testing';
 import { TlsMaterial, type TlsSnapshot } from './tls-material';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALWAYS_LEADER, NEVER_LEADER } from '../leader-gate';
+import { ALWAYS_LEADER, NEVER_LEADER } from '@edict/leader';
 import type { TlsMaterial } from '../material/tls-material';
 import { startCertReplica, type CertReplica } from '../testing';
 import { createLiveHttpsServer } from './live-tls';

@@ -2,7 +2,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { CertModule, type CertModuleConfig } from '../cert.module';
-import type { LeaderGate } from '../leader-gate';
+import type { LeaderGate } from '@edict/leader';
 import { TlsMaterial } from '../material/tls-material';
 import { CertRenewer } from '../renewal/cert-renewer';
 

@@ -1,22 +1,24 @@
 /** A LeaderGate the test flips, plus a clock the test moves. */
-import { BehaviorSubject } from 'rxjs';
-import type { CertClock, LeaderGate } from '../leader-gate';
+import type { LeaderGate } from '@edict/leader';
+import type { CertClock } from '../cert-clock';
 
 export class TestLeaderGate implements LeaderGate {
-  private readonly state: BehaviorSubject<boolean>;
-  readonly changes;
+  private readonly listeners = new Set<() => void>();
 
-  constructor(leading = true) {
-    this.state = new BehaviorSubject(leading);
-    this.changes = this.state.asObservable();
-  }
+  constructor(private leading = true) {}
 
   isLeader(): boolean {
-    return this.state.value;
+    return this.leading;
+  }
+
+  onStartedLeading(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   set(leading: boolean): void {
-    this.state.next(leading);
+    this.leading = leading;
+    if (leading) for (const listener of this.listeners) listener();
   }
 }
 

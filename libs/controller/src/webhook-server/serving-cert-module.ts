@@ -7,9 +7,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { CertModule } from '@edict/cert';
 import { installNames } from '@edict/config';
 import { KUBE_CONFIG } from '@edict/kube';
-import { LeaderService } from '@edict/leader';
+import { leaderGateOf, LeaderService } from '@edict/leader';
 import type { WebhookServerConfig } from '../config/webhook-server-config';
-import { leaderGateFor } from './cert-leader-gate';
 
 export function servingCertModule(config: WebhookServerConfig): DynamicModule {
   const { certManagedBy } = installNames(config.installName);
@@ -17,7 +16,7 @@ export function servingCertModule(config: WebhookServerConfig): DynamicModule {
     inject: [KUBE_CONFIG, LeaderService],
     useFactory: (kubeConfig: KubeConfig, leader: LeaderService) => ({
       kubeConfig,
-      leaderGate: leaderGateFor(leader),
+      leaderGate: leaderGateOf(leader),
       serviceName: config.serviceName,
       namespace: config.namespace,
       keyAlgorithm: config.tlsKeyAlgorithm,

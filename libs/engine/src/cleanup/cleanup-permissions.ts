@@ -7,7 +7,7 @@
  * The reviewer answers for the cleanup controller itself (Kyverno asks with SelfSubjectAccessReviews,
  * which need no RBAC of their own), so the questions carry no user.
  */
-import type { AccessReviewer } from '../engine/loaders';
+import type { AccessReviewer } from '../core/loaders';
 import type { Diagnostic, MatchResources, ResourceFilter } from '../policy';
 import type { CleanupPolicy } from './cleanup-policy';
 

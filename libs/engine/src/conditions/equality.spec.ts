@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../json';
-import { check } from './test-helpers';
+import { check } from '@edict/engine/testing';
 
 type Row = [JsonValue | undefined, JsonValue | undefined, boolean];
 

@@ -11,4 +11,3 @@ export {
   V1_ONLY_CONDITION_OPERATORS,
   isConditionOperator,
 } from './operators';
-export { goSprint } from './go-values';

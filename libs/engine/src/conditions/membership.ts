@@ -1,6 +1,7 @@
 import type { JsonValue } from '../json';
 import { wildcardMatch } from '../values/wildcard';
-import { decodeStringList, goSprint } from './go-values';
+import { goValueText } from '../go';
+import { decodeStringList } from './string-list';
 import { compileStringPattern, isRangePattern, matchStringPattern } from '../pattern/leaf';
 
 /**
@@ -17,8 +18,8 @@ type Keys = { single: string } | { set: string[] } | undefined;
 
 function keysOf(key: JsonValue, allowBool: boolean): Keys {
   if (typeof key === 'string') return { single: key };
-  if (typeof key === 'number' || (allowBool && typeof key === 'boolean')) return { single: goSprint(key) };
-  if (Array.isArray(key)) return { set: key.map(goSprint) };
+  if (typeof key === 'number' || (allowBool && typeof key === 'boolean')) return { single: goValueText(key) };
+  if (Array.isArray(key)) return { set: key.map((item) => goValueText(item)) };
   return undefined;
 }
 
@@ -43,7 +44,7 @@ export function evaluateIn(key: JsonValue, value: JsonValue, negate: boolean): b
 }
 
 function legacyKeyIn(key: string, value: JsonValue): Lookup {
-  if (Array.isArray(value)) return value.some((v) => matchesEitherWay(goSprint(v), key));
+  if (Array.isArray(value)) return value.some((v) => matchesEitherWay(goValueText(v), key));
   if (typeof value !== 'string') return INVALID;
   if (wildcardMatch(value, key)) return true;
   const decoded = decodeStringList(value);
@@ -90,7 +91,7 @@ export function evaluateQuantifiedIn(
 }
 
 function keyIn(key: string, value: JsonValue): Lookup {
-  if (Array.isArray(value)) return value.some((v) => matchesEitherWay(goSprint(v), key));
+  if (Array.isArray(value)) return value.some((v) => matchesEitherWay(goValueText(v), key));
   if (typeof value !== 'string') return INVALID;
   if (wildcardMatch(value, key)) return true;
   if (isRangePattern(value)) return matchesStringPattern(key, value);
@@ -108,9 +109,9 @@ function listFromString(value: string): readonly string[] | typeof INVALID {
 function setIn(keys: string[], value: JsonValue, quantifier: Quantifier, negate: boolean): Lookup {
   let items: readonly string[];
   if (Array.isArray(value)) {
-    items = value.map(goSprint);
+    items = value.map((item) => goValueText(item));
   } else if (typeof value === 'number') {
-    items = [goSprint(value)];
+    items = [goValueText(value)];
   } else if (typeof value === 'string') {
     if (keys.length === 1 && keys[0] === value) return !negate;
     if (isRangePattern(value)) return rangeSetIn(keys, value, quantifier, negate);

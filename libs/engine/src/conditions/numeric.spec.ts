@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../json';
-import { check } from './test-helpers';
+import { check } from '@edict/engine/testing';
 
 type Row = [JsonValue, JsonValue, boolean, boolean, boolean, boolean]; // >, >=, <, <=
 

@@ -1,7 +1,7 @@
 import { isBudgetError, type EvaluationBudget } from '../budget';
 import type { JsonValue } from '../json';
 import { compileJmesPath } from '../jmespath';
-import type { ContextLoaders, LoaderScope } from '../engine/loaders';
+import type { ContextLoaders, LoaderScope } from '../core/loaders';
 import type { ContextEntry } from '../policy/types';
 import { substituteVariables, type EvaluationContext } from '../variables';
 

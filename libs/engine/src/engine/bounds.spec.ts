@@ -3,7 +3,7 @@ import { EvaluationDeadlineExceeded, type EvaluationDeadline } from '../budget';
 import type { KubeObject } from '../json';
 import type { ContextEntry, Policy, Rule } from '../policy/types';
 import { Engine, type EngineDependencies } from './engine';
-import type { ResourceRequest } from './types';
+import type { ResourceRequest } from '../core/types';
 
 const podMatch: Rule['match'] = { any: [{ resources: { kinds: ['Pod'] } }] };
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../json';
 import type { Policy, PolicyException, Rule } from '../policy/types';
 import { Engine } from './engine';
-import type { ContextLoaders, LoaderScope } from './loaders';
-import type { ResourceRequest } from './types';
+import type { ContextLoaders, LoaderScope } from '../core/loaders';
+import type { ResourceRequest } from '../core/types';
 
 function pod(name: string, labels: Record<string, string> = {}, namespace = 'shop'): KubeObject {
   return {

@@ -22,11 +22,11 @@ import { generateResources } from '../generate';
 import type { RuleRun } from '../validate/rule-run';
 import { EvaluationContext } from '../variables';
 import { compilePolicy, type CompiledPolicy } from './compile';
-import { checkConditions } from './conditions';
-import { failureActionFor, policyFailureAction } from './failure-action';
-import type { AccessReviewer, ContextLoaders, LoaderScope, ResourceLoader } from './loaders';
-import { errorMessage, ruleError, ruleResponse } from './responses';
-import type { PolicyResponse, ResourceRequest, RuleResponse, RuleType } from './types';
+import { checkConditions } from '../core/conditions';
+import { failureActionFor, policyFailureAction } from '../core/failure-action';
+import type { AccessReviewer, ContextLoaders, LoaderScope, ResourceLoader } from '../core/loaders';
+import { errorMessage, ruleError, ruleResponse } from '../core/responses';
+import type { PolicyResponse, ResourceRequest, RuleResponse, RuleType } from '../core/types';
 
 export type { CompiledPolicy } from './compile';
 

@@ -1,7 +1,7 @@
 import type { PolicyException } from '../policy/types';
 import { matchesExceptionResources, type MatchRequest } from '../match';
 import { wildcardMatch } from '../values/wildcard';
-import { checkConditions } from '../engine/conditions';
+import { checkConditions } from '../core/conditions';
 import type { EvaluationContext } from '../variables';
 
 /** `namespace/name`, as Kyverno names exceptions in messages and reports. */

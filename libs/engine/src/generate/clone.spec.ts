@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../json';
 import { generateResources } from './generate-resources';
-import { FakeLoader, clusterPolicy, generateRule, kyvernoLabels, namespace, runFor } from './test-helpers';
+import { FakeLoader, clusterPolicy, generateRule, kyvernoLabels, namespace, runFor } from '@edict/engine/testing';
 
 const sourceLabels = (namespace: string, name: string, kind = 'Secret') => ({
   'generate.kyverno.io/clone-source': '',

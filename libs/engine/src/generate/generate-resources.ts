@@ -1,8 +1,8 @@
 import type { JsonValue } from '../json';
 import { loadContextEntries } from '../context-entries';
-import { checkConditions } from '../engine/conditions';
-import type { ResourceLoader } from '../engine/loaders';
-import { errorMessage, ruleResponse } from '../engine/responses';
+import { checkConditions } from '../core/conditions';
+import type { ResourceLoader } from '../core/loaders';
+import { errorMessage, ruleResponse } from '../core/responses';
 import type { Generation } from '../policy/types';
 import { evaluateForeachList } from '../validate/foreach-list';
 import type { RuleRun } from '../validate/rule-run';

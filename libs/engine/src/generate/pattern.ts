@@ -1,6 +1,6 @@
 import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../json';
-import type { ResourceLoader } from '../engine/loaders';
-import { errorMessage } from '../engine/responses';
+import type { ResourceLoader } from '../core/loaders';
+import { errorMessage } from '../core/responses';
 import { matchesLabelSelector } from '../match';
 import type { CloneList, Generation, LabelSelector } from '../policy/types';
 import { substituteVariables, type EvaluationContext } from '../variables';

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../json';
-import type { RuleResponse } from '../engine/types';
+import type { RuleResponse } from '../core/types';
 import type { Policy } from '../policy/types';
 
 /** The policy fields a generate rule reads: its identity (for labels) and spec-level defaults. */

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../engine/loaders';
+import { systemClock, type Clock } from '../core/loaders';
 
 let current: Clock = systemClock;
 

@@ -1,4 +1,4 @@
-import type { GroupVersionKind } from '../engine/types';
+import type { GroupVersionKind } from '../core/types';
 import { wildcardMatch } from '../values/wildcard';
 import { BoundedCache } from '../variables/bounded-cache';
 

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../json';
-import type { GroupVersionKind, Operation, RequestUser } from '../engine/types';
+import type { GroupVersionKind, Operation, RequestUser } from '../core/types';
 
 /**
  * What rule matching looks at for one request. For DELETE the caller passes the old object as

@@ -1,4 +1,4 @@
-import type { GroupVersionKind } from '../engine/types';
+import type { GroupVersionKind } from '../core/types';
 import type { ResourceDescription, ResourceFilter, UserInfoFilter } from '../policy/types';
 import { wildcardMatch } from '../values/wildcard';
 import { kindMatches } from './kind';

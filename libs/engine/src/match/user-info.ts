@@ -1,4 +1,4 @@
-import type { RequestUser, UserInfo } from '../engine/types';
+import type { RequestUser, UserInfo } from '../core/types';
 import type { Subject, UserInfoFilter } from '../policy/types';
 import { wildcardMatch } from '../values/wildcard';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../engine/engine';
-import type { ResourceLoader } from '../engine/loaders';
+import type { ResourceLoader } from '../core/loaders';
 import type { JsonObject, KubeObject } from '../json';
 import { matchesLabelSelector } from '../match';
 import type { LabelSelector, TargetResourceSpec } from '../policy/types';

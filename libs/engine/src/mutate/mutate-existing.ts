@@ -1,9 +1,9 @@
 import type { JsonObject, JsonValue, KubeObject } from '../json';
 import { loadContextEntries } from '../context-entries';
-import { checkConditions } from '../engine/conditions';
-import type { ResourceLoader } from '../engine/loaders';
-import { ruleError, ruleResponse } from '../engine/responses';
-import type { RuleResponse } from '../engine/types';
+import { checkConditions } from '../core/conditions';
+import type { ResourceLoader } from '../core/loaders';
+import { ruleError, ruleResponse } from '../core/responses';
+import type { RuleResponse } from '../core/types';
 import type { TargetResourceSpec } from '../policy/types';
 import type { RuleRun } from '../validate/rule-run';
 import { wildcardMatch, hasWildcard } from '../values/wildcard';

@@ -1,8 +1,8 @@
 import { deepEqual, type JsonValue, type KubeObject } from '../json';
 import { loadContextEntries } from '../context-entries';
-import { checkConditions } from '../engine/conditions';
-import { ruleResponse } from '../engine/responses';
-import type { RuleResponse } from '../engine/types';
+import { checkConditions } from '../core/conditions';
+import { ruleResponse } from '../core/responses';
+import type { RuleResponse } from '../core/types';
 import type { ForEachMutation, Rule } from '../policy/types';
 import { evaluateForeachList } from '../validate/foreach-list';
 import type { RuleRun } from '../validate/rule-run';

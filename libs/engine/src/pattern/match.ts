@@ -6,7 +6,7 @@ import type { JsonObject, JsonValue } from '../json';
 import { isObject } from '../json';
 import { isLeadingAnchor } from './anchor';
 import { CONDITIONAL_PREFIX, GLOBAL_PREFIX, NEGATION_PREFIX, failure, isSkip, type Failure } from './failure';
-import { goTypeName, goValueText } from './go-text';
+import { goTypeName, goValueText } from '../go';
 import { matchStringPattern, matchValue } from './leaf';
 import { expandMetadataWildcards } from './metadata-wildcards';
 import { planFor, type MapPlan, type PatternEntry } from './plan';
@@ -87,7 +87,7 @@ function own(map: JsonObject, key: string): JsonValue | undefined {
 function mismatch(path: string, resource: JsonValue | undefined, pattern: JsonValue): Failure {
   return failure(
     path,
-    `resource value '${goValueText(resource, 'resource')}' does not match '${goValueText(pattern, 'pattern')}' at path ${path}`,
+    `resource value '${goValueText(resource, 'resource')}' does not match '${goValueText(pattern, 'decoded')}' at path ${path}`,
   );
 }
 
@@ -229,14 +229,14 @@ function checkExistence(resource: JsonValue, pattern: JsonValue, path: string, w
   if (!Array.isArray(pattern)) {
     return failure(
       path,
-      `invalid pattern type ${goTypeName(pattern, 'pattern')}: Pattern has to be of list to compare against resource`,
+      `invalid pattern type ${goTypeName(pattern, 'decoded')}: Pattern has to be of list to compare against resource`,
     );
   }
   for (const wanted of pattern) {
     if (!isObject(wanted)) {
       return failure(
         path,
-        `invalid pattern type ${goTypeName(pattern, 'pattern')}: Pattern has to be of type map to compare against items in resource`,
+        `invalid pattern type ${goTypeName(pattern, 'decoded')}: Pattern has to be of type map to compare against items in resource`,
       );
     }
     const found = resource.some((item, i) => checkElement(item, wanted, path + i + '/', walk) === undefined);

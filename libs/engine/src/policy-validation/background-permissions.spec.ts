@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessReviewDecision, AccessReviewer, AccessReviewRequest } from '../engine/loaders';
+import type { AccessReviewDecision, AccessReviewer, AccessReviewRequest } from '../core/loaders';
 import {
   backgroundPermissionQuestions,
   checkBackgroundPermissions,
   type ResourceResolver,
 } from './background-permissions';
-import { policyFromYaml } from './test-helpers';
+import { policyFromYaml } from '@edict/engine/testing';
 
 const USER = 'system:serviceaccount:kyverno:kyverno-background-controller';
 

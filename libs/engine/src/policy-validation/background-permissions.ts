@@ -4,7 +4,7 @@
  * controller's identity may not do it (one SubjectAccessReview per verb). The questions are worked
  * out here; asking them goes through the AccessReviewer port and a kind-to-resource resolver.
  */
-import type { AccessReviewer } from '../engine/loaders';
+import type { AccessReviewer } from '../core/loaders';
 import { formatPath, type Diagnostic, type Generation, type Policy } from '../policy';
 import { containsVariable } from './json-walk';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validatePolicyException } from './index';
-import { exceptionFromYaml, expectNoErrors, expectOneError, warnings } from './test-helpers';
+import { exceptionFromYaml, expectNoErrors, expectOneError, warnings } from '@edict/engine/testing';
 
 const BODY = [
   'exceptions:',

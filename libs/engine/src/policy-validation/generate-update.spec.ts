@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validatePolicy } from './index';
-import { errors, expectNoErrors, policyFromYaml, warnings } from './test-helpers';
+import { errors, expectNoErrors, policyFromYaml, warnings } from '@edict/engine/testing';
 
 const NO_SYNC = 'no synchronization will be performed to the old target resource upon policy updates: ';
 

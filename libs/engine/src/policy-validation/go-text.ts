@@ -1,8 +1,9 @@
+import { goQuote } from '../go';
 import { isObject, type JsonValue } from '../json';
 
 /** Go's `%+q` of a string slice: `["a" "b"]`. */
 export function goQuotedList(items: readonly string[]): string {
-  return `[${items.map((item) => JSON.stringify(item)).join(' ')}]`;
+  return `[${items.map(goQuote).join(' ')}]`;
 }
 
 /** Go's `%v` of a string slice: `[a b]`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Policy } from '../policy';
 import { validatePolicy } from './index';
-import { errors, expectNoErrors, expectOneError, policyFromYaml, warnings } from './test-helpers';
+import { errors, expectNoErrors, expectOneError, policyFromYaml, warnings } from '@edict/engine/testing';
 
 const MATCH_POD = ['  match:', '    any:', '    - resources:', '        kinds: [Pod]'];
 const VALIDATE = ['  validate:', '    message: m', '    pattern:', '      metadata:', '        name: "?*"'];

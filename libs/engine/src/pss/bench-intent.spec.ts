@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../json';
 import { evaluatePodSecurity } from './index';
-import { pod, restrictedContainer } from './spec-fixtures';
+import { pod, restrictedContainer } from '@edict/engine/testing';
 
 /**
  * The pattern-based Pod Security Standards policies (one per control) against the single

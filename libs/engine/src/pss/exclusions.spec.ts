@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../json';
 import { evaluatePodSecurity } from './index';
-import { baseline, pod, restricted, restrictedContainer } from './spec-fixtures';
+import { baseline, pod, restricted, restrictedContainer } from '@edict/engine/testing';
 
 function withCaps(name: string, image: string, add: string[]): JsonObject {
   const container = restrictedContainer(name, image);

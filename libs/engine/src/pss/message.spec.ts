@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluatePodSecurity, podSecurityRuleMessage } from './index';
 import { resourceFieldPath } from './message';
-import { baseline, pod, restricted } from './spec-fixtures';
+import { baseline, pod, restricted } from '@edict/engine/testing';
 
 describe('rule messages', () => {
   it('formats pass and fail like Kyverno', () => {

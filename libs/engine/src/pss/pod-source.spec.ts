@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, KubeObject } from '../json';
 import { evaluatePodSecurity, PodSecurityError } from './index';
-import { baseline, pod } from './spec-fixtures';
+import { baseline, pod } from '@edict/engine/testing';
 
 const badPodSpec: JsonObject = {
   hostPID: true,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../json';
 import { evaluatePodSecurity, PodSecurityError } from './index';
-import { baseline, pod, restricted, restrictedContainer } from './spec-fixtures';
+import { baseline, pod, restricted, restrictedContainer } from '@edict/engine/testing';
 import { parsePolicyVersion } from './version';
 
 function ids(level: 'baseline' | 'restricted', version: string, spec: JsonObject): string[] {

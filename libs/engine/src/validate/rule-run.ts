@@ -1,6 +1,6 @@
 import type { JsonValue, KubeObject } from '../json';
 import type { ContextLoadOptions } from '../context-entries';
-import type { ResourceRequest } from '../engine/types';
+import type { ResourceRequest } from '../core/types';
 import type { Rule } from '../policy/types';
 import type { EvaluationContext } from '../variables';
 

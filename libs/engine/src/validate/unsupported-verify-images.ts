@@ -1,7 +1,7 @@
 import type { Rule } from '../policy/types';
 import type { RuleRun } from './rule-run';
-import { ruleResponse } from '../engine/responses';
-import type { RuleResponse } from '../engine/types';
+import { ruleResponse } from '../core/responses';
+import type { RuleResponse } from '../core/types';
 
 /** True for a rule with `verifyImages` entries (Kyverno's image verification rules). */
 export function hasVerifyImages(rule: Rule): boolean {

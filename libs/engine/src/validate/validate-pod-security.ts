@@ -1,5 +1,5 @@
-import { ruleResponse } from '../engine/responses';
-import type { RuleResponse } from '../engine/types';
+import { ruleResponse } from '../core/responses';
+import type { RuleResponse } from '../core/types';
 import { exceptionKey } from '../exceptions';
 import type { PolicyException } from '../policy/types';
 import { evaluatePodSecurity, PodSecurityError, podSecurityRuleMessage } from '../pss';

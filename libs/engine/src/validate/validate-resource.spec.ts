@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../json';
-import type { Operation } from '../engine/types';
+import type { Operation } from '../core/types';
 import type { Rule } from '../policy/types';
 import { EvaluationContext } from '../variables';
 import { validateResource } from './validate-resource';

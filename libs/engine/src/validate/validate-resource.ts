@@ -1,8 +1,8 @@
 import { isObject, type JsonValue, type KubeObject } from '../json';
 import { loadContextEntries } from '../context-entries';
-import { checkConditions } from '../engine/conditions';
-import { errorMessage, ruleError, ruleResponse } from '../engine/responses';
-import type { RuleResponse } from '../engine/types';
+import { checkConditions } from '../core/conditions';
+import { errorMessage, ruleError, ruleResponse } from '../core/responses';
+import type { RuleResponse } from '../core/types';
 import { matchPattern } from '../pattern';
 import type { Conditions, ContextEntry, ForEachValidation, Rule } from '../policy/types';
 import { substituteVariables } from '../variables';

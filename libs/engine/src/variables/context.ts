@@ -1,6 +1,6 @@
 import { EvaluationBudget, isBudgetError } from '../budget';
 import type { JsonObject, JsonValue } from '../json';
-import type { ResourceRequest } from '../engine/types';
+import type { ResourceRequest } from '../core/types';
 import { compileJmesPath, type JmesPathQuery } from '../jmespath';
 import { mergeObjects, nest, splitVariableName } from './context-data';
 import { ContextQueryError, errorText } from './errors';

@@ -1,7 +1,7 @@
 import type { JsonValue } from '../json';
 import { childPath, rewriteDocument } from './document-walk';
 import { VariableSubstitutionError } from './errors';
-import { goValue } from './go-format';
+import { goValueText } from '../go';
 import { isAbsolute, joinPath } from '../values/go-path';
 
 /**
@@ -84,7 +84,7 @@ function resolveReference(
   if (typeof found === 'string') return operator + found;
   if (typeof found === 'number') return operator + (Number.isInteger(found) ? String(found) : found.toFixed(6));
   throw new VariableSubstitutionError(
-    `failed to resolve ${reference} at path ${path}: incorrect expression: operator ${operator} does not match with value ${goValue(found)}`,
+    `failed to resolve ${reference} at path ${path}: incorrect expression: operator ${operator} does not match with value ${goValueText(found)}`,
     reference,
     path,
   );

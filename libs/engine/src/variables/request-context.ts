@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../json';
-import type { RequestUser, ResourceRequest } from '../engine/types';
+import type { RequestUser, ResourceRequest } from '../core/types';
 import type { EvaluationContext } from './context';
 
 const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../json';
-import { goJson } from './go-format';
+import { goJson } from '../go';
 
 /**
  * Kyverno's own algorithm for one string, used when the parsed-tree evaluation could disagree with

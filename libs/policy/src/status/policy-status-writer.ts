@@ -27,7 +27,8 @@ import {
   type PolicyReadiness,
   type WebhookPublication,
 } from './policy-status';
-import type { PolicyStatusStore, StatusLeaderGate, StatusPolicySource, WebhookPublicationSource } from './ports';
+import type { LeaderGate } from '@edict/leader';
+import type { PolicyStatusStore, StatusPolicySource, WebhookPublicationSource } from './ports';
 
 export interface PolicyStatusWriterOptions {
   /** Quiet time before a pass (default 100 ms): a relist or a publication burst makes one pass. */
@@ -44,7 +45,7 @@ export interface PolicyStatusWriterDeps {
   readonly policies: StatusPolicySource;
   readonly publications: WebhookPublicationSource;
   readonly store: PolicyStatusStore;
-  readonly leader: StatusLeaderGate;
+  readonly leader: LeaderGate;
 }
 
 export type StatusPassOutcome =

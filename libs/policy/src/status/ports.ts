@@ -14,12 +14,6 @@ export interface WebhookPublicationSource {
   onPublished(listener: (publication: WebhookPublication) => void): () => void;
 }
 
-/** "May I write now?" (`leaderGateOf(leaderService)` from @edict/webhooks fits). */
-export interface StatusLeaderGate {
-  isLeader(): boolean;
-  onStartedLeading?(listener: () => void): () => void;
-}
-
 /** Reads a policy and writes its `/status` subresource. */
 export interface PolicyStatusStore {
   /** Undefined when it is gone. */

@@ -9,8 +9,8 @@
  * results are in the report; `results` sorted by policy and rule, and their `summary`.
  */
 import type { ReportPolicy } from './admission-report';
+import { goJson } from '@edict/engine';
 import { resultKey, sortResults, summarize } from './results';
-import { goJson } from './go-json';
 import { LABEL_MANAGED_BY, MANAGED_BY_KYVERNO, policyLabel } from './labels';
 import type { PolicyReportObject, PolicyReportResult, ReportScope } from './types';
 

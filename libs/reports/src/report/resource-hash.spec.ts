@@ -1,38 +1,8 @@
 import { createHash } from 'node:crypto';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { goJson } from './go-json';
 import { resourceHash } from './resource-hash';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-
-describe('goJson', () => {
-  it('sorts keys at every level and writes no spaces', () => {
-    expect(goJson({ b: 1, a: { d: [true, null], c: 'x' } })).toBe('{"a":{"c":"x","d":[true,null]},"b":1}');
-  });
-
-  it('escapes HTML characters and line separators as Go does', () => {
-    expect(goJson('<a&b>\u2028')).toBe('"\\u003ca\\u0026b\\u003e\\u2028"');
-  });
-
-  it('writes any string as JSON does, with the HTML characters and line separators escaped', () => {
-    expect(goJson('say "hi"\\\n\u0001')).toBe('"say \\"hi\\"\\\\\\n\\u0001"');
-    fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (text) => {
-        const expected = JSON.stringify(text).replace(
-          /[<>&\u2028\u2029]/g,
-          (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-        );
-        expect(goJson(text)).toBe(expected);
-      }),
-    );
-  });
-
-  it('writes undefined and non-finite numbers as null and skips undefined fields', () => {
-    expect(goJson({ a: undefined, b: Number.NaN })).toBe('{"b":null}');
-    expect(goJson(undefined)).toBe('null');
-  });
-});
 
 describe('resourceHash', () => {
   const pod = {

@@ -5,8 +5,7 @@
  * controller can tell a stale report from a current one.
  */
 import { createHash } from 'node:crypto';
-import { setOwn } from '@edict/engine';
-import { goJson } from './go-json';
+import { goJson, setOwn } from '@edict/engine';
 
 type Json = Record<string, unknown>;
 

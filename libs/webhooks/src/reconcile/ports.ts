@@ -45,15 +45,6 @@ export interface ServedTypesSource {
   onChange(listener: (group: string) => void): () => void;
 }
 
-/** "May I write now?" (LeaderService fits via `leaderGateOf`). */
-export interface WebhookLeaderGate {
-  isLeader(): boolean;
-  /** Called when this replica becomes leader, to reconcile at once. */
-  onStartedLeading?(listener: () => void): () => void;
-}
-
-export const ALWAYS_LEADER: WebhookLeaderGate = { isLeader: () => true };
-
 /** Reads and writes webhook configurations (cluster-scoped). */
 export interface WebhookConfigStore {
   get<T extends WebhookConfiguration>(kind: T['kind'], name: string): Promise<T | undefined>;

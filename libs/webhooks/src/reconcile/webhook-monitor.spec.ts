@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { HEARTBEAT_ANNOTATION } from '../build/names';
 import { resolveWebhookOptions } from '../webhooks.options';
-import type { WebhookConfigStore, WebhookLeaderGate } from './ports';
+import { ALWAYS_LEADER, NEVER_LEADER, type LeaderGate } from '@edict/leader';
+import type { WebhookConfigStore } from './ports';
 import { WebhookMonitor } from './webhook-monitor';
 import type { ReconcileOutcome, WebhookReconciler } from './webhook-reconciler';
 
@@ -14,7 +15,7 @@ const DONE: ReconcileOutcome = {
   unresolved: [],
 };
 
-function setup(reconcile: () => Promise<ReconcileOutcome>, gate: WebhookLeaderGate) {
+function setup(reconcile: () => Promise<ReconcileOutcome>, gate: LeaderGate) {
   const stamped: Array<{ name: string; annotations: Record<string, string> }> = [];
   const store = {
     annotate: async (_kind: string, name: string, annotations: Record<string, string>) => {
@@ -28,7 +29,7 @@ function setup(reconcile: () => Promise<ReconcileOutcome>, gate: WebhookLeaderGa
 
 describe('WebhookMonitor', () => {
   it('reconciles, then stamps the heartbeat on the resource validating configuration', async () => {
-    const { monitor, stamped } = setup(async () => DONE, { isLeader: () => true });
+    const { monitor, stamped } = setup(async () => DONE, ALWAYS_LEADER);
     const outcome = await monitor.check();
     expect(outcome).toMatchObject({ status: 'ok', reconcile: DONE });
     expect(stamped).toHaveLength(1);
@@ -39,7 +40,7 @@ describe('WebhookMonitor', () => {
 
   it('does nothing on a follower', async () => {
     let reconciled = false;
-    const { monitor, stamped } = setup(async () => ((reconciled = true), DONE), { isLeader: () => false });
+    const { monitor, stamped } = setup(async () => ((reconciled = true), DONE), NEVER_LEADER);
     expect(await monitor.check()).toEqual({ status: 'skipped', reason: 'not-leader' });
     expect(reconciled).toBe(false);
     expect(stamped).toEqual([]);
@@ -60,12 +61,9 @@ describe('WebhookMonitor', () => {
   });
 
   it('never throws: a failed pass is kept for lastError()', async () => {
-    const { monitor } = setup(
-      async () => {
-        throw new Error('apiserver down');
-      },
-      { isLeader: () => true },
-    );
+    const { monitor } = setup(async () => {
+      throw new Error('apiserver down');
+    }, ALWAYS_LEADER);
     expect(await monitor.check()).toEqual({ status: 'skipped', reason: 'error: apiserver down' });
     expect(monitor.lastError()).toBe('apiserver down');
   });

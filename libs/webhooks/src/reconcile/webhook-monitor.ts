@@ -8,7 +8,8 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
 import { WEBHOOK_CONFIG_STORE, WEBHOOK_LEADER_GATE, WEBHOOK_OPTIONS } from '../webhooks.constants';
-import type { WebhookConfigStore, WebhookLeaderGate } from './ports';
+import { ALWAYS_LEADER, type LeaderGate } from '@edict/leader';
+import type { WebhookConfigStore } from './ports';
 import { WebhookReconciler, type ReconcileOutcome } from './webhook-reconciler';
 
 export type MonitorOutcome =
@@ -25,7 +26,7 @@ export class WebhookMonitor {
     @Inject(WEBHOOK_OPTIONS) private readonly options: ResolvedWebhookOptions,
     private readonly reconciler: WebhookReconciler,
     @Inject(WEBHOOK_CONFIG_STORE) private readonly store: WebhookConfigStore,
-    @Optional() @Inject(WEBHOOK_LEADER_GATE) private readonly leader: WebhookLeaderGate = { isLeader: () => true },
+    @Optional() @Inject(WEBHOOK_LEADER_GATE) private readonly leader: LeaderGate = ALWAYS_LEADER,
   ) {}
 
   /** One check; never throws (errors are logged and kept for `lastError()`). */

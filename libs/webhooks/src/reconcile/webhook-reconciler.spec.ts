@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { resolveWebhookOptions } from '../webhooks.options';
 import type { DiscoverySource } from './discovery-resolver';
 import { PolicyWebhooks } from './policy-webhooks';
-import type { CaBundleSource, PolicySource, ServedTypesSource, WebhookConfigStore } from './ports';
+import type { WebhookPublication } from '@edict/policy';
+import type { CaBundleSource, DesiredWebhooks, PolicySource, ServedTypesSource, WebhookConfigStore } from './ports';
 import { WebhookReconciler } from './webhook-reconciler';
 
 /** A signal the test fires by hand. */
@@ -47,5 +48,52 @@ describe('WebhookReconciler scheduling', () => {
     } finally {
       reconciler.stop();
     }
+  });
+});
+
+describe('WebhookReconciler pass cut short', () => {
+  it('reports a pass that lost leadership half-way as skipped, and publishes nothing', async () => {
+    const configuration = (name: string) =>
+      ({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        metadata: { name },
+        webhooks: [],
+      }) as never;
+    const desired: DesiredWebhooks = {
+      build: async () => ({
+        validating: [configuration('first'), configuration('second')],
+        mutating: [],
+        complete: true,
+        unresolved: [],
+        publication: {} as WebhookPublication,
+      }),
+      onChange: () => () => undefined,
+      owned: { ValidatingWebhookConfiguration: ['first', 'second'], MutatingWebhookConfiguration: [] },
+      removesLabelled: false,
+    };
+    let leading = true;
+    const created: string[] = [];
+    const store = {
+      get: async () => undefined,
+      create: async (object: { metadata: { name: string } }) => {
+        created.push(object.metadata.name);
+        leading = false; // the Lease is lost while the first configuration is written
+        return object;
+      },
+    } as unknown as WebhookConfigStore;
+    const reconciler = new WebhookReconciler(
+      resolveWebhookOptions({}),
+      desired,
+      { current: () => ({ caBundlePem: 'PEM' }), onChange: () => () => undefined },
+      store,
+      { isLeader: () => leading },
+    );
+    const published: WebhookPublication[] = [];
+    reconciler.onPublished((publication) => published.push(publication));
+
+    await expect(reconciler.reconcile()).resolves.toEqual({ status: 'skipped', reason: 'not-leader' });
+    expect(created).toEqual(['first']);
+    expect(published).toEqual([]);
   });
 });

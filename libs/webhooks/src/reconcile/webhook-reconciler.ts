@@ -32,13 +32,8 @@ import {
   WEBHOOK_OPTIONS,
 } from '../webhooks.constants';
 import { covers } from './covers';
-import type {
-  CaBundleSource,
-  DesiredWebhooks,
-  DesiredWebhookSet,
-  WebhookConfigStore,
-  WebhookLeaderGate,
-} from './ports';
+import { ALWAYS_LEADER, type LeaderGate } from '@edict/leader';
+import type { CaBundleSource, DesiredWebhooks, DesiredWebhookSet, WebhookConfigStore } from './ports';
 
 export type ReconcileOutcome =
   | { readonly status: 'skipped'; readonly reason: 'stopped' | 'not-leader' | 'no-ca-bundle' }
@@ -71,7 +66,7 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     @Inject(WEBHOOK_DESIRED) readonly wanted: DesiredWebhooks,
     @Inject(WEBHOOK_CA_SOURCE) private readonly ca: CaBundleSource,
     @Inject(WEBHOOK_CONFIG_STORE) private readonly store: WebhookConfigStore,
-    @Optional() @Inject(WEBHOOK_LEADER_GATE) private readonly leader: WebhookLeaderGate = { isLeader: () => true },
+    @Optional() @Inject(WEBHOOK_LEADER_GATE) private readonly leader: LeaderGate = ALWAYS_LEADER,
   ) {}
 
   onModuleInit(): void {
@@ -165,8 +160,8 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
   }
 
   private async pass(): Promise<ReconcileOutcome> {
-    if (this.stopped) return { status: 'skipped', reason: 'stopped' };
-    if (!this.leader.isLeader()) return { status: 'skipped', reason: 'not-leader' };
+    const before = this.interrupted();
+    if (before) return { status: 'skipped', reason: before };
     const ca = this.ca.current();
     if (!ca || ca.caBundlePem.trim() === '') return { status: 'skipped', reason: 'no-ca-bundle' };
 
@@ -187,15 +182,22 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     };
     const configurations = [...built.validating, ...built.mutating] as WebhookConfiguration[];
     for (const desired of configurations) {
-      if (this.stopped || !this.leader.isLeader()) break;
+      // A pass cut short is not "done": callers waiting for publication would see configurations missing.
+      const cut = this.interrupted();
+      if (cut) return { status: 'skipped', reason: cut };
       const result = await this.apply(desired, complete);
       outcome[result].push(desired.metadata.name);
     }
-    const applied = outcome.created.length + outcome.updated.length + outcome.unchanged.length;
-    if (applied === configurations.length && !this.stopped && this.leader.isLeader() && built.publication) {
-      this.publish(built.publication);
-    }
+    const ended = this.interrupted();
+    if (ended) return { status: 'skipped', reason: ended };
+    if (built.publication) this.publish(built.publication);
     return outcome;
+  }
+
+  private interrupted(): 'stopped' | 'not-leader' | undefined {
+    if (this.stopped) return 'stopped';
+    if (!this.leader.isLeader()) return 'not-leader';
+    return undefined;
   }
 
   private publish(publication: WebhookPublication): void {

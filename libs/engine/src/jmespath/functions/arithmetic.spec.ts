@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jp } from './test-helpers';
+import { jp } from '@edict/engine/testing';
 
 describe('arithmetic functions', () => {
   it('add / subtract: same-kind operands only', () => {
@@ -64,6 +64,9 @@ describe('arithmetic functions', () => {
     expect(jp("divide('10', `3`)")).toBe('3'); // truncated at the operands' decimal scale
     expect(jp("divide('10.0', `4`)")).toBe('2500m');
     expect(jp("divide('1k', `3`)")).toBe('333');
+    // Kyverno reads the scalar back through %v: 1e6 is "1e+06", scale -6, so the quotient 10 rounds down to 0.
+    expect(jp("divide('10M', `1000000`)")).toBe('0');
+    expect(jp("divide('10M', `100000`)")).toBe('100');
     expect(jp("divide('12s', `3`)")).toBe('4s');
     expect(jp("divide('12s', '5s')")).toBe(2.4);
     expect(jp('divide(`14`, `3`)')).toBe(4.666666666666667);

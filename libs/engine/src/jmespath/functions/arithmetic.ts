@@ -10,7 +10,7 @@ import {
 } from '../../values/quantity';
 import { functionError, JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
-import { formatFloatV } from './go-values';
+import { goFloatV } from '../../go';
 import { any, arr, num } from './signatures';
 
 /**
@@ -83,7 +83,7 @@ function formatNanos(nanos: bigint, like: Quantity): string {
 }
 
 function scalarAsQuantity(value: number): DecimalQuantity {
-  const parsed = parseDecimalQuantity(formatFloatV(value));
+  const parsed = parseDecimalQuantity(goFloatV(value));
   if (!parsed) {
     throw new JmesPathError(
       "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",

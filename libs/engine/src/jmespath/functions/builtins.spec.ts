@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jp } from './test-helpers';
+import { jp } from '@edict/engine/testing';
 
 describe('standard functions as Kyverno (Go) evaluates them', () => {
   it('to_number: Go float parsing, null when not a number', () => {
@@ -8,6 +8,9 @@ describe('standard functions as Kyverno (Go) evaluates them', () => {
     expect(jp("to_number('')")).toBeNull();
     expect(jp("to_number(' 12')")).toBeNull();
     expect(jp("to_number('0x10')")).toBeNull();
+    expect(jp("to_number('0x1p-2')")).toBe(0.25);
+    expect(jp("to_number('1_000')")).toBe(1000);
+    expect(jp("to_number('1e400')")).toBeNull();
     expect(jp("to_number('abc')")).toBeNull();
     expect(jp('to_number(`true`)')).toBeNull();
     expect(jp('to_number(`7`)')).toBe(7);

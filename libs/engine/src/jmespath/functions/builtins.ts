@@ -2,7 +2,8 @@ import type { JsonValue } from '../../json';
 import { deepEqual, setOwn, type JsonObject } from '../../json';
 import { JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
-import { compareStrings, goJsonStringify, parseGoFloat } from './go-values';
+import { goJson, sortGoOrder } from '../../go';
+import { goParseFloat } from '../../values/go-float';
 import { any, arr } from './signatures';
 import { TYPE_ANY, TYPE_ARRAY, TYPE_OBJECT, TYPE_STRING } from '@jmespath-community/jmespath';
 
@@ -16,20 +17,20 @@ function toNumber(args: JsonValue[]): JsonValue {
   const value = args[0];
   if (typeof value === 'number') return value;
   if (typeof value !== 'string') return null;
-  const parsed = parseGoFloat(value);
+  const parsed = goParseFloat(value);
   return parsed === undefined || !Number.isFinite(parsed) ? null : parsed;
 }
 
 function toString(args: JsonValue[]): JsonValue {
   const value = args[0] as JsonValue;
-  return typeof value === 'string' ? value : goJsonStringify(value);
+  return typeof value === 'string' ? value : goJson(value);
 }
 
 function sort(args: JsonValue[]): JsonValue {
   const values = [...(args[0] as JsonValue[])];
   if (values.length === 0) return values;
   if (values.every((v) => typeof v === 'number')) return (values as number[]).sort((a, b) => a - b);
-  if (values.every((v) => typeof v === 'string')) return (values as string[]).sort(compareStrings);
+  if (values.every((v) => typeof v === 'string')) return sortGoOrder(values as string[]);
   throw new JmesPathError('Invalid type: sort() expects an array of only numbers or only strings');
 }
 

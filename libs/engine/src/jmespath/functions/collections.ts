@@ -2,7 +2,8 @@ import type { JsonObject, JsonValue } from '../../json';
 import { deepEqual, isObject } from '../../json';
 import { argumentTypeError, JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
-import { compareStrings, scalarToString } from './go-values';
+import { sortGoOrder } from '../../go';
+import { scalarToString } from './scalar-text';
 import { arr, obj, objOrArr, str, strOrNum } from './signatures';
 
 /** Kyverno's intNumber: the float must be a whole number. */
@@ -32,9 +33,7 @@ function items(args: JsonValue[]): JsonValue {
   const [input, keyName, valueName] = args as [JsonValue, string, string];
   if (Array.isArray(input)) return input.map((value, index) => ({ [keyName]: index, [valueName]: value }));
   const map = input as JsonObject;
-  return Object.keys(map)
-    .sort(compareStrings)
-    .map((key) => ({ [keyName]: key, [valueName]: map[key] as JsonValue }));
+  return sortGoOrder(Object.keys(map)).map((key) => ({ [keyName]: key, [valueName]: map[key] as JsonValue }));
 }
 
 function objectFromLists(args: JsonValue[]): JsonValue {

@@ -4,7 +4,7 @@ import { wildcardMatch } from '../../values/wildcard';
 import { argumentTypeError, functionError } from '../errors';
 import { activeBudget, type FunctionDefinition } from '../runtime';
 import { goRegexpMatch, goRegexpReplaceAll } from '../../values/go-regexp';
-import { scalarToString } from './go-values';
+import { scalarToString } from './scalar-text';
 import { str, strOrNum } from './signatures';
 
 function textArgument(fn: string, args: JsonValue[], index: number): string {

@@ -1,7 +1,7 @@
 import type { JsonValue } from '../../json';
 import { functionError } from '../errors';
 import { activeBudget, type FunctionDefinition } from '../runtime';
-import { compareStrings } from './go-values';
+import { compareCodePoints } from '../../go';
 import { num, str } from './signatures';
 
 /** Go's per-rune case mapping: keeps characters whose JS mapping is not a single code point. */
@@ -97,7 +97,7 @@ export function goSplit(s: string, sep: string): string[] {
 const s = (args: JsonValue[], i: number) => args[i] as string;
 
 export const stringFunctions: FunctionDefinition[] = [
-  { name: 'compare', signature: [str, str], fn: (a) => compareStrings(s(a, 0), s(a, 1)) },
+  { name: 'compare', signature: [str, str], fn: (a) => compareCodePoints(s(a, 0), s(a, 1)) },
   { name: 'equal_fold', signature: [str, str], fn: (a) => equalFold(s(a, 0), s(a, 1)) },
   {
     name: 'replace',

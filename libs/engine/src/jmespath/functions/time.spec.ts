@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../engine/loaders';
+import { systemClock } from '../../core/loaders';
 import { setJmesPathClock } from '../clock';
-import { jp } from './test-helpers';
+import { jp } from '@edict/engine/testing';
 
 const NOW = new Date('2024-03-10T12:30:45.250Z');
 

@@ -1,5 +1,6 @@
 import { forbidden, type FieldError } from '../field-error';
-import { goQuote, joinQuote, pluralize, sortedSet } from '../go-text';
+import { goQuote } from '../../go';
+import { joinQuote, pluralize, sortedSet } from '../go-text';
 import type { PodModel } from '../model';
 import { type CheckDefinition, type CheckFailure, visitContainers } from './types';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluatePodSecurity } from '../index';
-import { baseline, pod, podWithContainerSecurity } from '../spec-fixtures';
+import { baseline, pod, podWithContainerSecurity } from '@edict/engine/testing';
 
 function failing(resource: Parameters<typeof evaluatePodSecurity>[1], version = 'latest') {
   return evaluatePodSecurity(baseline(version), resource).checks;

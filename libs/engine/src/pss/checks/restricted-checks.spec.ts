@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../json';
 import { evaluatePodSecurity } from '../index';
-import { pod, restricted, restrictedContainer } from '../spec-fixtures';
+import { pod, restricted, restrictedContainer } from '@edict/engine/testing';
 
 function failingIds(spec: JsonObject, version = 'latest'): string[] {
   return evaluatePodSecurity(restricted(version), pod(spec)).checks.map((check) => check.id);

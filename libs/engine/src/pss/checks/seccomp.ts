@@ -1,5 +1,6 @@
 import { forbidden, required, type FieldError } from '../field-error';
-import { goQuote, joinQuote, pluralize, sortedSet } from '../go-text';
+import { goQuote } from '../../go';
+import { joinQuote, pluralize, sortedSet } from '../go-text';
 import type { PodModel } from '../model';
 import { type CheckDefinition, type CheckFailure, isWindowsPod, visitContainers } from './types';
 

@@ -1,7 +1,7 @@
 import { AccessReviews, CelAuthorizer, CelResourceCheck, toCel } from '../../cel';
 import { isObject, type JsonObject, type KubeObject } from '../../json';
-import type { ResourceLoader } from '../../engine/loaders';
-import type { ResourceRequest } from '../../engine/types';
+import type { ResourceLoader } from '../../core/loaders';
+import type { ResourceRequest } from '../../core/types';
 
 /** The namespace Kubernetes evaluates a request in: none for cluster-scoped objects and for Namespaces. */
 export function requestNamespace(resource: KubeObject): string {

@@ -1,5 +1,5 @@
 import type { JsonObject, KubeObject } from '../../json';
-import type { LoaderScope, ResourceLoader } from '../../engine/loaders';
+import type { LoaderScope, ResourceLoader } from '../../core/loaders';
 import type { CelValidation } from '../../policy/types';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, KubeObject } from '../../json';
 import { Engine, type EngineDependencies } from '../../engine/engine';
-import type { AccessReviewDecision, AccessReviewRequest, ResourceLoader } from '../../engine/loaders';
-import type { ResourceRequest, RuleResponse } from '../../engine/types';
+import type { AccessReviewDecision, AccessReviewRequest, ResourceLoader } from '../../core/loaders';
+import type { ResourceRequest, RuleResponse } from '../../core/types';
 import type { CelValidation, LabelSelector, Policy, Rule } from '../../policy/types';
 import { matchesLabelSelector } from '../../match';
 

@@ -9,9 +9,9 @@ import {
 } from '../../cel';
 import { EvaluationDeadlineExceeded } from '../../budget';
 import type { KubeObject } from '../../json';
-import type { AccessReviewer, AccessReviewRequest, ResourceLoader } from '../../engine/loaders';
-import { ruleError, ruleResponse } from '../../engine/responses';
-import type { RuleResponse } from '../../engine/types';
+import type { AccessReviewer, AccessReviewRequest, ResourceLoader } from '../../core/loaders';
+import { ruleError, ruleResponse } from '../../core/responses';
+import type { RuleResponse } from '../../core/types';
 import type { RuleRun } from '../rule-run';
 import { authorizerFor, celObject, loadNamespaceObject, requestAttributes, requestNamespace } from './activation';
 import { compileCelRule, type CompiledCelRule, type NamedProgram } from './compile-rule';

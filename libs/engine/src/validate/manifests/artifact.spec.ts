@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeMessage, yamlsInArtifact } from './artifact';
 import { decodeStdBase64 } from './base64';
-import { tarArchive } from './signing-fixtures';
+import { tarArchive } from '@edict/engine/testing';
 import { readTar } from './tar';
 
 const configMap = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { diffValues, filterIgnored, formatDiff, withoutCanonicalizedImages } from './diff';
+import { diffValues, filterIgnored, formatDiff, goTypedString, withoutCanonicalizedImages } from './diff';
 import { flatten, isListed, normalizeKey } from './flat-object';
-import { goFloat, goTypedString } from './go-format';
 
 describe('flatten', () => {
   it('maps dotted paths to leaves, dropping nulls and empty containers', () => {
@@ -69,16 +68,10 @@ describe('diffValues', () => {
   });
 });
 
-describe('go formatting', () => {
-  it('prints float64 values with Go %v', () => {
-    expect([80, 0.5, 1e21, 0.00001, 123456789, -2.5].map(goFloat)).toEqual([
-      '80',
-      '0.5',
-      '1e+21',
-      '1e-05',
-      '123456789',
-      '-2.5',
-    ]);
+describe('goTypedString', () => {
+  it("prints a type mismatch as k8s-manifest-sigstore's (type: %T) %s", () => {
     expect(goTypedString(true)).toBe('(type: bool) %!s(bool=true)');
+    expect(goTypedString(1e6)).toBe('(type: float64) %!s(float64=1e+06)');
+    expect(goTypedString('80')).toBe('(type: string) 80');
   });
 });

@@ -1,6 +1,6 @@
 import { compileGoRegexp, goRegexpMatch } from '../../values/go-regexp';
-import { goJson, goTypedString, type Leaf } from './go-format';
-import { flatten, isListed, type FlatObject } from './flat-object';
+import { compareCodePoints, goJson, goTypeName, goValueText } from '../../go';
+import { flatten, isListed, type FlatObject, type Leaf } from './flat-object';
 
 /** One difference between the signed manifest (`before`) and the live object (`after`). */
 export interface Difference {
@@ -28,7 +28,7 @@ export function diffObjects(before: FlatObject, after: FlatObject): Difference[]
     if (!before.has(key)) changes.push({ key, before: null, after: value });
   }
   const items = [...withoutMovedListEntries(changes), ...typeChanges];
-  return items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return items.sort((a, b) => compareCodePoints(a.key, b.key));
 }
 
 /** Convenience for whole objects. */
@@ -80,4 +80,11 @@ export function formatDiff(items: Difference[]): string {
   return goJson({
     items: items.map((item) => ({ key: item.key, values: { after: item.after, before: item.before } })),
   });
+}
+
+/** k8s-manifest-sigstore's `fmt.Sprintf("(type: %T) %s", v, v)`: `%s` of a non-string prints Go's `%!s(T=v)`. */
+export function goTypedString(value: Leaf): string {
+  const type = goTypeName(value);
+  const text = typeof value === 'string' ? value : `%!s(${type}=${goValueText(value)})`;
+  return `(type: ${type}) ${text}`;
 }

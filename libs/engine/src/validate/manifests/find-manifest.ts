@@ -1,5 +1,5 @@
 import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../../json';
-import { goValue } from './go-format';
+import { goValueText } from '../../go';
 import { flatten } from './flat-object';
 import { groupVersion } from './ignore-fields';
 
@@ -53,11 +53,11 @@ function identity(object: JsonObject): { group: string; name: string; namespace:
  */
 function searchByValue(manifests: JsonObject[], object: KubeObject, ignoreFields: readonly string[]): JsonObject[] {
   const fields = [...flatten(object, ignoreFields)]
-    .map(([key, value]) => [key, goValue(value)] as const)
+    .map(([key, value]) => [key, goValueText(value)] as const)
     .sort((a, b) => b[1].length - a[1].length);
   const candidates = manifests.map((manifest) => {
     const table = new Map<string, string>();
-    for (const [key, value] of flatten(manifest, ignoreFields)) table.set(key, goValue(value));
+    for (const [key, value] of flatten(manifest, ignoreFields)) table.set(key, goValueText(value));
     return { manifest, table, count: 0 };
   });
   const tenth = Math.trunc(fields.length / 10);

@@ -1,12 +1,14 @@
 import { isObject, type JsonValue } from '../../json';
 import { goRegexpMatchLenient } from '../../values/go-regexp';
-import type { Leaf } from './go-format';
 
 /**
  * k8s-manifest-sigstore compares objects as flat maps from dotted paths (`spec.ports.0.port`) to
  * leaf values. Nulls and empty maps or lists leave no entry.
  */
 export type FlatObject = Map<string, Leaf>;
+
+/** A JSON leaf; numbers are float64 on the Go side. */
+export type Leaf = string | number | boolean;
 
 /** Flattens `value`, leaving out every subtree whose path one of `mask` lists (see {@link isListed}). */
 export function flatten(value: JsonValue, mask: readonly string[] = []): FlatObject {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, KubeObject } from '../../json';
-import type { Operation } from '../../engine/types';
+import type { Operation } from '../../core/types';
 import type { Rule } from '../../policy/types';
 import { EvaluationContext } from '../../variables';
 import type { RuleRun } from '../rule-run';
-import { newKey, signResource, type TestKey } from './signing-fixtures';
+import { newKey, signResource, type TestKey } from '@edict/engine/testing';
 import { validateManifests } from './validate-manifests';
 
 const service: KubeObject = {

@@ -1,5 +1,5 @@
-import type { RuleResponse } from '../../engine/types';
-import { errorMessage, ruleResponse } from '../../engine/responses';
+import type { RuleResponse } from '../../core/types';
+import { errorMessage, ruleResponse } from '../../core/responses';
 import type { RuleRun } from '../rule-run';
 import { verifyAttestorSet, type AttestorContext } from './attestors';
 import { ignoreFieldBindings } from './ignore-fields';

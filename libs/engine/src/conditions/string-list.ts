@@ -1,26 +1,3 @@
-import type { JsonValue } from '../json';
-import { goFloatV } from '../pattern/go-text';
-
-/**
- * How Kyverno's Go code turns JSON values into strings and numbers. Conditions hold decoded JSON,
- * where Go sees every number as float64; these helpers reproduce `fmt.Sprint` so string-based
- * operators see exactly the text Kyverno sees (`strconv.ParseFloat` is values/go-float).
- */
-
-/** `fmt.Sprint(v)` for a decoded JSON value: floats as %g, nil as `<nil>`, maps sorted. */
-export function goSprint(value: JsonValue): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return goFormatFloat(value);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (value === null) return '<nil>';
-  if (Array.isArray(value)) return `[${value.map(goSprint).join(' ')}]`;
-  const keys = Object.keys(value).sort();
-  return `map[${keys.map((k) => `${k}:${goSprint(value[k]!)}`).join(' ')}]`;
-}
-
-/** Go's `%v` for float64 ("1e+06", "+Inf"): the pattern package's formatter, shared. */
-export const goFormatFloat = goFloatV;
-
 export type StringListDecoding = { kind: 'list'; items: string[] } | { kind: 'notJson' } | { kind: 'wrongType' };
 
 const decodedLists = new Map<string, StringListDecoding>();

@@ -1,11 +1,11 @@
 import type { JsonObject, KubeObject } from '../json';
-import type { ResourceLoader } from '../engine/loaders';
-import type { Operation } from '../engine/types';
+import type { ResourceLoader } from '../core/loaders';
+import type { Operation } from '../core/types';
 import { matchesLabelSelector } from '../match';
 import type { Generation, LabelSelector, Rule } from '../policy/types';
 import type { RuleRun } from '../validate/rule-run';
 import { EvaluationContext } from '../variables';
-import type { GeneratingPolicy } from './types';
+import type { GeneratingPolicy } from '../generate/types';
 
 /** Test fixtures for the generate specs. */
 

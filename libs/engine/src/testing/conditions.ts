@@ -1,5 +1,5 @@
 import type { JsonValue } from '../json';
-import { evaluateCondition } from './evaluate';
+import { evaluateCondition } from '../conditions/evaluate';
 
 /** Shorthand for specs: evaluate `key OP value`. */
 export function check(key: JsonValue | undefined, operator: string, value: JsonValue | undefined): boolean {
