@@ -70,8 +70,7 @@ export async function generateForRule(
       deps.emit(GENERATE_EVENT_SOURCE, backgroundFailedEvent(policy, rule.name, identityOf(trigger), DOES_NOT_APPLY));
       return done();
     }
-    const report = (written: UpdateRequestResourceSpec[] = []) =>
-      deps.report({ type: 'generate', policy: cached, request, response, generated: written });
+    const report = () => deps.report({ type: 'generate', policy: cached, request, response });
     if (result.status === 'skip') {
       await report();
       return done();
@@ -85,7 +84,7 @@ export async function generateForRule(
       // Kyverno only logs a failure here: the copies are still written, only source changes go unseen.
       await markCloneSources(details.sources, deps.cluster).catch(() => undefined);
     }
-    const { created, updated } = await applyDownstream(
+    const { created } = await applyDownstream(
       result.generatedResources ?? [],
       details?.synchronize === true,
       deps.cluster,
@@ -103,8 +102,8 @@ export async function generateForRule(
       ...(details?.notGenerated ?? []).filter((entry) => entry.failed).map((entry) => entry.reason),
     ];
     if (problems.length > 0) return fail(problems.join('; '), generated);
-    // Kyverno reports a pass only once the objects are written, naming those it created or updated.
-    await report([...generated, ...updated.map(resourceSpec)]);
+    // Kyverno reports a pass only once the objects are written.
+    await report();
     return done(generated);
   } catch (error) {
     return fail(errorText(error));

@@ -30,12 +30,7 @@ function cached(name: string, annotations: Record<string, string> = {}): CachedP
 const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', uid: 'ns-uid' } };
 const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'staging', uid: 'pod-uid' } };
 
-function applied(
-  type: AppliedRule['type'],
-  trigger: Record<string, unknown>,
-  rules: RuleResponse[],
-  extra: Partial<AppliedRule> = {},
-): AppliedRule {
+function applied(type: AppliedRule['type'], trigger: Record<string, unknown>, rules: RuleResponse[]): AppliedRule {
   const metadata = trigger.metadata as { name: string; namespace?: string };
   const response: PolicyResponse = {
     policy: { name: 'p', kind: 'ClusterPolicy' },
@@ -49,22 +44,22 @@ function applied(
     validationFailureAction: 'Audit',
   };
   const request: ResourceRequest = { operation: 'CREATE', resource: trigger as ResourceRequest['resource'] };
-  return { type, policy: cached('p'), request, response, ...extra };
+  return { type, policy: cached('p'), request, response };
 }
 
 describe('triggerReport', () => {
   it("reports a generate pass about a Namespace in a ClusterEphemeralReport naming what it wrote, as Kyverno's background controller does", () => {
-    const rule: RuleResponse = { name: 'clone-secret', type: 'Generation', status: 'pass', message: '' };
-    const report = triggerReport(
-      applied('generate', namespace, [rule], {
-        generated: [
-          { apiVersion: 'v1', kind: 'Secret', namespace: 'team-a', name: 'regcred' },
-          { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', namespace: 'team-a', name: 'deny' },
-        ],
-      }),
-      'ur-uid-1',
-      NOW,
-    )!;
+    const rule: RuleResponse = {
+      name: 'clone-secret',
+      type: 'Generation',
+      status: 'pass',
+      message: '',
+      generatedResources: [
+        { apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'team-a', name: 'regcred' } },
+        { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { namespace: 'team-a', name: 'deny' } },
+      ],
+    };
+    const report = triggerReport(applied('generate', namespace, [rule]), 'ur-uid-1', NOW)!;
     expect(report.kind).toBe('ClusterEphemeralReport');
     expect(report.metadata.namespace).toBeUndefined();
     expect(report.metadata.name).toMatch(/^ns-uid-[0-9a-f]{10}$/);

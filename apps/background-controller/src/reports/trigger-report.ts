@@ -1,12 +1,14 @@
 /**
  * The report of one rule the background controller applied, about its trigger, as Kyverno's
  * generate and mutate-existing controllers build it: every result the engine gave for the rule
- * (pass, fail, error, skip; an unscored policy's fail as warn), a generate pass naming the objects
- * it created or updated in `generated-resources`, a mutate-existing result naming its target in
- * `patched-target`. Nothing is reported about a trigger without a name or uid, nor about an Event
+ * (pass, fail, error, skip; an unscored policy's fail as warn), a generate pass naming the rule's
+ * objects in `generated-resources`, a mutate-existing result naming its target in `patched-target`.
+ * Kyverno names only the objects an attempt created or updated; here every object of the rule is
+ * named, so that a second attempt of the same request (a lost status write, another leader), which
+ * finds them already there, reports the same pass. Nothing is reported about a trigger without a name or uid, nor about an Event
  * (Kyverno does not let an Event own a report).
  */
-import { reportResults, type UpdateRequestResourceSpec } from '@edict/admission';
+import { reportResults } from '@edict/admission';
 import type { PolicyResponse, ResourceRequest } from '@edict/engine';
 import type { KubeObject } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
@@ -26,8 +28,6 @@ export interface AppliedRule {
   /** The engine's request; its `resource` is the trigger. */
   readonly request: ResourceRequest;
   readonly response: PolicyResponse;
-  /** Generate: the objects written (created or brought in line), named in the pass result. */
-  readonly generated?: readonly UpdateRequestResourceSpec[];
 }
 
 export function triggerReport(applied: AppliedRule, requestKey: string, now: Date): EphemeralReportObject | undefined {
@@ -38,7 +38,7 @@ export function triggerReport(applied: AppliedRule, requestKey: string, now: Dat
   const response: PolicyResponse = {
     ...applied.response,
     rules: applied.response.rules.map((rule) => {
-      const property = resultProperty(rule, applied.generated);
+      const property = resultProperty(rule);
       return property ? { ...rule, properties: { ...rule.properties, ...property } } : rule;
     }),
   };
@@ -67,18 +67,11 @@ export function triggerReport(applied: AppliedRule, requestKey: string, now: Dat
   });
 }
 
-function resultProperty(
-  rule: PolicyResponse['rules'][number],
-  generated: AppliedRule['generated'],
-): Record<string, string> | undefined {
-  if (rule.patchedTargets?.length) {
-    return { 'patched-target': rule.patchedTargets.map((target) => reportedObject(target)).join('; ') };
-  }
-  if (rule.type === 'Generation' && rule.status === 'pass' && generated?.length) {
-    const objects = generated.map((object) =>
-      reportedObject({ ...object, metadata: { name: object.name, namespace: object.namespace } }),
-    );
-    return { 'generated-resources': objects.join('; ') };
+function resultProperty(rule: PolicyResponse['rules'][number]): Record<string, string> | undefined {
+  const named = (objects: readonly KubeObject[]) => objects.map((object) => reportedObject(object)).join('; ');
+  if (rule.patchedTargets?.length) return { 'patched-target': named(rule.patchedTargets) };
+  if (rule.type === 'Generation' && rule.status === 'pass' && rule.generatedResources?.length) {
+    return { 'generated-resources': named(rule.generatedResources) };
   }
   return undefined;
 }

@@ -110,7 +110,7 @@ describe('UpdateRequestProcessor', () => {
     ]);
   });
 
-  it('reports the rule applied about its trigger under the request, naming what it generated', async () => {
+  it('reports the rule applied about its trigger under the request, once its objects are written', async () => {
     const { cluster, processor, request, reports } = setup();
     cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { pods: '10' } } });
     const stored = request('ur-1', 'team-a', { state: 'Pending' });
@@ -121,8 +121,8 @@ describe('UpdateRequestProcessor', () => {
     expect(applied).toMatchObject({ type: 'generate', policy: { key: 'team-quota' } });
     expect(applied.request.resource?.metadata?.name).toBe('team-a');
     expect(applied.response.rules.map((rule) => [rule.name, rule.status])).toEqual([['quota', 'pass']]);
-    expect(applied.generated).toEqual([
-      { apiVersion: 'v1', kind: 'ResourceQuota', namespace: 'team-a', name: 'quota', uid: expect.any(String) },
+    expect(applied.response.rules[0]?.generatedResources).toMatchObject([
+      { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { namespace: 'team-a', name: 'quota' } },
     ]);
   });
 
