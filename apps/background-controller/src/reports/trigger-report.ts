@@ -5,8 +5,8 @@
  * objects in `generated-resources`, a mutate-existing result naming its target in `patched-target`.
  * Kyverno names only the objects an attempt created or updated; here every object of the rule is
  * named, so that a second attempt of the same request (a lost status write, another leader), which
- * finds them already there, reports the same pass. Nothing is reported about a trigger without a name or uid, nor about an Event
- * (Kyverno does not let an Event own a report).
+ * finds them already there, reports the same pass. Nothing is reported about a trigger without a
+ * name or uid, nor about an Event (Kyverno does not let an Event own a report).
  */
 import { reportResults } from '@edict/admission';
 import type { PolicyResponse, ResourceRequest } from '@edict/engine';

@@ -33,7 +33,7 @@ export interface ReportResult {
   category?: string;
   severity?: string;
   properties?: Record<string, string>;
-  /** Validation or mutation (admission), generation or mutation (background), so the app can build the right report. */
+  /** The rule type (validate and mutate at admission, generate and mutate-existing in the background). */
   type: 'Validation' | 'Mutation' | 'Generation';
 }
 
