@@ -3,7 +3,8 @@
  * UpdateRequests, the background controller (two replicas, one leader) processes them: a data rule
  * generates a NetworkPolicy for a new Namespace, a clone rule copies a Secret, a mutate-existing
  * rule patches a ConfigMap when its trigger is created, a rule matching DELETE generates when its
- * trigger goes; the follower never processes anything and processed requests are deleted.
+ * trigger goes; the clone's trigger gets a report naming the copy; the follower never processes
+ * anything and processed requests are deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@edict/engine';
@@ -118,6 +119,26 @@ describe('background controller', () => {
       'generate.kyverno.io/source-name': 'regcred',
       'generate.kyverno.io/source-namespace': 'default',
     });
+    // The trigger's report: a pass naming the copy, owned by the Namespace.
+    const uid = get('v1', 'Namespace', 'team-b')!.metadata.uid;
+    const reports = () =>
+      (cluster.apiServer.list('reports.kyverno.io/v1', 'ClusterEphemeralReport') as Obj[]).filter(
+        (report) =>
+          report.metadata.labels?.['audit.kyverno.io/resource.uid'] === uid &&
+          report.metadata.labels?.['cpol.kyverno.io/sync-regcred'] !== undefined,
+      );
+    await eventually(() => reports().length > 0, 'the trigger report', 10_000);
+    const [report] = reports() as [Obj];
+    expect(report.metadata.labels).toMatchObject({ 'audit.kyverno.io/source': 'background-scan' });
+    expect(report.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Namespace', name: 'team-b', uid }]);
+    expect(report.spec.results).toMatchObject([
+      {
+        policy: 'sync-regcred',
+        rule: 'clone-regcred',
+        result: 'pass',
+        properties: { 'generated-resources': '/v1, Kind=Secret Name=regcred Namespace=team-b' },
+      },
+    ]);
   }, 30_000);
 
   it('patches an existing ConfigMap when a mutate-existing rule is triggered, and says so in an Event', async () => {

@@ -36,6 +36,12 @@ export {
 } from './report/policy-report';
 export type * from './report/types';
 export { resourceHash } from './report/resource-hash';
+export {
+  buildUpdateRequestReport,
+  reportedObject,
+  type UpdateRequestReportInput,
+} from './report/update-request-report';
+export { REPORTING_RULE_TYPES, type ReportingRuleType } from './reporting-rule-types';
 export { BoundedWorkQueue, type WorkQueueOptions, type WorkQueueStats } from './queue/bounded-work-queue';
 export { withRetry, isTransientError, type RetryOptions } from './retry/retry';
 export { AdmissionReportWriter, type WriteOutcome } from './writer/admission-report-writer';

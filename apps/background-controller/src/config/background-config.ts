@@ -4,9 +4,10 @@
  * once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsArray, IsIn, IsInt, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
 import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, loadConfig, type ConfigSpec } from '@edict/controller';
+import { REPORTING_RULE_TYPES, type ReportingRuleType } from '@edict/reports';
 
 export class BackgroundConfig extends ControllerBaseConfig {
   override leaseName = 'edict-background-controller';
@@ -31,6 +32,17 @@ export class BackgroundConfig extends ControllerBaseConfig {
   @Min(10)
   @Max(60_000)
   retryDelayMs = 1_000;
+
+  /**
+   * Rule types whose results are reported (Kyverno's --enableReporting): `generate` and
+   * `mutateExisting` are this controller's; without them it writes no reports.
+   */
+  @IsArray()
+  @IsIn(REPORTING_RULE_TYPES, {
+    each: true,
+    message: `enableReporting must hold ${REPORTING_RULE_TYPES.join(', ')}`,
+  })
+  enableReporting: ReportingRuleType[] = [...REPORTING_RULE_TYPES];
 }
 
 const ENVIRONMENT: EnvironmentTable<BackgroundConfig> = {
@@ -41,6 +53,7 @@ const ENVIRONMENT: EnvironmentTable<BackgroundConfig> = {
   EDICT_GEN_WORKERS: ['genWorkers', 'int'],
   EDICT_UR_MAX_RETRIES: ['maxRetries', 'int'],
   EDICT_UR_RETRY_DELAY_MS: ['retryDelayMs', 'int'],
+  EDICT_ENABLE_REPORTING: ['enableReporting', 'list'],
 };
 
 /** The variables read, for `--help` texts and docs. */

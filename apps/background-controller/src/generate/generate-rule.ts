@@ -3,7 +3,8 @@
  * trigger read again, the rule evaluated by the engine against it (match, context, preconditions,
  * exceptions, then the objects with Kyverno's labels), and the objects written. A failure is
  * reported as a PolicyError Event and fails the request (which is retried); objects created are
- * announced when the ConfigMap's `generateSuccessEvents` is on.
+ * announced when the ConfigMap's `generateSuccessEvents` is on. The engine's result is reported
+ * about the trigger (a pass once its objects are written).
  */
 import type { UpdateRequestResourceSpec, UpdateRequestSpec } from '@edict/admission';
 import type { GenerationRuleResponse } from '@edict/engine';
@@ -69,8 +70,15 @@ export async function generateForRule(
       deps.emit(GENERATE_EVENT_SOURCE, backgroundFailedEvent(policy, rule.name, identityOf(trigger), DOES_NOT_APPLY));
       return done();
     }
-    if (result.status === 'skip') return done();
-    if (result.status !== 'pass') return fail(result.message);
+    const report = () => deps.report({ type: 'generate', policy: cached, request, response });
+    if (result.status === 'skip') {
+      await report();
+      return done();
+    }
+    if (result.status !== 'pass') {
+      await report();
+      return fail(result.message);
+    }
     const details = result.generation;
     if (details?.synchronize === true) {
       // Kyverno only logs a failure here: the copies are still written, only source changes go unseen.
@@ -93,7 +101,10 @@ export async function generateForRule(
       ...(details?.error ? [details.error] : []),
       ...(details?.notGenerated ?? []).filter((entry) => entry.failed).map((entry) => entry.reason),
     ];
-    return problems.length > 0 ? fail(problems.join('; '), generated) : done(generated);
+    if (problems.length > 0) return fail(problems.join('; '), generated);
+    // Kyverno reports a pass only once the objects are written.
+    await report();
+    return done(generated);
   } catch (error) {
     return fail(errorText(error));
   }

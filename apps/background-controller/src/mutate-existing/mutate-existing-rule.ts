@@ -3,8 +3,8 @@
  * (from the cluster, or the admission request for UPDATE/DELETE), the rule evaluated by the engine
  * (targets loaded with their context and preconditions, then patched), and each patched target
  * written back with the resourceVersion it was read at (a concurrent change makes the write fail
- * and the request retry). Each target's outcome is an Event on the policy; failures fail the
- * request.
+ * and the request retry). Each target's outcome is an Event on the policy; the engine's results are
+ * reported about the trigger; failures fail the request.
  */
 import type { UpdateRequestSpec } from '@edict/admission';
 import type { KubeObject } from '@edict/kube';
@@ -42,9 +42,10 @@ export async function mutateExistingForRequest(
   } catch (error) {
     return failed(`rule ${rule.name} failed: failed to get trigger resource: ${errorText(error)}`);
   }
+  let request;
   let response;
   try {
-    const request = backgroundRequest(spec, trigger, await deps.namespaceLabels(trigger.metadata?.namespace));
+    request = backgroundRequest(spec, trigger, await deps.namespaceLabels(trigger.metadata?.namespace));
     response = await deps.engine.mutate(onlyRule(cached.compiled, 'mutateRules', rule), request);
   } catch (error) {
     return failed(`rule ${rule.name} failed: ${errorText(error)}`);
@@ -71,5 +72,7 @@ export async function mutateExistingForRequest(
       }
     }
   }
+  // Kyverno reports the engine's results once the targets were written (or failed to be).
+  await deps.report({ type: 'mutateExisting', policy: cached, request, response });
   return errors.length > 0 ? failed(errors.join('; ')) : done();
 }

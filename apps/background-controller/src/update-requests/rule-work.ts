@@ -8,6 +8,7 @@ import type { CompiledPolicy, Engine, Rule } from '@edict/engine';
 import type { EventInput } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
 import type { BackgroundEventSource, PolicyIdentity } from '../events/background-events';
+import type { AppliedRule } from '../reports/trigger-report';
 import type { ClusterObjects } from './cluster-objects';
 
 export interface RuleWorkDeps {
@@ -19,6 +20,8 @@ export interface RuleWorkDeps {
   emit(source: BackgroundEventSource, event: EventInput): void;
   /** The ConfigMap's `generateSuccessEvents`: whether generate emits its PolicyApplied events. */
   generateSuccessEvents(): boolean;
+  /** Reports what a rule applied to its trigger came to (Kyverno's background report); never throws. */
+  report(applied: AppliedRule): Promise<void>;
 }
 
 export interface RuleWorkOutcome {

@@ -9,11 +9,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InformerFactory, KubeResources, type Informer, type KubeObject } from '@edict/kube';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
+import { AdmissionReportWriter, KubeReportStore } from '@edict/reports';
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
 import { BackgroundEngine } from '../engine/background-engine';
 import { BackgroundEventRecorders } from '../events/background-event-recorders';
 import { BackgroundMetrics } from '../metrics/background-metrics';
+import { TriggerReports } from '../reports/trigger-reports';
 import { kubeClusterObjects } from './cluster-objects';
 import { WorkQueue } from '@edict/work-queue';
 import { UpdateRequestProcessor } from './update-request-processor';
@@ -45,6 +47,10 @@ export class UpdateRequestController implements LeaderAware {
     events: BackgroundEventRecorders,
     clusterConfig: AdmissionConfigService,
   ) {
+    const reports = new TriggerReports(
+      new AdmissionReportWriter(new KubeReportStore(resources)),
+      config.enableReporting,
+    );
     this.processor = new UpdateRequestProcessor(
       {
         engine,
@@ -56,6 +62,7 @@ export class UpdateRequestController implements LeaderAware {
         emit: (source, event) => events.record(source, event),
         generateSuccessEvents: () => clusterConfig.current().generateSuccessEvents,
         policy: (key) => cache.snapshot().policies.get(key),
+        report: (requestKey, applied) => reports.write(requestKey, applied),
       },
       { namespace: config.namespace, maxRetries: config.maxRetries },
     );

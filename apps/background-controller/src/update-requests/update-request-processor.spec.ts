@@ -3,6 +3,7 @@ import type { UpdateRequestSpec } from '@edict/admission';
 import { Engine, type Policy } from '@edict/engine';
 import { KubeApiError, type EventInput } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
+import type { AppliedRule } from '../reports/trigger-report';
 import { FakeCluster } from '../testing/fake-cluster';
 import { UpdateRequestProcessor } from './update-request-processor';
 import type { UpdateRequest } from './update-request';
@@ -61,6 +62,7 @@ function spec(trigger: string): UpdateRequestSpec {
 function setup(options: { maxRetries?: number; successEvents?: boolean } = {}) {
   const cluster = new FakeCluster();
   const events: Array<{ source: string; event: EventInput }> = [];
+  const reports: Array<{ requestKey: string; applied: AppliedRule }> = [];
   const policies = new Map([['team-quota', cached(policy)]]);
   const processor = new UpdateRequestProcessor(
     {
@@ -70,6 +72,9 @@ function setup(options: { maxRetries?: number; successEvents?: boolean } = {}) {
       emit: (source, event) => events.push({ source, event }),
       generateSuccessEvents: () => options.successEvents ?? false,
       policy: (key) => policies.get(key),
+      report: async (requestKey, applied) => {
+        reports.push({ requestKey, applied });
+      },
     },
     { namespace: 'kyverno', maxRetries: options.maxRetries ?? 3 },
   );
@@ -83,7 +88,7 @@ function setup(options: { maxRetries?: number; successEvents?: boolean } = {}) {
     });
   const stored = (name: string) =>
     cluster.find('kyverno.io/v2', 'UpdateRequest', name, 'kyverno') as UpdateRequest | undefined;
-  return { cluster, events, processor, request, stored, policies };
+  return { cluster, events, reports, processor, request, stored, policies };
 }
 
 describe('UpdateRequestProcessor', () => {
@@ -102,6 +107,22 @@ describe('UpdateRequestProcessor', () => {
     ).toEqual([
       'kyverno-generate PolicyApplied ResourceQuota Created ResourceQuota quota as a result of applying policy team-quota/quota',
       'kyverno-generate PolicyApplied ClusterPolicy resource generated',
+    ]);
+  });
+
+  it('reports the rule applied about its trigger under the request, once its objects are written', async () => {
+    const { cluster, processor, request, reports } = setup();
+    cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { pods: '10' } } });
+    const stored = request('ur-1', 'team-a', { state: 'Pending' });
+    await processor.step('ur-1');
+    expect(reports).toHaveLength(1);
+    const [{ requestKey, applied }] = reports as [(typeof reports)[number]];
+    expect(requestKey).toBe(stored.metadata?.uid);
+    expect(applied).toMatchObject({ type: 'generate', policy: { key: 'team-quota' } });
+    expect(applied.request.resource?.metadata?.name).toBe('team-a');
+    expect(applied.response.rules.map((rule) => [rule.name, rule.status])).toEqual([['quota', 'pass']]);
+    expect(applied.response.rules[0]?.generatedResources).toMatchObject([
+      { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { namespace: 'team-a', name: 'quota' } },
     ]);
   });
 
@@ -145,6 +166,17 @@ describe('UpdateRequestProcessor', () => {
       },
     });
     expect(events[0]!.event.note).toMatch(/^policy team-quota\/quota error: .*request\.object\.metadata\.labels\.pods/);
+  });
+
+  it('reports nothing when the objects could not be made or the trigger cannot be read', async () => {
+    const { cluster, processor, request, reports } = setup();
+    // No `pods` label: the data cannot be filled in, so nothing is written (Kyverno reports only then).
+    cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+    request('ur-1', 'team-a');
+    request('ur-2', 'gone');
+    expect(await processor.step('ur-1')).toMatchObject({ kind: 'failed' });
+    expect(await processor.step('ur-2')).toMatchObject({ kind: 'failed' });
+    expect(reports).toEqual([]);
   });
 
   it('fails while the policy is unknown and deletes a Completed request left behind', async () => {

@@ -16,6 +16,7 @@ import { isConflict, isNotFound } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
 import { generateForRule } from '../generate/generate-rule';
 import { mutateExistingForRequest } from '../mutate-existing/mutate-existing-rule';
+import type { AppliedRule } from '../reports/trigger-report';
 import type { ClusterObjects } from './cluster-objects';
 import { failed, type RuleWorkDeps, type RuleWorkOutcome } from './rule-work';
 import {
@@ -32,9 +33,11 @@ export interface ProcessorOptions {
   readonly maxRetries: number;
 }
 
-export interface ProcessorDeps extends RuleWorkDeps {
+export interface ProcessorDeps extends Omit<RuleWorkDeps, 'report'> {
   /** The policy the request names (`name` or `namespace/name`), from the policy cache. */
   policy(key: string): CachedPolicy | undefined;
+  /** Reports a rule applied for the request `requestKey` (its uid, else its name). */
+  report(requestKey: string, applied: AppliedRule): Promise<void>;
 }
 
 /** What one step did, for the caller's queue and metrics. */
@@ -110,11 +113,13 @@ export class UpdateRequestProcessor {
     const spec = request.spec;
     const cached = this.deps.policy(spec.policy);
     if (!cached) return failed(`policy ${spec.policy} not found`);
-    if (spec.requestType === 'mutate') return mutateExistingForRequest(spec, cached, this.deps);
+    const requestKey = request.metadata.uid ?? request.metadata.name;
+    const deps: RuleWorkDeps = { ...this.deps, report: (applied) => this.deps.report(requestKey, applied) };
+    if (spec.requestType === 'mutate') return mutateExistingForRequest(spec, cached, deps);
     const errors: string[] = [];
     const generated: RuleWorkOutcome['generated'] = [];
     for (const ruleContext of ruleContextsOf(spec)) {
-      const outcome = await generateForRule(spec, ruleContext, cached, this.deps);
+      const outcome = await generateForRule(spec, ruleContext, cached, deps);
       generated.push(...outcome.generated);
       if (outcome.error !== undefined) errors.push(outcome.error);
     }

@@ -33,8 +33,8 @@ export interface ReportResult {
   category?: string;
   severity?: string;
   properties?: Record<string, string>;
-  /** Validation or mutation, so the app can build the right report. */
-  type: 'Validation' | 'Mutation';
+  /** The rule type (validate and mutate at admission, generate and mutate-existing in the background). */
+  type: 'Validation' | 'Mutation' | 'Generation';
 }
 
 /** Results of one policy response, stamped with the evaluation time. */
@@ -54,7 +54,7 @@ export function reportResults(
   const timestamp = { seconds: Math.floor(millis / 1000), nanos: (millis % 1000) * 1_000_000 };
   const results: ReportResult[] = [];
   for (const rule of response.rules) {
-    if (rule.type !== 'Validation' && rule.type !== 'Mutation') continue;
+    if (rule.type !== 'Validation' && rule.type !== 'Mutation' && rule.type !== 'Generation') continue;
     const result: ReportResult = {
       policy: compiled.key,
       rule: rule.name,

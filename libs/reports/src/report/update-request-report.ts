@@ -1,0 +1,84 @@
+/**
+ * The EphemeralReport / ClusterEphemeralReport Kyverno's background controller writes about the
+ * trigger of a generate or mutate-existing rule it applied (one per processed UpdateRequest): in
+ * the trigger's namespace, source `background-scan`, the trigger's identity and hash labels, one
+ * label per policy holding its resourceVersion, the trigger as owner reference (it exists: the
+ * garbage collector takes the report with it) and as `spec.owner`. It carries no scan time: it
+ * reports the rules applied, not a scan, so it replaces no earlier results of its policy.
+ *
+ * Kyverno names it `<trigger uid>-<random>`; here the suffix is derived from the request, so a
+ * repeated write (another leader, a retried request) meets the same report instead of adding one.
+ */
+import { createHash } from 'node:crypto';
+import { resourceLabels, summarize, type ReportPolicy } from './admission-report';
+import {
+  ANNOTATION_RESOURCE_NAME,
+  ANNOTATION_RESOURCE_NAMESPACE,
+  ephemeralReportKind,
+  policyLabel,
+  REPORTS_API_VERSION,
+  SOURCE_BACKGROUND_SCAN,
+} from './labels';
+import { sortResults } from './results';
+import type { EphemeralReportObject, PolicyReportResult, ReportOwner } from './types';
+
+export interface UpdateRequestReportInput {
+  /** What tells this request apart from others about the trigger (the UpdateRequest's uid or name). */
+  requestKey: string;
+  trigger: ReportOwner & { namespace?: string };
+  /** Kyverno's resource hash of the trigger as the rule saw it (see resourceHash). */
+  triggerHash: string;
+  policy: ReportPolicy;
+  results: readonly PolicyReportResult[];
+}
+
+/** Characters of the request digest in the report's name (Kyverno's generated suffix has five). */
+const SUFFIX_LENGTH = 10;
+
+export function buildUpdateRequestReport(input: UpdateRequestReportInput): EphemeralReportObject {
+  const { trigger } = input;
+  const owner: ReportOwner = {
+    apiVersion: trigger.apiVersion,
+    kind: trigger.kind,
+    name: trigger.name,
+    uid: trigger.uid,
+  };
+  const labels = resourceLabels(SOURCE_BACKGROUND_SCAN, trigger, input.triggerHash);
+  labels[policyLabel(input.policy)] = input.policy.resourceVersion ?? '';
+  const suffix = createHash('sha256').update(input.requestKey).digest('hex').slice(0, SUFFIX_LENGTH);
+  const results = sortResults(input.results);
+  return {
+    apiVersion: REPORTS_API_VERSION,
+    kind: ephemeralReportKind(trigger.namespace),
+    metadata: {
+      name: `${trigger.uid}-${suffix}`,
+      ...(trigger.namespace ? { namespace: trigger.namespace } : {}),
+      labels,
+      annotations: {
+        [ANNOTATION_RESOURCE_NAMESPACE]: trigger.namespace ?? '',
+        [ANNOTATION_RESOURCE_NAME]: trigger.name,
+      },
+      ownerReferences: [{ ...owner }],
+    },
+    spec: { owner, summary: summarize(results), results },
+  };
+}
+
+/**
+ * How Kyverno names an object in the `generated-resources` and `patched-target` result properties:
+ * its group/version/kind as Go prints it (`/v1, Kind=Secret`, `apps/v1, Kind=Deployment`), then
+ * `Name=` and, when namespaced, `Namespace=`.
+ */
+export function reportedObject(object: {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string };
+}): string {
+  const apiVersion = object.apiVersion ?? '';
+  const groupVersion = apiVersion.includes('/') ? apiVersion : `/${apiVersion}`;
+  const namespace = object.metadata?.namespace;
+  return (
+    `${groupVersion}, Kind=${object.kind ?? ''} Name=${object.metadata?.name ?? ''}` +
+    (namespace ? ` Namespace=${namespace}` : '')
+  );
+}
