@@ -322,7 +322,7 @@ describe('admin endpoints and Swagger', () => {
           return 0;
         }
       };
-      expect(stored('kyverno.io/v1alpha2', 'AdmissionReport')).toBe(0);
+      expect(stored('reports.kyverno.io/v1', 'EphemeralReport')).toBe(0);
       expect(stored('kyverno.io/v2', 'UpdateRequest')).toBe(0);
     });
   });

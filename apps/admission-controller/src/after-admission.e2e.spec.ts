@@ -1,6 +1,6 @@
 /**
  * After the answer, end to end through the in-memory API server's admission chain and the webhook
- * configurations the controller publishes: an Audit policy's result reaches an AdmissionReport,
+ * configurations the controller publishes: an Audit policy's result reaches an admission EphemeralReport,
  * a generate trigger becomes an UpdateRequest (with the user's roles) unless updateRequestThreshold
  * is reached, violations become Events (blocked ones too), and the report cap stops new reports.
  */
@@ -32,7 +32,7 @@ describe('after admission: reports, update requests, events', () => {
   const after = () => controller.app.get(AfterAdmissionService);
   const settle = () => after().whenIdle();
   const reports = (namespace = 'default') =>
-    cluster.apiServer.list('kyverno.io/v1alpha2', 'AdmissionReport', namespace) as Obj[];
+    cluster.apiServer.list('reports.kyverno.io/v1', 'EphemeralReport', namespace) as Obj[];
   const events = (namespace = 'default') => cluster.apiServer.list('events.k8s.io/v1', 'Event', namespace) as Obj[];
 
   beforeAll(async () => {
@@ -55,7 +55,7 @@ describe('after admission: reports, update requests, events', () => {
     await cluster?.stop();
   });
 
-  it("an Audit policy admits a Pod and its result reaches an AdmissionReport in Kyverno's shape", async () => {
+  it("an Audit policy admits a Pod and its result reaches an admission EphemeralReport in Kyverno's shape", async () => {
     await cluster.createClusterPolicy(requireLabelPolicy('Audit', 'audit-team', 'team'));
     await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate.edict.svc-fail', 'pods');
     // The report names the policy's resourceVersion at admission: let the status writer finish first.
@@ -72,7 +72,7 @@ describe('after admission: reports, update requests, events', () => {
     );
     const report = reports().find((r) => r.metadata.labels['audit.kyverno.io/resource.uid'] === uid)!;
     const policy = cluster.apiServer.get('kyverno.io/v1', 'ClusterPolicy', 'audit-team') as Obj;
-    expect(report.kind).toBe('AdmissionReport');
+    expect(report.kind).toBe('EphemeralReport');
     expect(report.metadata.labels).toMatchObject({
       'app.kubernetes.io/managed-by': 'kyverno',
       'audit.kyverno.io/resource.gvr': 'pods.v1',
@@ -229,8 +229,8 @@ describe('after admission: reports, update requests, events', () => {
     await cluster.createClusterPolicy(requireLabelPolicy('Audit', 'audit-app', 'app'));
     await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate.edict.svc-fail', 'pods');
     const count = () =>
-      cluster.apiServer.list('kyverno.io/v1alpha2', 'AdmissionReport').length +
-      cluster.apiServer.list('kyverno.io/v1alpha2', 'ClusterAdmissionReport').length;
+      cluster.apiServer.list('reports.kyverno.io/v1', 'EphemeralReport').length +
+      cluster.apiServer.list('reports.kyverno.io/v1', 'ClusterEphemeralReport').length;
     // Fill up to over the cap (2): each Pod gets a report while the count is at most 2.
     for (let i = 0; count() <= 2 && i < 5; i += 1) {
       await core.createNamespacedPod({ namespace: 'default', body: testPod(`filler-${i}`) });

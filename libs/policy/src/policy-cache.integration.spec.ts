@@ -47,8 +47,8 @@ describe('PolicyCache against the in-memory API server', () => {
       ['kyverno.io/v2', 'PolicyException', 'policyexceptions'],
       ['kyverno.io/v2beta1', 'PolicyException', 'policyexceptions'],
       ['kyverno.io/v2', 'UpdateRequest', 'updaterequests'],
-      ['kyverno.io/v1alpha2', 'AdmissionReport', 'admissionreports'],
-      ['kyverno.io/v1alpha2', 'ClusterAdmissionReport', 'clusteradmissionreports'],
+      ['reports.kyverno.io/v1', 'EphemeralReport', 'ephemeralreports'],
+      ['reports.kyverno.io/v1', 'ClusterEphemeralReport', 'clusterephemeralreports'],
       ['wgpolicyk8s.io/v1alpha2', 'PolicyReport', 'policyreports'],
       ['wgpolicyk8s.io/v1alpha2', 'ClusterPolicyReport', 'clusterpolicyreports'],
     ] as const) {

@@ -12,6 +12,7 @@ export { AdmissionReportQueue } from './admission-report-queue';
 export {
   buildAdmissionReport,
   mergeAdmissionReports,
+  resourceLabels,
   sameReportContent,
   summarize,
   type AdmissionReportInput,
@@ -24,6 +25,7 @@ export {
   type ReportRequestFacts,
 } from './report/from-results';
 export * from './report/labels';
+export { buildBackgroundReport, isBackgroundReport, type BackgroundReportInput } from './report/background-report';
 export {
   buildPolicyReport,
   mergeResults,

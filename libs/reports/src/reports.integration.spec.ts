@@ -13,8 +13,10 @@ import { AdmissionReportQueue } from './admission-report-queue';
 import { InformerReportCounter } from './cap/report-counter';
 import { REPORT_COUNTER } from './reports.constants';
 import { ReportsModule } from './reports.module';
+import type { JsonObject } from '@edict/engine';
+import { buildAdmissionReport } from './report/admission-report';
 import { reportInputOf } from './testing';
-import type { AdmissionReportObject } from './report/types';
+import type { EphemeralReportObject } from './report/types';
 
 describe('ReportsModule against the in-memory API server', () => {
   let server: InMemoryApiServer;
@@ -49,7 +51,7 @@ describe('ReportsModule against the in-memory API server', () => {
     await server?.stop();
   });
 
-  it('writes an AdmissionReport in the resource namespace and a ClusterAdmissionReport for cluster resources', async () => {
+  it('writes an EphemeralReport in the resource namespace and a ClusterEphemeralReport for cluster resources', async () => {
     queue.submit(reportInputOf({ requestUid: 'r-ns' }));
     queue.submit(
       reportInputOf({
@@ -60,32 +62,45 @@ describe('ReportsModule against the in-memory API server', () => {
     );
     await queue.whenIdle();
     const namespaced = server.get(
-      'kyverno.io/v1alpha2',
-      'AdmissionReport',
+      'reports.kyverno.io/v1',
+      'EphemeralReport',
       'r-ns',
       'default',
-    ) as unknown as AdmissionReportObject;
+    ) as unknown as EphemeralReportObject;
     expect(namespaced.metadata.labels['audit.kyverno.io/resource.uid']).toBe('pod-uid-1');
     expect(namespaced.spec.summary.fail).toBe(1);
-    expect(server.get('kyverno.io/v1alpha2', 'ClusterAdmissionReport', 'r-cluster')).toBeDefined();
+    expect(server.get('reports.kyverno.io/v1', 'ClusterEphemeralReport', 'r-cluster')).toBeDefined();
     await eventually(() => counter.current().count === 2, 'the counter to see both reports');
+  });
+
+  it('counts admission reports only, not background scan ones', async () => {
+    const background = buildAdmissionReport(reportInputOf({ requestUid: 'scan-1' }));
+    background.metadata.labels['audit.kyverno.io/source'] = 'background-scan';
+    server.create(background as unknown as JsonObject);
+    // Written after the background one: once the counter sees it, it has had its chance to count both.
+    server.create(buildAdmissionReport(reportInputOf({ requestUid: 'probe' })) as unknown as JsonObject);
+    await eventually(() => counter.current().count >= 3, 'the counter to see the probe');
+    expect(counter.current().count).toBe(3);
+    server.delete('reports.kyverno.io/v1', 'EphemeralReport', 'scan-1', 'default');
+    server.delete('reports.kyverno.io/v1', 'EphemeralReport', 'probe', 'default');
+    await eventually(() => counter.current().count === 2, 'the probe gone');
   });
 
   it('a repeated write leaves the stored report as it is', async () => {
     const before = server.get(
-      'kyverno.io/v1alpha2',
-      'AdmissionReport',
+      'reports.kyverno.io/v1',
+      'EphemeralReport',
       'r-ns',
       'default',
-    ) as unknown as AdmissionReportObject;
+    ) as unknown as EphemeralReportObject;
     queue.submit(reportInputOf({ requestUid: 'r-ns' }));
     await queue.whenIdle();
     const after = server.get(
-      'kyverno.io/v1alpha2',
-      'AdmissionReport',
+      'reports.kyverno.io/v1',
+      'EphemeralReport',
       'r-ns',
       'default',
-    ) as unknown as AdmissionReportObject;
+    ) as unknown as EphemeralReportObject;
     expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
   });
 
@@ -95,12 +110,12 @@ describe('ReportsModule against the in-memory API server', () => {
     await eventually(() => counter.current().count === 3, 'three reports counted');
     queue.submit(reportInputOf({ requestUid: 'r-4' }));
     await queue.whenIdle();
-    expect(server.get('kyverno.io/v1alpha2', 'AdmissionReport', 'r-4', 'default')).toBeUndefined();
-    server.delete('kyverno.io/v1alpha2', 'AdmissionReport', 'r-3', 'default');
-    server.delete('kyverno.io/v1alpha2', 'AdmissionReport', 'r-ns', 'default');
+    expect(server.get('reports.kyverno.io/v1', 'EphemeralReport', 'r-4', 'default')).toBeUndefined();
+    server.delete('reports.kyverno.io/v1', 'EphemeralReport', 'r-3', 'default');
+    server.delete('reports.kyverno.io/v1', 'EphemeralReport', 'r-ns', 'default');
     await eventually(() => counter.current().count === 1, 'the counter to follow deletions');
     queue.submit(reportInputOf({ requestUid: 'r-5' }));
     await queue.whenIdle();
-    expect(server.get('kyverno.io/v1alpha2', 'AdmissionReport', 'r-5', 'default')).toBeDefined();
+    expect(server.get('reports.kyverno.io/v1', 'EphemeralReport', 'r-5', 'default')).toBeDefined();
   });
 });

@@ -26,6 +26,7 @@ import { AdmissionReportQueue, breakerMetricsOf } from './admission-report-queue
 import { ReportBreaker } from './cap/report-breaker';
 import { InformerReportCounter, type ReportCounter } from './cap/report-counter';
 import { ReportsMetrics } from './metrics/reports-metrics';
+import { SOURCE_ADMISSION } from './report/labels';
 import { REPORT_COUNTER, REPORT_STORE, REPORTS_OPTIONS } from './reports.constants';
 import {
   resolveReportsOptions,
@@ -91,7 +92,10 @@ const derived: Provider[] = [
     inject: [REPORTS_CONFIG, REPORTS_OPTIONS],
     useFactory: (config: ReportsModuleConfig, options: ResolvedReportsOptions) =>
       config.counter ??
-      new InformerReportCounter(config.resources!, { watchTimeoutSeconds: options.watchTimeoutSeconds }),
+      new InformerReportCounter(config.resources!, {
+        source: SOURCE_ADMISSION,
+        watchTimeoutSeconds: options.watchTimeoutSeconds,
+      }),
   },
   ReportsMetrics,
   {

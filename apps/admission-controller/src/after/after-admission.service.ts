@@ -1,6 +1,6 @@
 /**
  * What Kyverno does after answering an admission review, off the response path: the audit-only
- * policies (`validation.after()`), their results and the answered ones into an AdmissionReport,
+ * policies (`validation.after()`), their results and the answered ones into an admission EphemeralReport,
  * UpdateRequests for generate and mutate-existing rules, and Events for violations — also for
  * blocked requests. Each review is one job in a bounded queue (Kyverno's audit pool, capacity
  * `auditQueueSize`): a full queue drops the job and counts it, so a storm never slows the webhook.

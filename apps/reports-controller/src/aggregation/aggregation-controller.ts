@@ -1,6 +1,6 @@
 /**
  * Leader-only: merges admission reports into PolicyReports. What it watches is metadata only (name,
- * namespace, resource uid label) of AdmissionReports and ClusterAdmissionReports; each event queues
+ * namespace, resource uid label) of EphemeralReports and ClusterEphemeralReports; each event queues
  * the resource (`namespace/uid`), and the aggregator reads what it needs when it runs. When a
  * policy's spec changes (its generation: status writes do not count) or it goes, the reports
  * labelled with it are queued so that its stale results are dropped;
@@ -20,8 +20,8 @@ import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { WorkQueue } from '@edict/work-queue';
 import { PolicyCache, type PolicySnapshot } from '@edict/policy';
 import {
-  ADMISSION_REPORT_KIND,
-  CLUSTER_ADMISSION_REPORT_KIND,
+  EPHEMERAL_REPORT_KIND,
+  CLUSTER_EPHEMERAL_REPORT_KIND,
   CLUSTER_POLICY_REPORT_KIND,
   LABEL_MANAGED_BY,
   LABEL_RESOURCE_UID,
@@ -69,7 +69,7 @@ export class AggregationController implements LeaderAware {
   async onStartedLeading(signal: AbortSignal): Promise<void> {
     const queue = new WorkQueue((key) => this.handle(key), this.config.aggregationWorkers);
     this.queue = queue;
-    const informers = [ADMISSION_REPORT_KIND, CLUSTER_ADMISSION_REPORT_KIND].map((kind) => this.admissionReports(kind));
+    const informers = [EPHEMERAL_REPORT_KIND, CLUSTER_EPHEMERAL_REPORT_KIND].map((kind) => this.admissionReports(kind));
     const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     // Policies first: results of a policy the cache does not know yet would wait for nothing.
     await Promise.race([this.cache.waitForSync(), stopped]);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isConflict, type KubeObject } from '@edict/kube';
-import { buildAdmissionReport, type PolicyReportObject, type PolicyReportResult } from '@edict/reports';
+import {
+  buildAdmissionReport,
+  buildBackgroundReport,
+  type PolicyReportObject,
+  type PolicyReportResult,
+} from '@edict/reports';
 import { reportInputOf } from '@edict/reports/testing';
 import { FakeReportsCluster } from '../testing/fake-reports-cluster';
 import { ReportAggregator, type KnownPolicy } from './report-aggregator';
@@ -32,9 +37,20 @@ function setup(policies: Record<string, string[]> = { 'require-team': ['check-te
     admission.metadata.creationTimestamp = new Date(NOW - ageMs).toISOString();
     return cluster.put(admission as unknown as KubeObject);
   };
+  const scan = (results: PolicyReportResult[], seconds: number) => {
+    const background = buildBackgroundReport({
+      resource: { apiVersion: 'v1', kind: 'Pod', name: 'web', namespace: 'default', uid: POD_UID },
+      resourceHash: 'hash',
+      policies: [{ kind: 'ClusterPolicy', name: 'require-team', resourceVersion: '7' }],
+      results,
+      scannedAt: new Date(seconds * 1000),
+    });
+    background.metadata.creationTimestamp = new Date(NOW - GRACE * 2).toISOString();
+    return cluster.put(background as unknown as KubeObject);
+  };
   const report = () => cluster.all('PolicyReport')[0] as PolicyReportObject | undefined;
-  const admissionReports = () => cluster.all('AdmissionReport').map((object) => object.metadata?.name);
-  return { cluster, aggregator, admit, report, admissionReports, policies };
+  const admissionReports = () => cluster.all('EphemeralReport').map((object) => object.metadata?.name);
+  return { cluster, aggregator, admit, scan, report, admissionReports, policies };
 }
 
 describe('ReportAggregator', () => {
@@ -73,6 +89,20 @@ describe('ReportAggregator', () => {
     expect(report()!.summary).toMatchObject({ pass: 2, fail: 0 });
   });
 
+  it("merges a background scan: it replaces its policy's older results, a newer admission result stays", async () => {
+    const { aggregator, admit, scan, report, admissionReports } = setup();
+    admit('req-1', [result('fail', 100), result('fail', 100, 'check-owner')]);
+    await aggregator.reconcile({ namespace: 'default', uid: POD_UID });
+    scan([result('pass', 200)], 200); // check-owner no longer applies: the scan says nothing of it
+    expect(await aggregator.reconcile({ namespace: 'default', uid: POD_UID })).toMatchObject({ merged: 1 });
+    expect(report()!.results.map((r) => `${r.rule}=${r.result}`)).toEqual(['check-team=pass']);
+    expect(admissionReports()).toEqual([]);
+    admit('req-2', [result('fail', 300, 'check-owner')]);
+    scan([result('pass', 250)], 250); // older than the admission result: does not drop it
+    await aggregator.reconcile({ namespace: 'default', uid: POD_UID });
+    expect(report()!.results.map((r) => `${r.rule}=${r.result}`)).toEqual(['check-owner=fail', 'check-team=pass']);
+  });
+
   it('changes nothing when run again (another leader, a relist)', async () => {
     const { cluster, aggregator, admit } = setup();
     admit('req-1', [result('fail', 100)]);
@@ -104,7 +134,7 @@ describe('ReportAggregator', () => {
     const { cluster, aggregator, admit, admissionReports } = setup();
     admit('req-1', [result('fail', 100)]);
     cluster.beforeWrite = (verb, name) => {
-      if (verb === 'delete' && name === 'req-1') cluster.put(cluster.all('AdmissionReport')[0]!);
+      if (verb === 'delete' && name === 'req-1') cluster.put(cluster.all('EphemeralReport')[0]!);
     };
     await aggregator.reconcile({ namespace: 'default', uid: POD_UID });
     expect(admissionReports()).toEqual(['req-1']);

@@ -1,13 +1,16 @@
 /**
- * Merges one resource's admission reports into its PolicyReport (Kyverno 1.12's aggregation):
+ * Merges one resource's intermediate reports (admission and background scan EphemeralReports) into
+ * its PolicyReport (Kyverno's aggregation):
  *  - the resource is read; when it is gone (or its name now holds another uid) the PolicyReport is
- *    deleted, and so are admission reports older than the grace period (younger ones may have been
+ *    deleted, and so are intermediate reports older than the grace period (younger ones may have been
  *    written before their object was stored: they are looked at again later);
- *  - the PolicyReport's results are updated with the admission reports' results, oldest report
- *    first, keeping the newest result per policy and rule; results of policies or rules that no
- *    longer exist are dropped; a report left without results is deleted;
- *  - merged admission reports are deleted, each only at the resourceVersion that was read.
- * An admission report naming a policy this controller's cache does not know yet is left for later
+ *  - the PolicyReport's results are updated with the intermediate reports' results, oldest report
+ *    first, keeping the newest result per policy and rule (admission and background scan results
+ *    alike, as Kyverno merges them); a background scan report also drops the older results of the
+ *    policies it evaluated (a rule that no longer matches says nothing); results of policies or
+ *    rules that no longer exist are dropped; a report left without results is deleted;
+ *  - merged intermediate reports are deleted, each only at the resourceVersion that was read.
+ * A report naming a policy this controller's cache does not know yet is left for later
  * (within the grace period), so that a result is not dropped for a cache that lags.
  *
  * Nothing is kept between calls. Every write is idempotent and safe when two leaders overlap (leader
@@ -16,21 +19,24 @@
  */
 import { isConflict, type KubeObject } from '@edict/kube';
 import {
+  ANNOTATION_LAST_SCAN_TIME,
   buildPolicyReport,
+  isBackgroundReport,
   mergeResults,
   policyReportKind,
   samePolicyReport,
-  ADMISSION_REPORT_KIND,
-  CLUSTER_ADMISSION_REPORT_KIND,
+  EPHEMERAL_REPORT_KIND,
+  CLUSTER_EPHEMERAL_REPORT_KIND,
   LABEL_RESOURCE_UID,
   POLICY_REPORT_API_VERSION,
   REPORTS_API_VERSION,
-  type AdmissionReportObject,
+  type EphemeralReportObject,
   type PolicyReportObject,
   type PolicyReportResult,
   type ReportPolicy,
   type ReportScope,
 } from '@edict/reports';
+import { policyKeyOfLabel } from './known-policies';
 import { listAll, type ObjectRef, type ReportsCluster } from './reports-cluster';
 
 /** A policy as the cache knows it: what the report labels, and its rules (autogen ones included). */
@@ -49,7 +55,7 @@ export interface AggregationOutcome {
   readonly report: 'created' | 'updated' | 'unchanged' | 'deleted' | 'none';
   /** Admission reports merged (or dropped) and deleted. */
   readonly merged: number;
-  /** Set when some admission reports are left to be looked at again after this long. */
+  /** Set when some intermediate reports are left to be looked at again after this long. */
   readonly retryAfterMs?: number;
 }
 
@@ -73,7 +79,7 @@ export class ReportAggregator {
 
   async reconcile(key: ResourceKey): Promise<AggregationOutcome> {
     const namespace = key.namespace || undefined;
-    const admissionReports = await this.admissionReports(namespace, key.uid);
+    const ephemeralReports = await this.ephemeralReports(namespace, key.uid);
     const reportRef: ObjectRef = {
       apiVersion: POLICY_REPORT_API_VERSION,
       kind: policyReportKind(namespace),
@@ -81,7 +87,7 @@ export class ReportAggregator {
       ...(namespace ? { namespace } : {}),
     };
     const existing = (await this.cluster.find(reportRef)) as PolicyReportObject | undefined;
-    const target = existing?.scope ?? admissionReports[0]?.spec.owner;
+    const target = existing?.scope ?? ephemeralReports[0]?.spec.owner;
     if (!target) return { report: 'none', merged: 0 };
     const resource = await this.cluster.find({
       apiVersion: target.apiVersion,
@@ -90,11 +96,11 @@ export class ReportAggregator {
       ...(namespace ? { namespace } : {}),
     });
     if (!resource || resource.metadata?.uid !== key.uid)
-      return this.resourceGone(reportRef, existing, admissionReports);
+      return this.resourceGone(reportRef, existing, ephemeralReports);
 
-    const ready: AdmissionReportObject[] = [];
+    const ready: EphemeralReportObject[] = [];
     let retryAfterMs: number | undefined;
-    for (const report of admissionReports) {
+    for (const report of ephemeralReports) {
       const waiting = report.spec.results.some((result) => !this.policy(result.policy));
       const left = this.graceLeft(report);
       if (waiting && left > 0)
@@ -102,7 +108,7 @@ export class ReportAggregator {
       else ready.push(report);
     }
     const results = mergeResults(
-      existing?.results ?? [],
+      withoutRescanned(existing?.results ?? [], ready),
       ready.map((report) => report.spec.results),
     ).filter((result) => this.policy(result.policy)?.rules.has(result.rule));
     const scope: ReportScope = {
@@ -113,7 +119,7 @@ export class ReportAggregator {
       uid: key.uid,
     };
     const report = await this.write(existing, buildPolicyReport(scope, results, this.policiesOf(results)));
-    for (const merged of ready) await this.deleteAdmissionReport(merged);
+    for (const merged of ready) await this.deleteEphemeralReport(merged);
     return { report, merged: ready.length, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   }
 
@@ -141,16 +147,16 @@ export class ReportAggregator {
   private async resourceGone(
     reportRef: ObjectRef,
     existing: PolicyReportObject | undefined,
-    admissionReports: readonly AdmissionReportObject[],
+    ephemeralReports: readonly EphemeralReportObject[],
   ): Promise<AggregationOutcome> {
     if (existing) await this.cluster.delete(reportRef, preconditionsOf(existing));
     let merged = 0;
     let retryAfterMs: number | undefined;
-    for (const report of admissionReports) {
+    for (const report of ephemeralReports) {
       const left = this.graceLeft(report);
       if (left > 0) retryAfterMs = Math.min(retryAfterMs ?? Infinity, left);
       else {
-        await this.deleteAdmissionReport(report);
+        await this.deleteEphemeralReport(report);
         merged += 1;
       }
     }
@@ -161,21 +167,21 @@ export class ReportAggregator {
     };
   }
 
-  /** The resource's admission reports, oldest first (creation time, then resourceVersion, then name). */
-  private async admissionReports(namespace: string | undefined, uid: string): Promise<AdmissionReportObject[]> {
-    const reports: AdmissionReportObject[] = [];
+  /** The resource's intermediate reports, oldest first (creation time, then resourceVersion, then name). */
+  private async ephemeralReports(namespace: string | undefined, uid: string): Promise<EphemeralReportObject[]> {
+    const reports: EphemeralReportObject[] = [];
     const ref = {
       apiVersion: REPORTS_API_VERSION,
-      kind: namespace ? ADMISSION_REPORT_KIND : CLUSTER_ADMISSION_REPORT_KIND,
+      kind: namespace ? EPHEMERAL_REPORT_KIND : CLUSTER_EPHEMERAL_REPORT_KIND,
       ...(namespace ? { namespace } : {}),
     };
     for await (const object of listAll(this.cluster, ref, `${LABEL_RESOURCE_UID}=${uid}`)) {
-      if (isAdmissionReport(object)) reports.push(object);
+      if (isEphemeralReport(object)) reports.push(object);
     }
     return reports.sort(byAge);
   }
 
-  private async deleteAdmissionReport(report: AdmissionReportObject): Promise<void> {
+  private async deleteEphemeralReport(report: EphemeralReportObject): Promise<void> {
     try {
       await this.cluster.delete(refOf(report), preconditionsOf(report));
     } catch (error) {
@@ -184,7 +190,7 @@ export class ReportAggregator {
     }
   }
 
-  private graceLeft(report: AdmissionReportObject): number {
+  private graceLeft(report: EphemeralReportObject): number {
     const created = Date.parse(String(report.metadata.creationTimestamp ?? ''));
     if (Number.isNaN(created)) return 0;
     return created + this.options.graceMs - this.now();
@@ -207,8 +213,27 @@ export class ReportAggregator {
   }
 }
 
-function isAdmissionReport(object: KubeObject): object is AdmissionReportObject {
-  const spec = object.spec as Partial<AdmissionReportObject['spec']> | undefined;
+/** `results` without those a background scan in `reports` has evaluated again since. */
+function withoutRescanned(
+  results: readonly PolicyReportResult[],
+  reports: readonly EphemeralReportObject[],
+): PolicyReportResult[] {
+  const scannedAt = new Map<string, number>();
+  for (const report of reports) {
+    if (!isBackgroundReport(report)) continue;
+    const seconds = Date.parse(report.metadata.annotations?.[ANNOTATION_LAST_SCAN_TIME] ?? '') / 1000;
+    if (Number.isNaN(seconds)) continue;
+    for (const label of Object.keys(report.metadata.labels)) {
+      const key = policyKeyOfLabel(label, report.metadata.namespace);
+      if (key !== undefined) scannedAt.set(key, Math.max(scannedAt.get(key) ?? 0, seconds));
+    }
+  }
+  if (scannedAt.size === 0) return [...results];
+  return results.filter((result) => result.timestamp.seconds > (scannedAt.get(result.policy) ?? -Infinity));
+}
+
+function isEphemeralReport(object: KubeObject): object is EphemeralReportObject {
+  const spec = object.spec as Partial<EphemeralReportObject['spec']> | undefined;
   return (
     Array.isArray(spec?.results) && typeof spec?.owner?.kind === 'string' && typeof object.metadata?.name === 'string'
   );
@@ -234,7 +259,7 @@ function preconditionsOf(object: { metadata: { resourceVersion?: string; uid?: s
   };
 }
 
-function byAge(a: AdmissionReportObject, b: AdmissionReportObject): number {
+function byAge(a: EphemeralReportObject, b: EphemeralReportObject): number {
   const created = String(a.metadata.creationTimestamp ?? '').localeCompare(String(b.metadata.creationTimestamp ?? ''));
   if (created !== 0) return created;
   const left = Number(a.metadata.resourceVersion);

@@ -9,7 +9,19 @@ describe('loadReportsConfig', () => {
       leaseName: 'edict-reports-controller',
       aggregationWorkers: 10,
       admissionReportGraceMs: 120_000,
+      backgroundScan: true,
+      backgroundScanWorkers: 2,
+      backgroundScanIntervalMs: 3_600_000,
+      maxBackgroundReports: 10_000,
+      enableReporting: ['validate', 'mutate', 'mutateExisting', 'generate', 'imageVerify'],
     });
+  });
+
+  it("reads Kyverno's background scan settings and refuses an unknown rule type", () => {
+    expect(
+      loadReportsConfig({ EDICT_ENABLE_REPORTING: 'validate,generate', EDICT_BACKGROUND_SCAN_INTERVAL_MS: '60000' }),
+    ).toMatchObject({ enableReporting: ['validate', 'generate'], backgroundScanIntervalMs: 60_000 });
+    expect(() => loadReportsConfig({ EDICT_ENABLE_REPORTING: 'validate,audit' })).toThrow(/EDICT_ENABLE_REPORTING/);
   });
 
   it("derives Kyverno's names from the install name kyverno, overrides on top", () => {

@@ -4,9 +4,12 @@
  * once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
 import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, loadConfig, type ConfigSpec } from '@edict/controller';
+
+/** Kyverno's --enableReporting values. */
+export const REPORTING_RULE_TYPES = ['validate', 'mutate', 'mutateExisting', 'generate', 'imageVerify'];
 
 export class ReportsConfig extends ControllerBaseConfig {
   override leaseName = 'edict-reports-controller';
@@ -25,6 +28,42 @@ export class ReportsConfig extends ControllerBaseConfig {
   @Min(1_000)
   @Max(3_600_000)
   admissionReportGraceMs = 120_000;
+
+  /** Kyverno's --backgroundScan: evaluate background policies on existing resources. */
+  @IsBoolean()
+  backgroundScan = true;
+
+  /** Kyverno's --backgroundScanWorkers: resources evaluated at once. */
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  backgroundScanWorkers = 2;
+
+  /**
+   * Kyverno's --backgroundScanInterval (1h): how often every watched type is listed again, to catch
+   * what a watch missed (resources whose hash and policies are unchanged are not evaluated again);
+   * each type's pass is spread by up to 10% jitter.
+   */
+  @IsInt()
+  @Min(1_000)
+  @Max(7 * 24 * 3_600_000)
+  backgroundScanIntervalMs = 3_600_000;
+
+  /**
+   * Kyverno's --maxBackgroundReports: while more EphemeralReports than this exist (the aggregation
+   * is behind), background scans write none and evaluate the resource again later.
+   */
+  @IsInt()
+  @Min(0)
+  maxBackgroundReports = 10_000;
+
+  /**
+   * Kyverno's --enableReporting: the rule types whose results are reported. Background scans run
+   * validate rules only (verifyImages is not built), so without `validate` they do not run.
+   */
+  @IsArray()
+  @IsIn(REPORTING_RULE_TYPES, { each: true })
+  enableReporting: string[] = [...REPORTING_RULE_TYPES];
 }
 
 const ENVIRONMENT: EnvironmentTable<ReportsConfig> = {
@@ -34,6 +73,11 @@ const ENVIRONMENT: EnvironmentTable<ReportsConfig> = {
   EDICT_REPORTS_LEASE_NAME: ['leaseName', 'string'],
   EDICT_AGGREGATION_WORKERS: ['aggregationWorkers', 'int'],
   EDICT_ADMISSION_REPORT_GRACE_MS: ['admissionReportGraceMs', 'int'],
+  EDICT_BACKGROUND_SCAN: ['backgroundScan', 'bool'],
+  EDICT_BACKGROUND_SCAN_WORKERS: ['backgroundScanWorkers', 'int'],
+  EDICT_BACKGROUND_SCAN_INTERVAL_MS: ['backgroundScanIntervalMs', 'int'],
+  EDICT_MAX_BACKGROUND_REPORTS: ['maxBackgroundReports', 'int'],
+  EDICT_ENABLE_REPORTING: ['enableReporting', 'list'],
 };
 
 /** The variables read, for `--help` texts and docs. */

@@ -1,13 +1,22 @@
 /**
- * Prometheus metrics of the reports controller, with Kyverno's controller metric names
- * (`controller_name="aggregate-report-controller"`, as Kyverno names its aggregation), on a
- * registry of its own so that several controllers in one process do not collide.
+ * Prometheus metrics of the reports controller, with Kyverno's names where Kyverno has them: the
+ * controller metrics (`controller_name` `aggregate-report-controller` and
+ * `background-scan-controller`, as Kyverno names them), the policy results of background scans
+ * (`kyverno_policy_results_total`, execution cause `background_scan`) and the background reports
+ * cap (`kyverno_breaker_*`); on a registry of its own so that several controllers in one process
+ * do not collide.
  */
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PolicyResponse } from '@edict/engine';
+import type { CachedPolicy } from '@edict/policy';
+import type { BreakerListener } from '@edict/reports';
 import type { AggregationOutcome } from '../aggregation/report-aggregator';
+import type { ScanOutcome } from '../background/resource-scanner';
 
 const CONTROLLER = 'aggregate-report-controller';
+const BACKGROUND_CONTROLLER = 'background-scan-controller';
+const BACKGROUND_REPORTS_CIRCUIT = 'background reports';
 
 @Injectable()
 export class ReportsControllerMetrics {
@@ -47,8 +56,90 @@ export class ReportsControllerMetrics {
     registers: [this.registry],
   });
 
+  private readonly scans = new Counter({
+    name: 'edict_background_scans_total',
+    help: 'Resources looked at by background scans, by outcome (evaluated, unchanged, no-policies, capped, failed).',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  private readonly policyResultCount = new Counter({
+    name: 'kyverno_policy_results_total',
+    help: 'Rule results of background scans.',
+    labelNames: [
+      'policy_validation_mode',
+      'policy_type',
+      'policy_background_mode',
+      'policy_name',
+      'policy_namespace',
+      'resource_kind',
+      'resource_namespace',
+      'resource_request_operation',
+      'rule_name',
+      'rule_result',
+      'rule_type',
+      'rule_execution_cause',
+    ],
+    registers: [this.registry],
+  });
+  private readonly breakerTotal = new Counter({
+    name: 'kyverno_breaker_total',
+    help: 'Times the background reports cap was asked.',
+    labelNames: ['circuit_name'],
+    registers: [this.registry],
+  });
+  private readonly breakerDrops = new Counter({
+    name: 'kyverno_breaker_drops_total',
+    help: 'Background reports not written because too many intermediate reports existed.',
+    labelNames: ['circuit_name'],
+    registers: [this.registry],
+  });
+  readonly backgroundQueueDepth = new Gauge({
+    name: 'edict_background_scan_queue_depth',
+    help: 'Type passes and changed resources waiting for a background scan, or being scanned.',
+    registers: [this.registry],
+  });
+  readonly watchedTypes = new Gauge({
+    name: 'edict_background_scan_watched_types',
+    help: 'Resource types the background policies name, watched by the background scan.',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  backgroundScanned(outcome: ScanOutcome | 'failed'): void {
+    this.reconciles.inc({ controller_name: BACKGROUND_CONTROLLER });
+    this.scans.inc({ outcome });
+  }
+
+  /** Resources background scans looked at so far with this outcome (the e2e check that unchanged ones are not evaluated). */
+  async scanCount(outcome: ScanOutcome): Promise<number> {
+    return (await this.scans.get()).values.find((value) => value.labels.outcome === outcome)?.value ?? 0;
+  }
+
+  policyResults(policy: CachedPolicy, response: PolicyResponse): void {
+    for (const rule of response.rules) {
+      this.policyResultCount.inc({
+        policy_validation_mode: (rule.failureAction ?? response.validationFailureAction).toLowerCase(),
+        policy_type: policy.namespace ? 'namespaced' : 'cluster',
+        policy_background_mode: 'true',
+        policy_name: policy.name,
+        policy_namespace: policy.namespace ?? '-',
+        resource_kind: response.resource.kind,
+        resource_namespace: response.resource.namespace || '-',
+        resource_request_operation: '',
+        rule_name: rule.name,
+        rule_result: rule.status,
+        rule_type: 'validate',
+        rule_execution_cause: 'background_scan',
+      });
+    }
+  }
+
+  breakerListener(): BreakerListener {
+    const labels = { circuit_name: BACKGROUND_REPORTS_CIRCUIT };
+    return { onInvoke: () => this.breakerTotal.inc(labels), onDrop: () => this.breakerDrops.inc(labels) };
   }
 
   text(): Promise<string> {
@@ -70,8 +161,10 @@ export class ReportsControllerMetrics {
     this.drops.inc({ controller_name: CONTROLLER });
   }
 
-  /** Reconciles so far (the e2e check that a follower did nothing). */
+  /** Aggregation reconciles so far (the e2e check that a follower did nothing). */
   async reconcileCount(): Promise<number> {
-    return (await this.reconciles.get()).values.reduce((sum, value) => sum + value.value, 0);
+    return (await this.reconciles.get()).values
+      .filter((value) => value.labels.controller_name === CONTROLLER)
+      .reduce((sum, value) => sum + value.value, 0);
   }
 }

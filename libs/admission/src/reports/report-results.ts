@@ -17,7 +17,7 @@ export interface ResourceRef {
 
 /**
  * One rule result for the admission reports queue, shaped after a PolicyReport result
- * (wgpolicyk8s.io): the app batches these into AdmissionReport / ClusterAdmissionReport objects.
+ * (wgpolicyk8s.io): the app batches these into admission EphemeralReport / ClusterEphemeralReport objects.
  */
 export interface ReportResult {
   /** `name` for a ClusterPolicy, `namespace/name` for a Policy. */
@@ -69,10 +69,18 @@ export function reportResults(
     const severity = annotations['policies.kyverno.io/severity'];
     if (category) result.category = category;
     if (severity) result.severity = severity;
-    if (rule.properties) result.properties = rule.properties;
+    const properties = { ...rule.properties };
+    // Kyverno names the exceptions that skipped the rule (by name, comma-separated).
+    if (rule.exceptions?.length) properties.exceptions = rule.exceptions.map(exceptionName).join(',');
+    if (Object.keys(properties).length > 0) result.properties = properties;
     results.push(result);
   }
   return results;
+}
+
+/** `namespace/name` or `name` → `name`. */
+function exceptionName(key: string): string {
+  return key.slice(key.lastIndexOf('/') + 1);
 }
 
 /**

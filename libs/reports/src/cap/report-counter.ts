@@ -1,10 +1,17 @@
 /**
- * How many admission reports exist, for the cap (Kyverno's admission reports counter, which
- * watches the reports' metadata). Two informers over AdmissionReports and ClusterAdmissionReports
- * that keep only names and uids, so ten thousand reports cost little memory.
+ * How many intermediate reports exist, for a cap: Kyverno's admission reports counter (source
+ * `admission`, for `--maxAdmissionReports`) or its ephemeral reports counter (every source, for
+ * `--maxBackgroundReports`), which watch the reports' metadata. Two informers over
+ * EphemeralReports and ClusterEphemeralReports keeping only names and uids, so ten thousand
+ * reports cost little memory.
  */
 import { Informer, metadataOnly, resourceListWatch, type KubeObject, type KubeResources } from '@edict/kube';
-import { ADMISSION_REPORT_KIND, CLUSTER_ADMISSION_REPORT_KIND, REPORTS_API_VERSION } from '../report/labels';
+import {
+  CLUSTER_EPHEMERAL_REPORT_KIND,
+  EPHEMERAL_REPORT_KIND,
+  LABEL_SOURCE,
+  REPORTS_API_VERSION,
+} from '../report/labels';
 
 export interface ReportCount {
   count: number;
@@ -17,6 +24,8 @@ export interface ReportCounter {
 }
 
 export interface InformerReportCounterOptions {
+  /** Only reports with this `audit.kyverno.io/source` (every report without). */
+  source?: string;
   watchTimeoutSeconds?: number;
   resyncIntervalMs?: number;
 }
@@ -25,18 +34,19 @@ export class InformerReportCounter implements ReportCounter {
   private readonly informers: Informer<KubeObject>[];
 
   constructor(resources: KubeResources, options: InformerReportCounterOptions = {}) {
-    this.informers = [ADMISSION_REPORT_KIND, CLUSTER_ADMISSION_REPORT_KIND].map(
+    this.informers = [EPHEMERAL_REPORT_KIND, CLUSTER_EPHEMERAL_REPORT_KIND].map(
       (kind) =>
         new Informer<KubeObject>(
           metadataOnly(
             resourceListWatch<KubeObject>(resources, {
               apiVersion: REPORTS_API_VERSION,
               kind,
+              ...(options.source ? { labelSelector: `${LABEL_SOURCE}=${options.source}` } : {}),
               ...(options.watchTimeoutSeconds ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
             }),
           ),
           {
-            name: `${REPORTS_API_VERSION}/${kind} counter`,
+            name: `${REPORTS_API_VERSION}/${kind}${options.source ? ` (${options.source})` : ''} counter`,
             ...(options.resyncIntervalMs !== undefined ? { resyncIntervalMs: options.resyncIntervalMs } : {}),
           },
         ),

@@ -14,18 +14,22 @@ const result = (policy: string, rule: string, outcome: PolicyReportResult['resul
 });
 
 describe('buildAdmissionReport', () => {
-  it("builds Kyverno's namespaced AdmissionReport named after the request", () => {
+  it("builds Kyverno's namespaced admission EphemeralReport named after the request", () => {
     const report = buildAdmissionReport(reportInputOf());
     expect(report).toEqual({
-      apiVersion: 'kyverno.io/v1alpha2',
-      kind: 'AdmissionReport',
+      apiVersion: 'reports.kyverno.io/v1',
+      kind: 'EphemeralReport',
       metadata: {
         name: 'req-1',
         namespace: 'default',
         labels: {
           'app.kubernetes.io/managed-by': 'kyverno',
+          'audit.kyverno.io/source': 'admission',
           'audit.kyverno.io/resource.uid': 'pod-uid-1',
           'audit.kyverno.io/resource.gvr': 'pods.v1',
+          'audit.kyverno.io/resource.group': '',
+          'audit.kyverno.io/resource.version': 'v1',
+          'audit.kyverno.io/resource.kind': 'Pod',
           'audit.kyverno.io/resource.hash': 'hash',
           'cpol.kyverno.io/require-team': '7',
         },
@@ -39,7 +43,7 @@ describe('buildAdmissionReport', () => {
     });
   });
 
-  it('makes a ClusterAdmissionReport for cluster-scoped resources, with group in the gvr label', () => {
+  it('makes a ClusterEphemeralReport for cluster-scoped resources, with group in the gvr label', () => {
     const report = buildAdmissionReport(
       reportInputOf({
         gvr: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' },
@@ -47,10 +51,26 @@ describe('buildAdmissionReport', () => {
         policies: [{ kind: 'Policy', name: 'p', namespace: 'team-a', resourceVersion: '3' }],
       }),
     );
-    expect(report.kind).toBe('ClusterAdmissionReport');
+    expect(report.kind).toBe('ClusterEphemeralReport');
     expect(report.metadata.namespace).toBeUndefined();
     expect(report.metadata.labels['audit.kyverno.io/resource.gvr']).toBe('clusterroles.v1.rbac.authorization.k8s.io');
     expect(report.metadata.labels['pol.kyverno.io/p']).toBe('3');
+  });
+
+  it('leaves out resource labels longer than a label value may be', () => {
+    const group = `${'very-long-group-name.'.repeat(4)}example.com`;
+    const report = buildAdmissionReport(
+      reportInputOf({
+        gvr: { group, version: 'v1', resource: 'widgets' },
+        resource: { apiVersion: `${group}/v1`, kind: 'Widget', name: 'w', namespace: 'default', uid: 'w-1' },
+      }),
+    );
+    expect(report.metadata.labels['audit.kyverno.io/resource.gvr']).toBeUndefined();
+    expect(report.metadata.labels['audit.kyverno.io/resource.group']).toBeUndefined();
+    expect(report.metadata.labels).toMatchObject({
+      'audit.kyverno.io/resource.uid': 'w-1',
+      'audit.kyverno.io/resource.kind': 'Widget',
+    });
   });
 
   it('sets the resource as owner reference only when it already exists (not on CREATE)', () => {

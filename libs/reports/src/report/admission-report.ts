@@ -1,31 +1,36 @@
 /**
- * Builds Kyverno's AdmissionReport / ClusterAdmissionReport for one admission request, and merges
- * two reports about the same request. Pure: the writer and the reports controller share it.
+ * Builds Kyverno's admission EphemeralReport / ClusterEphemeralReport for one admission request,
+ * and merges two reports about the same request. Pure: the writer and the reports controller share it.
  *
- * Shape (Kyverno's NewAdmissionReport / BuildAdmissionReport): named after the request uid, in the
- * resource's namespace (cluster-scoped resources get a ClusterAdmissionReport); labels
- * managed-by, resource uid, gvr and hash, one `cpol.kyverno.io/<name>` / `pol.kyverno.io/<name>`
- * label per policy holding its resourceVersion; `spec.owner` names the resource; `spec.results`
- * and `spec.summary`. Only for requests other than CREATE is the resource also an ownerReference
+ * Shape (Kyverno's admission report): named after the request uid, in the resource's namespace
+ * (cluster-scoped resources get a ClusterEphemeralReport); labels managed-by, source `admission`,
+ * the resource's uid, hash, gvr and group/version/kind, one `cpol.kyverno.io/<name>` /
+ * `pol.kyverno.io/<name>` label per policy holding its resourceVersion; `spec.owner` names the
+ * resource; `spec.results` and `spec.summary`. Only for requests other than CREATE is the resource also an ownerReference
  * (on CREATE it does not exist yet, and a dangling owner would let the garbage collector take the
  * report).
  */
 import {
-  ADMISSION_REPORT_KIND,
   ANNOTATION_RESOURCE_NAME,
   ANNOTATION_RESOURCE_NAMESPACE,
-  CLUSTER_ADMISSION_REPORT_KIND,
+  ephemeralReportKind,
+  fitsLabelValue,
   gvrLabel,
   LABEL_MANAGED_BY,
+  LABEL_RESOURCE_GROUP,
   LABEL_RESOURCE_GVR,
   LABEL_RESOURCE_HASH,
+  LABEL_RESOURCE_KIND,
   LABEL_RESOURCE_UID,
+  LABEL_RESOURCE_VERSION,
+  LABEL_SOURCE,
   MANAGED_BY_KYVERNO,
   policyLabel,
   REPORTS_API_VERSION,
+  SOURCE_ADMISSION,
   type GroupVersionResource,
 } from './labels';
-import type { AdmissionReportObject, PolicyReportResult, PolicyReportSummary, ReportOwner } from './types';
+import type { EphemeralReportObject, PolicyReportResult, PolicyReportSummary, ReportOwner } from './types';
 
 /** A policy whose results are in the report. */
 export interface ReportPolicy {
@@ -49,7 +54,7 @@ export interface AdmissionReportInput {
   results: PolicyReportResult[];
 }
 
-export function buildAdmissionReport(input: AdmissionReportInput): AdmissionReportObject {
+export function buildAdmissionReport(input: AdmissionReportInput): EphemeralReportObject {
   const { resource } = input;
   const owner: ReportOwner = {
     apiVersion: resource.apiVersion,
@@ -57,17 +62,12 @@ export function buildAdmissionReport(input: AdmissionReportInput): AdmissionRepo
     name: resource.name,
     uid: resource.uid,
   };
-  const labels: Record<string, string> = {
-    [LABEL_MANAGED_BY]: MANAGED_BY_KYVERNO,
-    [LABEL_RESOURCE_UID]: resource.uid,
-    [LABEL_RESOURCE_GVR]: gvrLabel(input.gvr),
-    [LABEL_RESOURCE_HASH]: input.resourceHash,
-  };
+  const labels = resourceLabels(SOURCE_ADMISSION, resource, input.resourceHash, input.gvr);
   for (const policy of input.policies) labels[policyLabel(policy)] = policy.resourceVersion ?? '';
   const namespaced = resource.namespace !== undefined && resource.namespace !== '';
-  const report: AdmissionReportObject = {
+  const report: EphemeralReportObject = {
     apiVersion: REPORTS_API_VERSION,
-    kind: namespaced ? ADMISSION_REPORT_KIND : CLUSTER_ADMISSION_REPORT_KIND,
+    kind: ephemeralReportKind(resource.namespace),
     metadata: {
       name: input.requestUid,
       ...(namespaced ? { namespace: resource.namespace } : {}),
@@ -81,6 +81,30 @@ export function buildAdmissionReport(input: AdmissionReportInput): AdmissionRepo
   };
   if (input.operation !== 'CREATE') report.metadata.ownerReferences = [{ ...owner }];
   return report;
+}
+
+/**
+ * The labels every intermediate report carries about its resource; values too long for a label
+ * (a long CRD group) are left out: the uid is what the reports controller finds reports by.
+ */
+export function resourceLabels(
+  source: string,
+  resource: { apiVersion: string; kind: string; uid: string },
+  hash: string,
+  gvr?: GroupVersionResource,
+): Record<string, string> {
+  const slash = resource.apiVersion.indexOf('/');
+  const candidates: [string, string][] = [
+    [LABEL_MANAGED_BY, MANAGED_BY_KYVERNO],
+    [LABEL_SOURCE, source],
+    [LABEL_RESOURCE_UID, resource.uid],
+    [LABEL_RESOURCE_HASH, hash],
+    [LABEL_RESOURCE_GROUP, slash < 0 ? '' : resource.apiVersion.slice(0, slash)],
+    [LABEL_RESOURCE_VERSION, resource.apiVersion.slice(slash + 1)],
+    [LABEL_RESOURCE_KIND, resource.kind],
+  ];
+  if (gvr) candidates.push([LABEL_RESOURCE_GVR, gvrLabel(gvr)]);
+  return Object.fromEntries(candidates.filter(([, value]) => fitsLabelValue(value)));
 }
 
 /** Counts per result, as PolicyReportSummary. */
@@ -97,9 +121,9 @@ export function summarize(results: readonly PolicyReportResult[]): PolicyReportS
  * can be written back with optimistic concurrency.
  */
 export function mergeAdmissionReports(
-  existing: AdmissionReportObject,
-  incoming: AdmissionReportObject,
-): AdmissionReportObject {
+  existing: EphemeralReportObject,
+  incoming: EphemeralReportObject,
+): EphemeralReportObject {
   const byRule = new Map<string, PolicyReportResult>();
   for (const result of existing.spec?.results ?? []) byRule.set(resultKey(result), result);
   for (const result of incoming.spec.results) byRule.set(resultKey(result), result);
@@ -119,7 +143,7 @@ export function mergeAdmissionReports(
 }
 
 /** True when writing `merged` over `existing` would change nothing Kyverno reads. */
-export function sameReportContent(existing: AdmissionReportObject, merged: AdmissionReportObject): boolean {
+export function sameReportContent(existing: EphemeralReportObject, merged: EphemeralReportObject): boolean {
   return (
     JSON.stringify(existing.spec?.results ?? []) === JSON.stringify(merged.spec.results) &&
     JSON.stringify(sortedEntries(existing.metadata.labels)) === JSON.stringify(sortedEntries(merged.metadata.labels))

@@ -1,7 +1,9 @@
 /**
- * Kyverno's names on admission reports (pkg/utils/report/labels.go): the resource's identity goes
- * into labels so the reports controller can find and aggregate reports per resource, and each
- * policy whose results are in the report is a label holding the policy's resourceVersion.
+ * Kyverno's names on its intermediate reports (reports.kyverno.io/v1 EphemeralReport and
+ * ClusterEphemeralReport): the resource's identity goes into labels so the reports controller can
+ * find and aggregate reports per resource, `audit.kyverno.io/source` tells an admission report from
+ * a background scan one, and each policy whose results are in the report is a label holding the
+ * policy's resourceVersion.
  */
 export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
 /** Kyverno's value, kept so Kyverno's reports controller (and ours) treat the reports alike. */
@@ -9,20 +11,38 @@ export const MANAGED_BY_KYVERNO = 'kyverno';
 export const LABEL_RESOURCE_UID = 'audit.kyverno.io/resource.uid';
 export const LABEL_RESOURCE_HASH = 'audit.kyverno.io/resource.hash';
 export const LABEL_RESOURCE_GVR = 'audit.kyverno.io/resource.gvr';
+export const LABEL_RESOURCE_GROUP = 'audit.kyverno.io/resource.group';
+export const LABEL_RESOURCE_VERSION = 'audit.kyverno.io/resource.version';
+export const LABEL_RESOURCE_KIND = 'audit.kyverno.io/resource.kind';
+export const LABEL_SOURCE = 'audit.kyverno.io/source';
+export const SOURCE_ADMISSION = 'admission';
+export const SOURCE_BACKGROUND_SCAN = 'background-scan';
+/** When a background scan last evaluated every policy on the resource (RFC 3339). */
+export const ANNOTATION_LAST_SCAN_TIME = 'audit.kyverno.io/last-scan-time';
 export const ANNOTATION_RESOURCE_NAMESPACE = 'audit.kyverno.io/resource.namespace';
 export const ANNOTATION_RESOURCE_NAME = 'audit.kyverno.io/resource.name';
 export const LABEL_PREFIX_CLUSTER_POLICY = 'cpol.kyverno.io/';
 export const LABEL_PREFIX_POLICY = 'pol.kyverno.io/';
 
-export const REPORTS_API_VERSION = 'kyverno.io/v1alpha2';
-export const ADMISSION_REPORT_KIND = 'AdmissionReport';
-export const CLUSTER_ADMISSION_REPORT_KIND = 'ClusterAdmissionReport';
+export const REPORTS_API_VERSION = 'reports.kyverno.io/v1';
+export const EPHEMERAL_REPORT_KIND = 'EphemeralReport';
+export const CLUSTER_EPHEMERAL_REPORT_KIND = 'ClusterEphemeralReport';
+
+/** The intermediate report kind for a resource in `namespace` (none or '': cluster-scoped). */
+export function ephemeralReportKind(namespace: string | undefined): 'EphemeralReport' | 'ClusterEphemeralReport' {
+  return namespace ? EPHEMERAL_REPORT_KIND : CLUSTER_EPHEMERAL_REPORT_KIND;
+}
 
 /** A group/version/resource, as in an AdmissionRequest's `resource`. */
 export interface GroupVersionResource {
   group?: string;
   version: string;
   resource: string;
+}
+
+/** Label values are at most 63 characters: longer ones are left out rather than rejected by the API server. */
+export function fitsLabelValue(value: string): boolean {
+  return value.length <= 63;
 }
 
 /** Kyverno's gvr label value: `resource.version.group`, or `resource.version` for the core group. */

@@ -82,7 +82,8 @@ function resultKey(result: PolicyReportResult): string {
   return `${result.policy}\u0000${result.rule}`;
 }
 
-function sortResults(results: readonly PolicyReportResult[]): PolicyReportResult[] {
+/** Policy then rule order, so the same results always serialize the same way. */
+export function sortResults(results: readonly PolicyReportResult[]): PolicyReportResult[] {
   return [...results].sort((a, b) => {
     const left = resultKey(a);
     const right = resultKey(b);

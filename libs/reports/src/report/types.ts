@@ -1,4 +1,4 @@
-/** The shapes of Kyverno's kyverno.io/v1alpha2 (Cluster)AdmissionReport, as JSON. */
+/** The shapes of Kyverno's reports.kyverno.io/v1 (Cluster)EphemeralReport and wgpolicyk8s.io PolicyReport, as JSON. */
 
 export type PolicyResult = 'pass' | 'fail' | 'warn' | 'error' | 'skip';
 
@@ -32,9 +32,9 @@ export interface ReportOwner {
   uid: string;
 }
 
-export interface AdmissionReportObject {
-  apiVersion: 'kyverno.io/v1alpha2';
-  kind: 'AdmissionReport' | 'ClusterAdmissionReport';
+export interface EphemeralReportObject {
+  apiVersion: 'reports.kyverno.io/v1';
+  kind: 'EphemeralReport' | 'ClusterEphemeralReport';
   metadata: {
     name: string;
     namespace?: string;

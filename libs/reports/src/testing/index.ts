@@ -1,19 +1,19 @@
 /** Test helpers: an in-memory report store with fault injection, a settable counter, inputs. */
 import type { ReportResult } from '@edict/admission';
 import type { AdmissionReportInput } from '../report/admission-report';
-import type { AdmissionReportObject } from '../report/types';
+import type { EphemeralReportObject } from '../report/types';
 import type { ReportCount, ReportCounter } from '../cap/report-counter';
 import { ReportConflictError, ReportExistsError, type ReportStore } from '../writer/report-store';
 
 /** A ReportStore in memory: resourceVersions, 409s like the API server, and scripted failures. */
 export class FakeReportStore implements ReportStore {
-  readonly reports = new Map<string, AdmissionReportObject>();
+  readonly reports = new Map<string, EphemeralReportObject>();
   readonly calls: string[] = [];
   /** Errors thrown by the next calls, in order (then calls succeed). */
   readonly failures: unknown[] = [];
   private version = 0;
 
-  async create(report: AdmissionReportObject): Promise<AdmissionReportObject> {
+  async create(report: EphemeralReportObject): Promise<EphemeralReportObject> {
     this.calls.push(`create ${keyOf(report)}`);
     this.failNext();
     if (this.reports.has(keyOf(report))) throw new ReportExistsError(`${keyOf(report)} exists`);
@@ -22,14 +22,14 @@ export class FakeReportStore implements ReportStore {
     return structuredClone(stored);
   }
 
-  async get(kind: AdmissionReportObject['kind'], name: string, namespace?: string) {
+  async get(kind: EphemeralReportObject['kind'], name: string, namespace?: string) {
     this.calls.push(`get ${kind}/${namespace ?? ''}/${name}`);
     this.failNext();
     const found = this.reports.get(`${kind}/${namespace ?? ''}/${name}`);
     return found ? structuredClone(found) : undefined;
   }
 
-  async replace(report: AdmissionReportObject): Promise<AdmissionReportObject> {
+  async replace(report: EphemeralReportObject): Promise<EphemeralReportObject> {
     this.calls.push(`replace ${keyOf(report)}`);
     this.failNext();
     const existing = this.reports.get(keyOf(report));
@@ -40,11 +40,11 @@ export class FakeReportStore implements ReportStore {
     return structuredClone(stored);
   }
 
-  all(): AdmissionReportObject[] {
+  all(): EphemeralReportObject[] {
     return [...this.reports.values()];
   }
 
-  private stamp(report: AdmissionReportObject): AdmissionReportObject {
+  private stamp(report: EphemeralReportObject): EphemeralReportObject {
     this.version += 1;
     report.metadata.resourceVersion = String(this.version);
     return report;
@@ -55,7 +55,7 @@ export class FakeReportStore implements ReportStore {
   }
 }
 
-function keyOf(report: AdmissionReportObject): string {
+function keyOf(report: EphemeralReportObject): string {
   return `${report.kind}/${report.metadata.namespace ?? ''}/${report.metadata.name}`;
 }
 

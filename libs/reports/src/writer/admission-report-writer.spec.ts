@@ -12,7 +12,7 @@ describe('AdmissionReportWriter', () => {
   it('creates a new report with one call', async () => {
     const store = new FakeReportStore();
     expect(await new AdmissionReportWriter(store, fast).write(report())).toBe('created');
-    expect(store.calls).toEqual(['create AdmissionReport/default/req-1']);
+    expect(store.calls).toEqual(['create EphemeralReport/default/req-1']);
     expect(store.all()).toHaveLength(1);
   });
 

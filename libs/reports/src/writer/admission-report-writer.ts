@@ -5,7 +5,7 @@
  * concurrency, or left alone when nothing would change. Transient failures are retried.
  */
 import { mergeAdmissionReports, sameReportContent } from '../report/admission-report';
-import type { AdmissionReportObject } from '../report/types';
+import type { EphemeralReportObject } from '../report/types';
 import { isTransientError, withRetry, type RetryOptions } from '../retry/retry';
 import { ReportConflictError, ReportExistsError, type ReportStore } from './report-store';
 
@@ -20,14 +20,14 @@ export class AdmissionReportWriter {
     private readonly retry: RetryOptions = {},
   ) {}
 
-  write(report: AdmissionReportObject): Promise<WriteOutcome> {
+  write(report: EphemeralReportObject): Promise<WriteOutcome> {
     return withRetry(() => this.writeOnce(report), {
       ...this.retry,
       retryable: (error) => error instanceof ReportConflictError || (this.retry.retryable ?? isTransientError)(error),
     });
   }
 
-  private async writeOnce(report: AdmissionReportObject): Promise<WriteOutcome> {
+  private async writeOnce(report: EphemeralReportObject): Promise<WriteOutcome> {
     // Create first: the common case (a new request) costs one call.
     if (await this.tryCreate(report)) return 'created';
     for (let attempt = 0; attempt < MERGE_ATTEMPTS; attempt += 1) {
@@ -50,7 +50,7 @@ export class AdmissionReportWriter {
   }
 
   /** Creates; false when a report of that name exists. */
-  private async tryCreate(report: AdmissionReportObject): Promise<boolean> {
+  private async tryCreate(report: EphemeralReportObject): Promise<boolean> {
     try {
       await this.store.create(report);
       return true;

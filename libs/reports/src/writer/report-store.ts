@@ -1,17 +1,17 @@
 /** Where admission reports are written: the API server, or a fake in tests. */
 import { isAlreadyExists, isConflict, isNotFound, type KubeResources } from '@edict/kube';
-import type { AdmissionReportObject } from '../report/types';
+import type { EphemeralReportObject } from '../report/types';
 
 export interface ReportStore {
   /** Creates the report; rejects with `ReportExistsError` when one of that name exists. */
-  create(report: AdmissionReportObject): Promise<AdmissionReportObject>;
+  create(report: EphemeralReportObject): Promise<EphemeralReportObject>;
   get(
-    kind: AdmissionReportObject['kind'],
+    kind: EphemeralReportObject['kind'],
     name: string,
     namespace?: string,
-  ): Promise<AdmissionReportObject | undefined>;
+  ): Promise<EphemeralReportObject | undefined>;
   /** Replaces it (metadata.resourceVersion set); rejects with `ReportConflictError` when stale. */
-  replace(report: AdmissionReportObject): Promise<AdmissionReportObject>;
+  replace(report: EphemeralReportObject): Promise<EphemeralReportObject>;
 }
 
 export class ReportExistsError extends Error {
@@ -26,7 +26,7 @@ export class ReportConflictError extends Error {
 export class KubeReportStore implements ReportStore {
   constructor(private readonly resources: KubeResources) {}
 
-  async create(report: AdmissionReportObject): Promise<AdmissionReportObject> {
+  async create(report: EphemeralReportObject): Promise<EphemeralReportObject> {
     try {
       return await this.resources.create(report);
     } catch (error) {
@@ -36,13 +36,13 @@ export class KubeReportStore implements ReportStore {
   }
 
   async get(
-    kind: AdmissionReportObject['kind'],
+    kind: EphemeralReportObject['kind'],
     name: string,
     namespace?: string,
-  ): Promise<AdmissionReportObject | undefined> {
+  ): Promise<EphemeralReportObject | undefined> {
     try {
-      return await this.resources.get<AdmissionReportObject>({
-        apiVersion: 'kyverno.io/v1alpha2',
+      return await this.resources.get<EphemeralReportObject>({
+        apiVersion: 'reports.kyverno.io/v1',
         kind,
         name,
         ...(namespace ? { namespace } : {}),
@@ -53,7 +53,7 @@ export class KubeReportStore implements ReportStore {
     }
   }
 
-  async replace(report: AdmissionReportObject): Promise<AdmissionReportObject> {
+  async replace(report: EphemeralReportObject): Promise<EphemeralReportObject> {
     try {
       return await this.resources.replace(report);
     } catch (error) {

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { PolicyStore } from '@edict/policy';
+import { labelRule, policyOf } from '@edict/policy/testing';
+import { backgroundKindSelectors, backgroundPoliciesFor } from './background-policies';
+
+describe('background policies', () => {
+  const store = new PolicyStore();
+  store.upsertPolicy(policyOf('pods', [labelRule('a', ['Pod', 'apps/v1/Deployment'])]));
+  store.upsertPolicy(policyOf('admission-only', [labelRule('b', ['ConfigMap'])], { background: false }));
+  store.upsertPolicy(policyOf('namespaces', [labelRule('c', ['Namespace'])], { admission: false }));
+
+  it('watches the kinds of background validate rules only', () => {
+    expect(backgroundKindSelectors(store.snapshot())).toEqual(['Namespace', 'Pod', 'apps/v1/Deployment']);
+  });
+
+  it('answers the same set for the same type and namespace, with a signature of the versions', () => {
+    const snapshot = store.snapshot();
+    const pods = backgroundPoliciesFor(snapshot, { group: '', version: 'v1', kind: 'Pod' }, 'shop');
+    expect(pods.policies.map((policy) => policy.key)).toEqual(['pods']);
+    expect(backgroundPoliciesFor(snapshot, { group: '', version: 'v1', kind: 'Pod' }, 'shop')).toBe(pods);
+    expect(backgroundPoliciesFor(snapshot, { group: 'apps', version: 'v1', kind: 'Deployment' }, 'shop').policies).toHaveLength(1);
+    expect(backgroundPoliciesFor(snapshot, { group: '', version: 'v1', kind: 'ConfigMap' }, 'shop').policies).toEqual([]);
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * Scans one resource in the background, as Kyverno's background scan controller does: the
+ * background policies that may apply are evaluated on the object as it is now (operation CREATE,
+ * no admission request), and their results go into a background scan EphemeralReport for the
+ * aggregation to merge; violations become `kyverno-scan` Events.
+ *
+ * A resource is evaluated again only when its hash (what policies see) or its policies' versions
+ * changed, also on the periodic passes. What is remembered per resource is small and fixed-size: its
+ * uid, hash, resourceVersion and the policy set's signature (shared between resources) — never the
+ * object.
+ */
+import { reportResults } from '@edict/admission';
+import {
+  SCORED_ANNOTATION,
+  type KubeObject as EngineObject,
+  type PolicyResponse,
+  type ResourceRequest,
+} from '@edict/engine';
+import type { EventInput, KubeObject } from '@edict/kube';
+import type { CachedPolicy, PolicySnapshot } from '@edict/policy';
+import {
+  buildBackgroundReport,
+  ephemeralReportKind,
+  REPORTS_API_VERSION,
+  resourceHash,
+  toPolicyReportResult,
+  type PolicyReportResult,
+} from '@edict/reports';
+import type { ReportsCluster } from '../aggregation/reports-cluster';
+import { backgroundPoliciesFor } from './background-policies';
+import { scanEvents } from './scan-events';
+
+interface ScanMemory {
+  readonly hash: string;
+  readonly resourceVersion: string;
+  readonly signature: string;
+}
+
+/** What the scan needs beyond the cluster: the engine, the policies, and where its effects go. */
+export interface ScannerDependencies {
+  validate(policy: CachedPolicy, request: ResourceRequest): Promise<PolicyResponse>;
+  snapshot(): PolicySnapshot;
+  /** The cap: false while too many intermediate reports exist. */
+  mayWriteReport(): boolean;
+  recordEvents(events: readonly EventInput[]): void;
+  /** Each policy response of an evaluation, for the policy results metric. */
+  onResponse?(policy: CachedPolicy, response: PolicyResponse): void;
+  now?: () => number;
+}
+
+export type ScanOutcome = 'evaluated' | 'unchanged' | 'no-policies' | 'capped';
+
+export class ResourceScanner {
+  private readonly memory = new Map<string, ScanMemory>();
+  private readonly now: () => number;
+
+  constructor(
+    private readonly cluster: ReportsCluster,
+    private readonly deps: ScannerDependencies,
+  ) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Resources remembered (the memory's size). */
+  get size(): number {
+    return this.memory.size;
+  }
+
+  /** True when the resource was scanned at `resourceVersion`: no read needed. */
+  isCurrent(uid: string, resourceVersion: string | undefined): boolean {
+    return this.memory.get(uid)?.resourceVersion === resourceVersion;
+  }
+
+  forget(uid: string): void {
+    this.memory.delete(uid);
+  }
+
+  /** Forgets every resource (leadership lost: the next leader starts afresh). */
+  clear(): void {
+    this.memory.clear();
+  }
+
+  async scan(object: KubeObject): Promise<ScanOutcome> {
+    const uid = object.metadata?.uid;
+    const name = object.metadata?.name;
+    if (!uid || !name || !object.apiVersion || !object.kind) return 'no-policies';
+    const namespace = object.metadata?.namespace || undefined;
+    const slash = object.apiVersion.indexOf('/');
+    const gvk = {
+      group: slash < 0 ? '' : object.apiVersion.slice(0, slash),
+      version: object.apiVersion.slice(slash + 1),
+      kind: object.kind,
+    };
+    const set = backgroundPoliciesFor(this.deps.snapshot(), gvk, namespace);
+    const hash = resourceHash(object as Record<string, unknown>);
+    const resourceVersion = object.metadata?.resourceVersion ?? '';
+    const entry = this.memory.get(uid);
+    if (entry && entry.hash === hash && entry.signature === set.signature) {
+      if (entry.resourceVersion !== resourceVersion) this.memory.set(uid, { ...entry, resourceVersion });
+      return 'unchanged';
+    }
+    const remember = () => this.memory.set(uid, { hash, resourceVersion, signature: set.signature });
+    if (set.policies.length === 0) {
+      remember();
+      return 'no-policies';
+    }
+    if (!this.deps.mayWriteReport()) return 'capped';
+
+    const scannedAt = new Date(this.now());
+    const request: ResourceRequest = {
+      resource: object as EngineObject,
+      operation: 'CREATE',
+      ...(namespace ? { namespaceLabels: await this.namespaceLabels(namespace) } : {}),
+    };
+    const results: PolicyReportResult[] = [];
+    const events: EventInput[] = [];
+    for (const policy of set.policies) {
+      const response = await this.deps.validate(policy, request);
+      this.deps.onResponse?.(policy, response);
+      const scored = policy.compiled.policy.metadata.annotations?.[SCORED_ANNOTATION] !== 'false';
+      for (const result of reportResults(policy.compiled, response, request, scannedAt))
+        results.push(toPolicyReportResult(result, scored));
+      events.push(...scanEvents(response, uid, policy.uid));
+    }
+    await this.writeReport(
+      buildBackgroundReport({
+        resource: { apiVersion: object.apiVersion, kind: object.kind, name, uid, ...(namespace ? { namespace } : {}) },
+        resourceHash: hash,
+        policies: set.policies,
+        results,
+        scannedAt,
+      }) as unknown as KubeObject,
+    );
+    this.deps.recordEvents(events);
+    remember();
+    return 'evaluated';
+  }
+
+  private async namespaceLabels(namespace: string): Promise<Record<string, string>> {
+    const found = await this.cluster.find({ apiVersion: 'v1', kind: 'Namespace', name: namespace });
+    return found?.metadata?.labels ?? {};
+  }
+
+  /** Creates the report, or replaces one the aggregation has not merged yet (this scan supersedes it). */
+  private async writeReport(report: KubeObject): Promise<void> {
+    const existing = await this.cluster.find({
+      apiVersion: REPORTS_API_VERSION,
+      kind: ephemeralReportKind(report.metadata?.namespace),
+      name: report.metadata!.name!,
+      ...(report.metadata?.namespace ? { namespace: report.metadata.namespace } : {}),
+    });
+    if (!existing) await this.cluster.create(report);
+    else
+      await this.cluster.replace({
+        ...report,
+        metadata: { ...report.metadata, resourceVersion: existing.metadata?.resourceVersion },
+      });
+  }
+}
