@@ -81,10 +81,18 @@ export class BenchChild<Report> {
     readonly report: Report,
   ) {}
 
-  /** Forks this same script as `role`, starts it with `input` and waits for its report. */
-  static async start<Report>(role: string, input: unknown, timeoutMs = 60_000): Promise<BenchChild<Report>> {
+  /**
+   * Forks this same script as `role` (with Node's `execArgv` added, e.g. `--expose-gc`), starts it
+   * with `input` and waits for its report.
+   */
+  static async start<Report>(
+    role: string,
+    input: unknown,
+    { timeoutMs = 60_000, execArgv = [] }: { timeoutMs?: number; execArgv?: string[] } = {},
+  ): Promise<BenchChild<Report>> {
     const child = fork(process.argv[1]!, [], {
       env: { ...process.env, [ROLE_VARIABLE]: role },
+      execArgv: [...process.execArgv, ...execArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     try {

@@ -5,6 +5,9 @@ import { runBackgroundSuite } from './background-suite';
 import { benchChildRole, serveAsChild } from './child-process';
 import { runCorpusSuite } from './corpus-suite';
 import { formatTable, type Measurement } from './harness';
+import { formatReportsSuite } from './reports-report';
+import { REPORTS_ROLES } from './reports-servers';
+import { runReportsSuite } from './reports-suite';
 import { formatWebhookSuite } from './webhook-report';
 import { runWebhookSuite } from './webhook-suite';
 import { BENCH_ROLES } from './webhook-servers';
@@ -14,8 +17,10 @@ const LOAD_SECONDS = Number(process.env.EDICT_BENCH_SECONDS ?? 8);
 const WARMUP_SECONDS = Math.min(5, LOAD_SECONDS);
 /** Namespaces (and so UpdateRequests) of the background suite ($EDICT_BENCH_NAMESPACES for quicker trial runs). */
 const BACKGROUND_NAMESPACES = Number(process.env.EDICT_BENCH_NAMESPACES ?? 1000);
+/** Pods of the reports suite's background scan ($EDICT_BENCH_PODS for quicker trial runs). */
+const REPORTS_PODS = Number(process.env.EDICT_BENCH_PODS ?? 10_000);
 
-const SUITES = ['admission', 'webhook', 'corpus', 'background'] as const;
+const SUITES = ['admission', 'webhook', 'corpus', 'background', 'reports'] as const;
 type Suite = (typeof SUITES)[number];
 
 /** The suites `--only a,b` names (all without it). */
@@ -68,11 +73,12 @@ async function main(): Promise<void> {
   }
 
   if (suites.has('background')) console.log(formatBackgroundSuite(await runBackgroundSuite(BACKGROUND_NAMESPACES)));
+  if (suites.has('reports')) console.log(formatReportsSuite(await runReportsSuite(REPORTS_PODS)));
 }
 
 const role = benchChildRole();
 if (role) {
-  const runner = BENCH_ROLES[role] ?? BACKGROUND_ROLES[role];
+  const runner = BENCH_ROLES[role] ?? BACKGROUND_ROLES[role] ?? REPORTS_ROLES[role];
   if (!runner) throw new Error(`unknown bench child role ${role}`);
   serveAsChild(runner);
 } else {

@@ -1,0 +1,70 @@
+/** The reports suite's printed report: how it was run, the figures, and the ratios. */
+import { formatColumns } from './harness';
+import type { ReportsSuite } from './reports-suite';
+
+/** Kyverno's published resident memory per PolicyReport kept by its reports controller. */
+const KYVERNO_BYTES_PER_REPORT = 6 * 1024;
+/** Edict's goal (issue 12). */
+const GOAL_BYTES_PER_REPORT = 3 * 1024;
+
+const count = (value: number) => Math.round(value).toLocaleString('en-US');
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
+
+export function formatReportsSuite(suite: ReportsSuite): string {
+  const { run } = suite;
+  const rssGrowth = suite.memoryAfter.rssBytes - suite.memoryBefore.rssBytes;
+  const heapGrowth = suite.memoryAfter.heapUsedBytes - suite.memoryBefore.heapUsedBytes;
+  const perReport = rssGrowth / Math.max(1, run.reports);
+  const seconds = run.elapsedMs / 1000;
+  const out = [
+    `Reports controller, background scan: ${count(suite.pods)} Pods in ${suite.namespaces} Namespaces ` +
+      `(one in ten privileged) × the ${suite.policies} Pod Security policies (Audit, background)`,
+    `  the in-memory API server and the controller each in a child process; the controller booted as a follower, ` +
+      `then the bench released its Lease. Clock on the API server: from the release to the last PolicyReport write. ` +
+      `Memory: the controller's after two full collections, as an idle follower and after the scan`,
+    formatColumns([
+      [
+        'PolicyReports',
+        'results/report',
+        'failing',
+        'seconds',
+        'Pods/s',
+        'controller CPU ms/Pod',
+        'API server CPU ms/Pod',
+      ],
+      [
+        count(run.reports),
+        run.meanResults.toFixed(1),
+        count(run.failing),
+        seconds.toFixed(2),
+        count(suite.pods / seconds),
+        (suite.controllerCpuMs / suite.pods).toFixed(2),
+        (suite.apiServerCpuMs / suite.pods).toFixed(2),
+      ],
+    ]),
+    formatColumns([
+      ['controller memory', 'idle follower', 'after the scan', 'growth', 'per report kept'],
+      [
+        'resident (RSS)',
+        kib(suite.memoryBefore.rssBytes),
+        kib(suite.memoryAfter.rssBytes),
+        kib(rssGrowth),
+        kib(perReport),
+      ],
+      [
+        'V8 heap used',
+        kib(suite.memoryBefore.heapUsedBytes),
+        kib(suite.memoryAfter.heapUsedBytes),
+        kib(heapGrowth),
+        kib(heapGrowth / Math.max(1, run.reports)),
+      ],
+    ]),
+    `A stored PolicyReport is ${kib(run.meanReportBytes)} of JSON on average.`,
+    `Baseline: listing the same ${count(suite.pods)} Pods through the same client (${suite.listPage} per page, ` +
+      `median of 5): ${(suite.listMs / 1000).toFixed(2)} s; scan / list ${(run.elapsedMs / suite.listMs).toFixed(1)}x`,
+    `Resident memory per report kept: ${kib(perReport)}; Kyverno's published figure ${kib(KYVERNO_BYTES_PER_REPORT)} ` +
+      `(${(perReport / KYVERNO_BYTES_PER_REPORT).toFixed(2)}x), goal ${kib(GOAL_BYTES_PER_REPORT)} ` +
+      `(${perReport <= GOAL_BYTES_PER_REPORT ? 'met' : 'not met'})`,
+  ];
+  return `${out.join('\n')}\n`;
+}
