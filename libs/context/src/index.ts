@@ -24,3 +24,4 @@ export {
 } from './image-data-source';
 export { ACCESS_REVIEW_TIMEOUT_MS, KubeAccessReviewer } from './kube-access-reviewer';
 export { ContextApiCallers, type ApiCallSettings } from './context-api-callers';
+export { CLUSTER_EVALUATION_TIMEOUT_MS, ClusterEngine, type ClusterEngineSources } from './cluster-engine';

@@ -14,8 +14,8 @@ export {
   mergeAdmissionReports,
   sameReportContent,
   type AdmissionReportInput,
-  type ReportPolicy,
 } from './report/admission-report';
+export type { ReportPolicy } from './report/ephemeral-report';
 export {
   admissionReportInput,
   toPolicyReportResult,

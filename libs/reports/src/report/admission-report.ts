@@ -10,36 +10,10 @@
  * (on CREATE it does not exist yet, and a dangling owner would let the garbage collector take the
  * report).
  */
-import {
-  ANNOTATION_RESOURCE_NAME,
-  ANNOTATION_RESOURCE_NAMESPACE,
-  ephemeralReportKind,
-  fitsLabelValue,
-  gvrLabel,
-  LABEL_MANAGED_BY,
-  LABEL_RESOURCE_GROUP,
-  LABEL_RESOURCE_GVR,
-  LABEL_RESOURCE_HASH,
-  LABEL_RESOURCE_KIND,
-  LABEL_RESOURCE_UID,
-  LABEL_RESOURCE_VERSION,
-  LABEL_SOURCE,
-  MANAGED_BY_KYVERNO,
-  policyLabel,
-  REPORTS_API_VERSION,
-  SOURCE_ADMISSION,
-  type GroupVersionResource,
-} from './labels';
+import { ephemeralReport, type ReportPolicy } from './ephemeral-report';
+import { type GroupVersionResource, SOURCE_ADMISSION } from './labels';
 import { resultKey, sortResults, summarize } from './results';
-import type { EphemeralReportObject, PolicyReportResult, ReportOwner } from './types';
-
-/** A policy whose results are in the report. */
-export interface ReportPolicy {
-  kind: 'ClusterPolicy' | 'Policy';
-  name: string;
-  namespace?: string;
-  resourceVersion?: string;
-}
+import type { EphemeralReportObject, PolicyReportResult } from './types';
 
 /** Everything the report is built from: one admission request's results. */
 export interface AdmissionReportInput {
@@ -56,56 +30,16 @@ export interface AdmissionReportInput {
 }
 
 export function buildAdmissionReport(input: AdmissionReportInput): EphemeralReportObject {
-  const { resource } = input;
-  const owner: ReportOwner = {
-    apiVersion: resource.apiVersion,
-    kind: resource.kind,
-    name: resource.name,
-    uid: resource.uid,
-  };
-  const labels = resourceLabels(SOURCE_ADMISSION, resource, input.resourceHash, input.gvr);
-  for (const policy of input.policies) labels[policyLabel(policy)] = policy.resourceVersion ?? '';
-  const namespaced = resource.namespace !== undefined && resource.namespace !== '';
-  const report: EphemeralReportObject = {
-    apiVersion: REPORTS_API_VERSION,
-    kind: ephemeralReportKind(resource.namespace),
-    metadata: {
-      name: input.requestUid,
-      ...(namespaced ? { namespace: resource.namespace } : {}),
-      labels,
-      annotations: {
-        [ANNOTATION_RESOURCE_NAMESPACE]: resource.namespace ?? '',
-        [ANNOTATION_RESOURCE_NAME]: resource.name,
-      },
-    },
-    spec: { owner, summary: summarize(input.results), results: sortResults(input.results) },
-  };
-  if (input.operation !== 'CREATE') report.metadata.ownerReferences = [{ ...owner }];
-  return report;
-}
-
-/**
- * The labels every intermediate report carries about its resource; values too long for a label
- * (a long CRD group) are left out: the uid is what the reports controller finds reports by.
- */
-export function resourceLabels(
-  source: string,
-  resource: { apiVersion: string; kind: string; uid: string },
-  hash: string,
-  gvr?: GroupVersionResource,
-): Record<string, string> {
-  const slash = resource.apiVersion.indexOf('/');
-  const candidates: [string, string][] = [
-    [LABEL_MANAGED_BY, MANAGED_BY_KYVERNO],
-    [LABEL_SOURCE, source],
-    [LABEL_RESOURCE_UID, resource.uid],
-    [LABEL_RESOURCE_HASH, hash],
-    [LABEL_RESOURCE_GROUP, slash < 0 ? '' : resource.apiVersion.slice(0, slash)],
-    [LABEL_RESOURCE_VERSION, resource.apiVersion.slice(slash + 1)],
-    [LABEL_RESOURCE_KIND, resource.kind],
-  ];
-  if (gvr) candidates.push([LABEL_RESOURCE_GVR, gvrLabel(gvr)]);
-  return Object.fromEntries(candidates.filter(([, value]) => fitsLabelValue(value)));
+  return ephemeralReport({
+    name: input.requestUid,
+    source: SOURCE_ADMISSION,
+    resource: input.resource,
+    resourceHash: input.resourceHash,
+    gvr: input.gvr,
+    policies: input.policies,
+    results: input.results,
+    owned: input.operation !== 'CREATE',
+  });
 }
 
 /**

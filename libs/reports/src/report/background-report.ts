@@ -6,18 +6,8 @@
  * result, so that the reports controller can drop what those policies said before. The scan time is
  * the `audit.kyverno.io/last-scan-time` annotation.
  */
-import { resourceLabels, type ReportPolicy } from './admission-report';
-import {
-  ANNOTATION_LAST_SCAN_TIME,
-  ANNOTATION_RESOURCE_NAME,
-  ANNOTATION_RESOURCE_NAMESPACE,
-  ephemeralReportKind,
-  LABEL_SOURCE,
-  policyLabel,
-  REPORTS_API_VERSION,
-  SOURCE_BACKGROUND_SCAN,
-} from './labels';
-import { sortResults, summarize } from './results';
+import { ephemeralReport, type ReportPolicy } from './ephemeral-report';
+import { ANNOTATION_LAST_SCAN_TIME, LABEL_SOURCE, SOURCE_BACKGROUND_SCAN } from './labels';
 import type { EphemeralReportObject, PolicyReportResult, ReportOwner } from './types';
 
 export interface BackgroundReportInput {
@@ -30,33 +20,17 @@ export interface BackgroundReportInput {
 }
 
 export function buildBackgroundReport(input: BackgroundReportInput): EphemeralReportObject {
-  const { resource } = input;
-  const owner: ReportOwner = {
-    apiVersion: resource.apiVersion,
-    kind: resource.kind,
-    name: resource.name,
-    uid: resource.uid,
-  };
-  const labels = resourceLabels(SOURCE_BACKGROUND_SCAN, resource, input.resourceHash);
-  for (const policy of input.policies) labels[policyLabel(policy)] = policy.resourceVersion ?? '';
-  const results = sortResults(input.results);
-  return {
-    apiVersion: REPORTS_API_VERSION,
-    kind: ephemeralReportKind(resource.namespace),
-    metadata: {
-      name: resource.uid,
-      ...(resource.namespace ? { namespace: resource.namespace } : {}),
-      labels,
-      annotations: {
-        [ANNOTATION_RESOURCE_NAMESPACE]: resource.namespace ?? '',
-        [ANNOTATION_RESOURCE_NAME]: resource.name,
-        // RFC 3339 in whole seconds, as Go's time.RFC3339 writes it.
-        [ANNOTATION_LAST_SCAN_TIME]: `${input.scannedAt.toISOString().slice(0, 19)}Z`,
-      },
-      ownerReferences: [{ ...owner }],
-    },
-    spec: { owner, summary: summarize(results), results },
-  };
+  return ephemeralReport({
+    name: input.resource.uid,
+    source: SOURCE_BACKGROUND_SCAN,
+    resource: input.resource,
+    resourceHash: input.resourceHash,
+    policies: input.policies,
+    results: input.results,
+    owned: true,
+    // RFC 3339 in whole seconds, as Go's time.RFC3339 writes it.
+    annotations: { [ANNOTATION_LAST_SCAN_TIME]: `${input.scannedAt.toISOString().slice(0, 19)}Z` },
+  });
 }
 
 /** Whether an intermediate report comes from a background scan. */

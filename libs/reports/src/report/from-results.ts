@@ -4,7 +4,8 @@
  * annotation, timestamps in whole seconds as Kyverno writes them) and the policies to label.
  */
 import type { ReportResult } from '@edict/admission';
-import type { AdmissionReportInput, ReportPolicy } from './admission-report';
+import type { AdmissionReportInput } from './admission-report';
+import type { ReportPolicy } from './ephemeral-report';
 import type { GroupVersionResource } from './labels';
 import { resourceHash } from './resource-hash';
 import type { PolicyReportResult } from './types';

@@ -8,7 +8,7 @@
  * `cpol.kyverno.io/<name>` / `pol.kyverno.io/<name>` per policy holding the resourceVersion whose
  * results are in the report; `results` sorted by policy and rule, and their `summary`.
  */
-import type { ReportPolicy } from './admission-report';
+import type { ReportPolicy } from './ephemeral-report';
 import { goJson } from '@edict/engine';
 import { resultKey, sortResults, summarize } from './results';
 import { LABEL_MANAGED_BY, MANAGED_BY_KYVERNO, policyLabel } from './labels';

@@ -10,16 +10,8 @@
  * repeated write (another leader, a retried request) meets the same report instead of adding one.
  */
 import { createHash } from 'node:crypto';
-import { resourceLabels, summarize, type ReportPolicy } from './admission-report';
-import {
-  ANNOTATION_RESOURCE_NAME,
-  ANNOTATION_RESOURCE_NAMESPACE,
-  ephemeralReportKind,
-  policyLabel,
-  REPORTS_API_VERSION,
-  SOURCE_BACKGROUND_SCAN,
-} from './labels';
-import { sortResults } from './results';
+import { ephemeralReport, type ReportPolicy } from './ephemeral-report';
+import { SOURCE_BACKGROUND_SCAN } from './labels';
 import type { EphemeralReportObject, PolicyReportResult, ReportOwner } from './types';
 
 export interface UpdateRequestReportInput {
@@ -36,32 +28,16 @@ export interface UpdateRequestReportInput {
 const SUFFIX_LENGTH = 10;
 
 export function buildUpdateRequestReport(input: UpdateRequestReportInput): EphemeralReportObject {
-  const { trigger } = input;
-  const owner: ReportOwner = {
-    apiVersion: trigger.apiVersion,
-    kind: trigger.kind,
-    name: trigger.name,
-    uid: trigger.uid,
-  };
-  const labels = resourceLabels(SOURCE_BACKGROUND_SCAN, trigger, input.triggerHash);
-  labels[policyLabel(input.policy)] = input.policy.resourceVersion ?? '';
   const suffix = createHash('sha256').update(input.requestKey).digest('hex').slice(0, SUFFIX_LENGTH);
-  const results = sortResults(input.results);
-  return {
-    apiVersion: REPORTS_API_VERSION,
-    kind: ephemeralReportKind(trigger.namespace),
-    metadata: {
-      name: `${trigger.uid}-${suffix}`,
-      ...(trigger.namespace ? { namespace: trigger.namespace } : {}),
-      labels,
-      annotations: {
-        [ANNOTATION_RESOURCE_NAMESPACE]: trigger.namespace ?? '',
-        [ANNOTATION_RESOURCE_NAME]: trigger.name,
-      },
-      ownerReferences: [{ ...owner }],
-    },
-    spec: { owner, summary: summarize(results), results },
-  };
+  return ephemeralReport({
+    name: `${input.trigger.uid}-${suffix}`,
+    source: SOURCE_BACKGROUND_SCAN,
+    resource: input.trigger,
+    resourceHash: input.triggerHash,
+    policies: [input.policy],
+    results: input.results,
+    owned: true,
+  });
 }
 
 /**
