@@ -52,6 +52,10 @@ export interface ReportsRun {
 export interface ControllerMemory {
   rssBytes: number;
   heapUsedBytes: number;
+  /** V8's committed heap: what it keeps of the scan's peak beside what is used. */
+  heapTotalBytes: number;
+  /** Memory outside V8's heap held by JavaScript objects (Buffers among them). */
+  externalBytes: number;
 }
 
 /** The reports controller's configuration in the bench: the defaults, against the API server at `url`. */
@@ -161,7 +165,12 @@ function keptMemory(): ControllerMemory {
   collect();
   collect();
   const usage = process.memoryUsage();
-  return { rssBytes: usage.rss, heapUsedBytes: usage.heapUsed };
+  return {
+    rssBytes: usage.rss,
+    heapUsedBytes: usage.heapUsed,
+    heapTotalBytes: usage.heapTotal,
+    externalBytes: usage.external,
+  };
 }
 
 const controller: ChildRoleRunner = {

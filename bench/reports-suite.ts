@@ -34,15 +34,19 @@ const LIST_RUNS = 5;
 /** The reports are settled once no PolicyReport was written for this long. */
 const QUIET_MS = 3_000;
 const RUN_TIMEOUT_MS = 900_000;
+/** Idle time after the scan before memory is read again: what stays once the scan's peak is given back. */
+const SETTLE_MS = 30_000;
 
 export interface ReportsSuite {
   pods: number;
   namespaces: number;
   policies: number;
   run: ReportsRun;
-  /** The controller as an idle follower, and after the scan. */
+  /** The controller as an idle follower, right after the scan, and after `SETTLE_MS` idle. */
   memoryBefore: ControllerMemory;
   memoryAfter: ControllerMemory;
+  memorySettled: ControllerMemory;
+  settleSeconds: number;
   controllerCpuMs: number;
   apiServerCpuMs: number;
   /** Listing every Pod through the same client, `LIST_PAGE` per page: median of `LIST_RUNS`, ms. */
@@ -105,6 +109,8 @@ export async function runReportsSuite(pods: number): Promise<ReportsSuite> {
     const cpuAfter = await Promise.all([controller.cpuMicros(), cluster.cpuMicros()]);
     const memoryAfter = await controller.call<ControllerMemory>('memory');
     const listMs = await medianListMs(cluster.report.url);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const memorySettled = await controller.call<ControllerMemory>('memory');
     return {
       pods,
       namespaces: NAMESPACES,
@@ -112,6 +118,8 @@ export async function runReportsSuite(pods: number): Promise<ReportsSuite> {
       run,
       memoryBefore,
       memoryAfter,
+      memorySettled,
+      settleSeconds: SETTLE_MS / 1000,
       // The quiet period is idle time of both.
       controllerCpuMs: (cpuAfter[0] - cpuBefore[0]) / 1000,
       apiServerCpuMs: (cpuAfter[1] - cpuBefore[1]) / 1000,
