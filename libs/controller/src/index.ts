@@ -15,6 +15,7 @@ export { clusterModules, policyModule } from './modules/cluster-modules';
 export { HealthController, READINESS_CHECKS } from './health/health.controller';
 export { PolicyReadiness } from './health/policy-readiness';
 export { MetricsController, METRIC_REGISTRIES } from './metrics/metrics.controller';
+export { POLICY_RESULT_LABELS, type PolicyResultLabel } from './metrics/policy-result-labels';
 export { runFromEnvironment, type Stoppable } from './run/run-from-environment';
 export {
   startHttpController,

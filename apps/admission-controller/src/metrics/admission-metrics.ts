@@ -5,6 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PolicyResponse } from '@edict/engine';
+import { POLICY_RESULT_LABELS, type PolicyResultLabel } from '@edict/controller';
 
 /** What the admission metrics need to know about a request. */
 export interface RequestFacts {
@@ -19,20 +20,6 @@ const REQUEST_LABELS = [
   'resource_namespace',
   'resource_request_operation',
   'request_allowed',
-] as const;
-const POLICY_LABELS = [
-  'policy_validation_mode',
-  'policy_type',
-  'policy_background_mode',
-  'policy_name',
-  'policy_namespace',
-  'resource_kind',
-  'resource_namespace',
-  'resource_request_operation',
-  'rule_name',
-  'rule_result',
-  'rule_type',
-  'rule_execution_cause',
 ] as const;
 
 /** Kyverno's rule_type values. */
@@ -73,13 +60,13 @@ export class AdmissionMetrics {
   private readonly policyResults = new Counter({
     name: 'kyverno_policy_results_total',
     help: 'Results of rules applied to admission requests.',
-    labelNames: POLICY_LABELS,
+    labelNames: POLICY_RESULT_LABELS,
     registers: [this.registry],
   });
   private readonly policyDuration = new Histogram({
     name: 'kyverno_policy_execution_duration_seconds',
     help: 'Time taken to evaluate a rule (measured per policy evaluation).',
-    labelNames: POLICY_LABELS,
+    labelNames: POLICY_RESULT_LABELS,
     buckets: BUCKETS,
     registers: [this.registry],
   });
@@ -129,8 +116,8 @@ export class AdmissionMetrics {
    */
   private readonly series = new Map<string, PolicySeries>();
 
-  private policySeries(labels: Record<(typeof POLICY_LABELS)[number], string>): PolicySeries {
-    const key = POLICY_LABELS.map((name) => labels[name]).join('\u0000');
+  private policySeries(labels: Record<PolicyResultLabel, string>): PolicySeries {
+    const key = POLICY_RESULT_LABELS.map((name) => labels[name]).join('\u0000');
     let series = this.series.get(key);
     if (!series) {
       if (this.series.size >= MAX_CACHED_SERIES) this.series.clear();

@@ -9,6 +9,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PolicyResponse } from '@edict/engine';
+import { POLICY_RESULT_LABELS } from '@edict/controller';
 import type { CachedPolicy } from '@edict/policy';
 import type { BreakerListener } from '@edict/reports';
 import type { AggregationOutcome } from '../aggregation/report-aggregator';
@@ -65,20 +66,7 @@ export class ReportsControllerMetrics {
   private readonly policyResultCount = new Counter({
     name: 'kyverno_policy_results_total',
     help: 'Rule results of background scans.',
-    labelNames: [
-      'policy_validation_mode',
-      'policy_type',
-      'policy_background_mode',
-      'policy_name',
-      'policy_namespace',
-      'resource_kind',
-      'resource_namespace',
-      'resource_request_operation',
-      'rule_name',
-      'rule_result',
-      'rule_type',
-      'rule_execution_cause',
-    ],
+    labelNames: POLICY_RESULT_LABELS,
     registers: [this.registry],
   });
   private readonly breakerTotal = new Counter({
