@@ -7,6 +7,9 @@
  * slice of the suite a fresh kind cluster: some tests leave objects behind that chainsaw does not
  * track (a policy applied by a script), and a later test must not inherit them. A test listed in
  * installs.json gets a cluster of its own, installed with the settings Kyverno's CI gives it.
+ *
+ * Timeouts and sleeps are scaled down because the embedded cluster reacts faster than kind, except in
+ * tests that wait on the wall clock: a cleanup policy's cron slot comes no sooner on a fast cluster.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -42,6 +45,8 @@ function readInstalls(): Readonly<Record<string, InstallVariant>> {
 interface TestGroup {
   readonly files: string[];
   readonly env: Readonly<Record<string, string>>;
+  /** Run at chainsaw's own timeouts and sleeps (see waitsOnSchedule). */
+  readonly realTime: boolean;
 }
 
 export async function runSuite(
@@ -67,8 +72,9 @@ export async function runSuite(
       continue;
     }
     const variant = installs[path];
-    const key = variant ? path : dirname(path);
-    const group = groups.get(key) ?? { files: [], env: variant?.env ?? {} };
+    const realTime = waitsOnSchedule(dirname(file));
+    const key = `${variant ? path : dirname(path)}${realTime ? ' (real time)' : ''}`;
+    const group = groups.get(key) ?? { files: [], env: variant?.env ?? {}, realTime };
     group.files.push(file);
     groups.set(key, group);
   }
@@ -84,9 +90,9 @@ export async function runSuite(
           paths: group.files,
           kubeconfigPath: cluster.kubeconfigPath,
           env: cluster.env,
-          timeoutScale: args.timeoutScale,
+          timeoutScale: group.realTime ? 1 : args.timeoutScale,
           execTimeoutScale: EXEC_TIMEOUT_SCALE,
-          sleepScale: args.sleepScale,
+          sleepScale: group.realTime ? 1 : args.sleepScale,
           aroundTest,
           onResult: (result) => record(recordOf(args.suiteDir, result)),
         });
@@ -111,6 +117,19 @@ function holdsHostPort(folder: string): boolean {
     (entry) =>
       entry.isFile() && /kubectl\s+(proxy|port-forward)\b/.test(readFileSync(join(folder, entry.name), 'utf8')),
   );
+}
+
+/**
+ * Whether a test applies a cleanup policy with a cron `schedule`: its steps then wait for the next
+ * slot of the wall clock (up to a minute for an every-minute schedule), which a scaled-down timeout or sleep
+ * would cut short by chance, depending on when in the minute the test starts.
+ */
+function waitsOnSchedule(folder: string): boolean {
+  return readdirSync(folder, { withFileTypes: true }).some((entry) => {
+    if (!entry.isFile() || !/\.ya?ml$/.test(entry.name)) return false;
+    const text = readFileSync(join(folder, entry.name), 'utf8');
+    return /^kind:\s*(Cluster)?CleanupPolicy\s*$/m.test(text) && /^\s+schedule:/m.test(text);
+  });
 }
 
 function lock(): <T>(run: () => Promise<T>) => Promise<T> {

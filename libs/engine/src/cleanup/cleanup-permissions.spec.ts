@@ -54,6 +54,29 @@ describe('checkCleanupPermissions', () => {
     ]);
   });
 
+  it('asks about each name a filter restricts its kinds to, so a role limited to those names suffices', async () => {
+    const named: CleanupPolicy = {
+      kind: 'ClusterCleanupPolicy',
+      metadata: { name: 'p' },
+      spec: { match: { any: [{ resources: { kinds: ['Pod'], names: ['a', 'b'] } }] }, schedule: '*/1 * * * *' },
+    };
+    const onlyA: CleanupPermissionOptions = {
+      reviewer: { review: ({ resourceAttributes }) => ({ allowed: resourceAttributes?.name === 'a' }) },
+      resolve: async (kind) => RESOURCES[kind] ?? [],
+    };
+    expect(await messages(named, onlyA)).toEqual(['cleanup controller has no permission to delete kind Pod']);
+    const granted = options(['delete pods', 'list pods']);
+    expect(await messages(named, granted)).toEqual([]);
+    expect(
+      granted.asked.map((request) => [request.resourceAttributes?.name, request.resourceAttributes?.verb]),
+    ).toEqual([
+      ['a', 'delete'],
+      ['a', 'list'],
+      ['b', 'delete'],
+      ['b', 'list'],
+    ]);
+  });
+
   it('fails closed on a kind that is not served and on a review that cannot be made', async () => {
     expect(await messages(policy(['Gadget']), options([]))).toEqual([
       'cleanup controller found no served resource for kind Gadget',

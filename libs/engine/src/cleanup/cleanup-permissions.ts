@@ -1,8 +1,10 @@
 /**
  * Kyverno's permission check at cleanup policy admission: the cleanup controller lists and deletes
  * the kinds a policy matches, so the policy is refused when the controller may not (one access
- * review per verb and type, in the policy's namespace for a CleanupPolicy). Delete is asked before
- * list, and the first missing permission refuses, with Kyverno's message naming verb and kind. A
+ * review per verb, type and matched name, in the policy's namespace for a CleanupPolicy). A filter
+ * that names resources is asked about each name, so a role limited to those names (`resourceNames`)
+ * is enough. Delete is asked before list, and the first missing permission refuses, with Kyverno's
+ * message naming verb and kind. A
  * kind the API server does not serve, or a review that cannot be made, refuses too (fail closed).
  * The reviewer answers for the cleanup controller itself (Kyverno asks with SelfSubjectAccessReviews,
  * which need no RBAC of their own), so the questions carry no user.
@@ -24,10 +26,22 @@ export interface CleanupPermissionOptions {
 
 const VERBS = ['delete', 'list'] as const;
 
-/** The kind selectors a cleanup policy's match names (any, all and the legacy resources), each once. */
+/** A cleanup policy's match filters: any, all and the legacy resources. */
+function matchFilters(match: MatchResources | undefined): ResourceFilter[] {
+  return [...(match?.any ?? []), ...(match?.all ?? []), ...(match ? [match] : [])];
+}
+
+/** The kind selectors a cleanup policy's match names, each once. */
 export function cleanupPolicyKinds(match: MatchResources | undefined): string[] {
-  const filters: ResourceFilter[] = [...(match?.any ?? []), ...(match?.all ?? []), ...(match ? [match] : [])];
-  return [...new Set(filters.flatMap((filter) => filter?.resources?.kinds ?? []))];
+  return [...new Set(matchFilters(match).flatMap((filter) => filter?.resources?.kinds ?? []))];
+}
+
+/** Each kind a filter of the policy's match names, with the names that filter restricts it to. */
+function kindsWithNames(match: MatchResources | undefined): Array<{ kind: string; names: Array<string | undefined> }> {
+  return matchFilters(match).flatMap((filter) => {
+    const names = filter?.resources?.names?.length ? filter.resources.names : [undefined];
+    return (filter?.resources?.kinds ?? []).map((kind) => ({ kind, names }));
+  });
 }
 
 export async function checkCleanupPermissions(
@@ -38,7 +52,7 @@ export async function checkCleanupPermissions(
   // No field path: Kyverno's message is the sentence alone.
   const object = `${policy.kind ?? 'ClusterCleanupPolicy'}/${policy.metadata?.name ?? ''}`;
   const refuse = (message: string): Diagnostic[] => [{ file: '', object, message }];
-  for (const kind of cleanupPolicyKinds(policy.spec?.match)) {
+  for (const { kind, names } of kindsWithNames(policy.spec?.match)) {
     let targets;
     try {
       targets = await options.resolve(kind);
@@ -46,21 +60,29 @@ export async function checkCleanupPermissions(
       return refuse(`cleanup controller could not look up kind ${kind}: ${messageOf(error)}`);
     }
     if (targets.length === 0) return refuse(`cleanup controller found no served resource for kind ${kind}`);
-    for (const verb of VERBS) {
-      for (const { group, resource } of targets) {
-        let allowed: boolean;
-        try {
-          const decision = await options.reviewer.review({
-            user: '',
-            resourceAttributes: { group, resource, verb, ...(namespace ? { namespace } : {}) },
-          });
-          allowed = decision.allowed;
-        } catch (error) {
-          return refuse(
-            `cleanup controller could not check its permission to ${verb} kind ${kind}: ${messageOf(error)}`,
-          );
+    for (const name of names) {
+      for (const verb of VERBS) {
+        for (const { group, resource } of targets) {
+          let allowed: boolean;
+          try {
+            const decision = await options.reviewer.review({
+              user: '',
+              resourceAttributes: {
+                group,
+                resource,
+                verb,
+                ...(namespace ? { namespace } : {}),
+                ...(name ? { name } : {}),
+              },
+            });
+            allowed = decision.allowed;
+          } catch (error) {
+            return refuse(
+              `cleanup controller could not check its permission to ${verb} kind ${kind}: ${messageOf(error)}`,
+            );
+          }
+          if (!allowed) return refuse(`cleanup controller has no permission to ${verb} kind ${kind}`);
         }
-        if (!allowed) return refuse(`cleanup controller has no permission to ${verb} kind ${kind}`);
       }
     }
   }
