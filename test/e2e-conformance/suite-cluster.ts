@@ -36,7 +36,7 @@ export async function startSuiteCluster(install: Readonly<Record<string, string>
     // The install manifest brings the cleanup controller's RBAC: it deletes only what that grants.
     cleanupClusterAdmin: false,
     preinstalled: readManifest(INSTALL_MANIFEST),
-    logger: ['error'],
+    logger: process.env['EDICT_E2E_LOG'] ? ['error', 'warn', 'log'] : ['error'],
   });
   return {
     kubeconfigPath: cluster.kubeconfigPath,
