@@ -124,7 +124,10 @@ const securityContext = fc.record(
     runAsUser: fc.constantFrom(0, 1000),
     procMount: fc.constantFrom('Default', 'Unmasked'),
     seccompProfile: fc.record({ type: fc.constantFrom('RuntimeDefault', 'Localhost', 'Unconfined') }),
-    seLinuxOptions: fc.record({ type: fc.constantFrom('container_t', 'spc_t'), user: fc.constantFrom('', 'root') }, { requiredKeys: [] }),
+    seLinuxOptions: fc.record(
+      { type: fc.constantFrom('container_t', 'spc_t'), user: fc.constantFrom('', 'root') },
+      { requiredKeys: [] },
+    ),
     capabilities: fc.record(
       {
         add: fc.subarray(['NET_BIND_SERVICE', 'SYS_ADMIN', 'CHOWN', 'NET_RAW']),
@@ -156,7 +159,10 @@ const podSpec = fc.record(
         runAsNonRoot: fc.boolean(),
         runAsUser: fc.constantFrom(0, 1000),
         seccompProfile: fc.record({ type: fc.constantFrom('RuntimeDefault', 'Unconfined') }),
-        sysctls: fc.array(fc.record({ name: fc.constantFrom('kernel.shm_rmid_forced', 'net.core.somaxconn'), value: fc.constant('1') }), { maxLength: 2 }),
+        sysctls: fc.array(
+          fc.record({ name: fc.constantFrom('kernel.shm_rmid_forced', 'net.core.somaxconn'), value: fc.constant('1') }),
+          { maxLength: 2 },
+        ),
       },
       { requiredKeys: [] },
     ),
@@ -198,11 +204,15 @@ describe.skipIf(!existsSync(pssDir))('compiled PSS policies on generated workloa
   it('give the interpreter’s results and messages', { timeout: 300_000 }, async () => {
     expect(policies).toHaveLength(17);
     await fc.assert(
-      fc.asyncProperty(workload, fc.constantFrom<Operation>('CREATE', 'UPDATE', 'DELETE'), async (resource, operation) => {
-        const request: ResourceRequest =
-          operation === 'UPDATE' ? { operation, resource, oldResource: resource } : requestFor(resource, operation);
-        for (const policy of policies) await expectSameAnswers(policy, request);
-      }),
+      fc.asyncProperty(
+        workload,
+        fc.constantFrom<Operation>('CREATE', 'UPDATE', 'DELETE'),
+        async (resource, operation) => {
+          const request: ResourceRequest =
+            operation === 'UPDATE' ? { operation, resource, oldResource: resource } : requestFor(resource, operation);
+          for (const policy of policies) await expectSameAnswers(policy, request);
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -1,7 +1,12 @@
 import { evaluateConditions, type ConditionsResult } from '../conditions';
 import type { JsonValue } from '../json';
 import type { Condition, Conditions } from '../policy/types';
-import { prepareSubstitution, substituteVariables, type EvaluationContext, type PreparedSubstitution } from '../variables';
+import {
+  prepareSubstitution,
+  substituteVariables,
+  type EvaluationContext,
+  type PreparedSubstitution,
+} from '../variables';
 
 /**
  * Evaluates preconditions, deny conditions or exception conditions against the context. As in

@@ -1,7 +1,12 @@
 import type { ConditionsResult } from '../conditions';
 import type { JsonValue } from '../json';
 import type { Conditions } from '../policy/types';
-import { prepareSubstitution, substituteVariables, type EvaluationContext, type PreparedSubstitution } from '../variables';
+import {
+  prepareSubstitution,
+  substituteVariables,
+  type EvaluationContext,
+  type PreparedSubstitution,
+} from '../variables';
 import { checkConditions, prepareConditions, type PreparedConditions } from './conditions';
 
 /**

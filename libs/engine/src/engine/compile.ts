@@ -60,5 +60,6 @@ function collectValidation(
   conditions.push(body.preconditions, body.deny?.conditions);
   if (body.pattern !== undefined) values.push(body.pattern);
   if (body.anyPattern !== undefined) values.push(body.anyPattern as JsonValue);
-  if (Array.isArray(body.foreach)) for (const loop of body.foreach) if (loop) collectValidation(loop, conditions, values);
+  if (Array.isArray(body.foreach))
+    for (const loop of body.foreach) if (loop) collectValidation(loop, conditions, values);
 }

@@ -243,10 +243,11 @@ export class Engine {
 
     const { ctx, error } = this.createContext(request, trigger, options);
     const applyOne = compiled.policy.spec.applyRules === 'One';
+    let matchRequest = toMatchRequest(request, trigger);
     for (const rule of rules) {
       ctx.budget.checkDeadline();
       const resource = current() ?? trigger;
-      const matchRequest = toMatchRequest(request, resource);
+      if (matchRequest.resource !== resource) matchRequest = toMatchRequest(request, resource);
       const matches = compiled.programs.get(rule)?.matches;
       const matched = matches
         ? matches(matchRequest, compiled.namespace)

@@ -53,7 +53,14 @@ function compileBlock(block: MatchResources | undefined): { every: boolean; filt
       ? source.any
       : source.all && source.all.length > 0
         ? source.all
-        : [{ resources: source.resources, roles: source.roles, clusterRoles: source.clusterRoles, subjects: source.subjects }];
+        : [
+            {
+              resources: source.resources,
+              roles: source.roles,
+              clusterRoles: source.clusterRoles,
+              subjects: source.subjects,
+            },
+          ];
   const checks: FilterCheck[] = [];
   for (const filter of filters) {
     const check = compileFilter(filter ?? {});
