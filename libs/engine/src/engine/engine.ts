@@ -96,13 +96,16 @@ export class Engine {
   }
 
   /**
-   * Prepares a policy for evaluation. A policy read from the cluster (with a resourceVersion) is
-   * compiled once per version; a new version, or a policy without one, is compiled anew.
+   * Prepares a policy for evaluation. A policy read from the cluster (with a uid and a
+   * resourceVersion) is compiled once per version; any other, such as one read from a file, is
+   * compiled anew: its name and version need not tell two contents apart.
    */
   compile(policy: Policy): CompiledPolicy {
     const { uid, resourceVersion } = policy.metadata ?? {};
-    if (resourceVersion === undefined) return compilePolicy(policy, { compiled: this.compiledPolicies });
-    const identity = `${policy.kind}/${policy.metadata.namespace ?? ''}/${policy.metadata.name}/${uid ?? ''}@${resourceVersion}`;
+    if (uid === undefined || resourceVersion === undefined) {
+      return compilePolicy(policy, { compiled: this.compiledPolicies });
+    }
+    const identity = `${policy.kind}/${policy.metadata.namespace ?? ''}/${policy.metadata.name}/${uid}@${resourceVersion}`;
     return this.compiled.getOrCreate(identity, () => compilePolicy(policy, { compiled: this.compiledPolicies }));
   }
 
