@@ -1,7 +1,12 @@
 import { evaluateConditions, type ConditionsResult } from '../conditions';
 import type { JsonValue } from '../json';
-import type { Conditions } from '../policy/types';
-import { substituteVariables, type EvaluationContext } from '../variables';
+import type { Condition, Conditions } from '../policy/types';
+import {
+  prepareSubstitution,
+  substituteVariables,
+  type EvaluationContext,
+  type PreparedSubstitution,
+} from '../variables';
 
 /**
  * Evaluates preconditions, deny conditions or exception conditions against the context. As in
@@ -9,16 +14,50 @@ import { substituteVariables, type EvaluationContext } from '../variables';
  * deciding condition never fails the rule; one that is reached does.
  */
 export function checkConditions(conditions: Conditions | undefined, ctx: EvaluationContext): ConditionsResult {
-  return evaluateConditions(conditions, (condition) => ({
-    ...condition,
-    key: substitute(condition.key, ctx, 'key'),
-    value: substitute(condition.value, ctx, 'value'),
-  }));
+  return evaluateConditions(conditions, (condition) => substituted(condition, ctx));
 }
 
-function substitute(value: JsonValue | undefined, ctx: EvaluationContext, part: 'key' | 'value'): JsonValue {
+/** Conditions checked the way `checkConditions` checks them, with each key and value prepared once. */
+export type PreparedConditions = (ctx: EvaluationContext) => ConditionsResult;
+
+export function prepareConditions(conditions: Conditions | undefined): PreparedConditions {
+  const prepared = new Map<Condition, { key: PreparedSubstitution; value: PreparedSubstitution }>();
+  for (const condition of listedConditions(conditions)) {
+    if (condition === null || typeof condition !== 'object') continue;
+    prepared.set(condition, {
+      key: prepareSubstitution(condition.key ?? null),
+      value: prepareSubstitution(condition.value ?? null),
+    });
+  }
+  return (ctx) =>
+    evaluateConditions(conditions, (condition) => {
+      const operands = prepared.get(condition);
+      if (!operands) return substituted(condition, ctx);
+      return {
+        ...condition,
+        key: substitute(() => operands.key(ctx), 'key'),
+        value: substitute(() => operands.value(ctx), 'value'),
+      };
+    });
+}
+
+function listedConditions(conditions: Conditions | undefined): (Condition | null | undefined)[] {
+  if (Array.isArray(conditions)) return conditions;
+  if (conditions === null || typeof conditions !== 'object') return [];
+  return [conditions.any, conditions.all].flatMap((list): Condition[] => (Array.isArray(list) ? list : []));
+}
+
+function substituted(condition: Condition, ctx: EvaluationContext): Condition {
+  return {
+    ...condition,
+    key: substitute(() => substituteVariables(condition.key ?? null, ctx), 'key'),
+    value: substitute(() => substituteVariables(condition.value ?? null, ctx), 'value'),
+  };
+}
+
+function substitute(run: () => JsonValue, part: 'key' | 'value'): JsonValue {
   try {
-    return substituteVariables(value ?? null, ctx);
+    return run();
   } catch (error) {
     throw new Error(`failed to substitute variables in condition ${part}: ${(error as Error).message}`);
   }

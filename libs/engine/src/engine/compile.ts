@@ -1,6 +1,9 @@
+import { compileEvaluators, type Evaluators } from '../core/evaluators';
+import type { JsonValue } from '../json';
+import { compileRuleMatch, type RuleMatcher } from '../match';
 import { withAutogen } from '../policy/autogen';
 import { hasVerifyImages } from '../validate/unsupported-verify-images';
-import type { Policy, Rule } from '../policy/types';
+import type { Conditions, ForEachValidation, Policy, Rule } from '../policy/types';
 
 /** A policy prepared for evaluation: autogen rules added and per-policy facts computed once. */
 export interface CompiledPolicy {
@@ -13,9 +16,18 @@ export interface CompiledPolicy {
   readonly validateRules: readonly Rule[];
   readonly mutateRules: readonly Rule[];
   readonly generateRules: readonly Rule[];
+  /** Each rule's compiled steps; empty when compilation is off, and the interpreter runs every rule. */
+  readonly programs: ReadonlyMap<Rule, RuleProgram>;
 }
 
-export function compilePolicy(source: Policy): CompiledPolicy {
+/** What the compiler prepared for one rule; the interpreter does the rest. */
+export interface RuleProgram {
+  /** Set when the compiler handles the rule's match/exclude filters. */
+  readonly matches?: RuleMatcher;
+  readonly evaluators: Evaluators;
+}
+
+export function compilePolicy(source: Policy, options: { compiled: boolean }): CompiledPolicy {
   const policy = withAutogen(source);
   const namespace = policy.kind === 'Policy' ? (policy.metadata.namespace ?? 'default') : undefined;
   const rules = policy.spec.rules ?? [];
@@ -27,5 +39,27 @@ export function compilePolicy(source: Policy): CompiledPolicy {
     validateRules: rules.filter((rule) => rule.validate || hasVerifyImages(rule)),
     mutateRules: rules.filter((rule) => rule.mutate),
     generateRules: rules.filter((rule) => rule.generate),
+    programs: new Map(options.compiled ? rules.map((rule) => [rule, compileRule(rule)]) : []),
   };
+}
+
+function compileRule(rule: Rule): RuleProgram {
+  const conditions: (Conditions | undefined)[] = [rule.preconditions];
+  const values: JsonValue[] = [];
+  const validate = rule.validate;
+  if (validate) collectValidation(validate, conditions, values);
+  return { matches: compileRuleMatch(rule), evaluators: compileEvaluators(conditions, values) };
+}
+
+/** The condition blocks and patterns of a validate rule and of its foreach loops, at any depth. */
+function collectValidation(
+  body: Pick<ForEachValidation, 'preconditions' | 'pattern' | 'anyPattern' | 'deny' | 'foreach'>,
+  conditions: (Conditions | undefined)[],
+  values: JsonValue[],
+): void {
+  conditions.push(body.preconditions, body.deny?.conditions);
+  if (body.pattern !== undefined) values.push(body.pattern);
+  if (body.anyPattern !== undefined) values.push(body.anyPattern as JsonValue);
+  if (Array.isArray(body.foreach))
+    for (const loop of body.foreach) if (loop) collectValidation(loop, conditions, values);
 }

@@ -21,8 +21,9 @@ import { mutateResource } from '../mutate/mutate-resource';
 import { generateResources } from '../generate';
 import type { RuleRun } from '../validate/rule-run';
 import { EvaluationContext } from '../variables';
+import { BoundedCache } from '../variables/bounded-cache';
 import { compilePolicy, type CompiledPolicy } from './compile';
-import { checkConditions } from '../core/conditions';
+import { INTERPRETER } from '../core/evaluators';
 import { failureActionFor, policyFailureAction } from '../core/failure-action';
 import type { AccessReviewer, ContextLoaders, LoaderScope, ResourceLoader } from '../core/loaders';
 import { errorMessage, ruleError, ruleResponse } from '../core/responses';
@@ -58,6 +59,16 @@ export interface EngineDependencies {
    * the caller can change them (the controller's ConfigMap).
    */
   limits?: Partial<EvaluationLimits> | (() => Readonly<EvaluationLimits>);
+  /**
+   * Whether `compile` prepares each rule's matching, conditions and patterns once (default: on,
+   * unless the environment sets EDICT_COMPILED_POLICIES=false). Off, every rule is interpreted.
+   */
+  compiledPolicies?: boolean;
+}
+
+/** The default of `compiledPolicies`: an operator switch for comparing against the interpreter. */
+function compiledPoliciesByDefault(): boolean {
+  return globalThis.process?.env?.['EDICT_COMPILED_POLICIES'] !== 'false';
 }
 
 const AUTOGEN_PREFIX = /^autogen-(cronjob-)?/;
@@ -70,8 +81,12 @@ export type MutationResponse = PolicyResponse & { patchedResource?: KubeObject }
 
 export class Engine {
   private readonly limits: () => Readonly<EvaluationLimits>;
+  private readonly compiledPolicies: boolean;
+  /** Compiled policies by identity and version, so a policy version is compiled once. */
+  private readonly compiled = new BoundedCache<CompiledPolicy>(1024);
 
   constructor(private readonly deps: EngineDependencies = {}) {
+    this.compiledPolicies = deps.compiledPolicies ?? compiledPoliciesByDefault();
     const limits = deps.limits;
     if (typeof limits === 'function') this.limits = limits;
     else {
@@ -80,8 +95,18 @@ export class Engine {
     }
   }
 
+  /**
+   * Prepares a policy for evaluation. A policy read from the cluster (with a uid and a
+   * resourceVersion) is compiled once per version; any other, such as one read from a file, is
+   * compiled anew: its name and version need not tell two contents apart.
+   */
   compile(policy: Policy): CompiledPolicy {
-    return compilePolicy(policy);
+    const { uid, resourceVersion } = policy.metadata ?? {};
+    if (uid === undefined || resourceVersion === undefined) {
+      return compilePolicy(policy, { compiled: this.compiledPolicies });
+    }
+    const identity = `${policy.kind}/${policy.metadata.namespace ?? ''}/${policy.metadata.name}/${uid}@${resourceVersion}`;
+    return this.compiled.getOrCreate(identity, () => compilePolicy(policy, { compiled: this.compiledPolicies }));
   }
 
   /** Runs the policy's validate rules against one request, as Kyverno's engine Validate does. */
@@ -221,11 +246,16 @@ export class Engine {
 
     const { ctx, error } = this.createContext(request, trigger, options);
     const applyOne = compiled.policy.spec.applyRules === 'One';
+    let matchRequest = toMatchRequest(request, trigger);
     for (const rule of rules) {
       ctx.budget.checkDeadline();
       const resource = current() ?? trigger;
-      const matchRequest = toMatchRequest(request, resource);
-      if (!ruleMatches(rule, matchRequest, compiled.namespace).matched) continue;
+      if (matchRequest.resource !== resource) matchRequest = toMatchRequest(request, resource);
+      const matches = compiled.programs.get(rule)?.matches;
+      const matched = matches
+        ? matches(matchRequest, compiled.namespace)
+        : ruleMatches(rule, matchRequest, compiled.namespace).matched;
+      if (!matched) continue;
       const results = error
         ? [ruleError(rule, type, 'failed to build the policy context', error)]
         : await this.runBoundedRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle);
@@ -293,6 +323,7 @@ export class Engine {
     handle: RuleHandler,
   ): Promise<RuleResponse[]> {
     const policyName = compiled.policy.metadata.name;
+    const evaluators = compiled.programs.get(rule)?.evaluators ?? INTERPRETER;
     const values = valuesFor(options.ruleValues, policyName, rule.name);
     const scope: LoaderScope = { policyNamespace: compiled.namespace };
     ctx.checkpoint();
@@ -309,7 +340,7 @@ export class Engine {
       }
       let preconditions;
       try {
-        preconditions = checkConditions(rule.preconditions, ctx);
+        preconditions = evaluators.conditions(rule.preconditions, ctx);
       } catch (error) {
         return [ruleError(rule, type, 'failed to evaluate preconditions', error)];
       }
@@ -331,6 +362,7 @@ export class Engine {
         resource,
         context: { loaders: this.deps.loaders, scope },
         foreachValues: valuesFor(options.foreachValues, policyName, rule.name),
+        evaluators,
       };
       return await handle(run, exceptions);
     } catch (error) {

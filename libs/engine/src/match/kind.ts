@@ -69,18 +69,27 @@ export function kindMatches(
   allowEphemeralContainers: boolean,
 ): boolean {
   for (const entry of kinds) {
-    const selector = parseKind(entry);
-    if (
-      !wildcardMatch(selector.group, gvk.group) ||
-      !wildcardMatch(selector.version, gvk.version) ||
-      !wildcardMatch(selector.kind, gvk.kind)
-    ) {
-      continue;
-    }
-    if (selector.subresource === undefined || wildcardMatch(selector.subresource, subresource)) return true;
-    if (allowEphemeralContainers && isCorePod(gvk) && subresource === 'ephemeralcontainers') return true;
+    if (kindSelectorMatches(parseKind(entry), gvk, subresource, allowEphemeralContainers)) return true;
   }
   return false;
+}
+
+/** One parsed entry of `kinds` against the request's kind (see `kindMatches`). */
+export function kindSelectorMatches(
+  selector: KindSelector,
+  gvk: GroupVersionKind,
+  subresource: string,
+  allowEphemeralContainers: boolean,
+): boolean {
+  if (
+    !wildcardMatch(selector.group, gvk.group) ||
+    !wildcardMatch(selector.version, gvk.version) ||
+    !wildcardMatch(selector.kind, gvk.kind)
+  ) {
+    return false;
+  }
+  if (selector.subresource === undefined || wildcardMatch(selector.subresource, subresource)) return true;
+  return allowEphemeralContainers && isCorePod(gvk) && subresource === 'ephemeralcontainers';
 }
 
 function isCorePod(gvk: GroupVersionKind): boolean {

@@ -84,7 +84,7 @@ function namespaceSelectorFailure(
 }
 
 /** A Namespace object is matched by its own name; anything else by its namespace (empty when cluster-scoped). */
-function namespaceMatches(patterns: readonly string[], request: MatchRequest): boolean {
+export function namespaceMatches(patterns: readonly string[], request: MatchRequest): boolean {
   const namespace =
     resourceKindOf(request.resource) === 'Namespace'
       ? resourceNameOf(request.resource)

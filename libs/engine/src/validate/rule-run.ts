@@ -1,5 +1,6 @@
 import type { JsonValue, KubeObject } from '../json';
 import type { ContextLoadOptions } from '../context-entries';
+import type { Evaluators } from '../core/evaluators';
 import type { ResourceRequest } from '../core/types';
 import type { Rule } from '../policy/types';
 import type { EvaluationContext } from '../variables';
@@ -14,4 +15,6 @@ export interface RuleRun {
   readonly context: ContextLoadOptions;
   /** CLI values for foreach loops: loop variable name → value per iteration. */
   readonly foreachValues?: Record<string, JsonValue[]>;
+  /** The rule's compiled condition and substitution steps; the interpreter without them. */
+  readonly evaluators?: Evaluators;
 }

@@ -1,6 +1,6 @@
 import { isObject, type JsonValue, type KubeObject } from '../json';
 import { loadContextEntries } from '../context-entries';
-import { checkConditions } from '../core/conditions';
+import { INTERPRETER, type Evaluators } from '../core/evaluators';
 import { errorMessage, ruleError, ruleResponse } from '../core/responses';
 import type { RuleResponse } from '../core/types';
 import { matchPattern } from '../pattern';
@@ -52,6 +52,10 @@ class Validator {
     return this.run.rule;
   }
 
+  private get evaluate(): Evaluators {
+    return this.run.evaluators ?? INTERPRETER;
+  }
+
   async validate(): Promise<RuleResponse | undefined> {
     try {
       await loadContextEntries(this.body.context, this.run.ctx, this.run.context);
@@ -60,7 +64,7 @@ class Validator {
     }
     let preconditions;
     try {
-      preconditions = checkConditions(this.body.preconditions, this.run.ctx);
+      preconditions = this.evaluate.conditions(this.body.preconditions, this.run.ctx);
     } catch (error) {
       return ruleError(this.rule, 'Validation', 'failed to evaluate preconditions', error);
     }
@@ -75,7 +79,7 @@ class Validator {
   private validateDeny(conditions: Conditions | undefined): RuleResponse {
     let outcome;
     try {
-      outcome = checkConditions(conditions ?? {}, this.run.ctx);
+      outcome = this.evaluate.conditions(conditions ?? {}, this.run.ctx);
     } catch (error) {
       return ruleError(this.rule, 'Validation', 'failed to check deny conditions', error);
     }
@@ -103,8 +107,8 @@ class Validator {
     let pattern: JsonValue | undefined;
     let anyPattern: JsonValue[] | undefined;
     try {
-      if (this.body.pattern !== undefined) pattern = substituteVariables(this.body.pattern, this.run.ctx);
-      else anyPattern = substituteVariables(this.body.anyPattern as JsonValue, this.run.ctx) as JsonValue[];
+      if (this.body.pattern !== undefined) pattern = this.evaluate.substitute(this.body.pattern, this.run.ctx);
+      else anyPattern = this.evaluate.substitute(this.body.anyPattern as JsonValue, this.run.ctx) as JsonValue[];
     } catch (error) {
       return ruleError(this.rule, 'Validation', 'variable substitution failed', error);
     }

@@ -3,9 +3,16 @@
  * bounds keep memory flat when callers feed ever-new strings (resource data, generated names): at
  * most `limit` entries, and no entry for a key longer than `maxKeyLength` (such a key is parsed each
  * time; a request can carry megabytes of distinct text, and its parsed forms are as large).
+ *
+ * A hit moves its entry to the recent end only when it sits in the older half: moving means a
+ * delete and a re-insert, and doing that on every hit made the lookups of a few hot keys (rule
+ * kinds, JMESPath queries) cost more than the work they save (the Map keeps refilling its
+ * deleted slots and rehashing).
  */
 export class BoundedCache<V> {
-  private readonly entries = new Map<string, V>();
+  private readonly entries = new Map<string, { value: V; stamp: number }>();
+  /** Counts insertions; an entry's stamp says when it last went to the recent end. */
+  private clock = 0;
 
   constructor(
     private readonly limit: number,
@@ -13,18 +20,21 @@ export class BoundedCache<V> {
   ) {}
 
   get(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.stamp <= this.clock - Math.ceil(this.limit / 2)) {
       // Map iteration order is insertion order: re-inserting marks the entry as most recent.
       this.entries.delete(key);
-      this.entries.set(key, value);
+      entry.stamp = ++this.clock;
+      this.entries.set(key, entry);
     }
-    return value;
+    return entry.value;
   }
 
   set(key: string, value: V): void {
     if (key.length > this.maxKeyLength) return;
-    this.entries.set(key, value);
+    this.entries.delete(key);
+    this.entries.set(key, { value, stamp: ++this.clock });
     if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as string);
   }
 

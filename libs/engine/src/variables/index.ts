@@ -1,5 +1,10 @@
 export { EvaluationContext, type DeferredLoad } from './context';
-export { substituteVariables, type SubstitutionOptions } from './substitute';
+export {
+  prepareSubstitution,
+  substituteVariables,
+  type PreparedSubstitution,
+  type SubstitutionOptions,
+} from './substitute';
 export { VariableSubstitutionError, ContextQueryError } from './errors';
 export { hasVariables, findVariables } from './find';
 export { serviceAccountOf } from './request-context';

@@ -26,7 +26,7 @@ export function substituteReferences(document: JsonValue, basePath: string): Jso
   });
 }
 
-function containsReference(value: JsonValue): boolean {
+export function containsReference(value: JsonValue): boolean {
   if (typeof value === 'string') return value.includes('$(');
   if (value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some(containsReference);

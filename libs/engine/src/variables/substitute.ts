@@ -3,7 +3,7 @@ import type { EvaluationContext } from './context';
 import { currentValueExpression } from './current-path';
 import { rewriteDocument } from './document-walk';
 import { ContextQueryError, VariableSubstitutionError, errorText } from './errors';
-import { substituteReferences } from './references';
+import { containsReference, substituteReferences } from './references';
 import { NO_PROGRESS, interpolationText, rescanSubstitute, variableExpression } from './rescan';
 import { getTemplate, type ContentPart, type ParsedTemplate, type VariablePart } from './template';
 
@@ -46,6 +46,42 @@ export function substituteVariables(
   if (!containsBraces(withReferences)) return withReferences;
   const substitution = new Substitution(ctx, options.missing ?? 'error');
   return substitution.document(withReferences, basePath, 0);
+}
+
+/** A value's substitution prepared once per policy; gives what `substituteVariables(value, ctx)` gives. */
+export type PreparedSubstitution = (ctx: EvaluationContext) => JsonValue;
+
+/**
+ * Prepares `substituteVariables(value, ctx)` (default options) for repeated use: a value without
+ * `{{` or `$(` is a constant, and a string that is one plain variable (`{{ request.operation }}`)
+ * becomes a direct query. Whatever else, and any query that fails or yields data holding `{{`, goes
+ * through `substituteVariables`, which derives Kyverno's result and error messages.
+ */
+export function prepareSubstitution(value: JsonValue): PreparedSubstitution {
+  if (!containsReference(value) && !containsBraces(value)) return () => value;
+  const expression = singleVariable(value);
+  if (expression === undefined) return (ctx) => substituteVariables(value, ctx);
+  const onDelete = expression.split('request.object').join('request.oldObject');
+  return (ctx) => {
+    try {
+      const result = ctx.query(ctx.operation() === 'DELETE' ? onDelete : expression);
+      if (result === null || typeof result !== 'object' || !containsBraces(result)) return result;
+    } catch {
+      // The interpreter below reports the failure in Kyverno's words.
+    }
+    return substituteVariables(value, ctx);
+  };
+}
+
+/** The expression of a string that is exactly one variable without nested ones (`@` aside). */
+function singleVariable(value: JsonValue): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const template = getTemplate(value);
+  if (template.kind !== 'template' || template.single === undefined) return undefined;
+  const content = template.single.content;
+  if (content.length !== 1 || content[0]!.kind !== 'text') return undefined;
+  const expression = content[0]!.text.trim();
+  return expression === '@' || expression === '' ? undefined : expression;
 }
 
 /** Cheap pre-check so documents without any `{{` are returned without a rewrite walk. */

@@ -1,0 +1,103 @@
+import type { GroupVersionKind } from '../core/types';
+import type { MatchResources, ResourceFilter, Rule } from '../policy/types';
+import { wildcardMatch } from '../values/wildcard';
+import { kindSelectorMatches, parseKind } from './kind';
+import { checkSelector } from './label-selector';
+import { gvkOf, resourceNameOf, resourceNamespaceOf, stringMapAt, type MatchRequest } from './request';
+import { isZeroDescription, namespaceMatches } from './resource-filter';
+
+/** Whether a rule applies to a request: `ruleMatches(...).matched`, decided without reasons. */
+export type RuleMatcher = (request: MatchRequest, policyNamespace?: string) => boolean;
+
+/** A filter's resource checks prepared once; `zero` filters have nothing to check. */
+interface FilterCheck {
+  readonly zero: boolean;
+  holds(request: MatchRequest, gvk: GroupVersionKind): boolean;
+}
+
+/** The resource-description fields a prepared filter checks; any other set field leaves the rule to `ruleMatches`. */
+const PREPARED_FIELDS = new Set(['kinds', 'name', 'names', 'namespaces', 'operations', 'selector']);
+
+/**
+ * `ruleMatches` for rules whose filters only name kinds, names, namespaces, operations and label
+ * selectors (the common case): the kind entries are parsed once and the block logic is fixed.
+ * Returns undefined for any other rule (user info, annotations, namespace selectors), which the
+ * interpreter then matches.
+ */
+export function compileRuleMatch(rule: Rule): RuleMatcher | undefined {
+  const match = compileBlock(rule.match);
+  const exclude = rule.exclude ? compileBlock(rule.exclude) : undefined;
+  if (!match || (rule.exclude && !exclude)) return undefined;
+  return (request, policyNamespace) => {
+    const resource = request.resource;
+    if (!resource) return false;
+    if (policyNamespace && policyNamespace !== resourceNamespaceOf(resource)) return false;
+    const gvk = request.requestKind ?? gvkOf(resource);
+    const holds = (filter: FilterCheck) => !filter.zero && filter.holds(request, gvk);
+    if (!match.every ? !match.filters.some(holds) : !match.filters.every(holds)) return false;
+    if (!exclude) return true;
+    return exclude.every ? !exclude.filters.every(holds) : !exclude.filters.some(holds);
+  };
+}
+
+/**
+ * A match/exclude block as one list: `any` (one filter), `all` (every filter) or the legacy single
+ * filter. In a match, a zero filter never holds ("match cannot be empty"); in an exclude it never
+ * excludes: both read as "does not hold".
+ */
+function compileBlock(block: MatchResources | undefined): { every: boolean; filters: FilterCheck[] } | undefined {
+  const source = block ?? {};
+  const every = !(source.any && source.any.length > 0) && Boolean(source.all && source.all.length > 0);
+  const filters =
+    source.any && source.any.length > 0
+      ? source.any
+      : source.all && source.all.length > 0
+        ? source.all
+        : [
+            {
+              resources: source.resources,
+              roles: source.roles,
+              clusterRoles: source.clusterRoles,
+              subjects: source.subjects,
+            },
+          ];
+  const checks: FilterCheck[] = [];
+  for (const filter of filters) {
+    const check = compileFilter(filter ?? {});
+    if (!check) return undefined;
+    checks.push(check);
+  }
+  return { every, filters: checks };
+}
+
+function compileFilter(filter: ResourceFilter): FilterCheck | undefined {
+  if ([filter.roles, filter.clusterRoles, filter.subjects].some((value) => value !== undefined && value !== null))
+    return undefined;
+  const rd = filter.resources ?? {};
+  const setFields = Object.entries(rd).filter(([, value]) => value !== undefined && value !== null);
+  if (setFields.some(([field]) => !PREPARED_FIELDS.has(field))) return undefined;
+  const kinds = rd.kinds && rd.kinds.length > 0 ? rd.kinds.map(parseKind) : undefined;
+  const operations = rd.operations && rd.operations.length > 0 ? rd.operations : undefined;
+  const names = rd.names && rd.names.length > 0 ? rd.names : undefined;
+  const namespaces = rd.namespaces && rd.namespaces.length > 0 ? rd.namespaces : undefined;
+  const { name, selector } = rd;
+  return {
+    zero: isZeroDescription(filter.resources),
+    holds: (request, gvk) => {
+      if (operations && !operations.includes(request.operation)) return false;
+      const subresource = request.subresource ?? '';
+      if (kinds && !kinds.some((kind) => kindSelectorMatches(kind, gvk, subresource, true))) return false;
+      if (name || names) {
+        const resourceName = resourceNameOf(request.resource);
+        if (name && !wildcardMatch(name, resourceName)) return false;
+        if (names && !names.some((pattern) => wildcardMatch(pattern, resourceName))) return false;
+      }
+      if (namespaces && !namespaceMatches(namespaces, request)) return false;
+      if (selector !== undefined && selector !== null) {
+        const result = checkSelector(selector, stringMapAt(request.resource, 'labels'));
+        if (result.error !== undefined || !result.matched) return false;
+      }
+      return true;
+    },
+  };
+}
