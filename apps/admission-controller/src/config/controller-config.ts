@@ -91,6 +91,16 @@ export class ControllerConfig extends WebhookServerConfig {
   @Max(64)
   auditWorkers = 8;
 
+  /**
+   * Worker threads evaluating reviews and their audits. Unset: one per usable core (CPU affinity
+   * and cgroup quota), none on one core; 0: everything in-process on the main thread.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(64)
+  webhookWorkers?: number;
+
   /** Admission reports waiting to be written; beyond it they are dropped and counted. */
   @IsInt()
   @Min(0)
@@ -147,6 +157,7 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_WEBHOOK_MONITOR_INTERVAL_MS: ['webhookMonitorIntervalMs', 'int'],
   EDICT_AUDIT_QUEUE_SIZE: ['auditQueueSize', 'int'],
   EDICT_AUDIT_WORKERS: ['auditWorkers', 'int'],
+  EDICT_WEBHOOK_WORKERS: ['webhookWorkers', 'int'],
   EDICT_REPORT_QUEUE_SIZE: ['reportQueueSize', 'int'],
   EDICT_MAX_ADMISSION_REPORTS: ['maxAdmissionReports', 'int'],
   EDICT_BACKGROUND_USERNAME: ['backgroundUsername', 'string'],
