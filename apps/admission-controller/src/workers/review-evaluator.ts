@@ -22,7 +22,9 @@ export class ReviewEvaluator {
   private generation = 0;
   private config?: AdmissionConfig;
 
-  constructor(private readonly post: (message: FromWorker) => void) {}
+  constructor(private readonly post: (message: FromWorker) => void) {
+    post({ type: 'ready' });
+  }
 
   handle(message: ToWorker): void {
     if (message.type === 'policies') {

@@ -1,8 +1,9 @@
 /**
  * The messages between the main thread and a review worker. The main thread keeps the worker's
  * policies and admission config current (`policies`, `config`, in order before any review that
- * needs them: a port delivers in order) and sends each review with what it read for it; the worker
- * answers the decision first, then, for an admitted review with audits, their results.
+ * needs them: a port delivers in order) and sends each review with what it read for it. The worker
+ * says `ready` once loaded, answers each decision first, then, for an admitted review with audits,
+ * their results.
  */
 import type {
   AdmissionConfig,
@@ -60,6 +61,7 @@ export interface WireOutcome {
  * context, image data, cluster resources, access reviews); the main thread evaluates it instead.
  */
 export type FromWorker =
+  | { readonly type: 'ready' }
   | { readonly type: 'decided'; readonly id: number; readonly outcome: WireOutcome; readonly evaluations: PolicyEvaluation[] }
   | { readonly type: 'decided'; readonly id: number; readonly inProcess: true }
   | { readonly type: 'failed'; readonly id: number; readonly message: string; readonly deadline: boolean }

@@ -51,6 +51,8 @@ export interface WorkerScript {
 interface Slot {
   readonly worker: Worker;
   readonly reviews: Set<number>;
+  /** Loaded: until then reviews go to the other workers (or stay in-process). */
+  ready: boolean;
   /** Set once the thread is gone (crashed, replaced or closed). */
   gone: boolean;
 }
@@ -80,6 +82,7 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
   private readonly pending = new Map<number, Pending>();
   private readonly idle: Array<() => void> = [];
   private readonly script: WorkerScript;
+  private readonly answered = { byWorkers: 0, inProcess: 0 };
   private nextId = 1;
   private synced: PolicySnapshot = PolicySnapshot.empty();
   private config?: AdmissionConfig;
@@ -114,9 +117,14 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
     for (let i = 0; i < this.options.size; i++) this.spawn();
   }
 
-  /** Live workers. */
+  /** Workers ready for reviews. */
   get size(): number {
-    return this.slots.length;
+    return this.slots.filter((slot) => slot.ready).length;
+  }
+
+  /** Reviews decided by a worker, and in-process (no worker up, or context only the main thread has). */
+  counts(): { readonly byWorkers: number; readonly inProcess: number } {
+    return { ...this.answered };
   }
 
   /** The decision of a review, by a worker when one is up, else (or when context is needed) in-process. */
@@ -128,7 +136,7 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
     deadlineAt: number,
   ): Promise<ReviewOutcome> {
     const slot = this.leastBusy();
-    if (!slot) return decideReview(kind, failurePolicy, request, inputs);
+    if (!slot) return this.inProcess(kind, failurePolicy, request, inputs);
     if (inputs.snapshot.generation > this.synced.generation) this.syncTo(inputs.snapshot);
     if (inputs.config !== this.config) this.broadcast({ type: 'config', config: (this.config = inputs.config) });
     const id = this.nextId++;
@@ -195,13 +203,13 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
 
   private leastBusy(): Slot | undefined {
     let best: Slot | undefined;
-    for (const slot of this.slots) if (!best || slot.reviews.size < best.reviews.size) best = slot;
+    for (const slot of this.slots) if (slot.ready && (!best || slot.reviews.size < best.reviews.size)) best = slot;
     return best;
   }
 
   private spawn(): void {
     const worker = new Worker(this.script.path, { workerData: this.script.workerData });
-    const slot: Slot = { worker, reviews: new Set(), gone: false };
+    const slot: Slot = { worker, reviews: new Set(), ready: false, gone: false };
     this.slots.push(slot);
     // A new worker starts from nothing: the whole current state first.
     worker.postMessage({
@@ -209,7 +217,7 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
       sync: policySync(PolicySnapshot.empty(), this.synced, this.cache.settings()),
     } satisfies ToWorker);
     if (this.config) worker.postMessage({ type: 'config', config: this.config } satisfies ToWorker);
-    worker.on('message', (message: FromWorker) => this.receive(message));
+    worker.on('message', (message: FromWorker) => (message.type === 'ready' ? (slot.ready = true) : this.receive(message)));
     worker.on('error', (error) => this.logger.error(`review worker failed: ${error.stack ?? error.message}`));
     worker.on('exit', (code) => this.exited(slot, code));
   }
@@ -231,7 +239,7 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
     void slot.worker.terminate();
   }
 
-  private receive(message: FromWorker): void {
+  private receive(message: Exclude<FromWorker, { type: 'ready' }>): void {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     if (message.type === 'failed') {
@@ -244,9 +252,10 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
       clearTimeout(pending.stuck);
       if ('inProcess' in message) {
         this.done(message.id);
-        decided.resolve(decideReview(pending.kind, pending.failurePolicy, pending.request, pending.inputs));
+        decided.resolve(this.inProcess(pending.kind, pending.failurePolicy, pending.request, pending.inputs));
         return;
       }
+      this.answered.byWorkers += 1;
       this.record(message.evaluations, pending.facts);
       decided.resolve(this.outcomeOf(pending, message.outcome));
       if (!pending.after) this.done(message.id);
@@ -276,6 +285,16 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
     // Nobody may ask for the audits (a dropped after-admission job); their failure is then no one's.
     audits.catch(() => undefined);
     return { decision, policies, validation: { ...rest, after: () => audits } };
+  }
+
+  private inProcess(
+    kind: ReviewKind,
+    failurePolicy: FailurePolicy,
+    request: AdmissionRequest,
+    inputs: ReviewInputs,
+  ): Promise<ReviewOutcome> {
+    this.answered.inProcess += 1;
+    return decideReview(kind, failurePolicy, request, inputs);
   }
 
   /** A worker's audits read context only the main thread has: the main thread runs them. */

@@ -1,11 +1,14 @@
 // A review worker started from the TypeScript sources (specs run the controller unbundled): compiles
-// each .ts file with SWC as it is required and resolves tsconfig's @edict/* aliases, then loads the
-// entry named by workerData.entry. A bundled controller starts its bundled review-worker.js instead.
+// each .ts file with TypeScript's transpiler as it is required and resolves tsconfig's @edict/*
+// aliases, then loads the entry named by workerData.entry. (Not SWC: a native addon loaded again in
+// a new thread after another was terminated crashes the process.) A bundled controller starts its
+// bundled review-worker.js instead.
 const Module = require('node:module');
-const { existsSync, readFileSync } = require('node:fs');
+const { createHash } = require('node:crypto');
+const { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
 const { dirname, join, resolve } = require('node:path');
-const { workerData } = require('node:worker_threads');
-const { transformSync } = require('@swc/core');
+const { threadId, workerData } = require('node:worker_threads');
 
 let root = __dirname;
 while (!existsSync(join(root, 'tsconfig.json'))) root = dirname(root);
@@ -25,16 +28,31 @@ const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, parent, ...rest) {
   return typescriptFile(request, parent) ?? resolveFilename.call(this, request, parent, ...rest);
 };
-Module._extensions['.ts'] = (module, filename) => {
-  const { code } = transformSync(readFileSync(filename, 'utf8'), {
-    filename,
-    module: { type: 'commonjs' },
-    jsc: {
-      target: 'es2022',
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
+// Transpiled files are kept by content hash: each worker of a spec would otherwise redo them all.
+const cacheDir = join(tmpdir(), 'edict-typescript-worker');
+mkdirSync(cacheDir, { recursive: true });
+
+function transpile(source, filename) {
+  const cached = join(cacheDir, `${createHash('sha256').update(filename).update(source).digest('hex')}.js`);
+  if (existsSync(cached)) return readFileSync(cached, 'utf8');
+  const ts = require('typescript');
+  const { outputText } = ts.transpileModule(source, {
+    fileName: filename,
+    compilerOptions: {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+      esModuleInterop: true,
     },
   });
-  module._compile(code, filename);
+  const partial = `${cached}.${process.pid}.${threadId}`;
+  writeFileSync(partial, outputText);
+  renameSync(partial, cached);
+  return outputText;
+}
+
+Module._extensions['.ts'] = (module, filename) => {
+  module._compile(transpile(readFileSync(filename, 'utf8'), filename), filename);
 };
 require(workerData.entry);
