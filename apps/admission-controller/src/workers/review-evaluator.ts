@@ -4,7 +4,13 @@
  * cluster-backed context marks the review `inProcess` and the main thread evaluates it instead, so
  * a worker never answers with less context than the in-process path had.
  */
-import { deadlineAfter, Engine, EvaluationDeadlineExceeded, type CompiledPolicy, type PolicyResponse } from '@edict/engine';
+import {
+  deadlineAfter,
+  Engine,
+  EvaluationDeadlineExceeded,
+  type CompiledPolicy,
+  type PolicyResponse,
+} from '@edict/engine';
 import type { AdmissionConfig, AdmissionEngine } from '@edict/admission';
 import { PolicyStore } from '@edict/policy';
 import { decideReview, type ReviewOutcome } from '../webhooks/review-decision';
@@ -60,7 +66,12 @@ export class ReviewEvaluator {
     }
     if (reads.needed) return this.post({ type: 'decided', id, inProcess: true });
     const after = job.request.dryRun === true ? undefined : outcome.validation?.after;
-    this.post({ type: 'decided', id, outcome: wireOutcome(outcome, after !== undefined), evaluations: [...evaluations] });
+    this.post({
+      type: 'decided',
+      id,
+      outcome: wireOutcome(outcome, after !== undefined),
+      evaluations: [...evaluations],
+    });
     if (!after) return;
     // The audits run once the answer is posted, as the in-process path runs them after answering.
     evaluations.length = 0;
@@ -82,7 +93,12 @@ export class ReviewEvaluator {
     const engine = new Engine({
       exceptions: () => this.store.snapshot().exceptions,
       limits: () => config.limits,
-      loaders: { configMap: unavailable, apiCall: unavailable, globalReference: unavailable, imageRegistry: unavailable },
+      loaders: {
+        configMap: unavailable,
+        apiCall: unavailable,
+        globalReference: unavailable,
+        imageRegistry: unavailable,
+      },
       resources: { get: unavailable, list: unavailable, namespaced: unavailable },
       accessReviewer: { review: unavailable },
     });

@@ -62,9 +62,19 @@ export interface WireOutcome {
  */
 export type FromWorker =
   | { readonly type: 'ready' }
-  | { readonly type: 'decided'; readonly id: number; readonly outcome: WireOutcome; readonly evaluations: PolicyEvaluation[] }
+  | {
+      readonly type: 'decided';
+      readonly id: number;
+      readonly outcome: WireOutcome;
+      readonly evaluations: PolicyEvaluation[];
+    }
   | { readonly type: 'decided'; readonly id: number; readonly inProcess: true }
   | { readonly type: 'failed'; readonly id: number; readonly message: string; readonly deadline: boolean }
-  | { readonly type: 'after'; readonly id: number; readonly after: AfterAdmission; readonly evaluations: PolicyEvaluation[] }
+  | {
+      readonly type: 'after';
+      readonly id: number;
+      readonly after: AfterAdmission;
+      readonly evaluations: PolicyEvaluation[];
+    }
   | { readonly type: 'after'; readonly id: number; readonly inProcess: true }
   | { readonly type: 'after'; readonly id: number; readonly error: string };

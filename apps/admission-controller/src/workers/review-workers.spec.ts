@@ -21,8 +21,17 @@ function cacheOf(store: PolicyStore) {
   return { snapshot: () => store.snapshot(), settings: () => store.settings(), onChange: () => () => undefined };
 }
 
-function inputsOf(store: PolicyStore, engine = new Engine({ exceptions: () => store.snapshot().exceptions })): ReviewInputs {
-  return { snapshot: store.snapshot(), config, engine, namespaceLabels: { team: 'a' }, deadline: deadlineAfter(10_000) };
+function inputsOf(
+  store: PolicyStore,
+  engine = new Engine({ exceptions: () => store.snapshot().exceptions }),
+): ReviewInputs {
+  return {
+    snapshot: store.snapshot(),
+    config,
+    engine,
+    namespaceLabels: { team: 'a' },
+    deadline: deadlineAfter(10_000),
+  };
 }
 
 let uid = 0;
@@ -61,7 +70,10 @@ const sourceWorker = (entry: string): WorkerScript => ({
 
 let pools: ReviewWorkers[] = [];
 async function pool(store: PolicyStore, size = 2, script?: WorkerScript): Promise<ReviewWorkers> {
-  const workers = new ReviewWorkers({ size, recordPolicy: () => undefined, ...(script ? { script } : {}) }, cacheOf(store));
+  const workers = new ReviewWorkers(
+    { size, recordPolicy: () => undefined, ...(script ? { script } : {}) },
+    cacheOf(store),
+  );
   workers.start();
   pools.push(workers);
   await expect.poll(() => workers.size, { timeout: 30_000 }).toBe(size);
@@ -117,8 +129,12 @@ describe('ReviewWorkers', () => {
         for (const [kind, failurePolicy] of PATHS) {
           const inputs = inputsOf(store);
           const expected = await comparable(await decideReview(kind, failurePolicy, request, inputs));
-          const actual = await comparable(await workers.decide(kind, failurePolicy, request, inputs, performance.now() + 10_000));
-          expect(actual, `${file} ${resource.kind}/${resource.metadata?.name} ${kind}/${failurePolicy}`).toEqual(expected);
+          const actual = await comparable(
+            await workers.decide(kind, failurePolicy, request, inputs, performance.now() + 10_000),
+          );
+          expect(actual, `${file} ${resource.kind}/${resource.metadata?.name} ${kind}/${failurePolicy}`).toEqual(
+            expected,
+          );
           compared += 1;
         }
       }
@@ -136,7 +152,13 @@ describe('ReviewWorkers', () => {
     const store = new PolicyStore();
     store.upsertPolicy(DENY_PRIVILEGED);
     const workers = await pool(store, 1);
-    const first = await workers.decide('validate', 'Fail', create(privilegedPod), inputsOf(store), performance.now() + 10_000);
+    const first = await workers.decide(
+      'validate',
+      'Fail',
+      create(privilegedPod),
+      inputsOf(store),
+      performance.now() + 10_000,
+    );
     expect(first.decision.allowed).toBe(false);
     expect(first.decision.message).toContain('first message');
 
@@ -147,11 +169,23 @@ describe('ReviewWorkers', () => {
     changed.metadata.resourceVersion = '2';
     changed.spec.rules[0]!.validate.message = 'second message';
     store.upsertPolicy(changed as unknown as Policy);
-    const second = await workers.decide('validate', 'Fail', create(privilegedPod), inputsOf(store), performance.now() + 10_000);
+    const second = await workers.decide(
+      'validate',
+      'Fail',
+      create(privilegedPod),
+      inputsOf(store),
+      performance.now() + 10_000,
+    );
     expect(second.decision.message).toContain('second message');
 
     store.removePolicy(DENY_PRIVILEGED);
-    const third = await workers.decide('validate', 'Fail', create(privilegedPod), inputsOf(store), performance.now() + 10_000);
+    const third = await workers.decide(
+      'validate',
+      'Fail',
+      create(privilegedPod),
+      inputsOf(store),
+      performance.now() + 10_000,
+    );
     expect(third.decision).toEqual({ allowed: true });
     expect(workers.counts()).toEqual({ byWorkers: 3, inProcess: 0 });
   }, 60_000);
@@ -172,7 +206,12 @@ describe('ReviewWorkers', () => {
         ],
       },
     } as unknown as Policy);
-    const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { reason: 'the ConfigMap' } };
+    const configMap = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'settings' },
+      data: { reason: 'the ConfigMap' },
+    };
     const engine = new Engine({
       loaders: {
         configMap: () => configMap,
@@ -182,7 +221,13 @@ describe('ReviewWorkers', () => {
       },
     });
     const workers = await pool(store, 1);
-    const outcome = await workers.decide('validate', 'Fail', create(privilegedPod), inputsOf(store, engine), performance.now() + 10_000);
+    const outcome = await workers.decide(
+      'validate',
+      'Fail',
+      create(privilegedPod),
+      inputsOf(store, engine),
+      performance.now() + 10_000,
+    );
     expect(outcome.decision.allowed).toBe(false);
     expect(outcome.decision.message).toContain('blocked by the ConfigMap');
     expect(workers.counts()).toEqual({ byWorkers: 0, inProcess: 1 });
@@ -196,10 +241,22 @@ describe('ReviewWorkers', () => {
       workers.decide('validate', 'Fail', create(privilegedPod, 'crash'), inputsOf(store), performance.now() + 10_000),
     ).rejects.toThrow(/review worker exited \(code 3\)/);
     // Meanwhile (no worker up) and after the replacement, reviews are answered.
-    const answered = await workers.decide('validate', 'Fail', create(privilegedPod), inputsOf(store), performance.now() + 10_000);
+    const answered = await workers.decide(
+      'validate',
+      'Fail',
+      create(privilegedPod),
+      inputsOf(store),
+      performance.now() + 10_000,
+    );
     expect(answered.decision.allowed).toBe(false);
     await expect.poll(() => workers.size, { timeout: 20_000 }).toBe(1);
-    const byReplacement = await workers.decide('validate', 'Fail', create(privilegedPod), inputsOf(store), performance.now() + 10_000);
+    const byReplacement = await workers.decide(
+      'validate',
+      'Fail',
+      create(privilegedPod),
+      inputsOf(store),
+      performance.now() + 10_000,
+    );
     expect(byReplacement.decision.message).toContain('first message');
   }, 60_000);
 

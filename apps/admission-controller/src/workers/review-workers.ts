@@ -217,7 +217,9 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
       sync: policySync(PolicySnapshot.empty(), this.synced, this.cache.settings()),
     } satisfies ToWorker);
     if (this.config) worker.postMessage({ type: 'config', config: this.config } satisfies ToWorker);
-    worker.on('message', (message: FromWorker) => (message.type === 'ready' ? (slot.ready = true) : this.receive(message)));
+    worker.on('message', (message: FromWorker) =>
+      message.type === 'ready' ? (slot.ready = true) : this.receive(message),
+    );
     worker.on('error', (error) => this.logger.error(`review worker failed: ${error.stack ?? error.message}`));
     worker.on('exit', (code) => this.exited(slot, code));
   }
@@ -329,6 +331,9 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
 /** The bundled worker beside the bundle; from the sources (a test runner), the sources compiled on load. */
 function defaultScript(): WorkerScript {
   if (__filename.endsWith('.ts'))
-    return { path: join(__dirname, 'typescript-worker.js'), workerData: { entry: join(__dirname, 'review-worker.main.ts') } };
+    return {
+      path: join(__dirname, 'typescript-worker.js'),
+      workerData: { entry: join(__dirname, 'review-worker.main.ts') },
+    };
   return { path: join(__dirname, 'review-worker.js') };
 }

@@ -3,6 +3,8 @@
 // aliases, then loads the entry named by workerData.entry. (Not SWC: a native addon loaded again in
 // a new thread after another was terminated crashes the process.) A bundled controller starts its
 // bundled review-worker.js instead.
+/* eslint-disable @typescript-eslint/no-require-imports */
+/* global __dirname */
 const Module = require('node:module');
 const { createHash } = require('node:crypto');
 const { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
