@@ -11,22 +11,28 @@ import {
   type CompiledPolicy,
   type PolicyResponse,
 } from '@edict/engine';
-import type { AdmissionConfig, AdmissionEngine } from '@edict/admission';
+import type { AdmissionConfig, AdmissionEngine, AfterAdmission } from '@edict/admission';
 import { PolicyStore } from '@edict/policy';
 import { decideReview, type ReviewOutcome } from '../webhooks/review-decision';
 import type { PolicyResult } from '../metrics/admission-metrics';
 import { applyPolicySync } from './policy-sync';
 import type { FromWorker, PolicyEvaluation, ReviewJob, ToWorker, WireOutcome } from './review-protocol';
 
-/** Set when an evaluation reached for context only the main thread has. */
-interface ContextReads {
-  needed: boolean;
+/** What one review's evaluations did: their metrics, and whether one reached for main-thread context. */
+interface ReviewTrace {
+  contextNeeded: boolean;
+  evaluations: PolicyEvaluation[];
 }
+
+/** Audits a worker holds back for its decisions; beyond it an audit is refused (and logged by the main thread). */
+const MAX_QUEUED_AUDITS = 10_000;
 
 export class ReviewEvaluator {
   private readonly store = new PolicyStore();
   private generation = 0;
   private config?: AdmissionConfig;
+  private readonly audits: Array<() => Promise<void>> = [];
+  private auditing = false;
 
   constructor(private readonly post: (message: FromWorker) => void) {
     post({ type: 'ready' });
@@ -42,8 +48,7 @@ export class ReviewEvaluator {
 
   private async review(job: ReviewJob): Promise<void> {
     const { id } = job;
-    const reads: ContextReads = { needed: false };
-    const evaluations: PolicyEvaluation[] = [];
+    const trace: ReviewTrace = { contextNeeded: false, evaluations: [] };
     let outcome: ReviewOutcome;
     try {
       const config = this.config;
@@ -52,7 +57,7 @@ export class ReviewEvaluator {
       outcome = await decideReview(job.kind, job.failurePolicy, job.request, {
         snapshot: this.store.snapshot(),
         config,
-        engine: this.engine(config, reads, evaluations),
+        engine: this.engine(config, trace),
         namespaceLabels: job.namespaceLabels,
         roles: job.roles,
         backgroundUsername: job.backgroundUsername,
@@ -64,30 +69,53 @@ export class ReviewEvaluator {
       this.post({ type: 'failed', id, message: error instanceof Error ? error.message : String(error), deadline });
       return;
     }
-    if (reads.needed) return this.post({ type: 'decided', id, inProcess: true });
+    if (trace.contextNeeded) return this.post({ type: 'decided', id, inProcess: true });
     const after = job.request.dryRun === true ? undefined : outcome.validation?.after;
     this.post({
       type: 'decided',
       id,
       outcome: wireOutcome(outcome, after !== undefined),
-      evaluations: [...evaluations],
+      evaluations: trace.evaluations,
     });
     if (!after) return;
-    // The audits run once the answer is posted, as the in-process path runs them after answering.
-    evaluations.length = 0;
+    if (this.audits.length >= MAX_QUEUED_AUDITS) {
+      this.post({ type: 'after', id, error: `the review worker's audit backlog is full (${MAX_QUEUED_AUDITS})` });
+      return;
+    }
+    this.audits.push(() => this.audit(id, after, trace));
+    this.runAudits();
+  }
+
+  /**
+   * Audits wait for the decisions: one runs per event-loop turn, after the reviews that arrived, as
+   * the in-process path answers first and audits from its queue.
+   */
+  private runAudits(): void {
+    if (this.auditing) return;
+    this.auditing = true;
+    setImmediate(async () => {
+      await this.audits.shift()?.();
+      this.auditing = false;
+      if (this.audits.length > 0) this.runAudits();
+    });
+  }
+
+  private async audit(id: number, after: () => Promise<AfterAdmission>, trace: ReviewTrace): Promise<void> {
+    trace.contextNeeded = false;
+    trace.evaluations = [];
     try {
       const result = await after();
-      if (reads.needed) this.post({ type: 'after', id, inProcess: true });
-      else this.post({ type: 'after', id, after: result, evaluations });
+      if (trace.contextNeeded) this.post({ type: 'after', id, inProcess: true });
+      else this.post({ type: 'after', id, after: result, evaluations: trace.evaluations });
     } catch (error) {
       this.post({ type: 'after', id, error: error instanceof Error ? error.message : String(error) });
     }
   }
 
   /** One engine per review, so context reads and timings belong to it even when reviews interleave. */
-  private engine(config: AdmissionConfig, reads: ContextReads, evaluations: PolicyEvaluation[]): AdmissionEngine {
+  private engine(config: AdmissionConfig, trace: ReviewTrace): AdmissionEngine {
     const unavailable = (): never => {
-      reads.needed = true;
+      trace.contextNeeded = true;
       throw new Error('context is read on the main thread');
     };
     const engine = new Engine({
@@ -107,7 +135,7 @@ export class ReviewEvaluator {
       async (compiled: CompiledPolicy, ...rest: never[]): Promise<R> => {
         const started = performance.now();
         const response = await evaluate(compiled, ...rest);
-        evaluations.push({
+        trace.evaluations.push({
           response: policyResult(response),
           background: compiled.policy.spec.background !== false,
           seconds: (performance.now() - started) / 1000,
