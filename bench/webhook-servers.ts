@@ -34,9 +34,9 @@ export interface ClusterReport {
   policies: string[];
 }
 
-/** The controller's input: the cluster, and its review workers (unset: one per core, as deployed). */
+/** The controller's input: the cluster, and its review workers (EDICT_WEBHOOK_WORKERS: a count or `auto`). */
 export interface ControllerInput extends ClusterReport {
-  webhookWorkers?: number;
+  webhookWorkers: string;
 }
 
 export interface ControllerReport {
@@ -102,7 +102,7 @@ const controller: ChildRoleRunner = {
         auditQueueSize: AUDIT_QUEUE_SIZE,
         reportQueueSize: AUDIT_QUEUE_SIZE,
         maxAdmissionReports: AUDIT_QUEUE_SIZE,
-        ...(webhookWorkers !== undefined ? { webhookWorkers } : {}),
+        webhookWorkers,
       },
     );
     const running = await startController(config, { logger: ['error'] });

@@ -156,9 +156,9 @@ export async function runWebhookSuite(seconds: number, warmupSeconds: number): P
   try {
     const cluster = await start<ClusterReport>('cluster', {});
     // The reference controller evaluates on its main thread; the second one spreads reviews over
-    // review workers sized from the machine's cores, as a deployed controller does by default.
-    const inProcess = await start<ControllerReport>('controller', { ...cluster.report, webhookWorkers: 0 });
-    const withWorkers = await start<ControllerReport>('controller', cluster.report);
+    // review workers sized from the machine's cores (EDICT_WEBHOOK_WORKERS=auto).
+    const inProcess = await start<ControllerReport>('controller', { ...cluster.report, webhookWorkers: '0' });
+    const withWorkers = await start<ControllerReport>('controller', { ...cluster.report, webhookWorkers: 'auto' });
     const bare = await start<BareReport>('bare', {
       keyPem: inProcess.report.keyPem,
       certChainPem: inProcess.report.certChainPem,

@@ -8,11 +8,12 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
 const CGROUP_CPU_MAX = '/sys/fs/cgroup/cpu.max';
+const MAX_WORKERS = 64;
 
-/** The workers to start: the setting when given (0 = evaluate in-process), else one per usable core. */
-export function reviewWorkerCount(setting: number | undefined, cores: number = usableCores()): number {
-  if (setting !== undefined) return setting;
-  return cores >= 2 ? cores : 0;
+/** The workers to start: the setting's count (0: evaluate in-process), or for `auto` one per usable core (at most 64). */
+export function reviewWorkerCount(setting: string, cores: number = usableCores()): number {
+  if (setting !== 'auto') return Number(setting);
+  return cores >= 2 ? Math.min(MAX_WORKERS, cores) : 0;
 }
 
 /** Cores this process may use: affinity, capped by the cgroup quota when one is set. */
