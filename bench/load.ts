@@ -51,6 +51,8 @@ export interface LoadPoint {
   /** CPU used over the point, as a share of one core: the server's process and this one (the generator). */
   serverCpu: number;
   generatorCpu: number;
+  /** Server CPU per request, its deferred work (the settle after each turn) included. */
+  serverCpuMsPerRequest: number;
   /** Mean time `settle` waited after a turn (includes its polling). */
   settleMsPerTurn?: number;
 }
@@ -60,6 +62,8 @@ interface Slice {
   seconds: number;
   latencies: number[];
   serverCpuMicros: number;
+  /** Server CPU until the deferred work was done (the turn and its settle). */
+  settledCpuMicros: number;
   generatorCpuMicros: number;
   wallMicros: number;
   settleMs?: number;
@@ -100,14 +104,16 @@ async function runSlice(target: LoadTarget, options: LoadOptions, seconds: numbe
   };
   if (Object.values(problems).some((count) => count > 0))
     throw new Error(`${target.name} at ${options.connections} connections: ${JSON.stringify(problems)}`);
+  const settleMs = target.settle ? await target.settle() : undefined;
   return {
     requests: result['2xx'],
     seconds: result.duration,
     latencies,
     serverCpuMicros,
+    settledCpuMicros: (await target.process.cpuMicros()) - serverCpuBefore,
     generatorCpuMicros: generatorCpu.user + generatorCpu.system,
     wallMicros,
-    ...(target.settle ? { settleMs: await target.settle() } : {}),
+    ...(settleMs !== undefined ? { settleMs } : {}),
   };
 }
 
@@ -139,6 +145,7 @@ function summarize(name: string, connections: number, slices: readonly Slice[]):
     p99Ms: percentile(latencies, 0.99),
     serverCpu: sum((slice) => slice.serverCpuMicros) / wall,
     generatorCpu: sum((slice) => slice.generatorCpuMicros) / wall,
+    serverCpuMsPerRequest: sum((slice) => slice.settledCpuMicros) / 1000 / sum((slice) => slice.requests),
     ...(slices.some((slice) => slice.settleMs !== undefined)
       ? { settleMsPerTurn: sum((slice) => slice.settleMs ?? 0) / slices.length }
       : {}),

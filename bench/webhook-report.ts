@@ -24,7 +24,7 @@ export function formatWebhookSuite(suite: WebhookSuite, seconds: number, warmupS
       `  WARNING: ${missing.length} of ${suite.policies} policies were never evaluated (${missing.join(', ')}): ` +
         `the webhook figures below do not include them`,
     );
-  out.push('  both servers give the same answer, byte for byte (checked on every measured response, its uid aside)');
+  out.push('  all servers give the same answer, byte for byte (checked on every measured response, its uid aside)');
 
   const bareAt = (connections: number) =>
     suite.rows.find((row) => row.connections === connections && row.name.startsWith('bare'))!;
@@ -38,6 +38,7 @@ export function formatWebhookSuite(suite: WebhookSuite, seconds: number, warmupS
         'p50 ms',
         'p99 ms',
         'server CPU',
+        'CPU ms/req',
         'load CPU',
         'req/s × bare',
         'p99 × bare',
@@ -50,6 +51,7 @@ export function formatWebhookSuite(suite: WebhookSuite, seconds: number, warmupS
         row.p50Ms.toFixed(2),
         row.p99Ms.toFixed(2),
         `${Math.round(row.serverCpu * 100)}%`,
+        row.serverCpuMsPerRequest.toFixed(3),
         `${Math.round(row.generatorCpu * 100)}%`,
         (row.requestsPerSecond / bareAt(row.connections).requestsPerSecond).toFixed(2),
         (row.p99Ms / bareAt(row.connections).p99Ms).toFixed(2),
@@ -58,12 +60,13 @@ export function formatWebhookSuite(suite: WebhookSuite, seconds: number, warmupS
   );
   out.push(
     'requests/s: answered and their audits done (the time to drain the audit backlog after each turn counts); ' +
-      'answers/s: answered per second of the turns alone; CPU columns: share of one core during the turns',
+      'answers/s: answered per second of the turns alone; CPU columns: share of one core during the turns; ' +
+      "CPU ms/req: the server process's CPU (all its threads) per request, its audit backlog included",
   );
   for (const point of suite.coverage) {
-    const row = suite.rows.find((r) => r.connections === point.connections && r.settleMsPerTurn !== undefined);
+    const row = suite.rows.find((r) => r.connections === point.connections && r.name === point.name);
     out.push(
-      `webhook at ${point.connections} connections: ${point.reviews.toLocaleString('en-US')} reviews, ` +
+      `${point.name} at ${point.connections} connections: ${point.reviews.toLocaleString('en-US')} reviews, ` +
         `${point.ruleResultsPerReview.toFixed(2)} rule results per review (one review alone: ${suite.ruleResultsPerReview}), ` +
         `${point.auditDropped.toLocaleString('en-US')} audits dropped` +
         (row ? `; audit backlog drained ${Math.round(row.settleMsPerTurn!)} ms after each turn on average` : ''),
@@ -71,8 +74,12 @@ export function formatWebhookSuite(suite: WebhookSuite, seconds: number, warmupS
   }
   out.push(
     `in-memory API server process during the measurements: ${Math.round(suite.apiServerCpu * 100)}% of a core`,
-    `webhook / bare: throughput at 50 connections ${suite.throughputRatio.toFixed(2)}x ` +
-      `(answers alone ${suite.answersRatio.toFixed(2)}x), p99 at 10 connections ${suite.p99Ratio.toFixed(2)}x\n`,
+    ...suite.ratios.map(
+      (ratio) =>
+        `${ratio.name} / bare: throughput at 50 connections ${ratio.throughput.toFixed(2)}x ` +
+        `(answers alone ${ratio.answers.toFixed(2)}x), p99 at 10 connections ${ratio.p99.toFixed(2)}x`,
+    ),
+    '',
   );
   return out.join('\n');
 }

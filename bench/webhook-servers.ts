@@ -16,7 +16,7 @@ import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import { TlsMaterial } from '@edict/cert';
 import type { JsonObject } from '@edict/engine';
 import { PolicyCache, readCrdManifests } from '@edict/policy';
-import { loadControllerConfig, startController } from '@edict/admission-controller';
+import { loadControllerConfig, ReviewWorkers, reviewWorkerCount, startController } from '@edict/admission-controller';
 import type { ChildRoleRunner } from './child-process';
 import { sharedDir } from './shared-dir';
 
@@ -34,8 +34,15 @@ export interface ClusterReport {
   policies: string[];
 }
 
+/** The controller's input: the cluster, and its review workers (EDICT_WEBHOOK_WORKERS: a count or `auto`). */
+export interface ControllerInput extends ClusterReport {
+  webhookWorkers: string;
+}
+
 export interface ControllerReport {
   port: number;
+  /** Review worker threads up (0: reviews evaluated on the main thread). */
+  reviewWorkers: number;
   /** Valid policies in the controller's cache, and those it picks for a Pod CREATE on /validate/fail. */
   cachedPolicies: string[];
   invalidPolicies: string[];
@@ -78,7 +85,7 @@ const cluster: ChildRoleRunner = {
 
 const controller: ChildRoleRunner = {
   async start(input) {
-    const { url, policies } = input as ClusterReport;
+    const { url, policies, webhookWorkers } = input as ControllerInput;
     const config = loadControllerConfig(
       {},
       {
@@ -95,6 +102,7 @@ const controller: ChildRoleRunner = {
         auditQueueSize: AUDIT_QUEUE_SIZE,
         reportQueueSize: AUDIT_QUEUE_SIZE,
         maxAdmissionReports: AUDIT_QUEUE_SIZE,
+        webhookWorkers,
       },
     );
     const running = await startController(config, { logger: ['error'] });
@@ -104,9 +112,14 @@ const controller: ChildRoleRunner = {
     const deadline = Date.now() + 10_000;
     while (cache.policies().length + cache.invalidPolicies().length < policies.length && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
+    const workers = running.app.get(ReviewWorkers);
+    const expectedWorkers = reviewWorkerCount(config.webhookWorkers);
+    while (workers.size < expectedWorkers && Date.now() < deadline + 20_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const tls = running.app.get(TlsMaterial).current()!;
     const report: ControllerReport = {
       port: running.port,
+      reviewWorkers: workers.size,
       cachedPolicies: cache.policies().map((policy) => policy.name),
       invalidPolicies: cache
         .invalidPolicies()

@@ -1,10 +1,10 @@
 /**
- * The admission webhook over HTTPS with keep-alive, next to a bare Fastify HTTPS endpoint answering
- * the same review without policies, measured in the same run with the same load.
+ * The admission webhook over HTTPS with keep-alive, evaluating on its main thread and with review
+ * workers, next to a bare Fastify HTTPS endpoint answering the same review without policies,
+ * measured in the same run with the same load.
  *
- * Layout on the machine: the controller and the bare endpoint each run in a child process (Node
- * serves on one core), autocannon runs in this process, and the in-memory API server runs in a
- * third process. The API server is not in the request path: reviews go straight to the controller's
+ * Layout on the machine: the two controllers and the bare endpoint each run in a child process,
+ * autocannon runs in this process, and the in-memory API server runs in another process. The API server is not in the request path: reviews go straight to the controller's
  * `/validate/fail`, as the API server's webhook call would, and the controller reads its 17
  * policies from the cache its informers filled through the API.
  */
@@ -31,6 +31,7 @@ const SLICES = 4;
 
 /** What the controller did for the reviews of one load point (from its metrics). */
 export interface PointCoverage {
+  name: string;
   connections: number;
   reviews: number;
   ruleResultsPerReview: number;
@@ -46,14 +47,24 @@ export interface WebhookSuite {
   verification: Omit<Verification, 'expectBody'>;
   /** Rule results one review gives. */
   ruleResultsPerReview: number;
+  /** Per webhook (in-process, then with workers), per load point. */
   coverage: PointCoverage[];
   /** CPU the in-memory API server's process used during the measured points, as a share of one core. */
   apiServerCpu: number;
   rows: LoadPoint[];
-  /** Webhook / bare requests per second at 50 connections: with the audits done, and answers alone. */
-  throughputRatio: number;
-  answersRatio: number;
-  p99Ratio: number;
+  /** Review worker threads of the second controller (the first evaluates on its main thread). */
+  reviewWorkers: number;
+  ratios: WebhookRatios[];
+}
+
+/** One webhook's figures against the bare endpoint's. */
+export interface WebhookRatios {
+  name: string;
+  /** Requests per second at 50 connections: with the audits done, and answers alone. */
+  throughput: number;
+  answers: number;
+  /** p99 latency at 10 connections. */
+  p99: number;
 }
 
 export interface Verification {
@@ -111,9 +122,15 @@ async function verify(
   };
 }
 
-function pointCoverage(connections: number, before: ControllerTotals, after: ControllerTotals): PointCoverage {
+function pointCoverage(
+  name: string,
+  connections: number,
+  before: ControllerTotals,
+  after: ControllerTotals,
+): PointCoverage {
   const reviews = after.reviews - before.reviews;
   return {
+    name,
     connections,
     reviews,
     ruleResultsPerReview: (after.ruleResults - before.ruleResults) / reviews,
@@ -138,31 +155,45 @@ export async function runWebhookSuite(seconds: number, warmupSeconds: number): P
   };
   try {
     const cluster = await start<ClusterReport>('cluster', {});
-    const controller = await start<ControllerReport>('controller', cluster.report);
+    // The reference controller evaluates on its main thread; the second one spreads reviews over
+    // review workers sized from the machine's cores (EDICT_WEBHOOK_WORKERS=auto).
+    const inProcess = await start<ControllerReport>('controller', { ...cluster.report, webhookWorkers: '0' });
+    const withWorkers = await start<ControllerReport>('controller', { ...cluster.report, webhookWorkers: 'auto' });
     const bare = await start<BareReport>('bare', {
-      keyPem: controller.report.keyPem,
-      certChainPem: controller.report.certChainPem,
-      bodyLimit: controller.report.maxBodyBytes,
+      keyPem: inProcess.report.keyPem,
+      certChainPem: inProcess.report.certChainPem,
+      bodyLimit: inProcess.report.maxBodyBytes,
     });
-    const metrics = new ControllerMetrics(controller.report.port, controller.report.caBundlePem);
-    const { expectBody, ...verification } = await verify(
-      cluster.report,
-      controller.report,
-      bare.report,
-      review,
-      metrics,
-    );
-
     const policies = cluster.report.policies.length;
-    const webhookTarget: LoadTarget = {
-      name:
-        verification.missing.length === 0
-          ? `webhook, ${policies} PSS policies`
-          : `webhook, ${policies - verification.missing.length} of ${policies} PSS policies run`,
-      port: controller.report.port,
-      process: controller as BenchChild<unknown>,
-      settle: async () => (await metrics.settle()).waitedMs,
-    };
+    const webhooks = await Promise.all(
+      [inProcess, withWorkers].map(async (controller) => {
+        const metrics = new ControllerMetrics(controller.report.port, controller.report.caBundlePem);
+        const { expectBody, ...verification } = await verify(
+          cluster.report,
+          controller.report,
+          bare.report,
+          review,
+          metrics,
+        );
+        const workers = controller.report.reviewWorkers;
+        const target: LoadTarget = {
+          name:
+            (workers === 0 ? 'webhook, in-process' : `webhook, ${workers} review workers`) +
+            (verification.missing.length === 0
+              ? `, ${policies} PSS policies`
+              : `, ${policies - verification.missing.length} of ${policies} PSS policies run`),
+          port: controller.report.port,
+          process: controller as BenchChild<unknown>,
+          settle: async () => (await metrics.settle()).waitedMs,
+        };
+        return { target, metrics, verification, expectBody };
+      }),
+    );
+    const [reference] = webhooks as [(typeof webhooks)[number]];
+    const expectBody = reference.expectBody;
+    const verification = reference.verification;
+    if (webhooks.some((webhook) => webhook.expectBody !== expectBody))
+      throw new Error('the in-process and the worker webhooks answer differently');
     const bareTarget: LoadTarget = {
       name: 'bare Fastify, no policies',
       port: bare.report.port,
@@ -177,26 +208,37 @@ export async function runWebhookSuite(seconds: number, warmupSeconds: number): P
     });
 
     // Warm-up: JIT, policy caches, connection pools; not recorded.
-    const targets = [bareTarget, webhookTarget];
+    const targets = [bareTarget, ...webhooks.map((webhook) => webhook.target)];
     await runLoadPoints(targets, load(THROUGHPUT_CONNECTIONS), warmupSeconds, 1);
     const rows: LoadPoint[] = [];
     const coverage: PointCoverage[] = [];
     const apiServerCpuBefore = await cluster.cpuMicros();
     const measuring = performance.now();
     for (const connections of [THROUGHPUT_CONNECTIONS, LATENCY_CONNECTIONS]) {
-      const before = await metrics.totals();
+      const before = await Promise.all(webhooks.map((webhook) => webhook.metrics.totals()));
       rows.push(...(await runLoadPoints(targets, load(connections), seconds, SLICES)));
-      coverage.push(pointCoverage(connections, before, await metrics.totals()));
+      for (const [index, webhook] of webhooks.entries())
+        coverage.push(pointCoverage(webhook.target.name, connections, before[index]!, await webhook.metrics.totals()));
     }
     const apiServerCpu = ((await cluster.cpuMicros()) - apiServerCpuBefore) / ((performance.now() - measuring) * 1000);
 
-    const [bare50, webhook50, bare10, webhook10] = rows as [LoadPoint, LoadPoint, LoadPoint, LoadPoint];
+    const row = (name: string, connections: number) =>
+      rows.find((point) => point.name === name && point.connections === connections)!;
+    const ratios = webhooks.map(({ target: { name } }): WebhookRatios => {
+      const [bare50, webhook50] = [row(bareTarget.name, THROUGHPUT_CONNECTIONS), row(name, THROUGHPUT_CONNECTIONS)];
+      return {
+        name,
+        throughput: webhook50.requestsPerSecond / bare50.requestsPerSecond,
+        answers: webhook50.answersPerSecond / bare50.answersPerSecond,
+        p99: row(name, LATENCY_CONNECTIONS).p99Ms / row(bareTarget.name, LATENCY_CONNECTIONS).p99Ms,
+      };
+    });
     return {
       layout:
-        `controller and bare endpoint each in a child process, autocannon in the bench process, the in-memory API ` +
-        `server in a third process (not in the request path: reviews are POSTed straight to ${WEBHOOK_PATH}); ` +
-        `every review has its own uid; the controller's audit and report queues and its report cap are ` +
-        `${AUDIT_QUEUE_SIZE.toLocaleString('en-US')} so no audit or admission report is dropped`,
+        `each controller and the bare endpoint in a child process of its own, autocannon in the bench process, ` +
+        `the in-memory API server in another process (not in the request path: reviews are POSTed straight to ` +
+        `${WEBHOOK_PATH}); every review has its own uid; the controllers' audit and report queues and their ` +
+        `report cap are ${AUDIT_QUEUE_SIZE.toLocaleString('en-US')} so no audit or admission report is dropped`,
       policies,
       slices: SLICES,
       verification,
@@ -204,9 +246,8 @@ export async function runWebhookSuite(seconds: number, warmupSeconds: number): P
       coverage,
       apiServerCpu,
       rows,
-      throughputRatio: webhook50.requestsPerSecond / bare50.requestsPerSecond,
-      answersRatio: webhook50.answersPerSecond / bare50.answersPerSecond,
-      p99Ratio: webhook10.p99Ms / bare10.p99Ms,
+      reviewWorkers: withWorkers.report.reviewWorkers,
+      ratios,
     };
   } finally {
     for (const child of started.reverse()) await child.stop().catch(() => undefined);

@@ -48,6 +48,8 @@ import { UpdateRequestCount } from './after/update-request-count';
 import { InstrumentedEngine } from './webhooks/admission-engine';
 import { AdmissionController } from './webhooks/admission.controller';
 import { AdmissionService } from './webhooks/admission.service';
+import { reviewWorkerCount } from './workers/worker-count';
+import { ReviewWorkers } from './workers/review-workers';
 import { PolicyValidationController } from './webhooks/policy-validation.controller';
 import { PolicyValidationService } from './webhooks/policy-validation.service';
 
@@ -135,6 +137,19 @@ export class AdmissionControllerModule {
         AdmissionMetrics,
         ...contextLoaderProviders,
         InstrumentedEngine,
+        {
+          provide: ReviewWorkers,
+          inject: [PolicyCache, AdmissionMetrics],
+          useFactory: (cache: PolicyCache, metrics: AdmissionMetrics) =>
+            new ReviewWorkers(
+              {
+                size: reviewWorkerCount(config.webhookWorkers),
+                recordPolicy: ({ response, background, seconds }, facts) =>
+                  metrics.recordPolicy(response, background, facts, seconds),
+              },
+              cache,
+            ),
+        },
         AdmissionService,
         PolicyValidationService,
         ReadinessIndicators,

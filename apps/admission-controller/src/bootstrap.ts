@@ -4,7 +4,8 @@
  *    bind it live to the HTTPS server (rotation needs no restart) → listen;
  *  - stop: unready → remove the webhook configurations if the Deployment is scaled to zero → keep
  *    serving `shutdownDelayMs` (endpoints drop the pod) → stop accepting and finish in-flight
- *    reviews → drain the after-admission work (reports, update requests, events) → Nest close
+ *    reviews → drain the after-admission work (reports, update requests, events) → stop the review
+ *    workers once their audits are done → Nest close
  *    (lease released, informers stopped).
  */
 import type { RequestListener } from 'node:http';
@@ -21,6 +22,7 @@ import type { ControllerConfig } from './config/controller-config';
 import { LifecycleState } from './lifecycle/lifecycle-state';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { AdmissionService } from './webhooks/admission.service';
+import { ReviewWorkers } from './workers/review-workers';
 
 export interface RunningController {
   readonly app: NestFastifyApplication;
@@ -102,5 +104,7 @@ async function stopController(app: NestFastifyApplication, config: ControllerCon
   // The last reviews are answered: write the reports, update requests and events they left.
   if (!(await app.get(AfterAdmissionService).drain(config.drainTimeoutMs)))
     logger.warn(`after-admission work still queued after ${config.drainTimeoutMs}ms; dropped`);
+  if (!(await app.get(ReviewWorkers).close(config.drainTimeoutMs)))
+    logger.warn(`review workers still busy after ${config.drainTimeoutMs}ms; stopped`);
   await app.close();
 }

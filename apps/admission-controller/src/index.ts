@@ -3,3 +3,5 @@
 export { startController, type RunningController, type StartOptions } from './bootstrap';
 export { CONFIG_VARIABLES, ControllerConfig, loadControllerConfig } from './config/controller-config';
 export { UpdateRequestCreator, UPDATE_REQUEST_WRITERS, type UpdateRequestJob } from './after/update-request-creator';
+export { ReviewWorkers } from './workers/review-workers';
+export { reviewWorkerCount } from './workers/worker-count';

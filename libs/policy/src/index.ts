@@ -4,7 +4,13 @@ export { PolicyModuleOptions, PolicyOptionsError, validatePolicyOptions } from '
 export { POLICY_OPTIONS, POLICY_FEEDS } from './policy.constants';
 export { PolicyCache, type PolicyCacheListener } from './policy-cache';
 export { PolicySnapshot, compareKeys } from './cache/policy-snapshot';
-export { PolicyStore, policyKey, type PolicyStoreOptions, type UpsertResult } from './cache/policy-store';
+export {
+  PolicyStore,
+  policyKey,
+  type PolicyStoreOptions,
+  type PolicyStoreSettings,
+  type UpsertResult,
+} from './cache/policy-store';
 export { factsOf, ruleTypesOf, type RuleFacts } from './cache/rule-facts';
 export {
   POLICY_RULE_TYPES,

@@ -5,7 +5,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { formatDiagnostic, isError, type Policy, type PolicyException } from '@edict/engine';
 import { PolicySnapshot } from './cache/policy-snapshot';
-import { PolicyStore } from './cache/policy-store';
+import { PolicyStore, type PolicyStoreSettings } from './cache/policy-store';
 import {
   POLICY_RULE_TYPES,
   type CachedException,
@@ -69,6 +69,11 @@ export class PolicyCache implements OnModuleInit, OnModuleDestroy {
       (e) => this.store.removeException(e),
     );
     for (const feed of this.allFeeds()) feed.start();
+  }
+
+  /** The exception namespaces and cluster-scoped kinds the cache judges by (for mirrors of it). */
+  settings(): PolicyStoreSettings {
+    return this.store.settings();
   }
 
   /** The current immutable snapshot; hold it for the whole of one request. */

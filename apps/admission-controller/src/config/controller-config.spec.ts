@@ -81,6 +81,16 @@ describe('loadControllerConfig', () => {
     );
   });
 
+  it('reads the review workers as a count or auto, in-process by default', () => {
+    expect(loadControllerConfig({}).webhookWorkers).toBe('0');
+    expect(loadControllerConfig({ EDICT_WEBHOOK_WORKERS: 'auto' }).webhookWorkers).toBe('auto');
+    expect(loadControllerConfig({ EDICT_WEBHOOK_WORKERS: '4' }).webhookWorkers).toBe('4');
+    for (const bad of ['65', '-1', 'all', '2.5'])
+      expect(() => loadControllerConfig({ EDICT_WEBHOOK_WORKERS: bad })).toThrow(
+        /EDICT_WEBHOOK_WORKERS|webhookWorkers/,
+      );
+  });
+
   it('lets overrides win over the environment', () => {
     expect(loadControllerConfig({ EDICT_WEBHOOK_PORT: '8443' }, { port: 0 }).port).toBe(0);
   });

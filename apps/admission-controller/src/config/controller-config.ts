@@ -91,6 +91,14 @@ export class ControllerConfig extends WebhookServerConfig {
   @Max(64)
   auditWorkers = 8;
 
+  /**
+   * Worker threads evaluating reviews and their audits: a count (0, the default: everything on the
+   * main thread, the reference path) or `auto`, one per usable core (CPU affinity and cgroup
+   * quota; none on one core).
+   */
+  @Matches(/^(auto|[0-9]|[1-5][0-9]|6[0-4])$/, { message: 'webhookWorkers must be auto or a number of threads (0-64)' })
+  webhookWorkers = '0';
+
   /** Admission reports waiting to be written; beyond it they are dropped and counted. */
   @IsInt()
   @Min(0)
@@ -147,6 +155,7 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_WEBHOOK_MONITOR_INTERVAL_MS: ['webhookMonitorIntervalMs', 'int'],
   EDICT_AUDIT_QUEUE_SIZE: ['auditQueueSize', 'int'],
   EDICT_AUDIT_WORKERS: ['auditWorkers', 'int'],
+  EDICT_WEBHOOK_WORKERS: ['webhookWorkers', 'string'],
   EDICT_REPORT_QUEUE_SIZE: ['reportQueueSize', 'int'],
   EDICT_MAX_ADMISSION_REPORTS: ['maxAdmissionReports', 'int'],
   EDICT_BACKGROUND_USERNAME: ['backgroundUsername', 'string'],

@@ -4,7 +4,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { PolicyResponse } from '@edict/engine';
+import type { PolicyResponse, RuleResponse } from '@edict/engine';
 import { POLICY_RESULT_LABELS, type PolicyResultLabel } from '@edict/controller';
 
 /** What the admission metrics need to know about a request. */
@@ -14,6 +14,11 @@ export interface RequestFacts {
   /** CREATE, UPDATE, ... (Kyverno labels it lower case). */
   readonly operation: string;
 }
+
+/** What the policy metrics read of a policy response (a review worker sends no more). */
+export type PolicyResult = Pick<PolicyResponse, 'policy' | 'validationFailureAction'> & {
+  readonly rules: readonly Pick<RuleResponse, 'name' | 'type' | 'status' | 'failureAction'>[];
+};
 
 const REQUEST_LABELS = [
   'resource_kind',
@@ -87,7 +92,7 @@ export class AdmissionMetrics {
   }
 
   /** One result (and the policy's evaluation time) per rule that applied. */
-  recordPolicy(response: PolicyResponse, background: boolean, request: RequestFacts, seconds: number): void {
+  recordPolicy(response: PolicyResult, background: boolean, request: RequestFacts, seconds: number): void {
     for (const rule of response.rules) {
       const labels = {
         policy_validation_mode: (rule.failureAction ?? response.validationFailureAction).toLowerCase(),

@@ -28,7 +28,8 @@ import type { ControllerConfig } from '../config/controller-config';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
 import { InstrumentedEngine } from './admission-engine';
 import { ReviewLimiter } from './review-limiter';
-import { decideReview, type ReviewInputs, type ReviewKind, type ReviewOutcome } from './review-decision';
+import { ReviewWorkers } from '../workers/review-workers';
+import type { ReviewInputs, ReviewKind, ReviewOutcome } from './review-decision';
 
 export type { ReviewKind } from './review-decision';
 
@@ -49,6 +50,7 @@ export class AdmissionService {
     private readonly roles: RoleResolverService,
     private readonly after: AfterAdmissionService,
     private readonly apiResources: ApiResources,
+    private readonly workers: ReviewWorkers,
   ) {
     this.limiter = new ReviewLimiter(settings.maxInFlight, settings.maxQueued);
   }
@@ -66,7 +68,7 @@ export class AdmissionService {
       const slot = await this.limiter.run(
         () =>
           decideWithin(
-            (deadline) => this.decide(kind, failurePolicy, request, deadline),
+            (deadline) => this.decide(kind, failurePolicy, request, deadline, deadlineAt),
             Math.max(1, deadlineAt - performance.now()),
             failurePolicy,
           ),
@@ -111,8 +113,10 @@ export class AdmissionService {
     failurePolicy: FailurePolicy,
     request: AdmissionRequest,
     deadline: EvaluationDeadline,
+    deadlineAt: number,
   ): Promise<ReviewOutcome> {
-    return decideReview(kind, failurePolicy, request, { ...(await this.inputsFor(request)), deadline });
+    const inputs = { ...(await this.inputsFor(request)), deadline };
+    return this.workers.decide(kind, failurePolicy, request, inputs, deadlineAt);
   }
 }
 

@@ -30,6 +30,12 @@ export interface PolicyStoreOptions {
   readonly engine?: Pick<Engine, 'compile'>;
 }
 
+/** What the store judges policies and exceptions by, besides the objects themselves. */
+export interface PolicyStoreSettings {
+  readonly exceptionNamespaces: readonly string[];
+  readonly clusterScopedKinds: readonly string[];
+}
+
 export type UpsertResult =
   | { readonly status: 'valid'; readonly policy: CachedPolicy }
   | { readonly status: 'invalid'; readonly invalid: InvalidPolicy }
@@ -50,6 +56,10 @@ export class PolicyStore {
     this.engine = options.engine ?? new Engine();
     this.exceptionNamespaces = options.exceptionNamespaces ?? [];
     this.clusterScopedKinds = options.clusterScopedKinds ?? [];
+  }
+
+  settings(): PolicyStoreSettings {
+    return { exceptionNamespaces: this.exceptionNamespaces, clusterScopedKinds: this.clusterScopedKinds };
   }
 
   /** Replaces the exception namespaces (the ConfigMap changed) and re-judges every stored exception. */

@@ -1,0 +1,80 @@
+/**
+ * The messages between the main thread and a review worker. The main thread keeps the worker's
+ * policies and admission config current (`policies`, `config`, in order before any review that
+ * needs them: a port delivers in order) and sends each review with what it read for it. The worker
+ * says `ready` once loaded, answers each decision first, then, for an admitted review with audits,
+ * their results.
+ */
+import type {
+  AdmissionConfig,
+  AdmissionDecision,
+  AdmissionRequest,
+  AfterAdmission,
+  FailurePolicy,
+  MutationOutcome,
+  RequestRoles,
+  ValidationOutcome,
+} from '@edict/admission';
+import type { GroupVersionKind } from '@edict/engine';
+import type { PolicyResult } from '../metrics/admission-metrics';
+import type { ReviewKind } from '../webhooks/review-decision';
+import type { PolicySync } from './policy-sync';
+
+export interface ReviewJob {
+  readonly type: 'review';
+  readonly id: number;
+  readonly kind: ReviewKind;
+  readonly failurePolicy: FailurePolicy;
+  readonly request: AdmissionRequest;
+  /** The main snapshot's generation the review was taken against; the worker has at least this one. */
+  readonly generation: number;
+  /** Milliseconds left until the review's deadline when it was sent (clocks differ between threads). */
+  readonly deadlineMs: number;
+  readonly namespaceLabels?: Record<string, string>;
+  readonly roles?: RequestRoles;
+  readonly backgroundUsername?: string;
+  readonly topLevelKind?: GroupVersionKind;
+}
+
+export type ToWorker =
+  | { readonly type: 'policies'; readonly sync: PolicySync }
+  | { readonly type: 'config'; readonly config: AdmissionConfig }
+  | ReviewJob;
+
+/** What the policy metrics need of one policy evaluation. */
+export interface PolicyEvaluation {
+  readonly response: PolicyResult;
+  readonly background: boolean;
+  readonly seconds: number;
+}
+
+/** A ReviewOutcome as it crosses threads: policies by key, and whether audit results will follow. */
+export interface WireOutcome {
+  readonly decision: AdmissionDecision;
+  readonly policies: readonly string[];
+  readonly validation?: Omit<ValidationOutcome, 'after'> & { readonly hasAfter: boolean };
+  readonly mutation?: MutationOutcome;
+}
+
+/**
+ * `inProcess`: a rule read context the worker does not have (ConfigMaps, API calls, global
+ * context, image data, cluster resources, access reviews); the main thread evaluates it instead.
+ */
+export type FromWorker =
+  | { readonly type: 'ready' }
+  | {
+      readonly type: 'decided';
+      readonly id: number;
+      readonly outcome: WireOutcome;
+      readonly evaluations: PolicyEvaluation[];
+    }
+  | { readonly type: 'decided'; readonly id: number; readonly inProcess: true }
+  | { readonly type: 'failed'; readonly id: number; readonly message: string; readonly deadline: boolean }
+  | {
+      readonly type: 'after';
+      readonly id: number;
+      readonly after: AfterAdmission;
+      readonly evaluations: PolicyEvaluation[];
+    }
+  | { readonly type: 'after'; readonly id: number; readonly inProcess: true }
+  | { readonly type: 'after'; readonly id: number; readonly error: string };
