@@ -19,7 +19,6 @@ export type { ReportPolicy } from './report/ephemeral-report';
 export {
   admissionReportInput,
   toPolicyReportResult,
-  type ReportPolicyInfo,
   type ReportRequestFacts,
 } from './report/from-results';
 export * from './report/labels';
