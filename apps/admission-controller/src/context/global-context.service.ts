@@ -44,7 +44,10 @@ export class GlobalContextService extends InformerService implements OnModuleDes
       // GlobalContextEntries are cluster-scoped objects their (cluster) authors control.
       callApi: (call) => routeApiCall(call, callers, {}),
     });
-    const entries = this.watch<KubeObject>({ apiVersion: GLOBAL_CONTEXT_ENTRY_API_VERSION, kind: 'GlobalContextEntry' });
+    const entries = this.watch<KubeObject>({
+      apiVersion: GLOBAL_CONTEXT_ENTRY_API_VERSION,
+      kind: 'GlobalContextEntry',
+    });
     const upsert = (object: KubeObject) => this.store.upsert(object as GlobalContextEntryObject);
     entries.on('add', upsert);
     entries.on('update', upsert);

@@ -22,7 +22,9 @@ export class InformerFactory implements OnModuleDestroy {
   create<T extends KubeObject>(spec: InformerSpec<T>): Informer<T> {
     const name = `${spec.apiVersion}/${spec.kind}${spec.namespace ? ` in ${spec.namespace}` : ''}`;
     const source = resourceListWatch<T>(this.resources, spec);
-    const slim = spec.metadataOnly ? (metadataOnly(source as ListWatchSource<KubeObject>) as ListWatchSource<T>) : source;
+    const slim = spec.metadataOnly
+      ? (metadataOnly(source as ListWatchSource<KubeObject>) as ListWatchSource<T>)
+      : source;
     const informer = new Informer<T>(slim, {
       logger: { warn: (message) => this.logger.warn(message), debug: (message) => this.logger.debug(message) },
       ...spec,

@@ -29,9 +29,7 @@ describe('admissionReportInput', () => {
       pod,
       [reportResultOf(), reportResultOf({ policy: 'team-a/local', rule: 'r', result: 'warn' })],
       (key) =>
-        key === 'require-team'
-          ? { kind: 'ClusterPolicy', name: 'require-team', resourceVersion: '12' }
-          : undefined,
+        key === 'require-team' ? { kind: 'ClusterPolicy', name: 'require-team', resourceVersion: '12' } : undefined,
     );
     expect(input).toMatchObject({
       requestUid: 'req-9',
