@@ -25,7 +25,15 @@ export {
   type EvaluationDeadline,
   type EvaluationLimits,
 } from './budget';
-export { isScored, scoredResult, SCORED_ANNOTATION } from './core/report-result';
+export {
+  isScored,
+  policyReportResult,
+  scoredResult,
+  SCORED_ANNOTATION,
+  type PolicyReportResult,
+  type ReportedPolicy,
+  type ReportedResource,
+} from './core/report-result';
 export { failureActionFor, type FailureAction } from './core/failure-action';
 export { hasVerifyImages, verifyImagesFailureAction } from './validate/unsupported-verify-images';
 export * from './values';

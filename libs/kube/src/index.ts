@@ -12,6 +12,7 @@ export {
   KUBERNETES_OBJECT_API,
 } from './tokens';
 export { InformerFactory, type InformerSpec } from './informer/informer-factory';
+export { InformerService } from './informer/informer-service';
 export {
   Informer,
   InformerStoppedError,

@@ -16,12 +16,7 @@ export {
   type AdmissionReportInput,
 } from './report/admission-report';
 export type { ReportPolicy } from './report/ephemeral-report';
-export {
-  admissionReportInput,
-  toPolicyReportResult,
-  type ReportPolicyInfo,
-  type ReportRequestFacts,
-} from './report/from-results';
+export { admissionReportInput, toPolicyReportResult, type ReportRequestFacts } from './report/from-results';
 export * from './report/labels';
 export { summarize } from './report/results';
 export { buildBackgroundReport, isBackgroundReport, type BackgroundReportInput } from './report/background-report';

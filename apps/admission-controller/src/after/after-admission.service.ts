@@ -9,7 +9,7 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { AdmissionRequest, ReportResult } from '@edict/admission';
-import { hasVerifyImages, isScored, type PolicyResponse } from '@edict/engine';
+import { hasVerifyImages, type PolicyResponse } from '@edict/engine';
 import { EventRecorder, KubeEventSink, KubeResources } from '@edict/kube';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import {
@@ -17,7 +17,7 @@ import {
   BoundedWorkQueue,
   ReportsMetrics,
   admissionReportInput,
-  type ReportPolicyInfo,
+  type ReportPolicy,
 } from '@edict/reports';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
@@ -207,7 +207,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
       },
       (request.object ?? undefined) as Record<string, unknown> | undefined,
       results,
-      (key): ReportPolicyInfo | undefined => {
+      (key): ReportPolicy | undefined => {
         const cached = snapshot.policies.get(key);
         if (!cached) return undefined;
         return {
@@ -215,7 +215,6 @@ export class AfterAdmissionService implements OnApplicationShutdown {
           name: cached.name,
           ...(cached.namespace ? { namespace: cached.namespace } : {}),
           ...(cached.resourceVersion ? { resourceVersion: cached.resourceVersion } : {}),
-          scored: isScored(cached.compiled.policy),
         };
       },
     );

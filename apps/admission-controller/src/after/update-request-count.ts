@@ -4,37 +4,29 @@
  * counts them too). An informer that keeps only names, so a backlog of large requests costs
  * little memory and no API call per admission.
  */
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { Informer, KubeResources, metadataOnly, resourceListWatch, type KubeObject } from '@edict/kube';
+import { InformerFactory, InformerService, type Informer, type KubeObject } from '@edict/kube';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
 
 @Injectable()
-export class UpdateRequestCount implements OnModuleInit, OnModuleDestroy {
+export class UpdateRequestCount extends InformerService {
   private readonly informer: Informer<KubeObject>;
-  private readonly logger = new Logger('UpdateRequestCount');
 
   constructor(
     @Inject(CONTROLLER_CONFIG) settings: ControllerConfig,
-    resources: KubeResources,
+    informers: InformerFactory,
     metrics: AdmissionMetrics,
   ) {
-    this.informer = new Informer<KubeObject>(
-      metadataOnly(
-        resourceListWatch<KubeObject>(resources, {
-          apiVersion: 'kyverno.io/v2',
-          kind: 'UpdateRequest',
-          namespace: settings.namespace,
-          watchTimeoutSeconds: settings.watchTimeoutSeconds,
-        }),
-      ),
-      {
-        name: `kyverno.io/v2/UpdateRequest counter in ${settings.namespace}`,
-        logger: { warn: (message) => this.logger.warn(message) },
-      },
-    );
+    super(informers, settings.watchTimeoutSeconds);
+    this.informer = this.watch<KubeObject>({
+      apiVersion: 'kyverno.io/v2',
+      kind: 'UpdateRequest',
+      namespace: settings.namespace,
+      metadataOnly: true,
+    });
     const read = () => this.current();
     // Kyverno's observable gauge: no sample while the count is unknown.
     new Gauge({
@@ -48,14 +40,6 @@ export class UpdateRequestCount implements OnModuleInit, OnModuleDestroy {
         if (count !== undefined) this.set({ resource_namespace: settings.namespace }, count);
       },
     });
-  }
-
-  onModuleInit(): void {
-    this.informer.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.informer.stop();
   }
 
   /** UpdateRequests now; undefined until the informer has listed them once. */

@@ -4,8 +4,15 @@
  * seen yet (created a moment ago: its first Pod can arrive before the watch event) is read live
  * once, so a selector is never decided on missing labels.
  */
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { InformerFactory, KubeResources, isNotFound, type Informer, type KubeObject } from '@edict/kube';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  InformerFactory,
+  InformerService,
+  KubeResources,
+  isNotFound,
+  type Informer,
+  type KubeObject,
+} from '@edict/kube';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 
@@ -19,7 +26,7 @@ const LIVE_ANSWER_TTL_MS = 5_000;
 const MAX_LIVE_ANSWERS = 1_000;
 
 @Injectable()
-export class NamespaceLabels implements OnModuleInit {
+export class NamespaceLabels extends InformerService {
   private readonly informer: Informer<KubeObject>;
   private readonly live = new Map<string, { object: KubeObject | undefined; until: number }>();
 
@@ -28,15 +35,8 @@ export class NamespaceLabels implements OnModuleInit {
     informers: InformerFactory,
     private readonly resources: KubeResources,
   ) {
-    this.informer = informers.create<KubeObject>({
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      watchTimeoutSeconds: settings.watchTimeoutSeconds,
-    });
-  }
-
-  onModuleInit(): void {
-    this.informer.start();
+    super(informers, settings.watchTimeoutSeconds);
+    this.informer = this.watch<KubeObject>({ apiVersion: 'v1', kind: 'Namespace' });
   }
 
   /**
@@ -60,10 +60,6 @@ export class NamespaceLabels implements OnModuleInit {
     if (this.live.size >= MAX_LIVE_ANSWERS) this.live.delete(this.live.keys().next().value as string);
     this.live.set(namespace, { object, until: Date.now() + LIVE_ANSWER_TTL_MS });
     return object;
-  }
-
-  hasSynced(): boolean {
-    return this.informer.hasSynced();
   }
 
   private async fetch(namespace: string): Promise<KubeObject | undefined> {

@@ -3,10 +3,10 @@
  * reads memory, never the API server. Before the first list completes a lookup fails (rather than
  * answering "not found", which a rule could take for a real absence).
  */
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { KubeObject as EngineObject } from '@edict/engine';
 import type { ConfigMapSource } from '@edict/context';
-import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
+import { InformerFactory, InformerService, type Informer, type KubeObject } from '@edict/kube';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 
@@ -15,23 +15,16 @@ export class ConfigMapsNotLoadedError extends Error {
 }
 
 @Injectable()
-export class ConfigMapCache implements ConfigMapSource, OnModuleInit {
+export class ConfigMapCache extends InformerService implements ConfigMapSource {
   private readonly informer: Informer<KubeObject>;
 
   constructor(@Inject(CONTROLLER_CONFIG) settings: ControllerConfig, informers: InformerFactory) {
-    this.informer = informers.create<KubeObject>({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      watchTimeoutSeconds: settings.watchTimeoutSeconds,
-    });
-  }
-
-  onModuleInit(): void {
-    this.informer.start();
+    super(informers, settings.watchTimeoutSeconds);
+    this.informer = this.watch<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap' });
   }
 
   get(namespace: string, name: string): EngineObject | undefined {
-    if (!this.informer.hasSynced()) {
+    if (!this.hasSynced()) {
       throw new ConfigMapsNotLoadedError(`configMap ${namespace}/${name}: the ConfigMap cache is not loaded yet`);
     }
     return this.informer.get(name, namespace) as EngineObject | undefined;

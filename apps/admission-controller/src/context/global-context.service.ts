@@ -3,9 +3,16 @@
  * the leader): an informer over GlobalContextEntries, and for `kubernetesResource` entries an
  * informer over the named resource, its kind found through API discovery.
  */
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { JsonValue } from '@edict/engine';
-import { Informer, InformerFactory, KubeResources, resourceListWatch, type KubeObject } from '@edict/kube';
+import {
+  Informer,
+  InformerFactory,
+  InformerService,
+  KubeResources,
+  resourceListWatch,
+  type KubeObject,
+} from '@edict/kube';
 import { ApiResources } from '../cluster/api-resources';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
@@ -20,9 +27,8 @@ import {
 export const GLOBAL_CONTEXT_ENTRY_API_VERSION = 'kyverno.io/v2alpha1';
 
 @Injectable()
-export class GlobalContextService implements OnModuleInit, OnModuleDestroy {
+export class GlobalContextService extends InformerService implements OnModuleDestroy {
   readonly store: GlobalContextStore;
-  private readonly entries: Informer<KubeObject>;
   private readonly logger = new Logger('GlobalContext');
 
   constructor(
@@ -32,24 +38,20 @@ export class GlobalContextService implements OnModuleInit, OnModuleDestroy {
     private readonly discovery: ApiResources,
     callers: ContextApiCallers,
   ) {
+    super(informers, settings.watchTimeoutSeconds);
     this.store = new GlobalContextStore({
       openResource: (ref) => this.openResource(ref),
       // GlobalContextEntries are cluster-scoped objects their (cluster) authors control.
       callApi: (call) => routeApiCall(call, callers, {}),
     });
-    this.entries = informers.create<KubeObject>({
+    const entries = this.watch<KubeObject>({
       apiVersion: GLOBAL_CONTEXT_ENTRY_API_VERSION,
       kind: 'GlobalContextEntry',
-      watchTimeoutSeconds: settings.watchTimeoutSeconds,
     });
     const upsert = (object: KubeObject) => this.store.upsert(object as GlobalContextEntryObject);
-    this.entries.on('add', upsert);
-    this.entries.on('update', upsert);
-    this.entries.on('delete', (object) => this.store.remove(object.metadata?.name ?? ''));
-  }
-
-  onModuleInit(): void {
-    this.entries.start();
+    entries.on('add', upsert);
+    entries.on('update', upsert);
+    entries.on('delete', (object) => this.store.remove(object.metadata?.name ?? ''));
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -3,9 +3,9 @@
  * namespace (Kyverno reads registry Secrets from its namespace): a review reads memory, never the
  * API server. A named Secret that is missing, or not a docker config, is an error naming it.
  */
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { JsonObject } from '@edict/engine';
-import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
+import { InformerFactory, InformerService, type Informer, type KubeObject } from '@edict/kube';
 import { dockerConfigFromSecret, RegistryCredentialsError, type DockerConfig } from '@edict/registry';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
@@ -16,27 +16,19 @@ export interface PullSecretSource {
 }
 
 @Injectable()
-export class PullSecretCache implements PullSecretSource, OnModuleInit {
+export class PullSecretCache extends InformerService implements PullSecretSource {
   private readonly informer: Informer<KubeObject>;
   private readonly namespace: string;
 
   constructor(@Inject(CONTROLLER_CONFIG) settings: ControllerConfig, informers: InformerFactory) {
+    super(informers, settings.watchTimeoutSeconds);
     this.namespace = settings.namespace;
-    this.informer = informers.create<KubeObject>({
-      apiVersion: 'v1',
-      kind: 'Secret',
-      namespace: settings.namespace,
-      watchTimeoutSeconds: settings.watchTimeoutSeconds,
-    });
-  }
-
-  onModuleInit(): void {
-    this.informer.start();
+    this.informer = this.watch<KubeObject>({ apiVersion: 'v1', kind: 'Secret', namespace: settings.namespace });
   }
 
   dockerConfigs(names: readonly string[]): DockerConfig[] {
     if (names.length === 0) return [];
-    if (!this.informer.hasSynced()) {
+    if (!this.hasSynced()) {
       throw new RegistryCredentialsError(`registry Secrets in ${this.namespace}: the Secret cache is not loaded yet`);
     }
     return names.map((name) => {

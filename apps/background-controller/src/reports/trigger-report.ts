@@ -42,10 +42,7 @@ export function triggerReport(applied: AppliedRule, requestKey: string, now: Dat
       return property ? { ...rule, properties: { ...rule.properties, ...property } } : rule;
     }),
   };
-  const scored = compiled.policy.metadata.annotations?.['policies.kyverno.io/scored'] !== 'false';
-  const results = reportResults(compiled, response, applied.request, now).map((result) =>
-    toPolicyReportResult(result, scored),
-  );
+  const results = reportResults(compiled, response, applied.request, now).map(toPolicyReportResult);
   if (results.length === 0) return undefined;
   return buildUpdateRequestReport({
     requestKey,

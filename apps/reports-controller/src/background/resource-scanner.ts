@@ -10,12 +10,7 @@
  * object.
  */
 import { reportResults } from '@edict/admission';
-import {
-  SCORED_ANNOTATION,
-  type KubeObject as EngineObject,
-  type PolicyResponse,
-  type ResourceRequest,
-} from '@edict/engine';
+import type { KubeObject as EngineObject, PolicyResponse, ResourceRequest } from '@edict/engine';
 import type { EventInput, KubeObject } from '@edict/kube';
 import type { CachedPolicy, PolicySnapshot } from '@edict/policy';
 import {
@@ -112,9 +107,8 @@ export class ResourceScanner {
     for (const policy of set.policies) {
       const response = await this.deps.validate(policy, request);
       this.deps.onResponse?.(policy, response);
-      const scored = policy.compiled.policy.metadata.annotations?.[SCORED_ANNOTATION] !== 'false';
       for (const result of reportResults(policy.compiled, response, request, scannedAt))
-        results.push(toPolicyReportResult(result, scored));
+        results.push(toPolicyReportResult(result));
       events.push(...scanEvents(response, uid, policy.uid));
     }
     await this.writeReport(

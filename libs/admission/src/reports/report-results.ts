@@ -1,12 +1,12 @@
 import {
-  scoredResult,
+  policyReportResult,
   type CompiledPolicy,
+  type PolicyReportResult,
   type PolicyResponse,
   type ResourceRequest,
-  type RuleStatus,
 } from '@edict/engine';
 
-/** The object a result is about (Kyverno's report `scope` / result `resources[]`). */
+/** The object a result is about (Kyverno's report `scope`). */
 export interface ResourceRef {
   apiVersion: string;
   kind: string;
@@ -16,23 +16,11 @@ export interface ResourceRef {
 }
 
 /**
- * One rule result for the admission reports queue, shaped after a PolicyReport result
- * (wgpolicyk8s.io): the app batches these into admission EphemeralReport / ClusterEphemeralReport objects.
+ * One rule's PolicyReport result with what the app needs to batch it into admission EphemeralReport /
+ * ClusterEphemeralReport objects: the resource it is about and the rule type.
  */
-export interface ReportResult {
-  /** `name` for a ClusterPolicy, `namespace/name` for a Policy. */
-  policy: string;
-  rule: string;
-  /** The report status (unscored policies report `fail` as `warn`). */
-  result: RuleStatus;
-  message: string;
+export interface ReportResult extends PolicyReportResult {
   resource: ResourceRef;
-  /** When the admission request was evaluated (metav1.Timestamp form). */
-  timestamp: { seconds: number; nanos: number };
-  source: 'kyverno';
-  category?: string;
-  severity?: string;
-  properties?: Record<string, string>;
   /** The rule type (validate and mutate at admission, generate and mutate-existing in the background). */
   type: 'Validation' | 'Mutation' | 'Generation';
 }
@@ -49,38 +37,12 @@ export function reportResults(
   if (resource.namespace === undefined || resource.namespace === '') delete resource.namespace;
   const uid = object?.metadata?.uid;
   if (typeof uid === 'string' && uid !== '') resource.uid = uid;
-  const annotations = compiled.policy.metadata.annotations ?? {};
-  const millis = now.getTime();
-  const timestamp = { seconds: Math.floor(millis / 1000), nanos: (millis % 1000) * 1_000_000 };
   const results: ReportResult[] = [];
   for (const rule of response.rules) {
     if (rule.type !== 'Validation' && rule.type !== 'Mutation' && rule.type !== 'Generation') continue;
-    const result: ReportResult = {
-      policy: compiled.key,
-      rule: rule.name,
-      result: scoredResult(compiled.policy, rule.status),
-      message: rule.message,
-      resource,
-      timestamp,
-      source: 'kyverno',
-      type: rule.type,
-    };
-    const category = annotations['policies.kyverno.io/category'];
-    const severity = annotations['policies.kyverno.io/severity'];
-    if (category) result.category = category;
-    if (severity) result.severity = severity;
-    const properties = { ...rule.properties };
-    // Kyverno names the exceptions that skipped the rule (by name, comma-separated).
-    if (rule.exceptions?.length) properties.exceptions = rule.exceptions.map(exceptionName).join(',');
-    if (Object.keys(properties).length > 0) result.properties = properties;
-    results.push(result);
+    results.push({ ...policyReportResult(compiled, rule, now), resource, type: rule.type });
   }
   return results;
-}
-
-/** `namespace/name` or `name` → `name`. */
-function exceptionName(key: string): string {
-  return key.slice(key.lastIndexOf('/') + 1);
 }
 
 /**

@@ -111,7 +111,7 @@ describe('validateAdmission', () => {
         namespace: 'shop',
         uid: '5f0c1d2e-3a4b-4c5d-8e9f-0a1b2c3d4e5f',
       },
-      timestamp: { seconds: 1795169565, nanos: 250_000_000 },
+      timestamp: { seconds: 1795169565, nanos: 0 },
       category: 'Best Practices',
       severity: 'medium',
       source: 'kyverno',

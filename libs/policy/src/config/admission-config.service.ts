@@ -3,9 +3,9 @@
  * controller that reads it (each provides ADMISSION_CONFIG_SOURCE from its own config). Bad values
  * are logged and keep their defaults (as Kyverno does); a deleted ConfigMap means the defaults again.
  */
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { defaultAdmissionConfig, parseAdmissionConfig, type AdmissionConfig } from '@edict/admission';
-import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
+import { InformerFactory, InformerService, type KubeObject } from '@edict/kube';
 import { PolicyCache } from '../policy-cache';
 
 /** Where the ConfigMap is and what the environment sets over it. */
@@ -22,9 +22,8 @@ export const ADMISSION_CONFIG_SOURCE = Symbol('ADMISSION_CONFIG_SOURCE');
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
 @Injectable()
-export class AdmissionConfigService implements OnModuleInit {
+export class AdmissionConfigService extends InformerService {
   private readonly logger = new Logger('AdmissionConfig');
-  private readonly informer: Informer<ConfigMap>;
   private config: AdmissionConfig;
 
   constructor(
@@ -32,36 +31,24 @@ export class AdmissionConfigService implements OnModuleInit {
     informers: InformerFactory,
     private readonly policies: PolicyCache,
   ) {
+    super(informers, settings.watchTimeoutSeconds);
     this.config = this.withSettings(defaultAdmissionConfig({ controllerNamespace: settings.namespace }));
     policies.setExceptionNamespaces(this.config.exceptionNamespaces);
-    this.informer = informers.create<ConfigMap>({
+    const informer = this.watch<ConfigMap>({
       apiVersion: 'v1',
       kind: 'ConfigMap',
       namespace: settings.namespace,
       fieldSelector: `metadata.name=${settings.configMapName}`,
-      watchTimeoutSeconds: settings.watchTimeoutSeconds,
     });
-  }
-
-  onModuleInit(): void {
     const apply = (configMap: ConfigMap | undefined) => this.apply(configMap);
-    this.informer.on('add', apply);
-    this.informer.on('update', apply);
-    this.informer.on('delete', () => apply(undefined));
-    this.informer.start(); // stopped by the InformerFactory on shutdown
+    informer.on('add', apply);
+    informer.on('update', apply);
+    informer.on('delete', () => apply(undefined));
   }
 
   /** The configuration in force now (an immutable value: hold it for one request). */
   current(): AdmissionConfig {
     return this.config;
-  }
-
-  hasSynced(): boolean {
-    return this.informer.hasSynced();
-  }
-
-  waitForSync(timeoutMs?: number): Promise<void> {
-    return this.informer.waitForSync(timeoutMs);
   }
 
   private apply(configMap: ConfigMap | undefined): void {

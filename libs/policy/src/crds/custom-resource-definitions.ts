@@ -7,8 +7,8 @@
  *  - the admission controller's webhook controller, which resolves policy kinds again when the
  *    served types change, so a kind whose CRD comes after the policy gets into the webhooks.
  */
-import { Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
-import { InformerFactory, type Informer, type KubeObject } from '@edict/kube';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { InformerFactory, InformerService, type Informer, type KubeObject } from '@edict/kube';
 import type { PolicyCache } from '../policy-cache';
 
 interface CrdSpec {
@@ -18,19 +18,12 @@ interface CrdSpec {
   versions?: Array<{ name?: string; served?: boolean }>;
 }
 
-export class CustomResourceDefinitions implements OnModuleInit {
+export class CustomResourceDefinitions extends InformerService {
   private readonly informer: Informer<KubeObject>;
 
   constructor(informers: InformerFactory, watchTimeoutSeconds: number) {
-    this.informer = informers.create<KubeObject>({
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      watchTimeoutSeconds,
-    });
-  }
-
-  onModuleInit(): void {
-    this.informer.start();
+    super(informers, watchTimeoutSeconds);
+    this.informer = this.watch<KubeObject>({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' });
   }
 
   /**

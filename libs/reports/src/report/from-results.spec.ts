@@ -7,39 +7,29 @@ const request = { uid: 'req-9', operation: 'CREATE', resource: { group: '', vers
 const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', uid: 'pod-uid-1' } };
 
 describe('toPolicyReportResult', () => {
-  it('writes whole seconds, scored, and only the optional fields that are set', () => {
-    expect(toPolicyReportResult(reportResultOf())).toEqual({
+  it('keeps the row and leaves out the resource (the report scope) and the rule type', () => {
+    expect(toPolicyReportResult(reportResultOf({ category: 'Best Practices', properties: { a: 'b' } }))).toEqual({
       source: 'kyverno',
       policy: 'require-team',
       rule: 'check-team',
       result: 'fail',
       scored: true,
       message: "validation error: label 'team' is required",
-      timestamp: { seconds: 1_700_000_000, nanos: 0 },
-    });
-    const full = toPolicyReportResult(
-      reportResultOf({ category: 'Best Practices', severity: 'medium', properties: { a: 'b' } }),
-      false,
-    );
-    expect(full).toMatchObject({
-      scored: false,
       category: 'Best Practices',
-      severity: 'medium',
       properties: { a: 'b' },
+      timestamp: { seconds: 1_700_000_000, nanos: 0 },
     });
   });
 });
 
 describe('admissionReportInput', () => {
-  it('collects the policies with their resourceVersion and scoring, and hashes the object', () => {
+  it('collects the policies with their resourceVersion, and hashes the object', () => {
     const input = admissionReportInput(
       request,
       pod,
       [reportResultOf(), reportResultOf({ policy: 'team-a/local', rule: 'r', result: 'warn' })],
       (key) =>
-        key === 'require-team'
-          ? { kind: 'ClusterPolicy', name: 'require-team', resourceVersion: '12', scored: true }
-          : undefined,
+        key === 'require-team' ? { kind: 'ClusterPolicy', name: 'require-team', resourceVersion: '12' } : undefined,
     );
     expect(input).toMatchObject({
       requestUid: 'req-9',
@@ -48,8 +38,8 @@ describe('admissionReportInput', () => {
       resource: { apiVersion: 'v1', kind: 'Pod', name: 'web', namespace: 'default', uid: 'pod-uid-1' },
       resourceHash: resourceHash(pod),
       policies: [
-        { kind: 'ClusterPolicy', name: 'require-team', resourceVersion: '12', scored: true },
-        { kind: 'Policy', namespace: 'team-a', name: 'local', scored: true },
+        { kind: 'ClusterPolicy', name: 'require-team', resourceVersion: '12' },
+        { kind: 'Policy', namespace: 'team-a', name: 'local' },
       ],
     });
     expect(input?.results).toHaveLength(2);

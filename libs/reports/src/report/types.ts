@@ -1,20 +1,8 @@
 /** The shapes of Kyverno's reports.kyverno.io/v1 (Cluster)EphemeralReport and wgpolicyk8s.io PolicyReport, as JSON. */
+import type { PolicyReportResult } from '@edict/engine';
 
-export type PolicyResult = 'pass' | 'fail' | 'warn' | 'error' | 'skip';
-
-/** A wgpolicyk8s.io/v1alpha2 PolicyReportResult as Kyverno writes it into reports. */
-export interface PolicyReportResult {
-  source: string;
-  policy: string;
-  rule: string;
-  result: PolicyResult;
-  scored: boolean;
-  message?: string;
-  category?: string;
-  severity?: string;
-  timestamp: { seconds: number; nanos: number };
-  properties?: Record<string, string>;
-}
+/** A result row is the engine's (one builder for the controllers and the CLI). */
+export type { PolicyReportResult };
 
 export interface PolicyReportSummary {
   pass: number;
