@@ -1,0 +1,33 @@
+/** The chaos run's figures as plain-text tables. */
+import type { ReplicaFaultResult } from './replica-faults';
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ');
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+export function formatReplicaFaults(results: readonly ReplicaFaultResult[]): string {
+  const rows = results.map((result) => [
+    result.signal,
+    `${result.sent}`,
+    result.achievedPerSecond.toFixed(0),
+    `${result.failedAdmissions}`,
+    `${result.exitMs.toFixed(0)} ms (code ${result.exitCode ?? 'none'})`,
+    `${result.podsChecked} x ${result.expectedPolicies}`,
+    `${result.lostAuditResults}`,
+    `${(result.settleMs / 1000).toFixed(1)} s`,
+  ]);
+  const failures = results.flatMap((result) =>
+    result.firstFailures.slice(0, 3).map((failure) => `  ${result.signal} at ${failure.atMs} ms: ${failure.status} ${failure.message}`),
+  );
+  return [
+    'Admission replicas (3 behind the Service), one stopped mid-load',
+    table(
+      ['signal', 'creates', 'creates/s', 'failed admissions', 'signal to exit', 'pods x policies', 'lost audit results', 'reports settled after'],
+      rows,
+    ),
+    ...(failures.length > 0 ? ['First failures:', ...failures] : []),
+    '',
+  ].join('\n');
+}
