@@ -6,10 +6,11 @@
 import { benchChildRole, serveAsChild } from '../child-process';
 import { cluster } from './cluster';
 import { runControllerRole } from './controller-process';
-import { formatReplicaFaults } from './report';
+import { runLeaderFaults } from './leader-faults';
+import { formatLeaderFaults, formatReplicaFaults } from './report';
 import { runReplicaFaults } from './replica-faults';
 
-const SCENARIOS = ['replicas'] as const;
+const SCENARIOS = ['replicas', 'leaders'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 /** The scenarios `--only a,b` names (all without it). */
@@ -36,6 +37,10 @@ async function main(): Promise<void> {
         settleTimeoutMs: quick ? 60_000 : 120_000,
       });
       console.log(formatReplicaFaults(results));
+    } else if (scenario === 'leaders') {
+      // Kyverno's monitor checks every 30 s; quick runs check every 5 s.
+      const monitorIntervalMs = quick ? 5_000 : 30_000;
+      console.log(formatLeaderFaults(await runLeaderFaults({ monitorIntervalMs }), monitorIntervalMs));
     }
   }
 }

@@ -1,4 +1,5 @@
 /** The chaos run's figures as plain-text tables. */
+import type { LeaderFaultRun } from './leader-faults';
 import type { ReplicaFaultResult } from './replica-faults';
 
 function table(header: string[], rows: string[][]): string {
@@ -28,6 +29,31 @@ export function formatReplicaFaults(results: readonly ReplicaFaultResult[]): str
       rows,
     ),
     ...(failures.length > 0 ? ['First failures:', ...failures] : []),
+    '',
+  ].join('\n');
+}
+
+const ms = (value: number | undefined) => (value === undefined ? '-' : `${(value / 1000).toFixed(2)} s`);
+
+export function formatLeaderFaults(run: LeaderFaultRun, monitorIntervalMs: number): string {
+  const rows = run.results.map((result) => [
+    result.kind,
+    result.signal,
+    ms(result.handoverMs),
+    result.work,
+    ms(result.workMs),
+  ]);
+  const problems = run.results
+    .filter((result) => result.problem)
+    .map((result) => `  ${result.kind} ${result.signal}: ${result.problem}`);
+  return [
+    `Webhook configuration deleted: recreated by the leader's monitor (every ${monitorIntervalMs / 1000} s) after ${
+      run.webhookRecreatedMs === undefined ? `- (${run.webhookProblem})` : ms(run.webhookRecreatedMs)
+    }`,
+    '',
+    'Leaders stopped (3 replicas each; lease duration 15 s)',
+    table(['controller', 'signal', 'handover', 'leader work after it', 'done after'], rows),
+    ...(problems.length > 0 ? ['Problems:', ...problems] : []),
     '',
   ].join('\n');
 }
