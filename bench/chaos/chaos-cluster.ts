@@ -8,10 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubeconfigFor } from '@edict/apiserver';
 import type { JsonObject } from '@edict/engine';
+import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhooks';
 import { BenchChild } from '../child-process';
 import type { ClusterInput, ClusterReport, LeaseChange } from './cluster';
 import { ControllerProcess, type ControllerKind } from './controller-process';
 import { ServiceBalancer } from './service-balancer';
+import { timeUntil } from './settle';
 
 /** The kubelet's readiness probe period here (Kyverno's chart probes every 10 s; kept short so a run is short). */
 export const PROBE_INTERVAL_MS = 1_000;
@@ -30,9 +32,16 @@ export class ChaosCluster {
 
   static async start(extraObjects: JsonObject[] = []): Promise<ChaosCluster> {
     const logDir = mkdtempSync(join(tmpdir(), 'edict-chaos-'));
-    const balancer = new ServiceBalancer({ probeIntervalMs: PROBE_INTERVAL_MS, probePath: '/readyz', probeTimeoutMs: 1_000 });
+    const balancer = new ServiceBalancer({
+      probeIntervalMs: PROBE_INTERVAL_MS,
+      probePath: '/readyz',
+      probeTimeoutMs: 1_000,
+    });
     const balancerPort = await balancer.start();
-    const api = await BenchChild.start<ClusterReport>('chaos-cluster', { balancerPort, extraObjects } satisfies ClusterInput);
+    const api = await BenchChild.start<ClusterReport>('chaos-cluster', {
+      balancerPort,
+      extraObjects,
+    } satisfies ClusterInput);
     const kubeconfigPath = join(logDir, 'kubeconfig');
     writeFileSync(kubeconfigPath, kubeconfigFor({ server: api.report.url }));
     return new ChaosCluster(api, balancer, kubeconfigPath, logDir);
@@ -81,6 +90,16 @@ export class ChaosCluster {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(`no running replica holds Lease ${lease} after ${timeoutMs} ms`);
+  }
+
+  /** Waits until the admission leader has registered its validating webhook configuration. */
+  async awaitWebhookConfiguration(timeoutMs = 60_000): Promise<void> {
+    const configuration = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      name: DEFAULT_WEBHOOK_NAMES.resourceValidating,
+    };
+    await timeUntil(() => this.api.call<boolean>('exists', configuration), timeoutMs, 'webhook configuration');
   }
 
   async close(): Promise<void> {

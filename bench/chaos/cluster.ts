@@ -7,6 +7,7 @@
 import { InMemoryApiServer } from '@edict/apiserver';
 import type { JsonObject } from '@edict/engine';
 import { readCrdManifests } from '@edict/policy';
+import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhooks';
 import type { ChildRoleRunner } from '../child-process';
 import { pssPolicyObjects } from '../webhook-servers';
 
@@ -96,7 +97,7 @@ export const cluster: ChildRoleRunner = {
     const server = new InMemoryApiServer({
       serviceEndpoints: { [`${CHAOS_NAMESPACE}/${CHAOS_SERVICE}`]: `https://127.0.0.1:${balancerPort}` },
     });
-    const { url } = await server.start({ host: '127.0.0.1', port: 0 });
+    const { url, port } = await server.start({ host: '127.0.0.1', port: 0 });
     for (const crd of readCrdManifests()) server.create(crd);
     for (const name of [CHAOS_NAMESPACE, LOAD_NAMESPACE])
       server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
@@ -108,7 +109,8 @@ export const cluster: ChildRoleRunner = {
     server.store.subscribe((event) => {
       if (event.groupResource !== LEASES) return;
       const lease = (event.object.metadata as JsonObject).name as string;
-      const holder = event.type === 'DELETED' ? '' : (((event.object.spec as JsonObject)?.holderIdentity as string) ?? '');
+      const holder =
+        event.type === 'DELETED' ? '' : (((event.object.spec as JsonObject)?.holderIdentity as string) ?? '');
       if (holders.get(lease) === holder) return;
       holders.set(lease, holder);
       leaseChanges.push({ at: Date.now(), lease, holder });
@@ -128,8 +130,19 @@ export const cluster: ChildRoleRunner = {
           const { apiVersion, kind, name, namespace } = command as Record<string, string>;
           return server.get(apiVersion!, kind!, name!, namespace) !== undefined;
         },
-        pause: async () => server.faults.pause(),
-        resume: async () => server.faults.resume(),
+        // An outage as clients see one: connections refused, watches ended; the store survives.
+        'go-down': () => server.stop(),
+        'come-back': async () => void (await server.start({ host: '127.0.0.1', port })),
+        'ca-bundle': async () => {
+          const configuration = server.get(
+            'admissionregistration.k8s.io/v1',
+            'ValidatingWebhookConfiguration',
+            DEFAULT_WEBHOOK_NAMES.resourceValidating,
+          );
+          const webhooks = (configuration?.webhooks as JsonObject[] | undefined) ?? [];
+          const bundle = (webhooks[0]?.clientConfig as JsonObject | undefined)?.caBundle as string | undefined;
+          return Buffer.from(bundle ?? '', 'base64').toString('utf8');
+        },
       },
     };
   },

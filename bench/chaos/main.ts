@@ -6,11 +6,12 @@
 import { benchChildRole, serveAsChild } from '../child-process';
 import { cluster } from './cluster';
 import { runControllerRole } from './controller-process';
+import { runApiOutage } from './api-outage';
 import { runLeaderFaults } from './leader-faults';
-import { formatLeaderFaults, formatReplicaFaults } from './report';
+import { formatApiOutage, formatLeaderFaults, formatReplicaFaults } from './report';
 import { runReplicaFaults } from './replica-faults';
 
-const SCENARIOS = ['replicas', 'leaders'] as const;
+const SCENARIOS = ['replicas', 'leaders', 'outage'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 /** The scenarios `--only a,b` names (all without it). */
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
   const quick = argv.includes('--quick');
   const scenarios = selectedScenarios(argv);
   console.log(`Node ${process.version}, ${new Date().toISOString()}${quick ? ', quick mode' : ''}\n`);
+  // Kyverno's webhook monitor checks every 30 s; quick runs check every 5 s.
+  const monitorIntervalMs = quick ? 5_000 : 30_000;
   for (const scenario of scenarios) {
     if (scenario === 'replicas') {
       const results = await runReplicaFaults({
@@ -38,9 +41,9 @@ async function main(): Promise<void> {
       });
       console.log(formatReplicaFaults(results));
     } else if (scenario === 'leaders') {
-      // Kyverno's monitor checks every 30 s; quick runs check every 5 s.
-      const monitorIntervalMs = quick ? 5_000 : 30_000;
       console.log(formatLeaderFaults(await runLeaderFaults({ monitorIntervalMs }), monitorIntervalMs));
+    } else if (scenario === 'outage') {
+      console.log(formatApiOutage(await runApiOutage({ outageMs: quick ? 30_000 : 60_000, monitorIntervalMs })));
     }
   }
 }

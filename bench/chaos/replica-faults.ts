@@ -6,7 +6,6 @@
  * admissions, and audit results of admitted Pods that never reached a PolicyReport (the reports
  * controller runs without background scans, so only admission results count).
  */
-import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhooks';
 import type { AuditTally } from './cluster';
 import { ChaosCluster } from './chaos-cluster';
 import { PodLoad, type LoadFailure } from './pod-load';
@@ -38,36 +37,26 @@ export interface ReplicaFaultResult {
   firstFailures: LoadFailure[];
 }
 
-async function awaitWebhookConfiguration(cluster: ChaosCluster): Promise<void> {
-  const found = await settle(
-    () =>
-      cluster.api.call<boolean>('exists', {
-        apiVersion: 'admissionregistration.k8s.io/v1',
-        kind: 'ValidatingWebhookConfiguration',
-        name: DEFAULT_WEBHOOK_NAMES.resourceValidating,
-      }),
-    (exists) => exists,
-    { quietMs: 60_000, timeoutMs: 60_000 },
-  );
-  if (!found.value) throw new Error('the leader registered no validating webhook configuration within 60 s');
-}
-
 export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<ReplicaFaultResult[]> {
   const cluster = await ChaosCluster.start();
   try {
     await cluster.startReplica('reports', { EDICT_BACKGROUND_SCAN: 'false' });
     await Promise.all(Array.from({ length: REPLICAS }, () => cluster.startReplica('admission')));
-    await awaitWebhookConfiguration(cluster);
+    await cluster.awaitWebhookConfiguration();
     const tally = () => cluster.api.call<AuditTally>('audit-tally');
     let before = await tally();
     const results: ReplicaFaultResult[] = [];
     for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
       while (cluster.running('admission').length < REPLICAS) await cluster.startReplica('admission');
       // Every replica in the Service before the load starts.
-      await settle(async () => cluster.balancer.readyPorts().length, (ready) => ready === REPLICAS, {
-        quietMs: 10_000,
-        timeoutMs: 10_000,
-      });
+      await settle(
+        async () => cluster.balancer.readyPorts().length,
+        (ready) => ready === REPLICAS,
+        {
+          quietMs: 10_000,
+          timeoutMs: 10_000,
+        },
+      );
       const victim = cluster.running('admission')[0]!;
       const load = new PodLoad(cluster.url, settings.createsPerSecond);
       load.start();

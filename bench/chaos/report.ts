@@ -1,4 +1,5 @@
 /** The chaos run's figures as plain-text tables. */
+import type { OutageRun } from './api-outage';
 import type { LeaderFaultRun } from './leader-faults';
 import type { ReplicaFaultResult } from './replica-faults';
 
@@ -20,12 +21,23 @@ export function formatReplicaFaults(results: readonly ReplicaFaultResult[]): str
     `${(result.settleMs / 1000).toFixed(1)} s`,
   ]);
   const failures = results.flatMap((result) =>
-    result.firstFailures.slice(0, 3).map((failure) => `  ${result.signal} at ${failure.atMs} ms: ${failure.status} ${failure.message}`),
+    result.firstFailures
+      .slice(0, 3)
+      .map((failure) => `  ${result.signal} at ${failure.atMs} ms: ${failure.status} ${failure.message}`),
   );
   return [
     'Admission replicas (3 behind the Service), one stopped mid-load',
     table(
-      ['signal', 'creates', 'creates/s', 'failed admissions', 'signal to exit', 'pods x policies', 'lost audit results', 'reports settled after'],
+      [
+        'signal',
+        'creates',
+        'creates/s',
+        'failed admissions',
+        'signal to exit',
+        'pods x policies',
+        'lost audit results',
+        'reports settled after',
+      ],
       rows,
     ),
     ...(failures.length > 0 ? ['First failures:', ...failures] : []),
@@ -54,6 +66,22 @@ export function formatLeaderFaults(run: LeaderFaultRun, monitorIntervalMs: numbe
     'Leaders stopped (3 replicas each; lease duration 15 s)',
     table(['controller', 'signal', 'handover', 'leader work after it', 'done after'], rows),
     ...(problems.length > 0 ? ['Problems:', ...problems] : []),
+    '',
+  ].join('\n');
+}
+
+export function formatApiOutage(run: OutageRun): string {
+  const rows = run.recoveries.map((recovery) => [
+    recovery.kind,
+    recovery.work,
+    recovery.recoveredMs === undefined ? `- (${recovery.problem})` : ms(recovery.recoveredMs),
+  ]);
+  return [
+    `API server unavailable for ${run.outageMs / 1000} s`,
+    `  controllers that exited during it: ${run.exited.length === 0 ? 'none' : run.exited.join(', ')}`,
+    `  reviews answered from cache during it: ${run.reviewsDuringOutage - run.failedReviewsDuringOutage} of ${run.reviewsDuringOutage}` +
+      (run.firstReviewFailure ? ` (first failure: ${run.firstReviewFailure})` : ''),
+    table(['controller', 'work after the API server returned', 'recovered after'], rows),
     '',
   ].join('\n');
 }

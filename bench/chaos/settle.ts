@@ -1,4 +1,4 @@
-/** Polling until a figure settles, bounded in time. */
+/** Polling until a figure settles or a condition holds, bounded in time. */
 
 /**
  * Reads `sample` every `intervalMs` until `done` holds or its value stayed the same for `quietMs`,
@@ -22,3 +22,13 @@ export async function settle<T>(
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls `done` every 100 ms for `timeoutMs`; resolves with the ms it took, rejects when out of time. */
+export async function timeUntil(done: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
+  const started = performance.now();
+  while (!(await done())) {
+    if (performance.now() - started > timeoutMs) throw new Error(`${what}: not done after ${timeoutMs} ms`);
+    await sleep(100);
+  }
+  return performance.now() - started;
+}
