@@ -96,7 +96,8 @@ async function stopController(app: NestFastifyApplication, config: ControllerCon
   app.get(LifecycleState).beginShutdown();
   await removeWebhooksIfScaledToZero(app, logger);
   // Serving and after-admission work need no leadership; certificates and webhook configurations do.
-  await app.get(LeaderService).stop();
+  // Stepping down runs beside the delay: a slow API server must not stretch the shutdown.
+  const steppingDown = app.get(LeaderService).stop();
   if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
   // Fastify stops accepting, answers 503 on kept-alive connections and waits for in-flight requests.
   const closing = app.getHttpAdapter().getInstance().close();
@@ -106,5 +107,6 @@ async function stopController(app: NestFastifyApplication, config: ControllerCon
   // The last reviews are answered: write the reports, update requests and events they left.
   if (!(await app.get(AfterAdmissionService).drain(config.drainTimeoutMs)))
     logger.warn(`after-admission work still queued after ${config.drainTimeoutMs}ms; dropped`);
+  await steppingDown;
   await app.close();
 }
