@@ -32,6 +32,7 @@ export class ChaosCluster {
 
   static async start(extraObjects: JsonObject[] = []): Promise<ChaosCluster> {
     const logDir = mkdtempSync(join(tmpdir(), 'edict-chaos-'));
+    console.log(`(replica logs: ${logDir})`);
     const balancer = new ServiceBalancer({
       probeIntervalMs: PROBE_INTERVAL_MS,
       probePath: '/readyz',
