@@ -6,7 +6,7 @@ export default defineConfig({
   // SWC keeps decorator metadata, which esbuild drops and Nest's injector needs.
   plugins: [tsconfigPaths(), swc.vite({ module: { type: 'es6' } })],
   test: {
-    include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.spec.ts'],
+    include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.spec.ts', 'bench/**/*.spec.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,

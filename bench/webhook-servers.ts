@@ -58,7 +58,7 @@ export interface BareReport {
 }
 
 /** The 17 PSS policy documents of ../shared/bench/pss, as objects to create. */
-function pssPolicyObjects(): JsonObject[] {
+export function pssPolicyObjects(): JsonObject[] {
   const dir = join(sharedDir(), 'bench', 'pss');
   return readdirSync(dir)
     .filter((file) => file.endsWith('.yaml'))

@@ -2,11 +2,11 @@
  * Starts and stops the admission controller. Order matters on both ends:
  *  - start: Nest init (informers, election, certificates) → wait for the serving certificate →
  *    bind it live to the HTTPS server (rotation needs no restart) → listen;
- *  - stop: unready → remove the webhook configurations if the Deployment is scaled to zero → keep
+ *  - stop: unready → remove the webhook configurations if the Deployment is scaled to zero → step
+ *    down (lease released, so another replica leads within a second, not after the drain) → keep
  *    serving `shutdownDelayMs` (endpoints drop the pod) → stop accepting and finish in-flight
  *    reviews → drain the after-admission work (reports, update requests, events) → stop the review
- *    workers once their audits are done → Nest close
- *    (lease released, informers stopped).
+ *    workers once their audits are done → Nest close (informers stopped).
  */
 import type { RequestListener } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -16,6 +16,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
 import { removeWebhooksIfScaledToZero } from '@edict/controller';
+import { LeaderService } from '@edict/leader';
 import { setUpSwagger } from './admin/swagger';
 import { AdmissionControllerModule } from './app.module';
 import type { ControllerConfig } from './config/controller-config';
@@ -95,6 +96,9 @@ async function stopController(app: NestFastifyApplication, config: ControllerCon
   const logger = new Logger('AdmissionController');
   app.get(LifecycleState).beginShutdown();
   await removeWebhooksIfScaledToZero(app, logger);
+  // Serving and after-admission work need no leadership; certificates and webhook configurations do.
+  // Stepping down runs beside the delay: a slow API server must not stretch the shutdown.
+  const steppingDown = app.get(LeaderService).stop();
   if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
   // Fastify stops accepting, answers 503 on kept-alive connections and waits for in-flight requests.
   const closing = app.getHttpAdapter().getInstance().close();
@@ -106,5 +110,6 @@ async function stopController(app: NestFastifyApplication, config: ControllerCon
     logger.warn(`after-admission work still queued after ${config.drainTimeoutMs}ms; dropped`);
   if (!(await app.get(ReviewWorkers).close(config.drainTimeoutMs)))
     logger.warn(`review workers still busy after ${config.drainTimeoutMs}ms; stopped`);
+  await steppingDown;
   await app.close();
 }

@@ -3,7 +3,7 @@
  * webhook configurations back; two replicas both serve reviews while only the leader writes the
  * certificate Secrets and the webhook configurations (seen from the API server's side: each
  * replica's client impersonates its own user, and the server's request log says who wrote what);
- * when the leader stops, the other takes over; scaled to zero, a stopping replica takes the
+ * when the leader stops, the other takes over (at once on a graceful stop); scaled to zero, a stopping replica takes the
  * configurations along.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,6 +204,34 @@ describe('two replicas', () => {
       .createNamespacedPod({ namespace: 'default', body: testPod('after-takeover') })
       .catch((e: unknown) => e);
     expect(apiErrorMessage(error)).toContain('admission webhook "validate.edict.svc-fail" denied the request: ');
+  });
+});
+
+describe('a leader stopping gracefully', () => {
+  let cluster: E2eCluster;
+
+  beforeAll(async () => {
+    cluster = await startE2eCluster();
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('hands the Lease over before its shutdown delay, not after the drain', async () => {
+    // A lease the follower could only take by waiting it out (10 s): a quick takeover means a release.
+    const slow = { leaseDurationMs: 10_000, renewDeadlineMs: 8_000, retryPeriodMs: 2_000, shutdownDelayMs: 3_000 };
+    const first = await startNamedReplica(cluster, 'leader-a', slow);
+    await eventually(() => first.app.get(LeaderService).isLeader(), 'leader-a leading', 10_000);
+    const second = await startNamedReplica(cluster, 'leader-b', slow);
+
+    const stopping = first.stop();
+    const started = performance.now();
+    await eventually(() => second.app.get(LeaderService).isLeader(), 'leader-b leading', 2_500);
+    // Still inside leader-a's shutdown delay: it is draining while leader-b already leads.
+    expect(performance.now() - started).toBeLessThan(slow.shutdownDelayMs);
+    await stopping;
+    await second.stop();
   });
 });
 

@@ -1,0 +1,149 @@
+/**
+ * The chaos runs' cluster, in a child process of its own: the in-memory API server with Edict's CRDs,
+ * the 17 Pod Security policies (Audit) and the webhook Service pointing at the parent's balancer.
+ * It records every Lease holder change as it happens, and answers the parent's questions about
+ * its store (reports per Pod, webhook configurations) from the inside, where no client lags.
+ */
+import { InMemoryApiServer } from '@edict/apiserver';
+import type { JsonObject } from '@edict/engine';
+import { readCrdManifests } from '@edict/policy';
+import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhooks';
+import type { ChildRoleRunner } from '../child-process';
+import { pssPolicyObjects } from '../webhook-servers';
+
+export const CHAOS_NAMESPACE = 'edict';
+export const CHAOS_SERVICE = 'edict-svc';
+/** Where the load's Pods go. */
+export const LOAD_NAMESPACE = 'load';
+
+export interface ClusterInput {
+  /** The port of the balancer standing in for the webhook Service. */
+  balancerPort: number;
+  /** Objects to create after the policies (a scenario's own policies). */
+  extraObjects: JsonObject[];
+}
+
+export interface ClusterReport {
+  url: string;
+  policies: string[];
+}
+
+export interface LeaseChange {
+  /** Wall-clock time (ms since the epoch) the API server stored the change. */
+  at: number;
+  lease: string;
+  /** Empty when released. */
+  holder: string;
+}
+
+export interface AuditTally {
+  pods: number;
+  /** The policies with a result in any Pod's report: every Pod (all alike) should have one of each. */
+  expectedPolicies: number;
+  /** Pods whose PolicyReport holds a result of every expected policy. */
+  complete: number;
+  /** Expected policy results absent from the reports. */
+  missingResults: number;
+}
+
+const POLICY_REPORTS = 'wgpolicyk8s.io/policyreports';
+const LEASES = 'coordination.k8s.io/leases';
+
+function auditTally(server: InMemoryApiServer): AuditTally {
+  const pods = server.list('v1', 'Pod', LOAD_NAMESPACE);
+  const reported = new Map(
+    server.store
+      .list(POLICY_REPORTS)
+      .map((report) => [
+        (report.metadata as JsonObject).name as string,
+        new Set(((report.results as JsonObject[] | undefined) ?? []).map((result) => result.policy as string)),
+      ]),
+  );
+  const expected = new Set([...reported.values()].flatMap((policies) => [...policies]));
+  let complete = 0;
+  let missingResults = 0;
+  for (const pod of pods) {
+    const policies = reported.get((pod.metadata as JsonObject).uid as string) ?? new Set<string>();
+    const missing = [...expected].filter((policy) => !policies.has(policy)).length;
+    missingResults += missing;
+    if (missing === 0) complete++;
+  }
+  return { pods: pods.length, expectedPolicies: expected.size, complete, missingResults };
+}
+
+/** Deletes a webhook configuration and resolves with the ms until it exists again (or rejects at `timeoutMs`). */
+function timeRecreation(
+  server: InMemoryApiServer,
+  input: { kind: string; name: string; timeoutMs: number },
+): Promise<number> {
+  const api = 'admissionregistration.k8s.io/v1';
+  if (!server.get(api, input.kind, input.name)) return Promise.reject(new Error(`no ${input.kind} ${input.name}`));
+  server.delete(api, input.kind, input.name);
+  const deletedAt = performance.now();
+  return new Promise((resolve, reject) => {
+    const poll = setInterval(() => {
+      const elapsed = performance.now() - deletedAt;
+      if (server.get(api, input.kind, input.name)) resolve(elapsed);
+      else if (elapsed > input.timeoutMs) reject(new Error(`${input.kind} ${input.name} not back after ${elapsed} ms`));
+      else return;
+      clearInterval(poll);
+    }, 50);
+  });
+}
+
+export const cluster: ChildRoleRunner = {
+  async start(input) {
+    const { balancerPort, extraObjects } = input as ClusterInput;
+    const server = new InMemoryApiServer({
+      serviceEndpoints: { [`${CHAOS_NAMESPACE}/${CHAOS_SERVICE}`]: `https://127.0.0.1:${balancerPort}` },
+    });
+    const { url, port } = await server.start({ host: '127.0.0.1', port: 0 });
+    for (const crd of readCrdManifests()) server.create(crd);
+    for (const name of [CHAOS_NAMESPACE, LOAD_NAMESPACE])
+      server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    const policies = pssPolicyObjects().map((policy) => (server.create(policy).metadata as JsonObject).name as string);
+    for (const object of extraObjects) server.create(object);
+
+    const leaseChanges: LeaseChange[] = [];
+    const holders = new Map<string, string>();
+    server.store.subscribe((event) => {
+      if (event.groupResource !== LEASES) return;
+      const lease = (event.object.metadata as JsonObject).name as string;
+      const holder =
+        event.type === 'DELETED' ? '' : (((event.object.spec as JsonObject)?.holderIdentity as string) ?? '');
+      if (holders.get(lease) === holder) return;
+      holders.set(lease, holder);
+      leaseChanges.push({ at: Date.now(), lease, holder });
+    });
+
+    const report: ClusterReport = { url, policies };
+    return {
+      report,
+      stop: () => server.stop(),
+      commands: {
+        'audit-tally': async () => auditTally(server),
+        'lease-changes': async () => leaseChanges,
+        'time-recreation': (command) =>
+          timeRecreation(server, command as { kind: string; name: string; timeoutMs: number }),
+        create: async (object) => server.create(object as JsonObject),
+        exists: async (command) => {
+          const { apiVersion, kind, name, namespace } = command as Record<string, string>;
+          return server.get(apiVersion!, kind!, name!, namespace) !== undefined;
+        },
+        // An outage as clients see one: connections refused, watches ended; the store survives.
+        'go-down': () => server.stop(),
+        'come-back': async () => void (await server.start({ host: '127.0.0.1', port })),
+        'ca-bundle': async () => {
+          const configuration = server.get(
+            'admissionregistration.k8s.io/v1',
+            'ValidatingWebhookConfiguration',
+            DEFAULT_WEBHOOK_NAMES.resourceValidating,
+          );
+          const webhooks = (configuration?.webhooks as JsonObject[] | undefined) ?? [];
+          const bundle = (webhooks[0]?.clientConfig as JsonObject | undefined)?.caBundle as string | undefined;
+          return Buffer.from(bundle ?? '', 'base64').toString('utf8');
+        },
+      },
+    };
+  },
+};

@@ -1,0 +1,71 @@
+/**
+ * `npm run chaos [-- --only replicas,leaders,... ] [--quick]`: fault scenarios on the embedded
+ * cluster (the in-memory API server and the real controllers, each replica its own process), each
+ * printing its figures. `--quick` runs shorter and lighter, for trial runs.
+ */
+import { benchChildRole, serveAsChild } from '../child-process';
+import { cluster } from './cluster';
+import { runControllerRole } from './controller-process';
+import { runApiOutage } from './api-outage';
+import { runLeaderFaults } from './leader-faults';
+import { formatApiOutage, formatLeaderFaults, formatReplicaFaults } from './report';
+import { runReplicaFaults } from './replica-faults';
+
+const SCENARIOS = ['replicas', 'leaders', 'outage'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+/** The scenarios `--only a,b` names (all without it). */
+function selectedScenarios(argv: readonly string[]): Scenario[] {
+  const index = argv.indexOf('--only');
+  if (index < 0) return [...SCENARIOS];
+  const names = (argv[index + 1] ?? '').split(',').filter(Boolean);
+  const unknown = names.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0)
+    throw new Error(`--only takes a comma-separated list of ${SCENARIOS.join(', ')}; got "${argv[index + 1] ?? ''}"`);
+  return names as Scenario[];
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const quick = argv.includes('--quick');
+  const scenarios = selectedScenarios(argv);
+  console.log(`Node ${process.version}, ${new Date().toISOString()}${quick ? ', quick mode' : ''}\n`);
+  // Kyverno's webhook monitor checks every 30 s; quick runs check every 5 s.
+  const monitorIntervalMs = quick ? 5_000 : 30_000;
+  for (const scenario of scenarios) {
+    if (scenario === 'replicas') {
+      const results = await runReplicaFaults({
+        createsPerSecond: quick ? 100 : 250,
+        loadSeconds: quick ? 15 : 30,
+        settleTimeoutMs: quick ? 60_000 : 120_000,
+      });
+      console.log(formatReplicaFaults(results));
+    } else if (scenario === 'leaders') {
+      console.log(formatLeaderFaults(await runLeaderFaults({ monitorIntervalMs }), monitorIntervalMs));
+    } else if (scenario === 'outage') {
+      console.log(formatApiOutage(await runApiOutage({ outageMs: quick ? 30_000 : 60_000, monitorIntervalMs })));
+    }
+  }
+}
+
+if (runControllerRole()) {
+  // This process is a controller replica: its main runs until a signal ends it.
+} else if (benchChildRole() === 'chaos-cluster') {
+  serveAsChild(cluster);
+} else {
+  // Bounded: a run that hangs fails instead of holding the machine.
+  const limit = setTimeout(() => {
+    console.error('chaos: over 10 minutes, stopped');
+    process.exit(1);
+  }, 10 * 60_000);
+  main().then(
+    () => {
+      clearTimeout(limit);
+      process.exit(0);
+    },
+    (error: Error) => {
+      console.error(error.stack ?? error.message);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,87 @@
+/** The chaos run's figures as plain-text tables. */
+import type { OutageRun } from './api-outage';
+import type { LeaderFaultRun } from './leader-faults';
+import type { ReplicaFaultResult } from './replica-faults';
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ');
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+export function formatReplicaFaults(results: readonly ReplicaFaultResult[]): string {
+  const rows = results.map((result) => [
+    result.signal,
+    `${result.sent}`,
+    result.achievedPerSecond.toFixed(0),
+    `${result.failedAdmissions}`,
+    `${result.exitMs.toFixed(0)} ms (code ${result.exitCode ?? 'none'})`,
+    `${result.podsChecked} x ${result.expectedPolicies}`,
+    `${result.lostAuditResults}`,
+    `${(result.settleMs / 1000).toFixed(1)} s`,
+  ]);
+  const failures = results.flatMap((result) =>
+    result.firstFailures
+      .slice(0, 3)
+      .map((failure) => `  ${result.signal} at ${failure.atMs} ms: ${failure.status} ${failure.message}`),
+  );
+  return [
+    'Admission replicas (3 behind the Service), one stopped mid-load',
+    table(
+      [
+        'signal',
+        'creates',
+        'creates/s',
+        'failed admissions',
+        'signal to exit',
+        'pods x policies',
+        'lost audit results',
+        'reports settled after',
+      ],
+      rows,
+    ),
+    ...(failures.length > 0 ? ['First failures:', ...failures] : []),
+    '',
+  ].join('\n');
+}
+
+const ms = (value: number | undefined) => (value === undefined ? '-' : `${(value / 1000).toFixed(2)} s`);
+
+export function formatLeaderFaults(run: LeaderFaultRun, monitorIntervalMs: number): string {
+  const rows = run.results.map((result) => [
+    result.kind,
+    result.signal,
+    ms(result.handoverMs),
+    result.work,
+    ms(result.workMs),
+  ]);
+  const problems = run.results
+    .filter((result) => result.problem)
+    .map((result) => `  ${result.kind} ${result.signal}: ${result.problem}`);
+  return [
+    `Webhook configuration deleted: recreated by the leader's monitor (every ${monitorIntervalMs / 1000} s) after ${
+      run.webhookRecreatedMs === undefined ? `- (${run.webhookProblem})` : ms(run.webhookRecreatedMs)
+    }`,
+    '',
+    'Leaders stopped (3 replicas each; lease duration 15 s)',
+    table(['controller', 'signal', 'handover', 'leader work after it', 'done after'], rows),
+    ...(problems.length > 0 ? ['Problems:', ...problems] : []),
+    '',
+  ].join('\n');
+}
+
+export function formatApiOutage(run: OutageRun): string {
+  const rows = run.recoveries.map((recovery) => [
+    recovery.kind,
+    recovery.work,
+    recovery.recoveredMs === undefined ? `- (${recovery.problem})` : ms(recovery.recoveredMs),
+  ]);
+  return [
+    `API server unavailable for ${run.outageMs / 1000} s`,
+    `  controllers that exited during it: ${run.exited.length === 0 ? 'none' : run.exited.join(', ')}`,
+    `  reviews answered from cache during it: ${run.reviewsDuringOutage - run.failedReviewsDuringOutage} of ${run.reviewsDuringOutage}` +
+      (run.firstReviewFailure ? ` (first failure: ${run.firstReviewFailure})` : ''),
+    table(['controller', 'work after the API server returned', 'recovered after'], rows),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,106 @@
+/**
+ * A stand-in for a Service's cluster IP in front of webhook replicas, as kube-proxy and the
+ * endpoints controller make one: each incoming TCP connection goes whole to one ready endpoint
+ * (round robin here, where iptables picks at random), bytes piped both ways, TLS untouched. An
+ * endpoint is ready while its readiness probe (HTTPS GET, certificate not checked, as the kubelet
+ * does) answers 2xx; it leaves the rotation at the first failed probe. Like kube-proxy, a connection
+ * sent to an endpoint that refuses it is not retried elsewhere: the client sees it reset.
+ */
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+export interface BalancerOptions {
+  /** How often each endpoint is probed (the kubelet's periodSeconds). */
+  probeIntervalMs: number;
+  /** The readiness path. */
+  probePath: string;
+  /** A probe not answered within this counts as failed. */
+  probeTimeoutMs: number;
+}
+
+interface Endpoint {
+  port: number;
+  ready: boolean;
+}
+
+export class ServiceBalancer {
+  private readonly endpoints = new Map<number, Endpoint>();
+  private readonly sockets = new Set<Socket>();
+  private server: Server | undefined;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private next = 0;
+  /** Connections that found no ready endpoint (closed at once, as a Service without endpoints rejects). */
+  noEndpoint = 0;
+
+  constructor(private readonly options: BalancerOptions) {}
+
+  async start(): Promise<number> {
+    this.server = createServer((socket) => this.forward(socket));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.probeTimer = setInterval(() => void this.probeAll(), this.options.probeIntervalMs);
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** Adds an endpoint; it takes connections once a probe finds it ready. */
+  add(port: number): void {
+    this.endpoints.set(port, { port, ready: false });
+    void this.probe(this.endpoints.get(port)!);
+  }
+
+  readyPorts(): number[] {
+    return [...this.endpoints.values()].filter((endpoint) => endpoint.ready).map((endpoint) => endpoint.port);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.probeTimer);
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private forward(client: Socket): void {
+    const ready = this.readyPorts();
+    if (ready.length === 0) {
+      this.noEndpoint++;
+      client.destroy();
+      return;
+    }
+    const port = ready[this.next++ % ready.length]!;
+    const upstream = connect(port, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    }
+    // A reset on either side resets the other: the client sees what it would see from the pod.
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.resetAndDestroy());
+    client.pipe(upstream);
+    upstream.pipe(client);
+  }
+
+  private async probeAll(): Promise<void> {
+    await Promise.all([...this.endpoints.values()].map((endpoint) => this.probe(endpoint)));
+  }
+
+  private async probe(endpoint: Endpoint): Promise<void> {
+    endpoint.ready = await new Promise<boolean>((resolve) => {
+      const request = httpsRequest(
+        {
+          host: '127.0.0.1',
+          port: endpoint.port,
+          path: this.options.probePath,
+          rejectUnauthorized: false,
+          agent: false,
+          timeout: this.options.probeTimeoutMs,
+        },
+        (response) => {
+          response.resume();
+          resolve((response.statusCode ?? 0) >= 200 && (response.statusCode ?? 0) < 300);
+        },
+      );
+      request.on('timeout', () => request.destroy());
+      request.on('error', () => resolve(false));
+      request.end();
+    });
+  }
+}
