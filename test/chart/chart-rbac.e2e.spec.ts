@@ -131,15 +131,16 @@ describe('the controllers, each as its ServiceAccount under the chart RBAC, thro
     await eventually('the policies to be ready', () =>
       ['team-defaults', 'audit-app-label'].every((name) => {
         const status = local.apiServer.get('kyverno.io/v1', 'ClusterPolicy', name)?.['status'] as
-          | { conditions?: Array<{ type: string; status: string }> }
-          | undefined;
+          { conditions?: Array<{ type: string; status: string }> } | undefined;
         return status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True');
       })
         ? true
         : undefined,
     );
     await create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
-    await eventually('the generated ConfigMap', () => local.apiServer.get('v1', 'ConfigMap', 'team-defaults', 'team-a'));
+    await eventually('the generated ConfigMap', () =>
+      local.apiServer.get('v1', 'ConfigMap', 'team-defaults', 'team-a'),
+    );
     await create({
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -156,7 +157,10 @@ describe('the controllers, each as its ServiceAccount under the chart RBAC, thro
       .requests()
       .filter((request) => request.user.startsWith('system:serviceaccount:edict:edict-'));
     for (const component of CONTROLLER_COMPONENTS) {
-      expect(controllers.some((request) => request.user.endsWith(`:edict-${component}`)), component).toBe(true);
+      expect(
+        controllers.some((request) => request.user.endsWith(`:edict-${component}`)),
+        component,
+      ).toBe(true);
     }
     const forbidden = controllers
       .filter((request) => request.status === 403)

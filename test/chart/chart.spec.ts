@@ -44,7 +44,8 @@ function ofKind(objects: readonly RenderedObject[], kind: string): RenderedObjec
 
 function named(objects: readonly RenderedObject[], kind: string, name: string): RenderedObject {
   const found = objects.find((object) => object.kind === kind && object.metadata?.name === name);
-  if (!found) throw new Error(`no ${kind} ${name} among ${objects.map((o) => `${o.kind}/${o.metadata?.name}`).join(', ')}`);
+  if (!found)
+    throw new Error(`no ${kind} ${name} among ${objects.map((o) => `${o.kind}/${o.metadata?.name}`).join(', ')}`);
   return found;
 }
 
@@ -87,9 +88,12 @@ describe('the Helm chart', () => {
 
   it('has a schema check that catches a broken object (so the matrix above can fail)', () => {
     const deployment = structuredClone(named(rendered['default']!, 'Deployment', 'edict-admission-controller'));
-    (container(deployment) as unknown as { ports: Array<{ containerPort: unknown }> }).ports[0]!.containerPort = 'https';
+    (container(deployment) as unknown as { ports: Array<{ containerPort: unknown }> }).ports[0]!.containerPort =
+      'https';
     expect(kubernetesSchemaProblem(deployment)).toContain('containerPort must be integer');
-    expect(kubernetesSchemaProblem({ apiVersion: 'example.io/v1', kind: 'Widget' })).toBe('unknown kind example.io/v1/Widget');
+    expect(kubernetesSchemaProblem({ apiVersion: 'example.io/v1', kind: 'Widget' })).toBe(
+      'unknown kind example.io/v1/Widget',
+    );
   });
 
   it('refuses values its schema does not allow, naming them', () => {
@@ -129,7 +133,9 @@ describe('the Helm chart', () => {
       named(objects, 'Service', `edict-${component}-metrics`);
     }
     // The webhook Services carry the names the controllers publish in their webhook configurations.
-    expect(named(objects, 'Service', 'edict-svc')['spec']).toMatchObject({ ports: [{ port: 443, targetPort: 'https' }] });
+    expect(named(objects, 'Service', 'edict-svc')['spec']).toMatchObject({
+      ports: [{ port: 443, targetPort: 'https' }],
+    });
     named(objects, 'Service', 'edict-cleanup-controller');
     expect(env(named(objects, 'Deployment', 'edict-admission-controller'))).toMatchObject({
       EDICT_INSTALL_NAME: 'edict',
@@ -210,8 +216,9 @@ describe('the Helm chart', () => {
     const objects = rendered['default']!;
     const job = named(objects, 'Job', 'edict-clean-webhooks');
     expect(job.metadata?.annotations?.['helm.sh/hook']).toBe('pre-delete');
-    const pod = (job['spec'] as unknown as { template: { spec: { initContainers: Container[]; containers: Container[] } } })
-      .template.spec;
+    const pod = (
+      job['spec'] as unknown as { template: { spec: { initContainers: Container[]; containers: Container[] } } }
+    ).template.spec;
     const commands = [...pod.initContainers, ...pod.containers].map(
       (c) => (c as unknown as { command: string[] }).command,
     );

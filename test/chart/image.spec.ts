@@ -27,7 +27,8 @@ describe('the container image', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(resolve('dist', 'apps', component, 'main.js'));
     // The bundle exists in the image because the build stage builds that Nest project.
-    const projects = (JSON.parse(readFileSync('nest-cli.json', 'utf8')) as { projects: Record<string, unknown> }).projects;
+    const projects = (JSON.parse(readFileSync('nest-cli.json', 'utf8')) as { projects: Record<string, unknown> })
+      .projects;
     expect(projects).toHaveProperty(component);
     expect(DOCKERFILE).toContain(`npx nest build ${component}`);
   });

@@ -86,14 +86,24 @@ export function controllerRbac(scope: ControllerRbacScope, directory?: string): 
       },
       rules: [],
     },
-    { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: `${role}:core`, labels }, rules: rules.clusterRules },
+    {
+      apiVersion: `${RBAC}/v1`,
+      kind: 'ClusterRole',
+      metadata: { name: `${role}:core`, labels },
+      rules: rules.clusterRules,
+    },
     binding('ClusterRoleBinding', role, 'ClusterRole', role),
   ];
   if (component !== 'cleanup-controller') {
     objects.push(binding('ClusterRoleBinding', `${role}:view`, 'ClusterRole', scope.viewRoleName ?? 'view'));
   }
   objects.push(
-    { apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: role, namespace, labels }, rules: rules.namespaceRules },
+    {
+      apiVersion: `${RBAC}/v1`,
+      kind: 'Role',
+      metadata: { name: role, namespace, labels },
+      rules: rules.namespaceRules,
+    },
     binding('RoleBinding', role, 'Role', role),
   );
   return objects;

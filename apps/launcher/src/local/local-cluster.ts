@@ -34,7 +34,12 @@ import type { RunningHttpController } from '@edict/controller';
 import { loadCleanupConfig, startCleanupController, type CleanupConfig } from '@edict/cleanup-controller';
 import { loadReportsConfig, startReportsController, type ReportsConfig } from '@edict/reports-controller';
 import { explainListenError, LauncherError } from '../launcher-error';
-import { CONTROLLER_COMPONENTS, controllerRbac, controllerServiceAccount } from './controller-rbac';
+import {
+  CONTROLLER_COMPONENTS,
+  controllerRbac,
+  controllerServiceAccount,
+  type ControllerComponent,
+} from './controller-rbac';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
 import { policiesLoaded, policyValidationPublished, webhooksPublished } from './webhooks-ready';
 
@@ -117,7 +122,12 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     const backgroundConfig = await localBackgroundConfig(options, apiUrl, ca);
     const reportsConfig = await localReportsConfig(options, apiUrl, ca);
     const cleanupConfig = await localCleanupConfig(options, apiUrl, ca);
-    const config = await localControllerConfig(options, apiUrl, ca, serviceAccountUsername(backgroundConfig, BACKGROUND));
+    const config = await localControllerConfig(
+      options,
+      apiUrl,
+      ca,
+      serviceAccountUsername(backgroundConfig, BACKGROUND),
+    );
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);
     for (const component of CONTROLLER_COMPONENTS) {
@@ -270,12 +280,7 @@ async function localCleanupConfig(options: LocalClusterOptions, apiUrl: string, 
  * A controller's connection in local mode: a kubeconfig with a certificate naming its
  * ServiceAccount (whose username and groups the API server then sees), health on any free local port.
  */
-async function localConnection(
-  apiUrl: string,
-  ca: ClusterCa,
-  names: InstallScope,
-  account: (typeof CONTROLLER_COMPONENTS)[number],
-) {
+async function localConnection(apiUrl: string, ca: ClusterCa, names: InstallScope, account: ControllerComponent) {
   const client = await ca.client({
     username: serviceAccountUsername(names, account),
     groups: ['system:serviceaccounts', `system:serviceaccounts:${names.namespace}`],
@@ -295,7 +300,7 @@ interface InstallScope {
 }
 
 /** `system:serviceaccount:<namespace>:<install>-<component>`, as the chart names it. */
-function serviceAccountUsername(names: InstallScope, component: (typeof CONTROLLER_COMPONENTS)[number]): string {
+function serviceAccountUsername(names: InstallScope, component: ControllerComponent): string {
   return `system:serviceaccount:${names.namespace}:${controllerServiceAccount(names.installName, component)}`;
 }
 
