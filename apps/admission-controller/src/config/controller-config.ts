@@ -162,8 +162,8 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_IMAGE_PULL_SECRETS: ['imagePullSecrets', 'list'],
 };
 
-/** The variables read, for `--help` texts and docs. */
-export const CONFIG_VARIABLES = Object.keys(ENVIRONMENT);
+/** The variables read and the field each sets: the Helm chart's settings are generated from it (test/chart). */
+export const ADMISSION_ENVIRONMENT = ENVIRONMENT;
 
 const SPEC: ConfigSpec<ControllerConfig> = {
   what: 'admission controller',

@@ -56,8 +56,8 @@ const ENVIRONMENT: EnvironmentTable<BackgroundConfig> = {
   EDICT_ENABLE_REPORTING: ['enableReporting', 'list'],
 };
 
-/** The variables read, for `--help` texts and docs. */
-export const BACKGROUND_CONFIG_VARIABLES = Object.keys(ENVIRONMENT);
+/** The variables read and the field each sets: the Helm chart's settings are generated from it (test/chart). */
+export const BACKGROUND_ENVIRONMENT = ENVIRONMENT;
 
 const SPEC: ConfigSpec<BackgroundConfig> = {
   what: 'background controller',

@@ -56,8 +56,8 @@ const ENVIRONMENT: EnvironmentTable<CleanupConfig> = {
   EDICT_TTL_DISCOVERY_INTERVAL_MS: ['ttlDiscoveryIntervalMs', 'int'],
 };
 
-/** The variables read, for `--help` texts and docs. */
-export const CLEANUP_CONFIG_VARIABLES = Object.keys(ENVIRONMENT);
+/** The variables read and the field each sets: the Helm chart's settings are generated from it (test/chart). */
+export const CLEANUP_ENVIRONMENT = ENVIRONMENT;
 
 const SPEC: ConfigSpec<CleanupConfig> = {
   what: 'cleanup controller',

@@ -6,14 +6,15 @@
  *     local HTTPS port, so the API server calls it as kube-apiserver would call the Service;
  *  3. once its policy validation webhook is published, the example policies, created through the
  *     API server so that an invalid one is rejected as in a cluster;
- *  4. the background controller (generate and mutate-existing rules), with the roles Kyverno's chart
- *     grants it (background-controller-rbac.ts), and the reports controller (PolicyReports), bound
- *     to cluster-admin (a laptop's cluster), in this process, each acting as its own service account;
+ *  4. the background controller (generate and mutate-existing rules) and the reports controller
+ *     (PolicyReports), in this process;
  *  5. once the admission controller has the examples and published its webhooks for them, the
  *     kubeconfig (and the CA, for HTTPS clients) is written: kubectl sees a cluster that already
  *     enforces the examples. Just before, the cleanup controller (cleanup policies, the TTL label)
- *     starts as its own service account, bound to cluster-admin unless the installation brings its
- *     RBAC, its Service mapped to its local HTTPS port, and publishes its cleanup policy webhook.
+ *     starts, its Service mapped to its local HTTPS port, and publishes its cleanup policy webhook.
+ * Each controller acts as its own service account with the RBAC the Helm chart grants it, from the
+ * chart's own rule files (controller-rbac.ts): what a policy generates, mutates or cleans beyond
+ * that needs an aggregated ClusterRole, as in a cluster.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -33,7 +34,12 @@ import type { RunningHttpController } from '@edict/controller';
 import { loadCleanupConfig, startCleanupController, type CleanupConfig } from '@edict/cleanup-controller';
 import { loadReportsConfig, startReportsController, type ReportsConfig } from '@edict/reports-controller';
 import { explainListenError, LauncherError } from '../launcher-error';
-import { backgroundControllerRbac } from './background-controller-rbac';
+import {
+  CONTROLLER_COMPONENTS,
+  controllerRbac,
+  controllerServiceAccount,
+  type ControllerComponent,
+} from './controller-rbac';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
 import { policiesLoaded, policyValidationPublished, webhooksPublished } from './webhooks-ready';
 
@@ -57,12 +63,9 @@ export interface LocalClusterOptions {
   readonly reports?: Partial<ReportsConfig>;
   /** The cleanup controller's configuration: from `env`, with these on top. */
   readonly cleanup?: Partial<CleanupConfig>;
-  /**
-   * Whether the cleanup controller is bound to cluster-admin (default). Off when `preinstalled`
-   * brings its RBAC: the kinds it may delete are then what that grants, as in a cluster.
-   */
-  readonly cleanupClusterAdmin?: boolean;
   readonly logger?: LoggerService | LogLevel[] | false;
+  /** Records the API server's requests from its start (`apiServer.requests`), for specs of what the controllers call. */
+  readonly recordRequests?: boolean;
   /** How long each wait for the controller (webhooks published, policies loaded) may take. */
   readonly readyTimeoutMs?: number;
 }
@@ -104,6 +107,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     authorization: { mode: 'RBAC' },
     ca,
   });
+  if (options.recordRequests) apiServer.requests.start();
   const { url: apiUrl } = await apiServer.start({ host: LOCAL_HOST, port: options.apiPort }).catch((error: unknown) => {
     throw explainListenError(error, 'API server', LOCAL_HOST, options.apiPort, 'EDICT_API_PORT');
   });
@@ -118,16 +122,18 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     const backgroundConfig = await localBackgroundConfig(options, apiUrl, ca);
     const reportsConfig = await localReportsConfig(options, apiUrl, ca);
     const cleanupConfig = await localCleanupConfig(options, apiUrl, ca);
-    const config = localControllerConfig(options, kubeconfig, serviceAccountUsername(backgroundConfig, BACKGROUND));
+    const config = await localControllerConfig(
+      options,
+      apiUrl,
+      ca,
+      serviceAccountUsername(backgroundConfig, BACKGROUND),
+    );
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);
-    for (const object of backgroundControllerRbac({
-      ...backgroundConfig,
-      serviceAccount: `${backgroundConfig.installName}-${BACKGROUND}`,
-    }))
-      apiServer.create(object);
-    apiServer.create(adminBinding(reportsConfig, REPORTS));
-    if (options.cleanupClusterAdmin !== false) apiServer.create(adminBinding(cleanupConfig, CLEANUP));
+    for (const component of CONTROLLER_COMPONENTS) {
+      for (const object of controllerRbac({ installName: config.installName, namespace: config.namespace, component }))
+        apiServer.create(object);
+    }
     for (const object of options.preinstalled ?? []) apiServer.create(object);
     controller = await startController(config, { logger: options.logger ?? ['warn', 'error'] }).catch(
       (error: unknown) => {
@@ -203,17 +209,19 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
 
 /**
  * The controller's configuration for local mode: the environment's, pointed at the in-memory API
- * server and serving on 127.0.0.1, with a certificate also valid for 127.0.0.1 and localhost (the
+ * server as its own service account and serving on 127.0.0.1, with a certificate also valid for 127.0.0.1 and localhost (the
  * Swagger UI and curl) and the admin endpoints on. Nothing to drain for on shutdown (no endpoints), and no webhook URL: the API
  * server reaches the controller through its Service, as in a cluster.
  */
-function localControllerConfig(
+async function localControllerConfig(
   options: LocalClusterOptions,
-  kubeconfig: string,
+  apiUrl: string,
+  ca: ClusterCa,
   backgroundUsername: string,
-): ControllerConfig {
+): Promise<ControllerConfig> {
   const { KUBECONFIG: _ignored, ...env } = options.env ?? process.env;
   const fromEnv = loadControllerConfig(env, options.controller);
+  const { kubeconfig } = await localConnection(apiUrl, ca, fromEnv, ADMISSION);
   return loadControllerConfig(env, {
     shutdownDelayMs: 0,
     // A laptop's cluster: the admin endpoints the guide shows are on unless the environment says no.
@@ -231,7 +239,8 @@ function localControllerConfig(
   });
 }
 
-/** The service accounts of the controllers that act on the cluster, as Kyverno's chart names them. */
+/** The controllers' service accounts, as the chart names them (`<install>-<component>`). */
+const ADMISSION = 'admission-controller';
 const BACKGROUND = 'background-controller';
 const REPORTS = 'reports-controller';
 const CLEANUP = 'cleanup-controller';
@@ -271,7 +280,7 @@ async function localCleanupConfig(options: LocalClusterOptions, apiUrl: string, 
  * A controller's connection in local mode: a kubeconfig with a certificate naming its
  * ServiceAccount (whose username and groups the API server then sees), health on any free local port.
  */
-async function localConnection(apiUrl: string, ca: ClusterCa, names: InstallScope, account: string) {
+async function localConnection(apiUrl: string, ca: ClusterCa, names: InstallScope, account: ControllerComponent) {
   const client = await ca.client({
     username: serviceAccountUsername(names, account),
     groups: ['system:serviceaccounts', `system:serviceaccounts:${names.namespace}`],
@@ -290,20 +299,9 @@ interface InstallScope {
   readonly installName: string;
 }
 
-/** `system:serviceaccount:<namespace>:<install>-<account>`, as Kyverno's chart names it. */
-function serviceAccountUsername(names: InstallScope, account: string): string {
-  return `system:serviceaccount:${names.namespace}:${names.installName}-${account}`;
-}
-
-/** Local mode's controllers may write anything (Kyverno's chart grants narrower roles). */
-function adminBinding(names: InstallScope, account: string): JsonObject {
-  return {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name: `${names.installName}:${account}` },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-    subjects: [{ kind: 'ServiceAccount', namespace: names.namespace, name: `${names.installName}-${account}` }],
-  };
+/** `system:serviceaccount:<namespace>:<install>-<component>`, as the chart names it. */
+function serviceAccountUsername(names: InstallScope, component: ControllerComponent): string {
+  return `system:serviceaccount:${names.namespace}:${controllerServiceAccount(names.installName, component)}`;
 }
 
 /** Creates each example policy through the API server; the ones its admission refuses are returned with the reason. */

@@ -80,8 +80,8 @@ const ENVIRONMENT: EnvironmentTable<ReportsConfig> = {
   EDICT_ENABLE_REPORTING: ['enableReporting', 'list'],
 };
 
-/** The variables read, for `--help` texts and docs. */
-export const REPORTS_CONFIG_VARIABLES = Object.keys(ENVIRONMENT);
+/** The variables read and the field each sets: the Helm chart's settings are generated from it (test/chart). */
+export const REPORTS_ENVIRONMENT = ENVIRONMENT;
 
 const SPEC: ConfigSpec<ReportsConfig> = {
   what: 'reports controller',

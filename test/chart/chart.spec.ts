@@ -1,0 +1,245 @@
+/**
+ * The Helm chart: `helm lint --strict` and `helm template` over a matrix of values, every rendered
+ * object valid against Kubernetes' schemas, and what each values set must produce.
+ */
+import { describe, expect, it } from 'vitest';
+import { CHART, renderChart, runHelm, type RenderedObject } from './helm';
+import { kubernetesSchemaProblem } from './kubernetes-schemas';
+
+/** Kinds without a Kubernetes schema that the chart may render (Prometheus Operator's). */
+const UNCHECKED_KINDS = new Set(['monitoring.coreos.com/v1/ServiceMonitor']);
+
+const MATRIX: Readonly<Record<string, readonly string[]>> = {
+  default: [],
+  HA: ['-f', `${CHART}/values-ha.yaml`],
+  'features off': [
+    '--set',
+    'backgroundController.enabled=false,reportsController.enabled=false,cleanupController.enabled=false',
+    '--set',
+    'webhooksCleanup.enabled=false,config.create=false,admissionController.podDisruptionBudget.enabled=false',
+    '--set',
+    'admissionController.metricsService.create=false,features.omitEvents.eventTypes=null',
+  ],
+  'custom names': [
+    '--set',
+    'fullnameOverride=acme,namespaceOverride=policy,config.name=acme-config',
+    '--set',
+    'admissionController.rbac.serviceAccount.name=acme-webhooks,image.registry=registry.example,image.tag=1.2.3',
+    '--set',
+    'features.policyExceptions.enabled=true,features.policyExceptions.namespace=exceptions',
+    '--set',
+    'backgroundController.settings.genWorkers=4,reportsController.settings.backgroundScan=false',
+    '--set',
+    'admissionController.serviceMonitor.enabled=true,reportsController.serviceMonitor.enabled=true',
+    '--set-json',
+    'cleanupController.rbac.clusterRole.extraResources=[{"apiGroups":[""],"resources":["pods"],"verbs":["delete","list","watch"]}]',
+  ],
+};
+
+const rendered = Object.fromEntries(Object.entries(MATRIX).map(([name, args]) => [name, renderChart(args)]));
+
+function ofKind(objects: readonly RenderedObject[], kind: string): RenderedObject[] {
+  return objects.filter((object) => object.kind === kind);
+}
+
+function named(objects: readonly RenderedObject[], kind: string, name: string): RenderedObject {
+  const found = objects.find((object) => object.kind === kind && object.metadata?.name === name);
+  if (!found)
+    throw new Error(`no ${kind} ${name} among ${objects.map((o) => `${o.kind}/${o.metadata?.name}`).join(', ')}`);
+  return found;
+}
+
+interface Container {
+  name: string;
+  args?: string[];
+  env?: Array<{ name: string; value?: string }>;
+  resources: { requests: Record<string, string>; limits: Record<string, string> };
+  securityContext: Record<string, unknown>;
+  readinessProbe: { httpGet: { path: string; scheme: string } };
+  livenessProbe: { httpGet: { path: string; scheme: string } };
+  image: string;
+}
+
+function container(deployment: RenderedObject): Container {
+  return (deployment as unknown as { spec: { template: { spec: { containers: Container[] } } } }).spec.template.spec
+    .containers[0]!;
+}
+
+function env(deployment: RenderedObject): Record<string, string | undefined> {
+  return Object.fromEntries((container(deployment).env ?? []).map(({ name, value }) => [name, value]));
+}
+
+describe('the Helm chart', () => {
+  it.each(Object.entries(MATRIX))('passes helm lint --strict with the %s values', (_name, args) => {
+    const { status, output } = runHelm(['lint', '--strict', CHART, ...args]);
+    expect(status, output).toBe(0);
+  });
+
+  it.each(Object.keys(MATRIX))('renders objects valid against the Kubernetes schemas with the %s values', (name) => {
+    const objects = rendered[name]!;
+    expect(objects.length).toBeGreaterThan(5);
+    const problems = objects.flatMap((object) => {
+      if (UNCHECKED_KINDS.has(`${object.apiVersion}/${object.kind}`)) return [];
+      const problem = kubernetesSchemaProblem(object);
+      return problem ? [`${object.kind}/${object.metadata?.name}: ${problem}`] : [];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('has a schema check that catches a broken object (so the matrix above can fail)', () => {
+    const deployment = structuredClone(named(rendered['default']!, 'Deployment', 'edict-admission-controller'));
+    (container(deployment) as unknown as { ports: Array<{ containerPort: unknown }> }).ports[0]!.containerPort =
+      'https';
+    expect(kubernetesSchemaProblem(deployment)).toContain('containerPort must be integer');
+    expect(kubernetesSchemaProblem({ apiVersion: 'example.io/v1', kind: 'Widget' })).toBe(
+      'unknown kind example.io/v1/Widget',
+    );
+  });
+
+  it('refuses values its schema does not allow, naming them', () => {
+    const negative = runHelm(['template', 'edict', CHART, '--set', 'admissionController.replicas=-1']);
+    expect(negative.status).not.toBe(0);
+    expect(negative.output).toContain('/admissionController/replicas');
+    const unknown = runHelm(['template', 'edict', CHART, '--set', 'backgroundController.settings.genWorker=3']);
+    expect(unknown.status).not.toBe(0);
+    expect(unknown.output).toContain("additional properties 'genWorker' not allowed");
+  });
+
+  it('installs the four controllers, each its own Deployment, ServiceAccount and RBAC, rolled out 100% surge / 0 unavailable', () => {
+    const objects = rendered['default']!;
+    const components = ['admission-controller', 'background-controller', 'reports-controller', 'cleanup-controller'];
+    for (const component of components) {
+      const deployment = named(objects, 'Deployment', `edict-${component}`);
+      const spec = deployment['spec'] as {
+        strategy: unknown;
+        template: { spec: { serviceAccountName: string; topologySpreadConstraints: unknown[] } };
+      };
+      expect(spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: '100%', maxUnavailable: 0 } });
+      expect(spec.template.spec.serviceAccountName).toBe(`edict-${component}`);
+      expect(spec.template.spec.topologySpreadConstraints).toContainEqual(
+        expect.objectContaining({ topologyKey: 'topology.kubernetes.io/zone' }),
+      );
+      const main = container(deployment);
+      expect(main.args).toEqual([component]);
+      expect(main.livenessProbe.httpGet.path).toBe('/healthz');
+      expect(main.readinessProbe.httpGet.path).toBe('/readyz');
+      expect(main.resources.requests['memory']).toBeDefined();
+      expect(main.resources.limits['memory']).toBeDefined();
+      expect(main.securityContext).toMatchObject({ readOnlyRootFilesystem: true, runAsNonRoot: true });
+      named(objects, 'ServiceAccount', `edict-${component}`);
+      named(objects, 'ClusterRole', `edict:${component}:core`);
+      named(objects, 'Role', `edict:${component}`);
+      named(objects, 'PodDisruptionBudget', `edict-${component}`);
+      named(objects, 'Service', `edict-${component}-metrics`);
+    }
+    // The webhook Services carry the names the controllers publish in their webhook configurations.
+    expect(named(objects, 'Service', 'edict-svc')['spec']).toMatchObject({
+      ports: [{ port: 443, targetPort: 'https' }],
+    });
+    named(objects, 'Service', 'edict-cleanup-controller');
+    expect(env(named(objects, 'Deployment', 'edict-admission-controller'))).toMatchObject({
+      EDICT_INSTALL_NAME: 'edict',
+      EDICT_SERVICE_NAME: 'edict-svc',
+      EDICT_DEPLOYMENT_NAME: 'edict-admission-controller',
+      EDICT_BACKGROUND_USERNAME: 'system:serviceaccount:edict:edict-background-controller',
+      EDICT_OMIT_EVENTS: 'PolicyApplied,PolicySkipped',
+    });
+    expect(ofKind(objects, 'CustomResourceDefinition')).toEqual([]); // crds/ is installed by helm install, not rendered
+  });
+
+  it('aggregates ClusterRoles for the kinds policies manage into each controller role, as Kyverno does', () => {
+    const role = named(rendered['default']!, 'ClusterRole', 'edict:background-controller');
+    expect(role['aggregationRule']).toEqual({
+      clusterRoleSelectors: [
+        { matchLabels: { 'rbac.kyverno.io/aggregate-to-background-controller': 'true' } },
+        {
+          matchLabels: {
+            'app.kubernetes.io/component': 'background-controller',
+            'app.kubernetes.io/instance': 'edict',
+            'app.kubernetes.io/part-of': 'edict',
+          },
+        },
+      ],
+    });
+    const extra = named(rendered['custom names']!, 'ClusterRole', 'acme:cleanup-controller:additional');
+    expect(extra['metadata']?.labels?.['app.kubernetes.io/component']).toBe('cleanup-controller');
+    expect(extra['rules']).toEqual([{ apiGroups: [''], resources: ['pods'], verbs: ['delete', 'list', 'watch'] }]);
+  });
+
+  it('runs 3 admission controller replicas with the HA values', () => {
+    const objects = rendered['HA']!;
+    expect(named(objects, 'Deployment', 'edict-admission-controller')['spec']).toMatchObject({ replicas: 3 });
+    expect(named(objects, 'PodDisruptionBudget', 'edict-admission-controller')['spec']).toMatchObject({
+      maxUnavailable: 1,
+    });
+  });
+
+  it('leaves out what is turned off', () => {
+    const objects = rendered['features off']!;
+    expect(ofKind(objects, 'Deployment').map((d) => d.metadata?.name)).toEqual(['edict-admission-controller']);
+    expect(ofKind(objects, 'ConfigMap')).toEqual([]);
+    expect(ofKind(objects, 'Job')).toEqual([]);
+    expect(ofKind(objects, 'PodDisruptionBudget')).toEqual([]);
+    expect(objects.filter((o) => o.metadata?.name?.endsWith('-metrics'))).toEqual([]);
+    const admissionEnv = env(named(objects, 'Deployment', 'edict-admission-controller'));
+    expect(admissionEnv).not.toHaveProperty('EDICT_BACKGROUND_USERNAME');
+    expect(admissionEnv).not.toHaveProperty('EDICT_OMIT_EVENTS');
+  });
+
+  it('derives every name from the install name and places everything in the chosen namespace', () => {
+    const objects = rendered['custom names']!;
+    for (const object of objects) {
+      if (object.metadata?.namespace !== undefined) expect(object.metadata.namespace).toBe('policy');
+      expect(object.metadata?.name).toMatch(/^acme/);
+    }
+    const admission = named(objects, 'Deployment', 'acme-admission-controller');
+    expect(container(admission).image).toBe('registry.example/edict-policy/edict:1.2.3');
+    expect(env(admission)).toMatchObject({
+      EDICT_INSTALL_NAME: 'acme',
+      EDICT_CONFIGMAP: 'acme-config',
+      EDICT_SERVICE_NAME: 'acme-svc',
+      EDICT_EXCEPTION_NAMESPACES: 'exceptions',
+    });
+    expect(named(objects, 'ClusterRoleBinding', 'acme:admission-controller')['subjects']).toEqual([
+      { kind: 'ServiceAccount', name: 'acme-webhooks', namespace: 'policy' },
+    ]);
+    // Settings become the controllers' own variables.
+    expect(env(named(objects, 'Deployment', 'acme-background-controller'))['EDICT_GEN_WORKERS']).toBe('4');
+    expect(env(named(objects, 'Deployment', 'acme-reports-controller'))['EDICT_BACKGROUND_SCAN']).toBe('false');
+    expect(ofKind(objects, 'ServiceMonitor').map((o) => o.metadata?.name)).toEqual([
+      'acme-admission-controller',
+      'acme-reports-controller',
+    ]);
+  });
+
+  it('cleans the webhook configurations on uninstall: scale to zero, wait for the Pods, then delete', () => {
+    const objects = rendered['default']!;
+    const job = named(objects, 'Job', 'edict-clean-webhooks');
+    expect(job.metadata?.annotations?.['helm.sh/hook']).toBe('pre-delete');
+    const pod = (
+      job['spec'] as unknown as { template: { spec: { initContainers: Container[]; containers: Container[] } } }
+    ).template.spec;
+    const commands = [...pod.initContainers, ...pod.containers].map(
+      (c) => (c as unknown as { command: string[] }).command,
+    );
+    expect(commands[0]).toEqual(
+      expect.arrayContaining([
+        'scale',
+        '--replicas=0',
+        'deployment/edict-admission-controller',
+        'deployment/edict-cleanup-controller',
+      ]),
+    );
+    expect(commands[1]).toEqual(expect.arrayContaining(['wait', '--for=delete']));
+    expect(commands[2]).toEqual(
+      expect.arrayContaining([
+        'delete',
+        'validatingwebhookconfigurations,mutatingwebhookconfigurations',
+        '--selector=webhook.edict.io/managed-by=edict',
+      ]),
+    );
+    // Its RBAC exists before it runs (hooks of a lower weight) and only for it.
+    const role = named(objects, 'ClusterRole', 'edict:clean-webhooks');
+    expect(role.metadata?.annotations?.['helm.sh/hook-weight']).toBe('-10');
+  });
+});
