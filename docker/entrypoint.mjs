@@ -5,7 +5,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 
-export const CONTROLLERS = ['admission-controller', 'background-controller', 'reports-controller', 'cleanup-controller'];
+export const CONTROLLERS = [
+  'admission-controller',
+  'background-controller',
+  'reports-controller',
+  'cleanup-controller',
+];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

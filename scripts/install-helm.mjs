@@ -6,7 +6,16 @@
 // Prints the binary's path. Usage: node scripts/install-helm.mjs
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,8 +72,7 @@ function extractFromZip(zip, entryName) {
     const localHeader = zip.readUInt32LE(offset + 42);
     const name = zip.toString('utf8', offset + 46, offset + 46 + nameLength);
     if (name === entryName) {
-      const dataStart =
-        localHeader + 30 + zip.readUInt16LE(localHeader + 26) + zip.readUInt16LE(localHeader + 28);
+      const dataStart = localHeader + 30 + zip.readUInt16LE(localHeader + 26) + zip.readUInt16LE(localHeader + 28);
       const data = zip.subarray(dataStart, dataStart + compressedSize);
       if (method === 0) return data;
       if (method === 8) return inflateRawSync(data);

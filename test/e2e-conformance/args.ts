@@ -62,7 +62,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
       else sleepScale = value;
     } else if (arg === '--jobs') {
       jobs = Number(argv[++index]);
-      if (!Number.isInteger(jobs) || jobs < 1 || jobs > 16) throw new ArgsError(`--jobs takes a whole number from 1 to 16\n${USAGE}`);
+      if (!Number.isInteger(jobs) || jobs < 1 || jobs > 16)
+        throw new ArgsError(`--jobs takes a whole number from 1 to 16\n${USAGE}`);
     } else if (arg === '--check-floor') {
       checkFloor = true;
     } else if (arg.startsWith('-')) {

@@ -30,7 +30,8 @@ async function main(): Promise<number> {
   );
   const elapsedMs = performance.now() - started;
   const scores = scoreOf(records);
-  if (args.output === 'json') process.stdout.write(JSON.stringify({ elapsedMs, scores, tests: records }, null, 2) + '\n');
+  if (args.output === 'json')
+    process.stdout.write(JSON.stringify({ elapsedMs, scores, tests: records }, null, 2) + '\n');
   else if (args.output === 'junit') process.stdout.write(renderJunit(records, elapsedMs));
   else process.stdout.write(`${renderTable(scores)}\n\n${records.length} tests in ${seconds(elapsedMs)}\n`);
   if (args.paths.length === 0) {
@@ -46,7 +47,9 @@ async function main(): Promise<number> {
     scores.admission.passed < floor.admissionPassed
       ? `admission-only folders: ${scores.admission.passed} passed, floor ${floor.admissionPassed}`
       : undefined,
-    scores.total.passed < floor.totalPassed ? `whole suite: ${scores.total.passed} passed, floor ${floor.totalPassed}` : undefined,
+    scores.total.passed < floor.totalPassed
+      ? `whole suite: ${scores.total.passed} passed, floor ${floor.totalPassed}`
+      : undefined,
   ].filter((line): line is string => line !== undefined);
   for (const line of below) process.stderr.write(`e2e-conformance below its floor (${FLOOR}): ${line}\n`);
   return below.length > 0 ? 1 : 0;
@@ -60,7 +63,10 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof ArgsError) process.stderr.write(`e2e-conformance: ${error.message}\n`);
-    else process.stderr.write(`e2e-conformance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    else
+      process.stderr.write(
+        `e2e-conformance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
     process.exit(2);
   },
 );

@@ -70,7 +70,9 @@ describe('e2e conformance report', () => {
   it('writes JUnit with failures, errors and skipped tests, attributes escaped', () => {
     const junit = renderJunit(records, 4210);
     expect(junit).toContain('<testsuites name="e2e-conformance" tests="4" failures="1" errors="1" time="4.210">');
-    expect(junit).toContain('<failure message="step-02: assert pod.yaml: status.phase: expected Running, got Pending | &#60;x&#62;"/>');
+    expect(junit).toContain(
+      '<failure message="step-02: assert pod.yaml: status.phase: expected Running, got Pending | &#60;x&#62;"/>',
+    );
     expect(junit).toContain('<skipped message="needs running Pods"/>');
     expect(junit).toContain('<error message="bad file"/>');
   });

@@ -102,7 +102,9 @@ export function renderTable(scores: E2eScores): string {
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: readonly string[]): string =>
-    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ');
   const rule = widths.map((width) => '-'.repeat(width)).join('  ');
   const body = rows.map(line);
   return [line(header), rule, ...body.slice(0, -2), rule, ...body.slice(-2)].join('\n');
@@ -158,7 +160,7 @@ export function renderMarkdown(
     '',
     '## Why the failing tests fail',
     '',
-    'From `test/e2e-conformance/known-failures.json`; the table below gives each failure\'s step and the',
+    "From `test/e2e-conformance/known-failures.json`; the table below gives each failure's step and the",
     "runner's reason.",
     '',
     ...[...byReason.entries()]
@@ -181,7 +183,8 @@ export function renderMarkdown(
 
 export function renderJunit(records: readonly E2eTestRecord[], elapsedMs: number): string {
   const suites = new Map<string, E2eTestRecord[]>();
-  for (const record of records) suites.set(folderOf(record.path), [...(suites.get(folderOf(record.path)) ?? []), record]);
+  for (const record of records)
+    suites.set(folderOf(record.path), [...(suites.get(folderOf(record.path)) ?? []), record]);
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const failures = records.filter((record) => record.outcome === 'fail').length;
   const errors = records.filter((record) => record.outcome === 'error').length;

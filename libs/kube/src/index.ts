@@ -22,11 +22,7 @@ export {
   type InformerEventName,
   type InformerLogger,
 } from './informer/informer';
-export {
-  resourceListWatch,
-  type ListWatchSource,
-  type ResourceListWatchOptions,
-} from './informer/list-watch';
+export { resourceListWatch, type ListWatchSource, type ResourceListWatchOptions } from './informer/list-watch';
 export { ObjectCache, objectKey, type IndexFunction } from './informer/object-cache';
 export { Backoff, type BackoffOptions } from './informer/backoff';
 export {

@@ -99,7 +99,9 @@ describe('context loaders', () => {
     );
     expect(await loaders.configMap('default', 'cm', cluster)).toBe(cm);
     expect(await loaders.configMap('other', 'cm', cluster)).toBeUndefined();
-    expect(await loaders.apiCall({ urlPath: '/api/v1/pods' }, cluster)).toMatchObject({ items: [{ metadata: { name: 'p' } }] });
+    expect(await loaders.apiCall({ urlPath: '/api/v1/pods' }, cluster)).toMatchObject({
+      items: [{ metadata: { name: 'p' } }],
+    });
   });
 
   it('answer service calls from apiCallResponses and fail on error statuses', async () => {
@@ -111,7 +113,9 @@ describe('context loaders', () => {
     const loaders = createContextLoaders(test);
     expect(await loaders.apiCall({ service: { url: 'https://svc/check' } }, cluster)).toEqual({ allowed: true });
     expect(await loaders.apiCall({ service: { url: 'https://svc/other' } }, cluster)).toBeUndefined();
-    expect(() => loaders.apiCall({ service: { url: 'https://svc/down' } }, cluster)).toThrow('HTTP 503 from https://svc/down');
+    expect(() => loaders.apiCall({ service: { url: 'https://svc/down' } }, cluster)).toThrow(
+      'HTTP 503 from https://svc/down',
+    );
   });
 
   it('let mutate-existing and generate read targets and resources', async () => {

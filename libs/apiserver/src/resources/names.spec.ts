@@ -10,7 +10,9 @@ describe('validateName', () => {
   it('lets RBAC names be any path segment, as kube does (kyverno:rbac)', () => {
     for (const resource of ['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings']) {
       expect(validateName(`rbac.authorization.k8s.io/${resource}`, true, 'kyverno:rbac')).toBeUndefined();
-      expect(validateName(`rbac.authorization.k8s.io/${resource}`, true, 'a/b')?.message).toContain("may not contain '/'");
+      expect(validateName(`rbac.authorization.k8s.io/${resource}`, true, 'a/b')?.message).toContain(
+        "may not contain '/'",
+      );
     }
   });
 

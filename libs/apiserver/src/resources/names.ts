@@ -9,7 +9,9 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 const LABEL_NAMED = new Set(['/namespaces', '/services']);
 /** Built-in types whose names need only be path segments, as kube's RBAC validation allows (`kyverno:rbac`). */
 const PATH_SEGMENT_NAMED = new Set(
-  ['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings'].map((resource) => `rbac.authorization.k8s.io/${resource}`),
+  ['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings'].map(
+    (resource) => `rbac.authorization.k8s.io/${resource}`,
+  ),
 );
 
 export function validateName(groupResource: string, builtin: boolean, name: string): StatusCause | undefined {

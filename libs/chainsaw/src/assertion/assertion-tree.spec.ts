@@ -25,11 +25,17 @@ describe('assertTree (kyverno-json semantics)', () => {
 
   it('reports a missing field with its path', () => {
     const failures = assertTree({ metadata: { annotations: { x: 'y' } } }, pod, none);
-    expect(failures.map(formatFailure)).toEqual(['metadata.annotations: Required value: field not found in the input object']);
+    expect(failures.map(formatFailure)).toEqual([
+      'metadata.annotations: Required value: field not found in the input object',
+    ]);
   });
 
   it('reports a different value with both values', () => {
-    const failures = assertTree({ spec: { containers: [{ image: 'nginx:1.27' }, { image: 'busybox:latest' }] } }, pod, none);
+    const failures = assertTree(
+      { spec: { containers: [{ image: 'nginx:1.27' }, { image: 'busybox:latest' }] } },
+      pod,
+      none,
+    );
     expect(failures).toEqual([
       { path: 'spec.containers[1].image', message: 'Invalid value: "busybox:1.36": Expected value: "busybox:latest"' },
     ]);
@@ -54,11 +60,11 @@ describe('assertTree (kyverno-json semantics)', () => {
     expect(assertTree({ metadata: { name: "(join('', ['we', 'b']))" } }, pod, bindings)).toEqual([]);
     // The value's result is compared with the field: a boolean against a string cannot be compared.
     expect(() => assertTree({ metadata: { name: "(starts_with(@, 'we'))" } }, pod, bindings)).toThrow(/not comparable/);
-    expect(assertTree({ metadata: { '(starts_with(name, \'we\'))': true } }, pod, bindings)).toEqual([]);
+    expect(assertTree({ metadata: { "(starts_with(name, 'we'))": true } }, pod, bindings)).toEqual([]);
   });
 
   it('iterates with ~ over every element, binding the index', () => {
-    expect(assertTree({ spec: { '~.(containers)': { '(contains(image, \':\'))': true } } }, pod, none)).toEqual([]);
+    expect(assertTree({ spec: { '~.(containers)': { "(contains(image, ':'))": true } } }, pod, none)).toEqual([]);
     const failures = assertTree({ spec: { '~i.(containers)': { name: "($i == `0` && 'a' || 'x')" } } }, pod, none);
     expect(failures.map((f) => f.path)).toEqual(['spec.~i.(containers)[1].name']);
   });
@@ -94,7 +100,13 @@ describe('assertTree (kyverno-json semantics)', () => {
 
   it('decodes and parses with chainsaw functions', () => {
     const object = { data: { config: Buffer.from('{"a":1}').toString('base64'), raw: '{"b":[1,2]}' } };
-    expect(assertTree({ data: { '(json_parse(base64_decode(config)))': { a: 1 }, raw: { '(json_parse(@))': { b: [1, 2] } } } }, object, none)).toEqual([]);
+    expect(
+      assertTree(
+        { data: { '(json_parse(base64_decode(config)))': { a: 1 }, raw: { '(json_parse(@))': { b: [1, 2] } } } },
+        object,
+        none,
+      ),
+    ).toEqual([]);
   });
 
   it('refuses a bad expression as an internal error naming the path', () => {

@@ -178,11 +178,13 @@ function assertScalar(
 /** kyverno-json's match: maps partially, arrays by length and element, scalars by equality. */
 export function matches(expected: JsonValue, actual: JsonValue, path = ''): boolean {
   if (expected !== null && Array.isArray(expected)) {
-    if (!Array.isArray(actual)) throw new AssertionInternalError(path, `invalid actual value, must be a slice, found ${kindOf(actual)}`);
+    if (!Array.isArray(actual))
+      throw new AssertionInternalError(path, `invalid actual value, must be a slice, found ${kindOf(actual)}`);
     return expected.length === actual.length && expected.every((item, i) => matches(item, actual[i]!, path));
   }
   if (isObject(expected)) {
-    if (!isObject(actual)) throw new AssertionInternalError(path, `invalid actual value, must be a map, found ${kindOf(actual)}`);
+    if (!isObject(actual))
+      throw new AssertionInternalError(path, `invalid actual value, must be a map, found ${kindOf(actual)}`);
     return Object.entries(expected).every(
       ([key, item]) => Object.prototype.hasOwnProperty.call(actual, key) && matches(item, actual[key]!, path),
     );

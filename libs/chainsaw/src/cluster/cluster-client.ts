@@ -31,5 +31,8 @@ export interface ClusterClient {
    */
   apply(object: JsonObject): Promise<{ readonly object: JsonObject; readonly created: boolean }>;
   /** Requests deletion; false when the object did not exist. */
-  delete(ref: ObjectRef & { readonly name: string }, options?: { readonly propagationPolicy?: PropagationPolicy }): Promise<boolean>;
+  delete(
+    ref: ObjectRef & { readonly name: string },
+    options?: { readonly propagationPolicy?: PropagationPolicy },
+  ): Promise<boolean>;
 }

@@ -50,7 +50,10 @@ export class KubeClusterClient implements ClusterClient {
     return { object: await this.patch(ref, object), created: false };
   }
 
-  async delete(ref: ObjectRef & { name: string }, options: { propagationPolicy?: PropagationPolicy } = {}): Promise<boolean> {
+  async delete(
+    ref: ObjectRef & { name: string },
+    options: { propagationPolicy?: PropagationPolicy } = {},
+  ): Promise<boolean> {
     try {
       await this.resources.http.json({
         method: 'DELETE',

@@ -7,7 +7,12 @@ import { templateValue } from './template';
 describe('parseExpression', () => {
   it('recognises expressions, iteration, bindings and escapes', () => {
     expect(parseExpression('(a.b)')).toMatchObject({ engine: 'jp', statement: 'a.b', foreach: false });
-    expect(parseExpression('~i.(items)')).toMatchObject({ foreach: true, foreachName: 'i', engine: 'jp', statement: 'items' });
+    expect(parseExpression('~i.(items)')).toMatchObject({
+      foreach: true,
+      foreachName: 'i',
+      engine: 'jp',
+      statement: 'items',
+    });
     expect(parseExpression('(x) -> y')).toMatchObject({ binding: 'y', engine: 'jp', statement: 'x' });
     expect(parseExpression('\\(x)\\')).toMatchObject({ engine: undefined, statement: '(x)' });
     expect(parseExpression('plain')).toMatchObject({ engine: undefined, statement: 'plain' });
@@ -40,7 +45,10 @@ describe('templateValue', () => {
   it('replaces expression leaves and keeps keys (Kyverno anchors) as written', () => {
     const bindings = Bindings.of({ namespace: 'ns' });
     expect(
-      templateValue({ metadata: { name: "(join('-', [$namespace, 'x']))" }, spec: { '(name)': 'keep', list: ['($namespace)', 3] } }, bindings),
+      templateValue(
+        { metadata: { name: "(join('-', [$namespace, 'x']))" }, spec: { '(name)': 'keep', list: ['($namespace)', 3] } },
+        bindings,
+      ),
     ).toEqual({ metadata: { name: 'ns-x' }, spec: { '(name)': 'keep', list: ['ns', 3] } });
   });
 });

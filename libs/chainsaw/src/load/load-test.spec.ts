@@ -73,9 +73,18 @@ describe('loadTestFile', () => {
 
   it.each([
     ['  steps: []\n', 'spec.steps: a test needs at least one step'],
-    ['  steps:\n  - try:\n    - sleep:\n        duration: soon\n', 'spec.steps[0].try[0].sleep.duration: invalid duration "soon"'],
-    ['  steps:\n  - try:\n    - apply:\n        file: a.yaml\n      assert:\n        file: a.yaml\n', 'an operation holds exactly one action, found apply and assert'],
-    ['  steps:\n  - try:\n    - apply:\n        file: a.yaml\n        resource: {}\n', 'apply needs exactly one of file, resource'],
+    [
+      '  steps:\n  - try:\n    - sleep:\n        duration: soon\n',
+      'spec.steps[0].try[0].sleep.duration: invalid duration "soon"',
+    ],
+    [
+      '  steps:\n  - try:\n    - apply:\n        file: a.yaml\n      assert:\n        file: a.yaml\n',
+      'an operation holds exactly one action, found apply and assert',
+    ],
+    [
+      '  steps:\n  - try:\n    - apply:\n        file: a.yaml\n        resource: {}\n',
+      'apply needs exactly one of file, resource',
+    ],
     ['  steps:\n  - try:\n    - script: {}\n', 'spec.steps[0].try[0].script.content: required field is missing'],
     ['  steps:\n  - tri: []\n', 'spec.steps[0].tri: unknown field "tri"'],
     ['  skip: maybe\n  steps:\n  - try: []\n', 'spec.skip: expected a boolean, got string "maybe"'],
@@ -87,18 +96,22 @@ describe('loadTestFile', () => {
 
   it('refuses another kind or apiVersion, and broken YAML with its line', () => {
     const root = folder({
-      'a/chainsaw-test.yaml': 'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: StepTemplate\nmetadata:\n  name: x\nspec: {}\n',
+      'a/chainsaw-test.yaml':
+        'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: StepTemplate\nmetadata:\n  name: x\nspec: {}\n',
       'b/chainsaw-test.yaml': 'apiVersion: v1\nkind: Test\n',
       'c/chainsaw-test.yaml': 'spec:\n  steps: [\n',
     });
     expect(() => loadTestFile(join(root, 'a/chainsaw-test.yaml'))).toThrow(/kind: expected Test, got "StepTemplate"/);
-    expect(() => loadTestFile(join(root, 'b/chainsaw-test.yaml'))).toThrow(/apiVersion: expected chainsaw\.kyverno\.io\/v1alpha1/);
+    expect(() => loadTestFile(join(root, 'b/chainsaw-test.yaml'))).toThrow(
+      /apiVersion: expected chainsaw\.kyverno\.io\/v1alpha1/,
+    );
     expect(() => loadTestFile(join(root, 'c/chainsaw-test.yaml'))).toThrow(ChainsawLoadError);
   });
 
-  it('merges a step template: template defaults, then the caller\'s bindings', () => {
+  it("merges a step template: template defaults, then the caller's bindings", () => {
     const root = folder({
-      'tpl.yaml': 'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: StepTemplate\nmetadata:\n  name: x\nspec:\n  bindings:\n  - name: nm\n    value: default\n  try:\n  - assert:\n      file: ($nm)\n',
+      'tpl.yaml':
+        'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: StepTemplate\nmetadata:\n  name: x\nspec:\n  bindings:\n  - name: nm\n    value: default\n  try:\n  - assert:\n      file: ($nm)\n',
       'case/chainsaw-test.yaml': `${HEADER}  steps:\n  - use:\n      template: ../tpl.yaml\n      with:\n        bindings:\n        - name: nm\n          value: given\n`,
     });
     const [test] = loadTestFile(join(root, 'case/chainsaw-test.yaml'));
@@ -108,7 +121,12 @@ describe('loadTestFile', () => {
 
   it('names a missing step template', () => {
     expect(() =>
-      loadTestFile(join(folder({ 'chainsaw-test.yaml': `${HEADER}  steps:\n  - use:\n      template: nowhere.yaml\n` }), 'chainsaw-test.yaml')),
+      loadTestFile(
+        join(
+          folder({ 'chainsaw-test.yaml': `${HEADER}  steps:\n  - use:\n      template: nowhere.yaml\n` }),
+          'chainsaw-test.yaml',
+        ),
+      ),
     ).toThrow(/spec\.steps\[0\]\.use\.template: step template .*nowhere\.yaml: cannot read/);
   });
 });
@@ -124,7 +142,13 @@ describe('configuration', () => {
       'new/case/x': '',
     });
     const v2 = loadConfiguration(findConfigurationFile(join(root, 'new/case'))!);
-    expect(v2).toMatchObject({ timeouts: { apply: 10_000 }, failFast: true, fastDelete: true, delayBeforeCleanup: 1000, template: true });
+    expect(v2).toMatchObject({
+      timeouts: { apply: 10_000 },
+      failFast: true,
+      fastDelete: true,
+      delayBeforeCleanup: 1000,
+      template: true,
+    });
     const v1 = loadConfiguration(findConfigurationFile(join(root, 'old/case'))!);
     expect(v1).toMatchObject({ timeouts: { assert: 5000 }, skipDelete: true, template: false });
   });

@@ -63,10 +63,12 @@ function readTest(doc: SourceDocument): ChainsawTest {
   ]);
   if (!spec) throw root.error('required field is missing', ['spec']);
   for (const unsupported of ['cluster', 'clusters', 'scenarios', 'namespaceTemplate']) {
-    if (spec.has(unsupported)) throw spec.error(`${unsupported} is not supported by this runner`, [...spec.path, unsupported]);
+    if (spec.has(unsupported))
+      throw spec.error(`${unsupported} is not supported by this runner`, [...spec.path, unsupported]);
   }
   const compiler = spec.string('compiler');
-  if (compiler !== undefined && compiler !== 'jp') throw spec.error(`the ${compiler} compiler is not supported`, [...spec.path, 'compiler']);
+  if (compiler !== undefined && compiler !== 'jp')
+    throw spec.error(`the ${compiler} compiler is not supported`, [...spec.path, 'compiler']);
   const folder = dirname(doc.file);
   const stepFields = spec.objects('steps', [
     'name',
@@ -107,7 +109,8 @@ function readTest(doc: SourceDocument): ChainsawTest {
 
 function readStep(step: Fields, index: number, folder: string): Step {
   for (const unsupported of ['cluster', 'clusters']) {
-    if (step.has(unsupported)) throw step.error('multiple clusters are not supported by this runner', [...step.path, unsupported]);
+    if (step.has(unsupported))
+      throw step.error('multiple clusters are not supported by this runner', [...step.path, unsupported]);
   }
   const base = {
     name: step.string('name') ?? `step-${String(index + 1).padStart(2, '0')}`,
@@ -120,7 +123,8 @@ function readStep(step: Fields, index: number, folder: string): Step {
   const use = step.object('use', ['template', 'with']);
   if (use) {
     for (const block of ['try', 'catch', 'finally', 'cleanup']) {
-      if (step.has(block)) throw step.error(`a step that uses a template cannot also hold ${block}`, [...step.path, block]);
+      if (step.has(block))
+        throw step.error(`a step that uses a template cannot also hold ${block}`, [...step.path, block]);
     }
     const templatePath = use.string('template', true)!;
     const withFields = use.object('with', ['bindings']);
@@ -166,7 +170,8 @@ export function loadStepTemplate(file: string, caller?: Fields): StepTemplateBod
     }
     throw error;
   }
-  if (documents.length !== 1) throw new ChainsawLoadError(file, '', `expected one StepTemplate document, found ${documents.length}`);
+  if (documents.length !== 1)
+    throw new ChainsawLoadError(file, '', `expected one StepTemplate document, found ${documents.length}`);
   const root = Fields.root(documents[0]!, ['apiVersion', 'kind', 'metadata', 'spec']);
   checkKind(root, 'StepTemplate');
   const spec = root.object('spec', ['bindings', 'try', 'catch', 'finally', 'cleanup']);

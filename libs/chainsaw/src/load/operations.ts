@@ -68,7 +68,15 @@ export function readOperation(fields: Fields, index: number): Operation {
 
   if (type === 'script' || type === 'command') {
     const own = type === 'script' ? ['content'] : ['entrypoint', 'args'];
-    const op = fields.object(type, [...common, ...own, 'env', 'check', 'skipLogOutput', 'skipCommandOutput', 'workDir'])!;
+    const op = fields.object(type, [
+      ...common,
+      ...own,
+      'env',
+      'check',
+      'skipLogOutput',
+      'skipCommandOutput',
+      'workDir',
+    ])!;
     rejectClusters(op);
     const args = op.array('args').map((arg, i) => {
       if (typeof arg !== 'string') throw op.error('expected a string', [...op.path, 'args', i]);
@@ -115,7 +123,8 @@ export function readOperation(fields: Fields, index: number): Operation {
     rejectClusters(op);
     const waitFor = op.object('for', ['deletion', 'condition', 'jsonPath']);
     if (!waitFor) throw op.error('required field is missing', [...op.path, 'for']);
-    if (waitFor.has('jsonPath')) throw waitFor.error('for.jsonPath is not supported by this runner', [...waitFor.path, 'jsonPath']);
+    if (waitFor.has('jsonPath'))
+      throw waitFor.error('for.jsonPath is not supported by this runner', [...waitFor.path, 'jsonPath']);
     const condition = waitFor.object('condition', ['name', 'value']);
     const deletion = waitFor.object('deletion', []);
     if (!condition && !deletion) throw waitFor.error('needs one of deletion, condition');
@@ -193,4 +202,3 @@ export function readOperations(fields: Fields, key: string): Operation[] {
     return readOperation(new Fields(fields.source, item, path, Object.keys(item)), i);
   });
 }
-

@@ -37,10 +37,13 @@ export class ChildProcessRunner implements ProcessRunner {
           // already gone
         }
       };
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup();
-      }, Math.max(1, request.timeoutMs));
+      const timer = setTimeout(
+        () => {
+          timedOut = true;
+          killGroup();
+        },
+        Math.max(1, request.timeoutMs),
+      );
       child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
       child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
       const finish = (result: Omit<ProcessResult, 'stdout' | 'stderr' | 'timedOut'>): void => {

@@ -28,7 +28,8 @@ export interface ProcessRunner {
 export function processErrorText(result: ProcessResult): string | null {
   if (result.startError !== undefined) return result.startError;
   if (result.timedOut) return 'signal: killed';
-  if (result.signal) return `signal: ${result.signal === 'SIGKILL' ? 'killed' : result.signal.replace(/^SIG/, '').toLowerCase()}`;
+  if (result.signal)
+    return `signal: ${result.signal === 'SIGKILL' ? 'killed' : result.signal.replace(/^SIG/, '').toLowerCase()}`;
   if (result.exitCode !== 0) return `exit status ${result.exitCode}`;
   return null;
 }

@@ -83,5 +83,7 @@ function sameObject(a: CreatedObject, b: CreatedObject): boolean {
 
 export function describeObject(object: { apiVersion?: unknown; kind?: unknown; metadata?: unknown }): string {
   const metadata = (object.metadata ?? {}) as { name?: string; namespace?: string };
-  return [object.apiVersion, object.kind, metadata.namespace, metadata.name].filter((p) => p !== undefined && p !== '').join('/');
+  return [object.apiVersion, object.kind, metadata.namespace, metadata.name]
+    .filter((p) => p !== undefined && p !== '')
+    .join('/');
 }

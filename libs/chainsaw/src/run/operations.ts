@@ -42,7 +42,10 @@ export interface OperationScope {
 
 /** Runs an operation; resolves with the bindings its outputs add, throws OperationFailure. */
 export async function runOperation(operation: Operation, scope: OperationScope): Promise<Record<string, JsonValue>> {
-  let bindings = resolveBindings(operation.bindings, scope.bindings.with('operation', { id: operation.index + 1, resourceId: 1 }));
+  let bindings = resolveBindings(
+    operation.bindings,
+    scope.bindings.with('operation', { id: operation.index + 1, resourceId: 1 }),
+  );
   scope = { ...scope, bindings };
   switch (operation.type) {
     case 'apply':
@@ -117,7 +120,11 @@ async function runResourceOperation(
         ? templateLookupFields(object, bindings)
         : (templateValue(object, bindings) as JsonObject);
   }
-  const typed = typeof object['apiVersion'] === 'string' && object['apiVersion'] !== '' && typeof object['kind'] === 'string' && object['kind'] !== '';
+  const typed =
+    typeof object['apiVersion'] === 'string' &&
+    object['apiVersion'] !== '' &&
+    typeof object['kind'] === 'string' &&
+    object['kind'] !== '';
   if (typed) object = await withNamespace(object, context);
   switch (operation.type) {
     case 'apply':
@@ -192,8 +199,10 @@ async function writeObject(
 ): Promise<Record<string, JsonValue>> {
   const { context, step, stepIndex } = scope;
   const ref = refOf(object);
-  if (!ref.apiVersion || !ref.kind) throw new OperationFailure(`${operation.type}: the object has no apiVersion or kind`);
-  if (!ref.name) throw new OperationFailure(`${operation.type}: the object ${describeObject(object)} has no metadata.name`);
+  if (!ref.apiVersion || !ref.kind)
+    throw new OperationFailure(`${operation.type}: the object has no apiVersion or kind`);
+  if (!ref.name)
+    throw new OperationFailure(`${operation.type}: the object ${describeObject(object)} has no metadata.name`);
   let lastFailure: OperationFailure | undefined;
   let outputs: Record<string, JsonValue> = {};
   const timeout = context.timeout('apply', step, operation.timeout);
@@ -249,7 +258,12 @@ async function writeObject(
  * otherwise every matching expectation's check must hold, whatever the error. Returns the bindings
  * with `$error` for the outputs.
  */
-function checkExpectations(expect: readonly Expectation[], object: JsonObject, error: Error | undefined, bindings: Bindings): Bindings {
+function checkExpectations(
+  expect: readonly Expectation[],
+  object: JsonObject,
+  error: Error | undefined,
+  bindings: Bindings,
+): Bindings {
   const scoped = bindings.with('error', error ? error.message : null);
   let matched = false;
   const failures: AssertionFailure[] = [];
@@ -270,7 +284,11 @@ function checkExpectations(expect: readonly Expectation[], object: JsonObject, e
   return scoped;
 }
 
-function processOutputs(outputs: readonly OutputSpec[], object: JsonValue, bindings: Bindings): Record<string, JsonValue> {
+function processOutputs(
+  outputs: readonly OutputSpec[],
+  object: JsonValue,
+  bindings: Bindings,
+): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
   let scope = bindings;
   for (const output of outputs) {
@@ -313,7 +331,8 @@ async function candidates(object: JsonObject, context: TestContext): Promise<Jso
     const found = await context.client.get(ref);
     return found ? [found] : [];
   }
-  const labels = isObject(object['metadata']) && isObject(object['metadata']['labels']) ? object['metadata']['labels'] : {};
+  const labels =
+    isObject(object['metadata']) && isObject(object['metadata']['labels']) ? object['metadata']['labels'] : {};
   const selector = Object.entries(labels)
     .filter(([, value]) => typeof value === 'string')
     .map(([key, value]) => `${key}=${String(value)}`)
@@ -324,7 +343,12 @@ async function candidates(object: JsonObject, context: TestContext): Promise<Jso
   );
 }
 
-async function assertObject(expected: JsonObject, typed: boolean, scope: OperationScope, timeout: number): Promise<void> {
+async function assertObject(
+  expected: JsonObject,
+  typed: boolean,
+  scope: OperationScope,
+  timeout: number,
+): Promise<void> {
   const { context, bindings } = scope;
   let last: OperationFailure | undefined;
   const passed = await pollUntil(timeout, context.settings.pollIntervalMs, async () => {
@@ -342,7 +366,11 @@ async function assertObject(expected: JsonObject, typed: boolean, scope: Operati
       return false;
     }
     if (found.length === 0) {
-      last = new OperationFailure(`${describeObject(expected)}: actual resource not found`, undefined, describeObject(expected));
+      last = new OperationFailure(
+        `${describeObject(expected)}: actual resource not found`,
+        undefined,
+        describeObject(expected),
+      );
       return false;
     }
     let best: { candidate: JsonObject; failures: AssertionFailure[] } | undefined;
@@ -358,7 +386,12 @@ async function assertObject(expected: JsonObject, typed: boolean, scope: Operati
   if (!passed) throw last ?? new OperationFailure(`assert did not pass within ${timeout} ms`);
 }
 
-async function refuteObject(expected: JsonObject, typed: boolean, scope: OperationScope, timeout: number): Promise<void> {
+async function refuteObject(
+  expected: JsonObject,
+  typed: boolean,
+  scope: OperationScope,
+  timeout: number,
+): Promise<void> {
   const { context, bindings } = scope;
   let last: OperationFailure | undefined;
   const passed = await pollUntil(timeout, context.settings.pollIntervalMs, async () => {
@@ -374,7 +407,9 @@ async function refuteObject(expected: JsonObject, typed: boolean, scope: Operati
       last = new OperationFailure((error as Error).message, undefined, describeObject(expected));
       return false;
     }
-    const matching = found.filter((candidate) => evaluate(() => assertTree(expected, candidate, bindings)).length === 0);
+    const matching = found.filter(
+      (candidate) => evaluate(() => assertTree(expected, candidate, bindings)).length === 0,
+    );
     if (matching.length === 0) return true;
     last = new OperationFailure(
       matching.map((candidate) => `${describeObject(candidate)}: resource matches expectation`).join('\n'),
@@ -451,7 +486,8 @@ async function runExec(operation: ExecOperation, scope: OperationScope): Promise
   for (const spec of operation.env) {
     const name = evaluateToString(spec.name, bindings, 'env.name');
     const value = templateValue(spec.value, bindings);
-    if (typeof value !== 'string') throw new OperationFailure(`env ${name}: value must be a string, got ${JSON.stringify(value)}`);
+    if (typeof value !== 'string')
+      throw new OperationFailure(`env ${name}: value must be a string, got ${JSON.stringify(value)}`);
     env[name] = value;
     if (name === 'NAMESPACE') namespaceSet = true;
   }
@@ -482,7 +518,10 @@ async function runExec(operation: ExecOperation, scope: OperationScope): Promise
 
 /** `$VAR` and `${VAR}` from the environment, as chainsaw expands command arguments. */
 function expandEnv(arg: string, env: Readonly<Record<string, string>>): string {
-  return arg.replace(/\$(?:\{(\w+)\}|(\w+))/g, (_, braced: string | undefined, bare: string | undefined) => env[(braced ?? bare)!] ?? '');
+  return arg.replace(
+    /\$(?:\{(\w+)\}|(\w+))/g,
+    (_, braced: string | undefined, bare: string | undefined) => env[(braced ?? bare)!] ?? '',
+  );
 }
 
 function outputExcerpt(stdout: string, stderr: string): string {
@@ -526,7 +565,10 @@ async function runWait(operation: WaitOperation, scope: OperationScope): Promise
         const status = isObject(item['status']) ? item['status'] : {};
         const conditions = Array.isArray(status['conditions']) ? status['conditions'] : [];
         return conditions.some(
-          (c) => isObject(c) && String(c['type']).toLowerCase() === condition.name.toLowerCase() && String(c['status']).toLowerCase() === wanted,
+          (c) =>
+            isObject(c) &&
+            String(c['type']).toLowerCase() === condition.name.toLowerCase() &&
+            String(c['status']).toLowerCase() === wanted,
         );
       })
     );
@@ -536,4 +578,3 @@ async function runWait(operation: WaitOperation, scope: OperationScope): Promise
     throw new OperationFailure(`wait: ${describeObject(object)} did not reach ${what} within ${timeout} ms`);
   }
 }
-

@@ -192,4 +192,3 @@ async function deleteNamespace(context: TestContext, failures: ChainsawFailure[]
     });
   }
 }
-

@@ -14,7 +14,10 @@ afterAll(async () => {
 
 const HEADER = 'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: t\nspec:\n';
 
-async function run(files: Record<string, string>, extra: Partial<ChainsawRunOptions> = {}): Promise<ChainsawTestResult[]> {
+async function run(
+  files: Record<string, string>,
+  extra: Partial<ChainsawRunOptions> = {},
+): Promise<ChainsawTestResult[]> {
   const folder = writeTestFolder(files);
   try {
     return await runChainsawTests({
@@ -83,7 +86,12 @@ describe('runChainsawTests against the in-memory API server', () => {
       { 'cm.yaml': configMap('two'), 'expected.yaml': configMap('two', 'a: "2"') },
     );
     expect(result.outcome).toBe('fail');
-    expect(result.failure).toMatchObject({ step: 'check', stepIndex: 0, phase: 'try', operation: { type: 'assert', index: 1, file: 'expected.yaml' } });
+    expect(result.failure).toMatchObject({
+      step: 'check',
+      stepIndex: 0,
+      phase: 'try',
+      operation: { type: 'assert', index: 1, file: 'expected.yaml' },
+    });
     expect(result.failure!.reason).toContain('data.a: Invalid value: "1": Expected value: "2"');
     expect(result.failure!.diff).toContain('-   a: "2"');
     expect(result.failure!.diff).toContain('+   a: "1"');
@@ -389,7 +397,9 @@ spec:
 `,
     );
     expect(result.failures).toEqual([]);
-    expect(await cluster.client.get({ apiVersion: 'v1', kind: 'Namespace', name: 'chainsaw-spec-cluster-scoped' })).toBeUndefined();
+    expect(
+      await cluster.client.get({ apiVersion: 'v1', kind: 'Namespace', name: 'chainsaw-spec-cluster-scoped' }),
+    ).toBeUndefined();
   });
 
   it('keeps what the test created with skipDelete, and uses a namespace the test names', async () => {
@@ -405,7 +415,9 @@ spec:
     );
     expect(result.outcome).toBe('pass');
     expect(result.namespace).toBe('chainsaw-spec-named');
-    expect(await cluster.client.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'kept', namespace: 'chainsaw-spec-named' })).toBeDefined();
+    expect(
+      await cluster.client.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'kept', namespace: 'chainsaw-spec-named' }),
+    ).toBeDefined();
   });
 
   it('waits for a condition and reads the read-only operations without effect', async () => {
@@ -476,7 +488,9 @@ spec:
 `,
     });
     expect(results.map((r) => r.outcome)).toEqual(['error', 'pass']);
-    expect(results[0]!.message).toMatch(/chainsaw-test\.yaml \(document 1, line 9\): spec\.steps\[0\]\.try\[0\]\.apply\.fil: unknown field "fil"/);
+    expect(results[0]!.message).toMatch(
+      /chainsaw-test\.yaml \(document 1, line 9\): spec\.steps\[0\]\.try\[0\]\.apply\.fil: unknown field "fil"/,
+    );
   });
 
   it('applies every document of a multi-document file and reads the configuration walking up', async () => {

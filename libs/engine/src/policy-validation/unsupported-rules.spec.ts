@@ -92,9 +92,13 @@ describe('checkRulesEdictRuns', () => {
         webhookConfiguration: { matchConditions: expressions.map((expression, i) => ({ name: `c${i}`, expression })) },
       },
     });
-    expect(checkRulesEdictRuns(withConditions(["request.object.metadata.name != 'x'", 'has(object.spec)']))).toEqual([]);
+    expect(checkRulesEdictRuns(withConditions(["request.object.metadata.name != 'x'", 'has(object.spec)']))).toEqual(
+      [],
+    );
     const problems = checkRulesEdictRuns(withConditions(['true', '!("a" in request.object.metadata.keys(@))']));
-    expect(problems.map((problem) => problem.path)).toEqual(['spec.webhookConfiguration.matchConditions[1].expression']);
+    expect(problems.map((problem) => problem.path)).toEqual([
+      'spec.webhookConfiguration.matchConditions[1].expression',
+    ]);
     expect(problems[0]!.message).toMatch(/^matchConditions expression does not compile: /);
   });
 });
