@@ -3,6 +3,7 @@
  * object valid against Kubernetes' schemas, and what each values set must produce.
  */
 import { describe, expect, it } from 'vitest';
+import { ControllerConfig } from '@edict/admission-controller';
 import { CHART, renderChart, runHelm, type RenderedObject } from './helm';
 import { kubernetesSchemaProblem } from './kubernetes-schemas';
 
@@ -164,6 +165,16 @@ describe('the Helm chart', () => {
     const extra = named(rendered['custom names']!, 'ClusterRole', 'acme:cleanup-controller:additional');
     expect(extra['metadata']?.labels?.['app.kubernetes.io/component']).toBe('cleanup-controller');
     expect(extra['rules']).toEqual([{ apiGroups: [''], resources: ['pods'], verbs: ['delete', 'list', 'watch'] }]);
+  });
+
+  it('gives the admission controller time to finish its shutdown before the kubelet kills it', () => {
+    // Unready for the shutdown delay, then the after-admission drain, then the review workers' drain
+    // (each up to drainTimeoutMs); a kill before that loses queued audits and the Lease release.
+    const defaults = new ControllerConfig();
+    const deployment = named(rendered['default']!, 'Deployment', 'edict-admission-controller');
+    const grace = (deployment['spec'] as { template: { spec: { terminationGracePeriodSeconds: number } } }).template
+      .spec.terminationGracePeriodSeconds;
+    expect(grace * 1000).toBeGreaterThan(defaults.shutdownDelayMs + 2 * defaults.drainTimeoutMs);
   });
 
   it('runs 3 admission controller replicas with the HA values', () => {
