@@ -69,6 +69,17 @@ const sourceWorker = (entry: string): WorkerScript => ({
 });
 
 let pools: ReviewWorkers[] = [];
+/** A validate review of the privileged Pod, failure policy Fail, due in 10 s. */
+function reviewPrivilegedPod(workers: ReviewWorkers, store: PolicyStore, name?: string, engine?: Engine) {
+  return workers.decide(
+    'validate',
+    'Fail',
+    create(privilegedPod, name),
+    inputsOf(store, engine),
+    performance.now() + 10_000,
+  );
+}
+
 async function pool(store: PolicyStore, size = 2, script?: WorkerScript): Promise<ReviewWorkers> {
   const workers = new ReviewWorkers(
     { size, recordPolicy: () => undefined, ...(script ? { script } : {}) },
@@ -152,13 +163,7 @@ describe('ReviewWorkers', () => {
     const store = new PolicyStore();
     store.upsertPolicy(DENY_PRIVILEGED);
     const workers = await pool(store, 1);
-    const first = await workers.decide(
-      'validate',
-      'Fail',
-      create(privilegedPod),
-      inputsOf(store),
-      performance.now() + 10_000,
-    );
+    const first = await reviewPrivilegedPod(workers, store);
     expect(first.decision.allowed).toBe(false);
     expect(first.decision.message).toContain('first message');
 
@@ -169,23 +174,11 @@ describe('ReviewWorkers', () => {
     changed.metadata.resourceVersion = '2';
     changed.spec.rules[0]!.validate.message = 'second message';
     store.upsertPolicy(changed as unknown as Policy);
-    const second = await workers.decide(
-      'validate',
-      'Fail',
-      create(privilegedPod),
-      inputsOf(store),
-      performance.now() + 10_000,
-    );
+    const second = await reviewPrivilegedPod(workers, store);
     expect(second.decision.message).toContain('second message');
 
     store.removePolicy(DENY_PRIVILEGED);
-    const third = await workers.decide(
-      'validate',
-      'Fail',
-      create(privilegedPod),
-      inputsOf(store),
-      performance.now() + 10_000,
-    );
+    const third = await reviewPrivilegedPod(workers, store);
     expect(third.decision).toEqual({ allowed: true });
     expect(workers.counts()).toEqual({ byWorkers: 3, inProcess: 0 });
   }, 60_000);
@@ -221,13 +214,7 @@ describe('ReviewWorkers', () => {
       },
     });
     const workers = await pool(store, 1);
-    const outcome = await workers.decide(
-      'validate',
-      'Fail',
-      create(privilegedPod),
-      inputsOf(store, engine),
-      performance.now() + 10_000,
-    );
+    const outcome = await reviewPrivilegedPod(workers, store, undefined, engine);
     expect(outcome.decision.allowed).toBe(false);
     expect(outcome.decision.message).toContain('blocked by the ConfigMap');
     expect(workers.counts()).toEqual({ byWorkers: 0, inProcess: 1 });
@@ -237,26 +224,12 @@ describe('ReviewWorkers', () => {
     const store = new PolicyStore();
     store.upsertPolicy(DENY_PRIVILEGED);
     const workers = await pool(store, 1, sourceWorker('testing/misbehaving-worker.main.ts'));
-    await expect(
-      workers.decide('validate', 'Fail', create(privilegedPod, 'crash'), inputsOf(store), performance.now() + 10_000),
-    ).rejects.toThrow(/review worker exited \(code 3\)/);
+    await expect(reviewPrivilegedPod(workers, store, 'crash')).rejects.toThrow(/review worker exited \(code 3\)/);
     // Meanwhile (no worker up) and after the replacement, reviews are answered.
-    const answered = await workers.decide(
-      'validate',
-      'Fail',
-      create(privilegedPod),
-      inputsOf(store),
-      performance.now() + 10_000,
-    );
+    const answered = await reviewPrivilegedPod(workers, store);
     expect(answered.decision.allowed).toBe(false);
     await expect.poll(() => workers.size, { timeout: 20_000 }).toBe(1);
-    const byReplacement = await workers.decide(
-      'validate',
-      'Fail',
-      create(privilegedPod),
-      inputsOf(store),
-      performance.now() + 10_000,
-    );
+    const byReplacement = await reviewPrivilegedPod(workers, store);
     expect(byReplacement.decision.message).toContain('first message');
   }, 60_000);
 
@@ -278,9 +251,7 @@ describe('ReviewWorkers', () => {
       spec: { ...(DENY_PRIVILEGED.spec as object), validationFailureAction: 'Audit' },
     } as unknown as Policy);
     const workers = await pool(store, 2);
-    const reviews = Array.from({ length: 20 }, () =>
-      workers.decide('validate', 'Fail', create(privilegedPod), inputsOf(store), performance.now() + 10_000),
-    );
+    const reviews = Array.from({ length: 20 }, () => reviewPrivilegedPod(workers, store));
     const closed = workers.close(10_000);
     const outcomes = await Promise.all(reviews);
     const audits = await Promise.all(outcomes.map((outcome) => outcome.validation!.after!()));
