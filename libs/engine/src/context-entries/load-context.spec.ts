@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EvaluationContext } from '../variables';
+import type { ContextLoaders } from '../core/loaders';
 import type { ContextEntry } from '../policy/types';
 import { loadContextEntries } from './load-context';
 
@@ -73,5 +74,44 @@ describe('loadContextEntries: deferred loading', () => {
     expect(ctx.query('after')).toBe('loaded');
     expect(() => ctx.query('cm.data')).toThrow(/Unknown key "cm".*; context entry cm could not be loaded: boom$/);
     await expect(loadContextEntries([{ name: 'nothing' }], ctx, {})).rejects.toThrow('invalid context entry nothing');
+  });
+});
+
+/** ConfigMap `settings` answers after a tick, as a cluster read would; nothing else exists. */
+const slowSettings: ContextLoaders = {
+  configMap: async (namespace, name) => {
+    await Promise.resolve();
+    return {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace },
+      data: { banned: 'b', mode: 'strict' },
+    };
+  },
+  apiCall: () => undefined,
+  globalReference: () => undefined,
+  imageRegistry: () => undefined,
+};
+
+describe('loadContextEntries: synchronous unless an entry is read from outside', () => {
+  it('registers variable entries without a promise', () => {
+    const ctx = new EvaluationContext();
+    expect(loadContextEntries([{ name: 'x', variable: { value: 1 } }], ctx, {})).toBeUndefined();
+    expect(ctx.query('x')).toBe(1);
+  });
+
+  it('returns a promise once an external entry comes, and loads the entries after it in order', async () => {
+    const ctx = new EvaluationContext();
+    const loaded = loadContextEntries(
+      [
+        { name: 'cm', configMap: { name: 'settings', namespace: 'default' } },
+        { name: 'mode', variable: { jmesPath: 'cm.data.mode' } },
+      ],
+      ctx,
+      { loaders: slowSettings },
+    );
+    expect(loaded).toBeInstanceOf(Promise);
+    await loaded;
+    expect(ctx.query('mode')).toBe('strict');
   });
 });

@@ -2,6 +2,7 @@ import { isBudgetError, type EvaluationBudget } from '../budget';
 import type { JsonValue } from '../json';
 import { compileJmesPath } from '../jmespath';
 import type { ContextLoaders, LoaderScope } from '../core/loaders';
+import type { MaybePromise } from '../core/maybe-promise';
 import type { ContextEntry } from '../policy/types';
 import { substituteVariables, type EvaluationContext } from '../variables';
 
@@ -24,12 +25,31 @@ export interface ContextLoadOptions {
  * skips DELETEs); external lookups are made here, as they are asynchronous. A loader that returns
  * `undefined` leaves the entry unset too (the CLI does this for lookups the test does not mock).
  */
-export async function loadContextEntries(
+export function loadContextEntries(
   entries: readonly ContextEntry[] | undefined,
   ctx: EvaluationContext,
   options: ContextLoadOptions,
-): Promise<void> {
-  for (const entry of entries ?? []) {
+): MaybePromise<void> {
+  try {
+    return loadEntriesFrom(entries ?? [], 0, ctx, options);
+  } catch (error) {
+    // Failures arrive as a rejection, as they always have: callers await it.
+    return Promise.reject(error as Error);
+  }
+}
+
+/**
+ * The entries from `start` on. `variable` entries only register a deferred load, so a block
+ * without external entries finishes synchronously; the first external one continues asynchronously.
+ */
+function loadEntriesFrom(
+  entries: readonly ContextEntry[],
+  start: number,
+  ctx: EvaluationContext,
+  options: ContextLoadOptions,
+): MaybePromise<void> {
+  for (let index = start; index < entries.length; index++) {
+    const entry = entries[index]!;
     if (entry.variable) {
       // A `variable` entry replaces whatever the name held (a second entry of the same name wins
       // outright); external data is merged into the context like any other added document.
@@ -39,16 +59,20 @@ export async function loadContextEntries(
     if (!entry.configMap && !entry.apiCall && !entry.globalReference && !entry.imageRegistry) {
       throw new ContextEntryError(`invalid context entry ${entry.name}`);
     }
-    let value: JsonValue | undefined;
-    try {
-      value = await loadEntry(entry, ctx, options);
-    } catch (error) {
-      if (isBudgetError(error)) throw error;
-      ctx.noteLoadFailure(entry.name, error instanceof Error ? error.message : String(error));
-      continue;
-    }
-    if (value !== undefined) ctx.addEntry(entry.name, value, false);
+    return loadExternal(entry, ctx, options).then(() => loadEntriesFrom(entries, index + 1, ctx, options));
   }
+}
+
+async function loadExternal(entry: ContextEntry, ctx: EvaluationContext, options: ContextLoadOptions): Promise<void> {
+  let value: JsonValue | undefined;
+  try {
+    value = await loadEntry(entry, ctx, options);
+  } catch (error) {
+    if (isBudgetError(error)) throw error;
+    ctx.noteLoadFailure(entry.name, error instanceof Error ? error.message : String(error));
+    return;
+  }
+  if (value !== undefined) ctx.addEntry(entry.name, value, false);
 }
 
 async function loadEntry(

@@ -25,6 +25,7 @@ import { BoundedCache } from '../variables/bounded-cache';
 import { compilePolicy, type CompiledPolicy } from './compile';
 import { INTERPRETER } from '../core/evaluators';
 import { failureActionFor, policyFailureAction } from '../core/failure-action';
+import { andThen, type MaybePromise } from '../core/maybe-promise';
 import type { AccessReviewer, ContextLoaders, LoaderScope, ResourceLoader } from '../core/loaders';
 import { errorMessage, ruleError, ruleResponse } from '../core/responses';
 import type { PolicyResponse, ResourceRequest, RuleResponse, RuleType } from '../core/types';
@@ -73,8 +74,11 @@ function compiledPoliciesByDefault(): boolean {
 
 const AUTOGEN_PREFIX = /^autogen-(cronjob-)?/;
 
-/** What a rule type does with a matched rule once its context, preconditions and exceptions are known. */
-type RuleHandler = (run: RuleRun, exceptions: PolicyException[]) => Promise<RuleResponse[]>;
+/**
+ * What a rule type does with a matched rule once its context, preconditions and exceptions are known.
+ * Synchronous when nothing waits, so a rule without external data costs no promise.
+ */
+type RuleHandler = (run: RuleRun, exceptions: PolicyException[]) => MaybePromise<RuleResponse[]>;
 
 /** A mutate answer: the rule responses and the resource after every patch of the policy. */
 export type MutationResponse = PolicyResponse & { patchedResource?: KubeObject };
@@ -120,26 +124,39 @@ export class Engine {
     );
   }
 
-  private async validateRule(
+  private validateRule(
     compiled: CompiledPolicy,
     run: RuleRun,
     exceptions: readonly PolicyException[],
     options: EvaluationOptions,
-  ): Promise<RuleResponse[]> {
-    const { rule, resource, request } = run;
-    let response: RuleResponse | undefined;
+  ): MaybePromise<RuleResponse[]> {
+    const { rule } = run;
+    let response: MaybePromise<RuleResponse | undefined>;
     if (rule.validate?.podSecurity) response = validatePodSecurity(run, exceptions);
     else if (exceptions.length > 0) response = exceptionSkip(rule, 'Validation', exceptions);
     else if (!rule.validate) response = unverifiedImages(run);
     else if (rule.validate.cel) {
-      response = await validateCel(run, { resources: this.deps.resources, accessReviewer: this.deps.accessReviewer });
-    } else response = await validateResource(run);
+      response = validateCel(run, { resources: this.deps.resources, accessReviewer: this.deps.accessReviewer });
+    } else response = validateResource(run);
+    return andThen(response, (settled) => this.settleValidation(compiled, run, settled, options));
+  }
+
+  /** A validate rule's response with its failure action, or a skip when the old object broke it already. */
+  private settleValidation(
+    compiled: CompiledPolicy,
+    run: RuleRun,
+    response: RuleResponse | undefined,
+    options: EvaluationOptions,
+  ): MaybePromise<RuleResponse[]> {
     if (!response) return [];
+    const { rule, resource, request } = run;
     response.failureAction = failureActionFor(compiled.policy, rule, {
       namespace: resource.metadata?.namespace,
       namespaceLabels: request.namespaceLabels,
     });
-    if (response.status !== 'pass' && (await this.violatedBefore(compiled, run, response, options))) {
+    if (response.status === 'pass' || !mayAllowExistingViolation(run, response)) return [response];
+    return this.violatedBefore(compiled, run, response, options).then((before) => {
+      if (!before) return [response];
       const skip = ruleResponse(
         rule,
         'Validation',
@@ -148,14 +165,14 @@ export class Engine {
       );
       skip.failureAction = response.failureAction;
       return [skip];
-    }
-    return [response];
+    });
   }
 
   /**
    * Enforce pattern and podSecurity rules let an UPDATE through when the old object already broke
    * the rule the same way (`allowExistingViolations`, on by default), so existing workloads can still
    * be changed. Deny and foreach rules judge every request on its own, as in Kyverno.
+   * Called only when `mayAllowExistingViolation` holds.
    */
   private async violatedBefore(
     compiled: CompiledPolicy,
@@ -164,11 +181,6 @@ export class Engine {
     options: EvaluationOptions,
   ): Promise<boolean> {
     const { request, rule } = run;
-    if (request.operation !== 'UPDATE' || !request.oldResource) return false;
-    const validation = rule.validate;
-    if (response.failureAction !== 'Enforce' || validation?.allowExistingViolations === false) return false;
-    if (validation?.pattern === undefined && validation?.anyPattern === undefined && !validation?.podSecurity)
-      return false;
     const asCreated: ResourceRequest = {
       ...request,
       operation: 'CREATE',
@@ -256,9 +268,10 @@ export class Engine {
         ? matches(matchRequest, compiled.namespace)
         : ruleMatches(rule, matchRequest, compiled.namespace).matched;
       if (!matched) continue;
-      const results = error
+      const pending = error
         ? [ruleError(rule, type, 'failed to build the policy context', error)]
-        : await this.runBoundedRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle);
+        : this.runBoundedRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle);
+      const results = pending instanceof Promise ? await pending : pending;
       // The rule's context is gone, but the resource it left stays: later rules' variables and
       // preconditions read the patched `request.object`, as in Kyverno.
       const after = current();
@@ -302,16 +315,22 @@ export class Engine {
    * A rule under the evaluation's budget. The budget's verdicts stand whatever caught their errors
    * inside the rule: a passed deadline ends the whole evaluation, an exceeded size limit the rule.
    */
-  private async runBoundedRule(...args: Parameters<Engine['runRule']>): Promise<RuleResponse[]> {
+  private runBoundedRule(...args: Parameters<Engine['runRule']>): MaybePromise<RuleResponse[]> {
     const [, rule, type, , , ctx] = args;
     ctx.budget.takeLimitError();
-    const results = await this.runRule(...args);
-    if (ctx.budget.expired) throw new EvaluationDeadlineExceeded();
-    const exceeded = ctx.budget.takeLimitError();
-    return exceeded ? [ruleResponse(rule, type, 'error', exceeded.message)] : results;
+    return andThen(this.runRule(...args), (results) => {
+      if (ctx.budget.expired) throw new EvaluationDeadlineExceeded();
+      const exceeded = ctx.budget.takeLimitError();
+      return exceeded ? [ruleResponse(rule, type, 'error', exceeded.message)] : results;
+    });
   }
 
-  private async runRule(
+  /**
+   * One matched rule in its own layer of the context (dropped when the rule is done): the caller's
+   * values, the rule's context entries, then `evaluateRule`. Synchronous unless an entry or the
+   * handler waits.
+   */
+  private runRule(
     compiled: CompiledPolicy,
     rule: Rule,
     type: RuleType,
@@ -321,57 +340,95 @@ export class Engine {
     options: EvaluationOptions,
     matchRequest: MatchRequest,
     handle: RuleHandler,
-  ): Promise<RuleResponse[]> {
-    const policyName = compiled.policy.metadata.name;
-    const evaluators = compiled.programs.get(rule)?.evaluators ?? INTERPRETER;
-    const values = valuesFor(options.ruleValues, policyName, rule.name);
+  ): MaybePromise<RuleResponse[]> {
+    const values = valuesFor(options.ruleValues, compiled.policy.metadata.name, rule.name);
     const scope: LoaderScope = { policyNamespace: compiled.namespace };
+    const evaluate = () =>
+      this.evaluateRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle, scope);
     ctx.checkpoint();
+    let pending: MaybePromise<RuleResponse[]>;
     try {
-      for (const [name, value] of Object.entries(values ?? {})) ctx.add(name, value);
-      try {
-        await loadContextEntries(rule.context, ctx, {
-          loaders: this.deps.loaders,
-          provided: new Set(Object.keys(values ?? {})),
-          scope,
-        });
-      } catch (error) {
-        return [ruleError(rule, type, 'failed to load context', error)];
-      }
-      let preconditions;
-      try {
-        preconditions = evaluators.conditions(rule.preconditions, ctx);
-      } catch (error) {
-        return [ruleError(rule, type, 'failed to evaluate preconditions', error)];
-      }
-      if (!preconditions.passed) {
-        const message = ['preconditions not met', preconditions.message].filter(Boolean).join('; ');
-        return [ruleResponse(rule, type, 'skip', message)];
-      }
-      // Kyverno's invokeRuleHandler looks exceptions up only now, after context and preconditions
-      // (Kyverno <= 1.10 matched them first); the handler then skips the rule when one matches.
-      const exceptions = matchingExceptions(
-        exceptionsForRule(this.deps.exceptions?.() ?? [], compiled.key, rule.name),
-        matchRequest,
-        ctx,
-      );
-      const run: RuleRun = {
-        rule,
-        ctx,
-        request,
-        resource,
-        context: { loaders: this.deps.loaders, scope },
-        foreachValues: valuesFor(options.foreachValues, policyName, rule.name),
-        evaluators,
-      };
-      return await handle(run, exceptions);
+      if (values) for (const [name, value] of Object.entries(values)) ctx.add(name, value);
+      const loaded =
+        rule.context && rule.context.length > 0
+          ? loadContextEntries(rule.context, ctx, {
+              loaders: this.deps.loaders,
+              provided: new Set(Object.keys(values ?? {})),
+              scope,
+            })
+          : undefined;
+      pending =
+        loaded instanceof Promise
+          ? loaded.then(evaluate, (error: unknown) => [ruleError(rule, type, 'failed to load context', error)])
+          : evaluate();
     } catch (error) {
-      if (error instanceof EvaluationDeadlineExceeded) throw error;
-      return [ruleResponse(rule, type, 'error', errorMessage(error))];
-    } finally {
       ctx.restore();
+      return ruleFailure(rule, type, error);
     }
+    if (!(pending instanceof Promise)) {
+      ctx.restore();
+      return pending;
+    }
+    return pending.catch((error: unknown) => ruleFailure(rule, type, error)).finally(() => ctx.restore());
   }
+
+  /** Preconditions, the exceptions that apply, then the rule type's handler. */
+  private evaluateRule(
+    compiled: CompiledPolicy,
+    rule: Rule,
+    type: RuleType,
+    request: ResourceRequest,
+    resource: KubeObject,
+    ctx: EvaluationContext,
+    options: EvaluationOptions,
+    matchRequest: MatchRequest,
+    handle: RuleHandler,
+    scope: LoaderScope,
+  ): MaybePromise<RuleResponse[]> {
+    const evaluators = compiled.programs.get(rule)?.evaluators ?? INTERPRETER;
+    let preconditions;
+    try {
+      preconditions = evaluators.conditions(rule.preconditions, ctx);
+    } catch (error) {
+      return [ruleError(rule, type, 'failed to evaluate preconditions', error)];
+    }
+    if (!preconditions.passed) {
+      const message = ['preconditions not met', preconditions.message].filter(Boolean).join('; ');
+      return [ruleResponse(rule, type, 'skip', message)];
+    }
+    // Kyverno's invokeRuleHandler looks exceptions up only now, after context and preconditions
+    // (Kyverno <= 1.10 matched them first); the handler then skips the rule when one matches.
+    const exceptions = matchingExceptions(
+      exceptionsForRule(this.deps.exceptions?.() ?? [], compiled.key, rule.name),
+      matchRequest,
+      ctx,
+    );
+    const run: RuleRun = {
+      rule,
+      ctx,
+      request,
+      resource,
+      context: { loaders: this.deps.loaders, scope },
+      foreachValues: valuesFor(options.foreachValues, compiled.policy.metadata.name, rule.name),
+      evaluators,
+    };
+    return handle(run, exceptions);
+  }
+}
+
+/** A rule that threw: an error response, unless the evaluation's deadline passed (that ends it all). */
+function ruleFailure(rule: Rule, type: RuleType, error: unknown): RuleResponse[] {
+  if (error instanceof EvaluationDeadlineExceeded) throw error;
+  return [ruleResponse(rule, type, 'error', errorMessage(error))];
+}
+
+/** Whether an UPDATE's old object is to be checked for the same violation (see `violatedBefore`). */
+function mayAllowExistingViolation(run: RuleRun, response: RuleResponse): boolean {
+  const { request, rule } = run;
+  if (request.operation !== 'UPDATE' || !request.oldResource) return false;
+  const validation = rule.validate;
+  if (response.failureAction !== 'Enforce' || validation?.allowExistingViolations === false) return false;
+  return validation?.pattern !== undefined || validation?.anyPattern !== undefined || Boolean(validation?.podSecurity);
 }
 
 /** Request contexts by request object; requests are never modified once evaluation starts. */

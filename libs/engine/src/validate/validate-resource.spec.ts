@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../json';
 import type { Operation } from '../core/types';
+import type { ContextLoaders } from '../core/loaders';
 import type { Rule } from '../policy/types';
 import { EvaluationContext } from '../variables';
 import { validateResource } from './validate-resource';
@@ -66,5 +67,73 @@ describe('validateResource: anyPattern failure message', () => {
       'validation error: the name must be 80 | 443. rule r[0] failed at path /metadata/name/ ' +
         'rule r[1] failed at path /spec/type/',
     );
+  });
+});
+
+/** ConfigMap `settings` answers after a tick, as a cluster read would; nothing else exists. */
+const slowSettings: ContextLoaders = {
+  configMap: async (namespace, name) => {
+    await Promise.resolve();
+    return {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace },
+      data: { banned: 'b', mode: 'strict' },
+    };
+  },
+  apiCall: () => undefined,
+  globalReference: () => undefined,
+  imageRegistry: () => undefined,
+};
+
+describe('validateResource: synchronous unless something waits', () => {
+  const pods = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec: { containers: [{ name: 'a' }, { name: 'b' }] },
+  };
+
+  function podRun(validate: Rule['validate'], context: RuleRun['context'] = {}): RuleRun {
+    const rule = { name: 'r', match: { any: [{ resources: { kinds: ['Pod'] } }] }, validate } as Rule;
+    const request = { resource: pods, operation: 'CREATE' as const };
+    return { rule, ctx: EvaluationContext.forRequest(request), request, resource: pods, context };
+  }
+
+  it('answers a foreach deny over plain data at once, not as a promise', () => {
+    const response = validateResource(
+      podRun({
+        foreach: [
+          {
+            list: 'request.object.spec.containers',
+            deny: { conditions: { all: [{ key: '{{ element.name }}', operator: 'Equals', value: 'b' }] } },
+          },
+        ],
+      }),
+    );
+    expect(response).not.toBeInstanceOf(Promise);
+    expect((response as Awaited<typeof response>)?.message).toBe('validation failure: validation error: rule r failed');
+  });
+
+  it('waits for a context entry read from outside inside a foreach, then goes on with the next elements', async () => {
+    const ruleRun = podRun(
+      {
+        foreach: [
+          {
+            list: 'request.object.spec.containers',
+            context: [{ name: 'cm', configMap: { name: 'settings', namespace: 'default' } }],
+            deny: {
+              conditions: { all: [{ key: '{{ element.name }}', operator: 'Equals', value: '{{ cm.data.banned }}' }] },
+            },
+          },
+        ],
+      },
+      { loaders: slowSettings },
+    );
+    const pending = validateResource(ruleRun);
+    expect(pending).toBeInstanceOf(Promise);
+    expect((await pending)?.status).toBe('fail');
+    // The loop's layer of the context is gone once it is done.
+    expect(() => ruleRun.ctx.query('element')).toThrow('Unknown key "element"');
   });
 });

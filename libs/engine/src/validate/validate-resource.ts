@@ -1,6 +1,7 @@
 import { isObject, type JsonValue, type KubeObject } from '../json';
 import { loadContextEntries } from '../context-entries';
 import { INTERPRETER, type Evaluators } from '../core/evaluators';
+import type { MaybePromise } from '../core/maybe-promise';
 import { errorMessage, ruleError, ruleResponse } from '../core/responses';
 import type { RuleResponse } from '../core/types';
 import { matchPattern } from '../pattern';
@@ -25,7 +26,7 @@ interface ValidationBody {
  * Kyverno's validate handler for `pattern`, `anyPattern`, `deny` and `foreach`. Returns undefined when
  * the rule produces no response (e.g. a pattern rule on a DELETE), as Kyverno drops those.
  */
-export async function validateResource(run: RuleRun): Promise<RuleResponse | undefined> {
+export function validateResource(run: RuleRun): MaybePromise<RuleResponse | undefined> {
   const validation = run.rule.validate!;
   // Kyverno picks the manifest handler before the pattern/deny one.
   if (validation.manifests !== undefined && validation.manifests !== null) return validateManifests(run);
@@ -56,12 +57,16 @@ class Validator {
     return this.run.evaluators ?? INTERPRETER;
   }
 
-  async validate(): Promise<RuleResponse | undefined> {
-    try {
-      await loadContextEntries(this.body.context, this.run.ctx, this.run.context);
-    } catch (error) {
-      return ruleError(this.rule, 'Validation', 'failed to load context', error);
-    }
+  /** Synchronous unless the body (or a foreach inside it) loads a context entry from outside. */
+  validate(): MaybePromise<RuleResponse | undefined> {
+    if (!this.body.context || this.body.context.length === 0) return this.afterContext();
+    const loaded = loadContextEntries(this.body.context, this.run.ctx, this.run.context);
+    const contextError = (error: unknown) => ruleError(this.rule, 'Validation', 'failed to load context', error);
+    if (loaded instanceof Promise) return loaded.then(() => this.afterContext(), contextError);
+    return this.afterContext();
+  }
+
+  private afterContext(): MaybePromise<RuleResponse | undefined> {
     let preconditions;
     try {
       preconditions = this.evaluate.conditions(this.body.preconditions, this.run.ctx);
@@ -191,69 +196,128 @@ class Validator {
       : `validation error: ${text} rule ${name} execution error: ${detail}`;
   }
 
-  private async validateForeach(loops: ForEachValidation[]): Promise<RuleResponse | undefined> {
-    let applied = 0;
-    for (const loop of loops) {
+  private validateForeach(loops: ForEachValidation[]): MaybePromise<RuleResponse | undefined> {
+    return this.loopsFrom(loops, 0, 0);
+  }
+
+  /** The loops from `start` on, `applied` elements having passed before; resumes after an asynchronous loop. */
+  private loopsFrom(
+    loops: ForEachValidation[],
+    start: number,
+    applied: number,
+  ): MaybePromise<RuleResponse | undefined> {
+    for (let index = start; index < loops.length; index++) {
+      const loop = loops[index]!;
       let elements: JsonValue[];
       try {
         elements = evaluateForeachList(loop.list, this.run.ctx);
       } catch {
         continue; // Kyverno skips a list it cannot evaluate
       }
-      const { response, count } = await this.validateElements(loop, elements);
-      if (response.status !== 'pass') return response;
-      applied += count;
+      const outcome = this.validateElements(loop, elements);
+      if (outcome instanceof Promise) {
+        return outcome.then(({ response, count }) =>
+          response.status !== 'pass' ? response : this.loopsFrom(loops, index + 1, applied + count),
+        );
+      }
+      if (outcome.response.status !== 'pass') return outcome.response;
+      applied += outcome.count;
     }
     if (applied === 0) return ruleResponse(this.rule, 'Validation', 'skip', 'rule skipped');
     return ruleResponse(this.rule, 'Validation', 'pass', 'rule passed');
   }
 
-  private async validateElements(
+  /** One loop's elements, each in a fresh copy of the context saved here (restored once all are done). */
+  private validateElements(loop: ForEachValidation, elements: JsonValue[]): MaybePromise<ElementsOutcome> {
+    const ctx = this.run.ctx;
+    ctx.checkpoint();
+    let outcome: MaybePromise<ElementsOutcome>;
+    try {
+      outcome = this.elementsFrom(loop, elements, 0, 0);
+    } catch (error) {
+      ctx.restore();
+      throw error;
+    }
+    if (!(outcome instanceof Promise)) {
+      ctx.restore();
+      return outcome;
+    }
+    return outcome.finally(() => ctx.restore());
+  }
+
+  /** The elements from `start` on, `count` having passed before; resumes after an asynchronous element. */
+  private elementsFrom(
     loop: ForEachValidation,
     elements: JsonValue[],
-  ): Promise<{ response: RuleResponse; count: number }> {
+    start: number,
+    count: number,
+  ): MaybePromise<ElementsOutcome> {
     const ctx = this.run.ctx;
     const loopValues = this.run.foreachValues;
-    let count = 0;
-    ctx.checkpoint();
-    try {
-      for (const [index, element] of elements.entries()) {
-        ctx.budget.checkDeadline();
-        if (element === null || element === undefined) continue;
-        ctx.reset();
-        for (const [name, values] of Object.entries(loopValues ?? {})) {
-          if (index < values.length) ctx.add(name, values[index]);
+    for (let index = start; index < elements.length; index++) {
+      const element = elements[index];
+      ctx.budget.checkDeadline();
+      if (element === null || element === undefined) continue;
+      ctx.reset();
+      if (loopValues) {
+        for (const [name, values] of Object.entries(loopValues)) {
+          if (index < values.length) ctx.add(name, values[index]!);
         }
-        const scoped = this.elementScope(loop, element);
-        if (typeof scoped === 'string') {
-          return {
-            response: ruleResponse(this.rule, 'Validation', 'error', `failed to process foreach: ${scoped}`),
-            count,
-          };
-        }
-        ctx.addElement(element, index, this.nesting);
-        const inner = new Validator(this.run, loopBody(loop), this.nesting + 1, scoped ?? this.element);
-        let result: RuleResponse | undefined;
-        try {
-          result = await inner.validate();
-        } catch (error) {
-          result = ruleResponse(this.rule, 'Validation', 'error', errorMessage(error));
-        }
-        if (!result || result.status === 'skip') continue;
-        if (result.status !== 'pass') {
-          // An error on one element is only reported when it is the last one, as Kyverno does.
-          if (result.status === 'error' && index < elements.length - 1) continue;
-          return {
-            response: ruleResponse(this.rule, 'Validation', result.status, `validation failure: ${result.message}`),
-            count,
-          };
-        }
-        count++;
       }
-    } finally {
-      ctx.restore();
+      const scoped = this.elementScope(loop, element);
+      if (typeof scoped === 'string') {
+        return {
+          response: ruleResponse(this.rule, 'Validation', 'error', `failed to process foreach: ${scoped}`),
+          count,
+        };
+      }
+      ctx.addElement(element, index, this.nesting);
+      const inner = new Validator(this.run, loop, this.nesting + 1, scoped ?? this.element);
+      let result: MaybePromise<RuleResponse | undefined>;
+      try {
+        result = inner.validate();
+      } catch (error) {
+        result = this.elementError(error);
+      }
+      if (result instanceof Promise) {
+        return result
+          .catch((error: unknown) => this.elementError(error))
+          .then((settled) => {
+            const decided = this.elementDecision(settled, index, elements.length, count);
+            return decided.done ? decided.outcome : this.elementsFrom(loop, elements, index + 1, decided.count);
+          });
+      }
+      const decided = this.elementDecision(result, index, elements.length, count);
+      if (decided.done) return decided.outcome;
+      count = decided.count;
     }
     return { response: ruleResponse(this.rule, 'Validation', 'pass', ''), count };
+  }
+
+  private elementError(error: unknown): RuleResponse {
+    return ruleResponse(this.rule, 'Validation', 'error', errorMessage(error));
+  }
+
+  /**
+   * What one element's result means for its loop: skipped and passed elements go on (a pass
+   * counts); a failure ends the loop, and so does an error on the last element only, as in Kyverno.
+   */
+  private elementDecision(
+    result: RuleResponse | undefined,
+    index: number,
+    length: number,
+    count: number,
+  ): { done: true; outcome: ElementsOutcome } | { done: false; count: number } {
+    if (!result || result.status === 'skip') return { done: false, count };
+    if (result.status === 'pass') return { done: false, count: count + 1 };
+    if (result.status === 'error' && index < length - 1) return { done: false, count };
+    return {
+      done: true,
+      outcome: {
+        response: ruleResponse(this.rule, 'Validation', result.status, `validation failure: ${result.message}`),
+        count,
+      },
+    };
   }
 
   /** Map elements scope the pattern to the element unless `elementScope: false`; returns an error text when misused. */
@@ -267,13 +331,8 @@ class Validator {
   }
 }
 
-function loopBody(loop: ForEachValidation): ValidationBody {
-  return {
-    context: loop.context,
-    preconditions: loop.preconditions,
-    pattern: loop.pattern,
-    anyPattern: loop.anyPattern,
-    deny: loop.deny,
-    foreach: loop.foreach,
-  };
+/** How one foreach loop's elements went: the loop's response (pass unless an element decided) and the passes. */
+interface ElementsOutcome {
+  response: RuleResponse;
+  count: number;
 }
