@@ -10,7 +10,7 @@ import type { JsonValue, KubeObject } from '../json';
 import { extractImages, imagesAsJson } from '../images';
 import { matchingExceptions, exceptionsForRule, exceptionKey } from '../exceptions';
 import { loadContextEntries } from '../context-entries';
-import { ruleMatches, type MatchRequest } from '../match';
+import { gvkOf, ruleMatches, type MatchRequest } from '../match';
 import type { Policy, PolicyException, Rule } from '../policy/types';
 import { validatePodSecurity } from '../validate/validate-pod-security';
 import { validateResource } from '../validate/validate-resource';
@@ -241,7 +241,7 @@ export class Engine {
   /**
    * The rule loop every rule type shares: match, the rule's context and preconditions, the
    * exceptions that apply, then the type's handler. `current` gives the resource each rule sees
-   * (mutation changes it as it goes).
+   * when it changes as the rules go (mutation); otherwise every rule sees the request's.
    */
   private async process(
     compiled: CompiledPolicy,
@@ -250,7 +250,7 @@ export class Engine {
     request: ResourceRequest,
     options: EvaluationOptions,
     handle: RuleHandler,
-    current: () => KubeObject | undefined = () => request.resource,
+    current?: () => KubeObject | undefined,
   ): Promise<PolicyResponse> {
     const trigger = request.resource ?? request.oldResource;
     const response = emptyPolicyResponse(compiled, request);
@@ -261,7 +261,7 @@ export class Engine {
     let matchRequest = toMatchRequest(request, trigger);
     for (const rule of rules) {
       ctx.budget.checkDeadline();
-      const resource = current() ?? trigger;
+      const resource = (current && current()) ?? trigger;
       if (matchRequest.resource !== resource) matchRequest = toMatchRequest(request, resource);
       const matches = compiled.programs.get(rule)?.matches;
       const matched = matches
@@ -274,9 +274,9 @@ export class Engine {
       const results = pending instanceof Promise ? await pending : pending;
       // The rule's context is gone, but the resource it left stays: later rules' variables and
       // preconditions read the patched `request.object`, as in Kyverno.
-      const after = current();
+      const after = current?.();
       if (after && after !== resource) ctx.replace('request.object', after);
-      response.rules.push(...results);
+      for (const result of results) response.rules.push(result);
       if (applyOne && results.some((result) => result.status === 'pass' || result.status === 'fail')) break;
     }
     return response;
@@ -465,7 +465,8 @@ function toMatchRequest(request: ResourceRequest, resource: KubeObject): MatchRe
     user: request.user,
     namespaceLabels: request.namespaceLabels,
     subresource: request.subresource,
-    requestKind: request.requestKind,
+    // Every matcher reads the kind this way: worked out once per policy, not per rule.
+    requestKind: request.requestKind ?? gvkOf(resource),
   };
 }
 

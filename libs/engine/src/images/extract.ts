@@ -101,6 +101,10 @@ function lookupExtractors(kind: string, configs: ExtractImagesOptions['extractor
   });
 }
 
+/**
+ * Follows the extractor's fields from `node`. `path` is a stack of the segments walked so far
+ * (pushed and popped in place, so the walk allocates per image found, not per step).
+ */
 function walk(
   node: JsonValue | undefined,
   path: string[],
@@ -114,10 +118,11 @@ function walk(
   const field = extractor.fields[depth];
   if (field === '*') {
     if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, [...path, String(i)], extractor, depth + 1, pullSecrets, found, options));
+      for (let i = 0; i < node.length; i++)
+        walkInto(node[i], String(i), path, extractor, depth, pullSecrets, found, options);
     } else if (isObject(node)) {
-      for (const [name, item] of Object.entries(node))
-        walk(item, [...path, name], extractor, depth + 1, pullSecrets, found, options);
+      for (const name of Object.keys(node))
+        walkInto(node[name], name, path, extractor, depth, pullSecrets, found, options);
     } else {
       throw new ImageExtractionError('invalid type');
     }
@@ -127,12 +132,15 @@ function walk(
 
   let secrets = pullSecrets;
   if (Array.isArray(node.imagePullSecrets)) {
-    const names = node.imagePullSecrets.flatMap((s) => (isObject(s) && typeof s.name === 'string' ? [s.name] : []));
-    if (names.length > 0) secrets = [...pullSecrets, ...names];
+    for (const secret of node.imagePullSecrets) {
+      if (!isObject(secret) || typeof secret.name !== 'string') continue;
+      if (secrets === pullSecrets) secrets = pullSecrets.slice();
+      secrets.push(secret.name);
+    }
   }
 
   if (field !== undefined) {
-    walk(node[field], [...path, field], extractor, depth + 1, secrets, found, options);
+    walkInto(node[field], field, path, extractor, depth, secrets, found, options);
     return;
   }
 
@@ -155,7 +163,26 @@ function walk(
       throw new ImageExtractionError(`invalid image '${image}' (${error.message})`);
     throw error;
   }
-  setOwn(found, key, { ...info, jsonPointer: pointer, imagePullSecrets: [...secrets] });
+  setOwn(found, key, { ...info, jsonPointer: pointer, imagePullSecrets: secrets.slice() });
+}
+
+/** `walk` one level down, under the path segment `segment`. */
+function walkInto(
+  child: JsonValue | undefined,
+  segment: string,
+  path: string[],
+  extractor: Extractor,
+  depth: number,
+  pullSecrets: string[],
+  found: Record<string, ContainerImageInfo>,
+  options: ExtractImagesOptions,
+): void {
+  path.push(segment);
+  try {
+    walk(child, path, extractor, depth + 1, pullSecrets, found, options);
+  } finally {
+    path.pop();
+  }
 }
 
 function applyJmesPath(expression: string, value: string, options: ExtractImagesOptions): string {

@@ -1,7 +1,7 @@
 import type { GroupVersionKind } from '../core/types';
 import type { MatchResources, ResourceFilter, Rule } from '../policy/types';
-import { wildcardMatch } from '../values/wildcard';
-import { kindSelectorMatches, parseKind } from './kind';
+import { compileWildcard } from '../values/wildcard';
+import { compileKindSelector, parseKind } from './kind';
 import { checkSelector } from './label-selector';
 import { gvkOf, resourceNameOf, resourceNamespaceOf, stringMapAt, type MatchRequest } from './request';
 import { isZeroDescription, namespaceMatches } from './resource-filter';
@@ -33,11 +33,23 @@ export function compileRuleMatch(rule: Rule): RuleMatcher | undefined {
     if (!resource) return false;
     if (policyNamespace && policyNamespace !== resourceNamespaceOf(resource)) return false;
     const gvk = request.requestKind ?? gvkOf(resource);
-    const holds = (filter: FilterCheck) => !filter.zero && filter.holds(request, gvk);
-    if (!match.every ? !match.filters.some(holds) : !match.filters.every(holds)) return false;
-    if (!exclude) return true;
-    return exclude.every ? !exclude.filters.every(holds) : !exclude.filters.some(holds);
+    if (!blockHolds(match, request, gvk)) return false;
+    return !exclude || !blockHolds(exclude, request, gvk);
   };
+}
+
+/** Whether a block's filters hold: one of them (`any`, legacy) or every one (`all`); a zero filter never holds. */
+function blockHolds(block: CompiledBlock, request: MatchRequest, gvk: GroupVersionKind): boolean {
+  for (const filter of block.filters) {
+    const holds = !filter.zero && filter.holds(request, gvk);
+    if (holds !== block.every) return holds;
+  }
+  return block.every;
+}
+
+interface CompiledBlock {
+  readonly every: boolean;
+  readonly filters: readonly FilterCheck[];
 }
 
 /**
@@ -45,7 +57,7 @@ export function compileRuleMatch(rule: Rule): RuleMatcher | undefined {
  * filter. In a match, a zero filter never holds ("match cannot be empty"); in an exclude it never
  * excludes: both read as "does not hold".
  */
-function compileBlock(block: MatchResources | undefined): { every: boolean; filters: FilterCheck[] } | undefined {
+function compileBlock(block: MatchResources | undefined): CompiledBlock | undefined {
   const source = block ?? {};
   const every = !(source.any && source.any.length > 0) && Boolean(source.all && source.all.length > 0);
   const filters =
@@ -76,21 +88,23 @@ function compileFilter(filter: ResourceFilter): FilterCheck | undefined {
   const rd = filter.resources ?? {};
   const setFields = Object.entries(rd).filter(([, value]) => value !== undefined && value !== null);
   if (setFields.some(([field]) => !PREPARED_FIELDS.has(field))) return undefined;
-  const kinds = rd.kinds && rd.kinds.length > 0 ? rd.kinds.map(parseKind) : undefined;
+  const kinds =
+    rd.kinds && rd.kinds.length > 0 ? rd.kinds.map((kind) => compileKindSelector(parseKind(kind))) : undefined;
   const operations = rd.operations && rd.operations.length > 0 ? rd.operations : undefined;
-  const names = rd.names && rd.names.length > 0 ? rd.names : undefined;
+  const names = rd.names && rd.names.length > 0 ? rd.names.map(compileWildcard) : undefined;
+  const nameMatches = rd.name ? compileWildcard(rd.name) : undefined;
   const namespaces = rd.namespaces && rd.namespaces.length > 0 ? rd.namespaces : undefined;
-  const { name, selector } = rd;
+  const { selector } = rd;
   return {
     zero: isZeroDescription(filter.resources),
     holds: (request, gvk) => {
       if (operations && !operations.includes(request.operation)) return false;
       const subresource = request.subresource ?? '';
-      if (kinds && !kinds.some((kind) => kindSelectorMatches(kind, gvk, subresource, true))) return false;
-      if (name || names) {
+      if (kinds && !kinds.some((kind) => kind(gvk, subresource, true))) return false;
+      if (nameMatches || names) {
         const resourceName = resourceNameOf(request.resource);
-        if (name && !wildcardMatch(name, resourceName)) return false;
-        if (names && !names.some((pattern) => wildcardMatch(pattern, resourceName))) return false;
+        if (nameMatches && !nameMatches(resourceName)) return false;
+        if (names && !names.some((matches) => matches(resourceName))) return false;
       }
       if (namespaces && !namespaceMatches(namespaces, request)) return false;
       if (selector !== undefined && selector !== null) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kindMatches, parseKind } from './kind';
+import { compileKindSelector, kindMatches, kindSelectorMatches, parseKind } from './kind';
 
 const pod = { group: '', version: 'v1', kind: 'Pod' };
 const deployment = { group: 'apps', version: 'v1', kind: 'Deployment' };
@@ -74,5 +74,40 @@ describe('kindMatches', () => {
     expect(kindMatches(['Pod/exec'], pod, 'ephemeralcontainers', true)).toBe(true);
     expect(kindMatches(['Pod/exec'], pod, 'ephemeralcontainers', false)).toBe(false);
     expect(kindMatches(['Deployment/scale'], deployment, 'ephemeralcontainers', true)).toBe(false);
+  });
+});
+
+describe('compileKindSelector', () => {
+  const selectors = [
+    'Pod',
+    'v1/Pod',
+    'Pod/exec',
+    'Pod.status',
+    '*',
+    '*/*',
+    '*/scale',
+    'apps/v1/Deployment',
+    'apps/*/Deploy*',
+    'v1/Pod/ephemeralcontainers',
+    'Network?olicy',
+  ];
+  const kinds = [pod, deployment, netpol, antreaNetpol];
+  const subresources = ['', 'exec', 'status', 'scale', 'ephemeralcontainers'];
+
+  it('answers as kindSelectorMatches does, with and without ephemeral containers allowed', () => {
+    for (const text of selectors) {
+      const selector = parseKind(text);
+      const matches = compileKindSelector(selector);
+      for (const gvk of kinds)
+        for (const subresource of subresources)
+          for (const allow of [true, false])
+            expect([text, gvk.kind, subresource, allow, matches(gvk, subresource, allow)]).toEqual([
+              text,
+              gvk.kind,
+              subresource,
+              allow,
+              kindSelectorMatches(selector, gvk, subresource, allow),
+            ]);
+    }
   });
 });

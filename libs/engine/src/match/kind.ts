@@ -1,5 +1,5 @@
 import type { GroupVersionKind } from '../core/types';
-import { wildcardMatch } from '../values/wildcard';
+import { compileWildcard, wildcardMatch } from '../values/wildcard';
 import { BoundedCache } from '../variables/bounded-cache';
 
 /**
@@ -90,6 +90,21 @@ export function kindSelectorMatches(
   }
   if (selector.subresource === undefined || wildcardMatch(selector.subresource, subresource)) return true;
   return allowEphemeralContainers && isCorePod(gvk) && subresource === 'ephemeralcontainers';
+}
+
+/** `kindSelectorMatches` for one selector, its wildcards prepared once (compiled policies). */
+export type KindMatcher = (gvk: GroupVersionKind, subresource: string, allowEphemeralContainers: boolean) => boolean;
+
+export function compileKindSelector(selector: KindSelector): KindMatcher {
+  const group = compileWildcard(selector.group);
+  const version = compileWildcard(selector.version);
+  const kind = compileWildcard(selector.kind);
+  const sub = selector.subresource === undefined ? undefined : compileWildcard(selector.subresource);
+  return (gvk, subresource, allowEphemeralContainers) => {
+    if (!group(gvk.group) || !version(gvk.version) || !kind(gvk.kind)) return false;
+    if (!sub || sub(subresource)) return true;
+    return allowEphemeralContainers && isCorePod(gvk) && subresource === 'ephemeralcontainers';
+  };
 }
 
 function isCorePod(gvk: GroupVersionKind): boolean {

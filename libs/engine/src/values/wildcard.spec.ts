@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasWildcard, wildcardMatch } from './wildcard';
+import { compileWildcard, hasWildcard, wildcardMatch } from './wildcard';
 
 describe('wildcardMatch', () => {
   it.each([
@@ -42,5 +42,42 @@ describe('wildcardMatch', () => {
     expect(hasWildcard('a*')).toBe(true);
     expect(hasWildcard('a?')).toBe(true);
     expect(hasWildcard('abc')).toBe(false);
+  });
+});
+
+describe('compileWildcard', () => {
+  const patterns = [
+    '*',
+    '',
+    'nginx',
+    'nginx:*',
+    '*/nginx',
+    'kube-?',
+    '?',
+    'a*b*c',
+    '*a*',
+    '**',
+    'a?c*',
+    '*.example.com',
+  ];
+  const values = [
+    '',
+    'nginx',
+    'nginx:1.25',
+    'docker.io/library/nginx',
+    'kube-a',
+    'kube-ab',
+    'abc',
+    'aXbYc',
+    'a',
+    'x.example.com',
+  ];
+
+  it('answers as wildcardMatch does, for every pattern and value', () => {
+    for (const pattern of patterns) {
+      const matches = compileWildcard(pattern);
+      for (const value of values)
+        expect([pattern, value, matches(value)]).toEqual([pattern, value, wildcardMatch(pattern, value)]);
+    }
   });
 });

@@ -18,6 +18,14 @@ export function hasWildcard(pattern: string): boolean {
   return pattern.includes('*') || pattern.includes('?');
 }
 
+/** `wildcardMatch(pattern, value)` with the pattern prepared once, for patterns a policy holds. */
+export function compileWildcard(pattern: string): (value: string) => boolean {
+  if (!hasWildcard(pattern)) return (value) => value === pattern;
+  if (pattern === '*') return () => true;
+  const glob: Glob = { segments: pattern.split('*'), questionMarks: pattern.includes('?') };
+  return (value) => matchGlob(glob, value);
+}
+
 export function wildcardMatch(pattern: string, value: string): boolean {
   if (!hasWildcard(pattern)) return pattern === value;
   if (pattern === '*') return true;
