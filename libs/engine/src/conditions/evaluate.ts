@@ -68,12 +68,10 @@ export function evaluateConditions(
 export type PrepareCondition = (condition: Condition) => Condition;
 
 function evaluateLegacyList(conditions: Condition[], holds: (condition: Condition) => boolean): ConditionsResult {
-  const heldMessages: string[] = [];
   for (const condition of conditions) {
     if (!holds(condition)) return { passed: false, failed: [condition], message: condition.message ?? '' };
-    heldMessages.push(condition.message ?? '');
   }
-  return { passed: true, message: joinNonEmpty(heldMessages, ';') };
+  return { passed: true, message: joinMessages(conditions, ';') };
 }
 
 function evaluateAnyAll({ any, all }: AnyAllConditions, holds: (condition: Condition) => boolean): ConditionsResult {
@@ -100,17 +98,16 @@ function evaluateAnyAll({ any, all }: AnyAllConditions, holds: (condition: Condi
     }
     held.push(condition);
   }
-  if (anyPassed && allPassed) return { passed: true, message: joinMessages(held) };
-  return { passed: false, failed, message: joinMessages(failed) };
+  if (anyPassed && allPassed) return { passed: true, message: joinMessages(held, '; ') };
+  return { passed: false, failed, message: joinMessages(failed, '; ') };
 }
 
-function joinMessages(conditions: Condition[]): string {
-  return joinNonEmpty(
-    conditions.map((c) => c.message ?? ''),
-    '; ',
-  );
-}
-
-function joinNonEmpty(parts: string[], separator: string): string {
-  return parts.filter((part) => part !== '').join(separator);
+/** The conditions' non-empty messages joined (built directly: this runs for every rule). */
+function joinMessages(conditions: readonly Condition[], separator: string): string {
+  let text = '';
+  for (const condition of conditions) {
+    const message = condition.message ?? '';
+    if (message !== '') text = text === '' ? message : text + separator + message;
+  }
+  return text;
 }

@@ -35,8 +35,8 @@ export function prepareConditions(conditions: Conditions | undefined): PreparedC
       if (!operands) return substituted(condition, ctx);
       return {
         ...condition,
-        key: substitute(() => operands.key(ctx), 'key'),
-        value: substitute(() => operands.value(ctx), 'value'),
+        key: preparedOperand(operands.key, ctx, 'key'),
+        value: preparedOperand(operands.value, ctx, 'value'),
       };
     });
 }
@@ -50,15 +50,32 @@ function listedConditions(conditions: Conditions | undefined): (Condition | null
 function substituted(condition: Condition, ctx: EvaluationContext): Condition {
   return {
     ...condition,
-    key: substitute(() => substituteVariables(condition.key ?? null, ctx), 'key'),
-    value: substitute(() => substituteVariables(condition.value ?? null, ctx), 'value'),
+    key: interpretedOperand(condition.key ?? null, ctx, 'key'),
+    value: interpretedOperand(condition.value ?? null, ctx, 'value'),
   };
 }
 
-function substitute(run: () => JsonValue, part: 'key' | 'value'): JsonValue {
+// The two below are plain functions rather than one taking a callback: conditions are evaluated
+// per rule and per foreach element, and a closure per operand is garbage on that path.
+
+function preparedOperand(substitution: PreparedSubstitution, ctx: EvaluationContext, part: Operand): JsonValue {
   try {
-    return run();
+    return substitution(ctx);
   } catch (error) {
-    throw new Error(`failed to substitute variables in condition ${part}: ${(error as Error).message}`);
+    throw operandError(part, error);
   }
+}
+
+function interpretedOperand(value: JsonValue, ctx: EvaluationContext, part: Operand): JsonValue {
+  try {
+    return substituteVariables(value, ctx);
+  } catch (error) {
+    throw operandError(part, error);
+  }
+}
+
+type Operand = 'key' | 'value';
+
+function operandError(part: Operand, error: unknown): Error {
+  return new Error(`failed to substitute variables in condition ${part}: ${(error as Error).message}`);
 }

@@ -97,19 +97,8 @@ function checkElement(
   path: string,
   walk: PatternWalk,
 ): Failure | undefined {
+  if (isObject(pattern)) return checkObject(resource, pattern, planFor(pattern), path, walk);
   walk.step();
-  if (isObject(pattern)) {
-    if (!isObject(resource)) {
-      return failure(
-        path,
-        `pattern and resource have different structures. Path: ${path}. Expected map[string]interface {}, found ${goTypeName(resource, 'resource')}`,
-      );
-    }
-    const plan = planFor(pattern);
-    walk.record(plan, resource);
-    const expanded = expandMetadataWildcards(pattern, plan, resource);
-    return checkMap(resource, expanded === pattern ? plan : planFor(expanded), path, walk);
-  }
   if (Array.isArray(pattern)) {
     if (!Array.isArray(resource)) {
       return failure(
@@ -125,6 +114,26 @@ function checkElement(
     return undefined;
   }
   return matchValue(resource, pattern) ? undefined : mismatch(path, resource, pattern);
+}
+
+/** `checkElement` for a map pattern whose plan the caller has at hand. */
+function checkObject(
+  resource: JsonValue | undefined,
+  pattern: JsonObject,
+  plan: MapPlan,
+  path: string,
+  walk: PatternWalk,
+): Failure | undefined {
+  walk.step();
+  if (!isObject(resource)) {
+    return failure(
+      path,
+      `pattern and resource have different structures. Path: ${path}. Expected map[string]interface {}, found ${goTypeName(resource, 'resource')}`,
+    );
+  }
+  walk.record(plan, resource);
+  const expanded = expandMetadataWildcards(pattern, plan, resource);
+  return checkMap(resource, expanded === pattern ? plan : planFor(expanded), path, walk);
 }
 
 /**
@@ -210,6 +219,7 @@ function checkEntryValue(
   walk: PatternWalk,
 ): Failure | undefined {
   const leaf = entry.leaf;
+  if (entry.plan) return checkObject(resource, entry.value as JsonObject, entry.plan, path, walk);
   if (!leaf) return checkElement(resource, entry.value, path, walk);
   if (Array.isArray(resource)) {
     for (const item of resource) if (!matchStringPattern(item, leaf)) return mismatch(path, resource, entry.value);
@@ -250,7 +260,7 @@ function checkArray(resource: JsonValue[], pattern: JsonValue[], path: string, w
   const first = pattern[0]!;
   // Only the first pattern element counts when it is a map (every resource element must match it)
   // or a scalar (every resource element must equal it).
-  if (isObject(first)) return checkEachElement(resource, resource.length, () => first, path, walk);
+  if (isObject(first)) return checkEachElement(resource, resource.length, pattern, true, path, walk);
   if (!Array.isArray(first)) return checkElement(resource, first, path, walk);
   // Nested arrays are matched position by position.
   if (resource.length < pattern.length) {
@@ -259,24 +269,32 @@ function checkArray(resource: JsonValue[], pattern: JsonValue[], path: string, w
       `validate Array failed, array length mismatch, resource Array len is ${resource.length} and pattern Array len is ${pattern.length}`,
     );
   }
-  return checkEachElement(resource, pattern.length, (i) => pattern[i]!, path, walk);
+  return checkEachElement(resource, pattern.length, pattern, false, path, walk);
 }
 
 /**
- * Checks the first `count` elements. An element whose anchors say "does not apply" is skipped; the
- * array fails on the first real failure, and is itself skipped only when every element was skipped.
+ * Checks the first `count` elements, against the pattern's first element (`repeatFirst`, a map) or
+ * each against the pattern element at its position. An element whose anchors say "does not apply"
+ * is skipped; the array fails on the first real failure, and is itself skipped only when every
+ * element was skipped.
  */
 function checkEachElement(
   resource: readonly JsonValue[],
   count: number,
-  patternAt: (index: number) => JsonValue,
+  pattern: readonly JsonValue[],
+  repeatFirst: boolean,
   path: string,
   walk: PatternWalk,
 ): Failure | undefined {
+  const first = pattern[0]!;
+  const firstPlan = repeatFirst && isObject(first) ? planFor(first) : undefined;
   let applied = 0;
   let skipped: Failure[] | undefined;
   for (let i = 0; i < count; i++) {
-    const result = checkElement(resource[i], patternAt(i), path + i + '/', walk);
+    const elementPath = path + i + '/';
+    const result = firstPlan
+      ? checkObject(resource[i], first as JsonObject, firstPlan, elementPath, walk)
+      : checkElement(resource[i], pattern[i]!, elementPath, walk);
     if (!result) applied++;
     else if (isSkip(result)) (skipped ??= []).push(result);
     else return result;

@@ -11,7 +11,7 @@
  * mutated once matched. A WeakMap would do, but its entries make garbage collection expensive
  * for patterns rebuilt per request (variable substitution), which is the hot path.
  */
-import type { JsonObject, JsonValue } from '../json';
+import { isObject, type JsonObject, type JsonValue } from '../json';
 import { hasWildcard } from '../values/wildcard';
 import { isLeadingAnchor, isOrderingAnchor, parseAnchor, type Anchor } from './anchor';
 import { compileStringPattern, type StringPattern } from './leaf';
@@ -25,6 +25,8 @@ export interface PatternEntry {
   readonly pathSegment: string;
   /** The compiled form of a string value. */
   readonly leaf: StringPattern | undefined;
+  /** The plan of a map value, so the walk does not look it up at every step. */
+  readonly plan: MapPlan | undefined;
 }
 
 export interface MapPlan {
@@ -81,6 +83,7 @@ function buildPlan(pattern: JsonObject): MapPlan {
       value,
       pathSegment: (plainKey ? rawKey : anchor.key) + '/',
       leaf: typeof value === 'string' ? compileStringPattern(value) : undefined,
+      plan: isObject(value) ? planFor(value) : undefined,
     };
     if (isOrderingAnchor(anchor) || holdsAnchor(value)) anchored = true;
     if (anchor && (anchor.modifier === '' || anchor.modifier === '^')) tracked.push(entry);
