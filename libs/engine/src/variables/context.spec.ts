@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EvaluationContext } from './context';
 import { ContextQueryError } from './errors';
 import { splitVariableName } from './context-data';
+import { compileJmesPath } from '../jmespath';
 
 describe('EvaluationContext.add', () => {
   it('sets nested fields from dotted names and merges objects', () => {
@@ -189,5 +190,30 @@ describe('EvaluationContext.fork', () => {
     fork.add('extra', 1);
     expect(fork.query('extra')).toBe(1);
     expect(() => base.query('extra')).toThrow();
+  });
+});
+
+describe('EvaluationContext.search (a query compiled beforehand)', () => {
+  it('gives what query gives, deferred loads included', () => {
+    const ctx = new EvaluationContext({ request: { object: { metadata: { name: 'web' } } } });
+    ctx.addDeferredLoader('cm', (target) => target.add('cm', { data: { team: 'payments' } }));
+    expect(ctx.search(compileJmesPath('request.object.metadata.name'))).toBe('web');
+    expect(ctx.search(compileJmesPath('cm.data.team'))).toBe('payments');
+  });
+
+  it('fails with the same error as query, naming a context entry that could not be loaded', () => {
+    const ctx = new EvaluationContext({ request: {} });
+    ctx.noteLoadFailure('cm', 'configmap not found');
+    const expression = 'cm.data.team';
+    const viaQuery = (() => {
+      try {
+        return ctx.query(expression);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(viaQuery).toBeInstanceOf(ContextQueryError);
+    expect(() => ctx.search(compileJmesPath(expression))).toThrow((viaQuery as Error).message);
+    expect((viaQuery as Error).message).toContain('context entry cm could not be loaded: configmap not found');
   });
 });

@@ -154,11 +154,25 @@ export class EvaluationContext {
     } catch (error) {
       throw new ContextQueryError(`incorrect query ${trimmed}: ${errorText(error)}`);
     }
+    return this.searchLoaded(compiled);
+  }
+
+  /**
+   * `query` for an expression compiled beforehand (a policy's, prepared once): the same deferred
+   * loads, result and errors, without parsing or looking the expression up again.
+   */
+  search(compiled: JmesPathQuery): JsonValue {
+    this.loadDeferred(compiled.expression);
+    return this.searchLoaded(compiled);
+  }
+
+  private searchLoaded(compiled: JmesPathQuery): JsonValue {
     try {
       return compiled.search(this.root, this.budget);
     } catch (error) {
       if (isBudgetError(error)) throw error;
-      const failure = isNotFound(error) ? this.failures.find((f) => f.matcher.test(trimmed)) : undefined;
+      const expression = compiled.expression;
+      const failure = isNotFound(error) ? this.failures.find((f) => f.matcher.test(expression)) : undefined;
       const cause = failure ? `; context entry ${failure.name} could not be loaded: ${failure.reason}` : '';
       throw new ContextQueryError(`JMESPath query failed: ${errorText(error)}${cause}`, isNotFound(error));
     }
@@ -176,7 +190,7 @@ export class EvaluationContext {
       entriesSize: this.entriesSize,
       loaderCount: this.loaders.length,
       failureCount: this.failures.length,
-      loaded: this.loaders.map((loader) => loader.loaded),
+      loaded: this.loaders.length === 0 ? NONE_LOADED : this.loaders.map((loader) => loader.loaded),
     });
   }
 
@@ -244,6 +258,9 @@ export class EvaluationContext {
     }
   }
 }
+
+/** The `loaded` flags of a context without deferred loaders (most rules have none). */
+const NONE_LOADED: readonly boolean[] = [];
 
 function isNotFound(error: unknown): boolean {
   return error instanceof Error && error.name === 'JmesPathNotFoundError';

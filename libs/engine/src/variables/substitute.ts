@@ -1,5 +1,6 @@
 import type { JsonValue } from '../json';
 import type { EvaluationContext } from './context';
+import { compileJmesPath, type JmesPathQuery } from '../jmespath';
 import { currentValueExpression } from './current-path';
 import { rewriteDocument } from './document-walk';
 import { ContextQueryError, VariableSubstitutionError, errorText } from './errors';
@@ -60,16 +61,24 @@ export type PreparedSubstitution = (ctx: EvaluationContext) => JsonValue;
 export function prepareSubstitution(value: JsonValue): PreparedSubstitution {
   if (!containsReference(value) && !containsBraces(value)) return () => value;
   const expression = singleVariable(value);
-  if (expression === undefined) return (ctx) => substituteVariables(value, ctx);
-  const onDelete = expression.split('request.object').join('request.oldObject');
+  const interpret = (ctx: EvaluationContext) => substituteVariables(value, ctx);
+  if (expression === undefined) return interpret;
+  let query: JmesPathQuery;
+  let onDelete: JmesPathQuery;
+  try {
+    query = compileJmesPath(expression);
+    onDelete = compileJmesPath(expression.split('request.object').join('request.oldObject'));
+  } catch {
+    return interpret; // it reports the syntax error in Kyverno's words
+  }
   return (ctx) => {
     try {
-      const result = ctx.query(ctx.operation() === 'DELETE' ? onDelete : expression);
+      const result = ctx.search(ctx.operation() === 'DELETE' ? onDelete : query);
       if (result === null || typeof result !== 'object' || !containsBraces(result)) return result;
     } catch {
       // The interpreter below reports the failure in Kyverno's words.
     }
-    return substituteVariables(value, ctx);
+    return interpret(ctx);
   };
 }
 
