@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../json';
 import { matchPattern } from './match';
+import { planFor } from './plan';
 
 const pod = (spec: JsonValue, metadata: JsonValue = { name: 'p' }): JsonValue => ({
   apiVersion: 'v1',
@@ -655,6 +656,33 @@ describe('matchPattern: metadata wildcards', () => {
     matchPattern(labelled({ app1: 'x' }), pattern);
     expect(pattern).toEqual({ metadata: { labels: { 'app*': '?*' } } });
     expect(matchPattern(labelled({ app2: 'y' }), pattern).status).toBe('pass');
+  });
+
+  it('reuses an expansion only for resources whose keys expand the pattern alike', () => {
+    const pattern = { metadata: { annotations: { 'team.io/*': 'a|b', 'X(forbidden.io/*)': '*' } } };
+    const annotated = (annotations: JsonValue) => ({ metadata: { annotations } });
+    expect(matchPattern(annotated({ 'team.io/x': 'a' }), pattern).status).toBe('pass');
+    expect(matchPattern(annotated({ 'team.io/x': 'c' }), pattern)).toMatchObject({
+      path: '/metadata/annotations/team.io/x/',
+    });
+    expect(matchPattern(annotated({ 'team.io/y': 'c' }), pattern)).toMatchObject({
+      path: '/metadata/annotations/team.io/y/',
+    });
+    expect(matchPattern(annotated({ 'team.io/x': 'a', 'forbidden.io/z': '1' }), pattern)).toMatchObject({
+      path: '/metadata/annotations/forbidden.io/z/',
+    });
+    expect(matchPattern(annotated({ 'team.io/x': 'b' }), pattern).status).toBe('pass');
+  });
+
+  it('keeps a bounded number of expansions per pattern', () => {
+    const pattern = { metadata: { labels: { 'app-*': 'on' } } };
+    for (let i = 0; i < 100; i++) {
+      expect(matchPattern(labelled({ [`app-${i}`]: 'on' }), pattern).status).toBe('pass');
+      expect(matchPattern(labelled({ [`app-${i}`]: 'off' }), pattern)).toMatchObject({
+        path: `/metadata/labels/app-${i}/`,
+      });
+    }
+    expect(planFor(pattern).expansions?.size).toBeLessThanOrEqual(32);
   });
 });
 

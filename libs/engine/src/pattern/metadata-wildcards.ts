@@ -30,13 +30,23 @@ function expandKey(key: string, resourceKeys: readonly string[]): string {
   return resourceKeys.find((candidate) => wildcardMatch(key, candidate)) ?? key;
 }
 
+/** Expanded patterns kept per pattern map; past this many, the kept ones are dropped. */
+const MAX_EXPANSIONS = 32;
+
+interface ExpandedTag {
+  readonly map: JsonObject;
+  /** The key each string entry of the pattern's map became, in its order: this decides `map`. */
+  readonly keys: readonly string[];
+}
+
 /** The expanded tag map, or `undefined` when Kyverno's rebuild would not change the pattern. */
-function expandTag(patternTag: JsonValue, resourceMetadata: JsonValue | undefined, tag: Tag): JsonObject | undefined {
+function expandTag(patternTag: JsonValue, resourceMetadata: JsonValue | undefined, tag: Tag): ExpandedTag | undefined {
   if (!isObject(patternTag) || !planFor(patternTag).expandable) return undefined;
   const resourceData = resourceTag(resourceMetadata, tag);
   if (!resourceData) return undefined;
   const resourceKeys = Object.keys(resourceData).filter((key) => typeof resourceData[key] === 'string');
   const expanded: JsonObject = {};
+  const keys: string[] = [];
   for (const [key, value] of Object.entries(patternTag)) {
     if (typeof value !== 'string') continue;
     let newKey = key;
@@ -47,8 +57,9 @@ function expandTag(patternTag: JsonValue, resourceMetadata: JsonValue | undefine
         : expandKey(key, resourceKeys);
     }
     setOwn(expanded, newKey, value);
+    keys.push(newKey);
   }
-  return expanded;
+  return { map: expanded, keys };
 }
 
 /** The pattern map with metadata wildcards expanded against the resource (the same object if nothing changes). */
@@ -67,8 +78,16 @@ export function expandMetadataWildcards(pattern: JsonObject, plan: MapPlan, reso
       ? undefined
       : expandTag(patternMetadata[annotationsKey]!, resourceMetadata, 'annotations');
   if (!labels && !annotations) return pattern;
+  // Same keys chosen, same expanded pattern: reuse it (and the plan cached on it).
+  const signature = JSON.stringify([labels?.keys ?? null, annotations?.keys ?? null]);
+  const expansions = (plan.expansions ??= new Map());
+  const known = expansions.get(signature);
+  if (known) return known;
   const metadata: JsonObject = { ...patternMetadata };
-  if (labels) metadata[labelsKey!] = labels;
-  if (annotations) metadata[annotationsKey!] = annotations;
-  return { ...pattern, [plan.metadataKey]: metadata };
+  if (labels) metadata[labelsKey!] = labels.map;
+  if (annotations) metadata[annotationsKey!] = annotations.map;
+  const expanded = { ...pattern, [plan.metadataKey]: metadata };
+  if (expansions.size >= MAX_EXPANSIONS) expansions.clear();
+  expansions.set(signature, expanded);
+  return expanded;
 }

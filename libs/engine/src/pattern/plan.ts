@@ -42,6 +42,11 @@ export interface MapPlan {
   readonly annotationsKey: string | undefined;
   /** As a labels/annotations pattern: would expansion change it (wildcard keys or non-string values)? */
   readonly expandable: boolean;
+  /**
+   * This map's metadata wildcard expansions built so far, by the keys they chose (filled by
+   * `expandMetadataWildcards`, bounded there), so resources alike reuse one expanded pattern and its plan.
+   */
+  expansions?: Map<string, JsonObject>;
 }
 
 const PLAN = Symbol('pattern plan');
