@@ -15,6 +15,30 @@ const podSpec: JsonObject = {
 const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: podSpec };
 
 describe('extractImages', () => {
+  it('writes each image info in the key order Kyverno prints in `{{ images }}`', () => {
+    const images = extractImages(pod);
+    expect(Object.keys(images['initContainers']!['init']!)).toEqual([
+      'registry',
+      'name',
+      'path',
+      'tag',
+      'reference',
+      'referenceWithTag',
+      'jsonPointer',
+      'imagePullSecrets',
+    ]);
+    expect(Object.keys(images['containers']!['sidecar']!)).toEqual([
+      'registry',
+      'name',
+      'path',
+      'digest',
+      'reference',
+      'referenceWithTag',
+      'jsonPointer',
+      'imagePullSecrets',
+    ]);
+  });
+
   it('extracts every container group of a Pod, keyed by container name', () => {
     expect(extractImages(pod)).toEqual({
       initContainers: {
