@@ -7,8 +7,9 @@ import { isObject, setOwn, type JsonObject, type JsonValue } from '../json';
  * and a checkpoint costs nothing.
  */
 export function mergeObjects(target: JsonObject, source: JsonObject, overwriteObjects: boolean): JsonObject {
-  const out: JsonObject = {};
-  for (const key of Object.keys(target)) setOwn(out, key, target[key] as JsonValue);
+  // A spread defines own properties (a `__proto__` key stays data, as with setOwn) and takes V8's
+  // fast clone path, unlike copying key by key.
+  const out: JsonObject = { ...target };
   for (const key of Object.keys(source)) {
     const incoming = source[key] as JsonValue;
     const existing = Object.prototype.hasOwnProperty.call(out, key) ? out[key] : undefined;
