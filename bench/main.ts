@@ -9,7 +9,7 @@ import { formatReportsSuite } from './reports-report';
 import { REPORTS_ROLES } from './reports-servers';
 import { runReportsSuite } from './reports-suite';
 import { formatWebhookSuite } from './webhook-report';
-import { runWebhookSuite } from './webhook-suite';
+import { runWebhookSuite, webhookSuiteOptionsFromEnv } from './webhook-suite';
 import { BENCH_ROLES } from './webhook-servers';
 
 /** Seconds per measured load point and per warm-up ($EDICT_BENCH_SECONDS for quicker trial runs). */
@@ -56,7 +56,13 @@ async function main(): Promise<void> {
   }
 
   if (suites.has('webhook'))
-    console.log(formatWebhookSuite(await runWebhookSuite(LOAD_SECONDS, WARMUP_SECONDS), LOAD_SECONDS, WARMUP_SECONDS));
+    console.log(
+      formatWebhookSuite(
+        await runWebhookSuite(LOAD_SECONDS, WARMUP_SECONDS, webhookSuiteOptionsFromEnv(process.env)),
+        LOAD_SECONDS,
+        WARMUP_SECONDS,
+      ),
+    );
 
   if (suites.has('corpus')) {
     const corpus = await runCorpusSuite();

@@ -138,14 +138,42 @@ function pointCoverage(
   };
 }
 
-/** The review with autocannon's per-request id in place of its uid. */
-function withUidPlaceholder(review: string): string {
-  const parsed = JSON.parse(review) as { request: { uid: string } };
+/**
+ * The review with autocannon's per-request id in place of its uid and, unless `samePod`, in the
+ * Pod's uid too: every request is then about a Pod of its own, as Pod creates are, so that work
+ * merged per resource (admission reports) gains nothing the bench's repetition alone would give.
+ */
+function withUidPlaceholder(review: string, samePod: boolean): string {
+  const parsed = JSON.parse(review) as { request: { uid: string; object: { metadata: { uid: string } } } };
   parsed.request.uid = '[<id>]';
+  // A fixed prefix keeps the uid a valid label value (the report's resource.uid label) whatever the id.
+  if (!samePod) parsed.request.object.metadata.uid = `5f0c1d2e-[<id>]`;
   return JSON.stringify(parsed);
 }
 
-export async function runWebhookSuite(seconds: number, warmupSeconds: number): Promise<WebhookSuite> {
+/** How the webhook suite is run ($EDICT_BENCH_SAME_POD, $EDICT_BENCH_REVIEW_WORKERS). */
+export interface WebhookSuiteOptions {
+  /** Every review about the same Pod (its uid) instead of a Pod of its own. */
+  samePod: boolean;
+  /** Also measure the controller with review workers. */
+  reviewWorkers: boolean;
+}
+
+export function webhookSuiteOptionsFromEnv(env: NodeJS.ProcessEnv): WebhookSuiteOptions {
+  const flag = (name: string, fallback: boolean): boolean => {
+    const value = env[name];
+    if (value === undefined || value === '') return fallback;
+    if (value === 'true' || value === 'false') return value === 'true';
+    throw new Error(`${name} takes true or false, got "${value}"`);
+  };
+  return { samePod: flag('EDICT_BENCH_SAME_POD', false), reviewWorkers: flag('EDICT_BENCH_REVIEW_WORKERS', true) };
+}
+
+export async function runWebhookSuite(
+  seconds: number,
+  warmupSeconds: number,
+  options: WebhookSuiteOptions = { samePod: false, reviewWorkers: true },
+): Promise<WebhookSuite> {
   const review = reviewText();
   const started: BenchChild<unknown>[] = [];
   const start = async <R>(role: string, input: unknown) => {
@@ -158,7 +186,9 @@ export async function runWebhookSuite(seconds: number, warmupSeconds: number): P
     // The reference controller evaluates on its main thread; the second one spreads reviews over
     // review workers sized from the machine's cores (EDICT_WEBHOOK_WORKERS=auto).
     const inProcess = await start<ControllerReport>('controller', { ...cluster.report, webhookWorkers: '0' });
-    const withWorkers = await start<ControllerReport>('controller', { ...cluster.report, webhookWorkers: 'auto' });
+    const withWorkers = options.reviewWorkers
+      ? await start<ControllerReport>('controller', { ...cluster.report, webhookWorkers: 'auto' })
+      : undefined;
     const bare = await start<BareReport>('bare', {
       keyPem: inProcess.report.keyPem,
       certChainPem: inProcess.report.certChainPem,
@@ -166,7 +196,7 @@ export async function runWebhookSuite(seconds: number, warmupSeconds: number): P
     });
     const policies = cluster.report.policies.length;
     const webhooks = await Promise.all(
-      [inProcess, withWorkers].map(async (controller) => {
+      [inProcess, ...(withWorkers ? [withWorkers] : [])].map(async (controller) => {
         const metrics = new ControllerMetrics(controller.report.port, controller.report.caBundlePem);
         const { expectBody, ...verification } = await verify(
           cluster.report,
@@ -201,7 +231,7 @@ export async function runWebhookSuite(seconds: number, warmupSeconds: number): P
     };
     const load = (connections: number): LoadOptions => ({
       path: WEBHOOK_PATH,
-      body: withUidPlaceholder(review),
+      body: withUidPlaceholder(review, options.samePod),
       expectBody,
       servername: BENCH_SERVER_NAME,
       connections,
@@ -237,7 +267,7 @@ export async function runWebhookSuite(seconds: number, warmupSeconds: number): P
       layout:
         `each controller and the bare endpoint in a child process of its own, autocannon in the bench process, ` +
         `the in-memory API server in another process (not in the request path: reviews are POSTed straight to ` +
-        `${WEBHOOK_PATH}); every review has its own uid; the controllers' audit and report queues and their ` +
+        `${WEBHOOK_PATH}); every review has its own uid and ${options.samePod ? 'is about the same Pod (EDICT_BENCH_SAME_POD)' : 'a Pod of its own (its uid)'}; the controllers' audit and report queues and their ` +
         `report cap are ${AUDIT_QUEUE_SIZE.toLocaleString('en-US')} so no audit or admission report is dropped`,
       policies,
       slices: SLICES,
@@ -246,7 +276,7 @@ export async function runWebhookSuite(seconds: number, warmupSeconds: number): P
       coverage,
       apiServerCpu,
       rows,
-      reviewWorkers: withWorkers.report.reviewWorkers,
+      reviewWorkers: withWorkers?.report.reviewWorkers ?? 0,
       ratios,
     };
   } finally {

@@ -1,13 +1,16 @@
 /**
  * The admission report queue: the webhook hands each admitted request's results over with
  * `submit` (never blocks: a full queue drops and counts), workers build the report, check the cap
- * and write it idempotently. Shutdown drains it after the last reviews have finished.
+ * and write it idempotently. Reports about the same resource (its uid) that wait together are
+ * written as one (the later result per rule wins): a new one waits `coalesceWindowMs` first, so the
+ * fail and ignore webhooks' results for one request, or quick successive changes to one object,
+ * cost one write. Shutdown drains it (window included) after the last reviews have finished.
  */
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { ReportBreaker } from './cap/report-breaker';
 import { ADMISSION_REPORTS_CIRCUIT, ReportsMetrics } from './metrics/reports-metrics';
-import { BoundedWorkQueue, type WorkQueueStats } from './queue/bounded-work-queue';
-import { buildAdmissionReport, type AdmissionReportInput } from './report/admission-report';
+import { CoalescingWorkQueue, type CoalescingWorkQueueStats } from './queue/coalescing-work-queue';
+import { buildAdmissionReport, mergeAdmissionReportInputs, type AdmissionReportInput } from './report/admission-report';
 import { REPORTS_OPTIONS } from './reports.constants';
 import type { ResolvedReportsOptions } from './reports.options';
 import { AdmissionReportWriter } from './writer/admission-report-writer';
@@ -15,7 +18,7 @@ import { AdmissionReportWriter } from './writer/admission-report-writer';
 @Injectable()
 export class AdmissionReportQueue implements OnApplicationShutdown {
   private readonly logger = new Logger('AdmissionReports');
-  private readonly queue: BoundedWorkQueue<AdmissionReportInput>;
+  private readonly queue: CoalescingWorkQueue<AdmissionReportInput>;
 
   constructor(
     @Inject(REPORTS_OPTIONS) options: ResolvedReportsOptions,
@@ -23,9 +26,13 @@ export class AdmissionReportQueue implements OnApplicationShutdown {
     private readonly breaker: ReportBreaker,
     private readonly metrics: ReportsMetrics,
   ) {
-    this.queue = new BoundedWorkQueue<AdmissionReportInput>({
+    this.queue = new CoalescingWorkQueue<AdmissionReportInput>({
       capacity: options.queueSize,
       workers: options.workers,
+      windowMs: options.coalesceWindowMs,
+      keyOf: (input) => input.resource.uid,
+      merge: mergeAdmissionReportInputs,
+      onCoalesce: () => this.metrics.coalesced.inc(),
       handler: (input) => this.write(input),
       onError: (error, input) => {
         this.metrics.writes.inc({ outcome: 'failed' });
@@ -42,16 +49,19 @@ export class AdmissionReportQueue implements OnApplicationShutdown {
     return this.queue.offer(input);
   }
 
-  stats(): WorkQueueStats {
+  stats(): CoalescingWorkQueueStats {
     return this.queue.stats();
   }
 
-  /** Resolves once nothing is queued or being written (tests, flush points). */
+  /** Ends the coalescing window and resolves once nothing is queued or being written (tests, flush points). */
   whenIdle(): Promise<void> {
     return this.queue.whenIdle();
   }
 
-  /** Stops accepting and writes what is queued, for at most `timeoutMs`; true when all were written. */
+  /**
+   * Stops accepting and writes what is queued, the coalescing window at once, for at most
+   * `timeoutMs`; true when all were written.
+   */
   drain(timeoutMs: number): Promise<boolean> {
     return this.queue.drain(timeoutMs);
   }

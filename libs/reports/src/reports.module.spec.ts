@@ -57,11 +57,15 @@ describe('ReportsModule', () => {
   });
 
   it('drops when the queue is full and shows depth and drops', async () => {
-    const { ref, store, queue, metrics } = await moduleWith();
+    // No window: the first report goes to the writer at once, two more wait, the fourth is dropped.
+    const { ref, store, queue, metrics } = await moduleWith(undefined, { coalesceWindowMs: 0 });
     const gate: Array<() => void> = [];
     const create = store.create.bind(store);
     store.create = (report) => new Promise((resolve) => gate.push(() => resolve(create(report))));
-    const accepted = ['a', 'b', 'c', 'd'].map((uid) => queue.submit(reportInputOf({ requestUid: uid })));
+    const pod = (uid: string) => ({ apiVersion: 'v1', kind: 'Pod', name: uid, namespace: 'default', uid });
+    const accepted = ['a', 'b', 'c', 'd'].map((uid) =>
+      queue.submit(reportInputOf({ requestUid: uid, resource: pod(`pod-${uid}`) })),
+    );
     expect(accepted).toEqual([true, true, true, false]);
     const text = await metrics.text();
     expect(text).toContain('edict_admission_report_queue_depth 2');
@@ -72,6 +76,36 @@ describe('ReportsModule', () => {
     clearInterval(release);
     expect(store.all()).toHaveLength(3);
     expect(queue.submit(reportInputOf({ requestUid: 'late' }))).toBe(false);
+    await ref.close();
+  });
+
+  it('writes reports about the same resource that wait together once, the later result per rule winning', async () => {
+    const { ref, store, queue, metrics } = await moduleWith();
+    const row = reportInputOf().results[0]!;
+    queue.submit(reportInputOf({ requestUid: 'req-1', results: [{ ...row, rule: 'r1', result: 'fail' }] }));
+    queue.submit(
+      reportInputOf({
+        requestUid: 'req-2',
+        results: [
+          { ...row, rule: 'r1', result: 'pass' },
+          { ...row, rule: 'r2', result: 'pass' },
+        ],
+      }),
+    );
+    queue.submit(reportInputOf({ requestUid: 'req-3', resource: { ...reportInputOf().resource, uid: 'other-pod' } }));
+    await queue.whenIdle();
+    expect(store.calls).toEqual(['create EphemeralReport/default/req-1', 'create EphemeralReport/default/req-3']);
+    const merged = store.reports.get('EphemeralReport/default/req-1')!;
+    expect(merged.spec.results.map((r) => `${r.rule}=${r.result}`)).toEqual(['r1=pass', 'r2=pass']);
+    expect(await metrics.text()).toContain('edict_admission_reports_coalesced_total 1');
+    await ref.close();
+  });
+
+  it('writes what waits in the coalescing window when drained', async () => {
+    const { ref, store, queue } = await moduleWith(undefined, { coalesceWindowMs: 10_000 });
+    queue.submit(reportInputOf());
+    expect(await queue.drain(2_000)).toBe(true);
+    expect(store.all().map((r) => r.metadata.name)).toEqual(['req-1']);
     await ref.close();
   });
 

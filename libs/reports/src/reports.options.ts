@@ -5,6 +5,11 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 export class ReportsModuleOptions {
   /** Reports waiting to be written; beyond this new ones are dropped and counted (default 1000). */
   @IsOptional() @IsInt() @Min(0) queueSize?: number;
+  /**
+   * How long a new report waits for others about the same resource to join it before it is queued
+   * for writing (default 100 ms; 0: queued at once, still merged while it waits there).
+   */
+  @IsOptional() @IsInt() @Min(0) @Max(10_000) coalesceWindowMs?: number;
   /** Reports written at once (default 4). */
   @IsOptional() @IsInt() @Min(1) @Max(64) workers?: number;
   /** Kyverno's --maxAdmissionReports: no new report while more exist (default 10000). */
@@ -20,6 +25,7 @@ export class ReportsModuleOptions {
 
 export interface ResolvedReportsOptions {
   readonly queueSize: number;
+  readonly coalesceWindowMs: number;
   readonly workers: number;
   readonly maxAdmissionReports: number;
   readonly writeAttempts: number;
@@ -38,6 +44,7 @@ export function resolveReportsOptions(input: Partial<ReportsModuleOptions> = {})
   if (problems.length > 0) throw new ReportsOptionsError(`Invalid ReportsModule options: ${problems.join(', ')}`);
   return {
     queueSize: options.queueSize ?? 1000,
+    coalesceWindowMs: options.coalesceWindowMs ?? 100,
     workers: options.workers ?? 4,
     maxAdmissionReports: options.maxAdmissionReports ?? 10_000,
     writeAttempts: options.writeAttempts ?? 5,

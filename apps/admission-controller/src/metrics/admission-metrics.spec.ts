@@ -36,4 +36,33 @@ describe('AdmissionMetrics', () => {
     ).toBeCloseTo(0.006);
     expect(text.match(series('kyverno_policy_results_total', 'pass', 'false', '-'))?.[1]).toBe('1');
   });
+
+  it('keeps one series per label set whatever the spelling of the failure action', async () => {
+    const metrics = new AdmissionMetrics();
+    const audit = (action: string) =>
+      ({ ...response('pass'), validationFailureAction: action }) as unknown as PolicyResponse;
+    metrics.recordPolicy(audit('Audit'), true, pod, 0.001);
+    metrics.recordPolicy(audit('audit'), true, pod, 0.001);
+    const lines = (await metrics.text())
+      .split('\n')
+      .filter((line) => line.startsWith('kyverno_policy_results_total{policy_validation_mode="audit"'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.endsWith(' 2')).toBe(true);
+  });
+
+  it('counts reviews and their answer times by kind, namespace, operation and decision', async () => {
+    const metrics = new AdmissionMetrics();
+    metrics.recordReview(pod, true, 0.003);
+    metrics.recordReview(pod, true, 0.02);
+    metrics.recordReview({ ...pod, namespace: '' }, false, 0.003);
+    const text = await metrics.text();
+    const labels = (namespace: string, allowed: boolean) =>
+      `{resource_kind="Pod",resource_namespace="${namespace}",resource_request_operation="create",request_allowed="${allowed}"}`;
+    expect(text).toContain(`kyverno_admission_requests_total${labels('default', true)} 2`);
+    expect(text).toContain(`kyverno_admission_requests_total${labels('-', false)} 1`);
+    expect(text).toContain(
+      `kyverno_admission_review_duration_seconds_bucket{le="0.005",resource_kind="Pod",resource_namespace="default",resource_request_operation="create",request_allowed="true"} 1`,
+    );
+    expect(text).toContain(`kyverno_admission_review_duration_seconds_count${labels('default', true)} 2`);
+  });
 });

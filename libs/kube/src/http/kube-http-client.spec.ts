@@ -26,6 +26,27 @@ describe('KubeHttpClient connections', () => {
     for (let call = 0; call < 5; call++) expect(await client.json({ path: '/api' })).toEqual({ kind: 'Status' });
     expect(connections).toBe(1);
   });
+
+  it('call skips a successful answer body on the kept-alive connection and throws on an error status', async () => {
+    let connections = 0;
+    server = createServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      if (request.url === '/missing') {
+        response.statusCode = 404;
+        response.end('{"kind":"Status","reason":"NotFound","message":"no such thing","code":404}');
+      } else response.end(JSON.stringify({ kind: 'ConfigMap', data: { big: 'x'.repeat(100_000) } }));
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = new KubeHttpClient(kubeConfigForUrl(`http://127.0.0.1:${port}`));
+
+    for (let call = 0; call < 3; call++)
+      expect(await client.call({ method: 'POST', path: '/api/v1/configmaps', body: {} })).toBeUndefined();
+    await expect(client.call({ path: '/missing' })).rejects.toMatchObject({ code: 404, reason: 'NotFound' });
+    expect(await client.json({ path: '/api' })).toMatchObject({ kind: 'ConfigMap' });
+    expect(connections).toBe(1);
+  });
 });
 
 describe('KubeHttpClient bounded answers', () => {

@@ -89,6 +89,28 @@ export class KubeHttpClient {
   }
 
   /**
+   * Sends a request whose successful answer is not needed (a write nobody reads back): its body is
+   * skipped as it arrives instead of buffered and parsed. Non-2xx answers throw `KubeApiError`.
+   */
+  async call(req: Omit<KubeHttpRequest, 'maxResponseBytes' | 'totalTimeoutMs'>): Promise<void> {
+    const { request, response } = await this.open(req, req.timeoutMs ?? 60_000);
+    const status = response.statusCode ?? 500;
+    if (status < 200 || status > 299) {
+      const text = await readAll(response).catch((error: unknown) => {
+        request.destroy();
+        throw error;
+      });
+      throw KubeApiError.fromResponse(status, text);
+    }
+    await new Promise<void>((resolve, reject) => {
+      response.on('end', resolve);
+      response.on('error', reject);
+      response.on('aborted', () => reject(new Error('the response was cut')));
+      response.resume();
+    });
+  }
+
+  /**
    * Opens a streaming GET (a watch) and resolves once a 2xx answer's headers arrive, calling
    * `onLine` for each newline-terminated line. Non-2xx answers reject with `KubeApiError`.
    */

@@ -79,6 +79,23 @@ describe('KubeResources against the in-memory API server', () => {
     await expect(resources.path({ apiVersion: 'v1', kind: 'Nope' })).rejects.toBeInstanceOf(KubeApiError);
   });
 
+  it('createOnly stores the object without reading it back, and answers AlreadyExists as create does', async () => {
+    const cm = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'quiet', namespace: 'default' },
+      data: { a: '1' },
+    };
+    expect(await resources.createOnly(cm)).toBeUndefined();
+    const stored = await resources.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'quiet' });
+    expect(stored).toMatchObject({ data: { a: '1' } });
+    await expect(resources.createOnly(cm)).rejects.toMatchObject({ code: 409, reason: 'AlreadyExists' });
+    // The connection stays usable after skipped bodies and error answers.
+    expect(
+      await resources.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'quiet' }),
+    ).toMatchObject({ metadata: { name: 'quiet' } });
+  });
+
   it('patches custom resources with merge and json patches; strategic merge is refused (415)', async () => {
     await resources.create({
       ...WIDGET,

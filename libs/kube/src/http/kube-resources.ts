@@ -177,6 +177,20 @@ export class KubeResources {
     });
   }
 
+  /**
+   * `create` without reading the stored object back: the answer's body is skipped, not parsed
+   * (a write path that only needs to know it succeeded, such as admission reports).
+   */
+  async createOnly(object: KubeObject, query: WriteQuery = {}): Promise<void> {
+    const ref = refOf(object);
+    await this.http.call({
+      method: 'POST',
+      path: await this.path({ ...ref, name: undefined }),
+      query: writeQuery(query),
+      body: object,
+    });
+  }
+
   /** PUT: fails with 409 when `metadata.resourceVersion` is stale. */
   async replace<T extends KubeObject>(object: T, query: WriteQuery = {}): Promise<T> {
     const ref = refOf(object);

@@ -22,6 +22,11 @@ export class ReportsMetrics {
     labelNames: ['reason'],
     registers: [this.registry],
   });
+  readonly coalesced = new Counter({
+    name: 'edict_admission_reports_coalesced_total',
+    help: 'Admission reports merged into one waiting for the same resource (written once for both).',
+    registers: [this.registry],
+  });
   readonly writes = new Counter({
     name: 'edict_admission_report_writes_total',
     help: 'Admission report writes by outcome (created, merged, unchanged, failed).',

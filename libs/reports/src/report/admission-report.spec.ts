@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { reportInputOf } from '../testing';
-import { buildAdmissionReport, mergeAdmissionReports, sameReportContent } from './admission-report';
+import {
+  buildAdmissionReport,
+  mergeAdmissionReportInputs,
+  mergeAdmissionReports,
+  sameReportContent,
+} from './admission-report';
 import { summarize } from './results';
 import type { PolicyReportResult } from './types';
 
@@ -133,5 +138,54 @@ describe('mergeAdmissionReports', () => {
       buildAdmissionReport(reportInputOf({ results: [result('x', 'y', 'pass')] })),
     );
     expect(sameReportContent(stored, other)).toBe(false);
+  });
+});
+
+describe('mergeAdmissionReportInputs', () => {
+  it("keeps the earlier request's name and takes the later result per rule, object and policy versions", () => {
+    const earlier = reportInputOf({
+      requestUid: 'req-1',
+      operation: 'CREATE',
+      resourceHash: 'hash-1',
+      policies: [
+        { kind: 'ClusterPolicy', name: 'a', resourceVersion: '1' },
+        { kind: 'ClusterPolicy', name: 'b', resourceVersion: '5' },
+      ],
+      results: [result('a', 'r1', 'fail'), result('b', 'r', 'pass')],
+    });
+    const later = reportInputOf({
+      requestUid: 'req-2',
+      operation: 'UPDATE',
+      resourceHash: 'hash-2',
+      policies: [
+        { kind: 'ClusterPolicy', name: 'a', resourceVersion: '2' },
+        { kind: 'Policy', namespace: 'default', name: 'a', resourceVersion: '3' },
+      ],
+      results: [result('a', 'r1', 'pass'), result('a', 'r2', 'warn')],
+    });
+    const merged = mergeAdmissionReportInputs(earlier, later);
+    expect(merged.requestUid).toBe('req-1');
+    expect(merged.operation).toBe('UPDATE');
+    expect(merged.resourceHash).toBe('hash-2');
+    expect(merged.policies).toEqual([
+      { kind: 'ClusterPolicy', name: 'a', resourceVersion: '2' },
+      { kind: 'ClusterPolicy', name: 'b', resourceVersion: '5' },
+      { kind: 'Policy', namespace: 'default', name: 'a', resourceVersion: '3' },
+    ]);
+    const report = buildAdmissionReport(merged);
+    expect(report.metadata.name).toBe('req-1');
+    expect(report.spec.results.map((r) => `${r.policy}/${r.rule}=${r.result}`)).toEqual([
+      'a/r1=pass',
+      'a/r2=warn',
+      'b/r=pass',
+    ]);
+  });
+
+  it('writes the same report as the two inputs written one after the other', () => {
+    const earlier = reportInputOf({ results: [result('a', 'r1', 'fail'), result('b', 'r', 'pass')] });
+    const later = reportInputOf({ results: [result('a', 'r1', 'pass')] });
+    const stored = buildAdmissionReport(earlier);
+    const oneByOne = mergeAdmissionReports(stored, buildAdmissionReport(later));
+    expect(buildAdmissionReport(mergeAdmissionReportInputs(earlier, later)).spec).toEqual(oneByOne.spec);
   });
 });

@@ -43,6 +43,30 @@ export function buildAdmissionReport(input: AdmissionReportInput): EphemeralRepo
 }
 
 /**
+ * One report input standing for two about the same resource (same uid), waiting to be written: a
+ * result for the same policy and rule is taken from `later`, the policies are the union (`later`'s
+ * resourceVersion wins), and the resource, its hash and the operation are `later`'s (the object as
+ * it was last admitted). The name stays `earlier`'s request uid, which a retried write of it meets.
+ */
+export function mergeAdmissionReportInputs(
+  earlier: AdmissionReportInput,
+  later: AdmissionReportInput,
+): AdmissionReportInput {
+  const byRule = new Map<string, PolicyReportResult>();
+  for (const result of earlier.results) byRule.set(resultKey(result), result);
+  for (const result of later.results) byRule.set(resultKey(result), result);
+  const policies = new Map<string, ReportPolicy>();
+  for (const policy of [...earlier.policies, ...later.policies])
+    policies.set(`${policy.kind}/${policy.namespace ?? ''}/${policy.name}`, policy);
+  return {
+    ...later,
+    requestUid: earlier.requestUid,
+    policies: [...policies.values()],
+    results: [...byRule.values()],
+  };
+}
+
+/**
  * The union of two reports about the same request (the fail and ignore webhooks, validate and
  * mutate, or a retried write): a result for the same policy and rule is taken from `incoming`;
  * labels are merged; the existing object's metadata (resourceVersion, uid) is kept so the merge

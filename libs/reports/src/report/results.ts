@@ -8,11 +8,10 @@ export function resultKey(result: PolicyReportResult): string {
 
 /** Policy then rule order, so the same results always serialize the same way. */
 export function sortResults(results: readonly PolicyReportResult[]): PolicyReportResult[] {
-  return [...results].sort((a, b) => {
-    const left = resultKey(a);
-    const right = resultKey(b);
-    return left < right ? -1 : left > right ? 1 : 0;
-  });
+  // Keys built once per result, not twice per comparison.
+  const keyed = results.map((result) => ({ key: resultKey(result), result }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map(({ result }) => result);
 }
 
 /** Counts per result, as PolicyReportSummary. */

@@ -13,13 +13,11 @@ export class FakeReportStore implements ReportStore {
   readonly failures: unknown[] = [];
   private version = 0;
 
-  async create(report: EphemeralReportObject): Promise<EphemeralReportObject> {
+  async create(report: EphemeralReportObject): Promise<void> {
     this.calls.push(`create ${keyOf(report)}`);
     this.failNext();
     if (this.reports.has(keyOf(report))) throw new ReportExistsError(`${keyOf(report)} exists`);
-    const stored = this.stamp(structuredClone(report));
-    this.reports.set(keyOf(report), stored);
-    return structuredClone(stored);
+    this.reports.set(keyOf(report), this.stamp(structuredClone(report)));
   }
 
   async get(kind: EphemeralReportObject['kind'], name: string, namespace?: string) {

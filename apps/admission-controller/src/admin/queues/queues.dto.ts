@@ -34,6 +34,11 @@ export class AuditReportQueueDto {
   @ApiPropertyOptional({ description: 'Accepted since start' })
   accepted?: number;
 
+  @ApiPropertyOptional({
+    description: 'Merged into a report waiting for the same resource since start (written once for both)',
+  })
+  coalesced?: number;
+
   @ApiPropertyOptional({ description: 'Dropped since start (queue full or stopping)' })
   dropped?: number;
 
