@@ -107,6 +107,8 @@ export class InMemoryApiServer {
   private readonly ca: ClusterCa | undefined;
   private server: Server | undefined;
   private readonly watches = new Set<OpenWatch>();
+  /** The webhook chain, whose kept-alive webhook connections close with the server. */
+  private readonly webhooks: WebhookAdmission | undefined;
   private address = '127.0.0.1:0';
 
   constructor(options: InMemoryApiServerOptions = {}) {
@@ -130,6 +132,7 @@ export class InMemoryApiServer {
         },
         options.serviceEndpoints ?? {},
       );
+      this.webhooks = webhooks;
       this.resources.admission = options.serviceAccountAdmission
         ? withServiceAccountAdmission(webhooks, (namespace, name) => store.get('/serviceaccounts', namespace, name))
         : webhooks;
@@ -182,6 +185,7 @@ export class InMemoryApiServer {
     if (!server) return;
     this.server = undefined;
     this.closeWatches();
+    this.webhooks?.close();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
