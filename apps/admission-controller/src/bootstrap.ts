@@ -124,8 +124,9 @@ async function stopController(app: NestFastifyApplication, config: ControllerCon
   if (!drained) logger.warn(`reviews still running after ${config.drainTimeoutMs}ms; closing anyway`);
   await closing;
   // The last reviews are answered: write the reports, update requests and events they left.
-  if (!(await app.get(AfterAdmissionService).drain(config.drainTimeoutMs)))
-    logger.warn(`after-admission work still queued after ${config.drainTimeoutMs}ms; dropped`);
+  const after = app.get(AfterAdmissionService);
+  if (!(await after.drain(config.drainTimeoutMs)))
+    logger.warn(`after-admission work still queued after ${config.drainTimeoutMs}ms; dropped: ${after.backlog()}`);
   if (!(await app.get(ReviewWorkers).close(config.drainTimeoutMs)))
     logger.warn(`review workers still busy after ${config.drainTimeoutMs}ms; stopped`);
   await steppingDown;
