@@ -1,7 +1,7 @@
 /** The chaos run's figures as plain-text tables. */
 import type { OutageRun } from './api-outage';
 import type { LeaderFaultRun } from './leader-faults';
-import type { ReplicaFaultResult } from './replica-faults';
+import type { LoadMode, ReplicaFaultResult } from './replica-faults';
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
@@ -9,11 +9,14 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
-export function formatReplicaFaults(results: readonly ReplicaFaultResult[]): string {
+export function formatReplicaFaults(results: readonly ReplicaFaultResult[], load: LoadMode): string {
   const rows = results.map((result) => [
     result.signal,
     `${result.sent}`,
     result.achievedPerSecond.toFixed(0),
+    result.reviewsPerSecond.toFixed(0),
+    `${result.replicaCounts.heldReviews} (${result.replicaCounts.releasedAtBound} at bound)`,
+    `${result.replicaCounts.auditDropped}`,
     `${result.failedAdmissions}`,
     `${result.exitMs.toFixed(0)} ms (code ${result.exitCode ?? 'none'})`,
     `${result.podsChecked} x ${result.expectedPolicies}`,
@@ -26,12 +29,17 @@ export function formatReplicaFaults(results: readonly ReplicaFaultResult[]): str
       .map((failure) => `  ${result.signal} at ${failure.atMs} ms: ${failure.status} ${failure.message}`),
   );
   return [
-    'Admission replicas (3 behind the Service), one stopped mid-load',
+    `Admission replicas (3 behind the Service), one stopped mid-load; load: ${
+      load === 'reviews' ? 'Pod CREATE reviews through the webhook client' : 'Pod creates through the API server'
+    }`,
     table(
       [
         'signal',
-        'creates',
-        'creates/s',
+        load === 'reviews' ? 'reviews sent' : 'creates',
+        load === 'reviews' ? 'sent/s' : 'creates/s',
+        'reviews/s (replicas)',
+        'held for backlog',
+        'audits dropped',
         'failed admissions',
         'signal to exit',
         'pods x policies',
