@@ -89,6 +89,8 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     this.backpressure = new AuditBackpressure(() => this.meter.estimate(), {
       enabled: settings.auditBackpressure,
       targetMs: settings.drainTimeoutMs / 2,
+      // A quarter of the webhook timeout: the review may have waited unseen before it reached us.
+      maxHoldMs: (settings.webhookTimeoutSeconds * 1000) / 4,
     });
     registerAfterAdmissionMetrics(metrics.registry, () => this.figures());
   }

@@ -68,6 +68,19 @@ describe('AuditBackpressure', () => {
     expect(backpressure.stats()).toEqual({ waiting: 0, held: 2, releasedAtBound: 2, heldMs: 6_500 });
   });
 
+  it('never holds longer than its own bound either', async () => {
+    const clock = new FakeClock();
+    const backpressure = new AuditBackpressure(
+      () => ({ ms: 60_000, parts: [] }),
+      { enabled: true, targetMs: 7_500, maxHoldMs: 2_500 },
+      clock,
+    );
+    let waited: number | undefined;
+    void backpressure.hold(10_000).then((ms) => (waited = ms));
+    await clock.advance(3_000);
+    expect(waited).toBe(2_500);
+  });
+
   it('holds nothing when turned off', async () => {
     const { backlog, backpressure } = setUp(false);
     backlog.ms = 60_000;

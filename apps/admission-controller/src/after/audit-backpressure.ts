@@ -4,8 +4,9 @@
  * then is lost. So while the backlog would take more than a target (about half that drain time) to
  * finish at the measured rate, a review that queued work waits before its answer goes out. The API
  * server's clients then slow down instead of the backlog growing past what a shutdown can drain.
- * The wait is bounded: at most half of what is left of the review's own timeout, so the answer
- * still arrives in time; a review released at that bound is counted.
+ * The wait is bounded: at most half of what is left of the review's own timeout and at most
+ * `maxHoldMs`, so the answer still arrives in time even when the review waited unseen before it
+ * reached the handler (a starved event loop); a review released at that bound is counted.
  */
 import type { DrainEstimate } from './drain-meter';
 
@@ -24,6 +25,8 @@ export interface BackpressureSettings {
   readonly enabled: boolean;
   /** A backlog estimated to drain within this needs no waiting. */
   readonly targetMs: number;
+  /** The longest a review waits, whatever its timeout. */
+  readonly maxHoldMs?: number;
   /** How often a waiting review checks the estimate again. */
   readonly checkIntervalMs?: number;
 }
@@ -41,6 +44,7 @@ export interface BackpressureStats {
 
 export class AuditBackpressure {
   private readonly checkIntervalMs: number;
+  private readonly maxHoldMs: number;
   private readonly counts: BackpressureStats = { waiting: 0, held: 0, releasedAtBound: 0, heldMs: 0 };
 
   constructor(
@@ -49,8 +53,9 @@ export class AuditBackpressure {
     private readonly clock: SleepingClock = SYSTEM_CLOCK,
   ) {
     this.checkIntervalMs = settings.checkIntervalMs ?? 50;
-    if (!(settings.targetMs > 0) || !(this.checkIntervalMs > 0))
-      throw new RangeError('targetMs and checkIntervalMs must be positive');
+    this.maxHoldMs = settings.maxHoldMs ?? Number.POSITIVE_INFINITY;
+    if (!(settings.targetMs > 0) || !(this.checkIntervalMs > 0) || !(this.maxHoldMs > 0))
+      throw new RangeError('targetMs, maxHoldMs and checkIntervalMs must be positive');
   }
 
   get enabled(): boolean {
@@ -63,12 +68,12 @@ export class AuditBackpressure {
 
   /**
    * Waits while the backlog is over the target, for at most half of `remainingMs` (what is left of
-   * the review's timeout); resolves with the ms waited (0 when off or under the target).
+   * the review's timeout) and `maxHoldMs`; resolves with the ms waited (0 when off or under the target).
    */
   async hold(remainingMs: number): Promise<number> {
     if (!this.settings.enabled || this.withinTarget()) return 0;
     const started = this.clock.now();
-    const bound = Math.max(0, remainingMs / 2);
+    const bound = Math.max(0, Math.min(remainingMs / 2, this.maxHoldMs));
     this.counts.waiting++;
     this.counts.held++;
     let released = false;

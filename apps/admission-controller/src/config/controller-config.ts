@@ -102,7 +102,8 @@ export class ControllerConfig extends WebhookServerConfig {
   /**
    * Backpressure from the after-admission backlog: while the queued audits, report writes and
    * UpdateRequests would take more than half of `drainTimeoutMs` to finish at the rate measured, a
-   * review that adds to them waits before its answer (at most half of its remaining timeout), so
+   * review that adds to them waits before its answer (at most half of its remaining timeout and a
+   * quarter of webhookTimeoutSeconds), so
    * a shutdown can drain what was admitted. Off: reviews never wait and a backlog past the drain is lost.
    */
   @IsBoolean()

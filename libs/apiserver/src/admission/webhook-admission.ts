@@ -19,7 +19,7 @@ import { evaluateMatchConditions, type Authorize } from './match-conditions';
 import { shouldCall, type NamespaceLabels } from './matching';
 import { admissionReview, verifyAdmissionResponse, type AdmissionResponse } from './review';
 import type { AdmissionAttributes, AdmissionChain } from './types';
-import { WebhookAgents } from './webhook-agents';
+import { WebhookAgents, type WebhookAgentOptions } from './webhook-agents';
 import { webhooksOf, type Webhook } from './webhooks';
 
 export interface WebhookSource {
@@ -35,12 +35,15 @@ class CallFailure extends Error {}
 
 export class WebhookAdmission implements AdmissionChain {
   /** Kept-alive connections per webhook endpoint, as kube-apiserver keeps a client per webhook. */
-  private readonly agents = new WebhookAgents();
+  private readonly agents: WebhookAgents;
 
   constructor(
     private readonly source: WebhookSource,
     private readonly endpoints: ServiceEndpoints = {},
-  ) {}
+    agentOptions: WebhookAgentOptions = {},
+  ) {
+    this.agents = new WebhookAgents(agentOptions);
+  }
 
   /** Closes the kept-alive webhook connections. */
   close(): void {

@@ -22,7 +22,7 @@ describe('WebhookAgents', () => {
   });
 
   it('stays bounded, closing the least recently used agent', () => {
-    const agents = new WebhookAgents(2);
+    const agents = new WebhookAgents({ maxEndpoints: 2 });
     const a = agents.agentFor(endpoint('127.0.0.1:1'));
     agents.agentFor(endpoint('127.0.0.1:2'));
     agents.agentFor(endpoint('127.0.0.1:1'));
@@ -30,6 +30,7 @@ describe('WebhookAgents', () => {
     expect(agents.size).toBe(2);
     // :2 was the least recently used: :1 is still pooled, :2 comes back as a new agent.
     expect(agents.agentFor(endpoint('127.0.0.1:1'))).toBe(a);
-    expect(() => new WebhookAgents(0)).toThrow(/maxEndpoints/);
+    expect(() => new WebhookAgents({ maxEndpoints: 0 })).toThrow(/maxEndpoints/);
+    expect(() => new WebhookAgents({ idleTimeoutMs: 0 })).toThrow(/idleTimeoutMs/);
   });
 });

@@ -47,6 +47,8 @@ export interface InMemoryApiServerOptions {
    * The webhook's `service.path` is kept; its certificate must be valid for `<name>.<namespace>.svc`.
    */
   readonly serviceEndpoints?: ServiceEndpoints;
+  /** Kept-alive webhook connections idle this long are closed (default 4 s; see webhook-agents.ts). */
+  readonly webhookIdleTimeoutMs?: number;
   /** Requests the request log keeps (default 10,000; the oldest are dropped). */
   readonly requestLogLimit?: number;
   /** Calls admission webhooks on HTTP writes (default true). */
@@ -131,6 +133,7 @@ export class InMemoryApiServer {
           authorize: (request) => authorizeAccess(this.authorizationMode, store, request),
         },
         options.serviceEndpoints ?? {},
+        options.webhookIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.webhookIdleTimeoutMs } : {},
       );
       this.webhooks = webhooks;
       this.resources.admission = options.serviceAccountAdmission
