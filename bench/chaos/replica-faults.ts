@@ -50,6 +50,9 @@ export interface ReplicaFaultResult {
   /** Wait after the load until reports settled, ms. */
   settleMs: number;
   firstFailures: LoadFailure[];
+  /** Connection errors on the replicas' side of the balancer during the round, by `port code`, with the victim's port. */
+  upstreamErrors: string[];
+  victimPort: number;
 }
 
 export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<ReplicaFaultResult[]> {
@@ -77,6 +80,7 @@ export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<
         },
       );
       const victim = cluster.running('admission')[0]!;
+      cluster.balancer.upstreamErrors.clear();
       const counters = new ReplicaCounters(() => cluster.running('admission'));
       await counters.start();
       const load = reviewLoad ?? new PodLoad(cluster.url, settings.perSecond);
@@ -107,6 +111,8 @@ export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<
         lostAuditResults: after.value.missingResults - before.missingResults,
         settleMs: after.waitedMs,
         firstFailures: answered.failures,
+        upstreamErrors: [...cluster.balancer.upstreamErrors].map(([key, count]) => `${key} x${count}`),
+        victimPort: victim.port,
       });
       before = after.value;
     }

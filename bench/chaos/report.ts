@@ -28,6 +28,12 @@ export function formatReplicaFaults(results: readonly ReplicaFaultResult[], load
       .slice(0, 3)
       .map((failure) => `  ${result.signal} at ${failure.atMs} ms: ${failure.status} ${failure.message}`),
   );
+  const upstream = results
+    .filter((result) => result.upstreamErrors.length > 0)
+    .map(
+      (result) =>
+        `  ${result.signal} (stopped replica on port ${result.victimPort}): ${result.upstreamErrors.join(', ')}`,
+    );
   return [
     `Admission replicas (3 behind the Service), one stopped mid-load; load: ${
       load === 'reviews' ? 'Pod CREATE reviews through the webhook client' : 'Pod creates through the API server'
@@ -49,6 +55,7 @@ export function formatReplicaFaults(results: readonly ReplicaFaultResult[], load
       rows,
     ),
     ...(failures.length > 0 ? ['First failures:', ...failures] : []),
+    ...(upstream.length > 0 ? ['Replica-side connection errors at the Service (port code):', ...upstream] : []),
     '',
   ].join('\n');
 }
