@@ -26,6 +26,8 @@ export class ChaosCluster {
   private constructor(
     readonly api: BenchChild<ClusterReport>,
     readonly balancer: ServiceBalancer,
+    /** Where the webhook Service (the balancer) listens. */
+    readonly balancerPort: number,
     readonly kubeconfigPath: string,
     readonly logDir: string,
   ) {}
@@ -45,7 +47,7 @@ export class ChaosCluster {
     } satisfies ClusterInput);
     const kubeconfigPath = join(logDir, 'kubeconfig');
     writeFileSync(kubeconfigPath, kubeconfigFor({ server: api.report.url }));
-    return new ChaosCluster(api, balancer, kubeconfigPath, logDir);
+    return new ChaosCluster(api, balancer, balancerPort, kubeconfigPath, logDir);
   }
 
   get url(): string {

@@ -71,6 +71,16 @@ function auditTally(server: InMemoryApiServer): AuditTally {
   return { pods: pods.length, expectedPolicies: expected.size, complete, missingResults };
 }
 
+/** A Pod the review load reviews: stored at once, without admission, as `load-<round>-<n>` labelled with its round. */
+function loadPod(round: string, index: number): JsonObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `load-${round}-${index}`, namespace: LOAD_NAMESPACE, labels: { app: 'chaos', round } },
+    spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+  };
+}
+
 /** Deletes a webhook configuration and resolves with the ms until it exists again (or rejects at `timeoutMs`). */
 function timeRecreation(
   server: InMemoryApiServer,
@@ -126,6 +136,16 @@ export const cluster: ChildRoleRunner = {
         'time-recreation': (command) =>
           timeRecreation(server, command as { kind: string; name: string; timeoutMs: number }),
         create: async (object) => server.create(object as JsonObject),
+        // The review load's Pods: stored directly (no admission), and those it did not admit removed after.
+        'store-pods': async (command) => {
+          const { round, count } = command as { round: string; count: number };
+          for (let index = 0; index < count; index++) server.create(loadPod(round, index));
+          return count;
+        },
+        'delete-pods': async (command) => {
+          for (const name of command as string[]) server.delete('v1', 'Pod', name, LOAD_NAMESPACE);
+          return (command as string[]).length;
+        },
         exists: async (command) => {
           const { apiVersion, kind, name, namespace } = command as Record<string, string>;
           return server.get(apiVersion!, kind!, name!, namespace) !== undefined;

@@ -1,7 +1,9 @@
 /**
  * `npm run chaos [-- --only replicas,leaders,... ] [--quick]`: fault scenarios on the embedded
  * cluster (the in-memory API server and the real controllers, each replica its own process), each
- * printing its figures. `--quick` runs shorter and lighter, for trial runs.
+ * printing its figures. `--quick` runs shorter and lighter, for trial runs. The replicas scenario
+ * takes `--load reviews|pods` (reviews by default), `--rate N` (per second; 500 for reviews) and
+ * `--no-backpressure` (the admission replicas' EDICT_AUDIT_BACKPRESSURE=false, for a comparison).
  */
 import { benchChildRole, serveAsChild } from '../child-process';
 import { cluster } from './cluster';
@@ -9,7 +11,9 @@ import { runControllerRole } from './controller-process';
 import { runApiOutage } from './api-outage';
 import { runLeaderFaults } from './leader-faults';
 import { formatApiOutage, formatLeaderFaults, formatReplicaFaults } from './report';
-import { runReplicaFaults } from './replica-faults';
+import { runReplicaFaults, type LoadMode } from './replica-faults';
+import { reviewLoad } from './review-load-child';
+import { REVIEW_LOAD_ROLE } from './review-load';
 
 const SCENARIOS = ['replicas', 'leaders', 'outage'] as const;
 type Scenario = (typeof SCENARIOS)[number];
@@ -25,6 +29,29 @@ function selectedScenarios(argv: readonly string[]): Scenario[] {
   return names as Scenario[];
 }
 
+/** The value after `flag`, or `fallback` without the flag. */
+function option(argv: readonly string[], flag: string, fallback: string): string {
+  const index = argv.indexOf(flag);
+  if (index < 0) return fallback;
+  const value = argv[index + 1];
+  if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value`);
+  return value;
+}
+
+function loadMode(argv: readonly string[]): LoadMode {
+  const mode = option(argv, '--load', 'reviews');
+  if (mode !== 'reviews' && mode !== 'pods') throw new Error(`--load takes reviews or pods; got "${mode}"`);
+  return mode;
+}
+
+function rate(argv: readonly string[], fallback: number): number {
+  const text = option(argv, '--rate', String(fallback));
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 10_000)
+    throw new Error(`--rate takes a whole number of requests per second (1-10000); got "${text}"`);
+  return value;
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const quick = argv.includes('--quick');
@@ -34,12 +61,15 @@ async function main(): Promise<void> {
   const monitorIntervalMs = quick ? 5_000 : 30_000;
   for (const scenario of scenarios) {
     if (scenario === 'replicas') {
+      const load = loadMode(argv);
       const results = await runReplicaFaults({
-        createsPerSecond: quick ? 100 : 250,
+        load,
+        perSecond: rate(argv, load === 'reviews' ? 500 : quick ? 100 : 250),
+        backpressure: !argv.includes('--no-backpressure'),
         loadSeconds: quick ? 15 : 30,
         settleTimeoutMs: quick ? 60_000 : 120_000,
       });
-      console.log(formatReplicaFaults(results));
+      console.log(formatReplicaFaults(results, load));
     } else if (scenario === 'leaders') {
       console.log(formatLeaderFaults(await runLeaderFaults({ monitorIntervalMs }), monitorIntervalMs));
     } else if (scenario === 'outage') {
@@ -52,6 +82,8 @@ if (runControllerRole()) {
   // This process is a controller replica: its main runs until a signal ends it.
 } else if (benchChildRole() === 'chaos-cluster') {
   serveAsChild(cluster);
+} else if (benchChildRole() === REVIEW_LOAD_ROLE) {
+  serveAsChild(reviewLoad);
 } else {
   // Bounded: a run that hangs fails instead of holding the machine.
   const limit = setTimeout(() => {

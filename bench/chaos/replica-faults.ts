@@ -1,6 +1,7 @@
 /**
- * Scenario 1: three admission replicas behind the webhook Service, Pod creates through the API
- * server at a fixed rate, and one replica stopped mid-load: first by SIGTERM (it must drain: turn
+ * Scenario 1: three admission replicas behind the webhook Service, admission load at a fixed rate
+ * (Pod CREATE reviews through the API server's webhook client by default, or Pod creates through
+ * the API server), and one replica stopped mid-load: first by SIGTERM (it must drain: turn
  * unready, keep serving until the Service drops it, finish in-flight reviews, write their reports,
  * exit), then, with a replacement started as a Deployment would, by SIGKILL. Per signal: failed
  * admissions, and audit results of admitted Pods that never reached a PolicyReport (the reports
@@ -8,13 +9,23 @@
  */
 import type { AuditTally } from './cluster';
 import { ChaosCluster } from './chaos-cluster';
-import { PodLoad, type LoadFailure } from './pod-load';
+import type { LoadFailure, LoadTally } from './fixed-rate-sender';
+import { PodLoad } from './pod-load';
+import { ReplicaCounters, type ReplicaCounts } from './replica-counters';
+import { ReviewLoad } from './review-load';
 import { settle, sleep } from './settle';
+
+/** `reviews`: reviews straight through the webhook client (the API server's storage out of the path); `pods`: creates through the API server. */
+export type LoadMode = 'reviews' | 'pods';
 
 const REPLICAS = 3;
 
 export interface ReplicaFaultSettings {
-  createsPerSecond: number;
+  load: LoadMode;
+  /** Reviews (or creates) asked per second. */
+  perSecond: number;
+  /** Backpressure from the after-admission backlog (EDICT_AUDIT_BACKPRESSURE); off for a comparison run. */
+  backpressure: boolean;
   loadSeconds: number;
   /** Longest wait for reports after the load. */
   settleTimeoutMs: number;
@@ -26,6 +37,10 @@ export interface ReplicaFaultResult {
   admitted: number;
   failedAdmissions: number;
   achievedPerSecond: number;
+  /** Growth of the replicas' own counters over the round (reviews answered, held, dropped audits). */
+  replicaCounts: ReplicaCounts;
+  /** Reviews the replicas answered per second (kyverno_admission_requests_total). */
+  reviewsPerSecond: number;
   /** From the signal to the replica's exit, ms. */
   exitMs: number;
   exitCode: number | null;
@@ -35,19 +50,26 @@ export interface ReplicaFaultResult {
   /** Wait after the load until reports settled, ms. */
   settleMs: number;
   firstFailures: LoadFailure[];
+  /** Connection errors on the replicas' side of the balancer during the round, by `port code`, with the victim's port. */
+  upstreamErrors: string[];
+  victimPort: number;
 }
 
 export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<ReplicaFaultResult[]> {
   const cluster = await ChaosCluster.start();
+  const admissionEnv = { EDICT_AUDIT_BACKPRESSURE: String(settings.backpressure) };
+  let reviewLoad: ReviewLoad | undefined;
   try {
     await cluster.startReplica('reports', { EDICT_BACKGROUND_SCAN: 'false' });
-    await Promise.all(Array.from({ length: REPLICAS }, () => cluster.startReplica('admission')));
+    await Promise.all(Array.from({ length: REPLICAS }, () => cluster.startReplica('admission', admissionEnv)));
     await cluster.awaitWebhookConfiguration();
+    if (settings.load === 'reviews')
+      reviewLoad = await ReviewLoad.start(cluster, settings.perSecond, settings.loadSeconds);
     const tally = () => cluster.api.call<AuditTally>('audit-tally');
     let before = await tally();
     const results: ReplicaFaultResult[] = [];
     for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-      while (cluster.running('admission').length < REPLICAS) await cluster.startReplica('admission');
+      while (cluster.running('admission').length < REPLICAS) await cluster.startReplica('admission', admissionEnv);
       // Every replica in the Service before the load starts.
       await settle(
         async () => cluster.balancer.readyPorts().length,
@@ -58,13 +80,17 @@ export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<
         },
       );
       const victim = cluster.running('admission')[0]!;
-      const load = new PodLoad(cluster.url, settings.createsPerSecond);
-      load.start();
+      cluster.balancer.upstreamErrors.clear();
+      const counters = new ReplicaCounters(() => cluster.running('admission'));
+      await counters.start();
+      const load = reviewLoad ?? new PodLoad(cluster.url, settings.perSecond);
+      await load.begin();
       await sleep((settings.loadSeconds * 1000) / 3);
       const signalledAt = performance.now();
       victim.signal(signal);
       await sleep((settings.loadSeconds * 2000) / 3);
-      const answered = await load.stop();
+      const answered: LoadTally = await load.finish();
+      const replicaCounts = await counters.stop();
       const exit = await victim.exited;
       const after = await settle(tally, (value) => value.missingResults === before.missingResults, {
         quietMs: 15_000,
@@ -76,6 +102,8 @@ export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<
         admitted: answered.admitted,
         failedAdmissions: answered.failed,
         achievedPerSecond: answered.sent / answered.seconds,
+        replicaCounts,
+        reviewsPerSecond: replicaCounts.reviews / answered.seconds,
         exitMs: exit.at - signalledAt,
         exitCode: exit.code,
         podsChecked: after.value.pods - before.pods,
@@ -83,11 +111,14 @@ export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<
         lostAuditResults: after.value.missingResults - before.missingResults,
         settleMs: after.waitedMs,
         firstFailures: answered.failures,
+        upstreamErrors: [...cluster.balancer.upstreamErrors].map(([key, count]) => `${key} x${count}`),
+        victimPort: victim.port,
       });
       before = after.value;
     }
     return results;
   } finally {
+    await reviewLoad?.stop();
     await cluster.close();
   }
 }

@@ -1,7 +1,7 @@
 /** The chaos run's figures as plain-text tables. */
 import type { OutageRun } from './api-outage';
 import type { LeaderFaultRun } from './leader-faults';
-import type { ReplicaFaultResult } from './replica-faults';
+import type { LoadMode, ReplicaFaultResult } from './replica-faults';
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
@@ -9,11 +9,14 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
-export function formatReplicaFaults(results: readonly ReplicaFaultResult[]): string {
+export function formatReplicaFaults(results: readonly ReplicaFaultResult[], load: LoadMode): string {
   const rows = results.map((result) => [
     result.signal,
     `${result.sent}`,
     result.achievedPerSecond.toFixed(0),
+    result.reviewsPerSecond.toFixed(0),
+    `${result.replicaCounts.heldReviews} (${result.replicaCounts.releasedAtBound} at bound)`,
+    `${result.replicaCounts.auditDropped}`,
     `${result.failedAdmissions}`,
     `${result.exitMs.toFixed(0)} ms (code ${result.exitCode ?? 'none'})`,
     `${result.podsChecked} x ${result.expectedPolicies}`,
@@ -25,13 +28,24 @@ export function formatReplicaFaults(results: readonly ReplicaFaultResult[]): str
       .slice(0, 3)
       .map((failure) => `  ${result.signal} at ${failure.atMs} ms: ${failure.status} ${failure.message}`),
   );
+  const upstream = results
+    .filter((result) => result.upstreamErrors.length > 0)
+    .map(
+      (result) =>
+        `  ${result.signal} (stopped replica on port ${result.victimPort}): ${result.upstreamErrors.join(', ')}`,
+    );
   return [
-    'Admission replicas (3 behind the Service), one stopped mid-load',
+    `Admission replicas (3 behind the Service), one stopped mid-load; load: ${
+      load === 'reviews' ? 'Pod CREATE reviews through the webhook client' : 'Pod creates through the API server'
+    }`,
     table(
       [
         'signal',
-        'creates',
-        'creates/s',
+        load === 'reviews' ? 'reviews sent' : 'creates',
+        load === 'reviews' ? 'sent/s' : 'creates/s',
+        'reviews/s (replicas)',
+        'held for backlog',
+        'audits dropped',
         'failed admissions',
         'signal to exit',
         'pods x policies',
@@ -41,6 +55,7 @@ export function formatReplicaFaults(results: readonly ReplicaFaultResult[]): str
       rows,
     ),
     ...(failures.length > 0 ? ['First failures:', ...failures] : []),
+    ...(upstream.length > 0 ? ['Replica-side connection errors at the Service (port code):', ...upstream] : []),
     '',
   ].join('\n');
 }

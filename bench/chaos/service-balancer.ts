@@ -32,6 +32,8 @@ export class ServiceBalancer {
   private next = 0;
   /** Connections that found no ready endpoint (closed at once, as a Service without endpoints rejects). */
   noEndpoint = 0;
+  /** Endpoint-side connection errors by `port code` (a reset or refusal the client saw as a reset). */
+  readonly upstreamErrors = new Map<string, number>();
 
   constructor(private readonly options: BalancerOptions) {}
 
@@ -73,7 +75,11 @@ export class ServiceBalancer {
     }
     // A reset on either side resets the other: the client sees what it would see from the pod.
     client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.resetAndDestroy());
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      const key = `${port} ${error.code ?? error.message}`;
+      this.upstreamErrors.set(key, (this.upstreamErrors.get(key) ?? 0) + 1);
+      client.resetAndDestroy();
+    });
     client.pipe(upstream);
     upstream.pipe(client);
   }

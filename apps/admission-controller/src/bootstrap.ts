@@ -2,8 +2,8 @@
  * Starts and stops the admission controller. Order matters on both ends:
  *  - start: Nest init (informers, election, certificates) → wait for the serving certificate →
  *    bind it live to the HTTPS server (rotation needs no restart) → listen;
- *  - stop: unready → remove the webhook configurations if the Deployment is scaled to zero → step
- *    down (lease released, so another replica leads within a second, not after the drain) → keep
+ *  - stop: unready (answers close their kept-alive connections from then on) → remove the webhook
+ *    configurations if the Deployment is scaled to zero → step down (lease released, so another replica leads within a second, not after the drain) → keep
  *    serving `shutdownDelayMs` (endpoints drop the pod) → stop accepting and finish in-flight
  *    reviews → drain the after-admission work (reports, update requests, events) → stop the review
  *    workers once their audits are done → Nest close (informers stopped).
@@ -68,6 +68,7 @@ export async function startController(
     logger: options.logger ?? ['log', 'warn', 'error'],
     abortOnError: false,
   });
+  closeConnectionsWhenStopping(app);
   try {
     if (config.adminEndpoints) setUpSwagger(app);
     await app.init();
@@ -92,6 +93,23 @@ export async function startController(
   };
 }
 
+/**
+ * Once shutdown begins, every answer carries `Connection: close`: the API server keeps webhook
+ * connections alive, and a connection pinned to this replica would otherwise outlive its removal
+ * from the Service and meet a 503 (a failed admission) when the server closes. Closed after their
+ * answer, they dial the Service again and reach a replica still in it.
+ */
+function closeConnectionsWhenStopping(app: NestFastifyApplication): void {
+  const lifecycle = app.get(LifecycleState);
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onSend', (_request, reply, payload, done) => {
+      if (lifecycle.isShuttingDown()) void reply.header('connection', 'close');
+      done(null, payload);
+    });
+}
+
 async function stopController(app: NestFastifyApplication, config: ControllerConfig): Promise<void> {
   const logger = new Logger('AdmissionController');
   app.get(LifecycleState).beginShutdown();
@@ -106,8 +124,9 @@ async function stopController(app: NestFastifyApplication, config: ControllerCon
   if (!drained) logger.warn(`reviews still running after ${config.drainTimeoutMs}ms; closing anyway`);
   await closing;
   // The last reviews are answered: write the reports, update requests and events they left.
-  if (!(await app.get(AfterAdmissionService).drain(config.drainTimeoutMs)))
-    logger.warn(`after-admission work still queued after ${config.drainTimeoutMs}ms; dropped`);
+  const after = app.get(AfterAdmissionService);
+  if (!(await after.drain(config.drainTimeoutMs)))
+    logger.warn(`after-admission work still queued after ${config.drainTimeoutMs}ms; dropped: ${after.backlog()}`);
   if (!(await app.get(ReviewWorkers).close(config.drainTimeoutMs)))
     logger.warn(`review workers still busy after ${config.drainTimeoutMs}ms; stopped`);
   await steppingDown;

@@ -6,6 +6,7 @@
  * when the leader stops, the other takes over (at once on a graceful stop); scaled to zero, a stopping replica takes the
  * configurations along.
  */
+import { Agent, request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { LeaderService } from '@edict/leader';
@@ -15,6 +16,7 @@ import type { RunningController } from './bootstrap';
 import {
   apiErrorMessage,
   E2E_NAMESPACE as NAMESPACE,
+  E2E_SERVER_NAME,
   postJson,
   publishedWebhook,
   requireLabelPolicy,
@@ -75,6 +77,33 @@ function podReview(name: string) {
       dryRun: false,
     },
   };
+}
+
+/** One review over `agent` (kept alive): the answer's status and its Connection header. */
+function keptAliveReview(replica: RunningController, agent: Agent, name: string) {
+  const payload = JSON.stringify(podReview(name));
+  return new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+    const call = httpsRequest(
+      {
+        host: '127.0.0.1',
+        port: replica.port,
+        path: '/validate/fail',
+        method: 'POST',
+        ca: replica.caBundlePem(),
+        servername: E2E_SERVER_NAME,
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }),
+        );
+      },
+    );
+    call.on('error', reject);
+    call.end(payload);
+  });
 }
 
 interface ReviewAnswer {
@@ -232,6 +261,20 @@ describe('a leader stopping gracefully', () => {
     expect(performance.now() - started).toBeLessThan(slow.shutdownDelayMs);
     await stopping;
     await second.stop();
+  });
+
+  it('closes kept-alive connections after each answer once stopping, so they dial the Service again', async () => {
+    const replica = await startNamedReplica(cluster, 'closing', { shutdownDelayMs: 3_000 });
+    const agent = new Agent({ keepAlive: true });
+    try {
+      expect(await keptAliveReview(replica, agent, 'before')).toEqual({ status: 200, connection: 'keep-alive' });
+      const stopping = replica.stop();
+      // Inside the shutdown delay: still answered, but the connection is not kept.
+      expect(await keptAliveReview(replica, agent, 'during')).toEqual({ status: 200, connection: 'close' });
+      await stopping;
+    } finally {
+      agent.destroy();
+    }
   });
 });
 

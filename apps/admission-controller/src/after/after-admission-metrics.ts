@@ -9,6 +9,16 @@ export interface AfterAdmissionFigures {
   auditQueue: { depth: number; dropped: number };
   updateRequests: { depth: number; dropped: number; skipped: number; failed: number; done: number };
   events: { pending: number; dropped: number; written: number; failed: number; aggregated: number };
+  backpressure: {
+    waiting: number;
+    held: number;
+    releasedAtBound: number;
+    heldSeconds: number;
+    /** 0 when backpressure is off. */
+    targetSeconds: number;
+    estimatedDrainSeconds: number;
+    parts: Array<{ name: string; seconds: number }>;
+  };
 }
 
 /** Gauges read at scrape time from `figures()` (counters kept by the queues themselves). */
@@ -47,5 +57,44 @@ export function registerAfterAdmissionMetrics(registry: Registry, figures: () =>
   gauge('edict_event_queue_depth', 'Distinct events waiting to be written.', (f) => f.events.pending);
   gauge('edict_events_dropped', 'Events dropped by the rate limits, since start.', (f) => f.events.dropped);
   gauge('edict_events_aggregated', 'Events folded into an existing series, since start.', (f) => f.events.aggregated);
+  gauge(
+    'edict_audit_backpressure_waiting_reviews',
+    'Reviews holding their answer now because the after-admission backlog is over its drain target.',
+    (f) => f.backpressure.waiting,
+  );
+  gauge(
+    'edict_audit_backpressure_held_reviews',
+    'Reviews that held their answer for the after-admission backlog, since start.',
+    (f) => f.backpressure.held,
+  );
+  gauge(
+    'edict_audit_backpressure_released_at_bound',
+    'Held reviews answered at their bound (half their remaining timeout) with the backlog still over target, since start.',
+    (f) => f.backpressure.releasedAtBound,
+  );
+  gauge(
+    'edict_audit_backpressure_held_seconds',
+    'Time reviews spent holding their answer for the backlog, all together, since start.',
+    (f) => f.backpressure.heldSeconds,
+  );
+  gauge(
+    'edict_audit_backpressure_target_seconds',
+    'The backlog drain time above which reviews wait (half of drainTimeoutMs; 0 when backpressure is off).',
+    (f) => f.backpressure.targetSeconds,
+  );
+  gauge(
+    'edict_audit_backpressure_estimated_drain_seconds',
+    'Time the after-admission backlog would take to finish at the rates measured.',
+    (f) => f.backpressure.estimatedDrainSeconds,
+  );
+  new Gauge({
+    name: 'edict_audit_backpressure_part_drain_seconds',
+    help: 'The estimated drain time of each after-admission queue (audits, report writes, update requests).',
+    labelNames: ['part'],
+    registers: [registry],
+    collect() {
+      for (const part of figures().backpressure.parts) this.set({ part: part.name }, part.seconds);
+    },
+  });
   gauge('edict_events_written', 'Event writes (creates and series updates), since start.', (f) => f.events.written);
 }

@@ -24,12 +24,17 @@ import type { ControllerConfig } from '../config/controller-config';
 import type { ReviewKind, ReviewOutcome } from '../webhooks/review-decision';
 import { registerAfterAdmissionMetrics, type AfterAdmissionFigures } from './after-admission-metrics';
 import { admissionEvents } from './admission-events';
+import { AuditBackpressure } from './audit-backpressure';
+import { DrainMeter, type DrainPart } from './drain-meter';
 import { SynchronizeRequestsService } from './synchronize-requests.service';
 import { UpdateRequestCount } from './update-request-count';
 import { UpdateRequestCreator } from './update-request-creator';
 
 /** Kyverno's event source for the admission controller (`reportingController`). */
 export const ADMISSION_EVENT_SOURCE = 'kyverno-admission';
+
+/** What `schedule` did with a review's after-admission work. */
+export type Scheduled = 'queued' | 'nothing' | 'dropped';
 
 interface AfterJob {
   kind: ReviewKind;
@@ -43,6 +48,8 @@ export class AfterAdmissionService implements OnApplicationShutdown {
   private readonly queue: BoundedWorkQueue<AfterJob>;
   readonly updateRequests: UpdateRequestCreator;
   readonly events: EventRecorder;
+  readonly meter: DrainMeter;
+  readonly backpressure: AuditBackpressure;
 
   constructor(
     @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
@@ -78,19 +85,45 @@ export class AfterAdmissionService implements OnApplicationShutdown {
           `event ${event.reason} on ${event.regarding.kind} ${event.regarding.name}: ${(error as Error).message}`,
         ),
     });
+    this.meter = new DrainMeter(this.drainParts(), { now: () => performance.now() });
+    this.backpressure = new AuditBackpressure(() => this.meter.estimate(), {
+      enabled: settings.auditBackpressure,
+      targetMs: settings.drainTimeoutMs / 2,
+      // A quarter of the webhook timeout: the review may have waited unseen before it reached us.
+      maxHoldMs: (settings.webhookTimeoutSeconds * 1000) / 4,
+    });
     registerAfterAdmissionMetrics(metrics.registry, () => this.figures());
   }
 
-  /** Hands a decided review over; returns at once (false when the work was dropped). */
-  schedule(kind: ReviewKind, request: AdmissionRequest, outcome: ReviewOutcome | undefined): boolean {
-    if (!outcome || request.dryRun === true) return true;
+  /** Hands a decided review over; returns at once. */
+  schedule(kind: ReviewKind, request: AdmissionRequest, outcome: ReviewOutcome | undefined): Scheduled {
+    if (!outcome || request.dryRun === true) return 'nothing';
     const mutated = outcome.mutation?.responses.some((response) => response.rules.length > 0) === true;
-    if (!outcome.validation && !mutated && !this.synchronizes(kind, request, outcome)) return true;
-    return this.queue.offer({ kind, request, outcome });
+    if (!outcome.validation && !mutated && !this.synchronizes(kind, request, outcome)) return 'nothing';
+    return this.queue.offer({ kind, request, outcome }) ? 'queued' : 'dropped';
+  }
+
+  /**
+   * For a review that just queued work: waits while the backlog could not drain within half the
+   * drain timeout (at most half of `remainingMs`, the review's time left); resolves with the ms waited.
+   */
+  holdForBacklog(remainingMs: number): Promise<number> {
+    return this.backpressure.hold(remainingMs);
+  }
+
+  /** What is still queued, part by part, as the shutdown log names it. */
+  backlog(): string {
+    const parts = [
+      ...this.drainParts().map((part) => `${part.queued()} ${part.name}`),
+      `${this.events.stats().pending} events`,
+    ];
+    return parts.join(', ');
   }
 
   figures(): AfterAdmissionFigures {
     const audit = this.queue.stats();
+    const estimate = this.meter.estimate();
+    const held = this.backpressure.stats();
     const urs = this.updateRequests.stats();
     const events = this.events.stats();
     return {
@@ -108,6 +141,15 @@ export class AfterAdmissionService implements OnApplicationShutdown {
         written: events.written,
         failed: events.failed,
         aggregated: events.aggregated,
+      },
+      backpressure: {
+        waiting: held.waiting,
+        held: held.held,
+        releasedAtBound: held.releasedAtBound,
+        heldSeconds: held.heldMs / 1000,
+        targetSeconds: this.backpressure.enabled ? this.backpressure.targetMs / 1000 : 0,
+        estimatedDrainSeconds: estimate.ms / 1000,
+        parts: estimate.parts.map((part) => ({ name: part.name, seconds: part.ms / 1000 })),
       },
     };
   }
@@ -138,6 +180,29 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     await this.queue.drain(0);
     await this.updateRequests.drain(0);
     await this.events.stop();
+  }
+
+  /**
+   * The queues a shutdown drains, in the order it drains them. Each queued audit writes (at most)
+   * one admission report, so the report writes count the audits still to come.
+   */
+  private drainParts(): DrainPart[] {
+    const pendingOf = (stats: { depth: number; active: number }) => stats.depth + stats.active;
+    const finishedOf = (stats: { done: number; failed: number }) => stats.done + stats.failed;
+    return [
+      { name: 'audits', queued: () => pendingOf(this.queue.stats()), finished: () => finishedOf(this.queue.stats()) },
+      {
+        name: 'report writes',
+        queued: () => pendingOf(this.reports.stats()),
+        incoming: () => pendingOf(this.queue.stats()),
+        finished: () => finishedOf(this.reports.stats()),
+      },
+      {
+        name: 'update requests',
+        queued: () => pendingOf(this.updateRequests.stats()),
+        finished: () => finishedOf(this.updateRequests.stats()),
+      },
+    ];
   }
 
   /** An admitted change to a generated object or a clone source (synchronize), seen by the validating webhook. */

@@ -99,6 +99,16 @@ export class ControllerConfig extends WebhookServerConfig {
   @Matches(/^(auto|[0-9]|[1-5][0-9]|6[0-4])$/, { message: 'webhookWorkers must be auto or a number of threads (0-64)' })
   webhookWorkers = '0';
 
+  /**
+   * Backpressure from the after-admission backlog: while the queued audits, report writes and
+   * UpdateRequests would take more than half of `drainTimeoutMs` to finish at the rate measured, a
+   * review that adds to them waits before its answer (at most half of its remaining timeout and a
+   * quarter of webhookTimeoutSeconds), so
+   * a shutdown can drain what was admitted. Off: reviews never wait and a backlog past the drain is lost.
+   */
+  @IsBoolean()
+  auditBackpressure = true;
+
   /** Admission reports waiting to be written; beyond it they are dropped and counted. */
   @IsInt()
   @Min(0)
@@ -155,6 +165,7 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_WEBHOOK_MONITOR_INTERVAL_MS: ['webhookMonitorIntervalMs', 'int'],
   EDICT_AUDIT_QUEUE_SIZE: ['auditQueueSize', 'int'],
   EDICT_AUDIT_WORKERS: ['auditWorkers', 'int'],
+  EDICT_AUDIT_BACKPRESSURE: ['auditBackpressure', 'bool'],
   EDICT_WEBHOOK_WORKERS: ['webhookWorkers', 'string'],
   EDICT_REPORT_QUEUE_SIZE: ['reportQueueSize', 'int'],
   EDICT_MAX_ADMISSION_REPORTS: ['maxAdmissionReports', 'int'],

@@ -85,8 +85,10 @@ export class AdmissionService {
       decision.allowed,
       (performance.now() - started) / 1000,
     );
-    // Reports, update requests and events: queued now, done after the answer is on its way.
-    if (outcome) this.after.schedule(kind, request, outcome);
+    // Reports, update requests and events: queued now, done after the answer is on its way. A review
+    // that queued work waits while the backlog could not drain on shutdown (bounded by its timeout).
+    if (outcome && this.after.schedule(kind, request, outcome) === 'queued')
+      await this.after.holdForBacklog(deadlineAt - performance.now());
     return { status: 200, body: reviewResponse(request.uid, decision) };
   }
 

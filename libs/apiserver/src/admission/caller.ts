@@ -7,6 +7,7 @@
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { JsonValue } from '@edict/engine';
+import type { WebhookAgents } from './webhook-agents';
 import type { Webhook } from './webhooks';
 
 /** `namespace/name` (or `namespace/name:port`) → base URL of a local server standing in for the service. */
@@ -70,8 +71,16 @@ function describe(error: NodeJS.ErrnoException, target: Target): string {
   }
 }
 
-/** Sends the review; resolves with the parsed JSON answer or rejects with Go-worded Error text. */
-export function callWebhook(webhook: Webhook, endpoints: ServiceEndpoints, review: JsonValue): Promise<JsonValue> {
+/**
+ * Sends the review; resolves with the parsed JSON answer or rejects with Go-worded Error text.
+ * With `agents`, the call reuses a kept-alive connection to the same endpoint; without, it opens its own.
+ */
+export function callWebhook(
+  webhook: Webhook,
+  endpoints: ServiceEndpoints,
+  review: JsonValue,
+  agents?: WebhookAgents,
+): Promise<JsonValue> {
   let target: Target;
   try {
     target = resolveTarget(webhook, endpoints);
@@ -80,13 +89,21 @@ export function callWebhook(webhook: Webhook, endpoints: ServiceEndpoints, revie
   }
   const body = JSON.stringify(review);
   const url = target.connectUrl;
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const port = url.port || 443;
+  const agent =
+    agents?.agentFor({
+      address: `${hostname}:${port}`,
+      serverName: target.serverName,
+      ...(webhook.caBundle ? { caBundle: webhook.caBundle } : {}),
+    }) ?? false;
   return new Promise<JsonValue>((resolve, reject) => {
     const fail = (reason: string): void => reject(new Error(`Post "${target.displayUrl}": ${reason}`));
     const request = httpsRequest(
       {
         protocol: 'https:',
-        hostname: url.hostname.replace(/^\[|\]$/g, ''),
-        port: url.port || 443,
+        hostname,
+        port,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
         headers: {
@@ -98,7 +115,7 @@ export function callWebhook(webhook: Webhook, endpoints: ServiceEndpoints, revie
         ...(webhook.caBundle ? { ca: webhook.caBundle } : {}),
         // SNI must be a host name; for IP targets the certificate is checked against the IP.
         ...(isIP(target.serverName) ? {} : { servername: target.serverName }),
-        agent: false,
+        agent,
       },
       (response) => {
         const chunks: Buffer[] = [];

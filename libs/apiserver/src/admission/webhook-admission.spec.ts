@@ -497,3 +497,35 @@ describe('service references', () => {
     );
   });
 });
+
+describe('kept-alive webhook connections', () => {
+  it('reuse one TLS connection across calls, and dial again once the webhook closed it', async () => {
+    const webhook = await webhookServer(() => ({ allowed: true }));
+    const { server, request } = await apiServer();
+    server.create(validating('keep', hook('keep.edict.test', `${webhook.url}/validate`)));
+    for (const name of ['a', 'b', 'c']) expect((await request('POST', PODS, pod(name))).status).toBe(201);
+    expect(webhook.calls).toHaveLength(3);
+    expect(webhook.connections()).toBe(1);
+    webhook.dropConnections();
+    // The closed connection leaves the pool when its end arrives; the next call dials again.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await request('POST', PODS, pod('d'))).status).toBe(201);
+    expect(webhook.connections()).toBe(2);
+  });
+
+  it('close a connection idle past the idle timeout themselves, and never cut a slow answer', async () => {
+    const webhook = await webhookServer(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      return { allowed: true };
+    });
+    const { server, request } = await apiServer({ webhookIdleTimeoutMs: 200 });
+    server.create(validating('idle', hook('idle.edict.test', `${webhook.url}/validate`)));
+    // The answer takes three idle timeouts: a call in progress is not idle.
+    expect((await request('POST', PODS, pod('a'))).status).toBe(201);
+    expect((await request('POST', PODS, pod('b'))).status).toBe(201);
+    expect(webhook.connections()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await request('POST', PODS, pod('c'))).status).toBe(201);
+    expect(webhook.connections()).toBe(2);
+  });
+});

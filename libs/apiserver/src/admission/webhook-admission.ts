@@ -19,6 +19,7 @@ import { evaluateMatchConditions, type Authorize } from './match-conditions';
 import { shouldCall, type NamespaceLabels } from './matching';
 import { admissionReview, verifyAdmissionResponse, type AdmissionResponse } from './review';
 import type { AdmissionAttributes, AdmissionChain } from './types';
+import { WebhookAgents, type WebhookAgentOptions } from './webhook-agents';
 import { webhooksOf, type Webhook } from './webhooks';
 
 export interface WebhookSource {
@@ -33,10 +34,21 @@ export interface WebhookSource {
 class CallFailure extends Error {}
 
 export class WebhookAdmission implements AdmissionChain {
+  /** Kept-alive connections per webhook endpoint, as kube-apiserver keeps a client per webhook. */
+  private readonly agents: WebhookAgents;
+
   constructor(
     private readonly source: WebhookSource,
     private readonly endpoints: ServiceEndpoints = {},
-  ) {}
+    agentOptions: WebhookAgentOptions = {},
+  ) {
+    this.agents = new WebhookAgents(agentOptions);
+  }
+
+  /** Closes the kept-alive webhook connections. */
+  close(): void {
+    this.agents.destroy();
+  }
 
   async mutate(attributes: AdmissionAttributes, warnings: string[]): Promise<JsonObject | undefined> {
     let current = attributes;
@@ -89,7 +101,7 @@ export class WebhookAdmission implements AdmissionChain {
     }
     let response: AdmissionResponse;
     try {
-      const answer = await callWebhook(webhook, this.endpoints, review).catch((error: Error) => {
+      const answer = await callWebhook(webhook, this.endpoints, review, this.agents).catch((error: Error) => {
         throw new CallFailure(`failed to call webhook: ${error.message}`);
       });
       try {

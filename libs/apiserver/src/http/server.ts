@@ -47,6 +47,8 @@ export interface InMemoryApiServerOptions {
    * The webhook's `service.path` is kept; its certificate must be valid for `<name>.<namespace>.svc`.
    */
   readonly serviceEndpoints?: ServiceEndpoints;
+  /** Kept-alive webhook connections idle this long are closed (default 4 s; see webhook-agents.ts). */
+  readonly webhookIdleTimeoutMs?: number;
   /** Requests the request log keeps (default 10,000; the oldest are dropped). */
   readonly requestLogLimit?: number;
   /** Calls admission webhooks on HTTP writes (default true). */
@@ -107,6 +109,8 @@ export class InMemoryApiServer {
   private readonly ca: ClusterCa | undefined;
   private server: Server | undefined;
   private readonly watches = new Set<OpenWatch>();
+  /** The webhook chain, whose kept-alive webhook connections close with the server. */
+  private readonly webhooks: WebhookAdmission | undefined;
   private address = '127.0.0.1:0';
 
   constructor(options: InMemoryApiServerOptions = {}) {
@@ -129,7 +133,9 @@ export class InMemoryApiServer {
           authorize: (request) => authorizeAccess(this.authorizationMode, store, request),
         },
         options.serviceEndpoints ?? {},
+        options.webhookIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.webhookIdleTimeoutMs } : {},
       );
+      this.webhooks = webhooks;
       this.resources.admission = options.serviceAccountAdmission
         ? withServiceAccountAdmission(webhooks, (namespace, name) => store.get('/serviceaccounts', namespace, name))
         : webhooks;
@@ -182,6 +188,7 @@ export class InMemoryApiServer {
     if (!server) return;
     this.server = undefined;
     this.closeWatches();
+    this.webhooks?.close();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

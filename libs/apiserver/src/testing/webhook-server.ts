@@ -91,6 +91,10 @@ export interface TestWebhookServer {
   readonly port: number;
   /** Every AdmissionReview request received, with the path (and query) it was sent to. */
   readonly calls: Array<{ path: string; request: JsonObject }>;
+  /** TLS connections accepted so far (kept-alive callers reuse them). */
+  connections(): number;
+  /** Closes the connections open now, as a replica going away does; the server keeps listening. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -124,12 +128,16 @@ export async function startWebhookServer(
       })().catch(() => res.destroy());
     });
   });
+  let connections = 0;
+  server.on('secureConnection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}`,
     port,
     calls,
+    connections: () => connections,
+    dropConnections: () => server.closeAllConnections(),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
