@@ -7,6 +7,7 @@
  * served. Then every replica is killed, the run waits until the stored CA and leaf have both
  * expired, restarts three replicas and times a valid certificate served and the first admission.
  */
+import { installNames } from '@edict/config';
 import { apiPost } from './api-post';
 import { ChaosCluster } from './chaos-cluster';
 import { LOAD_NAMESPACE } from './cluster';
@@ -25,6 +26,7 @@ import { PodLoad, type LoadTally } from './pod-load';
 import { sleep } from './settle';
 
 const REPLICAS = 3;
+const LEASE = installNames().leases.admissionController;
 /** After the restart: longest wait for a valid certificate and an admission. */
 const RECOVERY_TIMEOUT_MS = 120_000;
 
@@ -40,6 +42,10 @@ export interface CertRestart {
   /** How long before the restart the stored leaf and the newest CA had expired, ms. */
   leafExpiredMs: number;
   caExpiredMs: number;
+  /** From the restart to the first TLS answer of a new replica (whatever it served). */
+  firstAnsweredMs?: number;
+  /** From the restart to a new replica holding the Lease (the only one that renews). */
+  leaderMs?: number;
   /** From the restart to a valid certificate served by any new replica, and by all of them. */
   firstValidMs?: number;
   allValidMs?: number;
@@ -51,12 +57,15 @@ export interface CertRestart {
 }
 
 export interface CertExpiryRun {
+  /** The serving certificates written while the first replicas ran. */
   rotations: RotationFigure[];
   /** Whether a leaf renewal and a move to a new CA were each served by every replica. */
   complete: boolean;
   load: LoadTally;
   /** Handshakes during the load. */
   serving: ServingTally;
+  /** Lease holder changes during the load (a renewal waits while no replica leads). */
+  leaderChanges: number;
   restart: CertRestart;
 }
 
@@ -74,7 +83,14 @@ export async function runCertExpiry(settings: CertExpirySettings): Promise<CertE
     const load = new PodLoad(cluster.url, settings.createsPerSecond);
     const loadStart = Date.now();
     load.start();
-    const figures = () => rotationFigures(start, observer.leafWrites, observer.caWrites, observer.samples, names);
+    const figures = (before = Infinity) =>
+      rotationFigures(
+        start,
+        observer.leafWrites.filter((write) => write.at < before),
+        observer.caWrites,
+        observer.samples,
+        names,
+      );
     while (!rotationsComplete(figures()) && Date.now() - loadStart < settings.maxLoadMs) await sleep(1_000);
     const answered = await load.stop();
     const loadEnd = Date.now();
@@ -95,16 +111,22 @@ export async function runCertExpiry(settings: CertExpirySettings): Promise<CertE
     while (timeToValid(observer.samples, restartAt, secondNames).all === undefined && Date.now() < recoveryDeadline)
       await sleep(250);
     const valid = timeToValid(observer.samples, restartAt, secondNames);
+    const leases = (await cluster.leaseChanges()).filter((change) => change.lease === LEASE);
+    const leader = leases.find((change) => change.at >= restartAt && secondNames.includes(change.holder));
+    const answeredAt = observer.samples.find((sample) => sample.at >= restartAt && sample.serial !== undefined)?.at;
 
     return {
-      rotations: figures(),
-      complete: rotationsComplete(figures()),
+      rotations: figures(killedAt),
+      complete: rotationsComplete(figures(killedAt)),
       load: answered,
       serving: servingTally(start, observer.samples, loadStart, loadEnd),
+      leaderChanges: leases.filter((change) => change.at >= loadStart && change.at < loadEnd).length,
       restart: {
         downMs: restartAt - killedAt,
         leafExpiredMs: restartAt - leafNotAfter,
         caExpiredMs: restartAt - caNotAfter,
+        ...(answeredAt !== undefined ? { firstAnsweredMs: answeredAt - restartAt } : {}),
+        ...(leader ? { leaderMs: leader.at - restartAt } : {}),
         ...(valid.first !== undefined ? { firstValidMs: valid.first } : {}),
         ...(valid.all !== undefined ? { allValidMs: valid.all } : {}),
         ...(admitted.afterMs !== undefined ? { firstAdmissionMs: admitted.afterMs } : {}),

@@ -136,10 +136,14 @@ export class CertObserver {
     return [...this.cas.values()].find((ca) => leaf.checkIssued(ca) && leaf.verify(ca.publicKey));
   }
 
-  /** Whether every webhook of every configuration trusts `caSerial` (false with no configuration yet). */
-  private trustedEverywhere(caSerial: string | undefined): boolean {
-    if (!caSerial || this.bundles.size === 0) return false;
-    return [...this.bundles.values()].every((webhooks) => webhooks.every((bundle) => bundle.has(caSerial)));
+  /** Why some webhook would not trust `caSerial` (undefined: every webhook of every configuration does). */
+  private distrust(caSerial: string | undefined): string | undefined {
+    if (!caSerial) return 'signed by no CA seen in the CA Secret';
+    if (this.bundles.size === 0) return 'no webhook configuration yet';
+    for (const [key, webhooks] of this.bundles) {
+      if (!webhooks.every((bundle) => bundle.has(caSerial))) return `CA ${caSerial.slice(0, 8)} missing from ${key}`;
+    }
+    return undefined;
   }
 
   private async sampleReplicas(): Promise<void> {
@@ -148,12 +152,14 @@ export class CertObserver {
       replicas.map(async (replica) => {
         const leaf = await servedCertificate(replica.port);
         const at = Date.now();
+        const distrust = leaf ? this.distrust(this.issuerOf(leaf)?.serialNumber) : 'no certificate';
         this.samples.push({
           at,
           replica: replica.name,
           serial: leaf?.serialNumber,
           expired: leaf ? Date.parse(leaf.validTo) <= at : false,
-          trusted: leaf ? this.trustedEverywhere(this.issuerOf(leaf)?.serialNumber) : false,
+          trusted: distrust === undefined,
+          ...(distrust !== undefined ? { untrustedBecause: distrust } : {}),
         });
       }),
     );

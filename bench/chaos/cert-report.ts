@@ -9,7 +9,9 @@ function servingLine(tally: ServingTally): string {
   return (
     `${tally.samples} handshakes: ${tally.unanswered} unanswered, ${tally.expired} expired certificates, ` +
     `${tally.untrusted} whose CA some caBundle lacked` +
-    (tally.firstBadAtMs !== undefined ? ` (first at ${seconds(tally.firstBadAtMs)})` : '')
+    (tally.firstBad
+      ? ` (first at ${seconds(tally.firstBad.atMs)}, ${tally.firstBad.replica}: ${tally.firstBad.why})`
+      : '')
   );
 }
 
@@ -37,10 +39,11 @@ export function formatCertExpiry(run: CertExpiryRun, timing: CertScenarioTiming)
     `rotations seen: ${run.complete ? 'a leaf renewal and a move to a new CA, each served by every replica' : 'INCOMPLETE (load ended before both were served by every replica)'}`,
     `load: ${load.sent} Pod creates (${(load.sent / load.seconds).toFixed(0)}/s), ${load.failed} failed admissions`,
     ...load.failures.slice(0, 3).map((failure) => `  at ${failure.atMs} ms: ${failure.status} ${failure.message}`),
-    `during the load: ${servingLine(run.serving)}`,
+    `during the load: ${servingLine(run.serving)}; the Lease changed holder ${run.leaderChanges} times`,
     `all replicas killed; restarted ${seconds(restart.downMs)} later, when the leaf had expired ` +
       `${seconds(restart.leafExpiredMs)} and the CA ${seconds(restart.caExpiredMs)} before`,
-    `  valid certificate served after ${seconds(restart.firstValidMs)} (every replica: ${seconds(restart.allValidMs)}); ` +
+    `  first TLS answer after ${seconds(restart.firstAnsweredMs)}, a new leader after ${seconds(restart.leaderMs)}, ` +
+      `a valid certificate served after ${seconds(restart.firstValidMs)} (every replica: ${seconds(restart.allValidMs)}); ` +
       `first admission after ${seconds(restart.firstAdmissionMs)} (${restart.failedCreates} creates failed before)`,
     `  after the restart: ${servingLine(restart.serving)}`,
     '',

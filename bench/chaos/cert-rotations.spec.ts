@@ -128,7 +128,7 @@ describe('servingTally and timeToValid', () => {
   const samples = [
     sample(1_000, 'a', undefined),
     sample(2_000, 'a', 'l1'),
-    sample(3_000, 'b', 'l1', { trusted: false }),
+    sample(3_000, 'b', 'l1', { trusted: false, untrustedBecause: 'CA c9 missing from cfg' }),
     sample(4_000, 'a', 'l1', { expired: true }),
     sample(5_000, 'b', 'l2'),
     sample(6_000, 'a', 'l2'),
@@ -140,7 +140,12 @@ describe('servingTally and timeToValid', () => {
       unanswered: 1,
       expired: 1,
       untrusted: 1,
-      firstBadAtMs: 3_000,
+      firstBad: { atMs: 3_000, replica: 'b', why: 'CA c9 missing from cfg' },
+    });
+    expect(servingTally(START, samples, START + 3_500, START + 10_000).firstBad).toEqual({
+      atMs: 4_000,
+      replica: 'a',
+      why: 'expired',
     });
     expect(servingTally(START, samples, START + 4_500, START + 10_000)).toEqual({
       samples: 2,

@@ -62,6 +62,8 @@ export interface ServedSample {
   readonly expired: boolean;
   /** Every webhook configuration's caBundle (as last seen) held the CA that signed it. */
   readonly trusted: boolean;
+  /** When not trusted: the configuration that lacked the CA, or why there was none to check. */
+  readonly untrustedBecause?: string;
 }
 
 export type RotationKind = 'first' | 'leaf' | 'leaf to new CA';
@@ -113,8 +115,8 @@ export interface ServingTally {
   readonly expired: number;
   /** Handshakes whose certificate's CA was missing from some webhook configuration's caBundle. */
   readonly untrusted: number;
-  /** ms since the start of the first untrusted or expired one, if any. */
-  readonly firstBadAtMs?: number;
+  /** The first untrusted or expired one, if any: ms since the start, the replica and why. */
+  readonly firstBad?: { readonly atMs: number; readonly replica: string; readonly why: string };
 }
 
 /** What the samples in [from, to) add up to. */
@@ -127,7 +129,15 @@ export function servingTally(start: number, samples: readonly ServedSample[], fr
     unanswered: window.length - answered.length,
     expired: answered.filter((sample) => sample.expired).length,
     untrusted: answered.filter((sample) => !sample.trusted).length,
-    ...(bad ? { firstBadAtMs: bad.at - start } : {}),
+    ...(bad
+      ? {
+          firstBad: {
+            atMs: bad.at - start,
+            replica: bad.replica,
+            why: bad.expired ? 'expired' : (bad.untrustedBecause ?? 'untrusted'),
+          },
+        }
+      : {}),
   };
 }
 

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     } else if (scenario === 'outage') {
       console.log(formatApiOutage(await runApiOutage({ outageMs: quick ? 30_000 : 60_000, monitorIntervalMs })));
     } else if (scenario === 'certs') {
-      const run = await runCertExpiry({ createsPerSecond: quick ? 15 : 30, maxLoadMs: 150_000 });
+      const run = await runCertExpiry({ createsPerSecond: quick ? 10 : 15, maxLoadMs: 150_000 });
       console.log(formatCertExpiry(run, CERT_SCENARIO_TIMING));
     }
   }
