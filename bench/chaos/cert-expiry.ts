@@ -7,6 +7,8 @@
  * served. Then every replica is killed, the run waits until the stored CA and leaf have both
  * expired, restarts three replicas and times a valid certificate served and the first admission.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { installNames } from '@edict/config';
 import { apiPost } from './api-post';
 import { ChaosCluster } from './chaos-cluster';
@@ -64,8 +66,12 @@ export interface CertExpiryRun {
   load: LoadTally;
   /** Handshakes during the load. */
   serving: ServingTally;
+  /** When the load started, ms since the run's start (load failure times count from it). */
+  loadStartedAtMs: number;
   /** Lease holder changes during the load (a renewal waits while no replica leads). */
   leaderChanges: number;
+  /** Times a first replica logged that it stopped leading (it may have led again at once). */
+  leadershipLosses: number;
   restart: CertRestart;
 }
 
@@ -120,7 +126,11 @@ export async function runCertExpiry(settings: CertExpirySettings): Promise<CertE
       complete: rotationsComplete(figures(killedAt)),
       load: answered,
       serving: servingTally(start, observer.samples, loadStart, loadEnd),
+      loadStartedAtMs: loadStart - start,
       leaderChanges: leases.filter((change) => change.at >= loadStart && change.at < loadEnd).length,
+      leadershipLosses: names
+        .map((name) => readFileSync(join(cluster.logDir, `${name}.log`), 'utf8').split('stopped leading').length - 1)
+        .reduce((sum, count) => sum + count, 0),
       restart: {
         downMs: restartAt - killedAt,
         leafExpiredMs: restartAt - leafNotAfter,

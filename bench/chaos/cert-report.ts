@@ -37,9 +37,10 @@ export function formatCertExpiry(run: CertExpiryRun, timing: CertScenarioTiming)
     line(widths.map((width) => '-'.repeat(width))),
     ...rows.map(line),
     `rotations seen: ${run.complete ? 'a leaf renewal and a move to a new CA, each served by every replica' : 'INCOMPLETE (load ended before both were served by every replica)'}`,
-    `load: ${load.sent} Pod creates (${(load.sent / load.seconds).toFixed(0)}/s), ${load.failed} failed admissions`,
+    `load from ${seconds(run.loadStartedAtMs)}: ${load.sent} Pod creates (${(load.sent / load.seconds).toFixed(0)}/s), ` +
+      `${load.failed} failed admissions (times below from the load's start)`,
     ...load.failures.slice(0, 3).map((failure) => `  at ${failure.atMs} ms: ${failure.status} ${failure.message}`),
-    `during the load: ${servingLine(run.serving)}; the Lease changed holder ${run.leaderChanges} times`,
+    `during the load: ${servingLine(run.serving)}; the Lease changed holder ${run.leaderChanges} times, a leader stopped leading ${run.leadershipLosses} times`,
     `all replicas killed; restarted ${seconds(restart.downMs)} later, when the leaf had expired ` +
       `${seconds(restart.leafExpiredMs)} and the CA ${seconds(restart.caExpiredMs)} before`,
     `  first TLS answer after ${seconds(restart.firstAnsweredMs)}, a new leader after ${seconds(restart.leaderMs)}, ` +
