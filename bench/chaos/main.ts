@@ -9,13 +9,16 @@ import { benchChildRole, serveAsChild } from '../child-process';
 import { cluster } from './cluster';
 import { runControllerRole } from './controller-process';
 import { runApiOutage } from './api-outage';
+import { runCertExpiry } from './cert-expiry';
+import { formatCertExpiry } from './cert-report';
+import { CERT_SCENARIO_TIMING } from './cert-rotations';
 import { runLeaderFaults } from './leader-faults';
 import { formatApiOutage, formatLeaderFaults, formatReplicaFaults } from './report';
 import { runReplicaFaults, type LoadMode } from './replica-faults';
 import { reviewLoad } from './review-load-child';
 import { REVIEW_LOAD_ROLE } from './review-load';
 
-const SCENARIOS = ['replicas', 'leaders', 'outage'] as const;
+const SCENARIOS = ['replicas', 'leaders', 'outage', 'certs'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 /** The scenarios `--only a,b` names (all without it). */
@@ -74,6 +77,9 @@ async function main(): Promise<void> {
       console.log(formatLeaderFaults(await runLeaderFaults({ monitorIntervalMs }), monitorIntervalMs));
     } else if (scenario === 'outage') {
       console.log(formatApiOutage(await runApiOutage({ outageMs: quick ? 30_000 : 60_000, monitorIntervalMs })));
+    } else if (scenario === 'certs') {
+      const run = await runCertExpiry({ createsPerSecond: quick ? 10 : 15, maxLoadMs: 150_000 });
+      console.log(formatCertExpiry(run, CERT_SCENARIO_TIMING));
     }
   }
 }
@@ -87,9 +93,9 @@ if (runControllerRole()) {
 } else {
   // Bounded: a run that hangs fails instead of holding the machine.
   const limit = setTimeout(() => {
-    console.error('chaos: over 10 minutes, stopped');
+    console.error('chaos: over 15 minutes, stopped');
     process.exit(1);
-  }, 10 * 60_000);
+  }, 15 * 60_000);
   main().then(
     () => {
       clearTimeout(limit);

@@ -24,3 +24,11 @@ export const TLS_CERT_KEY = 'tls.crt';
 export const TLS_PRIVATE_KEY_KEY = 'tls.key';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The lifetimes and margins used when none is configured (Kyverno's CA and serving certificate validity and renewBefore). */
+export const DEFAULT_CERT_TIMING = {
+  caValidityMs: 365 * DAY_MS,
+  leafValidityMs: 150 * DAY_MS,
+  renewBeforeMs: 15 * DAY_MS,
+  caPropagationMs: 5 * 60 * 1000,
+} as const;

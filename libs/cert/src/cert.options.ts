@@ -17,7 +17,7 @@ import {
   validateSync,
   type ValidationError,
 } from 'class-validator';
-import { DAY_MS, MANAGED_BY_LABEL, MANAGED_BY_VALUE } from './cert.constants';
+import { DEFAULT_CERT_TIMING, MANAGED_BY_LABEL, MANAGED_BY_VALUE } from './cert.constants';
 import { KEY_ALGORITHMS, type KeyAlgorithm } from './crypto/key-algorithm';
 import { defaultCaSecretName, defaultPairSecretName } from './secrets/secret-names';
 
@@ -169,9 +169,9 @@ function describe(errors: ValidationError[], prefix = ''): string[] {
 export function resolveCertOptions(raw: Partial<CertModuleOptions>): ResolvedCertOptions {
   const options = plainToInstance(CertModuleOptions, raw);
   const problems = describe(validateSync(options, { forbidUnknownValues: false }));
-  const renewBeforeMs = options.renewBeforeMs ?? 15 * DAY_MS;
-  const caValidityMs = options.caValidityMs ?? 365 * DAY_MS;
-  const leafValidityMs = options.leafValidityMs ?? 150 * DAY_MS;
+  const renewBeforeMs = options.renewBeforeMs ?? DEFAULT_CERT_TIMING.renewBeforeMs;
+  const caValidityMs = options.caValidityMs ?? DEFAULT_CERT_TIMING.caValidityMs;
+  const leafValidityMs = options.leafValidityMs ?? DEFAULT_CERT_TIMING.leafValidityMs;
   const caRenewBeforeMs = options.caRenewBeforeMs ?? renewBeforeMs;
   if (problems.length === 0) {
     if (renewBeforeMs >= leafValidityMs) problems.push('renewBeforeMs: must be less than leafValidityMs');
@@ -204,7 +204,7 @@ export function resolveCertOptions(raw: Partial<CertModuleOptions>): ResolvedCer
     leafValidityMs,
     renewBeforeMs,
     caRenewBeforeMs,
-    caPropagationMs: options.caPropagationMs ?? 5 * 60 * 1000,
+    caPropagationMs: options.caPropagationMs ?? DEFAULT_CERT_TIMING.caPropagationMs,
     clockSkewMs: options.clockSkewMs ?? 60 * 60 * 1000,
     watch: options.watch ?? true,
     watchRetryMs: options.watchRetryMs ?? 1000,

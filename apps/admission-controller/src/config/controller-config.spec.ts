@@ -81,6 +81,61 @@ describe('loadControllerConfig', () => {
     );
   });
 
+  it("keeps today's certificate timing by default: CA 1 year, serving certificate 150 days, renewal 15 days before, 5 min propagation", () => {
+    const day = 24 * 60 * 60 * 1000;
+    expect(loadControllerConfig({})).toMatchObject({
+      caValidityMs: 365 * day,
+      tlsValidityMs: 150 * day,
+      renewBeforeMs: 15 * day,
+      caPropagationMs: 5 * 60 * 1000,
+    });
+  });
+
+  it('reads the certificate timing variables, compressed lifetimes included', () => {
+    expect(
+      loadControllerConfig({
+        EDICT_CA_VALIDITY_MS: '90000',
+        EDICT_TLS_VALIDITY_MS: '36000',
+        EDICT_RENEW_BEFORE_MS: '18000',
+        EDICT_CA_PROPAGATION_MS: '6000',
+        EDICT_CERT_CHECK_INTERVAL_MS: '1000',
+      }),
+    ).toMatchObject({
+      caValidityMs: 90_000,
+      tlsValidityMs: 36_000,
+      renewBeforeMs: 18_000,
+      caPropagationMs: 6_000,
+      certCheckIntervalMs: 1_000,
+    });
+  });
+
+  it('refuses certificate timing that does not fit together, naming the field and its variable', () => {
+    // Fine on their own, but the default renewal margin (15 days) exceeds a 10-day certificate.
+    expect(() => loadControllerConfig({ EDICT_TLS_VALIDITY_MS: String(10 * 24 * 60 * 60 * 1000) })).toThrow(
+      /renewBeforeMs \(EDICT_RENEW_BEFORE_MS\): renewBeforeMs must be less than tlsValidityMs \(1296000000 >= 864000000\)/,
+    );
+    expect(() => loadControllerConfig({ EDICT_CA_VALIDITY_MS: '90000', EDICT_TLS_VALIDITY_MS: '120000' })).toThrow(
+      /tlsValidityMs \(EDICT_TLS_VALIDITY_MS\): tlsValidityMs must not exceed caValidityMs \(120000 > 90000\)/,
+    );
+    expect(() =>
+      loadControllerConfig({
+        EDICT_CA_VALIDITY_MS: '90000',
+        EDICT_TLS_VALIDITY_MS: '36000',
+        EDICT_RENEW_BEFORE_MS: '18000',
+        EDICT_CA_PROPAGATION_MS: '6000',
+        EDICT_CERT_CHECK_INTERVAL_MS: '6000',
+      }),
+    ).toThrow(
+      /renewBeforeMs \(EDICT_RENEW_BEFORE_MS\): renewBeforeMs must exceed caPropagationMs \+ 2 x certCheckIntervalMs/,
+    );
+    expect(() => loadControllerConfig({ EDICT_CA_VALIDITY_MS: '500' })).toThrow(
+      /caValidityMs \(EDICT_CA_VALIDITY_MS\): caValidityMs must not be less than 1000/,
+    );
+    expect(() => loadControllerConfig({ EDICT_CA_PROPAGATION_MS: '-5' })).toThrow(
+      'EDICT_CA_PROPAGATION_MS: must be a whole number, got "-5"',
+    );
+  });
+
   it('reads the review workers as a count or auto, in-process by default', () => {
     expect(loadControllerConfig({}).webhookWorkers).toBe('0');
     expect(loadControllerConfig({ EDICT_WEBHOOK_WORKERS: 'auto' }).webhookWorkers).toBe('auto');

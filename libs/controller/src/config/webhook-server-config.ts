@@ -5,10 +5,25 @@
  */
 import 'reflect-metadata';
 import { Transform } from 'class-transformer';
-import { IsArray, IsIn, IsInt, IsIP, IsOptional, Matches, Max, Min } from 'class-validator';
-import { KEY_ALGORITHMS, type KeyAlgorithm } from '@edict/cert';
+import { IsArray, IsIn, IsInt, IsIP, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { DEFAULT_CERT_TIMING, KEY_ALGORITHMS, type KeyAlgorithm } from '@edict/cert';
 import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
+import { certTimingProblemOf, type CertTimingField } from './cert-timing';
 import { ControllerBaseConfig, DNS_LABEL, DNS_NAME } from './controller-config';
+
+/** X.509 dates end in 9999; a century is far beyond any sensible lifetime. */
+const MAX_VALIDITY_MS = 100 * 365 * 24 * 60 * 60 * 1000;
+
+/** The checks of `field` against the other certificate timing settings (cert-timing.ts). */
+function FitsCertTiming(field: CertTimingField): PropertyDecorator {
+  return ValidateBy({
+    name: 'certTiming',
+    validator: {
+      validate: (_value, args) => certTimingProblemOf(field, args?.object ?? {}) === undefined,
+      defaultMessage: (args) => `${field} ${certTimingProblemOf(field, args?.object ?? {}) ?? ''}`,
+    },
+  });
+}
 
 const KYVERNO_KEY_ALGORITHMS: Readonly<Record<string, KeyAlgorithm>> = { RSA: 'RSA-2048', ECDSA: 'ECDSA-P256' };
 
@@ -21,6 +36,36 @@ export abstract class WebhookServerConfig extends ControllerBaseConfig {
   @IsInt()
   @Min(100)
   certCheckIntervalMs = 60 * 60 * 1000;
+
+  /** Validity of each CA the leader creates (Kyverno: one year). */
+  @IsInt()
+  @Min(1_000)
+  @Max(MAX_VALIDITY_MS)
+  caValidityMs: number = DEFAULT_CERT_TIMING.caValidityMs;
+
+  /** Validity of each serving certificate (Kyverno: 150 days); never past its CA's expiry. */
+  @IsInt()
+  @Min(1_000)
+  @Max(MAX_VALIDITY_MS)
+  @FitsCertTiming('tlsValidityMs')
+  tlsValidityMs: number = DEFAULT_CERT_TIMING.leafValidityMs;
+
+  /**
+   * Renew the serving certificate, and add a new CA, when less than this is left (Kyverno's
+   * --renewBefore, 15 days).
+   */
+  @IsInt()
+  @Min(1)
+  @FitsCertTiming('renewBeforeMs')
+  renewBeforeMs: number = DEFAULT_CERT_TIMING.renewBeforeMs;
+
+  /**
+   * How long a new CA sits in the bundle (the webhook configurations' caBundle) before a serving
+   * certificate it signs replaces one still valid, so the API server trusts it first.
+   */
+  @IsInt()
+  @Min(0)
+  caPropagationMs: number = DEFAULT_CERT_TIMING.caPropagationMs;
 
   /** How long startup waits for a serving certificate (another replica may be issuing it). */
   @IsInt()

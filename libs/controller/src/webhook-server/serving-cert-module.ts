@@ -24,6 +24,10 @@ export function servingCertModule(config: WebhookServerConfig): DynamicModule {
       ipAddresses: config.ipAddresses,
       managedByLabel: certManagedBy.key,
       managedBy: certManagedBy.value,
+      caValidityMs: config.caValidityMs,
+      leafValidityMs: config.tlsValidityMs,
+      renewBeforeMs: config.renewBeforeMs,
+      caPropagationMs: config.caPropagationMs,
     }),
   });
 }
