@@ -24,7 +24,8 @@ import {
   type RotationFigure,
   type ServingTally,
 } from './cert-rotations';
-import { PodLoad, type LoadTally } from './pod-load';
+import type { LoadTally } from './fixed-rate-sender';
+import { PodLoad } from './pod-load';
 import { sleep } from './settle';
 
 const REPLICAS = 3;
@@ -88,7 +89,7 @@ export async function runCertExpiry(settings: CertExpirySettings): Promise<CertE
 
     const load = new PodLoad(cluster.url, settings.createsPerSecond);
     const loadStart = Date.now();
-    load.start();
+    await load.begin();
     const figures = (before = Infinity) =>
       rotationFigures(
         start,
@@ -98,7 +99,7 @@ export async function runCertExpiry(settings: CertExpirySettings): Promise<CertE
         names,
       );
     while (!rotationsComplete(figures()) && Date.now() - loadStart < settings.maxLoadMs) await sleep(1_000);
-    const answered = await load.stop();
+    const answered = await load.finish();
     const loadEnd = Date.now();
 
     await Promise.all(first.map((replica) => replica.kill()));
