@@ -95,16 +95,21 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     registerAfterAdmissionMetrics(metrics.registry, () => this.figures());
   }
 
+  /** Whether a decided review leaves work for after its answer (reports, UpdateRequests, events). */
+  hasWork(kind: ReviewKind, request: AdmissionRequest, outcome: ReviewOutcome): boolean {
+    if (request.dryRun === true) return false;
+    const mutated = outcome.mutation?.responses.some((response) => response.rules.length > 0) === true;
+    return outcome.validation !== undefined || mutated || this.synchronizes(kind, request, outcome);
+  }
+
   /** Hands a decided review over; returns at once. */
   schedule(kind: ReviewKind, request: AdmissionRequest, outcome: ReviewOutcome | undefined): Scheduled {
-    if (!outcome || request.dryRun === true) return 'nothing';
-    const mutated = outcome.mutation?.responses.some((response) => response.rules.length > 0) === true;
-    if (!outcome.validation && !mutated && !this.synchronizes(kind, request, outcome)) return 'nothing';
+    if (!outcome || !this.hasWork(kind, request, outcome)) return 'nothing';
     return this.queue.offer({ kind, request, outcome }) ? 'queued' : 'dropped';
   }
 
   /**
-   * For a review that just queued work: waits while the backlog could not drain within half the
+   * For a review about to queue work: waits while the backlog could not drain within half the
    * drain timeout (at most half of `remainingMs`, the review's time left); resolves with the ms waited.
    */
   holdForBacklog(remainingMs: number): Promise<number> {

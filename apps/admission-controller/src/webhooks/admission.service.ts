@@ -86,9 +86,13 @@ export class AdmissionService {
       (performance.now() - started) / 1000,
     );
     // Reports, update requests and events: queued now, done after the answer is on its way. A review
-    // that queued work waits while the backlog could not drain on shutdown (bounded by its timeout).
-    if (outcome && this.after.schedule(kind, request, outcome) === 'queued')
+    // that leaves work first waits while the backlog could not drain on shutdown (bounded by its
+    // timeout); its work is queued after the wait, so none of it (an UpdateRequest restoring a
+    // synchronized copy) runs before the API server has stored the change it answers.
+    if (outcome && this.after.hasWork(kind, request, outcome)) {
       await this.after.holdForBacklog(deadlineAt - performance.now());
+      this.after.schedule(kind, request, outcome);
+    }
     return { status: 200, body: reviewResponse(request.uid, decision) };
   }
 
