@@ -34,6 +34,8 @@ export interface ControllerTotals {
   /** Admitted reviews whose audit work was dropped, and those waiting for it. */
   auditDropped: number;
   auditDepth: number;
+  /** Reviews that held their answer because the after-admission backlog was over its drain target. */
+  backpressureHeld: number;
 }
 
 export class ControllerMetrics {
@@ -55,6 +57,7 @@ export class ControllerMetrics {
       ruleResults: metricTotal(metrics, 'kyverno_policy_results_total'),
       auditDropped: metricTotal(metrics, 'edict_audit_queue_dropped'),
       auditDepth: metricTotal(metrics, 'edict_audit_queue_depth'),
+      backpressureHeld: metricTotal(metrics, 'edict_audit_backpressure_held_reviews'),
     };
   }
 

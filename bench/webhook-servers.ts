@@ -96,7 +96,6 @@ const controller: ChildRoleRunner = {
         host: '127.0.0.1',
         port: 0,
         shutdownDelayMs: 0,
-        drainTimeoutMs: 2_000,
         tlsReadyTimeoutMs: 30_000,
         // Room for every review's audit work and report: none is dropped, so each review does it all.
         auditQueueSize: AUDIT_QUEUE_SIZE,

@@ -37,6 +37,8 @@ export interface PointCoverage {
   ruleResultsPerReview: number;
   /** Reviews whose audit work the controller dropped (its bounded audit queue was full). */
   auditDropped: number;
+  /** Reviews that held their answer for the audit backlog (backpressure; the controller's defaults). */
+  backpressureHeld: number;
 }
 
 export interface WebhookSuite {
@@ -135,6 +137,7 @@ function pointCoverage(
     reviews,
     ruleResultsPerReview: (after.ruleResults - before.ruleResults) / reviews,
     auditDropped: after.auditDropped - before.auditDropped,
+    backpressureHeld: after.backpressureHeld - before.backpressureHeld,
   };
 }
 
@@ -268,7 +271,8 @@ export async function runWebhookSuite(
         `each controller and the bare endpoint in a child process of its own, autocannon in the bench process, ` +
         `the in-memory API server in another process (not in the request path: reviews are POSTed straight to ` +
         `${WEBHOOK_PATH}); every review has its own uid and ${options.samePod ? 'is about the same Pod (EDICT_BENCH_SAME_POD)' : 'a Pod of its own (its uid)'}; the controllers' audit and report queues and their ` +
-        `report cap are ${AUDIT_QUEUE_SIZE.toLocaleString('en-US')} so no audit or admission report is dropped`,
+        `report cap are ${AUDIT_QUEUE_SIZE.toLocaleString('en-US')} so no audit or admission report is dropped; ` +
+        `everything else at the controller's defaults (audit backpressure and its drain target included)`,
       policies,
       slices: SLICES,
       verification,
