@@ -15,7 +15,7 @@ import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
-import { removeWebhooksIfScaledToZero } from '@edict/controller';
+import { readQueuedRequestsBeforeIdleClose, removeWebhooksIfScaledToZero } from '@edict/controller';
 import { LeaderService } from '@edict/leader';
 import { setUpSwagger } from './admin/swagger';
 import { AdmissionControllerModule } from './app.module';
@@ -57,9 +57,12 @@ export async function startController(
         { ...SERVING_TLS_OPTIONS, ...timeouts, headersTimeout: config.httpHeadersTimeoutMs },
         handler,
       );
+      readQueuedRequestsBeforeIdleClose(server);
       return server;
     },
-    return503OnClosing: true,
+    // A review that reaches a closing server is still answered (with `Connection: close`), as Go's
+    // http.Server does during Shutdown: a 503 would be a failed admission.
+    return503OnClosing: false,
     // `__proto__`/`constructor` are legal data keys (a ConfigMap's): JSON.parse keeps them as own properties.
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',
@@ -96,7 +99,7 @@ export async function startController(
 /**
  * Once shutdown begins, every answer carries `Connection: close`: the API server keeps webhook
  * connections alive, and a connection pinned to this replica would otherwise outlive its removal
- * from the Service and meet a 503 (a failed admission) when the server closes. Closed after their
+ * from the Service and be cut when the server closes (a failed admission). Closed after their
  * answer, they dial the Service again and reach a replica still in it.
  */
 function closeConnectionsWhenStopping(app: NestFastifyApplication): void {
@@ -118,7 +121,8 @@ async function stopController(app: NestFastifyApplication, config: ControllerCon
   // Stepping down runs beside the delay: a slow API server must not stretch the shutdown.
   const steppingDown = app.get(LeaderService).stop();
   if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
-  // Fastify stops accepting, answers 503 on kept-alive connections and waits for in-flight requests.
+  // Fastify stops accepting, closes idle connections once what they sent is read, and waits for
+  // in-flight requests.
   const closing = app.getHttpAdapter().getInstance().close();
   const drained = await app.get(AdmissionService).limiter.drain(config.drainTimeoutMs);
   if (!drained) logger.warn(`reviews still running after ${config.drainTimeoutMs}ms; closing anyway`);

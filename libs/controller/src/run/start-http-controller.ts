@@ -11,6 +11,7 @@ import { Logger, type DynamicModule, type LoggerService, type LogLevel } from '@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
+import { readQueuedRequestsBeforeIdleClose } from './read-before-idle-close';
 
 export interface RunningHttpController {
   readonly app: NestFastifyApplication;
@@ -38,7 +39,8 @@ export async function startHttpController(
 ): Promise<RunningHttpController> {
   let server: Server | undefined;
   const adapter = new FastifyAdapter({
-    return503OnClosing: true,
+    // A request that reaches a closing server is still answered (with `Connection: close`).
+    return503OnClosing: false,
     // The certificate comes later (from the Secrets): the server starts without one, bound below.
     ...(listen.tls
       ? { serverFactory: (handler: RequestListener) => (server = createServer(SERVING_TLS_OPTIONS, handler)) }
@@ -48,6 +50,7 @@ export async function startHttpController(
     logger: options.logger ?? ['log', 'warn', 'error'],
     abortOnError: false,
   });
+  readQueuedRequestsBeforeIdleClose(app.getHttpServer());
   try {
     if (listen.tls) {
       await app.init();

@@ -1,0 +1,60 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readQueuedRequestsBeforeIdleClose } from './read-before-idle-close';
+
+/**
+ * One kept-alive connection: the first request is answered, then the second is written and the
+ * server closed in the same tick, so the request is in the server's socket buffer, not read yet.
+ */
+async function secondRequestAtClose(server: Server): Promise<{ answers: string[]; reset: boolean }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const socket: Socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+  let received = '';
+  let reset = false;
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.on('error', (error: NodeJS.ErrnoException) => (reset = error.code === 'ECONNRESET'));
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString();
+    if (received.includes('answer /first') && !received.includes('/second')) {
+      socket.write('GET /second HTTP/1.1\r\nHost: test\r\n\r\n');
+      server.close();
+    }
+  });
+  socket.write('GET /first HTTP/1.1\r\nHost: test\r\n\r\n');
+  await closed;
+  return { answers: received.match(/answer \/(first|second)/g) ?? [], reset };
+}
+
+function answeringServer(): Server {
+  return createServer((request, response) => response.end(`answer ${request.url}`));
+}
+
+describe('readQueuedRequestsBeforeIdleClose', () => {
+  let server: Server | undefined;
+  afterEach(() => server?.closeAllConnections());
+
+  it('answers a request that arrived before the close but was not read yet', async () => {
+    server = answeringServer();
+    readQueuedRequestsBeforeIdleClose(server);
+    expect(await secondRequestAtClose(server)).toEqual({ answers: ['answer /first', 'answer /second'], reset: false });
+  });
+
+  it("is needed: Node's own close resets that connection", async () => {
+    server = answeringServer();
+    expect(await secondRequestAtClose(server)).toEqual({ answers: ['answer /first'], reset: true });
+  });
+
+  it('still closes a kept-alive connection that stays idle', async () => {
+    server = answeringServer();
+    readQueuedRequestsBeforeIdleClose(server);
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const answered = new Promise((resolve) => socket.once('data', resolve));
+    socket.write('GET /only HTTP/1.1\r\nHost: test\r\n\r\n');
+    await answered;
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    await new Promise((resolve) => server!.close(resolve));
+    await closed;
+  });
+});
