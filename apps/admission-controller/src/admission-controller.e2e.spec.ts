@@ -4,6 +4,7 @@
  * client-node user creates policies and Pods.
  */
 import { request as httpsRequest, type Server as HttpsServer } from 'node:https';
+import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreV1Api } from '@kubernetes/client-node';
@@ -456,11 +457,17 @@ describe('admission controller end to end', () => {
   });
 
   it('turns unready first when shutting down, then stops', async () => {
+    // A connection that never sends a request: once closing, Node no longer times it out, and it
+    // must not hold the stop (and the after-admission drain behind it) until the pod is killed.
+    const silent = netConnect(controller.port, '127.0.0.1');
+    silent.on('error', () => undefined);
+    await new Promise((resolve) => silent.once('connect', resolve));
     controller.app.get(LifecycleState).beginShutdown();
     const ready = await get(controller.port, '/readyz', ca);
     expect(ready.status).toBe(503);
     expect(JSON.parse(ready.body).error).toMatchObject({ lifecycle: { status: 'down' } });
     await controller.stop();
+    expect(silent.destroyed || silent.readableEnded).toBe(true);
     await expect(get(controller.port, '/healthz', ca)).rejects.toThrow(/ECONNREFUSED/);
   });
 });

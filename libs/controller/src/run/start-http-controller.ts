@@ -11,7 +11,7 @@ import { Logger, type DynamicModule, type LoggerService, type LogLevel } from '@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
-import { readQueuedRequestsBeforeIdleClose } from './read-before-idle-close';
+import { gracefulClose } from './graceful-close';
 
 export interface RunningHttpController {
   readonly app: NestFastifyApplication;
@@ -30,6 +30,9 @@ export interface HttpListen {
   /** Serve HTTPS with the app's TlsMaterial, waiting this long for a first certificate. */
   readonly tls?: { readonly readyTimeoutMs: number };
 }
+
+/** How long the requests in flight have to finish at stop before their connections are cut. */
+const STOP_GRACE_MS = 5_000;
 
 export async function startHttpController(
   name: string,
@@ -50,7 +53,7 @@ export async function startHttpController(
     logger: options.logger ?? ['log', 'warn', 'error'],
     abortOnError: false,
   });
-  readQueuedRequestsBeforeIdleClose(app.getHttpServer());
+  const closer = gracefulClose(app.getHttpServer());
   try {
     if (listen.tls) {
       await app.init();
@@ -70,5 +73,5 @@ export async function startHttpController(
     `${listen.tls ? 'webhooks, ' : ''}health and metrics on ${listen.tls ? 'https' : 'http'}://${listen.host}:${port}`,
   );
   let stopping: Promise<void> | undefined;
-  return { app, port, stop: () => (stopping ??= app.close()) };
+  return { app, port, stop: () => (stopping ??= closer.closeWithin(app.close(), STOP_GRACE_MS)) };
 }

@@ -1,15 +1,30 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readQueuedRequestsBeforeIdleClose } from './read-before-idle-close';
+import { gracefulClose } from './graceful-close';
+
+function answeringServer(): Server {
+  return createServer((request, response) => response.end(`answer ${request.url}`));
+}
+
+async function connected(server: Server): Promise<Socket> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  return socket;
+}
+
+function closing(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
 
 /**
  * One kept-alive connection: the first request is answered, then the second is written and the
  * server closed in the same tick, so the request is in the server's socket buffer, not read yet.
  */
 async function secondRequestAtClose(server: Server): Promise<{ answers: string[]; reset: boolean }> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const socket: Socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+  const socket = await connected(server);
   let received = '';
   let reset = false;
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
@@ -26,17 +41,13 @@ async function secondRequestAtClose(server: Server): Promise<{ answers: string[]
   return { answers: received.match(/answer \/(first|second)/g) ?? [], reset };
 }
 
-function answeringServer(): Server {
-  return createServer((request, response) => response.end(`answer ${request.url}`));
-}
-
-describe('readQueuedRequestsBeforeIdleClose', () => {
+describe('gracefulClose', () => {
   let server: Server | undefined;
   afterEach(() => server?.closeAllConnections());
 
   it('answers a request that arrived before the close but was not read yet', async () => {
     server = answeringServer();
-    readQueuedRequestsBeforeIdleClose(server);
+    gracefulClose(server);
     expect(await secondRequestAtClose(server)).toEqual({ answers: ['answer /first', 'answer /second'], reset: false });
   });
 
@@ -47,14 +58,36 @@ describe('readQueuedRequestsBeforeIdleClose', () => {
 
   it('still closes a kept-alive connection that stays idle', async () => {
     server = answeringServer();
-    readQueuedRequestsBeforeIdleClose(server);
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    gracefulClose(server);
+    const socket = await connected(server);
     const answered = new Promise((resolve) => socket.once('data', resolve));
     socket.write('GET /only HTTP/1.1\r\nHost: test\r\n\r\n');
     await answered;
-    const closed = new Promise((resolve) => socket.once('close', resolve));
-    await new Promise((resolve) => server!.close(resolve));
-    await closed;
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    await closing(server);
+    await ended;
+  });
+
+  it('cuts a connection that never sent a request once the grace is over', async () => {
+    server = answeringServer();
+    const { closeWithin } = gracefulClose(server);
+    const silent = await connected(server);
+    const ended = new Promise((resolve) => silent.once('close', resolve));
+    await closeWithin(closing(server), 100);
+    await ended;
+    expect(silent.destroyed).toBe(true);
+  });
+
+  it('returns as soon as the server closes, not at the end of the grace', async () => {
+    server = answeringServer();
+    const { closeWithin } = gracefulClose(server);
+    const socket = await connected(server);
+    const answered = new Promise((resolve) => socket.once('data', resolve));
+    socket.write('GET /only HTTP/1.1\r\nHost: test\r\n\r\n');
+    await answered;
+    // A grace longer than the spec's timeout: only the close itself (the idle connection closed
+    // as idle) can end the wait in time.
+    await closeWithin(closing(server), 60_000);
+    expect(server.listening).toBe(false);
   });
 });
