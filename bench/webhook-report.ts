@@ -74,7 +74,7 @@ export function formatWebhookSuite(suite: WebhookSuite, seconds: number, warmupS
     );
   }
   out.push(
-    `in-memory API server process during the measurements: ${Math.round(suite.apiServerCpu * 100)}% of a core`,
+    `in-memory API server processes during the measurements: ${Math.round(suite.apiServerCpu * 100)}% of a core`,
     ...suite.ratios.map(
       (ratio) =>
         `${ratio.name} / bare: throughput at 50 connections ${ratio.throughput.toFixed(2)}x ` +
