@@ -175,7 +175,7 @@ describe('KubeHttpClient requests', () => {
     for (let call = 0; call < 5; call++) await client.json({ path: '/api' });
     expect(reads).toBe(1);
 
-    user.token = 'rotated'; // a token file reread: the same user object, new credentials
+    (user as { token?: string }).token = 'rotated'; // a token file reread: the same user object, new credentials
     now = 999;
     await client.json({ path: '/api' });
     expect(seen.at(-1)?.headers.authorization).toBeUndefined();
