@@ -4,7 +4,7 @@
  * see changes, not when the API server or scheduler touch bookkeeping fields, so the reports
  * controller can tell a stale report from a current one.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { goJson, goJsonWithout, type GoJsonOmissions } from '@edict/engine';
 
 type Json = Record<string, unknown>;
@@ -28,5 +28,6 @@ export function resourceHash(object: Json | undefined): string {
     ',' +
     goJsonWithout(object, HASHED_CONTENT_OMITS) +
     ']';
-  return createHash('md5').update(text).digest('hex');
+  // The one-shot form: no Hash object per call.
+  return hash('md5', text, 'hex');
 }
