@@ -32,7 +32,8 @@ import { resolveResourcePath, type ResourceRoute } from './route';
 import { FaultInjector } from './faults';
 import { RequestLog } from './request-log';
 import { startWatch, type OpenWatch } from './watch';
-import { printerFor, tableRequest, toTable, type TableRequest } from '../tables/table';
+import { printerFor, requestedRepresentation, toTable, type Representation } from '../tables/table';
+import { checkWatchable, partialList, partialObject } from './partial-metadata';
 
 export interface InMemoryApiServerOptions {
   /** Change events kept for watches resuming from a resourceVersion (older ones get 410). */
@@ -359,10 +360,15 @@ export class InMemoryApiServer {
         return;
       }
       if (method === 'GET') {
-        const table = this.tableFor(type, request, query, context);
+        const representation = this.representationFor(type, request, query, context);
         const result = this.resources.list(type, namespace, listOptions());
-        if (table)
-          send(200, toTable(type, result.items, listMetadata(result), table, { headers: true, now: Date.now() }));
+        if (representation?.as === 'Table') {
+          const table = toTable(type, result.items, listMetadata(result), representation.table, {
+            headers: true,
+            now: Date.now(),
+          });
+          send(200, table);
+        } else if (representation) send(200, partialList(result.items, listMetadata(result), representation));
         else send(200, listBody(type, result));
         return;
       }
@@ -420,11 +426,12 @@ export class InMemoryApiServer {
           this.watch(type, namespace, query, { ...listOptions(), fieldSelector }, request, response, context);
           return;
         }
-        const table = this.tableFor(type, request, query, context);
+        const representation = this.representationFor(type, request, query, context);
         const object = this.resources.get(type, namespace, name);
-        if (!table) return send(200, object);
+        if (!representation) return send(200, object);
+        if (representation.as !== 'Table') return send(200, partialObject(object, representation));
         const metadata = { resourceVersion: String((object.metadata as JsonObject).resourceVersion ?? '') };
-        send(200, toTable(type, [object], metadata, table, { headers: true, now: Date.now() }));
+        send(200, toTable(type, [object], metadata, representation.table, { headers: true, now: Date.now() }));
         return;
       }
       case 'PUT': {
@@ -547,16 +554,16 @@ export class InMemoryApiServer {
     }
   }
 
-  /** The Table the request asks for, if any; columns this server cannot fill become warnings. */
-  private tableFor(
+  /** The Table or metadata-only form the request asks for, if any; Table columns this server cannot fill become warnings. */
+  private representationFor(
     type: ResourceType,
     request: IncomingMessage,
     query: URLSearchParams,
     context: AdmissionRequestContext,
-  ): TableRequest | undefined {
-    const table = tableRequest(request.headers.accept, query);
-    if (table) context.warnings.push(...printerFor(type).problems);
-    return table;
+  ): Representation | undefined {
+    const representation = requestedRepresentation(request.headers.accept, query);
+    if (representation?.as === 'Table') context.warnings.push(...printerFor(type).problems);
+    return representation;
   }
 
   private watch(
@@ -569,7 +576,8 @@ export class InMemoryApiServer {
     context: AdmissionRequestContext,
   ): void {
     const filter = compileFilter(type, options);
-    const table = this.tableFor(type, request, query, context);
+    const representation = this.representationFor(type, request, query, context);
+    if (representation && representation.as !== 'Table') checkWatchable(representation);
     if (context.warnings.length > 0) response.setHeader('Warning', warningHeader(context.warnings));
     const timeout = query.get('timeoutSeconds');
     const watch = startWatch(
@@ -583,7 +591,8 @@ export class InMemoryApiServer {
         allowBookmarks: query.get('allowWatchBookmarks') === 'true',
         timeoutSeconds: timeout === null ? undefined : Number(timeout),
         bookmarkIntervalMs: this.bookmarkIntervalMs,
-        table,
+        ...(representation?.as === 'Table' ? { table: representation.table } : {}),
+        ...(representation && representation.as !== 'Table' ? { partialMetadata: representation } : {}),
       },
       (closed) => this.watches.delete(closed),
     );

@@ -78,7 +78,7 @@ describe('Table responses', () => {
   it('answers plain JSON without a Table in Accept, 406 for conversions it lacks, 400 for a bad includeObject', async () => {
     configMap('one');
     expect((await get(`${CMS}/one`, 'application/json')).body.kind).toBe('ConfigMap');
-    const refused = await get(CMS, 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io');
+    const refused = await get(CMS, 'application/json;as=APIGroupDiscoveryList;v=v2;g=apidiscovery.k8s.io');
     expect(refused.status).toBe(406);
     expect(refused.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable' });
     expect((await get(`${CMS}?includeObject=Everything`)).status).toBe(400);

@@ -11,7 +11,8 @@ import { asVersion } from '../resources/service';
 import { storageKey } from '../resources/event-versions';
 import { expired } from '../status';
 import type { ChangeEvent, ObjectStore } from '../store/object-store';
-import { toTable, type TableRequest } from '../tables/table';
+import { toTable, type PartialMetadataRequest, type TableRequest } from '../tables/table';
+import { partialObject } from './partial-metadata';
 
 export interface WatchRequest {
   readonly type: ResourceType;
@@ -24,6 +25,8 @@ export interface WatchRequest {
   readonly bookmarkIntervalMs: number;
   /** Events carry one-row Tables; the first carries the column definitions, as kube-apiserver sends them. */
   readonly table?: TableRequest;
+  /** Events carry PartialObjectMetadata, bookmarks too (errors stay Status), as kube-apiserver sends them. */
+  readonly partialMetadata?: PartialMetadataRequest;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -54,6 +57,7 @@ export function startWatch(
   };
   // Bookmarks and errors stay as they are: a client reads only their resourceVersion or Status.
   const encode = (eventType: WatchEventType, object: JsonObject): JsonObject => {
+    if (request.partialMetadata && eventType !== 'ERROR') return partialObject(object, request.partialMetadata);
     if (!request.table || eventType === 'BOOKMARK' || eventType === 'ERROR') return object;
     const metadata = { resourceVersion: String((object.metadata as JsonObject).resourceVersion ?? '') };
     const table = toTable(type, [object], metadata, request.table, { headers, now: Date.now() });

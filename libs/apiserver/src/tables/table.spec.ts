@@ -4,7 +4,7 @@ import { BUILTIN_TYPES } from '../registry/builtin-types';
 import { typesFromCrd } from '../registry/crd';
 import type { ResourceType } from '../registry/resource-type';
 import { ApiError } from '../status';
-import { printerFor, tableRequest, toTable } from './table';
+import { printerFor, requestedRepresentation, tableRequest, toTable } from './table';
 
 const KUBECTL_ACCEPT =
   'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
@@ -33,11 +33,18 @@ describe('tableRequest', () => {
   });
 
   it('skips conversions it lacks for the next range, and answers 406 when none is left', () => {
+    const discovery = 'application/json;as=APIGroupDiscoveryList;v=v2;g=apidiscovery.k8s.io';
+    expect(tableRequest(`${discovery},application/json`, none)).toBeUndefined();
+    expect(tableRequest(`${discovery},${KUBECTL_ACCEPT}`, none)?.apiVersion).toBe('meta.k8s.io/v1');
+    // PartialObjectMetadata is served: asked for first, it wins over the Table.
     const partial = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io';
-    expect(tableRequest(`${partial},application/json`, none)).toBeUndefined();
-    expect(tableRequest(`${partial},${KUBECTL_ACCEPT}`, none)?.apiVersion).toBe('meta.k8s.io/v1');
+    expect(tableRequest(`${partial},${KUBECTL_ACCEPT}`, none)).toBeUndefined();
+    expect(requestedRepresentation(`${partial},${KUBECTL_ACCEPT}`, none)).toEqual({
+      as: 'PartialObjectMetadataList',
+      apiVersion: 'meta.k8s.io/v1',
+    });
     const refused = () =>
-      tableRequest(`${partial},application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io`, none);
+      tableRequest(`${discovery},application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io`, none);
     expect(refused).toThrow(ApiError);
     expect(refused).toThrow(/none of the requested media types can be served/);
     expect(() => tableRequest('application/json;as=Table;v=v2;g=meta.k8s.io', none)).toThrow(

@@ -21,12 +21,37 @@ const TABLE_VERSIONS = ['v1', 'v1beta1'];
 const INCLUDE_OBJECT: readonly string[] = ['None', 'Metadata', 'Object'];
 
 /**
- * The Table a request asks for, or `undefined` for the plain object. The Accept header's media
- * ranges are tried by preference (`q`, then order): the first that is a Table this server serves,
- * or a plain type, decides. A header that names only conversions this server lacks (other `as=`
- * targets, Tables in other encodings) answers 406, as kube-apiserver does.
+ * The Table a request asks for, or `undefined` for the plain object (or a PartialObjectMetadata
+ * form, see `requestedRepresentation`).
  */
 export function tableRequest(accept: string | undefined, query: URLSearchParams): TableRequest | undefined {
+  const representation = requestedRepresentation(accept, query);
+  return representation?.as === 'Table' ? representation.table : undefined;
+}
+
+/** `PartialObjectMetadata` (an object, or each watch event's) or `PartialObjectMetadataList` (a list). */
+export interface PartialMetadataRequest {
+  readonly as: 'PartialObjectMetadata' | 'PartialObjectMetadataList';
+  /** `meta.k8s.io/v1` or `meta.k8s.io/v1beta1`, as asked for. */
+  readonly apiVersion: string;
+}
+
+export type Representation = { readonly as: 'Table'; readonly table: TableRequest } | PartialMetadataRequest;
+
+const META_VERSIONS = ['v1', 'v1beta1'];
+const PARTIAL_TARGETS: readonly string[] = ['PartialObjectMetadata', 'PartialObjectMetadataList'];
+
+/**
+ * The representation a request asks for, or `undefined` for the plain object. The Accept header's
+ * media ranges are tried by preference (`q`, then order): the first that is a conversion this
+ * server serves (a Table, PartialObjectMetadata or its List, in JSON), or a plain type, decides. A
+ * header that names only conversions this server lacks (other `as=` targets, other encodings)
+ * answers 406, as kube-apiserver does.
+ */
+export function requestedRepresentation(
+  accept: string | undefined,
+  query: URLSearchParams,
+): Representation | undefined {
   if (!accept) return undefined;
   const ranges = accept
     .split(',')
@@ -38,17 +63,17 @@ export function tableRequest(accept: string | undefined, query: URLSearchParams)
     const target = range.params.get('as');
     if (target === undefined) return undefined;
     const json = range.mediaType === 'application/json' || range.mediaType === '*/*';
-    if (
-      json &&
-      target === 'Table' &&
-      range.params.get('g') === 'meta.k8s.io' &&
-      TABLE_VERSIONS.includes(range.params.get('v') ?? '')
-    ) {
-      return { apiVersion: `meta.k8s.io/${range.params.get('v')!}`, includeObject: includeObjectOf(query) };
+    const version = range.params.get('v') ?? '';
+    if (!json || range.params.get('g') !== 'meta.k8s.io' || !META_VERSIONS.includes(version)) continue;
+    if (target === 'Table' && TABLE_VERSIONS.includes(version)) {
+      return { as: 'Table', table: { apiVersion: `meta.k8s.io/${version}`, includeObject: includeObjectOf(query) } };
+    }
+    if (PARTIAL_TARGETS.includes(target)) {
+      return { as: target as PartialMetadataRequest['as'], apiVersion: `meta.k8s.io/${version}` };
     }
   }
   throw notAcceptable(
-    `none of the requested media types can be served: ${accept.slice(0, 200)} (served: application/json, as=Table;v=v1;g=meta.k8s.io or v1beta1)`,
+    `none of the requested media types can be served: ${accept.slice(0, 200)} (served: application/json, as=Table, PartialObjectMetadata or PartialObjectMetadataList;g=meta.k8s.io;v=v1 or v1beta1)`,
   );
 }
 

@@ -24,6 +24,8 @@ export interface KubeHttpRequest {
   readonly query?: Readonly<Record<string, QueryValue>>;
   readonly body?: unknown;
   readonly contentType?: string;
+  /** The Accept header (default `application/json`), e.g. to ask for PartialObjectMetadata. */
+  readonly accept?: string;
   /** Deadline for the answer's headers (default 60 s); 0 disables it. */
   readonly timeoutMs?: number;
   /** Aborts the request (it then rejects with the signal's reason). */
@@ -62,6 +64,63 @@ export class KubeResponseTooLargeError extends Error {
   }
 }
 
+/** How long the kubeconfig's connection settings (server, TLS, credentials) are reused. */
+const CONNECTION_REUSE_MS = 1000;
+
+/** The kubeconfig's settings as one request needs them; see `KubeHttpClient.connection`. */
+interface Connection {
+  readonly cluster: unknown;
+  readonly user: unknown;
+  readonly expiresAt: number;
+  /** The server URL without trailing slashes. */
+  readonly server: string;
+  /** Through client-node's proxy agent: its options are passed whole, with a parsed URL. */
+  readonly proxied: boolean;
+  readonly options: RequestOptions;
+  /** Headers from the kubeconfig (Authorization, Impersonate-User). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly send: typeof httpRequest;
+  /** Host, port, agent and basic auth of every request that goes straight to the server. */
+  readonly target: RequestOptions;
+  /** The server URL's path ('' for none), before every request path. */
+  readonly basePath: string;
+}
+
+/** Characters a URL path keeps as they are: a path made only of them needs no parsing. */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
+/** The request's path and query string, as `new URL` would give them, parsed only when it must. */
+function targetPath(connection: Connection, req: KubeHttpRequest): string {
+  const path = connection.basePath + req.path;
+  const query = queryString(req.query);
+  if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) return query === '' ? path : path + '?' + query;
+  const url = requestUrl(connection.server, req);
+  return url.pathname + url.search;
+}
+
+function queryString(query: KubeHttpRequest['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const key in query) {
+    const value = query[key];
+    if (value !== undefined) params.set(key, String(value));
+  }
+  return params.toString();
+}
+
+function requestUrl(server: string, req: KubeHttpRequest): URL {
+  const url = new URL(server + req.path);
+  for (const [key, value] of Object.entries(req.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  return url;
+}
+
+function urlAuth(url: URL): string {
+  return `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+}
+
 /** Different TLS settings at once are rare (a rotated client certificate); keep a few agents. */
 const MAX_AGENTS = 4;
 
@@ -71,8 +130,15 @@ export class KubeHttpClient {
    * would open a new connection (and TLS handshake) per request.
    */
   private readonly agents = new Map<string, HttpAgent>();
+  private cachedConnection: Connection | undefined;
+  private readonly now: () => number;
 
-  constructor(readonly config: KubeConfig) {}
+  constructor(
+    readonly config: KubeConfig,
+    options: { now?: () => number } = {},
+  ) {
+    this.now = options.now ?? Date.now;
+  }
 
   /** The current cluster's server URL. */
   get server(): string {
@@ -206,36 +272,27 @@ export class KubeHttpClient {
     req: KubeHttpRequest,
     timeoutMs: number,
   ): Promise<{ request: ClientRequest; response: IncomingMessage }> {
-    const url = new URL(this.server + req.path);
-    for (const [key, value] of Object.entries(req.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
-    }
-    const options: RequestOptions & Record<string, unknown> = { headers: {} };
-    await this.config.applyToHTTPSOptions(options);
-    const headers = { ...(options.headers as Record<string, string>), Accept: 'application/json' } as Record<
-      string,
-      string
-    >;
+    const connection = await this.connection();
+    const headers: Record<string, string> = { ...connection.headers, Accept: req.accept ?? 'application/json' };
     let payload: string | undefined;
     if (req.body !== undefined) {
       payload = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
       headers['Content-Type'] = req.contentType ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const agent = this.agentFor(url.protocol, options);
+    const method = req.method ?? 'GET';
     return new Promise((resolve, reject) => {
-      const request = send(url, { ...options, agent, method: req.method ?? 'GET', headers }, (response) => {
+      const onResponse = (response: IncomingMessage): void => {
         clearTimeout(timer);
         resolve({ request, response });
-      });
+      };
+      const request = connection.proxied
+        ? connection.send(requestUrl(connection.server, req), { ...connection.options, method, headers }, onResponse)
+        : connection.send({ ...connection.target, path: targetPath(connection, req), method, headers }, onResponse);
       const timer =
         timeoutMs > 0
           ? setTimeout(
-              () =>
-                request.destroy(
-                  new KubeTimeoutError(`${req.method ?? 'GET'} ${req.path}: no answer in ${timeoutMs} ms`),
-                ),
+              () => request.destroy(new KubeTimeoutError(`${method} ${req.path}: no answer in ${timeoutMs} ms`)),
               timeoutMs,
             )
           : undefined;
@@ -251,6 +308,47 @@ export class KubeHttpClient {
       });
       request.end(payload);
     });
+  }
+
+  /**
+   * Where and how to send, from the kubeconfig: client-node's `applyToHTTPSOptions` decodes (or
+   * reads from files) the CA and client certificate and builds an agent on every call, so its
+   * result is kept for a second, and at once replaced when the current cluster or user changes.
+   * Credentials that rotate (token files, exec plugins, certificate files) are thus read at most
+   * a second late; client-node's own token file reader rereads only every minute.
+   */
+  private async connection(): Promise<Connection> {
+    const cluster = this.config.getCurrentCluster();
+    const user = this.config.getCurrentUser();
+    const cached = this.cachedConnection;
+    if (cached && cached.cluster === cluster && cached.user === user && this.now() < cached.expiresAt) return cached;
+    const server = this.server;
+    const options: RequestOptions & Record<string, unknown> = { headers: {} };
+    await this.config.applyToHTTPSOptions(options);
+    const url = new URL(server);
+    const proxied = Boolean(cluster?.proxyUrl);
+    const agent = this.agentFor(url.protocol, options);
+    const connection: Connection = {
+      cluster,
+      user,
+      expiresAt: this.now() + CONNECTION_REUSE_MS,
+      server,
+      proxied,
+      options: { ...options, agent },
+      headers: { ...(options.headers as Record<string, string>) },
+      send: url.protocol === 'https:' ? httpsRequest : httpRequest,
+      // The agent holds the TLS settings (createSocket merges its options into each connection's).
+      target: {
+        protocol: url.protocol,
+        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+        port: url.port,
+        agent,
+        ...(options.auth ? { auth: options.auth } : url.username ? { auth: urlAuth(url) } : {}),
+      },
+      basePath: url.pathname === '/' ? '' : url.pathname,
+    };
+    this.cachedConnection = connection;
+    return connection;
   }
 
   /** A shared keep-alive agent for these TLS settings; client-node's own when a proxy is configured. */

@@ -140,4 +140,43 @@ describe('KubeResources against the in-memory API server', () => {
     });
     expect((lease.spec as { acquireTime: string }).acquireTime).toBe('2026-01-01T00:00:00.123000Z');
   });
+
+  it('lists and watches metadata only when asked: PartialObjectMetadata, across pages', async () => {
+    await resources.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'partial' } });
+    for (const name of ['m1', 'm2', 'm3']) {
+      await resources.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name, namespace: 'partial', labels: { set: 'm' } },
+        data: { big: 'x'.repeat(1000) },
+      });
+    }
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'partial' };
+    const page = await resources.list(ref, { metadataOnly: true, limit: 2, labelSelector: 'set=m' });
+    expect(page.items.map((item) => [item.kind, item.apiVersion, item.metadata?.name, 'data' in item])).toEqual([
+      ['PartialObjectMetadata', 'meta.k8s.io/v1', 'm1', false],
+      ['PartialObjectMetadata', 'meta.k8s.io/v1', 'm2', false],
+      ['PartialObjectMetadata', 'meta.k8s.io/v1', 'm3', false],
+    ]);
+    expect(page.items[0]?.metadata?.labels).toEqual({ set: 'm' });
+
+    const events: { type: string; object: { kind?: string; data?: unknown; metadata?: { name?: string } } }[] = [];
+    const stream = await resources.watch(
+      ref,
+      { resourceVersion: page.resourceVersion, metadataOnly: true, timeoutSeconds: 5 },
+      (event) => events.push(event),
+    );
+    await resources.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'm4', namespace: 'partial' },
+      data: { a: 'b' },
+    });
+    const deadline = Date.now() + 5000;
+    while (events.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    stream.abort();
+    expect(
+      events.map((event) => [event.type, event.object.kind, event.object.metadata?.name, event.object.data]),
+    ).toEqual([['ADDED', 'PartialObjectMetadata', 'm4', undefined]]);
+  });
 });

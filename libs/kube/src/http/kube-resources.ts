@@ -50,7 +50,17 @@ export interface ListQuery {
   readonly continue?: string;
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
+  /**
+   * Ask for PartialObjectMetadataList (items with only apiVersion, kind PartialObjectMetadata and
+   * metadata), as client-go's metadata client does; a server without it answers the full list.
+   */
+  readonly metadataOnly?: boolean;
 }
+
+/** client-go's metadata client's Accept headers (JSON forms), the plain type as the fallback. */
+export const PARTIAL_METADATA_LIST_ACCEPT =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+export const PARTIAL_METADATA_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 export interface WatchQuery {
   readonly labelSelector?: string;
@@ -65,6 +75,8 @@ export interface WatchQuery {
   readonly idleTimeoutMs?: number;
   /** Aborts the watch while it connects (afterwards, use the returned stream's `abort`). */
   readonly signal?: AbortSignal;
+  /** Events carry PartialObjectMetadata (see `ListQuery.metadataOnly`). */
+  readonly metadataOnly?: boolean;
 }
 
 export interface RawWatchEvent<T> {
@@ -145,6 +157,7 @@ export class KubeResources {
       },
       timeoutMs: query.timeoutMs,
       signal: query.signal,
+      ...(query.metadataOnly ? { accept: PARTIAL_METADATA_LIST_ACCEPT } : {}),
     });
     const items = (body.items ?? []).map((item) => withTypeMeta(item, ref));
     return {
@@ -267,6 +280,7 @@ export class KubeResources {
         },
         timeoutMs: query.connectTimeoutMs,
         idleTimeoutMs: query.idleTimeoutMs,
+        ...(query.metadataOnly ? { accept: PARTIAL_METADATA_ACCEPT } : {}),
       },
       (line) => {
         const event = JSON.parse(line) as RawWatchEvent<T>;

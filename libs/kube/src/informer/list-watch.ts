@@ -26,6 +26,8 @@ export interface ResourceListWatchOptions extends ResourceRef {
   /** A watch with no data for this long is dropped (default: its timeout plus 30 s). */
   readonly watchIdleTimeoutMs?: number;
   readonly random?: () => number;
+  /** Lists and watches PartialObjectMetadata (see `ListQuery.metadataOnly`). */
+  readonly metadataOnly?: boolean;
 }
 
 export function resourceListWatch<T extends KubeObject>(
@@ -42,6 +44,7 @@ export function resourceListWatch<T extends KubeObject>(
         fieldSelector: options.fieldSelector,
         limit: options.pageSize ?? 500,
         timeoutMs: options.listTimeoutMs ?? 60_000,
+        metadataOnly: options.metadataOnly,
       }),
     watch: (resourceVersion, onEvent, signal) => {
       const base = options.watchTimeoutSeconds ?? 300;
@@ -57,6 +60,7 @@ export function resourceListWatch<T extends KubeObject>(
           timeoutSeconds,
           connectTimeoutMs: options.watchConnectTimeoutMs ?? 30_000,
           idleTimeoutMs: options.watchIdleTimeoutMs ?? timeoutSeconds * 1000 + 30_000,
+          metadataOnly: options.metadataOnly,
         },
         onEvent,
       );

@@ -3,7 +3,8 @@
  * `admission`, for `--maxAdmissionReports`) or its ephemeral reports counter (every source, for
  * `--maxBackgroundReports`), which watch the reports' metadata. Two informers over
  * EphemeralReports and ClusterEphemeralReports keeping only names and uids, so ten thousand
- * reports cost little memory.
+ * reports cost little memory. They ask the API server for PartialObjectMetadata, so that the
+ * admission controller's own report writes come back as metadata, not whole reports to parse.
  */
 import { Informer, metadataOnly, resourceListWatch, type KubeObject, type KubeResources } from '@edict/kube';
 import {
@@ -41,6 +42,7 @@ export class InformerReportCounter implements ReportCounter {
             resourceListWatch<KubeObject>(resources, {
               apiVersion: REPORTS_API_VERSION,
               kind,
+              metadataOnly: true,
               ...(options.source ? { labelSelector: `${LABEL_SOURCE}=${options.source}` } : {}),
               ...(options.watchTimeoutSeconds ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
             }),

@@ -4,23 +4,30 @@
  * see changes, not when the API server or scheduler touch bookkeeping fields, so the reports
  * controller can tell a stale report from a current one.
  */
-import { createHash } from 'node:crypto';
-import { goJson, setOwn } from '@edict/engine';
+import { hash } from 'node:crypto';
+import { goJson, goJsonWithout, type GoJsonOmissions } from '@edict/engine';
 
 type Json = Record<string, unknown>;
 
+const HASHED_CONTENT_OMITS: GoJsonOmissions = new Map<string, GoJsonOmissions | true>([
+  ['metadata', true],
+  ['status', true],
+  ['scale', true],
+  ['spec', new Map([['nodeName', true]])],
+]);
+
+/** The Go JSON of `[labels, annotations, content]`, written from the object itself: it runs on every admitted object. */
 export function resourceHash(object: Json | undefined): string {
   if (!object) return '';
   const metadata = (object.metadata ?? {}) as Json;
-  const rest: Json = {};
-  for (const [key, value] of Object.entries(object)) {
-    if (key !== 'metadata' && key !== 'status' && key !== 'scale') setOwn(rest, key, value);
-  }
-  const spec = rest.spec;
-  if (spec && typeof spec === 'object' && !Array.isArray(spec) && 'nodeName' in spec) {
-    const { nodeName: _dropped, ...others } = spec as Json;
-    rest.spec = others;
-  }
-  const input = [metadata.labels ?? null, metadata.annotations ?? null, rest];
-  return createHash('md5').update(goJson(input)).digest('hex');
+  const text =
+    '[' +
+    goJson(metadata.labels ?? null) +
+    ',' +
+    goJson(metadata.annotations ?? null) +
+    ',' +
+    goJsonWithout(object, HASHED_CONTENT_OMITS) +
+    ']';
+  // The one-shot form: no Hash object per call.
+  return hash('md5', text, 'hex');
 }
