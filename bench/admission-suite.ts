@@ -66,6 +66,26 @@ async function validatePipeline(engine: Engine, policies: readonly CompiledPolic
   return rules;
 }
 
+/**
+ * `EDICT_BENCH_PROFILE_VALIDATE=<seconds>`: runs only the compiled validate pipeline for that long,
+ * then exits, so that a `node --cpu-prof` run profiles it alone.
+ */
+async function profileValidate(
+  engine: Engine,
+  policies: readonly CompiledPolicy[],
+  text: string,
+  seconds: number,
+): Promise<never> {
+  const end = performance.now() + seconds * 1000;
+  let runs = 0;
+  while (performance.now() < end) {
+    await validatePipeline(engine, policies, text);
+    runs++;
+  }
+  console.log(`validate pipeline (compiled) profiled: ${runs} runs in ${seconds} s`);
+  process.exit(0);
+}
+
 export interface AdmissionSuite {
   baseline: Measurement;
   /** JSON.parse, validate compiled, validate interpreted, mutate. */
@@ -90,6 +110,8 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
   const mutators = loadPolicyFile(engine, join(FIXTURES, 'mutate-policies.yaml'));
   const text = reviewText();
   const validateRules = await validatePipeline(engine, pss, text);
+  const profileSeconds = Number(process.env.EDICT_BENCH_PROFILE_VALIDATE ?? 0);
+  if (profileSeconds > 0) await profileValidate(engine, pss, text, profileSeconds);
   const patchOperations = await mutatePipeline(engine, mutators, text);
 
   const baseline = await measure('JSON.parse(review)', () => JSON.parse(text));

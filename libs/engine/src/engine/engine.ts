@@ -150,10 +150,12 @@ export class Engine {
   ): MaybePromise<RuleResponse[]> {
     if (!response) return [];
     const { rule, resource, request } = run;
-    response.failureAction = failureActionFor(compiled.policy, rule, {
-      namespace: resource.metadata?.namespace,
-      namespaceLabels: request.namespaceLabels,
-    });
+    response.failureAction =
+      compiled.failureActions.rules.get(rule) ??
+      failureActionFor(compiled.policy, rule, {
+        namespace: resource.metadata?.namespace,
+        namespaceLabels: request.namespaceLabels,
+      });
     if (response.status === 'pass' || !mayAllowExistingViolation(run, response)) return [response];
     return this.violatedBefore(compiled, run, response, options).then((before) => {
       if (!before) return [response];
@@ -483,9 +485,11 @@ export function emptyPolicyResponse(compiled: CompiledPolicy, request: ResourceR
       namespace: resource?.metadata?.namespace,
     },
     rules: [],
-    validationFailureAction: policyFailureAction(policy, {
-      namespace: resource?.metadata?.namespace,
-      namespaceLabels: request.namespaceLabels,
-    }),
+    validationFailureAction:
+      compiled.failureActions.policy ??
+      policyFailureAction(policy, {
+        namespace: resource?.metadata?.namespace,
+        namespaceLabels: request.namespaceLabels,
+      }),
   };
 }

@@ -4,7 +4,7 @@ import type { ResourceRequest } from '../core/types';
 import { compileJmesPath, type JmesPathQuery } from '../jmespath';
 import { mergeObjects, nest, splitVariableName } from './context-data';
 import { ContextQueryError, errorText } from './errors';
-import { populateFromRequest } from './request-context';
+import { admissionDocument, populateFromRequest } from './request-context';
 
 /** Loads a context entry into the context when a query first mentions it. */
 export type DeferredLoad = (ctx: EvaluationContext) => void;
@@ -79,6 +79,12 @@ export class EvaluationContext {
   }
 
   static forRequest(request: ResourceRequest): EvaluationContext {
+    if (request.admissionRequest) {
+      const { document, operation } = admissionDocument(request, request.admissionRequest);
+      const ctx = new EvaluationContext(document);
+      ctx.operationValue = operation;
+      return ctx;
+    }
     const ctx = new EvaluationContext();
     populateFromRequest(ctx, request);
     return ctx;
@@ -111,13 +117,15 @@ export class EvaluationContext {
 
   /** Sets `element`, `elementIndex` and their `<nesting>`-suffixed twins, replacing previous ones. */
   addElement(element: JsonValue, index: number, nesting: number): void {
-    const data: JsonObject = {
-      element,
-      [`element${nesting}`]: element,
-      elementIndex: index,
-      [`elementIndex${nesting}`]: index,
-    };
-    this.root = mergeObjects(this.root, data, true);
+    // What mergeObjects(root, { element, elementN, elementIndex, elementIndexN }, true) gives, without
+    // building the computed-key object (slow in V8) per foreach element.
+    const names = elementNames(nesting);
+    const root: JsonObject = { ...this.root };
+    root['element'] = element;
+    root[names.element] = element;
+    root['elementIndex'] = index;
+    root[names.elementIndex] = index;
+    this.root = root;
   }
 
   /** The resource a mutate-existing rule is working on, as `target` (enables `{{@}}` on it). */
@@ -257,6 +265,16 @@ export class EvaluationContext {
       }
     }
   }
+}
+
+/** `element<N>` and `elementIndex<N>` for the usual nesting depths, built once. */
+const ELEMENT_NAMES = Array.from({ length: 8 }, (_, nesting) => ({
+  element: `element${nesting}`,
+  elementIndex: `elementIndex${nesting}`,
+}));
+
+function elementNames(nesting: number): { element: string; elementIndex: string } {
+  return ELEMENT_NAMES[nesting] ?? { element: `element${nesting}`, elementIndex: `elementIndex${nesting}` };
 }
 
 /** The `loaded` flags of a context without deferred loaders (most rules have none). */
