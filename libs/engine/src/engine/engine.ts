@@ -306,6 +306,9 @@ export class Engine {
       } catch (error) {
         base = { ctx, sizes, error };
       }
+      // Every policy's rules read this same document first: they share their query results. The
+      // interpreter, the reference, answers every query itself.
+      if (this.compiledPolicies) ctx.shareQueryResults();
       requestContexts.set(request, base);
     }
     const ctx = base.ctx.fork(new EvaluationBudget(this.limits(), options.deadline, base.sizes));

@@ -25,6 +25,23 @@ interface LoadFailure {
   readonly reason: string;
 }
 
+/**
+ * Query results against one document, shared by the contexts forked from the one that started it:
+ * a request's context is forked for every policy, and their rules ask the same questions of it
+ * (`request.operation`, the Pod's container list). Documents are never mutated, so a query that
+ * depends on the data alone gives the same result on the same document; results are kept only
+ * under the size limits they were checked against.
+ */
+interface SharedResults {
+  readonly root: JsonObject;
+  /** The result size limit the kept results were checked against (set by the first search). */
+  maxResultSize: number | undefined;
+  readonly results: Map<JmesPathQuery, JsonValue>;
+}
+
+/** Past this many distinct queries on one document, further results are not kept. */
+const MAX_SHARED_RESULTS = 256;
+
 interface Snapshot {
   readonly root: JsonObject;
   readonly entriesSize: number;
@@ -53,6 +70,7 @@ export class EvaluationContext {
   /** While a deferred loader runs, only loaders registered before it may load (no cycles). */
   private loadingLimit = -1;
   private operationValue: string | undefined;
+  private shared: SharedResults | undefined;
 
   constructor(
     document: JsonObject = {},
@@ -75,7 +93,16 @@ export class EvaluationContext {
   fork(budget: EvaluationBudget = this.budget): EvaluationContext {
     const copy = new EvaluationContext(this.root, budget);
     copy.operationValue = this.operationValue;
+    copy.shared = this.shared;
     return copy;
+  }
+
+  /**
+   * From now on, results of queries against the current document are kept and shared with the
+   * forks of this context (see `SharedResults`). For a request's context, forked per policy.
+   */
+  shareQueryResults(): void {
+    this.shared = { root: this.root, maxResultSize: undefined, results: new Map() };
   }
 
   static forRequest(request: ResourceRequest): EvaluationContext {
@@ -175,8 +202,15 @@ export class EvaluationContext {
   }
 
   private searchLoaded(compiled: JmesPathQuery): JsonValue {
+    const shared = this.sharedResultsFor(compiled);
+    if (shared) {
+      const known = shared.get(compiled);
+      if (known !== undefined || shared.has(compiled)) return known as JsonValue;
+    }
     try {
-      return compiled.search(this.root, this.budget);
+      const result = compiled.search(this.root, this.budget);
+      if (shared && shared.size < MAX_SHARED_RESULTS) shared.set(compiled, result);
+      return result;
     } catch (error) {
       if (isBudgetError(error)) throw error;
       const expression = compiled.expression;
@@ -184,6 +218,15 @@ export class EvaluationContext {
       const cause = failure ? `; context entry ${failure.name} could not be loaded: ${failure.reason}` : '';
       throw new ContextQueryError(`JMESPath query failed: ${errorText(error)}${cause}`, isNotFound(error));
     }
+  }
+
+  /** The shared results that hold for this query on the current document under this budget's result limit. */
+  private sharedResultsFor(compiled: JmesPathQuery): Map<JmesPathQuery, JsonValue> | undefined {
+    const shared = this.shared;
+    if (!shared || shared.root !== this.root || !compiled.dataOnly) return undefined;
+    const limit = this.budget.limits.maxResultSize;
+    if (shared.maxResultSize === undefined) shared.maxResultSize = limit;
+    return shared.maxResultSize === limit ? shared.results : undefined;
   }
 
   /** The current document (read-only). */
