@@ -92,7 +92,9 @@ export function fixedFailureActions(policy: Policy, rules: readonly Rule[]): Fix
     const action = unlessMalformed(() => failureActionFor(policy, rule, anywhere));
     if (action) fixedRules.set(rule, action);
   }
-  const everyRuleFixed = (policy.spec.rules ?? []).every((rule) => !hasOverrides(rule.validate?.failureActionOverrides));
+  const everyRuleFixed = (policy.spec.rules ?? []).every(
+    (rule) => !hasOverrides(rule.validate?.failureActionOverrides),
+  );
   return {
     policy: policyFixed && everyRuleFixed ? unlessMalformed(() => policyFailureAction(policy, anywhere)) : undefined,
     rules: fixedRules,
