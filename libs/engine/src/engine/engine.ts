@@ -6,7 +6,7 @@ import {
   type EvaluationLimits,
   type SizeMemo,
 } from '../budget';
-import type { JsonObject, JsonValue, KubeObject } from '../json';
+import type { JsonValue, KubeObject } from '../json';
 import { extractImages, imagesAsJson } from '../images';
 import { matchingExceptions, exceptionsForRule, exceptionKey } from '../exceptions';
 import { loadContextEntries } from '../context-entries';
@@ -114,24 +114,14 @@ export class Engine {
   }
 
   /** Runs the policy's validate rules against one request, as Kyverno's engine Validate does. */
-  validate(
+  async validate(
     compiled: CompiledPolicy,
     request: ResourceRequest,
     options: EvaluationOptions = {},
   ): Promise<PolicyResponse> {
-    try {
-      const response = this.process(
-        compiled,
-        compiled.validateRules,
-        'Validation',
-        request,
-        options,
-        (run, exceptions) => this.validateRule(compiled, run, exceptions, options),
-      );
-      return response instanceof Promise ? response : Promise.resolve(response);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return this.process(compiled, compiled.validateRules, 'Validation', request, options, (run, exceptions) =>
+      this.validateRule(compiled, run, exceptions, options),
+    );
   }
 
   private validateRule(
@@ -254,9 +244,8 @@ export class Engine {
    * The rule loop every rule type shares: match, the rule's context and preconditions, the
    * exceptions that apply, then the type's handler. `current` gives the resource each rule sees
    * when it changes as the rules go (mutation); otherwise every rule sees the request's.
-   * Synchronous until a rule waits: a policy whose rules all answer at once costs no promise.
    */
-  private process(
+  private async process(
     compiled: CompiledPolicy,
     rules: readonly Rule[],
     type: RuleType,
@@ -264,38 +253,18 @@ export class Engine {
     options: EvaluationOptions,
     handle: RuleHandler,
     current?: () => KubeObject | undefined,
-  ): MaybePromise<PolicyResponse> {
+  ): Promise<PolicyResponse> {
     const trigger = request.resource ?? request.oldResource;
     const response = emptyPolicyResponse(compiled, request);
     if (!trigger || !appliesToNamespace(compiled, request)) return response;
-    const { ctx, error } = this.createContext(request, trigger, options);
-    const loop: RuleLoop = {
-      compiled,
-      rules,
-      type,
-      request,
-      options,
-      handle,
-      current,
-      trigger,
-      response,
-      ctx,
-      error,
-      applyOne: compiled.policy.spec.applyRules === 'One',
-      matchRequest: toMatchRequest(request, trigger),
-    };
-    return this.rulesFrom(loop, 0);
-  }
 
-  /** The loop's rules from `start` on; resumes here after a rule that waited. */
-  private rulesFrom(loop: RuleLoop, start: number): MaybePromise<PolicyResponse> {
-    const { compiled, rules, type, request, options, handle, current, trigger, ctx, error } = loop;
-    for (let index = start; index < rules.length; index++) {
-      const rule = rules[index]!;
+    const { ctx, error } = this.createContext(request, trigger, options);
+    const applyOne = compiled.policy.spec.applyRules === 'One';
+    let matchRequest = toMatchRequest(request, trigger);
+    for (const rule of rules) {
       ctx.budget.checkDeadline();
       const resource = (current && current()) ?? trigger;
-      if (loop.matchRequest.resource !== resource) loop.matchRequest = toMatchRequest(request, resource);
-      const matchRequest = loop.matchRequest;
+      if (matchRequest.resource !== resource) matchRequest = toMatchRequest(request, resource);
       const matches = compiled.programs.get(rule)?.matches;
       const matched = matches
         ? matches(matchRequest, compiled.namespace)
@@ -304,24 +273,15 @@ export class Engine {
       const pending = error
         ? [ruleError(rule, type, 'failed to build the policy context', error)]
         : this.runBoundedRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle);
-      if (pending instanceof Promise) {
-        return pending.then((results) =>
-          this.ruleDone(loop, resource, results) ? loop.response : this.rulesFrom(loop, index + 1),
-        );
-      }
-      if (this.ruleDone(loop, resource, pending)) break;
+      const results = pending instanceof Promise ? await pending : pending;
+      // The rule's context is gone, but the resource it left stays: later rules' variables and
+      // preconditions read the patched `request.object`, as in Kyverno.
+      const after = current?.();
+      if (after && after !== resource) ctx.replace('request.object', after);
+      for (const result of results) response.rules.push(result);
+      if (applyOne && results.some((result) => result.status === 'pass' || result.status === 'fail')) break;
     }
-    return loop.response;
-  }
-
-  /** Records a rule's results; true when the loop ends here (`applyRules: One`). */
-  private ruleDone(loop: RuleLoop, resource: KubeObject, results: readonly RuleResponse[]): boolean {
-    // The rule's context is gone, but the resource it left stays: later rules' variables and
-    // preconditions read the patched `request.object`, as in Kyverno.
-    const after = loop.current?.();
-    if (after && after !== resource) loop.ctx.replace('request.object', after);
-    for (const result of results) loop.response.rules.push(result);
-    return loop.applyOne && results.some((result) => result.status === 'pass' || result.status === 'fail');
+    return response;
   }
 
   /**
@@ -337,17 +297,15 @@ export class Engine {
   ): { ctx: EvaluationContext; error?: unknown } {
     let base = requestContexts.get(request);
     if (!base) {
-      let images: JsonObject | undefined;
-      let error: unknown;
-      try {
-        const found = imagesAsJson(extractImages(resource));
-        if (Object.keys(found).length > 0) images = found;
-      } catch (failure) {
-        error = failure;
-      }
-      const ctx = EvaluationContext.forRequest(request, images);
+      const ctx = EvaluationContext.forRequest(request);
       const sizes = new Map<object, number>();
-      base = error === undefined ? { ctx, sizes } : { ctx, sizes, error };
+      try {
+        const images = imagesAsJson(extractImages(resource));
+        if (Object.keys(images).length > 0) ctx.add('images', images);
+        base = { ctx, sizes };
+      } catch (error) {
+        base = { ctx, sizes, error };
+      }
       // Every policy's rules read this same document first: they share their query results. The
       // interpreter, the reference, answers every query itself.
       if (this.compiledPolicies) ctx.shareQueryResults();
@@ -461,24 +419,6 @@ export class Engine {
     };
     return handle(run, exceptions);
   }
-}
-
-/** One policy's pass over its rules (see `Engine.process`). */
-interface RuleLoop {
-  readonly compiled: CompiledPolicy;
-  readonly rules: readonly Rule[];
-  readonly type: RuleType;
-  readonly request: ResourceRequest;
-  readonly options: EvaluationOptions;
-  readonly handle: RuleHandler;
-  readonly current: (() => KubeObject | undefined) | undefined;
-  readonly trigger: KubeObject;
-  readonly response: PolicyResponse;
-  readonly ctx: EvaluationContext;
-  readonly error: unknown;
-  readonly applyOne: boolean;
-  /** What the matchers read, rebuilt when the resource changes (mutation). */
-  matchRequest: MatchRequest;
 }
 
 /** A rule that threw: an error response, unless the evaluation's deadline passed (that ends it all). */

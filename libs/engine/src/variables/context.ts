@@ -80,6 +80,12 @@ export class EvaluationContext {
   }
 
   /**
+   * A context holding what Kyverno puts there for a request: the admission request as `request`
+   * (or, without one, `request.object`/`oldObject`, `namespace`, `operation` as the CLI and
+   * background scans do), the requesting user's roles and info, `serviceAccountName` and
+   * `serviceAccountNamespace`.
+   */
+  /**
    * A new context starting from this one's current data and operation, with no checkpoints or
    * deferred loaders of its own. Cheap (data is shared, never mutated), so a request's context can be
    * built once and forked for every policy evaluated on it, each under its own budget.
@@ -99,24 +105,15 @@ export class EvaluationContext {
     this.shared = { root: this.root, maxResultSize: undefined, results: new Map() };
   }
 
-  /**
-   * A context holding what Kyverno puts there for a request: the admission request as `request`
-   * (or, without one, `request.object`/`oldObject`, `namespace`, `operation` as the CLI and
-   * background scans do), the requesting user's roles and info, `serviceAccountName` and
-   * `serviceAccountNamespace`; then `images`, the resource's images, when given.
-   */
-  static forRequest(request: ResourceRequest, images?: JsonObject): EvaluationContext {
+  static forRequest(request: ResourceRequest): EvaluationContext {
     if (request.admissionRequest) {
       const { document, operation } = admissionDocument(request, request.admissionRequest);
-      // Added last, as `add('images', ...)` would: without copying the document once more.
-      if (images !== undefined) document['images'] = images;
       const ctx = new EvaluationContext(document);
       ctx.operationValue = operation;
       return ctx;
     }
     const ctx = new EvaluationContext();
     populateFromRequest(ctx, request);
-    if (images !== undefined) ctx.add('images', images);
     return ctx;
   }
 
