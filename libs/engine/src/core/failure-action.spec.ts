@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Policy, Rule } from '../policy/types';
-import { failureActionFor, policyFailureAction } from './failure-action';
+import { failureActionFor, fixedFailureActions, policyFailureAction } from './failure-action';
 
 const audited = { matchExpressions: [{ key: 'kyverno-audit', operator: 'In' as const, values: ['true'] }] };
 
@@ -55,5 +55,36 @@ describe('policyFailureAction', () => {
     expect(policyFailureAction(policy({}, [rule({}), enforced]), {})).toBe('Enforce');
     expect(policyFailureAction(policy({ validationFailureAction: 'Enforce' }, [rule({})]), {})).toBe('Enforce');
     expect(policyFailureAction(policy({}, [rule({})]), {})).toBe('Audit');
+  });
+});
+
+describe('fixedFailureActions', () => {
+  it('fixes the actions of a policy without overrides, as read in any namespace', () => {
+    const own = rule({ failureAction: 'Audit' });
+    const inherits = { ...rule({}), name: 'inherits' };
+    const p = policy({ validationFailureAction: 'Enforce' }, [inherits, own]);
+    const fixed = fixedFailureActions(p, [inherits, own]);
+    expect(fixed.policy).toBe('Audit'); // the first rule that says one
+    expect(fixed.rules.get(own)).toBe('Audit');
+    expect(fixed.rules.get(inherits)).toBe('Enforce');
+  });
+
+  it('leaves what an override can change to be worked out per namespace', () => {
+    const overridden = rule({ failureActionOverrides: [{ action: 'Audit', namespaces: ['lab*'] }] });
+    const plain = { ...rule({ failureAction: 'Enforce' }), name: 'plain' };
+    const byRule = fixedFailureActions(policy({}, [overridden, plain]), [overridden, plain]);
+    expect(byRule.policy).toBeUndefined();
+    expect(byRule.rules.has(overridden)).toBe(false);
+    expect(byRule.rules.get(plain)).toBe('Enforce');
+
+    const byPolicy = policy({ validationFailureActionOverrides: [{ action: 'Enforce', namespaces: ['*'] }] }, [plain]);
+    expect(fixedFailureActions(byPolicy, [plain])).toEqual({ policy: undefined, rules: new Map() });
+  });
+
+  it('leaves a malformed action to fail where it is read', () => {
+    const broken = rule({ failureAction: 7 as unknown as 'Audit' });
+    const p = policy({}, [broken]);
+    expect(fixedFailureActions(p, [broken])).toEqual({ policy: undefined, rules: new Map() });
+    expect(() => failureActionFor(p, broken, {})).toThrow();
   });
 });

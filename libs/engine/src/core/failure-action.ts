@@ -70,3 +70,47 @@ export function policyFailureAction(policy: Policy, scope: NamespaceScope): Fail
   }
   return policyLevelAction(policy, scope);
 }
+
+/**
+ * The failure actions that hold in every namespace, worked out once per policy: without overrides in
+ * the way they do not depend on where the resource lives, and the rule loop need not work them out
+ * per request and rule.
+ */
+export interface FixedFailureActions {
+  /** `policyFailureAction`'s answer, when no override can change it. */
+  readonly policy: FailureAction | undefined;
+  /** `failureActionFor`'s answer per rule, for the rules no override can change it for. */
+  readonly rules: ReadonlyMap<Rule, FailureAction>;
+}
+
+export function fixedFailureActions(policy: Policy, rules: readonly Rule[]): FixedFailureActions {
+  const anywhere: NamespaceScope = {};
+  const policyFixed = !hasOverrides(policy.spec.validationFailureActionOverrides);
+  const fixedRules = new Map<Rule, FailureAction>();
+  for (const rule of rules) {
+    if (hasOverrides(rule.validate?.failureActionOverrides) || !policyFixed) continue;
+    const action = unlessMalformed(() => failureActionFor(policy, rule, anywhere));
+    if (action) fixedRules.set(rule, action);
+  }
+  const everyRuleFixed = (policy.spec.rules ?? []).every(
+    (rule) => !hasOverrides(rule.validate?.failureActionOverrides),
+  );
+  return {
+    policy: policyFixed && everyRuleFixed ? unlessMalformed(() => policyFailureAction(policy, anywhere)) : undefined,
+    rules: fixedRules,
+  };
+}
+
+/** A malformed action (not text) is left to fail where it is read, as it did before. */
+function unlessMalformed(action: () => FailureAction): FailureAction | undefined {
+  try {
+    return action();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Anything but none or an empty list may change the action (malformed ones fail where they are read). */
+function hasOverrides(overrides: readonly FailureActionOverride[] | undefined | null): boolean {
+  return overrides !== undefined && overrides !== null && !(Array.isArray(overrides) && overrides.length === 0);
+}

@@ -1,4 +1,5 @@
 import { compileEvaluators, type Evaluators } from '../core/evaluators';
+import { fixedFailureActions, type FixedFailureActions } from '../core/failure-action';
 import type { JsonValue } from '../json';
 import { compileRuleMatch, type RuleMatcher } from '../match';
 import { withAutogen } from '../policy/autogen';
@@ -16,6 +17,8 @@ export interface CompiledPolicy {
   readonly validateRules: readonly Rule[];
   readonly mutateRules: readonly Rule[];
   readonly generateRules: readonly Rule[];
+  /** The failure actions no namespace can change, so that they are not worked out per request. */
+  readonly failureActions: FixedFailureActions;
   /** Each rule's compiled steps; empty when compilation is off, and the interpreter runs every rule. */
   readonly programs: ReadonlyMap<Rule, RuleProgram>;
 }
@@ -31,14 +34,16 @@ export function compilePolicy(source: Policy, options: { compiled: boolean }): C
   const policy = withAutogen(source);
   const namespace = policy.kind === 'Policy' ? (policy.metadata.namespace ?? 'default') : undefined;
   const rules = policy.spec.rules ?? [];
+  // verifyImages rules join the validate rules so that they answer (with an error, see the engine).
+  const validateRules = rules.filter((rule) => rule.validate || hasVerifyImages(rule));
   return {
     policy,
     key: namespace ? `${namespace}/${policy.metadata.name}` : policy.metadata.name,
     namespace,
-    // verifyImages rules join the validate rules so that they answer (with an error, see below).
-    validateRules: rules.filter((rule) => rule.validate || hasVerifyImages(rule)),
+    validateRules,
     mutateRules: rules.filter((rule) => rule.mutate),
     generateRules: rules.filter((rule) => rule.generate),
+    failureActions: fixedFailureActions(policy, validateRules),
     programs: new Map(options.compiled ? rules.map((rule) => [rule, compileRule(rule)]) : []),
   };
 }

@@ -150,10 +150,12 @@ export class Engine {
   ): MaybePromise<RuleResponse[]> {
     if (!response) return [];
     const { rule, resource, request } = run;
-    response.failureAction = failureActionFor(compiled.policy, rule, {
-      namespace: resource.metadata?.namespace,
-      namespaceLabels: request.namespaceLabels,
-    });
+    response.failureAction =
+      compiled.failureActions.rules.get(rule) ??
+      failureActionFor(compiled.policy, rule, {
+        namespace: resource.metadata?.namespace,
+        namespaceLabels: request.namespaceLabels,
+      });
     if (response.status === 'pass' || !mayAllowExistingViolation(run, response)) return [response];
     return this.violatedBefore(compiled, run, response, options).then((before) => {
       if (!before) return [response];
@@ -304,6 +306,9 @@ export class Engine {
       } catch (error) {
         base = { ctx, sizes, error };
       }
+      // Every policy's rules read this same document first: they share their query results. The
+      // interpreter, the reference, answers every query itself.
+      if (this.compiledPolicies) ctx.shareQueryResults();
       requestContexts.set(request, base);
     }
     const ctx = base.ctx.fork(new EvaluationBudget(this.limits(), options.deadline, base.sizes));
@@ -483,9 +488,11 @@ export function emptyPolicyResponse(compiled: CompiledPolicy, request: ResourceR
       namespace: resource?.metadata?.namespace,
     },
     rules: [],
-    validationFailureAction: policyFailureAction(policy, {
-      namespace: resource?.metadata?.namespace,
-      namespaceLabels: request.namespaceLabels,
-    }),
+    validationFailureAction:
+      compiled.failureActions.policy ??
+      policyFailureAction(policy, {
+        namespace: resource?.metadata?.namespace,
+        namespaceLabels: request.namespaceLabels,
+      }),
   };
 }

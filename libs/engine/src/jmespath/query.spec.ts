@@ -200,3 +200,13 @@ describe('compileJmesPath budget', () => {
     expect(budget.expired).toBe(true);
   });
 });
+
+describe('JmesPathQuery.dataOnly', () => {
+  it('holds for expressions without function calls, at any depth', () => {
+    expect(compileJmesPath("request.object.spec.[initContainers, containers][] || 'x'").dataOnly).toBe(true);
+    expect(compileJmesPath('a[?b == `1`].c | [0]').dataOnly).toBe(true);
+    expect(compileJmesPath('time_now_utc()').dataOnly).toBe(false);
+    expect(compileJmesPath('a[?contains(b, `"x"`)].c').dataOnly).toBe(false);
+    expect(compileJmesPath('{ n: length(a) }').dataOnly).toBe(false);
+  });
+});

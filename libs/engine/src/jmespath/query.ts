@@ -22,13 +22,22 @@ export interface JmesPathQuery {
   search(data: JsonValue, budget?: EvaluationBudget): JsonValue;
   /** Like `search`, but reports an unresolved key as `{ found: false }` instead of throwing. */
   evaluate(data: JsonValue, budget?: EvaluationBudget): JmesPathResult;
+  /**
+   * Whether the result depends on the data alone: the expression calls no function (some read the
+   * clock or draw random numbers), so searching the same data again gives the same result.
+   */
+  readonly dataOnly: boolean;
 }
 
 class CompiledQuery implements JmesPathQuery {
+  readonly dataOnly: boolean;
+
   constructor(
     readonly expression: string,
     private readonly ast: AstNode,
-  ) {}
+  ) {
+    this.dataOnly = !callsFunction(ast);
+  }
 
   search(data: JsonValue, budget = new EvaluationBudget()): JsonValue {
     const result = this.run(data, budget);
@@ -49,6 +58,15 @@ class CompiledQuery implements JmesPathQuery {
       throw error;
     }
   }
+}
+
+/** Whether any node of the tree is a function call (a literal that merely looks like one counts too). */
+function callsFunction(node: unknown): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if (Array.isArray(node)) return node.some(callsFunction);
+  const fields = node as Record<string, unknown>;
+  if (fields['type'] === 'Function') return true;
+  return Object.keys(fields).some((key) => callsFunction(fields[key]));
 }
 
 const cache = new BoundedCache<CompiledQuery>(2000, 8 * 1024);

@@ -3,6 +3,7 @@ import { EvaluationContext } from './context';
 import { ContextQueryError } from './errors';
 import { splitVariableName } from './context-data';
 import { compileJmesPath } from '../jmespath';
+import { EvaluationBudget } from '../budget';
 
 describe('EvaluationContext.add', () => {
   it('sets nested fields from dotted names and merges objects', () => {
@@ -190,6 +191,42 @@ describe('EvaluationContext.fork', () => {
     fork.add('extra', 1);
     expect(fork.query('extra')).toBe(1);
     expect(() => base.query('extra')).toThrow();
+  });
+});
+
+describe('EvaluationContext.shareQueryResults', () => {
+  const document = { request: { object: { spec: { containers: [{ name: 'a' }], initContainers: [{ name: 'b' }] } } } };
+  const list = 'request.object.spec.[initContainers, containers][]';
+
+  it("lets the forks reuse each other's results on the shared document", () => {
+    const base = new EvaluationContext(document);
+    base.shareQueryResults();
+    const first = base.fork(new EvaluationBudget()).query(list);
+    const second = base.fork(new EvaluationBudget()).query(list);
+    expect(first).toEqual([{ name: 'b' }, { name: 'a' }]);
+    expect(second).toBe(first); // the same array, not a new projection
+  });
+
+  it('answers anew once the document changed, for a function call, or under other limits', () => {
+    const base = new EvaluationContext(document);
+    base.shareQueryResults();
+    const first = base.fork(new EvaluationBudget()).query(list);
+
+    const changed = base.fork(new EvaluationBudget());
+    changed.add('extra', 1);
+    expect(changed.query(list)).not.toBe(first);
+    expect(changed.query(list)).toEqual(first);
+
+    const call = 'values(request.object.spec)';
+    expect(base.fork().query(call)).not.toBe(base.fork().query(call));
+
+    const strict = base.fork(new EvaluationBudget({ maxResultSize: 10, maxContextSize: 10 }));
+    expect(() => strict.query(list)).toThrow(/limit|exceed/i);
+  });
+
+  it('is off unless asked for', () => {
+    const base = new EvaluationContext(document);
+    expect(base.fork().query(list)).not.toBe(base.fork().query(list));
   });
 });
 

@@ -4,7 +4,7 @@ import type { ResourceRequest } from '../core/types';
 import { compileJmesPath, type JmesPathQuery } from '../jmespath';
 import { mergeObjects, nest, splitVariableName } from './context-data';
 import { ContextQueryError, errorText } from './errors';
-import { populateFromRequest } from './request-context';
+import { admissionDocument, populateFromRequest } from './request-context';
 
 /** Loads a context entry into the context when a query first mentions it. */
 export type DeferredLoad = (ctx: EvaluationContext) => void;
@@ -24,6 +24,23 @@ interface LoadFailure {
   readonly matcher: RegExp;
   readonly reason: string;
 }
+
+/**
+ * Query results against one document, shared by the contexts forked from the one that started it:
+ * a request's context is forked for every policy, and their rules ask the same questions of it
+ * (`request.operation`, the Pod's container list). Documents are never mutated, so a query that
+ * depends on the data alone gives the same result on the same document; results are kept only
+ * under the size limits they were checked against.
+ */
+interface SharedResults {
+  readonly root: JsonObject;
+  /** The result size limit the kept results were checked against (set by the first search). */
+  maxResultSize: number | undefined;
+  readonly results: Map<JmesPathQuery, JsonValue>;
+}
+
+/** Past this many distinct queries on one document, further results are not kept. */
+const MAX_SHARED_RESULTS = 256;
 
 interface Snapshot {
   readonly root: JsonObject;
@@ -53,6 +70,7 @@ export class EvaluationContext {
   /** While a deferred loader runs, only loaders registered before it may load (no cycles). */
   private loadingLimit = -1;
   private operationValue: string | undefined;
+  private shared: SharedResults | undefined;
 
   constructor(
     document: JsonObject = {},
@@ -75,10 +93,25 @@ export class EvaluationContext {
   fork(budget: EvaluationBudget = this.budget): EvaluationContext {
     const copy = new EvaluationContext(this.root, budget);
     copy.operationValue = this.operationValue;
+    copy.shared = this.shared;
     return copy;
   }
 
+  /**
+   * From now on, results of queries against the current document are kept and shared with the
+   * forks of this context (see `SharedResults`). For a request's context, forked per policy.
+   */
+  shareQueryResults(): void {
+    this.shared = { root: this.root, maxResultSize: undefined, results: new Map() };
+  }
+
   static forRequest(request: ResourceRequest): EvaluationContext {
+    if (request.admissionRequest) {
+      const { document, operation } = admissionDocument(request, request.admissionRequest);
+      const ctx = new EvaluationContext(document);
+      ctx.operationValue = operation;
+      return ctx;
+    }
     const ctx = new EvaluationContext();
     populateFromRequest(ctx, request);
     return ctx;
@@ -111,13 +144,15 @@ export class EvaluationContext {
 
   /** Sets `element`, `elementIndex` and their `<nesting>`-suffixed twins, replacing previous ones. */
   addElement(element: JsonValue, index: number, nesting: number): void {
-    const data: JsonObject = {
-      element,
-      [`element${nesting}`]: element,
-      elementIndex: index,
-      [`elementIndex${nesting}`]: index,
-    };
-    this.root = mergeObjects(this.root, data, true);
+    // What mergeObjects(root, { element, elementN, elementIndex, elementIndexN }, true) gives, without
+    // building the computed-key object (slow in V8) per foreach element.
+    const names = elementNames(nesting);
+    const root: JsonObject = { ...this.root };
+    root['element'] = element;
+    root[names.element] = element;
+    root['elementIndex'] = index;
+    root[names.elementIndex] = index;
+    this.root = root;
   }
 
   /** The resource a mutate-existing rule is working on, as `target` (enables `{{@}}` on it). */
@@ -167,8 +202,15 @@ export class EvaluationContext {
   }
 
   private searchLoaded(compiled: JmesPathQuery): JsonValue {
+    const shared = this.sharedResultsFor(compiled);
+    if (shared) {
+      const known = shared.get(compiled);
+      if (known !== undefined || shared.has(compiled)) return known as JsonValue;
+    }
     try {
-      return compiled.search(this.root, this.budget);
+      const result = compiled.search(this.root, this.budget);
+      if (shared && shared.size < MAX_SHARED_RESULTS) shared.set(compiled, result);
+      return result;
     } catch (error) {
       if (isBudgetError(error)) throw error;
       const expression = compiled.expression;
@@ -176,6 +218,15 @@ export class EvaluationContext {
       const cause = failure ? `; context entry ${failure.name} could not be loaded: ${failure.reason}` : '';
       throw new ContextQueryError(`JMESPath query failed: ${errorText(error)}${cause}`, isNotFound(error));
     }
+  }
+
+  /** The shared results that hold for this query on the current document under this budget's result limit. */
+  private sharedResultsFor(compiled: JmesPathQuery): Map<JmesPathQuery, JsonValue> | undefined {
+    const shared = this.shared;
+    if (!shared || shared.root !== this.root || !compiled.dataOnly) return undefined;
+    const limit = this.budget.limits.maxResultSize;
+    if (shared.maxResultSize === undefined) shared.maxResultSize = limit;
+    return shared.maxResultSize === limit ? shared.results : undefined;
   }
 
   /** The current document (read-only). */
@@ -257,6 +308,16 @@ export class EvaluationContext {
       }
     }
   }
+}
+
+/** `element<N>` and `elementIndex<N>` for the usual nesting depths, built once. */
+const ELEMENT_NAMES = Array.from({ length: 8 }, (_, nesting) => ({
+  element: `element${nesting}`,
+  elementIndex: `elementIndex${nesting}`,
+}));
+
+function elementNames(nesting: number): { element: string; elementIndex: string } {
+  return ELEMENT_NAMES[nesting] ?? { element: `element${nesting}`, elementIndex: `elementIndex${nesting}` };
 }
 
 /** The `loaded` flags of a context without deferred loaders (most rules have none). */

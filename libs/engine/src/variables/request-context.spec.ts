@@ -112,6 +112,29 @@ describe('EvaluationContext.forRequest with an admission request', () => {
     expect(ctx.query('[serviceAccountName, serviceAccountNamespace]')).toEqual(['gc', 'kube-system']);
     expect(substituteVariables('{{ request.object.metadata.name }}', ctx)).toBe('web');
   });
+
+  it('gives the document adding each part in turn gives, keys in the same order', () => {
+    const user = {
+      roles: ['prod:dev'],
+      userInfo: { username: 'system:serviceaccount:ci:deployer', extra: { scope: ['a'] } },
+    };
+    const request = { operation: 'CREATE' as const, resource: pod('web', 'prod'), user, admissionRequest };
+    const built = EvaluationContext.forRequest(request);
+
+    const stepwise = new EvaluationContext();
+    stepwise.add('request', admissionRequest);
+    stepwise.add('request', { roles: user.roles, userInfo: user.userInfo });
+    stepwise.add('serviceAccountName', 'deployer');
+    stepwise.add('serviceAccountNamespace', 'ci');
+    stepwise.setOperation('UPDATE');
+
+    expect(built.document()).toEqual(stepwise.document());
+    expect(Object.keys(built.document())).toEqual(Object.keys(stepwise.document()));
+    const requestKeys = (ctx: EvaluationContext) => Object.keys(ctx.document()['request'] as object);
+    expect(requestKeys(built)).toEqual(requestKeys(stepwise));
+    expect(built.operation()).toBe('UPDATE');
+    expect(admissionRequest.userInfo).toEqual({ username: 'alice', groups: ['devs'] }); // not modified
+  });
 });
 
 describe('serviceAccountOf', () => {

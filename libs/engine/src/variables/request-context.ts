@@ -1,31 +1,19 @@
 import type { JsonObject, JsonValue } from '../json';
 import type { RequestUser, ResourceRequest } from '../core/types';
 import type { EvaluationContext } from './context';
+import { mergeObjects } from './context-data';
 
 const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
 
 /**
- * Fills a context as Kyverno's policy context constructors do.
- *
- * With an admission request (webhook): the request as-is under `request`, then the user's
- * roles/clusterRoles/userInfo merged into it, then the service account variables.
- *
- * Without one (CLI, background scan): only `request.object` (or `request.oldObject` for DELETE, or in
+ * Fills a context as Kyverno's policy context constructors do for a request without an admission
+ * request (CLI, background scan; `admissionDocument` has the webhook's): only `request.object` (or `request.oldObject` for DELETE, or in
  * addition for UPDATE when an old object is given), `request.namespace` (the resource's namespace,
  * `""` when it has none), the user data when a user is given, and `request.operation`. Kyverno does
  * not synthesise `request.name`, `request.kind`, `request.userInfo` etc. there, so neither do we:
  * a policy reading them gets Kyverno's "Unknown key" error.
  */
 export function populateFromRequest(ctx: EvaluationContext, request: ResourceRequest): void {
-  if (request.admissionRequest) {
-    ctx.add('request', request.admissionRequest);
-    const username = request.user?.userInfo?.username ?? admissionUsername(request.admissionRequest);
-    addUser(ctx, request.user ?? {}, username);
-    const operation = request.admissionRequest['operation'];
-    ctx.setOperation(typeof operation === 'string' ? operation : request.operation);
-    return;
-  }
-
   const deleting = request.operation === 'DELETE';
   const current = deleting ? undefined : request.resource;
   const old = deleting ? (request.oldResource ?? request.resource) : request.oldResource;
@@ -37,8 +25,33 @@ export function populateFromRequest(ctx: EvaluationContext, request: ResourceReq
   ctx.setOperation(request.operation);
 }
 
+/**
+ * The document of a request with an admission request (webhook): the request as-is under `request`
+ * with the user data and the operation merged into it, then the service account variables. Built
+ * in one go: on an empty context, this is what adding each in turn gives.
+ */
+export function admissionDocument(
+  request: ResourceRequest,
+  admissionRequest: JsonObject,
+): { document: JsonObject; operation: string } {
+  const username = request.user?.userInfo?.username ?? admissionUsername(admissionRequest);
+  const stated = admissionRequest['operation'];
+  const operation = typeof stated === 'string' ? stated : request.operation;
+  const { name, namespace } = serviceAccountOf(username);
+  const additions: JsonObject = userData(request.user ?? {});
+  additions['operation'] = operation;
+  return {
+    document: {
+      request: mergeObjects(admissionRequest, additions, false),
+      serviceAccountName: name,
+      serviceAccountNamespace: namespace,
+    },
+    operation,
+  };
+}
+
 /** Kyverno's RequestInfo as JSON: empty roles/fields are omitted, `userInfo` is always there. */
-function addUser(ctx: EvaluationContext, user: RequestUser, username: string): void {
+function userData(user: RequestUser): JsonObject {
   const data: JsonObject = {};
   if (user.roles && user.roles.length > 0) data['roles'] = user.roles;
   if (user.clusterRoles && user.clusterRoles.length > 0) data['clusterRoles'] = user.clusterRoles;
@@ -49,8 +62,12 @@ function addUser(ctx: EvaluationContext, user: RequestUser, username: string): v
   if (info.groups && info.groups.length > 0) userInfo['groups'] = info.groups;
   if (info.extra && Object.keys(info.extra).length > 0) userInfo['extra'] = info.extra as unknown as JsonObject;
   data['userInfo'] = userInfo;
-  ctx.add('request', data);
+  return data;
+}
 
+/** The user data merged into `request`, then the service account variables. */
+function addUser(ctx: EvaluationContext, user: RequestUser, username: string): void {
+  ctx.add('request', userData(user));
   const { name, namespace } = serviceAccountOf(username);
   ctx.add('serviceAccountName', name);
   ctx.add('serviceAccountNamespace', namespace);
