@@ -15,7 +15,7 @@ import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
-import { gracefulClose, removeWebhooksIfScaledToZero, type GracefulClose } from '@edict/controller';
+import { gracefulClose, removeWebhooksIfScaledToZero } from '@edict/controller';
 import { LeaderService } from '@edict/leader';
 import { setUpSwagger } from './admin/swagger';
 import { AdmissionControllerModule } from './app.module';
@@ -37,12 +37,14 @@ export interface StartOptions {
   readonly logger?: LoggerService | LogLevel[] | false;
 }
 
+/** Once the reviews are answered, how long connections that sent nothing may keep the server open. */
+const SILENT_CONNECTION_GRACE_MS = 1_000;
+
 export async function startController(
   config: ControllerConfig,
   options: StartOptions = {},
 ): Promise<RunningController> {
   let server: Server | undefined;
-  let closer: GracefulClose | undefined;
   const timeouts = {
     requestTimeout: config.httpRequestTimeoutMs,
     keepAliveTimeout: config.httpIdleTimeoutMs,
@@ -58,7 +60,8 @@ export async function startController(
         { ...SERVING_TLS_OPTIONS, ...timeouts, headersTimeout: config.httpHeadersTimeoutMs },
         handler,
       );
-      closer = gracefulClose(server);
+      // In-flight reviews have the drain timeout to finish; a connection that sent nothing, a second more.
+      gracefulClose(server, config.drainTimeoutMs + SILENT_CONNECTION_GRACE_MS);
       return server;
     },
     // A review that reaches a closing server is still answered (with `Connection: close`), as Go's
@@ -93,7 +96,7 @@ export async function startController(
     app,
     port,
     caBundlePem: () => app.get(TlsMaterial).current()?.caBundlePem ?? '',
-    stop: () => (stopping ??= stopController(app, config, closer!)),
+    stop: () => (stopping ??= stopController(app, config)),
   };
 }
 
@@ -114,14 +117,7 @@ function closeConnectionsWhenStopping(app: NestFastifyApplication): void {
     });
 }
 
-/** Once the reviews are answered, how long connections that sent nothing may keep the server open. */
-const SILENT_CONNECTION_GRACE_MS = 1_000;
-
-async function stopController(
-  app: NestFastifyApplication,
-  config: ControllerConfig,
-  closer: GracefulClose,
-): Promise<void> {
+async function stopController(app: NestFastifyApplication, config: ControllerConfig): Promise<void> {
   const logger = new Logger('AdmissionController');
   app.get(LifecycleState).beginShutdown();
   await removeWebhooksIfScaledToZero(app, logger);
@@ -134,7 +130,7 @@ async function stopController(
   const closing = app.getHttpAdapter().getInstance().close();
   const drained = await app.get(AdmissionService).limiter.drain(config.drainTimeoutMs);
   if (!drained) logger.warn(`reviews still running after ${config.drainTimeoutMs}ms; closing anyway`);
-  await closer.closeWithin(closing, SILENT_CONNECTION_GRACE_MS);
+  await closing;
   // The last reviews are answered: write the reports, update requests and events they left.
   const after = app.get(AfterAdmissionService);
   if (!(await after.drain(config.drainTimeoutMs)))

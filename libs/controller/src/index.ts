@@ -16,7 +16,7 @@ export { HealthController, READINESS_CHECKS } from './health/health.controller';
 export { PolicyReadiness } from './health/policy-readiness';
 export { MetricsController, METRIC_REGISTRIES } from './metrics/metrics.controller';
 export { POLICY_RESULT_LABELS, type PolicyResultLabel } from './metrics/policy-result-labels';
-export { gracefulClose, type GracefulClose } from './run/graceful-close';
+export { gracefulClose } from './run/graceful-close';
 export { runFromEnvironment, type Stoppable } from './run/run-from-environment';
 export {
   startHttpController,

@@ -8,21 +8,13 @@
  *    of a request sent after that remains.
  *  - Once closing, Node times out no connection that has not sent a request (nor, over TLS, one
  *    still in its handshake), so one silent client (a TCP probe, a half-open connection) would hold
- *    the close, and the shutdown after it, until the pod is killed. `closeWithin` cuts every
- *    connection still open once its grace is over.
+ *    the close, and the shutdown after it, until the pod is killed. The connections still open
+ *    `graceMs` after the close began are cut.
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
-export interface GracefulClose {
-  /**
-   * Waits for `closing` (the server's close), destroying the connections still open after
-   * `graceMs`. Call it once the requests in flight are answered, or with a grace that covers them.
-   */
-  closeWithin(closing: Promise<unknown>, graceMs: number): Promise<void>;
-}
-
-export function gracefulClose(server: Server): GracefulClose {
+export function gracefulClose(server: Server, graceMs: number): void {
   const closeIdle = server.closeIdleConnections.bind(server);
   server.closeIdleConnections = () => setImmediate(() => setImmediate(closeIdle));
   // Every TCP connection, TLS handshakes included (the HTTP server's own list starts after them).
@@ -31,14 +23,12 @@ export function gracefulClose(server: Server): GracefulClose {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  return {
-    async closeWithin(closing, graceMs) {
-      let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
-      const closed = await Promise.race([closing.then(() => true), graceOver]);
-      clearTimeout(timer);
-      if (!closed) for (const socket of sockets) socket.destroy();
-      await closing;
-    },
+  const close = server.close.bind(server);
+  server.close = (callback?: (error?: Error) => void) => {
+    const cut = setTimeout(() => {
+      for (const socket of sockets) socket.destroy();
+    }, graceMs);
+    server.once('close', () => clearTimeout(cut));
+    return close(callback);
   };
 }

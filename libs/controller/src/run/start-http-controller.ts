@@ -31,7 +31,7 @@ export interface HttpListen {
   readonly tls?: { readonly readyTimeoutMs: number };
 }
 
-/** How long the requests in flight have to finish at stop before their connections are cut. */
+/** How long the requests in flight have to finish once the server closes before their connections are cut. */
 const STOP_GRACE_MS = 5_000;
 
 export async function startHttpController(
@@ -53,7 +53,7 @@ export async function startHttpController(
     logger: options.logger ?? ['log', 'warn', 'error'],
     abortOnError: false,
   });
-  const closer = gracefulClose(app.getHttpServer());
+  gracefulClose(app.getHttpServer(), STOP_GRACE_MS);
   try {
     if (listen.tls) {
       await app.init();
@@ -73,5 +73,5 @@ export async function startHttpController(
     `${listen.tls ? 'webhooks, ' : ''}health and metrics on ${listen.tls ? 'https' : 'http'}://${listen.host}:${port}`,
   );
   let stopping: Promise<void> | undefined;
-  return { app, port, stop: () => (stopping ??= closer.closeWithin(app.close(), STOP_GRACE_MS)) };
+  return { app, port, stop: () => (stopping ??= app.close()) };
 }
