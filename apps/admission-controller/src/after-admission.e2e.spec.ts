@@ -251,4 +251,18 @@ describe('after admission: reports, update requests, events', () => {
     expect(count()).toBe(3);
     expect(await metrics.text()).toMatch(/kyverno_breaker_drops_total\{circuit_name="admission reports"\} [1-9]/);
   });
+
+  it('a shutdown drain waits for reports and UpdateRequests, not for rate-limited events', async () => {
+    // More events than the recorder writes in a few seconds (10/s after a burst of 25).
+    for (let i = 0; i < 100; i += 1)
+      after().events.record({
+        regarding: { kind: 'Pod', apiVersion: 'v1', namespace: 'default', name: `noisy-${i}` },
+        type: 'Warning',
+        reason: 'PolicyViolation',
+        action: 'Resource Passed',
+        note: `event ${i}`,
+      });
+    expect(await after().drain(30_000)).toBe(true);
+    expect(after().events.stats().pending).toBeGreaterThan(0);
+  });
 });

@@ -135,6 +135,8 @@ async function stopController(app: NestFastifyApplication, config: ControllerCon
   const after = app.get(AfterAdmissionService);
   if (!(await after.drain(config.drainTimeoutMs)))
     logger.warn(`after-admission work still queued after ${config.drainTimeoutMs}ms; dropped: ${after.backlog()}`);
+  else if (after.events.stats().pending > 0)
+    logger.log(`${after.events.stats().pending} rate-limited events not written (best effort)`);
   if (!(await app.get(ReviewWorkers).close(config.drainTimeoutMs)))
     logger.warn(`review workers still busy after ${config.drainTimeoutMs}ms; stopped`);
   await steppingDown;

@@ -166,19 +166,18 @@ export class AfterAdmissionService implements OnApplicationShutdown {
   }
 
   /**
-   * Shutdown, after the last review was answered: finish the audit jobs, then write the reports,
-   * UpdateRequests and events they produced, all within `timeoutMs`. True when nothing was left.
+   * Shutdown, after the last review was answered: finish the audit jobs, then write the reports and
+   * UpdateRequests they produced, within `timeoutMs`; true when none was left. Events are written
+   * meanwhile but not waited for: they are rate-limited (10/s), so a backlog of them would hold every
+   * stop for the whole timeout, and like Kyverno's they are best effort (`backlog()` names those left).
    */
   async drain(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     const left = () => Math.max(0, deadline - Date.now());
+    void this.events.flush(0);
     const audits = await this.queue.drain(left());
-    const [reports, urs, events] = await Promise.all([
-      this.reports.drain(left()),
-      this.updateRequests.drain(left()),
-      this.events.flush(left()),
-    ]);
-    return audits && reports && urs && events;
+    const [reports, urs] = await Promise.all([this.reports.drain(left()), this.updateRequests.drain(left())]);
+    return audits && reports && urs;
   }
 
   async onApplicationShutdown(): Promise<void> {
