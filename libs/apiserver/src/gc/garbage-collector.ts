@@ -14,7 +14,7 @@ import { storageKey } from '../resources/event-versions';
 import { ApiError } from '../status';
 import type { ChangeEvent, ObjectStore } from '../store/object-store';
 import { FOREGROUND_FINALIZER, type ResourceService } from '../resources/service';
-import { dependentsOf, ownerReferencesOf, withoutOwner } from './dependents';
+import { ownerReferencesOf, withoutOwner } from './dependents';
 
 interface Location {
   readonly groupResource: string;
@@ -120,7 +120,7 @@ export class GarbageCollector {
   }
 
   private collectDependents(ownerUid: string): void {
-    for (const { groupResource, object } of dependentsOf(this.store, ownerUid)) {
+    for (const { groupResource, object } of this.store.dependentsOf(ownerUid)) {
       const namespace = String(metadataOf(object).namespace ?? '');
       const otherOwnerAlive = ownerReferencesOf(object).some(
         (ref) => ref.uid !== ownerUid && this.ownerExists(ref, namespace),
@@ -136,18 +136,22 @@ export class GarbageCollector {
   private advanceForeground(ownerUid: string, location: Location): void {
     const owner = this.store.get(location.groupResource, location.namespace, location.name);
     if (!owner || metadataOf(owner).uid !== ownerUid) return;
-    const blocking = dependentsOf(this.store, ownerUid).filter(({ object }) =>
-      ownerReferencesOf(object).some((ref) => ref.uid === ownerUid && ref.blockOwnerDeletion === true),
-    );
-    for (const { object } of dependentsOf(this.store, ownerUid)) {
+    const blocking = this.store
+      .dependentsOf(ownerUid)
+      .filter(({ object }) =>
+        ownerReferencesOf(object).some((ref) => ref.uid === ownerUid && ref.blockOwnerDeletion === true),
+      );
+    for (const { object } of this.store.dependentsOf(ownerUid)) {
       if (metadataOf(object).deletionTimestamp === undefined) {
         const isBlocking = blocking.some((entry) => entry.object === object);
         this.deleteObject(object, isBlocking ? 'Foreground' : 'Background');
       }
     }
-    const stillBlocking = dependentsOf(this.store, ownerUid).some(({ object }) =>
-      ownerReferencesOf(object).some((ref) => ref.uid === ownerUid && ref.blockOwnerDeletion === true),
-    );
+    const stillBlocking = this.store
+      .dependentsOf(ownerUid)
+      .some(({ object }) =>
+        ownerReferencesOf(object).some((ref) => ref.uid === ownerUid && ref.blockOwnerDeletion === true),
+      );
     if (stillBlocking) return;
     const current = this.store.get(location.groupResource, location.namespace, location.name)!;
     const type = this.typeOfObject(current);

@@ -38,7 +38,7 @@ import {
   type AdmissionRequestContext,
   type UserInfo,
 } from '../admission/types';
-import { dependentsOf, withoutOwner } from '../gc/dependents';
+import { withoutOwner } from '../gc/dependents';
 import { isEventsV1Type, storageKey, toCoreEvent, toEventsV1 } from './event-versions';
 import { checkMatchConditions } from '../admission/match-conditions';
 import { checkAgainstSchema, defaultedBySchema } from './schema-conformance';
@@ -282,7 +282,7 @@ export class ResourceService {
       );
     }
     const policy = options.propagationPolicy ?? 'Background';
-    const hasDependents = policy !== 'Background' && dependentsOf(this.store, String(meta.uid)).length > 0;
+    const hasDependents = policy !== 'Background' && this.store.dependentsOf(String(meta.uid)).length > 0;
     // Orphans lose their reference to the owner at once (what kube's `orphan` finalizer leads to).
     if (policy === 'Orphan' && hasDependents && !options.dryRun) this.orphanDependents(String(meta.uid));
     let finalizers = Array.isArray(meta.finalizers) ? meta.finalizers : [];
@@ -333,7 +333,7 @@ export class ResourceService {
 
   /** Removes the owner reference to `ownerUid` from every dependent. */
   orphanDependents(ownerUid: string): void {
-    for (const { groupResource, object } of dependentsOf(this.store, ownerUid)) {
+    for (const { groupResource, object } of this.store.dependentsOf(ownerUid)) {
       this.store.put(groupResource, {
         ...withoutOwner(object, ownerUid),
         metadata: {

@@ -2,7 +2,8 @@
  * The storage layer: objects by group resource and namespace/name, one global resourceVersion
  * counter (like etcd's revision), and a bounded log of change events that watches replay from.
  * Stored objects are never mutated in place: every write stores a fresh object, so readers may
- * share them without copying.
+ * share them without copying. Objects are indexed by the uids their `metadata.ownerReferences` name,
+ * so that finding an owner's dependents (garbage collection, orphaning) reads no other object.
  */
 import type { JsonObject } from '@edict/engine';
 
@@ -21,6 +22,12 @@ export interface ChangeEvent {
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
+/** A stored object that names an owner in its `metadata.ownerReferences`. */
+export interface Dependent {
+  readonly groupResource: string;
+  readonly object: JsonObject;
+}
+
 export interface ObjectStoreOptions {
   /** How many change events are retained for watches that resume from a resourceVersion. */
   readonly historyLimit?: number;
@@ -35,6 +42,18 @@ function metadataOf(object: JsonObject): { name: string; namespace: string } {
   return { name: metadata.name as string, namespace: (metadata.namespace as string | undefined) ?? '' };
 }
 
+/** The owner uids an object references (stored objects were validated, but a reference may lack its uid). */
+function ownerUidsOf(object: JsonObject): string[] {
+  const references = (object.metadata as JsonObject).ownerReferences;
+  if (!Array.isArray(references)) return [];
+  const uids: string[] = [];
+  for (const reference of references) {
+    const uid = reference && typeof reference === 'object' && !Array.isArray(reference) ? reference.uid : undefined;
+    if (typeof uid === 'string') uids.push(uid);
+  }
+  return uids;
+}
+
 export class ObjectStore {
   private revision = 1;
   private readonly collections = new Map<string, Map<string, JsonObject>>();
@@ -43,6 +62,8 @@ export class ObjectStore {
   private compactedRevision = 1;
   private readonly listeners = new Set<ChangeListener>();
   private readonly historyLimit: number;
+  /** Owner uid → group resource → keys of the objects referencing it. */
+  private readonly dependents = new Map<string, Map<string, Set<string>>>();
 
   constructor(options: ObjectStoreOptions = {}) {
     this.historyLimit = options.historyLimit ?? 10_000;
@@ -75,9 +96,21 @@ export class ObjectStore {
     return keys.filter((key) => prefix === undefined || key.startsWith(prefix)).map((key) => collection.get(key)!);
   }
 
-  /** Namespaces that have at least one object of any resource in them. */
+  /** The group resources that have had an object stored. */
   groupResources(): string[] {
     return [...this.collections.keys()];
+  }
+
+  /** Every stored object whose ownerReferences name `ownerUid`; within a resource, in `list` order. */
+  dependentsOf(ownerUid: string): Dependent[] {
+    const byResource = this.dependents.get(ownerUid);
+    if (!byResource) return [];
+    const found: Dependent[] = [];
+    for (const [groupResource, keys] of byResource) {
+      const collection = this.collections.get(groupResource)!;
+      for (const key of [...keys].sort()) found.push({ groupResource, object: collection.get(key)! });
+    }
+    return found;
   }
 
   /** Stores an object whose metadata.resourceVersion was set from `nextResourceVersion()`. */
@@ -85,8 +118,11 @@ export class ObjectStore {
     const { name, namespace } = metadataOf(object);
     let collection = this.collections.get(groupResource);
     if (!collection) this.collections.set(groupResource, (collection = new Map()));
-    const previous = collection.get(objectKey(namespace, name));
-    collection.set(objectKey(namespace, name), object);
+    const key = objectKey(namespace, name);
+    const previous = collection.get(key);
+    collection.set(key, object);
+    if (previous) this.unindex(groupResource, key, previous);
+    this.index(groupResource, key, object);
     this.record({
       resourceVersion: Number((object.metadata as JsonObject).resourceVersion),
       type: previous ? 'MODIFIED' : 'ADDED',
@@ -100,8 +136,12 @@ export class ObjectStore {
   /** Removes an object; `finalState` (with a fresh resourceVersion) is what the DELETED event carries. */
   remove(groupResource: string, finalState: JsonObject): void {
     const { name, namespace } = metadataOf(finalState);
+    const key = objectKey(namespace, name);
     const collection = this.collections.get(groupResource);
-    if (!collection?.delete(objectKey(namespace, name))) return;
+    const stored = collection?.get(key);
+    if (!stored) return;
+    collection!.delete(key);
+    this.unindex(groupResource, key, stored);
     this.record({
       resourceVersion: Number((finalState.metadata as JsonObject).resourceVersion),
       type: 'DELETED',
@@ -114,6 +154,10 @@ export class ObjectStore {
   /** Drops every object of a resource without events (a CRD going away takes its objects along). */
   dropResource(groupResource: string): JsonObject[] {
     const objects = this.list(groupResource);
+    for (const object of objects) {
+      const { name, namespace } = metadataOf(object);
+      this.unindex(groupResource, objectKey(namespace, name), object);
+    }
     this.collections.delete(groupResource);
     return objects;
   }
@@ -139,6 +183,26 @@ export class ObjectStore {
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  private index(groupResource: string, key: string, object: JsonObject): void {
+    for (const uid of ownerUidsOf(object)) {
+      let byResource = this.dependents.get(uid);
+      if (!byResource) this.dependents.set(uid, (byResource = new Map()));
+      let keys = byResource.get(groupResource);
+      if (!keys) byResource.set(groupResource, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  private unindex(groupResource: string, key: string, object: JsonObject): void {
+    for (const uid of ownerUidsOf(object)) {
+      const byResource = this.dependents.get(uid);
+      const keys = byResource?.get(groupResource);
+      if (!keys?.delete(key) || keys.size > 0) continue;
+      byResource!.delete(groupResource);
+      if (byResource!.size === 0) this.dependents.delete(uid);
+    }
   }
 
   private record(event: ChangeEvent): void {
