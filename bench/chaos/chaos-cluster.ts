@@ -17,6 +17,10 @@ import { timeUntil } from './settle';
 
 /** The kubelet's readiness probe period here (Kyverno's chart probes every 10 s; kept short so a run is short). */
 export const PROBE_INTERVAL_MS = 1_000;
+/** Failed probes in a row before a replica leaves the Service (the kubelet's default). */
+const PROBE_FAILURE_THRESHOLD = 3;
+/** From a pod's deletion until kube-proxy stops sending it connections (its default minimum sync period). */
+const ENDPOINT_REMOVAL_MS = 1_000;
 const READY_TIMEOUT_MS = 90_000;
 
 export class ChaosCluster {
@@ -39,6 +43,7 @@ export class ChaosCluster {
       probeIntervalMs: PROBE_INTERVAL_MS,
       probePath: '/readyz',
       probeTimeoutMs: 1_000,
+      failureThreshold: PROBE_FAILURE_THRESHOLD,
     });
     const balancerPort = await balancer.start();
     const api = await BenchChild.start<ClusterReport>('chaos-cluster', {
@@ -68,6 +73,16 @@ export class ChaosCluster {
     // A dead replica stays listed until its probe fails, as an endpoint does until the kubelet notices.
     if (kind === 'admission') this.balancer.add(replica.port);
     return replica;
+  }
+
+  /**
+   * Stops a replica as its pod's deletion does: SIGTERM now, and its endpoint leaves the Service a
+   * moment later, whatever its readiness; SIGKILL (the container dying) leaves the endpoint to the probes.
+   */
+  stop(replica: ControllerProcess, signal: 'SIGTERM' | 'SIGKILL'): void {
+    replica.signal(signal);
+    if (signal === 'SIGTERM' && replica.settings.kind === 'admission')
+      setTimeout(() => this.balancer.remove(replica.port), ENDPOINT_REMOVAL_MS).unref();
   }
 
   running(kind: ControllerKind): ControllerProcess[] {

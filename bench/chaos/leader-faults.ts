@@ -60,7 +60,7 @@ async function handover(
   signal: 'SIGTERM' | 'SIGKILL',
 ) {
   const signalledAt = Date.now();
-  leader.signal(signal);
+  cluster.stop(leader, signal);
   const successor = async () =>
     (await cluster.leaseChanges()).find(
       (change) =>

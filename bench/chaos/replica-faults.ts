@@ -53,6 +53,10 @@ export interface ReplicaFaultResult {
   /** Connection errors on the replicas' side of the balancer during the round, by `port code`, with the victim's port. */
   upstreamErrors: string[];
   victimPort: number;
+  /** Connections the Service closed at once because no replica was ready. */
+  noEndpointConnections: number;
+  /** Times a listening replica left the Service because its readiness probes failed (slow, not dead). */
+  probeEjections: number;
 }
 
 export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<ReplicaFaultResult[]> {
@@ -81,13 +85,14 @@ export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<
       );
       const victim = cluster.running('admission')[0]!;
       cluster.balancer.upstreamErrors.clear();
+      const { noEndpoint, probeEjections } = cluster.balancer;
       const counters = new ReplicaCounters(() => cluster.running('admission'));
       await counters.start();
       const load = reviewLoad ?? new PodLoad(cluster.url, settings.perSecond);
       await load.begin();
       await sleep((settings.loadSeconds * 1000) / 3);
       const signalledAt = performance.now();
-      victim.signal(signal);
+      cluster.stop(victim, signal);
       await sleep((settings.loadSeconds * 2000) / 3);
       const answered: LoadTally = await load.finish();
       const replicaCounts = await counters.stop();
@@ -113,6 +118,8 @@ export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<
         firstFailures: answered.failures,
         upstreamErrors: [...cluster.balancer.upstreamErrors].map(([key, count]) => `${key} x${count}`),
         victimPort: victim.port,
+        noEndpointConnections: cluster.balancer.noEndpoint - noEndpoint,
+        probeEjections: cluster.balancer.probeEjections - probeEjections,
       });
       before = after.value;
     }

@@ -34,6 +34,13 @@ export function formatReplicaFaults(results: readonly ReplicaFaultResult[], load
       (result) =>
         `  ${result.signal} (stopped replica on port ${result.victimPort}): ${result.upstreamErrors.join(', ')}`,
     );
+  const service = results
+    .filter((result) => result.noEndpointConnections > 0 || result.probeEjections > 0)
+    .map(
+      (result) =>
+        `  ${result.signal}: ${result.noEndpointConnections} connections found no ready replica; ` +
+        `live replicas left the Service ${result.probeEjections} times on failed probes`,
+    );
   return [
     `Admission replicas (3 behind the Service), one stopped mid-load; load: ${
       load === 'reviews' ? 'Pod CREATE reviews through the webhook client' : 'Pod creates through the API server'
@@ -56,6 +63,7 @@ export function formatReplicaFaults(results: readonly ReplicaFaultResult[], load
     ),
     ...(failures.length > 0 ? ['First failures:', ...failures] : []),
     ...(upstream.length > 0 ? ['Replica-side connection errors at the Service (port code):', ...upstream] : []),
+    ...(service.length > 0 ? ['Service endpoints:', ...service] : []),
     '',
   ].join('\n');
 }

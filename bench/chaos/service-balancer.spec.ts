@@ -6,11 +6,12 @@ import { ServiceBalancer } from './service-balancer';
 
 const PROBE_INTERVAL_MS = 100;
 
-/** A replica: answers its name, and /readyz with 200 or 503 as told. */
+/** A replica: answers its name, and /readyz with 200 or 503 as told (or not at all while `stalled`). */
 interface Backend {
   name: string;
   port: number;
   ready: boolean;
+  stalled: boolean;
   server: Server;
 }
 
@@ -26,10 +27,10 @@ afterEach(async () => {
 });
 
 async function backend(name: string): Promise<Backend> {
-  const state = { ready: true };
+  const state = { ready: true, stalled: false };
   const server = createServer({ key: tls.keyPem, cert: tls.certPem }, (req, res) => {
-    if (req.url === '/readyz') res.writeHead(state.ready ? 200 : 503).end();
-    else res.end(name);
+    if (req.url !== '/readyz') res.end(name);
+    else if (!state.stalled) res.writeHead(state.ready ? 200 : 503).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   open.push({ close: () => new Promise((resolve) => server.close(resolve)) });
@@ -50,11 +51,17 @@ function call(port: number): Promise<string> {
   });
 }
 
-async function balancerFor(...backends: Backend[]): Promise<{ balancer: ServiceBalancer; port: number }> {
+const FAILURE_THRESHOLD = 3;
+
+async function balancerFor(
+  backends: Backend[],
+  failureThreshold = FAILURE_THRESHOLD,
+): Promise<{ balancer: ServiceBalancer; port: number }> {
   const balancer = new ServiceBalancer({
     probeIntervalMs: PROBE_INTERVAL_MS,
     probePath: '/readyz',
-    probeTimeoutMs: 500,
+    probeTimeoutMs: 150,
+    failureThreshold,
   });
   const port = await balancer.start();
   open.push({ close: () => balancer.stop() });
@@ -66,26 +73,51 @@ async function balancerFor(...backends: Backend[]): Promise<{ balancer: ServiceB
 describe('ServiceBalancer', () => {
   it('spreads connections over the ready endpoints', async () => {
     const [a, b] = [await backend('a'), await backend('b')];
-    const { port } = await balancerFor(a, b);
+    const { port } = await balancerFor([a, b]);
     const answers = await Promise.all(Array.from({ length: 6 }, () => call(port)));
     expect(answers.sort()).toEqual(['a', 'a', 'a', 'b', 'b', 'b']);
   });
 
-  it('drops an endpoint once its readiness fails, and takes it back when it passes', async () => {
+  it('drops an endpoint after failureThreshold failed probes in a row, and takes it back when one passes', async () => {
     const [a, b] = [await backend('a'), await backend('b')];
-    const { balancer, port } = await balancerFor(a, b);
+    const { balancer, port } = await balancerFor([a, b]);
+    const unreadyAt = performance.now();
     a.ready = false;
     await expect.poll(() => balancer.readyPorts()).toEqual([b.port]);
+    // Not at the first failure: the probes before the threshold find it unready while it stays in.
+    expect(performance.now() - unreadyAt).toBeGreaterThanOrEqual((FAILURE_THRESHOLD - 1) * PROBE_INTERVAL_MS);
+    expect(balancer.probeEjections).toBe(1);
     expect(await Promise.all([call(port), call(port), call(port)])).toEqual(['b', 'b', 'b']);
     a.ready = true;
     await expect.poll(() => balancer.readyPorts().length).toBe(2);
   });
 
-  it('drops an endpoint that stopped listening; with none ready a connection is closed at once', async () => {
+  it('keeps an endpoint whose probes time out fewer times in a row than the threshold', async () => {
     const a = await backend('a');
-    const { balancer, port } = await balancerFor(a);
+    const { balancer } = await balancerFor([a]);
+    a.stalled = true;
+    await new Promise((resolve) => setTimeout(resolve, (FAILURE_THRESHOLD - 1) * PROBE_INTERVAL_MS));
+    a.stalled = false;
+    await new Promise((resolve) => setTimeout(resolve, 3 * PROBE_INTERVAL_MS));
+    expect(balancer.readyPorts()).toEqual([a.port]);
+    expect(balancer.probeEjections).toBe(0);
+  });
+
+  it('drops a removed endpoint at once, whatever its readiness', async () => {
+    const [a, b] = [await backend('a'), await backend('b')];
+    const { balancer, port } = await balancerFor([a, b]);
+    balancer.remove(a.port);
+    expect(balancer.readyPorts()).toEqual([b.port]);
+    expect(await Promise.all([call(port), call(port)])).toEqual(['b', 'b']);
+  });
+
+  it('drops an endpoint that stopped listening at its next probe; with none ready a connection is closed at once', async () => {
+    const a = await backend('a');
+    // A threshold no run reaches: only the refused connection can take it out.
+    const { balancer, port } = await balancerFor([a], 1_000);
     await new Promise((resolve) => a.server.close(resolve));
     await expect.poll(() => balancer.readyPorts()).toEqual([]);
+    expect(balancer.probeEjections).toBe(0);
     expect(await call(port)).toBe('ECONNRESET');
     expect(balancer.noEndpoint).toBe(1);
   });

@@ -1,10 +1,13 @@
 /**
  * A stand-in for a Service's cluster IP in front of webhook replicas, as kube-proxy and the
  * endpoints controller make one: each incoming TCP connection goes whole to one ready endpoint
- * (round robin here, where iptables picks at random), bytes piped both ways, TLS untouched. An
- * endpoint is ready while its readiness probe (HTTPS GET, certificate not checked, as the kubelet
- * does) answers 2xx; it leaves the rotation at the first failed probe. Like kube-proxy, a connection
- * sent to an endpoint that refuses it is not retried elsewhere: the client sees it reset.
+ * (round robin here, where iptables picks at random), bytes piped both ways, TLS untouched.
+ * Readiness follows the kubelet: a probe (HTTPS GET, certificate not checked, never two at once)
+ * that answers 2xx makes the endpoint ready; it leaves the rotation after `failureThreshold` failed
+ * probes in a row, or at once when nothing listens any more (the kubelet learns of a dead container
+ * from the runtime, not from probes). `remove` is the pod's deletion: its endpoint goes whatever its
+ * probes say. Like kube-proxy, a connection sent to an endpoint that refuses it is not retried
+ * elsewhere: the client sees it reset.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { request as httpsRequest } from 'node:https';
@@ -17,11 +20,17 @@ export interface BalancerOptions {
   probePath: string;
   /** A probe not answered within this counts as failed. */
   probeTimeoutMs: number;
+  /** Failed probes in a row that take a live endpoint out of the rotation. */
+  failureThreshold: number;
 }
+
+type ProbeResult = 'passed' | 'failed' | 'refused';
 
 interface Endpoint {
   port: number;
   ready: boolean;
+  failuresInARow: number;
+  probing: boolean;
 }
 
 export class ServiceBalancer {
@@ -32,6 +41,8 @@ export class ServiceBalancer {
   private next = 0;
   /** Connections that found no ready endpoint (closed at once, as a Service without endpoints rejects). */
   noEndpoint = 0;
+  /** Times a listening endpoint left the rotation because its probes failed (a slow, not a dead, replica). */
+  probeEjections = 0;
   /** Endpoint-side connection errors by `port code` (a reset or refusal the client saw as a reset). */
   readonly upstreamErrors = new Map<string, number>();
 
@@ -46,8 +57,14 @@ export class ServiceBalancer {
 
   /** Adds an endpoint; it takes connections once a probe finds it ready. */
   add(port: number): void {
-    this.endpoints.set(port, { port, ready: false });
-    void this.probe(this.endpoints.get(port)!);
+    const endpoint = { port, ready: false, failuresInARow: 0, probing: false };
+    this.endpoints.set(port, endpoint);
+    void this.probe(endpoint);
+  }
+
+  /** The pod is being deleted: its endpoint leaves the Service. */
+  remove(port: number): void {
+    this.endpoints.delete(port);
   }
 
   readyPorts(): number[] {
@@ -89,11 +106,27 @@ export class ServiceBalancer {
   }
 
   private async probe(endpoint: Endpoint): Promise<void> {
-    endpoint.ready = await new Promise<boolean>((resolve) => {
+    if (endpoint.probing) return;
+    endpoint.probing = true;
+    const result = await this.probeOnce(endpoint.port);
+    endpoint.probing = false;
+    if (result === 'passed') {
+      endpoint.ready = true;
+      endpoint.failuresInARow = 0;
+    } else if (result === 'refused') {
+      endpoint.ready = false;
+    } else if (++endpoint.failuresInARow >= this.options.failureThreshold && endpoint.ready) {
+      endpoint.ready = false;
+      this.probeEjections++;
+    }
+  }
+
+  private probeOnce(port: number): Promise<ProbeResult> {
+    return new Promise<ProbeResult>((resolve) => {
       const request = httpsRequest(
         {
           host: '127.0.0.1',
-          port: endpoint.port,
+          port,
           path: this.options.probePath,
           rejectUnauthorized: false,
           agent: false,
@@ -101,11 +134,14 @@ export class ServiceBalancer {
         },
         (response) => {
           response.resume();
-          resolve((response.statusCode ?? 0) >= 200 && (response.statusCode ?? 0) < 300);
+          const status = response.statusCode ?? 0;
+          resolve(status >= 200 && status < 300 ? 'passed' : 'failed');
         },
       );
       request.on('timeout', () => request.destroy());
-      request.on('error', () => resolve(false));
+      request.on('error', (error: NodeJS.ErrnoException) =>
+        resolve(error.code === 'ECONNREFUSED' ? 'refused' : 'failed'),
+      );
       request.end();
     });
   }
