@@ -122,7 +122,7 @@ export class ResourceService {
     }
     const all = this.store
       .list(key(type), type.namespaced ? namespace : undefined)
-      .filter((object) => objectKeyOf(object) >= start && matchesFilter(filter, object));
+      .filter((object) => (start === '' || objectKeyOf(object) >= start) && matchesFilter(filter, object));
     const limit = options.limit && options.limit > 0 ? options.limit : undefined;
     const page = limit === undefined ? all : all.slice(0, limit);
     const more = limit !== undefined && all.length > limit;

@@ -93,3 +93,34 @@ describe('ObjectStore.dependentsOf', () => {
     }
   });
 });
+
+describe('ObjectStore history', () => {
+  /** Writes one object of `groupResource` at the next revision. */
+  function write(store: ObjectStore, groupResource: string, name: string): number {
+    const revision = store.nextResourceVersion();
+    store.put(groupResource, { metadata: { name, namespace: 'default', resourceVersion: String(revision) } });
+    return revision;
+  }
+
+  it('keeps the last historyLimit events, however many writes went before, and expires what is older', () => {
+    const store = new ObjectStore({ historyLimit: 5 });
+    const revisions: number[] = [];
+    for (let index = 0; index < 23; index++) revisions.push(write(store, index % 2 ? PODS : REPLICA_SETS, `o${index}`));
+    const kept = revisions.slice(-5);
+    const resumeFrom = kept[0]! - 1;
+    const replayed = [PODS, REPLICA_SETS].flatMap((groupResource) => store.changesSince(resumeFrom, groupResource)!);
+    expect(replayed.map((event) => event.resourceVersion).sort((a, b) => a - b)).toEqual(kept);
+    expect(store.changesSince(resumeFrom - 1, PODS)).toBeUndefined();
+    expect(store.oldestResumableVersion).toBe(resumeFrom);
+  });
+
+  it('compacts up to a revision: older resumes expire, newer events replay', () => {
+    const store = new ObjectStore();
+    const revisions = Array.from({ length: 8 }, (_, index) => write(store, PODS, `o${index}`));
+    store.compact(revisions[4]);
+    expect(store.changesSince(revisions[3]!, PODS)).toBeUndefined();
+    expect(store.changesSince(revisions[4]!, PODS)!.map((event) => event.resourceVersion)).toEqual(revisions.slice(5));
+    store.compact();
+    expect(store.changesSince(revisions[7]!, PODS)).toEqual([]);
+  });
+});

@@ -57,7 +57,9 @@ function ownerUidsOf(object: JsonObject): string[] {
 export class ObjectStore {
   private revision = 1;
   private readonly collections = new Map<string, Map<string, JsonObject>>();
+  /** Retained change events are `history[historyStart..]`; the slots before are cut in batches, not per write. */
   private readonly history: ChangeEvent[] = [];
+  private historyStart = 0;
   /** Events at or below this revision are gone from history. */
   private compactedRevision = 1;
   private readonly listeners = new Set<ChangeListener>();
@@ -168,16 +170,20 @@ export class ObjectStore {
    */
   changesSince(resourceVersion: number, groupResource: string): ChangeEvent[] | undefined {
     if (resourceVersion < this.compactedRevision) return undefined;
-    return this.history.filter(
-      (event) => event.resourceVersion > resourceVersion && event.groupResource === groupResource,
-    );
+    const changes: ChangeEvent[] = [];
+    for (let index = this.historyStart; index < this.history.length; index++) {
+      const event = this.history[index]!;
+      if (event.resourceVersion > resourceVersion && event.groupResource === groupResource) changes.push(event);
+    }
+    return changes;
   }
 
   /** Forgets history up to `resourceVersion` (default: everything so far), like etcd compaction. */
   compact(resourceVersion = this.revision): void {
     this.compactedRevision = Math.max(this.compactedRevision, Math.min(resourceVersion, this.revision));
-    const keep = this.history.findIndex((event) => event.resourceVersion > this.compactedRevision);
-    this.history.splice(0, keep < 0 ? this.history.length : keep);
+    let first = this.historyStart;
+    while (first < this.history.length && this.history[first]!.resourceVersion <= this.compactedRevision) first++;
+    this.dropHistoryBefore(first);
   }
 
   subscribe(listener: ChangeListener): () => void {
@@ -207,10 +213,19 @@ export class ObjectStore {
 
   private record(event: ChangeEvent): void {
     this.history.push(event);
-    if (this.history.length > this.historyLimit) {
-      const dropped = this.history.splice(0, this.history.length - this.historyLimit);
-      this.compactedRevision = Math.max(this.compactedRevision, dropped[dropped.length - 1]!.resourceVersion);
+    if (this.history.length - this.historyStart > this.historyLimit) {
+      const first = this.history.length - this.historyLimit;
+      this.compactedRevision = Math.max(this.compactedRevision, this.history[first - 1]!.resourceVersion);
+      this.dropHistoryBefore(first);
     }
     for (const listener of this.listeners) listener(event);
+  }
+
+  /** Forgets the events before `index`; the array is cut once the dead slots outnumber the live ones. */
+  private dropHistoryBefore(index: number): void {
+    this.historyStart = index;
+    if (this.historyStart * 2 < this.history.length) return;
+    this.history.splice(0, this.historyStart);
+    this.historyStart = 0;
   }
 }
