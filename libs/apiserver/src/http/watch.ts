@@ -52,7 +52,18 @@ export function startWatch(
   response.flushHeaders();
 
   let headers = true;
+  // Events written in one turn of the event loop (a busy server handles many writes per turn) go out
+  // in one socket write, not one each.
+  let corked = false;
   const send = (eventType: WatchEventType, object: JsonObject): void => {
+    if (!corked) {
+      corked = true;
+      response.cork();
+      setImmediate(() => {
+        corked = false;
+        if (!response.writableEnded) response.uncork();
+      });
+    }
     response.write(`${JSON.stringify({ type: eventType, object: encode(eventType, object) })}\n`);
   };
   // Bookmarks and errors stay as they are: a client reads only their resourceVersion or Status.
