@@ -10,6 +10,7 @@ import { readCrdManifests } from '@edict/policy';
 import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhooks';
 import type { ChildRoleRunner } from '../child-process';
 import { pssPolicyObjects } from '../webhook-servers';
+import { AuditTallyIndex } from './audit-tally';
 
 export const CHAOS_NAMESPACE = 'edict';
 export const CHAOS_SERVICE = 'edict-svc';
@@ -36,44 +37,7 @@ export interface LeaseChange {
   holder: string;
 }
 
-export interface AuditTally {
-  pods: number;
-  /** The policies with a result in any Pod's report: every Pod (all alike) should have one of each. */
-  expectedPolicies: number;
-  /** Pods whose PolicyReport holds a result of every expected policy. */
-  complete: number;
-  /** Expected policy results absent from the reports. */
-  missingResults: number;
-}
-
-const POLICY_REPORTS = 'wgpolicyk8s.io/policyreports';
-const PODS = '/pods';
 const LEASES = 'coordination.k8s.io/leases';
-
-/**
- * Counted from the store as it is (no copies): settle polls this while the reports controller is
- * still writing, and a costly tally would slow the very server it measures.
- */
-function auditTally(server: InMemoryApiServer): AuditTally {
-  const policiesByPod = new Map<string, string[]>();
-  const expected = new Set<string>();
-  for (const report of server.store.list(POLICY_REPORTS, LOAD_NAMESPACE)) {
-    const policies = ((report.results as JsonObject[] | undefined) ?? []).map((result) => result.policy as string);
-    for (const policy of policies) expected.add(policy);
-    policiesByPod.set((report.metadata as JsonObject).name as string, policies);
-  }
-  const pods = server.store.list(PODS, LOAD_NAMESPACE);
-  let complete = 0;
-  let missingResults = 0;
-  for (const pod of pods) {
-    const reported = new Set(policiesByPod.get((pod.metadata as JsonObject).uid as string));
-    let missing = 0;
-    for (const policy of expected) if (!reported.has(policy)) missing++;
-    missingResults += missing;
-    if (missing === 0) complete++;
-  }
-  return { pods: pods.length, expectedPolicies: expected.size, complete, missingResults };
-}
 
 /** A Pod the review load reviews: stored at once, without admission, as `load-<round>-<n>` labelled with its round. */
 function loadPod(round: string, index: number): JsonObject {
@@ -130,12 +94,16 @@ export const cluster: ChildRoleRunner = {
       leaseChanges.push({ at: Date.now(), lease, holder });
     });
 
+    const audits = new AuditTallyIndex(server.store, LOAD_NAMESPACE);
     const report: ClusterReport = { url, policies };
     return {
       report,
-      stop: () => server.stop(),
+      stop: () => {
+        audits.stop();
+        return server.stop();
+      },
       commands: {
-        'audit-tally': async () => auditTally(server),
+        'audit-tally': async () => audits.tally(),
         'lease-changes': async () => leaseChanges,
         'time-recreation': (command) =>
           timeRecreation(server, command as { kind: string; name: string; timeoutMs: number }),

@@ -7,7 +7,7 @@
  * admissions, and audit results of admitted Pods that never reached a PolicyReport (the reports
  * controller runs without background scans, so only admission results count).
  */
-import type { AuditTally } from './cluster';
+import type { AuditTally } from './audit-tally';
 import { ChaosCluster } from './chaos-cluster';
 import type { LoadFailure, LoadTally } from './fixed-rate-sender';
 import { PodLoad } from './pod-load';
