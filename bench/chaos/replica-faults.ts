@@ -5,7 +5,10 @@
  * unready, keep serving until the Service drops it, finish in-flight reviews, write their reports,
  * exit), then, with a replacement started as a Deployment would, by SIGKILL. Per signal: failed
  * admissions, and audit results of admitted Pods that never reached a PolicyReport (the reports
- * controller runs without background scans, so only admission results count).
+ * controller runs without background scans, so only admission results count). Audits a killed
+ * replica held are gone, in Kyverno too, until the next background scan evaluates the Pods again:
+ * after both rounds the reports controller is restarted with background scans on, and the results
+ * still missing once its reports settle are counted.
  */
 import type { AuditTally } from './audit-tally';
 import { ChaosCluster } from './chaos-cluster';
@@ -59,7 +62,20 @@ export interface ReplicaFaultResult {
   probeEjections: number;
 }
 
-export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<ReplicaFaultResult[]> {
+/** The background scan after both rounds: what it restored of the audit results the rounds lost. */
+export interface ScanRepair {
+  missingBefore: number;
+  missingAfter: number;
+  /** From the scanning reports controller's start until its reports settled, ms. */
+  settleMs: number;
+}
+
+export interface ReplicaFaultRun {
+  rounds: ReplicaFaultResult[];
+  repair: ScanRepair;
+}
+
+export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<ReplicaFaultRun> {
   const cluster = await ChaosCluster.start();
   const admissionEnv = { EDICT_AUDIT_BACKPRESSURE: String(settings.backpressure) };
   let reviewLoad: ReviewLoad | undefined;
@@ -123,9 +139,29 @@ export async function runReplicaFaults(settings: ReplicaFaultSettings): Promise<
       });
       before = after.value;
     }
-    return results;
+    return { rounds: results, repair: await repairByBackgroundScan(cluster, tally, before, settings.settleTimeoutMs) };
   } finally {
     await reviewLoad?.stop();
     await cluster.close();
   }
+}
+
+async function repairByBackgroundScan(
+  cluster: ChaosCluster,
+  tally: () => Promise<AuditTally>,
+  before: AuditTally,
+  timeoutMs: number,
+): Promise<ScanRepair> {
+  for (const replica of cluster.running('reports')) {
+    cluster.stop(replica, 'SIGTERM');
+    await replica.exited;
+  }
+  const startedAt = performance.now();
+  await cluster.startReplica('reports', { EDICT_BACKGROUND_SCAN: 'true' });
+  const after = await settle(tally, (value) => value.missingResults === 0, { quietMs: 15_000, timeoutMs });
+  return {
+    missingBefore: before.missingResults,
+    missingAfter: after.value.missingResults,
+    settleMs: performance.now() - startedAt,
+  };
 }

@@ -1,7 +1,7 @@
 /** The chaos run's figures as plain-text tables. */
 import type { OutageRun } from './api-outage';
 import type { LeaderFaultRun } from './leader-faults';
-import type { LoadMode, ReplicaFaultResult } from './replica-faults';
+import type { LoadMode, ReplicaFaultRun } from './replica-faults';
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
@@ -9,7 +9,7 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
-export function formatReplicaFaults(results: readonly ReplicaFaultResult[], load: LoadMode): string {
+export function formatReplicaFaults({ rounds: results, repair }: ReplicaFaultRun, load: LoadMode): string {
   const rows = results.map((result) => [
     result.signal,
     `${result.sent}`,
@@ -64,6 +64,8 @@ export function formatReplicaFaults(results: readonly ReplicaFaultResult[], load
     ...(failures.length > 0 ? ['First failures:', ...failures] : []),
     ...(upstream.length > 0 ? ['Replica-side connection errors at the Service (port code):', ...upstream] : []),
     ...(service.length > 0 ? ['Service endpoints:', ...service] : []),
+    `Then the reports controller restarted with background scans: ${repair.missingBefore} audit results missing, ` +
+      `${repair.missingAfter} after ${(repair.settleMs / 1000).toFixed(1)} s`,
     '',
   ].join('\n');
 }
