@@ -7,6 +7,7 @@ import {
   type EvaluationContext,
   type PreparedSubstitution,
 } from '../variables';
+import { evaluateForeachList, prepareForeachList, type PreparedForeachList } from '../validate/foreach-list';
 import { checkConditions, prepareConditions, type PreparedConditions } from './conditions';
 
 /**
@@ -17,17 +18,23 @@ import { checkConditions, prepareConditions, type PreparedConditions } from './c
 export interface Evaluators {
   conditions(conditions: Conditions | undefined, ctx: EvaluationContext): ConditionsResult;
   substitute(value: JsonValue, ctx: EvaluationContext): JsonValue;
+  /** A foreach `list`'s elements (see `evaluateForeachList`). */
+  foreachList(list: string, ctx: EvaluationContext): JsonValue[];
 }
 
 export const INTERPRETER: Evaluators = {
   conditions: checkConditions,
   substitute: (value, ctx) => substituteVariables(value, ctx),
+  foreachList: evaluateForeachList,
 };
 
 export function compileEvaluators(
   conditionBlocks: readonly (Conditions | undefined)[],
   values: readonly JsonValue[],
+  foreachLists: readonly string[] = [],
 ): Evaluators {
+  const lists = new Map<string, PreparedForeachList>();
+  for (const list of foreachLists) if (!lists.has(list)) lists.set(list, prepareForeachList(list));
   const conditions = new Map<Conditions, PreparedConditions>();
   for (const block of conditionBlocks) if (block) conditions.set(block, prepareConditions(block));
   const substitutions = new Map<JsonValue, PreparedSubstitution>();
@@ -40,6 +47,10 @@ export function compileEvaluators(
     substitute: (value, ctx) => {
       const prepared = substitutions.get(value);
       return prepared ? prepared(ctx) : substituteVariables(value, ctx);
+    },
+    foreachList: (list, ctx) => {
+      const prepared = lists.get(list);
+      return prepared ? prepared(ctx) : evaluateForeachList(list, ctx);
     },
   };
 }

@@ -51,20 +51,26 @@ export function compilePolicy(source: Policy, options: { compiled: boolean }): C
 function compileRule(rule: Rule): RuleProgram {
   const conditions: (Conditions | undefined)[] = [rule.preconditions];
   const values: JsonValue[] = [];
+  const lists: string[] = [];
   const validate = rule.validate;
-  if (validate) collectValidation(validate, conditions, values);
-  return { matches: compileRuleMatch(rule), evaluators: compileEvaluators(conditions, values) };
+  if (validate) collectValidation(validate, conditions, values, lists);
+  return { matches: compileRuleMatch(rule), evaluators: compileEvaluators(conditions, values, lists) };
 }
 
-/** The condition blocks and patterns of a validate rule and of its foreach loops, at any depth. */
+/** The condition blocks, patterns and foreach lists of a validate rule and of its foreach loops, at any depth. */
 function collectValidation(
   body: Pick<ForEachValidation, 'preconditions' | 'pattern' | 'anyPattern' | 'deny' | 'foreach'>,
   conditions: (Conditions | undefined)[],
   values: JsonValue[],
+  lists: string[],
 ): void {
   conditions.push(body.preconditions, body.deny?.conditions);
   if (body.pattern !== undefined) values.push(body.pattern);
   if (body.anyPattern !== undefined) values.push(body.anyPattern as JsonValue);
   if (Array.isArray(body.foreach))
-    for (const loop of body.foreach) if (loop) collectValidation(loop, conditions, values);
+    for (const loop of body.foreach) {
+      if (!loop) continue;
+      if (typeof loop.list === 'string') lists.push(loop.list);
+      collectValidation(loop, conditions, values, lists);
+    }
 }

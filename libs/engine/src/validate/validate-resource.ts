@@ -7,7 +7,6 @@ import type { RuleResponse } from '../core/types';
 import { matchPattern } from '../pattern';
 import type { Conditions, ContextEntry, ForEachValidation, Rule } from '../policy/types';
 import { substituteVariables } from '../variables';
-import { evaluateForeachList } from './foreach-list';
 import { validateManifests } from './manifests';
 import type { RuleRun } from './rule-run';
 import { unsupportedValidation } from './unsupported-validation';
@@ -210,7 +209,7 @@ class Validator {
       const loop = loops[index]!;
       let elements: JsonValue[];
       try {
-        elements = evaluateForeachList(loop.list, this.run.ctx);
+        elements = this.evaluate.foreachList(loop.list, this.run.ctx);
       } catch {
         continue; // Kyverno skips a list it cannot evaluate
       }
