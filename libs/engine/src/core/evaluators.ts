@@ -1,5 +1,6 @@
 import type { ConditionsResult } from '../conditions';
 import type { JsonValue } from '../json';
+import { compilePattern, matchPattern, type CompiledPattern, type PatternResult, type WalkBudget } from '../pattern';
 import type { Conditions } from '../policy/types';
 import {
   prepareSubstitution,
@@ -20,19 +21,28 @@ export interface Evaluators {
   substitute(value: JsonValue, ctx: EvaluationContext): JsonValue;
   /** A foreach `list`'s elements (see `evaluateForeachList`). */
   foreachList(list: string, ctx: EvaluationContext): JsonValue[];
+  /** A validate pattern (variables substituted) against a resource (see `matchPattern`). */
+  matchPattern(resource: JsonValue, pattern: JsonValue, budget?: WalkBudget): PatternResult;
 }
 
 export const INTERPRETER: Evaluators = {
   conditions: checkConditions,
   substitute: (value, ctx) => substituteVariables(value, ctx),
   foreachList: evaluateForeachList,
+  matchPattern,
 };
 
 export function compileEvaluators(
   conditionBlocks: readonly (Conditions | undefined)[],
   values: readonly JsonValue[],
   foreachLists: readonly string[] = [],
+  patterns: readonly JsonValue[] = [],
 ): Evaluators {
+  // By identity: a pattern without variables is its own substitution; any other is a new value
+  // after substitution and goes to the interpreter.
+  const compiledPatterns = new Map<JsonValue, CompiledPattern>();
+  for (const pattern of patterns)
+    if (!compiledPatterns.has(pattern)) compiledPatterns.set(pattern, compilePattern(pattern));
   const lists = new Map<string, PreparedForeachList>();
   for (const list of foreachLists) if (!lists.has(list)) lists.set(list, prepareForeachList(list));
   const conditions = new Map<Conditions, PreparedConditions>();
@@ -51,6 +61,10 @@ export function compileEvaluators(
     foreachList: (list, ctx) => {
       const prepared = lists.get(list);
       return prepared ? prepared(ctx) : evaluateForeachList(list, ctx);
+    },
+    matchPattern: (resource, pattern, budget) => {
+      const compiled = compiledPatterns.get(pattern);
+      return compiled ? compiled(resource, budget) : matchPattern(resource, pattern, budget);
     },
   };
 }

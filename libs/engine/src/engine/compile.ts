@@ -52,25 +52,34 @@ function compileRule(rule: Rule): RuleProgram {
   const conditions: (Conditions | undefined)[] = [rule.preconditions];
   const values: JsonValue[] = [];
   const lists: string[] = [];
+  const patterns: JsonValue[] = [];
   const validate = rule.validate;
-  if (validate) collectValidation(validate, conditions, values, lists);
-  return { matches: compileRuleMatch(rule), evaluators: compileEvaluators(conditions, values, lists) };
+  if (validate) collectValidation(validate, conditions, values, lists, patterns);
+  return { matches: compileRuleMatch(rule), evaluators: compileEvaluators(conditions, values, lists, patterns) };
 }
 
-/** The condition blocks, patterns and foreach lists of a validate rule and of its foreach loops, at any depth. */
+/**
+ * The condition blocks, patterns (to substitute and to match) and foreach lists of a validate rule
+ * and of its foreach loops, at any depth.
+ */
 function collectValidation(
   body: Pick<ForEachValidation, 'preconditions' | 'pattern' | 'anyPattern' | 'deny' | 'foreach'>,
   conditions: (Conditions | undefined)[],
   values: JsonValue[],
   lists: string[],
+  patterns: JsonValue[],
 ): void {
   conditions.push(body.preconditions, body.deny?.conditions);
-  if (body.pattern !== undefined) values.push(body.pattern);
+  if (body.pattern !== undefined) {
+    values.push(body.pattern);
+    patterns.push(body.pattern);
+  }
   if (body.anyPattern !== undefined) values.push(body.anyPattern as JsonValue);
+  if (Array.isArray(body.anyPattern)) patterns.push(...(body.anyPattern as JsonValue[]));
   if (Array.isArray(body.foreach))
     for (const loop of body.foreach) {
       if (!loop) continue;
       if (typeof loop.list === 'string') lists.push(loop.list);
-      collectValidation(loop, conditions, values, lists);
+      collectValidation(loop, conditions, values, lists, patterns);
     }
 }
