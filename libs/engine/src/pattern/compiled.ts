@@ -91,10 +91,11 @@ function compileMap(pattern: JsonObject): Check {
   if (plan.metadataKey !== undefined) throw new NotCompiled();
   const entries = plan.entries.map(compileEntry);
   const leading = plan.entries.map((entry) => isLeadingAnchor(entry.anchor));
+  const tracks = plan.tracked.length > 0;
   return (resource, path, walk) => {
     walk.step();
     if (!isObject(resource)) return notAMap(path, resource);
-    walk.record(plan, resource);
+    if (tracks) walk.record(plan, resource);
     let applied = 0;
     let skipped: Failure[] | undefined;
     for (let i = 0; i < entries.length; i++) {
