@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EvaluationBudget, EvaluationDeadlineExceeded, EvaluationLimitExceeded } from '../budget';
 import type { JsonValue } from '../json';
 import { compileDirectJmesPath, compileJmesPath, JmesPathNotFoundError } from './index';
+import { flattenOnce } from './interpreter';
 
 /** What a query gives: its value, or the error's class and message. */
 function outcome(run: () => JsonValue): unknown {
@@ -172,5 +173,17 @@ describe('compileDirectJmesPath', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('flattenOnce', () => {
+  it('flattens one level as Array.prototype.flat(1) does on JSON arrays', () => {
+    const json = fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<JsonValue>;
+    fc.assert(
+      fc.property(fc.array(json, { maxLength: 6 }), (array) => {
+        expect(flattenOnce(array)).toEqual(array.flat(1));
+      }),
+    );
+    expect(flattenOnce([[1, [2]], 3, [], [null]])).toEqual([1, [2], 3, null]);
   });
 });

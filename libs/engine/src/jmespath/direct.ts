@@ -10,7 +10,7 @@
 import { isBudgetError, type EvaluationBudget } from '../budget';
 import type { JsonObject, JsonValue } from '../json';
 import { deepEqual, isObject } from '../json';
-import { isFalse, Missing, type AstNode, type EvalResult } from './interpreter';
+import { flattenOnce, isFalse, Missing, type AstNode, type EvalResult } from './interpreter';
 
 /** A compiled node: evaluates against `value`; `root` is the whole document (`$`). */
 export type DirectNode = (value: JsonValue, root: JsonValue, budget: EvaluationBudget) => EvalResult;
@@ -208,7 +208,7 @@ function flatten(child: DirectNode): DirectNode {
     budget.step();
     const base = swallowAll(child, value, root, budget);
     if (!Array.isArray(base)) return null;
-    const flat = base.flat(1);
+    const flat = flattenOnce(base);
     budget.checkResult(flat, 'a flatten');
     return flat;
   };
