@@ -35,6 +35,16 @@ export type CompiledPattern = (resource: JsonValue, budget?: WalkBudget) => Patt
 /** Checks a resource value against one compiled pattern node; `path` is where the value sits. */
 type Check = (resource: JsonValue | undefined, path: string, walk: PatternWalk) => Failure | undefined;
 type EntryCheck = (resource: JsonObject, path: string, walk: PatternWalk) => Failure | undefined;
+/**
+ * A `Check` for a map entry's value, given the map's path and the entry's segment apart: a leaf
+ * joins them only to report a mismatch, so a passing walk builds no leaf paths.
+ */
+type ValueCheck = (
+  resource: JsonValue | undefined,
+  mapPath: string,
+  segment: string,
+  walk: PatternWalk,
+) => Failure | undefined;
 
 export function compilePattern(pattern: JsonValue): CompiledPattern {
   let check: Check;
@@ -119,16 +129,15 @@ function compileEntry(entry: PatternEntry): EntryCheck {
     case '': {
       const value = compileEntryValue(entry);
       return (resource, path, walk) => {
-        const childPath = path + segment;
         const found = own(resource, key);
         if (found === undefined) {
           return failure(
-            childPath,
+            path + segment,
             `${CONDITIONAL_PREFIX}conditional anchor key doesn't exist in the resource`,
             'conditional',
           );
         }
-        const result = value(found, childPath, walk);
+        const result = value(found, path, segment, walk);
         return result && failure(result.path, CONDITIONAL_PREFIX + result.message, 'conditional');
       };
     }
@@ -137,7 +146,7 @@ function compileEntry(entry: PatternEntry): EntryCheck {
       return (resource, path, walk) => {
         const found = own(resource, key);
         if (found === undefined) return undefined;
-        const result = value(found, path + segment, walk);
+        const result = value(found, path, segment, walk);
         return result && failure(result.path, GLOBAL_PREFIX + result.message, 'global');
       };
     }
@@ -145,7 +154,7 @@ function compileEntry(entry: PatternEntry): EntryCheck {
       const value = compileEntryValue(entry);
       return (resource, path, walk) => {
         const found = own(resource, key);
-        return found === undefined ? undefined : value(found, path + segment, walk);
+        return found === undefined ? undefined : value(found, path, segment, walk);
       };
     }
     case 'X':
@@ -176,20 +185,25 @@ function compilePlainKey(entry: PatternEntry): EntryCheck {
   }
   const value = compileEntryValue(entry);
   const segment = entry.pathSegment;
-  return (resource, path, walk) => value(own(resource, key), path + segment, walk);
+  return (resource, path, walk) => value(own(resource, key), path, segment, walk);
 }
 
 /** `checkEntryValue`: a string leaf is matched without a step of its own, as the interpreter does. */
-function compileEntryValue(entry: PatternEntry): Check {
+function compileEntryValue(entry: PatternEntry): ValueCheck {
   const leaf = entry.leaf;
-  if (entry.plan || !leaf) return compileElement(entry.value);
+  if (entry.plan || !leaf) {
+    const element = compileElement(entry.value);
+    return (resource, mapPath, segment, walk) => element(resource, mapPath + segment, walk);
+  }
   const pattern = entry.value;
-  return (resource, path) => {
+  return (resource, mapPath, segment) => {
     if (Array.isArray(resource)) {
-      for (const item of resource) if (!matchStringPattern(item, leaf)) return mismatch(path, resource, pattern);
+      for (const item of resource) {
+        if (!matchStringPattern(item, leaf)) return mismatch(mapPath + segment, resource, pattern);
+      }
       return undefined;
     }
-    return matchStringPattern(resource, leaf) ? undefined : mismatch(path, resource, pattern);
+    return matchStringPattern(resource, leaf) ? undefined : mismatch(mapPath + segment, resource, pattern);
   };
 }
 
