@@ -1,8 +1,9 @@
 import { compileEvaluators, type Evaluators } from '../core/evaluators';
 import { fixedFailureActions, type FixedFailureActions } from '../core/failure-action';
 import type { JsonValue } from '../json';
-import { compileRuleMatch, type RuleMatcher } from '../match';
+import { compileKindGate, compileRuleMatch, type KindGate, type RuleMatcher } from '../match';
 import { withAutogen } from '../policy/autogen';
+import { RulesByKind } from './rules-by-kind';
 import { hasVerifyImages } from '../validate/unsupported-verify-images';
 import type { Conditions, ForEachValidation, Policy, Rule } from '../policy/types';
 
@@ -21,12 +22,16 @@ export interface CompiledPolicy {
   readonly failureActions: FixedFailureActions;
   /** Each rule's compiled steps; empty when compilation is off, and the interpreter runs every rule. */
   readonly programs: ReadonlyMap<Rule, RuleProgram>;
+  /** The rules of a list whose match can hold for a kind (without it, every rule is tried). */
+  readonly rulesByKind?: RulesByKind;
 }
 
 /** What the compiler prepared for one rule; the interpreter does the rest. */
 export interface RuleProgram {
   /** Set when the compiler handles the rule's match/exclude filters. */
   readonly matches?: RuleMatcher;
+  /** With `matches`: what the match needs of the request's kind alone. */
+  readonly kindGate?: KindGate;
   readonly evaluators: Evaluators;
 }
 
@@ -36,6 +41,9 @@ export function compilePolicy(source: Policy, options: { compiled: boolean }): C
   const rules = policy.spec.rules ?? [];
   // verifyImages rules join the validate rules so that they answer (with an error, see the engine).
   const validateRules = rules.filter((rule) => rule.validate || hasVerifyImages(rule));
+  const programs = new Map(options.compiled ? rules.map((rule) => [rule, compileRule(rule)]) : []);
+  const gates = new Map<Rule, KindGate>();
+  for (const [rule, program] of programs) if (program.kindGate) gates.set(rule, program.kindGate);
   return {
     policy,
     key: namespace ? `${namespace}/${policy.metadata.name}` : policy.metadata.name,
@@ -44,27 +52,48 @@ export function compilePolicy(source: Policy, options: { compiled: boolean }): C
     mutateRules: rules.filter((rule) => rule.mutate),
     generateRules: rules.filter((rule) => rule.generate),
     failureActions: fixedFailureActions(policy, validateRules),
-    programs: new Map(options.compiled ? rules.map((rule) => [rule, compileRule(rule)]) : []),
+    programs,
+    rulesByKind: new RulesByKind(gates),
   };
 }
 
 function compileRule(rule: Rule): RuleProgram {
   const conditions: (Conditions | undefined)[] = [rule.preconditions];
   const values: JsonValue[] = [];
+  const lists: string[] = [];
+  const patterns: JsonValue[] = [];
   const validate = rule.validate;
-  if (validate) collectValidation(validate, conditions, values);
-  return { matches: compileRuleMatch(rule), evaluators: compileEvaluators(conditions, values) };
+  if (validate) collectValidation(validate, conditions, values, lists, patterns);
+  const matches = compileRuleMatch(rule);
+  return {
+    matches,
+    kindGate: matches ? compileKindGate(rule) : undefined,
+    evaluators: compileEvaluators(conditions, values, lists, patterns),
+  };
 }
 
-/** The condition blocks and patterns of a validate rule and of its foreach loops, at any depth. */
+/**
+ * The condition blocks, patterns (to substitute and to match) and foreach lists of a validate rule
+ * and of its foreach loops, at any depth.
+ */
 function collectValidation(
   body: Pick<ForEachValidation, 'preconditions' | 'pattern' | 'anyPattern' | 'deny' | 'foreach'>,
   conditions: (Conditions | undefined)[],
   values: JsonValue[],
+  lists: string[],
+  patterns: JsonValue[],
 ): void {
   conditions.push(body.preconditions, body.deny?.conditions);
-  if (body.pattern !== undefined) values.push(body.pattern);
+  if (body.pattern !== undefined) {
+    values.push(body.pattern);
+    patterns.push(body.pattern);
+  }
   if (body.anyPattern !== undefined) values.push(body.anyPattern as JsonValue);
+  if (Array.isArray(body.anyPattern)) patterns.push(...(body.anyPattern as JsonValue[]));
   if (Array.isArray(body.foreach))
-    for (const loop of body.foreach) if (loop) collectValidation(loop, conditions, values);
+    for (const loop of body.foreach) {
+      if (!loop) continue;
+      if (typeof loop.list === 'string') lists.push(loop.list);
+      collectValidation(loop, conditions, values, lists, patterns);
+    }
 }

@@ -261,7 +261,13 @@ export class Engine {
     const { ctx, error } = this.createContext(request, trigger, options);
     const applyOne = compiled.policy.spec.applyRules === 'One';
     let matchRequest = toMatchRequest(request, trigger);
-    for (const rule of rules) {
+    // While the resource stays the trigger, its kind does: rules that cannot match it are not tried.
+    const kind = matchRequest.requestKind;
+    const candidates =
+      current || !kind || !compiled.rulesByKind
+        ? rules
+        : compiled.rulesByKind.select(rules, kind, request.subresource ?? '');
+    for (const rule of candidates) {
       ctx.budget.checkDeadline();
       const resource = (current && current()) ?? trigger;
       if (matchRequest.resource !== resource) matchRequest = toMatchRequest(request, resource);

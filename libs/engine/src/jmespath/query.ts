@@ -2,6 +2,7 @@ import { compile } from '@jmespath-community/jmespath';
 import { EvaluationBudget, EvaluationLimitExceeded } from '../budget';
 import type { JsonValue } from '../json';
 import { JmesPathError, JmesPathNotFoundError } from './errors';
+import { compileDirect, type DirectNode } from './direct';
 import { Missing, type AstNode } from './interpreter';
 import { evaluate } from './runtime';
 import './functions/register';
@@ -35,6 +36,8 @@ class CompiledQuery implements JmesPathQuery {
   constructor(
     readonly expression: string,
     private readonly ast: AstNode,
+    /** Set for a query compiled to closures (`compileDirectJmesPath`); the interpreter runs the others. */
+    private readonly direct?: DirectNode,
   ) {
     this.dataOnly = !callsFunction(ast);
   }
@@ -52,7 +55,7 @@ class CompiledQuery implements JmesPathQuery {
 
   private run(data: JsonValue, budget: EvaluationBudget) {
     try {
-      return evaluate(this.ast, data, budget);
+      return this.direct ? this.direct(data, data, budget) : evaluate(this.ast, data, budget);
     } catch (error) {
       if (error instanceof EvaluationLimitExceeded) error.locate(this.expression);
       throw error;
@@ -73,14 +76,31 @@ const cache = new BoundedCache<CompiledQuery>(2000, 8 * 1024);
 
 /** Parses once per distinct expression (bounded LRU cache); throws JmesPathError on bad syntax. */
 export function compileJmesPath(expression: string): JmesPathQuery {
-  return cache.getOrCreate(expression, () => {
-    let ast: AstNode;
-    try {
-      ast = compile(expression) as unknown as AstNode;
-    } catch (error) {
-      const problem = error instanceof Error ? error.message : String(error);
-      throw new JmesPathError(`invalid JMESPath expression "${expression}": ${problem}`);
-    }
-    return new CompiledQuery(expression, ast);
+  return cache.getOrCreate(expression, () => new CompiledQuery(expression, parse(expression)));
+}
+
+const directCache = new BoundedCache<JmesPathQuery>(2000, 8 * 1024);
+
+/**
+ * `compileJmesPath` for a policy's compiled steps: an expression the closure compiler handles
+ * (see `direct.ts`) runs as closures, with the same results, errors and budget; any other is the
+ * interpreter's query itself. Cached by text, so rules of many policies asking the same question
+ * share one query object (and its shared results, see `EvaluationContext`).
+ */
+export function compileDirectJmesPath(expression: string): JmesPathQuery {
+  return directCache.getOrCreate(expression, () => {
+    const interpreted = compileJmesPath(expression);
+    const ast = parse(expression);
+    const direct = compileDirect(ast);
+    return direct ? new CompiledQuery(expression, ast, direct) : interpreted;
   });
+}
+
+function parse(expression: string): AstNode {
+  try {
+    return compile(expression) as unknown as AstNode;
+  } catch (error) {
+    const problem = error instanceof Error ? error.message : String(error);
+    throw new JmesPathError(`invalid JMESPath expression "${expression}": ${problem}`);
+  }
 }

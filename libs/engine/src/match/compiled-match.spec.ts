@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../json';
 import type { MatchResources, ResourceDescription, ResourceFilter, Rule } from '../policy/types';
-import { compileRuleMatch } from './compiled-match';
-import type { MatchRequest } from './request';
+import { compileKindGate, compileRuleMatch } from './compiled-match';
+import { gvkOf, type MatchRequest } from './request';
 import { ruleMatches } from './rule-match';
 
 const description: fc.Arbitrary<ResourceDescription> = fc.record(
@@ -74,5 +74,45 @@ describe('compileRuleMatch', () => {
       },
     ];
     expect(rules.map(compileRuleMatch)).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe('compileKindGate', () => {
+  it('never turns away a request that the matcher accepts', () => {
+    let turnedAway = 0;
+    fc.assert(
+      fc.property(block, fc.option(block), request, fc.constantFrom(undefined, 'prod'), (match, exclude, req, ns) => {
+        const rule: Rule = { name: 'r', match, ...(exclude ? { exclude } : {}) };
+        const gate = compileKindGate(rule)!;
+        expect(gate).toBeDefined();
+        if (gate(gvkOf(req.resource), req.subresource ?? '')) return;
+        turnedAway++;
+        expect(compileRuleMatch(rule)!(req, ns)).toBe(false);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(turnedAway).toBeGreaterThan(100);
+  });
+
+  it('turns away kinds that no filter names, and keeps any kind a filter does not restrict', () => {
+    const pod = { group: '', version: 'v1', kind: 'Pod' };
+    const deployments: Rule = { name: 'd', match: { any: [{ resources: { kinds: ['Deployment', 'StatefulSet'] } }] } };
+    expect(compileKindGate(deployments)!(pod, '')).toBe(false);
+    expect(compileKindGate(deployments)!({ group: 'apps', version: 'v1', kind: 'Deployment' }, '')).toBe(true);
+    const exec: Rule = { name: 'e', match: { resources: { kinds: ['Pod/exec'] } } };
+    expect(compileKindGate(exec)!(pod, '')).toBe(false);
+    expect(compileKindGate(exec)!(pod, 'exec')).toBe(true);
+    const unrestricted: Rule = { name: 'u', match: { any: [{ resources: { names: ['web'] } }] } };
+    expect(compileKindGate(unrestricted)!(pod, '')).toBe(true);
+    const allOf: Rule = {
+      name: 'a',
+      match: { all: [{ resources: { kinds: ['Pod'] } }, { resources: { kinds: ['ConfigMap'] } }] },
+    };
+    expect(compileKindGate(allOf)!(pod, '')).toBe(false);
+    const users: Rule = {
+      name: 'users',
+      match: { any: [{ resources: { kinds: ['Pod'] }, subjects: [{ kind: 'User', name: 'a' }] }] },
+    };
+    expect(compileKindGate(users)).toBeUndefined();
   });
 });

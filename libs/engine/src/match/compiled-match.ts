@@ -13,7 +13,15 @@ export type RuleMatcher = (request: MatchRequest, policyNamespace?: string) => b
 interface FilterCheck {
   readonly zero: boolean;
   holds(request: MatchRequest, gvk: GroupVersionKind): boolean;
+  /** The part of `holds` that reads the request's kind and subresource only. */
+  kindHolds(gvk: GroupVersionKind, subresource: string): boolean;
 }
+
+/**
+ * What a compiled matcher needs of the request's kind alone: when it says no, the matcher says no
+ * too, whatever else the request holds, so a rule list can be narrowed once per kind.
+ */
+export type KindGate = (gvk: GroupVersionKind, subresource: string) => boolean;
 
 /** The resource-description fields a prepared filter checks; any other set field leaves the rule to `ruleMatches`. */
 const PREPARED_FIELDS = new Set(['kinds', 'name', 'names', 'namespaces', 'operations', 'selector']);
@@ -36,6 +44,16 @@ export function compileRuleMatch(rule: Rule): RuleMatcher | undefined {
     if (!blockHolds(match, request, gvk)) return false;
     return !exclude || !blockHolds(exclude, request, gvk);
   };
+}
+
+/** The kind gate of a rule `compileRuleMatch` compiles; undefined for the others. */
+export function compileKindGate(rule: Rule): KindGate | undefined {
+  const match = compileBlock(rule.match);
+  if (!match || (rule.exclude && !compileBlock(rule.exclude))) return undefined;
+  // `blockHolds` needs every filter to hold (`all`) or one (`any`), and a zero filter never holds.
+  const filters = match.filters;
+  if (match.every) return (gvk, subresource) => filters.every((f) => !f.zero && f.kindHolds(gvk, subresource));
+  return (gvk, subresource) => filters.some((f) => !f.zero && f.kindHolds(gvk, subresource));
 }
 
 /** Whether a block's filters hold: one of them (`any`, legacy) or every one (`all`); a zero filter never holds. */
@@ -95,12 +113,14 @@ function compileFilter(filter: ResourceFilter): FilterCheck | undefined {
   const nameMatches = rd.name ? compileWildcard(rd.name) : undefined;
   const namespaces = rd.namespaces && rd.namespaces.length > 0 ? rd.namespaces : undefined;
   const { selector } = rd;
+  const kindHolds = (gvk: GroupVersionKind, subresource: string) =>
+    !kinds || kinds.some((kind) => kind(gvk, subresource, true));
   return {
     zero: isZeroDescription(filter.resources),
+    kindHolds,
     holds: (request, gvk) => {
       if (operations && !operations.includes(request.operation)) return false;
-      const subresource = request.subresource ?? '';
-      if (kinds && !kinds.some((kind) => kind(gvk, subresource, true))) return false;
+      if (!kindHolds(gvk, request.subresource ?? '')) return false;
       if (nameMatches || names) {
         const resourceName = resourceNameOf(request.resource);
         if (nameMatches && !nameMatches(resourceName)) return false;

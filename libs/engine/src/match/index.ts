@@ -5,4 +5,4 @@ export { matchesExceptionResources } from './exception-match';
 export { matchesLabelSelector, labelSelectorError, checkSelector } from './label-selector';
 export { parseKind, kindMatches, type KindSelector } from './kind';
 export { subjectsMatch } from './user-info';
-export { compileRuleMatch, type RuleMatcher } from './compiled-match';
+export { compileKindGate, compileRuleMatch, type KindGate, type RuleMatcher } from './compiled-match';

@@ -674,6 +674,23 @@ describe('matchPattern: metadata wildcards', () => {
     expect(matchPattern(annotated({ 'team.io/x': 'b' }), pattern).status).toBe('pass');
   });
 
+  it('builds no expansion when no wildcard key matches and nothing is dropped', () => {
+    const pattern = { metadata: { annotations: { '=(apparmor.io/*)': 'runtime/default' } } };
+    expect(matchPattern({ metadata: { annotations: { other: 'x' } } }, pattern).status).toBe('pass');
+    expect(planFor(pattern).expansions).toBeUndefined();
+    expect(matchPattern({ metadata: { annotations: { 'apparmor.io/c': 'x' } } }, pattern)).toMatchObject({
+      path: '/metadata/annotations/apparmor.io/c/',
+    });
+    expect(planFor(pattern).expansions?.size).toBe(1);
+  });
+
+  it('writes an anchor back in its canonical form, as the rebuild does, even when no key matches', () => {
+    // `=[team*)` parses as an equality anchor on `team*`; rebuilt, the key is `=(team*)`.
+    const pattern = { metadata: { labels: { '=[team*)': 'a', x: 'b' } } };
+    expect(matchPattern(labelled({ other: 'c', x: 'b' }), pattern).status).toBe('pass');
+    expect(matchPattern(labelled({ team1: 'c', x: 'b' }), pattern)).toMatchObject({ path: '/metadata/labels/team1/' });
+  });
+
   it('keeps a bounded number of expansions per pattern', () => {
     const pattern = { metadata: { labels: { 'app-*': 'on' } } };
     for (let i = 0; i < 100; i++) {

@@ -26,7 +26,7 @@ export type PatternResult =
    */
   | { status: 'skip'; path: string; message: string };
 
-const PASS: PatternResult = Object.freeze({ status: 'pass' });
+export const PASS: PatternResult = Object.freeze({ status: 'pass' });
 
 /** A cancellation point the walk calls once per node (the evaluation's deadline). */
 export interface WalkBudget {
@@ -38,7 +38,7 @@ export interface WalkBudget {
  * whether any resource map checked against it had the key (Kyverno turns a failure into an
  * execution error when one never did), and counts the walk's steps against its budget.
  */
-class PatternWalk {
+export class PatternWalk {
   private seen: Map<string, boolean> | undefined;
 
   constructor(private readonly budget?: WalkBudget) {}
@@ -66,7 +66,11 @@ class PatternWalk {
 /** Matches a resource against a validate pattern (variables already substituted). */
 export function matchPattern(resource: JsonValue, pattern: JsonValue, budget?: WalkBudget): PatternResult {
   const walk = new PatternWalk(budget);
-  const result = checkElement(resource, pattern, '/', walk);
+  return walkResult(checkElement(resource, pattern, '/', walk), walk);
+}
+
+/** What a walk's first divergence (if any) means for the pattern as a whole. */
+export function walkResult(result: Failure | undefined, walk: PatternWalk): PatternResult {
   if (!result) return PASS;
   if (isSkip(result)) return { status: 'skip', path: result.path, message: result.message };
   if (result.kind !== 'negation' && walk.someNeverSeen()) return { status: 'fail', path: '', message: result.message };
@@ -78,16 +82,58 @@ export function matchPattern(resource: JsonValue, pattern: JsonValue, budget?: W
  * function read through the prototype (`constructor`, `toString`) means "absent"; only
  * `__proto__` needs the slower own-property check.
  */
-function own(map: JsonObject, key: string): JsonValue | undefined {
+export function own(map: JsonObject, key: string): JsonValue | undefined {
   if (key === '__proto__') return Object.hasOwn(map, key) ? map[key] : undefined;
   const value: unknown = map[key];
   return typeof value === 'function' ? undefined : (value as JsonValue | undefined);
 }
 
-function mismatch(path: string, resource: JsonValue | undefined, pattern: JsonValue): Failure {
+export function mismatch(path: string, resource: JsonValue | undefined, pattern: JsonValue): Failure {
   return failure(
     path,
     `resource value '${goValueText(resource, 'resource')}' does not match '${goValueText(pattern, 'decoded')}' at path ${path}`,
+  );
+}
+
+export function notAnArray(path: string): Failure {
+  return failure(
+    path,
+    `validation rule failed at path ${path}, resource does not satisfy the expected overlay pattern`,
+  );
+}
+
+export function notAMap(path: string, resource: JsonValue | undefined): Failure {
+  return failure(
+    path,
+    `pattern and resource have different structures. Path: ${path}. Expected map[string]interface {}, found ${goTypeName(resource, 'resource')}`,
+  );
+}
+
+export function existenceOnNonList(path: string, resource: JsonValue): Failure {
+  return failure(
+    path,
+    `invalid resource type ${goTypeName(resource, 'resource')}: Existence ^ () anchor can be used only on list/array type resource`,
+  );
+}
+
+export function existencePatternNotList(path: string, pattern: JsonValue): Failure {
+  return failure(
+    path,
+    `invalid pattern type ${goTypeName(pattern, 'decoded')}: Pattern has to be of list to compare against resource`,
+  );
+}
+
+export function existencePatternNotMaps(path: string, pattern: JsonValue): Failure {
+  return failure(
+    path,
+    `invalid pattern type ${goTypeName(pattern, 'decoded')}: Pattern has to be of type map to compare against items in resource`,
+  );
+}
+
+export function nestedArrayTooShort(resource: readonly JsonValue[], pattern: readonly JsonValue[]): Failure {
+  return failure(
+    '',
+    `validate Array failed, array length mismatch, resource Array len is ${resource.length} and pattern Array len is ${pattern.length}`,
   );
 }
 
@@ -100,12 +146,7 @@ function checkElement(
   if (isObject(pattern)) return checkObject(resource, pattern, planFor(pattern), path, walk);
   walk.step();
   if (Array.isArray(pattern)) {
-    if (!Array.isArray(resource)) {
-      return failure(
-        path,
-        `validation rule failed at path ${path}, resource does not satisfy the expected overlay pattern`,
-      );
-    }
+    if (!Array.isArray(resource)) return notAnArray(path);
     return checkArray(resource, pattern, path, walk);
   }
   // A scalar pattern against an array applies to every element (an empty array passes).
@@ -125,12 +166,7 @@ function checkObject(
   walk: PatternWalk,
 ): Failure | undefined {
   walk.step();
-  if (!isObject(resource)) {
-    return failure(
-      path,
-      `pattern and resource have different structures. Path: ${path}. Expected map[string]interface {}, found ${goTypeName(resource, 'resource')}`,
-    );
-  }
+  if (!isObject(resource)) return notAMap(path, resource);
   walk.record(plan, resource);
   const expanded = expandMetadataWildcards(pattern, plan, resource);
   return checkMap(resource, expanded === pattern ? plan : planFor(expanded), path, walk);
@@ -160,7 +196,7 @@ function checkMap(resource: JsonObject, plan: MapPlan, path: string, walk: Patte
 }
 
 /** Kyverno joins the reasons; the path kept is where the first underlying anchor mismatch happened. */
-function aggregatedSkip(skipped: readonly Failure[]): Failure {
+export function aggregatedSkip(skipped: readonly Failure[]): Failure {
   const message = skipped.length === 1 ? skipped[0]!.message : skipped.map((s) => s.message).join('; ');
   return failure(skipped[0]!.path, message, 'aggregated-skip');
 }
@@ -230,25 +266,10 @@ function checkEntryValue(
 
 /** `^(key)`: for each map in the pattern list, at least one element of the resource list must match it. */
 function checkExistence(resource: JsonValue, pattern: JsonValue, path: string, walk: PatternWalk): Failure | undefined {
-  if (!Array.isArray(resource)) {
-    return failure(
-      path,
-      `invalid resource type ${goTypeName(resource, 'resource')}: Existence ^ () anchor can be used only on list/array type resource`,
-    );
-  }
-  if (!Array.isArray(pattern)) {
-    return failure(
-      path,
-      `invalid pattern type ${goTypeName(pattern, 'decoded')}: Pattern has to be of list to compare against resource`,
-    );
-  }
+  if (!Array.isArray(resource)) return existenceOnNonList(path, resource);
+  if (!Array.isArray(pattern)) return existencePatternNotList(path, pattern);
   for (const wanted of pattern) {
-    if (!isObject(wanted)) {
-      return failure(
-        path,
-        `invalid pattern type ${goTypeName(pattern, 'decoded')}: Pattern has to be of type map to compare against items in resource`,
-      );
-    }
+    if (!isObject(wanted)) return existencePatternNotMaps(path, pattern);
     const found = resource.some((item, i) => checkElement(item, wanted, path + i + '/', walk) === undefined);
     if (!found) return failure(path, `existence anchor validation failed at path ${path}`);
   }
@@ -263,12 +284,7 @@ function checkArray(resource: JsonValue[], pattern: JsonValue[], path: string, w
   if (isObject(first)) return checkEachElement(resource, resource.length, pattern, true, path, walk);
   if (!Array.isArray(first)) return checkElement(resource, first, path, walk);
   // Nested arrays are matched position by position.
-  if (resource.length < pattern.length) {
-    return failure(
-      '',
-      `validate Array failed, array length mismatch, resource Array len is ${resource.length} and pattern Array len is ${pattern.length}`,
-    );
-  }
+  if (resource.length < pattern.length) return nestedArrayTooShort(resource, pattern);
   return checkEachElement(resource, pattern.length, pattern, false, path, walk);
 }
 

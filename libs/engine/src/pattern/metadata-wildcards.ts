@@ -10,7 +10,7 @@
 import type { JsonObject, JsonValue } from '../json';
 import { isObject, setOwn } from '../json';
 import { hasWildcard, wildcardMatch } from '../values/wildcard';
-import { formatAnchor, parseAnchor } from './anchor';
+import { formatAnchor, parseAnchor, type Anchor } from './anchor';
 import { planFor, type MapPlan } from './plan';
 
 type Tag = 'labels' | 'annotations';
@@ -39,27 +39,67 @@ interface ExpandedTag {
   readonly keys: readonly string[];
 }
 
-/** The expanded tag map, or `undefined` when Kyverno's rebuild would not change the pattern. */
+/**
+ * A tag map's entries as the rebuild sees them, worked out once per pattern map: its string entries
+ * (the others drop out), and for a wildcard key the part matched against the resource's keys.
+ */
+interface TagEntries {
+  readonly entries: readonly { key: string; value: string; anchor: Anchor | undefined; wildcard: string | undefined }[];
+  /** Some entry is not a string: the rebuild drops it, so the pattern changes whatever the resource. */
+  readonly dropsEntries: boolean;
+}
+
+const TAG_ENTRIES = Symbol('tag entries');
+type WithTagEntries = JsonObject & { [TAG_ENTRIES]?: TagEntries };
+
+function tagEntries(patternTag: JsonObject): TagEntries {
+  const cached = (patternTag as WithTagEntries)[TAG_ENTRIES];
+  if (cached) return cached;
+  const entries: TagEntries['entries'][number][] = [];
+  let dropsEntries = false;
+  for (const [key, value] of Object.entries(patternTag)) {
+    if (typeof value !== 'string') {
+      dropsEntries = true;
+      continue;
+    }
+    const anchor = hasWildcard(key) ? parseAnchor(key) : undefined;
+    entries.push({ key, value, anchor, wildcard: hasWildcard(key) ? (anchor ? anchor.key : key) : undefined });
+  }
+  const computed: TagEntries = { entries, dropsEntries };
+  // Cached like plans (see plan.ts): invisible to JSON and key listings; frozen maps recompute.
+  if (Object.isExtensible(patternTag)) {
+    Object.defineProperty(patternTag, TAG_ENTRIES, { value: computed, enumerable: false, configurable: true });
+  }
+  return computed;
+}
+
+/**
+ * The expanded tag map, or `undefined` when Kyverno's rebuild would not change the pattern: no
+ * entry to drop and no wildcard key that matches a resource key (each key then stays as written).
+ */
 function expandTag(patternTag: JsonValue, resourceMetadata: JsonValue | undefined, tag: Tag): ExpandedTag | undefined {
   if (!isObject(patternTag) || !planFor(patternTag).expandable) return undefined;
   const resourceData = resourceTag(resourceMetadata, tag);
   if (!resourceData) return undefined;
-  const resourceKeys = Object.keys(resourceData).filter((key) => typeof resourceData[key] === 'string');
-  const expanded: JsonObject = {};
+  const { entries, dropsEntries } = tagEntries(patternTag);
+  let resourceKeys: string[] | undefined;
+  let changed = dropsEntries;
   const keys: string[] = [];
-  for (const [key, value] of Object.entries(patternTag)) {
-    if (typeof value !== 'string') continue;
-    let newKey = key;
-    if (hasWildcard(key)) {
-      const anchor = parseAnchor(key);
-      newKey = anchor
-        ? formatAnchor(anchor.modifier, expandKey(anchor.key, resourceKeys))
-        : expandKey(key, resourceKeys);
+  for (const entry of entries) {
+    let newKey = entry.key;
+    if (entry.wildcard !== undefined) {
+      resourceKeys ??= Object.keys(resourceData).filter((key) => typeof resourceData[key] === 'string');
+      const expanded = expandKey(entry.wildcard, resourceKeys);
+      // An anchor is written back in its canonical form, as the rebuild does.
+      newKey = entry.anchor ? formatAnchor(entry.anchor.modifier, expanded) : expanded;
     }
-    setOwn(expanded, newKey, value);
+    if (newKey !== entry.key) changed = true;
     keys.push(newKey);
   }
-  return { map: expanded, keys };
+  if (!changed) return undefined;
+  const map: JsonObject = {};
+  entries.forEach((entry, index) => setOwn(map, keys[index]!, entry.value));
+  return { map, keys };
 }
 
 /** The pattern map with metadata wildcards expanded against the resource (the same object if nothing changes). */

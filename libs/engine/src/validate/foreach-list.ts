@@ -1,4 +1,5 @@
 import type { JsonValue } from '../json';
+import { compileDirectJmesPath, type JmesPathQuery } from '../jmespath';
 import type { EvaluationContext } from '../variables';
 
 /**
@@ -6,10 +7,33 @@ import type { EvaluationContext } from '../variables';
  * list, as Kyverno does, so `list: request.object` iterates once.
  */
 export function evaluateForeachList(list: string, ctx: EvaluationContext): JsonValue[] {
-  const expression = list
+  return asList(ctx.query(foreachExpression(list)));
+}
+
+/** A foreach list evaluated as `evaluateForeachList` does, its expression compiled once. */
+export type PreparedForeachList = (ctx: EvaluationContext) => JsonValue[];
+
+export function prepareForeachList(list: string): PreparedForeachList {
+  const expression = typeof list === 'string' ? foreachExpression(list) : '';
+  let query: JmesPathQuery;
+  try {
+    // An empty or broken expression: the interpreter reports it in its words.
+    if (expression === '') return (ctx) => evaluateForeachList(list, ctx);
+    query = compileDirectJmesPath(expression);
+  } catch {
+    return (ctx) => evaluateForeachList(list, ctx);
+  }
+  return (ctx) => asList(ctx.search(query));
+}
+
+/** The expression of a list, with the `{{ }}` around it (if any) removed. */
+function foreachExpression(list: string): string {
+  return list
     .trim()
     .replace(/^\{\{(.*)\}\}$/s, '$1')
     .trim();
-  const result = ctx.query(expression);
+}
+
+function asList(result: JsonValue): JsonValue[] {
   return Array.isArray(result) ? result : [result];
 }

@@ -4,10 +4,8 @@ import { INTERPRETER, type Evaluators } from '../core/evaluators';
 import type { MaybePromise } from '../core/maybe-promise';
 import { errorMessage, ruleError, ruleResponse } from '../core/responses';
 import type { RuleResponse } from '../core/types';
-import { matchPattern } from '../pattern';
 import type { Conditions, ContextEntry, ForEachValidation, Rule } from '../policy/types';
 import { substituteVariables } from '../variables';
-import { evaluateForeachList } from './foreach-list';
 import { validateManifests } from './manifests';
 import type { RuleRun } from './rule-run';
 import { unsupportedValidation } from './unsupported-validation';
@@ -123,7 +121,7 @@ class Validator {
   }
 
   private checkPattern(target: KubeObject, pattern: JsonValue): RuleResponse {
-    const result = matchPattern(target, pattern, this.run.ctx.budget);
+    const result = this.evaluate.matchPattern(target, pattern, this.run.ctx.budget);
     if (result.status === 'pass') {
       return ruleResponse(this.rule, 'Validation', 'pass', `validation rule '${this.rule.name}' passed.`);
     }
@@ -139,7 +137,7 @@ class Validator {
     const failures: string[] = [];
     const skips: string[] = [];
     for (const [index, pattern] of anyPattern.entries()) {
-      const result = matchPattern(target, pattern, this.run.ctx.budget);
+      const result = this.evaluate.matchPattern(target, pattern, this.run.ctx.budget);
       if (result.status === 'pass') {
         return ruleResponse(
           this.rule,
@@ -210,7 +208,7 @@ class Validator {
       const loop = loops[index]!;
       let elements: JsonValue[];
       try {
-        elements = evaluateForeachList(loop.list, this.run.ctx);
+        elements = this.evaluate.foreachList(loop.list, this.run.ctx);
       } catch {
         continue; // Kyverno skips a list it cannot evaluate
       }

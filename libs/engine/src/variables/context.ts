@@ -280,8 +280,9 @@ export class EvaluationContext {
   private apply(snapshot: Snapshot): void {
     this.root = snapshot.root;
     this.entriesSize = snapshot.entriesSize;
-    this.loaders.length = snapshot.loaderCount;
-    this.failures.length = snapshot.failureCount;
+    // Assigning an array's length costs even when it does not change (every foreach element resets).
+    if (this.loaders.length !== snapshot.loaderCount) this.loaders.length = snapshot.loaderCount;
+    if (this.failures.length !== snapshot.failureCount) this.failures.length = snapshot.failureCount;
     this.loaders.forEach((loader, index) => {
       loader.loaded = snapshot.loaded[index] ?? false;
       loader.attempted = false;

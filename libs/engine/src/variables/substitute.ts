@@ -1,6 +1,6 @@
 import type { JsonValue } from '../json';
 import type { EvaluationContext } from './context';
-import { compileJmesPath, type JmesPathQuery } from '../jmespath';
+import { compileDirectJmesPath, type JmesPathQuery } from '../jmespath';
 import { currentValueExpression } from './current-path';
 import { rewriteDocument } from './document-walk';
 import { ContextQueryError, VariableSubstitutionError, errorText } from './errors';
@@ -66,8 +66,8 @@ export function prepareSubstitution(value: JsonValue): PreparedSubstitution {
   let query: JmesPathQuery;
   let onDelete: JmesPathQuery;
   try {
-    query = compileJmesPath(expression);
-    onDelete = compileJmesPath(expression.split('request.object').join('request.oldObject'));
+    query = compileDirectJmesPath(expression);
+    onDelete = compileDirectJmesPath(expression.split('request.object').join('request.oldObject'));
   } catch {
     return interpret; // it reports the syntax error in Kyverno's words
   }
