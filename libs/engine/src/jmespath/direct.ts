@@ -9,8 +9,8 @@
  */
 import { isBudgetError, type EvaluationBudget } from '../budget';
 import type { JsonObject, JsonValue } from '../json';
-import { deepEqual, isObject } from '../json';
-import { flattenOnce, isFalse, Missing, type AstNode, type EvalResult } from './interpreter';
+import { isObject } from '../json';
+import { compareValues, flattenOnce, isFalse, Missing, type AstNode, type EvalResult } from './interpreter';
 
 /** A compiled node: evaluates against `value`; `root` is the whole document (`$`). */
 export type DirectNode = (value: JsonValue, root: JsonValue, budget: EvaluationBudget) => EvalResult;
@@ -257,25 +257,6 @@ function comparator(node: Binary & { name: string }): DirectNode {
   const name = node.name;
   return (value, root, budget) => {
     budget.step();
-    const a = lenient(left, value, root, budget);
-    const b = lenient(right, value, root, budget);
-    switch (name) {
-      case 'EQ':
-        return deepEqual(a, b);
-      case 'NE':
-        return !deepEqual(a, b);
-    }
-    if (typeof a !== 'number' || typeof b !== 'number') return null;
-    switch (name) {
-      case 'GT':
-        return a > b;
-      case 'GTE':
-        return a >= b;
-      case 'LT':
-        return a < b;
-      case 'LTE':
-        return a <= b;
-    }
-    return null;
+    return compareValues(name, lenient(left, value, root, budget), lenient(right, value, root, budget));
   };
 }

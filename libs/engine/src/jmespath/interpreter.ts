@@ -216,26 +216,7 @@ export class KyvernoInterpreter {
   }
 
   private compare(node: Binary & { name: string }, value: JsonValue): EvalResult {
-    const left = this.lenient(node.left, value);
-    const right = this.lenient(node.right, value);
-    switch (node.name) {
-      case 'EQ':
-        return deepEqual(left, right);
-      case 'NE':
-        return !deepEqual(left, right);
-    }
-    if (typeof left !== 'number' || typeof right !== 'number') return null;
-    switch (node.name) {
-      case 'GT':
-        return left > right;
-      case 'GTE':
-        return left >= right;
-      case 'LT':
-        return left < right;
-      case 'LTE':
-        return left <= right;
-    }
-    return null;
+    return compareValues(node.name, this.lenient(node.left, value), this.lenient(node.right, value));
   }
 
   private arithmetic(node: Binary & { operator: string }, value: JsonValue): EvalResult {
@@ -335,4 +316,26 @@ export function isFalse(value: JsonValue): boolean {
   if (Array.isArray(value)) return value.length === 0;
   if (isObject(value)) return Object.keys(value).length === 0;
   return false;
+}
+
+/** A comparator's result: equality on any values, order on numbers only (null otherwise, as in JMESPath). */
+export function compareValues(comparator: string, left: JsonValue, right: JsonValue): JsonValue {
+  switch (comparator) {
+    case 'EQ':
+      return deepEqual(left, right);
+    case 'NE':
+      return !deepEqual(left, right);
+  }
+  if (typeof left !== 'number' || typeof right !== 'number') return null;
+  switch (comparator) {
+    case 'GT':
+      return left > right;
+    case 'GTE':
+      return left >= right;
+    case 'LT':
+      return left < right;
+    case 'LTE':
+      return left <= right;
+  }
+  return null;
 }
