@@ -22,20 +22,23 @@ describe('AuditTallyIndex', () => {
     put(store, '/pods', pod('a'));
     put(store, 'wgpolicyk8s.io/policyreports', report('a', ['p1', 'p2', 'p2']));
     const index = new AuditTallyIndex(store, NAMESPACE);
-    expect(index.tally()).toEqual({ pods: 1, expectedPolicies: 2, complete: 1, missingResults: 0 });
+    expect(index.tally()).toEqual({ pods: 1, expectedPolicies: 2, complete: 1, missingResults: 0, reportWrites: 0 });
 
     put(store, '/pods', pod('b'));
     put(store, '/pods', pod('elsewhere', 'other'));
-    expect(index.tally()).toEqual({ pods: 2, expectedPolicies: 2, complete: 1, missingResults: 2 });
+    expect(index.tally()).toEqual({ pods: 2, expectedPolicies: 2, complete: 1, missingResults: 2, reportWrites: 0 });
 
     put(store, 'wgpolicyk8s.io/policyreports', report('b', ['p1']));
     put(store, 'wgpolicyk8s.io/policyreports', report('a', ['p1', 'p2', 'p3']));
-    expect(index.tally()).toEqual({ pods: 2, expectedPolicies: 3, complete: 1, missingResults: 2 });
+    expect(index.tally()).toEqual({ pods: 2, expectedPolicies: 3, complete: 1, missingResults: 2, reportWrites: 2 });
+    // A rewrite that changes no count still shows as a write.
+    put(store, 'wgpolicyk8s.io/policyreports', report('a', ['p1', 'p2', 'p3']));
+    expect(index.tally().reportWrites).toBe(3);
 
     store.remove('/pods', pod('b'));
-    expect(index.tally()).toEqual({ pods: 1, expectedPolicies: 3, complete: 1, missingResults: 0 });
+    expect(index.tally()).toEqual({ pods: 1, expectedPolicies: 3, complete: 1, missingResults: 0, reportWrites: 3 });
     store.remove('wgpolicyk8s.io/policyreports', report('a', []));
-    expect(index.tally()).toEqual({ pods: 1, expectedPolicies: 3, complete: 0, missingResults: 3 });
+    expect(index.tally()).toEqual({ pods: 1, expectedPolicies: 3, complete: 0, missingResults: 3, reportWrites: 4 });
     index.stop();
   });
 });

@@ -15,6 +15,8 @@ export interface AuditTally {
   complete: number;
   /** Expected policy results absent from the reports. */
   missingResults: number;
+  /** PolicyReport writes so far: while they go on, reports have not settled (a scan may rewrite complete ones). */
+  reportWrites: number;
 }
 
 const POLICY_REPORTS = 'wgpolicyk8s.io/policyreports';
@@ -26,6 +28,7 @@ export class AuditTallyIndex {
   /** Every policy any report named; a report's deletion does not make a policy unexpected. */
   private readonly expected = new Set<string>();
   private readonly podUids = new Set<string>();
+  private reportWrites = 0;
   readonly stop: () => void;
 
   constructor(
@@ -45,14 +48,17 @@ export class AuditTallyIndex {
       missingResults += missing;
       if (missing === 0) complete++;
     }
-    return { pods: this.podUids.size, expectedPolicies: this.expected.size, complete, missingResults };
+    const { reportWrites } = this;
+    return { pods: this.podUids.size, expectedPolicies: this.expected.size, complete, missingResults, reportWrites };
   }
 
   private observe(event: ChangeEvent): void {
     if (event.namespace !== this.namespace) return;
     const deleted = event.type === 'DELETED';
-    if (event.groupResource === POLICY_REPORTS) this.reportChanged(event.object, deleted);
-    else if (event.groupResource === PODS && deleted) this.podUids.delete(uidOf(event.object));
+    if (event.groupResource === POLICY_REPORTS) {
+      this.reportWrites++;
+      this.reportChanged(event.object, deleted);
+    } else if (event.groupResource === PODS && deleted) this.podUids.delete(uidOf(event.object));
     else if (event.groupResource === PODS) this.podUids.add(uidOf(event.object));
   }
 

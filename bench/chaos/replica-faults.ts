@@ -158,8 +158,8 @@ async function repairByBackgroundScan(
   }
   const startedAt = performance.now();
   await cluster.startReplica('reports', { EDICT_BACKGROUND_SCAN: 'true' });
-  // The scan re-evaluates every Pod, complete ones included, so the tally can stay still for a while.
-  const after = await settle(tally, (value) => value.missingResults === 0, { quietMs: 45_000, timeoutMs });
+  // The scan rewrites complete Pods' reports too: the tally's report writes show it is still going.
+  const after = await settle(tally, (value) => value.missingResults === 0, { quietMs: 15_000, timeoutMs });
   return {
     missingBefore: before.missingResults,
     missingAfter: after.value.missingResults,
