@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InMemoryApiServer } from '@edict/apiserver';
 import type { JsonObject, Policy, Rule } from '@edict/engine';
 import { InformerFactory, KubeHttpClient, KubeResources } from '@edict/kube';
@@ -222,5 +222,21 @@ describe('PolicyStatusWriter against the in-memory API server', () => {
     expect(outcome).toMatchObject({ status: 'done', stale: ['require-team'], failed: [] });
     expect(stored('require-team')!.metadata.generation).toBe(2);
     expect(readyOf('require-team')?.status).toBe('True'); // nothing written on the strength of generation 1
+  });
+
+  it('passes debounceMs after the first trigger, however many triggers keep coming', async () => {
+    const publications = new Publications();
+    const w = writer(publications, new Gate(), new KubePolicyStatusStore(resources), 100);
+    const passes = vi.spyOn(w, 'sync');
+    w.start();
+    // A publication every 20 ms never leaves 100 ms of quiet: passes must still run.
+    const triggers = setInterval(() => publications.publish([['require-team', 1]]), 20);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+    } finally {
+      clearInterval(triggers);
+    }
+    expect(passes.mock.calls.length).toBeGreaterThanOrEqual(2);
+    expect(passes.mock.calls.length).toBeLessThanOrEqual(8);
   });
 });

@@ -73,6 +73,7 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
   private publication: WebhookPublication | undefined;
   private running: Promise<StatusPassOutcome> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private dueAt = 0;
   private stopped = false;
 
   constructor(
@@ -115,10 +116,17 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
     for (const off of this.subscriptions.splice(0)) off();
   }
 
-  /** A pass after `delayMs` (default: the debounce) of quiet. */
+  /**
+   * A pass `delayMs` (default: the debounce) from now, unless one is due sooner. A pending pass is
+   * not pushed back (it reads the state when it runs): a steady stream of policy changes must not
+   * keep every policy's Ready condition waiting.
+   */
   schedule(delayMs = this.debounceMs): void {
     if (this.stopped) return;
+    const dueAt = Date.now() + delayMs;
+    if (this.timer && this.dueAt <= dueAt) return;
     if (this.timer) clearTimeout(this.timer);
+    this.dueAt = dueAt;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.sync().catch((error: unknown) => this.logger.warn(`policy status pass failed: ${messageOf(error)}`));

@@ -51,6 +51,38 @@ describe('WebhookReconciler scheduling', () => {
   });
 });
 
+describe('WebhookReconciler batching', () => {
+  it('runs one pass debounceMs after the first trigger, however many triggers keep coming', async () => {
+    const policyChanges = signal<[]>();
+    const policies: PolicySource = { policies: () => [], hasSynced: () => true, onChange: policyChanges.onChange };
+    let passes = 0;
+    // Without a CA bundle a pass is skipped; counting the bundle reads counts the passes.
+    const ca: CaBundleSource = {
+      current: () => void passes++,
+      onChange: () => () => undefined,
+    };
+    const discovery: DiscoverySource = { resolver: () => Promise.resolve(() => []), invalidate: () => undefined };
+    const options = resolveWebhookOptions({ debounceMs: 100 });
+    const reconciler = new WebhookReconciler(
+      options,
+      new PolicyWebhooks(options, policies, discovery, { onChange: () => () => undefined }),
+      ca,
+      {} as WebhookConfigStore,
+    );
+    reconciler.start();
+    const triggers = setInterval(() => policyChanges.fire(), 20);
+    try {
+      // A trigger every 20 ms never leaves 100 ms of quiet: passes must still run.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(passes).toBeGreaterThanOrEqual(2);
+      expect(passes).toBeLessThanOrEqual(8);
+    } finally {
+      clearInterval(triggers);
+      reconciler.stop();
+    }
+  });
+});
+
 describe('WebhookReconciler pass cut short', () => {
   it('reports a pass that lost leadership half-way as skipped, and publishes nothing', async () => {
     const configuration = (name: string) =>

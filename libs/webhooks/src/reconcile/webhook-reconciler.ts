@@ -11,8 +11,8 @@
  * its policy informers synced, and keeps policies "not ready" until their kinds are in the
  * webhooks). Once complete, the computed set is published as is, which may narrow it.
  *
- * Triggers (`start()`): changes of the desired set (debounced unless it asks for at once), CA
- * bundle changes and becoming leader, debounced.
+ * Triggers (`start()`): changes of the desired set (batched for `debounceMs` from the first, unless
+ * it asks for at once), CA bundle changes and becoming leader, batched alike.
  *
  * Publications: after a pass that left every configuration as built, `onPublished` listeners hear
  * the set's publication: which policies (at which generation) the published webhooks carry, and
@@ -99,12 +99,14 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * A reconcile after `delayMs` (by default `debounceMs`) of quiet. A pending immediate pass is
-   * kept (it reads the state when it runs, so it covers later triggers too): a policy change right
-   * after a CRD must not hold back the pass the CRD asked for at once.
+   * A reconcile `delayMs` (by default `debounceMs`) after the first trigger since the last pass, so a
+   * burst of changes makes one pass. A pending pass is kept, not pushed back: it reads the state
+   * when it runs, so it covers later triggers too, and a steady stream of policy changes (a suite
+   * or a GitOps sync applying many in a row) cannot hold back the webhooks a new policy needs. Only
+   * a pass asked for at once (a CRD) replaces a pending delayed one.
    */
   schedule(delayMs = this.options.debounceMs): void {
-    if (this.stopped || (this.timer && this.immediate)) return;
+    if (this.stopped || (this.timer && (this.immediate || delayMs > 0))) return;
     if (this.timer) clearTimeout(this.timer);
     this.immediate = delayMs === 0;
     this.timer = setTimeout(() => {
