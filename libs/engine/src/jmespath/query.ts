@@ -89,10 +89,9 @@ const directCache = new BoundedCache<JmesPathQuery>(2000, 8 * 1024);
  */
 export function compileDirectJmesPath(expression: string): JmesPathQuery {
   return directCache.getOrCreate(expression, () => {
-    const interpreted = compileJmesPath(expression);
     const ast = parse(expression);
     const direct = compileDirect(ast);
-    return direct ? new CompiledQuery(expression, ast, direct) : interpreted;
+    return direct ? new CompiledQuery(expression, ast, direct) : compileJmesPath(expression);
   });
 }
 

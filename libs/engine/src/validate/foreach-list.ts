@@ -14,13 +14,12 @@ export function evaluateForeachList(list: string, ctx: EvaluationContext): JsonV
 export type PreparedForeachList = (ctx: EvaluationContext) => JsonValue[];
 
 export function prepareForeachList(list: string): PreparedForeachList {
-  const expression = typeof list === 'string' ? foreachExpression(list) : '';
+  const expression = foreachExpression(list);
   let query: JmesPathQuery;
   try {
-    // An empty or broken expression: the interpreter reports it in its words.
-    if (expression === '') return (ctx) => evaluateForeachList(list, ctx);
     query = compileDirectJmesPath(expression);
   } catch {
+    // An empty or broken expression: the interpreter reports it in its words.
     return (ctx) => evaluateForeachList(list, ctx);
   }
   return (ctx) => asList(ctx.search(query));
