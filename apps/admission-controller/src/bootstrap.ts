@@ -74,6 +74,8 @@ export async function startController(
   const app = await NestFactory.create<NestFastifyApplication>(AdmissionControllerModule.forRoot(config), adapter, {
     logger: options.logger ?? ['log', 'warn', 'error'],
     abortOnError: false,
+    // Each review's body as received, besides its parsed form: review workers are sent the text.
+    rawBody: true,
   });
   closeConnectionsWhenStopping(app);
   try {

@@ -17,6 +17,7 @@ import {
   BoundedWorkQueue,
   ReportsMetrics,
   admissionReportInput,
+  resourceHash,
   type ReportPolicy,
 } from '@edict/reports';
 import { CONTROLLER_CONFIG } from '../config/tokens';
@@ -238,7 +239,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     }
     const after = await validation.after();
     this.emit(request, [...validation.responses, ...after.auditResponses], false);
-    this.report(request, after.reportResults);
+    this.report(request, after.reportResults, after.resourceHash);
     for (const spec of after.updateRequests) this.updateRequests.submit({ requestUid: request.uid, spec });
   }
 
@@ -261,7 +262,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     for (const event of events) this.events.record(event);
   }
 
-  private report(request: AdmissionRequest, results: readonly ReportResult[]): void {
+  private report(request: AdmissionRequest, results: readonly ReportResult[], hash?: string): void {
     if (results.length === 0) return;
     const snapshot = this.cache.snapshot();
     const input = admissionReportInput(
@@ -274,7 +275,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
           resource: request.resource.resource,
         },
       },
-      (request.object ?? undefined) as Record<string, unknown> | undefined,
+      hash ?? resourceHash((request.object ?? undefined) as Record<string, unknown> | undefined),
       results,
       (key): ReportPolicy | undefined => {
         const cached = snapshot.policies.get(key);

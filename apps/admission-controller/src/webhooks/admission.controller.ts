@@ -1,6 +1,6 @@
 /** Kyverno's resource webhook paths: validate and mutate, each at a `fail` and an `ignore` path. */
-import { Body, Controller, HttpCode, Post, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, HttpCode, Post, Query, Req, Res, type RawBodyRequest } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FailurePolicy } from '@edict/admission';
 import { AdmissionService, type ReviewKind } from './admission.service';
 
@@ -13,9 +13,10 @@ export class AdmissionController {
   validateFail(
     @Body() body: unknown,
     @Query('timeout') timeout: string | undefined,
+    @Req() request: RawBodyRequest<FastifyRequest>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.answer('validate', 'Fail', body, timeout, reply);
+    return this.answer('validate', 'Fail', body, timeout, request, reply);
   }
 
   @Post('validate/ignore')
@@ -23,9 +24,10 @@ export class AdmissionController {
   validateIgnore(
     @Body() body: unknown,
     @Query('timeout') timeout: string | undefined,
+    @Req() request: RawBodyRequest<FastifyRequest>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.answer('validate', 'Ignore', body, timeout, reply);
+    return this.answer('validate', 'Ignore', body, timeout, request, reply);
   }
 
   @Post('mutate/fail')
@@ -33,9 +35,10 @@ export class AdmissionController {
   mutateFail(
     @Body() body: unknown,
     @Query('timeout') timeout: string | undefined,
+    @Req() request: RawBodyRequest<FastifyRequest>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.answer('mutate', 'Fail', body, timeout, reply);
+    return this.answer('mutate', 'Fail', body, timeout, request, reply);
   }
 
   @Post('mutate/ignore')
@@ -43,9 +46,10 @@ export class AdmissionController {
   mutateIgnore(
     @Body() body: unknown,
     @Query('timeout') timeout: string | undefined,
+    @Req() request: RawBodyRequest<FastifyRequest>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.answer('mutate', 'Ignore', body, timeout, reply);
+    return this.answer('mutate', 'Ignore', body, timeout, request, reply);
   }
 
   private async answer(
@@ -53,9 +57,10 @@ export class AdmissionController {
     failurePolicy: FailurePolicy,
     body: unknown,
     timeout: string | undefined,
+    request: RawBodyRequest<FastifyRequest>,
     reply: FastifyReply,
   ): Promise<unknown> {
-    const answer = await this.admission.review(kind, failurePolicy, body, timeout);
+    const answer = await this.admission.review(kind, failurePolicy, body, timeout, request.rawBody);
     reply.status(answer.status);
     return answer.body;
   }

@@ -55,7 +55,14 @@ export class AdmissionService {
     this.limiter = new ReviewLimiter(settings.maxInFlight, settings.maxQueued);
   }
 
-  async review(kind: ReviewKind, failurePolicy: FailurePolicy, body: unknown, timeout?: string): Promise<ReviewAnswer> {
+  /** `raw`: the body as received (Fastify's rawBody), handed to a review worker as is. */
+  async review(
+    kind: ReviewKind,
+    failurePolicy: FailurePolicy,
+    body: unknown,
+    timeout?: string,
+    raw?: Buffer,
+  ): Promise<ReviewAnswer> {
     const started = performance.now();
     const parsed = parseAdmissionReview(body);
     if (!parsed.ok) return { status: 400, body: { message: parsed.message } };
@@ -68,7 +75,7 @@ export class AdmissionService {
       const slot = await this.limiter.run(
         () =>
           decideWithin(
-            (deadline) => this.decide(kind, failurePolicy, request, deadline, deadlineAt),
+            (deadline) => this.decide(kind, failurePolicy, request, deadline, deadlineAt, raw),
             Math.max(1, deadlineAt - performance.now()),
             failurePolicy,
           ),
@@ -120,9 +127,10 @@ export class AdmissionService {
     request: AdmissionRequest,
     deadline: EvaluationDeadline,
     deadlineAt: number,
+    raw: Buffer | undefined,
   ): Promise<ReviewOutcome> {
     const inputs = { ...(await this.inputsFor(request)), deadline };
-    return this.workers.decide(kind, failurePolicy, request, inputs, deadlineAt);
+    return this.workers.decide(kind, failurePolicy, request, inputs, deadlineAt, raw);
   }
 }
 

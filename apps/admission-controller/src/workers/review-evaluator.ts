@@ -11,8 +11,9 @@ import {
   type CompiledPolicy,
   type PolicyResponse,
 } from '@edict/engine';
-import type { AdmissionConfig, AdmissionEngine, AfterAdmission } from '@edict/admission';
+import type { AdmissionConfig, AdmissionEngine, AdmissionRequest, AfterAdmission } from '@edict/admission';
 import { PolicyStore } from '@edict/policy';
+import { resourceHash } from '@edict/reports';
 import { decideReview, type ReviewOutcome } from '../webhooks/review-decision';
 import type { PolicyResult } from '../metrics/admission-metrics';
 import { applyPolicySync } from './policy-sync';
@@ -49,12 +50,14 @@ export class ReviewEvaluator {
   private async review(job: ReviewJob): Promise<void> {
     const { id } = job;
     const trace: ReviewTrace = { contextNeeded: false, evaluations: [] };
+    let request: AdmissionRequest;
     let outcome: ReviewOutcome;
     try {
+      request = (JSON.parse(job.review) as { request: AdmissionRequest }).request;
       const config = this.config;
       if (!config || this.generation < job.generation)
         throw new Error(`review worker is behind the policy cache (generation ${this.generation} < ${job.generation})`);
-      outcome = await decideReview(job.kind, job.failurePolicy, job.request, {
+      outcome = await decideReview(job.kind, job.failurePolicy, request, {
         snapshot: this.store.snapshot(),
         config,
         engine: this.engine(config, trace),
@@ -70,7 +73,7 @@ export class ReviewEvaluator {
       return;
     }
     if (trace.contextNeeded) return this.post({ type: 'decided', id, inProcess: true });
-    const after = job.request.dryRun === true ? undefined : outcome.validation?.after;
+    const after = request.dryRun === true ? undefined : outcome.validation?.after;
     this.post({
       type: 'decided',
       id,
@@ -82,7 +85,7 @@ export class ReviewEvaluator {
       this.post({ type: 'after', id, error: `the review worker's audit backlog is full (${MAX_QUEUED_AUDITS})` });
       return;
     }
-    this.audits.push(() => this.audit(id, after, trace));
+    this.audits.push(() => this.audit(id, request, after, trace));
     this.runAudits();
   }
 
@@ -100,13 +103,23 @@ export class ReviewEvaluator {
     });
   }
 
-  private async audit(id: number, after: () => Promise<AfterAdmission>, trace: ReviewTrace): Promise<void> {
+  private async audit(
+    id: number,
+    request: AdmissionRequest,
+    after: () => Promise<AfterAdmission>,
+    trace: ReviewTrace,
+  ): Promise<void> {
     trace.contextNeeded = false;
     trace.evaluations = [];
     try {
       const result = await after();
       if (trace.contextNeeded) this.post({ type: 'after', id, inProcess: true });
-      else this.post({ type: 'after', id, after: result, evaluations: trace.evaluations });
+      else {
+        // The report's resource hash, off the main thread too (it walks the whole object).
+        const hash = result.reportResults.length > 0 ? resourceHash(request.object ?? undefined) : undefined;
+        const audited = hash === undefined ? result : { ...result, resourceHash: hash };
+        this.post({ type: 'after', id, after: audited, evaluations: trace.evaluations });
+      }
     } catch (error) {
       this.post({ type: 'after', id, error: error instanceof Error ? error.message : String(error) });
     }

@@ -3,12 +3,12 @@
  * policies and admission config current (`policies`, `config`, in order before any review that
  * needs them: a port delivers in order) and sends each review with what it read for it. The worker
  * says `ready` once loaded, answers each decision first, then, for an admitted review with audits,
- * their results.
+ * their results. Either side posts its messages as arrays, those of one event-loop turn together
+ * (MessageBatch); the worker's go as JSON text (`encodeFromWorker`).
  */
 import type {
   AdmissionConfig,
   AdmissionDecision,
-  AdmissionRequest,
   AfterAdmission,
   FailurePolicy,
   MutationOutcome,
@@ -25,7 +25,8 @@ export interface ReviewJob {
   readonly id: number;
   readonly kind: ReviewKind;
   readonly failurePolicy: FailurePolicy;
-  readonly request: AdmissionRequest;
+  /** The AdmissionReview's JSON text, its request already checked by the main thread. */
+  readonly review: string;
   /** The main snapshot's generation the review was taken against; the worker has at least this one. */
   readonly generation: number;
   /** Milliseconds left until the review's deadline when it was sent (clocks differ between threads). */
@@ -78,3 +79,16 @@ export type FromWorker =
     }
   | { readonly type: 'after'; readonly id: number; readonly inProcess: true }
   | { readonly type: 'after'; readonly id: number; readonly error: string };
+
+/**
+ * The worker's messages as JSON text. They carry policy responses and report rows, plain JSON, and
+ * the main thread, the busier one, reads text with JSON.parse in about half the time it takes to
+ * read a structured clone of the same objects.
+ */
+export function encodeFromWorker(batch: readonly FromWorker[]): string {
+  return JSON.stringify(batch);
+}
+
+export function decodeFromWorker(encoded: string): FromWorker[] {
+  return JSON.parse(encoded) as FromWorker[];
+}

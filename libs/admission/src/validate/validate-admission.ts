@@ -32,6 +32,8 @@ export interface AfterAdmission {
   updateRequests: UpdateRequestSpec[];
   /** The audit-only policies' responses (for events). */
   auditResponses: PolicyResponse[];
+  /** The reviewed object's resource hash, when the thread that ran the audits computed it for the report. */
+  resourceHash?: string;
 }
 
 export interface ValidationOutcome {

@@ -23,10 +23,10 @@ describe('toPolicyReportResult', () => {
 });
 
 describe('admissionReportInput', () => {
-  it('collects the policies with their resourceVersion, and hashes the object', () => {
+  it('collects the policies with their resourceVersion, and carries the resource hash', () => {
     const input = admissionReportInput(
       request,
-      pod,
+      resourceHash(pod),
       [reportResultOf(), reportResultOf({ policy: 'team-a/local', rule: 'r', result: 'warn' })],
       (key) =>
         key === 'require-team' ? { kind: 'ClusterPolicy', name: 'require-team', resourceVersion: '12' } : undefined,
@@ -46,8 +46,8 @@ describe('admissionReportInput', () => {
   });
 
   it('is undefined without results or without a resource uid', () => {
-    expect(admissionReportInput(request, pod, [], () => undefined)).toBeUndefined();
+    expect(admissionReportInput(request, resourceHash(pod), [], () => undefined)).toBeUndefined();
     const noUid = reportResultOf({ resource: { apiVersion: 'v1', kind: 'Pod', name: 'web', namespace: 'default' } });
-    expect(admissionReportInput(request, pod, [noUid], () => undefined)).toBeUndefined();
+    expect(admissionReportInput(request, resourceHash(pod), [noUid], () => undefined)).toBeUndefined();
   });
 });

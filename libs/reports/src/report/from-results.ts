@@ -6,7 +6,6 @@ import type { ReportResult } from '@edict/admission';
 import type { AdmissionReportInput } from './admission-report';
 import type { ReportPolicy } from './ephemeral-report';
 import type { GroupVersionResource } from './labels';
-import { resourceHash } from './resource-hash';
 import type { PolicyReportResult } from './types';
 
 export interface ReportRequestFacts {
@@ -17,11 +16,12 @@ export interface ReportRequestFacts {
 
 /**
  * The report input for one request, or undefined when there is nothing to report (no results, or
- * the resource has no uid: Kyverno reports only on objects it can name by uid).
+ * the resource has no uid: Kyverno reports only on objects it can name by uid). `resourceHash` is
+ * the reviewed object's (`resourceHash(object)`).
  */
 export function admissionReportInput(
   request: ReportRequestFacts,
-  object: Record<string, unknown> | undefined,
+  resourceHash: string,
   results: readonly ReportResult[],
   policyInfo: (key: string) => ReportPolicy | undefined,
 ): AdmissionReportInput | undefined {
@@ -46,7 +46,7 @@ export function admissionReportInput(
       ...(resource.namespace ? { namespace: resource.namespace } : {}),
       uid: resource.uid!,
     },
-    resourceHash: resourceHash(object),
+    resourceHash,
     policies: [...policies.values()],
     results: converted,
   };

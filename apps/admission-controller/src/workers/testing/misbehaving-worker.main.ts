@@ -4,12 +4,18 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { ReviewEvaluator } from '../review-evaluator';
-import type { ToWorker } from '../review-protocol';
+import { MessageBatch } from '../message-batch';
+import { encodeFromWorker, type FromWorker, type ToWorker } from '../review-protocol';
 
 const port = parentPort!;
-const evaluator = new ReviewEvaluator((message) => port.postMessage(message));
-port.on('message', (message: ToWorker) => {
-  if (message.type === 'review' && message.request.uid === 'crash') process.exit(3);
-  if (message.type === 'review' && message.request.uid === 'hang') for (;;);
-  evaluator.handle(message);
+const outbox = new MessageBatch<FromWorker>((batch) => port.postMessage(encodeFromWorker(batch)));
+const evaluator = new ReviewEvaluator((message) => outbox.post(message));
+port.on('message', (batch: ToWorker[]) => {
+  for (const message of batch) {
+    const uid =
+      message.type === 'review' ? (JSON.parse(message.review) as { request: { uid: string } }).request.uid : '';
+    if (uid === 'crash') process.exit(3);
+    if (uid === 'hang') for (;;);
+    evaluator.handle(message);
+  }
 });
