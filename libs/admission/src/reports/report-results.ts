@@ -33,8 +33,10 @@ export function reportResults(
   now: Date,
 ): ReportResult[] {
   const object = request.resource ?? request.oldResource;
-  const resource: ResourceRef = { ...response.resource };
-  if (resource.namespace === undefined || resource.namespace === '') delete resource.namespace;
+  // Built key by key: a spread copy that then loses or gains keys takes V8's slow paths.
+  const { apiVersion, kind, name, namespace } = response.resource;
+  const resource: ResourceRef = { apiVersion, kind, name };
+  if (namespace !== undefined && namespace !== '') resource.namespace = namespace;
   const uid = object?.metadata?.uid;
   if (typeof uid === 'string' && uid !== '') resource.uid = uid;
   const results: ReportResult[] = [];

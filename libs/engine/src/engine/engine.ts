@@ -221,7 +221,9 @@ export class Engine {
       },
       () => patched,
     );
-    return { ...response, patchedResource: patched };
+    const mutation: MutationResponse = response;
+    mutation.patchedResource = patched;
+    return mutation;
   }
 
   /**
