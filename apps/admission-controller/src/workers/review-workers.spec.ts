@@ -183,6 +183,19 @@ describe('ReviewWorkers', () => {
     expect(workers.counts()).toEqual({ byWorkers: 3, inProcess: 0 });
   }, 60_000);
 
+  it('decides from the body as the webhook received it, a byte order mark included', async () => {
+    const store = new PolicyStore();
+    store.upsertPolicy(DENY_PRIVILEGED);
+    const workers = await pool(store, 1);
+    const request = create(privilegedPod);
+    const body = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request });
+    const raw = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body)]);
+    const outcome = await workers.decide('validate', 'Fail', request, inputsOf(store), performance.now() + 10_000, raw);
+    expect(outcome.decision.allowed).toBe(false);
+    expect(outcome.decision.message).toContain('first message');
+    expect(workers.counts()).toEqual({ byWorkers: 1, inProcess: 0 });
+  }, 60_000);
+
   it('evaluates in-process a review whose rules read cluster-backed context', async () => {
     const store = new PolicyStore();
     store.upsertPolicy({

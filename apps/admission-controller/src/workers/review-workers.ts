@@ -165,7 +165,7 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
         id,
         kind,
         failurePolicy,
-        review: raw ? raw.toString('utf8') : JSON.stringify({ request }),
+        review: raw ? bodyText(raw) : JSON.stringify({ request }),
         generation: this.synced.generation,
         deadlineMs,
         namespaceLabels: inputs.namespaceLabels,
@@ -353,4 +353,10 @@ function defaultScript(): WorkerScript {
       workerData: { entry: join(__dirname, 'review-worker.main.ts') },
     };
   return { path: join(__dirname, 'review-worker.js') };
+}
+
+/** The body's text as the worker parses it: without the byte order mark Fastify's JSON parser skips too. */
+function bodyText(raw: Buffer): string {
+  const text = raw.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
