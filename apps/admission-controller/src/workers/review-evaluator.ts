@@ -116,9 +116,8 @@ export class ReviewEvaluator {
       if (trace.contextNeeded) this.post({ type: 'after', id, inProcess: true });
       else {
         // The report's resource hash, off the main thread too (it walks the whole object).
-        const hash = result.reportResults.length > 0 ? resourceHash(request.object ?? undefined) : undefined;
-        const audited = hash === undefined ? result : { ...result, resourceHash: hash };
-        this.post({ type: 'after', id, after: audited, evaluations: trace.evaluations });
+        if (result.reportResults.length > 0) result.resourceHash = resourceHash(request.object ?? undefined);
+        this.post({ type: 'after', id, after: result, evaluations: trace.evaluations });
       }
     } catch (error) {
       this.post({ type: 'after', id, error: error instanceof Error ? error.message : String(error) });

@@ -4,6 +4,7 @@ import { defaultAdmissionConfig, type AdmissionRequest, type FailurePolicy } fro
 import { deadlineAfter, Engine, type KubeObject, type Policy } from '@edict/engine';
 import { loadTestCase, loadTestFile } from '@edict/kyverno-test';
 import { PolicyStore } from '@edict/policy';
+import { resourceHash } from '@edict/reports';
 import { decideReview, type ReviewInputs, type ReviewKind, type ReviewOutcome } from '../webhooks/review-decision';
 import { ReviewWorkers, type WorkerScript } from './review-workers';
 import { conformanceTestFiles } from './testing/conformance-tests';
@@ -50,8 +51,11 @@ function create(object: KubeObject, name = `r${++uid}`): AdmissionRequest {
   };
 }
 
-/** What an answer and its audits are made of, without the report timestamps. */
-async function comparable(outcome: ReviewOutcome) {
+/**
+ * What an answer and its audits are made of, without the report timestamps; with the resource hash
+ * the report carries (a worker's own, else the one the main thread computes from `object`).
+ */
+async function comparable(outcome: ReviewOutcome, object: AdmissionRequest['object']) {
   const after = await outcome.validation?.after?.();
   return {
     decision: outcome.decision,
@@ -60,6 +64,7 @@ async function comparable(outcome: ReviewOutcome) {
     audits: after?.auditResponses,
     reports: after?.reportResults.map(({ timestamp: _timestamp, ...result }) => result),
     updateRequests: after?.updateRequests,
+    reportHash: after?.reportResults.length ? (after.resourceHash ?? resourceHash(object ?? undefined)) : undefined,
   };
 }
 
@@ -139,9 +144,10 @@ describe('ReviewWorkers', () => {
         const request = create(resource);
         for (const [kind, failurePolicy] of PATHS) {
           const inputs = inputsOf(store);
-          const expected = await comparable(await decideReview(kind, failurePolicy, request, inputs));
+          const expected = await comparable(await decideReview(kind, failurePolicy, request, inputs), request.object);
           const actual = await comparable(
             await workers.decide(kind, failurePolicy, request, inputs, performance.now() + 10_000),
+            request.object,
           );
           expect(actual, `${file} ${resource.kind}/${resource.metadata?.name} ${kind}/${failurePolicy}`).toEqual(
             expected,
