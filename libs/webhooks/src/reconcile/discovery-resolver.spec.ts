@@ -4,11 +4,14 @@ import { DiscoveryResolver } from './discovery-resolver';
 /** Discovery of API groups whose resources can change (a CRD being added), counting reads. */
 class FakeDiscovery {
   reads = 0;
+  /** Fails every read from now on. */
+  down = false;
   readonly paths: string[] = [];
   resources: Array<{ name: string; kind: string; namespaced: boolean }> = [];
   apps = [{ name: 'deployments', kind: 'Deployment', namespaced: true }];
 
   json<T>({ path }: { path: string }): Promise<T> {
+    if (this.down) return Promise.reject(new Error('discovery is down'));
     if (path === '/api') this.reads++;
     this.paths.push(path);
     const bodies: Record<string, unknown> = {
@@ -27,6 +30,8 @@ class FakeDiscovery {
 }
 
 const postgresql = { group: 'acid.zalan.do', version: 'v1', kind: 'postgresql', subresource: '' };
+const statefulSet = { group: 'apps', version: 'v1', kind: 'StatefulSet', subresource: '' };
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('DiscoveryResolver', () => {
   it('reads discovery again when a named kind is missing from the cached answer', async () => {
@@ -73,5 +78,35 @@ describe('DiscoveryResolver', () => {
     expect(
       (await resolver.resolver(['postgresql']))({ group: '*', version: '*', kind: 'Deployment', subresource: '' }),
     ).toEqual([]);
+  });
+
+  it('past its cache time answers from the previous read at once, and reads discovery again for the next pass', async () => {
+    const discovery = new FakeDiscovery();
+    let now = 0;
+    const resolver = new DiscoveryResolver(discovery, 30_000, () => now);
+    await resolver.resolver(['apps/v1/Deployment']);
+    discovery.apps = [...discovery.apps, { name: 'statefulsets', kind: 'StatefulSet', namespaced: true }];
+    now = 31_000;
+    const expired = await resolver.resolver(['apps/v1/Deployment']);
+    expect(expired(statefulSet)).toEqual([]);
+    expect(discovery.reads).toBe(2);
+    await settle();
+    const refreshed = await resolver.resolver(['apps/v1/Deployment']);
+    expect(refreshed(statefulSet)).toMatchObject([{ resource: 'statefulsets' }]);
+    expect(discovery.reads).toBe(2);
+  });
+
+  it('keeps answering from the previous read while reading discovery again fails', async () => {
+    const discovery = new FakeDiscovery();
+    let now = 0;
+    const resolver = new DiscoveryResolver(discovery, 30_000, () => now);
+    await resolver.resolver(['apps/v1/Deployment']);
+    discovery.down = true;
+    now = 31_000;
+    for (let pass = 0; pass < 2; pass++) {
+      const resolve = await resolver.resolver(['apps/v1/Deployment']);
+      expect(resolve({ ...statefulSet, kind: 'Deployment' })).toMatchObject([{ resource: 'deployments' }]);
+      await settle();
+    }
   });
 });

@@ -2,8 +2,10 @@
  * Kind selectors → API resources through API discovery, as Kyverno's discovery lookup does: a `*`
  * (or wildcarded) group, version or kind matches every group version / kind that fits; a
  * subresource must be served by the parent resource; a kind nothing serves resolves to nothing.
- * The answers of one pass are cached for `cacheMs`; a group version whose discovery fails makes
- * the selectors that could live there unknown (`undefined`), so the reconciler will not narrow.
+ * The answers of one pass are cached for `cacheMs`; past it, a pass still answers from them while
+ * discovery is read again for the next one, so a policy change never waits on a full read (a kind
+ * they lack forces one, see `resolver`). A group version whose discovery fails makes the selectors
+ * that could live there unknown (`undefined`), so the reconciler will not narrow.
  */
 import { parseKind, wildcardMatch } from '@edict/engine';
 import type { KubeHttpClient } from '@edict/kube';
@@ -34,8 +36,15 @@ export interface DiscoverySource {
   invalidate(group?: string): void;
 }
 
+interface CachedTable {
+  readonly at: number;
+  readonly table: Promise<GroupVersionResources[]>;
+}
+
 export class DiscoveryResolver implements DiscoverySource {
-  private cached?: { at: number; table: Promise<GroupVersionResources[]> };
+  private cached?: CachedTable;
+  /** The read that replaces an expired table, while passes go on answering from it. */
+  private refreshing?: Promise<void>;
   /** Groups to read again on the next pass, the rest of the cached table being kept. */
   private readonly staleGroups = new Set<string>();
 
@@ -74,6 +83,11 @@ export class DiscoveryResolver implements DiscoverySource {
   private async table(): Promise<{ table?: GroupVersionResources[]; fresh: boolean }> {
     let fresh = false;
     const expired = !this.cached || this.now() - this.cached.at > this.cacheMs;
+    const cached = this.cached;
+    if (cached && expired && this.staleGroups.size === 0) {
+      this.refresh(cached);
+      return { table: await cached.table.catch(() => undefined), fresh };
+    }
     if (expired || this.staleGroups.size > 0) {
       const previous = expired ? undefined : this.cached!.table.catch(() => undefined);
       const stale = new Set(this.staleGroups);
@@ -88,6 +102,20 @@ export class DiscoveryResolver implements DiscoverySource {
     } catch {
       return { fresh };
     }
+  }
+
+  /** Reads discovery again in the background; `expired` answers until then, and stays if the read fails. */
+  private refresh(expired: CachedTable): void {
+    if (this.refreshing) return;
+    this.refreshing = this.read()
+      .then(
+        (table) => {
+          // An invalidation meanwhile asked for a read of its own: this one is already stale.
+          if (this.cached === expired) this.cached = { at: this.now(), table: Promise.resolve(table) };
+        },
+        () => undefined,
+      )
+      .finally(() => (this.refreshing = undefined));
   }
 
   /** Reads discovery; with `kept`, group versions of groups not `stale` are taken from it. */

@@ -44,6 +44,9 @@ export class PolicyWebhooks implements DesiredWebhooks {
     const synced = this.policies.hasSynced();
     const policies = this.policies.policies();
     const kinds = kindSelectorsOf(policies);
+    // Without policies, discovery is still read (in the background): the first policy's pass then
+    // finds it, instead of waiting on a full read before its webhook rules are published.
+    if (kinds.length === 0) void this.discovery.resolver().catch(() => undefined);
     const resolve = kinds.length > 0 ? await this.discovery.resolver(kinds) : () => [];
     const built = buildWebhookConfigurations(policies, {
       endpoint: this.options.endpoint,
