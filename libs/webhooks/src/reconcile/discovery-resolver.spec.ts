@@ -30,7 +30,8 @@ class FakeDiscovery {
 }
 
 const postgresql = { group: 'acid.zalan.do', version: 'v1', kind: 'postgresql', subresource: '' };
-const statefulSet = { group: 'apps', version: 'v1', kind: 'StatefulSet', subresource: '' };
+const deployment = { group: 'apps', version: 'v1', kind: 'Deployment', subresource: '' };
+const statefulSet = { ...deployment, kind: 'StatefulSet' };
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('DiscoveryResolver', () => {
@@ -105,7 +106,7 @@ describe('DiscoveryResolver', () => {
     now = 31_000;
     for (let pass = 0; pass < 2; pass++) {
       const resolve = await resolver.resolver(['apps/v1/Deployment']);
-      expect(resolve({ ...statefulSet, kind: 'Deployment' })).toMatchObject([{ resource: 'deployments' }]);
+      expect(resolve(deployment)).toMatchObject([{ resource: 'deployments' }]);
       await settle();
     }
   });
