@@ -43,8 +43,8 @@ interface CachedTable {
 
 export class DiscoveryResolver implements DiscoverySource {
   private cached?: CachedTable;
-  /** The read that replaces an expired table, while passes go on answering from it. */
-  private refreshing?: Promise<void>;
+  /** Whether a read that replaces an expired table is under way (passes go on answering from it). */
+  private refreshing = false;
   /** Groups to read again on the next pass, the rest of the cached table being kept. */
   private readonly staleGroups = new Set<string>();
 
@@ -107,7 +107,8 @@ export class DiscoveryResolver implements DiscoverySource {
   /** Reads discovery again in the background; `expired` answers until then, and stays if the read fails. */
   private refresh(expired: CachedTable): void {
     if (this.refreshing) return;
-    this.refreshing = this.read()
+    this.refreshing = true;
+    void this.read()
       .then(
         (table) => {
           // An invalidation meanwhile asked for a read of its own: this one is already stale.
@@ -115,7 +116,7 @@ export class DiscoveryResolver implements DiscoverySource {
         },
         () => undefined,
       )
-      .finally(() => (this.refreshing = undefined));
+      .finally(() => (this.refreshing = false));
   }
 
   /** Reads discovery; with `kept`, group versions of groups not `stale` are taken from it. */

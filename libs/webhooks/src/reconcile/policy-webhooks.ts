@@ -6,6 +6,7 @@
  */
 import { generationOf, type CachedPolicy, type WebhookPublication } from '@edict/policy';
 import { buildWebhookConfigurations, kindSelectorsOf } from '../build/build-webhook-configurations';
+import type { ResourceResolver } from '../build/types';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
 import type { DiscoverySource } from './discovery-resolver';
 import type { DesiredWebhooks, DesiredWebhookSet, PolicySource, ServedTypesSource } from './ports';
@@ -44,10 +45,11 @@ export class PolicyWebhooks implements DesiredWebhooks {
     const synced = this.policies.hasSynced();
     const policies = this.policies.policies();
     const kinds = kindSelectorsOf(policies);
+    let resolve: ResourceResolver = () => [];
+    if (kinds.length > 0) resolve = await this.discovery.resolver(kinds);
     // Without policies, discovery is still read (in the background): the first policy's pass then
     // finds it, instead of waiting on a full read before its webhook rules are published.
-    if (kinds.length === 0) void this.discovery.resolver().catch(() => undefined);
-    const resolve = kinds.length > 0 ? await this.discovery.resolver(kinds) : () => [];
+    else void this.discovery.resolver().catch(() => undefined);
     const built = buildWebhookConfigurations(policies, {
       endpoint: this.options.endpoint,
       caBundlePem,
