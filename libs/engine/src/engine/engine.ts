@@ -8,8 +8,8 @@ import {
 } from '../budget';
 import type { JsonValue, KubeObject } from '../json';
 import { extractImages, imagesAsJson } from '../images';
-import { matchingExceptions, exceptionsForRule, exceptionKey } from '../exceptions';
-import { loadContextEntries } from '../context-entries';
+import { matchingExceptions, exceptionKey } from '../exceptions';
+import { loadContextEntries, type ContextLoadOptions } from '../context-entries';
 import { gvkOf, ruleMatches, type MatchRequest } from '../match';
 import type { Policy, PolicyException, Rule } from '../policy/types';
 import { validatePodSecurity } from '../validate/validate-pod-security';
@@ -26,7 +26,7 @@ import { compilePolicy, type CompiledPolicy } from './compile';
 import { INTERPRETER } from '../core/evaluators';
 import { failureActionFor, policyFailureAction } from '../core/failure-action';
 import { andThen, type MaybePromise } from '../core/maybe-promise';
-import type { AccessReviewer, ContextLoaders, LoaderScope, ResourceLoader } from '../core/loaders';
+import type { AccessReviewer, ContextLoaders, ResourceLoader } from '../core/loaders';
 import { errorMessage, ruleError, ruleResponse } from '../core/responses';
 import type { PolicyResponse, ResourceRequest, RuleResponse, RuleType } from '../core/types';
 
@@ -78,7 +78,21 @@ const AUTOGEN_PREFIX = /^autogen-(cronjob-)?/;
  * What a rule type does with a matched rule once its context, preconditions and exceptions are known.
  * Synchronous when nothing waits, so a rule without external data costs no promise.
  */
-type RuleHandler = (run: RuleRun, exceptions: PolicyException[]) => MaybePromise<RuleResponse[]>;
+type RuleHandler = (run: RuleRun, exceptions: readonly PolicyException[]) => MaybePromise<RuleResponse[]>;
+
+/** What every rule of a policy evaluation shares (built once per evaluation, read-only). */
+interface PolicyRun {
+  readonly compiled: CompiledPolicy;
+  readonly type: RuleType;
+  readonly request: ResourceRequest;
+  readonly ctx: EvaluationContext;
+  readonly options: EvaluationOptions;
+  readonly handle: RuleHandler;
+  /** Where rules load their context entries from. */
+  readonly loading: ContextLoadOptions;
+}
+
+const NO_EXCEPTIONS: readonly PolicyException[] = Object.freeze([]);
 
 /** A mutate answer: the rule responses and the resource after every patch of the policy. */
 export type MutationResponse = PolicyResponse & { patchedResource?: KubeObject };
@@ -261,6 +275,15 @@ export class Engine {
     if (!trigger || !appliesToNamespace(compiled, request)) return response;
 
     const { ctx, error } = this.createContext(request, trigger, options);
+    const run: PolicyRun = {
+      compiled,
+      type,
+      request,
+      ctx,
+      options,
+      handle,
+      loading: { loaders: this.deps.loaders, scope: { policyNamespace: compiled.namespace } },
+    };
     const applyOne = compiled.policy.spec.applyRules === 'One';
     let matchRequest = toMatchRequest(request, trigger);
     // While the resource stays the trigger, its kind does: rules that cannot match it are not tried.
@@ -280,7 +303,7 @@ export class Engine {
       if (!matched) continue;
       const pending = error
         ? [ruleError(rule, type, 'failed to build the policy context', error)]
-        : this.runBoundedRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle);
+        : this.runBoundedRule(run, rule, resource, matchRequest);
       const results = pending instanceof Promise ? await pending : pending;
       // The rule's context is gone, but the resource it left stays: later rules' variables and
       // preconditions read the patched `request.object`, as in Kyverno.
@@ -328,13 +351,18 @@ export class Engine {
    * A rule under the evaluation's budget. The budget's verdicts stand whatever caught their errors
    * inside the rule: a passed deadline ends the whole evaluation, an exceeded size limit the rule.
    */
-  private runBoundedRule(...args: Parameters<Engine['runRule']>): MaybePromise<RuleResponse[]> {
-    const [, rule, type, , , ctx] = args;
-    ctx.budget.takeLimitError();
-    return andThen(this.runRule(...args), (results) => {
-      if (ctx.budget.expired) throw new EvaluationDeadlineExceeded();
-      const exceeded = ctx.budget.takeLimitError();
-      return exceeded ? [ruleResponse(rule, type, 'error', exceeded.message)] : results;
+  private runBoundedRule(
+    run: PolicyRun,
+    rule: Rule,
+    resource: KubeObject,
+    matchRequest: MatchRequest,
+  ): MaybePromise<RuleResponse[]> {
+    const budget = run.ctx.budget;
+    budget.takeLimitError();
+    return andThen(this.runRule(run, rule, resource, matchRequest), (results) => {
+      if (budget.expired) throw new EvaluationDeadlineExceeded();
+      const exceeded = budget.takeLimitError();
+      return exceeded ? [ruleResponse(rule, run.type, 'error', exceeded.message)] : results;
     });
   }
 
@@ -344,36 +372,28 @@ export class Engine {
    * handler waits.
    */
   private runRule(
-    compiled: CompiledPolicy,
+    run: PolicyRun,
     rule: Rule,
-    type: RuleType,
-    request: ResourceRequest,
     resource: KubeObject,
-    ctx: EvaluationContext,
-    options: EvaluationOptions,
     matchRequest: MatchRequest,
-    handle: RuleHandler,
   ): MaybePromise<RuleResponse[]> {
-    const values = valuesFor(options.ruleValues, compiled.policy.metadata.name, rule.name);
-    const scope: LoaderScope = { policyNamespace: compiled.namespace };
-    const evaluate = () =>
-      this.evaluateRule(compiled, rule, type, request, resource, ctx, options, matchRequest, handle, scope);
+    const { ctx, type } = run;
+    const values = valuesFor(run.options.ruleValues, run.compiled.policy.metadata.name, rule.name);
     ctx.checkpoint();
     let pending: MaybePromise<RuleResponse[]>;
     try {
       if (values) for (const [name, value] of Object.entries(values)) ctx.add(name, value);
       const loaded =
         rule.context && rule.context.length > 0
-          ? loadContextEntries(rule.context, ctx, {
-              loaders: this.deps.loaders,
-              provided: new Set(Object.keys(values ?? {})),
-              scope,
-            })
+          ? loadContextEntries(rule.context, ctx, { ...run.loading, provided: new Set(Object.keys(values ?? {})) })
           : undefined;
       pending =
         loaded instanceof Promise
-          ? loaded.then(evaluate, (error: unknown) => [ruleError(rule, type, 'failed to load context', error)])
-          : evaluate();
+          ? loaded.then(
+              () => this.evaluateRule(run, rule, resource, matchRequest),
+              (error: unknown) => [ruleError(rule, type, 'failed to load context', error)],
+            )
+          : this.evaluateRule(run, rule, resource, matchRequest);
     } catch (error) {
       ctx.restore();
       return ruleFailure(rule, type, error);
@@ -387,17 +407,12 @@ export class Engine {
 
   /** Preconditions, the exceptions that apply, then the rule type's handler. */
   private evaluateRule(
-    compiled: CompiledPolicy,
+    run: PolicyRun,
     rule: Rule,
-    type: RuleType,
-    request: ResourceRequest,
     resource: KubeObject,
-    ctx: EvaluationContext,
-    options: EvaluationOptions,
     matchRequest: MatchRequest,
-    handle: RuleHandler,
-    scope: LoaderScope,
   ): MaybePromise<RuleResponse[]> {
+    const { compiled, ctx, type } = run;
     const evaluators = compiled.programs.get(rule)?.evaluators ?? INTERPRETER;
     let preconditions;
     try {
@@ -412,20 +427,22 @@ export class Engine {
     // Kyverno's invokeRuleHandler looks exceptions up only now, after context and preconditions
     // (Kyverno <= 1.10 matched them first); the handler then skips the rule when one matches.
     const exceptions = matchingExceptions(
-      exceptionsForRule(this.deps.exceptions?.() ?? [], compiled.key, rule.name),
+      this.deps.exceptions?.() ?? NO_EXCEPTIONS,
+      compiled.key,
+      rule.name,
       matchRequest,
       ctx,
     );
-    const run: RuleRun = {
+    const ruleRun: RuleRun = {
       rule,
       ctx,
-      request,
+      request: run.request,
       resource,
-      context: { loaders: this.deps.loaders, scope },
-      foreachValues: valuesFor(options.foreachValues, compiled.policy.metadata.name, rule.name),
+      context: run.loading,
+      foreachValues: valuesFor(run.options.foreachValues, compiled.policy.metadata.name, rule.name),
       evaluators,
     };
-    return handle(run, exceptions);
+    return run.handle(ruleRun, exceptions);
   }
 }
 

@@ -1,1 +1,1 @@
-export { exceptionKey, exceptionsForRule, matchingExceptions } from './match-exceptions';
+export { exceptionKey, matchingExceptions } from './match-exceptions';

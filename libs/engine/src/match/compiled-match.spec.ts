@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../json';
 import type { MatchResources, ResourceDescription, ResourceFilter, Rule } from '../policy/types';
-import { compileKindGate, compileRuleMatch } from './compiled-match';
+import { compileExceptionMatch, compileKindGate, compileRuleMatch } from './compiled-match';
+import { matchesExceptionResources } from './exception-match';
+import { matchedNamespace } from './resource-filter';
 import { gvkOf, type MatchRequest } from './request';
 import { ruleMatches } from './rule-match';
 
@@ -74,6 +76,45 @@ describe('compileRuleMatch', () => {
       },
     ];
     expect(rules.map(compileRuleMatch)).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe('compileExceptionMatch', () => {
+  it('decides as matchesExceptionResources does, and names every namespace where it can hold', () => {
+    let limited = 0;
+    fc.assert(
+      fc.property(block, request, (match, req) => {
+        const compiled = compileExceptionMatch(match);
+        expect(compiled).toBeDefined();
+        const matches = compiled!.matches(req);
+        expect(matches).toBe(matchesExceptionResources(match, req));
+        if (!compiled!.namespaces) return;
+        limited++;
+        if (matches) expect(compiled!.namespaces.has(matchedNamespace(req))).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(limited).toBeGreaterThan(300);
+  });
+
+  it('limits namespaces only where no filter can hold elsewhere', () => {
+    const namespacesOf = (match: MatchResources) => {
+      const names = compileExceptionMatch(match)!.namespaces;
+      return names && [...names].sort();
+    };
+    const plain = (...namespaces: string[]): ResourceFilter => ({ resources: { kinds: ['Pod'], namespaces } });
+    expect(namespacesOf({ any: [plain('a'), plain('b', 'c')] })).toEqual(['a', 'b', 'c']);
+    expect(namespacesOf({ any: [plain('a'), { resources: { kinds: ['Pod'] } }] })).toBeUndefined();
+    expect(namespacesOf({ any: [plain('a'), plain('team-*')] })).toBeUndefined();
+    expect(namespacesOf({ all: [{ resources: { kinds: ['Pod'] } }, plain('a')] })).toEqual(['a']);
+    expect(namespacesOf({ all: [plain('a'), {}] })).toEqual([]);
+    expect(namespacesOf({})).toEqual([]);
+  });
+
+  it('leaves exceptions with user info, annotations or namespace selectors to the interpreter', () => {
+    const users: MatchResources = { any: [{ resources: { kinds: ['Pod'] }, subjects: [{ kind: 'User', name: 'a' }] }] };
+    const selector: MatchResources = { any: [{ resources: { namespaceSelector: { matchLabels: { a: 'b' } } } }] };
+    expect([users, selector].map(compileExceptionMatch)).toEqual([undefined, undefined]);
   });
 });
 

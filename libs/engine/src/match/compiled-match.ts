@@ -1,10 +1,10 @@
 import type { GroupVersionKind } from '../core/types';
 import type { MatchResources, ResourceFilter, Rule } from '../policy/types';
-import { compileWildcard } from '../values/wildcard';
+import { compileWildcard, hasWildcard } from '../values/wildcard';
 import { compileKindSelector, parseKind } from './kind';
 import { checkSelector } from './label-selector';
 import { gvkOf, resourceNameOf, resourceNamespaceOf, stringMapAt, type MatchRequest } from './request';
-import { isZeroDescription, namespaceMatches } from './resource-filter';
+import { isEmptyFilter, isZeroDescription, matchedNamespace } from './resource-filter';
 
 /** Whether a rule applies to a request: `ruleMatches(...).matched`, decided without reasons. */
 export type RuleMatcher = (request: MatchRequest, policyNamespace?: string) => boolean;
@@ -15,6 +15,8 @@ interface FilterCheck {
   holds(request: MatchRequest, gvk: GroupVersionKind): boolean;
   /** The part of `holds` that reads the request's kind and subresource only. */
   kindHolds(gvk: GroupVersionKind, subresource: string): boolean;
+  /** Set when the filter names namespaces without wildcards: it holds only in those. */
+  readonly namespaces?: ReadonlySet<string>;
 }
 
 /**
@@ -54,6 +56,68 @@ export function compileKindGate(rule: Rule): KindGate | undefined {
   const filters = match.filters;
   if (match.every) return (gvk, subresource) => filters.every((f) => !f.zero && f.kindHolds(gvk, subresource));
   return (gvk, subresource) => filters.some((f) => !f.zero && f.kindHolds(gvk, subresource));
+}
+
+/** A PolicyException's `match` prepared once (see `compileExceptionMatch`). */
+export interface ExceptionMatch {
+  /** `matchesExceptionResources`, decided without reasons. */
+  matches(request: MatchRequest): boolean;
+  /**
+   * Set when the match can only hold for a resource in one of these namespaces (`matchedNamespace`),
+   * so a list of exceptions can be narrowed by namespace before any is tried.
+   */
+  readonly namespaces?: ReadonlySet<string>;
+}
+
+/**
+ * `matchesExceptionResources` for exceptions whose filters name only what `compileRuleMatch`
+ * prepares; undefined for the others. An exception's rules differ from a rule's: only `any`/`all`
+ * count (neither matches nothing), and an empty filter never holds.
+ */
+export function compileExceptionMatch(match: MatchResources | undefined): ExceptionMatch | undefined {
+  const every = !(match?.any && match.any.length > 0);
+  const filters = every ? match?.all : match?.any;
+  if (!filters || filters.length === 0) return { matches: () => false, namespaces: new Set() };
+  const checks: (FilterCheck | undefined)[] = [];
+  for (const filter of filters) {
+    if (!filter || isEmptyFilter(filter)) {
+      checks.push(undefined);
+      continue;
+    }
+    const check = compileFilter(filter);
+    if (!check) return undefined;
+    checks.push(check);
+  }
+  return {
+    matches: (request) => {
+      const resource = request.resource;
+      if (!resource) return false;
+      const gvk = request.requestKind ?? gvkOf(resource);
+      for (const check of checks) {
+        const holds = check !== undefined && check.holds(request, gvk);
+        if (holds !== every) return holds;
+      }
+      return every;
+    },
+    namespaces: every ? allOf(checks) : anyOf(checks),
+  };
+}
+
+/** The namespaces `all` filters can hold in: those of any filter that names some (each must hold). */
+function allOf(checks: readonly (FilterCheck | undefined)[]): ReadonlySet<string> | undefined {
+  if (checks.some((check) => check === undefined)) return new Set();
+  return checks.find((check) => check?.namespaces)?.namespaces;
+}
+
+/** The namespaces `any` filters can hold in: all of theirs, unless one holds in any namespace. */
+function anyOf(checks: readonly (FilterCheck | undefined)[]): ReadonlySet<string> | undefined {
+  const names = new Set<string>();
+  for (const check of checks) {
+    if (!check) continue;
+    if (!check.namespaces) return undefined;
+    for (const name of check.namespaces) names.add(name);
+  }
+  return names;
 }
 
 /** Whether a block's filters hold: one of them (`any`, legacy) or every one (`all`); a zero filter never holds. */
@@ -111,13 +175,16 @@ function compileFilter(filter: ResourceFilter): FilterCheck | undefined {
   const operations = rd.operations && rd.operations.length > 0 ? rd.operations : undefined;
   const names = rd.names && rd.names.length > 0 ? rd.names.map(compileWildcard) : undefined;
   const nameMatches = rd.name ? compileWildcard(rd.name) : undefined;
-  const namespaces = rd.namespaces && rd.namespaces.length > 0 ? rd.namespaces : undefined;
+  const namespaces = rd.namespaces && rd.namespaces.length > 0 ? compileNamespaces(rd.namespaces) : undefined;
+  const literalNamespaces =
+    rd.namespaces && rd.namespaces.length > 0 && !rd.namespaces.some(hasWildcard) ? new Set(rd.namespaces) : undefined;
   const { selector } = rd;
   const kindHolds = (gvk: GroupVersionKind, subresource: string) =>
     !kinds || kinds.some((kind) => kind(gvk, subresource, true));
   return {
     zero: isZeroDescription(filter.resources),
     kindHolds,
+    namespaces: literalNamespaces,
     holds: (request, gvk) => {
       if (operations && !operations.includes(request.operation)) return false;
       if (!kindHolds(gvk, request.subresource ?? '')) return false;
@@ -126,7 +193,7 @@ function compileFilter(filter: ResourceFilter): FilterCheck | undefined {
         if (nameMatches && !nameMatches(resourceName)) return false;
         if (names && !names.some((matches) => matches(resourceName))) return false;
       }
-      if (namespaces && !namespaceMatches(namespaces, request)) return false;
+      if (namespaces && !namespaces(matchedNamespace(request))) return false;
       if (selector !== undefined && selector !== null) {
         const result = checkSelector(selector, stringMapAt(request.resource, 'labels'));
         if (result.error !== undefined || !result.matched) return false;
@@ -134,4 +201,11 @@ function compileFilter(filter: ResourceFilter): FilterCheck | undefined {
       return true;
     },
   };
+}
+
+/** A `namespaces` list prepared once: plain names in a set (lists of many are common), wildcards compiled. */
+function compileNamespaces(patterns: readonly string[]): (namespace: string) => boolean {
+  const names = new Set(patterns.filter((pattern) => !hasWildcard(pattern)));
+  const wildcards = patterns.filter(hasWildcard).map(compileWildcard);
+  return (namespace) => names.has(namespace) || wildcards.some((matches) => matches(namespace));
 }

@@ -1,8 +1,16 @@
 export type { MatchRequest } from './request';
 export { gvkOf } from './request';
+export { matchedNamespace } from './resource-filter';
 export { ruleMatches, matchesResources, type RuleMatchResult } from './rule-match';
 export { matchesExceptionResources } from './exception-match';
 export { matchesLabelSelector, labelSelectorError, checkSelector } from './label-selector';
 export { parseKind, kindMatches, type KindSelector } from './kind';
 export { subjectsMatch } from './user-info';
-export { compileKindGate, compileRuleMatch, type KindGate, type RuleMatcher } from './compiled-match';
+export {
+  compileExceptionMatch,
+  compileKindGate,
+  compileRuleMatch,
+  type ExceptionMatch,
+  type KindGate,
+  type RuleMatcher,
+} from './compiled-match';

@@ -85,11 +85,15 @@ function namespaceSelectorFailure(
 
 /** A Namespace object is matched by its own name; anything else by its namespace (empty when cluster-scoped). */
 export function namespaceMatches(patterns: readonly string[], request: MatchRequest): boolean {
-  const namespace =
-    resourceKindOf(request.resource) === 'Namespace'
-      ? resourceNameOf(request.resource)
-      : resourceNamespaceOf(request.resource);
+  const namespace = matchedNamespace(request);
   return patterns.some((pattern) => wildcardMatch(pattern, namespace));
+}
+
+/** The name `namespaces` patterns are matched against (see `namespaceMatches`). */
+export function matchedNamespace(request: MatchRequest): string {
+  return resourceKindOf(request.resource) === 'Namespace'
+    ? resourceNameOf(request.resource)
+    : resourceNamespaceOf(request.resource);
 }
 
 /** Every expected entry must be matched (key and value wildcards) by some annotation of the resource. */
