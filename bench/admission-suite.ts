@@ -6,6 +6,7 @@ import {
   loadPolicyDocuments,
   type CompiledPolicy,
   type KubeObject,
+  type PolicyException,
   type ResourceRequest,
 } from '@edict/engine';
 import { measure, type Measurement } from './harness';
@@ -99,11 +100,32 @@ async function cpuMicrosPerRun(call: () => unknown, seconds: number): Promise<nu
   return (used.user + used.system) / runs;
 }
 
+/** PolicyExceptions in force for the exceptions row: a cluster's worth, none for the review's namespace. */
+const EXCEPTIONS = 500;
+
+/**
+ * `count` exceptions spread over the policies, each for every rule of one policy and Pods in a
+ * namespace of its own, as teams file them (`team-<n>`, which the review's Pod is not in).
+ */
+function teamExceptions(policies: readonly CompiledPolicy[], count: number): PolicyException[] {
+  return Array.from({ length: count }, (_, n) => ({
+    apiVersion: 'kyverno.io/v2',
+    kind: 'PolicyException',
+    metadata: { name: `team-${n}`, namespace: 'kyverno' },
+    spec: {
+      exceptions: [{ policyName: policies[n % policies.length]!.key, ruleNames: ['*'] }],
+      match: { any: [{ resources: { kinds: ['Pod'], namespaces: [`team-${n}`] } }] },
+    },
+  }));
+}
+
 export interface AdmissionSuite {
   baseline: Measurement;
-  /** JSON.parse, validate compiled, validate interpreted, mutate. */
+  /** JSON.parse, validate compiled, validate interpreted, validate with exceptions, mutate. */
   rows: Measurement[];
-  validate: { compiled: Measurement; interpreted: Measurement };
+  validate: { compiled: Measurement; interpreted: Measurement; exceptions: Measurement };
+  /** PolicyExceptions in force for `validate.exceptions`. */
+  exceptions: number;
   mutate: Measurement;
   validateRules: number;
   patchOperations: number;
@@ -120,6 +142,9 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
   const interpreter = new Engine({ compiledPolicies: false });
   const pss = loadPssPolicies(engine);
   const pssInterpreted = loadPssPolicies(interpreter);
+  const exceptions = teamExceptions(pss, EXCEPTIONS);
+  const withExceptions = new Engine({ compiledPolicies: true, exceptions: () => exceptions });
+  const pssWithExceptions = loadPssPolicies(withExceptions);
   const mutators = loadPolicyFile(engine, join(FIXTURES, 'mutate-policies.yaml'));
   const text = reviewText();
   const validateRules = await validatePipeline(engine, pss, text);
@@ -134,13 +159,18 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
   const interpreted = await measure(`validate: parse + ${pss.length} PSS policies, interpreted`, () =>
     validatePipeline(interpreter, pssInterpreted, text),
   );
+  const excepted = await measure(
+    `validate: parse + ${pss.length} PSS policies, compiled, ${EXCEPTIONS} PolicyExceptions in force`,
+    () => validatePipeline(withExceptions, pssWithExceptions, text),
+  );
   const mutate = await measure(`mutate: parse + ${mutators.length} policies + patch`, () =>
     mutatePipeline(engine, mutators, text),
   );
   return {
     baseline,
-    rows: [baseline, validate, interpreted, mutate],
-    validate: { compiled: validate, interpreted },
+    rows: [baseline, validate, interpreted, excepted, mutate],
+    validate: { compiled: validate, interpreted, exceptions: excepted },
+    exceptions: EXCEPTIONS,
     mutate,
     validateRules,
     patchOperations,
