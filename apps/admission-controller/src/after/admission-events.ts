@@ -36,20 +36,29 @@ export interface AdmissionEventOptions {
 }
 
 export function admissionEvents(responses: readonly PolicyResponse[], options: AdmissionEventOptions): EventInput[] {
+  // Omitted reasons are decided before their events are built: the chart omits PolicyApplied,
+  // which every passing policy of every review would otherwise build.
+  const omit = new Set(options.omit ?? []);
   const events: EventInput[] = [];
   for (const response of responses) {
     if (response.rules.length === 0) continue;
-    const failing = response.rules.filter((rule) => rule.status === 'fail' || rule.status === 'error');
+    const failing = response.rules.some((rule) => rule.status === 'fail' || rule.status === 'error');
+    const reason: EventReason = failing
+      ? 'PolicyViolation'
+      : response.rules.every((rule) => rule.status === 'skip')
+        ? 'PolicySkipped'
+        : 'PolicyApplied';
+    if (omit.has(reason) || (reason === 'PolicySkipped' && options.blocked)) continue;
     const policy = policyRef(response, options.policyIdentity?.(response));
     const resource = resourceRef(response, options.resourceUid);
-    if (failing.length > 0) {
+    if (reason === 'PolicyViolation') {
       for (const rule of response.rules) {
         if (rule.status === 'fail' || rule.status === 'error') {
           events.push({
             regarding: policy,
             related: resource,
             type: 'Warning',
-            reason: 'PolicyViolation',
+            reason,
             action: options.blocked ? 'Resource Blocked' : 'Resource Passed',
             note: policyNote(response, rule, options.blocked),
           });
@@ -59,28 +68,27 @@ export function admissionEvents(responses: readonly PolicyResponse[], options: A
           events.push({
             regarding: resource,
             type: 'Warning',
-            reason: 'PolicyViolation',
+            reason,
             action: 'Resource Passed',
             note: `policy ${response.policy.name}/${rule.name} ${rule.status}: ${rule.message}`,
           });
         }
       }
-    } else if (response.rules.every((rule) => rule.status === 'skip')) {
-      if (!options.blocked) events.push(...exceptionEvents(response, policy, resource));
+    } else if (reason === 'PolicySkipped') {
+      events.push(...exceptionEvents(response, policy, resource));
     } else {
       const mutated = options.onlyMutates?.(response) === true;
       events.push({
         regarding: policy,
         related: resource,
         type: 'Normal',
-        reason: 'PolicyApplied',
+        reason,
         action: mutated ? 'Resource Mutated' : 'Resource Passed',
         note: mutated ? `${resourceText(response)} is successfully mutated` : `${resourceText(response)}: pass`,
       });
     }
   }
-  const omit = new Set(options.omit ?? []);
-  return events.filter((event) => !omit.has(event.reason));
+  return events;
 }
 
 function exceptionEvents(response: PolicyResponse, policy: EventObjectReference, resource: EventObjectReference) {
