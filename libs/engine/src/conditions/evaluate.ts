@@ -14,19 +14,22 @@ export class ConditionError extends Error {
 }
 
 export interface ConditionsResult {
-  passed: boolean;
+  readonly passed: boolean;
   /**
    * When not passed: the conditions whose messages Kyverno reports — the failed `any` entries
    * it tried plus the first failing `all` entry (or the first failing entry of a legacy list).
    */
-  failed?: Condition[];
+  readonly failed?: Condition[];
   /**
    * Kyverno's combined message: the non-empty `message`s of the failed conditions (or, when
    * passed, of the conditions that held), joined with "; " for any/all blocks and ";" for the
    * legacy list form.
    */
-  message: string;
+  readonly message: string;
 }
+
+/** The result of absent conditions (most rules have no preconditions): shared, as nothing holds it. */
+export const NO_CONDITIONS: ConditionsResult = Object.freeze({ passed: true, message: '' });
 
 /** Evaluates one condition whose key and value have already had variables substituted. */
 export function evaluateCondition(condition: Condition): boolean {
@@ -54,7 +57,7 @@ export function evaluateConditions(
   conditions: Conditions | null | undefined,
   prepare: PrepareCondition = (condition) => condition,
 ): ConditionsResult {
-  if (conditions === null || conditions === undefined) return { passed: true, message: '' };
+  if (conditions === null || conditions === undefined) return NO_CONDITIONS;
   const holds = (condition: Condition) => evaluateCondition(prepare(condition));
   if (Array.isArray(conditions)) return evaluateLegacyList(conditions, holds);
   if (typeof conditions !== 'object') throw new ConditionError('invalid condition');
