@@ -34,6 +34,18 @@ const isEnforce = (action: unknown) => typeof action === 'string' && action.toLo
  * Enforce. Such policies are evaluated before answering and can deny; the others are audit-only.
  */
 export function isEnforcing(compiled: CompiledPolicy): boolean {
+  let enforcing = enforcingPolicies.get(compiled);
+  if (enforcing === undefined) {
+    enforcing = enforces(compiled);
+    enforcingPolicies.set(compiled, enforcing);
+  }
+  return enforcing;
+}
+
+/** Asked of every policy on every review: worked out once per compiled policy. */
+const enforcingPolicies = new WeakMap<CompiledPolicy, boolean>();
+
+function enforces(compiled: CompiledPolicy): boolean {
   const spec = compiled.policy.spec;
   if (isEnforce(spec.validationFailureAction)) return true;
   if ((spec.validationFailureActionOverrides ?? []).some((override) => isEnforce(override.action))) return true;
