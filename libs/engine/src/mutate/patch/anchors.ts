@@ -15,18 +15,15 @@ import { cloneJson, isObject, type JsonObject, type JsonValue } from '../../json
 import { matchPattern, parseAnchor, type Anchor } from '../../pattern';
 import { scalarText } from './node-text';
 
-/** A `(key)` condition failed: the enclosing map (or list element) is not patched. */
-export class ConditionError extends Error {
-  constructor(cause: string) {
-    super(`condition failed: ${cause}`);
-  }
-}
-
-/** A `<(key)` condition failed: the whole patch is dropped. */
-export class GlobalConditionError extends Error {
-  constructor(cause: string) {
-    super(`global condition failed: ${cause}`);
-  }
+/**
+ * Why the patch does not apply: a `(key)` condition failed (the enclosing map or list element is
+ * not patched) or, `global`, a `<(key)` condition did (the whole patch is dropped). Returned rather
+ * than thrown: a condition that does not hold is the common case (every list element a condition
+ * skips), and an Error would capture a stack trace for each.
+ */
+export interface AnchorMiss {
+  readonly global: boolean;
+  readonly cause: string;
 }
 
 /** A resource shape the preprocessing cannot walk (e.g. a map where the patch has a list). */
@@ -52,34 +49,38 @@ function fieldOf(resource: Value, key: string): Value {
 }
 
 /**
- * Resolves the anchors of `pattern` against `resource`, leaving a plain patch in `pattern`.
- * Throws ConditionError / GlobalConditionError when the patch does not apply, PreprocessError for
- * shapes it cannot handle.
+ * Resolves the anchors of `pattern` against `resource`, leaving a plain patch in `pattern`, or says
+ * why the patch does not apply. Throws PreprocessError for shapes it cannot handle.
  */
-export function resolveAnchors(pattern: JsonObject, resource: JsonValue): void {
-  preprocess(pattern, resource);
-  deleteConditionElements(pattern);
+export function resolveAnchors(pattern: JsonObject, resource: JsonValue): AnchorMiss | undefined {
+  const miss = preprocess(pattern, resource);
+  if (!miss) deleteConditionElements(pattern);
+  return miss;
 }
 
-function preprocess(pattern: JsonValue, resource: Value): void {
-  if (isObject(pattern)) walkMap(pattern, resource);
-  else if (Array.isArray(pattern)) walkList(pattern, resource);
+function preprocess(pattern: JsonValue, resource: Value): AnchorMiss | undefined {
+  if (isObject(pattern)) return walkMap(pattern, resource);
+  if (Array.isArray(pattern)) return walkList(pattern, resource);
+  return undefined;
 }
 
-function walkMap(pattern: JsonObject, resource: Value): void {
+function walkMap(pattern: JsonObject, resource: Value): AnchorMiss | undefined {
   handleAddIfNotPresent(pattern, resource);
-  validateConditions(pattern, resource);
+  const miss = validateConditions(pattern, resource);
+  if (miss) return miss;
   for (const key of Object.keys(pattern)) {
     if (anchorOf(key, hasAnchor)) continue;
-    preprocess(pattern[key]!, fieldOf(resource, key));
+    const inner = preprocess(pattern[key]!, fieldOf(resource, key));
+    if (inner) return inner;
   }
+  return undefined;
 }
 
-function walkList(pattern: JsonValue[], resource: Value): void {
-  if (pattern.length > 0 && isObject(pattern[0])) processListOfMaps(pattern, resource);
+function walkList(pattern: JsonValue[], resource: Value): AnchorMiss | undefined {
+  return pattern.length > 0 && isObject(pattern[0]) ? processListOfMaps(pattern, resource) : undefined;
 }
 
-function processListOfMaps(pattern: JsonValue[], resource: Value): void {
+function processListOfMaps(pattern: JsonValue[], resource: Value): AnchorMiss | undefined {
   let resourceElements: readonly JsonValue[] = [];
   if (Array.isArray(resource)) resourceElements = resource;
   else if (isObject(resource) || (resource !== undefined && resource !== null)) {
@@ -92,37 +93,30 @@ function processListOfMaps(pattern: JsonValue[], resource: Value): void {
     if (!hasAnchors(patternElement, hasAnchor)) continue;
     const hasGlobalConditions = hasAnchors(patternElement, isGlobal);
     let anyGlobalConditionPassed = false;
-    let lastGlobalError: GlobalConditionError | undefined;
+    let lastGlobalMiss: AnchorMiss | undefined;
     // Kyverno reuses one copy for every resource element, so `+()` edits made for one element carry
     // over to the next ones.
     const copy = cloneJson(patternElement);
 
     for (const resourceElement of resourceElements) {
-      try {
-        preprocess(copy, resourceElement);
-      } catch (error) {
-        if (error instanceof ConditionError) continue;
-        if (error instanceof GlobalConditionError) {
-          lastGlobalError = error;
-          continue;
-        }
-        throw error;
+      const miss = preprocess(copy, resourceElement);
+      if (miss) {
+        if (miss.global) lastGlobalMiss = miss;
+        continue;
       }
       if (hasGlobalConditions) anyGlobalConditionPassed = true;
       else addNamedCopy(pattern, copy, resourceElement);
     }
 
     if (resource === undefined) {
-      try {
-        preprocess(copy, undefined);
-      } catch (error) {
-        if (error instanceof ConditionError) continue;
-        throw error;
-      }
+      const miss = preprocess(copy, undefined);
+      if (miss?.global) return miss;
+      if (miss) continue;
       if (hasGlobalConditions) anyGlobalConditionPassed = true;
     }
-    if (!anyGlobalConditionPassed && lastGlobalError) throw lastGlobalError;
+    if (!anyGlobalConditionPassed && lastGlobalMiss) return lastGlobalMiss;
   }
+  return undefined;
 }
 
 /**
@@ -166,11 +160,12 @@ function renameKey(map: JsonObject, from: string, to: string): void {
   for (const [key, value] of entries) map[key === from ? to : key] = value;
 }
 
-function validateConditions(pattern: JsonObject, resource: Value): void {
+function validateConditions(pattern: JsonObject, resource: Value): AnchorMiss | undefined {
   const global = checkConditions(pattern, resource, isGlobal);
-  if (global !== undefined) throw new GlobalConditionError(global);
+  if (global !== undefined) return { global: true, cause: `global condition failed: ${global}` };
   const local = checkConditions(pattern, resource, isCondition);
-  if (local !== undefined) throw new ConditionError(local);
+  if (local !== undefined) return { global: false, cause: `condition failed: ${local}` };
+  return undefined;
 }
 
 /** The first failing condition's reason, or `undefined` when all hold. */

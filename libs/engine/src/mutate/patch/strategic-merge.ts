@@ -3,7 +3,7 @@
  * patch is merged the way kustomize's kyaml merges (see merge.ts). Variables are already substituted.
  */
 import { isObject, setOwn, type JsonObject, type JsonValue } from '../../json';
-import { ConditionError, GlobalConditionError, PreprocessError, resolveAnchors } from './anchors';
+import { PreprocessError, resolveAnchors } from './anchors';
 import { MergeError, mergeValue } from './merge';
 import { nodeKind } from './node-text';
 import { errorText, patchError, patchResult, type PatchOutcome } from './outcome';
@@ -17,11 +17,11 @@ export function applyStrategicMergePatch(resource: JsonObject, patch: JsonValue)
   // which anchor failure is met first.
   let plainPatch = sortedCopy(patch) as JsonObject;
   try {
-    resolveAnchors(plainPatch, resource);
+    // A condition that does not hold leaves nothing to merge.
+    if (resolveAnchors(plainPatch, resource)) plainPatch = {};
   } catch (error) {
-    if (error instanceof ConditionError || error instanceof GlobalConditionError) plainPatch = {};
-    else if (error instanceof PreprocessError) return patchError(`failed to preProcess rule: ${error.message}`);
-    else throw error;
+    if (error instanceof PreprocessError) return patchError(`failed to preProcess rule: ${error.message}`);
+    throw error;
   }
   const schema =
     schemaForResource(resource.apiVersion, resource.kind) ?? schemaForResource(patch.apiVersion, patch.kind);
