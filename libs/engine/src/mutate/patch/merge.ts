@@ -101,14 +101,28 @@ function mergeFields(dest: JsonObject, patch: JsonObject | undefined, schema: Sc
 /** A resource branch the patch does not touch still goes through the walker. */
 function normalize(dest: Value, schema: SchemaNode | undefined): Value {
   if (dest === undefined || dest === null) return undefined;
-  if (isObject(dest)) return mergeFields(dest, undefined, schema);
-  if (Array.isArray(dest) && isAssociative(schema))
-    return mergeAssociative(dest, undefined, schema!.list!, schema!.items);
-  return dest;
+  const walked = isObject(dest) || (Array.isArray(dest) && isAssociative(schema));
+  if (!walked) return dest;
+  const under = schema ?? NO_SCHEMA;
+  if (unchangedBranches.get(dest) === under) return dest;
+  const result = isObject(dest)
+    ? mergeFields(dest, undefined, schema)
+    : mergeAssociative(dest as JsonValue[], undefined, schema!.list!, schema!.items);
+  if (result === dest) unchangedBranches.set(dest, under);
+  return result;
 }
 
+/**
+ * Branches the walker returned unchanged, with the schema they were walked under. Every patch walks
+ * the whole resource, and a review's patches (a policy's rules, each foreach element, the next
+ * policies) meet the same untouched branches again. Resources are never changed in place (the
+ * walker and the engine copy on write), so what came back unchanged once does again.
+ */
+const unchangedBranches = new WeakMap<object, SchemaNode | typeof NO_SCHEMA>();
+const NO_SCHEMA = Symbol('no schema');
+
 function isAssociative(schema: SchemaNode | undefined): boolean {
-  return schema?.list !== undefined && schema.list.strategy.split(',').includes('merge');
+  return schema?.list?.merges === true;
 }
 
 function mergeList(

@@ -48,9 +48,13 @@ describe('mergeKeyFor', () => {
       strategy: 'merge',
       mergeKey: undefined,
       keys: [],
+      merges: true,
     });
     expect(listStrategyFor('v1', 'Pod', ['spec', 'containers', 'ports'])?.keys).toEqual(['containerPort', 'protocol']);
-    expect(listStrategyFor('v1', 'Pod', ['spec', 'volumes'])?.strategy).toBe('merge,retainKeys');
+    expect(listStrategyFor('v1', 'Pod', ['spec', 'volumes'])).toMatchObject({
+      strategy: 'merge,retainKeys',
+      merges: true,
+    });
   });
 
   it('knows only the built-in kinds', () => {

@@ -16,6 +16,8 @@ export interface ListStrategy {
   readonly mergeKey: string | undefined;
   /** The keys kyaml matches elements by: `x-kubernetes-list-map-keys` when declared, else the merge key. */
   readonly keys: readonly string[];
+  /** Whether the strategy includes `merge` (the walker asks at every list it meets). */
+  readonly merges: boolean;
 }
 
 /** A node of the schema: the fields of an object type, or the element type of a list. */
@@ -34,7 +36,7 @@ function mergeList(
   strategy = 'merge',
 ): SchemaNode {
   const keys = listMapKeys ?? (mergeKey ? [mergeKey] : []);
-  return { list: { strategy, mergeKey, keys }, items };
+  return { list: { strategy, mergeKey, keys, merges: strategy.split(',').includes('merge') }, items };
 }
 
 function object(fields: Record<string, SchemaNode>): SchemaNode {
