@@ -236,6 +236,43 @@ describe('applyStrategicMergePatch: lists', () => {
   });
 });
 
+describe('applyStrategicMergePatch: branches met again', () => {
+  // A container whose env repeats a key: a Pod's schema merges env by name (the last repeat wins),
+  // a kind without a schema keeps the list as it is.
+  const container = (): JsonObject => ({
+    name: 'a',
+    env: [
+      { name: 'X', value: '1' },
+      { name: 'X', value: '2' },
+    ],
+  });
+  const widget = (shared: JsonObject): JsonObject => ({
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name: 'w' },
+    spec: { template: shared },
+  });
+  const label = { metadata: { labels: { l: 'v' } } };
+  const envOf = (resource: JsonObject) => ((resource.spec as JsonObject).containers as JsonObject[])[0]!.env;
+
+  it('walks a branch again under another schema', () => {
+    const shared = container();
+    const widgetEnv = (resource: JsonObject) => ((resource.spec as JsonObject).template as JsonObject).env;
+    expect(widgetEnv(patched(widget(shared), label))).toHaveLength(2);
+    expect(envOf(patched(pod({ containers: [shared] }), label))).toEqual([{ name: 'X', value: '2' }]);
+    expect(widgetEnv(patched(widget(shared), label))).toHaveLength(2);
+  });
+
+  it('gives the same result for a resource patched again as for a fresh copy', () => {
+    const resource = pod({ containers: [container()], volumes: [{ name: 'v', emptyDir: {} }] });
+    const fresh = cloneJson(resource);
+    const first = patched(resource, label);
+    const again = patched(first, { spec: { containers: [{ name: 'a', image: 'x' }] } });
+    expect(again).toEqual(patched(patched(fresh, label), { spec: { containers: [{ name: 'a', image: 'x' }] } }));
+    expect(patched(resource, label)).toEqual(first);
+  });
+});
+
 describe('applyStrategicMergePatch: $patch directives', () => {
   it('deletes a list element', () => {
     const out = patched(pod({ containers: [{ name: 'a' }, { name: 'b' }] }), {
