@@ -101,16 +101,20 @@ function mergeFields(dest: JsonObject, patch: JsonObject | undefined, schema: Sc
 /** A resource branch the patch does not touch still goes through the walker. */
 function normalize(dest: Value, schema: SchemaNode | undefined): Value {
   if (dest === undefined || dest === null) return undefined;
-  const walked = isObject(dest) || (Array.isArray(dest) && isAssociative(schema));
-  if (!walked) return dest;
+  if (!isObject(dest) && !(Array.isArray(dest) && isAssociative(schema))) return dest;
   const under = schema ?? NO_SCHEMA;
   if (unchangedBranches.get(dest) === under) return dest;
+  const before = branchesWalked++;
   const result = isObject(dest)
     ? mergeFields(dest, undefined, schema)
     : mergeAssociative(dest as JsonValue[], undefined, schema!.list!, schema!.items);
-  if (result === dest) unchangedBranches.set(dest, under);
+  if (result === dest && branchesWalked - before >= REMEMBERED_MIN_BRANCHES) unchangedBranches.set(dest, under);
   return result;
 }
+
+/** Branches walked so far; a branch with fewer below it is cheaper to walk again than to remember. */
+let branchesWalked = 0;
+const REMEMBERED_MIN_BRANCHES = 8;
 
 /**
  * Branches the walker returned unchanged, with the schema they were walked under. Every patch walks
