@@ -48,9 +48,13 @@ export function resourceKindOf(resource: KubeObject): string {
   return typeof resource.kind === 'string' ? resource.kind : '';
 }
 
-/** metadata.labels / metadata.annotations as a string map (non-string values are ignored). */
+/**
+ * metadata.labels / metadata.annotations as a string map. A map holding anything but strings reads
+ * as none, as unstructured's GetLabels/GetAnnotations give Kyverno.
+ */
 export function stringMapAt(resource: KubeObject, field: 'labels' | 'annotations'): Record<string, string> | undefined {
   const value = resource.metadata?.[field];
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  for (const key in value) if (typeof value[key] !== 'string') return undefined;
   return value as Record<string, string>;
 }

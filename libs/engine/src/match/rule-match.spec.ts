@@ -158,6 +158,21 @@ describe('ruleMatches: annotations, selectors, operations', () => {
     ).toBe(false);
   });
 
+  it('reads labels or annotations holding anything but strings as none, as Kyverno does', () => {
+    const broken = pod('b', 'default', {
+      labels: { app: 'web', broken: null },
+      annotations: { owner: 'team-a', count: 3 },
+    } as unknown as KubeObject['metadata']);
+    expect(matches(anyOf({ kinds: ['Pod'], selector: { matchLabels: { app: 'w*' } } }), req(broken))).toBe(false);
+    expect(
+      matches(
+        anyOf({ kinds: ['Pod'], selector: { matchExpressions: [{ key: 'app', operator: 'DoesNotExist' }] } }),
+        req(broken),
+      ),
+    ).toBe(true);
+    expect(matches(anyOf({ kinds: ['Pod'], annotations: { owner: 'team-*' } }), req(broken))).toBe(false);
+  });
+
   it('reports an invalid selector as a failure', () => {
     const result = ruleMatches(
       rule({ resources: { kinds: ['Pod'], selector: { matchExpressions: [{ key: 'a', operator: 'In' }] } } }),
