@@ -17,14 +17,11 @@ import { scalarText } from './node-text';
 
 /**
  * Why the patch does not apply: a `(key)` condition failed (the enclosing map or list element is
- * not patched) or, `global`, a `<(key)` condition did (the whole patch is dropped). Returned rather
- * than thrown: a condition that does not hold is the common case (every list element a condition
+ * not patched), or a `<(key)` global one did (the whole patch is dropped). Returned rather than
+ * thrown: a condition that does not hold is the common case (every list element a condition
  * skips), and an Error would capture a stack trace for each.
  */
-export interface AnchorMiss {
-  readonly global: boolean;
-  readonly cause: string;
-}
+export type AnchorMiss = 'condition' | 'global';
 
 /** A resource shape the preprocessing cannot walk (e.g. a map where the patch has a list). */
 export class PreprocessError extends Error {}
@@ -93,7 +90,7 @@ function processListOfMaps(pattern: JsonValue[], resource: Value): AnchorMiss | 
     if (!hasAnchors(patternElement, hasAnchor)) continue;
     const hasGlobalConditions = hasAnchors(patternElement, isGlobal);
     let anyGlobalConditionPassed = false;
-    let lastGlobalMiss: AnchorMiss | undefined;
+    let globalMissed = false;
     // Kyverno reuses one copy for every resource element, so `+()` edits made for one element carry
     // over to the next ones.
     const copy = cloneJson(patternElement);
@@ -101,7 +98,7 @@ function processListOfMaps(pattern: JsonValue[], resource: Value): AnchorMiss | 
     for (const resourceElement of resourceElements) {
       const miss = preprocess(copy, resourceElement);
       if (miss) {
-        if (miss.global) lastGlobalMiss = miss;
+        if (miss === 'global') globalMissed = true;
         continue;
       }
       if (hasGlobalConditions) anyGlobalConditionPassed = true;
@@ -110,11 +107,11 @@ function processListOfMaps(pattern: JsonValue[], resource: Value): AnchorMiss | 
 
     if (resource === undefined) {
       const miss = preprocess(copy, undefined);
-      if (miss?.global) return miss;
+      if (miss === 'global') return miss;
       if (miss) continue;
       if (hasGlobalConditions) anyGlobalConditionPassed = true;
     }
-    if (!anyGlobalConditionPassed && lastGlobalMiss) return lastGlobalMiss;
+    if (!anyGlobalConditionPassed && globalMissed) return 'global';
   }
   return undefined;
 }
@@ -161,29 +158,27 @@ function renameKey(map: JsonObject, from: string, to: string): void {
 }
 
 function validateConditions(pattern: JsonObject, resource: Value): AnchorMiss | undefined {
-  const global = checkConditions(pattern, resource, isGlobal);
-  if (global !== undefined) return { global: true, cause: `global condition failed: ${global}` };
-  const local = checkConditions(pattern, resource, isCondition);
-  if (local !== undefined) return { global: false, cause: `condition failed: ${local}` };
+  if (!conditionsHold(pattern, resource, isGlobal)) return 'global';
+  if (!conditionsHold(pattern, resource, isCondition)) return 'condition';
   return undefined;
 }
 
-/** The first failing condition's reason, or `undefined` when all hold. */
-function checkConditions(pattern: JsonObject, resource: Value, test: AnchorTest): string | undefined {
+/** Whether every condition anchor `test` picks holds against the resource. */
+function conditionsHold(pattern: JsonObject, resource: Value, test: AnchorTest): boolean {
   const anchored = Object.keys(pattern).flatMap((key) => {
     const anchor = anchorOf(key, test);
     return anchor ? [{ key, anchor }] : [];
   });
   for (const { key, anchor } of anchored) {
     const resourceValue = fieldOf(resource, anchor.key);
-    if (resourceValue === undefined) return `could not found "${anchor.key}" key in the resource`;
+    if (resourceValue === undefined) return false;
     const patternValue = pattern[key]!;
     // A condition whose value adds fields (`(k): {+(f): v}`) is not checked, only applied.
     if (handleAddIfNotPresent(patternValue, resourceValue) > 0) continue;
     const result = matchPattern(asConditionValue(resourceValue), asConditionValue(patternValue));
-    if (result.status !== 'pass') return result.message;
+    if (result.status !== 'pass') return false;
   }
-  return undefined;
+  return true;
 }
 
 /** Kyverno compares scalar conditions by their YAML text: `true` and `"true"` are the same. */
