@@ -176,15 +176,13 @@ function compileFilter(filter: ResourceFilter): FilterCheck | undefined {
   const names = rd.names && rd.names.length > 0 ? rd.names.map(compileWildcard) : undefined;
   const nameMatches = rd.name ? compileWildcard(rd.name) : undefined;
   const namespaces = rd.namespaces && rd.namespaces.length > 0 ? compileNamespaces(rd.namespaces) : undefined;
-  const literalNamespaces =
-    rd.namespaces && rd.namespaces.length > 0 && !rd.namespaces.some(hasWildcard) ? new Set(rd.namespaces) : undefined;
   const { selector } = rd;
   const kindHolds = (gvk: GroupVersionKind, subresource: string) =>
     !kinds || kinds.some((kind) => kind(gvk, subresource, true));
   return {
     zero: isZeroDescription(filter.resources),
     kindHolds,
-    namespaces: literalNamespaces,
+    namespaces: namespaces?.only,
     holds: (request, gvk) => {
       if (operations && !operations.includes(request.operation)) return false;
       if (!kindHolds(gvk, request.subresource ?? '')) return false;
@@ -193,7 +191,7 @@ function compileFilter(filter: ResourceFilter): FilterCheck | undefined {
         if (nameMatches && !nameMatches(resourceName)) return false;
         if (names && !names.some((matches) => matches(resourceName))) return false;
       }
-      if (namespaces && !namespaces(matchedNamespace(request))) return false;
+      if (namespaces && !namespaces.holds(matchedNamespace(request))) return false;
       if (selector !== undefined && selector !== null) {
         const result = checkSelector(selector, stringMapAt(request.resource, 'labels'));
         if (result.error !== undefined || !result.matched) return false;
@@ -203,9 +201,18 @@ function compileFilter(filter: ResourceFilter): FilterCheck | undefined {
   };
 }
 
-/** A `namespaces` list prepared once: plain names in a set (lists of many are common), wildcards compiled. */
-function compileNamespaces(patterns: readonly string[]): (namespace: string) => boolean {
+/**
+ * A `namespaces` list prepared once: plain names in a set (lists of many are common), wildcards
+ * compiled; `only` is the set when there are no wildcards (the filter holds in those alone).
+ */
+function compileNamespaces(patterns: readonly string[]): {
+  holds(namespace: string): boolean;
+  only?: ReadonlySet<string>;
+} {
   const names = new Set(patterns.filter((pattern) => !hasWildcard(pattern)));
   const wildcards = patterns.filter(hasWildcard).map(compileWildcard);
-  return (namespace) => names.has(namespace) || wildcards.some((matches) => matches(namespace));
+  return {
+    holds: (namespace) => names.has(namespace) || wildcards.some((matches) => matches(namespace)),
+    only: wildcards.length === 0 ? names : undefined,
+  };
 }
