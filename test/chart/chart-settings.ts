@@ -38,6 +38,7 @@ const CHART_MANAGED_FIELDS = new Set([
   'webhookUrl',
   'webhookServicePort',
   'backgroundUsername',
+  'admissionReports',
   'exceptionNamespaces',
   'omitEvents',
 ]);

@@ -20,6 +20,8 @@ const MATRIX: Readonly<Record<string, readonly string[]>> = {
     'webhooksCleanup.enabled=false,config.create=false,admissionController.podDisruptionBudget.enabled=false',
     '--set',
     'admissionController.metricsService.create=false,features.omitEvents.eventTypes=null',
+    '--set',
+    'features.admissionReports.enabled=false',
   ],
   'custom names': [
     '--set',
@@ -144,6 +146,7 @@ describe('the Helm chart', () => {
       EDICT_DEPLOYMENT_NAME: 'edict-admission-controller',
       EDICT_BACKGROUND_USERNAME: 'system:serviceaccount:edict:edict-background-controller',
       EDICT_OMIT_EVENTS: 'PolicyApplied,PolicySkipped',
+      EDICT_ADMISSION_REPORTS: 'true',
     });
     expect(ofKind(objects, 'CustomResourceDefinition')).toEqual([]); // crds/ is installed by helm install, not rendered
   });
@@ -195,6 +198,7 @@ describe('the Helm chart', () => {
     const admissionEnv = env(named(objects, 'Deployment', 'edict-admission-controller'));
     expect(admissionEnv).not.toHaveProperty('EDICT_BACKGROUND_USERNAME');
     expect(admissionEnv).not.toHaveProperty('EDICT_OMIT_EVENTS');
+    expect(admissionEnv['EDICT_ADMISSION_REPORTS']).toBe('false');
   });
 
   it('derives every name from the install name and places everything in the chosen namespace', () => {

@@ -109,6 +109,13 @@ export class ControllerConfig extends WebhookServerConfig {
   @IsBoolean()
   auditBackpressure = true;
 
+  /**
+   * Kyverno's --admissionReports: an admitted request's results go into an admission report for
+   * the reports controller. Off, audits still run (events, metrics) but no report is built or written.
+   */
+  @IsBoolean()
+  admissionReports = true;
+
   /** Admission reports waiting to be written; beyond it they are dropped and counted. */
   @IsInt()
   @Min(0)
@@ -171,6 +178,7 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_AUDIT_WORKERS: ['auditWorkers', 'int'],
   EDICT_AUDIT_BACKPRESSURE: ['auditBackpressure', 'bool'],
   EDICT_WEBHOOK_WORKERS: ['webhookWorkers', 'string'],
+  EDICT_ADMISSION_REPORTS: ['admissionReports', 'bool'],
   EDICT_REPORT_QUEUE_SIZE: ['reportQueueSize', 'int'],
   EDICT_MAX_ADMISSION_REPORTS: ['maxAdmissionReports', 'int'],
   EDICT_BACKGROUND_USERNAME: ['backgroundUsername', 'string'],

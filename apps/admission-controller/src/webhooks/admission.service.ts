@@ -117,6 +117,7 @@ export class AdmissionService {
       namespaceLabels: await this.namespaces.labelsOf(request.namespace),
       roles: this.roles.rolesFor(request.userInfo ?? {}),
       backgroundUsername: this.settings.backgroundUsername,
+      admissionReports: this.settings.admissionReports,
       ...(topLevelKind ? { topLevelKind } : {}),
     };
   }

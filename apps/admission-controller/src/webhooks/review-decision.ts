@@ -35,6 +35,8 @@ export interface ReviewInputs {
   readonly roles?: RequestRoles;
   /** The background controller's username (its requests skip background triggers). */
   readonly backgroundUsername?: string;
+  /** Kyverno's --admissionReports: false builds no report results. */
+  readonly admissionReports?: boolean;
   /**
    * For a subresource request, the kind of the resource it is about (`Pod` for `pods/exec`, whose
    * admission kind is PodExecOptions): policies select and match on it, as Kyverno's do.
@@ -96,7 +98,12 @@ export async function decideReview(
     roles: inputs.roles,
     ...(inputs.topLevelKind ? { parentKind: inputs.topLevelKind } : {}),
   });
-  const options = { failurePolicy, backgroundUsername: inputs.backgroundUsername, deadline: inputs.deadline };
+  const options = {
+    failurePolicy,
+    backgroundUsername: inputs.backgroundUsername,
+    admissionReports: inputs.admissionReports,
+    deadline: inputs.deadline,
+  };
   if (kind === 'validate') {
     const validation = await validateAdmission(resourceRequest, policies, inputs.engine, inputs.config, options);
     return { decision: validation.decision, policies, validation };

@@ -64,6 +64,7 @@ export class ReviewEvaluator {
         namespaceLabels: job.namespaceLabels,
         roles: job.roles,
         backgroundUsername: job.backgroundUsername,
+        admissionReports: job.admissionReports,
         ...(job.topLevelKind ? { topLevelKind: job.topLevelKind } : {}),
         deadline: deadlineAfter(job.deadlineMs),
       });

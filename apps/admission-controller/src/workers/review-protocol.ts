@@ -34,6 +34,7 @@ export interface ReviewJob {
   readonly namespaceLabels?: Record<string, string>;
   readonly roles?: RequestRoles;
   readonly backgroundUsername?: string;
+  readonly admissionReports?: boolean;
   readonly topLevelKind?: GroupVersionKind;
 }
 

@@ -189,6 +189,32 @@ describe('ReviewWorkers', () => {
     expect(workers.counts()).toEqual({ byWorkers: 3, inProcess: 0 });
   }, 60_000);
 
+  it('carries admission reports off to the workers: the audits run, no report results come back', async () => {
+    const store = new PolicyStore();
+    const audit = structuredClone(DENY_PRIVILEGED) as unknown as { spec: { validationFailureAction: string } };
+    audit.spec.validationFailureAction = 'Audit';
+    store.upsertPolicy(audit as unknown as Policy);
+    const workers = await pool(store, 1);
+    const after = async (admissionReports?: boolean) => {
+      const inputs = { ...inputsOf(store), ...(admissionReports === undefined ? {} : { admissionReports }) };
+      const outcome = await workers.decide(
+        'validate',
+        'Fail',
+        create(privilegedPod),
+        inputs,
+        performance.now() + 10_000,
+      );
+      expect(outcome.decision.allowed).toBe(true);
+      return outcome.validation!.after!();
+    };
+    const on = await after();
+    expect(on.reportResults.map((result) => result.result)).toEqual(['fail']);
+    const off = await after(false);
+    expect(off.reportResults).toEqual([]);
+    expect(off.auditResponses.map((response) => response.rules.map((rule) => rule.status))).toEqual([['fail']]);
+    expect(workers.counts()).toEqual({ byWorkers: 2, inProcess: 0 });
+  }, 60_000);
+
   it('decides from the body as the webhook received it, a byte order mark included', async () => {
     const store = new PolicyStore();
     store.upsertPolicy(DENY_PRIVILEGED);

@@ -171,6 +171,7 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
         namespaceLabels: inputs.namespaceLabels,
         roles: inputs.roles,
         backgroundUsername: inputs.backgroundUsername,
+        admissionReports: inputs.admissionReports,
         topLevelKind: inputs.topLevelKind,
       } satisfies ToWorker);
     });

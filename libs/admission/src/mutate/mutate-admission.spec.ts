@@ -93,6 +93,14 @@ describe('mutateAdmission', () => {
     ]);
   });
 
+  it('with admission reports off, patches alike and builds no report results', async () => {
+    const outcome = await mutateAdmission(reviewAndRequest().request, policies(P.ADD_LABELS), engine, config, {
+      admissionReports: false,
+    });
+    expect(outcome.decision.patch).toHaveLength(1);
+    expect(outcome.reportResults).toEqual([]);
+  });
+
   it('skips filtered requests', async () => {
     const { request } = reviewAndRequest((r) => (r.namespace = 'edict'));
     const outcome = await mutateAdmission(request, policies(P.ADD_LABELS), engine, config);

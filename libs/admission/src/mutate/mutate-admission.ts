@@ -96,7 +96,7 @@ export async function mutateAdmission(
   const decision = allow(warningMessages(responses));
   if (patch.length > 0) decision.patch = patch;
   const now = (options.now ?? (() => new Date()))();
-  const results = wantsReports(request)
+  const results = wantsReports(request, options.admissionReports)
     ? evaluated.flatMap(({ compiled, response }) => reportResults(compiled, response, request, now))
     : [];
   return { decision, dryRun, patchedResource: current, responses, reportResults: results };

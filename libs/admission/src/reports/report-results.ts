@@ -52,11 +52,12 @@ export function reportResults(
 }
 
 /**
- * Kyverno writes admission reports only for real, non-DELETE requests on objects that have a uid
- * (NeedsReports); dry runs leave no trace.
+ * Kyverno writes admission reports only when they are on (--admissionReports, `enabled` unless
+ * false) and only for real, non-DELETE requests on objects that have a uid (NeedsReports); dry
+ * runs leave no trace.
  */
-export function wantsReports(request: ResourceRequest): boolean {
-  if (request.dryRun || request.operation === 'DELETE') return false;
+export function wantsReports(request: ResourceRequest, enabled: boolean | undefined): boolean {
+  if (enabled === false || request.dryRun || request.operation === 'DELETE') return false;
   const uid = request.resource?.metadata?.uid;
   return typeof uid === 'string' && uid !== '';
 }

@@ -225,6 +225,21 @@ describe('validateAdmission', () => {
     expect(await admitted.after!()).toMatchObject({ reportResults: [], updateRequests: [] });
   });
 
+  it('with admission reports off, still runs the audits and their triggers but builds no report results', async () => {
+    const outcome = await validateAdmission(
+      request(),
+      policies(P.COST_CENTER_AUDIT_WARN, P.TEAM_AUDIT_QUIET, P.GENERATE_AND_MUTATE_EXISTING),
+      engine,
+      config,
+      { admissionReports: false },
+    );
+    expect(outcome.decision.warnings).toHaveLength(1);
+    const after = await outcome.after!();
+    expect(after.reportResults).toEqual([]);
+    expect(after.auditResponses.map((response) => response.policy.name)).toEqual(['team-is-known']);
+    expect(after.updateRequests.length).toBeGreaterThan(0);
+  });
+
   it('collects generate and mutate-existing triggers as UpdateRequest specs', async () => {
     const outcome = await validateAdmission(request(), policies(P.GENERATE_AND_MUTATE_EXISTING), engine, config);
     const { updateRequests } = await outcome.after!();

@@ -24,6 +24,8 @@ export interface AdmissionOptions extends BackgroundOptions {
    * passed, the engine stops and this rejects with EvaluationDeadlineExceeded.
    */
   deadline?: EvaluationDeadline;
+  /** Kyverno's --admissionReports: false builds no report results (default true). */
+  admissionReports?: boolean;
 }
 
 /** Work Kyverno does after answering: report results and background update requests. */
@@ -90,7 +92,7 @@ export async function validateAdmission(
   const after = async (): Promise<AfterAdmission> => {
     const timestamp = now();
     const audits = await evaluate(engine, auditOnly, request, 'validate');
-    const reportable = wantsReports(request);
+    const reportable = wantsReports(request, options.admissionReports);
     const results = reportable
       ? [...enforceResponses, ...warnResponses, ...audits].flatMap(({ compiled, response }) =>
           reportResults(compiled, response, request, timestamp),
