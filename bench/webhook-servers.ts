@@ -34,15 +34,20 @@ export interface ClusterReport {
   policies: string[];
 }
 
-/** The controller's input: the cluster, and its review workers (EDICT_WEBHOOK_WORKERS: a count or `auto`). */
+/**
+ * The controller's input: the cluster, its review workers (EDICT_WEBHOOK_WORKERS: a count or
+ * `auto`) and whether it writes admission reports (EDICT_ADMISSION_REPORTS).
+ */
 export interface ControllerInput extends ClusterReport {
   webhookWorkers: string;
+  admissionReports: boolean;
 }
 
 export interface ControllerReport {
   port: number;
   /** Review worker threads up (0: reviews evaluated on the main thread). */
   reviewWorkers: number;
+  admissionReports: boolean;
   /** Valid policies in the controller's cache, and those it picks for a Pod CREATE on /validate/fail. */
   cachedPolicies: string[];
   invalidPolicies: string[];
@@ -85,7 +90,7 @@ const cluster: ChildRoleRunner = {
 
 const controller: ChildRoleRunner = {
   async start(input) {
-    const { url, policies, webhookWorkers } = input as ControllerInput;
+    const { url, policies, webhookWorkers, admissionReports } = input as ControllerInput;
     const config = loadControllerConfig(
       {},
       {
@@ -102,6 +107,7 @@ const controller: ChildRoleRunner = {
         reportQueueSize: AUDIT_QUEUE_SIZE,
         maxAdmissionReports: AUDIT_QUEUE_SIZE,
         webhookWorkers,
+        admissionReports,
       },
     );
     const running = await startController(config, { logger: ['error'] });
@@ -119,6 +125,7 @@ const controller: ChildRoleRunner = {
     const report: ControllerReport = {
       port: running.port,
       reviewWorkers: workers.size,
+      admissionReports: config.admissionReports,
       cachedPolicies: cache.policies().map((policy) => policy.name),
       invalidPolicies: cache
         .invalidPolicies()

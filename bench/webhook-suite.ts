@@ -20,6 +20,7 @@ import {
   BENCH_SERVER_NAME,
   type BareReport,
   type ClusterReport,
+  type ControllerInput,
   type ControllerReport,
 } from './webhook-servers';
 
@@ -155,12 +156,14 @@ function withUidPlaceholder(review: string, samePod: boolean): string {
   return JSON.stringify(parsed);
 }
 
-/** How the webhook suite is run ($EDICT_BENCH_SAME_POD, $EDICT_BENCH_REVIEW_WORKERS). */
+/** How the webhook suite is run ($EDICT_BENCH_SAME_POD, $EDICT_BENCH_REVIEW_WORKERS, $EDICT_BENCH_WITHOUT_REPORTS). */
 export interface WebhookSuiteOptions {
   /** Every review about the same Pod (its uid) instead of a Pod of its own. */
   samePod: boolean;
   /** Also measure the controller with review workers. */
   reviewWorkers: boolean;
+  /** Also measure the in-process controller with admission reports off: what writing them costs. */
+  withoutReports: boolean;
 }
 
 export function webhookSuiteOptionsFromEnv(env: NodeJS.ProcessEnv): WebhookSuiteOptions {
@@ -170,13 +173,17 @@ export function webhookSuiteOptionsFromEnv(env: NodeJS.ProcessEnv): WebhookSuite
     if (value === 'true' || value === 'false') return value === 'true';
     throw new Error(`${name} takes true or false, got "${value}"`);
   };
-  return { samePod: flag('EDICT_BENCH_SAME_POD', false), reviewWorkers: flag('EDICT_BENCH_REVIEW_WORKERS', true) };
+  return {
+    samePod: flag('EDICT_BENCH_SAME_POD', false),
+    reviewWorkers: flag('EDICT_BENCH_REVIEW_WORKERS', true),
+    withoutReports: flag('EDICT_BENCH_WITHOUT_REPORTS', false),
+  };
 }
 
 export async function runWebhookSuite(
   seconds: number,
   warmupSeconds: number,
-  options: WebhookSuiteOptions = { samePod: false, reviewWorkers: true },
+  options: WebhookSuiteOptions = { samePod: false, reviewWorkers: true, withoutReports: false },
 ): Promise<WebhookSuite> {
   const review = reviewText();
   const started: BenchChild<unknown>[] = [];
@@ -188,15 +195,21 @@ export async function runWebhookSuite(
   try {
     // One API server per controller: a controller's informers watch the admission reports, and with
     // one server shared each would also parse the other's writes, the slower one paying most per review.
-    const cluster = await start<ClusterReport>('cluster', {});
+    const controllerOn = async (webhookWorkers: string, admissionReports: boolean) => {
+      const cluster = await start<ClusterReport>('cluster', {});
+      const input: ControllerInput = { ...cluster.report, webhookWorkers, admissionReports };
+      return { cluster, controller: await start<ControllerReport>('controller', input) };
+    };
     // The reference controller evaluates on its main thread; the second one spreads reviews over
-    // review workers sized from the machine's cores (EDICT_WEBHOOK_WORKERS=auto).
-    const inProcess = await start<ControllerReport>('controller', { ...cluster.report, webhookWorkers: '0' });
-    const workersCluster = options.reviewWorkers ? await start<ClusterReport>('cluster', {}) : undefined;
-    const withWorkers = workersCluster
-      ? await start<ControllerReport>('controller', { ...workersCluster.report, webhookWorkers: 'auto' })
-      : undefined;
-    const clusters = [cluster, ...(workersCluster ? [workersCluster] : [])];
+    // review workers sized from the machine's cores (EDICT_WEBHOOK_WORKERS=auto); the third one
+    // writes no admission reports.
+    const servers = [
+      await controllerOn('0', true),
+      ...(options.reviewWorkers ? [await controllerOn('auto', true)] : []),
+      ...(options.withoutReports ? [await controllerOn('0', false)] : []),
+    ];
+    const clusters = servers.map((server) => server.cluster);
+    const [{ cluster, controller: inProcess }] = servers as [(typeof servers)[number]];
     const bare = await start<BareReport>('bare', {
       keyPem: inProcess.report.keyPem,
       certChainPem: inProcess.report.certChainPem,
@@ -204,7 +217,7 @@ export async function runWebhookSuite(
     });
     const policies = cluster.report.policies.length;
     const webhooks = await Promise.all(
-      [inProcess, ...(withWorkers ? [withWorkers] : [])].map(async (controller, index) => {
+      servers.map(async ({ controller }, index) => {
         const metrics = new ControllerMetrics(controller.report.port, controller.report.caBundlePem);
         const { expectBody, ...verification } = await verify(
           clusters[index]!.report,
@@ -218,6 +231,7 @@ export async function runWebhookSuite(
         const target: LoadTarget = {
           name:
             (workers === 0 ? 'webhook, in-process' : `webhook, ${workers} review workers`) +
+            (controller.report.admissionReports ? '' : ', admission reports off') +
             (verification.missing.length === 0
               ? `, ${policies} PSS policies`
               : `, ${policies - verification.missing.length} of ${policies} PSS policies run`),
@@ -288,7 +302,7 @@ export async function runWebhookSuite(
       coverage,
       apiServerCpu,
       rows,
-      reviewWorkers: withWorkers?.report.reviewWorkers ?? 0,
+      reviewWorkers: servers.find(({ controller }) => controller.report.reviewWorkers > 0)?.controller.report.reviewWorkers ?? 0,
       ratios,
     };
   } finally {
