@@ -195,6 +195,15 @@ describe('Engine deadline', () => {
     );
   });
 
+  it('rejects once the deadline has passed even when no rule matches (no context is built for it)', async () => {
+    const elsewhere: Rule = { ...heavyForeach, match: { any: [{ resources: { kinds: ['Pod'], names: ['other'] } }] } };
+    await expect(validate([elsewhere], create(pod({ items })), {}, expiresAfter(0))).rejects.toBeInstanceOf(
+      EvaluationDeadlineExceeded,
+    );
+    const unhurried = await validate([elsewhere], create(pod({ items })), {}, expiresAfter(Infinity));
+    expect(unhurried.rules).toEqual([]);
+  });
+
   it('stops a CPU-bound foreach between iterations instead of running it to the end', async () => {
     const deadline = expiresAfter(5);
     await expect(validate([heavyForeach], create(pod({ items })), {}, deadline)).rejects.toBeInstanceOf(

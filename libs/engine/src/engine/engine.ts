@@ -90,6 +90,8 @@ interface PolicyRun {
   readonly handle: RuleHandler;
   /** Where rules load their context entries from. */
   readonly loading: ContextLoadOptions;
+  /** Why the request's context could not be built (its images): every matched rule errors. */
+  readonly contextError?: unknown;
 }
 
 const NO_EXCEPTIONS: readonly PolicyException[] = Object.freeze([]);
@@ -274,16 +276,8 @@ export class Engine {
     const response = emptyPolicyResponse(compiled, request);
     if (!trigger || !appliesToNamespace(compiled, request)) return response;
 
-    const { ctx, error } = this.createContext(request, trigger, options);
-    const run: PolicyRun = {
-      compiled,
-      type,
-      request,
-      ctx,
-      options,
-      handle,
-      loading: { loaders: this.deps.loaders, scope: { policyNamespace: compiled.namespace } },
-    };
+    // Built at the first rule that matches: a policy none of whose rules match costs no context.
+    let run: PolicyRun | undefined;
     const applyOne = compiled.policy.spec.applyRules === 'One';
     let matchRequest = toMatchRequest(request, trigger);
     // While the resource stays the trigger, its kind does: rules that cannot match it are not tried.
@@ -293,7 +287,8 @@ export class Engine {
         ? rules
         : compiled.rulesByKind.select(rules, kind, request.subresource ?? '');
     for (const rule of candidates) {
-      ctx.budget.checkDeadline();
+      if (run) run.ctx.budget.checkDeadline();
+      else if (options.deadline?.expired()) throw new EvaluationDeadlineExceeded();
       const resource = (current && current()) ?? trigger;
       if (matchRequest.resource !== resource) matchRequest = toMatchRequest(request, resource);
       const matches = compiled.programs.get(rule)?.matches;
@@ -301,18 +296,40 @@ export class Engine {
         ? matches(matchRequest, compiled.namespace)
         : ruleMatches(rule, matchRequest, compiled.namespace).matched;
       if (!matched) continue;
-      const pending = error
-        ? [ruleError(rule, type, 'failed to build the policy context', error)]
+      run ??= this.policyRun(compiled, type, request, trigger, options, handle);
+      const pending = run.contextError
+        ? [ruleError(rule, type, 'failed to build the policy context', run.contextError)]
         : this.runBoundedRule(run, rule, resource, matchRequest);
       const results = pending instanceof Promise ? await pending : pending;
       // The rule's context is gone, but the resource it left stays: later rules' variables and
       // preconditions read the patched `request.object`, as in Kyverno.
       const after = current?.();
-      if (after && after !== resource) ctx.replace('request.object', after);
+      if (after && after !== resource) run.ctx.replace('request.object', after);
       for (const result of results) response.rules.push(result);
       if (applyOne && results.some((result) => result.status === 'pass' || result.status === 'fail')) break;
     }
     return response;
+  }
+
+  private policyRun(
+    compiled: CompiledPolicy,
+    type: RuleType,
+    request: ResourceRequest,
+    trigger: KubeObject,
+    options: EvaluationOptions,
+    handle: RuleHandler,
+  ): PolicyRun {
+    const { ctx, error } = this.createContext(request, trigger, options);
+    return {
+      compiled,
+      type,
+      request,
+      ctx,
+      options,
+      handle,
+      loading: { loaders: this.deps.loaders, scope: { policyNamespace: compiled.namespace } },
+      contextError: error,
+    };
   }
 
   /**
