@@ -1,4 +1,4 @@
-import { isObject, setOwn, type JsonObject, type JsonValue } from '../json';
+import { copyGaining, isObject, setOwn, type JsonObject, type JsonValue } from '../json';
 
 /**
  * Copy-on-write merge of `source` into `target`, as Kyverno's context merges new data: objects merge
@@ -7,10 +7,9 @@ import { isObject, setOwn, type JsonObject, type JsonValue } from '../json';
  * and a checkpoint costs nothing.
  */
 export function mergeObjects(target: JsonObject, source: JsonObject, overwriteObjects: boolean): JsonObject {
-  // A spread defines own properties (a `__proto__` key stays data, as with setOwn) and takes V8's
-  // fast clone path, unlike copying key by key.
-  const out: JsonObject = { ...target };
-  for (const key of Object.keys(source)) {
+  const keys = Object.keys(source);
+  const out = copyGaining(target, keys);
+  for (const key of keys) {
     const incoming = source[key] as JsonValue;
     const existing = Object.prototype.hasOwnProperty.call(out, key) ? out[key] : undefined;
     if (!overwriteObjects && isObject(incoming) && isObject(existing))

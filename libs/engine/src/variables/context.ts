@@ -1,5 +1,5 @@
 import { EvaluationBudget, isBudgetError } from '../budget';
-import type { JsonObject, JsonValue } from '../json';
+import { copyGaining, type JsonObject, type JsonValue } from '../json';
 import type { ResourceRequest } from '../core/types';
 import { compileJmesPath, type JmesPathQuery } from '../jmespath';
 import { mergeObjects, nest, splitVariableName } from './context-data';
@@ -147,7 +147,7 @@ export class EvaluationContext {
     // What mergeObjects(root, { element, elementN, elementIndex, elementIndexN }, true) gives, without
     // building the computed-key object (slow in V8) per foreach element.
     const names = elementNames(nesting);
-    const root: JsonObject = { ...this.root };
+    const root = copyGaining(this.root, names.all);
     root['element'] = element;
     root[names.element] = element;
     root['elementIndex'] = index;
@@ -312,13 +312,23 @@ export class EvaluationContext {
 }
 
 /** `element<N>` and `elementIndex<N>` for the usual nesting depths, built once. */
-const ELEMENT_NAMES = Array.from({ length: 8 }, (_, nesting) => ({
-  element: `element${nesting}`,
-  elementIndex: `elementIndex${nesting}`,
-}));
+interface ElementNames {
+  readonly element: string;
+  readonly elementIndex: string;
+  /** The four names a foreach level sets. */
+  readonly all: readonly string[];
+}
 
-function elementNames(nesting: number): { element: string; elementIndex: string } {
-  return ELEMENT_NAMES[nesting] ?? { element: `element${nesting}`, elementIndex: `elementIndex${nesting}` };
+function namesAt(nesting: number): ElementNames {
+  const element = `element${nesting}`;
+  const elementIndex = `elementIndex${nesting}`;
+  return { element, elementIndex, all: ['element', element, 'elementIndex', elementIndex] };
+}
+
+const ELEMENT_NAMES = Array.from({ length: 8 }, (_, nesting) => namesAt(nesting));
+
+function elementNames(nesting: number): ElementNames {
+  return ELEMENT_NAMES[nesting] ?? namesAt(nesting);
 }
 
 /** The `loaded` flags of a context without deferred loaders (most rules have none). */

@@ -8,7 +8,7 @@
  *    `null`/`{}` and repeated keys (the last repeat wins).
  * Nothing is mutated: changed branches are copied, unchanged ones are returned as they are.
  */
-import { isObject, setOwn, type JsonObject, type JsonValue } from '../../json';
+import { copyGaining, isObject, setOwn, type JsonObject, type JsonValue } from '../../json';
 import { nodeKind, scalarText, wrongKindMessage, type NodeKind } from './node-text';
 import { fieldSchema, type ListStrategy, type SchemaNode } from './schema';
 
@@ -82,7 +82,7 @@ function mergeFields(dest: JsonObject, patch: JsonObject | undefined, schema: Sc
     const patchValue = patch && Object.hasOwn(patch, key) ? patch[key] : undefined;
     const merged = mergeValue(dest[key], patchValue, fieldSchema(schema, key));
     if (merged === dest[key]) continue;
-    out ??= { ...dest };
+    out ??= copyForPatch(dest, patch);
     if (merged === undefined) delete out[key];
     else setOwn(out, key, merged);
   }
@@ -91,11 +91,16 @@ function mergeFields(dest: JsonObject, patch: JsonObject | undefined, schema: Sc
       if (Object.hasOwn(dest, key)) continue;
       const merged = mergeValue(undefined, patch[key], fieldSchema(schema, key));
       if (merged === undefined) continue;
-      out ??= { ...dest };
+      out ??= copyForPatch(dest, patch);
       setOwn(out, key, merged);
     }
   }
   return out ?? dest;
+}
+
+/** The copy of `dest` a merge changes: it gains the patch's keys that `dest` lacks. */
+function copyForPatch(dest: JsonObject, patch: JsonObject | undefined): JsonObject {
+  return patch && patch !== dest ? copyGaining(dest, Object.keys(patch)) : { ...dest };
 }
 
 /** A resource branch the patch does not touch still goes through the walker. */
@@ -292,7 +297,7 @@ function withKeys(
   let out: JsonObject | undefined;
   keys.forEach((key, i) => {
     if (identity[i] === '' || Object.hasOwn(walked, key) || !Object.hasOwn(source, key)) return;
-    out ??= { ...walked };
+    out ??= copyGaining(walked, keys);
     setOwn(out, key, source[key]!);
   });
   return out ?? walked;
