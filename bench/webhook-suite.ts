@@ -302,7 +302,8 @@ export async function runWebhookSuite(
       coverage,
       apiServerCpu,
       rows,
-      reviewWorkers: servers.find(({ controller }) => controller.report.reviewWorkers > 0)?.controller.report.reviewWorkers ?? 0,
+      reviewWorkers:
+        servers.find(({ controller }) => controller.report.reviewWorkers > 0)?.controller.report.reviewWorkers ?? 0,
       ratios,
     };
   } finally {

@@ -311,7 +311,6 @@ export class EvaluationContext {
   }
 }
 
-/** `element<N>` and `elementIndex<N>` for the usual nesting depths, built once. */
 interface ElementNames {
   readonly element: string;
   readonly elementIndex: string;
@@ -325,6 +324,7 @@ function namesAt(nesting: number): ElementNames {
   return { element, elementIndex, all: ['element', element, 'elementIndex', elementIndex] };
 }
 
+/** The names for the usual nesting depths, built once. */
 const ELEMENT_NAMES = Array.from({ length: 8 }, (_, nesting) => namesAt(nesting));
 
 function elementNames(nesting: number): ElementNames {
