@@ -207,6 +207,17 @@ describe('UpdateRequestProcessor', () => {
     expect(stored('ur-2')).toBeUndefined();
   });
 
+  it('does the work once when its status write conflicts with a rewrite of Pending', async () => {
+    const { cluster, processor, request, reports, stored } = setup();
+    cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { pods: '3' } } });
+    // The informer's copy predates the admission controller's status write (Pending again).
+    const copy = request('ur-1', 'team-a') as UpdateRequest;
+    request('ur-1', 'team-a', { state: 'Pending' });
+    expect(await processor.step('ur-1', copy)).toEqual({ kind: 'completed' });
+    expect(reports).toHaveLength(1);
+    expect(stored('ur-1')).toBeUndefined();
+  });
+
   it('reads the request again when another leader moved it meanwhile', async () => {
     const { cluster, processor, request } = setup();
     cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { pods: '3' } } });

@@ -10,7 +10,10 @@
  * Every write names the resourceVersion it read, so two leaders never both move one request: the
  * loser's write conflicts and it reads the request again. The first attempt may start from the
  * informer's copy instead of a read (Kyverno reads requests from its lister too): a stale copy
- * conflicts on its first write and is read again, as a lost race is.
+ * conflicts on its first write and is read again, as a lost race is. Work done before a conflicting
+ * status write is not done again: if the fresh copy still waits (its status rewritten as Pending
+ * meanwhile, as the admission controller does after creating it), it gets that work's outcome;
+ * patching twice would report the second pass as "no patches applied".
  */
 import { isConflict, isNotFound } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
@@ -48,6 +51,11 @@ export type StepResult =
   | { readonly kind: 'dropped'; readonly message: string }
   | { readonly kind: 'skipped' };
 
+/** The outcome of the work one step did, kept across the attempts of that step. */
+interface WorkDone {
+  outcome?: RuleWorkOutcome;
+}
+
 export class UpdateRequestProcessor {
   constructor(
     private readonly deps: ProcessorDeps,
@@ -59,10 +67,11 @@ export class UpdateRequestProcessor {
    * fresh read; a lost race reads it again.
    */
   async step(name: string, known?: UpdateRequest): Promise<StepResult> {
+    const done: WorkDone = {};
     for (let attempt = 0; ; attempt++) {
       try {
         const current = attempt === 0 && known ? known : await this.read(name);
-        return current ? await this.stepFrom(current) : { kind: 'gone' };
+        return current ? await this.stepFrom(current, done) : { kind: 'gone' };
       } catch (error) {
         if (isNotFound(error)) return { kind: 'gone' };
         if (!isConflict(error) || attempt >= 3) throw error;
@@ -74,7 +83,7 @@ export class UpdateRequestProcessor {
     return (await this.cluster.get(this.ref(name))) as UpdateRequest | undefined;
   }
 
-  private async stepFrom(current: UpdateRequest): Promise<StepResult> {
+  private async stepFrom(current: UpdateRequest, done: WorkDone): Promise<StepResult> {
     const state = current.status?.state;
     if (state === 'Skip') return { kind: 'skipped' };
     if (state === 'Completed') {
@@ -89,7 +98,8 @@ export class UpdateRequestProcessor {
       }
       request = (await this.writeStatus(current, { ...current.status, state: 'Pending' })) as UpdateRequest;
     }
-    const outcome = await this.work(request);
+    done.outcome ??= await this.work(request);
+    const outcome = done.outcome;
     if (outcome.error === undefined) {
       const completed = await this.writeStatus(request, {
         state: 'Completed',
