@@ -100,6 +100,36 @@ async function cpuMicrosPerRun(call: () => unknown, seconds: number): Promise<nu
   return (used.user + used.system) / runs;
 }
 
+/**
+ * `count` policies as small as a validate policy gets: one rule for Pods with one deny condition
+ * on one field of the request, which holds for none. They cost what every matched policy costs
+ * before its rules' own work: the floor under the PSS rows.
+ */
+function oneConditionPolicies(engine: Engine, count: number): CompiledPolicy[] {
+  return Array.from({ length: count }, (_, n) =>
+    engine.compile({
+      apiVersion: 'kyverno.io/v1',
+      kind: 'ClusterPolicy',
+      metadata: { name: `one-condition-${n}` },
+      spec: {
+        validationFailureAction: 'Audit',
+        rules: [
+          {
+            name: 'name-is-set',
+            match: { any: [{ resources: { kinds: ['Pod'] } }] },
+            validate: {
+              message: 'the Pod needs a name',
+              deny: {
+                conditions: { all: [{ key: '{{ request.object.metadata.name }}', operator: 'Equals', value: '' }] },
+              },
+            },
+          },
+        ],
+      },
+    }),
+  );
+}
+
 /** PolicyExceptions in force for the exceptions row: a cluster's worth, none for the review's namespace. */
 const EXCEPTIONS = 500;
 
@@ -121,9 +151,9 @@ function teamExceptions(policies: readonly CompiledPolicy[], count: number): Pol
 
 export interface AdmissionSuite {
   baseline: Measurement;
-  /** JSON.parse, validate compiled, validate interpreted, validate with exceptions, mutate. */
+  /** JSON.parse, validate compiled, validate interpreted, validate with exceptions, one-condition policies, mutate. */
   rows: Measurement[];
-  validate: { compiled: Measurement; interpreted: Measurement; exceptions: Measurement };
+  validate: { compiled: Measurement; interpreted: Measurement; exceptions: Measurement; oneCondition: Measurement };
   /** PolicyExceptions in force for `validate.exceptions`. */
   exceptions: number;
   mutate: Measurement;
@@ -135,7 +165,8 @@ export interface AdmissionSuite {
  * One Pod CREATE through the engine as the webhook will run it: parse the AdmissionReview, then
  * either validate it against the 17 PSS policies or mutate it with four typical mutate policies and
  * build the admission patch. The baseline is JSON.parse of the same review alone, in the same run.
- * Validation runs twice: with the policies compiled (the default) and with the interpreter alone.
+ * Validation runs with the policies compiled (the default), with the interpreter alone, with
+ * exceptions in force, and, compiled, over as many policies of one trivial condition each.
  */
 export async function runAdmissionSuite(): Promise<AdmissionSuite> {
   const engine = new Engine({ compiledPolicies: true });
@@ -145,6 +176,7 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
   const exceptions = teamExceptions(pss, EXCEPTIONS);
   const withExceptions = new Engine({ compiledPolicies: true, exceptions: () => exceptions });
   const pssWithExceptions = loadPssPolicies(withExceptions);
+  const oneCondition = oneConditionPolicies(engine, pss.length);
   const mutators = loadPolicyFile(engine, join(FIXTURES, 'mutate-policies.yaml'));
   const text = reviewText();
   const validateRules = await validatePipeline(engine, pss, text);
@@ -163,13 +195,16 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
     `validate: parse + ${pss.length} PSS policies, compiled, ${EXCEPTIONS} PolicyExceptions in force`,
     () => validatePipeline(withExceptions, pssWithExceptions, text),
   );
+  const floor = await measure(`validate: parse + ${oneCondition.length} one-condition policies, compiled`, () =>
+    validatePipeline(engine, oneCondition, text),
+  );
   const mutate = await measure(`mutate: parse + ${mutators.length} policies + patch`, () =>
     mutatePipeline(engine, mutators, text),
   );
   return {
     baseline,
-    rows: [baseline, validate, interpreted, excepted, mutate],
-    validate: { compiled: validate, interpreted, exceptions: excepted },
+    rows: [baseline, validate, interpreted, excepted, floor, mutate],
+    validate: { compiled: validate, interpreted, exceptions: excepted, oneCondition: floor },
     exceptions: EXCEPTIONS,
     mutate,
     validateRules,

@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     console.log(
       `validate compiled / interpreted: ${(validate.compiled.medianUs / validate.interpreted.medianUs).toFixed(2)}x; ` +
         `with ${admission.exceptions} PolicyExceptions in force / without: ${(validate.exceptions.medianUs / validate.compiled.medianUs).toFixed(2)}x; ` +
+        `one-condition policies / PSS (compiled): ${(validate.oneCondition.medianUs / validate.compiled.medianUs).toFixed(2)}x; ` +
         `mutate / validate (compiled): ${(mutate.medianUs / validate.compiled.medianUs).toFixed(2)}x\n`,
     );
   }

@@ -67,7 +67,7 @@ export function formatWebhookSuite(suite: WebhookSuite, seconds: number, warmupS
     const row = suite.rows.find((r) => r.connections === point.connections && r.name === point.name);
     out.push(
       `${point.name} at ${point.connections} connections: ${point.reviews.toLocaleString('en-US')} reviews, ` +
-        `${point.ruleResultsPerReview.toFixed(2)} rule results per review (one review alone: ${suite.ruleResultsPerReview}), ` +
+        `${point.ruleResultsPerReview.toFixed(2)} rule results per review (one review alone: ${point.ruleResultsAlone}), ` +
         `${point.auditDropped.toLocaleString('en-US')} audits dropped, ` +
         `${point.backpressureHeld.toLocaleString('en-US')} held by backpressure` +
         (row ? `; audit backlog drained ${Math.round(row.settleMsPerTurn!)} ms after each turn on average` : ''),

@@ -29,6 +29,11 @@ export const AUDIT_QUEUE_SIZE = 1_000_000;
 /** The fixture review's namespace, created so namespace lookups find it as they would in a cluster. */
 const REVIEW_NAMESPACE = 'shop';
 
+/** The cluster's input: whether it holds the 17 PSS policies (without them, no policy applies to a review). */
+export interface ClusterInput {
+  policies: boolean;
+}
+
 export interface ClusterReport {
   url: string;
   policies: string[];
@@ -76,13 +81,15 @@ export function pssPolicyObjects(): JsonObject[] {
 }
 
 const cluster: ChildRoleRunner = {
-  async start() {
+  async start(input) {
+    const { policies: withPolicies } = input as ClusterInput;
     const server = new InMemoryApiServer();
     const { url } = await server.start({ host: '127.0.0.1', port: 0 });
     for (const crd of readCrdManifests()) server.create(crd);
     for (const name of [BENCH_NAMESPACE, REVIEW_NAMESPACE])
       server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-    const policies = pssPolicyObjects().map((policy) => (server.create(policy).metadata as JsonObject).name as string);
+    const objects = withPolicies ? pssPolicyObjects() : [];
+    const policies = objects.map((policy) => (server.create(policy).metadata as JsonObject).name as string);
     const report: ClusterReport = { url, policies };
     return { report, stop: () => server.stop() };
   },

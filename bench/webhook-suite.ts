@@ -19,6 +19,7 @@ import {
   AUDIT_QUEUE_SIZE,
   BENCH_SERVER_NAME,
   type BareReport,
+  type ClusterInput,
   type ClusterReport,
   type ControllerInput,
   type ControllerReport,
@@ -37,6 +38,8 @@ export interface PointCoverage {
   connections: number;
   reviews: number;
   ruleResultsPerReview: number;
+  /** Rule results one review alone gives this webhook (checked before measuring). */
+  ruleResultsAlone: number;
   /** Reviews whose audit work the controller dropped (its bounded audit queue was full). */
   auditDropped: number;
   /** Reviews that held their answer for the audit backlog (backpressure; the controller's defaults). */
@@ -127,20 +130,25 @@ async function verify(
 }
 
 function pointCoverage(
-  name: string,
+  webhook: { target: LoadTarget; verification: Omit<Verification, 'expectBody'> },
   connections: number,
   before: ControllerTotals,
   after: ControllerTotals,
 ): PointCoverage {
   const reviews = after.reviews - before.reviews;
   return {
-    name,
+    name: webhook.target.name,
     connections,
     reviews,
     ruleResultsPerReview: (after.ruleResults - before.ruleResults) / reviews,
+    ruleResultsAlone: ruleResultCount(webhook.verification),
     auditDropped: after.auditDropped - before.auditDropped,
     backpressureHeld: after.backpressureHeld - before.backpressureHeld,
   };
+}
+
+function ruleResultCount(verification: Pick<Verification, 'ruleResults'>): number {
+  return Object.values(verification.ruleResults).reduce((sum, count) => sum + count, 0);
 }
 
 /**
@@ -156,7 +164,10 @@ function withUidPlaceholder(review: string, samePod: boolean): string {
   return JSON.stringify(parsed);
 }
 
-/** How the webhook suite is run ($EDICT_BENCH_SAME_POD, $EDICT_BENCH_REVIEW_WORKERS, $EDICT_BENCH_WITHOUT_REPORTS). */
+/**
+ * How the webhook suite is run ($EDICT_BENCH_SAME_POD, $EDICT_BENCH_REVIEW_WORKERS,
+ * $EDICT_BENCH_WITHOUT_REPORTS, $EDICT_BENCH_WITHOUT_POLICIES).
+ */
 export interface WebhookSuiteOptions {
   /** Every review about the same Pod (its uid) instead of a Pod of its own. */
   samePod: boolean;
@@ -164,6 +175,12 @@ export interface WebhookSuiteOptions {
   reviewWorkers: boolean;
   /** Also measure the in-process controller with admission reports off: what writing them costs. */
   withoutReports: boolean;
+  /**
+   * Also measure the in-process controller with no policy in its cluster: the review still goes
+   * through TLS, Fastify, parsing, checks, the policy lookup and the answer, but no policy applies.
+   * What the controller costs before any policy work: the ceiling of the webhook's ratios.
+   */
+  withoutPolicies: boolean;
 }
 
 export function webhookSuiteOptionsFromEnv(env: NodeJS.ProcessEnv): WebhookSuiteOptions {
@@ -177,13 +194,14 @@ export function webhookSuiteOptionsFromEnv(env: NodeJS.ProcessEnv): WebhookSuite
     samePod: flag('EDICT_BENCH_SAME_POD', false),
     reviewWorkers: flag('EDICT_BENCH_REVIEW_WORKERS', true),
     withoutReports: flag('EDICT_BENCH_WITHOUT_REPORTS', false),
+    withoutPolicies: flag('EDICT_BENCH_WITHOUT_POLICIES', false),
   };
 }
 
 export async function runWebhookSuite(
   seconds: number,
   warmupSeconds: number,
-  options: WebhookSuiteOptions = { samePod: false, reviewWorkers: true, withoutReports: false },
+  options: WebhookSuiteOptions = { samePod: false, reviewWorkers: true, withoutReports: false, withoutPolicies: false },
 ): Promise<WebhookSuite> {
   const review = reviewText();
   const started: BenchChild<unknown>[] = [];
@@ -195,18 +213,19 @@ export async function runWebhookSuite(
   try {
     // One API server per controller: a controller's informers watch the admission reports, and with
     // one server shared each would also parse the other's writes, the slower one paying most per review.
-    const controllerOn = async (webhookWorkers: string, admissionReports: boolean) => {
-      const cluster = await start<ClusterReport>('cluster', {});
+    const controllerOn = async (webhookWorkers: string, admissionReports: boolean, policies = true) => {
+      const cluster = await start<ClusterReport>('cluster', { policies } satisfies ClusterInput);
       const input: ControllerInput = { ...cluster.report, webhookWorkers, admissionReports };
       return { cluster, controller: await start<ControllerReport>('controller', input) };
     };
     // The reference controller evaluates on its main thread; the second one spreads reviews over
     // review workers sized from the machine's cores (EDICT_WEBHOOK_WORKERS=auto); the third one
-    // writes no admission reports.
+    // writes no admission reports; the last one has no policy at all.
     const servers = [
       await controllerOn('0', true),
       ...(options.reviewWorkers ? [await controllerOn('auto', true)] : []),
       ...(options.withoutReports ? [await controllerOn('0', false)] : []),
+      ...(options.withoutPolicies ? [await controllerOn('0', true, false)] : []),
     ];
     const clusters = servers.map((server) => server.cluster);
     const [{ cluster, controller: inProcess }] = servers as [(typeof servers)[number]];
@@ -216,6 +235,10 @@ export async function runWebhookSuite(
       bodyLimit: inProcess.report.maxBodyBytes,
     });
     const policies = cluster.report.policies.length;
+    const policyNote = (report: ClusterReport, missing: number): string => {
+      if (report.policies.length === 0) return ', no policy';
+      return missing === 0 ? `, ${policies} PSS policies` : `, ${policies - missing} of ${policies} PSS policies run`;
+    };
     const webhooks = await Promise.all(
       servers.map(async ({ controller }, index) => {
         const metrics = new ControllerMetrics(controller.report.port, controller.report.caBundlePem);
@@ -232,9 +255,7 @@ export async function runWebhookSuite(
           name:
             (workers === 0 ? 'webhook, in-process' : `webhook, ${workers} review workers`) +
             (controller.report.admissionReports ? '' : ', admission reports off') +
-            (verification.missing.length === 0
-              ? `, ${policies} PSS policies`
-              : `, ${policies - verification.missing.length} of ${policies} PSS policies run`),
+            policyNote(clusters[index]!.report, verification.missing.length),
           port: controller.report.port,
           process: controller as BenchChild<unknown>,
           settle: async () => (await metrics.settle()).waitedMs,
@@ -273,7 +294,7 @@ export async function runWebhookSuite(
       const before = await Promise.all(webhooks.map((webhook) => webhook.metrics.totals()));
       rows.push(...(await runLoadPoints(targets, load(connections), seconds, SLICES)));
       for (const [index, webhook] of webhooks.entries())
-        coverage.push(pointCoverage(webhook.target.name, connections, before[index]!, await webhook.metrics.totals()));
+        coverage.push(pointCoverage(webhook, connections, before[index]!, await webhook.metrics.totals()));
     }
     const apiServerCpu = ((await apiServersCpu()) - apiServerCpuBefore) / ((performance.now() - measuring) * 1000);
 
@@ -298,7 +319,7 @@ export async function runWebhookSuite(
       policies,
       slices: SLICES,
       verification,
-      ruleResultsPerReview: Object.values(verification.ruleResults).reduce((sum, count) => sum + count, 0),
+      ruleResultsPerReview: ruleResultCount(verification),
       coverage,
       apiServerCpu,
       rows,
