@@ -5,7 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { PolicyResponse, RuleResponse } from '@edict/engine';
-import type { PolicyResultLabel } from '@edict/controller';
+import { POLICY_RESULT_LABELS, type PolicyResultLabel } from '@edict/controller';
 import { TalliedMetrics } from './tallied-metrics';
 
 /** What the admission metrics need to know about a request. */
@@ -22,7 +22,13 @@ export type PolicyResult = Pick<PolicyResponse, 'policy' | 'validationFailureAct
 };
 
 /** Kyverno's labels of the admission request metrics. */
-type RequestLabel = 'resource_kind' | 'resource_namespace' | 'resource_request_operation' | 'request_allowed';
+const REQUEST_LABELS = [
+  'resource_kind',
+  'resource_namespace',
+  'resource_request_operation',
+  'request_allowed',
+] as const;
+type RequestLabel = (typeof REQUEST_LABELS)[number];
 
 /** Kyverno's rule_type values. */
 const RULE_TYPE_LABELS: Record<string, string> = {
@@ -32,6 +38,20 @@ const RULE_TYPE_LABELS: Record<string, string> = {
   ImageVerify: 'verifyImages',
 };
 
+/** Lower-case label values of the usual operations and failure actions, so they are not made anew per result. */
+const LOWER_CASE: Readonly<Record<string, string>> = {
+  CREATE: 'create',
+  UPDATE: 'update',
+  DELETE: 'delete',
+  CONNECT: 'connect',
+  Enforce: 'enforce',
+  Audit: 'audit',
+};
+
+function lowerCase(value: string): string {
+  return Object.prototype.hasOwnProperty.call(LOWER_CASE, value) ? LOWER_CASE[value]! : value.toLowerCase();
+}
+
 /** Bucket bounds in seconds, fine at the low end where admission latency lives. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -39,9 +59,9 @@ const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 export class AdmissionMetrics {
   readonly registry = new Registry();
   /** Per review: its count and answer time by request labels. */
-  private readonly requests = new TalliedMetrics<RequestLabel>(BUCKETS);
+  private readonly requests = new TalliedMetrics<RequestLabel>(REQUEST_LABELS, BUCKETS);
   /** Per rule result: its count and its policy's evaluation time by Kyverno's policy result labels. */
-  private readonly policies = new TalliedMetrics<PolicyResultLabel>(BUCKETS);
+  private readonly policies = new TalliedMetrics<PolicyResultLabel>(POLICY_RESULT_LABELS, BUCKETS);
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -68,17 +88,8 @@ export class AdmissionMetrics {
   }
 
   recordReview(request: RequestFacts, allowed: boolean, seconds: number): void {
-    const namespace = request.namespace || '-';
-    const operation = request.operation.toLowerCase();
-    // Keys join the label values themselves, so one key is one label set.
     this.requests.observe(
-      `${request.kind}\u0000${namespace}\u0000${operation}\u0000${allowed}`,
-      () => ({
-        resource_kind: request.kind,
-        resource_namespace: namespace,
-        resource_request_operation: operation,
-        request_allowed: String(allowed),
-      }),
+      [request.kind, request.namespace || '-', lowerCase(request.operation), allowed ? 'true' : 'false'],
       this.requests.bucketOf(seconds),
       seconds,
     );
@@ -87,36 +98,28 @@ export class AdmissionMetrics {
   /** One result (and the policy's evaluation time) per rule that applied. */
   recordPolicy(response: PolicyResult, background: boolean, request: RequestFacts, seconds: number): void {
     const bucket = this.policies.bucketOf(seconds);
-    // The labels every rule of the response shares, once per response.
-    const shared = {
-      policy_type: response.policy.kind === 'ClusterPolicy' ? 'cluster' : 'namespaced',
-      policy_background_mode: String(background),
-      policy_name: response.policy.name,
-      policy_namespace: response.policy.namespace || '-',
-      resource_kind: request.kind,
-      resource_namespace: request.namespace || '-',
-      resource_request_operation: request.operation.toLowerCase(),
-    };
-    const prefix = Object.values(shared).join('\u0000');
+    const policyType = response.policy.kind === 'ClusterPolicy' ? 'cluster' : 'namespaced';
+    const backgroundMode = background ? 'true' : 'false';
+    const policyNamespace = response.policy.namespace || '-';
+    const resourceNamespace = request.namespace || '-';
+    const operation = lowerCase(request.operation);
     for (const rule of response.rules) {
-      const mode = (rule.failureAction ?? response.validationFailureAction).toLowerCase();
-      const type = RULE_TYPE_LABELS[rule.type] ?? rule.type;
+      // In the order of POLICY_RESULT_LABELS.
       this.policies.observe(
-        `${prefix}\u0000${mode}\u0000${rule.name}\u0000${rule.status}\u0000${type}`,
-        () => ({
-          policy_validation_mode: mode,
-          policy_type: shared.policy_type,
-          policy_background_mode: shared.policy_background_mode,
-          policy_name: shared.policy_name,
-          policy_namespace: shared.policy_namespace,
-          resource_kind: shared.resource_kind,
-          resource_namespace: shared.resource_namespace,
-          resource_request_operation: shared.resource_request_operation,
-          rule_name: rule.name,
-          rule_result: rule.status,
-          rule_type: type,
-          rule_execution_cause: 'admission_request',
-        }),
+        [
+          lowerCase(rule.failureAction ?? response.validationFailureAction),
+          policyType,
+          backgroundMode,
+          response.policy.name,
+          policyNamespace,
+          request.kind,
+          resourceNamespace,
+          operation,
+          rule.name,
+          rule.status,
+          RULE_TYPE_LABELS[rule.type] ?? rule.type,
+          'admission_request',
+        ],
         bucket,
         seconds,
       );

@@ -23,26 +23,48 @@ describe('TalliedMetrics', () => {
       registers: [reference],
     });
     const tallied = new Registry();
-    const tally = new TalliedMetrics<'p' | 'q'>(BOUNDS);
+    const tally = new TalliedMetrics<'p' | 'q'>(['p', 'q'], BOUNDS);
     tally.registerCounter(tallied, 'c_total', 'h');
     tally.registerHistogram(tallied, 'd_seconds', 'h2');
 
     for (const [p, q, seconds] of observations) {
       counter.inc({ p, q });
       histogram.observe({ p, q }, seconds);
-      tally.observe(`${p}/${q}`, () => ({ p, q }), tally.bucketOf(seconds), seconds);
+      tally.observe([p, q], tally.bucketOf(seconds), seconds);
     }
     expect(await tallied.metrics()).toBe(await reference.metrics());
   });
 
-  it('builds the labels of a key once', () => {
-    const tally = new TalliedMetrics<'p'>(BOUNDS);
-    let built = 0;
-    for (let i = 0; i < 3; i += 1) tally.observe('k', () => ((built += 1), { p: 'v' }), 0, 0.001);
-    expect(built).toBe(1);
+  it('keeps label sets apart whose values would join alike', async () => {
+    const registry = new Registry();
+    const tally = new TalliedMetrics<'p' | 'q'>(['p', 'q'], BOUNDS);
+    tally.registerCounter(registry, 'c_total', 'h');
+    tally.observe(['a/b', 'c'], 0, 0.001);
+    tally.observe(['a', 'b/c'], 0, 0.001);
+    tally.observe(['a', 'b/c'], 0, 0.001);
+    const text = await registry.metrics();
+    expect(text).toContain('c_total{p="a/b",q="c"} 1');
+    expect(text).toContain('c_total{p="a",q="b/c"} 2');
+  });
+
+  it('refuses a wrong number of label values', () => {
+    const tally = new TalliedMetrics<'p' | 'q'>(['p', 'q'], BOUNDS);
+    expect(() => tally.observe(['a'], 0, 0.001)).toThrow(/expected 2 label values, got 1/);
+  });
+
+  it('starts again from nothing on reset', async () => {
+    const registry = new Registry();
+    const tally = new TalliedMetrics<'p'>(['p'], BOUNDS);
+    tally.registerCounter(registry, 'c_total', 'h');
+    tally.observe(['a'], 0, 0.001);
+    registry.resetMetrics();
+    tally.observe(['b'], 0, 0.001);
+    const text = await registry.metrics();
+    expect(text).not.toContain('p="a"');
+    expect(text).toContain('c_total{p="b"} 1');
   });
 
   it('refuses bucket bounds out of order', () => {
-    expect(() => new TalliedMetrics([1, 0.5])).toThrow(/ascending/);
+    expect(() => new TalliedMetrics(['p'], [1, 0.5])).toThrow(/ascending/);
   });
 });

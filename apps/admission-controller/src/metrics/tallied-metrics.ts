@@ -2,8 +2,9 @@
  * A counter and a histogram over the same label sets, counted in plain numbers and rendered in
  * Prometheus' text format only when scraped. prom-client sorts and joins every label on every
  * `inc`/`observe` (its children too); admission records one result per rule of every policy of
- * every review, so the hot path here is one string key and a Map lookup, and the label objects are
- * built once per label set.
+ * every review, so the hot path here is a walk down a tree of Maps, one level per label, keyed by
+ * the label values themselves. Joining the values into one key instead built and hashed a new
+ * long string per rule result. The label objects are built once per label set.
  */
 import type { Metric, Registry } from 'prom-client';
 
@@ -32,11 +33,23 @@ interface RegistryMetric {
   reset(): void;
 }
 
-export class TalliedMetrics<L extends string> {
-  private readonly series = new Map<string, TalliedSeries<L>>();
+/** One level of the series tree: the next label's values, or at the last level the series. */
+type SeriesTree<L extends string> = Map<string, SeriesTree<L> | TalliedSeries<L>>;
 
-  /** `bounds`: the histogram's bucket upper bounds in seconds, ascending. */
-  constructor(private readonly bounds: readonly number[]) {
+export class TalliedMetrics<L extends string> {
+  private readonly tree: SeriesTree<L> = new Map();
+  /** Every series, in the order first seen (the order they render in). */
+  private readonly series: TalliedSeries<L>[] = [];
+
+  /**
+   * `labels`: the label names, in the order `observe` gets their values and the series render them.
+   * `bounds`: the histogram's bucket upper bounds in seconds, ascending.
+   */
+  constructor(
+    private readonly labels: readonly L[],
+    private readonly bounds: readonly number[],
+  ) {
+    if (labels.length === 0) throw new RangeError('a tallied metric needs at least one label');
     for (let index = 1; index < bounds.length; index += 1)
       if (!(bounds[index]! > bounds[index - 1]!)) throw new RangeError('bucket bounds must be ascending');
   }
@@ -49,24 +62,45 @@ export class TalliedMetrics<L extends string> {
   }
 
   /**
-   * Counts one observation of `seconds` (in `bucket`, from `bucketOf`) for the label set `key`
-   * stands for; `labels` is called only the first time a key is seen.
+   * Counts one observation of `seconds` (in `bucket`, from `bucketOf`) for the label set whose
+   * values are `values`, in the order of the label names.
    */
-  observe(key: string, labels: () => Record<L, string>, bucket: number, seconds: number): void {
-    let series = this.series.get(key);
+  observe(values: readonly string[], bucket: number, seconds: number): void {
+    if (values.length !== this.labels.length)
+      throw new RangeError(`expected ${this.labels.length} label values, got ${values.length}`);
+    const last = values.length - 1;
+    let level = this.tree;
+    for (let index = 0; index < last; index += 1) {
+      let next = level.get(values[index]!) as SeriesTree<L> | undefined;
+      if (!next) level.set(values[index]!, (next = new Map()));
+      level = next;
+    }
+    let series = level.get(values[last]!) as TalliedSeries<L> | undefined;
     if (!series) {
-      series = { labels: labels(), count: 0, sum: 0, buckets: new Array<number>(this.bounds.length + 1).fill(0) };
-      this.series.set(key, series);
+      series = {
+        labels: this.labelSet(values),
+        count: 0,
+        sum: 0,
+        buckets: new Array<number>(this.bounds.length + 1).fill(0),
+      };
+      level.set(values[last]!, series);
+      this.series.push(series);
     }
     series.count += 1;
     series.sum += seconds;
     series.buckets[bucket]! += 1;
   }
 
+  private labelSet(values: readonly string[]): Record<L, string> {
+    const labels = {} as Record<L, string>;
+    this.labels.forEach((name, index) => (labels[name] = values[index]!));
+    return labels;
+  }
+
   /** Registers the counter (observations per label set) under `name`. */
   registerCounter(registry: Registry, name: string, help: string): void {
     this.register(registry, name, help, 'counter', () =>
-      [...this.series.values()].map((series) => ({ labels: series.labels, value: series.count })),
+      this.series.map((series) => ({ labels: series.labels, value: series.count })),
     );
   }
 
@@ -74,7 +108,7 @@ export class TalliedMetrics<L extends string> {
   registerHistogram(registry: Registry, name: string, help: string): void {
     this.register(registry, name, help, 'histogram', () => {
       const values: { metricName: string; labels: Record<string, string | number>; value: number }[] = [];
-      for (const series of this.series.values()) {
+      for (const series of this.series) {
         let cumulative = 0;
         this.bounds.forEach((bound, index) => {
           cumulative += series.buckets[index]!;
@@ -101,7 +135,10 @@ export class TalliedMetrics<L extends string> {
       type,
       aggregator: 'sum',
       get: () => Promise.resolve({ name, help, type, aggregator: 'sum', values: values() }),
-      reset: () => this.series.clear(),
+      reset: () => {
+        this.tree.clear();
+        this.series.length = 0;
+      },
     };
     // The registry renders any object of this shape; prom-client's types name only its own classes.
     registry.registerMetric(metric as unknown as Metric);
