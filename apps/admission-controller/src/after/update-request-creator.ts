@@ -73,7 +73,9 @@ export class UpdateRequestCreator {
   }
 
   stats(): UpdateRequestCreatorStats {
-    return { ...this.queue.stats(), skipped: this.skipped };
+    const { depth, active, accepted, dropped, done, failed } = this.queue.stats();
+    // Written out: a spread that gains a key takes V8's slow path, and the drain estimate reads this per review.
+    return { depth, active, accepted, dropped, done, failed, skipped: this.skipped };
   }
 
   whenIdle(): Promise<void> {

@@ -95,9 +95,12 @@ export class CoalescingWorkQueue<T> {
   stats(): CoalescingWorkQueueStats {
     const inner = this.queue.stats();
     return {
-      ...inner,
       depth: this.depth,
+      active: inner.active,
+      accepted: inner.accepted,
       dropped: inner.dropped + this.droppedHere,
+      done: inner.done,
+      failed: inner.failed,
       coalesced: this.coalesced,
     };
   }
