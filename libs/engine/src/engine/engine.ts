@@ -360,7 +360,7 @@ export class Engine {
       requestContexts.set(request, base);
     }
     const ctx = base.ctx.fork(new EvaluationBudget(this.limits(), options.deadline, base.sizes));
-    for (const [name, value] of Object.entries(options.globalValues ?? {})) ctx.add(name, value);
+    if (options.globalValues) for (const [name, value] of Object.entries(options.globalValues)) ctx.add(name, value);
     return { ctx, error: base.error };
   }
 

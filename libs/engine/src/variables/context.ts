@@ -80,12 +80,6 @@ export class EvaluationContext {
   }
 
   /**
-   * A context holding what Kyverno puts there for a request: the admission request as `request`
-   * (or, without one, `request.object`/`oldObject`, `namespace`, `operation` as the CLI and
-   * background scans do), the requesting user's roles and info, `serviceAccountName` and
-   * `serviceAccountNamespace`.
-   */
-  /**
    * A new context starting from this one's current data and operation, with no checkpoints or
    * deferred loaders of its own. Cheap (data is shared, never mutated), so a request's context can be
    * built once and forked for every policy evaluated on it, each under its own budget.
@@ -105,6 +99,12 @@ export class EvaluationContext {
     this.shared = { root: this.root, maxResultSize: undefined, results: new Map() };
   }
 
+  /**
+   * A context holding what Kyverno puts there for a request: the admission request as `request`
+   * (or, without one, `request.object`/`oldObject`, `namespace`, `operation` as the CLI and
+   * background scans do), the requesting user's roles and info, `serviceAccountName` and
+   * `serviceAccountNamespace`.
+   */
   static forRequest(request: ResourceRequest): EvaluationContext {
     if (request.admissionRequest) {
       const { document, operation } = admissionDocument(request, request.admissionRequest);

@@ -144,6 +144,8 @@ describe('serviceAccountOf', () => {
     ['system:serviceaccount:', '', ''],
     ['alice', '', ''],
     ['system:serviceaccount:nocolon', '', ''],
+    ['system:serviceaccount::name', 'name', ''],
+    ['system:serviceaccount:ns:', '', 'ns'],
     // Kyverno cuts the prefix by length without checking it.
     ['kubernetes-admin-user-xx:ns:name', 'ns', 'xx'],
   ])('%s → name %s, namespace %s', (username, name, namespace) => {

@@ -78,10 +78,12 @@ function addUser(ctx: EvaluationContext, user: RequestUser, username: string): v
  * by length without checking it, and anything that does not split into two parts gives `""`.
  */
 export function serviceAccountOf(username: string): { name: string; namespace: string } {
-  const rest = username.length <= SERVICE_ACCOUNT_PREFIX.length ? '' : username.slice(SERVICE_ACCOUNT_PREFIX.length);
-  const groups = rest.split(':');
-  if (groups.length >= 2) return { name: groups[1] as string, namespace: groups[0] as string };
-  return { name: '', namespace: '' };
+  // The first two ':'-separated parts after the prefix, found without splitting the whole name.
+  const start = SERVICE_ACCOUNT_PREFIX.length;
+  const first = username.length <= start ? -1 : username.indexOf(':', start);
+  if (first < 0) return { name: '', namespace: '' };
+  const second = username.indexOf(':', first + 1);
+  return { name: username.slice(first + 1, second < 0 ? undefined : second), namespace: username.slice(start, first) };
 }
 
 function admissionUsername(admissionRequest: JsonObject): string {
