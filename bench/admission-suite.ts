@@ -9,7 +9,7 @@ import {
   type PolicyException,
   type ResourceRequest,
 } from '@edict/engine';
-import { measure, type Measurement } from './harness';
+import { measureInterleaved, type Measurement } from './harness';
 import { sharedDir } from './shared-dir';
 
 export const FIXTURES = join(process.cwd(), 'bench', 'fixtures');
@@ -184,23 +184,25 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
   if (profileSeconds > 0) await profileValidate(engine, pss, text, profileSeconds);
   const patchOperations = await mutatePipeline(engine, mutators, text);
 
-  const baseline = await measure('JSON.parse(review)', () => JSON.parse(text));
-  const validate = await measure(`validate: parse + ${pss.length} PSS policies, compiled`, () =>
-    validatePipeline(engine, pss, text),
-  );
-  const interpreted = await measure(`validate: parse + ${pss.length} PSS policies, interpreted`, () =>
-    validatePipeline(interpreter, pssInterpreted, text),
-  );
-  const excepted = await measure(
-    `validate: parse + ${pss.length} PSS policies, compiled, ${EXCEPTIONS} PolicyExceptions in force`,
-    () => validatePipeline(withExceptions, pssWithExceptions, text),
-  );
-  const floor = await measure(`validate: parse + ${oneCondition.length} one-condition policies, compiled`, () =>
-    validatePipeline(engine, oneCondition, text),
-  );
-  const mutate = await measure(`mutate: parse + ${mutators.length} policies + patch`, () =>
-    mutatePipeline(engine, mutators, text),
-  );
+  // Timed in turn, round after round, so that every ratio to the baseline pairs figures taken
+  // under the same conditions.
+  const [baseline, validate, interpreted, excepted, floor, mutate] = (await measureInterleaved([
+    { name: 'JSON.parse(review)', call: () => JSON.parse(text) },
+    { name: `validate: parse + ${pss.length} PSS policies, compiled`, call: () => validatePipeline(engine, pss, text) },
+    {
+      name: `validate: parse + ${pss.length} PSS policies, interpreted`,
+      call: () => validatePipeline(interpreter, pssInterpreted, text),
+    },
+    {
+      name: `validate: parse + ${pss.length} PSS policies, compiled, ${EXCEPTIONS} PolicyExceptions in force`,
+      call: () => validatePipeline(withExceptions, pssWithExceptions, text),
+    },
+    {
+      name: `validate: parse + ${oneCondition.length} one-condition policies, compiled`,
+      call: () => validatePipeline(engine, oneCondition, text),
+    },
+    { name: `mutate: parse + ${mutators.length} policies + patch`, call: () => mutatePipeline(engine, mutators, text) },
+  ])) as [Measurement, Measurement, Measurement, Measurement, Measurement, Measurement];
   return {
     baseline,
     rows: [baseline, validate, interpreted, excepted, floor, mutate],

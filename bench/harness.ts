@@ -11,6 +11,11 @@ export interface Measurement {
   /** 99th percentile of the batch samples' per-call time, in microseconds. */
   p99Us: number;
   callsPerSecond: number;
+  /**
+   * Set by `measureInterleaved`: the CPU time per call of each round, in microseconds. Rounds of
+   * different measurements with the same index ran back to back, so their ratios pair up.
+   */
+  roundsUs?: number[];
 }
 
 export interface MeasureOptions {
@@ -49,6 +54,85 @@ export async function measure(
   };
 }
 
+/** One thing to time and its name, for `measureInterleaved`. */
+export interface Candidate {
+  name: string;
+  call: () => unknown;
+}
+
+export interface InterleaveOptions {
+  warmupMs?: number;
+  /** How many times each candidate is timed, in turn with the others. */
+  rounds?: number;
+  /** How long each candidate runs in each round. */
+  sliceMs?: number;
+  batch?: number;
+}
+
+/**
+ * Times candidates in rounds, each candidate in turn for about `sliceMs` per round, by CPU time
+ * (this process, all its threads): on a shared machine whose speed drifts during the run, the
+ * candidates of one round meet the same conditions, so ratios taken round by round (`pairedRatio`)
+ * stay steady where figures timed one after another for seconds each do not. `medianUs` is the
+ * median over rounds; `p99Us` comes from the wall time of every batch.
+ */
+export async function measureInterleaved(
+  candidates: readonly Candidate[],
+  { warmupMs = 300, rounds = 15, sliceMs = 150, batch = 10 }: InterleaveOptions = {},
+): Promise<Measurement[]> {
+  for (const candidate of candidates) await runFor(candidate.call, warmupMs, batch);
+  const perRound = candidates.map(() => [] as number[]);
+  const batches = candidates.map(() => [] as number[]);
+  const calls = candidates.map(() => 0);
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, { call }] of candidates.entries()) {
+      const deadline = performance.now() + sliceMs;
+      const cpuStart = process.cpuUsage();
+      let sliceCalls = 0;
+      while (performance.now() < deadline || sliceCalls === 0) {
+        const start = process.hrtime.bigint();
+        for (let i = 0; i < batch; i++) {
+          const result = call();
+          if (result instanceof Promise) await result;
+        }
+        batches[index]!.push(Number(process.hrtime.bigint() - start) / 1000 / batch);
+        sliceCalls += batch;
+      }
+      const cpu = process.cpuUsage(cpuStart);
+      perRound[index]!.push((cpu.user + cpu.system) / sliceCalls);
+      calls[index]! += sliceCalls;
+    }
+  }
+  return candidates.map(({ name }, index) => {
+    const median = medianOf(perRound[index]!);
+    const sorted = [...batches[index]!].sort((a, b) => a - b);
+    return {
+      name,
+      calls: calls[index]!,
+      medianUs: median,
+      p99Us: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!,
+      callsPerSecond: 1e6 / median,
+      roundsUs: perRound[index],
+    };
+  });
+}
+
+/**
+ * `measured` against `baseline`: the median of their round-by-round ratios when both were timed
+ * in the same interleaved rounds, otherwise the ratio of their medians.
+ */
+export function pairedRatio(measured: Measurement, baseline: Measurement): number {
+  const [a, b] = [measured.roundsUs, baseline.roundsUs];
+  if (!a || !b || a.length !== b.length) return measured.medianUs / baseline.medianUs;
+  return medianOf(a.map((value, round) => value / b[round]!));
+}
+
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 async function runFor(call: () => unknown, ms: number, batch: number): Promise<void> {
   const deadline = performance.now() + ms;
   while (performance.now() < deadline) {
@@ -73,7 +157,7 @@ export function formatTable(rows: Measurement[], baseline: Measurement): string 
       row.medianUs.toFixed(2),
       row.p99Us.toFixed(2),
       Math.round(row.callsPerSecond).toLocaleString('en-US'),
-      (row.medianUs / baseline.medianUs).toFixed(2),
+      pairedRatio(row, baseline).toFixed(2),
     ]),
   ];
   return formatColumns(lines);

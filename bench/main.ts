@@ -4,7 +4,7 @@ import { BACKGROUND_ROLES } from './background-servers';
 import { runBackgroundSuite } from './background-suite';
 import { benchChildRole, serveAsChild } from './child-process';
 import { runCorpusSuite } from './corpus-suite';
-import { formatTable, type Measurement } from './harness';
+import { formatTable, pairedRatio, type Measurement } from './harness';
 import { formatReportsSuite } from './reports-report';
 import { REPORTS_ROLES } from './reports-servers';
 import { runReportsSuite } from './reports-suite';
@@ -50,10 +50,10 @@ async function main(): Promise<void> {
     console.log(formatTable(admission.rows, admission.baseline));
     const { validate, mutate } = admission;
     console.log(
-      `validate compiled / interpreted: ${(validate.compiled.medianUs / validate.interpreted.medianUs).toFixed(2)}x; ` +
-        `with ${admission.exceptions} PolicyExceptions in force / without: ${(validate.exceptions.medianUs / validate.compiled.medianUs).toFixed(2)}x; ` +
-        `one-condition policies / PSS (compiled): ${(validate.oneCondition.medianUs / validate.compiled.medianUs).toFixed(2)}x; ` +
-        `mutate / validate (compiled): ${(mutate.medianUs / validate.compiled.medianUs).toFixed(2)}x\n`,
+      `validate compiled / interpreted: ${pairedRatio(validate.compiled, validate.interpreted).toFixed(2)}x; ` +
+        `with ${admission.exceptions} PolicyExceptions in force / without: ${pairedRatio(validate.exceptions, validate.compiled).toFixed(2)}x; ` +
+        `one-condition policies / PSS (compiled): ${pairedRatio(validate.oneCondition, validate.compiled).toFixed(2)}x; ` +
+        `mutate / validate (compiled): ${pairedRatio(mutate, validate.compiled).toFixed(2)}x\n`,
     );
   }
 
