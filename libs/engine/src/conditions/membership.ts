@@ -1,5 +1,5 @@
 import type { JsonValue } from '../json';
-import { wildcardMatch } from '../values/wildcard';
+import { hasWildcard, wildcardMatch } from '../values/wildcard';
 import { goValueText } from '../go';
 import { decodeStringList } from './string-list';
 import { compileStringPattern, isRangePattern, matchStringPattern } from '../pattern/leaf';
@@ -121,9 +121,25 @@ function setIn(keys: string[], value: JsonValue, quantifier: Quantifier, negate:
   } else {
     return INVALID;
   }
-  const found = (k: string) => items.some((item) => matchesEitherWay(k, item));
+  const found = membership(items);
   if (quantifier === 'any') return negate ? keys.some((k) => !found(k)) : keys.some(found);
   return negate ? !keys.some(found) : keys.every(found);
+}
+
+/**
+ * `matchesEitherWay` against any of `items`, with each item's wildcards looked for once rather than
+ * once per key: a key and an item without wildcards match only when equal.
+ */
+function membership(items: readonly string[]): (key: string) => boolean {
+  const wild = items.map(hasWildcard);
+  return (key) => {
+    const keyWild = hasWildcard(key);
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index]!;
+      if (wild[index] ? matchesEitherWay(key, item) : keyWild ? wildcardMatch(key, item) : key === item) return true;
+    }
+    return false;
+  };
 }
 
 /** Kyverno hands range values to its validate-pattern matcher (`pattern.Validate`). */
