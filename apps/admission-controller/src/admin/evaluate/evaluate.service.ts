@@ -36,10 +36,8 @@ export class EvaluateService {
         withDeadline(
           (deadline) =>
             this.admission
-              .inputsFor(request, this.engine.unmetered())
-              .then((inputs) =>
-                evaluateAdmission(request, { ...inputs, deadline, ...(namespaceLabels ? { namespaceLabels } : {}) }),
-              ),
+              .inputsFor(request, this.engine.unmetered(), deadline)
+              .then((inputs) => evaluateAdmission(request, namespaceLabels ? { ...inputs, namespaceLabels } : inputs)),
           remaining(),
         ),
       remaining(),
