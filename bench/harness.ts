@@ -1,57 +1,21 @@
 /**
- * A small benchmark harness: warm up, then time batches of calls until a time budget is spent, and
- * report per-call statistics from the batch samples. Results are only meaningful as ratios against a
- * baseline measured in the same run, on the same machine.
+ * A small benchmark harness: candidates timed in turn, round after round, by CPU time, with per-call
+ * statistics per candidate. Results are only meaningful as ratios against a baseline measured in
+ * the same run, on the same machine.
  */
 export interface Measurement {
   name: string;
   calls: number;
-  /** Median time per call over the batch samples, in microseconds. */
+  /** Median over the rounds of the CPU time per call, in microseconds. */
   medianUs: number;
-  /** 99th percentile of the batch samples' per-call time, in microseconds. */
+  /** 99th percentile of the batches' wall time per call, in microseconds. */
   p99Us: number;
   callsPerSecond: number;
   /**
-   * Set by `measureInterleaved`: the CPU time per call of each round, in microseconds. Rounds of
-   * different measurements with the same index ran back to back, so their ratios pair up.
+   * The CPU time per call of each round, in microseconds. Rounds of measurements taken together
+   * with the same index ran back to back, so their ratios pair up.
    */
-  roundsUs?: number[];
-}
-
-export interface MeasureOptions {
-  warmupMs?: number;
-  budgetMs?: number;
-  /** Calls per timed sample; larger batches hide timer resolution for fast operations. */
-  batch?: number;
-}
-
-export async function measure(
-  name: string,
-  call: () => unknown,
-  { warmupMs = 300, budgetMs = 2000, batch = 20 }: MeasureOptions = {},
-): Promise<Measurement> {
-  await runFor(call, warmupMs, batch);
-  const samples: number[] = [];
-  const deadline = performance.now() + budgetMs;
-  let calls = 0;
-  while (performance.now() < deadline || samples.length < 5) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < batch; i++) {
-      const result = call();
-      if (result instanceof Promise) await result;
-    }
-    samples.push(Number(process.hrtime.bigint() - start) / 1000 / batch);
-    calls += batch;
-  }
-  samples.sort((a, b) => a - b);
-  const median = samples[Math.floor(samples.length / 2)];
-  return {
-    name,
-    calls,
-    medianUs: median,
-    p99Us: samples[Math.min(samples.length - 1, Math.floor(samples.length * 0.99))],
-    callsPerSecond: 1e6 / median,
-  };
+  roundsUs: number[];
 }
 
 /** One thing to time and its name, for `measureInterleaved`. */
@@ -112,18 +76,18 @@ export async function measureInterleaved(
       medianUs: median,
       p99Us: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!,
       callsPerSecond: 1e6 / median,
-      roundsUs: perRound[index],
+      roundsUs: perRound[index]!,
     };
   });
 }
 
 /**
  * `measured` against `baseline`: the median of their round-by-round ratios when both were timed
- * in the same interleaved rounds, otherwise the ratio of their medians.
+ * in the same rounds, otherwise the ratio of their medians.
  */
 export function pairedRatio(measured: Measurement, baseline: Measurement): number {
   const [a, b] = [measured.roundsUs, baseline.roundsUs];
-  if (!a || !b || a.length !== b.length) return measured.medianUs / baseline.medianUs;
+  if (a.length !== b.length) return measured.medianUs / baseline.medianUs;
   return medianOf(a.map((value, round) => value / b[round]!));
 }
 
