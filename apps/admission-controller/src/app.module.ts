@@ -134,7 +134,18 @@ export class AdmissionControllerModule {
         SynchronizeRequestsService,
         UpdateRequestCount,
         AfterAdmissionService,
-        AdmissionMetrics,
+        {
+          provide: AdmissionMetrics,
+          inject: [PolicyCache, ApiResources, NamespaceLabels],
+          useFactory: (cache: PolicyCache, apiResources: ApiResources, namespaces: NamespaceLabels) =>
+            new AdmissionMetrics({
+              vocabulary: {
+                knowsKind: (kind) => cache.snapshot().namesKind(kind) || apiResources.knowsKind(kind),
+                knowsNamespace: (namespace) => namespaces.knows(namespace),
+              },
+              maxSeries: config.metricsMaxSeries,
+            }),
+        },
         ...contextLoaderProviders,
         InstrumentedEngine,
         {

@@ -94,4 +94,18 @@ describe('ApiResources', () => {
     expect(await kinds.kindOf({ group: 'gone.io', version: 'v1', resource: 'things' })).toBeUndefined();
     expect(reads).toEqual(['/apis/gone.io/v1', '/apis/gone.io/v1']);
   });
+
+  it('knows the kinds of the discovery answers it has read, without reading', async () => {
+    const { read, reads } = discovery({ '/api/v1': CORE });
+    const kinds = new ApiResources(read);
+    expect(kinds.knowsKind('Pod')).toBe(false);
+    await kinds.kindOf({ group: '', version: 'v1', resource: 'pods' });
+    expect(['Pod', 'Namespace', 'PodExecOptions', 'Kind1'].map((kind) => kinds.knowsKind(kind))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(reads).toEqual(['/api/v1']);
+  });
 });

@@ -34,6 +34,8 @@ interface Entry {
 
 export class ApiResources {
   private readonly byGroupVersion = new Map<string, Entry>();
+  /** Kinds discovery has served so far (bounded by what the cluster serves). */
+  private readonly served = new Set<string>();
 
   constructor(
     private readonly read: DiscoveryReader,
@@ -45,6 +47,11 @@ export class ApiResources {
   async kindOf(gvr: GroupVersionResource): Promise<GroupVersionKind | undefined> {
     const found = await this.find(gvr.group, gvr.version, (entry) => entry.resource === gvr.resource);
     return found && { group: gvr.group, version: gvr.version, kind: found.kind };
+  }
+
+  /** Whether a discovery answer read so far served this kind (no read is made). */
+  knowsKind(kind: string): boolean {
+    return this.served.has(kind);
   }
 
   /** The resource serving `gvk`, with its scope (undefined when unknown). */
@@ -86,7 +93,10 @@ export class ApiResources {
       const resources = this.read(path).then((document) =>
         (document.resources ?? [])
           .filter((r) => !r.name.includes('/'))
-          .map((r) => ({ resource: r.name, kind: r.kind, namespaced: r.namespaced === true })),
+          .map((r) => {
+            this.served.add(r.kind);
+            return { resource: r.name, kind: r.kind, namespaced: r.namespaced === true };
+          }),
       );
       entry = { at: this.now(), resources };
       this.byGroupVersion.set(key, entry);

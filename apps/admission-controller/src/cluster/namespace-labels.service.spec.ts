@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   KubeApiError,
   type InformerFactory,
@@ -7,7 +7,7 @@ import {
   type KubeResources,
 } from '@edict/kube';
 import type { ControllerConfig } from '../config/controller-config';
-import { NamespaceLabels } from './namespace-labels.service';
+import { LIVE_READ_BURST, LIVE_READS_PER_SECOND, NamespaceLabels } from './namespace-labels.service';
 
 const namespace = (name: string, labels: Record<string, string>): KubeObject => ({
   apiVersion: 'v1',
@@ -16,20 +16,20 @@ const namespace = (name: string, labels: Record<string, string>): KubeObject => 
 });
 
 /** NamespaceLabels over an informer that knows `known`, and an API server answering `live`. */
-function setup(known: KubeObject[], live: (name: string) => KubeObject | Error) {
+function setup(known: KubeObject[], live: (name: string) => KubeObject | Error | Promise<KubeObject>, synced = true) {
   const calls: KubeHttpRequest[] = [];
   const informers = {
     create: () => ({
       start: () => undefined,
       get: (name: string) => known.find((object) => object.metadata?.name === name),
-      hasSynced: () => true,
+      hasSynced: () => synced,
     }),
   } as unknown as InformerFactory;
   const resources = {
     http: {
       json: async (request: KubeHttpRequest) => {
         calls.push(request);
-        const answer = live(decodeURIComponent(request.path.split('/').pop()!));
+        const answer = await live(decodeURIComponent(request.path.split('/').pop()!));
         if (answer instanceof Error) throw answer;
         return answer;
       },
@@ -69,5 +69,56 @@ describe('NamespaceLabels', () => {
     const { labels } = setup([shop], () => notFound);
     expect(await labels.namespaceObject('shop')).toBe(shop);
     expect(await labels.namespaceObject('gone')).toBeUndefined();
+  });
+
+  describe('reviews naming made-up namespaces', () => {
+    afterEach(() => vi.useRealTimers());
+    const notFound = () => new KubeApiError(404, 'NotFound', 'namespaces not found');
+
+    it('read at most a burst live, then a few per second; the rest fail naming the budget', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const { labels, calls } = setup([], notFound);
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 200 }, (_, index) => labels.labelsOf(`made-up-${index}`)),
+      );
+      expect(calls).toHaveLength(LIVE_READ_BURST);
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(LIVE_READ_BURST);
+      const refused = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
+      expect(String(refused.reason)).toContain(
+        `namespace made-up-${LIVE_READ_BURST} is not known to the namespace informer, and live namespace reads are over their budget (${LIVE_READS_PER_SECOND} per second)`,
+      );
+      vi.advanceTimersByTime(1_000);
+      await Promise.allSettled(Array.from({ length: 200 }, (_, index) => labels.labelsOf(`later-${index}`)));
+      expect(calls).toHaveLength(LIVE_READ_BURST + LIVE_READS_PER_SECOND);
+    });
+
+    it('a name already answered, or being read, costs no further read', async () => {
+      let release!: (object: KubeObject) => void;
+      const { labels, calls } = setup([], () => new Promise<KubeObject>((resolve) => (release = resolve)));
+      const lookups = Array.from({ length: 50 }, () => labels.labelsOf('fresh'));
+      release(namespace('fresh', { team: 'a' }));
+      expect(await Promise.all(lookups)).toEqual(Array.from({ length: 50 }, () => ({ team: 'a' })));
+      expect(await labels.labelsOf('fresh')).toEqual({ team: 'a' });
+      expect(calls).toHaveLength(1);
+    });
+
+    it('are not budgeted before the informer has listed (every namespace is unknown to it then)', async () => {
+      const { labels, calls } = setup([], notFound, false);
+      await Promise.all(Array.from({ length: 100 }, (_, index) => labels.labelsOf(`ns-${index}`)));
+      expect(calls).toHaveLength(100);
+    });
+  });
+
+  it('knows a namespace the informer holds or a live read found, never one not found, without reading', async () => {
+    const { labels, calls } = setup([namespace('shop', {})], (name) =>
+      name === 'fresh' ? namespace('fresh', {}) : new KubeApiError(404, 'NotFound', 'not found'),
+    );
+    expect(labels.knows('shop')).toBe(true);
+    expect(labels.knows('fresh')).toBe(false);
+    await labels.labelsOf('fresh');
+    await labels.labelsOf('gone');
+    expect(labels.knows('fresh')).toBe(true);
+    expect(labels.knows('gone')).toBe(false);
+    expect(calls).toHaveLength(2);
   });
 });

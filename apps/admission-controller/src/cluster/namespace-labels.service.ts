@@ -3,8 +3,15 @@
  * namespaceSelector, their objects for CEL's `namespaceObject`. A namespace the informer has not
  * seen yet (created a moment ago: its first Pod can arrive before the watch event) is read live
  * once, so a selector is never decided on missing labels.
+ *
+ * The namespace comes from the review, and anything that reaches the webhook port can send reviews
+ * naming made-up namespaces. So once the informer has listed, live reads are bounded: answers (found
+ * or not) are kept a few seconds in a bounded map, concurrent lookups of one name share one read, and
+ * reads beyond a budget (LIVE_READS_PER_SECOND, burst LIVE_READ_BURST) are not made: the lookup
+ * fails and the review is answered by its failure policy. The API server's own reviews name only
+ * namespaces that exist, which the informer holds within a second.
  */
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   InformerFactory,
   InformerService,
@@ -15,6 +22,7 @@ import {
 } from '@edict/kube';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
+import { ReadBudget } from './read-budget';
 
 type Labels = Record<string, string>;
 
@@ -24,11 +32,28 @@ export const NAMESPACE_LOOKUP_TIMEOUT_MS = 2_000;
 const LIVE_ANSWER_TTL_MS = 5_000;
 /** Live answers kept at once; namespace names come from requests, so the map is bounded. */
 const MAX_LIVE_ANSWERS = 1_000;
+/** Live reads of namespaces the listed informer does not hold, per second, and at once. */
+export const LIVE_READS_PER_SECOND = 10;
+export const LIVE_READ_BURST = 20;
+/** Refused lookups are logged together, at most this often. */
+const REFUSAL_LOG_INTERVAL_MS = 10_000;
+
+/**
+ * A lookup refused because live reads are over their budget. The review is answered by its failure
+ * policy; the refusals are logged here in one line per interval, not one error per review.
+ */
+export class NamespaceReadRefused extends Error {}
 
 @Injectable()
 export class NamespaceLabels extends InformerService {
   private readonly informer: Informer<KubeObject>;
   private readonly live = new Map<string, { object: KubeObject | undefined; until: number }>();
+  /** Reads under way, by name: a burst of reviews naming one new namespace makes one read. */
+  private readonly reading = new Map<string, Promise<KubeObject | undefined>>();
+  private readonly budget: ReadBudget;
+  private readonly logger = new Logger('NamespaceLabels');
+  private refused = 0;
+  private refusalLoggedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     @Inject(CONTROLLER_CONFIG) settings: ControllerConfig,
@@ -37,6 +62,14 @@ export class NamespaceLabels extends InformerService {
   ) {
     super(informers, settings.watchTimeoutSeconds);
     this.informer = this.watch<KubeObject>({ apiVersion: 'v1', kind: 'Namespace' });
+    this.budget = new ReadBudget(LIVE_READS_PER_SECOND, LIVE_READ_BURST);
+  }
+
+  /** Whether the namespace is known to exist (the informer holds it, or a live read found it), without reading. */
+  knows(namespace: string): boolean {
+    if (this.informer.get(namespace)) return true;
+    const cached = this.live.get(namespace);
+    return cached !== undefined && cached.object !== undefined && cached.until > Date.now();
   }
 
   /**
@@ -56,10 +89,37 @@ export class NamespaceLabels extends InformerService {
     if (known) return known;
     const cached = this.live.get(namespace);
     if (cached && cached.until > Date.now()) return cached.object;
-    const object = await this.fetch(namespace);
-    if (this.live.size >= MAX_LIVE_ANSWERS) this.live.delete(this.live.keys().next().value as string);
-    this.live.set(namespace, { object, until: Date.now() + LIVE_ANSWER_TTL_MS });
-    return object;
+    const under = this.reading.get(namespace);
+    if (under) return under;
+    // Before the informer has listed, every namespace is unknown to it: reads are not budgeted then.
+    if (this.informer.hasSynced() && !this.budget.take()) throw this.refuse(namespace);
+    const read = this.fetch(namespace)
+      .then((object) => {
+        this.live.delete(namespace);
+        if (this.live.size >= MAX_LIVE_ANSWERS) this.live.delete(this.live.keys().next().value as string);
+        this.live.set(namespace, { object, until: Date.now() + LIVE_ANSWER_TTL_MS });
+        return object;
+      })
+      .finally(() => this.reading.delete(namespace));
+    this.reading.set(namespace, read);
+    return read;
+  }
+
+  private refuse(namespace: string): NamespaceReadRefused {
+    const error = new NamespaceReadRefused(
+      `namespace ${namespace} is not known to the namespace informer, and live namespace reads are over ` +
+        `their budget (${LIVE_READS_PER_SECOND} per second): the review is answered by the webhook's failure policy`,
+    );
+    this.refused += 1;
+    const now = Date.now();
+    if (now - this.refusalLoggedAt >= REFUSAL_LOG_INTERVAL_MS) {
+      this.logger.warn(
+        `${this.refused} namespace lookup(s) refused since the last report; the latest: ${error.message}`,
+      );
+      this.refused = 0;
+      this.refusalLoggedAt = now;
+    }
+    return error;
   }
 
   private async fetch(namespace: string): Promise<KubeObject | undefined> {

@@ -29,6 +29,14 @@ export class ControllerConfig extends WebhookServerConfig {
 
   override leaseName = 'edict-admission-controller';
 
+  /**
+   * Label sets kept per admission metric (kyverno_admission_requests_total, kyverno_policy_results_total
+   * and their histograms); past it new ones fold into one series labelled `overflow`.
+   */
+  @IsInt()
+  @Min(1)
+  metricsMaxSeries = 2_000;
+
   /** After turning unready on shutdown, keep serving this long so endpoints can drop the pod. */
   @IsInt()
   @Min(0)
@@ -154,6 +162,7 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_MAX_BODY_BYTES: ['maxBodyBytes', 'int'],
   EDICT_MAX_IN_FLIGHT: ['maxInFlight', 'int'],
   EDICT_MAX_QUEUED: ['maxQueued', 'int'],
+  EDICT_METRICS_MAX_SERIES: ['metricsMaxSeries', 'int'],
   EDICT_LEASE_NAME: ['leaseName', 'string'],
   EDICT_CERT_CHECK_INTERVAL_MS: ['certCheckIntervalMs', 'int'],
   EDICT_TLS_READY_TIMEOUT_MS: ['tlsReadyTimeoutMs', 'int'],

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyResponse } from '@edict/engine';
-import { AdmissionMetrics } from './admission-metrics';
+import { AdmissionMetrics, type LabelVocabulary } from './admission-metrics';
+
+/** Knows the kinds and namespaces given (a policy naming them, the namespace informer holding them). */
+const knowing = (kinds: string[], namespaces: string[]): LabelVocabulary => ({
+  knowsKind: (kind) => kinds.includes(kind),
+  knowsNamespace: (namespace) => namespaces.includes(namespace),
+});
+const newMetrics = (maxSeries = 2_000) =>
+  new AdmissionMetrics({ vocabulary: knowing(['Pod'], ['default']), maxSeries });
 
 function response(status: 'pass' | 'fail'): PolicyResponse {
   return {
@@ -15,7 +23,7 @@ describe('AdmissionMetrics', () => {
   const pod = { kind: 'Pod', namespace: 'default', operation: 'CREATE' };
 
   it('counts each rule result under its own label set, with the evaluation time', async () => {
-    const metrics = new AdmissionMetrics();
+    const metrics = newMetrics();
     metrics.recordPolicy(response('fail'), true, pod, 0.002);
     metrics.recordPolicy(response('fail'), true, pod, 0.004);
     metrics.recordPolicy(response('pass'), false, { ...pod, namespace: '' }, 0.001);
@@ -38,7 +46,7 @@ describe('AdmissionMetrics', () => {
   });
 
   it('keeps one series per label set whatever the spelling of the failure action', async () => {
-    const metrics = new AdmissionMetrics();
+    const metrics = newMetrics();
     const audit = (action: string) =>
       ({ ...response('pass'), validationFailureAction: action }) as unknown as PolicyResponse;
     metrics.recordPolicy(audit('Audit'), true, pod, 0.001);
@@ -51,7 +59,7 @@ describe('AdmissionMetrics', () => {
   });
 
   it('counts reviews and their answer times by kind, namespace, operation and decision', async () => {
-    const metrics = new AdmissionMetrics();
+    const metrics = newMetrics();
     metrics.recordReview(pod, true, 0.003);
     metrics.recordReview(pod, true, 0.02);
     metrics.recordReview({ ...pod, namespace: '' }, false, 0.003);
@@ -64,5 +72,44 @@ describe('AdmissionMetrics', () => {
       `kyverno_admission_review_duration_seconds_bucket{le="0.005",resource_kind="Pod",resource_namespace="default",resource_request_operation="create",request_allowed="true"} 1`,
     );
     expect(text).toContain(`kyverno_admission_review_duration_seconds_count${labels('default', true)} 2`);
+  });
+
+  it('labels a kind or namespace it does not know as unknown, so made-up names add no series', async () => {
+    const metrics = newMetrics();
+    for (let index = 0; index < 500; index += 1) {
+      const made = { kind: `Kind${index}`, namespace: `ns-${index}`, operation: 'CREATE' };
+      metrics.recordReview(made, true, 0.001);
+      metrics.recordPolicy(response('pass'), true, made, 0.001);
+    }
+    metrics.recordReview({ ...pod, namespace: 'ns-7' }, true, 0.001);
+    const text = await metrics.text();
+    expect(text).not.toMatch(/Kind\d|ns-\d/);
+    expect(text).toContain(
+      'kyverno_admission_requests_total{resource_kind="unknown",resource_namespace="unknown",resource_request_operation="create",request_allowed="true"} 500',
+    );
+    expect(text).toContain(
+      'kyverno_admission_requests_total{resource_kind="Pod",resource_namespace="unknown",resource_request_operation="create",request_allowed="true"} 1',
+    );
+    expect(text).toMatch(
+      /kyverno_policy_results_total\{[^}]*resource_kind="unknown",resource_namespace="unknown"[^}]*\} 500/,
+    );
+  });
+
+  it('folds label sets past the cap into one overflow series, and counts what it folded', async () => {
+    const many = Array.from({ length: 10 }, (_, index) => `ns-${index}`);
+    const metrics = new AdmissionMetrics({ vocabulary: knowing(['Pod'], many), maxSeries: 4 });
+    for (const namespace of many) metrics.recordReview({ ...pod, namespace }, true, 0.001);
+    metrics.recordReview({ ...pod, namespace: 'ns-0' }, true, 0.001); // an existing series still counts
+    const text = await metrics.text();
+    const series = text.split('\n').filter((line) => line.startsWith('kyverno_admission_requests_total{'));
+    expect(series).toEqual([
+      ...['ns-0', 'ns-1', 'ns-2', 'ns-3'].map(
+        (namespace) =>
+          `kyverno_admission_requests_total{resource_kind="Pod",resource_namespace="${namespace}",resource_request_operation="create",request_allowed="true"} ${namespace === 'ns-0' ? 2 : 1}`,
+      ),
+      'kyverno_admission_requests_total{resource_kind="overflow",resource_namespace="overflow",resource_request_operation="overflow",request_allowed="overflow"} 6',
+    ]);
+    expect(text).toContain('edict_metric_series_overflow_total{metric="kyverno_admission_requests_total"} 6');
+    expect(text).toContain('edict_metric_series_overflow_total{metric="kyverno_policy_results_total"} 0');
   });
 });

@@ -1,9 +1,15 @@
 /**
  * Prometheus metrics with Kyverno's names and labels, on a registry of their own (so two
  * controllers in one process, as in tests, do not collide).
+ *
+ * A request's kind and namespace become label values only when the controller knows them (a kind
+ * the policies name or discovery served, a namespace the informer holds): anything that reaches the
+ * webhook port can send reviews with made-up names, and each new label set is a series kept for the
+ * process's life. Others are labelled `unknown`, and each metric keeps at most `maxSeries` label
+ * sets (past it they fold into one `overflow` series, counted in `edict_metric_series_overflow_total`).
  */
-import { Injectable } from '@nestjs/common';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Logger } from '@nestjs/common';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PolicyResponse, RuleResponse } from '@edict/engine';
 import { POLICY_RESULT_LABELS, type PolicyResultLabel } from '@edict/controller';
 import { TalliedMetrics } from './tallied-metrics';
@@ -20,6 +26,23 @@ export interface RequestFacts {
 export type PolicyResult = Pick<PolicyResponse, 'policy' | 'validationFailureAction'> & {
   readonly rules: readonly Pick<RuleResponse, 'name' | 'type' | 'status' | 'failureAction'>[];
 };
+
+/** Which request kinds and namespaces may be label values (anything else is labelled `unknown`). */
+export interface LabelVocabulary {
+  /** A kind the policies name or discovery served. */
+  knowsKind(kind: string): boolean;
+  /** A namespace the namespace informer (or a live lookup) found. */
+  knowsNamespace(namespace: string): boolean;
+}
+
+export interface AdmissionMetricsOptions {
+  readonly vocabulary: LabelVocabulary;
+  /** Label sets kept per metric; past it they fold into the `overflow` series. */
+  readonly maxSeries: number;
+}
+
+/** The label value of a kind or namespace the controller does not know. */
+export const UNKNOWN_LABEL_VALUE = 'unknown';
 
 /** Kyverno's labels of the admission request metrics. */
 const REQUEST_LABELS = [
@@ -55,21 +78,29 @@ function lowerCase(value: string): string {
 /** Bucket bounds in seconds, fine at the low end where admission latency lives. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-@Injectable()
-export class AdmissionMetrics {
-  readonly registry = new Registry();
-  /** Per review: its count and answer time by request labels. */
-  private readonly requests = new TalliedMetrics<RequestLabel>(REQUEST_LABELS, BUCKETS);
-  /** Per rule result: its count and its policy's evaluation time by Kyverno's policy result labels. */
-  private readonly policies = new TalliedMetrics<PolicyResultLabel>(POLICY_RESULT_LABELS, BUCKETS);
+const REQUESTS_TOTAL = 'kyverno_admission_requests_total';
+const POLICY_RESULTS_TOTAL = 'kyverno_policy_results_total';
 
-  constructor() {
+export class AdmissionMetrics {
+  private readonly logger = new Logger('Metrics');
+  readonly registry = new Registry();
+  private readonly vocabulary: LabelVocabulary;
+  /** Per review: its count and answer time by request labels. */
+  private readonly requests: TalliedMetrics<RequestLabel>;
+  /** Per rule result: its count and its policy's evaluation time by Kyverno's policy result labels. */
+  private readonly policies: TalliedMetrics<PolicyResultLabel>;
+
+  constructor(options: AdmissionMetricsOptions) {
+    this.vocabulary = options.vocabulary;
+    const capped = (metric: string) => () =>
+      this.logger.warn(
+        `${metric} reached ${options.maxSeries} label sets (EDICT_METRICS_MAX_SERIES): new ones are counted ` +
+          `in its series labelled "overflow" (and in edict_metric_series_overflow_total)`,
+      );
+    this.requests = new TalliedMetrics(REQUEST_LABELS, BUCKETS, options.maxSeries, capped(REQUESTS_TOTAL));
+    this.policies = new TalliedMetrics(POLICY_RESULT_LABELS, BUCKETS, options.maxSeries, capped(POLICY_RESULTS_TOTAL));
     collectDefaultMetrics({ register: this.registry });
-    this.requests.registerCounter(
-      this.registry,
-      'kyverno_admission_requests_total',
-      'Admission requests handled by the webhooks.',
-    );
+    this.requests.registerCounter(this.registry, REQUESTS_TOTAL, 'Admission requests handled by the webhooks.');
     this.requests.registerHistogram(
       this.registry,
       'kyverno_admission_review_duration_seconds',
@@ -77,7 +108,7 @@ export class AdmissionMetrics {
     );
     this.policies.registerCounter(
       this.registry,
-      'kyverno_policy_results_total',
+      POLICY_RESULTS_TOTAL,
       'Results of rules applied to admission requests.',
     );
     this.policies.registerHistogram(
@@ -85,11 +116,40 @@ export class AdmissionMetrics {
       'kyverno_policy_execution_duration_seconds',
       'Time taken to evaluate a rule (measured per policy evaluation).',
     );
+    const tallies = [
+      [REQUESTS_TOTAL, this.requests],
+      [POLICY_RESULTS_TOTAL, this.policies],
+    ] as const;
+    new Counter({
+      name: 'edict_metric_series_overflow_total',
+      help: 'Observations counted in a metric\'s "overflow" series because it reached its label set cap (with its histogram).',
+      labelNames: ['metric'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [metric, tally] of tallies) this.inc({ metric }, tally.overflowed);
+      },
+    });
+  }
+
+  /** The request's kind and namespace as label values: `-` for none, `unknown` when not known. */
+  private kindLabel(kind: string): string {
+    return this.vocabulary.knowsKind(kind) ? kind : UNKNOWN_LABEL_VALUE;
+  }
+
+  private namespaceLabel(namespace: string): string {
+    if (!namespace) return '-';
+    return this.vocabulary.knowsNamespace(namespace) ? namespace : UNKNOWN_LABEL_VALUE;
   }
 
   recordReview(request: RequestFacts, allowed: boolean, seconds: number): void {
     this.requests.observe(
-      [request.kind, request.namespace || '-', lowerCase(request.operation), allowed ? 'true' : 'false'],
+      [
+        this.kindLabel(request.kind),
+        this.namespaceLabel(request.namespace),
+        lowerCase(request.operation),
+        allowed ? 'true' : 'false',
+      ],
       this.requests.bucketOf(seconds),
       seconds,
     );
@@ -101,7 +161,8 @@ export class AdmissionMetrics {
     const policyType = response.policy.kind === 'ClusterPolicy' ? 'cluster' : 'namespaced';
     const backgroundMode = background ? 'true' : 'false';
     const policyNamespace = response.policy.namespace || '-';
-    const resourceNamespace = request.namespace || '-';
+    const resourceKind = this.kindLabel(request.kind);
+    const resourceNamespace = this.namespaceLabel(request.namespace);
     const operation = lowerCase(request.operation);
     for (const rule of response.rules) {
       // In the order of POLICY_RESULT_LABELS.
@@ -112,7 +173,7 @@ export class AdmissionMetrics {
           backgroundMode,
           response.policy.name,
           policyNamespace,
-          request.kind,
+          resourceKind,
           resourceNamespace,
           operation,
           rule.name,

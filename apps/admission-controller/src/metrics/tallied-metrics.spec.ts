@@ -64,6 +64,30 @@ describe('TalliedMetrics', () => {
     expect(text).toContain('c_total{p="b"} 1');
   });
 
+  it('keeps at most maxSeries label sets, folds the rest into one overflow series and says so once', async () => {
+    const registry = new Registry();
+    let warnings = 0;
+    const tally = new TalliedMetrics<'p' | 'q'>(['p', 'q'], BOUNDS, 2, () => (warnings += 1));
+    tally.registerCounter(registry, 'c_total', 'h');
+    tally.registerHistogram(registry, 'd_seconds', 'h2');
+    for (const p of ['a', 'b', 'c', 'd', 'a']) tally.observe([p, 'x'], 0, 0.001);
+    const text = await registry.metrics();
+    expect(text.split('\n').filter((line) => line.startsWith('c_total{'))).toEqual([
+      'c_total{p="a",q="x"} 2',
+      'c_total{p="b",q="x"} 1',
+      'c_total{p="overflow",q="overflow"} 2',
+    ]);
+    expect(text).toContain('d_seconds_count{p="overflow",q="overflow"} 2');
+    expect(tally.overflowed).toBe(2);
+    expect(warnings).toBe(1);
+    registry.resetMetrics();
+    expect(tally.overflowed).toBe(0);
+  });
+
+  it('refuses a cap below one series', () => {
+    expect(() => new TalliedMetrics(['p'], BOUNDS, 0)).toThrow(/maxSeries must be at least 1, got 0/);
+  });
+
   it('refuses bucket bounds out of order', () => {
     expect(() => new TalliedMetrics(['p'], [1, 0.5])).toThrow(/ascending/);
   });

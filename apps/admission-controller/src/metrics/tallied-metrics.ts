@@ -5,6 +5,10 @@
  * every review, so the hot path here is a walk down a tree of Maps, one level per label, keyed by
  * the label values themselves. Joining the values into one key instead built and hashed a new
  * long string per rule result. The label objects are built once per label set.
+ *
+ * The number of label sets is capped: past `maxSeries`, a new label set is counted in one overflow
+ * series whose every label is `overflow`, so memory and the scrape stay bounded whatever the label
+ * values; `overflowed` counts the observations folded there.
  */
 import type { Metric, Registry } from 'prom-client';
 
@@ -33,6 +37,9 @@ interface RegistryMetric {
   reset(): void;
 }
 
+/** The value of every label of the series that new label sets fold into past the cap. */
+export const OVERFLOW_LABEL_VALUE = 'overflow';
+
 /** One level of the series tree: the next label's values, or at the last level the series. */
 type SeriesTree<L extends string> = Map<string, SeriesTree<L> | TalliedSeries<L>>;
 
@@ -40,18 +47,31 @@ export class TalliedMetrics<L extends string> {
   private readonly tree: SeriesTree<L> = new Map();
   /** Every series, in the order first seen (the order they render in). */
   private readonly series: TalliedSeries<L>[] = [];
+  /** Where label sets past the cap are counted (made when first needed). */
+  private overflow?: TalliedSeries<L>;
+  private folded = 0;
 
   /**
    * `labels`: the label names, in the order `observe` gets their values and the series render them.
    * `bounds`: the histogram's bucket upper bounds in seconds, ascending.
+   * `maxSeries`: label sets kept apart; past it they fold into the overflow series, and
+   * `onFirstOverflow` is called (once until a reset).
    */
   constructor(
     private readonly labels: readonly L[],
     private readonly bounds: readonly number[],
+    private readonly maxSeries = Number.POSITIVE_INFINITY,
+    private readonly onFirstOverflow: () => void = () => undefined,
   ) {
     if (labels.length === 0) throw new RangeError('a tallied metric needs at least one label');
     for (let index = 1; index < bounds.length; index += 1)
       if (!(bounds[index]! > bounds[index - 1]!)) throw new RangeError('bucket bounds must be ascending');
+    if (!(maxSeries >= 1)) throw new RangeError(`maxSeries must be at least 1, got ${maxSeries}`);
+  }
+
+  /** Observations counted in the overflow series because the cap was reached. */
+  get overflowed(): number {
+    return this.folded;
   }
 
   /** The bucket an observation falls in (computed once when several series observe one value). */
@@ -68,6 +88,23 @@ export class TalliedMetrics<L extends string> {
   observe(values: readonly string[], bucket: number, seconds: number): void {
     if (values.length !== this.labels.length)
       throw new RangeError(`expected ${this.labels.length} label values, got ${values.length}`);
+    const series = this.find(values) ?? this.add(values);
+    series.count += 1;
+    series.sum += seconds;
+    series.buckets[bucket]! += 1;
+  }
+
+  /** The label set's series, without creating tree levels for one not seen yet. */
+  private find(values: readonly string[]): TalliedSeries<L> | undefined {
+    let level: SeriesTree<L> | undefined = this.tree;
+    const last = values.length - 1;
+    for (let index = 0; index < last && level; index += 1) level = level.get(values[index]!) as SeriesTree<L>;
+    return level?.get(values[last]!) as TalliedSeries<L> | undefined;
+  }
+
+  /** A new series for the label set, or past the cap the overflow series. */
+  private add(values: readonly string[]): TalliedSeries<L> {
+    if (this.series.length - (this.overflow ? 1 : 0) >= this.maxSeries) return this.overflowSeries();
     const last = values.length - 1;
     let level = this.tree;
     for (let index = 0; index < last; index += 1) {
@@ -75,20 +112,29 @@ export class TalliedMetrics<L extends string> {
       if (!next) level.set(values[index]!, (next = new Map()));
       level = next;
     }
-    let series = level.get(values[last]!) as TalliedSeries<L> | undefined;
-    if (!series) {
-      series = {
-        labels: this.labelSet(values),
-        count: 0,
-        sum: 0,
-        buckets: new Array<number>(this.bounds.length + 1).fill(0),
-      };
-      level.set(values[last]!, series);
-      this.series.push(series);
+    const series = this.newSeries(values);
+    level.set(values[last]!, series);
+    this.series.push(series);
+    return series;
+  }
+
+  private overflowSeries(): TalliedSeries<L> {
+    this.folded += 1;
+    if (!this.overflow) {
+      this.overflow = this.newSeries(this.labels.map(() => OVERFLOW_LABEL_VALUE));
+      this.series.push(this.overflow);
+      this.onFirstOverflow();
     }
-    series.count += 1;
-    series.sum += seconds;
-    series.buckets[bucket]! += 1;
+    return this.overflow;
+  }
+
+  private newSeries(values: readonly string[]): TalliedSeries<L> {
+    return {
+      labels: this.labelSet(values),
+      count: 0,
+      sum: 0,
+      buckets: new Array<number>(this.bounds.length + 1).fill(0),
+    };
   }
 
   private labelSet(values: readonly string[]): Record<L, string> {
@@ -138,6 +184,8 @@ export class TalliedMetrics<L extends string> {
       reset: () => {
         this.tree.clear();
         this.series.length = 0;
+        this.overflow = undefined;
+        this.folded = 0;
       },
     };
     // The registry renders any object of this shape; prom-client's types name only its own classes.

@@ -20,7 +20,7 @@ import {
 import type { EvaluationDeadline } from '@edict/engine';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { AfterAdmissionService } from '../after/after-admission.service';
-import { NamespaceLabels } from '../cluster/namespace-labels.service';
+import { NamespaceLabels, NamespaceReadRefused } from '../cluster/namespace-labels.service';
 import { RoleResolverService } from '../cluster/role-resolver.service';
 import { ApiResources } from '../cluster/api-resources';
 import { CONTROLLER_CONFIG } from '../config/tokens';
@@ -84,7 +84,9 @@ export class AdmissionService {
       decision = slot.admitted ? slot.value.decision : overloaded(failurePolicy, slot.reason);
       if (slot.admitted) outcome = slot.value.outcome;
     } catch (error) {
-      this.logger.error(`${kind} review ${request.uid} failed: ${(error as Error).stack ?? String(error)}`);
+      // Refused namespace lookups are logged by NamespaceLabels, together: one line per review would flood.
+      if (!(error instanceof NamespaceReadRefused))
+        this.logger.error(`${kind} review ${request.uid} failed: ${(error as Error).stack ?? String(error)}`);
       decision = failed(failurePolicy, error);
     }
     this.metrics.recordReview(

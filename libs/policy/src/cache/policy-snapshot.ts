@@ -98,6 +98,12 @@ export class PolicySnapshot {
     return found;
   }
 
+  /** Whether a policy's match names this kind literally (not through a wildcard), in any rule type. */
+  namesKind(kind: string): boolean {
+    for (const typeIndex of this.index.values()) if (typeIndex.byKind.has(kind)) return true;
+    return false;
+  }
+
   private add(policy: CachedPolicy): void {
     const facts = policy.compiled.policy.spec.rules.map(factsOf);
     for (const type of POLICY_RULE_TYPES) {

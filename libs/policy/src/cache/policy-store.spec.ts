@@ -33,6 +33,20 @@ describe('PolicyStore and PolicySnapshot', () => {
     expect(names(snapshot.policiesFor(pod({ kind: 'ConfigMap' })))).toEqual([]);
   });
 
+  it('tells which kinds the policies name literally (metric labels), not through wildcards', () => {
+    const store = new PolicyStore();
+    store.upsertPolicy(policyOf('pods', [labelRule('r', ['Pod', 'apps/v1/Deployment', 'Pod/exec'])]));
+    store.upsertPolicy(policyOf('config-star', [labelRule('r', ['Config*'])], { background: false }));
+    const snapshot = store.snapshot();
+    expect(['Pod', 'Deployment'].map((kind) => snapshot.namesKind(kind))).toEqual([true, true]);
+    expect(['ConfigMap', 'Config*', 'Kind1', ''].map((kind) => snapshot.namesKind(kind))).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
   it('honours wildcards, group/version selectors and subresources', () => {
     const store = new PolicyStore();
     store.upsertPolicy(policyOf('all', [labelRule('r', ['*'])], { background: false }));
