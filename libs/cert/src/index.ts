@@ -37,4 +37,5 @@ export {
 } from './renewal/cert-renewer';
 export { TlsMaterial, type TlsSnapshot } from './material/tls-material';
 export { createLiveHttpsServer, LiveSecureContext, type LiveTlsOptions } from './server/live-tls';
-export { SERVING_TLS_OPTIONS } from './server/serving-tls';
+// Defined in @edict/config so that the embedded API server shares it.
+export { SERVING_TLS_OPTIONS } from '@edict/config';

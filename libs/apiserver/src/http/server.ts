@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { SERVING_TLS_OPTIONS } from '@edict/config';
 import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
 import { ResourceRegistry } from '../registry/registry';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
@@ -166,7 +167,14 @@ export class InMemoryApiServer {
     if (this.ca) {
       const serving = await this.ca.serving({ dns: ['localhost', 'kubernetes.default.svc'], ips: [host] });
       // Client certificates are asked for, not required: a request without one is the default user.
-      const tls = { cert: serving.certPem, key: serving.keyPem, ca: [this.ca.certificatePem], requestCert: true };
+      // The same versions and suites as the webhook's (no CBC, no RSA key exchange, TLS 1.2 or newer).
+      const tls = {
+        ...SERVING_TLS_OPTIONS,
+        cert: serving.certPem,
+        key: serving.keyPem,
+        ca: [this.ca.certificatePem],
+        requestCert: true,
+      };
       server = createTlsServer({ ...tls, rejectUnauthorized: false }, handler);
     } else {
       server = createServer(handler);

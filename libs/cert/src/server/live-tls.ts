@@ -8,7 +8,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer, type Ser
 import type { RequestListener } from 'node:http';
 import { createSecureContext, type SecureContext, type Server as TlsServer, type TlsOptions } from 'node:tls';
 import type { TlsMaterial, TlsSnapshot } from '../material/tls-material';
-import { SERVING_TLS_OPTIONS } from './serving-tls';
+import { SERVING_TLS_OPTIONS } from '@edict/config';
 
 /** Live TLS options for a server about to be created (e.g. Fastify's `https` option). */
 export interface LiveTlsOptions {

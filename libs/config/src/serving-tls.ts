@@ -1,7 +1,8 @@
 import type { SecureContextOptions } from 'node:tls';
 
 /**
- * How Edict's HTTPS endpoints negotiate: TLS 1.2 or newer, forward-secret ECDHE key exchange and
+ * How every HTTPS endpoint Edict serves negotiates (the webhook and metrics servers, and the
+ * embedded API server of tests and `npm start`), one definition for all: TLS 1.2 or newer, forward-secret ECDHE key exchange and
  * AEAD ciphers only (the TLS 1.3 suites are all AEAD). The API server (Go's crypto/tls) offers all
  * of these; what is left out is what scanners flag: CBC modes, RSA key exchange, TLS 1.0/1.1.
  */
