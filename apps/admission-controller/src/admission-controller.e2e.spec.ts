@@ -395,6 +395,53 @@ describe('admission controller end to end', () => {
     await cluster.deleteClusterPolicy('no-exec');
   });
 
+  it("answers a subresource review by its failure policy when discovery cannot tell the parent's kind", async () => {
+    await cluster.createClusterPolicy(
+      clusterPolicy('no-scale', {
+        validationFailureAction: 'Enforce',
+        background: false,
+        rules: [
+          {
+            name: 'deny-scale',
+            match: { any: [{ resources: { kinds: ['Deployment/scale'] } }] },
+            validate: { message: 'scaling is not allowed', deny: {} },
+          },
+        ],
+      }),
+    );
+    const scale = {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'scale-1',
+        kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+        resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+        subResource: 'scale',
+        name: 'web',
+        namespace: 'default',
+        operation: 'UPDATE',
+        userInfo: { username: 'tester' },
+        object: { apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 50 } },
+        oldObject: { apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 1 } },
+      },
+    };
+    type Answer = { response: { allowed: boolean; status?: { message: string } } };
+    cluster.apiServer.faults.failNext({ pathPrefix: '/apis/apps/v1', status: 503, count: 2 });
+    // Not matched against Scale (which no policy names, so it would be admitted): denied on the Fail path...
+    const fail = await postJson<Answer>(controller.port, ca, '/validate/fail', scale);
+    expect(fail.body.response.allowed).toBe(false);
+    expect(fail.body.response.status?.message).toMatch(
+      /API discovery could not tell the kind of the deployments\/scale request's resource deployments \(apps\/v1\).*failure policy/,
+    );
+    // ...admitted on the Ignore path, as the API server would had the call failed.
+    expect((await postJson<Answer>(controller.port, ca, '/validate/ignore', scale)).body.response.allowed).toBe(true);
+    // Discovery back: the policy on Deployment/scale denies.
+    const answered = await postJson<Answer>(controller.port, ca, '/validate/fail', scale);
+    expect(answered.body.response.allowed).toBe(false);
+    expect(answered.body.response.status?.message).toContain('deny-scale: scaling is not allowed');
+    await cluster.deleteClusterPolicy('no-scale');
+  });
+
   it('answers within the review deadline even while a policy holds the CPU', async () => {
     // Each of 5000 elements splits a 5000-character string: seconds of CPU in which no timer can
     // fire. The engine checks the deadline as it goes, and the webhook answers Fail's timeout denial.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiResources, type DiscoveryReader } from './api-resources';
+import { ApiResources, DISCOVERY_READ_BURST, type DiscoveryReader } from './api-resources';
 
 const CORE = {
   resources: [
@@ -107,5 +107,34 @@ describe('ApiResources', () => {
       false,
     ]);
     expect(reads).toEqual(['/api/v1']);
+  });
+
+  it("gives a subresource request's parent kind, and throws naming the resource when discovery cannot tell it", async () => {
+    const { read } = discovery({ '/api/v1': CORE });
+    const kinds = new ApiResources(read);
+    expect(await kinds.parentKindOf({ group: '', version: 'v1', resource: 'pods' }, 'exec')).toEqual({
+      group: '',
+      version: 'v1',
+      kind: 'Pod',
+    });
+    await expect(
+      kinds.parentKindOf({ group: 'apps', version: 'v1', resource: 'deployments' }, 'scale'),
+    ).rejects.toThrow(
+      "API discovery could not tell the kind of the deployments/scale request's resource deployments (apps/v1): 404 /apis/apps/v1; the review is not evaluated against the subresource's own kind",
+    );
+    await expect(kinds.parentKindOf({ group: '', version: 'v1', resource: 'widgets' }, 'status')).rejects.toThrow(
+      "API discovery serves no the widgets/status request's resource widgets (v1)",
+    );
+  });
+
+  it('reads group versions not cached within a budget: made-up ones cost a bounded number of reads', async () => {
+    const { read, reads } = discovery({});
+    const kinds = new ApiResources(read, 60_000, () => 0);
+    for (let index = 0; index < 100; index += 1)
+      expect(await kinds.kindOf({ group: `made-up-${index}.io`, version: 'v1', resource: 'things' })).toBeUndefined();
+    expect(reads).toHaveLength(DISCOVERY_READ_BURST);
+    await expect(kinds.parentKindOf({ group: 'more.io', version: 'v1', resource: 'things' }, 'status')).rejects.toThrow(
+      /discovery reads are over their budget \(10 per second\)/,
+    );
   });
 });

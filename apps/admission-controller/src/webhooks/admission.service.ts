@@ -22,7 +22,7 @@ import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { AfterAdmissionService } from '../after/after-admission.service';
 import { NamespaceLabels, NamespaceReadRefused } from '../cluster/namespace-labels.service';
 import { RoleResolverService } from '../cluster/role-resolver.service';
-import { ApiResources } from '../cluster/api-resources';
+import { ApiResources, DiscoveryUnavailable } from '../cluster/api-resources';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
@@ -85,7 +85,8 @@ export class AdmissionService {
       if (slot.admitted) outcome = slot.value.outcome;
     } catch (error) {
       // Refused namespace lookups are logged by NamespaceLabels, together: one line per review would flood.
-      if (!(error instanceof NamespaceReadRefused))
+      if (error instanceof DiscoveryUnavailable) this.logger.warn(`${kind} review ${request.uid}: ${error.message}`);
+      else if (!(error instanceof NamespaceReadRefused))
         this.logger.error(`${kind} review ${request.uid} failed: ${(error as Error).stack ?? String(error)}`);
       decision = failed(failurePolicy, error);
     }
@@ -124,7 +125,10 @@ export class AdmissionService {
       roles: this.roles.rolesFor(request.userInfo ?? {}),
       backgroundUsername: this.settings.backgroundUsername,
       admissionReports: this.settings.admissionReports,
-      topLevelKind: request.subResource ? await this.apiResources.kindOf(request.resource) : undefined,
+      // A subresource review without its parent's kind fails (by the failure policy), never falls back to its own.
+      topLevelKind: request.subResource
+        ? await this.apiResources.parentKindOf(request.resource, request.subResource)
+        : undefined,
       deadline,
     };
   }
