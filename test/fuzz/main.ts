@@ -1,10 +1,11 @@
 /**
- * `npm run fuzz [-- --seed N] [-- --runs N]`: every fuzz property at length against the real
+ * `npm run fuzz [-- --seed N --runs N]` (`--help` for usage): every fuzz property at length against the real
  * controller and engine, in-process. Prints the seed (pass it back with --seed to replay a run),
  * per property the cases run, how many were answered and how many refused with a clear 4xx or
  * diagnostics, and exits 1 with fast-check's counterexample on the first failing property.
  */
 import { ControllerTarget } from './controller-target';
+import { FUZZ_USAGE, FuzzUsageError, parseFuzzArgs } from './fuzz-args';
 import {
   compileAndEvaluate,
   malformedReviews,
@@ -18,14 +19,6 @@ import { runProperty, type PropertyReport } from './run-property';
 const SHARES = { wellFormed: 0.3, malformed: 0.2, policyWebhook: 0.2, engine: 0.3 } as const;
 const DEFAULT_RUNS = 100_000;
 
-function option(name: string): number | undefined {
-  const index = process.argv.indexOf(`--${name}`);
-  if (index < 0) return undefined;
-  const value = Number(process.argv[index + 1]);
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`--${name} takes a non-negative integer`);
-  return value;
-}
-
 function line(report: PropertyReport): string {
   const crashes = report.failure ? 1 : 0;
   return (
@@ -37,8 +30,13 @@ function line(report: PropertyReport): string {
 }
 
 async function main(): Promise<number> {
-  const seed = option('seed') ?? Date.now() % 2 ** 31;
-  const total = option('runs') ?? DEFAULT_RUNS;
+  const args = parseFuzzArgs(process.argv.slice(2));
+  if (args.help) {
+    console.log(FUZZ_USAGE);
+    return 0;
+  }
+  const seed = args.seed ?? Date.now() % 2 ** 31;
+  const total = args.runs ?? DEFAULT_RUNS;
   console.log(
     `fuzz: seed ${seed}, ${total} cases in all (replay with: npm run fuzz -- --seed ${seed} --runs ${total})`,
   );
@@ -72,6 +70,10 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
+    if (error instanceof FuzzUsageError) {
+      console.error(`${error.message}\n\n${FUZZ_USAGE}`);
+      process.exit(2);
+    }
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);
   },
