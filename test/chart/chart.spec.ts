@@ -21,7 +21,7 @@ const MATRIX: Readonly<Record<string, readonly string[]>> = {
     '--set',
     'admissionController.metricsService.create=false,features.omitEvents.eventTypes=null',
     '--set',
-    'features.admissionReports.enabled=false',
+    'features.admissionReports.enabled=false,admissionController.networkPolicy.enabled=false',
   ],
   'custom names': [
     '--set',
@@ -36,6 +36,8 @@ const MATRIX: Readonly<Record<string, readonly string[]>> = {
     'admissionController.serviceMonitor.enabled=true,reportsController.serviceMonitor.enabled=true',
     '--set-json',
     'cleanupController.rbac.clusterRole.extraResources=[{"apiGroups":[""],"resources":["pods"],"verbs":["delete","list","watch"]}]',
+    '--set-json',
+    'admissionController.networkPolicy.ingressFrom=[{"ipBlock":{"cidr":"10.0.0.0/24"}},{"namespaceSelector":{"matchLabels":{"kubernetes.io/metadata.name":"monitoring"}}}]',
   ],
 };
 
@@ -149,6 +151,60 @@ describe('the Helm chart', () => {
       EDICT_ADMISSION_REPORTS: 'true',
     });
     expect(ofKind(objects, 'CustomResourceDefinition')).toEqual([]); // crds/ is installed by helm install, not rendered
+  });
+
+  it('admits ingress to each controller only on its serving port, by default from anywhere', () => {
+    const objects = rendered['default']!;
+    const ports = {
+      'admission-controller': 'https',
+      'background-controller': 'http',
+      'reports-controller': 'http',
+      'cleanup-controller': 'https',
+    };
+    for (const [component, port] of Object.entries(ports)) {
+      const policy = named(objects, 'NetworkPolicy', `edict-${component}`);
+      expect(policy['spec']).toEqual({
+        podSelector: {
+          matchLabels: {
+            'app.kubernetes.io/component': component,
+            'app.kubernetes.io/instance': 'edict',
+            'app.kubernetes.io/part-of': 'edict',
+          },
+        },
+        policyTypes: ['Ingress'],
+        ingress: [{ ports: [{ protocol: 'TCP', port }] }],
+      });
+      // The port it admits is the one the container serves.
+      const served = (
+        container(named(objects, 'Deployment', `edict-${component}`)) as unknown as {
+          ports: Array<{ name: string }>;
+        }
+      ).ports.map((p) => p.name);
+      expect(served).toEqual([port]);
+    }
+  });
+
+  it("admits only the ingressFrom peers when given (Kyverno's value names), and none is rendered when turned off", () => {
+    const policy = named(rendered['custom names']!, 'NetworkPolicy', 'acme-admission-controller');
+    expect((policy['spec'] as { ingress: unknown }).ingress).toEqual([
+      {
+        ports: [{ protocol: 'TCP', port: 'https' }],
+        from: [
+          { ipBlock: { cidr: '10.0.0.0/24' } },
+          { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+        ],
+      },
+    ]);
+    expect(ofKind(rendered['features off']!, 'NetworkPolicy')).toEqual([]);
+    const misspelt = runHelm([
+      'template',
+      'edict',
+      CHART,
+      '--set-json',
+      'admissionController.networkPolicy.ingressFrom=[{"podSelectr":{}}]',
+    ]);
+    expect(misspelt.status).not.toBe(0);
+    expect(misspelt.output).toContain("additional properties 'podSelectr' not allowed");
   });
 
   it('aggregates ClusterRoles for the kinds policies manage into each controller role, as Kyverno does', () => {
