@@ -5,6 +5,7 @@ import { runBackgroundSuite } from './background-suite';
 import { benchChildRole, serveAsChild } from './child-process';
 import { runCorpusSuite } from './corpus-suite';
 import { formatTable, pairedRatio, type Measurement } from './harness';
+import { formatMetricsSuite, runMetricsSuite } from './metrics-suite';
 import { formatReportsSuite } from './reports-report';
 import { REPORTS_ROLES } from './reports-servers';
 import { runReportsSuite } from './reports-suite';
@@ -19,8 +20,10 @@ const WARMUP_SECONDS = Math.min(5, LOAD_SECONDS);
 const BACKGROUND_NAMESPACES = Number(process.env.EDICT_BENCH_NAMESPACES ?? 1000);
 /** Pods of the reports suite's background scan ($EDICT_BENCH_PODS for quicker trial runs). */
 const REPORTS_PODS = Number(process.env.EDICT_BENCH_PODS ?? 10_000);
+/** Direct reviews of the metrics suite ($EDICT_BENCH_METRICS_REVIEWS for quicker trial runs). */
+const METRICS_REVIEWS = Number(process.env.EDICT_BENCH_METRICS_REVIEWS ?? 20_000);
 
-const SUITES = ['admission', 'webhook', 'corpus', 'background', 'reports'] as const;
+const SUITES = ['admission', 'webhook', 'corpus', 'background', 'reports', 'metrics'] as const;
 type Suite = (typeof SUITES)[number];
 
 /** The suites `--only a,b` names (all without it). */
@@ -85,6 +88,7 @@ async function main(): Promise<void> {
 
   if (suites.has('background')) console.log(formatBackgroundSuite(await runBackgroundSuite(BACKGROUND_NAMESPACES)));
   if (suites.has('reports')) console.log(formatReportsSuite(await runReportsSuite(REPORTS_PODS)));
+  if (suites.has('metrics')) console.log(formatMetricsSuite(await runMetricsSuite(METRICS_REVIEWS)));
 }
 
 const role = benchChildRole();

@@ -91,7 +91,17 @@ const cluster: ChildRoleRunner = {
     const objects = withPolicies ? pssPolicyObjects() : [];
     const policies = objects.map((policy) => (server.create(policy).metadata as JsonObject).name as string);
     const report: ClusterReport = { url, policies };
-    return { report, stop: () => server.stop() };
+    const commands = {
+      /** Records the requests answered from now on (the metrics suite counts namespace reads). */
+      recordRequests: async () => server.requests.start(),
+      /** GETs of single namespaces recorded, excluding `known` (the metrics suite's made-up ones). */
+      namespaceReads: async (known: unknown) =>
+        server.requests
+          .requests({ method: 'GET', pathPrefix: '/api/v1/namespaces/' })
+          .filter((entry) => /^\/api\/v1\/namespaces\/[^/]+$/.test(entry.path))
+          .filter((entry) => !(known as string[]).includes(entry.path.split('/').pop()!)).length,
+    };
+    return { report, stop: () => server.stop(), commands };
   },
 };
 
@@ -151,7 +161,11 @@ const controller: ChildRoleRunner = {
       certChainPem: tls.certChainPem,
       caBundlePem: tls.caBundlePem,
     };
-    return { report, stop: () => running.stop() };
+    const commands = {
+      /** Resident set and heap in use, in bytes (the metrics suite reads them before and after). */
+      memory: async () => ({ rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed }),
+    };
+    return { report, stop: () => running.stop(), commands };
   },
 };
 
