@@ -20,6 +20,8 @@ export {
   deadlineAt,
   DEFAULT_EVALUATION_LIMITS,
   DEFAULT_MAX_CONTEXT_SIZE,
+  DEFAULT_MAX_DOCUMENT_SIZE,
+  DEFAULT_MAX_RULE_OPERATIONS,
   EvaluationDeadlineExceeded,
   EvaluationLimitExceeded,
   type EvaluationDeadline,
