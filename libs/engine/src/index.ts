@@ -24,6 +24,7 @@ export {
   DEFAULT_MAX_RULE_OPERATIONS,
   EvaluationDeadlineExceeded,
   EvaluationLimitExceeded,
+  formatSize,
   type EvaluationDeadline,
   type EvaluationLimits,
 } from './budget';
