@@ -139,6 +139,39 @@ describe('documents a mutate rule builds are bounded', () => {
     );
   });
 
+  it('bounds the patch text substitution builds from many references to one large value', async () => {
+    // 400 references to a 1 MiB object: 400 MiB of text (and 400 passes of Kyverno's re-scan) unbounded.
+    const value = `{{ big }}`;
+    const operations = Array.from({ length: 400 }, (_, i) => `{"op": "add", "path": "/data/k${i}", "value": ${value}}`);
+    const rule: Rule = {
+      name: 'inflate',
+      match: configMapMatch,
+      context: [{ name: 'big', variable: { value: { text: 'x'.repeat(1024 * 1024) } } }],
+      mutate: { patchesJson6902: `[${operations.join(', ')}]` },
+    };
+    const started = performance.now();
+    const response = await mutate([rule]);
+    expect(response.rules[0]).toMatchObject({ name: 'inflate', status: 'error' });
+    expect(response.rules[0]!.message).toBe(
+      'the text substituted at /mutate/patchesJson6902 exceeds the 3 MiB document size limit',
+    );
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('bounds a string template built from many references', async () => {
+    const rule: Rule = {
+      name: 'label-text',
+      match: configMapMatch,
+      context: [{ name: 'big', variable: { value: 'x'.repeat(1024 * 1024) } }],
+      mutate: { patchStrategicMerge: { data: { joined: 'a {{ big }} {{ big }} {{ big }} {{ big }} b' } } },
+    };
+    const response = await mutate([rule]);
+    expect(response.rules[0]).toMatchObject({ status: 'error' });
+    expect(response.rules[0]!.message).toBe(
+      'the text substituted at /mutate/patchStrategicMerge/data/joined exceeds the 3 MiB document size limit',
+    );
+  });
+
   it('caps the operations of one rule, JSON-patch operations counted one by one', async () => {
     const operations = Array.from({ length: 150 }, (_, i) => ({ op: 'add', path: `/data/k${i}`, value: 'v' }));
     const rule: Rule = { name: 'many', match: configMapMatch, mutate: { patchesJson6902: JSON.stringify(operations) } };
