@@ -2,7 +2,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyCommand } from './commands/apply';
 import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
-import type { EngineFactory } from '@edict/kyverno-test';
+import { parseQuantity, quantityToNumber } from '@edict/engine';
+import { DEFAULT_MAX_FILE_SIZE, setMaxFileSize, type EngineFactory } from '@edict/kyverno-test';
 
 /** Commander collects repeated and comma-separated list options, as Kyverno's string-slice flags do. */
 const collect = (value: string, previous: string[] = []) => [
@@ -15,6 +16,22 @@ function integer(value: string): number {
   if (!Number.isInteger(parsed)) throw new InvalidArgumentError('expected an integer.');
   return parsed;
 }
+
+/** A size in bytes or as a quantity (`10Mi`); 0 lifts the cap. */
+function fileSize(value: string): number {
+  const quantity = parseQuantity(value.trim());
+  const bytes = quantity ? quantityToNumber(quantity) : NaN;
+  if (!Number.isInteger(bytes) || bytes < 0)
+    throw new InvalidArgumentError('expected a size in bytes or a quantity such as 10Mi (0: no limit).');
+  return bytes;
+}
+
+/** The largest input file read: policies, resources, test, values, user info and exception files. */
+const maxFileSizeOption = () =>
+  new Option('--max-file-size <size>', 'largest input file read, in bytes or as a quantity (0: no limit)')
+    .env('EDICT_MAX_FILE_SIZE')
+    .argParser(fileSize)
+    .default(DEFAULT_MAX_FILE_SIZE, '10Mi');
 
 /**
  * The `edict` command line. Each action stores its exit code in `result.code` rather than exiting, so
@@ -38,11 +55,19 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
     .option('--strict', 'use the strict verdict instead of the Kyverno-compatible one', false)
     .option('--fail-only', 'show failing checks only', false)
     .option('--remove-color', 'accepted for Kyverno compatibility (output is never coloured)', false)
+    .addOption(maxFileSizeOption())
     .action(
       async (
         paths: string[],
-        options: { output: OutputFormat; detailedResults: boolean; strict: boolean; failOnly: boolean },
+        options: {
+          output: OutputFormat;
+          detailedResults: boolean;
+          strict: boolean;
+          failOnly: boolean;
+          maxFileSize: number;
+        },
       ) => {
+        setMaxFileSize(options.maxFileSize);
         result.code = await testCommand(paths, options, io, engineFactory);
       },
     );
@@ -65,6 +90,7 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
     .option('-n, --namespace <namespace>', 'with --cluster, only resources of this namespace')
     .option('--kubeconfig <file>', 'with --cluster, the kubeconfig file (default: $KUBECONFIG, ~/.kube/config)')
     .option('--context <name>', 'with --cluster, the kubeconfig context to use')
+    .addOption(maxFileSizeOption())
     .action(
       async (
         policies: string[],
@@ -82,8 +108,10 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
           namespace?: string;
           kubeconfig?: string;
           context?: string;
+          maxFileSize: number;
         },
       ) => {
+        setMaxFileSize(options.maxFileSize);
         result.code = await applyCommand(
           policies,
           { ...options, exceptions: [...options.exceptions, ...options.exception] },

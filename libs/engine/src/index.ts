@@ -20,8 +20,11 @@ export {
   deadlineAt,
   DEFAULT_EVALUATION_LIMITS,
   DEFAULT_MAX_CONTEXT_SIZE,
+  DEFAULT_MAX_DOCUMENT_SIZE,
+  DEFAULT_MAX_RULE_OPERATIONS,
   EvaluationDeadlineExceeded,
   EvaluationLimitExceeded,
+  formatSize,
   type EvaluationDeadline,
   type EvaluationLimits,
 } from './budget';

@@ -14,4 +14,4 @@ export * from './types';
 export { loadUserInfoFile } from './userinfo-file';
 export { EMPTY_VALUES, loadValuesFile } from './values-file';
 export { describeError, LoadError } from './io/load-error';
-export { isDirectory } from './io/files';
+export { currentMaxFileSize, DEFAULT_MAX_FILE_SIZE, isDirectory, setMaxFileSize } from './io/files';

@@ -29,13 +29,39 @@ describe('parseAdmissionConfig', () => {
     expect(parseAdmissionConfig({}, defaults).config.limits).toEqual({
       maxContextSize: 2 * 1024 * 1024,
       maxResultSize: 2 * 1024 * 1024,
+      maxDocumentSize: 3 * 1024 * 1024,
+      maxRuleOperations: 100_000,
     });
-    expect(read('4Mi').config.limits).toEqual({ maxContextSize: 4 * 1024 * 1024, maxResultSize: 4 * 1024 * 1024 });
+    expect(read('4Mi').config.limits).toMatchObject({
+      maxContextSize: 4 * 1024 * 1024,
+      maxResultSize: 4 * 1024 * 1024,
+      maxDocumentSize: 3 * 1024 * 1024,
+    });
     expect(read('65536').config.limits.maxContextSize).toBe(65536);
     for (const bad of ['lots', '10', '1Gi', '1.5']) {
       const { config, problems } = read(bad);
       expect(problems.map((problem) => problem.key)).toEqual(['maxContextSize']);
       expect(config.limits.maxContextSize).toBe(2 * 1024 * 1024);
+    }
+  });
+
+  it('reads maxDocumentSize as a size from 64Ki and maxRuleOperations as a count from 100, keeping the defaults for bad values', () => {
+    const { config } = parseAdmissionConfig({ maxDocumentSize: '1Mi', maxRuleOperations: '5000' }, defaults);
+    expect(config.limits).toMatchObject({
+      maxDocumentSize: 1024 * 1024,
+      maxRuleOperations: 5000,
+      maxContextSize: 2 * 1024 * 1024,
+    });
+    for (const [key, bad] of [
+      ['maxDocumentSize', '1Ki'],
+      ['maxDocumentSize', '1Gi'],
+      ['maxRuleOperations', '10'],
+      ['maxRuleOperations', 'many'],
+    ] as const) {
+      const { config: kept, problems } = parseAdmissionConfig({ [key]: bad }, defaults);
+      expect(problems.map((problem) => problem.key)).toEqual([key]);
+      expect(problems[0]!.message).toContain(JSON.stringify(bad));
+      expect(kept.limits).toEqual(defaultAdmissionConfig(defaults).limits);
     }
   });
 

@@ -4,6 +4,7 @@ import {
   labelSelectorError,
   parseQuantity,
   quantityToNumber,
+  type EvaluationLimits,
   type JsonValue,
   type LabelSelector,
 } from '@edict/engine';
@@ -42,8 +43,10 @@ export function defaultAdmissionConfig(defaults: ConfigDefaults): AdmissionConfi
   };
 }
 
-/** The largest context size the ConfigMap may set (a bound on the bound: 64 MiB). */
+/** The largest context or document size the ConfigMap may set (a bound on the bound: 64 MiB). */
 const MAX_CONTEXT_SIZE_LIMIT = 64 * 1024 * 1024;
+/** The largest `maxRuleOperations` the ConfigMap may set. */
+const MAX_RULE_OPERATIONS_LIMIT = 10_000_000;
 
 const SUBJECT_KEYS = {
   excludeUsernames: 'usernames',
@@ -56,7 +59,8 @@ const SUBJECT_KEYS = {
  * Reads a ConfigMap's `data` in the format of Kyverno's `kyverno` ConfigMap (same keys, same value
  * syntax), so users can reuse theirs. Like Kyverno, a bad value is reported and that key keeps its
  * default; the rest still loads. Edict adds `excludedNamespaces` and `exceptionNamespaces`
- * (comma-separated, wildcards allowed).
+ * (comma-separated, wildcards allowed), `maxDocumentSize` (a size, like `maxContextSize`) and
+ * `maxRuleOperations` (a count): the bounds of what a mutate or generate rule builds.
  */
 export function parseAdmissionConfig(
   data: Record<string, unknown> | null | undefined,
@@ -65,6 +69,19 @@ export function parseAdmissionConfig(
   const config = defaultAdmissionConfig(defaults);
   const problems: ConfigProblem[] = [];
   const problem = (key: string, message: string) => problems.push({ key, message: `${key}: ${message}` });
+  /** A size in bytes or as a quantity, from `min` to 64Mi; undefined (and a problem) otherwise. */
+  const readSize = (key: string, min: number): number | undefined => {
+    const value = text(key);
+    if (value === undefined) return undefined;
+    const quantity = parseQuantity(value.trim());
+    const bytes = quantity ? quantityToNumber(quantity) : NaN;
+    if (Number.isInteger(bytes) && bytes >= min && bytes <= MAX_CONTEXT_SIZE_LIMIT) return bytes;
+    problem(
+      key,
+      `${JSON.stringify(value)} is not a size from ${min / 1024}Ki to 64Mi (bytes, or a quantity such as 2Mi)`,
+    );
+    return undefined;
+  };
   const text = (key: string): string | undefined => {
     const value = data?.[key];
     if (value === undefined || value === null) return undefined;
@@ -136,18 +153,23 @@ export function parseAdmissionConfig(
     const value = text(key);
     if (value !== undefined) config[key] = splitList(value);
   }
-  const contextSize = text('maxContextSize');
-  if (contextSize !== undefined) {
-    const quantity = parseQuantity(contextSize.trim());
-    const bytes = quantity ? quantityToNumber(quantity) : NaN;
-    if (!Number.isInteger(bytes) || bytes < 1024 || bytes > MAX_CONTEXT_SIZE_LIMIT)
-      problem(
-        'maxContextSize',
-        `${JSON.stringify(contextSize)} is not a size from 1Ki to 64Mi (bytes, or a quantity such as 2Mi)`,
-      );
-    // One bound for both: what context entries add and what any JMESPath expression builds.
-    else config.limits = Object.freeze({ maxContextSize: bytes, maxResultSize: bytes });
+  let limits: EvaluationLimits = { ...DEFAULT_EVALUATION_LIMITS };
+  const contextSize = readSize('maxContextSize', 1024);
+  // One bound for both: what context entries add and what any JMESPath expression builds.
+  if (contextSize !== undefined) limits = { ...limits, maxContextSize: contextSize, maxResultSize: contextSize };
+  const documentSize = readSize('maxDocumentSize', 64 * 1024);
+  if (documentSize !== undefined) limits = { ...limits, maxDocumentSize: documentSize };
+  const operations = text('maxRuleOperations');
+  if (operations !== undefined) {
+    const value = /^\s*\d{1,10}\s*$/.test(operations) ? Number(operations) : NaN;
+    if (!(value >= 100 && value <= MAX_RULE_OPERATIONS_LIMIT))
+      problem('maxRuleOperations', `${JSON.stringify(operations)} is not a whole number from 100 to 10000000`);
+    else limits = { ...limits, maxRuleOperations: value };
   }
+  const changed = (Object.keys(limits) as (keyof EvaluationLimits)[]).some(
+    (key) => limits[key] !== DEFAULT_EVALUATION_LIMITS[key],
+  );
+  if (changed) config.limits = Object.freeze(limits);
   const threshold = text('updateRequestThreshold');
   if (threshold !== undefined) {
     const value = /^\s*\d{1,10}\s*$/.test(threshold) ? Number(threshold) : NaN;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EvaluationDeadlineExceeded, type EvaluationDeadline } from '../budget';
+import { DEFAULT_EVALUATION_LIMITS, EvaluationDeadlineExceeded, type EvaluationDeadline } from '../budget';
 import type { KubeObject } from '../json';
 import type { ContextEntry, Policy, Rule } from '../policy/types';
 import { Engine, type EngineDependencies } from './engine';
@@ -145,11 +145,11 @@ describe('Engine size limits', () => {
       ...denyWhenLong('entry', 'big'),
       context: [{ name: 'big', variable: { value: 'x'.repeat(300) } }],
     };
-    let limits = { maxContextSize: 256, maxResultSize: 256 };
+    let limits = { ...DEFAULT_EVALUATION_LIMITS, maxContextSize: 256, maxResultSize: 256 };
     const engine = new Engine({ limits: () => limits });
     const compiled = engine.compile(policy([rule]));
     expect((await engine.validate(compiled, create(pod()))).rules[0]).toMatchObject({ status: 'error' });
-    limits = { maxContextSize: 4096, maxResultSize: 4096 };
+    limits = { ...DEFAULT_EVALUATION_LIMITS, maxContextSize: 4096, maxResultSize: 4096 };
     expect((await engine.validate(compiled, create(pod()))).rules[0]).toMatchObject({ status: 'fail' });
   });
 

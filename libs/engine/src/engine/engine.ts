@@ -376,6 +376,7 @@ export class Engine {
   ): MaybePromise<RuleResponse[]> {
     const budget = run.ctx.budget;
     budget.takeLimitError();
+    budget.startRule();
     return andThen(this.runRule(run, rule, resource, matchRequest), (results) => {
       if (budget.expired) throw new EvaluationDeadlineExceeded();
       const exceeded = budget.takeLimitError();

@@ -84,7 +84,7 @@ async function generateForeach(
     ctx.checkpoint();
     try {
       for (const [index, element] of elements.entries()) {
-        ctx.budget.checkDeadline();
+        ctx.budget.chargeOperations(1, `${path} element ${index}`);
         if (element === null || element === undefined) continue;
         ctx.reset();
         ctx.addElement(element, index, 0);

@@ -56,11 +56,11 @@ export async function generatePattern(
       namespace: stringOr(clone.namespace),
       name: clone.name,
     };
-    record(output, target, await cloneOne(source, target, path, scope));
+    record(output, target, await cloneOne(source, target, path, scope), scope);
   } else if (Array.isArray(cloneList.kinds) && cloneList.kinds.length > 0) {
     await cloneEach(cloneList, target.namespace, scope, output);
   } else {
-    record(output, target, fromData(substituted.data, target, path, scope.provenance));
+    record(output, target, fromData(substituted.data, target, path, scope), scope);
   }
 }
 
@@ -92,11 +92,13 @@ function targetOf(substituted: JsonObject, path: string): ResourceRef {
 }
 
 /** Without data (nor clone), Kyverno still creates the target: an object with only its identity and labels. */
-function fromData(data: JsonValue | undefined, target: ResourceRef, path: string, provenance: Provenance): Outcome {
+function fromData(data: JsonValue | undefined, target: ResourceRef, path: string, scope: PatternScope): Outcome {
   if (data === undefined || data === null) data = {};
   if (!isObject(data)) return { failed: `${path}.data: expected an object, got ${describe(data)}` };
   requireName(target, path);
-  return { object: objectFromData(data, target, provenance), from: { type: 'data' } };
+  // Checked before it is copied: substitution can share one large value many times.
+  scope.ctx.budget.checkDocument(data, `${path}.data after substitution`);
+  return { object: objectFromData(data, target, scope.provenance), from: { type: 'data' } };
 }
 
 async function cloneOne(source: ResourceRef, target: ResourceRef, path: string, scope: PatternScope): Promise<Outcome> {
@@ -142,9 +144,14 @@ async function cloneEach(
         )) ?? [];
     } catch (error) {
       const target = { apiVersion, kind, namespace: targetNamespace, name: '' };
-      record(output, target, {
-        failed: `failed to list source resource for cloneList ${entry} in ${sourceNamespace || 'the cluster'}: ${errorMessage(error)}`,
-      });
+      record(
+        output,
+        target,
+        {
+          failed: `failed to list source resource for cloneList ${entry} in ${sourceNamespace || 'the cluster'}: ${errorMessage(error)}`,
+        },
+        scope,
+      );
       return;
     }
     for (const object of sources) {
@@ -160,7 +167,7 @@ async function cloneEach(
         source.namespace === targetNamespace
           ? { skipped: 'the clone source is in the target namespace' }
           : { object: objectFromClone(object, target, scope.provenance), from: { type: 'clone', source } };
-      if (!record(output, target, outcome)) return;
+      if (!record(output, target, outcome, scope)) return;
     }
   }
 }
@@ -172,9 +179,13 @@ function listed(object: KubeObject, kind: string, namespace: string, selector: L
   return !selector || matchesLabelSelector(selector, object.metadata?.labels);
 }
 
-/** Adds an outcome to the output; false when it failed and the pattern must stop. */
-function record(output: GenerationOutput, target: ResourceRef, outcome: Outcome): boolean {
+/**
+ * Adds an outcome to the output; false when it failed and the pattern must stop. A generated object
+ * is charged to the rule's budget (one operation, its size, the rule's objects together).
+ */
+function record(output: GenerationOutput, target: ResourceRef, outcome: Outcome, scope: PatternScope): boolean {
   if ('object' in outcome) {
+    scope.ctx.budget.chargeGenerated(outcome.object, `the generated object ${formatRef(target)}`);
     output.objects.push(outcome.object);
     output.sources.push(outcome.from);
     return true;

@@ -32,9 +32,9 @@ export function applyPatches(
   }
   const outcome =
     substituted.patchStrategicMerge !== undefined
-      ? applyStrategicMergePatch(resource, substituted.patchStrategicMerge)
+      ? applyStrategicMergePatch(resource, substituted.patchStrategicMerge, ctx.budget)
       : substituted.patchesJson6902
-        ? applyJson6902(resource, substituted.patchesJson6902)
+        ? applyJson6902(resource, substituted.patchesJson6902, ctx.budget)
         : undefined;
   if (!outcome) return { status: 'error', message: 'empty mutate rule' };
   if (outcome.status === 'error') return { status: 'error', message: `failed to patch resource: ${outcome.message}` };

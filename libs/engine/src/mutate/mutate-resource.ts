@@ -81,7 +81,7 @@ async function mutateElements(
   ctx.checkpoint();
   try {
     for (const index of order) {
-      ctx.budget.checkDeadline();
+      ctx.budget.chargeOperations(1, `mutate.foreach element ${index} of ${loop.list}`);
       const element = elements[index];
       if (element === null || element === undefined) continue;
       ctx.reset();

@@ -13,6 +13,7 @@ import {
 } from 'yaml';
 import { isObject, setOwn, type JsonObject, type JsonValue } from '../json';
 import { parsePath, type Diagnostic, type PathSegment } from './diagnostics';
+import { deepFlowNesting, deepValuePath, nestingMessage } from './nesting';
 
 /** One Kubernetes-style object read from a file (a whole YAML document, or one item of a List). */
 export interface SourceDocument {
@@ -75,6 +76,12 @@ export function parseDocuments(text: string, file: string): ParsedDocuments {
   const documents: SourceDocument[] = [];
   const errors: Diagnostic[] = [];
   const lines = new LineCounter();
+  const deep = deepFlowNesting(text);
+  if (deep) {
+    // Refused before parsing: the parser would spend seconds, then run out of stack.
+    errors.push({ file, document: deep.document, line: deep.line, message: nestingMessage() });
+    return { documents, errors };
+  }
   let parsed: Document.Parsed[];
   try {
     const result = parseAllDocuments(text, { ...parseOptions, lineCounter: lines });
@@ -91,12 +98,14 @@ export function parseDocuments(text: string, file: string): ParsedDocuments {
       const fatal = doc.errors.includes(problem) && problem.code !== 'DUPLICATE_KEY';
       broken ||= fatal;
       const pos = problem.linePos?.[0];
+      // The parser reports its stack running out (block collections nested some 800 deep) as an error.
+      const tooDeep = problem.message.startsWith('Maximum call stack size exceeded');
       errors.push({
         file,
         document: index,
         line: pos?.line,
         column: pos?.col,
-        message: cleanYamlMessage(problem.message),
+        message: tooDeep ? nestingMessage() : cleanYamlMessage(problem.message),
         ...(fatal ? {} : { severity: 'warning' as const }),
       });
     }
@@ -106,10 +115,21 @@ export function parseDocuments(text: string, file: string): ParsedDocuments {
     try {
       value = toJsonValue(doc.toJS({ maxAliasCount: 1000 }));
     } catch (error) {
-      errors.push({ file, document: index, line: lineAt(lines, doc.contents), message: errorText(error) });
+      const message = error instanceof RangeError ? nestingMessage() : errorText(error);
+      errors.push({ file, document: index, line: lineAt(lines, doc.contents), message });
       return;
     }
     if (value === null) return; // a document holding only comments or `~`
+    const deepPath = deepValuePath(value);
+    if (deepPath !== undefined) {
+      errors.push({
+        file,
+        document: index,
+        line: lineAt(lines, doc.contents),
+        message: `${nestingMessage()} at ${deepPath}`,
+      });
+      return;
+    }
 
     if (isList(value)) {
       const itemNodes = listItemNodes(doc);

@@ -18,22 +18,44 @@ const MAX_PASSES = 1000;
 
 export type VariableResolver = (variable: string) => JsonValue;
 
-export function rescanSubstitute(source: string, resolve: VariableResolver): JsonValue | typeof NO_PROGRESS {
+/**
+ * `checkLength`, when given, sees the length of each text about to be built and throws to stop a
+ * substitution whose text grows too large (references to a large value, repeated).
+ */
+export function rescanSubstitute(
+  source: string,
+  resolve: VariableResolver,
+  checkLength?: (length: number) => void,
+): JsonValue | typeof NO_PROGRESS {
   let value = source;
   let matches = value.match(VARIABLES);
   let passes = 0;
+  // One value referenced many times is written out once.
+  const texts = new WeakMap<object, string>();
+  const textOf = (resolved: JsonValue): string => {
+    if (resolved === null || typeof resolved !== 'object') return interpolationText(resolved);
+    let text = texts.get(resolved);
+    if (text === undefined) texts.set(resolved, (text = interpolationText(resolved)));
+    return text;
+  };
   while (matches !== null && matches.length > 0) {
     if (++passes > MAX_PASSES) return NO_PROGRESS;
     const originalPattern = value;
+    // Every variable of the pass ends up in the text (one per pass, the others on later passes):
+    // their insertions together are what the text will grow to.
+    let projected = originalPattern.length;
     for (const match of matches) {
       const initial = VARIABLE_AT_START.test(match);
       const variableText = initial ? match : match.slice(1);
       const resolved = resolve(variableText);
       if (originalPattern === variableText) return resolved;
       const prefix = initial ? '' : match.charAt(0);
+      const inserted = textOf(resolved);
+      projected += inserted.length - variableText.length;
+      checkLength?.(projected);
       // Kyverno replaces inside the pattern as it was at the start of the pass (only the last
       // replacement of a pass survives; the others are found again on the next pass).
-      value = replaceFirst(originalPattern, prefix + variableText, prefix + interpolationText(resolved));
+      value = replaceFirst(originalPattern, prefix + variableText, prefix + inserted);
     }
     matches = value.match(VARIABLES);
   }

@@ -155,7 +155,14 @@ class Substitution {
         if (error !== RESCAN && !(error instanceof VariableSubstitutionError)) throw error;
       }
     }
-    const result = rescanSubstitute(source, (variableText) => this.resolve(variableExpression(variableText), path));
+    const result = rescanSubstitute(
+      source,
+      (variableText) => {
+        this.ctx.budget.checkDeadline();
+        return this.resolve(variableExpression(variableText), path);
+      },
+      (length) => this.checkLength(length, path),
+    );
     if (result === NO_PROGRESS) {
       throw new VariableSubstitutionError(
         `variable substitution does not terminate for "${source}" at path ${path}`,
@@ -179,8 +186,15 @@ class Substitution {
         if (text === '' && template.onlyVariables) throw RESCAN;
         out += text;
       }
+      this.checkLength(out.length, path);
     }
     return out;
+  }
+
+  /** A substituted string is a document too: bounded before it grows any further. */
+  private checkLength(length: number, path: string): void {
+    const limit = this.ctx.budget.limits.maxDocumentSize;
+    if (limit > 0 && length > limit) throw this.ctx.budget.documentTooLarge(`the text substituted at ${path}`);
   }
 
   private variable(part: VariablePart, path: string): JsonValue {

@@ -1,21 +1,94 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { formatSize } from '@edict/engine';
 import { LoadError, describeError } from './load-error';
 import { parseYamlDocuments, type YamlDocument } from './yaml-documents';
 
-/** Reads a file as text; a missing or unreadable file becomes a LoadError naming the file. */
+/** The largest input file read by default (policies, resources, test, values and user info files). */
+export const DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024;
+
+let maxFileSize = DEFAULT_MAX_FILE_SIZE;
+
+/** Sets the largest input file read (the CLI's `--max-file-size` / EDICT_MAX_FILE_SIZE); 0 lifts the cap. */
+export function setMaxFileSize(bytes: number): void {
+  if (!Number.isInteger(bytes) || bytes < 0) throw new Error(`invalid input file size limit ${bytes}`);
+  maxFileSize = bytes;
+}
+
+export function currentMaxFileSize(): number {
+  return maxFileSize;
+}
+
+// Opening a FIFO for reading waits for a writer; non-blocking, it opens at once and is refused below.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Reads a regular file as text, up to the input file size limit. Anything else (a directory, a
+ * FIFO, a device such as a symlink to /dev/zero, a socket), a file over the limit (also one that
+ * grows past it while read), and a missing or unreadable file become a LoadError naming the file,
+ * rather than a hang or an out-of-memory abort.
+ */
 export function readText(file: string): string {
+  let fd: number;
   try {
-    return readFileSync(file, 'utf8');
+    fd = openSync(file, OPEN_FLAGS);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT'
-        ? 'file not found'
-        : code === 'EISDIR'
-          ? 'is a directory, expected a file'
-          : describeError(error);
-    throw new LoadError(file, undefined, reason);
+    throw new LoadError(file, undefined, openFailure(error));
   }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) throw new LoadError(file, undefined, 'is a directory, expected a file');
+    if (!stats.isFile()) throw new LoadError(file, undefined, `is ${fileType(stats)}, not a regular file`);
+    const limit = maxFileSize;
+    if (limit > 0 && stats.size > limit) throw tooLarge(file, `is ${stats.size} bytes`, limit);
+    return readAll(fd, file, stats.size, limit);
+  } catch (error) {
+    if (error instanceof LoadError) throw error;
+    throw new LoadError(file, undefined, describeError(error));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads to the end, refusing to hold more than `limit` bytes (the file may have grown since fstat). */
+function readAll(fd: number, file: string, size: number, limit: number): string {
+  let buffer = Buffer.allocUnsafe(Math.max(size, 0) + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (limit > 0 && length > limit) throw tooLarge(file, 'grew while read', limit);
+      const grown = Buffer.allocUnsafe(limit > 0 ? Math.min(buffer.length * 2, limit + 1) : buffer.length * 2);
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) break;
+    length += read;
+  }
+  if (limit > 0 && length > limit) throw tooLarge(file, 'grew while read', limit);
+  return buffer.toString('utf8', 0, length);
+}
+
+function tooLarge(file: string, what: string, limit: number): LoadError {
+  return new LoadError(
+    file,
+    undefined,
+    `${what}, over the ${formatSize(limit)} limit for input files (--max-file-size or EDICT_MAX_FILE_SIZE)`,
+  );
+}
+
+function openFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'file not found';
+  if (code === 'EISDIR') return 'is a directory, expected a file';
+  return describeError(error);
+}
+
+function fileType(stats: Stats): string {
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a file';
 }
 
 export function readYamlFile(file: string): YamlDocument[] {

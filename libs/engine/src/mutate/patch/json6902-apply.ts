@@ -7,6 +7,7 @@
  */
 import { cloneJson, deepEqual, isObject, setOwn, type JsonObject, type JsonValue } from '../../json';
 import type { Operation } from './json6902-decode';
+import { memberOverhead, type PatchedSize } from './patched-size';
 
 export class PatchApplyError extends Error {}
 
@@ -58,11 +59,20 @@ function lookup(container: Container, key: string): Lookup {
   return { value: container[index]!, slot: index };
 }
 
+/** JSON text of one `null` array element and its comma: what a created array costs per slot. */
+const NULL_ELEMENT = 5;
+
 export class JsonPatcher {
   private root: JsonValue;
   private readonly owned = new WeakSet<object>();
+  /** The operation being applied, as limit errors name it. */
+  private current = '';
 
-  constructor(document: JsonValue) {
+  /** `size`, when given, keeps the document within the document size limit (see PatchedSize). */
+  constructor(
+    document: JsonValue,
+    private readonly size?: PatchedSize,
+  ) {
     this.root = document;
   }
 
@@ -70,7 +80,9 @@ export class JsonPatcher {
     return this.root;
   }
 
-  apply(operation: Operation): void {
+  /** `label` names the operation in limit errors ("operation 3"). */
+  apply(operation: Operation, label = 'operation'): void {
+    if (this.size) this.current = `the resource after JSON-patch ${label} (${operation.op} ${operation.path})`;
     switch (operation.op) {
       case 'add':
         return this.add(operation.path, operation.value ?? null);
@@ -87,6 +99,28 @@ export class JsonPatcher {
     }
   }
 
+  /** Before a change adding `bytes` to the document: refused past the document size limit. */
+  private grow(bytes: number): void {
+    this.size?.admit(bytes, this.root, this.current);
+  }
+
+  /** What setting `key` of `container` to a value of `size` bytes adds (less what it replaces). */
+  private growthAt(container: Container, key: string, size: number, replacing: boolean): number {
+    if (!this.size) return 0;
+    if (Array.isArray(container)) {
+      if (!replacing) return size + 1;
+      const index = atoi(key);
+      const old = index === undefined ? undefined : container[index < 0 ? index + container.length : index];
+      return old === undefined ? size : size - this.size.measure(old, false);
+    }
+    if (Object.hasOwn(container, key)) return size - this.size.measure(container[key]!, false);
+    return size + memberOverhead(key);
+  }
+
+  private measure(value: JsonValue, shared: boolean): number {
+    return this.size ? this.size.measure(value, shared) : 0;
+  }
+
   private own<T extends Container>(value: T): T {
     if (this.owned.has(value)) return value;
     const copy = (Array.isArray(value) ? [...value] : { ...value }) as T;
@@ -98,6 +132,12 @@ export class JsonPatcher {
     if (!isContainer(this.root)) throw new PatchApplyError(INVALID_STATE);
     this.root = this.own(this.root);
     return this.root;
+  }
+
+  /** The whole document replaced by a copy of `value`. */
+  private replaceRoot(value: Container): void {
+    this.size?.replaceAll(this.measure(value, true), this.current);
+    this.root = cloneJson(value);
   }
 
   /** Read-only walk to the parent of the last token; `undefined` when it does not lead to a container. */
@@ -192,13 +232,15 @@ export class JsonPatcher {
     if (path === '') {
       if (!isContainer(value))
         throw new PatchApplyError(`json: cannot unmarshal ${typeof value} into Go value of type jsonpatch.partialDoc`);
-      this.root = cloneJson(value);
+      this.replaceRoot(value);
       return;
     }
+    const size = this.measure(value, true);
     this.ensurePathExists(path);
     if (!this.find(path))
       throw new PatchApplyError(`add operation does not apply: doc is missing path: "${path}": ${MISSING}`);
     const { container, key } = this.findWritable(path);
+    this.grow(this.growthAt(container, key, size, false));
     const problem = this.containerAdd(container, key, cloneJson(value));
     if (problem) throw new PatchApplyError(`error in add for path: '${path}': ${problem}`);
   }
@@ -215,6 +257,7 @@ export class JsonPatcher {
       if ('error' in target || target.value === null) {
         const index = atoi(part);
         if (Array.isArray(doc) && index !== undefined && index >= doc.length + 1) {
+          this.grow((index - doc.length) * NULL_ELEMENT);
           while (doc.length < index) doc.push(null);
         }
         const next = parts[i + 1]!;
@@ -230,8 +273,10 @@ export class JsonPatcher {
             }
             nextIndex = 0;
           }
+          this.grow(2 + nextIndex * NULL_ELEMENT);
           created = new Array<JsonValue>(nextIndex).fill(null);
         } else {
+          this.grow(2 + memberOverhead(decodeToken(part)));
           created = {};
         }
         this.owned.add(created);
@@ -255,7 +300,7 @@ export class JsonPatcher {
   private replace(path: string, value: JsonValue): void {
     if (path === '') {
       // The library silently ignores a root replacement by a scalar.
-      if (isContainer(value)) this.root = cloneJson(value);
+      if (isContainer(value)) this.replaceRoot(value);
       return;
     }
     const found = this.find(path);
@@ -264,6 +309,7 @@ export class JsonPatcher {
       throw new PatchApplyError(`replace operation does not apply: doc is missing key: ${path}: ${MISSING}`);
     }
     const { container, key } = this.findWritable(path);
+    this.grow(this.growthAt(container, key, this.measure(value, true), true));
     const problem = this.containerSet(container, key, cloneJson(value));
     if (problem) throw new PatchApplyError(`error in remove for path: '${path}': ${problem}`);
   }
@@ -294,6 +340,8 @@ export class JsonPatcher {
     if (!this.find(path))
       throw new PatchApplyError(`copy operation does not apply: doc is missing destination path: ${path}: ${MISSING}`);
     const target = this.findWritable(path);
+    // Measured before it is copied: a chain of copies doubling the document stops at the limit.
+    this.grow(this.growthAt(target.container, target.key, this.measure(got.value, false), false));
     const problem = this.containerAdd(target.container, target.key, cloneJson(got.value));
     if (problem) throw new PatchApplyError(`error while adding value during copy: ${problem}`);
   }

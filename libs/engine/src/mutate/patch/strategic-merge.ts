@@ -2,6 +2,7 @@
  * `patchStrategicMerge`: Kyverno's anchors are resolved against the resource first, then the plain
  * patch is merged the way kustomize's kyaml merges (see merge.ts). Variables are already substituted.
  */
+import type { EvaluationBudget } from '../../budget';
 import { isObject, setOwn, type JsonObject, type JsonValue } from '../../json';
 import { PreprocessError, resolveAnchors } from './anchors';
 import { MergeError, mergeValue } from './merge';
@@ -9,7 +10,20 @@ import { nodeKind } from './node-text';
 import { errorText, patchError, patchResult, type PatchOutcome } from './outcome';
 import { schemaForResource } from './schema';
 
-export function applyStrategicMergePatch(resource: JsonObject, patch: JsonValue): PatchOutcome {
+/**
+ * With a budget, the patch (checked before it is copied: substitution can share one large value
+ * many times) and the merged resource are bounded by the document size limit, and the merge counts
+ * as one operation of the rule.
+ */
+export function applyStrategicMergePatch(
+  resource: JsonObject,
+  patch: JsonValue,
+  budget?: EvaluationBudget,
+): PatchOutcome {
+  if (budget) {
+    budget.chargeOperations(1, 'a strategic merge');
+    budget.checkDocument(patch, 'the strategic merge patch (patchStrategicMerge after substitution)');
+  }
   if (!isObject(patch)) {
     return patchError(`failed to preProcess rule: wrong node kind: expected MappingNode but got ${nodeKind(patch)}`);
   }
@@ -26,7 +40,9 @@ export function applyStrategicMergePatch(resource: JsonObject, patch: JsonValue)
   const schema =
     schemaForResource(resource.apiVersion, resource.kind) ?? schemaForResource(patch.apiVersion, patch.kind);
   try {
-    return patchResult(resource, mergeValue(resource, plainPatch, schema));
+    const merged = mergeValue(resource, plainPatch, schema);
+    if (budget && merged !== undefined) budget.checkDocument(merged, 'the resource after the strategic merge');
+    return patchResult(resource, merged);
   } catch (error) {
     if (error instanceof MergeError) return patchError(errorText(error));
     throw error;
