@@ -25,10 +25,10 @@ import {
   type E2eCluster,
 } from './testing/e2e-cluster';
 
-interface PolicyView extends JsonObject {
-  metadata: { name: string; resourceVersion: string; generation?: number } & JsonObject;
-  spec: { rules: JsonObject[] } & JsonObject;
-  status?: { conditions?: Array<Record<string, unknown>> } & JsonObject;
+interface PolicyView {
+  metadata: { name: string; resourceVersion: string; generation?: number };
+  spec: { rules: JsonObject[] };
+  status?: { conditions?: Array<Record<string, unknown>> };
 }
 
 const requireLabel = (label: string) => ({
@@ -44,9 +44,9 @@ describe('an Enforce policy that turns invalid keeps denying', () => {
   let leader: RunningController;
 
   const storedClusterPolicy = (name: string) =>
-    cluster.apiServer.get('kyverno.io/v1', 'ClusterPolicy', name) as PolicyView | undefined;
+    cluster.apiServer.get('kyverno.io/v1', 'ClusterPolicy', name) as unknown as PolicyView | undefined;
   const storedPolicy = (namespace: string, name: string) =>
-    cluster.apiServer.get('kyverno.io/v1', 'Policy', name, namespace) as PolicyView | undefined;
+    cluster.apiServer.get('kyverno.io/v1', 'Policy', name, namespace) as unknown as PolicyView | undefined;
   const ready = (view: PolicyView | undefined) => view?.status?.conditions?.find((c) => c.type === 'Ready');
   /** Creates a Pod through the API server (so through the webhooks); the denial message, or undefined. */
   const denial = async (namespace: string, name: string, labels: Record<string, string> = {}) => {
@@ -61,7 +61,10 @@ describe('an Enforce policy that turns invalid keeps denying', () => {
   /** A write straight to storage: the policy-validation webhook never sees it. */
   const writePastValidation = (name: string, rules: JsonObject[]) => {
     const current = storedClusterPolicy(name)!;
-    return cluster.apiServer.update({ ...current, spec: { ...current.spec, rules } } as JsonObject) as PolicyView;
+    return cluster.apiServer.update({
+      ...current,
+      spec: { ...current.spec, rules },
+    } as unknown as JsonObject) as unknown as PolicyView;
   };
   const invalidEntry = (replica: RunningController, key: string) =>
     replica.app.get(PolicyCache).snapshot().invalid.get(key);
