@@ -63,6 +63,16 @@ describe('PolicyStore: a policy whose stored version turns invalid', () => {
     expect(fixed.policies.get('p')?.resourceVersion).toBe('4');
   });
 
+  it('does not take the last valid version of a deleted policy for that of one created again under its name', () => {
+    const store = new PolicyStore();
+    store.upsertPolicy(
+      versioned(policyOf('p', [labelRule('r', ['Pod'])], { validationFailureAction: 'Enforce' }), '1'),
+    );
+    const recreated = policyOf('p', [labelRule('r', ['Pod']), untyped], { validationFailureAction: 'Enforce' });
+    store.upsertPolicy({ ...recreated, metadata: { ...recreated.metadata, uid: 'uid-2', resourceVersion: '9' } });
+    expect(store.snapshot().invalid.get('p')?.enforced?.basis).toBe('enforcing-validate-rules');
+  });
+
   it('stops enforcing it when it is deleted', () => {
     const store = new PolicyStore();
     store.upsertPolicy(

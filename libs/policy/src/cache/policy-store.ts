@@ -144,7 +144,10 @@ export class PolicyStore {
   private enforcedInstead(key: string, invalid: InvalidPolicy): EnforcedInstead | undefined {
     const inForce = this.valid.get(key);
     const lastValid = this.invalid.get(key)?.enforced?.basis === 'enforcing-validate-rules' ? undefined : inForce;
-    if (lastValid && holdsWhenInvalid(lastValid)) return { basis: 'last-valid', policy: lastValid };
+    // A policy deleted and created again under the same name (a missed delete) has no last valid version.
+    const uid = invalid.source?.metadata?.uid;
+    const sameObject = !uid || !lastValid?.uid || lastValid.uid === uid;
+    if (lastValid && sameObject && holdsWhenInvalid(lastValid)) return { basis: 'last-valid', policy: lastValid };
     const rules = invalid.source && enforcingValidateRules(invalid.source);
     if (!rules) return undefined;
     const prepared = this.prepare(rules, key, { validate: false });
