@@ -133,6 +133,30 @@ describe('an Enforce policy that turns invalid keeps denying', () => {
     expect(await denial('team-a', 'labelled', { team: 'a' })).toBeUndefined();
     await leader.app.get(PolicyStatusWriter).sync();
     expect(ready(storedPolicy('team-a', 'require-team'))).toMatchObject({ status: 'True', reason: 'Succeeded' });
+
+    // The policy-validation webhook judges the same way: core Pod is namespaced, example.com's Pod is not.
+    const namespacedPolicy = (name: string, kind: string) =>
+      cluster.custom.createNamespacedCustomObject({
+        group: 'kyverno.io',
+        version: 'v1',
+        namespace: 'team-a',
+        plural: 'policies',
+        body: {
+          apiVersion: 'kyverno.io/v1',
+          kind: 'Policy',
+          metadata: { name, namespace: 'team-a' },
+          spec: {
+            validationFailureAction: 'Enforce',
+            background: false,
+            rules: [{ ...requireLabel('owner'), match: { any: [{ resources: { kinds: [kind] } }] } }],
+          },
+        },
+      });
+    await expect(namespacedPolicy('core-pods', 'Pod')).resolves.toBeTruthy();
+    const refused = await namespacedPolicy('crd-pods', 'example.com/v1/Pod').catch((e: unknown) => e);
+    expect(apiErrorMessage(refused)).toContain(
+      "Cluster wide resource 'example.com/v1/Pod' not allowed in namespaced policy",
+    );
   }, 60_000);
 
   it('keeps the last valid version enforced, says so in status and an event; a fix enforces the new one', async () => {
