@@ -161,8 +161,15 @@ export class PolicyCache implements OnModuleInit, OnModuleDestroy {
   private upsertPolicy(policy: Policy): void {
     const result = this.store.upsertPolicy(policy);
     if (result.status === 'invalid') {
-      const errors = result.invalid.problems.filter(isError).map(formatDiagnostic);
-      this.logger.warn(`${policy.kind} ${result.invalid.key} is invalid and not used: ${errors.join('; ')}`);
+      const { key, problems, enforced } = result.invalid;
+      const errors = problems.filter(isError).map(formatDiagnostic);
+      const instead =
+        enforced?.basis === 'last-valid'
+          ? `its last valid version (resourceVersion ${enforced.policy.resourceVersion ?? 'unknown'}) stays enforced`
+          : enforced
+            ? 'no valid version is known: its Enforce validate rules are enforced as written'
+            : 'it is not used';
+      this.logger.warn(`${policy.kind} ${key} is invalid, ${instead}: ${errors.join('; ')}`);
     }
   }
 

@@ -1,21 +1,30 @@
 /**
  * The policy status writer of this controller: the policy cache's policies, the webhook
- * controller's publications, writes through `/status`, on the leader only.
+ * controller's publications, writes through `/status`, on the leader only; its PolicyError events
+ * (a policy turned invalid) go out through the admission controller's event recorder.
  */
 import type { FactoryProvider } from '@nestjs/common';
 import { KubeResources } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
 import { KubePolicyStatusStore, PolicyCache, PolicyStatusWriter } from '@edict/policy';
 import { WebhookReconciler } from '@edict/webhooks';
+import { AfterAdmissionService } from '../after/after-admission.service';
 
 export const policyStatusWriterProvider: FactoryProvider<PolicyStatusWriter> = {
   provide: PolicyStatusWriter,
-  inject: [PolicyCache, WebhookReconciler, KubeResources, LeaderService],
-  useFactory: (cache: PolicyCache, reconciler: WebhookReconciler, resources: KubeResources, leader: LeaderService) =>
+  inject: [PolicyCache, WebhookReconciler, KubeResources, LeaderService, AfterAdmissionService],
+  useFactory: (
+    cache: PolicyCache,
+    reconciler: WebhookReconciler,
+    resources: KubeResources,
+    leader: LeaderService,
+    after: AfterAdmissionService,
+  ) =>
     new PolicyStatusWriter({
       policies: cache,
       publications: reconciler,
       store: new KubePolicyStatusStore(resources),
       leader: leaderGateOf(leader),
+      events: after.events,
     }),
 };

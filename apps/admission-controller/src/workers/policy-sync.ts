@@ -14,6 +14,8 @@ export interface PolicySync {
   readonly generation: number;
   readonly settings: PolicyStoreSettings;
   readonly removedPolicies: PolicyRef[];
+  /** Last valid versions the main store keeps in force for policies in `policies` now invalid. */
+  readonly lastValid: Policy[];
   readonly policies: Policy[];
   readonly removedExceptions: ExceptionRef[];
   readonly exceptions: PolicyException[];
@@ -25,15 +27,31 @@ export function policySync(previous: PolicySnapshot, next: PolicySnapshot, setti
   const after = entriesOf(next);
   const removedPolicies: PolicyRef[] = [];
   const policies: Policy[] = [];
+  const lastValid: Policy[] = [];
   for (const [key, entry] of before) if (!after.has(key) && entry.source) removedPolicies.push(refOf(entry.source));
-  for (const [key, entry] of after) if (before.get(key) !== entry && entry.source) policies.push(entry.source);
+  for (const [key, entry] of after) {
+    if (before.get(key) === entry || !entry.source) continue;
+    // An invalid version with its last valid one in force: the worker learns that one first, so that
+    // a worker that starts now keeps it in force as the main store does.
+    const enforced = next.invalid.get(key)?.enforced;
+    if (enforced?.basis === 'last-valid' && enforced.policy.source) lastValid.push(enforced.policy.source);
+    policies.push(entry.source);
+  }
   const removedExceptions: ExceptionRef[] = [];
   const exceptions: PolicyException[] = [];
   for (const [key, entry] of previous.allExceptions)
     if (!next.allExceptions.has(key)) removedExceptions.push({ metadata: entry.exception.metadata });
   for (const [key, entry] of next.allExceptions)
     if (previous.allExceptions.get(key) !== entry) exceptions.push(entry.exception);
-  return { generation: next.generation, settings, removedPolicies, policies, removedExceptions, exceptions };
+  return {
+    generation: next.generation,
+    settings,
+    removedPolicies,
+    lastValid,
+    policies,
+    removedExceptions,
+    exceptions,
+  };
 }
 
 /** Applies a sync to a worker's store: settings first, as they decide how the objects are judged. */
@@ -41,6 +59,7 @@ export function applyPolicySync(store: PolicyStore, sync: PolicySync): void {
   store.setExceptionNamespaces(sync.settings.exceptionNamespaces);
   store.setClusterScopedKinds(sync.settings.clusterScopedKinds);
   for (const policy of sync.removedPolicies) store.removePolicy(policy);
+  for (const policy of sync.lastValid) store.restoreLastValid(policy);
   for (const policy of sync.policies) store.upsertPolicy(policy);
   for (const exception of sync.removedExceptions) store.removeException(exception);
   for (const exception of sync.exceptions) store.upsertException(exception);

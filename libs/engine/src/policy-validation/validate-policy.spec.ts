@@ -287,6 +287,36 @@ describe('validatePolicy: match and exclude', () => {
     );
   });
 
+  it('compares scope by group, version and kind: a CRD of another group named Pod leaves core Pod namespaced', () => {
+    const selecting = (kind: string, clusterScopedKinds: string[]) =>
+      validatePolicy(
+        policyFromYaml(spec(['  match:', '    any:', '    - resources:', `        kinds: ['${kind}']`, ...VALIDATE]), {
+          kind: 'Policy',
+        }),
+        { clusterScopedKinds },
+      );
+    // What the CRD feed gives for a cluster-scoped `example.com` Pod: its name and its group/version/Kind.
+    const podCrd = ['Pod', 'example.com/v1/Pod'];
+    for (const kind of ['Pod', 'v1/Pod', 'Pod/status', 'Pod.ephemeralcontainers'])
+      expectNoErrors(selecting(kind, podCrd));
+    expectOneError(
+      selecting('example.com/v1/Pod', podCrd),
+      'spec.rules[0].match.any[0].resources.kinds[0]',
+      "Cluster wide resource 'example.com/v1/Pod' not allowed in namespaced policy",
+    );
+    expectNoErrors(selecting('other.io/v1/Pod', podCrd));
+    // A built-in cluster-scoped kind stays so however it is written; another group's kind of that name is not.
+    for (const kind of ['Namespace', 'v1/Namespace', 'rbac.authorization.k8s.io/v1/ClusterRole']) {
+      expect(errors(selecting(kind, []))).toHaveLength(1);
+    }
+    expectNoErrors(selecting('example.com/v1/Namespace', ['example.com/v1/Widget']));
+    // Custom kinds: by group when the caller knows it, by name when it knows only names (cleanup's discovery).
+    expect(errors(selecting('Widget', ['example.com/v1/Widget']))).toHaveLength(1);
+    expect(errors(selecting('example.com/*/Widget', ['example.com/v1/Widget']))).toHaveLength(1);
+    expectNoErrors(selecting('other.io/v1/Widget', ['example.com/v1/Widget']));
+    expect(errors(selecting('example.com/v1/Widget', ['Widget']))).toHaveLength(1);
+  });
+
   it('a background validate rule selects no subresource when validated against a cluster', () => {
     const selecting = (kinds: string, head = ['background: true']) =>
       check(['  match:', '    any:', '    - resources:', `        kinds: [${kinds}]`, ...VALIDATE], head, {

@@ -1,6 +1,9 @@
 /**
  * The mutable side of the cache: policies and exceptions as the informers report them. Each policy
  * is validated and compiled once per resourceVersion; invalid ones are kept aside with their problems.
+ * A policy that decides admission keeps a version in force while its stored version is invalid (its
+ * last valid one, else its Enforce validate rules as written; see `enforcement.ts`): the invalid entry
+ * says which, and `policies` holds it under the same key until the policy is fixed or deleted.
  * `snapshot()` builds a new immutable {@link PolicySnapshot} after changes (once per batch of changes,
  * on first read) and otherwise returns the same one.
  */
@@ -15,9 +18,10 @@ import {
   type Policy,
   type PolicyException,
 } from '@edict/engine';
+import { enforcingValidateRules, holdsWhenInvalid } from './enforcement';
 import { PolicySnapshot } from './policy-snapshot';
 import { ruleTypesOf } from './rule-facts';
-import type { CachedException, CachedPolicy, InvalidPolicy, PolicyRuleType } from './types';
+import type { CachedException, CachedPolicy, EnforcedInstead, InvalidPolicy, PolicyRuleType } from './types';
 
 export interface PolicyStoreOptions {
   /**
@@ -77,7 +81,8 @@ export class PolicyStore {
   setClusterScopedKinds(kinds: readonly string[]): void {
     if (sameList(kinds, this.clusterScopedKinds)) return;
     this.clusterScopedKinds = [...kinds];
-    for (const { key, source } of [...this.valid.values(), ...this.invalid.values()]) {
+    for (const key of new Set([...this.valid.keys(), ...this.invalid.keys()])) {
+      const source = this.storedVersion(key)?.source;
       if (source) this.place(key, this.prepare(source, key));
     }
     this.changed();
@@ -87,24 +92,75 @@ export class PolicyStore {
   upsertPolicy(policy: Policy): UpsertResult {
     const key = policyKey(policy);
     const version = policy.metadata?.resourceVersion;
-    const known = this.valid.get(key) ?? this.invalid.get(key);
+    const known = this.storedVersion(key);
     if (known && version !== undefined && known.resourceVersion === version) return { status: 'unchanged' };
-    const result = this.prepare(policy, key);
-    this.place(key, result);
+    const result = this.place(key, this.prepare(policy, key));
     this.changed();
     return result;
   }
 
-  private place(key: string, result: UpsertResult): void {
-    this.valid.delete(key);
+  /**
+   * Puts in force a version another store validated and keeps as the last valid one (a review
+   * worker mirroring the main store); the stored version, given next, decides whether it stays.
+   */
+  restoreLastValid(policy: Policy): void {
+    const key = policyKey(policy);
+    const inForce = this.valid.get(key);
+    if (inForce && this.invalid.get(key)?.enforced?.basis !== 'enforcing-validate-rules') {
+      if (inForce.resourceVersion === policy.metadata?.resourceVersion) return;
+    }
+    const result = this.prepare(policy, key, { validate: false });
+    if (result.status !== 'valid') return;
     this.invalid.delete(key);
-    if (result.status === 'valid') this.valid.set(key, result.policy);
-    else if (result.status === 'invalid') this.invalid.set(key, result.invalid);
+    this.valid.set(key, result.policy);
+    this.changed();
+  }
+
+  /** The entry of the version the API server holds now (the invalid one while another is in force). */
+  private storedVersion(key: string): CachedPolicy | InvalidPolicy | undefined {
+    return this.invalid.get(key) ?? this.valid.get(key);
+  }
+
+  /** Puts a prepared version in place; an invalid one keeps a version in force when the policy calls for it. */
+  private place(key: string, result: UpsertResult): UpsertResult {
+    if (result.status === 'valid') {
+      this.invalid.delete(key);
+      this.valid.set(key, result.policy);
+      return result;
+    }
+    if (result.status !== 'invalid') return result;
+    const enforced = this.enforcedInstead(key, result.invalid);
+    const invalid: InvalidPolicy = enforced ? { ...result.invalid, enforced } : result.invalid;
+    this.invalid.set(key, invalid);
+    if (enforced) this.valid.set(key, enforced.policy);
+    else this.valid.delete(key);
+    return { status: 'invalid', invalid };
+  }
+
+  /**
+   * What stays in force for `key` while `invalid` is its stored version: the version in force now when
+   * it passed validation and decides admission; otherwise the stored version's Enforce validate rules.
+   */
+  private enforcedInstead(key: string, invalid: InvalidPolicy): EnforcedInstead | undefined {
+    const inForce = this.valid.get(key);
+    const lastValid = this.invalid.get(key)?.enforced?.basis === 'enforcing-validate-rules' ? undefined : inForce;
+    // A policy deleted and created again under the same name (a missed delete) has no last valid version.
+    const uid = invalid.source?.metadata?.uid;
+    const sameObject = !uid || !lastValid?.uid || lastValid.uid === uid;
+    if (lastValid && sameObject && holdsWhenInvalid(lastValid)) return { basis: 'last-valid', policy: lastValid };
+    const rules = invalid.source && enforcingValidateRules(invalid.source);
+    if (!rules) return undefined;
+    const prepared = this.prepare(rules, key, { validate: false });
+    if (prepared.status !== 'valid') return undefined;
+    const { source: _cut, ...compiled } = prepared.policy;
+    return { basis: 'enforcing-validate-rules', policy: { ...compiled, source: invalid.source! } };
   }
 
   removePolicy(policy: Pick<Policy, 'kind' | 'metadata'>): boolean {
     const key = policyKey(policy);
-    const removed = this.valid.delete(key) || this.invalid.delete(key);
+    const removedValid = this.valid.delete(key);
+    const removedInvalid = this.invalid.delete(key);
+    const removed = removedValid || removedInvalid;
     if (removed) this.changed();
     return removed;
   }
@@ -151,7 +207,8 @@ export class PolicyStore {
     this.dirty = true;
   }
 
-  private prepare(policy: Policy, key: string): UpsertResult {
+  /** Validates (unless told not to: a cut-down version of a policy already judged) and compiles. */
+  private prepare(policy: Policy, key: string, options: { validate?: boolean } = {}): UpsertResult {
     const base = {
       key,
       source: policy,
@@ -160,9 +217,10 @@ export class PolicyStore {
       ...(policy.kind === 'Policy' ? { namespace: policy.metadata?.namespace ?? 'default' } : {}),
       ...(policy.metadata?.resourceVersion !== undefined ? { resourceVersion: policy.metadata.resourceVersion } : {}),
     };
-    let problems: Diagnostic[];
+    let problems: Diagnostic[] = [];
     try {
-      problems = validatePolicy(policy, { clusterScopedKinds: this.clusterScopedKinds });
+      if (options.validate !== false)
+        problems = validatePolicy(policy, { clusterScopedKinds: this.clusterScopedKinds });
     } catch (error) {
       problems = [{ file: '', message: `validation failed: ${messageOf(error)}` }];
     }

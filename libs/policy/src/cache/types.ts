@@ -34,7 +34,19 @@ export interface CachedPolicy {
   readonly source?: Policy;
 }
 
-/** A policy kept out of the cache, with why. */
+/**
+ * What stays in force while a policy's stored version is invalid (see `enforcement.ts`):
+ *  - `last-valid`: the last version that passed validation, as it was compiled then;
+ *  - `enforcing-validate-rules`: no valid version is known (the controller started with the policy
+ *    invalid), so the stored version's validate rules that can Enforce, as written.
+ */
+export interface EnforcedInstead {
+  readonly basis: 'last-valid' | 'enforcing-validate-rules';
+  /** The entry in the snapshot's `policies` under the same key. */
+  readonly policy: CachedPolicy;
+}
+
+/** A policy whose stored version is invalid, with why (and what stays in force instead, if anything). */
 export interface InvalidPolicy {
   readonly key: string;
   readonly kind: 'ClusterPolicy' | 'Policy';
@@ -45,6 +57,8 @@ export interface InvalidPolicy {
   readonly problems: readonly Diagnostic[];
   /** The object as the API server sent it (status included), for the status writer. */
   readonly source?: Policy;
+  /** Undefined: nothing is enforced for this policy (it is out of the cache). */
+  readonly enforced?: EnforcedInstead;
 }
 
 /** A stored PolicyException and whether the cache uses it. */

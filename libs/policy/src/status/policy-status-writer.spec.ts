@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InMemoryApiServer } from '@edict/apiserver';
 import type { JsonObject, Policy, Rule } from '@edict/engine';
-import { InformerFactory, KubeHttpClient, KubeResources } from '@edict/kube';
+import { InformerFactory, KubeHttpClient, KubeResources, type EventInput } from '@edict/kube';
 import { eventually, kubeConfigForUrl } from '@edict/kube/testing';
 import { createPolicyFeeds } from '../informers/policy-feeds';
 import { PolicyCache } from '../policy-cache';
@@ -238,5 +238,63 @@ describe('PolicyStatusWriter against the in-memory API server', () => {
     }
     expect(passes.mock.calls.length).toBeGreaterThanOrEqual(2);
     expect(passes.mock.calls.length).toBeLessThanOrEqual(8);
+  });
+  it('says which version stays enforced when a policy turns invalid, with one PolicyError event over two leaders', async () => {
+    server.create(
+      policyOf('guarded', [labelRule('check', ['Pod'])], {
+        validationFailureAction: 'Enforce',
+      }) as unknown as JsonObject,
+    );
+    await cacheCaughtUp('guarded');
+    const valid = stored('guarded')!;
+    // A write the policy-validation webhook never saw (this server runs no admission): a rule without a type.
+    const spec = valid.spec as JsonObject;
+    const untyped = { name: 'untyped', match: { any: [{ resources: { kinds: ['Pod'] } }] } };
+    server.update({ ...valid, spec: { ...spec, rules: [...(spec.rules as JsonObject[]), untyped] } });
+    await eventually(
+      () => cache.snapshot().invalid.get('guarded')?.enforced?.basis === 'last-valid',
+      'guarded invalid, its last valid version in force',
+    );
+    const events: EventInput[] = [];
+    const recorder = { record: (event: EventInput) => void events.push(event) };
+    const leaderPass = async () => {
+      const publications = new Publications();
+      const w = new PolicyStatusWriter(
+        {
+          policies: cache,
+          publications,
+          store: new KubePolicyStatusStore(resources),
+          leader: new Gate(),
+          events: recorder,
+        },
+        { debounceMs: 60_000 },
+      );
+      writers.push(w);
+      w.start();
+      publications.publish([['guarded', 1]]);
+      return w.sync();
+    };
+
+    expect(await leaderPass()).toMatchObject({ status: 'done', written: expect.arrayContaining(['guarded']) });
+    const ready = readyOf('guarded')!;
+    expect(ready).toMatchObject({ status: 'False', reason: 'Failed' });
+    expect(ready.message).toBe(
+      `Not Ready: the policy is invalid; its last valid version (resourceVersion ${valid.metadata.resourceVersion}, ` +
+        "generation 1) is still enforced until the policy is fixed or deleted: spec.rules[1]: No operation defined in the rule 'untyped'.(supported operations: mutate,validate,generate,verifyImages)",
+    );
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'Warning',
+        reason: 'PolicyError',
+        regarding: expect.objectContaining({ kind: 'ClusterPolicy', name: 'guarded' }),
+        note: String(ready.message).replace(/^Not Ready: /, ''),
+      }),
+    ]);
+
+    // Another leader (or the same one again) finds the status saying it: no write, no second event.
+    const again = await leaderPass();
+    expect(again).toMatchObject({ status: 'done', failed: [] });
+    expect((again as { written: string[] }).written).not.toContain('guarded');
+    expect(events).toHaveLength(1);
   });
 });

@@ -12,15 +12,21 @@
  * same way while its webhook health is unknown).
  *
  * Triggers: policy cache changes (add, update) and webhook publications, debounced; no polling.
+ *
+ * A policy whose stored version turned invalid gets Ready=False saying what is still enforced (see
+ * `invalidMessage`) and one Warning Event (Kyverno's `PolicyError`) when that message is written: a
+ * second leader, or a second pass, finds the status already saying it and writes nothing, so records
+ * nothing either.
  */
 import { Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Policy } from '@edict/engine';
-import { isConflict } from '@edict/kube';
+import { isConflict, type EventInput } from '@edict/kube';
 import type { PolicySnapshot } from '../cache/policy-snapshot';
 import {
   desiredPolicyStatus,
   generationOf,
   policyReadiness,
+  READY_CONDITION,
   statusMatches,
   statusOf,
   type PolicyEntry,
@@ -46,6 +52,8 @@ export interface PolicyStatusWriterDeps {
   readonly publications: WebhookPublicationSource;
   readonly store: PolicyStatusStore;
   readonly leader: LeaderGate;
+  /** Where the PolicyError events go (none: no events). */
+  readonly events?: { record(event: EventInput): void };
 }
 
 export type StatusPassOutcome =
@@ -61,7 +69,8 @@ export type StatusPassOutcome =
       readonly failed: string[];
     };
 
-type WriteResult = 'written' | 'unchanged' | 'stale' | 'not-leader';
+/** `written-new-message`: written, and the Ready condition's message changed with it. */
+type WriteResult = 'written' | 'written-new-message' | 'unchanged' | 'stale' | 'not-leader';
 
 export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('PolicyStatusWriter');
@@ -179,7 +188,10 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
       try {
         const result = await this.write(source, readiness);
         if (result === 'not-leader') return { status: 'skipped', reason: 'not-leader' };
-        if (result === 'written') outcome.written.push(key);
+        if (result === 'written-new-message' && 'invalid' in entry && !readiness.ready) {
+          this.recordInvalid(source, readiness.message);
+        }
+        if (result === 'written' || result === 'written-new-message') outcome.written.push(key);
         else if (result === 'stale') outcome.stale.push(key);
         else outcome.unchanged += 1;
       } catch (error) {
@@ -192,6 +204,25 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
       this.schedule(this.retryMs);
     }
     return outcome;
+  }
+
+  /** The Event for a written "invalid" condition: once per message, as the status changes once. */
+  private recordInvalid(policy: Policy, message: string): void {
+    const { kind, metadata } = policy;
+    this.deps.events?.record({
+      regarding: {
+        apiVersion: policy.apiVersion ?? 'kyverno.io/v1',
+        kind,
+        name: metadata.name,
+        ...(kind === 'Policy' && metadata.namespace ? { namespace: metadata.namespace } : {}),
+        ...(metadata.uid ? { uid: metadata.uid } : {}),
+        ...(metadata.resourceVersion ? { resourceVersion: metadata.resourceVersion } : {}),
+      },
+      type: 'Warning',
+      reason: 'PolicyError',
+      action: 'None',
+      note: message.replace(/^Not Ready: /, ''),
+    });
   }
 
   /**
@@ -208,7 +239,7 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
       if (!this.deps.leader.isLeader()) return 'not-leader';
       try {
         await this.deps.store.replaceStatus({ ...observed, status: desired } as Policy);
-        return 'written';
+        return readyMessageOf(statusOf(observed)) === readyMessageOf(desired) ? 'written' : 'written-new-message';
       } catch (error) {
         if (!isConflict(error) || attempt >= this.maxConflictRetries) throw error;
       }
@@ -218,9 +249,17 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
   }
 }
 
+function readyMessageOf(status: { conditions?: unknown }): unknown {
+  const conditions = Array.isArray(status.conditions)
+    ? (status.conditions as Array<{ type?: unknown; message?: unknown }>)
+    : [];
+  return conditions.find((c) => c?.type === READY_CONDITION)?.message;
+}
+
 function entriesOf(snapshot: PolicySnapshot): Array<[string, PolicyEntry]> {
   const out: Array<[string, PolicyEntry]> = [];
-  for (const [key, valid] of snapshot.policies) out.push([key, { valid }]);
+  // A key in both is an invalid stored version with another in force: its status is the invalid one's.
+  for (const [key, valid] of snapshot.policies) if (!snapshot.invalid.has(key)) out.push([key, { valid }]);
   for (const [key, invalid] of snapshot.invalid) out.push([key, { invalid }]);
   return out;
 }

@@ -76,6 +76,29 @@ describe('policyReadiness', () => {
       /^Not Ready: the policy is invalid and not enforced: spec\.rules\[0\]: No operation defined in the rule 'r'/,
     );
   });
+
+  it('says what stays enforced for an invalid Enforce policy: its last valid version, or its Enforce validate rules', () => {
+    const rules = [labelRule('check-team', ['Pod'])];
+    const untyped = { name: 'r', match: { any: [{ resources: { kinds: ['Pod'] } }] } } as Rule;
+    const enforce = { validationFailureAction: 'Enforce' as const };
+    const store = new PolicyStore();
+    const valid = policyOf('guard', rules, enforce);
+    store.upsertPolicy({ ...valid, metadata: { ...valid.metadata, resourceVersion: '41', generation: 3 } } as Policy);
+    const broken = policyOf('guard', [...rules, untyped], enforce);
+    const held = store.upsertPolicy({ ...broken, metadata: { ...broken.metadata, resourceVersion: '42' } });
+    if (held.status !== 'invalid') throw new Error('expected invalid');
+    expect(policyReadiness({ invalid: held.invalid }, undefined)).toEqual({
+      ready: false,
+      message:
+        'Not Ready: the policy is invalid; its last valid version (resourceVersion 41, generation 3) is still enforced ' +
+        "until the policy is fixed or deleted: spec.rules[1]: No operation defined in the rule 'r'." +
+        '(supported operations: mutate,validate,generate,verifyImages)',
+    });
+    const readiness = policyReadiness(entryOf(broken), undefined);
+    expect(!readiness.ready && readiness.message).toMatch(
+      /^Not Ready: the policy is invalid; no valid version of it is known, so its Enforce validate rules are enforced as written until the policy is fixed or deleted: spec\.rules\[1\]: /,
+    );
+  });
 });
 
 describe('desiredPolicyStatus', () => {

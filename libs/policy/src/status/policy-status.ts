@@ -74,11 +74,7 @@ export type PolicyEntry = { readonly valid: CachedPolicy } | { readonly invalid:
  * current generation with every kind resolved; otherwise why not.
  */
 export function policyReadiness(entry: PolicyEntry, publication: WebhookPublication | undefined): PolicyReadiness {
-  if ('invalid' in entry) {
-    // The object is the policy itself: each error as `path: message`.
-    const errors = entry.invalid.problems.filter(isError).map((d) => (d.path ? `${d.path}: ${d.message}` : d.message));
-    return { ready: false, message: `Not Ready: the policy is invalid and not enforced: ${errors.join('; ')}` };
-  }
+  if ('invalid' in entry) return { ready: false, message: invalidMessage(entry.invalid) };
   const policy = entry.valid;
   const published = publication?.policies;
   const generation = generationOf(policy.source ?? policy.compiled.policy);
@@ -93,6 +89,33 @@ export function policyReadiness(entry: PolicyEntry, publication: WebhookPublicat
     };
   }
   return { ready: true };
+}
+
+/**
+ * Why an invalid policy is not Ready, and what is enforced instead: the validation errors (each as
+ * `path: message`, the object being the policy itself) and, when a version stays in force, which one.
+ */
+export function invalidMessage(invalid: InvalidPolicy): string {
+  const errors = invalid.problems.filter(isError).map((d) => (d.path ? `${d.path}: ${d.message}` : d.message));
+  const found = errors.join('; ');
+  const enforced = invalid.enforced;
+  if (!enforced) return `Not Ready: the policy is invalid and not enforced: ${found}`;
+  // What is enforced comes first: a long error list is cut at the end.
+  if (enforced.basis === 'enforcing-validate-rules') {
+    return (
+      'Not Ready: the policy is invalid; no valid version of it is known, so its Enforce validate rules are ' +
+      `enforced as written until the policy is fixed or deleted: ${found}`
+    );
+  }
+  const lastValid = enforced.policy.source;
+  const version = [
+    `resourceVersion ${lastValid?.metadata?.resourceVersion ?? enforced.policy.resourceVersion ?? 'unknown'}`,
+    ...(lastValid && generationOf(lastValid) !== undefined ? [`generation ${generationOf(lastValid)}`] : []),
+  ].join(', ');
+  return (
+    `Not Ready: the policy is invalid; its last valid version (${version}) is still enforced until the policy ` +
+    `is fixed or deleted: ${found}`
+  );
 }
 
 /**

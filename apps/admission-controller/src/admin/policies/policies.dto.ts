@@ -73,6 +73,19 @@ export class PolicyDetailDto extends PolicySummaryDto {
   policy!: Record<string, unknown>;
 }
 
+export class EnforcedInsteadDto {
+  @ApiProperty({
+    enum: ['last-valid', 'enforcing-validate-rules'],
+    description:
+      'last-valid: the last version that passed validation; enforcing-validate-rules: none is known since the ' +
+      "controller started, so the stored version's Enforce validate rules as written",
+  })
+  basis!: 'last-valid' | 'enforcing-validate-rules';
+
+  @ApiPropertyOptional({ description: 'The resourceVersion of the version enforced' })
+  resourceVersion?: string;
+}
+
 export class InvalidPolicyDto {
   @ApiProperty()
   key!: string;
@@ -89,8 +102,14 @@ export class InvalidPolicyDto {
   @ApiPropertyOptional()
   resourceVersion?: string;
 
-  @ApiProperty({ description: 'Why it is not used (at least one error)', type: [ProblemDto] })
+  @ApiProperty({ description: 'Why the stored version is not used (at least one error)', type: [ProblemDto] })
   problems!: ProblemDto[];
+
+  @ApiPropertyOptional({
+    type: () => EnforcedInsteadDto,
+    description: 'What stays enforced meanwhile (absent: nothing)',
+  })
+  enforced?: EnforcedInsteadDto;
 }
 
 export class ExceptionTargetDto {

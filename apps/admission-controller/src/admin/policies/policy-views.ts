@@ -78,6 +78,16 @@ function invalidPolicy(invalid: InvalidPolicy): InvalidPolicyDto {
     ...(invalid.namespace ? { namespace: invalid.namespace } : {}),
     ...(invalid.resourceVersion ? { resourceVersion: invalid.resourceVersion } : {}),
     problems: invalid.problems.map(problem),
+    ...(invalid.enforced
+      ? {
+          enforced: {
+            basis: invalid.enforced.basis,
+            ...(invalid.enforced.policy.resourceVersion
+              ? { resourceVersion: invalid.enforced.policy.resourceVersion }
+              : {}),
+          },
+        }
+      : {}),
   };
 }
 
