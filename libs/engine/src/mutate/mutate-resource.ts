@@ -82,6 +82,7 @@ async function mutateElements(
   try {
     for (const index of order) {
       ctx.budget.checkDeadline();
+      await ctx.budget.pause();
       const element = elements[index];
       if (element === null || element === undefined) continue;
       ctx.reset();
