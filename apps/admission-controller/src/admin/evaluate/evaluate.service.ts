@@ -9,7 +9,7 @@ import { deadlineFromTimeout, withDeadline } from '@edict/admission';
 import { ApiResources } from '../../cluster/api-resources';
 import { NamespaceLabels } from '../../cluster/namespace-labels.service';
 import { InstrumentedEngine } from '../../webhooks/admission-engine';
-import { AdmissionService } from '../../webhooks/admission.service';
+import { AdmissionService, reviewTenant } from '../../webhooks/admission.service';
 import type { EvaluationDto } from './evaluate.dto';
 import { evaluateAdmission } from './evaluate-admission';
 import { parseEvaluationInput, withDiscoveredResource } from './evaluation-input';
@@ -32,6 +32,7 @@ export class EvaluateService {
     const deadlineAt = performance.now() + deadlineFromTimeout(undefined);
     const remaining = () => Math.max(1, deadlineAt - performance.now());
     const slot = await this.admission.limiter.run(
+      reviewTenant(request),
       () =>
         withDeadline(
           (deadline) =>
