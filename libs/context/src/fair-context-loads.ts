@@ -47,7 +47,7 @@ export class FairContextLoads {
     const shareMs = remaining === undefined ? undefined : Math.floor(remaining * LOAD_SHARE_OF_REMAINING);
     if (shareMs !== undefined && shareMs <= 0) throw new ContextLoadError(`${what}: the review's deadline has passed`);
     const started = performance.now();
-    const left = () => (shareMs === undefined ? undefined : Math.max(1, shareMs - (performance.now() - started)));
+    const left = () => (shareMs === undefined ? undefined : Math.max(1, Math.round(shareMs - (performance.now() - started))));
     const tenant = scope.policyNamespace ?? '';
     const slot = await this.limiter.run(tenant, () => load(left()), shareMs ?? WAIT_WITHOUT_DEADLINE_MS);
     if (slot.admitted) return slot.value;

@@ -60,6 +60,17 @@ describe('deadline', () => {
     expect(timeoutDecision('Ignore', 5)).toEqual({ allowed: true });
   });
 
+  it('does not start work whose time is already up, and answers by the failure policy', async () => {
+    let started = false;
+    const work = async () => {
+      started = true;
+      return { decision: { allowed: true } };
+    };
+    const late = await decideWithin(work, 0, 'Fail', { totalMs: 9_000 });
+    expect(late).toEqual({ decision: timeoutDecision('Fail', 9_000), timedOut: true });
+    expect(started).toBe(false);
+  });
+
   it('passes through the decision of work that finishes in time', async () => {
     const quick = Promise.resolve({ decision: { allowed: false, message: 'denied' } });
     const result = await decideWithin(quick, 100, 'Ignore');
