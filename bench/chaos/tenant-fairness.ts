@@ -26,6 +26,8 @@ export interface TenantFairnessRun {
   readonly baselineMs: number[];
   /** The unrelated Pod's creation while the tenant's reviews ran (ms). */
   readonly unrelatedMs: number[];
+  /** Of those, the creations that failed (the API server's own timeout, most likely), by message. */
+  readonly unrelatedFailures: string[];
   readonly healthMs: number[];
   /** Each slow Pod: ms until the API server answered, and its answer (shortened). */
   readonly tenant: Array<{ ms: number; answer: string }>;
@@ -57,8 +59,8 @@ function ownerPolicy(namespace: string): JsonObject {
 
 let unrelatedCount = 0;
 
-/** Creates a labelled one-container Pod in team-b; resolves with the ms it took. */
-async function createUnrelated(url: string): Promise<number> {
+/** Creates a labelled one-container Pod in team-b; resolves with the ms it took, and why it failed if it did. */
+async function createUnrelated(url: string): Promise<{ ms: number; failure?: string }> {
   const name = `unrelated-${unrelatedCount++}`;
   const pod = {
     apiVersion: 'v1',
@@ -67,8 +69,12 @@ async function createUnrelated(url: string): Promise<number> {
     spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
   };
   const started = performance.now();
-  await apiPost(url, '/api/v1/namespaces/team-b/pods', pod);
-  return performance.now() - started;
+  try {
+    await apiPost(url, '/api/v1/namespaces/team-b/pods', pod);
+    return { ms: performance.now() - started };
+  } catch (error) {
+    return { ms: performance.now() - started, failure: shortened((error as Error).message) };
+  }
 }
 
 /** GET /healthz on the replica (certificate not checked, as the kubelet's probe); ms until it answered 200. */
@@ -102,7 +108,7 @@ export async function runTenantFairness(options: TenantFairnessOptions): Promise
     const replica = await cluster.startReplica('admission', { EDICT_WEBHOOK_WORKERS: options.workers });
     await cluster.awaitWebhookConfiguration();
     const baselineMs: number[] = [];
-    for (let i = 0; i < 5; i++) baselineMs.push(await createUnrelated(cluster.url));
+    for (let i = 0; i < 5; i++) baselineMs.push((await createUnrelated(cluster.url)).ms);
 
     const tenant: Array<{ ms: number; answer: string }> = [];
     const started = performance.now();
@@ -117,16 +123,25 @@ export async function runTenantFairness(options: TenantFairnessOptions): Promise
       ),
     );
     const unrelatedMs: number[] = [];
+    const unrelatedFailures: string[] = [];
     const healthMs: number[] = [];
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
     while (tenant.length < options.slowPods) {
       const [unrelated, probe] = await Promise.all([createUnrelated(cluster.url), health(replica.port)]);
-      unrelatedMs.push(unrelated);
+      unrelatedMs.push(unrelated.ms);
+      if (unrelated.failure) unrelatedFailures.push(unrelated.failure);
       healthMs.push(probe);
       await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
     }
     await Promise.all(slow);
-    return { options, baselineMs, unrelatedMs, healthMs, tenant: tenant.sort((a, b) => a.ms - b.ms) };
+    return {
+      options,
+      baselineMs,
+      unrelatedMs,
+      unrelatedFailures,
+      healthMs,
+      tenant: tenant.sort((a, b) => a.ms - b.ms),
+    };
   } finally {
     await cluster.close();
   }
@@ -153,6 +168,7 @@ export function formatTenantFairness(run: TenantFairnessRun): string {
       `(review workers: ${options.workers}); an unrelated Pod in team-b and /healthz every ${options.intervalMs} ms meanwhile`,
     `  unrelated Pod alone:        median ${median(run.baselineMs).toFixed(0)} ms (${ms(run.baselineMs)})`,
     `  unrelated Pod during load:  median ${median(run.unrelatedMs).toFixed(0)} ms, max ${max(run.unrelatedMs).toFixed(0)} ms over ${run.unrelatedMs.length} (target: under 1000 ms)`,
+    `  unrelated Pod failures:     ${run.unrelatedFailures.length}${run.unrelatedFailures.length ? ` (${[...new Set(run.unrelatedFailures)].join('; ')})` : ''}`,
     `  /healthz during load:       median ${median(run.healthMs).toFixed(0)} ms, max ${max(run.healthMs).toFixed(0)} ms`,
     ...run.tenant.map(
       (slow, i) => `  tenant Pod ${i + 1}: answered after ${(slow.ms / 1000).toFixed(1)} s: ${slow.answer}`,
