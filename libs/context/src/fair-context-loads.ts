@@ -44,10 +44,15 @@ export class FairContextLoads {
    */
   async run<T>(scope: LoaderScope, what: string, load: (shareMs: number | undefined) => Promise<T>): Promise<T> {
     const remaining = scope.deadline?.remainingMs?.();
-    const shareMs = remaining === undefined ? undefined : Math.floor(remaining * LOAD_SHARE_OF_REMAINING);
+    // An evaluation without an end (audits take turns but have no deadline) keeps the callers' limits.
+    const shareMs =
+      remaining === undefined || !Number.isFinite(remaining)
+        ? undefined
+        : Math.floor(remaining * LOAD_SHARE_OF_REMAINING);
     if (shareMs !== undefined && shareMs <= 0) throw new ContextLoadError(`${what}: the review's deadline has passed`);
     const started = performance.now();
-    const left = () => (shareMs === undefined ? undefined : Math.max(1, Math.round(shareMs - (performance.now() - started))));
+    const left = () =>
+      shareMs === undefined ? undefined : Math.max(1, Math.round(shareMs - (performance.now() - started)));
     const tenant = scope.policyNamespace ?? '';
     const slot = await this.limiter.run(tenant, () => load(left()), shareMs ?? WAIT_WITHOUT_DEADLINE_MS);
     if (slot.admitted) return slot.value;

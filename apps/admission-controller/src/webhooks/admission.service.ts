@@ -146,6 +146,7 @@ export class AdmissionService {
       admissionReports: this.settings.admissionReports,
       topLevelKind: request.subResource ? await this.apiResources.kindOf(request.resource) : undefined,
       deadline,
+      auditDeadline: this.turns.turnsOnly(reviewTenant(request)),
     };
   }
 

@@ -69,6 +69,7 @@ export class ReviewEvaluator {
         admissionReports: job.admissionReports,
         ...(job.topLevelKind ? { topLevelKind: job.topLevelKind } : {}),
         deadline: this.turns.deadline(job.deadlineEpochMs - performance.timeOrigin, request.namespace ?? ''),
+        auditDeadline: this.turns.turnsOnly(request.namespace ?? ''),
       });
     } catch (error) {
       const deadline = error instanceof EvaluationDeadlineExceeded;

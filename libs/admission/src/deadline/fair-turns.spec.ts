@@ -88,4 +88,27 @@ describe('FairTurns', () => {
       expect(await Promise.all(slowReviews)).toEqual(['deadline', 'deadline']);
     }, 30_000);
   });
+
+  it('lets the audits after the answer take turns without an end: others run meanwhile, and the audits finish', async () => {
+    const audit = JSON.parse(JSON.stringify(nestedForeachPolicy('pairs-audit', 'team-a'))) as {
+      spec: { rules: Array<{ validate: { failureAction: string } }> };
+    };
+    audit.spec.rules[0]!.validate.failureAction = 'Audit';
+    const audits = compilePolicies(engine, JSON.stringify(audit));
+    const turns = new FairTurns();
+    const outcome = await validateAdmission(podRequest(bigPod('mid', 'team-a', 100)), audits, engine, config, {
+      failurePolicy: 'Fail',
+      auditDeadline: turns.turnsOnly('team-a'),
+    });
+    expect(outcome.decision.allowed).toBe(true);
+    let ticks = 0;
+    const ticking = setInterval(() => (ticks += 1), 1);
+    const started = performance.now();
+    const after = await outcome.after!();
+    const tookMs = performance.now() - started;
+    clearInterval(ticking);
+    expect(after.auditResponses.map((response) => response.rules.map((rule) => rule.status))).toEqual([['pass']]);
+    // A timer kept firing while the audit ran (at least one per 100 ms of it).
+    expect(ticks).toBeGreaterThan(tookMs / 100);
+  }, 60_000);
 });

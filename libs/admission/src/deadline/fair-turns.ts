@@ -33,6 +33,14 @@ export class FairTurns {
     };
   }
 
+  /**
+   * Turns without an end, for the audits after the answer: they have no deadline (their results
+   * and UpdateRequests must not be cut short) but must not hold the thread either.
+   */
+  turnsOnly(tenant: string): EvaluationDeadline {
+    return this.deadline(Number.POSITIVE_INFINITY, tenant);
+  }
+
   /** Evaluations waiting for their turn. */
   waitingCount(): number {
     let count = 0;
