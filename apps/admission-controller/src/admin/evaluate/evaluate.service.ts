@@ -31,8 +31,9 @@ export class EvaluateService {
     const namespaceLabels = input.namespaceLabels ?? (await this.namespaces.labelsOf(request.namespace));
     const deadlineAt = performance.now() + deadlineFromTimeout(undefined);
     const remaining = () => Math.max(1, deadlineAt - performance.now());
+    const tenant = reviewTenant(request);
     const slot = await this.admission.limiter.run(
-      reviewTenant(request),
+      tenant,
       () =>
         withDeadline(
           (deadline) =>
@@ -40,6 +41,8 @@ export class EvaluateService {
               .inputsFor(request, this.engine.unmetered(), deadline)
               .then((inputs) => evaluateAdmission(request, namespaceLabels ? { ...inputs, namespaceLabels } : inputs)),
           remaining(),
+          // Taking turns with the reviews, as a review of the same namespace would.
+          this.admission.turns.deadline(deadlineAt, tenant),
         ),
       remaining(),
     );
