@@ -28,12 +28,18 @@ function review(namespace = 'team-b'): AdmissionReview {
   };
 }
 
-/** The service with fakes; `decided` records each evaluation's deadline (ms after arrival was given). */
-function setup() {
+/**
+ * The service with fakes; `decided` records each evaluation's deadline. Reviews in `stalled`
+ * namespaces never finish evaluating (a slow apiCall) until `release` is called.
+ */
+function setup(stalled: readonly string[] = []) {
   const decided: Array<{ deadlineAt: number }> = [];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
   const workers: Pick<ReviewWorkers, 'decide'> = {
-    decide: async (_kind, _failurePolicy, _request, _inputs, deadlineAt) => {
+    decide: async (_kind, _failurePolicy, request, _inputs, deadlineAt) => {
       decided.push({ deadlineAt });
+      if (stalled.includes(request.namespace ?? '')) await released;
       return { decision: allow(), policies: [] };
     },
   };
@@ -57,7 +63,7 @@ function setup() {
     {} as ApiResources,
     workers as ReviewWorkers,
   );
-  return { service, decided };
+  return { service, decided, release };
 }
 
 const responseOf = (answer: { body: unknown }) =>
@@ -94,5 +100,22 @@ describe('AdmissionService deadlines', () => {
     await service.review('validate', 'Fail', review(), '1000h', undefined, arrived);
     await service.review('validate', 'Fail', review(), 'soon', undefined, arrived);
     expect(decided.map(({ deadlineAt }) => Math.round(deadlineAt - arrived))).toEqual([29_000, 9_000]);
+  });
+
+  it("holds a namespace's stalled reviews to its share of the slots, so another namespace's review is decided at once", async () => {
+    const settings = new ControllerConfig();
+    const { service, release } = setup(['team-a']);
+    const stalled = Array.from({ length: settings.maxInFlight }, () =>
+      service.review('validate', 'Fail', review('team-a'), '10s'),
+    );
+    expect(service.limiter.tenant('team-a')).toEqual({
+      inFlight: settings.maxInFlightPerNamespace,
+      queued: settings.maxInFlight - settings.maxInFlightPerNamespace,
+    });
+    const other = await service.review('validate', 'Fail', review('team-b'), '10s');
+    expect(responseOf(other).allowed).toBe(true);
+    expect(service.limiter.tenant('team-a').inFlight).toBe(settings.maxInFlightPerNamespace);
+    release();
+    expect((await Promise.all(stalled)).every((answer) => responseOf(answer).allowed)).toBe(true);
   });
 });
