@@ -4,6 +4,7 @@
  * printing its figures. `--quick` runs shorter and lighter, for trial runs. The replicas scenario
  * takes `--load reviews|pods` (reviews by default), `--rate N` (per second; 500 for reviews) and
  * `--no-backpressure` (the admission replicas' EDICT_AUDIT_BACKPRESSURE=false, for a comparison).
+ * The tenants scenario takes `--workers N` (the replica's EDICT_WEBHOOK_WORKERS; 0 by default).
  */
 import { benchChildRole, serveAsChild } from '../child-process';
 import { cluster } from './cluster';
@@ -17,8 +18,9 @@ import { formatApiOutage, formatLeaderFaults, formatReplicaFaults } from './repo
 import { runReplicaFaults, type LoadMode } from './replica-faults';
 import { reviewLoad } from './review-load-child';
 import { REVIEW_LOAD_ROLE } from './review-load';
+import { formatTenantFairness, runTenantFairness } from './tenant-fairness';
 
-const SCENARIOS = ['replicas', 'leaders', 'outage', 'certs'] as const;
+const SCENARIOS = ['replicas', 'leaders', 'outage', 'certs', 'tenants'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 /** The scenarios `--only a,b` names (all without it). */
@@ -77,6 +79,12 @@ async function main(): Promise<void> {
       console.log(formatLeaderFaults(await runLeaderFaults({ monitorIntervalMs }), monitorIntervalMs));
     } else if (scenario === 'outage') {
       console.log(formatApiOutage(await runApiOutage({ outageMs: quick ? 30_000 : 60_000, monitorIntervalMs })));
+    } else if (scenario === 'tenants') {
+      const workers = option(argv, '--workers', '0');
+      if (!/^(auto|\d+)$/.test(workers))
+        throw new Error(`--workers takes auto or a number of threads; got "${workers}"`);
+      const run = await runTenantFairness({ workers, slowPods: quick ? 2 : 3, containers: 250, intervalMs: 300 });
+      console.log(formatTenantFairness(run));
     } else if (scenario === 'certs') {
       const run = await runCertExpiry({ createsPerSecond: quick ? 10 : 15, maxLoadMs: 150_000 });
       console.log(formatCertExpiry(run, CERT_SCENARIO_TIMING));

@@ -23,6 +23,7 @@ import type { ControllerConfig } from './config/controller-config';
 import { LifecycleState } from './lifecycle/lifecycle-state';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { AdmissionService } from './webhooks/admission.service';
+import { stampArrival } from './webhooks/arrival';
 import { ReviewWorkers } from './workers/review-workers';
 
 export interface RunningController {
@@ -78,6 +79,7 @@ export async function startController(
     rawBody: true,
   });
   closeConnectionsWhenStopping(app);
+  stampArrival(app.getHttpAdapter().getInstance());
   try {
     if (config.adminEndpoints) setUpSwagger(app);
     await app.init();

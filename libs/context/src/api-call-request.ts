@@ -8,6 +8,17 @@ export interface ApiCallLimits {
   readonly maxResponseBytes: number;
 }
 
+/** One call's deadline: the controller's limit, or less when the review has less time left (`shareMs`). */
+export function callTimeout(limits: ApiCallLimits, shareMs: number | undefined): number {
+  return shareMs === undefined ? limits.timeoutMs : Math.max(1, Math.min(limits.timeoutMs, shareMs));
+}
+
+/** Why a call that timed out had `timeoutMs`: the controller's limit, or the review's time. */
+export function timeoutReason(limits: ApiCallLimits, timeoutMs: number): string {
+  const why = timeoutMs < limits.timeoutMs ? "its share of the review's remaining time" : 'EDICT_API_CALL_TIMEOUT_MS';
+  return `no complete answer within ${timeoutMs} ms (${why})`;
+}
+
 export class ApiCallError extends Error {
   override readonly name = 'ApiCallError';
 }

@@ -97,7 +97,7 @@ describe('ClusterContextLoaders', () => {
 
   it('fails imageRegistry entries closed until a registry client is wired', async () => {
     const { loaders } = setup();
-    await expect(loaders.imageRegistry('nginx:1.27', undefined)).rejects.toThrow(
+    await expect(loaders.imageRegistry('nginx:1.27', undefined, {})).rejects.toThrow(
       'imageRegistry nginx:1.27: imageRegistry context entries need the registry client',
     );
   });

@@ -2,7 +2,9 @@
  * The engine's context loaders in a controller (the admission controller's webhooks and admin
  * evaluate, the background controller): ConfigMaps from the given source, apiCalls to the API
  * server or to services (bounded, guarded), GlobalContextEntries from their reader, image data from
- * the injected source. A namespaced Policy is kept to its own namespace (policy-scope.ts).
+ * the injected source. A namespaced Policy is kept to its own namespace (policy-scope.ts). With
+ * `fairness`, the loads that wait on the network take fair slots per policy namespace and a share
+ * of the review's remaining time (fair-context-loads.ts).
  */
 import type {
   APICall,
@@ -14,6 +16,7 @@ import type {
   LoaderScope,
 } from '@edict/engine';
 import type { ImageDataSource } from './image-data-source';
+import { within, type FairContextLoads } from './fair-context-loads';
 import { checkApiPathScope, checkConfigMapScope } from './policy-scope';
 
 /** ConfigMaps by namespace and name (an informer cache in the admission controller). */
@@ -26,11 +29,12 @@ export interface GlobalContextReader {
   read(name: string): JsonValue;
 }
 
+/** `shareMs`: the most the call may take (of its review's remaining time); undefined: the callers' own limit. */
 export interface ApiCallers {
   /** apiCall `urlPath`, through the API server. */
-  kube(call: APICall): Promise<JsonValue>;
+  kube(call: APICall, shareMs?: number): Promise<JsonValue>;
   /** apiCall `service`, through the egress guard. */
-  service(call: APICall): Promise<JsonValue>;
+  service(call: APICall, shareMs?: number): Promise<JsonValue>;
 }
 
 export class ClusterContextLoaders implements ContextLoaders {
@@ -39,6 +43,7 @@ export class ClusterContextLoaders implements ContextLoaders {
     private readonly callers: ApiCallers,
     private readonly globalContext: GlobalContextReader,
     private readonly images: ImageDataSource,
+    private readonly fairness?: FairContextLoads,
   ) {}
 
   configMap(
@@ -51,15 +56,25 @@ export class ClusterContextLoaders implements ContextLoaders {
   }
 
   async apiCall(call: APICall, scope: LoaderScope): Promise<JsonValue> {
-    return routeApiCall(call, this.callers, scope);
+    if (!this.fairness) return routeApiCall(call, this.callers, scope);
+    const what = `apiCall ${call.urlPath ?? call.service?.url ?? ''}`;
+    return this.fairness.run(scope, what, (shareMs) => routeApiCall(call, this.callers, scope, shareMs));
   }
 
   globalReference(name: string): JsonValue {
     return this.globalContext.read(name);
   }
 
-  imageRegistry(reference: string, credentials: ImageRegistryCredentials | undefined): Promise<JsonObject> {
-    return this.images.imageData(reference, credentials);
+  imageRegistry(
+    reference: string,
+    credentials: ImageRegistryCredentials | undefined,
+    scope: LoaderScope,
+  ): Promise<JsonObject> {
+    if (!this.fairness) return this.images.imageData(reference, credentials);
+    const what = `imageRegistry ${reference}`;
+    return this.fairness.run(scope, what, (shareMs) =>
+      within(this.images.imageData(reference, credentials), shareMs, what),
+    );
   }
 }
 
@@ -67,10 +82,15 @@ export class ClusterContextLoaders implements ContextLoaders {
  * One apiCall to where it points: urlPath (kept to the Policy's namespace) or service. Global
  * context entries call it with a cluster scope: they are cluster-scoped objects.
  */
-export async function routeApiCall(call: APICall, callers: ApiCallers, scope: LoaderScope): Promise<JsonValue> {
+export async function routeApiCall(
+  call: APICall,
+  callers: ApiCallers,
+  scope: LoaderScope,
+  shareMs?: number,
+): Promise<JsonValue> {
   if (call.urlPath && call.service) throw new Error('apiCall has both urlPath and service; give one');
-  if (call.service) return callers.service(call);
+  if (call.service) return callers.service(call, shareMs);
   if (!call.urlPath) throw new Error('apiCall needs urlPath or service');
   checkApiPathScope(call.urlPath, scope);
-  return callers.kube(call);
+  return callers.kube(call, shareMs);
 }

@@ -38,12 +38,12 @@ export class ContextApiCallers implements ApiCallers {
     this.serviceCaller = new ServiceCaller(this.egress, limits);
   }
 
-  kube(call: APICall): Promise<JsonValue> {
-    return this.kubeCaller.call(call);
+  kube(call: APICall, shareMs?: number): Promise<JsonValue> {
+    return this.kubeCaller.call(call, shareMs);
   }
 
-  service(call: APICall): Promise<JsonValue> {
-    return this.serviceCaller.call(call);
+  service(call: APICall, shareMs?: number): Promise<JsonValue> {
+    return this.serviceCaller.call(call, shareMs);
   }
 
   onModuleDestroy(): void {

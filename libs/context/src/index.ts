@@ -23,5 +23,11 @@ export {
   type ImageDataSource,
 } from './image-data-source';
 export { ACCESS_REVIEW_TIMEOUT_MS, KubeAccessReviewer } from './kube-access-reviewer';
+export {
+  ContextLoadError,
+  FairContextLoads,
+  LOAD_SHARE_OF_REMAINING,
+  type ContextLoadLimits,
+} from './fair-context-loads';
 export { ContextApiCallers, type ApiCallSettings } from './context-api-callers';
 export { CLUSTER_EVALUATION_TIMEOUT_MS, ClusterEngine, type ClusterEngineSources } from './cluster-engine';

@@ -5,7 +5,14 @@
  */
 import type { APICall, JsonValue } from '@edict/engine';
 import { KubeApiError, KubeResponseTooLargeError, KubeTimeoutError, type KubeHttpRequest } from '@edict/kube';
-import { apiCallBody, apiCallMethod, ApiCallError, type ApiCallLimits } from './api-call-request';
+import {
+  apiCallBody,
+  apiCallMethod,
+  ApiCallError,
+  callTimeout,
+  timeoutReason,
+  type ApiCallLimits,
+} from './api-call-request';
 import { apiPathNamespace } from './policy-scope';
 
 /** Sends one request to the API server and parses its JSON answer (KubeHttpClient.json fits). */
@@ -17,32 +24,33 @@ export class KubeApiCaller {
     private readonly limits: ApiCallLimits,
   ) {}
 
-  async call(call: APICall): Promise<JsonValue> {
+  /** `shareMs`: the most this call may take of its review's remaining time. */
+  async call(call: APICall, shareMs?: number): Promise<JsonValue> {
     const path = call.urlPath ?? '';
     apiPathNamespace(path);
     const method = apiCallMethod(call);
+    const timeoutMs = callTimeout(this.limits, shareMs);
     try {
       const answer = await this.send({
         method,
         path,
         body: apiCallBody(call),
-        timeoutMs: this.limits.timeoutMs,
-        totalTimeoutMs: this.limits.timeoutMs,
+        timeoutMs,
+        totalTimeoutMs: timeoutMs,
         maxResponseBytes: this.limits.maxResponseBytes,
       });
       return (answer ?? null) as JsonValue;
     } catch (error) {
-      throw new ApiCallError(`failed to ${method} ${path}: ${reason(error, this.limits)}`, { cause: error });
+      throw new ApiCallError(`failed to ${method} ${path}: ${reason(error, this.limits, timeoutMs)}`, { cause: error });
     }
   }
 }
 
-function reason(error: unknown, limits: ApiCallLimits): string {
+function reason(error: unknown, limits: ApiCallLimits, timeoutMs: number): string {
   if (error instanceof KubeResponseTooLargeError) {
     return `the answer is longer than the ${limits.maxResponseBytes} bytes allowed (EDICT_MAX_API_CALL_RESPONSE_BYTES)`;
   }
-  if (error instanceof KubeTimeoutError)
-    return `no complete answer within ${limits.timeoutMs} ms (EDICT_API_CALL_TIMEOUT_MS)`;
+  if (error instanceof KubeTimeoutError) return timeoutReason(limits, timeoutMs);
   if (error instanceof KubeApiError) {
     const denied = error.code === 401 || error.code === 403 ? 'permission denied: ' : '';
     const message = error.message.length > 500 ? `${error.message.slice(0, 500)}…` : error.message;

@@ -6,7 +6,14 @@
  */
 import type { APICall, JsonValue } from '@edict/engine';
 import { EgressRefusedError, EgressResponseTooLargeError, EgressTimeoutError, type EgressClient } from '@edict/egress';
-import { apiCallBody, apiCallMethod, ApiCallError, type ApiCallLimits } from './api-call-request';
+import {
+  apiCallBody,
+  apiCallMethod,
+  ApiCallError,
+  callTimeout,
+  timeoutReason,
+  type ApiCallLimits,
+} from './api-call-request';
 
 /** Headers a policy may not set: they belong to the connection, not to the request. */
 const CONNECTION_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te']);
@@ -19,13 +26,15 @@ export class ServiceCaller {
     private readonly limits: ApiCallLimits,
   ) {}
 
-  async call(call: APICall): Promise<JsonValue> {
+  /** `shareMs`: the most this call may take of its review's remaining time. */
+  async call(call: APICall, shareMs?: number): Promise<JsonValue> {
     const service = call.service;
     const url = service?.url ?? '';
     if (typeof url !== 'string' || url === '') throw new ApiCallError('apiCall service.url is empty');
     const method = apiCallMethod(call);
     const body = apiCallBody(call);
     const headers = requestHeaders(service?.headers, body !== undefined);
+    const timeoutMs = callTimeout(this.limits, shareMs);
     let response;
     try {
       response = await this.egress.request(url, {
@@ -33,12 +42,12 @@ export class ServiceCaller {
         headers,
         body,
         ...(service?.caBundle ? { ca: service.caBundle } : {}),
-        timeoutMs: this.limits.timeoutMs,
+        timeoutMs,
         maxResponseBytes: this.limits.maxResponseBytes,
         maxRedirects: 0,
       });
     } catch (error) {
-      throw new ApiCallError(`service call ${method} ${shown(url)} failed: ${reason(error, this.limits)}`, {
+      throw new ApiCallError(`service call ${method} ${shown(url)} failed: ${reason(error, this.limits, timeoutMs)}`, {
         cause: error,
       });
     }
@@ -78,11 +87,10 @@ function requestHeaders(
   return result;
 }
 
-function reason(error: unknown, limits: ApiCallLimits): string {
+function reason(error: unknown, limits: ApiCallLimits, timeoutMs: number): string {
   // The error's reason leaves a host name's resolved address out; the range is the operator's setting.
   if (error instanceof EgressRefusedError) return `refused: ${error.reason} (EDICT_EGRESS_BLOCKED_CIDRS)`;
-  if (error instanceof EgressTimeoutError)
-    return `no complete answer within ${limits.timeoutMs} ms (EDICT_API_CALL_TIMEOUT_MS)`;
+  if (error instanceof EgressTimeoutError) return timeoutReason(limits, timeoutMs);
   if (error instanceof EgressResponseTooLargeError) {
     return `the answer is longer than the ${limits.maxResponseBytes} bytes allowed (EDICT_MAX_API_CALL_RESPONSE_BYTES)`;
   }

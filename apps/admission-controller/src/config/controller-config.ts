@@ -27,6 +27,33 @@ export class ControllerConfig extends WebhookServerConfig {
   @Min(0)
   maxQueued = 512;
 
+  /**
+   * Of the `maxInFlight` slots, the most one namespace's reviews hold at once (cluster-scoped
+   * requests count as one namespace), so one tenant's slow policies cannot take every slot; a freed
+   * slot goes to the waiting namespaces in turn.
+   */
+  @IsInt()
+  @Min(1)
+  maxInFlightPerNamespace = 16;
+
+  /** Of the `maxQueued` places, the most one namespace's reviews take. */
+  @IsInt()
+  @Min(0)
+  maxQueuedPerNamespace = 128;
+
+  /**
+   * Context loads that reach out (apiCall, imageRegistry) at once, and the most one policy
+   * namespace's loads hold (ClusterPolicies count as one): a tenant's slow lookups wait for their
+   * own share, not everyone's. Each load also gets at most half of its review's remaining time.
+   */
+  @IsInt()
+  @Min(1)
+  maxContextLoads = 64;
+
+  @IsInt()
+  @Min(1)
+  maxContextLoadsPerNamespace = 16;
+
   override leaseName = 'edict-admission-controller';
 
   /**
@@ -163,6 +190,10 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_MAX_IN_FLIGHT: ['maxInFlight', 'int'],
   EDICT_MAX_QUEUED: ['maxQueued', 'int'],
   EDICT_METRICS_MAX_SERIES: ['metricsMaxSeries', 'int'],
+  EDICT_MAX_IN_FLIGHT_PER_NAMESPACE: ['maxInFlightPerNamespace', 'int'],
+  EDICT_MAX_QUEUED_PER_NAMESPACE: ['maxQueuedPerNamespace', 'int'],
+  EDICT_MAX_CONTEXT_LOADS: ['maxContextLoads', 'int'],
+  EDICT_MAX_CONTEXT_LOADS_PER_NAMESPACE: ['maxContextLoadsPerNamespace', 'int'],
   EDICT_LEASE_NAME: ['leaseName', 'string'],
   EDICT_CERT_CHECK_INTERVAL_MS: ['certCheckIntervalMs', 'int'],
   EDICT_TLS_READY_TIMEOUT_MS: ['tlsReadyTimeoutMs', 'int'],

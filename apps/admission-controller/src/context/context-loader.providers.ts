@@ -9,6 +9,7 @@ import {
   ClusterContextLoaders,
   ClusterResourceLoader,
   ContextApiCallers,
+  FairContextLoads,
   IMAGE_DATA_SOURCE,
   KubeAccessReviewer,
   type ImageDataSource,
@@ -33,13 +34,24 @@ export const contextLoaderProviders: Provider[] = [
   { provide: IMAGE_DATA_SOURCE, useExisting: RegistryImageData },
   {
     provide: ClusterContextLoaders,
-    inject: [ConfigMapCache, ContextApiCallers, GlobalContextService, IMAGE_DATA_SOURCE],
+    inject: [ConfigMapCache, ContextApiCallers, GlobalContextService, IMAGE_DATA_SOURCE, CONTROLLER_CONFIG],
     useFactory: (
       configMaps: ConfigMapCache,
       callers: ContextApiCallers,
       globalContext: GlobalContextService,
       images: ImageDataSource,
-    ) => new ClusterContextLoaders(configMaps, callers, globalContext.store, images),
+      config: ControllerConfig,
+    ) =>
+      new ClusterContextLoaders(
+        configMaps,
+        callers,
+        globalContext.store,
+        images,
+        new FairContextLoads({
+          maxLoads: config.maxContextLoads,
+          maxLoadsPerNamespace: config.maxContextLoadsPerNamespace,
+        }),
+      ),
   },
   {
     provide: ClusterResourceLoader,

@@ -3,6 +3,7 @@ import { Body, Controller, HttpCode, Post, Query, Req, Res, type RawBodyRequest 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FailurePolicy } from '@edict/admission';
 import { AdmissionService, type ReviewKind } from './admission.service';
+import { arrivalOf } from './arrival';
 
 @Controller()
 export class AdmissionController {
@@ -60,7 +61,7 @@ export class AdmissionController {
     request: RawBodyRequest<FastifyRequest>,
     reply: FastifyReply,
   ): Promise<unknown> {
-    const answer = await this.admission.review(kind, failurePolicy, body, timeout, request.rawBody);
+    const answer = await this.admission.review(kind, failurePolicy, body, timeout, request.rawBody, arrivalOf(request));
     reply.status(answer.status);
     return answer.body;
   }

@@ -1,6 +1,7 @@
 /**
- * One admission review, end to end: parse, take a slot under the concurrency cap, pick the policies
- * from one cache snapshot, decide within the deadline the API server gave, answer, count.
+ * One admission review, end to end: parse, take a slot under the concurrency cap (fair between
+ * namespaces), pick the policies from one cache snapshot, decide within the deadline the API server
+ * gave (counted from the request's arrival, taking fair turns of the thread), answer, count.
  * Anything that goes wrong is answered by the path's failure policy, never by a crash.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -9,6 +10,8 @@ import {
   decideWithin,
   deadlineFromTimeout,
   deny,
+  FairTurns,
+  timeoutDecision,
   parseAdmissionReview,
   reviewResponse,
   type AdmissionDecision,
@@ -27,7 +30,7 @@ import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
 import { InstrumentedEngine } from './admission-engine';
-import { ReviewLimiter } from './review-limiter';
+import { FairLimiter } from '@edict/work-queue';
 import { ReviewWorkers } from '../workers/review-workers';
 import type { ReviewInputs, ReviewKind, ReviewOutcome } from './review-decision';
 
@@ -38,7 +41,9 @@ export type { ReviewKind } from './review-decision';
 @Injectable()
 export class AdmissionService {
   private readonly logger = new Logger('Admission');
-  readonly limiter: ReviewLimiter;
+  readonly limiter: FairLimiter;
+  /** The main thread's turns between the namespaces' evaluations. */
+  readonly turns = new FairTurns();
 
   constructor(
     @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
@@ -52,35 +57,52 @@ export class AdmissionService {
     private readonly apiResources: ApiResources,
     private readonly workers: ReviewWorkers,
   ) {
-    this.limiter = new ReviewLimiter(settings.maxInFlight, settings.maxQueued);
+    this.limiter = new FairLimiter({
+      maxInFlight: settings.maxInFlight,
+      maxInFlightPerTenant: Math.min(settings.maxInFlight, settings.maxInFlightPerNamespace),
+      maxQueued: settings.maxQueued,
+      maxQueuedPerTenant: Math.min(settings.maxQueued, settings.maxQueuedPerNamespace),
+    });
   }
 
-  /** `raw`: the body as received (Fastify's rawBody), handed to a review worker as is. */
+  /**
+   * `raw`: the body as received (Fastify's rawBody), handed to a review worker as is. `arrivedAt`:
+   * when the request reached the server (performance.now()); the deadline counts from there.
+   */
   async review(
     kind: ReviewKind,
     failurePolicy: FailurePolicy,
     body: unknown,
     timeout?: string,
     raw?: Buffer,
+    arrivedAt = performance.now(),
   ): Promise<ReviewAnswer> {
-    const started = performance.now();
     const parsed = parseAdmissionReview(body);
     if (!parsed.ok) return { status: 400, body: { message: parsed.message } };
     const request = parsed.review.request;
-    const deadlineAt = started + deadlineFromTimeout(timeout);
+    const totalMs = deadlineFromTimeout(timeout);
+    const deadlineAt = arrivedAt + totalMs;
+    const tenant = reviewTenant(request);
 
     let decision: AdmissionDecision;
     let outcome: ReviewOutcome | undefined;
     try {
-      const slot = await this.limiter.run(
-        () =>
-          decideWithin(
-            (deadline) => this.decide(kind, failurePolicy, request, deadline, deadlineAt, raw),
-            Math.max(1, deadlineAt - performance.now()),
-            failurePolicy,
-          ),
-        Math.max(1, deadlineAt - performance.now()),
-      );
+      // Past its deadline before (or while) it waited for a slot: the API server has given up or is
+      // about to, so it is answered at once by the failure policy, never evaluated.
+      const slot =
+        deadlineAt <= performance.now()
+          ? { admitted: true as const, value: { decision: timeoutDecision(failurePolicy, totalMs), timedOut: true } }
+          : await this.limiter.run(
+              tenant,
+              () =>
+                decideWithin(
+                  (deadline) => this.decide(kind, failurePolicy, request, deadline, deadlineAt, raw),
+                  deadlineAt - performance.now(),
+                  failurePolicy,
+                  { deadline: this.turns.deadline(deadlineAt, tenant), totalMs },
+                ),
+              deadlineAt - performance.now(),
+            );
       decision = slot.admitted ? slot.value.decision : overloaded(failurePolicy, slot.reason);
       if (slot.admitted) outcome = slot.value.outcome;
     } catch (error) {
@@ -93,7 +115,7 @@ export class AdmissionService {
     this.metrics.recordReview(
       { kind: request.kind.kind, namespace: request.namespace ?? '', operation: request.operation },
       decision.allowed,
-      (performance.now() - started) / 1000,
+      (performance.now() - arrivedAt) / 1000,
     );
     // Reports, update requests and events: queued now, done after the answer is on its way. A review
     // that leaves work first waits while the backlog could not drain on shutdown (bounded by its
@@ -130,6 +152,7 @@ export class AdmissionService {
         ? await this.apiResources.parentKindOf(request.resource, request.subResource)
         : undefined,
       deadline,
+      auditDeadline: this.turns.turnsOnly(reviewTenant(request)),
     };
   }
 
@@ -144,6 +167,14 @@ export class AdmissionService {
     const inputs = await this.inputsFor(request, this.engine, deadline);
     return this.workers.decide(kind, failurePolicy, request, inputs, deadlineAt, raw);
   }
+}
+
+/**
+ * Whose share of the slots and turns a review uses: its namespace, whose Policies are the only
+ * namespaced ones it runs; cluster-scoped requests (ClusterPolicies only) are one tenant.
+ */
+export function reviewTenant(request: AdmissionRequest): string {
+  return request.namespace ?? '';
 }
 
 /** Too busy to evaluate: what the API server would do had the call failed (Fail denies, Ignore admits). */

@@ -44,6 +44,8 @@ export interface ReviewInputs {
   readonly topLevelKind?: GroupVersionKind;
   /** When the engine must stop (the review's deadline); the decision then rejects with EvaluationDeadlineExceeded. */
   readonly deadline?: EvaluationDeadline;
+  /** For the audits after the answer: no end, but turns taken fairly (FairTurns.turnsOnly). */
+  readonly auditDeadline?: EvaluationDeadline;
 }
 
 export interface ReviewOutcome {
@@ -103,6 +105,7 @@ export async function decideReview(
     backgroundUsername: inputs.backgroundUsername,
     admissionReports: inputs.admissionReports,
     deadline: inputs.deadline,
+    auditDeadline: inputs.auditDeadline,
   };
   if (kind === 'validate') {
     const validation = await validateAdmission(resourceRequest, policies, inputs.engine, inputs.config, options);

@@ -4,14 +4,14 @@
  * cluster-backed context marks the review `inProcess` and the main thread evaluates it instead, so
  * a worker never answers with less context than the in-process path had.
  */
+import { Engine, EvaluationDeadlineExceeded, type CompiledPolicy, type PolicyResponse } from '@edict/engine';
 import {
-  deadlineAfter,
-  Engine,
-  EvaluationDeadlineExceeded,
-  type CompiledPolicy,
-  type PolicyResponse,
-} from '@edict/engine';
-import type { AdmissionConfig, AdmissionEngine, AdmissionRequest, AfterAdmission } from '@edict/admission';
+  FairTurns,
+  type AdmissionConfig,
+  type AdmissionEngine,
+  type AdmissionRequest,
+  type AfterAdmission,
+} from '@edict/admission';
 import { PolicyStore } from '@edict/policy';
 import { resourceHash } from '@edict/reports';
 import { decideReview, type ReviewOutcome } from '../webhooks/review-decision';
@@ -34,6 +34,8 @@ export class ReviewEvaluator {
   private config?: AdmissionConfig;
   private readonly audits: Array<() => Promise<void>> = [];
   private auditing = false;
+  /** Reviews in this worker interleave, taking turns fairly between namespaces. */
+  private readonly turns = new FairTurns();
 
   constructor(private readonly post: (message: FromWorker) => void) {
     post({ type: 'ready' });
@@ -66,7 +68,8 @@ export class ReviewEvaluator {
         backgroundUsername: job.backgroundUsername,
         admissionReports: job.admissionReports,
         ...(job.topLevelKind ? { topLevelKind: job.topLevelKind } : {}),
-        deadline: deadlineAfter(job.deadlineMs),
+        deadline: this.turns.deadline(job.deadlineEpochMs - performance.timeOrigin, request.namespace ?? ''),
+        auditDeadline: this.turns.turnsOnly(request.namespace ?? ''),
       });
     } catch (error) {
       const deadline = error instanceof EvaluationDeadlineExceeded;

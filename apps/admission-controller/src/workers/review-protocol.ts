@@ -29,8 +29,12 @@ export interface ReviewJob {
   readonly review: string;
   /** The main snapshot's generation the review was taken against; the worker has at least this one. */
   readonly generation: number;
-  /** Milliseconds left until the review's deadline when it was sent (clocks differ between threads). */
-  readonly deadlineMs: number;
+  /**
+   * The review's deadline on the clock both threads share, `performance.timeOrigin + performance.now()`
+   * (each thread's performance.now() starts at its own origin): a review that waited in the
+   * worker's queue has that much less time, not a fresh window.
+   */
+  readonly deadlineEpochMs: number;
   readonly namespaceLabels?: Record<string, string>;
   readonly roles?: RequestRoles;
   readonly backgroundUsername?: string;

@@ -167,7 +167,7 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
         failurePolicy,
         review: raw ? bodyText(raw) : JSON.stringify({ request }),
         generation: this.synced.generation,
-        deadlineMs,
+        deadlineEpochMs: performance.timeOrigin + deadlineAt,
         namespaceLabels: inputs.namespaceLabels,
         roles: inputs.roles,
         backgroundUsername: inputs.backgroundUsername,

@@ -20,6 +20,27 @@ describe('deadline', () => {
     expect(deadlineFromTimeout('garbage', 5_000)).toBe(4_500);
   });
 
+  it("clamps the timeout to Kubernetes' 30 s maximum, so a huge one cannot overflow a timer", () => {
+    expect(deadlineFromTimeout('30s')).toBe(29_000);
+    expect(deadlineFromTimeout('31s')).toBe(29_000);
+    expect(deadlineFromTimeout('1000h')).toBe(29_000);
+    expect(deadlineFromTimeout(`${'9'.repeat(400)}s`)).toBe(29_000);
+    // setTimeout's limit is 2^31-1 ms: anything past it would fire at once.
+    expect(deadlineFromTimeout('1000h')).toBeLessThan(2 ** 31 - 1);
+  });
+
+  it('keeps a short timeout (the API server sends less when its own request has less time left), never below 1 ms', () => {
+    expect(deadlineFromTimeout('2s')).toBe(1_800);
+    expect(deadlineFromTimeout('150ms')).toBe(50);
+    expect(deadlineFromTimeout('1ms')).toBe(1);
+    expect(deadlineFromTimeout('1ns')).toBe(1);
+  });
+
+  it('takes the default for a timeout that is absent, zero or not a Go duration', () => {
+    for (const garbage of ['', '0s', '-5s', '10', 'ten', '1e9s', '10s;rm', ' 10s', '10 s', 'NaNs', 'Infinitys'])
+      expect(deadlineFromTimeout(garbage), garbage).toBe(9_000);
+  });
+
   it('returns the value when the work is on time', async () => {
     await expect(withDeadline(Promise.resolve(42), 50)).resolves.toEqual({ timedOut: false, value: 42 });
   });
@@ -37,6 +58,17 @@ describe('deadline', () => {
     const ignored = await decideWithin(slow, 10, 'Ignore');
     expect(ignored.decision).toEqual({ allowed: true });
     expect(timeoutDecision('Ignore', 5)).toEqual({ allowed: true });
+  });
+
+  it('does not start work whose time is already up, and answers by the failure policy', async () => {
+    let started = false;
+    const work = async () => {
+      started = true;
+      return { decision: { allowed: true } };
+    };
+    const late = await decideWithin(work, 0, 'Fail', { totalMs: 9_000 });
+    expect(late).toEqual({ decision: timeoutDecision('Fail', 9_000), timedOut: true });
+    expect(started).toBe(false);
   });
 
   it('passes through the decision of work that finishes in time', async () => {

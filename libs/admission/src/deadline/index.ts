@@ -1,5 +1,7 @@
 export {
   deadlineFromTimeout,
+  clampTimeout,
+  MAX_WEBHOOK_TIMEOUT_MS,
   parseTimeout,
   withDeadline,
   timeoutDecision,
@@ -8,3 +10,4 @@ export {
   type DeadlineResult,
   type DeadlineWork,
 } from './deadline';
+export { FairTurns, DEFAULT_TURN_MS } from './fair-turns';

@@ -24,6 +24,8 @@ export interface AdmissionOptions extends BackgroundOptions {
    * passed, the engine stops and this rejects with EvaluationDeadlineExceeded.
    */
   deadline?: EvaluationDeadline;
+  /** Handed to the audits after the answer (e.g. turns without an end, FairTurns.turnsOnly). */
+  auditDeadline?: EvaluationDeadline;
   /** Kyverno's --admissionReports: false builds no report results (default true). */
   admissionReports?: boolean;
 }
@@ -91,7 +93,7 @@ export async function validateAdmission(
   const auditOnly = validating.filter((compiled) => !isEnforcing(compiled) && !emitsWarning(compiled));
   const after = async (): Promise<AfterAdmission> => {
     const timestamp = now();
-    const audits = await evaluate(engine, auditOnly, request, 'validate');
+    const audits = await evaluate(engine, auditOnly, request, 'validate', options.auditDeadline);
     const reportable = wantsReports(request, options.admissionReports);
     const results = reportable
       ? [...enforceResponses, ...warnResponses, ...audits].flatMap(({ compiled, response }) =>

@@ -56,6 +56,14 @@ export class EvaluationBudget {
     }
   }
 
+  /**
+   * At a yield point: a promise when the evaluation must give way before it goes on (its deadline's
+   * `yieldTurn`), undefined to go on at once.
+   */
+  pause(): Promise<void> | undefined {
+    return this.deadline?.yieldTurn?.();
+  }
+
   get expired(): boolean {
     return this.expiredAlready;
   }

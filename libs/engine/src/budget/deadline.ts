@@ -5,6 +5,14 @@
  */
 export interface EvaluationDeadline {
   expired(): boolean;
+  /** Milliseconds left; loaders bound their waits by a share of it. Absent: no bound from here. */
+  remainingMs?(): number;
+  /**
+   * Asked at the engine's yield points (between rules and foreach elements): a promise when the
+   * evaluation has held the thread for its turn and must let other work run first (the event loop,
+   * other reviews), undefined to go on at once. Absent: the evaluation never gives way.
+   */
+  yieldTurn?(): Promise<void> | undefined;
 }
 
 /** A deadline `ms` milliseconds from now (monotonic clock). */
@@ -14,7 +22,7 @@ export function deadlineAfter(ms: number): EvaluationDeadline {
 
 /** A deadline at `at`, a `performance.now()` timestamp. */
 export function deadlineAt(at: number): EvaluationDeadline {
-  return { expired: () => performance.now() >= at };
+  return { expired: () => performance.now() >= at, remainingMs: () => at - performance.now() };
 }
 
 /**

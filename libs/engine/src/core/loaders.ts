@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue, KubeObject } from '../json';
 import type { APICall, ImageRegistryCredentials } from '../policy/types';
+import type { EvaluationDeadline } from '../budget';
 
 /** Loaders may answer from a cache (synchronously) or over the network. */
 export type Awaitable<T> = T | Promise<T>;
@@ -10,6 +11,8 @@ export type Awaitable<T> = T | Promise<T>;
  */
 export interface LoaderScope {
   readonly policyNamespace?: string;
+  /** The evaluation's deadline: loaders that wait bound the wait by a share of what is left. */
+  readonly deadline?: EvaluationDeadline;
 }
 
 /**

@@ -289,6 +289,11 @@ export class Engine {
     for (const rule of candidates) {
       if (run) run.ctx.budget.checkDeadline();
       else if (options.deadline?.expired()) throw new EvaluationDeadlineExceeded();
+      const paused = options.deadline?.yieldTurn?.();
+      if (paused) {
+        await paused;
+        if (options.deadline?.expired()) throw new EvaluationDeadlineExceeded();
+      }
       const resource = (current && current()) ?? trigger;
       if (matchRequest.resource !== resource) matchRequest = toMatchRequest(request, resource);
       const matches = compiled.programs.get(rule)?.matches;
@@ -327,7 +332,10 @@ export class Engine {
       ctx,
       options,
       handle,
-      loading: { loaders: this.deps.loaders, scope: { policyNamespace: compiled.namespace } },
+      loading: {
+        loaders: this.deps.loaders,
+        scope: { policyNamespace: compiled.namespace, deadline: options.deadline },
+      },
       contextError: error,
     };
   }

@@ -85,6 +85,7 @@ async function generateForeach(
     try {
       for (const [index, element] of elements.entries()) {
         ctx.budget.chargeOperations(1, `${path} element ${index}`);
+        await ctx.budget.pause();
         if (element === null || element === undefined) continue;
         ctx.reset();
         ctx.addElement(element, index, 0);

@@ -82,6 +82,7 @@ async function mutateElements(
   try {
     for (const index of order) {
       ctx.budget.chargeOperations(1, `mutate.foreach element ${index} of ${loop.list}`);
+      await ctx.budget.pause();
       const element = elements[index];
       if (element === null || element === undefined) continue;
       ctx.reset();

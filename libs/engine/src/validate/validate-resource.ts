@@ -255,6 +255,9 @@ class Validator {
     for (let index = start; index < elements.length; index++) {
       const element = elements[index];
       ctx.budget.checkDeadline();
+      // Giving way resumes at this same element, with the turn renewed.
+      const paused = ctx.budget.pause();
+      if (paused) return paused.then(() => this.elementsFrom(loop, elements, index, count));
       if (element === null || element === undefined) continue;
       ctx.reset();
       if (loopValues) {

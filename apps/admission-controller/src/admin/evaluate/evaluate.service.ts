@@ -9,7 +9,7 @@ import { deadlineFromTimeout, withDeadline } from '@edict/admission';
 import { ApiResources } from '../../cluster/api-resources';
 import { NamespaceLabels } from '../../cluster/namespace-labels.service';
 import { InstrumentedEngine } from '../../webhooks/admission-engine';
-import { AdmissionService } from '../../webhooks/admission.service';
+import { AdmissionService, reviewTenant } from '../../webhooks/admission.service';
 import type { EvaluationDto } from './evaluate.dto';
 import { evaluateAdmission } from './evaluate-admission';
 import { parseEvaluationInput, withDiscoveredResource } from './evaluation-input';
@@ -31,7 +31,9 @@ export class EvaluateService {
     const namespaceLabels = input.namespaceLabels ?? (await this.namespaces.labelsOf(request.namespace));
     const deadlineAt = performance.now() + deadlineFromTimeout(undefined);
     const remaining = () => Math.max(1, deadlineAt - performance.now());
+    const tenant = reviewTenant(request);
     const slot = await this.admission.limiter.run(
+      tenant,
       () =>
         withDeadline(
           (deadline) =>
@@ -39,6 +41,8 @@ export class EvaluateService {
               .inputsFor(request, this.engine.unmetered(), deadline)
               .then((inputs) => evaluateAdmission(request, namespaceLabels ? { ...inputs, namespaceLabels } : inputs)),
           remaining(),
+          // Taking turns with the reviews, as a review of the same namespace would.
+          this.admission.turns.deadline(deadlineAt, tenant),
         ),
       remaining(),
     );

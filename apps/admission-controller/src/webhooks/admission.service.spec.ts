@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { allow, type AdmissionRequest, type AdmissionReview } from '@edict/admission';
+import type { AdmissionConfigService, PolicyCache } from '@edict/policy';
+import type { AfterAdmissionService } from '../after/after-admission.service';
+import type { ApiResources } from '../cluster/api-resources';
+import type { NamespaceLabels } from '../cluster/namespace-labels.service';
+import type { RoleResolverService } from '../cluster/role-resolver.service';
+import { ControllerConfig } from '../config/controller-config';
+import type { AdmissionMetrics } from '../metrics/admission-metrics';
+import type { ReviewWorkers } from '../workers/review-workers';
+import type { InstrumentedEngine } from './admission-engine';
+import { AdmissionService } from './admission.service';
+
+function review(namespace = 'team-b'): AdmissionReview {
+  return {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: 'uid-1',
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      namespace,
+      name: 'p',
+      operation: 'CREATE',
+      userInfo: { username: 'alice' },
+      object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace } },
+    } as AdmissionRequest,
+  };
+}
+
+/**
+ * The service with fakes; `decided` records each evaluation's deadline. Reviews in `stalled`
+ * namespaces never finish evaluating (a slow apiCall) until `release` is called.
+ */
+function setup(stalled: readonly string[] = []) {
+  const decided: Array<{ deadlineAt: number }> = [];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const workers: Pick<ReviewWorkers, 'decide'> = {
+    decide: async (_kind, _failurePolicy, request, _inputs, deadlineAt) => {
+      decided.push({ deadlineAt });
+      if (stalled.includes(request.namespace ?? '')) await released;
+      return { decision: allow(), policies: [] };
+    },
+  };
+  const cache: Pick<PolicyCache, 'snapshot'> = { snapshot: () => ({}) as ReturnType<PolicyCache['snapshot']> };
+  const config: Pick<AdmissionConfigService, 'current'> = {
+    current: () => ({}) as ReturnType<AdmissionConfigService['current']>,
+  };
+  const namespaces: Pick<NamespaceLabels, 'labelsOf'> = { labelsOf: async () => ({}) };
+  const roles: Pick<RoleResolverService, 'rolesFor'> = { rolesFor: () => ({ roles: [], clusterRoles: [] }) };
+  const metrics: Pick<AdmissionMetrics, 'recordReview'> = { recordReview: () => undefined };
+  const after: Pick<AfterAdmissionService, 'hasWork'> = { hasWork: () => false };
+  const service = new AdmissionService(
+    new ControllerConfig(),
+    cache as PolicyCache,
+    config as AdmissionConfigService,
+    namespaces as NamespaceLabels,
+    {} as InstrumentedEngine,
+    metrics as AdmissionMetrics,
+    roles as RoleResolverService,
+    after as AfterAdmissionService,
+    {} as ApiResources,
+    workers as ReviewWorkers,
+  );
+  return { service, decided, release };
+}
+
+const responseOf = (answer: { body: unknown }) =>
+  (answer.body as AdmissionReview).response as { allowed: boolean; status?: { message?: string } };
+
+describe('AdmissionService deadlines', () => {
+  it("answers a review already past the API server's timeout by its failure policy, without evaluating it", async () => {
+    const { service, decided } = setup();
+    const arrivedLongAgo = performance.now() - 20_000;
+    const failed = await service.review('validate', 'Fail', review(), '10s', undefined, arrivedLongAgo);
+    expect(responseOf(failed)).toMatchObject({
+      allowed: false,
+      status: {
+        message:
+          "policy evaluation did not finish within 9000ms; the request is denied because the webhook's failure policy is Fail",
+      },
+    });
+    const ignored = await service.review('validate', 'Ignore', review(), '10s', undefined, arrivedLongAgo);
+    expect(responseOf(ignored).allowed).toBe(true);
+    expect(decided).toEqual([]);
+  });
+
+  it("counts the deadline from the request's arrival, not from when the handler runs", async () => {
+    const { service, decided } = setup();
+    const arrived = performance.now() - 3_000;
+    const answer = await service.review('validate', 'Fail', review(), '10s', undefined, arrived);
+    expect(responseOf(answer).allowed).toBe(true);
+    expect(Math.round(decided[0]!.deadlineAt - arrived)).toBe(9_000);
+  });
+
+  it("clamps ?timeout= to Kubernetes' 30 s, and takes the default for garbage", async () => {
+    const { service, decided } = setup();
+    const arrived = performance.now();
+    await service.review('validate', 'Fail', review(), '1000h', undefined, arrived);
+    await service.review('validate', 'Fail', review(), 'soon', undefined, arrived);
+    expect(decided.map(({ deadlineAt }) => Math.round(deadlineAt - arrived))).toEqual([29_000, 9_000]);
+  });
+
+  it("holds a namespace's stalled reviews to its share of the slots, so another namespace's review is decided at once", async () => {
+    const settings = new ControllerConfig();
+    const { service, release } = setup(['team-a']);
+    const stalled = Array.from({ length: settings.maxInFlight }, () =>
+      service.review('validate', 'Fail', review('team-a'), '10s'),
+    );
+    expect(service.limiter.tenant('team-a')).toEqual({
+      inFlight: settings.maxInFlightPerNamespace,
+      queued: settings.maxInFlight - settings.maxInFlightPerNamespace,
+    });
+    const other = await service.review('validate', 'Fail', review('team-b'), '10s');
+    expect(responseOf(other).allowed).toBe(true);
+    expect(service.limiter.tenant('team-a').inFlight).toBe(settings.maxInFlightPerNamespace);
+    release();
+    expect((await Promise.all(stalled)).every((answer) => responseOf(answer).allowed)).toBe(true);
+  });
+});
