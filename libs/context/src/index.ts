@@ -25,3 +25,10 @@ export {
 export { ACCESS_REVIEW_TIMEOUT_MS, KubeAccessReviewer } from './kube-access-reviewer';
 export { ContextApiCallers, type ApiCallSettings } from './context-api-callers';
 export { CLUSTER_EVALUATION_TIMEOUT_MS, ClusterEngine, type ClusterEngineSources } from './cluster-engine';
+export {
+  checkTenantWrite,
+  isKyvernoKind,
+  TenantWriteRefused,
+  type WriteTarget,
+  type WritingPolicy,
+} from './tenant-writes';
