@@ -13,6 +13,13 @@ describe("npm run fuzz's command line", () => {
     expect(parseFuzzArgs(['--seed', '42', '--runs=1000'])).toEqual({ help: false, seed: 42, runs: 1000 });
   });
 
+  it('reads --only with a property name and refuses any other, listing the names', () => {
+    expect(parseFuzzArgs(['--only', 'isolation'])).toEqual({ help: false, only: 'isolation' });
+    expect(() => parseFuzzArgs(['--only', 'isolaton'])).toThrow(
+      "npm run fuzz: --only takes one of wellFormed, malformed, policyWebhook, engine, isolation, got 'isolaton'",
+    );
+  });
+
   it('refuses unknown flags, stray words and bad numbers, naming them', () => {
     expect(() => parseFuzzArgs(['--rnus', '5'])).toThrow(/npm run fuzz: Unknown option '--rnus'/);
     expect(() => parseFuzzArgs(['extra'])).toThrow(/npm run fuzz: .*'extra'/);

@@ -1,5 +1,6 @@
 /**
- * The fuzz properties, shared by the spec (a few hundred cases each) and `npm run fuzz` (100,000+).
+ * The fuzz properties, shared by the spec (a few hundred cases each; the isolation property a
+ * time-bounded sample) and `npm run fuzz` (100,000+).
  * Each `check` runs one generated case against the real code and returns how it was answered (the
  * runner counts these), or throws with what went wrong.
  */
@@ -25,6 +26,8 @@ import {
   tooDeepReviewText,
 } from './generators/admission-review';
 import { policyDocument, policyOrJunk } from './generators/policy';
+import { tenantCase, type TenantCase } from './generators/tenant-policy';
+import type { IsolationTarget } from './isolation-target';
 
 /** How a case was answered: an evaluated review, or bad input refused with a clear 4xx / diagnostics. */
 export type Outcome = 'answered' | 'rejected';
@@ -245,6 +248,30 @@ export function compileAndEvaluate(): FuzzProperty<EngineCase> {
             fail(`rule ${rule.name} ended with ${JSON.stringify(rule.status)} / ${typeof rule.message}`);
       if (resourceRequest.resource && mutation.patchedResource)
         admissionPatch(resourceRequest.resource, mutation.patchedResource as KubeObject);
+      return 'answered';
+    },
+  };
+}
+
+/**
+ * Random namespaced Policies and CleanupPolicies from a tenant of `team-a`, applied through the
+ * embedded cluster (admission mutate, the background controller's UpdateRequests, a cleanup run):
+ * no object outside `team-a` changes, no cluster-scoped object appears or changes, and no Kyverno
+ * kind is written in `team-a`. A policy that does not compile is counted as refused.
+ */
+export function tenantIsolation(target: IsolationTarget): FuzzProperty<TenantCase> {
+  return {
+    name: 'isolation: tenant policies',
+    arbitrary: tenantCase,
+    async check(input) {
+      const result = await target.run(input);
+      if (!result) return 'rejected';
+      if (result.violations.length > 0) {
+        const shown = result.violations
+          .slice(0, 10)
+          .map((change) => `${change.type} ${change.groupResource} ${change.namespace || '(cluster)'}/${change.name}`);
+        fail(`a tenant policy changed objects outside its namespace:\n  ${shown.join('\n  ')}`);
+      }
       return 'answered';
     },
   };

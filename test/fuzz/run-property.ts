@@ -12,6 +12,8 @@ export interface RunOptions {
   numRuns: number;
   /** A case still running after this fails as a hang. */
   caseTimeoutMs?: number;
+  /** Stops starting cases after this long (fast-check's interruptAfterTimeLimit); the runs done count. */
+  timeLimitMs?: number;
 }
 
 export interface PropertyReport {
@@ -45,7 +47,13 @@ export async function runProperty<T>(property: FuzzProperty<T>, options: RunOpti
       }
       if (!failed) counts[outcome] += 1;
     }),
-    { seed: options.seed, numRuns: options.numRuns },
+    {
+      seed: options.seed,
+      numRuns: options.numRuns,
+      ...(options.timeLimitMs !== undefined
+        ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false }
+        : {}),
+    },
   );
   return {
     name: property.name,

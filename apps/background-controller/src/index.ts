@@ -2,3 +2,7 @@
 // and the e2e suite. Its container entry point is main.ts.
 export { startBackgroundController } from './bootstrap';
 export { BACKGROUND_ENVIRONMENT, BackgroundConfig, loadBackgroundConfig } from './config/background-config';
+// The UpdateRequest write path alone, for the tenant-isolation fuzzer (test/fuzz).
+export { UpdateRequestProcessor } from './update-requests/update-request-processor';
+export { kubeClusterObjects } from './update-requests/cluster-objects';
+export { UPDATE_REQUEST_API_VERSION, UPDATE_REQUEST_KIND } from './update-requests/update-request';

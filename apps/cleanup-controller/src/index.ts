@@ -2,3 +2,6 @@
 // and the e2e suite. Its container entry point is main.ts.
 export { startCleanupController } from './bootstrap';
 export { CLEANUP_ENVIRONMENT, CleanupConfig, loadCleanupConfig } from './config/cleanup-config';
+// One cleanup policy run over the cluster, for the tenant-isolation fuzzer (test/fuzz).
+export { runCleanupPolicy } from './policies/cleanup-run';
+export { kubeCleanupCluster } from './cluster/cleanup-cluster';

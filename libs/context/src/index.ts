@@ -31,3 +31,10 @@ export {
 } from './fair-context-loads';
 export { ContextApiCallers, type ApiCallSettings } from './context-api-callers';
 export { CLUSTER_EVALUATION_TIMEOUT_MS, ClusterEngine, type ClusterEngineSources } from './cluster-engine';
+export {
+  checkTenantWrite,
+  isKyvernoKind,
+  TenantWriteRefused,
+  type WriteTarget,
+  type WritingPolicy,
+} from './tenant-writes';

@@ -7,6 +7,7 @@
  * reported about the trigger; failures fail the request.
  */
 import type { UpdateRequestSpec } from '@edict/admission';
+import { TenantWriteRefused } from '@edict/context';
 import type { KubeObject } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
 import {
@@ -64,7 +65,7 @@ export async function mutateExistingForRequest(
         await deps.cluster.replace(target);
         deps.emit(MUTATE_EXISTING_EVENT_SOURCE, backgroundSuccessEvent(policy, identityOf(target), 'mutate'));
       } catch (error) {
-        errors.push(errorText(error));
+        errors.push(error instanceof TenantWriteRefused ? `rule ${rule.name}: ${errorText(error)}` : errorText(error));
         deps.emit(
           MUTATE_EXISTING_EVENT_SOURCE,
           backgroundFailedEvent(policy, rule.name, identityOf(target), errorText(error)),

@@ -29,14 +29,19 @@ export function downstreamSelector(policy: Pick<CachedPolicy, 'name' | 'namespac
   ].join(',');
 }
 
-/** Every downstream object of `rule` of the given types, in every namespace. */
-export function findDownstream(
+/**
+ * Every downstream object of `rule` of the given types, in every namespace; a namespaced Policy's
+ * only in its own namespace (labels elsewhere are not its doing, and are left alone).
+ */
+export async function findDownstream(
   cluster: ClusterObjects,
   policy: Pick<CachedPolicy, 'name' | 'namespace'>,
   rule: string,
   types: readonly TargetType[],
 ): Promise<KubeObject[]> {
-  return listAll(cluster, types, downstreamSelector(policy, rule));
+  const found = await listAll(cluster, types, downstreamSelector(policy, rule));
+  if (!policy.namespace) return found;
+  return found.filter((object) => object.metadata?.namespace === policy.namespace);
 }
 
 /** Deletes the objects; returns how many it deleted. */

@@ -10,6 +10,10 @@ export class FakeCluster implements ClusterObjects {
   /** Errors the next writes throw, in order. */
   readonly failNextWrites: unknown[] = [];
   private version = 0;
+  /** Kinds `namespaced` answers as cluster-scoped. */
+  readonly clusterScopedKinds = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'ClusterPolicy', 'Node']);
+  /** Kinds `namespaced` answers as not served. */
+  readonly unservedKinds = new Set<string>();
 
   put(object: KubeObject): KubeObject {
     const stored = structuredClone(object);
@@ -68,6 +72,12 @@ export class FakeCluster implements ClusterObjects {
     this.writes.push(`delete ${ref.kind} ${ref.name}`);
     const k = key(ref.apiVersion, ref.kind, ref.namespace, ref.name);
     if (!this.objects.delete(k)) throw new KubeApiError(404, 'NotFound', 'not found');
+  }
+
+  /** Namespaced unless the kind is one of `clusterScopedKinds`; unknown when in `unservedKinds`. */
+  async namespaced(_apiVersion: string, kind: string): Promise<boolean | undefined> {
+    if (this.unservedKinds.has(kind)) return undefined;
+    return !this.clusterScopedKinds.has(kind);
   }
 
   private write(verb: string, object: KubeObject): void {

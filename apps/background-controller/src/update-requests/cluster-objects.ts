@@ -30,6 +30,8 @@ export interface ClusterObjects {
   /** PUT; the object's resourceVersion makes it conditional. */
   replace(object: KubeObject, subresource?: 'status'): Promise<KubeObject>;
   delete(ref: ObjectRef, preconditions?: { uid?: string; resourceVersion?: string }): Promise<void>;
+  /** Whether a kind is namespaced, from discovery; undefined when the API server does not serve it. */
+  namespaced(apiVersion: string, kind: string): Promise<boolean | undefined>;
 }
 
 export function kubeClusterObjects(resources: KubeResources): ClusterObjects {
@@ -58,6 +60,14 @@ export function kubeClusterObjects(resources: KubeResources): ClusterObjects {
     create: (object) => resources.create(object),
     replace: (object, subresource) => resources.replace(object, subresource ? { subresource } : {}),
     delete: (ref, preconditions) => resources.delete(ref, preconditions ? { preconditions } : {}),
+    async namespaced(apiVersion, kind) {
+      try {
+        return (await resources.resource(apiVersion, kind)).namespaced;
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
   };
 }
 

@@ -21,7 +21,8 @@ import { generateForRule } from '../generate/generate-rule';
 import { mutateExistingForRequest } from '../mutate-existing/mutate-existing-rule';
 import type { AppliedRule } from '../reports/trigger-report';
 import type { ClusterObjects } from './cluster-objects';
-import { failed, type RuleWorkDeps, type RuleWorkOutcome } from './rule-work';
+import { failed, policyIdentity, type RuleWorkDeps, type RuleWorkOutcome } from './rule-work';
+import { tenantClusterObjects } from './tenant-cluster-objects';
 import {
   ruleContextsOf,
   UPDATE_REQUEST_API_VERSION,
@@ -124,7 +125,12 @@ export class UpdateRequestProcessor {
     const cached = this.deps.policy(spec.policy);
     if (!cached) return failed(`policy ${spec.policy} not found`);
     const requestKey = request.metadata.uid ?? request.metadata.name;
-    const deps: RuleWorkDeps = { ...this.deps, report: (applied) => this.deps.report(requestKey, applied) };
+    const deps: RuleWorkDeps = {
+      ...this.deps,
+      // A namespaced Policy writes only namespaced objects of its own namespace, never Kyverno's kinds.
+      cluster: tenantClusterObjects(this.deps.cluster, policyIdentity(cached)),
+      report: (applied) => this.deps.report(requestKey, applied),
+    };
     if (spec.requestType === 'mutate') return mutateExistingForRequest(spec, cached, deps);
     const errors: string[] = [];
     const generated: RuleWorkOutcome['generated'] = [];

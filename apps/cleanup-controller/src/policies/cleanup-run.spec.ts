@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CleanupPolicy, ContextLoaders } from '@edict/engine';
-import { FakeCleanupCluster, pod } from '../testing/fake-cleanup-cluster';
+import { FakeCleanupCluster, POD_TYPE, pod } from '../testing/fake-cleanup-cluster';
 import { runCleanupPolicy } from './cleanup-run';
 
 const noLoaders = {} as ContextLoaders;
@@ -60,6 +60,33 @@ describe('runCleanupPolicy', () => {
     const { result } = await run(policy({ match, exclude }, 'team'), cluster);
     expect(result).toEqual({ deleted: 1, failed: 0 });
     expect(cluster.deletions.map((d) => d.name)).toEqual(['a']);
+  });
+
+  it("refuses a CleanupPolicy deleting Kyverno's own kinds in its namespace, and any cluster-scoped kind", async () => {
+    const policyType = {
+      ...POD_TYPE,
+      apiVersion: 'kyverno.io/v1',
+      group: 'kyverno.io',
+      resource: 'policies',
+      kind: 'Policy',
+    };
+    const namespaceType = { ...POD_TYPE, resource: 'namespaces', kind: 'Namespace', namespaced: false };
+    const guard = {
+      apiVersion: 'kyverno.io/v1',
+      kind: 'Policy',
+      metadata: { name: 'guard', namespace: 'team', uid: 'g' },
+    };
+    const team = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team', uid: 'n' } };
+    const cluster = new FakeCleanupCluster([guard, team, pod('a', 'team')], [POD_TYPE, policyType, namespaceType]);
+    const match = { any: [{ resources: { kinds: ['Pod', 'Policy', 'Namespace'] } }] };
+    const { result, reports } = await run(policy({ match }, 'team'), cluster);
+    expect(result).toEqual({ deleted: 1, failed: 1 });
+    expect(cluster.deletions.map((d) => d.name)).toEqual(['a']);
+    expect(reports).toEqual([
+      'a',
+      `guard: CleanupPolicy team/p may not delete kyverno.io/v1/Policy team/guard: a namespaced policy writes only namespaced objects of its own namespace "team" (Kyverno's own kinds (kyverno.io, policies.kyverno.io, reports.kyverno.io, wgpolicyk8s.io) are written only for cluster-wide policies)`,
+    ]);
+    expect(cluster.objects).toContain(team);
   });
 
   it('reports a deletion that fails and goes on with the other objects', async () => {

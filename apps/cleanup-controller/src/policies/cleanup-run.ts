@@ -23,6 +23,7 @@ import {
   type ResourceFilter,
   type Rule,
 } from '@edict/engine';
+import { checkTenantWrite, type WriteTarget } from '@edict/context';
 import type { KubeObject } from '@edict/kube';
 import type { CleanupCluster } from '../cluster/cleanup-cluster';
 
@@ -47,6 +48,11 @@ export async function runCleanupPolicy(policy: CleanupPolicy, ports: CleanupRunP
     match: withoutRequestFilters(policy.spec.match),
     ...(policy.spec.exclude ? { exclude: withoutRequestFilters(policy.spec.exclude) } : {}),
   } as Rule;
+  const owner = {
+    kind: policy.kind ?? 'CleanupPolicy',
+    name: policy.metadata.name,
+    ...(namespace ? { namespace } : {}),
+  };
   let deleted = 0;
   let failed = 0;
   let seen = 0;
@@ -73,6 +79,8 @@ export async function runCleanupPolicy(policy: CleanupPolicy, ports: CleanupRunP
         let error: string | undefined;
         try {
           if (!(await conditionsHold(policy, object, ports.loaders))) continue;
+          // A CleanupPolicy deletes only namespaced objects of its namespace, never Kyverno's kinds.
+          checkTenantWrite(owner, 'delete', targetOf(object, type.apiVersion, type.kind), type.namespaced);
           // Gone meanwhile: nothing was deleted, nothing to report.
           if (!(await ports.cluster.delete(object, policy.spec.deletionPropagationPolicy))) continue;
         } catch (caught) {
@@ -85,6 +93,11 @@ export async function runCleanupPolicy(policy: CleanupPolicy, ports: CleanupRunP
     }
   }
   return { deleted, failed };
+}
+
+function targetOf(object: KubeObject, apiVersion: string, kind: string): WriteTarget {
+  const { namespace, name } = object.metadata ?? {};
+  return { apiVersion: object.apiVersion ?? apiVersion, kind: object.kind ?? kind, namespace, name };
 }
 
 async function conditionsHold(policy: CleanupPolicy, target: KubeObject, loaders: ContextLoaders): Promise<boolean> {

@@ -1,4 +1,8 @@
-/** ClusterClient over the project's REST client (`@edict/kube` KubeResources), from a kubeconfig. */
+/**
+ * ClusterClient over the project's REST client (`@edict/kube` KubeResources), from a kubeconfig.
+ * Like chainsaw's own client (controller-runtime's), a namespace on a cluster-scoped object or ref is
+ * ignored rather than refused: a test file may carry one, and the API server clears it.
+ */
 import type { JsonObject } from '@edict/engine';
 import { KubeHttpClient, KubeResources, isNotFound, toKubeApiError, type KubeObject } from '@edict/kube';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -18,13 +22,13 @@ export class KubeClusterClient implements ClusterClient {
   }
 
   async get(ref: ObjectRef & { name: string }): Promise<JsonObject | undefined> {
-    return call(async () => (await this.resources.find<KubeObject>(ref)) as JsonObject | undefined);
+    return call(async () => (await this.resources.find<KubeObject>(await this.scoped(ref))) as JsonObject | undefined);
   }
 
   async list(ref: ObjectRef, options: { labelSelector?: string } = {}): Promise<JsonObject[]> {
     return call(async () => {
       const page = await this.resources.list<KubeObject>(
-        { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace },
+        await this.scoped({ apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace }),
         { labelSelector: options.labelSelector || undefined },
       );
       return page.items as JsonObject[];
@@ -32,15 +36,15 @@ export class KubeClusterClient implements ClusterClient {
   }
 
   async create(object: JsonObject): Promise<JsonObject> {
-    return call(async () => (await this.resources.create(object as KubeObject)) as JsonObject);
+    return call(async () => (await this.resources.create(await this.scopedObject(object))) as JsonObject);
   }
 
   async update(object: JsonObject): Promise<JsonObject> {
-    return call(async () => (await this.resources.replace(object as KubeObject)) as JsonObject);
+    return call(async () => (await this.resources.replace(await this.scopedObject(object))) as JsonObject);
   }
 
   async patch(ref: ObjectRef & { name: string }, mergePatch: JsonObject): Promise<JsonObject> {
-    return call(async () => (await this.resources.patch(ref, 'merge', mergePatch)) as JsonObject);
+    return call(async () => (await this.resources.patch(await this.scoped(ref), 'merge', mergePatch)) as JsonObject);
   }
 
   async apply(object: JsonObject): Promise<{ object: JsonObject; created: boolean }> {
@@ -57,13 +61,35 @@ export class KubeClusterClient implements ClusterClient {
     try {
       await this.resources.http.json({
         method: 'DELETE',
-        path: await this.resources.path(ref),
+        path: await this.resources.path(await this.scoped(ref)),
         body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: options.propagationPolicy ?? 'Background' },
       });
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
       throw asClusterError(error);
+    }
+  }
+
+  /** The ref without its namespace when the kind is cluster-scoped (an unknown kind is left as is). */
+  private async scoped<T extends ObjectRef>(ref: T): Promise<T> {
+    if (!ref.namespace || (await this.namespacedOrUnknown(ref.apiVersion, ref.kind))) return ref;
+    return { ...ref, namespace: undefined };
+  }
+
+  private async scopedObject(object: JsonObject): Promise<KubeObject> {
+    const kube = object as KubeObject;
+    const namespace = kube.metadata?.namespace;
+    if (!namespace || (await this.namespacedOrUnknown(kube.apiVersion ?? '', kube.kind ?? ''))) return kube;
+    const { namespace: _ignored, ...metadata } = kube.metadata ?? {};
+    return { ...kube, metadata };
+  }
+
+  private async namespacedOrUnknown(apiVersion: string, kind: string): Promise<boolean> {
+    try {
+      return (await this.resources.resource(apiVersion, kind)).namespaced;
+    } catch {
+      return true; // the request itself reports the server's answer
     }
   }
 }

@@ -253,7 +253,7 @@ export class Engine {
   ): Promise<PolicyResponse> {
     return this.process(compiled, compiled.generateRules, 'Generation', request, options, async (run, exceptions) => {
       if (exceptions.length > 0) return [exceptionSkip(run.rule, 'Generation', exceptions)];
-      const response = await generateResources(run, this.deps.resources, compiled.policy);
+      const response = await generateResources(run, this.deps.resources, compiled.policy, compiled.namespace);
       return response ? [response] : [];
     });
   }

@@ -2,6 +2,7 @@ import type { JsonValue } from '../json';
 import { loadContextEntries } from '../context-entries';
 import { checkConditions } from '../core/conditions';
 import type { ResourceLoader } from '../core/loaders';
+import { ScopeViolation } from '../core/namespaced-scope';
 import { errorMessage, ruleResponse } from '../core/responses';
 import type { Generation } from '../policy/types';
 import { evaluateForeachList } from '../validate/foreach-list';
@@ -23,12 +24,15 @@ type ForeachBlock = NonNullable<Generation['foreach']>[number];
  * Results follow Kyverno: the rule `pass`es whenever it applies, with the objects it produced;
  * failures Kyverno's controller logs (source not found, non-object data, self-clone) are listed in
  * `generation.notGenerated`, failures it reports (variables, foreach lists, foreach context) in
- * `generation.error`. A generate block Kyverno would refuse at admission is an `error` naming the field.
+ * `generation.error`. A generate block Kyverno would refuse at admission is an `error` naming the field,
+ * and so is a namespaced Policy (`policyNamespace`) whose substituted target, clone source or
+ * generated object is cluster-scoped or in another namespace.
  */
 export async function generateResources(
   run: RuleRun,
   resources: ResourceLoader | undefined,
   policy?: GeneratingPolicy,
+  policyNamespace?: string,
 ): Promise<GenerationRuleResponse | undefined> {
   const generation = run.rule.generate;
   if (!generation) return undefined;
@@ -44,12 +48,17 @@ export async function generateResources(
     ctx: run.ctx,
     resources,
     provenance: { trigger: run.resource, policy, ruleName: run.rule.name },
+    ...(policyNamespace !== undefined ? { policyNamespace } : {}),
   };
   const errors: string[] = [];
   try {
     if (generation.foreach) errors.push(...(await generateForeach(generation.foreach, run, scope, output)));
     else await generatePattern(generation, 'generate', scope, output);
   } catch (error) {
+    // Reaching outside a namespaced Policy's namespace fails the whole rule: nothing is generated.
+    if (error instanceof ScopeViolation) {
+      return { ...ruleResponse(run.rule, 'Generation', 'error', error.message), type: 'Generation' };
+    }
     errors.push(errorMessage(error));
   }
 

@@ -1,5 +1,6 @@
 import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../json';
 import type { ResourceLoader } from '../core/loaders';
+import { checkNamespacedKind, checkNamespacedObject, checkOwnNamespace } from '../core/namespaced-scope';
 import { errorMessage } from '../core/responses';
 import { matchesLabelSelector } from '../match';
 import type { CloneList, Generation, LabelSelector } from '../policy/types';
@@ -28,6 +29,8 @@ export interface PatternScope {
   ctx: EvaluationContext;
   resources: ResourceLoader | undefined;
   provenance: Provenance;
+  /** Set for a namespaced Policy: everything it clones and generates stays in this namespace. */
+  policyNamespace?: string;
 }
 
 type Outcome = { object: KubeObject; from: GeneratedFrom } | { skipped: string } | { failed: string };
@@ -48,6 +51,8 @@ export async function generatePattern(
   const target = targetOf(substituted, path);
   const clone = isObject(substituted.clone) ? substituted.clone : {};
   const cloneList = isObject(substituted.cloneList) ? (substituted.cloneList as CloneList) : {};
+  const first = output.objects.length;
+  if (scope.policyNamespace !== undefined) await checkPatternScope(target, clone, cloneList, path, scope);
 
   if (typeof clone.name === 'string' && clone.name !== '') {
     const source = {
@@ -62,6 +67,37 @@ export async function generatePattern(
   } else {
     record(output, target, fromData(substituted.data, target, path, scope), scope);
   }
+  // The objects as built: a data block's own `kind` wins over the rule's, so check what was produced.
+  if (scope.policyNamespace === undefined) return;
+  for (const object of output.objects.slice(first)) {
+    await checkNamespacedObject(scope.resources, scope.policyNamespace, `${path}: generated`, object);
+  }
+}
+
+/**
+ * A namespaced Policy's pattern, after substitution and before any source is read: the target and
+ * every clone source namespaced and in the policy's namespace (as Kyverno's generator checks).
+ */
+async function checkPatternScope(
+  target: ResourceRef,
+  clone: JsonObject,
+  cloneList: CloneList,
+  path: string,
+  scope: PatternScope,
+): Promise<void> {
+  const own = scope.policyNamespace!;
+  checkOwnNamespace(own, `${path}.namespace`, target.namespace);
+  if (typeof clone.name === 'string' && clone.name !== '') {
+    checkOwnNamespace(own, `${path}.clone.namespace`, stringOr(clone.namespace));
+  } else if (Array.isArray(cloneList.kinds) && cloneList.kinds.length > 0) {
+    checkOwnNamespace(own, `${path}.cloneList.namespace`, cloneList.namespace ?? '');
+    for (const [index, entry] of cloneList.kinds.entries()) {
+      const { apiVersion, kind } = parseKindEntry(typeof entry === 'string' ? entry : '');
+      await checkNamespacedKind(scope.resources, own, `${path}.cloneList.kinds[${index}]`, apiVersion, kind);
+    }
+    return;
+  }
+  await checkNamespacedKind(scope.resources, own, `${path}.kind`, target.apiVersion, target.kind);
 }
 
 function substitutePattern(pattern: GeneratePattern, path: string, ctx: EvaluationContext): JsonObject {

@@ -2,6 +2,7 @@ import type { JsonObject, JsonValue, KubeObject } from '../json';
 import { loadContextEntries } from '../context-entries';
 import { checkConditions } from '../core/conditions';
 import type { ResourceLoader } from '../core/loaders';
+import { checkNamespacedKind } from '../core/namespaced-scope';
 import { ruleError, ruleResponse } from '../core/responses';
 import type { RuleResponse } from '../core/types';
 import type { TargetResourceSpec } from '../policy/types';
@@ -88,6 +89,17 @@ async function loadTargets(
       continue;
     }
     try {
+      // A namespaced Policy's targets are forced into its namespace below; a cluster-scoped kind
+      // has none, so it is refused here, with the kind as substituted.
+      if (policyNamespace !== undefined) {
+        await checkNamespacedKind(
+          resources,
+          policyNamespace,
+          `mutate.targets[${index}]`,
+          typeof resolved.apiVersion === 'string' ? resolved.apiVersion : '',
+          typeof resolved.kind === 'string' ? resolved.kind : '',
+        );
+      }
       for (const target of await findTargets(resolved, resources, policyNamespace)) targets.push({ spec, target });
     } catch (error) {
       errors.push((error as Error).message);

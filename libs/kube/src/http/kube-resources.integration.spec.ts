@@ -79,6 +79,43 @@ describe('KubeResources against the in-memory API server', () => {
     await expect(resources.path({ apiVersion: 'v1', kind: 'Nope' })).rejects.toBeInstanceOf(KubeApiError);
   });
 
+  it('refuses a namespace for a cluster-scoped kind, and one object of a namespaced kind without one', async () => {
+    server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+    const clusterScoped = { apiVersion: 'v1', kind: 'Namespace', namespace: 'team-a', name: 'team-a' };
+    const refused = { code: 400, reason: 'BadRequest' };
+    await expect(resources.get(clusterScoped)).rejects.toMatchObject(refused);
+    await expect(resources.get(clusterScoped)).rejects.toThrow(
+      'kind "Namespace" (v1) is cluster-scoped: it has no namespace "team-a"',
+    );
+    // Not read as "not found", which a caller could take for a missing object.
+    await expect(resources.find(clusterScoped)).rejects.toMatchObject(refused);
+    await expect(
+      resources.listPage({ apiVersion: 'v1', kind: 'Namespace', namespace: 'team-a' }),
+    ).rejects.toMatchObject(refused);
+    await expect(
+      resources.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'sneaky', namespace: 'team-a' } }),
+    ).rejects.toMatchObject(refused);
+    await expect(resources.patch(clusterScoped, 'merge', { metadata: { labels: { a: 'b' } } })).rejects.toMatchObject(
+      refused,
+    );
+    await expect(resources.delete(clusterScoped)).rejects.toMatchObject(refused);
+    expect(server.get('v1', 'Namespace', 'sneaky')).toBeUndefined();
+    expect(await resources.get({ apiVersion: 'v1', kind: 'Namespace', name: 'team-a' })).toMatchObject({
+      metadata: { name: 'team-a' },
+    });
+
+    const unnamespaced = { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm' };
+    await expect(resources.get(unnamespaced)).rejects.toThrow(
+      'kind "ConfigMap" (v1) is namespaced: "cm" needs a namespace',
+    );
+    await expect(resources.delete(unnamespaced)).rejects.toMatchObject(refused);
+    await expect(resources.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } })).rejects.toThrow(
+      'kind "ConfigMap" (v1) is namespaced: the object needs a namespace',
+    );
+    // A namespaced kind without a namespace is still the all-namespaces list.
+    expect((await resources.list({ apiVersion: 'v1', kind: 'ConfigMap' })).items.length).toBeGreaterThan(0);
+  });
+
   it('createOnly stores the object without reading it back, and answers AlreadyExists as create does', async () => {
     const cm = {
       apiVersion: 'v1',

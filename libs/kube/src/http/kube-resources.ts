@@ -120,15 +120,29 @@ export class KubeResources {
     }
   }
 
-  /** The REST path for a type, a namespace's collection, or one object. */
+  /**
+   * The REST path for a type, a namespace's collection, or one object. The ref's scope must fit the
+   * kind's: a namespace given for a cluster-scoped kind is refused, not dropped (the API server
+   * answers such a path with 404, and dropping it would let a namespaced caller reach a
+   * cluster-scoped object); a namespaced kind without a namespace names only the all-namespaces
+   * collection (a list or watch), never one object.
+   */
   async path(ref: ResourceRef, subresource?: string, signal?: AbortSignal): Promise<string> {
     const info = await this.resource(ref.apiVersion, ref.kind, signal);
+    checkScope(ref, info);
     const parts = [groupVersionPath(ref.apiVersion)];
     if (info.namespaced && ref.namespace) parts.push('namespaces', encodeURIComponent(ref.namespace));
     parts.push(info.name);
     if (ref.name !== undefined) parts.push(encodeURIComponent(ref.name));
     if (subresource) parts.push(subresource);
     return parts.join('/');
+  }
+
+  /** Where a new object is posted: its namespace's collection, which a namespaced kind must name. */
+  private async collectionPath(ref: ResourceRef): Promise<string> {
+    const info = await this.resource(ref.apiVersion, ref.kind);
+    if (info.namespaced && !ref.namespace) throw scopeError(ref, 'is namespaced: the object needs a namespace');
+    return this.path({ ...ref, name: undefined });
   }
 
   async get<T extends KubeObject>(ref: ResourceRef & { name: string }): Promise<T> {
@@ -184,7 +198,7 @@ export class KubeResources {
     const ref = refOf(object);
     return this.http.json<T>({
       method: 'POST',
-      path: await this.path({ ...ref, name: undefined }),
+      path: await this.collectionPath(ref),
       query: writeQuery(query),
       body: object,
     });
@@ -198,7 +212,7 @@ export class KubeResources {
     const ref = refOf(object);
     await this.http.call({
       method: 'POST',
-      path: await this.path({ ...ref, name: undefined }),
+      path: await this.collectionPath(ref),
       query: writeQuery(query),
       body: object,
     });
@@ -301,6 +315,29 @@ export function withTypeMeta<T extends KubeObject>(object: T, ref: { apiVersion:
   if (object.kind && object.apiVersion) return object;
   const { apiVersion, kind, ...rest } = object;
   return { apiVersion: apiVersion || ref.apiVersion, kind: kind || ref.kind, ...rest } as T;
+}
+
+/** Refuses a ref whose namespace does not fit the kind's scope (see `KubeResources.path`). */
+function checkScope(ref: ResourceRef, info: ApiResourceInfo): void {
+  if (!info.namespaced && ref.namespace) {
+    throw scopeError(ref, `is cluster-scoped: it has no namespace "${ref.namespace}"`);
+  }
+  if (info.namespaced && !ref.namespace && ref.name !== undefined) {
+    throw scopeError(ref, `is namespaced: "${ref.name}" needs a namespace`);
+  }
+}
+
+/** A 400 BadRequest, so no caller mistakes it for "not found" (a 404 reads as a missing object). */
+function scopeError(ref: ResourceRef, problem: string): KubeApiError {
+  const message = `kind "${ref.kind}" (${ref.apiVersion}) ${problem}`;
+  return new KubeApiError(400, 'BadRequest', message, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    message,
+    reason: 'BadRequest',
+    code: 400,
+  });
 }
 
 function refOf(object: KubeObject): ResourceRef & { name: string } {
