@@ -3,7 +3,8 @@
  * cluster (the in-memory API server and the real controllers, each replica its own process), each
  * printing its figures. `--quick` runs shorter and lighter, for trial runs. The replicas scenario
  * takes `--load reviews|pods` (reviews by default), `--rate N` (per second; 500 for reviews) and
- * `--no-backpressure` (the admission replicas' EDICT_AUDIT_BACKPRESSURE=false, for a comparison).
+ * `--no-backpressure` (the admission replicas' EDICT_AUDIT_BACKPRESSURE=false, for a comparison);
+ * the updaterequests scenario takes `--rate N` (Namespace creates per second, 20 by default).
  */
 import { benchChildRole, serveAsChild } from '../child-process';
 import { cluster } from './cluster';
@@ -13,12 +14,13 @@ import { runCertExpiry } from './cert-expiry';
 import { formatCertExpiry } from './cert-report';
 import { CERT_SCENARIO_TIMING } from './cert-rotations';
 import { runLeaderFaults } from './leader-faults';
-import { formatApiOutage, formatLeaderFaults, formatReplicaFaults } from './report';
+import { formatApiOutage, formatLeaderFaults, formatReplicaFaults, formatUpdateRequestFaults } from './report';
 import { runReplicaFaults, type LoadMode } from './replica-faults';
 import { reviewLoad } from './review-load-child';
+import { runUpdateRequestFaults } from './update-request-faults';
 import { REVIEW_LOAD_ROLE } from './review-load';
 
-const SCENARIOS = ['replicas', 'leaders', 'outage', 'certs'] as const;
+const SCENARIOS = ['replicas', 'leaders', 'outage', 'certs', 'updaterequests'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 /** The scenarios `--only a,b` names (all without it). */
@@ -80,6 +82,14 @@ async function main(): Promise<void> {
     } else if (scenario === 'certs') {
       const run = await runCertExpiry({ createsPerSecond: quick ? 10 : 15, maxLoadMs: 150_000 });
       console.log(formatCertExpiry(run, CERT_SCENARIO_TIMING));
+    } else if (scenario === 'updaterequests') {
+      const run = await runUpdateRequestFaults({
+        perSecond: rate(argv, quick ? 10 : 20),
+        loadSeconds: quick ? 30 : 60,
+        kills: quick ? 3 : 5,
+        settleTimeoutMs: 120_000,
+      });
+      console.log(formatUpdateRequestFaults(run));
     }
   }
 }

@@ -50,7 +50,7 @@ describe('awaitsAdmittedChange', () => {
   it('UPDATE: waits while the trigger has the old object resourceVersion', async () => {
     const cluster = new FakeCluster();
     const before = cluster.put(namespace());
-    const update = request('UPDATE', { oldObject: before });
+    const update = request('UPDATE', { oldObject: before as AdmissionRequest['oldObject'] });
     expect(await awaitsAdmittedChange(update, cluster, options)).toBe(true);
     cluster.put({ ...before, metadata: { ...before.metadata, labels: { tier: 'gold' } } });
     expect(await awaitsAdmittedChange(update, cluster, options)).toBe(false);

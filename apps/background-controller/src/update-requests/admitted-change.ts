@@ -24,13 +24,14 @@ export interface AdmittedChangeOptions {
 
 /** True while the request should wait for its change to be stored. */
 export async function awaitsAdmittedChange(
-  request: { metadata?: { creationTimestamp?: string }; spec: UpdateRequestSpec },
+  request: Pick<KubeObject, 'metadata'> & { spec: UpdateRequestSpec },
   cluster: Pick<ClusterObjects, 'get'>,
   options: AdmittedChangeOptions,
 ): Promise<boolean> {
   const admission = admissionRequestOf(request.spec);
   if (!admission) return false;
-  const created = Date.parse(request.metadata?.creationTimestamp ?? '');
+  const timestamp = request.metadata?.creationTimestamp;
+  const created = typeof timestamp === 'string' ? Date.parse(timestamp) : NaN;
   if (!Number.isFinite(created) || options.now() - created >= options.windowMs) return false;
   // A subresource review (pods/status) changes its parent: whether it is stored cannot be told by the parent's identity.
   if (admission.subResource) return false;
