@@ -4,7 +4,7 @@
  * printing its figures. `--quick` runs shorter and lighter, for trial runs. The replicas scenario
  * takes `--load reviews|pods` (reviews by default), `--rate N` (per second; 500 for reviews) and
  * `--no-backpressure` (the admission replicas' EDICT_AUDIT_BACKPRESSURE=false, for a comparison);
- * the updaterequests scenario takes `--rate N` (Namespace creates per second, 20 by default).
+ * the updaterequests scenario takes `--rate N` (Namespace creates per second, 10 by default).
  */
 import { benchChildRole, serveAsChild } from '../child-process';
 import { cluster } from './cluster';
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       console.log(formatCertExpiry(run, CERT_SCENARIO_TIMING));
     } else if (scenario === 'updaterequests') {
       const run = await runUpdateRequestFaults({
-        perSecond: rate(argv, quick ? 10 : 20),
+        perSecond: rate(argv, quick ? 5 : 10),
         loadSeconds: quick ? 30 : 60,
         kills: quick ? 3 : 5,
         settleTimeoutMs: 120_000,
