@@ -116,7 +116,8 @@ export function formatUpdateRequestFaults(run: UpdateRequestFaultRun): string {
   const lost = run.coverage.missingCount;
   return [
     'UpdateRequests across SIGKILLs: a generate policy (default-deny NetworkPolicy per Namespace), Namespaces created',
-    `through the API server for ${run.loadSeconds} s while admission replicas (2 behind the Service) are SIGKILLed and replaced`,
+    `through the API server in bursts for ${run.loadSeconds.toFixed(0)} s while admission replicas (2 behind the Service)`,
+    'are SIGKILLed a few ms into a burst and replaced',
     table(
       [
         'namespaces created',

@@ -1,7 +1,9 @@
 /**
  * Scenario `updaterequests`: a generate ClusterPolicy (a default-deny NetworkPolicy per Namespace)
- * and Namespaces created at a fixed rate through the API server, while admission replicas are
- * SIGKILLed one after another (each replaced as a Deployment would). A create that fails because
+ * and Namespaces created through the API server in bursts (`perSecond` at once, every second),
+ * while admission replicas are SIGKILLed one after another, each a few ms into a burst so that
+ * reviews are in flight and answered ones have their after-admission work pending (each replaced
+ * as a Deployment would). A create that fails because
  * its webhook call died with the replica is retried under the same name, as a client would. Once
  * the load ends and the background controller settles, every Namespace that exists must have its
  * NetworkPolicy: one missing is an UpdateRequest lost. The background controller keeps running
@@ -36,10 +38,11 @@ export interface UpdateRequestFaultRun {
   /** Namespaces whose create never succeeded before the load's end (none expected). */
   gaveUp: number;
   kills: number;
+  /** How long Namespaces were being created, s (the replacements' start-up lengthens it). */
+  loadSeconds: number;
   coverage: GeneratedCoverage;
   /** From the load's end until every Namespace had its NetworkPolicy (or the timeout), ms. */
   settleMs: number;
-  loadSeconds: number;
 }
 
 /** The generate policy: what the issue names, a security default every Namespace must get. */
@@ -76,22 +79,29 @@ export async function runUpdateRequestFaults(settings: UpdateRequestFaultSetting
     await awaitGenerateWebhook(cluster);
 
     const load = new NamespaceLoad(cluster.url, settings.perSecond);
+    const loadStarted = performance.now();
     load.start();
     const period = (settings.loadSeconds * 1000) / (settings.kills + 1);
     let kills = 0;
+    const replacements: Promise<unknown>[] = [];
     for (let round = 0; round < settings.kills; round++) {
       await sleep(period);
       const victim = cluster.running('admission')[round % ADMISSION_REPLICAS] ?? cluster.running('admission')[0];
       if (!victim) continue;
+      await load.nextBurst();
+      await sleep(5 + Math.random() * 45);
       cluster.stop(victim, 'SIGKILL');
       await victim.exited;
       kills += 1;
-      // The Deployment's replacement; the dead one leaves the Service when its probes fail.
-      await cluster.startReplica('admission');
+      // The Deployment's replacement, not waited for (its start-up would set the pace); the dead
+      // one leaves the Service when its probes fail.
+      replacements.push(cluster.startReplica('admission'));
     }
     await sleep(period);
+    await Promise.all(replacements);
     const tally = await load.finish(60_000);
     const ended = performance.now();
+    const loadSeconds = (ended - loadStarted) / 1000;
     const coverage = await settle(
       () => cluster.api.call<GeneratedCoverage>('generated-coverage', coverageQuery(UR_NAMESPACE_PREFIX)),
       (value) => value.missingCount === 0 && value.namespaces === tally.created,
@@ -102,9 +112,9 @@ export async function runUpdateRequestFaults(settings: UpdateRequestFaultSetting
       failedAttempts: tally.failedAttempts,
       gaveUp: tally.gaveUp,
       kills,
+      loadSeconds,
       coverage: coverage.value,
       settleMs: performance.now() - ended,
-      loadSeconds: settings.loadSeconds,
     };
   } finally {
     await cluster.close();
@@ -132,9 +142,10 @@ async function awaitGenerateWebhook(cluster: ChaosCluster): Promise<void> {
   throw new Error('the generate policy never reached the webhook: no NetworkPolicy for the probe Namespace');
 }
 
-/** Namespaces `<prefix><n>` started at a fixed rate; a failed create is retried under its name until it is stored. */
+/** Namespaces `<prefix><n>`, a burst of `perSecond` every second; a failed create is retried under its name until it is stored. */
 class NamespaceLoad {
   private readonly pending = new Set<Promise<void>>();
+  private readonly burstWaiters: Array<() => void> = [];
   private timer?: NodeJS.Timeout;
   private next = 0;
   private stopping = false;
@@ -148,11 +159,17 @@ class NamespaceLoad {
   ) {}
 
   start(): void {
-    const started = performance.now();
-    this.timer = setInterval(() => {
-      const due = Math.floor(((performance.now() - started) / 1000) * this.perSecond);
-      while (this.next < due) this.launch(`${UR_NAMESPACE_PREFIX}${this.next++}`);
-    }, 50);
+    const burst = () => {
+      for (let i = 0; i < this.perSecond; i++) this.launch(`${UR_NAMESPACE_PREFIX}${this.next++}`);
+      for (const resolve of this.burstWaiters.splice(0)) resolve();
+    };
+    burst();
+    this.timer = setInterval(burst, 1_000);
+  }
+
+  /** Resolves when the next burst has been sent. */
+  nextBurst(): Promise<void> {
+    return new Promise((resolve) => this.burstWaiters.push(resolve));
   }
 
   /** Stops starting creates; waits (at most `graceMs`) for the ones still retrying. */
