@@ -12,6 +12,7 @@
 import { request } from 'node:http';
 import type { JsonObject } from '@edict/engine';
 import { ChaosCluster } from './chaos-cluster';
+import type { ControllerProcess } from './controller-process';
 import type { GeneratedCoverage } from './cluster';
 import { settle, sleep } from './settle';
 
@@ -74,7 +75,9 @@ export async function runUpdateRequestFaults(settings: UpdateRequestFaultSetting
   const cluster = await ChaosCluster.start([defaultDenyPolicy()]);
   try {
     await cluster.startReplica('background');
-    for (let i = 0; i < ADMISSION_REPLICAS; i++) await cluster.startReplica('admission');
+    // Replicas ready and serving, oldest first: the victims (one still starting is not killed).
+    const serving: ControllerProcess[] = [];
+    for (let i = 0; i < ADMISSION_REPLICAS; i++) serving.push(await cluster.startReplica('admission'));
     await cluster.awaitWebhookConfiguration();
     await awaitGenerateWebhook(cluster);
 
@@ -86,7 +89,7 @@ export async function runUpdateRequestFaults(settings: UpdateRequestFaultSetting
     const replacements: Promise<unknown>[] = [];
     for (let round = 0; round < settings.kills; round++) {
       await sleep(period);
-      const victim = cluster.running('admission')[round % ADMISSION_REPLICAS] ?? cluster.running('admission')[0];
+      const victim = serving.find((replica) => replica.running);
       if (!victim) continue;
       await load.nextBurst();
       await sleep(5 + Math.random() * 45);
@@ -95,7 +98,7 @@ export async function runUpdateRequestFaults(settings: UpdateRequestFaultSetting
       kills += 1;
       // The Deployment's replacement, not waited for (its start-up would set the pace); the dead
       // one leaves the Service when its probes fail.
-      replacements.push(cluster.startReplica('admission'));
+      replacements.push(cluster.startReplica('admission').then((replica) => serving.push(replica)));
     }
     await sleep(period);
     await Promise.all(replacements);
