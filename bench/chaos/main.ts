@@ -86,7 +86,7 @@ async function main(): Promise<void> {
       const run = await runUpdateRequestFaults({
         perSecond: rate(argv, quick ? 5 : 10),
         loadSeconds: quick ? 30 : 60,
-        kills: quick ? 3 : 5,
+        kills: quick ? 2 : 4,
         settleTimeoutMs: 120_000,
       });
       console.log(formatUpdateRequestFaults(run));

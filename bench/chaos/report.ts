@@ -139,8 +139,8 @@ export function formatUpdateRequestFaults(run: UpdateRequestFaultRun): string {
       ],
     ),
     `${run.namespacesCreated} namespaces created across ${run.kills} SIGKILLs, ${lost} lost` +
-      (run.coverage.namespaces !== run.namespacesCreated
-        ? ` (the cluster holds ${run.coverage.namespaces} of them: the count differs)`
+      (run.confirmedCreates !== run.namespacesCreated
+        ? ` (${run.confirmedCreates} of the creates were answered to the client in time)`
         : ''),
     '',
   ].join('\n');

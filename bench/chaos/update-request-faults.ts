@@ -14,7 +14,7 @@ import type { JsonObject } from '@edict/engine';
 import { ChaosCluster } from './chaos-cluster';
 import type { ControllerProcess } from './controller-process';
 import type { GeneratedCoverage } from './cluster';
-import { settle, sleep } from './settle';
+import { settle, sleep, timeUntil } from './settle';
 
 /** The Namespaces the load creates: `<prefix><n>`. */
 export const UR_NAMESPACE_PREFIX = 'chaos-ns-';
@@ -33,7 +33,10 @@ export interface UpdateRequestFaultSettings {
 }
 
 export interface UpdateRequestFaultRun {
+  /** The load's Namespaces the cluster holds at the end. */
   namespacesCreated: number;
+  /** Creates answered 201 (or 409 on a retry) to the client; a create stored whose answer came too late is not among them. */
+  confirmedCreates: number;
   /** Create attempts that failed (the webhook call died with a replica, or no replica was ready) and were retried. */
   failedAttempts: number;
   /** Namespaces whose create never succeeded before the load's end (none expected). */
@@ -89,8 +92,9 @@ export async function runUpdateRequestFaults(settings: UpdateRequestFaultSetting
     const replacements: Promise<unknown>[] = [];
     for (let round = 0; round < settings.kills; round++) {
       await sleep(period);
-      const victim = serving.find((replica) => replica.running);
-      if (!victim) continue;
+      // As a rolling fault, not an outage: a replica keeps serving while the next one is killed.
+      await timeUntil(async () => serving.filter((replica) => replica.running).length >= 2, 180_000, 'a replacement');
+      const victim = serving.find((replica) => replica.running)!;
       await load.nextBurst();
       await sleep(5 + Math.random() * 45);
       cluster.stop(victim, 'SIGKILL');
@@ -107,11 +111,12 @@ export async function runUpdateRequestFaults(settings: UpdateRequestFaultSetting
     const loadSeconds = (ended - loadStarted) / 1000;
     const coverage = await settle(
       () => cluster.api.call<GeneratedCoverage>('generated-coverage', coverageQuery(UR_NAMESPACE_PREFIX)),
-      (value) => value.missingCount === 0 && value.namespaces === tally.created,
+      (value) => value.missingCount === 0 && value.namespaces >= tally.created,
       { quietMs: 45_000, timeoutMs: settings.settleTimeoutMs, intervalMs: 1_000 },
     );
     return {
-      namespacesCreated: tally.created,
+      namespacesCreated: coverage.value.namespaces,
+      confirmedCreates: tally.created,
       failedAttempts: tally.failedAttempts,
       gaveUp: tally.gaveUp,
       kills,
