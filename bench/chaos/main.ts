@@ -87,6 +87,7 @@ async function main(): Promise<void> {
         perSecond: rate(argv, quick ? 5 : 10),
         loadSeconds: quick ? 30 : 60,
         kills: quick ? 2 : 4,
+        podReviewsPerSecond: quick ? 50 : 100,
         settleTimeoutMs: 120_000,
       });
       console.log(formatUpdateRequestFaults(run));

@@ -117,7 +117,7 @@ export function formatUpdateRequestFaults(run: UpdateRequestFaultRun): string {
   return [
     'UpdateRequests across SIGKILLs: a generate policy (default-deny NetworkPolicy per Namespace), Namespaces created',
     `through the API server in bursts for ${run.loadSeconds.toFixed(0)} s while admission replicas (2 behind the Service)`,
-    'are SIGKILLed a few ms into a burst and replaced',
+    `are SIGKILLed a few ms into a burst and replaced; ${run.podReviews} Pod CREATE reviews alongside (their audits queue after the answers)`,
     table(
       [
         'namespaces created',

@@ -3,7 +3,9 @@
  * and Namespaces created through the API server in bursts (`perSecond` at once, every second),
  * while admission replicas are SIGKILLed one after another, each a few ms into a burst so that
  * reviews are in flight and answered ones have their after-admission work pending (each replaced
- * as a Deployment would). A create that fails because
+ * as a Deployment would). Pod CREATE reviews at `podReviewsPerSecond` run alongside, as a busy
+ * cluster's do: their audits (the 17 Pod Security policies) keep an after-admission backlog, in
+ * which an UpdateRequest computed after the answer would wait, and die with its replica. A create that fails because
  * its webhook call died with the replica is retried under the same name, as a client would. Once
  * the load ends and the background controller settles, every Namespace that exists must have its
  * NetworkPolicy: one missing is an UpdateRequest lost. The background controller keeps running
@@ -13,6 +15,7 @@ import { request } from 'node:http';
 import type { JsonObject } from '@edict/engine';
 import { ChaosCluster } from './chaos-cluster';
 import type { ControllerProcess } from './controller-process';
+import { ReviewLoad } from './review-load';
 import type { GeneratedCoverage } from './cluster';
 import { settle, sleep, timeUntil } from './settle';
 
@@ -29,6 +32,8 @@ export interface UpdateRequestFaultSettings {
   loadSeconds: number;
   /** SIGKILLs spread over the load. */
   kills: number;
+  /** Pod CREATE reviews per second alongside (0: none). */
+  podReviewsPerSecond: number;
   settleTimeoutMs: number;
 }
 
@@ -42,6 +47,8 @@ export interface UpdateRequestFaultRun {
   /** Namespaces whose create never succeeded before the load's end (none expected). */
   gaveUp: number;
   kills: number;
+  /** Pod CREATE reviews sent alongside. */
+  podReviews: number;
   /** How long Namespaces were being created, s (the replacements' start-up lengthens it). */
   loadSeconds: number;
   coverage: GeneratedCoverage;
@@ -84,6 +91,11 @@ export async function runUpdateRequestFaults(settings: UpdateRequestFaultSetting
     await cluster.awaitWebhookConfiguration();
     await awaitGenerateWebhook(cluster);
 
+    const pods =
+      settings.podReviewsPerSecond > 0
+        ? await ReviewLoad.start(cluster, settings.podReviewsPerSecond, settings.loadSeconds * 2)
+        : undefined;
+    await pods?.begin();
     const load = new NamespaceLoad(cluster.url, settings.perSecond);
     const loadStarted = performance.now();
     load.start();
@@ -107,6 +119,8 @@ export async function runUpdateRequestFaults(settings: UpdateRequestFaultSetting
     await sleep(period);
     await Promise.all(replacements);
     const tally = await load.finish(60_000);
+    const podTally = await pods?.finish();
+    await pods?.stop();
     const ended = performance.now();
     const loadSeconds = (ended - loadStarted) / 1000;
     const coverage = await settle(
@@ -120,6 +134,7 @@ export async function runUpdateRequestFaults(settings: UpdateRequestFaultSetting
       failedAttempts: tally.failedAttempts,
       gaveUp: tally.gaveUp,
       kills,
+      podReviews: podTally?.sent ?? 0,
       loadSeconds,
       coverage: coverage.value,
       settleMs: performance.now() - ended,
