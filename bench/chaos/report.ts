@@ -133,7 +133,7 @@ export function formatUpdateRequestFaults(run: UpdateRequestFaultRun): string {
           `${run.kills}`,
           `${run.failedAttempts}`,
           `${run.gaveUp}`,
-          `${lost}${lost > 0 ? ` (${run.coverage.missing.join(', ')})` : ''}`,
+          `${lost}${lost > 0 ? ` (${run.coverage.missing.slice(0, 3).join(', ')}, ...)` : ''}`,
           `${(run.settleMs / 1000).toFixed(1)} s`,
         ],
       ],
