@@ -37,7 +37,27 @@ export interface LeaseChange {
   holder: string;
 }
 
+/** The Namespaces named `<prefix>*` and which of them lack the object a generate rule puts in each. */
+export interface GeneratedCoverage {
+  namespaces: number;
+  /** The Namespaces without it (at most 20 named). */
+  missing: string[];
+  missingCount: number;
+}
+
 const LEASES = 'coordination.k8s.io/leases';
+
+function generatedCoverage(
+  server: InMemoryApiServer,
+  query: { prefix: string; apiVersion: string; kind: string; name: string },
+): GeneratedCoverage {
+  const names = server
+    .list('v1', 'Namespace')
+    .map((namespace) => (namespace.metadata as JsonObject).name as string)
+    .filter((name) => name.startsWith(query.prefix));
+  const missing = names.filter((name) => server.get(query.apiVersion, query.kind, query.name, name) === undefined);
+  return { namespaces: names.length, missing: missing.slice(0, 20), missingCount: missing.length };
+}
 
 /** A Pod the review load reviews: stored at once, without admission, as `load-<round>-<n>` labelled with its round. */
 function loadPod(round: string, index: number): JsonObject {
@@ -108,6 +128,8 @@ export const cluster: ChildRoleRunner = {
         'time-recreation': (command) =>
           timeRecreation(server, command as { kind: string; name: string; timeoutMs: number }),
         create: async (object) => server.create(object as JsonObject),
+        'generated-coverage': async (command) =>
+          generatedCoverage(server, command as { prefix: string; apiVersion: string; kind: string; name: string }),
         // The review load's Pods: stored directly (no admission), and those it did not admit removed after.
         'store-pods': async (command) => {
           const { round, count } = command as { round: string; count: number };

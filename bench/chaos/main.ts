@@ -4,7 +4,8 @@
  * printing its figures. `--quick` runs shorter and lighter, for trial runs. The replicas scenario
  * takes `--load reviews|pods` (reviews by default), `--rate N` (per second; 500 for reviews) and
  * `--no-backpressure` (the admission replicas' EDICT_AUDIT_BACKPRESSURE=false, for a comparison).
- * The tenants scenario takes `--workers N` (the replica's EDICT_WEBHOOK_WORKERS; 0 by default).
+ * The tenants scenario takes `--workers N` (the replica's EDICT_WEBHOOK_WORKERS; 0 by default); the
+ * updaterequests scenario takes `--rate N` (Namespace creates per second, 10 by default).
  */
 import { benchChildRole, serveAsChild } from '../child-process';
 import { cluster } from './cluster';
@@ -14,13 +15,14 @@ import { runCertExpiry } from './cert-expiry';
 import { formatCertExpiry } from './cert-report';
 import { CERT_SCENARIO_TIMING } from './cert-rotations';
 import { runLeaderFaults } from './leader-faults';
-import { formatApiOutage, formatLeaderFaults, formatReplicaFaults } from './report';
+import { formatApiOutage, formatLeaderFaults, formatReplicaFaults, formatUpdateRequestFaults } from './report';
 import { runReplicaFaults, type LoadMode } from './replica-faults';
 import { reviewLoad } from './review-load-child';
+import { runUpdateRequestFaults } from './update-request-faults';
 import { REVIEW_LOAD_ROLE } from './review-load';
 import { formatTenantFairness, runTenantFairness } from './tenant-fairness';
 
-const SCENARIOS = ['replicas', 'leaders', 'outage', 'certs', 'tenants'] as const;
+const SCENARIOS = ['replicas', 'leaders', 'outage', 'certs', 'tenants', 'updaterequests'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 /** The scenarios `--only a,b` names (all without it). */
@@ -88,6 +90,15 @@ async function main(): Promise<void> {
     } else if (scenario === 'certs') {
       const run = await runCertExpiry({ createsPerSecond: quick ? 10 : 15, maxLoadMs: 150_000 });
       console.log(formatCertExpiry(run, CERT_SCENARIO_TIMING));
+    } else if (scenario === 'updaterequests') {
+      const run = await runUpdateRequestFaults({
+        perSecond: rate(argv, quick ? 5 : 10),
+        loadSeconds: quick ? 30 : 60,
+        kills: quick ? 2 : 4,
+        podReviewsPerSecond: quick ? 50 : 100,
+        settleTimeoutMs: 120_000,
+      });
+      console.log(formatUpdateRequestFaults(run));
     }
   }
 }

@@ -2,6 +2,7 @@
 import type { OutageRun } from './api-outage';
 import type { LeaderFaultRun } from './leader-faults';
 import type { LoadMode, ReplicaFaultRun } from './replica-faults';
+import type { UpdateRequestFaultRun } from './update-request-faults';
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
@@ -107,6 +108,40 @@ export function formatApiOutage(run: OutageRun): string {
     `  reviews answered from cache during it: ${run.reviewsDuringOutage - run.failedReviewsDuringOutage} of ${run.reviewsDuringOutage}` +
       (run.firstReviewFailure ? ` (first failure: ${run.firstReviewFailure})` : ''),
     table(['controller', 'work after the API server returned', 'recovered after'], rows),
+    '',
+  ].join('\n');
+}
+
+export function formatUpdateRequestFaults(run: UpdateRequestFaultRun): string {
+  const lost = run.coverage.missingCount;
+  return [
+    'UpdateRequests across SIGKILLs: a generate policy (default-deny NetworkPolicy per Namespace), Namespaces created',
+    `through the API server in bursts for ${run.loadSeconds.toFixed(0)} s while admission replicas (2 behind the Service)`,
+    `are SIGKILLed a few ms into a burst and replaced; ${run.podReviews} Pod CREATE reviews alongside (their audits queue after the answers)`,
+    table(
+      [
+        'namespaces created',
+        'SIGKILLs',
+        'failed attempts (retried)',
+        'gave up',
+        'without NetworkPolicy',
+        'settled after',
+      ],
+      [
+        [
+          `${run.namespacesCreated}`,
+          `${run.kills}`,
+          `${run.failedAttempts}`,
+          `${run.gaveUp}`,
+          `${lost}${lost > 0 ? ` (${run.coverage.missing.slice(0, 3).join(', ')}, ...)` : ''}`,
+          `${(run.settleMs / 1000).toFixed(1)} s`,
+        ],
+      ],
+    ),
+    `${run.namespacesCreated} namespaces created across ${run.kills} SIGKILLs, ${lost} lost` +
+      (run.confirmedCreates !== run.namespacesCreated
+        ? ` (${run.confirmedCreates} of the creates were answered to the client in time)`
+        : ''),
     '',
   ].join('\n');
 }

@@ -7,7 +7,15 @@ import { Gauge, type Registry } from 'prom-client';
 
 export interface AfterAdmissionFigures {
   auditQueue: { depth: number; dropped: number };
-  updateRequests: { depth: number; dropped: number; skipped: number; failed: number; done: number };
+  updateRequests: {
+    depth: number;
+    dropped: number;
+    skipped: number;
+    failed: number;
+    done: number;
+    beforeAnswer: number;
+    late: number;
+  };
   events: { pending: number; dropped: number; written: number; failed: number; aggregated: number };
   backpressure: {
     waiting: number;
@@ -53,6 +61,16 @@ export function registerAfterAdmissionMetrics(registry: Registry, figures: () =>
     'edict_update_requests_failed',
     'UpdateRequests not created after retries, since start.',
     (f) => f.updateRequests.failed,
+  );
+  gauge(
+    'edict_update_requests_before_answer',
+    "Triggers' UpdateRequests stored before their review was answered, since start.",
+    (f) => f.updateRequests.beforeAnswer,
+  );
+  gauge(
+    'edict_update_requests_late',
+    "Triggers' UpdateRequests still being written when their review's deadline made it answer, since start.",
+    (f) => f.updateRequests.late,
   );
   gauge('edict_event_queue_depth', 'Distinct events waiting to be written.', (f) => f.events.pending);
   gauge('edict_events_dropped', 'Events dropped by the rate limits, since start.', (f) => f.events.dropped);

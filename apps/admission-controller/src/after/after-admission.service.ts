@@ -1,8 +1,9 @@
 /**
  * What Kyverno does after answering an admission review, off the response path: the audit-only
  * policies (`validation.after()`), their results and the answered ones into an admission EphemeralReport,
- * UpdateRequests for generate and mutate-existing rules, and Events for violations — also for
- * blocked requests. Each review is one job in a bounded queue (Kyverno's audit pool, capacity
+ * UpdateRequests for a synchronized downstream's changes, and Events for violations — also for
+ * blocked requests. The UpdateRequests of generate and mutate-existing triggers are not among them:
+ * they are stored before the answer (`writeUpdateRequests`), so no queue limit or crash loses them. Each review is one job in a bounded queue (Kyverno's audit pool, capacity
  * `auditQueueSize`): a full queue drops the job and counts it, so a storm never slows the webhook.
  * Dry runs leave no trace (the webhooks declare sideEffects NoneOnDryRun).
  */
@@ -103,6 +104,24 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     return outcome.validation !== undefined || mutated || this.synchronizes(kind, request, outcome);
   }
 
+  /**
+   * Stores the UpdateRequests of an admitted review's generate and mutate-existing triggers before
+   * it is answered, within `budgetMs` (its time left): once answered, the trigger's request survives a
+   * dropped job and a killed process. Dry runs and denied reviews store none.
+   */
+  async writeUpdateRequests(
+    request: AdmissionRequest,
+    outcome: ReviewOutcome | undefined,
+    budgetMs: number,
+  ): Promise<void> {
+    const specs = outcome?.validation?.updateRequests;
+    if (!specs || specs.length === 0 || request.dryRun === true || !outcome?.decision.allowed) return;
+    await this.updateRequests.writeBeforeAnswer(
+      specs.map((spec) => ({ requestUid: request.uid, spec })),
+      budgetMs,
+    );
+  }
+
   /** Hands a decided review over; returns at once. */
   schedule(kind: ReviewKind, request: AdmissionRequest, outcome: ReviewOutcome | undefined): Scheduled {
     if (!outcome || !this.hasWork(kind, request, outcome)) return 'nothing';
@@ -138,8 +157,10 @@ export class AfterAdmissionService implements OnApplicationShutdown {
         depth: urs.depth + urs.active,
         dropped: urs.dropped,
         skipped: urs.skipped,
-        failed: urs.failed,
-        done: urs.done,
+        failed: urs.failed + urs.lost,
+        done: urs.done + urs.beforeAnswer,
+        beforeAnswer: urs.beforeAnswer,
+        late: urs.late,
       },
       events: {
         pending: events.pending,
@@ -240,7 +261,6 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     const after = await validation.after();
     this.emit(request, [...validation.responses, ...after.auditResponses], false);
     this.report(request, after.reportResults, after.resourceHash);
-    for (const spec of after.updateRequests) this.updateRequests.submit({ requestUid: request.uid, spec });
   }
 
   private emit(request: AdmissionRequest, responses: readonly PolicyResponse[], blocked: boolean): void {

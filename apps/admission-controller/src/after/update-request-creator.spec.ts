@@ -15,23 +15,23 @@ const spec = (requestType: 'generate' | 'mutate', policy = 'copy-config'): Updat
   context: { userInfo: { userInfo: { username: 'alice' } }, admissionRequestInfo: { operation: 'CREATE' } },
 });
 
-/** KubeResources' create/list/replace over a map, with scripted failures. */
+/** KubeResources' create/replace over a list (names unique, as the API server keeps them), with scripted failures and delays. */
 function fakeResources() {
   const stored: KubeObject[] = [];
   const failures: unknown[] = [];
-  let seq = 0;
+  const timing = { createDelayMs: 0 };
   return {
     stored,
     failures,
+    timing,
     async create(object: KubeObject) {
-      const created = { ...object, metadata: { ...object.metadata, name: `ur-${++seq}` } };
+      if (timing.createDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, timing.createDelayMs));
+      if (stored.some((o) => o.metadata?.name === object.metadata?.name))
+        throw new KubeApiError(409, 'AlreadyExists', `${object.metadata?.name} already exists`);
+      const created = { ...object };
       stored.push(created);
       if (failures.length > 0) throw failures.shift(); // stored, but the answer is lost
       return created;
-    },
-    async list(_ref: unknown, query: { labelSelector?: string } = {}) {
-      const [key, value] = (query.labelSelector ?? '').split('=');
-      return { items: stored.filter((o) => o.metadata?.labels?.[key!] === value), resourceVersion: '1' };
     },
     async replace(object: KubeObject) {
       const index = stored.findIndex((o) => o.metadata?.name === object.metadata?.name);
@@ -66,7 +66,7 @@ describe('updateRequestLabels', () => {
 });
 
 describe('UpdateRequestCreator', () => {
-  it('creates in the controller namespace with generateName ur-, labels, and status Pending', async () => {
+  it('creates in the controller namespace under a name derived from the request, with labels and status Pending', async () => {
     const resources = fakeResources();
     const creator = new UpdateRequestCreator(asResources(resources), { namespace: 'edict', queueSize: 10 });
     creator.submit({ requestUid: 'req-1', spec: spec('generate') });
@@ -76,7 +76,7 @@ describe('UpdateRequestCreator', () => {
       apiVersion: 'kyverno.io/v2',
       kind: 'UpdateRequest',
       metadata: {
-        generateName: 'ur-',
+        name: expect.stringMatching(/^ur-[0-9a-f]{40}$/),
         namespace: 'edict',
         labels: { 'generate.kyverno.io/policy-name': 'copy-config' },
       },
@@ -85,7 +85,7 @@ describe('UpdateRequestCreator', () => {
     });
   });
 
-  it('a retry after a lost answer finds the first request instead of creating a second', async () => {
+  it('a retry after a lost answer meets the first request (AlreadyExists) instead of creating a second', async () => {
     const resources = fakeResources();
     resources.failures.push(new KubeApiError(503, 'ServiceUnavailable', 'try again'));
     const creator = new UpdateRequestCreator(asResources(resources), {
@@ -97,6 +97,64 @@ describe('UpdateRequestCreator', () => {
     await creator.whenIdle();
     expect(resources.stored).toHaveLength(1);
     expect(resources.stored[0]!.metadata?.labels?.[UR_REQUEST_KEY_LABEL]).toMatch(/^[0-9a-f]{40}$/);
+    expect(resources.stored[0]!.metadata?.name).toBe(
+      `ur-${resources.stored[0]!.metadata?.labels?.[UR_REQUEST_KEY_LABEL]}`,
+    );
+  });
+
+  it('writes the same review twice as one request (two replicas, or a replayed review)', async () => {
+    const resources = fakeResources();
+    const creator = new UpdateRequestCreator(asResources(resources), { namespace: 'edict', queueSize: 10 });
+    const jobs = [{ requestUid: 'req-1', spec: spec('generate') }];
+    expect(await creator.writeBeforeAnswer(jobs, 5_000)).toEqual({ written: 1, late: 0, failed: 0 });
+    expect(await creator.writeBeforeAnswer(jobs, 5_000)).toEqual({ written: 1, late: 0, failed: 0 });
+    await creator.whenIdle();
+    expect(resources.stored).toHaveLength(1);
+  });
+
+  describe('writeBeforeAnswer', () => {
+    it('resolves once every request is stored, without the queue (a queue of 0 drops nothing)', async () => {
+      const resources = fakeResources();
+      const creator = new UpdateRequestCreator(asResources(resources), { namespace: 'edict', queueSize: 0 });
+      const jobs = Array.from({ length: 50 }, (_, i) => ({ requestUid: `req-${i}`, spec: spec('generate') }));
+      const result = await creator.writeBeforeAnswer(jobs, 10_000);
+      expect(result).toEqual({ written: 50, late: 0, failed: 0 });
+      expect(resources.stored).toHaveLength(50);
+      expect(creator.stats()).toMatchObject({ beforeAnswer: 50, late: 0, dropped: 0 });
+      await creator.whenIdle();
+      expect(resources.stored.every((o) => (o.status as { state?: string }).state === 'Pending')).toBe(true);
+    });
+
+    it('past its budget answers and counts the request late; the write still completes', async () => {
+      const resources = fakeResources();
+      resources.timing.createDelayMs = 200;
+      const creator = new UpdateRequestCreator(asResources(resources), { namespace: 'edict', queueSize: 10 });
+      const result = await creator.writeBeforeAnswer([{ requestUid: 'req-1', spec: spec('mutate') }], 10);
+      expect(result).toEqual({ written: 0, late: 1, failed: 0 });
+      expect(creator.stats().late).toBe(1);
+      expect(await creator.drain(5_000)).toBe(true);
+      expect(resources.stored).toHaveLength(1);
+    });
+
+    it('counts a request the API server refuses as failed, without throwing', async () => {
+      const resources = fakeResources();
+      resources.failures.push(new KubeApiError(422, 'Invalid', 'bad spec'));
+      resources.create = (async () => {
+        throw resources.failures.shift();
+      }) as typeof resources.create;
+      const creator = new UpdateRequestCreator(asResources(resources), { namespace: 'edict', queueSize: 10 });
+      const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      try {
+        expect(await creator.writeBeforeAnswer([{ requestUid: 'req-1', spec: spec('generate') }], 1_000)).toEqual({
+          written: 0,
+          late: 0,
+          failed: 1,
+        });
+      } finally {
+        warn.mockRestore();
+      }
+      expect(creator.stats().lost).toBe(1);
+    });
   });
 
   it('drops and counts when its queue is full', () => {

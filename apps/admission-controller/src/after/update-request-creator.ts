@@ -1,16 +1,25 @@
 /**
  * Creates the kyverno.io/v2 UpdateRequests the background controller works from (Kyverno's
- * webhooks/updaterequest generator): in the controller's namespace, `generateName: ur-`, Kyverno's
- * labels, then status `Pending`. Bounded queue (a full one drops and counts), retries on transient
- * errors. A retried create whose first answer was lost must not make a second request: every
- * request carries a key label (request uid, policy and rule), looked up before trying again.
+ * webhooks/updaterequest generator): in the controller's namespace, Kyverno's labels, then status
+ * `Pending`. Two ways in:
+ *  - `writeBeforeAnswer`, for the generate and mutate-existing triggers of an admitted review: the
+ *    creates run while the review waits, up to a time budget (what is left of its deadline), so an
+ *    answered trigger has its request stored in the API server and a dropped job or a SIGKILL loses
+ *    nothing. Past the budget the review is answered and the writes go on (counted as late); the
+ *    status write never holds the answer (the background controller takes a request without a
+ *    state as Pending).
+ *  - `submit`, a bounded queue (a full one drops and counts), for requests that must wait for the
+ *    answer (a synchronized downstream's restore: it must not run before the change it undoes is stored).
+ * Every request's name is derived from its admission request uid, policy, rule and trigger, so a
+ * retried create whose first answer was lost, or the same review written twice, makes one request:
+ * the second create answers AlreadyExists and counts as done.
  * Back pressure as in Kyverno: while the UpdateRequests in the cluster are at or above
  * `updateRequestThreshold`, a new one is skipped, with a warning naming it, and counted.
  */
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { UpdateRequestSpec } from '@edict/admission';
-import type { KubeObject, KubeResources } from '@edict/kube';
+import { isAlreadyExists, type KubeObject, type KubeResources } from '@edict/kube';
 import { BoundedWorkQueue, withRetry, type RetryOptions, type WorkQueueStats } from '@edict/reports';
 import { updateRequestLabels } from './update-request-labels';
 
@@ -45,15 +54,34 @@ export interface UpdateRequestCreatorOptions {
 export interface UpdateRequestCreatorStats extends WorkQueueStats {
   /** Requests not created because `updateRequestThreshold` was reached, since start. */
   skipped: number;
+  /** Requests stored before their review was answered, since start. */
+  beforeAnswer: number;
+  /** Requests whose review was answered before they were stored (the budget ran out), since start. */
+  late: number;
+  /** Requests written before the answer that could not be created at all, since start. */
+  lost: number;
+}
+
+/** What `writeBeforeAnswer` did with one review's requests. */
+export interface BeforeAnswerResult {
+  readonly written: number;
+  /** Still being written when the budget ran out. */
+  readonly late: number;
+  readonly failed: number;
 }
 
 export class UpdateRequestCreator {
   private readonly logger = new Logger('UpdateRequests');
   private readonly queue: BoundedWorkQueue<UpdateRequestJob>;
+  /** Writes started by `writeBeforeAnswer` and their status writes, until they settle. */
+  private readonly inFlight = new Set<Promise<unknown>>();
   private skipped = 0;
+  private beforeAnswer = 0;
+  private late = 0;
+  private lost = 0;
 
   constructor(
-    private readonly resources: Pick<KubeResources, 'create' | 'list' | 'replace'>,
+    private readonly resources: Pick<KubeResources, 'create' | 'replace'>,
     private readonly options: UpdateRequestCreatorOptions,
   ) {
     this.queue = new BoundedWorkQueue<UpdateRequestJob>({
@@ -72,43 +100,117 @@ export class UpdateRequestCreator {
     return this.queue.offer(job);
   }
 
+  /**
+   * Creates the requests of one admitted review, waiting at most `budgetMs` (the review's time
+   * left) for them to be stored; what is not stored by then goes on after the answer.
+   */
+  async writeBeforeAnswer(jobs: readonly UpdateRequestJob[], budgetMs: number): Promise<BeforeAnswerResult> {
+    let written = 0;
+    let failed = 0;
+    const writes = jobs.map((job) =>
+      this.track(
+        this.store(job).then(
+          (created) => {
+            if (created === undefined) return;
+            written += 1;
+            this.beforeAnswer += 1;
+            if (created) this.track(this.markPending(created));
+          },
+          (error: Error) => {
+            failed += 1;
+            this.lost += 1;
+            this.logger.warn(
+              `UpdateRequest for ${job.spec.policy}/${job.spec.rule} (admission request ${job.requestUid}) not created: ${error.message}`,
+            );
+          },
+        ),
+      ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const outOfTime = new Promise<'late'>(
+      (resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, budgetMs))),
+    );
+    const settled = await Promise.race([Promise.all(writes).then(() => 'done' as const), outOfTime]);
+    clearTimeout(timer);
+    const late = settled === 'late' ? jobs.length - written - failed : 0;
+    if (late > 0) {
+      this.late += late;
+      this.logger.warn(
+        `${late} UpdateRequest(s) of admission request ${jobs[0]?.requestUid} not stored within ${Math.round(budgetMs)} ms; answered, still writing`,
+      );
+    }
+    return { written, late, failed };
+  }
+
   stats(): UpdateRequestCreatorStats {
     const { depth, active, accepted, dropped, done, failed } = this.queue.stats();
     // Written out: a spread that gains a key takes V8's slow path, and the drain estimate reads this per review.
-    return { depth, active, accepted, dropped, done, failed, skipped: this.skipped };
+    return {
+      depth,
+      active,
+      accepted,
+      dropped,
+      done,
+      failed,
+      skipped: this.skipped,
+      beforeAnswer: this.beforeAnswer,
+      late: this.late,
+      lost: this.lost,
+    };
   }
 
-  whenIdle(): Promise<void> {
-    return this.queue.whenIdle();
+  async whenIdle(): Promise<void> {
+    await Promise.all([this.queue.whenIdle(), ...this.inFlight]);
   }
 
-  drain(timeoutMs: number): Promise<boolean> {
-    return this.queue.drain(timeoutMs);
+  async drain(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    const queued = await this.queue.drain(timeoutMs);
+    return (await settlesWithin([...this.inFlight], Math.max(0, deadline - Date.now()))) && queued;
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
+    return work;
   }
 
   private async create(job: UpdateRequestJob): Promise<void> {
-    if (this.holdsBack(job)) return;
+    const created = await this.store(job);
+    if (created) await this.markPending(created);
+  }
+
+  /**
+   * Creates the request under its derived name: the created object, null when it existed already
+   * (a retry whose first answer was lost, or the same review twice), undefined when held back.
+   */
+  private async store(job: UpdateRequestJob): Promise<KubeObject | null | undefined> {
+    if (this.holdsBack(job)) return undefined;
     const key = requestKey(job);
     const labels = { ...updateRequestLabels(job.spec), [UR_REQUEST_KEY_LABEL]: key };
     const body: KubeObject = {
       apiVersion: 'kyverno.io/v2',
       kind: 'UpdateRequest',
-      metadata: { generateName: 'ur-', namespace: this.options.namespace, labels },
+      metadata: { name: `ur-${key}`, namespace: this.options.namespace, labels },
       spec: job.spec as unknown as Record<string, unknown>,
     };
-    const created = await withRetry(async (attempt) => {
-      if (attempt > 1) {
-        const existing = await this.find(key);
-        if (existing) return existing;
+    return withRetry(async () => {
+      try {
+        return await this.resources.create(body);
+      } catch (error) {
+        if (isAlreadyExists(error)) return null;
+        throw error;
       }
-      return this.resources.create(body);
     }, this.options.retry);
-    if (!(created.status as { state?: string } | undefined)?.state) {
-      await withRetry(
-        () => this.resources.replace({ ...created, status: { state: 'Pending' } }, { subresource: 'status' }),
-        this.options.retry,
-      ).catch((error: Error) => this.logger.warn(`UpdateRequest ${created.metadata?.name} status: ${error.message}`));
-    }
+  }
+
+  /** Kyverno's status after a create; best effort (no state reads as Pending to the background controller). */
+  private async markPending(created: KubeObject): Promise<void> {
+    if ((created.status as { state?: string } | undefined)?.state) return;
+    await withRetry(
+      () => this.resources.replace({ ...created, status: { state: 'Pending' } }, { subresource: 'status' }),
+      this.options.retry,
+    ).catch((error: Error) => this.logger.warn(`UpdateRequest ${created.metadata?.name} status: ${error.message}`));
   }
 
   private holdsBack({ spec }: UpdateRequestJob): boolean {
@@ -125,17 +227,20 @@ export class UpdateRequestCreator {
     );
     return true;
   }
-
-  private async find(key: string): Promise<KubeObject | undefined> {
-    const page = await this.resources.list(
-      { apiVersion: 'kyverno.io/v2', kind: 'UpdateRequest', namespace: this.options.namespace },
-      { labelSelector: `${UR_REQUEST_KEY_LABEL}=${key}` },
-    );
-    return page.items[0];
-  }
 }
 
-/** A label-safe key for one rule's UpdateRequest for one trigger of one admission request. */
+/** Whether every promise settles within `timeoutMs`. */
+async function settlesWithin(work: readonly Promise<unknown>[], timeoutMs: number): Promise<boolean> {
+  if (work.length === 0) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  const all = Promise.allSettled(work).then(() => true);
+  const result = await Promise.race([all, timeout]);
+  clearTimeout(timer);
+  return result;
+}
+
+/** A label- and name-safe key for one rule's UpdateRequest for one trigger of one admission request. */
 function requestKey(job: UpdateRequestJob): string {
   return createHash('sha256')
     .update(

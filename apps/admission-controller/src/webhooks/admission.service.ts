@@ -117,7 +117,9 @@ export class AdmissionService {
       decision.allowed,
       (performance.now() - arrivedAt) / 1000,
     );
-    // Reports, update requests and events: queued now, done after the answer is on its way. A review
+    // The triggers' UpdateRequests are stored before answering, with what is left of the deadline.
+    await this.after.writeUpdateRequests(request, outcome, deadlineAt - performance.now());
+    // Reports, synchronize requests and events: queued now, done after the answer is on its way. A review
     // that leaves work first waits while the backlog could not drain on shutdown (bounded by its
     // timeout); its work is queued after the wait, so none of it (an UpdateRequest restoring a
     // synchronized copy) runs before the API server has stored the change it answers.

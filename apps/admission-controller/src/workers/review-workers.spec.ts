@@ -63,7 +63,7 @@ async function comparable(outcome: ReviewOutcome, object: AdmissionRequest['obje
     responses: outcome.validation?.responses ?? outcome.mutation?.responses,
     audits: after?.auditResponses,
     reports: after?.reportResults.map(({ timestamp: _timestamp, ...result }) => result),
-    updateRequests: after?.updateRequests,
+    updateRequests: outcome.validation?.updateRequests,
     reportHash: after?.reportResults.length ? (after.resourceHash ?? resourceHash(object ?? undefined)) : undefined,
   };
 }

@@ -321,7 +321,7 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
   private async auditInProcess(pending: Pending): Promise<AfterAdmission> {
     const { deadline: _deadline, ...inputs } = pending.inputs;
     const outcome = await decideReview(pending.kind, pending.failurePolicy, pending.request, inputs);
-    return (await outcome.validation?.after?.()) ?? { reportResults: [], updateRequests: [], auditResponses: [] };
+    return (await outcome.validation?.after?.()) ?? { reportResults: [], auditResponses: [] };
   }
 
   private record(evaluations: readonly PolicyEvaluation[], facts: RequestFacts): void {

@@ -10,6 +10,7 @@ describe('loadBackgroundConfig', () => {
       leaseName: 'edict-background-controller',
       genWorkers: 10,
       maxRetries: 3,
+      admissionWaitMs: 30_000,
       omitEvents: ['PolicyApplied', 'PolicySkipped'],
     });
   });

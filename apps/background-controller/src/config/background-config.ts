@@ -34,6 +34,17 @@ export class BackgroundConfig extends ControllerBaseConfig {
   retryDelayMs = 1_000;
 
   /**
+   * How long after its creation an UpdateRequest from an admission review waits for the change it
+   * answers to be stored (the admission controller stores it before answering). The longest a
+   * Kubernetes webhook call may take: a change another webhook refused is never stored, and its
+   * request then runs as Kyverno runs it.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(120_000)
+  admissionWaitMs = 30_000;
+
+  /**
    * Rule types whose results are reported (Kyverno's --enableReporting): `generate` and
    * `mutateExisting` are this controller's; without them it writes no reports.
    */
@@ -53,6 +64,7 @@ const ENVIRONMENT: EnvironmentTable<BackgroundConfig> = {
   EDICT_GEN_WORKERS: ['genWorkers', 'int'],
   EDICT_UR_MAX_RETRIES: ['maxRetries', 'int'],
   EDICT_UR_RETRY_DELAY_MS: ['retryDelayMs', 'int'],
+  EDICT_UR_ADMISSION_WAIT_MS: ['admissionWaitMs', 'int'],
   EDICT_ENABLE_REPORTING: ['enableReporting', 'list'],
 };
 

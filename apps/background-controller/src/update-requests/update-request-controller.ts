@@ -23,6 +23,9 @@ import { isUpdateRequest, UPDATE_REQUEST_API_VERSION, UPDATE_REQUEST_KIND } from
 
 /** Longest wait between two attempts of one request. */
 const MAX_RETRY_DELAY_MS = 60_000;
+/** First and longest wait of a request for the change it answers to be stored. */
+const FIRST_WAIT_MS = 50;
+const MAX_WAIT_MS = 2_000;
 /** Steps of one request that may throw (API errors) before it is left to the next leader or relist. */
 const MAX_STEP_ERRORS = 10;
 
@@ -36,6 +39,8 @@ export class UpdateRequestController implements LeaderAware {
   private informer?: Informer<KubeObject>;
   private readonly retryAt = new Map<string, number>();
   private readonly stepErrors = new Map<string, number>();
+  /** Steps a request waited for its admitted change, by name. */
+  private readonly waits = new Map<string, number>();
 
   constructor(
     @Inject(BACKGROUND_CONFIG) private readonly config: BackgroundConfig,
@@ -64,7 +69,7 @@ export class UpdateRequestController implements LeaderAware {
         policy: (key) => cache.snapshot().policies.get(key),
         report: (requestKey, applied) => reports.write(requestKey, applied),
       },
-      { namespace: config.namespace, maxRetries: config.maxRetries },
+      { namespace: config.namespace, maxRetries: config.maxRetries, admissionWaitMs: config.admissionWaitMs },
     );
   }
 
@@ -90,6 +95,7 @@ export class UpdateRequestController implements LeaderAware {
     this.informer = undefined;
     this.retryAt.clear();
     this.stepErrors.clear();
+    this.waits.clear();
   }
 
   /** Requests waiting or in progress (0 when not leading). */
@@ -125,6 +131,13 @@ export class UpdateRequestController implements LeaderAware {
       const known = this.informer?.get(name, this.config.namespace);
       const result = await this.processor.step(name, known && isUpdateRequest(known) ? known : undefined);
       this.stepErrors.delete(name);
+      if (result.kind === 'waiting') {
+        const waits = this.waits.get(name) ?? 0;
+        this.waits.set(name, waits + 1);
+        this.queue?.addAfter(name, Math.min(FIRST_WAIT_MS * 2 ** waits, MAX_WAIT_MS));
+        return;
+      }
+      this.waits.delete(name);
       if (result.kind === 'failed') {
         this.metrics.processed('failed');
         this.metrics.requeued(result.retryCount);

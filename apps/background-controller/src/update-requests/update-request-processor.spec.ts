@@ -59,7 +59,7 @@ function spec(trigger: string): UpdateRequestSpec {
   };
 }
 
-function setup(options: { maxRetries?: number; successEvents?: boolean } = {}) {
+function setup(options: { maxRetries?: number; successEvents?: boolean; now?: number } = {}) {
   const cluster = new FakeCluster();
   const events: Array<{ source: string; event: EventInput }> = [];
   const reports: Array<{ requestKey: string; applied: AppliedRule }> = [];
@@ -76,7 +76,12 @@ function setup(options: { maxRetries?: number; successEvents?: boolean } = {}) {
         reports.push({ requestKey, applied });
       },
     },
-    { namespace: 'kyverno', maxRetries: options.maxRetries ?? 3 },
+    {
+      namespace: 'kyverno',
+      maxRetries: options.maxRetries ?? 3,
+      admissionWaitMs: 30_000,
+      ...(options.now !== undefined ? { now: () => options.now! } : {}),
+    },
   );
   const request = (name: string, trigger: string, status?: UpdateRequest['status']) =>
     cluster.put({
@@ -92,6 +97,32 @@ function setup(options: { maxRetries?: number; successEvents?: boolean } = {}) {
 }
 
 describe('UpdateRequestProcessor', () => {
+  it('leaves a request from a review untouched until the trigger it admitted is stored, then generates', async () => {
+    const { cluster, processor, stored } = setup({ now: Date.parse('2026-11-28T12:00:01Z') });
+    const fromReview = spec('team-a');
+    fromReview.resource.uid = 'ns-uid';
+    fromReview.context.admissionRequestInfo.admissionRequest = {
+      uid: 'review-1',
+      operation: 'CREATE',
+    } as NonNullable<UpdateRequestSpec['context']['admissionRequestInfo']['admissionRequest']>;
+    cluster.put({
+      apiVersion: 'kyverno.io/v2',
+      kind: 'UpdateRequest',
+      metadata: { name: 'ur-1', namespace: 'kyverno', creationTimestamp: '2026-11-28T12:00:00Z' },
+      spec: fromReview,
+    });
+    expect(await processor.step('ur-1')).toEqual({ kind: 'waiting' });
+    expect(stored('ur-1')?.status).toBeUndefined();
+    expect(cluster.writes).toEqual([]);
+    cluster.put({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'team-a', uid: 'ns-uid', labels: { pods: '3' } },
+    });
+    expect(await processor.step('ur-1')).toEqual({ kind: 'completed' });
+    expect(cluster.find('v1', 'ResourceQuota', 'quota', 'team-a')?.spec).toEqual({ hard: { pods: '3' } });
+  });
+
   it('generates for a Pending request, marks it Completed with what it created, then deletes it', async () => {
     const { cluster, processor, request, stored, events } = setup({ successEvents: true });
     cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { pods: '10' } } });

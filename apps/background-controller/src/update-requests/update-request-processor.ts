@@ -1,6 +1,7 @@
 /**
  * One UpdateRequest from its state to the next, as Kyverno's background controller moves it:
- *  - Pending (or no state yet): the work is done (generate: every rule context; mutate: the rule),
+ *  - Pending (or no state yet): while the change it answers is not stored yet (admitted-change.ts)
+ *    it waits, untouched; then the work is done (generate: every rule context; mutate: the rule),
  *    then the status says `Completed` (with `generatedResources`) or `Failed` (with the message and
  *    `retryCount` one higher);
  *  - Completed: the request is deleted;
@@ -18,6 +19,7 @@
 import { isConflict, isNotFound } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
 import { generateForRule } from '../generate/generate-rule';
+import { awaitsAdmittedChange } from './admitted-change';
 import { mutateExistingForRequest } from '../mutate-existing/mutate-existing-rule';
 import type { AppliedRule } from '../reports/trigger-report';
 import type { ClusterObjects } from './cluster-objects';
@@ -35,6 +37,9 @@ export interface ProcessorOptions {
   readonly namespace: string;
   /** Failed attempts allowed before the request is deleted. */
   readonly maxRetries: number;
+  /** How long after its creation a request from a review waits for the change it answers to be stored. */
+  readonly admissionWaitMs: number;
+  readonly now?: () => number;
 }
 
 export interface ProcessorDeps extends Omit<RuleWorkDeps, 'report'> {
@@ -50,7 +55,9 @@ export type StepResult =
   | { readonly kind: 'completed' }
   | { readonly kind: 'failed'; readonly retryCount: number; readonly message: string }
   | { readonly kind: 'dropped'; readonly message: string }
-  | { readonly kind: 'skipped' };
+  | { readonly kind: 'skipped' }
+  /** The change the request answers is not stored yet: step again shortly. */
+  | { readonly kind: 'waiting' };
 
 /** The outcome of the work one step did, kept across the attempts of that step. */
 interface WorkDone {
@@ -98,6 +105,14 @@ export class UpdateRequestProcessor {
         return { kind: 'dropped', message: current.status?.message ?? '' };
       }
       request = (await this.writeStatus(current, { ...current.status, state: 'Pending' })) as UpdateRequest;
+    } else if (
+      done.outcome === undefined &&
+      (await awaitsAdmittedChange(request, this.cluster, {
+        windowMs: this.options.admissionWaitMs,
+        now: this.options.now ?? Date.now,
+      }))
+    ) {
+      return { kind: 'waiting' };
     }
     done.outcome ??= await this.work(request);
     const outcome = done.outcome;

@@ -30,10 +30,9 @@ export interface AdmissionOptions extends BackgroundOptions {
   admissionReports?: boolean;
 }
 
-/** Work Kyverno does after answering: report results and background update requests. */
+/** Work Kyverno does after answering: report results and the audits' responses. */
 export interface AfterAdmission {
   reportResults: ReportResult[];
-  updateRequests: UpdateRequestSpec[];
   /** The audit-only policies' responses (for events). */
   auditResponses: PolicyResponse[];
   /** The reviewed object's resource hash, when the thread that ran the audits computed it for the report. */
@@ -48,9 +47,17 @@ export interface ValidationOutcome {
   /** Responses of the policies evaluated before answering (Enforce and emitWarning policies). */
   responses: PolicyResponse[];
   /**
-   * For an admitted request: evaluates the audit-only policies and the generate / mutate-existing
-   * triggers. Call it after the response is sent, as Kyverno does, so audits never add latency.
-   * Empty report results for dry runs, DELETE and objects without uid; no update requests on dry runs.
+   * For an admitted request, the generate / mutate-existing rules it triggers, one UpdateRequest
+   * spec each (none on dry runs). Decided before the answer, unlike Kyverno (which decides them
+   * after it): the caller writes them before answering, so that no admitted trigger loses its
+   * request to a dropped job or a killed process. Only matching runs here, without context loads
+   * beyond what the rules' preconditions read.
+   */
+  updateRequests?: UpdateRequestSpec[];
+  /**
+   * For an admitted request: evaluates the audit-only policies. Call it after the response is sent,
+   * as Kyverno does, so audits never add latency. Empty report results for dry runs, DELETE and
+   * objects without uid.
    */
   after?: () => Promise<AfterAdmission>;
 }
@@ -89,6 +96,7 @@ export async function validateAdmission(
   }
 
   const decision = allow(warningMessages(responses));
+  const updateRequests = dryRun ? [] : await updateRequestsFor(request, policies, engine, options);
   const now = options.now ?? (() => new Date());
   const auditOnly = validating.filter((compiled) => !isEnforcing(compiled) && !emitsWarning(compiled));
   const after = async (): Promise<AfterAdmission> => {
@@ -100,10 +108,9 @@ export async function validateAdmission(
           reportResults(compiled, response, request, timestamp),
         )
       : [];
-    const updateRequests = dryRun ? [] : await updateRequestsFor(request, policies, engine, options);
-    return { reportResults: results, updateRequests, auditResponses: audits.map((entry) => entry.response) };
+    return { reportResults: results, auditResponses: audits.map((entry) => entry.response) };
   };
-  return { decision, dryRun, responses, after };
+  return { decision, dryRun, responses, updateRequests, after };
 }
 
 /** Kyverno's BlockRequest for one policy response. */

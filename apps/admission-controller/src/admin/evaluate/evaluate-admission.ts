@@ -110,7 +110,7 @@ export async function evaluateAdmission(request: AdmissionRequest, inputs: Revie
     const responses = outcome.validation?.responses ?? [];
     trace.push(...responses.flatMap((r) => ruleTraces(webhook, 'admission', r, engine)));
     trace.push(...(after?.auditResponses ?? []).flatMap((r) => ruleTraces(webhook, 'audit', r, engine)));
-    for (const spec of after?.updateRequests ?? [])
+    for (const spec of outcome.validation?.updateRequests ?? [])
       updateRequests.push({ policy: spec.policy, rule: spec.rule, requestType: spec.requestType });
   }
   return finish(request, current, steps, trace, updateRequests, started);
