@@ -143,7 +143,7 @@ export class IsolationTarget {
         policy: (key) => (key === this.current?.key ? this.current : undefined),
         report: async () => undefined,
       },
-      { namespace: CONTROLLER_NAMESPACE, maxRetries: 0 },
+      { namespace: CONTROLLER_NAMESPACE, maxRetries: 0, admissionWaitMs: 0 },
     );
     server.store.subscribe((event) => {
       const metadata = event.object.metadata as { name?: string } | undefined;
