@@ -119,6 +119,16 @@ describe('loadTestFile', () => {
     expect(test!.steps[0]!.try[0]).toMatchObject({ type: 'assert', file: '($nm)' });
   });
 
+  it("joins a template path that starts with '/' to the test's folder, as chainsaw does", () => {
+    const root = folder({
+      'tpl.yaml':
+        'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: StepTemplate\nmetadata:\n  name: x\nspec:\n  try:\n  - sleep:\n      duration: 1s\n',
+      'a/case/chainsaw-test.yaml': `${HEADER}  steps:\n  - use:\n      template: /../../tpl.yaml\n`,
+    });
+    const [test] = loadTestFile(join(root, 'a/case/chainsaw-test.yaml'));
+    expect(test!.steps[0]!.try[0]).toMatchObject({ type: 'sleep' });
+  });
+
   it('names a missing step template', () => {
     expect(() =>
       loadTestFile(

@@ -1,6 +1,6 @@
 /** Reading chainsaw Test files and the StepTemplates their steps use. */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isError, parseDocuments, type SourceDocument } from '@edict/engine';
 import { ChainsawLoadError, Fields } from './fields';
 import type { ChainsawTest, Operation, Step } from './model';
@@ -128,7 +128,9 @@ function readStep(step: Fields, index: number, folder: string): Step {
     }
     const templatePath = use.string('template', true)!;
     const withFields = use.object('with', ['bindings']);
-    const template = loadStepTemplate(resolve(folder, templatePath), use);
+    // Chainsaw joins the template path to the test's folder even when it starts with '/' (Go's
+    // filepath.Join), which Kyverno's tests rely on (`/../../../_step-templates/...`).
+    const template = loadStepTemplate(join(folder, templatePath), use);
     return {
       ...base,
       // Outer to inner: the step's own, the template's defaults, then the caller's arguments.
