@@ -191,5 +191,7 @@ function overloaded(failurePolicy: FailurePolicy, reason: 'queue-full' | 'queue-
 
 function failed(failurePolicy: FailurePolicy, error: unknown): AdmissionDecision {
   if (failurePolicy === 'Ignore') return allow();
+  // A lookup refused by its budget is a decision to fail closed, not a fault: its message says why.
+  if (error instanceof DiscoveryUnavailable || error instanceof NamespaceReadRefused) return deny(error.message);
   return deny(`internal error evaluating policies: ${error instanceof Error ? error.message : String(error)}`);
 }
