@@ -7,7 +7,7 @@
  * Pod's creation time alone is the baseline. Figures: each latency, and how the tenant's reviews ended.
  */
 import { request as httpsRequest } from 'node:https';
-import { bigPod, nestedForeachPolicy } from '@edict/admission/testing';
+import { bigPod, nestedForeachPolicy, requireOwnerPolicy } from '@edict/admission/testing';
 import type { JsonObject } from '@edict/engine';
 import { apiPost } from './api-post';
 import { ChaosCluster } from './chaos-cluster';
@@ -34,28 +34,6 @@ export interface TenantFairnessRun {
 }
 
 const NAMESPACES = ['team-a', 'team-b'];
-
-function ownerPolicy(namespace: string): JsonObject {
-  return {
-    apiVersion: 'kyverno.io/v1',
-    kind: 'Policy',
-    metadata: { name: 'require-owner', namespace },
-    spec: {
-      background: false,
-      rules: [
-        {
-          name: 'owner',
-          match: { any: [{ resources: { kinds: ['Pod'] } }] },
-          validate: {
-            failureAction: 'Enforce',
-            message: 'an owner label is required',
-            pattern: { metadata: { labels: { owner: '?*' } } },
-          },
-        },
-      ],
-    },
-  };
-}
 
 let unrelatedCount = 0;
 
@@ -102,7 +80,7 @@ export async function runTenantFairness(options: TenantFairnessOptions): Promise
   const cluster = await ChaosCluster.start([
     ...NAMESPACES.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
     nestedForeachPolicy('every-pair', 'team-a') as unknown as JsonObject,
-    ownerPolicy('team-b'),
+    requireOwnerPolicy('team-b') as unknown as JsonObject,
   ]);
   try {
     const replica = await cluster.startReplica('admission', { EDICT_WEBHOOK_WORKERS: options.workers });

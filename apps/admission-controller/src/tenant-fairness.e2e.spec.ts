@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@edict/kube/testing';
 import { PolicyCache } from '@edict/policy';
-import { bigPod, nestedForeachPolicy } from '@edict/admission/testing';
+import { bigPod, nestedForeachPolicy, requireOwnerPolicy } from '@edict/admission/testing';
 import type { RunningController } from './bootstrap';
 import {
   apiErrorMessage,
@@ -34,29 +34,6 @@ const WEBHOOK_TIMEOUT_SECONDS = 8;
  */
 const UNRELATED_REVIEW_MS = 1_000;
 
-/** A namespaced Policy requiring an `owner` label on Pods: the other tenant's own policy. */
-function requireOwner(namespace: string) {
-  return {
-    apiVersion: 'kyverno.io/v1',
-    kind: 'Policy',
-    metadata: { name: 'require-owner', namespace },
-    spec: {
-      background: false,
-      rules: [
-        {
-          name: 'owner',
-          match: { any: [{ resources: { kinds: ['Pod'] } }] },
-          validate: {
-            failureAction: 'Enforce',
-            message: 'an owner label is required',
-            pattern: { metadata: { labels: { owner: '?*' } } },
-          },
-        },
-      ],
-    },
-  };
-}
-
 for (const webhookWorkers of ['0', '1']) {
   describe(`a tenant's slow policy does not stall other namespaces (review workers: ${webhookWorkers})`, () => {
     let cluster: E2eCluster;
@@ -67,7 +44,7 @@ for (const webhookWorkers of ['0', '1']) {
       controller = await cluster.startReplica({ webhookWorkers, webhookTimeoutSeconds: WEBHOOK_TIMEOUT_SECONDS });
       for (const name of ['team-a', 'team-b'])
         cluster.apiServer.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-      for (const policy of [nestedForeachPolicy('every-pair', 'team-a'), requireOwner('team-b')])
+      for (const policy of [nestedForeachPolicy('every-pair', 'team-a'), requireOwnerPolicy('team-b')])
         await cluster.custom.createNamespacedCustomObject({
           group: 'kyverno.io',
           version: 'v1',

@@ -1,2 +1,2 @@
 // @edict/admission/testing: what specs and the bench outside the lib share.
-export { bigPod, nestedForeachPolicy } from './slow-policy';
+export { bigPod, nestedForeachPolicy, requireOwnerPolicy } from './slow-policy';

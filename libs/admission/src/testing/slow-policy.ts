@@ -56,3 +56,26 @@ export function bigPod(name: string, namespace: string, count: number) {
     },
   };
 }
+
+/** The other tenant's own policy beside the slow one: an Enforce rule requiring an `owner` label on Pods. */
+export function requireOwnerPolicy(namespace: string) {
+  return {
+    apiVersion: 'kyverno.io/v1',
+    kind: 'Policy',
+    metadata: { name: 'require-owner', namespace },
+    spec: {
+      background: false,
+      rules: [
+        {
+          name: 'owner',
+          match: { any: [{ resources: { kinds: ['Pod'] } }] },
+          validate: {
+            failureAction: 'Enforce',
+            message: 'an owner label is required',
+            pattern: { metadata: { labels: { owner: '?*' } } },
+          },
+        },
+      ],
+    },
+  };
+}
