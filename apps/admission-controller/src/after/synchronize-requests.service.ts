@@ -59,7 +59,7 @@ export class SynchronizeRequestsService {
   async specsFor(request: AdmissionRequest): Promise<UpdateRequestSpec[]> {
     if (!this.concerns(request)) return [];
     const resourceRequest = toResourceRequest(request, {
-      namespaceLabels: await this.namespaces.labelsOf(request.namespace),
+      namespaceLabels: await this.namespaces.labelsForRequest(request),
       roles: this.roles.rolesFor(request.userInfo ?? {}),
     });
     if (isFiltered(resourceRequest, this.config.current())) return [];

@@ -92,6 +92,17 @@ describe('NamespaceLabels', () => {
       expect(calls).toHaveLength(LIVE_READ_BURST + LIVE_READS_PER_SECOND);
     });
 
+    it("a Namespace's own review reads nothing: a burst of Namespace creates is never over the budget", async () => {
+      const { labels, calls } = setup([], notFound);
+      const reviews = Array.from({ length: 200 }, (_, index) =>
+        labels.labelsForRequest({ kind: { kind: 'Namespace' }, namespace: `burst-${index}` }),
+      );
+      expect(await Promise.all(reviews)).toEqual(Array.from({ length: 200 }, () => ({})));
+      expect(calls).toHaveLength(0);
+      await labels.labelsForRequest({ kind: { kind: 'Pod' }, namespace: 'burst-0' });
+      expect(calls).toHaveLength(1);
+    });
+
     it('a name already answered, or being read, costs no further read', async () => {
       let release!: (object: KubeObject) => void;
       const { labels, calls } = setup([], () => new Promise<KubeObject>((resolve) => (release = resolve)));

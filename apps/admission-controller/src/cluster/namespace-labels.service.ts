@@ -73,6 +73,19 @@ export class NamespaceLabels extends InformerService {
   }
 
   /**
+   * The labels a request's namespace selectors see. None for a Namespace itself: the API server
+   * names a Namespace as its own request's namespace, and selectors do not apply to it (Kyverno
+   * reads nothing either), so creating many Namespaces at once costs no lookups.
+   */
+  async labelsForRequest(request: {
+    readonly kind: { readonly kind: string };
+    readonly namespace?: string;
+  }): Promise<Labels | undefined> {
+    if (request.kind.kind === 'Namespace') return {};
+    return this.labelsOf(request.namespace);
+  }
+
+  /**
    * The namespace's labels; undefined for cluster-scoped requests. A namespace unknown to the
    * informer is fetched from the API server (empty labels when it does not exist); a failed lookup
    * throws, and the review is answered by its failure policy.

@@ -47,10 +47,13 @@ function setup(stalled: readonly string[] = []) {
   const config: Pick<AdmissionConfigService, 'current'> = {
     current: () => ({}) as ReturnType<AdmissionConfigService['current']>,
   };
-  const namespaces: Pick<NamespaceLabels, 'labelsOf'> = { labelsOf: async () => ({}) };
+  const namespaces: Pick<NamespaceLabels, 'labelsForRequest'> = { labelsForRequest: async () => ({}) };
   const roles: Pick<RoleResolverService, 'rolesFor'> = { rolesFor: () => ({ roles: [], clusterRoles: [] }) };
   const metrics: Pick<AdmissionMetrics, 'recordReview'> = { recordReview: () => undefined };
-  const after: Pick<AfterAdmissionService, 'hasWork'> = { hasWork: () => false };
+  const after: Pick<AfterAdmissionService, 'hasWork' | 'writeUpdateRequests'> = {
+    hasWork: () => false,
+    writeUpdateRequests: async () => undefined,
+  };
   const service = new AdmissionService(
     new ControllerConfig(),
     cache as PolicyCache,

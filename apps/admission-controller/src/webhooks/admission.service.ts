@@ -145,7 +145,7 @@ export class AdmissionService {
       snapshot: this.cache.snapshot(),
       config: this.config.current(),
       engine,
-      namespaceLabels: await this.namespaces.labelsOf(request.namespace),
+      namespaceLabels: await this.namespaces.labelsForRequest(request),
       roles: this.roles.rolesFor(request.userInfo ?? {}),
       backgroundUsername: this.settings.backgroundUsername,
       admissionReports: this.settings.admissionReports,

@@ -28,7 +28,7 @@ export class EvaluateService {
     if (!input.ok) throw new BadRequestException(input.message);
     const discovered = input.source === 'resource' ? await this.apiResources.resourceOf(input.request.kind) : undefined;
     const request = discovered ? withDiscoveredResource(input.request, discovered) : input.request;
-    const namespaceLabels = input.namespaceLabels ?? (await this.namespaces.labelsOf(request.namespace));
+    const namespaceLabels = input.namespaceLabels ?? (await this.namespaces.labelsForRequest(request));
     const deadlineAt = performance.now() + deadlineFromTimeout(undefined);
     const remaining = () => Math.max(1, deadlineAt - performance.now());
     const tenant = reviewTenant(request);
