@@ -2,7 +2,7 @@
  * Issue 32's "one tenant's slow policy stalls everyone" as a chaos scenario: an admission replica
  * (its own process) behind the embedded API server, a namespaced Policy in team-a with a nested
  * foreach over every pair of a Pod's containers, and `slowPods` 250-container Pods created in team-a
- * at once (unbounded, each is ~14 s of CPU). While they run, a labelled Pod is created in team-b
+ * at once (each far beyond the webhook timeout when unbounded). While they run, a labelled Pod is created in team-b
  * (another namespace, its own Policy) and /healthz is read every `intervalMs`; before them, the same
  * Pod's creation time alone is the baseline. Figures: each latency, and how the tenant's reviews ended.
  */

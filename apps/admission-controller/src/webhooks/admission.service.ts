@@ -108,7 +108,7 @@ export class AdmissionService {
     } catch (error) {
       // Refused namespace lookups are logged by NamespaceLabels, together: one line per review would flood.
       if (error instanceof DiscoveryUnavailable) this.logger.warn(`${kind} review ${request.uid}: ${error.message}`);
-      else if (!(error instanceof NamespaceReadRefused))
+      else if (!refusedLookup(error))
         this.logger.error(`${kind} review ${request.uid} failed: ${(error as Error).stack ?? String(error)}`);
       decision = failed(failurePolicy, error);
     }
@@ -191,7 +191,11 @@ function overloaded(failurePolicy: FailurePolicy, reason: 'queue-full' | 'queue-
 
 function failed(failurePolicy: FailurePolicy, error: unknown): AdmissionDecision {
   if (failurePolicy === 'Ignore') return allow();
-  // A lookup refused by its budget is a decision to fail closed, not a fault: its message says why.
-  if (error instanceof DiscoveryUnavailable || error instanceof NamespaceReadRefused) return deny(error.message);
+  if (refusedLookup(error)) return deny(error.message);
   return deny(`internal error evaluating policies: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** A lookup refused by its budget or by discovery: a decision to fail closed, not a fault; its message says why. */
+function refusedLookup(error: unknown): error is DiscoveryUnavailable | NamespaceReadRefused {
+  return error instanceof DiscoveryUnavailable || error instanceof NamespaceReadRefused;
 }

@@ -16,14 +16,9 @@ export const MAX_WEBHOOK_TIMEOUT_MS = 30_000;
  * less when its own request has less time left. Absent, zero or not a Go duration: the default.
  */
 export function deadlineFromTimeout(timeout: string | undefined, fallbackMs = DEFAULT_WEBHOOK_TIMEOUT_MS): number {
-  const total = clampTimeout(parseTimeout(timeout) ?? fallbackMs);
+  const total = Math.min(MAX_WEBHOOK_TIMEOUT_MS, parseTimeout(timeout) ?? fallbackMs);
   const margin = Math.min(1_000, Math.max(100, total * 0.1));
   return Math.max(1, Math.floor(total - margin));
-}
-
-/** A timeout no longer than Kubernetes lets a webhook take. */
-export function clampTimeout(ms: number): number {
-  return Math.min(MAX_WEBHOOK_TIMEOUT_MS, ms);
 }
 
 const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };

@@ -1,6 +1,5 @@
 export {
   deadlineFromTimeout,
-  clampTimeout,
   MAX_WEBHOOK_TIMEOUT_MS,
   parseTimeout,
   withDeadline,
