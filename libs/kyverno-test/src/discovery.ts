@@ -4,8 +4,10 @@ import { basename, join, resolve } from 'node:path';
 const TEST_FILE_NAMES = new Set(['kyverno-test.yaml', 'kyverno-test.yml']);
 
 /**
- * Every Kyverno test file at or below the given paths, hidden folders (`.kyverno-test`) included,
- * each listed once, in a stable order. A path that is itself a test file is taken as is.
+ * Every Kyverno test file at or below the given paths, hidden folders (`.kyverno-test`) included
+ * as Kyverno's test command walks them (the policies and folders a test names are then read by the
+ * policy loader, which leaves hidden entries out), each listed once, in a stable order. A path that
+ * is itself a test file is taken as is.
  */
 export function discoverTestFiles(
   paths: readonly string[],

@@ -3,7 +3,7 @@ import type { Diagnostic, Policy, PolicyException, SourceDocument } from '@edict
 import { classifyDocuments, fieldLine, isError, parseDocuments, validatePolicy } from '@edict/engine';
 import { readText } from './io/files';
 import { throwFirstError } from './io/yaml-documents';
-import { expandPath } from './resources';
+import { expandPath } from './io/input-paths';
 
 /** A policy that reads fine but that Kyverno's policy validation rejects (what its webhook would deny). */
 export interface InvalidPolicy {
@@ -25,7 +25,8 @@ export interface PolicyFiles {
  * that is not a readable policy or exception is an error naming file, document and field (Kyverno
  * would skip it and leave its results unexplained). Readable policies then go through the policy
  * validation Kyverno's CLI runs before applying them; those it rejects are set apart in `invalid`.
- * Other kinds in these files are ignored.
+ * Other kinds in these files are ignored. Hidden files and folders met while walking a folder
+ * (`.chainsaw-test/`, `.kyverno-test/`) are left out, as Kyverno's policy loader leaves them out.
  */
 export function loadPolicyFiles(paths: readonly string[], baseDir: string): PolicyFiles {
   const loaded: PolicyFiles = { policies: [], invalid: [], exceptions: [] };

@@ -1,30 +1,20 @@
-import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { isObject, type JsonValue, type KubeObject } from '@edict/engine';
 import { describe } from './io/fields';
-import { isDirectory, readYamlFile } from './io/files';
+import { readYamlFile } from './io/files';
+import { expandPath } from './io/input-paths';
 import { LoadError } from './io/load-error';
 import { isClusterScoped } from './resource-scope';
 
-const YAML_FILE = /\.(ya?ml|json)$/i;
-
-/** Expands a path that may be a folder into the YAML/JSON files below it (sorted, for stable output). */
-export function expandPath(path: string): string[] {
-  if (!isDirectory(path)) return [path];
-  const files: string[] = [];
-  for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const child = join(path, entry.name);
-    if (entry.isDirectory()) files.push(...expandPath(child));
-    else if (YAML_FILE.test(entry.name)) files.push(child);
-  }
-  return files;
-}
-
-/** Every Kubernetes object in the given files: `List`s expanded, namespaced objects defaulted to `default`. */
+/**
+ * Every Kubernetes object in the given files and folders: `List`s expanded, namespaced objects
+ * defaulted to `default`. Hidden files of a folder are read, as Kyverno reads a resource folder's
+ * YAML files whatever their name; hidden folders are not entered.
+ */
 export function loadResources(paths: readonly string[], baseDir: string): KubeObject[] {
   const objects: KubeObject[] = [];
   for (const path of paths) {
-    for (const file of expandPath(resolve(baseDir, path))) {
+    for (const file of expandPath(resolve(baseDir, path), 'read')) {
       for (const { value, where } of readYamlFile(file)) objects.push(...toObjects(value, file, where));
     }
   }

@@ -78,6 +78,58 @@ describe('edict test', () => {
   });
 });
 
+/**
+ * A policy folder as in Kyverno's policy library: beside the policy, chainsaw's steps and a policy that
+ * only asserts a status (not a readable policy), and the Kyverno test in `.kyverno-test/`.
+ */
+const policyLibrary = () =>
+  writeTree({
+    'library/pod-label/policy.yaml': yaml(clusterPolicy('p', ['r'])),
+    'library/pod-label/.chainsaw-test/chainsaw-test.yaml': yaml({
+      apiVersion: 'chainsaw.kyverno.io/v1alpha1',
+      kind: 'Test',
+      metadata: { name: 'pod-label' },
+      spec: { steps: [{ try: [{ apply: { file: '../policy.yaml' } }] }] },
+    }),
+    'library/pod-label/.chainsaw-test/policy-ready.yaml': yaml({
+      apiVersion: 'kyverno.io/v1',
+      kind: 'ClusterPolicy',
+      metadata: { name: 'p' },
+      status: { ready: true },
+    }),
+    'library/pod-label/.kyverno-test/kyverno-test.yaml': yaml(
+      testFile([{ policy: 'p', rule: 'r', kind: 'Pod', resources: ['a'], result: 'pass' }], {
+        policies: ['..'],
+        resources: ['resources.yaml'],
+      }),
+    ),
+    'library/pod-label/.kyverno-test/resources.yaml': yaml(pod('a')),
+    'resources.yaml': yaml(pod('a')),
+  });
+
+describe('hidden files and folders, as Kyverno skips them', () => {
+  it("apply over a folder runs its policies and ignores the hidden folders' manifests", async () => {
+    const dir = policyLibrary();
+    const evaluated: string[] = [];
+    const { out, err, code } = await cli(['apply', join(dir, 'library'), '-r', join(dir, 'resources.yaml')], (p) => {
+      evaluated.push(p.metadata.name);
+      return [rule('r', 'pass')];
+    });
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(evaluated).toEqual(['p']);
+    expect(out).toContain('\nApplying 3 policy rule(s) to 1 resource(s)...\n');
+    expect(out).toContain('pass: 1, fail: 0, warn: 0, error: 0, skip: 0 \n');
+  });
+
+  it('test finds the test in .kyverno-test/, and its policy folder leaves out .chainsaw-test/', async () => {
+    const dir = policyLibrary();
+    const { out, code } = await cli(['test', join(dir, 'library'), '-o', 'json'], () => [rule('r', 'pass')]);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).summary).toEqual({ tests: { passed: 1, failed: 0 }, checks: { passed: 1, failed: 0 } });
+  });
+});
+
 describe('edict apply', () => {
   const withInvalidPolicies = () => {
     const outsideForeach = clusterPolicy('uses-element', ['r']);
