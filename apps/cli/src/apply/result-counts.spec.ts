@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Policy, RuleResponse } from '@edict/engine';
 import type { EvaluatedResponse, Stage } from '@edict/kyverno-test';
-import { addResponse, applyExitCode, emptyCounts, summaryLine } from './result-counts';
+import { addResponse, applyExitCode, countedErrors, emptyCounts, summaryLine } from './result-counts';
 
 function record(
   stage: Stage,
@@ -63,6 +63,20 @@ describe('apply result counts', () => {
     addResponse(counts, record('mutate', ['m', 'n', 'o'], [r('m', 'pass'), r('o', 'skip')]), false);
     addResponse(counts, record('generate', ['g', 'h'], [r('g', 'fail')]), false);
     expect(counts).toEqual({ pass: 1, fail: 1, warn: 0, error: 0, skip: 1 });
+  });
+
+  it('names exactly the responses counted as errors, so each counted error can be explained', () => {
+    const records = [
+      record('validate', ['a', 'b', 'c'], [r('a', 'error'), r('b', 'pass'), r('c', 'error')]),
+      record('validate', ['a'], [r('a', 'error'), r('not-a-rule-of-the-policy', 'error')]),
+      record('mutate', ['m', 'n'], [r('m', 'error'), r('n', 'warn')]),
+      record('generate', ['g'], [r('g', 'error')]), // generate counts it as a failure
+    ];
+    const counts = emptyCounts();
+    for (const entry of records) addResponse(counts, entry, false);
+    const errors = records.flatMap((entry) => countedErrors(entry).map((response) => response.name));
+    expect(errors).toEqual(['a', 'c', 'a', 'm']);
+    expect(counts.error).toBe(errors.length);
   });
 
   it('exits 1 on failures or errors, with the warn exit code on warnings only, else 0', () => {

@@ -17,28 +17,41 @@ export function countedRules(record: EvaluatedResponse): readonly Rule[] {
 }
 
 /**
- * Adds one policy response to apply's counters the way Kyverno's CLI does: each rule of the policy
- * (autogen copies included) of the right type that has a response is counted by its status; a rule
- * with no response (it did not match) is not counted. Failures of unscored policies, and of Audit
- * policies under --audit-warn, count as warnings.
+ * The rule responses apply counts for one policy response, as Kyverno's CLI does: each rule of the
+ * policy (autogen copies included) of the type the stage counts that has a response; a rule with no
+ * response (it did not match) is not counted.
  */
-export function addResponse(counts: ResultCounts, record: EvaluatedResponse, auditWarn: boolean): void {
+function countedResponses(record: EvaluatedResponse): RuleResponse[] {
   const rules = countedRules(record);
   const byName = new Map<string, RuleResponse>(record.response.rules.map((rule) => [rule.name, rule]));
   const responses = (counted: readonly Rule[]) =>
     counted.map((rule) => byName.get(rule.name)).filter((response) => response !== undefined);
+  if (record.stage === 'validate') return responses(rules.filter((r) => r.validate || r.verifyImages));
+  if (record.stage === 'mutate') return rules.some((r) => r.mutate) ? responses(rules) : [];
+  return responses(rules);
+}
+
+/**
+ * Adds one policy response to apply's counters the way Kyverno's CLI does. Failures of unscored
+ * policies, and of Audit policies under --audit-warn, count as warnings; mutate warnings are not
+ * counted; generate counts anything but a pass as a failure.
+ */
+export function addResponse(counts: ResultCounts, record: EvaluatedResponse, auditWarn: boolean): void {
   const audit = record.response.validationFailureAction === 'Audit';
-  if (record.stage === 'validate') {
-    for (const response of responses(rules.filter((r) => r.validate || r.verifyImages))) {
+  for (const response of countedResponses(record)) {
+    if (record.stage === 'validate') {
       if (response.status === 'fail') counts[!isScored(record.policy) || (auditWarn && audit) ? 'warn' : 'fail']++;
       else counts[response.status]++;
-    }
-  } else if (record.stage === 'mutate') {
-    if (!rules.some((r) => r.mutate)) return;
-    for (const response of responses(rules)) if (response.status !== 'warn') counts[response.status]++;
-  } else {
-    for (const response of responses(rules)) counts[response.status === 'pass' ? 'pass' : 'fail']++;
+    } else if (record.stage === 'mutate') {
+      if (response.status !== 'warn') counts[response.status]++;
+    } else counts[response.status === 'pass' ? 'pass' : 'fail']++;
   }
+}
+
+/** The rule responses of a policy response that `addResponse` counts as errors, for their reasons. */
+export function countedErrors(record: EvaluatedResponse): RuleResponse[] {
+  if (record.stage === 'generate') return []; // counted as failures
+  return countedResponses(record).filter((response) => response.status === 'error');
 }
 
 /** Kyverno's apply exit code: 1 on failures or errors, the warn exit code when only warnings, else 0. */

@@ -3,7 +3,14 @@ import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { formatDiagnostic, isScored, withAutogen, type KubeObject, type Policy } from '@edict/engine';
 import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
-import { addResponse, applyExitCode, countedRules, emptyCounts, summaryLine } from '../apply/result-counts';
+import {
+  addResponse,
+  applyExitCode,
+  countedErrors,
+  countedRules,
+  emptyCounts,
+  summaryLine,
+} from '../apply/result-counts';
 import {
   isDirectory,
   describeError,
@@ -102,8 +109,10 @@ export async function applyCommand(
       io.out(`POLICY REPORT:\n${DIVIDER}\n${renderReportsYaml(reports)}\n`);
     }
   } else {
-    for (const record of evaluation.responses)
+    for (const record of evaluation.responses) {
       if (record.stage === 'validate') printFailures(io, record, options.auditWarn);
+      printErrors(io, record);
+    }
     io.out(`\n${summaryLine(counts)}\n`);
   }
   return evaluation.errors.length > 0 ? 1 : applyExitCode(counts, options.warnExitCode);
@@ -203,6 +212,26 @@ function printFailures(io: CommandIO, record: EvaluatedResponse, auditWarn: bool
     }
     io.out(`${index + 1}. ${rule.name}: ${rule.message} \n`);
   });
+}
+
+/**
+ * The reason of each result counted as `error`, so that `error: N` never stands unexplained (the policy
+ * report of `-p` carries them as messages). A mutate error reads as Kyverno prints it; Kyverno prints
+ * no validate error, so those read like its failures, under one heading per resource, numbered by
+ * rule position.
+ */
+function printErrors(io: CommandIO, record: EvaluatedResponse): void {
+  const errors = countedErrors(record);
+  if (errors.length === 0) return;
+  const policy = record.policy.metadata.name;
+  const resource = resourcePath(record.resource);
+  if (record.stage === 'mutate') {
+    for (const rule of errors)
+      io.out(`\nerror while applying mutate policy ${policy} -> resource ${resource} \nerror:  ${rule.message}\n`);
+    return;
+  }
+  io.out(`\npolicy ${policy} -> resource ${resource} error: \n`);
+  for (const rule of errors) io.out(`${record.response.rules.indexOf(rule) + 1}. ${rule.name}: ${rule.message} \n`);
 }
 
 /** Prints the mutated resource, or writes it below --output. Returns whether the output file was reset. */

@@ -214,6 +214,64 @@ describe('edict apply', () => {
     ).toBe(1);
   });
 
+  it('prints the reason of each error result before the summary line, which keeps its form', async () => {
+    const dir = tree();
+    const reason = 'verifyImages rules are not supported by this engine';
+    const errors = (_: unknown, request: { resource?: { metadata: { name?: string } } }) =>
+      request.resource?.metadata.name === 'a' ? [rule('r', 'error', reason)] : [rule('r', 'pass')];
+    const { out, code } = await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml')], errors);
+    expect(code).toBe(1);
+    expect(out).toContain(`\npolicy p -> resource default/Pod/a error: \n1. r: ${reason} \n`);
+    expect(out).not.toContain('default/Pod/b error');
+    expect(out.endsWith('\npass: 1, fail: 0, warn: 0, error: 1, skip: 0 \n')).toBe(true);
+    // The policy report carries the reason as the result's message, and nothing else is printed.
+    const report = await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml'), '-p'], errors);
+    expect(report.code).toBe(1);
+    expect(report.out).not.toContain('error: \n');
+    expect(parse(report.out.split('POLICY REPORT:\n')[1]!.replace(/^-+\n/, '')).results).toContainEqual(
+      expect.objectContaining({ result: 'error', message: reason }),
+    );
+  });
+
+  it('prints a mutate error as Kyverno does', async () => {
+    const dir = writeTree({
+      'policy.yaml': yaml({
+        apiVersion: 'kyverno.io/v1',
+        kind: 'ClusterPolicy',
+        metadata: { name: 'm' },
+        spec: {
+          rules: [
+            {
+              name: 'add',
+              match: { any: [{ resources: { kinds: ['Pod'] } }] },
+              mutate: { patchStrategicMerge: { metadata: { labels: { x: 'y' } } } },
+            },
+          ],
+        },
+      }),
+      'resources.yaml': yaml(pod('a')),
+    });
+    let out = '';
+    const engine = new FakeEngine(
+      () => [],
+      () => ({ rules: [{ ...rule('add', 'error', 'variable substitution failed'), type: 'Mutation' }] }),
+    );
+    const result = { code: 0 };
+    await buildProgram({ out: (t) => void (out += t), err: () => undefined }, result, engine.factory()).parseAsync([
+      'node',
+      'edict',
+      'apply',
+      join(dir, 'policy.yaml'),
+      '-r',
+      join(dir, 'resources.yaml'),
+    ]);
+    expect(result.code).toBe(1);
+    expect(out).toContain(
+      '\nerror while applying mutate policy m -> resource default/Pod/a \nerror:  variable substitution failed\n',
+    );
+    expect(out).toContain('pass: 0, fail: 0, warn: 0, error: 1, skip: 0 \n');
+  });
+
   it('prints a wgpolicyk8s.io/v1alpha2 ClusterPolicyReport with --policy-report', async () => {
     const dir = tree();
     const { out } = await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'resources.yaml'), '-p'], () => [
