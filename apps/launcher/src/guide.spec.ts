@@ -5,6 +5,10 @@ const facts = {
   apiUrl: 'https://127.0.0.1:6443',
   webhookPort: 9443,
   service: 'edict/edict-svc',
+  backgroundPort: 40001,
+  reportsPort: 40002,
+  cleanupPort: 40003,
+  cleanupService: 'edict/edict-cleanup-controller',
   kubeconfigPath: '/repo/.edict/kubeconfig',
   caPath: '/repo/.edict/ca.crt',
   swagger: true,
@@ -20,6 +24,17 @@ describe('localGuide', () => {
     expect(guide).toContain('  kubectl run web --image=nginx:1.27 --labels=team=web  # admitted\n');
     expect(guide).toContain('Swagger UI: https://127.0.0.1:9443/docs (self-signed; CA in /repo/.edict/ca.crt)');
     expect(guide).toContain('  policies    no-privileged-pods, require-team-label\n');
+  });
+
+  it("gives every controller's port for health and metrics", () => {
+    const guide = localGuide(facts);
+    expect(guide).toContain('  webhooks    https://127.0.0.1:9443 (as Service edict/edict-svc)\n');
+    expect(guide).toContain('  background  http://127.0.0.1:40001\n');
+    expect(guide).toContain('  reports     http://127.0.0.1:40002\n');
+    expect(guide).toContain('  cleanup     https://127.0.0.1:40003 (as Service edict/edict-cleanup-controller)\n');
+    expect(guide).toContain(
+      '  (each serves /healthz, /readyz and /metrics; the webhooks port is the admission controller)\n',
+    );
   });
 
   it('lists refused examples, and promises no denial when require-team-label is missing', () => {

@@ -14,6 +14,11 @@ export interface LocalGuideFacts {
   readonly apiUrl: string;
   readonly webhookPort: number;
   readonly service: string;
+  /** The other controllers' ports for /healthz, /readyz and /metrics (HTTP; the cleanup controller's HTTPS). */
+  readonly backgroundPort: number;
+  readonly reportsPort: number;
+  readonly cleanupPort: number;
+  readonly cleanupService: string;
   readonly kubeconfigPath: string;
   readonly caPath: string;
   /** False when the admin endpoints (and Swagger) are turned off. */
@@ -28,6 +33,10 @@ export function localGuide(facts: LocalGuideFacts): string {
     'Edict is running on a local in-memory Kubernetes API server (its state is gone when this stops).',
     `  API server  ${facts.apiUrl}`,
     `  webhooks    https://127.0.0.1:${facts.webhookPort} (as Service ${facts.service})`,
+    `  background  http://127.0.0.1:${facts.backgroundPort}`,
+    `  reports     http://127.0.0.1:${facts.reportsPort}`,
+    `  cleanup     https://127.0.0.1:${facts.cleanupPort} (as Service ${facts.cleanupService})`,
+    '  (each serves /healthz, /readyz and /metrics; the webhooks port is the admission controller)',
     `  policies    ${facts.policies.length > 0 ? facts.policies.join(', ') : 'none'}`,
     ...facts.rejected.map(({ source, message }) => `  rejected    ${source}: ${message}`),
     '',

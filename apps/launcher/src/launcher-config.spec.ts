@@ -4,6 +4,7 @@ import { loadLauncherConfig } from './launcher-config';
 describe('loadLauncherConfig', () => {
   it('has the documented defaults', () => {
     expect({ ...loadLauncherConfig({}) }).toEqual({
+      mode: 'local',
       apiPort: 6443,
       kubeconfigPath: '.edict/kubeconfig',
       examplesDir: 'examples',
@@ -11,8 +12,13 @@ describe('loadLauncherConfig', () => {
   });
 
   it('reads the environment', () => {
-    const config = loadLauncherConfig({ EDICT_API_PORT: '7443', EDICT_KUBECONFIG: '/tmp/k', EDICT_EXAMPLES: 'mine' });
-    expect({ ...config }).toEqual({ apiPort: 7443, kubeconfigPath: '/tmp/k', examplesDir: 'mine' });
+    const config = loadLauncherConfig({
+      EDICT_MODE: 'cluster',
+      EDICT_API_PORT: '7443',
+      EDICT_KUBECONFIG: '/tmp/k',
+      EDICT_EXAMPLES: 'mine',
+    });
+    expect({ ...config }).toEqual({ mode: 'cluster', apiPort: 7443, kubeconfigPath: '/tmp/k', examplesDir: 'mine' });
   });
 
   it('names the variable of a bad value', () => {
@@ -21,6 +27,9 @@ describe('loadLauncherConfig', () => {
     );
     expect(() => loadLauncherConfig({ EDICT_API_PORT: '70000' })).toThrow(
       'invalid launcher configuration: EDICT_API_PORT: apiPort must not be greater than 65535',
+    );
+    expect(() => loadLauncherConfig({ EDICT_MODE: 'kubeconfig' })).toThrow(
+      'invalid launcher configuration: EDICT_MODE: mode must be local or cluster',
     );
   });
 });

@@ -4,9 +4,14 @@
  */
 import 'reflect-metadata';
 import { validateOptions } from '@edict/config';
-import { IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
+import type { RequestedMode } from './launch-mode';
 
 export class LauncherConfig {
+  /** `local`: the in-memory cluster; `cluster`: the admission controller against a real one (launch-mode.ts). */
+  @IsIn(['local', 'cluster'], { message: 'mode must be local or cluster' })
+  mode: RequestedMode = 'local';
+
   /** Local mode: the in-memory API server's port on 127.0.0.1 (0: any free port). */
   @IsInt()
   @Min(0)
@@ -25,6 +30,7 @@ export class LauncherConfig {
 }
 
 const ENVIRONMENT: Record<string, keyof LauncherConfig> = {
+  EDICT_MODE: 'mode',
   EDICT_API_PORT: 'apiPort',
   EDICT_KUBECONFIG: 'kubeconfigPath',
   EDICT_EXAMPLES: 'examplesDir',

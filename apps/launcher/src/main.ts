@@ -1,20 +1,22 @@
 /**
- * `npm start`. Without a configured cluster: the in-memory API server, the CRDs, the admission
- * controller and the example policies, all in this process, and a short guide for kubectl. With
- * one (KUBECONFIG, or inside a pod): the admission controller against it. Ctrl-C stops gracefully;
- * a second Ctrl-C exits at once.
+ * `npm start`. By default (local mode): the in-memory API server, the CRDs, the controllers and the
+ * example policies, all in this process, and a short guide for kubectl. With EDICT_MODE=cluster:
+ * the admission controller against the configured cluster (launch-mode.ts). It first says which
+ * mode and why. Ctrl-C stops gracefully; a second Ctrl-C exits at once. The local kubeconfig it
+ * wrote is removed however it ends.
  */
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { startAgainstCluster } from './cluster/against-cluster';
 import { clusterGuide, localGuide } from './guide';
-import { launchModeOf } from './launch-mode';
+import { describeLaunchMode, launchModeOf } from './launch-mode';
 import { loadLauncherConfig } from './launcher-config';
 import { startLocalCluster } from './local/local-cluster';
 
 async function main(): Promise<void> {
   const settings = loadLauncherConfig(process.env);
-  const mode = launchModeOf(process.env, settings.kubeconfigPath);
+  const mode = launchModeOf(settings.mode, { env: process.env, localKubeconfigPath: settings.kubeconfigPath });
+  say(describeLaunchMode(mode));
   let stop: () => Promise<void>;
   if (mode.kind === 'local') {
     say(
@@ -29,11 +31,18 @@ async function main(): Promise<void> {
     });
     Logger.overrideLogger(['warn', 'error']);
     stop = local.stop;
+    // A second Ctrl-C, or a crash, exits without stop(): the kubeconfig must not outlive the cluster.
+    process.on('exit', () => local.removeKubeconfig());
+    for (const file of local.staleFilesRemoved) say(`Removed ${file}, left by an earlier run that did not stop.`);
     say(
       localGuide({
         apiUrl: local.apiUrl,
         webhookPort: local.controller.port,
         service: `${local.config.namespace}/${local.config.serviceName}`,
+        backgroundPort: local.background.port,
+        reportsPort: local.reports.port,
+        cleanupPort: local.cleanup.port,
+        cleanupService: local.cleanupService,
         kubeconfigPath: local.kubeconfigPath,
         caPath: local.caPath,
         swagger: local.config.adminEndpoints,
@@ -42,9 +51,13 @@ async function main(): Promise<void> {
       }),
     );
   } else {
-    say(`A cluster is configured (${mode.description}): starting the admission controller against it ...`);
+    say(`Starting the admission controller against ${mode.description} ...`);
     // Startup's route listing would bury the guide; the controller's own news matters afterwards.
-    const running = await startAgainstCluster({ logger: ['warn', 'error'] });
+    const running = await startAgainstCluster({
+      logger: ['warn', 'error'],
+      // Without KUBECONFIG, kubectl's default file (not a local cluster's leftover kubeconfig).
+      ...(mode.kubeconfigPath ? { controller: { kubeconfigPath: mode.kubeconfigPath } } : {}),
+    });
     Logger.overrideLogger(['log', 'warn', 'error']);
     stop = running.stop;
     say(

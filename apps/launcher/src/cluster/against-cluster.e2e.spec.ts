@@ -15,7 +15,7 @@ import { launchModeOf } from '../launch-mode';
 import { FAST_CONTROLLER, freePort, tempDir } from '../testing/launcher-fixtures';
 import { startAgainstCluster, type ClusterController } from './against-cluster';
 
-describe('cluster mode (npm start with KUBECONFIG)', () => {
+describe('cluster mode (EDICT_MODE=cluster npm start, with KUBECONFIG)', () => {
   let apiServer: InMemoryApiServer;
   let kubeconfigPath: string;
   let core: CoreV1Api;
@@ -36,8 +36,10 @@ describe('cluster mode (npm start with KUBECONFIG)', () => {
     await apiServer?.stop();
   });
 
-  it('is chosen when KUBECONFIG is set', () => {
-    expect(launchModeOf({ KUBECONFIG: kubeconfigPath }, '.edict/kubeconfig').kind).toBe('cluster');
+  it('is chosen with EDICT_MODE=cluster, against the KUBECONFIG; a KUBECONFIG alone keeps the local mode', () => {
+    const environment = { env: { KUBECONFIG: kubeconfigPath }, localKubeconfigPath: '.edict/kubeconfig' };
+    expect(launchModeOf('cluster', environment)).toMatchObject({ kind: 'cluster', source: 'kubeconfig' });
+    expect(launchModeOf('local', environment).kind).toBe('local');
   });
 
   it('refuses to start on a cluster without the CRDs and the namespace, saying how to add them', async () => {

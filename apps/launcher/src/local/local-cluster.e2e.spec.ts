@@ -2,7 +2,7 @@
  * Local mode end to end: the launcher started in-process (API server and controller on free ports,
  * kubeconfig in a temp folder), used as kubectl would use it through the written kubeconfig.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
@@ -223,13 +223,20 @@ describe('local mode: ports and stopping', () => {
     }
   });
 
-  it('stops the controller and the API server', async () => {
-    const local = await startLocalCluster(options(tempDir('stop')));
+  it('replaces the kubeconfig of a run that crashed, and stops the controller and the API server, removing its kubeconfig', async () => {
+    const dir = tempDir('stop');
+    writeFileSync(join(dir, 'kubeconfig'), 'server: https://127.0.0.1:6443 # a crashed run');
+    writeFileSync(join(dir, 'ca.crt'), 'an old CA');
+    const local = await startLocalCluster(options(dir));
+    expect(local.staleFilesRemoved).toEqual([join(dir, 'kubeconfig'), join(dir, 'ca.crt')]);
+    expect(readFileSync(local.kubeconfigPath, 'utf8')).toContain(`server: ${local.apiUrl}`);
     const apiPort = Number(new URL(local.apiUrl).port);
     expect(await listening(apiPort)).toBe(true);
     expect(await listening(local.controller.port)).toBe(true);
     await Promise.all([local.stop(), local.stop()]);
     expect(await listening(apiPort)).toBe(false);
     expect(await listening(local.controller.port)).toBe(false);
+    expect(existsSync(local.kubeconfigPath)).toBe(false);
+    expect(existsSync(local.caPath)).toBe(false);
   });
 });

@@ -12,12 +12,12 @@
  *     kubeconfig (and the CA, for HTTPS clients) is written: kubectl sees a cluster that already
  *     enforces the examples. Just before, the cleanup controller (cleanup policies, the TTL label)
  *     starts, its Service mapped to its local HTTPS port, and publishes its cleanup policy webhook.
+ *     A kubeconfig left by a run that crashed is removed as soon as the API server has its port, and
+ *     the one written here is removed when the cluster stops (kubeconfig-files.ts).
  * Each controller acts as its own service account with the RBAC the Helm chart grants it, from the
  * chart's own rule files (controller-rbac.ts): what a policy generates, mutates or cleans beyond
  * that needs an aggregated ClusterRole, as in a cluster.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor, type ClusterCa } from '@edict/apiserver';
 import type { JsonObject } from '@edict/engine';
@@ -41,6 +41,7 @@ import {
   type ControllerComponent,
 } from './controller-rbac';
 import { readExamplePolicies, type ExamplePolicy } from './example-policies';
+import { KubeconfigFiles } from './kubeconfig-files';
 import { policiesLoaded, policyValidationPublished, webhooksPublished } from './webhooks-ready';
 
 export const LOCAL_HOST = '127.0.0.1';
@@ -83,12 +84,21 @@ export interface LocalCluster {
   readonly background: RunningHttpController;
   readonly reports: RunningHttpController;
   readonly cleanup: RunningHttpController;
+  /** The cleanup controller's Service (`<namespace>/<service>`), mapped to its local HTTPS port. */
+  readonly cleanupService: string;
   readonly kubeconfigPath: string;
   readonly caPath: string;
+  /** The kubeconfig and CA files of an earlier run that were removed at start (it had not stopped). */
+  readonly staleFilesRemoved: readonly string[];
   readonly installed: readonly ExamplePolicy[];
   readonly rejected: readonly RejectedPolicy[];
-  /** Stops the controllers (gracefully, the admission controller last), then the API server. Safe to call twice. */
+  /**
+   * Removes the kubeconfig and CA this run wrote, then stops the controllers (gracefully, the
+   * admission controller last) and the API server. Safe to call twice.
+   */
   stop(): Promise<void>;
+  /** Removes the kubeconfig and CA this run wrote, synchronously (for process exit). */
+  removeKubeconfig(): void;
 }
 
 export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
@@ -111,6 +121,9 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   const { url: apiUrl } = await apiServer.start({ host: LOCAL_HOST, port: options.apiPort }).catch((error: unknown) => {
     throw explainListenError(error, 'API server', LOCAL_HOST, options.apiPort, 'EDICT_API_PORT');
   });
+  // The port is ours, so a kubeconfig there is from a run that crashed (or one this run replaces anyway).
+  const files = new KubeconfigFiles(options.kubeconfigPath);
+  const staleFilesRemoved = files.removeStale();
   let controller: RunningController | undefined;
   let background: RunningHttpController | undefined;
   let reports: RunningHttpController | undefined;
@@ -166,11 +179,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     endpoints[`${cleanupConfig.namespace}/${cleanupConfig.serviceName}`] = `https://${LOCAL_HOST}:${cleanup.port}`;
     await webhooksPublished(cleanup, readyTimeoutMs, 'the cleanup controller');
 
-    const kubeconfigPath = resolve(options.kubeconfigPath);
-    const caPath = join(dirname(kubeconfigPath), 'ca.crt');
-    mkdirSync(dirname(kubeconfigPath), { recursive: true });
-    writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
-    writeFileSync(caPath, controller.caBundlePem());
+    files.write(kubeconfig, controller.caBundlePem());
 
     const running = controller;
     const runningBackground = background;
@@ -185,13 +194,17 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       background: runningBackground,
       reports: runningReports,
       cleanup: runningCleanup,
-      kubeconfigPath,
-      caPath,
+      cleanupService: `${cleanupConfig.namespace}/${cleanupConfig.serviceName}`,
+      kubeconfigPath: files.kubeconfigPath,
+      caPath: files.caPath,
+      staleFilesRemoved,
       installed,
       rejected,
+      removeKubeconfig: () => files.remove(),
       stop: () =>
-        (stopping ??= runningCleanup
-          .stop()
+        (stopping ??= Promise.resolve()
+          .then(() => files.remove())
+          .then(() => runningCleanup.stop())
           .finally(() => runningReports.stop())
           .finally(() => runningBackground.stop())
           .finally(() => running.stop())
