@@ -28,6 +28,13 @@ describe('the README walkthrough parser', () => {
     ]);
   });
 
+  it('joins lines continued by a backslash into one command', () => {
+    expect(parseSteps('edict apply p.yaml \\\n  --resource r.yaml   # a note\n# pass: 1\nls')).toEqual([
+      { command: 'edict apply p.yaml \\\n  --resource r.yaml   # a note', expected: ['pass: 1'] },
+      { command: 'ls', expected: [] },
+    ]);
+  });
+
   it('refuses output before any command and an unclosed heredoc', () => {
     expect(() => parseSteps('# orphan\nls')).toThrow('output before any command');
     expect(() => parseSteps("cat <<'EOF'\nx")).toThrow('heredoc EOF is not closed');

@@ -1,7 +1,7 @@
 /**
  * The README's newcomer walkthrough as data: the shell block between `<!-- walkthrough:start -->`
- * and `<!-- walkthrough:end -->`, split into steps. A step is a command (with its heredoc, if any)
- * followed by `# ` comment lines showing what it prints; `# ...` stands for lines left out, and a
+ * and `<!-- walkthrough:end -->`, split into steps. A step is a command (with its heredoc, or its
+ * lines continued by a backslash, if any) followed by `# ` comment lines showing what it prints; `# ...` stands for lines left out, and a
  * `<word>` in angle brackets (`<uid>`, `<age>`) for a value that differs from run to run.
  */
 import { readFileSync } from 'node:fs';
@@ -17,13 +17,17 @@ export interface WalkthroughStep {
 }
 
 export function readWalkthrough(readmePath: string): WalkthroughStep[] {
+  return readReadmeSteps(readmePath, WALKTHROUGH_START, WALKTHROUGH_END);
+}
+
+/** The steps of the ```sh block between two markers of the README (other checked examples use this too). */
+export function readReadmeSteps(readmePath: string, startMarker: string, endMarker: string): WalkthroughStep[] {
   const text = readFileSync(readmePath, 'utf8');
-  const start = text.indexOf(WALKTHROUGH_START);
-  const end = text.indexOf(WALKTHROUGH_END);
-  if (start < 0 || end < start)
-    throw new Error(`${readmePath}: no ${WALKTHROUGH_START} ... ${WALKTHROUGH_END} section`);
+  const start = text.indexOf(startMarker);
+  const end = text.indexOf(endMarker);
+  if (start < 0 || end < start) throw new Error(`${readmePath}: no ${startMarker} ... ${endMarker} section`);
   const fence = /```sh\n([\s\S]*?)```/.exec(text.slice(start, end));
-  if (!fence) throw new Error(`${readmePath}: the walkthrough section holds no \`\`\`sh block`);
+  if (!fence) throw new Error(`${readmePath}: the ${startMarker} section holds no \`\`\`sh block`);
   return parseSteps(fence[1]!);
 }
 
@@ -41,6 +45,8 @@ export function parseSteps(block: string): WalkthroughStep[] {
       continue;
     }
     const command = [line];
+    // A line ending in a backslash goes on in the next one, as in the shell.
+    while (command.at(-1)!.endsWith('\\') && index + 1 < lines.length) command.push(lines[++index]!);
     const heredoc = /<<-?\s*'?(\w+)'?\s*$/.exec(line);
     if (heredoc) {
       for (index++; index < lines.length && lines[index] !== heredoc[1]; index++) command.push(lines[index]!);
