@@ -32,7 +32,13 @@ async function main(): Promise<void> {
     Logger.overrideLogger(['warn', 'error']);
     stop = local.stop;
     // A second Ctrl-C, or a crash, exits without stop(): the kubeconfig must not outlive the cluster.
-    process.on('exit', () => local.removeKubeconfig());
+    process.on('exit', () => {
+      try {
+        local.removeKubeconfig();
+      } catch (error) {
+        process.stderr.write(`npm start: could not remove ${local.kubeconfigPath}: ${messageOf(error)}\n`);
+      }
+    });
     for (const file of local.staleFilesRemoved) say(`Removed ${file}, left by an earlier run that did not stop.`);
     say(
       localGuide({

@@ -123,12 +123,13 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   });
   // The port is ours, so a kubeconfig there is from a run that crashed (or one this run replaces anyway).
   const files = new KubeconfigFiles(options.kubeconfigPath);
-  const staleFilesRemoved = files.removeStale();
+  let staleFilesRemoved: string[] = [];
   let controller: RunningController | undefined;
   let background: RunningHttpController | undefined;
   let reports: RunningHttpController | undefined;
   let cleanup: RunningHttpController | undefined;
   try {
+    staleFilesRemoved = files.removeStale();
     // The admin's own certificate, as kubeadm's admin.conf holds (the server's default user).
     const admin = await ca.client({ username: DEFAULT_USER.username, groups: DEFAULT_USER.groups ?? [] });
     const kubeconfig = kubeconfigFor({ server: apiUrl, certificateAuthority: ca.certificatePem, client: admin });
@@ -204,13 +205,19 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       stop: () =>
         (stopping ??= Promise.resolve()
           .then(() => files.remove())
-          .then(() => runningCleanup.stop())
+          // Everything stops even if the files cannot be removed; that error is then stop()'s.
+          .finally(() => runningCleanup.stop())
           .finally(() => runningReports.stop())
           .finally(() => runningBackground.stop())
           .finally(() => running.stop())
           .finally(() => apiServer.stop())),
     };
   } catch (error) {
+    try {
+      files.remove();
+    } catch {
+      // the start's own error is the one to report
+    }
     await cleanup?.stop().catch(() => undefined);
     await reports?.stop().catch(() => undefined);
     await background?.stop().catch(() => undefined);
