@@ -217,7 +217,7 @@ describe('a failed check on a write is final (leniency B)', () => {
             ($error != null): true
 `);
     expect(result.outcome).toBe('fail');
-    expect(result.failure!.operation.type).toBe('create');
+    expect(result.failure).toMatchObject({ operation: { type: 'create' } });
     expect(result.failure!.reason).toContain('($error != null)');
     expect(result.failure!.reason).not.toMatch(/already exists/);
   });
