@@ -4,6 +4,7 @@ export type { ChainsawRunOptions, ChainsawTestResult, ChainsawFailure, ChainsawO
 export type { RunSettings } from './run/context';
 export type { ClusterClient, ObjectRef, PropagationPolicy } from './cluster/cluster-client';
 export { KubeClusterClient } from './cluster/kube-cluster-client';
+export { NoKindMatchError, TransientClusterError, isTransientAnswer } from './cluster/cluster-errors';
 export type { ProcessRunner, ProcessRequest, ProcessResult } from './process/process-runner';
 export { ChildProcessRunner, type ChildProcessRunnerOptions } from './process/child-process-runner';
 export { discoverTestFiles, TEST_FILE_NAMES } from './load/discover';

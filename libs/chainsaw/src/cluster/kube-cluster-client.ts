@@ -2,11 +2,26 @@
  * ClusterClient over the project's REST client (`@edict/kube` KubeResources), from a kubeconfig.
  * Like chainsaw's own client (controller-runtime's), a namespace on a cluster-scoped object or ref is
  * ignored rather than refused: a test file may carry one, and the API server clears it.
+ *
+ * Every call maps the kind through discovery first, as controller-runtime's REST mapper does: a
+ * kind the server does not serve is a NoKindMatchError, so a 404 that reaches `get` is a missing
+ * object of a served kind. KubeResources refetches a group's discovery on a miss, so a kind whose
+ * CRD a test installed in an earlier step maps on its next use.
  */
 import type { JsonObject } from '@edict/engine';
-import { KubeHttpClient, KubeResources, isNotFound, toKubeApiError, type KubeObject } from '@edict/kube';
+import {
+  KubeApiError,
+  KubeHttpClient,
+  KubeResources,
+  KubeTimeoutError,
+  isNotFound,
+  toKubeApiError,
+  type ApiResourceInfo,
+  type KubeObject,
+} from '@edict/kube';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ClusterClient, ObjectRef, PropagationPolicy } from './cluster-client';
+import { NoKindMatchError, TransientClusterError, isTransientAnswer } from './cluster-errors';
 
 export class KubeClusterClient implements ClusterClient {
   constructor(private readonly resources: KubeResources) {}
@@ -18,11 +33,12 @@ export class KubeClusterClient implements ClusterClient {
   }
 
   async isNamespaced(apiVersion: string, kind: string): Promise<boolean> {
-    return call(async () => (await this.resources.resource(apiVersion, kind)).namespaced);
+    return (await this.mapping(apiVersion, kind)).namespaced;
   }
 
   async get(ref: ObjectRef & { name: string }): Promise<JsonObject | undefined> {
-    return call(async () => (await this.resources.find<KubeObject>(await this.scoped(ref))) as JsonObject | undefined);
+    const scoped = await this.scoped(ref);
+    return call(async () => (await this.resources.find<KubeObject>(scoped)) as JsonObject | undefined);
   }
 
   async list(ref: ObjectRef, options: { labelSelector?: string } = {}): Promise<JsonObject[]> {
@@ -47,21 +63,15 @@ export class KubeClusterClient implements ClusterClient {
     return call(async () => (await this.resources.patch(await this.scoped(ref), 'merge', mergePatch)) as JsonObject);
   }
 
-  async apply(object: JsonObject): Promise<{ object: JsonObject; created: boolean }> {
-    const ref = refOf(object);
-    const existing = await this.get(ref);
-    if (existing === undefined) return { object: await this.create(object), created: true };
-    return { object: await this.patch(ref, object), created: false };
-  }
-
   async delete(
     ref: ObjectRef & { name: string },
     options: { propagationPolicy?: PropagationPolicy } = {},
   ): Promise<boolean> {
+    const scoped = await this.scoped(ref);
     try {
       await this.resources.http.json({
         method: 'DELETE',
-        path: await this.resources.path(await this.scoped(ref)),
+        path: await this.resources.path(scoped),
         body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: options.propagationPolicy ?? 'Background' },
       });
       return true;
@@ -71,37 +81,33 @@ export class KubeClusterClient implements ClusterClient {
     }
   }
 
-  /** The ref without its namespace when the kind is cluster-scoped (an unknown kind is left as is). */
+  /**
+   * The kind's API resource from discovery. Discovery answering 404 (for the group-version, or no
+   * such kind in it) means the server does not serve the kind: NoKindMatchError.
+   */
+  private async mapping(apiVersion: string, kind: string): Promise<ApiResourceInfo> {
+    try {
+      return await this.resources.resource(apiVersion, kind);
+    } catch (error) {
+      if (isNotFound(error)) throw new NoKindMatchError(apiVersion, kind);
+      throw asClusterError(error);
+    }
+  }
+
+  /** The ref, mapped, without its namespace when the kind is cluster-scoped. */
   private async scoped<T extends ObjectRef>(ref: T): Promise<T> {
-    if (!ref.namespace || (await this.namespacedOrUnknown(ref.apiVersion, ref.kind))) return ref;
+    const { namespaced } = await this.mapping(ref.apiVersion, ref.kind);
+    if (!ref.namespace || namespaced) return ref;
     return { ...ref, namespace: undefined };
   }
 
   private async scopedObject(object: JsonObject): Promise<KubeObject> {
     const kube = object as KubeObject;
-    const namespace = kube.metadata?.namespace;
-    if (!namespace || (await this.namespacedOrUnknown(kube.apiVersion ?? '', kube.kind ?? ''))) return kube;
-    const { namespace: _ignored, ...metadata } = kube.metadata ?? {};
+    const { namespaced } = await this.mapping(kube.apiVersion ?? '', kube.kind ?? '');
+    if (!kube.metadata?.namespace || namespaced) return kube;
+    const { namespace: _ignored, ...metadata } = kube.metadata;
     return { ...kube, metadata };
   }
-
-  private async namespacedOrUnknown(apiVersion: string, kind: string): Promise<boolean> {
-    try {
-      return (await this.resources.resource(apiVersion, kind)).namespaced;
-    } catch {
-      return true; // the request itself reports the server's answer
-    }
-  }
-}
-
-function refOf(object: JsonObject): ObjectRef & { name: string } {
-  const metadata = (object['metadata'] ?? {}) as { name?: string; namespace?: string };
-  return {
-    apiVersion: String(object['apiVersion']),
-    kind: String(object['kind']),
-    name: metadata.name ?? '',
-    namespace: metadata.namespace,
-  };
 }
 
 async function call<T>(action: () => Promise<T>): Promise<T> {
@@ -112,9 +118,18 @@ async function call<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The API server's message alone (what `$error` holds), whatever client failed. */
+/**
+ * The API server's message alone (what `$error` holds), whatever client failed; a transient answer
+ * (or a request that timed out here) as a TransientClusterError, which writes retry.
+ */
 function asClusterError(error: unknown): Error {
+  if (error instanceof NoKindMatchError || error instanceof TransientClusterError) return error;
+  if (error instanceof KubeTimeoutError) return new TransientClusterError(error.message);
   const apiError = toKubeApiError(error);
-  if (apiError) return apiError;
+  if (apiError) return transientOr(apiError);
   return error instanceof Error ? error : new Error(String(error));
+}
+
+function transientOr(error: KubeApiError): Error {
+  return isTransientAnswer(error.code, error.reason) ? new TransientClusterError(error.message, error.code) : error;
 }

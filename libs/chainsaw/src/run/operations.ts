@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
 import { AssertionInternalError, assertTree, formatFailure, type AssertionFailure } from '../assertion/assertion-tree';
 import { diffExpectedActual } from '../assertion/diff';
+import { NoKindMatchError, TransientClusterError } from '../cluster/cluster-errors';
 import { BINDING_NAME, Bindings } from '../expressions/bindings';
 import { ExpressionError } from '../expressions/jmespath';
 import { evaluateString, evaluateToString, templateValue } from '../expressions/template';
@@ -167,15 +168,19 @@ function templateLookupFields(object: JsonObject, bindings: Bindings): JsonObjec
   return out;
 }
 
-/** Namespaced objects without a namespace go into the test's namespace. */
+/**
+ * Namespaced objects without a namespace go into the test's namespace. As chainsaw's namespacer,
+ * this maps the kind: one the server does not serve fails the operation here.
+ */
 async function withNamespace(object: JsonObject, context: TestContext): Promise<JsonObject> {
   const metadata = isObject(object['metadata']) ? object['metadata'] : {};
   if (typeof metadata['namespace'] === 'string' && metadata['namespace'] !== '') return object;
   let namespaced: boolean;
   try {
     namespaced = await context.client.isNamespaced(String(object['apiVersion']), String(object['kind']));
-  } catch {
-    // An unknown kind (a CRD not yet served): leave it; the operation reports the server's answer.
+  } catch (error) {
+    if (error instanceof NoKindMatchError) throw new OperationFailure(error.message, undefined, describeObject(object));
+    // Discovery failed otherwise (the server busy): leave it; the operation reports the server's answer.
     return object;
   }
   if (!namespaced) return object;
@@ -192,65 +197,96 @@ function refOf(object: JsonObject): { apiVersion: string; kind: string; name: st
   };
 }
 
+/**
+ * apply, create, update, patch, as chainsaw runs them: each attempt first reads the object (create
+ * wants it absent, update and patch want it present, apply chooses create or merge patch); that read
+ * never feeds `expect`, and its failures are retried until the timeout. The write's answer is
+ * checked against `expect` once: only a transient answer (conflict, timeout, throttling,
+ * unavailability) is retried, and the answer standing at the timeout is the one checked. A kind the
+ * server does not serve fails the operation at once.
+ */
 async function writeObject(
   operation: ResourceOperation,
   object: JsonObject,
   scope: OperationScope,
 ): Promise<Record<string, JsonValue>> {
-  const { context, step, stepIndex } = scope;
+  const { context, step } = scope;
   const ref = refOf(object);
   if (!ref.apiVersion || !ref.kind)
     throw new OperationFailure(`${operation.type}: the object has no apiVersion or kind`);
   if (!ref.name)
     throw new OperationFailure(`${operation.type}: the object ${describeObject(object)} has no metadata.name`);
-  let lastFailure: OperationFailure | undefined;
-  let outputs: Record<string, JsonValue> = {};
   const timeout = context.timeout('apply', step, operation.timeout);
-  const passed = await pollUntil(timeout, context.settings.pollIntervalMs, async () => {
-    let error: Error | undefined;
-    try {
-      switch (operation.type) {
-        case 'apply': {
-          const { created } = await context.client.apply(object);
-          if (created) context.recordCreated(stepIndex, object);
-          break;
-        }
-        case 'create':
-          await context.client.create(object);
-          context.recordCreated(stepIndex, object);
-          break;
-        case 'update': {
-          const existing = await context.client.get(ref);
-          if (!existing) throw new Error(`${describeObject(object)} not found`);
-          const existingMetadata = (existing['metadata'] ?? {}) as JsonObject;
-          const metadata = { ...((object['metadata'] ?? {}) as JsonObject) };
-          metadata['resourceVersion'] = existingMetadata['resourceVersion'] ?? null;
-          await context.client.update({ ...object, metadata });
-          break;
-        }
-        case 'patch': {
-          const existing = await context.client.get(ref);
-          if (!existing) throw new Error(`${describeObject(object)} not found`);
-          await context.client.patch(ref, object);
-          break;
-        }
-      }
-    } catch (caught) {
-      error = caught instanceof Error ? caught : new Error(String(caught));
-    }
-    try {
-      const checked = checkExpectations(operation.expect, object, error, scope.bindings);
-      outputs = processOutputs(operation.outputs, object, checked);
-      lastFailure = undefined;
-      return true;
-    } catch (failure) {
-      if (!(failure instanceof OperationFailure)) throw failure;
-      lastFailure = new OperationFailure(failure.reason, failure.diff, describeObject(object));
-      return false;
-    }
+  let last: WriteAttempt | undefined;
+  await pollUntil(timeout, context.settings.pollIntervalMs, async () => {
+    last = await attemptWrite(operation, object, ref as WriteRef, scope);
+    if (last.kind === 'precondition') return false;
+    return !(last.error instanceof TransientClusterError);
   });
-  if (!passed) throw lastFailure ?? new OperationFailure(`${operation.type} did not succeed within ${timeout} ms`);
-  return outputs;
+  if (!last || last.kind === 'precondition') {
+    throw new OperationFailure(
+      last?.reason ?? `${operation.type} did not succeed within ${timeout} ms`,
+      undefined,
+      describeObject(object),
+    );
+  }
+  try {
+    return processOutputs(
+      operation.outputs,
+      object,
+      checkExpectations(operation.expect, object, last.error, scope.bindings),
+    );
+  } catch (failure) {
+    if (!(failure instanceof OperationFailure)) throw failure;
+    throw new OperationFailure(failure.reason, failure.diff, describeObject(object));
+  }
+}
+
+type WriteRef = { apiVersion: string; kind: string; name: string; namespace?: string };
+
+/** One attempt: the read before the write failed (`precondition`), or the write answered. */
+type WriteAttempt =
+  { readonly kind: 'precondition'; readonly reason: string } | { readonly kind: 'answer'; readonly error?: Error };
+
+async function attemptWrite(
+  operation: ResourceOperation,
+  object: JsonObject,
+  ref: WriteRef,
+  scope: OperationScope,
+): Promise<WriteAttempt> {
+  const { context, stepIndex } = scope;
+  let existing: JsonObject | undefined;
+  try {
+    existing = await context.client.get(ref);
+  } catch (error) {
+    if (error instanceof NoKindMatchError) throw new OperationFailure(error.message, undefined, describeObject(object));
+    return { kind: 'precondition', reason: (error as Error).message };
+  }
+  if (operation.type === 'create' && existing) {
+    return { kind: 'precondition', reason: `${describeObject(object)}: the resource already exists in the cluster` };
+  }
+  if ((operation.type === 'update' || operation.type === 'patch') && !existing) {
+    return { kind: 'precondition', reason: `${describeObject(object)} not found` };
+  }
+  try {
+    if (!existing) {
+      await context.client.create(object);
+      context.recordCreated(stepIndex, object);
+    } else if (operation.type === 'update') {
+      const existingMetadata = (existing['metadata'] ?? {}) as JsonObject;
+      const metadata = { ...((object['metadata'] ?? {}) as JsonObject) };
+      metadata['resourceVersion'] = existingMetadata['resourceVersion'] ?? null;
+      await context.client.update({ ...object, metadata });
+    } else {
+      // apply on an existing object, and patch: a merge patch of the given object.
+      await context.client.patch(ref, object);
+    }
+    return { kind: 'answer' };
+  } catch (caught) {
+    if (caught instanceof NoKindMatchError)
+      throw new OperationFailure(caught.message, undefined, describeObject(object));
+    return { kind: 'answer', error: caught instanceof Error ? caught : new Error(String(caught)) };
+  }
 }
 
 /**
@@ -363,6 +399,7 @@ async function assertObject(
       found = await candidates(expected, context);
     } catch (error) {
       last = new OperationFailure((error as Error).message, undefined, describeObject(expected));
+      if (error instanceof NoKindMatchError) throw last;
       return false;
     }
     if (found.length === 0) {
@@ -405,6 +442,7 @@ async function refuteObject(
       found = await candidates(expected, context);
     } catch (error) {
       last = new OperationFailure((error as Error).message, undefined, describeObject(expected));
+      if (error instanceof NoKindMatchError) throw last;
       return false;
     }
     const matching = found.filter(
@@ -472,8 +510,9 @@ export async function waitGone(
   return pollUntil(timeout, context.settings.pollIntervalMs, async () => {
     try {
       return (await context.client.get(ref)) === undefined;
-    } catch {
-      return false;
+    } catch (error) {
+      // A kind no longer served (its CRD deleted) took its objects with it.
+      return error instanceof NoKindMatchError;
     }
   });
 }
