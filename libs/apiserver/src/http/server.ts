@@ -29,6 +29,7 @@ import type { ClusterCa } from '../tls/cluster-ca';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, rootPaths, SERVER_VERSION } from './discovery';
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
 import { openApiV3Document, openApiV3Index } from './openapi';
+import { fieldValidationOf, type FieldValidation } from '../resources/field-validation';
 import { resolveResourcePath, type ResourceRoute } from './route';
 import { FaultInjector } from './faults';
 import { RequestLog } from './request-log';
@@ -399,7 +400,11 @@ export class InMemoryApiServer {
           type,
           namespace,
           (await body()) ?? null,
-          { dryRun, fieldManager: query.get('fieldManager') ?? undefined },
+          {
+            dryRun,
+            fieldManager: query.get('fieldManager') ?? undefined,
+            ...fieldValidation(query, 'CreateOptions', context),
+          },
           context,
         );
         send(result.code, result.object);
@@ -448,7 +453,12 @@ export class InMemoryApiServer {
           namespace,
           name,
           (await body()) ?? null,
-          { dryRun, subresource: status, fieldManager: query.get('fieldManager') ?? undefined },
+          {
+            dryRun,
+            subresource: status,
+            fieldManager: query.get('fieldManager') ?? undefined,
+            ...fieldValidation(query, 'UpdateOptions', context),
+          },
           context,
         );
         send(result.code, result.object);
@@ -472,6 +482,7 @@ export class InMemoryApiServer {
             subresource: status,
             fieldManager: query.get('fieldManager') ?? undefined,
             force: query.get('force') === 'true',
+            ...fieldValidation(query, 'PatchOptions', context),
           },
           context,
         );
@@ -606,6 +617,15 @@ export class InMemoryApiServer {
     );
     this.watches.add(watch);
   }
+}
+
+/** The request's `fieldValidation` and where its warnings go. */
+function fieldValidation(
+  query: URLSearchParams,
+  optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
+  context: AdmissionRequestContext,
+): { fieldValidation: FieldValidation; warnings: string[] } {
+  return { fieldValidation: fieldValidationOf(query, optionsKind), warnings: context.warnings };
 }
 
 function reply(response: ServerResponse, body: JsonObject): true {
