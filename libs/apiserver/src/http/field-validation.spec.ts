@@ -181,6 +181,23 @@ describe('fieldValidation', () => {
     expect(running.server.get('v1', 'ConfigMap', 'c', 'default')).not.toHaveProperty('dta');
   });
 
+  it('reports keys a JSON body repeats (the last one wins, as JSON decoding keeps it)', async () => {
+    const body = `{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"g"},"spec":{"mode":"Audit","rules":[{"name":"a","name":"b"}],"mode":"Enforce"}}`;
+    const post = (query: string): Promise<Response> =>
+      fetch(`${running.url}${PATH}${query}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    const strict = await post('?fieldValidation=Strict');
+    expect(strict.status).toBe(400);
+    expect(((await strict.json()) as JsonObject).message).toBe(
+      'Gadget in version "v1" cannot be handled as a Gadget: strict decoding error: duplicate field "spec.rules[0].name", duplicate field "spec.mode"',
+    );
+    const warned = await post('');
+    expect(warned.status).toBe(201);
+    expect(warned.headers.get('warning')).toBe(
+      '299 - "duplicate field \\"spec.rules[0].name\\"", 299 - "duplicate field \\"spec.mode\\""',
+    );
+    expect(((await warned.json()) as JsonObject).spec).toEqual({ mode: 'Enforce', rules: [{ name: 'b' }] });
+  });
+
   it('refuses a directive it does not know, as kube validates the options', async () => {
     const answer = await send('POST', `${PATH}?fieldValidation=Loose`, gadget({}));
     expect(answer.status).toBe(422);

@@ -29,6 +29,7 @@ import type { ClusterCa } from '../tls/cluster-ca';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, rootPaths, SERVER_VERSION } from './discovery';
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
 import { serveOpenApi } from './openapi-http';
+import { duplicateFields } from './duplicate-fields';
 import { fieldValidationOf, type FieldValidation } from '../resources/field-validation';
 import { resolveResourcePath, type ResourceRoute } from './route';
 import { FaultInjector } from './faults';
@@ -345,7 +346,15 @@ export class InMemoryApiServer {
     const method = request.method ?? 'GET';
     const dryRun = query.getAll('dryRun').includes('All');
     const contentType = mediaType(request.headers['content-type']);
-    const body = async (): Promise<JsonValue | undefined> => parseBody(await readBody(request), contentType);
+    const duplicates: string[] = [];
+    const body = async (): Promise<JsonValue | undefined> => {
+      const raw = await readBody(request);
+      const parsed = parseBody(raw, contentType);
+      if (JSON_BODIES.includes(contentType) && query.get('fieldValidation') !== 'Ignore') {
+        duplicates.push(...duplicateFields(raw.toString('utf8')));
+      }
+      return parsed;
+    };
     const listOptions = (): ListOptions => ({
       labelSelector: query.get('labelSelector') ?? undefined,
       fieldSelector: query.get('fieldSelector') ?? undefined,
@@ -396,7 +405,7 @@ export class InMemoryApiServer {
           {
             dryRun,
             fieldManager: query.get('fieldManager') ?? undefined,
-            ...fieldValidation(query, 'CreateOptions', context),
+            ...fieldValidation(query, 'CreateOptions', context, duplicates),
           },
           context,
         );
@@ -450,7 +459,7 @@ export class InMemoryApiServer {
             dryRun,
             subresource: status,
             fieldManager: query.get('fieldManager') ?? undefined,
-            ...fieldValidation(query, 'UpdateOptions', context),
+            ...fieldValidation(query, 'UpdateOptions', context, duplicates),
           },
           context,
         );
@@ -475,7 +484,7 @@ export class InMemoryApiServer {
             subresource: status,
             fieldManager: query.get('fieldManager') ?? undefined,
             force: query.get('force') === 'true',
-            ...fieldValidation(query, 'PatchOptions', context),
+            ...fieldValidation(query, 'PatchOptions', context, duplicates),
           },
           context,
         );
@@ -617,9 +626,21 @@ function fieldValidation(
   query: URLSearchParams,
   optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
   context: AdmissionRequestContext,
-): { fieldValidation: FieldValidation; warnings: string[] } {
-  return { fieldValidation: fieldValidationOf(query, optionsKind), warnings: context.warnings };
+  duplicates: readonly string[],
+): { fieldValidation: FieldValidation; warnings: string[]; duplicateFields: readonly string[] } {
+  return {
+    fieldValidation: fieldValidationOf(query, optionsKind),
+    warnings: context.warnings,
+    duplicateFields: duplicates,
+  };
 }
+
+/** Bodies whose repeated keys strict decoding reports (a JSON patch's are its operations': not checked). */
+const JSON_BODIES: readonly string[] = [
+  'application/json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+];
 
 function reply(response: ServerResponse, body: JsonObject): true {
   sendJson(response, 200, body);

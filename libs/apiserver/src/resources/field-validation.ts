@@ -43,7 +43,8 @@ export type DecodeOperation = 'create' | 'update' | 'patch';
 
 /**
  * A create or update body, or the result of a JSON, merge or strategic patch, decoded under the
- * directive: pruned, with warnings added to `warnings` or kube's error thrown.
+ * directive: pruned, with warnings added to `warnings` or kube's error thrown. `duplicates` are the
+ * keys the request body repeats, reported first as kube's decoder meets them first.
  */
 export function decodeFields(
   type: ResourceType,
@@ -51,10 +52,16 @@ export function decodeFields(
   directive: FieldValidation,
   operation: DecodeOperation,
   warnings: string[],
+  duplicates: readonly string[] = [],
 ): JsonObject {
   const { value, unknown } = pruneUnknownFields(type, object);
-  if (unknown.length === 0 || directive === 'Ignore') return value;
-  const problems = [...new Set(unknown.map((path) => `unknown field "${path.strict}"`))].sort();
+  if ((unknown.length === 0 && duplicates.length === 0) || directive === 'Ignore') return value;
+  const problems = [
+    ...new Set([
+      ...duplicates.map((path) => `duplicate field "${path}"`),
+      ...unknown.map((path) => `unknown field "${path.strict}"`).sort(),
+    ]),
+  ];
   if (directive === 'Warn') {
     warnings.push(...problems);
     return value;

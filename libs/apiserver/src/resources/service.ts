@@ -51,6 +51,8 @@ export interface WriteOptions {
   readonly fieldValidation?: FieldValidation;
   /** Where `Warn` puts its warnings (the response's `Warning` headers). */
   readonly warnings?: string[];
+  /** Keys the request body repeats (`spec.replicas`): reported as `fieldValidation` says. */
+  readonly duplicateFields?: readonly string[];
 }
 
 export interface PatchOptions extends WriteOptions {
@@ -632,7 +634,14 @@ function decodeBody(
   options: WriteOptions,
   operation: DecodeOperation,
 ): JsonObject {
-  return decodeFields(type, body, options.fieldValidation ?? 'Ignore', operation, options.warnings ?? []);
+  return decodeFields(
+    type,
+    body,
+    options.fieldValidation ?? 'Ignore',
+    operation,
+    options.warnings ?? [],
+    options.duplicateFields ?? [],
+  );
 }
 
 function kindMissing(body: JsonValue): ApiError {
