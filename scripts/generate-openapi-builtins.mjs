@@ -119,9 +119,38 @@ function schemaOf(type, format) {
   }
 }
 
-function refDescription(type) {
-  const named = /^(?:Array<)?(\w+)>?$/.exec(type);
-  return named && models.has(named[1]) ? models.get(named[1]).description : undefined;
+// Field descriptions the client-node models leave out (those of fields whose type is a model) are
+// taken from kubernetes-models (MIT, Kubernetes 1.27 OpenAPI), which keeps them in its .d.ts files.
+const KUBERNETES_MODELS = dirname(require.resolve('kubernetes-models/package.json'));
+const APIMACHINERY = dirname(require.resolve('@kubernetes-models/apimachinery/package.json'));
+const fieldDocsCache = new Map();
+function kubernetesModelsFile(definition) {
+  if (definition.startsWith('io.k8s.apimachinery.pkg.apis.meta.')) {
+    const [version, name] = definition.split('.').slice(-2);
+    return join(APIMACHINERY, 'apis/meta', version, `${name}.d.ts`);
+  }
+  const match = /^io\.k8s\.(?:api|apiextensions-apiserver\.pkg\.apis)\.([a-z0-9]+)\.(v\w+)\.(\w+)$/.exec(definition);
+  if (!match) return undefined;
+  const [, pkg, version, name] = match;
+  const dir =
+    pkg === 'core' ? '' : readdirSync(KUBERNETES_MODELS).find((entry) => entry === pkg || entry.startsWith(`${pkg}.`));
+  return dir === undefined ? undefined : join(KUBERNETES_MODELS, dir, version, `${name}.d.ts`);
+}
+function fieldDocs(definition) {
+  if (fieldDocsCache.has(definition)) return fieldDocsCache.get(definition);
+  const docs = {};
+  const file = kubernetesModelsFile(definition);
+  let dts = '';
+  try {
+    dts = file ? readFileSync(file, 'utf8') : '';
+  } catch {
+    // Not in kubernetes-models (a kind newer than its Kubernetes 1.27): no fallback.
+  }
+  const body = dts.slice(dts.indexOf('export interface'));
+  for (const [, doc, field] of body.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*"([^"]+)"\??:/g))
+    docs[field] = text(doc);
+  fieldDocsCache.set(definition, docs);
+  return docs;
 }
 
 function definition(name) {
@@ -130,8 +159,7 @@ function definition(name) {
   const required = [];
   for (const { name: field, baseName, type, format } of model.attributes) {
     const doc = model.fields[field];
-    // The generator drops the description of a field whose type is a model: the model's own stands in.
-    const description = doc?.description ?? refDescription(type);
+    const description = doc?.description ?? fieldDocs(definitionName(name))[baseName];
     properties[baseName] = { ...schemaOf(type, format), ...(description ? { description } : {}) };
     if (doc && !doc.optional) required.push(baseName);
   }

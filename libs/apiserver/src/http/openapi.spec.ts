@@ -47,7 +47,8 @@ describe('OpenAPI v3', () => {
     expect(pod['x-kubernetes-group-version-kind']).toEqual([{ group: '', kind: 'Pod', version: 'v1' }]);
     expect((pod.properties as JsonObject).spec).toEqual({
       allOf: [{ $ref: '#/components/schemas/io.k8s.api.core.v1.PodSpec' }],
-      description: 'PodSpec is a description of a pod.',
+      description:
+        'Specification of the desired behavior of the pod. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status',
     });
     const podSpec = schemas['io.k8s.api.core.v1.PodSpec'] as JsonObject;
     expect(podSpec.required).toEqual(['containers']);

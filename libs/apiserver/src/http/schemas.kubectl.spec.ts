@@ -106,6 +106,7 @@ describe.skipIf(!hasKubectl)('kubectl with schemas', () => {
     expect(pod).toContain('FIELD: spec <PodSpec>');
     expect(pod).toContain('PodSpec is a description of a pod.');
     expect(pod).toMatch(/containers\t<\[\]Container> -required-\n\s+List of containers belonging to the pod./);
+    expect(pod).toMatch(/affinity\t<Affinity>\n\s+If specified, the pod's scheduling constraints/);
     await kubectl('apply', '-f', session.file('crd.yaml', CRD));
     const mode = await kubectl('explain', 'gadget.spec.mode');
     expect(mode).toContain('FIELD: mode <string>\nENUM:\n    Audit\n    Enforce');
