@@ -86,6 +86,15 @@ export function pruneObjectMeta(metadata: JsonObject, path: FieldPath, unknown: 
   return new Walker('', '', unknown).message(metadata, OBJECT_META, path, ['metadata']);
 }
 
+/** Merge keys by list path: every write walks the same lists, the engine's lookup starts from the root each time. */
+const mergeKeys = new Map<string, string | undefined>();
+
+function cachedMergeKey(apiVersion: string, kind: string, names: readonly string[]): string | undefined {
+  const key = `${apiVersion}/${kind}/${names.join('.')}`;
+  if (!mergeKeys.has(key)) mergeKeys.set(key, mergeKeyFor(apiVersion, kind, names));
+  return mergeKeys.get(key);
+}
+
 class Walker {
   constructor(
     private readonly apiVersion: string,
@@ -121,7 +130,7 @@ class Walker {
     }
     if (flags?.includes('r') && Array.isArray(value)) {
       if (!fieldsOf(type)) return value;
-      const mergeKey = this.kind ? mergeKeyFor(this.apiVersion, this.kind, names) : undefined;
+      const mergeKey = this.kind ? cachedMergeKey(this.apiVersion, this.kind, names) : undefined;
       return value.map((entry, index) =>
         isObject(entry)
           ? this.message(entry, type, item(path, index, entry, mergeKey ? [mergeKey] : []), names)
