@@ -1,7 +1,8 @@
 /**
  * Keys that appear twice in one JSON object of a request body, by path (`spec.replicas`,
  * `spec.containers[0].name`): JSON.parse keeps the last silently, kube's strict decoder reports
- * them under `fieldValidation` Strict and Warn. The text is valid JSON (it parsed already).
+ * them under `fieldValidation` Strict and Warn. The text is valid JSON (it parsed already); every
+ * loop still stops at its end.
  */
 export function duplicateFields(text: string): string[] {
   const found: string[] = [];
@@ -13,7 +14,7 @@ export function duplicateFields(text: string): string[] {
   const string = (): string => {
     const start = at;
     at++; // opening quote
-    while (text[at] !== '"') at += text[at] === '\\' ? 2 : 1;
+    while (at < text.length && text[at] !== '"') at += text[at] === '\\' ? 2 : 1;
     at++;
     return JSON.parse(text.slice(start, at)) as string;
   };
@@ -24,7 +25,7 @@ export function duplicateFields(text: string): string[] {
       at++;
       const seen = new Set<string>();
       space();
-      while (text[at] !== '}') {
+      while (at < text.length && text[at] !== '}') {
         space();
         const key = string();
         const field = path === '' ? key : `${path}.${key}`;
@@ -41,7 +42,7 @@ export function duplicateFields(text: string): string[] {
     } else if (c === '[') {
       at++;
       space();
-      for (let index = 0; text[at] !== ']'; index++) {
+      for (let index = 0; at < text.length && text[at] !== ']'; index++) {
         value(`${path}[${index}]`);
         space();
         if (text[at] === ',') at++;

@@ -29,8 +29,7 @@ import type { ClusterCa } from '../tls/cluster-ca';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, rootPaths, SERVER_VERSION } from './discovery';
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
 import { serveOpenApi } from './openapi-http';
-import { duplicateFields } from './duplicate-fields';
-import { fieldValidationOf, type FieldValidation } from '../resources/field-validation';
+import { fieldValidation, noteDuplicates } from './request-fields';
 import { resolveResourcePath, type ResourceRoute } from './route';
 import { FaultInjector } from './faults';
 import { RequestLog } from './request-log';
@@ -350,9 +349,7 @@ export class InMemoryApiServer {
     const body = async (): Promise<JsonValue | undefined> => {
       const raw = await readBody(request);
       const parsed = parseBody(raw, contentType);
-      if (JSON_BODIES.includes(contentType) && query.get('fieldValidation') !== 'Ignore') {
-        duplicates.push(...duplicateFields(raw.toString('utf8')));
-      }
+      noteDuplicates(raw, contentType, query, duplicates);
       return parsed;
     };
     const listOptions = (): ListOptions => ({
@@ -620,27 +617,6 @@ export class InMemoryApiServer {
     this.watches.add(watch);
   }
 }
-
-/** The request's `fieldValidation` and where its warnings go. */
-function fieldValidation(
-  query: URLSearchParams,
-  optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
-  context: AdmissionRequestContext,
-  duplicates: readonly string[],
-): { fieldValidation: FieldValidation; warnings: string[]; duplicateFields: readonly string[] } {
-  return {
-    fieldValidation: fieldValidationOf(query, optionsKind),
-    warnings: context.warnings,
-    duplicateFields: duplicates,
-  };
-}
-
-/** Bodies whose repeated keys strict decoding reports (a JSON patch's are its operations': not checked). */
-const JSON_BODIES: readonly string[] = [
-  'application/json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-];
 
 function reply(response: ServerResponse, body: JsonObject): true {
   sendJson(response, 200, body);
