@@ -9,7 +9,7 @@
 // (`io.k8s.api.core.v1.PodSpec`), found through the protobuf package of the same type in
 // protobuf-schema.json.
 //
-// Usage: node scripts/generate-openapi-builtins.mjs
+// Usage: node scripts/generate-openapi-builtins.mjs [--check]   (--check: fail if the committed file differs)
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -192,8 +192,21 @@ while (pending.length > 0) {
   for (const attribute of models.get(name).attributes) pending.push(...referenced(attribute.type));
 }
 const sorted = Object.fromEntries(Object.entries(definitions).sort(([a], [b]) => a.localeCompare(b)));
-writeFileSync(
-  OUTPUT,
-  `${JSON.stringify({ source: '@kubernetes/client-node models (Kubernetes OpenAPI v1.34.0)', definitions: sorted })}\n`,
-);
-console.log(`${Object.keys(sorted).length} definitions written to ${OUTPUT.pathname}`);
+const output = `${JSON.stringify({
+  source:
+    '@kubernetes/client-node and kubernetes-models (Kubernetes OpenAPI v1.34.0, descriptions of 1.27 for referenced types)',
+  definitions: sorted,
+})}\n`;
+if (process.argv.includes('--check')) {
+  // The drift check a spec runs: the committed file must be what the script writes.
+  if (readFileSync(OUTPUT, 'utf8') !== output) {
+    console.error(
+      `${OUTPUT.pathname} is not what the script generates: run node scripts/generate-openapi-builtins.mjs`,
+    );
+    process.exit(1);
+  }
+  console.log(`${OUTPUT.pathname} is up to date`);
+} else {
+  writeFileSync(OUTPUT, output);
+  console.log(`${Object.keys(sorted).length} definitions written to ${OUTPUT.pathname}`);
+}
