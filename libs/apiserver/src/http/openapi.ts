@@ -1,16 +1,17 @@
 /**
- * Minimal OpenAPI v3 documents: one per group version, with a PATCH operation per resource that
- * carries `x-kubernetes-group-version-kind` and the `fieldValidation` query parameter. That is what
- * kubectl reads to decide that the server validates fields itself (so `apply`, `create` and
- * `replace` skip client-side schema validation). No schemas are published, so kubectl computes
- * apply patches from its compiled-in types (built-ins) or as JSON merge patches (custom resources).
+ * OpenAPI v3 documents: an index, and one document per group version with its kinds' schemas
+ * (`openapi-schemas.ts`, each with `x-kubernetes-group-version-kind`: what `kubectl explain` reads
+ * and kubectl's apply patches take their merge keys from) and POST/PUT/PATCH operations that list
+ * the `fieldValidation` query parameter (so kubectl leaves field validation to the server). Built
+ * on first request and kept until the served types change; the index's hashes change with them.
  */
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '@edict/engine';
 import type { ResourceRegistry } from '../registry/registry';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
+import { allDefinitions, closure, definitionName, withRefs, type Definitions } from './openapi-schemas';
 
-function gvPath(group: string, version: string): string {
+export function gvPath(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
 }
 
@@ -20,17 +21,66 @@ function groupVersions(registry: ResourceRegistry): Array<{ group: string; versi
   return [...seen.values()];
 }
 
-export function openApiV3Index(registry: ResourceRegistry): JsonObject {
-  const paths: JsonObject = {};
-  for (const { group, version } of groupVersions(registry)) {
-    const doc = JSON.stringify(openApiV3Document(registry, group, version));
-    const hash = createHash('sha512').update(doc).digest('hex').slice(0, 32).toUpperCase();
-    paths[gvPath(group, version)] = { serverRelativeURL: `/openapi/v3/${gvPath(group, version)}?hash=${hash}` };
-  }
-  return { paths };
+interface Cached {
+  readonly registryVersion: number;
+  readonly documents: Map<string, { readonly text: string; readonly hash: string }>;
+  index?: JsonObject;
+  definitions?: Definitions;
 }
 
-const QUERY = (name: string): JsonObject => ({ name, in: 'query', schema: { type: 'string', uniqueItems: true } });
+const cache = new WeakMap<ResourceRegistry, Cached>();
+
+function cached(registry: ResourceRegistry): Cached {
+  let entry = cache.get(registry);
+  if (!entry || entry.registryVersion !== registry.version) {
+    entry = { registryVersion: registry.version, documents: new Map() };
+    cache.set(registry, entry);
+  }
+  return entry;
+}
+
+/** Every published definition, built once per registry version. */
+export function definitionsOf(registry: ResourceRegistry): Definitions {
+  const entry = cached(registry);
+  entry.definitions ??= allDefinitions(registry);
+  return entry.definitions;
+}
+
+/** A group version's document as served (JSON text) and its hash (the index's `?hash=`, the ETag). */
+export function openApiV3Text(
+  registry: ResourceRegistry,
+  group: string,
+  version: string,
+): { text: string; hash: string } {
+  const entry = cached(registry);
+  const key = gvPath(group, version);
+  let document = entry.documents.get(key);
+  if (!document) {
+    const text = JSON.stringify(openApiV3Document(registry, group, version));
+    const hash = createHash('sha512').update(text).digest('hex').slice(0, 128).toUpperCase();
+    document = { text, hash };
+    entry.documents.set(key, document);
+  }
+  return document;
+}
+
+export function openApiV3Index(registry: ResourceRegistry): JsonObject {
+  const entry = cached(registry);
+  if (entry.index) return entry.index;
+  const paths: JsonObject = {};
+  for (const { group, version } of groupVersions(registry)) {
+    const { hash } = openApiV3Text(registry, group, version);
+    paths[gvPath(group, version)] = { serverRelativeURL: `/openapi/v3/${gvPath(group, version)}?hash=${hash}` };
+  }
+  entry.index = { paths };
+  return entry.index;
+}
+
+export const QUERY = (name: string): JsonObject => ({
+  name,
+  in: 'query',
+  schema: { type: 'string', uniqueItems: true },
+});
 
 function patchOperation(type: ResourceType): JsonObject {
   return {
@@ -70,7 +120,10 @@ function writeOperation(type: ResourceType, action: 'post' | 'put'): JsonObject 
 
 export function openApiV3Document(registry: ResourceRegistry, group: string, version: string): JsonObject {
   const paths: JsonObject = {};
-  for (const type of registry.resourcesOf(group, version)) {
+  const types = registry.resourcesOf(group, version);
+  const names = types.map(definitionName).filter((name): name is string => name !== undefined);
+  const schemas = closure(definitionsOf(registry), names);
+  for (const type of types) {
     const base = `/${gvPath(group, version)}${type.namespaced ? '/namespaces/{namespace}' : ''}/${type.plural}`;
     paths[base] = { post: writeOperation(type, 'post') };
     paths[`${base}/{name}`] = { put: writeOperation(type, 'put'), patch: patchOperation(type) };
@@ -79,6 +132,6 @@ export function openApiV3Document(registry: ResourceRegistry, group: string, ver
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: 'v1.32.0' },
     paths,
-    components: { schemas: {} },
+    components: { schemas: withRefs(schemas, '#/components/schemas/', true) },
   };
 }

@@ -7,7 +7,8 @@
  *
  * Custom resources have no protobuf form: as kube-apiserver, an unknown type answers 415.
  */
-import type { JsonObject, JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isInlineField } from '../schema/inline-fields';
 import { ApiError } from '../status';
 import SCHEMA_JSON from './protobuf-schema.json';
 
@@ -141,6 +142,10 @@ class Decoder {
       } else {
         const value = this.value(fieldType, field, depth);
         if (value === null) continue;
+        if (isInlineField(name, fieldType) && isObject(value)) {
+          Object.assign(out, value);
+          continue;
+        }
         if (!flags.includes('z') && (value === '' || value === 0 || value === false)) continue;
         out[name] = value;
       }

@@ -28,7 +28,8 @@ import { BOOTSTRAP_RBAC } from '../resources/rbac';
 import type { ClusterCa } from '../tls/cluster-ca';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, rootPaths, SERVER_VERSION } from './discovery';
 import { mediaType, parseBody, readBody, sendError, sendJson, sendText } from './io';
-import { openApiV3Document, openApiV3Index } from './openapi';
+import { serveOpenApi } from './openapi-http';
+import { fieldValidation, noteDuplicates } from './request-fields';
 import { resolveResourcePath, type ResourceRoute } from './route';
 import { FaultInjector } from './faults';
 import { RequestLog } from './request-log';
@@ -272,7 +273,7 @@ export class InMemoryApiServer {
         const attributes = requestAttributes(request.method ?? 'GET', url.pathname, url.searchParams);
         authorizeRequest(this.store, authenticatedUser(request), impersonationOf(request), attributes);
       }
-      if (this.serveStatic(path, url, response)) return;
+      if (this.serveStatic(path, url, response) || serveOpenApi(this.registry, path, request, response)) return;
       const route = resolveResourcePath(this.registry, path);
       if (!route || 'unknown' in route) throw pathNotFound();
       await this.serveResource(route, request, url.searchParams, response);
@@ -293,13 +294,6 @@ export class InMemoryApiServer {
     if (path === '/api') return reply(response, apiVersions(this.address));
     if (path === '/api/v1') return reply(response, apiResourceList(this.registry, '', 'v1'));
     if (path === '/apis') return reply(response, apiGroupList(this.registry));
-    if (path === '/openapi/v3') return reply(response, openApiV3Index(this.registry));
-    const openapi = /^\/openapi\/v3\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(path);
-    if (openapi) {
-      const [group, version] = openapi[1] ? ['', openapi[1]] : [openapi[2]!, openapi[3]!];
-      if (!this.registry.hasGroupVersion(group, version)) throw pathNotFound();
-      return reply(response, openApiV3Document(this.registry, group, version));
-    }
     const groupMatch = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
     if (groupMatch) {
       const [, group, version] = groupMatch;
@@ -351,7 +345,13 @@ export class InMemoryApiServer {
     const method = request.method ?? 'GET';
     const dryRun = query.getAll('dryRun').includes('All');
     const contentType = mediaType(request.headers['content-type']);
-    const body = async (): Promise<JsonValue | undefined> => parseBody(await readBody(request), contentType);
+    const duplicates: string[] = [];
+    const body = async (): Promise<JsonValue | undefined> => {
+      const raw = await readBody(request);
+      const parsed = parseBody(raw, contentType);
+      noteDuplicates(raw, contentType, query, duplicates);
+      return parsed;
+    };
     const listOptions = (): ListOptions => ({
       labelSelector: query.get('labelSelector') ?? undefined,
       fieldSelector: query.get('fieldSelector') ?? undefined,
@@ -399,7 +399,11 @@ export class InMemoryApiServer {
           type,
           namespace,
           (await body()) ?? null,
-          { dryRun, fieldManager: query.get('fieldManager') ?? undefined },
+          {
+            dryRun,
+            fieldManager: query.get('fieldManager') ?? undefined,
+            ...fieldValidation(query, 'CreateOptions', context, duplicates),
+          },
           context,
         );
         send(result.code, result.object);
@@ -448,7 +452,12 @@ export class InMemoryApiServer {
           namespace,
           name,
           (await body()) ?? null,
-          { dryRun, subresource: status, fieldManager: query.get('fieldManager') ?? undefined },
+          {
+            dryRun,
+            subresource: status,
+            fieldManager: query.get('fieldManager') ?? undefined,
+            ...fieldValidation(query, 'UpdateOptions', context, duplicates),
+          },
           context,
         );
         send(result.code, result.object);
@@ -472,6 +481,7 @@ export class InMemoryApiServer {
             subresource: status,
             fieldManager: query.get('fieldManager') ?? undefined,
             force: query.get('force') === 'true',
+            ...fieldValidation(query, 'PatchOptions', context, duplicates),
           },
           context,
         );

@@ -1,7 +1,8 @@
 /**
- * What kube's custom resource handler does with a body and its version's schema: defaults filled
- * in when the body is read (before mutating webhooks, and again on what they return), and the
- * result checked before validating webhooks see it. Types without a schema pass unchanged.
+ * What kube's custom resource handler does with a body and its version's schema: unknown fields
+ * pruned and defaults filled in when the body is read (before mutating webhooks, and again on what
+ * they return), and the result checked before validating webhooks see it. Built-in objects lose
+ * the fields their type does not have, as typed decoding drops them.
  */
 import type { JsonObject } from '@edict/engine';
 import type { ResourceType } from '../registry/resource-type';
@@ -9,9 +10,11 @@ import { withDefaults } from '../schema/schema-defaults';
 import { validateBySchema } from '../schema/schema-validation';
 import { invalid } from '../status';
 import { metadataOf } from './prepare';
+import { pruneUnknownFields } from './field-validation';
 
 export function defaultedBySchema(type: ResourceType, object: JsonObject): JsonObject {
-  return type.schema ? withDefaults(object, type.schema) : object;
+  const pruned = pruneUnknownFields(type, object).value;
+  return type.schema ? withDefaults(pruned, type.schema) : pruned;
 }
 
 /** Throws kube's 422 Invalid naming every field the schema refuses. */

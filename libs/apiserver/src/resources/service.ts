@@ -42,10 +42,17 @@ import { withoutOwner } from '../gc/dependents';
 import { isEventsV1Type, storageKey, toCoreEvent, toEventsV1 } from './event-versions';
 import { checkMatchConditions } from '../admission/match-conditions';
 import { checkAgainstSchema, defaultedBySchema } from './schema-conformance';
+import { checkApplyConfiguration, decodeFields, type DecodeOperation, type FieldValidation } from './field-validation';
 
 export interface WriteOptions {
   /** `dryRun=All`: every check runs, nothing is stored. */
   readonly dryRun?: boolean;
+  /** What unknown fields in the body do (see `field-validation.ts`); direct typed calls drop them silently. */
+  readonly fieldValidation?: FieldValidation;
+  /** Where `Warn` puts its warnings (the response's `Warning` headers). */
+  readonly warnings?: string[];
+  /** Keys the request body repeats (`spec.replicas`): reported as `fieldValidation` says. */
+  readonly duplicateFields?: readonly string[];
 }
 
 export interface PatchOptions extends WriteOptions {
@@ -140,7 +147,8 @@ export class ResourceService {
 
   create(type: ResourceType, namespace: string | undefined, body: JsonValue, options: WriteOptions = {}): WriteResult {
     if (!isObject(body)) throw kindMissing(body);
-    return this.commitCreate(type, namespace, this.planCreate(type, namespace, body, DEFAULT_USER), options);
+    const decoded = decodeBody(type, body, options, 'create');
+    return this.commitCreate(type, namespace, this.planCreate(type, namespace, decoded, DEFAULT_USER), options);
   }
 
   /** System metadata and every check a create makes before anything is stored. */
@@ -200,6 +208,7 @@ export class ResourceService {
     options: WriteOptions & { subresource?: UpdateSubresource } = {},
   ): WriteResult {
     if (!isObject(body)) throw kindMissing(body);
+    body = decodeBody(type, body, options, 'update');
     const old = this.store.get(key(type), ns(type, namespace), name);
     if (!old) throw notFound({ group: type.group, kind: type.plural, name });
     const requested = metadataOf(body).resourceVersion;
@@ -235,12 +244,20 @@ export class ResourceService {
     const old = this.store.get(key(type), ns(type, namespace), name);
     if (!old) {
       if (patchType !== 'apply') throw notFound({ group: type.group, kind: type.plural, name });
+      checkApplyConfiguration(type, patch, namespace, name);
       return this.create(type, namespace, applyCreateBody(name, patch), options);
     }
-    return this.update(type, namespace, name, this.patched(type, old, patchType, patch), options);
+    return this.update(type, namespace, name, this.patched(type, old, patchType, patch, options), options);
   }
 
-  private patched(type: ResourceType, old: JsonObject, patchType: PatchType, patch: JsonValue): JsonValue {
+  private patched(
+    type: ResourceType,
+    old: JsonObject,
+    patchType: PatchType,
+    patch: JsonValue,
+    options: WriteOptions,
+  ): JsonValue {
+    if (patchType === 'apply') checkApplyConfiguration(type, patch, metadataOf(old).namespace as string, nameOf(old));
     const current = asVersion(type, old);
     let patched: JsonValue;
     switch (patchType) {
@@ -260,7 +277,7 @@ export class ResourceService {
           : applyMergePatch(current, patch);
         break;
     }
-    return patched;
+    return isObject(patched) && patchType !== 'apply' ? decodeBody(type, patched, options, 'patch') : patched;
   }
 
   delete(type: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): WriteResult {
@@ -360,6 +377,7 @@ export class ResourceService {
     if (!admission) return this.create(type, namespace, body, options);
     if (!isObject(body)) throw kindMissing(body);
     checkTypeMeta(type, body);
+    body = decodeBody(type, body, options, 'create');
     const input = defaultedBySchema(type, typed(type, body, type.namespaced ? { namespace: namespace! } : {}));
     const base = this.attributes(type, 'CREATE', '', options, context, createOptions(options));
     const mutated = await admission.mutate(
@@ -387,6 +405,7 @@ export class ResourceService {
     const admission = this.admission;
     if (!admission) return this.update(type, namespace, name, body, options);
     if (!isObject(body)) throw kindMissing(body);
+    body = decodeBody(type, body, options, 'update');
     const target = { group: type.group, kind: type.plural, name };
     const requested = metadataOf(body).resourceVersion;
     const pinned = requested !== undefined && requested !== '';
@@ -436,6 +455,7 @@ export class ResourceService {
       const old = this.store.get(key(type), ns(type, namespace), name);
       if (!old) {
         if (patchType !== 'apply') throw notFound({ group: type.group, kind: type.plural, name });
+        checkApplyConfiguration(type, patch, namespace, name);
         return this.createAdmitted(type, namespace, applyCreateBody(name, patch), options, context);
       }
       try {
@@ -443,7 +463,7 @@ export class ResourceService {
           type,
           namespace,
           name,
-          this.patched(type, old, patchType, patch),
+          this.patched(type, old, patchType, patch, options),
           options,
           context,
         );
@@ -605,6 +625,23 @@ export class ResourceService {
     const meta = metadataOf(object);
     return successStatus({ group: type.group, kind: type.plural, name: meta.name as string }, meta.uid as string);
   }
+}
+
+/** A body decoded under the request's `fieldValidation` (direct typed calls: dropped silently). */
+function decodeBody(
+  type: ResourceType,
+  body: JsonObject,
+  options: WriteOptions,
+  operation: DecodeOperation,
+): JsonObject {
+  return decodeFields(
+    type,
+    body,
+    options.fieldValidation ?? 'Ignore',
+    operation,
+    options.warnings ?? [],
+    options.duplicateFields ?? [],
+  );
 }
 
 function kindMissing(body: JsonValue): ApiError {
