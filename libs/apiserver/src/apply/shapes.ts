@@ -86,14 +86,27 @@ function metadataShape(path: readonly string[]): Shape {
   };
 }
 
+/** Map lists of kube 1.32 the strategic-merge table (Kyverno's 1.21 view) does not name, by kind then path. */
+const WEBHOOK_LISTS: Readonly<Record<string, readonly string[]>> = {
+  webhooks: ['name'],
+  'webhooks.matchConditions': ['name'],
+};
+const MORE_MAP_LISTS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  ValidatingWebhookConfiguration: WEBHOOK_LISTS,
+  MutatingWebhookConfiguration: WEBHOOK_LISTS,
+};
+
 function builtinShape(apiVersion: string, kind: string, path: readonly string[]): Shape {
   if (path[0] === 'metadata') return metadataShape(path.slice(1));
   const strategy = path.length > 0 ? listStrategyFor(apiVersion, kind, path) : undefined;
-  const list: ListShape = !strategy?.merges
-    ? ATOMIC
-    : strategy.keys.length > 0
-      ? { type: 'map', keys: strategy.keys }
-      : { type: 'set' };
+  const moreKeys = MORE_MAP_LISTS[kind]?.[path.join('.')];
+  const list: ListShape = moreKeys
+    ? { type: 'map', keys: moreKeys }
+    : !strategy?.merges
+      ? ATOMIC
+      : strategy.keys.length > 0
+        ? { type: 'map', keys: strategy.keys }
+        : { type: 'set' };
   const last = path[path.length - 1] ?? '';
   const atomicObject =
     SELECTOR_FIELDS.has(last) ||
