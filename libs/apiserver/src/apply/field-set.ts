@@ -2,7 +2,7 @@
  * Sets of field paths, as server-side apply records ownership: each path is a list of elements in
  * kube's `fieldsV1` spelling (`f:spec`, `k:{"name":"web"}`, `v:"x"`, `i:0`), and a set is serialized
  * as the nested `fieldsV1` object (`{}` for a member leaf, `.` for a member that also has children).
- * Operations are by member, as structured-merge-diff's are; `withoutSubtrees` removes whole subtrees.
+ * Operations are by member, as structured-merge-diff's are.
  */
 import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
 
@@ -31,83 +31,96 @@ export function canonicalJson(value: JsonValue): string {
   return JSON.stringify(value);
 }
 
+interface Node {
+  member: boolean;
+  readonly children: Map<PathElement, Node>;
+}
+
 export class FieldSet {
-  private readonly members = new Map<string, FieldPath>();
+  /** Members by their elements joined with SEPARATOR (JSON escapes it, so no element holds it). */
+  private readonly keys: Set<string>;
+  private encoded: JsonObject | undefined;
 
   constructor(paths: Iterable<FieldPath> = []) {
+    this.keys = new Set();
     for (const path of paths) this.insert(path);
   }
 
+  private static ofKeys(keys: Iterable<string>): FieldSet {
+    const set = new FieldSet();
+    for (const key of keys) set.keys.add(key);
+    return set;
+  }
+
   insert(path: FieldPath): void {
-    if (path.length > 0) this.members.set(path.join(SEPARATOR), [...path]);
+    if (path.length === 0) return;
+    this.keys.add(path.join(SEPARATOR));
+    this.encoded = undefined;
   }
 
   has(path: FieldPath): boolean {
-    return this.members.has(path.join(SEPARATOR));
+    return this.keys.has(path.join(SEPARATOR));
   }
 
   get size(): number {
-    return this.members.size;
+    return this.keys.size;
   }
 
   isEmpty(): boolean {
-    return this.members.size === 0;
+    return this.keys.size === 0;
   }
 
   /** Members, sorted as kube lists them (by element, shorter paths first). */
   paths(): FieldPath[] {
-    return [...this.members.values()].sort(comparePaths);
+    return [...this.keys].map((key) => key.split(SEPARATOR)).sort(comparePaths);
   }
 
   union(other: FieldSet): FieldSet {
-    return new FieldSet([...this.members.values(), ...other.members.values()]);
+    if (other.isEmpty()) return this;
+    return FieldSet.ofKeys([...this.keys, ...other.keys]);
   }
 
   intersection(other: FieldSet): FieldSet {
-    return new FieldSet([...this.members.values()].filter((path) => other.has(path)));
+    return FieldSet.ofKeys([...this.keys].filter((key) => other.keys.has(key)));
   }
 
+  /** The members not in `other` (this set itself when none is). */
   difference(other: FieldSet): FieldSet {
-    return new FieldSet([...this.members.values()].filter((path) => !other.has(path)));
-  }
-
-  /** Members outside every subtree rooted at a member of `other` (ignored fields go with their children). */
-  withoutSubtrees(other: FieldSet): FieldSet {
-    return new FieldSet(
-      [...this.members.values()].filter((path) => !path.some((_, i) => other.has(path.slice(0, i + 1)))),
-    );
+    const kept = [...this.keys].filter((key) => !other.keys.has(key));
+    return kept.length === this.keys.size ? this : FieldSet.ofKeys(kept);
   }
 
   /** Whether `path` or anything below it is a member. */
   touches(path: FieldPath): boolean {
-    if (this.has(path)) return true;
-    const prefix = path.join(SEPARATOR) + SEPARATOR;
-    for (const key of this.members.keys()) if (key.startsWith(prefix)) return true;
+    const key = path.join(SEPARATOR);
+    if (this.keys.has(key)) return true;
+    const prefix = key + SEPARATOR;
+    for (const member of this.keys) if (member.startsWith(prefix)) return true;
     return false;
   }
 
   equals(other: FieldSet): boolean {
-    return this.size === other.size && [...this.members.keys()].every((key) => other.members.has(key));
+    return this.size === other.size && [...this.keys].every((key) => other.keys.has(key));
   }
 
-  /** The `fieldsV1` object. */
+  /** The `fieldsV1` object (kept: sets are not changed once built). */
   toFieldsV1(): JsonObject {
-    const root: JsonObject = {};
-    for (const path of this.paths()) {
+    if (this.encoded) return this.encoded;
+    const root: Node = { member: false, children: new Map() };
+    for (const key of this.keys) {
       let node = root;
-      path.forEach((element, index) => {
-        const leaf = index === path.length - 1;
-        let child = node[element] as JsonObject | undefined;
+      for (const element of key.split(SEPARATOR)) {
+        let child = node.children.get(element);
         if (!child) {
-          child = {};
-          node[element] = child;
+          child = { member: false, children: new Map() };
+          node.children.set(element, child);
         }
-        if (leaf && Object.keys(child).length > 0) child['.'] = {};
-        if (!leaf && !isMember(child) && this.has(path.slice(0, index + 1))) child['.'] = {};
         node = child;
-      });
+      }
+      node.member = true;
     }
-    return sortFieldsV1(root);
+    this.encoded = encodeNode(root);
+    return this.encoded;
   }
 
   /** Reads a `fieldsV1` object; throws naming the first element that is not of kube's forms. */
@@ -127,16 +140,14 @@ export class FieldSet {
   }
 }
 
-function isMember(node: JsonObject): boolean {
-  return Object.hasOwn(node, '.');
-}
-
-/** `.` first, then field names, keys, values and indices, each in order. */
-function sortFieldsV1(node: JsonObject): JsonObject {
-  const sorted: JsonObject = {};
-  const keys = Object.keys(node).sort((a, b) => (a === '.' ? -1 : b === '.' ? 1 : compareElements(a, b)));
-  for (const key of keys) sorted[key] = sortFieldsV1(node[key] as JsonObject);
-  return sorted;
+/** `{}` for a member leaf, `.` for a member with children; children in kube's order. */
+function encodeNode(node: Node): JsonObject {
+  const out: JsonObject = {};
+  if (node.member && node.children.size > 0) out['.'] = {};
+  for (const element of [...node.children.keys()].sort(compareElements)) {
+    out[element] = encodeNode(node.children.get(element)!);
+  }
+  return out;
 }
 
 const KIND_ORDER = 'fkvi';

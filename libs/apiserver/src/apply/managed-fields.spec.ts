@@ -289,6 +289,26 @@ describe('applyConfiguration', () => {
   });
 });
 
+describe('update managers', () => {
+  it('keeps at most 10 Update entries: the oldest fold into ancient-changes', () => {
+    let object = recordUpdate(configMaps, undefined, cm({ k0: '0' }), { manager: 'm0', now: NOW });
+    for (let i = 1; i <= 11; i++) {
+      const now = new Date(NOW.getTime() + i * 60_000);
+      object = recordUpdate(
+        configMaps,
+        object,
+        { ...object, data: { ...(object.data as JsonObject), [`k${i}`]: String(i) } },
+        { manager: `m${i}`, now },
+      );
+    }
+    const byManager = owners(object);
+    expect(Object.keys(byManager)).toHaveLength(10);
+    expect(byManager['ancient-changes/Update']).toEqual(['f:data', 'f:data f:k0', 'f:data f:k1', 'f:data f:k2']);
+    expect(byManager['m11/Update']).toEqual(['f:data f:k11']);
+    expect(byManager).not.toHaveProperty('m0/Update');
+  });
+});
+
 describe('managerFromUserAgent', () => {
   it("is the user agent's product, as kube names writes that give no fieldManager", () => {
     expect(managerFromUserAgent('kubectl/v1.32.0 (linux/amd64) kubernetes/abc')).toBe('kubectl');

@@ -77,26 +77,32 @@ function tracked(type: ResourceType, object: JsonObject, subresource: string): J
   return owned;
 }
 
+/** Decoded entries by the stored entry (stored objects are replaced, never changed in place). */
+const decoded = new WeakMap<JsonObject, ManagerEntry>();
+
 export function decodeManagedFields(value: JsonValue | undefined): ManagerEntry[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw badRequest('metadata.managedFields must be a list');
   return value.map((raw, index) => {
     const entry = isObject(raw) ? raw : {};
-    const operation = entry.operation === 'Apply' ? 'Apply' : 'Update';
+    const known = decoded.get(entry);
+    if (known) return known;
     let fields: FieldSet;
     try {
       fields = FieldSet.fromFieldsV1(entry.fieldsV1);
     } catch (error) {
       throw badRequest(`metadata.managedFields[${index}].fieldsV1: ${(error as Error).message}`);
     }
-    return {
+    const result: ManagerEntry = {
       manager: typeof entry.manager === 'string' ? entry.manager : '',
-      operation,
+      operation: entry.operation === 'Apply' ? 'Apply' : 'Update',
       apiVersion: typeof entry.apiVersion === 'string' ? entry.apiVersion : '',
       subresource: typeof entry.subresource === 'string' ? entry.subresource : '',
       ...(typeof entry.time === 'string' ? { time: entry.time } : {}),
       fields,
     };
+    decoded.set(entry, result);
+    return result;
   });
 }
 
@@ -112,15 +118,19 @@ export function encodeManagedFields(entries: readonly ManagerEntry[]): JsonObjec
         compareText(a.apiVersion, b.apiVersion) ||
         compareText(a.subresource, b.subresource),
     )
-    .map((entry) => ({
-      manager: entry.manager,
-      operation: entry.operation,
-      apiVersion: entry.apiVersion,
-      ...(entry.time ? { time: entry.time } : {}),
-      fieldsType: 'FieldsV1',
-      fieldsV1: entry.fields.toFieldsV1(),
-      ...(entry.subresource ? { subresource: entry.subresource } : {}),
-    }));
+    .map((entry) => {
+      const encoded: JsonObject = {
+        manager: entry.manager,
+        operation: entry.operation,
+        apiVersion: entry.apiVersion,
+        ...(entry.time ? { time: entry.time } : {}),
+        fieldsType: 'FieldsV1',
+        fieldsV1: entry.fields.toFieldsV1(),
+        ...(entry.subresource ? { subresource: entry.subresource } : {}),
+      };
+      decoded.set(encoded, entry);
+      return encoded;
+    });
 }
 
 function compareText(a: string, b: string): number {
@@ -139,9 +149,36 @@ function startingEntries(live: JsonObject | undefined, body: JsonObject, subreso
   return live ? decodeManagedFields(metadataOf(live).managedFields) : [];
 }
 
+/** Update entries kube keeps before folding the oldest into `ancient-changes` (its default). */
+export const MAX_UPDATE_MANAGERS = 10;
+const ANCIENT_CHANGES = 'ancient-changes';
+
+/** At most MAX_UPDATE_MANAGERS Update entries: the oldest fold into an `ancient-changes` entry per version. */
+function capUpdateManagers(entries: readonly ManagerEntry[]): ManagerEntry[] {
+  let result = [...entries];
+  const updaters = () => result.filter((entry) => entry.operation === 'Update' && !entry.fields.isEmpty());
+  while (updaters().length > MAX_UPDATE_MANAGERS) {
+    const entry = updaters()
+      .filter((candidate) => candidate.manager !== ANCIENT_CHANGES)
+      .sort((a, b) => seconds(a.time) - seconds(b.time) || compareText(a.manager, b.manager))[0];
+    if (!entry) break;
+    const bucket = {
+      manager: ANCIENT_CHANGES,
+      operation: 'Update' as const,
+      apiVersion: entry.apiVersion,
+      subresource: '',
+    };
+    const existing = result.find((candidate) => identity(candidate) === identity(bucket));
+    result = result.filter((candidate) => candidate !== entry && candidate !== existing);
+    const fields = existing ? existing.fields.union(entry.fields) : entry.fields;
+    result.push({ ...bucket, fields, ...(entry.time ? { time: entry.time } : {}) });
+  }
+  return result;
+}
+
 function withManagedFields(object: JsonObject, entries: readonly ManagerEntry[]): JsonObject {
   const metadata: JsonObject = { ...metadataOf(object) };
-  const encoded = encodeManagedFields(entries);
+  const encoded = encodeManagedFields(capUpdateManagers(entries));
   if (encoded.length > 0) metadata.managedFields = encoded;
   else delete metadata.managedFields;
   return { ...object, metadata };

@@ -98,27 +98,31 @@ const MORE_MAP_LISTS: Readonly<Record<string, Readonly<Record<string, readonly s
 
 function builtinShape(apiVersion: string, kind: string, path: readonly string[]): Shape {
   if (path[0] === 'metadata') return metadataShape(path.slice(1));
-  const strategy = path.length > 0 ? listStrategyFor(apiVersion, kind, path) : undefined;
-  const moreKeys = MORE_MAP_LISTS[kind]?.[path.join('.')];
-  const list: ListShape = moreKeys
-    ? { type: 'map', keys: moreKeys }
-    : !strategy?.merges
-      ? ATOMIC
-      : strategy.keys.length > 0
-        ? { type: 'map', keys: strategy.keys }
-        : { type: 'set' };
   const last = path[path.length - 1] ?? '';
   const atomicObject =
     SELECTOR_FIELDS.has(last) ||
     (path.length === 2 && path[0] === 'spec' && last === 'selector' && ATOMIC_SPEC_SELECTOR.has(kind));
+  let list: ListShape | undefined;
   return {
     atomicObject,
-    list,
+    // Looked up only for lists: most nodes are scalars and objects.
+    get list(): ListShape {
+      list ??= builtinList(apiVersion, kind, path);
+      return list;
+    },
     tracksNode: builtinTracksNode(path),
     field: (name) => builtinShape(apiVersion, kind, [...path, name]),
     // The strategic-merge table names list items by their list's path.
     item: () => builtinShape(apiVersion, kind, path),
   };
+}
+
+function builtinList(apiVersion: string, kind: string, path: readonly string[]): ListShape {
+  const moreKeys = MORE_MAP_LISTS[kind]?.[path.join('.')];
+  if (moreKeys) return { type: 'map', keys: moreKeys };
+  const strategy = path.length > 0 ? listStrategyFor(apiVersion, kind, path) : undefined;
+  if (!strategy?.merges) return ATOMIC;
+  return strategy.keys.length > 0 ? { type: 'map', keys: strategy.keys } : { type: 'set' };
 }
 
 /** A node of a custom resource's OpenAPI v3 schema; `undefined` where the schema says nothing. */

@@ -97,7 +97,8 @@ function compareAt(
   result: Comparison,
   item = false,
 ): void {
-  if (before === undefined && after === undefined) return;
+  // The same value (a subtree a write kept): nothing below changed.
+  if (before === after) return;
   if (before === undefined) return everyNode(after!, shape, path, result.added, item);
   if (after === undefined) return everyNode(before, shape, path, result.removed, item);
   if (isObject(before) && isObject(after) && !(shape.atomicObject && path.length > 0)) {
@@ -183,18 +184,4 @@ function removeAt(value: JsonValue, path: FieldPath, shape: Shape, dropEmptied: 
     return copy;
   }
   return value;
-}
-
-/** Whether `value` holds the node at `path`. */
-export function hasPath(value: JsonValue | undefined, path: FieldPath, shape: Shape): boolean {
-  if (path.length === 0) return value !== undefined;
-  if (value === undefined) return false;
-  const [element, ...rest] = path as [PathElement, ...PathElement[]];
-  if (element.startsWith('f:')) {
-    const name = element.slice(2);
-    return isObject(value) && hasPath(value[name], rest, shape.field(name));
-  }
-  if (!Array.isArray(value)) return false;
-  const items = listItems(value, shape);
-  return items?.has(element) === true && hasPath(items.get(element), rest, shape.item());
 }
