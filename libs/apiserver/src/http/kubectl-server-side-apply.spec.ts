@@ -125,4 +125,14 @@ describe.skipIf(!hasKubectl)('kubectl apply --server-side', () => {
       'Apply failed with 1 conflict: conflict with "kubectl-patch" using apps/v1: .spec.replicas',
     );
   });
+
+  it('removes what a manager no longer applies, unless another manager set it too', async () => {
+    const configMap = (data: string) =>
+      session.file('cm.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {${data}}\n`);
+    expect((await kubectl('apply', '--server-side', '-f', configMap('a: "1", b: "2", c: "3"'))).code).toBe(0);
+    expect((await kubectl('apply', '--server-side', '--field-manager=ops', '-f', configMap('c: "3"'))).code).toBe(0);
+    expect((await kubectl('apply', '--server-side', '-f', configMap('a: "1"'))).code).toBe(0);
+    const live = JSON.parse((await kubectl('get', 'configmap', 'settings', '-o', 'json')).stdout);
+    expect(live.data).toEqual({ a: '1', c: '3' });
+  });
 });
