@@ -106,12 +106,14 @@ describe('recordUpdate', () => {
     expect(entries(same)).toEqual(entries(second));
   });
 
-  it("a body's managedFields replace the recorded ones ([{}] clears them); without any, the live ones stay", () => {
+  it("a body's managedFields replace the recorded ones ([{}] clears them); without any, or garbled, the live ones stay", () => {
     const first = recordUpdate(configMaps, undefined, cm({ a: '1' }), { manager: 'one', now: NOW });
     const withoutField = cm({ a: '1' });
     expect(owners(recordUpdate(configMaps, first, withoutField, { manager: 'two', now: LATER }))).toEqual(
       owners(first),
     );
+    const garbled = cm({ a: '1' }, { managedFields: [{ manager: 'x', fieldsV1: { spec: {} } }] });
+    expect(owners(recordUpdate(configMaps, first, garbled, { manager: 'two', now: LATER }))).toEqual(owners(first));
     const cleared = cm({ a: '1' }, { managedFields: [{}] });
     expect(
       (recordUpdate(configMaps, first, cleared, { manager: 'two', now: LATER }).metadata as JsonObject).managedFields,

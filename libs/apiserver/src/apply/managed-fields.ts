@@ -145,7 +145,13 @@ function seconds(time: string | undefined): number {
 /** The entries a write starts from: the body's when it sets some (not through a subresource), else the live object's. */
 function startingEntries(live: JsonObject | undefined, body: JsonObject, subresource: string): ManagerEntry[] {
   const requested = metadataOf(body).managedFields;
-  if (subresource === '' && Array.isArray(requested) && requested.length > 0) return decodeManagedFields(requested);
+  if (subresource === '' && Array.isArray(requested) && requested.length > 0) {
+    try {
+      return decodeManagedFields(requested);
+    } catch {
+      // As kube: managedFields a client got wrong are ignored, not refused; the live ones stay.
+    }
+  }
   return live ? decodeManagedFields(metadataOf(live).managedFields) : [];
 }
 
