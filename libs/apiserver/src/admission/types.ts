@@ -46,6 +46,8 @@ export interface AdmissionAttributes {
 /** Per-request admission context handed down from the HTTP layer. */
 export interface AdmissionRequestContext {
   readonly userInfo: UserInfo;
+  /** The request's User-Agent: writes that name no fieldManager are recorded under its product. */
+  readonly userAgent?: string;
   /** Webhook warnings end up here (the HTTP layer sends them as `Warning` headers). */
   readonly warnings: string[];
 }

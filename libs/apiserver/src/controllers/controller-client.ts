@@ -13,6 +13,9 @@ import { metadataOf, timestamp, type UpdateSubresource } from '../resources/prep
 import type { ResourceService } from '../resources/service';
 import { ApiError, badRequest } from '../status';
 
+/** kube-controller-manager's user agent: its writes are recorded under the manager `kube-controller-manager`. */
+const CONTROLLER_USER_AGENT = 'kube-controller-manager/v1.32.0 (linux/amd64) kubernetes/edict';
+
 /** Events remembered for counting repeats (client-go's correlator keeps a similar bounded cache). */
 const MAX_REMEMBERED_EVENTS = 4096;
 
@@ -117,7 +120,7 @@ export class ControllerClient {
   }
 
   private context(): AdmissionRequestContext {
-    return { userInfo: this.user, warnings: [] };
+    return { userInfo: this.user, warnings: [], userAgent: CONTROLLER_USER_AGENT };
   }
 
   private eventType(): ResourceType {

@@ -379,13 +379,13 @@ describe('patch', () => {
     expect(
       (await running.request('PATCH', `${path}?fieldManager=me`, yaml, 'application/apply-patch+yaml')).status,
     ).toBe(201);
-    const merged = await running.request(
-      'PATCH',
-      `${path}?fieldManager=me`,
-      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  b: "2"\n',
-      'application/apply-patch+yaml',
-    );
+    // Another manager's configuration merges in; the same manager's drops what it no longer applies.
+    const onlyB = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  b: "2"\n';
+    const merged = await running.request('PATCH', `${path}?fieldManager=other`, onlyB, 'application/apply-patch+yaml');
     expect(merged).toMatchObject({ status: 200, body: { data: { a: '1', b: '2' } } });
+    const pruned = await running.request('PATCH', `${path}?fieldManager=me`, onlyB, 'application/apply-patch+yaml');
+    expect(pruned).toMatchObject({ status: 200, body: { data: { b: '2' } } });
+    expect((pruned.body as { data: object }).data).not.toHaveProperty('a');
   });
 });
 

@@ -317,7 +317,11 @@ export class InMemoryApiServer {
   ): Promise<void> {
     const { type, subresource } = route;
     if (subresource !== undefined && !type.subresources.includes(subresource)) throw pathNotFound();
-    const context: AdmissionRequestContext = { userInfo: requestUser(request), warnings: [] };
+    const context: AdmissionRequestContext = {
+      userInfo: requestUser(request),
+      warnings: [],
+      userAgent: request.headers['user-agent'],
+    };
     const send = (code: number, body: JsonValue): void => {
       if (context.warnings.length > 0) response.setHeader('Warning', warningHeader(context.warnings));
       sendJson(response, code, body);

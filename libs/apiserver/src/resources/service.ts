@@ -10,7 +10,16 @@ import { apiVersionOf, groupResourceKey, type ResourceType } from '../registry/r
 import { applyJsonPatch } from '../patch/json-patch';
 import { applyMergePatch } from '../patch/merge-patch';
 import { applyStrategicMerge } from '../patch/strategic-merge';
-import { ApiError, conflict, invalid, notFound, successStatus, unsupportedMediaType, alreadyExists } from '../status';
+import {
+  ApiError,
+  alreadyExists,
+  badRequest,
+  conflict,
+  invalid,
+  notFound,
+  successStatus,
+  unsupportedMediaType,
+} from '../status';
 import type { ObjectStore } from '../store/object-store';
 import {
   compileFilter,
@@ -43,6 +52,7 @@ import { isEventsV1Type, storageKey, toCoreEvent, toEventsV1 } from './event-ver
 import { checkMatchConditions } from '../admission/match-conditions';
 import { checkAgainstSchema, defaultedBySchema } from './schema-conformance';
 import { checkApplyConfiguration, decodeFields, type DecodeOperation, type FieldValidation } from './field-validation';
+import { applyConfiguration, managerFromUserAgent, recordUpdate } from '../apply/managed-fields';
 
 export interface WriteOptions {
   /** `dryRun=All`: every check runs, nothing is stored. */
@@ -58,6 +68,8 @@ export interface WriteOptions {
 export interface PatchOptions extends WriteOptions {
   readonly fieldManager?: string;
   readonly force?: boolean;
+  /** Set by an apply: the body already carries its managedFields (no Update is recorded on top). */
+  readonly fieldsRecorded?: boolean;
 }
 
 /** How dependents (objects whose ownerReferences name the deleted object) are treated. */
@@ -145,10 +157,11 @@ export class ResourceService {
     };
   }
 
-  create(type: ResourceType, namespace: string | undefined, body: JsonValue, options: WriteOptions = {}): WriteResult {
+  create(type: ResourceType, namespace: string | undefined, body: JsonValue, options: PatchOptions = {}): WriteResult {
     if (!isObject(body)) throw kindMissing(body);
     const decoded = decodeBody(type, body, options, 'create');
-    return this.commitCreate(type, namespace, this.planCreate(type, namespace, decoded, DEFAULT_USER), options);
+    const owned = this.owned(type, undefined, decoded, options);
+    return this.commitCreate(type, namespace, this.planCreate(type, namespace, owned, DEFAULT_USER), options);
   }
 
   /** System metadata and every check a create makes before anything is stored. */
@@ -205,7 +218,7 @@ export class ResourceService {
     namespace: string | undefined,
     name: string,
     body: JsonValue,
-    options: WriteOptions & { subresource?: UpdateSubresource } = {},
+    options: PatchOptions & { subresource?: UpdateSubresource } = {},
   ): WriteResult {
     if (!isObject(body)) throw kindMissing(body);
     body = decodeBody(type, body, options, 'update');
@@ -215,7 +228,8 @@ export class ResourceService {
     if (requested !== undefined && requested !== '' && requested !== metadataOf(old).resourceVersion) {
       throw conflict({ group: type.group, kind: type.plural, name });
     }
-    return this.commitUpdate(type, old, this.planUpdate(type, old, body, options.subresource), options);
+    const owned = this.owned(type, old, body, options);
+    return this.commitUpdate(type, old, this.planUpdate(type, old, owned, options.subresource), options);
   }
 
   /** The object an update would store, after every check an update makes before admission. */
@@ -242,12 +256,43 @@ export class ResourceService {
   ): WriteResult {
     checkPatchRequest(type, patchType, options);
     const old = this.store.get(key(type), ns(type, namespace), name);
+    const recorded = { ...options, fieldsRecorded: patchType === 'apply' };
     if (!old) {
       if (patchType !== 'apply') throw notFound({ group: type.group, kind: type.plural, name });
       checkApplyConfiguration(type, patch, namespace, name);
-      return this.create(type, namespace, applyCreateBody(name, patch), options);
+      return this.create(
+        type,
+        namespace,
+        this.applied(type, undefined, applyCreateBody(name, patch), options),
+        recorded,
+      );
     }
-    return this.update(type, namespace, name, this.patched(type, old, patchType, patch, options), options);
+    return this.update(type, namespace, name, this.patched(type, old, patchType, patch, options), recorded);
+  }
+
+  /** Server-side apply with field ownership (`apply/managed-fields.ts`); 409 on conflicts unless forced. */
+  private applied(
+    type: ResourceType,
+    old: JsonObject | undefined,
+    config: JsonObject,
+    options: PatchOptions & { subresource?: UpdateSubresource },
+  ): JsonObject {
+    const owner = { manager: options.fieldManager!, subresource: options.subresource, now: this.now() };
+    return applyConfiguration(type, old && asVersion(type, old), config, { ...owner, force: options.force === true });
+  }
+
+  /** The body with managedFields updated for an Update by the request's manager (fieldManager, else its user agent). */
+  private owned(
+    type: ResourceType,
+    old: JsonObject | undefined,
+    body: JsonObject,
+    options: PatchOptions & { subresource?: UpdateSubresource },
+    context?: AdmissionRequestContext,
+  ): JsonObject {
+    if (options.fieldsRecorded) return body;
+    const manager = options.fieldManager ?? managerFromUserAgent(context?.userAgent);
+    const owner = { manager, subresource: options.subresource, now: this.now() };
+    return recordUpdate(type, old && asVersion(type, old), body, owner);
   }
 
   private patched(
@@ -255,7 +300,7 @@ export class ResourceService {
     old: JsonObject,
     patchType: PatchType,
     patch: JsonValue,
-    options: WriteOptions,
+    options: PatchOptions & { subresource?: UpdateSubresource },
   ): JsonValue {
     if (patchType === 'apply') checkApplyConfiguration(type, patch, metadataOf(old).namespace as string, nameOf(old));
     const current = asVersion(type, old);
@@ -271,10 +316,8 @@ export class ResourceService {
         patched = applyStrategicMerge(current, patch, apiVersionOf(type), type.kind);
         break;
       case 'apply':
-        // Server-side apply without field ownership: the applied config merges into the live object.
-        patched = type.builtin
-          ? applyStrategicMerge(current, patch, apiVersionOf(type), type.kind)
-          : applyMergePatch(current, patch);
+        if (!isObject(patch)) throw badRequest('an apply patch must be a JSON or YAML object');
+        patched = this.applied(type, old, patch, options);
         break;
     }
     return isObject(patched) && patchType !== 'apply' ? decodeBody(type, patched, options, 'patch') : patched;
@@ -378,7 +421,8 @@ export class ResourceService {
     if (!isObject(body)) throw kindMissing(body);
     checkTypeMeta(type, body);
     body = decodeBody(type, body, options, 'create');
-    const input = defaultedBySchema(type, typed(type, body, type.namespaced ? { namespace: namespace! } : {}));
+    const owned = this.owned(type, undefined, body, options, context);
+    const input = defaultedBySchema(type, typed(type, owned, type.namespaced ? { namespace: namespace! } : {}));
     const base = this.attributes(type, 'CREATE', '', options, context, createOptions(options));
     const mutated = await admission.mutate(
       { ...base, name: nameOf(input), namespace: attributeNamespace(type, namespace, input), object: input },
@@ -415,9 +459,10 @@ export class ResourceService {
       if (pinned && requested !== metadataOf(old).resourceVersion) throw conflict(target);
       checkTypeMeta(type, body);
       const oldObject = asVersion(type, old);
+      const owned = this.owned(type, old, body, options, context);
       const input = defaultedBySchema(
         type,
-        typed(type, body, { name, ...(type.namespaced ? { namespace: namespace! } : {}) }),
+        typed(type, owned, { name, ...(type.namespaced ? { namespace: namespace! } : {}) }),
       );
       const base = {
         ...this.attributes(type, 'UPDATE', options.subresource ?? '', options, context, updateOptions(options)),
@@ -451,22 +496,19 @@ export class ResourceService {
     if (!this.admission) return this.patch(type, namespace, name, patchType, patch, options);
     checkPatchRequest(type, patchType, options);
     const pinned = isObject(patch) && isObject(patch.metadata) && typeof patch.metadata.resourceVersion === 'string';
+    const recorded = { ...options, fieldsRecorded: patchType === 'apply' };
     for (let attempt = 0; ; attempt++) {
       const old = this.store.get(key(type), ns(type, namespace), name);
       if (!old) {
         if (patchType !== 'apply') throw notFound({ group: type.group, kind: type.plural, name });
         checkApplyConfiguration(type, patch, namespace, name);
-        return this.createAdmitted(type, namespace, applyCreateBody(name, patch), options, context);
+        const created = this.applied(type, undefined, applyCreateBody(name, patch), options);
+        return this.createAdmitted(type, namespace, created, recorded, context);
       }
+      // Outside the retry: an apply conflict between managers is final.
+      const patched = this.patched(type, old, patchType, patch, options);
       try {
-        return await this.updateAdmitted(
-          type,
-          namespace,
-          name,
-          this.patched(type, old, patchType, patch, options),
-          options,
-          context,
-        );
+        return await this.updateAdmitted(type, namespace, name, patched, recorded, context);
       } catch (error) {
         // A patch applies to whatever is current: a conflict from a concurrent write means try again.
         const retry = error instanceof ApiError && error.code === 409 && !pinned && attempt < ADMISSION_RETRIES;

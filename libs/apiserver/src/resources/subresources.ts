@@ -14,6 +14,7 @@ import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { ApiError, badRequest, conflict, notFound } from '../status';
 import { metadataOf, timestamp } from './prepare';
 import type { PatchType, ResourceService } from './service';
+import { containerLog, requestedContainer } from './pod-logs';
 
 export const SCALE_KIND: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 const EVICTION_KIND: GroupVersionKind = { group: 'policy', version: 'v1', kind: 'Eviction' };
@@ -196,7 +197,7 @@ export class SubresourceService {
       await admission.validate({ ...attributes, object: admitted }, context.warnings);
     }
     const pod = this.resources.get(podType, namespace, name);
-    if (subresource !== 'portforward') checkContainer(pod, name, admitted.container);
+    if (subresource !== 'portforward') requestedContainer(pod, name, admitted.container);
     const spec = isObject(pod.spec) ? pod.spec : {};
     if (typeof spec.nodeName !== 'string' || spec.nodeName === '') {
       throw badRequest(`pod ${name} does not have a host assigned`);
@@ -204,15 +205,15 @@ export class SubresourceService {
     throw notFound({ group: '', kind: 'nodes', name: spec.nodeName });
   }
 
-  /** `pods/log`: a Pod without a node has no log yet (kube answers an empty body). */
+  /** `pods/log`: the container is checked, then answered as a kubelet answers for one that never ran. */
   log(podType: ResourceType, namespace: string, name: string, query: URLSearchParams): string {
     const pod = this.resources.get(podType, namespace, name);
-    checkContainer(pod, name, query.get('container') ?? undefined);
+    const container = requestedContainer(pod, name, query.get('container') ?? undefined);
     const spec = isObject(pod.spec) ? pod.spec : {};
     if (typeof spec.nodeName === 'string' && spec.nodeName !== '') {
       throw notFound({ group: '', kind: 'nodes', name: spec.nodeName });
     }
-    return '';
+    return containerLog(pod, name, container, query.get('previous') === 'true');
   }
 
   /** `serviceaccounts/token`: a TokenRequest answered with an opaque token (nothing verifies it here). */
@@ -354,20 +355,4 @@ function connectOptions(subresource: string, kind: string, query: URLSearchParam
     if (values.length > 0) options[field] = field === 'ports' ? values.map(Number) : values;
   }
   return options;
-}
-
-function checkContainer(pod: JsonObject, name: string, requested: JsonValue | undefined): void {
-  const spec = isObject(pod.spec) ? pod.spec : {};
-  const names = ['containers', 'initContainers', 'ephemeralContainers'].flatMap((field) =>
-    Array.isArray(spec[field]) ? (spec[field] as JsonValue[]).map((c) => (isObject(c) ? String(c.name) : '')) : [],
-  );
-  const containers = Array.isArray(spec.containers) ? spec.containers : [];
-  if (typeof requested !== 'string' || requested === '') {
-    if (containers.length > 1) {
-      const choices = containers.map((c) => (isObject(c) ? String(c.name) : '')).join(' ');
-      throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${choices}]`);
-    }
-    return;
-  }
-  if (!names.includes(requested)) throw badRequest(`container ${requested} is not valid for pod ${name}`);
 }

@@ -6,6 +6,7 @@
 import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
 import { ageOf } from './human-duration';
 import { AGE_COLUMN, column, NAME_COLUMN, type ColumnDefinition, type TablePrinter } from './columns';
+import { toCoreEvent } from '../resources/event-versions';
 
 const NONE = '<none>';
 
@@ -240,6 +241,58 @@ function servicePorts(spec: Fields): string {
   return ports.length > 0 ? ports.join(',') : NONE;
 }
 
+/**
+ * Events, core v1 and events.k8s.io/v1 alike (printed from the core form, as kube prints its internal
+ * Event): LAST SEEN falls back to the first sighting, and a series overrides both the time and count.
+ */
+const eventPrinter = printer(
+  [
+    column('Last Seen', 'string', 'The time at which the most recent occurrence of this event was recorded.'),
+    column('Type', 'string', 'Type of this event (Normal, Warning).'),
+    column('Reason', 'string', 'A short, machine understandable string that gives the reason for the event.'),
+    column('Object', 'string', 'The object that this event is about, as kind/name.'),
+    column('Subobject', 'string', 'The part of the object the event is about (involvedObject.fieldPath).', 1),
+    column('Source', 'string', 'The component reporting this event, and the host it runs on.', 1),
+    column('Message', 'string', 'A human-readable description of the status of this operation.'),
+    column('First Seen', 'string', 'The time at which the event was first recorded.', 1),
+    column('Count', 'string', 'The number of times this event has occurred.', 1),
+    column('Name', 'string', 'The event name, unique within its namespace.', 1, 'name'),
+  ],
+  (object, now) => {
+    const event = toCoreEvent(object);
+    const metadata = fields(event.metadata);
+    const involved = fields(event.involvedObject);
+    const series = isObject(event.series) ? event.series : undefined;
+    const firstSeen = event.firstTimestamp ? ageOf(event.firstTimestamp, now) : ageOf(event.eventTime, now);
+    let lastSeen = event.lastTimestamp ? ageOf(event.lastTimestamp, now) : firstSeen;
+    let occurrences = int(event.count);
+    if (series) {
+      lastSeen = ageOf(series.lastObservedTime, now);
+      occurrences = int(series.count);
+    } else if (occurrences === 0) {
+      // A singleton event of the events.k8s.io API has no count.
+      occurrences = 1;
+    }
+    const kind = text(involved.kind).toLowerCase();
+    const name = text(involved.name);
+    const source = fields(event.source);
+    const component = text(source.component) || text(event.reportingComponent);
+    const host = text(source.host) || text(event.reportingInstance);
+    return [
+      lastSeen,
+      text(event.type),
+      text(event.reason),
+      name ? `${kind}/${name}` : kind,
+      text(involved.fieldPath),
+      host ? `${component}, ${host}` : component,
+      text(event.message).trim(),
+      firstSeen,
+      occurrences,
+      text(metadata.name),
+    ];
+  },
+);
+
 const nameAndAge = printer([NAME_COLUMN, AGE_COLUMN], (object, now) => {
   const metadata = fields(object.metadata);
   return [text(metadata.name), ageOf(metadata.creationTimestamp, now)];
@@ -253,6 +306,8 @@ const PRINTERS: ReadonlyMap<string, TablePrinter> = new Map([
   ['/secrets', secretPrinter],
   ['apps/deployments', deploymentPrinter],
   ['/services', servicePrinter],
+  ['/events', eventPrinter],
+  ['events.k8s.io/events', eventPrinter],
 ]);
 
 export function builtinPrinter(group: string, plural: string): TablePrinter {
