@@ -28,9 +28,11 @@ export type Schema = Docs &
         readonly enum?: readonly string[];
         readonly maxLength?: number;
         readonly pattern?: RegExp;
+        /** OpenAPI's format (date-time, ...): documentation, not checked, as kube checks few. */
+        readonly format?: string;
       }
     | { readonly type: 'boolean' }
-    | { readonly type: 'integer'; readonly min?: number; readonly max?: number }
+    | { readonly type: 'integer'; readonly min?: number; readonly max?: number; readonly format?: string }
     /** Kubernetes' IntOrString (a port, a percentage). */
     | { readonly type: 'int-or-string' }
     | { readonly type: 'any' }
@@ -52,10 +54,10 @@ export type Schema = Docs &
     | { readonly type: 'lazy'; readonly get: () => Schema }
   );
 
-type StringOptions = Docs & { enum?: readonly string[]; maxLength?: number; pattern?: RegExp };
+type StringOptions = Docs & { enum?: readonly string[]; maxLength?: number; pattern?: RegExp; format?: string };
 export const str = (options: StringOptions = {}): Schema => ({ type: 'string', ...options });
 export const bool = (options: Docs = {}): Schema => ({ type: 'boolean', ...options });
-export const int = (options: Docs & { min?: number; max?: number } = {}): Schema => ({ type: 'integer', ...options });
+export const int = (options: Docs & { min?: number; max?: number; format?: string } = {}): Schema => ({ type: 'integer', ...options });
 export const intOrString = (options: Docs = {}): Schema => ({ type: 'int-or-string', ...options });
 export const any = (options: Docs = {}): Schema => ({ type: 'any', ...options });
 export const arr = (items: Schema, options: Docs = {}): Schema => ({ type: 'array', items, ...options });

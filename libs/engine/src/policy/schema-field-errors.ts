@@ -3,7 +3,7 @@ import { formatPath, parsePath, type PathSegment } from './diagnostics';
 import type { Schema } from './schema-dsl';
 
 /** One refusal, worded as kube-apiserver words it for a custom resource. */
-export interface FieldError {
+export interface CrdFieldError {
   /** `spec.rules[0].match`; empty for an unknown field, whose message names it (as kube's does). */
   readonly field: string;
   readonly message: string;
@@ -16,13 +16,13 @@ export interface FieldError {
  * Stops where the CRD does (free-form fields, a recursion); cross-field checks are not the CRD's.
  * Null is absent, as kube prunes a null it was not told to keep before validating.
  */
-export function crdFieldErrors(schema: Schema, value: JsonValue, path: readonly PathSegment[] = []): FieldError[] {
-  const errors: FieldError[] = [];
+export function crdFieldErrors(schema: Schema, value: JsonValue, path: readonly PathSegment[] = []): CrdFieldError[] {
+  const errors: CrdFieldError[] = [];
   walk(schema, value, path, errors);
   return errors;
 }
 
-function walk(schema: Schema, value: JsonValue, path: readonly PathSegment[], errors: FieldError[]): void {
+function walk(schema: Schema, value: JsonValue, path: readonly PathSegment[], errors: CrdFieldError[]): void {
   if (value === null) return;
   const at = formatPath(path);
   const wrongType = (expected: string): void => {
@@ -110,7 +110,7 @@ function walk(schema: Schema, value: JsonValue, path: readonly PathSegment[], er
 }
 
 /** kube's junctor error names no field; when none is set, the first alternative's missing field follows. */
-function oneOf(names: readonly string[], value: JsonObject, at: string, errors: FieldError[]): void {
+function oneOf(names: readonly string[], value: JsonObject, at: string, errors: CrdFieldError[]): void {
   const set = names.filter((name) => value[name] !== undefined && value[name] !== null);
   if (set.length === 1) return;
   const found = set.length === 0 ? 'Found none valid' : `Found ${set.length} valid alternatives`;

@@ -26,6 +26,7 @@ function body(schema: Schema): JsonObject {
       if (schema.enum) out.enum = [...schema.enum];
       if (schema.maxLength !== undefined) out.maxLength = schema.maxLength;
       if (schema.pattern) out.pattern = schema.pattern.source;
+      if (schema.format) out.format = schema.format;
       return out;
     }
     case 'boolean':
@@ -34,6 +35,7 @@ function body(schema: Schema): JsonObject {
       const out: JsonObject = { type: 'integer' };
       if (schema.min !== undefined) out.minimum = schema.min;
       if (schema.max !== undefined) out.maximum = schema.max;
+      if (schema.format) out.format = schema.format;
       return out;
     }
     case 'int-or-string':

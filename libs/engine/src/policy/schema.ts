@@ -779,6 +779,16 @@ function policy(f: Flavour): Schema {
   );
 }
 
+/** Pieces other kinds share with policies (cleanup policies match and load context as rules do). */
+export const policySchemaParts = {
+  labelSelector,
+  context,
+  /** A match or exclude block with any/all filters (kyverno.io/v2beta1's MatchResources). */
+  matchResources: (use: 'match' | 'exclude') =>
+    matchResources({ version: 'v2beta1', namespaced: false }, use === 'match' ? 'exception-match' : 'exclude'),
+  anyAllConditions: () => anyAllConditions({ version: 'v2beta1', namespaced: false }),
+};
+
 const exceptionFlavour: Flavour = { version: 'v2beta1', namespaced: false };
 /** The spec of a PolicyException (kyverno.io/v2 and v2beta1 alike). */
 export const exceptionSpecSchema = obj(
