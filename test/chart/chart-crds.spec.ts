@@ -17,7 +17,7 @@ interface Version {
   schema: { openAPIV3Schema: JsonObject };
   additionalPrinterColumns?: Array<{ name: string; jsonPath: string }>;
 }
-const versionsOf = (crd: JsonObject) => (crd.spec as { versions: Version[] }).versions;
+const versionsOf = (crd: JsonObject) => (crd.spec as unknown as { versions: Version[] }).versions;
 const nameOf = (crd: JsonObject) => (crd.metadata as { name: string }).name;
 
 describe('the chart CRDs generated from the schema source', () => {

@@ -16,3 +16,4 @@ export {
   updateRequestSpecSchema,
 } from './kind-schemas';
 export { structuralProblems } from './structural';
+export { crdRefusal, crdVersionFor, versionSchema, type CrdRefusal } from './crd-refusals';

@@ -398,6 +398,9 @@ function foreachValidation(f: Flavour): Schema {
 /** Kyverno's `validate.cel`: a ValidatingAdmissionPolicy's validations, variables and parameters. */
 const celValidation = obj(
   {
+    generate: bool({
+      description: 'Whether a ValidatingAdmissionPolicy and its binding are generated from this rule.',
+    }),
     expressions: arr(
       obj(
         {
