@@ -4,7 +4,7 @@ import type { Schema } from './schema-dsl';
 
 /** One refusal, worded as kube-apiserver words it for a custom resource. */
 export interface CrdFieldError {
-  /** `spec.rules[0].match`; empty for an unknown field, whose message names it (as kube's does). */
+  /** `spec.rules[0].match`; empty for an unknown field (its message names it), `<nil>` for a oneOf, as kube does. */
   readonly field: string;
   readonly message: string;
 }
