@@ -32,3 +32,4 @@ export { ObjectStore, type ChangeEvent, type ChangeType } from './store/object-s
 export { ApiError } from './status';
 export { applyStrategicMerge } from './patch/strategic-merge';
 export { applyMergePatch } from './patch/merge-patch';
+export { validateBySchema } from './schema/schema-validation';

@@ -44,6 +44,7 @@ export * from './go';
 export * from './conditions';
 export * from './match';
 export * from './cleanup';
+export * from './crds';
 export { loadContextEntries, ContextEntryError, type ContextLoadOptions } from './context-entries';
 export * from './images';
 export * from './pss';

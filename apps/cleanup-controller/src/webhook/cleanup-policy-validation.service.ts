@@ -1,13 +1,14 @@
 /**
- * The cleanup controller's validation webhook: a CleanupPolicy or ClusterCleanupPolicy with errors
- * is refused with the reason naming the field. The cluster-scoped kinds a namespaced policy may not
+ * The cleanup controller's validation webhook: a CleanupPolicy or ClusterCleanupPolicy its CRD
+ * refuses (enum, type, required or undeclared field) is refused in the API server's words; one with
+ * errors Kyverno finds in code is refused with the reason naming the field. The cluster-scoped kinds a namespaced policy may not
  * name come from API discovery, as Kyverno's do. A valid policy is then refused when this
  * controller may not delete or list what it matches (SelfSubjectAccessReviews, as Kyverno asks).
  */
 import { Injectable } from '@nestjs/common';
 import { answerValidation, decisionFrom, deny, type ReviewAnswer } from '@edict/admission';
 import { KubeAccessReviewer } from '@edict/context';
-import { checkCleanupPermissions, isError, validateCleanupPolicy, type CleanupPolicy } from '@edict/engine';
+import { checkCleanupPermissions, crdRefusal, isError, validateCleanupPolicy, type CleanupPolicy } from '@edict/engine';
 import { KubeResources } from '@edict/kube';
 import { kubeCleanupCluster, type CleanupCluster } from '../cluster/cleanup-cluster';
 
@@ -23,6 +24,9 @@ export class CleanupPolicyValidation {
 
   validate(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, async (request) => {
+      // What the CRD refuses first, in the API server's words (an API server that does not enforce it refuses alike).
+      const refused = crdRefusal(request.object ?? null);
+      if (refused) return deny(refused.message);
       const policy = request.object as unknown as CleanupPolicy;
       let clusterScopedKinds: string[];
       try {

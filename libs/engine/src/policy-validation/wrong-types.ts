@@ -5,8 +5,9 @@ import { isTypeMismatch, type Report } from '../policy/schema-dsl';
 import type { Findings } from './findings';
 
 /**
- * The semantic checks assume the field types Kyverno's CRD schema guarantees; Edict's CRDs leave
- * `spec` open, so a webhook call or the policy cache can hand over anything. Each field of the wrong
+ * The semantic checks assume the field types Kyverno's CRD schema guarantees. Edict's CRDs now carry
+ * that schema and its webhooks refuse what it refuses (crdRefusal), but the policy cache and the CLI
+ * can still hand over anything (a policy stored before, a file). Each field of the wrong
  * type is reported with its path; when there is one, the caller stops there. The schema's other
  * findings (missing or unknown fields, ranges) are left to the semantic checks, which word them as
  * Kyverno does.

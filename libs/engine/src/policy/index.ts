@@ -2,7 +2,16 @@
 export * from './types';
 export { formatDiagnostic, formatPath, isError, parsePath, type Diagnostic, type PathSegment } from './diagnostics';
 export { fieldLine, parseDocuments, type ParsedDocuments, type SourceDocument } from './documents';
-export { validateExceptionSchema, validatePolicySchema, type PolicyApiVersion } from './schema';
+export {
+  exceptionSpecSchema,
+  policySpecSchema,
+  validateExceptionSchema,
+  validatePolicySchema,
+  type PolicyApiVersion,
+} from './schema';
+export { type Schema } from './schema-dsl';
+export { toOpenApiSchema } from './schema-openapi';
+export { crdFieldErrors, type CrdFieldError } from './schema-field-errors';
 export { classifyDocuments, loadPolicyDocuments, type LoadedPolicies } from './load';
 export {
   AUTOGEN_CONTROLLERS_ANNOTATION,

@@ -11,45 +11,73 @@ export type Report = (path: readonly PathSegment[], message: string, severity?: 
 /** Cross-field check run after the object's own fields were checked. */
 export type ObjectCheck = (value: JsonObject, path: readonly PathSegment[], report: Report) => void;
 
-export type Schema =
-  | {
-      readonly type: 'string';
-      readonly enum?: readonly string[];
-      readonly maxLength?: number;
-      readonly pattern?: RegExp;
-    }
-  | { readonly type: 'boolean' }
-  | { readonly type: 'integer'; readonly min?: number; readonly max?: number }
-  | { readonly type: 'any' }
-  | { readonly type: 'array'; readonly items: Schema }
-  | {
-      readonly type: 'object';
-      readonly fields: Readonly<Record<string, Schema>>;
-      readonly required?: readonly string[];
-      /** Schema of every value of a map-like object (labels, annotations, ...). */
-      readonly values?: Schema;
-      /** Accept fields not listed (metadata, embedded third-party structures). */
-      readonly open?: boolean;
-      readonly check?: ObjectCheck;
-    }
-  | { readonly type: 'either'; readonly array: Schema; readonly object: Schema }
-  | { readonly type: 'lazy'; readonly get: () => Schema };
+/**
+ * What the CRD generator reads besides the structure (see schema-openapi.ts): the field's docs for
+ * `kubectl explain`, the default the API server fills in, and whether null is a value.
+ */
+export interface Docs {
+  readonly description?: string;
+  readonly default?: JsonValue;
+  readonly nullable?: boolean;
+}
 
-export const str = (options: { enum?: readonly string[]; maxLength?: number; pattern?: RegExp } = {}): Schema => ({
-  type: 'string',
-  ...options,
-});
-export const bool = (): Schema => ({ type: 'boolean' });
-export const int = (options: { min?: number; max?: number } = {}): Schema => ({ type: 'integer', ...options });
-export const any = (): Schema => ({ type: 'any' });
-export const arr = (items: Schema): Schema => ({ type: 'array', items });
+export type Schema = Docs &
+  (
+    | {
+        readonly type: 'string';
+        readonly enum?: readonly string[];
+        readonly maxLength?: number;
+        readonly pattern?: RegExp;
+        /** OpenAPI's format (date-time, ...): documentation, not checked, as kube checks few. */
+        readonly format?: string;
+      }
+    | { readonly type: 'boolean' }
+    | { readonly type: 'integer'; readonly min?: number; readonly max?: number; readonly format?: string }
+    /** Kubernetes' IntOrString (a port, a percentage). */
+    | { readonly type: 'int-or-string' }
+    | { readonly type: 'any' }
+    | { readonly type: 'array'; readonly items: Schema }
+    | {
+        readonly type: 'object';
+        readonly fields: Readonly<Record<string, Schema>>;
+        readonly required?: readonly string[];
+        /** Schema of every value of a map-like object (labels, annotations, ...). */
+        readonly values?: Schema;
+        /** Accept fields not listed (metadata, embedded third-party structures). */
+        readonly open?: boolean;
+        /** Exactly one of these fields is set: a `oneOf` in the CRD, a check in code (see `check`). */
+        readonly oneOf?: readonly string[];
+        readonly check?: ObjectCheck;
+      }
+    | { readonly type: 'either'; readonly array: Schema; readonly object: Schema }
+    /** A recursive reference: the CRD cuts it (Kubernetes schemas cannot recurse), validation follows it. */
+    | { readonly type: 'lazy'; readonly get: () => Schema }
+  );
+
+type StringOptions = Docs & { enum?: readonly string[]; maxLength?: number; pattern?: RegExp; format?: string };
+export const str = (options: StringOptions = {}): Schema => ({ type: 'string', ...options });
+export const bool = (options: Docs = {}): Schema => ({ type: 'boolean', ...options });
+export const int = (options: Docs & { min?: number; max?: number; format?: string } = {}): Schema => ({ type: 'integer', ...options });
+export const intOrString = (options: Docs = {}): Schema => ({ type: 'int-or-string', ...options });
+export const any = (options: Docs = {}): Schema => ({ type: 'any', ...options });
+export const arr = (items: Schema, options: Docs = {}): Schema => ({ type: 'array', items, ...options });
 export const obj = (
   fields: Record<string, Schema>,
-  options: { required?: readonly string[]; open?: boolean; check?: ObjectCheck } = {},
+  options: Docs & { required?: readonly string[]; open?: boolean; oneOf?: readonly string[]; check?: ObjectCheck } = {},
 ): Schema => ({ type: 'object', fields, ...options });
-export const map = (values: Schema): Schema => ({ type: 'object', fields: {}, values });
-export const either = (array: Schema, object: Schema): Schema => ({ type: 'either', array, object });
-export const lazy = (get: () => Schema): Schema => ({ type: 'lazy', get });
+export const map = (values: Schema, options: Docs = {}): Schema => ({ type: 'object', fields: {}, values, ...options });
+export const either = (array: Schema, object: Schema, options: Docs = {}): Schema => ({
+  type: 'either',
+  array,
+  object,
+  ...options,
+});
+export const lazy = (get: () => Schema, options: Docs = {}): Schema => ({ type: 'lazy', get, ...options });
+
+/** `schema` with its description (docs read best next to the field name). */
+export function doc<S extends Schema>(description: string, schema: S): S {
+  return { ...schema, description };
+}
 
 /** Checks `value` against `schema`; null counts as absent, as it does when Kubernetes decodes. */
 export function validate(schema: Schema, value: JsonValue, path: readonly PathSegment[], report: Report): void {
@@ -76,6 +104,11 @@ export function validate(schema: Schema, value: JsonValue, path: readonly PathSe
       return;
     case 'boolean':
       if (typeof value !== 'boolean') report(path, typeMismatch('boolean', value));
+      return;
+    case 'int-or-string':
+      if (typeof value !== 'string' && !(typeof value === 'number' && Number.isInteger(value))) {
+        report(path, typeMismatch('integer or string', value));
+      }
       return;
     case 'integer':
       if (typeof value !== 'number' || !Number.isInteger(value)) return report(path, typeMismatch('integer', value));
@@ -137,6 +170,8 @@ function typeName(schema: Schema): string | undefined {
       return typeName(schema.get());
     case 'either':
       return 'object or array';
+    case 'int-or-string':
+      return 'integer or string';
     default:
       return schema.type;
   }

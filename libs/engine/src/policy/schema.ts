@@ -1,7 +1,21 @@
 import { isObject, type JsonObject, type JsonValue } from '../json';
 import { CONDITION_OPERATORS, V1_ONLY_CONDITION_OPERATORS } from '../conditions/operators';
 import type { PathSegment } from './diagnostics';
-import { any, arr, bool, either, int, lazy, map, obj, str, validate, type Report, type Schema } from './schema-dsl';
+import {
+  any,
+  arr,
+  bool,
+  doc,
+  either,
+  int,
+  lazy,
+  map,
+  obj,
+  str,
+  validate,
+  type Report,
+  type Schema,
+} from './schema-dsl';
 
 /**
  * Kyverno's policy schemas: the CRD structure of ClusterPolicy/Policy (kyverno.io/v1, v2beta1) and
@@ -43,11 +57,19 @@ interface Flavour {
 
 const labelSelector = obj(
   {
-    matchLabels: map(str()),
+    matchLabels: map(str(), { description: 'Labels that must all be present with these values.' }),
     matchExpressions: arr(
       obj(
-        { key: str(), operator: str({ enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }), values: arr(str()) },
         {
+          key: str({ description: 'The label key.' }),
+          operator: str({
+            enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'],
+            description: 'How the key relates to the values: In, NotIn, Exists or DoesNotExist.',
+          }),
+          values: arr(str(), { description: 'The values for In and NotIn; empty for Exists and DoesNotExist.' }),
+        },
+        {
+          description: 'One label requirement.',
           required: ['key', 'operator'],
           check: (e, path, report) => {
             const values = Array.isArray(e.values) ? e.values.length : 0;
@@ -60,9 +82,11 @@ const labelSelector = obj(
           },
         },
       ),
+      { description: 'Label requirements, all of which must hold.' },
     ),
   },
   {
+    description: 'A label query: matchLabels and matchExpressions are ANDed.',
     check: (selector, path, report) => {
       // Kyverno rejects a selector with no requirement (it would match everything by accident).
       const labels = isObject(selector.matchLabels) ? Object.keys(selector.matchLabels).length : 0;
@@ -73,21 +97,38 @@ const labelSelector = obj(
   },
 );
 
-const subject = obj({ kind: str(), name: str(), namespace: str(), apiGroup: str() }, { required: ['kind', 'name'] });
-const userInfoFields = { roles: arr(str()), clusterRoles: arr(str()), subjects: arr(subject) };
+const subject = obj(
+  {
+    kind: str({ description: 'User, Group or ServiceAccount.' }),
+    name: str({ description: 'The name of the user, group or service account.' }),
+    namespace: str({ description: "The service account's namespace." }),
+    apiGroup: str({ description: 'The API group of the subject (empty for ServiceAccount).' }),
+  },
+  { required: ['kind', 'name'], description: 'A user, group or service account sending the request.' },
+);
+const userInfoFields = {
+  roles: arr(str(), { description: 'Namespaced roles (namespace:name) the requester must have one of.' }),
+  clusterRoles: arr(str(), { description: 'Cluster roles the requester must have one of.' }),
+  subjects: arr(subject, { description: 'Users, groups or service accounts the requester must be one of.' }),
+};
 
 function resourceDescription(f: Flavour): Schema {
   const fields: Record<string, Schema> = {
-    kinds: arr(str()),
-    names: arr(str()),
-    namespaces: arr(str()),
-    annotations: map(str()),
-    selector: labelSelector,
-    namespaceSelector: labelSelector,
-    operations: arr(str({ enum: ['CREATE', 'CONNECT', 'UPDATE', 'DELETE'] })),
+    kinds: arr(str(), {
+      description: 'Kinds to select: Kind, group/version/Kind, or Kind/subresource; wildcards allowed.',
+    }),
+    names: arr(str(), { description: 'Resource names to select; wildcards (* and ?) allowed.' }),
+    namespaces: arr(str(), { description: 'Namespaces to select; wildcards allowed.' }),
+    annotations: map(str(), { description: 'Annotations the resource must carry; wildcards allowed in values.' }),
+    selector: doc('Labels the resource must carry.', labelSelector),
+    namespaceSelector: doc("Labels the resource's namespace must carry.", labelSelector),
+    operations: arr(str({ enum: ['CREATE', 'CONNECT', 'UPDATE', 'DELETE'] }), {
+      description: 'Admission operations to select: CREATE, CONNECT, UPDATE, DELETE.',
+    }),
   };
-  if (f.version === 'v1') fields.name = str();
+  if (f.version === 'v1') fields.name = str({ description: 'Deprecated: use names. One resource name.' });
   return obj(fields, {
+    description: 'Which resources: kinds, names, namespaces, labels, annotations and operations (ANDed).',
     check: (rd, path, report) => {
       if (typeof rd.name === 'string' && rd.name !== '' && Array.isArray(rd.names) && rd.names.length > 0) {
         report(path, 'name and names cannot be used together');
@@ -100,7 +141,10 @@ function resourceDescription(f: Flavour): Schema {
 }
 
 function resourceFilter(f: Flavour): Schema {
-  return obj({ ...userInfoFields, resources: resourceDescription(f) });
+  return obj(
+    { ...userInfoFields, resources: resourceDescription(f) },
+    { description: 'Resources and requesters; all the fields given must match.' },
+  );
 }
 
 /**
@@ -108,9 +152,22 @@ function resourceFilter(f: Flavour): Schema {
  * `resources` block. In a rule's match, kinds are mandatory; exclude and exceptions may omit them.
  */
 function matchResources(f: Flavour, use: 'rule-match' | 'exclude' | 'exception-match'): Schema {
-  const fields: Record<string, Schema> = { any: arr(resourceFilter(f)), all: arr(resourceFilter(f)) };
-  if (f.version === 'v1') Object.assign(fields, userInfoFields, { resources: resourceDescription(f) });
+  const fields: Record<string, Schema> = {
+    any: arr(resourceFilter(f), { description: 'Filters of which at least one must match.' }),
+    all: arr(resourceFilter(f), { description: 'Filters which must all match.' }),
+  };
+  if (f.version === 'v1') {
+    Object.assign(fields, userInfoFields, {
+      resources: doc('Deprecated: use any or all. The resources to select.', resourceDescription(f)),
+    });
+  }
+  const description = {
+    'rule-match': 'Which requests and resources the rule applies to: any or all of a list of filters.',
+    exclude: 'Requests and resources the rule skips, even when they match.',
+    'exception-match': 'The requests and resources the exception applies to.',
+  }[use];
   return obj(fields, {
+    description,
     check: (m, path, report) => {
       const anyCount = Array.isArray(m.any) ? m.any.length : 0;
       const allCount = Array.isArray(m.all) ? m.all.length : 0;
@@ -149,12 +206,16 @@ function requireKindsIn(resources: JsonObject, path: readonly PathSegment[], rep
 function condition(f: Flavour): Schema {
   return obj(
     {
-      key: any(),
-      operator: str({ enum: f.version === 'v1' ? V1_OPERATORS : V2_OPERATORS }),
-      value: any(),
-      message: str(),
+      key: any({ description: 'The value to test, often a JMESPath variable such as {{ request.operation }}.' }),
+      operator: str({
+        enum: f.version === 'v1' ? V1_OPERATORS : V2_OPERATORS,
+        description: 'How key and value are compared (Equals, AnyIn, GreaterThan, DurationLessThan, ...).',
+      }),
+      value: any({ description: 'The value or list of values to compare the key with.' }),
+      message: str({ description: 'Why the condition failed, shown when it does.' }),
     },
     {
+      description: 'A comparison of a key with a value.',
       required: ['operator'],
       check: (c, path, report) => {
         if (c.key === undefined || c.key === null) report([...path, 'key'], 'required field is missing');
@@ -165,45 +226,96 @@ function condition(f: Flavour): Schema {
 }
 
 function anyAllConditions(f: Flavour): Schema {
-  return obj({ any: arr(condition(f)), all: arr(condition(f)) });
+  return obj(
+    {
+      any: arr(condition(f), { description: 'Conditions of which at least one must hold.' }),
+      all: arr(condition(f), { description: 'Conditions which must all hold.' }),
+    },
+    { description: 'Conditions grouped as any (OR) and all (AND).' },
+  );
 }
 
 /** Rule preconditions and deny conditions: `{any, all}`, or in kyverno.io/v1 also a bare list. */
 function conditions(f: Flavour): Schema {
-  return f.version === 'v1' ? either(arr(condition(f)), anyAllConditions(f)) : anyAllConditions(f);
+  return f.version === 'v1'
+    ? either(arr(condition(f)), anyAllConditions(f), {
+        description: 'Conditions as {any, all} lists, or (deprecated) a plain list that must all hold.',
+      })
+    : anyAllConditions(f);
 }
 
 const contextSources = ['configMap', 'apiCall', 'imageRegistry', 'variable', 'globalReference'] as const;
-const keyValue = (value: Schema) => obj({ key: str(), value }, { required: ['key', 'value'] });
+const keyValue = (value: Schema, description: string) =>
+  obj({ key: str({ description: 'The key.' }), value }, { required: ['key', 'value'], description });
 const contextEntry = obj(
   {
-    name: str(),
-    configMap: obj({ name: str(), namespace: str() }, { required: ['name'] }),
-    apiCall: obj({
-      urlPath: str(),
-      method: str({ enum: ['GET', 'POST'] }),
-      data: arr(keyValue(any())),
-      service: obj({ url: str(), headers: arr(keyValue(str())), caBundle: str() }, { required: ['url'] }),
-      jmesPath: str(),
-      default: any(),
-    }),
+    name: str({ description: 'The variable the data is stored under.' }),
+    configMap: obj(
+      {
+        name: str({ description: 'The ConfigMap name.' }),
+        namespace: str({ description: 'The ConfigMap namespace.' }),
+      },
+      { required: ['name'], description: "A ConfigMap's data." },
+    ),
+    apiCall: obj(
+      {
+        urlPath: str({ description: 'A Kubernetes API path, as kubectl get --raw takes it.' }),
+        method: str({ enum: ['GET', 'POST'], default: 'GET', description: 'GET (the default) or POST.' }),
+        data: arr(keyValue(any({ description: 'The value.' }), 'One entry of the POST body.'), {
+          description: 'The POST body, as key/value entries.',
+        }),
+        service: obj(
+          {
+            url: str({ description: 'The service URL, e.g. https://{service}.{namespace}:{port}/{path}.' }),
+            headers: arr(keyValue(str({ description: 'The header value.' }), 'One HTTP header.'), {
+              description: 'HTTP headers sent with the request.',
+            }),
+            caBundle: str({ description: "PEM CA bundle to verify the service's certificate." }),
+          },
+          { required: ['url'], description: 'A JSON web service to call instead of the API server.' },
+        ),
+        jmesPath: str({ description: 'JMESPath applied to the response before it is stored.' }),
+        default: any({ description: 'The value stored when the call fails.' }),
+      },
+      { description: 'An HTTP call to the Kubernetes API server or a service; the JSON answer is stored.' },
+    ),
     imageRegistry: obj(
       {
-        reference: str(),
-        jmesPath: str(),
-        imageRegistryCredentials: obj({
-          allowInsecureRegistry: bool(),
-          providers: arr(str({ enum: ['default', 'amazon', 'azure', 'google', 'github'] })),
-          secrets: arr(str()),
-        }),
+        reference: str({ description: 'The image reference, e.g. ghcr.io/kyverno/kyverno:latest.' }),
+        jmesPath: str({ description: 'JMESPath applied to the image data before it is stored.' }),
+        imageRegistryCredentials: obj(
+          {
+            allowInsecureRegistry: bool({ description: 'Allow registries over plain HTTP or with bad TLS.' }),
+            providers: arr(str({ enum: ['default', 'amazon', 'azure', 'google', 'github'] }), {
+              description: 'Credential helpers to use: default, amazon, azure, google, github.',
+            }),
+            secrets: arr(str(), { description: 'Pull secrets (in the Kyverno namespace) to authenticate with.' }),
+          },
+          { description: 'How to authenticate to the registry.' },
+        ),
       },
-      { required: ['reference'] },
+      { required: ['reference'], description: "An image's manifest and config from its OCI registry." },
     ),
-    variable: obj({ value: any(), jmesPath: str(), default: any() }),
-    globalReference: obj({ name: str(), jmesPath: str() }, { required: ['name'] }),
+    variable: obj(
+      {
+        value: any({ description: 'Any JSON value; may hold variables.' }),
+        jmesPath: str({ description: 'JMESPath computing the variable (from value if given).' }),
+        default: any({ description: 'The value when the JMESPath gives nothing.' }),
+      },
+      { description: 'A value or JMESPath expression defined in the policy.' },
+    ),
+    globalReference: obj(
+      {
+        name: str({ description: 'The GlobalContextEntry name.' }),
+        jmesPath: str({ description: 'JMESPath applied to the cached data.' }),
+      },
+      { required: ['name'], description: 'Data cached by a GlobalContextEntry.' },
+    ),
   },
   {
+    description: 'A named piece of data: exactly one of configMap, apiCall, imageRegistry, variable, globalReference.',
     required: ['name'],
+    oneOf: contextSources,
     check: (entry, path, report) => {
       const used = contextSources.filter((source) => entry[source] !== undefined && entry[source] !== null);
       if (used.length === 0) report(path, `needs one of ${contextSources.join(', ')}`);
@@ -212,118 +324,213 @@ const contextEntry = obj(
     },
   },
 );
-const context = arr(contextEntry);
+const context = arr(contextEntry, { description: 'Data loaded for the rule, addressed as variables by name.' });
 
-const failureActionOverride = obj({
-  action: str({ enum: FAILURE_ACTIONS }),
-  namespaces: arr(str()),
-  namespaceSelector: labelSelector,
-});
+const failureActionOverride = obj(
+  {
+    action: str({ enum: FAILURE_ACTIONS, description: 'Audit or Enforce in these namespaces.' }),
+    namespaces: arr(str(), { description: 'Namespaces the action applies in; wildcards allowed.' }),
+    namespaceSelector: doc('Labels of the namespaces the action applies in.', labelSelector),
+  },
+  { description: 'A failure action for some namespaces.' },
+);
 
 const podSecurityExclude = obj(
-  { controlName: str({ enum: PSS_CONTROLS }), images: arr(str()), restrictedField: str(), values: arr(str()) },
-  { required: ['controlName'] },
+  {
+    controlName: str({ enum: PSS_CONTROLS, description: 'The Pod Security Standards control to exempt.' }),
+    images: arr(str(), { description: 'Images the exemption applies to; wildcards allowed.' }),
+    restrictedField: str({
+      description: 'The field the exemption applies to, e.g. spec.containers[*].ports[*].hostPort.',
+    }),
+    values: arr(str(), { description: 'Values of restrictedField that are allowed.' }),
+  },
+  { required: ['controlName'], description: 'An exemption from one Pod Security Standards control.' },
 );
 const podSecurity = obj(
   {
-    level: str({ enum: ['privileged', 'baseline', 'restricted'] }),
-    version: str({ pattern: /^(v1\.\d+|latest)$/ }),
-    exclude: arr(podSecurityExclude),
+    level: str({
+      enum: ['privileged', 'baseline', 'restricted'],
+      description: 'The Pod Security Standards level: privileged, baseline or restricted.',
+    }),
+    version: str({ pattern: /^(v1\.\d+|latest)$/, description: 'The standards version, e.g. v1.29 or latest.' }),
+    exclude: arr(podSecurityExclude, { description: 'Controls, images or values exempted.' }),
   },
-  { required: ['level'] },
+  { required: ['level'], description: 'Checks pods against a Pod Security Standards level.' },
 );
 
 // ---------------------------------------------------------------------------------------------
 // Rule bodies
 
 function deny(f: Flavour): Schema {
-  return obj({ conditions: conditions(f) });
+  return obj(
+    {
+      conditions: doc(
+        'Conditions that fail the rule when they hold: {any, all} lists, or (deprecated) a plain list.',
+        conditions(f),
+      ),
+    },
+    { description: 'Fails the rule when its conditions hold.' },
+  );
 }
 
 function foreachValidation(f: Flavour): Schema {
-  const self: Schema = obj({
-    list: str(),
-    elementScope: bool(),
-    context,
-    preconditions: anyAllConditions(f),
-    pattern: any(),
-    anyPattern: arr(any()),
-    deny: deny(f),
-    foreach: arr(lazy(() => self)),
-  });
+  const self: Schema = obj(
+    {
+      list: str({ description: 'JMESPath giving the elements to loop over, each available as {{ element }}.' }),
+      elementScope: bool({
+        description: 'Whether pattern and anyPattern apply to the element rather than the resource.',
+      }),
+      context,
+      preconditions: doc('Conditions an element must meet to be checked.', anyAllConditions(f)),
+      pattern: any({ description: 'A pattern each element must match.' }),
+      anyPattern: arr(any(), { description: 'Patterns of which each element must match one.' }),
+      deny: deny(f),
+      foreach: arr(
+        lazy(() => self),
+        { description: 'A nested loop over a list inside each element (not typed in the CRD: it may recurse).' },
+      ),
+    },
+    { description: 'A check applied to each element of a list.' },
+  );
   return self;
 }
 
 /** Kyverno's `validate.cel`: a ValidatingAdmissionPolicy's validations, variables and parameters. */
-const celValidation = obj({
-  expressions: arr(
-    obj({ expression: str(), message: str(), messageExpression: str(), reason: str() }, { required: ['expression'] }),
-  ),
-  paramKind: obj({ apiVersion: str(), kind: str() }),
-  paramRef: obj({
-    name: str(),
-    namespace: str(),
-    selector: labelSelector,
-    parameterNotFoundAction: str({ enum: ['Allow', 'Deny'] }),
-  }),
-  auditAnnotations: arr(obj({ key: str(), valueExpression: str() }, { required: ['key', 'valueExpression'] })),
-  variables: arr(obj({ name: str(), expression: str() }, { required: ['name', 'expression'] })),
-});
+const celValidation = obj(
+  {
+    generate: bool({
+      description: 'Whether a ValidatingAdmissionPolicy and its binding are generated from this rule.',
+    }),
+    expressions: arr(
+      obj(
+        {
+          expression: str({ description: 'A CEL expression that must evaluate to true.' }),
+          message: str({ description: 'The message when it does not.' }),
+          messageExpression: str({ description: 'A CEL expression giving the message.' }),
+          reason: str({ description: 'The HTTP reason: Unauthorized, Forbidden, Invalid or RequestEntityTooLarge.' }),
+        },
+        { required: ['expression'], description: 'One CEL validation.' },
+      ),
+      { description: 'CEL expressions the resource must satisfy.' },
+    ),
+    paramKind: obj(
+      {
+        apiVersion: str({ description: 'The parameter resource apiVersion.' }),
+        kind: str({ description: 'Its kind.' }),
+      },
+      { description: 'The kind of the parameter resources.' },
+    ),
+    paramRef: obj(
+      {
+        name: str({ description: 'The parameter resource name.' }),
+        namespace: str({ description: 'Its namespace.' }),
+        selector: doc('Labels of the parameter resources.', labelSelector),
+        parameterNotFoundAction: str({ enum: ['Allow', 'Deny'], description: 'Allow or Deny when none is found.' }),
+      },
+      { description: 'Which parameter resources to use.' },
+    ),
+    auditAnnotations: arr(
+      obj(
+        {
+          key: str({ description: 'The annotation key.' }),
+          valueExpression: str({ description: 'A CEL expression giving its value.' }),
+        },
+        { required: ['key', 'valueExpression'], description: 'One audit annotation.' },
+      ),
+      { description: 'Audit annotations added to the audit event.' },
+    ),
+    variables: arr(
+      obj(
+        {
+          name: str({ description: 'The variable name, used as variables.<name>.' }),
+          expression: str({ description: 'The CEL expression computing it.' }),
+        },
+        { required: ['name', 'expression'], description: 'One CEL variable.' },
+      ),
+      { description: 'CEL variables available to the expressions.' },
+    ),
+  },
+  { description: 'Validation with Common Expression Language, as in a ValidatingAdmissionPolicy.' },
+);
 
 const VALIDATION_KINDS = ['pattern', 'anyPattern', 'deny', 'foreach', 'podSecurity', 'cel', 'manifests', 'assert'];
 function validation(f: Flavour): Schema {
   return obj(
     {
-      failureAction: str({ enum: ['Audit', 'Enforce'] }),
-      failureActionOverrides: arr(failureActionOverride),
-      allowExistingViolations: bool(),
-      message: str(),
-      manifests: obj({}, { open: true }),
-      foreach: arr(foreachValidation(f)),
-      pattern: any(),
-      anyPattern: arr(any()),
+      failureAction: str({
+        enum: ['Audit', 'Enforce'],
+        description: 'Enforce refuses a failing request; Audit admits it and reports the failure.',
+      }),
+      failureActionOverrides: arr(failureActionOverride, { description: 'Failure actions for some namespaces.' }),
+      allowExistingViolations: bool({
+        description: 'Whether an update may keep a violation the resource already had (true when unset).',
+      }),
+      message: str({ description: 'The message shown when the rule fails; may hold variables.' }),
+      manifests: obj({}, { open: true, description: 'Verifies signatures of the resource manifest itself.' }),
+      foreach: arr(foreachValidation(f), { description: 'Checks applied to each element of lists.' }),
+      pattern: any({ description: 'An overlay pattern the resource must match.' }),
+      anyPattern: arr(any(), { description: 'Patterns of which the resource must match at least one.' }),
       deny: deny(f),
       podSecurity,
       cel: celValidation,
-      assert: any(),
+      assert: any({ description: 'A kyverno-json assertion tree the resource must satisfy.' }),
     },
-    { check: exactlyOne(VALIDATION_KINDS, 'a validate rule') },
+    {
+      description:
+        'Checks the resource: one of pattern, anyPattern, deny, foreach, podSecurity, cel, manifests, assert.',
+      check: exactlyOne(VALIDATION_KINDS, 'a validate rule'),
+    },
   );
 }
 
 function foreachMutation(f: Flavour): Schema {
-  const self: Schema = obj({
-    list: str(),
-    order: str({ enum: ['Ascending', 'Descending'] }),
-    context,
-    preconditions: anyAllConditions(f),
-    patchStrategicMerge: any(),
-    patchesJson6902: str(),
-    foreach: arr(lazy(() => self)),
-  });
+  const self: Schema = obj(
+    {
+      list: str({ description: 'JMESPath giving the elements to loop over, each available as {{ element }}.' }),
+      order: str({
+        enum: ['Ascending', 'Descending'],
+        description: 'The order elements are patched in: Ascending or Descending.',
+      }),
+      context,
+      preconditions: doc('Conditions an element must meet to be patched.', anyAllConditions(f)),
+      patchStrategicMerge: any({ description: 'A strategic merge patch applied for each element.' }),
+      patchesJson6902: str({ description: 'RFC 6902 JSON patch operations (YAML) applied for each element.' }),
+      foreach: arr(
+        lazy(() => self),
+        { description: 'A nested loop over a list inside each element (not typed in the CRD: it may recurse).' },
+      ),
+    },
+    { description: 'A patch applied for each element of a list.' },
+  );
   return self;
 }
 
 function mutation(f: Flavour): Schema {
-  const target = obj({
-    apiVersion: str(),
-    kind: str(),
-    name: str(),
-    namespace: str(),
-    uid: str(),
-    selector: labelSelector,
-    context,
-    preconditions: conditions(f),
-  });
+  const target = obj(
+    {
+      apiVersion: str({ description: 'The target apiVersion.' }),
+      kind: str({ description: 'The target kind.' }),
+      name: str({ description: 'The target name; wildcards allowed.' }),
+      namespace: str({ description: 'The target namespace.' }),
+      uid: str({ description: 'The target uid.' }),
+      selector: doc('Labels of the targets.', labelSelector),
+      context,
+      preconditions: doc('Conditions a target must meet to be patched.', conditions(f)),
+    },
+    { description: 'Existing resources to patch, in place of the resource in the request.' },
+  );
   return obj(
     {
-      mutateExistingOnPolicyUpdate: bool(),
-      targets: arr(target),
-      patchStrategicMerge: any(),
-      patchesJson6902: str(),
-      foreach: arr(foreachMutation(f)),
+      mutateExistingOnPolicyUpdate: bool({
+        description: 'Whether targets are patched when the policy is created or changed.',
+      }),
+      targets: arr(target, { description: 'Existing resources to patch (mutate-existing rules).' }),
+      patchStrategicMerge: any({ description: 'A strategic merge patch applied to the resource.' }),
+      patchesJson6902: str({ description: 'RFC 6902 JSON patch operations (YAML) applied to the resource.' }),
+      foreach: arr(foreachMutation(f), { description: 'Patches applied to each element of lists.' }),
     },
     {
+      description: 'Changes the resource, or existing targets: patchStrategicMerge, patchesJson6902 or foreach.',
       check: (m, path, report) => {
         const kinds = ['patchStrategicMerge', 'patchesJson6902', 'foreach'].filter((k) => present(m[k]));
         if (kinds.length === 0 && Object.keys(m).length > 0)
@@ -336,28 +543,53 @@ function mutation(f: Flavour): Schema {
 const GENERATE_SOURCES = ['data', 'clone', 'cloneList', 'foreach'];
 function generation(f: Flavour): Schema {
   const target = {
-    apiVersion: str(),
-    kind: str(),
-    name: str(),
-    namespace: str(),
-    uid: str(),
-    data: any(),
-    clone: obj({ namespace: str(), name: str() }),
-    cloneList: obj({ namespace: str(), kinds: arr(str()), selector: labelSelector }),
+    apiVersion: str({ description: 'The apiVersion of the resource to create.' }),
+    kind: str({ description: 'Its kind.' }),
+    name: str({ description: 'Its name; may hold variables.' }),
+    namespace: str({ description: 'Its namespace (empty for cluster-scoped kinds).' }),
+    uid: str({ description: 'Its uid.' }),
+    data: any({ description: 'The resource to create, written in the policy.' }),
+    clone: obj(
+      {
+        namespace: str({ description: 'The namespace of the resource to copy.' }),
+        name: str({ description: 'Its name.' }),
+      },
+      { description: 'An existing resource to copy.' },
+    ),
+    cloneList: obj(
+      {
+        namespace: str({ description: 'The namespace of the resources to copy.' }),
+        kinds: arr(str(), { description: 'Their kinds, as apiVersion/Kind.' }),
+        selector: doc('Their labels.', labelSelector),
+      },
+      { description: 'Existing resources to copy, selected by kind and labels.' },
+    ),
   };
   const foreachEntry = obj(
-    { list: str(), context, preconditions: anyAllConditions(f), ...target },
-    { check: (g, path, report) => requireTarget(g, path, report) },
+    {
+      list: str({ description: 'JMESPath giving the elements to loop over, each available as {{ element }}.' }),
+      context,
+      preconditions: doc('Conditions an element must meet.', anyAllConditions(f)),
+      ...target,
+    },
+    {
+      description: 'A resource generated for each element of a list.',
+      check: (g, path, report) => requireTarget(g, path, report),
+    },
   );
   return obj(
     {
-      generateExisting: bool(),
-      synchronize: bool(),
-      orphanDownstreamOnPolicyDelete: bool(),
+      generateExisting: bool({
+        description: 'Whether resources are generated for triggers existing when the policy is created.',
+      }),
+      synchronize: bool({ description: 'Keep the generated resource in step with the policy or the cloned source.' }),
+      orphanDownstreamOnPolicyDelete: bool({ description: 'Keep generated resources when the policy is deleted.' }),
       ...target,
-      foreach: arr(foreachEntry),
+      foreach: arr(foreachEntry, { description: 'Resources generated for each element of lists.' }),
     },
     {
+      description:
+        'Creates resources: from data, by cloning one (clone) or several (cloneList), or per element (foreach).',
       check: (g, path, report) => {
         const used = GENERATE_SOURCES.filter((k) => present(g[k]));
         if (used.length > 1)
@@ -381,23 +613,50 @@ const RULE_TYPES = ['mutate', 'validate', 'generate', 'verifyImages'];
 function rule(f: Flavour): Schema {
   return obj(
     {
-      name: str({ maxLength: 63 }),
+      name: str({ maxLength: 63, description: 'The rule name, unique in the policy.' }),
       context,
       match: matchResources(f, 'rule-match'),
       exclude: matchResources(f, 'exclude'),
       imageExtractors: map(
-        arr(obj({ path: str(), value: str(), name: str(), key: str(), jmesPath: str() }, { required: ['path'] })),
+        arr(
+          obj(
+            {
+              path: str({ description: 'Slash-separated path to the image field; * expands lists and maps.' }),
+              value: str({ description: 'The field under path that holds the image.' }),
+              name: str({ description: 'The name images are listed under (images.<name>).' }),
+              key: str({ description: 'The field under path that identifies each image.' }),
+              jmesPath: str({ description: 'JMESPath applied to the value found.' }),
+            },
+            { required: ['path'], description: 'Where one kind keeps images.' },
+          ),
+        ),
+        { description: 'Where images are found in custom kinds (verifyImages rules only), per kind.' },
       ),
-      preconditions: conditions(f),
-      celPreconditions: arr(obj({ name: str(), expression: str() }, { required: ['name', 'expression'] })),
+      preconditions: doc('Conditions the request must meet for the rule to apply.', conditions(f)),
+      celPreconditions: arr(
+        obj(
+          {
+            name: str({ description: 'The condition name.' }),
+            expression: str({ description: 'A CEL expression that must be true.' }),
+          },
+          { required: ['name', 'expression'], description: 'One CEL precondition.' },
+        ),
+        { description: 'CEL conditions the request must meet (with validate.cel).' },
+      ),
       mutate: mutation(f),
       validate: validation(f),
       generate: generation(f),
-      verifyImages: arr(obj({}, { open: true })),
-      skipBackgroundRequests: bool(),
-      reportProperties: map(str()),
+      verifyImages: arr(obj({}, { open: true, description: 'One image verification.' }), {
+        description: 'Verifies image signatures and attestations, and can pin images to digests.',
+      }),
+      skipBackgroundRequests: bool({
+        description: "Whether the background controller's own requests are skipped (true when unset).",
+      }),
+      reportProperties: map(str(), { description: "Extra properties added to this rule's report results." }),
     },
     {
+      description:
+        'A check or change applied to the resources it matches: one of validate, mutate, generate, verifyImages.',
       required: ['name', 'match'],
       check: (r, path, report) => {
         const name = typeof r.name === 'string' ? r.name : '';
@@ -422,31 +681,65 @@ function rule(f: Flavour): Schema {
 }
 
 function spec(f: Flavour): Schema {
-  const timeout = int({ min: 1, max: 30 });
+  const timeout = (description: string) => int({ min: 1, max: 30, description });
   return obj(
     {
-      rules: arr(rule(f)),
-      applyRules: str({ enum: ['All', 'One'] }),
-      failurePolicy: str({ enum: ['Fail', 'Ignore'] }),
-      validationFailureAction: str({ enum: FAILURE_ACTIONS }),
-      validationFailureActionOverrides: arr(failureActionOverride),
-      auditWarning: bool(),
-      emitWarning: bool(),
-      admission: bool(),
-      background: bool(),
-      schemaValidation: bool(),
-      webhookTimeoutSeconds: timeout,
-      mutateExistingOnPolicyUpdate: bool(),
-      generateExistingOnPolicyUpdate: bool(),
-      generateExisting: bool(),
-      useServerSideApply: bool(),
-      webhookConfiguration: obj({
-        failurePolicy: str({ enum: ['Fail', 'Ignore'] }),
-        timeoutSeconds: timeout,
-        matchConditions: arr(obj({ name: str(), expression: str() }, { required: ['name', 'expression'] })),
+      rules: arr(rule(f), { description: 'The rules: each validates, mutates, generates or verifies images.' }),
+      applyRules: str({
+        enum: ['All', 'One'],
+        description: 'All (the default) applies every matching rule; One stops after the first that applies.',
       }),
+      failurePolicy: str({
+        enum: ['Fail', 'Ignore'],
+        description: 'Deprecated: use webhookConfiguration.failurePolicy.',
+      }),
+      validationFailureAction: str({
+        enum: FAILURE_ACTIONS,
+        default: 'Audit',
+        description: 'Deprecated: use validate.failureAction. Audit or Enforce for the validate rules.',
+      }),
+      validationFailureActionOverrides: arr(failureActionOverride, {
+        description: 'Deprecated: use validate.failureActionOverrides. Failure actions per namespace.',
+      }),
+      auditWarning: bool({ description: 'Deprecated: use emitWarning.' }),
+      emitWarning: bool({
+        default: false,
+        description: 'Return warnings to the client for audit failures and mutations.',
+      }),
+      admission: bool({ default: true, description: 'Whether the rules apply to admission requests.' }),
+      background: bool({
+        default: true,
+        description: 'Whether the rules apply to existing resources in background scans.',
+      }),
+      schemaValidation: bool({ description: 'Deprecated; ignored.' }),
+      webhookTimeoutSeconds: timeout('Deprecated: use webhookConfiguration.timeoutSeconds.'),
+      mutateExistingOnPolicyUpdate: bool({ description: 'Deprecated: use mutate.mutateExistingOnPolicyUpdate.' }),
+      generateExistingOnPolicyUpdate: bool({ description: 'Deprecated: use generate.generateExisting.' }),
+      generateExisting: bool({ description: 'Deprecated: use generate.generateExisting.' }),
+      useServerSideApply: bool({ description: 'Generate resources with server-side apply.' }),
+      webhookConfiguration: obj(
+        {
+          failurePolicy: str({
+            enum: ['Fail', 'Ignore'],
+            description: 'Fail (the default) or Ignore when the policy cannot be applied in time.',
+          }),
+          timeoutSeconds: timeout('Seconds the webhook may take for this policy (1 to 30; 10 when unset).'),
+          matchConditions: arr(
+            obj(
+              {
+                name: str({ description: 'The condition name.' }),
+                expression: str({ description: 'A CEL expression on the request; false skips the webhook call.' }),
+              },
+              { required: ['name', 'expression'], description: 'One match condition.' },
+            ),
+            { description: 'CEL conditions a request must meet to be sent to the webhook.' },
+          ),
+        },
+        { description: 'Settings of the admission webhook that runs this policy.' },
+      ),
     },
     {
+      description: 'The rules and how they run.',
       check: (s, path, report) => {
         const seen = new Set<string>();
         (Array.isArray(s.rules) ? s.rules : []).forEach((r, i) => {
@@ -471,31 +764,59 @@ const metadata = obj(
   { open: true, required: ['name'] },
 );
 
+/** What the policy controllers record: conditions (Ready), rule counts, autogen rules; written by Edict only. */
+const policyStatus = obj(
+  {},
+  { open: true, description: 'Status written by the controllers: Ready condition, rule counts.' },
+);
+
+/** The spec of a ClusterPolicy (`namespaced` false) or Policy, as its CRD and the policy checks read it. */
+export function policySpecSchema(version: PolicyApiVersion, namespaced: boolean): Schema {
+  return (policySchemaFor(version, namespaced) as Extract<Schema, { type: 'object' }>).fields.spec!;
+}
+
 function policy(f: Flavour): Schema {
   return obj(
-    { apiVersion: str(), kind: str(), metadata, spec: spec(f), status: any() },
+    { apiVersion: str(), kind: str(), metadata, spec: spec(f), status: policyStatus },
     { required: ['metadata', 'spec'] },
   );
 }
 
-const exceptionMatch = matchResources({ version: 'v2beta1', namespaced: false }, 'exception-match');
-const exceptionSchema = obj(
+/** Pieces other kinds share with policies (cleanup policies match and load context as rules do). */
+export const policySchemaParts = {
+  labelSelector,
+  context,
+  /** A match or exclude block with any/all filters (kyverno.io/v2beta1's MatchResources). */
+  matchResources: (use: 'match' | 'exclude') =>
+    matchResources({ version: 'v2beta1', namespaced: false }, use === 'match' ? 'exception-match' : 'exclude'),
+  anyAllConditions: () => anyAllConditions({ version: 'v2beta1', namespaced: false }),
+};
+
+const exceptionFlavour: Flavour = { version: 'v2beta1', namespaced: false };
+/** The spec of a PolicyException (kyverno.io/v2 and v2beta1 alike). */
+export const exceptionSpecSchema = obj(
   {
-    apiVersion: str(),
-    kind: str(),
-    metadata,
-    spec: obj(
-      {
-        background: bool(),
-        match: exceptionMatch,
-        conditions: anyAllConditions({ version: 'v2beta1', namespaced: false }),
-        exceptions: arr(obj({ policyName: str(), ruleNames: arr(str()) }, { required: ['policyName', 'ruleNames'] })),
-        podSecurity: arr(podSecurityExclude),
-      },
-      { required: ['match', 'exceptions'] },
+    background: bool({ description: 'Whether the exception applies in background scans too.' }),
+    match: matchResources(exceptionFlavour, 'exception-match'),
+    conditions: doc('Conditions the request must meet for the exception to apply.', anyAllConditions(exceptionFlavour)),
+    exceptions: arr(
+      obj(
+        {
+          policyName: str({ description: 'The policy name; Namespace/name for a Policy; wildcards allowed.' }),
+          ruleNames: arr(str(), { description: 'The rule names; wildcards allowed.' }),
+        },
+        { required: ['policyName', 'ruleNames'], description: 'A policy and the rules of it that are waived.' },
+      ),
+      { description: 'The policies and rules the exception waives.' },
     ),
-    status: any(),
+    podSecurity: arr(podSecurityExclude, {
+      description: 'Pod Security Standards controls waived (podSecurity rules).',
+    }),
   },
+  { required: ['match', 'exceptions'], description: 'Which requests and resources are exempted from which rules.' },
+);
+const exceptionSchema = obj(
+  { apiVersion: str(), kind: str(), metadata, spec: exceptionSpecSchema, status: any() },
   { required: ['metadata', 'spec'] },
 );
 

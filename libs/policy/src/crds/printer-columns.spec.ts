@@ -116,6 +116,20 @@ describe.skipIf(!hasKubectl)('printer columns in kubectl', () => {
     ]);
   });
 
+  it("shows ADMISSION and BACKGROUND true for a policy that leaves them out (the CRD's defaults)", async () => {
+    server.create({
+      apiVersion: 'kyverno.io/v1',
+      kind: 'ClusterPolicy',
+      metadata: { name: 'defaults' },
+      spec: { rules: [] },
+    });
+    // No status yet: READY and MESSAGE are empty (tableRows drops empty cells).
+    expect(tableRows(await kubectl.run('get', 'cpol', 'defaults'))).toEqual([
+      ['NAME', 'ADMISSION', 'BACKGROUND', 'READY', 'AGE', 'MESSAGE'],
+      ['defaults', 'true', 'true', age],
+    ]);
+  });
+
   it('shows them for ClusterPolicyReports', async () => {
     expect(tableRows(await kubectl.run('get', 'cpolr', '-o', 'wide'))).toEqual([
       ['NAME', 'KIND', 'NAME', 'PASS', 'FAIL', 'WARN', 'ERROR', 'SKIP', 'AGE'],

@@ -1,0 +1,19 @@
+// CRDs: every CustomResourceDefinition Edict installs, generated from the DSL schemas, and the structural check.
+export {
+  CRD_DEFINITIONS,
+  customResourceDefinition,
+  customResourceDefinitions,
+  rootSchema,
+  type CrdDefinition,
+  type CrdVersion,
+  type PrinterColumn,
+} from './crd-definitions';
+export {
+  cleanupPolicySpecSchema,
+  ephemeralReportSpecSchema,
+  globalContextEntrySpecSchema,
+  policyReportFields,
+  updateRequestSpecSchema,
+} from './kind-schemas';
+export { structuralProblems } from './structural';
+export { crdRefusal, crdVersionFor, versionSchema, type CrdRefusal } from './crd-refusals';

@@ -1,0 +1,149 @@
+/**
+ * The chart's CRDs are generated from the engine's one schema source: this spec fails when
+ * charts/edict/crds differs from the generator (`npm run chart:crds` rewrites the files), and checks
+ * that each generated schema is structural, as kube-apiserver requires before it serves a CRD.
+ */
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { customResourceDefinitions, structuralProblems, type JsonObject } from '@edict/engine';
+import { readCrdManifests } from '@edict/policy';
+import { CRD_DIRECTORY, crdFiles } from './chart-crds';
+
+const rewrite = process.env['EDICT_WRITE_CHART_CRDS'] === '1';
+
+interface Version {
+  name: string;
+  schema: { openAPIV3Schema: JsonObject };
+  additionalPrinterColumns?: Array<{ name: string; jsonPath: string }>;
+}
+const versionsOf = (crd: JsonObject) => (crd.spec as unknown as { versions: Version[] }).versions;
+const nameOf = (crd: JsonObject) => (crd.metadata as { name: string }).name;
+
+describe('the chart CRDs generated from the schema source', () => {
+  it('charts/edict/crds is up to date (npm run chart:crds)', () => {
+    const files = crdFiles();
+    if (rewrite) {
+      for (const name of readdirSync(CRD_DIRECTORY)) {
+        if (name.endsWith('.yaml') && !files.some((f) => f.name === name)) unlinkSync(join(CRD_DIRECTORY, name));
+      }
+      for (const file of files) writeFileSync(join(CRD_DIRECTORY, file.name), file.text);
+    }
+    expect(
+      readdirSync(CRD_DIRECTORY)
+        .filter((n) => n.endsWith('.yaml'))
+        .sort(),
+    ).toEqual(files.map((f) => f.name).sort());
+    for (const file of files) expect(readFileSync(join(CRD_DIRECTORY, file.name), 'utf8'), file.name).toBe(file.text);
+  });
+
+  it('reads back, as the installer reads it, to the generated objects', () => {
+    expect(readCrdManifests(CRD_DIRECTORY)).toEqual(customResourceDefinitions());
+  });
+
+  it('gives every CRD version a structural schema', () => {
+    const crds = customResourceDefinitions();
+    expect(crds).toHaveLength(11);
+    for (const crd of crds) {
+      for (const version of versionsOf(crd)) {
+        expect(structuralProblems(version.schema.openAPIV3Schema), `${nameOf(crd)} ${version.name}`).toEqual([]);
+      }
+    }
+  });
+
+  it('types ClusterPolicy as Kyverno does: enums, defaults, required fields, no unknown fields, docs for kubectl explain', () => {
+    const cpol = customResourceDefinitions().find((crd) => nameOf(crd) === 'clusterpolicies.kyverno.io')!;
+    const spec = (versionsOf(cpol)[0]!.schema.openAPIV3Schema.properties as Record<string, JsonObject>).spec!;
+    const props = spec.properties as Record<string, JsonObject>;
+    expect(props.validationFailureAction).toMatchObject({
+      type: 'string',
+      enum: ['audit', 'enforce', 'Audit', 'Enforce'],
+      default: 'Audit',
+    });
+    expect(props.admission).toMatchObject({ type: 'boolean', default: true });
+    expect(props.background).toMatchObject({ type: 'boolean', default: true });
+    expect(spec['x-kubernetes-preserve-unknown-fields']).toBeUndefined();
+    const rule = props.rules!.items as JsonObject;
+    expect(rule.required).toEqual(['match', 'name']);
+    const ruleProps = rule.properties as Record<string, JsonObject>;
+    for (const field of [
+      'match',
+      'exclude',
+      'validate',
+      'mutate',
+      'generate',
+      'verifyImages',
+      'context',
+      'preconditions',
+    ]) {
+      expect(typeof ruleProps[field]!.description, field).toBe('string');
+    }
+    const validate = ruleProps.validate!;
+    expect(validate['x-kubernetes-preserve-unknown-fields']).toBeUndefined();
+    for (const [name, child] of Object.entries(validate.properties as Record<string, JsonObject>)) {
+      expect(typeof child.description, `validate.${name}`).toBe('string');
+    }
+    // A nested foreach is where the recursion is cut, as in Kyverno's CRD.
+    const foreach = (validate.properties as Record<string, JsonObject>).foreach!.items as JsonObject;
+    expect((foreach.properties as Record<string, JsonObject>).foreach!.items as JsonObject).toEqual({
+      'x-kubernetes-preserve-unknown-fields': true,
+    });
+  });
+
+  it('keeps the printer columns Kyverno shows', () => {
+    const columns = (name: string) =>
+      versionsOf(customResourceDefinitions().find((crd) => nameOf(crd) === name)!)[0]!.additionalPrinterColumns!.map(
+        (c) => c.name,
+      );
+    expect(columns('clusterpolicies.kyverno.io')).toEqual([
+      'ADMISSION',
+      'BACKGROUND',
+      'READY',
+      'AGE',
+      'FAILURE POLICY',
+      'VALIDATE',
+      'MUTATE',
+      'GENERATE',
+      'VERIFY IMAGES',
+      'MESSAGE',
+    ]);
+    expect(columns('policyreports.wgpolicyk8s.io')).toEqual([
+      'Kind',
+      'Name',
+      'Pass',
+      'Fail',
+      'Warn',
+      'Error',
+      'Skip',
+      'Age',
+    ]);
+  });
+});
+
+describe('the structural check', () => {
+  it('finds what kube-apiserver refuses', () => {
+    expect(
+      structuralProblems({
+        type: 'object',
+        properties: {
+          metadata: { type: 'object', properties: { labels: { type: 'object' } } },
+          spec: {
+            type: 'object',
+            properties: { a: { type: 'string' } },
+            additionalProperties: { type: 'string' },
+            oneOf: [{ required: ['b'], type: 'object' }],
+          },
+          untyped: { description: 'no type' },
+          list: { type: 'array' },
+        },
+      }),
+    ).toEqual([
+      'openAPIV3Schema.properties.metadata.properties.labels: metadata may only restrict name and generateName',
+      'openAPIV3Schema.properties.spec: properties and additionalProperties are mutually exclusive',
+      'openAPIV3Schema.properties.spec.oneOf[0].type: not allowed inside a junctor',
+      'openAPIV3Schema.properties.spec.oneOf[0].required: b is not a declared property',
+      'openAPIV3Schema.properties.untyped.type: must not be empty (or set x-kubernetes-preserve-unknown-fields)',
+      'openAPIV3Schema.properties.list.items: an array needs one items schema',
+    ]);
+  });
+});
