@@ -68,6 +68,15 @@ describe('the webhooks refuse as the API server does with the generated CRDs', (
     expect(crdRefusal(object)?.message).toBe('strict decoding error: unknown field "spec.rules[0].validate.mesage"');
   });
 
+  it('lets an update keep a problem the stored object already had, not add one (kube ratchets so)', () => {
+    const stored = cpol({ rules: [{ ...rule, validate: { mesage: 'm', pattern: {} } }] });
+    expect(crdRefusal({ ...stored, status: { ready: true } }, stored)).toBeUndefined();
+    expect(crdRefusal(cpol({ background: 'no', rules: (stored.spec as JsonObject).rules! }), stored)?.message).toBe(
+      'ClusterPolicy.kyverno.io "p" is invalid: spec.background: Invalid value: "string": ' +
+        'spec.background in body must be of type boolean: "string"',
+    );
+  });
+
   it('admits a valid policy', () => {
     expect(crdRefusal(cpol({ rules: [rule] }))).toBeUndefined();
     expect(apiServerErrors(cpol({ rules: [rule] }))).toEqual([]);

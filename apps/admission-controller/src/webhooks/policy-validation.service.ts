@@ -49,7 +49,10 @@ export class PolicyValidationService implements OnModuleInit {
 
   policy(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, async (request) => {
-      const refused = crdRefusal(request.object ?? null);
+      const refused = crdRefusal(
+        request.object ?? null,
+        request.operation === 'UPDATE' ? request.oldObject : undefined,
+      );
       if (refused) return deny(refused.message);
       const policy = request.object as unknown as Policy;
       const diagnostics = validatePolicy(policy, {
@@ -99,7 +102,10 @@ export class PolicyValidationService implements OnModuleInit {
 
   exception(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, (request) => {
-      const refused = crdRefusal(request.object ?? null);
+      const refused = crdRefusal(
+        request.object ?? null,
+        request.operation === 'UPDATE' ? request.oldObject : undefined,
+      );
       if (refused) return deny(refused.message);
       const namespaces = this.config.current().exceptionNamespaces;
       return decisionFrom(

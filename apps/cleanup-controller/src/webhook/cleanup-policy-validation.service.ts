@@ -25,7 +25,10 @@ export class CleanupPolicyValidation {
   validate(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, async (request) => {
       // What the CRD refuses first, in the API server's words (an API server that does not enforce it refuses alike).
-      const refused = crdRefusal(request.object ?? null);
+      const refused = crdRefusal(
+        request.object ?? null,
+        request.operation === 'UPDATE' ? request.oldObject : undefined,
+      );
       if (refused) return deny(refused.message);
       const policy = request.object as unknown as CleanupPolicy;
       let clusterScopedKinds: string[];

@@ -40,12 +40,21 @@ export interface CrdRefusal {
   readonly message: string;
 }
 
-/** Why the API server would refuse `object`; undefined when it would not (or the kind is not Edict's). */
-export function crdRefusal(object: JsonValue): CrdRefusal | undefined {
+/**
+ * Why the API server would refuse `object`; undefined when it would not (or the kind is not Edict's).
+ * On an update, pass the stored object: a problem it already had is let through (kube ratchets CRD
+ * validation so), so that an object stored before its schema got stricter can still be updated, its
+ * status written.
+ */
+export function crdRefusal(object: JsonValue, previous?: JsonValue): CrdRefusal | undefined {
   if (!isObject(object) || typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') return undefined;
   const version = crdVersionFor(object.apiVersion, object.kind);
   if (!version) return undefined;
-  const errors = crdFieldErrors(versionSchema(version), object);
+  const schema = versionSchema(version);
+  const before = new Set(
+    isObject(previous) ? crdFieldErrors(schema, previous).map((e) => `${e.field}\u0000${e.message}`) : [],
+  );
+  const errors = crdFieldErrors(schema, object).filter((e) => !before.has(`${e.field}\u0000${e.message}`));
   if (errors.length === 0) return undefined;
   const unknown = errors.filter((e) => e.field === '' && e.message.startsWith('unknown field '));
   if (unknown.length > 0) {
