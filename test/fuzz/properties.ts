@@ -205,8 +205,11 @@ export function policyValidationWebhook(
         expectReview(answer, 'policy-1', true);
         const response = (JSON.parse(answer.body) as { response: { allowed: boolean; status?: { message?: string } } })
           .response;
-        if (!response.allowed && !/^(spec|metadata|apiVersion|kind)[.[:]/.test(response.status?.message ?? ''))
-          fail("a refused policy's message does not start with the field it concerns", answer);
+        // In kube's words the field comes after the object (`ClusterPolicy.kyverno.io "p" is invalid: [spec...`),
+        // after the decoder (`unknown field "spec...`) or quoted in a junctor's error (`<nil>: ...: "spec...`).
+        const message = response.status?.message ?? '';
+        if (!response.allowed && !/(^|[\s"[])(spec|metadata|apiVersion|kind)[.[:\]"]/.test(message))
+          fail("a refused policy's message does not name the field it concerns", answer);
         return response.allowed ? 'answered' : 'rejected';
       }),
   };

@@ -125,13 +125,15 @@ describe('the policy-validation webhook refuses what the CRD refuses', () => {
   });
 
   describe('through the embedded API server, with the generated CRDs installed', () => {
-    const create = async (name: string, spec: Record<string, unknown>) => {
+    // kubectl's default (`--validate=strict`); without it the API server prunes unknown fields and warns.
+    const create = async (name: string, spec: Record<string, unknown>, fieldValidation = 'Strict') => {
       try {
         await cluster.custom.createClusterCustomObject({
           group: 'kyverno.io',
           version: 'v1',
           plural: 'clusterpolicies',
           body: clusterPolicy(name, spec),
+          fieldValidation,
         });
       } catch (error) {
         return apiErrorMessage(error);
@@ -152,6 +154,15 @@ describe('the policy-validation webhook refuses what the CRD refuses', () => {
       const refusal = await create('mesage', { rules: [rule({ ...pattern, mesage: 'label team is required' })] });
       expect(refusal).toContain('unknown field "spec.rules[0].validate.mesage"');
       expect(cluster.apiServer.get('kyverno.io/v1', 'ClusterPolicy', 'mesage')).toBeUndefined();
+    });
+
+    it('prunes the undeclared field when the client does not ask for strict validation', async () => {
+      const { message: _message, ...pattern } = requireTeam;
+      expect(await create('pruned', { rules: [rule({ ...pattern, mesage: 'x' })] }, 'Ignore')).toBeUndefined();
+      const stored = cluster.apiServer.get('kyverno.io/v1', 'ClusterPolicy', 'pruned') as {
+        spec: { rules: Array<{ validate: Record<string, unknown> }> };
+      };
+      expect(stored.spec.rules[0]!.validate).not.toHaveProperty('mesage');
     });
 
     it("stores a valid policy with Kyverno's defaults", async () => {
