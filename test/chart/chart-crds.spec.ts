@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { customResourceDefinitions, structuralProblems, type JsonObject } from '@edict/engine';
 import { readCrdManifests } from '@edict/policy';
 import { CRD_DIRECTORY, crdFiles } from './chart-crds';
+import { renderChart } from './helm';
 
 const rewrite = process.env['EDICT_WRITE_CHART_CRDS'] === '1';
 
@@ -48,6 +49,14 @@ describe('the chart CRDs generated from the schema source', () => {
       for (const version of versionsOf(crd)) {
         expect(structuralProblems(version.schema.openAPIV3Schema), `${nameOf(crd)} ${version.name}`).toEqual([]);
       }
+    }
+  });
+
+  it('ships them in what helm renders, each version structural', () => {
+    const rendered = renderChart(['--include-crds']).filter((object) => object.kind === 'CustomResourceDefinition');
+    expect(rendered).toEqual(customResourceDefinitions());
+    for (const crd of rendered as unknown as JsonObject[]) {
+      for (const version of versionsOf(crd)) expect(structuralProblems(version.schema.openAPIV3Schema)).toEqual([]);
     }
   });
 
