@@ -67,7 +67,8 @@ describe('README walkthrough', () => {
       steps.forEach((step, index) => {
         const result = results[index]!;
         const context = `step ${index + 1}: ${step.command.split('\n')[0]}\nprinted:\n${result.output.join('\n')}`;
-        const shouldFail = step.expected.some((line) => line.startsWith('Error from server'));
+        // kubectl's refusals: a server error, or a 422's `The <Kind> "<name>" is invalid: ...`.
+        const shouldFail = step.expected.some((line) => /^(Error from server|The \S+ "[^"]*" is invalid:)/.test(line));
         expect(result.exitCode !== 0, context).toBe(shouldFail);
         expect(missingLines(step.expected, result.output), context).toEqual([]);
       });
