@@ -463,7 +463,8 @@ function validation(f: Flavour): Schema {
       }),
       failureActionOverrides: arr(failureActionOverride, { description: 'Failure actions for some namespaces.' }),
       allowExistingViolations: bool({
-        description: 'Whether an update may keep a violation the resource already had (true when unset).',
+        default: true,
+        description: 'Whether an update may keep a violation the resource already had.',
       }),
       message: str({ description: 'The message shown when the rule fails; may hold variables.' }),
       manifests: obj({}, { open: true, description: 'Verifies signatures of the resource manifest itself.' }),
@@ -650,7 +651,8 @@ function rule(f: Flavour): Schema {
         description: 'Verifies image signatures and attestations, and can pin images to digests.',
       }),
       skipBackgroundRequests: bool({
-        description: "Whether the background controller's own requests are skipped (true when unset).",
+        default: true,
+        description: "Whether the background controller's own requests are skipped.",
       }),
       reportProperties: map(str(), { description: "Extra properties added to this rule's report results." }),
     },
