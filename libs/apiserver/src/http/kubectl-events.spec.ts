@@ -1,44 +1,17 @@
 // `kubectl get events` against the server: kube's Event columns, wide and across namespaces.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, type Running } from '../testing/http';
-import {
-  hasKubectl,
-  kubectlSession,
-  MISSING_KUBECTL,
-  skipWithoutKubectl,
-  tableRows,
-  type KubectlSession,
-} from '../testing/kubectl';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { hasKubectl, kubectlAgainstServer, tableRows } from '../testing/kubectl';
 
-let running: Running;
-let session: KubectlSession;
+const kubectlServer = kubectlAgainstServer();
 
-beforeEach(async () => {
-  if (!hasKubectl) return;
-  running = await startServer();
-  session = kubectlSession(running.url);
-});
-
-afterEach(async () => {
-  if (!hasKubectl) return;
-  await running.server.stop();
-  session.close();
-});
-
-if (!hasKubectl) {
-  it.skipIf(skipWithoutKubectl)('needs kubectl', () => {
-    throw new Error(MISSING_KUBECTL);
-  });
-}
-
-const kubectl = (...args: string[]): Promise<string> => session.run(...args);
+const kubectl = (...args: string[]): Promise<string> => kubectlServer.session.run(...args);
 const ago = (seconds: number): string => new Date(Date.now() - seconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
 const seen = expect.stringMatching(/^\d+s$/) as unknown as string;
 
 describe.skipIf(!hasKubectl)('kubectl get events', () => {
   beforeEach(() => {
     if (!hasKubectl) return;
-    running.server.create({
+    kubectlServer.running.server.create({
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name: 'web.17a', namespace: 'default' },
@@ -51,8 +24,8 @@ describe.skipIf(!hasKubectl)('kubectl get events', () => {
       lastTimestamp: ago(10),
       count: 3,
     });
-    running.server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
-    running.server.create({
+    kubectlServer.running.server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
+    kubectlServer.running.server.create({
       apiVersion: 'events.k8s.io/v1',
       kind: 'Event',
       metadata: { name: 'cpol.1', namespace: 'team' },

@@ -1,53 +1,10 @@
 // `kubectl logs` for Pods that never ran: kube's refusals, printed by kubectl with a non-zero exit.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, type Running } from '../testing/http';
-import {
-  hasKubectl,
-  KUBECTL,
-  kubectlSession,
-  MISSING_KUBECTL,
-  skipWithoutKubectl,
-  type KubectlSession,
-} from '../testing/kubectl';
+import { describe, expect, it } from 'vitest';
+import { hasKubectl, kubectlAgainstServer } from '../testing/kubectl';
 
-let running: Running;
-let session: KubectlSession;
+const kubectlServer = kubectlAgainstServer();
 
-beforeEach(async () => {
-  if (!hasKubectl) return;
-  running = await startServer();
-  session = kubectlSession(running.url);
-});
-
-afterEach(async () => {
-  if (!hasKubectl) return;
-  await running.server.stop();
-  session.close();
-});
-
-if (!hasKubectl) {
-  it.skipIf(skipWithoutKubectl)('needs kubectl', () => {
-    throw new Error(MISSING_KUBECTL);
-  });
-}
-
-const run = promisify(execFile);
-
-/** kubectl's exit code, stdout and stderr, whether it fails or not. */
-async function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(KUBECTL, [...args, ...session.commonArgs], {
-      env: session.env,
-      timeout: 15_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const kubectl = (...args: string[]) => kubectlServer.session.attempt(...args);
 
 const twoContainers = {
   apiVersion: 'v1',
@@ -81,7 +38,7 @@ describe.skipIf(!hasKubectl)('kubectl logs', () => {
       code: 1,
       stderr: 'Error from server (NotFound): pods "missing" not found\n',
     });
-    running.server.create(twoContainers);
+    kubectlServer.running.server.create(twoContainers);
     // kubectl 1.32 checks the name against the Pod it read; the server checks it the same way.
     expect(await kubectl('logs', 'pair', '-c', 'c')).toMatchObject({
       code: 1,
@@ -94,7 +51,7 @@ describe.skipIf(!hasKubectl)('kubectl logs', () => {
   });
 
   it('several containers: kubectl picks the first (saying so); the API wants a name', async () => {
-    running.server.create(twoContainers);
+    kubectlServer.running.server.create(twoContainers);
     const logs = await kubectl('logs', 'pair');
     expect(logs.code).toBe(1);
     expect(logs.stderr).toContain('Defaulted container "a" out of: a, b\n');

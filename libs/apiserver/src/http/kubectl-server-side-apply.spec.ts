@@ -1,52 +1,10 @@
 // `kubectl apply --server-side` against the server: field managers, a conflict, then --force-conflicts.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, type Running } from '../testing/http';
-import {
-  hasKubectl,
-  KUBECTL,
-  kubectlSession,
-  MISSING_KUBECTL,
-  skipWithoutKubectl,
-  type KubectlSession,
-} from '../testing/kubectl';
+import { describe, expect, it } from 'vitest';
+import { hasKubectl, kubectlAgainstServer } from '../testing/kubectl';
 
-let running: Running;
-let session: KubectlSession;
+const kubectlServer = kubectlAgainstServer();
 
-beforeEach(async () => {
-  if (!hasKubectl) return;
-  running = await startServer();
-  session = kubectlSession(running.url);
-});
-
-afterEach(async () => {
-  if (!hasKubectl) return;
-  await running.server.stop();
-  session.close();
-});
-
-if (!hasKubectl) {
-  it.skipIf(skipWithoutKubectl)('needs kubectl', () => {
-    throw new Error(MISSING_KUBECTL);
-  });
-}
-
-const run = promisify(execFile);
-
-async function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(KUBECTL, [...args, ...session.commonArgs], {
-      env: session.env,
-      timeout: 15_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const kubectl = (...args: string[]) => kubectlServer.session.attempt(...args);
 
 const deployment = (replicas: number, image = 'nginx:1'): string => `apiVersion: apps/v1
 kind: Deployment
@@ -78,12 +36,12 @@ async function managedFields(): Promise<Entry[]> {
 
 describe.skipIf(!hasKubectl)('kubectl apply --server-side', () => {
   it('conflicts on a field kubectl create set, then takes it with --force-conflicts', async () => {
-    expect((await kubectl('create', '-f', session.file('web.yaml', deployment(1)))).code).toBe(0);
+    expect((await kubectl('create', '-f', kubectlServer.session.file('web.yaml', deployment(1)))).code).toBe(0);
     expect(await managedFields()).toEqual([
       expect.objectContaining({ manager: 'kubectl-create', operation: 'Update', apiVersion: 'apps/v1' }),
     ]);
 
-    const path = session.file('web.yaml', deployment(3));
+    const path = kubectlServer.session.file('web.yaml', deployment(3));
     const refused = await kubectl('apply', '--server-side', '-f', path);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
@@ -115,10 +73,11 @@ describe.skipIf(!hasKubectl)('kubectl apply --server-side', () => {
   });
 
   it('shares fields applied with the same value; kubectl patch takes replicas over, and the next apply conflicts', async () => {
-    const path = session.file('web.yaml', deployment(2));
+    const path = kubectlServer.session.file('web.yaml', deployment(2));
     expect((await kubectl('apply', '--server-side', '-f', path)).code).toBe(0);
     expect((await kubectl('apply', '--server-side', '--field-manager=ci', '-f', path)).code).toBe(0);
-    expect((await managedFields()).map((entry) => entry.manager)).toEqual(['ci', 'kubectl']);
+    // Sorted by time (to the second), then by name: which comes first depends on the clock.
+    expect((await managedFields()).map((entry) => entry.manager).sort()).toEqual(['ci', 'kubectl']);
     expect((await kubectl('patch', 'deployment', 'web', '-p', '{"spec":{"replicas":5}}')).code).toBe(0);
     const refused = await kubectl('apply', '--server-side', '-f', path);
     expect(refused.stderr).toContain(
@@ -128,7 +87,10 @@ describe.skipIf(!hasKubectl)('kubectl apply --server-side', () => {
 
   it('removes what a manager no longer applies, unless another manager set it too', async () => {
     const configMap = (data: string) =>
-      session.file('cm.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {${data}}\n`);
+      kubectlServer.session.file(
+        'cm.yaml',
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {${data}}\n`,
+      );
     expect((await kubectl('apply', '--server-side', '-f', configMap('a: "1", b: "2", c: "3"'))).code).toBe(0);
     expect((await kubectl('apply', '--server-side', '--field-manager=ops', '-f', configMap('c: "3"'))).code).toBe(0);
     expect((await kubectl('apply', '--server-side', '-f', configMap('a: "1"'))).code).toBe(0);

@@ -2,43 +2,15 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, type Running } from '../testing/http';
-import {
-  hasKubectl,
-  KUBECTL,
-  kubectlSession,
-  MISSING_KUBECTL,
-  skipWithoutKubectl,
-  tableRows,
-  type KubectlSession,
-} from '../testing/kubectl';
+import { describe, expect, it } from 'vitest';
+import { hasKubectl, KUBECTL, kubectlAgainstServer, tableRows } from '../testing/kubectl';
 
-let running: Running;
-let session: KubectlSession;
+const kubectlServer = kubectlAgainstServer();
 
-beforeEach(async () => {
-  if (!hasKubectl) return;
-  running = await startServer();
-  session = kubectlSession(running.url);
-});
-
-afterEach(async () => {
-  if (!hasKubectl) return;
-  await running.server.stop();
-  session.close();
-});
-
-const kubectl = (...args: string[]): Promise<string> => session.run(...args);
+const kubectl = (...args: string[]): Promise<string> => kubectlServer.session.run(...args);
 const run = promisify(execFile);
 const age = expect.stringMatching(/^\d+s$/) as unknown as string;
-const file = (name: string, text: string): string => session.file(name, text);
-
-if (!hasKubectl) {
-  it.skipIf(skipWithoutKubectl)('needs kubectl', () => {
-    throw new Error(MISSING_KUBECTL);
-  });
-}
+const file = (name: string, text: string): string => kubectlServer.session.file(name, text);
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
@@ -83,7 +55,7 @@ describe.skipIf(!hasKubectl)('kubectl fidelity', () => {
       p: Buffer.from('pw').toString('base64'),
     });
     expect(await kubectl('create', '-f', file('d.yaml', DEPLOYMENT))).toBe('deployment.apps/web created\n');
-    await expect(kubectl('create', '-f', join(session.dir, 'd.yaml'))).rejects.toThrow(
+    await expect(kubectl('create', '-f', join(kubectlServer.session.dir, 'd.yaml'))).rejects.toThrow(
       'Error from server (AlreadyExists): error when creating',
     );
 
@@ -125,7 +97,7 @@ describe.skipIf(!hasKubectl)('kubectl fidelity', () => {
     expect(cfg.data).toEqual({ b: '2' });
     cfg.data = { replaced: 'yes' };
     expect(await kubectl('replace', '-f', file('cfg.json', JSON.stringify(cfg)))).toBe('configmap/cfg replaced\n');
-    await expect(kubectl('replace', '-f', join(session.dir, 'cfg.json'))).rejects.toThrow(
+    await expect(kubectl('replace', '-f', join(kubectlServer.session.dir, 'cfg.json'))).rejects.toThrow(
       'the object has been modified',
     );
 
@@ -295,7 +267,9 @@ status: {conditions: [{type: Synced, status: "False"}, {type: Ready, status: "Tr
       ['NAME', 'SIZE', 'READY'],
       ['g1', '3', 'True'],
     ]);
-    const wide = await run(KUBECTL, ['get', 'gadgets', '-o', 'wide', ...session.commonArgs], { env: session.env });
+    const wide = await run(KUBECTL, ['get', 'gadgets', '-o', 'wide', ...kubectlServer.session.commonArgs], {
+      env: kubectlServer.session.env,
+    });
     expect(tableRows(wide.stdout)).toEqual([
       ['NAME', 'SIZE', 'READY', 'OWNER', 'DEEP'],
       ['g1', '3', 'True', 'ana'], // DEEP's cell is empty
@@ -307,9 +281,13 @@ status: {conditions: [{type: Synced, status: "False"}, {type: Ready, status: "Tr
 
   it("get -w prints changes, in the server's columns, until its timeout", async () => {
     await kubectl('create', 'configmap', 'first');
-    const watcher = spawn(KUBECTL, ['get', 'configmaps', '-w', '--request-timeout=2s', ...session.commonArgs], {
-      env: session.env,
-    });
+    const watcher = spawn(
+      KUBECTL,
+      ['get', 'configmaps', '-w', '--request-timeout=2s', ...kubectlServer.session.commonArgs],
+      {
+        env: kubectlServer.session.env,
+      },
+    );
     let output = '';
     watcher.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<void>((resolve) => watcher.on('close', () => resolve()));

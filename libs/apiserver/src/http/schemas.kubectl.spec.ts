@@ -2,43 +2,16 @@
 // ignore, and "no matches for kind" for a kind without CRD. kubectl is an independent client here.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, type Running } from '../testing/http';
-import {
-  hasKubectl,
-  KUBECTL,
-  kubectlSession,
-  MISSING_KUBECTL,
-  skipWithoutKubectl,
-  type KubectlSession,
-} from '../testing/kubectl';
+import { describe, expect, it } from 'vitest';
+import { hasKubectl, KUBECTL, kubectlAgainstServer } from '../testing/kubectl';
 
-let running: Running;
-let session: KubectlSession;
+const kubectlServer = kubectlAgainstServer();
 
-beforeEach(async () => {
-  if (!hasKubectl) return;
-  running = await startServer();
-  session = kubectlSession(running.url);
-});
-
-afterEach(async () => {
-  if (!hasKubectl) return;
-  await running.server.stop();
-  session.close();
-});
-
-if (!hasKubectl) {
-  it.skipIf(skipWithoutKubectl)('needs kubectl', () => {
-    throw new Error(MISSING_KUBECTL);
-  });
-}
-
-const kubectl = (...args: string[]): Promise<string> => session.run(...args);
+const kubectl = (...args: string[]): Promise<string> => kubectlServer.session.run(...args);
 /** kubectl's stderr when it fails (the session puts it in the error's message). */
 const failure = async (...args: string[]): Promise<string> => {
   try {
-    await session.run(...args);
+    await kubectlServer.session.run(...args);
   } catch (error) {
     return (error as Error).message.replace(/^kubectl .*? failed: /s, '');
   }
@@ -47,7 +20,10 @@ const failure = async (...args: string[]): Promise<string> => {
 
 /** A successful run's stdout and stderr (where kubectl prints the server's warnings). */
 const withStderr = async (...args: string[]): Promise<{ stdout: string; stderr: string }> =>
-  promisify(execFile)(KUBECTL, [...args, ...session.commonArgs], { env: session.env, timeout: 15_000 });
+  promisify(execFile)(KUBECTL, [...args, ...kubectlServer.session.commonArgs], {
+    env: kubectlServer.session.env,
+    timeout: 15_000,
+  });
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -93,7 +69,10 @@ spec:
 
 describe.skipIf(!hasKubectl)('kubectl with schemas', () => {
   it('apply of a kind without CRD says "no matches for kind", as with a real cluster', async () => {
-    const path = session.file('widget.yaml', 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n');
+    const path = kubectlServer.session.file(
+      'widget.yaml',
+      'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n',
+    );
     expect(await failure('apply', '-f', path)).toBe(
       'error: resource mapping not found for name: "w" namespace: "" from "' +
         path +
@@ -107,7 +86,7 @@ describe.skipIf(!hasKubectl)('kubectl with schemas', () => {
     expect(pod).toContain('PodSpec is a description of a pod.');
     expect(pod).toMatch(/containers\t<\[\]Container> -required-\n\s+List of containers belonging to the pod./);
     expect(pod).toMatch(/affinity\t<Affinity>\n\s+If specified, the pod's scheduling constraints/);
-    await kubectl('apply', '-f', session.file('crd.yaml', CRD));
+    await kubectl('apply', '-f', kubectlServer.session.file('crd.yaml', CRD));
     const mode = await kubectl('explain', 'gadget.spec.mode');
     expect(mode).toContain('FIELD: mode <string>\nENUM:\n    Audit\n    Enforce');
     expect(mode).toContain('How failures are handled.');
@@ -117,12 +96,15 @@ describe.skipIf(!hasKubectl)('kubectl with schemas', () => {
   });
 
   it('apply refuses an unknown field and an enum typo (strict by default); warn warns; --validate=false prunes', async () => {
-    await kubectl('apply', '-f', session.file('crd.yaml', CRD));
-    const path = session.file('gadget.yaml', GADGET);
+    await kubectl('apply', '-f', kubectlServer.session.file('crd.yaml', CRD));
+    const path = kubectlServer.session.file('gadget.yaml', GADGET);
     expect(await failure('apply', '-f', path)).toBe(
       `Error from server (BadRequest): error when creating "${path}": Gadget in version "v1" cannot be handled as a Gadget: strict decoding error: unknown field "spec.rules[0].mesage"\n`,
     );
-    const typo = session.file('typo.yaml', GADGET.replace('Enforce', 'Enforse').replace('mesage', 'message'));
+    const typo = kubectlServer.session.file(
+      'typo.yaml',
+      GADGET.replace('Enforce', 'Enforse').replace('mesage', 'message'),
+    );
     expect(await failure('apply', '-f', typo)).toBe(
       'The Gadget "g" is invalid: spec.mode: Unsupported value: "Enforse": supported values: "Audit", "Enforce"\n',
     );
@@ -139,8 +121,8 @@ describe.skipIf(!hasKubectl)('kubectl with schemas', () => {
   });
 
   it('server-side apply reports the undeclared field as kube-apiserver 1.32 does', async () => {
-    await kubectl('apply', '-f', session.file('crd.yaml', CRD));
-    const path = session.file('gadget.yaml', GADGET);
+    await kubectl('apply', '-f', kubectlServer.session.file('crd.yaml', CRD));
+    const path = kubectlServer.session.file('gadget.yaml', GADGET);
     expect(await failure('apply', '--server-side', '-f', path)).toBe(
       'Error from server: failed to create typed patch object (default/g; example.com/v1, Kind=Gadget): .spec.rules[0].mesage: field not declared in schema\n',
     );

@@ -8,7 +8,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { afterEach, beforeEach, it } from 'vitest';
 import { kubeconfigFor } from '../kubeconfig';
+import { startServer, type Running } from './http';
 
 export const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 export const hasKubectl = existsSync(KUBECTL);
@@ -18,6 +20,13 @@ export const MISSING_KUBECTL = `no kubectl at ${KUBECTL}: set KUBECTL to its pat
 
 const execute = promisify(execFile);
 
+export interface KubectlOutcome {
+  readonly code: number;
+  readonly stdout: string;
+  /** Where kubectl prints errors and the server's warnings. */
+  readonly stderr: string;
+}
+
 export interface KubectlSession {
   readonly dir: string;
   /** The environment kubectl runs with (its KUBECONFIG and HOME in `dir`). */
@@ -26,6 +35,8 @@ export interface KubectlSession {
   readonly commonArgs: readonly string[];
   /** Runs kubectl; resolves with stdout, or rejects with stderr in the message. */
   run(...args: string[]): Promise<string>;
+  /** Runs kubectl; resolves with its exit code, stdout and stderr, whether it fails or not. */
+  attempt(...args: string[]): Promise<KubectlOutcome>;
   /** Writes a file in `dir` and returns its path. */
   file(name: string, text: string): string;
   close(): void;
@@ -55,7 +66,48 @@ export function kubectlSession(serverUrl: string): KubectlSession {
         throw new Error(`kubectl ${args.join(' ')} failed: ${failed.stderr ?? failed.message}`);
       }
     },
+    async attempt(...args) {
+      try {
+        const { stdout, stderr } = await execute(KUBECTL, [...args, ...commonArgs], { env, timeout: 15_000 });
+        return { code: 0, stdout, stderr };
+      } catch (error) {
+        const failed = error as { code: number; stdout: string; stderr: string };
+        return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+      }
+    },
     close: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * For a spec file that drives kubectl: a fresh server and session around each test, and a failing
+ * test when kubectl is missing (see above). The returned accessors are valid inside tests.
+ */
+export function kubectlAgainstServer(): { readonly running: Running; readonly session: KubectlSession } {
+  let running: Running | undefined;
+  let session: KubectlSession | undefined;
+  beforeEach(async () => {
+    if (!hasKubectl) return;
+    running = await startServer();
+    session = kubectlSession(running.url);
+  });
+  afterEach(async () => {
+    if (!hasKubectl) return;
+    await running?.server.stop();
+    session?.close();
+  });
+  if (!hasKubectl) {
+    it.skipIf(skipWithoutKubectl)('needs kubectl', () => {
+      throw new Error(MISSING_KUBECTL);
+    });
+  }
+  return {
+    get running() {
+      return running!;
+    },
+    get session() {
+      return session!;
+    },
   };
 }
 
