@@ -1,9 +1,7 @@
 /**
- * Kyverno's policy and exception validation webhooks. First what the kind's CRD refuses (an enum
- * value, a wrong type, a missing required field, an undeclared field), in the API server's words:
- * kube-apiserver refuses these before any webhook, but an API server that does not enforce the
- * schema (or prunes unknown fields silently) must not let a typo switch a policy off. Then a
- * ClusterPolicy/Policy with errors Kyverno finds in code is refused with the reason (cleanup policies are the cleanup controller's webhook's to judge),
+ * Kyverno's policy and exception validation webhooks. After what the kind's CRD refuses
+ * (`answerValidation`), a ClusterPolicy/Policy with errors Kyverno finds in code is refused with the
+ * reason (cleanup policies are the cleanup controller's webhook's to judge),
  * warnings travel back as admission warnings; an exception outside the configured namespaces is
  * admitted with a warning (it is stored but never used). A policy whose generate or
  * mutate-existing rules need writes the background controller may not make is refused too (asked
@@ -11,11 +9,10 @@
  */
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AdmissionConfigService, CustomResourceDefinitions, PolicyCache } from '@edict/policy';
-import { answerValidation, decisionFrom, deny, type ReviewAnswer } from '@edict/admission';
+import { answerValidation, decisionFrom, type ReviewAnswer } from '@edict/admission';
 import {
   checkBackgroundPermissions,
   checkRulesEdictRuns,
-  crdRefusal,
   isError,
   validatePolicy,
   validatePolicyException,
@@ -49,11 +46,6 @@ export class PolicyValidationService implements OnModuleInit {
 
   policy(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, async (request) => {
-      const refused = crdRefusal(
-        request.object ?? null,
-        request.operation === 'UPDATE' ? request.oldObject : undefined,
-      );
-      if (refused) return deny(refused.message);
       const policy = request.object as unknown as Policy;
       const diagnostics = validatePolicy(policy, {
         namespaced: policy.kind === 'Policy',
@@ -102,11 +94,6 @@ export class PolicyValidationService implements OnModuleInit {
 
   exception(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, (request) => {
-      const refused = crdRefusal(
-        request.object ?? null,
-        request.operation === 'UPDATE' ? request.oldObject : undefined,
-      );
-      if (refused) return deny(refused.message);
       const namespaces = this.config.current().exceptionNamespaces;
       return decisionFrom(
         validatePolicyException(request.object as unknown as PolicyException, {

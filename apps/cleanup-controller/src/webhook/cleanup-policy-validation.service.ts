@@ -8,7 +8,7 @@
 import { Injectable } from '@nestjs/common';
 import { answerValidation, decisionFrom, deny, type ReviewAnswer } from '@edict/admission';
 import { KubeAccessReviewer } from '@edict/context';
-import { checkCleanupPermissions, crdRefusal, isError, validateCleanupPolicy, type CleanupPolicy } from '@edict/engine';
+import { checkCleanupPermissions, isError, validateCleanupPolicy, type CleanupPolicy } from '@edict/engine';
 import { KubeResources } from '@edict/kube';
 import { kubeCleanupCluster, type CleanupCluster } from '../cluster/cleanup-cluster';
 
@@ -24,12 +24,6 @@ export class CleanupPolicyValidation {
 
   validate(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, async (request) => {
-      // What the CRD refuses first, in the API server's words (an API server that does not enforce it refuses alike).
-      const refused = crdRefusal(
-        request.object ?? null,
-        request.operation === 'UPDATE' ? request.oldObject : undefined,
-      );
-      if (refused) return deny(refused.message);
       const policy = request.object as unknown as CleanupPolicy;
       let clusterScopedKinds: string[];
       try {

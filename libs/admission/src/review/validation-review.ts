@@ -1,10 +1,13 @@
 /**
  * How a webhook that validates Kyverno's own objects (policies, exceptions, cleanup policies)
- * answers: a body that is no AdmissionReview gets 400; a deletion is never refused; otherwise the
- * check's diagnostics decide, refused on the first error (as Kyverno stops there, the message
- * naming the field) with the warnings passed back either way.
+ * answers: a body that is no AdmissionReview gets 400; a deletion is never refused; what the kind's
+ * CRD refuses (an enum value, a wrong type, a missing required or an undeclared field) is refused
+ * first, in the API server's words, so that an API server that does not enforce the schema (or
+ * prunes unknown fields silently) cannot let a typo switch a policy off; otherwise the check's
+ * diagnostics decide, refused on the first error (as Kyverno stops there, the message naming the
+ * field) with the warnings passed back either way.
  */
-import { isError, type Diagnostic } from '@edict/engine';
+import { crdRefusal, isError, type Diagnostic } from '@edict/engine';
 import { allow, deny, type AdmissionDecision } from '../decision';
 import { parseAdmissionReview } from './parse-review';
 import { reviewResponse } from './response';
@@ -20,8 +23,14 @@ export async function answerValidation(
   const parsed = parseAdmissionReview(body);
   if (!parsed.ok) return { status: 400, body: { message: parsed.message } };
   const request = parsed.review.request;
-  const decision = request.operation === 'DELETE' || !request.object ? allow() : await check(request);
-  return { status: 200, body: reviewResponse(request.uid, decision) };
+  if (request.operation === 'DELETE' || !request.object) return answer(request.uid, allow());
+  // On an update, a problem the stored object already had is let through (kube ratchets so).
+  const refused = crdRefusal(request.object, request.operation === 'UPDATE' ? request.oldObject : undefined);
+  return answer(request.uid, refused ? deny(refused.message) : await check(request));
+}
+
+function answer(uid: string, decision: AdmissionDecision): ReviewAnswer {
+  return { status: 200, body: reviewResponse(uid, decision) };
 }
 
 export function decisionFrom(diagnostics: readonly Diagnostic[]): AdmissionDecision {

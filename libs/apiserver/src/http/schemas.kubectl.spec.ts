@@ -1,9 +1,7 @@
 // kubectl against the server's schemas: explain, the default strict validation of apply, warn and
 // ignore, and "no matches for kind" for a kind without CRD. kubectl is an independent client here.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { hasKubectl, KUBECTL, kubectlAgainstServer } from '../testing/kubectl';
+import { hasKubectl, kubectlAgainstServer } from '../testing/kubectl';
 
 const kubectlServer = kubectlAgainstServer();
 
@@ -19,11 +17,11 @@ const failure = async (...args: string[]): Promise<string> => {
 };
 
 /** A successful run's stdout and stderr (where kubectl prints the server's warnings). */
-const withStderr = async (...args: string[]): Promise<{ stdout: string; stderr: string }> =>
-  promisify(execFile)(KUBECTL, [...args, ...kubectlServer.session.commonArgs], {
-    env: kubectlServer.session.env,
-    timeout: 15_000,
-  });
+const withStderr = async (...args: string[]): Promise<{ stdout: string; stderr: string }> => {
+  const { code, stdout, stderr } = await kubectlServer.session.attempt(...args);
+  if (code !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${stderr}`);
+  return { stdout, stderr };
+};
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
