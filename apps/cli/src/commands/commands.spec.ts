@@ -37,6 +37,25 @@ const tree = () =>
     'resources.yaml': yaml(pod('a'), pod('b')),
   });
 
+/** A mutate policy `m` (rule `add` labels Pods x=y) and one Pod `a`. */
+const labelPodTree = () => ({
+  'policy.yaml': yaml({
+    apiVersion: 'kyverno.io/v1',
+    kind: 'ClusterPolicy',
+    metadata: { name: 'm' },
+    spec: {
+      rules: [
+        {
+          name: 'add',
+          match: { any: [{ resources: { kinds: ['Pod'] } }] },
+          mutate: { patchStrategicMerge: { metadata: { labels: { x: 'y' } } } },
+        },
+      ],
+    },
+  }),
+  'resources.yaml': yaml(pod('a')),
+});
+
 describe('edict test', () => {
   it("fails a test whose policy Kyverno's validation rejects, naming file, document and line", async () => {
     const invalid = clusterPolicy('p', ['r']);
@@ -234,23 +253,7 @@ describe('edict apply', () => {
   });
 
   it('prints a mutate error as Kyverno does', async () => {
-    const dir = writeTree({
-      'policy.yaml': yaml({
-        apiVersion: 'kyverno.io/v1',
-        kind: 'ClusterPolicy',
-        metadata: { name: 'm' },
-        spec: {
-          rules: [
-            {
-              name: 'add',
-              match: { any: [{ resources: { kinds: ['Pod'] } }] },
-              mutate: { patchStrategicMerge: { metadata: { labels: { x: 'y' } } } },
-            },
-          ],
-        },
-      }),
-      'resources.yaml': yaml(pod('a')),
-    });
+    const dir = writeTree(labelPodTree());
     let out = '';
     const engine = new FakeEngine(
       () => [],
@@ -334,23 +337,7 @@ describe('edict apply', () => {
   });
 
   it('writes mutated resources to --output', async () => {
-    const dir = writeTree({
-      'policy.yaml': yaml({
-        apiVersion: 'kyverno.io/v1',
-        kind: 'ClusterPolicy',
-        metadata: { name: 'm' },
-        spec: {
-          rules: [
-            {
-              name: 'add',
-              match: { any: [{ resources: { kinds: ['Pod'] } }] },
-              mutate: { patchStrategicMerge: { metadata: { labels: { x: 'y' } } } },
-            },
-          ],
-        },
-      }),
-      'resources.yaml': yaml(pod('a')),
-    });
+    const dir = writeTree(labelPodTree());
     let out = '';
     const engine = new FakeEngine(
       () => [],
