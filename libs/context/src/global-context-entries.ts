@@ -1,22 +1,23 @@
 /**
- * Feeds the GlobalContextStore in this replica (every replica serves reviews, so none waits for
- * the leader): an informer over GlobalContextEntries, and for `kubernetesResource` entries an
- * informer over the named resource, its kind found through API discovery.
+ * Feeds a GlobalContextStore in the controller it runs in, as Kyverno's global context controller
+ * does in its admission, background and reports controllers: an informer over GlobalContextEntries,
+ * and for `kubernetesResource` entries an informer over the named resource, its kind found through
+ * API discovery; `apiCall` entries are called and refreshed by the store. Every replica keeps its
+ * own (each evaluates), so none waits for a leader.
  */
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { JsonValue } from '@edict/engine';
 import {
+  groupVersionPath,
   Informer,
-  InformerFactory,
-  InformerService,
-  KubeResources,
+  isNotFound,
   resourceListWatch,
+  type ApiResourceInfo,
+  type InformerLogger,
   type KubeObject,
+  type KubeResources,
 } from '@edict/kube';
-import { ApiResources } from '../cluster/api-resources';
-import type { ControllerConfig } from '../config/controller-config';
-import { CONTROLLER_CONFIG } from '../config/tokens';
-import { ContextApiCallers, routeApiCall } from '@edict/context';
+import { routeApiCall, type ApiCallers } from './cluster-context-loaders';
+import type { ContextSettings, InformerSource } from './context-settings';
 import {
   GlobalContextStore,
   type GlobalContextEntryObject,
@@ -26,55 +27,83 @@ import {
 
 export const GLOBAL_CONTEXT_ENTRY_API_VERSION = 'kyverno.io/v2alpha1';
 
-@Injectable()
-export class GlobalContextService extends InformerService implements OnModuleDestroy {
+export interface GlobalContextEntriesDependencies {
+  readonly resources: KubeResources;
+  /** Creates the GlobalContextEntry informer (and stops it with the others). */
+  readonly informers: InformerSource;
+  /** The controller's apiCall callers (the API server's and the egress-guarded services'). */
+  readonly callers: ApiCallers;
+  readonly logger?: InformerLogger;
+}
+
+export class GlobalContextEntries {
   readonly store: GlobalContextStore;
-  private readonly logger = new Logger('GlobalContext');
+  private readonly entries: Informer<KubeObject>;
 
   constructor(
-    @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
-    informers: InformerFactory,
-    private readonly resources: KubeResources,
-    private readonly discovery: ApiResources,
-    callers: ContextApiCallers,
+    private readonly settings: Pick<ContextSettings, 'watchTimeoutSeconds'>,
+    private readonly deps: GlobalContextEntriesDependencies,
   ) {
-    super(informers, settings.watchTimeoutSeconds);
     this.store = new GlobalContextStore({
       openResource: (ref) => this.openResource(ref),
       // GlobalContextEntries are cluster-scoped objects their (cluster) authors control.
-      callApi: (call) => routeApiCall(call, callers, {}),
+      callApi: (call) => routeApiCall(call, deps.callers, {}),
     });
-    const entries = this.watch<KubeObject>({
+    this.entries = deps.informers.create<KubeObject>({
       apiVersion: GLOBAL_CONTEXT_ENTRY_API_VERSION,
       kind: 'GlobalContextEntry',
+      watchTimeoutSeconds: settings.watchTimeoutSeconds,
     });
     const upsert = (object: KubeObject) => this.store.upsert(object as GlobalContextEntryObject);
-    entries.on('add', upsert);
-    entries.on('update', upsert);
-    entries.on('delete', (object) => this.store.remove(object.metadata?.name ?? ''));
+    this.entries.on('add', upsert);
+    this.entries.on('update', upsert);
+    this.entries.on('delete', (object) => this.store.remove(object.metadata?.name ?? ''));
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Starts the GlobalContextEntry informer (its factory stops it). */
+  start(): void {
+    this.entries.start();
+  }
+
+  hasSynced(): boolean {
+    return this.entries.hasSynced();
+  }
+
+  /** Stops every entry's source (resource informers, apiCall refreshes). */
+  async stop(): Promise<void> {
     await this.store.stop();
   }
 
   private async openResource(ref: GroupVersionResourceRef): Promise<ResourceFeed> {
-    const gvk = await this.discovery.kindOf(ref);
     const apiVersion = ref.group ? `${ref.group}/${ref.version}` : ref.version;
-    if (!gvk) throw new Error(`the API server serves no resource "${ref.resource}" in ${apiVersion}`);
+    const kind = await this.kindServing(apiVersion, ref.resource);
+    if (!kind) throw new Error(`the API server serves no resource "${ref.resource}" in ${apiVersion}`);
     const informer = new Informer<KubeObject>(
-      resourceListWatch<KubeObject>(this.resources, {
+      resourceListWatch<KubeObject>(this.deps.resources, {
         apiVersion,
-        kind: gvk.kind,
+        kind,
         ...(ref.namespace ? { namespace: ref.namespace } : {}),
         watchTimeoutSeconds: this.settings.watchTimeoutSeconds,
       }),
       {
-        name: `global context ${apiVersion}/${gvk.kind}${ref.namespace ? ` in ${ref.namespace}` : ''}`,
-        logger: { warn: (message) => this.logger.warn(message) },
+        name: `global context ${apiVersion}/${kind}${ref.namespace ? ` in ${ref.namespace}` : ''}`,
+        ...(this.deps.logger ? { logger: this.deps.logger } : {}),
       },
     );
     return informerFeed(informer);
+  }
+
+  /** The kind of a top-level resource from the group version's discovery document (one read per entry). */
+  private async kindServing(apiVersion: string, resource: string): Promise<string | undefined> {
+    try {
+      const document = await this.deps.resources.http.json<{ resources?: ApiResourceInfo[] }>({
+        path: groupVersionPath(apiVersion),
+      });
+      return document.resources?.find((served) => served.name === resource)?.kind;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
   }
 }
 
