@@ -16,7 +16,7 @@ import {
   UpdateRequestProcessor,
 } from '@edict/background-controller';
 import { kubeCleanupCluster, runCleanupPolicy } from '@edict/cleanup-controller';
-import { ClusterEngine } from '@edict/context';
+import { ClusterEngine, ContextApiCallers, GlobalContextStore, unavailableImageData } from '@edict/context';
 import {
   Engine,
   type CleanupPolicy,
@@ -128,6 +128,7 @@ export class IsolationTarget {
     private readonly server: InMemoryApiServer,
     private readonly resources: KubeResources,
     private readonly clusterEngine: ClusterEngine,
+    private readonly callers: ContextApiCallers,
   ) {
     this.cleanupCluster = kubeCleanupCluster(resources);
     this.processor = new UpdateRequestProcessor(
@@ -164,12 +165,21 @@ export class IsolationTarget {
     const { url } = await server.start({ host: '127.0.0.1', port: 0 });
     installPolicyCrds(server);
     const resources = new KubeResources(new KubeHttpClient(kubeConfigForUrl(url)));
-    const clusterEngine = new ClusterEngine(
+    const callers = new ContextApiCallers(
       { apiCallTimeoutMs: 2_000, maxApiCallResponseBytes: 1 << 20, egressBlockedCidrs: [] },
       resources,
-      { evaluator: 'the isolation fuzzer' },
     );
-    const target = new IsolationTarget(server, resources, clusterEngine);
+    // No GlobalContextEntries and no registry here: rules reading them fail, as with a missing entry.
+    const noEntries = new GlobalContextStore({
+      openResource: () => Promise.reject(new Error('no resources in the isolation fuzzer')),
+      callApi: () => Promise.reject(new Error('no apiCalls in the isolation fuzzer')),
+    });
+    const clusterEngine = new ClusterEngine(resources, {
+      callers,
+      globalContext: noEntries,
+      images: unavailableImageData,
+    });
+    const target = new IsolationTarget(server, resources, clusterEngine, callers);
     for (const object of CLUSTER_BASELINE) server.create(object);
     for (const namespace of [TENANT_NAMESPACE, ...OTHER_NAMESPACES]) {
       for (const object of namespacedBaseline(namespace)) {
@@ -219,7 +229,7 @@ export class IsolationTarget {
   }
 
   stop(): Promise<void> {
-    this.clusterEngine.close();
+    this.callers.onModuleDestroy();
     return this.server.stop();
   }
 

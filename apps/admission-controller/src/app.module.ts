@@ -7,6 +7,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TerminusModule } from '@nestjs/terminus';
 import { TlsMaterial } from '@edict/cert';
+import { ContextModule } from '@edict/context';
 import { KubeResources } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
 import {
@@ -71,6 +72,10 @@ export class AdmissionControllerModule {
         certificates,
         policies,
         crds,
+        // Context entries: apiCall, globalReference, imageRegistry, and configMap from a cache, in fair shares.
+        ContextModule.forRoot(config, {
+          admission: { maxLoads: config.maxContextLoads, maxLoadsPerNamespace: config.maxContextLoadsPerNamespace },
+        }),
         // The webhook controller: the leader publishes the configurations from the policy cache.
         WebhooksModule.forRootAsync({
           imports: [certificates, policies, crds],

@@ -1,6 +1,6 @@
 /**
  * The background controller: Kube access, leader election (only the leader processes
- * UpdateRequests), the policy cache, the ConfigMap, the engine with the cluster's loaders, Events,
+ * UpdateRequests), the policy cache, the ConfigMap, the engine with the cluster's context, Events,
  * and the health and metrics endpoints.
  */
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -14,10 +14,10 @@ import {
   PolicyReadiness,
   READINESS_CHECKS,
 } from '@edict/controller';
+import { clusterEngineProvider, ContextModule } from '@edict/context';
 import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, CustomResourceDefinitionsModule } from '@edict/policy';
 import type { BackgroundConfig } from './config/background-config';
 import { BACKGROUND_CONFIG } from './config/tokens';
-import { BackgroundEngine } from './engine/background-engine';
 import { BackgroundEventRecorders } from './events/background-event-recorders';
 import { BackgroundMetrics } from './metrics/background-metrics';
 import { PolicyTriggerController } from './policy-triggers/policy-trigger-controller';
@@ -33,13 +33,14 @@ export class BackgroundControllerModule {
         ...clusterModules(config),
         policyModule(config),
         CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds),
+        ContextModule.forRoot(config),
       ],
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: BACKGROUND_CONFIG, useValue: config },
         { provide: ADMISSION_CONFIG_SOURCE, useValue: config },
         AdmissionConfigService,
-        BackgroundEngine,
+        clusterEngineProvider,
         BackgroundEventRecorders,
         BackgroundMetrics,
         PolicyReadiness,

@@ -15,10 +15,10 @@ import {
   PolicyReadiness,
   READINESS_CHECKS,
 } from '@edict/controller';
+import { clusterEngineProvider, ContextModule } from '@edict/context';
 import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, CustomResourceDefinitionsModule } from '@edict/policy';
 import { AggregationController } from './aggregation/aggregation-controller';
 import { BackgroundScanController } from './background/background-scan-controller';
-import { ScanEngine } from './background/scan-engine';
 import type { ReportsConfig } from './config/reports-config';
 import { REPORTS_CONFIG } from './config/tokens';
 import { ReportsControllerMetrics } from './metrics/reports-controller-metrics';
@@ -33,6 +33,7 @@ export class ReportsControllerModule {
         ...clusterModules(config),
         policyModule(config),
         CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds),
+        ContextModule.forRoot(config),
       ],
       controllers: [HealthController, MetricsController],
       providers: [
@@ -41,7 +42,7 @@ export class ReportsControllerModule {
         AdmissionConfigService,
         ReportsControllerMetrics,
         AggregationController,
-        ScanEngine,
+        clusterEngineProvider,
         BackgroundScanController,
         PolicyReadiness,
         {

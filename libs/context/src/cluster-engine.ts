@@ -1,17 +1,17 @@
 /**
  * The engine a controller evaluates existing resources with, outside any admission's clock (the
- * background controller's rules, the reports controller's background scans): exceptions and size
- * bounds from the caller, context entries through the cluster loaders (ConfigMaps and Namespaces
- * read live from the API server, apiCalls to it or to services, egress-guarded). GlobalContextEntries
- * and imageRegistry entries are not loaded here yet: rules using them end in error with a message
- * naming who does not load them. Every evaluation has a deadline.
+ * background controller's generate and mutate-existing rules, the reports controller's background
+ * scans), as Kyverno builds it for both: exceptions and size bounds from the caller, context entries
+ * through the cluster loaders (ConfigMaps and Namespaces read live from the API server, apiCalls to
+ * it or to services, egress-guarded; globalReference from the controller's own GlobalContextEntry
+ * store; imageRegistry from registries with the controller's pull Secrets). Every evaluation has a
+ * deadline.
  */
 import { deadlineAfter, Engine, type EngineDependencies, type KubeObject as EngineObject } from '@edict/engine';
 import { isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
-import { ClusterContextLoaders } from './cluster-context-loaders';
+import { ClusterContextLoaders, type ApiCallers, type GlobalContextReader } from './cluster-context-loaders';
 import { ClusterResourceLoader } from './cluster-resource-loader';
-import { ContextApiCallers, type ApiCallSettings } from './context-api-callers';
-import { unavailableImageData } from './image-data-source';
+import type { ImageDataSource } from './image-data-source';
 
 /** Longest one evaluation (with its context loads and reads) may take. */
 export const CLUSTER_EVALUATION_TIMEOUT_MS = 30_000;
@@ -19,31 +19,26 @@ export const CLUSTER_EVALUATION_TIMEOUT_MS = 30_000;
 const READ_TIMEOUT_MS = 5_000;
 
 export interface ClusterEngineSources extends Pick<EngineDependencies, 'exceptions' | 'limits'> {
-  /** Who evaluates, for the error of a rule reading a global context entry ("background scans"). */
-  readonly evaluator: string;
+  /** The controller's apiCall callers. */
+  readonly callers: ApiCallers;
+  /** The controller's GlobalContextEntry store, for globalReference entries. */
+  readonly globalContext: GlobalContextReader;
+  /** Registry access with the controller's pull Secrets, for imageRegistry entries. */
+  readonly images: ImageDataSource;
 }
 
 export class ClusterEngine {
   private readonly engine: Engine;
-  private readonly callers: ContextApiCallers;
 
   constructor(
-    settings: ApiCallSettings,
     private readonly resources: KubeResources,
     sources: ClusterEngineSources,
   ) {
-    this.callers = new ContextApiCallers(settings, resources);
     const loaders = new ClusterContextLoaders(
       { get: (namespace, name) => this.read('v1', 'ConfigMap', namespace, name) as Promise<EngineObject | undefined> },
-      this.callers,
-      {
-        read: (name) => {
-          throw new Error(
-            `global context entry "${name}": global context entries are not loaded by ${sources.evaluator}`,
-          );
-        },
-      },
-      unavailableImageData,
+      sources.callers,
+      sources.globalContext,
+      sources.images,
     );
     this.engine = new Engine({
       exceptions: sources.exceptions,
@@ -67,9 +62,10 @@ export class ClusterEngine {
     return this.read('v1', 'Namespace', undefined, name);
   }
 
-  /** Ends the egress client's connections. */
-  close(): void {
-    this.callers.onModuleDestroy();
+  /** The labels of a namespace for namespaceSelector (`{}` when it is gone; undefined without a namespace). */
+  async namespaceLabels(namespace: string | undefined): Promise<Record<string, string> | undefined> {
+    if (!namespace) return undefined;
+    return ((await this.namespace(namespace))?.metadata?.labels as Record<string, string> | undefined) ?? {};
   }
 
   private async read(apiVersion: string, kind: string, namespace: string | undefined, name: string) {

@@ -1,4 +1,5 @@
-// @edict/context: the engine's context and resource loaders over a cluster, shared by the controllers.
+// @edict/context: the engine's context and resource loaders over a cluster (configMap, apiCall,
+// globalReference, imageRegistry, pull Secrets), shared by the admission, background and reports controllers.
 export { ApiCallError, apiCallBody, apiCallMethod, type ApiCallLimits } from './api-call-request';
 export { KubeApiCaller, type KubeJsonSender } from './kube-api-caller';
 export { ServiceCaller } from './service-caller';
@@ -31,6 +32,25 @@ export {
 } from './fair-context-loads';
 export { ContextApiCallers, type ApiCallSettings } from './context-api-callers';
 export { CLUSTER_EVALUATION_TIMEOUT_MS, ClusterEngine, type ClusterEngineSources } from './cluster-engine';
+export type { ContextSettings, InformerSource } from './context-settings';
+export { ConfigMapCache, ConfigMapsNotLoadedError } from './configmap-cache';
+export {
+  GLOBAL_CONTEXT_ENTRY_API_VERSION,
+  GlobalContextEntries,
+  type GlobalContextEntriesDependencies,
+} from './global-context-entries';
+export {
+  GlobalContextError,
+  GlobalContextStore,
+  type GlobalContextDependencies,
+  type GlobalContextEntryObject,
+  type GlobalContextEntrySpec,
+  type GroupVersionResourceRef,
+  type ResourceFeed,
+} from './global-context-store';
+export { PullSecretCache, type PullSecretSource } from './pull-secret-cache';
+export { RegistryImageData, type RegistrySettings } from './registry-image-data';
+export { clusterEngineProvider, ContextModule, type ContextModuleOptions } from './context.module';
 export {
   checkTenantWrite,
   isKyvernoKind,

@@ -4,9 +4,9 @@
  * once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
-import { IsArray, IsIn, IsInt, Max, Min } from 'class-validator';
+import { IsArray, IsIn, IsInt, Matches, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
-import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, loadConfig, type ConfigSpec } from '@edict/controller';
+import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, DNS_NAME, loadConfig, type ConfigSpec } from '@edict/controller';
 import { REPORTING_RULE_TYPES, type ReportingRuleType } from '@edict/reports';
 
 export class BackgroundConfig extends ControllerBaseConfig {
@@ -54,6 +54,14 @@ export class BackgroundConfig extends ControllerBaseConfig {
     message: `enableReporting must hold ${REPORTING_RULE_TYPES.join(', ')}`,
   })
   enableReporting: ReportingRuleType[] = [...REPORTING_RULE_TYPES];
+
+  /**
+   * Docker config Secrets (in the controller's namespace) for imageRegistry entries that name no
+   * `imageRegistryCredentials` (Kyverno's --imagePullSecrets, which its background controller takes too).
+   */
+  @IsArray()
+  @Matches(DNS_NAME, { each: true, message: 'imagePullSecrets must hold Secret names' })
+  imagePullSecrets: string[] = [];
 }
 
 const ENVIRONMENT: EnvironmentTable<BackgroundConfig> = {
@@ -66,6 +74,7 @@ const ENVIRONMENT: EnvironmentTable<BackgroundConfig> = {
   EDICT_UR_RETRY_DELAY_MS: ['retryDelayMs', 'int'],
   EDICT_UR_ADMISSION_WAIT_MS: ['admissionWaitMs', 'int'],
   EDICT_ENABLE_REPORTING: ['enableReporting', 'list'],
+  EDICT_IMAGE_PULL_SECRETS: ['imagePullSecrets', 'list'],
 };
 
 /** The variables read and the field each sets: the Helm chart's settings are generated from it (test/chart). */

@@ -11,7 +11,7 @@ import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { PolicyCache } from '@edict/policy';
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
-import { BackgroundEngine } from '../engine/background-engine';
+import { ClusterEngine } from '@edict/context';
 import { WorkQueue } from '@edict/work-queue';
 import { errorText } from '../update-requests/rule-work';
 import { kubeClusterListing } from './cluster-listing';
@@ -40,7 +40,7 @@ export class PolicyTriggerController implements LeaderAware {
     @Inject(BACKGROUND_CONFIG) config: BackgroundConfig,
     private readonly cache: PolicyCache,
     resources: KubeResources,
-    engine: BackgroundEngine,
+    engine: ClusterEngine,
   ) {
     this.lifecycle = new PolicyLifecycle(
       {

@@ -12,7 +12,7 @@ import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { AdmissionReportWriter, KubeReportStore } from '@edict/reports';
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
-import { BackgroundEngine } from '../engine/background-engine';
+import { ClusterEngine } from '@edict/context';
 import { BackgroundEventRecorders } from '../events/background-event-recorders';
 import { BackgroundMetrics } from '../metrics/background-metrics';
 import { TriggerReports } from '../reports/trigger-reports';
@@ -48,7 +48,7 @@ export class UpdateRequestController implements LeaderAware {
     private readonly cache: PolicyCache,
     private readonly metrics: BackgroundMetrics,
     resources: KubeResources,
-    engine: BackgroundEngine,
+    engine: ClusterEngine,
     events: BackgroundEventRecorders,
     clusterConfig: AdmissionConfigService,
   ) {

@@ -35,7 +35,7 @@ import { REPORTS_CONFIG } from '../config/tokens';
 import { ReportsControllerMetrics } from '../metrics/reports-controller-metrics';
 import { backgroundKindSelectors, scanSignature } from './background-policies';
 import { ResourceScanner } from './resource-scanner';
-import { ScanEngine } from './scan-engine';
+import { ClusterEngine } from '@edict/context';
 import { SCAN_EVENT_SOURCE } from './scan-events';
 
 const PAGE_SIZE = 500;
@@ -64,7 +64,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     @Inject(REPORTS_CONFIG) private readonly config: ReportsConfig,
     private readonly resources: KubeResources,
     private readonly cache: PolicyCache,
-    engine: ScanEngine,
+    engine: ClusterEngine,
     private readonly metrics: ReportsControllerMetrics,
   ) {
     this.cluster = kubeReportsCluster(resources);

@@ -4,9 +4,9 @@
  * once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
-import { IsArray, IsBoolean, IsIn, IsInt, Max, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, Matches, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
-import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, loadConfig, type ConfigSpec } from '@edict/controller';
+import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, DNS_NAME, loadConfig, type ConfigSpec } from '@edict/controller';
 
 /** Kyverno's --enableReporting values. */
 export const REPORTING_RULE_TYPES = ['validate', 'mutate', 'mutateExisting', 'generate', 'imageVerify'];
@@ -64,6 +64,14 @@ export class ReportsConfig extends ControllerBaseConfig {
   @IsArray()
   @IsIn(REPORTING_RULE_TYPES, { each: true })
   enableReporting: string[] = [...REPORTING_RULE_TYPES];
+
+  /**
+   * Docker config Secrets (in the controller's namespace) for imageRegistry entries that name no
+   * `imageRegistryCredentials` (Kyverno's --imagePullSecrets, which its reports controller takes too).
+   */
+  @IsArray()
+  @Matches(DNS_NAME, { each: true, message: 'imagePullSecrets must hold Secret names' })
+  imagePullSecrets: string[] = [];
 }
 
 const ENVIRONMENT: EnvironmentTable<ReportsConfig> = {
@@ -78,6 +86,7 @@ const ENVIRONMENT: EnvironmentTable<ReportsConfig> = {
   EDICT_BACKGROUND_SCAN_INTERVAL_MS: ['backgroundScanIntervalMs', 'int'],
   EDICT_MAX_BACKGROUND_REPORTS: ['maxBackgroundReports', 'int'],
   EDICT_ENABLE_REPORTING: ['enableReporting', 'list'],
+  EDICT_IMAGE_PULL_SECRETS: ['imagePullSecrets', 'list'],
 };
 
 /** The variables read and the field each sets: the Helm chart's settings are generated from it (test/chart). */

@@ -5,28 +5,30 @@
  * `imageRegistryCredentials.secrets` when it has credentials, else the controller's default pull
  * Secrets; cloud `providers` fail closed (Edict has no cloud identity).
  */
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { ImageRegistryCredentials, JsonObject } from '@edict/engine';
 import { EgressClient } from '@edict/egress';
 import { checkCredentialProviders, RegistryClient } from '@edict/registry';
-import type { ControllerConfig } from '../config/controller-config';
-import { CONTROLLER_CONFIG } from '../config/tokens';
-import type { ImageDataSource } from '@edict/context';
-import { PullSecretCache, type PullSecretSource } from './pull-secret-cache';
+import type { ContextSettings } from './context-settings';
+import type { ImageDataSource } from './image-data-source';
+import type { PullSecretSource } from './pull-secret-cache';
 
-@Injectable()
-export class RegistryImageData implements ImageDataSource, OnModuleDestroy {
+export type RegistrySettings = Pick<ContextSettings, 'egressBlockedCidrs' | 'apiCallTimeoutMs' | 'imagePullSecrets'>;
+
+export class RegistryImageData implements ImageDataSource {
   private readonly egress: EgressClient;
   private readonly registry: RegistryClient;
   private readonly defaultSecrets: readonly string[];
 
   constructor(
-    @Inject(CONTROLLER_CONFIG) config: ControllerConfig,
-    @Inject(PullSecretCache) private readonly secrets: PullSecretSource,
+    settings: RegistrySettings,
+    private readonly secrets: PullSecretSource,
   ) {
-    this.egress = new EgressClient({ blockedCidrs: config.egressBlockedCidrs, timeoutMs: config.apiCallTimeoutMs });
-    this.registry = new RegistryClient(this.egress, { timeoutMs: config.apiCallTimeoutMs });
-    this.defaultSecrets = config.imagePullSecrets;
+    this.egress = new EgressClient({
+      blockedCidrs: [...settings.egressBlockedCidrs],
+      timeoutMs: settings.apiCallTimeoutMs,
+    });
+    this.registry = new RegistryClient(this.egress, { timeoutMs: settings.apiCallTimeoutMs });
+    this.defaultSecrets = settings.imagePullSecrets;
   }
 
   async imageData(reference: string, credentials?: ImageRegistryCredentials): Promise<JsonObject> {
@@ -38,7 +40,8 @@ export class RegistryImageData implements ImageDataSource, OnModuleDestroy {
     });
   }
 
-  onModuleDestroy(): void {
+  /** Ends the egress client's connections. */
+  close(): void {
     this.egress.close();
   }
 }

@@ -3,27 +3,37 @@
  * namespace (Kyverno reads registry Secrets from its namespace): a review reads memory, never the
  * API server. A named Secret that is missing, or not a docker config, is an error naming it.
  */
-import { Inject, Injectable } from '@nestjs/common';
 import type { JsonObject } from '@edict/engine';
-import { InformerFactory, InformerService, type Informer, type KubeObject } from '@edict/kube';
+import type { Informer, KubeObject } from '@edict/kube';
 import { dockerConfigFromSecret, RegistryCredentialsError, type DockerConfig } from '@edict/registry';
-import type { ControllerConfig } from '../config/controller-config';
-import { CONTROLLER_CONFIG } from '../config/tokens';
+import type { ContextSettings, InformerSource } from './context-settings';
 
 /** What the image data source needs of the cache (a typed fake in specs). */
 export interface PullSecretSource {
   dockerConfigs(names: readonly string[]): DockerConfig[];
 }
 
-@Injectable()
-export class PullSecretCache extends InformerService implements PullSecretSource {
+export class PullSecretCache implements PullSecretSource {
   private readonly informer: Informer<KubeObject>;
   private readonly namespace: string;
 
-  constructor(@Inject(CONTROLLER_CONFIG) settings: ControllerConfig, informers: InformerFactory) {
-    super(informers, settings.watchTimeoutSeconds);
+  constructor(settings: Pick<ContextSettings, 'namespace' | 'watchTimeoutSeconds'>, informers: InformerSource) {
     this.namespace = settings.namespace;
-    this.informer = this.watch<KubeObject>({ apiVersion: 'v1', kind: 'Secret', namespace: settings.namespace });
+    this.informer = informers.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      namespace: settings.namespace,
+      watchTimeoutSeconds: settings.watchTimeoutSeconds,
+    });
+  }
+
+  /** Starts the informer (its factory stops it). */
+  start(): void {
+    this.informer.start();
+  }
+
+  hasSynced(): boolean {
+    return this.informer.hasSynced();
   }
 
   dockerConfigs(names: readonly string[]): DockerConfig[] {

@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { dockerConfigFromSecret, RegistryCredentialsError, type DockerConfig } from '@edict/registry';
 import { FakeRegistry } from '@edict/registry/testing';
-import { loadControllerConfig } from '../config/controller-config';
+import { DEFAULT_BLOCKED_CIDRS } from '@edict/egress';
 import type { PullSecretSource } from './pull-secret-cache';
-import { RegistryImageData } from './registry-image-data';
+import { RegistryImageData, type RegistrySettings } from './registry-image-data';
+
+/** A controller's registry settings: its defaults, with `overrides`. */
+function settings(overrides: Partial<RegistrySettings> = {}): RegistrySettings {
+  return { egressBlockedCidrs: DEFAULT_BLOCKED_CIDRS, apiCallTimeoutMs: 10_000, imagePullSecrets: [], ...overrides };
+}
 
 /** Docker config Secrets by name, recording which names were asked for. */
 function pullSecrets(secrets: Record<string, DockerConfig>): PullSecretSource & { asked: string[][] } {
@@ -35,14 +40,14 @@ describe('RegistryImageData', () => {
   let images: RegistryImageData | undefined;
 
   afterEach(async () => {
-    images?.onModuleDestroy();
+    images?.close();
     await registry?.close();
   });
 
   it("keeps image lookups off the controller's blocked addresses: a registry on loopback is refused unasked", async () => {
     registry = await FakeRegistry.start();
     registry.pushImage('team/app', '1.0', { config: { config: { User: 'app' } } });
-    images = new RegistryImageData(loadControllerConfig({}), pullSecrets({}));
+    images = new RegistryImageData(settings(), pullSecrets({}));
     await expect(images.imageData(`${registry.host}/team/app:1.0`)).rejects.toThrow(
       /127\.0\.0\.1.*blocked range 127\.0\.0\.0\/8/,
     );
@@ -53,7 +58,7 @@ describe('RegistryImageData', () => {
     registry = await FakeRegistry.start({ auth: { type: 'basic', username: 'bob', password: 's3cret' } });
     registry.pushImage('team/private', '1.0', { config: { config: { User: 'app' } } });
     const secrets = pullSecrets({ regcred: dockerConfig(registry.host, 'bob', 's3cret') });
-    images = new RegistryImageData(loadControllerConfig({ EDICT_EGRESS_BLOCKED_CIDRS: 'none' }), secrets);
+    images = new RegistryImageData(settings({ egressBlockedCidrs: [] }), secrets);
     const image = `${registry.host}/team/private:1.0`;
 
     const data = await images.imageData(image, { allowInsecureRegistry: true, secrets: ['regcred'] });
@@ -71,7 +76,7 @@ describe('RegistryImageData', () => {
 
   it("uses the controller's default pull Secrets only for entries that name no credentials, and refuses cloud providers", async () => {
     const secrets = pullSecrets({});
-    images = new RegistryImageData(loadControllerConfig({ EDICT_IMAGE_PULL_SECRETS: 'default-a,default-b' }), secrets);
+    images = new RegistryImageData(settings({ imagePullSecrets: ['default-a', 'default-b'] }), secrets);
     await expect(images.imageData('registry.example/app:1')).rejects.toThrow(
       'registry Secret edict/default-a not found',
     );

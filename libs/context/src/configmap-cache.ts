@@ -3,24 +3,33 @@
  * reads memory, never the API server. Before the first list completes a lookup fails (rather than
  * answering "not found", which a rule could take for a real absence).
  */
-import { Inject, Injectable } from '@nestjs/common';
 import type { KubeObject as EngineObject } from '@edict/engine';
-import type { ConfigMapSource } from '@edict/context';
-import { InformerFactory, InformerService, type Informer, type KubeObject } from '@edict/kube';
-import type { ControllerConfig } from '../config/controller-config';
-import { CONTROLLER_CONFIG } from '../config/tokens';
+import type { Informer, KubeObject } from '@edict/kube';
+import type { ConfigMapSource } from './cluster-context-loaders';
+import type { ContextSettings, InformerSource } from './context-settings';
 
 export class ConfigMapsNotLoadedError extends Error {
   override readonly name = 'ConfigMapsNotLoadedError';
 }
 
-@Injectable()
-export class ConfigMapCache extends InformerService implements ConfigMapSource {
+export class ConfigMapCache implements ConfigMapSource {
   private readonly informer: Informer<KubeObject>;
 
-  constructor(@Inject(CONTROLLER_CONFIG) settings: ControllerConfig, informers: InformerFactory) {
-    super(informers, settings.watchTimeoutSeconds);
-    this.informer = this.watch<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap' });
+  constructor(settings: Pick<ContextSettings, 'watchTimeoutSeconds'>, informers: InformerSource) {
+    this.informer = informers.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      watchTimeoutSeconds: settings.watchTimeoutSeconds,
+    });
+  }
+
+  /** Starts the informer (its factory stops it). */
+  start(): void {
+    this.informer.start();
+  }
+
+  hasSynced(): boolean {
+    return this.informer.hasSynced();
   }
 
   get(namespace: string, name: string): EngineObject | undefined {
