@@ -10,7 +10,7 @@ const ALL_SPECS = ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.spec.ts'
  * kubectl, or run whole corpora. Everything else is the unit project, the inner loop
  * (`npm run test:unit`); `npm test` runs both. A new heavy spec is named `*.e2e.spec.ts`.
  */
-export const E2E_SPECS = [
+const E2E_SPECS = [
   '**/*.e2e.spec.ts',
   // child processes (leader election across processes)
   '**/*.process.spec.ts',
@@ -21,8 +21,12 @@ export const E2E_SPECS = [
   '**/subresources.spec.ts',
   // review worker threads
   '**/review-workers.spec.ts',
-  // helm and the rendered chart; the corpora (../shared) through the engine; fuzz properties
-  'test/chart/**/*.spec.ts',
+  // helm and the rendered chart (generated files without helm stay unit specs)
+  'test/chart/chart.spec.ts',
+  'test/chart/chart-crds.spec.ts',
+  'test/chart/image.spec.ts',
+  // the corpora (../shared) through the engine and the CRDs; fuzz properties
+  'test/chart/crd-corpus.spec.ts',
   'test/conformance/**/*.spec.ts',
   'test/fuzz/fuzz.spec.ts',
   'test/fuzz/isolation.spec.ts',
