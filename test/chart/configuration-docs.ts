@@ -152,6 +152,7 @@ function escapeCell(text: string): string {
 /** Doc comments of config class fields, read from the classes' sources; a field without one takes its base class's. */
 class FieldDocs {
   private readonly classes = new Map<string, Map<string, string>>();
+  private readonly files = new Map<string, string>();
 
   constructor() {
     const wanted = /\bclass\s+(\w*Config)\b/g;
@@ -175,7 +176,7 @@ class FieldDocs {
 
   private read(source: ts.SourceFile): void {
     const visit = (node: ts.Node): void => {
-      if (ts.isClassDeclaration(node) && node.name) {
+      if (ts.isClassDeclaration(node) && node.name && node.name.text.endsWith('Config')) {
         const fields = new Map<string, string>();
         for (const member of node.members) {
           if (!ts.isPropertyDeclaration(member) || !ts.isIdentifier(member.name)) continue;
@@ -188,7 +189,13 @@ class FieldDocs {
             .trim();
           if (doc) fields.set(member.name.text, doc);
         }
-        this.classes.set(node.name.text, fields);
+        // Two config classes of one name would make the lookup by name ambiguous: refuse it.
+        const name = node.name.text;
+        if (this.files.has(name) && this.files.get(name) !== source.fileName) {
+          throw new Error(`two classes named ${name}: ${this.files.get(name)} and ${source.fileName}`);
+        }
+        this.files.set(name, source.fileName);
+        this.classes.set(name, fields);
       }
       ts.forEachChild(node, visit);
     };
