@@ -18,7 +18,7 @@ const NODE_IO = [
   'cluster',
 ];
 const ENGINE_PURITY =
-  'libs/engine is pure TypeScript: no Nest, no Node I/O, no Kubernetes client (see README, Architecture)';
+  'libs/engine is pure TypeScript: no Nest, no Node I/O, no Kubernetes client (see docs/architecture.md)';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },

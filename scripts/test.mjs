@@ -1,4 +1,5 @@
-// Runs the whole Vitest suite and ends with the plain line CI reads: "N passed, N failed".
+// Runs the whole Vitest suite (both projects of vitest.config.ts, unit and e2e) and ends with the
+// plain line CI reads: "N passed, N failed". Arguments go to Vitest (`--project unit`, a path).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { installHelm } from './install-helm.mjs';

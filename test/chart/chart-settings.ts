@@ -22,7 +22,7 @@ export const SETTINGS_FILE = join(CHART_DIRECTORY, 'files', 'settings.json');
 export const SCHEMA_FILE = join(CHART_DIRECTORY, 'values.schema.json');
 
 /** Set by the chart's templates from the install, its Services and `features.*`, never through `settings`. */
-const CHART_MANAGED_FIELDS = new Set([
+export const CHART_MANAGED_FIELDS: ReadonlySet<string> = new Set([
   'installName',
   'namespace',
   'configMapName',
@@ -43,13 +43,13 @@ const CHART_MANAGED_FIELDS = new Set([
   'omitEvents',
 ]);
 
-interface ControllerSettingsSource {
+export interface ControllerSettingsSource {
   readonly environment: Readonly<Record<string, readonly [string, VariableType]>>;
   readonly defaults: object;
 }
 
 /** The chart's values keys (Kyverno's names), each with its controller's table and defaults. */
-const CONTROLLERS: Readonly<Record<string, ControllerSettingsSource>> = {
+export const CONTROLLERS: Readonly<Record<string, ControllerSettingsSource>> = {
   admissionController: { environment: ADMISSION_ENVIRONMENT, defaults: new ControllerConfig() },
   backgroundController: { environment: BACKGROUND_ENVIRONMENT, defaults: new BackgroundConfig() },
   reportsController: { environment: REPORTS_ENVIRONMENT, defaults: new ReportsConfig() },

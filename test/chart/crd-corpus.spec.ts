@@ -14,7 +14,17 @@ import { validateBySchema } from '@edict/apiserver';
 import { discoverTestFiles, loadTestFile, type Operation } from '@edict/chainsaw';
 import { crdRefusal, crdVersionFor, rootSchema, CRD_DEFINITIONS, isObject, type JsonObject } from '@edict/engine';
 
-const SHARED = [resolve(__dirname, '../../../shared'), '/work/shared'].find((dir) => existsSync(join(dir, 'chainsaw')));
+// The corpora beside the repository (../shared), or $EDICT_CONFORMANCE_DIR and $EDICT_CHAINSAW_DIR.
+const CONFORMANCE = process.env['EDICT_CONFORMANCE_DIR'] ?? resolve(__dirname, '../../../shared/conformance');
+const CHAINSAW = process.env['EDICT_CHAINSAW_DIR'] ?? resolve(__dirname, '../../../shared/chainsaw');
+
+/** The corpus folder, or a failure naming where it was looked for and how to point elsewhere. */
+function corpus(dir: string, variable: string): string {
+  expect(existsSync(dir), `no corpus at ${dir}: put it beside the repository (../shared), or set ${variable}`).toBe(
+    true,
+  );
+  return dir;
+}
 const KINDS = new Set([
   'ClusterPolicy',
   'Policy',
@@ -115,9 +125,9 @@ function resolveBinding(file: string, bindings: ReadonlyArray<{ name: string; va
   return typeof value === 'string' ? value : undefined;
 }
 
-describe.skipIf(!SHARED)('the corpora against the generated CRDs', () => {
+describe('the corpora against the generated CRDs', () => {
   it('accepts every Kyverno document of ../shared/conformance', () => {
-    const root = join(SHARED!, 'conformance');
+    const root = corpus(CONFORMANCE, 'EDICT_CONFORMANCE_DIR');
     const tally: Tally = { checked: 0, accepted: 0, unserved: [], refused: [] };
     for (const file of yamlFiles(root)) {
       kyvernoDocuments(file).forEach((doc, i) => {
@@ -134,7 +144,7 @@ describe.skipIf(!SHARED)('the corpora against the generated CRDs', () => {
   });
 
   it('accepts every Kyverno document a chainsaw step applies, and refuses those it expects refused', () => {
-    const root = join(SHARED!, 'chainsaw');
+    const root = corpus(CHAINSAW, 'EDICT_CHAINSAW_DIR');
     const tally: Tally = { checked: 0, accepted: 0, unserved: [], refused: [] };
     const refusedAsExpected: string[] = [];
     const judged = new Set<string>();

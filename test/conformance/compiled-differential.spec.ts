@@ -21,7 +21,7 @@ import {
 import { runTests } from '@edict/kyverno-test';
 import { admissionRequest } from '../fuzz/generators/admission-review';
 import { policyDocument } from '../fuzz/generators/policy';
-import { corpusDir, corpusExists } from './corpus';
+import { requireCorpusDir } from './corpus';
 
 const compiled = new Engine({ compiledPolicies: true });
 const interpreted = new Engine({ compiledPolicies: false });
@@ -51,9 +51,9 @@ function requestFor(resource: KubeObject, operation: Operation): ResourceRequest
   return operation === 'DELETE' ? { operation, oldResource: resource } : { operation, resource };
 }
 
-describe.skipIf(!corpusExists())('compiled policies on the CLI conformance corpus', () => {
+describe('compiled policies on the CLI conformance corpus', () => {
   it('give the interpreter’s results and messages on every test', { timeout: 600_000 }, async () => {
-    const dir = corpusDir();
+    const dir = requireCorpusDir();
     const run = (compiledPolicies: boolean) =>
       runTests([dir], { cwd: dir, engineFactory: (deps) => new Engine({ ...deps, compiledPolicies }) });
     const [withCompiler, withInterpreter] = [await run(true), await run(false)];
@@ -96,8 +96,12 @@ function isResource(value: unknown): value is KubeObject {
   );
 }
 
-describe.skipIf(!existsSync(chainsawDir))('compiled policies on the chainsaw suite', () => {
+describe('compiled policies on the chainsaw suite', () => {
   it('give the interpreter’s answers for every policy × resource of each test', { timeout: 600_000 }, async () => {
+    expect(
+      existsSync(chainsawDir),
+      `Kyverno's chainsaw suite is not at ${chainsawDir}: put it at ../shared/chainsaw beside the repository, or set EDICT_CHAINSAW_DIR`,
+    ).toBe(true);
     let evaluations = 0;
     for (const { policies, resources } of chainsawFolders()) {
       for (const policy of policies) {
@@ -113,7 +117,8 @@ describe.skipIf(!existsSync(chainsawDir))('compiled policies on the chainsaw sui
   });
 });
 
-const pssDir = resolve(__dirname, '../../../shared/bench/pss');
+// The benchmark's 17 Pod Security policies beside the repository, or under $EDICT_SHARED_DIR (as the bench reads them).
+const pssDir = resolve(process.env['EDICT_SHARED_DIR'] ?? resolve(__dirname, '../../../shared'), 'bench/pss');
 
 /** A Pod with the fields the Pod Security policies look at, each set or not, to allowed or forbidden values. */
 const securityContext = fc.record(
@@ -194,7 +199,7 @@ const workload = fc
     return { apiVersion: 'batch/v1', kind, metadata, spec: { jobTemplate: { spec: { template } } } };
   });
 
-describe.skipIf(!existsSync(pssDir))('compiled PSS policies on generated workloads', () => {
+describe('compiled PSS policies on generated workloads', () => {
   const policies = existsSync(pssDir)
     ? readdirSync(pssDir)
         .filter((file) => file.endsWith('.yaml'))
@@ -202,6 +207,10 @@ describe.skipIf(!existsSync(pssDir))('compiled PSS policies on generated workloa
     : [];
 
   it('give the interpreter’s results and messages', { timeout: 300_000 }, async () => {
+    expect(
+      existsSync(pssDir),
+      `the Pod Security policies are not at ${pssDir}: put them at ../shared/bench/pss beside the repository, or set EDICT_SHARED_DIR`,
+    ).toBe(true);
     expect(policies).toHaveLength(17);
     await fc.assert(
       fc.asyncProperty(

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { VerdictSummary } from '@edict/kyverno-test';
-import { corpusDir, corpusExists, runCorpus, scoreLine } from './corpus';
+import { runCorpus, scoreLine } from './corpus';
 import { renderConformanceMarkdown } from './markdown-report';
 
 interface Floor {
@@ -17,9 +17,7 @@ function checkScore({ checks }: VerdictSummary): number {
 }
 
 const floor = JSON.parse(readFileSync(resolve(__dirname, 'floor.json'), 'utf8')) as Floor;
-const present = corpusExists();
-
-describe.skipIf(!present)('Kyverno CLI conformance corpus', () => {
+describe('Kyverno CLI conformance corpus', () => {
   it('keeps the strict check score at or above the floor', { timeout: 600_000 }, async () => {
     const scores = await runCorpus();
     const report = [
@@ -37,9 +35,3 @@ describe.skipIf(!present)('Kyverno CLI conformance corpus', () => {
     expect(checkScore(scores.validateOnlyStrict)).toBeGreaterThanOrEqual(floor.validateOnlyStrictChecks);
   });
 });
-
-if (!present) {
-  describe('Kyverno CLI conformance corpus', () => {
-    it.skip(`skipped: corpus not found at ${corpusDir()} (set EDICT_CONFORMANCE_DIR)`, () => {});
-  });
-}

@@ -14,8 +14,15 @@ export function corpusDir(): string {
   return process.env.EDICT_CONFORMANCE_DIR ?? resolve(__dirname, '../../../shared/conformance');
 }
 
-export function corpusExists(): boolean {
-  return existsSync(corpusDir());
+/** The corpus folder, or an error saying where it was looked for and how to point elsewhere. */
+export function requireCorpusDir(): string {
+  const dir = corpusDir();
+  if (!existsSync(dir)) {
+    throw new Error(
+      `Kyverno's CLI test corpus is not at ${dir}: put it at ../shared/conformance beside the repository, or set EDICT_CONFORMANCE_DIR`,
+    );
+  }
+  return dir;
 }
 
 export interface CorpusScores {
@@ -32,7 +39,7 @@ export function isValidateOnly(run: TestRun): boolean {
 
 /** Runs every corpus test in-process with the real engine and scores both verdicts. */
 export async function runCorpus(): Promise<CorpusScores> {
-  const dir = corpusDir();
+  const dir = requireCorpusDir();
   const { runs } = await runTests([dir], { cwd: dir, engineFactory: defaultEngineFactory });
   return {
     runs,

@@ -8,3 +8,5 @@ export {
   controllerServiceAccount,
   type ControllerComponent,
 } from './local/controller-rbac';
+// The launcher's own variables, for the generated configuration reference (docs/configuration.md).
+export { LAUNCHER_ENVIRONMENT, LauncherConfig } from './launcher-config';

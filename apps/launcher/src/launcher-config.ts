@@ -36,6 +36,9 @@ const ENVIRONMENT: Record<string, keyof LauncherConfig> = {
   EDICT_EXAMPLES: 'examplesDir',
 };
 
+/** The variables read and the field each sets: docs/configuration.md is generated from it (test/chart). */
+export const LAUNCHER_ENVIRONMENT: Readonly<Record<string, keyof LauncherConfig>> = ENVIRONMENT;
+
 export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
   const input: Record<string, unknown> = {};
   const problems: string[] = [];

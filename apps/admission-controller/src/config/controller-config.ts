@@ -50,6 +50,7 @@ export class ControllerConfig extends WebhookServerConfig {
   @Min(1)
   maxContextLoads = 64;
 
+  /** Of the `maxContextLoads`, the most one policy namespace's loads hold at once. */
   @IsInt()
   @Min(1)
   maxContextLoadsPerNamespace = 16;

@@ -2,7 +2,7 @@
  * Leader-only: runs each CleanupPolicy and ClusterCleanupPolicy on its schedule, in process.
  * Kyverno 1.12 created a CronJob per policy that called back into the controller; a CronJob needs a
  * kubelet to run its Pod, which the embedded cluster has not, so the leader keeps a timer per policy
- * instead (see the README).
+ * instead (see docs/controllers/cleanup.md).
  *
  * Each slot runs once even across a leader change. Leader election does not fence: for a moment two
  * replicas may both believe they lead. So the slot is decided from the policy's own status (the

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine, loadPolicyDocuments, type CompiledPolicy } from '@edict/engine';
 import type { AdmissionRequest, AdmissionReview } from '../review/types';
@@ -18,7 +18,12 @@ export function compilePolicies(engine: Engine, yaml: string): CompiledPolicy[] 
 }
 
 export function pssPolicies(engine: Engine): CompiledPolicy[] {
-  const dir = join(ROOT, '../shared/bench/pss');
+  const dir = join(process.env['EDICT_SHARED_DIR'] ?? join(ROOT, '../shared'), 'bench/pss');
+  if (!existsSync(dir)) {
+    throw new Error(
+      `the benchmark's Pod Security policies are not at ${dir}: put them at ../shared/bench/pss beside the repository, or set EDICT_SHARED_DIR`,
+    );
+  }
   return readdirSync(dir)
     .filter((file) => file.endsWith('.yaml'))
     .flatMap((file) => compilePolicies(engine, readFileSync(join(dir, file), 'utf8')));

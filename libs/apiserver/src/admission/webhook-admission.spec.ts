@@ -1,6 +1,6 @@
 // The admission chain end to end: the server calls HTTPS webhooks (a test CA) on HTTP writes.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { JsonObject } from '@edict/engine';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { kubeconfigFor } from '../kubeconfig';
 import { dig, startServer, type Running } from '../testing/http';
+import { hasKubectl, KUBECTL, MISSING_KUBECTL, skipWithoutKubectl } from '../testing/kubectl';
 import {
   createTestCa,
   jsonPatchResponse,
@@ -20,7 +21,6 @@ import {
 } from '../testing/webhook-server';
 import type { InMemoryApiServerOptions } from '../http/server';
 
-const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const PODS = '/api/v1/namespaces/default/pods';
 const CMS = '/api/v1/namespaces/default/configmaps';
 
@@ -168,9 +168,9 @@ describe('validating webhooks', () => {
       'admission webhook "deny.edict.test" denied the request: pods are not welcome here',
     );
 
-    if (!existsSync(KUBECTL)) {
-      console.warn(`kubectl part skipped: no kubectl at ${KUBECTL}`);
-      return;
+    if (!hasKubectl) {
+      if (skipWithoutKubectl) return;
+      throw new Error(MISSING_KUBECTL);
     }
     const dir = mkdtempSync(join(tmpdir(), 'edict-admission-'));
     try {

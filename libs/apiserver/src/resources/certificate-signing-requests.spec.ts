@@ -1,6 +1,6 @@
 // CertificateSigningRequests: the requester written into the spec, and the approval flow kubectl drives.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,8 +8,8 @@ import type { JsonObject } from '@edict/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kubeconfigFor } from '../kubeconfig';
 import { dig, startServer, type Running } from '../testing/http';
+import { hasKubectl, KUBECTL, MISSING_KUBECTL, skipWithoutKubectl } from '../testing/kubectl';
 
-const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const run = promisify(execFile);
 
 /** A P-256 request for CN=jane (generated with openssl for this spec), base64 of its PEM. */
@@ -113,7 +113,8 @@ describe('CertificateSigningRequest', () => {
     expect(both.body.message).toContain('Approved and Denied conditions are mutually exclusive');
   });
 
-  it.skipIf(!existsSync(KUBECTL))('works with kubectl get csr and kubectl certificate approve', async () => {
+  it.skipIf(skipWithoutKubectl)('works with kubectl get csr and kubectl certificate approve', async () => {
+    if (!hasKubectl) throw new Error(MISSING_KUBECTL);
     running = await startServer();
     dir = mkdtempSync(join(tmpdir(), 'edict-csr-'));
     writeFileSync(join(dir, 'kubeconfig'), kubeconfigFor({ server: running.url }));

@@ -1,6 +1,6 @@
 // Subresources with their own kinds, through real kubectl and HTTPS webhooks (a test CA).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +8,7 @@ import type { JsonObject } from '@edict/engine';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { kubeconfigFor } from '../kubeconfig';
 import { startServer, type Running } from '../testing/http';
+import { hasKubectl, KUBECTL, MISSING_KUBECTL, skipWithoutKubectl } from '../testing/kubectl';
 import {
   createTestCa,
   jsonPatchResponse,
@@ -17,8 +18,6 @@ import {
   type WebhookHandler,
 } from '../testing/webhook-server';
 
-const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
-const hasKubectl = existsSync(KUBECTL);
 const run = promisify(execFile);
 
 let ca: TestCa;
@@ -82,6 +81,12 @@ const pod = (name: string, labels: Record<string, string> = {}): JsonObject => (
   metadata: { name, namespace: 'default', labels },
   spec: { containers: [{ name: 'c', image: 'nginx' }] },
 });
+
+if (!hasKubectl) {
+  it.skipIf(skipWithoutKubectl)('needs kubectl', () => {
+    throw new Error(MISSING_KUBECTL);
+  });
+}
 
 describe.skipIf(!hasKubectl)('subresources', () => {
   it('kubectl scale goes through deployments/scale: webhooks see an autoscaling/v1 Scale, the Deployment follows', async () => {

@@ -70,9 +70,15 @@ export abstract class ControllerBaseConfig {
   @Max(65535)
   port = 8000;
 
+  /**
+   * How the API server is reached: `in-cluster` (the pod's service account), `kubeconfig`, or `auto`: a
+   * kubeconfig given explicitly, else in-cluster when available, else $KUBECONFIG, else the local
+   * cluster's `.edict/kubeconfig`, else ~/.kube/config (KubeModuleOptions.source).
+   */
   @IsIn(['in-cluster', 'kubeconfig', 'auto'])
   kubeSource: KubeSource = 'auto';
 
+  /** The kubeconfig file to read (unset: as `kubeSource` decides). */
   @IsOptional()
   @IsString()
   kubeconfigPath?: string;

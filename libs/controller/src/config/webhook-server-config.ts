@@ -87,6 +87,7 @@ export abstract class WebhookServerConfig extends ControllerBaseConfig {
   @Matches(DNS_NAME, { each: true, message: 'extraDnsNames must hold DNS names' })
   extraDnsNames: string[] = [];
 
+  /** Extra IP addresses for the serving certificate. */
   @IsArray()
   @IsIP(undefined, { each: true, message: 'ipAddresses must hold IP addresses' })
   ipAddresses: string[] = [];
