@@ -17,7 +17,7 @@ export const LAYERS = [
   {
     layer: 'cluster access',
     libs: {
-      kube: ['foundation', 'config'],
+      kube: ['foundation', 'config', 'work-queue'],
       egress: ['config'],
       // The in-memory kube-apiserver: what Kubernetes does, never the policy engines.
       apiserver: ['foundation', 'cel', 'config', 'work-queue'],
