@@ -28,7 +28,6 @@ export const LAYERS = [
     libs: {
       leader: ['kube'],
       registry: ['foundation', 'egress', 'config'],
-      context: ['engine', 'kube', 'egress', 'work-queue'],
       'controller-manager': ['apiserver', 'foundation', 'work-queue'],
     },
   },
@@ -37,9 +36,11 @@ export const LAYERS = [
     libs: { policy: ['admission', 'kube', 'leader', 'config'], cert: ['leader', 'kube', 'config'] },
   },
   {
-    layer: 'reports and webhook configurations',
+    layer: 'reports, context loading and webhook configurations',
     libs: {
       reports: ['policy', 'admission', 'kube', 'config', 'work-queue'],
+      // Every context entry: configMap, apiCall, globalReference (through the policy lib's CRDs), imageRegistry.
+      context: ['engine', 'kube', 'egress', 'registry', 'policy', 'work-queue'],
       'webhook-config': ['policy', 'kube', 'leader', 'config'],
     },
   },
@@ -85,7 +86,8 @@ export const KNOWN_EXCEPTIONS = [
   { from: 'libs/apiserver', to: 'engine', in: 'all', removedBy: 'part 1 (foundation)' },
   { from: 'libs/chainsaw', to: 'engine', in: 'all', removedBy: 'part 1 (foundation)' },
   { from: 'libs/registry', to: 'engine', in: 'all', removedBy: 'part 1 (foundation)' },
-  { from: 'libs/kube', to: 'engine', in: 'tests', removedBy: 'part 1 (foundation)' },
+  // A spec today; after the merge also part 5's discovery (GroupVersionKind), which libs/foundation does not hold yet.
+  { from: 'libs/kube', to: 'engine', in: 'all', removedBy: 'part 1 (foundation) with part 5 (kube)' },
   // Part 4 (apps): the end-to-end cluster of the admission app's testing entry moves out of the apps; no app
   // imports another app.
   { from: 'apps/background-controller', to: 'admission-controller', in: 'tests', removedBy: 'part 4 (apps)' },
