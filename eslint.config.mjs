@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layers } from './scripts/eslint/layer-rule.mjs';
 import { libBoundaries } from './scripts/eslint/lib-boundaries.mjs';
 
 /** Node modules that do I/O; the engine is pure (its callers load, fetch and serve). */
@@ -37,8 +38,8 @@ export default tseslint.config(
   },
   {
     files: ['**/*.ts'],
-    plugins: { edict: { rules: { 'lib-boundaries': libBoundaries } } },
-    rules: { 'edict/lib-boundaries': 'error' },
+    plugins: { edict: { rules: { 'lib-boundaries': libBoundaries, layers } } },
+    rules: { 'edict/lib-boundaries': 'error', 'edict/layers': 'error' },
   },
   {
     files: ['libs/engine/src/**/*.ts'],

@@ -9,7 +9,7 @@ const PROJECT_PARENTS = new Set(['apps', 'libs', 'test']);
 const ALIAS = /^@edict\/([^/]+)(\/.*)?$/;
 
 /** `libs/engine` for any path inside it; the top folder for files elsewhere (bench, scripts). */
-function projectOf(path) {
+export function projectOf(path) {
   const parts = relative(ROOT, path).split(sep);
   return PROJECT_PARENTS.has(parts[0]) && parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0];
 }

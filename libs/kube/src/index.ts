@@ -55,6 +55,7 @@ export {
   isAlreadyExists,
   type KubeStatus,
 } from './errors/kube-api-error';
+export { isTransientError, withRetry } from './errors/transient-errors';
 export { microTime, parseKubeTime } from './helpers/micro-time';
 export { PATCH_CONTENT_TYPES, jsonPointerToken, type PatchType, type JsonPatchOperation } from './helpers/patch-types';
 export { patchObject } from './helpers/patch-object';

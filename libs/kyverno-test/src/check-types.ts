@@ -1,4 +1,6 @@
 import type { RuleStatus } from '@edict/engine';
+import { displayResource } from './resource-match';
+import type { ExpectedResult } from './types';
 
 export type Verdict = 'strict' | 'compatible';
 
@@ -18,6 +20,19 @@ export interface Check {
   reason: string;
   /** Rule message(s), or what went wrong. */
   message: string;
+}
+
+/** What a check is about, before it is verified: a results[] entry and one resource name of it. */
+export type CheckSubject = Omit<Check, 'got' | 'passed' | 'reason' | 'message'>;
+
+export function checkSubject(entry: ExpectedResult, name: string): CheckSubject {
+  return {
+    entry: entry.index,
+    policy: entry.policy,
+    rule: entry.rule,
+    resource: displayResource(entry.kind, name, entry.namespace),
+    expected: entry.result,
+  };
 }
 
 export interface TestOutcome {

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, KubeObject } from '@edict/engine';
+import { pluralOfKind, type JsonObject, type JsonValue, type KubeObject } from '@edict/engine';
 import { groupVersion } from './request-builder';
 
 /*
@@ -35,7 +35,7 @@ export class FakeApiServer {
     const crd = this.crdPlurals[lower];
     if (crd && crd.group === group) return crd.kind;
     for (const object of this.objects) {
-      if (groupVersion(object.apiVersion).group === group && pluralOf(object.kind) === lower) return object.kind;
+      if (groupVersion(object.apiVersion).group === group && pluralOfKind(object.kind) === lower) return object.kind;
     }
     return undefined;
   }
@@ -73,15 +73,6 @@ export function parseApiPath(urlPath: string): ApiPath | undefined {
   }
   const labelSelector = new URLSearchParams(query).get('labelSelector') ?? undefined;
   return { group, version, namespace, plural: rest[0], name: rest[1], labelSelector };
-}
-
-/** Lower-case English plural, as Kubernetes derives resource names from kinds. */
-export function pluralOf(kind: string): string {
-  const lower = kind.toLowerCase();
-  if (lower === 'endpoints') return lower;
-  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
 }
 
 /** Equality-based label selectors: `a=b`, `a==b`, `a!=b`, `a`, `!a`, comma-separated. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@edict/engine';
-import { FakeApiServer, parseApiPath, pluralOf } from './fake-api-server';
+import { FakeApiServer, parseApiPath } from './fake-api-server';
 import { createContextLoaders, createResourceLoader } from './mock-loaders';
 import type { LoadedTest } from './types';
 import { EMPTY_VALUES } from './values-file';
@@ -60,7 +60,15 @@ describe('FakeApiServer', () => {
     expect(api.get('/apis/cloud.google.com/v1/computeclasses/spot')).toBe(objects[3]);
   });
 
-  it('parses paths and pluralises kinds', () => {
+  it('finds objects under the plural of their kind (pluralOfKind)', () => {
+    const status: KubeObject = { apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'etcd-0' } };
+    const endpoints: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'web', namespace: 'n' } };
+    const api = new FakeApiServer([status, endpoints]);
+    expect(api.get('/api/v1/componentstatuses/etcd-0')).toBe(status);
+    expect(api.get('/api/v1/namespaces/n/endpoints/web')).toBe(endpoints);
+  });
+
+  it('parses paths', () => {
     expect(parseApiPath('/api/v1/namespaces/foo')).toMatchObject({
       group: '',
       plural: 'namespaces',
@@ -73,12 +81,6 @@ describe('FakeApiServer', () => {
       plural: 'deployments',
     });
     expect(parseApiPath('/healthz')).toBeUndefined();
-    expect([pluralOf('Ingress'), pluralOf('NetworkPolicy'), pluralOf('Endpoints'), pluralOf('Pod')]).toEqual([
-      'ingresses',
-      'networkpolicies',
-      'endpoints',
-      'pods',
-    ]);
   });
 });
 

@@ -1,11 +1,11 @@
 import type { KubeObject, RuleResponse } from '@edict/engine';
 import { describeError } from './io/load-error';
-import type { Check } from './check-types';
+import { checkSubject, type Check, type CheckSubject } from './check-types';
 import { ExpectedFiles, sameGeneratedObject, sameObject } from './compare-resources';
 import type { EvaluatedResponse } from './evaluate';
 import { reportResult } from './report-result';
 import type { ResponseIndex } from './response-index';
-import { displayResource, namesResource, namesRule } from './resource-match';
+import { namesResource, namesRule } from './resource-match';
 import type { ExpectedResult, LoadedTest } from './types';
 
 /*
@@ -24,13 +24,7 @@ export function compatibleChecks(test: LoadedTest, index: ResponseIndex, files: 
 }
 
 function compatibleRows(entry: ExpectedResult, name: string, index: ResponseIndex, files: ExpectedFiles): Check[] {
-  const base = {
-    entry: entry.index,
-    policy: entry.policy,
-    rule: entry.rule,
-    resource: displayResource(entry.kind, name, entry.namespace),
-    expected: entry.result,
-  };
+  const base = checkSubject(entry, name);
   const ofKind = index.forEntry(entry).filter((record) => record.resource.kind === entry.kind);
   const named = ofKind.filter((record) => namesResource(name, record.resource, entry.namespace));
   const targets = targetRules(index.forEntry(entry), entry, name);
@@ -53,7 +47,7 @@ function compatibleRows(entry: ExpectedResult, name: string, index: ResponseInde
 }
 
 function row(
-  base: Omit<Check, 'got' | 'passed' | 'reason' | 'message'>,
+  base: CheckSubject,
   entry: ExpectedResult,
   record: EvaluatedResponse,
   rule: RuleResponse,

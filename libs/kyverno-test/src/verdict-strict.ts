@@ -1,10 +1,10 @@
 import type { KubeObject } from '@edict/engine';
 import { describeError } from './io/load-error';
-import type { Check } from './check-types';
+import { checkSubject, type Check } from './check-types';
 import { ExpectedFiles, sameGeneratedObject, sameObject } from './compare-resources';
 import { reportResult } from './report-result';
 import type { FoundRule, ResponseIndex } from './response-index';
-import { displayResource, namesRule, resolveNamedResources } from './resource-match';
+import { namesRule, resolveNamedResources } from './resource-match';
 import type { ExpectedResult, LoadedTest } from './types';
 
 /**
@@ -27,13 +27,7 @@ function strictCheck(
   index: ResponseIndex,
   files: ExpectedFiles,
 ): Check {
-  const base = {
-    entry: entry.index,
-    policy: entry.policy,
-    rule: entry.rule,
-    resource: displayResource(entry.kind, name, entry.namespace),
-    expected: entry.result,
-  };
+  const base = checkSubject(entry, name);
   const fail = (got: string, reason: string, message: string): Check => ({
     ...base,
     got,

@@ -9,7 +9,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { ReportBreaker } from './cap/report-breaker';
 import { ADMISSION_REPORTS_CIRCUIT, ReportsMetrics } from './metrics/reports-metrics';
-import { CoalescingWorkQueue, type CoalescingWorkQueueStats } from './queue/coalescing-work-queue';
+import { CoalescingWorkQueue, type CoalescingWorkQueueStats } from '@edict/work-queue';
 import { buildAdmissionReport, mergeAdmissionReportInputs, type AdmissionReportInput } from './report/admission-report';
 import { REPORTS_OPTIONS } from './reports.constants';
 import type { ResolvedReportsOptions } from './reports.options';

@@ -37,8 +37,6 @@ export {
   type UpdateRequestReportInput,
 } from './report/update-request-report';
 export { REPORTING_RULE_TYPES, type ReportingRuleType } from './reporting-rule-types';
-export { BoundedWorkQueue, type WorkQueueOptions, type WorkQueueStats } from './queue/bounded-work-queue';
-export { withRetry, isTransientError, type RetryOptions } from './retry/retry';
 export { AdmissionReportWriter, type WriteOutcome } from './writer/admission-report-writer';
 export { KubeReportStore, ReportConflictError, ReportExistsError, type ReportStore } from './writer/report-store';
 export {

@@ -15,12 +15,12 @@ import { EventRecorder, KubeEventSink, KubeResources } from '@edict/kube';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import {
   AdmissionReportQueue,
-  BoundedWorkQueue,
   ReportsMetrics,
   admissionReportInput,
   resourceHash,
   type ReportPolicy,
 } from '@edict/reports';
+import { BoundedWorkQueue } from '@edict/work-queue';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 import type { ReviewKind, ReviewOutcome } from '../webhooks/review-decision';

@@ -19,8 +19,8 @@
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { UpdateRequestSpec } from '@edict/admission';
-import { isAlreadyExists, type KubeObject, type KubeResources } from '@edict/kube';
-import { BoundedWorkQueue, withRetry, type RetryOptions, type WorkQueueStats } from '@edict/reports';
+import { isAlreadyExists, type KubeObject, type KubeResources, withRetry } from '@edict/kube';
+import { BoundedWorkQueue, type RetryOptions, type WorkQueueStats } from '@edict/work-queue';
 import { updateRequestLabels } from './update-request-labels';
 
 /** Edict's own label: the idempotency key of one UpdateRequest. */

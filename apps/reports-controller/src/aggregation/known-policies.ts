@@ -4,8 +4,12 @@
  * Rule sets are computed once per cached policy object.
  */
 import { generationOf, type CachedPolicy, type PolicySnapshot } from '@edict/policy';
-import { LABEL_PREFIX_CLUSTER_POLICY, LABEL_PREFIX_POLICY } from '@edict/reports';
-import type { KnownPolicy } from './report-aggregator';
+import { LABEL_PREFIX_CLUSTER_POLICY, LABEL_PREFIX_POLICY, type ReportPolicy } from '@edict/reports';
+
+/** A policy as the cache knows it: what the report labels, and its rules (autogen ones included). */
+export interface KnownPolicy extends ReportPolicy {
+  readonly rules: ReadonlySet<string>;
+}
 
 const known = new WeakMap<CachedPolicy, KnownPolicy>();
 

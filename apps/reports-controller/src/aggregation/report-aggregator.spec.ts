@@ -8,7 +8,8 @@ import {
 } from '@edict/reports';
 import { reportInputOf } from '@edict/reports/testing';
 import { FakeReportsCluster } from '../testing/fake-reports-cluster';
-import { ReportAggregator, type KnownPolicy } from './report-aggregator';
+import type { KnownPolicy } from './known-policies';
+import { ReportAggregator } from './report-aggregator';
 
 const NOW = Date.parse('2026-01-01T00:10:00Z');
 const GRACE = 60_000;

@@ -35,13 +35,8 @@ import {
   type ReportPolicy,
   type ReportScope,
 } from '@edict/reports';
-import { policyKeyOfLabel } from './known-policies';
+import { policyKeyOfLabel, type KnownPolicy } from './known-policies';
 import { listAll, type ObjectRef, type ReportsCluster } from './reports-cluster';
-
-/** A policy as the cache knows it: what the report labels, and its rules (autogen ones included). */
-export interface KnownPolicy extends ReportPolicy {
-  readonly rules: ReadonlySet<string>;
-}
 
 /** The resource whose reports are merged: its namespace (none: cluster-scoped) and uid. */
 export interface ResourceKey {

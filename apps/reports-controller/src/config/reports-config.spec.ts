@@ -13,8 +13,13 @@ describe('loadReportsConfig', () => {
       backgroundScanWorkers: 2,
       backgroundScanIntervalMs: 3_600_000,
       maxBackgroundReports: 10_000,
-      enableReporting: ['validate', 'mutate', 'mutateExisting', 'generate', 'imageVerify'],
+      enableReporting: ['validate', 'mutate', 'mutateExisting', 'imageVerify', 'generate'],
     });
+  });
+
+  it("lists the rule types in the order of Kyverno's --enableReporting default (libs/reports' list)", () => {
+    // This app's own copy once put generate before imageVerify.
+    expect(loadReportsConfig({}).enableReporting.join(',')).toBe('validate,mutate,mutateExisting,imageVerify,generate');
   });
 
   it("reads Kyverno's background scan settings and refuses an unknown rule type", () => {

@@ -7,9 +7,7 @@ import 'reflect-metadata';
 import { IsArray, IsBoolean, IsIn, IsInt, Matches, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
 import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, DNS_NAME, loadConfig, type ConfigSpec } from '@edict/controller';
-
-/** Kyverno's --enableReporting values. */
-export const REPORTING_RULE_TYPES = ['validate', 'mutate', 'mutateExisting', 'generate', 'imageVerify'];
+import { REPORTING_RULE_TYPES, type ReportingRuleType } from '@edict/reports';
 
 export class ReportsConfig extends ControllerBaseConfig {
   override leaseName = 'edict-reports-controller';
@@ -63,7 +61,7 @@ export class ReportsConfig extends ControllerBaseConfig {
    */
   @IsArray()
   @IsIn(REPORTING_RULE_TYPES, { each: true })
-  enableReporting: string[] = [...REPORTING_RULE_TYPES];
+  enableReporting: ReportingRuleType[] = [...REPORTING_RULE_TYPES];
 
   /**
    * Docker config Secrets (in the controller's namespace) for imageRegistry entries that name no

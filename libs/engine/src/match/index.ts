@@ -5,6 +5,7 @@ export { ruleMatches, matchesResources, type RuleMatchResult } from './rule-matc
 export { matchesExceptionResources } from './exception-match';
 export { matchesLabelSelector, labelSelectorError, checkSelector } from './label-selector';
 export { parseKind, kindMatches, type KindSelector } from './kind';
+export { pluralOfKind } from './kind-plural';
 export { subjectsMatch } from './user-info';
 export {
   compileExceptionMatch,

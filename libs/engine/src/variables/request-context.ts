@@ -1,7 +1,13 @@
 import type { JsonObject, JsonValue } from '../json';
 import type { RequestUser, ResourceRequest } from '../core/types';
-import type { EvaluationContext } from './context';
 import { mergeObjects } from './context-data';
+
+/** The part of an EvaluationContext the request fills (an interface here, so this file does not import its user). */
+export interface RequestContextTarget {
+  add(name: string, value: JsonValue): void;
+  replace(name: string, value: JsonValue): void;
+  setOperation(operation: string): void;
+}
 
 const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
 
@@ -13,7 +19,7 @@ const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
  * not synthesise `request.name`, `request.kind`, `request.userInfo` etc. there, so neither do we:
  * a policy reading them gets Kyverno's "Unknown key" error.
  */
-export function populateFromRequest(ctx: EvaluationContext, request: ResourceRequest): void {
+export function populateFromRequest(ctx: RequestContextTarget, request: ResourceRequest): void {
   const deleting = request.operation === 'DELETE';
   const current = deleting ? undefined : request.resource;
   const old = deleting ? (request.oldResource ?? request.resource) : request.oldResource;
@@ -66,7 +72,7 @@ function userData(user: RequestUser): JsonObject {
 }
 
 /** The user data merged into `request`, then the service account variables. */
-function addUser(ctx: EvaluationContext, user: RequestUser, username: string): void {
+function addUser(ctx: RequestContextTarget, user: RequestUser, username: string): void {
   ctx.add('request', userData(user));
   const { name, namespace } = serviceAccountOf(username);
   ctx.add('serviceAccountName', name);

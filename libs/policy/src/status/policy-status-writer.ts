@@ -34,6 +34,7 @@ import {
   type WebhookPublication,
 } from './policy-status';
 import type { LeaderGate } from '@edict/leader';
+import { SerialPass } from '@edict/work-queue';
 import type { PolicyStatusStore, StatusPolicySource, WebhookPublicationSource } from './ports';
 
 export interface PolicyStatusWriterOptions {
@@ -80,7 +81,7 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
   private readonly maxConflictRetries: number;
   private readonly now: () => Date;
   private publication: WebhookPublication | undefined;
-  private running: Promise<StatusPassOutcome> | undefined;
+  private readonly passes = new SerialPass(() => this.pass());
   private timer: NodeJS.Timeout | undefined;
   private dueAt = 0;
   private stopped = false;
@@ -152,19 +153,8 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
    * One pass over every cached policy. Passes never overlap: a call during a pass waits for it,
    * then runs a fresh one (the cache may have moved); callers waiting together share it.
    */
-  async sync(): Promise<StatusPassOutcome> {
-    while (this.running) {
-      const current = this.running;
-      await current.catch(() => undefined);
-      if (this.running && this.running !== current) return this.running;
-    }
-    const pass = this.pass();
-    this.running = pass;
-    try {
-      return await pass;
-    } finally {
-      if (this.running === pass) this.running = undefined;
-    }
+  sync(): Promise<StatusPassOutcome> {
+    return this.passes.run();
   }
 
   private async pass(): Promise<StatusPassOutcome> {

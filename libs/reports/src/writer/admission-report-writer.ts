@@ -6,7 +6,8 @@
  */
 import { mergeAdmissionReports, sameReportContent } from '../report/admission-report';
 import type { EphemeralReportObject } from '../report/types';
-import { isTransientError, withRetry, type RetryOptions } from '../retry/retry';
+import { isTransientError, withRetry } from '@edict/kube';
+import { type RetryOptions } from '@edict/work-queue';
 import { ReportConflictError, ReportExistsError, type ReportStore } from './report-store';
 
 export type WriteOutcome = 'created' | 'merged' | 'unchanged';

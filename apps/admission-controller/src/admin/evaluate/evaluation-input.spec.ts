@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEvaluationInput, pluralOf, withDiscoveredResource } from './evaluation-input';
+import { parseEvaluationInput, withDiscoveredResource } from './evaluation-input';
 
 const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'team-a' }, spec: {} };
 const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'api', namespace: 'team-a' } };
@@ -114,16 +114,11 @@ describe('parseEvaluationInput', () => {
   });
 });
 
-describe('pluralOf', () => {
-  it('follows the resource names of the usual kinds', () => {
-    expect(['Pod', 'Ingress', 'NetworkPolicy', 'Endpoints', 'Gateway', 'ConfigMap'].map(pluralOf)).toEqual([
-      'pods',
-      'ingresses',
-      'networkpolicies',
-      'endpoints',
-      'gateways',
-      'configmaps',
-    ]);
+describe('the resource guessed from the kind (pluralOfKind)', () => {
+  it('adds es to a kind ending in one s, as Kubernetes names ComponentStatus', () => {
+    const status = { apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'etcd-0' } };
+    const parsed = parseEvaluationInput(status);
+    expect(parsed.ok && parsed.request.resource).toEqual({ group: '', version: 'v1', resource: 'componentstatuses' });
   });
 });
 

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseAdmissionReview, type AdmissionRequest } from '@edict/admission';
-import type { KubeObject, Operation, UserInfo } from '@edict/engine';
+import { pluralOfKind, type KubeObject, type Operation, type UserInfo } from '@edict/engine';
 
 export interface EvaluationInput {
   readonly request: AdmissionRequest;
@@ -76,7 +76,7 @@ function fromWrapper(body: Fields): EvaluationInput {
 
   const [group, version] = splitApiVersion(subject.apiVersion);
   const kind = { group, version, kind: subject.kind };
-  const gvr = { group, version, resource: pluralOf(subject.kind) };
+  const gvr = { group, version, resource: pluralOfKind(subject.kind) };
   const metadata = subject.metadata ?? {};
   const request: AdmissionRequest = {
     uid: `admin-evaluate-${randomUUID()}`,
@@ -184,13 +184,4 @@ export function withDiscoveredResource(
     completed.oldObject = placed(request.oldObject) as AdmissionRequest['oldObject'];
   }
   return completed;
-}
-
-/** An English plural of the kind: the resource name when discovery cannot tell. */
-export function pluralOf(kind: string): string {
-  const lower = kind.toLowerCase();
-  if (/(ss|x|ch|sh)$/.test(lower)) return `${lower}es`;
-  if (lower.endsWith('s')) return lower;
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KubeApiError } from '@edict/kube';
-import { isTransientError, withRetry } from './retry';
+import { KubeApiError } from './kube-api-error';
+import { isTransientError, withRetry } from './transient-errors';
 
 const noSleep = { sleep: async () => undefined, random: () => 0.5 };
 

@@ -1,9 +1,9 @@
 /**
- * Retries for API writes: exponential backoff with jitter, only for errors worth retrying
- * (connection failures, timeouts, 429, 5xx); a clear answer (403, 404, 422, ...) ends at once.
+ * Retries with exponential backoff and jitter: `attempts` tries in all, waiting `initialDelayMs`
+ * (times a jitter of 0.5 to 1.5) after the first failure and `factor` times longer after each next
+ * one, up to `maxDelayMs`. An error `retryable` refuses ends it at once; without `retryable` every
+ * error is retried. (libs/kube's `withRetry` retries what Kubernetes calls transient.)
  */
-import { toKubeApiError } from '@edict/kube';
-
 export interface RetryOptions {
   /** Attempts in all, the first included (default 5). */
   attempts?: number;
@@ -11,15 +11,18 @@ export interface RetryOptions {
   initialDelayMs?: number;
   factor?: number;
   maxDelayMs?: number;
-  /** Which errors to retry (default: isTransientError). */
+  /** Which errors to retry (default: every error). */
   retryable?: (error: unknown) => boolean;
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
 
-export async function withRetry<T>(operation: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
+export async function retryWithBackoff<T>(
+  operation: (attempt: number) => Promise<T>,
+  options: RetryOptions = {},
+): Promise<T> {
   const attempts = Math.max(1, options.attempts ?? 5);
-  const retryable = options.retryable ?? isTransientError;
+  const retryable = options.retryable ?? (() => true);
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let delay = options.initialDelayMs ?? 200;
@@ -32,11 +35,4 @@ export async function withRetry<T>(operation: (attempt: number) => Promise<T>, o
       delay = Math.min(options.maxDelayMs ?? 5_000, delay * (options.factor ?? 2));
     }
   }
-}
-
-/** Worth another try: no answer from the server (network, timeout), 429 Too Many Requests or 5xx. */
-export function isTransientError(error: unknown): boolean {
-  const api = toKubeApiError(error);
-  if (!api) return true;
-  return api.code === 429 || api.code >= 500 || api.code === 0;
 }
