@@ -10,7 +10,7 @@ import { eventually } from '@edict/kube/testing';
 import { REPORT_COUNTER, ReportsMetrics, type ReportCounter } from '@edict/reports';
 import type { JsonObject } from '@edict/engine';
 import { AdmissionConfigService } from '@edict/policy';
-import { AfterAdmissionService } from './after/after-admission.service';
+import { AfterAdmissionService } from './after-admission/after-admission.service';
 import type { RunningController } from './bootstrap';
 import { AdmissionMetrics } from './metrics/admission-metrics';
 import {

@@ -20,7 +20,7 @@ import {
   servingCertModule,
   WEBHOOK_SERVER_CONFIG,
   WebhookScheduler,
-} from '@edict/controller';
+} from '@edict/controller-runtime';
 import {
   ADMISSION_CONFIG_SOURCE,
   AdmissionConfigService,
@@ -30,7 +30,7 @@ import {
 } from '@edict/policy';
 import { ReportsMetrics, ReportsModule } from '@edict/reports';
 import { WebhooksModule } from '@edict/webhooks';
-import { AfterAdmissionService } from './after/after-admission.service';
+import { AfterAdmissionService } from './after-admission/after-admission.service';
 import { adminEndpoints } from './admin/admin-endpoints';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
 import { RoleResolverService } from './cluster/role-resolver.service';
@@ -43,8 +43,8 @@ import { ReadinessIndicators } from './health/readiness.indicators';
 import { LifecycleState } from './lifecycle/lifecycle-state';
 import { AdmissionMetrics } from './metrics/admission-metrics';
 import { policyStatusWriterProvider } from './status/policy-status.provider';
-import { SynchronizeRequestsService } from './after/synchronize-requests.service';
-import { UpdateRequestCount } from './after/update-request-count';
+import { SynchronizeRequestsService } from './after-admission/synchronize-requests.service';
+import { UpdateRequestCount } from './after-admission/update-request-count';
 import { InstrumentedEngine } from './webhooks/admission-engine';
 import { AdmissionController } from './webhooks/admission.controller';
 import { AdmissionService } from './webhooks/admission.service';

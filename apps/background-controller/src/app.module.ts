@@ -13,7 +13,7 @@ import {
   policyModule,
   PolicyReadiness,
   READINESS_CHECKS,
-} from '@edict/controller';
+} from '@edict/controller-runtime';
 import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, CustomResourceDefinitionsModule } from '@edict/policy';
 import type { BackgroundConfig } from './config/background-config';
 import { BACKGROUND_CONFIG } from './config/tokens';

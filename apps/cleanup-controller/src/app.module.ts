@@ -18,7 +18,7 @@ import {
   servingCertModule,
   WEBHOOK_SERVER_CONFIG,
   WebhookScheduler,
-} from '@edict/controller';
+} from '@edict/controller-runtime';
 import { KubeResources } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
 import { FixedWebhooks, WebhooksModule } from '@edict/webhooks';

@@ -14,11 +14,12 @@ import type { JsonObject } from '@edict/engine';
 import { KubeResources, type KubeObject } from '@edict/kube';
 import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
-import { startE2eCluster, waitForWebhook, type E2eCluster } from '@edict/admission-controller/testing';
-import type { RunningHttpController } from '@edict/controller';
+import { startE2eCluster, type E2eCluster } from '@edict/admission-controller/testing';
+import type { RunningHttpController } from '@edict/controller-runtime';
 import { CleanupMetrics } from './metrics/cleanup-metrics';
 import { CleanupPolicyController } from './policies/cleanup-policy-controller';
 import { startTestCleanup } from './testing/start-test-cleanup';
+import { waitForWebhook } from '@edict/controller-runtime/testing';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

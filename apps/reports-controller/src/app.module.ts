@@ -14,10 +14,10 @@ import {
   policyModule,
   PolicyReadiness,
   READINESS_CHECKS,
-} from '@edict/controller';
+} from '@edict/controller-runtime';
 import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, CustomResourceDefinitionsModule } from '@edict/policy';
 import { AggregationController } from './aggregation/aggregation-controller';
-import { BackgroundScanController } from './background/background-scan-controller';
+import { BackgroundScanController } from './background-scans/background-scan-controller';
 import { ScanEngine } from './background/scan-engine';
 import type { ReportsConfig } from './config/reports-config';
 import { REPORTS_CONFIG } from './config/tokens';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ControllerConfigError } from '@edict/controller';
+import { ControllerConfigError } from '@edict/controller-runtime';
 import { loadControllerConfig } from '../config/controller-config';
 import { ADMIN_CONTROLLERS, ADMIN_PROVIDERS, adminEndpoints } from './admin-endpoints';
 

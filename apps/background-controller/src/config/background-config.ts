@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { IsArray, IsIn, IsInt, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
-import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, loadConfig, type ConfigSpec } from '@edict/controller';
+import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, loadConfig, type ConfigSpec } from '@edict/controller-runtime';
 import { REPORTING_RULE_TYPES, type ReportingRuleType } from '@edict/reports';
 
 export class BackgroundConfig extends ControllerBaseConfig {

@@ -1,7 +1,7 @@
 /** A background controller for e2e specs against an E2eCluster: short leases, watches and retries. */
 import type { E2eCluster } from '@edict/admission-controller/testing';
-import type { RunningHttpController } from '@edict/controller';
-import { testControllerSettings } from '@edict/controller/testing';
+import type { RunningHttpController } from '@edict/controller-runtime';
+import { testControllerSettings } from '@edict/controller-runtime/testing';
 import { startBackgroundController } from '../bootstrap';
 import { loadBackgroundConfig, type BackgroundConfig } from '../config/background-config';
 

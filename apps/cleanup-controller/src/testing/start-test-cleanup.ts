@@ -3,8 +3,8 @@
  * routed to it (the replica started last), so that the API server calls its webhook.
  */
 import type { E2eCluster } from '@edict/admission-controller/testing';
-import type { RunningHttpController } from '@edict/controller';
-import { testControllerSettings } from '@edict/controller/testing';
+import type { RunningHttpController } from '@edict/controller-runtime';
+import { testControllerSettings } from '@edict/controller-runtime/testing';
 import { startCleanupController } from '../bootstrap';
 import { loadCleanupConfig, type CleanupConfig } from '../config/cleanup-config';
 

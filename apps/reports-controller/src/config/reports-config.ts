@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { IsArray, IsBoolean, IsIn, IsInt, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
-import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, loadConfig, type ConfigSpec } from '@edict/controller';
+import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, loadConfig, type ConfigSpec } from '@edict/controller-runtime';
 
 /** Kyverno's --enableReporting values. */
 export const REPORTING_RULE_TYPES = ['validate', 'mutate', 'mutateExisting', 'generate', 'imageVerify'];

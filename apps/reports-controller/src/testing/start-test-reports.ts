@@ -1,7 +1,7 @@
 /** A reports controller for e2e specs against an E2eCluster: short leases, watches and grace. */
 import type { E2eCluster } from '@edict/admission-controller/testing';
-import type { RunningHttpController } from '@edict/controller';
-import { testControllerSettings } from '@edict/controller/testing';
+import type { RunningHttpController } from '@edict/controller-runtime';
+import { testControllerSettings } from '@edict/controller-runtime/testing';
 import { startReportsController } from '../bootstrap';
 import { loadReportsConfig, type ReportsConfig } from '../config/reports-config';
 

@@ -1,4 +1,4 @@
-// @edict/controller: what every Edict controller app is made of — its base configuration and how it
+// @edict/controller-runtime: what every Edict controller app is made of — its base configuration and how it
 // is loaded, cluster access and leader election, health and metrics endpoints, start and main.
 export {
   CONTROLLER_ENVIRONMENT,
