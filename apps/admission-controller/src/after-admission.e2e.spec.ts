@@ -13,15 +13,14 @@ import { AdmissionConfigService } from '@edict/policy';
 import { AfterAdmissionService } from './after-admission/after-admission.service';
 import type { RunningController } from './bootstrap';
 import { AdmissionMetrics } from './metrics/admission-metrics';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import {
   clusterPolicy,
   E2E_NAMESPACE,
   requireLabelPolicy,
-  startE2eCluster,
   testPod,
   waitForWebhook,
-  type E2eCluster,
-} from './testing/e2e-cluster';
+} from '@edict/controller-runtime/testing';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

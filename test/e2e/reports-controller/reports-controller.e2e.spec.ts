@@ -12,8 +12,7 @@ import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
 import { startE2eCluster, type E2eCluster } from '@edict/admission-controller/testing';
 import type { RunningHttpController } from '@edict/controller-runtime';
-import { ReportsControllerMetrics } from './metrics/reports-controller-metrics';
-import { startTestReports } from './testing/start-test-reports';
+import { ReportsControllerMetrics, startTestReports } from '@edict/reports-controller/testing';
 import { requireLabelPolicy, testPod, waitForWebhook } from '@edict/controller-runtime/testing';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

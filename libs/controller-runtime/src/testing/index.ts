@@ -27,3 +27,4 @@ export function testControllerSettings(
     retryPeriodMs: 200,
   };
 }
+export * from './test-cluster';

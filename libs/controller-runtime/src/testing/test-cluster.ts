@@ -1,17 +1,16 @@
 /**
- * End-to-end harness: an in-memory API server with Edict's CRDs, admission controllers started
- * against it (their Service mapped to their local HTTPS port), and clients for a test to act as a
- * user. Specs under apps/admission-controller share it so each starts a cluster the same way.
+ * End-to-end harness: an in-memory API server with Edict's CRDs and the install's namespace, the
+ * Services of webhook servers mapped to their local HTTPS ports, and clients for a test to act as a
+ * user. Every controller's e2e specs start a cluster this way; each app's testing entry starts its
+ * controller against it (the admission controller's `startE2eCluster` adds its replicas).
  */
 import { request as httpsRequest } from 'node:https';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor, type ClusterCa } from '@edict/apiserver';
 import { DEFAULT_INSTALL_NAME, installNames, type InstallNames } from '@edict/config';
-import { PolicyCache } from '@edict/policy';
+import type { PolicyCache } from '@edict/policy';
 import { installPolicyCrds } from '@edict/policy/testing';
 import { eventually } from '@edict/kube/testing';
-import { startController, type RunningController, type StartOptions } from '../bootstrap';
-import { loadControllerConfig, type ControllerConfig } from '../config/controller-config';
 
 /** The default install's names (EDICT_INSTALL_NAME unset). */
 export const E2E_NAMESPACE = installNames(DEFAULT_INSTALL_NAME).namespace;
@@ -19,38 +18,29 @@ export const E2E_SERVICE = installNames(DEFAULT_INSTALL_NAME).service;
 /** The name the API server checks the serving certificate against. */
 export const E2E_SERVER_NAME = `${E2E_SERVICE}.${E2E_NAMESPACE}.svc`;
 
-/** Short timings so a spec takes seconds. */
-export const TEST_TIMINGS: Partial<ControllerConfig> = {
-  watchTimeoutSeconds: 5,
-  leaseDurationMs: 2_000,
-  renewDeadlineMs: 1_500,
-  retryPeriodMs: 200,
-  shutdownDelayMs: 0,
-  drainTimeoutMs: 2_000,
-  tlsReadyTimeoutMs: 10_000,
-};
-
-export interface E2eCluster {
+export interface TestCluster {
   readonly apiServer: InMemoryApiServer;
   readonly kubeconfig: string;
   readonly core: CoreV1Api;
   readonly custom: CustomObjectsApi;
-  /** The names the replicas install under (the cluster's `installName`). */
+  /** The names the controllers install under (the cluster's `installName`). */
   readonly names: InstallNames;
-  /** Starts a controller replica; the Service points at the replica started last. Logs errors only unless `options.logger` says otherwise. */
-  startReplica(overrides?: Partial<ControllerConfig>, options?: StartOptions): Promise<RunningController>;
   /** With `rbac`: a kubeconfig acting as `username` in `groups` (a ServiceAccount's), by client certificate. */
   kubeconfigAs(username: string, groups: readonly string[]): Promise<string>;
-  /** Routes the Service `<namespace>/<name>` to a local HTTPS port, as kube-proxy would (another controller's webhook). */
+  /** Routes the Service `<namespace>/<name>` to a local HTTPS port, as kube-proxy would (a controller's webhook). */
   routeService(namespace: string, name: string, port: number): void;
-  /** Creates a ClusterPolicy and waits until every running replica's cache has it. */
+  /** A policy cache createClusterPolicy and deleteClusterPolicy wait for (a started replica's). */
+  trackPolicyCache(cache: PolicyCache): void;
+  /** Creates a ClusterPolicy and waits until every tracked cache has it. */
   createClusterPolicy(policy: { metadata: { name: string } }): Promise<void>;
   deleteClusterPolicy(name: string): Promise<void>;
+  /** Runs `stopping` first (the controllers started against it), then stops the API server. */
+  onStop(stopping: () => Promise<void>): void;
   stop(): Promise<void>;
 }
 
-export interface E2eClusterOptions {
-  /** The replicas' install name (default `edict`); its namespace is created. */
+export interface TestClusterOptions {
+  /** The controllers' install name (default `edict`); its namespace is created. */
   readonly installName?: string;
   /**
    * RBAC authorizes requests and answers access reviews (default: everything allowed); the API
@@ -59,7 +49,7 @@ export interface E2eClusterOptions {
   readonly rbac?: boolean;
 }
 
-export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<E2eCluster> {
+export async function startTestCluster(options: TestClusterOptions = {}): Promise<TestCluster> {
   const names = installNames(options.installName ?? DEFAULT_INSTALL_NAME);
   const endpoints: Record<string, string> = {};
   const ca: ClusterCa | undefined = options.rbac ? await createClusterCa() : undefined;
@@ -86,8 +76,8 @@ export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<
   clients.loadFromString(kubeconfig);
   const core = clients.makeApiClient(CoreV1Api);
   const custom = clients.makeApiClient(CustomObjectsApi);
-  const replicas: RunningController[] = [];
-  const caches = () => replicas.map((replica) => replica.app.get(PolicyCache));
+  const caches: PolicyCache[] = [];
+  const stopping: Array<() => Promise<void>> = [];
 
   return {
     apiServer,
@@ -95,28 +85,12 @@ export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<
     core,
     custom,
     names,
-    async startReplica(overrides = {}, options = {}) {
-      const config = loadControllerConfig(
-        {},
-        {
-          kubeSource: 'kubeconfig',
-          kubeconfig,
-          installName: names.installName,
-          host: '127.0.0.1',
-          port: 0,
-          ...TEST_TIMINGS,
-          ...overrides,
-        },
-      );
-      const replica = await startController(config, { logger: ['error'], ...options });
-      replicas.push(replica);
-      endpoints[`${config.namespace}/${config.serviceName}`] = `https://127.0.0.1:${replica.port}`;
-      await replica.app.get(PolicyCache).waitForSync(5_000);
-      return replica;
-    },
     kubeconfigAs,
     routeService(namespace, name, port) {
       endpoints[`${namespace}/${name}`] = `https://127.0.0.1:${port}`;
+    },
+    trackPolicyCache(cache) {
+      caches.push(cache);
     },
     async createClusterPolicy(policy) {
       await custom.createClusterCustomObject({
@@ -127,19 +101,22 @@ export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<
       });
       const name = policy.metadata.name;
       await eventually(
-        () => caches().every((cache) => cache.policies().some((p) => p.name === name)),
+        () => caches.every((cache) => cache.policies().some((p) => p.name === name)),
         `policy ${name} in every cache`,
       );
     },
     async deleteClusterPolicy(name) {
       await custom.deleteClusterCustomObject({ group: 'kyverno.io', version: 'v1', plural: 'clusterpolicies', name });
       await eventually(
-        () => caches().every((cache) => !cache.policies().some((p) => p.name === name)),
+        () => caches.every((cache) => !cache.policies().some((p) => p.name === name)),
         `policy ${name} gone from every cache`,
       );
     },
+    onStop(stop) {
+      stopping.push(stop);
+    },
     async stop() {
-      await Promise.all(replicas.map((replica) => replica.stop().catch(() => undefined)));
+      await Promise.all(stopping.map((stop) => stop().catch(() => undefined)));
       await apiServer.stop();
     },
   };
