@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyResponse, RuleResponse } from '@edict/engine';
-import { admissionEvents } from '../after-admission/admission-events';
+import { admissionEvents } from './admission-events';
 
 const rule = (
   name: string,

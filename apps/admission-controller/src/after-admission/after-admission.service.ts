@@ -24,13 +24,13 @@ import {
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 import type { ReviewKind, ReviewOutcome } from '../webhooks/review-decision';
-import { registerAfterAdmissionMetrics, type AfterAdmissionFigures } from '../after-admission/after-admission-metrics';
-import { admissionEvents } from '../after-admission/admission-events';
-import { AuditBackpressure } from '../after-admission/audit-backpressure';
-import { DrainMeter, type DrainPart } from '../after-admission/drain-meter';
-import { SynchronizeRequestsService } from '../after-admission/synchronize-requests.service';
-import { UpdateRequestCount } from '../after-admission/update-request-count';
-import { UpdateRequestCreator } from '../after-admission/update-request-creator';
+import { registerAfterAdmissionMetrics, type AfterAdmissionFigures } from './after-admission-metrics';
+import { admissionEvents } from './admission-events';
+import { AuditBackpressure } from './audit-backpressure';
+import { DrainMeter, type DrainPart } from './drain-meter';
+import { SynchronizeRequestsService } from './synchronize-requests.service';
+import { UpdateRequestCount } from './update-request-count';
+import { UpdateRequestCreator } from './update-request-creator';
 
 /** Kyverno's event source for the admission controller (`reportingController`). */
 export const ADMISSION_EVENT_SOURCE = 'kyverno-admission';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AuditBackpressure, type SleepingClock } from '../after-admission/audit-backpressure';
-import type { DrainEstimate } from '../after-admission/drain-meter';
+import { AuditBackpressure, type SleepingClock } from './audit-backpressure';
+import type { DrainEstimate } from './drain-meter';
 
 /** Time moves only when the spec says; sleepers wake when it passes their time. */
 class FakeClock implements SleepingClock {

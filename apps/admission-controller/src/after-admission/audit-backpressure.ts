@@ -8,7 +8,7 @@
  * `maxHoldMs`, so the answer still arrives in time even when the review waited unseen before it
  * reached the handler (a starved event loop); a review released at that bound is counted.
  */
-import type { DrainEstimate } from '../after-admission/drain-meter';
+import type { DrainEstimate } from './drain-meter';
 
 /** A clock that can also wait: `performance.now()` and timers in production. */
 export interface SleepingClock {

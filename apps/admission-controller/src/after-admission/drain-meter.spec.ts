@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DrainMeter, type DrainPart } from '../after-admission/drain-meter';
+import { DrainMeter, type DrainPart } from './drain-meter';
 
 /** A part whose queue and finished count the spec sets. */
 class FakePart implements DrainPart {

@@ -2,8 +2,8 @@ import { Logger } from '@nestjs/common';
 import { describe, expect, it, vi } from 'vitest';
 import type { UpdateRequestSpec } from '@edict/admission';
 import { KubeApiError, type KubeObject } from '@edict/kube';
-import { UR_REQUEST_KEY_LABEL, UpdateRequestCreator } from '../after-admission/update-request-creator';
-import { hashEncodeName, updateRequestLabels } from '../after-admission/update-request-labels';
+import { UR_REQUEST_KEY_LABEL, UpdateRequestCreator } from './update-request-creator';
+import { hashEncodeName, updateRequestLabels } from './update-request-labels';
 
 const spec = (requestType: 'generate' | 'mutate', policy = 'copy-config'): UpdateRequestSpec => ({
   requestType,

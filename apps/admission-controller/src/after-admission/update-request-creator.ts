@@ -21,7 +21,7 @@ import { Logger } from '@nestjs/common';
 import type { UpdateRequestSpec } from '@edict/admission';
 import { isAlreadyExists, type KubeObject, type KubeResources } from '@edict/kube';
 import { BoundedWorkQueue, withRetry, type RetryOptions, type WorkQueueStats } from '@edict/reports';
-import { updateRequestLabels } from '../after-admission/update-request-labels';
+import { updateRequestLabels } from './update-request-labels';
 
 /** Edict's own label: the idempotency key of one UpdateRequest. */
 export const UR_REQUEST_KEY_LABEL = 'edict.io/update-request-key';

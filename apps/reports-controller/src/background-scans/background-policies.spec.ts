@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PolicyStore } from '@edict/policy';
 import { labelRule, policyOf } from '@edict/policy/testing';
-import { backgroundKindSelectors, backgroundPoliciesFor, scanSignature } from '../background-scans/background-policies';
+import { backgroundKindSelectors, backgroundPoliciesFor, scanSignature } from './background-policies';
 
 describe('background policies', () => {
   const store = new PolicyStore();

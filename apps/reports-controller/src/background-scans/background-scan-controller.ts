@@ -33,10 +33,10 @@ import { kubeReportsCluster, type ReportsCluster } from '../aggregation/reports-
 import type { ReportsConfig } from '../config/reports-config';
 import { REPORTS_CONFIG } from '../config/tokens';
 import { ReportsControllerMetrics } from '../metrics/reports-controller-metrics';
-import { backgroundKindSelectors, scanSignature } from '../background-scans/background-policies';
-import { ResourceScanner } from '../background-scans/resource-scanner';
+import { backgroundKindSelectors, scanSignature } from './background-policies';
+import { ResourceScanner } from './resource-scanner';
 import { ScanEngine } from '../background/scan-engine';
-import { SCAN_EVENT_SOURCE } from '../background-scans/scan-events';
+import { SCAN_EVENT_SOURCE } from './scan-events';
 
 const PAGE_SIZE = 500;
 const JITTER = 0.1;

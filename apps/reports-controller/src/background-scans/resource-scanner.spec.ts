@@ -5,7 +5,7 @@ import { PolicyStore } from '@edict/policy';
 import { exceptionOf, labelRule, policyOf } from '@edict/policy/testing';
 import type { EphemeralReportObject } from '@edict/reports';
 import { FakeReportsCluster } from '../testing/fake-reports-cluster';
-import { ResourceScanner } from '../background-scans/resource-scanner';
+import { ResourceScanner } from './resource-scanner';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 

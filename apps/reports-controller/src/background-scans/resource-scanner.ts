@@ -22,8 +22,8 @@ import {
   type PolicyReportResult,
 } from '@edict/reports';
 import type { ReportsCluster } from '../aggregation/reports-cluster';
-import { backgroundPoliciesFor } from '../background-scans/background-policies';
-import { scanEvents } from '../background-scans/scan-events';
+import { backgroundPoliciesFor } from './background-policies';
+import { scanEvents } from './scan-events';
 
 interface ScanMemory {
   readonly hash: string;
