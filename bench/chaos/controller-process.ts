@@ -10,7 +10,7 @@ import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { runFromEnvironment } from '@edict/controller';
+import { runFromEnvironment } from '@edict/controller-runtime';
 import { loadControllerConfig, startController } from '@edict/admission-controller';
 import { loadBackgroundConfig, startBackgroundController } from '@edict/background-controller';
 import { loadCleanupConfig, startCleanupController } from '@edict/cleanup-controller';

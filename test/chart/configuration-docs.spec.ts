@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONTROLLER_ENVIRONMENT } from '@edict/controller';
+import { CONTROLLER_ENVIRONMENT } from '@edict/controller-runtime';
 import { ADMISSION_ENVIRONMENT } from '@edict/admission-controller';
 import { BACKGROUND_ENVIRONMENT } from '@edict/background-controller';
 import { CLEANUP_ENVIRONMENT } from '@edict/cleanup-controller';

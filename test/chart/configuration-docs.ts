@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import type { VariableType } from '@edict/config';
-import { CONTROLLER_ENVIRONMENT } from '@edict/controller';
+import { CONTROLLER_ENVIRONMENT } from '@edict/controller-runtime';
 import { ADMISSION_ENVIRONMENT, loadControllerConfig } from '@edict/admission-controller';
 import { BACKGROUND_ENVIRONMENT, loadBackgroundConfig } from '@edict/background-controller';
 import { CLEANUP_ENVIRONMENT, loadCleanupConfig } from '@edict/cleanup-controller';

@@ -1,9 +1,9 @@
+import { clusterPolicy } from '@edict/controller-runtime/testing';
 /**
  * The policies the webhook fuzzing runs under: one of each kind of rule the admission path takes
  * (pattern, deny with variables, foreach, podSecurity, strategic merge and JSON 6902 mutation), so
  * random reviews travel through matching, variables, patterns, patches and reports.
  */
-import { clusterPolicy } from '@edict/admission-controller/testing';
 
 const anyKind = { any: [{ resources: { kinds: ['Pod', 'ConfigMap', 'Deployment', 'Secret', 'Namespace'] } }] };
 

@@ -103,8 +103,8 @@ describe('planted violations (edict/layers through eslint.config.mjs)', () => {
     ],
     [
       'libs/webhooks/src/lint-fixture.ts',
-      "import { imported } from '@edict/controller';",
-      /libs\/webhook-config may not import '@edict\/controller'/,
+      "import { imported } from '@edict/controller-runtime';",
+      /libs\/webhook-config may not import '@edict\/controller-runtime'/,
     ],
   ])('rejects an upward import: %s %s', { timeout: 60_000 }, async (path, line, message) => {
     expect(await layerProblems(path, line)).toEqual([

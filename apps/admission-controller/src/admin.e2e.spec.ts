@@ -5,16 +5,15 @@
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningController } from './bootstrap';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import {
   clusterPolicy,
   httpsCall,
   postJson,
   requireLabelPolicy,
-  startE2eCluster,
   testPod,
   waitForWebhook,
-  type E2eCluster,
-} from './testing/e2e-cluster';
+} from '@edict/controller-runtime/testing';
 
 const MAX_BODY_BYTES = 64 * 1024;
 

@@ -12,6 +12,7 @@ import { eventually } from '@edict/kube/testing';
 import { AdmissionConfigService, CustomResourceDefinitions, PolicyCache } from '@edict/policy';
 import { LifecycleState } from './lifecycle/lifecycle-state';
 import type { RunningController } from './bootstrap';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import {
   apiErrorMessage as messageOf,
   clusterPolicy,
@@ -20,11 +21,9 @@ import {
   httpsCall,
   postJson,
   requireLabelPolicy as requireTeam,
-  startE2eCluster,
   testPod as pod,
   waitForWebhook,
-  type E2eCluster,
-} from './testing/e2e-cluster';
+} from '@edict/controller-runtime/testing';
 
 function post(port: number, path: string, ca: string, payload: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {

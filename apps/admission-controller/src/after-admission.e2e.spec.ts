@@ -10,18 +10,17 @@ import { eventually } from '@edict/kube/testing';
 import { REPORT_COUNTER, ReportsMetrics, type ReportCounter } from '@edict/reports';
 import type { JsonObject } from '@edict/engine';
 import { AdmissionConfigService } from '@edict/policy';
-import { AfterAdmissionService } from './after/after-admission.service';
+import { AfterAdmissionService } from './after-admission/after-admission.service';
 import type { RunningController } from './bootstrap';
 import { AdmissionMetrics } from './metrics/admission-metrics';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import {
   clusterPolicy,
   E2E_NAMESPACE,
   requireLabelPolicy,
-  startE2eCluster,
   testPod,
   waitForWebhook,
-  type E2eCluster,
-} from './testing/e2e-cluster';
+} from '@edict/controller-runtime/testing';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -7,15 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@edict/kube/testing';
 import { PolicyCache } from '@edict/policy';
 import type { RunningController } from './bootstrap';
-import {
-  apiErrorMessage,
-  clusterPolicy,
-  postJson,
-  startE2eCluster,
-  testPod,
-  waitForWebhook,
-  type E2eCluster,
-} from './testing/e2e-cluster';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
+import { apiErrorMessage, clusterPolicy, postJson, testPod, waitForWebhook } from '@edict/controller-runtime/testing';
 
 /** Creates the Pod; answers 'created' or the API server's refusal message (its YAML line breaks folded). */
 async function createPod(cluster: E2eCluster, namespace: string, name: string, labels: Record<string, string>) {

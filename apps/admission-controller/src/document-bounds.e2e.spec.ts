@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@edict/kube/testing';
 import { PolicyCache } from '@edict/policy';
 import type { RunningController } from './bootstrap';
-import { apiErrorMessage, startE2eCluster, waitForWebhook, type E2eCluster } from './testing/e2e-cluster';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import { ReviewWorkers } from './workers/review-workers';
+import { apiErrorMessage, waitForWebhook } from '@edict/controller-runtime/testing';
 
 /**
  * What the attack may add to the process's RSS. The chart's memory limit for the admission

@@ -13,6 +13,7 @@ import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
 import { DEFAULT_WEBHOOK_NAMES, HEARTBEAT_ANNOTATION } from '@edict/webhooks';
 import type { RunningController } from './bootstrap';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import {
   apiErrorMessage,
   E2E_NAMESPACE as NAMESPACE,
@@ -20,11 +21,9 @@ import {
   postJson,
   publishedWebhook,
   requireLabelPolicy,
-  startE2eCluster,
   testPod,
   waitForWebhook,
-  type E2eCluster,
-} from './testing/e2e-cluster';
+} from '@edict/controller-runtime/testing';
 
 const ADMISSION_API = 'admissionregistration.k8s.io/v1';
 const VALIDATING = 'ValidatingWebhookConfiguration';

@@ -2,6 +2,10 @@
 // and the bench. Its container entry point is main.ts.
 export { startController, type RunningController, type StartOptions } from './bootstrap';
 export { ADMISSION_ENVIRONMENT, ControllerConfig, loadControllerConfig } from './config/controller-config';
-export { UpdateRequestCreator, UPDATE_REQUEST_WRITERS, type UpdateRequestJob } from './after/update-request-creator';
+export {
+  UpdateRequestCreator,
+  UPDATE_REQUEST_WRITERS,
+  type UpdateRequestJob,
+} from './after-admission/update-request-creator';
 export { ReviewWorkers } from './workers/review-workers';
 export { reviewWorkerCount } from './workers/worker-count';

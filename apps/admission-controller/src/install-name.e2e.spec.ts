@@ -8,15 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@edict/kube/testing';
 import { WebhookRemoval } from '@edict/webhooks';
 import type { RunningController } from './bootstrap';
-import {
-  apiErrorMessage,
-  requireLabelPolicy,
-  startE2eCluster,
-  testPod,
-  waitForWebhook,
-  type E2eCluster,
-} from './testing/e2e-cluster';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import { AdmissionConfigService } from '@edict/policy';
+import { apiErrorMessage, requireLabelPolicy, testPod, waitForWebhook } from '@edict/controller-runtime/testing';
 
 const ADMISSION = 'admissionregistration.k8s.io/v1';
 const MANAGED_BY = { 'webhook.kyverno.io/managed-by': 'kyverno' };

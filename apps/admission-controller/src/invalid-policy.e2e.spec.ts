@@ -14,16 +14,15 @@ import type { JsonObject } from '@edict/engine';
 import { eventually } from '@edict/kube/testing';
 import { CustomResourceDefinitions, PolicyCache, PolicyStatusWriter } from '@edict/policy';
 import type { RunningController } from './bootstrap';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import {
   apiErrorMessage,
   clusterPolicy,
   E2E_NAMESPACE,
   E2E_SERVICE,
-  startE2eCluster,
   testPod,
   waitForWebhook,
-  type E2eCluster,
-} from './testing/e2e-cluster';
+} from '@edict/controller-runtime/testing';
 
 interface PolicyView {
   metadata: { name: string; resourceVersion: string; generation?: number };

@@ -8,15 +8,14 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_READ_BURST, LIVE_READS_PER_SECOND } from './cluster/namespace-labels.service';
 import type { RunningController } from './bootstrap';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import {
   E2E_SERVER_NAME,
   httpsCall,
   requireLabelPolicy,
-  startE2eCluster,
   testPod,
   waitForWebhook,
-  type E2eCluster,
-} from './testing/e2e-cluster';
+} from '@edict/controller-runtime/testing';
 
 const REVIEWS = 20_000;
 const CONCURRENCY = 16;

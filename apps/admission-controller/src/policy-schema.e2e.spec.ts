@@ -8,14 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningController } from './bootstrap';
-import {
-  apiErrorMessage,
-  clusterPolicy,
-  postJson,
-  startE2eCluster,
-  waitForWebhook,
-  type E2eCluster,
-} from './testing/e2e-cluster';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
+import { apiErrorMessage, clusterPolicy, postJson, waitForWebhook } from '@edict/controller-runtime/testing';
 
 interface ReviewAnswer {
   response: { uid: string; allowed: boolean; status?: { message?: string } };

@@ -8,7 +8,8 @@ import { eventually } from '@edict/kube/testing';
 import { PolicyStatusWriter } from '@edict/policy';
 import { WebhookMonitor } from '@edict/webhooks';
 import type { RunningController } from './bootstrap';
-import { requireLabelPolicy, startE2eCluster, waitForWebhook, type E2eCluster } from './testing/e2e-cluster';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
+import { requireLabelPolicy, waitForWebhook } from '@edict/controller-runtime/testing';
 
 interface StatusView {
   metadata: { resourceVersion: string; generation?: number };

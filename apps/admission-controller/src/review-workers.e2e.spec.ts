@@ -5,15 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@edict/kube/testing';
 import type { RunningController } from './bootstrap';
-import {
-  apiErrorMessage,
-  requireLabelPolicy,
-  startE2eCluster,
-  testPod,
-  waitForWebhook,
-  type E2eCluster,
-} from './testing/e2e-cluster';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import { ReviewWorkers } from './workers/review-workers';
+import { apiErrorMessage, requireLabelPolicy, testPod, waitForWebhook } from '@edict/controller-runtime/testing';
 
 describe('review workers end to end', () => {
   let cluster: E2eCluster;

@@ -14,14 +14,8 @@ import { eventually } from '@edict/kube/testing';
 import { PolicyCache } from '@edict/policy';
 import { bigPod, nestedForeachPolicy, requireOwnerPolicy } from '@edict/admission/testing';
 import type { RunningController } from './bootstrap';
-import {
-  apiErrorMessage,
-  httpsCall,
-  startE2eCluster,
-  testPod,
-  waitForWebhook,
-  type E2eCluster,
-} from './testing/e2e-cluster';
+import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
+import { apiErrorMessage, httpsCall, testPod, waitForWebhook } from '@edict/controller-runtime/testing';
 
 /**
  * Short enough for a spec; the slow Pods' reviews end here less the answer margin (10%: 800 ms,

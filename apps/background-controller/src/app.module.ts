@@ -1,27 +1,15 @@
 /**
- * The background controller: Kube access, leader election (only the leader processes
- * UpdateRequests), the policy cache, the ConfigMap, the engine with the cluster's context, Events,
- * and the health and metrics endpoints.
+ * The background controller: the controller-app skeleton (Kube access, leader election (only the
+ * leader processes UpdateRequests), the policy cache, the ConfigMap, health and metrics) and its
+ * UpdateRequests feature.
  */
 import { Module, type DynamicModule } from '@nestjs/common';
-import { TerminusModule } from '@nestjs/terminus';
-import {
-  clusterModules,
-  HealthController,
-  METRIC_REGISTRIES,
-  MetricsController,
-  policyModule,
-  PolicyReadiness,
-  READINESS_CHECKS,
-} from '@edict/controller';
-import { clusterEngineProvider, ContextModule } from '@edict/context';
-import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, CustomResourceDefinitionsModule } from '@edict/policy';
+import { ContextModule } from '@edict/context';
+import { ControllerAppModule, PolicyReadiness } from '@edict/controller-runtime';
 import type { BackgroundConfig } from './config/background-config';
 import { BACKGROUND_CONFIG } from './config/tokens';
-import { BackgroundEventRecorders } from './events/background-event-recorders';
 import { BackgroundMetrics } from './metrics/background-metrics';
-import { PolicyTriggerController } from './policy-triggers/policy-trigger-controller';
-import { UpdateRequestController } from './update-requests/update-request-controller';
+import { UpdateRequestsModule } from './update-requests/update-requests.module';
 
 @Module({})
 export class BackgroundControllerModule {
@@ -29,33 +17,14 @@ export class BackgroundControllerModule {
     return {
       module: BackgroundControllerModule,
       imports: [
-        TerminusModule.forRoot({ logger: false }),
-        ...clusterModules(config),
-        policyModule(config),
-        CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds),
-        ContextModule.forRoot(config),
-      ],
-      controllers: [HealthController, MetricsController],
-      providers: [
-        { provide: BACKGROUND_CONFIG, useValue: config },
-        { provide: ADMISSION_CONFIG_SOURCE, useValue: config },
-        AdmissionConfigService,
-        clusterEngineProvider,
-        BackgroundEventRecorders,
-        BackgroundMetrics,
-        PolicyReadiness,
-        {
-          provide: READINESS_CHECKS,
-          inject: [PolicyReadiness],
-          useFactory: (policies: PolicyReadiness) => [() => policies.check()],
-        },
-        {
-          provide: METRIC_REGISTRIES,
-          inject: [BackgroundMetrics],
-          useFactory: (metrics: BackgroundMetrics) => [metrics.registry],
-        },
-        UpdateRequestController,
-        PolicyTriggerController,
+        ControllerAppModule.forRoot({
+          config,
+          configToken: BACKGROUND_CONFIG,
+          policies: true,
+          features: [ContextModule.forRoot(config), UpdateRequestsModule],
+          readiness: { inject: [PolicyReadiness], useFactory: (policies: PolicyReadiness) => [() => policies.check()] },
+          metrics: { inject: [BackgroundMetrics], useFactory: (metrics: BackgroundMetrics) => [metrics.registry] },
+        }),
       ],
     };
   }

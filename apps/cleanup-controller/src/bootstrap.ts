@@ -11,7 +11,7 @@ import {
   startHttpController,
   type ControllerStartOptions,
   type RunningHttpController,
-} from '@edict/controller';
+} from '@edict/controller-runtime';
 import { CleanupControllerModule } from './app.module';
 import type { CleanupConfig } from './config/cleanup-config';
 

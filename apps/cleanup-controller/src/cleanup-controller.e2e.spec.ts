@@ -14,8 +14,8 @@ import type { JsonObject } from '@edict/engine';
 import { KubeResources, type KubeObject } from '@edict/kube';
 import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
-import { startE2eCluster, waitForWebhook, type E2eCluster } from '@edict/admission-controller/testing';
-import type { RunningHttpController } from '@edict/controller';
+import { startTestCluster, waitForWebhook, type TestCluster } from '@edict/controller-runtime/testing';
+import type { RunningHttpController } from '@edict/controller-runtime';
 import { CleanupMetrics } from './metrics/cleanup-metrics';
 import { CleanupPolicyController } from './policies/cleanup-policy-controller';
 import { startTestCleanup } from './testing/start-test-cleanup';
@@ -23,7 +23,7 @@ import { startTestCleanup } from './testing/start-test-cleanup';
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('cleanup controller', () => {
-  let cluster: E2eCluster;
+  let cluster: TestCluster;
   // A service a policy's apiCall asks which Pods to delete; it counts its calls.
   let verdicts: Server;
   let verdictCalls = 0;
@@ -51,7 +51,7 @@ describe('cleanup controller', () => {
   });
 
   beforeAll(async () => {
-    cluster = await startE2eCluster({ rbac: true });
+    cluster = await startTestCluster({ rbac: true });
     // The controller acts as its ServiceAccount, with what Kyverno's chart grants it and Pods to
     // delete (its `extraResources`): no ConfigMaps.
     create({

@@ -1,6 +1,6 @@
 /** `node dist/apps/cleanup-controller/main.js`: configuration from the environment, graceful stop on SIGTERM/SIGINT. */
 import 'reflect-metadata';
-import { runFromEnvironment } from '@edict/controller';
+import { runFromEnvironment } from '@edict/controller-runtime';
 import { startCleanupController } from './bootstrap';
 import { loadCleanupConfig } from './config/cleanup-config';
 

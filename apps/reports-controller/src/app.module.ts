@@ -1,27 +1,18 @@
 /**
- * The reports controller: Kube access, leader election (only the leader writes reports), the
- * policy cache (whose rules decide which results stay and which policies background scans run),
- * the ConfigMap (evaluation bounds), the aggregation, the background scans with their engine, and
- * the health and metrics endpoints.
+ * The reports controller: the controller-app skeleton (Kube access, leader election (only the
+ * leader writes reports), the policy cache (whose rules decide which results stay and which
+ * policies background scans run), the ConfigMap (evaluation bounds), health and metrics), the
+ * aggregation of reports and the background scans.
  */
 import { Module, type DynamicModule } from '@nestjs/common';
-import { TerminusModule } from '@nestjs/terminus';
-import {
-  clusterModules,
-  HealthController,
-  METRIC_REGISTRIES,
-  MetricsController,
-  policyModule,
-  PolicyReadiness,
-  READINESS_CHECKS,
-} from '@edict/controller';
-import { clusterEngineProvider, ContextModule } from '@edict/context';
-import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, CustomResourceDefinitionsModule } from '@edict/policy';
-import { AggregationController } from './aggregation/aggregation-controller';
-import { BackgroundScanController } from './background/background-scan-controller';
+import { ContextModule } from '@edict/context';
+import { ControllerAppModule, PolicyReadiness } from '@edict/controller-runtime';
+import { AggregationModule } from './aggregation/aggregation.module';
+import { BackgroundScansModule } from './background-scans/background-scans.module';
 import type { ReportsConfig } from './config/reports-config';
 import { REPORTS_CONFIG } from './config/tokens';
 import { ReportsControllerMetrics } from './metrics/reports-controller-metrics';
+import { ReportsControllerMetricsModule } from './metrics/reports-controller-metrics.module';
 
 @Module({})
 export class ReportsControllerModule {
@@ -29,32 +20,17 @@ export class ReportsControllerModule {
     return {
       module: ReportsControllerModule,
       imports: [
-        TerminusModule.forRoot({ logger: false }),
-        ...clusterModules(config),
-        policyModule(config),
-        CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds),
-        ContextModule.forRoot(config),
-      ],
-      controllers: [HealthController, MetricsController],
-      providers: [
-        { provide: REPORTS_CONFIG, useValue: config },
-        { provide: ADMISSION_CONFIG_SOURCE, useValue: config },
-        AdmissionConfigService,
-        ReportsControllerMetrics,
-        AggregationController,
-        clusterEngineProvider,
-        BackgroundScanController,
-        PolicyReadiness,
-        {
-          provide: READINESS_CHECKS,
-          inject: [PolicyReadiness],
-          useFactory: (policies: PolicyReadiness) => [() => policies.check()],
-        },
-        {
-          provide: METRIC_REGISTRIES,
-          inject: [ReportsControllerMetrics],
-          useFactory: (metrics: ReportsControllerMetrics) => [metrics.registry],
-        },
+        ControllerAppModule.forRoot({
+          config,
+          configToken: REPORTS_CONFIG,
+          policies: true,
+          features: [ContextModule.forRoot(config), ReportsControllerMetricsModule, AggregationModule, BackgroundScansModule],
+          readiness: { inject: [PolicyReadiness], useFactory: (policies: PolicyReadiness) => [() => policies.check()] },
+          metrics: {
+            inject: [ReportsControllerMetrics],
+            useFactory: (metrics: ReportsControllerMetrics) => [metrics.registry],
+          },
+        }),
       ],
     };
   }

@@ -3,7 +3,11 @@
  * and metrics. Stop is Nest's close: leadership ends (the watches and the queue stop, merges in
  * progress finish), then the lease is released.
  */
-import { startHttpController, type ControllerStartOptions, type RunningHttpController } from '@edict/controller';
+import {
+  startHttpController,
+  type ControllerStartOptions,
+  type RunningHttpController,
+} from '@edict/controller-runtime';
 import { ReportsControllerModule } from './app.module';
 import type { ReportsConfig } from './config/reports-config';
 

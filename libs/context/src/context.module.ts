@@ -105,6 +105,8 @@ export class ContextModule {
     };
     return {
       module: ContextModule,
+      // One per app, read by several of its feature modules (webhooks, admin, UpdateRequests, scans).
+      global: true,
       providers: [...shared, ...admission, lifecycle],
       exports: [
         ContextApiCallers,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ControllerConfigError } from '@edict/controller';
+import { ControllerConfigError } from '@edict/controller-runtime';
 import { loadControllerConfig } from '../config/controller-config';
-import { ADMIN_CONTROLLERS, ADMIN_PROVIDERS, adminEndpoints } from './admin-endpoints';
+import { ADMIN_CONTROLLERS, ADMIN_PROVIDERS } from './admin-endpoints';
+import { AdminModule, adminEndpoints } from './admin.module';
 
 describe('the adminEndpoints switch', () => {
   it('is off by default and read from EDICT_ADMIN_ENDPOINTS', () => {
@@ -19,8 +20,10 @@ describe('the adminEndpoints switch', () => {
   });
 
   it('registers every admin controller, or none', () => {
-    expect(adminEndpoints(true)).toEqual({ controllers: ADMIN_CONTROLLERS, providers: ADMIN_PROVIDERS });
+    expect(adminEndpoints(true)).toEqual([AdminModule]);
+    expect(Reflect.getMetadata('controllers', AdminModule)).toEqual(ADMIN_CONTROLLERS);
+    expect(Reflect.getMetadata('providers', AdminModule)).toEqual(ADMIN_PROVIDERS);
     expect(ADMIN_CONTROLLERS).toHaveLength(6);
-    expect(adminEndpoints(false)).toEqual({ controllers: [], providers: [] });
+    expect(adminEndpoints(false)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The debugging endpoints under `/admin` (Swagger at `/docs` describes them). Registered by the app
- * module only when `adminEndpoints` is on (EDICT_ADMIN_ENDPOINTS). Everything here reads, except
+ * The debugging endpoints under `/admin` (Swagger at `/docs` describes them), AdminModule's. Registered
+ * by the app module only when `adminEndpoints` is on (EDICT_ADMIN_ENDPOINTS). Everything here reads, except
  * `POST /admin/evaluate`, which evaluates without side effects.
  */
 import type { Provider, Type } from '@nestjs/common';
@@ -23,8 +23,3 @@ export const ADMIN_CONTROLLERS: Type[] = [
 ];
 
 export const ADMIN_PROVIDERS: Provider[] = [EvaluateService, WebhookStateService];
-
-/** Controllers and providers for the module, or none when the switch is off. */
-export function adminEndpoints(enabled: boolean): { controllers: Type[]; providers: Provider[] } {
-  return enabled ? { controllers: ADMIN_CONTROLLERS, providers: ADMIN_PROVIDERS } : { controllers: [], providers: [] };
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
-import { ControllerConfigError } from '@edict/controller';
+import { ControllerConfigError } from '@edict/controller-runtime';
 import { loadControllerConfig } from './controller-config';
 
 describe('loadControllerConfig', () => {

@@ -6,7 +6,13 @@
 import 'reflect-metadata';
 import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
-import { CONTROLLER_ENVIRONMENT, DNS_NAME, loadConfig, WebhookServerConfig, type ConfigSpec } from '@edict/controller';
+import {
+  CONTROLLER_ENVIRONMENT,
+  DNS_NAME,
+  loadConfig,
+  WebhookServerConfig,
+  type ConfigSpec,
+} from '@edict/controller-runtime';
 
 export class ControllerConfig extends WebhookServerConfig {
   /** HTTPS port of the webhooks, health and metrics (0: any free port). */

@@ -11,7 +11,7 @@
 import { Logger } from '@nestjs/common';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PolicyResponse, RuleResponse } from '@edict/engine';
-import { POLICY_RESULT_LABELS, type PolicyResultLabel } from '@edict/controller';
+import { POLICY_RESULT_LABELS, type PolicyResultLabel } from '@edict/controller-runtime';
 import { TalliedMetrics } from './tallied-metrics';
 
 /** What the admission metrics need to know about a request. */

@@ -8,7 +8,7 @@ import { KubeResources } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
 import { KubePolicyStatusStore, PolicyCache, PolicyStatusWriter } from '@edict/policy';
 import { WebhookReconciler } from '@edict/webhooks';
-import { AfterAdmissionService } from '../after/after-admission.service';
+import { AfterAdmissionService } from '../after-admission/after-admission.service';
 
 export const policyStatusWriterProvider: FactoryProvider<PolicyStatusWriter> = {
   provide: PolicyStatusWriter,

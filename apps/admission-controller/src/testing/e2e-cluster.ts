@@ -1,23 +1,11 @@
 /**
- * End-to-end harness: an in-memory API server with Edict's CRDs, admission controllers started
- * against it (their Service mapped to their local HTTPS port), and clients for a test to act as a
- * user. Specs under apps/admission-controller share it so each starts a cluster the same way.
+ * The admission controller's e2e harness: a TestCluster (libs/controller-runtime's) with admission
+ * controller replicas started against it, their Service mapped to the replica started last.
  */
-import { request as httpsRequest } from 'node:https';
-import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor, type ClusterCa } from '@edict/apiserver';
-import { DEFAULT_INSTALL_NAME, installNames, type InstallNames } from '@edict/config';
 import { PolicyCache } from '@edict/policy';
-import { installPolicyCrds } from '@edict/policy/testing';
-import { eventually } from '@edict/kube/testing';
+import { startTestCluster, type TestCluster, type TestClusterOptions } from '@edict/controller-runtime/testing';
 import { startController, type RunningController, type StartOptions } from '../bootstrap';
 import { loadControllerConfig, type ControllerConfig } from '../config/controller-config';
-
-/** The default install's names (EDICT_INSTALL_NAME unset). */
-export const E2E_NAMESPACE = installNames(DEFAULT_INSTALL_NAME).namespace;
-export const E2E_SERVICE = installNames(DEFAULT_INSTALL_NAME).service;
-/** The name the API server checks the serving certificate against. */
-export const E2E_SERVER_NAME = `${E2E_SERVICE}.${E2E_NAMESPACE}.svc`;
 
 /** Short timings so a spec takes seconds. */
 export const TEST_TIMINGS: Partial<ControllerConfig> = {
@@ -30,249 +18,39 @@ export const TEST_TIMINGS: Partial<ControllerConfig> = {
   tlsReadyTimeoutMs: 10_000,
 };
 
-export interface E2eCluster {
-  readonly apiServer: InMemoryApiServer;
-  readonly kubeconfig: string;
-  readonly core: CoreV1Api;
-  readonly custom: CustomObjectsApi;
-  /** The names the replicas install under (the cluster's `installName`). */
-  readonly names: InstallNames;
+export interface E2eCluster extends TestCluster {
   /** Starts a controller replica; the Service points at the replica started last. Logs errors only unless `options.logger` says otherwise. */
   startReplica(overrides?: Partial<ControllerConfig>, options?: StartOptions): Promise<RunningController>;
-  /** With `rbac`: a kubeconfig acting as `username` in `groups` (a ServiceAccount's), by client certificate. */
-  kubeconfigAs(username: string, groups: readonly string[]): Promise<string>;
-  /** Routes the Service `<namespace>/<name>` to a local HTTPS port, as kube-proxy would (another controller's webhook). */
-  routeService(namespace: string, name: string, port: number): void;
-  /** Creates a ClusterPolicy and waits until every running replica's cache has it. */
-  createClusterPolicy(policy: { metadata: { name: string } }): Promise<void>;
-  deleteClusterPolicy(name: string): Promise<void>;
-  stop(): Promise<void>;
 }
 
-export interface E2eClusterOptions {
-  /** The replicas' install name (default `edict`); its namespace is created. */
-  readonly installName?: string;
-  /**
-   * RBAC authorizes requests and answers access reviews (default: everything allowed); the API
-   * server then serves HTTPS with a cluster CA, so that a client can act as any user (kubeconfigAs).
-   */
-  readonly rbac?: boolean;
-}
+export type E2eClusterOptions = TestClusterOptions;
 
 export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<E2eCluster> {
-  const names = installNames(options.installName ?? DEFAULT_INSTALL_NAME);
-  const endpoints: Record<string, string> = {};
-  const ca: ClusterCa | undefined = options.rbac ? await createClusterCa() : undefined;
-  const apiServer = new InMemoryApiServer({
-    bookmarkIntervalMs: 200,
-    serviceEndpoints: endpoints,
-    ...(ca ? { authorization: { mode: 'RBAC' as const }, ca } : {}),
-  });
-  const { url } = await apiServer.start({ host: '127.0.0.1', port: 0 });
-  installPolicyCrds(apiServer);
-  apiServer.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: names.namespace } });
-  const kubeconfigAs = async (username: string, groups: readonly string[]) => {
-    if (!ca) throw new Error('kubeconfigAs needs a cluster started with rbac');
-    return kubeconfigFor({
-      server: url,
-      certificateAuthority: ca.certificatePem,
-      client: await ca.client({ username, groups }),
-    });
-  };
-  const kubeconfig = ca
-    ? await kubeconfigAs(DEFAULT_USER.username, DEFAULT_USER.groups ?? [])
-    : kubeconfigFor({ server: url });
-  const clients = new KubeConfig();
-  clients.loadFromString(kubeconfig);
-  const core = clients.makeApiClient(CoreV1Api);
-  const custom = clients.makeApiClient(CustomObjectsApi);
+  const cluster = await startTestCluster(options);
   const replicas: RunningController[] = [];
-  const caches = () => replicas.map((replica) => replica.app.get(PolicyCache));
-
-  return {
-    apiServer,
-    kubeconfig,
-    core,
-    custom,
-    names,
-    async startReplica(overrides = {}, options = {}) {
+  cluster.onStop(async () => {
+    await Promise.all(replicas.map((replica) => replica.stop().catch(() => undefined)));
+  });
+  return Object.assign(cluster, {
+    async startReplica(overrides: Partial<ControllerConfig> = {}, startOptions: StartOptions = {}) {
       const config = loadControllerConfig(
         {},
         {
           kubeSource: 'kubeconfig',
-          kubeconfig,
-          installName: names.installName,
+          kubeconfig: cluster.kubeconfig,
+          installName: cluster.names.installName,
           host: '127.0.0.1',
           port: 0,
           ...TEST_TIMINGS,
           ...overrides,
         },
       );
-      const replica = await startController(config, { logger: ['error'], ...options });
+      const replica = await startController(config, { logger: ['error'], ...startOptions });
       replicas.push(replica);
-      endpoints[`${config.namespace}/${config.serviceName}`] = `https://127.0.0.1:${replica.port}`;
+      cluster.routeService(config.namespace, config.serviceName, replica.port);
+      cluster.trackPolicyCache(replica.app.get(PolicyCache));
       await replica.app.get(PolicyCache).waitForSync(5_000);
       return replica;
     },
-    kubeconfigAs,
-    routeService(namespace, name, port) {
-      endpoints[`${namespace}/${name}`] = `https://127.0.0.1:${port}`;
-    },
-    async createClusterPolicy(policy) {
-      await custom.createClusterCustomObject({
-        group: 'kyverno.io',
-        version: 'v1',
-        plural: 'clusterpolicies',
-        body: policy,
-      });
-      const name = policy.metadata.name;
-      await eventually(
-        () => caches().every((cache) => cache.policies().some((p) => p.name === name)),
-        `policy ${name} in every cache`,
-      );
-    },
-    async deleteClusterPolicy(name) {
-      await custom.deleteClusterCustomObject({ group: 'kyverno.io', version: 'v1', plural: 'clusterpolicies', name });
-      await eventually(
-        () => caches().every((cache) => !cache.policies().some((p) => p.name === name)),
-        `policy ${name} gone from every cache`,
-      );
-    },
-    async stop() {
-      await Promise.all(replicas.map((replica) => replica.stop().catch(() => undefined)));
-      await apiServer.stop();
-    },
-  };
-}
-
-/** A ClusterPolicy object. */
-export function clusterPolicy(name: string, spec: Record<string, unknown>) {
-  return { apiVersion: 'kyverno.io/v1', kind: 'ClusterPolicy', metadata: { name }, spec };
-}
-
-/** A ClusterPolicy requiring `label` on Pods, enforced or audited. */
-export function requireLabelPolicy(action: 'Enforce' | 'Audit', name: string, label: string) {
-  return clusterPolicy(name, {
-    validationFailureAction: action,
-    background: false,
-    rules: [
-      {
-        name: `check-${label}`,
-        match: { any: [{ resources: { kinds: ['Pod'] } }] },
-        validate: { message: `label '${label}' is required`, pattern: { metadata: { labels: { [label]: '?*' } } } },
-      },
-    ],
   });
-}
-
-export function testPod(name: string, labels: Record<string, string> = {}, namespace = 'default') {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace, labels },
-    spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
-  };
-}
-
-/** The API error's message (client-node puts the Status body in `body`). */
-export function apiErrorMessage(error: unknown): string {
-  const body = (error as { body?: unknown }).body;
-  const parsed = typeof body === 'string' ? (JSON.parse(body) as { message?: string }) : (body as { message?: string });
-  return parsed?.message ?? String(error);
-}
-
-export interface HttpsAnswer {
-  status: number;
-  body: string;
-}
-
-/** One HTTPS call to a replica, trusting only `ca` and checking the Service's name. */
-export function httpsCall(
-  port: number,
-  ca: string,
-  path: string,
-  options: { method?: string; payload?: Buffer } = {},
-): Promise<HttpsAnswer> {
-  const headers = options.payload
-    ? { 'content-type': 'application/json', 'content-length': options.payload.length }
-    : undefined;
-  return new Promise((resolve, reject) => {
-    const request = httpsRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: options.method ?? (options.payload ? 'POST' : 'GET'),
-        ca,
-        servername: E2E_SERVER_NAME,
-        agent: false,
-        ...(headers ? { headers } : {}),
-      },
-      (response) => {
-        let body = '';
-        response.on('data', (chunk) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
-    request.on('error', reject);
-    request.end(options.payload);
-  });
-}
-
-/** POSTs `body` as JSON and parses the answer. */
-export async function postJson<T = unknown>(
-  port: number,
-  ca: string,
-  path: string,
-  body: unknown,
-): Promise<{ status: number; body: T }> {
-  const answer = await httpsCall(port, ca, path, { payload: Buffer.from(JSON.stringify(body)) });
-  return { status: answer.status, body: JSON.parse(answer.body) as T };
-}
-
-export type WebhookConfigurationKind = 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration';
-
-interface PublishedWebhook {
-  name: string;
-  clientConfig?: { caBundle?: string };
-  rules?: Array<{ operations?: string[]; resources?: string[] }>;
-}
-
-/** The webhook `name` of any stored configuration of `kind` (undefined when none has it). */
-export function publishedWebhook(
-  apiServer: InMemoryApiServer,
-  kind: WebhookConfigurationKind,
-  name: string,
-): PublishedWebhook | undefined {
-  for (const configuration of apiServer.list('admissionregistration.k8s.io/v1', kind)) {
-    const webhooks = (configuration.webhooks ?? []) as unknown as PublishedWebhook[];
-    const found = webhooks.find((webhook) => webhook.name === name);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/**
- * Waits until the controller has published the webhook `name` (e.g. `validate.edict.svc-fail`)
- * and, when `resource` is given, routes that resource (e.g. `pods`) to it.
- */
-export async function waitForWebhook(
-  apiServer: InMemoryApiServer,
-  kind: WebhookConfigurationKind,
-  name: string,
-  resource?: string,
-  timeoutMs = 10_000,
-): Promise<void> {
-  await eventually(
-    () => {
-      const webhook = publishedWebhook(apiServer, kind, name);
-      if (!webhook) return false;
-      return (
-        resource === undefined ||
-        (webhook.rules ?? []).some((rule) => (rule.resources ?? []).some((r) => r === resource || r === '*'))
-      );
-    },
-    `webhook ${name}${resource ? ` for ${resource}` : ''} published`,
-    timeoutMs,
-  );
 }

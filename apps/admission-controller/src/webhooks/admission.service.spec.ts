@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allow, type AdmissionRequest, type AdmissionReview } from '@edict/admission';
 import type { AdmissionConfigService, PolicyCache } from '@edict/policy';
-import type { AfterAdmissionService } from '../after/after-admission.service';
+import type { AfterAdmissionService } from '../after-admission/after-admission.service';
 import type { ApiResources } from '../cluster/api-resources';
 import type { NamespaceLabels } from '../cluster/namespace-labels.service';
 import type { RoleResolverService } from '../cluster/role-resolver.service';

@@ -22,7 +22,7 @@ import {
 } from '@edict/admission';
 import type { EvaluationDeadline } from '@edict/engine';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
-import { AfterAdmissionService } from '../after/after-admission.service';
+import { AfterAdmissionService } from '../after-admission/after-admission.service';
 import { NamespaceLabels, NamespaceReadRefused } from '../cluster/namespace-labels.service';
 import { RoleResolverService } from '../cluster/role-resolver.service';
 import { ApiResources, DiscoveryUnavailable } from '../cluster/api-resources';

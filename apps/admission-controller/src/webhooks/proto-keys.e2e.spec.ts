@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningController } from '../bootstrap';
-import { clusterPolicy, startE2eCluster, type E2eCluster } from '../testing/e2e-cluster';
+import { startE2eCluster, type E2eCluster } from '../testing/e2e-cluster';
+import { clusterPolicy } from '@edict/controller-runtime/testing';
 
 const REVIEW = (proto: string) =>
   `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u-proto",` +

@@ -1,12 +1,12 @@
-/** A background controller for e2e specs against an E2eCluster: short leases, watches and retries. */
-import type { E2eCluster } from '@edict/admission-controller/testing';
-import type { RunningHttpController } from '@edict/controller';
-import { testControllerSettings } from '@edict/controller/testing';
+/** A background controller for e2e specs against a TestCluster: short leases, watches and retries. */
+import type { TestCluster } from '@edict/controller-runtime/testing';
+import type { RunningHttpController } from '@edict/controller-runtime';
+import { testControllerSettings } from '@edict/controller-runtime/testing';
 import { startBackgroundController } from '../bootstrap';
 import { loadBackgroundConfig, type BackgroundConfig } from '../config/background-config';
 
 export function startTestBackground(
-  cluster: E2eCluster,
+  cluster: TestCluster,
   overrides: Partial<BackgroundConfig> = {},
 ): Promise<RunningHttpController> {
   const config = loadBackgroundConfig({}, { ...testControllerSettings(cluster), retryDelayMs: 100, ...overrides });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ControllerConfigError } from '@edict/controller';
+import { ControllerConfigError } from '@edict/controller-runtime';
 import { loadCleanupConfig } from './cleanup-config';
 
 describe('loadCleanupConfig', () => {

@@ -7,7 +7,7 @@
 import 'reflect-metadata';
 import { IsInt, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
-import { CONTROLLER_ENVIRONMENT, loadConfig, WebhookServerConfig, type ConfigSpec } from '@edict/controller';
+import { CONTROLLER_ENVIRONMENT, loadConfig, WebhookServerConfig, type ConfigSpec } from '@edict/controller-runtime';
 
 export class CleanupConfig extends WebhookServerConfig {
   override leaseName = 'edict-cleanup-controller';

@@ -1,15 +1,15 @@
 /**
- * A cleanup controller for e2e specs against an E2eCluster: short leases and watches, its Service
+ * A cleanup controller for e2e specs against a TestCluster: short leases and watches, its Service
  * routed to it (the replica started last), so that the API server calls its webhook.
  */
-import type { E2eCluster } from '@edict/admission-controller/testing';
-import type { RunningHttpController } from '@edict/controller';
-import { testControllerSettings } from '@edict/controller/testing';
+import type { TestCluster } from '@edict/controller-runtime/testing';
+import type { RunningHttpController } from '@edict/controller-runtime';
+import { testControllerSettings } from '@edict/controller-runtime/testing';
 import { startCleanupController } from '../bootstrap';
 import { loadCleanupConfig, type CleanupConfig } from '../config/cleanup-config';
 
 export async function startTestCleanup(
-  cluster: E2eCluster,
+  cluster: TestCluster,
   overrides: Partial<CleanupConfig> = {},
 ): Promise<RunningHttpController> {
   const config = loadCleanupConfig({}, { ...testControllerSettings(cluster), tlsReadyTimeoutMs: 10_000, ...overrides });

@@ -10,10 +10,11 @@ import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node
 import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { installPolicyCrds } from '@edict/policy';
-import { apiErrorMessage, requireLabelPolicy, testPod } from '@edict/admission-controller/testing';
+
 import { launchModeOf } from '../launch-mode';
 import { FAST_CONTROLLER, freePort, tempDir } from '../testing/launcher-fixtures';
 import { startAgainstCluster, type ClusterController } from './against-cluster';
+import { apiErrorMessage, requireLabelPolicy, testPod } from '@edict/controller-runtime/testing';
 
 describe('cluster mode (EDICT_MODE=cluster npm start, with KUBECONFIG)', () => {
   let apiServer: InMemoryApiServer;

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import { apiErrorMessage, testPod } from '@edict/admission-controller/testing';
+
 import {
   examplesWithAnInvalidOne,
   FAST_CONTROLLER,
@@ -17,6 +17,7 @@ import {
   tempDir,
 } from '../testing/launcher-fixtures';
 import { startLocalCluster, type LocalCluster } from './local-cluster';
+import { apiErrorMessage, testPod } from '@edict/controller-runtime/testing';
 
 describe('local mode (npm start without a cluster)', () => {
   let local: LocalCluster;

@@ -30,7 +30,7 @@ import {
   type RunningController,
 } from '@edict/admission-controller';
 import { loadBackgroundConfig, startBackgroundController, type BackgroundConfig } from '@edict/background-controller';
-import type { RunningHttpController } from '@edict/controller';
+import type { RunningHttpController } from '@edict/controller-runtime';
 import { loadCleanupConfig, startCleanupController, type CleanupConfig } from '@edict/cleanup-controller';
 import { loadReportsConfig, startReportsController, type ReportsConfig } from '@edict/reports-controller';
 import { explainListenError, LauncherError } from '../launcher-error';

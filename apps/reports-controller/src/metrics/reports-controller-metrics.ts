@@ -9,11 +9,11 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PolicyResponse } from '@edict/engine';
-import { POLICY_RESULT_LABELS } from '@edict/controller';
+import { POLICY_RESULT_LABELS } from '@edict/controller-runtime';
 import type { CachedPolicy } from '@edict/policy';
 import type { BreakerListener } from '@edict/reports';
 import type { AggregationOutcome } from '../aggregation/report-aggregator';
-import type { ScanOutcome } from '../background/resource-scanner';
+import type { ScanOutcome } from '../background-scans/resource-scanner';
 
 const CONTROLLER = 'aggregate-report-controller';
 const BACKGROUND_CONTROLLER = 'background-scan-controller';

@@ -2,7 +2,7 @@
 import { Controller, Get, Inject, Optional } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdmissionReportQueue, REPORTS_OPTIONS, type ResolvedReportsOptions } from '@edict/reports';
-import { AfterAdmissionService } from '../../after/after-admission.service';
+import { AfterAdmissionService } from '../../after-admission/after-admission.service';
 import type { ControllerConfig } from '../../config/controller-config';
 import { CONTROLLER_CONFIG } from '../../config/tokens';
 import { AdmissionService } from '../../webhooks/admission.service';

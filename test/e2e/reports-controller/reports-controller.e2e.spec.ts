@@ -10,16 +10,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
-import {
-  requireLabelPolicy,
-  startE2eCluster,
-  testPod,
-  waitForWebhook,
-  type E2eCluster,
-} from '@edict/admission-controller/testing';
-import type { RunningHttpController } from '@edict/controller';
-import { ReportsControllerMetrics } from './metrics/reports-controller-metrics';
-import { startTestReports } from './testing/start-test-reports';
+import { startE2eCluster, type E2eCluster } from '@edict/admission-controller/testing';
+import type { RunningHttpController } from '@edict/controller-runtime';
+import { ReportsControllerMetrics, startTestReports } from '@edict/reports-controller/testing';
+import { requireLabelPolicy, testPod, waitForWebhook } from '@edict/controller-runtime/testing';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -8,9 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@edict/kube/testing';
 import { FakeRegistry } from '@edict/registry/testing';
-import { clusterPolicy, startE2eCluster, waitForWebhook, type E2eCluster } from '@edict/admission-controller/testing';
-import type { RunningHttpController } from '@edict/controller';
-import { startTestReports } from './testing/start-test-reports';
+import { startE2eCluster, type E2eCluster } from '@edict/admission-controller/testing';
+import type { RunningHttpController } from '@edict/controller-runtime';
+import { startTestReports } from '@edict/reports-controller/testing';
+import { clusterPolicy, waitForWebhook } from '@edict/controller-runtime/testing';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

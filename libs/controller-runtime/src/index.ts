@@ -1,5 +1,6 @@
-// @edict/controller: what every Edict controller app is made of — its base configuration and how it
-// is loaded, cluster access and leader election, health and metrics endpoints, start and main.
+// @edict/controller-runtime: what every Edict controller app is made of — its base configuration and how it
+// is loaded, cluster access and leader election, health and metrics endpoints, the ControllerAppModule that
+// composes them with the app's feature modules, start and main.
 export {
   CONTROLLER_ENVIRONMENT,
   ControllerBaseConfig,
@@ -11,6 +12,12 @@ export {
   type ConfigSpec,
   type KubeSource,
 } from './config/controller-config';
+export {
+  ControllerAppModule,
+  ControllerCoreModule,
+  type AppFactory,
+  type ControllerAppOptions,
+} from './app/controller-app.module';
 export { clusterModules, policyModule } from './modules/cluster-modules';
 export { HealthController, READINESS_CHECKS } from './health/health.controller';
 export { PolicyReadiness } from './health/policy-readiness';

@@ -1,4 +1,4 @@
-// @edict/controller/testing: what every controller's e2e specs start it with.
+// @edict/controller-runtime/testing: what every controller's e2e specs start it with.
 import type { InstallNames } from '@edict/config';
 import type { ControllerBaseConfig } from '../config/controller-config';
 
@@ -27,3 +27,4 @@ export function testControllerSettings(
     retryPeriodMs: 200,
   };
 }
+export * from './test-cluster';

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@edict/engine';
 import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
-import { clusterPolicy, startE2eCluster, waitForWebhook, type E2eCluster } from '@edict/admission-controller/testing';
-import { BackgroundMetrics } from './metrics/background-metrics';
-import type { RunningHttpController } from '@edict/controller';
-import { startTestBackground } from './testing/start-test-background';
+import { startE2eCluster, type E2eCluster } from '@edict/admission-controller/testing';
+import type { RunningHttpController } from '@edict/controller-runtime';
+import { BackgroundMetrics, startTestBackground } from '@edict/background-controller/testing';
+import { clusterPolicy, waitForWebhook } from '@edict/controller-runtime/testing';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

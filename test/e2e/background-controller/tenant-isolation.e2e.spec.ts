@@ -15,16 +15,10 @@ import type { JsonObject } from '@edict/engine';
 import { LeaderService } from '@edict/leader';
 import { PolicyCache } from '@edict/policy';
 import { eventually } from '@edict/kube/testing';
-import {
-  apiErrorMessage,
-  requireLabelPolicy,
-  startE2eCluster,
-  testPod,
-  waitForWebhook,
-  type E2eCluster,
-} from '@edict/admission-controller/testing';
-import type { RunningHttpController } from '@edict/controller';
-import { startTestBackground } from './testing/start-test-background';
+import { startE2eCluster, type E2eCluster } from '@edict/admission-controller/testing';
+import type { RunningHttpController } from '@edict/controller-runtime';
+import { startTestBackground } from '@edict/background-controller/testing';
+import { apiErrorMessage, requireLabelPolicy, testPod, waitForWebhook } from '@edict/controller-runtime/testing';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

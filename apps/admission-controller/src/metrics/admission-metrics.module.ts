@@ -1,0 +1,26 @@
+/** The admission metrics, labelled only with the kinds and namespaces the controller knows. */
+import { Module, type FactoryProvider } from '@nestjs/common';
+import { PolicyCache } from '@edict/policy';
+import { ApiResources } from '../cluster/api-resources';
+import { ClusterStateModule } from '../cluster/cluster-state.module';
+import { NamespaceLabels } from '../cluster/namespace-labels.service';
+import type { ControllerConfig } from '../config/controller-config';
+import { CONTROLLER_CONFIG } from '../config/tokens';
+import { AdmissionMetrics } from './admission-metrics';
+
+/** A kind is known when a policy names it or discovery serves it; a namespace when the informer holds it. */
+export const admissionMetricsProvider: FactoryProvider<AdmissionMetrics> = {
+  provide: AdmissionMetrics,
+  inject: [CONTROLLER_CONFIG, PolicyCache, ApiResources, NamespaceLabels],
+  useFactory: (config: ControllerConfig, cache: PolicyCache, apiResources: ApiResources, namespaces: NamespaceLabels) =>
+    new AdmissionMetrics({
+      vocabulary: {
+        knowsKind: (kind) => cache.snapshot().namesKind(kind) || apiResources.knowsKind(kind),
+        knowsNamespace: (namespace) => namespaces.knows(namespace),
+      },
+      maxSeries: config.metricsMaxSeries,
+    }),
+};
+
+@Module({ imports: [ClusterStateModule], providers: [admissionMetricsProvider], exports: [AdmissionMetrics] })
+export class AdmissionMetricsModule {}

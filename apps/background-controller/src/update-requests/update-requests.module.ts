@@ -1,0 +1,23 @@
+/**
+ * The background controller's work: UpdateRequests processed by the leader (generate and
+ * mutate-existing rules through the engine with the cluster's loaders, Events, metrics), and the
+ * policy triggers that create them when a policy or its rules change.
+ */
+import { Module } from '@nestjs/common';
+import { clusterEngineProvider } from '@edict/context';
+import { BackgroundEventRecorders } from '../events/background-event-recorders';
+import { BackgroundMetrics } from '../metrics/background-metrics';
+import { PolicyTriggerController } from '../policy-triggers/policy-trigger-controller';
+import { UpdateRequestController } from './update-request-controller';
+
+@Module({
+  providers: [
+    clusterEngineProvider,
+    BackgroundEventRecorders,
+    BackgroundMetrics,
+    UpdateRequestController,
+    PolicyTriggerController,
+  ],
+  exports: [BackgroundMetrics],
+})
+export class UpdateRequestsModule {}

@@ -1,0 +1,95 @@
+/**
+ * The skeleton every Edict controller app is built from, configured by `forRoot(options)`:
+ *  - ControllerCoreModule (global, so feature modules import only each other): the app's
+ *    configuration under its own token, cluster access and leader election, with `policies` the
+ *    policy cache, Kyverno's CRDs and the ConfigMap, with `webhookServer` the serving certificate;
+ *  - /healthz and /readyz (Terminus) answering the app's readiness checks, /metrics its registries;
+ *  - for a webhook server, its periodic jobs (WebhookScheduler: certificate check, webhook monitor),
+ *    which need one feature module to export the webhook configurations' WebhookMonitor;
+ *  - the app's own feature modules.
+ */
+import {
+  Module,
+  type DynamicModule,
+  type FactoryProvider,
+  type InjectionToken,
+  type ModuleMetadata,
+  type Provider,
+} from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { TerminusModule, type HealthIndicatorFunction } from '@nestjs/terminus';
+import type { Registry } from 'prom-client';
+import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, CustomResourceDefinitionsModule } from '@edict/policy';
+import type { ControllerBaseConfig } from '../config/controller-config';
+import type { WebhookServerConfig } from '../config/webhook-server-config';
+import { HealthController, READINESS_CHECKS } from '../health/health.controller';
+import { PolicyReadiness } from '../health/policy-readiness';
+import { METRIC_REGISTRIES, MetricsController } from '../metrics/metrics.controller';
+import { clusterModules, policyModule } from '../modules/cluster-modules';
+import { servingCertModule } from '../webhook-server/serving-cert-module';
+import { WEBHOOK_SERVER_CONFIG, WebhookScheduler } from '../webhook-server/webhook-scheduler';
+
+/** A provider of `T` built from injected values (Nest's factory provider, its token given by the skeleton). */
+export type AppFactory<T> = Omit<FactoryProvider<T>, 'provide'>;
+
+export interface ControllerAppOptions<C extends ControllerBaseConfig = ControllerBaseConfig> {
+  readonly config: C;
+  /** The token the app's own providers inject `config` by. */
+  readonly configToken: InjectionToken;
+  /**
+   * The policy cache (with the config's exception namespaces), Kyverno's CRDs, the configuration
+   * ConfigMap (AdmissionConfigService, read from `config`) and PolicyReadiness.
+   */
+  readonly policies?: boolean;
+  /** A webhook server: its serving certificate and scheduled jobs (the config's webhook server fields). */
+  readonly webhookServer?: WebhookServerConfig;
+  /** The app's feature modules. */
+  readonly features: NonNullable<ModuleMetadata['imports']>;
+  /** The checks /readyz answers, from what the core module and the features export. */
+  readonly readiness: AppFactory<HealthIndicatorFunction[]>;
+  /** The prom-client registries /metrics serves, from what the features export. */
+  readonly metrics: AppFactory<Registry[]>;
+}
+
+@Module({})
+export class ControllerCoreModule {
+  static forRoot(options: ControllerAppOptions): DynamicModule {
+    const { config } = options;
+    const imports: DynamicModule[] = [TerminusModule.forRoot({ logger: false }), ...clusterModules(config)];
+    const providers: Provider[] = [{ provide: options.configToken, useValue: config }];
+    const exported: Array<InjectionToken | DynamicModule> = [options.configToken];
+    if (options.policies) {
+      imports.push(policyModule(config), CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds));
+      providers.push({ provide: ADMISSION_CONFIG_SOURCE, useValue: config }, AdmissionConfigService, PolicyReadiness);
+      exported.push(ADMISSION_CONFIG_SOURCE, AdmissionConfigService, PolicyReadiness);
+    }
+    if (options.webhookServer) {
+      imports.push(ScheduleModule.forRoot(), servingCertModule(options.webhookServer));
+      providers.push({ provide: WEBHOOK_SERVER_CONFIG, useValue: options.webhookServer });
+      exported.push(WEBHOOK_SERVER_CONFIG);
+    }
+    return {
+      module: ControllerCoreModule,
+      global: true,
+      imports,
+      providers,
+      exports: [...imports, ...exported],
+    };
+  }
+}
+
+@Module({})
+export class ControllerAppModule {
+  static forRoot(options: ControllerAppOptions): DynamicModule {
+    return {
+      module: ControllerAppModule,
+      imports: [ControllerCoreModule.forRoot(options), ...options.features],
+      controllers: [HealthController, MetricsController],
+      providers: [
+        { provide: READINESS_CHECKS, ...options.readiness },
+        { provide: METRIC_REGISTRIES, ...options.metrics },
+        ...(options.webhookServer ? [WebhookScheduler] : []),
+      ],
+    };
+  }
+}
