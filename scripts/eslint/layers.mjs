@@ -88,11 +88,6 @@ export const KNOWN_EXCEPTIONS = [
   { from: 'libs/registry', to: 'engine', in: 'all', removedBy: 'part 1 (foundation)' },
   // A spec today; after the merge also part 5's discovery (GroupVersionKind), which libs/foundation does not hold yet.
   { from: 'libs/kube', to: 'engine', in: 'all', removedBy: 'part 1 (foundation) with part 5 (kube)' },
-  // Part 4 (apps): the end-to-end cluster of the admission app's testing entry moves out of the apps; no app
-  // imports another app.
-  { from: 'apps/background-controller', to: 'admission-controller', in: 'tests', removedBy: 'part 4 (apps)' },
-  { from: 'apps/reports-controller', to: 'admission-controller', in: 'tests', removedBy: 'part 4 (apps)' },
-  { from: 'apps/cleanup-controller', to: 'admission-controller', in: 'tests', removedBy: 'part 4 (apps)' },
   // apps/cli/src/readme-examples.spec.ts reads the README's steps with the launcher's testing helpers.
   { from: 'apps/cli', to: 'launcher', in: 'tests', removedBy: 'part 4 (apps) or 7 (docs and test layout)' },
 ];
