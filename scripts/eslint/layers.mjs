@@ -88,6 +88,4 @@ export const KNOWN_EXCEPTIONS = [
   { from: 'libs/registry', to: 'engine', in: 'all', removedBy: 'part 1 (foundation)' },
   // A spec today; after the merge also part 5's discovery (GroupVersionKind), which libs/foundation does not hold yet.
   { from: 'libs/kube', to: 'engine', in: 'all', removedBy: 'part 1 (foundation) with part 5 (kube)' },
-  // apps/cli/src/readme-examples.spec.ts reads the README's steps with the launcher's testing helpers.
-  { from: 'apps/cli', to: 'launcher', in: 'tests', removedBy: 'part 4 (apps) or 7 (docs and test layout)' },
 ];

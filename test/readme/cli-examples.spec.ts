@@ -10,9 +10,9 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultEngineFactory } from '@edict/kyverno-test';
 import { missingLines, readReadmeSteps } from '@edict/launcher/testing';
-import { buildProgram } from './program';
+import { buildProgram } from '@edict/cli';
 
-const ROOT = resolve(__dirname, '../../..');
+const ROOT = resolve(__dirname, '../..');
 const CLI = 'node dist/apps/cli/main.js';
 const EXIT_CODE = /^exit code (\d+)$/;
 
