@@ -1,19 +1,17 @@
 /**
  * A minimal kube-controller-manager for the in-memory cluster: the Deployment, ReplicaSet, service
- * account and ClusterRole aggregation controllers, and with a cluster CA the client CSR signer, fed by the store's change events as informers would feed
- * them. There are no nodes, so the Pods they create stay Pending and no replica becomes ready, as in
- * a cluster without nodes.
+ * account and ClusterRole aggregation controllers, and with a cluster CA the client CSR signer, fed by
+ * the API server's change events as informers would feed them, writing through its typed client.
+ * There are no nodes, so the Pods they create stay Pending and no replica becomes ready, as in a
+ * cluster without nodes.
  */
-import type { ResourceRegistry } from '../registry/registry';
-import type { ResourceService } from '../resources/service';
-import type { ObjectStore } from '../store/object-store';
-import type { ClusterCa } from '../tls/cluster-ca';
-import { ClusterRoleAggregationController } from './clusterrole-aggregation-controller';
-import { ControllerClient } from './controller-client';
-import { CsrSigningController } from './csr-signing-controller';
-import { DeploymentController } from './deployment-controller';
-import { ReplicaSetController } from './replicaset-controller';
-import { ServiceAccountController } from './service-account-controller';
+import type { ApiClient, ClusterCa } from '@edict/apiserver';
+import { ClusterRoleAggregationController } from './controllers/clusterrole-aggregation-controller';
+import { ControllerClient } from './controllers/controller-client';
+import { CsrSigningController } from './controllers/csr-signing-controller';
+import { DeploymentController } from './controllers/deployment-controller';
+import { ReplicaSetController } from './controllers/replicaset-controller';
+import { ServiceAccountController } from './controllers/service-account-controller';
 
 export class ControllerManager {
   private readonly deployments: DeploymentController;
@@ -24,37 +22,30 @@ export class ControllerManager {
   private unsubscribe: (() => void) | undefined;
 
   constructor(
-    private readonly store: ObjectStore,
-    resources: ResourceService,
-    registry: ResourceRegistry,
+    private readonly client: ApiClient,
     ca?: ClusterCa,
   ) {
-    this.deployments = new DeploymentController(
-      store,
-      new ControllerClient(resources, registry, 'deployment-controller'),
-    );
-    this.replicaSets = new ReplicaSetController(
-      store,
-      new ControllerClient(resources, registry, 'replicaset-controller'),
-    );
+    const cache = client.cache;
+    this.deployments = new DeploymentController(cache, new ControllerClient(client, 'deployment-controller'));
+    this.replicaSets = new ReplicaSetController(cache, new ControllerClient(client, 'replicaset-controller'));
     this.clusterRoles = new ClusterRoleAggregationController(
-      store,
-      new ControllerClient(resources, registry, 'clusterrole-aggregation-controller'),
+      cache,
+      new ControllerClient(client, 'clusterrole-aggregation-controller'),
     );
     this.serviceAccounts = new ServiceAccountController(
-      store,
-      new ControllerClient(resources, registry, 'service-account-controller'),
+      cache,
+      new ControllerClient(client, 'service-account-controller'),
     );
     this.csrSigner = ca
-      ? new CsrSigningController(store, new ControllerClient(resources, registry, 'certificate-controller'), ca)
+      ? new CsrSigningController(cache, new ControllerClient(client, 'certificate-controller'), ca)
       : undefined;
   }
 
-  /** Starts watching the store and syncs everything there already (a no-op when running). */
+  /** Starts watching the API server and syncs everything there already (a no-op when running). */
   start(): void {
     if (this.unsubscribe) return;
     for (const queue of this.queues()) queue.start();
-    this.unsubscribe = this.store.subscribe((event) => {
+    this.unsubscribe = this.client.cache.subscribe((event) => {
       this.deployments.observe(event);
       this.replicaSets.observe(event);
       this.clusterRoles.observe(event);

@@ -18,7 +18,7 @@ import {
   type TestWebhookServer,
   type WebhookHandler,
 } from '../testing/webhook-server';
-import type { InMemoryApiServerOptions } from '../http/server';
+import type { InMemoryApiServerOptions } from '../api-server';
 
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const PODS = '/api/v1/namespaces/default/pods';

@@ -1,11 +1,12 @@
 /**
- * The REST semantics of kube-apiserver over the store: create/get/list/update/patch/delete with
- * resourceVersion conflicts, namespaces that must exist and take their contents with them,
- * finalizers, dry-run, and CRDs that install and remove served types.
+ * The REST semantics of kube-apiserver over the store (kube's generic registry): create, get, list,
+ * update, patch, delete and deletecollection with resourceVersion conflicts, namespaces that must
+ * exist, finalizers and dry-run. Each write is one generator that yields its admission steps
+ * (`admission/admission-steps.ts`), run through the chain given at construction; namespace and CRD
+ * lifecycle are observers (`lifecycle/`).
  */
 import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
-import { establishedStatus, typesFromCrd, validateCrd } from '../registry/crd';
-import type { ResourceRegistry } from '../registry/registry';
+import { validateCrd } from '../registry/crd';
 import { apiVersionOf, groupResourceKey, type ResourceType } from '../registry/resource-type';
 import { applyJsonPatch } from '../patch/json-patch';
 import { applyMergePatch } from '../patch/merge-patch';
@@ -47,7 +48,11 @@ import {
   type AdmissionRequestContext,
   type UserInfo,
 } from '../admission/types';
-import { withoutOwner } from '../gc/dependents';
+import { withoutOwner } from '../store/owner-references';
+import { admit, NO_ADMISSION, withoutAdmission, type AdmittedWrite } from '../admission/admission-steps';
+import { CRD_RESOURCE } from '../lifecycle/crd-lifecycle';
+import { NAMESPACES } from '../lifecycle/namespace-lifecycle';
+import type { StorageObserver } from '../lifecycle/storage-observer';
 import { isEventsV1Type, storageKey, toCoreEvent, toEventsV1 } from './event-versions';
 import { checkMatchConditions } from '../admission/match-conditions';
 import { checkAgainstSchema, defaultedBySchema } from './schema-conformance';
@@ -112,16 +117,32 @@ export interface WriteResult {
 
 /** Names tried for a create with generateName before it answers AlreadyExists (kube's storage tries 8). */
 const GENERATE_NAME_ATTEMPTS = 8;
-const CRD_RESOURCE = groupResourceKey('apiextensions.k8s.io', 'customresourcedefinitions');
-const NAMESPACES = groupResourceKey('', 'namespaces');
 const CORE_EVENTS = groupResourceKey('', 'events');
 
+export interface ResourceServiceOptions {
+  /** The admission chain every admitted write goes through (none: writes are as the cluster's own). */
+  readonly admission?: AdmissionChain;
+  /** Namespace and CRD lifecycle, told when objects are stored and removed. */
+  readonly observers?: readonly StorageObserver[];
+  readonly now?: () => Date;
+}
+
+/** The request of a write made as the cluster itself (no user agent: no field manager is derived). */
+const CLUSTER_CONTEXT: AdmissionRequestContext = { userInfo: DEFAULT_USER, warnings: [] };
+
 export class ResourceService {
+  private readonly admission: AdmissionChain;
+  private readonly observers: readonly StorageObserver[];
+  private readonly now: () => Date;
+
   constructor(
     private readonly store: ObjectStore,
-    private readonly registry: ResourceRegistry,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: ResourceServiceOptions = {},
+  ) {
+    this.admission = options.admission ?? NO_ADMISSION;
+    this.observers = options.observers ?? [];
+    this.now = options.now ?? (() => new Date());
+  }
 
   get(type: ResourceType, namespace: string | undefined, name: string): JsonObject {
     const object = this.store.get(key(type), ns(type, namespace), name);
@@ -157,11 +178,266 @@ export class ResourceService {
     };
   }
 
-  create(type: ResourceType, namespace: string | undefined, body: JsonValue, options: PatchOptions = {}): WriteResult {
+  // Writes through the admission chain given at construction.
+
+  create(
+    type: ResourceType,
+    namespace: string | undefined,
+    body: JsonValue,
+    options: PatchOptions,
+    context: AdmissionRequestContext,
+  ): Promise<WriteResult> {
+    return admit(this.creating(type, namespace, body, options, context), this.admission, context.warnings);
+  }
+
+  update(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    body: JsonValue,
+    options: PatchOptions & { subresource?: UpdateSubresource },
+    context: AdmissionRequestContext,
+  ): Promise<WriteResult> {
+    return admit(this.updating(type, namespace, name, body, options, context), this.admission, context.warnings);
+  }
+
+  patch(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    patchType: PatchType,
+    patch: JsonValue,
+    options: PatchOptions & { subresource?: UpdateSubresource },
+    context: AdmissionRequestContext,
+  ): Promise<WriteResult> {
+    const write = this.patching(type, namespace, name, patchType, patch, options, context);
+    return admit(write, this.admission, context.warnings);
+  }
+
+  delete(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions,
+    context: AdmissionRequestContext,
+  ): Promise<WriteResult> {
+    return admit(this.deleting(type, namespace, name, options, context), this.admission, context.warnings);
+  }
+
+  deleteCollection(
+    type: ResourceType,
+    namespace: string | undefined,
+    listOptions: ListOptions,
+    options: DeleteOptions,
+    context: AdmissionRequestContext,
+  ): Promise<ListResult> {
+    const write = this.deletingCollection(type, namespace, listOptions, options, context);
+    return admit(write, this.admission, context.warnings);
+  }
+
+  /**
+   * The same writes as the cluster itself makes them (the direct typed client, the garbage
+   * collector, a subresource writing its parent): no admission step, done synchronously.
+   */
+  readonly withoutAdmission = {
+    create: (type: ResourceType, namespace: string | undefined, body: JsonValue, options: PatchOptions = {}) =>
+      withoutAdmission(this.creating(type, namespace, body, options, CLUSTER_CONTEXT)),
+    update: (
+      type: ResourceType,
+      namespace: string | undefined,
+      name: string,
+      body: JsonValue,
+      options: PatchOptions & { subresource?: UpdateSubresource } = {},
+    ) => withoutAdmission(this.updating(type, namespace, name, body, options, CLUSTER_CONTEXT)),
+    patch: (
+      type: ResourceType,
+      namespace: string | undefined,
+      name: string,
+      patchType: PatchType,
+      patch: JsonValue,
+      options: PatchOptions & { subresource?: UpdateSubresource } = {},
+    ) => withoutAdmission(this.patching(type, namespace, name, patchType, patch, options, CLUSTER_CONTEXT)),
+    delete: (type: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}) =>
+      withoutAdmission(this.deleting(type, namespace, name, options, CLUSTER_CONTEXT)),
+    deleteCollection: (
+      type: ResourceType,
+      namespace: string | undefined,
+      listOptions: ListOptions,
+      options: DeleteOptions = {},
+    ) => withoutAdmission(this.deletingCollection(type, namespace, listOptions, options, CLUSTER_CONTEXT)),
+  };
+
+  /** Removes the owner reference to `ownerUid` from every dependent (what an Orphan delete leaves them). */
+  orphanDependents(ownerUid: string): void {
+    for (const { groupResource, object } of this.store.dependentsOf(ownerUid)) {
+      this.removeOwnerReference(groupResource, object, ownerUid);
+    }
+  }
+
+  /** Drops one dependent's reference to a removed owner, as the garbage collector does when another owner lives. */
+  removeOwnerReference(groupResource: string, object: JsonObject, ownerUid: string): void {
+    const orphaned = withoutOwner(object, ownerUid);
+    this.store.put(groupResource, {
+      ...orphaned,
+      metadata: { ...metadataOf(orphaned), resourceVersion: String(this.store.nextResourceVersion()) },
+    });
+  }
+
+  // One write per verb, each yielding its admission steps (see admission-steps.ts).
+
+  private *creating(
+    type: ResourceType,
+    namespace: string | undefined,
+    body: JsonValue,
+    options: PatchOptions,
+    context: AdmissionRequestContext,
+  ): AdmittedWrite<WriteResult> {
     if (!isObject(body)) throw kindMissing(body);
-    const decoded = decodeBody(type, body, options, 'create');
-    const owned = this.owned(type, undefined, decoded, options);
-    return this.commitCreate(type, namespace, this.planCreate(type, namespace, owned, DEFAULT_USER), options);
+    checkTypeMeta(type, body);
+    body = decodeBody(type, body, options, 'create');
+    const owned = this.owned(type, undefined, body, options, context);
+    const input = defaultedBySchema(type, typed(type, owned, type.namespaced ? { namespace: namespace! } : {}));
+    const base = this.attributes(type, 'CREATE', '', options, context, createOptions(options));
+    const mutated = yield {
+      phase: 'mutate',
+      attributes: {
+        ...base,
+        name: nameOf(input),
+        namespace: attributeNamespace(type, namespace, input),
+        object: input,
+      },
+    };
+    if (!mutated) throw kindMissing(null);
+    const prepared = this.planCreate(type, namespace, mutated, context.userInfo);
+    const object = asVersion(type, prepared.object);
+    yield {
+      phase: 'validate',
+      attributes: { ...base, name: prepared.name, namespace: attributeNamespace(type, namespace, object), object },
+    };
+    return this.commitCreate(type, namespace, prepared, options);
+  }
+
+  private *updating(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    body: JsonValue,
+    options: PatchOptions & { subresource?: UpdateSubresource },
+    context: AdmissionRequestContext,
+  ): AdmittedWrite<WriteResult> {
+    if (!isObject(body)) throw kindMissing(body);
+    body = decodeBody(type, body, options, 'update');
+    const target = { group: type.group, kind: type.plural, name };
+    const requested = metadataOf(body).resourceVersion;
+    const pinned = requested !== undefined && requested !== '';
+    for (let attempt = 0; ; attempt++) {
+      const old = this.store.get(key(type), ns(type, namespace), name);
+      if (!old) throw notFound(target);
+      if (pinned && requested !== metadataOf(old).resourceVersion) throw conflict(target);
+      checkTypeMeta(type, body);
+      const oldObject = asVersion(type, old);
+      const owned = this.owned(type, old, body, options, context);
+      const input = defaultedBySchema(
+        type,
+        typed(type, owned, { name, ...(type.namespaced ? { namespace: namespace! } : {}) }),
+      );
+      const base = {
+        ...this.attributes(type, 'UPDATE', options.subresource ?? '', options, context, updateOptions(options)),
+        name,
+        namespace: attributeNamespace(type, namespace, oldObject),
+        oldObject,
+      };
+      const mutated = (yield { phase: 'mutate', attributes: { ...base, object: input } }) ?? input;
+      const updated = this.planUpdate(type, old, mutated, options.subresource);
+      yield { phase: 'validate', attributes: { ...base, object: asVersion(type, updated) } };
+      const latest = this.store.get(key(type), ns(type, namespace), name);
+      if (!latest) throw notFound(target);
+      // Stored objects are replaced, never changed in place: identity tells whether someone wrote meanwhile.
+      if (latest !== old) {
+        if (pinned || attempt >= ADMISSION_RETRIES) throw conflict(target);
+        continue;
+      }
+      return this.commitUpdate(type, old, updated, options);
+    }
+  }
+
+  private *patching(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    patchType: PatchType,
+    patch: JsonValue,
+    options: PatchOptions & { subresource?: UpdateSubresource },
+    context: AdmissionRequestContext,
+  ): AdmittedWrite<WriteResult> {
+    checkPatchRequest(type, patchType, options);
+    const pinned = isObject(patch) && isObject(patch.metadata) && typeof patch.metadata.resourceVersion === 'string';
+    const recorded = { ...options, fieldsRecorded: patchType === 'apply' };
+    for (let attempt = 0; ; attempt++) {
+      const old = this.store.get(key(type), ns(type, namespace), name);
+      if (!old) {
+        if (patchType !== 'apply') throw notFound({ group: type.group, kind: type.plural, name });
+        checkApplyConfiguration(type, patch, namespace, name);
+        const created = this.applied(type, undefined, applyCreateBody(name, patch), options);
+        return yield* this.creating(type, namespace, created, recorded, context);
+      }
+      // Outside the retry: an apply conflict between managers is final.
+      const patched = this.patched(type, old, patchType, patch, options);
+      try {
+        return yield* this.updating(type, namespace, name, patched, recorded, context);
+      } catch (error) {
+        // A patch applies to whatever is current: a conflict from a concurrent write means try again.
+        const retry = error instanceof ApiError && error.code === 409 && !pinned && attempt < ADMISSION_RETRIES;
+        if (!retry) throw error;
+      }
+    }
+  }
+
+  private *deleting(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions,
+    context: AdmissionRequestContext,
+  ): AdmittedWrite<WriteResult> {
+    const old = this.store.get(key(type), ns(type, namespace), name);
+    if (!old) throw notFound({ group: type.group, kind: type.plural, name });
+    const oldObject = asVersion(type, old);
+    const attributes: AdmissionAttributes = {
+      ...this.attributes(type, 'DELETE', '', options, context, deleteOptionsObject(options)),
+      name,
+      namespace: attributeNamespace(type, namespace, oldObject),
+      oldObject,
+    };
+    yield { phase: 'mutate', attributes };
+    yield { phase: 'validate', attributes };
+    return this.commitDelete(type, namespace, name, options);
+  }
+
+  private *deletingCollection(
+    type: ResourceType,
+    namespace: string | undefined,
+    listOptions: ListOptions,
+    options: DeleteOptions,
+    context: AdmissionRequestContext,
+  ): AdmittedWrite<ListResult> {
+    const { items } = this.list(type, namespace, {
+      labelSelector: listOptions.labelSelector,
+      fieldSelector: listOptions.fieldSelector,
+    });
+    const deleted: JsonObject[] = [];
+    for (const item of items) {
+      const meta = metadataOf(item);
+      const result = yield* this.deleting(
+        type,
+        meta.namespace as string | undefined,
+        meta.name as string,
+        { dryRun: options.dryRun, propagationPolicy: options.propagationPolicy },
+        context,
+      );
+      deleted.push(result.object);
+    }
+    return { items: deleted, resourceVersion: String(this.store.resourceVersion) };
   }
 
   /** System metadata and every check a create makes before anything is stored. */
@@ -184,7 +460,7 @@ export class ResourceService {
       prepared = prepare();
     checkAgainstSchema(type, prepared.object);
     this.checkCreatable(type, namespace, prepared.name);
-    if (key(type) === CRD_RESOURCE) this.checkCrd(prepared.object);
+    if (key(type) === CRD_RESOURCE) checkCrd(prepared.object);
     checkMatchConditions(type, prepared.object);
     return prepared;
   }
@@ -213,25 +489,6 @@ export class ResourceService {
     return { object: asVersion(type, stored), code: 201 };
   }
 
-  update(
-    type: ResourceType,
-    namespace: string | undefined,
-    name: string,
-    body: JsonValue,
-    options: PatchOptions & { subresource?: UpdateSubresource } = {},
-  ): WriteResult {
-    if (!isObject(body)) throw kindMissing(body);
-    body = decodeBody(type, body, options, 'update');
-    const old = this.store.get(key(type), ns(type, namespace), name);
-    if (!old) throw notFound({ group: type.group, kind: type.plural, name });
-    const requested = metadataOf(body).resourceVersion;
-    if (requested !== undefined && requested !== '' && requested !== metadataOf(old).resourceVersion) {
-      throw conflict({ group: type.group, kind: type.plural, name });
-    }
-    const owned = this.owned(type, old, body, options);
-    return this.commitUpdate(type, old, this.planUpdate(type, old, owned, options.subresource), options);
-  }
-
   /** The object an update would store, after every check an update makes before admission. */
   private planUpdate(
     type: ResourceType,
@@ -241,33 +498,9 @@ export class ResourceService {
   ): JsonObject {
     const updated = prepareUpdate(type, old, defaultedBySchema(type, body), subresource, this.now());
     checkAgainstSchema(type, updated);
-    if (key(type) === CRD_RESOURCE) this.checkCrd(updated);
+    if (key(type) === CRD_RESOURCE) checkCrd(updated);
     checkMatchConditions(type, updated);
     return updated;
-  }
-
-  patch(
-    type: ResourceType,
-    namespace: string | undefined,
-    name: string,
-    patchType: PatchType,
-    patch: JsonValue,
-    options: PatchOptions & { subresource?: UpdateSubresource } = {},
-  ): WriteResult {
-    checkPatchRequest(type, patchType, options);
-    const old = this.store.get(key(type), ns(type, namespace), name);
-    const recorded = { ...options, fieldsRecorded: patchType === 'apply' };
-    if (!old) {
-      if (patchType !== 'apply') throw notFound({ group: type.group, kind: type.plural, name });
-      checkApplyConfiguration(type, patch, namespace, name);
-      return this.create(
-        type,
-        namespace,
-        this.applied(type, undefined, applyCreateBody(name, patch), options),
-        recorded,
-      );
-    }
-    return this.update(type, namespace, name, this.patched(type, old, patchType, patch, options), recorded);
   }
 
   /** Server-side apply with field ownership (`apply/managed-fields.ts`); 409 on conflicts unless forced. */
@@ -287,10 +520,10 @@ export class ResourceService {
     old: JsonObject | undefined,
     body: JsonObject,
     options: PatchOptions & { subresource?: UpdateSubresource },
-    context?: AdmissionRequestContext,
+    context: AdmissionRequestContext,
   ): JsonObject {
     if (options.fieldsRecorded) return body;
-    const manager = options.fieldManager ?? managerFromUserAgent(context?.userAgent);
+    const manager = options.fieldManager ?? managerFromUserAgent(context.userAgent);
     const owner = { manager, subresource: options.subresource, now: this.now() };
     return recordUpdate(type, old && asVersion(type, old), body, owner);
   }
@@ -323,7 +556,12 @@ export class ResourceService {
     return isObject(patched) && patchType !== 'apply' ? decodeBody(type, patched, options, 'patch') : patched;
   }
 
-  delete(type: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): WriteResult {
+  private commitDelete(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions,
+  ): WriteResult {
     const old = this.store.get(key(type), ns(type, namespace), name);
     const target = { group: type.group, kind: type.plural, name };
     if (!old) throw notFound(target);
@@ -366,205 +604,9 @@ export class ResourceService {
       if (options.dryRun) return { object: asVersion(type, marked), code: 202 };
       return { object: asVersion(type, this.write(type, marked)), code: 202 };
     }
-    if (options.dryRun) return { object: this.deleteResponse(type, old), code: 200 };
+    if (options.dryRun) return { object: deleteResponse(type, old), code: 200 };
     this.remove(type, old);
-    return { object: this.deleteResponse(type, old), code: 200 };
-  }
-
-  deleteCollection(
-    type: ResourceType,
-    namespace: string | undefined,
-    listOptions: ListOptions,
-    options: DeleteOptions = {},
-  ): ListResult {
-    const { items } = this.list(type, namespace, {
-      labelSelector: listOptions.labelSelector,
-      fieldSelector: listOptions.fieldSelector,
-    });
-    const deleted = items.map((item) => {
-      const meta = metadataOf(item);
-      return this.delete(type, meta.namespace as string | undefined, meta.name as string, {
-        dryRun: options.dryRun,
-        propagationPolicy: options.propagationPolicy,
-      }).object;
-    });
-    return { items: deleted, resourceVersion: String(this.store.resourceVersion) };
-  }
-
-  /** Removes the owner reference to `ownerUid` from every dependent. */
-  orphanDependents(ownerUid: string): void {
-    for (const { groupResource, object } of this.store.dependentsOf(ownerUid)) {
-      this.store.put(groupResource, {
-        ...withoutOwner(object, ownerUid),
-        metadata: {
-          ...metadataOf(withoutOwner(object, ownerUid)),
-          resourceVersion: String(this.store.nextResourceVersion()),
-        },
-      });
-    }
-  }
-
-  // Writes through the admission chain (the HTTP API). Without a chain they are the plain writes.
-
-  /** The webhook admission chain HTTP writes go through; direct typed calls skip it. */
-  admission: AdmissionChain | undefined;
-
-  async createAdmitted(
-    type: ResourceType,
-    namespace: string | undefined,
-    body: JsonValue,
-    options: PatchOptions,
-    context: AdmissionRequestContext,
-  ): Promise<WriteResult> {
-    const admission = this.admission;
-    if (!admission) return this.create(type, namespace, body, options);
-    if (!isObject(body)) throw kindMissing(body);
-    checkTypeMeta(type, body);
-    body = decodeBody(type, body, options, 'create');
-    const owned = this.owned(type, undefined, body, options, context);
-    const input = defaultedBySchema(type, typed(type, owned, type.namespaced ? { namespace: namespace! } : {}));
-    const base = this.attributes(type, 'CREATE', '', options, context, createOptions(options));
-    const mutated = await admission.mutate(
-      { ...base, name: nameOf(input), namespace: attributeNamespace(type, namespace, input), object: input },
-      context.warnings,
-    );
-    if (!mutated) throw kindMissing(null);
-    const prepared = this.planCreate(type, namespace, mutated, context.userInfo);
-    const object = asVersion(type, prepared.object);
-    await admission.validate(
-      { ...base, name: prepared.name, namespace: attributeNamespace(type, namespace, object), object },
-      context.warnings,
-    );
-    return this.commitCreate(type, namespace, prepared, options);
-  }
-
-  async updateAdmitted(
-    type: ResourceType,
-    namespace: string | undefined,
-    name: string,
-    body: JsonValue,
-    options: PatchOptions & { subresource?: UpdateSubresource },
-    context: AdmissionRequestContext,
-  ): Promise<WriteResult> {
-    const admission = this.admission;
-    if (!admission) return this.update(type, namespace, name, body, options);
-    if (!isObject(body)) throw kindMissing(body);
-    body = decodeBody(type, body, options, 'update');
-    const target = { group: type.group, kind: type.plural, name };
-    const requested = metadataOf(body).resourceVersion;
-    const pinned = requested !== undefined && requested !== '';
-    for (let attempt = 0; ; attempt++) {
-      const old = this.store.get(key(type), ns(type, namespace), name);
-      if (!old) throw notFound(target);
-      if (pinned && requested !== metadataOf(old).resourceVersion) throw conflict(target);
-      checkTypeMeta(type, body);
-      const oldObject = asVersion(type, old);
-      const owned = this.owned(type, old, body, options, context);
-      const input = defaultedBySchema(
-        type,
-        typed(type, owned, { name, ...(type.namespaced ? { namespace: namespace! } : {}) }),
-      );
-      const base = {
-        ...this.attributes(type, 'UPDATE', options.subresource ?? '', options, context, updateOptions(options)),
-        name,
-        namespace: attributeNamespace(type, namespace, oldObject),
-        oldObject,
-      };
-      const mutated = (await admission.mutate({ ...base, object: input }, context.warnings)) ?? input;
-      const updated = this.planUpdate(type, old, mutated, options.subresource);
-      await admission.validate({ ...base, object: asVersion(type, updated) }, context.warnings);
-      const latest = this.store.get(key(type), ns(type, namespace), name);
-      if (!latest) throw notFound(target);
-      // Stored objects are replaced, never changed in place: identity tells whether someone wrote meanwhile.
-      if (latest !== old) {
-        if (pinned || attempt >= ADMISSION_RETRIES) throw conflict(target);
-        continue;
-      }
-      return this.commitUpdate(type, old, updated, options);
-    }
-  }
-
-  async patchAdmitted(
-    type: ResourceType,
-    namespace: string | undefined,
-    name: string,
-    patchType: PatchType,
-    patch: JsonValue,
-    options: PatchOptions & { subresource?: UpdateSubresource },
-    context: AdmissionRequestContext,
-  ): Promise<WriteResult> {
-    if (!this.admission) return this.patch(type, namespace, name, patchType, patch, options);
-    checkPatchRequest(type, patchType, options);
-    const pinned = isObject(patch) && isObject(patch.metadata) && typeof patch.metadata.resourceVersion === 'string';
-    const recorded = { ...options, fieldsRecorded: patchType === 'apply' };
-    for (let attempt = 0; ; attempt++) {
-      const old = this.store.get(key(type), ns(type, namespace), name);
-      if (!old) {
-        if (patchType !== 'apply') throw notFound({ group: type.group, kind: type.plural, name });
-        checkApplyConfiguration(type, patch, namespace, name);
-        const created = this.applied(type, undefined, applyCreateBody(name, patch), options);
-        return this.createAdmitted(type, namespace, created, recorded, context);
-      }
-      // Outside the retry: an apply conflict between managers is final.
-      const patched = this.patched(type, old, patchType, patch, options);
-      try {
-        return await this.updateAdmitted(type, namespace, name, patched, recorded, context);
-      } catch (error) {
-        // A patch applies to whatever is current: a conflict from a concurrent write means try again.
-        const retry = error instanceof ApiError && error.code === 409 && !pinned && attempt < ADMISSION_RETRIES;
-        if (!retry) throw error;
-      }
-    }
-  }
-
-  async deleteAdmitted(
-    type: ResourceType,
-    namespace: string | undefined,
-    name: string,
-    options: DeleteOptions,
-    context: AdmissionRequestContext,
-  ): Promise<WriteResult> {
-    const admission = this.admission;
-    if (!admission) return this.delete(type, namespace, name, options);
-    const old = this.store.get(key(type), ns(type, namespace), name);
-    if (!old) throw notFound({ group: type.group, kind: type.plural, name });
-    const oldObject = asVersion(type, old);
-    const attributes: AdmissionAttributes = {
-      ...this.attributes(type, 'DELETE', '', options, context, deleteOptionsObject(options)),
-      name,
-      namespace: attributeNamespace(type, namespace, oldObject),
-      oldObject,
-    };
-    await admission.mutate(attributes, context.warnings);
-    await admission.validate(attributes, context.warnings);
-    return this.delete(type, namespace, name, options);
-  }
-
-  async deleteCollectionAdmitted(
-    type: ResourceType,
-    namespace: string | undefined,
-    listOptions: ListOptions,
-    options: DeleteOptions,
-    context: AdmissionRequestContext,
-  ): Promise<ListResult> {
-    if (!this.admission) return this.deleteCollection(type, namespace, listOptions, options);
-    const { items } = this.list(type, namespace, {
-      labelSelector: listOptions.labelSelector,
-      fieldSelector: listOptions.fieldSelector,
-    });
-    const deleted: JsonObject[] = [];
-    for (const item of items) {
-      const meta = metadataOf(item);
-      const result = await this.deleteAdmitted(
-        type,
-        meta.namespace as string | undefined,
-        meta.name as string,
-        { dryRun: options.dryRun, propagationPolicy: options.propagationPolicy },
-        context,
-      );
-      deleted.push(result.object);
-    }
-    return { items: deleted, resourceVersion: String(this.store.resourceVersion) };
+    return { object: deleteResponse(type, old), code: 200 };
   }
 
   private attributes(
@@ -598,75 +640,45 @@ export class ResourceService {
     return { object: asVersion(type, this.write(type, updated)), code: 200 };
   }
 
-  /** Stores an object under a new resourceVersion, keeping served CRD types in step. */
+  /** Stores an object under a new resourceVersion; the observers see it first (a CRD is established). */
   private write(type: ResourceType, object: JsonObject): JsonObject {
     let stored: JsonObject = {
       ...toCoreEvent(object),
       metadata: { ...metadataOf(object), resourceVersion: String(this.store.nextResourceVersion()) },
     };
-    if (key(type) === CRD_RESOURCE) {
-      stored = { ...stored, status: establishedStatus(stored, timestamp(this.now())) };
-      this.registry.setCustom(metadataOf(stored).name as string, typesFromCrd(stored));
-    }
+    for (const observer of this.observers) stored = observer.storing?.(type, stored) ?? stored;
     this.store.put(key(type), stored);
     return stored;
   }
 
+  /** Removes an object for good; the observers first take what goes with it (a namespace's contents). */
   private remove(type: ResourceType, object: JsonObject): void {
+    for (const observer of this.observers) observer.removing?.(type, object);
     const meta = metadataOf(object);
-    if (key(type) === NAMESPACES) this.removeNamespaceContents(meta.name as string);
-    if (key(type) === CRD_RESOURCE) this.removeCustomResources(object);
     const finalState = { ...object, metadata: { ...meta, resourceVersion: String(this.store.nextResourceVersion()) } };
     this.store.remove(key(type), finalState);
-  }
-
-  private removeNamespaceContents(namespace: string): void {
-    for (const groupResource of this.store.groupResources()) {
-      if (groupResource === NAMESPACES) continue;
-      for (const object of this.store.list(groupResource, namespace)) {
-        const meta = metadataOf(object);
-        if (meta.namespace !== namespace) continue;
-        this.store.remove(groupResource, {
-          ...object,
-          metadata: { ...meta, resourceVersion: String(this.store.nextResourceVersion()) },
-        });
-      }
-    }
-  }
-
-  private removeCustomResources(crd: JsonObject): void {
-    const spec = crd.spec as JsonObject;
-    const groupResource = groupResourceKey(spec.group as string, (spec.names as JsonObject).plural as string);
-    for (const object of this.store.list(groupResource)) {
-      const meta = metadataOf(object);
-      this.store.remove(groupResource, {
-        ...object,
-        metadata: { ...meta, resourceVersion: String(this.store.nextResourceVersion()) },
-      });
-    }
-    this.registry.removeCustom(metadataOf(crd).name as string);
   }
 
   private requireNamespace(namespace: string): void {
     if (!this.store.get(NAMESPACES, '', namespace)) throw notFound({ group: '', kind: 'namespaces', name: namespace });
   }
+}
 
-  private checkCrd(crd: JsonObject): void {
-    const causes = validateCrd(crd);
-    if (causes.length > 0) {
-      throw invalid(
-        { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', name: String(metadataOf(crd).name) },
-        causes,
-      );
-    }
+function checkCrd(crd: JsonObject): void {
+  const causes = validateCrd(crd);
+  if (causes.length > 0) {
+    throw invalid(
+      { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', name: String(metadataOf(crd).name) },
+      causes,
+    );
   }
+}
 
-  /** Pods and namespaces answer a delete with the object; other types with a success Status. */
-  private deleteResponse(type: ResourceType, object: JsonObject): JsonObject {
-    if (type.group === '' && (type.plural === 'pods' || type.plural === 'namespaces')) return asVersion(type, object);
-    const meta = metadataOf(object);
-    return successStatus({ group: type.group, kind: type.plural, name: meta.name as string }, meta.uid as string);
-  }
+/** Pods and namespaces answer a delete with the object; other types with a success Status. */
+function deleteResponse(type: ResourceType, object: JsonObject): JsonObject {
+  if (type.group === '' && (type.plural === 'pods' || type.plural === 'namespaces')) return asVersion(type, object);
+  const meta = metadataOf(object);
+  return successStatus({ group: type.group, kind: type.plural, name: meta.name as string }, meta.uid as string);
 }
 
 /** A body decoded under the request's `fieldValidation` (direct typed calls: dropped silently). */

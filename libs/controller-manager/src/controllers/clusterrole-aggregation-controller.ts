@@ -6,8 +6,7 @@
  * over several syncs, as in kube (its `admin` picks `edit`, which picks `view`).
  */
 import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/engine';
-import { metadataOf } from '../resources/prepare';
-import type { ChangeEvent, ObjectStore } from '../store/object-store';
+import { metadataOf, type ChangeEvent, type ClusterCache } from '@edict/apiserver';
 import type { ControllerClient } from './controller-client';
 import { labelsOf, selects } from './controller-refs';
 import { keyOf, splitKey } from './queue-keys';
@@ -19,7 +18,7 @@ export class ClusterRoleAggregationController {
   readonly queue = new WorkQueue((key) => this.sync(key), 1);
 
   constructor(
-    private readonly store: ObjectStore,
+    private readonly store: ClusterCache,
     private readonly client: ControllerClient,
   ) {}
 

@@ -6,12 +6,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '@edict/engine';
-import type { AdmissionRequestContext, UserInfo } from '../admission/types';
-import type { ResourceRegistry } from '../registry/registry';
-import type { ResourceType } from '../registry/resource-type';
-import { metadataOf, timestamp, type UpdateSubresource } from '../resources/prepare';
-import type { ResourceService } from '../resources/service';
-import { ApiError, badRequest } from '../status';
+import {
+  ApiError,
+  metadataOf,
+  timestamp,
+  type ApiClient,
+  type UpdateSubresource,
+  type UserClient,
+} from '@edict/apiserver';
 
 /** kube-controller-manager's user agent: its writes are recorded under the manager `kube-controller-manager`. */
 const CONTROLLER_USER_AGENT = 'kube-controller-manager/v1.32.0 (linux/amd64) kubernetes/edict';
@@ -22,49 +24,36 @@ const MAX_REMEMBERED_EVENTS = 4096;
 export type EventType = 'Normal' | 'Warning';
 
 export class ControllerClient {
-  private readonly user: UserInfo;
+  private readonly writes: UserClient;
   /** Event key → the Event's name, oldest first. */
   private readonly recorded = new Map<string, string>();
 
   constructor(
-    private readonly resources: ResourceService,
-    private readonly registry: ResourceRegistry,
+    private readonly client: ApiClient,
     /** The controller's name: its service account in kube-system and its Events' source. */
     readonly component: string,
   ) {
-    this.user = {
+    const user = {
       username: `system:serviceaccount:kube-system:${component}`,
       groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
     };
+    this.writes = client.as(user, CONTROLLER_USER_AGENT);
   }
 
-  async create(object: JsonObject): Promise<JsonObject> {
-    const type = this.typeOf(object);
-    const namespace = namespaceOf(object);
-    return (await this.resources.createAdmitted(type, namespace, object, {}, this.context())).object;
+  create(object: JsonObject): Promise<JsonObject> {
+    return this.writes.create(object);
   }
 
   /** A full update pinned to the object's resourceVersion (409 when someone wrote meanwhile). */
-  async update(object: JsonObject, subresource?: UpdateSubresource): Promise<JsonObject> {
-    const type = this.typeOf(object);
-    const name = String(metadataOf(object).name);
-    const options = subresource ? { subresource } : {};
-    return (await this.resources.updateAdmitted(type, namespaceOf(object), name, object, options, this.context()))
-      .object;
+  update(object: JsonObject, subresource?: UpdateSubresource): Promise<JsonObject> {
+    return this.writes.update(object, subresource);
   }
 
   /** Deletes the object if it is still the same one (uid precondition); a missing object is no error. */
   async delete(object: JsonObject): Promise<void> {
-    const meta = metadataOf(object);
-    const options = { preconditions: { uid: String(meta.uid) } };
+    const options = { preconditions: { uid: String(metadataOf(object).uid) } };
     try {
-      await this.resources.deleteAdmitted(
-        this.typeOf(object),
-        namespaceOf(object),
-        String(meta.name),
-        options,
-        this.context(),
-      );
+      await this.writes.delete(object, options);
     } catch (error) {
       if (!(error instanceof ApiError && error.code === 404)) throw error;
     }
@@ -78,7 +67,9 @@ export class ControllerClient {
     const now = timestamp(new Date());
     try {
       const name = this.recorded.get(key);
-      const existing = name ? this.resources.get(this.eventType(), namespace, name) : undefined;
+      const existing = name ? this.client.get('v1', 'Event', name, namespace) : undefined;
+      // A remembered Event someone deleted: dropped, as the failed count update always was.
+      if (name && !existing) return;
       if (existing) {
         const count = typeof existing.count === 'number' ? existing.count : 1;
         await this.update({ ...existing, count: count + 1, lastTimestamp: now });
@@ -117,21 +108,6 @@ export class ControllerClient {
     this.recorded.delete(key);
     this.recorded.set(key, name);
     if (this.recorded.size > MAX_REMEMBERED_EVENTS) this.recorded.delete(this.recorded.keys().next().value!);
-  }
-
-  private context(): AdmissionRequestContext {
-    return { userInfo: this.user, warnings: [], userAgent: CONTROLLER_USER_AGENT };
-  }
-
-  private eventType(): ResourceType {
-    return this.registry.findByKind('v1', 'Event')!;
-  }
-
-  private typeOf(object: JsonObject): ResourceType {
-    const type = this.registry.findByKind(String(object.apiVersion), String(object.kind));
-    if (!type)
-      throw badRequest(`no kind "${String(object.kind)}" is registered for version "${String(object.apiVersion)}"`);
-    return type;
   }
 }
 

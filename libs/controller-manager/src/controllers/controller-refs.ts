@@ -5,14 +5,8 @@
  * adopts matching orphans.
  */
 import { isObject, matchesLabelSelector, type JsonObject, type JsonValue, type LabelSelector } from '@edict/engine';
-import { metadataOf } from '../resources/prepare';
-import { ApiError } from '../status';
+import { ApiError, metadataOf, ownerReferencesOf } from '@edict/apiserver';
 import type { ControllerClient } from './controller-client';
-
-export function ownerReferencesOf(object: JsonObject): JsonObject[] {
-  const refs = metadataOf(object).ownerReferences;
-  return Array.isArray(refs) ? refs.filter(isObject) : [];
-}
 
 /** The owner reference with `controller: true`, if any. */
 export function controllerOf(object: JsonObject): JsonObject | undefined {

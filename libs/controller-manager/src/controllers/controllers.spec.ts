@@ -1,10 +1,11 @@
 // The Deployment and ReplicaSet controllers against the running server, as a cluster without nodes.
 import type { JsonObject } from '@edict/engine';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dig, startServer, type Running } from '../testing/http';
-import { createTestCa, startWebhookServer, type TestCa, type TestWebhookServer } from '../testing/webhook-server';
+import { dig } from '@edict/apiserver/testing';
+import { startCluster, type RunningCluster } from '../testing';
+import { createTestCa, startWebhookServer, type TestCa, type TestWebhookServer } from '@edict/apiserver/testing';
 
-let running: Running | undefined;
+let running: RunningCluster | undefined;
 let hook: TestWebhookServer | undefined;
 let ca: TestCa;
 
@@ -13,7 +14,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await running?.server.stop();
+  await running?.stop();
   await hook?.close();
   running = undefined;
   hook = undefined;
@@ -35,15 +36,15 @@ function deployment(name: string, replicas: number, spec: JsonObject = {}): Json
   };
 }
 
-async function cluster(): Promise<Running> {
-  running = await startServer({ controllers: true });
+async function cluster(): Promise<RunningCluster> {
+  running = await startCluster({ controllers: true });
   return running;
 }
 
 async function settled(): Promise<void> {
-  await running!.server.controllers!.settled();
-  await running!.server.gc!.settled();
-  await running!.server.controllers!.settled();
+  await running!.controllerManager.controllers!.settled();
+  await running!.controllerManager.gc!.settled();
+  await running!.controllerManager.controllers!.settled();
 }
 
 const list = (kind: string) => running!.server.list(kind === 'Pod' ? 'v1' : 'apps/v1', kind, 'default');
@@ -69,11 +70,11 @@ async function makePodsReady(): Promise<void> {
 
 describe('Deployment and ReplicaSet controllers', () => {
   it('are off unless asked for', async () => {
-    running = await startServer();
+    running = await startCluster();
     running.server.create(deployment('web', 2));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(running.server.list('apps/v1', 'ReplicaSet', 'default')).toEqual([]);
-    expect(running.server.controllers).toBeUndefined();
+    expect(running.controllerManager.controllers).toBeUndefined();
   });
 
   it('roll a Deployment out to a hashed ReplicaSet and Pending Pods, with the status kube reports without nodes', async () => {

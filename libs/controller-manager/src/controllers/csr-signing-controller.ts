@@ -6,8 +6,7 @@
  * server then authenticates it: its CN is the user, its O entries the groups.
  */
 import { isObject, type JsonObject } from '@edict/engine';
-import type { ChangeEvent, ObjectStore } from '../store/object-store';
-import type { ClusterCa } from '../tls/cluster-ca';
+import type { ChangeEvent, ClusterCa, ClusterCache } from '@edict/apiserver';
 import type { ControllerClient } from './controller-client';
 import { splitKey, keyOf } from './queue-keys';
 import { WorkQueue } from '@edict/work-queue';
@@ -21,7 +20,7 @@ export class CsrSigningController {
   readonly queue = new WorkQueue((key) => this.sync(key), 1);
 
   constructor(
-    private readonly store: ObjectStore,
+    private readonly store: ClusterCache,
     private readonly client: ControllerClient,
     private readonly ca: ClusterCa,
   ) {}

@@ -6,9 +6,7 @@
  * computed from its ReplicaSets. Pods are the ReplicaSet controller's business.
  */
 import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/engine';
-import { metadataOf } from '../resources/prepare';
-import { ApiError } from '../status';
-import type { ChangeEvent, ObjectStore } from '../store/object-store';
+import { ApiError, metadataOf, type ChangeEvent, type ClusterCache } from '@edict/apiserver';
 import { conditionOf, conditionsOf, setCondition, withoutCondition } from './conditions';
 import type { ControllerClient } from './controller-client';
 import { claim, controllerOf, controllerRefTo, isDeleting, labelsOf, selects } from './controller-refs';
@@ -63,7 +61,7 @@ export class DeploymentController {
   readonly queue = new WorkQueue((key) => this.sync(key), WORKERS);
 
   constructor(
-    private readonly store: ObjectStore,
+    private readonly store: ClusterCache,
     private readonly client: ControllerClient,
   ) {}
 
@@ -116,7 +114,7 @@ class DeploymentSync {
   private readonly now = new Date();
 
   constructor(
-    private readonly store: ObjectStore,
+    private readonly store: ClusterCache,
     private readonly client: ControllerClient,
     private readonly queue: WorkQueue,
     private readonly key: string,

@@ -4,7 +4,7 @@
  * replica annotations, and the status and conditions computed from the ReplicaSets.
  */
 import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/engine';
-import { metadataOf, timestamp } from '../resources/prepare';
+import { metadataOf, timestamp } from '@edict/apiserver';
 import { conditionOf, conditionsOf, setCondition } from './conditions';
 import { numberOr, omitZero, replicasOf, specOf, statusOf } from './fields';
 

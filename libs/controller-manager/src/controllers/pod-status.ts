@@ -1,6 +1,6 @@
 /** What controllers read from a Pod: whether it counts, is ready, and has been ready long enough to be available. */
 import type { JsonObject } from '@edict/engine';
-import { metadataOf } from '../resources/prepare';
+import { metadataOf } from '@edict/apiserver';
 import { conditionOf } from './conditions';
 
 /** Pods that count towards replicas: not finished and not being deleted. */

@@ -1,6 +1,6 @@
 /** The keys the API server's controllers queue objects under (client-go's `namespace/name`). */
 import type { JsonObject } from '@edict/engine';
-import { metadataOf } from '../resources/prepare';
+import { metadataOf } from '@edict/apiserver';
 
 /** `namespace/name`, the key controllers queue objects under. */
 export function keyOf(object: JsonObject): string {

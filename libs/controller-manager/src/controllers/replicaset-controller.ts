@@ -6,9 +6,7 @@
  * generation and a ReplicaFailure condition while creating or deleting fails.
  */
 import { deepEqual, isObject, type JsonObject } from '@edict/engine';
-import { metadataOf, timestamp } from '../resources/prepare';
-import { ApiError } from '../status';
-import type { ChangeEvent, ObjectStore } from '../store/object-store';
+import { ApiError, metadataOf, timestamp, type ChangeEvent, type ClusterCache } from '@edict/apiserver';
 import { conditionsOf, setCondition, withoutCondition } from './conditions';
 import type { ControllerClient } from './controller-client';
 import { claim, controllerOf, controllerRefTo, isDeleting, labelsOf, selects } from './controller-refs';
@@ -28,7 +26,7 @@ export class ReplicaSetController {
   readonly queue = new WorkQueue((key) => this.sync(key), WORKERS);
 
   constructor(
-    private readonly store: ObjectStore,
+    private readonly store: ClusterCache,
     private readonly client: ControllerClient,
   ) {}
 

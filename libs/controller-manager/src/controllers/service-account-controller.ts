@@ -5,9 +5,7 @@
  * missing).
  */
 import { isObject } from '@edict/engine';
-import { metadataOf } from '../resources/prepare';
-import { ApiError } from '../status';
-import type { ChangeEvent, ObjectStore } from '../store/object-store';
+import { ApiError, metadataOf, type ChangeEvent, type ClusterCache } from '@edict/apiserver';
 import type { ControllerClient } from './controller-client';
 import { WorkQueue } from '@edict/work-queue';
 
@@ -20,7 +18,7 @@ export class ServiceAccountController {
   readonly queue = new WorkQueue((namespace) => this.sync(namespace), 1);
 
   constructor(
-    private readonly store: ObjectStore,
+    private readonly store: ClusterCache,
     private readonly client: ControllerClient,
   ) {}
 

@@ -1,11 +1,12 @@
 // ownerReferences garbage collection: background cascade, orphaning, foreground, surviving owners.
 import type { JsonObject } from '@edict/engine';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dig, startServer, type Running } from '../testing/http';
+import { dig } from '@edict/apiserver/testing';
+import { startCluster, type RunningCluster } from '../testing';
 
-let running: Running | undefined;
+let running: RunningCluster | undefined;
 afterEach(async () => {
-  await running?.server.stop();
+  await running?.stop();
   running = undefined;
 });
 
@@ -18,7 +19,7 @@ function ref(owner: JsonObject, extra: JsonObject = {}): JsonObject {
 async function chain(
   extra: JsonObject = {},
 ): Promise<{ deployment: JsonObject; replicaSet: JsonObject; pod: JsonObject }> {
-  running = await startServer();
+  running = await startCluster();
   const { server } = running;
   const selector = { matchLabels: { app: 'web' } };
   const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
@@ -58,7 +59,7 @@ describe('garbage collection', () => {
     await chain();
     const { server, request } = running!;
     expect((await request('DELETE', DEPLOYMENT)).status).toBe(200);
-    await server.gc!.settled();
+    await running!.controllerManager.gc!.settled();
     expect(server.get('apps/v1', 'ReplicaSet', 'web-1', 'default')).toBeUndefined();
     expect(server.get('v1', 'Pod', 'web-1-a', 'default')).toBeUndefined();
   });
@@ -68,7 +69,7 @@ describe('garbage collection', () => {
     const { server } = running!;
     server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep', namespace: 'default' } });
     server.delete('apps/v1', 'Deployment', 'web', 'default');
-    await server.gc!.settled();
+    await running!.controllerManager.gc!.settled();
     expect(server.list('v1', 'Pod', 'default')).toEqual([]);
     expect(server.get('v1', 'ConfigMap', 'keep', 'default')).toBeDefined();
   });
@@ -82,7 +83,7 @@ describe('garbage collection', () => {
       propagationPolicy: 'Orphan',
     });
     expect(deleted.status).toBe(200);
-    await server.gc!.settled();
+    await running!.controllerManager.gc!.settled();
     expect(server.get('apps/v1', 'Deployment', 'web', 'default')).toBeUndefined();
     const replicaSet = server.get('apps/v1', 'ReplicaSet', 'web-1', 'default');
     expect(dig(replicaSet, 'metadata.ownerReferences')).toBeUndefined();
@@ -92,7 +93,7 @@ describe('garbage collection', () => {
     expect(
       (await request('DELETE', '/apis/apps/v1/namespaces/default/replicasets/web-1?propagationPolicy=Orphan')).status,
     ).toBe(200);
-    await server.gc!.settled();
+    await running!.controllerManager.gc!.settled();
     expect(dig(server.get('v1', 'Pod', 'web-1-a', 'default'), 'metadata.ownerReferences')).toBeUndefined();
   });
 
@@ -103,14 +104,14 @@ describe('garbage collection', () => {
     expect(deleted.status).toBe(202);
     expect(dig(deleted.body, 'metadata.finalizers')).toEqual(['foregroundDeletion']);
     expect(dig(deleted.body, 'metadata.deletionTimestamp')).toBeDefined();
-    await server.gc!.settled();
+    await running!.controllerManager.gc!.settled();
     expect(server.get('apps/v1', 'Deployment', 'web', 'default')).toBeUndefined();
     expect(server.get('apps/v1', 'ReplicaSet', 'web-1', 'default')).toBeUndefined();
     expect(server.get('v1', 'Pod', 'web-1-a', 'default')).toBeUndefined();
   });
 
   it('keeps a dependent that still has a live owner, dropping only the dangling reference', async () => {
-    running = await startServer();
+    running = await startCluster();
     const { server } = running;
     const a = server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' } });
     const b = server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'default' } });
@@ -120,16 +121,16 @@ describe('garbage collection', () => {
       metadata: { name: 's', namespace: 'default', ownerReferences: [ref(a), ref(b)] },
     });
     server.delete('v1', 'ConfigMap', 'a', 'default');
-    await server.gc!.settled();
+    await running!.controllerManager.gc!.settled();
     const secret = server.get('v1', 'Secret', 's', 'default');
     expect(dig<JsonObject[]>(secret, 'metadata.ownerReferences').map((r) => r.name)).toEqual(['b']);
     server.delete('v1', 'ConfigMap', 'b', 'default');
-    await server.gc!.settled();
+    await running!.controllerManager.gc!.settled();
     expect(server.get('v1', 'Secret', 's', 'default')).toBeUndefined();
   });
 
   it('waits for finalizers: dependents go only once the owner is really removed', async () => {
-    running = await startServer();
+    running = await startCluster();
     const { server, request } = running;
     const owner = server.create({
       apiVersion: 'v1',
@@ -142,11 +143,11 @@ describe('garbage collection', () => {
       metadata: { name: 'dep', namespace: 'default', ownerReferences: [ref(owner)] },
     });
     expect((await request('DELETE', '/api/v1/namespaces/default/configmaps/owner')).status).toBe(202);
-    await server.gc!.settled();
+    await running!.controllerManager.gc!.settled();
     expect(server.get('v1', 'Secret', 'dep', 'default')).toBeDefined();
     const held = server.get('v1', 'ConfigMap', 'owner', 'default')!;
     server.update({ ...held, metadata: { ...(held.metadata as JsonObject), finalizers: [] } });
-    await server.gc!.settled();
+    await running!.controllerManager.gc!.settled();
     expect(server.get('v1', 'Secret', 'dep', 'default')).toBeUndefined();
   });
 

@@ -3,18 +3,20 @@
  * dependents whose other owners are all gone are deleted in the background (and so on down the
  * chain); dependents that still have a live owner just lose the dangling reference. An owner deleted
  * with propagationPolicy Foreground keeps its `foregroundDeletion` finalizer until its blocking
- * dependents (`blockOwnerDeletion: true`) are gone. Orphaning is done by ResourceService at delete.
+ * dependents (`blockOwnerDeletion: true`) are gone. Orphaning is done by the API server at delete.
  *
- * The collector writes to the store directly, so its deletes do not pass through admission webhooks.
+ * The collector reads the API server's cache and writes through its direct client, as the cluster
+ * itself: its deletes do not pass through admission webhooks.
  */
 import { isObject, type JsonObject } from '@edict/engine';
-import type { ResourceRegistry } from '../registry/registry';
-import { type ResourceType } from '../registry/resource-type';
-import { storageKey } from '../resources/event-versions';
-import { ApiError } from '../status';
-import type { ChangeEvent, ObjectStore } from '../store/object-store';
-import { FOREGROUND_FINALIZER, type ResourceService } from '../resources/service';
-import { ownerReferencesOf, withoutOwner } from './dependents';
+import {
+  ApiError,
+  FOREGROUND_FINALIZER,
+  ownerReferencesOf,
+  storageKey,
+  type ApiClient,
+  type ChangeEvent,
+} from '@edict/apiserver';
 
 interface Location {
   readonly groupResource: string;
@@ -34,12 +36,8 @@ export class GarbageCollector {
   private running: Promise<void> | undefined;
   private readonly unsubscribe: () => void;
 
-  constructor(
-    private readonly store: ObjectStore,
-    private readonly registry: ResourceRegistry,
-    private readonly resources: ResourceService,
-  ) {
-    this.unsubscribe = store.subscribe((event) => this.observe(event));
+  constructor(private readonly client: ApiClient) {
+    this.unsubscribe = client.cache.subscribe((event) => this.observe(event));
   }
 
   stop(): void {
@@ -80,7 +78,7 @@ export class GarbageCollector {
   }
 
   private checkForeground(uid: string, location: Location): void {
-    const object = this.store.get(location.groupResource, location.namespace, location.name);
+    const object = this.client.cache.get(location.groupResource, location.namespace, location.name);
     const meta = object ? metadataOf(object) : undefined;
     if (meta?.uid !== uid || meta.deletionTimestamp === undefined) return;
     if (Array.isArray(meta.finalizers) && meta.finalizers.includes(FOREGROUND_FINALIZER)) {
@@ -120,13 +118,13 @@ export class GarbageCollector {
   }
 
   private collectDependents(ownerUid: string): void {
-    for (const { groupResource, object } of this.store.dependentsOf(ownerUid)) {
+    for (const { groupResource, object } of this.client.cache.dependentsOf(ownerUid)) {
       const namespace = String(metadataOf(object).namespace ?? '');
       const otherOwnerAlive = ownerReferencesOf(object).some(
         (ref) => ref.uid !== ownerUid && this.ownerExists(ref, namespace),
       );
       if (otherOwnerAlive) {
-        this.store.put(groupResource, this.rewritten(withoutOwner(object, ownerUid)));
+        this.client.removeOwnerReference(groupResource, object, ownerUid);
       } else {
         this.deleteObject(object, 'Background');
       }
@@ -134,45 +132,38 @@ export class GarbageCollector {
   }
 
   private advanceForeground(ownerUid: string, location: Location): void {
-    const owner = this.store.get(location.groupResource, location.namespace, location.name);
+    const owner = this.client.cache.get(location.groupResource, location.namespace, location.name);
     if (!owner || metadataOf(owner).uid !== ownerUid) return;
-    const blocking = this.store
+    const blocking = this.client.cache
       .dependentsOf(ownerUid)
       .filter(({ object }) =>
         ownerReferencesOf(object).some((ref) => ref.uid === ownerUid && ref.blockOwnerDeletion === true),
       );
-    for (const { object } of this.store.dependentsOf(ownerUid)) {
+    for (const { object } of this.client.cache.dependentsOf(ownerUid)) {
       if (metadataOf(object).deletionTimestamp === undefined) {
         const isBlocking = blocking.some((entry) => entry.object === object);
         this.deleteObject(object, isBlocking ? 'Foreground' : 'Background');
       }
     }
-    const stillBlocking = this.store
+    const stillBlocking = this.client.cache
       .dependentsOf(ownerUid)
       .some(({ object }) =>
         ownerReferencesOf(object).some((ref) => ref.uid === ownerUid && ref.blockOwnerDeletion === true),
       );
     if (stillBlocking) return;
-    const current = this.store.get(location.groupResource, location.namespace, location.name)!;
-    const type = this.typeOfObject(current);
-    if (!type) return;
+    const current = this.client.cache.get(location.groupResource, location.namespace, location.name)!;
+    if (!this.typeOfObject(current)) return;
     const meta = metadataOf(current);
     const finalizers = (meta.finalizers as string[]).filter((f) => f !== FOREGROUND_FINALIZER);
-    this.ignoringGone(() =>
-      this.resources.update(type, location.namespace || undefined, location.name, {
-        ...current,
-        metadata: { ...meta, finalizers },
-      }),
-    );
+    this.ignoringGone(() => this.client.update({ ...current, metadata: { ...meta, finalizers } }));
   }
 
   private deleteObject(object: JsonObject, propagationPolicy: 'Background' | 'Foreground'): void {
-    const type = this.typeOfObject(object);
-    if (!type) return;
+    if (!this.typeOfObject(object)) return;
     const meta = metadataOf(object);
     const namespace = typeof meta.namespace === 'string' && meta.namespace !== '' ? meta.namespace : undefined;
     this.ignoringGone(() =>
-      this.resources.delete(type, namespace, String(meta.name), {
+      this.client.delete(String(object.apiVersion), String(object.kind), String(meta.name), namespace, {
         propagationPolicy,
         preconditions: { uid: String(meta.uid) },
       }),
@@ -192,12 +183,12 @@ export class GarbageCollector {
     const location = this.locate(ref, namespace);
     // Owners of kinds this server does not serve are assumed alive (kube would retry, not delete).
     if (!location) return true;
-    const owner = this.store.get(location.groupResource, location.namespace, location.name);
+    const owner = this.client.cache.get(location.groupResource, location.namespace, location.name);
     return owner !== undefined && metadataOf(owner).uid === ref.uid;
   }
 
   private locate(ref: JsonObject, dependentNamespace: string): Location | undefined {
-    const type = this.registry.findByKind(String(ref.apiVersion), String(ref.kind));
+    const type = this.client.findType(String(ref.apiVersion), String(ref.kind));
     if (!type) return undefined;
     return {
       groupResource: storageKey(type),
@@ -206,14 +197,7 @@ export class GarbageCollector {
     };
   }
 
-  private typeOfObject(object: JsonObject): ResourceType | undefined {
-    return this.registry.findByKind(String(object.apiVersion), String(object.kind));
-  }
-
-  private rewritten(object: JsonObject): JsonObject {
-    return {
-      ...object,
-      metadata: { ...metadataOf(object), resourceVersion: String(this.store.nextResourceVersion()) },
-    };
+  private typeOfObject(object: JsonObject): boolean {
+    return this.client.findType(String(object.apiVersion), String(object.kind)) !== undefined;
   }
 }

@@ -1,12 +1,15 @@
 // kube's ServiceAccount admission plugin and service account controller, against the running server.
 import type { JsonObject } from '@edict/engine';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dig, startServer, type Running } from '../testing/http';
-import { TOKEN_MOUNT_PATH } from './service-account-admission';
+import { dig } from '@edict/apiserver/testing';
+import { startCluster, type RunningCluster } from '../testing';
 
-let running: Running | undefined;
+/** Where kube mounts the service account token. */
+const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+let running: RunningCluster | undefined;
 afterEach(async () => {
-  await running?.server.stop();
+  await running?.stop();
   running = undefined;
 });
 
@@ -25,14 +28,14 @@ function pod(name: string, spec: JsonObject = {}): JsonObject {
   };
 }
 
-async function cluster(): Promise<Running> {
-  running = await startServer({ controllers: true, serviceAccountAdmission: true });
+async function cluster(): Promise<RunningCluster> {
+  running = await startCluster({ controllers: true, serviceAccountAdmission: true });
   await running.request('POST', '/api/v1/namespaces', {
     apiVersion: 'v1',
     kind: 'Namespace',
     metadata: { name: 'team' },
   });
-  await running.server.controllers!.settled();
+  await running.controllerManager.controllers!.settled();
   return running;
 }
 
@@ -109,10 +112,10 @@ describe('ServiceAccount admission', () => {
   it('recreates a deleted default account, and is off unless asked for', async () => {
     const { request } = await cluster();
     await request('DELETE', '/api/v1/namespaces/team/serviceaccounts/default');
-    await running!.server.controllers!.settled();
+    await running!.controllerManager.controllers!.settled();
     expect((await request('GET', '/api/v1/namespaces/team/serviceaccounts/default')).status).toBe(200);
-    await running!.server.stop();
-    running = await startServer();
+    await running!.stop();
+    running = await startCluster();
     const plain = await running.request('POST', '/api/v1/namespaces/default/pods', pod('plain'));
     expect(plain.status).toBe(201);
     expect(dig(plain.body, 'spec.serviceAccountName')).toBeUndefined();

@@ -5,15 +5,17 @@ import { request as httpsRequest } from 'node:https';
 import * as x509 from '@peculiar/x509';
 import type { JsonObject } from '@edict/engine';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_USER } from '../admission/types';
-import { InMemoryApiServer } from '../http/server';
-import { dig } from '../testing/http';
-import { createClusterCa, type CertifiedKey, type ClusterCa } from './cluster-ca';
+import { createClusterCa, DEFAULT_USER, InMemoryApiServer, type CertifiedKey, type ClusterCa } from '@edict/apiserver';
+import { dig } from '@edict/apiserver/testing';
+import { runControllerManager, type RunningControllerManager } from '../run-controller-manager';
 
 let server: InMemoryApiServer | undefined;
+let controllerManager: RunningControllerManager | undefined;
 afterEach(async () => {
+  await controllerManager?.stop();
   await server?.stop();
   server = undefined;
+  controllerManager = undefined;
 });
 
 const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
@@ -59,7 +61,8 @@ const SELF_REVIEWS = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
 describe('the API server with a cluster CA', () => {
   it('signs an approved client CSR, and the certificate then authenticates its CN and O as user and groups', async () => {
     const ca = await createClusterCa();
-    server = new InMemoryApiServer({ ca, controllers: true });
+    server = new InMemoryApiServer({ ca });
+    controllerManager = runControllerManager(server, { controllers: true });
     const { url } = await server.start();
     expect(url).toMatch(/^https:\/\//);
     const admin = await ca.client({ username: 'kubernetes-admin', groups: ['kubeadm:cluster-admins'] });
@@ -84,7 +87,7 @@ describe('the API server with a cluster CA', () => {
       admin,
     );
     expect(created.status).toBe(201);
-    await server.controllers!.settled();
+    await controllerManager!.controllers!.settled();
     expect(
       dig((await call(url, ca, 'GET', `${CSRS}/chip`, undefined, admin)).body, 'status.certificate'),
     ).toBeUndefined();
@@ -94,7 +97,7 @@ describe('the API server with a cluster CA', () => {
       status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Test' }] },
     };
     expect((await call(url, ca, 'PUT', `${CSRS}/chip/approval`, approved, admin)).status).toBe(200);
-    await server.controllers!.settled();
+    await controllerManager!.controllers!.settled();
     const issued = dig(
       (await call(url, ca, 'GET', `${CSRS}/chip`, undefined, admin)).body,
       'status.certificate',
