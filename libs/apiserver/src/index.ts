@@ -8,15 +8,15 @@ export { createClusterCa, type ClusterCa, type CertifiedKey } from './tls/cluste
 export { ResourceRegistry, type GroupVersions } from './registry/registry';
 export { BUILTIN_TYPES } from './registry/builtin-types';
 export { apiVersionOf, type ResourceType } from './registry/resource-type';
+export { ResourceService } from './resources/service';
 export {
-  ResourceService,
   type PatchType,
   type WriteOptions,
   type PatchOptions,
   type DeleteOptions,
   type PropagationPolicy,
   FOREGROUND_FINALIZER,
-} from './resources/service';
+} from './resources/write-options';
 export { NO_ADMISSION } from './admission/admission-steps';
 export { WebhookAdmission, type WebhookSource } from './admission/webhook-admission';
 export { type ServiceEndpoints } from './admission/caller';

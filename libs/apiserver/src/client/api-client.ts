@@ -11,7 +11,8 @@ import type { ResourceRegistry } from '../registry/registry';
 import type { ResourceType } from '../registry/resource-type';
 import type { ListOptions } from '../resources/list';
 import type { UpdateSubresource } from '../resources/prepare';
-import type { DeleteOptions, PropagationPolicy, ResourceService } from '../resources/service';
+import type { ResourceService } from '../resources/service';
+import type { DeleteOptions, PropagationPolicy } from '../resources/write-options';
 import { ApiError, badRequest } from '../status';
 import type { ObjectStore } from '../store/object-store';
 

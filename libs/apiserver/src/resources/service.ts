@@ -2,26 +2,36 @@
  * The REST semantics of kube-apiserver over the store (kube's generic registry): create, get, list,
  * update, patch, delete and deletecollection with resourceVersion conflicts, namespaces that must
  * exist, finalizers and dry-run. Each write is one generator that yields its admission steps
- * (`admission/admission-steps.ts`), run through the chain given at construction; namespace and CRD
- * lifecycle are observers (`lifecycle/`).
+ * (`admission/admission-steps.ts`), run through the chain given at construction, and ends in one
+ * of the store writer's commits (`store-writer.ts`), which tells the lifecycle observers (`lifecycle/`).
  */
 import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
-import { validateCrd } from '../registry/crd';
-import { apiVersionOf, groupResourceKey, type ResourceType } from '../registry/resource-type';
+import { admit, NO_ADMISSION, withoutAdmission, type AdmittedWrite } from '../admission/admission-steps';
+import { checkMatchConditions } from '../admission/match-conditions';
+import {
+  DEFAULT_USER,
+  type AdmissionAttributes,
+  type AdmissionChain,
+  type AdmissionRequestContext,
+  type UserInfo,
+} from '../admission/types';
+import { applyConfiguration, managerFromUserAgent, recordUpdate } from '../apply/managed-fields';
+import { CRD_RESOURCE } from '../lifecycle/crd-lifecycle';
+import type { StorageObserver } from '../lifecycle/storage-observer';
 import { applyJsonPatch } from '../patch/json-patch';
 import { applyMergePatch } from '../patch/merge-patch';
 import { applyStrategicMerge } from '../patch/strategic-merge';
-import {
-  ApiError,
-  alreadyExists,
-  badRequest,
-  conflict,
-  invalid,
-  notFound,
-  successStatus,
-  unsupportedMediaType,
-} from '../status';
+import { apiVersionOf, type ResourceType } from '../registry/resource-type';
+import { ApiError, badRequest, conflict, notFound } from '../status';
 import type { ObjectStore } from '../store/object-store';
+import {
+  attributeNamespace,
+  createOptions,
+  deleteOptionsObject,
+  updateOptions,
+  writeAttributes,
+} from './admission-attributes';
+import { checkApplyConfiguration } from './field-validation';
 import {
   compileFilter,
   continueExpired,
@@ -33,91 +43,23 @@ import {
 } from './list';
 import {
   checkTypeMeta,
-  isNoOpUpdate,
   metadataOf,
   prepareCreate,
   prepareUpdate,
-  timestamp,
   type PreparedCreate,
   type UpdateSubresource,
 } from './prepare';
-import {
-  DEFAULT_USER,
-  type AdmissionAttributes,
-  type AdmissionChain,
-  type AdmissionRequestContext,
-  type UserInfo,
-} from '../admission/types';
-import { withoutOwner } from '../store/owner-references';
-import { admit, NO_ADMISSION, withoutAdmission, type AdmittedWrite } from '../admission/admission-steps';
-import { CRD_RESOURCE } from '../lifecycle/crd-lifecycle';
-import { NAMESPACES } from '../lifecycle/namespace-lifecycle';
-import type { StorageObserver } from '../lifecycle/storage-observer';
-import { isEventsV1Type, storageKey, toCoreEvent, toEventsV1 } from './event-versions';
-import { checkMatchConditions } from '../admission/match-conditions';
+import { applyCreateBody, checkCrd, checkPatchRequest, decodeBody, kindMissing, nameOf, typed } from './request-bodies';
 import { checkAgainstSchema, defaultedBySchema } from './schema-conformance';
-import { checkApplyConfiguration, decodeFields, type DecodeOperation, type FieldValidation } from './field-validation';
-import { applyConfiguration, managerFromUserAgent, recordUpdate } from '../apply/managed-fields';
-
-export interface WriteOptions {
-  /** `dryRun=All`: every check runs, nothing is stored. */
-  readonly dryRun?: boolean;
-  /** What unknown fields in the body do (see `field-validation.ts`); direct typed calls drop them silently. */
-  readonly fieldValidation?: FieldValidation;
-  /** Where `Warn` puts its warnings (the response's `Warning` headers). */
-  readonly warnings?: string[];
-  /** Keys the request body repeats (`spec.replicas`): reported as `fieldValidation` says. */
-  readonly duplicateFields?: readonly string[];
-}
-
-export interface PatchOptions extends WriteOptions {
-  readonly fieldManager?: string;
-  readonly force?: boolean;
-  /** Set by an apply: the body already carries its managedFields (no Update is recorded on top). */
-  readonly fieldsRecorded?: boolean;
-}
-
-/** How dependents (objects whose ownerReferences name the deleted object) are treated. */
-export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
-
-export interface DeleteOptions extends WriteOptions {
-  readonly preconditions?: { readonly resourceVersion?: string; readonly uid?: string };
-  /** Background (the default): the garbage collector deletes dependents after the owner is gone. */
-  readonly propagationPolicy?: PropagationPolicy;
-}
-
-/** The `foregroundDeletion` finalizer: the owner stays until its dependents are gone. */
-export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+import { StoreWriter } from './store-writer';
+import { asVersion, storeKey, storeNamespace } from './stored-objects';
+import type { DeleteOptions, ListResult, PatchOptions, PatchType, WriteResult } from './write-options';
 
 /** How many times an admitted update is retried when the object changed during admission. */
 const ADMISSION_RETRIES = 5;
 
-export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
-
-export const PATCH_CONTENT_TYPES: Readonly<Record<string, PatchType>> = {
-  'application/json-patch+json': 'json',
-  'application/merge-patch+json': 'merge',
-  'application/strategic-merge-patch+json': 'strategic',
-  'application/apply-patch+yaml': 'apply',
-  'application/apply-patch+cbor': 'apply',
-};
-
-export interface ListResult {
-  readonly items: JsonObject[];
-  readonly resourceVersion: string;
-  readonly continue?: string;
-  readonly remainingItemCount?: number;
-}
-
-export interface WriteResult {
-  readonly object: JsonObject;
-  /** 200, 201 (created) or 202 (deletion pending on finalizers). */
-  readonly code: number;
-}
-
 /** Names tried for a create with generateName before it answers AlreadyExists (kube's storage tries 8). */
 const GENERATE_NAME_ATTEMPTS = 8;
-const CORE_EVENTS = groupResourceKey('', 'events');
 
 export interface ResourceServiceOptions {
   /** The admission chain every admitted write goes through (none: writes are as the cluster's own). */
@@ -132,7 +74,7 @@ const CLUSTER_CONTEXT: AdmissionRequestContext = { userInfo: DEFAULT_USER, warni
 
 export class ResourceService {
   private readonly admission: AdmissionChain;
-  private readonly observers: readonly StorageObserver[];
+  private readonly writer: StoreWriter;
   private readonly now: () => Date;
 
   constructor(
@@ -140,12 +82,12 @@ export class ResourceService {
     options: ResourceServiceOptions = {},
   ) {
     this.admission = options.admission ?? NO_ADMISSION;
-    this.observers = options.observers ?? [];
     this.now = options.now ?? (() => new Date());
+    this.writer = new StoreWriter(store, options.observers ?? [], this.now);
   }
 
   get(type: ResourceType, namespace: string | undefined, name: string): JsonObject {
-    const object = this.store.get(key(type), ns(type, namespace), name);
+    const object = this.store.get(storeKey(type), storeNamespace(type, namespace), name);
     if (!object) throw notFound({ group: type.group, kind: type.plural, name });
     return asVersion(type, object);
   }
@@ -161,7 +103,7 @@ export class ResourceService {
       resourceVersion = token.rv;
     }
     const all = this.store
-      .list(key(type), type.namespaced ? namespace : undefined)
+      .list(storeKey(type), type.namespaced ? namespace : undefined)
       .filter((object) => (start === '' || objectKeyOf(object) >= start) && matchesFilter(filter, object));
     const limit = options.limit && options.limit > 0 ? options.limit : undefined;
     const page = limit === undefined ? all : all.slice(0, limit);
@@ -267,20 +209,9 @@ export class ResourceService {
     ) => withoutAdmission(this.deletingCollection(type, namespace, listOptions, options, CLUSTER_CONTEXT)),
   };
 
-  /** Removes the owner reference to `ownerUid` from every dependent (what an Orphan delete leaves them). */
-  orphanDependents(ownerUid: string): void {
-    for (const { groupResource, object } of this.store.dependentsOf(ownerUid)) {
-      this.removeOwnerReference(groupResource, object, ownerUid);
-    }
-  }
-
   /** Drops one dependent's reference to a removed owner, as the garbage collector does when another owner lives. */
   removeOwnerReference(groupResource: string, object: JsonObject, ownerUid: string): void {
-    const orphaned = withoutOwner(object, ownerUid);
-    this.store.put(groupResource, {
-      ...orphaned,
-      metadata: { ...metadataOf(orphaned), resourceVersion: String(this.store.nextResourceVersion()) },
-    });
+    this.writer.removeOwnerReference(groupResource, object, ownerUid);
   }
 
   // One write per verb, each yielding its admission steps (see admission-steps.ts).
@@ -297,7 +228,7 @@ export class ResourceService {
     body = decodeBody(type, body, options, 'create');
     const owned = this.owned(type, undefined, body, options, context);
     const input = defaultedBySchema(type, typed(type, owned, type.namespaced ? { namespace: namespace! } : {}));
-    const base = this.attributes(type, 'CREATE', '', options, context, createOptions(options));
+    const base = writeAttributes(type, 'CREATE', '', options, context, createOptions(options));
     const mutated = yield {
       phase: 'mutate',
       attributes: {
@@ -314,7 +245,7 @@ export class ResourceService {
       phase: 'validate',
       attributes: { ...base, name: prepared.name, namespace: attributeNamespace(type, namespace, object), object },
     };
-    return this.commitCreate(type, namespace, prepared, options);
+    return this.writer.commitCreate(type, namespace, prepared, options);
   }
 
   private *updating(
@@ -331,7 +262,7 @@ export class ResourceService {
     const requested = metadataOf(body).resourceVersion;
     const pinned = requested !== undefined && requested !== '';
     for (let attempt = 0; ; attempt++) {
-      const old = this.store.get(key(type), ns(type, namespace), name);
+      const old = this.store.get(storeKey(type), storeNamespace(type, namespace), name);
       if (!old) throw notFound(target);
       if (pinned && requested !== metadataOf(old).resourceVersion) throw conflict(target);
       checkTypeMeta(type, body);
@@ -342,7 +273,7 @@ export class ResourceService {
         typed(type, owned, { name, ...(type.namespaced ? { namespace: namespace! } : {}) }),
       );
       const base = {
-        ...this.attributes(type, 'UPDATE', options.subresource ?? '', options, context, updateOptions(options)),
+        ...writeAttributes(type, 'UPDATE', options.subresource ?? '', options, context, updateOptions(options)),
         name,
         namespace: attributeNamespace(type, namespace, oldObject),
         oldObject,
@@ -350,14 +281,14 @@ export class ResourceService {
       const mutated = (yield { phase: 'mutate', attributes: { ...base, object: input } }) ?? input;
       const updated = this.planUpdate(type, old, mutated, options.subresource);
       yield { phase: 'validate', attributes: { ...base, object: asVersion(type, updated) } };
-      const latest = this.store.get(key(type), ns(type, namespace), name);
+      const latest = this.store.get(storeKey(type), storeNamespace(type, namespace), name);
       if (!latest) throw notFound(target);
       // Stored objects are replaced, never changed in place: identity tells whether someone wrote meanwhile.
       if (latest !== old) {
         if (pinned || attempt >= ADMISSION_RETRIES) throw conflict(target);
         continue;
       }
-      return this.commitUpdate(type, old, updated, options);
+      return this.writer.commitUpdate(type, old, updated, options);
     }
   }
 
@@ -374,7 +305,7 @@ export class ResourceService {
     const pinned = isObject(patch) && isObject(patch.metadata) && typeof patch.metadata.resourceVersion === 'string';
     const recorded = { ...options, fieldsRecorded: patchType === 'apply' };
     for (let attempt = 0; ; attempt++) {
-      const old = this.store.get(key(type), ns(type, namespace), name);
+      const old = this.store.get(storeKey(type), storeNamespace(type, namespace), name);
       if (!old) {
         if (patchType !== 'apply') throw notFound({ group: type.group, kind: type.plural, name });
         checkApplyConfiguration(type, patch, namespace, name);
@@ -400,18 +331,18 @@ export class ResourceService {
     options: DeleteOptions,
     context: AdmissionRequestContext,
   ): AdmittedWrite<WriteResult> {
-    const old = this.store.get(key(type), ns(type, namespace), name);
+    const old = this.store.get(storeKey(type), storeNamespace(type, namespace), name);
     if (!old) throw notFound({ group: type.group, kind: type.plural, name });
     const oldObject = asVersion(type, old);
     const attributes: AdmissionAttributes = {
-      ...this.attributes(type, 'DELETE', '', options, context, deleteOptionsObject(options)),
+      ...writeAttributes(type, 'DELETE', '', options, context, deleteOptionsObject(options)),
       name,
       namespace: attributeNamespace(type, namespace, oldObject),
       oldObject,
     };
     yield { phase: 'mutate', attributes };
     yield { phase: 'validate', attributes };
-    return this.commitDelete(type, namespace, name, options);
+    return this.writer.commitDelete(type, namespace, name, options);
   }
 
   private *deletingCollection(
@@ -448,45 +379,22 @@ export class ResourceService {
     user: UserInfo,
   ): PreparedCreate {
     const defaulted = defaultedBySchema(type, body);
-    const prepare = () => prepareCreate(type, ns(type, namespace) || undefined, defaulted, this.now(), user);
+    const prepare = () =>
+      prepareCreate(type, storeNamespace(type, namespace) || undefined, defaulted, this.now(), user);
     let prepared = prepare();
     // A generated name already taken gets another, as Kubernetes does since 1.31 (RetryGenerateName).
     const generated = prepared.name !== metadataOf(body).name;
     for (
       let attempt = 1;
-      generated && attempt < GENERATE_NAME_ATTEMPTS && this.exists(type, namespace, prepared.name);
+      generated && attempt < GENERATE_NAME_ATTEMPTS && this.writer.exists(type, namespace, prepared.name);
       attempt++
     )
       prepared = prepare();
     checkAgainstSchema(type, prepared.object);
-    this.checkCreatable(type, namespace, prepared.name);
-    if (key(type) === CRD_RESOURCE) checkCrd(prepared.object);
+    this.writer.checkCreatable(type, namespace, prepared.name);
+    if (storeKey(type) === CRD_RESOURCE) checkCrd(prepared.object);
     checkMatchConditions(type, prepared.object);
     return prepared;
-  }
-
-  private exists(type: ResourceType, namespace: string | undefined, name: string): boolean {
-    return this.store.get(key(type), ns(type, namespace), name) !== undefined;
-  }
-
-  private checkCreatable(type: ResourceType, namespace: string | undefined, name: string): void {
-    if (type.namespaced) this.requireNamespace(namespace!);
-    if (this.exists(type, namespace, name)) {
-      throw alreadyExists({ group: type.group, kind: type.plural, name });
-    }
-  }
-
-  private commitCreate(
-    type: ResourceType,
-    namespace: string | undefined,
-    { object, name }: PreparedCreate,
-    options: WriteOptions,
-  ): WriteResult {
-    // Checked again: the state may have moved on while webhooks were called.
-    this.checkCreatable(type, namespace, name);
-    if (options.dryRun) return { object: asVersion(type, object), code: 201 };
-    const stored = this.write(type, object);
-    return { object: asVersion(type, stored), code: 201 };
   }
 
   /** The object an update would store, after every check an update makes before admission. */
@@ -498,7 +406,7 @@ export class ResourceService {
   ): JsonObject {
     const updated = prepareUpdate(type, old, defaultedBySchema(type, body), subresource, this.now());
     checkAgainstSchema(type, updated);
-    if (key(type) === CRD_RESOURCE) checkCrd(updated);
+    if (storeKey(type) === CRD_RESOURCE) checkCrd(updated);
     checkMatchConditions(type, updated);
     return updated;
   }
@@ -555,244 +463,4 @@ export class ResourceService {
     }
     return isObject(patched) && patchType !== 'apply' ? decodeBody(type, patched, options, 'patch') : patched;
   }
-
-  private commitDelete(
-    type: ResourceType,
-    namespace: string | undefined,
-    name: string,
-    options: DeleteOptions,
-  ): WriteResult {
-    const old = this.store.get(key(type), ns(type, namespace), name);
-    const target = { group: type.group, kind: type.plural, name };
-    if (!old) throw notFound(target);
-    const meta = metadataOf(old);
-    const pre = options.preconditions;
-    if (pre?.uid && pre.uid !== meta.uid) {
-      throw conflict(
-        target,
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`,
-      );
-    }
-    if (pre?.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
-      throw conflict(
-        target,
-        `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${String(meta.resourceVersion)}). The object might have been modified`,
-      );
-    }
-    const policy = options.propagationPolicy ?? 'Background';
-    const hasDependents = policy !== 'Background' && this.store.dependentsOf(String(meta.uid)).length > 0;
-    // Orphans lose their reference to the owner at once (what kube's `orphan` finalizer leads to).
-    if (policy === 'Orphan' && hasDependents && !options.dryRun) this.orphanDependents(String(meta.uid));
-    let finalizers = Array.isArray(meta.finalizers) ? meta.finalizers : [];
-    if (policy === 'Foreground' && hasDependents && !finalizers.includes(FOREGROUND_FINALIZER)) {
-      finalizers = [...finalizers, FOREGROUND_FINALIZER];
-    }
-    if (finalizers.length > 0) {
-      // Deletion waits for the finalizers: mark the object and keep it.
-      if (meta.deletionTimestamp !== undefined && finalizers === meta.finalizers) {
-        return { object: asVersion(type, old), code: 202 };
-      }
-      const marked = {
-        ...old,
-        metadata: {
-          ...meta,
-          finalizers,
-          deletionTimestamp: meta.deletionTimestamp ?? timestamp(this.now()),
-          deletionGracePeriodSeconds: 0,
-        },
-      };
-      if (options.dryRun) return { object: asVersion(type, marked), code: 202 };
-      return { object: asVersion(type, this.write(type, marked)), code: 202 };
-    }
-    if (options.dryRun) return { object: deleteResponse(type, old), code: 200 };
-    this.remove(type, old);
-    return { object: deleteResponse(type, old), code: 200 };
-  }
-
-  private attributes(
-    type: ResourceType,
-    operation: AdmissionAttributes['operation'],
-    subresource: string,
-    options: WriteOptions,
-    context: AdmissionRequestContext,
-    requestOptions: JsonObject,
-  ): Omit<AdmissionAttributes, 'name' | 'namespace'> {
-    return {
-      operation,
-      type,
-      subresource,
-      dryRun: options.dryRun === true,
-      userInfo: context.userInfo,
-      options: requestOptions,
-    };
-  }
-
-  private commitUpdate(type: ResourceType, old: JsonObject, updated: JsonObject, options: WriteOptions): WriteResult {
-    const meta = metadataOf(updated);
-    const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers : [];
-    if (meta.deletionTimestamp !== undefined && finalizers.length === 0) {
-      // The last finalizer is gone from an object being deleted: it goes now.
-      if (!options.dryRun) this.remove(type, updated);
-      return { object: asVersion(type, updated), code: 200 };
-    }
-    if (isNoOpUpdate(old, updated)) return { object: asVersion(type, old), code: 200 };
-    if (options.dryRun) return { object: asVersion(type, updated), code: 200 };
-    return { object: asVersion(type, this.write(type, updated)), code: 200 };
-  }
-
-  /** Stores an object under a new resourceVersion; the observers see it first (a CRD is established). */
-  private write(type: ResourceType, object: JsonObject): JsonObject {
-    let stored: JsonObject = {
-      ...toCoreEvent(object),
-      metadata: { ...metadataOf(object), resourceVersion: String(this.store.nextResourceVersion()) },
-    };
-    for (const observer of this.observers) stored = observer.storing?.(type, stored) ?? stored;
-    this.store.put(key(type), stored);
-    return stored;
-  }
-
-  /** Removes an object for good; the observers first take what goes with it (a namespace's contents). */
-  private remove(type: ResourceType, object: JsonObject): void {
-    for (const observer of this.observers) observer.removing?.(type, object);
-    const meta = metadataOf(object);
-    const finalState = { ...object, metadata: { ...meta, resourceVersion: String(this.store.nextResourceVersion()) } };
-    this.store.remove(key(type), finalState);
-  }
-
-  private requireNamespace(namespace: string): void {
-    if (!this.store.get(NAMESPACES, '', namespace)) throw notFound({ group: '', kind: 'namespaces', name: namespace });
-  }
-}
-
-function checkCrd(crd: JsonObject): void {
-  const causes = validateCrd(crd);
-  if (causes.length > 0) {
-    throw invalid(
-      { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', name: String(metadataOf(crd).name) },
-      causes,
-    );
-  }
-}
-
-/** Pods and namespaces answer a delete with the object; other types with a success Status. */
-function deleteResponse(type: ResourceType, object: JsonObject): JsonObject {
-  if (type.group === '' && (type.plural === 'pods' || type.plural === 'namespaces')) return asVersion(type, object);
-  const meta = metadataOf(object);
-  return successStatus({ group: type.group, kind: type.plural, name: meta.name as string }, meta.uid as string);
-}
-
-/** A body decoded under the request's `fieldValidation` (direct typed calls: dropped silently). */
-function decodeBody(
-  type: ResourceType,
-  body: JsonObject,
-  options: WriteOptions,
-  operation: DecodeOperation,
-): JsonObject {
-  return decodeFields(
-    type,
-    body,
-    options.fieldValidation ?? 'Ignore',
-    operation,
-    options.warnings ?? [],
-    options.duplicateFields ?? [],
-  );
-}
-
-function kindMissing(body: JsonValue): ApiError {
-  return new ApiError(400, 'BadRequest', `Object 'Kind' is missing in '${JSON.stringify(body)}'`);
-}
-
-function checkPatchRequest(type: ResourceType, patchType: PatchType, options: PatchOptions): void {
-  if (patchType === 'strategic' && !type.builtin) {
-    throw unsupportedMediaType(
-      'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor',
-    );
-  }
-  if (patchType === 'apply' && !options.fieldManager) {
-    throw invalid({ group: 'meta.k8s.io', kind: 'PatchOptions', name: '' }, [
-      { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' },
-    ]);
-  }
-}
-
-/** The object an apply patch creates when nothing exists yet. */
-function applyCreateBody(name: string, patch: JsonValue): JsonObject {
-  const body = isObject(patch) ? patch : {};
-  const bodyName = metadataOf(body).name;
-  if (bodyName !== undefined && bodyName !== name) {
-    throw new ApiError(
-      400,
-      'BadRequest',
-      `the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`,
-    );
-  }
-  return { ...body, metadata: { ...metadataOf(body), name } };
-}
-
-/** A request body with apiVersion, kind and the URL's metadata filled in, as webhooks see it. */
-function typed(type: ResourceType, body: JsonObject, defaults: JsonObject): JsonObject {
-  const metadata: JsonObject = { ...metadataOf(body) };
-  // Only fills what the body leaves out: mismatches are still reported by the checks that follow.
-  for (const [field, value] of Object.entries(defaults)) {
-    if (metadata[field] === undefined || metadata[field] === '') metadata[field] = value;
-  }
-  return { ...body, apiVersion: apiVersionOf(type), kind: type.kind, metadata };
-}
-
-function nameOf(object: JsonObject): string {
-  const name = metadataOf(object).name;
-  return typeof name === 'string' ? name : '';
-}
-
-/** kube puts a Namespace's own name in the request's namespace field. */
-function attributeNamespace(type: ResourceType, namespace: string | undefined, object: JsonObject): string {
-  if (key(type) === NAMESPACES) return nameOf(object);
-  return type.namespaced ? (namespace ?? '') : '';
-}
-
-function dryRunField(options: WriteOptions): JsonObject {
-  return options.dryRun ? { dryRun: ['All'] } : {};
-}
-
-function createOptions(options: PatchOptions): JsonObject {
-  return {
-    kind: 'CreateOptions',
-    apiVersion: 'meta.k8s.io/v1',
-    ...dryRunField(options),
-    ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}),
-  };
-}
-
-function updateOptions(options: PatchOptions): JsonObject {
-  return {
-    kind: 'UpdateOptions',
-    apiVersion: 'meta.k8s.io/v1',
-    ...dryRunField(options),
-    ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}),
-  };
-}
-
-function deleteOptionsObject(options: DeleteOptions): JsonObject {
-  return {
-    kind: 'DeleteOptions',
-    apiVersion: 'meta.k8s.io/v1',
-    ...dryRunField(options),
-    ...(options.propagationPolicy ? { propagationPolicy: options.propagationPolicy } : {}),
-    ...(options.preconditions ? { preconditions: { ...options.preconditions } } : {}),
-  };
-}
-
-function key(type: ResourceType): string {
-  return storageKey(type);
-}
-
-function ns(type: ResourceType, namespace: string | undefined): string {
-  return type.namespaced ? (namespace ?? '') : '';
-}
-
-/** A stored object as served at `type`'s version (CRD versions share storage without conversion). */
-export function asVersion(type: ResourceType, object: JsonObject): JsonObject {
-  if (storageKey(type) === CORE_EVENTS) return isEventsV1Type(type) ? toEventsV1(object) : toCoreEvent(object);
-  const apiVersion = apiVersionOf(type);
-  return object.apiVersion === apiVersion ? object : { ...object, apiVersion };
 }

@@ -18,7 +18,8 @@ import { applyMergePatch } from '../patch/merge-patch';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { ApiError, badRequest, conflict, notFound } from '../status';
 import { metadataOf, timestamp } from './prepare';
-import type { PatchType, ResourceService } from './service';
+import type { ResourceService } from './service';
+import type { PatchType } from './write-options';
 import { containerLog, requestedContainer } from './pod-logs';
 
 export const SCALE_KIND: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };

@@ -1,6 +1,6 @@
 /** DeleteOptions from a delete's body and query, checked as kube checks them. */
 import { isObject, type JsonValue } from '@edict/engine';
-import type { DeleteOptions, PropagationPolicy } from '../../resources/service';
+import type { DeleteOptions, PropagationPolicy } from '../../resources/write-options';
 import { invalid } from '../../status';
 
 const POLICIES: readonly string[] = ['Background', 'Foreground', 'Orphan'];

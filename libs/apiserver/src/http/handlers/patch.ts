@@ -1,7 +1,7 @@
 /** PATCH with a JSON, merge or strategic merge patch (apply patches go to apply.ts). */
 import { badRequest, unsupportedMediaType } from '../../status';
 import type { UpdateSubresource } from '../../resources/prepare';
-import { PATCH_CONTENT_TYPES, type PatchType } from '../../resources/service';
+import { PATCH_CONTENT_TYPES, type PatchType } from '../../resources/write-options';
 import { fieldValidation } from '../request-fields';
 import { itemOf, type ResourceHandler, type ResourceRequest } from './resource-request';
 

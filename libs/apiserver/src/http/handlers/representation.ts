@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { JsonObject } from '@edict/engine';
 import type { AdmissionRequestContext } from '../../admission/types';
 import { apiVersionOf, type ResourceType } from '../../registry/resource-type';
-import type { ListResult } from '../../resources/service';
+import type { ListResult } from '../../resources/write-options';
 import { printerFor, requestedRepresentation, type Representation } from '../../tables/table';
 
 /** The representation the request asks for, if any; Table columns this server cannot fill become warnings. */
