@@ -30,7 +30,7 @@ export {
 } from './admission/types';
 export { type ListOptions } from './resources/list';
 export { ObjectStore, type ChangeEvent, type ChangeType } from './store/object-store';
-export { ownerReferencesOf, withoutOwner } from './store/owner-references';
+export { ownerReferencesOf, withOwnerReferences, withoutOwner } from './store/owner-references';
 export { metadataOf, timestamp, type UpdateSubresource } from './resources/prepare';
 export { storageKey } from './resources/event-versions';
 export { ApiError } from './status';

@@ -5,7 +5,7 @@
  * adopts matching orphans.
  */
 import { isObject, matchesLabelSelector, type JsonObject, type JsonValue, type LabelSelector } from '@edict/engine';
-import { ApiError, metadataOf, ownerReferencesOf } from '@edict/apiserver';
+import { ApiError, metadataOf, ownerReferencesOf, withOwnerReferences } from '@edict/apiserver';
 import type { ControllerClient } from './controller-client';
 
 /** The owner reference with `controller: true`, if any. */
@@ -71,11 +71,6 @@ export async function claim(
     if (adopted) claimed.push(adopted);
   }
   return claimed;
-}
-
-function withOwnerReferences(object: JsonObject, refs: JsonObject[]): JsonObject {
-  const { ownerReferences: _old, ...metadata } = metadataOf(object);
-  return { ...object, metadata: refs.length > 0 ? { ...metadata, ownerReferences: refs } : metadata };
 }
 
 async function ignoringGone(write: Promise<JsonObject>): Promise<JsonObject | undefined> {
