@@ -8,6 +8,7 @@
  *  - `background-controller`: the real background controller (`startBackgroundController`).
  */
 import { InMemoryApiServer, kubeconfigFor, type RecordedRequest } from '@edict/apiserver';
+import { runControllerManager } from '@edict/controller-manager';
 import type { JsonObject } from '@edict/engine';
 import { microTime } from '@edict/kube';
 import { readCrdManifests } from '@edict/policy';
@@ -73,6 +74,8 @@ const cluster: ChildRoleRunner = {
   async start(input) {
     const { namespaces, policy } = input as BackgroundClusterInput;
     const server = new InMemoryApiServer({ requestLogLimit: REQUEST_LOG_LIMIT });
+    // The garbage collector runs next to the API server, as in a cluster (it lives as long as the store).
+    runControllerManager(server);
     const { url } = await server.start({ host: '127.0.0.1', port: 0 });
     for (const crd of readCrdManifests()) server.create(crd);
     for (const name of [BACKGROUND_NAMESPACE, ...namespaces])

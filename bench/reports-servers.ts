@@ -8,6 +8,7 @@
  *    `--expose-gc` so that its `memory` command measures what is kept, not what awaits collection.
  */
 import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
+import { runControllerManager } from '@edict/controller-manager';
 import type { JsonObject } from '@edict/engine';
 import { microTime } from '@edict/kube';
 import { readCrdManifests } from '@edict/policy';
@@ -95,6 +96,8 @@ const cluster: ChildRoleRunner = {
   async start(input) {
     const setup = input as ReportsClusterInput;
     const server = new InMemoryApiServer();
+    // The garbage collector runs next to the API server, as in a cluster (it lives as long as the store).
+    runControllerManager(server);
     const { url } = await server.start({ host: '127.0.0.1', port: 0 });
     for (const crd of readCrdManifests()) server.create(crd);
     for (const name of [REPORTS_NAMESPACE, ...setup.namespaces])

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import fastify from 'fastify';
 import { parseAllDocuments } from 'yaml';
 import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
+import { runControllerManager } from '@edict/controller-manager';
 import { TlsMaterial } from '@edict/cert';
 import type { JsonObject } from '@edict/engine';
 import { PolicyCache, readCrdManifests } from '@edict/policy';
@@ -84,6 +85,8 @@ const cluster: ChildRoleRunner = {
   async start(input) {
     const { policies: withPolicies } = input as ClusterInput;
     const server = new InMemoryApiServer();
+    // The garbage collector runs next to the API server, as in a cluster (it lives as long as the store).
+    runControllerManager(server);
     const { url } = await server.start({ host: '127.0.0.1', port: 0 });
     for (const crd of readCrdManifests()) server.create(crd);
     for (const name of [BENCH_NAMESPACE, REVIEW_NAMESPACE])

@@ -5,6 +5,7 @@
  * its store (reports per Pod, webhook configurations) from the inside, where no client lags.
  */
 import { InMemoryApiServer } from '@edict/apiserver';
+import { runControllerManager } from '@edict/controller-manager';
 import type { JsonObject } from '@edict/engine';
 import { readCrdManifests } from '@edict/policy';
 import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhooks';
@@ -95,6 +96,8 @@ export const cluster: ChildRoleRunner = {
     const server = new InMemoryApiServer({
       serviceEndpoints: { [`${CHAOS_NAMESPACE}/${CHAOS_SERVICE}`]: `https://127.0.0.1:${balancerPort}` },
     });
+    // The garbage collector runs next to the API server, as in a cluster (it lives as long as the store).
+    runControllerManager(server);
     const { url, port } = await server.start({ host: '127.0.0.1', port: 0 });
     for (const crd of readCrdManifests()) server.create(crd);
     for (const name of [CHAOS_NAMESPACE, LOAD_NAMESPACE])

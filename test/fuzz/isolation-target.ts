@@ -161,7 +161,7 @@ export class IsolationTarget {
   }
 
   static async start(): Promise<IsolationTarget> {
-    const server = new InMemoryApiServer({ garbageCollection: false, historyLimit: 1_000 });
+    const server = new InMemoryApiServer({ historyLimit: 1_000 });
     const { url } = await server.start({ host: '127.0.0.1', port: 0 });
     installPolicyCrds(server);
     const resources = new KubeResources(new KubeHttpClient(kubeConfigForUrl(url)));

@@ -1,5 +1,6 @@
 // The in-memory Kubernetes API server's public surface.
-export { InMemoryApiServer, type InMemoryApiServerOptions, type StartOptions } from './http/server';
+export { InMemoryApiServer, type InMemoryApiServerOptions, type StartOptions } from './api-server';
+export { ApiClient, type ClusterCache, type UserClient } from './client/api-client';
 export { FaultInjector, type FailureSpec } from './http/faults';
 export { RequestLog, type RecordedRequest, type RequestFilter } from './http/request-log';
 export { kubeconfigFor, type KubeconfigOptions } from './kubeconfig';
@@ -7,14 +8,16 @@ export { createClusterCa, type ClusterCa, type CertifiedKey } from './tls/cluste
 export { ResourceRegistry, type GroupVersions } from './registry/registry';
 export { BUILTIN_TYPES } from './registry/builtin-types';
 export { apiVersionOf, type ResourceType } from './registry/resource-type';
+export { ResourceService } from './resources/service';
 export {
-  ResourceService,
   type PatchType,
   type WriteOptions,
   type PatchOptions,
   type DeleteOptions,
   type PropagationPolicy,
-} from './resources/service';
+  FOREGROUND_FINALIZER,
+} from './resources/write-options';
+export { NO_ADMISSION } from './admission/admission-steps';
 export { WebhookAdmission, type WebhookSource } from './admission/webhook-admission';
 export { type ServiceEndpoints } from './admission/caller';
 export {
@@ -25,10 +28,11 @@ export {
   type AdmissionRequestContext,
   type UserInfo,
 } from './admission/types';
-export { GarbageCollector } from './gc/garbage-collector';
-export { ControllerManager } from './controllers/controller-manager';
 export { type ListOptions } from './resources/list';
 export { ObjectStore, type ChangeEvent, type ChangeType } from './store/object-store';
+export { ownerReferencesOf, withOwnerReferences, withoutOwner } from './store/owner-references';
+export { metadataOf, timestamp, type UpdateSubresource } from './resources/prepare';
+export { storageKey } from './resources/event-versions';
 export { ApiError } from './status';
 export { applyStrategicMerge } from './patch/strategic-merge';
 export { applyMergePatch } from './patch/merge-patch';

@@ -20,6 +20,7 @@
  */
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor, type ClusterCa } from '@edict/apiserver';
+import { runControllerManager, type RunningControllerManager } from '@edict/controller-manager';
 import type { JsonObject } from '@edict/engine';
 import { KubeResources, type KubeObject } from '@edict/kube';
 import { installPolicyCrds, PolicyCache } from '@edict/policy';
@@ -78,6 +79,8 @@ export interface RejectedPolicy {
 
 export interface LocalCluster {
   readonly apiServer: InMemoryApiServer;
+  /** The garbage collector and controllers running against the API server (`settled()` waits for them). */
+  readonly controllerManager: RunningControllerManager;
   readonly apiUrl: string;
   readonly controller: RunningController;
   readonly config: ControllerConfig;
@@ -112,11 +115,12 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   const ca = await createClusterCa();
   const apiServer = new InMemoryApiServer({
     serviceEndpoints: endpoints,
-    controllers: true,
     serviceAccountAdmission: true,
     authorization: { mode: 'RBAC' },
     ca,
   });
+  // kube-controller-manager next to it: the garbage collector and the controllers.
+  const controllerManager = runControllerManager(apiServer, { controllers: true });
   if (options.recordRequests) apiServer.requests.start();
   const { url: apiUrl } = await apiServer.start({ host: LOCAL_HOST, port: options.apiPort }).catch((error: unknown) => {
     throw explainListenError(error, 'API server', LOCAL_HOST, options.apiPort, 'EDICT_API_PORT');
@@ -192,6 +196,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       apiUrl,
       controller: running,
       config,
+      controllerManager,
       background: runningBackground,
       reports: runningReports,
       cleanup: runningCleanup,
@@ -210,6 +215,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
           .finally(() => runningReports.stop())
           .finally(() => runningBackground.stop())
           .finally(() => running.stop())
+          .finally(() => controllerManager.stop())
           .finally(() => apiServer.stop())),
     };
   } catch (error) {
@@ -222,6 +228,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     await reports?.stop().catch(() => undefined);
     await background?.stop().catch(() => undefined);
     await controller?.stop().catch(() => undefined);
+    await controllerManager.stop();
     await apiServer.stop();
     throw error;
   }

@@ -1,7 +1,7 @@
 // Webhook matchConditions through the HTTP server: checked on write, evaluated per request.
 import type { JsonObject } from '@edict/engine';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { InMemoryApiServerOptions } from '../http/server';
+import type { InMemoryApiServerOptions } from '../api-server';
 import { startServer, type Running } from '../testing/http';
 import { createTestCa, startWebhookServer, type TestCa, type TestWebhookServer } from '../testing/webhook-server';
 

@@ -19,7 +19,7 @@ import {
   type TestWebhookServer,
   type WebhookHandler,
 } from '../testing/webhook-server';
-import type { InMemoryApiServerOptions } from '../http/server';
+import type { InMemoryApiServerOptions } from '../api-server';
 
 const PODS = '/api/v1/namespaces/default/pods';
 const CMS = '/api/v1/namespaces/default/configmaps';

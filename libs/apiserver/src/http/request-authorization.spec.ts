@@ -5,7 +5,7 @@ import type { JsonObject } from '@edict/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClusterCa, type CertifiedKey, type ClusterCa } from '../tls/cluster-ca';
 import { requestAttributes } from './request-authorization';
-import { InMemoryApiServer } from './server';
+import { InMemoryApiServer } from '../api-server';
 
 describe('requestAttributes', () => {
   const query = (text = '') => new URLSearchParams(text);

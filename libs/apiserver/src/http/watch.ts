@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import type { JsonObject } from '@edict/engine';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { matchesFilter, type ObjectFilter } from '../resources/list';
-import { asVersion } from '../resources/service';
+import { asVersion } from '../resources/stored-objects';
 import { storageKey } from '../resources/event-versions';
 import { expired } from '../status';
 import type { ChangeEvent, ObjectStore } from '../store/object-store';

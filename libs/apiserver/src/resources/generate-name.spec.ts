@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { JsonObject } from '@edict/engine';
-import { InMemoryApiServer } from '../http/server';
+import { InMemoryApiServer } from '../api-server';
 
 /** Queued draws for the name generator's randomInt (the mock is hoisted above the imports); real ones once empty. */
 const draws = vi.hoisted(() => [] as number[]);

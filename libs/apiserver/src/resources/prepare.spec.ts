@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryApiServer } from '../http/server';
+import { InMemoryApiServer } from '../api-server';
 
 describe('Secret stringData', () => {
   it('is written into data (base64, winning over the same key) and never stored, on create and update', () => {

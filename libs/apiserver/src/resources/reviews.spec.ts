@@ -88,43 +88,6 @@ describe('access reviews', () => {
       expect((await asked('create', 'other')).body.status).toEqual({ allowed: false });
     });
 
-    it('take aggregated ClusterRoles (as the controller manager fills them), resource names and non-resource URLs into account', async () => {
-      running = await startServer({ authorization: { mode: 'RBAC' }, controllers: true });
-      rbac({
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'ClusterRole',
-        metadata: { name: 'aggregate' },
-        aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'aggregate-to': 'ops' } }] },
-      });
-      rbac({
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'ClusterRole',
-        metadata: { name: 'one-namespace', labels: { 'aggregate-to': 'ops' } },
-        rules: [
-          { apiGroups: [''], resources: ['namespaces'], resourceNames: ['scratch'], verbs: ['delete'] },
-          { nonResourceURLs: ['/healthz/*'], verbs: ['get'] },
-        ],
-      });
-      rbac({
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'ClusterRoleBinding',
-        metadata: { name: 'ops' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'aggregate' },
-        subjects: [{ kind: 'Group', name: 'ops' }],
-      });
-      await running.server.controllers?.settled();
-      const ops = (attributes: object) => allowed({ user: 'carol', groups: ['ops'], ...attributes });
-      const deleting = (name: string) => ops({ resourceAttributes: { resource: 'namespaces', name, verb: 'delete' } });
-      expect(await deleting('scratch')).toBe(true);
-      expect(await deleting('default')).toBe(false);
-      expect(await ops({ nonResourceAttributes: { path: '/healthz/ready', verb: 'get' } })).toBe(true);
-      const withoutGroup = {
-        user: 'carol',
-        resourceAttributes: { resource: 'namespaces', name: 'scratch', verb: 'delete' },
-      };
-      expect(await allowed(withoutGroup)).toBe(false);
-    });
-
     it("let kubeadm's admin group and system:masters do anything", async () => {
       running = await startServer({ authorization: { mode: 'RBAC' } });
       const anything = { resourceAttributes: { group: 'x', resource: 'y', verb: 'escalate' } };

@@ -7,13 +7,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isObject, matchesLabelSelector, type JsonObject, type JsonValue, type LabelSelector } from '@edict/engine';
-import type { AdmissionAttributes, AdmissionRequestContext, GroupVersionKind } from '../admission/types';
+import type {
+  AdmissionAttributes,
+  AdmissionChain,
+  AdmissionRequestContext,
+  GroupVersionKind,
+} from '../admission/types';
 import { applyJsonPatch } from '../patch/json-patch';
 import { applyMergePatch } from '../patch/merge-patch';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { ApiError, badRequest, conflict, notFound } from '../status';
 import { metadataOf, timestamp } from './prepare';
-import type { PatchType, ResourceService } from './service';
+import type { ResourceService } from './service';
+import type { PatchType } from './write-options';
 import { containerLog, requestedContainer } from './pod-logs';
 
 export const SCALE_KIND: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
@@ -33,7 +39,11 @@ const CONNECT_PARAMETERS: Readonly<Record<string, { flags: string[]; strings: st
 const DEFAULT_TOKEN_SECONDS = 3600;
 
 export class SubresourceService {
-  constructor(private readonly resources: ResourceService) {}
+  constructor(
+    private readonly resources: ResourceService,
+    /** The chain the subresource's own kind is admitted through (Scale, Eviction, ...). */
+    private readonly admission: AdmissionChain,
+  ) {}
 
   getScale(type: ResourceType, namespace: string | undefined, name: string): JsonObject {
     return scaleOf(type, this.resources.get(type, namespace, name));
@@ -68,12 +78,9 @@ export class SubresourceService {
       ...(options.dryRun ? { dryRun: ['All'] } : {}),
       ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}),
     });
-    const admission = this.resources.admission;
-    if (admission) {
-      scale =
-        (await admission.mutate({ ...attributes, object: scale, oldObject: oldScale }, context.warnings)) ?? scale;
-      await admission.validate({ ...attributes, object: scale, oldObject: oldScale }, context.warnings);
-    }
+    scale =
+      (await this.admission.mutate({ ...attributes, object: scale, oldObject: oldScale }, context.warnings)) ?? scale;
+    await this.admission.validate({ ...attributes, object: scale, oldObject: oldScale }, context.warnings);
     const replicas = isObject(scale.spec) ? scale.spec.replicas : undefined;
     if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
       throw new ApiError(
@@ -83,7 +90,7 @@ export class SubresourceService {
       );
     }
     const parentSpec = isObject(parent.spec) ? parent.spec : {};
-    const updated = this.resources.update(
+    const updated = this.resources.withoutAdmission.update(
       type,
       namespace,
       name,
@@ -129,17 +136,13 @@ export class SubresourceService {
         ...(options.dryRun ? { dryRun: ['All'] } : {}),
       },
     );
-    const admission = this.resources.admission;
-    let admitted = eviction;
-    if (admission) {
-      admitted = (await admission.mutate({ ...attributes, object: eviction }, context.warnings)) ?? eviction;
-      await admission.validate({ ...attributes, object: admitted }, context.warnings);
-    }
+    const admitted = (await this.admission.mutate({ ...attributes, object: eviction }, context.warnings)) ?? eviction;
+    await this.admission.validate({ ...attributes, object: admitted }, context.warnings);
     const pod = this.resources.get(podType, namespace, name);
     if (budgetType) this.checkBudgets(budgetType, namespace, pod);
     const deleteOptions = isObject(admitted.deleteOptions) ? admitted.deleteOptions : {};
     const dryRun = options.dryRun || (Array.isArray(deleteOptions.dryRun) && deleteOptions.dryRun.includes('All'));
-    this.resources.delete(podType, namespace, name, { dryRun });
+    this.resources.withoutAdmission.delete(podType, namespace, name, { dryRun });
     return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
   }
 
@@ -190,12 +193,8 @@ export class SubresourceService {
       context,
       options,
     );
-    const admission = this.resources.admission;
-    let admitted = options;
-    if (admission) {
-      admitted = (await admission.mutate({ ...attributes, object: options }, context.warnings)) ?? options;
-      await admission.validate({ ...attributes, object: admitted }, context.warnings);
-    }
+    const admitted = (await this.admission.mutate({ ...attributes, object: options }, context.warnings)) ?? options;
+    await this.admission.validate({ ...attributes, object: admitted }, context.warnings);
     const pod = this.resources.get(podType, namespace, name);
     if (subresource !== 'portforward') requestedContainer(pod, name, admitted.container);
     const spec = isObject(pod.spec) ? pod.spec : {};
@@ -244,12 +243,8 @@ export class SubresourceService {
       apiVersion: 'meta.k8s.io/v1',
       ...(options.dryRun ? { dryRun: ['All'] } : {}),
     });
-    const admission = this.resources.admission;
-    let admitted = object;
-    if (admission) {
-      admitted = (await admission.mutate({ ...attributes, object }, context.warnings)) ?? object;
-      await admission.validate({ ...attributes, object: admitted }, context.warnings);
-    }
+    const admitted = (await this.admission.mutate({ ...attributes, object }, context.warnings)) ?? object;
+    await this.admission.validate({ ...attributes, object: admitted }, context.warnings);
     const expires = new Date(Date.now() + seconds * 1000);
     const claims = {
       sub: `system:serviceaccount:${namespace}:${name}`,

@@ -1,6 +1,6 @@
 import type { JsonObject } from '@edict/engine';
 import { describe, expect, it } from 'vitest';
-import { InMemoryApiServer } from '../http/server';
+import { InMemoryApiServer } from '../api-server';
 import { ApiError } from '../status';
 import { withDefaults } from './schema-defaults';
 import { validateBySchema } from './schema-validation';
@@ -154,7 +154,7 @@ describe('custom resources against their schema', () => {
   });
 
   it("stores defaults and refuses creates and updates that do not fit, with kube's Invalid status", () => {
-    const server = new InMemoryApiServer({ admission: false, garbageCollection: false });
+    const server = new InMemoryApiServer({ admission: false });
     server.create(crd(schema));
     expect(server.create(widget()).spec).toEqual({ size: 1 });
     const refused = (write: () => unknown): ApiError => {

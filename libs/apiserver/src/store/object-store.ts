@@ -6,6 +6,7 @@
  * so that finding an owner's dependents (garbage collection, orphaning) reads no other object.
  */
 import type { JsonObject } from '@edict/engine';
+import { ownerUidsOf } from './owner-references';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -40,18 +41,6 @@ function objectKey(namespace: string, name: string): string {
 function metadataOf(object: JsonObject): { name: string; namespace: string } {
   const metadata = object.metadata as JsonObject;
   return { name: metadata.name as string, namespace: (metadata.namespace as string | undefined) ?? '' };
-}
-
-/** The owner uids an object references (stored objects were validated, but a reference may lack its uid). */
-function ownerUidsOf(object: JsonObject): string[] {
-  const references = (object.metadata as JsonObject).ownerReferences;
-  if (!Array.isArray(references)) return [];
-  const uids: string[] = [];
-  for (const reference of references) {
-    const uid = reference && typeof reference === 'object' && !Array.isArray(reference) ? reference.uid : undefined;
-    if (typeof uid === 'string') uids.push(uid);
-  }
-  return uids;
 }
 
 export class ObjectStore {

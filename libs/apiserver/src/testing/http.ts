@@ -1,6 +1,6 @@
 /** Test helpers: a started server per test, JSON requests, and a watch-stream reader. */
 import type { JsonObject } from '@edict/engine';
-import { InMemoryApiServer, type InMemoryApiServerOptions } from '../http/server';
+import { InMemoryApiServer, type InMemoryApiServerOptions } from '../api-server';
 
 export interface Running {
   readonly server: InMemoryApiServer;

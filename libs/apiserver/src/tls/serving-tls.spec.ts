@@ -1,7 +1,7 @@
 // The embedded API server negotiates as the webhook does: TLS 1.2+, ECDHE with AEAD suites only.
 import { connect, type ConnectionOptions } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryApiServer } from '../http/server';
+import { InMemoryApiServer } from '../api-server';
 import { createClusterCa, type ClusterCa } from './cluster-ca';
 
 /** A bare TLS handshake: the negotiated protocol and cipher, or why it was refused. */

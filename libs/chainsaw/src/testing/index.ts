@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { kubeconfigFor } from '@edict/apiserver';
 import { startServer, type Running } from '@edict/apiserver/testing';
+import { runControllerManager } from '@edict/controller-manager';
 import { KubeClusterClient } from '../cluster/kube-cluster-client';
 
 /** Writes files (path relative to a fresh temp folder → content); `remove()` deletes the folder. */
@@ -27,6 +28,8 @@ export interface ChainsawTestCluster {
 /** The in-memory API server, a kubeconfig file for it and a ClusterClient on it. */
 export async function startChainsawTestCluster(): Promise<ChainsawTestCluster> {
   const running = await startServer();
+  // The garbage collector, as a cluster runs it next to its API server.
+  const controllerManager = runControllerManager(running.server);
   const dir = mkdtempSync(join(tmpdir(), 'edict-chainsaw-kube-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
   writeFileSync(kubeconfigPath, kubeconfigFor({ server: running.url }));
@@ -35,6 +38,7 @@ export async function startChainsawTestCluster(): Promise<ChainsawTestCluster> {
     kubeconfigPath,
     client: KubeClusterClient.fromKubeconfigFile(kubeconfigPath),
     async stop() {
+      await controllerManager.stop();
       await running.server.stop();
       rmSync(dir, { recursive: true, force: true });
     },

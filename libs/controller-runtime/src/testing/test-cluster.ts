@@ -7,6 +7,7 @@
 import { request as httpsRequest } from 'node:https';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor, type ClusterCa } from '@edict/apiserver';
+import { runControllerManager } from '@edict/controller-manager';
 import { DEFAULT_INSTALL_NAME, installNames, type InstallNames } from '@edict/config';
 import type { PolicyCache } from '@edict/policy';
 import { installPolicyCrds } from '@edict/policy/testing';
@@ -58,6 +59,8 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     serviceEndpoints: endpoints,
     ...(ca ? { authorization: { mode: 'RBAC' as const }, ca } : {}),
   });
+  // The garbage collector, as a cluster runs it next to its API server.
+  const controllerManager = runControllerManager(apiServer);
   const { url } = await apiServer.start({ host: '127.0.0.1', port: 0 });
   installPolicyCrds(apiServer);
   apiServer.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: names.namespace } });
@@ -117,6 +120,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     },
     async stop() {
       await Promise.all(stopping.map((stop) => stop().catch(() => undefined)));
+      await controllerManager.stop();
       await apiServer.stop();
     },
   };

@@ -1,0 +1,214 @@
+/**
+ * `InMemoryApiServer`, the composition root: an in-memory store, the registry of served types, the
+ * admission chain (ServiceAccount plugin, webhooks), the storage with its lifecycle observers
+ * (namespaces, CRDs), the direct typed client, and the HTTP server with its router. The controller
+ * manager and garbage collector are not part of it: `@edict/controller-manager` runs them against
+ * `server.client`, as kube-controller-manager runs next to kube-apiserver.
+ */
+import type { JsonObject } from '@edict/engine';
+import { isObject } from '@edict/engine';
+import { NO_ADMISSION } from './admission/admission-steps';
+import type { ServiceEndpoints } from './admission/caller';
+import { withServiceAccountAdmission } from './admission/service-account-admission';
+import type { AdmissionChain } from './admission/types';
+import { WebhookAdmission } from './admission/webhook-admission';
+import { ApiClient } from './client/api-client';
+import { FaultInjector } from './http/faults';
+import type { OpenWatch } from './http/watch';
+import { HttpServer, type StartOptions } from './http/http-server';
+import { RequestLog } from './http/request-log';
+import { ResourceRouter } from './http/router';
+import { CrdLifecycle } from './lifecycle/crd-lifecycle';
+import { NamespaceLifecycle } from './lifecycle/namespace-lifecycle';
+import { ResourceRegistry } from './registry/registry';
+import type { ListOptions } from './resources/list';
+import { BOOTSTRAP_RBAC } from './resources/rbac';
+import { authorizeAccess, type AuthorizationMode } from './resources/reviews';
+import { ResourceService } from './resources/service';
+import type { PropagationPolicy } from './resources/write-options';
+import { SubresourceService } from './resources/subresources';
+import { ObjectStore } from './store/object-store';
+import type { ClusterCa } from './tls/cluster-ca';
+
+export type { StartOptions } from './http/http-server';
+
+export interface InMemoryApiServerOptions {
+  /** Change events kept for watches resuming from a resourceVersion (older ones get 410). */
+  readonly historyLimit?: number;
+  /** How often watches that allow bookmarks receive one. */
+  readonly bookmarkIntervalMs?: number;
+  /** Namespaces present at start (kube's defaults unless given). */
+  readonly namespaces?: readonly string[];
+  /**
+   * Local stand-ins for the services webhook configurations name: `namespace/name` (or
+   * `namespace/name:port`) → base URL, e.g. `{ 'kyverno/kyverno-svc': 'https://127.0.0.1:9443' }`.
+   * The webhook's `service.path` is kept; its certificate must be valid for `<name>.<namespace>.svc`.
+   */
+  readonly serviceEndpoints?: ServiceEndpoints;
+  /** Kept-alive webhook connections idle this long are closed (default 4 s; see webhook-agents.ts). */
+  readonly webhookIdleTimeoutMs?: number;
+  /** Requests the request log keeps (default 10,000; the oldest are dropped). */
+  readonly requestLogLimit?: number;
+  /** Calls admission webhooks on HTTP writes (default true). */
+  readonly admission?: boolean;
+  /**
+   * Runs kube-apiserver's ServiceAccount admission plugin ahead of the webhooks (default false): Pods
+   * run as `default` unless they name an account, which must exist (the controller manager creates
+   * `default` in every namespace), and mount its token. Off, as with `--disable-admission-plugins=ServiceAccount`.
+   */
+  readonly serviceAccountAdmission?: boolean;
+  /**
+   * How access reviews (SubjectAccessReview, SelfSubjectAccessReview...) are answered, as
+   * kube-apiserver's `--authorization-mode` (default AlwaysAllow). RBAC also authorizes every HTTP
+   * request (403 Forbidden as kube answers) and creates kube's bootstrap roles every request meets
+   * (`cluster-admin`, bound to the default user's group as kubeadm does, and the discovery roles of
+   * every authenticated user). Direct typed calls (`create`, `get`...) act as the cluster itself.
+   */
+  readonly authorization?: { readonly mode?: AuthorizationMode };
+  /**
+   * The cluster CA (`createClusterCa()`): the server then serves HTTPS with a certificate it signs
+   * and authenticates client certificates it signed (CN the user, O the groups). Without it, plain HTTP.
+   */
+  readonly ca?: ClusterCa;
+}
+
+const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+export class InMemoryApiServer {
+  readonly store: ObjectStore;
+  readonly registry: ResourceRegistry;
+  readonly resources: ResourceService;
+  /** The direct typed client (no HTTP): what the controller manager and in-process callers use. */
+  readonly client: ApiClient;
+  /** Test fault injection: failing or holding requests (see `faults.ts`). */
+  readonly faults = new FaultInjector();
+  /** Test record of the requests answered, with their users (`requests.start()` turns it on). */
+  readonly requests: RequestLog;
+  /** The cluster CA given at construction, if any (the controller manager's CSR signer uses it). */
+  readonly ca: ClusterCa | undefined;
+  private readonly http: HttpServer;
+  private readonly watches = new Set<OpenWatch>();
+  /** The webhook chain, whose kept-alive webhook connections close with the server. */
+  private readonly webhooks: WebhookAdmission | undefined;
+
+  constructor(options: InMemoryApiServerOptions = {}) {
+    const authorizationMode = options.authorization?.mode ?? 'AlwaysAllow';
+    const store = new ObjectStore({ historyLimit: options.historyLimit });
+    this.store = store;
+    this.requests = new RequestLog(options.requestLogLimit);
+    this.registry = new ResourceRegistry();
+    this.ca = options.ca;
+    this.webhooks = options.admission === false ? undefined : webhookAdmission(store, authorizationMode, options);
+    const admission = this.admissionChain(options);
+    this.resources = new ResourceService(store, {
+      admission,
+      observers: [new NamespaceLifecycle(store), new CrdLifecycle(store, this.registry)],
+    });
+    this.client = new ApiClient(this.resources, this.registry, store);
+    const router = new ResourceRouter({
+      store,
+      registry: this.registry,
+      resources: this.resources,
+      subresources: new SubresourceService(this.resources, admission),
+      authorizationMode,
+      bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+      watches: this.watches,
+    });
+    this.http = new HttpServer({
+      store,
+      registry: this.registry,
+      router,
+      faults: this.faults,
+      requests: this.requests,
+      authorizationMode,
+      ca: options.ca,
+    });
+    for (const name of options.namespaces ?? DEFAULT_NAMESPACES) {
+      this.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    }
+    if (authorizationMode === 'RBAC') for (const object of BOOTSTRAP_RBAC) this.create(object);
+  }
+
+  /** Listens on `host:port` (default 127.0.0.1, a free port) and resolves with the base URL. */
+  start(options: StartOptions = {}): Promise<{ url: string; port: number }> {
+    return this.http.start(options);
+  }
+
+  /** Ends open watches and connections, then stops listening. The stored state is kept. */
+  async stop(): Promise<void> {
+    await this.http.stop(() => {
+      this.closeWatches();
+      this.webhooks?.close();
+    });
+  }
+
+  /** Ends every open watch stream (clients see the stream end, as on an apiserver restart). */
+  closeWatches(): void {
+    for (const watch of [...this.watches]) watch.close();
+  }
+
+  /** Forgets watch history so that resuming from an older resourceVersion answers 410 Expired. */
+  compact(resourceVersion?: number): void {
+    this.store.compact(resourceVersion);
+  }
+
+  // Direct typed access (no HTTP, no admission): `client`'s calls, kept here for brevity in tests.
+
+  create(object: JsonObject, options: { dryRun?: boolean } = {}): JsonObject {
+    return this.client.create(object, options);
+  }
+
+  get(apiVersion: string, kind: string, name: string, namespace?: string): JsonObject | undefined {
+    return this.client.get(apiVersion, kind, name, namespace);
+  }
+
+  list(apiVersion: string, kind: string, namespace?: string, options: ListOptions = {}): JsonObject[] {
+    return this.client.list(apiVersion, kind, namespace, options);
+  }
+
+  update(object: JsonObject): JsonObject {
+    return this.client.update(object);
+  }
+
+  delete(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    namespace?: string,
+    options: { propagationPolicy?: PropagationPolicy } = {},
+  ): void {
+    this.client.delete(apiVersion, kind, name, namespace, options);
+  }
+
+  /** The ServiceAccount plugin (if asked for) ahead of the webhooks; no chain at all without admission. */
+  private admissionChain(options: InMemoryApiServerOptions): AdmissionChain {
+    if (!this.webhooks) return NO_ADMISSION;
+    if (!options.serviceAccountAdmission) return this.webhooks;
+    const store = this.store;
+    return withServiceAccountAdmission(this.webhooks, (namespace, name) =>
+      store.get('/serviceaccounts', namespace, name),
+    );
+  }
+}
+
+/** The webhook chain over the stored webhook configurations. */
+function webhookAdmission(
+  store: ObjectStore,
+  authorizationMode: AuthorizationMode,
+  options: InMemoryApiServerOptions,
+): WebhookAdmission {
+  return new WebhookAdmission(
+    {
+      mutatingConfigurations: () => store.list('admissionregistration.k8s.io/mutatingwebhookconfigurations'),
+      validatingConfigurations: () => store.list('admissionregistration.k8s.io/validatingwebhookconfigurations'),
+      namespaceLabels: (name) => {
+        const namespace = store.get('/namespaces', '', name);
+        const metadata = namespace && isObject(namespace.metadata) ? namespace.metadata : undefined;
+        return metadata && isObject(metadata.labels) ? (metadata.labels as Record<string, string>) : undefined;
+      },
+      authorize: (request) => authorizeAccess(authorizationMode, store, request),
+    },
+    options.serviceEndpoints ?? {},
+    options.webhookIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.webhookIdleTimeoutMs } : {},
+  );
+}
