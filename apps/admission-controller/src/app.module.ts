@@ -29,7 +29,7 @@ import {
   PolicyCache,
 } from '@edict/policy';
 import { ReportsMetrics, ReportsModule } from '@edict/reports';
-import { WebhooksModule } from '@edict/webhooks';
+import { WebhooksModule } from '@edict/webhook-config';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { adminEndpoints } from './admin/admin-endpoints';
 import { NamespaceLabels } from './cluster/namespace-labels.service';

@@ -21,7 +21,7 @@ import {
 } from '@edict/controller';
 import { KubeResources } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
-import { FixedWebhooks, WebhooksModule } from '@edict/webhooks';
+import { FixedWebhooks, WebhooksModule } from '@edict/webhook-config';
 import type { CleanupConfig } from './config/cleanup-config';
 import { CLEANUP_CONFIG } from './config/tokens';
 import { CleanupEvents } from './events/cleanup-events';
@@ -45,7 +45,7 @@ export class CleanupControllerModule {
         TerminusModule.forRoot({ logger: false }),
         ...clusterModules(config),
         certificates,
-        // The admission controller's webhook controller (@edict/webhooks), publishing this fixed configuration.
+        // The admission controller's webhook controller (@edict/webhook-config), publishing this fixed configuration.
         WebhooksModule.forRootAsync({
           imports: [certificates],
           inject: [TlsMaterial, KubeResources, LeaderService],

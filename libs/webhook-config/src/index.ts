@@ -1,4 +1,4 @@
-// @edict/webhooks: the webhook controller (Validating/MutatingWebhookConfigurations from the policies).
+// @edict/webhook-config: publishes the webhook configurations (Validating/MutatingWebhookConfigurations from the policies).
 export { WebhooksModule, type WebhooksModuleConfig, type WebhooksModuleAsyncConfig } from './webhooks.module';
 export {
   WebhookModuleOptions,
@@ -23,18 +23,18 @@ export {
   type WebhookBuildOptions,
   type WebhookBuildResult,
   type WebhookEndpoint,
-} from './build/build-webhook-configurations';
+} from './configurations/build-webhook-configurations';
 export {
   clientConfig,
   fixedValidatingWebhook,
   validatingConfiguration,
   type FixedWebhookRule,
-} from './build/build-webhook-configurations';
-export { unionConfiguration } from './build/union';
-export { RuleSet, ALL_OPERATIONS, type RuleEntry } from './build/rule-set';
-export { kindOperationsOf, policyTakesPart, type KindOperations, type WebhookFamily } from './build/policy-kinds';
-export * from './build/names';
-export type * from './build/types';
+} from './configurations/build-webhook-configurations';
+export { unionConfiguration } from './configurations/union';
+export { RuleSet, ALL_OPERATIONS, type RuleEntry } from './configurations/rule-set';
+export { kindOperationsOf, policyTakesPart, type KindOperations, type WebhookFamily } from './configurations/policy-kinds';
+export * from './configurations/names';
+export type * from './configurations/types';
 export { covers } from './reconcile/covers';
 export { DiscoveryResolver, type DiscoverySource } from './reconcile/discovery-resolver';
 export { servedTypes, type ServedType } from './reconcile/served-types';

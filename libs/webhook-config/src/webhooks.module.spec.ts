@@ -1,6 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { describe, expect, it } from 'vitest';
-import type { WebhookConfiguration } from './build/types';
+import type { WebhookConfiguration } from './configurations/types';
 import type { WebhookConfigStore } from './reconcile/ports';
 import { ALWAYS_LEADER } from '@edict/leader';
 import { WebhookMonitor } from './reconcile/webhook-monitor';

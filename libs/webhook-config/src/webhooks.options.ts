@@ -1,8 +1,8 @@
 /** The webhook module's options, validated when the module is registered. */
 import { validateOptions } from '@edict/config';
 import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { DEFAULT_WEBHOOK_NAMES, type WebhookNames } from './build/names';
-import type { WebhookEndpoint } from './build/build-webhook-configurations';
+import { DEFAULT_WEBHOOK_NAMES, type WebhookNames } from './configurations/names';
+import type { WebhookEndpoint } from './configurations/build-webhook-configurations';
 
 const WEBHOOK_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$/;
 const WEBHOOK_NAME_MESSAGE = 'webhook names must be DNS names of three or more segments';

@@ -3,7 +3,7 @@
  * the types a `match` kind selector names, through API discovery, as Kyverno resolves kinds.
  */
 import type { KubeResources } from '@edict/kube';
-import { DiscoveryResolver, servedTypes, type ServedType } from '@edict/webhooks';
+import { DiscoveryResolver, servedTypes, type ServedType } from '@edict/webhook-config';
 import { kubeClusterObjects, type ClusterObjects } from '../update-requests/cluster-objects';
 
 export type ObjectType = Pick<ServedType, 'apiVersion' | 'kind' | 'namespaced'>;

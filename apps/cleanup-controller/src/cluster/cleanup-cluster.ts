@@ -6,7 +6,7 @@
  */
 import type { DeletionPropagationPolicy } from '@edict/engine';
 import { isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
-import { DiscoveryResolver, servedTypes, type ServedType } from '@edict/webhooks';
+import { DiscoveryResolver, servedTypes, type ServedType } from '@edict/webhook-config';
 
 export type ObjectType = ServedType;
 

@@ -6,7 +6,7 @@
  */
 import { loadKubeConfig, isNotFound, KubeHttpClient } from '@edict/kube';
 import { parseKind, withAutogen, type KubeObject, type Policy, type ResourceDescription } from '@edict/engine';
-import { DiscoveryResolver } from '@edict/webhooks';
+import { DiscoveryResolver } from '@edict/webhook-config';
 
 export interface ClusterSource {
   readonly kubeconfig?: string;

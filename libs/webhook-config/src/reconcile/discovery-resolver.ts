@@ -9,7 +9,7 @@
  */
 import { parseKind, wildcardMatch } from '@edict/engine';
 import type { KubeHttpClient } from '@edict/kube';
-import type { ResolvedResource, ResourceResolver } from '../build/types';
+import type { ResolvedResource, ResourceResolver } from '../configurations/types';
 
 interface ApiResource {
   readonly name: string;

@@ -2,7 +2,7 @@
  * Webhook configurations that depend on nothing but the CA bundle (the cleanup controller's): always
  * complete, never changing on their own (the reconciler still follows the CA and leadership).
  */
-import type { WebhookConfigurations } from '../build/types';
+import type { WebhookConfigurations } from '../configurations/types';
 import type { DesiredWebhooks, DesiredWebhookSet } from './ports';
 
 export class FixedWebhooks implements DesiredWebhooks {

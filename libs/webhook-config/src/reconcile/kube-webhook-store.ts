@@ -1,6 +1,6 @@
 /** WebhookConfigStore over `@edict/kube`'s KubeResources. */
 import { isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
-import type { WebhookConfiguration, WebhookConfigurationKind } from '../build/types';
+import type { WebhookConfiguration, WebhookConfigurationKind } from '../configurations/types';
 import type { WebhookConfigStore } from './ports';
 
 const API_VERSION = 'admissionregistration.k8s.io/v1';

@@ -5,8 +5,8 @@
  * once and with fresh discovery: resources of a new kind may be created right after its CRD).
  */
 import { generationOf, type CachedPolicy, type WebhookPublication } from '@edict/policy';
-import { buildWebhookConfigurations, kindSelectorsOf } from '../build/build-webhook-configurations';
-import type { ResourceResolver } from '../build/types';
+import { buildWebhookConfigurations, kindSelectorsOf } from '../configurations/build-webhook-configurations';
+import type { ResourceResolver } from '../configurations/types';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
 import type { DiscoverySource } from './discovery-resolver';
 import type { DesiredWebhooks, DesiredWebhookSet, PolicySource, ServedTypesSource } from './ports';

@@ -1,7 +1,7 @@
 /** What the reconciler needs from the rest of the app, as small interfaces (fakes in tests). */
 import type { CachedPolicy, WebhookPublication } from '@edict/policy';
-import type { WebhookBuildResult } from '../build/build-webhook-configurations';
-import type { WebhookConfiguration, WebhookConfigurationKind } from '../build/types';
+import type { WebhookBuildResult } from '../configurations/build-webhook-configurations';
+import type { WebhookConfiguration, WebhookConfigurationKind } from '../configurations/types';
 
 /**
  * What one webhook controller publishes: the admission controller's configurations follow its

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HEARTBEAT_ANNOTATION } from '../build/names';
+import { HEARTBEAT_ANNOTATION } from '../configurations/names';
 import { resolveWebhookOptions } from '../webhooks.options';
 import { ALWAYS_LEADER, NEVER_LEADER, type LeaderGate } from '@edict/leader';
 import type { WebhookConfigStore } from './ports';

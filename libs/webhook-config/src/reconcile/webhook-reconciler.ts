@@ -21,8 +21,8 @@
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { isAlreadyExists, isConflict } from '@edict/kube';
 import type { WebhookPublication } from '@edict/policy';
-import type { WebhookConfiguration } from '../build/types';
-import { unionConfiguration } from '../build/union';
+import type { WebhookConfiguration } from '../configurations/types';
+import { unionConfiguration } from '../configurations/union';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
 import {
   WEBHOOK_CA_SOURCE,

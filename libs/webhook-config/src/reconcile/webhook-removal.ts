@@ -6,7 +6,7 @@
  */
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { isNotFound } from '@edict/kube';
-import type { WebhookConfigurationKind } from '../build/types';
+import type { WebhookConfigurationKind } from '../configurations/types';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
 import { WEBHOOK_CONFIG_STORE, WEBHOOK_KUBE_RESOURCES, WEBHOOK_OPTIONS } from '../webhooks.constants';
 import type { WebhookConfigStore } from './ports';

@@ -1,7 +1,7 @@
-/** Test helpers of @edict/webhooks: cached policies without informers, and a static resolver. */
+/** Test helpers of @edict/webhook-config: cached policies without informers, and a static resolver. */
 import { PolicyStore, type CachedPolicy } from '@edict/policy';
 import type { Policy } from '@edict/engine';
-import type { ResolvedResource, ResourceResolver } from '../build/types';
+import type { ResolvedResource, ResourceResolver } from '../configurations/types';
 
 /** Compiles a policy as the cache would (autogen included); throws when it is invalid. */
 export function cachedPolicyOf(policy: Policy): CachedPolicy {
