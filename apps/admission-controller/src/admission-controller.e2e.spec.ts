@@ -9,7 +9,7 @@ import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { eventually } from '@edict/kube/testing';
-import { AdmissionConfigService, CustomResourceDefinitions, PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { LifecycleState } from './lifecycle/lifecycle-state';
 import type { RunningController } from './bootstrap';
 import {
@@ -25,6 +25,7 @@ import {
   waitForWebhook,
   type E2eCluster,
 } from './testing/e2e-cluster';
+import { CustomResourceDefinitions } from '@edict/kube';
 
 function post(port: number, path: string, ca: string, payload: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -7,7 +7,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TerminusModule } from '@nestjs/terminus';
 import { TlsMaterial } from '@edict/cert';
-import { KubeResources } from '@edict/kube';
+import { KubeResources, CustomResourceDefinitions, CustomResourceDefinitionsModule, ApiResources } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
 import {
   clusterModules,
@@ -21,20 +21,13 @@ import {
   WEBHOOK_SERVER_CONFIG,
   WebhookScheduler,
 } from '@edict/controller';
-import {
-  ADMISSION_CONFIG_SOURCE,
-  AdmissionConfigService,
-  CustomResourceDefinitions,
-  CustomResourceDefinitionsModule,
-  PolicyCache,
-} from '@edict/policy';
+import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { ReportsMetrics, ReportsModule } from '@edict/reports';
 import { WebhooksModule } from '@edict/webhook-config';
 import { AfterAdmissionService } from './after/after-admission.service';
 import { adminEndpoints } from './admin/admin-endpoints';
 import { NamespaceLabels } from './cluster/namespace-labels.service';
 import { RoleResolverService } from './cluster/role-resolver.service';
-import { ApiResources } from './cluster/api-resources';
 import type { ControllerConfig } from './config/controller-config';
 import { webhookNameOptions } from './config/install-name-options';
 import { CONTROLLER_CONFIG } from './config/tokens';

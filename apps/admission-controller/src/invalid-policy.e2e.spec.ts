@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@edict/engine';
 import { eventually } from '@edict/kube/testing';
-import { CustomResourceDefinitions, PolicyCache, PolicyStatusWriter } from '@edict/policy';
+import { PolicyCache, PolicyStatusWriter } from '@edict/policy';
 import type { RunningController } from './bootstrap';
 import {
   apiErrorMessage,
@@ -24,6 +24,7 @@ import {
   waitForWebhook,
   type E2eCluster,
 } from './testing/e2e-cluster';
+import { CustomResourceDefinitions } from '@edict/kube';
 
 interface PolicyView {
   metadata: { name: string; resourceVersion: string; generation?: number };

@@ -14,7 +14,7 @@ import {
   PolicyReadiness,
   READINESS_CHECKS,
 } from '@edict/controller';
-import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, CustomResourceDefinitionsModule } from '@edict/policy';
+import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService } from '@edict/policy';
 import type { BackgroundConfig } from './config/background-config';
 import { BACKGROUND_CONFIG } from './config/tokens';
 import { BackgroundEngine } from './engine/background-engine';
@@ -22,6 +22,7 @@ import { BackgroundEventRecorders } from './events/background-event-recorders';
 import { BackgroundMetrics } from './metrics/background-metrics';
 import { PolicyTriggerController } from './policy-triggers/policy-trigger-controller';
 import { UpdateRequestController } from './update-requests/update-request-controller';
+import { CustomResourceDefinitionsModule } from '@edict/kube';
 
 @Module({})
 export class BackgroundControllerModule {

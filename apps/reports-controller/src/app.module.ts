@@ -15,13 +15,14 @@ import {
   PolicyReadiness,
   READINESS_CHECKS,
 } from '@edict/controller';
-import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, CustomResourceDefinitionsModule } from '@edict/policy';
+import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService } from '@edict/policy';
 import { AggregationController } from './aggregation/aggregation-controller';
 import { BackgroundScanController } from './background/background-scan-controller';
 import { ScanEngine } from './background/scan-engine';
 import type { ReportsConfig } from './config/reports-config';
 import { REPORTS_CONFIG } from './config/tokens';
 import { ReportsControllerMetrics } from './metrics/reports-controller-metrics';
+import { CustomResourceDefinitionsModule } from '@edict/kube';
 
 @Module({})
 export class ReportsControllerModule {

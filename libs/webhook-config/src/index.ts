@@ -32,12 +32,15 @@ export {
 } from './configurations/build-webhook-configurations';
 export { unionConfiguration } from './configurations/union';
 export { RuleSet, ALL_OPERATIONS, type RuleEntry } from './configurations/rule-set';
-export { kindOperationsOf, policyTakesPart, type KindOperations, type WebhookFamily } from './configurations/policy-kinds';
+export {
+  kindOperationsOf,
+  policyTakesPart,
+  type KindOperations,
+  type WebhookFamily,
+} from './configurations/policy-kinds';
 export * from './configurations/names';
 export type * from './configurations/types';
 export { covers } from './reconcile/covers';
-export { DiscoveryResolver, type DiscoverySource } from './reconcile/discovery-resolver';
-export { servedTypes, type ServedType } from './reconcile/served-types';
 export { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 export {
   type CaBundleSource,

@@ -8,7 +8,7 @@ import { fakePolicyFeeds, installPolicyCrds, labelRule, policyOf } from '@edict/
 import { HEARTBEAT_ANNOTATION, MANAGED_BY_LABEL } from './configurations/names';
 import { staticResolver } from './testing';
 import type { RuleWithOperations, ValidatingWebhookConfiguration } from './configurations/types';
-import { DiscoveryResolver } from './reconcile/discovery-resolver';
+import { DiscoveryResolver } from '@edict/kube';
 import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 import { PolicyWebhooks } from './reconcile/policy-webhooks';
 import type { CaBundleSource, PolicySource } from './reconcile/ports';

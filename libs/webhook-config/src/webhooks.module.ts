@@ -17,7 +17,7 @@
 import { Module, type DynamicModule, type FactoryProvider, type ModuleMetadata, type Provider } from '@nestjs/common';
 import type { KubeResources } from '@edict/kube';
 import type { LeaderGate } from '@edict/leader';
-import { DiscoveryResolver, type DiscoverySource } from './reconcile/discovery-resolver';
+import { DiscoveryResolver, type DiscoverySource } from '@edict/kube';
 import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 import { PolicyWebhooks } from './reconcile/policy-webhooks';
 import type {

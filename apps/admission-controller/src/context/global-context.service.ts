@@ -12,8 +12,8 @@ import {
   KubeResources,
   resourceListWatch,
   type KubeObject,
+  ApiResources,
 } from '@edict/kube';
-import { ApiResources } from '../cluster/api-resources';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { ContextApiCallers, routeApiCall } from '@edict/context';

@@ -4,9 +4,9 @@
  * namespace selectors, as Kyverno's CLI fetches them. Loaded only with `--cluster` (the Kubernetes
  * client is slow to load).
  */
-import { loadKubeConfig, isNotFound, KubeHttpClient } from '@edict/kube';
+import { loadKubeConfig, isNotFound, KubeHttpClient } from '@edict/kube/client';
+import { DiscoveryResolver } from '@edict/kube/discovery';
 import { parseKind, withAutogen, type KubeObject, type Policy, type ResourceDescription } from '@edict/engine';
-import { DiscoveryResolver } from '@edict/webhook-config';
 
 export interface ClusterSource {
   readonly kubeconfig?: string;

@@ -5,8 +5,8 @@
  */
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { ClusterEngine } from '@edict/context';
-import { KubeResources } from '@edict/kube';
-import { AdmissionConfigService, CustomResourceDefinitions, PolicyCache } from '@edict/policy';
+import { KubeResources, CustomResourceDefinitions } from '@edict/kube';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import type { ReportsConfig } from '../config/reports-config';
 import { REPORTS_CONFIG } from '../config/tokens';
 

@@ -14,7 +14,7 @@
  * and the review is answered by its failure policy, as Kyverno answers when discovery fails.
  */
 import type { GroupVersionKind } from '@edict/engine';
-import { ReadBudget } from './read-budget';
+import { ReadBudget } from '../http/read-budget';
 
 /** Discovery reads of group versions not cached, per second and at once. */
 export const DISCOVERY_READS_PER_SECOND = 10;

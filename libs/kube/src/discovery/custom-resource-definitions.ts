@@ -8,8 +8,15 @@
  *    served types change, so a kind whose CRD comes after the policy gets into the webhooks.
  */
 import { Module, type DynamicModule } from '@nestjs/common';
-import { InformerFactory, InformerService, type Informer, type KubeObject } from '@edict/kube';
-import type { PolicyCache } from '../policy-cache';
+import type { KubeObject } from '../http/kube-resources';
+import type { Informer } from '../informer/informer';
+import { InformerFactory } from '../informer/informer-factory';
+import { InformerService } from '../informer/informer-service';
+
+/** What learns the cluster-scoped custom kinds (the policy cache fits). */
+export interface ClusterScopedKindsSink {
+  setClusterScopedKinds(kinds: string[]): void;
+}
 
 interface CrdSpec {
   group?: string;
@@ -44,7 +51,7 @@ export class CustomResourceDefinitions extends InformerService {
   }
 
   /** Keeps the cache validating policies with the cluster-scoped custom kinds known now. */
-  feedClusterScopedKinds(policies: Pick<PolicyCache, 'setClusterScopedKinds'>): void {
+  feedClusterScopedKinds(policies: ClusterScopedKindsSink): void {
     this.onChange(() => policies.setClusterScopedKinds(this.clusterScopedKinds()));
   }
 

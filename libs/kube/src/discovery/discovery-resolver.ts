@@ -8,8 +8,8 @@
  * that could live there unknown (`undefined`), so the reconciler will not narrow.
  */
 import { parseKind, wildcardMatch } from '@edict/engine';
-import type { KubeHttpClient } from '@edict/kube';
-import type { ResolvedResource, ResourceResolver } from '../configurations/types';
+import type { KubeHttpClient } from '../http/kube-http-client';
+import type { ResolvedResource, ResourceResolver } from './resource-resolver';
 
 interface ApiResource {
   readonly name: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResolvedResource } from '../configurations/types';
+import type { ResolvedResource } from './resource-resolver';
 import type { DiscoverySource } from './discovery-resolver';
 import { servedTypes } from './served-types';
 

@@ -22,7 +22,6 @@ import type {
   LabelSelector,
   MutatingWebhook,
   MutatingWebhookConfiguration,
-  ResourceResolver,
   ScopeType,
   ValidatingWebhook,
   ValidatingWebhookConfiguration,
@@ -30,6 +29,7 @@ import type {
   WebhookConfigurations,
   WebhookFailurePolicy,
 } from './types';
+import { type ResourceResolver } from '@edict/kube';
 
 /** Where the API server reaches the admission controller: a Service, or a URL base (local mode). */
 export type WebhookEndpoint =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveWebhookOptions } from '../webhooks.options';
-import type { DiscoverySource } from './discovery-resolver';
+import type { DiscoverySource } from '@edict/kube';
 import { PolicyWebhooks } from './policy-webhooks';
 
 describe('PolicyWebhooks', () => {

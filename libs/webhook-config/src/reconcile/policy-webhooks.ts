@@ -6,9 +6,8 @@
  */
 import { generationOf, type CachedPolicy, type WebhookPublication } from '@edict/policy';
 import { buildWebhookConfigurations, kindSelectorsOf } from '../configurations/build-webhook-configurations';
-import type { ResourceResolver } from '../configurations/types';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
-import type { DiscoverySource } from './discovery-resolver';
+import type { DiscoverySource, ResourceResolver } from '@edict/kube';
 import type { DesiredWebhooks, DesiredWebhookSet, PolicySource, ServedTypesSource } from './ports';
 
 export class PolicyWebhooks implements DesiredWebhooks {

@@ -1,7 +1,7 @@
 /** Test helpers of @edict/webhook-config: cached policies without informers, and a static resolver. */
 import { PolicyStore, type CachedPolicy } from '@edict/policy';
 import type { Policy } from '@edict/engine';
-import type { ResolvedResource, ResourceResolver } from '../configurations/types';
+import { type ResolvedResource, type ResourceResolver } from '@edict/kube';
 
 /** Compiles a policy as the cache would (autogen included); throws when it is invalid. */
 export function cachedPolicyOf(policy: Policy): CachedPolicy {
