@@ -25,7 +25,6 @@ export {
 } from '../http/kube-http-client';
 export {
   KubeResources,
-  groupVersionPath,
   withTypeMeta,
   type KubeObject,
   type ResourceRef,
@@ -37,6 +36,15 @@ export {
   type WriteQuery,
 } from '../http/kube-resources';
 export { ReadBudget } from '../http/read-budget';
+export {
+  GroupVersionResources,
+  DiscoveryBudgetSpent,
+  groupVersionPath,
+  apiVersionOf,
+  type ServedResource,
+  type GroupVersionReader,
+  type GroupVersionResourcesOptions,
+} from '../discovery/group-version-resources';
 export {
   KubeApiError,
   toKubeApiError,

@@ -15,6 +15,12 @@
  */
 import type { GroupVersionKind } from '@edict/engine';
 import { ReadBudget } from '../http/read-budget';
+import {
+  apiVersionOf,
+  GroupVersionResources,
+  type GroupVersionReader,
+  type ServedResource,
+} from './group-version-resources';
 
 /** Discovery reads of group versions not cached, per second and at once. */
 export const DISCOVERY_READS_PER_SECOND = 10;
@@ -30,9 +36,7 @@ export interface GroupVersionResource {
 }
 
 /** Reads one discovery document (`/api/v1`, `/apis/<group>/<version>`). */
-export type DiscoveryReader = (
-  path: string,
-) => Promise<{ resources?: { name: string; kind: string; namespaced?: boolean }[] }>;
+export type DiscoveryReader = GroupVersionReader;
 
 export interface ApiResource {
   readonly resource: string;
@@ -40,30 +44,21 @@ export interface ApiResource {
   readonly namespaced: boolean;
 }
 
-interface Entry {
-  readonly at: number;
-  /** Top-level resources (no subresources) of the group version. */
-  readonly resources: Promise<readonly ApiResource[]>;
-}
-
 export class ApiResources {
-  private readonly byGroupVersion = new Map<string, Entry>();
-  /** Kinds discovery has served so far (bounded by what the cluster serves). */
-  private readonly served = new Set<string>();
+  private readonly groupVersions: GroupVersionResources;
 
-  private readonly budget: ReadBudget;
-
-  constructor(
-    private readonly read: DiscoveryReader,
-    private readonly ttlMs = 5 * 60_000,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.budget = new ReadBudget(DISCOVERY_READS_PER_SECOND, DISCOVERY_READ_BURST, now);
+  constructor(read: DiscoveryReader, ttlMs = 5 * 60_000, now: () => number = Date.now) {
+    this.groupVersions = new GroupVersionResources(read, {
+      ttlMs,
+      missRereadAfterMs: ttlMs / 10,
+      budget: new ReadBudget(DISCOVERY_READS_PER_SECOND, DISCOVERY_READ_BURST, now),
+      now,
+    });
   }
 
   /** The kind serving `gvr` (undefined when discovery does not know it or cannot be read). */
   async kindOf(gvr: GroupVersionResource): Promise<GroupVersionKind | undefined> {
-    const found = await this.find(gvr.group, gvr.version, (entry) => entry.resource === gvr.resource);
+    const found = await this.find(gvr.group, gvr.version, (entry) => entry.name === gvr.resource);
     return found && { group: gvr.group, version: gvr.version, kind: found.kind };
   }
 
@@ -73,11 +68,11 @@ export class ApiResources {
    * by its failure policy rather than matched against the subresource's own kind.
    */
   async parentKindOf(gvr: GroupVersionResource, subresource: string): Promise<GroupVersionKind> {
-    const groupVersion = gvr.group ? `${gvr.group}/${gvr.version}` : gvr.version;
+    const groupVersion = apiVersionOf(gvr.group, gvr.version);
     const what = `the ${gvr.resource}/${subresource} request's resource ${gvr.resource} (${groupVersion})`;
-    let found: ApiResource | undefined;
+    let found: ServedResource | undefined;
     try {
-      found = await this.lookup(gvr.group, gvr.version, (entry) => entry.resource === gvr.resource);
+      found = await this.groupVersions.find(groupVersion, (entry) => entry.name === gvr.resource);
     } catch (error) {
       throw new DiscoveryUnavailable(
         `API discovery could not tell the kind of ${what}: ${(error as Error).message}; the review is not ` +
@@ -93,74 +88,25 @@ export class ApiResources {
 
   /** Whether a discovery answer read so far served this kind (no read is made). */
   knowsKind(kind: string): boolean {
-    return this.served.has(kind);
+    return this.groupVersions.knowsKind(kind);
   }
 
   /** The resource serving `gvk`, with its scope (undefined when unknown). */
-  resourceOf(gvk: GroupVersionKind): Promise<ApiResource | undefined> {
-    return this.find(gvk.group, gvk.version, (entry) => entry.kind === gvk.kind);
+  async resourceOf(gvk: GroupVersionKind): Promise<ApiResource | undefined> {
+    const found = await this.find(gvk.group, gvk.version, (entry) => entry.kind === gvk.kind);
+    return found && { resource: found.name, kind: found.kind, namespaced: found.namespaced };
   }
 
   /** The resource found, or undefined when discovery cannot be read or does not serve it. */
   private async find(
     group: string,
     version: string,
-    wanted: (entry: ApiResource) => boolean,
-  ): Promise<ApiResource | undefined> {
+    wanted: (entry: ServedResource) => boolean,
+  ): Promise<ServedResource | undefined> {
     try {
-      return await this.lookup(group, version, wanted);
+      return await this.groupVersions.find(apiVersionOf(group, version), wanted);
     } catch {
       return undefined;
-    }
-  }
-
-  /** The resource found, undefined when discovery does not serve it; throws when it cannot be read. */
-  private async lookup(
-    group: string,
-    version: string,
-    wanted: (entry: ApiResource) => boolean,
-  ): Promise<ApiResource | undefined> {
-    const key = `${group}/${version}`;
-    let entry = this.fresh(key);
-    let found = (await this.resourcesIn(entry, group, version)).find(wanted);
-    if (found === undefined && entry && this.now() - entry.at >= this.ttlMs / 10) {
-      this.byGroupVersion.delete(key);
-      entry = this.fresh(key);
-      found = (await this.resourcesIn(entry, group, version)).find(wanted);
-    }
-    return found;
-  }
-
-  private fresh(key: string): Entry | undefined {
-    const entry = this.byGroupVersion.get(key);
-    if (entry && this.now() - entry.at < this.ttlMs) return entry;
-    this.byGroupVersion.delete(key);
-    return undefined;
-  }
-
-  private async resourcesIn(entry: Entry | undefined, group: string, version: string): Promise<readonly ApiResource[]> {
-    const key = `${group}/${version}`;
-    if (!entry) {
-      if (!this.budget.take())
-        throw new Error(`discovery reads are over their budget (${DISCOVERY_READS_PER_SECOND} per second)`);
-      const path = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
-      const resources = this.read(path).then((document) =>
-        (document.resources ?? [])
-          .filter((r) => !r.name.includes('/'))
-          .map((r) => {
-            this.served.add(r.kind);
-            return { resource: r.name, kind: r.kind, namespaced: r.namespaced === true };
-          }),
-      );
-      entry = { at: this.now(), resources };
-      this.byGroupVersion.set(key, entry);
-    }
-    try {
-      return await entry.resources;
-    } catch (error) {
-      // Unreadable discovery is not remembered: the next request tries again.
-      if (this.byGroupVersion.get(key) === entry) this.byGroupVersion.delete(key);
-      throw error;
     }
   }
 }
