@@ -1,13 +1,18 @@
-/** SecretStore over client-node's CoreV1Api (Secret data is base64 on the wire). */
-import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
+/** SecretStore over libs/kube's REST client (Secret data is base64 on the wire). */
+import { toKubeApiError, type KubeObject, type KubeResources } from '@edict/kube';
 import { SecretConflictError, type SecretStore, type SecretWrite, type StoredSecret } from './secret-store';
 
-function statusOf(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'number' ? code : undefined;
+interface Secret extends KubeObject {
+  type?: string;
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
 }
 
-function decode(secret: V1Secret): StoredSecret {
+function statusOf(error: unknown): number | undefined {
+  return toKubeApiError(error)?.code;
+}
+
+function decode(secret: Secret): StoredSecret {
   const data: Record<string, string> = {};
   for (const [key, value] of Object.entries(secret.data ?? {}))
     data[key] = Buffer.from(value, 'base64').toString('utf8');
@@ -22,7 +27,7 @@ function decode(secret: V1Secret): StoredSecret {
   };
 }
 
-function encode(namespace: string, secret: SecretWrite, resourceVersion?: string): V1Secret {
+function encode(namespace: string, secret: SecretWrite, resourceVersion?: string): Secret {
   const data: Record<string, string> = {};
   for (const [key, value] of Object.entries(secret.data)) data[key] = Buffer.from(value, 'utf8').toString('base64');
   return {
@@ -40,15 +45,17 @@ function encode(namespace: string, secret: SecretWrite, resourceVersion?: string
   };
 }
 
-export class CoreV1SecretStore implements SecretStore {
+export class KubeSecretStore implements SecretStore {
   constructor(
-    private readonly api: CoreV1Api,
+    private readonly resources: KubeResources,
     private readonly namespace: string,
   ) {}
 
   async read(name: string): Promise<StoredSecret | undefined> {
     try {
-      return decode(await this.api.readNamespacedSecret({ name, namespace: this.namespace }));
+      return decode(
+        await this.resources.get<Secret>({ apiVersion: 'v1', kind: 'Secret', namespace: this.namespace, name }),
+      );
     } catch (error) {
       if (statusOf(error) === 404) return undefined;
       throw error;
@@ -57,9 +64,7 @@ export class CoreV1SecretStore implements SecretStore {
 
   async create(secret: SecretWrite): Promise<StoredSecret> {
     try {
-      return decode(
-        await this.api.createNamespacedSecret({ namespace: this.namespace, body: encode(this.namespace, secret) }),
-      );
+      return decode(await this.resources.create<Secret>(encode(this.namespace, secret)));
     } catch (error) {
       if (statusOf(error) === 409)
         throw new SecretConflictError(`secret ${this.namespace}/${secret.name} already exists`);
@@ -69,13 +74,7 @@ export class CoreV1SecretStore implements SecretStore {
 
   async replace(secret: SecretWrite, resourceVersion: string): Promise<StoredSecret> {
     try {
-      return decode(
-        await this.api.replaceNamespacedSecret({
-          name: secret.name,
-          namespace: this.namespace,
-          body: encode(this.namespace, secret, resourceVersion),
-        }),
-      );
+      return decode(await this.resources.replace<Secret>(encode(this.namespace, secret, resourceVersion)));
     } catch (error) {
       const status = statusOf(error);
       if (status === 409 || status === 404) {
