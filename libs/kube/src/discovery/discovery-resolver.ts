@@ -9,6 +9,7 @@
  */
 import { parseKind, wildcardMatch } from '@edict/engine';
 import type { KubeHttpClient } from '../http/kube-http-client';
+import { apiVersionOf, groupVersionPath } from './group-version-resources';
 import type { ResolvedResource, ResourceResolver } from './resource-resolver';
 
 interface ApiResource {
@@ -129,11 +130,9 @@ export class DiscoveryResolver implements DiscoverySource {
       this.http.json<{ groups?: Array<{ name: string; versions?: Array<{ version: string }> }> }>({ path: '/apis' }),
     ]);
     const groupVersions: Array<{ group: string; version: string; path: string }> = [
-      ...(core.versions ?? []).map((version) => ({ group: '', version, path: `/api/${version}` })),
-      ...(apis.groups ?? []).flatMap((g) =>
-        (g.versions ?? []).map((v) => ({ group: g.name, version: v.version, path: `/apis/${g.name}/${v.version}` })),
-      ),
-    ];
+      ...(core.versions ?? []).map((version) => ({ group: '', version })),
+      ...(apis.groups ?? []).flatMap((g) => (g.versions ?? []).map((v) => ({ group: g.name, version: v.version }))),
+    ].map((gv) => ({ ...gv, path: groupVersionPath(apiVersionOf(gv.group, gv.version)) }));
     return Promise.all(
       groupVersions.map(async ({ group, version, path }) => {
         const known = stale.has(group) ? undefined : kept?.find((gv) => gv.group === group && gv.version === version);

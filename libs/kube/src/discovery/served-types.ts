@@ -5,6 +5,7 @@
  */
 import { parseKind } from '@edict/engine';
 import type { DiscoverySource } from './discovery-resolver';
+import { apiVersionOf } from './group-version-resources';
 
 export interface ServedType {
   readonly apiVersion: string;
@@ -29,7 +30,7 @@ export async function servedTypes(discovery: DiscoverySource, selector: string):
     if (seen.has(key)) continue;
     seen.add(key);
     types.push({
-      apiVersion: found.group ? `${found.group}/${found.version}` : found.version,
+      apiVersion: apiVersionOf(found.group, found.version),
       group: found.group,
       version: found.version,
       resource: found.resource,
