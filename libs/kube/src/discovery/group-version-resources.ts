@@ -9,19 +9,21 @@
  */
 import type { ReadBudget } from '../http/read-budget';
 
-/** A top-level API resource (subresources are left out). */
+/** A top-level API resource as discovery serves it (subresources are left out; other fields are kept). */
 export interface ServedResource {
   /** The plural REST name (`configmaps`). */
   readonly name: string;
   readonly kind: string;
   readonly namespaced: boolean;
+  readonly shortNames?: readonly string[];
+  readonly verbs?: readonly string[];
 }
 
 /** Reads one discovery document. */
 export type GroupVersionReader = (
   path: string,
   signal?: AbortSignal,
-) => Promise<{ resources?: { name: string; kind: string; namespaced?: boolean }[] }>;
+) => Promise<{ resources?: Array<Omit<ServedResource, 'namespaced'> & { namespaced?: boolean }> }>;
 
 export interface GroupVersionResourcesOptions {
   /** How long a group version's answer is kept (default: until a miss reads it again). */
@@ -113,7 +115,7 @@ export class GroupVersionResources {
           .filter((r) => !r.name.includes('/'))
           .map((r) => {
             this.served.add(r.kind);
-            return { name: r.name, kind: r.kind, namespaced: r.namespaced === true };
+            return { ...r, namespaced: r.namespaced === true };
           }),
       );
       entry = { at: this.now(), resources };
