@@ -59,4 +59,15 @@ describe('barrel-only imports across libs (edict/lib-boundaries)', () => {
     ].join('\n');
     expect(await problems('libs/reports/src/report/lint-fixture.ts', fine)).toEqual([]);
   });
+
+  it('allows the other entries tsconfig.json declares, not paths beside them', { timeout: 60_000 }, async () => {
+    const declared =
+      "import { KubeHttpClient } from '@edict/kube/client';\nimport { DiscoveryResolver } from '@edict/kube/discovery';\nexport const used = [KubeHttpClient, DiscoveryResolver];\n";
+    expect(await problems('apps/cli/src/lint-fixture.ts', declared)).toEqual([]);
+    const inside =
+      "import { KubeResources } from '@edict/kube/http/kube-resources';\nexport const used = KubeResources;\n";
+    expect(await problems('apps/cli/src/lint-fixture.ts', inside)).toEqual([
+      expect.stringMatching(/^edict\/lib-boundaries: '@edict\/kube\/http\/kube-resources' reaches inside @edict\/kube/),
+    ]);
+  });
 });
