@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubeconfigFor } from '@edict/apiserver';
 import type { JsonObject } from '@edict/engine';
-import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhooks';
+import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhook-config';
 import { BenchChild } from '../child-process';
 import type { ClusterInput, ClusterReport, LeaseChange } from './cluster';
 import { ControllerProcess, type ControllerKind } from './controller-process';

@@ -8,7 +8,7 @@ import { InMemoryApiServer } from '@edict/apiserver';
 import { runControllerManager } from '@edict/controller-manager';
 import type { JsonObject } from '@edict/engine';
 import { readCrdManifests } from '@edict/policy';
-import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhooks';
+import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhook-config';
 import type { ChildRoleRunner } from '../child-process';
 import { pssPolicyObjects } from '../webhook-servers';
 import { AuditTallyIndex } from './audit-tally';

@@ -7,7 +7,7 @@
  *  - cleanup: an object with a `cleanup.kyverno.io/ttl` label is deleted when it expires.
  */
 import type { JsonObject } from '@edict/engine';
-import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhooks';
+import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhook-config';
 import { apiPost } from './api-post';
 import type { ChaosCluster } from './chaos-cluster';
 import { LOAD_NAMESPACE } from './cluster';

@@ -60,4 +60,15 @@ describe('barrel-only imports across libs (edict/lib-boundaries)', () => {
     // Testing entries are for specs and testing code (edict/layers).
     expect(await problems('libs/reports/src/report/lint-fixture.spec.ts', fine)).toEqual([]);
   });
+
+  it('allows the other entries tsconfig.json declares, not paths beside them', { timeout: 60_000 }, async () => {
+    const declared =
+      "import { KubeHttpClient } from '@edict/kube/client';\nimport { DiscoveryResolver } from '@edict/kube/discovery';\nexport const used = [KubeHttpClient, DiscoveryResolver];\n";
+    expect(await problems('apps/cli/src/lint-fixture.ts', declared)).toEqual([]);
+    const inside =
+      "import { KubeResources } from '@edict/kube/http/kube-resources';\nexport const used = KubeResources;\n";
+    expect(await problems('apps/cli/src/lint-fixture.ts', inside)).toEqual([
+      expect.stringMatching(/^edict\/lib-boundaries: '@edict\/kube\/http\/kube-resources' reaches inside @edict\/kube/),
+    ]);
+  });
 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
-import { DEFAULT_WEBHOOK_NAMES, HEARTBEAT_ANNOTATION } from '@edict/webhooks';
+import { DEFAULT_WEBHOOK_NAMES, HEARTBEAT_ANNOTATION } from '@edict/webhook-config';
 import type { RunningController } from './bootstrap';
 import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import {

@@ -6,7 +6,7 @@
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@edict/kube/testing';
-import { WebhookRemoval } from '@edict/webhooks';
+import { WebhookRemoval } from '@edict/webhook-config';
 import type { RunningController } from './bootstrap';
 import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import { AdmissionConfigService } from '@edict/policy';

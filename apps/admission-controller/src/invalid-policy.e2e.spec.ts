@@ -12,7 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@edict/engine';
 import { eventually } from '@edict/kube/testing';
-import { CustomResourceDefinitions, PolicyCache, PolicyStatusWriter } from '@edict/policy';
+import { PolicyCache, PolicyStatusWriter } from '@edict/policy';
+import { CustomResourceDefinitions } from '@edict/kube';
 import type { RunningController } from './bootstrap';
 import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@edict/kube/testing';
 import { PolicyStatusWriter } from '@edict/policy';
-import { WebhookMonitor } from '@edict/webhooks';
+import { WebhookMonitor } from '@edict/webhook-config';
 import type { RunningController } from './bootstrap';
 import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import { requireLabelPolicy, waitForWebhook } from '@edict/controller-runtime/testing';

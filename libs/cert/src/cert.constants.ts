@@ -1,9 +1,7 @@
 /** Injection tokens and the names CertModule writes into the cluster. */
 export const CERT_OPTIONS = Symbol('CERT_OPTIONS');
-/** `@kubernetes/client-node` CoreV1Api used for the two Secrets. */
-export const CERT_CORE_API = Symbol('CERT_CORE_API');
-/** `@kubernetes/client-node` KubeConfig, used only to watch Secrets (optional). */
-export const CERT_KUBE_CONFIG = Symbol('CERT_KUBE_CONFIG');
+/** libs/kube's KubeResources used for the two Secrets and their watch (null with a SecretStore given). */
+export const CERT_KUBE_RESOURCES = Symbol('CERT_KUBE_RESOURCES');
 /** The "may I write" gate (a LeaderGate). */
 export const CERT_LEADER_GATE = Symbol('CERT_LEADER_GATE');
 /** The clock the renewer decides with (a CertClock). */

@@ -208,7 +208,7 @@ describe('CertModule with the in-memory API server', () => {
       CertModule.forRoot({ serviceName: 'X!', namespace: 'n', kubeConfig, leaderGate: NEVER_LEADER }),
     ).toThrow(CertOptionsError);
     expect(() => CertModule.forRoot({ serviceName: 'x', namespace: 'n', leaderGate: NEVER_LEADER })).toThrow(
-      /kubeConfig or coreApi/,
+      /kubeConfig or resources/,
     );
   });
 });

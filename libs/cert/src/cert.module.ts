@@ -2,17 +2,17 @@
  * CertModule: a self-signed CA and a serving certificate kept in two `kubernetes.io/tls` Secrets,
  * renewed by the leader, read by every replica.
  *
- *   CertModule.forRoot({ serviceName: 'edict', namespace: 'edict', kubeConfig, leaderGate })
+ *   CertModule.forRoot({ serviceName: 'edict', namespace: 'edict', resources, leaderGate })
  *
  * The app's scheduler calls `CertRenewer.reconcile()`; TLS servers follow `TlsMaterial`.
  */
 import { Module, type DynamicModule, type FactoryProvider, type ModuleMetadata, type Provider } from '@nestjs/common';
-import type { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeHttpClient, KubeResources } from '@edict/kube';
 import { CertLifecycle } from './cert-lifecycle';
 import {
   CERT_CLOCK,
-  CERT_CORE_API,
-  CERT_KUBE_CONFIG,
+  CERT_KUBE_RESOURCES,
   CERT_LEADER_GATE,
   CERT_OPTIONS,
   CERT_SECRET_STORE,
@@ -24,15 +24,17 @@ import { SYSTEM_CLOCK, type CertClock } from './cert-clock';
 import { KubeSecretWatch } from './material/kube-secret-watch';
 import { TlsMaterial } from './material/tls-material';
 import { CertRenewer } from './renewal/cert-renewer';
-import { CoreV1SecretStore } from './secrets/core-v1-secret-store';
+import { KubeSecretStore } from './secrets/kube-secret-store';
 import type { SecretStore, SecretWatchSource } from './secrets/secret-store';
 
-/** Options plus the infrastructure: a KubeConfig or a CoreV1Api (or, in tests, a SecretStore). */
+/** Options plus the infrastructure: libs/kube's KubeResources or a KubeConfig (or, in tests, a SecretStore). */
 export interface CertModuleConfig extends CertModuleOptions {
   /** Who may write the Secrets. Required: use ALWAYS_LEADER for a single replica. */
   readonly leaderGate: LeaderGate;
+  /** libs/kube's REST client for the Secrets and their watch (the app's KubeResources). */
+  readonly resources?: KubeResources;
+  /** Builds a KubeResources of its own from it, when `resources` is not given. */
   readonly kubeConfig?: KubeConfig;
-  readonly coreApi?: CoreV1Api;
   readonly secretStore?: SecretStore;
   readonly secretWatch?: SecretWatchSource;
   readonly clock?: CertClock;
@@ -51,8 +53,8 @@ function checked(config: CertModuleConfig): CertModuleConfig {
       'invalid CertModule options: leaderGate: required (an object with isLeader(); ALWAYS_LEADER for one replica)',
     );
   }
-  if (!config.secretStore && !config.coreApi && !config.kubeConfig) {
-    throw new CertOptionsError('invalid CertModule options: kubeConfig or coreApi: one is required');
+  if (!config.secretStore && !config.resources && !config.kubeConfig) {
+    throw new CertOptionsError('invalid CertModule options: kubeConfig or resources: one is required');
   }
   return config;
 }
@@ -61,7 +63,7 @@ function pickOptions(config: CertModuleConfig): Partial<CertModuleOptions> {
   const {
     leaderGate: _g,
     kubeConfig: _k,
-    coreApi: _c,
+    resources: _r,
     secretStore: _s,
     secretWatch: _w,
     clock: _t,
@@ -83,39 +85,37 @@ const derived: Provider[] = [
     useFactory: (config: CertModuleConfig) => config.clock ?? SYSTEM_CLOCK,
   },
   {
-    provide: CERT_KUBE_CONFIG,
+    provide: CERT_KUBE_RESOURCES,
     inject: [CERT_CONFIG],
-    useFactory: (config: CertModuleConfig) => config.kubeConfig ?? null,
-  },
-  {
-    provide: CERT_CORE_API,
-    inject: [CERT_CONFIG],
-    useFactory: async (config: CertModuleConfig) => {
-      if (config.coreApi) return config.coreApi;
-      if (!config.kubeConfig) return null;
-      const { CoreV1Api } = await import('@kubernetes/client-node');
-      return config.kubeConfig.makeApiClient(CoreV1Api);
-    },
+    useFactory: (config: CertModuleConfig): KubeResources | null =>
+      config.resources ?? (config.kubeConfig ? new KubeResources(new KubeHttpClient(config.kubeConfig)) : null),
   },
   {
     provide: CERT_SECRET_STORE,
-    inject: [CERT_CONFIG, CERT_OPTIONS, CERT_CORE_API],
-    useFactory: (config: CertModuleConfig, options: ResolvedCertOptions, api: CoreV1Api | null): SecretStore =>
-      config.secretStore ?? new CoreV1SecretStore(api!, options.namespace),
+    inject: [CERT_CONFIG, CERT_OPTIONS, CERT_KUBE_RESOURCES],
+    useFactory: (
+      config: CertModuleConfig,
+      options: ResolvedCertOptions,
+      resources: KubeResources | null,
+    ): SecretStore => config.secretStore ?? new KubeSecretStore(resources!, options.namespace),
   },
   {
     provide: CERT_SECRET_WATCH,
-    inject: [CERT_CONFIG, CERT_OPTIONS],
-    useFactory: (config: CertModuleConfig, options: ResolvedCertOptions): SecretWatchSource | null =>
+    inject: [CERT_CONFIG, CERT_OPTIONS, CERT_KUBE_RESOURCES],
+    useFactory: (
+      config: CertModuleConfig,
+      options: ResolvedCertOptions,
+      resources: KubeResources | null,
+    ): SecretWatchSource | null =>
       config.secretWatch ??
-      (config.kubeConfig ? new KubeSecretWatch(config.kubeConfig, options.namespace, options.watchRetryMs) : null),
+      (resources ? new KubeSecretWatch(resources, options.namespace, options.watchRetryMs) : null),
   },
   CertRenewer,
   TlsMaterial,
   CertLifecycle,
 ];
 
-const exported = [CertRenewer, TlsMaterial, CertLifecycle, CERT_OPTIONS, CERT_LEADER_GATE, CERT_CORE_API];
+const exported = [CertRenewer, TlsMaterial, CertLifecycle, CERT_OPTIONS, CERT_LEADER_GATE, CERT_KUBE_RESOURCES];
 
 @Module({})
 export class CertModule {

@@ -4,8 +4,7 @@ export { CertLifecycle } from './cert-lifecycle';
 export { CertModuleOptions, CertOptionsError, resolveCertOptions, type ResolvedCertOptions } from './cert.options';
 export {
   CERT_CLOCK,
-  CERT_CORE_API,
-  CERT_KUBE_CONFIG,
+  CERT_KUBE_RESOURCES,
   CERT_LEADER_GATE,
   CERT_OPTIONS,
   CERT_SECRET_STORE,
@@ -25,7 +24,7 @@ export {
   type SecretWrite,
   type StoredSecret,
 } from './secrets/secret-store';
-export { CoreV1SecretStore } from './secrets/core-v1-secret-store';
+export { KubeSecretStore } from './secrets/kube-secret-store';
 export { KubeSecretWatch } from './material/kube-secret-watch';
 export {
   CertRenewer,

@@ -15,8 +15,8 @@ import {
   type OnModuleInit,
   type Provider,
 } from '@nestjs/common';
-import { InformerFactory, KubeResources } from '@edict/kube';
-import { AdmissionConfigService, CustomResourceDefinitions, PolicyCache } from '@edict/policy';
+import { InformerFactory, KubeResources, CustomResourceDefinitions } from '@edict/kube';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { ClusterContextLoaders } from './cluster-context-loaders';
 import { ClusterEngine } from './cluster-engine';
 import { ConfigMapCache } from './configmap-cache';

@@ -1,7 +1,9 @@
-// @edict/kube: Kubernetes client configuration, a resilient informer and typed helpers.
+// @edict/kube: Kubernetes client configuration, a resilient informer, API discovery and typed helpers.
+// What runs without Nest is also importable alone: @edict/kube/client and @edict/kube/discovery.
+export * from './client';
+export * from './discovery';
 export { KubeModule, type KubeModuleAsyncOptions } from './kube.module';
 export { KubeModuleOptions, type KubeConfigSource } from './config/kube-module-options';
-export { loadKubeConfig, type KubeConfigEnvironment } from './config/load-kube-config';
 export {
   KUBE_OPTIONS,
   KUBE_CONFIG,
@@ -14,50 +16,7 @@ export {
 export { InformerFactory, type InformerSpec } from './informer/informer-factory';
 export { InformerService } from './informer/informer-service';
 export {
-  Informer,
-  InformerStoppedError,
-  type InformerOptions,
-  type InformerStats,
-  type InformerHandlers,
-  type InformerEventName,
-  type InformerLogger,
-} from './informer/informer';
-export { resourceListWatch, type ListWatchSource, type ResourceListWatchOptions } from './informer/list-watch';
-export { ObjectCache, objectKey, type IndexFunction } from './informer/object-cache';
-export { Backoff, type BackoffOptions } from './informer/backoff';
-export {
-  KubeHttpClient,
-  KubeTimeoutError,
-  KubeResponseTooLargeError,
-  type KubeHttpRequest,
-  type KubeStreamRequest,
-  type KubeStream,
-} from './http/kube-http-client';
-export {
-  KubeResources,
-  groupVersionPath,
-  withTypeMeta,
-  type KubeObject,
-  type ResourceRef,
-  type ApiResourceInfo,
-  type ListPage,
-  type ListQuery,
-  type WatchQuery,
-  type RawWatchEvent,
-  type WriteQuery,
-} from './http/kube-resources';
-export {
-  KubeApiError,
-  toKubeApiError,
-  isNotFound,
-  isConflict,
-  isGone,
-  isAlreadyExists,
-  type KubeStatus,
-} from './errors/kube-api-error';
-export { isTransientError, withRetry } from './errors/transient-errors';
-export { microTime, parseKubeTime } from './helpers/micro-time';
-export { PATCH_CONTENT_TYPES, jsonPointerToken, type PatchType, type JsonPatchOperation } from './helpers/patch-types';
-export { patchObject } from './helpers/patch-object';
-export * from './events';
-export { metadataOnly } from './informer/metadata-only';
+  CustomResourceDefinitions,
+  CustomResourceDefinitionsModule,
+  type ClusterScopedKindsSink,
+} from './discovery/custom-resource-definitions';

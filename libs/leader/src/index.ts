@@ -21,7 +21,7 @@ export {
   type StopReason,
   type LogLevel,
 } from './leader-elector';
-export { KubeLeaseLock, type CoordinationApi, type KubeLeaseLockOptions } from './kube-lease-lock';
+export { KubeLeaseLock, type KubeLeaseLockOptions } from './kube-lease-lock';
 export { type LeaseLock, type ObservedLease, type LeaseChangeListener } from './lease-lock';
 export { leaseSpecToRecord, recordToLeaseSpec, type LeaderElectionRecord } from './lease-record';
 export { defaultIdentity } from './identity';

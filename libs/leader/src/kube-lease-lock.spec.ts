@@ -1,21 +1,18 @@
-// KubeLeaseLock against the in-memory API server through client-node's CoordinationV1Api.
-import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
-import * as k8s from '@kubernetes/client-node';
+// KubeLeaseLock against the in-memory API server through libs/kube's KubeResources.
+import { InMemoryApiServer } from '@edict/apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeLeaseLock } from './kube-lease-lock';
-import { isConflict } from '@edict/kube';
+import { isConflict, KubeHttpClient, KubeResources } from '@edict/kube';
+import { kubeConfigForUrl } from '@edict/kube/testing';
 import type { ObservedLease } from './lease-lock';
 
 let server: InMemoryApiServer;
-let kubeConfig: k8s.KubeConfig;
-let api: k8s.CoordinationV1Api;
+let resources: KubeResources;
 
 beforeAll(async () => {
   server = new InMemoryApiServer();
   const { url } = await server.start({ host: '127.0.0.1', port: 0 });
-  kubeConfig = new k8s.KubeConfig();
-  kubeConfig.loadFromString(kubeconfigFor({ server: url }));
-  api = kubeConfig.makeApiClient(k8s.CoordinationV1Api);
+  resources = new KubeResources(new KubeHttpClient(kubeConfigForUrl(url)));
 });
 afterAll(async () => {
   await server.stop();
@@ -31,8 +28,8 @@ const record = (holderIdentity: string, at: number) => ({
 
 describe('KubeLeaseLock', () => {
   it('reads a missing lease as undefined, creates it with MicroTimes, and conflicts on stale updates', async () => {
-    const a = new KubeLeaseLock({ api, name: 'lock-a', namespace: 'default' });
-    const b = new KubeLeaseLock({ api, name: 'lock-a', namespace: 'default' });
+    const a = new KubeLeaseLock({ resources, name: 'lock-a', namespace: 'default' });
+    const b = new KubeLeaseLock({ resources, name: 'lock-a', namespace: 'default' });
     expect(a.description).toBe('default/lock-a');
     expect(await a.get()).toBeUndefined();
     await expect(a.update(record('a', 1))).rejects.toThrow('not initialized');
@@ -50,8 +47,14 @@ describe('KubeLeaseLock', () => {
     expect((await a.get())?.record.holderIdentity).toBe('b');
   });
 
-  it('watches the lease when given a KubeConfig', async () => {
-    const lock = new KubeLeaseLock({ api, name: 'lock-w', namespace: 'default', kubeConfig, rewatchDelayMs: 50 });
+  it('watches the lease when asked to', async () => {
+    const lock = new KubeLeaseLock({
+      resources,
+      name: 'lock-w',
+      namespace: 'default',
+      watch: true,
+      rewatchDelayMs: 50,
+    });
     const seen: Array<ObservedLease | undefined> = [];
     const stop = lock.watch!((lease) => seen.push(lease));
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -62,6 +65,6 @@ describe('KubeLeaseLock', () => {
     while (seen.length < 3 && Date.now() - start < 3_000) await new Promise((resolve) => setTimeout(resolve, 10));
     stop();
     expect(seen.map((lease) => lease?.record.holderIdentity)).toEqual(['w', '', undefined]);
-    expect(new KubeLeaseLock({ api, name: 'x', namespace: 'default' }).watch).toBeUndefined();
+    expect(new KubeLeaseLock({ resources, name: 'x', namespace: 'default' }).watch).toBeUndefined();
   });
 });

@@ -1,45 +1,44 @@
 /**
- * LeaseLock over `coordination.k8s.io/v1` Leases through client-node's CoordinationV1Api, with an
- * optional watch (needs a KubeConfig) that lets candidates see a release without waiting a retry period.
+ * LeaseLock over `coordination.k8s.io/v1` Leases through libs/kube's REST client (KubeResources),
+ * with an optional watch (libs/kube's informer on the one Lease) that lets candidates see a release
+ * without waiting a retry period.
  */
-import type { CoordinationV1Api, KubeConfig, V1Lease } from '@kubernetes/client-node';
+import type { V1LeaseSpec } from '@kubernetes/client-node';
+import { Informer, isNotFound, resourceListWatch, type KubeObject, type KubeResources } from '@edict/kube/client';
 import { leaseSpecToRecord, recordToLeaseSpec, type LeaderElectionRecord } from './lease-record';
-import { isNotFound } from '@edict/kube';
 import type { LeaseChangeListener, LeaseLock, ObservedLease } from './lease-lock';
 
-/** The part of CoordinationV1Api the lock uses (a real CoordinationV1Api satisfies it). */
-export type CoordinationApi = Pick<
-  CoordinationV1Api,
-  'readNamespacedLease' | 'createNamespacedLease' | 'replaceNamespacedLease'
->;
+interface Lease extends KubeObject {
+  spec?: V1LeaseSpec;
+}
+
+const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' } as const;
 
 export interface KubeLeaseLockOptions {
-  readonly api: CoordinationApi;
+  /** libs/kube's REST client (the app's KubeResources). */
+  readonly resources: KubeResources;
   readonly name: string;
   readonly namespace: string;
   /** Enables `watch`. */
-  readonly kubeConfig?: KubeConfig;
-  /** Delay before a watch that ended is started again (default 1 s). */
+  readonly watch?: boolean;
+  /** Delay before a watch that failed is started again (default 1 s, with up to 50 % jitter). */
   readonly rewatchDelayMs?: number;
 }
 
 export class KubeLeaseLock implements LeaseLock {
   readonly description: string;
-  private lease?: V1Lease;
+  private lease?: Lease;
 
   constructor(private readonly options: KubeLeaseLockOptions) {
     this.description = `${options.namespace}/${options.name}`;
-    if (options.kubeConfig) this.watch = (listener) => this.startWatch(listener);
+    if (options.watch) this.watch = (listener) => this.startWatch(listener);
   }
 
   watch?: (listener: LeaseChangeListener) => () => void;
 
   async get(): Promise<ObservedLease | undefined> {
     try {
-      this.lease = await this.options.api.readNamespacedLease({
-        name: this.options.name,
-        namespace: this.options.namespace,
-      });
+      this.lease = await this.options.resources.get<Lease>({ ...LEASE, ...this.ref() });
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
@@ -48,65 +47,42 @@ export class KubeLeaseLock implements LeaseLock {
   }
 
   async create(record: LeaderElectionRecord): Promise<void> {
-    this.lease = await this.options.api.createNamespacedLease({
-      namespace: this.options.namespace,
-      body: {
-        apiVersion: 'coordination.k8s.io/v1',
-        kind: 'Lease',
-        metadata: { name: this.options.name, namespace: this.options.namespace },
-        spec: recordToLeaseSpec(record),
-      },
+    this.lease = await this.options.resources.create<Lease>({
+      ...LEASE,
+      metadata: this.ref(),
+      spec: recordToLeaseSpec(record),
     });
   }
 
   async update(record: LeaderElectionRecord): Promise<void> {
     if (!this.lease) throw new Error(`lease ${this.description} not initialized: get or create it first`);
-    this.lease = await this.options.api.replaceNamespacedLease({
-      name: this.options.name,
-      namespace: this.options.namespace,
-      body: { ...this.lease, spec: recordToLeaseSpec(record) },
-    });
+    this.lease = await this.options.resources.replace<Lease>({ ...this.lease, spec: recordToLeaseSpec(record) });
   }
 
+  private ref(): { name: string; namespace: string } {
+    return { name: this.options.name, namespace: this.options.namespace };
+  }
+
+  /** Every change to the one Lease: added or modified as it is now, deleted as undefined. */
   private startWatch(listener: LeaseChangeListener): () => void {
-    const { kubeConfig, namespace, name } = this.options;
-    let stopped = false;
-    let abort: AbortController | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const path = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`;
-    const restart = () => {
-      if (stopped) return;
-      timer = setTimeout(run, this.options.rewatchDelayMs ?? 1000);
-      timer.unref?.();
-    };
-    const run = async () => {
-      if (stopped || !kubeConfig) return;
-      try {
-        const { Watch } = await import('@kubernetes/client-node');
-        abort = await new Watch(kubeConfig).watch(
-          path,
-          { fieldSelector: `metadata.name=${name}`, allowWatchBookmarks: false },
-          (type: string, object: V1Lease) => {
-            if (type === 'DELETED') listener(undefined);
-            else if (type === 'ADDED' || type === 'MODIFIED') listener(observe(object));
-          },
-          () => restart(),
-        );
-        if (stopped) abort.abort();
-      } catch {
-        restart();
-      }
-    };
-    void run();
-    return () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      abort?.abort();
-    };
+    const delayMs = this.options.rewatchDelayMs ?? 1000;
+    const informer = new Informer<Lease>(
+      resourceListWatch<Lease>(this.options.resources, {
+        ...LEASE,
+        namespace: this.options.namespace,
+        fieldSelector: `metadata.name=${this.options.name}`,
+      }),
+      { name: `lease ${this.description}`, backoff: { initialMs: delayMs, maxMs: delayMs } },
+    );
+    informer.on('add', (lease) => listener(observe(lease)));
+    informer.on('update', (lease) => listener(observe(lease)));
+    informer.on('delete', () => listener(undefined));
+    informer.start();
+    return () => void informer.stop();
   }
 }
 
-function observe(lease: V1Lease): ObservedLease {
+function observe(lease: Lease): ObservedLease {
   const record = leaseSpecToRecord(lease.spec);
   return { record, raw: JSON.stringify(record) };
 }

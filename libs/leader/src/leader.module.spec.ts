@@ -208,7 +208,7 @@ describe('resolveLeaderOptions', () => {
     expect(() => resolveLeaderOptions({ kubeConfig, leaseDurationMs: 5_000, renewDeadlineMs: 6_000 })).toThrow(
       'leaseDurationMs must be greater than renewDeadlineMs',
     );
-    expect(() => resolveLeaderOptions({})).toThrow('one of kubeConfig, coordinationApi or lock is required');
+    expect(() => resolveLeaderOptions({})).toThrow('one of resources, kubeConfig or lock is required');
     expect(() => resolveLeaderOptions({ kubeConfig, leaseNamespace: 'a.b' } as never)).toThrow(
       'leaseNamespace must be a DNS label',
     );

@@ -5,6 +5,7 @@
  */
 import { Module, type DynamicModule, type FactoryProvider, type ModuleMetadata, type Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { KubeHttpClient, KubeResources } from '@edict/kube/client';
 import { KubeLeaseLock } from './kube-lease-lock';
 import { LEADER_LEASE_LOCK, LEADER_OPTIONS } from './leader.constants';
 import { resolveLeaderOptions, type LeaderModuleOptions, type ResolvedLeaderOptions } from './leader.options';
@@ -59,17 +60,12 @@ export class LeaderModule {
   }
 }
 
-async function createLeaseLock(options: ResolvedLeaderOptions): Promise<LeaseLock> {
+function createLeaseLock(options: ResolvedLeaderOptions): LeaseLock {
   if (options.lock) return options.lock;
-  let api = options.coordinationApi;
-  if (!api) {
-    const { CoordinationV1Api } = await import('@kubernetes/client-node');
-    api = options.kubeConfig!.makeApiClient(CoordinationV1Api);
-  }
   return new KubeLeaseLock({
-    api,
+    resources: options.resources ?? new KubeResources(new KubeHttpClient(options.kubeConfig!)),
     name: options.leaseName,
     namespace: options.leaseNamespace,
-    kubeConfig: options.watchLease ? options.kubeConfig : undefined,
+    watch: options.watchLease,
   });
 }

@@ -1,9 +1,10 @@
 /**
  * LeaderModule options: a class validated with class-validator when the module is registered, so a
- * bad value fails startup with the field's name. The API client is not validated here: pass a
- * KubeConfig, a CoordinationV1Api, or a ready LeaseLock.
+ * bad value fails startup with the field's name. The API client is not validated here: pass
+ * libs/kube's KubeResources, a KubeConfig, or a ready LeaseLock.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeResources } from '@edict/kube/client';
 import { plainToInstance } from 'class-transformer';
 import {
   IsBoolean,
@@ -17,7 +18,6 @@ import {
   validateSync,
 } from 'class-validator';
 import { defaultIdentity } from './identity';
-import type { CoordinationApi } from './kube-lease-lock';
 import { timingProblems } from './leader-elector';
 import type { LeaseLock } from './lease-lock';
 
@@ -62,7 +62,7 @@ export class LeaderOptions {
   @IsBoolean()
   releaseOnShutdown = true;
 
-  /** Watch the lease (needs a KubeConfig) so candidates try at once when it is released. */
+  /** Watch the lease so candidates try at once when it is released. */
   @IsBoolean()
   watchLease = true;
 
@@ -73,24 +73,24 @@ export class LeaderOptions {
 
 /** What `forRoot` accepts: the options plus the way to reach the API server. */
 export type LeaderModuleOptions = Partial<LeaderOptions> & {
-  /** Builds a CoordinationV1Api (and the lease watch) from it. */
+  /** libs/kube's REST client for the lease calls and watch (the app's KubeResources). */
+  readonly resources?: KubeResources;
+  /** Builds a KubeResources of its own from it, when `resources` is not given. */
   readonly kubeConfig?: KubeConfig;
-  /** Used for the lease calls when given (takes precedence over kubeConfig's client). */
-  readonly coordinationApi?: CoordinationApi;
   /** A ready lock (tests, other lock kinds); takes precedence over both. */
   readonly lock?: LeaseLock;
 };
 
 export type ResolvedLeaderOptions = Readonly<Required<Omit<LeaderOptions, 'identity'>>> & {
   readonly identity: string;
+  readonly resources?: KubeResources;
   readonly kubeConfig?: KubeConfig;
-  readonly coordinationApi?: CoordinationApi;
   readonly lock?: LeaseLock;
 };
 
 /** Validates and fills in defaults; throws an Error naming every bad field. */
 export function resolveLeaderOptions(input: LeaderModuleOptions = {}): ResolvedLeaderOptions {
-  const { kubeConfig, coordinationApi, lock, ...plain } = input;
+  const { resources, kubeConfig, lock, ...plain } = input;
   const options = plainToInstance(LeaderOptions, plain, { exposeDefaultValues: true });
   const problems = validateSync(options, {
     forbidUnknownValues: true,
@@ -98,13 +98,13 @@ export function resolveLeaderOptions(input: LeaderModuleOptions = {}): ResolvedL
     forbidNonWhitelisted: true,
   }).flatMap((error) => Object.values(error.constraints ?? { [error.property]: `${error.property} is invalid` }));
   if (problems.length === 0) problems.push(...timingProblems(options));
-  if (!lock && !coordinationApi && !kubeConfig) problems.push('one of kubeConfig, coordinationApi or lock is required');
+  if (!lock && !resources && !kubeConfig) problems.push('one of resources, kubeConfig or lock is required');
   if (problems.length > 0) throw new Error(`LeaderModule options are invalid: ${problems.join('; ')}`);
   return {
     ...options,
     identity: options.identity ?? defaultIdentity(),
+    resources,
     kubeConfig,
-    coordinationApi,
     lock,
   };
 }

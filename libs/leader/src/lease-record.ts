@@ -3,7 +3,7 @@
  * and from `coordination.k8s.io/v1` LeaseSpec.
  */
 import type { V1LeaseSpec } from '@kubernetes/client-node';
-import { microTime, parseKubeTime } from '@edict/kube';
+import { microTime, parseKubeTime } from '@edict/kube/client';
 
 export interface LeaderElectionRecord {
   /** Empty when nobody holds the lease (released): anyone may take it at once. */

@@ -32,7 +32,6 @@ export {
 } from './informers/policy-feeds';
 export { CRD_DIRECTORY, findCrdDirectory, readCrdManifests } from './crds/crd-manifests';
 export { installPolicyCrds, type CrdStore } from './crds/install-crds';
-export { CustomResourceDefinitions, CustomResourceDefinitionsModule } from './crds/custom-resource-definitions';
 export {
   desiredPolicyStatus,
   policyReadiness,

@@ -3,8 +3,7 @@
  * labels, role bindings (a request's roles), and the API resources served (discovery).
  */
 import { Module, type FactoryProvider } from '@nestjs/common';
-import { KubeResources } from '@edict/kube';
-import { ApiResources } from './api-resources';
+import { KubeResources, ApiResources } from '@edict/kube';
 import { NamespaceLabels } from './namespace-labels.service';
 import { RoleResolverService } from './role-resolver.service';
 

@@ -19,10 +19,10 @@ import {
   isNotFound,
   type Informer,
   type KubeObject,
+  ReadBudget,
 } from '@edict/kube';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
-import { ReadBudget } from './read-budget';
 
 type Labels = Record<string, string>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
+import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhook-config';
 import { ControllerConfigError } from '@edict/controller-runtime';
 import { loadControllerConfig } from './controller-config';
 

@@ -3,7 +3,7 @@
  * (installNames) so every name the controller writes follows the one setting.
  */
 import { installNames } from '@edict/config';
-import type { WebhookModuleOptions } from '@edict/webhooks';
+import type { WebhookModuleOptions } from '@edict/webhook-config';
 
 /** WebhooksModule: the configurations, the webhooks inside them, the managed-by label, the heartbeat annotation. */
 export function webhookNameOptions(installName: string): Partial<WebhookModuleOptions> {

@@ -1,12 +1,12 @@
 /** The admission metrics, labelled only with the kinds and namespaces the controller knows. */
 import { Module, type FactoryProvider } from '@nestjs/common';
 import { PolicyCache } from '@edict/policy';
-import { ApiResources } from '../cluster/api-resources';
 import { ClusterStateModule } from '../cluster/cluster-state.module';
 import { NamespaceLabels } from '../cluster/namespace-labels.service';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { AdmissionMetrics } from './admission-metrics';
+import { ApiResources } from '@edict/kube';
 
 /** A kind is known when a policy names it or discovery serves it; a namespace when the informer holds it. */
 export const admissionMetricsProvider: FactoryProvider<AdmissionMetrics> = {

@@ -7,7 +7,7 @@ import type { FactoryProvider } from '@nestjs/common';
 import { KubeResources } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
 import { KubePolicyStatusStore, PolicyCache, PolicyStatusWriter } from '@edict/policy';
-import { WebhookReconciler } from '@edict/webhooks';
+import { WebhookReconciler } from '@edict/webhook-config';
 import { AfterAdmissionService } from '../after-admission/after-admission.service';
 
 export const policyStatusWriterProvider: FactoryProvider<PolicyStatusWriter> = {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { allow, type AdmissionRequest, type AdmissionReview } from '@edict/admission';
 import type { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import type { AfterAdmissionService } from '../after-admission/after-admission.service';
-import type { ApiResources } from '../cluster/api-resources';
 import type { NamespaceLabels } from '../cluster/namespace-labels.service';
 import type { RoleResolverService } from '../cluster/role-resolver.service';
 import { ControllerConfig } from '../config/controller-config';
@@ -10,6 +9,7 @@ import type { AdmissionMetrics } from '../metrics/admission-metrics';
 import type { ReviewWorkers } from '../workers/review-workers';
 import type { InstrumentedEngine } from './admission-engine';
 import { AdmissionService } from './admission.service';
+import { type ApiResources } from '@edict/kube';
 
 function review(namespace = 'team-b'): AdmissionReview {
   return {

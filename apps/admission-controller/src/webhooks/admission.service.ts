@@ -25,7 +25,6 @@ import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { AfterAdmissionService } from '../after-admission/after-admission.service';
 import { NamespaceLabels, NamespaceReadRefused } from '../cluster/namespace-labels.service';
 import { RoleResolverService } from '../cluster/role-resolver.service';
-import { ApiResources, DiscoveryUnavailable } from '../cluster/api-resources';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
@@ -33,6 +32,7 @@ import { InstrumentedEngine } from './admission-engine';
 import { FairLimiter } from '@edict/work-queue';
 import { ReviewWorkers } from '../workers/review-workers';
 import type { ReviewInputs, ReviewKind, ReviewOutcome } from './review-decision';
+import { ApiResources, DiscoveryUnavailable } from '@edict/kube';
 
 export type { ReviewKind } from './review-decision';
 

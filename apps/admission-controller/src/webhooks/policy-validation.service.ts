@@ -8,7 +8,7 @@
  * with SubjectAccessReviews about its username, as Kyverno does).
  */
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { AdmissionConfigService, CustomResourceDefinitions, PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { answerValidation, decisionFrom, type ReviewAnswer } from '@edict/admission';
 import {
   checkBackgroundPermissions,
@@ -20,10 +20,10 @@ import {
   type Policy,
   type PolicyException,
 } from '@edict/engine';
-import { ApiResources } from '../cluster/api-resources';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { KubeAccessReviewer } from '@edict/context';
+import { CustomResourceDefinitions, ApiResources } from '@edict/kube';
 
 @Injectable()
 export class PolicyValidationService implements OnModuleInit {

@@ -6,10 +6,10 @@
  */
 import { Module, type FactoryProvider } from '@nestjs/common';
 import { TlsMaterial } from '@edict/cert';
-import { KubeResources } from '@edict/kube';
+import { KubeResources, CustomResourceDefinitions } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
-import { CustomResourceDefinitions, PolicyCache } from '@edict/policy';
-import { WebhooksModule } from '@edict/webhooks';
+import { PolicyCache } from '@edict/policy';
+import { WebhooksModule } from '@edict/webhook-config';
 import { AfterAdmissionModule } from '../after-admission/after-admission.module';
 import { ClusterStateModule } from '../cluster/cluster-state.module';
 import type { ControllerConfig } from '../config/controller-config';

@@ -3,8 +3,8 @@
  * the types a `match` kind selector names, through API discovery, as Kyverno resolves kinds.
  */
 import type { KubeResources } from '@edict/kube';
-import { DiscoveryResolver, servedTypes, type ServedType } from '@edict/webhooks';
 import { kubeClusterObjects, type ClusterObjects } from '../update-requests/cluster-objects';
+import { DiscoveryResolver, servedTypes, type ServedType } from '@edict/kube';
 
 export type ObjectType = Pick<ServedType, 'apiVersion' | 'kind' | 'namespaced'>;
 

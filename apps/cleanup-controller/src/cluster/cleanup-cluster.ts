@@ -5,8 +5,14 @@
  * (SelfSubjectAccessReview: the kinds the controller may touch are what its RBAC grants).
  */
 import type { DeletionPropagationPolicy } from '@edict/engine';
-import { isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
-import { DiscoveryResolver, servedTypes, type ServedType } from '@edict/webhooks';
+import {
+  isNotFound,
+  type KubeObject,
+  type KubeResources,
+  DiscoveryResolver,
+  servedTypes,
+  type ServedType,
+} from '@edict/kube';
 
 export type ObjectType = ServedType;
 

@@ -11,7 +11,7 @@ import {
   validatingConfiguration,
   type WebhookConfigurations,
   type WebhookEndpoint,
-} from '@edict/webhooks';
+} from '@edict/webhook-config';
 import type { CleanupConfig } from '../config/cleanup-config';
 
 export const CLEANUP_VALIDATE_PATH = '/validate';

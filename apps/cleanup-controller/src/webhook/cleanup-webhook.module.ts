@@ -1,13 +1,13 @@
 /**
  * The cleanup policy validation webhook, and its ValidatingWebhookConfiguration kept by the leader
- * through the admission controller's webhook controller (@edict/webhooks) with this fixed set.
+ * through the admission controller's webhook controller (@edict/webhook-config) with this fixed set.
  */
 import { Module } from '@nestjs/common';
 import { TlsMaterial } from '@edict/cert';
 import { installNames } from '@edict/config';
 import { KubeResources } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
-import { FixedWebhooks, WebhooksModule } from '@edict/webhooks';
+import { FixedWebhooks, WebhooksModule } from '@edict/webhook-config';
 import type { CleanupConfig } from '../config/cleanup-config';
 import { CLEANUP_CONFIG } from '../config/tokens';
 import { cleanupWebhookConfigurations } from './cleanup-webhook-configuration';

@@ -4,9 +4,9 @@
  * namespace selectors, as Kyverno's CLI fetches them. Loaded only with `--cluster` (the Kubernetes
  * client is slow to load).
  */
-import { loadKubeConfig, isNotFound, KubeHttpClient } from '@edict/kube';
+import { apiVersionOf, groupVersionPath, isNotFound, KubeHttpClient, loadKubeConfig } from '@edict/kube/client';
+import { DiscoveryResolver } from '@edict/kube/discovery';
 import { parseKind, withAutogen, type KubeObject, type Policy, type ResourceDescription } from '@edict/engine';
-import { DiscoveryResolver } from '@edict/webhooks';
 
 export interface ClusterSource {
   readonly kubeconfig?: string;
@@ -90,8 +90,8 @@ function listings(
       const key = `${resource.group}/${resource.resource}`;
       if (seen.has(key) || (namespace && !resource.namespaced)) continue;
       seen.add(key);
-      const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
-      const base = resource.group ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+      const apiVersion = apiVersionOf(resource.group, resource.version);
+      const base = groupVersionPath(apiVersion);
       const scope = namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
       out.push({ apiVersion, kind: resource.kind, path: `${base}${scope}/${resource.resource}` });
     }

@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InMemoryApiServer } from '@edict/apiserver';
 import { PolicyCache } from '@edict/policy';
-import { WEBHOOK_PATHS, WebhookReconciler, type ReconcileOutcome } from '@edict/webhooks';
+import { WEBHOOK_PATHS, WebhookReconciler, type ReconcileOutcome } from '@edict/webhook-config';
 import type { RunningController } from '@edict/admission-controller';
 
 const POLL_MS = 100;

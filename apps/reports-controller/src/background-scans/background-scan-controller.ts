@@ -23,11 +23,13 @@ import {
   resourceListWatch,
   type KubeObject,
   type ResourceRef,
+  DiscoveryResolver,
+  servedTypes,
+  type ServedType,
 } from '@edict/kube';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { PolicyCache } from '@edict/policy';
 import { InformerReportCounter, ReportBreaker } from '@edict/reports';
-import { DiscoveryResolver, servedTypes, type ServedType } from '@edict/webhooks';
 import { WorkQueue } from '@edict/work-queue';
 import { kubeReportsCluster, type ReportsCluster } from '../aggregation/reports-cluster';
 import type { ReportsConfig } from '../config/reports-config';

@@ -1,68 +1,53 @@
 /**
- * Watches the namespace's Secrets with client-node's Watch and reports events on our two names.
- * Each (re)start begins without a resourceVersion, so the server replays the current Secrets as
- * ADDED: nothing changed while disconnected is missed. Restarts back off (doubling to 30 s).
+ * Watches the namespace's Secrets with libs/kube's informer (names and metadata only: no key
+ * material of other Secrets is held) and reports events on our two names. The informer lists
+ * first, so every wanted Secret that exists is reported at start, and after a disconnect it
+ * watches on from the last version seen (or relists and reports what changed): nothing changed
+ * while disconnected is missed. Failed lists and watches back off (doubling to 30 s).
  */
-import { Watch, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { Logger } from '@nestjs/common';
+import { Informer, metadataOnly, resourceListWatch, type KubeObject, type KubeResources } from '@edict/kube';
 import type { SecretWatchSource } from '../secrets/secret-store';
 
 const MAX_BACKOFF_MS = 30_000;
 
 export class KubeSecretWatch implements SecretWatchSource {
   private readonly logger = new Logger('KubeSecretWatch');
-  private abort?: AbortController;
-  private timer?: NodeJS.Timeout;
-  private stopped = true;
-  private backoffMs: number;
+  private informer?: Informer<KubeObject>;
 
   constructor(
-    private readonly kubeConfig: KubeConfig,
+    private readonly resources: KubeResources,
     private readonly namespace: string,
     private readonly retryMs: number,
-  ) {
-    this.backoffMs = retryMs;
-  }
+  ) {}
 
   start(names: readonly string[], onChange: (name: string) => void): void {
-    if (!this.stopped) return;
-    this.stopped = false;
+    if (this.informer) return;
     const wanted = new Set(names);
-    const open = async (): Promise<void> => {
-      if (this.stopped) return;
-      let ended = false;
-      const restart = (error?: unknown): void => {
-        if (ended) return;
-        ended = true;
-        if (this.stopped) return;
-        if (error) this.logger.warn(`secret watch ended: ${(error as Error)?.message ?? String(error)}`);
-        this.timer = setTimeout(() => void open(), this.backoffMs);
-        this.timer.unref?.();
-        this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
-      };
-      try {
-        this.abort = await new Watch(this.kubeConfig).watch(
-          `/api/v1/namespaces/${this.namespace}/secrets`,
-          { allowWatchBookmarks: true },
-          (phase: string, secret: V1Secret) => {
-            this.backoffMs = this.retryMs;
-            const name = secret?.metadata?.name;
-            if (phase !== 'BOOKMARK' && name && wanted.has(name)) onChange(name);
-          },
-          (error: unknown) => restart(error ?? undefined),
-        );
-        if (this.stopped) this.abort.abort();
-      } catch (error) {
-        restart(error);
-      }
+    const source = resourceListWatch<KubeObject>(this.resources, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      namespace: this.namespace,
+      metadataOnly: true,
+    });
+    const informer = new Informer<KubeObject>(metadataOnly(source), {
+      name: `secrets in ${this.namespace}`,
+      backoff: { initialMs: this.retryMs, maxMs: Math.max(this.retryMs, MAX_BACKOFF_MS), factor: 2, jitter: 0 },
+      logger: { warn: (message) => this.logger.warn(`secret watch: ${message}`) },
+    });
+    const report = (secret: KubeObject): void => {
+      const name = secret.metadata?.name;
+      if (name && wanted.has(name)) onChange(name);
     };
-    void open();
+    informer.on('add', report);
+    informer.on('update', report);
+    informer.on('delete', report);
+    informer.start();
+    this.informer = informer;
   }
 
   stop(): void {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.abort?.abort();
-    this.abort = undefined;
+    void this.informer?.stop();
+    this.informer = undefined;
   }
 }

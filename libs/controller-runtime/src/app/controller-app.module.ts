@@ -19,7 +19,7 @@ import {
 import { ScheduleModule } from '@nestjs/schedule';
 import { TerminusModule, type HealthIndicatorFunction } from '@nestjs/terminus';
 import type { Registry } from 'prom-client';
-import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, CustomResourceDefinitionsModule } from '@edict/policy';
+import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService } from '@edict/policy';
 import type { ControllerBaseConfig } from '../config/controller-config';
 import type { WebhookServerConfig } from '../config/webhook-server-config';
 import { HealthController, READINESS_CHECKS } from '../health/health.controller';
@@ -28,6 +28,7 @@ import { METRIC_REGISTRIES, MetricsController } from '../metrics/metrics.control
 import { clusterModules, policyModule } from '../modules/cluster-modules';
 import { servingCertModule } from '../webhook-server/serving-cert-module';
 import { WEBHOOK_SERVER_CONFIG, WebhookScheduler } from '../webhook-server/webhook-scheduler';
+import { CustomResourceDefinitionsModule } from '@edict/kube';
 
 /** A provider of `T` built from injected values (Nest's factory provider, its token given by the skeleton). */
 export type AppFactory<T> = Omit<FactoryProvider<T>, 'provide'>;

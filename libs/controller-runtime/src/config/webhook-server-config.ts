@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { Transform } from 'class-transformer';
 import { IsArray, IsIn, IsInt, IsIP, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { DEFAULT_CERT_TIMING, KEY_ALGORITHMS, type KeyAlgorithm } from '@edict/cert';
-import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhooks';
+import { WEBHOOK_MONITOR_INTERVAL_MS } from '@edict/webhook-config';
 import { certTimingProblemOf, type CertTimingField } from './cert-timing';
 import { ControllerBaseConfig, DNS_LABEL, DNS_NAME } from './controller-config';
 

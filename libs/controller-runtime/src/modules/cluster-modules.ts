@@ -1,7 +1,6 @@
 /** Cluster access, leader election and the policy cache, composed the same way in every controller from its config. */
 import type { DynamicModule } from '@nestjs/common';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { KUBE_CONFIG, KubeModule } from '@edict/kube';
+import { KubeModule, KubeResources } from '@edict/kube';
 import { LeaderModule } from '@edict/leader';
 import { PolicyModule } from '@edict/policy';
 import type { ControllerBaseConfig } from '../config/controller-config';
@@ -14,9 +13,9 @@ export function clusterModules(config: ControllerBaseConfig): DynamicModule[] {
       ...(config.kubeconfigPath ? { kubeconfigPath: config.kubeconfigPath } : {}),
     }),
     LeaderModule.forRootAsync({
-      inject: [KUBE_CONFIG],
-      useFactory: (kubeConfig: KubeConfig) => ({
-        kubeConfig,
+      inject: [KubeResources],
+      useFactory: (resources: KubeResources) => ({
+        resources,
         leaseName: config.leaseName,
         leaseNamespace: config.namespace,
         leaseDurationMs: config.leaseDurationMs,

@@ -4,7 +4,7 @@
  * Never blocks the shutdown on an error.
  */
 import type { INestApplicationContext, Logger } from '@nestjs/common';
-import { WebhookRemoval } from '@edict/webhooks';
+import { WebhookRemoval } from '@edict/webhook-config';
 
 export async function removeWebhooksIfScaledToZero(app: INestApplicationContext, logger: Logger): Promise<void> {
   try {

@@ -2,7 +2,7 @@ import type { FactoryProvider } from '@nestjs/common';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { CertModuleConfig } from '@edict/cert';
-import { KUBE_CONFIG } from '@edict/kube';
+import { KubeHttpClient, KubeResources } from '@edict/kube';
 import { LeaderService } from '@edict/leader';
 import { WebhookServerConfig } from '../config/webhook-server-config';
 import { servingCertModule } from './serving-cert-module';
@@ -16,10 +16,11 @@ async function certConfigOf(config: Parameters<typeof servingCertModule>[0]): Pr
   const module = servingCertModule(config);
   const provider = (module.providers ?? []).find(
     (candidate): candidate is FactoryProvider =>
-      typeof candidate === 'object' && 'useFactory' in candidate && (candidate.inject ?? []).includes(KUBE_CONFIG),
+      typeof candidate === 'object' && 'useFactory' in candidate && (candidate.inject ?? []).includes(KubeResources),
   );
   const leader = { isLeader: () => true, onEvent: () => () => undefined } as unknown as LeaderService;
-  return (await provider!.useFactory(new KubeConfig(), leader)) as CertModuleConfig;
+  const resources = new KubeResources(new KubeHttpClient(new KubeConfig()));
+  return (await provider!.useFactory(resources, leader)) as CertModuleConfig;
 }
 
 describe('servingCertModule', () => {

@@ -3,19 +3,18 @@
  * by its leader (CertModule); the Secrets carry the install's managed-by label.
  */
 import type { DynamicModule } from '@nestjs/common';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { CertModule } from '@edict/cert';
 import { installNames } from '@edict/config';
-import { KUBE_CONFIG } from '@edict/kube';
+import { KubeResources } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
 import type { WebhookServerConfig } from '../config/webhook-server-config';
 
 export function servingCertModule(config: WebhookServerConfig): DynamicModule {
   const { certManagedBy } = installNames(config.installName);
   return CertModule.forRootAsync({
-    inject: [KUBE_CONFIG, LeaderService],
-    useFactory: (kubeConfig: KubeConfig, leader: LeaderService) => ({
-      kubeConfig,
+    inject: [KubeResources, LeaderService],
+    useFactory: (resources: KubeResources, leader: LeaderService) => ({
+      resources,
       leaderGate: leaderGateOf(leader),
       serviceName: config.serviceName,
       namespace: config.namespace,

@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CertLifecycle } from '@edict/cert';
-import { WebhookMonitor } from '@edict/webhooks';
+import { WebhookMonitor } from '@edict/webhook-config';
 import type { WebhookServerConfig } from '../config/webhook-server-config';
 
 /** The app's WebhookServerConfig (each app provides it from its own config). */

@@ -5,6 +5,7 @@
  */
 import { KubeApiError } from '../errors/kube-api-error';
 import { PATCH_CONTENT_TYPES, type JsonPatchOperation, type PatchType } from '../helpers/patch-types';
+import { GroupVersionResources, groupVersionPath, type ServedResource } from '../discovery/group-version-resources';
 import type { KubeHttpClient, KubeStream } from './kube-http-client';
 
 export interface KubeObject {
@@ -30,12 +31,8 @@ export interface ResourceRef {
   readonly name?: string;
 }
 
-export interface ApiResourceInfo {
-  /** The plural REST name (`configmaps`). */
-  readonly name: string;
-  readonly namespaced: boolean;
-  readonly kind: string;
-}
+/** A top-level API resource as discovery serves it (plural REST name, kind, scope). */
+export type ApiResourceInfo = ServedResource;
 
 export interface ListPage<T> {
   readonly items: T[];
@@ -92,32 +89,18 @@ export interface WriteQuery {
 }
 
 export class KubeResources {
-  private readonly discovery = new Map<string, Promise<ApiResourceInfo[]>>();
+  /** Discovery per group version, kept until a kind missing from it reads it again. */
+  private readonly discovery: GroupVersionResources;
 
-  constructor(readonly http: KubeHttpClient) {}
+  constructor(readonly http: KubeHttpClient) {
+    this.discovery = new GroupVersionResources((path, signal) => this.http.json({ path, signal }));
+  }
 
-  /** The API resource serving `kind` in `apiVersion` (cached; refetched once when unknown). */
+  /** The API resource serving `kind` in `apiVersion` (cached; read again once when unknown). */
   async resource(apiVersion: string, kind: string, signal?: AbortSignal): Promise<ApiResourceInfo> {
-    const find = (list: ApiResourceInfo[]): ApiResourceInfo | undefined =>
-      list.find((r) => r.kind === kind && !r.name.includes('/'));
-    const cached = this.discovery.get(apiVersion);
-    if (cached) {
-      const hit = find(await cached.catch(() => []));
-      if (hit) return hit;
-      this.discovery.delete(apiVersion);
-    }
-    const fetching = this.http
-      .json<{ resources?: ApiResourceInfo[] }>({ path: groupVersionPath(apiVersion), signal })
-      .then((body) => body.resources ?? []);
-    this.discovery.set(apiVersion, fetching);
-    try {
-      const hit = find(await fetching);
-      if (!hit) throw new KubeApiError(404, 'NotFound', `the server does not serve kind "${kind}" in "${apiVersion}"`);
-      return hit;
-    } catch (error) {
-      this.discovery.delete(apiVersion);
-      throw error;
-    }
+    const hit = await this.discovery.find(apiVersion, (r) => r.kind === kind, signal);
+    if (!hit) throw new KubeApiError(404, 'NotFound', `the server does not serve kind "${kind}" in "${apiVersion}"`);
+    return hit;
   }
 
   /**
@@ -303,11 +286,6 @@ export class KubeResources {
       },
     );
   }
-}
-
-/** `/api/v1` or `/apis/<group>/<version>`. */
-export function groupVersionPath(apiVersion: string): string {
-  return apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
 }
 
 /** The object with `kind`/`apiVersion` set (lists omit them on items); same object when present. */

@@ -3,7 +3,8 @@
 //   {"event":"ready"|"started"|"stopped"|"leader"|"released"|"log", "identity", "at": epoch ms, ...}
 // Run with: node --import ./register-ts.mjs elector-main.mjs
 import process from 'node:process';
-import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeHttpClient, KubeResources } from '@edict/kube/client';
 import { KubeLeaseLock } from '../kube-lease-lock.ts';
 import { LeaderElector } from '../leader-elector.ts';
 
@@ -15,10 +16,10 @@ const emit = (event, extra = {}) =>
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromString(env.ELECTOR_KUBECONFIG);
 const lock = new KubeLeaseLock({
-  api: kubeConfig.makeApiClient(CoordinationV1Api),
+  resources: new KubeResources(new KubeHttpClient(kubeConfig)),
   name: env.ELECTOR_LEASE_NAME ?? 'edict-leader',
   namespace: env.ELECTOR_LEASE_NAMESPACE ?? 'default',
-  kubeConfig: env.ELECTOR_WATCH === 'false' ? undefined : kubeConfig,
+  watch: env.ELECTOR_WATCH !== 'false',
   rewatchDelayMs: 200,
 });
 const elector = new LeaderElector({

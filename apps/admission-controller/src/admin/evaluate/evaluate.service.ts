@@ -6,13 +6,13 @@
  */
 import { BadRequestException, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { deadlineFromTimeout, withDeadline } from '@edict/admission';
-import { ApiResources } from '../../cluster/api-resources';
 import { NamespaceLabels } from '../../cluster/namespace-labels.service';
 import { InstrumentedEngine } from '../../webhooks/admission-engine';
 import { AdmissionService, reviewTenant } from '../../webhooks/admission.service';
 import type { EvaluationDto } from './evaluate.dto';
 import { evaluateAdmission } from './evaluate-admission';
 import { parseEvaluationInput, withDiscoveredResource } from './evaluation-input';
+import { ApiResources } from '@edict/kube';
 
 @Injectable()
 export class EvaluateService {

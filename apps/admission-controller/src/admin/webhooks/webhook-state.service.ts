@@ -15,7 +15,7 @@ import {
   type ResolvedWebhookOptions,
   type WebhookBuildResult,
   type WebhookConfiguration,
-} from '@edict/webhooks';
+} from '@edict/webhook-config';
 import type { WebhookConfigurationStateDto, WebhooksDto } from './webhooks.dto';
 
 const API_VERSION = 'admissionregistration.k8s.io/v1';

@@ -1,0 +1,274 @@
+/**
+ * The pure builder: installed policies in, Validating/MutatingWebhookConfigurations out.
+ *
+ * Per family (validating, mutating) there is a `-fail` and an `-ignore` webhook, each carrying only
+ * the kinds and operations the policies with that failure policy need (empty webhooks are left
+ * out, the configuration itself always exists). Kinds become resources through the resolver
+ * (discovery); a wildcard kind becomes a `*` resource with the policy's scope. Timeouts start at the
+ * default and rise to the largest `webhookTimeoutSeconds` of the webhook's policies, capped at 30.
+ */
+import type { CachedPolicy } from '@edict/policy';
+import { parseKind, webhookTimeoutSecondsOf } from '@edict/engine';
+import {
+  DEFAULT_TIMEOUT_SECONDS,
+  DEFAULT_WEBHOOK_NAMES,
+  MAX_TIMEOUT_SECONDS,
+  WEBHOOK_PATHS,
+  type WebhookNames,
+} from './names';
+import { kindOperationsOf, policyTakesPart, type WebhookFamily } from './policy-kinds';
+import { RuleSet } from './rule-set';
+import type {
+  LabelSelector,
+  MutatingWebhook,
+  MutatingWebhookConfiguration,
+  ScopeType,
+  ValidatingWebhook,
+  ValidatingWebhookConfiguration,
+  WebhookClientConfig,
+  WebhookConfigurations,
+  WebhookFailurePolicy,
+} from './types';
+import { type ResourceResolver } from '@edict/kube';
+
+/** Where the API server reaches the admission controller: a Service, or a URL base (local mode). */
+export type WebhookEndpoint =
+  | { readonly service: { readonly name: string; readonly namespace: string; readonly port: number } }
+  | { readonly url: string };
+
+export interface WebhookBuildOptions {
+  readonly endpoint: WebhookEndpoint;
+  /** PEM CA bundle the API server trusts for the endpoint (base64-encoded into caBundle). */
+  readonly caBundlePem: string;
+  /** Kinds → resources; usually a table filled from discovery beforehand. */
+  readonly resolve: ResourceResolver;
+  readonly names?: Partial<WebhookNames>;
+  readonly defaultTimeoutSeconds?: number;
+  /** Namespaces the resource webhooks never see (the controller's own, kube-system, ...). */
+  readonly excludedNamespaces?: readonly string[];
+  readonly objectSelector?: LabelSelector;
+  /** Also publish the policy / exception validation webhooks (default true). */
+  readonly policyValidation?: boolean;
+  readonly exceptionValidation?: boolean;
+  /** Extra labels for every configuration (the managed-by label always wins). */
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+export interface WebhookBuildResult extends WebhookConfigurations {
+  /** False when some kind could not be resolved: the rules may be narrower than needed. */
+  readonly complete: boolean;
+  /** `policy key: kind selector` for each kind the resolver did not know. */
+  readonly unresolved: readonly string[];
+}
+
+interface Accumulator {
+  readonly rules: RuleSet;
+  timeout: number;
+}
+
+export function buildWebhookConfigurations(
+  policies: Iterable<CachedPolicy>,
+  options: WebhookBuildOptions,
+): WebhookBuildResult {
+  const names = { ...DEFAULT_WEBHOOK_NAMES, ...options.names };
+  const defaultTimeout = options.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+  const unresolved: string[] = [];
+  const acc = {
+    validating: { Fail: fresh(defaultTimeout), Ignore: fresh(defaultTimeout) },
+    mutating: { Fail: fresh(defaultTimeout), Ignore: fresh(defaultTimeout) },
+  };
+  for (const policy of policies) {
+    for (const family of ['validating', 'mutating'] as const) {
+      if (!policyTakesPart(policy, family)) continue;
+      const target = acc[family][policy.failurePolicy];
+      addPolicy(target, policy, family, options.resolve, unresolved);
+      const timeout = webhookTimeoutSecondsOf(policy.compiled.policy);
+      if (typeof timeout === 'number' && timeout > target.timeout) target.timeout = timeout;
+    }
+  }
+
+  const caBundle = Buffer.from(options.caBundlePem, 'utf8').toString('base64');
+  const client = (path: string): WebhookClientConfig => clientConfig(options.endpoint, caBundle, path);
+  const namespaceSelector = excludeNamespaces(options.excludedNamespaces ?? []);
+  const objectSelector = options.objectSelector ?? {};
+  const labels = { ...options.labels, [names.managedByLabel]: names.managedBy };
+
+  const resourceWebhook = (
+    family: WebhookFamily,
+    failurePolicy: WebhookFailurePolicy,
+  ): ValidatingWebhook | undefined => {
+    const { rules, timeout } = acc[family][failurePolicy];
+    if (rules.size === 0) return undefined;
+    const suffix = failurePolicy === 'Fail' ? 'fail' : 'ignore';
+    const base = family === 'validating' ? names.validatingWebhook : names.mutatingWebhook;
+    const path = family === 'validating' ? WEBHOOK_PATHS.validate : WEBHOOK_PATHS.mutate;
+    return {
+      admissionReviewVersions: ['v1'],
+      clientConfig: client(`${path}/${suffix}`),
+      failurePolicy,
+      matchPolicy: 'Equivalent',
+      name: `${base}-${suffix}`,
+      namespaceSelector,
+      objectSelector,
+      rules: rules.toRules(),
+      sideEffects: 'NoneOnDryRun',
+      timeoutSeconds: Math.min(timeout, MAX_TIMEOUT_SECONDS),
+    };
+  };
+  // Kyverno lists the ignore webhook first.
+  const validatingHooks = (['Ignore', 'Fail'] as const)
+    .map((fp) => resourceWebhook('validating', fp))
+    .filter((hook): hook is ValidatingWebhook => !!hook);
+  const mutatingHooks = (['Ignore', 'Fail'] as const)
+    .map((fp) => resourceWebhook('mutating', fp))
+    .filter((hook): hook is ValidatingWebhook => !!hook)
+    .map((hook): MutatingWebhook => ({ ...hook, reinvocationPolicy: 'IfNeeded' }));
+
+  const validating: ValidatingWebhookConfiguration[] = [
+    validatingConfiguration(names.resourceValidating, labels, validatingHooks),
+  ];
+  const policyHook = (name: string, path: string, rules: readonly FixedWebhookRule[]): ValidatingWebhook =>
+    fixedValidatingWebhook({
+      name,
+      client: client(path),
+      rules,
+      failurePolicy: 'Fail',
+      timeoutSeconds: defaultTimeout,
+    });
+  if (options.policyValidation !== false) {
+    validating.push(
+      validatingConfiguration(names.policyValidating, labels, [
+        policyHook(names.policyValidatingWebhook, WEBHOOK_PATHS.policyValidate, [
+          { apiGroups: ['kyverno.io'], resources: ['clusterpolicies', 'policies'], versions: ['v1', 'v2beta1'] },
+        ]),
+      ]),
+    );
+  }
+  if (options.exceptionValidation !== false) {
+    validating.push(
+      validatingConfiguration(names.exceptionValidating, labels, [
+        policyHook(names.exceptionValidatingWebhook, WEBHOOK_PATHS.exceptionValidate, [
+          { apiGroups: ['kyverno.io'], resources: ['policyexceptions'], versions: ['v2', 'v2beta1'] },
+        ]),
+      ]),
+    );
+  }
+  const mutating: MutatingWebhookConfiguration[] = [
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: names.resourceMutating, labels: { ...labels } },
+      webhooks: mutatingHooks,
+    },
+  ];
+  return { validating, mutating, complete: unresolved.length === 0, unresolved };
+}
+
+/** Every kind selector the policies name (non-wildcard kinds): what the resolver must know. */
+export function kindSelectorsOf(policies: Iterable<CachedPolicy>): string[] {
+  const kinds = new Set<string>();
+  for (const policy of policies)
+    for (const family of ['validating', 'mutating'] as const)
+      if (policyTakesPart(policy, family)) for (const kind of kindOperationsOf(policy, family).keys()) kinds.add(kind);
+  return [...kinds].sort();
+}
+
+function fresh(timeout: number): Accumulator {
+  return { rules: new RuleSet(), timeout };
+}
+
+function addPolicy(
+  target: Accumulator,
+  policy: CachedPolicy,
+  family: WebhookFamily,
+  resolve: ResourceResolver,
+  unresolved: string[],
+): void {
+  const policyScope: ScopeType = policy.namespace !== undefined ? 'Namespaced' : '*';
+  for (const [selector, ops] of kindOperationsOf(policy, family)) {
+    if (ops.size === 0) continue;
+    const parsed = parseKind(selector);
+    if (parsed.kind === '') continue; // selects nothing
+    const subresource = parsed.subresource ?? '';
+    if (parsed.kind === '*') {
+      target.rules.add(
+        { group: parsed.group, version: parsed.version, resource: '*', subresource, scope: policyScope },
+        ops,
+      );
+      continue;
+    }
+    const resolved = resolve({ group: parsed.group, version: parsed.version, kind: parsed.kind, subresource });
+    if (!resolved) {
+      unresolved.push(`${policy.key}: ${selector}`);
+      continue;
+    }
+    for (const r of resolved) {
+      const scope: ScopeType = r.namespaced ? 'Namespaced' : '*';
+      target.rules.add(
+        { group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, scope },
+        ops,
+      );
+    }
+  }
+}
+
+/** The types a fixed webhook sees created and updated. */
+export interface FixedWebhookRule {
+  readonly apiGroups: readonly string[];
+  readonly versions: readonly string[];
+  readonly resources: readonly string[];
+}
+
+/** A webhook with fixed rules (CREATE and UPDATE of `rules`), every namespace and object. */
+export function fixedValidatingWebhook(hook: {
+  readonly name: string;
+  readonly client: WebhookClientConfig;
+  readonly rules: readonly FixedWebhookRule[];
+  readonly failurePolicy: WebhookFailurePolicy;
+  readonly timeoutSeconds: number;
+}): ValidatingWebhook {
+  return {
+    admissionReviewVersions: ['v1'],
+    clientConfig: hook.client,
+    failurePolicy: hook.failurePolicy,
+    matchPolicy: 'Equivalent',
+    name: hook.name,
+    namespaceSelector: {},
+    objectSelector: {},
+    rules: hook.rules.map(({ apiGroups, versions, resources }) => ({
+      apiGroups: [...apiGroups],
+      apiVersions: [...versions],
+      resources: [...resources],
+      scope: '*' as const,
+      operations: ['CREATE' as const, 'UPDATE' as const],
+    })),
+    sideEffects: 'None',
+    timeoutSeconds: Math.min(hook.timeoutSeconds, MAX_TIMEOUT_SECONDS),
+  };
+}
+
+/** Where the API server calls `path`: through the Service, or under the URL base; trusting the base64 `caBundle`. */
+export function clientConfig(endpoint: WebhookEndpoint, caBundle: string, path: string): WebhookClientConfig {
+  if ('url' in endpoint) return { caBundle, url: `${endpoint.url.replace(/\/+$/, '')}${path}` };
+  const { name, namespace, port } = endpoint.service;
+  return { caBundle, service: { name, namespace, path, port } };
+}
+
+function excludeNamespaces(namespaces: readonly string[]): LabelSelector {
+  const values = [...new Set(namespaces)].sort();
+  if (values.length === 0) return {};
+  return { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values }] };
+}
+
+export function validatingConfiguration(
+  name: string,
+  labels: Record<string, string>,
+  webhooks: ValidatingWebhook[],
+): ValidatingWebhookConfiguration {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name, labels: { ...labels } },
+    webhooks,
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * The admissionregistration.k8s.io/v1 shapes the controller writes, as plain JSON (what the API
+ * server stores and returns). Only the fields Edict sets are typed; anything else passes through.
+ */
+export type OperationType = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+export type ScopeType = 'Namespaced' | 'Cluster' | '*';
+export type WebhookFailurePolicy = 'Fail' | 'Ignore';
+export type SideEffectClass = 'None' | 'NoneOnDryRun';
+
+export interface RuleWithOperations {
+  apiGroups: string[];
+  apiVersions: string[];
+  resources: string[];
+  scope: ScopeType;
+  operations: OperationType[];
+}
+
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  values?: string[];
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+export interface WebhookClientConfig {
+  /** Base64 of the PEM CA bundle. */
+  caBundle?: string;
+  service?: { name: string; namespace: string; path: string; port: number };
+  url?: string;
+}
+
+export interface ValidatingWebhook {
+  name: string;
+  clientConfig: WebhookClientConfig;
+  rules: RuleWithOperations[];
+  failurePolicy: WebhookFailurePolicy;
+  matchPolicy: 'Exact' | 'Equivalent';
+  namespaceSelector: LabelSelector;
+  objectSelector: LabelSelector;
+  sideEffects: SideEffectClass;
+  timeoutSeconds: number;
+  admissionReviewVersions: string[];
+}
+
+export interface MutatingWebhook extends ValidatingWebhook {
+  reinvocationPolicy: 'Never' | 'IfNeeded';
+}
+
+export interface WebhookObjectMeta {
+  name: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  resourceVersion?: string;
+  uid?: string;
+  [key: string]: unknown;
+}
+
+export interface ValidatingWebhookConfiguration {
+  apiVersion: 'admissionregistration.k8s.io/v1';
+  kind: 'ValidatingWebhookConfiguration';
+  metadata: WebhookObjectMeta;
+  webhooks: ValidatingWebhook[];
+}
+
+export interface MutatingWebhookConfiguration {
+  apiVersion: 'admissionregistration.k8s.io/v1';
+  kind: 'MutatingWebhookConfiguration';
+  metadata: WebhookObjectMeta;
+  webhooks: MutatingWebhook[];
+}
+
+export type WebhookConfiguration = ValidatingWebhookConfiguration | MutatingWebhookConfiguration;
+export type WebhookConfigurationKind = WebhookConfiguration['kind'];
+
+export interface WebhookConfigurations {
+  readonly validating: ValidatingWebhookConfiguration[];
+  readonly mutating: MutatingWebhookConfiguration[];
+}

@@ -1,0 +1,78 @@
+/**
+ * The admission controller's webhooks: built from the policy cache, kinds resolved through
+ * discovery. Incomplete while the cache has not synced or a kind is unresolved (the reconciler then
+ * publishes a union with what is stored). Changes: policies (debounced), served types (CRDs, at
+ * once and with fresh discovery: resources of a new kind may be created right after its CRD).
+ */
+import { generationOf, type CachedPolicy, type WebhookPublication } from '@edict/policy';
+import { buildWebhookConfigurations, kindSelectorsOf } from '../configurations/build-webhook-configurations';
+import type { ResolvedWebhookOptions } from '../webhooks.options';
+import type { DiscoverySource, ResourceResolver } from '@edict/kube';
+import type { DesiredWebhooks, DesiredWebhookSet, PolicySource, ServedTypesSource } from './ports';
+
+export class PolicyWebhooks implements DesiredWebhooks {
+  readonly owned;
+  readonly removesLabelled = true;
+
+  constructor(
+    private readonly options: ResolvedWebhookOptions,
+    private readonly policies: PolicySource,
+    private readonly discovery: DiscoverySource,
+    private readonly servedTypes?: ServedTypesSource | null,
+  ) {
+    const names = options.names;
+    this.owned = {
+      ValidatingWebhookConfiguration: [names.resourceValidating, names.policyValidating, names.exceptionValidating],
+      MutatingWebhookConfiguration: [names.resourceMutating],
+    };
+  }
+
+  onChange(listener: (now: boolean) => void): () => void {
+    const offPolicies = this.policies.onChange(() => listener(false));
+    const offTypes = this.servedTypes?.onChange((group) => {
+      this.discovery.invalidate(group);
+      listener(true);
+    });
+    return () => {
+      offPolicies();
+      offTypes?.();
+    };
+  }
+
+  async build(caBundlePem: string): Promise<DesiredWebhookSet> {
+    // Read "synced" before the policies: a snapshot taken after syncing is complete.
+    const synced = this.policies.hasSynced();
+    const policies = this.policies.policies();
+    const kinds = kindSelectorsOf(policies);
+    let resolve: ResourceResolver = () => [];
+    if (kinds.length > 0) resolve = await this.discovery.resolver(kinds);
+    // Without policies, discovery is still read (in the background): the first policy's pass then
+    // finds it, instead of waiting on a full read before its webhook rules are published.
+    else void this.discovery.resolver().catch(() => undefined);
+    const built = buildWebhookConfigurations(policies, {
+      endpoint: this.options.endpoint,
+      caBundlePem,
+      resolve,
+      names: this.options.names,
+      defaultTimeoutSeconds: this.options.defaultTimeoutSeconds,
+      excludedNamespaces: this.options.excludedNamespaces,
+      policyValidation: this.options.policyValidation,
+      exceptionValidation: this.options.exceptionValidation,
+    });
+    return { ...built, complete: synced && built.complete, publication: publicationOf(policies, built.unresolved) };
+  }
+}
+
+/** The built policies by key and generation; `unresolved` entries read `policy key: kind selector`. */
+function publicationOf(policies: readonly CachedPolicy[], unresolved: readonly string[]): WebhookPublication {
+  const unresolvedKinds = new Map<string, string[]>();
+  for (const entry of unresolved) {
+    const at = entry.indexOf(': '); // keys are DNS names, with `/` for namespaced ones: never `: `
+    const key = entry.slice(0, at);
+    unresolvedKinds.set(key, [...(unresolvedKinds.get(key) ?? []), entry.slice(at + 2)]);
+  }
+  return {
+    policies: new Map(policies.map((p) => [p.key, generationOf(p.source ?? p.compiled.policy)])),
+    unresolvedKinds,
+  };
+}
