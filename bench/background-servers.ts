@@ -8,7 +8,7 @@
  *  - `background-controller`: the real background controller (`startBackgroundController`).
  */
 import { InMemoryApiServer, kubeconfigFor, type RecordedRequest } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { microTime } from '@edict/kube';
 import { readCrdManifests } from '@edict/policy';
 import { loadBackgroundConfig, startBackgroundController, type BackgroundConfig } from '@edict/background-controller';

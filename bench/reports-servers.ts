@@ -8,7 +8,7 @@
  *    `--expose-gc` so that its `memory` command measures what is kept, not what awaits collection.
  */
 import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { microTime } from '@edict/kube';
 import { readCrdManifests } from '@edict/policy';
 import { loadReportsConfig, startReportsController, type ReportsConfig } from '@edict/reports-controller';

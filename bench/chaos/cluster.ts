@@ -5,7 +5,7 @@
  * its store (reports per Pod, webhook configurations) from the inside, where no client lags.
  */
 import { InMemoryApiServer } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { readCrdManifests } from '@edict/policy';
 import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhooks';
 import type { ChildRoleRunner } from '../child-process';

@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { validateBySchema } from '@edict/apiserver';
 import { discoverTestFiles, loadTestFile, type Operation } from '@edict/chainsaw';
-import { crdRefusal, crdVersionFor, rootSchema, CRD_DEFINITIONS, isObject, type JsonObject } from '@edict/engine';
+import { crdRefusal, crdVersionFor, rootSchema, CRD_DEFINITIONS } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 
 const SHARED = [resolve(__dirname, '../../../shared'), '/work/shared'].find((dir) => existsSync(join(dir, 'chainsaw')));
 const KINDS = new Set([

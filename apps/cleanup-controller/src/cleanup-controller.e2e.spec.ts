@@ -10,8 +10,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
-import { KubeResources, type KubeObject } from '@edict/kube';
+import type { JsonObject } from '@edict/foundation';
+import { KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
 import { startE2eCluster, waitForWebhook, type E2eCluster } from '@edict/admission-controller/testing';

@@ -1,5 +1,5 @@
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
-import { BoundedCache } from '../variables/bounded-cache';
+import { BoundedCache } from '@edict/foundation';
 import { AUTHORIZER_TYPE, registerAuthz } from './libraries/authz';
 import { registerLists } from './libraries/lists';
 import { registerQuantity } from './libraries/quantity';

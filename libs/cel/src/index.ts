@@ -1,3 +1,6 @@
+// @edict/cel: the CEL environment (Kubernetes' CEL libraries on cel-js, cost limits, the authorizer),
+// shared by validate.cel rules, ValidatingAdmissionPolicy and, next, Kyverno's CEL policies. Pure:
+// it depends only on @edict/foundation.
 export {
   compileCel,
   CelCompileError,
@@ -6,6 +9,7 @@ export {
   type CelVariables,
 } from './compile';
 export { CelMeter, CelLimitExceeded } from './meter';
-export { CEL_LIMITS } from './limits';
+export { CEL_LIMITS, type CelLimits } from './limits';
 export { toCel } from './values';
 export { AccessReviews, CelAuthorizer, CelResourceCheck } from './libraries/authz';
+export type { AccessReviewDecision, AccessReviewRequest, AccessReviewSubject } from './access-review';

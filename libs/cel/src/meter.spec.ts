@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EvaluationBudget, EvaluationDeadlineExceeded } from '../budget';
+import { EvaluationBudget, EvaluationDeadlineExceeded } from '@edict/foundation';
 import { compileCel } from './compile';
 import { CEL_LIMITS } from './limits';
 import { CelLimitExceeded, CelMeter } from './meter';

@@ -1,5 +1,5 @@
 import { Environment } from '@marcbachmann/cel-js';
-import type { EvaluationBudget } from '../budget';
+import type { EvaluationBudget } from '@edict/foundation';
 import { CEL_LIMITS, type CelLimits } from './limits';
 
 /** A CEL evaluation went past one of Edict's bounds; the rule ends in `error`. */

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 
 /**
  * JSON into CEL values as Kubernetes hands unstructured objects to CEL: whole numbers become CEL

@@ -6,8 +6,9 @@
  * and imageRegistry entries are not loaded here yet: rules using them end in error with a message
  * naming who does not load them. Every evaluation has a deadline.
  */
-import { deadlineAfter, Engine, type EngineDependencies, type KubeObject as EngineObject } from '@edict/engine';
-import { isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
+import { Engine, type EngineDependencies } from '@edict/engine';
+import { deadlineAfter, type KubeObject } from '@edict/foundation';
+import { isNotFound, type KubeResources } from '@edict/kube';
 import { ClusterContextLoaders } from './cluster-context-loaders';
 import { ClusterResourceLoader } from './cluster-resource-loader';
 import { ContextApiCallers, type ApiCallSettings } from './context-api-callers';
@@ -34,7 +35,7 @@ export class ClusterEngine {
   ) {
     this.callers = new ContextApiCallers(settings, resources);
     const loaders = new ClusterContextLoaders(
-      { get: (namespace, name) => this.read('v1', 'ConfigMap', namespace, name) as Promise<EngineObject | undefined> },
+      { get: (namespace, name) => this.read('v1', 'ConfigMap', namespace, name) as Promise<KubeObject | undefined> },
       this.callers,
       {
         read: (name) => {

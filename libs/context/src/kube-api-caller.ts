@@ -3,7 +3,8 @@
  * size capped while it streams and one deadline for the whole call. Who may call which path
  * (policy-scope.ts) is checked by the caller; this checks the path is a plain API server path.
  */
-import type { APICall, JsonValue } from '@edict/engine';
+import type { APICall } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import { KubeApiError, KubeResponseTooLargeError, KubeTimeoutError, type KubeHttpRequest } from '@edict/kube';
 import {
   apiCallBody,

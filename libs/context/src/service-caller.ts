@@ -4,7 +4,8 @@
  * link-local and cloud metadata by default), the connection goes to the checked address, no
  * redirect is followed (a 3xx is an error), and the call has one deadline and a body cap.
  */
-import type { APICall, JsonValue } from '@edict/engine';
+import type { APICall } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import { EgressRefusedError, EgressResponseTooLargeError, EgressTimeoutError, type EgressClient } from '@edict/egress';
 import {
   apiCallBody,

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../core/loaders';
+import { systemClock, type Clock } from '@edict/foundation';
 
 let current: Clock = systemClock;
 

@@ -7,9 +7,8 @@
  * checked against the result size limit. Anything else (functions, slices, variables, `let`,
  * arithmetic) is not compiled: `compileDirect` answers undefined and the interpreter runs it.
  */
-import { isBudgetError, type EvaluationBudget } from '../budget';
-import type { JsonObject, JsonValue } from '../json';
-import { isObject } from '../json';
+import { isBudgetError, type EvaluationBudget, isObject } from '@edict/foundation';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 import { compareValues, flattenOnce, isFalse, Missing, type AstNode, type EvalResult } from './interpreter';
 
 /** A compiled node: evaluates against `value`; `root` is the whole document (`$`). */

@@ -1,6 +1,5 @@
-import { isBudgetError, type EvaluationBudget } from '../budget';
-import type { JsonObject, JsonValue } from '../json';
-import { deepEqual, isObject } from '../json';
+import { isBudgetError, type EvaluationBudget, deepEqual, isObject } from '@edict/foundation';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 import { JmesPathError } from './errors';
 
 /**

@@ -1,12 +1,11 @@
 import { compile } from '@jmespath-community/jmespath';
-import { EvaluationBudget, EvaluationLimitExceeded } from '../budget';
-import type { JsonValue } from '../json';
+import { EvaluationBudget, EvaluationLimitExceeded, BoundedCache } from '@edict/foundation';
+import type { JsonValue } from '@edict/foundation';
 import { JmesPathError, JmesPathNotFoundError } from './errors';
 import { compileDirect, type DirectNode } from './direct';
 import { Missing, type AstNode } from './interpreter';
 import { evaluate } from './runtime';
 import './functions/register';
-import { BoundedCache } from '../variables/bounded-cache';
 
 /** Outcome of a search that does not throw for an unresolved key. */
 export type JmesPathResult =

@@ -1,6 +1,6 @@
 import { TreeInterpreter, type InputSignature, type JSONValue } from '@jmespath-community/jmespath';
-import { EvaluationBudget, isBudgetError } from '../budget';
-import type { JsonValue } from '../json';
+import { EvaluationBudget, isBudgetError } from '@edict/foundation';
+import type { JsonValue } from '@edict/foundation';
 import { JmesPathError } from './errors';
 import { KyvernoInterpreter, type AstNode } from './interpreter';
 

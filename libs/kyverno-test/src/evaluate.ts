@@ -1,4 +1,5 @@
-import type { CompiledPolicy, EvaluationOptions, KubeObject, Operation, Policy, PolicyResponse } from '@edict/engine';
+import type { CompiledPolicy, EvaluationOptions, Operation, Policy, PolicyResponse } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 import { describeError } from './io/load-error';
 import { createContextLoaders, createResourceLoader } from './mock-loaders';
 import { buildRequest, type RequestInputs } from './request-builder';

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, KubeObject } from '@edict/engine';
+import type { JsonObject, JsonValue, KubeObject } from '@edict/foundation';
 import { groupVersion } from './request-builder';
 
 /*

@@ -1,4 +1,4 @@
-import type { KubeObject } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 import { describeError } from './io/load-error';
 import type { Check } from './check-types';
 import { ExpectedFiles, sameGeneratedObject, sameObject } from './compare-resources';

@@ -19,7 +19,8 @@
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { UpdateRequestSpec } from '@edict/admission';
-import { isAlreadyExists, type KubeObject, type KubeResources } from '@edict/kube';
+import { isAlreadyExists, type KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { BoundedWorkQueue, withRetry, type RetryOptions, type WorkQueueStats } from '@edict/reports';
 import { updateRequestLabels } from './update-request-labels';
 

@@ -10,7 +10,8 @@
  */
 import type { RequestRoles, RoleResolver } from '@edict/admission';
 import type { UserInfo } from '@edict/engine';
-import type { IndexFunction, KubeObject } from '@edict/kube';
+import type { IndexFunction } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 
 interface Subject {
   kind?: string;

@@ -4,9 +4,10 @@
  * answering "not found", which a rule could take for a real absence).
  */
 import { Inject, Injectable } from '@nestjs/common';
-import type { KubeObject as EngineObject } from '@edict/engine';
+import type {} from '@edict/foundation';
 import type { ConfigMapSource } from '@edict/context';
-import { InformerFactory, InformerService, type Informer, type KubeObject } from '@edict/kube';
+import { InformerFactory, InformerService, type Informer } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 
@@ -23,10 +24,10 @@ export class ConfigMapCache extends InformerService implements ConfigMapSource {
     this.informer = this.watch<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap' });
   }
 
-  get(namespace: string, name: string): EngineObject | undefined {
+  get(namespace: string, name: string): KubeObject | undefined {
     if (!this.hasSynced()) {
       throw new ConfigMapsNotLoadedError(`configMap ${namespace}/${name}: the ConfigMap cache is not loaded yet`);
     }
-    return this.informer.get(name, namespace) as EngineObject | undefined;
+    return this.informer.get(name, namespace) as KubeObject | undefined;
   }
 }

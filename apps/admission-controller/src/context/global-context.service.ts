@@ -4,15 +4,9 @@
  * informer over the named resource, its kind found through API discovery.
  */
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import type { JsonValue } from '@edict/engine';
-import {
-  Informer,
-  InformerFactory,
-  InformerService,
-  KubeResources,
-  resourceListWatch,
-  type KubeObject,
-} from '@edict/kube';
+import type { JsonValue } from '@edict/foundation';
+import { Informer, InformerFactory, InformerService, KubeResources, resourceListWatch } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { ApiResources } from '../cluster/api-resources';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';

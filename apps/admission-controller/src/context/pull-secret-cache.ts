@@ -4,8 +4,9 @@
  * API server. A named Secret that is missing, or not a docker config, is an error naming it.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import type { JsonObject } from '@edict/engine';
-import { InformerFactory, InformerService, type Informer, type KubeObject } from '@edict/kube';
+import type { JsonObject } from '@edict/foundation';
+import { InformerFactory, InformerService, type Informer } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { dockerConfigFromSecret, RegistryCredentialsError, type DockerConfig } from '@edict/registry';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';

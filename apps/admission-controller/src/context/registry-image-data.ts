@@ -6,7 +6,8 @@
  * Secrets; cloud `providers` fail closed (Edict has no cloud identity).
  */
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import type { ImageRegistryCredentials, JsonObject } from '@edict/engine';
+import type { ImageRegistryCredentials } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { EgressClient } from '@edict/egress';
 import { checkCredentialProviders, RegistryClient } from '@edict/registry';
 import type { ControllerConfig } from '../config/controller-config';

@@ -20,7 +20,7 @@ import {
   type FailurePolicy,
   type ReviewAnswer,
 } from '@edict/admission';
-import type { EvaluationDeadline } from '@edict/engine';
+import type { EvaluationDeadline } from '@edict/foundation';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { AfterAdmissionService } from '../after/after-admission.service';
 import { NamespaceLabels, NamespaceReadRefused } from '../cluster/namespace-labels.service';

@@ -4,7 +4,8 @@
  * cluster-backed context marks the review `inProcess` and the main thread evaluates it instead, so
  * a worker never answers with less context than the in-process path had.
  */
-import { Engine, EvaluationDeadlineExceeded, type CompiledPolicy, type PolicyResponse } from '@edict/engine';
+import { Engine, type CompiledPolicy, type PolicyResponse } from '@edict/engine';
+import { EvaluationDeadlineExceeded } from '@edict/foundation';
 import {
   FairTurns,
   type AdmissionConfig,

@@ -4,7 +4,8 @@
  * differs. Safe to run twice or from two leaders at once: a create that finds the object already
  * there (409) is treated as "exists", and an update that lost a race (409) reads again and retries.
  */
-import { isAlreadyExists, isConflict, type KubeObject } from '@edict/kube';
+import { isAlreadyExists, isConflict } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { objectRef, type ClusterObjects, type ObjectRef } from '../update-requests/cluster-objects';
 
 /** Attempts of one update against concurrent writers before giving up (the request is retried later). */

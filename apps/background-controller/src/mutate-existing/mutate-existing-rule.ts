@@ -8,7 +8,7 @@
  */
 import type { UpdateRequestSpec } from '@edict/admission';
 import { TenantWriteRefused } from '@edict/context';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import type { CachedPolicy } from '@edict/policy';
 import {
   backgroundFailedEvent,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UpdateRequestSpec } from '@edict/admission';
 import { Engine, type Policy, type Rule } from '@edict/engine';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import type { CachedPolicy } from '@edict/policy';
 import { ListingFakeCluster } from '../testing/listing-fake-cluster';
 import { PolicyLifecycle } from './policy-lifecycle';

@@ -1,5 +1,6 @@
 /** A typed fake of ClusterObjects: objects in memory with resourceVersions, 404/409 as the API server answers. */
-import { KubeApiError, type KubeObject } from '@edict/kube';
+import { KubeApiError } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import type { ClusterObjects, ListRequest, ObjectRef } from '../update-requests/cluster-objects';
 
 export class FakeCluster implements ClusterObjects {

@@ -2,7 +2,8 @@
  * The API server calls processing makes, as a port (a typed fake in specs): reads answer
  * `undefined` for a missing object; writes throw KubeApiError (409 conflict, 404, 403...).
  */
-import { isConflict, isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
+import { isConflict, isNotFound, type KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 
 export interface ObjectRef {
   readonly apiVersion: string;

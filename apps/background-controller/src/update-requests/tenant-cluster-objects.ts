@@ -7,7 +7,7 @@
  * changed afterwards (a target's namespace or kind). Reads pass through.
  */
 import { checkTenantWrite, type WriteTarget, type WritingPolicy } from '@edict/context';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import { objectRef, type ClusterObjects } from './cluster-objects';
 
 export function tenantClusterObjects(cluster: ClusterObjects, policy: WritingPolicy): ClusterObjects {

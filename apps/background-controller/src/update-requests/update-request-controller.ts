@@ -6,7 +6,8 @@
  * queue; requests in progress finish their current step.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InformerFactory, KubeResources, type Informer, type KubeObject } from '@edict/kube';
+import { InformerFactory, KubeResources, type Informer } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { AdmissionReportWriter, KubeReportStore } from '@edict/reports';

@@ -4,7 +4,7 @@
  * (`state`, `message`, `generatedResources`, `retryCount`).
  */
 import type { UpdateRequestResourceSpec, UpdateRequestSpec } from '@edict/admission';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 
 export const UPDATE_REQUEST_API_VERSION = 'kyverno.io/v2';
 export const UPDATE_REQUEST_KIND = 'UpdateRequest';

@@ -5,7 +5,8 @@
  * (SelfSubjectAccessReview: the kinds the controller may touch are what its RBAC grants).
  */
 import type { DeletionPropagationPolicy } from '@edict/engine';
-import { isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
+import { isNotFound, type KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { DiscoveryResolver, servedTypes, type ServedType } from '@edict/webhooks';
 
 export type ObjectType = ServedType;

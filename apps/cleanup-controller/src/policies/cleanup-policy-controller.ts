@@ -15,7 +15,8 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isCleanupPolicyKind, parseCronSchedule, type CleanupPolicy, type CleanupPolicyKind } from '@edict/engine';
-import { InformerFactory, isConflict, isNotFound, KubeResources, type KubeObject } from '@edict/kube';
+import { InformerFactory, isConflict, isNotFound, KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { WorkQueue } from '@edict/work-queue';
 import { kubeCleanupCluster, type CleanupCluster } from '../cluster/cleanup-cluster';

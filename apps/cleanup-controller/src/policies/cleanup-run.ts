@@ -16,15 +16,13 @@ import {
   type CleanupPolicy,
   type Condition,
   type ContextLoaders,
-  type JsonObject,
-  type JsonValue,
-  type KubeObject as EngineObject,
   type MatchResources,
   type ResourceFilter,
   type Rule,
 } from '@edict/engine';
+import { type JsonObject, type JsonValue } from '@edict/foundation';
 import { checkTenantWrite, type WriteTarget } from '@edict/context';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import type { CleanupCluster } from '../cluster/cleanup-cluster';
 
 export interface CleanupRunPorts {
@@ -71,7 +69,7 @@ export async function runCleanupPolicy(policy: CleanupPolicy, ports: CleanupRunP
         const objectNamespace = object.metadata?.namespace;
         const namespaceLabels = objectNamespace ? await labelsOf(objectNamespace) : undefined;
         const request = {
-          resource: object as EngineObject,
+          resource: object as KubeObject,
           operation: 'CREATE' as const, // unused: the filters' operations were left out above
           ...(namespaceLabels ? { namespaceLabels } : {}),
         };

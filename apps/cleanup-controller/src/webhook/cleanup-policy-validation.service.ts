@@ -8,7 +8,8 @@
 import { Injectable } from '@nestjs/common';
 import { answerValidation, decisionFrom, deny, type ReviewAnswer } from '@edict/admission';
 import { KubeAccessReviewer } from '@edict/context';
-import { checkCleanupPermissions, isError, validateCleanupPolicy, type CleanupPolicy } from '@edict/engine';
+import { checkCleanupPermissions, validateCleanupPolicy, type CleanupPolicy } from '@edict/engine';
+import { isError } from '@edict/foundation';
 import { KubeResources } from '@edict/kube';
 import { kubeCleanupCluster, type CleanupCluster } from '../cluster/cleanup-cluster';
 

@@ -5,7 +5,8 @@
  * client is slow to load).
  */
 import { loadKubeConfig, isNotFound, KubeHttpClient } from '@edict/kube';
-import { parseKind, withAutogen, type KubeObject, type Policy, type ResourceDescription } from '@edict/engine';
+import { parseKind, withAutogen, type Policy, type ResourceDescription } from '@edict/engine';
+import { type KubeObject } from '@edict/foundation';
 import { DiscoveryResolver } from '@edict/webhooks';
 
 export interface ClusterSource {

@@ -1,7 +1,8 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { formatDiagnostic, isScored, withAutogen, type KubeObject, type Policy } from '@edict/engine';
+import { isScored, withAutogen, type Policy } from '@edict/engine';
+import { formatDiagnostic, type KubeObject } from '@edict/foundation';
 import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
 import {
   addResponse,

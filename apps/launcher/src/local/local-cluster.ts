@@ -20,8 +20,9 @@
  */
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor, type ClusterCa } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
-import { KubeResources, type KubeObject } from '@edict/kube';
+import type { JsonObject } from '@edict/foundation';
+import { KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { installPolicyCrds, PolicyCache } from '@edict/policy';
 import {
   loadControllerConfig,

@@ -8,14 +8,8 @@
  * is kept in memory.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  Informer,
-  KubeResources,
-  metadataOnly,
-  resourceListWatch,
-  type KubeObject,
-  type ResourceRef,
-} from '@edict/kube';
+import { Informer, KubeResources, metadataOnly, resourceListWatch, type ResourceRef } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { WorkQueue } from '@edict/work-queue';
 import { PolicyCache, type PolicySnapshot } from '@edict/policy';

@@ -17,7 +17,8 @@
  * election does not fence): names are the resource uid, replaces and deletes carry the
  * resourceVersion read, and a 409 is thrown for the caller to retry from a fresh read.
  */
-import { isConflict, type KubeObject } from '@edict/kube';
+import { isConflict } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import {
   ANNOTATION_LAST_SCAN_TIME,
   buildPolicyReport,

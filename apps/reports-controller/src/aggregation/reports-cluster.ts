@@ -3,7 +3,8 @@
  * answer 409 (conflict, exists) and 404 as the API server does. `kubeReportsCluster` is the real
  * one; specs use a typed fake.
  */
-import { isNotFound, type KubeObject, type KubeResources, type ResourceRef } from '@edict/kube';
+import { isNotFound, type KubeResources, type ResourceRef } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 
 export type ObjectRef = ResourceRef & { readonly name: string };
 

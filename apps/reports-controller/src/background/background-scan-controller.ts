@@ -21,9 +21,9 @@ import {
   KubeResources,
   metadataOnly,
   resourceListWatch,
-  type KubeObject,
   type ResourceRef,
 } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { PolicyCache } from '@edict/policy';
 import { InformerReportCounter, ReportBreaker } from '@edict/reports';

@@ -10,8 +10,9 @@
  * object.
  */
 import { reportResults } from '@edict/admission';
-import type { KubeObject as EngineObject, PolicyResponse, ResourceRequest } from '@edict/engine';
-import type { EventInput, KubeObject } from '@edict/kube';
+import type { PolicyResponse, ResourceRequest } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
+import type { EventInput } from '@edict/kube';
 import type { CachedPolicy, PolicySnapshot } from '@edict/policy';
 import {
   buildBackgroundReport,
@@ -98,7 +99,7 @@ export class ResourceScanner {
 
     const scannedAt = new Date(this.now());
     const request: ResourceRequest = {
-      resource: object as EngineObject,
+      resource: object as KubeObject,
       operation: 'CREATE',
       ...(namespace ? { namespaceLabels: await this.namespaceLabels(namespace) } : {}),
     };

@@ -1,5 +1,6 @@
 /** A typed fake of ReportsCluster: objects in memory with resourceVersions, uids and 404/409 as the API server answers. */
-import { KubeApiError, type KubeObject, type ResourceRef } from '@edict/kube';
+import { KubeApiError, type ResourceRef } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import type { ObjectRef, ReportsCluster } from '../aggregation/reports-cluster';
 
 export class FakeReportsCluster implements ReportsCluster {

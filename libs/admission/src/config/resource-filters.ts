@@ -1,4 +1,5 @@
-import { parseKind, wildcardMatch, type GroupVersionKind } from '@edict/engine';
+import { parseKind, type GroupVersionKind } from '@edict/engine';
+import { wildcardMatch } from '@edict/foundation';
 import type { ResourceFilterEntry } from './types';
 
 const BRACKETS = /\[([^[\]]*)\]/g;

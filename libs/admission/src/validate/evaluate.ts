@@ -1,11 +1,5 @@
-import {
-  emptyPolicyResponse,
-  EvaluationDeadlineExceeded,
-  type CompiledPolicy,
-  type EvaluationDeadline,
-  type PolicyResponse,
-  type ResourceRequest,
-} from '@edict/engine';
+import { emptyPolicyResponse, type CompiledPolicy, type PolicyResponse, type ResourceRequest } from '@edict/engine';
+import { EvaluationDeadlineExceeded, type EvaluationDeadline } from '@edict/foundation';
 import type { AdmissionEngine } from '../policies';
 
 export interface Evaluated {

@@ -10,7 +10,7 @@
  * Equivalent only spans versions of the same resource and the request keeps its own version.
  */
 import { randomUUID } from 'node:crypto';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { applyJsonPatch } from '../patch/json-patch';
 import { internalError } from '../status';
 import { callWebhook, type ServiceEndpoints } from './caller';

@@ -5,7 +5,7 @@
  * recorder does).
  */
 import { randomBytes } from 'node:crypto';
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 import type { AdmissionRequestContext, UserInfo } from '../admission/types';
 import type { ResourceRegistry } from '../registry/registry';
 import type { ResourceType } from '../registry/resource-type';

@@ -1,5 +1,5 @@
 // The Deployment and ReplicaSet controllers against the running server, as a cluster without nodes.
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dig, startServer, type Running } from '../testing/http';
 import { createTestCa, startWebhookServer, type TestCa, type TestWebhookServer } from '../testing/webhook-server';

@@ -5,7 +5,7 @@
  * and a status (counts, Available/Progressing/ReplicaFailure conditions, observed generation)
  * computed from its ReplicaSets. Pods are the ReplicaSet controller's business.
  */
-import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { metadataOf } from '../resources/prepare';
 import { ApiError } from '../status';
 import type { ChangeEvent, ObjectStore } from '../store/object-store';

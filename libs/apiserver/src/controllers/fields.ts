@@ -1,5 +1,5 @@
 /** Reading workload objects the way Go's typed structs see them: absent parts are empty, zero counts are omitted. */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 
 export function specOf(object: JsonObject): JsonObject {
   return isObject(object.spec) ? object.spec : {};

@@ -5,7 +5,7 @@
  * Pods by selector, and reports replicas, fully labeled, ready and available counts, the observed
  * generation and a ReplicaFailure condition while creating or deleting fails.
  */
-import { deepEqual, isObject, type JsonObject } from '@edict/engine';
+import { deepEqual, isObject, type JsonObject } from '@edict/foundation';
 import { metadataOf, timestamp } from '../resources/prepare';
 import { ApiError } from '../status';
 import type { ChangeEvent, ObjectStore } from '../store/object-store';

@@ -4,7 +4,7 @@
  * unless they name another, and the ServiceAccount admission plugin refuses Pods whose account is
  * missing).
  */
-import { isObject } from '@edict/engine';
+import { isObject } from '@edict/foundation';
 import { metadataOf } from '../resources/prepare';
 import { ApiError } from '../status';
 import type { ChangeEvent, ObjectStore } from '../store/object-store';

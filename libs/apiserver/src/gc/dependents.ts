@@ -1,5 +1,5 @@
 /** Reading and dropping an object's `metadata.ownerReferences` (the store finds dependents). */
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 
 export function ownerReferencesOf(object: JsonObject): JsonObject[] {
   const metadata = isObject(object.metadata) ? object.metadata : {};

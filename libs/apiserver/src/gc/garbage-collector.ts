@@ -7,7 +7,7 @@
  *
  * The collector writes to the store directly, so its deletes do not pass through admission webhooks.
  */
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 import type { ResourceRegistry } from '../registry/registry';
 import { type ResourceType } from '../registry/resource-type';
 import { storageKey } from '../resources/event-versions';

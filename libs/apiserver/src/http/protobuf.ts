@@ -7,7 +7,7 @@
  *
  * Custom resources have no protobuf form: as kube-apiserver, an unknown type answers 415.
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { isInlineField } from '../schema/inline-fields';
 import { ApiError } from '../status';
 import SCHEMA_JSON from './protobuf-schema.json';

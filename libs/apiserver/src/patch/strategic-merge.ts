@@ -6,7 +6,7 @@
  * `$retainKeys`; `$setElementOrder/<field>` is accepted and ignored.
  */
 import { listStrategyFor } from '@edict/engine';
-import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { badRequest } from '../status';
 
 interface Context {

@@ -3,7 +3,7 @@
  * resourceVersion conflicts, namespaces that must exist and take their contents with them,
  * finalizers, dry-run, and CRDs that install and remove served types.
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { establishedStatus, typesFromCrd, validateCrd } from '../registry/crd';
 import type { ResourceRegistry } from '../registry/registry';
 import { apiVersionOf, groupResourceKey, type ResourceType } from '../registry/resource-type';

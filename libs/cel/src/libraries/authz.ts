@@ -1,5 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
-import type { AccessReviewDecision, AccessReviewRequest, AccessReviewSubject } from '../../core/loaders';
+import type { AccessReviewDecision, AccessReviewRequest, AccessReviewSubject } from '../access-review';
 import { CelLimitExceeded } from '../meter';
 
 /**

@@ -1,5 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
-import { formatQuantity, parseDecimalQuantity, quantityToNumber, type Quantity } from '../../values';
+import { formatQuantity, parseDecimalQuantity, quantityToNumber, type Quantity } from '@edict/foundation';
 import { celError } from './errors';
 
 /** A resource quantity (Kubernetes' CEL `kubernetes.Quantity`). */

@@ -1,5 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
-import { compileGoRegexp } from '../../values';
+import { compileGoRegexp } from '@edict/foundation';
 import { celError } from './errors';
 
 /** The name `matches` calls are rewritten to (see compile.ts): cel-js's own uses backtracking RegExp. */

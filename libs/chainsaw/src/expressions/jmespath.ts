@@ -4,7 +4,8 @@
  * rewritten onto Kyverno equivalents, so nothing chainsaw-specific enters the engine's function
  * table (policies must not see them).
  */
-import { compileJmesPath, type JsonValue } from '@edict/engine';
+import { compileJmesPath } from '@edict/jmespath';
+import { type JsonValue } from '@edict/foundation';
 import type { Bindings } from './bindings';
 
 export class ExpressionError extends Error {

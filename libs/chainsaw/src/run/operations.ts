@@ -1,6 +1,6 @@
 /** Running one operation of a step: resource operations, scripts and commands, sleep and wait. */
 import { resolve } from 'node:path';
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { AssertionInternalError, assertTree, formatFailure, type AssertionFailure } from '../assertion/assertion-tree';
 import { diffExpectedActual } from '../assertion/diff';
 import { NoKindMatchError, TransientClusterError } from '../cluster/cluster-errors';

@@ -1,6 +1,6 @@
 /** Entry point: discovers the tests below the paths and runs them one at a time. */
 import { dirname } from 'node:path';
-import type { JsonObject, JsonValue } from '@edict/engine';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 import type { ClusterClient } from '../cluster/cluster-client';
 import { KubeClusterClient } from '../cluster/kube-cluster-client';
 import { Bindings } from '../expressions/bindings';

@@ -10,7 +10,8 @@
  * which need no RBAC of their own), so the questions carry no user.
  */
 import type { AccessReviewer } from '../core/loaders';
-import type { Diagnostic, MatchResources, ResourceFilter } from '../policy';
+import type { MatchResources, ResourceFilter } from '../policy';
+import type { Diagnostic } from '@edict/foundation';
 import type { CleanupPolicy } from './cleanup-policy';
 
 /** The resources a kind selector names (several for a wildcard); none when it is not served. */

@@ -1,6 +1,6 @@
-import { isBudgetError, type EvaluationBudget } from '../budget';
-import type { JsonValue } from '../json';
-import { compileJmesPath } from '../jmespath';
+import { isBudgetError, type EvaluationBudget } from '@edict/foundation';
+import type { JsonValue } from '@edict/foundation';
+import { compileJmesPath } from '@edict/jmespath';
 import type { ContextLoaders, LoaderScope } from '../core/loaders';
 import type { MaybePromise } from '../core/maybe-promise';
 import type { ContextEntry } from '../policy/types';

@@ -1,5 +1,14 @@
-import { isObject, setOwn, type JsonObject, type JsonValue, type KubeObject } from '../json';
-import { ImageReferenceError, parseImageReference, type ImageInfo, type ImageReferenceOptions } from './reference';
+import {
+  isObject,
+  setOwn,
+  type JsonObject,
+  type JsonValue,
+  type KubeObject,
+  ImageReferenceError,
+  parseImageReference,
+  type ImageInfo,
+  type ImageReferenceOptions,
+} from '@edict/foundation';
 
 /** One image in the `images` variable: the parsed reference plus where it sits and which pull secrets apply. */
 export interface ContainerImageInfo extends ImageInfo {

@@ -1,8 +1,7 @@
 import type { GroupVersionKind } from '../core/types';
 import type { MatchResources, ResourceFilter, Rule } from '../policy/types';
-import { compileWildcard, hasWildcard } from '../values/wildcard';
+import { compileWildcard, hasWildcard, checkSelector } from '@edict/foundation';
 import { compileKindSelector, parseKind } from './kind';
-import { checkSelector } from './label-selector';
 import { gvkOf, resourceNameOf, resourceNamespaceOf, stringMapAt, type MatchRequest } from './request';
 import { isEmptyFilter, isZeroDescription, matchedNamespace } from './resource-filter';
 

@@ -1,6 +1,5 @@
 import type { GroupVersionKind } from '../core/types';
-import { compileWildcard, wildcardMatch } from '../values/wildcard';
-import { BoundedCache } from '../variables/bounded-cache';
+import { compileWildcard, wildcardMatch, BoundedCache } from '@edict/foundation';
 
 /**
  * One entry of `resources.kinds`, split the way Kyverno splits it. Group and version are `*` when

@@ -1,8 +1,7 @@
 import type { GroupVersionKind } from '../core/types';
 import type { ResourceDescription, ResourceFilter, UserInfoFilter } from '../policy/types';
-import { wildcardMatch } from '../values/wildcard';
+import { wildcardMatch, checkSelector } from '@edict/foundation';
 import { kindMatches } from './kind';
-import { checkSelector } from './label-selector';
 import { resourceKindOf, resourceNameOf, resourceNamespaceOf, stringMapAt, type MatchRequest } from './request';
 import { userInfoFailures } from './user-info';
 

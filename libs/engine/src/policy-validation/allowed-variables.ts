@@ -1,6 +1,6 @@
-import { compileJmesPath } from '../jmespath';
+import { compileJmesPath } from '@edict/jmespath';
 import type { ContextEntry, Rule } from '../policy';
-import { wildcardMatch } from '../values';
+import { wildcardMatch } from '@edict/foundation';
 import { goList } from './go-text';
 
 /**

@@ -5,7 +5,8 @@
  * out here; asking them goes through the AccessReviewer port and a kind-to-resource resolver.
  */
 import type { AccessReviewer } from '../core/loaders';
-import { formatPath, type Diagnostic, type Generation, type Policy } from '../policy';
+import { type Generation, type Policy } from '../policy';
+import { formatPath, type Diagnostic } from '@edict/foundation';
 import { containsVariable } from './json-walk';
 
 /** The writes one rule needs the background controller to be allowed. */

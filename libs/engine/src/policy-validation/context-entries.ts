@@ -1,4 +1,4 @@
-import { compileJmesPath } from '../jmespath';
+import { compileJmesPath } from '@edict/jmespath';
 import type { ContextEntry } from '../policy';
 import type { RuleCheck } from './check-context';
 

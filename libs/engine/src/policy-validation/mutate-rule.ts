@@ -1,4 +1,4 @@
-import { isObject } from '../json';
+import { isObject } from '@edict/foundation';
 import { decodePatches } from '../mutate/patch/json6902-decode';
 import type { ForEachMutation } from '../policy';
 import type { RuleCheck } from './check-context';

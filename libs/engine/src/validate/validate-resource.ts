@@ -1,4 +1,4 @@
-import { isObject, type JsonValue, type KubeObject } from '../json';
+import { isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import { loadContextEntries } from '../context-entries';
 import { INTERPRETER, type Evaluators } from '../core/evaluators';
 import type { MaybePromise } from '../core/maybe-promise';

@@ -1,7 +1,6 @@
-import { EvaluationBudget, isBudgetError } from '../budget';
-import { copyGaining, type JsonObject, type JsonValue } from '../json';
+import { EvaluationBudget, isBudgetError, copyGaining, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { ResourceRequest } from '../core/types';
-import { compileJmesPath, type JmesPathQuery } from '../jmespath';
+import { compileJmesPath, type JmesPathQuery } from '@edict/jmespath';
 import { mergeObjects, nest, splitVariableName } from './context-data';
 import { ContextQueryError, errorText } from './errors';
 import { admissionDocument, populateFromRequest } from './request-context';

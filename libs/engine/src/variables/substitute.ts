@@ -1,6 +1,6 @@
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import type { EvaluationContext } from './context';
-import { compileDirectJmesPath, type JmesPathQuery } from '../jmespath';
+import { compileDirectJmesPath, type JmesPathQuery } from '@edict/jmespath';
 import { currentValueExpression } from './current-path';
 import { rewriteDocument } from './document-walk';
 import { ContextQueryError, VariableSubstitutionError, errorText } from './errors';

@@ -4,7 +4,7 @@
  * grammar (without Docker Hub's `library/` normalisation), and the tag defaults to `latest` when
  * neither tag nor digest is given.
  */
-import { BoundedCache } from '../variables/bounded-cache';
+import { BoundedCache } from '../cache/bounded-cache';
 
 /** Keys appear in the order Kyverno serialises them; empty registry/tag/digest are omitted. */
 export interface ImageInfo {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LabelSelector } from '../policy/types';
-import { checkSelector, labelSelectorError, matchesLabelSelector } from './label-selector';
+import { checkSelector, labelSelectorError, matchesLabelSelector, type LabelSelector } from './label-selector';
 
 const labels = { app: 'web', tier: 'frontend', 'app.kubernetes.io/name': 'shop' };
 

@@ -1,5 +1,16 @@
-import type { LabelSelector } from '../policy/types';
 import { hasWildcard, wildcardMatch } from '../values/wildcard';
+
+/** A Kubernetes label selector (metav1.LabelSelector), as plain data. */
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  values?: string[];
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
 
 /**
  * metav1.LabelSelector evaluation. Selectors are compiled once per selector object (policies are

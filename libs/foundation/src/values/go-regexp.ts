@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { BoundedCache } from '../variables/bounded-cache';
+import { BoundedCache } from '../cache/bounded-cache';
 
 /**
  * Go's `regexp` package on RE2JS, a linear-time RE2 port: Go's syntax comes natively (`(?P<name>`,

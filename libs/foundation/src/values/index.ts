@@ -1,4 +1,4 @@
-export { hasWildcard, wildcardMatch } from './wildcard';
+export { compileWildcard, hasWildcard, wildcardMatch } from './wildcard';
 export { compileGoRegexp, goRegexpMatch, goRegexpMatchLenient, goRegexpReplaceAll } from './go-regexp';
 export {
   approximateFloat64,
@@ -16,3 +16,5 @@ export {
 } from './quantity';
 export { formatDuration, parseDuration, parseDurationNanos } from './duration';
 export { compareSemver, parseSemver } from './semver';
+export { goParseFloat, goUnderscoresAllowed } from './go-float';
+export { cleanPath, isAbsolute, joinPath } from './go-path';

@@ -1,16 +1,17 @@
-import type { JsonValue } from '../../json';
-import { formatDuration, parseDurationNanos } from '../../values/duration';
+import type { JsonValue } from '@edict/foundation';
 import {
+  formatDuration,
+  parseDurationNanos,
   approximateFloat64,
   formatQuantity,
   parseDecimalQuantity,
   roundUpDivide,
   type DecimalQuantity,
   type Quantity,
-} from '../../values/quantity';
+  goFloatV,
+} from '@edict/foundation';
 import { functionError, JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
-import { goFloatV } from '../../go';
 import { any, arr, num } from './signatures';
 
 /**

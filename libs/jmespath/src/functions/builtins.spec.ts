@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jp } from '@edict/engine/testing';
+import { jp } from '@edict/jmespath/testing';
 
 describe('standard functions as Kyverno (Go) evaluates them', () => {
   it('to_number: Go float parsing, null when not a number', () => {

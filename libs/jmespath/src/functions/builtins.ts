@@ -1,9 +1,7 @@
-import type { JsonValue } from '../../json';
-import { deepEqual, setOwn, type JsonObject } from '../../json';
+import type { JsonValue } from '@edict/foundation';
+import { deepEqual, setOwn, type JsonObject, goJson, sortGoOrder, goParseFloat } from '@edict/foundation';
 import { JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
-import { goJson, sortGoOrder } from '../../go';
-import { goParseFloat } from '../../values/go-float';
 import { any, arr } from './signatures';
 import { TYPE_ANY, TYPE_ARRAY, TYPE_OBJECT, TYPE_STRING } from '@jmespath-community/jmespath';
 

@@ -1,8 +1,7 @@
-import type { JsonObject, JsonValue } from '../../json';
-import { deepEqual, isObject } from '../../json';
+import type { JsonObject, JsonValue } from '@edict/foundation';
+import { deepEqual, isObject, sortGoOrder } from '@edict/foundation';
 import { argumentTypeError, JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
-import { sortGoOrder } from '../../go';
 import { scalarToString } from './scalar-text';
 import { arr, obj, objOrArr, str, strOrNum } from './signatures';
 

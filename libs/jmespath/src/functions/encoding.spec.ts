@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jp } from '@edict/engine/testing';
+import { jp } from '@edict/jmespath/testing';
 
 describe('encoding functions', () => {
   it('base64_encode / base64_decode round trip UTF-8 text', () => {

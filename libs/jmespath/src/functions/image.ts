@@ -5,7 +5,7 @@
  * default-registry rule are the images module's; the error texts and the `library/` prefix are
  * this function's own.
  */
-import { DOMAIN_AND_PORT, REFERENCE, withDefaultRegistry } from '../../images/reference';
+import { DOMAIN_AND_PORT, REFERENCE, withDefaultRegistry } from '@edict/foundation';
 
 export interface ImageNormalizeConfig {
   readonly defaultRegistry: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jp } from '@edict/engine/testing';
+import { jp } from '@edict/jmespath/testing';
 
 describe('path_canonicalize', () => {
   it('cleans like Go filepath.Join', () => {

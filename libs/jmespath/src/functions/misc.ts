@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import type { JsonValue } from '../../json';
-import { joinPath } from '../../values/go-path';
+import type { JsonValue } from '@edict/foundation';
+import { joinPath } from '@edict/foundation';
 import { functionError, JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
 import { normalizeImage } from './image';

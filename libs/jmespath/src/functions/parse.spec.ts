@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jp } from '@edict/engine/testing';
+import { jp } from '@edict/jmespath/testing';
 
 describe('parse functions', () => {
   it('parse_json decodes any JSON value', () => {

@@ -1,5 +1,5 @@
 import { parseAllDocuments, type Tags } from 'yaml';
-import type { JsonValue } from '../../json';
+import type { JsonValue } from '@edict/foundation';
 import { JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
 import { str } from './signatures';

@@ -1,4 +1,4 @@
-import { compileGoRegexp } from '../../values/go-regexp';
+import { compileGoRegexp } from '@edict/foundation';
 
 /**
  * A small regex-driven string generator in the spirit of goregen (what Kyverno's random() uses):

@@ -1,9 +1,7 @@
-import { isBudgetError } from '../../budget';
-import type { JsonValue } from '../../json';
-import { wildcardMatch } from '../../values/wildcard';
+import { isBudgetError, wildcardMatch, goRegexpMatch, goRegexpReplaceAll } from '@edict/foundation';
+import type { JsonValue } from '@edict/foundation';
 import { argumentTypeError, functionError } from '../errors';
 import { activeBudget, type FunctionDefinition } from '../runtime';
-import { goRegexpMatch, goRegexpReplaceAll } from '../../values/go-regexp';
 import { scalarToString } from './scalar-text';
 import { str, strOrNum } from './signatures';
 

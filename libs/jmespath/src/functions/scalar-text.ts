@@ -1,5 +1,5 @@
-import type { JsonValue } from '../../json';
-import { goFloat32F } from '../../go';
+import type { JsonValue } from '@edict/foundation';
+import { goFloat32F } from '@edict/foundation';
 
 /** Kyverno's `ifaceToString`: strings as is, numbers as float32 text, booleans as words. */
 export function scalarToString(value: JsonValue): string | undefined {

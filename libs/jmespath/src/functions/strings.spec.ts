@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jp } from '@edict/engine/testing';
+import { jp } from '@edict/jmespath/testing';
 
 describe('string functions', () => {
   it('compare: byte-wise order as -1/0/1', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../core/loaders';
+import { systemClock } from '@edict/foundation';
 import { setJmesPathClock } from '../clock';
-import { jp } from '@edict/engine/testing';
+import { jp } from '@edict/jmespath/testing';
 
 const NOW = new Date('2024-03-10T12:30:45.250Z');
 

@@ -1,5 +1,5 @@
-import type { JsonValue } from '../../json';
-import { formatDuration, parseDurationNanos } from '../../values/duration';
+import type { JsonValue } from '@edict/foundation';
+import { formatDuration, parseDurationNanos } from '@edict/foundation';
 import { jmesPathNow } from '../clock';
 import { JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, JsonValue } from '../../json';
-import { jp } from '@edict/engine/testing';
+import type { JsonObject, JsonValue } from '@edict/foundation';
+import { jp } from '@edict/jmespath/testing';
 
 // Self-signed RSA-1024 test certificate and CSR generated with openssl for these tests.
 const CERT = `-----BEGIN CERTIFICATE-----

@@ -20,7 +20,7 @@ import {
   type Name,
   type SubjectPublicKeyInfo,
 } from '@peculiar/asn1-x509';
-import type { JsonObject, JsonValue } from '../../json';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 import { JmesPathError } from '../errors';
 
 /**

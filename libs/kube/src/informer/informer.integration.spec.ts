@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryApiServer } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { eventually, kubeConfigForUrl } from '../testing';
 import { KubeHttpClient } from '../http/kube-http-client';
 import { KubeResources, type KubeObject } from '../http/kube-resources';

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { formatSize } from '@edict/engine';
+import { formatSize } from '@edict/foundation';
 import { LoadError, describeError } from './load-error';
 import { parseYamlDocuments, type YamlDocument } from './yaml-documents';
 

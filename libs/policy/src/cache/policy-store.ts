@@ -10,14 +10,12 @@
 import {
   Engine,
   failurePolicyOf,
-  isError,
   validatePolicy,
   validatePolicyException,
-  wildcardMatch,
-  type Diagnostic,
   type Policy,
   type PolicyException,
 } from '@edict/engine';
+import { isError, wildcardMatch, type Diagnostic } from '@edict/foundation';
 import { enforcingValidateRules, holdsWhenInvalid } from './enforcement';
 import { PolicySnapshot } from './policy-snapshot';
 import { ruleTypesOf } from './rule-facts';

@@ -8,7 +8,8 @@
  *    served types change, so a kind whose CRD comes after the policy gets into the webhooks.
  */
 import { Module, type DynamicModule } from '@nestjs/common';
-import { InformerFactory, InformerService, type Informer, type KubeObject } from '@edict/kube';
+import { InformerFactory, InformerService, type Informer } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import type { PolicyCache } from '../policy-cache';
 
 interface CrdSpec {

@@ -1,6 +1,7 @@
 /** PolicyStatusStore over `@edict/kube`'s KubeResources, through `kyverno.io/v1` (the storage version). */
 import type { Policy } from '@edict/engine';
-import type { KubeObject, KubeResources } from '@edict/kube';
+import type { KubeResources } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import type { PolicyStatusStore } from './ports';
 
 const API_VERSION = 'kyverno.io/v1';

@@ -7,7 +7,8 @@
  * they lack forces one, see `resolver`). A group version whose discovery fails makes the selectors
  * that could live there unknown (`undefined`), so the reconciler will not narrow.
  */
-import { parseKind, wildcardMatch } from '@edict/engine';
+import { parseKind } from '@edict/engine';
+import { wildcardMatch } from '@edict/foundation';
 import type { KubeHttpClient } from '@edict/kube';
 import type { ResolvedResource, ResourceResolver } from '../build/types';
 

@@ -1,5 +1,6 @@
 /** WebhookConfigStore over `@edict/kube`'s KubeResources. */
-import { isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
+import { isNotFound, type KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import type { WebhookConfiguration, WebhookConfigurationKind } from '../build/types';
 import type { WebhookConfigStore } from './ports';
 

@@ -8,7 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseAdmissionReview, type AdmissionRequest } from '@edict/admission';
-import type { KubeObject, Operation, UserInfo } from '@edict/engine';
+import type { Operation, UserInfo } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 
 export interface EvaluationInput {
   readonly request: AdmissionRequest;

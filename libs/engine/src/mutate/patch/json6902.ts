@@ -4,8 +4,7 @@
  * the number of operations and the document after each operation are bounded: past a limit the
  * budget's error leaves this function (the rule ends in `error`).
  */
-import type { EvaluationBudget } from '../../budget';
-import type { JsonObject, JsonValue } from '../../json';
+import type { EvaluationBudget, JsonObject, JsonValue } from '@edict/foundation';
 import { JsonPatcher, PatchApplyError } from './json6902-apply';
 import { DecodeError, decodePatches, type Operation } from './json6902-decode';
 import { errorText, patchError, patchResult, type PatchOutcome } from './outcome';

@@ -8,7 +8,7 @@
  *    `null`/`{}` and repeated keys (the last repeat wins).
  * Nothing is mutated: changed branches are copied, unchanged ones are returned as they are.
  */
-import { copyGaining, isObject, setOwn, type JsonObject, type JsonValue } from '../../json';
+import { copyGaining, isObject, setOwn, type JsonObject, type JsonValue } from '@edict/foundation';
 import { nodeKind, scalarText, wrongKindMessage, type NodeKind } from './node-text';
 import { fieldSchema, type ListStrategy, type SchemaNode } from './schema';
 

@@ -3,7 +3,7 @@
  * "no patches applied" whenever the resource comes out unchanged (Kyverno compares the documents,
  * whatever the reason: failed anchors, a no-op patch), errors prefixed "failed to patch resource: ".
  */
-import { deepEqual, isObject, type JsonObject, type JsonValue } from '../../json';
+import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 
 export type PatchOutcome =
   { status: 'pass'; resource: JsonObject } | { status: 'skip'; message: string } | { status: 'error'; message: string };

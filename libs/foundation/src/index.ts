@@ -1,0 +1,26 @@
+// @edict/foundation: what every lib shares, below the policy engine. Pure: no Nest, no I/O, no
+// Kubernetes client, and no import from another lib of the repo.
+export * from './json';
+export * from './go';
+export * from './values';
+export * from './budget';
+export { BoundedCache } from './cache/bounded-cache';
+export { systemClock, type Clock } from './clock';
+export {
+  checkSelector,
+  labelSelectorError,
+  matchesLabelSelector,
+  type LabelSelector,
+  type LabelSelectorRequirement,
+} from './labels/label-selector';
+export { formatDiagnostic, formatPath, isError, parsePath, type Diagnostic, type PathSegment } from './documents/diagnostics';
+export { fieldLine, parseDocuments, type ParsedDocuments, type SourceDocument } from './documents/documents';
+export {
+  DOMAIN_AND_PORT,
+  ImageReferenceError,
+  parseImageReference,
+  REFERENCE,
+  withDefaultRegistry,
+  type ImageInfo,
+  type ImageReferenceOptions,
+} from './images/reference';
