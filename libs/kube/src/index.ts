@@ -37,7 +37,6 @@ export {
   KubeResources,
   groupVersionPath,
   withTypeMeta,
-  type KubeObject,
   type ResourceRef,
   type ApiResourceInfo,
   type ListPage,

@@ -11,7 +11,7 @@
 import type { RequestRoles, RoleResolver } from '@edict/admission';
 import type { UserInfo } from '@edict/engine';
 import type { IndexFunction } from '@edict/kube';
-import type { KubeObject } from '@edict/foundation';
+import type { ObjectHeader } from '@edict/foundation';
 
 interface Subject {
   kind?: string;
@@ -19,7 +19,7 @@ interface Subject {
   namespace?: string;
 }
 
-interface Binding extends KubeObject {
+interface Binding extends ObjectHeader {
   subjects?: Subject[];
   roleRef?: { kind?: string; name?: string };
 }

@@ -28,6 +28,6 @@ export class ConfigMapCache extends InformerService implements ConfigMapSource {
     if (!this.hasSynced()) {
       throw new ConfigMapsNotLoadedError(`configMap ${namespace}/${name}: the ConfigMap cache is not loaded yet`);
     }
-    return this.informer.get(name, namespace) as KubeObject | undefined;
+    return this.informer.get(name, namespace);
   }
 }

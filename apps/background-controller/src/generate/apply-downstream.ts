@@ -61,8 +61,9 @@ async function updateUntilSettled(
     try {
       // Server-side apply (`useServerSideApply`) sets the rule's fields and keeps fields others set.
       const next = serverSideApply ? (mergeInto(current, desired) as KubeObject) : desired;
-      const metadata = { ...next.metadata, resourceVersion: current.metadata?.resourceVersion };
-      return await cluster.replace({ ...next, metadata });
+      const { resourceVersion: _desired, ...kept } = next.metadata;
+      const resourceVersion = current.metadata.resourceVersion;
+      return await cluster.replace({ ...next, metadata: resourceVersion ? { ...kept, resourceVersion } : kept });
     } catch (error) {
       if (!isConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
       current = await cluster.get(ref);

@@ -50,7 +50,7 @@ export async function requestsForTrigger(
   return updateRequestsFor(
     {
       operation: 'CREATE',
-      resource: trigger as KubeObject,
+      resource: trigger,
       user: { userInfo: {} },
       ...(namespaceLabels ? { namespaceLabels } : {}),
     },
@@ -65,11 +65,11 @@ export async function createLifecycleRequest(
   spec: UpdateRequestSpec,
   deps: LifecycleRequestDeps,
 ): Promise<boolean> {
-  const request: KubeObject = {
+  const request = {
     apiVersion: UPDATE_REQUEST_API_VERSION,
     kind: UPDATE_REQUEST_KIND,
     metadata: { name: requestName(policy, spec), namespace: deps.namespace },
-    spec: spec as unknown as Record<string, unknown>,
+    spec,
   };
   try {
     await deps.cluster.create(request);

@@ -87,12 +87,12 @@ export function backgroundRequest(
   const admission = admissionRequestOf(spec);
   // Kyverno puts the trigger as it is now in `request.object`, also for DELETE.
   const base: ResourceRequest = admission
-    ? toResourceRequest({ ...admission, object: trigger as KubeObject }, { roles, namespaceLabels })
+    ? toResourceRequest({ ...admission, object: trigger }, { roles, namespaceLabels })
     : {
         operation,
         user: { userInfo: info?.userInfo ?? {}, ...roles },
         ...(namespaceLabels ? { namespaceLabels } : {}),
       };
   const userInfo = info?.userInfo ?? base.user?.userInfo ?? {};
-  return { ...base, operation, resource: trigger as KubeObject, user: { userInfo, ...roles } };
+  return { ...base, operation, resource: trigger, user: { userInfo, ...roles } };
 }

@@ -6,7 +6,7 @@
  */
 import type { DeletionPropagationPolicy } from '@edict/engine';
 import { isNotFound, type KubeResources } from '@edict/kube';
-import { type KubeObject } from '@edict/foundation';
+import { type KubeObject, type ObjectHeader } from '@edict/foundation';
 import { DiscoveryResolver, servedTypes, type ServedType } from '@edict/webhooks';
 
 export type ObjectType = ServedType;
@@ -70,14 +70,14 @@ export function kubeCleanupCluster(resources: KubeResources): CleanupCluster {
     async allowed(type, verbs) {
       const answers = await Promise.all(
         verbs.map((verb) =>
-          resources.create<KubeObject>({
+          resources.create<ObjectHeader & { spec: unknown; status?: { allowed?: boolean } }>({
             apiVersion: 'authorization.k8s.io/v1',
             kind: 'SelfSubjectAccessReview',
             spec: { resourceAttributes: { group: type.group, version: type.version, resource: type.resource, verb } },
           }),
         ),
       );
-      return answers.every((review) => (review.status as { allowed?: boolean } | undefined)?.allowed === true);
+      return answers.every((review) => review.status?.allowed === true);
     },
   };
 }

@@ -121,7 +121,7 @@ export class CleanupPolicyController implements LeaderAware {
     const executed = new Date(Math.floor(new Date().getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
     try {
       await this.resources.replace(
-        { ...policy, status: { ...policy.status, lastExecutionTime: executed } } as unknown as KubeObject,
+        { ...policy, status: { ...policy.status, lastExecutionTime: executed } },
         { subresource: 'status' },
       );
       return true;

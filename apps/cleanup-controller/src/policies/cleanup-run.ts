@@ -69,7 +69,7 @@ export async function runCleanupPolicy(policy: CleanupPolicy, ports: CleanupRunP
         const objectNamespace = object.metadata?.namespace;
         const namespaceLabels = objectNamespace ? await labelsOf(objectNamespace) : undefined;
         const request = {
-          resource: object as KubeObject,
+          resource: object,
           operation: 'CREATE' as const, // unused: the filters' operations were left out above
           ...(namespaceLabels ? { namespaceLabels } : {}),
         };

@@ -18,7 +18,7 @@
  * resourceVersion read, and a 409 is thrown for the caller to retry from a fresh read.
  */
 import { isConflict } from '@edict/kube';
-import { type KubeObject } from '@edict/foundation';
+import { type ObjectHeader } from '@edict/foundation';
 import {
   ANNOTATION_LAST_SCAN_TIME,
   buildPolicyReport,
@@ -232,7 +232,7 @@ function withoutRescanned(
   return results.filter((result) => result.timestamp.seconds > (scannedAt.get(result.policy) ?? -Infinity));
 }
 
-function isEphemeralReport(object: KubeObject): object is EphemeralReportObject {
+function isEphemeralReport(object: ObjectHeader & { spec?: unknown }): object is EphemeralReportObject {
   const spec = object.spec as Partial<EphemeralReportObject['spec']> | undefined;
   return (
     Array.isArray(spec?.results) && typeof spec?.owner?.kind === 'string' && typeof object.metadata?.name === 'string'

@@ -5,7 +5,27 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 
-/** A Kubernetes object: any JSON object with the usual header fields. */
+/**
+ * What every Kubernetes object has, whatever its body is typed as: the bound of generic clients and
+ * caches (`Informer<T extends ObjectHeader>`), so that typed objects (reports, UpdateRequests) and
+ * plain {@link KubeObject}s go through the same client.
+ */
+export interface ObjectHeader {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    generateName?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    creationTimestamp?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+}
+
+/** A Kubernetes object as JSON: any JSON object with the usual header fields. */
 export interface KubeObject extends JsonObject {
   apiVersion: string;
   kind: string;
@@ -13,6 +33,9 @@ export interface KubeObject extends JsonObject {
     name?: string;
     generateName?: string;
     namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    creationTimestamp?: string;
     labels?: Record<string, string>;
     annotations?: Record<string, string>;
   };

@@ -7,12 +7,13 @@
  * client-node's `makeInformer` instead stops for good on any error but 410, which is why this exists.
  */
 import { isGone, KubeApiError, type KubeStatus } from '../errors/kube-api-error';
-import type { KubeObject, RawWatchEvent } from '../http/kube-resources';
+import type { KubeObject, ObjectHeader } from '@edict/foundation';
+import type { RawWatchEvent } from '../http/kube-resources';
 import { Backoff, type BackoffOptions } from './backoff';
 import type { ListWatchSource } from './list-watch';
 import { ObjectCache, objectKey, type IndexFunction } from './object-cache';
 
-export interface InformerOptions<T extends KubeObject> {
+export interface InformerOptions<T extends ObjectHeader = KubeObject> {
   /** For logs and errors, e.g. `v1/ConfigMap`. */
   readonly name?: string;
   readonly indexers?: Readonly<Record<string, IndexFunction<T>>>;
@@ -61,7 +62,7 @@ export class InformerStoppedError extends Error {
   override readonly name = 'InformerStoppedError';
 }
 
-export class Informer<T extends KubeObject> {
+export class Informer<T extends ObjectHeader = KubeObject> {
   private readonly cache: ObjectCache<T>;
   private readonly backoff: Backoff;
   private readonly handlers: { [K in InformerEventName]: Array<InformerHandlers<T>[K]> } = {
