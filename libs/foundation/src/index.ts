@@ -13,7 +13,14 @@ export {
   type LabelSelector,
   type LabelSelectorRequirement,
 } from './labels/label-selector';
-export { formatDiagnostic, formatPath, isError, parsePath, type Diagnostic, type PathSegment } from './documents/diagnostics';
+export {
+  formatDiagnostic,
+  formatPath,
+  isError,
+  parsePath,
+  type Diagnostic,
+  type PathSegment,
+} from './documents/diagnostics';
 export { fieldLine, parseDocuments, type ParsedDocuments, type SourceDocument } from './documents/documents';
 export {
   DOMAIN_AND_PORT,
@@ -24,3 +31,4 @@ export {
   type ImageInfo,
   type ImageReferenceOptions,
 } from './images/reference';
+export { errorMessage } from './errors/error-message';

@@ -9,7 +9,7 @@ import { Injectable } from '@nestjs/common';
 import { answerValidation, decisionFrom, deny, type ReviewAnswer } from '@edict/admission';
 import { KubeAccessReviewer } from '@edict/context';
 import { checkCleanupPermissions, validateCleanupPolicy, type CleanupPolicy } from '@edict/engine';
-import { isError } from '@edict/foundation';
+import { isError, errorMessage } from '@edict/foundation';
 import { KubeResources } from '@edict/kube';
 import { kubeCleanupCluster, type CleanupCluster } from '../cluster/cleanup-cluster';
 
@@ -30,7 +30,7 @@ export class CleanupPolicyValidation {
       try {
         clusterScopedKinds = (await this.cluster.typesOf('*')).filter((t) => !t.namespaced).map((t) => t.kind);
       } catch (error) {
-        return deny(`could not list the cluster's kinds (API discovery): ${messageOf(error)}`);
+        return deny(`could not list the cluster's kinds (API discovery): ${errorMessage(error)}`);
       }
       const diagnostics = validateCleanupPolicy(policy, { clusterScopedKinds });
       if (diagnostics.some(isError)) return decisionFrom(diagnostics);
@@ -41,8 +41,4 @@ export class CleanupPolicyValidation {
       return decisionFrom([...diagnostics, ...permissions]);
     });
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

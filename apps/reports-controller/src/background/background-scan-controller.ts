@@ -23,7 +23,7 @@ import {
   resourceListWatch,
   type ResourceRef,
 } from '@edict/kube';
-import { type KubeObject } from '@edict/foundation';
+import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { PolicyCache } from '@edict/policy';
 import { InformerReportCounter, ReportBreaker } from '@edict/reports';
@@ -76,7 +76,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       maxPending: config.maxQueuedEvents,
       onError: (error, event) =>
         this.logger.warn(
-          `event ${event.reason} on ${event.regarding.kind} ${event.regarding.name}: ${messageOf(error)}`,
+          `event ${event.reason} on ${event.regarding.kind} ${event.regarding.name}: ${errorMessage(error)}`,
         ),
     });
     this.scanner = new ResourceScanner(this.cluster, {
@@ -140,7 +140,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     try {
       types = await this.typesOfPolicies();
     } catch (error) {
-      this.logger.warn(`resolving the kinds of background policies: ${messageOf(error)}`);
+      this.logger.warn(`resolving the kinds of background policies: ${errorMessage(error)}`);
       return;
     }
     if (!this.queue) return;
@@ -202,7 +202,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       if (key.startsWith(TYPE_KEY)) await this.pass(key.slice(TYPE_KEY.length));
       else await this.scanOne(key.slice(RESOURCE_KEY.length));
     } catch (error) {
-      this.logger.debug(`background scan of ${key}: ${messageOf(error)}; retrying`);
+      this.logger.debug(`background scan of ${key}: ${errorMessage(error)}; retrying`);
       throw error; // the work queue retries it after a growing delay
     } finally {
       this.metrics.backgroundQueueDepth.set(this.queue?.depth ?? 0);
@@ -244,7 +244,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       this.metrics.backgroundScanned('failed');
       const { namespace, name } = object.metadata ?? {};
       this.logger.warn(
-        `background scan of ${object.kind} ${namespace ? `${namespace}/` : ''}${name}: ${messageOf(error)}`,
+        `background scan of ${object.kind} ${namespace ? `${namespace}/` : ''}${name}: ${errorMessage(error)}`,
       );
     }
   }
@@ -257,8 +257,4 @@ async function inParallel<T>(items: readonly T[], limit: number, work: (item: T)
     while (next < items.length) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -26,7 +26,3 @@ export function omitZero(status: JsonObject, kept: readonly string[] = []): Json
     ),
   );
 }
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

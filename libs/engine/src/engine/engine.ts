@@ -6,6 +6,7 @@ import {
   type EvaluationLimits,
   type SizeMemo,
   BoundedCache,
+  errorMessage,
 } from '@edict/foundation';
 import type { JsonValue, KubeObject } from '@edict/foundation';
 import { extractImages, imagesAsJson } from '../images';
@@ -27,7 +28,7 @@ import { INTERPRETER } from '../core/evaluators';
 import { failureActionFor, policyFailureAction } from '../core/failure-action';
 import { andThen, type MaybePromise } from '../core/maybe-promise';
 import type { AccessReviewer, ContextLoaders, ResourceLoader } from '../core/loaders';
-import { errorMessage, ruleError, ruleResponse } from '../core/responses';
+import { ruleError, ruleResponse } from '../core/responses';
 import type { PolicyResponse, ResourceRequest, RuleResponse, RuleType } from '../core/types';
 
 export type { CompiledPolicy } from './compile';

@@ -1,7 +1,13 @@
-import { isObject, type JsonObject, type JsonValue, type KubeObject, matchesLabelSelector } from '@edict/foundation';
+import {
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  type KubeObject,
+  matchesLabelSelector,
+  errorMessage,
+} from '@edict/foundation';
 import type { ResourceLoader } from '../core/loaders';
 import { checkNamespacedKind, checkNamespacedObject, checkOwnNamespace } from '../core/namespaced-scope';
-import { errorMessage } from '../core/responses';
 import type { CloneList, Generation } from '../policy/types';
 import type { LabelSelector } from '@edict/foundation';
 import { substituteVariables, type EvaluationContext } from '../variables';

@@ -11,6 +11,7 @@ import {
   type ScalarTag,
   type Tags,
 } from 'yaml';
+import { errorMessage } from '../errors/error-message';
 import { isObject, setOwn, type JsonObject, type JsonValue } from '../json';
 import { parsePath, type Diagnostic, type PathSegment } from './diagnostics';
 import { deepFlowNesting, deepValuePath, nestingMessage } from './nesting';
@@ -87,7 +88,7 @@ export function parseDocuments(text: string, file: string): ParsedDocuments {
     const result = parseAllDocuments(text, { ...parseOptions, lineCounter: lines });
     parsed = Array.isArray(result) ? result : [];
   } catch (error) {
-    errors.push({ file, message: `cannot parse YAML: ${errorText(error)}` });
+    errors.push({ file, message: `cannot parse YAML: ${errorMessage(error)}` });
     return { documents, errors };
   }
 
@@ -115,7 +116,7 @@ export function parseDocuments(text: string, file: string): ParsedDocuments {
     try {
       value = toJsonValue(doc.toJS({ maxAliasCount: 1000 }));
     } catch (error) {
-      const message = error instanceof RangeError ? nestingMessage() : errorText(error);
+      const message = error instanceof RangeError ? nestingMessage() : errorMessage(error);
       errors.push({ file, document: index, line: lineAt(lines, doc.contents), message });
       return;
     }
@@ -220,10 +221,6 @@ function lineAt(lines: LineCounter, node: unknown): number | undefined {
 function cleanYamlMessage(message: string): string {
   const firstLine = message.split('\n')[0];
   return firstLine.replace(/ at line \d+, column \d+:?$/, '').replace(/:$/, '');
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Converts what yaml's toJS produces into plain JSON, as Kubernetes' YAML→JSON conversion does. */

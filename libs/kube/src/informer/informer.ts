@@ -12,6 +12,7 @@ import type { RawWatchEvent } from '../http/kube-resources';
 import { Backoff, type BackoffOptions } from './backoff';
 import type { ListWatchSource } from './list-watch';
 import { ObjectCache, objectKey, type IndexFunction } from './object-cache';
+import { errorMessage } from '@edict/foundation';
 
 export interface InformerOptions<T extends ObjectHeader = KubeObject> {
   /** For logs and errors, e.g. `v1/ConfigMap`. */
@@ -343,7 +344,7 @@ export class Informer<T extends ObjectHeader = KubeObject> {
       await (handler as (...a: T[]) => Result)(...args);
     } catch (error) {
       this.counters.handlerErrors += 1;
-      this.options.logger?.warn(`${this.name}: a handler failed: ${messageOf(error)}`);
+      this.options.logger?.warn(`${this.name}: a handler failed: ${errorMessage(error)}`);
     }
   }
 
@@ -374,7 +375,7 @@ export class Informer<T extends ObjectHeader = KubeObject> {
     this.counters.errors += 1;
     this.lastError = error instanceof Error ? error : new Error(String(error));
     this.lastErrorAt = new Date();
-    this.options.logger?.warn(`${this.name}: ${messageOf(error)}`);
+    this.options.logger?.warn(`${this.name}: ${errorMessage(error)}`);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -388,8 +389,4 @@ export class Informer<T extends ObjectHeader = KubeObject> {
       this.wake = done;
     }).finally(() => (this.wake = undefined));
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -23,7 +23,3 @@ export function patchResult(original: JsonObject, patched: JsonValue | undefined
   if (deepEqual(original, patched)) return { status: 'skip', message: NO_PATCHES_APPLIED };
   return { status: 'pass', resource: patched };
 }
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

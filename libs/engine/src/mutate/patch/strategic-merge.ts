@@ -3,11 +3,11 @@
  * patch is merged the way kustomize's kyaml merges (see merge.ts). Variables are already substituted.
  */
 import type { EvaluationBudget } from '@edict/foundation';
-import { isObject, setOwn, type JsonObject, type JsonValue } from '@edict/foundation';
+import { isObject, setOwn, type JsonObject, type JsonValue, errorMessage } from '@edict/foundation';
 import { PreprocessError, resolveAnchors } from './anchors';
 import { MergeError, mergeValue } from './merge';
 import { nodeKind } from './node-text';
-import { errorText, patchError, patchResult, type PatchOutcome } from './outcome';
+import { patchError, patchResult, type PatchOutcome } from './outcome';
 import { schemaForResource } from './schema';
 
 /**
@@ -44,7 +44,7 @@ export function applyStrategicMergePatch(
     if (budget && merged !== undefined) budget.checkDocument(merged, 'the resource after the strategic merge');
     return patchResult(resource, merged);
   } catch (error) {
-    if (error instanceof MergeError) return patchError(errorText(error));
+    if (error instanceof MergeError) return patchError(errorMessage(error));
     throw error;
   }
 }
