@@ -17,8 +17,53 @@ const NODE_IO = [
   'worker_threads',
   'cluster',
 ];
-const ENGINE_PURITY =
-  'libs/engine is pure TypeScript: no Nest, no Node I/O, no Kubernetes client (see README, Architecture)';
+const purity = (lib) =>
+  `${lib} is pure TypeScript: no Nest, no Node I/O, no Kubernetes client (see README, Architecture)`;
+/** The pure libs, bottom up, and the libs of the repo each may import (foundation: none). */
+const PURE_LIBS = [
+  ['libs/foundation', []],
+  ['libs/cel', ['@edict/foundation']],
+  ['libs/jmespath', ['@edict/foundation']],
+  ['libs/engine', null],
+];
+
+/** no-restricted-imports for one pure lib (its specs and testing helpers may do I/O). */
+function pureLib([lib, allowedLibs]) {
+  const message = purity(lib);
+  const below =
+    allowedLibs === null
+      ? []
+      : [
+          {
+            group: ['@edict/*', ...allowedLibs.flatMap((name) => [`!${name}`, `!${name}/testing`])],
+            message: `${lib} sits below the other libs: it imports ${allowedLibs.length > 0 ? allowedLibs.join(', ') : 'no lib of the repo'}`,
+          },
+        ];
+  return {
+    files: [`${lib}/src/**/*.ts`],
+    ignores: ['**/*.spec.ts', `${lib}/src/testing/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: NODE_IO.flatMap((name) => [name, `node:${name}`]).map((name) =>
+            name.replace(/^node:/, '') === 'net'
+              ? {
+                  name,
+                  allowImportNames: ['isIP', 'isIPv4', 'isIPv6'],
+                  message: `${message}; only its address checks are allowed`,
+                }
+              : { name, message },
+          ),
+          patterns: [
+            { group: ['@nestjs/*', '@kubernetes/client-node', '@kubernetes/client-node/*'], message },
+            ...below,
+          ],
+        },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
@@ -40,27 +85,5 @@ export default tseslint.config(
     plugins: { edict: { rules: { 'lib-boundaries': libBoundaries } } },
     rules: { 'edict/lib-boundaries': 'error' },
   },
-  {
-    files: ['libs/engine/src/**/*.ts'],
-    ignores: ['**/*.spec.ts', 'libs/engine/src/testing/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: NODE_IO.flatMap((name) => [name, `node:${name}`]).map((name) =>
-            name.replace(/^node:/, '') === 'net'
-              ? {
-                  name,
-                  allowImportNames: ['isIP', 'isIPv4', 'isIPv6'],
-                  message: `${ENGINE_PURITY}; only its address checks are allowed`,
-                }
-              : { name, message: ENGINE_PURITY },
-          ),
-          patterns: [
-            { group: ['@nestjs/*', '@kubernetes/client-node', '@kubernetes/client-node/*'], message: ENGINE_PURITY },
-          ],
-        },
-      ],
-    },
-  },
+  ...PURE_LIBS.map(pureLib),
 );
