@@ -23,13 +23,7 @@ export { loadContextEntries, ContextEntryError, type ContextLoadOptions } from '
 export * from './images';
 export * from './pss';
 export { matchPattern, matchValue, type PatternResult } from './pattern';
-export {
-  applyJson6902,
-  applyStrategicMergePatch,
-  listStrategyFor,
-  mergeKeyFor,
-  type PatchOutcome,
-} from './mutate/patch';
+export { applyJson6902, applyStrategicMergePatch, type PatchOutcome } from './mutate/patch';
 export { admissionPatch, type JsonPatchOperation } from './mutate/admission-patch';
 export {
   normalizeGeneratedLabels,

@@ -32,3 +32,11 @@ export {
   type ImageReferenceOptions,
 } from './images/reference';
 export { errorMessage } from './errors/error-message';
+export {
+  fieldSchema,
+  listStrategyFor,
+  mergeKeyFor,
+  schemaForResource,
+  type ListStrategy,
+  type SchemaNode,
+} from './patch-strategy/schema';

@@ -3,12 +3,11 @@
  * patch is merged the way kustomize's kyaml merges (see merge.ts). Variables are already substituted.
  */
 import type { EvaluationBudget } from '@edict/foundation';
-import { isObject, setOwn, type JsonObject, type JsonValue, errorMessage } from '@edict/foundation';
+import { isObject, setOwn, type JsonObject, type JsonValue, errorMessage, schemaForResource } from '@edict/foundation';
 import { PreprocessError, resolveAnchors } from './anchors';
 import { MergeError, mergeValue } from './merge';
 import { nodeKind } from './node-text';
 import { patchError, patchResult, type PatchOutcome } from './outcome';
-import { schemaForResource } from './schema';
 
 /**
  * With a budget, the patch (checked before it is copied: substitution can share one large value
