@@ -15,6 +15,7 @@ import {
   type ApiCallLimits,
 } from './api-call-request';
 import { apiPathNamespace } from './policy-scope';
+import { errorMessage } from '@edict/foundation';
 
 /** Sends one request to the API server and parses its JSON answer (KubeHttpClient.json fits). */
 export type KubeJsonSender = (request: KubeHttpRequest) => Promise<unknown>;
@@ -58,5 +59,5 @@ function reason(error: unknown, limits: ApiCallLimits, timeoutMs: number): strin
     return `${denied}${message}`;
   }
   if (error instanceof SyntaxError) return `the answer is not JSON: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

@@ -15,6 +15,7 @@ import {
   timeoutReason,
   type ApiCallLimits,
 } from './api-call-request';
+import { errorMessage } from '@edict/foundation';
 
 /** Headers a policy may not set: they belong to the connection, not to the request. */
 const CONNECTION_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te']);
@@ -95,7 +96,7 @@ function reason(error: unknown, limits: ApiCallLimits, timeoutMs: number): strin
   if (error instanceof EgressResponseTooLargeError) {
     return `the answer is longer than the ${limits.maxResponseBytes} bytes allowed (EDICT_MAX_API_CALL_RESPONSE_BYTES)`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 function shown(url: string): string {

@@ -1,5 +1,5 @@
 import { compile } from '@jmespath-community/jmespath';
-import { EvaluationBudget, EvaluationLimitExceeded, BoundedCache } from '@edict/foundation';
+import { EvaluationBudget, EvaluationLimitExceeded, BoundedCache, errorMessage } from '@edict/foundation';
 import type { JsonValue } from '@edict/foundation';
 import { JmesPathError, JmesPathNotFoundError } from './errors';
 import { compileDirect, type DirectNode } from './direct';
@@ -98,7 +98,7 @@ function parse(expression: string): AstNode {
   try {
     return compile(expression) as unknown as AstNode;
   } catch (error) {
-    const problem = error instanceof Error ? error.message : String(error);
+    const problem = errorMessage(error);
     throw new JmesPathError(`invalid JMESPath expression "${expression}": ${problem}`);
   }
 }

@@ -1,5 +1,5 @@
 import { TreeInterpreter, type InputSignature, type JSONValue } from '@jmespath-community/jmespath';
-import { EvaluationBudget, isBudgetError } from '@edict/foundation';
+import { EvaluationBudget, isBudgetError, errorMessage } from '@edict/foundation';
 import type { JsonValue } from '@edict/foundation';
 import { JmesPathError } from './errors';
 import { KyvernoInterpreter, type AstNode } from './interpreter';
@@ -74,7 +74,7 @@ function callFunction(name: string, args: unknown[]): JsonValue {
     return runtime.callFunction(name, args) as JsonValue;
   } catch (error) {
     if (error instanceof JmesPathError || isBudgetError(error)) throw error;
-    throw new JmesPathError(error instanceof Error ? error.message : String(error));
+    throw new JmesPathError(errorMessage(error));
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { type Policy, type PolicyException } from '@edict/engine';
-import { formatDiagnostic, isError } from '@edict/foundation';
+import { formatDiagnostic, isError, errorMessage } from '@edict/foundation';
 import { PolicySnapshot } from './cache/policy-snapshot';
 import { PolicyStore, type PolicyStoreSettings } from './cache/policy-store';
 import {
@@ -204,7 +204,7 @@ export class PolicyCache implements OnModuleInit, OnModuleDestroy {
       try {
         listener(snapshot);
       } catch (error) {
-        this.logger.warn(`a policy cache listener failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.warn(`a policy cache listener failed: ${errorMessage(error)}`);
       }
     }
   }

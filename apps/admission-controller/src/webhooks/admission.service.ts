@@ -33,6 +33,7 @@ import { InstrumentedEngine } from './admission-engine';
 import { FairLimiter } from '@edict/work-queue';
 import { ReviewWorkers } from '../workers/review-workers';
 import type { ReviewInputs, ReviewKind, ReviewOutcome } from './review-decision';
+import { errorMessage } from '@edict/foundation';
 
 export type { ReviewKind } from './review-decision';
 
@@ -192,7 +193,7 @@ function overloaded(failurePolicy: FailurePolicy, reason: 'queue-full' | 'queue-
 function failed(failurePolicy: FailurePolicy, error: unknown): AdmissionDecision {
   if (failurePolicy === 'Ignore') return allow();
   if (refusedLookup(error)) return deny(error.message);
-  return deny(`internal error evaluating policies: ${error instanceof Error ? error.message : String(error)}`);
+  return deny(`internal error evaluating policies: ${errorMessage(error)}`);
 }
 
 /** A lookup refused by its budget or by discovery: a decision to fail closed, not a fault; its message says why. */

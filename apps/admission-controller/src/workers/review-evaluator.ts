@@ -5,7 +5,7 @@
  * a worker never answers with less context than the in-process path had.
  */
 import { Engine, type CompiledPolicy, type PolicyResponse } from '@edict/engine';
-import { EvaluationDeadlineExceeded } from '@edict/foundation';
+import { EvaluationDeadlineExceeded, errorMessage } from '@edict/foundation';
 import {
   FairTurns,
   type AdmissionConfig,
@@ -74,7 +74,7 @@ export class ReviewEvaluator {
       });
     } catch (error) {
       const deadline = error instanceof EvaluationDeadlineExceeded;
-      this.post({ type: 'failed', id, message: error instanceof Error ? error.message : String(error), deadline });
+      this.post({ type: 'failed', id, message: errorMessage(error), deadline });
       return;
     }
     if (trace.contextNeeded) return this.post({ type: 'decided', id, inProcess: true });
@@ -125,7 +125,7 @@ export class ReviewEvaluator {
         this.post({ type: 'after', id, after: result, evaluations: trace.evaluations });
       }
     } catch (error) {
-      this.post({ type: 'after', id, error: error instanceof Error ? error.message : String(error) });
+      this.post({ type: 'after', id, error: errorMessage(error) });
     }
   }
 

@@ -16,7 +16,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isCleanupPolicyKind, parseCronSchedule, type CleanupPolicy, type CleanupPolicyKind } from '@edict/engine';
 import { InformerFactory, isConflict, isNotFound, KubeResources } from '@edict/kube';
-import { type KubeObject } from '@edict/foundation';
+import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { WorkQueue } from '@edict/work-queue';
 import { kubeCleanupCluster, type CleanupCluster } from '../cluster/cleanup-cluster';
@@ -109,7 +109,7 @@ export class CleanupPolicyController implements LeaderAware {
       },
     }).catch((error: unknown) => {
       // The slot is spent (claimed); the next one tries again.
-      this.logger.warn(`${key}: run failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`${key}: run failed: ${errorMessage(error)}`);
       return undefined;
     });
     if (result) this.logger.log(`${key}: deleted ${result.deleted}, failed ${result.failed}`);

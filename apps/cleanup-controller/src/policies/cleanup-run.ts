@@ -20,7 +20,7 @@ import {
   type ResourceFilter,
   type Rule,
 } from '@edict/engine';
-import { type JsonObject, type JsonValue } from '@edict/foundation';
+import { type JsonObject, type JsonValue, errorMessage } from '@edict/foundation';
 import { checkTenantWrite, type WriteTarget } from '@edict/context';
 import type { KubeObject } from '@edict/foundation';
 import type { CleanupCluster } from '../cluster/cleanup-cluster';
@@ -82,7 +82,7 @@ export async function runCleanupPolicy(policy: CleanupPolicy, ports: CleanupRunP
           // Gone meanwhile: nothing was deleted, nothing to report.
           if (!(await ports.cluster.delete(object, policy.spec.deletionPropagationPolicy))) continue;
         } catch (caught) {
-          error = caught instanceof Error ? caught.message : String(caught);
+          error = errorMessage(caught);
         }
         if (error === undefined) deleted++;
         else failed++;

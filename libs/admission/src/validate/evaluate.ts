@@ -1,5 +1,5 @@
 import { emptyPolicyResponse, type CompiledPolicy, type PolicyResponse, type ResourceRequest } from '@edict/engine';
-import { EvaluationDeadlineExceeded, type EvaluationDeadline } from '@edict/foundation';
+import { EvaluationDeadlineExceeded, type EvaluationDeadline, errorMessage } from '@edict/foundation';
 import type { AdmissionEngine } from '../policies';
 
 export interface Evaluated {
@@ -48,7 +48,7 @@ export function crashed(
         name: compiled.policy.metadata.name,
         type,
         status: 'error',
-        message: `policy evaluation failed: ${error instanceof Error ? error.message : String(error)}`,
+        message: `policy evaluation failed: ${errorMessage(error)}`,
       },
     ],
     validationFailureAction: 'Audit',

@@ -1,6 +1,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import type { AccessReviewDecision, AccessReviewRequest, AccessReviewSubject } from '../access-review';
 import { CelLimitExceeded } from '../meter';
+import { errorMessage } from '@edict/foundation';
 
 /**
  * The access reviews of one rule evaluation. CEL evaluation here is synchronous (it is metered step
@@ -46,7 +47,7 @@ export class AccessReviews {
       try {
         decision = await review(request);
       } catch (error) {
-        decision = { allowed: false, evaluationError: error instanceof Error ? error.message : String(error) };
+        decision = { allowed: false, evaluationError: errorMessage(error) };
       }
       this.decisions.set(key, decision);
     }

@@ -1,5 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
-import { compileGoRegexp } from '@edict/foundation';
+import { compileGoRegexp, errorMessage } from '@edict/foundation';
 import { celError } from './errors';
 
 /** The name `matches` calls are rewritten to (see compile.ts): cel-js's own uses backtracking RegExp. */
@@ -29,7 +29,7 @@ function compile(pattern: string): ReturnType<typeof compileGoRegexp> {
   try {
     return compileGoRegexp(pattern);
   } catch (error) {
-    throw celError(error instanceof Error ? error.message : String(error));
+    throw celError(errorMessage(error));
   }
 }
 

@@ -15,6 +15,7 @@ import { TestContext, type RunSettings } from './context';
 import { randomNamespaceName } from './namespace-name';
 import type { ChainsawRunOptions, ChainsawTestResult } from './options';
 import { runTestSteps } from './run-test';
+import { errorMessage } from '@edict/foundation';
 
 export async function runChainsawTests(options: ChainsawRunOptions): Promise<ChainsawTestResult[]> {
   const settings = runSettings(options);
@@ -133,7 +134,7 @@ function configurationFor(
 }
 
 function loadErrorResult(file: string, error: unknown): ChainsawTestResult {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const failure = { phase: 'setup' as const, reason: message };
   return {
     name: dirname(file).split('/').pop() ?? file,

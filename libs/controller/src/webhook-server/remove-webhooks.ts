@@ -5,14 +5,13 @@
  */
 import type { INestApplicationContext, Logger } from '@nestjs/common';
 import { WebhookRemoval } from '@edict/webhooks';
+import { errorMessage } from '@edict/foundation';
 
 export async function removeWebhooksIfScaledToZero(app: INestApplicationContext, logger: Logger): Promise<void> {
   try {
     if (await app.get(WebhookRemoval, { strict: false }).removeIfScaledToZero())
       logger.log('scaled to zero: webhook configurations removed');
   } catch (error) {
-    logger.warn(
-      `could not remove the webhook configurations: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    logger.warn(`could not remove the webhook configurations: ${errorMessage(error)}`);
   }
 }

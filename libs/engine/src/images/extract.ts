@@ -8,6 +8,7 @@ import {
   parseImageReference,
   type ImageInfo,
   type ImageReferenceOptions,
+  errorMessage,
 } from '@edict/foundation';
 
 /** One image in the `images` variable: the parsed reference plus where it sits and which pull secrets apply. */
@@ -219,9 +220,7 @@ function applyJmesPath(expression: string, value: string, options: ExtractImages
   try {
     result = options.applyJmesPath(expression, value);
   } catch (error) {
-    throw new ImageExtractionError(
-      `failed to apply jmespath ${expression}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new ImageExtractionError(`failed to apply jmespath ${expression}: ${errorMessage(error)}`);
   }
   if (typeof result !== 'string') {
     throw new ImageExtractionError(

@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import { BoundedCache } from '../cache/bounded-cache';
+import { errorMessage } from '../errors/error-message';
 
 /**
  * Go's `regexp` package on RE2JS, a linear-time RE2 port: Go's syntax comes natively (`(?P<name>`,
@@ -15,7 +16,7 @@ export function compileGoRegexp(pattern: string): RE2JS {
     try {
       regexp = RE2JS.compile(pattern);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       throw new Error(message.startsWith('error parsing regexp: ') ? message : `error parsing regexp: ${message}`);
     }
     compiled.set(pattern, regexp);
