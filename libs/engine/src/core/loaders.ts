@@ -1,4 +1,4 @@
-import type { Clock, EvaluationDeadline, JsonObject, JsonValue, KubeObject } from '@edict/foundation';
+import type { EvaluationDeadline, JsonObject, JsonValue, KubeObject } from '@edict/foundation';
 import type { APICall, ImageRegistryCredentials } from '../policy/types';
 import type { AccessReviewDecision, AccessReviewRequest } from '@edict/cel';
 
