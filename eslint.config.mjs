@@ -18,8 +18,36 @@ const NODE_IO = [
   'worker_threads',
   'cluster',
 ];
-const ENGINE_PURITY =
-  'libs/engine is pure TypeScript: no Nest, no Node I/O, no Kubernetes client (see docs/architecture.md)';
+const purity = (lib) =>
+  `${lib} is pure TypeScript: no Nest, no Node I/O, no Kubernetes client (see docs/architecture.md)`;
+/** The pure libs: no Nest, no I/O, no Kubernetes client. Which libs each may import is the layer table's (scripts/eslint/layers.mjs). */
+const PURE_LIBS = ['libs/foundation', 'libs/cel', 'libs/jmespath', 'libs/engine'];
+
+/** no-restricted-imports for one pure lib (its specs and testing helpers may do I/O). */
+function pureLib(lib) {
+  const message = purity(lib);
+  return {
+    files: [`${lib}/src/**/*.ts`],
+    ignores: ['**/*.spec.ts', `${lib}/src/testing/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: NODE_IO.flatMap((name) => [name, `node:${name}`]).map((name) =>
+            name.replace(/^node:/, '') === 'net'
+              ? {
+                  name,
+                  allowImportNames: ['isIP', 'isIPv4', 'isIPv6'],
+                  message: `${message}; only its address checks are allowed`,
+                }
+              : { name, message },
+          ),
+          patterns: [{ group: ['@nestjs/*', '@kubernetes/client-node', '@kubernetes/client-node/*'], message }],
+        },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
@@ -41,27 +69,5 @@ export default tseslint.config(
     plugins: { edict: { rules: { 'lib-boundaries': libBoundaries, layers } } },
     rules: { 'edict/lib-boundaries': 'error', 'edict/layers': 'error' },
   },
-  {
-    files: ['libs/engine/src/**/*.ts'],
-    ignores: ['**/*.spec.ts', 'libs/engine/src/testing/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: NODE_IO.flatMap((name) => [name, `node:${name}`]).map((name) =>
-            name.replace(/^node:/, '') === 'net'
-              ? {
-                  name,
-                  allowImportNames: ['isIP', 'isIPv4', 'isIPv6'],
-                  message: `${ENGINE_PURITY}; only its address checks are allowed`,
-                }
-              : { name, message: ENGINE_PURITY },
-          ),
-          patterns: [
-            { group: ['@nestjs/*', '@kubernetes/client-node', '@kubernetes/client-node/*'], message: ENGINE_PURITY },
-          ],
-        },
-      ],
-    },
-  },
+  ...PURE_LIBS.map(pureLib),
 );

@@ -5,10 +5,10 @@ import {
   Engine,
   loadPolicyDocuments,
   type CompiledPolicy,
-  type KubeObject,
   type PolicyException,
   type ResourceRequest,
 } from '@edict/engine';
+import { type KubeObject } from '@edict/foundation';
 import { measureInterleaved, type Measurement } from './harness';
 import { sharedDir } from './shared-dir';
 

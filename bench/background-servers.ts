@@ -9,7 +9,7 @@
  */
 import { InMemoryApiServer, kubeconfigFor, type RecordedRequest } from '@edict/apiserver';
 import { runControllerManager } from '@edict/controller-manager';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { microTime } from '@edict/kube';
 import { readCrdManifests } from '@edict/policy';
 import { loadBackgroundConfig, startBackgroundController, type BackgroundConfig } from '@edict/background-controller';

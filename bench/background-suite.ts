@@ -16,8 +16,9 @@ import { randomUUID } from 'node:crypto';
 import { toResourceRequest, updateRequestsFor, type AdmissionRequest } from '@edict/admission';
 import { UpdateRequestCreator, UPDATE_REQUEST_WRITERS } from '@edict/admission-controller';
 import { kubeconfigFor } from '@edict/apiserver';
-import { Engine, loadPolicyDocuments, type JsonObject, type KubeObject as EngineObject } from '@edict/engine';
-import { KubeHttpClient, KubeResources, loadKubeConfig, type KubeObject } from '@edict/kube';
+import { Engine, loadPolicyDocuments } from '@edict/engine';
+import { type JsonObject, type KubeObject } from '@edict/foundation';
+import { KubeHttpClient, KubeResources, loadKubeConfig } from '@edict/kube';
 import {
   BACKGROUND_NAMESPACE,
   GEN_WORKERS,
@@ -214,7 +215,7 @@ function namespaceCreate(namespace: KubeObject): AdmissionRequest {
     name: namespace.metadata?.name ?? '',
     operation: 'CREATE',
     userInfo: { username: 'kubernetes-admin', groups: ['kubeadm:cluster-admins', 'system:authenticated'] },
-    object: namespace as EngineObject,
+    object: namespace as KubeObject,
     oldObject: null,
     dryRun: false,
   };

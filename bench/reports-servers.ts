@@ -9,7 +9,7 @@
  */
 import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import { runControllerManager } from '@edict/controller-manager';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { microTime } from '@edict/kube';
 import { readCrdManifests } from '@edict/policy';
 import { loadReportsConfig, startReportsController, type ReportsConfig } from '@edict/reports-controller';

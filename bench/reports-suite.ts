@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { kubeconfigFor } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { KubeHttpClient, KubeResources, loadKubeConfig } from '@edict/kube';
 import { FIXTURES } from './admission-suite';
 import { BenchChild } from './child-process';

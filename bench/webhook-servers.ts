@@ -15,7 +15,7 @@ import { parseAllDocuments } from 'yaml';
 import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import { runControllerManager } from '@edict/controller-manager';
 import { TlsMaterial } from '@edict/cert';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { PolicyCache, readCrdManifests } from '@edict/policy';
 import { loadControllerConfig, ReviewWorkers, reviewWorkerCount, startController } from '@edict/admission-controller';
 import type { ChildRoleRunner } from './child-process';

@@ -9,7 +9,7 @@
  * `/validate/fail`, as the API server's webhook call would, and the controller reads its 17
  * policies from the cache its informers filled through the API.
  */
-import { deepEqual, type JsonValue } from '@edict/engine';
+import { deepEqual, type JsonValue } from '@edict/foundation';
 import { reviewText } from './admission-suite';
 import { BenchChild } from './child-process';
 import { ControllerMetrics, policyResults, type ControllerTotals } from './controller-metrics';

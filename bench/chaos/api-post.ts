@@ -1,6 +1,6 @@
 /** One create through the API server's HTTP API, so admission webhooks see it as they see users' requests. */
 import { request } from 'node:http';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 
 /** POSTs `object` to `path`; resolves with the created object, rejects with the API server's message. */
 export function apiPost(apiServerUrl: string, path: string, object: JsonObject): Promise<JsonObject> {

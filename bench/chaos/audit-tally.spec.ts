@@ -1,5 +1,5 @@
 import { ObjectStore } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { describe, expect, it } from 'vitest';
 import { AuditTallyIndex } from './audit-tally';
 

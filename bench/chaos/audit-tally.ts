@@ -4,7 +4,7 @@
  * the reports controller is still writing; counting from scratch each time (thousands of reports)
  * took a tenth of the API server's CPU, slowing the very server it measures.
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { ChangeEvent, ObjectStore } from '@edict/apiserver';
 
 export interface AuditTally {

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubeconfigFor } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhook-config';
 import { BenchChild } from '../child-process';
 import type { ClusterInput, ClusterReport, LeaseChange } from './cluster';

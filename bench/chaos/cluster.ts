@@ -6,7 +6,7 @@
  */
 import { InMemoryApiServer } from '@edict/apiserver';
 import { runControllerManager } from '@edict/controller-manager';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { readCrdManifests } from '@edict/policy';
 import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhook-config';
 import type { ChildRoleRunner } from '../child-process';

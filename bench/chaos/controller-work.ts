@@ -6,7 +6,7 @@
  *  - reports: a new Pod's admission results end in its PolicyReport;
  *  - cleanup: an object with a `cleanup.kyverno.io/ttl` label is deleted when it expires.
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { DEFAULT_WEBHOOK_NAMES } from '@edict/webhook-config';
 import { apiPost } from './api-post';
 import type { ChaosCluster } from './chaos-cluster';

@@ -14,7 +14,7 @@ import {
   type AdmissionAttributes,
   type ResourceType,
 } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { ChildRoleRunner } from '../child-process';
 import { CHAOS_NAMESPACE, CHAOS_SERVICE, LOAD_NAMESPACE } from './cluster';
 import { FixedRateSender, type LoadTally } from './fixed-rate-sender';

@@ -8,7 +8,7 @@
  */
 import { request as httpsRequest } from 'node:https';
 import { bigPod, nestedForeachPolicy, requireOwnerPolicy } from '@edict/admission/testing';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { apiPost } from './api-post';
 import { ChaosCluster } from './chaos-cluster';
 

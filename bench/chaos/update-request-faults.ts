@@ -12,7 +12,7 @@
  * (its own faults are the leaders scenario's).
  */
 import { request } from 'node:http';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { ChaosCluster } from './chaos-cluster';
 import type { ControllerProcess } from './controller-process';
 import { ReviewLoad } from './review-load';

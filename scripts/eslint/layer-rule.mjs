@@ -1,15 +1,10 @@
 // ESLint rule: imports between libs and apps follow the layer table in ./layers.mjs.
 import { resolve, sep } from 'node:path';
-import { APP_IMPORTERS, APPS, KNOWN_EXCEPTIONS, LAYERS, RENAMED, TEST_SUPPORT } from './layers.mjs';
+import { APP_IMPORTERS, APPS, LAYERS, TEST_SUPPORT } from './layers.mjs';
 import { projectOf } from './lib-boundaries.mjs';
 
 const ALIAS = /^@edict\/([^/]+)(\/testing)?$/;
 const USES = new Map(LAYERS.flatMap(({ libs }) => Object.entries(libs)));
-
-/** Today's name or the name after the merge, as the table spells it. */
-function current(name) {
-  return RENAMED[name] ?? name;
-}
 
 /** The libs `roots` use, directly or through each other. */
 function reachable(roots) {
@@ -30,38 +25,32 @@ export function isTestCode(file) {
   return path.endsWith('.spec.ts') || path.includes('/src/testing/');
 }
 
-function excepted(exceptions, from, to, testCode) {
-  return exceptions.some(
-    (exception) => exception.from === from && exception.to === to && (exception.in === 'all' || testCode),
-  );
-}
-
 /**
  * What is wrong with `file` (absolute) importing `source` under the layer table, or undefined: an
  * ESLint message id and its data (`from` a project as the table names it, libs/<name> or apps/<name>;
  * `to` a lib or app name).
  */
-export function layerProblem(file, source, exceptions = KNOWN_EXCEPTIONS) {
+export function layerProblem(file, source) {
   const alias = ALIAS.exec(source);
   if (!alias) return undefined;
   const project = projectOf(resolve(file));
   const [parent, folder] = project.split('/');
   if (parent !== 'libs' && parent !== 'apps') return undefined; // test/, bench/, scripts/ import anything
-  const from = parent === 'libs' ? `libs/${current(folder)}` : project;
-  const to = current(alias[1]);
+  const from = project;
+  const to = alias[1];
   const testCode = isTestCode(file);
   if (from === `libs/${to}` || from === `apps/${to}`) return undefined;
   if (alias[2] && !testCode) return { messageId: 'testingEntry', data: { source } };
   if (APPS.includes(to)) {
-    if (APP_IMPORTERS.includes(from) || excepted(exceptions, from, to, testCode)) return undefined;
+    if (APP_IMPORTERS.includes(from)) return undefined;
     return { messageId: 'importsApp', data: { source, from, to, importers: APP_IMPORTERS.join(', ') } };
   }
   if (!USES.has(to)) return { messageId: 'unknownLib', data: { source, name: to } };
   if (parent === 'apps') return undefined; // apps may use every lib
-  const lib = current(folder);
+  const lib = folder;
   if (!USES.has(lib)) return { messageId: 'unplacedLib', data: { from } };
   const allowed = reachable([...USES.get(lib), ...(testCode ? TEST_SUPPORT : [])]);
-  if (allowed.has(to) || excepted(exceptions, from, to, testCode)) return undefined;
+  if (allowed.has(to)) return undefined;
   const uses = USES.get(lib).join(', ') || 'no other lib';
   return {
     messageId: 'upward',

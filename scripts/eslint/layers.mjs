@@ -18,7 +18,7 @@ export const LAYERS = [
     layer: 'cluster access',
     libs: {
       kube: ['foundation', 'config', 'work-queue'],
-      egress: ['config'],
+      egress: ['foundation', 'config'],
       // The in-memory kube-apiserver: what Kubernetes does, never the policy engines.
       apiserver: ['foundation', 'cel', 'config', 'work-queue'],
     },
@@ -71,21 +71,3 @@ export const APPS = [
 ];
 /** Projects that may import apps (the launcher composes them; tests and benches run them). */
 export const APP_IMPORTERS = ['apps/launcher', 'test', 'bench'];
-
-/** Today's lib names and the names they have after issue 34's merge; the table uses the new names. */
-export const RENAMED = { webhooks: 'webhook-config', controller: 'controller-runtime' };
-
-/**
- * Known exceptions until the merge of issue 34: edges that break the table today and that the named
- * part removes. `from` is a project (libs/<name>, apps/<name>), `to` a lib or app name, `in` which
- * code ('all', or 'tests' for specs and testing code only). The lead empties this list after merging.
- */
-export const KNOWN_EXCEPTIONS = [
-  // Part 1 (foundation): JSON helpers, Go formats, image references and YAML documents move to libs/foundation,
-  // CEL to libs/cel, JMESPath to libs/jmespath; these libs then stop importing the engine.
-  { from: 'libs/apiserver', to: 'engine', in: 'all', removedBy: 'part 1 (foundation)' },
-  { from: 'libs/chainsaw', to: 'engine', in: 'all', removedBy: 'part 1 (foundation)' },
-  { from: 'libs/registry', to: 'engine', in: 'all', removedBy: 'part 1 (foundation)' },
-  // A spec today; after the merge also part 5's discovery (GroupVersionKind), which libs/foundation does not hold yet.
-  { from: 'libs/kube', to: 'engine', in: 'all', removedBy: 'part 1 (foundation) with part 5 (kube)' },
-];

@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { customResourceDefinitions, structuralProblems, type JsonObject } from '@edict/engine';
+import { customResourceDefinitions, structuralProblems } from '@edict/engine';
+import { type JsonObject } from '@edict/foundation';
 import { readCrdManifests } from '@edict/policy';
 import { CRD_DIRECTORY, crdFiles } from './chart-crds';
 import { renderChart } from './helm';

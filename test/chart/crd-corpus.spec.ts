@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { validateBySchema } from '@edict/apiserver';
 import { discoverTestFiles, loadTestFile, type Operation } from '@edict/chainsaw';
-import { crdRefusal, crdVersionFor, rootSchema, CRD_DEFINITIONS, isObject, type JsonObject } from '@edict/engine';
+import { crdRefusal, crdVersionFor, rootSchema, CRD_DEFINITIONS } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 
 // The corpora beside the repository (../shared), or $EDICT_CONFORMANCE_DIR and $EDICT_CHAINSAW_DIR.
 const CONFORMANCE = process.env['EDICT_CONFORMANCE_DIR'] ?? resolve(__dirname, '../../../shared/conformance');

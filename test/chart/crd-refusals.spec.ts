@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validateBySchema } from '@edict/apiserver';
-import { CRD_DEFINITIONS, crdRefusal, crdVersionFor, rootSchema, type JsonObject } from '@edict/engine';
+import { CRD_DEFINITIONS, crdRefusal, crdVersionFor, rootSchema } from '@edict/engine';
+import { type JsonObject } from '@edict/foundation';
 
 const match = { any: [{ resources: { kinds: ['Pod'] } }] };
 const rule = { name: 'r', match, validate: { message: 'm', pattern: { metadata: { name: '?*' } } } };

@@ -13,11 +13,11 @@ import {
   Engine,
   loadPolicyDocuments,
   type CompiledPolicy,
-  type KubeObject,
   type Operation,
   type Policy,
   type ResourceRequest,
 } from '@edict/engine';
+import { type KubeObject } from '@edict/foundation';
 import { runTests } from '@edict/kyverno-test';
 import { admissionRequest } from '../fuzz/generators/admission-review';
 import { policyDocument } from '../fuzz/generators/policy';

@@ -22,11 +22,10 @@ import {
   type CleanupPolicy,
   type CompiledPolicy,
   type ContextLoaders,
-  type JsonObject,
-  type KubeObject,
   type Policy,
   type ResourceRequest,
 } from '@edict/engine';
+import { type JsonObject, type KubeObject } from '@edict/foundation';
 import { KubeHttpClient, KubeResources } from '@edict/kube';
 import { kubeConfigForUrl } from '@edict/kube/testing';
 import { installPolicyCrds, type CachedPolicy } from '@edict/policy';

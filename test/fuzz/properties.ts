@@ -6,17 +6,8 @@
  */
 import fc from 'fast-check';
 import { parseAdmissionReview, toResourceRequest } from '@edict/admission';
-import {
-  admissionPatch,
-  Engine,
-  isError,
-  validatePolicy,
-  type JsonObject,
-  type JsonValue,
-  type KubeObject,
-  type Policy,
-  type PolicyResponse,
-} from '@edict/engine';
+import { admissionPatch, Engine, validatePolicy, type Policy, type PolicyResponse } from '@edict/engine';
+import { isError, type JsonObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import type { ControllerTarget, InjectAnswer } from './controller-target';
 import {
   admissionRequest,

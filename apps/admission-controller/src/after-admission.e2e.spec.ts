@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { eventually } from '@edict/kube/testing';
 import { REPORT_COUNTER, ReportsMetrics, type ReportCounter } from '@edict/reports';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { AdmissionConfigService } from '@edict/policy';
 import { AfterAdmissionService } from './after-admission/after-admission.service';
 import type { RunningController } from './bootstrap';

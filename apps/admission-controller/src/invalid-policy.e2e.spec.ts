@@ -10,7 +10,7 @@
  *    Enforce validate rules as written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { eventually } from '@edict/kube/testing';
 import { PolicyCache, PolicyStatusWriter } from '@edict/policy';
 import { CustomResourceDefinitions } from '@edict/kube';

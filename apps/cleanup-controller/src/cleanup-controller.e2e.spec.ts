@@ -10,8 +10,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
-import { KubeResources, type KubeObject } from '@edict/kube';
+import type { JsonObject } from '@edict/foundation';
+import { KubeResources } from '@edict/kube';
 import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
 import { startTestCluster, waitForWebhook, type TestCluster } from '@edict/controller-runtime/testing';
@@ -229,9 +229,12 @@ describe('cleanup controller', () => {
     // Yearly, last run before this year's slot: exactly one slot is due, then none for months.
     const created = create(cleanupPolicy('yearly', '0 0 1 1 *', 'yearly-target')) as Obj;
     const resources = leader()!.app.get(KubeResources);
-    await resources.replace({ ...created, status: { lastExecutionTime: '2020-06-01T00:00:00Z' } } as KubeObject, {
-      subresource: 'status',
-    });
+    await resources.replace<Obj>(
+      { ...created, status: { lastExecutionTime: '2020-06-01T00:00:00Z' } },
+      {
+        subresource: 'status',
+      },
+    );
     // The follower runs its controller too, as a replica that still believes it leads would.
     const follower = replicas.find((replica) => replica !== leader())!;
     const stale = new AbortController();

@@ -1,7 +1,8 @@
 import { CommanderError } from 'commander';
 import { processIO } from './commands/io';
-import { describeError, defaultEngineFactory } from '@edict/kyverno-test';
+import { defaultEngineFactory } from '@edict/kyverno-test';
 import { buildProgram } from './program';
+import { errorMessage } from '@edict/foundation';
 
 /** Runs the CLI; every failure ends as a message and an exit code, never a stack trace. */
 async function main(argv: string[]): Promise<number> {
@@ -11,13 +12,13 @@ async function main(argv: string[]): Promise<number> {
     return result.code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    process.stderr.write(`Error: ${describeError(error)}\n`);
+    process.stderr.write(`Error: ${errorMessage(error)}\n`);
     return 2;
   }
 }
 
 process.on('unhandledRejection', (reason) => {
-  process.stderr.write(`Error: ${describeError(reason)}\n`);
+  process.stderr.write(`Error: ${errorMessage(reason)}\n`);
   process.exit(2);
 });
 

@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyCommand } from './commands/apply';
 import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
-import { parseQuantity, quantityToNumber } from '@edict/engine';
+import { parseQuantity, quantityToNumber } from '@edict/foundation';
 import { DEFAULT_MAX_FILE_SIZE, setMaxFileSize, type EngineFactory } from '@edict/kyverno-test';
 
 /** Commander collects repeated and comma-separated list options, as Kyverno's string-slice flags do. */

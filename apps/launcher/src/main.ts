@@ -12,6 +12,7 @@ import { clusterGuide, localGuide } from './guide';
 import { describeLaunchMode, launchModeOf } from './launch-mode';
 import { loadLauncherConfig } from './launcher-config';
 import { startLocalCluster } from './local/local-cluster';
+import { errorMessage } from '@edict/foundation';
 
 async function main(): Promise<void> {
   const settings = loadLauncherConfig(process.env);
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
       try {
         local.removeKubeconfig();
       } catch (error) {
-        process.stderr.write(`npm start: could not remove ${local.kubeconfigPath}: ${messageOf(error)}\n`);
+        process.stderr.write(`npm start: could not remove ${local.kubeconfigPath}: ${errorMessage(error)}\n`);
       }
     });
     for (const file of local.staleFilesRemoved) say(`Removed ${file}, left by an earlier run that did not stop.`);
@@ -94,7 +95,7 @@ async function main(): Promise<void> {
         process.exit(0);
       },
       (error: unknown) => {
-        process.stderr.write(`npm start: stopping failed: ${messageOf(error)}\n`);
+        process.stderr.write(`npm start: stopping failed: ${errorMessage(error)}\n`);
         process.exit(1);
       },
     );
@@ -107,11 +108,7 @@ function say(text: string): void {
   process.stdout.write(`${text}\n`);
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 main().catch((error: unknown) => {
-  process.stderr.write(`npm start: ${messageOf(error)}\n`);
+  process.stderr.write(`npm start: ${errorMessage(error)}\n`);
   process.exit(1);
 });

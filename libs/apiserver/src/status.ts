@@ -2,7 +2,7 @@
  * Kubernetes `Status` bodies with kube-apiserver's exact reasons, codes and message texts, so that
  * clients which parse them (kubectl's error printer, client-go's `IsNotFound`...) cannot tell us apart.
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 
 /** What a Status names: the resource (plural) and its group, as kube's `details` carry them. */
 export interface StatusTarget {

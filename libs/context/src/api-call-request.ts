@@ -1,5 +1,6 @@
 /** What the two apiCall callers (API server, service) share: limits, the method and the POST body. */
-import type { APICall, JsonValue } from '@edict/engine';
+import type { APICall } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 
 export interface ApiCallLimits {
   /** Deadline of one call, body included. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { APICall, JsonValue, KubeObject } from '@edict/engine';
+import type { APICall } from '@edict/engine';
+import type { JsonValue, KubeObject } from '@edict/foundation';
 import {
   ClusterContextLoaders,
   type ApiCallers,

@@ -6,15 +6,8 @@
  * `fairness`, the loads that wait on the network take fair slots per policy namespace and a share
  * of the review's remaining time (fair-context-loads.ts).
  */
-import type {
-  APICall,
-  ContextLoaders,
-  ImageRegistryCredentials,
-  JsonObject,
-  JsonValue,
-  KubeObject,
-  LoaderScope,
-} from '@edict/engine';
+import type { APICall, ContextLoaders, ImageRegistryCredentials, LoaderScope } from '@edict/engine';
+import type { JsonObject, JsonValue, KubeObject } from '@edict/foundation';
 import type { ImageDataSource } from './image-data-source';
 import { within, type FairContextLoads } from './fair-context-loads';
 import { checkApiPathScope, checkConfigMapScope } from './policy-scope';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Engine, type ImageRegistryCredentials, type JsonObject, type KubeObject, type Policy } from '@edict/engine';
+import { Engine, type ImageRegistryCredentials, type Policy } from '@edict/engine';
+import { type JsonObject, type KubeObject } from '@edict/foundation';
 import { KubeHttpClient, KubeResources } from '@edict/kube';
 import { kubeConfigForUrl } from '@edict/kube/testing';
 import type { ApiCallers, GlobalContextReader } from './cluster-context-loaders';

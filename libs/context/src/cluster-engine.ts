@@ -7,8 +7,9 @@
  * store; imageRegistry from registries with the controller's pull Secrets). Every evaluation has a
  * deadline.
  */
-import { deadlineAfter, Engine, type EngineDependencies, type KubeObject as EngineObject } from '@edict/engine';
-import { isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
+import { Engine, type EngineDependencies } from '@edict/engine';
+import { deadlineAfter, type KubeObject } from '@edict/foundation';
+import { isNotFound, type KubeResources } from '@edict/kube';
 import { ClusterContextLoaders, type ApiCallers, type GlobalContextReader } from './cluster-context-loaders';
 import { ClusterResourceLoader } from './cluster-resource-loader';
 import type { ImageDataSource } from './image-data-source';
@@ -35,7 +36,7 @@ export class ClusterEngine {
     sources: ClusterEngineSources,
   ) {
     const loaders = new ClusterContextLoaders(
-      { get: (namespace, name) => this.read('v1', 'ConfigMap', namespace, name) as Promise<EngineObject | undefined> },
+      { get: (namespace, name) => this.read('v1', 'ConfigMap', namespace, name) as Promise<KubeObject | undefined> },
       sources.callers,
       sources.globalContext,
       sources.images,

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject as EngineObject } from '@edict/engine';
-import {
-  KubeApiError,
-  type ApiResourceInfo,
-  type KubeHttpRequest,
-  type KubeObject,
-  type KubeResources,
-} from '@edict/kube';
+import type {} from '@edict/foundation';
+import { KubeApiError, type ApiResourceInfo, type KubeHttpRequest, type KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { ClusterResourceLoader, MAX_LISTED_OBJECTS, RESOURCE_READ_TIMEOUT_MS } from './cluster-resource-loader';
 
 const limit = (name: string, labels: Record<string, string> = {}): KubeObject => ({
@@ -36,7 +31,7 @@ function setup(items: KubeObject[], extra: { continue?: string } = {}) {
       },
     },
   } as unknown as KubeResources;
-  const shop = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } } as EngineObject;
+  const shop = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } } as KubeObject;
   const namespaces = { namespaceObject: async (name: string) => (name === 'shop' ? shop : undefined) };
   return { loader: new ClusterResourceLoader(resources, namespaces), requests, shop };
 }

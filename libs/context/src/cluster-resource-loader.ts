@@ -3,6 +3,7 @@
  * and mutate-existing targets straight from the API server (each read bounded in time and size), a
  * kind's scope from discovery, and the request's Namespace from the namespace informer.
  */
+import { type ResourceLoader } from '@edict/engine';
 import {
   hasWildcard,
   matchesLabelSelector,
@@ -10,9 +11,8 @@ import {
   type JsonObject,
   type KubeObject,
   type LabelSelector,
-  type ResourceLoader,
-} from '@edict/engine';
-import { isNotFound, KubeApiError, type KubeObject as StoredObject, type KubeResources } from '@edict/kube';
+} from '@edict/foundation';
+import { isNotFound, KubeApiError, type KubeResources } from '@edict/kube';
 
 /** Longest one read may take; the review's own deadline still bounds the whole evaluation. */
 export const RESOURCE_READ_TIMEOUT_MS = 2_000;
@@ -23,7 +23,7 @@ export const MAX_LISTED_OBJECTS = 100;
 
 /** Namespaces by name (an informer in the admission controller). */
 export interface NamespaceSource {
-  namespaceObject(name: string): Promise<StoredObject | undefined>;
+  namespaceObject(name: string): Promise<KubeObject | undefined>;
 }
 
 export class ClusterResourceLoader implements ResourceLoader {

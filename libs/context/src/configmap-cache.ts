@@ -3,8 +3,8 @@
  * reads memory, never the API server. Before the first list completes a lookup fails (rather than
  * answering "not found", which a rule could take for a real absence).
  */
-import type { KubeObject as EngineObject } from '@edict/engine';
-import type { Informer, KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
+import type { Informer } from '@edict/kube';
 import type { ConfigMapSource } from './cluster-context-loaders';
 import type { ContextSettings, InformerSource } from './context-settings';
 
@@ -32,10 +32,10 @@ export class ConfigMapCache implements ConfigMapSource {
     return this.informer.hasSynced();
   }
 
-  get(namespace: string, name: string): EngineObject | undefined {
+  get(namespace: string, name: string): KubeObject | undefined {
     if (!this.hasSynced()) {
       throw new ConfigMapsNotLoadedError(`configMap ${namespace}/${name}: the ConfigMap cache is not loaded yet`);
     }
-    return this.informer.get(name, namespace) as EngineObject | undefined;
+    return this.informer.get(name, namespace);
   }
 }

@@ -4,7 +4,8 @@
  * admission controller and the cleanup controller; Nest's module destroy hook ends the egress
  * client's connections.
  */
-import type { APICall, JsonValue } from '@edict/engine';
+import type { APICall } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import { EgressClient } from '@edict/egress';
 import type { KubeResources } from '@edict/kube';
 import type { ApiCallLimits } from './api-call-request';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deadlineAt, type APICall, type JsonValue, type LoaderScope } from '@edict/engine';
+import { type APICall, type LoaderScope } from '@edict/engine';
+import { deadlineAt, type JsonValue } from '@edict/foundation';
 import { ClusterContextLoaders, type ApiCallers } from './cluster-context-loaders';
 import { ContextLoadError, FairContextLoads, LOAD_SHARE_OF_REMAINING } from './fair-context-loads';
 import type { ImageDataSource } from './image-data-source';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { APICall, JsonValue } from '@edict/engine';
+import type { APICall } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import { GlobalContextStore, type GroupVersionResourceRef, type ResourceFeed } from './global-context-store';
 
 /** Timers run by hand: `runAll` fires what is due, in order. */

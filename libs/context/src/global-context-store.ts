@@ -9,7 +9,9 @@
  * (Kyverno splits `globalReference.name` at the dot). A missing, not yet loaded, failing or invalid
  * entry makes `read` throw a message naming it, which fails the rule that asked.
  */
-import { compileJmesPath, parseDuration, type APICall, type JmesPathQuery, type JsonValue } from '@edict/engine';
+import { type APICall } from '@edict/engine';
+import { compileJmesPath, type JmesPathQuery } from '@edict/jmespath';
+import { parseDuration, type JsonValue } from '@edict/foundation';
 
 export interface GlobalContextEntrySpec {
   kubernetesResource?: { group?: string; version?: string; resource?: string; namespace?: string };

@@ -3,7 +3,8 @@
  * registry, repository, identifier, manifest, configData). Injectable: the controller wires the OCI
  * registry client (registry-image-data.ts); `unavailableImageData` fails such rules closed.
  */
-import type { ImageRegistryCredentials, JsonObject } from '@edict/engine';
+import type { ImageRegistryCredentials } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 
 export const IMAGE_DATA_SOURCE = Symbol('IMAGE_DATA_SOURCE');
 

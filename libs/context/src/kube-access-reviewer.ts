@@ -5,7 +5,8 @@
  * about the caller (whether the cleanup controller itself may delete what a policy matches, as
  * Kyverno asks; the request's user fields are then not used). Either kind answers the same way.
  */
-import type { AccessReviewDecision, AccessReviewer, AccessReviewRequest } from '@edict/engine';
+import type { AccessReviewer } from '@edict/engine';
+import type { AccessReviewDecision, AccessReviewRequest } from '@edict/cel';
 import type { KubeResources } from '@edict/kube';
 
 export const ACCESS_REVIEW_TIMEOUT_MS = 2_000;

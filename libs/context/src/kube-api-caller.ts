@@ -3,7 +3,8 @@
  * size capped while it streams and one deadline for the whole call. Who may call which path
  * (policy-scope.ts) is checked by the caller; this checks the path is a plain API server path.
  */
-import type { APICall, JsonValue } from '@edict/engine';
+import type { APICall } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import { KubeApiError, KubeResponseTooLargeError, KubeTimeoutError, type KubeHttpRequest } from '@edict/kube';
 import {
   apiCallBody,
@@ -14,6 +15,7 @@ import {
   type ApiCallLimits,
 } from './api-call-request';
 import { apiPathNamespace } from './policy-scope';
+import { errorMessage } from '@edict/foundation';
 
 /** Sends one request to the API server and parses its JSON answer (KubeHttpClient.json fits). */
 export type KubeJsonSender = (request: KubeHttpRequest) => Promise<unknown>;
@@ -57,5 +59,5 @@ function reason(error: unknown, limits: ApiCallLimits, timeoutMs: number): strin
     return `${denied}${message}`;
   }
   if (error instanceof SyntaxError) return `the answer is not JSON: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

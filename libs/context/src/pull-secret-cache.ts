@@ -3,8 +3,8 @@
  * namespace (Kyverno reads registry Secrets from its namespace): a review reads memory, never the
  * API server. A named Secret that is missing, or not a docker config, is an error naming it.
  */
-import type { JsonObject } from '@edict/engine';
-import type { Informer, KubeObject } from '@edict/kube';
+import type { JsonObject, KubeObject } from '@edict/foundation';
+import type { Informer } from '@edict/kube';
 import { dockerConfigFromSecret, RegistryCredentialsError, type DockerConfig } from '@edict/registry';
 import type { ContextSettings, InformerSource } from './context-settings';
 

@@ -5,7 +5,8 @@
  * `imageRegistryCredentials.secrets` when it has credentials, else the controller's default pull
  * Secrets; cloud `providers` fail closed (Edict has no cloud identity).
  */
-import type { ImageRegistryCredentials, JsonObject } from '@edict/engine';
+import type { ImageRegistryCredentials } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { EgressClient } from '@edict/egress';
 import { checkCredentialProviders, RegistryClient } from '@edict/registry';
 import type { ContextSettings } from './context-settings';

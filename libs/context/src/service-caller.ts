@@ -4,7 +4,8 @@
  * link-local and cloud metadata by default), the connection goes to the checked address, no
  * redirect is followed (a 3xx is an error), and the call has one deadline and a body cap.
  */
-import type { APICall, JsonValue } from '@edict/engine';
+import type { APICall } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import { EgressRefusedError, EgressResponseTooLargeError, EgressTimeoutError, type EgressClient } from '@edict/egress';
 import {
   apiCallBody,
@@ -14,6 +15,7 @@ import {
   timeoutReason,
   type ApiCallLimits,
 } from './api-call-request';
+import { errorMessage } from '@edict/foundation';
 
 /** Headers a policy may not set: they belong to the connection, not to the request. */
 const CONNECTION_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te']);
@@ -94,7 +96,7 @@ function reason(error: unknown, limits: ApiCallLimits, timeoutMs: number): strin
   if (error instanceof EgressResponseTooLargeError) {
     return `the answer is longer than the ${limits.maxResponseBytes} bytes allowed (EDICT_MAX_API_CALL_RESPONSE_BYTES)`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 function shown(url: string): string {

@@ -27,6 +27,7 @@ import {
   EgressTimeoutError,
 } from './egress-errors';
 import { resolveEgressOptions, type EgressOptions, type ResolvedEgressOptions } from './egress.options';
+import { errorMessage } from '@edict/foundation';
 
 export interface EgressRequest {
   /** Default GET. */
@@ -304,6 +305,6 @@ function positiveInt(value: number | undefined, fallback: number, field: string,
 }
 
 function failure(error: unknown, shown: string): EgressRequestError {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   return new EgressRequestError(`calling ${shown} failed: ${reason}`, shown, { cause: error });
 }

@@ -1,33 +1,9 @@
 // The engine's public surface. Apps import only from '@edict/engine'.
-export * from './json';
 export * from './policy';
 export * from './policy-validation';
 export * from './core/types';
 export * from './core/loaders';
-export {
-  AccessReviews,
-  CelAuthorizer,
-  CelMeter,
-  CelResourceCheck,
-  CEL_LIMITS,
-  compileCel,
-  describeCelError,
-  toCel,
-} from './cel';
 export * from './engine/engine';
-export {
-  deadlineAfter,
-  deadlineAt,
-  DEFAULT_EVALUATION_LIMITS,
-  DEFAULT_MAX_CONTEXT_SIZE,
-  DEFAULT_MAX_DOCUMENT_SIZE,
-  DEFAULT_MAX_RULE_OPERATIONS,
-  EvaluationDeadlineExceeded,
-  EvaluationLimitExceeded,
-  formatSize,
-  type EvaluationDeadline,
-  type EvaluationLimits,
-} from './budget';
 export {
   isScored,
   policyReportResult,
@@ -39,8 +15,6 @@ export {
 } from './core/report-result';
 export { failureActionFor, type FailureAction } from './core/failure-action';
 export { hasVerifyImages, verifyImagesFailureAction } from './validate/unsupported-verify-images';
-export * from './values';
-export * from './go';
 export * from './conditions';
 export * from './match';
 export * from './cleanup';
@@ -48,15 +22,8 @@ export * from './crds';
 export { loadContextEntries, ContextEntryError, type ContextLoadOptions } from './context-entries';
 export * from './images';
 export * from './pss';
-export * from './jmespath';
 export { matchPattern, matchValue, type PatternResult } from './pattern';
-export {
-  applyJson6902,
-  applyStrategicMergePatch,
-  listStrategyFor,
-  mergeKeyFor,
-  type PatchOutcome,
-} from './mutate/patch';
+export { applyJson6902, applyStrategicMergePatch, type PatchOutcome } from './mutate/patch';
 export { admissionPatch, type JsonPatchOperation } from './mutate/admission-patch';
 export {
   normalizeGeneratedLabels,

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { isObject, type KubeObject } from '@edict/engine';
+import { isObject, type KubeObject } from '@edict/foundation';
 import { Fields } from './io/fields';
 import { readYamlFile } from './io/files';
 import { toObjects } from './resources';

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { deepEqual, isObject, normalizeGeneratedLabels, type JsonValue, type KubeObject } from '@edict/engine';
+import { normalizeGeneratedLabels } from '@edict/engine';
+import { deepEqual, isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import { LoadError } from './io/load-error';
 import { objectKey } from './resource-match';
 import { loadResources } from './resources';

@@ -1,10 +1,11 @@
-import type { CompiledPolicy, EvaluationOptions, KubeObject, Operation, Policy, PolicyResponse } from '@edict/engine';
-import { describeError } from './io/load-error';
+import type { CompiledPolicy, EvaluationOptions, Operation, Policy, PolicyResponse } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 import { createContextLoaders, createResourceLoader } from './mock-loaders';
 import { buildRequest, type RequestInputs } from './request-builder';
 import type { EngineFactory, TestEngine } from './test-engine';
 import type { LoadedTest } from './types';
 import { ValuesLookup } from './values-lookup';
+import { errorMessage } from '@edict/foundation';
 
 export type Stage = 'mutate' | 'validate' | 'generate';
 
@@ -69,7 +70,7 @@ function compileAll(engine: TestEngine, policies: readonly Policy[], evaluation:
     try {
       out.push({ policy, compiled: engine.compile(policy) });
     } catch (error) {
-      evaluation.errors.push(`policy ${policy.metadata.name}: ${describeError(error)}`);
+      evaluation.errors.push(`policy ${policy.metadata.name}: ${errorMessage(error)}`);
     }
   }
   return out;
@@ -99,7 +100,7 @@ async function evaluateResource(
       return patchedResource;
     } catch (error) {
       evaluation.errors.push(
-        `${stage} policy ${policy.metadata.name} on ${resource.kind}/${name}: ${describeError(error)}`,
+        `${stage} policy ${policy.metadata.name} on ${resource.kind}/${name}: ${errorMessage(error)}`,
       );
       return current;
     }

@@ -1,4 +1,4 @@
-import { pluralOfKind, type JsonObject, type JsonValue, type KubeObject } from '@edict/engine';
+import { type JsonObject, type JsonValue, type KubeObject, pluralOfKind } from '@edict/foundation';
 import { groupVersion } from './request-builder';
 
 /*

@@ -13,5 +13,5 @@ export { loadTestFile } from './test-file';
 export * from './types';
 export { loadUserInfoFile } from './userinfo-file';
 export { EMPTY_VALUES, loadValuesFile } from './values-file';
-export { describeError, LoadError } from './io/load-error';
+export { LoadError } from './io/load-error';
 export { currentMaxFileSize, DEFAULT_MAX_FILE_SIZE, isDirectory, setMaxFileSize } from './io/files';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 import { FakeApiServer, parseApiPath } from './fake-api-server';
 import { createContextLoaders, createResourceLoader } from './mock-loaders';
 import type { LoadedTest } from './types';

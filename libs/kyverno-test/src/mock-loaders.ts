@@ -1,12 +1,5 @@
-import {
-  matchesLabelSelector,
-  type APICall,
-  type ContextLoaders,
-  type JsonValue,
-  type KubeObject,
-  type LabelSelector,
-  type ResourceLoader,
-} from '@edict/engine';
+import { type APICall, type ContextLoaders, type ResourceLoader } from '@edict/engine';
+import { matchesLabelSelector, type JsonValue, type KubeObject, type LabelSelector } from '@edict/foundation';
 import { FakeApiServer } from './fake-api-server';
 import { groupVersion } from './request-builder';
 import type { ApiCallMock, LoadedTest } from './types';

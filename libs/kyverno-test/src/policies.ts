@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
-import type { Diagnostic, Policy, PolicyException, SourceDocument } from '@edict/engine';
-import { classifyDocuments, fieldLine, isError, parseDocuments, validatePolicy } from '@edict/engine';
+import type { Policy, PolicyException } from '@edict/engine';
+import type { Diagnostic, SourceDocument } from '@edict/foundation';
+import { classifyDocuments, validatePolicy } from '@edict/engine';
+import { fieldLine, isError, parseDocuments } from '@edict/foundation';
 import { readText } from './io/files';
 import { throwFirstError } from './io/yaml-documents';
 import { expandPath } from './io/input-paths';

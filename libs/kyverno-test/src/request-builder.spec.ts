@@ -3,7 +3,7 @@ import { pod } from './testing/fixtures';
 import { buildRequest, type RequestInputs } from './request-builder';
 import { EMPTY_VALUES } from './values-file';
 import { ValuesLookup } from './values-lookup';
-import type { KubeObject } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 
 const inputs = (spec: Partial<typeof EMPTY_VALUES> = {}, extra: Partial<RequestInputs> = {}): RequestInputs => ({
   values: new ValuesLookup({ ...EMPTY_VALUES, ...spec }),

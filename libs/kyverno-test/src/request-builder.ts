@@ -1,13 +1,5 @@
-import {
-  cloneJson,
-  isObject,
-  type JsonObject,
-  type JsonValue,
-  type KubeObject,
-  type Operation,
-  type RequestUser,
-  type ResourceRequest,
-} from '@edict/engine';
+import { type Operation, type RequestUser, type ResourceRequest } from '@edict/engine';
+import { cloneJson, isObject, type JsonObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import type { SubresourceMapping } from './types';
 import type { ValuesLookup } from './values-lookup';
 

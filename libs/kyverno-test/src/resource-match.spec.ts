@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject, Policy } from '@edict/engine';
+import type { Policy } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 import { displayResource, namesPolicy, namesResource, namesRule, resolveNamedResources } from './resource-match';
 import type { ExpectedResult } from './types';
 

@@ -1,4 +1,5 @@
-import type { KubeObject, Policy } from '@edict/engine';
+import type { Policy } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 import type { ExpectedResult } from './types';
 
 /** True when a results[] resource entry (`name` or `namespace/name`) names this object. */

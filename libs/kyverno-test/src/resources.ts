@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { isObject, type JsonValue, type KubeObject } from '@edict/engine';
+import { isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import { describe } from './io/fields';
 import { readYamlFile } from './io/files';
 import { expandPath } from './io/input-paths';

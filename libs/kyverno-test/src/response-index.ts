@@ -1,4 +1,5 @@
-import type { KubeObject, RuleResponse } from '@edict/engine';
+import type { RuleResponse } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 import type { EvaluatedResponse } from './evaluate';
 import { namesPolicy, objectKey } from './resource-match';
 import type { ExpectedResult } from './types';

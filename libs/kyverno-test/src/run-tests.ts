@@ -1,5 +1,4 @@
 import { relative } from 'node:path';
-import { describeError } from './io/load-error';
 import type { Check, TestOutcome, Verdict } from './check-types';
 import { ExpectedFiles } from './compare-resources';
 import { discoverTestFiles } from './discovery';
@@ -10,6 +9,7 @@ import { loadTestFile } from './test-file';
 import type { EngineFactory } from './test-engine';
 import { compatibleChecks } from './verdict-compatible';
 import { strictChecks } from './verdict-strict';
+import { errorMessage } from '@edict/foundation';
 
 export interface RunOptions {
   engineFactory: EngineFactory;
@@ -67,7 +67,7 @@ export async function runTestFile(file: string, options: RunOptions): Promise<Te
     run.strict = strictChecks(test, index, files);
     run.compatible = compatibleChecks(test, index, files);
   } catch (error) {
-    run.errors.push(describeError(error));
+    run.errors.push(errorMessage(error));
   }
   return run;
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatDiagnostic } from '@edict/engine';
+import { formatDiagnostic } from '@edict/foundation';
 import { LoadError } from './io/load-error';
 import { loadClusterResources } from './cluster-resources';
 import { type InvalidPolicy, loadPolicyFiles } from './policies';

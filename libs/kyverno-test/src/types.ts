@@ -1,4 +1,5 @@
-import type { JsonValue, KubeObject, Operation, RequestUser, RuleStatus } from '@edict/engine';
+import type { Operation, RequestUser, RuleStatus } from '@edict/engine';
+import type { JsonValue, KubeObject } from '@edict/foundation';
 
 /** One `results[]` entry of a Kyverno CLI test file. */
 export interface ExpectedResult {

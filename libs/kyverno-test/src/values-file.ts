@@ -1,4 +1,4 @@
-import type { JsonValue } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import { Fields, describe } from './io/fields';
 import { readYamlFile } from './io/files';
 import { LoadError } from './io/load-error';

@@ -1,4 +1,5 @@
-import type { EvaluationOptions, JsonValue, Operation } from '@edict/engine';
+import type { EvaluationOptions, Operation } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import type { PolicyValues, RuleValues, ValuesSpec } from './types';
 
 /*

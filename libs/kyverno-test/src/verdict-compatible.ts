@@ -1,5 +1,5 @@
-import type { KubeObject, RuleResponse } from '@edict/engine';
-import { describeError } from './io/load-error';
+import type { RuleResponse } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 import { checkSubject, type Check, type CheckSubject } from './check-types';
 import { ExpectedFiles, sameGeneratedObject, sameObject } from './compare-resources';
 import type { EvaluatedResponse } from './evaluate';
@@ -7,6 +7,7 @@ import { reportResult } from './report-result';
 import type { ResponseIndex } from './response-index';
 import { namesResource, namesRule } from './resource-match';
 import type { ExpectedResult, LoadedTest } from './types';
+import { errorMessage } from '@edict/foundation';
 
 /*
  * The Kyverno-compatible verdict reproduces Kyverno's CLI, one check per table row:
@@ -87,7 +88,7 @@ function row(
       }
     }
   } catch (error) {
-    return { ...base, got, passed: false, reason: 'Resource error', message: describeError(error) };
+    return { ...base, got, passed: false, reason: 'Resource error', message: errorMessage(error) };
   }
   const passed = got === entry.result;
   return { ...base, got, passed, reason: passed ? 'Ok' : `Want ${entry.result}, got ${got}`, message: rule.message };

@@ -1,11 +1,11 @@
-import type { KubeObject } from '@edict/engine';
-import { describeError } from './io/load-error';
+import type { KubeObject } from '@edict/foundation';
 import { checkSubject, type Check } from './check-types';
 import { ExpectedFiles, sameGeneratedObject, sameObject } from './compare-resources';
 import { reportResult } from './report-result';
 import type { FoundRule, ResponseIndex } from './response-index';
 import { namesRule, resolveNamedResources } from './resource-match';
 import type { ExpectedResult, LoadedTest } from './types';
+import { errorMessage } from '@edict/foundation';
 
 /**
  * The strict verdict: each results[] entry gives one check per resource it names. The resource must
@@ -57,7 +57,7 @@ function strictCheck(
     const generated = entry.generatedResource ? compareGenerated(entry.generatedResource, rules, files) : undefined;
     if (generated) return fail(got, 'Resource diff', generated);
   } catch (error) {
-    return fail(got, 'Resource error', describeError(error));
+    return fail(got, 'Resource error', errorMessage(error));
   }
   return { ...base, got, passed: true, reason: 'Ok', message };
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { JsonValue, KubeObject, Policy, ResourceRequest, RuleResponse } from '@edict/engine';
+import type { Policy, ResourceRequest, RuleResponse } from '@edict/engine';
+import type { JsonValue, KubeObject } from '@edict/foundation';
 import { FakeEngine, rule } from './testing/fake-engine';
 import { clusterPolicy, pod, testFile, yaml } from './testing/fixtures';
 import { writeTree } from './testing/temp-tree';

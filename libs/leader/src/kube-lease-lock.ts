@@ -4,11 +4,12 @@
  * without waiting a retry period.
  */
 import type { V1LeaseSpec } from '@kubernetes/client-node';
-import { Informer, isNotFound, resourceListWatch, type KubeObject, type KubeResources } from '@edict/kube/client';
+import type { ObjectHeader } from '@edict/foundation';
+import { Informer, isNotFound, resourceListWatch, type KubeResources } from '@edict/kube/client';
 import { leaseSpecToRecord, recordToLeaseSpec, type LeaderElectionRecord } from './lease-record';
 import type { LeaseChangeListener, LeaseLock, ObservedLease } from './lease-lock';
 
-interface Lease extends KubeObject {
+interface Lease extends ObjectHeader {
   spec?: V1LeaseSpec;
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryApiServer } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { InformerFactory, KubeHttpClient, KubeResources } from '@edict/kube';
 import { eventually, kubeConfigForUrl } from '@edict/kube/testing';
 import { createPolicyFeeds } from './informers/policy-feeds';

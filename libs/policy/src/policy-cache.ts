@@ -3,7 +3,8 @@
  * informers. Every read goes through an immutable snapshot, so one request sees one consistent set.
  */
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { formatDiagnostic, isError, type Policy, type PolicyException } from '@edict/engine';
+import { type Policy, type PolicyException } from '@edict/engine';
+import { formatDiagnostic, isError, errorMessage } from '@edict/foundation';
 import { PolicySnapshot } from './cache/policy-snapshot';
 import { PolicyStore, type PolicyStoreSettings } from './cache/policy-store';
 import {
@@ -203,7 +204,7 @@ export class PolicyCache implements OnModuleInit, OnModuleDestroy {
       try {
         listener(snapshot);
       } catch (error) {
-        this.logger.warn(`a policy cache listener failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.warn(`a policy cache listener failed: ${errorMessage(error)}`);
       }
     }
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Test } from '@nestjs/testing';
 import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { KubeModule } from '@edict/kube';
 import { eventually } from '@edict/kube/testing';
 import { PolicyCache } from './policy-cache';

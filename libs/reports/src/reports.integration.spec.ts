@@ -13,7 +13,7 @@ import { AdmissionReportQueue } from './admission-report-queue';
 import { InformerReportCounter } from './cap/report-counter';
 import { REPORT_COUNTER } from './reports.constants';
 import { ReportsModule } from './reports.module';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { buildAdmissionReport } from './report/admission-report';
 import { reportInputOf } from './testing';
 import type { EphemeralReportObject } from './report/types';

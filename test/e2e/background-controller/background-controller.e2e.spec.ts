@@ -7,7 +7,7 @@
  * anything and processed requests are deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
 import { startE2eCluster, type E2eCluster } from '@edict/admission-controller/testing';

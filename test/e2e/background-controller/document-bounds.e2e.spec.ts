@@ -4,7 +4,7 @@
  * rule and the bound, the target is left as it was, and the controller goes on processing others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { LeaderService } from '@edict/leader';
 import { eventually } from '@edict/kube/testing';
 import { startE2eCluster, type E2eCluster } from '@edict/admission-controller/testing';

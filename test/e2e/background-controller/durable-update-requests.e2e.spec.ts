@@ -5,7 +5,7 @@
  * the triggers were admitted finds every request when it starts and generates every downstream.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { eventually } from '@edict/kube/testing';
 import { ReportsMetrics } from '@edict/reports';
 import type { RunningController } from '@edict/admission-controller';

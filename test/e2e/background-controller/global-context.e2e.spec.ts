@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GlobalContextEntries } from '@edict/context';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { eventually } from '@edict/kube/testing';
 import { startE2eCluster, type E2eCluster } from '@edict/admission-controller/testing';
 import type { RunningHttpController } from '@edict/controller-runtime';

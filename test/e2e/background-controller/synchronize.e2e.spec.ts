@@ -5,7 +5,7 @@
  * for it while a rule without synchronize leaves its objects in place.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { eventually } from '@edict/kube/testing';
 import { startE2eCluster, type E2eCluster } from '@edict/admission-controller/testing';
 import type { RunningHttpController } from '@edict/controller-runtime';

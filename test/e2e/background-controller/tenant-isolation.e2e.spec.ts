@@ -11,7 +11,7 @@
  *  - a clone from another namespace is refused at admission.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { LeaderService } from '@edict/leader';
 import { PolicyCache } from '@edict/policy';
 import { eventually } from '@edict/kube/testing';

@@ -4,7 +4,7 @@
  * the wrong type or is missing (what a confused or hostile caller could send).
  */
 import fc from 'fast-check';
-import type { JsonObject, JsonValue } from '@edict/engine';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 import { anyJson, dictionary, json, objectOf, scalar, text } from './json';
 
 const KINDS = ['Pod', 'ConfigMap', 'Deployment', 'Namespace', 'Secret', 'Service', 'CronJob', 'Job', 'Node'] as const;

@@ -5,7 +5,7 @@
  * JSON.parse in production.
  */
 import fc from 'fast-check';
-import type { JsonObject, JsonValue } from '@edict/engine';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 
 /** Names that mean something to JavaScript objects, JSON Pointer, JMESPath or Kyverno anchors. */
 export const TRICKY_KEYS = [

@@ -5,7 +5,7 @@
  * field now and then.
  */
 import fc from 'fast-check';
-import type { JsonObject, JsonValue } from '@edict/engine';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 import { anyJson, dictionary, json, key, objectOf, text } from './json';
 
 /**

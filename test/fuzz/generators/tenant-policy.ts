@@ -8,7 +8,7 @@
  * cannot see through).
  */
 import fc from 'fast-check';
-import type { JsonObject, JsonValue } from '@edict/engine';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 
 export const TENANT_NAMESPACE = 'team-a';
 /** Namespaces other than the tenant's, each holding the same baseline objects. */

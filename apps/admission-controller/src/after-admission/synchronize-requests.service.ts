@@ -15,7 +15,6 @@ import {
   type SynchronizeLookup,
   type UpdateRequestSpec,
 } from '@edict/admission';
-import type { KubeObject as EngineObject } from '@edict/engine';
 import { KubeResources } from '@edict/kube';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { NamespaceLabels } from '../cluster/namespace-labels.service';
@@ -42,7 +41,7 @@ export class SynchronizeRequestsService {
           .map(([key, value]) => `${key}=${value}`)
           .join(',');
         // Only the labels of the listed objects are read.
-        return (await resources.list({ apiVersion, kind }, { labelSelector })).items as EngineObject[];
+        return (await resources.list({ apiVersion, kind }, { labelSelector })).items;
       },
     };
   }

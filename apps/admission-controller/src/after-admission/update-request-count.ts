@@ -6,7 +6,8 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { InformerFactory, InformerService, type Informer, type KubeObject } from '@edict/kube';
+import { InformerFactory, InformerService, type Informer } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { AdmissionMetrics } from '../metrics/admission-metrics';

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { describe, expect, it, vi } from 'vitest';
 import type { UpdateRequestSpec } from '@edict/admission';
-import { KubeApiError, type KubeObject } from '@edict/kube';
+import { KubeApiError } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { UR_REQUEST_KEY_LABEL, UpdateRequestCreator } from './update-request-creator';
 import { hashEncodeName, updateRequestLabels } from './update-request-labels';
 

@@ -19,7 +19,8 @@
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { UpdateRequestSpec } from '@edict/admission';
-import { isAlreadyExists, type KubeObject, type KubeResources, withRetry } from '@edict/kube';
+import { isAlreadyExists, type KubeResources, withRetry } from '@edict/kube';
+import { type KubeObject, type ObjectHeader } from '@edict/foundation';
 import { BoundedWorkQueue, type RetryOptions, type WorkQueueStats } from '@edict/work-queue';
 import { updateRequestLabels } from './update-request-labels';
 
@@ -69,6 +70,9 @@ export interface BeforeAnswerResult {
   readonly late: number;
   readonly failed: number;
 }
+
+/** An UpdateRequest as written here and answered by the API server. */
+type StoredRequest = ObjectHeader & { spec: UpdateRequestJob['spec']; status?: { state?: string } };
 
 export class UpdateRequestCreator {
   private readonly logger = new Logger('UpdateRequests');
@@ -184,15 +188,15 @@ export class UpdateRequestCreator {
    * Creates the request under its derived name: the created object, null when it existed already
    * (a retry whose first answer was lost, or the same review twice), undefined when held back.
    */
-  private async store(job: UpdateRequestJob): Promise<KubeObject | null | undefined> {
+  private async store(job: UpdateRequestJob): Promise<StoredRequest | null | undefined> {
     if (this.holdsBack(job)) return undefined;
     const key = requestKey(job);
     const labels = { ...updateRequestLabels(job.spec), [UR_REQUEST_KEY_LABEL]: key };
-    const body: KubeObject = {
+    const body: StoredRequest = {
       apiVersion: 'kyverno.io/v2',
       kind: 'UpdateRequest',
       metadata: { name: `ur-${key}`, namespace: this.options.namespace, labels },
-      spec: job.spec as unknown as Record<string, unknown>,
+      spec: job.spec,
     };
     return withRetry(async () => {
       try {
@@ -205,8 +209,8 @@ export class UpdateRequestCreator {
   }
 
   /** Kyverno's status after a create; best effort (no state reads as Pending to the background controller). */
-  private async markPending(created: KubeObject): Promise<void> {
-    if ((created.status as { state?: string } | undefined)?.state) return;
+  private async markPending(created: StoredRequest): Promise<void> {
+    if (created.status?.state) return;
     await withRetry(
       () => this.resources.replace({ ...created, status: { state: 'Pending' } }, { subresource: 'status' }),
       this.options.retry,

@@ -1,11 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  KubeApiError,
-  type InformerFactory,
-  type KubeHttpRequest,
-  type KubeObject,
-  type KubeResources,
-} from '@edict/kube';
+import { KubeApiError, type InformerFactory, type KubeHttpRequest, type KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import type { ControllerConfig } from '../config/controller-config';
 import { LIVE_READ_BURST, LIVE_READS_PER_SECOND, NamespaceLabels } from './namespace-labels.service';
 

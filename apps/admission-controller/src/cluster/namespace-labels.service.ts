@@ -12,15 +12,8 @@
  * namespaces that exist, which the informer holds within a second.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  InformerFactory,
-  InformerService,
-  KubeResources,
-  isNotFound,
-  type Informer,
-  type KubeObject,
-  ReadBudget,
-} from '@edict/kube';
+import { InformerFactory, InformerService, KubeResources, isNotFound, type Informer, ReadBudget } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 

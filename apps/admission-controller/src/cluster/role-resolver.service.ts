@@ -6,7 +6,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestRoles } from '@edict/admission';
 import type { UserInfo } from '@edict/engine';
-import { InformerFactory, InformerService, type KubeObject } from '@edict/kube';
+import { InformerFactory, InformerService } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 import { BindingRoleResolver, SUBJECT_INDEX, subjectIndex } from './role-resolver';

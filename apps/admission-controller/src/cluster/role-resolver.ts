@@ -10,7 +10,8 @@
  */
 import type { RequestRoles, RoleResolver } from '@edict/admission';
 import type { UserInfo } from '@edict/engine';
-import type { IndexFunction, KubeObject } from '@edict/kube';
+import type { IndexFunction } from '@edict/kube';
+import type { ObjectHeader } from '@edict/foundation';
 
 interface Subject {
   kind?: string;
@@ -18,7 +19,7 @@ interface Subject {
   namespace?: string;
 }
 
-interface Binding extends KubeObject {
+interface Binding extends ObjectHeader {
   subjects?: Subject[];
   roleRef?: { kind?: string; name?: string };
 }

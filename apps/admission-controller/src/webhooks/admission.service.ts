@@ -20,7 +20,7 @@ import {
   type FailurePolicy,
   type ReviewAnswer,
 } from '@edict/admission';
-import type { EvaluationDeadline } from '@edict/engine';
+import { errorMessage, type EvaluationDeadline } from '@edict/foundation';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { AfterAdmissionService } from '../after-admission/after-admission.service';
 import { NamespaceLabels, NamespaceReadRefused } from '../cluster/namespace-labels.service';
@@ -192,7 +192,7 @@ function overloaded(failurePolicy: FailurePolicy, reason: 'queue-full' | 'queue-
 function failed(failurePolicy: FailurePolicy, error: unknown): AdmissionDecision {
   if (failurePolicy === 'Ignore') return allow();
   if (refusedLookup(error)) return deny(error.message);
-  return deny(`internal error evaluating policies: ${error instanceof Error ? error.message : String(error)}`);
+  return deny(`internal error evaluating policies: ${errorMessage(error)}`);
 }
 
 /** A lookup refused by its budget or by discovery: a decision to fail closed, not a fault; its message says why. */

@@ -13,13 +13,12 @@ import { answerValidation, decisionFrom, type ReviewAnswer } from '@edict/admiss
 import {
   checkBackgroundPermissions,
   checkRulesEdictRuns,
-  isError,
   validatePolicy,
   validatePolicyException,
-  type Diagnostic,
   type Policy,
   type PolicyException,
 } from '@edict/engine';
+import { isError, type Diagnostic } from '@edict/foundation';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { KubeAccessReviewer } from '@edict/context';

@@ -19,7 +19,8 @@ import {
   type RequestRoles,
   type ValidationOutcome,
 } from '@edict/admission';
-import type { CompiledPolicy, EvaluationDeadline, GroupVersionKind } from '@edict/engine';
+import type { CompiledPolicy } from '@edict/engine';
+import type { EvaluationDeadline, GroupVersionKind } from '@edict/foundation';
 import type { PolicyRuleType, PolicySnapshot } from '@edict/policy';
 
 export type ReviewKind = 'validate' | 'mutate';

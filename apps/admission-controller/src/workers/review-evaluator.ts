@@ -4,7 +4,8 @@
  * cluster-backed context marks the review `inProcess` and the main thread evaluates it instead, so
  * a worker never answers with less context than the in-process path had.
  */
-import { Engine, EvaluationDeadlineExceeded, type CompiledPolicy, type PolicyResponse } from '@edict/engine';
+import { Engine, type CompiledPolicy, type PolicyResponse } from '@edict/engine';
+import { EvaluationDeadlineExceeded, errorMessage } from '@edict/foundation';
 import {
   FairTurns,
   type AdmissionConfig,
@@ -73,7 +74,7 @@ export class ReviewEvaluator {
       });
     } catch (error) {
       const deadline = error instanceof EvaluationDeadlineExceeded;
-      this.post({ type: 'failed', id, message: error instanceof Error ? error.message : String(error), deadline });
+      this.post({ type: 'failed', id, message: errorMessage(error), deadline });
       return;
     }
     if (trace.contextNeeded) return this.post({ type: 'decided', id, inProcess: true });
@@ -124,7 +125,7 @@ export class ReviewEvaluator {
         this.post({ type: 'after', id, after: result, evaluations: trace.evaluations });
       }
     } catch (error) {
-      this.post({ type: 'after', id, error: error instanceof Error ? error.message : String(error) });
+      this.post({ type: 'after', id, error: errorMessage(error) });
     }
   }
 

@@ -15,7 +15,7 @@ import type {
   RequestRoles,
   ValidationOutcome,
 } from '@edict/admission';
-import type { GroupVersionKind } from '@edict/engine';
+import type { GroupVersionKind } from '@edict/foundation';
 import type { PolicyResult } from '../metrics/admission-metrics';
 import type { ReviewKind } from '../webhooks/review-decision';
 import type { PolicySync } from './policy-sync';

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAdmissionConfig, type AdmissionRequest, type FailurePolicy } from '@edict/admission';
-import { deadlineAfter, Engine, type KubeObject, type Policy } from '@edict/engine';
+import { Engine, type Policy } from '@edict/engine';
+import { deadlineAfter, type KubeObject } from '@edict/foundation';
 import { loadTestCase, loadTestFile } from '@edict/kyverno-test';
 import { PolicyStore } from '@edict/policy';
 import { resourceHash } from '@edict/reports';

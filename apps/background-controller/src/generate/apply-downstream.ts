@@ -4,7 +4,8 @@
  * differs. Safe to run twice or from two leaders at once: a create that finds the object already
  * there (409) is treated as "exists", and an update that lost a race (409) reads again and retries.
  */
-import { isAlreadyExists, isConflict, type KubeObject } from '@edict/kube';
+import { isAlreadyExists, isConflict } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { objectRef, type ClusterObjects, type ObjectRef } from '../update-requests/cluster-objects';
 
 /** Attempts of one update against concurrent writers before giving up (the request is retried later). */
@@ -60,8 +61,9 @@ async function updateUntilSettled(
     try {
       // Server-side apply (`useServerSideApply`) sets the rule's fields and keeps fields others set.
       const next = serverSideApply ? (mergeInto(current, desired) as KubeObject) : desired;
-      const metadata = { ...next.metadata, resourceVersion: current.metadata?.resourceVersion };
-      return await cluster.replace({ ...next, metadata });
+      const { resourceVersion: _desired, ...kept } = next.metadata;
+      const resourceVersion = current.metadata.resourceVersion;
+      return await cluster.replace({ ...next, metadata: resourceVersion ? { ...kept, resourceVersion } : kept });
     } catch (error) {
       if (!isConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
       current = await cluster.get(ref);

@@ -19,7 +19,6 @@ import {
 import { backgroundRequest, resolveTrigger } from '../update-requests/background-request';
 import {
   done,
-  errorText,
   failed,
   onlyRule,
   policyIdentity,
@@ -28,6 +27,7 @@ import {
 } from '../update-requests/rule-work';
 import { applyDownstream } from './apply-downstream';
 import { deleteGeneratedFor, markCloneSources } from './synchronized-downstream';
+import { errorMessage } from '@edict/foundation';
 
 /** Kyverno's message when the rule no longer matches the trigger. */
 export const DOES_NOT_APPLY = 'policy does not apply to resource';
@@ -48,14 +48,14 @@ export async function generateForRule(
       await deleteGeneratedFor(rule, cached, triggerSpec, deps.cluster);
       return done();
     } catch (error) {
-      return failed(`rule ${rule.name} failed: failed to delete downstream resources: ${errorText(error)}`);
+      return failed(`rule ${rule.name} failed: failed to delete downstream resources: ${errorMessage(error)}`);
     }
   }
   let trigger;
   try {
     trigger = await resolveTrigger(spec, triggerSpec, deps.cluster, { preferCluster: true });
   } catch (error) {
-    return failed(`rule ${rule.name} failed: failed to fetch trigger resource: ${errorText(error)}`);
+    return failed(`rule ${rule.name} failed: failed to fetch trigger resource: ${errorMessage(error)}`);
   }
   const fail = (message: string, generated: UpdateRequestResourceSpec[] = []) => {
     deps.emit(GENERATE_EVENT_SOURCE, backgroundFailedEvent(policy, rule.name, identityOf(trigger), message));
@@ -106,7 +106,7 @@ export async function generateForRule(
     await report();
     return done(generated);
   } catch (error) {
-    return fail(errorText(error));
+    return fail(errorMessage(error));
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Rule } from '@edict/engine';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import { FakeCluster } from '../testing/fake-cluster';
 import { deleteGeneratedFor, markCloneSources } from './synchronized-downstream';
 

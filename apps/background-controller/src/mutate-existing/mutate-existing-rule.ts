@@ -8,7 +8,7 @@
  */
 import type { UpdateRequestSpec } from '@edict/admission';
 import { TenantWriteRefused } from '@edict/context';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import type { CachedPolicy } from '@edict/policy';
 import {
   backgroundFailedEvent,
@@ -19,13 +19,13 @@ import {
 import { backgroundRequest, resolveTrigger } from '../update-requests/background-request';
 import {
   done,
-  errorText,
   failed,
   onlyRule,
   policyIdentity,
   type RuleWorkDeps,
   type RuleWorkOutcome,
 } from '../update-requests/rule-work';
+import { errorMessage } from '@edict/foundation';
 
 export async function mutateExistingForRequest(
   spec: UpdateRequestSpec,
@@ -41,7 +41,7 @@ export async function mutateExistingForRequest(
   try {
     trigger = await resolveTrigger(spec, spec.resource, deps.cluster, { preferCluster: false });
   } catch (error) {
-    return failed(`rule ${rule.name} failed: failed to get trigger resource: ${errorText(error)}`);
+    return failed(`rule ${rule.name} failed: failed to get trigger resource: ${errorMessage(error)}`);
   }
   let request;
   let response;
@@ -49,7 +49,7 @@ export async function mutateExistingForRequest(
     request = backgroundRequest(spec, trigger, await deps.namespaceLabels(trigger.metadata?.namespace));
     response = await deps.engine.mutate(onlyRule(cached.compiled, 'mutateRules', rule), request);
   } catch (error) {
-    return failed(`rule ${rule.name} failed: ${errorText(error)}`);
+    return failed(`rule ${rule.name} failed: ${errorMessage(error)}`);
   }
   const errors: string[] = [];
   for (const result of response.rules) {
@@ -65,10 +65,12 @@ export async function mutateExistingForRequest(
         await deps.cluster.replace(target);
         deps.emit(MUTATE_EXISTING_EVENT_SOURCE, backgroundSuccessEvent(policy, identityOf(target), 'mutate'));
       } catch (error) {
-        errors.push(error instanceof TenantWriteRefused ? `rule ${rule.name}: ${errorText(error)}` : errorText(error));
+        errors.push(
+          error instanceof TenantWriteRefused ? `rule ${rule.name}: ${errorMessage(error)}` : errorMessage(error),
+        );
         deps.emit(
           MUTATE_EXISTING_EVENT_SOURCE,
-          backgroundFailedEvent(policy, rule.name, identityOf(target), errorText(error)),
+          backgroundFailedEvent(policy, rule.name, identityOf(target), errorMessage(error)),
         );
       }
     }

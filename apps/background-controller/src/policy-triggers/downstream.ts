@@ -11,7 +11,8 @@ import {
   LABEL_RULE_NAME,
   MANAGED_BY_KYVERNO,
 } from '@edict/engine';
-import { isConflict, isNotFound, type KubeObject } from '@edict/kube';
+import { isConflict, isNotFound } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import type { CachedPolicy } from '@edict/policy';
 import { deleteAll, listAll, objectRef, type ClusterObjects } from '../update-requests/cluster-objects';
 import type { TargetType } from './rule-changes';

@@ -10,8 +10,10 @@
  */
 import { createHash } from 'node:crypto';
 import { updateRequestsFor, type AdmissionEngine, type UpdateRequestSpec } from '@edict/admission';
-import type { CompiledPolicy, KubeObject as EngineObject, Rule } from '@edict/engine';
-import { isAlreadyExists, type KubeObject } from '@edict/kube';
+import type { CompiledPolicy, Rule } from '@edict/engine';
+import type {} from '@edict/foundation';
+import { isAlreadyExists } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import type { CachedPolicy } from '@edict/policy';
 import { UPDATE_REQUEST_API_VERSION, UPDATE_REQUEST_KIND } from '../update-requests/update-request';
 import type { ClusterListing } from './cluster-listing';
@@ -48,7 +50,7 @@ export async function requestsForTrigger(
   return updateRequestsFor(
     {
       operation: 'CREATE',
-      resource: trigger as EngineObject,
+      resource: trigger,
       user: { userInfo: {} },
       ...(namespaceLabels ? { namespaceLabels } : {}),
     },
@@ -63,11 +65,11 @@ export async function createLifecycleRequest(
   spec: UpdateRequestSpec,
   deps: LifecycleRequestDeps,
 ): Promise<boolean> {
-  const request: KubeObject = {
+  const request = {
     apiVersion: UPDATE_REQUEST_API_VERSION,
     kind: UPDATE_REQUEST_KIND,
     metadata: { name: requestName(policy, spec), namespace: deps.namespace },
-    spec: spec as unknown as Record<string, unknown>,
+    spec,
   };
   try {
     await deps.cluster.create(request);

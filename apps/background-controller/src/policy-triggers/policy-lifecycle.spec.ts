@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UpdateRequestSpec } from '@edict/admission';
 import { Engine, type Policy, type Rule } from '@edict/engine';
-import type { KubeObject } from '@edict/kube';
+import type { ObjectHeader } from '@edict/foundation';
 import type { CachedPolicy } from '@edict/policy';
 import { ListingFakeCluster } from '../testing/listing-fake-cluster';
 import { PolicyLifecycle } from './policy-lifecycle';
@@ -44,7 +44,12 @@ const dataRule = (name: string, generate: Partial<NonNullable<Rule['generate']>>
 });
 
 /** A ConfigMap as a generate rule of `policy` left it for the Namespace `trigger`. */
-function downstream(name: string, trigger: KubeObject, policy: string, rule: string): KubeObject {
+function downstream(
+  name: string,
+  trigger: ObjectHeader,
+  policy: string,
+  rule: string,
+): ObjectHeader & { data: Record<string, string> } {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',

@@ -22,7 +22,7 @@ import {
   type CompiledPolicy,
   type Rule,
 } from '@edict/engine';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import type { CachedPolicy } from '@edict/policy';
 import type { ObjectType } from './cluster-listing';
 import { deleteDownstream, findDownstream, releaseDownstream } from './downstream';

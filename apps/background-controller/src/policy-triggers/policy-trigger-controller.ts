@@ -13,10 +13,10 @@ import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
 import { ClusterEngine } from '@edict/context';
 import { WorkQueue } from '@edict/work-queue';
-import { errorText } from '../update-requests/rule-work';
 import { kubeClusterListing } from './cluster-listing';
 import { PolicyChangeTracker, type PolicyChange } from './policy-changes';
 import { PolicyLifecycle } from './policy-lifecycle';
+import { errorMessage } from '@edict/foundation';
 
 /** Policies handled at once. */
 const WORKERS = 2;
@@ -95,12 +95,12 @@ export class PolicyTriggerController implements LeaderAware {
       const attempts = (this.attempts.get(key) ?? 0) + 1;
       if (attempts < MAX_ATTEMPTS) {
         this.attempts.set(key, attempts);
-        this.logger.warn(`policy ${key} (${change.type}): ${errorText(error)}; retrying`);
+        this.logger.warn(`policy ${key} (${change.type}): ${errorMessage(error)}; retrying`);
         this.queue?.addAfter(key, Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), MAX_RETRY_MS));
         return;
       }
       this.attempts.delete(key);
-      this.logger.error(`policy ${key} (${change.type}): giving up after ${attempts} attempts: ${errorText(error)}`);
+      this.logger.error(`policy ${key} (${change.type}): giving up after ${attempts} attempts: ${errorMessage(error)}`);
     }
     changes.shift();
     if (changes.length === 0) this.pending.delete(key);

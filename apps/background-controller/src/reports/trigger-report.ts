@@ -10,7 +10,7 @@
  */
 import { reportResults } from '@edict/admission';
 import type { PolicyResponse, ResourceRequest } from '@edict/engine';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import type { CachedPolicy } from '@edict/policy';
 import {
   buildUpdateRequestReport,

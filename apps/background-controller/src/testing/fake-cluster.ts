@@ -1,5 +1,6 @@
 /** A typed fake of ClusterObjects: objects in memory with resourceVersions, 404/409 as the API server answers. */
-import { KubeApiError, type KubeObject } from '@edict/kube';
+import { KubeApiError } from '@edict/kube';
+import { type KubeObject, type ObjectHeader } from '@edict/foundation';
 import type { ClusterObjects, ListRequest, ObjectRef } from '../update-requests/cluster-objects';
 
 export class FakeCluster implements ClusterObjects {
@@ -15,25 +16,25 @@ export class FakeCluster implements ClusterObjects {
   /** Kinds `namespaced` answers as not served. */
   readonly unservedKinds = new Set<string>();
 
-  put(object: KubeObject): KubeObject {
-    const stored = structuredClone(object);
+  put<T extends ObjectHeader>(object: T): T & KubeObject {
+    const stored = structuredClone(object) as ObjectHeader as KubeObject;
     stored.metadata = {
       ...stored.metadata,
       resourceVersion: String(++this.version),
       uid: stored.metadata?.uid ?? `uid-${this.version}`,
     };
     this.objects.set(keyOf(stored), stored);
-    return structuredClone(stored);
+    return structuredClone(stored) as T & KubeObject;
   }
 
   find(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject | undefined {
     return this.objects.get(key(apiVersion, kind, namespace, name));
   }
 
-  async get(ref: ObjectRef): Promise<KubeObject | undefined> {
+  async get<T extends ObjectHeader = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
     this.reads.push(`get ${ref.kind} ${ref.name}`);
     const found = this.objects.get(key(ref.apiVersion, ref.kind, ref.namespace, ref.name));
-    return found && structuredClone(found);
+    return found && (structuredClone(found) as ObjectHeader as T);
   }
 
   /** Equality label selectors (`a=b,c=`) only; two objects a page, so that paging is exercised. */
@@ -52,20 +53,21 @@ export class FakeCluster implements ClusterObjects {
     for (let start = 0; start < items.length; start += 2) yield structuredClone(items.slice(start, start + 2));
   }
 
-  async create(object: KubeObject): Promise<KubeObject> {
+  async create<T extends ObjectHeader>(object: T): Promise<T> {
     this.write('create', object);
     if (this.objects.has(keyOf(object))) throw new KubeApiError(409, 'AlreadyExists', 'already exists');
     return this.put(object);
   }
 
-  async replace(object: KubeObject, subresource?: 'status'): Promise<KubeObject> {
+  async replace<T extends ObjectHeader>(written: T, subresource?: 'status'): Promise<T> {
+    const object = written as ObjectHeader as KubeObject;
     this.write(subresource ? 'status' : 'replace', object);
     const existing = this.objects.get(keyOf(object));
     if (!existing) throw new KubeApiError(404, 'NotFound', 'not found');
     const wanted = object.metadata?.resourceVersion;
     if (wanted && wanted !== existing.metadata?.resourceVersion) throw new KubeApiError(409, 'Conflict', 'conflict');
     const next = subresource ? { ...existing, status: object.status } : { ...object, status: existing.status };
-    return this.put({ ...next, metadata: { ...next.metadata, uid: existing.metadata?.uid } });
+    return this.put({ ...next, metadata: { ...next.metadata, uid: existing.metadata.uid } }) as ObjectHeader as T;
   }
 
   async delete(ref: ObjectRef): Promise<void> {
@@ -80,7 +82,7 @@ export class FakeCluster implements ClusterObjects {
     return !this.clusterScopedKinds.has(kind);
   }
 
-  private write(verb: string, object: KubeObject): void {
+  private write(verb: string, object: ObjectHeader): void {
     this.writes.push(`${verb} ${object.kind} ${object.metadata?.name}`);
     const failure = this.failNextWrites.shift();
     if (failure) throw failure;
@@ -91,6 +93,6 @@ function key(apiVersion: string, kind: string, namespace: string | undefined, na
   return `${apiVersion}/${kind}/${namespace ?? ''}/${name}`;
 }
 
-function keyOf(object: KubeObject): string {
+function keyOf(object: ObjectHeader): string {
   return key(object.apiVersion ?? '', object.kind ?? '', object.metadata?.namespace, object.metadata?.name ?? '');
 }

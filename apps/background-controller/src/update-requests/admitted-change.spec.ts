@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AdmissionRequest, UpdateRequestSpec } from '@edict/admission';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import { FakeCluster } from '../testing/fake-cluster';
 import { awaitsAdmittedChange } from './admitted-change';
 

@@ -12,7 +12,7 @@
  * Requests with no admission request (a policy's own, from its lifecycle) never wait.
  */
 import type { UpdateRequestSpec } from '@edict/admission';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import { admissionRequestOf, operationOf } from './background-request';
 import type { ClusterObjects } from './cluster-objects';
 

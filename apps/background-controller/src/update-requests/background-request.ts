@@ -10,8 +10,8 @@ import {
   type UpdateRequestResourceSpec,
   type UpdateRequestSpec,
 } from '@edict/admission';
-import type { KubeObject as EngineObject, Operation, ResourceRequest } from '@edict/engine';
-import type { KubeObject } from '@edict/kube';
+import type { Operation, ResourceRequest } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 import type { ClusterObjects } from './cluster-objects';
 import { describeResource } from './update-request';
 
@@ -87,12 +87,12 @@ export function backgroundRequest(
   const admission = admissionRequestOf(spec);
   // Kyverno puts the trigger as it is now in `request.object`, also for DELETE.
   const base: ResourceRequest = admission
-    ? toResourceRequest({ ...admission, object: trigger as EngineObject }, { roles, namespaceLabels })
+    ? toResourceRequest({ ...admission, object: trigger }, { roles, namespaceLabels })
     : {
         operation,
         user: { userInfo: info?.userInfo ?? {}, ...roles },
         ...(namespaceLabels ? { namespaceLabels } : {}),
       };
   const userInfo = info?.userInfo ?? base.user?.userInfo ?? {};
-  return { ...base, operation, resource: trigger as EngineObject, user: { userInfo, ...roles } };
+  return { ...base, operation, resource: trigger, user: { userInfo, ...roles } };
 }

@@ -2,7 +2,8 @@
  * The API server calls processing makes, as a port (a typed fake in specs): reads answer
  * `undefined` for a missing object; writes throw KubeApiError (409 conflict, 404, 403...).
  */
-import { isConflict, isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
+import { isConflict, isNotFound, type KubeResources } from '@edict/kube';
+import { type KubeObject, type ObjectHeader } from '@edict/foundation';
 
 export interface ObjectRef {
   readonly apiVersion: string;
@@ -23,12 +24,12 @@ export interface ListRequest {
 const PAGE_SIZE = 500;
 
 export interface ClusterObjects {
-  get(ref: ObjectRef): Promise<KubeObject | undefined>;
+  get<T extends ObjectHeader = KubeObject>(ref: ObjectRef): Promise<T | undefined>;
   /** The objects of one type, page by page (items carry kind and apiVersion). */
   list(request: ListRequest): AsyncIterable<KubeObject[]>;
-  create(object: KubeObject): Promise<KubeObject>;
+  create<T extends ObjectHeader>(object: T): Promise<T>;
   /** PUT; the object's resourceVersion makes it conditional. */
-  replace(object: KubeObject, subresource?: 'status'): Promise<KubeObject>;
+  replace<T extends ObjectHeader>(object: T, subresource?: 'status'): Promise<T>;
   delete(ref: ObjectRef, preconditions?: { uid?: string; resourceVersion?: string }): Promise<void>;
   /** Whether a kind is namespaced, from discovery; undefined when the API server does not serve it. */
   namespaced(apiVersion: string, kind: string): Promise<boolean | undefined>;
@@ -36,9 +37,9 @@ export interface ClusterObjects {
 
 export function kubeClusterObjects(resources: KubeResources): ClusterObjects {
   return {
-    async get(ref) {
+    async get<T extends ObjectHeader = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
       try {
-        return await resources.get<KubeObject>(ref);
+        return await resources.get<T>(ref);
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
@@ -72,7 +73,7 @@ export function kubeClusterObjects(resources: KubeResources): ClusterObjects {
 }
 
 /** Where an object lives, as a ref for get/delete. */
-export function objectRef(object: KubeObject): ObjectRef {
+export function objectRef(object: ObjectHeader): ObjectRef {
   const { namespace, name = '' } = object.metadata ?? {};
   return { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '', ...(namespace ? { namespace } : {}), name };
 }

@@ -54,7 +54,3 @@ export function policyIdentity(cached: CachedPolicy): PolicyIdentity {
     ...(cached.uid ? { uid: cached.uid } : {}),
   };
 }
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -7,14 +7,14 @@
  * changed afterwards (a target's namespace or kind). Reads pass through.
  */
 import { checkTenantWrite, type WriteTarget, type WritingPolicy } from '@edict/context';
-import type { KubeObject } from '@edict/kube';
+import type { ObjectHeader } from '@edict/foundation';
 import { objectRef, type ClusterObjects } from './cluster-objects';
 
 export function tenantClusterObjects(cluster: ClusterObjects, policy: WritingPolicy): ClusterObjects {
   if (!policy.namespace) return cluster;
   const check = async (verb: string, target: WriteTarget) =>
     checkTenantWrite(policy, verb, target, await cluster.namespaced(target.apiVersion, target.kind));
-  const written = (object: KubeObject): WriteTarget => objectRef(object);
+  const written = (object: ObjectHeader): WriteTarget => objectRef(object);
   return {
     get: (ref) => cluster.get(ref),
     list: (request) => cluster.list(request),

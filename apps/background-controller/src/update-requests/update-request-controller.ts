@@ -6,7 +6,8 @@
  * queue; requests in progress finish their current step.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InformerFactory, KubeResources, type Informer, type KubeObject } from '@edict/kube';
+import { InformerFactory, KubeResources, type Informer } from '@edict/kube';
+import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { AdmissionReportWriter, KubeReportStore } from '@edict/reports';
@@ -154,7 +155,7 @@ export class UpdateRequestController implements LeaderAware {
     } catch (error) {
       const errors = (this.stepErrors.get(name) ?? 0) + 1;
       this.stepErrors.set(name, errors);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       if (errors >= MAX_STEP_ERRORS) {
         this.stepErrors.delete(name);
         this.metrics.dropped();

@@ -88,7 +88,7 @@ export class UpdateRequestProcessor {
   }
 
   private async read(name: string): Promise<UpdateRequest | undefined> {
-    return (await this.cluster.get(this.ref(name))) as UpdateRequest | undefined;
+    return this.cluster.get<UpdateRequest>(this.ref(name));
   }
 
   private async stepFrom(current: UpdateRequest, done: WorkDone): Promise<StepResult> {
@@ -104,7 +104,7 @@ export class UpdateRequestProcessor {
         await this.remove(current);
         return { kind: 'dropped', message: current.status?.message ?? '' };
       }
-      request = (await this.writeStatus(current, { ...current.status, state: 'Pending' })) as UpdateRequest;
+      request = await this.writeStatus(current, { ...current.status, state: 'Pending' });
     } else if (
       done.outcome === undefined &&
       (await awaitsAdmittedChange(request, this.cluster, {
@@ -122,7 +122,7 @@ export class UpdateRequestProcessor {
         ...(outcome.generated.length > 0 ? { generatedResources: outcome.generated } : {}),
         ...(request.status?.retryCount ? { retryCount: request.status.retryCount } : {}),
       });
-      await this.remove(completed as UpdateRequest);
+      await this.remove(completed);
       return { kind: 'completed' };
     }
     const retryCount = (request.status?.retryCount ?? 0) + 1;

@@ -4,7 +4,7 @@
  * (`state`, `message`, `generatedResources`, `retryCount`).
  */
 import type { UpdateRequestResourceSpec, UpdateRequestSpec } from '@edict/admission';
-import type { KubeObject } from '@edict/kube';
+import type { ObjectHeader } from '@edict/foundation';
 
 export const UPDATE_REQUEST_API_VERSION = 'kyverno.io/v2';
 export const UPDATE_REQUEST_KIND = 'UpdateRequest';
@@ -20,14 +20,14 @@ export interface UpdateRequestStatus {
   retryCount?: number;
 }
 
-export interface UpdateRequest extends KubeObject {
-  metadata: NonNullable<KubeObject['metadata']> & { name: string; namespace: string };
+export interface UpdateRequest extends ObjectHeader {
+  metadata: NonNullable<ObjectHeader['metadata']> & { name: string; namespace: string };
   spec: UpdateRequestSpec;
   status?: UpdateRequestStatus;
 }
 
 /** Whether a listed or watched object has what processing needs; anything else is left alone. */
-export function isUpdateRequest(object: KubeObject): object is UpdateRequest {
+export function isUpdateRequest(object: ObjectHeader & { spec?: unknown }): object is UpdateRequest {
   const spec = object.spec as Partial<UpdateRequestSpec> | undefined;
   return (
     typeof object.metadata?.name === 'string' &&

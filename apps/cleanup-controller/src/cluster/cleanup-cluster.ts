@@ -5,14 +5,8 @@
  * (SelfSubjectAccessReview: the kinds the controller may touch are what its RBAC grants).
  */
 import type { DeletionPropagationPolicy } from '@edict/engine';
-import {
-  isNotFound,
-  type KubeObject,
-  type KubeResources,
-  DiscoveryResolver,
-  servedTypes,
-  type ServedType,
-} from '@edict/kube';
+import { isNotFound, type KubeResources, DiscoveryResolver, servedTypes, type ServedType } from '@edict/kube';
+import { type KubeObject, type ObjectHeader } from '@edict/foundation';
 
 export type ObjectType = ServedType;
 
@@ -75,14 +69,14 @@ export function kubeCleanupCluster(resources: KubeResources): CleanupCluster {
     async allowed(type, verbs) {
       const answers = await Promise.all(
         verbs.map((verb) =>
-          resources.create<KubeObject>({
+          resources.create<ObjectHeader & { spec: unknown; status?: { allowed?: boolean } }>({
             apiVersion: 'authorization.k8s.io/v1',
             kind: 'SelfSubjectAccessReview',
             spec: { resourceAttributes: { group: type.group, version: type.version, resource: type.resource, verb } },
           }),
         ),
       );
-      return answers.every((review) => (review.status as { allowed?: boolean } | undefined)?.allowed === true);
+      return answers.every((review) => review.status?.allowed === true);
     },
   };
 }

@@ -7,7 +7,8 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { CleanupPolicy } from '@edict/engine';
-import { EventRecorder, KubeEventSink, KubeResources, type EventInput, type KubeObject } from '@edict/kube';
+import { EventRecorder, KubeEventSink, KubeResources, type EventInput } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import type { CleanupConfig } from '../config/cleanup-config';
 import { CLEANUP_CONFIG } from '../config/tokens';
 

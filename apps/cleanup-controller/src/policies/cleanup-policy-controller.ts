@@ -15,7 +15,8 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isCleanupPolicyKind, parseCronSchedule, type CleanupPolicy, type CleanupPolicyKind } from '@edict/engine';
-import { InformerFactory, isConflict, isNotFound, KubeResources, type KubeObject } from '@edict/kube';
+import { InformerFactory, isConflict, isNotFound, KubeResources } from '@edict/kube';
+import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { WorkQueue } from '@edict/work-queue';
 import { kubeCleanupCluster, type CleanupCluster } from '../cluster/cleanup-cluster';
@@ -108,7 +109,7 @@ export class CleanupPolicyController implements LeaderAware {
       },
     }).catch((error: unknown) => {
       // The slot is spent (claimed); the next one tries again.
-      this.logger.warn(`${key}: run failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`${key}: run failed: ${errorMessage(error)}`);
       return undefined;
     });
     if (result) this.logger.log(`${key}: deleted ${result.deleted}, failed ${result.failed}`);
@@ -120,7 +121,7 @@ export class CleanupPolicyController implements LeaderAware {
     const executed = new Date(Math.floor(new Date().getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
     try {
       await this.resources.replace(
-        { ...policy, status: { ...policy.status, lastExecutionTime: executed } } as unknown as KubeObject,
+        { ...policy, status: { ...policy.status, lastExecutionTime: executed } },
         { subresource: 'status' },
       );
       return true;

@@ -16,15 +16,13 @@ import {
   type CleanupPolicy,
   type Condition,
   type ContextLoaders,
-  type JsonObject,
-  type JsonValue,
-  type KubeObject as EngineObject,
   type MatchResources,
   type ResourceFilter,
   type Rule,
 } from '@edict/engine';
+import { type JsonObject, type JsonValue, errorMessage } from '@edict/foundation';
 import { checkTenantWrite, type WriteTarget } from '@edict/context';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import type { CleanupCluster } from '../cluster/cleanup-cluster';
 
 export interface CleanupRunPorts {
@@ -71,7 +69,7 @@ export async function runCleanupPolicy(policy: CleanupPolicy, ports: CleanupRunP
         const objectNamespace = object.metadata?.namespace;
         const namespaceLabels = objectNamespace ? await labelsOf(objectNamespace) : undefined;
         const request = {
-          resource: object as EngineObject,
+          resource: object,
           operation: 'CREATE' as const, // unused: the filters' operations were left out above
           ...(namespaceLabels ? { namespaceLabels } : {}),
         };
@@ -84,7 +82,7 @@ export async function runCleanupPolicy(policy: CleanupPolicy, ports: CleanupRunP
           // Gone meanwhile: nothing was deleted, nothing to report.
           if (!(await ports.cluster.delete(object, policy.spec.deletionPropagationPolicy))) continue;
         } catch (caught) {
-          error = caught instanceof Error ? caught.message : String(caught);
+          error = errorMessage(caught);
         }
         if (error === undefined) deleted++;
         else failed++;

@@ -1,6 +1,6 @@
 /** A CleanupCluster over an in-process list of objects, for specs of the cleanup run and the TTL controller. */
 import type { DeletionPropagationPolicy } from '@edict/engine';
-import type { KubeObject } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import type { CleanupCluster, ObjectType } from '../cluster/cleanup-cluster';
 
 export const POD_TYPE: ObjectType = {

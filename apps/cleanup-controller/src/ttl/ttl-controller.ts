@@ -8,7 +8,8 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DELETION_PROPAGATION_POLICIES, type DeletionPropagationPolicy } from '@edict/engine';
-import { InformerFactory, KubeResources, type Informer, type KubeObject } from '@edict/kube';
+import { InformerFactory, KubeResources, type Informer } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { WorkQueue } from '@edict/work-queue';
 import { kubeCleanupCluster, type CleanupCluster, type ObjectType } from '../cluster/cleanup-cluster';

@@ -4,7 +4,7 @@
  * meaning its midnight UTC). Label values cannot hold `:`, hence the compact time form. Anything
  * else is not a TTL: the object is left alone.
  */
-import { parseDurationNanos } from '@edict/engine';
+import { parseDurationNanos } from '@edict/foundation';
 
 export const TTL_LABEL = 'cleanup.kyverno.io/ttl';
 /** Annotation choosing how a TTL deletion propagates to dependents. */

@@ -8,7 +8,8 @@
 import { Injectable } from '@nestjs/common';
 import { answerValidation, decisionFrom, deny, type ReviewAnswer } from '@edict/admission';
 import { KubeAccessReviewer } from '@edict/context';
-import { checkCleanupPermissions, isError, validateCleanupPolicy, type CleanupPolicy } from '@edict/engine';
+import { checkCleanupPermissions, validateCleanupPolicy, type CleanupPolicy } from '@edict/engine';
+import { isError, errorMessage } from '@edict/foundation';
 import { KubeResources } from '@edict/kube';
 import { kubeCleanupCluster, type CleanupCluster } from '../cluster/cleanup-cluster';
 
@@ -29,7 +30,7 @@ export class CleanupPolicyValidation {
       try {
         clusterScopedKinds = (await this.cluster.typesOf('*')).filter((t) => !t.namespaced).map((t) => t.kind);
       } catch (error) {
-        return deny(`could not list the cluster's kinds (API discovery): ${messageOf(error)}`);
+        return deny(`could not list the cluster's kinds (API discovery): ${errorMessage(error)}`);
       }
       const diagnostics = validateCleanupPolicy(policy, { clusterScopedKinds });
       if (diagnostics.some(isError)) return decisionFrom(diagnostics);
@@ -40,8 +41,4 @@ export class CleanupPolicyValidation {
       return decisionFrom([...diagnostics, ...permissions]);
     });
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,7 +6,8 @@
  */
 import { apiVersionOf, groupVersionPath, isNotFound, KubeHttpClient, loadKubeConfig } from '@edict/kube/client';
 import { DiscoveryResolver } from '@edict/kube/discovery';
-import { parseKind, withAutogen, type KubeObject, type Policy, type ResourceDescription } from '@edict/engine';
+import { withAutogen, type Policy, type ResourceDescription } from '@edict/engine';
+import { type KubeObject, parseKind } from '@edict/foundation';
 
 export interface ClusterSource {
   readonly kubeconfig?: string;

@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
-import { policyReportResult, type JsonObject, type JsonValue } from '@edict/engine';
+import { policyReportResult } from '@edict/engine';
+import { type JsonObject, type JsonValue } from '@edict/foundation';
 import { type EvaluatedResponse, reportResult } from '@edict/kyverno-test';
 
 /*

@@ -1,7 +1,8 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { formatDiagnostic, isScored, withAutogen, type KubeObject, type Policy } from '@edict/engine';
+import { isScored, withAutogen, type Policy } from '@edict/engine';
+import { formatDiagnostic, type KubeObject, errorMessage } from '@edict/foundation';
 import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
 import {
   addResponse,
@@ -13,7 +14,6 @@ import {
 } from '../apply/result-counts';
 import {
   isDirectory,
-  describeError,
   evaluateTest,
   type EvaluatedResponse,
   loadPolicyFiles,
@@ -63,7 +63,7 @@ export async function applyCommand(
     if (options.cluster)
       test = await withClusterResources(test, [...test.policies, ...invalid.map((e) => e.policy)], options);
   } catch (error) {
-    io.err(`Error: ${describeError(error)}\n`);
+    io.err(`Error: ${errorMessage(error)}\n`);
     return 1;
   }
   // Kyverno counts every loaded policy's rules, autogen ones included, before validating them.

@@ -12,6 +12,7 @@ import {
   type RunningController,
 } from '@edict/admission-controller';
 import { LauncherError } from '../launcher-error';
+import { errorMessage } from '@edict/foundation';
 
 /** Without these the policy cache cannot sync (and the controller would never turn ready). */
 const REQUIRED_CRDS = ['clusterpolicies.kyverno.io', 'policies.kyverno.io', 'policyexceptions.kyverno.io'];
@@ -61,9 +62,7 @@ async function checkPrerequisites(resources: KubeResources, config: ControllerCo
     const namespace = await resources.find({ apiVersion: 'v1', kind: 'Namespace', name: config.namespace });
     if (!namespace) missing.push(`namespace ${config.namespace}: kubectl create namespace ${config.namespace}`);
   } catch (error) {
-    throw new LauncherError(
-      `cannot use the cluster at ${server}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new LauncherError(`cannot use the cluster at ${server}: ${errorMessage(error)}`);
   }
   if (missing.length > 0) {
     throw new LauncherError(`the cluster at ${server} lacks what Edict needs:\n  ${missing.join('\n  ')}`);

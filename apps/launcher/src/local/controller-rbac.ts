@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 
 export const CONTROLLER_COMPONENTS = [
   'admission-controller',

@@ -21,8 +21,9 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor, type ClusterCa } from '@edict/apiserver';
 import { runControllerManager, type RunningControllerManager } from '@edict/controller-manager';
-import type { JsonObject } from '@edict/engine';
-import { KubeResources, type KubeObject } from '@edict/kube';
+import type { JsonObject } from '@edict/foundation';
+import { KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { installPolicyCrds, PolicyCache } from '@edict/policy';
 import {
   loadControllerConfig,
@@ -340,7 +341,7 @@ async function installExamples(
   const rejected: RejectedPolicy[] = [];
   for (const policy of examples) {
     try {
-      await resources.create(policy.object as unknown as KubeObject);
+      await resources.create(policy.object);
       installed.push(policy);
     } catch (error) {
       const code = (error as { code?: unknown }).code;

@@ -9,6 +9,7 @@ import type { InMemoryApiServer } from '@edict/apiserver';
 import { PolicyCache } from '@edict/policy';
 import { WEBHOOK_PATHS, WebhookReconciler, type ReconcileOutcome } from '@edict/webhook-config';
 import type { RunningController } from '@edict/admission-controller';
+import { errorMessage } from '@edict/foundation';
 
 const POLL_MS = 100;
 
@@ -27,7 +28,7 @@ export async function webhooksPublished(
       if (outcome.status === 'done' && outcome.complete) return;
       last = describe(outcome);
     } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
+      last = errorMessage(error);
     }
     if (Date.now() >= deadline) {
       throw new Error(`${who} did not publish its webhook configurations in time (${last})`);

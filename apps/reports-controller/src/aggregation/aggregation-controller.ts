@@ -8,14 +8,8 @@
  * is kept in memory.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  Informer,
-  KubeResources,
-  metadataOnly,
-  resourceListWatch,
-  type KubeObject,
-  type ResourceRef,
-} from '@edict/kube';
+import { Informer, KubeResources, metadataOnly, resourceListWatch, type ResourceRef } from '@edict/kube';
+import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { WorkQueue } from '@edict/work-queue';
 import { PolicyCache, type PolicySnapshot } from '@edict/policy';
@@ -131,7 +125,7 @@ export class AggregationController implements LeaderAware {
         for await (const report of listAll(this.cluster, type, label)) this.enqueueReport(report);
       }
     } catch (error) {
-      this.logger.warn(`listing the reports of policy ${policyKey}: ${messageOf(error)}`);
+      this.logger.warn(`listing the reports of policy ${policyKey}: ${errorMessage(error)}`);
     }
   }
 
@@ -151,7 +145,7 @@ export class AggregationController implements LeaderAware {
         }
       }
     } catch (error) {
-      this.logger.warn(`looking for stale PolicyReports: ${messageOf(error)}`);
+      this.logger.warn(`looking for stale PolicyReports: ${errorMessage(error)}`);
     }
   }
 
@@ -178,19 +172,15 @@ export class AggregationController implements LeaderAware {
       if (attempt >= MAX_ATTEMPTS) {
         this.attempts.delete(queued);
         this.metrics.dropped();
-        this.logger.error(`reports of ${queued}: giving up after ${attempt} attempts: ${messageOf(error)}`);
+        this.logger.error(`reports of ${queued}: giving up after ${attempt} attempts: ${errorMessage(error)}`);
         return;
       }
       this.attempts.set(queued, attempt);
       this.metrics.requeued(attempt);
-      this.logger.debug(`reports of ${queued}: ${messageOf(error)}; retrying`);
+      this.logger.debug(`reports of ${queued}: ${errorMessage(error)}; retrying`);
       this.queue?.addAfter(queued, Math.min(RETRY_BASE_MS * 2 ** attempt, MAX_RETRY_DELAY_MS));
     } finally {
       this.metrics.queueDepth.set(this.depth());
     }
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isConflict, type KubeObject } from '@edict/kube';
+import { isConflict } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import {
   buildAdmissionReport,
   buildBackgroundReport,

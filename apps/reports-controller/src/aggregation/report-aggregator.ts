@@ -17,7 +17,8 @@
  * election does not fence): names are the resource uid, replaces and deletes carry the
  * resourceVersion read, and a 409 is thrown for the caller to retry from a fresh read.
  */
-import { isConflict, type KubeObject } from '@edict/kube';
+import { isConflict } from '@edict/kube';
+import { type ObjectHeader } from '@edict/foundation';
 import {
   ANNOTATION_LAST_SCAN_TIME,
   buildPolicyReport,
@@ -226,7 +227,7 @@ function withoutRescanned(
   return results.filter((result) => result.timestamp.seconds > (scannedAt.get(result.policy) ?? -Infinity));
 }
 
-function isEphemeralReport(object: KubeObject): object is EphemeralReportObject {
+function isEphemeralReport(object: ObjectHeader & { spec?: unknown }): object is EphemeralReportObject {
   const spec = object.spec as Partial<EphemeralReportObject['spec']> | undefined;
   return (
     Array.isArray(spec?.results) && typeof spec?.owner?.kind === 'string' && typeof object.metadata?.name === 'string'

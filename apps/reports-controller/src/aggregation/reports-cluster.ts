@@ -3,7 +3,8 @@
  * answer 409 (conflict, exists) and 404 as the API server does. `kubeReportsCluster` is the real
  * one; specs use a typed fake.
  */
-import { isNotFound, type KubeObject, type KubeResources, type ResourceRef } from '@edict/kube';
+import { isNotFound, type KubeResources, type ResourceRef } from '@edict/kube';
+import { type KubeObject, type ObjectHeader } from '@edict/foundation';
 
 export type ObjectRef = ResourceRef & { readonly name: string };
 
@@ -14,9 +15,9 @@ export interface ReportsCluster {
     ref: ResourceRef,
     query: { labelSelector?: string; limit?: number; continue?: string },
   ): Promise<{ items: KubeObject[]; continue?: string }>;
-  create(object: KubeObject): Promise<KubeObject>;
+  create<T extends ObjectHeader>(object: T): Promise<T>;
   /** PUT at `metadata.resourceVersion`: 409 when the object changed since it was read. */
-  replace(object: KubeObject): Promise<KubeObject>;
+  replace<T extends ObjectHeader>(object: T): Promise<T>;
   /** Deletes if still at `resourceVersion` (409 otherwise); an object already gone is no error. */
   delete(ref: ObjectRef, preconditions?: { resourceVersion?: string; uid?: string }): Promise<void>;
 }

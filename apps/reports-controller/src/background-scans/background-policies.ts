@@ -7,7 +7,7 @@
  * policies' spec versions and the PolicyExceptions' versions, as Kyverno labels its reports with
  * both), which is what a resource's scan memory keeps.
  */
-import { kindMatches, parseKind, type GroupVersionKind } from '@edict/engine';
+import { kindMatches, parseKind, type GroupVersionKind } from '@edict/foundation';
 import { factsOf, generationOf, type CachedPolicy, type PolicySnapshot } from '@edict/policy';
 
 export interface BackgroundPolicySet {

@@ -21,12 +21,12 @@ import {
   KubeResources,
   metadataOnly,
   resourceListWatch,
-  type KubeObject,
   type ResourceRef,
   DiscoveryResolver,
   servedTypes,
   type ServedType,
 } from '@edict/kube';
+import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { PolicyCache } from '@edict/policy';
 import { InformerReportCounter, ReportBreaker } from '@edict/reports';
@@ -78,7 +78,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       maxPending: config.maxQueuedEvents,
       onError: (error, event) =>
         this.logger.warn(
-          `event ${event.reason} on ${event.regarding.kind} ${event.regarding.name}: ${messageOf(error)}`,
+          `event ${event.reason} on ${event.regarding.kind} ${event.regarding.name}: ${errorMessage(error)}`,
         ),
     });
     this.scanner = new ResourceScanner(this.cluster, {
@@ -142,7 +142,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     try {
       types = await this.typesOfPolicies();
     } catch (error) {
-      this.logger.warn(`resolving the kinds of background policies: ${messageOf(error)}`);
+      this.logger.warn(`resolving the kinds of background policies: ${errorMessage(error)}`);
       return;
     }
     if (!this.queue) return;
@@ -204,7 +204,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       if (key.startsWith(TYPE_KEY)) await this.pass(key.slice(TYPE_KEY.length));
       else await this.scanOne(key.slice(RESOURCE_KEY.length));
     } catch (error) {
-      this.logger.debug(`background scan of ${key}: ${messageOf(error)}; retrying`);
+      this.logger.debug(`background scan of ${key}: ${errorMessage(error)}; retrying`);
       throw error; // the work queue retries it after a growing delay
     } finally {
       this.metrics.backgroundQueueDepth.set(this.queue?.depth ?? 0);
@@ -246,7 +246,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       this.metrics.backgroundScanned('failed');
       const { namespace, name } = object.metadata ?? {};
       this.logger.warn(
-        `background scan of ${object.kind} ${namespace ? `${namespace}/` : ''}${name}: ${messageOf(error)}`,
+        `background scan of ${object.kind} ${namespace ? `${namespace}/` : ''}${name}: ${errorMessage(error)}`,
       );
     }
   }
@@ -259,8 +259,4 @@ async function inParallel<T>(items: readonly T[], limit: number, work: (item: T)
     while (next < items.length) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, type Policy } from '@edict/engine';
-import type { EventInput, KubeObject } from '@edict/kube';
+import type { EventInput } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
 import { PolicyStore } from '@edict/policy';
 import { exceptionOf, labelRule, policyOf } from '@edict/policy/testing';
 import type { EphemeralReportObject } from '@edict/reports';

@@ -10,8 +10,9 @@
  * object.
  */
 import { reportResults } from '@edict/admission';
-import type { KubeObject as EngineObject, PolicyResponse, ResourceRequest } from '@edict/engine';
-import type { EventInput, KubeObject } from '@edict/kube';
+import type { PolicyResponse, ResourceRequest } from '@edict/engine';
+import type { KubeObject, ObjectHeader } from '@edict/foundation';
+import type { EventInput } from '@edict/kube';
 import type { CachedPolicy, PolicySnapshot } from '@edict/policy';
 import {
   buildBackgroundReport,
@@ -98,7 +99,7 @@ export class ResourceScanner {
 
     const scannedAt = new Date(this.now());
     const request: ResourceRequest = {
-      resource: object as EngineObject,
+      resource: object,
       operation: 'CREATE',
       ...(namespace ? { namespaceLabels: await this.namespaceLabels(namespace) } : {}),
     };
@@ -118,7 +119,7 @@ export class ResourceScanner {
         policies: set.policies,
         results,
         scannedAt,
-      }) as unknown as KubeObject,
+      }),
     );
     this.deps.recordEvents(events);
     remember();
@@ -131,7 +132,7 @@ export class ResourceScanner {
   }
 
   /** Creates the report, or replaces one the aggregation has not merged yet (this scan supersedes it). */
-  private async writeReport(report: KubeObject): Promise<void> {
+  private async writeReport(report: ObjectHeader): Promise<void> {
     const existing = await this.cluster.find({
       apiVersion: REPORTS_API_VERSION,
       kind: ephemeralReportKind(report.metadata?.namespace),

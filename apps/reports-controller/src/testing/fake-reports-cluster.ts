@@ -1,5 +1,6 @@
 /** A typed fake of ReportsCluster: objects in memory with resourceVersions, uids and 404/409 as the API server answers. */
-import { KubeApiError, type KubeObject, type ResourceRef } from '@edict/kube';
+import { KubeApiError, type ResourceRef } from '@edict/kube';
+import { type KubeObject, type ObjectHeader } from '@edict/foundation';
 import type { ObjectRef, ReportsCluster } from '../aggregation/reports-cluster';
 
 export class FakeReportsCluster implements ReportsCluster {
@@ -9,8 +10,8 @@ export class FakeReportsCluster implements ReportsCluster {
   beforeWrite?: (verb: string, name: string) => void;
   private version = 0;
 
-  put(object: KubeObject): KubeObject {
-    const stored = structuredClone(object);
+  put<T extends ObjectHeader>(object: T): T & KubeObject {
+    const stored = structuredClone(object) as ObjectHeader as KubeObject;
     stored.metadata = {
       ...stored.metadata,
       resourceVersion: String(++this.version),
@@ -18,7 +19,7 @@ export class FakeReportsCluster implements ReportsCluster {
       creationTimestamp: stored.metadata?.creationTimestamp ?? new Date().toISOString(),
     };
     this.objects.set(keyOf(stored), stored);
-    return structuredClone(stored);
+    return structuredClone(stored) as T & KubeObject;
   }
 
   all(kind: string): KubeObject[] {
@@ -49,13 +50,13 @@ export class FakeReportsCluster implements ReportsCluster {
     return { items: structuredClone(items.slice(start, start + 2)), ...(next ? { continue: next } : {}) };
   }
 
-  async create(object: KubeObject): Promise<KubeObject> {
+  async create<T extends ObjectHeader>(object: T): Promise<T> {
     this.write('create', object.metadata?.name);
     if (this.objects.has(keyOf(object))) throw new KubeApiError(409, 'AlreadyExists', 'already exists');
     return this.put({ ...object, metadata: { ...object.metadata, resourceVersion: undefined, uid: undefined } });
   }
 
-  async replace(object: KubeObject): Promise<KubeObject> {
+  async replace<T extends ObjectHeader>(object: T): Promise<T> {
     this.write('replace', object.metadata?.name);
     const existing = this.objects.get(keyOf(object));
     if (!existing) throw new KubeApiError(404, 'NotFound', 'not found');
@@ -87,6 +88,6 @@ function key(apiVersion: string, kind: string, namespace: string | undefined, na
   return `${apiVersion}/${kind}/${namespace ?? ''}/${name}`;
 }
 
-function keyOf(object: KubeObject): string {
+function keyOf(object: ObjectHeader): string {
   return key(object.apiVersion ?? '', object.kind ?? '', object.metadata?.namespace, object.metadata?.name ?? '');
 }

@@ -1,4 +1,5 @@
-import { Engine, type CompiledPolicy, type KubeObject, type ResourceRequest } from '@edict/engine';
+import { Engine, type CompiledPolicy, type ResourceRequest } from '@edict/engine';
+import { type KubeObject } from '@edict/foundation';
 import { describe, expect, it } from 'vitest';
 import { compilePolicies } from '../testing/fixtures';
 import { mayConcernSynchronize, synchronizeRequestsFor, type SynchronizeLookup } from './synchronize-requests';

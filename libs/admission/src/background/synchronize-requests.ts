@@ -6,9 +6,9 @@ import {
   ruleMatches,
   type CompiledPolicy,
   type GeneratedOrigin,
-  type KubeObject,
   type ResourceRequest,
 } from '@edict/engine';
+import { type KubeObject } from '@edict/foundation';
 import { ruleRequestSpec, type BackgroundOptions, type UpdateRequestSpec } from './update-requests';
 
 /** What finding the rules behind a generated object or a clone source reads. */

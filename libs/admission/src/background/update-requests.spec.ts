@@ -1,4 +1,5 @@
-import { Engine, type KubeObject, type ResourceRequest } from '@edict/engine';
+import { Engine, type ResourceRequest } from '@edict/engine';
+import { type KubeObject } from '@edict/foundation';
 import { describe, expect, it } from 'vitest';
 import { compilePolicies } from '../testing/fixtures';
 import { updateRequestsFor } from './update-requests';

@@ -1,4 +1,5 @@
-import { wildcardMatch, type ResourceRequest } from '@edict/engine';
+import { type ResourceRequest } from '@edict/engine';
+import { wildcardMatch } from '@edict/foundation';
 import { admissionRequestOf } from '../request/to-resource-request';
 import { matchesResourceFilters } from './resource-filters';
 import type { AdmissionConfig, SubjectPatterns } from './types';

@@ -7,7 +7,7 @@ import {
   type EvaluationLimits,
   type JsonValue,
   type LabelSelector,
-} from '@edict/engine';
+} from '@edict/foundation';
 import { parseResourceFilters } from './resource-filters';
 import type { AdmissionConfig, ConfigProblem, ParsedAdmissionConfig, SubjectPatterns, WebhookSelectors } from './types';
 

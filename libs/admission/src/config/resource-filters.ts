@@ -1,4 +1,4 @@
-import { parseKind, wildcardMatch, type GroupVersionKind } from '@edict/engine';
+import { wildcardMatch, parseKind, type GroupVersionKind } from '@edict/foundation';
 import type { ResourceFilterEntry } from './types';
 
 const BRACKETS = /\[([^[\]]*)\]/g;

@@ -1,4 +1,4 @@
-import type { EvaluationLimits, LabelSelector } from '@edict/engine';
+import type { EvaluationLimits, LabelSelector } from '@edict/foundation';
 
 /** One `[Kind,Namespace,Name]` entry of `resourceFilters`, the kind split as Kyverno splits it. */
 export interface ResourceFilterEntry {

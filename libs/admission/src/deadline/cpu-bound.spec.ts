@@ -1,4 +1,5 @@
-import { Engine, type JsonObject, type KubeObject } from '@edict/engine';
+import { Engine } from '@edict/engine';
+import { type JsonObject, type KubeObject } from '@edict/foundation';
 import { describe, expect, it } from 'vitest';
 import { parseAdmissionConfig } from '../config/parse-config';
 import { toResourceRequest } from '../request/to-resource-request';

@@ -1,4 +1,4 @@
-import { deadlineAt, EvaluationDeadlineExceeded, type EvaluationDeadline } from '@edict/engine';
+import { deadlineAt, EvaluationDeadlineExceeded, type EvaluationDeadline } from '@edict/foundation';
 import { allow, deny, type AdmissionDecision, type FailurePolicy } from '../decision';
 
 /** The API server's default webhook timeout, used when the request carries none. */

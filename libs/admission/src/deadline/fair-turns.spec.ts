@@ -1,4 +1,5 @@
-import { Engine, EvaluationDeadlineExceeded, type CompiledPolicy } from '@edict/engine';
+import { Engine, type CompiledPolicy } from '@edict/engine';
+import { EvaluationDeadlineExceeded } from '@edict/foundation';
 import { describe, expect, it } from 'vitest';
 import { parseAdmissionConfig } from '../config/parse-config';
 import { toResourceRequest } from '../request/to-resource-request';

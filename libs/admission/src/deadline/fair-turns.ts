@@ -1,4 +1,4 @@
-import type { EvaluationDeadline } from '@edict/engine';
+import type { EvaluationDeadline } from '@edict/foundation';
 
 /** How long an evaluation holds the thread before it gives way (at its next yield point). */
 export const DEFAULT_TURN_MS = 10;

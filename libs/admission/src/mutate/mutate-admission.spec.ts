@@ -1,4 +1,5 @@
-import { Engine, type KubeObject } from '@edict/engine';
+import { Engine } from '@edict/engine';
+import { type KubeObject } from '@edict/foundation';
 import { applyPatch, deepClone } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { parseAdmissionConfig } from '../config/parse-config';

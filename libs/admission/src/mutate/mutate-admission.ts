@@ -1,13 +1,11 @@
 import {
   admissionPatch,
-  EvaluationDeadlineExceeded,
   failurePolicyOf,
   type CompiledPolicy,
-  type JsonObject,
-  type KubeObject,
   type PolicyResponse,
   type ResourceRequest,
 } from '@edict/engine';
+import { EvaluationDeadlineExceeded, type JsonObject, type KubeObject } from '@edict/foundation';
 import { isFiltered } from '../config/is-filtered';
 import type { AdmissionConfig } from '../config/types';
 import { allow, deny, type AdmissionDecision } from '../decision';

@@ -1,11 +1,5 @@
-import {
-  isObject,
-  type GroupVersionKind,
-  type JsonObject,
-  type KubeObject,
-  type ResourceRequest,
-  type UserInfo,
-} from '@edict/engine';
+import { type ResourceRequest, type UserInfo } from '@edict/engine';
+import { isObject, type JsonObject, type KubeObject, type GroupVersionKind } from '@edict/foundation';
 import type { AdmissionRequest } from '../review/types';
 
 /** The RBAC roles bound to the requesting user: `namespace:name` Roles and ClusterRole names. */

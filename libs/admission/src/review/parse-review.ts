@@ -1,4 +1,4 @@
-import { isObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonValue } from '@edict/foundation';
 import type { AdmissionRequest, AdmissionReview } from './types';
 
 /** A review that cannot be answered: the HTTP status to reply with and why. Never thrown. */

@@ -1,4 +1,5 @@
-import type { JsonObject, KubeObject, Operation, UserInfo } from '@edict/engine';
+import type { Operation, UserInfo } from '@edict/engine';
+import type { JsonObject, KubeObject } from '@edict/foundation';
 
 /** admission.k8s.io/v1 GroupVersionKind / GroupVersionResource as the API server sends them. */
 export interface ReviewGroupVersionKind {

@@ -7,7 +7,8 @@
  * diagnostics decide, refused on the first error (as Kyverno stops there, the message naming the
  * field) with the warnings passed back either way.
  */
-import { crdRefusal, isError, type Diagnostic } from '@edict/engine';
+import { crdRefusal } from '@edict/engine';
+import { isError, type Diagnostic } from '@edict/foundation';
 import { allow, deny, type AdmissionDecision } from '../decision';
 import { parseAdmissionReview } from './parse-review';
 import { reviewResponse } from './response';

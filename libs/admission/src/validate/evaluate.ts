@@ -1,11 +1,5 @@
-import {
-  emptyPolicyResponse,
-  EvaluationDeadlineExceeded,
-  type CompiledPolicy,
-  type EvaluationDeadline,
-  type PolicyResponse,
-  type ResourceRequest,
-} from '@edict/engine';
+import { emptyPolicyResponse, type CompiledPolicy, type PolicyResponse, type ResourceRequest } from '@edict/engine';
+import { EvaluationDeadlineExceeded, type EvaluationDeadline, errorMessage } from '@edict/foundation';
 import type { AdmissionEngine } from '../policies';
 
 export interface Evaluated {
@@ -54,7 +48,7 @@ export function crashed(
         name: compiled.policy.metadata.name,
         type,
         status: 'error',
-        message: `policy evaluation failed: ${error instanceof Error ? error.message : String(error)}`,
+        message: `policy evaluation failed: ${errorMessage(error)}`,
       },
     ],
     validationFailureAction: 'Audit',

@@ -1,10 +1,5 @@
-import {
-  failurePolicyOf,
-  type CompiledPolicy,
-  type EvaluationDeadline,
-  type PolicyResponse,
-  type ResourceRequest,
-} from '@edict/engine';
+import { failurePolicyOf, type CompiledPolicy, type PolicyResponse, type ResourceRequest } from '@edict/engine';
+import { type EvaluationDeadline } from '@edict/foundation';
 import { updateRequestsFor, type BackgroundOptions, type UpdateRequestSpec } from '../background/update-requests';
 import { isFiltered } from '../config/is-filtered';
 import type { AdmissionConfig } from '../config/types';

@@ -4,7 +4,7 @@
  * in-process users); `withoutAdmission` runs the same steps as the cluster itself writes (the direct
  * typed client, the garbage collector): nothing is changed or refused, so it completes at once.
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { AdmissionAttributes, AdmissionChain } from './types';
 
 export interface AdmissionStep {

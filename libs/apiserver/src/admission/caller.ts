@@ -6,7 +6,7 @@
  */
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { JsonValue } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import type { WebhookAgents } from './webhook-agents';
 import type { Webhook } from './webhooks';
 

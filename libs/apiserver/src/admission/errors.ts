@@ -1,5 +1,5 @@
 /** kube-apiserver's error texts for webhook admission. */
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 import { ApiError, badRequest, internalError } from '../status';
 
 /** A webhook said no: its status code (403 if none) and `admission webhook "<name>" denied the request: <why>`. */

@@ -1,5 +1,5 @@
 // Webhook matchConditions through the HTTP server: checked on write, evaluated per request.
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { InMemoryApiServerOptions } from '../api-server';
 import { startServer, type Running } from '../testing/http';

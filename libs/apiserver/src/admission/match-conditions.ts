@@ -11,12 +11,11 @@ import {
   CelResourceCheck,
   compileCel,
   describeCelError,
-  isObject,
   toCel,
   type AccessReviewDecision,
   type AccessReviewRequest,
-  type JsonObject,
-} from '@edict/engine';
+} from '@edict/cel';
+import { isObject, type JsonObject } from '@edict/foundation';
 import type { ResourceType } from '../registry/resource-type';
 import { invalid, type StatusCause } from '../status';
 import type { AdmissionAttributes } from './types';

@@ -2,7 +2,7 @@
  * Whether a webhook is called for a request, as kube-apiserver decides it: rules (operation, group,
  * version, resource with subresource wildcards, scope), namespaceSelector, objectSelector.
  */
-import { isObject, matchesLabelSelector, type JsonObject, type LabelSelector } from '@edict/engine';
+import { isObject, matchesLabelSelector, type JsonObject, type LabelSelector } from '@edict/foundation';
 import type { AdmissionAttributes } from './types';
 import type { RuleWithOperations, Webhook } from './webhooks';
 

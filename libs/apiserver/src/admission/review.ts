@@ -1,6 +1,6 @@
 /** The `admission.k8s.io/v1` AdmissionReview a webhook receives, and checks on what it answers. */
 import { randomUUID } from 'node:crypto';
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { AdmissionAttributes } from './types';
 
 export function admissionReview(attributes: AdmissionAttributes, uid: string = randomUUID()): JsonObject {

@@ -7,7 +7,7 @@
  * the account's. It runs before the mutating webhooks, as kube's built-in plugins do, so a policy sees
  * the Pod as it would in a cluster. Mirror Pods (static Pods) are left alone.
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { generatedName } from '../resources/names';
 import { ApiError } from '../status';
 import type { AdmissionAttributes, AdmissionChain } from './types';

@@ -1,5 +1,5 @@
 /** What the admission chain knows about one request (kube's `admission.Attributes`). */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { ResourceType } from '../registry/resource-type';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { kubeconfigFor } from '../kubeconfig';
 import { dig, startServer, type Running } from '../testing/http';

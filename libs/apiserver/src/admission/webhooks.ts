@@ -2,7 +2,7 @@
  * Webhook configurations read from stored `admissionregistration.k8s.io/v1` objects, with kube's
  * defaults filled in. Configurations are ordered by name, webhooks by their position (kube's order).
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 
 export interface RuleWithOperations {
   readonly operations: readonly string[];

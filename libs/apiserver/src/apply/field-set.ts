@@ -4,7 +4,7 @@
  * as the nested `fieldsV1` object (`{}` for a member leaf, `.` for a member that also has children).
  * Operations are by member, as structured-merge-diff's are.
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 
 /** One path element, encoded as in `fieldsV1`. */
 export type PathElement = string;

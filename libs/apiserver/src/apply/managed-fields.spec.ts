@@ -1,6 +1,6 @@
 // Field ownership: Update operations, apply with conflicts, force and pruning, for built-ins and CRDs.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { BUILTIN_TYPES } from '../registry/builtin-types';
 import { typesFromCrd } from '../registry/crd';
 import type { ResourceType } from '../registry/resource-type';

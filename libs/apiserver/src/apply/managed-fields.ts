@@ -11,7 +11,7 @@
  *   lets clients rewrite them (kubectl's client-side to server-side apply upgrade does).
  * System metadata, apiVersion/kind and the part a subresource does not write are never tracked.
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { badRequest } from '../status';
 import { metadataOf, timestamp } from '../resources/prepare';

@@ -7,7 +7,7 @@
  * `x-kubernetes-list-map-keys` and `x-kubernetes-map-type` (lists are atomic unless declared, as in
  * kube). Unknown fields are deduced as kube does: objects granular, lists atomic.
  */
-import { isObject, listStrategyFor, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue, listStrategyFor } from '@edict/foundation';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 
 export type ListShape =

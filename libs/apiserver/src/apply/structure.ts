@@ -3,7 +3,7 @@
  * configuration sets, the fields one object adds, changes or removes against another, the merge of
  * an applied configuration into a live object, and the removal of owned paths.
  */
-import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { fieldElement, FieldSet, keyElement, valueElement, type FieldPath, type PathElement } from './field-set';
 import type { Shape } from './shapes';
 

@@ -5,7 +5,7 @@
  * the admission chain as that user's would. `cache` is the informer-like view: the stored objects
  * by group resource and their change events.
  */
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 import type { AdmissionRequestContext, UserInfo } from '../admission/types';
 import type { ResourceRegistry } from '../registry/registry';
 import type { ResourceType } from '../registry/resource-type';

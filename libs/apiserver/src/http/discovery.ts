@@ -1,6 +1,6 @@
 /** The discovery documents (`/api`, `/apis`, group and group-version resource lists) from the registry. */
 import { createHash } from 'node:crypto';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { ResourceRegistry } from '../registry/registry';
 import type { ResourceType } from '../registry/resource-type';
 

@@ -1,5 +1,5 @@
 // fieldValidation over HTTP: pruning and its three directives on every write, as kube-apiserver answers them.
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../testing/http';
 

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { SERVING_TLS_OPTIONS } from '@edict/config';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { ResourceRegistry } from '../registry/registry';
 import type { AuthorizationMode } from '../resources/reviews';
 import { pathNotFound } from '../status';

@@ -1,6 +1,6 @@
 /** Reading request bodies and writing JSON responses the way kube-apiserver does. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JsonValue } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import { parse as parseYaml } from 'yaml';
 import { ApiError, badRequest } from '../status';
 import { decodeProtobuf, PROTOBUF_MEDIA_TYPE } from './protobuf';

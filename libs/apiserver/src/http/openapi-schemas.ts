@@ -5,7 +5,7 @@
  * from their version's `openAPIV3Schema`, with `apiVersion`, `kind` and `metadata` added as kube
  * publishes them. Refs are bare definition names here; each document spells them its own way.
  */
-import { isObject, listStrategyFor, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue, listStrategyFor } from '@edict/foundation';
 import BUILTINS_JSON from './openapi-builtins.json';
 import type { ResourceRegistry } from '../registry/registry';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';

@@ -5,7 +5,7 @@
  * is encoded: info, paths with their operations' query parameters and extensions, definitions.
  * Extensions and other free values travel as YAML text (JSON is YAML).
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 
 class Writer {
   private readonly parts: Buffer[] = [];

@@ -5,7 +5,7 @@
  * see `openapi-v2-protobuf.ts`) when it validates a kind the v3 documents do not name, e.g. to
  * find that a kind has no CRD ("no matches for kind").
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { ResourceRegistry } from '../registry/registry';
 import type { ResourceType } from '../registry/resource-type';
 import { definitionsOf, gvPath } from './openapi';

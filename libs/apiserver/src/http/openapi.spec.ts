@@ -1,5 +1,5 @@
 // The OpenAPI documents: schemas for built-ins and CRDs, caching, and v2 in JSON and protobuf.
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../testing/http';
 

@@ -6,7 +6,7 @@
  * on first request and kept until the served types change; the index's hashes change with them.
  */
 import { createHash } from 'node:crypto';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { ResourceRegistry } from '../registry/registry';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { allDefinitions, closure, definitionName, withRefs, type Definitions } from './openapi-schemas';

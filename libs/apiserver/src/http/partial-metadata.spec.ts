@@ -1,6 +1,6 @@
 // Metadata-only answers over HTTP: what client-go's metadata client asks for, as kube-apiserver answers it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { openWatch, startServer, type Running } from '../testing/http';
 
 const LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';

@@ -5,7 +5,7 @@
  * `PartialObjectMetadataList` of those, and each watch event's object a `PartialObjectMetadata`.
  * Asking for the single form of a list, or the list form of an object, answers 406.
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { notAcceptable } from '../status';
 import type { PartialMetadataRequest } from '../tables/table';
 

@@ -7,7 +7,7 @@
  *
  * Custom resources have no protobuf form: as kube-apiserver, an unknown type answers 415.
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue, errorMessage } from '@edict/foundation';
 import { isInlineField } from '../schema/inline-fields';
 import { ApiError } from '../status';
 import SCHEMA_JSON from './protobuf-schema.json';
@@ -295,10 +295,6 @@ export function decodeProtobuf(body: Buffer): JsonObject {
     return { apiVersion, kind, ...object };
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(
-      400,
-      'BadRequest',
-      `the protobuf body could not be decoded: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new ApiError(400, 'BadRequest', `the protobuf body could not be decoded: ${errorMessage(error)}`);
   }
 }

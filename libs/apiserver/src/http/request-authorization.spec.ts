@@ -1,7 +1,7 @@
 // Each request authorized by RBAC, as kube-apiserver does under --authorization-mode=RBAC.
 import 'reflect-metadata';
 import { request as httpsRequest } from 'node:https';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClusterCa, type CertifiedKey, type ClusterCa } from '../tls/cluster-ca';
 import { requestAttributes } from './request-authorization';

@@ -4,7 +4,7 @@
  * does not serve answers 405; subresources with a kind of their own go to `handlers/subresources.ts`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JsonValue } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import type { AdmissionRequestContext } from '../admission/types';
 import type { ResourceType } from '../registry/resource-type';
 import type { UpdateSubresource } from '../resources/prepare';

@@ -1,6 +1,6 @@
 // Server-side apply over HTTP: the manager a write is recorded under, and a controller's forced apply.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { startServer, type Running } from '../testing/http';
 
 const APPLY = 'application/apply-patch+yaml';

@@ -1,6 +1,6 @@
 // Table responses over HTTP: what kubectl get asks for, as kube-apiserver answers it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { openWatch, startServer, type Running } from '../testing/http';
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';

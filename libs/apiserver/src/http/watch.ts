@@ -4,7 +4,7 @@
  * bookmarks, `timeoutSeconds`, and 410 Expired as an ERROR event like kube-apiserver sends it.
  */
 import type { ServerResponse } from 'node:http';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { matchesFilter, type ObjectFilter } from '../resources/list';
 import { asVersion } from '../resources/stored-objects';

@@ -2,7 +2,7 @@
  * CRD lifecycle: a stored CRD is Established and its kinds served at once (discovery, REST,
  * OpenAPI); a removed one takes its custom resources along and its kinds stop being served.
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { establishedStatus, typesFromCrd } from '../registry/crd';
 import type { ResourceRegistry } from '../registry/registry';
 import { groupResourceKey, type ResourceType } from '../registry/resource-type';

@@ -1,5 +1,5 @@
 /** Namespace lifecycle: a namespace removed takes its contents with it (kube's namespace controller). */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { groupResourceKey, type ResourceType } from '../registry/resource-type';
 import { storageKey } from '../resources/event-versions';
 import { metadataOf } from '../resources/prepare';

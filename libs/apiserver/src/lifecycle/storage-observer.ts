@@ -3,7 +3,7 @@
  * run inside the write, not on the store's change events, so that kube's event order is kept: a
  * CRD is served from the write that stores it, and a namespace's contents are gone before it is.
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { ResourceType } from '../registry/resource-type';
 
 export interface StorageObserver {

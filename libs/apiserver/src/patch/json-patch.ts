@@ -1,5 +1,5 @@
 /** JSON patch (RFC 6902) through fast-json-patch, with failures turned into kube-style 422s. */
-import type { JsonObject, JsonValue } from '@edict/engine';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 import { applyPatch, type Operation } from 'fast-json-patch';
 import { ApiError, badRequest } from '../status';
 

@@ -1,5 +1,5 @@
 /** JSON merge patch (RFC 7386): maps merge recursively, `null` deletes, anything else replaces. */
-import { isObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonValue } from '@edict/foundation';
 
 export function applyMergePatch(target: JsonValue | undefined, patch: JsonValue): JsonValue {
   if (!isObject(patch)) return patch;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { dig } from '../testing/http';
 import { applyStrategicMerge } from './strategic-merge';
 

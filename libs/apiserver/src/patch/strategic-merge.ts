@@ -5,8 +5,7 @@
  * (replace / delete / merge) in maps and list elements, `$deleteFromPrimitiveList/<field>`,
  * `$retainKeys`; `$setElementOrder/<field>` is accepted and ignored.
  */
-import { listStrategyFor } from '@edict/engine';
-import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { deepEqual, isObject, type JsonObject, type JsonValue, listStrategyFor } from '@edict/foundation';
 import { badRequest } from '../status';
 
 interface Context {

@@ -1,5 +1,5 @@
 /** Reading a CustomResourceDefinition into the types it serves, and checking the parts we rely on. */
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 import type { StatusCause } from '../status';
 import { STANDARD_VERBS, type PrinterColumn, type ResourceType } from './resource-type';
 

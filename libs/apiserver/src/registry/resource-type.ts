@@ -1,4 +1,4 @@
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 
 /** What the server knows about one served resource: enough for REST routing, discovery and OpenAPI. */
 export interface ResourceType {

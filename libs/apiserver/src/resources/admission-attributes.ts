@@ -1,5 +1,5 @@
 /** The admission attributes of a write: operation, user, dry run, and the request's options object. */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { AdmissionAttributes, AdmissionRequestContext } from '../admission/types';
 import type { ResourceType } from '../registry/resource-type';
 import { NAMESPACES } from '../lifecycle/namespace-lifecycle';

@@ -4,7 +4,7 @@
  * request); afterwards the spec never changes, `/status` may not touch the Approved/Denied
  * conditions and `/approval` changes nothing but the conditions.
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { UserInfo } from '../admission/types';
 import { groupResourceKey, type ResourceType } from '../registry/resource-type';
 import { invalid, type StatusCause } from '../status';

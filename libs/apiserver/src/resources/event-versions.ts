@@ -4,7 +4,7 @@
  * note ↔ message, reportingController ↔ reportingComponent, deprecatedSource ↔ source,
  * deprecatedFirstTimestamp/LastTimestamp/Count ↔ firstTimestamp/lastTimestamp/count).
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { groupResourceKey, type ResourceType } from '../registry/resource-type';
 
 export const EVENTS_V1 = 'events.k8s.io/v1';

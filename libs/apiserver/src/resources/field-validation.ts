@@ -5,7 +5,7 @@
  * one `Warning` header per field, `Ignore` says nothing. Server-side apply turns the applied
  * configuration into a typed object first, which fails on any unknown field whatever the directive.
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { pruneBySchema } from '../schema/prune';
 import { pruneBuiltin } from '../schema/prune-builtin';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { InMemoryApiServer } from '../api-server';
 
 /** Queued draws for the name generator's randomInt (the mock is hoisted above the imports); real ones once empty. */

@@ -1,5 +1,5 @@
 /** List options: selectors, and `limit`/`continue` paging with kube's token format and errors. */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { ResourceType } from '../registry/resource-type';
 import { matchesFields, parseFieldSelector, type FieldRequirement } from '../selectors/field-selector';
 import { matchesLabels, parseLabelSelector, type LabelRequirement } from '../selectors/label-selector';

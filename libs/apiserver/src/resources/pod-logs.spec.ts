@@ -1,6 +1,6 @@
 // pods/log on a cluster without kubelets: kube-apiserver's container checks, then the kubelet's refusals.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { ApiError } from '../status';
 import { containerLog, requestedContainer } from './pod-logs';
 

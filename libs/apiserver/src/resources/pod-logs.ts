@@ -6,7 +6,7 @@
  * a kubelet reports first). (A real unscheduled Pod answers an empty log; here nothing is ever
  * scheduled, and an empty answer with exit code 0 hid that no container ran.)
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { badRequest } from '../status';
 
 const CONTAINER_FIELDS = ['initContainers', 'containers', 'ephemeralContainers'] as const;

@@ -2,7 +2,7 @@
  * What kube's registry strategies do to an object before it is stored: system metadata on create,
  * preserved fields and the generation bump on update, status resets for status subresources.
  */
-import { deepEqual, isObject, type JsonObject } from '@edict/engine';
+import { deepEqual, isObject, type JsonObject } from '@edict/foundation';
 import { randomUUID } from 'node:crypto';
 import { apiVersionOf, groupResourceKey, type ResourceType } from '../registry/resource-type';
 import { ApiError, badRequest, invalid, type StatusCause } from '../status';

@@ -4,7 +4,7 @@
  * is the superuser group, as in kube-apiserver. An aggregated ClusterRole grants the rules it holds,
  * which the controller manager's aggregation controller fills in.
  */
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 import type { ObjectStore } from '../store/object-store';
 
 const RBAC = 'rbac.authorization.k8s.io';

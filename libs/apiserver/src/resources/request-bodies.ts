@@ -1,5 +1,5 @@
 /** Checks and shapes of a write's body before it is planned: decoding, type meta, patch requests, CRDs. */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { validateCrd } from '../registry/crd';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type';
 import { ApiError, invalid, unsupportedMediaType } from '../status';

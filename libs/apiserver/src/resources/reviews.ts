@@ -7,13 +7,8 @@
  * `--authorization-mode`: AlwaysAllow (the default), AlwaysDeny (to exercise clients' denial
  * paths), or RBAC (./rbac.ts). The server's own requests are never authorized.
  */
-import {
-  isObject,
-  type AccessReviewDecision,
-  type AccessReviewRequest,
-  type JsonObject,
-  type JsonValue,
-} from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
+import { type AccessReviewDecision, type AccessReviewRequest } from '@edict/cel';
 import type { AdmissionRequestContext, UserInfo } from '../admission/types';
 import { groupResourceKey, type ResourceType } from '../registry/resource-type';
 import type { ObjectStore } from '../store/object-store';

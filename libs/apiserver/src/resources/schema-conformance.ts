@@ -4,7 +4,7 @@
  * they return), and the result checked before validating webhooks see it. Built-in objects lose
  * the fields their type does not have, as typed decoding drops them.
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { ResourceType } from '../registry/resource-type';
 import { withDefaults } from '../schema/schema-defaults';
 import { validateBySchema } from '../schema/schema-validation';

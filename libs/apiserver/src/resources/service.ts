@@ -5,7 +5,7 @@
  * (`admission/admission-steps.ts`), run through the chain given at construction, and ends in one
  * of the store writer's commits (`store-writer.ts`), which tells the lifecycle observers (`lifecycle/`).
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { admit, NO_ADMISSION, withoutAdmission, type AdmittedWrite } from '../admission/admission-steps';
 import { checkMatchConditions } from '../admission/match-conditions';
 import {

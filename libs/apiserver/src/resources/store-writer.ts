@@ -3,7 +3,7 @@
  * with the lifecycle observers told first; deletes with preconditions, finalizers and propagation
  * (orphans lose their owner reference at once, Foreground waits on `foregroundDeletion`).
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { StorageObserver } from '../lifecycle/storage-observer';
 import { NAMESPACES } from '../lifecycle/namespace-lifecycle';
 import type { ResourceType } from '../registry/resource-type';

@@ -1,5 +1,5 @@
 /** Where a type's objects are stored, and a stored object as served at a type's version. */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { apiVersionOf, groupResourceKey, type ResourceType } from '../registry/resource-type';
 import { isEventsV1Type, storageKey, toCoreEvent, toEventsV1 } from './event-versions';
 

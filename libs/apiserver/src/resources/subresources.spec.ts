@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { kubeconfigFor } from '../kubeconfig';
 import { startServer, type Running } from '../testing/http';

@@ -6,7 +6,7 @@
  * kind with the parent resource, as in kube.
  */
 import { randomBytes } from 'node:crypto';
-import { isObject, matchesLabelSelector, type JsonObject, type JsonValue, type LabelSelector } from '@edict/engine';
+import { isObject, matchesLabelSelector, type JsonObject, type JsonValue, type LabelSelector } from '@edict/foundation';
 import type {
   AdmissionAttributes,
   AdmissionChain,

@@ -1,5 +1,5 @@
 /** The options and results of the storage's writes (kube's CreateOptions, UpdateOptions, PatchOptions, DeleteOptions). */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { FieldValidation } from './field-validation';
 
 export interface WriteOptions {

@@ -5,7 +5,7 @@
  * which name the JSON field of every struct field. Types the file does not describe (the
  * apiextensions group) are kept whole.
  */
-import { isObject, mergeKeyFor, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue, mergeKeyFor } from '@edict/foundation';
 import SCHEMA_JSON from '../http/protobuf-schema.json';
 import { isInlineField } from './inline-fields';
 import { child, item, ROOT, type FieldPath, type Pruned } from './unknown-fields';

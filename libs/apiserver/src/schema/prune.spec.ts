@@ -1,4 +1,4 @@
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { describe, expect, it } from 'vitest';
 import { pruneBySchema } from './prune';
 import { pruneBuiltin } from './prune-builtin';

@@ -6,7 +6,7 @@
  * `x-kubernetes-embedded-resource`) are kept, metadata down to ObjectMeta's fields. Junctors
  * (`allOf`...) only validate: structural schemas cannot specify fields in them.
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { pruneObjectMeta } from './prune-builtin';
 import { child, item, ROOT, type FieldPath, type Pruned } from './unknown-fields';
 

@@ -4,7 +4,7 @@
  * a copy of its default, then defaulting goes on into properties, `additionalProperties` values
  * and array items. The input is not changed.
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 
 export function withDefaults<T extends JsonValue>(value: T, schema: JsonObject): T {
   if (Array.isArray(value)) {

@@ -11,7 +11,7 @@
  * (`<nil>: Invalid value: "": "spec" must validate one and only one schema (oneOf). Found none valid`),
  * followed by the errors of the alternative that came closest.
  */
-import { deepEqual, goRegexpMatch, isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { deepEqual, goRegexpMatch, isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { StatusCause } from '../status';
 
 /** Where a junctor's error points: kube reports these without a field. */

@@ -3,7 +3,7 @@
  * (`spec.rules[0].validate.mesage`, in `unknown field "…"` errors and warnings) and server-side
  * apply's typed paths (`.spec.containers[name="web"].foo`, in "field not declared in schema").
  */
-import { isObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonValue } from '@edict/foundation';
 
 export interface FieldPath {
   /** `spec.rules[0]`: strict decoding's path. */

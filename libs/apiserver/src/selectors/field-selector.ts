@@ -2,7 +2,7 @@
  * Field selectors (`metadata.name=x,status.phase!=Running`). Like kube, only `metadata.name`,
  * `metadata.namespace` and the fields a type declares are allowed; others answer 400.
  */
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 import { badRequest } from '../status';
 
 export interface FieldRequirement {

@@ -1,5 +1,5 @@
 // The store's owner index: dependentsOf must always equal a scan of every stored object.
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { describe, expect, it } from 'vitest';
 import { ObjectStore, type Dependent } from './object-store';
 

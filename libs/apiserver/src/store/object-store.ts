@@ -5,7 +5,7 @@
  * share them without copying. Objects are indexed by the uids their `metadata.ownerReferences` name,
  * so that finding an owner's dependents (garbage collection, orphaning) reads no other object.
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { ownerUidsOf } from './owner-references';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';

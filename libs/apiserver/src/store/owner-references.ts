@@ -3,7 +3,7 @@
  * dependents by them, deletes orphan them, and the controller manager's garbage collector and
  * controllers (claiming, adopting, releasing) read and set them.
  */
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 
 export function ownerReferencesOf(object: JsonObject): JsonObject[] {
   const metadata = isObject(object.metadata) ? object.metadata : {};

@@ -3,7 +3,7 @@
  * the stored object are served; they all are for the kinds below, but a cluster without kubelets
  * leaves pod IPs, nodes and readiness empty (`<none>`, `0/1`). Other built-in kinds get Name and Age.
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { ageOf } from './human-duration';
 import { AGE_COLUMN, column, NAME_COLUMN, type ColumnDefinition, type TablePrinter } from './columns';
 import { toCoreEvent } from '../resources/event-versions';

@@ -1,5 +1,5 @@
 /** Table column definitions (`meta.k8s.io/v1` TableColumnDefinition) and the two every table shares. */
-import type { JsonObject, JsonValue } from '@edict/engine';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 
 export interface ColumnDefinition {
   readonly name: string;

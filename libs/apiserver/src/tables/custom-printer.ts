@@ -3,7 +3,7 @@
  * Age alone when it declares none), as kube-apiserver serves them. A column whose JSONPath falls
  * outside the served subset keeps its header and an empty cell, and is reported as a warning.
  */
-import { isObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonValue } from '@edict/foundation';
 import type { PrinterColumn } from '../registry/resource-type';
 import { column, NAME_COLUMN, type ColumnDefinition, type TablePrinter } from './columns';
 import { ageOf } from './human-duration';

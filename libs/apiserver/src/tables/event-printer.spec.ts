@@ -1,6 +1,6 @@
 // The Event columns of kube's printers, for core v1 Events and the events.k8s.io/v1 view of them.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { BUILTIN_TYPES } from '../registry/builtin-types';
 import { printerFor } from './table';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { compileJsonPath, firstMatch, MAX_JSON_PATH_LENGTH } from './json-path';
 
 const report: JsonObject = {

@@ -4,7 +4,7 @@
  * equality filters (`[?(@.type == "Ready")]`). kube-apiserver evaluates them with client-go's JSONPath;
  * anything outside this subset is refused when compiled, so its cells stay empty rather than wrong.
  */
-import { isObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonValue } from '@edict/foundation';
 
 /** Longer paths are refused: a CRD author controls them, and each object of a table runs them. */
 export const MAX_JSON_PATH_LENGTH = 512;

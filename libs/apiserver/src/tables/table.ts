@@ -2,7 +2,7 @@
  * `meta.k8s.io` Table responses, as kube-apiserver serves them to `kubectl get`: which requests ask
  * for one (the Accept header), and the Table itself, with each row's object as `includeObject` says.
  */
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 import type { ResourceType } from '../registry/resource-type';
 import { badRequest, notAcceptable } from '../status';
 import { builtinPrinter } from './builtin-printers';

@@ -1,5 +1,5 @@
 /** Test helpers: a started server per test, JSON requests, and a watch-stream reader. */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { InMemoryApiServer, type InMemoryApiServerOptions } from '../api-server';
 
 export interface Running {

@@ -7,7 +7,7 @@ import { webcrypto } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as x509 from '@peculiar/x509';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 

@@ -6,7 +6,8 @@
  * while disconnected is missed. Failed lists and watches back off (doubling to 30 s).
  */
 import { Logger } from '@nestjs/common';
-import { Informer, metadataOnly, resourceListWatch, type KubeObject, type KubeResources } from '@edict/kube';
+import { Informer, metadataOnly, resourceListWatch, type KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import type { SecretWatchSource } from '../secrets/secret-store';
 
 const MAX_BACKOFF_MS = 30_000;

@@ -1,8 +1,9 @@
 /** SecretStore over libs/kube's REST client (Secret data is base64 on the wire). */
-import { toKubeApiError, type KubeObject, type KubeResources } from '@edict/kube';
+import { toKubeApiError, type KubeResources } from '@edict/kube';
+import { type ObjectHeader } from '@edict/foundation';
 import { SecretConflictError, type SecretStore, type SecretWrite, type StoredSecret } from './secret-store';
 
-interface Secret extends KubeObject {
+interface Secret extends ObjectHeader {
   type?: string;
   data?: Record<string, string>;
   stringData?: Record<string, string>;

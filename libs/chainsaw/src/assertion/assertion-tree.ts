@@ -8,7 +8,7 @@
  * and `AssertionInternalError` (the tree cannot be evaluated: a bad expression, incomparable types;
  * chainsaw stops the operation at once).
  */
-import { isObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonValue } from '@edict/foundation';
 import type { Bindings } from '../expressions/bindings';
 import { parseExpression } from '../expressions/expression';
 import { ExpressionError, evaluateJmesPath } from '../expressions/jmespath';

@@ -3,7 +3,7 @@
  * down to the fields the expectation names (partial match), both are printed as YAML, and the
  * lines are compared (`-` expected, `+` actual).
  */
-import { isObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonValue } from '@edict/foundation';
 import { stringify } from 'yaml';
 import { parseExpression } from '../expressions/expression';
 

@@ -4,7 +4,7 @@
  * server does not serve throws NoKindMatchError from every method, and an answer worth retrying
  * (conflict, timeout, throttling, unavailability) is a TransientClusterError (cluster-errors.ts).
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 
 export interface ObjectRef {
   readonly apiVersion: string;

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 
 /**
  * Immutable bindings (chainsaw's lexical scoping): `with` returns a new scope in which the name

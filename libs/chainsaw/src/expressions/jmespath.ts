@@ -4,7 +4,8 @@
  * rewritten onto Kyverno equivalents, so nothing chainsaw-specific enters the engine's function
  * table (policies must not see them).
  */
-import { compileJmesPath, type JsonValue } from '@edict/engine';
+import { compileJmesPath } from '@edict/jmespath';
+import { type JsonValue, errorMessage } from '@edict/foundation';
 import type { Bindings } from './bindings';
 
 export class ExpressionError extends Error {
@@ -63,7 +64,7 @@ export function evaluateJmesPath(statement: string, data: JsonValue, bindings: B
     const result = compileJmesPath(text).evaluate(data);
     return result.found ? result.value : null;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     throw new ExpressionError(`failed to evaluate (${statement}): ${message.replace(text, statement)}`);
   }
 }

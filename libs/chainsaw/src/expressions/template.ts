@@ -3,7 +3,7 @@
  * by its value, evaluated with the leaf's own value as `@`; keys are never templated (so Kyverno
  * anchors such as `(name)` in policies stay as they are).
  */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { Bindings } from './bindings';
 import { parseExpression } from './expression';
 import { ExpressionError, evaluateJmesPath } from './jmespath';

@@ -8,7 +8,7 @@ import {
   type JsonValue,
   type PathSegment,
   type SourceDocument,
-} from '@edict/engine';
+} from '@edict/foundation';
 
 export class ChainsawLoadError extends Error {
   override readonly name = 'ChainsawLoadError';

@@ -1,7 +1,7 @@
 /** Reading chainsaw Test files and the StepTemplates their steps use. */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isError, parseDocuments, type SourceDocument } from '@edict/engine';
+import { isError, parseDocuments, type SourceDocument } from '@edict/foundation';
 import { ChainsawLoadError, Fields } from './fields';
 import type { ChainsawTest, Operation, Step } from './model';
 import { readBindings, readOperations, readTimeouts } from './operations';

@@ -2,7 +2,7 @@
  * Chainsaw's test format after loading: durations in milliseconds (before scaling), expressions
  * and resources kept as written (they are templated when the operation runs).
  */
-import type { JsonObject, JsonValue } from '@edict/engine';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 
 export type TimeoutKind = 'apply' | 'assert' | 'cleanup' | 'delete' | 'error' | 'exec';
 export type Timeouts = Partial<Record<TimeoutKind, number>>;

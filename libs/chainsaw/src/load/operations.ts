@@ -1,5 +1,5 @@
 /** Reading one operation (an item of try/catch/finally/cleanup) from its YAML. */
-import { isObject } from '@edict/engine';
+import { isObject } from '@edict/foundation';
 import { Fields } from './fields';
 import type { BindingSpec, Expectation, Operation, OutputSpec, Timeouts } from './model';
 

@@ -1,5 +1,5 @@
 /** What every operation of one test sees: the clients, the resolved settings, the cleanup list. */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { ClusterClient, PropagationPolicy } from '../cluster/cluster-client';
 import type { ChainsawConfiguration, ChainsawTest, Step, TimeoutKind } from '../load/model';
 import { DEFAULT_TIMEOUTS } from '../load/model';

@@ -1,11 +1,10 @@
 /** Running one operation of a step: resource operations, scripts and commands, sleep and wait. */
 import { resolve } from 'node:path';
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
-import { AssertionInternalError, assertTree, formatFailure, type AssertionFailure } from '../assertion/assertion-tree';
+import { isObject, type JsonObject, type JsonValue, errorMessage } from '@edict/foundation';
+import { assertTree, formatFailure, type AssertionFailure } from '../assertion/assertion-tree';
 import { diffExpectedActual } from '../assertion/diff';
 import { NoKindMatchError, TransientClusterError } from '../cluster/cluster-errors';
 import { BINDING_NAME, Bindings } from '../expressions/bindings';
-import { ExpressionError } from '../expressions/jmespath';
 import { evaluateString, evaluateToString, templateValue } from '../expressions/template';
 import type {
   BindingSpec,
@@ -309,7 +308,7 @@ function checkExpectations(
       matched = true;
       failures.push(...assertTree(expectation.check, object, scoped));
     } catch (caught) {
-      throw new OperationFailure(internalMessage(caught));
+      throw new OperationFailure(errorMessage(caught));
     }
   }
   if (matched) {
@@ -337,7 +336,7 @@ function processOutputs(
       scope = scope.with(name, value);
     } catch (caught) {
       if (caught instanceof OperationFailure) throw caught;
-      throw new OperationFailure(`outputs: ${internalMessage(caught)}`);
+      throw new OperationFailure(`outputs: ${errorMessage(caught)}`);
     }
   }
   return out;
@@ -353,11 +352,6 @@ function templateValueAt(value: JsonValue, data: JsonValue, bindings: Bindings):
     return out;
   }
   return value;
-}
-
-function internalMessage(error: unknown): string {
-  if (error instanceof AssertionInternalError || error instanceof ExpressionError) return error.message;
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Candidates of an assert/error: by name, or by namespace and the labels the expectation names. */
@@ -464,7 +458,7 @@ function evaluate(run: () => AssertionFailure[]): AssertionFailure[] {
   try {
     return run();
   } catch (error) {
-    throw new OperationFailure(internalMessage(error));
+    throw new OperationFailure(errorMessage(error));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { ClusterClient } from '../cluster/cluster-client';
 import type { ChainsawTest, OperationType } from '../load/model';
 import type { ProcessRunner } from '../process/process-runner';

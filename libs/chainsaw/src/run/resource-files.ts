@@ -1,7 +1,7 @@
 /** The objects an operation's `file` names: relative to the test folder, a glob allowed, every document. */
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 import { ChainsawLoadError } from '../load/fields';
 import { readDocuments } from '../load/load-test';
 

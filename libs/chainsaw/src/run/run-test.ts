@@ -3,7 +3,7 @@
  * the cleanup: per step in reverse, the objects the step created (newest first) and the step's
  * cleanup operations; the namespace last.
  */
-import type { JsonValue } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import { NoKindMatchError } from '../cluster/cluster-errors';
 import { Bindings } from '../expressions/bindings';
 import type { Operation, Step } from '../load/model';

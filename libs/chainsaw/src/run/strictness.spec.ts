@@ -1,6 +1,6 @@
 // The runner is as strict as chainsaw: mutated tests a lenient runner passes must fail, and the
 // real passes next to them must still pass. Against the in-memory API server.
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { createTestCa, startWebhookServer, type TestWebhookServer } from '@edict/apiserver/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterClient } from '../cluster/cluster-client';

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
 import * as x509 from '@peculiar/x509';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClusterCa, DEFAULT_USER, InMemoryApiServer, type CertifiedKey, type ClusterCa } from '@edict/apiserver';
 import { dig } from '@edict/apiserver/testing';

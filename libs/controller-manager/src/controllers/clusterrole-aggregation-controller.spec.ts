@@ -1,5 +1,5 @@
 // kube-controller-manager's ClusterRole aggregation against the running server.
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCluster, type RunningCluster } from '../testing';
 

@@ -5,7 +5,7 @@
  * as ClusterRoles come, change and go. Aggregated roles may themselves be picked, so chains settle
  * over several syncs, as in kube (its `admin` picks `edit`, which picks `view`).
  */
-import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { metadataOf, type ChangeEvent, type ClusterCache } from '@edict/apiserver';
 import type { ControllerClient } from './controller-client';
 import { labelsOf, selects } from './controller-refs';

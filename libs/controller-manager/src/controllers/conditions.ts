@@ -1,5 +1,5 @@
 /** Status conditions as kube's workload controllers keep them: one per type, transition time kept while the status holds. */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 
 export function conditionsOf(status: JsonValue | undefined): JsonObject[] {
   return isObject(status) && Array.isArray(status.conditions) ? status.conditions.filter(isObject) : [];

@@ -5,7 +5,7 @@
  * recorder does).
  */
 import { randomBytes } from 'node:crypto';
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 import {
   ApiError,
   metadataOf,

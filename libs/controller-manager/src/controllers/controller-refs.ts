@@ -4,7 +4,7 @@
  * objects it controls that its selector still matches, releases those it no longer matches and
  * adopts matching orphans.
  */
-import { isObject, matchesLabelSelector, type JsonObject, type JsonValue, type LabelSelector } from '@edict/engine';
+import { isObject, matchesLabelSelector, type JsonObject, type JsonValue, type LabelSelector } from '@edict/foundation';
 import { ApiError, metadataOf, ownerReferencesOf, withOwnerReferences } from '@edict/apiserver';
 import type { ControllerClient } from './controller-client';
 

@@ -1,5 +1,5 @@
 // The Deployment and ReplicaSet controllers against the running server, as a cluster without nodes.
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dig } from '@edict/apiserver/testing';
 import { startCluster, type RunningCluster } from '../testing';

@@ -5,7 +5,7 @@
  * for `spec.expirationSeconds` (one year by default, kube's `--cluster-signing-duration`). The API
  * server then authenticates it: its CN is the user, its O entries the groups.
  */
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 import type { ChangeEvent, ClusterCa, ClusterCache } from '@edict/apiserver';
 import type { ControllerClient } from './controller-client';
 import { splitKey, keyOf } from './queue-keys';

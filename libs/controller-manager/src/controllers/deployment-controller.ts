@@ -5,7 +5,7 @@
  * and a status (counts, Available/Progressing/ReplicaFailure conditions, observed generation)
  * computed from its ReplicaSets. Pods are the ReplicaSet controller's business.
  */
-import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { deepEqual, errorMessage, isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { ApiError, metadataOf, type ChangeEvent, type ClusterCache } from '@edict/apiserver';
 import { conditionOf, conditionsOf, setCondition, withoutCondition } from './conditions';
 import type { ControllerClient } from './controller-client';
@@ -49,7 +49,7 @@ import {
   TIMED_OUT,
   withAnnotations,
 } from './deployment-util';
-import { messageOf, numberOr, replicasOf, specOf, statusOf } from './fields';
+import { numberOr, replicasOf, specOf, statusOf } from './fields';
 import { PODS, REPLICASETS } from './replicaset-controller';
 import { keyOf, splitKey } from './queue-keys';
 import { WorkQueue } from '@edict/work-queue';
@@ -235,7 +235,7 @@ class DeploymentSync {
         await this.writeStatus({ ...status, collisionCount: (collisionCount ?? 0) + 1 });
         throw error;
       } else {
-        const message = `Failed to create new replica set ${JSON.stringify(name)}: ${messageOf(error)}`;
+        const message = `Failed to create new replica set ${JSON.stringify(name)}: ${errorMessage(error)}`;
         if (progressDeadlineSeconds(this.deployment) !== undefined) {
           this.setCondition(newCondition(PROGRESSING, 'False', 'ReplicaSetCreateError', message, this.now));
           await this.writeStatus(statusOf(this.deployment)).catch(() => undefined);

@@ -1,5 +1,5 @@
 // The Deployment controller's arithmetic: budgets, new ReplicaSet growth, proportions, hashes, annotations.
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { describe, expect, it } from 'vitest';
 import {
   equalIgnoringHash,

@@ -3,7 +3,7 @@
  * how far the new ReplicaSet may grow, proportional scaling, the pod-template-hash, revision and
  * replica annotations, and the status and conditions computed from the ReplicaSets.
  */
-import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { metadataOf, timestamp } from '@edict/apiserver';
 import { conditionOf, conditionsOf, setCondition } from './conditions';
 import { numberOr, omitZero, replicasOf, specOf, statusOf } from './fields';

@@ -1,5 +1,5 @@
 /** Reading workload objects the way Go's typed structs see them: absent parts are empty, zero counts are omitted. */
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 
 export function specOf(object: JsonObject): JsonObject {
   return isObject(object.spec) ? object.spec : {};
@@ -25,8 +25,4 @@ export function omitZero(status: JsonObject, kept: readonly string[] = []): Json
       ([key, value]) => kept.includes(key) || !(value === 0 || (Array.isArray(value) && value.length === 0)),
     ),
   );
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

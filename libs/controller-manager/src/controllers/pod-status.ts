@@ -1,5 +1,5 @@
 /** What controllers read from a Pod: whether it counts, is ready, and has been ready long enough to be available. */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { metadataOf } from '@edict/apiserver';
 import { conditionOf } from './conditions';
 

@@ -1,5 +1,5 @@
 /** The keys the API server's controllers queue objects under (client-go's `namespace/name`). */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { metadataOf } from '@edict/apiserver';
 
 /** `namespace/name`, the key controllers queue objects under. */

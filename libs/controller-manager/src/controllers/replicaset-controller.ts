@@ -5,12 +5,12 @@
  * Pods by selector, and reports replicas, fully labeled, ready and available counts, the observed
  * generation and a ReplicaFailure condition while creating or deleting fails.
  */
-import { deepEqual, isObject, type JsonObject } from '@edict/engine';
+import { deepEqual, errorMessage, isObject, type JsonObject } from '@edict/foundation';
 import { ApiError, metadataOf, timestamp, type ChangeEvent, type ClusterCache } from '@edict/apiserver';
 import { conditionsOf, setCondition, withoutCondition } from './conditions';
 import type { ControllerClient } from './controller-client';
 import { claim, controllerOf, controllerRefTo, isDeleting, labelsOf, selects } from './controller-refs';
-import { messageOf, numberOr, omitZero, replicasOf, specOf, statusOf } from './fields';
+import { numberOr, omitZero, replicasOf, specOf, statusOf } from './fields';
 import { isActivePod, isPodAvailable, isPodReady } from './pod-status';
 import { keyOf, splitKey } from './queue-keys';
 import { WorkQueue } from '@edict/work-queue';
@@ -101,7 +101,7 @@ export class ReplicaSetController {
       const created = await this.client.create(pod);
       await this.client.event(replicaSet, 'Normal', 'SuccessfulCreate', `Created pod: ${nameOf(created)}`);
     } catch (error) {
-      await this.client.event(replicaSet, 'Warning', 'FailedCreate', `Error creating: ${messageOf(error)}`);
+      await this.client.event(replicaSet, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(error)}`);
       throw error;
     }
   }
@@ -111,7 +111,7 @@ export class ReplicaSetController {
       await this.client.delete(pod);
       await this.client.event(replicaSet, 'Normal', 'SuccessfulDelete', `Deleted pod: ${nameOf(pod)}`);
     } catch (error) {
-      await this.client.event(replicaSet, 'Warning', 'FailedDelete', `Error deleting: ${messageOf(error)}`);
+      await this.client.event(replicaSet, 'Warning', 'FailedDelete', `Error deleting: ${errorMessage(error)}`);
       throw error;
     }
   }
@@ -157,7 +157,7 @@ function replicaSetStatus(replicaSet: JsonObject, pods: JsonObject[], failure: u
       status: 'True',
       lastTransitionTime: timestamp(new Date(now)),
       reason,
-      message: messageOf(failure),
+      message: errorMessage(failure),
     });
   } else if (failure === undefined && hasFailure) {
     conditions = withoutCondition(conditions, REPLICA_FAILURE);

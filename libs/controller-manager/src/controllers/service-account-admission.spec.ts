@@ -1,5 +1,5 @@
 // kube's ServiceAccount admission plugin and service account controller, against the running server.
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dig } from '@edict/apiserver/testing';
 import { startCluster, type RunningCluster } from '../testing';

@@ -4,7 +4,7 @@
  * unless they name another, and the ServiceAccount admission plugin refuses Pods whose account is
  * missing).
  */
-import { isObject } from '@edict/engine';
+import { isObject } from '@edict/foundation';
 import { ApiError, metadataOf, type ChangeEvent, type ClusterCache } from '@edict/apiserver';
 import type { ControllerClient } from './controller-client';
 import { WorkQueue } from '@edict/work-queue';

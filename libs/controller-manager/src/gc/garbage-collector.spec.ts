@@ -1,5 +1,5 @@
 // ownerReferences garbage collection: background cascade, orphaning, foreground, surviving owners.
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dig } from '@edict/apiserver/testing';
 import { startCluster, type RunningCluster } from '../testing';

@@ -8,7 +8,7 @@
  * The collector reads the API server's cache and writes through its direct client, as the cluster
  * itself: its deletes do not pass through admission webhooks.
  */
-import { isObject, type JsonObject } from '@edict/engine';
+import { isObject, type JsonObject } from '@edict/foundation';
 import {
   ApiError,
   FOREGROUND_FINALIZER,

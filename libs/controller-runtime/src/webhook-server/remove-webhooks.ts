@@ -4,6 +4,7 @@
  * Never blocks the shutdown on an error.
  */
 import type { INestApplicationContext, Logger } from '@nestjs/common';
+import { errorMessage } from '@edict/foundation';
 import { WebhookRemoval } from '@edict/webhook-config';
 
 export async function removeWebhooksIfScaledToZero(app: INestApplicationContext, logger: Logger): Promise<void> {
@@ -11,8 +12,6 @@ export async function removeWebhooksIfScaledToZero(app: INestApplicationContext,
     if (await app.get(WebhookRemoval, { strict: false }).removeIfScaledToZero())
       logger.log('scaled to zero: webhook configurations removed');
   } catch (error) {
-    logger.warn(
-      `could not remove the webhook configurations: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    logger.warn(`could not remove the webhook configurations: ${errorMessage(error)}`);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessReviewRequest } from '../core/loaders';
+import type { AccessReviewRequest } from '@edict/cel';
 import type { CleanupPolicy } from './cleanup-policy';
 import { checkCleanupPermissions, type CleanupPermissionOptions } from './cleanup-permissions';
 

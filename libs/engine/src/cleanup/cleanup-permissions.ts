@@ -10,8 +10,10 @@
  * which need no RBAC of their own), so the questions carry no user.
  */
 import type { AccessReviewer } from '../core/loaders';
-import type { Diagnostic, MatchResources, ResourceFilter } from '../policy';
+import type { MatchResources, ResourceFilter } from '../policy';
+import type { Diagnostic } from '@edict/foundation';
 import type { CleanupPolicy } from './cleanup-policy';
+import { errorMessage } from '@edict/foundation';
 
 /** The resources a kind selector names (several for a wildcard); none when it is not served. */
 export type CleanupKindResolver = (
@@ -57,7 +59,7 @@ export async function checkCleanupPermissions(
     try {
       targets = await options.resolve(kind);
     } catch (error) {
-      return refuse(`cleanup controller could not look up kind ${kind}: ${messageOf(error)}`);
+      return refuse(`cleanup controller could not look up kind ${kind}: ${errorMessage(error)}`);
     }
     if (targets.length === 0) return refuse(`cleanup controller found no served resource for kind ${kind}`);
     for (const name of names) {
@@ -78,7 +80,7 @@ export async function checkCleanupPermissions(
             allowed = decision.allowed;
           } catch (error) {
             return refuse(
-              `cleanup controller could not check its permission to ${verb} kind ${kind}: ${messageOf(error)}`,
+              `cleanup controller could not check its permission to ${verb} kind ${kind}: ${errorMessage(error)}`,
             );
           }
           if (!allowed) return refuse(`cleanup controller has no permission to ${verb} kind ${kind}`);
@@ -87,8 +89,4 @@ export async function checkCleanupPermissions(
     }
   }
   return [];
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,5 @@
 /** Kyverno's CleanupPolicy and ClusterCleanupPolicy (kyverno.io/v2, v2beta1) as the engine reads them. */
-import type { JsonObject } from '../json';
+import type { JsonObject } from '@edict/foundation';
 import type { Conditions, ContextEntry, MatchResources } from '../policy/types';
 
 export const CLEANUP_POLICY_KINDS = ['CleanupPolicy', 'ClusterCleanupPolicy'] as const;

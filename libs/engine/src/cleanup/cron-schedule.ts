@@ -4,7 +4,7 @@
  * weekday names, or a descriptor (`@hourly`, `@daily`, `@every 90s`...). Times are UTC. A time zone
  * prefix (`CRON_TZ=`, `TZ=`) is refused rather than silently read as UTC.
  */
-import { parseDurationNanos } from '../values/duration';
+import { parseDurationNanos } from '@edict/foundation';
 
 export class CronScheduleError extends Error {
   override readonly name = 'CronScheduleError';

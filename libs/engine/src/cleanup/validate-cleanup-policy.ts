@@ -5,7 +5,7 @@
  * server or a service, variable). Kyverno refuses configMap and imageRegistry entries (its reason
  * is kept); global context entries are refused too, as cleanup runs cannot read them yet.
  */
-import type { Diagnostic } from '../policy';
+import type { Diagnostic } from '@edict/foundation';
 import { checkConditions } from '../policy-validation/conditions';
 import { RESERVED_CONTEXT_NAMES } from '../policy-validation/context-entries';
 import { Findings, objectLabel } from '../policy-validation/findings';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import { check } from '@edict/engine/testing';
 
 type Row = [JsonValue | undefined, JsonValue | undefined, boolean];

@@ -1,8 +1,13 @@
-import { deepEqual, isObject, type JsonValue } from '../json';
-import { parseQuantity, quantitiesEqual } from '../values/quantity';
-import { wildcardMatch } from '../values/wildcard';
+import {
+  deepEqual,
+  isObject,
+  type JsonValue,
+  parseQuantity,
+  quantitiesEqual,
+  wildcardMatch,
+  goParseFloat,
+} from '@edict/foundation';
 import { durationPair, durationSeconds } from './go-durations';
-import { goParseFloat } from '../values/go-float';
 
 /**
  * Equals / NotEquals as Kyverno evaluates them. The key's JSON type picks the comparison; a

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import type { AnyAllConditions, Condition, Conditions } from '../policy/types';
 import { operatorHandler } from './operators';
 

@@ -1,5 +1,5 @@
-import type { JsonValue } from '../json';
-import { parseDurationNanos } from '../values/duration';
+import type { JsonValue } from '@edict/foundation';
+import { parseDurationNanos } from '@edict/foundation';
 
 /** Durations as Go `time.Duration` (int64 nanoseconds), held as bigint. */
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import { check } from '@edict/engine/testing';
 
 type Row = [JsonValue | undefined, JsonValue | undefined, boolean];

@@ -1,6 +1,5 @@
-import type { JsonValue } from '../json';
-import { hasWildcard, wildcardMatch } from '../values/wildcard';
-import { goValueText } from '../go';
+import type { JsonValue } from '@edict/foundation';
+import { hasWildcard, wildcardMatch, goValueText } from '@edict/foundation';
 import { decodeStringList } from './string-list';
 import { compileStringPattern, isRangePattern, matchStringPattern } from '../pattern/leaf';
 

@@ -1,8 +1,6 @@
-import type { JsonValue } from '../json';
-import { compareQuantities, parseQuantity } from '../values/quantity';
-import { compareSemver, parseSemver } from '../values/semver';
+import type { JsonValue } from '@edict/foundation';
+import { compareQuantities, parseQuantity, compareSemver, parseSemver, goParseFloat } from '@edict/foundation';
 import { durationPair, durationSeconds } from './go-durations';
-import { goParseFloat } from '../values/go-float';
 
 /** `(a, b) => a OP b` for GreaterThan, GreaterThanOrEquals, LessThan, LessThanOrEquals. */
 export type Ordering = (a: number, b: number) => boolean;

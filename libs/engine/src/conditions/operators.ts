@@ -1,4 +1,4 @@
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import { evaluateDurationOrdering } from './duration-operators';
 import { evaluateEquals, evaluateNotEquals } from './equality';
 import { evaluateIn, evaluateQuantifiedIn } from './membership';

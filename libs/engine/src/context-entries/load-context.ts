@@ -1,6 +1,6 @@
-import { isBudgetError, type EvaluationBudget } from '../budget';
-import type { JsonValue } from '../json';
-import { compileJmesPath } from '../jmespath';
+import { isBudgetError, type EvaluationBudget, errorMessage } from '@edict/foundation';
+import type { JsonValue } from '@edict/foundation';
+import { compileJmesPath } from '@edict/jmespath';
 import type { ContextLoaders, LoaderScope } from '../core/loaders';
 import type { MaybePromise } from '../core/maybe-promise';
 import type { ContextEntry } from '../policy/types';
@@ -69,7 +69,7 @@ async function loadExternal(entry: ContextEntry, ctx: EvaluationContext, options
     value = await loadEntry(entry, ctx, options);
   } catch (error) {
     if (isBudgetError(error)) throw error;
-    ctx.noteLoadFailure(entry.name, error instanceof Error ? error.message : String(error));
+    ctx.noteLoadFailure(entry.name, errorMessage(error));
     return;
   }
   if (value !== undefined) ctx.addEntry(entry.name, value, false);

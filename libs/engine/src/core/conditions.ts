@@ -1,5 +1,5 @@
 import { evaluateConditions, type ConditionsResult } from '../conditions';
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import type { Condition, Conditions } from '../policy/types';
 import {
   prepareSubstitution,

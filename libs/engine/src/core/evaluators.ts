@@ -1,5 +1,5 @@
 import type { ConditionsResult } from '../conditions';
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import { compilePattern, matchPattern, type CompiledPattern, type PatternResult, type WalkBudget } from '../pattern';
 import type { Conditions } from '../policy/types';
 import {

@@ -1,6 +1,5 @@
-import { checkSelector } from '../match';
+import { checkSelector, wildcardMatch } from '@edict/foundation';
 import type { FailureActionOverride, Policy, Rule, ValidationFailureAction } from '../policy/types';
-import { wildcardMatch } from '../values/wildcard';
 import { verifyImagesFailureAction } from '../validate/unsupported-verify-images';
 
 export type FailureAction = 'Enforce' | 'Audit';

@@ -1,6 +1,6 @@
-import type { JsonObject, JsonValue, KubeObject } from '../json';
+import type { EvaluationDeadline, JsonObject, JsonValue, KubeObject } from '@edict/foundation';
 import type { APICall, ImageRegistryCredentials } from '../policy/types';
-import type { EvaluationDeadline } from '../budget';
+import type { AccessReviewDecision, AccessReviewRequest } from '@edict/cel';
 
 /** Loaders may answer from a cache (synchronously) or over the network. */
 export type Awaitable<T> = T | Promise<T>;
@@ -44,43 +44,6 @@ export interface ResourceLoader {
   list(apiVersion: string, kind: string, namespace?: string, labelSelector?: JsonObject): Awaitable<KubeObject[]>;
   /** Whether the kind is namespaced; undefined when the API server does not serve it. */
   namespaced(apiVersion: string, kind: string): Awaitable<boolean | undefined>;
-}
-
-/** Time source, so that time_* functions and durations are deterministic in tests. */
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
-
-/** Who an access review asks about (a SubjectAccessReview's user fields). */
-export interface AccessReviewSubject {
-  user: string;
-  groups?: string[];
-  uid?: string;
-  extra?: Record<string, string[]>;
-}
-
-/** One authorization question, as the spec of a SubjectAccessReview asks it. */
-export interface AccessReviewRequest extends AccessReviewSubject {
-  resourceAttributes?: {
-    group: string;
-    version?: string;
-    resource: string;
-    subresource?: string;
-    namespace?: string;
-    name?: string;
-    verb: string;
-  };
-  nonResourceAttributes?: { path: string; verb: string };
-}
-
-/** A SubjectAccessReview's status. */
-export interface AccessReviewDecision {
-  allowed: boolean;
-  denied?: boolean;
-  reason?: string;
-  evaluationError?: string;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../engine/engine';
 import type { ResourceLoader } from './loaders';
-import type { JsonObject, KubeObject } from '../json';
+import type { JsonObject, KubeObject } from '@edict/foundation';
 import type { Rule } from '../policy/types';
 
 /** Kinds a fake discovery serves: ConfigMap, Secret and kyverno.io Policy namespaced, the rest cluster-scoped. */

@@ -1,5 +1,6 @@
 import type { RuleResponse, RuleStatus, RuleType } from './types';
 import type { Rule } from '../policy/types';
+import { errorMessage } from '@edict/foundation';
 
 /** Builds a rule response carrying the rule's report properties, as every Kyverno handler does. */
 export function ruleResponse(rule: Rule, type: RuleType, status: RuleStatus, message: string): RuleResponse {
@@ -11,8 +12,4 @@ export function ruleResponse(rule: Rule, type: RuleType, status: RuleStatus, mes
 /** Kyverno's error responses read "<what failed>: <cause>". */
 export function ruleError(rule: Rule, type: RuleType, what: string, cause: unknown): RuleResponse {
   return ruleResponse(rule, type, 'error', `${what}: ${errorMessage(cause)}`);
-}
-
-export function errorMessage(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
 }

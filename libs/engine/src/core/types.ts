@@ -1,4 +1,4 @@
-import type { JsonObject, KubeObject } from '../json';
+import type { GroupVersionKind, JsonObject, KubeObject } from '@edict/foundation';
 import type { PssCheckResult } from '../pss';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -16,12 +16,6 @@ export interface RequestUser {
   roles?: string[];
   clusterRoles?: string[];
   userInfo?: UserInfo;
-}
-
-export interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
 }
 
 /**

@@ -3,7 +3,7 @@
  * `npm run chart:crds`): names, versions, printer columns, subresources, and OpenAPI schemas derived
  * from the same DSL schemas the policy checks read, so the two cannot disagree.
  */
-import type { JsonObject } from '../json';
+import type { JsonObject } from '@edict/foundation';
 import { exceptionSpecSchema, policySpecSchema } from '../policy/schema';
 import type { Schema } from '../policy/schema-dsl';
 import { toOpenApiSchema } from '../policy/schema-openapi';

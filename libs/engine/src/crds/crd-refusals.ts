@@ -4,7 +4,7 @@
  * schema's field errors, in kube's words. The policy validation webhooks answer the same, so an
  * API server that does not enforce the CRD (the embedded one, or an older install) refuses alike.
  */
-import { isObject, type JsonValue } from '../json';
+import { isObject, type JsonValue } from '@edict/foundation';
 import { obj, str, type Schema } from '../policy/schema-dsl';
 import { crdFieldErrors, type CrdFieldError } from '../policy/schema-field-errors';
 import { CRD_DEFINITIONS, type CrdVersion } from './crd-definitions';

@@ -6,7 +6,7 @@
  * type, description, default, nullable or x-kubernetes extension; metadata at the root may only
  * restrict name and generateName; keywords CRDs cannot use are absent.
  */
-import { isObject, type JsonObject, type JsonValue } from '../json';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 
 const TYPES = ['object', 'array', 'string', 'integer', 'number', 'boolean'];
 const FORBIDDEN = ['$ref', 'definitions', 'dependencies', 'patternProperties', 'id', '$schema', 'additionalItems'];

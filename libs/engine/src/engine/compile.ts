@@ -1,6 +1,6 @@
 import { compileEvaluators, type Evaluators } from '../core/evaluators';
 import { fixedFailureActions, type FixedFailureActions } from '../core/failure-action';
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import { compileKindGate, compileRuleMatch, type KindGate, type RuleMatcher } from '../match';
 import { withAutogen } from '../policy/autogen';
 import { RulesByKind } from './rules-by-kind';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../json';
+import type { KubeObject } from '@edict/foundation';
 import type { Policy, PolicyException, Rule } from '../policy/types';
 import { Engine } from './engine';
 import type { ContextLoaders, LoaderScope } from '../core/loaders';

@@ -5,8 +5,10 @@ import {
   type EvaluationDeadline,
   type EvaluationLimits,
   type SizeMemo,
-} from '../budget';
-import type { JsonValue, KubeObject } from '../json';
+  BoundedCache,
+  errorMessage,
+} from '@edict/foundation';
+import type { JsonValue, KubeObject } from '@edict/foundation';
 import { extractImages, imagesAsJson } from '../images';
 import { matchingExceptions, exceptionKey } from '../exceptions';
 import { loadContextEntries, type ContextLoadOptions } from '../context-entries';
@@ -21,13 +23,12 @@ import { mutateResource } from '../mutate/mutate-resource';
 import { generateResources } from '../generate';
 import type { RuleRun } from '../validate/rule-run';
 import { EvaluationContext } from '../variables';
-import { BoundedCache } from '../variables/bounded-cache';
 import { compilePolicy, type CompiledPolicy } from './compile';
 import { INTERPRETER } from '../core/evaluators';
 import { failureActionFor, policyFailureAction } from '../core/failure-action';
 import { andThen, type MaybePromise } from '../core/maybe-promise';
 import type { AccessReviewer, ContextLoaders, ResourceLoader } from '../core/loaders';
-import { errorMessage, ruleError, ruleResponse } from '../core/responses';
+import { ruleError, ruleResponse } from '../core/responses';
 import type { PolicyResponse, ResourceRequest, RuleResponse, RuleType } from '../core/types';
 
 export type { CompiledPolicy } from './compile';

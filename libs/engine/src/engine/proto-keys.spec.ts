@@ -4,7 +4,7 @@
  * it, and never turn it into a prototype change.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cloneJson, setOwn, type JsonObject, type KubeObject } from '../json';
+import { cloneJson, setOwn, type JsonObject, type KubeObject } from '@edict/foundation';
 import type { Rule } from '../policy/types';
 import { admissionPatch } from '../mutate/admission-patch';
 import { Engine } from './engine';

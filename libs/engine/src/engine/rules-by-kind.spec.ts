@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GroupVersionKind } from '../core/types';
+import type { GroupVersionKind } from '@edict/foundation';
 import { compileKindGate, type KindGate } from '../match';
 import type { Rule } from '../policy/types';
 import { RulesByKind } from './rules-by-kind';

@@ -1,4 +1,4 @@
-import type { GroupVersionKind } from '../core/types';
+import type { GroupVersionKind } from '@edict/foundation';
 import type { KindGate } from '../match';
 import type { Rule } from '../policy/types';
 

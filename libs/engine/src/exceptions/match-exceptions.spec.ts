@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../json';
+import type { KubeObject } from '@edict/foundation';
 import type { MatchRequest } from '../match';
 import type { PolicyException, ResourceFilter } from '../policy/types';
 import { EvaluationContext } from '../variables';

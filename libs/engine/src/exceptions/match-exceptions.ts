@@ -6,7 +6,7 @@ import {
   type ExceptionMatch,
   type MatchRequest,
 } from '../match';
-import { wildcardMatch } from '../values/wildcard';
+import { wildcardMatch } from '@edict/foundation';
 import { checkConditions } from '../core/conditions';
 import type { EvaluationContext } from '../variables';
 

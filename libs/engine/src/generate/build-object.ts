@@ -1,4 +1,4 @@
-import { cloneJson, isObject, type JsonObject, type KubeObject } from '../json';
+import { cloneJson, isObject, type JsonObject, type KubeObject } from '@edict/foundation';
 import { addGenerateLabels, addSourceLabels, stringLabels } from './labels';
 import type { GeneratingPolicy, ResourceRef } from './types';
 

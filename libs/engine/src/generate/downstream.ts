@@ -3,7 +3,7 @@
  * object belongs to, which objects were cloned from a source, which objects a trigger's rule
  * generated, and the kinds a rule writes.
  */
-import type { KubeObject } from '../json';
+import type { KubeObject } from '@edict/foundation';
 import type { Rule } from '../policy/types';
 import {
   LABEL_CLONE_SOURCE,

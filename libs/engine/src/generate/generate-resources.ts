@@ -1,15 +1,16 @@
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import { loadContextEntries } from '../context-entries';
 import { checkConditions } from '../core/conditions';
 import type { ResourceLoader } from '../core/loaders';
 import { ScopeViolation } from '../core/namespaced-scope';
-import { errorMessage, ruleResponse } from '../core/responses';
+import { ruleResponse } from '../core/responses';
 import type { Generation } from '../policy/types';
 import { evaluateForeachList } from '../validate/foreach-list';
 import type { RuleRun } from '../validate/rule-run';
 import { generatePattern, GenerationFailure, type GenerationOutput, type PatternScope } from './pattern';
 import type { GeneratingPolicy, GenerationDetails, GenerationRuleResponse } from './types';
 import { generationError } from './validate-generation';
+import { errorMessage } from '@edict/foundation';
 
 type ForeachBlock = NonNullable<Generation['foreach']>[number];
 

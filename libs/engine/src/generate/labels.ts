@@ -1,4 +1,4 @@
-import { setOwn, type KubeObject } from '../json';
+import { setOwn, type KubeObject } from '@edict/foundation';
 import type { GeneratingPolicy } from './types';
 
 /** Labels Kyverno stamps on every generated object; the background controller finds downstream objects by them. */

@@ -1,9 +1,15 @@
-import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../json';
+import {
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  type KubeObject,
+  matchesLabelSelector,
+  errorMessage,
+} from '@edict/foundation';
 import type { ResourceLoader } from '../core/loaders';
 import { checkNamespacedKind, checkNamespacedObject, checkOwnNamespace } from '../core/namespaced-scope';
-import { errorMessage } from '../core/responses';
-import { matchesLabelSelector } from '../match';
-import type { CloneList, Generation, LabelSelector } from '../policy/types';
+import type { CloneList, Generation } from '../policy/types';
+import type { LabelSelector } from '@edict/foundation';
 import { substituteVariables, type EvaluationContext } from '../variables';
 import { objectFromClone, objectFromData, type Provenance } from './build-object';
 import { formatRef, isObjectAt, parseKindEntry } from './resource-ref';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../json';
+import type { KubeObject } from '@edict/foundation';
 import type { ResourceRef } from './types';
 
 /**

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../json';
+import type { KubeObject } from '@edict/foundation';
 import type { RuleResponse } from '../core/types';
 import type { Policy } from '../policy/types';
 

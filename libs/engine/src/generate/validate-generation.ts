@@ -1,4 +1,4 @@
-import { isObject, type JsonValue } from '../json';
+import { isObject, type JsonValue } from '@edict/foundation';
 import type { Generation } from '../policy/types';
 
 type Pattern = Omit<Generation, 'foreach'>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, KubeObject } from '../json';
+import type { JsonObject, KubeObject } from '@edict/foundation';
 import { extractImages, ImageExtractionError, imagesAsJson } from './extract';
 
 const podSpec: JsonObject = {

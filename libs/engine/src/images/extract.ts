@@ -1,5 +1,15 @@
-import { isObject, setOwn, type JsonObject, type JsonValue, type KubeObject } from '../json';
-import { ImageReferenceError, parseImageReference, type ImageInfo, type ImageReferenceOptions } from './reference';
+import {
+  isObject,
+  setOwn,
+  type JsonObject,
+  type JsonValue,
+  type KubeObject,
+  ImageReferenceError,
+  parseImageReference,
+  type ImageInfo,
+  type ImageReferenceOptions,
+  errorMessage,
+} from '@edict/foundation';
 
 /** One image in the `images` variable: the parsed reference plus where it sits and which pull secrets apply. */
 export interface ContainerImageInfo extends ImageInfo {
@@ -210,9 +220,7 @@ function applyJmesPath(expression: string, value: string, options: ExtractImages
   try {
     result = options.applyJmesPath(expression, value);
   } catch (error) {
-    throw new ImageExtractionError(
-      `failed to apply jmespath ${expression}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new ImageExtractionError(`failed to apply jmespath ${expression}: ${errorMessage(error)}`);
   }
   if (typeof result !== 'string') {
     throw new ImageExtractionError(

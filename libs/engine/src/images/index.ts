@@ -1,4 +1,3 @@
-export { parseImageReference, ImageReferenceError, type ImageInfo, type ImageReferenceOptions } from './reference';
 export {
   extractImages,
   imagesAsJson,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../json';
+import type { KubeObject } from '@edict/foundation';
 import type { MatchResources, ResourceDescription, ResourceFilter, Rule } from '../policy/types';
 import { compileExceptionMatch, compileKindGate, compileRuleMatch } from './compiled-match';
 import { matchesExceptionResources } from './exception-match';

@@ -1,8 +1,6 @@
-import type { GroupVersionKind } from '../core/types';
+import type { GroupVersionKind } from '@edict/foundation';
 import type { MatchResources, ResourceFilter, Rule } from '../policy/types';
-import { compileWildcard, hasWildcard } from '../values/wildcard';
-import { compileKindSelector, parseKind } from './kind';
-import { checkSelector } from './label-selector';
+import { compileWildcard, hasWildcard, checkSelector, compileKindSelector, parseKind } from '@edict/foundation';
 import { gvkOf, resourceNameOf, resourceNamespaceOf, stringMapAt, type MatchRequest } from './request';
 import { isEmptyFilter, isZeroDescription, matchedNamespace } from './resource-filter';
 

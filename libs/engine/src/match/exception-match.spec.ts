@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../json';
+import type { KubeObject } from '@edict/foundation';
 import type { MatchResources } from '../policy/types';
 import { matchesExceptionResources } from './exception-match';
 import type { MatchRequest } from './request';

@@ -3,9 +3,6 @@ export { gvkOf } from './request';
 export { matchedNamespace } from './resource-filter';
 export { ruleMatches, matchesResources, type RuleMatchResult } from './rule-match';
 export { matchesExceptionResources } from './exception-match';
-export { matchesLabelSelector, labelSelectorError, checkSelector } from './label-selector';
-export { parseKind, kindMatches, type KindSelector } from './kind';
-export { pluralOfKind } from './kind-plural';
 export { subjectsMatch } from './user-info';
 export {
   compileExceptionMatch,

@@ -1,5 +1,5 @@
-import type { KubeObject } from '../json';
-import type { GroupVersionKind, Operation, RequestUser } from '../core/types';
+import type { KubeObject, GroupVersionKind } from '@edict/foundation';
+import type { Operation, RequestUser } from '../core/types';
 
 /**
  * What rule matching looks at for one request. For DELETE the caller passes the old object as

@@ -1,8 +1,6 @@
-import type { GroupVersionKind } from '../core/types';
+import type { GroupVersionKind } from '@edict/foundation';
 import type { ResourceDescription, ResourceFilter, UserInfoFilter } from '../policy/types';
-import { wildcardMatch } from '../values/wildcard';
-import { kindMatches } from './kind';
-import { checkSelector } from './label-selector';
+import { wildcardMatch, checkSelector, kindMatches } from '@edict/foundation';
 import { resourceKindOf, resourceNameOf, resourceNamespaceOf, stringMapAt, type MatchRequest } from './request';
 import { userInfoFailures } from './user-info';
 

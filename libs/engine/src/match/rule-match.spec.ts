@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../json';
+import type { KubeObject } from '@edict/foundation';
 import type { MatchResources, Rule } from '../policy/types';
 import type { MatchRequest } from './request';
 import { matchesResources, ruleMatches } from './rule-match';

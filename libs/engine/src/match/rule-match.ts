@@ -1,4 +1,4 @@
-import type { GroupVersionKind } from '../core/types';
+import type { GroupVersionKind } from '@edict/foundation';
 import type { MatchResources, ResourceFilter, Rule, UserInfoFilter } from '../policy/types';
 import { filterFailures, isZeroDescription, isZeroUserInfo, userInfoOf } from './resource-filter';
 import { gvkOf, resourceNamespaceOf, type MatchRequest } from './request';

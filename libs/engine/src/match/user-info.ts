@@ -1,6 +1,6 @@
 import type { RequestUser, UserInfo } from '../core/types';
 import type { Subject, UserInfoFilter } from '../policy/types';
-import { wildcardMatch } from '../values/wildcard';
+import { wildcardMatch } from '@edict/foundation';
 
 /**
  * Whether the request carries no user information at all. Kyverno compares the whole request info

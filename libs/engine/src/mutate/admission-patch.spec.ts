@@ -1,6 +1,6 @@
 import { applyPatch, deepClone } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../json';
+import type { KubeObject } from '@edict/foundation';
 import { admissionPatch } from './admission-patch';
 
 const pod: KubeObject = {

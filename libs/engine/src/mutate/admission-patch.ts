@@ -1,5 +1,5 @@
 import { compare, type Operation } from 'fast-json-patch';
-import type { KubeObject } from '../json';
+import type { KubeObject } from '@edict/foundation';
 
 export type JsonPatchOperation = Operation;
 

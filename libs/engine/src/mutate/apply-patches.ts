@@ -1,4 +1,4 @@
-import { deepEqual, type JsonObject, type JsonValue, type KubeObject } from '../json';
+import { deepEqual, type JsonObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import { substituteVariables, type EvaluationContext } from '../variables';
 import { applyJson6902, applyStrategicMergePatch } from './patch';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../engine/engine';
 import type { ResourceLoader } from '../core/loaders';
-import type { JsonObject, KubeObject } from '../json';
-import { matchesLabelSelector } from '../match';
-import type { LabelSelector, TargetResourceSpec } from '../policy/types';
+import type { JsonObject, KubeObject, LabelSelector } from '@edict/foundation';
+import { matchesLabelSelector } from '@edict/foundation';
+import type { TargetResourceSpec } from '../policy/types';
 
 function secret(namespace: string, name: string, labels?: Record<string, string>): KubeObject {
   return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace, ...(labels ? { labels } : {}) } };

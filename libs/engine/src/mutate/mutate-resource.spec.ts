@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../engine/engine';
-import type { JsonObject, KubeObject } from '../json';
+import type { JsonObject, KubeObject } from '@edict/foundation';
 import type { Rule } from '../policy/types';
 
 /** Runs the mutate rules of one ClusterPolicy against a ConfigMap on CREATE. */

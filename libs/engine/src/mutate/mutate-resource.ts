@@ -1,4 +1,4 @@
-import { deepEqual, type JsonValue, type KubeObject } from '../json';
+import { deepEqual, type JsonValue, type KubeObject } from '@edict/foundation';
 import { loadContextEntries } from '../context-entries';
 import { checkConditions } from '../core/conditions';
 import { ruleResponse } from '../core/responses';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import { compileStringPattern, isRangePattern, matchStringPattern, matchValue } from './leaf';
 
 function cases(pattern: JsonValue, table: [JsonValue, boolean][]): void {

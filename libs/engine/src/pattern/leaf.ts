@@ -7,14 +7,18 @@
  * compared first as a Go duration, then as a Kubernetes quantity, then as a wildcard string; the
  * first comparison for which both sides parse decides. Leaves are compiled once and cached.
  */
-import type { JsonValue } from '../json';
-import { isObject } from '../json';
-import { parseDurationNanos } from '../values/duration';
-import { goParseFloat } from '../values/go-float';
-import { compareQuantities, parseQuantity, type Quantity } from '../values/quantity';
-import { wildcardMatch } from '../values/wildcard';
+import type { JsonValue } from '@edict/foundation';
+import {
+  isObject,
+  parseDurationNanos,
+  goParseFloat,
+  compareQuantities,
+  parseQuantity,
+  type Quantity,
+  wildcardMatch,
+  BoundedCache,
+} from '@edict/foundation';
 import { comparableText, goTrimSpace, numberText, trimSpaces } from './go-text';
-import { BoundedCache } from '../variables/bounded-cache';
 
 export type Operator = '' | '!' | '>' | '>=' | '<' | '<=';
 

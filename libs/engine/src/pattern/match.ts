@@ -2,11 +2,10 @@
  * Kyverno's validate `pattern` check (`validate.MatchPattern`): walks the pattern and the resource
  * together, applying anchors, and reports the first divergence with Kyverno's path and wording.
  */
-import type { JsonObject, JsonValue } from '../json';
-import { isObject } from '../json';
+import type { JsonObject, JsonValue } from '@edict/foundation';
+import { isObject, goTypeName, goValueText } from '@edict/foundation';
 import { isLeadingAnchor } from './anchor';
 import { CONDITIONAL_PREFIX, GLOBAL_PREFIX, NEGATION_PREFIX, failure, isSkip, type Failure } from './failure';
-import { goTypeName, goValueText } from '../go';
 import { matchStringPattern, matchValue } from './leaf';
 import { expandMetadataWildcards } from './metadata-wildcards';
 import { planFor, type MapPlan, type PatternEntry } from './plan';

@@ -11,8 +11,7 @@
  * mutated once matched. A WeakMap would do, but its entries make garbage collection expensive
  * for patterns rebuilt per request (variable substitution), which is the hot path.
  */
-import { isObject, type JsonObject, type JsonValue } from '../json';
-import { hasWildcard } from '../values/wildcard';
+import { isObject, type JsonObject, type JsonValue, hasWildcard } from '@edict/foundation';
 import { isLeadingAnchor, isOrderingAnchor, parseAnchor, type Anchor } from './anchor';
 import { compileStringPattern, type StringPattern } from './leaf';
 

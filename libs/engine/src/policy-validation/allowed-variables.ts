@@ -1,6 +1,6 @@
-import { compileJmesPath } from '../jmespath';
+import { compileJmesPath } from '@edict/jmespath';
 import type { ContextEntry, Rule } from '../policy';
-import { wildcardMatch } from '../values';
+import { wildcardMatch, errorMessage } from '@edict/foundation';
 import { goList } from './go-text';
 
 /**
@@ -57,7 +57,7 @@ export class VariableAllowance {
     try {
       compileJmesPath(query);
     } catch (error) {
-      return `invalid JMESPath query ${query}: ${error instanceof Error ? error.message : String(error)}`;
+      return `invalid JMESPath query ${query}: ${errorMessage(error)}`;
     }
     const unquoted = query.split('"').join('');
     if (this.isAllowed(unquoted)) return undefined;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessReviewDecision, AccessReviewer, AccessReviewRequest } from '../core/loaders';
+import type { AccessReviewer } from '../core/loaders';
+import type { AccessReviewDecision, AccessReviewRequest } from '@edict/cel';
 import {
   backgroundPermissionQuestions,
   checkBackgroundPermissions,

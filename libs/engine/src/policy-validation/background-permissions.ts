@@ -5,7 +5,8 @@
  * out here; asking them goes through the AccessReviewer port and a kind-to-resource resolver.
  */
 import type { AccessReviewer } from '../core/loaders';
-import { formatPath, type Diagnostic, type Generation, type Policy } from '../policy';
+import { type Generation, type Policy } from '../policy';
+import { formatPath, type Diagnostic, errorMessage } from '@edict/foundation';
 import { containsVariable } from './json-walk';
 
 /** The writes one rule needs the background controller to be allowed. */
@@ -106,7 +107,7 @@ export async function checkBackgroundPermissions(
     try {
       target = await options.resolve(question.apiVersion, question.kind);
     } catch (error) {
-      fail(`could not look up kind ${question.apiVersion}/${question.kind}: ${messageOf(error)}`);
+      fail(`could not look up kind ${question.apiVersion}/${question.kind}: ${errorMessage(error)}`);
       continue;
     }
     if (!target) {
@@ -117,7 +118,7 @@ export async function checkBackgroundPermissions(
     try {
       missing = await missingVerbs(question, target, options, answers);
     } catch (error) {
-      fail(`could not check the permissions of ${options.user}: ${messageOf(error)}`);
+      fail(`could not check the permissions of ${options.user}: ${errorMessage(error)}`);
       continue;
     }
     if (missing.length > 0) fail(refusal(question, options.user, missing));
@@ -201,8 +202,4 @@ function kindParts(selector: string): { apiVersion: string; kind: string; subres
 
 function literalOrEmpty(value: string | undefined): string {
   return value && !containsVariable(value) ? value : '';
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

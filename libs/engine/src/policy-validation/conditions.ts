@@ -1,5 +1,5 @@
 import { CONDITION_OPERATORS, DEPRECATED_CONDITION_OPERATORS, isConditionOperator } from '../conditions';
-import { isObject, type JsonValue } from '../json';
+import { isObject, type JsonValue } from '@edict/foundation';
 import type { Condition, Conditions, ForEachMutation, ForEachValidation } from '../policy';
 import type { RuleCheck } from './check-context';
 import type { Findings, Path } from './findings';

@@ -1,6 +1,7 @@
-import { compileJmesPath } from '../jmespath';
+import { compileJmesPath } from '@edict/jmespath';
 import type { ContextEntry } from '../policy';
 import type { RuleCheck } from './check-context';
+import { errorMessage } from '@edict/foundation';
 
 /** Names Kyverno puts in every context; an entry may not shadow them (or a path below them). */
 export const RESERVED_CONTEXT_NAMES = [
@@ -100,7 +101,7 @@ function jmesPathProblem(
     compileJmesPath(expression);
     return undefined;
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return { message: `failed to parse JMESPath ${expression}: ${detail}`, field: `${source}.jmesPath` };
   }
 }

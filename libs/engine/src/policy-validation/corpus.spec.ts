@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic, isError, loadPolicyDocuments } from '../policy';
+import { loadPolicyDocuments } from '../policy';
+import { formatDiagnostic, isError } from '@edict/foundation';
 import { validatePolicy, validatePolicyException } from './index';
 
 // Kyverno's CLI test corpus beside the repository (../shared/conformance), or $EDICT_CONFORMANCE_DIR.

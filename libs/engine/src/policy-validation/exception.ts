@@ -1,5 +1,6 @@
-import type { Diagnostic, PolicyException } from '../policy';
-import { wildcardMatch } from '../values';
+import type { PolicyException } from '../policy';
+import type { Diagnostic } from '@edict/foundation';
+import { wildcardMatch } from '@edict/foundation';
 import { Findings, objectLabel } from './findings';
 import { checkMatchResources } from './match';
 import { checkExclude } from './pod-security';

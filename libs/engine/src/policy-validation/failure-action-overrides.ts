@@ -1,4 +1,4 @@
-import { hasWildcard, wildcardMatch } from '../values';
+import { hasWildcard, wildcardMatch } from '@edict/foundation';
 import type { Findings, Path } from './findings';
 
 interface Override {

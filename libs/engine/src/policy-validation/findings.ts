@@ -1,4 +1,4 @@
-import { formatPath, type Diagnostic, type PathSegment } from '../policy';
+import { formatPath, type Diagnostic, type PathSegment } from '@edict/foundation';
 
 export type Path = readonly PathSegment[];
 

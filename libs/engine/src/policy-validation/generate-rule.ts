@@ -1,6 +1,5 @@
-import { isObject, type JsonValue } from '../json';
-import { formatPath, type Generation } from '../policy';
-import { hasWildcard } from '../values';
+import { isObject, type JsonValue, formatPath, hasWildcard } from '@edict/foundation';
+import { type Generation } from '../policy';
 import type { RuleCheck } from './check-context';
 import type { Path } from './findings';
 import { containsVariable } from './json-walk';

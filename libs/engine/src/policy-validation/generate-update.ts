@@ -1,4 +1,4 @@
-import { deepEqual, isObject, setOwn, type JsonObject, type JsonValue } from '../json';
+import { deepEqual, isObject, setOwn, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { Policy, Rule } from '../policy';
 import type { PolicyCheck } from './check-context';
 

@@ -1,5 +1,4 @@
-import { goQuote } from '../go';
-import { isObject, type JsonValue } from '../json';
+import { goQuote, isObject, type JsonValue } from '@edict/foundation';
 
 /** Go's `%+q` of a string slice: `["a" "b"]`. */
 export function goQuotedList(items: readonly string[]): string {

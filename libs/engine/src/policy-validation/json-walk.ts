@@ -1,4 +1,4 @@
-import { isObject, type JsonValue } from '../json';
+import { isObject, type JsonValue } from '@edict/foundation';
 
 export type Segment = string | number;
 

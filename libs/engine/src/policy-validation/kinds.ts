@@ -1,5 +1,5 @@
-import { parseKind } from '../match/kind';
-import { hasWildcard, wildcardMatch } from '../values/wildcard';
+import { parseKind } from '@edict/foundation';
+import { hasWildcard, wildcardMatch } from '@edict/foundation';
 
 /**
  * Kind helpers. Kyverno asks API discovery which kinds are cluster-scoped; Edict has no cluster at

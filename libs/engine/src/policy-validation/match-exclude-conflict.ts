@@ -1,6 +1,6 @@
-import { deepEqual, type JsonValue } from '../json';
-import type { LabelSelector, LabelSelectorRequirement, MatchResources, Subject } from '../policy';
-import { wildcardMatch } from '../values';
+import { deepEqual, type JsonValue, wildcardMatch } from '@edict/foundation';
+import type { MatchResources, Subject } from '../policy';
+import type { LabelSelector, LabelSelectorRequirement } from '@edict/foundation';
 import type { RuleCheck } from './check-context';
 
 /**

@@ -1,6 +1,5 @@
-import { isObject, type JsonObject, type JsonValue } from '../json';
+import { isObject, type JsonObject, type JsonValue, hasWildcard } from '@edict/foundation';
 import type { MatchResources, ResourceDescription, ResourceFilter, UserInfoFilter } from '../policy';
-import { hasWildcard } from '../values';
 import type { RuleCheck } from './check-context';
 import type { Findings, Path } from './findings';
 import { isClusterScoped } from './kinds';

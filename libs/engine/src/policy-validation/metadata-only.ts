@@ -1,4 +1,4 @@
-import { isObject, type JsonValue } from '../json';
+import { isObject, type JsonValue } from '@edict/foundation';
 import { decodePatches } from '../mutate/patch/json6902-decode';
 import type { Rule } from '../policy';
 

@@ -1,4 +1,4 @@
-import { isObject } from '../json';
+import { isObject, errorMessage } from '@edict/foundation';
 import { decodePatches } from '../mutate/patch/json6902-decode';
 import type { ForEachMutation } from '../policy';
 import type { RuleCheck } from './check-context';
@@ -64,10 +64,7 @@ function checkJsonPatch(patch: string, path: Path, c: RuleCheck): void {
   try {
     operations = decodePatches(patch.replace(ANY_VARIABLE, 'kyvernojsonpatchvariable'));
   } catch (error) {
-    c.findings.error(
-      path,
-      `path must begin with a forward slash: ${where}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    c.findings.error(path, `path must begin with a forward slash: ${where}: ${errorMessage(error)}`);
     return;
   }
   for (const op of operations) {

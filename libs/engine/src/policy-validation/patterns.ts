@@ -1,4 +1,4 @@
-import { isObject, type JsonValue } from '../json';
+import { isObject, type JsonValue } from '@edict/foundation';
 import { parseAnchor, type Anchor } from '../pattern';
 import type { Findings, Path } from './findings';
 

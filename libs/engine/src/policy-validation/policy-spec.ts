@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from '../json';
+import { isObject, type JsonObject } from '@edict/foundation';
 import { AUTOGEN_CONTROLLERS_ANNOTATION } from '../policy';
 import type { PolicyCheck } from './check-context';
 import { checkFailureActionOverrides } from './failure-action-overrides';

@@ -1,4 +1,4 @@
-import { parseKind } from '../match/kind';
+import { parseKind } from '@edict/foundation';
 import type { MatchResources, Rule } from '../policy';
 import type { RuleCheck } from './check-context';
 import type { Path } from './findings';

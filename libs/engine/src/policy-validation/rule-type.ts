@@ -1,4 +1,4 @@
-import { isObject, type JsonValue } from '../json';
+import { isObject, type JsonValue } from '@edict/foundation';
 import type { RuleCheck } from './check-context';
 
 /** Kyverno's ValidateRuleType: exactly one operation per rule; image extractors only with verifyImages. */

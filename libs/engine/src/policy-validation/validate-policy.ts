@@ -1,4 +1,5 @@
-import type { Diagnostic, Policy } from '../policy';
+import type { Policy } from '../policy';
+import type { Diagnostic } from '@edict/foundation';
 import type { PolicyCheck, RuleCheck } from './check-context';
 import { checkRuleConditions } from './conditions';
 import { checkRuleContext } from './context-entries';

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject, type JsonValue } from '../json';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { Rule } from '../policy';
 import { findVariables } from '../variables';
 import { contextPatterns, entryPatterns, VariableAllowance } from './allowed-variables';

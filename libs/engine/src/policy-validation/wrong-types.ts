@@ -1,4 +1,4 @@
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import type { Policy, PolicyException } from '../policy';
 import { validateExceptionSchema, validatePolicySchema } from '../policy';
 import { isTypeMismatch, type Report } from '../policy/schema-dsl';

@@ -1,4 +1,4 @@
-import { cloneJson, isObject, type JsonObject, type JsonValue } from '../json';
+import { cloneJson, isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { containsKind } from './kinds';
 import type { Policy, Rule } from './types';
 

@@ -1,7 +1,5 @@
 // Policy area: Kyverno policy types, YAML reading, schema checks, loading and autogen.
 export * from './types';
-export { formatDiagnostic, formatPath, isError, parsePath, type Diagnostic, type PathSegment } from './diagnostics';
-export { fieldLine, parseDocuments, type ParsedDocuments, type SourceDocument } from './documents';
 export {
   exceptionSpecSchema,
   policySpecSchema,

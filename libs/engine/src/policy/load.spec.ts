@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic, isError, type Diagnostic } from './diagnostics';
+import { formatDiagnostic, isError, type Diagnostic } from '@edict/foundation';
 import { loadPolicyDocuments } from './load';
 
 const header = (kind = 'ClusterPolicy', apiVersion = 'kyverno.io/v1') =>

@@ -1,6 +1,14 @@
-import { isObject, type JsonObject } from '../json';
-import { formatPath, isError, type Diagnostic, type PathSegment } from './diagnostics';
-import { fieldLine, parseDocuments, type SourceDocument } from './documents';
+import {
+  isObject,
+  type JsonObject,
+  formatPath,
+  isError,
+  type Diagnostic,
+  type PathSegment,
+  fieldLine,
+  parseDocuments,
+  type SourceDocument,
+} from '@edict/foundation';
 import { validateExceptionSchema, validatePolicySchema, type PolicyApiVersion } from './schema';
 import type { Policy, PolicyException } from './types';
 

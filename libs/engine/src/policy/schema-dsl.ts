@@ -1,5 +1,5 @@
-import { isObject, type JsonObject, type JsonValue } from '../json';
-import type { PathSegment } from './diagnostics';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
+import type { PathSegment } from '@edict/foundation';
 
 /**
  * A small structural schema language, enough to express Kyverno's CRD schemas (types, required
@@ -57,7 +57,10 @@ export type Schema = Docs &
 type StringOptions = Docs & { enum?: readonly string[]; maxLength?: number; pattern?: RegExp; format?: string };
 export const str = (options: StringOptions = {}): Schema => ({ type: 'string', ...options });
 export const bool = (options: Docs = {}): Schema => ({ type: 'boolean', ...options });
-export const int = (options: Docs & { min?: number; max?: number; format?: string } = {}): Schema => ({ type: 'integer', ...options });
+export const int = (options: Docs & { min?: number; max?: number; format?: string } = {}): Schema => ({
+  type: 'integer',
+  ...options,
+});
 export const intOrString = (options: Docs = {}): Schema => ({ type: 'int-or-string', ...options });
 export const any = (options: Docs = {}): Schema => ({ type: 'any', ...options });
 export const arr = (items: Schema, options: Docs = {}): Schema => ({ type: 'array', items, ...options });

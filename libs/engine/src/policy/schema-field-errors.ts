@@ -1,5 +1,4 @@
-import { isObject, type JsonObject, type JsonValue } from '../json';
-import { formatPath, parsePath, type PathSegment } from './diagnostics';
+import { isObject, type JsonObject, type JsonValue, formatPath, parsePath, type PathSegment } from '@edict/foundation';
 import type { Schema } from './schema-dsl';
 
 /** One refusal, worded as kube-apiserver words it for a custom resource. */

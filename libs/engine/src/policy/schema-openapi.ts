@@ -1,4 +1,4 @@
-import type { JsonObject } from '../json';
+import type { JsonObject } from '@edict/foundation';
 import type { Schema } from './schema-dsl';
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../json';
+import type { JsonObject, JsonValue, LabelSelector } from '@edict/foundation';
 
 /**
  * Kyverno's classic policy API (kyverno.io/v1 and v2beta1 ClusterPolicy/Policy, kyverno.io/v2
@@ -6,17 +6,6 @@ import type { JsonObject, JsonValue } from '../json';
  */
 
 export type ValidationFailureAction = 'Enforce' | 'Audit' | 'enforce' | 'audit';
-
-export interface LabelSelectorRequirement {
-  key: string;
-  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
-  values?: string[];
-}
-
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: LabelSelectorRequirement[];
-}
 
 /** Another failure action for resources in the listed namespaces and/or namespaces with these labels. */
 export interface FailureActionOverride {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../json';
+import type { JsonObject } from '@edict/foundation';
 import { evaluatePodSecurity } from './index';
 import { pod, restrictedContainer } from '@edict/engine/testing';
 

@@ -1,5 +1,5 @@
 import type { PodSecurityStandardExclude } from '../policy/types';
-import { wildcardMatch } from '../values/wildcard';
+import { wildcardMatch } from '@edict/foundation';
 import { checkIdsOf } from './controls';
 import { type EnforcedLevel, type CheckOutcome, runChecks } from './evaluate-checks';
 import { badValueStrings } from './field-error';

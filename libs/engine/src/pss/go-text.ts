@@ -1,5 +1,5 @@
 /** Small text helpers mirroring the upstream pod-security-admission wording. */
-import { goQuote, sortGoOrder } from '../go';
+import { goQuote, sortGoOrder } from '@edict/foundation';
 
 export function pluralize(singular: string, plural: string, count: number): string {
   return count === 1 ? singular : plural;

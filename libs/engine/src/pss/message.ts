@@ -1,4 +1,4 @@
-import { ImageReferenceError, parseImageReference } from '../images';
+import { ImageReferenceError, parseImageReference } from '@edict/foundation';
 import type { CheckOutcome } from './evaluate-checks';
 import { formatFieldError } from './field-error';
 import type { ContainerModel, PodModel } from './model';

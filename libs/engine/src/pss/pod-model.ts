@@ -1,4 +1,4 @@
-import { isObject, type JsonObject, type JsonValue } from '../json';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { PodSecurityError, RESOURCE_ERROR_PREFIX } from './errors';
 import type {
   CapabilitiesModel,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, KubeObject } from '../json';
+import type { JsonObject, KubeObject } from '@edict/foundation';
 import { evaluatePodSecurity, PodSecurityError } from './index';
 import { baseline, pod } from '@edict/engine/testing';
 

@@ -1,4 +1,4 @@
-import { isObject, type JsonValue, type KubeObject } from '../json';
+import { isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import { PodSecurityError, RESOURCE_ERROR_PREFIX } from './errors';
 import type { PodModel } from './model';
 import { readPodModel } from './pod-model';

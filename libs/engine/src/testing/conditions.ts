@@ -1,4 +1,4 @@
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import { evaluateCondition } from '../conditions/evaluate';
 
 /** Shorthand for specs: evaluate `key OP value`. */

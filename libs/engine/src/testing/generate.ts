@@ -1,8 +1,8 @@
-import type { JsonObject, KubeObject } from '../json';
+import type { JsonObject, KubeObject, LabelSelector } from '@edict/foundation';
 import type { ResourceLoader } from '../core/loaders';
 import type { Operation } from '../core/types';
-import { matchesLabelSelector } from '../match';
-import type { Generation, LabelSelector, Rule } from '../policy/types';
+import { matchesLabelSelector } from '@edict/foundation';
+import type { Generation, Rule } from '../policy/types';
 import type { RuleRun } from '../validate/rule-run';
 import { EvaluationContext } from '../variables';
 import type { GeneratingPolicy } from '../generate/types';

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { parse } from 'yaml';
-import type { Diagnostic, Policy, PolicyException } from '../policy';
+import type { Policy, PolicyException } from '../policy';
+import type { Diagnostic } from '@edict/foundation';
 
 /** A ClusterPolicy (or Policy) from YAML text for the `spec` (indented as under `spec:`). */
 export function policyFromYaml(

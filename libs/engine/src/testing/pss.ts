@@ -1,5 +1,5 @@
 /** Builders for the PSS specs (test-only helpers). */
-import type { JsonObject, KubeObject } from '../json';
+import type { JsonObject, KubeObject } from '@edict/foundation';
 import type { PodSecurity } from '../policy/types';
 
 /** A pod that satisfies the restricted profile; override parts to break one control at a time. */

@@ -2,7 +2,7 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { stringify } from 'yaml';
-import type { JsonObject, KubeObject } from '../json';
+import type { JsonObject, KubeObject } from '@edict/foundation';
 
 export interface TestKey {
   publicPem: string;

@@ -1,5 +1,5 @@
-import type { JsonValue } from '../json';
-import { compileDirectJmesPath, type JmesPathQuery } from '../jmespath';
+import type { JsonValue } from '@edict/foundation';
+import { compileDirectJmesPath, type JmesPathQuery } from '@edict/jmespath';
 import type { EvaluationContext } from '../variables';
 
 /**

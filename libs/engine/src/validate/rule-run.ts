@@ -1,4 +1,4 @@
-import type { JsonValue, KubeObject } from '../json';
+import type { JsonValue, KubeObject } from '@edict/foundation';
 import type { ContextLoadOptions } from '../context-entries';
 import type { Evaluators } from '../core/evaluators';
 import type { ResourceRequest } from '../core/types';

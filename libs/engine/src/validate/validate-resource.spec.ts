@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../json';
+import type { KubeObject } from '@edict/foundation';
 import type { Operation } from '../core/types';
 import type { ContextLoaders } from '../core/loaders';
 import type { Rule } from '../policy/types';

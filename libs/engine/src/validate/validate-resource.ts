@@ -1,8 +1,8 @@
-import { isObject, type JsonValue, type KubeObject } from '../json';
+import { isObject, type JsonValue, type KubeObject, errorMessage } from '@edict/foundation';
 import { loadContextEntries } from '../context-entries';
 import { INTERPRETER, type Evaluators } from '../core/evaluators';
 import type { MaybePromise } from '../core/maybe-promise';
-import { errorMessage, ruleError, ruleResponse } from '../core/responses';
+import { ruleError, ruleResponse } from '../core/responses';
 import type { RuleResponse } from '../core/types';
 import type { Conditions, ContextEntry, ForEachValidation, Rule } from '../policy/types';
 import { substituteVariables } from '../variables';

@@ -1,4 +1,4 @@
-import { copyGaining, isObject, setOwn, type JsonObject, type JsonValue } from '../json';
+import { copyGaining, isObject, setOwn, type JsonObject, type JsonValue } from '@edict/foundation';
 
 /**
  * Copy-on-write merge of `source` into `target`, as Kyverno's context merges new data: objects merge

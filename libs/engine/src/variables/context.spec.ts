@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { EvaluationContext } from './context';
 import { ContextQueryError } from './errors';
 import { splitVariableName } from './context-data';
-import { compileJmesPath } from '../jmespath';
-import { EvaluationBudget } from '../budget';
+import { compileJmesPath } from '@edict/jmespath';
+import { EvaluationBudget } from '@edict/foundation';
 
 describe('EvaluationContext.add', () => {
   it('sets nested fields from dotted names and merges objects', () => {

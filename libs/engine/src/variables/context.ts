@@ -1,9 +1,15 @@
-import { EvaluationBudget, isBudgetError } from '../budget';
-import { copyGaining, type JsonObject, type JsonValue } from '../json';
+import {
+  EvaluationBudget,
+  isBudgetError,
+  copyGaining,
+  type JsonObject,
+  type JsonValue,
+  errorMessage,
+} from '@edict/foundation';
 import type { ResourceRequest } from '../core/types';
-import { compileJmesPath, type JmesPathQuery } from '../jmespath';
+import { compileJmesPath, type JmesPathQuery } from '@edict/jmespath';
 import { mergeObjects, nest, splitVariableName } from './context-data';
-import { ContextQueryError, errorText } from './errors';
+import { ContextQueryError } from './errors';
 import { admissionDocument, populateFromRequest } from './request-context';
 
 /** Loads a context entry into the context when a query first mentions it. */
@@ -187,7 +193,7 @@ export class EvaluationContext {
     try {
       compiled = compileJmesPath(trimmed);
     } catch (error) {
-      throw new ContextQueryError(`incorrect query ${trimmed}: ${errorText(error)}`);
+      throw new ContextQueryError(`incorrect query ${trimmed}: ${errorMessage(error)}`);
     }
     return this.searchLoaded(compiled);
   }
@@ -216,7 +222,7 @@ export class EvaluationContext {
       const expression = compiled.expression;
       const failure = isNotFound(error) ? this.failures.find((f) => f.matcher.test(expression)) : undefined;
       const cause = failure ? `; context entry ${failure.name} could not be loaded: ${failure.reason}` : '';
-      throw new ContextQueryError(`JMESPath query failed: ${errorText(error)}${cause}`, isNotFound(error));
+      throw new ContextQueryError(`JMESPath query failed: ${errorMessage(error)}${cause}`, isNotFound(error));
     }
   }
 
@@ -303,7 +309,7 @@ export class EvaluationContext {
       } catch (error) {
         // Kyverno only logs a failed deferred load; the entry stays undefined. Not so past a bound.
         if (isBudgetError(error)) throw error;
-        this.noteLoadFailure(loader.name, errorText(error));
+        this.noteLoadFailure(loader.name, errorMessage(error));
       } finally {
         this.loadingLimit = previousLimit;
       }

@@ -1,4 +1,4 @@
-import { setOwn, type JsonObject, type JsonValue } from '../json';
+import { setOwn, type JsonObject, type JsonValue } from '@edict/foundation';
 
 /**
  * Path of a child inside the traversal, in Kyverno's format: `<parent>/<key>` with `/` in keys

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import { EvaluationContext } from './context';
 import { NO_PROGRESS, rescanSubstitute, variableExpression } from './rescan';
 import { substituteVariables } from './substitute';

@@ -31,7 +31,3 @@ export class ContextQueryError extends Error {
     super(message);
   }
 }
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

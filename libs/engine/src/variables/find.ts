@@ -1,4 +1,4 @@
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import { scanVariableExpressions } from './rescan';
 import { getTemplate, type ContentPart, type TemplatePart } from './template';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedCache } from './bounded-cache';
+import { BoundedCache } from '@edict/foundation';
 import { EvaluationContext } from './context';
 import { currentValueExpression, parsePath, toJmesPath } from './current-path';
 import { substituteVariables } from './substitute';

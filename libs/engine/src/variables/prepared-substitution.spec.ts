@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, JsonValue } from '../json';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 import { EvaluationContext } from './context';
 import { prepareSubstitution, substituteVariables } from './substitute';
 

@@ -1,8 +1,7 @@
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import { childPath, rewriteDocument } from './document-walk';
 import { VariableSubstitutionError } from './errors';
-import { goValueText } from '../go';
-import { isAbsolute, joinPath } from '../values/go-path';
+import { goValueText, isAbsolute, joinPath } from '@edict/foundation';
 
 /**
  * `$(path)` references point at another value of the same document (typically the rule's pattern):

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../json';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 import type { RequestUser, ResourceRequest } from '../core/types';
 import { mergeObjects } from './context-data';
 

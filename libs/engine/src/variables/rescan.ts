@@ -1,5 +1,5 @@
-import type { JsonValue } from '../json';
-import { goJson } from '../go';
+import type { JsonValue } from '@edict/foundation';
+import { goJson } from '@edict/foundation';
 
 /**
  * Kyverno's own algorithm for one string, used when the parsed-tree evaluation could disagree with

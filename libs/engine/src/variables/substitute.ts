@@ -1,12 +1,13 @@
-import type { JsonValue } from '../json';
+import type { JsonValue } from '@edict/foundation';
 import type { EvaluationContext } from './context';
-import { compileDirectJmesPath, type JmesPathQuery } from '../jmespath';
+import { compileDirectJmesPath, type JmesPathQuery } from '@edict/jmespath';
 import { currentValueExpression } from './current-path';
 import { rewriteDocument } from './document-walk';
-import { ContextQueryError, VariableSubstitutionError, errorText } from './errors';
+import { ContextQueryError, VariableSubstitutionError } from './errors';
 import { containsReference, substituteReferences } from './references';
 import { NO_PROGRESS, interpolationText, rescanSubstitute, variableExpression } from './rescan';
 import { getTemplate, type ContentPart, type ParsedTemplate, type VariablePart } from './template';
+import { errorMessage } from '@edict/foundation';
 
 export interface SubstitutionOptions {
   /**
@@ -216,7 +217,7 @@ class Substitution {
       return this.ctx.query(variable);
     } catch (error) {
       if (this.missing === 'empty') return '';
-      const reason = error instanceof ContextQueryError ? error.message : errorText(error);
+      const reason = error instanceof ContextQueryError ? error.message : errorMessage(error);
       throw new VariableSubstitutionError(`failed to resolve ${variable} at path ${path}: ${reason}`, variable, path);
     }
   }

@@ -1,4 +1,4 @@
-import { BoundedCache } from './bounded-cache';
+import { BoundedCache } from '@edict/foundation';
 
 /**
  * Parsed form of a string that may hold `{{ }}` variables.

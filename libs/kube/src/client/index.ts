@@ -26,7 +26,6 @@ export {
 export {
   KubeResources,
   withTypeMeta,
-  type KubeObject,
   type ResourceRef,
   type ApiResourceInfo,
   type ListPage,

@@ -13,7 +13,7 @@
  * budget, or not serving the resource) is not evaluated against its own kind: `parentKindOf` throws
  * and the review is answered by its failure policy, as Kyverno answers when discovery fails.
  */
-import type { GroupVersionKind } from '@edict/engine';
+import type { GroupVersionKind } from '@edict/foundation';
 import { ReadBudget } from '../http/read-budget';
 import {
   apiVersionOf,

@@ -8,7 +8,7 @@
  *    served types change, so a kind whose CRD comes after the policy gets into the webhooks.
  */
 import { Module, type DynamicModule } from '@nestjs/common';
-import type { KubeObject } from '../http/kube-resources';
+import type { KubeObject } from '@edict/foundation';
 import type { Informer } from '../informer/informer';
 import { InformerFactory } from '../informer/informer-factory';
 import { InformerService } from '../informer/informer-service';

@@ -7,7 +7,7 @@
  * they lack forces one, see `resolver`). A group version whose discovery fails makes the selectors
  * that could live there unknown (`undefined`), so the reconciler will not narrow.
  */
-import { parseKind, wildcardMatch } from '@edict/engine';
+import { wildcardMatch, parseKind } from '@edict/foundation';
 import type { KubeHttpClient } from '../http/kube-http-client';
 import { apiVersionOf, groupVersionPath } from './group-version-resources';
 import type { ResolvedResource, ResourceResolver } from './resource-resolver';

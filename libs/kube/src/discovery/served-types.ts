@@ -3,7 +3,7 @@
  * API discovery as Kyverno resolves kinds: one per resource, in its preferred version. A
  * subresource selector names none (there is nothing to list).
  */
-import { parseKind } from '@edict/engine';
+import { parseKind } from '@edict/foundation';
 import type { DiscoverySource } from './discovery-resolver';
 import { apiVersionOf } from './group-version-resources';
 

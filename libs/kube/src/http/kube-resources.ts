@@ -3,25 +3,11 @@
  * path, then get/list/create/replace/patch/delete/watch. Lists fill in the kind/apiVersion their
  * items lack. Every failure from the server is a `KubeApiError`.
  */
+import type { KubeObject, ObjectHeader } from '@edict/foundation';
 import { KubeApiError } from '../errors/kube-api-error';
 import { PATCH_CONTENT_TYPES, type JsonPatchOperation, type PatchType } from '../helpers/patch-types';
 import { GroupVersionResources, groupVersionPath, type ServedResource } from '../discovery/group-version-resources';
 import type { KubeHttpClient, KubeStream } from './kube-http-client';
-
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    resourceVersion?: string;
-    uid?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    [key: string]: unknown;
-  };
-  [key: string]: unknown;
-}
 
 /** What names one resource type (and, for single objects, the object). */
 export interface ResourceRef {
@@ -128,12 +114,12 @@ export class KubeResources {
     return this.path({ ...ref, name: undefined });
   }
 
-  async get<T extends KubeObject>(ref: ResourceRef & { name: string }): Promise<T> {
+  async get<T extends ObjectHeader = KubeObject>(ref: ResourceRef & { name: string }): Promise<T> {
     return this.http.json<T>({ path: await this.path(ref) });
   }
 
   /** `get`, with 404 as `undefined`. */
-  async find<T extends KubeObject>(ref: ResourceRef & { name: string }): Promise<T | undefined> {
+  async find<T extends ObjectHeader = KubeObject>(ref: ResourceRef & { name: string }): Promise<T | undefined> {
     try {
       return await this.get<T>(ref);
     } catch (error) {
@@ -143,7 +129,7 @@ export class KubeResources {
   }
 
   /** One page of a list; items carry the kind and apiVersion of `ref`. */
-  async listPage<T extends KubeObject>(ref: ResourceRef, query: ListQuery = {}): Promise<ListPage<T>> {
+  async listPage<T extends ObjectHeader = KubeObject>(ref: ResourceRef, query: ListQuery = {}): Promise<ListPage<T>> {
     const body = await this.http.json<{ items?: T[]; metadata?: { resourceVersion?: string; continue?: string } }>({
       path: await this.path(ref, undefined, query.signal),
       query: {
@@ -165,7 +151,7 @@ export class KubeResources {
   }
 
   /** Every page of a list (`limit` sets the page size); the resourceVersion is the first page's. */
-  async list<T extends KubeObject>(ref: ResourceRef, query: ListQuery = {}): Promise<ListPage<T>> {
+  async list<T extends ObjectHeader = KubeObject>(ref: ResourceRef, query: ListQuery = {}): Promise<ListPage<T>> {
     const first = await this.listPage<T>(ref, query);
     const items = [...first.items];
     let next = first.continue;
@@ -177,7 +163,7 @@ export class KubeResources {
     return { items, resourceVersion: first.resourceVersion };
   }
 
-  async create<T extends KubeObject>(object: T, query: WriteQuery = {}): Promise<T> {
+  async create<T extends ObjectHeader = KubeObject>(object: T, query: WriteQuery = {}): Promise<T> {
     const ref = refOf(object);
     return this.http.json<T>({
       method: 'POST',
@@ -191,7 +177,7 @@ export class KubeResources {
    * `create` without reading the stored object back: the answer's body is skipped, not parsed
    * (a write path that only needs to know it succeeded, such as admission reports).
    */
-  async createOnly(object: KubeObject, query: WriteQuery = {}): Promise<void> {
+  async createOnly(object: ObjectHeader, query: WriteQuery = {}): Promise<void> {
     const ref = refOf(object);
     await this.http.call({
       method: 'POST',
@@ -202,7 +188,7 @@ export class KubeResources {
   }
 
   /** PUT: fails with 409 when `metadata.resourceVersion` is stale. */
-  async replace<T extends KubeObject>(object: T, query: WriteQuery = {}): Promise<T> {
+  async replace<T extends ObjectHeader = KubeObject>(object: T, query: WriteQuery = {}): Promise<T> {
     const ref = refOf(object);
     return this.http.json<T>({
       method: 'PUT',
@@ -216,7 +202,7 @@ export class KubeResources {
    * PATCH with an explicit patch type: `merge` or `json` for custom resources (strategic merge
    * is built-in types only), `apply` with a `fieldManager`.
    */
-  async patch<T extends KubeObject>(
+  async patch<T extends ObjectHeader = KubeObject>(
     ref: ResourceRef & { name: string },
     type: PatchType,
     patch: JsonPatchOperation[] | Record<string, unknown>,
@@ -258,7 +244,7 @@ export class KubeResources {
    * Opens a watch; resolves once the server accepted it. Events (kind/apiVersion filled in) go to
    * `onEvent` in order; `closed` settles when the stream ends.
    */
-  async watch<T extends KubeObject>(
+  async watch<T extends ObjectHeader = KubeObject>(
     ref: ResourceRef,
     query: WatchQuery,
     onEvent: (event: RawWatchEvent<T>) => void,
@@ -289,7 +275,10 @@ export class KubeResources {
 }
 
 /** The object with `kind`/`apiVersion` set (lists omit them on items); same object when present. */
-export function withTypeMeta<T extends KubeObject>(object: T, ref: { apiVersion: string; kind: string }): T {
+export function withTypeMeta<T extends ObjectHeader = KubeObject>(
+  object: T,
+  ref: { apiVersion: string; kind: string },
+): T {
   if (object.kind && object.apiVersion) return object;
   const { apiVersion, kind, ...rest } = object;
   return { apiVersion: apiVersion || ref.apiVersion, kind: kind || ref.kind, ...rest } as T;
@@ -318,7 +307,7 @@ function scopeError(ref: ResourceRef, problem: string): KubeApiError {
   });
 }
 
-function refOf(object: KubeObject): ResourceRef & { name: string } {
+function refOf(object: ObjectHeader): ResourceRef & { name: string } {
   if (!object.apiVersion || !object.kind) throw new TypeError('the object needs apiVersion and kind');
   return {
     apiVersion: object.apiVersion,

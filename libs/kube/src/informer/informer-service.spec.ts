@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeStream } from '../http/kube-http-client';
-import type { KubeObject, KubeResources, ListQuery, ResourceRef, WatchQuery } from '../http/kube-resources';
+import type { KubeResources, ListQuery, ResourceRef, WatchQuery } from '../http/kube-resources';
+import type { KubeObject } from '@edict/foundation';
 import { eventually } from '../testing';
 import type { Informer } from './informer';
 import { InformerFactory } from './informer-factory';

@@ -6,12 +6,12 @@
  * controllers instead.
  */
 import type { OnModuleInit } from '@nestjs/common';
-import type { KubeObject } from '../http/kube-resources';
+import type { KubeObject, ObjectHeader } from '@edict/foundation';
 import type { Informer } from './informer';
 import type { InformerFactory, InformerSpec } from './informer-factory';
 
 export abstract class InformerService implements OnModuleInit {
-  private readonly informers: Informer<KubeObject>[] = [];
+  private readonly informers: Pick<Informer<ObjectHeader>, 'start' | 'hasSynced' | 'waitForSync'>[] = [];
 
   protected constructor(
     private readonly factory: InformerFactory,
@@ -19,9 +19,11 @@ export abstract class InformerService implements OnModuleInit {
   ) {}
 
   /** A new informer of this service: not started before the module initializes. */
-  protected watch<T extends KubeObject>(spec: Omit<InformerSpec<T>, 'watchTimeoutSeconds'>): Informer<T> {
+  protected watch<T extends ObjectHeader = KubeObject>(
+    spec: Omit<InformerSpec<T>, 'watchTimeoutSeconds'>,
+  ): Informer<T> {
     const informer = this.factory.create<T>({ ...spec, watchTimeoutSeconds: this.watchTimeoutSeconds });
-    this.informers.push(informer as unknown as Informer<KubeObject>);
+    this.informers.push(informer);
     return informer;
   }
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryApiServer } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { eventually, kubeConfigForUrl } from '../testing';
 import { KubeHttpClient } from '../http/kube-http-client';
-import { KubeResources, type KubeObject } from '../http/kube-resources';
+import { KubeResources } from '../http/kube-resources';
+import { type KubeObject } from '@edict/foundation';
 import { Informer } from './informer';
 import { resourceListWatch } from './list-watch';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeStream } from '../http/kube-http-client';
-import type { KubeObject, RawWatchEvent } from '../http/kube-resources';
+import type { RawWatchEvent } from '../http/kube-resources';
+import type { KubeObject, ObjectHeader } from '@edict/foundation';
 import { eventually } from '../testing';
 import { Informer } from './informer';
 import type { ListWatchSource } from './list-watch';
@@ -12,14 +13,14 @@ const cm = (name: string, rv: string, namespace = 'ns'): KubeObject => ({
 });
 
 /** A scripted source: lists answer from `objects`, watches hand their emitter to the test. */
-class FakeSource implements ListWatchSource<KubeObject> {
+class FakeSource implements ListWatchSource<ObjectHeader> {
   objects: KubeObject[] = [];
   rv = '1';
   listFailures: Error[] = [];
   watchFailures: Error[] = [];
   lists = 0;
   watchFrom: string[] = [];
-  emit: ((event: RawWatchEvent<KubeObject>) => void) | undefined;
+  emit: ((event: RawWatchEvent<ObjectHeader>) => void) | undefined;
   end: ((error?: Error) => void) | undefined;
 
   async list() {
@@ -29,7 +30,7 @@ class FakeSource implements ListWatchSource<KubeObject> {
     return { items: [...this.objects], resourceVersion: this.rv };
   }
 
-  async watch(resourceVersion: string, onEvent: (event: RawWatchEvent<KubeObject>) => void): Promise<KubeStream> {
+  async watch(resourceVersion: string, onEvent: (event: RawWatchEvent<ObjectHeader>) => void): Promise<KubeStream> {
     this.watchFrom.push(resourceVersion);
     const failure = this.watchFailures.shift();
     if (failure) throw failure;
@@ -137,7 +138,7 @@ describe('Informer (scripted source)', () => {
         code: 410,
         reason: 'Expired',
         message: 'too old resource version: 1 (5)',
-      } as KubeObject,
+      } as ObjectHeader,
     });
     await eventually(() => events.length === 5, 'the diff');
     expect(events.slice(2)).toEqual(['update b 1>7', 'add c', 'delete a']);

@@ -7,12 +7,14 @@
  * client-node's `makeInformer` instead stops for good on any error but 410, which is why this exists.
  */
 import { isGone, KubeApiError, type KubeStatus } from '../errors/kube-api-error';
-import type { KubeObject, RawWatchEvent } from '../http/kube-resources';
+import type { KubeObject, ObjectHeader } from '@edict/foundation';
+import type { RawWatchEvent } from '../http/kube-resources';
 import { Backoff, type BackoffOptions } from './backoff';
 import type { ListWatchSource } from './list-watch';
 import { ObjectCache, objectKey, type IndexFunction } from './object-cache';
+import { errorMessage } from '@edict/foundation';
 
-export interface InformerOptions<T extends KubeObject> {
+export interface InformerOptions<T extends ObjectHeader = KubeObject> {
   /** For logs and errors, e.g. `v1/ConfigMap`. */
   readonly name?: string;
   readonly indexers?: Readonly<Record<string, IndexFunction<T>>>;
@@ -61,7 +63,7 @@ export class InformerStoppedError extends Error {
   override readonly name = 'InformerStoppedError';
 }
 
-export class Informer<T extends KubeObject> {
+export class Informer<T extends ObjectHeader = KubeObject> {
   private readonly cache: ObjectCache<T>;
   private readonly backoff: Backoff;
   private readonly handlers: { [K in InformerEventName]: Array<InformerHandlers<T>[K]> } = {
@@ -342,7 +344,7 @@ export class Informer<T extends KubeObject> {
       await (handler as (...a: T[]) => Result)(...args);
     } catch (error) {
       this.counters.handlerErrors += 1;
-      this.options.logger?.warn(`${this.name}: a handler failed: ${messageOf(error)}`);
+      this.options.logger?.warn(`${this.name}: a handler failed: ${errorMessage(error)}`);
     }
   }
 
@@ -373,7 +375,7 @@ export class Informer<T extends KubeObject> {
     this.counters.errors += 1;
     this.lastError = error instanceof Error ? error : new Error(String(error));
     this.lastErrorAt = new Date();
-    this.options.logger?.warn(`${this.name}: ${messageOf(error)}`);
+    this.options.logger?.warn(`${this.name}: ${errorMessage(error)}`);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -387,8 +389,4 @@ export class Informer<T extends KubeObject> {
       this.wake = done;
     }).finally(() => (this.wake = undefined));
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -3,9 +3,10 @@
  * `resourceListWatch` is the API-server one; tests can hand an informer any other.
  */
 import type { KubeStream } from '../http/kube-http-client';
-import type { KubeObject, KubeResources, RawWatchEvent, ResourceRef } from '../http/kube-resources';
+import type { KubeObject, ObjectHeader } from '@edict/foundation';
+import type { KubeResources, RawWatchEvent, ResourceRef } from '../http/kube-resources';
 
-export interface ListWatchSource<T extends KubeObject> {
+export interface ListWatchSource<T extends ObjectHeader = KubeObject> {
   /** Every object now (all pages), with the list's resourceVersion. */
   list(signal?: AbortSignal): Promise<{ items: T[]; resourceVersion: string }>;
   /** Opens a watch from `resourceVersion`; resolves once the server accepted it. */
@@ -30,7 +31,7 @@ export interface ResourceListWatchOptions extends ResourceRef {
   readonly metadataOnly?: boolean;
 }
 
-export function resourceListWatch<T extends KubeObject>(
+export function resourceListWatch<T extends ObjectHeader = KubeObject>(
   resources: KubeResources,
   options: ResourceListWatchOptions,
 ): ListWatchSource<T> {

@@ -3,14 +3,15 @@
  * resourceVersion, creationTimestamp) and the labels asked for, so that an informer over many
  * objects whose content is read elsewhere costs little memory.
  */
-import type { KubeObject, RawWatchEvent } from '../http/kube-resources';
+import type { ObjectHeader } from '@edict/foundation';
+import type { RawWatchEvent } from '../http/kube-resources';
 import type { ListWatchSource } from './list-watch';
 
-export function metadataOnly(
-  source: ListWatchSource<KubeObject>,
+export function metadataOnly<T extends ObjectHeader>(
+  source: ListWatchSource<T>,
   keptLabels: readonly string[] = [],
-): ListWatchSource<KubeObject> {
-  const slim = (object: KubeObject): KubeObject => {
+): ListWatchSource<T> {
+  const slim = (object: T): T => {
     const metadata = object.metadata ?? {};
     const labels: Record<string, string> = {};
     for (const label of keptLabels) {
@@ -28,7 +29,7 @@ export function metadataOnly(
         ...(metadata.creationTimestamp ? { creationTimestamp: metadata.creationTimestamp } : {}),
         ...(keptLabels.length > 0 ? { labels } : {}),
       },
-    };
+    } as T; // the header only: what a metadata-only informer's users read
   };
   return {
     list: async (signal) => {
@@ -38,7 +39,7 @@ export function metadataOnly(
     watch: (resourceVersion, onEvent, signal) =>
       source.watch(
         resourceVersion,
-        (event: RawWatchEvent<KubeObject>) =>
+        (event: RawWatchEvent<T>) =>
           onEvent(
             event.type === 'ERROR' || event.type === 'BOOKMARK' ? event : { ...event, object: slim(event.object) },
           ),

@@ -2,18 +2,18 @@
  * The informer's store: objects by namespace/name, plus optional indexes (index name → value →
  * keys). Objects are shared with callers, not copied: treat them as read-only.
  */
-import type { KubeObject } from '../http/kube-resources';
+import type { KubeObject, ObjectHeader } from '@edict/foundation';
 
 /** Maps an object to the index values it is filed under. */
 export type IndexFunction<T> = (object: T) => readonly string[];
 
-export function objectKey(object: KubeObject): string {
+export function objectKey(object: ObjectHeader): string {
   const namespace = object.metadata?.namespace;
   const name = object.metadata?.name ?? '';
   return namespace ? `${namespace}/${name}` : name;
 }
 
-export class ObjectCache<T extends KubeObject> {
+export class ObjectCache<T extends ObjectHeader = KubeObject> {
   private readonly objects = new Map<string, T>();
   private readonly indexes = new Map<string, Map<string, Set<string>>>();
 

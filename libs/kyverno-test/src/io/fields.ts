@@ -1,4 +1,4 @@
-import { isObject, type JsonObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { LoadError } from './load-error';
 
 /*

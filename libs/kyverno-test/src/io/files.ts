@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { formatSize } from '@edict/engine';
-import { LoadError, describeError } from './load-error';
+import { formatSize, errorMessage } from '@edict/foundation';
+import { LoadError } from './load-error';
 import { parseYamlDocuments, type YamlDocument } from './yaml-documents';
 
 /** The largest input file read by default (policies, resources, test, values and user info files). */
@@ -43,7 +43,7 @@ export function readText(file: string): string {
     return readAll(fd, file, stats.size, limit);
   } catch (error) {
     if (error instanceof LoadError) throw error;
-    throw new LoadError(file, undefined, describeError(error));
+    throw new LoadError(file, undefined, errorMessage(error));
   } finally {
     closeSync(fd);
   }
@@ -80,7 +80,7 @@ function openFailure(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'file not found';
   if (code === 'EISDIR') return 'is a directory, expected a file';
-  return describeError(error);
+  return errorMessage(error);
 }
 
 function fileType(stats: Stats): string {

@@ -14,9 +14,3 @@ export class LoadError extends Error {
     this.name = 'LoadError';
   }
 }
-
-/** The message of anything thrown, without stack traces. */
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}

@@ -2,13 +2,13 @@ import type {
   CompiledPolicy,
   EngineDependencies,
   EvaluationOptions,
-  KubeObject,
   MutationResponse,
   Policy,
   PolicyResponse,
   ResourceRequest,
   RuleResponse,
 } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 import type { EngineFactory, TestEngine } from '../test-engine';
 
 export interface FakeCall {

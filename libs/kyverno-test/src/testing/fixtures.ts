@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { JsonValue } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 
 /** YAML text for a list of documents. */
 export const yaml = (...documents: JsonValue[]): string =>

@@ -8,7 +8,8 @@
  * answered in key order (Kyverno's cache answers sorted by key, which fixes the mutation order).
  * Answers are memoised per snapshot, since requests repeat the same few shapes.
  */
-import { hasWildcard, kindMatches, parseKind, type PolicyException } from '@edict/engine';
+import { type PolicyException } from '@edict/engine';
+import { hasWildcard, kindMatches, parseKind } from '@edict/foundation';
 import { factsOf, type RuleFacts } from './rule-facts';
 import {
   POLICY_RULE_TYPES,

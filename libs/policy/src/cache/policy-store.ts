@@ -10,14 +10,12 @@
 import {
   Engine,
   failurePolicyOf,
-  isError,
   validatePolicy,
   validatePolicyException,
-  wildcardMatch,
-  type Diagnostic,
   type Policy,
   type PolicyException,
 } from '@edict/engine';
+import { isError, wildcardMatch, type Diagnostic, errorMessage } from '@edict/foundation';
 import { enforcingValidateRules, holdsWhenInvalid } from './enforcement';
 import { PolicySnapshot } from './policy-snapshot';
 import { ruleTypesOf } from './rule-facts';
@@ -174,7 +172,7 @@ export class PolicyStore {
     try {
       problems = validatePolicyException(exception, { allowedNamespaces: allowed, enabled: allowed.length > 0 });
     } catch (error) {
-      problems = [{ file: '', message: `validation failed: ${messageOf(error)}` }];
+      problems = [{ file: '', message: `validation failed: ${errorMessage(error)}` }];
     }
     const cached: CachedException = { key, exception, used, problems };
     this.exceptions.set(key, cached);
@@ -222,7 +220,7 @@ export class PolicyStore {
       if (options.validate !== false)
         problems = validatePolicy(policy, { clusterScopedKinds: this.clusterScopedKinds });
     } catch (error) {
-      problems = [{ file: '', message: `validation failed: ${messageOf(error)}` }];
+      problems = [{ file: '', message: `validation failed: ${errorMessage(error)}` }];
     }
     if (problems.some(isError)) return { status: 'invalid', invalid: { ...base, problems } };
     try {
@@ -244,7 +242,7 @@ export class PolicyStore {
     } catch (error) {
       return {
         status: 'invalid',
-        invalid: { ...base, problems: [...problems, { file: '', message: `compile failed: ${messageOf(error)}` }] },
+        invalid: { ...base, problems: [...problems, { file: '', message: `compile failed: ${errorMessage(error)}` }] },
       };
     }
   }
@@ -258,10 +256,6 @@ export function policyKey(policy: Pick<Policy, 'kind' | 'metadata'>): string {
 
 function objectKeyOf(metadata: { name?: string; namespace?: string } | undefined): string {
   return metadata?.namespace ? `${metadata.namespace}/${metadata.name ?? ''}` : (metadata?.name ?? '');
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

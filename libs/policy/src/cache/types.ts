@@ -1,5 +1,6 @@
 /** What the policy cache holds and answers. */
-import type { CompiledPolicy, Diagnostic, FailurePolicy, Policy, PolicyException } from '@edict/engine';
+import type { CompiledPolicy, FailurePolicy, Policy, PolicyException } from '@edict/engine';
+import type { Diagnostic } from '@edict/foundation';
 
 /** The webhook's rule families; `mutate-existing` are mutate rules with `targets`. */
 export type PolicyRuleType = 'validate' | 'mutate' | 'mutate-existing' | 'generate' | 'verify-images';

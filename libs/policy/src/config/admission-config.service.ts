@@ -5,7 +5,8 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { defaultAdmissionConfig, parseAdmissionConfig, type AdmissionConfig } from '@edict/admission';
-import { InformerFactory, InformerService, type KubeObject } from '@edict/kube';
+import { InformerFactory, InformerService } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import { PolicyCache } from '../policy-cache';
 
 /** Where the ConfigMap is and what the environment sets over it. */

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 
 export const CRD_DIRECTORY = join('charts', 'edict', 'crds');
 

@@ -2,7 +2,7 @@
  * Installing Edict's CRDs into a store that writes directly (the in-memory API server's typed
  * access): the local launcher does it before anything watches them, tests do it per cluster.
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { readCrdManifests } from './crd-manifests';
 
 /** What installing needs: read one object, create one (InMemoryApiServer fits). */

@@ -37,8 +37,8 @@ export function createPolicyFeeds(factory: InformerFactory, options: PolicyModul
   };
   // The informer's objects are plain JSON; the engine's policy types describe the same shapes.
   return {
-    clusterPolicies: factory.create({ ...CLUSTER_POLICY_REF, ...common }) as unknown as ObjectFeed<Policy>,
-    policies: factory.create({ ...POLICY_REF, ...common }) as unknown as ObjectFeed<Policy>,
-    exceptions: factory.create({ ...POLICY_EXCEPTION_REF, ...common }) as unknown as ObjectFeed<PolicyException>,
+    clusterPolicies: factory.create<Policy>({ ...CLUSTER_POLICY_REF, ...common }),
+    policies: factory.create<Policy>({ ...POLICY_REF, ...common }),
+    exceptions: factory.create<PolicyException>({ ...POLICY_EXCEPTION_REF, ...common }),
   };
 }

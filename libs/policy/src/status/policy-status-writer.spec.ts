@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InMemoryApiServer } from '@edict/apiserver';
-import type { JsonObject, Policy, Rule } from '@edict/engine';
+import type { Policy, Rule } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { InformerFactory, KubeHttpClient, KubeResources, type EventInput } from '@edict/kube';
 import { eventually, kubeConfigForUrl } from '@edict/kube/testing';
 import { createPolicyFeeds } from '../informers/policy-feeds';

@@ -36,6 +36,7 @@ import {
 import type { LeaderGate } from '@edict/leader';
 import { SerialPass } from '@edict/work-queue';
 import type { PolicyStatusStore, StatusPolicySource, WebhookPublicationSource } from './ports';
+import { errorMessage } from '@edict/foundation';
 
 export interface PolicyStatusWriterOptions {
   /** Quiet time before a pass (default 100 ms): a relist or a publication burst makes one pass. */
@@ -139,7 +140,7 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
     this.dueAt = dueAt;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.sync().catch((error: unknown) => this.logger.warn(`policy status pass failed: ${messageOf(error)}`));
+      this.sync().catch((error: unknown) => this.logger.warn(`policy status pass failed: ${errorMessage(error)}`));
     }, delayMs);
     this.timer.unref?.();
   }
@@ -185,7 +186,7 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
         else if (result === 'stale') outcome.stale.push(key);
         else outcome.unchanged += 1;
       } catch (error) {
-        failed.push(`${key}: ${messageOf(error)}`);
+        failed.push(`${key}: ${errorMessage(error)}`);
       }
     }
     if (outcome.written.length > 0) this.logger.log(`policy status written: ${outcome.written.join(', ')}`);
@@ -259,8 +260,4 @@ function nonNegative(name: string, value: number): number {
     throw new RangeError(`PolicyStatusWriter options: ${name}: expected a non-negative integer, got ${value}`);
   }
   return value;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

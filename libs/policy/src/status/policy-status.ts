@@ -14,7 +14,8 @@
  * `lastTransitionTime` moves only when the Ready status flips (Kubernetes' SetStatusCondition).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isError, isAutogenRuleName, withAutogen, type Policy, type Rule } from '@edict/engine';
+import { isAutogenRuleName, withAutogen, type Policy, type Rule } from '@edict/engine';
+import { isError } from '@edict/foundation';
 import type { CachedPolicy, InvalidPolicy } from '../cache/types';
 
 export const READY_CONDITION = 'Ready';

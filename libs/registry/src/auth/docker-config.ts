@@ -4,7 +4,7 @@
  * label) and port must match, and a path in the key must prefix the repository. The most specific
  * key wins. The caller reads the Secrets; this only parses them.
  */
-import type { JsonObject, JsonValue } from '@edict/engine';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 import { RegistryCredentialsError } from '../registry-errors';
 import { DOCKER_HUB } from '../reference/registry-reference';
 

@@ -2,7 +2,7 @@
  * A bounded cache of resolved image data: at most `maxEntries` (least recently used go first),
  * each for `ttlMs`. Concurrent lookups of the same key share one fetch; failures are not kept.
  */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 
 interface Entry {
   readonly value: Promise<JsonObject>;

@@ -1,6 +1,6 @@
 /** Manifest kinds, digests and platform choice, as go-containerregistry does them for Kyverno. */
 import { createHash } from 'node:crypto';
-import type { JsonObject, JsonValue } from '@edict/engine';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 
 export const MEDIA_TYPES = {
   ociManifest: 'application/vnd.oci.image.manifest.v1+json',

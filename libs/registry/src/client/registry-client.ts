@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { formatBytes, type EgressClient } from '@edict/egress';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { findRegistryAuth, type DockerConfig, type MatchedAuth } from '../auth/docker-config';
 import { ImageDataCache } from '../cache/image-data-cache';
 import { parseRegistryReference, type RegistryReference } from '../reference/registry-reference';

@@ -4,7 +4,7 @@
  * auth handshake on a 401: Basic, or a Bearer token from the challenge's realm.
  */
 import { EgressError, EgressRequestError, type EgressClient, type EgressResponse } from '@edict/egress';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { parseAuthChallenge } from '../auth/challenge';
 import type { MatchedAuth } from '../auth/docker-config';
 import type { RegistryReference } from '../reference/registry-reference';

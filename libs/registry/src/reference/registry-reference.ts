@@ -3,7 +3,7 @@
  * Hub is `index.docker.io` with `library/` before single-segment repositories, the identifier is
  * the digest when there is one, else the tag (`latest` by default). Parsing itself is the engine's.
  */
-import { ImageReferenceError, parseImageReference } from '@edict/engine';
+import { ImageReferenceError, parseImageReference } from '@edict/foundation';
 import { RegistryError } from '../registry-errors';
 
 export const DOCKER_HUB = 'index.docker.io';

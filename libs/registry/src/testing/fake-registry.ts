@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { MEDIA_TYPES } from '../client/manifest';
 
 export interface FakePlatform {

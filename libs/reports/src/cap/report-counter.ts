@@ -6,7 +6,8 @@
  * reports cost little memory. They ask the API server for PartialObjectMetadata, so that the
  * admission controller's own report writes come back as metadata, not whole reports to parse.
  */
-import { Informer, metadataOnly, resourceListWatch, type KubeObject, type KubeResources } from '@edict/kube';
+import { Informer, metadataOnly, resourceListWatch, type KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import {
   CLUSTER_EPHEMERAL_REPORT_KIND,
   EPHEMERAL_REPORT_KIND,

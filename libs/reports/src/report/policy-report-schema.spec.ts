@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InMemoryApiServer } from '@edict/apiserver';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { installPolicyCrds } from '@edict/policy';
 import { buildPolicyReport } from './policy-report';
 

@@ -9,7 +9,7 @@
  * results are in the report; `results` sorted by policy and rule, and their `summary`.
  */
 import type { ReportPolicy } from './ephemeral-report';
-import { goJson } from '@edict/engine';
+import { goJson } from '@edict/foundation';
 import { resultKey, sortResults, summarize } from './results';
 import { LABEL_MANAGED_BY, MANAGED_BY_KYVERNO, policyLabel } from './labels';
 import type { PolicyReportObject, PolicyReportResult, ReportScope } from './types';

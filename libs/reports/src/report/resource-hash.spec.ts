@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { goJson, setOwn } from '@edict/engine';
+import { goJson, setOwn } from '@edict/foundation';
 import { resourceHash } from './resource-hash';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');

@@ -5,7 +5,7 @@
  * controller can tell a stale report from a current one.
  */
 import { hash } from 'node:crypto';
-import { goJson, goJsonWithout, type GoJsonOmissions } from '@edict/engine';
+import { goJson, goJsonWithout, type GoJsonOmissions } from '@edict/foundation';
 
 type Json = Record<string, unknown>;
 

@@ -8,7 +8,8 @@
  * default and rise to the largest `webhookTimeoutSeconds` of the webhook's policies, capped at 30.
  */
 import type { CachedPolicy } from '@edict/policy';
-import { parseKind, webhookTimeoutSecondsOf } from '@edict/engine';
+import { webhookTimeoutSecondsOf } from '@edict/engine';
+import { parseKind } from '@edict/foundation';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   DEFAULT_WEBHOOK_NAMES,

@@ -1,5 +1,6 @@
 /** WebhookConfigStore over `@edict/kube`'s KubeResources. */
-import { isNotFound, type KubeObject, type KubeResources } from '@edict/kube';
+import { isNotFound, type KubeResources } from '@edict/kube';
+import { type KubeObject } from '@edict/foundation';
 import type { WebhookConfiguration, WebhookConfigurationKind } from '../configurations/types';
 import type { WebhookConfigStore } from './ports';
 
@@ -9,15 +10,15 @@ export class KubeWebhookConfigStore implements WebhookConfigStore {
   constructor(private readonly resources: KubeResources) {}
 
   async get<T extends WebhookConfiguration>(kind: T['kind'], name: string): Promise<T | undefined> {
-    return (await this.resources.find<KubeObject>({ apiVersion: API_VERSION, kind, name })) as T | undefined;
+    return this.resources.find<T>({ apiVersion: API_VERSION, kind, name });
   }
 
   async create<T extends WebhookConfiguration>(object: T): Promise<T> {
-    return (await this.resources.create(object as unknown as KubeObject)) as unknown as T;
+    return this.resources.create(object);
   }
 
   async replace<T extends WebhookConfiguration>(object: T): Promise<T> {
-    return (await this.resources.replace(object as unknown as KubeObject)) as unknown as T;
+    return this.resources.replace(object);
   }
 
   async annotate(kind: WebhookConfigurationKind, name: string, annotations: Record<string, string>): Promise<void> {

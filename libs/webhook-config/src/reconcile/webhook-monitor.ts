@@ -11,6 +11,7 @@ import { WEBHOOK_CONFIG_STORE, WEBHOOK_LEADER_GATE, WEBHOOK_OPTIONS } from '../w
 import { ALWAYS_LEADER, type LeaderGate } from '@edict/leader';
 import type { WebhookConfigStore } from './ports';
 import { WebhookReconciler, type ReconcileOutcome } from './webhook-reconciler';
+import { errorMessage } from '@edict/foundation';
 
 export type MonitorOutcome =
   | { readonly status: 'skipped'; readonly reason: string }
@@ -47,7 +48,7 @@ export class WebhookMonitor {
       this.lastErrorText = undefined;
       return { status: 'ok', at, reconcile };
     } catch (error) {
-      this.lastErrorText = error instanceof Error ? error.message : String(error);
+      this.lastErrorText = errorMessage(error);
       this.logger.warn(`webhook check failed: ${this.lastErrorText}`);
       return { status: 'skipped', reason: `error: ${this.lastErrorText}` };
     }

@@ -34,6 +34,7 @@ import {
 import { covers } from './covers';
 import { ALWAYS_LEADER, type LeaderGate } from '@edict/leader';
 import type { CaBundleSource, DesiredWebhooks, DesiredWebhookSet, WebhookConfigStore } from './ports';
+import { errorMessage } from '@edict/foundation';
 
 export type ReconcileOutcome =
   | { readonly status: 'skipped'; readonly reason: 'stopped' | 'not-leader' | 'no-ca-bundle' }
@@ -111,7 +112,7 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
     this.immediate = delayMs === 0;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.reconcile().catch((error: unknown) => this.logger.warn(`reconcile failed: ${message(error)}`));
+      this.reconcile().catch((error: unknown) => this.logger.warn(`reconcile failed: ${errorMessage(error)}`));
     }, delayMs);
     this.timer.unref?.();
   }
@@ -144,7 +145,7 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
       this.last = { at: new Date(), outcome };
       return outcome;
     } catch (error) {
-      this.last = { at: new Date(), error: message(error) };
+      this.last = { at: new Date(), error: errorMessage(error) };
       throw error;
     } finally {
       if (this.running === pass) this.running = undefined;
@@ -207,7 +208,7 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
       try {
         listener(publication);
       } catch (error) {
-        this.logger.warn(`a publication listener failed: ${message(error)}`);
+        this.logger.warn(`a publication listener failed: ${errorMessage(error)}`);
       }
     }
   }
@@ -245,8 +246,4 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
       }
     }
   }
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

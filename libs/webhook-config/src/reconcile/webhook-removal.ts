@@ -11,6 +11,7 @@ import type { ResolvedWebhookOptions } from '../webhooks.options';
 import { WEBHOOK_CONFIG_STORE, WEBHOOK_KUBE_RESOURCES, WEBHOOK_OPTIONS } from '../webhooks.constants';
 import type { WebhookConfigStore } from './ports';
 import { WebhookReconciler } from './webhook-reconciler';
+import { errorMessage } from '@edict/foundation';
 
 /** Reads one object (KubeResources fits). */
 export interface DeploymentReader {
@@ -56,7 +57,7 @@ export class WebhookRemoval {
       return spec.replicas === 0;
     } catch (error) {
       if (isNotFound(error)) return true;
-      this.logger.warn(`cannot read Deployment ${name}: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`cannot read Deployment ${name}: ${errorMessage(error)}`);
       return false;
     }
   }

@@ -10,11 +10,11 @@ import type { AdmissionRequest, FailurePolicy } from '@edict/admission';
 import {
   admissionPatch,
   type JsonPatchOperation,
-  type KubeObject,
   type PolicyResponse,
   type RuleStatus,
   type RuleType,
 } from '@edict/engine';
+import { type KubeObject } from '@edict/foundation';
 import { decideReview, type ReviewInputs, type ReviewKind, type ReviewOutcome } from '../../webhooks/review-decision';
 import { TracingEngine } from './tracing-engine';
 

@@ -1,6 +1,7 @@
 /** The body and answer of `POST /admin/evaluate`, documented for Swagger. */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { JsonPatchOperation, KubeObject, RuleStatus, RuleType } from '@edict/engine';
+import type { JsonPatchOperation, RuleStatus, RuleType } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 import type { EvaluationResult, RuleTrace, UpdateRequestTrace, WebhookPath, WebhookStep } from './evaluate-admission';
 
 const OBJECT = { type: 'object', additionalProperties: true } as const;

@@ -8,7 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseAdmissionReview, type AdmissionRequest } from '@edict/admission';
-import { pluralOfKind, type KubeObject, type Operation, type UserInfo } from '@edict/engine';
+import { type Operation, type UserInfo } from '@edict/engine';
+import { type KubeObject, pluralOfKind } from '@edict/foundation';
 
 export interface EvaluationInput {
   readonly request: AdmissionRequest;

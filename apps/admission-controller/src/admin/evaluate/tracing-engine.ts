@@ -4,7 +4,8 @@
  * changes nothing in the calls: the admission logic sees the engine it would see in a webhook.
  */
 import type { AdmissionEngine } from '@edict/admission';
-import type { KubeObject, PolicyResponse } from '@edict/engine';
+import type { PolicyResponse } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
 
 export interface PolicyRun {
   readonly durationMs: number;

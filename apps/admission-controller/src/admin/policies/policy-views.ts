@@ -1,5 +1,6 @@
 /** The policy cache's content as the admin endpoints show it (plain JSON, no compiled internals). */
-import type { Diagnostic, Rule } from '@edict/engine';
+import type { Rule } from '@edict/engine';
+import type { Diagnostic } from '@edict/foundation';
 import type { CachedException, CachedPolicy, InvalidPolicy, PolicySnapshot } from '@edict/policy';
 import type {
   ExceptionDto,

@@ -17,6 +17,7 @@ import {
   type WebhookConfiguration,
 } from '@edict/webhook-config';
 import type { WebhookConfigurationStateDto, WebhooksDto } from './webhooks.dto';
+import { errorMessage } from '@edict/foundation';
 
 const API_VERSION = 'admissionregistration.k8s.io/v1';
 const KINDS = ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'] as const;
@@ -98,7 +99,7 @@ export class WebhookStateService {
       const built = await this.reconciler.desired();
       return built ? { built } : { error: 'no CA bundle yet' };
     } catch (error) {
-      return { error: error instanceof Error ? error.message : String(error) };
+      return { error: errorMessage(error) };
     }
   }
 }

@@ -1,5 +1,5 @@
 /** DeleteOptions from a delete's body and query, checked as kube checks them. */
-import { isObject, type JsonValue } from '@edict/engine';
+import { isObject, type JsonValue } from '@edict/foundation';
 import type { DeleteOptions, PropagationPolicy } from '../../resources/write-options';
 import { invalid } from '../../status';
 

@@ -1,5 +1,5 @@
 /** GET of one object: JSON, PartialObjectMetadata or a one-row Table. */
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import { toTable } from '../../tables/table';
 import { partialObject } from '../partial-metadata';
 import { representationFor } from './representation';

@@ -1,6 +1,6 @@
 /** The Table or metadata-only form a read asks for, and list bodies as kube-apiserver serves them. */
 import type { IncomingMessage } from 'node:http';
-import type { JsonObject } from '@edict/engine';
+import type { JsonObject } from '@edict/foundation';
 import type { AdmissionRequestContext } from '../../admission/types';
 import { apiVersionOf, type ResourceType } from '../../registry/resource-type';
 import type { ListResult } from '../../resources/write-options';

@@ -1,6 +1,6 @@
 /** What every verb handler gets: the resolved route, the request's parts, and the server's parts it may use. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JsonValue } from '@edict/engine';
+import type { JsonValue } from '@edict/foundation';
 import type { AdmissionRequestContext } from '../../admission/types';
 import type { ResourceRegistry } from '../../registry/registry';
 import type { ListOptions } from '../../resources/list';

@@ -11,7 +11,7 @@
  * The pattern is a private working copy and is edited in place, mirroring Kyverno step by step
  * (including its quirks, noted where they show).
  */
-import { cloneJson, isObject, type JsonObject, type JsonValue } from '../../json';
+import { cloneJson, isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { matchPattern, parseAnchor, type Anchor } from '../../pattern';
 import { scalarText } from './node-text';
 

@@ -1,4 +1,3 @@
 export { applyStrategicMergePatch } from './strategic-merge';
 export { applyJson6902 } from './json6902';
 export { NO_PATCHES_APPLIED, type PatchOutcome } from './outcome';
-export { listStrategyFor, mergeKeyFor, type ListStrategy } from './schema';

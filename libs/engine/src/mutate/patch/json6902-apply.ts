@@ -5,7 +5,7 @@
  * `AllowMissingPathOnRemove`. Messages follow the library's. The input document is never modified:
  * containers on the way to a change are copied once, the rest is shared.
  */
-import { cloneJson, deepEqual, isObject, setOwn, type JsonObject, type JsonValue } from '../../json';
+import { cloneJson, deepEqual, isObject, setOwn, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { Operation } from './json6902-decode';
 import { memberOverhead, type PatchedSize } from './patched-size';
 

@@ -3,9 +3,7 @@
  * YAML converted to JSON; then each operation is checked the way evanphx/json-patch's DecodePatch
  * checks it, with its messages. Decoded strings are cached (bounded).
  */
-import { isObject, type JsonObject, type JsonValue } from '../../json';
-import { isError, parseDocuments } from '../../policy';
-import { BoundedCache } from '../../variables/bounded-cache';
+import { isObject, type JsonObject, type JsonValue, isError, parseDocuments, BoundedCache } from '@edict/foundation';
 
 export type OpKind = 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneJson, type JsonObject, type JsonValue } from '../../json';
+import { cloneJson, type JsonObject, type JsonValue } from '@edict/foundation';
 import { applyJson6902 } from './json6902';
 
 const base: JsonObject = {

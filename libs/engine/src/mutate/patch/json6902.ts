@@ -4,12 +4,12 @@
  * the number of operations and the document after each operation are bounded: past a limit the
  * budget's error leaves this function (the rule ends in `error`).
  */
-import type { EvaluationBudget } from '../../budget';
-import type { JsonObject, JsonValue } from '../../json';
+import type { EvaluationBudget, JsonObject, JsonValue } from '@edict/foundation';
 import { JsonPatcher, PatchApplyError } from './json6902-apply';
 import { DecodeError, decodePatches, type Operation } from './json6902-decode';
-import { errorText, patchError, patchResult, type PatchOutcome } from './outcome';
+import { patchError, patchResult, type PatchOutcome } from './outcome';
 import { PatchedSize } from './patched-size';
+import { errorMessage } from '@edict/foundation';
 
 export function applyJson6902(
   resource: JsonObject,
@@ -32,7 +32,7 @@ export function applyJson6902(
       patcher.apply(operation, `operation ${index}`);
     }
   } catch (error) {
-    if (error instanceof PatchApplyError) return patchError(errorText(error));
+    if (error instanceof PatchApplyError) return patchError(errorMessage(error));
     throw error;
   }
   return patchResult(resource, patcher.document);

@@ -8,9 +8,17 @@
  *    `null`/`{}` and repeated keys (the last repeat wins).
  * Nothing is mutated: changed branches are copied, unchanged ones are returned as they are.
  */
-import { copyGaining, isObject, setOwn, type JsonObject, type JsonValue } from '../../json';
+import {
+  copyGaining,
+  isObject,
+  setOwn,
+  type JsonObject,
+  type JsonValue,
+  fieldSchema,
+  type ListStrategy,
+  type SchemaNode,
+} from '@edict/foundation';
 import { nodeKind, scalarText, wrongKindMessage, type NodeKind } from './node-text';
-import { fieldSchema, type ListStrategy, type SchemaNode } from './schema';
 
 export class MergeError extends Error {}
 

@@ -2,7 +2,7 @@
  * kyaml works on YAML nodes, where a scalar is its text: list merge keys, primitive set members and
  * Kyverno's anchor conditions on scalars all compare that text, not the typed value.
  */
-import type { JsonValue } from '../../json';
+import type { JsonValue } from '@edict/foundation';
 import { stringify } from 'yaml';
 
 /** The text of a scalar as its YAML node holds it (`""` for maps and lists, whose node has no value). */

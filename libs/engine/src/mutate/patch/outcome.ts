@@ -3,7 +3,7 @@
  * "no patches applied" whenever the resource comes out unchanged (Kyverno compares the documents,
  * whatever the reason: failed anchors, a no-op patch), errors prefixed "failed to patch resource: ".
  */
-import { deepEqual, isObject, type JsonObject, type JsonValue } from '../../json';
+import { deepEqual, isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 
 export type PatchOutcome =
   { status: 'pass'; resource: JsonObject } | { status: 'skip'; message: string } | { status: 'error'; message: string };
@@ -22,8 +22,4 @@ export function patchResult(original: JsonObject, patched: JsonValue | undefined
   }
   if (deepEqual(original, patched)) return { status: 'skip', message: NO_PATCHES_APPLIED };
   return { status: 'pass', resource: patched };
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,4 @@
-import type { EvaluationBudget } from '../../budget';
-import type { JsonValue } from '../../json';
+import type { EvaluationBudget, JsonValue } from '@edict/foundation';
 
 /**
  * Keeps a document under JSON patch within the document size limit, at the cost of what each

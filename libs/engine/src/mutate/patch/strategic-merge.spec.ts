@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneJson, type JsonObject, type JsonValue } from '../../json';
+import { cloneJson, type JsonObject, type JsonValue } from '@edict/foundation';
 import { applyStrategicMergePatch } from './strategic-merge';
 
 function pod(spec: JsonObject, metadata: JsonObject = { name: 'p' }): JsonObject {

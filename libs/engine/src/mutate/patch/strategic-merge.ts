@@ -2,13 +2,12 @@
  * `patchStrategicMerge`: Kyverno's anchors are resolved against the resource first, then the plain
  * patch is merged the way kustomize's kyaml merges (see merge.ts). Variables are already substituted.
  */
-import type { EvaluationBudget } from '../../budget';
-import { isObject, setOwn, type JsonObject, type JsonValue } from '../../json';
+import type { EvaluationBudget } from '@edict/foundation';
+import { isObject, setOwn, type JsonObject, type JsonValue, errorMessage, schemaForResource } from '@edict/foundation';
 import { PreprocessError, resolveAnchors } from './anchors';
 import { MergeError, mergeValue } from './merge';
 import { nodeKind } from './node-text';
-import { errorText, patchError, patchResult, type PatchOutcome } from './outcome';
-import { schemaForResource } from './schema';
+import { patchError, patchResult, type PatchOutcome } from './outcome';
 
 /**
  * With a budget, the patch (checked before it is copied: substitution can share one large value
@@ -44,7 +43,7 @@ export function applyStrategicMergePatch(
     if (budget && merged !== undefined) budget.checkDocument(merged, 'the resource after the strategic merge');
     return patchResult(resource, merged);
   } catch (error) {
-    if (error instanceof MergeError) return patchError(errorText(error));
+    if (error instanceof MergeError) return patchError(errorMessage(error));
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { forbidden, required, type FieldError } from '../field-error';
-import { goQuote } from '../../go';
+import { goQuote } from '@edict/foundation';
 import { joinQuote, pluralize, sortedSet } from '../go-text';
 import type { PodModel } from '../model';
 import { type CheckDefinition, type CheckFailure, isWindowsPod, visitContainers } from './types';

@@ -1,5 +1,5 @@
-import { AccessReviews, CelAuthorizer, CelResourceCheck, toCel } from '../../cel';
-import { isObject, type JsonObject, type KubeObject } from '../../json';
+import { AccessReviews, CelAuthorizer, CelResourceCheck, toCel } from '@edict/cel';
+import { isObject, type JsonObject, type KubeObject } from '@edict/foundation';
 import type { ResourceLoader } from '../../core/loaders';
 import type { ResourceRequest } from '../../core/types';
 

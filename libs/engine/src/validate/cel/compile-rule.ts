@@ -1,4 +1,4 @@
-import { CelCompileError, compileCel, type CelProgram, type CelVariables } from '../../cel';
+import { CelCompileError, compileCel, type CelProgram, type CelVariables } from '@edict/cel';
 import type { Rule } from '../../policy/types';
 
 export interface NamedProgram {

@@ -1,4 +1,4 @@
-import type { JsonObject, KubeObject } from '../../json';
+import type { JsonObject, KubeObject } from '@edict/foundation';
 import type { LoaderScope, ResourceLoader } from '../../core/loaders';
 import type { CelValidation } from '../../policy/types';
 

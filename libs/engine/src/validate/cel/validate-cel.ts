@@ -6,10 +6,11 @@ import {
   describeCelError,
   toCel,
   type CelProgram,
-} from '../../cel';
-import { EvaluationDeadlineExceeded } from '../../budget';
-import type { KubeObject } from '../../json';
-import type { AccessReviewer, AccessReviewRequest, ResourceLoader } from '../../core/loaders';
+} from '@edict/cel';
+import { EvaluationDeadlineExceeded } from '@edict/foundation';
+import type { KubeObject } from '@edict/foundation';
+import type { AccessReviewer, ResourceLoader } from '../../core/loaders';
+import type { AccessReviewRequest } from '@edict/cel';
 import { ruleError, ruleResponse } from '../../core/responses';
 import type { RuleResponse } from '../../core/types';
 import type { RuleRun } from '../rule-run';

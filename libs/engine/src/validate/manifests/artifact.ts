@@ -1,7 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { isObject, type JsonValue } from '../../json';
-import { isError, parseDocuments } from '../../policy';
-import { BoundedCache } from '../../variables/bounded-cache';
+import { isObject, type JsonValue, isError, parseDocuments, BoundedCache } from '@edict/foundation';
 import { decodeStdBase64 } from './base64';
 import { readTar } from './tar';
 

@@ -1,4 +1,4 @@
-import { isObject, type KubeObject } from '../../json';
+import { isObject, type KubeObject } from '@edict/foundation';
 import { errorKind } from './errors';
 import { formatDiff } from './diff';
 import type { IgnoreFieldBinding } from './ignore-fields';

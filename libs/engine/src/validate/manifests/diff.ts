@@ -1,5 +1,4 @@
-import { compileGoRegexp, goRegexpMatch } from '../../values/go-regexp';
-import { compareCodePoints, goJson, goTypeName, goValueText } from '../../go';
+import { compileGoRegexp, goRegexpMatch, compareCodePoints, goJson, goTypeName, goValueText } from '@edict/foundation';
 import { flatten, isListed, type FlatObject, type Leaf } from './flat-object';
 
 /** One difference between the signed manifest (`before`) and the live object (`after`). */

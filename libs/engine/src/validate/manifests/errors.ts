@@ -1,3 +1,4 @@
+import { errorMessage } from '@edict/foundation';
 /**
  * Errors whose kind decides the rule result, as k8s-manifest-sigstore's typed errors do in Kyverno: a
  * missing message or signature makes the entry fail, any other error makes the rule answer `error`.
@@ -16,7 +17,7 @@ export class ManifestError extends Error {
 /** `prefix: cause`, keeping the cause's kind (Go's `%w` wrapping). */
 export function wrapError(prefix: string, cause: unknown): ManifestError {
   const kind = cause instanceof ManifestError ? cause.kind : 'other';
-  const text = cause instanceof Error ? cause.message : String(cause);
+  const text = errorMessage(cause);
   return new ManifestError(kind, `${prefix}: ${text}`);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../json';
+import type { KubeObject } from '@edict/foundation';
 import { findManifestCandidates } from './find-manifest';
 import { ignoreFieldBindings, ignoredFieldsFor, matchPattern } from './ignore-fields';
 

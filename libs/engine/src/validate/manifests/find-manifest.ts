@@ -1,5 +1,4 @@
-import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../../json';
-import { goValueText } from '../../go';
+import { isObject, type JsonObject, type JsonValue, type KubeObject, goValueText } from '@edict/foundation';
 import { flatten } from './flat-object';
 import { groupVersion } from './ignore-fields';
 

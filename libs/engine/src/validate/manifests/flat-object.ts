@@ -1,5 +1,4 @@
-import { isObject, type JsonValue } from '../../json';
-import { goRegexpMatchLenient } from '../../values/go-regexp';
+import { isObject, type JsonValue, goRegexpMatchLenient } from '@edict/foundation';
 
 /**
  * k8s-manifest-sigstore compares objects as flat maps from dotted paths (`spec.ports.0.port`) to

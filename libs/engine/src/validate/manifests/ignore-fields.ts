@@ -1,4 +1,4 @@
-import { isObject, type KubeObject } from '../../json';
+import { isObject, type KubeObject } from '@edict/foundation';
 
 /** Which objects a list of ignored fields applies to; an empty or absent pattern matches anything. */
 export interface ObjectReference {

@@ -1,5 +1,5 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { BoundedCache } from '../../variables/bounded-cache';
+import { BoundedCache } from '@edict/foundation';
 import { decodeMessage } from './artifact';
 import { decodeStdBase64 } from './base64';
 import { ManifestError } from './errors';

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject, type JsonValue } from '../../json';
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { IgnoreFieldBinding, ObjectReference } from './ignore-fields';
 
 /** One way to check a signature: an attestor entry of `validate.manifests.attestors[].entries`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, KubeObject } from '../../json';
+import type { JsonObject, KubeObject } from '@edict/foundation';
 import type { Operation } from '../../core/types';
 import type { Rule } from '../../policy/types';
 import { EvaluationContext } from '../../variables';

@@ -1,9 +1,10 @@
 import type { RuleResponse } from '../../core/types';
-import { errorMessage, ruleResponse } from '../../core/responses';
+import { ruleResponse } from '../../core/responses';
 import type { RuleRun } from '../rule-run';
 import { verifyAttestorSet, type AttestorContext } from './attestors';
 import { ignoreFieldBindings } from './ignore-fields';
 import { parseManifests } from './spec';
+import { errorMessage } from '@edict/foundation';
 
 /**
  * Kyverno's `validate.manifests` handler: the resource must match a YAML manifest signed by the

@@ -1,4 +1,4 @@
-import { isObject, setOwn, type JsonObject, type KubeObject } from '../../json';
+import { isObject, setOwn, type JsonObject, type KubeObject } from '@edict/foundation';
 import { decodeMessage } from './artifact';
 import { diffValues, filterIgnored, withoutCanonicalizedImages, type Difference } from './diff';
 import { ManifestError, wrapError } from './errors';

@@ -1,0 +1,118 @@
+import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import { BoundedCache } from '@edict/foundation';
+import { AUTHORIZER_TYPE, registerAuthz } from './libraries/authz';
+import { registerLists } from './libraries/lists';
+import { registerQuantity } from './libraries/quantity';
+import { LINEAR_MATCHES, registerRegex } from './libraries/regex';
+import { registerStrings } from './libraries/strings';
+import { registerUrl } from './libraries/url';
+import { CEL_LIMITS } from './limits';
+
+/** Which optional variables an expression may use (Kubernetes declares them per expression kind). */
+export interface CelVariables {
+  /** `params`: the rule has paramKind and paramRef. */
+  readonly params: boolean;
+  /** `authorizer`: validations, variables and preconditions have it; message expressions do not. */
+  readonly authorizer: boolean;
+}
+
+/** What the expression must evaluate to: validations and preconditions bool, messages string. */
+export type CelResultType = 'bool' | 'string' | 'any';
+
+/** An expression that does not parse or type-check; the policy cannot run it. */
+export class CelCompileError extends Error {
+  override readonly name = 'CelCompileError';
+}
+
+/** A compiled expression; evaluate it under a CelMeter (see meter.ts). */
+export interface CelProgram {
+  readonly source: string;
+  evaluate(activation: Readonly<Record<string, unknown>>): unknown;
+}
+
+/**
+ * Compiles a validate.cel expression: bounded length, parsed and type-checked against the variables
+ * Kubernetes' admission CEL declares (`object`, `oldObject`, `request`, `namespaceObject`,
+ * `variables`, and `params` / `authorizer` when given). Compiled programs are cached.
+ */
+export function compileCel(source: string, variables: CelVariables, result: CelResultType): CelProgram {
+  const key = `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}:${result}:${source}`;
+  const cached = programs.get(key);
+  if (cached) return cached;
+  if (source.length > CEL_LIMITS.maxExpressionLength) {
+    throw new CelCompileError(`expression is longer than ${CEL_LIMITS.maxExpressionLength} characters`);
+  }
+  if (source.trim() === '') throw new CelCompileError('expression is empty');
+  const env = environment(variables);
+  let parsed: ReturnType<Environment['parse']>;
+  try {
+    parsed = env.parse(source);
+  } catch (error) {
+    throw new CelCompileError(describe(error));
+  }
+  rewriteMatches(parsed.ast);
+  const checked = parsed.check();
+  if (!checked.valid) throw new CelCompileError(describe(checked.error));
+  if (result !== 'any' && checked.type !== result && checked.type !== 'dyn') {
+    throw new CelCompileError(`expression must evaluate to ${result}, not ${checked.type}`);
+  }
+  const program: CelProgram = { source, evaluate: (activation) => parsed(activation) };
+  programs.set(key, program);
+  return program;
+}
+
+/** A CEL error as one line: its summary and where in the expression it is. */
+export function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const summary = (error as { summary?: unknown }).summary;
+  if (typeof summary !== 'string') return error.message;
+  const start = (error as { range?: { start?: number } }).range?.start;
+  return typeof start === 'number' ? `${summary} (at character ${start + 1})` : summary;
+}
+
+const programs = new BoundedCache<CelProgram>(2_000, CEL_LIMITS.maxExpressionLength + 16);
+const environments = new Map<string, Environment>();
+let base: Environment | undefined;
+
+function environment(variables: CelVariables): Environment {
+  const key = `${variables.params}:${variables.authorizer}`;
+  let env = environments.get(key);
+  if (!env) {
+    base ??= baseEnvironment();
+    env = base.clone();
+    if (variables.params) env.registerVariable('params', 'dyn');
+    if (variables.authorizer) env.registerVariable('authorizer', AUTHORIZER_TYPE);
+    environments.set(key, env);
+  }
+  return env;
+}
+
+function baseEnvironment(): Environment {
+  // Kubernetes' CEL: optional types on, mixed-type list and map literals allowed.
+  const env = new Environment({
+    enableOptionalTypes: true,
+    homogeneousAggregateLiterals: false,
+    limits: { maxAstNodes: 5_000, maxDepth: 100, maxListElements: 1_000, maxMapEntries: 1_000 },
+  });
+  for (const name of ['object', 'oldObject', 'request', 'namespaceObject', 'variables'])
+    env.registerVariable(name, 'dyn');
+  registerStrings(env);
+  registerLists(env);
+  registerRegex(env);
+  registerUrl(env);
+  registerQuantity(env);
+  registerAuthz(env);
+  return env;
+}
+
+/** Points `matches` calls at the RE2 implementation (cel-js's own backtracks on some patterns). */
+function rewriteMatches(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) rewriteMatches(item);
+    return;
+  }
+  if (!node || typeof node !== 'object' || typeof (node as ASTNode).op !== 'string') return;
+  const ast = node as { op: string; args: unknown };
+  if (ast.op === 'rcall' && Array.isArray(ast.args) && ast.args[0] === 'matches') ast.args[0] = LINEAR_MATCHES;
+  rewriteMatches(ast.args);
+}

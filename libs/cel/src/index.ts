@@ -1,0 +1,15 @@
+// @edict/cel: the CEL environment (Kubernetes' CEL libraries on cel-js, cost limits, the authorizer),
+// shared by validate.cel rules, ValidatingAdmissionPolicy and, next, Kyverno's CEL policies. Pure:
+// it depends only on @edict/foundation.
+export {
+  compileCel,
+  CelCompileError,
+  describe as describeCelError,
+  type CelProgram,
+  type CelVariables,
+} from './compile';
+export { CelMeter, CelLimitExceeded } from './meter';
+export { CEL_LIMITS, type CelLimits } from './limits';
+export { toCel } from './values';
+export { AccessReviews, CelAuthorizer, CelResourceCheck } from './libraries/authz';
+export type { AccessReviewDecision, AccessReviewRequest, AccessReviewSubject } from './access-review';

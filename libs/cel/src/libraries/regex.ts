@@ -1,0 +1,49 @@
+import type { Environment } from '@marcbachmann/cel-js';
+import { compileGoRegexp, errorMessage } from '@edict/foundation';
+import { celError } from './errors';
+
+/** The name `matches` calls are rewritten to (see compile.ts): cel-js's own uses backtracking RegExp. */
+export const LINEAR_MATCHES = 'matchesRE2';
+
+/**
+ * Regular expressions on RE2 (linear time, Go syntax) as Kubernetes' CEL has them: `matches` and
+ * Kubernetes' regex library (`find`, `findAll`).
+ */
+export function registerRegex(env: Environment): void {
+  env.registerFunction(`string.${LINEAR_MATCHES}(string): bool`, (text: string, pattern: string) =>
+    compile(pattern).test(text),
+  );
+  env.registerFunction('string.find(string): string', (text: string, pattern: string) => {
+    const matcher = compile(pattern).matcher(text);
+    return matcher.find() ? (matcher.group() ?? '') : '';
+  });
+  env.registerFunction('string.findAll(string): list<string>', (text: string, pattern: string) =>
+    findAll(text, pattern, -1n),
+  );
+  env.registerFunction('string.findAll(string, int): list<string>', (text: string, pattern: string, limit: bigint) =>
+    findAll(text, pattern, limit),
+  );
+}
+
+function compile(pattern: string): ReturnType<typeof compileGoRegexp> {
+  try {
+    return compileGoRegexp(pattern);
+  } catch (error) {
+    throw celError(errorMessage(error));
+  }
+}
+
+function findAll(text: string, pattern: string, limit: bigint): string[] {
+  const out: string[] = [];
+  if (limit === 0n) return out;
+  const matcher = compile(pattern).matcher(text);
+  let previousEnd = -1;
+  while (matcher.find()) {
+    // Go skips an empty match right after the previous match.
+    if (matcher.start() === matcher.end() && matcher.start() === previousEnd) continue;
+    previousEnd = matcher.end();
+    out.push(matcher.group() ?? '');
+    if (limit > 0n && BigInt(out.length) >= limit) break;
+  }
+  return out;
+}
