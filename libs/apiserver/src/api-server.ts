@@ -5,8 +5,7 @@
  * manager and garbage collector are not part of it: `@edict/controller-manager` runs them against
  * `server.client`, as kube-controller-manager runs next to kube-apiserver.
  */
-import type { JsonObject } from '@edict/foundation';
-import { isObject } from '@edict/foundation';
+import { type JsonObject, isObject } from '@edict/foundation';
 import { NO_ADMISSION } from './admission/admission-steps';
 import type { ServiceEndpoints } from './admission/caller';
 import { withServiceAccountAdmission } from './admission/service-account-admission';

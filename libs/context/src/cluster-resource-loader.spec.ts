@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type {} from '@edict/foundation';
+import type { KubeObject } from '@edict/foundation';
 import { KubeApiError, type ApiResourceInfo, type KubeHttpRequest, type KubeResources } from '@edict/kube';
-import { type KubeObject } from '@edict/foundation';
 import { ClusterResourceLoader, MAX_LISTED_OBJECTS, RESOURCE_READ_TIMEOUT_MS } from './cluster-resource-loader';
 
 const limit = (name: string, labels: Record<string, string> = {}): KubeObject => ({

@@ -5,7 +5,7 @@
  * API discovery; `apiCall` entries are called and refreshed by the store. Every replica keeps its
  * own (each evaluates), so none waits for a leader.
  */
-import type { JsonValue } from '@edict/foundation';
+import type { JsonValue, KubeObject } from '@edict/foundation';
 import {
   groupVersionPath,
   Informer,
@@ -15,7 +15,6 @@ import {
   type InformerLogger,
   type KubeResources,
 } from '@edict/kube';
-import { type KubeObject } from '@edict/foundation';
 import { routeApiCall, type ApiCallers } from './cluster-context-loaders';
 import type { ContextSettings, InformerSource } from './context-settings';
 import {

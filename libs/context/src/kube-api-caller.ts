@@ -4,7 +4,7 @@
  * (policy-scope.ts) is checked by the caller; this checks the path is a plain API server path.
  */
 import type { APICall } from '@edict/engine';
-import type { JsonValue } from '@edict/foundation';
+import { type JsonValue, errorMessage } from '@edict/foundation';
 import { KubeApiError, KubeResponseTooLargeError, KubeTimeoutError, type KubeHttpRequest } from '@edict/kube';
 import {
   apiCallBody,
@@ -15,7 +15,6 @@ import {
   type ApiCallLimits,
 } from './api-call-request';
 import { apiPathNamespace } from './policy-scope';
-import { errorMessage } from '@edict/foundation';
 
 /** Sends one request to the API server and parses its JSON answer (KubeHttpClient.json fits). */
 export type KubeJsonSender = (request: KubeHttpRequest) => Promise<unknown>;

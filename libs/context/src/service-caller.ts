@@ -5,7 +5,7 @@
  * redirect is followed (a 3xx is an error), and the call has one deadline and a body cap.
  */
 import type { APICall } from '@edict/engine';
-import type { JsonValue } from '@edict/foundation';
+import { type JsonValue, errorMessage } from '@edict/foundation';
 import { EgressRefusedError, EgressResponseTooLargeError, EgressTimeoutError, type EgressClient } from '@edict/egress';
 import {
   apiCallBody,
@@ -15,7 +15,6 @@ import {
   timeoutReason,
   type ApiCallLimits,
 } from './api-call-request';
-import { errorMessage } from '@edict/foundation';
 
 /** Headers a policy may not set: they belong to the connection, not to the request. */
 const CONNECTION_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te']);

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EvaluationBudget, EvaluationDeadlineExceeded, EvaluationLimitExceeded } from '@edict/foundation';
-import type { JsonValue } from '@edict/foundation';
+import {
+  EvaluationBudget,
+  EvaluationDeadlineExceeded,
+  EvaluationLimitExceeded,
+  type JsonValue,
+} from '@edict/foundation';
 import { compileDirectJmesPath, compileJmesPath, JmesPathNotFoundError } from './index';
 import { flattenOnce } from './interpreter';
 

@@ -7,8 +7,7 @@
  * checked against the result size limit. Anything else (functions, slices, variables, `let`,
  * arithmetic) is not compiled: `compileDirect` answers undefined and the interpreter runs it.
  */
-import { isBudgetError, type EvaluationBudget, isObject } from '@edict/foundation';
-import type { JsonObject, JsonValue } from '@edict/foundation';
+import { isBudgetError, type EvaluationBudget, isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { compareValues, flattenOnce, isFalse, Missing, type AstNode, type EvalResult } from './interpreter';
 
 /** A compiled node: evaluates against `value`; `root` is the whole document (`$`). */

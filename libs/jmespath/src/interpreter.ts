@@ -1,5 +1,11 @@
-import { isBudgetError, type EvaluationBudget, deepEqual, isObject } from '@edict/foundation';
-import type { JsonObject, JsonValue } from '@edict/foundation';
+import {
+  isBudgetError,
+  type EvaluationBudget,
+  deepEqual,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+} from '@edict/foundation';
 import { JmesPathError } from './errors';
 
 /**

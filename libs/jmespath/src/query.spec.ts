@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EvaluationBudget, EvaluationDeadlineExceeded, EvaluationLimitExceeded } from '@edict/foundation';
-import type { JsonValue } from '@edict/foundation';
+import {
+  EvaluationBudget,
+  EvaluationDeadlineExceeded,
+  EvaluationLimitExceeded,
+  type JsonValue,
+} from '@edict/foundation';
 import { compileJmesPath, JmesPathError, JmesPathNotFoundError, kyvernoFunctionNames } from './index';
 
 const search = (expression: string, data: JsonValue = {}) => compileJmesPath(expression).search(data);

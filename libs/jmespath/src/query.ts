@@ -1,6 +1,11 @@
 import { compile } from '@jmespath-community/jmespath';
-import { EvaluationBudget, EvaluationLimitExceeded, BoundedCache, errorMessage } from '@edict/foundation';
-import type { JsonValue } from '@edict/foundation';
+import {
+  EvaluationBudget,
+  EvaluationLimitExceeded,
+  BoundedCache,
+  errorMessage,
+  type JsonValue,
+} from '@edict/foundation';
 import { JmesPathError, JmesPathNotFoundError } from './errors';
 import { compileDirect, type DirectNode } from './direct';
 import { Missing, type AstNode } from './interpreter';

@@ -1,6 +1,5 @@
 import { TreeInterpreter, type InputSignature, type JSONValue } from '@jmespath-community/jmespath';
-import { EvaluationBudget, isBudgetError, errorMessage } from '@edict/foundation';
-import type { JsonValue } from '@edict/foundation';
+import { EvaluationBudget, isBudgetError, errorMessage, type JsonValue } from '@edict/foundation';
 import { JmesPathError } from './errors';
 import { KyvernoInterpreter, type AstNode } from './interpreter';
 

@@ -1,11 +1,10 @@
 import type { CompiledPolicy, EvaluationOptions, Operation, Policy, PolicyResponse } from '@edict/engine';
-import type { KubeObject } from '@edict/foundation';
+import { type KubeObject, errorMessage } from '@edict/foundation';
 import { createContextLoaders, createResourceLoader } from './mock-loaders';
 import { buildRequest, type RequestInputs } from './request-builder';
 import type { EngineFactory, TestEngine } from './test-engine';
 import type { LoadedTest } from './types';
 import { ValuesLookup } from './values-lookup';
-import { errorMessage } from '@edict/foundation';
 
 export type Stage = 'mutate' | 'validate' | 'generate';
 

@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
-import type { Policy, PolicyException } from '@edict/engine';
-import type { Diagnostic, SourceDocument } from '@edict/foundation';
-import { classifyDocuments, validatePolicy } from '@edict/engine';
-import { fieldLine, isError, parseDocuments } from '@edict/foundation';
+import { type Policy, type PolicyException, classifyDocuments, validatePolicy } from '@edict/engine';
+import { type Diagnostic, type SourceDocument, fieldLine, isError, parseDocuments } from '@edict/foundation';
 import { readText } from './io/files';
 import { throwFirstError } from './io/yaml-documents';
 import { expandPath } from './io/input-paths';

@@ -1,5 +1,5 @@
 import type { RuleResponse } from '@edict/engine';
-import type { KubeObject } from '@edict/foundation';
+import { type KubeObject, errorMessage } from '@edict/foundation';
 import { checkSubject, type Check, type CheckSubject } from './check-types';
 import { ExpectedFiles, sameGeneratedObject, sameObject } from './compare-resources';
 import type { EvaluatedResponse } from './evaluate';
@@ -7,7 +7,6 @@ import { reportResult } from './report-result';
 import type { ResponseIndex } from './response-index';
 import { namesResource, namesRule } from './resource-match';
 import type { ExpectedResult, LoadedTest } from './types';
-import { errorMessage } from '@edict/foundation';
 
 /*
  * The Kyverno-compatible verdict reproduces Kyverno's CLI, one check per table row:

@@ -1,11 +1,10 @@
-import type { KubeObject } from '@edict/foundation';
+import { type KubeObject, errorMessage } from '@edict/foundation';
 import { checkSubject, type Check } from './check-types';
 import { ExpectedFiles, sameGeneratedObject, sameObject } from './compare-resources';
 import { reportResult } from './report-result';
 import type { FoundRule, ResponseIndex } from './response-index';
 import { namesRule, resolveNamedResources } from './resource-match';
 import type { ExpectedResult, LoadedTest } from './types';
-import { errorMessage } from '@edict/foundation';
 
 /**
  * The strict verdict: each results[] entry gives one check per resource it names. The resource must

@@ -4,10 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { InMemoryApiServer } from '@edict/apiserver';
+import { InMemoryApiServer, kubeconfigFor } from '@edict/apiserver';
 import { KubeModule, KubeResources } from '@edict/kube';
 import { eventually } from '@edict/kube/testing';
-import { kubeconfigFor } from '@edict/apiserver';
 import { installPolicyCrds } from '@edict/policy/testing';
 import { AdmissionReportQueue } from './admission-report-queue';
 import { InformerReportCounter } from './cap/report-counter';

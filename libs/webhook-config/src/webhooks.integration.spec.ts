@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryApiServer } from '@edict/apiserver';
 import type { JsonObject } from '@edict/foundation';
-import { InformerFactory, KubeHttpClient, KubeResources } from '@edict/kube';
+import { InformerFactory, KubeHttpClient, KubeResources, DiscoveryResolver } from '@edict/kube';
 import { eventually, kubeConfigForUrl } from '@edict/kube/testing';
 import { createPolicyFeeds, PolicyCache, validatePolicyOptions, type WebhookPublication } from '@edict/policy';
 import { fakePolicyFeeds, installPolicyCrds, labelRule, policyOf } from '@edict/policy/testing';
 import { HEARTBEAT_ANNOTATION, MANAGED_BY_LABEL } from './configurations/names';
 import { staticResolver } from './testing';
 import type { RuleWithOperations, ValidatingWebhookConfiguration } from './configurations/types';
-import { DiscoveryResolver } from '@edict/kube';
 import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 import { PolicyWebhooks } from './reconcile/policy-webhooks';
 import type { CaBundleSource, PolicySource } from './reconcile/ports';

@@ -15,9 +15,8 @@
  * graceful shutdown `WebhookRemoval.removeIfScaledToZero()`.
  */
 import { Module, type DynamicModule, type FactoryProvider, type ModuleMetadata, type Provider } from '@nestjs/common';
-import type { KubeResources } from '@edict/kube';
+import { type KubeResources, DiscoveryResolver, type DiscoverySource } from '@edict/kube';
 import type { LeaderGate } from '@edict/leader';
-import { DiscoveryResolver, type DiscoverySource } from '@edict/kube';
 import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 import { PolicyWebhooks } from './reconcile/policy-webhooks';
 import type {

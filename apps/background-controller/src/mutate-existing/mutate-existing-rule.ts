@@ -8,7 +8,7 @@
  */
 import type { UpdateRequestSpec } from '@edict/admission';
 import { TenantWriteRefused } from '@edict/context';
-import type { KubeObject } from '@edict/foundation';
+import { type KubeObject, errorMessage } from '@edict/foundation';
 import type { CachedPolicy } from '@edict/policy';
 import {
   backgroundFailedEvent,
@@ -25,7 +25,6 @@ import {
   type RuleWorkDeps,
   type RuleWorkOutcome,
 } from '../update-requests/rule-work';
-import { errorMessage } from '@edict/foundation';
 
 export async function mutateExistingForRequest(
   spec: UpdateRequestSpec,

@@ -2,9 +2,8 @@
  * What a policy's lifecycle reads beyond the processing port, as a port (a typed fake in specs):
  * the types a `match` kind selector names, through API discovery, as Kyverno resolves kinds.
  */
-import type { KubeResources } from '@edict/kube';
+import { type KubeResources, DiscoveryResolver, servedTypes, type ServedType } from '@edict/kube';
 import { kubeClusterObjects, type ClusterObjects } from '../update-requests/cluster-objects';
-import { DiscoveryResolver, servedTypes, type ServedType } from '@edict/kube';
 
 export type ObjectType = Pick<ServedType, 'apiVersion' | 'kind' | 'namespaced'>;
 

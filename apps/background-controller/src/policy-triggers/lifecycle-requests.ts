@@ -11,9 +11,8 @@
 import { createHash } from 'node:crypto';
 import { updateRequestsFor, type AdmissionEngine, type UpdateRequestSpec } from '@edict/admission';
 import type { CompiledPolicy, Rule } from '@edict/engine';
-import type {} from '@edict/foundation';
+import type { KubeObject } from '@edict/foundation';
 import { isAlreadyExists } from '@edict/kube';
-import { type KubeObject } from '@edict/foundation';
 import type { CachedPolicy } from '@edict/policy';
 import { UPDATE_REQUEST_API_VERSION, UPDATE_REQUEST_KIND } from '../update-requests/update-request';
 import type { ClusterListing } from './cluster-listing';

@@ -1,7 +1,6 @@
 /** A background controller for e2e specs against a TestCluster: short leases, watches and retries. */
-import type { TestCluster } from '@edict/controller-runtime/testing';
+import { type TestCluster, testControllerSettings } from '@edict/controller-runtime/testing';
 import type { RunningHttpController } from '@edict/controller-runtime';
-import { testControllerSettings } from '@edict/controller-runtime/testing';
 import { startBackgroundController } from '../bootstrap';
 import { loadBackgroundConfig, type BackgroundConfig } from '../config/background-config';
 

@@ -20,9 +20,8 @@ import {
   type ResourceFilter,
   type Rule,
 } from '@edict/engine';
-import { type JsonObject, type JsonValue, errorMessage } from '@edict/foundation';
+import { type JsonObject, type JsonValue, errorMessage, type KubeObject } from '@edict/foundation';
 import { checkTenantWrite, type WriteTarget } from '@edict/context';
-import type { KubeObject } from '@edict/foundation';
 import type { CleanupCluster } from '../cluster/cleanup-cluster';
 
 export interface CleanupRunPorts {

@@ -2,9 +2,8 @@
  * A cleanup controller for e2e specs against a TestCluster: short leases and watches, its Service
  * routed to it (the replica started last), so that the API server calls its webhook.
  */
-import type { TestCluster } from '@edict/controller-runtime/testing';
+import { type TestCluster, testControllerSettings } from '@edict/controller-runtime/testing';
 import type { RunningHttpController } from '@edict/controller-runtime';
-import { testControllerSettings } from '@edict/controller-runtime/testing';
 import { startCleanupController } from '../bootstrap';
 import { loadCleanupConfig, type CleanupConfig } from '../config/cleanup-config';
 

@@ -1,7 +1,6 @@
 /** A reports controller for e2e specs against a TestCluster: short leases, watches and grace. */
-import type { TestCluster } from '@edict/controller-runtime/testing';
+import { type TestCluster, testControllerSettings } from '@edict/controller-runtime/testing';
 import type { RunningHttpController } from '@edict/controller-runtime';
-import { testControllerSettings } from '@edict/controller-runtime/testing';
 import { startReportsController } from '../bootstrap';
 import { loadReportsConfig, type ReportsConfig } from '../config/reports-config';
 

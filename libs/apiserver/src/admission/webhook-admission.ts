@@ -10,7 +10,7 @@
  * Equivalent only spans versions of the same resource and the request keeps its own version.
  */
 import { randomUUID } from 'node:crypto';
-import type { JsonObject } from '@edict/foundation';
+import { type JsonObject, errorMessage } from '@edict/foundation';
 import { applyJsonPatch } from '../patch/json-patch';
 import { internalError } from '../status';
 import { callWebhook, type ServiceEndpoints } from './caller';
@@ -21,7 +21,6 @@ import { admissionReview, verifyAdmissionResponse, type AdmissionResponse } from
 import type { AdmissionAttributes, AdmissionChain } from './types';
 import { WebhookAgents, type WebhookAgentOptions } from './webhook-agents';
 import { webhooksOf, type Webhook } from './webhooks';
-import { errorMessage } from '@edict/foundation';
 
 export interface WebhookSource {
   mutatingConfigurations(): readonly JsonObject[];

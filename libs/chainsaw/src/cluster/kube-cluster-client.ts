@@ -8,7 +8,7 @@
  * object of a served kind. KubeResources refetches a group's discovery on a miss, so a kind whose
  * CRD a test installed in an earlier step maps on its next use.
  */
-import type { JsonObject } from '@edict/foundation';
+import type { JsonObject, KubeObject } from '@edict/foundation';
 import {
   KubeApiError,
   KubeHttpClient,
@@ -18,7 +18,6 @@ import {
   toKubeApiError,
   type ApiResourceInfo,
 } from '@edict/kube';
-import { type KubeObject } from '@edict/foundation';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ClusterClient, ObjectRef, PropagationPolicy } from './cluster-client';
 import { NoKindMatchError, TransientClusterError, isTransientAnswer } from './cluster-errors';

@@ -1,6 +1,6 @@
 /** Entry point: discovers the tests below the paths and runs them one at a time. */
 import { dirname } from 'node:path';
-import type { JsonObject, JsonValue } from '@edict/foundation';
+import { type JsonObject, type JsonValue, errorMessage } from '@edict/foundation';
 import type { ClusterClient } from '../cluster/cluster-client';
 import { KubeClusterClient } from '../cluster/kube-cluster-client';
 import { Bindings } from '../expressions/bindings';
@@ -15,7 +15,6 @@ import { TestContext, type RunSettings } from './context';
 import { randomNamespaceName } from './namespace-name';
 import type { ChainsawRunOptions, ChainsawTestResult } from './options';
 import { runTestSteps } from './run-test';
-import { errorMessage } from '@edict/foundation';
 
 export async function runChainsawTests(options: ChainsawRunOptions): Promise<ChainsawTestResult[]> {
   const settings = runSettings(options);

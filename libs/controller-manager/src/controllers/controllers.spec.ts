@@ -1,9 +1,8 @@
 // The Deployment and ReplicaSet controllers against the running server, as a cluster without nodes.
 import type { JsonObject } from '@edict/foundation';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dig } from '@edict/apiserver/testing';
+import { dig, createTestCa, startWebhookServer, type TestCa, type TestWebhookServer } from '@edict/apiserver/testing';
 import { startCluster, type RunningCluster } from '../testing';
-import { createTestCa, startWebhookServer, type TestCa, type TestWebhookServer } from '@edict/apiserver/testing';
 
 let running: RunningCluster | undefined;
 let hook: TestWebhookServer | undefined;

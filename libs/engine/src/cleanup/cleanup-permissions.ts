@@ -11,9 +11,8 @@
  */
 import type { AccessReviewer } from '../core/loaders';
 import type { MatchResources, ResourceFilter } from '../policy';
-import type { Diagnostic } from '@edict/foundation';
+import { type Diagnostic, errorMessage } from '@edict/foundation';
 import type { CleanupPolicy } from './cleanup-policy';
-import { errorMessage } from '@edict/foundation';
 
 /** The resources a kind selector names (several for a wildcard); none when it is not served. */
 export type CleanupKindResolver = (

@@ -1,5 +1,4 @@
-import type { JsonValue } from '@edict/foundation';
-import { parseDurationNanos } from '@edict/foundation';
+import { type JsonValue, parseDurationNanos } from '@edict/foundation';
 
 /** Durations as Go `time.Duration` (int64 nanoseconds), held as bigint. */
 

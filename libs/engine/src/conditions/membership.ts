@@ -1,5 +1,4 @@
-import type { JsonValue } from '@edict/foundation';
-import { hasWildcard, wildcardMatch, goValueText } from '@edict/foundation';
+import { type JsonValue, hasWildcard, wildcardMatch, goValueText } from '@edict/foundation';
 import { decodeStringList } from './string-list';
 import { compileStringPattern, isRangePattern, matchStringPattern } from '../pattern/leaf';
 

@@ -1,5 +1,11 @@
-import type { JsonValue } from '@edict/foundation';
-import { compareQuantities, parseQuantity, compareSemver, parseSemver, goParseFloat } from '@edict/foundation';
+import {
+  type JsonValue,
+  compareQuantities,
+  parseQuantity,
+  compareSemver,
+  parseSemver,
+  goParseFloat,
+} from '@edict/foundation';
 import { durationPair, durationSeconds } from './go-durations';
 
 /** `(a, b) => a OP b` for GreaterThan, GreaterThanOrEquals, LessThan, LessThanOrEquals. */

@@ -1,5 +1,4 @@
-import { isBudgetError, type EvaluationBudget, errorMessage } from '@edict/foundation';
-import type { JsonValue } from '@edict/foundation';
+import { isBudgetError, type EvaluationBudget, errorMessage, type JsonValue } from '@edict/foundation';
 import { compileJmesPath } from '@edict/jmespath';
 import type { ContextLoaders, LoaderScope } from '../core/loaders';
 import type { MaybePromise } from '../core/maybe-promise';

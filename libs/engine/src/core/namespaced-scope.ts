@@ -4,9 +4,8 @@
  * writes). Admission-time validation cannot see a kind or namespace written as a variable, so these
  * checks run again with the values the rule actually produced.
  */
-import type { KubeObject } from '@edict/foundation';
+import { type KubeObject, hasWildcard } from '@edict/foundation';
 import { DEFAULT_CLUSTER_SCOPED_KINDS } from '../policy-validation/kinds';
-import { hasWildcard } from '@edict/foundation';
 import type { ResourceLoader } from './loaders';
 
 /** A namespaced Policy reaching outside its namespace; the rule ends in error and nothing is written. */

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_LIMITS, EvaluationDeadlineExceeded, type EvaluationDeadline } from '@edict/foundation';
-import type { KubeObject } from '@edict/foundation';
+import {
+  DEFAULT_EVALUATION_LIMITS,
+  EvaluationDeadlineExceeded,
+  type EvaluationDeadline,
+  type KubeObject,
+} from '@edict/foundation';
 import type { ContextEntry, Policy, Rule } from '../policy/types';
 import { Engine, type EngineDependencies } from './engine';
 import type { ResourceRequest } from '../core/types';

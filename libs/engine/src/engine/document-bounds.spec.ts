@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVALUATION_LIMITS, EvaluationDeadlineExceeded, type EvaluationDeadline } from '@edict/foundation';
-import type { JsonObject, KubeObject } from '@edict/foundation';
+import {
+  DEFAULT_EVALUATION_LIMITS,
+  EvaluationDeadlineExceeded,
+  type EvaluationDeadline,
+  type JsonObject,
+  type KubeObject,
+} from '@edict/foundation';
 import type { Policy, Rule } from '../policy/types';
 import type { ResourceRequest } from '../core/types';
 import { Engine, type EngineDependencies } from './engine';

@@ -7,8 +7,9 @@ import {
   type SizeMemo,
   BoundedCache,
   errorMessage,
+  type JsonValue,
+  type KubeObject,
 } from '@edict/foundation';
-import type { JsonValue, KubeObject } from '@edict/foundation';
 import { extractImages, imagesAsJson } from '../images';
 import { matchingExceptions, exceptionKey } from '../exceptions';
 import { loadContextEntries, type ContextLoadOptions } from '../context-entries';

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@edict/foundation';
+import { type JsonValue, errorMessage } from '@edict/foundation';
 import { loadContextEntries } from '../context-entries';
 import { checkConditions } from '../core/conditions';
 import type { ResourceLoader } from '../core/loaders';
@@ -10,7 +10,6 @@ import type { RuleRun } from '../validate/rule-run';
 import { generatePattern, GenerationFailure, type GenerationOutput, type PatternScope } from './pattern';
 import type { GeneratingPolicy, GenerationDetails, GenerationRuleResponse } from './types';
 import { generationError } from './validate-generation';
-import { errorMessage } from '@edict/foundation';
 
 type ForeachBlock = NonNullable<Generation['foreach']>[number];
 

@@ -5,11 +5,11 @@ import {
   type KubeObject,
   matchesLabelSelector,
   errorMessage,
+  type LabelSelector,
 } from '@edict/foundation';
 import type { ResourceLoader } from '../core/loaders';
 import { checkNamespacedKind, checkNamespacedObject, checkOwnNamespace } from '../core/namespaced-scope';
 import type { CloneList, Generation } from '../policy/types';
-import type { LabelSelector } from '@edict/foundation';
 import { substituteVariables, type EvaluationContext } from '../variables';
 import { objectFromClone, objectFromData, type Provenance } from './build-object';
 import { formatRef, isObjectAt, parseKindEntry } from './resource-ref';

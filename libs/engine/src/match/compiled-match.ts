@@ -1,6 +1,12 @@
-import type { GroupVersionKind } from '@edict/foundation';
+import {
+  type GroupVersionKind,
+  compileWildcard,
+  hasWildcard,
+  checkSelector,
+  compileKindSelector,
+  parseKind,
+} from '@edict/foundation';
 import type { MatchResources, ResourceFilter, Rule } from '../policy/types';
-import { compileWildcard, hasWildcard, checkSelector, compileKindSelector, parseKind } from '@edict/foundation';
 import { gvkOf, resourceNameOf, resourceNamespaceOf, stringMapAt, type MatchRequest } from './request';
 import { isEmptyFilter, isZeroDescription, matchedNamespace } from './resource-filter';
 

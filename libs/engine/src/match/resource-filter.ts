@@ -1,6 +1,5 @@
-import type { GroupVersionKind } from '@edict/foundation';
+import { type GroupVersionKind, wildcardMatch, checkSelector, kindMatches } from '@edict/foundation';
 import type { ResourceDescription, ResourceFilter, UserInfoFilter } from '../policy/types';
-import { wildcardMatch, checkSelector, kindMatches } from '@edict/foundation';
 import { resourceKindOf, resourceNameOf, resourceNamespaceOf, stringMapAt, type MatchRequest } from './request';
 import { userInfoFailures } from './user-info';
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../engine/engine';
 import type { ResourceLoader } from '../core/loaders';
-import type { JsonObject, KubeObject, LabelSelector } from '@edict/foundation';
-import { matchesLabelSelector } from '@edict/foundation';
+import { type JsonObject, type KubeObject, type LabelSelector, matchesLabelSelector } from '@edict/foundation';
 import type { TargetResourceSpec } from '../policy/types';
 
 function secret(namespace: string, name: string, labels?: Record<string, string>): KubeObject {

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, KubeObject } from '@edict/foundation';
+import { type JsonObject, type JsonValue, type KubeObject, wildcardMatch, hasWildcard } from '@edict/foundation';
 import { loadContextEntries } from '../context-entries';
 import { checkConditions } from '../core/conditions';
 import type { ResourceLoader } from '../core/loaders';
@@ -7,7 +7,6 @@ import { ruleError, ruleResponse } from '../core/responses';
 import type { RuleResponse } from '../core/types';
 import type { TargetResourceSpec } from '../policy/types';
 import type { RuleRun } from '../validate/rule-run';
-import { wildcardMatch, hasWildcard } from '@edict/foundation';
 import { substituteVariables } from '../variables';
 import { applyPatches } from './apply-patches';
 import { mutateForeach, mutationResponse } from './mutate-resource';

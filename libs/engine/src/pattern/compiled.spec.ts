@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EvaluationBudget, EvaluationDeadlineExceeded } from '@edict/foundation';
-import type { JsonValue } from '@edict/foundation';
+import { EvaluationBudget, EvaluationDeadlineExceeded, type JsonValue } from '@edict/foundation';
 import { compilePattern } from './compiled';
 import { matchPattern } from './match';
 

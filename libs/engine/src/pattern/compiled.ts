@@ -6,8 +6,7 @@
  * resource beyond that (metadata wildcard expansion rewrites the pattern per resource) are not
  * compiled: `compilePattern` then returns `matchPattern` itself.
  */
-import type { JsonObject, JsonValue } from '@edict/foundation';
-import { isObject } from '@edict/foundation';
+import { type JsonObject, type JsonValue, isObject } from '@edict/foundation';
 import { isLeadingAnchor } from './anchor';
 import { CONDITIONAL_PREFIX, GLOBAL_PREFIX, NEGATION_PREFIX, failure, isSkip, type Failure } from './failure';
 import { compileStringPattern, matchStringPattern, matchValue } from './leaf';

@@ -3,8 +3,7 @@
  * `strings.TrimSpace` / `strings.Trim(s, " ")` they apply (`strconv.ParseFloat` is `goParseFloat`
  * in values/go-float; Go's number text is in go/).
  */
-import type { JsonValue } from '@edict/foundation';
-import { goFloatE, goFloatF, goIntText, isInt64 } from '@edict/foundation';
+import { type JsonValue, goFloatE, goFloatF, goIntText, isInt64 } from '@edict/foundation';
 
 /** How Kyverno turns a resource value into text before parsing it as a duration or quantity. */
 export function numberText(value: JsonValue | undefined): string | undefined {

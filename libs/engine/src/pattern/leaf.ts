@@ -7,8 +7,8 @@
  * compared first as a Go duration, then as a Kubernetes quantity, then as a wildcard string; the
  * first comparison for which both sides parse decides. Leaves are compiled once and cached.
  */
-import type { JsonValue } from '@edict/foundation';
 import {
+  type JsonValue,
   isObject,
   parseDurationNanos,
   goParseFloat,

@@ -2,8 +2,7 @@
  * Kyverno's validate `pattern` check (`validate.MatchPattern`): walks the pattern and the resource
  * together, applying anchors, and reports the first divergence with Kyverno's path and wording.
  */
-import type { JsonObject, JsonValue } from '@edict/foundation';
-import { isObject, goTypeName, goValueText } from '@edict/foundation';
+import { type JsonObject, type JsonValue, isObject, goTypeName, goValueText } from '@edict/foundation';
 import { isLeadingAnchor } from './anchor';
 import { CONDITIONAL_PREFIX, GLOBAL_PREFIX, NEGATION_PREFIX, failure, isSkip, type Failure } from './failure';
 import { matchStringPattern, matchValue } from './leaf';

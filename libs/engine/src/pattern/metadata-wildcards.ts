@@ -7,8 +7,7 @@
  * Kyverno edits the pattern in place and picks an arbitrary match when several keys match; here
  * the pattern is left untouched (a shallow copy is returned) and the first matching key wins.
  */
-import type { JsonObject, JsonValue } from '@edict/foundation';
-import { isObject, setOwn, hasWildcard, wildcardMatch } from '@edict/foundation';
+import { type JsonObject, type JsonValue, isObject, setOwn, hasWildcard, wildcardMatch } from '@edict/foundation';
 import { formatAnchor, parseAnchor, type Anchor } from './anchor';
 import { planFor, type MapPlan } from './plan';
 

@@ -1,6 +1,5 @@
 import type { PolicyException } from '../policy';
-import type { Diagnostic } from '@edict/foundation';
-import { wildcardMatch } from '@edict/foundation';
+import { type Diagnostic, wildcardMatch } from '@edict/foundation';
 import { Findings, objectLabel } from './findings';
 import { checkMatchResources } from './match';
 import { checkExclude } from './pod-security';

@@ -1,5 +1,4 @@
-import { parseKind } from '@edict/foundation';
-import { hasWildcard, wildcardMatch } from '@edict/foundation';
+import { parseKind, hasWildcard, wildcardMatch } from '@edict/foundation';
 
 /**
  * Kind helpers. Kyverno asks API discovery which kinds are cluster-scoped; Edict has no cluster at

@@ -1,6 +1,11 @@
-import { deepEqual, type JsonValue, wildcardMatch } from '@edict/foundation';
+import {
+  deepEqual,
+  type JsonValue,
+  wildcardMatch,
+  type LabelSelector,
+  type LabelSelectorRequirement,
+} from '@edict/foundation';
 import type { MatchResources, Subject } from '../policy';
-import type { LabelSelector, LabelSelectorRequirement } from '@edict/foundation';
 import type { RuleCheck } from './check-context';
 
 /**

@@ -1,7 +1,6 @@
 import { compileCel } from '@edict/cel';
 import type { Policy } from '../policy';
-import type { Diagnostic } from '@edict/foundation';
-import { isObject } from '@edict/foundation';
+import { type Diagnostic, isObject } from '@edict/foundation';
 import { celRuleProblems } from '../validate/cel/compile-rule';
 import { unsupportedValidation } from '../validate/unsupported-validation';
 import { hasVerifyImages } from '../validate/unsupported-verify-images';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '@edict/foundation';
-import { formatPath, parsePath, type PathSegment } from '@edict/foundation';
+import { type JsonValue, formatPath, parsePath, type PathSegment } from '@edict/foundation';
 import { any, arr, bool, either, int, lazy, map, obj, str, validate, type Schema } from './schema-dsl';
 
 function problems(schema: Schema, value: JsonValue): string[] {

@@ -1,5 +1,4 @@
-import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
-import type { PathSegment } from '@edict/foundation';
+import { isObject, type JsonObject, type JsonValue, type PathSegment } from '@edict/foundation';
 
 /**
  * A small structural schema language, enough to express Kyverno's CRD schemas (types, required

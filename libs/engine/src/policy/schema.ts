@@ -1,6 +1,5 @@
-import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
+import { isObject, type JsonObject, type JsonValue, type PathSegment } from '@edict/foundation';
 import { CONDITION_OPERATORS, V1_ONLY_CONDITION_OPERATORS } from '../conditions/operators';
-import type { PathSegment } from '@edict/foundation';
 import {
   any,
   arr,

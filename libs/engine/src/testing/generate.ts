@@ -1,7 +1,6 @@
-import type { JsonObject, KubeObject, LabelSelector } from '@edict/foundation';
+import { type JsonObject, type KubeObject, type LabelSelector, matchesLabelSelector } from '@edict/foundation';
 import type { ResourceLoader } from '../core/loaders';
 import type { Operation } from '../core/types';
-import { matchesLabelSelector } from '@edict/foundation';
 import type { Generation, Rule } from '../policy/types';
 import type { RuleRun } from '../validate/rule-run';
 import { EvaluationContext } from '../variables';

@@ -1,7 +1,6 @@
-import type { JsonValue } from '@edict/foundation';
+import { type JsonValue, goValueText, isAbsolute, joinPath } from '@edict/foundation';
 import { childPath, rewriteDocument } from './document-walk';
 import { VariableSubstitutionError } from './errors';
-import { goValueText, isAbsolute, joinPath } from '@edict/foundation';
 
 /**
  * `$(path)` references point at another value of the same document (typically the rule's pattern):

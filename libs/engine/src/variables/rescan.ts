@@ -1,5 +1,4 @@
-import type { JsonValue } from '@edict/foundation';
-import { goJson } from '@edict/foundation';
+import { type JsonValue, goJson } from '@edict/foundation';
 
 /**
  * Kyverno's own algorithm for one string, used when the parsed-tree evaluation could disagree with

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@edict/foundation';
+import { type JsonValue, errorMessage } from '@edict/foundation';
 import type { EvaluationContext } from './context';
 import { compileDirectJmesPath, type JmesPathQuery } from '@edict/jmespath';
 import { currentValueExpression } from './current-path';
@@ -7,7 +7,6 @@ import { ContextQueryError, VariableSubstitutionError } from './errors';
 import { containsReference, substituteReferences } from './references';
 import { NO_PROGRESS, interpolationText, rescanSubstitute, variableExpression } from './rescan';
 import { getTemplate, type ContentPart, type ParsedTemplate, type VariablePart } from './template';
-import { errorMessage } from '@edict/foundation';
 
 export interface SubstitutionOptions {
   /**

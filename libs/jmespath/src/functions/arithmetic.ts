@@ -1,5 +1,5 @@
-import type { JsonValue } from '@edict/foundation';
 import {
+  type JsonValue,
   formatDuration,
   parseDurationNanos,
   approximateFloat64,

@@ -1,5 +1,12 @@
-import type { JsonValue } from '@edict/foundation';
-import { deepEqual, setOwn, type JsonObject, goJson, sortGoOrder, goParseFloat } from '@edict/foundation';
+import {
+  type JsonValue,
+  deepEqual,
+  setOwn,
+  type JsonObject,
+  goJson,
+  sortGoOrder,
+  goParseFloat,
+} from '@edict/foundation';
 import { JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
 import { any, arr } from './signatures';

@@ -1,5 +1,4 @@
-import type { JsonObject, JsonValue } from '@edict/foundation';
-import { deepEqual, isObject, sortGoOrder } from '@edict/foundation';
+import { type JsonObject, type JsonValue, deepEqual, isObject, sortGoOrder } from '@edict/foundation';
 import { argumentTypeError, JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
 import { scalarToString } from './scalar-text';

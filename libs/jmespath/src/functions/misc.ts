@@ -1,6 +1,5 @@
 import { isIP } from 'node:net';
-import type { JsonValue } from '@edict/foundation';
-import { joinPath } from '@edict/foundation';
+import { type JsonValue, joinPath } from '@edict/foundation';
 import { functionError, JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
 import { normalizeImage } from './image';

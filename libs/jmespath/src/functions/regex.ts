@@ -1,5 +1,4 @@
-import { isBudgetError, wildcardMatch, goRegexpMatch, goRegexpReplaceAll } from '@edict/foundation';
-import type { JsonValue } from '@edict/foundation';
+import { isBudgetError, wildcardMatch, goRegexpMatch, goRegexpReplaceAll, type JsonValue } from '@edict/foundation';
 import { argumentTypeError, functionError } from '../errors';
 import { activeBudget, type FunctionDefinition } from '../runtime';
 import { scalarToString } from './scalar-text';

@@ -1,5 +1,4 @@
-import type { JsonValue } from '@edict/foundation';
-import { goFloat32F } from '@edict/foundation';
+import { type JsonValue, goFloat32F } from '@edict/foundation';
 
 /** Kyverno's `ifaceToString`: strings as is, numbers as float32 text, booleans as words. */
 export function scalarToString(value: JsonValue): string | undefined {

@@ -1,7 +1,6 @@
-import type { JsonValue } from '@edict/foundation';
+import { type JsonValue, compareCodePoints } from '@edict/foundation';
 import { functionError } from '../errors';
 import { activeBudget, type FunctionDefinition } from '../runtime';
-import { compareCodePoints } from '@edict/foundation';
 import { num, str } from './signatures';
 
 /** Go's per-rune case mapping: keeps characters whose JS mapping is not a single code point. */

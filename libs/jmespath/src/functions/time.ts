@@ -1,5 +1,4 @@
-import type { JsonValue } from '@edict/foundation';
-import { formatDuration, parseDurationNanos } from '@edict/foundation';
+import { type JsonValue, formatDuration, parseDurationNanos } from '@edict/foundation';
 import { jmesPathNow } from '../clock';
 import { JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';

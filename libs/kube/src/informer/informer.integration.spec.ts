@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryApiServer } from '@edict/apiserver';
-import type { JsonObject } from '@edict/foundation';
+import type { JsonObject, KubeObject } from '@edict/foundation';
 import { eventually, kubeConfigForUrl } from '../testing';
 import { KubeHttpClient } from '../http/kube-http-client';
 import { KubeResources } from '../http/kube-resources';
-import { type KubeObject } from '@edict/foundation';
 import { Informer } from './informer';
 import { resourceListWatch } from './list-watch';
 

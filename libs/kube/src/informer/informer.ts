@@ -7,12 +7,11 @@
  * client-node's `makeInformer` instead stops for good on any error but 410, which is why this exists.
  */
 import { isGone, KubeApiError, type KubeStatus } from '../errors/kube-api-error';
-import type { KubeObject, ObjectHeader } from '@edict/foundation';
+import { type KubeObject, type ObjectHeader, errorMessage } from '@edict/foundation';
 import type { RawWatchEvent } from '../http/kube-resources';
 import { Backoff, type BackoffOptions } from './backoff';
 import type { ListWatchSource } from './list-watch';
 import { ObjectCache, objectKey, type IndexFunction } from './object-cache';
-import { errorMessage } from '@edict/foundation';
 
 export interface InformerOptions<T extends ObjectHeader = KubeObject> {
   /** For logs and errors, e.g. `v1/ConfigMap`. */

@@ -1,5 +1,4 @@
-import type { JsonValue } from '@edict/foundation';
-import { formatDiagnostic, isError, parseDocuments, type Diagnostic } from '@edict/foundation';
+import { type JsonValue, formatDiagnostic, isError, parseDocuments, type Diagnostic } from '@edict/foundation';
 import { LoadError } from './load-error';
 
 /** One object read from a YAML file, with a description of where it sits for error messages. */

@@ -35,6 +35,7 @@ import { covers } from './covers';
 import { ALWAYS_LEADER, type LeaderGate } from '@edict/leader';
 import type { CaBundleSource, DesiredWebhooks, DesiredWebhookSet, WebhookConfigStore } from './ports';
 import { errorMessage } from '@edict/foundation';
+import { SerialPass } from '@edict/work-queue';
 
 export type ReconcileOutcome =
   | { readonly status: 'skipped'; readonly reason: 'stopped' | 'not-leader' | 'no-ca-bundle' }
@@ -54,7 +55,7 @@ const MAX_CONFLICT_RETRIES = 3;
 export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('WebhookReconciler');
   private readonly subscriptions: Array<() => void> = [];
-  private running: Promise<ReconcileOutcome> | undefined;
+  private readonly passes = new SerialPass(() => this.recordedPass());
   private timer: NodeJS.Timeout | undefined;
   /** Whether the pending timer is for an immediate pass. */
   private immediate = false;
@@ -132,23 +133,18 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
    * One pass. Passes never overlap: a call during a pass waits for it, then runs a fresh one (the
    * state may have changed after the running pass read it); callers waiting together share it.
    */
-  async reconcile(): Promise<ReconcileOutcome> {
-    while (this.running) {
-      const current = this.running;
-      await current.catch(() => undefined);
-      if (this.running && this.running !== current) return this.running;
-    }
-    const pass = this.pass();
-    this.running = pass;
+  reconcile(): Promise<ReconcileOutcome> {
+    return this.passes.run();
+  }
+
+  private async recordedPass(): Promise<ReconcileOutcome> {
     try {
-      const outcome = await pass;
+      const outcome = await this.pass();
       this.last = { at: new Date(), outcome };
       return outcome;
     } catch (error) {
       this.last = { at: new Date(), error: errorMessage(error) };
       throw error;
-    } finally {
-      if (this.running === pass) this.running = undefined;
     }
   }
 

@@ -4,12 +4,11 @@
  * the number of operations and the document after each operation are bounded: past a limit the
  * budget's error leaves this function (the rule ends in `error`).
  */
-import type { EvaluationBudget, JsonObject, JsonValue } from '@edict/foundation';
+import { type EvaluationBudget, type JsonObject, type JsonValue, errorMessage } from '@edict/foundation';
 import { JsonPatcher, PatchApplyError } from './json6902-apply';
 import { DecodeError, decodePatches, type Operation } from './json6902-decode';
 import { patchError, patchResult, type PatchOutcome } from './outcome';
 import { PatchedSize } from './patched-size';
-import { errorMessage } from '@edict/foundation';
 
 export function applyJson6902(
   resource: JsonObject,

@@ -2,8 +2,15 @@
  * `patchStrategicMerge`: Kyverno's anchors are resolved against the resource first, then the plain
  * patch is merged the way kustomize's kyaml merges (see merge.ts). Variables are already substituted.
  */
-import type { EvaluationBudget } from '@edict/foundation';
-import { isObject, setOwn, type JsonObject, type JsonValue, errorMessage, schemaForResource } from '@edict/foundation';
+import {
+  type EvaluationBudget,
+  isObject,
+  setOwn,
+  type JsonObject,
+  type JsonValue,
+  errorMessage,
+  schemaForResource,
+} from '@edict/foundation';
 import { PreprocessError, resolveAnchors } from './anchors';
 import { MergeError, mergeValue } from './merge';
 import { nodeKind } from './node-text';

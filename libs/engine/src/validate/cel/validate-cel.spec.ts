@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, KubeObject, LabelSelector } from '@edict/foundation';
+import { type JsonObject, type KubeObject, type LabelSelector, matchesLabelSelector } from '@edict/foundation';
 import { Engine, type EngineDependencies } from '../../engine/engine';
 import type { ResourceLoader } from '../../core/loaders';
 import type { AccessReviewDecision, AccessReviewRequest } from '@edict/cel';
 import type { ResourceRequest, RuleResponse } from '../../core/types';
 import type { CelValidation, Policy, Rule } from '../../policy/types';
-import { matchesLabelSelector } from '@edict/foundation';
 
 const deployment = (name: string, replicas: number, namespace = 'shop', labels: Record<string, string> = {}) =>
   ({

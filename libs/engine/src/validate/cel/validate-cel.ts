@@ -6,11 +6,10 @@ import {
   describeCelError,
   toCel,
   type CelProgram,
+  type AccessReviewRequest,
 } from '@edict/cel';
-import { EvaluationDeadlineExceeded } from '@edict/foundation';
-import type { KubeObject } from '@edict/foundation';
+import { EvaluationDeadlineExceeded, type KubeObject } from '@edict/foundation';
 import type { AccessReviewer, ResourceLoader } from '../../core/loaders';
-import type { AccessReviewRequest } from '@edict/cel';
 import { ruleError, ruleResponse } from '../../core/responses';
 import type { RuleResponse } from '../../core/types';
 import type { RuleRun } from '../rule-run';
