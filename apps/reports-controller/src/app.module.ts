@@ -24,7 +24,12 @@ export class ReportsControllerModule {
           config,
           configToken: REPORTS_CONFIG,
           policies: true,
-          features: [ContextModule.forRoot(config), ReportsControllerMetricsModule, AggregationModule, BackgroundScansModule],
+          features: [
+            ContextModule.forRoot(config),
+            ReportsControllerMetricsModule,
+            AggregationModule,
+            BackgroundScansModule,
+          ],
           readiness: { inject: [PolicyReadiness], useFactory: (policies: PolicyReadiness) => [() => policies.check()] },
           metrics: {
             inject: [ReportsControllerMetrics],

@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { UpdateRequestSpec } from '@edict/admission';
 import { isAlreadyExists, type KubeResources, withRetry } from '@edict/kube';
-import { type KubeObject, type ObjectHeader } from '@edict/foundation';
+import type { ObjectHeader } from '@edict/foundation';
 import { BoundedWorkQueue, type RetryOptions, type WorkQueueStats } from '@edict/work-queue';
 import { updateRequestLabels } from './update-request-labels';
 

@@ -6,7 +6,13 @@
 import 'reflect-metadata';
 import { IsArray, IsIn, IsInt, Matches, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
-import { CONTROLLER_ENVIRONMENT, ControllerBaseConfig, DNS_NAME, loadConfig, type ConfigSpec } from '@edict/controller-runtime';
+import {
+  CONTROLLER_ENVIRONMENT,
+  ControllerBaseConfig,
+  DNS_NAME,
+  loadConfig,
+  type ConfigSpec,
+} from '@edict/controller-runtime';
 import { REPORTING_RULE_TYPES, type ReportingRuleType } from '@edict/reports';
 
 export class BackgroundConfig extends ControllerBaseConfig {

@@ -21,7 +21,7 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor, type ClusterCa } from '@edict/apiserver';
 import { runControllerManager, type RunningControllerManager } from '@edict/controller-manager';
-import type { JsonObject, KubeObject } from '@edict/foundation';
+import type { JsonObject } from '@edict/foundation';
 import { KubeResources } from '@edict/kube';
 import { installPolicyCrds, PolicyCache } from '@edict/policy';
 import {

@@ -1,6 +1,5 @@
 /** WebhookConfigStore over `@edict/kube`'s KubeResources. */
 import { isNotFound, type KubeResources } from '@edict/kube';
-import { type KubeObject } from '@edict/foundation';
 import type { WebhookConfiguration, WebhookConfigurationKind } from '../configurations/types';
 import type { WebhookConfigStore } from './ports';
 
