@@ -5,6 +5,18 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 
+/** The metadata fields Edict reads by name (a type literal, so it stays assignable to JsonObject). */
+export type ObjectMetaFields = {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  creationTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+};
+
 /**
  * What every Kubernetes object has, whatever its body is typed as: the bound of generic clients and
  * caches (`Informer<T extends ObjectHeader>`), so that typed objects (reports, UpdateRequests) and
@@ -13,30 +25,12 @@ export interface JsonObject {
 export interface ObjectHeader {
   apiVersion?: string;
   kind?: string;
-  metadata?: {
-    name?: string;
-    generateName?: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    creationTimestamp?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-  };
+  metadata?: ObjectMetaFields;
 }
 
 /** A Kubernetes object as JSON: any JSON object with the usual header fields. */
 export interface KubeObject extends JsonObject {
   apiVersion: string;
   kind: string;
-  metadata: JsonObject & {
-    name?: string;
-    generateName?: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    creationTimestamp?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-  };
+  metadata: JsonObject & ObjectMetaFields;
 }
