@@ -9,7 +9,7 @@
  */
 import type { CachedPolicy } from '@edict/policy';
 import { webhookTimeoutSecondsOf } from '@edict/engine';
-import { parseKind } from '@edict/foundation';
+import { parseKind, type LabelSelector } from '@edict/foundation';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   DEFAULT_WEBHOOK_NAMES,
@@ -20,7 +20,6 @@ import {
 import { kindOperationsOf, policyTakesPart, type WebhookFamily } from './policy-kinds';
 import { RuleSet } from './rule-set';
 import type {
-  LabelSelector,
   MutatingWebhook,
   MutatingWebhookConfiguration,
   ScopeType,

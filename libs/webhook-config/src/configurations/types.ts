@@ -2,6 +2,8 @@
  * The admissionregistration.k8s.io/v1 shapes the controller writes, as plain JSON (what the API
  * server stores and returns). Only the fields Edict sets are typed; anything else passes through.
  */
+import type { LabelSelector } from '@edict/foundation';
+
 export type OperationType = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 export type ScopeType = 'Namespaced' | 'Cluster' | '*';
 export type WebhookFailurePolicy = 'Fail' | 'Ignore';
@@ -13,17 +15,6 @@ export interface RuleWithOperations {
   resources: string[];
   scope: ScopeType;
   operations: OperationType[];
-}
-
-export interface LabelSelectorRequirement {
-  key: string;
-  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
-  values?: string[];
-}
-
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: LabelSelectorRequirement[];
 }
 
 export interface WebhookClientConfig {
