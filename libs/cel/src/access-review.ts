@@ -7,17 +7,19 @@ export interface AccessReviewSubject {
   extra?: Record<string, string[]>;
 }
 
+/** The resource a review asks about (a SubjectAccessReview's resourceAttributes without the verb). */
+export interface ResourceAttributes {
+  group: string;
+  version?: string;
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+}
+
 /** One authorization question, as the spec of a SubjectAccessReview asks it. */
 export interface AccessReviewRequest extends AccessReviewSubject {
-  resourceAttributes?: {
-    group: string;
-    version?: string;
-    resource: string;
-    subresource?: string;
-    namespace?: string;
-    name?: string;
-    verb: string;
-  };
+  resourceAttributes?: ResourceAttributes & { verb: string };
   nonResourceAttributes?: { path: string; verb: string };
 }
 

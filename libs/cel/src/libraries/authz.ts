@@ -1,5 +1,10 @@
 import type { Environment } from '@marcbachmann/cel-js';
-import type { AccessReviewDecision, AccessReviewRequest, AccessReviewSubject } from '../access-review';
+import type {
+  AccessReviewDecision,
+  AccessReviewRequest,
+  AccessReviewSubject,
+  ResourceAttributes,
+} from '../access-review';
 import { CelLimitExceeded } from '../meter';
 import { errorMessage } from '@edict/foundation';
 
@@ -61,15 +66,6 @@ export class AccessReviewPending extends Error {
   constructor() {
     super('authorization check pending');
   }
-}
-
-interface ResourceAttributes {
-  group: string;
-  version?: string;
-  resource: string;
-  subresource?: string;
-  namespace?: string;
-  name?: string;
 }
 
 export class CelAuthorizer {
