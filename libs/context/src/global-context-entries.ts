@@ -6,15 +6,7 @@
  * own (each evaluates), so none waits for a leader.
  */
 import type { JsonValue, KubeObject } from '@edict/foundation';
-import {
-  groupVersionPath,
-  Informer,
-  isNotFound,
-  resourceListWatch,
-  type ApiResourceInfo,
-  type InformerLogger,
-  type KubeResources,
-} from '@edict/kube';
+import { Informer, isNotFound, resourceListWatch, type InformerLogger, type KubeResources } from '@edict/kube';
 import { routeApiCall, type ApiCallers } from './cluster-context-loaders';
 import type { ContextSettings, InformerSource } from './context-settings';
 import {
@@ -92,13 +84,10 @@ export class GlobalContextEntries {
     return informerFeed(informer);
   }
 
-  /** The kind of a top-level resource from the group version's discovery document (one read per entry). */
+  /** The kind of a top-level resource, from libs/kube's discovery (an unknown group version serves none). */
   private async kindServing(apiVersion: string, resource: string): Promise<string | undefined> {
     try {
-      const document = await this.deps.resources.http.json<{ resources?: ApiResourceInfo[] }>({
-        path: groupVersionPath(apiVersion),
-      });
-      return document.resources?.find((served) => served.name === resource)?.kind;
+      return (await this.deps.resources.resourceNamed(apiVersion, resource))?.kind;
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;

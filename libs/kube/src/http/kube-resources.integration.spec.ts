@@ -65,6 +65,13 @@ describe('KubeResources against the in-memory API server', () => {
     ).toBeUndefined();
   });
 
+  it('finds a top-level resource by its plural name, not a subresource or an unknown one', async () => {
+    expect(await resources.resourceNamed('v1', 'configmaps')).toMatchObject({ kind: 'ConfigMap', namespaced: true });
+    expect(await resources.resourceNamed('example.com/v1', 'widgets')).toMatchObject({ kind: 'Widget' });
+    expect(await resources.resourceNamed('v1', 'pods/status')).toBeUndefined();
+    expect(await resources.resourceNamed('v1', 'gizmos')).toBeUndefined();
+  });
+
   it('answers typed errors: 404, 409 AlreadyExists, stale-update Conflict, unknown kind', async () => {
     const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'missing' };
     await expect(resources.get(ref)).rejects.toMatchObject({ code: 404, reason: 'NotFound' });

@@ -89,6 +89,11 @@ export class KubeResources {
     return hit;
   }
 
+  /** The top-level API resource `name` (its plural) in `apiVersion`, undefined when not served (cached like `resource`). */
+  async resourceNamed(apiVersion: string, name: string, signal?: AbortSignal): Promise<ApiResourceInfo | undefined> {
+    return this.discovery.find(apiVersion, (r) => r.name === name, signal);
+  }
+
   /**
    * The REST path for a type, a namespace's collection, or one object. The ref's scope must fit the
    * kind's: a namespace given for a cluster-scoped kind is refused, not dropped (the API server
