@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiResources, DISCOVERY_READ_BURST, type DiscoveryReader } from './api-resources';
+import { ApiResources, DISCOVERY_READ_BURST } from './api-resources';
+import type { GroupVersionReader } from './group-version-resources';
 
 const CORE = {
   resources: [
@@ -18,7 +19,7 @@ const APPS = {
 
 function discovery(documents: Record<string, { resources: { name: string; kind: string; namespaced?: boolean }[] }>) {
   const reads: string[] = [];
-  const read: DiscoveryReader = async (path) => {
+  const read: GroupVersionReader = async (path) => {
     reads.push(path);
     const document = documents[path];
     if (!document) throw new Error(`404 ${path}`);

@@ -13,7 +13,7 @@
  * budget, or not serving the resource) is not evaluated against its own kind: `parentKindOf` throws
  * and the review is answered by its failure policy, as Kyverno answers when discovery fails.
  */
-import type { GroupVersionKind } from '@edict/foundation';
+import { errorMessage, type GroupVersionKind } from '@edict/foundation';
 import { ReadBudget } from '../http/read-budget';
 import {
   apiVersionOf,
@@ -35,9 +35,6 @@ export interface GroupVersionResource {
   readonly resource: string;
 }
 
-/** Reads one discovery document (`/api/v1`, `/apis/<group>/<version>`). */
-export type DiscoveryReader = GroupVersionReader;
-
 export interface ApiResource {
   readonly resource: string;
   readonly kind: string;
@@ -47,7 +44,7 @@ export interface ApiResource {
 export class ApiResources {
   private readonly groupVersions: GroupVersionResources;
 
-  constructor(read: DiscoveryReader, ttlMs = 5 * 60_000, now: () => number = Date.now) {
+  constructor(read: GroupVersionReader, ttlMs = 5 * 60_000, now: () => number = Date.now) {
     this.groupVersions = new GroupVersionResources(read, {
       ttlMs,
       missRereadAfterMs: ttlMs / 10,
@@ -75,7 +72,7 @@ export class ApiResources {
       found = await this.groupVersions.find(groupVersion, (entry) => entry.name === gvr.resource);
     } catch (error) {
       throw new DiscoveryUnavailable(
-        `API discovery could not tell the kind of ${what}: ${(error as Error).message}; the review is not ` +
+        `API discovery could not tell the kind of ${what}: ${errorMessage(error)}; the review is not ` +
           `evaluated against the subresource's own kind and is answered by the webhook's failure policy`,
       );
     }

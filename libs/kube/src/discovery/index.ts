@@ -10,6 +10,5 @@ export {
   DISCOVERY_READS_PER_SECOND,
   DISCOVERY_READ_BURST,
   type ApiResource,
-  type DiscoveryReader,
   type GroupVersionResource,
 } from './api-resources';
