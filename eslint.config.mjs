@@ -21,7 +21,14 @@ const NODE_IO = [
 const purity = (lib) =>
   `${lib} is pure TypeScript: no Nest, no Node I/O, no Kubernetes client (see docs/architecture.md)`;
 /** The pure libs: no Nest, no I/O, no Kubernetes client. Which libs each may import is the layer table's (scripts/eslint/layers.mjs). */
-const PURE_LIBS = ['libs/foundation', 'libs/cel', 'libs/jmespath', 'libs/engine'];
+const PURE_LIBS = [
+  'libs/foundation',
+  'libs/cel',
+  'libs/jmespath',
+  'libs/native-policies',
+  'libs/engine',
+  'libs/cel-policies',
+];
 
 /** no-restricted-imports for one pure lib (its specs and testing helpers may do I/O). */
 function pureLib(lib) {

@@ -12,8 +12,14 @@ export const LAYERS = [
     libs: { foundation: [], config: [], 'work-queue': [] },
   },
   { layer: 'expression languages', libs: { cel: ['foundation'], jmespath: ['foundation'] } },
-  { layer: 'policy engines (pure)', libs: { engine: ['foundation', 'cel', 'jmespath'] } },
-  { layer: 'admission decisions (pure)', libs: { admission: ['engine'] } },
+  {
+    layer: "Kubernetes' own admission policies (pure): match resources, ValidatingAdmissionPolicy",
+    libs: { 'native-policies': ['foundation', 'cel'] },
+  },
+  { layer: 'classic policy engine (pure)', libs: { engine: ['foundation', 'cel', 'jmespath'] } },
+  // Kyverno's CEL policies answer with the classic engine's response types, as Kyverno's do.
+  { layer: 'CEL policy engines (pure)', libs: { 'cel-policies': ['engine', 'native-policies'] } },
+  { layer: 'admission decisions (pure)', libs: { admission: ['engine', 'cel-policies'] } },
   {
     layer: 'cluster access',
     libs: {
@@ -50,7 +56,10 @@ export const LAYERS = [
   },
   {
     layer: 'test runners (Kyverno CLI test files, chainsaw files)',
-    libs: { 'kyverno-test': ['engine'], chainsaw: ['foundation', 'jmespath', 'kube', 'apiserver'] },
+    libs: {
+      'kyverno-test': ['engine', 'cel-policies', 'native-policies'],
+      chainsaw: ['foundation', 'jmespath', 'kube', 'apiserver'],
+    },
   },
 ];
 
