@@ -1,9 +1,15 @@
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import { BoundedCache } from '@edict/foundation';
 import { AUTHORIZER_TYPE, registerAuthz } from './libraries/authz';
+import { registerEncoders } from './libraries/encoders';
 import { registerLists } from './libraries/lists';
+import { registerListsExtension } from './libraries/lists-ext';
+import { registerMath } from './libraries/math';
+import { registerNamespaces } from './libraries/namespaces';
 import { registerQuantity } from './libraries/quantity';
-import { LINEAR_MATCHES, registerRegex } from './libraries/regex';
+import { registerRegex } from './libraries/regex';
+import { REPLACED_METHODS, restoreReplacedNames } from './libraries/replaced';
+import { registerSets } from './libraries/sets';
 import { registerStrings } from './libraries/strings';
 import { registerUrl } from './libraries/url';
 import { CEL_LIMITS } from './limits';
@@ -65,9 +71,9 @@ export function compileCel(source: string, variables: CelVariables, result: CelR
 export function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const summary = (error as { summary?: unknown }).summary;
-  if (typeof summary !== 'string') return error.message;
+  if (typeof summary !== 'string') return restoreReplacedNames(error.message);
   const start = (error as { range?: { start?: number } }).range?.start;
-  return typeof start === 'number' ? `${summary} (at character ${start + 1})` : summary;
+  return restoreReplacedNames(typeof start === 'number' ? `${summary} (at character ${start + 1})` : summary);
 }
 
 const programs = new BoundedCache<CelProgram>(2_000, CEL_LIMITS.maxExpressionLength + 16);
@@ -96,8 +102,13 @@ function baseEnvironment(): Environment {
   });
   for (const name of ['object', 'oldObject', 'request', 'namespaceObject', 'variables'])
     env.registerVariable(name, 'dyn');
+  registerNamespaces(env);
   registerStrings(env);
   registerLists(env);
+  registerListsExtension(env);
+  registerMath(env);
+  registerEncoders(env);
+  registerSets(env);
   registerRegex(env);
   registerUrl(env);
   registerQuantity(env);
@@ -105,7 +116,7 @@ function baseEnvironment(): Environment {
   return env;
 }
 
-/** Points `matches` calls at the RE2 implementation (cel-js's own backtracks on some patterns). */
+/** Points calls of the methods Edict replaces (see libraries/replaced.ts) at Edict's implementations. */
 function rewriteMatches(node: unknown): void {
   if (Array.isArray(node)) {
     for (const item of node) rewriteMatches(item);
@@ -113,6 +124,8 @@ function rewriteMatches(node: unknown): void {
   }
   if (!node || typeof node !== 'object' || typeof (node as ASTNode).op !== 'string') return;
   const ast = node as { op: string; args: unknown };
-  if (ast.op === 'rcall' && Array.isArray(ast.args) && ast.args[0] === 'matches') ast.args[0] = LINEAR_MATCHES;
+  if (ast.op === 'rcall' && Array.isArray(ast.args) && REPLACED_METHODS.has(ast.args[0] as string)) {
+    ast.args[0] = REPLACED_METHODS.get(ast.args[0] as string);
+  }
   rewriteMatches(ast.args);
 }

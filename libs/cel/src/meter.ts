@@ -35,6 +35,16 @@ export class CelMeter {
     }
   }
 
+  /** Charges the work of a library function whose cost grows with its input (Kubernetes' cost model). */
+  charge(cost: number): void {
+    this.budget?.step();
+    if (this.exceededWith) throw this.exceededWith;
+    this.steps += Math.max(0, Math.ceil(cost));
+    if (this.steps > this.limits.maxSteps) {
+      throw this.fail(`CEL evaluation exceeded its budget of ${this.limits.maxSteps} steps`);
+    }
+  }
+
   /** Checks a value an expression node produced. */
   measure(value: unknown): void {
     if (typeof value === 'string') {
@@ -63,6 +73,11 @@ export class CelMeter {
     }
   }
 
+  /** Marks the meter exceeded by a bound a library function checked (sticky, as its own bounds are). */
+  refuse(message: string): CelLimitExceeded {
+    return this.fail(message);
+  }
+
   private fail(message: string): CelLimitExceeded {
     this.exceededWith ??= new CelLimitExceeded(message);
     return this.exceededWith;
@@ -71,6 +86,21 @@ export class CelMeter {
 
 /** The meter of the evaluation running now; evaluations are synchronous, so one at a time. */
 let active: CelMeter | undefined;
+
+/** Charges `cost` steps to the metered evaluation running now, if any (see CelMeter.charge). */
+export function chargeCel(cost: number): void {
+  active?.charge(cost);
+}
+
+/** A bound passed inside a library function: the meter running now stays exceeded, as for its own bounds. */
+export function celLimitExceeded(message: string): CelLimitExceeded {
+  return active ? active.refuse(message) : new CelLimitExceeded(message);
+}
+
+/** The limits of the metered evaluation running now (CEL_LIMITS outside one), to refuse oversized results before building them. */
+export function activeCelLimits(): CelLimits {
+  return active?.limits ?? CEL_LIMITS;
+}
 let installed = false;
 
 /**

@@ -1,19 +1,21 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { compileGoRegexp, errorMessage } from '@edict/foundation';
 import { celError } from './errors';
+import { replaced } from './replaced';
+import { chargeString } from './runtime';
 
-/** The name `matches` calls are rewritten to (see compile.ts): cel-js's own uses backtracking RegExp. */
-export const LINEAR_MATCHES = 'matchesRE2';
 
 /**
  * Regular expressions on RE2 (linear time, Go syntax) as Kubernetes' CEL has them: `matches` and
  * Kubernetes' regex library (`find`, `findAll`).
  */
 export function registerRegex(env: Environment): void {
-  env.registerFunction(`string.${LINEAR_MATCHES}(string): bool`, (text: string, pattern: string) =>
-    compile(pattern).test(text),
-  );
+  env.registerFunction(`string.${replaced('matches')}(string): bool`, (text: string, pattern: string) => {
+    chargeString(text.length, pattern.length);
+    return compile(pattern).test(text);
+  });
   env.registerFunction('string.find(string): string', (text: string, pattern: string) => {
+    chargeString(text.length, pattern.length);
     const matcher = compile(pattern).matcher(text);
     return matcher.find() ? (matcher.group() ?? '') : '';
   });
@@ -35,6 +37,7 @@ function compile(pattern: string): ReturnType<typeof compileGoRegexp> {
 
 function findAll(text: string, pattern: string, limit: bigint): string[] {
   const out: string[] = [];
+  chargeString(text.length, pattern.length);
   if (limit === 0n) return out;
   const matcher = compile(pattern).matcher(text);
   let previousEnd = -1;

@@ -1,0 +1,96 @@
+import type { Environment } from '@marcbachmann/cel-js';
+import { celError } from './errors';
+import { chargeList, compareNumbers, MAX_UINT64, MIN_INT64, numeric, uint, type CelUint } from './runtime';
+
+/** Arguments `math.greatest` and `math.least` take one by one (cel-js allows 32 per call). */
+const MAX_ARGUMENTS = 32;
+
+/**
+ * cel-go's math extension (the version Kyverno enables, with sqrt): greatest and least over
+ * arguments or a list of mixed numeric types, ceil, floor, round, trunc, abs, sign, isInf, isNaN,
+ * isFinite, sqrt and the bitwise functions on int and uint.
+ */
+export function registerMath(env: Environment): void {
+  const fn = (signature: string, handler: (...args: never[]) => unknown): void => {
+    env.registerFunction(`math.${signature}`, handler as (...args: unknown[]) => unknown);
+  };
+  for (const [name, wanted] of [
+    ['greatest', 1],
+    ['least', -1],
+  ] as const) {
+    for (const type of ['int', 'uint', 'double']) fn(`${name}(${type}): ${type}`, (_ns: unknown, value: unknown) => value);
+    // One list overload: a typed one would also claim list<dyn> at type-check time.
+    fn(`${name}(list<dyn>): dyn`, (_ns: unknown, list: unknown[]) => extreme(name, list, wanted));
+    for (let arity = 2; arity <= MAX_ARGUMENTS; arity++) {
+      fn(`${name}(${Array(arity).fill('dyn').join(', ')}): dyn`, (_ns: unknown, ...args: unknown[]) =>
+        extreme(name, args, wanted),
+      );
+    }
+  }
+  fn('ceil(double): double', (_ns: unknown, x: number) => Math.ceil(x));
+  fn('floor(double): double', (_ns: unknown, x: number) => Math.floor(x));
+  // Go's math.Round: halves away from zero.
+  fn('round(double): double', (_ns: unknown, x: number) => Math.sign(x) * Math.round(Math.abs(x)));
+  fn('trunc(double): double', (_ns: unknown, x: number) => Math.trunc(x));
+  fn('abs(int): int', (_ns: unknown, x: bigint) => {
+    if (x === MIN_INT64) throw celError('overflow');
+    return x < 0n ? -x : x;
+  });
+  fn('abs(uint): uint', (_ns: unknown, x: CelUint) => x);
+  fn('abs(double): double', (_ns: unknown, x: number) => Math.abs(x));
+  fn('sign(int): int', (_ns: unknown, x: bigint) => (x > 0n ? 1n : x < 0n ? -1n : 0n));
+  fn('sign(uint): uint', (_ns: unknown, x: CelUint) => uint(x.valueOf() > 0n ? 1n : 0n));
+  fn('sign(double): double', (_ns: unknown, x: number) => (Number.isNaN(x) ? x : Math.sign(x) + 0));
+  fn('isInf(double): bool', (_ns: unknown, x: number) => x === Infinity || x === -Infinity);
+  fn('isNaN(double): bool', (_ns: unknown, x: number) => Number.isNaN(x));
+  fn('isFinite(double): bool', (_ns: unknown, x: number) => Number.isFinite(x));
+  for (const type of ['int', 'uint', 'double']) {
+    fn(`sqrt(${type}): double`, (_ns: unknown, x: unknown) => Math.sqrt(Number(numeric(x))));
+  }
+  const bitwise = (name: string, op: (a: bigint, b: bigint) => bigint): void => {
+    fn(`${name}(int, int): int`, (_ns: unknown, a: bigint, b: bigint) => BigInt.asIntN(64, op(a, b)));
+    fn(`${name}(uint, uint): uint`, (_ns: unknown, a: CelUint, b: CelUint) =>
+      uint(BigInt.asUintN(64, op(a.valueOf(), b.valueOf()))),
+    );
+  };
+  bitwise('bitAnd', (a, b) => a & b);
+  bitwise('bitOr', (a, b) => a | b);
+  bitwise('bitXor', (a, b) => a ^ b);
+  fn('bitNot(int): int', (_ns: unknown, x: bigint) => ~x);
+  fn('bitNot(uint): uint', (_ns: unknown, x: CelUint) => uint(MAX_UINT64 ^ x.valueOf()));
+  fn('bitShiftLeft(int, int): int', (_ns: unknown, x: bigint, n: bigint) =>
+    shift('bitShiftLeft', n, () => BigInt.asIntN(64, x << n)),
+  );
+  fn('bitShiftLeft(uint, int): uint', (_ns: unknown, x: CelUint, n: bigint) =>
+    uint(shift('bitShiftLeft', n, () => BigInt.asUintN(64, x.valueOf() << n))),
+  );
+  // Shifting an int right is logical (on its unsigned bits), as cel-go does.
+  fn('bitShiftRight(int, int): int', (_ns: unknown, x: bigint, n: bigint) =>
+    shift('bitShiftRight', n, () => BigInt.asIntN(64, BigInt.asUintN(64, x) >> n)),
+  );
+  fn('bitShiftRight(uint, int): uint', (_ns: unknown, x: CelUint, n: bigint) =>
+    uint(shift('bitShiftRight', n, () => x.valueOf() >> n)),
+  );
+}
+
+function shift(name: string, by: bigint, compute: () => bigint): bigint {
+  if (by < 0n) throw celError(`math.${name}() negative offset: ${by}`);
+  return by > 63n ? 0n : compute();
+}
+
+/** The greatest (wanted 1) or least (-1) of numbers of any numeric types, kept in its own type. */
+function extreme(name: string, values: readonly unknown[], wanted: 1 | -1): unknown {
+  chargeList(values.length);
+  if (values.length === 0) throw celError(`math.${name}() requires at least one argument`);
+  let best: unknown;
+  let bestValue: bigint | number | undefined;
+  for (const value of values) {
+    const number = numeric(value);
+    if (number === undefined) throw celError(`no such overload: math.${name}() takes numbers`);
+    if (bestValue === undefined || compareNumbers(number, bestValue) === wanted) {
+      best = value;
+      bestValue = number;
+    }
+  }
+  return best;
+}
