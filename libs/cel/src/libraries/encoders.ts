@@ -18,7 +18,9 @@ export function registerEncoders(env: Environment): void {
 
 /** Standard base64, with or without padding (Go's StdEncoding, then RawStdEncoding). */
 export function decodeBase64(text: string): Uint8Array {
-  const valid = /^[A-Za-z0-9+/]*$/.test(text.replace(/={1,2}$/, '')) && (text.includes('=') ? text.length % 4 === 0 : text.length % 4 !== 1);
+  const valid =
+    /^[A-Za-z0-9+/]*$/.test(text.replace(/={1,2}$/, '')) &&
+    (text.includes('=') ? text.length % 4 === 0 : text.length % 4 !== 1);
   if (!valid) throw celError(`illegal base64 data in ${JSON.stringify(text.slice(0, 64))}`);
   const binary = atob(text);
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));

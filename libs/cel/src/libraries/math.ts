@@ -18,7 +18,8 @@ export function registerMath(env: Environment): void {
     ['greatest', 1],
     ['least', -1],
   ] as const) {
-    for (const type of ['int', 'uint', 'double']) fn(`${name}(${type}): ${type}`, (_ns: unknown, value: unknown) => value);
+    for (const type of ['int', 'uint', 'double'])
+      fn(`${name}(${type}): ${type}`, (_ns: unknown, value: unknown) => value);
     // One list overload: a typed one would also claim list<dyn> at type-check time.
     fn(`${name}(list<dyn>): dyn`, (_ns: unknown, list: unknown[]) => extreme(name, list, wanted));
     for (let arity = 2; arity <= MAX_ARGUMENTS; arity++) {

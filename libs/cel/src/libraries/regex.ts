@@ -4,7 +4,6 @@ import { celError } from './errors';
 import { replaced } from './replaced';
 import { chargeString } from './runtime';
 
-
 /**
  * Regular expressions on RE2 (linear time, Go syntax) as Kubernetes' CEL has them: `matches` and
  * Kubernetes' regex library (`find`, `findAll`).

@@ -133,7 +133,9 @@ export function celEqual(a: unknown, b: unknown): boolean {
   if (isCelMap(a) && isCelMap(b)) {
     const left = mapEntries(a);
     const right = new Map(mapEntries(b).map(([k, v]) => [String(k), v]));
-    return left.length === right.size && left.every(([k, v]) => right.has(String(k)) && celEqual(v, right.get(String(k))));
+    return (
+      left.length === right.size && left.every(([k, v]) => right.has(String(k)) && celEqual(v, right.get(String(k))))
+    );
   }
   const equals = (a as { equals?: (other: unknown) => boolean }).equals;
   return typeof equals === 'function' ? equals.call(a, b) : false;

@@ -38,7 +38,8 @@ export function formatString(pattern: string, args: readonly unknown[]): string 
     if (pattern[j] === '.') {
       let digits = '';
       while (/[0-9]/.test(pattern[++j] ?? '')) digits += pattern[j];
-      if (digits === '') throw celError('could not parse formatting clause: unable to convert precision specifier to integer');
+      if (digits === '')
+        throw celError('could not parse formatting clause: unable to convert precision specifier to integer');
       precision = Number(digits);
     }
     const verb = pattern[j];
@@ -199,7 +200,9 @@ function signOf(value: number): string {
 
 function toFixed(value: number, precision: number): string {
   const { digits, scale } = exactDecimal(value);
-  const rounded = roundHalfEven(digits, scale - precision).toString().padStart(precision + 1, '0');
+  const rounded = roundHalfEven(digits, scale - precision)
+    .toString()
+    .padStart(precision + 1, '0');
   const whole = rounded.slice(0, rounded.length - precision);
   const fraction = rounded.slice(rounded.length - precision);
   return `${signOf(value)}${whole}${precision > 0 ? `.${fraction}` : ''}`;
