@@ -1,4 +1,4 @@
-import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import { Environment, type ASTNode, type ParseResult } from '@marcbachmann/cel-js';
 import { BoundedCache } from '@edict/foundation';
 import { AUTHORIZER_TYPE, registerAuthz } from './libraries/authz';
 import { registerLists } from './libraries/lists';
@@ -44,13 +44,12 @@ export function compileCel(source: string, variables: CelVariables, result: CelR
   }
   if (source.trim() === '') throw new CelCompileError('expression is empty');
   const env = environment(variables);
-  let parsed: ReturnType<Environment['parse']>;
+  let parsed: ParseResult;
   try {
-    parsed = env.parse(source);
+    parsed = parseCel(env, source);
   } catch (error) {
     throw new CelCompileError(describe(error));
   }
-  rewriteMatches(parsed.ast);
   const checked = parsed.check();
   if (!checked.valid) throw new CelCompileError(describe(checked.error));
   if (result !== 'any' && checked.type !== result && checked.type !== 'dyn') {
@@ -59,6 +58,21 @@ export function compileCel(source: string, variables: CelVariables, result: CelR
   const program: CelProgram = { source, evaluate: (activation) => parsed(activation) };
   programs.set(key, program);
   return program;
+}
+
+/**
+ * The environment compileCel uses for these variables. Cloning it freezes it, so a caller that
+ * declares more (the conformance suite declares each test's variables) clones it and adds there.
+ */
+export function celEnvironment(variables: CelVariables): Environment {
+  return environment(variables);
+}
+
+/** Parses an expression in a CEL environment with Edict's rewrites of the tree applied. Throws cel-js's ParseError. */
+export function parseCel(env: Environment, source: string): ParseResult {
+  const parsed = env.parse(source);
+  rewriteMatches(parsed.ast);
+  return parsed;
 }
 
 /** A CEL error as one line: its summary and where in the expression it is. */
