@@ -7,6 +7,7 @@ import { LINEAR_MATCHES, registerRegex } from './libraries/regex';
 import { registerStrings } from './libraries/strings';
 import { registerUrl } from './libraries/url';
 import { CEL_LIMITS } from './limits';
+import { registerLanguage, rewriteLanguage } from './language';
 
 /** Which optional variables an expression may use (Kubernetes declares them per expression kind). */
 export interface CelVariables {
@@ -72,6 +73,7 @@ export function celEnvironment(variables: CelVariables): Environment {
 export function parseCel(env: Environment, source: string): ParseResult {
   const parsed = env.parse(source);
   rewriteMatches(parsed.ast);
+  rewriteLanguage(parsed.ast);
   return parsed;
 }
 
@@ -110,6 +112,7 @@ function baseEnvironment(): Environment {
   });
   for (const name of ['object', 'oldObject', 'request', 'namespaceObject', 'variables'])
     env.registerVariable(name, 'dyn');
+  registerLanguage(env);
   registerStrings(env);
   registerLists(env);
   registerRegex(env);
