@@ -2,6 +2,8 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { registerTwoVarComprehensions } from './comprehensions';
 import type { AstNode } from './internals';
 import { fixComprehensionRange, fixMapLiteral } from './literals';
+import { fixOperators } from './operators';
+import { fixHas } from './presence';
 
 /**
  * CEL language pieces cel-js 8.0.0 lacks or gets wrong, fixed in Edict's layer: registered on the
@@ -16,6 +18,8 @@ export function rewriteLanguage(root: unknown): void {
   walk(root, (node) => {
     fixMapLiteral(node);
     fixComprehensionRange(node);
+    fixHas(node);
+    fixOperators(node);
   });
 }
 
