@@ -3,6 +3,7 @@ import { registerTwoVarComprehensions } from './comprehensions';
 import type { AstNode } from './internals';
 import { fixComprehensionRange, fixMapLiteral } from './literals';
 import { fixOperators } from './operators';
+import { fixSelectionOperand, registerOptionals } from './optionals';
 import { fixHas } from './presence';
 
 /**
@@ -11,6 +12,7 @@ import { fixHas } from './presence';
  */
 export function registerLanguage(env: Environment): void {
   registerTwoVarComprehensions(env);
+  registerOptionals(env);
 }
 
 /** ... and applied to every parsed tree before it is type-checked (per-node overrides). */
@@ -20,6 +22,7 @@ export function rewriteLanguage(root: unknown): void {
     fixComprehensionRange(node);
     fixHas(node);
     fixOperators(node);
+    fixSelectionOperand(node);
   });
 }
 

@@ -115,6 +115,8 @@ export function withoutParams(checker: CelChecker, type: CelType): CelType {
   if (type.kind === 'param') return checker.dynType;
   if (type.kind === 'list' && type.valueType)
     return checker.registry.getListType(withoutParams(checker, type.valueType));
+  if (type.kind === 'optional' && type.valueType)
+    return checker.registry.getOptionalType(withoutParams(checker, type.valueType));
   if (type.kind === 'map' && type.keyType && type.valueType)
     return checker.registry.getMapType(withoutParams(checker, type.keyType), withoutParams(checker, type.valueType));
   return type;
