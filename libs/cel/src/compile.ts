@@ -1,4 +1,4 @@
-import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import { Environment, type ASTNode, type ParseResult } from '@marcbachmann/cel-js';
 import { BoundedCache } from '@edict/foundation';
 import { AUTHORIZER_TYPE, registerAuthz } from './libraries/authz';
 import { registerCidr } from './libraries/cidr';
@@ -17,6 +17,7 @@ import { registerSets } from './libraries/sets';
 import { registerStrings } from './libraries/strings';
 import { registerUrl } from './libraries/url';
 import { CEL_LIMITS } from './limits';
+import { registerLanguage, rewriteLanguage } from './language';
 
 /** Which optional variables an expression may use (Kubernetes declares them per expression kind). */
 export interface CelVariables {
@@ -54,13 +55,12 @@ export function compileCel(source: string, variables: CelVariables, result: CelR
   }
   if (source.trim() === '') throw new CelCompileError('expression is empty');
   const env = environment(variables);
-  let parsed: ReturnType<Environment['parse']>;
+  let parsed: ParseResult;
   try {
-    parsed = env.parse(source);
+    parsed = parseCel(env, source);
   } catch (error) {
     throw new CelCompileError(describe(error));
   }
-  rewriteMatches(parsed.ast);
   const checked = parsed.check();
   if (!checked.valid) throw new CelCompileError(describe(checked.error));
   if (result !== 'any' && checked.type !== result && checked.type !== 'dyn') {
@@ -69,6 +69,22 @@ export function compileCel(source: string, variables: CelVariables, result: CelR
   const program: CelProgram = { source, evaluate: (activation) => parsed(activation) };
   programs.set(key, program);
   return program;
+}
+
+/**
+ * The environment compileCel uses for these variables. Cloning it freezes it, so a caller that
+ * declares more (the conformance suite declares each test's variables) clones it and adds there.
+ */
+export function celEnvironment(variables: CelVariables): Environment {
+  return environment(variables);
+}
+
+/** Parses an expression in a CEL environment with Edict's rewrites of the tree applied. Throws cel-js's ParseError. */
+export function parseCel(env: Environment, source: string): ParseResult {
+  const parsed = env.parse(source);
+  rewriteMatches(parsed.ast);
+  rewriteLanguage(parsed.ast);
+  return parsed;
 }
 
 /** A CEL error as one line: its summary and where in the expression it is. */
@@ -106,6 +122,7 @@ function baseEnvironment(): Environment {
   });
   for (const name of ['object', 'oldObject', 'request', 'namespaceObject', 'variables'])
     env.registerVariable(name, 'dyn');
+  registerLanguage(env);
   registerNamespaces(env);
   registerStrings(env);
   registerLists(env);

@@ -1,0 +1,38 @@
+import type { Environment } from '@marcbachmann/cel-js';
+import { registerTwoVarComprehensions } from './comprehensions';
+import type { AstNode } from './internals';
+import { fixComprehensionRange, fixMapLiteral } from './literals';
+import { fixOperators } from './operators';
+import { fixSelectionOperand, registerOptionals } from './optionals';
+import { fixHas } from './presence';
+
+/**
+ * CEL language pieces cel-js 8.0.0 lacks or gets wrong, fixed in Edict's layer: registered on the
+ * base environment (macros, functions, operators) ...
+ */
+export function registerLanguage(env: Environment): void {
+  registerTwoVarComprehensions(env);
+  registerOptionals(env);
+}
+
+/** ... and applied to every parsed tree before it is type-checked (per-node overrides). */
+export function rewriteLanguage(root: unknown): void {
+  walk(root, (node) => {
+    fixMapLiteral(node);
+    fixComprehensionRange(node);
+    fixHas(node);
+    fixOperators(node);
+    fixSelectionOperand(node);
+  });
+}
+
+function walk(node: unknown, visit: (node: AstNode) => void): void {
+  if (Array.isArray(node)) {
+    for (const item of node) walk(item, visit);
+    return;
+  }
+  if (!node || typeof node !== 'object' || typeof (node as AstNode).op !== 'string') return;
+  const ast = node as AstNode;
+  visit(ast);
+  walk(ast.args, visit);
+}

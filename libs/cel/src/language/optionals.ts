@@ -1,0 +1,104 @@
+import { Optional, type Environment } from '@marcbachmann/cel-js';
+import { celEquals } from './equality';
+import type { AstNode, CelChecker, CelContext, CelEvaluator, CelType, Macro, MacroCall } from './internals';
+import { isUint, withoutParams } from './literals';
+import { celError } from './values';
+
+/**
+ * The parts of cel-go's optional types cel-js 8.0.0 lacks: `optional.ofNonZeroValue(v)`,
+ * `opt.optMap(x, expr)`, `opt.optFlatMap(x, expr)`, and `==`/`!=` between optionals.
+ */
+export function registerOptionals(env: Environment): void {
+  env.registerFunction('OptionalNamespace.ofNonZeroValue(A): optional<A>', (_namespace: unknown, value: unknown) =>
+    isZeroValue(value) ? Optional.none() : Optional.of(value),
+  );
+  env.registerFunction('optional.optMap(ast, ast): optional<dyn>', (call: MacroCall) => optionalMacro(call, false));
+  env.registerFunction('optional.optFlatMap(ast, ast): optional<dyn>', (call: MacroCall) => optionalMacro(call, true));
+  // cel-js passes (left, right, ast, evaluator) to operator handlers and derives `!=` from `==`.
+  const equals = (a: unknown, b: unknown, ...rest: unknown[]) => celEquals(a, b, rest[1] as CelEvaluator);
+  env.registerOperator('optional == optional', equals);
+}
+
+/** The zero value of its type: null, false, 0, 0u, 0.0, '', b'', [], {}, a zero duration or the epoch. */
+function isZeroValue(value: unknown): boolean {
+  if (value === null || value === false || value === 0n || value === 0 || value === '') return true;
+  if (isUint(value)) return value.valueOf() === 0n;
+  if (value instanceof Uint8Array || Array.isArray(value)) return value.length === 0;
+  if (value instanceof Map || value instanceof Set) return value.size === 0;
+  if (value instanceof Date) return value.getTime() === 0;
+  if (value && typeof value === 'object') {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto === null || proto === Object.prototype) return Object.keys(value).length === 0;
+    const duration = value as { seconds?: unknown; nanos?: unknown };
+    if (typeof duration.seconds === 'bigint' && typeof duration.nanos === 'number')
+      return duration.seconds === 0n && duration.nanos === 0;
+  }
+  return false;
+}
+
+interface OptionalMacro extends Macro {
+  readonly receiver: AstNode;
+  readonly name: string;
+  readonly body: AstNode;
+  readonly flat: boolean;
+  valueType?: CelType;
+}
+
+function optionalMacro(call: MacroCall, flat: boolean): OptionalMacro {
+  const [variable, body] = call.args;
+  const what = flat ? 'optFlatMap' : 'optMap';
+  if (variable?.op !== 'id' || !body) throw celError(`${what}() needs a variable name and an expression`, call.ast);
+  if (!call.receiver) throw celError(`${what}() needs an optional receiver`, call.ast);
+  return {
+    receiver: call.receiver,
+    name: variable.args as string,
+    body,
+    flat,
+    async: false,
+    typeCheck: checkOptionalMacro,
+    evaluate: evaluateOptionalMacro,
+  };
+}
+
+function checkOptionalMacro(checker: CelChecker, macro: OptionalMacro, ctx: CelContext): CelType {
+  const receiver = checker.check(macro.receiver, ctx);
+  if (receiver.kind !== 'optional' && receiver.kind !== 'dyn')
+    throw checker.createError('optional_expected', `receiver must be optional, got '${receiver.name}'`, macro.receiver);
+  const valueType = withoutParams(checker, (receiver.kind === 'optional' && receiver.valueType) || checker.dynType);
+  macro.valueType = valueType;
+  const bodyType = checker.check(macro.body, ctx.forkWithVariable(macro.name, valueType));
+  if (!macro.flat) return checker.registry.getOptionalType(bodyType);
+  if (bodyType.kind !== 'optional' && bodyType.kind !== 'dyn')
+    throw checker.createError(
+      'optional_expected',
+      `optFlatMap() must produce an optional, got '${bodyType.name}'`,
+      macro.body,
+    );
+  return bodyType.kind === 'optional' ? bodyType : checker.getType('optional');
+}
+
+function evaluateOptionalMacro(evaluator: CelEvaluator, macro: OptionalMacro, ctx: CelContext): unknown {
+  const receiver = evaluator.run(macro.receiver, ctx);
+  if (!(receiver instanceof Optional)) throw celError('receiver must be optional', macro.receiver);
+  if (!receiver.hasValue()) return Optional.none();
+  const scope = ctx.forkWithVariable(macro.name, macro.valueType ?? evaluator.debugType(receiver.value()));
+  const result = evaluator.run(macro.body, scope.setIterValue(receiver.value(), evaluator));
+  if (!macro.flat) return Optional.of(result);
+  if (!(result instanceof Optional)) throw celError('optFlatMap() must produce an optional', macro.body);
+  return result;
+}
+
+/**
+ * `optional.none()` is typed `optional<T>` and `{}` `map<K, V>`; selecting from them (`.?x`, `[?k]`,
+ * `.x`) then fails to check ("Cannot index type"). The operand of a selection or index is checked
+ * with free type parameters read as dyn.
+ */
+export function fixSelectionOperand(node: AstNode): void {
+  if (node.op !== '.' && node.op !== '.?' && node.op !== '[]' && node.op !== '[?]') return;
+  const operand = (node.args as unknown as AstNode[])[0];
+  if (!operand || operand.meta.alternate || operand.meta.macro) return;
+  const check = operand.meta.check as (checker: CelChecker, ast: AstNode, ctx: CelContext) => CelType;
+  operand.setMeta('check', (checker: CelChecker, ast: AstNode, ctx: CelContext) =>
+    withoutParams(checker, check(checker, ast, ctx)),
+  );
+}
