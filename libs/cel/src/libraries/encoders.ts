@@ -1,16 +1,17 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { celError } from './errors';
 import { chargeString } from './runtime';
+import { namespaceFunction } from './namespace';
 
 /** cel-go's encoders extension: `base64.encode(bytes)` and `base64.decode(string)` (padding optional). */
 export function registerEncoders(env: Environment): void {
-  env.registerFunction('base64.encode(bytes): string', (_ns: unknown, bytes: Uint8Array) => {
+  namespaceFunction(env, 'base64.encode(bytes): string', (bytes: Uint8Array) => {
     chargeString(bytes.length);
     let binary = '';
     for (const byte of bytes) binary += String.fromCharCode(byte);
     return btoa(binary);
   });
-  env.registerFunction('base64.decode(string): bytes', (_ns: unknown, text: string) => {
+  namespaceFunction(env, 'base64.decode(string): bytes', (text: string) => {
     chargeString(text.length);
     return decodeBase64(text);
   });

@@ -10,6 +10,7 @@ import {
   type IpAddress,
 } from './ip-address';
 import { chargeString } from './runtime';
+import { namespaceFunction } from './namespace';
 
 /** An IP address (Kubernetes' CEL `net.IP`). */
 export class CelIp {
@@ -32,7 +33,7 @@ export function registerIp(env: Environment): void {
   env.registerType(IP_TYPE, CelIp);
   env.registerFunction(`ip(string): ${IP_TYPE}`, (text: string) => new CelIp(ipOrThrow(text)));
   env.registerFunction('isIP(string): bool', (text: string) => ipOrError(text) instanceof Error === false);
-  env.registerFunction('ip.isCanonical(string): bool', (_ns: unknown, text: string) => {
+  namespaceFunction(env, 'ip.isCanonical(string): bool', (text: string) => {
     return formatIpAddress(ipOrThrow(text)) === text;
   });
   env.registerFunction(`${IP_TYPE}.family(): int`, (ip: CelIp) => (isIpv4(ip.address) ? 4n : 6n));

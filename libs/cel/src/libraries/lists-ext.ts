@@ -1,5 +1,6 @@
 import { Optional, type Environment } from '@marcbachmann/cel-js';
 import { celError } from './errors';
+import { namespaceFunction } from './namespace';
 import {
   celCompare,
   celEqual,
@@ -19,7 +20,7 @@ export function registerListsExtension(env: Environment): void {
   const fn = (signature: string, handler: (...args: never[]) => unknown): void => {
     env.registerFunction(signature, handler as (...args: unknown[]) => unknown);
   };
-  fn('lists.range(int): list<int>', (_ns: unknown, size: bigint) => {
+  namespaceFunction(env, 'lists.range(int): list<int>', (size: bigint) => {
     if (size < 0n) throw celError(`lists.range: size must be non-negative, got ${size}`);
     checkListLength(size);
     chargeList(Number(size));

@@ -2,6 +2,7 @@ import { Optional, type Environment } from '@marcbachmann/cel-js';
 import { compileGoRegexp } from '@edict/foundation';
 import { decodeBase64 } from './encoders';
 import { chargeString } from './runtime';
+import { namespaceFunction } from './namespace';
 
 /** A named string format (Kubernetes' CEL `kubernetes.NamedFormat`). */
 export class CelNamedFormat {
@@ -20,12 +21,12 @@ const FORMAT_TYPE = 'kubernetes.NamedFormat';
  */
 export function registerNamedFormats(env: Environment): void {
   env.registerType(FORMAT_TYPE, CelNamedFormat);
-  env.registerFunction(`format.named(string): optional<${FORMAT_TYPE}>`, (_ns: unknown, name: string) => {
+  namespaceFunction(env, `format.named(string): optional<${FORMAT_TYPE}>`, (name: string) => {
     const format = Object.hasOwn(FORMATS, name) ? FORMATS[name] : undefined;
     return format ? Optional.of(format) : Optional.none();
   });
   for (const [name, format] of Object.entries(FORMATS)) {
-    env.registerFunction(`format.${name}(): ${FORMAT_TYPE}`, () => format);
+    namespaceFunction(env, `format.${name}(): ${FORMAT_TYPE}`, () => format);
   }
   env.registerFunction(
     `${FORMAT_TYPE}.validate(string): optional<list<string>>`,

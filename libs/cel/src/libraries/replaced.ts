@@ -15,7 +15,11 @@ export function replaced(name: string): string {
   return `${name}${SUFFIX}`;
 }
 
-/** A message with replaced method names written as in the expression. */
+/**
+ * A message with the names written as in the expression: replaced methods without their suffix,
+ * namespace functions without their type (`math.greatest`, not `math.Namespace.greatest`).
+ */
 export function restoreReplacedNames(text: string): string {
-  return text.includes(SUFFIX) ? text.split(SUFFIX).join('') : text;
+  const unsuffixed = text.includes(SUFFIX) ? text.split(SUFFIX).join('') : text;
+  return unsuffixed.replace(/\b([A-Za-z_][A-Za-z0-9_]*)\.Namespace\./g, '$1.');
 }

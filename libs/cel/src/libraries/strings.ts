@@ -3,6 +3,7 @@ import { celError } from './errors';
 import { formatString } from './string-format';
 import { replaced } from './replaced';
 import { chargeString, checkListLength, checkStringLength, codePoints } from './runtime';
+import { namespaceFunction } from './namespace';
 
 /**
  * cel-go's strings extension at the version Kubernetes and Kyverno enable (2): charAt, indexOf and
@@ -61,7 +62,7 @@ export function registerStrings(env: Environment): void {
     return codePoints(text).reverse().join('');
   });
   fn('string.format(list): string', (text: string, args: unknown[]) => formatString(text, args));
-  fn('strings.quote(string): string', (_ns: unknown, text: string) => quote(text));
+  namespaceFunction(env, 'strings.quote(string): string', (text: string) => quote(text));
 }
 
 /** Go's unicode.IsSpace, which strings.TrimSpace trims (not JavaScript's \s: no U+FEFF, plus U+0085). */
