@@ -35,7 +35,14 @@ export function registerQuantity(env: Environment): void {
   env.registerFunction(`${TYPE}.add(int): ${TYPE}`, (a: CelQuantity, b: bigint) => sum(a, b * NANOS));
   env.registerFunction(`${TYPE}.sub(${TYPE}): ${TYPE}`, (a: CelQuantity, b: CelQuantity) => sum(a, -b.value.nanos));
   env.registerFunction(`${TYPE}.sub(int): ${TYPE}`, (a: CelQuantity, b: bigint) => sum(a, -b * NANOS));
+  env.registerFunction(`${TYPE}.mul(int): ${TYPE}`, (a: CelQuantity, b: bigint) => scaled(a, b));
   env.registerFunction(`string(${TYPE}): string`, (q: CelQuantity) => formatQuantity(q.value));
+  // Quantities are equal by value (1 == 1000m), as Kubernetes' Quantity.Equal.
+  env.registerOperator(`${TYPE} == ${TYPE}`, (a: CelQuantity, b: CelQuantity) => order(a, b) === 0);
+}
+
+function scaled(a: CelQuantity, by: bigint): CelQuantity {
+  return new CelQuantity({ nanos: a.value.nanos * by, format: a.value.format });
 }
 
 function order(a: CelQuantity, b: CelQuantity): number {
