@@ -1,6 +1,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { formatQuantity, parseDecimalQuantity, quantityToNumber, type Quantity } from '@edict/foundation';
 import { celError } from './errors';
+import { chargeString } from './runtime';
 
 /** A resource quantity (Kubernetes' CEL `kubernetes.Quantity`). */
 export class CelQuantity {
@@ -15,6 +16,7 @@ const MAX_INT64 = (1n << 63n) - 1n;
 export function registerQuantity(env: Environment): void {
   env.registerType(TYPE, CelQuantity);
   env.registerFunction(`quantity(string): ${TYPE}`, (text: string) => {
+    chargeString(text.length);
     const parsed = parseDecimalQuantity(text);
     if (!parsed) throw celError(`quantities must match the regular expression: ${text}`);
     return new CelQuantity(parsed.quantity);

@@ -13,6 +13,11 @@ export function registerRegex(env: Environment): void {
     chargeString(text.length, pattern.length);
     return compile(pattern).test(text);
   });
+  // CEL's global form, matches(text, pattern), on RE2 too.
+  env.registerFunction('matches(string, string): bool', (text: string, pattern: string) => {
+    chargeString(text.length, pattern.length);
+    return compile(pattern).test(text);
+  });
   env.registerFunction('string.find(string): string', (text: string, pattern: string) => {
     chargeString(text.length, pattern.length);
     const matcher = compile(pattern).matcher(text);

@@ -35,6 +35,11 @@ describe("cel-go's strings extension", () => {
     expect(evaluateCel("'\\ufeffx'.trim()")).toBe('\ufeffx');
   });
 
+  it('matches on RE2 in both forms', () => {
+    expect(evaluateCel("'app-1'.matches('^app-[0-9]+$') && matches('app-1', '^app-')")).toBe(true);
+    expect(evaluateCel(`matches('${'a'.repeat(3000)}!', '^(a+)+$')`)).toBe(false);
+  });
+
   it('names the method as written when an overload is missing', () => {
     expect(celFailure("'abc'.indexOf(1)")).toContain("'string.indexOf(int)'");
     expect(celFailure("'abc'.indexOf(1)")).not.toContain('__edict');
