@@ -12,6 +12,9 @@ import {
   type CelDuration,
 } from './runtime';
 
+/** The largest `%.Nf` / `%.Ne` precision accepted. */
+const MAX_PRECISION = 1000;
+
 /**
  * `<string>.format(<list>)` as CEL's strings extension specifies it: `%s`, `%d`, `%f`, `%e` (with
  * a precision, `%.3f`), `%b`, `%o`, `%x`, `%X` and `%%`; arguments of any type in one list.
@@ -41,6 +44,10 @@ export function formatString(pattern: string, args: readonly unknown[]): string 
       if (digits === '')
         throw celError('could not parse formatting clause: unable to convert precision specifier to integer');
       precision = Number(digits);
+      // Exact decimal expansion grows with the precision: bound it (cel-go's formats use a few digits).
+      if (precision > MAX_PRECISION) {
+        throw celError(`could not parse formatting clause: precision ${digits} exceeds ${MAX_PRECISION}`);
+      }
     }
     const verb = pattern[j];
     if (verb === undefined) throw celError('could not parse formatting clause: missing formatting clause');

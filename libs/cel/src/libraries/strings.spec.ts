@@ -62,6 +62,7 @@ describe("cel-go's strings extension", () => {
     expect(evaluateCel("'%s %s'.format([1e21, duration('90s')])")).toBe('1000000000000000000000 90s');
     expect(evaluateCel("'100%%'.format([])")).toBe('100%');
     expect(celFailure("'%d %d'.format([1])")).toContain('index 1 out of range');
+    expect(celFailure("'%.5000f'.format([1.0])")).toContain('precision 5000 exceeds 1000');
     expect(celFailure("'%q'.format([1])")).toContain('unrecognized formatting clause "q"');
     expect(celFailure("'%d'.format(['x'])")).toContain('decimal clause can only be used on integers, was given string');
   });
