@@ -5,6 +5,7 @@ import { fixComprehensionRange, fixMapLiteral } from './literals';
 import { fixOperators } from './operators';
 import { fixSelectionOperand, registerOptionals } from './optionals';
 import { fixHas } from './presence';
+import { fixDurationPlusTimestamp, fixOffsetZones, fixRanges, registerConversions } from './ranges';
 
 /**
  * CEL language pieces cel-js 8.0.0 lacks or gets wrong, fixed in Edict's layer: registered on the
@@ -13,6 +14,7 @@ import { fixHas } from './presence';
 export function registerLanguage(env: Environment): void {
   registerTwoVarComprehensions(env);
   registerOptionals(env);
+  registerConversions(env);
 }
 
 /** ... and applied to every parsed tree before it is type-checked (per-node overrides). */
@@ -23,6 +25,9 @@ export function rewriteLanguage(root: unknown): void {
     fixHas(node);
     fixOperators(node);
     fixSelectionOperand(node);
+    fixRanges(node);
+    fixDurationPlusTimestamp(node);
+    fixOffsetZones(node);
   });
 }
 
