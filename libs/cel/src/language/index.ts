@@ -5,6 +5,7 @@ import { fixComprehensionRange, fixMapLiteral } from './literals';
 import { fixOperators } from './operators';
 import { fixSelectionOperand, registerOptionals } from './optionals';
 import { fixHas } from './presence';
+import { fixUncheckedEvaluation } from './unchecked';
 import { fixDurationPlusTimestamp, fixOffsetZones, fixRanges, registerConversions } from './ranges';
 
 /**
@@ -28,6 +29,7 @@ export function rewriteLanguage(root: unknown): void {
     fixRanges(node);
     fixDurationPlusTimestamp(node);
     fixOffsetZones(node);
+    fixUncheckedEvaluation(node);
   });
 }
 
