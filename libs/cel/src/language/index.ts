@@ -4,7 +4,9 @@ import type { AstNode } from './internals';
 import { fixComprehensionRange, fixMapLiteral } from './literals';
 import { fixOperators } from './operators';
 import { fixSelectionOperand, registerOptionals } from './optionals';
+import { fixOptionalEntries } from './optional-entries';
 import { fixHas } from './presence';
+import { installSyntax } from './syntax';
 import { fixUncheckedEvaluation } from './unchecked';
 import { fixDurationPlusTimestamp, fixOffsetZones, fixRanges, registerConversions } from './ranges';
 
@@ -13,6 +15,7 @@ import { fixDurationPlusTimestamp, fixOffsetZones, fixRanges, registerConversion
  * base environment (macros, functions, operators) ...
  */
 export function registerLanguage(env: Environment): void {
+  installSyntax();
   registerTwoVarComprehensions(env);
   registerOptionals(env);
   registerConversions(env);
@@ -21,6 +24,7 @@ export function registerLanguage(env: Environment): void {
 /** ... and applied to every parsed tree before it is type-checked (per-node overrides). */
 export function rewriteLanguage(root: unknown): void {
   walk(root, (node) => {
+    fixOptionalEntries(node);
     fixMapLiteral(node);
     fixComprehensionRange(node);
     fixHas(node);
