@@ -1,11 +1,13 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { registerTwoVarComprehensions } from './comprehensions';
 import type { AstNode } from './internals';
+import { fixUintIndex } from './indexing';
 import { fixComprehensionRange, fixMapLiteral } from './literals';
 import { fixOperators } from './operators';
 import { fixSelectionOperand, registerOptionals } from './optionals';
 import { fixOptionalEntries } from './optional-entries';
 import { fixHas } from './presence';
+import { fixQualifiedNames } from './qualified';
 import { installSyntax } from './syntax';
 import { fixUncheckedEvaluation } from './unchecked';
 import { fixDurationPlusTimestamp, fixOffsetZones, fixRanges, registerConversions } from './ranges';
@@ -22,8 +24,9 @@ export function registerLanguage(env: Environment): void {
 }
 
 /** ... and applied to every parsed tree before it is type-checked (per-node overrides). */
-export function rewriteLanguage(root: unknown): void {
+export function rewriteLanguage(root: unknown, env: Environment): void {
   walk(root, (node) => {
+    fixQualifiedNames(node, env);
     fixOptionalEntries(node);
     fixMapLiteral(node);
     fixComprehensionRange(node);
@@ -33,6 +36,7 @@ export function rewriteLanguage(root: unknown): void {
     fixRanges(node);
     fixDurationPlusTimestamp(node);
     fixOffsetZones(node);
+    fixUintIndex(node);
     fixUncheckedEvaluation(node);
   });
 }

@@ -33,7 +33,7 @@ export function fixRanges(node: AstNode): void {
       const [name, args] = node.args as unknown as [string, AstNode[]];
       if (args.length !== 1) break;
       if (['int', 'uint', 'duration', 'timestamp'].includes(name)) wrapResult(node);
-      if (name === 'timestamp' || name === 'string') checkArgument(node, name);
+      if (['timestamp', 'string', 'int', 'uint'].includes(name)) checkArgument(node, name);
       break;
     }
   }
@@ -67,7 +67,11 @@ function isDuration(value: unknown): value is { seconds: bigint; nanos: number }
   return typeof value === 'object' && value !== null && typeof (value as { seconds?: unknown }).seconds === 'bigint';
 }
 
-/** timestamp(string) requires a zone; string(bytes) requires valid UTF-8. */
+/**
+ * timestamp(string) requires a zone; string(bytes) requires valid UTF-8; int(double) and
+ * uint(double) require the double to lie strictly inside the target's range (cel-go's bounds, so
+ * int(-9223372036854775808.0) is an error).
+ */
 function checkArgument(node: AstNode, name: string): void {
   const original = node.meta.evaluate as Evaluate;
   const [, args] = node.args as unknown as [string, AstNode[]];
@@ -76,6 +80,10 @@ function checkArgument(node: AstNode, name: string): void {
     if (value instanceof Promise) return original(evaluator, ast, ctx);
     if (name === 'timestamp' && typeof value === 'string' && !RFC3339.test(value))
       throw celError(`timestamp() requires an RFC 3339 timestamp with a zone, got '${value}'`, ast);
+    if (name === 'int' && typeof value === 'number' && !(value > -(2 ** 63) && value < 2 ** 63))
+      throw celError('integer overflow', ast);
+    if (name === 'uint' && typeof value === 'number' && !(value > -1 && value < 2 ** 64))
+      throw celError('unsigned integer overflow', ast);
     if (name === 'string' && value instanceof Uint8Array) {
       try {
         return new TextDecoder('utf-8', { fatal: true }).decode(value);
