@@ -83,7 +83,7 @@ export function celEnvironment(variables: CelVariables): Environment {
 export function parseCel(env: Environment, source: string): ParseResult {
   const parsed = env.parse(source);
   rewriteMatches(parsed.ast);
-  rewriteLanguage(parsed.ast);
+  rewriteLanguage(parsed.ast, env);
   return parsed;
 }
 

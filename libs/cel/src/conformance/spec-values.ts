@@ -113,7 +113,9 @@ function sameMap(actual: unknown, entries: { key: SpecValue; value: SpecValue }[
 function typeName(actual: unknown): string | undefined {
   if (!actual || typeof actual !== 'object') return undefined;
   const name = (actual as { name?: unknown }).name;
-  return typeof name === 'string' && String(actual).startsWith('Type<') ? name : undefined;
+  if (typeof name !== 'string' || !String(actual).startsWith('Type<')) return undefined;
+  // cel-js names CEL's null_type 'null'.
+  return name === 'null' ? 'null_type' : name;
 }
 
 /** A protobuf JSON duration ("1.5s", "-3600s"). */

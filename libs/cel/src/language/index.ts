@@ -1,28 +1,43 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { registerTwoVarComprehensions } from './comprehensions';
 import type { AstNode } from './internals';
+import { fixUintIndex } from './indexing';
 import { fixComprehensionRange, fixMapLiteral } from './literals';
 import { fixOperators } from './operators';
 import { fixSelectionOperand, registerOptionals } from './optionals';
+import { fixOptionalEntries } from './optional-entries';
 import { fixHas } from './presence';
+import { fixQualifiedNames } from './qualified';
+import { installSyntax } from './syntax';
+import { fixUncheckedEvaluation } from './unchecked';
+import { fixDurationPlusTimestamp, fixOffsetZones, fixRanges, registerConversions } from './ranges';
 
 /**
  * CEL language pieces cel-js 8.0.0 lacks or gets wrong, fixed in Edict's layer: registered on the
  * base environment (macros, functions, operators) ...
  */
 export function registerLanguage(env: Environment): void {
+  installSyntax();
   registerTwoVarComprehensions(env);
   registerOptionals(env);
+  registerConversions(env);
 }
 
 /** ... and applied to every parsed tree before it is type-checked (per-node overrides). */
-export function rewriteLanguage(root: unknown): void {
+export function rewriteLanguage(root: unknown, env: Environment): void {
   walk(root, (node) => {
+    fixQualifiedNames(node, env);
+    fixOptionalEntries(node);
     fixMapLiteral(node);
     fixComprehensionRange(node);
     fixHas(node);
     fixOperators(node);
     fixSelectionOperand(node);
+    fixRanges(node);
+    fixDurationPlusTimestamp(node);
+    fixOffsetZones(node);
+    fixUintIndex(node);
+    fixUncheckedEvaluation(node);
   });
 }
 

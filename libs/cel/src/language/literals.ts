@@ -1,4 +1,5 @@
 import type { AstNode, CelChecker, CelContext, CelEvaluator, CelType } from './internals';
+import { entryValue } from './optional-entries';
 import { celError } from './values';
 
 /**
@@ -22,7 +23,11 @@ function evaluateMapLiteral(evaluator: CelEvaluator, ast: AstNode, ctx: CelConte
   return buildMap(values, entries);
 }
 
-function buildMap(values: readonly (readonly [unknown, unknown])[], entries: [AstNode, AstNode][]): unknown {
+function buildMap(pairs: readonly (readonly [unknown, unknown])[], entries: [AstNode, AstNode][]): unknown {
+  const values = pairs.flatMap(([key, raw], i) => {
+    const value = entryValue(entries[i]?.[0] as AstNode, raw);
+    return value === undefined ? [] : [[key, value] as const];
+  });
   const seen = new Set<string>();
   let allStrings = true;
   values.forEach(([key], i) => {

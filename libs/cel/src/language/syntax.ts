@@ -1,0 +1,164 @@
+import { Environment, ParseError } from '@marcbachmann/cel-js';
+import type { AstNode } from './internals';
+
+/**
+ * CEL syntax cel-js 8.0.0's parser lacks, added to its parser and lexer (the one patch of cel-js
+ * internals in Edict; `pinned.spec.ts` fails if the pinned version changes). Every addition only
+ * accepts input cel-js rejected, except bytes literals, which now hold the UTF-8 of non-ASCII text
+ * as CEL says (cel-js kept the low byte of each character):
+ * - optional entries `[?x, y]` and `{?k: v}` (the `?` marks the element or key; see optional-entries.ts),
+ * - raw bytes literals `br'...'` / `rb'...'`,
+ * - floating-point literals starting with a dot (`.99`),
+ * - backquoted field names (`` m.`foo.txt` ``).
+ */
+export function installSyntax(): void {
+  if (installed) return;
+  const parser = probeParser();
+  const parserProto = Object.getPrototypeOf(parser) as ParserInternals;
+  const lexerProto = Object.getPrototypeOf(parser.lexer) as LexerInternals;
+  const tokens = tokenTypes(parser.lexer);
+  patchOptionalEntries(parserProto);
+  patchLexer(lexerProto, tokens);
+  installed = true;
+}
+
+let installed = false;
+
+/** The AST meta key marking an element or key written with a leading `?`. */
+export const OPTIONAL_ENTRY = 'edictOptionalEntry';
+
+interface LexerInternals {
+  input: string;
+  pos: number;
+  length: number;
+  tokenType: number;
+  reset(input: string): string;
+  nextToken(): LexerInternals;
+  token(pos: number, type: number, value?: unknown): LexerInternals;
+  readString(delimiter: string, prefix?: string): LexerInternals;
+  processEscapes(offset: number, text: string, isBytes: boolean): string;
+  _closeQuotedString(rawStart: number, rawValue: string, prefix: string | undefined, pos: number): LexerInternals;
+  _readDigits(input: string, length: number, pos: number): number;
+  _readExponent(input: string, length: number, pos: number): number;
+  _parseAsDouble(start: number, end: number): LexerInternals;
+}
+
+interface ParserInternals {
+  lexer: LexerInternals;
+  input: string;
+  pos: number;
+  type: number;
+  parseExpression(): AstNode;
+  consume(type: number): number;
+}
+
+interface Tokens {
+  readonly question: number;
+  readonly bytes: number;
+  readonly identifier: number;
+}
+
+/** The parser instance, reached through the `parser` cel-js hands to a macro expander. */
+function probeParser(): ParserInternals {
+  let parser: ParserInternals | undefined;
+  const env = new Environment().registerFunction('edictProbeParser(ast): bool', (call: { parser: ParserInternals }) => {
+    parser = call.parser;
+    return { typeCheck: () => undefined, evaluate: () => true };
+  });
+  env.parse('edictProbeParser(1)');
+  if (!parser?.lexer || typeof parser.parseExpression !== 'function')
+    throw new Error('cannot extend the CEL parser: the cel-js parser is not the one Edict was built against');
+  return parser;
+}
+
+function tokenTypes(lexer: LexerInternals): Tokens {
+  const typeOf = (text: string) => {
+    lexer.reset(text);
+    return lexer.nextToken().tokenType;
+  };
+  return { question: typeOf('?'), bytes: typeOf("b''"), identifier: typeOf('a') };
+}
+
+/** `?` before a list element or a map key: parsed as the expression, marked for optional-entries.ts. */
+function patchOptionalEntries(proto: ParserInternals): void {
+  const parseExpression = proto.parseExpression;
+  proto.parseExpression = function (this: ParserInternals): AstNode {
+    if (this.input[this.pos] !== '?') return parseExpression.call(this);
+    this.consume(this.type);
+    return parseExpression.call(this).setMeta(OPTIONAL_ENTRY, true);
+  };
+}
+
+function patchLexer(proto: LexerInternals, tokens: Tokens): void {
+  const nextToken = proto.nextToken;
+  proto.nextToken = function (this: LexerInternals): LexerInternals {
+    const { input, length } = this;
+    let pos = this.pos;
+    while (pos < length && ' \t\n\r'.includes(input[pos] as string)) pos++;
+    const ch = input[pos];
+    const next = input[pos + 1];
+    if (ch === '.' && next !== undefined && next >= '0' && next <= '9') {
+      let end = this._readDigits(input, length, pos + 1);
+      end = this._readExponent(input, length, end);
+      this.pos = end;
+      return this._parseAsDouble(pos, end);
+    }
+    if (ch === '`') {
+      const close = input.indexOf('`', pos + 1);
+      if (close < 0) throw parseError('unterminated backquoted identifier', input, pos);
+      this.pos = close + 1;
+      return this.token(pos, tokens.identifier, input.slice(pos + 1, close));
+    }
+    if (ch !== undefined && next !== undefined && /^(?:[bB][rR]|[rR][bB])$/.test(ch + next)) {
+      const quote = input[pos + 2];
+      if (quote === '"' || quote === "'") {
+        this.pos = pos + 2;
+        return this.readString(quote, 'rawBytes');
+      }
+    }
+    return nextToken.call(this);
+  };
+
+  const close = proto._closeQuotedString;
+  proto._closeQuotedString = function (this: LexerInternals, rawStart, rawValue, prefix, pos): LexerInternals {
+    if (prefix === 'rawBytes') return this.token(pos - 2, tokens.bytes, new TextEncoder().encode(rawValue));
+    if (
+      (prefix === 'b' || prefix === 'B') &&
+      /[^ -~\t\n\r\\]/.test(rawValue) &&
+      [...rawValue].some((c) => c.charCodeAt(0) > 0x7f)
+    ) {
+      return this.token(pos - 1, tokens.bytes, bytesLiteral(this, rawStart, rawValue));
+    }
+    return close.call(this, rawStart, rawValue, prefix, pos);
+  };
+}
+
+/** A bytes literal's bytes: escapes give raw bytes, other text its UTF-8. */
+function bytesLiteral(lexer: LexerInternals, rawStart: number, raw: string): Uint8Array {
+  const out: number[] = [];
+  const encoder = new TextEncoder();
+  let i = 0;
+  while (i < raw.length) {
+    if (raw[i] === '\\' && i + 1 < raw.length) {
+      const next = raw[i + 1] as string;
+      const length = next === 'x' || next === 'X' || (next >= '0' && next <= '7') ? 4 : 2;
+      const escaped = lexer.processEscapes(rawStart + i, raw.slice(i, i + length), true);
+      for (const char of escaped) out.push(char.charCodeAt(0) & 0xff);
+      i += length;
+      continue;
+    }
+    const codePoint = raw.codePointAt(i) as number;
+    const char = String.fromCodePoint(codePoint);
+    out.push(...encoder.encode(char));
+    i += char.length;
+  }
+  return Uint8Array.from(out);
+}
+
+function parseError(message: string, input: string, pos: number): ParseError {
+  return new ParseError({
+    message,
+    range: { start: pos, end: pos + 1 },
+    node: { pos, start: pos, end: pos + 1, input },
+  });
+}
