@@ -47,7 +47,7 @@ export function registerIp(env: Environment): void {
 }
 
 /** Parses an address as Kubernetes' CEL does, or says why not. */
-export function ipOrError(text: string): IpAddress | Error {
+function ipOrError(text: string): IpAddress | Error {
   chargeString(text.length);
   let address: IpAddress;
   try {

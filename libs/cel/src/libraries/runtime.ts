@@ -11,8 +11,8 @@ const probe = new Environment();
 export interface CelUint {
   valueOf(): bigint;
 }
-export const CelUintClass = (probe.evaluate('1u') as object).constructor as new (value: bigint) => CelUint;
-export const CelDurationClass = (probe.evaluate('duration("1s")') as object).constructor as new (
+const CelUintClass = (probe.evaluate('1u') as object).constructor as new (value: bigint) => CelUint;
+const CelDurationClass = (probe.evaluate('duration("1s")') as object).constructor as new (
   seconds: bigint,
   nanos: number,
 ) => CelDuration;
@@ -40,10 +40,6 @@ export function isUint(value: unknown): value is CelUint {
 
 export function isDuration(value: unknown): value is CelDuration {
   return value instanceof CelDurationClass;
-}
-
-export function isCelList(value: unknown): value is unknown[] {
-  return Array.isArray(value);
 }
 
 export function isCelMap(value: unknown): value is Record<string, unknown> | Map<unknown, unknown> {

@@ -158,7 +158,7 @@ function floating(arg: unknown, precision: number, style: 'f' | 'e'): string {
 }
 
 /** Go's strconv.FormatFloat(x, 'f', -1, 64): the shortest digits that round-trip, never an exponent. */
-export function shortestDouble(value: number): string {
+function shortestDouble(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   if (value === Infinity) return 'Infinity';
   if (value === -Infinity) return '-Infinity';
