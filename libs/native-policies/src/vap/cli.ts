@@ -181,3 +181,13 @@ export function cliAttributes(
     ...(input.userInfo ? { userInfo: input.userInfo } : {}),
   };
 }
+
+/** Every ValidatingAdmissionPolicy among `policies` on one resource, one result per policy, in order. */
+export async function evaluatePoliciesForCli(
+  input: Omit<VapCliInput, 'policy'> & { policies: readonly JsonObject[] },
+): Promise<VapCliResult[]> {
+  const { policies, ...rest } = input;
+  const results: VapCliResult[] = [];
+  for (const policy of policies) results.push(await evaluateForCli({ ...rest, policy }));
+  return results;
+}
