@@ -64,6 +64,7 @@ export {
   type VapDenial,
   type VapEvaluation,
 } from './vap/evaluate';
+export { dispatchValidatingAdmissionPolicies, type VapDispatch } from './vap/dispatch';
 export {
   cliAttributes,
   evaluateForCli,
