@@ -86,6 +86,12 @@ describe('evaluateValidatingAdmissionPolicy: decisions and actions', () => {
     expect(result.denied).toBeUndefined();
   });
 
+  it('applies a policy without matchConstraints to nothing, as kube does', async () => {
+    const policy = vap('p', { validations: [{ expression: 'false' }] });
+    delete (policy.spec as JsonObject).matchConstraints;
+    expect((await run(policy, [binding('b', 'p')], deployment('web', 1))).matched).toBe(false);
+  });
+
   it('never runs on admission configuration objects', async () => {
     const policy = vap('p', {
       matchConstraints: {

@@ -102,6 +102,8 @@ export async function evaluateValidatingAdmissionPolicy(
     validationFailures: [],
   };
   if (isExemptAdmissionConfiguration(attributes)) return result;
+  // kube requires matchConstraints: a policy without them applies to nothing.
+  if (!compiled.spec.matchConstraints) return result;
   const namespaceObject = context.namespaceObject ?? null;
   const definition = matchResources(compiled.spec.matchConstraints, attributes, namespaceObject, context);
   // kube drops an error of the policy's own match: the policy then does not apply.
