@@ -80,6 +80,9 @@ describe("Edict's fixes of cel-js 8.0.0 in policies' CEL environment", () => {
     expect(run("{'k': {'s': 1}}.?k.optFlatMap(m, m.?s).orValue(0)")).toBe(1n);
     expect(run("optional.ofNonZeroValue('').hasValue()")).toBe(false);
     expect(run('optional.of(1) == optional.of(1) && optional.none() != optional.of(1)')).toBe(true);
+    expect(run('type(optional.none()) == optional_type')).toBe(true);
+    expect(() => run("{'k': dyn(null)}.?k.f.hasValue()")).toThrow('no such key: f');
+    expect(run("{'k': {}}.?k.f.hasValue()")).toBe(false);
     expect(compiles('[1, ?2]')).toContain("'?' needs an optional");
     expect(compiles('?1')).toContain("'?' marks only list elements and map keys");
   });

@@ -1,4 +1,4 @@
-import { Optional, type Environment } from '@marcbachmann/cel-js';
+import { Environment, Optional } from '@marcbachmann/cel-js';
 import { celEquals } from './equality';
 import type { AstNode, CelChecker, CelContext, CelEvaluator, CelType, Macro, MacroCall } from './internals';
 import { isUint, withoutParams } from './literals';
@@ -17,6 +17,11 @@ export function registerOptionals(env: Environment): void {
   // cel-js passes (left, right, ast, evaluator) to operator handlers and derives `!=` from `==`.
   const equals = (a: unknown, b: unknown, ...rest: unknown[]) => celEquals(a, b, rest[1] as CelEvaluator);
   env.registerOperator('optional == optional', equals);
+  // CEL's optional_type: the type of every optional (cel-js has no type value for it).
+  const TypeValue = (new Environment().evaluate('int') as object).constructor as new (name: string) => object;
+  const optionalType = new TypeValue('optional_type');
+  env.registerConstant('optional_type', 'type', optionalType);
+  env.registerFunction('type(optional): type', () => optionalType);
 }
 
 /** The zero value of its type: null, false, 0, 0u, 0.0, '', b'', [], {}, a zero duration or the epoch. */
@@ -101,4 +106,35 @@ export function fixSelectionOperand(node: AstNode): void {
   operand.setMeta('check', (checker: CelChecker, ast: AstNode, ctx: CelContext) =>
     withoutParams(checker, check(checker, ast, ctx)),
   );
+}
+
+/**
+ * Selecting a field through an optional (`opt.f`, `opt.?f`) whose value cannot have fields (null, a
+ * number, a string, a list) is an error, as in cel-go; cel-js answers optional.none().
+ */
+export function fixOptionalSelection(node: AstNode): void {
+  if (node.op !== '.' && node.op !== '.?') return;
+  node.setMeta('evaluate', (evaluator: CelEvaluator, ast: AstNode, ctx: CelContext) => {
+    const [operand, field] = ast.args as unknown as [AstNode, string];
+    const value = evaluator.run(operand, ctx);
+    const handle = (ast as unknown as { handle: (l: unknown, r: unknown, a: AstNode, e: CelEvaluator) => unknown })
+      .handle;
+    if (value instanceof Promise) return value.then((settled) => select(settled, field, ast, evaluator, handle));
+    return select(value, field, ast, evaluator, handle);
+  });
+}
+
+function select(
+  value: unknown,
+  field: string,
+  ast: AstNode,
+  evaluator: CelEvaluator,
+  handle: (l: unknown, r: unknown, a: AstNode, e: CelEvaluator) => unknown,
+): unknown {
+  if (value instanceof Optional && value.hasValue()) {
+    const inner = value.value();
+    if (inner === null || typeof inner !== 'object' || Array.isArray(inner) || inner instanceof Uint8Array)
+      throw celError(`no such key: ${field}`, ast);
+  }
+  return handle(value, field, ast, evaluator);
 }
