@@ -1,9 +1,7 @@
-import type { AstNode, CelContext, CelEvaluator } from './internals';
 import { celEquals, celIn } from './equality';
+import { replaceHandle } from './handles';
+import type { AstNode } from './internals';
 import { isUint } from './literals';
-
-type Handle = (left: unknown, right: unknown, ast: AstNode, evaluator: CelEvaluator) => unknown;
-type Binary = AstNode & { left: AstNode; right: AstNode; handle: Handle };
 
 /**
  * Equality, membership and ordering as CEL defines them, over cel-js's operator dispatch: `==`,
@@ -12,51 +10,33 @@ type Binary = AstNode & { left: AstNode; right: AstNode; handle: Handle };
  * 9223372036854775808.0` is false). Everything else goes to the handler cel-js chose when checking.
  */
 export function fixOperators(node: AstNode): void {
-  switch (node.op) {
+  switch (node.op as string) {
     case '==':
+      return replaceHandle(node, () => (left, right, _ast, evaluator) => celEquals(left, right, evaluator));
     case '!=':
+      return replaceHandle(node, () => (left, right, _ast, evaluator) => !celEquals(left, right, evaluator));
     case 'in':
+      return replaceHandle(
+        node,
+        (original) => (left, right, ast, evaluator) =>
+          celIn(left, right, evaluator) ?? original(left, right, ast, evaluator),
+      );
     case '<':
     case '<=':
     case '>':
     case '>=':
-      node.setMeta('evaluate', evaluateOperator);
+      return replaceHandle(
+        node,
+        (original) => (left, right, ast, evaluator) =>
+          compareMixed(node.op as string, left, right) ?? original(left, right, ast, evaluator),
+      );
   }
-}
-
-function evaluateOperator(evaluator: CelEvaluator, ast: AstNode, ctx: CelContext): unknown {
-  const node = ast as Binary;
-  const left = evaluator.run(node.left, ctx);
-  const right = evaluator.run(node.right, ctx);
-  if (left instanceof Promise || right instanceof Promise) {
-    return Promise.all([left, right]).then(([l, r]) => apply(node, l, r, evaluator));
-  }
-  return apply(node, left, right, evaluator);
-}
-
-function apply(node: Binary, left: unknown, right: unknown, evaluator: CelEvaluator): unknown {
-  switch (node.op as string) {
-    case '==':
-      return celEquals(left, right, evaluator);
-    case '!=':
-      return !celEquals(left, right, evaluator);
-    case 'in': {
-      const found = celIn(left, right, evaluator);
-      if (found !== undefined) return found;
-      break;
-    }
-    default: {
-      const compared = compareMixed(node.op as string, left, right);
-      if (compared !== undefined) return compared;
-    }
-  }
-  return node.handle(left, right, node, evaluator);
 }
 
 function compareMixed(op: string, left: unknown, right: unknown): boolean | undefined {
+  if ((typeof left === 'number') === (typeof right === 'number')) return undefined;
   const l = typeof left === 'bigint' ? Number(left) : isUint(left) ? Number(left.valueOf()) : left;
   const r = typeof right === 'bigint' ? Number(right) : isUint(right) ? Number(right.valueOf()) : right;
-  if ((typeof left === 'number') === (typeof right === 'number')) return undefined;
   if (typeof l !== 'number' || typeof r !== 'number') return undefined;
   switch (op) {
     case '<':

@@ -1,5 +1,6 @@
 import { Environment, Optional } from '@marcbachmann/cel-js';
 import { celEquals } from './equality';
+import { replaceHandle } from './handles';
 import type { AstNode, CelChecker, CelContext, CelEvaluator, CelType, Macro, MacroCall } from './internals';
 import { isUint, withoutParams } from './literals';
 import { celError } from './values';
@@ -114,27 +115,20 @@ export function fixSelectionOperand(node: AstNode): void {
  */
 export function fixOptionalSelection(node: AstNode): void {
   if (node.op !== '.' && node.op !== '.?') return;
-  node.setMeta('evaluate', (evaluator: CelEvaluator, ast: AstNode, ctx: CelContext) => {
-    const [operand, field] = ast.args as unknown as [AstNode, string];
-    const value = evaluator.run(operand, ctx);
-    const handle = (ast as unknown as { handle: (l: unknown, r: unknown, a: AstNode, e: CelEvaluator) => unknown })
-      .handle;
-    if (value instanceof Promise) return value.then((settled) => select(settled, field, ast, evaluator, handle));
-    return select(value, field, ast, evaluator, handle);
-  });
-}
-
-function select(
-  value: unknown,
-  field: string,
-  ast: AstNode,
-  evaluator: CelEvaluator,
-  handle: (l: unknown, r: unknown, a: AstNode, e: CelEvaluator) => unknown,
-): unknown {
-  if (value instanceof Optional && value.hasValue()) {
-    const inner = value.value();
-    if (inner === null || typeof inner !== 'object' || Array.isArray(inner) || inner instanceof Uint8Array)
-      throw celError(`no such key: ${field}`, ast);
-  }
-  return handle(value, field, ast, evaluator);
+  replaceHandle(
+    node,
+    (original, ast) => {
+      // Only operands typed optional: wrapping every dyn selection would double the cost of field access.
+      if (ast.left?.checkedType?.kind !== 'optional') return undefined;
+      return (left, field, selection, evaluator) => {
+        if (left instanceof Optional && left.hasValue()) {
+          const inner = left.value();
+          if (inner === null || typeof inner !== 'object' || Array.isArray(inner) || inner instanceof Uint8Array)
+            throw celError(`no such key: ${String(field)}`, selection);
+        }
+        return original(left, field, selection, evaluator);
+      };
+    },
+    'as given',
+  );
 }
