@@ -39,3 +39,30 @@ function settled(handle: Handle): Handle {
       ? Promise.all([left, right]).then(([l, r]) => handle(l, r, ast, evaluator))
       : handle(left, right, ast, evaluator);
 }
+
+/**
+ * Operand types cel-js has no overload for but CEL has: when cel-js's check of a binary node fails,
+ * `accept` may take the (checked) operand types and return the handler to apply; the node is then
+ * typed bool. Used instead of `registerOperator`, which marks every overload of the operator as
+ * possibly asynchronous (cel-js ignores `async: false` for binary operators).
+ */
+export function acceptOperands(
+  node: AstNode,
+  accept: (left: CelType | undefined, right: CelType | undefined) => Handle | undefined,
+): void {
+  const check = node.meta.check as Check;
+  node.setMeta('check', (checker: CelChecker, ast: AstNode, ctx: CelContext) => {
+    try {
+      return check(checker, ast, ctx);
+    } catch (error) {
+      const [left, right] = ast.args as unknown as [
+        AstNode & { checkedType?: CelType },
+        AstNode & { checkedType?: CelType },
+      ];
+      const handle = accept(left.checkedType, right.checkedType);
+      if (!handle) throw error;
+      (ast as Checked).handle = settled(handle);
+      return checker.boolType;
+    }
+  });
+}

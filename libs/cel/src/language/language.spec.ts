@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CelCompileError, compileCel } from '../compile';
+import { CelCompileError, celEnvironment, compileCel, parseCel } from '../compile';
 import { CEL_LIMITS } from '../limits';
 import { CelLimitExceeded, CelMeter } from '../meter';
 import { toCel } from '../values';
@@ -92,6 +92,14 @@ describe("Edict's fixes of cel-js 8.0.0 in policies' CEL environment", () => {
     expect(run('.5 + 0.5')).toBe(1);
     expect(run("{'foo.txt': 3}.`foo.txt`")).toBe(3n);
     expect(run("b'ÿ' == b'\\303\\277'")).toBe(true);
+  });
+
+  it('fails its macros clearly on asynchronous functions, which they do not await', () => {
+    const env = celEnvironment({ params: false, authorizer: false }).clone();
+    env.registerFunction('later(): bool', async () => Promise.resolve(true));
+    const evaluate = (expression: string) => () => parseCel(env, expression)({});
+    expect(evaluate('[1].all(i, v, later())')).toThrow('all() cannot use asynchronous functions');
+    expect(evaluate('optional.of(1).optMap(x, later())')).toThrow('optMap() cannot use asynchronous functions');
   });
 
   it('keeps metering: the fixed constructs charge their steps and stop at the budget', () => {

@@ -1,20 +1,27 @@
 import { celEquals, celIn } from './equality';
-import { replaceHandle } from './handles';
-import type { AstNode } from './internals';
+import { acceptOperands, replaceHandle } from './handles';
+import type { AstNode, CelType } from './internals';
 import { isUint } from './literals';
 
 /**
  * Equality, membership and ordering as CEL defines them, over cel-js's operator dispatch: `==`,
  * `!=` and `in` by CEL equality (see equality.ts); `<`, `<=`, `>`, `>=` between an int or uint and a
  * double compare the integer converted to double, as cel-go does (so `9223372036854775807 <
- * 9223372036854775808.0` is false). Everything else goes to the handler cel-js chose when checking.
+ * 9223372036854775808.0` is false); bytes are ordered and optionals compared, which cel-js lacks.
+ * Everything else goes to the handler cel-js chose when checking.
  */
 export function fixOperators(node: AstNode): void {
   switch (node.op as string) {
     case '==':
-      return replaceHandle(node, () => (left, right, _ast, evaluator) => celEquals(left, right, evaluator));
+      replaceHandle(node, () => (left, right, _ast, evaluator) => celEquals(left, right, evaluator));
+      return acceptOperands(node, (left, right) =>
+        bothOptional(left, right) ? (l, r, _ast, evaluator) => celEquals(l, r, evaluator) : undefined,
+      );
     case '!=':
-      return replaceHandle(node, () => (left, right, _ast, evaluator) => !celEquals(left, right, evaluator));
+      replaceHandle(node, () => (left, right, _ast, evaluator) => !celEquals(left, right, evaluator));
+      return acceptOperands(node, (left, right) =>
+        bothOptional(left, right) ? (l, r, _ast, evaluator) => !celEquals(l, r, evaluator) : undefined,
+      );
     case 'in':
       return replaceHandle(
         node,
@@ -25,11 +32,39 @@ export function fixOperators(node: AstNode): void {
     case '<=':
     case '>':
     case '>=':
-      return replaceHandle(
+      replaceHandle(
         node,
         (original) => (left, right, ast, evaluator) =>
           compareMixed(node.op as string, left, right) ?? original(left, right, ast, evaluator),
       );
+      // Bytes are ordered lexicographically by byte, as in cel-go.
+      return acceptOperands(node, (left, right) =>
+        left?.name === 'bytes' && right?.name === 'bytes'
+          ? (l, r) => ordered(node.op as string, compareBytes(l as Uint8Array, r as Uint8Array))
+          : undefined,
+      );
+  }
+}
+
+function bothOptional(left: CelType | undefined, right: CelType | undefined): boolean {
+  return left?.kind === 'optional' && right?.kind === 'optional';
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
+  return a.length - b.length;
+}
+
+function ordered(op: string, comparison: number): boolean {
+  switch (op) {
+    case '<':
+      return comparison < 0;
+    case '<=':
+      return comparison <= 0;
+    case '>':
+      return comparison > 0;
+    default:
+      return comparison >= 0;
   }
 }
 
