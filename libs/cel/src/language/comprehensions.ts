@@ -1,7 +1,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import type { AstNode, CelChecker, CelContext, CelEvaluator, CelType, Macro, MacroCall } from './internals';
 import { celMap, withoutParams } from './literals';
-import { celError } from './values';
+import { celError, synchronous } from './values';
 
 /**
  * cel-go's two-variable comprehensions (`ext.TwoVarComprehensions`, in Kubernetes' CEL since 1.32):
@@ -120,8 +120,8 @@ function pairs(evaluator: CelEvaluator, range: unknown, node: AstNode): [unknown
 }
 
 function evaluateTwoVar(evaluator: CelEvaluator, macro: TwoVarMacro, ctx: CelContext): unknown {
-  const range = evaluator.run(macro.range, ctx);
-  if (range instanceof Promise) throw celError(`${macro.kind}() cannot range over an asynchronous value`, macro.range);
+  const range = synchronous(evaluator.run(macro.range, ctx), macro.kind, macro.range);
+  const run = (node: AstNode, scope: CelContext) => synchronous(evaluator.run(node, scope), macro.kind, node);
   const outer = ctx.forkWithVariable(macro.first, macro.firstType as CelType);
   const inner = outer.forkWithVariable(macro.second, macro.secondType as CelType);
   const bind = (key: unknown, value: unknown): CelContext => {
@@ -135,7 +135,7 @@ function evaluateTwoVar(evaluator: CelEvaluator, macro: TwoVarMacro, ctx: CelCon
       const decisive = macro.kind === 'exists';
       let error: unknown;
       for (const [key, value] of entries) {
-        const result = evaluator.tryEval(macro.body, bind(key, value));
+        const result = synchronous(evaluator.tryEval(macro.body, bind(key, value)), macro.kind, macro.body);
         if (result === decisive) return decisive;
         if (typeof result !== 'boolean') error ??= asError(evaluator, result, macro.body);
       }
@@ -144,16 +144,15 @@ function evaluateTwoVar(evaluator: CelEvaluator, macro: TwoVarMacro, ctx: CelCon
     }
     case 'existsOne': {
       let count = 0;
-      for (const [key, value] of entries)
-        if (boolOf(evaluator, evaluator.run(macro.body, bind(key, value)), macro.body)) count++;
+      for (const [key, value] of entries) if (boolOf(evaluator, run(macro.body, bind(key, value)), macro.body)) count++;
       return count === 1;
     }
     case 'transformList': {
       const out: unknown[] = [];
       for (const [key, value] of entries) {
         const scope = bind(key, value);
-        if (macro.filter && !boolOf(evaluator, evaluator.run(macro.filter, scope), macro.filter)) continue;
-        out.push(evaluator.run(macro.body, scope));
+        if (macro.filter && !boolOf(evaluator, run(macro.filter, scope), macro.filter)) continue;
+        out.push(run(macro.body, scope));
       }
       return out;
     }
@@ -162,8 +161,8 @@ function evaluateTwoVar(evaluator: CelEvaluator, macro: TwoVarMacro, ctx: CelCon
       const out = new Map<unknown, unknown>();
       for (const [key, value] of entries) {
         const scope = bind(key, value);
-        if (macro.filter && !boolOf(evaluator, evaluator.run(macro.filter, scope), macro.filter)) continue;
-        const result = evaluator.run(macro.body, scope);
+        if (macro.filter && !boolOf(evaluator, run(macro.filter, scope), macro.filter)) continue;
+        const result = run(macro.body, scope);
         if (macro.kind === 'transformMap') {
           out.set(key, result);
           continue;

@@ -4,7 +4,7 @@ import type { AstNode } from './internals';
 import { fixUintIndex } from './indexing';
 import { fixComprehensionRange, fixMapLiteral } from './literals';
 import { fixOperators } from './operators';
-import { fixSelectionOperand, registerOptionals } from './optionals';
+import { fixOptionalSelection, fixSelectionOperand, registerOptionals } from './optionals';
 import { fixOptionalEntries } from './optional-entries';
 import { fixHas } from './presence';
 import { fixQualifiedNames } from './qualified';
@@ -26,13 +26,14 @@ export function registerLanguage(env: Environment): void {
 /** ... and applied to every parsed tree before it is type-checked (per-node overrides). */
 export function rewriteLanguage(root: unknown, env: Environment): void {
   walk(root, (node) => {
-    fixQualifiedNames(node, env);
+    if (fixQualifiedNames(node, env)) return;
     fixOptionalEntries(node);
     fixMapLiteral(node);
     fixComprehensionRange(node);
     fixHas(node);
     fixOperators(node);
     fixSelectionOperand(node);
+    fixOptionalSelection(node);
     fixRanges(node);
     fixDurationPlusTimestamp(node);
     fixOffsetZones(node);

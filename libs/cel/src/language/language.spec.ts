@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CelCompileError, compileCel } from '../compile';
+import { CelCompileError, celEnvironment, compileCel, parseCel } from '../compile';
 import { CEL_LIMITS } from '../limits';
 import { CelLimitExceeded, CelMeter } from '../meter';
 import { toCel } from '../values';
@@ -80,6 +80,9 @@ describe("Edict's fixes of cel-js 8.0.0 in policies' CEL environment", () => {
     expect(run("{'k': {'s': 1}}.?k.optFlatMap(m, m.?s).orValue(0)")).toBe(1n);
     expect(run("optional.ofNonZeroValue('').hasValue()")).toBe(false);
     expect(run('optional.of(1) == optional.of(1) && optional.none() != optional.of(1)')).toBe(true);
+    expect(run('type(optional.none()) == optional_type')).toBe(true);
+    expect(() => run("{'k': dyn(null)}.?k.f.hasValue()")).toThrow('no such key: f');
+    expect(run("{'k': {}}.?k.f.hasValue()")).toBe(false);
     expect(compiles('[1, ?2]')).toContain("'?' needs an optional");
     expect(compiles('?1')).toContain("'?' marks only list elements and map keys");
   });
@@ -89,6 +92,14 @@ describe("Edict's fixes of cel-js 8.0.0 in policies' CEL environment", () => {
     expect(run('.5 + 0.5')).toBe(1);
     expect(run("{'foo.txt': 3}.`foo.txt`")).toBe(3n);
     expect(run("b'ÿ' == b'\\303\\277'")).toBe(true);
+  });
+
+  it('fails its macros clearly on asynchronous functions, which they do not await', () => {
+    const env = celEnvironment({ params: false, authorizer: false }).clone();
+    env.registerFunction('later(): bool', async () => Promise.resolve(true));
+    const evaluate = (expression: string) => () => parseCel(env, expression)({});
+    expect(evaluate('[1].all(i, v, later())')).toThrow('all() cannot use asynchronous functions');
+    expect(evaluate('optional.of(1).optMap(x, later())')).toThrow('optMap() cannot use asynchronous functions');
   });
 
   it('keeps metering: the fixed constructs charge their steps and stop at the budget', () => {

@@ -1,62 +1,77 @@
-import type { AstNode, CelContext, CelEvaluator } from './internals';
 import { celEquals, celIn } from './equality';
+import { acceptOperands, replaceHandle } from './handles';
+import type { AstNode, CelType } from './internals';
 import { isUint } from './literals';
-
-type Handle = (left: unknown, right: unknown, ast: AstNode, evaluator: CelEvaluator) => unknown;
-type Binary = AstNode & { left: AstNode; right: AstNode; handle: Handle };
 
 /**
  * Equality, membership and ordering as CEL defines them, over cel-js's operator dispatch: `==`,
  * `!=` and `in` by CEL equality (see equality.ts); `<`, `<=`, `>`, `>=` between an int or uint and a
  * double compare the integer converted to double, as cel-go does (so `9223372036854775807 <
- * 9223372036854775808.0` is false). Everything else goes to the handler cel-js chose when checking.
+ * 9223372036854775808.0` is false); bytes are ordered and optionals compared, which cel-js lacks.
+ * Everything else goes to the handler cel-js chose when checking.
  */
 export function fixOperators(node: AstNode): void {
-  switch (node.op) {
+  switch (node.op as string) {
     case '==':
+      replaceHandle(node, () => (left, right, _ast, evaluator) => celEquals(left, right, evaluator));
+      return acceptOperands(node, (left, right) =>
+        bothOptional(left, right) ? (l, r, _ast, evaluator) => celEquals(l, r, evaluator) : undefined,
+      );
     case '!=':
+      replaceHandle(node, () => (left, right, _ast, evaluator) => !celEquals(left, right, evaluator));
+      return acceptOperands(node, (left, right) =>
+        bothOptional(left, right) ? (l, r, _ast, evaluator) => !celEquals(l, r, evaluator) : undefined,
+      );
     case 'in':
+      return replaceHandle(
+        node,
+        (original) => (left, right, ast, evaluator) =>
+          celIn(left, right, evaluator) ?? original(left, right, ast, evaluator),
+      );
     case '<':
     case '<=':
     case '>':
     case '>=':
-      node.setMeta('evaluate', evaluateOperator);
+      replaceHandle(
+        node,
+        (original) => (left, right, ast, evaluator) =>
+          compareMixed(node.op as string, left, right) ?? original(left, right, ast, evaluator),
+      );
+      // Bytes are ordered lexicographically by byte, as in cel-go.
+      return acceptOperands(node, (left, right) =>
+        left?.name === 'bytes' && right?.name === 'bytes'
+          ? (l, r) => ordered(node.op as string, compareBytes(l as Uint8Array, r as Uint8Array))
+          : undefined,
+      );
   }
 }
 
-function evaluateOperator(evaluator: CelEvaluator, ast: AstNode, ctx: CelContext): unknown {
-  const node = ast as Binary;
-  const left = evaluator.run(node.left, ctx);
-  const right = evaluator.run(node.right, ctx);
-  if (left instanceof Promise || right instanceof Promise) {
-    return Promise.all([left, right]).then(([l, r]) => apply(node, l, r, evaluator));
-  }
-  return apply(node, left, right, evaluator);
+function bothOptional(left: CelType | undefined, right: CelType | undefined): boolean {
+  return left?.kind === 'optional' && right?.kind === 'optional';
 }
 
-function apply(node: Binary, left: unknown, right: unknown, evaluator: CelEvaluator): unknown {
-  switch (node.op as string) {
-    case '==':
-      return celEquals(left, right, evaluator);
-    case '!=':
-      return !celEquals(left, right, evaluator);
-    case 'in': {
-      const found = celIn(left, right, evaluator);
-      if (found !== undefined) return found;
-      break;
-    }
-    default: {
-      const compared = compareMixed(node.op as string, left, right);
-      if (compared !== undefined) return compared;
-    }
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
+  return a.length - b.length;
+}
+
+function ordered(op: string, comparison: number): boolean {
+  switch (op) {
+    case '<':
+      return comparison < 0;
+    case '<=':
+      return comparison <= 0;
+    case '>':
+      return comparison > 0;
+    default:
+      return comparison >= 0;
   }
-  return node.handle(left, right, node, evaluator);
 }
 
 function compareMixed(op: string, left: unknown, right: unknown): boolean | undefined {
+  if ((typeof left === 'number') === (typeof right === 'number')) return undefined;
   const l = typeof left === 'bigint' ? Number(left) : isUint(left) ? Number(left.valueOf()) : left;
   const r = typeof right === 'bigint' ? Number(right) : isUint(right) ? Number(right.valueOf()) : right;
-  if ((typeof left === 'number') === (typeof right === 'number')) return undefined;
   if (typeof l !== 'number' || typeof r !== 'number') return undefined;
   switch (op) {
     case '<':

@@ -1,22 +1,27 @@
-import { Optional, type Environment } from '@marcbachmann/cel-js';
-import { celEquals } from './equality';
+import { Environment, Optional } from '@marcbachmann/cel-js';
+import { replaceHandle } from './handles';
 import type { AstNode, CelChecker, CelContext, CelEvaluator, CelType, Macro, MacroCall } from './internals';
 import { isUint, withoutParams } from './literals';
-import { celError } from './values';
+import { celError, synchronous } from './values';
 
 /**
  * The parts of cel-go's optional types cel-js 8.0.0 lacks: `optional.ofNonZeroValue(v)`,
- * `opt.optMap(x, expr)`, `opt.optFlatMap(x, expr)`, and `==`/`!=` between optionals.
+ * `opt.optMap(x, expr)`, `opt.optFlatMap(x, expr)`, `optional_type` (`==`/`!=` between optionals:
+ * operators.ts).
  */
 export function registerOptionals(env: Environment): void {
-  env.registerFunction('OptionalNamespace.ofNonZeroValue(A): optional<A>', (_namespace: unknown, value: unknown) =>
-    isZeroValue(value) ? Optional.none() : Optional.of(value),
+  env.registerFunction(
+    'OptionalNamespace.ofNonZeroValue(A): optional<A>',
+    (_namespace: unknown, value: unknown) => (isZeroValue(value) ? Optional.none() : Optional.of(value)),
+    { async: false },
   );
   env.registerFunction('optional.optMap(ast, ast): optional<dyn>', (call: MacroCall) => optionalMacro(call, false));
   env.registerFunction('optional.optFlatMap(ast, ast): optional<dyn>', (call: MacroCall) => optionalMacro(call, true));
-  // cel-js passes (left, right, ast, evaluator) to operator handlers and derives `!=` from `==`.
-  const equals = (a: unknown, b: unknown, ...rest: unknown[]) => celEquals(a, b, rest[1] as CelEvaluator);
-  env.registerOperator('optional == optional', equals);
+  // CEL's optional_type: the type of every optional (cel-js has no type value for it).
+  const TypeValue = (new Environment().evaluate('int') as object).constructor as new (name: string) => object;
+  const optionalType = new TypeValue('optional_type');
+  env.registerConstant('optional_type', 'type', optionalType);
+  env.registerFunction('type(optional): type', () => optionalType, { async: false });
 }
 
 /** The zero value of its type: null, false, 0, 0u, 0.0, '', b'', [], {}, a zero duration or the epoch. */
@@ -78,11 +83,16 @@ function checkOptionalMacro(checker: CelChecker, macro: OptionalMacro, ctx: CelC
 }
 
 function evaluateOptionalMacro(evaluator: CelEvaluator, macro: OptionalMacro, ctx: CelContext): unknown {
-  const receiver = evaluator.run(macro.receiver, ctx);
+  const what = macro.flat ? 'optFlatMap' : 'optMap';
+  const receiver = synchronous(evaluator.run(macro.receiver, ctx), what, macro.receiver);
   if (!(receiver instanceof Optional)) throw celError('receiver must be optional', macro.receiver);
   if (!receiver.hasValue()) return Optional.none();
   const scope = ctx.forkWithVariable(macro.name, macro.valueType ?? evaluator.debugType(receiver.value()));
-  const result = evaluator.run(macro.body, scope.setIterValue(receiver.value(), evaluator));
+  const result = synchronous(
+    evaluator.run(macro.body, scope.setIterValue(receiver.value(), evaluator)),
+    what,
+    macro.body,
+  );
   if (!macro.flat) return Optional.of(result);
   if (!(result instanceof Optional)) throw celError('optFlatMap() must produce an optional', macro.body);
   return result;
@@ -100,5 +110,29 @@ export function fixSelectionOperand(node: AstNode): void {
   const check = operand.meta.check as (checker: CelChecker, ast: AstNode, ctx: CelContext) => CelType;
   operand.setMeta('check', (checker: CelChecker, ast: AstNode, ctx: CelContext) =>
     withoutParams(checker, check(checker, ast, ctx)),
+  );
+}
+
+/**
+ * Selecting a field through an optional (`opt.f`, `opt.?f`) whose value cannot have fields (null, a
+ * number, a string, a list) is an error, as in cel-go; cel-js answers optional.none().
+ */
+export function fixOptionalSelection(node: AstNode): void {
+  if (node.op !== '.' && node.op !== '.?') return;
+  replaceHandle(
+    node,
+    (original, ast) => {
+      // Only operands typed optional: wrapping every dyn selection would double the cost of field access.
+      if (ast.left?.checkedType?.kind !== 'optional') return undefined;
+      return (left, field, selection, evaluator) => {
+        if (left instanceof Optional && left.hasValue()) {
+          const inner = left.value();
+          if (inner === null || typeof inner !== 'object' || Array.isArray(inner) || inner instanceof Uint8Array)
+            throw celError(`no such key: ${String(field)}`, selection);
+        }
+        return original(left, field, selection, evaluator);
+      };
+    },
+    'as given',
   );
 }

@@ -12,6 +12,8 @@ export function fixHas(node: AstNode): void {
   const [name, args] = node.args as [string, AstNode[]];
   if (name !== 'has' || args.length !== 1) return;
   const select = args[0] as AstNode;
+  // cel-js's own has() handles a chain of selections from a variable (and is cheaper): keep it there.
+  if (rootOf(select).op === 'id') return;
   const macro: HasMacro = { select, async: false, typeCheck: checkHas, evaluate: evaluateHas };
   node.setMeta('macro', macro);
 }
@@ -51,4 +53,10 @@ function present(evaluator: CelEvaluator, value: unknown, field: string, node: A
     `has() cannot test a field of '${evaluator.debugType(value).name}'`,
     node,
   );
+}
+
+function rootOf(node: AstNode): AstNode {
+  let current = node;
+  while (current.op === '.' || current.op === '.?') current = (current.args as unknown as [AstNode, string])[0];
+  return current;
 }

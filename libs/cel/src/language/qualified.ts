@@ -10,12 +10,12 @@ interface Variables {
 /**
  * Variables with dotted names (`a.b.c` declared as one name): CEL resolves a selection chain to the
  * longest declared name it spells; cel-js reads `a` and selects `b`, `c`. The outermost selection
- * whose path is declared becomes that variable (the tree is walked from the top).
+ * whose path is declared becomes that variable (the tree is walked from the top); true when it did.
  */
-export function fixQualifiedNames(node: AstNode, env: Environment): void {
-  if (node.op !== '.') return;
+export function fixQualifiedNames(node: AstNode, env: Environment): boolean {
+  if (node.op !== '.') return false;
   const path = dottedPath(node);
-  if (!path || !env.hasVariable(path)) return;
+  if (!path || !env.hasVariable(path)) return false;
   node.setMeta('check', (_checker: unknown, ast: AstNode, ctx: CelContext) => {
     const variable = (ctx as unknown as Variables).getVariable(path);
     if (!variable) throw celError(`unknown variable: ${path}`, ast);
@@ -26,6 +26,7 @@ export function fixQualifiedNames(node: AstNode, env: Environment): void {
     if (value === undefined) throw celError(`unknown variable: ${path}`, ast);
     return value;
   });
+  return true;
 }
 
 function dottedPath(node: AstNode): string | undefined {

@@ -102,27 +102,23 @@ function checkArgument(node: AstNode, name: string): void {
 const TS = 'google.protobuf.Timestamp';
 const GPD = 'google.protobuf.Duration';
 
-/** Conversions cel-js lacks and the ordering of bytes. */
+/** Conversions cel-js lacks (declared synchronous: cel-js takes a function without `async: false` as maybe asynchronous). */
 export function registerConversions(env: Environment): void {
-  env.registerFunction('int(uint): int', (value: { valueOf(): bigint }) => {
-    const int = value.valueOf();
-    if (int > MAX_INT) throw celError('integer overflow');
-    return int;
-  });
-  env.registerFunction(`int(${TS}): int`, (value: Date) => BigInt(Math.floor(value.getTime() / 1000)));
-  env.registerFunction(`string(${TS}): string`, (value: Date) => formatTimestamp(value));
-  env.registerFunction(`string(${GPD}): string`, (value: { toString(): string }) => value.toString());
-  env.registerFunction(`timestamp(${TS}): ${TS}`, (value: Date) => value);
-  env.registerFunction(`duration(${GPD}): ${GPD}`, (value: unknown) => value);
-  const compare = (a: Uint8Array, b: Uint8Array): number => {
-    for (let i = 0; i < Math.min(a.length, b.length); i++)
-      if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
-    return a.length - b.length;
-  };
-  env.registerOperator('bytes < bytes', (a: Uint8Array, b: Uint8Array) => compare(a, b) < 0);
-  env.registerOperator('bytes <= bytes', (a: Uint8Array, b: Uint8Array) => compare(a, b) <= 0);
-  env.registerOperator('bytes > bytes', (a: Uint8Array, b: Uint8Array) => compare(a, b) > 0);
-  env.registerOperator('bytes >= bytes', (a: Uint8Array, b: Uint8Array) => compare(a, b) >= 0);
+  const sync = { async: false };
+  env.registerFunction(
+    'int(uint): int',
+    (value: { valueOf(): bigint }) => {
+      const int = value.valueOf();
+      if (int > MAX_INT) throw celError('integer overflow');
+      return int;
+    },
+    sync,
+  );
+  env.registerFunction(`int(${TS}): int`, (value: Date) => BigInt(Math.floor(value.getTime() / 1000)), sync);
+  env.registerFunction(`string(${TS}): string`, (value: Date) => formatTimestamp(value), sync);
+  env.registerFunction(`string(${GPD}): string`, (value: { toString(): string }) => value.toString(), sync);
+  env.registerFunction(`timestamp(${TS}): ${TS}`, (value: Date) => value, sync);
+  env.registerFunction(`duration(${GPD}): ${GPD}`, (value: unknown) => value, sync);
 }
 
 /** RFC 3339 as cel-go prints a timestamp: fractional seconds only when present, trailing zeros cut. */

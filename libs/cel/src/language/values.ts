@@ -5,3 +5,15 @@ import type { AstNode } from './internals';
 export function celError(message: string, node?: AstNode): EvaluationError {
   return node ? new EvaluationError(message, node) : new EvaluationError(message);
 }
+
+/**
+ * Edict's macros evaluate synchronously: a sub-expression that returns a promise (an asynchronous
+ * function such as Kyverno's http) fails the macro with a clear error instead of being mis-read.
+ */
+export function synchronous(value: unknown, macro: string, node: AstNode): unknown {
+  if (value instanceof Promise) {
+    value.catch(() => undefined);
+    throw celError(`${macro}() cannot use asynchronous functions`, node);
+  }
+  return value;
+}
