@@ -10,8 +10,10 @@ import type { Environment } from '@marcbachmann/cel-js';
 export function namespaceType(env: Environment, name: string): string {
   const type = `${name}.Namespace`;
   if (!env.hasVariable(name)) {
-    env.registerType(type, CelNamespace);
-    env.registerConstant(name, type, new CelNamespace(name));
+    // cel-js finds a value's type by its constructor: each namespace needs a class of its own.
+    const Namespace = class extends CelNamespace {};
+    env.registerType(type, Namespace);
+    env.registerConstant(name, type, new Namespace(name));
   }
   return type;
 }
