@@ -16,6 +16,7 @@ import { registerSemver } from './libraries/semver';
 import { registerSets } from './libraries/sets';
 import { registerStrings } from './libraries/strings';
 import { registerUrl } from './libraries/url';
+import { registerKyverno } from './kyverno/environment';
 import { CEL_LIMITS } from './limits';
 import { registerLanguage, rewriteLanguage } from './language';
 
@@ -25,6 +26,15 @@ export interface CelVariables {
   readonly params: boolean;
   /** `authorizer`: validations, variables and preconditions have it; message expressions do not. */
   readonly authorizer: boolean;
+  /**
+   * Kyverno's CEL libraries (ValidatingPolicy and the other policies.kyverno.io kinds): `http`,
+   * `resource`, `globalContext`, `image`, `json`, `yaml` and the image, user, hash, math, random,
+   * x509, time, transform and gzip functions. Classic validate.cel and ValidatingAdmissionPolicy
+   * leave it off (Kubernetes' libraries only). Values: kyvernoActivation().
+   */
+  readonly kyverno?: boolean;
+  /** With `kyverno`: the expression is a namespaced policy's (`resource` calls take no namespace). */
+  readonly namespacedPolicy?: boolean;
 }
 
 /** What the expression must evaluate to: validations and preconditions bool, messages string. */
@@ -47,7 +57,7 @@ export interface CelProgram {
  * `variables`, and `params` / `authorizer` when given). Compiled programs are cached.
  */
 export function compileCel(source: string, variables: CelVariables, result: CelResultType): CelProgram {
-  const key = `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}:${result}:${source}`;
+  const key = `${environmentKey(variables)}:${result}:${source}`;
   const cached = programs.get(key);
   if (cached) return cached;
   if (source.length > CEL_LIMITS.maxExpressionLength) {
@@ -100,14 +110,20 @@ const programs = new BoundedCache<CelProgram>(2_000, CEL_LIMITS.maxExpressionLen
 const environments = new Map<string, Environment>();
 let base: Environment | undefined;
 
+function environmentKey(variables: CelVariables): string {
+  const kyverno = variables.kyverno ? (variables.namespacedPolicy ? 'kn' : 'k') : '';
+  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${kyverno}`;
+}
+
 function environment(variables: CelVariables): Environment {
-  const key = `${variables.params}:${variables.authorizer}`;
+  const key = environmentKey(variables);
   let env = environments.get(key);
   if (!env) {
     base ??= baseEnvironment();
     env = base.clone();
     if (variables.params) env.registerVariable('params', 'dyn');
     if (variables.authorizer) env.registerVariable('authorizer', AUTHORIZER_TYPE);
+    if (variables.kyverno) registerKyverno(env, { namespaced: variables.namespacedPolicy === true });
     environments.set(key, env);
   }
   return env;
