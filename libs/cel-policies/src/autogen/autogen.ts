@@ -79,14 +79,12 @@ function controllerConstraints(
   }
   const rules = [...byGroupVersion.values()]
     .sort((a, b) => compare(a.group, b.group) || compare(a.version, b.version))
-    .map(
-      (entry): NamedRuleWithOperations => ({
-        apiGroups: [entry.group],
-        apiVersions: [entry.version],
-        operations: [...operations],
-        resources: [...entry.resources].sort(),
-      }),
-    );
+    .map((entry): NamedRuleWithOperations => ({
+      apiGroups: [entry.group],
+      apiVersions: [entry.version],
+      operations: [...operations],
+      resources: [...entry.resources].sort(),
+    }));
   const constraints: MatchResources = { resourceRules: rules };
   if (original?.namespaceSelector) constraints.namespaceSelector = original.namespaceSelector;
   return constraints;

@@ -54,13 +54,17 @@ function versionKey(policy: KubeObject): string | undefined {
 function build(policy: KubeObject): { compiled?: CompiledValidatingPolicy; errors: PolicyFieldError[] } {
   const errors: PolicyFieldError[] = [];
   if (!isValidatingPolicy(policy)) {
-    errors.push({ field: 'kind', message: `Unsupported value: ${JSON.stringify(policy.kind)}: not a policies.kyverno.io ValidatingPolicy` });
+    errors.push({
+      field: 'kind',
+      message: `Unsupported value: ${JSON.stringify(policy.kind)}: not a policies.kyverno.io ValidatingPolicy`,
+    });
     return { errors };
   }
   const name = policy.metadata?.name;
   if (typeof name !== 'string' || name === '') errors.push({ field: 'metadata.name', message: 'Required value' });
   errors.push(...schemaErrors(policy.spec));
-  if (errors.some((error) => error.field === 'spec' || error.field.startsWith('spec.evaluation.mode'))) return { errors };
+  if (errors.some((error) => error.field === 'spec' || error.field.startsWith('spec.evaluation.mode')))
+    return { errors };
   const spec = policy.spec as unknown as ValidatingPolicySpec;
   const mode: EvaluationMode = spec.evaluation?.mode === 'JSON' ? 'JSON' : 'Kubernetes';
   const own = compileSpec(spec, 'spec', mode, errors);
@@ -89,7 +93,10 @@ function build(policy: KubeObject): { compiled?: CompiledValidatingPolicy; error
     ...(spec.webhookConfiguration?.timeoutSeconds !== undefined
       ? { timeoutSeconds: spec.webhookConfiguration.timeoutSeconds }
       : {}),
-    matchConstraints: withAutogenRules(spec.matchConstraints, configs.map((config) => config.spec.matchConstraints)),
+    matchConstraints: withAutogenRules(
+      spec.matchConstraints,
+      configs.map((config) => config.spec.matchConstraints),
+    ),
     matchConditions: Object.freeze([...(spec.matchConditions ?? [])]),
     autogen: Object.freeze(configs),
     autogenStatus: autogenStatus(configs),

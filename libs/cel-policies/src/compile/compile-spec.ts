@@ -39,7 +39,8 @@ export function compileSpec(
       errors.push({ field, message: 'Required value' });
       return undefined;
     }
-    const invalid = (message: string) => errors.push({ field, message: `Invalid value: ${JSON.stringify(source)}: ${message}` });
+    const invalid = (message: string) =>
+      errors.push({ field, message: `Invalid value: ${JSON.stringify(source)}: ${message}` });
     const refused = undeclaredReference(source, mode, declared);
     if (refused) {
       invalid(refused);
@@ -113,7 +114,8 @@ export function compileSpec(
 function undeclaredReference(source: string, mode: EvaluationMode, declared: ReadonlySet<string> | undefined) {
   if (mode === 'JSON') {
     const name = NOT_IN_JSON_MODE.find((candidate) => readsIdentifier(source, candidate));
-    if (name) return `compilation failed: undeclared reference to '${name}' (JSON mode binds only object and variables)`;
+    if (name)
+      return `compilation failed: undeclared reference to '${name}' (JSON mode binds only object and variables)`;
   }
   if (!declared) {
     return readsIdentifier(source, 'variables') ? "compilation failed: undeclared reference to 'variables'" : undefined;

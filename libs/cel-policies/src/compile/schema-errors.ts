@@ -7,7 +7,8 @@ const MODES = ['Kubernetes', 'JSON'];
 const REASONS = ['Unauthorized', 'Forbidden', 'Invalid', 'RequestEntityTooLarge'];
 const MAX_MATCH_CONDITIONS = 64;
 const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
-const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const QUALIFIED_NAME =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 
 /**
  * The structural problems of a ValidatingPolicy spec that its CRD schema and Kyverno's admission
@@ -24,7 +25,10 @@ export function schemaErrors(spec: unknown): PolicyFieldError[] {
   const oneOf = (field: string, value: unknown, allowed: readonly string[]) => {
     if (value === undefined) return;
     if (typeof value !== 'string' || !allowed.includes(value)) {
-      push(field, `Unsupported value: ${JSON.stringify(value)}: supported values: ${allowed.map((a) => `"${a}"`).join(', ')}`);
+      push(
+        field,
+        `Unsupported value: ${JSON.stringify(value)}: supported values: ${allowed.map((a) => `"${a}"`).join(', ')}`,
+      );
     }
   };
   const list = (field: string, value: unknown): unknown[] => {
@@ -54,7 +58,11 @@ export function schemaErrors(spec: unknown): PolicyFieldError[] {
     );
   }
 
-  if (mode === 'Kubernetes' && (!isObject(s.matchConstraints) || list('spec.matchConstraints.resourceRules', s.matchConstraints.resourceRules).length === 0)) {
+  if (
+    mode === 'Kubernetes' &&
+    (!isObject(s.matchConstraints) ||
+      list('spec.matchConstraints.resourceRules', s.matchConstraints.resourceRules).length === 0)
+  ) {
     push('spec.matchConstraints', 'Required value: a matchConstraints with at least one resource rule is required');
   }
 
@@ -66,7 +74,10 @@ export function schemaErrors(spec: unknown): PolicyFieldError[] {
   validations.forEach((validation, i) => {
     if (!isObject(validation)) return push(`spec.validations[${i}]`, 'Invalid value: must be an object');
     if (typeof validation.message === 'string' && validation.message.includes('\n')) {
-      push(`spec.validations[${i}].message`, `Invalid value: ${JSON.stringify(validation.message)}: message must not contain line breaks`);
+      push(
+        `spec.validations[${i}].message`,
+        `Invalid value: ${JSON.stringify(validation.message)}: message must not contain line breaks`,
+      );
     }
     oneOf(`spec.validations[${i}].reason`, validation.reason, REASONS);
   });
@@ -88,7 +99,10 @@ export function schemaErrors(spec: unknown): PolicyFieldError[] {
 
   const timeout = s.webhookConfiguration?.timeoutSeconds;
   if (timeout !== undefined && (!Number.isInteger(timeout) || timeout < 1 || timeout > 30)) {
-    push('spec.webhookConfiguration.timeoutSeconds', `Invalid value: ${JSON.stringify(timeout)}: the timeout value must be between 1 and 30 seconds`);
+    push(
+      'spec.webhookConfiguration.timeoutSeconds',
+      `Invalid value: ${JSON.stringify(timeout)}: the timeout value must be between 1 and 30 seconds`,
+    );
   }
   const controllers = s.autogen?.podControllers?.controllers;
   if (controllers !== undefined) list('spec.autogen.podControllers.controllers', controllers);

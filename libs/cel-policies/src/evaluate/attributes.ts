@@ -19,7 +19,7 @@ export function admissionAttributesOf(input: CelPolicyInput): AdmissionAttribute
     resource: { ...input.resource },
     subresource: request.subresource ?? text(admission?.subResource),
     name: text(admission?.name) || subject?.metadata?.name || '',
-    namespace: admission ? text(admission.namespace) : namespaceOf(subject),
+    namespace: admission ? text(admission.namespace) : kubeNamespaceOf(subject),
     object: object as JsonObject | null,
     oldObject: oldObject as JsonObject | null,
     dryRun: request.dryRun ?? admission?.dryRun === true,
@@ -27,7 +27,7 @@ export function admissionAttributesOf(input: CelPolicyInput): AdmissionAttribute
   const userInfo = request.user?.userInfo ?? (isObject(admission?.userInfo) ? admission.userInfo : undefined);
   if (userInfo) attributes.userInfo = userInfo as AdmissionAttributes['userInfo'];
   if (admission && isObject(admission.options)) attributes.options = admission.options;
-  if (admission && typeof admission.uid === 'string') (attributes as { uid?: string }).uid = admission.uid;
+  if (admission && typeof admission.uid === 'string') attributes.uid = admission.uid;
   return attributes;
 }
 
@@ -36,6 +36,14 @@ export function namespaceOf(object: KubeObject | null | undefined): string {
   if (!object) return '';
   if (object.kind === 'Namespace' && (object.apiVersion === 'v1' || object.apiVersion === '')) return '';
   return object.metadata?.namespace ?? '';
+}
+
+/** kube-apiserver's attributes name a Namespace request with the Namespace's own name. */
+function kubeNamespaceOf(object: KubeObject | null): string {
+  if (object?.kind === 'Namespace' && (object.apiVersion === 'v1' || object.apiVersion === '')) {
+    return object.metadata?.name ?? '';
+  }
+  return namespaceOf(object);
 }
 
 function requestKind(input: CelPolicyInput, subject: KubeObject | null): AdmissionAttributes['kind'] {

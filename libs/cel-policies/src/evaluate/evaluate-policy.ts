@@ -1,4 +1,11 @@
-import { AccessReviews, CEL_LIMITS, CelLimitExceeded, CelMeter, describeCelError, type AccessReviewRequest } from '@edict/cel';
+import {
+  AccessReviews,
+  CEL_LIMITS,
+  CelLimitExceeded,
+  CelMeter,
+  describeCelError,
+  type AccessReviewRequest,
+} from '@edict/cel';
 import type { AccessReviewer, PolicyResponse, RuleResponse } from '@edict/engine';
 import { EvaluationBudget, isObject, type JsonObject, type KubeObject } from '@edict/foundation';
 import { celRequestOf, matchResources, type AdmissionAttributes } from '@edict/native-policies';
@@ -36,7 +43,8 @@ export async function evaluateValidatingPolicy(
     spec = programs.own;
   } else {
     attributes = admissionAttributesOf(input);
-    if (compiled.namespace !== undefined && attributes.namespace !== compiled.namespace) return undefined;
+    // A namespaced policy never reaches outside its namespace: cluster-scoped objects included.
+    if (compiled.namespace !== undefined && objectNamespace(input) !== compiled.namespace) return undefined;
     const namespaceObject = (input.namespaceObject ?? null) as JsonObject | null;
     for (const candidate of [programs.own, ...programs.autogen.map((entry) => entry.spec)]) {
       if (!candidate.matchConstraints) continue;
@@ -127,28 +135,36 @@ async function evaluateSpec(
 
   for (const validation of spec.validations) {
     const outcome = await run.evaluate(validation.program, validation.reads);
-    if ('error' in outcome) return { rules: [errorRule('', 'error', expressionError(validation.program.source, outcome.error))] };
+    if ('error' in outcome)
+      return { rules: [errorRule('', 'error', expressionError(validation.program.source, outcome.error))] };
     if (outcome.value === true) continue;
     if (outcome.value !== false) {
       return { rules: [errorRule('', 'error', `expression '${validation.program.source}' must evaluate to bool`)] };
     }
     let message = validation.message;
     if (validation.messageProgram) {
-      const text = await run.evaluate(validation.messageProgram, validation.messageReads, withoutAuthorizer(activation));
+      const text = await run.evaluate(
+        validation.messageProgram,
+        validation.messageReads,
+        withoutAuthorizer(activation),
+      );
       if ('error' in text) message = `failed to evaluate message expression: ${describeCelError(text.error)}`;
-      else if (typeof text.value !== 'string') message = `failed to convert message expression to string: ${typeName(text.value)}`;
+      else if (typeof text.value !== 'string')
+        message = `failed to convert message expression to string: ${typeName(text.value)}`;
       else message = text.value;
     }
     if (message === '') message = `CEL expression validation failed at index ${validation.index}`;
     const annotations = await auditAnnotations(run, spec);
-    if ('error' in annotations) return { rules: [errorRule('evaluation', 'failed to evaluate audit annotations', annotations.error)] };
+    if ('error' in annotations)
+      return { rules: [errorRule('evaluation', 'failed to evaluate audit annotations', annotations.error)] };
     return {
       rules: [failRule(message, annotations.values, validation.reason)],
       ...prefixed(compiled, annotations.values),
     };
   }
   const annotations = await auditAnnotations(run, spec);
-  if ('error' in annotations) return { rules: [errorRule('evaluation', 'failed to evaluate audit annotations', annotations.error)] };
+  if ('error' in annotations)
+    return { rules: [errorRule('evaluation', 'failed to evaluate audit annotations', annotations.error)] };
   return { rules: [passRule()], ...prefixed(compiled, annotations.values) };
 }
 
@@ -184,7 +200,9 @@ async function auditAnnotations(
     if ('error' in outcome) return { error: `auditAnnotation '${annotation.key}': ${describeCelError(outcome.error)}` };
     if (outcome.value === null || outcome.value === '') continue;
     if (typeof outcome.value !== 'string') {
-      return { error: `auditAnnotation '${annotation.key}' must evaluate to a string or null, not ${typeName(outcome.value)}` };
+      return {
+        error: `auditAnnotation '${annotation.key}' must evaluate to a string or null, not ${typeName(outcome.value)}`,
+      };
     }
     values[annotation.key] = outcome.value.slice(0, CEL_LIMITS.maxMessageLength * 2);
   }
@@ -263,6 +281,11 @@ function resourceOf(compiled: CompiledValidatingPolicy, input: CelPolicyInput): 
   };
 }
 
+function objectNamespace(input: CelPolicyInput): string {
+  const { request } = input;
+  return namespaceOf(request.resource ?? request.oldResource);
+}
+
 function withoutAuthorizer(activation: Record<string, unknown>): Record<string, unknown> {
   const { authorizer: _authorizer, ...rest } = activation;
   return rest;
@@ -282,4 +305,3 @@ function typeName(value: unknown): string {
   if (Array.isArray(value)) return 'list';
   return typeof value === 'bigint' ? 'int' : typeof value;
 }
-

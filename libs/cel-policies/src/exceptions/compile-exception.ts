@@ -57,8 +57,10 @@ function build(exception: KubeObject): { compiled?: CompiledCelPolicyException; 
   const refs = Array.isArray(spec.policyRefs) ? spec.policyRefs : [];
   if (refs.length === 0) push('spec.policyRefs', 'Required value: at least one policy reference is required');
   refs.forEach((ref, i) => {
-    if (!isObject(ref) || typeof ref.name !== 'string' || ref.name === '') push(`spec.policyRefs[${i}].name`, 'Required value');
-    if (!isObject(ref) || typeof ref.kind !== 'string' || ref.kind === '') push(`spec.policyRefs[${i}].kind`, 'Required value');
+    if (!isObject(ref) || typeof ref.name !== 'string' || ref.name === '')
+      push(`spec.policyRefs[${i}].name`, 'Required value');
+    if (!isObject(ref) || typeof ref.kind !== 'string' || ref.kind === '')
+      push(`spec.policyRefs[${i}].kind`, 'Required value');
   });
   const strings = (field: string, value: unknown): string[] => {
     if (value === undefined || value === null) return [];
@@ -71,20 +73,27 @@ function build(exception: KubeObject): { compiled?: CompiledCelPolicyException; 
   const images = strings('spec.images', spec.images);
   const allowedValues = strings('spec.allowedValues', spec.allowedValues);
   if (spec.reportResult !== undefined && !REPORT_RESULTS.includes(spec.reportResult)) {
-    push('spec.reportResult', `Unsupported value: ${JSON.stringify(spec.reportResult)}: supported values: "skip", "pass"`);
+    push(
+      'spec.reportResult',
+      `Unsupported value: ${JSON.stringify(spec.reportResult)}: supported values: "skip", "pass"`,
+    );
   }
   let expiresAt: number | undefined;
   if (spec.expiresAt !== undefined && spec.expiresAt !== null) {
     expiresAt = typeof spec.expiresAt === 'string' ? Date.parse(spec.expiresAt) : Number.NaN;
-    if (Number.isNaN(expiresAt)) push('spec.expiresAt', `Invalid value: ${JSON.stringify(spec.expiresAt)}: must be an RFC 3339 time`);
+    if (Number.isNaN(expiresAt))
+      push('spec.expiresAt', `Invalid value: ${JSON.stringify(spec.expiresAt)}: must be an RFC 3339 time`);
   }
   const conditions = Array.isArray(spec.matchConditions) ? spec.matchConditions : [];
-  if (conditions.length > 64) push('spec.matchConditions', `Too many: ${conditions.length}: must have at most 64 items`);
+  if (conditions.length > 64)
+    push('spec.matchConditions', `Too many: ${conditions.length}: must have at most 64 items`);
   const names = new Set<string>();
   conditions.forEach((condition, i) => {
     const conditionName = isObject(condition) ? condition.name : undefined;
-    if (typeof conditionName !== 'string' || conditionName === '') push(`spec.matchConditions[${i}].name`, 'Required value');
-    else if (names.has(conditionName)) push(`spec.matchConditions[${i}].name`, `Duplicate value: ${JSON.stringify(conditionName)}`);
+    if (typeof conditionName !== 'string' || conditionName === '')
+      push(`spec.matchConditions[${i}].name`, 'Required value');
+    else if (names.has(conditionName))
+      push(`spec.matchConditions[${i}].name`, `Duplicate value: ${JSON.stringify(conditionName)}`);
     if (typeof conditionName === 'string') names.add(conditionName);
   });
   // The exception's conditions see what a policy's match conditions see.
