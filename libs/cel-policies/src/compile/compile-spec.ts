@@ -28,6 +28,7 @@ export function compileSpec(
   mode: EvaluationMode,
   errors: PolicyFieldError[],
 ): CompiledSpec {
+  const sources: string[] = [];
   const compile = (
     source: unknown,
     variables: CelVariables,
@@ -41,6 +42,7 @@ export function compileSpec(
     }
     const invalid = (message: string) =>
       errors.push({ field, message: `Invalid value: ${JSON.stringify(source)}: ${message}` });
+    sources.push(source);
     const refused = undeclaredReference(source, mode, declared);
     if (refused) {
       invalid(refused);
@@ -102,8 +104,11 @@ export function compileSpec(
     ...(spec.matchConstraints ? { matchConstraints: spec.matchConstraints } : {}),
     matchConditions,
     variables,
+    variableIndex: new Map(variables.map((variable) => [variable.name, variable])),
     validations,
     auditAnnotations,
+    readsRequest: sources.some((source) => readsIdentifier(source, 'request')),
+    readsAuthorizer: sources.some((source) => readsIdentifier(source, 'authorizer')),
   };
 }
 
