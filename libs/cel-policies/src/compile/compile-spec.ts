@@ -1,7 +1,7 @@
 import { compileCel, type CelProgram, type CelVariables } from '@edict/cel';
 import type { PolicyFieldError, ValidatingPolicySpec } from '../api/types';
 import type { CompiledSpec, CompiledValidation, NamedProgram } from './compiled-expressions';
-import { readsIdentifier, variableReferences } from './references';
+import { indexedVariableReferences, readsIdentifier, variableReferences } from './references';
 
 export type EvaluationMode = 'Kubernetes' | 'JSON';
 
@@ -50,7 +50,10 @@ export function compileSpec(
     }
     try {
       const program = compileCel(source, variables, result);
-      return { program, reads: declared ? unique(variableReferences(source)) : [] };
+      return {
+        program,
+        reads: declared ? unique([...variableReferences(source), ...indexedVariableReferences(source)]) : [],
+      };
     } catch (error) {
       invalid(`compilation failed: ${(error as Error).message}`);
       return undefined;
