@@ -4,6 +4,7 @@ import {
   CelLimitExceeded,
   CelMeter,
   describeCelError,
+  kyvernoActivation,
   toCel,
   type AccessReviewRequest,
 } from '@edict/cel';
@@ -73,9 +74,17 @@ export async function evaluateValidatingPolicy(
 
   const budget = new EvaluationBudget({}, context.deadline);
   const reviews = new AccessReviews(CEL_LIMITS.maxAuthorizerChecks);
+  // Kyverno's libraries' values for this evaluation: their calls share one count and the deadline,
+  // and a namespaced policy's stay in its namespace.
+  const libraries = kyvernoActivation(context.ports, {
+    ...(compiled.namespace !== undefined ? { policyNamespace: compiled.namespace } : {}),
+    ...(context.deadline ? { deadline: context.deadline } : {}),
+    ...(context.allowHttpInNamespacedPolicies ? { allowHttpInNamespacedPolicies: true } : {}),
+  });
   const base: Record<string, unknown> = json
-    ? { object: celValue(input.jsonPayload) }
+    ? { ...libraries, object: celValue(input.jsonPayload) }
     : {
+        ...libraries,
         object: celValue(attributes?.object),
         oldObject: celValue(attributes?.oldObject),
         request,
