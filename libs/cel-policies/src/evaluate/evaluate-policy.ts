@@ -74,13 +74,16 @@ export async function evaluateValidatingPolicy(
 
   const budget = new EvaluationBudget({}, context.deadline);
   const reviews = new AccessReviews(CEL_LIMITS.maxAuthorizerChecks);
-  // Kyverno's libraries' values for this evaluation: their calls share one count and the deadline,
-  // and a namespaced policy's stay in its namespace.
-  const libraries = kyvernoActivation(context.ports, {
-    ...(compiled.namespace !== undefined ? { policyNamespace: compiled.namespace } : {}),
-    ...(context.deadline ? { deadline: context.deadline } : {}),
-    ...(context.allowHttpInNamespacedPolicies ? { allowHttpInNamespacedPolicies: true } : {}),
-  });
+  // Kyverno's libraries' values for this evaluation, when something reads them: their calls share
+  // one count and the deadline, and a namespaced policy's stay in its namespace.
+  const libraries =
+    spec.readsLibraries || exceptions.some((exception) => exception.readsLibraries)
+      ? kyvernoActivation(context.ports, {
+          ...(compiled.namespace !== undefined ? { policyNamespace: compiled.namespace } : {}),
+          ...(context.deadline ? { deadline: context.deadline } : {}),
+          ...(context.allowHttpInNamespacedPolicies ? { allowHttpInNamespacedPolicies: true } : {}),
+        })
+      : undefined;
   const base: Record<string, unknown> = json
     ? { ...libraries, object: celValue(input.jsonPayload) }
     : {
