@@ -64,12 +64,17 @@ describe('CEL PolicyException', () => {
     expect((await run(withCap('app', 'busybox', 'SYS_ADMIN'), [skipping]))?.rules[0]?.status).toBe('fail');
   });
 
-  it('reports pass when reportResult says so', async () => {
+  it("reports pass when the first matched exception's reportResult says so", async () => {
     const passing = exception('pass-all', { policyRefs: refs, reportResult: 'pass' });
-    expect((await run(withCap('x', 'busybox', 'SYS_ADMIN'), [passing]))?.rules[0]).toMatchObject({
+    const skipping = exception('skip-all', { policyRefs: refs });
+    expect((await run(withCap('x', 'busybox', 'SYS_ADMIN'), [passing, skipping]))?.rules[0]).toEqual({
+      name: 'exception',
+      type: 'Validation',
       status: 'pass',
-      exceptions: ['kyverno/pass-all'],
+      message: 'rule is passed due to policy exception: kyverno/pass-all, kyverno/skip-all',
+      exceptions: ['kyverno/pass-all', 'kyverno/skip-all'],
     });
+    expect((await run(withCap('x', 'busybox', 'SYS_ADMIN'), [skipping, passing]))?.rules[0]?.status).toBe('skip');
   });
 
   it('ignores exceptions for other policies or kinds, and expired ones', async () => {
