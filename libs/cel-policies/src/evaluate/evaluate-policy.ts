@@ -138,7 +138,11 @@ async function evaluateSpec(
   for (const exception of exceptions) {
     const pendingDecision = conditionsHold(run, exception.matchConditions, base);
     const decision = pendingDecision instanceof Promise ? await pendingDecision : pendingDecision;
-    if ('error' in decision) return { rules: [errorRule('evaluation', 'failed to load context', decision.error)] };
+    if ('error' in decision) {
+      // As for the policy's own conditions: under Ignore an error does not match.
+      if (compiled.failurePolicy === 'Ignore') continue;
+      return { rules: [errorRule('evaluation', 'failed to load context', decision.error)] };
+    }
     if (decision.holds) matched.push(exception);
   }
   const allowedImages = matched.flatMap((exception) => exception.images);

@@ -109,6 +109,17 @@ describe('CEL PolicyException', () => {
     ).toBe('skip');
   });
 
+  it('turns an exception condition error into an error under Fail, a non-match under Ignore', async () => {
+    const broken = exception('broken', {
+      policyRefs: refs,
+      matchConditions: [{ name: 'c', expression: 'object.missing.field == 1' }],
+    });
+    const bad = withCap('x', 'busybox', 'SYS_ADMIN');
+    expect((await run(bad, [broken]))?.rules[0]).toMatchObject({ name: 'evaluation', status: 'error' });
+    const ignoring = validatingPolicy('caps', { ...capabilities, failurePolicy: 'Ignore' });
+    expect((await run(bad, [broken], undefined, ignoring))?.rules[0]?.status).toBe('fail');
+  });
+
   it('reports what is wrong with an exception, by field', () => {
     expect(
       celPolicyExceptionErrors(
