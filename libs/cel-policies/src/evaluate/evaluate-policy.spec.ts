@@ -89,6 +89,14 @@ describe('evaluateValidatingPolicy: results', () => {
     ).toMatch(/^failed to evaluate message expression: /);
   });
 
+  it('bounds a message expression result', async () => {
+    const result = await evaluate(
+      { ...noPrivileged, validations: [{ expression: 'false', messageExpression: 'object.metadata.name' }] },
+      inputFor(pod('x'.repeat(100_000), 'default', { containers: [] })),
+    );
+    expect(result?.rules[0]?.message.length).toBeLessThanOrEqual(5 * 1024);
+  });
+
   it('reports an expression that errors as an error, with the index of the validation', async () => {
     const result = await evaluate(
       { ...noPrivileged, validations: [{ expression: 'object.spec.nothing.here == 1' }] },

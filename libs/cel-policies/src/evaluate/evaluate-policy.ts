@@ -179,7 +179,12 @@ async function evaluateSpec(
       if ('error' in text) message = `failed to evaluate message expression: ${describeCelError(text.error)}`;
       else if (typeof text.value !== 'string')
         message = `failed to convert message expression to string: ${typeName(text.value)}`;
-      else message = text.value;
+      // Bounded as Kubernetes bounds it: a longer message is cut, never carried whole.
+      else
+        message =
+          text.value.length > CEL_LIMITS.maxMessageLength
+            ? text.value.slice(0, CEL_LIMITS.maxMessageLength)
+            : text.value;
     }
     if (message === '') message = `CEL expression validation failed at index ${validation.index}`;
     const annotations = spec.auditAnnotations.length === 0 ? NO_ANNOTATIONS : await auditAnnotations(run, spec);
