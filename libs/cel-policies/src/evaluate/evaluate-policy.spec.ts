@@ -263,6 +263,37 @@ describe('evaluateValidatingPolicy: what expressions see', () => {
     expect((await evaluate(spec, input))?.rules[0]?.status).toBe('pass');
   });
 
+  it('builds request from the AdmissionRequest in admission, and binds null objects on DELETE', async () => {
+    const spec: ValidatingPolicySpec = {
+      matchConstraints: {
+        resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['pods'] }],
+      },
+      validations: [
+        {
+          expression:
+            "object == null && oldObject.metadata.name == 'good' && request.operation == 'DELETE' && request.name == 'good' && request.dryRun == true",
+        },
+      ],
+    };
+    const admissionRequest = {
+      uid: 'u-1',
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      name: 'good',
+      namespace: 'default',
+      operation: 'DELETE',
+      dryRun: true,
+      userInfo: { username: 'carol' },
+    };
+    const input: CelPolicyInput = {
+      request: { operation: 'DELETE', oldResource: goodPod, admissionRequest },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+    };
+    const result = await evaluate(spec, input);
+    expect(result?.rules[0]?.status).toBe('pass');
+    expect(result?.resource).toEqual({ apiVersion: 'v1', kind: 'Pod', name: 'good', namespace: 'default' });
+  });
+
   it('asks the authorizer, round by round', async () => {
     const asked: AccessReviewRequest[] = [];
     const spec: ValidatingPolicySpec = {
