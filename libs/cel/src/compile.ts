@@ -26,6 +26,8 @@ export interface CelVariables {
   readonly params: boolean;
   /** `authorizer`: validations, variables and preconditions have it; message expressions do not. */
   readonly authorizer: boolean;
+  /** `exceptions` (allowedImages, allowedValues): Kyverno's CEL policies bind it. */
+  readonly exceptions?: boolean;
   /**
    * Kyverno's CEL libraries (ValidatingPolicy and the other policies.kyverno.io kinds): `http`,
    * `resource`, `globalContext`, `image`, `json`, `yaml` and the image, user, hash, math, random,
@@ -112,7 +114,7 @@ let base: Environment | undefined;
 
 function environmentKey(variables: CelVariables): string {
   const kyverno = variables.kyverno ? (variables.namespacedPolicy ? 'kn' : 'k') : '';
-  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${kyverno}`;
+  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${kyverno}${variables.exceptions ? 'e' : ''}`;
 }
 
 function environment(variables: CelVariables): Environment {
@@ -123,6 +125,7 @@ function environment(variables: CelVariables): Environment {
     env = base.clone();
     if (variables.params) env.registerVariable('params', 'dyn');
     if (variables.authorizer) env.registerVariable('authorizer', AUTHORIZER_TYPE);
+    if (variables.exceptions) env.registerVariable('exceptions', 'dyn');
     if (variables.kyverno) registerKyverno(env, { namespaced: variables.namespacedPolicy === true });
     environments.set(key, env);
   }
