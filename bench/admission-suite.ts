@@ -8,7 +8,8 @@ import {
   type PolicyException,
   type ResourceRequest,
 } from '@edict/engine';
-import { type KubeObject } from '@edict/foundation';
+import { compileValidatingPolicy, evaluateValidatingPolicy, type CompiledValidatingPolicy } from '@edict/cel-policies';
+import { parseDocuments, type KubeObject } from '@edict/foundation';
 import { measureInterleaved, type Measurement } from './harness';
 import { sharedDir } from './shared-dir';
 
@@ -21,6 +22,25 @@ export function loadPssPolicies(engine: Engine): CompiledPolicy[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith('.yaml'))
     .flatMap((file) => loadPolicyFile(engine, join(dir, file)));
+}
+
+/**
+ * The same 17 checks as ValidatingPolicies: Kyverno's pod-security-vpol where the shared corpus has
+ * the check, the rest written for the bench (bench/fixtures/pss-vpol).
+ */
+export function loadPssValidatingPolicies(): CompiledValidatingPolicy[] {
+  const corpus = join(sharedDir(), 'conformance-cel', 'policies', 'pod-security-vpol');
+  const files = [
+    ...['baseline', 'restricted'].flatMap((level) =>
+      readdirSync(join(corpus, level)).map((check) => join(corpus, level, check, `${check}.yaml`)),
+    ),
+    ...readdirSync(join(FIXTURES, 'pss-vpol')).map((file) => join(FIXTURES, 'pss-vpol', file)),
+  ];
+  return files.map((file) => {
+    const { documents, errors } = parseDocuments(readFileSync(file, 'utf8'), file);
+    if (errors.length > 0 || documents.length !== 1) throw new Error(`${file}: not one ValidatingPolicy`);
+    return compileValidatingPolicy(documents[0]!.value as KubeObject);
+  });
 }
 
 export function loadPolicyFile(engine: Engine, file: string): CompiledPolicy[] {
@@ -46,6 +66,22 @@ export function requestFromReview(review: { request: Record<string, unknown> }):
     user: { userInfo: request.userInfo, roles: [], clusterRoles: [] },
     admissionRequest: review.request as ResourceRequest['admissionRequest'],
   };
+}
+
+const POD = { group: '', version: 'v1', resource: 'pods' };
+
+async function validatingPolicyPipeline(policies: readonly CompiledValidatingPolicy[], text: string): Promise<number> {
+  const request = requestFromReview(JSON.parse(text));
+  let results = 0;
+  for (const policy of policies) {
+    const response = await evaluateValidatingPolicy(
+      policy,
+      { request, resource: POD, namespaceObject: null },
+      { ports: {} },
+    );
+    results += response?.rules.length ?? 0;
+  }
+  return results;
 }
 
 /** Runs every mutate policy in order on the request's object, then builds the one admission patch. */
@@ -153,7 +189,13 @@ export interface AdmissionSuite {
   baseline: Measurement;
   /** JSON.parse, validate compiled, validate interpreted, validate with exceptions, one-condition policies, mutate. */
   rows: Measurement[];
-  validate: { compiled: Measurement; interpreted: Measurement; exceptions: Measurement; oneCondition: Measurement };
+  validate: {
+    compiled: Measurement;
+    interpreted: Measurement;
+    exceptions: Measurement;
+    oneCondition: Measurement;
+    validatingPolicies: Measurement;
+  };
   /** PolicyExceptions in force for `validate.exceptions`. */
   exceptions: number;
   mutate: Measurement;
@@ -177,6 +219,7 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
   const withExceptions = new Engine({ compiledPolicies: true, exceptions: () => exceptions });
   const pssWithExceptions = loadPssPolicies(withExceptions);
   const oneCondition = oneConditionPolicies(engine, pss.length);
+  const vpols = loadPssValidatingPolicies();
   const mutators = loadPolicyFile(engine, join(FIXTURES, 'mutate-policies.yaml'));
   const text = reviewText();
   const validateRules = await validatePipeline(engine, pss, text);
@@ -186,7 +229,7 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
 
   // Timed in turn, round after round, so that every ratio to the baseline pairs figures taken
   // under the same conditions.
-  const [baseline, validate, interpreted, excepted, floor, mutate] = (await measureInterleaved([
+  const [baseline, validate, interpreted, excepted, floor, celValidate, mutate] = (await measureInterleaved([
     { name: 'JSON.parse(review)', call: () => JSON.parse(text) },
     { name: `validate: parse + ${pss.length} PSS policies, compiled`, call: () => validatePipeline(engine, pss, text) },
     {
@@ -201,12 +244,22 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
       name: `validate: parse + ${oneCondition.length} one-condition policies, compiled`,
       call: () => validatePipeline(engine, oneCondition, text),
     },
+    {
+      name: `validate: parse + the same ${vpols.length} checks as ValidatingPolicies`,
+      call: () => validatingPolicyPipeline(vpols, text),
+    },
     { name: `mutate: parse + ${mutators.length} policies + patch`, call: () => mutatePipeline(engine, mutators, text) },
-  ])) as [Measurement, Measurement, Measurement, Measurement, Measurement, Measurement];
+  ])) as [Measurement, Measurement, Measurement, Measurement, Measurement, Measurement, Measurement];
   return {
     baseline,
-    rows: [baseline, validate, interpreted, excepted, floor, mutate],
-    validate: { compiled: validate, interpreted, exceptions: excepted, oneCondition: floor },
+    rows: [baseline, validate, interpreted, excepted, floor, celValidate, mutate],
+    validate: {
+      compiled: validate,
+      interpreted,
+      exceptions: excepted,
+      oneCondition: floor,
+      validatingPolicies: celValidate,
+    },
     exceptions: EXCEPTIONS,
     mutate,
     validateRules,

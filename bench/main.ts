@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       `validate compiled / interpreted: ${pairedRatio(validate.compiled, validate.interpreted).toFixed(2)}x; ` +
         `with ${admission.exceptions} PolicyExceptions in force / without: ${pairedRatio(validate.exceptions, validate.compiled).toFixed(2)}x; ` +
         `one-condition policies / PSS (compiled): ${pairedRatio(validate.oneCondition, validate.compiled).toFixed(2)}x; ` +
+        `PSS as ValidatingPolicies / classic PSS (compiled): ${pairedRatio(validate.validatingPolicies, validate.compiled).toFixed(2)}x; ` +
         `mutate / validate (compiled): ${pairedRatio(mutate, validate.compiled).toFixed(2)}x\n`,
     );
   }
