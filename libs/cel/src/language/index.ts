@@ -4,7 +4,7 @@ import type { AstNode } from './internals';
 import { fixUintIndex } from './indexing';
 import { fixComprehensionRange, fixMapLiteral } from './literals';
 import { fixOperators } from './operators';
-import { fixOptionalSelection, fixSelectionOperand, registerOptionals } from './optionals';
+import { fixOptionalSelection, fixPlainOrReceiver, fixSelectionOperand, registerOptionals } from './optionals';
 import { fixOptionalEntries } from './optional-entries';
 import { fixHas } from './presence';
 import { fixQualifiedNames } from './qualified';
@@ -34,6 +34,7 @@ export function rewriteLanguage(root: unknown, env: Environment): void {
     fixOperators(node);
     fixSelectionOperand(node);
     fixOptionalSelection(node);
+    fixPlainOrReceiver(node);
     fixRanges(node);
     fixDurationPlusTimestamp(node);
     fixOffsetZones(node);

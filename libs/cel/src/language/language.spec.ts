@@ -87,6 +87,39 @@ describe("Edict's fixes of cel-js 8.0.0 in policies' CEL environment", () => {
     expect(compiles('?1')).toContain("'?' marks only list elements and map keys");
   });
 
+  it('or()/orValue() on a value that is not optional at run time answer it, as cel-go does', () => {
+    // A ValidatingPolicy variable holding `object.spec.?x` is typed dyn; read later with orValue().
+    const spec = toCel({ spec: { initContainers: [{ name: 'a' }], add: ['NET_RAW'] } });
+    expect(run("dyn({'a': 1}.?a).orValue(2) + dyn({'a': 1}.?b).orValue(2)")).toBe(3n);
+    expect(run('object.spec.initContainers.orValue([]).size()', { object: spec })).toBe(1n);
+    expect(run('object.spec.?initContainers.orValue([]).size()', { object: spec })).toBe(1n);
+    expect(run('dyn(object.spec).?ephemeralContainers.orValue([]).size()', { object: spec })).toBe(0n);
+    expect(run('dyn(5).or(optional.of(3))')).toBe(5n);
+    expect(run("dyn({'a': 1}.?b).or(optional.of(3)).value()")).toBe(3n);
+    // The alternative is not evaluated when the receiver answers (short-circuit), and errors pass through.
+    expect(run('dyn(1).orValue(1 / 0)')).toBe(1n);
+    expect(() => run('object.spec.missing.orValue([])', { object: spec })).toThrow('No such key: missing');
+    expect(() => run('dyn({}.?a).or(dyn(1))')).toThrow('optional.or(optional) argument must be optional');
+    // value() and hasValue() have no overload for a plain value (cel-go: no such overload).
+    expect(() => run('dyn(1).value()')).toThrow('no matching overload');
+    expect(() => run('dyn(1).hasValue()')).toThrow('no matching overload');
+    // A receiver typed neither optional nor dyn is still refused when checked.
+    expect(compiles('1.orValue(2)')).toContain('must be optional');
+  });
+
+  it('has() tests a field selected from any expression: a call, a macro, an index', () => {
+    const env = celEnvironment({ params: false, authorizer: false }).clone();
+    env.registerFunction('meta(string): map<string, dyn>', (name: string) => toCel({ config: { [name]: {} } }), {
+      async: false,
+    });
+    const evaluate = (expression: string) => parseCel(env, expression)({});
+    expect(evaluate("has(meta('Volumes').config.Volumes)")).toBe(true);
+    expect(evaluate("has(meta('Env').config.Volumes)")).toBe(false);
+    expect(evaluate("has([{'a': {'b': 1}}][0].a.b) && has(['x'].map(v, {v: 1})[0].x)")).toBe(true);
+    expect(() => evaluate("has(meta('x').absent.Volumes)")).toThrow('No such key: absent');
+    expect(compiles("has(['x'].map(v, v).a)")).toContain("has() cannot test a field of 'list<");
+  });
+
   it('syntax cel-js did not parse: raw bytes, .5, backquoted fields; UTF-8 in bytes literals', () => {
     expect(run("br'\\x'")).toEqual(new TextEncoder().encode('\\x'));
     expect(run('.5 + 0.5')).toBe(1);

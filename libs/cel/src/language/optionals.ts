@@ -136,3 +136,47 @@ export function fixOptionalSelection(node: AstNode): void {
     'as given',
   );
 }
+
+interface OrMacro extends Macro {
+  readonly functionDesc?: string;
+  readonly receiver: AstNode;
+  readonly arg: AstNode;
+}
+
+const OR = 'optional.or(optional)';
+const OR_VALUE = 'optional.orValue(value)';
+
+/**
+ * `x.or(o)` and `x.orValue(v)` whose receiver is a plain value at run time (typed dyn: a variable
+ * holding `object.spec.?x`, or a field read without `.?`) answer the receiver itself, as cel-go's
+ * short-circuiting `or`/`orValue` do; cel-js fails ("receiver must be optional"). An optional
+ * receiver and the static check are unchanged (a receiver typed neither optional nor dyn is refused).
+ */
+export function fixPlainOrReceiver(node: AstNode): void {
+  const macro = node.meta.macro as OrMacro | undefined;
+  if (macro?.functionDesc !== OR && macro?.functionDesc !== OR_VALUE) return;
+  const orValue = macro.functionDesc === OR_VALUE;
+  const alternative = (evaluator: CelEvaluator, ctx: CelContext): unknown => {
+    const value = evaluator.run(macro.arg, ctx);
+    if (orValue) return value;
+    const optional = (settled: unknown) => {
+      if (settled instanceof Optional) return settled;
+      throw celError('optional.or(optional) argument must be optional', macro.arg);
+    };
+    return value instanceof Promise ? value.then(optional) : optional(value);
+  };
+  const decide = (receiver: unknown, evaluator: CelEvaluator, ctx: CelContext): unknown => {
+    if (!(receiver instanceof Optional)) return receiver;
+    if (receiver.hasValue()) return orValue ? receiver.value() : receiver;
+    return alternative(evaluator, ctx);
+  };
+  node.setMeta('macro', {
+    ...macro,
+    evaluate(evaluator: CelEvaluator, _self: OrMacro, ctx: CelContext) {
+      const receiver = evaluator.run(macro.receiver, ctx);
+      return receiver instanceof Promise
+        ? receiver.then((settled) => decide(settled, evaluator, ctx))
+        : decide(receiver, evaluator, ctx);
+    },
+  } satisfies OrMacro);
+}
