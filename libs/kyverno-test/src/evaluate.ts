@@ -43,6 +43,7 @@ export async function evaluateTest(test: LoadedTest, engineFactory: EngineFactor
     loaders: createContextLoaders(test),
     resources: createResourceLoader(test),
     exceptions: () => exceptions,
+    offline: true,
   });
   const evaluation: TestEvaluation = { responses: [], errors: [] };
   const compiled = compileAll(engine, test.policies, evaluation);
