@@ -62,7 +62,7 @@ export async function runTestFile(file: string, options: RunOptions): Promise<Te
     );
     const evaluation = await evaluateTest(test, options.engineFactory);
     run.errors.push(...evaluation.errors);
-    const index = new ResponseIndex(evaluation.responses);
+    const index = new ResponseIndex(evaluation.responses, evaluation.celResponses);
     const files = new ExpectedFiles(definition.dir);
     run.strict = strictChecks(test, index, files);
     run.compatible = compatibleChecks(test, index, files);

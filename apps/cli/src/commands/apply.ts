@@ -24,7 +24,9 @@ import {
   type LoadedTest,
   loadUserInfoFile,
   EMPTY_VALUES,
+  EMPTY_CONTEXT,
   loadValuesFile,
+  mergeCelDocuments,
 } from '@edict/kyverno-test';
 import type { CommandIO } from './io';
 
@@ -131,7 +133,8 @@ function loadApplyInputs(
   const policyFiles = loadPolicyFiles(policyPaths, cwd);
   const exceptionFiles = loadPolicyFiles(options.exceptions, cwd);
   const invalid = policyFiles.invalid; // policies in --exception files are not read, as in Kyverno
-  if (policyFiles.policies.length + invalid.length === 0)
+  const celPolicies = policyFiles.cel.validatingPolicies.length + policyFiles.cel.validatingAdmissionPolicies.length;
+  if (policyFiles.policies.length + invalid.length + celPolicies === 0)
     throw new Error(`no policies found in ${policyPaths.join(', ')}`);
   const test: LoadedTest = {
     definition: {
@@ -144,6 +147,9 @@ function loadApplyInputs(
       exceptions: [],
       clusterResources: [],
       apiCallResponses: [],
+      jsonPayloads: [],
+      paramResources: [],
+      globalContextEntries: [],
       results: [],
     },
     policies: policyFiles.policies,
@@ -155,6 +161,11 @@ function loadApplyInputs(
     crdPlurals: {},
     values: options.valuesFile ? loadValuesFile(resolve(options.valuesFile)) : EMPTY_VALUES,
     user: options.userinfo ? loadUserInfoFile(resolve(options.userinfo)) : undefined,
+    cel: mergeCelDocuments(policyFiles.cel, exceptionFiles.cel),
+    jsonPayloads: [],
+    params: [],
+    context: EMPTY_CONTEXT,
+    globalContext: [],
   };
   return { test, invalid };
 }
