@@ -1,4 +1,74 @@
 // @edict/native-policies: Kubernetes' own admission policies, evaluated as kube-apiserver does
 // (match resources, match conditions, ValidatingAdmissionPolicy with bindings and params). Pure: it
 // depends on @edict/foundation and @edict/cel only, so the in-memory API server can use it too.
-export {};
+export type {
+  AdmissionAttributes,
+  AdmissionOperation,
+  GroupVersionKind,
+  GroupVersionResource,
+  MatchResources,
+  NamedRuleWithOperations,
+} from './types';
+export { isExemptAdmissionConfiguration, namedRuleMatches, ruleMatches } from './matching/rules';
+export { equivalentsFromRules, type EquivalentResource, type EquivalentResources } from './matching/equivalents';
+export {
+  matchesResources,
+  matchResources,
+  type MatchDecision,
+  type MatchResourcesOptions,
+} from './matching/match-resources';
+export { celRequestOf, type MatchedAs } from './request';
+export {
+  compileMatchConditions,
+  evaluateMatchConditions,
+  matchConditionErrors,
+  MatchConditionError,
+  MAX_MATCH_CONDITIONS,
+  type CompiledMatchConditions,
+  type MatchCondition,
+  type MatchConditionOptions,
+  type MatchConditionsResult,
+} from './match-conditions';
+export { OUT_OF_BUDGET, PER_CALL_STEPS, PER_EXPRESSION_STEPS, type Authorize, type CelBounds } from './cel/round';
+export type { FieldError } from './field-errors';
+export {
+  ADMISSION_REGISTRATION,
+  isValidatingAdmissionPolicy,
+  isValidatingAdmissionPolicyBinding,
+  readBinding,
+  readPolicy,
+  type AuditAnnotation,
+  type BindingSpec,
+  type FailurePolicy,
+  type ParamKind,
+  type ParamRef,
+  type PolicySpec,
+  type Validation,
+  type ValidationAction,
+  type Variable,
+} from './vap/spec';
+export {
+  compileValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyError,
+  type CompiledValidatingAdmissionPolicy,
+} from './vap/compile';
+export { validatingAdmissionPolicyBindingErrors, validatingAdmissionPolicyErrors } from './vap/validation';
+export { collectParams, paramsFromObjects, type ParamSource } from './vap/params';
+export type { AuditAnnotationResult, DecisionAction, DecisionEvaluation, PolicyDecision } from './vap/validator';
+export {
+  evaluateValidatingAdmissionPolicy,
+  type ValidationFailure,
+  type VapBindingEvaluation,
+  type VapCall,
+  type VapContext,
+  type VapDenial,
+  type VapEvaluation,
+} from './vap/evaluate';
+export {
+  cliAttributes,
+  evaluateForCli,
+  type CliRuleStatus,
+  type VapCliInput,
+  type VapCliResult,
+  type VapCliRule,
+} from './vap/cli';
