@@ -6,6 +6,7 @@ import {
   type CompiledValidatingPolicy,
 } from '@edict/cel-policies';
 import type { Operation, PolicyResponse } from '@edict/engine';
+import { evaluateForCli } from '@edict/native-policies';
 import { errorMessage, isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import { celPortsFor } from './cel-ports';
 import { offlineNamespaceObject, payloadObject, resourceOf } from './cel-resource';
@@ -14,6 +15,11 @@ import type { LoadedTest } from './types';
 
 /** The policy kinds whose responses the test runner takes from the CEL engines. */
 export type CelPolicyKind = 'ValidatingPolicy' | 'NamespacedValidatingPolicy' | 'ValidatingAdmissionPolicy';
+
+/** A CEL policy's response: the classic engine's shape, for any of these kinds. */
+export type CelPolicyResponse = Omit<PolicyResponse, 'policy'> & {
+  policy: { name: string; namespace?: string; kind: CelPolicyKind };
+};
 
 /** One CEL policy's answer for one trigger: a resource, or a JSON payload. */
 export interface CelEvaluatedResponse {
@@ -25,7 +31,7 @@ export interface CelEvaluatedResponse {
   /** Set when the trigger is a JSON payload: its file. */
   payloadFile?: string;
   operationOverride?: Operation;
-  response: PolicyResponse;
+  response: CelPolicyResponse;
 }
 
 export interface CelEvaluation {
@@ -52,6 +58,7 @@ export async function evaluateCelPolicies(
       `${unsupported.kind} ${unsupported.metadata.name ?? ''}: this kind of policy is not evaluated by Edict yet`,
     );
   }
+  await evaluateAdmissionPolicies(test, evaluation);
   const policies = compileEach(test.cel.validatingPolicies, compileValidatingPolicy, evaluation);
   if (policies.length === 0) return evaluation;
   const exceptions = compileEach(test.cel.exceptions, compileCelPolicyException, evaluation).map((e) => e.compiled);
@@ -67,8 +74,9 @@ export async function evaluateCelPolicies(
     try {
       const response = await evaluate();
       const answered = response ?? (emptyWhenUnmatched ? unmatched(entry.compiled, trigger.resource) : undefined);
-      if (answered)
-        evaluation.responses.push({ kind: entry.compiled.kind, policy: entry.source, response: answered, ...trigger });
+      if (!answered) return;
+      const celResponse: CelPolicyResponse = { ...answered, policy: { ...answered.policy, kind: entry.compiled.kind } };
+      evaluation.responses.push({ kind: entry.compiled.kind, policy: entry.source, response: celResponse, ...trigger });
     } catch (error) {
       evaluation.errors.push(
         `${entry.compiled.kind} ${entry.compiled.name} on ${trigger.resource.kind}/${trigger.resource.metadata.name ?? ''}: ${errorMessage(error)}`,
@@ -121,6 +129,65 @@ export async function evaluateCelPolicies(
   return evaluation;
 }
 
+/**
+ * ValidatingAdmissionPolicies with their bindings and the test's params, on every resource as a
+ * CREATE, as Kyverno's CLI runs them; a policy selecting nothing answers with no rule.
+ */
+async function evaluateAdmissionPolicies(test: LoadedTest, evaluation: CelEvaluation): Promise<void> {
+  const policies = test.cel.validatingAdmissionPolicies;
+  if (policies.length === 0) return;
+  if (test.exceptions.length > 0) {
+    evaluation.errors.push('use of exceptions with ValidatingAdmissionPolicies is not supported');
+    return;
+  }
+  for (const resource of test.resources) {
+    for (const policy of policies) {
+      try {
+        const result = await evaluateForCli({
+          policy,
+          bindings: test.cel.validatingAdmissionPolicyBindings,
+          params: test.params,
+          resource,
+          resourceName: resourceOf(resource, test.crdPlurals).resource,
+          ...(resource.metadata.namespace && test.values.namespaceLabels[resource.metadata.namespace]
+            ? { namespaceLabels: test.values.namespaceLabels[resource.metadata.namespace] }
+            : {}),
+          ...(test.user?.userInfo ? { userInfo: test.user.userInfo } : {}),
+        });
+        evaluation.responses.push({
+          kind: 'ValidatingAdmissionPolicy',
+          policy,
+          resource,
+          response: {
+            policy: { name: result.policy, kind: 'ValidatingAdmissionPolicy' },
+            resource: responseResource(resource),
+            rules: result.rules.map((rule) => ({
+              name: rule.name,
+              type: 'Validation',
+              status: rule.status,
+              message: rule.message,
+            })),
+            validationFailureAction: 'Enforce',
+          },
+        });
+      } catch (error) {
+        evaluation.errors.push(
+          `ValidatingAdmissionPolicy ${policy.metadata.name ?? ''} on ${resource.kind}/${resource.metadata.name ?? ''}: ${errorMessage(error)}`,
+        );
+      }
+    }
+  }
+}
+
+function responseResource(resource: KubeObject): PolicyResponse['resource'] {
+  return {
+    apiVersion: resource.apiVersion,
+    kind: resource.kind,
+    name: resource.metadata.name ?? '',
+    ...(resource.metadata.namespace ? { namespace: resource.metadata.namespace } : {}),
+  };
+}
+
 interface Compiled<T> {
   source: KubeObject;
   compiled: T;
@@ -148,19 +215,14 @@ function selectsByLabels(compiled: CompiledValidatingPolicy): boolean {
   return isObject(constraints.namespaceSelector) || isObject(constraints.objectSelector);
 }
 
-function unmatched(compiled: CompiledValidatingPolicy, resource: KubeObject): PolicyResponse {
+function unmatched(compiled: CompiledValidatingPolicy, resource: KubeObject): CelPolicyResponse {
   return {
     policy: {
       name: compiled.name,
       kind: compiled.kind,
       ...(compiled.namespace ? { namespace: compiled.namespace } : {}),
     },
-    resource: {
-      apiVersion: resource.apiVersion,
-      kind: resource.kind,
-      name: resource.metadata.name ?? '',
-      ...(resource.metadata.namespace ? { namespace: resource.metadata.namespace } : {}),
-    },
+    resource: responseResource(resource),
     rules: [],
     validationFailureAction: compiled.validationActions.includes('Deny') ? 'Enforce' : 'Audit',
     validationActions: compiled.validationActions,

@@ -12,7 +12,7 @@ export interface IndexedResponse {
   resource: KubeObject;
   operationOverride?: Operation;
   stage: Stage;
-  response: PolicyResponse;
+  response: Pick<PolicyResponse, 'rules' | 'validationFailureAction'>;
   /** The resource after this policy: mutate's patched object, or what validate saw. */
   patchedResource?: KubeObject;
   /** Set for Kyverno's CEL policies and ValidatingAdmissionPolicies, whose responses carry no rule of the test's naming. */
