@@ -32,7 +32,8 @@ function httpPort(test: LoadedTest): CelHttpPort {
   return {
     send: (request) => {
       const mock = test.definition.apiCallResponses.find(
-        (candidate) => candidate.url === request.url && (candidate.method ?? 'GET') === request.method,
+        (candidate) =>
+          candidate.url === request.url && (candidate.method === undefined || candidate.method === request.method),
       );
       if (!mock) {
         throw new Error(

@@ -20,15 +20,20 @@ export function resourceOf(
 /**
  * The Namespace object CEL policies see as `namespaceObject` in the CLI, as Kyverno's CLI resolves
  * it from the values file: a `namespaces` entry as given, a `namespaceSelector` entry as a Namespace
- * with its name and labels, else none (null).
+ * with its name and labels; else, when the test gives clusterResources, the Namespace of its fake
+ * cluster; else none (null).
  */
 export function offlineNamespaceObject(test: LoadedTest, namespace: string | undefined): KubeObject | null {
   if (!namespace) return null;
   const full = test.values.namespaces[namespace];
   if (full) return full;
   const labels = test.values.namespaceLabels[namespace];
-  if (!labels) return null;
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels } };
+  if (labels) return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels } };
+  if (test.definition.clusterResources.length === 0) return null;
+  const inCluster = [...test.clusterResources, ...test.resources].find(
+    (object) => object.kind === 'Namespace' && object.apiVersion === 'v1' && object.metadata.name === namespace,
+  );
+  return inCluster ?? null;
 }
 
 /** The object a JSON payload stands for in results and messages (its `metadata.name` when it has one). */

@@ -1,11 +1,13 @@
 import { compileJmesPath } from '@edict/jmespath';
-import type { JsonValue } from '@edict/foundation';
+import { isObject, type JsonValue } from '@edict/foundation';
 import type { GlobalContextMock } from './types';
 
 /**
- * A mocked GlobalContextEntry's value as Kyverno's store gives it: the whole data for `name`, or a
- * named projection of it (`name.projection` for classic `globalReference`, a projection argument
- * for CEL's `globalContext.Get`). Undefined when the test mocks no such entry or projection.
+ * A mocked GlobalContextEntry's value as Kyverno's CLI serves it: the entry's data, narrowed by its
+ * `fieldPath`, and when it has projections only those, as a map of projection name to the value of
+ * its JMESPath over the data. `projection` (CEL's `globalContext.Get(name, projection)`) picks one
+ * key of that value; a classic `globalReference` may also name it as `entry.projection`. Undefined
+ * when the test mocks no such entry.
  */
 export function globalContextValue(
   entries: readonly GlobalContextMock[],
@@ -13,17 +15,20 @@ export function globalContextValue(
   projection = '',
 ): JsonValue | undefined {
   let entry = entries.find((candidate) => candidate.name === name);
-  let projectionName = projection;
-  if (!entry && projection === '') {
-    // Classic globalReference names address a projection as `entry.projection`.
+  let key = projection;
+  if (!entry && projection === '' && name.includes('.')) {
     const dot = name.indexOf('.');
-    if (dot > 0) {
-      entry = entries.find((candidate) => candidate.name === name.slice(0, dot));
-      projectionName = name.slice(dot + 1);
-    }
+    entry = entries.find((candidate) => candidate.name === name.slice(0, dot));
+    key = name.slice(dot + 1);
   }
   if (!entry) return undefined;
-  if (projectionName === '') return entry.data;
-  const found = entry.projections.find((candidate) => candidate.name === projectionName);
-  return found ? compileJmesPath(found.path).search(entry.data) : undefined;
+  const value = entryValue(entry);
+  if (key === '') return value;
+  return isObject(value) ? (value[key] ?? null) : null;
+}
+
+function entryValue(entry: GlobalContextMock): JsonValue {
+  const root = entry.fieldPath ? compileJmesPath(entry.fieldPath).search(entry.data) : entry.data;
+  if (entry.projections.length === 0) return root;
+  return Object.fromEntries(entry.projections.map(({ name, path }) => [name, compileJmesPath(path).search(root)]));
 }

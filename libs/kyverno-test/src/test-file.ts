@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { Operation, RuleStatus } from '@edict/engine';
+import { isObject } from '@edict/foundation';
 import { Fields, describe } from './io/fields';
 import { readYamlFile } from './io/files';
 import { LoadError } from './io/load-error';
@@ -140,12 +141,17 @@ function parseApiCallMock(entry: Fields): ApiCallMock {
   const response = entry.object('response');
   if (!response) throw entry.error('response', 'is required');
   response.rejectUnknown(['statusCode', 'body', 'headers']);
-  const statusCode = response.raw('statusCode') ?? 200;
-  if (typeof statusCode !== 'number')
-    throw response.error('statusCode', `expected a number, got ${describe(statusCode)}`);
+  const given = response.raw('statusCode') ?? 0;
+  if (typeof given !== 'number') throw response.error('statusCode', `expected a number, got ${describe(given)}`);
+  const statusCode = given === 0 ? 200 : given; // 0 or absent: 200, as Kyverno defaults it
+  if (statusCode < 100 || statusCode > 599)
+    throw response.error('statusCode', `${statusCode} must be between 100 and 599`);
+  const method = entry.string('method')?.toUpperCase() || undefined;
+  if (method !== undefined && method !== 'GET' && method !== 'POST')
+    throw entry.error('method', `expected GET or POST, got ${JSON.stringify(method)}`);
   return {
     url: entry.requiredString('url'),
-    method: entry.string('method')?.toUpperCase(),
+    method,
     statusCode,
     body: response.raw('body') ?? null,
   };
@@ -164,20 +170,24 @@ function flagSet(entry: Fields, flag: string): boolean {
  * loaded), with named `projections` (a JMESPath `path` over that value).
  */
 function parseGlobalContextMock(entry: Fields): GlobalContextMock {
-  entry.rejectUnknown(['name', 'data', 'resources', 'resourceFiles', 'projections']);
+  entry.rejectUnknown(['name', 'data', 'fieldPath', 'resources', 'resourceFiles', 'projections']);
   const resourceFiles = entry.stringList('resourceFiles');
   const sources = ['data', 'resources', 'resourceFiles'].filter((field) => entry.has(field));
   if (sources.length > 1) throw entry.error(sources[1], `conflicts with ${sources[0]}: give the value one way`);
+  if (entry.has('data') && !isObject(entry.raw('data')))
+    throw entry.error('data', `expected a JSON object, got ${describe(entry.raw('data'))}`);
+  if (sources.length === 0) throw entry.error('data', 'is required (or resources, or resourceFiles)');
   const resources = entry.raw('resources');
   if (resources !== undefined && resources !== null && !Array.isArray(resources))
     throw entry.error('resources', `expected a list of objects, got ${describe(resources)}`);
   return {
     name: entry.requiredString('name'),
     data: entry.raw('data') ?? resources ?? null,
+    ...(entry.string('fieldPath') ? { fieldPath: entry.string('fieldPath') } : {}),
     resourceFiles,
     projections: entry.objectList('projections').map((projection) => {
-      projection.rejectUnknown(['name', 'path', 'jmesPath']);
-      const path = projection.string('path') ?? projection.string('jmesPath');
+      projection.rejectUnknown(['name', 'path']);
+      const path = projection.string('path')?.trim();
       if (!path) throw projection.error('path', 'is required');
       return { name: projection.requiredString('name'), path };
     }),

@@ -48,7 +48,9 @@ export interface GlobalContextMock {
   data: JsonValue;
   /** Paths of `resourceFiles`, relative to the test; their objects become `data` when the test is loaded. */
   resourceFiles: string[];
-  /** Named projections: `path` is a JMESPath expression over the data. */
+  /** A JMESPath over the data giving the root the projections read. */
+  fieldPath?: string;
+  /** Named projections: `path` is a JMESPath expression over the root; with any, only they are served. */
   projections: { name: string; path: string }[];
 }
 
