@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import type { JsonObject, JsonValue } from '@edict/foundation';
 import { defaultEngineFactory } from './default-engine';
 import { outcome, runTests, type TestRun } from './run-tests';
 import { writeTree } from './testing/temp-tree';
 import { yaml } from './testing/fixtures';
 
-const deployment = (name: string, namespace: string, labels: Record<string, string> = {}) => ({
+const deployment = (name: string, namespace: string, labels: Record<string, string> = {}): JsonObject => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace, labels },
   spec: { replicas: 1 },
 });
 
-const validatingPolicy = (name: string, expression: string, extra: Record<string, unknown> = {}) => ({
+const validatingPolicy = (name: string, expression: string, extra: JsonObject = {}): JsonObject => ({
   apiVersion: 'policies.kyverno.io/v1',
   kind: 'ValidatingPolicy',
   metadata: { name },
@@ -26,7 +27,7 @@ const validatingPolicy = (name: string, expression: string, extra: Record<string
   },
 });
 
-const test = (results: unknown[], extra: Record<string, unknown> = {}) => ({
+const test = (results: JsonValue[], extra: JsonObject = {}): JsonObject => ({
   apiVersion: 'cli.kyverno.io/v1alpha1',
   kind: 'Test',
   metadata: { name: 't' },
@@ -146,10 +147,9 @@ describe('CEL policies in Kyverno CLI tests', () => {
 
   it('runs JSON-mode policies on jsonPayloads, checking every payload when the entry names none', async () => {
     const result = await run({
-      'kyverno-test.yaml': yaml({
-        ...test([{ kind: '', policy: 'json', result: 'fail' }], { jsonPayloads: ['payload.json'] }),
-        resources: undefined,
-      }),
+      'kyverno-test.yaml': yaml(
+        test([{ kind: '', policy: 'json', result: 'fail' }], { jsonPayloads: ['payload.json'], resources: [] }),
+      ),
       'policy.yaml': yaml({
         apiVersion: 'policies.kyverno.io/v1beta1',
         kind: 'ValidatingPolicy',
