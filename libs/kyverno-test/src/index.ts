@@ -5,6 +5,7 @@ export { celDocumentList, emptyCelDocuments, mergeCelDocuments, type CelDocument
 export { EMPTY_CONTEXT, loadContextFile, type CliContext, type ImageDataMock } from './context-file';
 export { defaultEngineFactory } from './default-engine';
 export { evaluateTest, type EvaluatedResponse, type Stage, type TestEvaluation } from './evaluate';
+export type { CelEvaluatedResponse, CelPolicyKind, CelPolicyResponse } from './evaluate-cel';
 export { loadPolicyFiles, type InvalidPolicy, type PolicyFiles } from './policies';
 export { loadResources, resourcePath } from './resources';
 export { reportResult } from './report-result';

@@ -5,6 +5,7 @@ import { isScored, withAutogen, type Policy } from '@edict/engine';
 import { formatDiagnostic, type KubeObject, errorMessage } from '@edict/foundation';
 import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
 import {
+  addCelResponse,
   addResponse,
   applyExitCode,
   countedErrors,
@@ -15,6 +16,7 @@ import {
 import {
   isDirectory,
   evaluateTest,
+  type CelEvaluatedResponse,
   type EvaluatedResponse,
   loadPolicyFiles,
   loadResources,
@@ -69,10 +71,14 @@ export async function applyCommand(
     return 1;
   }
   // Kyverno counts every loaded policy's rules, autogen ones included, before validating them.
-  const ruleCount = [...test.policies, ...invalid.map((entry) => entry.policy)].reduce(
-    (sum, policy) => sum + (withAutogen(policy).spec.rules?.length ?? 0),
-    0,
-  );
+  // A CEL policy (ValidatingPolicy, ValidatingAdmissionPolicy) counts as one rule.
+  const ruleCount =
+    [...test.policies, ...invalid.map((entry) => entry.policy)].reduce(
+      (sum, policy) => sum + (withAutogen(policy).spec.rules?.length ?? 0),
+      0,
+    ) +
+    test.cel.validatingPolicies.length +
+    test.cel.validatingAdmissionPolicies.length;
   const withExceptions = test.exceptions.length > 0 ? ` with ${test.exceptions.length} exception(s)` : '';
   if (!options.policyReport) {
     io.out(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)${withExceptions}...\n`);
@@ -97,6 +103,7 @@ export async function applyCommand(
       truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
     }
   }
+  for (const record of evaluation.celResponses) addCelResponse(counts, record);
   printLeftOutPolicies(io, invalid);
   if (options.policyReport) {
     const reports = buildPolicyReports(
@@ -115,6 +122,7 @@ export async function applyCommand(
       if (record.stage === 'validate') printFailures(io, record, options.auditWarn);
       printErrors(io, record);
     }
+    for (const record of evaluation.celResponses) printCelOutcome(io, record);
     io.out(`\n${summaryLine(counts)}\n`);
   }
   return evaluation.errors.length > 0 ? 1 : applyExitCode(counts, options.warnExitCode);
@@ -223,6 +231,21 @@ function printFailures(io: CommandIO, record: EvaluatedResponse, auditWarn: bool
     }
     io.out(`${index + 1}. ${rule.name}: ${rule.message} \n`);
   });
+}
+
+/** A CEL policy's failed and errored rules, under one heading per resource each, numbered by rule position. */
+function printCelOutcome(io: CommandIO, record: CelEvaluatedResponse): void {
+  const name = record.policy.metadata.name ?? '';
+  const resource = record.payloadFile ?? resourcePath(record.resource);
+  for (const [status, heading] of [
+    ['fail', 'failed'],
+    ['error', 'error'],
+  ] as const) {
+    const rules = record.response.rules.filter((rule) => rule.status === status);
+    if (rules.length === 0) continue;
+    io.out(`\npolicy ${name} -> resource ${resource} ${heading}: \n`);
+    for (const rule of rules) io.out(`${record.response.rules.indexOf(rule) + 1}. ${rule.name}: ${rule.message} \n`);
+  }
 }
 
 /**
