@@ -53,7 +53,7 @@ export {
   type CompiledValidatingAdmissionPolicy,
 } from './vap/compile';
 export { validatingAdmissionPolicyBindingErrors, validatingAdmissionPolicyErrors } from './vap/validation';
-export { collectParams, paramsFromObjects, type ParamSource } from './vap/params';
+export { collectParams, MAX_PARAMS_PER_BINDING, paramsFromObjects, type ParamSource } from './vap/params';
 export type { AuditAnnotationResult, DecisionAction, DecisionEvaluation, PolicyDecision } from './vap/validator';
 export {
   evaluateValidatingAdmissionPolicy,
@@ -64,9 +64,11 @@ export {
   type VapDenial,
   type VapEvaluation,
 } from './vap/evaluate';
+export { dispatchValidatingAdmissionPolicies, type VapDispatch } from './vap/dispatch';
 export {
   cliAttributes,
   evaluateForCli,
+  evaluatePoliciesForCli,
   type CliRuleStatus,
   type VapCliInput,
   type VapCliResult,

@@ -22,6 +22,9 @@ function declarations(namespaced: boolean) {
   };
 }
 
+/** The variables Kyverno's libraries bind (kyvernoActivation). */
+const LIBRARY_VARIABLES = ['http', 'resource', 'globalContext', 'image'];
+
 /** In JSON mode the payload is `object`; there is no admission request to read. */
 const NOT_IN_JSON_MODE = ['request', 'oldObject', 'namespaceObject', 'authorizer'];
 
@@ -126,6 +129,7 @@ export function compileSpec(
     auditAnnotations,
     readsRequest: sources.some((source) => readsIdentifier(source, 'request')),
     readsAuthorizer: sources.some((source) => readsIdentifier(source, 'authorizer')),
+    readsLibraries: sources.some((source) => LIBRARY_VARIABLES.some((name) => readsIdentifier(source, name))),
   };
 }
 

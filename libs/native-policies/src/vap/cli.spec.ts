@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { binding, configMap, deployment, vap } from '../testing/policies';
-import { cliAttributes, evaluateForCli } from './cli';
+import { cliAttributes, evaluateForCli, evaluatePoliciesForCli } from './cli';
 
 const MIN_2 = { validations: [{ expression: 'object.spec.replicas >= 2', message: 'needs 2 replicas' }] };
 
@@ -180,5 +180,16 @@ describe('evaluateForCli', () => {
       version: 'v1',
       resource: 'deployments',
     });
+  });
+
+  it('answers every policy of a run on a resource, in order', async () => {
+    const results = await evaluatePoliciesForCli({
+      policies: [vap('min', MIN_2), vap('any', { validations: [{ expression: 'true' }] })],
+      resource: deployment('web', 1),
+    });
+    expect(results.map((r) => [r.policy, r.rules.map((rule) => rule.status)])).toEqual([
+      ['min', ['fail']],
+      ['any', ['pass']],
+    ]);
   });
 });

@@ -8,10 +8,13 @@
  */
 import { pluralOfKind, type EvaluationDeadline, type JsonObject } from '@edict/foundation';
 import type { Authorize } from '../cel/round';
-import { formatFieldErrors } from '../field-errors';
 import { matchResources } from '../matching/match-resources';
 import type { AdmissionAttributes, AdmissionOperation } from '../types';
-import { compilePolicyExpressions, type CompiledValidatingAdmissionPolicy } from './compile';
+import {
+  compileValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyError,
+  type CompiledValidatingAdmissionPolicy,
+} from './compile';
 import { evaluateBinding, type VapCall } from './evaluate';
 import { paramsFromObjects } from './params';
 import { nameOf, readBinding, readPolicy, type BindingSpec, type ValidationAction } from './spec';
@@ -76,7 +79,14 @@ export async function evaluateForCli(input: VapCliInput): Promise<VapCliResult> 
     : null;
   const options = { generateNamePrefix: true } as const;
   const bindings = (input.bindings ?? []).map(readBinding).filter((b) => b.policyName === policyName);
-  const { compiled, errors } = compilePolicyExpressions(input.policy);
+  let compiled: CompiledValidatingAdmissionPolicy | undefined;
+  let compileError = '';
+  try {
+    compiled = compileValidatingAdmissionPolicy(input.policy);
+  } catch (error) {
+    if (!(error instanceof ValidatingAdmissionPolicyError)) throw error;
+    compileError = error.message;
+  }
 
   const targets: (BindingSpec | undefined)[] = [];
   if (bindings.length === 0) {
@@ -105,7 +115,7 @@ export async function evaluateForCli(input: VapCliInput): Promise<VapCliResult> 
       rule.validationActions = binding.validationActions;
     }
     if (!compiled) {
-      result.rules.push({ ...rule, status: 'error', message: `compilation error: ${formatFieldErrors(errors)}` });
+      result.rules.push({ ...rule, status: 'error', message: `compilation error: ${compileError}` });
       continue;
     }
     result.rules.push({ ...rule, ...(await ruleOutcome(compiled, binding, attributes, namespaceObject, input)) });
@@ -180,4 +190,14 @@ export function cliAttributes(
     oldObject: input.oldResource ?? (operation === 'DELETE' ? resource : null),
     ...(input.userInfo ? { userInfo: input.userInfo } : {}),
   };
+}
+
+/** Every ValidatingAdmissionPolicy among `policies` on one resource, one result per policy, in order. */
+export async function evaluatePoliciesForCli(
+  input: Omit<VapCliInput, 'policy'> & { policies: readonly JsonObject[] },
+): Promise<VapCliResult[]> {
+  const { policies, ...rest } = input;
+  const results: VapCliResult[] = [];
+  for (const policy of policies) results.push(await evaluateForCli({ ...rest, policy }));
+  return results;
 }

@@ -5,7 +5,7 @@ import { attributesFor, namespace } from '../testing/attributes';
 import { binding, configMap, deployment, vap } from '../testing/policies';
 import { compileValidatingAdmissionPolicy } from './compile';
 import { evaluateValidatingAdmissionPolicy, type VapContext } from './evaluate';
-import { paramsFromObjects, type ParamSource } from './params';
+import { MAX_PARAMS_PER_BINDING, paramsFromObjects, type ParamSource } from './params';
 
 const teamA = namespace('team-a', { env: 'prod' });
 const MAX_3 = { validations: [{ expression: 'object.spec.replicas <= 3', message: 'at most 3 replicas' }] };
@@ -84,6 +84,12 @@ describe('evaluateValidatingAdmissionPolicy: decisions and actions', () => {
     expect(result.matched).toBe(true);
     expect(result.bindings).toEqual([]);
     expect(result.denied).toBeUndefined();
+  });
+
+  it('applies a policy without matchConstraints to nothing, as kube does', async () => {
+    const policy = vap('p', { validations: [{ expression: 'false' }] });
+    delete (policy.spec as JsonObject).matchConstraints;
+    expect((await run(policy, [binding('b', 'p')], deployment('web', 1))).matched).toBe(false);
   });
 
   it('never runs on admission configuration objects', async () => {
@@ -249,6 +255,21 @@ describe('evaluateValidatingAdmissionPolicy: params', () => {
       params: namespaced,
     });
     expect(result.denied?.message).toMatch(/failed to configure binding: cannot use namespaced paramRef/);
+  });
+
+  it('takes params as plain objects too, and bounds how many one binding evaluates', async () => {
+    const named = binding('b', 'limits', { paramRef: { name: 'small' } });
+    const objects = [configMap('small', { max: '2' })];
+    expect((await run(limits, [named], deployment('web', 3), { params: objects })).denied?.message).toMatch(
+      /over small$/,
+    );
+    const many = Array.from({ length: MAX_PARAMS_PER_BINDING + 1 }, (_, i) =>
+      configMap(`p${i}`, { max: '9' }, { tier: 'x' }),
+    );
+    const all = binding('b', 'limits', { paramRef: { selector: { matchLabels: { tier: 'x' } } } });
+    expect((await run(limits, [all], deployment('web', 3), { params: many })).denied?.message).toBe(
+      `ValidatingAdmissionPolicy 'limits' with binding 'b' denied request: failed to configure binding: paramRef selects ${MAX_PARAMS_PER_BINDING + 1} objects, more than the ${MAX_PARAMS_PER_BINDING} a binding may evaluate`,
+    );
   });
 
   it('gives params their paramKind when the stored object has no type fields', async () => {

@@ -14,15 +14,15 @@ import { celRequestOf } from '../request';
 import type { AdmissionAttributes } from '../types';
 import { authorizerFor, celValue, namespaceObjectFor } from './activation';
 import type { CompiledValidatingAdmissionPolicy } from './compile';
-import { collectParams, type ParamSource } from './params';
+import { collectParams, paramsFromObjects, type ParamSource } from './params';
 import { readBinding, type BindingSpec, type ValidationAction } from './spec';
 import { validate, type AuditAnnotationResult, type PolicyDecision } from './validator';
 
 export interface VapContext {
   /** The request namespace's object; null or absent when there is none (cluster-scoped requests). */
   namespaceObject?: JsonObject | null;
-  /** Where the bindings' parameter objects come from. */
-  params?: ParamSource;
+  /** Where the bindings' parameter objects come from: a source, or the objects themselves. */
+  params?: ParamSource | readonly JsonObject[];
   /** Answers `authorizer` checks; without it every check is an errored decision. */
   authorize?: Authorize;
   deadline?: EvaluationDeadline;
@@ -102,6 +102,8 @@ export async function evaluateValidatingAdmissionPolicy(
     validationFailures: [],
   };
   if (isExemptAdmissionConfiguration(attributes)) return result;
+  // kube requires matchConstraints: a policy without them applies to nothing.
+  if (!compiled.spec.matchConstraints) return result;
   const namespaceObject = context.namespaceObject ?? null;
   const definition = matchResources(compiled.spec.matchConstraints, attributes, namespaceObject, context);
   // kube drops an error of the policy's own match: the policy then does not apply.
@@ -204,7 +206,10 @@ export async function evaluateBinding(
   }
   let params: (JsonObject | null)[];
   try {
-    params = await collectParams(compiled.spec.paramKind, binding, attributes.namespace, context.params);
+    const source = Array.isArray(context.params)
+      ? paramsFromObjects(context.params)
+      : (context.params as ParamSource | undefined);
+    params = await collectParams(compiled.spec.paramKind, binding, attributes.namespace, source);
   } catch (error) {
     evaluation.configError = `failed to configure binding: ${errorMessage(error)}`;
     return evaluation;

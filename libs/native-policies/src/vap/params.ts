@@ -6,6 +6,9 @@
 import { isObject, matchesLabelSelector, type JsonObject, type LabelSelector } from '@edict/foundation';
 import type { BindingSpec, ParamKind } from './spec';
 
+/** Each param is a call of the policy: Edict bounds how many one binding may make (kube does not). */
+export const MAX_PARAMS_PER_BINDING = 256;
+
 /** Where parameter objects come from: the cluster, or the files a CLI run was given. */
 export interface ParamSource {
   /** Whether `kind` is namespaced; undefined when the source cannot tell (offline files). */
@@ -53,6 +56,11 @@ export async function collectParams(
     params = await source.list(paramKind, namespace, ref.selector);
   } else {
     throw new Error('one of name or selector must be provided');
+  }
+  if (params.length > MAX_PARAMS_PER_BINDING) {
+    throw new Error(
+      `paramRef selects ${params.length} objects, more than the ${MAX_PARAMS_PER_BINDING} a binding may evaluate`,
+    );
   }
   if (params.length === 0 && ref.parameterNotFoundAction === 'Deny') {
     throw new Error('no params found for policy binding with `Deny` parameterNotFoundAction');
