@@ -111,6 +111,8 @@ export interface ValuesSpec {
   policies: PolicyValues[];
   /** Namespace labels by namespace name (`namespaceSelector` and `namespaces`, the latter winning). */
   namespaceLabels: Record<string, Record<string, string>>;
+  /** `apply --set key=value` values: over the global and per-resource values, as Kyverno's variables. */
+  setValues?: Record<string, JsonValue>;
   /** The full Namespace objects of `namespaces`, by name (CEL policies' `namespaceObject`). */
   namespaces: Record<string, KubeObject>;
   subresources: SubresourceMapping[];

@@ -24,6 +24,7 @@ import {
   type EngineFactory,
   type InvalidPolicy,
   type LoadedTest,
+  type ValuesSpec,
   loadUserInfoFile,
   EMPTY_VALUES,
   EMPTY_CONTEXT,
@@ -40,6 +41,8 @@ export interface ApplyOptions {
   kubeconfig?: string;
   context?: string;
   valuesFile?: string;
+  /** `--set key=value` variables, over the values file's. */
+  set?: string[];
   userinfo?: string;
   exceptions: string[];
   policyReport: boolean;
@@ -167,7 +170,7 @@ function loadApplyInputs(
     clusterResources: [],
     cloneSources: [],
     crdPlurals: {},
-    values: options.valuesFile ? loadValuesFile(resolve(options.valuesFile)) : EMPTY_VALUES,
+    values: withSetValues(options.valuesFile ? loadValuesFile(resolve(options.valuesFile)) : EMPTY_VALUES, options.set),
     user: options.userinfo ? loadUserInfoFile(resolve(options.userinfo)) : undefined,
     cel: mergeCelDocuments(policyFiles.cel, exceptionFiles.cel),
     jsonPayloads: [],
@@ -176,6 +179,18 @@ function loadApplyInputs(
     globalContext: [],
   };
   return { test, invalid };
+}
+
+/** Kyverno's `--set a=b,c=d`: string values over the values file's, for every policy and resource. */
+function withSetValues(values: ValuesSpec, set: readonly string[] = []): ValuesSpec {
+  if (set.length === 0) return values;
+  const setValues: Record<string, string> = {};
+  for (const pair of set) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0) throw new Error(`--set: expected key=value, got ${JSON.stringify(pair)}`);
+    setValues[pair.slice(0, equals).trim()] = pair.slice(equals + 1).trim();
+  }
+  return { ...values, setValues: { ...values.setValues, ...setValues } };
 }
 
 /**

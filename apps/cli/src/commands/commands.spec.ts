@@ -359,6 +359,26 @@ describe('edict apply', () => {
     expect(code).toBe(1);
   });
 
+  it('takes --set variables over the values file, and names a malformed one', async () => {
+    const dir = writeTree({
+      'vap.yaml': yaml({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'no-delete' },
+        spec: {
+          matchConstraints: {
+            resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources: ['pods'] }],
+          },
+          validations: [{ expression: 'false', message: 'never' }],
+        },
+      }),
+      'pods.yaml': yaml(pod('a')),
+    });
+    const bad = await cli(['apply', 'vap.yaml', '--resource', 'pods.yaml', '--set', 'novalue'], () => [], dir);
+    expect(bad.err).toContain('Error: --set: expected key=value, got "novalue"');
+    expect(bad.code).toBe(1);
+  });
+
   it('requires resources', async () => {
     const { err, code } = await cli(['apply', 'p.yaml'], () => []);
     expect(code).toBe(1);
