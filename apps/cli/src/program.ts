@@ -78,6 +78,12 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
     .argument('<policies...>', 'policy files or folders')
     .option('-r, --resource <files>', 'resource files or folders (repeatable, comma-separated)', collect, [])
     .option('-f, --values-file <file>', 'values file for policy variables')
+    .option(
+      '-s, --set <values>',
+      'variables as key=value (repeatable, comma-separated), over the values file',
+      collect,
+      [],
+    )
     .option('-u, --userinfo <file>', 'admission user info (roles, cluster roles, user)')
     .option('-e, --exceptions <files>', 'policy exception files (repeatable, comma-separated)', collect, [])
     .option('--exception <files>', 'alias of --exceptions', collect, [])
@@ -97,6 +103,7 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
         options: {
           resource: string[];
           valuesFile?: string;
+          set: string[];
           userinfo?: string;
           exceptions: string[];
           exception: string[];

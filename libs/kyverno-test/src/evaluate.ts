@@ -1,5 +1,6 @@
 import type { CompiledPolicy, EvaluationOptions, Operation, Policy, PolicyResponse } from '@edict/engine';
 import { type KubeObject, errorMessage } from '@edict/foundation';
+import { evaluateCelPolicies, type CelEvaluatedResponse } from './evaluate-cel';
 import { createContextLoaders, createResourceLoader } from './mock-loaders';
 import { buildRequest, type RequestInputs } from './request-builder';
 import type { EngineFactory, TestEngine } from './test-engine';
@@ -24,6 +25,8 @@ export interface EvaluatedResponse {
 
 export interface TestEvaluation {
   responses: EvaluatedResponse[];
+  /** Answers of Kyverno's CEL policies and of Kubernetes' admission policies. */
+  celResponses: CelEvaluatedResponse[];
   /** Engine failures (compile errors, thrown evaluations); any of them fails the test. */
   errors: string[];
 }
@@ -35,7 +38,8 @@ const hasRule = (entry: Compiled, test: (rule: Policy['spec']['rules'][number]) 
 /**
  * Runs every policy against every resource as Kyverno's CLI does: per resource, mutations first (each
  * policy sees the previous one's output), then validation of the mutated resource, then generation.
- * One extra pass runs for each operation a `results[]` entry asks for.
+ * One extra pass runs for each operation a `results[]` entry asks for. Kyverno's CEL policies and
+ * Kubernetes' admission policies follow, each on the resources as the test gave them.
  */
 export async function evaluateTest(test: LoadedTest, engineFactory: EngineFactory): Promise<TestEvaluation> {
   const exceptions = test.exceptions;
@@ -43,8 +47,9 @@ export async function evaluateTest(test: LoadedTest, engineFactory: EngineFactor
     loaders: createContextLoaders(test),
     resources: createResourceLoader(test),
     exceptions: () => exceptions,
+    offline: true,
   });
-  const evaluation: TestEvaluation = { responses: [], errors: [] };
+  const evaluation: TestEvaluation = { responses: [], celResponses: [], errors: [] };
   const compiled = compileAll(engine, test.policies, evaluation);
   const values = new ValuesLookup(test.values);
   const inputs: RequestInputs = { values, user: test.user, subresources: test.values.subresources };
@@ -58,6 +63,9 @@ export async function evaluateTest(test: LoadedTest, engineFactory: EngineFactor
       await evaluateResource(engine, compiled, resource, inputs, values, operationOverride, evaluation);
     }
   }
+  const cel = await evaluateCelPolicies(test, inputs, overrides);
+  evaluation.celResponses.push(...cel.responses);
+  evaluation.errors.push(...cel.errors);
   return evaluation;
 }
 

@@ -1,8 +1,11 @@
 // Runs Kyverno CLI test files (`kyverno-test.yaml`) against the engine: the CLI's `test` and `apply`
 // commands, the conformance suite and the benchmarks all go through here.
 export * from './check-types';
+export { celDocumentList, emptyCelDocuments, mergeCelDocuments, type CelDocuments } from './cel-documents';
+export { EMPTY_CONTEXT, loadContextFile, type CliContext, type ImageDataMock } from './context-file';
 export { defaultEngineFactory } from './default-engine';
 export { evaluateTest, type EvaluatedResponse, type Stage, type TestEvaluation } from './evaluate';
+export type { CelEvaluatedResponse, CelPolicyKind, CelPolicyResponse } from './evaluate-cel';
 export { loadPolicyFiles, type InvalidPolicy, type PolicyFiles } from './policies';
 export { loadResources, resourcePath } from './resources';
 export { reportResult } from './report-result';

@@ -3,6 +3,8 @@ import type { KubeObject } from '@edict/foundation';
 import { FakeApiServer, parseApiPath } from './fake-api-server';
 import { createContextLoaders, createResourceLoader } from './mock-loaders';
 import type { LoadedTest } from './types';
+import { emptyCelDocuments } from './cel-documents';
+import { EMPTY_CONTEXT } from './context-file';
 import { EMPTY_VALUES } from './values-file';
 
 const obj = (apiVersion: string, kind: string, name: string, namespace?: string, labels?: Record<string, string>) =>
@@ -24,6 +26,9 @@ function loaded(extra: Partial<LoadedTest> = {}, cluster = false): LoadedTest {
       exceptions: [],
       clusterResources: cluster ? ['c.yaml'] : [],
       apiCallResponses: [],
+      jsonPayloads: [],
+      paramResources: [],
+      globalContextEntries: [],
       results: [],
     },
     policies: [],
@@ -34,6 +39,11 @@ function loaded(extra: Partial<LoadedTest> = {}, cluster = false): LoadedTest {
     cloneSources: [],
     crdPlurals: {},
     values: EMPTY_VALUES,
+    cel: emptyCelDocuments(),
+    jsonPayloads: [],
+    params: [],
+    context: EMPTY_CONTEXT,
+    globalContext: [],
     ...extra,
   };
 }

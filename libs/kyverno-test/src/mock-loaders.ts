@@ -1,6 +1,7 @@
 import { type APICall, type ContextLoaders, type ResourceLoader } from '@edict/engine';
 import { matchesLabelSelector, type JsonValue, type KubeObject, type LabelSelector } from '@edict/foundation';
 import { FakeApiServer } from './fake-api-server';
+import { globalContextValue } from './global-context';
 import { groupVersion } from './request-builder';
 import type { ApiCallMock, LoadedTest } from './types';
 
@@ -8,7 +9,8 @@ import type { ApiCallMock, LoadedTest } from './types';
  * What a test's context entries may load, and nothing more: without a cluster Kyverno's CLI loads no
  * configMap, apiCall, imageRegistry or globalReference data unless the test mocks it. ConfigMaps and
  * Kubernetes API paths are served only when the test gives clusterResources (as Kyverno only then
- * builds its fake cluster), service calls only from apiCallResponses.
+ * builds its fake cluster), service calls only from apiCallResponses, global references only from
+ * globalContextEntries.
  */
 export function createContextLoaders(test: LoadedTest): ContextLoaders {
   const hasCluster = test.definition.clusterResources.length > 0;
@@ -24,7 +26,7 @@ export function createContextLoaders(test: LoadedTest): ContextLoaders {
           )
         : undefined,
     apiCall: (call) => answerApiCall(call, mocks, api),
-    globalReference: () => undefined,
+    globalReference: (name) => globalContextValue(test.globalContext, name),
     imageRegistry: () => undefined,
   };
 }

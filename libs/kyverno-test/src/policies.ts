@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type Policy, type PolicyException, classifyDocuments, validatePolicy } from '@edict/engine';
 import { type Diagnostic, type SourceDocument, fieldLine, isError, parseDocuments } from '@edict/foundation';
+import { addCelDocument, type CelDocuments, emptyCelDocuments } from './cel-documents';
 import { readText } from './io/files';
 import { throwFirstError } from './io/yaml-documents';
 import { expandPath } from './io/input-paths';
@@ -18,6 +19,8 @@ export interface PolicyFiles {
   /** Policies Kyverno's CLI would leave out: `apply` counts each as an error, `test` skips them. */
   invalid: InvalidPolicy[];
   exceptions: PolicyException[];
+  /** Kyverno's CEL policies and exceptions, Kubernetes' admission policies and bindings, as read. */
+  cel: CelDocuments;
 }
 
 /**
@@ -25,11 +28,12 @@ export interface PolicyFiles {
  * that is not a readable policy or exception is an error naming file, document and field (Kyverno
  * would skip it and leave its results unexplained). Readable policies then go through the policy
  * validation Kyverno's CLI runs before applying them; those it rejects are set apart in `invalid`.
- * Other kinds in these files are ignored. Hidden files and folders met while walking a folder
+ * Kyverno's CEL policies and Kubernetes' admission policies are collected as read; other kinds in
+ * these files are ignored. Hidden files and folders met while walking a folder
  * (`.chainsaw-test/`, `.kyverno-test/`) are left out, as Kyverno's policy loader leaves them out.
  */
 export function loadPolicyFiles(paths: readonly string[], baseDir: string): PolicyFiles {
-  const loaded: PolicyFiles = { policies: [], invalid: [], exceptions: [] };
+  const loaded: PolicyFiles = { policies: [], invalid: [], exceptions: [], cel: emptyCelDocuments() };
   for (const path of paths) {
     for (const file of expandPath(resolve(baseDir, path))) {
       const parsed = parseDocuments(readText(file), file);
@@ -45,6 +49,7 @@ export function loadPolicyFiles(paths: readonly string[], baseDir: string): Poli
           else loaded.policies.push(policy);
         }
         loaded.exceptions.push(...result.exceptions);
+        addCelDocument(loaded.cel, doc.value);
       }
     }
   }

@@ -1,15 +1,57 @@
-import type { RuleResponse } from '@edict/engine';
+import { isScored, type Operation, type PolicyResponse, type RuleResponse, type RuleStatus } from '@edict/engine';
 import type { KubeObject } from '@edict/foundation';
-import type { EvaluatedResponse } from './evaluate';
+import type { EvaluatedResponse, Stage } from './evaluate';
+import type { CelEvaluatedResponse, CelPolicyKind } from './evaluate-cel';
+import { reportResult } from './report-result';
 import { namesPolicy, objectKey } from './resource-match';
 import type { ExpectedResult } from './types';
 
+/** A policy response of either engine, as the verdicts read it. */
+export interface IndexedResponse {
+  /** The trigger: a resource of the test, or the object a JSON payload stands for. */
+  resource: KubeObject;
+  operationOverride?: Operation;
+  stage: Stage;
+  response: Pick<PolicyResponse, 'rules' | 'validationFailureAction'>;
+  /** The resource after this policy: mutate's patched object, or what validate saw. */
+  patchedResource?: KubeObject;
+  /** Set for Kyverno's CEL policies and ValidatingAdmissionPolicies, whose responses carry no rule of the test's naming. */
+  celKind?: CelPolicyKind;
+  /** Whether a results[] `policy` names this response's policy. */
+  namedBy(policy: string): boolean;
+  /** A rule response as it lands in a policy report. */
+  resultOf(rule: RuleResponse): RuleStatus;
+}
+
 /** A rule response together with the policy response it belongs to and, for targets, the patched target. */
 export interface FoundRule {
-  record: EvaluatedResponse;
+  record: IndexedResponse;
   rule: RuleResponse;
   /** For mutate-existing: the target object as this rule patched it. */
   patchedTarget?: KubeObject;
+}
+
+export function indexClassic(record: EvaluatedResponse): IndexedResponse {
+  return {
+    ...record,
+    namedBy: (policy) => namesPolicy(policy, record.policy),
+    resultOf: (rule) => reportResult(record.policy, record.response, rule),
+  };
+}
+
+export function indexCel(record: CelEvaluatedResponse): IndexedResponse {
+  const { name = '', namespace } = record.policy.metadata;
+  return {
+    resource: record.resource,
+    ...(record.operationOverride ? { operationOverride: record.operationOverride } : {}),
+    stage: 'validate',
+    response: record.response,
+    patchedResource: record.resource,
+    celKind: record.kind,
+    namedBy: (policy) => policy === name || (namespace !== undefined && policy === `${namespace}/${name}`),
+    resultOf: (rule) =>
+      rule.status === 'fail' && !isScored({ metadata: { ...record.policy.metadata, name } }) ? 'warn' : rule.status,
+  };
 }
 
 /**
@@ -17,11 +59,15 @@ export interface FoundRule {
  * given object, whether it was the trigger resource or a target a mutate-existing rule patched.
  */
 export class ResponseIndex {
-  constructor(private readonly responses: readonly EvaluatedResponse[]) {}
+  private readonly responses: readonly IndexedResponse[];
 
-  forEntry(entry: ExpectedResult): EvaluatedResponse[] {
+  constructor(classic: readonly EvaluatedResponse[], cel: readonly CelEvaluatedResponse[] = []) {
+    this.responses = [...classic.map(indexClassic), ...cel.map(indexCel)];
+  }
+
+  forEntry(entry: ExpectedResult): IndexedResponse[] {
     return this.responses.filter(
-      (record) => namesPolicy(entry.policy, record.policy) && record.operationOverride === entry.operation,
+      (record) => record.namedBy(entry.policy) && record.operationOverride === entry.operation,
     );
   }
 

@@ -6,6 +6,7 @@ import { evaluateTest } from './evaluate';
 import { ResponseIndex } from './response-index';
 import { loadTestCase } from './test-case';
 import { loadTestFile } from './test-file';
+import type { LoadedTest } from './types';
 import type { EngineFactory } from './test-engine';
 import { compatibleChecks } from './verdict-compatible';
 import { strictChecks } from './verdict-strict';
@@ -28,6 +29,12 @@ export interface TestRun {
   compatible: Check[];
   /** The rule types the test's policies use (`validate`, `mutate`, `generate`, `verifyImages`), sorted. */
   ruleTypes: string[];
+  /**
+   * The kinds of the test's policies, sorted: `ClusterPolicy`/`Policy` (with `validate.cel` appended,
+   * as `ClusterPolicy/validate.cel`, when a rule validates with CEL), and the kinds of Kyverno's CEL
+   * family and of Kubernetes' admission policies (`ValidatingPolicy`, `ValidatingAdmissionPolicy`...).
+   */
+  policyKinds: string[];
 }
 
 const RULE_TYPES = ['generate', 'mutate', 'validate', 'verifyImages'] as const;
@@ -48,7 +55,15 @@ export async function runTests(paths: readonly string[], options: RunOptions): P
 /** Runs one test file; whatever goes wrong is recorded in the run, never thrown. */
 export async function runTestFile(file: string, options: RunOptions): Promise<TestRun> {
   const shown = relative(options.cwd ?? process.cwd(), file) || file;
-  const run: TestRun = { file: shown, name: '', errors: [], strict: [], compatible: [], ruleTypes: [] };
+  const run: TestRun = {
+    file: shown,
+    name: '',
+    errors: [],
+    strict: [],
+    compatible: [],
+    ruleTypes: [],
+    policyKinds: [],
+  };
   try {
     const definition = loadTestFile(file);
     run.name = definition.name;
@@ -57,12 +72,18 @@ export async function runTestFile(file: string, options: RunOptions): Promise<Te
     run.ruleTypes = RULE_TYPES.filter((type) =>
       test.policies.some((policy) => (policy.spec.rules ?? []).some((rule) => rule[type] !== undefined)),
     );
+    run.policyKinds = policyKinds(test);
+    const policyCount =
+      test.policies.length +
+      test.cel.validatingPolicies.length +
+      test.cel.validatingAdmissionPolicies.length +
+      test.cel.unsupported.length;
     options.onProgress?.(
-      `  Applying ${test.policies.length} ${plural(test.policies.length, 'policy', 'policies')} to ${test.resources.length} ${plural(test.resources.length, 'resource', 'resources')} ...`,
+      `  Applying ${policyCount} ${plural(policyCount, 'policy', 'policies')} to ${test.resources.length} ${plural(test.resources.length, 'resource', 'resources')} ...`,
     );
     const evaluation = await evaluateTest(test, options.engineFactory);
     run.errors.push(...evaluation.errors);
-    const index = new ResponseIndex(evaluation.responses);
+    const index = new ResponseIndex(evaluation.responses, evaluation.celResponses);
     const files = new ExpectedFiles(definition.dir);
     run.strict = strictChecks(test, index, files);
     run.compatible = compatibleChecks(test, index, files);
@@ -81,6 +102,21 @@ export function outcome(run: TestRun, verdict: Verdict): TestOutcome {
     checks,
     passed: run.errors.length === 0 && checks.every((check) => check.passed),
   };
+}
+
+function policyKinds(test: LoadedTest): string[] {
+  const kinds = new Set<string>();
+  for (const policy of test.policies) {
+    const cel = (policy.spec.rules ?? []).some((rule) => rule.validate?.cel !== undefined);
+    kinds.add(cel ? `${policy.kind}/validate.cel` : policy.kind);
+  }
+  for (const object of [
+    ...test.cel.validatingPolicies,
+    ...test.cel.validatingAdmissionPolicies,
+    ...test.cel.unsupported,
+  ])
+    kinds.add(object.kind);
+  return [...kinds].sort();
 }
 
 function plural(count: number, one: string, many: string): string {

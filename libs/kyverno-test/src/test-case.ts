@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatDiagnostic } from '@edict/foundation';
+import type { JsonValue } from '@edict/foundation';
+import { mergeCelDocuments } from './cel-documents';
+import { EMPTY_CONTEXT, loadContextFile } from './context-file';
+import { readYamlFile } from './io/files';
 import { LoadError } from './io/load-error';
 import { loadClusterResources } from './cluster-resources';
 import { type InvalidPolicy, loadPolicyFiles } from './policies';
@@ -18,11 +22,19 @@ export function loadTestCase(definition: TestDefinition): LoadedTest {
     ['targetResources', definition.targetResources],
     ['exceptions', definition.exceptions],
     ['clusterResources', definition.clusterResources],
+    ['jsonPayloads', definition.jsonPayloads],
+    ['paramResources', definition.paramResources],
   ];
   for (const [field, paths] of lists)
     paths.forEach((path, index) => requireFile(definition, `${field}[${index}]`, path));
   if (definition.variables) requireFile(definition, 'variables', definition.variables);
   if (definition.userinfo) requireFile(definition, 'userinfo', definition.userinfo);
+  if (definition.context) requireFile(definition, 'context', definition.context);
+  definition.globalContextEntries.forEach((entry, index) =>
+    entry.resourceFiles.forEach((path, file) =>
+      requireFile(definition, `globalContextEntries[${index}].resourceFiles[${file}]`, path),
+    ),
+  );
 
   const policyFiles = loadPolicyFiles(definition.policies, dir);
   rejectInvalidPolicies(policyFiles.invalid);
@@ -44,7 +56,22 @@ export function loadTestCase(definition: TestDefinition): LoadedTest {
     values:
       definition.values ?? (definition.variables ? loadValuesFile(resolve(dir, definition.variables)) : EMPTY_VALUES),
     user: definition.userinfo ? loadUserInfoFile(resolve(dir, definition.userinfo)) : undefined,
+    cel: mergeCelDocuments(policyFiles.cel, exceptionFiles.cel),
+    jsonPayloads: definition.jsonPayloads.map((file) => ({ file, value: loadJsonPayload(resolve(dir, file)) })),
+    params: loadResources(definition.paramResources, dir),
+    context: definition.context ? loadContextFile(resolve(dir, definition.context)) : EMPTY_CONTEXT,
+    globalContext: definition.globalContextEntries.map((entry) =>
+      entry.resourceFiles.length === 0 ? entry : { ...entry, data: loadResources(entry.resourceFiles, dir) },
+    ),
   };
+}
+
+/** One JSON (or YAML) document, whatever its shape. */
+function loadJsonPayload(file: string): JsonValue {
+  const documents = readYamlFile(file);
+  if (documents.length !== 1)
+    throw new LoadError(file, undefined, `expected one JSON payload document, found ${documents.length}`);
+  return documents[0].value;
 }
 
 function requireFile(definition: TestDefinition, field: string, path: string): void {

@@ -17,10 +17,41 @@ export interface ExpectedResult {
   namespace?: string;
   /** Admission operation this entry is evaluated with (newer Kyverno CLIs). */
   operation?: Operation;
+  /**
+   * The informational `isValidatingPolicy`, `isValidatingAdmissionPolicy`, ... flag set on the entry, if
+   * any: Kyverno's CLI then checks every response of the policy whatever `rule` says.
+   */
+  celKind?: CelResultKind;
   /** Paths relative to the test file. */
   patchedResources?: string;
   generatedResource?: string;
   cloneSourceResource?: string;
+}
+
+/** The result flags of Kyverno's test format, by the policy kind each names. */
+export const CEL_RESULT_FLAGS = {
+  isValidatingPolicy: 'ValidatingPolicy',
+  isValidatingAdmissionPolicy: 'ValidatingAdmissionPolicy',
+  isMutatingPolicy: 'MutatingPolicy',
+  isMutatingAdmissionPolicy: 'MutatingAdmissionPolicy',
+  isGeneratingPolicy: 'GeneratingPolicy',
+  isDeletingPolicy: 'DeletingPolicy',
+  isImageValidatingPolicy: 'ImageValidatingPolicy',
+} as const;
+
+export type CelResultKind = (typeof CEL_RESULT_FLAGS)[keyof typeof CEL_RESULT_FLAGS];
+
+/** A GlobalContextEntry mocked by a test (`globalContextEntries[]`): its data inline or from resource files. */
+export interface GlobalContextMock {
+  name: string;
+  /** The entry's whole value: inline `data`, or the list of objects of `resources` / `resourceFiles`. */
+  data: JsonValue;
+  /** Paths of `resourceFiles`, relative to the test; their objects become `data` when the test is loaded. */
+  resourceFiles: string[];
+  /** A JMESPath over the data giving the root the projections read. */
+  fieldPath?: string;
+  /** Named projections: `path` is a JMESPath expression over the root; with any, only they are served. */
+  projections: { name: string; path: string }[];
 }
 
 /** A mocked response for an `apiCall` context entry. */
@@ -47,6 +78,13 @@ export interface TestDefinition {
   values?: ValuesSpec;
   userinfo?: string;
   apiCallResponses: ApiCallMock[];
+  /** A `cli.kyverno.io/v1alpha1` Context file (CEL `resource` library objects, image data). */
+  context?: string;
+  /** JSON payloads for ValidatingPolicies in JSON mode (`jsonPayloads`, or the older `jsonPayload`). */
+  jsonPayloads: string[];
+  /** Parameter objects of ValidatingAdmissionPolicies. */
+  paramResources: string[];
+  globalContextEntries: GlobalContextMock[];
   results: ExpectedResult[];
 }
 
@@ -73,6 +111,10 @@ export interface ValuesSpec {
   policies: PolicyValues[];
   /** Namespace labels by namespace name (`namespaceSelector` and `namespaces`, the latter winning). */
   namespaceLabels: Record<string, Record<string, string>>;
+  /** `apply --set key=value` values: over the global and per-resource values, as Kyverno's variables. */
+  setValues?: Record<string, JsonValue>;
+  /** The full Namespace objects of `namespaces`, by name (CEL policies' `namespaceObject`). */
+  namespaces: Record<string, KubeObject>;
   subresources: SubresourceMapping[];
 }
 
@@ -90,4 +132,21 @@ export interface LoadedTest {
   crdPlurals: Record<string, { group: string; kind: string }>;
   values: ValuesSpec;
   user?: RequestUser;
+  /** Kyverno's CEL policies and exceptions and Kubernetes' admission policies the test names. */
+  cel: import('./cel-documents').CelDocuments;
+  /** The `jsonPayloads`, each with its file. */
+  jsonPayloads: JsonPayload[];
+  /** Parameter objects of ValidatingAdmissionPolicies (`paramResources`). */
+  params: KubeObject[];
+  /** The Context file's objects and image data (empty without one). */
+  context: import('./context-file').CliContext;
+  /** The mocked GlobalContextEntries, `resourceFiles` read into `data`. */
+  globalContext: GlobalContextMock[];
+}
+
+/** A non-Kubernetes input of ValidatingPolicies in JSON mode. */
+export interface JsonPayload {
+  /** The payload file, relative to the test. */
+  file: string;
+  value: JsonValue;
 }

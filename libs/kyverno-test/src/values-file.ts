@@ -1,10 +1,16 @@
-import type { JsonValue } from '@edict/foundation';
+import type { JsonValue, KubeObject } from '@edict/foundation';
 import { Fields, describe } from './io/fields';
 import { readYamlFile } from './io/files';
 import { LoadError } from './io/load-error';
 import type { PolicyValues, SubresourceMapping, ValuesSpec } from './types';
 
-export const EMPTY_VALUES: ValuesSpec = { globalValues: {}, policies: [], namespaceLabels: {}, subresources: [] };
+export const EMPTY_VALUES: ValuesSpec = {
+  globalValues: {},
+  policies: [],
+  namespaceLabels: {},
+  namespaces: {},
+  subresources: [],
+};
 
 /** Reads a Values file (`cli.kyverno.io/v1alpha1` Values, also the looser `Value` kind some tests use). */
 export function loadValuesFile(file: string): ValuesSpec {
@@ -25,15 +31,21 @@ export function parseValuesSpec(values: Fields, isDocument: boolean): ValuesSpec
     namespaceLabels[selector.requiredString('name')] = selector.stringMap('labels');
   }
   // Full Namespace objects take precedence over namespaceSelector entries, as in Kyverno.
-  for (const namespace of values.objectList('namespaces')) {
+  const namespaces: Record<string, KubeObject> = {};
+  const rawNamespaces = values.raw('namespaces');
+  values.objectList('namespaces').forEach((namespace, index) => {
     const metadata = namespace.object('metadata');
     if (!metadata) throw namespace.error('metadata', 'is required');
-    namespaceLabels[metadata.requiredString('name')] = metadata.stringMap('labels');
-  }
+    const name = metadata.requiredString('name');
+    namespaceLabels[name] = metadata.stringMap('labels');
+    const object = (rawNamespaces as KubeObject[])[index];
+    namespaces[name] = { ...object, apiVersion: object.apiVersion || 'v1', kind: object.kind || 'Namespace' };
+  });
   return {
     globalValues: values.map('globalValues') ?? {},
     policies: values.objectList('policies').map(parsePolicyValues),
     namespaceLabels,
+    namespaces,
     subresources: values.objectList('subresources').map(parseSubresource),
   };
 }

@@ -22,6 +22,12 @@ describe('ValuesLookup', () => {
     expect(lookup.resourceValues('other', 'pod-a').shared).toBe('g');
   });
 
+  it('puts --set values over the global and per-resource ones, as Kyverno puts its variables', () => {
+    const set = new ValuesLookup({ ...lookup.spec, setValues: { shared: 'set', 'request.operation': 'UPDATE' } });
+    expect(set.resourceValues('p', 'pod-a')).toEqual({ shared: 'set', 'request.operation': 'UPDATE' });
+    expect(set.operation('p', 'pod-a')).toBe('UPDATE');
+  });
+
   it('takes the operation from request.operation, honouring only UPDATE and DELETE', () => {
     expect(lookup.operation('p', 'pod-a')).toBe('DELETE');
     expect(lookup.operation('p', 'pod-b')).toBe('UPDATE');

@@ -19,7 +19,7 @@ export class ValuesLookup {
     for (const resource of this.byPolicy.get(policyName)?.resources ?? []) {
       if (resource.name === resourceName) Object.assign(values, resource.values);
     }
-    return values;
+    return Object.assign(values, this.spec.setValues);
   }
 
   /** The admission operation the values ask for; Kyverno only honours UPDATE and DELETE, else CREATE. */

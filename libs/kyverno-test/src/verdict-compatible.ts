@@ -1,10 +1,9 @@
 import type { RuleResponse } from '@edict/engine';
 import { type KubeObject, errorMessage } from '@edict/foundation';
+import { celPolicyNames } from './cel-documents';
 import { checkSubject, type Check, type CheckSubject } from './check-types';
 import { ExpectedFiles, sameGeneratedObject, sameObject } from './compare-resources';
-import type { EvaluatedResponse } from './evaluate';
-import { reportResult } from './report-result';
-import type { ResponseIndex } from './response-index';
+import type { IndexedResponse, ResponseIndex } from './response-index';
 import { namesResource, namesRule } from './resource-match';
 import type { ExpectedResult, LoadedTest } from './types';
 
@@ -18,9 +17,18 @@ import type { ExpectedResult, LoadedTest } from './types';
  *   object, the row passes without looking at the result).
  */
 export function compatibleChecks(test: LoadedTest, index: ResponseIndex, files: ExpectedFiles): Check[] {
-  return test.definition.results.flatMap((entry) =>
-    entry.resources.flatMap((name) => compatibleRows(entry, name, index, files)),
-  );
+  const celPolicies = celPolicyNames(test.cel);
+  return test.definition.results.flatMap((entry) => {
+    // An entry naming no resource checks every trigger (Kyverno's CLI does so for its CEL policies' JSON payloads).
+    if (entry.resources.length === 0 && celPolicies.has(entry.policy)) {
+      const records = index.forEntry(entry);
+      if (records.length === 0) return compatibleRows(entry, '', index, files);
+      return records.flatMap((record) =>
+        rowsFor(entry, checkSubject(entry, record.resource.metadata.name ?? ''), [record], files),
+      );
+    }
+    return entry.resources.flatMap((name) => compatibleRows(entry, name, index, files));
+  });
 }
 
 function compatibleRows(entry: ExpectedResult, name: string, index: ResponseIndex, files: ExpectedFiles): Check[] {
@@ -33,29 +41,42 @@ function compatibleRows(entry: ExpectedResult, name: string, index: ResponseInde
   if (records.length === 0 && targets.length === 0) {
     return [{ ...base, got: '', passed: false, reason: 'Not found', message: 'Not found' }];
   }
+  const rows = rowsFor(entry, base, records, files);
+  for (const { record, rule, target } of targets) rows.push(row(base, entry, record, rule, target, files, true));
+  return rows;
+}
+
+/** One row per rule response the entry checks; a response without one is a passing "Excluded" row. */
+function rowsFor(
+  entry: ExpectedResult,
+  base: CheckSubject,
+  records: readonly IndexedResponse[],
+  files: ExpectedFiles,
+): Check[] {
+  // Kyverno's CLI checks rule names unless the entry flags a CEL kind of policy (isValidatingPolicy, ...).
+  const namesRuleOf = (rule: RuleResponse) => entry.celKind !== undefined || namesRule(entry.rule, rule.name);
   const rows: Check[] = [];
   for (const record of records) {
-    const rules = record.response.rules.filter((rule) => namesRule(entry.rule, rule.name));
+    const rules = record.response.rules.filter(namesRuleOf);
     if (rules.length === 0) rows.push({ ...base, got: '', passed: true, reason: 'Excluded', message: 'Excluded' });
     for (const rule of rules)
       rows.push(
         row(base, entry, record, rule, record.stage === 'generate' ? undefined : record.patchedResource, files),
       );
   }
-  for (const { record, rule, target } of targets) rows.push(row(base, entry, record, rule, target, files, true));
   return rows;
 }
 
 function row(
   base: CheckSubject,
   entry: ExpectedResult,
-  record: EvaluatedResponse,
+  record: IndexedResponse,
   rule: RuleResponse,
   patched: KubeObject | undefined,
   files: ExpectedFiles,
   target = false,
 ): Check {
-  const got = reportResult(record.policy, record.response, rule);
+  const got = record.resultOf(rule);
   try {
     if (entry.patchedResources && patched) {
       const expected = files.find(entry.patchedResources, patched);
@@ -94,8 +115,8 @@ function row(
 }
 
 /** Rule responses that patched a target carrying the name (mutate-existing results name their targets). */
-function targetRules(records: readonly EvaluatedResponse[], entry: ExpectedResult, name: string) {
-  const found: { record: EvaluatedResponse; rule: RuleResponse; target: KubeObject }[] = [];
+function targetRules(records: readonly IndexedResponse[], entry: ExpectedResult, name: string) {
+  const found: { record: IndexedResponse; rule: RuleResponse; target: KubeObject }[] = [];
   for (const record of records) {
     for (const rule of record.response.rules) {
       if (!namesRule(entry.rule, rule.name)) continue;

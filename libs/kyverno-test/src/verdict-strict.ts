@@ -1,8 +1,9 @@
 import { type KubeObject, errorMessage } from '@edict/foundation';
 import { checkSubject, type Check } from './check-types';
 import { ExpectedFiles, sameGeneratedObject, sameObject } from './compare-resources';
-import { reportResult } from './report-result';
 import type { FoundRule, ResponseIndex } from './response-index';
+import { celPolicyNames } from './cel-documents';
+import { payloadObject } from './cel-resource';
 import { namesRule, resolveNamedResources } from './resource-match';
 import type { ExpectedResult, LoadedTest } from './types';
 
@@ -10,13 +11,27 @@ import type { ExpectedResult, LoadedTest } from './types';
  * The strict verdict: each results[] entry gives one check per resource it names. The resource must
  * exist; every response of the named rule (or its autogen copies) must report the expected result;
  * no response at all passes only for `skip`; patched and generated objects must be in the expected
- * file and equal the actual ones once nulls and empty values are dropped.
+ * file and equal the actual ones once nulls and empty values are dropped. For Kyverno's CEL policies
+ * and ValidatingAdmissionPolicies every response of the policy counts, whatever the entry's rule,
+ * and an entry naming no resource (JSON payloads) checks every trigger the policy answered for.
  */
 export function strictChecks(test: LoadedTest, index: ResponseIndex, files: ExpectedFiles): Check[] {
-  const candidates = [...test.resources, ...test.targetResources];
+  const candidates = [
+    ...test.resources,
+    ...test.targetResources,
+    ...test.jsonPayloads.map((payload) => payloadObject(payload.value, payload.file)),
+  ];
+  const celPolicies = celPolicyNames(test.cel);
   return test.definition.results.flatMap((entry) =>
-    entry.resources.map((name) => strictCheck(entry, name, candidates, index, files)),
+    namesOf(entry, celPolicies, index).map((name) => strictCheck(entry, name, candidates, index, files)),
   );
+}
+
+/** The resource names an entry checks: those it lists, or for a CEL policy listing none, every trigger it answered for. */
+function namesOf(entry: ExpectedResult, celPolicies: ReadonlySet<string>, index: ResponseIndex): string[] {
+  if (entry.resources.length > 0 || !celPolicies.has(entry.policy)) return entry.resources;
+  const triggers = [...new Set(index.forEntry(entry).map((record) => record.resource.metadata.name ?? ''))];
+  return triggers.length > 0 ? triggers : ['(any)'];
 }
 
 function strictCheck(
@@ -40,12 +55,13 @@ function strictCheck(
 
   const rules = objects
     .flatMap((object) => index.rulesFor(entry, object))
-    .filter((found) => namesRule(entry.rule, found.rule.name));
+    // A CEL policy's responses answer for the policy as a whole: the entry's rule is not matched.
+    .filter((found) => found.record.celKind !== undefined || namesRule(entry.rule, found.rule.name));
   if (rules.length === 0) {
     if (entry.result === 'skip') return { ...base, got: '', passed: true, reason: 'Ok', message: 'no rule applied' };
     return fail('', 'No result', `no response from rule ${entry.rule || '(any)'} of policy ${entry.policy}`);
   }
-  const results = rules.map(({ record, rule }) => reportResult(record.policy, record.response, rule));
+  const results = rules.map(({ record, rule }) => record.resultOf(rule));
   const got = [...new Set(results)].join(',');
   const message = [...new Set(rules.map(({ rule }) => rule.message).filter((m) => m))].join('; ');
   if (results.some((result) => result !== entry.result)) return fail(got, `Want ${entry.result}, got ${got}`, message);

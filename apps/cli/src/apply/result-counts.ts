@@ -1,5 +1,5 @@
 import { isScored, type Rule, type RuleResponse } from '@edict/engine';
-import type { EvaluatedResponse } from '@edict/kyverno-test';
+import type { CelEvaluatedResponse, EvaluatedResponse } from '@edict/kyverno-test';
 
 export interface ResultCounts {
   pass: number;
@@ -45,6 +45,23 @@ export function addResponse(counts: ResultCounts, record: EvaluatedResponse, aud
     } else if (record.stage === 'mutate') {
       if (response.status !== 'warn') counts[response.status]++;
     } else counts[response.status === 'pass' ? 'pass' : 'fail']++;
+  }
+}
+
+/**
+ * Adds a CEL policy's response as Kyverno's CLI does: every rule response of a ValidatingPolicy
+ * counts (skips too), a ValidatingAdmissionPolicy's passes, failures and errors only.
+ */
+export function addCelResponse(counts: ResultCounts, record: CelEvaluatedResponse): void {
+  for (const rule of record.response.rules) {
+    if (
+      record.kind === 'ValidatingAdmissionPolicy' &&
+      rule.status !== 'pass' &&
+      rule.status !== 'fail' &&
+      rule.status !== 'error'
+    )
+      continue;
+    counts[rule.status]++;
   }
 }
 

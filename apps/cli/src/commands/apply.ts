@@ -5,6 +5,7 @@ import { isScored, withAutogen, type Policy } from '@edict/engine';
 import { formatDiagnostic, type KubeObject, errorMessage } from '@edict/foundation';
 import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
 import {
+  addCelResponse,
   addResponse,
   applyExitCode,
   countedErrors,
@@ -15,6 +16,7 @@ import {
 import {
   isDirectory,
   evaluateTest,
+  type CelEvaluatedResponse,
   type EvaluatedResponse,
   loadPolicyFiles,
   loadResources,
@@ -22,9 +24,12 @@ import {
   type EngineFactory,
   type InvalidPolicy,
   type LoadedTest,
+  type ValuesSpec,
   loadUserInfoFile,
   EMPTY_VALUES,
+  EMPTY_CONTEXT,
   loadValuesFile,
+  mergeCelDocuments,
 } from '@edict/kyverno-test';
 import type { CommandIO } from './io';
 
@@ -36,6 +41,8 @@ export interface ApplyOptions {
   kubeconfig?: string;
   context?: string;
   valuesFile?: string;
+  /** `--set key=value` variables, over the values file's. */
+  set?: string[];
   userinfo?: string;
   exceptions: string[];
   policyReport: boolean;
@@ -67,10 +74,14 @@ export async function applyCommand(
     return 1;
   }
   // Kyverno counts every loaded policy's rules, autogen ones included, before validating them.
-  const ruleCount = [...test.policies, ...invalid.map((entry) => entry.policy)].reduce(
-    (sum, policy) => sum + (withAutogen(policy).spec.rules?.length ?? 0),
-    0,
-  );
+  // A CEL policy (ValidatingPolicy, ValidatingAdmissionPolicy) counts as one rule.
+  const ruleCount =
+    [...test.policies, ...invalid.map((entry) => entry.policy)].reduce(
+      (sum, policy) => sum + (withAutogen(policy).spec.rules?.length ?? 0),
+      0,
+    ) +
+    test.cel.validatingPolicies.length +
+    test.cel.validatingAdmissionPolicies.length;
   const withExceptions = test.exceptions.length > 0 ? ` with ${test.exceptions.length} exception(s)` : '';
   if (!options.policyReport) {
     io.out(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)${withExceptions}...\n`);
@@ -95,6 +106,7 @@ export async function applyCommand(
       truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
     }
   }
+  for (const record of evaluation.celResponses) addCelResponse(counts, record);
   printLeftOutPolicies(io, invalid);
   if (options.policyReport) {
     const reports = buildPolicyReports(
@@ -113,6 +125,7 @@ export async function applyCommand(
       if (record.stage === 'validate') printFailures(io, record, options.auditWarn);
       printErrors(io, record);
     }
+    for (const record of evaluation.celResponses) printCelOutcome(io, record);
     io.out(`\n${summaryLine(counts)}\n`);
   }
   return evaluation.errors.length > 0 ? 1 : applyExitCode(counts, options.warnExitCode);
@@ -131,7 +144,8 @@ function loadApplyInputs(
   const policyFiles = loadPolicyFiles(policyPaths, cwd);
   const exceptionFiles = loadPolicyFiles(options.exceptions, cwd);
   const invalid = policyFiles.invalid; // policies in --exception files are not read, as in Kyverno
-  if (policyFiles.policies.length + invalid.length === 0)
+  const celPolicies = policyFiles.cel.validatingPolicies.length + policyFiles.cel.validatingAdmissionPolicies.length;
+  if (policyFiles.policies.length + invalid.length + celPolicies === 0)
     throw new Error(`no policies found in ${policyPaths.join(', ')}`);
   const test: LoadedTest = {
     definition: {
@@ -144,6 +158,9 @@ function loadApplyInputs(
       exceptions: [],
       clusterResources: [],
       apiCallResponses: [],
+      jsonPayloads: [],
+      paramResources: [],
+      globalContextEntries: [],
       results: [],
     },
     policies: policyFiles.policies,
@@ -153,10 +170,27 @@ function loadApplyInputs(
     clusterResources: [],
     cloneSources: [],
     crdPlurals: {},
-    values: options.valuesFile ? loadValuesFile(resolve(options.valuesFile)) : EMPTY_VALUES,
+    values: withSetValues(options.valuesFile ? loadValuesFile(resolve(options.valuesFile)) : EMPTY_VALUES, options.set),
     user: options.userinfo ? loadUserInfoFile(resolve(options.userinfo)) : undefined,
+    cel: mergeCelDocuments(policyFiles.cel, exceptionFiles.cel),
+    jsonPayloads: [],
+    params: [],
+    context: EMPTY_CONTEXT,
+    globalContext: [],
   };
   return { test, invalid };
+}
+
+/** Kyverno's `--set a=b,c=d`: string values over the values file's, for every policy and resource. */
+function withSetValues(values: ValuesSpec, set: readonly string[] = []): ValuesSpec {
+  if (set.length === 0) return values;
+  const setValues: Record<string, string> = {};
+  for (const pair of set) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0) throw new Error(`--set: expected key=value, got ${JSON.stringify(pair)}`);
+    setValues[pair.slice(0, equals).trim()] = pair.slice(equals + 1).trim();
+  }
+  return { ...values, setValues: { ...values.setValues, ...setValues } };
 }
 
 /**
@@ -212,6 +246,21 @@ function printFailures(io: CommandIO, record: EvaluatedResponse, auditWarn: bool
     }
     io.out(`${index + 1}. ${rule.name}: ${rule.message} \n`);
   });
+}
+
+/** A CEL policy's failed and errored rules, under one heading per resource each, numbered by rule position. */
+function printCelOutcome(io: CommandIO, record: CelEvaluatedResponse): void {
+  const name = record.policy.metadata.name ?? '';
+  const resource = record.payloadFile ?? resourcePath(record.resource);
+  for (const [status, heading] of [
+    ['fail', 'failed'],
+    ['error', 'error'],
+  ] as const) {
+    const rules = record.response.rules.filter((rule) => rule.status === status);
+    if (rules.length === 0) continue;
+    io.out(`\npolicy ${name} -> resource ${resource} ${heading}: \n`);
+    for (const rule of rules) io.out(`${record.response.rules.indexOf(rule) + 1}. ${rule.name}: ${rule.message} \n`);
+  }
 }
 
 /**

@@ -330,6 +330,55 @@ describe('edict apply', () => {
     expect(out).toContain('\nApplying 3 policy rule(s) to 2 resource(s) with 1 exception(s)...\n');
   });
 
+  it('applies ValidatingAdmissionPolicies: counts their results and prints their failures as Kyverno does', async () => {
+    const dir = writeTree({
+      'vap.yaml': yaml({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'no-host-network' },
+        spec: {
+          matchConstraints: {
+            resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+          },
+          validations: [
+            {
+              expression: '!has(object.spec.hostNetwork) || !object.spec.hostNetwork',
+              message: 'hostNetwork is not allowed',
+            },
+          ],
+        },
+      }),
+      'pods.yaml': yaml({ ...pod('a'), spec: { hostNetwork: true } }, pod('b')),
+    });
+    const { out, code } = await cli(['apply', 'vap.yaml', '--resource', 'pods.yaml'], () => [], dir);
+    expect(out).toContain('Applying 1 policy rule(s) to 2 resource(s)...');
+    expect(out).toContain(
+      'policy no-host-network -> resource default/Pod/a failed: \n1. no-host-network: hostNetwork is not allowed \n',
+    );
+    expect(out).toContain('pass: 1, fail: 1, warn: 0, error: 0, skip: 0 ');
+    expect(code).toBe(1);
+  });
+
+  it('takes --set variables over the values file, and names a malformed one', async () => {
+    const dir = writeTree({
+      'vap.yaml': yaml({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'no-delete' },
+        spec: {
+          matchConstraints: {
+            resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources: ['pods'] }],
+          },
+          validations: [{ expression: 'false', message: 'never' }],
+        },
+      }),
+      'pods.yaml': yaml(pod('a')),
+    });
+    const bad = await cli(['apply', 'vap.yaml', '--resource', 'pods.yaml', '--set', 'novalue'], () => [], dir);
+    expect(bad.err).toContain('Error: --set: expected key=value, got "novalue"');
+    expect(bad.code).toBe(1);
+  });
+
   it('requires resources', async () => {
     const { err, code } = await cli(['apply', 'p.yaml'], () => []);
     expect(code).toBe(1);

@@ -67,6 +67,11 @@ export interface EngineDependencies {
    * unless the environment sets EDICT_COMPILED_POLICIES=false). Off, every rule is interpreted.
    */
   compiledPolicies?: boolean;
+  /**
+   * No cluster stands behind `resources` (the CLI, whose loaders serve a test's files): validate.cel's
+   * `namespaceObject` is then built from the request, as Kyverno's CLI builds it, rather than read.
+   */
+  offline?: boolean;
 }
 
 /** The default of `compiledPolicies`: an operator switch for comparing against the interpreter. */
@@ -154,7 +159,11 @@ export class Engine {
     else if (exceptions.length > 0) response = exceptionSkip(rule, 'Validation', exceptions);
     else if (!rule.validate) response = unverifiedImages(run);
     else if (rule.validate.cel) {
-      response = validateCel(run, { resources: this.deps.resources, accessReviewer: this.deps.accessReviewer });
+      response = validateCel(run, {
+        resources: this.deps.resources,
+        accessReviewer: this.deps.accessReviewer,
+        offline: this.deps.offline,
+      });
     } else response = validateResource(run);
     return andThen(response, (settled) => this.settleValidation(compiled, run, settled, options));
   }

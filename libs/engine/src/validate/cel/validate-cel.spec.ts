@@ -180,6 +180,15 @@ describe('validate.cel', () => {
     ]);
   });
 
+  it('makes namespaceObject from the name offline, even when a resource loader serves other reads', async () => {
+    const cel = { expressions: [{ expression: "namespaceObject.metadata.name != 'default'" }] };
+    const offline = { resources: cluster([]), offline: true };
+    expect(summary(await evaluate([rule(cel)], create(deployment('d', 1, 'default')), offline))).toEqual([
+      ['replicas', 'fail', "failed expression: namespaceObject.metadata.name != 'default'"],
+    ]);
+    expect(summary(await evaluate([rule(cel)], create(deployment('d', 1, 'staging')), offline))[0]![1]).toBe('pass');
+  });
+
   describe('parameters', () => {
     const cel = (paramRef: CelValidation['paramRef'], kind = 'ReplicaLimit'): CelValidation => ({
       paramKind: { apiVersion: 'rules.example.com/v1', kind },

@@ -21,6 +21,8 @@ import { loadParams } from './params';
 export interface CelRuleDependencies {
   readonly resources?: ResourceLoader;
   readonly accessReviewer?: AccessReviewer;
+  /** No cluster behind `resources`: the namespace object is built from the request (see loadNamespaceObject). */
+  readonly offline?: boolean;
 }
 
 type Verdict = { status: 'pass' } | { status: 'fail' | 'skip'; message: string };
@@ -47,7 +49,7 @@ export async function validateCel(run: RuleRun, deps: CelRuleDependencies): Prom
   const namespace = requestNamespace(resource);
   let namespaceObject: KubeObject | undefined;
   try {
-    namespaceObject = await loadNamespaceObject(namespace, request, deps.resources);
+    namespaceObject = await loadNamespaceObject(namespace, request, deps.offline ? undefined : deps.resources);
   } catch (error) {
     return ruleError(rule, 'Validation', "Error getting the resource's namespace", error);
   }
