@@ -54,7 +54,8 @@ export class PolicyModule {
         },
         {
           provide: CEL_POLICY_FEEDS,
-          useFactory: (factory: InformerFactory, options: PolicyModuleOptions) => createCelPolicyFeeds(factory, options),
+          useFactory: (factory: InformerFactory, options: PolicyModuleOptions) =>
+            createCelPolicyFeeds(factory, options),
           inject: [InformerFactory, POLICY_OPTIONS],
         },
         PolicyCache,

@@ -83,7 +83,15 @@ export class CelPolicyStore {
     const sameVersion = previous && previous.version === version && uidOf(previous.object) === uidOf(typed);
     const entry: CelPolicyEntry = sameVersion
       ? { ...previous, object: typed }
-      : { key, kind, name, ...(namespace !== undefined ? { namespace } : {}), object: typed, version, ...this.compilePolicy(typed) };
+      : {
+          key,
+          kind,
+          name,
+          ...(namespace !== undefined ? { namespace } : {}),
+          object: typed,
+          version,
+          ...this.compilePolicy(typed),
+        };
     this.policyEntries.set(key, entry);
     if (!sameVersion) this.served = undefined;
     return entry;
