@@ -302,6 +302,36 @@ describe('buildWebhookConfigurations', () => {
     expect(served.validating[0]!.webhooks[0]?.rules ?? []).toEqual([]);
   });
 
+  it('adds the ValidatingPolicy webhooks to the resource validating configuration, excluding namespaces one by one', () => {
+    const vpol = {
+      kind: 'ValidatingPolicy' as const,
+      name: 'check-labels',
+      failurePolicy: 'Fail' as const,
+      admission: true,
+      policy: {
+        spec: {
+          matchConstraints: {
+            resourceRules: [
+              { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] },
+            ],
+          },
+        },
+      },
+      autogenStatus: {},
+    };
+    const { validating } = hooks([plain('v', [labelRule('r', ['Pod'])])], { validatingPolicies: [vpol] });
+    expect(validating.map((h) => h.name)).toEqual(['validate.edict.svc-fail', 'vpol.validate.edict.svc-fail']);
+    expect(validating[1]).toMatchObject({
+      clientConfig: { service: { path: '/vpol/check-labels' } },
+      namespaceSelector: {
+        matchExpressions: [
+          { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['edict'] },
+          { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] },
+        ],
+      },
+    });
+  });
+
   it('publishes the policy and exception validation webhooks unless disabled (cleanup policies are the cleanup controller’s)', () => {
     const result = build([]);
     expect(result.validating[1]!.webhooks[0]).toMatchObject({

@@ -127,7 +127,8 @@ export function buildWebhookConfigurations(
       validatingWebhookName: names.validatingWebhook,
       client,
       defaultTimeoutSeconds: defaultTimeout,
-      namespaceSelector,
+      // Kyverno's vpol webhooks carry one NotIn expression per excluded namespace.
+      namespaceSelector: excludeNamespacesOneByOne(options.excludedNamespaces ?? []),
       objectSelector,
     }),
   );
@@ -274,6 +275,18 @@ export function clientConfig(endpoint: WebhookEndpoint, caBundle: string, path: 
   if ('url' in endpoint) return { caBundle, url: `${endpoint.url.replace(/\/+$/, '')}${path}` };
   const { name, namespace, port } = endpoint.service;
   return { caBundle, service: { name, namespace, path, port } };
+}
+
+function excludeNamespacesOneByOne(namespaces: readonly string[]): LabelSelector {
+  const values = [...new Set(namespaces)].sort();
+  if (values.length === 0) return {};
+  return {
+    matchExpressions: values.map((value) => ({
+      key: 'kubernetes.io/metadata.name',
+      operator: 'NotIn' as const,
+      values: [value],
+    })),
+  };
 }
 
 function excludeNamespaces(namespaces: readonly string[]): LabelSelector {
