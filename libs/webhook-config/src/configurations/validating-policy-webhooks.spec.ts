@@ -132,7 +132,7 @@ describe('validatingPolicyWebhooks', () => {
       {
         name: 'autogen-defaults-check-prod-label',
         expression:
-          "!((object.apiVersion == 'apps/v1' && object.kind =='Deployment')||(object.apiVersion == 'batch/v1' && object.kind =='Job')) || (tpl:object.metadata.labels.prod == 'true')",
+          "!((object.apiVersion == 'apps/v1' && object.kind =='Deployment') || (object.apiVersion == 'batch/v1' && object.kind =='Job')) || (tpl:object.metadata.labels.prod == 'true')",
       },
     ]);
     expect(fine.rules.map((r) => `${r.apiGroups.join()}:${r.resources.join()}`)).toEqual([

@@ -200,7 +200,7 @@ function guarded(config: string, targets: readonly Target[], conditions: readonl
   const prefix = config === '' ? 'autogen' : `autogen-${config}`;
   return conditions.map((condition) => ({
     name: `${prefix}-${condition.name}`,
-    expression: `!(${kinds.join('||')}) || (${condition.expression})`,
+    expression: `!(${kinds.join(' || ')}) || (${condition.expression})`,
   }));
 }
 
