@@ -32,6 +32,9 @@ import type {
 } from './types';
 import { type ResourceResolver } from '@edict/kube';
 
+/** Kyverno marks its configurations so that GKE Autopilot's admission enforcer leaves them alone. */
+export const CONFIGURATION_ANNOTATIONS: Readonly<Record<string, string>> = { 'admissions.enforcer/disabled': 'true' };
+
 /** Where the API server reaches the admission controller: a Service, or a URL base (local mode). */
 export type WebhookEndpoint =
   | { readonly service: { readonly name: string; readonly namespace: string; readonly port: number } }
@@ -180,7 +183,7 @@ export function buildWebhookConfigurations(
     {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'MutatingWebhookConfiguration',
-      metadata: { name: names.resourceMutating, labels: { ...labels } },
+      metadata: { name: names.resourceMutating, labels: { ...labels }, annotations: { ...CONFIGURATION_ANNOTATIONS } },
       webhooks: mutatingHooks,
     },
   ];
@@ -303,7 +306,7 @@ export function validatingConfiguration(
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingWebhookConfiguration',
-    metadata: { name, labels: { ...labels } },
+    metadata: { name, labels: { ...labels }, annotations: { ...CONFIGURATION_ANNOTATIONS } },
     webhooks,
   };
 }
