@@ -45,7 +45,7 @@ describe('the chart CRDs generated from the schema source', () => {
 
   it('gives every CRD version a structural schema', () => {
     const crds = customResourceDefinitions();
-    expect(crds).toHaveLength(11);
+    expect(crds).toHaveLength(14);
     for (const crd of crds) {
       for (const version of versionsOf(crd)) {
         expect(structuralProblems(version.schema.openAPIV3Schema), `${nameOf(crd)} ${version.name}`).toEqual([]);
@@ -127,6 +127,39 @@ describe('the chart CRDs generated from the schema source', () => {
       'Skip',
       'Age',
     ]);
+  });
+
+  it("serves Kyverno's CEL policy kinds as v1, stored as v1beta1, v1alpha1 deprecated, with their short names and columns", () => {
+    const crd = (name: string) => customResourceDefinitions().find((c) => nameOf(c) === name)!;
+    for (const [name, shortNames, scope] of [
+      ['validatingpolicies.policies.kyverno.io', ['vpol'], 'Cluster'],
+      ['namespacedvalidatingpolicies.policies.kyverno.io', ['nvpol'], 'Namespaced'],
+      ['policyexceptions.policies.kyverno.io', undefined, 'Namespaced'],
+    ] as const) {
+      const spec = crd(name).spec as { scope: string; names: { shortNames?: string[]; categories: string[] } };
+      expect(spec.scope, name).toBe(scope);
+      expect(spec.names.shortNames, name).toEqual(shortNames);
+      expect(spec.names.categories, name).toEqual(['kyverno']);
+      const versions = versionsOf(crd(name)) as unknown as Array<Record<string, unknown>>;
+      expect(
+        versions.map((v) => [v.name, v.served, v.storage, v.deprecated ?? false]),
+        name,
+      ).toEqual([
+        ['v1', true, false, false],
+        ['v1alpha1', true, false, true],
+        ['v1beta1', true, true, false],
+      ]);
+    }
+    const vpolVersion = versionsOf(crd('validatingpolicies.policies.kyverno.io'))[0]!;
+    expect(vpolVersion.additionalPrinterColumns).toEqual([
+      { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      { name: 'READY', type: 'string', jsonPath: '.status.conditionStatus.ready' },
+    ]);
+    const spec = (vpolVersion.schema.openAPIV3Schema.properties as Record<string, JsonObject>).spec!;
+    expect(spec['x-kubernetes-preserve-unknown-fields']).toBeUndefined();
+    const props = spec.properties as Record<string, JsonObject>;
+    expect(props.failurePolicy).toMatchObject({ enum: ['Ignore', 'Fail'] });
+    expect((props.validationActions!.items as JsonObject).enum).toEqual(['Deny', 'Audit', 'Warn']);
   });
 });
 

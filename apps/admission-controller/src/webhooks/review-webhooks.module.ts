@@ -8,7 +8,7 @@ import { Module, type FactoryProvider } from '@nestjs/common';
 import { TlsMaterial } from '@edict/cert';
 import { KubeResources, CustomResourceDefinitions } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
-import { PolicyCache } from '@edict/policy';
+import { CelPolicyCache, PolicyCache } from '@edict/policy';
 import { WebhooksModule } from '@edict/webhook-config';
 import { AfterAdmissionModule } from '../after-admission/after-admission.module';
 import { ClusterStateModule } from '../cluster/cluster-state.module';
@@ -20,7 +20,7 @@ import { ReadinessIndicators } from '../health/readiness.indicators';
 import { LifecycleState } from '../lifecycle/lifecycle-state';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
 import { AdmissionMetricsModule } from '../metrics/admission-metrics.module';
-import { policyStatusWriterProvider } from '../status/policy-status.provider';
+import { celPolicyStatusWriterProvider, policyStatusWriterProvider } from '../status/policy-status.provider';
 import { reviewWorkerCount } from '../workers/worker-count';
 import { ReviewWorkers } from '../workers/review-workers';
 import { InstrumentedEngine } from './admission-engine';
@@ -31,7 +31,15 @@ import { PolicyValidationService } from './policy-validation.service';
 
 /** The webhook controller: the leader publishes the configurations from the policy cache. */
 export const webhookConfigurationsModule = WebhooksModule.forRootAsync({
-  inject: [CONTROLLER_CONFIG, PolicyCache, TlsMaterial, KubeResources, LeaderService, CustomResourceDefinitions],
+  inject: [
+    CONTROLLER_CONFIG,
+    PolicyCache,
+    TlsMaterial,
+    KubeResources,
+    LeaderService,
+    CustomResourceDefinitions,
+    CelPolicyCache,
+  ],
   useFactory: (
     config: ControllerConfig,
     cache: PolicyCache,
@@ -39,6 +47,7 @@ export const webhookConfigurationsModule = WebhooksModule.forRootAsync({
     resources: KubeResources,
     leader: LeaderService,
     customResources: CustomResourceDefinitions,
+    celPolicies: CelPolicyCache,
   ) => ({
     options: {
       namespace: config.namespace,
@@ -50,6 +59,7 @@ export const webhookConfigurationsModule = WebhooksModule.forRootAsync({
       ...webhookNameOptions(config.installName),
     },
     policies: cache,
+    celPolicies,
     caBundle: tls,
     resources,
     leaderGate: leaderGateOf(leader),
@@ -89,6 +99,7 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     PolicyValidationService,
     ReadinessIndicators,
     policyStatusWriterProvider,
+    celPolicyStatusWriterProvider,
   ],
   exports: [
     LifecycleState,

@@ -302,6 +302,36 @@ describe('buildWebhookConfigurations', () => {
     expect(served.validating[0]!.webhooks[0]?.rules ?? []).toEqual([]);
   });
 
+  it('adds the ValidatingPolicy webhooks to the resource validating configuration, excluding namespaces one by one', () => {
+    const vpol = {
+      kind: 'ValidatingPolicy' as const,
+      name: 'check-labels',
+      failurePolicy: 'Fail' as const,
+      admission: true,
+      policy: {
+        spec: {
+          matchConstraints: {
+            resourceRules: [
+              { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] },
+            ],
+          },
+        },
+      },
+      autogenStatus: {},
+    };
+    const { validating } = hooks([plain('v', [labelRule('r', ['Pod'])])], { validatingPolicies: [vpol] });
+    expect(validating.map((h) => h.name)).toEqual(['validate.edict.svc-fail', 'vpol.validate.edict.svc-fail']);
+    expect(validating[1]).toMatchObject({
+      clientConfig: { service: { path: '/vpol/check-labels' } },
+      namespaceSelector: {
+        matchExpressions: [
+          { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['edict'] },
+          { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] },
+        ],
+      },
+    });
+  });
+
   it('publishes the policy and exception validation webhooks unless disabled (cleanup policies are the cleanup controller’s)', () => {
     const result = build([]);
     expect(result.validating[1]!.webhooks[0]).toMatchObject({
@@ -311,12 +341,21 @@ describe('buildWebhookConfigurations', () => {
       clientConfig: { service: { path: '/policyvalidate' } },
       rules: [
         { apiGroups: ['kyverno.io'], resources: ['clusterpolicies', 'policies'], operations: ['CREATE', 'UPDATE'] },
+        {
+          apiGroups: ['policies.kyverno.io'],
+          apiVersions: ['v1', 'v1beta1', 'v1alpha1'],
+          resources: ['validatingpolicies', 'namespacedvalidatingpolicies'],
+          operations: ['CREATE', 'UPDATE'],
+        },
       ],
     });
-    expect(result.validating[1]!.webhooks[0]!.rules).toHaveLength(1);
+    expect(result.validating[1]!.webhooks[0]!.rules).toHaveLength(2);
     expect(result.validating[2]!.webhooks[0]).toMatchObject({
       name: 'validate-policyexception.edict.svc',
-      rules: [{ resources: ['policyexceptions'] }],
+      rules: [
+        { apiGroups: ['kyverno.io'], resources: ['policyexceptions'] },
+        { apiGroups: ['policies.kyverno.io'], resources: ['policyexceptions'] },
+      ],
     });
     expect(build([], { policyValidation: false, exceptionValidation: false }).validating).toHaveLength(1);
   });

@@ -19,6 +19,7 @@ import {
 } from './names';
 import { kindOperationsOf, policyTakesPart, type WebhookFamily } from './policy-kinds';
 import { RuleSet } from './rule-set';
+import { validatingPolicyWebhooks, type ValidatingPolicyWebhookSource } from './validating-policy-webhooks';
 import type {
   MutatingWebhook,
   MutatingWebhookConfiguration,
@@ -30,6 +31,9 @@ import type {
   WebhookFailurePolicy,
 } from './types';
 import { type ResourceResolver } from '@edict/kube';
+
+/** Kyverno marks its configurations so that GKE Autopilot's admission enforcer leaves them alone. */
+export const CONFIGURATION_ANNOTATIONS: Readonly<Record<string, string>> = { 'admissions.enforcer/disabled': 'true' };
 
 /** Where the API server reaches the admission controller: a Service, or a URL base (local mode). */
 export type WebhookEndpoint =
@@ -52,6 +56,8 @@ export interface WebhookBuildOptions {
   readonly exceptionValidation?: boolean;
   /** Extra labels for every configuration (the managed-by label always wins). */
   readonly labels?: Readonly<Record<string, string>>;
+  /** The compiled ValidatingPolicies: their `vpol` webhooks join the resource validating configuration. */
+  readonly validatingPolicies?: Iterable<ValidatingPolicyWebhookSource>;
 }
 
 export interface WebhookBuildResult extends WebhookConfigurations {
@@ -119,6 +125,16 @@ export function buildWebhookConfigurations(
   const validatingHooks = (['Ignore', 'Fail'] as const)
     .map((fp) => resourceWebhook('validating', fp))
     .filter((hook): hook is ValidatingWebhook => !!hook);
+  validatingHooks.push(
+    ...validatingPolicyWebhooks(options.validatingPolicies ?? [], {
+      validatingWebhookName: names.validatingWebhook,
+      client,
+      defaultTimeoutSeconds: defaultTimeout,
+      // Kyverno's vpol webhooks carry one NotIn expression per excluded namespace.
+      namespaceSelector: excludeNamespacesOneByOne(options.excludedNamespaces ?? []),
+      objectSelector,
+    }),
+  );
   const mutatingHooks = (['Ignore', 'Fail'] as const)
     .map((fp) => resourceWebhook('mutating', fp))
     .filter((hook): hook is ValidatingWebhook => !!hook)
@@ -140,6 +156,11 @@ export function buildWebhookConfigurations(
       validatingConfiguration(names.policyValidating, labels, [
         policyHook(names.policyValidatingWebhook, WEBHOOK_PATHS.policyValidate, [
           { apiGroups: ['kyverno.io'], resources: ['clusterpolicies', 'policies'], versions: ['v1', 'v2beta1'] },
+          {
+            apiGroups: ['policies.kyverno.io'],
+            resources: ['validatingpolicies', 'namespacedvalidatingpolicies'],
+            versions: ['v1', 'v1beta1', 'v1alpha1'],
+          },
         ]),
       ]),
     );
@@ -149,6 +170,11 @@ export function buildWebhookConfigurations(
       validatingConfiguration(names.exceptionValidating, labels, [
         policyHook(names.exceptionValidatingWebhook, WEBHOOK_PATHS.exceptionValidate, [
           { apiGroups: ['kyverno.io'], resources: ['policyexceptions'], versions: ['v2', 'v2beta1'] },
+          {
+            apiGroups: ['policies.kyverno.io'],
+            resources: ['policyexceptions'],
+            versions: ['v1', 'v1beta1', 'v1alpha1'],
+          },
         ]),
       ]),
     );
@@ -157,7 +183,7 @@ export function buildWebhookConfigurations(
     {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'MutatingWebhookConfiguration',
-      metadata: { name: names.resourceMutating, labels: { ...labels } },
+      metadata: { name: names.resourceMutating, labels: { ...labels }, annotations: { ...CONFIGURATION_ANNOTATIONS } },
       webhooks: mutatingHooks,
     },
   ];
@@ -254,6 +280,18 @@ export function clientConfig(endpoint: WebhookEndpoint, caBundle: string, path: 
   return { caBundle, service: { name, namespace, path, port } };
 }
 
+function excludeNamespacesOneByOne(namespaces: readonly string[]): LabelSelector {
+  const values = [...new Set(namespaces)].sort();
+  if (values.length === 0) return {};
+  return {
+    matchExpressions: values.map((value) => ({
+      key: 'kubernetes.io/metadata.name',
+      operator: 'NotIn' as const,
+      values: [value],
+    })),
+  };
+}
+
 function excludeNamespaces(namespaces: readonly string[]): LabelSelector {
   const values = [...new Set(namespaces)].sort();
   if (values.length === 0) return {};
@@ -268,7 +306,7 @@ export function validatingConfiguration(
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingWebhookConfiguration',
-    metadata: { name, labels: { ...labels } },
+    metadata: { name, labels: { ...labels }, annotations: { ...CONFIGURATION_ANNOTATIONS } },
     webhooks,
   };
 }
