@@ -295,7 +295,9 @@ function selectorOf(value: JsonValue | undefined): LabelSelector | undefined {
   const hasLabels = labels !== undefined && Object.keys(labels).length > 0;
   if (!hasLabels && expressions.length === 0) return undefined;
   return {
-    ...(expressions.length > 0 ? { matchExpressions: expressions as unknown as LabelSelector['matchExpressions'] } : {}),
+    ...(expressions.length > 0
+      ? { matchExpressions: expressions as unknown as LabelSelector['matchExpressions'] }
+      : {}),
     ...(hasLabels ? { matchLabels: { ...labels } } : {}),
   } as LabelSelector;
 }
