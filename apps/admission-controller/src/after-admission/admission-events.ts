@@ -110,7 +110,7 @@ function exceptionEvents(response: PolicyResponse, policy: EventObjectReference,
       });
       events.push({
         regarding: {
-          apiVersion: 'kyverno.io/v2',
+          apiVersion: isCelPolicyKind(response.policy.kind) ? CEL_POLICIES_API_VERSION : 'kyverno.io/v2',
           kind: 'PolicyException',
           name: name!,
           namespace: namespace || undefined,
@@ -145,9 +145,19 @@ function resourceKey(response: PolicyResponse): string {
   return namespace ? `${kind}/${namespace}/${name}` : `${kind}/${name}`;
 }
 
+/** The API version events name a policy's kind with (Kyverno's: the version its informers read). */
+export function policyApiVersion(kind: PolicyResponse['policy']['kind']): string {
+  return isCelPolicyKind(kind) ? CEL_POLICIES_API_VERSION : 'kyverno.io/v1';
+}
+
+/** Kyverno's informers read the policies.kyverno.io kinds (and their exceptions) at v1beta1. */
+const CEL_POLICIES_API_VERSION = 'policies.kyverno.io/v1beta1';
+
+const isCelPolicyKind = (kind: string) => kind === 'ValidatingPolicy' || kind === 'NamespacedValidatingPolicy';
+
 function policyRef(response: PolicyResponse, identity: PolicyIdentity | undefined): EventObjectReference {
   return {
-    apiVersion: 'kyverno.io/v1',
+    apiVersion: policyApiVersion(response.policy.kind),
     kind: response.policy.kind,
     name: response.policy.name,
     ...(response.policy.namespace ? { namespace: response.policy.namespace } : {}),

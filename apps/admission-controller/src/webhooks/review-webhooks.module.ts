@@ -8,7 +8,7 @@ import { Module, type FactoryProvider } from '@nestjs/common';
 import { TlsMaterial } from '@edict/cert';
 import { KubeResources, CustomResourceDefinitions } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
-import { PolicyCache } from '@edict/policy';
+import { CelPolicyCache, PolicyCache } from '@edict/policy';
 import { WebhooksModule } from '@edict/webhook-config';
 import { AfterAdmissionModule } from '../after-admission/after-admission.module';
 import { ClusterStateModule } from '../cluster/cluster-state.module';
@@ -26,6 +26,8 @@ import { ReviewWorkers } from '../workers/review-workers';
 import { InstrumentedEngine } from './admission-engine';
 import { AdmissionController } from './admission.controller';
 import { AdmissionService } from './admission.service';
+import { ValidatingPolicyController } from './validating-policy.controller';
+import { ValidatingPolicyReviews, VALIDATING_POLICY_SOURCE } from './validating-policy-review';
 import { PolicyValidationController } from './policy-validation.controller';
 import { PolicyValidationService } from './policy-validation.service';
 
@@ -72,6 +74,13 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     ),
 };
 
+/** The ValidatingPolicies and CEL PolicyExceptions the `/vpol` paths serve: the CEL policy cache's. */
+export const validatingPolicySourceProvider: FactoryProvider = {
+  provide: VALIDATING_POLICY_SOURCE,
+  inject: [CelPolicyCache],
+  useFactory: (cache: CelPolicyCache) => cache,
+};
+
 @Module({
   imports: [
     ClusterStateModule,
@@ -80,11 +89,13 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     AfterAdmissionModule,
     webhookConfigurationsModule,
   ],
-  controllers: [AdmissionController, PolicyValidationController],
+  controllers: [AdmissionController, ValidatingPolicyController, PolicyValidationController],
   providers: [
     LifecycleState,
     InstrumentedEngine,
     reviewWorkersProvider,
+    validatingPolicySourceProvider,
+    ValidatingPolicyReviews,
     AdmissionService,
     PolicyValidationService,
     ReadinessIndicators,
@@ -95,6 +106,7 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     InstrumentedEngine,
     ReviewWorkers,
     AdmissionService,
+    ValidatingPolicyReviews,
     ReadinessIndicators,
     webhookConfigurationsModule,
   ],

@@ -1,0 +1,97 @@
+/**
+ * The decision of a `/vpol/...` webhook path for one admission request: the ValidatingPolicies of
+ * the cache, evaluated in-process (their CEL libraries read the cluster through ports, which the
+ * review workers do not hold) with the request's namespace object, roles, the cluster's Kyverno
+ * CEL ports, the API server's authorizer and the CEL PolicyExceptions; each evaluation timed into
+ * Kyverno's kyverno_validating_policy_* metrics. The admin `evaluate` endpoint calls the same.
+ */
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import {
+  toResourceRequest,
+  validatingPolicyAdmission,
+  type AdmissionConfig,
+  type AdmissionRequest,
+  type RequestRoles,
+  type ValidatingPolicyOutcome,
+  type ValidatingPolicyPath,
+} from '@edict/admission';
+import type { CelPolicyContext, CompiledCelPolicyException, CompiledValidatingPolicy } from '@edict/cel-policies';
+import type { KyvernoCelPorts } from '@edict/cel';
+import { KubeAccessReviewer } from '@edict/context';
+import type { EvaluationDeadline, GroupVersionKind, KubeObject } from '@edict/foundation';
+import { AdmissionMetrics } from '../metrics/admission-metrics';
+import { requestFacts } from './admission-engine';
+
+/** Where the webhook reads the ValidatingPolicies and CEL PolicyExceptions it serves (the policy cache). */
+export interface ValidatingPolicySource {
+  validatingPolicies(): readonly CompiledValidatingPolicy[];
+  policyExceptions(): readonly CompiledCelPolicyException[];
+}
+
+/** Injection token of the ValidatingPolicySource. */
+export const VALIDATING_POLICY_SOURCE = Symbol('VALIDATING_POLICY_SOURCE');
+/** Injection token of the Kyverno CEL library ports (http, resource, globalContext, imageData). */
+export const KYVERNO_CEL_PORTS = Symbol('KYVERNO_CEL_PORTS');
+
+/** What one vpol decision reads besides the request, taken once per review. */
+export interface ValidatingPolicyInputs {
+  readonly policies: readonly CompiledValidatingPolicy[];
+  readonly config: AdmissionConfig;
+  readonly namespaceLabels?: Record<string, string>;
+  readonly namespaceObject: KubeObject | null;
+  readonly roles?: RequestRoles;
+  readonly topLevelKind?: GroupVersionKind;
+  readonly admissionReports?: boolean;
+  readonly deadline?: EvaluationDeadline;
+  /** False for dry evaluations (admin `evaluate`): nothing is counted. */
+  readonly metered?: boolean;
+}
+
+@Injectable()
+export class ValidatingPolicyReviews {
+  constructor(
+    @Inject(VALIDATING_POLICY_SOURCE) private readonly source: ValidatingPolicySource,
+    private readonly accessReviewer: KubeAccessReviewer,
+    private readonly metrics: AdmissionMetrics,
+    @Optional() @Inject(KYVERNO_CEL_PORTS) private readonly ports: KyvernoCelPorts = {},
+  ) {}
+
+  /** The cache's ValidatingPolicies, for one review. */
+  policies(): readonly CompiledValidatingPolicy[] {
+    return this.source.validatingPolicies();
+  }
+
+  async decide(
+    path: ValidatingPolicyPath,
+    request: AdmissionRequest,
+    inputs: ValidatingPolicyInputs,
+  ): Promise<ValidatingPolicyOutcome> {
+    const resourceRequest = toResourceRequest(request, {
+      namespaceLabels: inputs.namespaceLabels,
+      roles: inputs.roles,
+      ...(inputs.topLevelKind ? { parentKind: inputs.topLevelKind } : {}),
+    });
+    const context: Omit<CelPolicyContext, 'deadline'> = {
+      ports: this.ports,
+      authorizer: this.accessReviewer,
+      exceptions: this.source.policyExceptions(),
+    };
+    const facts = requestFacts(resourceRequest);
+    return validatingPolicyAdmission(resourceRequest, inputs.policies, path, inputs.config, {
+      namespaceObject: inputs.namespaceObject,
+      context,
+      deadline: inputs.deadline,
+      admissionReports: inputs.admissionReports,
+      ...(inputs.metered === false
+        ? {}
+        : {
+            onEvaluated: ({ compiled, response }, seconds) =>
+              this.metrics.recordValidatingPolicy(
+                { name: compiled.name, mode: compiled.mode, background: compiled.background, rules: response.rules },
+                facts,
+                seconds,
+              ),
+          }),
+    });
+  }
+}
