@@ -65,11 +65,28 @@ export interface RuleResponse {
   properties?: Record<string, string>;
 }
 
+/** The kinds whose evaluation answers with a PolicyResponse: classic policies and Kyverno's CEL policies. */
+export type PolicyResponseKind = 'ClusterPolicy' | 'Policy' | 'ValidatingPolicy' | 'NamespacedValidatingPolicy';
+
+/** What a ValidatingPolicy does with a failed validation (admissionregistration's ValidationAction). */
+export type ValidationAction = 'Deny' | 'Warn' | 'Audit';
+
 export interface PolicyResponse {
-  policy: { name: string; namespace?: string; kind: 'ClusterPolicy' | 'Policy' };
+  policy: { name: string; namespace?: string; kind: PolicyResponseKind };
   resource: { apiVersion: string; kind: string; name: string; namespace?: string };
   /** One entry per rule that applied (matched and ran, or errored); rules that did not match are absent. */
   rules: RuleResponse[];
-  /** Validation failure action in effect for this resource (after overrides). */
+  /**
+   * Validation failure action in effect for this resource (after overrides). For CEL policies it is
+   * derived from `validationActions`: Enforce when they include Deny, else Audit.
+   */
   validationFailureAction: 'Enforce' | 'Audit';
+  /** CEL policies: the policy's validationActions (Deny, Warn, Audit), which the handler applies. */
+  validationActions?: readonly ValidationAction[];
+  /** CEL policies: the policy's failurePolicy; an `error` rule denies only under Fail. */
+  failurePolicy?: 'Fail' | 'Ignore';
+  /** CEL policies: auditAnnotations evaluated for this request (key `<policy>/<key>` as Kubernetes names them). */
+  auditAnnotations?: Record<string, string>;
+  /** Warnings for the admission response (validation failures under the Warn action). */
+  warnings?: string[];
 }

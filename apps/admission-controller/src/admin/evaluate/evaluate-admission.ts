@@ -11,6 +11,7 @@ import {
   admissionPatch,
   type JsonPatchOperation,
   type PolicyResponse,
+  type PolicyResponseKind,
   type RuleStatus,
   type RuleType,
 } from '@edict/engine';
@@ -27,7 +28,7 @@ export interface RuleTrace {
   readonly stage: 'admission' | 'audit';
   /** `name` for a ClusterPolicy, `namespace/name` for a Policy. */
   readonly policy: string;
-  readonly policyKind: 'ClusterPolicy' | 'Policy';
+  readonly policyKind: PolicyResponseKind;
   readonly rule: string;
   readonly type: RuleType;
   readonly status: RuleStatus;

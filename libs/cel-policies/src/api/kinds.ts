@@ -1,0 +1,19 @@
+import { POLICIES_KYVERNO_IO } from './types';
+
+const VALIDATING_KINDS = new Set(['ValidatingPolicy', 'NamespacedValidatingPolicy']);
+
+/** The group of an apiVersion (`policies.kyverno.io/v1` -> `policies.kyverno.io`). */
+function groupOf(apiVersion: string | undefined): string {
+  const slash = (apiVersion ?? '').indexOf('/');
+  return slash < 0 ? '' : (apiVersion ?? '').slice(0, slash);
+}
+
+/** A policies.kyverno.io ValidatingPolicy or NamespacedValidatingPolicy (any served version). */
+export function isValidatingPolicy(object: { apiVersion?: string; kind?: string }): boolean {
+  return groupOf(object.apiVersion) === POLICIES_KYVERNO_IO && VALIDATING_KINDS.has(object.kind ?? '');
+}
+
+/** A policies.kyverno.io PolicyException (the CEL one; kyverno.io's classic exception is another kind). */
+export function isCelPolicyException(object: { apiVersion?: string; kind?: string }): boolean {
+  return groupOf(object.apiVersion) === POLICIES_KYVERNO_IO && object.kind === 'PolicyException';
+}

@@ -1,0 +1,25 @@
+import type { EvaluationDeadline, JsonValue, KubeObject } from '@edict/foundation';
+import type { AccessReviewer, ResourceRequest } from '@edict/engine';
+import type { CompiledCelPolicyException } from '../exceptions/compiled-exception';
+
+/** Kyverno's CEL library ports (`@edict/cel`'s KyvernoCelPorts); opaque to this engine. */
+export type CelLibraryPorts = object;
+
+export interface CelPolicyInput {
+  /** The classic engine's request (object, oldObject, operation, user, subresource, dryRun, admissionRequest). */
+  request: ResourceRequest;
+  /** Group/version/plural of the request's resource (needed by matchConstraints). */
+  resource: { group: string; version: string; resource: string };
+  /** null: none (cluster-scoped, or the CLI without a cluster). */
+  namespaceObject?: KubeObject | null;
+  /** evaluation.mode JSON: the payload, bound as `object`. */
+  jsonPayload?: JsonValue;
+}
+
+export interface CelPolicyContext {
+  /** Kyverno's CEL libraries' ports (http, resource, globalContext, imageData). */
+  ports: CelLibraryPorts;
+  authorizer?: AccessReviewer;
+  deadline?: EvaluationDeadline;
+  exceptions?: readonly CompiledCelPolicyException[];
+}
