@@ -40,3 +40,4 @@ export {
   WebhookScheduler,
 } from './webhook-server/webhook-scheduler';
 export { removeWebhooksIfScaledToZero } from './webhook-server/remove-webhooks';
+export { CEL_POLICY_SOURCE, onCelPoliciesChange, type CelPolicySource } from './cel-policies/cel-policy-source';

@@ -8,7 +8,7 @@ import { Module, type FactoryProvider } from '@nestjs/common';
 import { TlsMaterial } from '@edict/cert';
 import { KubeResources, CustomResourceDefinitions } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
-import { CelPolicyCache, PolicyCache } from '@edict/policy';
+import { PolicyCache } from '@edict/policy';
 import { WebhooksModule } from '@edict/webhook-config';
 import { AfterAdmissionModule } from '../after-admission/after-admission.module';
 import { ClusterStateModule } from '../cluster/cluster-state.module';
@@ -27,7 +27,7 @@ import { InstrumentedEngine } from './admission-engine';
 import { AdmissionController } from './admission.controller';
 import { AdmissionService } from './admission.service';
 import { ValidatingPolicyController } from './validating-policy.controller';
-import { ValidatingPolicyReviews, VALIDATING_POLICY_SOURCE } from './validating-policy-review';
+import { ValidatingPolicyReviews } from './validating-policy-review';
 import { PolicyValidationController } from './policy-validation.controller';
 import { PolicyValidationService } from './policy-validation.service';
 
@@ -74,13 +74,6 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     ),
 };
 
-/** The ValidatingPolicies and CEL PolicyExceptions the `/vpol` paths serve: the CEL policy cache's. */
-export const validatingPolicySourceProvider: FactoryProvider = {
-  provide: VALIDATING_POLICY_SOURCE,
-  inject: [CelPolicyCache],
-  useFactory: (cache: CelPolicyCache) => cache,
-};
-
 @Module({
   imports: [
     ClusterStateModule,
@@ -94,7 +87,6 @@ export const validatingPolicySourceProvider: FactoryProvider = {
     LifecycleState,
     InstrumentedEngine,
     reviewWorkersProvider,
-    validatingPolicySourceProvider,
     ValidatingPolicyReviews,
     AdmissionService,
     PolicyValidationService,

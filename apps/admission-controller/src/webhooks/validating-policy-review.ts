@@ -15,21 +15,13 @@ import {
   type ValidatingPolicyOutcome,
   type ValidatingPolicyPath,
 } from '@edict/admission';
-import type { CelPolicyContext, CompiledCelPolicyException, CompiledValidatingPolicy } from '@edict/cel-policies';
-import type { KyvernoCelPorts } from '@edict/cel';
+import type { CelLibraryPorts, CelPolicyContext, CompiledValidatingPolicy } from '@edict/cel-policies';
+import { CEL_POLICY_SOURCE, type CelPolicySource } from '@edict/controller-runtime';
 import { KubeAccessReviewer } from '@edict/context';
 import type { EvaluationDeadline, GroupVersionKind, KubeObject } from '@edict/foundation';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
 import { requestFacts } from './admission-engine';
 
-/** Where the webhook reads the ValidatingPolicies and CEL PolicyExceptions it serves (the policy cache). */
-export interface ValidatingPolicySource {
-  validatingPolicies(): readonly CompiledValidatingPolicy[];
-  policyExceptions(): readonly CompiledCelPolicyException[];
-}
-
-/** Injection token of the ValidatingPolicySource. */
-export const VALIDATING_POLICY_SOURCE = Symbol('VALIDATING_POLICY_SOURCE');
 /** Injection token of the Kyverno CEL library ports (http, resource, globalContext, imageData). */
 export const KYVERNO_CEL_PORTS = Symbol('KYVERNO_CEL_PORTS');
 
@@ -50,10 +42,10 @@ export interface ValidatingPolicyInputs {
 @Injectable()
 export class ValidatingPolicyReviews {
   constructor(
-    @Inject(VALIDATING_POLICY_SOURCE) private readonly source: ValidatingPolicySource,
+    @Inject(CEL_POLICY_SOURCE) private readonly source: CelPolicySource,
     private readonly accessReviewer: KubeAccessReviewer,
     private readonly metrics: AdmissionMetrics,
-    @Optional() @Inject(KYVERNO_CEL_PORTS) private readonly ports: KyvernoCelPorts = {},
+    @Optional() @Inject(KYVERNO_CEL_PORTS) private readonly ports: CelLibraryPorts = {},
   ) {}
 
   /** The cache's ValidatingPolicies, for one review. */

@@ -42,8 +42,8 @@ export function validatingPolicyReportResults(
   if (namespace) resource.namespace = namespace;
   const uid = object?.metadata?.uid;
   if (typeof uid === 'string' && uid !== '') resource.uid = uid;
-  // The shared builder reads only the policy's metadata (annotations for category, severity, scored).
-  const reported = { key: validatingPolicyKey(compiled), policy: { metadata: compiled.policy.metadata } as Policy };
+  const metadata = compiled.policy.metadata as Policy['metadata'];
+  const reported = { key: validatingPolicyKey(compiled), policy: { metadata } };
   const process = processOf(compiled);
   return response.rules.map((rule) => {
     const row = policyReportResult(reported, rule, now);

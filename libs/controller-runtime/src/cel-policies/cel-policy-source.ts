@@ -1,0 +1,42 @@
+/**
+ * What the controllers read of Kyverno's CEL policies: the ValidatingPolicies served (Ready ones)
+ * and the CEL PolicyExceptions in force, from the CEL policy cache of `@edict/policy`, and a way to
+ * hear when they change. One token for every app, so the webhook, the background scans and the
+ * aggregation read the same cache.
+ */
+import type { CompiledCelPolicyException, CompiledValidatingPolicy } from '@edict/cel-policies';
+
+export interface CelPolicySource {
+  validatingPolicies(): readonly CompiledValidatingPolicy[];
+  policyExceptions(): readonly CompiledCelPolicyException[];
+}
+
+/** Injection token of the CelPolicySource. */
+export const CEL_POLICY_SOURCE = Symbol('CEL_POLICY_SOURCE');
+
+/**
+ * The versions of the ValidatingPolicies and CEL exceptions in force (kind, namespace, name,
+ * uid, generation or resourceVersion): equal signatures mean nothing changed.
+ */
+export function celPolicySignature(source: CelPolicySource): string {
+  const versionOf = (object: { metadata?: { [key: string]: unknown } }) => {
+    const metadata = object.metadata ?? {};
+    return `${String(metadata['namespace'] ?? '')}/${String(metadata['name'] ?? '')}@${String(metadata['uid'] ?? '')}:${String(metadata['generation'] ?? metadata['resourceVersion'] ?? '')}`;
+  };
+  const policies = source.validatingPolicies().map((compiled) => `${compiled.kind}:${versionOf(compiled.policy)}`);
+  const exceptions = source.policyExceptions().map((compiled) => versionOf(compiled.exception));
+  return `${policies.sort().join(',')};${exceptions.sort().join(',')}`;
+}
+
+/** Calls `listener` whenever the signature changes, checking every `intervalMs`; returns the stop. */
+export function onCelPoliciesChange(source: CelPolicySource, listener: () => void, intervalMs = 1_000): () => void {
+  let signature = celPolicySignature(source);
+  const timer = setInterval(() => {
+    const next = celPolicySignature(source);
+    if (next === signature) return;
+    signature = next;
+    listener();
+  }, intervalMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
