@@ -41,3 +41,10 @@ export {
 } from './webhook-server/webhook-scheduler';
 export { removeWebhooksIfScaledToZero } from './webhook-server/remove-webhooks';
 export { CEL_POLICY_SOURCE, onCelPoliciesChange, type CelPolicySource } from './cel-policies/cel-policy-source';
+export {
+  VALIDATING_POLICY_DURATION,
+  VALIDATING_POLICY_LABELS,
+  VALIDATING_POLICY_RESULTS_TOTAL,
+  validatingPolicyStatus,
+  type ValidatingPolicyLabel,
+} from './metrics/validating-policy-labels';

@@ -14,6 +14,7 @@
  * Events are Warning unless the reason is PolicyApplied or PolicySkipped. Reasons listed in
  * `omit` (Kyverno's --omitEvents; the chart omits PolicyApplied and PolicySkipped) are left out.
  */
+import { exceptionEventApiVersion, policyEventApiVersion } from '@edict/admission';
 import type { EventInput, EventObjectReference } from '@edict/kube';
 import type { PolicyResponse, RuleResponse } from '@edict/engine';
 
@@ -110,7 +111,7 @@ function exceptionEvents(response: PolicyResponse, policy: EventObjectReference,
       });
       events.push({
         regarding: {
-          apiVersion: isCelPolicyKind(response.policy.kind) ? CEL_POLICIES_API_VERSION : 'kyverno.io/v2',
+          apiVersion: exceptionEventApiVersion(response.policy.kind),
           kind: 'PolicyException',
           name: name!,
           namespace: namespace || undefined,
@@ -145,19 +146,9 @@ function resourceKey(response: PolicyResponse): string {
   return namespace ? `${kind}/${namespace}/${name}` : `${kind}/${name}`;
 }
 
-/** The API version events name a policy's kind with (Kyverno's: the version its informers read). */
-export function policyApiVersion(kind: PolicyResponse['policy']['kind']): string {
-  return isCelPolicyKind(kind) ? CEL_POLICIES_API_VERSION : 'kyverno.io/v1';
-}
-
-/** Kyverno's informers read the policies.kyverno.io kinds (and their exceptions) at v1beta1. */
-const CEL_POLICIES_API_VERSION = 'policies.kyverno.io/v1beta1';
-
-const isCelPolicyKind = (kind: string) => kind === 'ValidatingPolicy' || kind === 'NamespacedValidatingPolicy';
-
 function policyRef(response: PolicyResponse, identity: PolicyIdentity | undefined): EventObjectReference {
   return {
-    apiVersion: policyApiVersion(response.policy.kind),
+    apiVersion: policyEventApiVersion(response.policy.kind),
     kind: response.policy.kind,
     name: response.policy.name,
     ...(response.policy.namespace ? { namespace: response.policy.namespace } : {}),

@@ -11,7 +11,15 @@
 import { Logger } from '@nestjs/common';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PolicyResponse, RuleResponse } from '@edict/engine';
-import { POLICY_RESULT_LABELS, type PolicyResultLabel } from '@edict/controller-runtime';
+import {
+  POLICY_RESULT_LABELS,
+  VALIDATING_POLICY_DURATION,
+  VALIDATING_POLICY_LABELS,
+  VALIDATING_POLICY_RESULTS_TOTAL,
+  validatingPolicyStatus,
+  type PolicyResultLabel,
+  type ValidatingPolicyLabel,
+} from '@edict/controller-runtime';
 import { TalliedMetrics } from './tallied-metrics';
 
 /** What the admission metrics need to know about a request. */
@@ -80,21 +88,6 @@ const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const REQUESTS_TOTAL = 'kyverno_admission_requests_total';
 const POLICY_RESULTS_TOTAL = 'kyverno_policy_results_total';
-const VALIDATING_POLICY_RESULTS_TOTAL = 'kyverno_validating_policy_results_total';
-
-/** Kyverno's labels of the ValidatingPolicy metrics (pkg/metrics ValidatingMetrics). */
-export const VALIDATING_POLICY_LABELS = [
-  'policy_validation_mode',
-  'policy_background_mode',
-  'policy_name',
-  'resource_kind',
-  'resource_namespace',
-  'resource_request_operation',
-  'execution_cause',
-  'result',
-] as const;
-type ValidatingPolicyLabel = (typeof VALIDATING_POLICY_LABELS)[number];
-
 /** What the ValidatingPolicy metrics read of one policy evaluation. */
 export interface ValidatingPolicyResult {
   readonly name: string;
@@ -102,18 +95,6 @@ export interface ValidatingPolicyResult {
   readonly mode: string;
   readonly background: boolean;
   readonly rules: readonly Pick<RuleResponse, 'status'>[];
-}
-
-/**
- * A ValidatingPolicy's one result for a request, as Kyverno records it: `error` when a validation
- * errored, else `fail` when one failed, `skip` when an exception skipped it, else `pass`.
- */
-export function validatingPolicyStatus(rules: readonly Pick<RuleResponse, 'status'>[]): string {
-  const has = (status: string) => rules.some((rule) => rule.status === status);
-  if (has('error')) return 'error';
-  if (has('fail')) return 'fail';
-  if (rules.length > 0 && rules.every((rule) => rule.status === 'skip')) return 'skip';
-  return 'pass';
 }
 
 export class AdmissionMetrics {
@@ -166,7 +147,7 @@ export class AdmissionMetrics {
     );
     this.validatingPolicies.registerHistogram(
       this.registry,
-      'kyverno_validating_policy_execution_duration_seconds',
+      VALIDATING_POLICY_DURATION,
       'Time taken to evaluate a validating policy on an admission request.',
     );
     const tallies = [

@@ -19,3 +19,4 @@ export {
   VALIDATING_POLICY_SOURCE,
   EXCLUDE_REPORTING_LABEL,
 } from './report-results';
+export { policyEventApiVersion, exceptionEventApiVersion } from './event-api-versions';
