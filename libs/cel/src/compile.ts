@@ -14,6 +14,8 @@ export interface CelVariables {
   readonly params: boolean;
   /** `authorizer`: validations, variables and preconditions have it; message expressions do not. */
   readonly authorizer: boolean;
+  /** `exceptions` (allowedImages, allowedValues): Kyverno's CEL policies bind it. */
+  readonly exceptions?: boolean;
 }
 
 /** What the expression must evaluate to: validations and preconditions bool, messages string. */
@@ -36,7 +38,7 @@ export interface CelProgram {
  * `variables`, and `params` / `authorizer` when given). Compiled programs are cached.
  */
 export function compileCel(source: string, variables: CelVariables, result: CelResultType): CelProgram {
-  const key = `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}:${result}:${source}`;
+  const key = `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${variables.exceptions ? 'e' : ''}:${result}:${source}`;
   const cached = programs.get(key);
   if (cached) return cached;
   if (source.length > CEL_LIMITS.maxExpressionLength) {
@@ -75,13 +77,14 @@ const environments = new Map<string, Environment>();
 let base: Environment | undefined;
 
 function environment(variables: CelVariables): Environment {
-  const key = `${variables.params}:${variables.authorizer}`;
+  const key = `${variables.params}:${variables.authorizer}:${variables.exceptions === true}`;
   let env = environments.get(key);
   if (!env) {
     base ??= baseEnvironment();
     env = base.clone();
     if (variables.params) env.registerVariable('params', 'dyn');
     if (variables.authorizer) env.registerVariable('authorizer', AUTHORIZER_TYPE);
+    if (variables.exceptions) env.registerVariable('exceptions', 'dyn');
     environments.set(key, env);
   }
   return env;

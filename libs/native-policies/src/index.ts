@@ -1,4 +1,33 @@
 // @edict/native-policies: Kubernetes' own admission policies, evaluated as kube-apiserver does
 // (match resources, match conditions, ValidatingAdmissionPolicy with bindings and params). Pure: it
 // depends on @edict/foundation and @edict/cel only, so the in-memory API server can use it too.
-export {};
+export type {
+  AdmissionAttributes,
+  AdmissionOperation,
+  GroupVersionKind,
+  GroupVersionResource,
+  MatchResources,
+  NamedRuleWithOperations,
+} from './types';
+export { isExemptAdmissionConfiguration, namedRuleMatches, ruleMatches } from './matching/rules';
+export { equivalentsFromRules, type EquivalentResource, type EquivalentResources } from './matching/equivalents';
+export {
+  matchesResources,
+  matchResources,
+  type MatchDecision,
+  type MatchResourcesOptions,
+} from './matching/match-resources';
+export { celRequestOf, type MatchedAs } from './request';
+export {
+  compileMatchConditions,
+  evaluateMatchConditions,
+  matchConditionErrors,
+  MatchConditionError,
+  MAX_MATCH_CONDITIONS,
+  type CompiledMatchConditions,
+  type MatchCondition,
+  type MatchConditionOptions,
+  type MatchConditionsResult,
+} from './match-conditions';
+export { OUT_OF_BUDGET, PER_CALL_STEPS, PER_EXPRESSION_STEPS, type Authorize, type CelBounds } from './cel/round';
+export type { FieldError } from './field-errors';

@@ -1,4 +1,5 @@
-import type { JsonObject, KubeObject, LabelSelector } from '@edict/foundation';
+import type { JsonObject, KubeObject } from '@edict/foundation';
+import type { MatchResources } from '@edict/native-policies';
 
 // The policies.kyverno.io API as Kyverno serves it (api/policies.kyverno.io/v1): the fields the
 // ValidatingPolicy engine and the CEL PolicyException read. Objects arrive as parsed YAML/JSON, so
@@ -8,24 +9,7 @@ export const POLICIES_KYVERNO_IO = 'policies.kyverno.io';
 
 export type ValidatingPolicyKind = 'ValidatingPolicy' | 'NamespacedValidatingPolicy';
 
-/** admissionregistration's NamedRuleWithOperations. */
-export interface NamedRuleWithOperations {
-  resourceNames?: string[];
-  operations: string[];
-  apiGroups: string[];
-  apiVersions: string[];
-  resources: string[];
-  scope?: '*' | 'Cluster' | 'Namespaced';
-}
-
-/** admissionregistration's MatchResources. */
-export interface MatchResources {
-  namespaceSelector?: LabelSelector;
-  objectSelector?: LabelSelector;
-  resourceRules?: NamedRuleWithOperations[];
-  excludeResourceRules?: NamedRuleWithOperations[];
-  matchPolicy?: 'Exact' | 'Equivalent';
-}
+export type { MatchResources, NamedRuleWithOperations } from '@edict/native-policies';
 
 export interface MatchCondition {
   name: string;

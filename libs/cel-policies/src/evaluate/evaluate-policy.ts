@@ -1,12 +1,307 @@
-import type { PolicyResponse } from '@edict/engine';
+import {
+  AccessReviews,
+  CEL_LIMITS,
+  CelLimitExceeded,
+  CelMeter,
+  describeCelError,
+  type AccessReviewRequest,
+} from '@edict/cel';
+import type { AccessReviewer, PolicyResponse, RuleResponse } from '@edict/engine';
+import { EvaluationBudget, isObject, type JsonObject, type KubeObject } from '@edict/foundation';
+import { celRequestOf, matchResources, type AdmissionAttributes } from '@edict/native-policies';
+import type { CompiledSpec, NamedProgram } from '../compile/compiled-expressions';
+import { programsOf } from '../compile/compile-policy';
 import type { CompiledValidatingPolicy } from '../compile/compiled-policy';
+import type { CompiledCelPolicyException } from '../exceptions/compiled-exception';
+import { authorizerFor, celValue } from './activation';
+import { admissionAttributesOf, namespaceOf } from './attributes';
 import type { CelPolicyContext, CelPolicyInput } from './input';
+import { errorRule, exceptionRule, failRule, passRule, skipRule } from './responses';
+import { PENDING, SpecRun, type Outcome } from './spec-run';
 
-/** undefined when the policy does not apply (match constraints/conditions); else Kyverno's response. */
-export function evaluateValidatingPolicy(
-  _compiled: CompiledValidatingPolicy,
-  _input: CelPolicyInput,
-  _context: CelPolicyContext,
+/** At most this many rounds of authorizer answers (one more than the checks a rule may ask). */
+const MAX_ROUNDS = CEL_LIMITS.maxAuthorizerChecks + 1;
+
+/**
+ * Kyverno's ValidatingPolicy engine on one request. undefined when the policy does not apply (its
+ * matchConstraints, or its autogen configs', do not match; a NamespacedValidatingPolicy and an
+ * object outside its namespace). Otherwise one rule as Kyverno reports it: `skip` when a match
+ * condition is false (or an exception skips it), `pass`/`fail` from the validations, `error` when an
+ * expression errors (the caller applies failurePolicy and validationActions).
+ */
+export async function evaluateValidatingPolicy(
+  compiled: CompiledValidatingPolicy,
+  input: CelPolicyInput,
+  context: CelPolicyContext,
 ): Promise<PolicyResponse | undefined> {
-  return Promise.reject(new Error('not built yet: evaluateValidatingPolicy'));
+  const programs = programsOf(compiled);
+  const json = compiled.mode === 'JSON';
+  let spec: CompiledSpec | undefined;
+  let attributes: AdmissionAttributes | undefined;
+  let requestValue: JsonObject | undefined;
+  if (json) {
+    spec = programs.own;
+  } else {
+    attributes = admissionAttributesOf(input);
+    // A namespaced policy never reaches outside its namespace: cluster-scoped objects included.
+    if (compiled.namespace !== undefined && objectNamespace(input) !== compiled.namespace) return undefined;
+    const namespaceObject = (input.namespaceObject ?? null) as JsonObject | null;
+    for (const candidate of [programs.own, ...programs.autogen.map((entry) => entry.spec)]) {
+      if (!candidate.matchConstraints) continue;
+      const decision = matchResources(candidate.matchConstraints, attributes, namespaceObject);
+      if (decision.matches) {
+        spec = candidate;
+        requestValue = celRequestOf(attributes, { resource: decision.resource, kind: decision.kind });
+        break;
+      }
+      if (decision.error !== undefined) {
+        return response(compiled, input, [errorRule('match', 'failed to execute matching', decision.error)]);
+      }
+    }
+    if (!spec) return undefined;
+  }
+
+  const budget = new EvaluationBudget({}, context.deadline);
+  const reviews = new AccessReviews(CEL_LIMITS.maxAuthorizerChecks);
+  const base: Record<string, unknown> = json
+    ? { object: celValue(input.jsonPayload) }
+    : {
+        object: celValue(attributes?.object),
+        oldObject: celValue(attributes?.oldObject),
+        request: celValue(requestValue),
+        namespaceObject: celValue(input.namespaceObject),
+      };
+  const exceptions = applicableExceptions(compiled, context);
+  try {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      try {
+        const meter = new CelMeter(budget);
+        const rules = await evaluateSpec(compiled, spec, base, exceptions, { meter, reviews, budget, attributes });
+        return response(compiled, input, rules.rules, rules.auditAnnotations);
+      } catch (error) {
+        if (error !== PENDING) throw error;
+        await reviews.resolve((question) => review(context.authorizer, question));
+      }
+    }
+    return response(compiled, input, [errorRule('', 'error', 'too many rounds of authorizer checks')]);
+  } catch (error) {
+    if (error instanceof CelLimitExceeded) return response(compiled, input, [errorRule('', 'error', error.message)]);
+    throw error;
+  }
+}
+
+interface RoundTools {
+  meter: CelMeter;
+  reviews: AccessReviews;
+  budget: EvaluationBudget;
+  attributes: AdmissionAttributes | undefined;
+}
+
+interface SpecResult {
+  rules: RuleResponse[];
+  auditAnnotations?: Record<string, string>;
+}
+
+async function evaluateSpec(
+  compiled: CompiledValidatingPolicy,
+  spec: CompiledSpec,
+  base: Record<string, unknown>,
+  exceptions: readonly CompiledCelPolicyException[],
+  tools: RoundTools,
+): Promise<SpecResult> {
+  const activation: Record<string, unknown> = { ...base };
+  if (tools.attributes) activation.authorizer = authorizerFor(tools.attributes, tools.reviews);
+  const run = new SpecRun(spec, activation, tools.meter, tools.reviews, tools.budget);
+  // Exceptions first, on the request alone: one that matches and allows no images or values skips.
+  const matched: CompiledCelPolicyException[] = [];
+  for (const exception of exceptions) {
+    const decision = await conditionsHold(run, exception.matchConditions, base);
+    if ('error' in decision) return { rules: [errorRule('exception', 'failed to evaluate exception', decision.error)] };
+    if (decision.holds) matched.push(exception);
+  }
+  const allowedImages = matched.flatMap((exception) => exception.images);
+  const allowedValues = matched.flatMap((exception) => exception.allowedValues);
+  if (matched.length > 0 && allowedImages.length === 0 && allowedValues.length === 0) {
+    return { rules: [exceptionRule(matched)] };
+  }
+  activation.exceptions = celValue({ allowedImages, allowedValues });
+
+  const conditions = await conditionsHold(run, spec.matchConditions, base);
+  if ('error' in conditions) {
+    if (compiled.failurePolicy === 'Ignore') return { rules: [skipRule()] };
+    return { rules: [errorRule('evaluation', 'failed to evaluate match conditions', conditions.error)] };
+  }
+  if (!conditions.holds) return { rules: [skipRule()] };
+
+  for (const validation of spec.validations) {
+    const outcome = await run.evaluate(validation.program, validation.reads);
+    if ('error' in outcome)
+      return { rules: [errorRule('', 'error', expressionError(validation.program.source, outcome.error))] };
+    if (outcome.value === true) continue;
+    if (outcome.value !== false) {
+      return { rules: [errorRule('', 'error', `expression '${validation.program.source}' must evaluate to bool`)] };
+    }
+    let message = validation.message;
+    if (validation.messageProgram) {
+      const text = await run.evaluate(
+        validation.messageProgram,
+        validation.messageReads,
+        withoutAuthorizer(activation),
+      );
+      if ('error' in text) message = `failed to evaluate message expression: ${describeCelError(text.error)}`;
+      else if (typeof text.value !== 'string')
+        message = `failed to convert message expression to string: ${typeName(text.value)}`;
+      else message = text.value;
+    }
+    if (message === '') message = `CEL expression validation failed at index ${validation.index}`;
+    const annotations = await auditAnnotations(run, spec);
+    if ('error' in annotations)
+      return { rules: [errorRule('evaluation', 'failed to evaluate audit annotations', annotations.error)] };
+    return {
+      rules: [failRule(message, annotations.values, validation.reason)],
+      ...prefixed(compiled, annotations.values),
+    };
+  }
+  const annotations = await auditAnnotations(run, spec);
+  if ('error' in annotations)
+    return { rules: [errorRule('evaluation', 'failed to evaluate audit annotations', annotations.error)] };
+  return { rules: [passRule()], ...prefixed(compiled, annotations.values) };
+}
+
+/**
+ * Match conditions as Kubernetes decides them: any false does not hold; otherwise an error (or a
+ * non-bool) is the answer; otherwise they hold. They see the request, never `variables`.
+ */
+async function conditionsHold(
+  run: SpecRun,
+  conditions: readonly NamedProgram[],
+  base: Record<string, unknown>,
+): Promise<{ holds: boolean } | { error: string }> {
+  let failure: string | undefined;
+  for (const condition of conditions) {
+    const outcome = await run.evaluate(condition.program, [], base);
+    if ('error' in outcome) {
+      failure ??= `matchCondition '${condition.name}': ${describeCelError(outcome.error)}`;
+      continue;
+    }
+    if (outcome.value === false) return { holds: false };
+    if (outcome.value !== true) failure ??= `matchCondition '${condition.name}' must evaluate to bool`;
+  }
+  return failure === undefined ? { holds: true } : { error: failure };
+}
+
+async function auditAnnotations(
+  run: SpecRun,
+  spec: CompiledSpec,
+): Promise<{ values: Record<string, string> } | { error: string }> {
+  const values: Record<string, string> = {};
+  for (const annotation of spec.auditAnnotations) {
+    const outcome: Outcome = await run.evaluate(annotation.program, annotation.reads);
+    if ('error' in outcome) return { error: `auditAnnotation '${annotation.key}': ${describeCelError(outcome.error)}` };
+    if (outcome.value === null || outcome.value === '') continue;
+    if (typeof outcome.value !== 'string') {
+      return {
+        error: `auditAnnotation '${annotation.key}' must evaluate to a string or null, not ${typeName(outcome.value)}`,
+      };
+    }
+    values[annotation.key] = outcome.value.slice(0, CEL_LIMITS.maxMessageLength * 2);
+  }
+  return { values };
+}
+
+/** Kubernetes names a policy's audit annotations `<policy name>/<key>`. */
+function prefixed(compiled: CompiledValidatingPolicy, values: Record<string, string>) {
+  const entries = Object.entries(values);
+  if (entries.length === 0) return {};
+  return { auditAnnotations: Object.fromEntries(entries.map(([key, value]) => [`${compiled.name}/${key}`, value])) };
+}
+
+/**
+ * The exceptions naming this policy (by name and kind), not expired; a NamespacedValidatingPolicy
+ * takes only exceptions from its own namespace.
+ */
+function applicableExceptions(
+  compiled: CompiledValidatingPolicy,
+  context: CelPolicyContext,
+): CompiledCelPolicyException[] {
+  const all = context.exceptions ?? [];
+  if (all.length === 0) return [];
+  const now = (context.now ?? Date.now)();
+  return all.filter(
+    (exception) =>
+      exception.policyRefs.some((ref) => ref.name === compiled.name && ref.kind === compiled.kind) &&
+      (exception.expiresAt === undefined || exception.expiresAt > now) &&
+      (compiled.namespace === undefined || exception.namespace === compiled.namespace),
+  );
+}
+
+function response(
+  compiled: CompiledValidatingPolicy,
+  input: CelPolicyInput,
+  rules: RuleResponse[],
+  auditAnnotations?: Record<string, string>,
+): PolicyResponse {
+  const deny = compiled.validationActions.includes('Deny');
+  const result: PolicyResponse = {
+    policy: {
+      name: compiled.name,
+      kind: compiled.kind,
+      ...(compiled.namespace !== undefined ? { namespace: compiled.namespace } : {}),
+    },
+    resource: resourceOf(compiled, input),
+    rules,
+    validationFailureAction: deny ? 'Enforce' : 'Audit',
+    validationActions: compiled.validationActions,
+    failurePolicy: compiled.failurePolicy,
+  };
+  if (auditAnnotations) result.auditAnnotations = auditAnnotations;
+  if (compiled.validationActions.includes('Warn')) {
+    const warnings = rules.filter((rule) => rule.status === 'fail').map((rule) => rule.message);
+    if (warnings.length > 0) result.warnings = warnings;
+  }
+  return result;
+}
+
+function resourceOf(compiled: CompiledValidatingPolicy, input: CelPolicyInput): PolicyResponse['resource'] {
+  const object: Partial<KubeObject> | undefined =
+    compiled.mode === 'JSON'
+      ? isObject(input.jsonPayload)
+        ? (input.jsonPayload as Partial<KubeObject>)
+        : undefined
+      : input.request.operation === 'DELETE'
+        ? (input.request.oldResource ?? input.request.resource)
+        : (input.request.resource ?? input.request.oldResource);
+  const metadata = isObject(object?.metadata) ? object.metadata : {};
+  const namespace = compiled.mode === 'JSON' ? (metadata.namespace ?? '') : namespaceOf(object as KubeObject);
+  return {
+    apiVersion: typeof object?.apiVersion === 'string' ? object.apiVersion : '',
+    kind: typeof object?.kind === 'string' ? object.kind : '',
+    name: typeof metadata.name === 'string' ? metadata.name : '',
+    ...(namespace ? { namespace } : {}),
+  };
+}
+
+function objectNamespace(input: CelPolicyInput): string {
+  const { request } = input;
+  return namespaceOf(request.resource ?? request.oldResource);
+}
+
+function withoutAuthorizer(activation: Record<string, unknown>): Record<string, unknown> {
+  const { authorizer: _authorizer, ...rest } = activation;
+  return rest;
+}
+
+async function review(reviewer: AccessReviewer | undefined, question: AccessReviewRequest) {
+  if (!reviewer) throw new Error('no API server to review access with');
+  return reviewer.review(question);
+}
+
+function expressionError(source: string, error: unknown): string {
+  return `expression '${source}' resulted in error: ${describeCelError(error)}`;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'list';
+  return typeof value === 'bigint' ? 'int' : typeof value;
 }

@@ -21,5 +21,8 @@ export interface CelPolicyContext {
   ports: CelLibraryPorts;
   authorizer?: AccessReviewer;
   deadline?: EvaluationDeadline;
+  /** The exceptions that may apply (any policy's: those naming this policy are picked). */
   exceptions?: readonly CompiledCelPolicyException[];
+  /** Now, in epoch milliseconds, for exceptions' expiresAt (default: the system clock). */
+  now?: () => number;
 }

@@ -63,6 +63,8 @@ export interface RuleResponse {
   failureAction?: 'Enforce' | 'Audit';
   /** Kyverno's report properties carried to the policy report. */
   properties?: Record<string, string>;
+  /** CEL policies: the failed validation's `reason` (Unauthorized, Forbidden, Invalid, RequestEntityTooLarge). */
+  reason?: string;
 }
 
 /** The kinds whose evaluation answers with a PolicyResponse: classic policies and Kyverno's CEL policies. */

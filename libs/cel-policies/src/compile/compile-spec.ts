@@ -1,0 +1,129 @@
+import { compileCel, type CelProgram, type CelVariables } from '@edict/cel';
+import type { PolicyFieldError, ValidatingPolicySpec } from '../api/types';
+import type { CompiledSpec, CompiledValidation, NamedProgram } from './compiled-expressions';
+import { readsIdentifier, variableReferences } from './references';
+
+export type EvaluationMode = 'Kubernetes' | 'JSON';
+
+type ResultType = 'bool' | 'string' | 'any';
+
+// What Kyverno declares for each kind of expression: match conditions see the request only (no
+// `variables`, no exceptions); variables, validations and audit annotations see everything; message
+// expressions everything but the authorizer, as Kubernetes has it.
+const FOR_MATCH_CONDITIONS: CelVariables = { params: false, authorizer: false };
+const FOR_EXPRESSIONS: CelVariables = { params: false, authorizer: true, exceptions: true };
+const FOR_MESSAGES: CelVariables = { params: false, authorizer: false, exceptions: true };
+
+/** In JSON mode the payload is `object`; there is no admission request to read. */
+const NOT_IN_JSON_MODE = ['request', 'oldObject', 'namespaceObject', 'authorizer'];
+
+/**
+ * Compiles and type-checks every expression of a spec, each problem reported at its field path
+ * under `path` (`spec`, or an autogen config's spec), with Kyverno's wording:
+ * `Invalid value: "<expression>": <compiler message>`.
+ */
+export function compileSpec(
+  spec: ValidatingPolicySpec,
+  path: string,
+  mode: EvaluationMode,
+  errors: PolicyFieldError[],
+): CompiledSpec {
+  const compile = (
+    source: unknown,
+    variables: CelVariables,
+    result: ResultType,
+    field: string,
+    declared: ReadonlySet<string> | undefined,
+  ): { program: CelProgram; reads: string[] } | undefined => {
+    if (typeof source !== 'string' || source.trim() === '') {
+      errors.push({ field, message: 'Required value' });
+      return undefined;
+    }
+    const invalid = (message: string) =>
+      errors.push({ field, message: `Invalid value: ${JSON.stringify(source)}: ${message}` });
+    const refused = undeclaredReference(source, mode, declared);
+    if (refused) {
+      invalid(refused);
+      return undefined;
+    }
+    try {
+      const program = compileCel(source, variables, result);
+      return { program, reads: declared ? unique(variableReferences(source)) : [] };
+    } catch (error) {
+      invalid(`compilation failed: ${(error as Error).message}`);
+      return undefined;
+    }
+  };
+
+  const matchConditions: NamedProgram[] = [];
+  (spec.matchConditions ?? []).forEach((condition, i) => {
+    const at = `${path}.matchConditions[${i}].expression`;
+    const compiled = compile(condition?.expression, FOR_MATCH_CONDITIONS, 'bool', at, undefined);
+    if (compiled) matchConditions.push({ name: String(condition.name ?? ''), ...compiled });
+  });
+
+  // A variable sees the variables declared before it, as Kubernetes composes them.
+  const declared = new Set<string>();
+  const variables: NamedProgram[] = [];
+  (spec.variables ?? []).forEach((variable, i) => {
+    const at = `${path}.variables[${i}].expression`;
+    const compiled = compile(variable?.expression, FOR_EXPRESSIONS, 'any', at, new Set(declared));
+    const name = String(variable?.name ?? '');
+    declared.add(name);
+    if (compiled) variables.push({ name, ...compiled });
+  });
+
+  const validations: CompiledValidation[] = [];
+  (spec.validations ?? []).forEach((validation, index) => {
+    const at = `${path}.validations[${index}]`;
+    const compiled = compile(validation?.expression, FOR_EXPRESSIONS, 'bool', `${at}.expression`, declared);
+    const message = validation?.messageExpression
+      ? compile(validation.messageExpression, FOR_MESSAGES, 'string', `${at}.messageExpression`, declared)
+      : undefined;
+    if (!compiled) return;
+    validations.push({
+      index,
+      program: compiled.program,
+      reads: compiled.reads,
+      message: typeof validation.message === 'string' ? validation.message : '',
+      ...(message ? { messageProgram: message.program } : {}),
+      messageReads: message?.reads ?? [],
+      ...(validation.reason ? { reason: validation.reason } : {}),
+    });
+  });
+
+  const auditAnnotations = (spec.auditAnnotations ?? []).flatMap((annotation, i) => {
+    const at = `${path}.auditAnnotations[${i}].valueExpression`;
+    const compiled = compile(annotation?.valueExpression, FOR_EXPRESSIONS, 'any', at, declared);
+    return compiled ? [{ key: String(annotation.key ?? ''), ...compiled }] : [];
+  });
+
+  return {
+    ...(spec.matchConstraints ? { matchConstraints: spec.matchConstraints } : {}),
+    matchConditions,
+    variables,
+    validations,
+    auditAnnotations,
+  };
+}
+
+/**
+ * A name the expression reads that Kyverno's environment does not declare for it: `variables` in
+ * match conditions, a variable not declared (or declared later), the admission request in JSON mode.
+ */
+function undeclaredReference(source: string, mode: EvaluationMode, declared: ReadonlySet<string> | undefined) {
+  if (mode === 'JSON') {
+    const name = NOT_IN_JSON_MODE.find((candidate) => readsIdentifier(source, candidate));
+    if (name)
+      return `compilation failed: undeclared reference to '${name}' (JSON mode binds only object and variables)`;
+  }
+  if (!declared) {
+    return readsIdentifier(source, 'variables') ? "compilation failed: undeclared reference to 'variables'" : undefined;
+  }
+  const unknown = variableReferences(source).find((name) => !declared.has(name));
+  return unknown === undefined ? undefined : `compilation failed: undefined field '${unknown}'`;
+}
+
+function unique(names: string[]): string[] {
+  return [...new Set(names)];
+}

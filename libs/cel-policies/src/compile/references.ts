@@ -1,0 +1,44 @@
+/**
+ * What an expression refers to, read from its text with string literals blanked out: the
+ * environment Kyverno compiles in declares fewer names than Edict's shared CEL environment (no
+ * `variables` in match conditions, only declared and earlier variables, no admission request in
+ * JSON mode), so those references are checked here, as its type-checker would refuse them.
+ */
+export function blankStrings(source: string): string {
+  let out = '';
+  let i = 0;
+  while (i < source.length) {
+    const char = source[i] as string;
+    if (char !== '"' && char !== "'") {
+      out += char;
+      i += 1;
+      continue;
+    }
+    const triple = source.startsWith(char.repeat(3), i);
+    const quote = triple ? char.repeat(3) : char;
+    const raw = /[rR]$/.test(out) && !/[A-Za-z0-9_][rR]$/.test(out);
+    let j = i + quote.length;
+    while (j < source.length && !source.startsWith(quote, j)) {
+      if (source[j] === '\\' && !raw) j += 1;
+      j += 1;
+    }
+    const end = Math.min(source.length, j + quote.length);
+    out += quote + ' '.repeat(Math.max(0, end - i - 2 * quote.length)) + (end - i >= 2 * quote.length ? quote : '');
+    i = end;
+  }
+  return out;
+}
+
+/** Top-level identifiers the expression reads (not field selections such as `x.request`). */
+export function readsIdentifier(source: string, name: string): boolean {
+  return new RegExp(`(?<![A-Za-z0-9_.])${name}(?![A-Za-z0-9_])`).test(blankStrings(source));
+}
+
+/** The `variables.<name>` fields the expression selects, in order of appearance. */
+export function variableReferences(source: string): string[] {
+  const names: string[] = [];
+  for (const match of blankStrings(source).matchAll(/(?<![A-Za-z0-9_.])variables\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    names.push(match[1] as string);
+  }
+  return names;
+}

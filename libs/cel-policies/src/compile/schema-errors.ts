@@ -1,0 +1,127 @@
+import { isObject } from '@edict/foundation';
+import type { PolicyFieldError, ValidatingPolicySpec } from '../api/types';
+
+const ACTIONS = ['Deny', 'Audit', 'Warn'];
+const FAILURE_POLICIES = ['Ignore', 'Fail'];
+const MODES = ['Kubernetes', 'JSON'];
+const REASONS = ['Unauthorized', 'Forbidden', 'Invalid', 'RequestEntityTooLarge'];
+const MAX_MATCH_CONDITIONS = 64;
+const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
+const QUALIFIED_NAME =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
+/**
+ * The structural problems of a ValidatingPolicy spec that its CRD schema and Kyverno's admission
+ * check refuse, in their words (`Unsupported value: "x": supported values: "Deny", "Audit", "Warn"`).
+ */
+export function schemaErrors(spec: unknown): PolicyFieldError[] {
+  const errors: PolicyFieldError[] = [];
+  const push = (field: string, message: string) => errors.push({ field, message });
+  if (!isObject(spec)) {
+    push('spec', 'Required value');
+    return errors;
+  }
+  const s = spec as ValidatingPolicySpec;
+  const oneOf = (field: string, value: unknown, allowed: readonly string[]) => {
+    if (value === undefined) return;
+    if (typeof value !== 'string' || !allowed.includes(value)) {
+      push(
+        field,
+        `Unsupported value: ${JSON.stringify(value)}: supported values: ${allowed.map((a) => `"${a}"`).join(', ')}`,
+      );
+    }
+  };
+  const list = (field: string, value: unknown): unknown[] => {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) {
+      push(field, `Invalid value: ${JSON.stringify(value)}: must be a list`);
+      return [];
+    }
+    return value;
+  };
+
+  oneOf('spec.failurePolicy', s.failurePolicy, FAILURE_POLICIES);
+  oneOf('spec.evaluation.mode', s.evaluation?.mode, MODES);
+  const mode = s.evaluation?.mode === 'JSON' ? 'JSON' : 'Kubernetes';
+
+  const actions = list('spec.validationActions', s.validationActions);
+  const seen = new Set<unknown>();
+  actions.forEach((action, i) => {
+    oneOf(`spec.validationActions[${i}]`, action, ACTIONS);
+    if (seen.has(action)) push(`spec.validationActions[${i}]`, `Duplicate value: ${JSON.stringify(action)}`);
+    seen.add(action);
+  });
+  if (seen.has('Deny') && seen.has('Warn')) {
+    push(
+      'spec.validationActions',
+      `Invalid value: ${JSON.stringify(actions)}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)`,
+    );
+  }
+
+  if (
+    mode === 'Kubernetes' &&
+    (!isObject(s.matchConstraints) ||
+      list('spec.matchConstraints.resourceRules', s.matchConstraints.resourceRules).length === 0)
+  ) {
+    push('spec.matchConstraints', 'Required value: a matchConstraints with at least one resource rule is required');
+  }
+
+  const validations = list('spec.validations', s.validations);
+  const annotations = list('spec.auditAnnotations', s.auditAnnotations);
+  if (validations.length === 0 && annotations.length === 0) {
+    push('spec.validations', 'Required value: validations and auditAnnotations may not both be empty');
+  }
+  validations.forEach((validation, i) => {
+    if (!isObject(validation)) return push(`spec.validations[${i}]`, 'Invalid value: must be an object');
+    if (typeof validation.message === 'string' && validation.message.includes('\n')) {
+      push(
+        `spec.validations[${i}].message`,
+        `Invalid value: ${JSON.stringify(validation.message)}: message must not contain line breaks`,
+      );
+    }
+    oneOf(`spec.validations[${i}].reason`, validation.reason, REASONS);
+  });
+  const keys = new Set<unknown>();
+  annotations.forEach((annotation, i) => {
+    if (!isObject(annotation)) return push(`spec.auditAnnotations[${i}]`, 'Invalid value: must be an object');
+    const key = annotation.key;
+    if (typeof key !== 'string' || key === '') push(`spec.auditAnnotations[${i}].key`, 'Required value');
+    else if (keys.has(key)) push(`spec.auditAnnotations[${i}].key`, `Duplicate value: ${JSON.stringify(key)}`);
+    keys.add(key);
+  });
+
+  const conditions = list('spec.matchConditions', s.matchConditions);
+  if (conditions.length > MAX_MATCH_CONDITIONS) {
+    push('spec.matchConditions', `Too many: ${conditions.length}: must have at most ${MAX_MATCH_CONDITIONS} items`);
+  }
+  namedItems('spec.matchConditions', conditions, (name) => QUALIFIED_NAME.test(name) && name.length <= 63, push);
+  namedItems('spec.variables', list('spec.variables', s.variables), (name) => CEL_IDENTIFIER.test(name), push);
+
+  const timeout = s.webhookConfiguration?.timeoutSeconds;
+  if (timeout !== undefined && (!Number.isInteger(timeout) || timeout < 1 || timeout > 30)) {
+    push(
+      'spec.webhookConfiguration.timeoutSeconds',
+      `Invalid value: ${JSON.stringify(timeout)}: the timeout value must be between 1 and 30 seconds`,
+    );
+  }
+  const controllers = s.autogen?.podControllers?.controllers;
+  if (controllers !== undefined) list('spec.autogen.podControllers.controllers', controllers);
+  return errors;
+}
+
+function namedItems(
+  path: string,
+  items: unknown[],
+  validName: (name: string) => boolean,
+  push: (field: string, message: string) => void,
+): void {
+  const names = new Set<string>();
+  items.forEach((item, i) => {
+    if (!isObject(item)) return push(`${path}[${i}]`, 'Invalid value: must be an object');
+    const name = item.name;
+    if (typeof name !== 'string' || name === '') return push(`${path}[${i}].name`, 'Required value');
+    if (!validName(name)) push(`${path}[${i}].name`, `Invalid value: ${JSON.stringify(name)}: not a valid name`);
+    else if (names.has(name)) push(`${path}[${i}].name`, `Duplicate value: ${JSON.stringify(name)}`);
+    names.add(name);
+  });
+}
