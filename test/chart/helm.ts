@@ -36,7 +36,8 @@ export interface HelmResult {
 }
 
 export function runHelm(args: readonly string[]): HelmResult {
-  const run = spawnSync(helm(), args, { encoding: 'utf8', timeout: 60_000 });
+  // The rendered CRDs pass 1 MiB, spawnSync's default output limit.
+  const run = spawnSync(helm(), args, { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
   return { status: run.status ?? 1, output: `${run.stdout}${run.stderr}` };
 }
 

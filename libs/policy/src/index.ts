@@ -1,7 +1,25 @@
 // @edict/policy: the policy cache the admission controller reads, fed by informers.
 export { PolicyModule, type PolicyModuleAsyncOptions } from './policy.module';
 export { PolicyModuleOptions, PolicyOptionsError, validatePolicyOptions } from './policy.options';
-export { POLICY_OPTIONS, POLICY_FEEDS } from './policy.constants';
+export { POLICY_OPTIONS, POLICY_FEEDS, CEL_POLICY_FEEDS, CEL_POLICY_COMPILERS_TOKEN } from './policy.constants';
+export { CelPolicyCache, type CelPolicyCacheListener } from './cel/cel-policy-cache';
+export {
+  CelPolicyStore,
+  CEL_POLICY_COMPILERS,
+  fieldErrorsOf,
+  policyKeyOf,
+  type CelPolicyCompilers,
+  type CelPolicyEntry,
+  type CelExceptionEntry,
+  type CelPolicyStoreOptions,
+} from './cel/cel-policy-store';
+export {
+  createCelPolicyFeeds,
+  VALIDATING_POLICY_REF,
+  NAMESPACED_VALIDATING_POLICY_REF,
+  CEL_POLICY_EXCEPTION_REF,
+  type CelPolicyFeeds,
+} from './cel/cel-policy-feeds';
 export { PolicyCache, type PolicyCacheListener } from './policy-cache';
 export { PolicySnapshot, compareKeys } from './cache/policy-snapshot';
 export {

@@ -1,15 +1,19 @@
 /**
  * `PolicyModule.forRoot(options)`: the policy cache fed by informers on ClusterPolicy, Policy and
- * PolicyException. Needs `KubeModule` (global) for the `InformerFactory`.
+ * PolicyException, and the CEL policy cache (CelPolicyCache) fed by informers on ValidatingPolicy,
+ * NamespacedValidatingPolicy and the CEL PolicyException. Needs `KubeModule` (global) for the
+ * `InformerFactory`.
  *
  *   imports: [KubeModule.forRoot(), PolicyModule.forRoot({ exceptionNamespaces: ['kyverno'] })]
  *   constructor(private readonly policies: PolicyCache) {}
  */
 import { Module, type DynamicModule, type FactoryProvider, type ModuleMetadata, type Provider } from '@nestjs/common';
 import { InformerFactory } from '@edict/kube';
+import { CelPolicyCache } from './cel/cel-policy-cache';
+import { createCelPolicyFeeds } from './cel/cel-policy-feeds';
 import { createPolicyFeeds } from './informers/policy-feeds';
 import { PolicyCache } from './policy-cache';
-import { POLICY_FEEDS, POLICY_OPTIONS } from './policy.constants';
+import { CEL_POLICY_FEEDS, POLICY_FEEDS, POLICY_OPTIONS } from './policy.constants';
 import { validatePolicyOptions, type PolicyModuleOptions } from './policy.options';
 
 export interface PolicyModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
@@ -48,9 +52,16 @@ export class PolicyModule {
           useFactory: (factory: InformerFactory, options: PolicyModuleOptions) => createPolicyFeeds(factory, options),
           inject: [InformerFactory, POLICY_OPTIONS],
         },
+        {
+          provide: CEL_POLICY_FEEDS,
+          useFactory: (factory: InformerFactory, options: PolicyModuleOptions) =>
+            createCelPolicyFeeds(factory, options),
+          inject: [InformerFactory, POLICY_OPTIONS],
+        },
         PolicyCache,
+        CelPolicyCache,
       ],
-      exports: [PolicyCache, POLICY_OPTIONS],
+      exports: [PolicyCache, CelPolicyCache, POLICY_OPTIONS],
     };
   }
 }

@@ -8,6 +8,12 @@ import { exceptionSpecSchema, policySpecSchema } from '../policy/schema';
 import type { Schema } from '../policy/schema-dsl';
 import { toOpenApiSchema } from '../policy/schema-openapi';
 import {
+  celPolicyExceptionSpecSchema,
+  celPolicyExceptionStatusSchema,
+  validatingPolicySpecSchema,
+  validatingPolicyStatusSchema,
+} from './cel-policy-schemas';
+import {
   cleanupPolicySpecSchema,
   cleanupPolicyStatusSchema,
   ephemeralReportSpecSchema,
@@ -32,6 +38,10 @@ export interface CrdVersion {
   readonly fields: Readonly<Record<string, Schema>>;
   readonly required?: readonly string[];
   readonly statusSubresource?: boolean;
+  /** Served but deprecated: kube answers each request with this warning. */
+  readonly deprecationWarning?: string;
+  /** Field paths (`.spec.x`) usable in field selectors. */
+  readonly selectableFields?: readonly string[];
 }
 
 export interface CrdDefinition {
@@ -218,6 +228,85 @@ function policyReportDefinition(namespaced: boolean): CrdDefinition {
   };
 }
 
+/**
+ * The versions of a policies.kyverno.io kind as Kyverno 1.16+ ships them: v1 served, v1beta1 stored,
+ * v1alpha1 served and deprecated. The schemas are one (conversion strategy None: kube rewrites only
+ * the apiVersion between them), so no conversion webhook is needed.
+ */
+function celPolicyVersions(
+  kind: string,
+  make: (name: string, storage: boolean) => Omit<CrdVersion, 'name' | 'storage'>,
+) {
+  return [
+    { name: 'v1', storage: false, ...make('v1', false) },
+    {
+      name: 'v1alpha1',
+      storage: false,
+      ...make('v1alpha1', false),
+      deprecationWarning: `policies.kyverno.io/v1alpha1 ${kind} is deprecated; use policies.kyverno.io/v1`,
+    },
+    { name: 'v1beta1', storage: true, ...make('v1beta1', true) },
+  ];
+}
+
+const celPolicyColumns: PrinterColumn[] = [
+  age,
+  { name: 'READY', type: 'string', jsonPath: '.status.conditionStatus.ready' },
+];
+
+function validatingPolicyDefinition(namespaced: boolean): CrdDefinition {
+  const kind = namespaced ? 'NamespacedValidatingPolicy' : 'ValidatingPolicy';
+  const plural = namespaced ? 'namespacedvalidatingpolicies' : 'validatingpolicies';
+  return {
+    file: `policies.kyverno.io_${plural}`,
+    comment:
+      `Kyverno's ${kind} (policies.kyverno.io/v1, stored as v1beta1, v1alpha1 deprecated): CEL validations of the ` +
+      `requests and resources it matches${namespaced ? ' in its own namespace' : ''}. The policy validation webhook ` +
+      'refuses CEL that does not compile or type-check; the admission controller writes status.conditionStatus ' +
+      'and status.autogen.',
+    group: 'policies.kyverno.io',
+    kind,
+    plural,
+    singular: kind.toLowerCase(),
+    shortNames: [namespaced ? 'nvpol' : 'vpol'],
+    categories: ['kyverno'],
+    scope: namespaced ? 'Namespaced' : 'Cluster',
+    description: `${kind} validates requests and resources with CEL expressions.`,
+    versions: celPolicyVersions(kind, () => ({
+      columns: celPolicyColumns,
+      fields: { spec: validatingPolicySpecSchema, status: validatingPolicyStatusSchema },
+      required: ['spec'],
+      statusSubresource: true,
+      selectableFields: ['.spec.evaluation.mode'],
+    })),
+  };
+}
+
+const celPolicyExceptionDefinition: CrdDefinition = {
+  file: 'policies.kyverno.io_policyexceptions',
+  comment:
+    "Kyverno's CEL PolicyException (policies.kyverno.io/v1, stored as v1beta1, v1alpha1 deprecated): waives " +
+    'CEL policies named in policyRefs for the requests its matchConditions select, honoured only in the ' +
+    'namespaces exceptions are allowed in.',
+  group: 'policies.kyverno.io',
+  kind: 'PolicyException',
+  plural: 'policyexceptions',
+  singular: 'policyexception',
+  shortNames: [],
+  categories: ['kyverno'],
+  scope: 'Namespaced',
+  description: 'PolicyException waives CEL policies for the requests it matches.',
+  versions: celPolicyVersions('PolicyException', (name) => ({
+    columns: [age],
+    fields: {
+      spec: celPolicyExceptionSpecSchema,
+      ...(name === 'v1' ? { status: celPolicyExceptionStatusSchema } : {}),
+    },
+    required: ['spec'],
+    statusSubresource: name === 'v1',
+  })),
+};
+
 export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
   cleanupDefinition(true),
   cleanupDefinition(false),
@@ -289,6 +378,9 @@ export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
       },
     ],
   },
+  validatingPolicyDefinition(true),
+  celPolicyExceptionDefinition,
+  validatingPolicyDefinition(false),
   ephemeralDefinition(false),
   ephemeralDefinition(true),
   policyReportDefinition(false),
@@ -302,7 +394,7 @@ export function customResourceDefinition(definition: CrdDefinition): JsonObject 
     listKind: `${definition.kind}List`,
     plural: definition.plural,
     singular: definition.singular,
-    shortNames: [...definition.shortNames],
+    ...(definition.shortNames.length > 0 ? { shortNames: [...definition.shortNames] } : {}),
   };
   if (definition.categories) names.categories = [...definition.categories];
   return {
@@ -321,8 +413,12 @@ export function customResourceDefinition(definition: CrdDefinition): JsonObject 
         served: true,
         storage: version.storage,
         ...(version.statusSubresource ? { subresources: { status: {} } } : {}),
+        ...(version.deprecationWarning ? { deprecated: true, deprecationWarning: version.deprecationWarning } : {}),
         additionalPrinterColumns: version.columns.map((column) => ({ ...column })),
         schema: { openAPIV3Schema: rootSchema(definition, version) },
+        ...(version.selectableFields
+          ? { selectableFields: version.selectableFields.map((jsonPath) => ({ jsonPath })) }
+          : {}),
       })),
     },
   };

@@ -17,3 +17,12 @@ export {
 } from './kind-schemas';
 export { structuralProblems } from './structural';
 export { crdRefusal, crdVersionFor, versionSchema, type CrdRefusal } from './crd-refusals';
+export {
+  ADMISSION_OPERATIONS,
+  celPolicyExceptionSpecSchema,
+  conditionStatusSchema,
+  matchConditionSchema,
+  matchResourcesSchema,
+  validatingPolicySpecSchema,
+  validatingPolicyStatusSchema,
+} from './cel-policy-schemas';

@@ -1,6 +1,8 @@
 /** An in-memory feed with the informer's contract, driven by the test. */
 import type { InformerHandlers } from '@edict/kube';
 import type { Policy, PolicyException } from '@edict/engine';
+import type { KubeObject } from '@edict/foundation';
+import type { CelPolicyFeeds } from '../cel/cel-policy-feeds';
 import type { ObjectFeed, PolicyFeeds } from '../informers/policy-feeds';
 
 type Handlers<T> = { [K in keyof InformerHandlers<T>]: Array<InformerHandlers<T>[K]> };
@@ -59,6 +61,22 @@ export function fakePolicyFeeds(): FakePolicyFeeds {
     clusterPolicies: new FakeFeed<Policy>(),
     policies: new FakeFeed<Policy>(),
     exceptions: new FakeFeed<PolicyException>(),
+  };
+  return { ...feeds, markSynced: () => Object.values(feeds).forEach((feed) => feed.markSynced()) };
+}
+
+export interface FakeCelPolicyFeeds extends CelPolicyFeeds {
+  readonly validatingPolicies: FakeFeed<KubeObject>;
+  readonly namespacedValidatingPolicies: FakeFeed<KubeObject>;
+  readonly exceptions: FakeFeed<KubeObject>;
+  markSynced(): void;
+}
+
+export function fakeCelPolicyFeeds(): FakeCelPolicyFeeds {
+  const feeds = {
+    validatingPolicies: new FakeFeed<KubeObject>(),
+    namespacedValidatingPolicies: new FakeFeed<KubeObject>(),
+    exceptions: new FakeFeed<KubeObject>(),
   };
   return { ...feeds, markSynced: () => Object.values(feeds).forEach((feed) => feed.markSynced()) };
 }

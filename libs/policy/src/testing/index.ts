@@ -1,5 +1,11 @@
 /** Test helpers: fake feeds and small policy builders (and the CRD installer, re-exported). */
-export { FakeFeed, fakePolicyFeeds, type FakePolicyFeeds } from './fake-feed';
+export {
+  FakeFeed,
+  fakePolicyFeeds,
+  fakeCelPolicyFeeds,
+  type FakePolicyFeeds,
+  type FakeCelPolicyFeeds,
+} from './fake-feed';
 import type { Policy, PolicyException, Rule } from '@edict/engine';
 
 /** Kept here too for existing specs; the function lives in the library (`@edict/policy`). */

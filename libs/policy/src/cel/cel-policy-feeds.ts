@@ -1,0 +1,38 @@
+/**
+ * Where the CEL policy cache's objects come from: informers on the policies.kyverno.io kinds
+ * (ValidatingPolicy, NamespacedValidatingPolicy, PolicyException), read at v1. Tests pass fakes.
+ */
+import type { InformerFactory } from '@edict/kube';
+import type { KubeObject } from '@edict/foundation';
+import type { ObjectFeed } from '../informers/policy-feeds';
+import type { PolicyModuleOptions } from '../policy.options';
+
+export interface CelPolicyFeeds {
+  readonly validatingPolicies: ObjectFeed<KubeObject>;
+  readonly namespacedValidatingPolicies: ObjectFeed<KubeObject>;
+  readonly exceptions: ObjectFeed<KubeObject>;
+}
+
+export const VALIDATING_POLICY_REF = { apiVersion: 'policies.kyverno.io/v1', kind: 'ValidatingPolicy' } as const;
+export const NAMESPACED_VALIDATING_POLICY_REF = {
+  apiVersion: 'policies.kyverno.io/v1',
+  kind: 'NamespacedValidatingPolicy',
+} as const;
+export const CEL_POLICY_EXCEPTION_REF = { apiVersion: 'policies.kyverno.io/v1', kind: 'PolicyException' } as const;
+
+/** Informers over the API server for the CEL policy kinds (all namespaces). */
+export function createCelPolicyFeeds(factory: InformerFactory, options: PolicyModuleOptions): CelPolicyFeeds {
+  const common = {
+    ...(options.resyncIntervalMs !== undefined ? { resyncIntervalMs: options.resyncIntervalMs } : {}),
+    ...(options.watchTimeoutSeconds !== undefined ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
+    backoff: {
+      ...(options.retryInitialMs !== undefined ? { initialMs: options.retryInitialMs } : {}),
+      ...(options.retryMaxMs !== undefined ? { maxMs: options.retryMaxMs } : {}),
+    },
+  };
+  return {
+    validatingPolicies: factory.create<KubeObject>({ ...VALIDATING_POLICY_REF, ...common }),
+    namespacedValidatingPolicies: factory.create<KubeObject>({ ...NAMESPACED_VALIDATING_POLICY_REF, ...common }),
+    exceptions: factory.create<KubeObject>({ ...CEL_POLICY_EXCEPTION_REF, ...common }),
+  };
+}

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ValidatingPolicyError,
+  type CompiledCelPolicyException,
+  type CompiledValidatingPolicy,
+} from '@edict/cel-policies';
+import type { KubeObject } from '@edict/foundation';
+import { CelPolicyStore, fieldErrorsOf, type CelPolicyCompilers } from './cel-policy-store';
+
+/** Compilers that count their calls and refuse a policy whose first validation is `bad`. */
+function countingCompilers() {
+  const calls = { policy: 0, exception: 0 };
+  const compilers: CelPolicyCompilers = {
+    policy: (object) => {
+      calls.policy += 1;
+      const validations = (object.spec as { validations?: Array<{ expression: string }> }).validations ?? [];
+      if (validations[0]?.expression === 'bad') {
+        throw new ValidatingPolicyError(object.metadata.name ?? '', [
+          { field: 'spec.validations[0].expression', message: "undeclared reference to 'bad'" },
+        ]);
+      }
+      return {
+        policy: object,
+        kind: object.kind,
+        name: object.metadata.name,
+        ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
+      } as unknown as CompiledValidatingPolicy;
+    },
+    exception: (object) => {
+      calls.exception += 1;
+      const spec = object.spec as { expiresAt?: string };
+      return {
+        exception: object,
+        name: object.metadata.name!,
+        namespace: object.metadata.namespace!,
+        policyRefs: [],
+        images: [],
+        allowedValues: [],
+        reportResult: 'skip',
+        ...(spec.expiresAt ? { expiresAt: Date.parse(spec.expiresAt) } : {}),
+      } satisfies CompiledCelPolicyException;
+    },
+  };
+  return { calls, compilers };
+}
+
+const vpol = (name: string, expression: string, generation = 1, extra: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'policies.kyverno.io/v1',
+  kind: 'ValidatingPolicy',
+  metadata: { name, uid: `uid-${name}`, generation, resourceVersion: String(generation * 10), ...extra },
+  spec: { validations: [{ expression }] },
+});
+
+const polex = (name: string, namespace: string, expiresAt?: string): KubeObject => ({
+  apiVersion: 'policies.kyverno.io/v1',
+  kind: 'PolicyException',
+  metadata: { name, namespace, uid: `uid-${namespace}-${name}`, resourceVersion: '1' },
+  spec: { policyRefs: [{ name: 'p', kind: 'ValidatingPolicy' }], ...(expiresAt ? { expiresAt } : {}) },
+});
+
+describe('CelPolicyStore', () => {
+  it('serves the policies that compile and keeps the field errors of those that do not', () => {
+    const { compilers } = countingCompilers();
+    const store = new CelPolicyStore({ compilers });
+    store.upsertPolicy(vpol('good', 'true'));
+    const bad = store.upsertPolicy(vpol('broken', 'bad'));
+    expect(store.validatingPolicies().map((p) => p.name)).toEqual(['good']);
+    expect(bad.compiled).toBeUndefined();
+    expect(bad.errors).toEqual([{ field: 'spec.validations[0].expression', message: "undeclared reference to 'bad'" }]);
+    expect(store.policies().map((e) => e.key)).toEqual(['ValidatingPolicy/broken', 'ValidatingPolicy/good']);
+  });
+
+  it('compiles once per generation: a status write (new resourceVersion) keeps the compiled form', () => {
+    const { calls, compilers } = countingCompilers();
+    const store = new CelPolicyStore({ compilers });
+    const first = store.upsertPolicy(vpol('p', 'true', 1));
+    const statusWrite = { ...vpol('p', 'true', 1), status: { conditionStatus: { ready: true } } };
+    statusWrite.metadata.resourceVersion = '11';
+    const second = store.upsertPolicy(statusWrite);
+    expect(calls.policy).toBe(1);
+    expect(second.compiled).toBe(first.compiled);
+    expect(second.object).toBe(statusWrite);
+    store.upsertPolicy(vpol('p', 'bad', 2));
+    expect(calls.policy).toBe(2);
+    expect(store.validatingPolicies()).toEqual([]);
+  });
+
+  it('compiles again when the object is recreated under the same name (new uid)', () => {
+    const { calls, compilers } = countingCompilers();
+    const store = new CelPolicyStore({ compilers });
+    store.upsertPolicy(vpol('p', 'true', 1));
+    store.upsertPolicy(vpol('p', 'true', 1, { uid: 'other' }));
+    expect(calls.policy).toBe(2);
+  });
+
+  it('keys NamespacedValidatingPolicies by namespace and removes what the informer deletes', () => {
+    const { compilers } = countingCompilers();
+    const store = new CelPolicyStore({ compilers });
+    const namespaced = (namespace: string): KubeObject => ({
+      ...vpol('same', 'true'),
+      kind: 'NamespacedValidatingPolicy',
+      metadata: { name: 'same', namespace, uid: `u-${namespace}`, generation: 1 },
+    });
+    store.upsertPolicy(namespaced('a'));
+    store.upsertPolicy(namespaced('b'));
+    store.upsertPolicy(vpol('same', 'true'));
+    expect(store.policies().map((e) => e.key)).toEqual([
+      'NamespacedValidatingPolicy/a/same',
+      'NamespacedValidatingPolicy/b/same',
+      'ValidatingPolicy/same',
+    ]);
+    store.removePolicy(namespaced('a'));
+    expect(store.validatingPolicies().map((p) => `${p.kind}/${p.namespace ?? ''}`)).toEqual([
+      'NamespacedValidatingPolicy/b',
+      'ValidatingPolicy/',
+    ]);
+  });
+
+  it('takes the kind from the feed when a listed item carries none', () => {
+    const { compilers } = countingCompilers();
+    const store = new CelPolicyStore({ compilers });
+    const bare = { ...vpol('p', 'true'), kind: '' };
+    expect(store.upsertPolicy(bare, 'ValidatingPolicy').object.kind).toBe('ValidatingPolicy');
+  });
+
+  it('honours exceptions only from the exception namespaces, and not once expired', () => {
+    const { compilers } = countingCompilers();
+    const store = new CelPolicyStore({ compilers, now: () => Date.parse('2026-06-01T00:00:00Z') });
+    store.upsertException(polex('a', 'kyverno'));
+    store.upsertException(polex('b', 'team-x'));
+    store.upsertException(polex('old', 'kyverno', '2026-01-01T00:00:00Z'));
+    store.upsertException(polex('later', 'kyverno', '2027-01-01T00:00:00Z'));
+    expect(store.policyExceptions([])).toEqual([]);
+    expect(store.policyExceptions(['kyverno']).map((e) => e.name)).toEqual(['a', 'later']);
+    expect(store.policyExceptions(['team-*', 'kyverno']).map((e) => e.name)).toEqual(['a', 'later', 'b']);
+    expect(store.policyExceptions(['*']).map((e) => e.name)).toEqual(['a', 'later', 'b']);
+  });
+
+  it('words a compiler crash as one error on the spec', () => {
+    expect(fieldErrorsOf(new Error('boom'))).toEqual([{ field: 'spec', message: 'boom' }]);
+  });
+});

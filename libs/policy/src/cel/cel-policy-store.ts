@@ -1,0 +1,205 @@
+/**
+ * The CEL policy family as the cluster holds it: every ValidatingPolicy, NamespacedValidatingPolicy
+ * and policies.kyverno.io PolicyException, each compiled once per version (generation, else
+ * resourceVersion: a status write does not recompile), with the compiler's field errors when it does
+ * not compile. Only compiled (Ready) policies are served; exceptions only from the namespaces
+ * exceptions are allowed in (as classic PolicyExceptions), and not once they have expired.
+ * Pure: no Nest, no I/O; the Nest cache (cel-policy-cache.ts) feeds it from informers.
+ */
+import {
+  compileCelPolicyException,
+  compileValidatingPolicy,
+  ValidatingPolicyError,
+  type CompiledCelPolicyException,
+  type CompiledValidatingPolicy,
+  type PolicyFieldError,
+} from '@edict/cel-policies';
+import { errorMessage, wildcardMatch, type KubeObject } from '@edict/foundation';
+
+/** Compiles one object; throws ValidatingPolicyError (field errors) or any error. Injectable for specs. */
+export interface CelPolicyCompilers {
+  readonly policy: (object: KubeObject) => CompiledValidatingPolicy;
+  readonly exception: (object: KubeObject) => CompiledCelPolicyException;
+}
+
+export const CEL_POLICY_COMPILERS: CelPolicyCompilers = {
+  policy: compileValidatingPolicy,
+  exception: compileCelPolicyException,
+};
+
+/** One stored ValidatingPolicy or NamespacedValidatingPolicy, compiled or with why not. */
+export interface CelPolicyEntry {
+  /** `ValidatingPolicy/name` or `NamespacedValidatingPolicy/namespace/name`. */
+  readonly key: string;
+  readonly kind: 'ValidatingPolicy' | 'NamespacedValidatingPolicy';
+  readonly name: string;
+  readonly namespace?: string;
+  /** The latest object the informer delivered (its status included). */
+  readonly object: KubeObject;
+  /** Set when it compiles: the policy is Ready and served. */
+  readonly compiled?: CompiledValidatingPolicy;
+  /** Why it does not compile (field and message), empty when it does. */
+  readonly errors: readonly PolicyFieldError[];
+  /** The version it was compiled for (generation, else resourceVersion). */
+  readonly version: string;
+}
+
+/** One stored CEL PolicyException. */
+export interface CelExceptionEntry {
+  /** `namespace/name`. */
+  readonly key: string;
+  readonly object: KubeObject;
+  readonly compiled?: CompiledCelPolicyException;
+  readonly errors: readonly PolicyFieldError[];
+  readonly version: string;
+}
+
+export interface CelPolicyStoreOptions {
+  readonly compilers?: CelPolicyCompilers;
+  /** The time, for expiresAt (default Date.now). */
+  readonly now?: () => number;
+}
+
+export class CelPolicyStore {
+  private readonly policyEntries = new Map<string, CelPolicyEntry>();
+  private readonly exceptionEntries = new Map<string, CelExceptionEntry>();
+  private readonly compilers: CelPolicyCompilers;
+  private readonly now: () => number;
+  private served: readonly CompiledValidatingPolicy[] | undefined;
+
+  constructor(options: CelPolicyStoreOptions = {}) {
+    this.compilers = options.compilers ?? CEL_POLICY_COMPILERS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Stores a policy (compiling it unless this version is compiled already); returns its entry. */
+  upsertPolicy(object: KubeObject, kind: CelPolicyEntry['kind'] = kindOf(object)): CelPolicyEntry {
+    const typed = object.kind ? object : { ...object, kind };
+    const name = typed.metadata?.name ?? '';
+    const namespace = kind === 'NamespacedValidatingPolicy' ? (typed.metadata?.namespace ?? '') : undefined;
+    const key = policyKeyOf(kind, name, namespace);
+    const version = versionOf(typed);
+    const previous = this.policyEntries.get(key);
+    const sameVersion = previous && previous.version === version && uidOf(previous.object) === uidOf(typed);
+    const entry: CelPolicyEntry = sameVersion
+      ? { ...previous, object: typed }
+      : {
+          key,
+          kind,
+          name,
+          ...(namespace !== undefined ? { namespace } : {}),
+          object: typed,
+          version,
+          ...this.compilePolicy(typed),
+        };
+    this.policyEntries.set(key, entry);
+    if (!sameVersion) this.served = undefined;
+    return entry;
+  }
+
+  removePolicy(object: KubeObject, kind: CelPolicyEntry['kind'] = kindOf(object)): void {
+    const namespace = kind === 'NamespacedValidatingPolicy' ? (object.metadata?.namespace ?? '') : undefined;
+    if (this.policyEntries.delete(policyKeyOf(kind, object.metadata?.name ?? '', namespace))) this.served = undefined;
+  }
+
+  upsertException(object: KubeObject): CelExceptionEntry {
+    const typed = object.kind ? object : { ...object, kind: 'PolicyException' };
+    const key = `${typed.metadata?.namespace ?? ''}/${typed.metadata?.name ?? ''}`;
+    const version = versionOf(typed);
+    const previous = this.exceptionEntries.get(key);
+    if (previous && previous.version === version && uidOf(previous.object) === uidOf(typed)) {
+      const kept = { ...previous, object: typed };
+      this.exceptionEntries.set(key, kept);
+      return kept;
+    }
+    const entry: CelExceptionEntry = { key, object: typed, version, ...this.compileException(typed) };
+    this.exceptionEntries.set(key, entry);
+    return entry;
+  }
+
+  removeException(object: KubeObject): void {
+    this.exceptionEntries.delete(`${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`);
+  }
+
+  /** The compiled (Ready) policies, by key. */
+  validatingPolicies(): readonly CompiledValidatingPolicy[] {
+    this.served ??= this.policies()
+      .map((entry) => entry.compiled)
+      .filter((compiled): compiled is CompiledValidatingPolicy => compiled !== undefined);
+    return this.served;
+  }
+
+  /** Every stored policy, compiled or not, by key. */
+  policies(): CelPolicyEntry[] {
+    return [...this.policyEntries.values()].sort((a, b) => compare(a.key, b.key));
+  }
+
+  /**
+   * The compiled exceptions in force: from a namespace matching `namespaces` (wildcards; none when
+   * empty, exceptions being off), and not expired.
+   */
+  policyExceptions(namespaces: readonly string[]): CompiledCelPolicyException[] {
+    if (namespaces.length === 0) return [];
+    const now = this.now();
+    return this.exceptions()
+      .map((entry) => entry.compiled)
+      .filter(
+        (compiled): compiled is CompiledCelPolicyException =>
+          compiled !== undefined &&
+          namespaces.some((pattern) => wildcardMatch(pattern, compiled.namespace)) &&
+          (compiled.expiresAt === undefined || compiled.expiresAt > now),
+      );
+  }
+
+  /** Every stored exception, by key. */
+  exceptions(): CelExceptionEntry[] {
+    return [...this.exceptionEntries.values()].sort((a, b) => compare(a.key, b.key));
+  }
+
+  private compilePolicy(object: KubeObject): Pick<CelPolicyEntry, 'compiled' | 'errors'> {
+    try {
+      return { compiled: this.compilers.policy(object), errors: [] };
+    } catch (error) {
+      return { errors: fieldErrorsOf(error) };
+    }
+  }
+
+  private compileException(object: KubeObject): Pick<CelExceptionEntry, 'compiled' | 'errors'> {
+    try {
+      return { compiled: this.compilers.exception(object), errors: [] };
+    } catch (error) {
+      return { errors: fieldErrorsOf(error) };
+    }
+  }
+}
+
+/** The field errors of a compiler failure; any other failure is one error on the whole spec. */
+export function fieldErrorsOf(error: unknown): PolicyFieldError[] {
+  if (error instanceof ValidatingPolicyError && error.errors.length > 0) return [...error.errors];
+  const errors = (error as { errors?: unknown }).errors;
+  if (Array.isArray(errors) && errors.every((e) => typeof e?.field === 'string' && typeof e?.message === 'string')) {
+    return errors as PolicyFieldError[];
+  }
+  return [{ field: 'spec', message: errorMessage(error) }];
+}
+
+export function policyKeyOf(kind: CelPolicyEntry['kind'], name: string, namespace?: string): string {
+  return kind === 'NamespacedValidatingPolicy' ? `${kind}/${namespace ?? ''}/${name}` : `${kind}/${name}`;
+}
+
+function kindOf(object: KubeObject): CelPolicyEntry['kind'] {
+  return object.kind === 'NamespacedValidatingPolicy' ? 'NamespacedValidatingPolicy' : 'ValidatingPolicy';
+}
+
+/** What a compiled form is kept for: the spec's generation when the server tracks it, else the resourceVersion. */
+function versionOf(object: KubeObject): string {
+  const generation = object.metadata?.['generation'];
+  if (typeof generation === 'number') return `g${generation}`;
+  return `rv${object.metadata?.resourceVersion ?? ''}`;
+}
+
+function uidOf(object: KubeObject): string | undefined {
+  return object.metadata?.uid;
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
