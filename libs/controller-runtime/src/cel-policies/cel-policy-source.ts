@@ -9,6 +9,8 @@ import type { CompiledCelPolicyException, CompiledValidatingPolicy } from '@edic
 export interface CelPolicySource {
   validatingPolicies(): readonly CompiledValidatingPolicy[];
   policyExceptions(): readonly CompiledCelPolicyException[];
+  /** Called after changes; returns its removal. Without it, the source is polled. */
+  onChange?(listener: () => void): () => void;
 }
 
 /** Injection token of the CelPolicySource. */
@@ -28,15 +30,20 @@ export function celPolicySignature(source: CelPolicySource): string {
   return `${policies.sort().join(',')};${exceptions.sort().join(',')}`;
 }
 
-/** Calls `listener` whenever the signature changes, checking every `intervalMs`; returns the stop. */
+/**
+ * Calls `listener` whenever the signature changes (a status write changes nothing), told by the
+ * source's `onChange` or, without one, checking every `intervalMs`; returns the stop.
+ */
 export function onCelPoliciesChange(source: CelPolicySource, listener: () => void, intervalMs = 1_000): () => void {
   let signature = celPolicySignature(source);
-  const timer = setInterval(() => {
+  const check = () => {
     const next = celPolicySignature(source);
     if (next === signature) return;
     signature = next;
     listener();
-  }, intervalMs);
+  };
+  if (source.onChange) return source.onChange(check);
+  const timer = setInterval(check, intervalMs);
   timer.unref?.();
   return () => clearInterval(timer);
 }
