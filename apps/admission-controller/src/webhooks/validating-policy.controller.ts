@@ -1,6 +1,7 @@
 /**
  * Kyverno's ValidatingPolicy webhook paths: `/vpol/fail`, `/vpol/ignore`, the fine-grained
- * `/vpol/{fail,ignore}/finegrained/<policy>` and `/vpol/<policy>` (any failure policy).
+ * `/vpol/{fail,ignore}/finegrained/<policy>`, and `/vpol/<policy>/<policy>...` naming the policies
+ * a webhook serves (any failure policy). One wildcard route; the path is parsed here.
  */
 import { Body, Controller, HttpCode, Post, Query, Req, Res, type RawBodyRequest } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -14,7 +15,7 @@ const PREFIX = '/vpol/';
 export class ValidatingPolicyController {
   constructor(private readonly admission: AdmissionService) {}
 
-  @Post(['fail', 'ignore', 'fail/finegrained/:policy', 'ignore/finegrained/:policy', ':policy'])
+  @Post('*')
   @HttpCode(200)
   async validate(
     @Body() body: unknown,
