@@ -3,6 +3,7 @@ export { PolicyModule, type PolicyModuleAsyncOptions } from './policy.module';
 export { PolicyModuleOptions, PolicyOptionsError, validatePolicyOptions } from './policy.options';
 export { POLICY_OPTIONS, POLICY_FEEDS, CEL_POLICY_FEEDS, CEL_POLICY_COMPILERS_TOKEN } from './policy.constants';
 export { CelPolicyCache, type CelPolicyCacheListener } from './cel/cel-policy-cache';
+export { celPolicyValidation, isCelPolicyKind, type CelPolicyValidationOptions } from './cel/cel-policy-validation';
 export {
   CelPolicyStore,
   CEL_POLICY_COMPILERS,

@@ -31,6 +31,14 @@ export {
   type FixedWebhookRule,
 } from './configurations/build-webhook-configurations';
 export { unionConfiguration } from './configurations/union';
+export {
+  validatingPolicyWebhooks,
+  readsNamespaceObject,
+  VALIDATING_POLICY_PATH,
+  MAX_MATCH_CONDITIONS,
+  type ValidatingPolicyWebhookSource,
+  type ValidatingPolicyWebhookOptions,
+} from './configurations/validating-policy-webhooks';
 export { RuleSet, ALL_OPERATIONS, type RuleEntry } from './configurations/rule-set';
 export {
   kindOperationsOf,
@@ -44,6 +52,7 @@ export { covers } from './reconcile/covers';
 export { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 export {
   type CaBundleSource,
+  type CelPolicySource,
   type DesiredWebhooks,
   type DesiredWebhookSet,
   type PolicySource,

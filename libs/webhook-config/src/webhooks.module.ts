@@ -21,6 +21,7 @@ import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 import { PolicyWebhooks } from './reconcile/policy-webhooks';
 import type {
   CaBundleSource,
+  CelPolicySource,
   DesiredWebhooks,
   PolicySource,
   ServedTypesSource,
@@ -51,6 +52,8 @@ export interface WebhooksModuleConfig {
   readonly options?: Partial<WebhookModuleOptions>;
   /** The policies the configurations follow; required unless `desired` is given. */
   readonly policies?: PolicySource;
+  /** The compiled ValidatingPolicies (CelPolicyCache): their `vpol` webhooks are published too. */
+  readonly celPolicies?: CelPolicySource;
   /** What to publish instead of the policies' configurations (a fixed set: FixedWebhooks). */
   readonly desired?: DesiredWebhooks;
   readonly caBundle: CaBundleSource;
@@ -119,7 +122,7 @@ const derived: Provider[] = [
     provide: WEBHOOK_DESIRED,
     inject: [WEBHOOK_CONFIG, WEBHOOK_OPTIONS, WEBHOOK_DISCOVERY],
     useFactory: (c: WebhooksModuleConfig, o: ResolvedWebhookOptions, discovery: DiscoverySource) =>
-      c.desired ?? new PolicyWebhooks(o, c.policies!, discovery, c.servedTypes),
+      c.desired ?? new PolicyWebhooks(o, c.policies!, discovery, c.servedTypes, c.celPolicies),
   },
   WebhookReconciler,
   WebhookMonitor,

@@ -5,10 +5,12 @@
  * warnings travel back as admission warnings; an exception outside the configured namespaces is
  * admitted with a warning (it is stored but never used). A policy whose generate or
  * mutate-existing rules need writes the background controller may not make is refused too (asked
- * with SubjectAccessReviews about its username, as Kyverno does).
+ * with SubjectAccessReviews about its username, as Kyverno does). A policies.kyverno.io
+ * ValidatingPolicy or CEL PolicyException whose CEL does not compile or type-check is refused with
+ * the field and the compiler's message (`celPolicyValidation`).
  */
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { AdmissionConfigService, PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, celPolicyValidation, isCelPolicyKind, PolicyCache } from '@edict/policy';
 import { answerValidation, decisionFrom, type ReviewAnswer } from '@edict/admission';
 import {
   checkBackgroundPermissions,
@@ -18,7 +20,7 @@ import {
   type Policy,
   type PolicyException,
 } from '@edict/engine';
-import { isError, type Diagnostic } from '@edict/foundation';
+import { isError, type Diagnostic, type KubeObject } from '@edict/foundation';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { KubeAccessReviewer } from '@edict/context';
@@ -45,6 +47,8 @@ export class PolicyValidationService implements OnModuleInit {
 
   policy(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, async (request) => {
+      // policies.kyverno.io kinds: their CEL must compile and type-check (the compiler's message, by field).
+      if (request.object && isCelPolicyKind(request.object)) return this.celPolicy(request.object as KubeObject);
       const policy = request.object as unknown as Policy;
       const diagnostics = validatePolicy(policy, {
         namespaced: policy.kind === 'Policy',
@@ -91,8 +95,13 @@ export class PolicyValidationService implements OnModuleInit {
     });
   }
 
+  private celPolicy(object: KubeObject) {
+    return celPolicyValidation(object, { exceptionNamespaces: this.config.current().exceptionNamespaces });
+  }
+
   exception(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, (request) => {
+      if (request.object && isCelPolicyKind(request.object)) return this.celPolicy(request.object as KubeObject);
       const namespaces = this.config.current().exceptionNamespaces;
       return decisionFrom(
         validatePolicyException(request.object as unknown as PolicyException, {

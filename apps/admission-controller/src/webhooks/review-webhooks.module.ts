@@ -8,7 +8,7 @@ import { Module, type FactoryProvider } from '@nestjs/common';
 import { TlsMaterial } from '@edict/cert';
 import { KubeResources, CustomResourceDefinitions } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
-import { PolicyCache } from '@edict/policy';
+import { CelPolicyCache, PolicyCache } from '@edict/policy';
 import { WebhooksModule } from '@edict/webhook-config';
 import { AfterAdmissionModule } from '../after-admission/after-admission.module';
 import { ClusterStateModule } from '../cluster/cluster-state.module';
@@ -33,7 +33,15 @@ import { PolicyValidationService } from './policy-validation.service';
 
 /** The webhook controller: the leader publishes the configurations from the policy cache. */
 export const webhookConfigurationsModule = WebhooksModule.forRootAsync({
-  inject: [CONTROLLER_CONFIG, PolicyCache, TlsMaterial, KubeResources, LeaderService, CustomResourceDefinitions],
+  inject: [
+    CONTROLLER_CONFIG,
+    PolicyCache,
+    TlsMaterial,
+    KubeResources,
+    LeaderService,
+    CustomResourceDefinitions,
+    CelPolicyCache,
+  ],
   useFactory: (
     config: ControllerConfig,
     cache: PolicyCache,
@@ -41,6 +49,7 @@ export const webhookConfigurationsModule = WebhooksModule.forRootAsync({
     resources: KubeResources,
     leader: LeaderService,
     customResources: CustomResourceDefinitions,
+    celPolicies: CelPolicyCache,
   ) => ({
     options: {
       namespace: config.namespace,
@@ -52,6 +61,7 @@ export const webhookConfigurationsModule = WebhooksModule.forRootAsync({
       ...webhookNameOptions(config.installName),
     },
     policies: cache,
+    celPolicies,
     caBundle: tls,
     resources,
     leaderGate: leaderGateOf(leader),

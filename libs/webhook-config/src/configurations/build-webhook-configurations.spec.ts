@@ -311,12 +311,21 @@ describe('buildWebhookConfigurations', () => {
       clientConfig: { service: { path: '/policyvalidate' } },
       rules: [
         { apiGroups: ['kyverno.io'], resources: ['clusterpolicies', 'policies'], operations: ['CREATE', 'UPDATE'] },
+        {
+          apiGroups: ['policies.kyverno.io'],
+          apiVersions: ['v1', 'v1beta1', 'v1alpha1'],
+          resources: ['validatingpolicies', 'namespacedvalidatingpolicies'],
+          operations: ['CREATE', 'UPDATE'],
+        },
       ],
     });
-    expect(result.validating[1]!.webhooks[0]!.rules).toHaveLength(1);
+    expect(result.validating[1]!.webhooks[0]!.rules).toHaveLength(2);
     expect(result.validating[2]!.webhooks[0]).toMatchObject({
       name: 'validate-policyexception.edict.svc',
-      rules: [{ resources: ['policyexceptions'] }],
+      rules: [
+        { apiGroups: ['kyverno.io'], resources: ['policyexceptions'] },
+        { apiGroups: ['policies.kyverno.io'], resources: ['policyexceptions'] },
+      ],
     });
     expect(build([], { policyValidation: false, exceptionValidation: false }).validating).toHaveLength(1);
   });

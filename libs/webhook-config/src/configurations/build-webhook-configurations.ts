@@ -19,6 +19,7 @@ import {
 } from './names';
 import { kindOperationsOf, policyTakesPart, type WebhookFamily } from './policy-kinds';
 import { RuleSet } from './rule-set';
+import { validatingPolicyWebhooks, type ValidatingPolicyWebhookSource } from './validating-policy-webhooks';
 import type {
   MutatingWebhook,
   MutatingWebhookConfiguration,
@@ -52,6 +53,8 @@ export interface WebhookBuildOptions {
   readonly exceptionValidation?: boolean;
   /** Extra labels for every configuration (the managed-by label always wins). */
   readonly labels?: Readonly<Record<string, string>>;
+  /** The compiled ValidatingPolicies: their `vpol` webhooks join the resource validating configuration. */
+  readonly validatingPolicies?: Iterable<ValidatingPolicyWebhookSource>;
 }
 
 export interface WebhookBuildResult extends WebhookConfigurations {
@@ -119,6 +122,15 @@ export function buildWebhookConfigurations(
   const validatingHooks = (['Ignore', 'Fail'] as const)
     .map((fp) => resourceWebhook('validating', fp))
     .filter((hook): hook is ValidatingWebhook => !!hook);
+  validatingHooks.push(
+    ...validatingPolicyWebhooks(options.validatingPolicies ?? [], {
+      validatingWebhookName: names.validatingWebhook,
+      client,
+      defaultTimeoutSeconds: defaultTimeout,
+      namespaceSelector,
+      objectSelector,
+    }),
+  );
   const mutatingHooks = (['Ignore', 'Fail'] as const)
     .map((fp) => resourceWebhook('mutating', fp))
     .filter((hook): hook is ValidatingWebhook => !!hook)
@@ -140,6 +152,11 @@ export function buildWebhookConfigurations(
       validatingConfiguration(names.policyValidating, labels, [
         policyHook(names.policyValidatingWebhook, WEBHOOK_PATHS.policyValidate, [
           { apiGroups: ['kyverno.io'], resources: ['clusterpolicies', 'policies'], versions: ['v1', 'v2beta1'] },
+          {
+            apiGroups: ['policies.kyverno.io'],
+            resources: ['validatingpolicies', 'namespacedvalidatingpolicies'],
+            versions: ['v1', 'v1beta1', 'v1alpha1'],
+          },
         ]),
       ]),
     );
@@ -149,6 +166,11 @@ export function buildWebhookConfigurations(
       validatingConfiguration(names.exceptionValidating, labels, [
         policyHook(names.exceptionValidatingWebhook, WEBHOOK_PATHS.exceptionValidate, [
           { apiGroups: ['kyverno.io'], resources: ['policyexceptions'], versions: ['v2', 'v2beta1'] },
+          {
+            apiGroups: ['policies.kyverno.io'],
+            resources: ['policyexceptions'],
+            versions: ['v1', 'v1beta1', 'v1alpha1'],
+          },
         ]),
       ]),
     );

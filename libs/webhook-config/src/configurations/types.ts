@@ -24,10 +24,17 @@ export interface WebhookClientConfig {
   url?: string;
 }
 
+/** A CEL condition kube-apiserver checks before calling the webhook. */
+export interface MatchCondition {
+  name: string;
+  expression: string;
+}
+
 export interface ValidatingWebhook {
   name: string;
   clientConfig: WebhookClientConfig;
   rules: RuleWithOperations[];
+  matchConditions?: MatchCondition[];
   failurePolicy: WebhookFailurePolicy;
   matchPolicy: 'Exact' | 'Equivalent';
   namespaceSelector: LabelSelector;

@@ -28,8 +28,11 @@ export function unionConfiguration<T extends WebhookConfiguration>(observed: T |
       wanted.addAll(published);
       rules = wanted.toRules();
     }
+    // Match conditions narrow: while they differ from the published ones, the webhook goes without.
+    const sameConditions = JSON.stringify(hook.matchConditions ?? []) === JSON.stringify(old.matchConditions ?? []);
+    const { matchConditions: _dropped, ...unconditioned } = hook;
     webhooks.push({
-      ...hook,
+      ...(sameConditions ? hook : unconditioned),
       rules,
       timeoutSeconds: Math.max(hook.timeoutSeconds, old.timeoutSeconds ?? 0),
     });

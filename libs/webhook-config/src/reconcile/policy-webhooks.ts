@@ -4,11 +4,12 @@
  * publishes a union with what is stored). Changes: policies (debounced), served types (CRDs, at
  * once and with fresh discovery: resources of a new kind may be created right after its CRD).
  */
-import { generationOf, type CachedPolicy, type WebhookPublication } from '@edict/policy';
+import { generationOf, policyKeyOf, type CachedPolicy, type WebhookPublication } from '@edict/policy';
+import type { ValidatingPolicyWebhookSource } from '../configurations/validating-policy-webhooks';
 import { buildWebhookConfigurations, kindSelectorsOf } from '../configurations/build-webhook-configurations';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
 import type { DiscoverySource, ResourceResolver } from '@edict/kube';
-import type { DesiredWebhooks, DesiredWebhookSet, PolicySource, ServedTypesSource } from './ports';
+import type { CelPolicySource, DesiredWebhooks, DesiredWebhookSet, PolicySource, ServedTypesSource } from './ports';
 
 export class PolicyWebhooks implements DesiredWebhooks {
   readonly owned;
@@ -19,6 +20,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
     private readonly policies: PolicySource,
     private readonly discovery: DiscoverySource,
     private readonly servedTypes?: ServedTypesSource | null,
+    private readonly celPolicies?: CelPolicySource | null,
   ) {
     const names = options.names;
     this.owned = {
@@ -29,20 +31,23 @@ export class PolicyWebhooks implements DesiredWebhooks {
 
   onChange(listener: (now: boolean) => void): () => void {
     const offPolicies = this.policies.onChange(() => listener(false));
+    const offCel = this.celPolicies?.onChange(() => listener(false));
     const offTypes = this.servedTypes?.onChange((group) => {
       this.discovery.invalidate(group);
       listener(true);
     });
     return () => {
       offPolicies();
+      offCel?.();
       offTypes?.();
     };
   }
 
   async build(caBundlePem: string): Promise<DesiredWebhookSet> {
     // Read "synced" before the policies: a snapshot taken after syncing is complete.
-    const synced = this.policies.hasSynced();
+    const synced = this.policies.hasSynced() && (this.celPolicies?.hasSynced() ?? true);
     const policies = this.policies.policies();
+    const validatingPolicies = this.celPolicies?.validatingPolicies() ?? [];
     const kinds = kindSelectorsOf(policies);
     let resolve: ResourceResolver = () => [];
     if (kinds.length > 0) resolve = await this.discovery.resolver(kinds);
@@ -58,21 +63,41 @@ export class PolicyWebhooks implements DesiredWebhooks {
       excludedNamespaces: this.options.excludedNamespaces,
       policyValidation: this.options.policyValidation,
       exceptionValidation: this.options.exceptionValidation,
+      validatingPolicies,
     });
-    return { ...built, complete: synced && built.complete, publication: publicationOf(policies, built.unresolved) };
+    return {
+      ...built,
+      complete: synced && built.complete,
+      publication: publicationOf(policies, built.unresolved, validatingPolicies),
+    };
   }
 }
 
-/** The built policies by key and generation; `unresolved` entries read `policy key: kind selector`. */
-function publicationOf(policies: readonly CachedPolicy[], unresolved: readonly string[]): WebhookPublication {
+/**
+ * The built policies by key and generation; `unresolved` entries read `policy key: kind selector`.
+ * ValidatingPolicies are keyed `ValidatingPolicy/<name>` and `NamespacedValidatingPolicy/<ns>/<name>`
+ * (policyKeyOf), which no classic key can be (namespaces are lowercase).
+ */
+function publicationOf(
+  policies: readonly CachedPolicy[],
+  unresolved: readonly string[],
+  validatingPolicies: readonly ValidatingPolicyWebhookSource[],
+): WebhookPublication {
   const unresolvedKinds = new Map<string, string[]>();
   for (const entry of unresolved) {
     const at = entry.indexOf(': '); // keys are DNS names, with `/` for namespaced ones: never `: `
     const key = entry.slice(0, at);
     unresolvedKinds.set(key, [...(unresolvedKinds.get(key) ?? []), entry.slice(at + 2)]);
   }
+  const celKeys = validatingPolicies.map((p): [string, number | undefined] => {
+    const generation = (p.policy as { metadata?: { generation?: unknown } }).metadata?.generation;
+    return [policyKeyOf(p.kind, p.name, p.namespace), typeof generation === 'number' ? generation : undefined];
+  });
   return {
-    policies: new Map(policies.map((p) => [p.key, generationOf(p.source ?? p.compiled.policy)])),
+    policies: new Map([
+      ...policies.map((p): [string, number | undefined] => [p.key, generationOf(p.source ?? p.compiled.policy)]),
+      ...celKeys,
+    ]),
     unresolvedKinds,
   };
 }

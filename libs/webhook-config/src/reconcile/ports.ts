@@ -2,6 +2,7 @@
 import type { CachedPolicy, WebhookPublication } from '@edict/policy';
 import type { WebhookBuildResult } from '../configurations/build-webhook-configurations';
 import type { WebhookConfiguration, WebhookConfigurationKind } from '../configurations/types';
+import type { ValidatingPolicyWebhookSource } from '../configurations/validating-policy-webhooks';
 
 /**
  * What one webhook controller publishes: the admission controller's configurations follow its
@@ -26,6 +27,13 @@ export interface DesiredWebhookSet extends WebhookBuildResult {
 /** The policy cache (PolicyCache fits). */
 export interface PolicySource {
   policies(): readonly CachedPolicy[];
+  hasSynced(): boolean;
+  onChange(listener: () => void): () => void;
+}
+
+/** The compiled ValidatingPolicies (CelPolicyCache fits). */
+export interface CelPolicySource {
+  validatingPolicies(): readonly ValidatingPolicyWebhookSource[];
   hasSynced(): boolean;
   onChange(listener: () => void): () => void;
 }

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '@edict/foundation';
+import { celPolicyValidation, isCelPolicyKind } from './cel-policy-validation';
+
+const vpol: KubeObject = {
+  apiVersion: 'policies.kyverno.io/v1',
+  kind: 'ValidatingPolicy',
+  metadata: { name: 'p' },
+  spec: { validations: [{ expression: 'object.spec.replicas > "1"' }] },
+};
+const polex = (namespace: string): KubeObject => ({
+  apiVersion: 'policies.kyverno.io/v1',
+  kind: 'PolicyException',
+  metadata: { name: 'e', namespace },
+  spec: { policyRefs: [{ name: 'p', kind: 'ValidatingPolicy' }] },
+});
+const typeError = {
+  field: 'spec.validations[0].expression',
+  message: "compilation failed: ERROR: <input>:1:21: found no matching overload for '_>_' applied to '(int, string)'",
+};
+
+describe('celPolicyValidation', () => {
+  it('refuses a policy whose CEL does not type-check, naming the field and the compiler message', () => {
+    const decision = celPolicyValidation(vpol, { exceptionNamespaces: [], policyErrors: () => [typeError] });
+    expect(decision).toMatchObject({ allowed: false, message: `${typeError.field}: ${typeError.message}` });
+    expect(decision.warnings).toEqual([`${typeError.field}: ${typeError.message}`]);
+  });
+
+  it('lists several problems as Go aggregates them, and admits a valid policy', () => {
+    const second = { field: 'spec.matchConstraints', message: 'Required value: a matchConstraints is required' };
+    const decision = celPolicyValidation(vpol, { exceptionNamespaces: [], policyErrors: () => [typeError, second] });
+    expect(decision.message).toBe(`[${typeError.field}: ${typeError.message}, ${second.field}: ${second.message}]`);
+    expect(celPolicyValidation(vpol, { exceptionNamespaces: [], policyErrors: () => [] }).allowed).toBe(true);
+  });
+
+  it('refuses rather than admits when the check itself fails', () => {
+    const decision = celPolicyValidation(vpol, {
+      exceptionNamespaces: [],
+      policyErrors: () => {
+        throw new Error('checker down');
+      },
+    });
+    expect(decision).toMatchObject({ allowed: false, message: 'spec: the policy could not be checked: checker down' });
+  });
+
+  it('admits a CEL exception outside the exception namespaces with a warning, and judges its CEL', () => {
+    const none = () => [];
+    expect(
+      celPolicyValidation(polex('kyverno'), { exceptionNamespaces: ['kyverno'], exceptionErrors: none }),
+    ).toMatchObject({
+      allowed: true,
+    });
+    expect(
+      celPolicyValidation(polex('team'), { exceptionNamespaces: ['kyverno'], exceptionErrors: none }).warnings,
+    ).toEqual(['PolicyException resource namespace must match the defined namespace.']);
+    expect(celPolicyValidation(polex('team'), { exceptionNamespaces: [], exceptionErrors: none }).warnings).toEqual([
+      'PolicyException resources would not be processed until it is enabled.',
+    ]);
+    const bad = { field: 'spec.matchConditions[0].expression', message: "undeclared reference to 'obj'" };
+    expect(
+      celPolicyValidation(polex('kyverno'), { exceptionNamespaces: ['kyverno'], exceptionErrors: () => [bad] }),
+    ).toMatchObject({ allowed: false, message: `${bad.field}: ${bad.message}` });
+  });
+
+  it('knows the policies.kyverno.io kinds from the classic ones', () => {
+    expect(isCelPolicyKind(vpol)).toBe(true);
+    expect(isCelPolicyKind(polex('x'))).toBe(true);
+    expect(isCelPolicyKind({ apiVersion: 'kyverno.io/v2', kind: 'PolicyException' })).toBe(false);
+    expect(isCelPolicyKind({ apiVersion: 'kyverno.io/v1', kind: 'ClusterPolicy' })).toBe(false);
+  });
+});
