@@ -6,6 +6,7 @@ import { registerQuantity } from './libraries/quantity';
 import { LINEAR_MATCHES, registerRegex } from './libraries/regex';
 import { registerStrings } from './libraries/strings';
 import { registerUrl } from './libraries/url';
+import { registerKyverno } from './kyverno/environment';
 import { CEL_LIMITS } from './limits';
 
 /** Which optional variables an expression may use (Kubernetes declares them per expression kind). */
@@ -16,6 +17,15 @@ export interface CelVariables {
   readonly authorizer: boolean;
   /** `exceptions` (allowedImages, allowedValues): Kyverno's CEL policies bind it. */
   readonly exceptions?: boolean;
+  /**
+   * Kyverno's CEL libraries (ValidatingPolicy and the other policies.kyverno.io kinds): `http`,
+   * `resource`, `globalContext`, `image`, `json`, `yaml` and the image, user, hash, math, random,
+   * x509, time, transform and gzip functions. Classic validate.cel and ValidatingAdmissionPolicy
+   * leave it off (Kubernetes' libraries only). Values: kyvernoActivation().
+   */
+  readonly kyverno?: boolean;
+  /** With `kyverno`: the expression is a namespaced policy's (`resource` calls take no namespace). */
+  readonly namespacedPolicy?: boolean;
 }
 
 /** What the expression must evaluate to: validations and preconditions bool, messages string. */
@@ -38,7 +48,7 @@ export interface CelProgram {
  * `variables`, and `params` / `authorizer` when given). Compiled programs are cached.
  */
 export function compileCel(source: string, variables: CelVariables, result: CelResultType): CelProgram {
-  const key = `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${variables.exceptions ? 'e' : ''}:${result}:${source}`;
+  const key = `${environmentKey(variables)}:${result}:${source}`;
   const cached = programs.get(key);
   if (cached) return cached;
   if (source.length > CEL_LIMITS.maxExpressionLength) {
@@ -76,8 +86,13 @@ const programs = new BoundedCache<CelProgram>(2_000, CEL_LIMITS.maxExpressionLen
 const environments = new Map<string, Environment>();
 let base: Environment | undefined;
 
+function environmentKey(variables: CelVariables): string {
+  const kyverno = variables.kyverno ? (variables.namespacedPolicy ? 'kn' : 'k') : '';
+  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${variables.exceptions ? 'e' : ''}${kyverno}`;
+}
+
 function environment(variables: CelVariables): Environment {
-  const key = `${variables.params}:${variables.authorizer}:${variables.exceptions === true}`;
+  const key = environmentKey(variables);
   let env = environments.get(key);
   if (!env) {
     base ??= baseEnvironment();
@@ -85,6 +100,7 @@ function environment(variables: CelVariables): Environment {
     if (variables.params) env.registerVariable('params', 'dyn');
     if (variables.authorizer) env.registerVariable('authorizer', AUTHORIZER_TYPE);
     if (variables.exceptions) env.registerVariable('exceptions', 'dyn');
+    if (variables.kyverno) registerKyverno(env, { namespaced: variables.namespacedPolicy === true });
     environments.set(key, env);
   }
   return env;

@@ -13,3 +13,21 @@ export { CEL_LIMITS, type CelLimits } from './limits';
 export { toCel } from './values';
 export { AccessReviews, CelAuthorizer, CelResourceCheck } from './libraries/authz';
 export type { AccessReviewDecision, AccessReviewRequest, AccessReviewSubject } from './access-review';
+export { kyvernoActivation } from './kyverno/activation';
+export {
+  CelPortError,
+  KYVERNO_CEL_LIMITS,
+  type CelGlobalContextPort,
+  type CelGroupVersionResource,
+  type CelHttpMethod,
+  type CelHttpPort,
+  type CelHttpRequest,
+  type CelHttpResponse,
+  type CelImageDataPort,
+  type CelPortCall,
+  type CelResourcePort,
+  type CelResourceTarget,
+  type KyvernoCelLimits,
+  type KyvernoCelPorts,
+  type KyvernoCelScope,
+} from './kyverno/ports';

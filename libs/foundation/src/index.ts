@@ -50,3 +50,4 @@ export {
   type KindSelector,
 } from './kinds/kind-selector';
 export { pluralOfKind } from './kinds/kind-plural';
+export { decodeX509, X509DecodeError } from './x509/decode';

@@ -1,2 +1,3 @@
 export * from './types';
 export * from './json';
+export { yamlToJson, YamlJsonError } from './yaml-json';

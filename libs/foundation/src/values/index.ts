@@ -18,3 +18,4 @@ export { formatDuration, parseDuration, parseDurationNanos } from './duration';
 export { compareSemver, parseSemver } from './semver';
 export { goParseFloat, goUnderscoresAllowed } from './go-float';
 export { cleanPath, isAbsolute, joinPath } from './go-path';
+export { MAX_RANDOM_LENGTH, randomFromPattern } from './random-string';

@@ -1,12 +1,10 @@
 import { isIP } from 'node:net';
-import { type JsonValue, joinPath } from '@edict/foundation';
+import { decodeX509, type JsonValue, joinPath, randomFromPattern } from '@edict/foundation';
 import { functionError, JmesPathError } from '../errors';
 import type { FunctionDefinition } from '../runtime';
 import { normalizeImage } from './image';
-import { randomFromPattern } from './random';
 import { semverSatisfies } from './semver';
 import { str } from './signatures';
-import { decodeX509 } from './x509';
 
 function rethrow<T>(run: () => T, wrap: (message: string) => JmesPathError = (m) => new JmesPathError(m)): T {
   try {
@@ -51,7 +49,7 @@ export const miscFunctions: FunctionDefinition[] = [
     fn: (a) => rethrow(() => semverSatisfies(a[0] as string, a[1] as string)),
   },
   { name: 'random', signature: [str], fn: (a) => rethrow(() => randomFromPattern(a[0] as string)) },
-  { name: 'x509_decode', signature: [str], fn: (a) => decodeX509(a[0] as string) },
+  { name: 'x509_decode', signature: [str], fn: (a) => rethrow(() => decodeX509(a[0] as string)) },
   {
     name: 'image_normalize',
     signature: [str],

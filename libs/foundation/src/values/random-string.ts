@@ -1,4 +1,4 @@
-import { compileGoRegexp } from '@edict/foundation';
+import { compileGoRegexp } from './go-regexp';
 
 /**
  * A small regex-driven string generator in the spirit of goregen (what Kyverno's random() uses):

@@ -20,8 +20,12 @@ import {
   type Name,
   type SubjectPublicKeyInfo,
 } from '@peculiar/asn1-x509';
-import type { JsonObject, JsonValue } from '@edict/foundation';
-import { JmesPathError } from '../errors';
+import type { JsonObject, JsonValue } from '../json';
+
+/** A PEM text that is not an RSA certificate or certificate request Kyverno can decode. */
+export class X509DecodeError extends Error {
+  override readonly name = 'X509DecodeError';
+}
 
 /**
  * x509_decode: a PEM certificate or CSR decoded into the JSON that Go's encoding/json produces
@@ -125,12 +129,12 @@ function nameJson(name: Name): JsonObject {
 }
 
 function rsaPublicKey(spki: SubjectPublicKeyInfo): JsonObject {
-  if (spki.algorithm.algorithm !== RSA_ENCRYPTION) throw new JmesPathError('certificate should use rsa algorithm');
+  if (spki.algorithm.algorithm !== RSA_ENCRYPTION) throw new X509DecodeError('certificate should use rsa algorithm');
   let key: RSAPublicKey;
   try {
     key = AsnConvert.parse(spki.subjectPublicKey, RSAPublicKey);
   } catch {
-    throw new JmesPathError('failed to parse subject public key info');
+    throw new X509DecodeError('failed to parse subject public key info');
   }
   const n = BigInt(`0x${Buffer.from(key.modulus).toString('hex') || '0'}`);
   const e = Number(BigInt(`0x${Buffer.from(key.publicExponent).toString('hex') || '0'}`));
@@ -272,7 +276,7 @@ function decodeCertificate(bytes: Buffer): JsonObject {
   try {
     cert = AsnConvert.parse(bytes, Certificate);
   } catch {
-    throw new JmesPathError('x509: malformed certificate');
+    throw new X509DecodeError('x509: malformed certificate');
   }
   const tbs = cert.tbsCertificate;
   const publicKey = rsaPublicKey(tbs.subjectPublicKeyInfo);
@@ -323,7 +327,7 @@ function decodeRequest(bytes: Buffer): JsonObject {
   try {
     csr = AsnConvert.parse(bytes, CertificationRequest);
   } catch {
-    throw new JmesPathError('x509: malformed certificate request');
+    throw new X509DecodeError('x509: malformed certificate request');
   }
   const info = csr.certificationRequestInfo;
   const publicKey = rsaPublicKey(info.subjectPKInfo);
@@ -362,8 +366,8 @@ function decodeRequest(bytes: Buffer): JsonObject {
 
 export function decodeX509(pem: string): JsonObject {
   const block = decodePem(pem);
-  if (!block) throw new JmesPathError('failed to decode PEM block');
+  if (!block) throw new X509DecodeError('failed to decode PEM block');
   if (block.type === 'CERTIFICATE') return decodeCertificate(block.bytes);
   if (block.type === 'CERTIFICATE REQUEST') return decodeRequest(block.bytes);
-  throw new JmesPathError('PEM block neither contains a CERTIFICATE or CERTIFICATE REQUEST');
+  throw new X509DecodeError('PEM block neither contains a CERTIFICATE or CERTIFICATE REQUEST');
 }

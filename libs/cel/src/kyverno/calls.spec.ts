@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { deadlineAfter, type EvaluationDeadline } from '@edict/foundation';
+import { evaluateKyverno, FakeHttpPort, FakeResourcePort } from '@edict/cel/testing';
+import { kyvernoActivation } from './activation';
+import { compileCel } from '../compile';
+
+describe('bounds of the library calls of one evaluation', () => {
+  it('stops at the call limit, and stays stopped for the rest of the activation', async () => {
+    const http = new FakeHttpPort([{ url: 'https://api.test/', body: { ok: true } }]);
+    await expect(
+      evaluateKyverno('[1, 2, 3, 4].all(i, http.Get("https://api.test/").ok)', { http }, { limits: { maxCalls: 3 } }),
+    ).rejects.toThrow(/exceed the limit of 3 per evaluation/);
+    expect(http.requests).toHaveLength(3);
+
+    // CEL's || absorbs errors when the other side decides; the limit must not come back open.
+    const program = compileCel(
+      'http.Get("https://api.test/").ok',
+      { params: false, authorizer: false, kyverno: true },
+      'any',
+    );
+    const activation = kyvernoActivation({ http }, { limits: { maxCalls: 1 } });
+    await program.evaluate(activation);
+    expect(() => program.evaluate(activation)).toThrow(/exceed the limit of 1/);
+    expect(() => program.evaluate(activation)).toThrow(/exceed the limit of 1/);
+  });
+
+  it('counts calls of every library together', async () => {
+    const http = new FakeHttpPort([{ url: 'https://api.test/', body: {} }]);
+    const resources = new FakeResourcePort();
+    await expect(
+      evaluateKyverno(
+        '[http.Get("https://api.test/"), resource.Get("v1", "configmaps", "a", "b"), http.Get("https://api.test/")].size()',
+        { http, resources },
+        { limits: { maxCalls: 2 } },
+      ),
+    ).rejects.toThrow(/exceed the limit of 2/);
+  });
+
+  it('refuses calls once the deadline passed, and gives each call a signal for the time left', async () => {
+    const http = new FakeHttpPort([{ url: 'https://api.test/', body: {} }]);
+    const expired: EvaluationDeadline = { expired: () => true, remainingMs: () => 0 };
+    await expect(evaluateKyverno('http.Get("https://api.test/")', { http }, { deadline: expired })).rejects.toThrow(
+      /deadline exceeded/,
+    );
+    expect(http.requests).toHaveLength(0);
+    await evaluateKyverno('http.Get("https://api.test/")', { http }, { deadline: deadlineAfter(60_000) });
+    expect(http.calls[0]?.signal).toBeInstanceOf(AbortSignal);
+    expect(http.calls[0]?.signal?.aborted).toBe(false);
+  });
+});
