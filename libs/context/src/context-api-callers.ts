@@ -4,11 +4,13 @@
  * admission controller and the cleanup controller; Nest's module destroy hook ends the egress
  * client's connections.
  */
+import type { CelHttpPort } from '@edict/cel';
 import type { APICall } from '@edict/engine';
 import type { JsonValue } from '@edict/foundation';
 import { EgressClient } from '@edict/egress';
 import type { KubeResources } from '@edict/kube';
 import type { ApiCallLimits } from './api-call-request';
+import { EgressCelHttpPort } from './cel-http-port';
 import type { ApiCallers } from './cluster-context-loaders';
 import { KubeApiCaller } from './kube-api-caller';
 import { ServiceCaller } from './service-caller';
@@ -24,6 +26,8 @@ export class ContextApiCallers implements ApiCallers {
   private readonly egress: EgressClient;
   private readonly kubeCaller: KubeApiCaller;
   private readonly serviceCaller: ServiceCaller;
+  /** `http.*` of Kyverno's CEL policies, through the same egress client and limits as apiCall `service`. */
+  readonly celHttp: CelHttpPort;
 
   constructor(settings: ApiCallSettings, resources: Pick<KubeResources, 'http'>) {
     const limits: ApiCallLimits = {
@@ -37,6 +41,7 @@ export class ContextApiCallers implements ApiCallers {
     });
     this.kubeCaller = new KubeApiCaller((request) => resources.http.json(request), limits);
     this.serviceCaller = new ServiceCaller(this.egress, limits);
+    this.celHttp = new EgressCelHttpPort(this.egress, limits);
   }
 
   kube(call: APICall, shareMs?: number): Promise<JsonValue> {

@@ -24,6 +24,7 @@ import { ContextApiCallers } from './context-api-callers';
 import type { ContextSettings } from './context-settings';
 import { FairContextLoads, type ContextLoadLimits } from './fair-context-loads';
 import { GlobalContextEntries } from './global-context-entries';
+import { ClusterKyvernoCelPorts } from './kyverno-cel-ports';
 import { IMAGE_DATA_SOURCE, type ImageDataSource } from './image-data-source';
 import { PullSecretCache } from './pull-secret-cache';
 import { RegistryImageData } from './registry-image-data';
@@ -84,6 +85,16 @@ export class ContextModule {
         useFactory: (secrets: PullSecretCache) => new RegistryImageData(settings, secrets),
       },
       { provide: IMAGE_DATA_SOURCE, useExisting: RegistryImageData },
+      {
+        provide: ClusterKyvernoCelPorts,
+        inject: [KubeResources, ContextApiCallers, GlobalContextEntries, IMAGE_DATA_SOURCE],
+        useFactory: (
+          resources: KubeResources,
+          callers: ContextApiCallers,
+          globalContext: GlobalContextEntries,
+          images: ImageDataSource,
+        ) => new ClusterKyvernoCelPorts(resources, callers, globalContext.store, images),
+      },
     ];
     const admission: Provider[] = options.admission
       ? [admissionConfigMaps(settings), admissionLoaders(options.admission)]
@@ -114,6 +125,7 @@ export class ContextModule {
         PullSecretCache,
         RegistryImageData,
         IMAGE_DATA_SOURCE,
+        ClusterKyvernoCelPorts,
         ...(options.admission ? [ConfigMapCache, ClusterContextLoaders] : []),
       ],
     };

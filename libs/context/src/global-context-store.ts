@@ -130,6 +130,20 @@ export class GlobalContextStore {
       entry = this.entries.get(name);
     }
     if (!entry) throw new GlobalContextError(`global context entry "${name}" does not exist`);
+    return this.dataOf(entry, name, projection);
+  }
+
+  /**
+   * CEL's `globalContext.Get(name, projection)`: the entry's data, or the named projection of it
+   * (`''`: none); undefined when there is no entry of that name.
+   */
+  get(name: string, projection: string): JsonValue | undefined {
+    const entry = this.entries.get(name);
+    if (!entry) return undefined;
+    return this.dataOf(entry, name, projection === '' ? undefined : projection);
+  }
+
+  private dataOf(entry: Entry, name: string, projection: string | undefined): JsonValue {
     if (projection !== undefined && !entry.projections.has(projection)) {
       const known = [...entry.projections.keys()];
       throw new GlobalContextError(

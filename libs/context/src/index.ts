@@ -58,3 +58,8 @@ export {
   type WriteTarget,
   type WritingPolicy,
 } from './tenant-writes';
+export { ClusterKyvernoCelPorts } from './kyverno-cel-ports';
+export { EgressCelHttpPort } from './cel-http-port';
+export { KubeCelResourcePort, MAX_CEL_LISTED_OBJECTS } from './cel-resource-port';
+export { StoreCelGlobalContextPort } from './cel-global-context-port';
+export { RegistryCelImageDataPort } from './cel-image-data-port';

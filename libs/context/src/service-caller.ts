@@ -66,21 +66,24 @@ export class ServiceCaller {
   }
 }
 
-function requestHeaders(
+/**
+ * The headers a policy asks for, checked (names, no line breaks, none of the connection's own, at
+ * most 32); `where` names them in errors (`apiCall service.headers`, `http.Get headers`).
+ */
+export function requestHeaders(
   headers: readonly { key: string; value: string }[] | undefined,
   hasBody: boolean,
+  where = 'apiCall service.headers',
 ): Record<string, string> {
   const result: Record<string, string> = { accept: 'application/json' };
-  if ((headers?.length ?? 0) > MAX_HEADERS) throw new ApiCallError(`apiCall service.headers: at most ${MAX_HEADERS}`);
+  if ((headers?.length ?? 0) > MAX_HEADERS) throw new ApiCallError(`${where}: at most ${MAX_HEADERS}`);
   for (const header of headers ?? []) {
     const name = String(header?.key ?? '');
     const value = String(header?.value ?? '');
-    if (!HEADER_NAME.test(name))
-      throw new ApiCallError(`apiCall service.headers: invalid header name ${JSON.stringify(name)}`);
-    if (/[\r\n\0]/.test(value))
-      throw new ApiCallError(`apiCall service.headers: the value of ${name} holds a line break`);
+    if (!HEADER_NAME.test(name)) throw new ApiCallError(`${where}: invalid header name ${JSON.stringify(name)}`);
+    if (/[\r\n\0]/.test(value)) throw new ApiCallError(`${where}: the value of ${name} holds a line break`);
     if (CONNECTION_HEADERS.has(name.toLowerCase())) {
-      throw new ApiCallError(`apiCall service.headers: ${name} is set by the connection, not by the policy`);
+      throw new ApiCallError(`${where}: ${name} is set by the connection, not by the policy`);
     }
     result[name.toLowerCase()] = value;
   }
@@ -88,7 +91,8 @@ function requestHeaders(
   return result;
 }
 
-function reason(error: unknown, limits: ApiCallLimits, timeoutMs: number): string {
+/** Why an egress call failed, in the operator's terms (the setting that decided it). */
+export function reason(error: unknown, limits: ApiCallLimits, timeoutMs: number): string {
   // The error's reason leaves a host name's resolved address out; the range is the operator's setting.
   if (error instanceof EgressRefusedError) return `refused: ${error.reason} (EDICT_EGRESS_BLOCKED_CIDRS)`;
   if (error instanceof EgressTimeoutError) return timeoutReason(limits, timeoutMs);
@@ -98,7 +102,8 @@ function reason(error: unknown, limits: ApiCallLimits, timeoutMs: number): strin
   return errorMessage(error);
 }
 
-function shown(url: string): string {
+/** A URL fit for an error message: no credentials, at most 300 characters. */
+export function shown(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.username = '';
