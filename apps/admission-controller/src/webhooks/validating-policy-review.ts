@@ -5,7 +5,7 @@
  * CEL ports, the API server's authorizer and the CEL PolicyExceptions; each evaluation timed into
  * Kyverno's kyverno_validating_policy_* metrics. The admin `evaluate` endpoint calls the same.
  */
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   toResourceRequest,
   validatingPolicyAdmission,
@@ -15,15 +15,12 @@ import {
   type ValidatingPolicyOutcome,
   type ValidatingPolicyPath,
 } from '@edict/admission';
-import type { CelLibraryPorts, CelPolicyContext, CompiledValidatingPolicy } from '@edict/cel-policies';
+import type { CelPolicyContext, CompiledValidatingPolicy } from '@edict/cel-policies';
 import { CEL_POLICY_SOURCE, type CelPolicySource } from '@edict/controller-runtime';
-import { KubeAccessReviewer } from '@edict/context';
+import { ClusterKyvernoCelPorts, KubeAccessReviewer } from '@edict/context';
 import type { EvaluationDeadline, GroupVersionKind, KubeObject } from '@edict/foundation';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
 import { requestFacts } from './admission-engine';
-
-/** Injection token of the Kyverno CEL library ports (http, resource, globalContext, imageData). */
-export const KYVERNO_CEL_PORTS = Symbol('KYVERNO_CEL_PORTS');
 
 /** What one vpol decision reads besides the request, taken once per review. */
 export interface ValidatingPolicyInputs {
@@ -45,7 +42,7 @@ export class ValidatingPolicyReviews {
     @Inject(CEL_POLICY_SOURCE) private readonly source: CelPolicySource,
     private readonly accessReviewer: KubeAccessReviewer,
     private readonly metrics: AdmissionMetrics,
-    @Optional() @Inject(KYVERNO_CEL_PORTS) private readonly ports: CelLibraryPorts = {},
+    private readonly celPorts: ClusterKyvernoCelPorts,
   ) {}
 
   /** The cache's ValidatingPolicies, for one review. */
@@ -64,7 +61,7 @@ export class ValidatingPolicyReviews {
       ...(inputs.topLevelKind ? { parentKind: inputs.topLevelKind } : {}),
     });
     const context: Omit<CelPolicyContext, 'deadline'> = {
-      ports: this.ports,
+      ports: this.celPorts.ports,
       authorizer: this.accessReviewer,
       exceptions: this.source.policyExceptions(),
     };

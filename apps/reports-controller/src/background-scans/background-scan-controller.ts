@@ -40,7 +40,7 @@ import { ResourceScanner } from './resource-scanner';
 import { scannedByValidatingPolicies, type ScannedResource } from './background-validating-policies';
 import { evaluateValidatingPolicy } from '@edict/cel-policies';
 import { CEL_POLICY_SOURCE, onCelPoliciesChange, type CelPolicySource } from '@edict/controller-runtime';
-import { ClusterEngine } from '@edict/context';
+import { ClusterEngine, ClusterKyvernoCelPorts } from '@edict/context';
 import { SCAN_EVENT_SOURCE } from './scan-events';
 
 const PAGE_SIZE = 500;
@@ -74,6 +74,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     engine: ClusterEngine,
     private readonly metrics: ReportsControllerMetrics,
     @Inject(CEL_POLICY_SOURCE) private readonly celPolicies: CelPolicySource,
+    celPorts: ClusterKyvernoCelPorts,
   ) {
     this.cluster = kubeReportsCluster(resources);
     this.discovery = new DiscoveryResolver(resources.http);
@@ -99,7 +100,10 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
         policies: () => celPolicies.validatingPolicies(),
         // Background scans have no admission request: the exceptions of the cache, no authorizer.
         evaluate: (compiled, input) =>
-          evaluateValidatingPolicy(compiled, input, { ports: {}, exceptions: celPolicies.policyExceptions() }),
+          evaluateValidatingPolicy(compiled, input, {
+            ports: celPorts.ports,
+            exceptions: celPolicies.policyExceptions(),
+          }),
         onResponse: (compiled, response, seconds) => metrics.validatingPolicyResult(compiled, response, seconds),
       },
     });
