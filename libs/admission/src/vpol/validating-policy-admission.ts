@@ -1,8 +1,4 @@
-import {
-  evaluateValidatingPolicy,
-  type CelPolicyContext,
-  type CompiledValidatingPolicy,
-} from '@edict/cel-policies';
+import { evaluateValidatingPolicy, type CelPolicyContext, type CompiledValidatingPolicy } from '@edict/cel-policies';
 import type { PolicyResponse, ResourceRequest } from '@edict/engine';
 import { EvaluationDeadlineExceeded, errorMessage, type KubeObject } from '@edict/foundation';
 import { isFiltered } from '../config/is-filtered';
@@ -56,8 +52,8 @@ export interface ValidatingPolicyOutcome {
  * action refuses the request for each failed validation (`Policy <name> failed: <message>`) and,
  * under failurePolicy Fail (or when an exception could not be decided), for each error
  * (`Policy <name> error: <message>`), the messages joined with `; ` as Go's multierr does; the
- * Warn action turns the same outcomes into admission warnings; Audit only reports. Audit
- * annotations of the policies are passed on.
+ * Warn action turns the same outcomes into admission warnings (worded here as Kyverno's handler
+ * words them, not the engine's bare messages); Audit only reports. Audit annotations are passed on.
  */
 export async function validatingPolicyAdmission(
   request: ResourceRequest,
@@ -84,6 +80,8 @@ export async function validatingPolicyAdmission(
   const context: CelPolicyContext = { ...options.context, deadline: options.deadline };
   const evaluations: ValidatingPolicyEvaluation[] = [];
   for (const compiled of served) {
+    // Between policies as the engine does between rules: past the review's deadline nothing more runs.
+    if (options.deadline?.expired()) throw new EvaluationDeadlineExceeded();
     let response: PolicyResponse | undefined;
     const started = performance.now();
     try {
@@ -133,7 +131,6 @@ export function admissionVerdict(evaluations: readonly ValidatingPolicyEvaluatio
       if (actions.includes('Deny') && denies) errors.push(text);
       if (actions.includes('Warn')) warnings.push(text);
     }
-    for (const warning of response.warnings ?? []) warnings.push(warning);
     Object.assign(auditAnnotations, response.auditAnnotations ?? {});
   }
   return { errors, warnings, auditAnnotations };
