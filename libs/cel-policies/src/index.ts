@@ -8,4 +8,9 @@ export { compileValidatingPolicy, validatingPolicyErrors } from './compile/compi
 export type { CelPolicyInput, CelPolicyContext, CelLibraryPorts } from './evaluate/input';
 export { evaluateValidatingPolicy } from './evaluate/evaluate-policy';
 export type { CompiledCelPolicyException } from './exceptions/compiled-exception';
-export { compileCelPolicyException, celPolicyExceptionErrors } from './exceptions/compile-exception';
+export {
+  compileCelPolicyException,
+  celPolicyExceptionErrors,
+  CelPolicyExceptionError,
+} from './exceptions/compile-exception';
+export { autogenConfigs, autogenStatus } from './autogen/autogen';

@@ -5,6 +5,25 @@ export { POLICY_OPTIONS, POLICY_FEEDS, CEL_POLICY_FEEDS, CEL_POLICY_COMPILERS_TO
 export { CelPolicyCache, type CelPolicyCacheListener } from './cel/cel-policy-cache';
 export { celPolicyValidation, isCelPolicyKind, type CelPolicyValidationOptions } from './cel/cel-policy-validation';
 export {
+  CelPolicyStatusWriter,
+  type CelPolicyStatusWriterDeps,
+  type CelPolicyStatusWriterOptions,
+  type CelPolicyStatusStore,
+  type CelStatusPolicySource,
+  type CelStatusPassOutcome,
+  type ReportingPermissions,
+} from './cel/cel-policy-status-writer';
+export {
+  desiredCelPolicyStatus,
+  celStatusMatches,
+  WEBHOOK_CONFIGURED,
+  RBAC_PERMISSIONS_GRANTED,
+  POLICY_CACHED,
+  type CelPolicyStatusFacts,
+  type CelPolicyCondition,
+} from './cel/cel-policy-status';
+export { KubeCelPolicyStatusStore } from './cel/kube-cel-policy-status-store';
+export {
   CelPolicyStore,
   CEL_POLICY_COMPILERS,
   fieldErrorsOf,

@@ -6,7 +6,14 @@
 import type { FactoryProvider } from '@nestjs/common';
 import { KubeResources } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
-import { KubePolicyStatusStore, PolicyCache, PolicyStatusWriter } from '@edict/policy';
+import {
+  CelPolicyCache,
+  CelPolicyStatusWriter,
+  KubeCelPolicyStatusStore,
+  KubePolicyStatusStore,
+  PolicyCache,
+  PolicyStatusWriter,
+} from '@edict/policy';
 import { WebhookReconciler } from '@edict/webhook-config';
 import { AfterAdmissionService } from '../after-admission/after-admission.service';
 
@@ -26,5 +33,18 @@ export const policyStatusWriterProvider: FactoryProvider<PolicyStatusWriter> = {
       store: new KubePolicyStatusStore(resources),
       leader: leaderGateOf(leader),
       events: after.events,
+    }),
+};
+
+/** The status of ValidatingPolicies (Kyverno's conditionStatus and autogen), leader only, through `/status`. */
+export const celPolicyStatusWriterProvider: FactoryProvider<CelPolicyStatusWriter> = {
+  provide: CelPolicyStatusWriter,
+  inject: [CelPolicyCache, WebhookReconciler, KubeResources, LeaderService],
+  useFactory: (cache: CelPolicyCache, reconciler: WebhookReconciler, resources: KubeResources, leader: LeaderService) =>
+    new CelPolicyStatusWriter({
+      policies: cache,
+      publications: reconciler,
+      store: new KubeCelPolicyStatusStore(resources),
+      leader: leaderGateOf(leader),
     }),
 };

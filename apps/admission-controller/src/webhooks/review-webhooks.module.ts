@@ -20,7 +20,7 @@ import { ReadinessIndicators } from '../health/readiness.indicators';
 import { LifecycleState } from '../lifecycle/lifecycle-state';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
 import { AdmissionMetricsModule } from '../metrics/admission-metrics.module';
-import { policyStatusWriterProvider } from '../status/policy-status.provider';
+import { celPolicyStatusWriterProvider, policyStatusWriterProvider } from '../status/policy-status.provider';
 import { reviewWorkerCount } from '../workers/worker-count';
 import { ReviewWorkers } from '../workers/review-workers';
 import { InstrumentedEngine } from './admission-engine';
@@ -102,6 +102,7 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     PolicyValidationService,
     ReadinessIndicators,
     policyStatusWriterProvider,
+    celPolicyStatusWriterProvider,
   ],
   exports: [
     LifecycleState,

@@ -118,6 +118,13 @@ describe('validatingPolicyErrors', () => {
     expect(errors[0]?.message).toContain("undeclared reference to 'request'");
   });
 
+  it("refuses Kyverno's authorization modes (Envoy, HTTP) with a clear message", () => {
+    const errors = errorsOf({ evaluation: { mode: 'Envoy' as 'JSON' }, validations: [{ expression: 'true' }] });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.field).toBe('spec.evaluation.mode');
+    expect(errors[0]?.message).toContain('the Envoy and HTTP authorization modes are not supported');
+  });
+
   it('refuses objects that are not ValidatingPolicies', () => {
     expect(
       validatingPolicyErrors({ apiVersion: 'kyverno.io/v1', kind: 'ClusterPolicy', metadata: { name: 'x' } })[0]?.field,

@@ -1,7 +1,7 @@
 import { compileCel, type CelProgram, type CelVariables } from '@edict/cel';
 import type { PolicyFieldError, ValidatingPolicySpec } from '../api/types';
 import type { CompiledSpec, CompiledValidation, NamedProgram } from './compiled-expressions';
-import { readsIdentifier, variableReferences } from './references';
+import { indexedVariableReferences, readsIdentifier, variableReferences } from './references';
 
 export type EvaluationMode = 'Kubernetes' | 'JSON';
 
@@ -28,6 +28,7 @@ export function compileSpec(
   mode: EvaluationMode,
   errors: PolicyFieldError[],
 ): CompiledSpec {
+  const sources: string[] = [];
   const compile = (
     source: unknown,
     variables: CelVariables,
@@ -41,6 +42,7 @@ export function compileSpec(
     }
     const invalid = (message: string) =>
       errors.push({ field, message: `Invalid value: ${JSON.stringify(source)}: ${message}` });
+    sources.push(source);
     const refused = undeclaredReference(source, mode, declared);
     if (refused) {
       invalid(refused);
@@ -48,7 +50,10 @@ export function compileSpec(
     }
     try {
       const program = compileCel(source, variables, result);
-      return { program, reads: declared ? unique(variableReferences(source)) : [] };
+      return {
+        program,
+        reads: declared ? unique([...variableReferences(source), ...indexedVariableReferences(source)]) : [],
+      };
     } catch (error) {
       invalid(`compilation failed: ${(error as Error).message}`);
       return undefined;
@@ -102,8 +107,11 @@ export function compileSpec(
     ...(spec.matchConstraints ? { matchConstraints: spec.matchConstraints } : {}),
     matchConditions,
     variables,
+    variableIndex: new Map(variables.map((variable) => [variable.name, variable])),
     validations,
     auditAnnotations,
+    readsRequest: sources.some((source) => readsIdentifier(source, 'request')),
+    readsAuthorizer: sources.some((source) => readsIdentifier(source, 'authorizer')),
   };
 }
 

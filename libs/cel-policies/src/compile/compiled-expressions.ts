@@ -29,8 +29,13 @@ export interface CompiledSpec {
   readonly matchConstraints?: MatchResources;
   readonly matchConditions: readonly NamedProgram[];
   readonly variables: readonly NamedProgram[];
+  /** The variables by name (SpecRun's lookups). */
+  readonly variableIndex: ReadonlyMap<string, NamedProgram>;
   readonly validations: readonly CompiledValidation[];
   readonly auditAnnotations: readonly CompiledAuditAnnotation[];
+  /** Whether any expression reads `request` / `authorizer`: they are built only then (hot path). */
+  readonly readsRequest: boolean;
+  readonly readsAuthorizer: boolean;
 }
 
 /** What the evaluator runs; kept off the public CompiledValidatingPolicy. */

@@ -42,3 +42,12 @@ export function variableReferences(source: string): string[] {
   }
   return names;
 }
+
+/** The variables read by index (`variables['name']`): evaluated beforehand too. */
+export function indexedVariableReferences(source: string): string[] {
+  const names: string[] = [];
+  for (const match of source.matchAll(/(?<![A-Za-z0-9_.])variables\s*\[\s*(['"])([A-Za-z_][A-Za-z0-9_]*)\1\s*\]/g)) {
+    names.push(match[2] as string);
+  }
+  return names;
+}

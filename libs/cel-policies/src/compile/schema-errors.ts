@@ -4,6 +4,7 @@ import type { PolicyFieldError, ValidatingPolicySpec } from '../api/types';
 const ACTIONS = ['Deny', 'Audit', 'Warn'];
 const FAILURE_POLICIES = ['Ignore', 'Fail'];
 const MODES = ['Kubernetes', 'JSON'];
+const AUTHORIZATION_MODES = ['Envoy', 'HTTP'];
 const REASONS = ['Unauthorized', 'Forbidden', 'Invalid', 'RequestEntityTooLarge'];
 const MAX_MATCH_CONDITIONS = 64;
 const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
@@ -41,8 +42,17 @@ export function schemaErrors(spec: unknown): PolicyFieldError[] {
   };
 
   oneOf('spec.failurePolicy', s.failurePolicy, FAILURE_POLICIES);
-  oneOf('spec.evaluation.mode', s.evaluation?.mode, MODES);
-  const mode = s.evaluation?.mode === 'JSON' ? 'JSON' : 'Kubernetes';
+  const requested = s.evaluation?.mode;
+  if (typeof requested === 'string' && AUTHORIZATION_MODES.includes(requested)) {
+    // Kyverno's Envoy and HTTP modes serve its authorization servers; Edict has none: refused, never ignored.
+    push(
+      'spec.evaluation.mode',
+      `Unsupported value: ${JSON.stringify(requested)}: Edict evaluates the modes "Kubernetes" and "JSON" only (the Envoy and HTTP authorization modes are not supported)`,
+    );
+  } else {
+    oneOf('spec.evaluation.mode', requested, MODES);
+  }
+  const mode = requested === undefined || requested === 'Kubernetes' ? 'Kubernetes' : 'JSON';
 
   const actions = list('spec.validationActions', s.validationActions);
   const seen = new Set<unknown>();

@@ -175,6 +175,18 @@ describe('evaluateValidatingPolicy: variables', () => {
     expect((await evaluate(spec, inputFor(goodPod)))?.rules[0]?.status).toBe('pass');
   });
 
+  it('reads variables by index too, and lets CEL absorb an unneeded variable error', async () => {
+    const spec: ValidatingPolicySpec = {
+      ...noPrivileged,
+      variables: [
+        { name: 'name', expression: 'object.metadata.name' },
+        { name: 'broken', expression: 'object.spec.missing.value' },
+      ],
+      validations: [{ expression: "variables['name'] == 'good' && (true || variables.broken == 1)" }],
+    };
+    expect((await evaluate(spec, inputFor(goodPod)))?.rules[0]?.status).toBe('pass');
+  });
+
   it('turns a variable that errors into an error of the expression that reads it', async () => {
     const spec: ValidatingPolicySpec = {
       ...noPrivileged,

@@ -4,11 +4,12 @@ import {
   CelLimitExceeded,
   CelMeter,
   describeCelError,
+  toCel,
   type AccessReviewRequest,
 } from '@edict/cel';
 import type { AccessReviewer, PolicyResponse, RuleResponse } from '@edict/engine';
 import { EvaluationBudget, isObject, type JsonObject, type KubeObject } from '@edict/foundation';
-import { celRequestOf, matchResources, type AdmissionAttributes } from '@edict/native-policies';
+import { celRequestOf, matchResources, type AdmissionAttributes, type MatchedAs } from '@edict/native-policies';
 import type { CompiledSpec, NamedProgram } from '../compile/compiled-expressions';
 import { programsOf } from '../compile/compile-policy';
 import type { CompiledValidatingPolicy } from '../compile/compiled-policy';
@@ -18,6 +19,9 @@ import { admissionAttributesOf, namespaceOf } from './attributes';
 import type { CelPolicyContext, CelPolicyInput } from './input';
 import { errorRule, exceptionRule, failRule, passRule, skipRule } from './responses';
 import { PENDING, SpecRun, type Outcome } from './spec-run';
+
+/** `exceptions` when none matched (shared: CEL values are never modified). */
+const NO_EXCEPTIONS = toCel({ allowedImages: [], allowedValues: [] });
 
 /** At most this many rounds of authorizer answers (one more than the checks a rule may ask). */
 const MAX_ROUNDS = CEL_LIMITS.maxAuthorizerChecks + 1;
@@ -38,7 +42,8 @@ export async function evaluateValidatingPolicy(
   const json = compiled.mode === 'JSON';
   let spec: CompiledSpec | undefined;
   let attributes: AdmissionAttributes | undefined;
-  let requestValue: JsonObject | undefined;
+  let request: unknown = null;
+  const exceptions = applicableExceptions(compiled, context);
   if (json) {
     spec = programs.own;
   } else {
@@ -46,12 +51,13 @@ export async function evaluateValidatingPolicy(
     // A namespaced policy never reaches outside its namespace: cluster-scoped objects included.
     if (compiled.namespace !== undefined && objectNamespace(input) !== compiled.namespace) return undefined;
     const namespaceObject = (input.namespaceObject ?? null) as JsonObject | null;
+    let matchedAs: MatchedAs | undefined;
     for (const candidate of [programs.own, ...programs.autogen.map((entry) => entry.spec)]) {
       if (!candidate.matchConstraints) continue;
       const decision = matchResources(candidate.matchConstraints, attributes, namespaceObject);
       if (decision.matches) {
         spec = candidate;
-        requestValue = celRequestOf(attributes, { resource: decision.resource, kind: decision.kind });
+        matchedAs = { resource: decision.resource, kind: decision.kind };
         break;
       }
       if (decision.error !== undefined) {
@@ -59,6 +65,10 @@ export async function evaluateValidatingPolicy(
       }
     }
     if (!spec) return undefined;
+    // `request` is built only for policies (or exceptions) that read it: most do not.
+    if (spec.readsRequest || exceptions.some((exception) => exception.readsRequest)) {
+      request = toCel(celRequestOf(attributes, matchedAs));
+    }
   }
 
   const budget = new EvaluationBudget({}, context.deadline);
@@ -68,10 +78,9 @@ export async function evaluateValidatingPolicy(
     : {
         object: celValue(attributes?.object),
         oldObject: celValue(attributes?.oldObject),
-        request: celValue(requestValue),
+        request,
         namespaceObject: celValue(input.namespaceObject),
       };
-  const exceptions = applicableExceptions(compiled, context);
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       try {
@@ -110,12 +119,13 @@ async function evaluateSpec(
   tools: RoundTools,
 ): Promise<SpecResult> {
   const activation: Record<string, unknown> = { ...base };
-  if (tools.attributes) activation.authorizer = authorizerFor(tools.attributes, tools.reviews);
+  if (tools.attributes && spec.readsAuthorizer) activation.authorizer = authorizerFor(tools.attributes, tools.reviews);
   const run = new SpecRun(spec, activation, tools.meter, tools.reviews, tools.budget);
   // Exceptions first, on the request alone: one that matches and allows no images or values skips.
   const matched: CompiledCelPolicyException[] = [];
   for (const exception of exceptions) {
-    const decision = await conditionsHold(run, exception.matchConditions, base);
+    const pendingDecision = conditionsHold(run, exception.matchConditions, base);
+    const decision = pendingDecision instanceof Promise ? await pendingDecision : pendingDecision;
     if ('error' in decision) return { rules: [errorRule('exception', 'failed to evaluate exception', decision.error)] };
     if (decision.holds) matched.push(exception);
   }
@@ -124,9 +134,11 @@ async function evaluateSpec(
   if (matched.length > 0 && allowedImages.length === 0 && allowedValues.length === 0) {
     return { rules: [exceptionRule(matched)] };
   }
-  activation.exceptions = celValue({ allowedImages, allowedValues });
+  activation.exceptions =
+    matched.length === 0 ? NO_EXCEPTIONS : toCel({ allowedImages, allowedValues } as unknown as JsonObject);
 
-  const conditions = await conditionsHold(run, spec.matchConditions, base);
+  const pendingConditions = conditionsHold(run, spec.matchConditions, base);
+  const conditions = pendingConditions instanceof Promise ? await pendingConditions : pendingConditions;
   if ('error' in conditions) {
     if (compiled.failurePolicy === 'Ignore') return { rules: [skipRule()] };
     return { rules: [errorRule('evaluation', 'failed to evaluate match conditions', conditions.error)] };
@@ -134,7 +146,8 @@ async function evaluateSpec(
   if (!conditions.holds) return { rules: [skipRule()] };
 
   for (const validation of spec.validations) {
-    const outcome = await run.evaluate(validation.program, validation.reads);
+    const pending = run.evaluate(validation.program, validation.reads);
+    const outcome = pending instanceof Promise ? await pending : pending;
     if ('error' in outcome)
       return { rules: [errorRule('', 'error', expressionError(validation.program.source, outcome.error))] };
     if (outcome.value === true) continue;
@@ -154,7 +167,7 @@ async function evaluateSpec(
       else message = text.value;
     }
     if (message === '') message = `CEL expression validation failed at index ${validation.index}`;
-    const annotations = await auditAnnotations(run, spec);
+    const annotations = spec.auditAnnotations.length === 0 ? NO_ANNOTATIONS : await auditAnnotations(run, spec);
     if ('error' in annotations)
       return { rules: [errorRule('evaluation', 'failed to evaluate audit annotations', annotations.error)] };
     return {
@@ -162,7 +175,7 @@ async function evaluateSpec(
       ...prefixed(compiled, annotations.values),
     };
   }
-  const annotations = await auditAnnotations(run, spec);
+  const annotations = spec.auditAnnotations.length === 0 ? NO_ANNOTATIONS : await auditAnnotations(run, spec);
   if ('error' in annotations)
     return { rules: [errorRule('evaluation', 'failed to evaluate audit annotations', annotations.error)] };
   return { rules: [passRule()], ...prefixed(compiled, annotations.values) };
@@ -172,14 +185,26 @@ async function evaluateSpec(
  * Match conditions as Kubernetes decides them: any false does not hold; otherwise an error (or a
  * non-bool) is the answer; otherwise they hold. They see the request, never `variables`.
  */
-async function conditionsHold(
+function conditionsHold(
   run: SpecRun,
   conditions: readonly NamedProgram[],
   base: Record<string, unknown>,
-): Promise<{ holds: boolean } | { error: string }> {
+): ConditionsResult | Promise<ConditionsResult> {
+  return conditions.length === 0 ? HOLDS : evaluateConditions(run, conditions, base);
+}
+
+type ConditionsResult = { holds: boolean } | { error: string };
+const HOLDS: ConditionsResult = { holds: true };
+
+async function evaluateConditions(
+  run: SpecRun,
+  conditions: readonly NamedProgram[],
+  base: Record<string, unknown>,
+): Promise<ConditionsResult> {
   let failure: string | undefined;
   for (const condition of conditions) {
-    const outcome = await run.evaluate(condition.program, [], base);
+    const pending = run.evaluate(condition.program, [], base);
+    const outcome = pending instanceof Promise ? await pending : pending;
     if ('error' in outcome) {
       failure ??= `matchCondition '${condition.name}': ${describeCelError(outcome.error)}`;
       continue;
@@ -190,13 +215,16 @@ async function conditionsHold(
   return failure === undefined ? { holds: true } : { error: failure };
 }
 
+const NO_ANNOTATIONS: { values: Record<string, string> } = Object.freeze({ values: Object.freeze({}) });
+
 async function auditAnnotations(
   run: SpecRun,
   spec: CompiledSpec,
 ): Promise<{ values: Record<string, string> } | { error: string }> {
   const values: Record<string, string> = {};
   for (const annotation of spec.auditAnnotations) {
-    const outcome: Outcome = await run.evaluate(annotation.program, annotation.reads);
+    const pending = run.evaluate(annotation.program, annotation.reads);
+    const outcome: Outcome = pending instanceof Promise ? await pending : pending;
     if ('error' in outcome) return { error: `auditAnnotation '${annotation.key}': ${describeCelError(outcome.error)}` };
     if (outcome.value === null || outcome.value === '') continue;
     if (typeof outcome.value !== 'string') {

@@ -12,10 +12,15 @@ export const PENDING = Symbol('pending access reviews');
  * evaluated at most once each, on first use and in declaration order, as Kubernetes composes them.
  * Edict's bounds and the deadline end the round with their error whatever CEL did with it; an
  * expression error while authorizer checks wait for answers ends it with PENDING.
+ *
+ * The variables an expression reads (found when compiled: `variables.<name>`) are evaluated just
+ * before it, their own reads first; a variable's error surfaces only where it is read. So
+ * `variables` stays a plain object and everything stays synchronous unless a library call answers
+ * with a Promise (hot path).
  */
 export class SpecRun {
   private readonly values = new Map<string, Outcome | 'evaluating'>();
-  private readonly byName: ReadonlyMap<string, NamedProgram>;
+  /** `variables`: each one set when first needed (see `reads`), in declaration order. */
   readonly variables: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
 
   constructor(
@@ -25,60 +30,86 @@ export class SpecRun {
     private readonly reviews: AccessReviews,
     private readonly budget: EvaluationBudget,
   ) {
-    this.byName = new Map(spec.variables.map((variable) => [variable.name, variable]));
-    for (const { name } of spec.variables) {
-      Object.defineProperty(this.variables, name, { enumerable: true, get: () => this.read(name) });
-    }
     activation.variables = this.variables;
   }
 
+  variable(name: string): NamedProgram | undefined {
+    return this.spec.variableIndex.get(name);
+  }
+
   /** Evaluates an expression after the variables it reads (their own reads first). */
-  async evaluate(program: CelProgram, reads: readonly string[], activation = this.activation): Promise<Outcome> {
-    for (const name of reads) await this.ensure(name);
-    return this.settle(await this.run(program, activation), false);
-  }
-
-  private async ensure(name: string): Promise<void> {
-    if (this.values.has(name)) return;
-    const variable = this.byName.get(name);
-    if (!variable) return;
-    this.values.set(name, 'evaluating');
-    for (const read of variable.reads) await this.ensure(read);
-    this.values.set(name, this.settle(await this.run(variable.program, this.activation), true));
-  }
-
-  /** A variable read from inside an expression: known by now, or evaluated synchronously. */
-  private read(name: string): unknown {
-    let state = this.values.get(name);
-    if (state === 'evaluating') throw new Error(`variable ${name} refers to itself`);
-    if (state === undefined) {
-      const variable = this.byName.get(name);
-      if (!variable) return undefined;
-      this.values.set(name, 'evaluating');
-      const outcome = this.runSync(variable.program);
-      state = this.settle(outcome, true);
-      this.values.set(name, state);
+  evaluate(program: CelProgram, reads: readonly string[], activation = this.activation): Outcome | Promise<Outcome> {
+    for (let i = 0; i < reads.length; i++) {
+      const pending = this.ensure(reads[i] as string);
+      if (pending) return this.evaluateAfter(pending, program, reads.slice(i + 1), activation);
     }
-    if ('error' in state) throw state.error;
-    return state.value;
+    const outcome = this.run(program, activation);
+    if (outcome instanceof Promise) return outcome.then((settled) => this.settle(settled, false));
+    return this.settle(outcome, false);
   }
 
-  private runSync(program: CelProgram): Outcome {
+  private async evaluateAfter(
+    pending: Promise<void>,
+    program: CelProgram,
+    reads: readonly string[],
+    activation: Record<string, unknown>,
+  ): Promise<Outcome> {
+    await pending;
+    return this.evaluate(program, reads, activation);
+  }
+
+  /** Evaluates a variable (and what it reads) unless known; a Promise only when a library call waits. */
+  private ensure(name: string): Promise<void> | undefined {
+    if (this.values.has(name)) return undefined;
+    const variable = this.variable(name);
+    if (!variable) return undefined;
+    this.values.set(name, 'evaluating');
+    for (let i = 0; i < variable.reads.length; i++) {
+      const pending = this.ensure(variable.reads[i] as string);
+      if (pending) return this.ensureAfter(pending, name, variable);
+    }
+    const outcome = this.run(variable.program, this.activation);
+    if (outcome instanceof Promise) {
+      return outcome.then((settled) => this.record(name, this.settle(settled, true)));
+    }
+    this.record(name, this.settle(outcome, true));
+    return undefined;
+  }
+
+  /**
+   * Makes a variable's outcome readable: a value as a plain property, an error as a property that
+   * throws it when (and only when) an expression reads it.
+   */
+  private record(name: string, outcome: Outcome): void {
+    this.values.set(name, outcome);
+    if ('value' in outcome) this.variables[name] = outcome.value;
+    else {
+      Object.defineProperty(this.variables, name, {
+        enumerable: true,
+        get: () => {
+          throw outcome.error;
+        },
+      });
+    }
+  }
+
+  private async ensureAfter(pending: Promise<void>, name: string, variable: NamedProgram): Promise<void> {
+    await pending;
+    for (const read of variable.reads) await this.ensure(read);
+    const outcome = await this.run(variable.program, this.activation);
+    this.record(name, this.settle(outcome, true));
+  }
+
+  private run(program: CelProgram, activation: Record<string, unknown>): Outcome | Promise<Outcome> {
     try {
-      const value = this.meter.run(() => program.evaluate(this.activation));
+      const value = this.meter.run(() => program.evaluate(activation));
       if (value instanceof Promise) {
-        void value.catch(() => undefined);
-        return { error: new Error('a variable read this way cannot wait for an asynchronous library call') };
+        return value.then(
+          (settled: unknown) => ({ value: settled }),
+          (error: unknown) => ({ error }),
+        );
       }
       return { value };
-    } catch (error) {
-      return { error };
-    }
-  }
-
-  private async run(program: CelProgram, activation: Record<string, unknown>): Promise<Outcome> {
-    try {
-      return { value: await this.meter.run(() => program.evaluate(activation)) };
     } catch (error) {
       return { error };
     }

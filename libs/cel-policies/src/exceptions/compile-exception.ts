@@ -109,6 +109,7 @@ function build(exception: KubeObject): { compiled?: CompiledCelPolicyException; 
       key: namespace ? `${namespace}/${name}` : name,
       policyRefs: refs.map((ref) => ({ name: ref.name, kind: ref.kind })),
       matchConditions: compiled.matchConditions,
+      readsRequest: compiled.readsRequest,
       images,
       allowedValues,
       reportResult: spec.reportResult === 'pass' ? 'pass' : 'skip',

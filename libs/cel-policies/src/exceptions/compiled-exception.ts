@@ -11,6 +11,8 @@ export interface CompiledCelPolicyException {
   readonly key: string;
   readonly policyRefs: readonly PolicyRef[];
   readonly matchConditions: readonly NamedProgram[];
+  /** Whether its match conditions read `request` (built only then). */
+  readonly readsRequest: boolean;
   readonly images: readonly string[];
   readonly allowedValues: readonly string[];
   /** skip (default) or pass: the result a matched exception gives. */

@@ -58,8 +58,16 @@ export function inputFor(
     resource: {
       group: slash < 0 ? '' : object.apiVersion.slice(0, slash),
       version: slash < 0 ? object.apiVersion : object.apiVersion.slice(slash + 1),
-      resource: PLURALS[object.kind] ?? `${object.kind.toLowerCase()}s`,
+      resource: PLURALS[object.kind] ?? pluralOf(object.kind),
     },
     ...(namespaceObject !== undefined ? { namespaceObject } : {}),
   };
+}
+
+/** The plural Kubernetes gives most kinds (ingress -> ingresses, networkpolicy -> networkpolicies). */
+function pluralOf(kind: string): string {
+  const lower = kind.toLowerCase();
+  if (lower.endsWith('s')) return `${lower}es`;
+  if (lower.endsWith('y')) return `${lower.slice(0, -1)}ies`;
+  return `${lower}s`;
 }

@@ -1,0 +1,113 @@
+/**
+ * The status Kyverno writes on a ValidatingPolicy (and its Namespaced form):
+ *   status:
+ *     conditionStatus: { ready, conditions: [WebhookConfigured?, RBACPermissionsGranted?], message: '' }
+ *     autogen: { configs: { <name>: { targets, spec } } }   (what autogen generated for pod controllers)
+ *     generated: false                                      (no ValidatingAdmissionPolicy is generated)
+ * WebhookConfigured is there when the policy runs at admission (True once the published webhook
+ * configurations carry the policy at its generation); RBACPermissionsGranted when it runs in
+ * background scans (True unless the reporting permissions are known to be missing). Ready when every
+ * condition holds. A policy that does not compile is not served: Ready false, a PolicyCached condition
+ * False naming each field and compiler message. Conditions keep their lastTransitionTime while their
+ * status stays, so writing the same status twice changes nothing (the writer compares before writing).
+ */
+import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
+import type { CelPolicyEntry } from './cel-policy-store';
+
+export const WEBHOOK_CONFIGURED = 'WebhookConfigured';
+export const RBAC_PERMISSIONS_GRANTED = 'RBACPermissionsGranted';
+export const POLICY_CACHED = 'PolicyCached';
+
+export const WEBHOOK_CONFIGURED_MESSAGE = 'Webhook configured.';
+export const WEBHOOK_NOT_CONFIGURED_MESSAGE = 'Webhook not configured.';
+export const REPORTING_READY_MESSAGE = 'Policy is ready for reporting.';
+
+export interface CelPolicyCondition extends JsonObject {
+  type: string;
+  status: 'True' | 'False';
+  reason: 'Succeeded' | 'Failed';
+  message: string;
+  lastTransitionTime: string;
+}
+
+/** What the status is judged on besides the policy itself. */
+export interface CelPolicyStatusFacts {
+  /** Whether the last publication carried the policy at its current generation. */
+  readonly webhookConfigured: boolean;
+  /** Permissions the reports controller lacks for the policy's resources (`get /v1, Resource=pods: `...). */
+  readonly missingPermissions?: readonly string[];
+}
+
+/** The status to store for `entry`, keeping transition times of conditions whose status did not change. */
+export function desiredCelPolicyStatus(entry: CelPolicyEntry, facts: CelPolicyStatusFacts, now: Date): JsonObject {
+  const previous = conditionsOf(entry.object.status);
+  const at = rfc3339(now);
+  const condition = (type: string, ok: boolean, message: string): CelPolicyCondition => {
+    const status = ok ? 'True' : 'False';
+    const before = previous.get(type);
+    const lastTransitionTime =
+      before?.status === status && typeof before.lastTransitionTime === 'string' ? before.lastTransitionTime : at;
+    return { type, status, reason: ok ? 'Succeeded' : 'Failed', message, lastTransitionTime };
+  };
+  const compiled = entry.compiled;
+  const conditions: CelPolicyCondition[] = [];
+  if (!compiled) {
+    const problems = entry.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+    conditions.push(condition(POLICY_CACHED, false, `Policy is not cached: ${problems}`));
+  } else {
+    if (compiled.admission) {
+      const ok = facts.webhookConfigured;
+      conditions.push(
+        condition(WEBHOOK_CONFIGURED, ok, ok ? WEBHOOK_CONFIGURED_MESSAGE : WEBHOOK_NOT_CONFIGURED_MESSAGE),
+      );
+    }
+    if (compiled.background) {
+      const missing = facts.missingPermissions ?? [];
+      conditions.push(
+        condition(
+          RBAC_PERMISSIONS_GRANTED,
+          missing.length === 0,
+          missing.length === 0
+            ? REPORTING_READY_MESSAGE
+            : `Policy is not ready for reporting, missing permissions: ${missing.join('; ')}.`,
+        ),
+      );
+    }
+  }
+  const current = isObject(entry.object.status) ? entry.object.status : {};
+  return {
+    ...current,
+    conditionStatus: {
+      ready: compiled !== undefined && conditions.every((c) => c.status === 'True'),
+      conditions,
+      message: '',
+    },
+    autogen: compiled ? compiled.autogenStatus : {},
+    generated: false,
+  };
+}
+
+/** Whether the stored status already says what `desired` says (fields the writer does not set are ignored). */
+export function celStatusMatches(stored: JsonValue | undefined, desired: JsonObject): boolean {
+  const have = isObject(stored) ? stored : {};
+  return Object.keys(desired).every((key) => canonical(have[key]) === canonical(desired[key]));
+}
+
+function conditionsOf(status: JsonValue | undefined): Map<string, JsonObject> {
+  const conditionStatus = isObject(status) && isObject(status.conditionStatus) ? status.conditionStatus : {};
+  const list = Array.isArray(conditionStatus.conditions) ? conditionStatus.conditions.filter(isObject) : [];
+  return new Map(list.map((c) => [String(c.type), c]));
+}
+
+/** Kubernetes' metav1.Time: seconds, UTC. */
+function rfc3339(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+function canonical(value: JsonValue | undefined): string {
+  return JSON.stringify(value ?? null, (_key, v: unknown) =>
+    isObject(v as JsonValue)
+      ? Object.fromEntries(Object.entries(v as JsonObject).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
