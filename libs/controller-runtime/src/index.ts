@@ -40,7 +40,13 @@ export {
   WebhookScheduler,
 } from './webhook-server/webhook-scheduler';
 export { removeWebhooksIfScaledToZero } from './webhook-server/remove-webhooks';
-export { CEL_POLICY_SOURCE, onCelPoliciesChange, type CelPolicySource } from './cel-policies/cel-policy-source';
+export {
+  CEL_POLICY_SOURCE,
+  celExceptionsSignature,
+  celPolicySignature,
+  onCelPoliciesChange,
+  type CelPolicySource,
+} from './cel-policies/cel-policy-source';
 export {
   VALIDATING_POLICY_DURATION,
   VALIDATING_POLICY_LABELS,

@@ -39,7 +39,12 @@ import { backgroundKindSelectors, scanSignature } from './background-policies';
 import { ResourceScanner } from './resource-scanner';
 import { scannedByValidatingPolicies, type ScannedResource } from './background-validating-policies';
 import { evaluateValidatingPolicy } from '@edict/cel-policies';
-import { CEL_POLICY_SOURCE, onCelPoliciesChange, type CelPolicySource } from '@edict/controller-runtime';
+import {
+  CEL_POLICY_SOURCE,
+  celExceptionsSignature,
+  onCelPoliciesChange,
+  type CelPolicySource,
+} from '@edict/controller-runtime';
 import { ClusterEngine, ClusterKyvernoCelPorts } from '@edict/context';
 import { SCAN_EVENT_SOURCE } from './scan-events';
 
@@ -98,6 +103,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       onResponse: (policy, response) => metrics.policyResults(policy, response),
       validatingPolicies: {
         policies: () => celPolicies.validatingPolicies(),
+        exceptionsSignature: () => celExceptionsSignature(celPolicies),
         // Background scans have no admission request: the exceptions of the cache, no authorizer.
         evaluate: (compiled, input) =>
           evaluateValidatingPolicy(compiled, input, {

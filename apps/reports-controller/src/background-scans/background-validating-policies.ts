@@ -35,7 +35,8 @@ export function scannedByValidatingPolicies(
 ): boolean {
   return policies.some(
     (compiled) =>
-      compiled.background && (compiled.matchConstraints.resourceRules ?? []).some((rule) => namesResource(rule, resource)),
+      compiled.background &&
+      (compiled.matchConstraints.resourceRules ?? []).some((rule) => namesResource(rule, resource)),
   );
 }
 
@@ -55,6 +56,8 @@ function namesResource(rule: NamedRuleWithOperations, resource: ScannedResource)
   const any = (list: readonly string[] | undefined, value: string) =>
     (list ?? []).some((entry) => entry === '*' || entry === value);
   return (
-    any(rule.apiGroups, resource.group) && any(rule.apiVersions, resource.version) && any(rule.resources, resource.resource)
+    any(rule.apiGroups, resource.group) &&
+    any(rule.apiVersions, resource.version) &&
+    any(rule.resources, resource.resource)
   );
 }

@@ -56,6 +56,11 @@ export interface ScannerDependencies {
 /** What scanning ValidatingPolicies takes: the policies served and their engine. */
 export interface ValidatingPolicyScans {
   policies(): readonly CompiledValidatingPolicy[];
+  /**
+   * The versions of the CEL PolicyExceptions in force: a resource is evaluated again when they
+   * change (an exception may turn a result into a skip or a pass, or back).
+   */
+  exceptionsSignature(): string;
   /** undefined when the policy does not apply to the resource. */
   evaluate(compiled: CompiledValidatingPolicy, input: CelPolicyInput): Promise<PolicyResponse | undefined>;
   /** Each evaluation that applied, with its time, for the kyverno_validating_policy_* metrics. */
@@ -111,7 +116,10 @@ export class ResourceScanner {
         : [];
     const set = {
       policies: classic.policies,
-      signature: cel.length > 0 ? `${classic.signature}|${validatingPoliciesSignature(cel)}` : classic.signature,
+      signature:
+        cel.length > 0
+          ? `${classic.signature}|${validatingPoliciesSignature(cel)}|${this.deps.validatingPolicies!.exceptionsSignature()}`
+          : classic.signature,
     };
     const hash = resourceHash(object as Record<string, unknown>);
     const resourceVersion = object.metadata?.resourceVersion ?? '';

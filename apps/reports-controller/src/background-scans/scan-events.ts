@@ -33,7 +33,9 @@ export function scanEvents(response: PolicyResponse, resourceUid: string, policy
   for (const rule of response.rules) {
     if (rule.status === 'skip') {
       for (const exception of rule.exceptions ?? [])
-        events.push(...exceptionEvents(exception, rule.name, policy, resource, exceptionEventApiVersion(response.policy.kind)));
+        events.push(
+          ...exceptionEvents(exception, rule.name, policy, resource, exceptionEventApiVersion(response.policy.kind)),
+        );
       continue;
     }
     if (rule.status === 'pass') continue;

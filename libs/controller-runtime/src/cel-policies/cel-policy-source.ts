@@ -21,13 +21,23 @@ export const CEL_POLICY_SOURCE = Symbol('CEL_POLICY_SOURCE');
  * uid, generation or resourceVersion): equal signatures mean nothing changed.
  */
 export function celPolicySignature(source: CelPolicySource): string {
-  const versionOf = (object: { metadata?: { [key: string]: unknown } }) => {
-    const metadata = object.metadata ?? {};
-    return `${String(metadata['namespace'] ?? '')}/${String(metadata['name'] ?? '')}@${String(metadata['uid'] ?? '')}:${String(metadata['generation'] ?? metadata['resourceVersion'] ?? '')}`;
-  };
   const policies = source.validatingPolicies().map((compiled) => `${compiled.kind}:${versionOf(compiled.policy)}`);
-  const exceptions = source.policyExceptions().map((compiled) => versionOf(compiled.exception));
-  return `${policies.sort().join(',')};${exceptions.sort().join(',')}`;
+  return `${policies.sort().join(',')};${celExceptionsSignature(source)}`;
+}
+
+/** The versions of the CEL PolicyExceptions in force alone. */
+export function celExceptionsSignature(source: Pick<CelPolicySource, 'policyExceptions'>): string {
+  return source
+    .policyExceptions()
+    .map((compiled) => versionOf(compiled.exception))
+    .sort()
+    .join(',');
+}
+
+function versionOf(object: { metadata?: { [key: string]: unknown } }): string {
+  const metadata = object.metadata ?? {};
+  const version = metadata['generation'] ?? metadata['resourceVersion'] ?? '';
+  return `${String(metadata['namespace'] ?? '')}/${String(metadata['name'] ?? '')}@${String(metadata['uid'] ?? '')}:${String(version)}`;
 }
 
 /**
