@@ -118,9 +118,8 @@ export async function evaluateMatchConditions(
         value = meter.run(() => compileCel(expression, VARIABLES, 'bool').evaluate(activation));
       } catch (error) {
         const failure = meter.exceeded ?? reviews.exceeded ?? error;
-        errors.push(
-          `matchCondition '${name}': expression '${expression}' resulted in error: ${describeCelError(failure)}`,
-        );
+        // kube's CEL filter wording, without the condition's name.
+        errors.push(`expression '${expression}' resulted in error: ${describeCelError(failure)}`);
         continue;
       }
       if (meter.exceeded ?? reviews.exceeded) {
@@ -133,7 +132,9 @@ export async function evaluateMatchConditions(
     }
     if (errors.length === 0) return { matches: true };
     // An error may only mean an authorizer check awaits its answer: answer and evaluate again.
-    if (reviews.pending.length === 0 || reviews.exceeded) return { error: errors.join(', ') };
+    // utilerrors.NewAggregate: one error as it is, several as `[a, b]`.
+    if (reviews.pending.length === 0 || reviews.exceeded)
+      return { error: errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]` };
     await reviews.resolve(async (question) => authorize(question));
   }
 }
