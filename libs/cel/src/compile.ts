@@ -88,7 +88,7 @@ let base: Environment | undefined;
 
 function environmentKey(variables: CelVariables): string {
   const kyverno = variables.kyverno ? (variables.namespacedPolicy ? 'kn' : 'k') : '';
-  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${variables.exceptions ? 'e' : ''}${kyverno}`;
+  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${kyverno}${variables.exceptions ? 'e' : ''}`;
 }
 
 function environment(variables: CelVariables): Environment {

@@ -60,6 +60,12 @@ describe('EgressCelHttpPort', () => {
     expect(received[0]?.headers['x-team']).toBe('a');
   });
 
+  it('refuses blocked host names before connecting', async () => {
+    await expect(
+      port().send({ method: 'GET', url: 'http://metadata.google.internal/computeMetadata/v1/', headers: {} }, call),
+    ).rejects.toThrow(/the URL is not permitted: hostname "metadata.google.internal" is on the blocklist/);
+  });
+
   it('refuses headers that belong to the connection and URLs that are not http(s)', async () => {
     await expect(
       port().send({ method: 'GET', url: 'http://example.test/', headers: { Host: 'evil' } }, call),

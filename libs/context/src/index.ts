@@ -60,6 +60,7 @@ export {
 } from './tenant-writes';
 export { ClusterKyvernoCelPorts } from './kyverno-cel-ports';
 export { EgressCelHttpPort } from './cel-http-port';
+export { CelHttpUrlPolicy, DEFAULT_BLOCKED_HTTP_HOSTS } from './cel-http-url-policy';
 export { KubeCelResourcePort, MAX_CEL_LISTED_OBJECTS } from './cel-resource-port';
 export { StoreCelGlobalContextPort } from './cel-global-context-port';
 export { RegistryCelImageDataPort } from './cel-image-data-port';

@@ -31,3 +31,46 @@ export {
 } from './match-conditions';
 export { OUT_OF_BUDGET, PER_CALL_STEPS, PER_EXPRESSION_STEPS, type Authorize, type CelBounds } from './cel/round';
 export type { FieldError } from './field-errors';
+export {
+  ADMISSION_REGISTRATION,
+  isValidatingAdmissionPolicy,
+  isValidatingAdmissionPolicyBinding,
+  readBinding,
+  readPolicy,
+  type AuditAnnotation,
+  type BindingSpec,
+  type FailurePolicy,
+  type ParamKind,
+  type ParamRef,
+  type PolicySpec,
+  type Validation,
+  type ValidationAction,
+  type Variable,
+} from './vap/spec';
+export {
+  compileValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyError,
+  type CompiledValidatingAdmissionPolicy,
+} from './vap/compile';
+export { validatingAdmissionPolicyBindingErrors, validatingAdmissionPolicyErrors } from './vap/validation';
+export { collectParams, MAX_PARAMS_PER_BINDING, paramsFromObjects, type ParamSource } from './vap/params';
+export type { AuditAnnotationResult, DecisionAction, DecisionEvaluation, PolicyDecision } from './vap/validator';
+export {
+  evaluateValidatingAdmissionPolicy,
+  type ValidationFailure,
+  type VapBindingEvaluation,
+  type VapCall,
+  type VapContext,
+  type VapDenial,
+  type VapEvaluation,
+} from './vap/evaluate';
+export { dispatchValidatingAdmissionPolicies, type VapDispatch } from './vap/dispatch';
+export {
+  cliAttributes,
+  evaluateForCli,
+  evaluatePoliciesForCli,
+  type CliRuleStatus,
+  type VapCliInput,
+  type VapCliResult,
+  type VapCliRule,
+} from './vap/cli';

@@ -113,9 +113,9 @@ export function evaluateMatchConditionsIn(
   const errors: string[] = [];
   for (const { name, program } of compiled.conditions) {
     const outcome = round.evaluate(program, activation);
+    // Only false skips and only errors count: kube reads any other value (checked bool) as met.
     if ('error' in outcome) errors.push(outcome.error);
     else if (outcome.value === false) return { matches: false, failedCondition: name };
-    else if (outcome.value !== true) errors.push(`matchCondition '${name}' must evaluate to bool`);
   }
   if (errors.length === 0) return { matches: true };
   return { error: errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]` };

@@ -67,12 +67,13 @@ function build(policy: KubeObject): { compiled?: CompiledValidatingPolicy; error
     return { errors };
   const spec = policy.spec as unknown as ValidatingPolicySpec;
   const mode: EvaluationMode = spec.evaluation?.mode === 'JSON' ? 'JSON' : 'Kubernetes';
-  const own = compileSpec(spec, 'spec', mode, errors);
+  const namespaced = policy.kind === 'NamespacedValidatingPolicy';
+  const own = compileSpec(spec, 'spec', mode, errors, namespaced);
   const configs = mode === 'Kubernetes' ? autogenConfigs(spec) : [];
   const autogenErrors: PolicyFieldError[] = [];
   const autogen = configs.map((config) => ({
     config,
-    spec: compileSpec(config.spec, `status.autogen.configs.${config.name}.spec`, mode, autogenErrors),
+    spec: compileSpec(config.spec, `status.autogen.configs.${config.name}.spec`, mode, autogenErrors, namespaced),
   }));
   // The policy's own problems say it all; an autogen config only fails alone when a rewrite broke it.
   if (errors.length === 0) errors.push(...autogenErrors);

@@ -7,12 +7,23 @@ export type EvaluationMode = 'Kubernetes' | 'JSON';
 
 type ResultType = 'bool' | 'string' | 'any';
 
-// What Kyverno declares for each kind of expression: match conditions see the request only (no
-// `variables`, no exceptions); variables, validations and audit annotations see everything; message
-// expressions everything but the authorizer, as Kubernetes has it.
-const FOR_MATCH_CONDITIONS: CelVariables = { params: false, authorizer: false };
-const FOR_EXPRESSIONS: CelVariables = { params: false, authorizer: true, exceptions: true };
-const FOR_MESSAGES: CelVariables = { params: false, authorizer: false, exceptions: true };
+/**
+ * What Kyverno declares for each kind of expression, with its libraries everywhere: match
+ * conditions see the request only (no `variables`, no exceptions); variables, validations and
+ * audit annotations see everything; message expressions everything but the authorizer, as
+ * Kubernetes has it. A namespaced policy gets the namespace-bound `resource` overloads.
+ */
+function declarations(namespaced: boolean) {
+  const kyverno = { kyverno: true, namespacedPolicy: namespaced } as const;
+  return {
+    matchConditions: { params: false, authorizer: false, ...kyverno } satisfies CelVariables,
+    expressions: { params: false, authorizer: true, exceptions: true, ...kyverno } satisfies CelVariables,
+    messages: { params: false, authorizer: false, exceptions: true, ...kyverno } satisfies CelVariables,
+  };
+}
+
+/** The variables Kyverno's libraries bind (kyvernoActivation). */
+const LIBRARY_VARIABLES = ['http', 'resource', 'globalContext', 'image'];
 
 /** In JSON mode the payload is `object`; there is no admission request to read. */
 const NOT_IN_JSON_MODE = ['request', 'oldObject', 'namespaceObject', 'authorizer'];
@@ -27,7 +38,13 @@ export function compileSpec(
   path: string,
   mode: EvaluationMode,
   errors: PolicyFieldError[],
+  namespaced = false,
 ): CompiledSpec {
+  const {
+    matchConditions: forConditions,
+    expressions: forExpressions,
+    messages: forMessages,
+  } = declarations(namespaced);
   const sources: string[] = [];
   const compile = (
     source: unknown,
@@ -63,7 +80,7 @@ export function compileSpec(
   const matchConditions: NamedProgram[] = [];
   (spec.matchConditions ?? []).forEach((condition, i) => {
     const at = `${path}.matchConditions[${i}].expression`;
-    const compiled = compile(condition?.expression, FOR_MATCH_CONDITIONS, 'bool', at, undefined);
+    const compiled = compile(condition?.expression, forConditions, 'bool', at, undefined);
     if (compiled) matchConditions.push({ name: String(condition.name ?? ''), ...compiled });
   });
 
@@ -72,7 +89,7 @@ export function compileSpec(
   const variables: NamedProgram[] = [];
   (spec.variables ?? []).forEach((variable, i) => {
     const at = `${path}.variables[${i}].expression`;
-    const compiled = compile(variable?.expression, FOR_EXPRESSIONS, 'any', at, new Set(declared));
+    const compiled = compile(variable?.expression, forExpressions, 'any', at, new Set(declared));
     const name = String(variable?.name ?? '');
     declared.add(name);
     if (compiled) variables.push({ name, ...compiled });
@@ -81,9 +98,9 @@ export function compileSpec(
   const validations: CompiledValidation[] = [];
   (spec.validations ?? []).forEach((validation, index) => {
     const at = `${path}.validations[${index}]`;
-    const compiled = compile(validation?.expression, FOR_EXPRESSIONS, 'bool', `${at}.expression`, declared);
+    const compiled = compile(validation?.expression, forExpressions, 'bool', `${at}.expression`, declared);
     const message = validation?.messageExpression
-      ? compile(validation.messageExpression, FOR_MESSAGES, 'string', `${at}.messageExpression`, declared)
+      ? compile(validation.messageExpression, forMessages, 'string', `${at}.messageExpression`, declared)
       : undefined;
     if (!compiled) return;
     validations.push({
@@ -99,7 +116,7 @@ export function compileSpec(
 
   const auditAnnotations = (spec.auditAnnotations ?? []).flatMap((annotation, i) => {
     const at = `${path}.auditAnnotations[${i}].valueExpression`;
-    const compiled = compile(annotation?.valueExpression, FOR_EXPRESSIONS, 'any', at, declared);
+    const compiled = compile(annotation?.valueExpression, forExpressions, 'any', at, declared);
     return compiled ? [{ key: String(annotation.key ?? ''), ...compiled }] : [];
   });
 
@@ -112,6 +129,7 @@ export function compileSpec(
     auditAnnotations,
     readsRequest: sources.some((source) => readsIdentifier(source, 'request')),
     readsAuthorizer: sources.some((source) => readsIdentifier(source, 'authorizer')),
+    readsLibraries: sources.some((source) => LIBRARY_VARIABLES.some((name) => readsIdentifier(source, name))),
   };
 }
 

@@ -36,6 +36,8 @@ export interface CompiledSpec {
   /** Whether any expression reads `request` / `authorizer`: they are built only then (hot path). */
   readonly readsRequest: boolean;
   readonly readsAuthorizer: boolean;
+  /** Whether any expression reads a Kyverno library variable (`http`, `resource`, `globalContext`, `image`). */
+  readonly readsLibraries: boolean;
 }
 
 /** What the evaluator runs; kept off the public CompiledValidatingPolicy. */

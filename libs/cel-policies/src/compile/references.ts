@@ -1,3 +1,5 @@
+import { expressionsUseIdentifier } from '@edict/cel';
+
 /**
  * What an expression refers to, read from its text with string literals blanked out: the
  * environment Kyverno compiles in declares fewer names than Edict's shared CEL environment (no
@@ -29,9 +31,9 @@ export function blankStrings(source: string): string {
   return out;
 }
 
-/** Top-level identifiers the expression reads (not field selections such as `x.request`). */
+/** Whether the expression reads a top-level identifier (not a field such as `x.request`); from its syntax tree. */
 export function readsIdentifier(source: string, name: string): boolean {
-  return new RegExp(`(?<![A-Za-z0-9_.])${name}(?![A-Za-z0-9_])`).test(blankStrings(source));
+  return expressionsUseIdentifier(name, [source]);
 }
 
 /** The `variables.<name>` fields the expression selects, in order of appearance. */

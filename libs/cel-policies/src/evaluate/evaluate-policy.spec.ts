@@ -44,7 +44,13 @@ describe('evaluateValidatingPolicy: results', () => {
     expect(good?.rules).toEqual([{ name: '', type: 'Validation', status: 'pass', message: 'success' }]);
     const bad = await evaluate(noPrivileged, inputFor(badPod));
     expect(bad?.rules).toEqual([
-      { name: '', type: 'Validation', status: 'fail', message: 'privileged containers are not allowed' },
+      {
+        name: '',
+        type: 'Validation',
+        status: 'fail',
+        message: 'privileged containers are not allowed',
+        properties: { 'cel.validationIndex': '0' },
+      },
     ]);
     expect(bad).toMatchObject({
       policy: { name: 'p', kind: 'ValidatingPolicy' },
@@ -83,15 +89,21 @@ describe('evaluateValidatingPolicy: results', () => {
     ).toMatch(/^failed to evaluate message expression: /);
   });
 
-  it('reports an expression that errors as an error, naming the expression', async () => {
+  it('bounds a message expression result', async () => {
+    const result = await evaluate(
+      { ...noPrivileged, validations: [{ expression: 'false', messageExpression: 'object.metadata.name' }] },
+      inputFor(pod('x'.repeat(100_000), 'default', { containers: [] })),
+    );
+    expect(result?.rules[0]?.message.length).toBeLessThanOrEqual(5 * 1024);
+  });
+
+  it('reports an expression that errors as an error, with the index of the validation', async () => {
     const result = await evaluate(
       { ...noPrivileged, validations: [{ expression: 'object.spec.nothing.here == 1' }] },
       inputFor(goodPod),
     );
-    expect(result?.rules[0]?.status).toBe('error');
-    expect(result?.rules[0]?.message).toMatch(
-      /^error: expression 'object\.spec\.nothing\.here == 1' resulted in error: /,
-    );
+    expect(result?.rules[0]).toMatchObject({ name: '', status: 'error', properties: { 'cel.validationIndex': '0' } });
+    expect(result?.rules[0]?.message).toMatch(/^error: /);
   });
 
   it('carries the reason, the audit annotations (as properties) and the warnings of the Warn action', async () => {
@@ -114,12 +126,40 @@ describe('evaluateValidatingPolicy: results', () => {
         status: 'fail',
         message: 'nope',
         reason: 'Forbidden',
-        properties: { image: 'nginx' },
+        properties: { image: 'nginx', 'cel.validationIndex': '0' },
       },
     ]);
     expect(result?.auditAnnotations).toEqual({ 'p/image': 'nginx' });
     expect(result?.warnings).toEqual(['nope']);
     expect(result?.validationFailureAction).toBe('Audit');
+  });
+});
+
+describe('evaluateValidatingPolicy: audit annotations', () => {
+  it('reports them on a pass too, as properties and as <policy>/<key> annotations', async () => {
+    const result = await evaluate(
+      { ...noPrivileged, auditAnnotations: [{ key: 'name', valueExpression: 'object.metadata.name' }] },
+      inputFor(goodPod),
+    );
+    expect(result?.rules[0]).toEqual({
+      name: '',
+      type: 'Validation',
+      status: 'pass',
+      message: 'success',
+      properties: { name: 'good' },
+    });
+    expect(result?.auditAnnotations).toEqual({ 'p/name': 'good' });
+  });
+
+  it('turns an annotation that is not a string into an evaluation error', async () => {
+    const result = await evaluate(
+      { ...noPrivileged, auditAnnotations: [{ key: 'n', valueExpression: 'size(object.spec.containers)' }] },
+      inputFor(goodPod),
+    );
+    expect(result?.rules[0]).toMatchObject({ name: 'evaluation', status: 'error' });
+    expect(result?.rules[0]?.message).toMatch(
+      /^failed to load context: auditAnnotation 'n' must evaluate to a string or null/,
+    );
   });
 });
 
@@ -144,7 +184,7 @@ describe('evaluateValidatingPolicy: match conditions and failurePolicy', () => {
     };
     const failed = await evaluate(erroring, inputFor(goodPod));
     expect(failed?.rules[0]).toMatchObject({ status: 'error', name: 'evaluation' });
-    expect(failed?.rules[0]?.message).toContain("matchCondition 'broken'");
+    expect(failed?.rules[0]?.message).toMatch(/^failed to load context: matchCondition 'broken'/);
     const ignored = await evaluate({ ...erroring, failurePolicy: 'Ignore' }, inputFor(goodPod));
     expect(ignored?.rules[0]?.status).toBe('skip');
   });
@@ -221,6 +261,37 @@ describe('evaluateValidatingPolicy: what expressions see', () => {
       namespaceObject,
     });
     expect((await evaluate(spec, input))?.rules[0]?.status).toBe('pass');
+  });
+
+  it('builds request from the AdmissionRequest in admission, and binds null objects on DELETE', async () => {
+    const spec: ValidatingPolicySpec = {
+      matchConstraints: {
+        resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['pods'] }],
+      },
+      validations: [
+        {
+          expression:
+            "object == null && oldObject.metadata.name == 'good' && request.operation == 'DELETE' && request.name == 'good' && request.dryRun == true",
+        },
+      ],
+    };
+    const admissionRequest = {
+      uid: 'u-1',
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      name: 'good',
+      namespace: 'default',
+      operation: 'DELETE',
+      dryRun: true,
+      userInfo: { username: 'carol' },
+    };
+    const input: CelPolicyInput = {
+      request: { operation: 'DELETE', oldResource: goodPod, admissionRequest },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+    };
+    const result = await evaluate(spec, input);
+    expect(result?.rules[0]?.status).toBe('pass');
+    expect(result?.resource).toEqual({ apiVersion: 'v1', kind: 'Pod', name: 'good', namespace: 'default' });
   });
 
   it('asks the authorizer, round by round', async () => {

@@ -4,6 +4,7 @@ import {
   CelLimitExceeded,
   CelMeter,
   describeCelError,
+  kyvernoActivation,
   toCel,
   type AccessReviewRequest,
 } from '@edict/cel';
@@ -17,7 +18,7 @@ import type { CompiledCelPolicyException } from '../exceptions/compiled-exceptio
 import { authorizerFor, celValue } from './activation';
 import { admissionAttributesOf, namespaceOf } from './attributes';
 import type { CelPolicyContext, CelPolicyInput } from './input';
-import { errorRule, exceptionRule, failRule, passRule, skipRule } from './responses';
+import { errorRule, exceptionRule, failRule, passRule, skipRule, validationErrorRule } from './responses';
 import { PENDING, SpecRun, type Outcome } from './spec-run';
 
 /** `exceptions` when none matched (shared: CEL values are never modified). */
@@ -73,9 +74,20 @@ export async function evaluateValidatingPolicy(
 
   const budget = new EvaluationBudget({}, context.deadline);
   const reviews = new AccessReviews(CEL_LIMITS.maxAuthorizerChecks);
+  // Kyverno's libraries' values for this evaluation, when something reads them: their calls share
+  // one count and the deadline, and a namespaced policy's stay in its namespace.
+  const libraries =
+    spec.readsLibraries || exceptions.some((exception) => exception.readsLibraries)
+      ? kyvernoActivation(context.ports, {
+          ...(compiled.namespace !== undefined ? { policyNamespace: compiled.namespace } : {}),
+          ...(context.deadline ? { deadline: context.deadline } : {}),
+          ...(context.allowHttpInNamespacedPolicies ? { allowHttpInNamespacedPolicies: true } : {}),
+        })
+      : undefined;
   const base: Record<string, unknown> = json
-    ? { object: celValue(input.jsonPayload) }
+    ? { ...libraries, object: celValue(input.jsonPayload) }
     : {
+        ...libraries,
         object: celValue(attributes?.object),
         oldObject: celValue(attributes?.oldObject),
         request,
@@ -126,7 +138,11 @@ async function evaluateSpec(
   for (const exception of exceptions) {
     const pendingDecision = conditionsHold(run, exception.matchConditions, base);
     const decision = pendingDecision instanceof Promise ? await pendingDecision : pendingDecision;
-    if ('error' in decision) return { rules: [errorRule('exception', 'failed to evaluate exception', decision.error)] };
+    if ('error' in decision) {
+      // As for the policy's own conditions: under Ignore an error does not match.
+      if (compiled.failurePolicy === 'Ignore') continue;
+      return { rules: [errorRule('evaluation', 'failed to load context', decision.error)] };
+    }
     if (decision.holds) matched.push(exception);
   }
   const allowedImages = matched.flatMap((exception) => exception.images);
@@ -141,18 +157,17 @@ async function evaluateSpec(
   const conditions = pendingConditions instanceof Promise ? await pendingConditions : pendingConditions;
   if ('error' in conditions) {
     if (compiled.failurePolicy === 'Ignore') return { rules: [skipRule()] };
-    return { rules: [errorRule('evaluation', 'failed to evaluate match conditions', conditions.error)] };
+    return { rules: [errorRule('evaluation', 'failed to load context', conditions.error)] };
   }
   if (!conditions.holds) return { rules: [skipRule()] };
 
   for (const validation of spec.validations) {
     const pending = run.evaluate(validation.program, validation.reads);
     const outcome = pending instanceof Promise ? await pending : pending;
-    if ('error' in outcome)
-      return { rules: [errorRule('', 'error', expressionError(validation.program.source, outcome.error))] };
+    if ('error' in outcome) return { rules: [validationErrorRule(describeCelError(outcome.error), validation.index)] };
     if (outcome.value === true) continue;
     if (outcome.value !== false) {
-      return { rules: [errorRule('', 'error', `expression '${validation.program.source}' must evaluate to bool`)] };
+      return { rules: [validationErrorRule(`expected a bool, got ${typeName(outcome.value)}`, validation.index)] };
     }
     let message = validation.message;
     if (validation.messageProgram) {
@@ -164,21 +179,25 @@ async function evaluateSpec(
       if ('error' in text) message = `failed to evaluate message expression: ${describeCelError(text.error)}`;
       else if (typeof text.value !== 'string')
         message = `failed to convert message expression to string: ${typeName(text.value)}`;
-      else message = text.value;
+      // Bounded as Kubernetes bounds it: a longer message is cut, never carried whole.
+      else
+        message =
+          text.value.length > CEL_LIMITS.maxMessageLength
+            ? text.value.slice(0, CEL_LIMITS.maxMessageLength)
+            : text.value;
     }
     if (message === '') message = `CEL expression validation failed at index ${validation.index}`;
     const annotations = spec.auditAnnotations.length === 0 ? NO_ANNOTATIONS : await auditAnnotations(run, spec);
     if ('error' in annotations)
-      return { rules: [errorRule('evaluation', 'failed to evaluate audit annotations', annotations.error)] };
+      return { rules: [errorRule('evaluation', 'failed to load context', annotations.error)] };
     return {
-      rules: [failRule(message, annotations.values, validation.reason)],
+      rules: [failRule(message, annotations.values, validation.index, validation.reason)],
       ...prefixed(compiled, annotations.values),
     };
   }
   const annotations = spec.auditAnnotations.length === 0 ? NO_ANNOTATIONS : await auditAnnotations(run, spec);
-  if ('error' in annotations)
-    return { rules: [errorRule('evaluation', 'failed to evaluate audit annotations', annotations.error)] };
-  return { rules: [passRule()], ...prefixed(compiled, annotations.values) };
+  if ('error' in annotations) return { rules: [errorRule('evaluation', 'failed to load context', annotations.error)] };
+  return { rules: [passRule(annotations.values)], ...prefixed(compiled, annotations.values) };
 }
 
 /**
@@ -322,10 +341,6 @@ function withoutAuthorizer(activation: Record<string, unknown>): Record<string, 
 async function review(reviewer: AccessReviewer | undefined, question: AccessReviewRequest) {
   if (!reviewer) throw new Error('no API server to review access with');
   return reviewer.review(question);
-}
-
-function expressionError(source: string, error: unknown): string {
-  return `expression '${source}' resulted in error: ${describeCelError(error)}`;
 }
 
 function typeName(value: unknown): string {

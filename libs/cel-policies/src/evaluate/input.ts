@@ -1,9 +1,10 @@
+import type { KyvernoCelPorts } from '@edict/cel';
 import type { EvaluationDeadline, JsonValue, KubeObject } from '@edict/foundation';
 import type { AccessReviewer, ResourceRequest } from '@edict/engine';
 import type { CompiledCelPolicyException } from '../exceptions/compiled-exception';
 
-/** Kyverno's CEL library ports (`@edict/cel`'s KyvernoCelPorts); opaque to this engine. */
-export type CelLibraryPorts = object;
+/** Kyverno's CEL library ports (http, resources, globalContext, imageData); each may be absent. */
+export type CelLibraryPorts = KyvernoCelPorts;
 
 export interface CelPolicyInput {
   /** The classic engine's request (object, oldObject, operation, user, subresource, dryRun, admissionRequest). */
@@ -23,6 +24,8 @@ export interface CelPolicyContext {
   deadline?: EvaluationDeadline;
   /** The exceptions that may apply (any policy's: those naming this policy are picked). */
   exceptions?: readonly CompiledCelPolicyException[];
+  /** Kyverno's `--allowHTTPInNamespacedPolicies` (default false). */
+  allowHttpInNamespacedPolicies?: boolean;
   /** Now, in epoch milliseconds, for exceptions' expiresAt (default: the system clock). */
   now?: () => number;
 }

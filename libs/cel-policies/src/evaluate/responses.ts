@@ -4,16 +4,43 @@ import type { CompiledCelPolicyException } from '../exceptions/compiled-exceptio
 // The rule responses Kyverno's ValidatingPolicy engine gives: one per policy, its name empty (the
 // policy is the rule), except for the engine's own steps (`match`, `evaluation`, `exception`).
 
-export function passRule(): RuleResponse {
-  return { name: '', type: 'Validation', status: 'pass', message: 'success' };
+/** The report property naming the validation that failed or errored (its index). */
+export const VALIDATION_INDEX = 'cel.validationIndex';
+
+/** Every validation holds; the audit annotations go to the report as the result's properties. */
+export function passRule(annotations: Record<string, string>): RuleResponse {
+  const rule: RuleResponse = { name: '', type: 'Validation', status: 'pass', message: 'success' };
+  if (Object.keys(annotations).length > 0) rule.properties = { ...annotations };
+  return rule;
 }
 
-/** A failed validation; the audit annotations go to the report as the result's properties. */
-export function failRule(message: string, annotations: Record<string, string>, reason?: string): RuleResponse {
-  const rule: RuleResponse = { name: '', type: 'Validation', status: 'fail', message };
-  if (Object.keys(annotations).length > 0) rule.properties = { ...annotations };
+/** A failed validation: its message, its index and the audit annotations as properties. */
+export function failRule(
+  message: string,
+  annotations: Record<string, string>,
+  index: number,
+  reason?: string,
+): RuleResponse {
+  const rule: RuleResponse = {
+    name: '',
+    type: 'Validation',
+    status: 'fail',
+    message,
+    properties: { ...annotations, [VALIDATION_INDEX]: String(index) },
+  };
   if (reason) rule.reason = reason;
   return rule;
+}
+
+/** A validation whose expression errored (or did not give a bool). */
+export function validationErrorRule(cause: string, index: number): RuleResponse {
+  return {
+    name: '',
+    type: 'Validation',
+    status: 'error',
+    message: `error: ${cause}`,
+    properties: { [VALIDATION_INDEX]: String(index) },
+  };
 }
 
 /** The match conditions do not hold: Kyverno reports the policy as skipped. */
@@ -26,15 +53,18 @@ export function errorRule(name: string, what: string, cause: string): RuleRespon
   return { name, type: 'Validation', status: 'error', message: `${what}: ${cause}` };
 }
 
-/** Exceptions matched: skip, or pass when every one of them asks for it (reportResult). */
+/**
+ * Exceptions matched: the first one's reportResult decides (skip, or pass), and the response names
+ * them all (`namespace/name`).
+ */
 export function exceptionRule(exceptions: readonly CompiledCelPolicyException[]): RuleResponse {
   const keys = exceptions.map((exception) => exception.key);
-  const pass = exceptions.every((exception) => exception.reportResult === 'pass');
+  const pass = exceptions[0]?.reportResult === 'pass';
   return {
     name: 'exception',
     type: 'Validation',
     status: pass ? 'pass' : 'skip',
-    message: `rule is skipped due to policy exception: ${keys.join(', ')}`,
+    message: `rule is ${pass ? 'passed' : 'skipped'} due to policy exception: ${keys.join(', ')}`,
     exceptions: keys,
   };
 }

@@ -110,6 +110,7 @@ function build(exception: KubeObject): { compiled?: CompiledCelPolicyException; 
       policyRefs: refs.map((ref) => ({ name: ref.name, kind: ref.kind })),
       matchConditions: compiled.matchConditions,
       readsRequest: compiled.readsRequest,
+      readsLibraries: compiled.readsLibraries,
       images,
       allowedValues,
       reportResult: spec.reportResult === 'pass' ? 'pass' : 'skip',

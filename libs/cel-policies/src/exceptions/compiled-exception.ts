@@ -13,6 +13,8 @@ export interface CompiledCelPolicyException {
   readonly matchConditions: readonly NamedProgram[];
   /** Whether its match conditions read `request` (built only then). */
   readonly readsRequest: boolean;
+  /** Whether its match conditions read a Kyverno library variable. */
+  readonly readsLibraries: boolean;
   readonly images: readonly string[];
   readonly allowedValues: readonly string[];
   /** skip (default) or pass: the result a matched exception gives. */

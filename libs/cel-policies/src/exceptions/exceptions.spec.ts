@@ -64,12 +64,17 @@ describe('CEL PolicyException', () => {
     expect((await run(withCap('app', 'busybox', 'SYS_ADMIN'), [skipping]))?.rules[0]?.status).toBe('fail');
   });
 
-  it('reports pass when reportResult says so', async () => {
+  it("reports pass when the first matched exception's reportResult says so", async () => {
     const passing = exception('pass-all', { policyRefs: refs, reportResult: 'pass' });
-    expect((await run(withCap('x', 'busybox', 'SYS_ADMIN'), [passing]))?.rules[0]).toMatchObject({
+    const skipping = exception('skip-all', { policyRefs: refs });
+    expect((await run(withCap('x', 'busybox', 'SYS_ADMIN'), [passing, skipping]))?.rules[0]).toEqual({
+      name: 'exception',
+      type: 'Validation',
       status: 'pass',
-      exceptions: ['kyverno/pass-all'],
+      message: 'rule is passed due to policy exception: kyverno/pass-all, kyverno/skip-all',
+      exceptions: ['kyverno/pass-all', 'kyverno/skip-all'],
     });
+    expect((await run(withCap('x', 'busybox', 'SYS_ADMIN'), [skipping, passing]))?.rules[0]?.status).toBe('skip');
   });
 
   it('ignores exceptions for other policies or kinds, and expired ones', async () => {
@@ -102,6 +107,17 @@ describe('CEL PolicyException', () => {
     expect(
       (await run(bad, [exception('here', { policyRefs: ref }, 'default')], undefined, policy))?.rules[0]?.status,
     ).toBe('skip');
+  });
+
+  it('turns an exception condition error into an error under Fail, a non-match under Ignore', async () => {
+    const broken = exception('broken', {
+      policyRefs: refs,
+      matchConditions: [{ name: 'c', expression: 'object.missing.field == 1' }],
+    });
+    const bad = withCap('x', 'busybox', 'SYS_ADMIN');
+    expect((await run(bad, [broken]))?.rules[0]).toMatchObject({ name: 'evaluation', status: 'error' });
+    const ignoring = validatingPolicy('caps', { ...capabilities, failurePolicy: 'Ignore' });
+    expect((await run(bad, [broken], undefined, ignoring))?.rules[0]?.status).toBe('fail');
   });
 
   it('reports what is wrong with an exception, by field', () => {

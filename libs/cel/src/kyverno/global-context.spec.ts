@@ -33,7 +33,23 @@ describe('globalContext library', () => {
   it('is refused to a namespaced policy (entries are cluster-wide) and fails without a port', async () => {
     await expect(
       evaluateKyverno('globalContext.Get("allowed-registries", "")', { globalContext }, { policyNamespace: 'team-a' }),
-    ).rejects.toThrow(/global context entries are cluster-wide/);
+    ).rejects.toThrow(/globalContext\.\* is not allowed in namespaced policies/);
     await expect(evaluateKyverno('globalContext.Get("x", "")', {})).rejects.toThrow(/globalContext is not available/);
+  });
+
+  it('compares a missing entry with null (the answer is dyn, as Kyverno declares it)', async () => {
+    const globalContext = new FakeGlobalContextPort({ present: { count: 1 } });
+    await expect(evaluateKyverno('globalContext.get("missing-entry", "") != null', { globalContext })).resolves.toBe(
+      false,
+    );
+    await expect(evaluateKyverno('globalContext.get("present", "") != null', { globalContext })).resolves.toBe(true);
+    await expect(
+      evaluateKyverno(
+        'globalContext.get("non-existent", "count") == null || globalContext.get("non-existent", "count") >= 0',
+        {
+          globalContext,
+        },
+      ),
+    ).resolves.toBe(true);
   });
 });

@@ -36,11 +36,9 @@ export function registerGlobalContext(env: Environment): void {
 
 function read(g: CelGlobalContext, name: string, projection: string): unknown {
   if (!g.port) throw missingPort('globalContext', `cannot read entry ${name}`);
-  const namespace = g.calls.scope.policyNamespace;
-  if (namespace) {
-    throw celError(
-      `failed to get global reference: global context entries are cluster-wide; the namespaced policy in ${namespace} cannot read ${name}`,
-    );
+  // Kyverno's ConfineGlobalContext: entries are cluster-wide, a namespaced policy reads none.
+  if (g.calls.scope.policyNamespace) {
+    throw celError('failed to get global reference: globalContext.* is not allowed in namespaced policies');
   }
   const port = g.port;
   const answer = g.calls.run('failed to get global reference', (call) => port.get(name, projection, call));

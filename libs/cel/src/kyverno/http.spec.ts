@@ -63,6 +63,14 @@ describe('http library', () => {
     );
   });
 
+  it("answers a mocked response as it is (Kyverno's CLI apiCallResponses)", async () => {
+    const http: CelHttpPort = { send: () => ({ mocked: { body: { allowed: true }, statusCode: 200 } }) };
+    await expect(evaluateKyverno('http.Get("https://example.com/config").body.allowed', { http })).resolves.toBe(true);
+    await expect(evaluateKyverno('http.Get("https://example.com/config").statusCode == 200.0', { http })).resolves.toBe(
+      true,
+    );
+  });
+
   it('awaits an asynchronous port', async () => {
     const http: CelHttpPort = { send: async () => ({ statusCode: 200, body: '{"late":1}' }) };
     await expect(evaluateKyverno('http.Get("https://api.test/").late == 1.0', { http })).resolves.toBe(true);

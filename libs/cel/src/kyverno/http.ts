@@ -77,13 +77,14 @@ function send(h: CelHttpContext, method: CelHttpMethod, url: string, body: unkno
   const answer = calls.run(
     'request failed',
     (call) => port.send(request, call),
-    (response) => response.body,
+    (response) => ('mocked' in response ? response.mocked : response.body),
   );
   return answer instanceof Promise ? answer.then(decode) : decode(answer);
 }
 
 /** Kyverno's executeRequest: a JSON object gains `statusCode`; anything else is wrapped. */
 function decode(response: CelHttpResponse): unknown {
+  if ('mocked' in response) return fromDecodedJson(response.mocked);
   let body: JsonValue = null;
   try {
     body = JSON.parse(response.body) as JsonValue;

@@ -37,11 +37,13 @@ export interface CelHttpRequest {
   readonly caBundle?: string;
 }
 
-export interface CelHttpResponse {
-  readonly statusCode: number;
-  /** The raw body; the library decodes it as JSON the way Kyverno does (not JSON: `body: null`). */
-  readonly body: string;
-}
+/**
+ * A server's answer: its status and raw body, which the library decodes as JSON the way Kyverno
+ * does (a JSON object gains `statusCode`; anything else becomes `{body, statusCode}`, `body` null
+ * when not JSON). Or, for Kyverno's CLI `apiCallResponses` mocks, `mocked`: the value the call
+ * answers as it is (Kyverno returns a mock's `response` unchanged, matched by `METHOD:url` or `url`).
+ */
+export type CelHttpResponse = { readonly statusCode: number; readonly body: string } | { readonly mocked: JsonValue };
 
 export interface CelHttpPort {
   /** Sends one request (the port applies its egress guards: allow/block lists, private ranges...). */

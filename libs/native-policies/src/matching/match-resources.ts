@@ -18,11 +18,16 @@ import type {
   NamedRuleWithOperations,
 } from '../types';
 import { equivalentsFromRules, type EquivalentResources } from './equivalents';
-import { namedRuleMatches } from './rules';
+import { namedRuleMatches, ruleMatches } from './rules';
 
 export interface MatchResourcesOptions {
   /** The server's equivalent resources for matchPolicy Equivalent (default: from the rules' versions). */
   equivalents?: EquivalentResources;
+  /**
+   * Kyverno's CLI: a request without a name (generateName) matches a rule's resourceNames by the
+   * prefix of its generateName. kube does not match such requests.
+   */
+  generateNamePrefix?: boolean;
 }
 
 /**
@@ -76,7 +81,7 @@ function rulesMatch(
   exact: boolean,
   options: MatchResourcesOptions,
 ): { resource: GroupVersionResource; kind: GroupVersionKind } | undefined {
-  if (rules.some((rule) => namedRuleMatches(rule, attributes))) {
+  if (rules.some((rule) => namedRuleMatches(rule, attributes) || generateNameMatches(rule, attributes, options))) {
     return { resource: attributes.resource, kind: attributes.kind };
   }
   if (exact || rules.length === 0) return undefined;
@@ -92,6 +97,18 @@ function rulesMatch(
     }
   }
   return undefined;
+}
+
+function generateNameMatches(
+  rule: NamedRuleWithOperations,
+  attributes: AdmissionAttributes,
+  options: MatchResourcesOptions,
+): boolean {
+  if (!options.generateNamePrefix || attributes.name !== '' || (rule.resourceNames ?? []).length === 0) return false;
+  if (!ruleMatches(rule, attributes)) return false;
+  const metadata = attributes.object && isObject(attributes.object.metadata) ? attributes.object.metadata : {};
+  const generateName = typeof metadata.generateName === 'string' ? metadata.generateName : '';
+  return generateName !== '' && rule.resourceNames!.some((name) => generateName.startsWith(name));
 }
 
 function sameResource(a: GroupVersionResource, b: GroupVersionResource): boolean {
