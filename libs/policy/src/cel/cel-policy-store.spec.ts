@@ -1,54 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ValidatingPolicyError,
-  type CompiledCelPolicyException,
-  type CompiledValidatingPolicy,
-} from '@edict/cel-policies';
+import { compileCelPolicyException, compileValidatingPolicy } from '@edict/cel-policies';
 import type { KubeObject } from '@edict/foundation';
 import { CelPolicyStore, fieldErrorsOf, type CelPolicyCompilers } from './cel-policy-store';
 
-/** Compilers that count their calls and refuse a policy whose first validation is `bad`. */
+/** @edict/cel-policies' compilers, counting their calls. */
 function countingCompilers() {
   const calls = { policy: 0, exception: 0 };
   const compilers: CelPolicyCompilers = {
     policy: (object) => {
       calls.policy += 1;
-      const validations = (object.spec as { validations?: Array<{ expression: string }> }).validations ?? [];
-      if (validations[0]?.expression === 'bad') {
-        throw new ValidatingPolicyError(object.metadata.name ?? '', [
-          { field: 'spec.validations[0].expression', message: "undeclared reference to 'bad'" },
-        ]);
-      }
-      return {
-        policy: object,
-        kind: object.kind,
-        name: object.metadata.name,
-        ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
-      } as unknown as CompiledValidatingPolicy;
+      return compileValidatingPolicy(object);
     },
     exception: (object) => {
       calls.exception += 1;
-      const spec = object.spec as { expiresAt?: string };
-      return {
-        exception: object,
-        name: object.metadata.name!,
-        namespace: object.metadata.namespace!,
-        policyRefs: [],
-        images: [],
-        allowedValues: [],
-        reportResult: 'skip',
-        ...(spec.expiresAt ? { expiresAt: Date.parse(spec.expiresAt) } : {}),
-      } satisfies CompiledCelPolicyException;
+      return compileCelPolicyException(object);
     },
   };
   return { calls, compilers };
 }
 
+const pods = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] };
+
 const vpol = (name: string, expression: string, generation = 1, extra: Record<string, unknown> = {}): KubeObject => ({
   apiVersion: 'policies.kyverno.io/v1',
   kind: 'ValidatingPolicy',
   metadata: { name, uid: `uid-${name}`, generation, resourceVersion: String(generation * 10), ...extra },
-  spec: { validations: [{ expression }] },
+  spec: { matchConstraints: pods, validations: [{ expression }] },
 });
 
 const polex = (name: string, namespace: string, expiresAt?: string): KubeObject => ({
@@ -63,10 +40,12 @@ describe('CelPolicyStore', () => {
     const { compilers } = countingCompilers();
     const store = new CelPolicyStore({ compilers });
     store.upsertPolicy(vpol('good', 'true'));
-    const bad = store.upsertPolicy(vpol('broken', 'bad'));
+    const bad = store.upsertPolicy(vpol('broken', 'bad.x == 1'));
     expect(store.validatingPolicies().map((p) => p.name)).toEqual(['good']);
     expect(bad.compiled).toBeUndefined();
-    expect(bad.errors).toEqual([{ field: 'spec.validations[0].expression', message: "undeclared reference to 'bad'" }]);
+    expect(bad.errors).toHaveLength(1);
+    expect(bad.errors[0]).toMatchObject({ field: 'spec.validations[0].expression' });
+    expect(bad.errors[0]!.message).toMatch(/bad/);
     expect(store.policies().map((e) => e.key)).toEqual(['ValidatingPolicy/broken', 'ValidatingPolicy/good']);
   });
 
@@ -80,7 +59,7 @@ describe('CelPolicyStore', () => {
     expect(calls.policy).toBe(1);
     expect(second.compiled).toBe(first.compiled);
     expect(second.object).toBe(statusWrite);
-    store.upsertPolicy(vpol('p', 'bad', 2));
+    store.upsertPolicy(vpol('p', 'bad.x == 1', 2));
     expect(calls.policy).toBe(2);
     expect(store.validatingPolicies()).toEqual([]);
   });
