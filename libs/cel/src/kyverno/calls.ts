@@ -18,6 +18,8 @@ import {
 export class KyvernoCalls {
   readonly limits: KyvernoCelLimits;
   private count = 0;
+  /** Answers of reads made in this evaluation, by what was asked. */
+  private readonly answers = new Map<string, unknown>();
   private exceededWith: CelLimitExceeded | undefined;
 
   constructor(readonly scope: KyvernoCelScope) {
@@ -38,8 +40,24 @@ export class KyvernoCalls {
     failure: string,
     call: (port: CelPortCall) => T | Promise<T>,
     measure: (value: T) => JsonValue | undefined = (value) => value as JsonValue | undefined,
+    /** For reads: the same key answers from the first call (an expression and its message often ask twice). */
+    key?: string,
   ): T | Promise<T> {
     if (this.exceededWith) throw this.exceededWith;
+    if (key !== undefined) {
+      if (this.answers.has(key)) return this.answers.get(key) as T | Promise<T>;
+      const answer = this.call(failure, call, measure);
+      this.answers.set(key, answer);
+      return answer;
+    }
+    return this.call(failure, call, measure);
+  }
+
+  private call<T>(
+    failure: string,
+    call: (port: CelPortCall) => T | Promise<T>,
+    measure: (value: T) => JsonValue | undefined,
+  ): T | Promise<T> {
     if (this.scope.deadline?.expired()) throw new EvaluationDeadlineExceeded();
     if (++this.count > this.limits.maxCalls) {
       this.exceededWith = new CelLimitExceeded(

@@ -41,7 +41,12 @@ function read(g: CelGlobalContext, name: string, projection: string): unknown {
     throw celError('failed to get global reference: globalContext.* is not allowed in namespaced policies');
   }
   const port = g.port;
-  const answer = g.calls.run('failed to get global reference', (call) => port.get(name, projection, call));
+  const answer = g.calls.run(
+    'failed to get global reference',
+    (call) => port.get(name, projection, call),
+    undefined,
+    `globalContext:${JSON.stringify([name, projection])}`,
+  );
   return answer instanceof Promise ? answer.then(convert) : convert(answer);
 }
 

@@ -78,6 +78,7 @@ function send(h: CelHttpContext, method: CelHttpMethod, url: string, body: unkno
     'request failed',
     (call) => port.send(request, call),
     (response) => ('mocked' in response ? response.mocked : response.body),
+    method === 'GET' ? `http:${JSON.stringify([url, request.headers, h.caBundle ?? ''])}` : undefined,
   );
   return answer instanceof Promise ? answer.then(decode) : decode(answer);
 }

@@ -24,7 +24,12 @@ export function registerImageData(env: Environment): void {
     env.registerFunction(`${IMAGE_DATA_TYPE}.${name}(string): dyn`, (i: CelImageDataContext, reference: string) => {
       if (!i.port) throw missingPort('image', `cannot fetch the metadata of ${reference}`);
       const port = i.port;
-      const answer = i.calls.run('failed to get image data', (call) => port.get(reference, call));
+      const answer = i.calls.run(
+        'failed to get image data',
+        (call) => port.get(reference, call),
+        undefined,
+        `image:${reference}`,
+      );
       const convert = (data: JsonObject): unknown => fromDecodedJson(data);
       return answer instanceof Promise ? answer.then(convert) : convert(answer);
     });

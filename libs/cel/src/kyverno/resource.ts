@@ -144,8 +144,11 @@ function port(r: CelResourceContext, what: string): CelResourcePort {
 function getOne(r: CelResourceContext, apiVersion: string, resource: string, namespace: string, name: string): unknown {
   const resources = port(r, `get ${resource} ${name}`);
   confine(r, namespace, 'get');
-  const answer = r.calls.run('failed to get resource', (call) =>
-    resources.get({ apiVersion, resource, namespace, name }, call),
+  const answer = r.calls.run(
+    'failed to get resource',
+    (call) => resources.get({ apiVersion, resource, namespace, name }, call),
+    undefined,
+    `resource.get:${JSON.stringify([apiVersion, resource, namespace, name])}`,
   );
   const convert = (object: unknown): unknown => (object == null ? null : toCelObject(object, 'resource.Get'));
   return answer instanceof Promise ? answer.then(convert) : convert(answer);
@@ -161,8 +164,11 @@ function listAll(
   const resources = port(r, `list ${resource}`);
   confine(r, namespace, 'list');
   const selector = labels === undefined ? undefined : stringMap(labels, 'resource.List');
-  const answer = r.calls.run('failed to list resource', (call) =>
-    resources.list({ apiVersion, resource, namespace, ...(selector ? { labels: selector } : {}) }, call),
+  const answer = r.calls.run(
+    'failed to list resource',
+    (call) => resources.list({ apiVersion, resource, namespace, ...(selector ? { labels: selector } : {}) }, call),
+    undefined,
+    `resource.list:${JSON.stringify([apiVersion, resource, namespace, selector ?? null])}`,
   );
   const convert = (list: unknown): unknown => toCelObject(list, 'resource.List');
   return answer instanceof Promise ? answer.then(convert) : convert(answer);
