@@ -119,7 +119,7 @@ export async function evaluateMatchConditions(
       } catch (error) {
         const failure = meter.exceeded ?? reviews.exceeded ?? error;
         // kube's CEL filter wording, without the condition's name.
-        errors.push(`expression '${expression}' resulted in error: ${describeCelError(failure)}`);
+        errors.push(`expression '${expression}' resulted in error: ${runtimeErrorText(failure)}`);
         continue;
       }
       if (meter.exceeded ?? reviews.exceeded) {
@@ -156,4 +156,10 @@ function authorizerFor(attributes: AdmissionAttributes, reviews: AccessReviews):
     name: attributes.name,
   });
   return new CelAuthorizer(reviews, subject, check);
+}
+
+/** A CEL evaluation error as cel-go words it at run time: its summary, without a position. */
+function runtimeErrorText(error: unknown): string {
+  const summary = (error as { summary?: unknown } | null)?.summary;
+  return typeof summary === 'string' ? summary : describeCelError(error);
 }
