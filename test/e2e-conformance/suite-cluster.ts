@@ -25,14 +25,16 @@ const CLI = resolve('dist/apps/cli/main.js');
 /** `install`: controller variables on top of the suite's install (a test's own Helm values). */
 export async function startSuiteCluster(install: Readonly<Record<string, string>> = {}): Promise<SuiteCluster> {
   const workDir = mkdtempSync(join(tmpdir(), 'edict-e2e-'));
+  // Exceptions from any namespace, unless the test's install says otherwise (exceptions disabled: none).
+  const exceptions = 'EDICT_EXCEPTION_NAMESPACES' in install ? {} : { exceptionNamespaces: ['*'] };
   const cluster = await startLocalCluster({
     apiPort: 0,
     kubeconfigPath: join(workDir, 'kubeconfig'),
     env: { ...process.env, EDICT_INSTALL_NAME: 'kyverno', EDICT_WEBHOOK_PORT: '0', ...install },
     // The suite's Kyverno install honours exceptions from any namespace and omits no event type.
-    controller: { exceptionNamespaces: ['*'], omitEvents: [], adminEndpoints: false },
-    background: { exceptionNamespaces: ['*'], omitEvents: [] },
-    reports: { exceptionNamespaces: ['*'], omitEvents: [] },
+    controller: { ...exceptions, omitEvents: [], adminEndpoints: false },
+    background: { ...exceptions, omitEvents: [] },
+    reports: { ...exceptions, omitEvents: [] },
     preinstalled: readManifest(INSTALL_MANIFEST),
     logger: process.env['EDICT_E2E_LOG'] ? ['error', 'warn', 'log'] : ['error'],
   });

@@ -8,6 +8,7 @@ export * from './mutate';
 export * from './background';
 export * from './reports';
 export * from './deadline';
+export * from './vpol';
 export { allow, deny, type AdmissionDecision, type FailurePolicy } from './decision';
 export {
   isEnforcing,

@@ -40,3 +40,17 @@ export {
   WebhookScheduler,
 } from './webhook-server/webhook-scheduler';
 export { removeWebhooksIfScaledToZero } from './webhook-server/remove-webhooks';
+export {
+  CEL_POLICY_SOURCE,
+  celExceptionsSignature,
+  celPolicySignature,
+  onCelPoliciesChange,
+  type CelPolicySource,
+} from './cel-policies/cel-policy-source';
+export {
+  VALIDATING_POLICY_DURATION,
+  VALIDATING_POLICY_LABELS,
+  VALIDATING_POLICY_RESULTS_TOTAL,
+  validatingPolicyStatus,
+  type ValidatingPolicyLabel,
+} from './metrics/validating-policy-labels';

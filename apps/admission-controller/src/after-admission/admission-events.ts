@@ -14,6 +14,7 @@
  * Events are Warning unless the reason is PolicyApplied or PolicySkipped. Reasons listed in
  * `omit` (Kyverno's --omitEvents; the chart omits PolicyApplied and PolicySkipped) are left out.
  */
+import { exceptionEventApiVersion, policyEventApiVersion } from '@edict/admission';
 import type { EventInput, EventObjectReference } from '@edict/kube';
 import type { PolicyResponse, RuleResponse } from '@edict/engine';
 
@@ -110,7 +111,7 @@ function exceptionEvents(response: PolicyResponse, policy: EventObjectReference,
       });
       events.push({
         regarding: {
-          apiVersion: 'kyverno.io/v2',
+          apiVersion: exceptionEventApiVersion(response.policy.kind),
           kind: 'PolicyException',
           name: name!,
           namespace: namespace || undefined,
@@ -147,7 +148,7 @@ function resourceKey(response: PolicyResponse): string {
 
 function policyRef(response: PolicyResponse, identity: PolicyIdentity | undefined): EventObjectReference {
   return {
-    apiVersion: 'kyverno.io/v1',
+    apiVersion: policyEventApiVersion(response.policy.kind),
     kind: response.policy.kind,
     name: response.policy.name,
     ...(response.policy.namespace ? { namespace: response.policy.namespace } : {}),

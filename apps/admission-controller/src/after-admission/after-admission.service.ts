@@ -9,7 +9,13 @@
  */
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { AdmissionRequest, ReportResult } from '@edict/admission';
+import {
+  VALIDATING_POLICY_SOURCE,
+  validatingPolicyKey,
+  type AdmissionRequest,
+  type ReportResult,
+  type ValidatingPolicyOutcome,
+} from '@edict/admission';
 import { hasVerifyImages, type PolicyResponse } from '@edict/engine';
 import { EventRecorder, KubeEventSink, KubeResources } from '@edict/kube';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
@@ -25,7 +31,7 @@ import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 import type { ReviewKind, ReviewOutcome } from '../webhooks/review-decision';
 import { registerAfterAdmissionMetrics, type AfterAdmissionFigures } from './after-admission-metrics';
-import { admissionEvents } from './admission-events';
+import { admissionEvents, type PolicyIdentity } from './admission-events';
 import { AuditBackpressure } from './audit-backpressure';
 import { DrainMeter, type DrainPart } from './drain-meter';
 import { SynchronizeRequestsService } from './synchronize-requests.service';
@@ -35,11 +41,14 @@ import { UpdateRequestCreator } from './update-request-creator';
 /** Kyverno's event source for the admission controller (`reportingController`). */
 export const ADMISSION_EVENT_SOURCE = 'kyverno-admission';
 
+/** Which webhook answered: a classic path, or a `/vpol/...` one (ValidatingPolicies). */
+export type AfterKind = ReviewKind | 'vpol';
+
 /** What `schedule` did with a review's after-admission work. */
 export type Scheduled = 'queued' | 'nothing' | 'dropped';
 
 interface AfterJob {
-  kind: ReviewKind;
+  kind: AfterKind;
   request: AdmissionRequest;
   outcome: ReviewOutcome;
 }
@@ -98,8 +107,9 @@ export class AfterAdmissionService implements OnApplicationShutdown {
   }
 
   /** Whether a decided review leaves work for after its answer (reports, UpdateRequests, events). */
-  hasWork(kind: ReviewKind, request: AdmissionRequest, outcome: ReviewOutcome): boolean {
+  hasWork(kind: AfterKind, request: AdmissionRequest, outcome: ReviewOutcome): boolean {
     if (request.dryRun === true) return false;
+    if (outcome.validatingPolicies) return outcome.validatingPolicies.evaluations.length > 0;
     const mutated = outcome.mutation?.responses.some((response) => response.rules.length > 0) === true;
     return outcome.validation !== undefined || mutated || this.synchronizes(kind, request, outcome);
   }
@@ -123,7 +133,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
   }
 
   /** Hands a decided review over; returns at once. */
-  schedule(kind: ReviewKind, request: AdmissionRequest, outcome: ReviewOutcome | undefined): Scheduled {
+  schedule(kind: AfterKind, request: AdmissionRequest, outcome: ReviewOutcome | undefined): Scheduled {
     if (!outcome || !this.hasWork(kind, request, outcome)) return 'nothing';
     return this.queue.offer({ kind, request, outcome }) ? 'queued' : 'dropped';
   }
@@ -232,7 +242,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
   }
 
   /** An admitted change to a generated object or a clone source (synchronize), seen by the validating webhook. */
-  private synchronizes(kind: ReviewKind, request: AdmissionRequest, outcome: ReviewOutcome): boolean {
+  private synchronizes(kind: AfterKind, request: AdmissionRequest, outcome: ReviewOutcome): boolean {
     return kind === 'validate' && outcome.decision.allowed && this.synchronize.concerns(request);
   }
 
@@ -243,7 +253,14 @@ export class AfterAdmissionService implements OnApplicationShutdown {
       for (const spec of await this.synchronize.specsFor(request))
         this.updateRequests.submit({ requestUid: request.uid, spec });
     }
-    const { validation, mutation } = outcome;
+    const { validation, mutation, validatingPolicies } = outcome;
+    if (validatingPolicies) {
+      // Kyverno's vpol handler: events for every policy that applied (blocked or not), reports when admitted.
+      const responses = validatingPolicies.evaluations.map((evaluation) => evaluation.response);
+      this.emit(request, responses, validatingPolicies.blocked, celPolicyIdentity(validatingPolicies));
+      this.report(request, validatingPolicies.reportResults);
+      return;
+    }
     if (mutation) {
       this.report(request, mutation.reportResults);
       // Kyverno's mutation handler emits its events too (never blocked: a mutation does not refuse).
@@ -263,17 +280,24 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     this.report(request, after.reportResults, after.resourceHash);
   }
 
-  private emit(request: AdmissionRequest, responses: readonly PolicyResponse[], blocked: boolean): void {
+  private emit(
+    request: AdmissionRequest,
+    responses: readonly PolicyResponse[],
+    blocked: boolean,
+    identity?: (response: PolicyResponse) => PolicyIdentity | undefined,
+  ): void {
     const uid = (request.object as { metadata?: { uid?: string } } | null | undefined)?.metadata?.uid;
     const snapshot = this.cache.snapshot();
     const events = admissionEvents(responses, {
       blocked,
       omit: this.settings.omitEvents,
       ...(uid ? { resourceUid: uid } : {}),
-      policyIdentity: (response) => {
-        const cached = snapshot.policies.get(policyKey(response));
-        return cached ? { uid: cached.uid, resourceVersion: cached.resourceVersion } : undefined;
-      },
+      policyIdentity:
+        identity ??
+        ((response) => {
+          const cached = snapshot.policies.get(policyKey(response));
+          return cached ? { uid: cached.uid, resourceVersion: cached.resourceVersion } : undefined;
+        }),
       onlyMutates: (response) => {
         const rules = snapshot.policies.get(policyKey(response))?.compiled.policy.spec.rules ?? [];
         return rules.some((rule) => rule.mutate) && !rules.some((rule) => rule.validate || hasVerifyImages(rule));
@@ -297,7 +321,8 @@ export class AfterAdmissionService implements OnApplicationShutdown {
       },
       hash ?? resourceHash((request.object ?? undefined) as Record<string, unknown> | undefined),
       results,
-      (key): ReportPolicy | undefined => {
+      (key, source): ReportPolicy | undefined => {
+        if (source === VALIDATING_POLICY_SOURCE) return validatingPolicyOf(key);
         const cached = snapshot.policies.get(key);
         if (!cached) return undefined;
         return {
@@ -310,6 +335,27 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     );
     if (input) this.reports.submit(input);
   }
+}
+
+/** The uid and resourceVersion of the ValidatingPolicies a vpol review evaluated, for their events. */
+function celPolicyIdentity(outcome: ValidatingPolicyOutcome): (response: PolicyResponse) => PolicyIdentity | undefined {
+  const byKey = new Map<string, PolicyIdentity>();
+  for (const { compiled } of outcome.evaluations) {
+    const metadata = compiled.policy.metadata ?? {};
+    byKey.set(`${compiled.kind}/${validatingPolicyKey(compiled)}`, {
+      ...(metadata.uid ? { uid: metadata.uid } : {}),
+      ...(metadata.resourceVersion ? { resourceVersion: metadata.resourceVersion } : {}),
+    });
+  }
+  return (response) => byKey.get(`${response.policy.kind}/${policyKey(response)}`);
+}
+
+/** The report label of a ValidatingPolicy named by its report key (`name` or `namespace/name`). */
+function validatingPolicyOf(key: string): ReportPolicy {
+  const slash = key.indexOf('/');
+  return slash < 0
+    ? { kind: 'ValidatingPolicy', name: key }
+    : { kind: 'NamespacedValidatingPolicy', namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
 /** The policy cache's key of a response's policy (`namespace/name` for a Policy). */

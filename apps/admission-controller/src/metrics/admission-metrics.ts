@@ -11,7 +11,15 @@
 import { Logger } from '@nestjs/common';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PolicyResponse, RuleResponse } from '@edict/engine';
-import { POLICY_RESULT_LABELS, type PolicyResultLabel } from '@edict/controller-runtime';
+import {
+  POLICY_RESULT_LABELS,
+  VALIDATING_POLICY_DURATION,
+  VALIDATING_POLICY_LABELS,
+  VALIDATING_POLICY_RESULTS_TOTAL,
+  validatingPolicyStatus,
+  type PolicyResultLabel,
+  type ValidatingPolicyLabel,
+} from '@edict/controller-runtime';
 import { TalliedMetrics } from './tallied-metrics';
 
 /** What the admission metrics need to know about a request. */
@@ -80,6 +88,14 @@ const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const REQUESTS_TOTAL = 'kyverno_admission_requests_total';
 const POLICY_RESULTS_TOTAL = 'kyverno_policy_results_total';
+/** What the ValidatingPolicy metrics read of one policy evaluation. */
+export interface ValidatingPolicyResult {
+  readonly name: string;
+  /** evaluation.mode: Kubernetes or JSON. */
+  readonly mode: string;
+  readonly background: boolean;
+  readonly rules: readonly Pick<RuleResponse, 'status'>[];
+}
 
 export class AdmissionMetrics {
   private readonly logger = new Logger('Metrics');
@@ -89,6 +105,8 @@ export class AdmissionMetrics {
   private readonly requests: TalliedMetrics<RequestLabel>;
   /** Per rule result: its count and its policy's evaluation time by Kyverno's policy result labels. */
   private readonly policies: TalliedMetrics<PolicyResultLabel>;
+  /** Per ValidatingPolicy evaluation: its result and evaluation time (kyverno_validating_policy_*). */
+  private readonly validatingPolicies: TalliedMetrics<ValidatingPolicyLabel>;
 
   constructor(options: AdmissionMetricsOptions) {
     this.vocabulary = options.vocabulary;
@@ -99,6 +117,12 @@ export class AdmissionMetrics {
       );
     this.requests = new TalliedMetrics(REQUEST_LABELS, BUCKETS, options.maxSeries, capped(REQUESTS_TOTAL));
     this.policies = new TalliedMetrics(POLICY_RESULT_LABELS, BUCKETS, options.maxSeries, capped(POLICY_RESULTS_TOTAL));
+    this.validatingPolicies = new TalliedMetrics(
+      VALIDATING_POLICY_LABELS,
+      BUCKETS,
+      options.maxSeries,
+      capped(VALIDATING_POLICY_RESULTS_TOTAL),
+    );
     collectDefaultMetrics({ register: this.registry });
     this.requests.registerCounter(this.registry, REQUESTS_TOTAL, 'Admission requests handled by the webhooks.');
     this.requests.registerHistogram(
@@ -116,9 +140,20 @@ export class AdmissionMetrics {
       'kyverno_policy_execution_duration_seconds',
       'Time taken to evaluate a rule (measured per policy evaluation).',
     );
+    this.validatingPolicies.registerCounter(
+      this.registry,
+      VALIDATING_POLICY_RESULTS_TOTAL,
+      'Results of the validating policies applied to admission requests.',
+    );
+    this.validatingPolicies.registerHistogram(
+      this.registry,
+      VALIDATING_POLICY_DURATION,
+      'Time taken to evaluate a validating policy on an admission request.',
+    );
     const tallies = [
       [REQUESTS_TOTAL, this.requests],
       [POLICY_RESULTS_TOTAL, this.policies],
+      [VALIDATING_POLICY_RESULTS_TOTAL, this.validatingPolicies],
     ] as const;
     new Counter({
       name: 'edict_metric_series_overflow_total',
@@ -185,6 +220,24 @@ export class AdmissionMetrics {
         seconds,
       );
     }
+  }
+
+  /** One ValidatingPolicy evaluation on an admission request: its result and time. */
+  recordValidatingPolicy(policy: ValidatingPolicyResult, request: RequestFacts, seconds: number): void {
+    this.validatingPolicies.observe(
+      [
+        policy.mode,
+        policy.background ? 'true' : 'false',
+        policy.name,
+        this.kindLabel(request.kind),
+        this.namespaceLabel(request.namespace),
+        lowerCase(request.operation),
+        'admission_request',
+        validatingPolicyStatus(policy.rules),
+      ],
+      this.validatingPolicies.bucketOf(seconds),
+      seconds,
+    );
   }
 
   text(): Promise<string> {

@@ -8,6 +8,7 @@ import { ControllerConfig } from '../config/controller-config';
 import type { AdmissionMetrics } from '../metrics/admission-metrics';
 import type { ReviewWorkers } from '../workers/review-workers';
 import type { InstrumentedEngine } from './admission-engine';
+import type { ValidatingPolicyReviews } from './validating-policy-review';
 import { AdmissionService } from './admission.service';
 import { type ApiResources } from '@edict/kube';
 
@@ -65,6 +66,7 @@ function setup(stalled: readonly string[] = []) {
     after as AfterAdmissionService,
     {} as ApiResources,
     workers as ReviewWorkers,
+    {} as ValidatingPolicyReviews,
   );
   return { service, decided, release };
 }

@@ -19,10 +19,11 @@ import {
   type AdmissionRequest,
   type FailurePolicy,
   type ReviewAnswer,
+  type ValidatingPolicyPath,
 } from '@edict/admission';
 import { errorMessage, type EvaluationDeadline } from '@edict/foundation';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
-import { AfterAdmissionService } from '../after-admission/after-admission.service';
+import { AfterAdmissionService, type AfterKind } from '../after-admission/after-admission.service';
 import { NamespaceLabels, NamespaceReadRefused } from '../cluster/namespace-labels.service';
 import { RoleResolverService } from '../cluster/role-resolver.service';
 import { CONTROLLER_CONFIG } from '../config/tokens';
@@ -32,6 +33,7 @@ import { InstrumentedEngine } from './admission-engine';
 import { FairLimiter } from '@edict/work-queue';
 import { ReviewWorkers } from '../workers/review-workers';
 import type { ReviewInputs, ReviewKind, ReviewOutcome } from './review-decision';
+import { ValidatingPolicyReviews, type ValidatingPolicyInputs } from './validating-policy-review';
 import { ApiResources, DiscoveryUnavailable } from '@edict/kube';
 
 export type { ReviewKind } from './review-decision';
@@ -56,6 +58,7 @@ export class AdmissionService {
     private readonly after: AfterAdmissionService,
     private readonly apiResources: ApiResources,
     private readonly workers: ReviewWorkers,
+    private readonly validatingPolicies: ValidatingPolicyReviews,
   ) {
     this.limiter = new FairLimiter({
       maxInFlight: settings.maxInFlight,
@@ -77,6 +80,70 @@ export class AdmissionService {
     raw?: Buffer,
     arrivedAt = performance.now(),
   ): Promise<ReviewAnswer> {
+    return this.answer(kind, kind, failurePolicy, body, timeout, arrivedAt, (request, deadline, deadlineAt) =>
+      this.decide(kind, failurePolicy, request, deadline, deadlineAt, raw),
+    );
+  }
+
+  /**
+   * A review of a `/vpol/...` path: the ValidatingPolicies it serves, decided in-process under the
+   * same slots, deadline, failure policy, metrics and after-admission work as the classic paths.
+   */
+  async reviewValidatingPolicies(
+    path: ValidatingPolicyPath,
+    body: unknown,
+    timeout?: string,
+    arrivedAt = performance.now(),
+  ): Promise<ReviewAnswer> {
+    const failurePolicy = path.failurePolicy ?? 'Fail';
+    return this.answer('vpol', 'validate', failurePolicy, body, timeout, arrivedAt, async (request, deadline) => {
+      const validatingPolicies = await this.validatingPolicies.decide(
+        path,
+        request,
+        await this.validatingPolicyInputs(request, deadline),
+      );
+      return { decision: validatingPolicies.decision, policies: [], validatingPolicies };
+    });
+  }
+
+  /** What a vpol decision reads besides the request: the cache's policies, the config, the namespace, roles. */
+  async validatingPolicyInputs(
+    request: AdmissionRequest,
+    deadline?: EvaluationDeadline,
+    metered = true,
+  ): Promise<ValidatingPolicyInputs> {
+    const namespaceObject =
+      request.namespace && request.kind.kind !== 'Namespace'
+        ? ((await this.namespaces.namespaceObject(request.namespace)) ?? null)
+        : null;
+    return {
+      policies: this.validatingPolicies.policies(),
+      config: this.config.current(),
+      namespaceLabels: await this.namespaces.labelsForRequest(request),
+      namespaceObject,
+      roles: this.roles.rolesFor(request.userInfo ?? {}),
+      topLevelKind: request.subResource
+        ? await this.apiResources.parentKindOf(request.resource, request.subResource)
+        : undefined,
+      admissionReports: this.settings.admissionReports,
+      deadline,
+      metered,
+    };
+  }
+
+  /**
+   * One review, end to end, whatever decides it: parse, a slot, the deadline, the answer by failure
+   * policy when anything goes wrong, the request metric, UpdateRequests and after-admission work.
+   */
+  private async answer(
+    label: string,
+    afterKind: AfterKind,
+    failurePolicy: FailurePolicy,
+    body: unknown,
+    timeout: string | undefined,
+    arrivedAt: number,
+    decide: (request: AdmissionRequest, deadline: EvaluationDeadline, deadlineAt: number) => Promise<ReviewOutcome>,
+  ): Promise<ReviewAnswer> {
     const parsed = parseAdmissionReview(body);
     if (!parsed.ok) return { status: 400, body: { message: parsed.message } };
     const request = parsed.review.request;
@@ -96,7 +163,7 @@ export class AdmissionService {
               tenant,
               () =>
                 decideWithin(
-                  (deadline) => this.decide(kind, failurePolicy, request, deadline, deadlineAt, raw),
+                  (deadline) => decide(request, deadline, deadlineAt),
                   deadlineAt - performance.now(),
                   failurePolicy,
                   { deadline: this.turns.deadline(deadlineAt, tenant), totalMs },
@@ -107,9 +174,9 @@ export class AdmissionService {
       if (slot.admitted) outcome = slot.value.outcome;
     } catch (error) {
       // Refused namespace lookups are logged by NamespaceLabels, together: one line per review would flood.
-      if (error instanceof DiscoveryUnavailable) this.logger.warn(`${kind} review ${request.uid}: ${error.message}`);
+      if (error instanceof DiscoveryUnavailable) this.logger.warn(`${label} review ${request.uid}: ${error.message}`);
       else if (!refusedLookup(error))
-        this.logger.error(`${kind} review ${request.uid} failed: ${(error as Error).stack ?? String(error)}`);
+        this.logger.error(`${label} review ${request.uid} failed: ${(error as Error).stack ?? String(error)}`);
       decision = failed(failurePolicy, error);
     }
     this.metrics.recordReview(
@@ -123,9 +190,9 @@ export class AdmissionService {
     // that leaves work first waits while the backlog could not drain on shutdown (bounded by its
     // timeout); its work is queued after the wait, so none of it (an UpdateRequest restoring a
     // synchronized copy) runs before the API server has stored the change it answers.
-    if (outcome && this.after.hasWork(kind, request, outcome)) {
+    if (outcome && this.after.hasWork(afterKind, request, outcome)) {
       await this.after.holdForBacklog(deadlineAt - performance.now());
-      this.after.schedule(kind, request, outcome);
+      this.after.schedule(afterKind, request, outcome);
     }
     return { status: 200, body: reviewResponse(request.uid, decision) };
   }

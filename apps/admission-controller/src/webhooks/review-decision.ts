@@ -17,6 +17,7 @@ import {
   type FailurePolicy,
   type MutationOutcome,
   type RequestRoles,
+  type ValidatingPolicyOutcome,
   type ValidationOutcome,
 } from '@edict/admission';
 import type { CompiledPolicy } from '@edict/engine';
@@ -55,6 +56,8 @@ export interface ReviewOutcome {
   readonly policies: readonly CompiledPolicy[];
   readonly validation?: ValidationOutcome;
   readonly mutation?: MutationOutcome;
+  /** A `/vpol/...` review: the ValidatingPolicies' outcome. */
+  readonly validatingPolicies?: ValidatingPolicyOutcome;
 }
 
 /** The policies a webhook path serves for the request: the cache's selection, in key order. */

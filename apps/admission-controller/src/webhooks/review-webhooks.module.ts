@@ -26,6 +26,8 @@ import { ReviewWorkers } from '../workers/review-workers';
 import { InstrumentedEngine } from './admission-engine';
 import { AdmissionController } from './admission.controller';
 import { AdmissionService } from './admission.service';
+import { ValidatingPolicyController } from './validating-policy.controller';
+import { ValidatingPolicyReviews } from './validating-policy-review';
 import { PolicyValidationController } from './policy-validation.controller';
 import { PolicyValidationService } from './policy-validation.service';
 
@@ -90,11 +92,12 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     AfterAdmissionModule,
     webhookConfigurationsModule,
   ],
-  controllers: [AdmissionController, PolicyValidationController],
+  controllers: [AdmissionController, ValidatingPolicyController, PolicyValidationController],
   providers: [
     LifecycleState,
     InstrumentedEngine,
     reviewWorkersProvider,
+    ValidatingPolicyReviews,
     AdmissionService,
     PolicyValidationService,
     ReadinessIndicators,
@@ -106,6 +109,7 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     InstrumentedEngine,
     ReviewWorkers,
     AdmissionService,
+    ValidatingPolicyReviews,
     ReadinessIndicators,
     webhookConfigurationsModule,
   ],

@@ -12,7 +12,8 @@ import { Informer, KubeResources, metadataOnly, resourceListWatch, type Resource
 import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { WorkQueue } from '@edict/work-queue';
-import { PolicyCache, type PolicySnapshot } from '@edict/policy';
+import { PolicyCache } from '@edict/policy';
+import { CEL_POLICY_SOURCE, onCelPoliciesChange, type CelPolicySource } from '@edict/controller-runtime';
 import {
   EPHEMERAL_REPORT_KIND,
   CLUSTER_EPHEMERAL_REPORT_KIND,
@@ -53,9 +54,11 @@ export class AggregationController implements LeaderAware {
     private readonly resources: KubeResources,
     private readonly cache: PolicyCache,
     private readonly metrics: ReportsControllerMetrics,
+    @Inject(CEL_POLICY_SOURCE) private readonly celPolicies: CelPolicySource,
   ) {
     this.cluster = kubeReportsCluster(resources);
-    this.aggregator = new ReportAggregator(this.cluster, (key) => knownPolicy(cache.snapshot(), key), {
+    const known = (key: string) => knownPolicy(cache.snapshot(), key, celPolicies.validatingPolicies());
+    this.aggregator = new ReportAggregator(this.cluster, known, {
       graceMs: config.admissionReportGraceMs,
     });
   }
@@ -70,8 +73,13 @@ export class AggregationController implements LeaderAware {
     let unsubscribe: () => void = () => undefined;
     if (!signal.aborted) {
       for (const informer of informers) informer.start();
-      this.versions = policyVersions(this.cache.snapshot());
-      unsubscribe = this.cache.onChange((snapshot) => this.policiesChanged(snapshot));
+      this.versions = policyVersions(this.cache.snapshot(), this.celPolicies.validatingPolicies());
+      const classic = this.cache.onChange(() => this.policiesChanged());
+      const cel = onCelPoliciesChange(this.celPolicies, () => this.policiesChanged());
+      unsubscribe = () => {
+        classic();
+        cel();
+      };
       void this.queueStaleReports(signal);
     }
     await stopped;
@@ -108,8 +116,8 @@ export class AggregationController implements LeaderAware {
     return informer;
   }
 
-  private policiesChanged(snapshot: PolicySnapshot): void {
-    const versions = policyVersions(snapshot);
+  private policiesChanged(): void {
+    const versions = policyVersions(this.cache.snapshot(), this.celPolicies.validatingPolicies());
     const changed = changedPolicies(this.versions, versions);
     this.versions = versions;
     for (const key of changed) void this.queueReportsOf(key);
@@ -132,6 +140,7 @@ export class AggregationController implements LeaderAware {
   /** On taking the lead: queues reports naming a policy that is gone or at another resourceVersion. */
   private async queueStaleReports(signal: AbortSignal): Promise<void> {
     const snapshot = this.cache.snapshot();
+    const celPolicies = this.celPolicies.validatingPolicies();
     try {
       for (const type of [POLICY_REPORTS, CLUSTER_POLICY_REPORTS]) {
         for await (const report of listAll(this.cluster, type, `${LABEL_MANAGED_BY}=${MANAGED_BY_KYVERNO}`)) {
@@ -139,7 +148,7 @@ export class AggregationController implements LeaderAware {
           const namespace = report.metadata?.namespace;
           const stale = Object.entries(report.metadata?.labels ?? {}).some(([label, version]) => {
             const key = policyKeyOfLabel(label, namespace);
-            return key !== undefined && knownPolicy(snapshot, key)?.resourceVersion !== version;
+            return key !== undefined && knownPolicy(snapshot, key, celPolicies)?.resourceVersion !== version;
           });
           if (stale) this.enqueueReport(report);
         }

@@ -1,5 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { changedPolicies, policyKeyOfLabel, policyLabelOf } from './known-policies';
+import type { CompiledValidatingPolicy } from '@edict/cel-policies';
+import type { PolicySnapshot } from '@edict/policy';
+import {
+  changedPolicies,
+  knownPolicy,
+  policyKeyOfLabel,
+  policyLabelOf,
+  policyVersions,
+  resultPolicyKey,
+} from './known-policies';
+
+function validatingPolicy(name: string, namespace?: string, generation = 1): CompiledValidatingPolicy {
+  return {
+    policy: {
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'ValidatingPolicy',
+      metadata: { name, generation, resourceVersion: '12' },
+    },
+    kind: namespace ? 'NamespacedValidatingPolicy' : 'ValidatingPolicy',
+    name,
+    ...(namespace ? { namespace } : {}),
+    validationActions: ['Audit'],
+    failurePolicy: 'Fail',
+    admission: true,
+    background: true,
+    mode: 'Kubernetes',
+    matchConstraints: {},
+    matchConditions: [],
+    autogen: [],
+    autogenStatus: {},
+  } as CompiledValidatingPolicy;
+}
+
+const emptySnapshot = { policies: new Map() } as unknown as PolicySnapshot;
 
 describe('known policies', () => {
   it('finds the policies removed or changed, not the added ones', () => {
@@ -23,5 +56,32 @@ describe('known policies', () => {
     expect(policyKeyOfLabel('pol.kyverno.io/require-team', 'shop')).toBe('shop/require-team');
     expect(policyKeyOfLabel('pol.kyverno.io/require-team', undefined)).toBeUndefined();
     expect(policyKeyOfLabel('app.kubernetes.io/managed-by', 'shop')).toBeUndefined();
+  });
+
+  it('keys ValidatingPolicy results apart from a ClusterPolicy of the same name, by source', () => {
+    expect(resultPolicyKey({ policy: 'require-team', source: 'kyverno' })).toBe('require-team');
+    expect(resultPolicyKey({ policy: 'require-team', source: 'KyvernoValidatingPolicy' })).toBe('vpol:require-team');
+    const cel = [validatingPolicy('require-team'), validatingPolicy('local', 'shop')];
+    expect(knownPolicy(emptySnapshot, 'require-team', cel)).toBeUndefined();
+    expect(knownPolicy(emptySnapshot, 'vpol:require-team', cel)).toEqual({
+      kind: 'ValidatingPolicy',
+      name: 'require-team',
+      resourceVersion: '12',
+    });
+    expect(knownPolicy(emptySnapshot, 'vpol:shop/local', cel)).toMatchObject({
+      kind: 'NamespacedValidatingPolicy',
+      namespace: 'shop',
+      name: 'local',
+    });
+    expect(knownPolicy(emptySnapshot, 'vpol:gone', cel)).toBeUndefined();
+  });
+
+  it("versions ValidatingPolicies by generation and labels them vpol.kyverno.io/<name>, as Kyverno's reports do", () => {
+    expect(policyVersions(emptySnapshot, [validatingPolicy('a', undefined, 3)])).toEqual(
+      new Map([['vpol:a', 'generation 3']]),
+    );
+    expect(policyLabelOf('vpol:a')).toEqual({ label: 'vpol.kyverno.io/a' });
+    expect(policyLabelOf('vpol:shop/local')).toEqual({ label: 'vpol.kyverno.io/local', namespace: 'shop' });
+    expect(policyKeyOfLabel('vpol.kyverno.io/a', 'shop')).toBe('vpol:a');
   });
 });

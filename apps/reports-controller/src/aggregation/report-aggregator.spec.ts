@@ -192,4 +192,34 @@ describe('ReportAggregator', () => {
     expect(await aggregator.reconcile({ namespace: 'default', uid: POD_UID })).toMatchObject({ report: 'deleted' });
     expect(report()).toBeUndefined();
   });
+
+  it('merges ValidatingPolicy results beside classic ones of the same name, keeping whatever rule names their engine gives', async () => {
+    const cluster = new FakeReportsCluster();
+    cluster.put({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', uid: POD_UID } });
+    const known = (key: string): KnownPolicy | undefined =>
+      key === 'require-team'
+        ? { kind: 'ClusterPolicy', name: key, resourceVersion: '7', rules: new Set(['check-team']) }
+        : key === 'vpol:require-team'
+          ? { kind: 'ValidatingPolicy', name: 'require-team', resourceVersion: '9' }
+          : undefined;
+    const aggregator = new ReportAggregator(cluster, known, { graceMs: GRACE, now: () => NOW });
+    const vpol = { ...result('fail', 100, 'require-team'), source: 'KyvernoValidatingPolicy' };
+    const stale = { ...result('pass', 100, 'other'), source: 'KyvernoValidatingPolicy', policy: 'gone' };
+    const admission = buildAdmissionReport(
+      reportInputOf({ requestUid: 'r-1', results: [result('pass', 100), vpol, stale] }),
+    );
+    admission.metadata.creationTimestamp = new Date(NOW - GRACE * 2).toISOString();
+    cluster.put(admission as unknown as KubeObject);
+    await aggregator.reconcile({ namespace: 'default', uid: POD_UID });
+    const report = cluster.all('PolicyReport')[0] as PolicyReportObject;
+    expect(report.results.map((r) => [r.source, r.policy, r.rule, r.result])).toEqual([
+      ['kyverno', 'require-team', 'check-team', 'pass'],
+      ['KyvernoValidatingPolicy', 'require-team', 'require-team', 'fail'],
+    ]);
+    expect(report.summary).toMatchObject({ pass: 1, fail: 1 });
+    expect(report.metadata.labels).toMatchObject({
+      'cpol.kyverno.io/require-team': '7',
+      'vpol.kyverno.io/require-team': '9',
+    });
+  });
 });

@@ -36,7 +36,7 @@ import {
   type ReportPolicy,
   type ReportScope,
 } from '@edict/reports';
-import { policyKeyOfLabel, type KnownPolicy } from './known-policies';
+import { policyKeyOfLabel, resultPolicyKey, type KnownPolicy } from './known-policies';
 import { listAll, type ObjectRef, type ReportsCluster } from './reports-cluster';
 
 /** The resource whose reports are merged: its namespace (none: cluster-scoped) and uid. */
@@ -96,7 +96,7 @@ export class ReportAggregator {
     const ready: EphemeralReportObject[] = [];
     let retryAfterMs: number | undefined;
     for (const report of ephemeralReports) {
-      const waiting = report.spec.results.some((result) => !this.policy(result.policy));
+      const waiting = report.spec.results.some((result) => !this.policy(resultPolicyKey(result)));
       const left = this.graceLeft(report);
       if (waiting && left > 0)
         retryAfterMs = Math.min(retryAfterMs ?? Infinity, this.options.pendingRetryMs ?? 1_000, left);
@@ -105,7 +105,10 @@ export class ReportAggregator {
     const results = mergeResults(
       withoutRescanned(existing?.results ?? [], ready),
       ready.map((report) => report.spec.results),
-    ).filter((result) => this.policy(result.policy)?.rules.has(result.rule));
+    ).filter((result) => {
+      const known = this.policy(resultPolicyKey(result));
+      return known !== undefined && (known.rules === undefined || known.rules.has(result.rule));
+    });
     const scope: ReportScope = {
       apiVersion: target.apiVersion,
       kind: target.kind,
@@ -194,9 +197,10 @@ export class ReportAggregator {
   private policiesOf(results: readonly PolicyReportResult[]): ReportPolicy[] {
     const policies = new Map<string, ReportPolicy>();
     for (const result of results) {
-      const known = this.policy(result.policy);
-      if (known && !policies.has(result.policy)) {
-        policies.set(result.policy, {
+      const key = resultPolicyKey(result);
+      const known = this.policy(key);
+      if (known && !policies.has(key)) {
+        policies.set(key, {
           kind: known.kind,
           name: known.name,
           ...(known.namespace ? { namespace: known.namespace } : {}),
@@ -224,7 +228,9 @@ function withoutRescanned(
     }
   }
   if (scannedAt.size === 0) return [...results];
-  return results.filter((result) => result.timestamp.seconds > (scannedAt.get(result.policy) ?? -Infinity));
+  return results.filter(
+    (result) => result.timestamp.seconds > (scannedAt.get(resultPolicyKey(result)) ?? -Infinity),
+  );
 }
 
 function isEphemeralReport(object: ObjectHeader & { spec?: unknown }): object is EphemeralReportObject {

@@ -37,7 +37,15 @@ import { REPORTS_CONFIG } from '../config/tokens';
 import { ReportsControllerMetrics } from '../metrics/reports-controller-metrics';
 import { backgroundKindSelectors, scanSignature } from './background-policies';
 import { ResourceScanner } from './resource-scanner';
-import { ClusterEngine } from '@edict/context';
+import { scannedByValidatingPolicies, type ScannedResource } from './background-validating-policies';
+import { evaluateValidatingPolicy } from '@edict/cel-policies';
+import {
+  CEL_POLICY_SOURCE,
+  celExceptionsSignature,
+  onCelPoliciesChange,
+  type CelPolicySource,
+} from '@edict/controller-runtime';
+import { ClusterEngine, ClusterKyvernoCelPorts } from '@edict/context';
 import { SCAN_EVENT_SOURCE } from './scan-events';
 
 const PAGE_SIZE = 500;
@@ -47,6 +55,8 @@ const RESOURCE_KEY = 'resource:';
 
 interface WatchedType {
   readonly ref: ResourceRef;
+  /** Group, version and plural: what ValidatingPolicies match on. */
+  readonly resource: ScannedResource;
   readonly informer: Informer<KubeObject>;
 }
 
@@ -68,6 +78,8 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     private readonly cache: PolicyCache,
     engine: ClusterEngine,
     private readonly metrics: ReportsControllerMetrics,
+    @Inject(CEL_POLICY_SOURCE) private readonly celPolicies: CelPolicySource,
+    celPorts: ClusterKyvernoCelPorts,
   ) {
     this.cluster = kubeReportsCluster(resources);
     this.discovery = new DiscoveryResolver(resources.http);
@@ -89,6 +101,17 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
         for (const event of events) if (!omit.has(event.reason)) this.events.record(event);
       },
       onResponse: (policy, response) => metrics.policyResults(policy, response),
+      validatingPolicies: {
+        policies: () => celPolicies.validatingPolicies(),
+        exceptionsSignature: () => celExceptionsSignature(celPolicies),
+        // Background scans have no admission request: the exceptions of the cache, no authorizer.
+        evaluate: (compiled, input) =>
+          evaluateValidatingPolicy(compiled, input, {
+            ports: celPorts.ports,
+            exceptions: celPolicies.policyExceptions(),
+          }),
+        onResponse: (compiled, response, seconds) => metrics.validatingPolicyResult(compiled, response, seconds),
+      },
     });
   }
 
@@ -110,12 +133,18 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     let unsubscribe: () => void = () => undefined;
     if (!signal.aborted) {
       let signature = scanSignature(this.cache.snapshot());
-      unsubscribe = this.cache.onChange((snapshot) => {
+      const classic = this.cache.onChange((snapshot) => {
         const next = scanSignature(snapshot);
         if (next === signature) return;
         signature = next;
         void this.followPolicies(true);
       });
+      // A ValidatingPolicy or CEL exception changed: re-scan (Kyverno re-scans on policy change).
+      const cel = onCelPoliciesChange(this.celPolicies, () => void this.followPolicies(true));
+      unsubscribe = () => {
+        classic();
+        cel();
+      };
       await this.followPolicies(false);
     }
     await stopped;
@@ -157,7 +186,11 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
         if (policiesChanged) this.queue.add(TYPE_KEY + key);
         continue;
       }
-      this.watched.set(key, { ref: { apiVersion: type.apiVersion, kind: type.kind }, informer: this.informer(type) });
+      this.watched.set(key, {
+        ref: { apiVersion: type.apiVersion, kind: type.kind },
+        resource: { group: type.group, version: type.version, resource: type.resource },
+        informer: this.informer(type),
+      });
       this.queue.add(TYPE_KEY + key);
     }
     this.metrics.watchedTypes.set(this.watched.size);
@@ -165,9 +198,16 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
 
   private async typesOfPolicies(): Promise<ServedType[]> {
     const types: ServedType[] = [];
+    const listable = (type: ServedType) => type.verbs.includes('list') && type.verbs.includes('watch');
     for (const selector of backgroundKindSelectors(this.cache.snapshot())) {
       const served = await servedTypes(this.discovery, selector);
-      types.push(...served.filter((type) => type.verbs.includes('list') && type.verbs.includes('watch')));
+      types.push(...served.filter(listable));
+    }
+    // The types ValidatingPolicies' resource rules name (resources, not kinds: every served type is looked at).
+    const celPolicies = this.celPolicies.validatingPolicies();
+    if (celPolicies.some((compiled) => compiled.background)) {
+      for (const type of await servedTypes(this.discovery, '*'))
+        if (listable(type) && scannedByValidatingPolicies(celPolicies, type)) types.push(type);
     }
     return types;
   }
@@ -218,7 +258,9 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     let next: string | undefined;
     do {
       const page = await this.cluster.listPage(watched.ref, { limit: PAGE_SIZE, ...(next ? { continue: next } : {}) });
-      await inParallel(page.items, this.config.backgroundScanWorkers, (object) => this.scanInPass(object));
+      await inParallel(page.items, this.config.backgroundScanWorkers, (object) =>
+        this.scanInPass(object, watched.resource),
+      );
       next = page.continue;
     } while (next && this.queue);
     watched.informer.start(); // once; its first list finds what this pass scanned current
@@ -231,17 +273,17 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     const watched = this.watched.get(type);
     if (!watched) return;
     const object = await this.cluster.find({ ...watched.ref, name, ...(namespace ? { namespace } : {}) });
-    if (object) await this.scan(object);
+    if (object) await this.scan(object, watched.resource);
   }
 
-  private async scan(object: KubeObject): Promise<void> {
-    this.metrics.backgroundScanned(await this.scanner.scan(object));
+  private async scan(object: KubeObject, resource: ScannedResource): Promise<void> {
+    this.metrics.backgroundScanned(await this.scanner.scan(object, resource));
   }
 
   /** Within a pass, a resource that fails is left for its next change or the next pass. */
-  private async scanInPass(object: KubeObject): Promise<void> {
+  private async scanInPass(object: KubeObject, resource: ScannedResource): Promise<void> {
     try {
-      await this.scan(object);
+      await this.scan(object, resource);
     } catch (error) {
       this.metrics.backgroundScanned('failed');
       const { namespace, name } = object.metadata ?? {};

@@ -6,7 +6,48 @@ import { PolicyStore } from '@edict/policy';
 import { exceptionOf, labelRule, policyOf } from '@edict/policy/testing';
 import type { EphemeralReportObject } from '@edict/reports';
 import { FakeReportsCluster } from '../testing/fake-reports-cluster';
+import {
+  compileCelPolicyException,
+  compileValidatingPolicy,
+  evaluateValidatingPolicy,
+  type CompiledCelPolicyException,
+  type CompiledValidatingPolicy,
+} from '@edict/cel-policies';
 import { ResourceScanner } from './resource-scanner';
+
+/** A background ValidatingPolicy on Pods requiring the `team` label. */
+function teamPolicy(): CompiledValidatingPolicy {
+  return compileValidatingPolicy({
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: 'ValidatingPolicy',
+    metadata: { name: 'vpol-team', generation: 1, resourceVersion: '4', uid: 'vpol-uid' },
+    spec: {
+      validationActions: ['Audit'],
+      evaluation: { admission: { enabled: false } },
+      matchConstraints: {
+        resourceRules: [
+          { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['pods'] },
+        ],
+      },
+      validations: [
+        { expression: "has(object.metadata.labels) && 'team' in object.metadata.labels", message: 'needs a team' },
+      ],
+    },
+  } as unknown as KubeObject);
+}
+
+function passException(): CompiledCelPolicyException {
+  return compileCelPolicyException({
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: 'PolicyException',
+    metadata: { name: 'let-web', namespace: 'shop', generation: 1, uid: 'ex-uid' },
+    spec: {
+      policyRefs: [{ name: 'vpol-team', kind: 'ValidatingPolicy' }],
+      matchConditions: [{ name: 'web', expression: "object.metadata.name == 'web'" }],
+      reportResult: 'pass',
+    },
+  } as unknown as KubeObject);
+}
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 
@@ -126,5 +167,39 @@ describe('ResourceScanner', () => {
     cap(false);
     expect(await scanner.scan(pod())).toBe('evaluated');
     expect(cluster.writes).toEqual(['create pod-1']);
+  });
+
+  it('scans with background ValidatingPolicies (source KyvernoValidatingPolicy) and again when a CEL exception arrives', async () => {
+    const { cluster, pod, report, events } = setup();
+    const exceptions: CompiledCelPolicyException[] = [];
+    const scanner = new ResourceScanner(cluster, {
+      validate: () => Promise.reject(new Error('no classic policy here')),
+      snapshot: () => new PolicyStore().snapshot(),
+      mayWriteReport: () => true,
+      recordEvents: (recorded) => events.push(...recorded),
+      validatingPolicies: {
+        policies: () => [teamPolicy()],
+        exceptionsSignature: () => exceptions.map((exception) => exception.name).join(','),
+        evaluate: (compiled, input) => evaluateValidatingPolicy(compiled, input, { ports: {}, exceptions }),
+      },
+      now: () => NOW,
+    });
+    const pods = { group: '', version: 'v1', resource: 'pods' };
+    expect(await scanner.scan(pod(), { group: '', version: 'v1', resource: 'configmaps' })).toBe('no-policies');
+    expect(await scanner.scan(pod(), pods)).toBe('evaluated');
+    expect(report()!.metadata.labels).toMatchObject({ 'vpol.kyverno.io/vpol-team': '4' });
+    expect(report()!.spec.results).toMatchObject([
+      { source: 'KyvernoValidatingPolicy', policy: 'vpol-team', result: 'fail', message: 'needs a team' },
+    ]);
+    expect(report()!.spec.results[0]!.properties).toMatchObject({ process: 'background scan' });
+    expect(
+      events.some((event) => event.regarding.kind === 'ValidatingPolicy' && event.reason === 'PolicyViolation'),
+    ).toBe(true);
+    expect(await scanner.scan(pod(), pods)).toBe('unchanged');
+    exceptions.push(passException());
+    expect(await scanner.scan(pod(), pods)).toBe('evaluated');
+    expect(report()!.spec.results).toMatchObject([
+      { source: 'KyvernoValidatingPolicy', result: 'pass', properties: { exceptions: 'let-web' } },
+    ]);
   });
 });

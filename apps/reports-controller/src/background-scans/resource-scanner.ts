@@ -9,7 +9,8 @@
  * uid, hash, resourceVersion and the policy set's signature (shared between resources) — never the
  * object.
  */
-import { reportResults } from '@edict/admission';
+import { reportResults, validatingPolicyReportResults } from '@edict/admission';
+import type { CelPolicyInput, CompiledValidatingPolicy } from '@edict/cel-policies';
 import type { PolicyResponse, ResourceRequest } from '@edict/engine';
 import type { KubeObject, ObjectHeader } from '@edict/foundation';
 import type { EventInput } from '@edict/kube';
@@ -21,9 +22,15 @@ import {
   resourceHash,
   toPolicyReportResult,
   type PolicyReportResult,
+  type ReportPolicy,
 } from '@edict/reports';
 import type { ReportsCluster } from '../aggregation/reports-cluster';
 import { backgroundPoliciesFor } from './background-policies';
+import {
+  backgroundValidatingPoliciesFor,
+  validatingPoliciesSignature,
+  type ScannedResource,
+} from './background-validating-policies';
 import { scanEvents } from './scan-events';
 
 interface ScanMemory {
@@ -41,7 +48,23 @@ export interface ScannerDependencies {
   recordEvents(events: readonly EventInput[]): void;
   /** Each policy response of an evaluation, for the policy results metric. */
   onResponse?(policy: CachedPolicy, response: PolicyResponse): void;
+  /** Kyverno's ValidatingPolicies, scanned beside the classic policies (absent: none). */
+  validatingPolicies?: ValidatingPolicyScans;
   now?: () => number;
+}
+
+/** What scanning ValidatingPolicies takes: the policies served and their engine. */
+export interface ValidatingPolicyScans {
+  policies(): readonly CompiledValidatingPolicy[];
+  /**
+   * The versions of the CEL PolicyExceptions in force: a resource is evaluated again when they
+   * change (an exception may turn a result into a skip or a pass, or back).
+   */
+  exceptionsSignature(): string;
+  /** undefined when the policy does not apply to the resource. */
+  evaluate(compiled: CompiledValidatingPolicy, input: CelPolicyInput): Promise<PolicyResponse | undefined>;
+  /** Each evaluation that applied, with its time, for the kyverno_validating_policy_* metrics. */
+  onResponse?(compiled: CompiledValidatingPolicy, response: PolicyResponse, seconds: number): void;
 }
 
 export type ScanOutcome = 'evaluated' | 'unchanged' | 'no-policies' | 'capped';
@@ -71,7 +94,11 @@ export class ResourceScanner {
     this.memory.clear();
   }
 
-  async scan(object: KubeObject): Promise<ScanOutcome> {
+  /**
+   * `resource`: the object's group, version and plural, which ValidatingPolicies match on; without
+   * it only the classic policies scan the object.
+   */
+  async scan(object: KubeObject, resource?: ScannedResource): Promise<ScanOutcome> {
     const uid = object.metadata?.uid;
     const name = object.metadata?.name;
     if (!uid || !name || !object.apiVersion || !object.kind) return 'no-policies';
@@ -82,7 +109,18 @@ export class ResourceScanner {
       version: object.apiVersion.slice(slash + 1),
       kind: object.kind,
     };
-    const set = backgroundPoliciesFor(this.deps.snapshot(), gvk, namespace);
+    const classic = backgroundPoliciesFor(this.deps.snapshot(), gvk, namespace);
+    const cel =
+      resource && this.deps.validatingPolicies
+        ? backgroundValidatingPoliciesFor(this.deps.validatingPolicies.policies(), resource, namespace)
+        : [];
+    const set = {
+      policies: classic.policies,
+      signature:
+        cel.length > 0
+          ? `${classic.signature}|${validatingPoliciesSignature(cel)}|${this.deps.validatingPolicies!.exceptionsSignature()}`
+          : classic.signature,
+    };
     const hash = resourceHash(object as Record<string, unknown>);
     const resourceVersion = object.metadata?.resourceVersion ?? '';
     const entry = this.memory.get(uid);
@@ -91,17 +129,18 @@ export class ResourceScanner {
       return 'unchanged';
     }
     const remember = () => this.memory.set(uid, { hash, resourceVersion, signature: set.signature });
-    if (set.policies.length === 0) {
+    if (set.policies.length === 0 && cel.length === 0) {
       remember();
       return 'no-policies';
     }
     if (!this.deps.mayWriteReport()) return 'capped';
 
     const scannedAt = new Date(this.now());
+    const namespaceObject = namespace ? await this.namespaceObject(namespace) : undefined;
     const request: ResourceRequest = {
       resource: object,
       operation: 'CREATE',
-      ...(namespace ? { namespaceLabels: await this.namespaceLabels(namespace) } : {}),
+      ...(namespace ? { namespaceLabels: namespaceObject?.metadata?.labels ?? {} } : {}),
     };
     const results: PolicyReportResult[] = [];
     const events: EventInput[] = [];
@@ -112,11 +151,25 @@ export class ResourceScanner {
         results.push(toPolicyReportResult(result));
       events.push(...scanEvents(response, uid, policy.uid));
     }
+    const celReported: ReportPolicy[] = [];
+    if (cel.length > 0 && resource) {
+      const input: CelPolicyInput = { request, resource, namespaceObject: namespaceObject ?? null };
+      for (const compiled of cel) {
+        celReported.push(reportedValidatingPolicy(compiled));
+        const started = performance.now();
+        const response = await this.deps.validatingPolicies!.evaluate(compiled, input);
+        if (!response || response.rules.length === 0) continue;
+        this.deps.validatingPolicies!.onResponse?.(compiled, response, (performance.now() - started) / 1000);
+        for (const result of validatingPolicyReportResults(compiled, response, request, scannedAt))
+          results.push(toPolicyReportResult(result));
+        events.push(...scanEvents(response, uid, compiled.policy.metadata?.uid));
+      }
+    }
     await this.writeReport(
       buildBackgroundReport({
         resource: { apiVersion: object.apiVersion, kind: object.kind, name, uid, ...(namespace ? { namespace } : {}) },
         resourceHash: hash,
-        policies: set.policies,
+        policies: [...set.policies, ...celReported],
         results,
         scannedAt,
       }),
@@ -126,9 +179,8 @@ export class ResourceScanner {
     return 'evaluated';
   }
 
-  private async namespaceLabels(namespace: string): Promise<Record<string, string>> {
-    const found = await this.cluster.find({ apiVersion: 'v1', kind: 'Namespace', name: namespace });
-    return found?.metadata?.labels ?? {};
+  private async namespaceObject(namespace: string): Promise<KubeObject | undefined> {
+    return (await this.cluster.find({ apiVersion: 'v1', kind: 'Namespace', name: namespace })) ?? undefined;
   }
 
   /** Creates the report, or replaces one the aggregation has not merged yet (this scan supersedes it). */
@@ -146,4 +198,15 @@ export class ResourceScanner {
         metadata: { ...report.metadata, resourceVersion: existing.metadata?.resourceVersion },
       });
   }
+}
+
+/** How a background report labels a ValidatingPolicy it evaluated. */
+function reportedValidatingPolicy(compiled: CompiledValidatingPolicy): ReportPolicy {
+  const resourceVersion = compiled.policy.metadata?.resourceVersion;
+  return {
+    kind: compiled.kind,
+    name: compiled.name,
+    ...(compiled.namespace ? { namespace: compiled.namespace } : {}),
+    ...(resourceVersion ? { resourceVersion } : {}),
+  };
 }

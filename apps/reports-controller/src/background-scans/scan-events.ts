@@ -6,6 +6,7 @@
  * PolicyException skipped, `PolicySkipped` on the policy and on the exception. Success events are
  * not emitted (Kyverno's generateSuccessEvents is off by default).
  */
+import { exceptionEventApiVersion, policyEventApiVersion } from '@edict/admission';
 import type { EventInput, EventObjectReference } from '@edict/kube';
 import type { PolicyResponse } from '@edict/engine';
 
@@ -21,7 +22,7 @@ export function scanEvents(response: PolicyResponse, resourceUid: string, policy
     uid: resourceUid,
   };
   const policy: EventObjectReference = {
-    apiVersion: 'kyverno.io/v1',
+    apiVersion: policyEventApiVersion(response.policy.kind),
     kind: response.policy.kind,
     name: response.policy.name,
     ...(response.policy.namespace ? { namespace: response.policy.namespace } : {}),
@@ -32,7 +33,9 @@ export function scanEvents(response: PolicyResponse, resourceUid: string, policy
   for (const rule of response.rules) {
     if (rule.status === 'skip') {
       for (const exception of rule.exceptions ?? [])
-        events.push(...exceptionEvents(exception, rule.name, policy, resource));
+        events.push(
+          ...exceptionEvents(exception, rule.name, policy, resource, exceptionEventApiVersion(response.policy.kind)),
+        );
       continue;
     }
     if (rule.status === 'pass') continue;
@@ -60,6 +63,7 @@ function exceptionEvents(
   rule: string,
   policy: EventObjectReference,
   resource: EventObjectReference,
+  exceptionApiVersion: string,
 ): EventInput[] {
   const [exceptionNamespace, exceptionName] = exception.includes('/') ? exception.split('/', 2) : ['', exception];
   const resourceKey = [resource.kind, resource.namespace, resource.name].filter(Boolean).join('/');
@@ -74,7 +78,7 @@ function exceptionEvents(
     {
       ...skipped,
       regarding: {
-        apiVersion: 'kyverno.io/v2',
+        apiVersion: exceptionApiVersion,
         kind: 'PolicyException',
         name: exceptionName!,
         ...(exceptionNamespace ? { namespace: exceptionNamespace } : {}),

@@ -7,9 +7,16 @@
  * do not collide.
  */
 import { Injectable } from '@nestjs/common';
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CompiledValidatingPolicy } from '@edict/cel-policies';
 import type { PolicyResponse } from '@edict/engine';
-import { POLICY_RESULT_LABELS } from '@edict/controller-runtime';
+import {
+  POLICY_RESULT_LABELS,
+  VALIDATING_POLICY_DURATION,
+  VALIDATING_POLICY_LABELS,
+  VALIDATING_POLICY_RESULTS_TOTAL,
+  validatingPolicyStatus,
+} from '@edict/controller-runtime';
 import type { CachedPolicy } from '@edict/policy';
 import type { BreakerListener } from '@edict/reports';
 import type { AggregationOutcome } from '../aggregation/report-aggregator';
@@ -69,6 +76,19 @@ export class ReportsControllerMetrics {
     labelNames: POLICY_RESULT_LABELS,
     registers: [this.registry],
   });
+  private readonly validatingPolicyResultCount = new Counter({
+    name: VALIDATING_POLICY_RESULTS_TOTAL,
+    help: 'Results of the validating policies background scans applied.',
+    labelNames: VALIDATING_POLICY_LABELS,
+    registers: [this.registry],
+  });
+  private readonly validatingPolicyDuration = new Histogram({
+    name: VALIDATING_POLICY_DURATION,
+    help: 'Time taken to evaluate a validating policy in a background scan.',
+    labelNames: VALIDATING_POLICY_LABELS,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
   private readonly breakerTotal = new Counter({
     name: 'kyverno_breaker_total',
     help: 'Times the background reports cap was asked.',
@@ -104,6 +124,22 @@ export class ReportsControllerMetrics {
   /** Resources background scans looked at so far with this outcome (the e2e check that unchanged ones are not evaluated). */
   async scanCount(outcome: ScanOutcome): Promise<number> {
     return (await this.scans.get()).values.find((value) => value.labels.outcome === outcome)?.value ?? 0;
+  }
+
+  /** One ValidatingPolicy evaluated by a background scan: its result and time. */
+  validatingPolicyResult(compiled: CompiledValidatingPolicy, response: PolicyResponse, seconds: number): void {
+    const labels = {
+      policy_validation_mode: compiled.mode,
+      policy_background_mode: String(compiled.background),
+      policy_name: compiled.name,
+      resource_kind: response.resource.kind,
+      resource_namespace: response.resource.namespace || '-',
+      resource_request_operation: '',
+      execution_cause: 'background_scan',
+      result: validatingPolicyStatus(response.rules),
+    };
+    this.validatingPolicyResultCount.inc(labels);
+    this.validatingPolicyDuration.observe(labels, seconds);
   }
 
   policyResults(policy: CachedPolicy, response: PolicyResponse): void {

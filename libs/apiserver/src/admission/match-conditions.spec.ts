@@ -124,21 +124,21 @@ describe('matchConditions per request', () => {
     });
     expect(webhook.calls).toHaveLength(1);
     // `is-web` errors (no label), `create` holds: an error under Fail.
-    expect((await request('POST', PODS, pod('b'))).status).toBe(500);
+    expect((await request('POST', PODS, pod('b'))).status).toBe(403);
     expect((await request('POST', PODS, pod('c', { app: 'db' }))).status).toBe(201);
     expect(webhook.calls).toHaveLength(1);
   });
 
-  it('fail the request naming the condition under Fail, and skip the webhook under Ignore', async () => {
+  it("fail the request closed with kube's Forbidden under Fail, and skip the webhook under Ignore", async () => {
     const condition = { name: 'has-team', expression: "object.metadata.labels['team'] == 'a'" };
     const { server, request } = await apiServer();
     server.create(validating([condition]));
     expect(await request('POST', PODS, pod('a'))).toMatchObject({
-      status: 500,
+      status: 403,
       body: {
-        reason: 'InternalError',
+        reason: 'Forbidden',
         message: expect.stringMatching(
-          /^Internal error occurred: failed calling webhook "conditional\.edict\.test": failed evaluating match conditions: matchCondition 'has-team': expression .* resulted in error: /,
+          /^pods "a" is forbidden: expression 'object\.metadata\.labels\['team'\] == 'a'' resulted in error: /,
         ),
       },
     });
@@ -152,8 +152,8 @@ describe('matchConditions per request', () => {
       ]),
     );
     expect((await request('POST', PODS, pod('skip'))).status).toBe(201);
-    expect((await request('POST', PODS, pod('team', { team: 'a' }))).body.message).toMatch(
-      /failed evaluating match conditions: matchCondition 'dyn' must evaluate to bool$/,
+    expect((await request('POST', PODS, pod('team', { team: 'a' }))).body.message).toBe(
+      `pods "team" is forbidden: matchCondition 'dyn' must evaluate to bool`,
     );
     server.delete('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', 'conditional');
     server.create(validating([condition], 'Ignore'));

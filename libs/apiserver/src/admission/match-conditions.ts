@@ -118,9 +118,8 @@ export async function evaluateMatchConditions(
         value = meter.run(() => compileCel(expression, VARIABLES, 'bool').evaluate(activation));
       } catch (error) {
         const failure = meter.exceeded ?? reviews.exceeded ?? error;
-        errors.push(
-          `matchCondition '${name}': expression '${expression}' resulted in error: ${describeCelError(failure)}`,
-        );
+        // kube's CEL filter wording, without the condition's name.
+        errors.push(`expression '${expression}' resulted in error: ${runtimeErrorText(failure)}`);
         continue;
       }
       if (meter.exceeded ?? reviews.exceeded) {
@@ -133,7 +132,9 @@ export async function evaluateMatchConditions(
     }
     if (errors.length === 0) return { matches: true };
     // An error may only mean an authorizer check awaits its answer: answer and evaluate again.
-    if (reviews.pending.length === 0 || reviews.exceeded) return { error: errors.join(', ') };
+    // utilerrors.NewAggregate: one error as it is, several as `[a, b]`.
+    if (reviews.pending.length === 0 || reviews.exceeded)
+      return { error: errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]` };
     await reviews.resolve(async (question) => authorize(question));
   }
 }
@@ -155,4 +156,10 @@ function authorizerFor(attributes: AdmissionAttributes, reviews: AccessReviews):
     name: attributes.name,
   });
   return new CelAuthorizer(reviews, subject, check);
+}
+
+/** A CEL evaluation error as cel-go words it at run time: its summary, without a position. */
+function runtimeErrorText(error: unknown): string {
+  const summary = (error as { summary?: unknown } | null)?.summary;
+  return typeof summary === 'string' ? summary : describeCelError(error);
 }

@@ -14,7 +14,7 @@ import { type JsonObject, errorMessage } from '@edict/foundation';
 import { applyJsonPatch } from '../patch/json-patch';
 import { internalError } from '../status';
 import { callWebhook, type ServiceEndpoints } from './caller';
-import { callingError, deniedError, dryRunUnsupported } from './errors';
+import { callingError, deniedError, dryRunUnsupported, matchConditionsForbidden } from './errors';
 import { evaluateMatchConditions, type Authorize } from './match-conditions';
 import { shouldCall, type NamespaceLabels } from './matching';
 import { admissionReview, verifyAdmissionResponse, type AdmissionResponse } from './review';
@@ -129,6 +129,9 @@ export class WebhookAdmission implements AdmissionChain {
     const result = await evaluateMatchConditions(webhook, attributes, request, this.source.authorize);
     if (!('error' in result)) return result.matches;
     if (webhook.failurePolicy === 'Ignore') return false;
-    throw callingError(webhook.name, `failed evaluating match conditions: ${result.error}`);
+    throw matchConditionsForbidden(
+      { group: attributes.type.group, plural: attributes.type.plural, name: attributes.name },
+      result.error,
+    );
   }
 }

@@ -2,7 +2,8 @@
  * The skeleton every Edict controller app is built from, configured by `forRoot(options)`:
  *  - ControllerCoreModule (global, so feature modules import only each other): the app's
  *    configuration under its own token, cluster access and leader election, with `policies` the
- *    policy cache, Kyverno's CRDs and the ConfigMap, with `webhookServer` the serving certificate;
+ *    policy cache (and CEL_POLICY_SOURCE, the CEL policies'), Kyverno's CRDs and the ConfigMap, with
+ *    `webhookServer` the serving certificate;
  *  - /healthz and /readyz (Terminus) answering the app's readiness checks, /metrics its registries;
  *  - for a webhook server, its periodic jobs (WebhookScheduler: certificate check, webhook monitor),
  *    which need one feature module to export the webhook configurations' WebhookMonitor;
@@ -19,7 +20,8 @@ import {
 import { ScheduleModule } from '@nestjs/schedule';
 import { TerminusModule, type HealthIndicatorFunction } from '@nestjs/terminus';
 import type { Registry } from 'prom-client';
-import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService } from '@edict/policy';
+import { ADMISSION_CONFIG_SOURCE, AdmissionConfigService, CelPolicyCache } from '@edict/policy';
+import { CEL_POLICY_SOURCE } from '../cel-policies/cel-policy-source';
 import type { ControllerBaseConfig } from '../config/controller-config';
 import type { WebhookServerConfig } from '../config/webhook-server-config';
 import { HealthController, READINESS_CHECKS } from '../health/health.controller';
@@ -61,8 +63,14 @@ export class ControllerCoreModule {
     const exported: Array<InjectionToken | DynamicModule> = [options.configToken];
     if (options.policies) {
       imports.push(policyModule(config), CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds));
-      providers.push({ provide: ADMISSION_CONFIG_SOURCE, useValue: config }, AdmissionConfigService, PolicyReadiness);
-      exported.push(ADMISSION_CONFIG_SOURCE, AdmissionConfigService, PolicyReadiness);
+      providers.push(
+        { provide: ADMISSION_CONFIG_SOURCE, useValue: config },
+        AdmissionConfigService,
+        PolicyReadiness,
+        // Kyverno's CEL policies, from the policy module's CEL policy cache.
+        { provide: CEL_POLICY_SOURCE, useExisting: CelPolicyCache },
+      );
+      exported.push(ADMISSION_CONFIG_SOURCE, AdmissionConfigService, PolicyReadiness, CEL_POLICY_SOURCE);
     }
     if (options.webhookServer) {
       imports.push(ScheduleModule.forRoot(), servingCertModule(options.webhookServer));

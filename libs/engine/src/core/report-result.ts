@@ -13,7 +13,7 @@ export function isScored(policy: Pick<Policy, 'metadata'>): boolean {
 }
 
 /** The result a policy report shows for a rule status: unscored policies report failures as warnings. */
-export function scoredResult(policy: Policy, status: RuleStatus): RuleStatus {
+export function scoredResult(policy: Pick<Policy, 'metadata'>, status: RuleStatus): RuleStatus {
   return status === 'fail' && !isScored(policy) ? 'warn' : status;
 }
 
@@ -44,10 +44,13 @@ export interface PolicyReportResult {
   resources?: ReportedResource[];
 }
 
-/** A policy with the key reports name it by (a CompiledPolicy is one). */
+/**
+ * A policy with the key reports name it by (a CompiledPolicy is one). Only its metadata is read,
+ * so Kyverno's CEL policies report through the same builder.
+ */
 export interface ReportedPolicy {
   readonly key: string;
-  readonly policy: Policy;
+  readonly policy: Pick<Policy, 'metadata'>;
 }
 
 /**

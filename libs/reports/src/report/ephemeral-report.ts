@@ -22,6 +22,7 @@ import {
   LABEL_SOURCE,
   MANAGED_BY_KYVERNO,
   policyLabel,
+  type ReportPolicyKind,
   REPORTS_API_VERSION,
   type GroupVersionResource,
 } from './labels';
@@ -30,7 +31,7 @@ import type { EphemeralReportObject, PolicyReportResult, ReportOwner } from './t
 
 /** A policy whose results are in the report. */
 export interface ReportPolicy {
-  kind: 'ClusterPolicy' | 'Policy';
+  kind: ReportPolicyKind;
   name: string;
   namespace?: string;
   resourceVersion?: string;

@@ -2,7 +2,7 @@
  * From the admission library's ReportResults (one admission request) to the report input: their
  * PolicyReportResult rows and the policies to label.
  */
-import type { ReportResult } from '@edict/admission';
+import { VALIDATING_POLICY_SOURCE, type ReportResult } from '@edict/admission';
 import type { AdmissionReportInput } from './admission-report';
 import type { ReportPolicy } from './ephemeral-report';
 import type { GroupVersionResource } from './labels';
@@ -23,15 +23,16 @@ export function admissionReportInput(
   request: ReportRequestFacts,
   resourceHash: string,
   results: readonly ReportResult[],
-  policyInfo: (key: string) => ReportPolicy | undefined,
+  /** The policy a result names, by its key and the result's `source` (ValidatingPolicies have their own names). */
+  policyInfo: (key: string, source: string) => ReportPolicy | undefined,
 ): AdmissionReportInput | undefined {
   const first = results[0];
   if (!first || !first.resource.uid) return undefined;
   const policies = new Map<string, ReportPolicy>();
   const converted: PolicyReportResult[] = [];
   for (const result of results) {
-    const info = policyInfo(result.policy) ?? fallbackInfo(result.policy);
-    policies.set(result.policy, info);
+    const info = policyInfo(result.policy, result.source) ?? fallbackInfo(result.policy, result.source);
+    policies.set(`${result.source}/${result.policy}`, info);
     converted.push(toPolicyReportResult(result));
   }
   const { resource } = first;
@@ -59,9 +60,14 @@ export function toPolicyReportResult(result: ReportResult): PolicyReportResult {
 }
 
 /** A policy no longer in the cache: named from its key, without a resourceVersion. */
-function fallbackInfo(key: string): ReportPolicy {
+function fallbackInfo(key: string, source: string): ReportPolicy {
   const slash = key.indexOf('/');
+  const cel = source === VALIDATING_POLICY_SOURCE;
   return slash < 0
-    ? { kind: 'ClusterPolicy', name: key }
-    : { kind: 'Policy', namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+    ? { kind: cel ? 'ValidatingPolicy' : 'ClusterPolicy', name: key }
+    : {
+        kind: cel ? 'NamespacedValidatingPolicy' : 'Policy',
+        namespace: key.slice(0, slash),
+        name: key.slice(slash + 1),
+      };
 }

@@ -23,6 +23,11 @@ export const ANNOTATION_RESOURCE_NAMESPACE = 'audit.kyverno.io/resource.namespac
 export const ANNOTATION_RESOURCE_NAME = 'audit.kyverno.io/resource.name';
 export const LABEL_PREFIX_CLUSTER_POLICY = 'cpol.kyverno.io/';
 export const LABEL_PREFIX_POLICY = 'pol.kyverno.io/';
+/** ValidatingPolicies and NamespacedValidatingPolicies alike (Kyverno's LabelPrefixValidatingPolicy). */
+export const LABEL_PREFIX_VALIDATING_POLICY = 'vpol.kyverno.io/';
+
+/** The policy kinds whose results reports hold. */
+export type ReportPolicyKind = 'ClusterPolicy' | 'Policy' | 'ValidatingPolicy' | 'NamespacedValidatingPolicy';
 
 export const REPORTS_API_VERSION = 'reports.kyverno.io/v1';
 export const EPHEMERAL_REPORT_KIND = 'EphemeralReport';
@@ -50,7 +55,16 @@ export function gvrLabel(gvr: GroupVersionResource): string {
   return gvr.group ? `${gvr.resource}.${gvr.version}.${gvr.group}` : `${gvr.resource}.${gvr.version}`;
 }
 
-/** The label naming a policy in a report: `cpol.kyverno.io/<name>` or `pol.kyverno.io/<name>`. */
-export function policyLabel(policy: { kind: 'ClusterPolicy' | 'Policy'; name: string }): string {
-  return (policy.kind === 'Policy' ? LABEL_PREFIX_POLICY : LABEL_PREFIX_CLUSTER_POLICY) + policy.name;
+/**
+ * The label naming a policy in a report: `cpol.kyverno.io/<name>`, `pol.kyverno.io/<name>`, or
+ * `vpol.kyverno.io/<name>` for a (Namespaced)ValidatingPolicy.
+ */
+export function policyLabel(policy: { kind: ReportPolicyKind; name: string }): string {
+  const prefix =
+    policy.kind === 'Policy'
+      ? LABEL_PREFIX_POLICY
+      : policy.kind === 'ClusterPolicy'
+        ? LABEL_PREFIX_CLUSTER_POLICY
+        : LABEL_PREFIX_VALIDATING_POLICY;
+  return prefix + policy.name;
 }

@@ -1,12 +1,15 @@
 /** What every report does with its results: key them by policy and rule, order them, count them. */
 import type { PolicyReportResult, PolicyReportSummary } from './types';
 
-/** One result per policy and rule: its key. */
+/**
+ * One result per policy, rule and source: its key (a ClusterPolicy and a ValidatingPolicy may
+ * share a name; Kyverno keys their results apart by `source`).
+ */
 export function resultKey(result: PolicyReportResult): string {
-  return `${result.policy}\u0000${result.rule}`;
+  return `${result.policy}\u0000${result.rule}\u0000${result.source}`;
 }
 
-/** Policy then rule order, so the same results always serialize the same way. */
+/** Policy, rule then source order (Kyverno's), so the same results always serialize the same way. */
 export function sortResults(results: readonly PolicyReportResult[]): PolicyReportResult[] {
   // Keys built once per result, not twice per comparison.
   const keyed = results.map((result) => ({ key: resultKey(result), result }));

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { defaultAdmissionConfig, type AdmissionEngine, type AdmissionRequest } from '@edict/admission';
+import {
+  defaultAdmissionConfig,
+  toResourceRequest,
+  validatingPolicyAdmission,
+  type AdmissionEngine,
+  type AdmissionRequest,
+  type ValidatingPolicyPath,
+} from '@edict/admission';
+import { compileValidatingPolicy } from '@edict/cel-policies';
+import type { KubeObject } from '@edict/foundation';
 import { Engine, type Policy, type PolicyException, type PolicyResponse } from '@edict/engine';
 import { PolicyStore } from '@edict/policy';
 import type { ReviewInputs } from '../../webhooks/review-decision';
@@ -213,5 +222,39 @@ describe('evaluateAdmission', () => {
     const result = await evaluateAdmission(podRequest(), inputsWith([requireTeam('Enforce')], [], spying));
     expect(seen).toHaveLength(1);
     expect(result.trace[0]?.policyDurationMs).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('evaluateAdmission with ValidatingPolicies', () => {
+  it('adds the vpol paths as the webhook decides them, with their rules in the trace', async () => {
+    const vpol = compileValidatingPolicy({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'ValidatingPolicy',
+      metadata: { name: 'vpol-team' },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+        },
+        validations: [{ expression: 'has(object.metadata.labels.team)', message: 'a team label is needed' }],
+      },
+    } as unknown as KubeObject);
+    const decide = (path: ValidatingPolicyPath, request: AdmissionRequest) =>
+      validatingPolicyAdmission(toResourceRequest(request), [vpol], path, config, { context: { ports: {} } });
+    const result = await evaluateAdmission(podRequest(), inputsWith([]), decide);
+    expect(result.allowed).toBe(false);
+    expect(result.message).toBe('Policy vpol-team failed: a team label is needed');
+    expect(result.webhooks.map((step) => [step.webhook, step.allowed, step.policies])).toEqual([
+      ['mutate/ignore', true, []],
+      ['mutate/fail', true, []],
+      ['validate/ignore', true, []],
+      ['validate/fail', true, []],
+      ['vpol/ignore', true, []],
+      ['vpol/fail', false, ['vpol-team']],
+    ]);
+    expect(result.trace).toMatchObject([
+      { webhook: 'vpol/fail', policy: 'vpol-team', policyKind: 'ValidatingPolicy', status: 'fail' },
+    ]);
+    const labelled = await evaluateAdmission(podRequest({ team: 'a' }), inputsWith([]), decide);
+    expect(labelled.allowed).toBe(true);
   });
 });

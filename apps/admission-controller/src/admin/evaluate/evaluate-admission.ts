@@ -4,9 +4,16 @@
  * object the previous one left, then the validating paths on the final object. Each path's decision
  * comes from `decideReview`, the webhook's own decision function; this adds a per-rule trace and
  * writes nothing (no reports, update requests, events or metrics: the caller passes an unmetered
- * engine). Audit-only policies, which the webhook evaluates after answering, are traced too.
+ * engine). Audit-only policies, which the webhook evaluates after answering, are traced too. The
+ * ValidatingPolicy paths (`/vpol/ignore`, `/vpol/fail`) follow the classic validating ones, through
+ * the webhook's own vpol decision when the caller gives it.
  */
-import type { AdmissionRequest, FailurePolicy } from '@edict/admission';
+import type {
+  AdmissionRequest,
+  FailurePolicy,
+  ValidatingPolicyOutcome,
+  ValidatingPolicyPath,
+} from '@edict/admission';
 import {
   admissionPatch,
   type JsonPatchOperation,
@@ -19,7 +26,13 @@ import { type KubeObject } from '@edict/foundation';
 import { decideReview, type ReviewInputs, type ReviewKind, type ReviewOutcome } from '../../webhooks/review-decision';
 import { TracingEngine } from './tracing-engine';
 
-export type WebhookPath = 'mutate/ignore' | 'mutate/fail' | 'validate/ignore' | 'validate/fail';
+export type WebhookPath = 'mutate/ignore' | 'mutate/fail' | 'validate/ignore' | 'validate/fail' | 'vpol/ignore' | 'vpol/fail';
+
+/** A `/vpol/...` path's decision for a request: the webhook's own (ValidatingPolicyReviews), unmetered. */
+export type ValidatingPolicyDecision = (
+  path: ValidatingPolicyPath,
+  request: AdmissionRequest,
+) => Promise<ValidatingPolicyOutcome>;
 
 /** One rule's result, as the engine reported it. */
 export interface RuleTrace {
@@ -82,7 +95,11 @@ export interface EvaluationResult {
 const MUTATING: readonly FailurePolicy[] = ['Ignore', 'Fail'];
 const VALIDATING: readonly FailurePolicy[] = ['Ignore', 'Fail'];
 
-export async function evaluateAdmission(request: AdmissionRequest, inputs: ReviewInputs): Promise<EvaluationResult> {
+export async function evaluateAdmission(
+  request: AdmissionRequest,
+  inputs: ReviewInputs,
+  validatingPolicies?: ValidatingPolicyDecision,
+): Promise<EvaluationResult> {
   const started = performance.now();
   const engine = new TracingEngine(inputs.engine);
   const traced: ReviewInputs = { ...inputs, engine };
@@ -113,6 +130,25 @@ export async function evaluateAdmission(request: AdmissionRequest, inputs: Revie
     trace.push(...(after?.auditResponses ?? []).flatMap((r) => ruleTraces(webhook, 'audit', r, engine)));
     for (const spec of outcome.validation?.updateRequests ?? [])
       updateRequests.push({ policy: spec.policy, rule: spec.rule, requestType: spec.requestType });
+  }
+
+  for (const failurePolicy of validatingPolicies ? VALIDATING : []) {
+    const webhook: WebhookPath = failurePolicy === 'Fail' ? 'vpol/fail' : 'vpol/ignore';
+    const stepStarted = performance.now();
+    const outcome = await validatingPolicies!({ failurePolicy }, current);
+    const { decision, evaluations } = outcome;
+    steps.push({
+      webhook,
+      allowed: decision.allowed,
+      ...(decision.message !== undefined ? { message: decision.message } : {}),
+      warnings: decision.warnings ?? [],
+      ...(outcome.filtered ? { filtered: outcome.filtered } : {}),
+      policies: evaluations.map(({ compiled }) =>
+        compiled.namespace ? `${compiled.namespace}/${compiled.name}` : compiled.name,
+      ),
+      durationMs: round(performance.now() - stepStarted),
+    });
+    trace.push(...evaluations.flatMap(({ response }) => ruleTraces(webhook, 'admission', response, engine)));
   }
   return finish(request, current, steps, trace, updateRequests, started);
 }

@@ -1,11 +1,18 @@
 /** The body and answer of `POST /admin/evaluate`, documented for Swagger. */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { JsonPatchOperation, RuleStatus, RuleType } from '@edict/engine';
+import type { JsonPatchOperation, PolicyResponseKind, RuleStatus, RuleType } from '@edict/engine';
 import type { KubeObject } from '@edict/foundation';
 import type { EvaluationResult, RuleTrace, UpdateRequestTrace, WebhookPath, WebhookStep } from './evaluate-admission';
 
 const OBJECT = { type: 'object', additionalProperties: true } as const;
-const WEBHOOK_PATHS: WebhookPath[] = ['mutate/ignore', 'mutate/fail', 'validate/ignore', 'validate/fail'];
+const WEBHOOK_PATHS: WebhookPath[] = [
+  'mutate/ignore',
+  'mutate/fail',
+  'validate/ignore',
+  'validate/fail',
+  'vpol/ignore',
+  'vpol/fail',
+];
 
 export class UserInfoDto {
   @ApiPropertyOptional({ example: 'alice' })
@@ -99,8 +106,8 @@ export class RuleTraceDto implements RuleTrace {
   @ApiProperty({ example: 'require-team' })
   policy!: string;
 
-  @ApiProperty({ enum: ['ClusterPolicy', 'Policy'] })
-  policyKind!: 'ClusterPolicy' | 'Policy';
+  @ApiProperty({ enum: ['ClusterPolicy', 'Policy', 'ValidatingPolicy', 'NamespacedValidatingPolicy'] })
+  policyKind!: PolicyResponseKind;
 
   @ApiProperty({ example: 'check-team' })
   rule!: string;

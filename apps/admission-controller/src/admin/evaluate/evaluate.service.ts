@@ -9,6 +9,7 @@ import { deadlineFromTimeout, withDeadline } from '@edict/admission';
 import { NamespaceLabels } from '../../cluster/namespace-labels.service';
 import { InstrumentedEngine } from '../../webhooks/admission-engine';
 import { AdmissionService, reviewTenant } from '../../webhooks/admission.service';
+import { ValidatingPolicyReviews } from '../../webhooks/validating-policy-review';
 import type { EvaluationDto } from './evaluate.dto';
 import { evaluateAdmission } from './evaluate-admission';
 import { parseEvaluationInput, withDiscoveredResource } from './evaluation-input';
@@ -21,6 +22,7 @@ export class EvaluateService {
     private readonly engine: InstrumentedEngine,
     private readonly admission: AdmissionService,
     private readonly apiResources: ApiResources,
+    private readonly validatingPolicies: ValidatingPolicyReviews,
   ) {}
 
   async evaluate(body: unknown): Promise<EvaluationDto> {
@@ -37,9 +39,21 @@ export class EvaluateService {
       () =>
         withDeadline(
           (deadline) =>
-            this.admission
-              .inputsFor(request, this.engine.unmetered(), deadline)
-              .then((inputs) => evaluateAdmission(request, namespaceLabels ? { ...inputs, namespaceLabels } : inputs)),
+            this.admission.inputsFor(request, this.engine.unmetered(), deadline).then((inputs) =>
+              evaluateAdmission(
+                request,
+                namespaceLabels ? { ...inputs, namespaceLabels } : inputs,
+                // The ValidatingPolicy paths as the webhook decides them, counted nowhere.
+                async (path, current) => {
+                  const vpolInputs = await this.admission.validatingPolicyInputs(current, deadline, false);
+                  return this.validatingPolicies.decide(
+                    path,
+                    current,
+                    namespaceLabels ? { ...vpolInputs, namespaceLabels } : vpolInputs,
+                  );
+                },
+              ),
+            ),
           remaining(),
           // Taking turns with the reviews, as a review of the same namespace would.
           this.admission.turns.deadline(deadlineAt, tenant),

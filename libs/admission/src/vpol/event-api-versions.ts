@@ -1,0 +1,16 @@
+import type { PolicyResponse } from '@edict/engine';
+
+/** Kyverno's informers read the policies.kyverno.io kinds (and their exceptions) at v1beta1: events name them so. */
+const CEL_POLICIES_API_VERSION = 'policies.kyverno.io/v1beta1';
+
+const isCelPolicyKind = (kind: string) => kind === 'ValidatingPolicy' || kind === 'NamespacedValidatingPolicy';
+
+/** The apiVersion an Event's reference to a policy of `kind` carries. */
+export function policyEventApiVersion(kind: PolicyResponse['policy']['kind']): string {
+  return isCelPolicyKind(kind) ? CEL_POLICIES_API_VERSION : 'kyverno.io/v1';
+}
+
+/** The apiVersion an Event's reference to a PolicyException that skipped a policy of `kind` carries. */
+export function exceptionEventApiVersion(kind: PolicyResponse['policy']['kind']): string {
+  return isCelPolicyKind(kind) ? CEL_POLICIES_API_VERSION : 'kyverno.io/v2';
+}

@@ -1,0 +1,22 @@
+export {
+  validatingPolicyAdmission,
+  admissionVerdict,
+  crashedValidatingPolicy,
+  type ValidatingPolicyAdmissionOptions,
+  type ValidatingPolicyEvaluation,
+  type ValidatingPolicyOutcome,
+} from './validating-policy-admission';
+export {
+  parseValidatingPolicyPath,
+  validatingPoliciesForPath,
+  validatingPolicyKey,
+  type ValidatingPolicyPath,
+} from './select';
+export {
+  validatingPolicyReportResults,
+  isReportable,
+  processOf,
+  VALIDATING_POLICY_SOURCE,
+  EXCLUDE_REPORTING_LABEL,
+} from './report-results';
+export { policyEventApiVersion, exceptionEventApiVersion } from './event-api-versions';

@@ -1,0 +1,54 @@
+import type { CompiledValidatingPolicy } from '@edict/cel-policies';
+import { policyReportResult, type Policy, type PolicyResponse, type ResourceRequest } from '@edict/engine';
+import type { ReportResult, ResourceRef } from '../reports/report-results';
+import { validatingPolicyKey } from './select';
+
+/** The `source` Kyverno gives results of ValidatingPolicies (reportutils.SourceValidatingPolicy). */
+export const VALIDATING_POLICY_SOURCE = 'KyvernoValidatingPolicy';
+
+/** A policy carrying this label is left out of reports (Kyverno's LabelExcludeReporting). */
+export const EXCLUDE_REPORTING_LABEL = 'reports.kyverno.io/disabled';
+
+/** Kyverno's IsPolicyReportable: false for a policy labelled to be left out of reports. */
+export function isReportable(compiled: Pick<CompiledValidatingPolicy, 'policy'>): boolean {
+  const labels = compiled.policy.metadata?.labels ?? {};
+  return !Object.prototype.hasOwnProperty.call(labels, EXCLUDE_REPORTING_LABEL);
+}
+
+/**
+ * Kyverno's `process` property: `background scan` when the policy runs in background scans, else
+ * `admission review` when it runs at admission.
+ */
+export function processOf(compiled: Pick<CompiledValidatingPolicy, 'background' | 'admission'>): string {
+  return compiled.background ? 'background scan' : compiled.admission ? 'admission review' : '';
+}
+
+/**
+ * One ValidatingPolicy response as PolicyReport results (Kyverno's ToPolicyReportResult for a
+ * ValidatingPolicy): the shared row (category, severity, scored, exceptions, properties), with
+ * source `KyvernoValidatingPolicy`, the policy named `name` or `namespace/name`, and the `process`
+ * property. Empty for a policy labelled `reports.kyverno.io/disabled`.
+ */
+export function validatingPolicyReportResults(
+  compiled: CompiledValidatingPolicy,
+  response: PolicyResponse,
+  request: ResourceRequest,
+  now: Date,
+): ReportResult[] {
+  if (!isReportable(compiled)) return [];
+  const object = request.resource ?? request.oldResource;
+  const { apiVersion, kind, name, namespace } = response.resource;
+  const resource: ResourceRef = { apiVersion, kind, name };
+  if (namespace) resource.namespace = namespace;
+  const uid = object?.metadata?.uid;
+  if (typeof uid === 'string' && uid !== '') resource.uid = uid;
+  const metadata = compiled.policy.metadata as Policy['metadata'];
+  const reported = { key: validatingPolicyKey(compiled), policy: { metadata } };
+  const process = processOf(compiled);
+  return response.rules.map((rule) => {
+    const row = policyReportResult(reported, rule, now);
+    row.source = VALIDATING_POLICY_SOURCE;
+    row.properties = { ...row.properties, process };
+    return { ...row, resource, type: 'Validation' as const };
+  });
+}

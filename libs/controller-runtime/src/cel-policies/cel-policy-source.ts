@@ -1,0 +1,59 @@
+/**
+ * What the controllers read of Kyverno's CEL policies: the ValidatingPolicies served (Ready ones)
+ * and the CEL PolicyExceptions in force, from the CEL policy cache of `@edict/policy`, and a way to
+ * hear when they change. One token for every app, so the webhook, the background scans and the
+ * aggregation read the same cache.
+ */
+import type { CompiledCelPolicyException, CompiledValidatingPolicy } from '@edict/cel-policies';
+
+export interface CelPolicySource {
+  validatingPolicies(): readonly CompiledValidatingPolicy[];
+  policyExceptions(): readonly CompiledCelPolicyException[];
+  /** Called after changes; returns its removal. Without it, the source is polled. */
+  onChange?(listener: () => void): () => void;
+}
+
+/** Injection token of the CelPolicySource. */
+export const CEL_POLICY_SOURCE = Symbol('CEL_POLICY_SOURCE');
+
+/**
+ * The versions of the ValidatingPolicies and CEL exceptions in force (kind, namespace, name,
+ * uid, generation or resourceVersion): equal signatures mean nothing changed.
+ */
+export function celPolicySignature(source: CelPolicySource): string {
+  const policies = source.validatingPolicies().map((compiled) => `${compiled.kind}:${versionOf(compiled.policy)}`);
+  return `${policies.sort().join(',')};${celExceptionsSignature(source)}`;
+}
+
+/** The versions of the CEL PolicyExceptions in force alone. */
+export function celExceptionsSignature(source: Pick<CelPolicySource, 'policyExceptions'>): string {
+  return source
+    .policyExceptions()
+    .map((compiled) => versionOf(compiled.exception))
+    .sort()
+    .join(',');
+}
+
+function versionOf(object: { metadata?: { [key: string]: unknown } }): string {
+  const metadata = object.metadata ?? {};
+  const version = metadata['generation'] ?? metadata['resourceVersion'] ?? '';
+  return `${String(metadata['namespace'] ?? '')}/${String(metadata['name'] ?? '')}@${String(metadata['uid'] ?? '')}:${String(version)}`;
+}
+
+/**
+ * Calls `listener` whenever the signature changes (a status write changes nothing), told by the
+ * source's `onChange` or, without one, checking every `intervalMs`; returns the stop.
+ */
+export function onCelPoliciesChange(source: CelPolicySource, listener: () => void, intervalMs = 1_000): () => void {
+  let signature = celPolicySignature(source);
+  const check = () => {
+    const next = celPolicySignature(source);
+    if (next === signature) return;
+    signature = next;
+    listener();
+  };
+  if (source.onChange) return source.onChange(check);
+  const timer = setInterval(check, intervalMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
