@@ -9,8 +9,17 @@ export function toCel(value: JsonValue | undefined): unknown {
   if (value === undefined || value === null) return null;
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
   if (typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(toCel);
+  // Indexed loops: this runs over every request's objects (no entry arrays, no callbacks).
+  if (Array.isArray(value)) {
+    const list = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) list[i] = toCel(value[i]);
+    return list;
+  }
   const out: Record<string, unknown> = Object.create(null);
-  for (const [key, item] of Object.entries(value)) out[key] = toCel(item);
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    out[key] = toCel(value[key]);
+  }
   return out;
 }

@@ -4,7 +4,11 @@ import type { AstNode, CelChecker, CelContext, CelEvaluator, CelType } from './i
 export type Handle = (left: unknown, right: unknown, ast: AstNode, evaluator: CelEvaluator) => unknown;
 
 type Check = (checker: CelChecker, ast: AstNode, ctx: CelContext) => CelType;
-type Checked = AstNode & { handle?: Handle; left?: AstNode & { checkedType?: CelType } };
+type Checked = AstNode & {
+  handle?: Handle;
+  left?: AstNode & { checkedType?: CelType };
+  right?: AstNode & { checkedType?: CelType };
+};
 
 /**
  * Replaces the handler cel-js picks for a node when checking it (`ast.handle`), keeping its

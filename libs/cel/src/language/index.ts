@@ -1,5 +1,6 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { registerTwoVarComprehensions } from './comprehensions';
+import { fixConstantList } from './constants';
 import type { AstNode } from './internals';
 import { fixUintIndex } from './indexing';
 import { fixComprehensionRange, fixMapLiteral } from './literals';
@@ -36,6 +37,7 @@ export function rewriteLanguage(root: unknown, env: Environment): void {
     fixOptionalSelection(node);
     fixPlainOrReceiver(node);
     fixRanges(node);
+    fixConstantList(node);
     fixDurationPlusTimestamp(node);
     fixOffsetZones(node);
     fixUintIndex(node);

@@ -1,6 +1,7 @@
 import { celEquals, celIn } from './equality';
 import { acceptOperands, replaceHandle } from './handles';
 import type { AstNode, CelType } from './internals';
+import { isConstantList, literalsOf } from './constants';
 import { isUint } from './literals';
 
 /**
@@ -22,11 +23,31 @@ export function fixOperators(node: AstNode): void {
       return acceptOperands(node, (left, right) =>
         bothOptional(left, right) ? (l, r, _ast, evaluator) => !celEquals(l, r, evaluator) : undefined,
       );
-    case 'in':
+    case 'in': {
+      // A string in a literal list of strings (`x in ['a', 'b']`): looked up in a Set built once.
+      const strings = constantStrings((node.args as unknown as AstNode[])[1]);
+      return replaceHandle(node, (original) =>
+        strings
+          ? (left, right, ast, evaluator) =>
+              typeof left === 'string'
+                ? strings.has(left)
+                : (celIn(left, right, evaluator) ?? original(left, right, ast, evaluator))
+          : (left, right, ast, evaluator) => celIn(left, right, evaluator) ?? original(left, right, ast, evaluator),
+      );
+    }
+    case '+':
+      // Lists of dyn type: cel-js finds the overload by each operand's runtime element type
+      // (debugTypeDeep) on every evaluation, though list + list concatenates whatever the elements.
       return replaceHandle(
         node,
-        (original) => (left, right, ast, evaluator) =>
-          celIn(left, right, evaluator) ?? original(left, right, ast, evaluator),
+        (original, ast) =>
+          ast.left?.checkedType?.hasDynType || ast.right?.checkedType?.hasDynType
+            ? (left, right, ast, evaluator) =>
+                Array.isArray(left) && Array.isArray(right)
+                  ? [...left, ...right]
+                  : original(left, right, ast, evaluator)
+            : undefined,
+        'as given',
       );
     case '<':
     case '<=':
@@ -44,6 +65,13 @@ export function fixOperators(node: AstNode): void {
           : undefined,
       );
   }
+}
+
+/** The elements of a literal list of strings only, as a Set; undefined for anything else. */
+function constantStrings(node: AstNode | undefined): ReadonlySet<string> | undefined {
+  if (!isConstantList(node)) return undefined;
+  const literals = literalsOf(node);
+  return literals.every((literal) => typeof literal === 'string') ? new Set(literals as string[]) : undefined;
 }
 
 function bothOptional(left: CelType | undefined, right: CelType | undefined): boolean {
