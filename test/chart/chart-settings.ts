@@ -38,6 +38,7 @@ export const CHART_MANAGED_FIELDS: ReadonlySet<string> = new Set([
   'webhookUrl',
   'webhookServicePort',
   'backgroundUsername',
+  'reportsUsername',
   'admissionReports',
   'exceptionNamespaces',
   'omitEvents',

@@ -147,6 +147,7 @@ describe('the Helm chart', () => {
       EDICT_SERVICE_NAME: 'edict-svc',
       EDICT_DEPLOYMENT_NAME: 'edict-admission-controller',
       EDICT_BACKGROUND_USERNAME: 'system:serviceaccount:edict:edict-background-controller',
+      EDICT_REPORTS_USERNAME: 'system:serviceaccount:edict:edict-reports-controller',
       EDICT_OMIT_EVENTS: 'PolicyApplied,PolicySkipped',
       EDICT_ADMISSION_REPORTS: 'true',
     });
@@ -253,6 +254,7 @@ describe('the Helm chart', () => {
     expect(objects.filter((o) => o.metadata?.name?.endsWith('-metrics'))).toEqual([]);
     const admissionEnv = env(named(objects, 'Deployment', 'edict-admission-controller'));
     expect(admissionEnv).not.toHaveProperty('EDICT_BACKGROUND_USERNAME');
+    expect(admissionEnv).not.toHaveProperty('EDICT_REPORTS_USERNAME');
     expect(admissionEnv).not.toHaveProperty('EDICT_OMIT_EVENTS');
     expect(admissionEnv['EDICT_ADMISSION_REPORTS']).toBe('false');
   });

@@ -23,6 +23,7 @@ export {
   type CelPolicyCondition,
 } from './cel/cel-policy-status';
 export { KubeCelPolicyStatusStore } from './cel/kube-cel-policy-status-store';
+export { AccessReviewReportingPermissions, MAX_CHECKED_RESOURCES } from './cel/reporting-permissions';
 export {
   CelPolicyStore,
   CEL_POLICY_COMPILERS,

@@ -179,6 +179,12 @@ describe('loadControllerConfig', () => {
     expect(config.egressBlockedCidrs).toEqual(expect.arrayContaining(['127.0.0.0/8', '::1/128', '169.254.0.0/16']));
   });
 
+  it("reads the reports controller's username, unset by default (its permissions are then not asked about)", () => {
+    expect(loadControllerConfig({}).reportsUsername).toBeUndefined();
+    const user = 'system:serviceaccount:edict:edict-reports-controller';
+    expect(loadControllerConfig({ EDICT_REPORTS_USERNAME: user }).reportsUsername).toBe(user);
+  });
+
   it('reads the egress block list, where none means no block list', () => {
     expect(loadControllerConfig({ EDICT_EGRESS_BLOCKED_CIDRS: '10.0.0.0/8, 192.168.1.1' }).egressBlockedCidrs).toEqual([
       '10.0.0.0/8',

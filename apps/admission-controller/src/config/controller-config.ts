@@ -179,6 +179,16 @@ export class ControllerConfig extends WebhookServerConfig {
   backgroundUsername?: string;
 
   /**
+   * The reports controller's username (Kyverno's --reportsServiceAccountName, e.g.
+   * `system:serviceaccount:edict:edict-reports-controller`): a ValidatingPolicy scanned in the
+   * background is RBACPermissionsGranted only when it may get, list and watch what the policy
+   * matches (SubjectAccessReviews, as Kyverno asks). Unset: not asked.
+   */
+  @IsOptional()
+  @IsString()
+  reportsUsername?: string;
+
+  /**
    * Docker config Secrets (in the controller's namespace) for imageRegistry entries that name no
    * `imageRegistryCredentials` (Kyverno's --imagePullSecrets).
    */
@@ -229,6 +239,7 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_REPORT_QUEUE_SIZE: ['reportQueueSize', 'int'],
   EDICT_MAX_ADMISSION_REPORTS: ['maxAdmissionReports', 'int'],
   EDICT_BACKGROUND_USERNAME: ['backgroundUsername', 'string'],
+  EDICT_REPORTS_USERNAME: ['reportsUsername', 'string'],
   EDICT_IMAGE_PULL_SECRETS: ['imagePullSecrets', 'list'],
 };
 

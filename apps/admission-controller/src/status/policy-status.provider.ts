@@ -4,9 +4,11 @@
  * (a policy turned invalid) go out through the admission controller's event recorder.
  */
 import type { FactoryProvider } from '@nestjs/common';
+import { KubeAccessReviewer } from '@edict/context';
 import { KubeResources } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
 import {
+  AccessReviewReportingPermissions,
   CelPolicyCache,
   CelPolicyStatusWriter,
   KubeCelPolicyStatusStore,
@@ -16,6 +18,8 @@ import {
 } from '@edict/policy';
 import { WebhookReconciler } from '@edict/webhook-config';
 import { AfterAdmissionService } from '../after-admission/after-admission.service';
+import type { ControllerConfig } from '../config/controller-config';
+import { CONTROLLER_CONFIG } from '../config/tokens';
 
 export const policyStatusWriterProvider: FactoryProvider<PolicyStatusWriter> = {
   provide: PolicyStatusWriter,
@@ -36,15 +40,29 @@ export const policyStatusWriterProvider: FactoryProvider<PolicyStatusWriter> = {
     }),
 };
 
-/** The status of ValidatingPolicies (Kyverno's conditionStatus and autogen), leader only, through `/status`. */
+/**
+ * The status of ValidatingPolicies (Kyverno's conditionStatus and autogen), leader only, through
+ * `/status`; RBACPermissionsGranted asks whether the reports controller (reportsUsername) may read
+ * what each policy matches.
+ */
 export const celPolicyStatusWriterProvider: FactoryProvider<CelPolicyStatusWriter> = {
   provide: CelPolicyStatusWriter,
-  inject: [CelPolicyCache, WebhookReconciler, KubeResources, LeaderService],
-  useFactory: (cache: CelPolicyCache, reconciler: WebhookReconciler, resources: KubeResources, leader: LeaderService) =>
+  inject: [CONTROLLER_CONFIG, CelPolicyCache, WebhookReconciler, KubeResources, LeaderService, KubeAccessReviewer],
+  useFactory: (
+    config: ControllerConfig,
+    cache: CelPolicyCache,
+    reconciler: WebhookReconciler,
+    resources: KubeResources,
+    leader: LeaderService,
+    reviewer: KubeAccessReviewer,
+  ) =>
     new CelPolicyStatusWriter({
       policies: cache,
       publications: reconciler,
       store: new KubeCelPolicyStatusStore(resources),
       leader: leaderGateOf(leader),
+      ...(config.reportsUsername
+        ? { permissions: new AccessReviewReportingPermissions(reviewer, config.reportsUsername) }
+        : {}),
     }),
 };

@@ -145,6 +145,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       apiUrl,
       ca,
       serviceAccountUsername(backgroundConfig, BACKGROUND),
+      serviceAccountUsername(reportsConfig, REPORTS),
     );
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);
@@ -245,6 +246,7 @@ async function localControllerConfig(
   apiUrl: string,
   ca: ClusterCa,
   backgroundUsername: string,
+  reportsUsername: string,
 ): Promise<ControllerConfig> {
   const { KUBECONFIG: _ignored, ...env } = options.env ?? process.env;
   const fromEnv = loadControllerConfig(env, options.controller);
@@ -255,6 +257,8 @@ async function localControllerConfig(
     adminEndpoints: env['EDICT_ADMIN_ENDPOINTS'] === undefined ? true : fromEnv.adminEndpoints,
     // The background controller's own writes trigger no rule with skipBackgroundRequests, as in Kyverno.
     backgroundUsername,
+    // RBACPermissionsGranted of ValidatingPolicies asks about the reports controller's account.
+    reportsUsername,
     ...options.controller,
     kubeSource: 'kubeconfig',
     kubeconfig,

@@ -44,13 +44,17 @@ function vpol(
   };
 }
 
+// Kyverno's autogen rewrites `object.metadata` / `object.spec` to the pod template's paths.
+const templatePaths = (expression: string) => expression.replaceAll('object.', 'object.spec.template.');
+const cronjobPaths = (expression: string) => expression.replaceAll('object.', 'object.spec.jobTemplate.spec.template.');
+
 const podAutogen = (conditions: JsonObject[] = []): JsonObject => ({
   configs: {
     cronjobs: {
       targets: [{ group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob' }],
       spec: {
         matchConstraints: { resourceRules: [rule(['batch'], ['cronjobs'])] },
-        matchConditions: conditions.map((c) => ({ ...c, expression: `cron:${String(c.expression)}` })),
+        matchConditions: conditions.map((c) => ({ ...c, expression: cronjobPaths(String(c.expression)) })),
       },
     },
     defaults: {
@@ -60,7 +64,7 @@ const podAutogen = (conditions: JsonObject[] = []): JsonObject => ({
       ],
       spec: {
         matchConstraints: { resourceRules: [rule(['apps'], ['deployments']), rule(['batch'], ['jobs'])] },
-        matchConditions: conditions.map((c) => ({ ...c, expression: `tpl:${String(c.expression)}` })),
+        matchConditions: conditions.map((c) => ({ ...c, expression: templatePaths(String(c.expression)) })),
       },
     },
   },
@@ -127,12 +131,12 @@ describe('validatingPolicyWebhooks', () => {
       {
         name: 'autogen-cronjobs-check-prod-label',
         expression:
-          "!((object.apiVersion == 'batch/v1' && object.kind =='CronJob')) || (cron:object.metadata.labels.prod == 'true')",
+          "!((object.apiVersion == 'batch/v1' && object.kind =='CronJob')) || (object.spec.jobTemplate.spec.template.metadata.labels.prod == 'true')",
       },
       {
         name: 'autogen-defaults-check-prod-label',
         expression:
-          "!((object.apiVersion == 'apps/v1' && object.kind =='Deployment') || (object.apiVersion == 'batch/v1' && object.kind =='Job')) || (tpl:object.metadata.labels.prod == 'true')",
+          "!((object.apiVersion == 'apps/v1' && object.kind =='Deployment') || (object.apiVersion == 'batch/v1' && object.kind =='Job')) || (object.spec.template.metadata.labels.prod == 'true')",
       },
     ]);
     expect(fine.rules.map((r) => `${r.apiGroups.join()}:${r.resources.join()}`)).toEqual([
@@ -240,6 +244,39 @@ describe('validatingPolicyWebhooks', () => {
       options,
     );
     expect(crowded!.matchConditions).toBeUndefined();
+  });
+
+  it("leaves out, whole, conditions kube-apiserver cannot compile (Kyverno's libraries): the policy is then not fine-grained for them", () => {
+    const registry = {
+      name: 'has-corp-registry',
+      expression: "object.spec.containers.exists(c, image(c.image).registry() == 'corp.reg.com')",
+    };
+    const label = { name: 'prod', expression: "object.metadata.labels.prod == 'true'" };
+    const pods = { resourceRules: [rule([''], ['pods'])] };
+    const hooks = validatingPolicyWebhooks(
+      [
+        vpol(
+          'image-lib',
+          { matchConstraints: pods, matchConditions: [registry, label] },
+          {},
+          podAutogen([registry, label]),
+        ),
+        vpol('exact', { matchConstraints: { ...pods, matchPolicy: 'Exact' }, matchConditions: [registry] }),
+        vpol('typo', { matchConstraints: pods, matchConditions: [{ name: 'bad', expression: 'object.metadata.(' }] }),
+      ],
+      options,
+    );
+    expect(hooks.map((h) => [h.name, h.clientConfig.service?.path, h.matchConditions])).toEqual([
+      ['vpol.validate.kyverno.svc-fail', '/vpol/image-lib/typo', undefined],
+      ['vpol.validate.kyverno.svc-fail-finegrained-exact', '/vpol/exact', undefined],
+    ]);
+    // The basic webhook still carries the autogen rules of the policy whose conditions were left out.
+    expect(hooks[0]!.rules.map((r) => `${r.apiGroups.join()}:${r.resources.join()}`)).toEqual([
+      ':pods',
+      'apps:deployments',
+      'batch:cronjobs',
+      'batch:jobs',
+    ]);
   });
 
   it('publishes nothing for a policy not evaluated at admission or without rules', () => {

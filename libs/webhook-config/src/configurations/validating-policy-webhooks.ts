@@ -11,9 +11,14 @@
  * Rules are the policy's resourceRules and its autogen configs' (pod controllers), sorted as Kyverno
  * sorts them; the configuration's namespace and object selectors are combined with the policy's.
  * A NamespacedValidatingPolicy is always fine-grained and only sees its own namespace.
- * Conditions reading `namespaceObject` stay with Edict (kube-apiserver has no such variable); more
- * than kube's 64 conditions are all left to Edict (the webhook then sends every request).
+ * Conditions reading `namespaceObject` stay with Edict (kube-apiserver binds it to null); more
+ * than kube's 64 conditions are all left to Edict (the webhook then sends every request). A set of
+ * conditions (the policy's, or one autogen config's) of which any does not compile in kube-apiserver's
+ * webhook environment (a Kyverno library such as `image()`) is left out whole, as Kyverno does: the
+ * API server would refuse the configuration; Edict evaluates them on every request it is sent. A
+ * policy whose own conditions are so left out is not fine-grained for them.
  */
+import { compileCel } from '@edict/cel';
 import { isObject, type JsonObject, type JsonValue, type LabelSelector } from '@edict/foundation';
 import { MAX_TIMEOUT_SECONDS } from './names';
 import type {
@@ -147,17 +152,17 @@ function isPlain(groupKey: string): boolean {
 function prepare(source: ValidatingPolicyWebhookSource): PreparedPolicy {
   const spec = isObject(source.policy.spec) ? source.policy.spec : {};
   const match = isObject(spec.matchConstraints) ? spec.matchConstraints : {};
-  const conditions = matchConditionsOf(spec.matchConditions);
+  const conditions = kubeCompilable(matchConditionsOf(spec.matchConditions));
   const rules = rulesOf(match.resourceRules);
   const autogen = autogenConfigs(source.autogenStatus);
   for (const [, config] of autogen) rules.push(...rulesOf(config.resourceRules));
   const exact = match.matchPolicy === 'Exact';
-  const hasConditions = Array.isArray(spec.matchConditions) && spec.matchConditions.length > 0;
+  const hasConditions = conditions.length > 0;
   let matchConditions: MatchCondition[] = [];
   if (hasConditions) {
     matchConditions = canAutogen(match) ? guarded('', [POD_TARGET], conditions) : conditions;
     for (const [name, config] of autogen)
-      matchConditions.push(...guarded(name, config.targets, config.matchConditions));
+      matchConditions.push(...guarded(name, config.targets, kubeCompilable(config.matchConditions)));
     matchConditions = matchConditions.filter((condition) => !readsNamespaceObject(condition.expression));
     if (matchConditions.length > MAX_MATCH_CONDITIONS) matchConditions = [];
   }
@@ -173,6 +178,22 @@ function prepare(source: ValidatingPolicyWebhookSource): PreparedPolicy {
     fineGrained:
       hasConditions || exact || source.timeoutSeconds !== undefined || source.kind === 'NamespacedValidatingPolicy',
   };
+}
+
+/** kube-apiserver's variables for a webhook's match conditions (no params). */
+const WEBHOOK_CONDITION_VARIABLES = { params: false, authorizer: true } as const;
+
+/** The conditions when every one compiles to bool where kube-apiserver compiles them; none otherwise. */
+function kubeCompilable(conditions: MatchCondition[]): MatchCondition[] {
+  const compiles = (expression: string) => {
+    try {
+      compileCel(expression, WEBHOOK_CONDITION_VARIABLES, 'bool');
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return conditions.every((condition) => compiles(condition.expression)) ? conditions : [];
 }
 
 /** Kyverno's CanAutoGen: exactly one rule for core/v1 pods, no selectors, exclusions or names. */
