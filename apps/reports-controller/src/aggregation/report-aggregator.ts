@@ -228,9 +228,7 @@ function withoutRescanned(
     }
   }
   if (scannedAt.size === 0) return [...results];
-  return results.filter(
-    (result) => result.timestamp.seconds > (scannedAt.get(resultPolicyKey(result)) ?? -Infinity),
-  );
+  return results.filter((result) => result.timestamp.seconds > (scannedAt.get(resultPolicyKey(result)) ?? -Infinity));
 }
 
 function isEphemeralReport(object: ObjectHeader & { spec?: unknown }): object is EphemeralReportObject {

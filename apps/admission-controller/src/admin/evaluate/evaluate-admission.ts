@@ -8,12 +8,7 @@
  * ValidatingPolicy paths (`/vpol/ignore`, `/vpol/fail`) follow the classic validating ones, through
  * the webhook's own vpol decision when the caller gives it.
  */
-import type {
-  AdmissionRequest,
-  FailurePolicy,
-  ValidatingPolicyOutcome,
-  ValidatingPolicyPath,
-} from '@edict/admission';
+import type { AdmissionRequest, FailurePolicy, ValidatingPolicyOutcome, ValidatingPolicyPath } from '@edict/admission';
 import {
   admissionPatch,
   type JsonPatchOperation,
@@ -26,7 +21,8 @@ import { type KubeObject } from '@edict/foundation';
 import { decideReview, type ReviewInputs, type ReviewKind, type ReviewOutcome } from '../../webhooks/review-decision';
 import { TracingEngine } from './tracing-engine';
 
-export type WebhookPath = 'mutate/ignore' | 'mutate/fail' | 'validate/ignore' | 'validate/fail' | 'vpol/ignore' | 'vpol/fail';
+export type WebhookPath =
+  'mutate/ignore' | 'mutate/fail' | 'validate/ignore' | 'validate/fail' | 'vpol/ignore' | 'vpol/fail';
 
 /** A `/vpol/...` path's decision for a request: the webhook's own (ValidatingPolicyReviews), unmetered. */
 export type ValidatingPolicyDecision = (
