@@ -4,7 +4,7 @@
  */
 import type { InformerFactory } from '@edict/kube';
 import type { KubeObject } from '@edict/foundation';
-import type { ObjectFeed } from '../informers/policy-feeds';
+import { informerSettings, type ObjectFeed } from '../informers/policy-feeds';
 import type { PolicyModuleOptions } from '../policy.options';
 
 export interface CelPolicyFeeds {
@@ -22,14 +22,7 @@ export const CEL_POLICY_EXCEPTION_REF = { apiVersion: 'policies.kyverno.io/v1', 
 
 /** Informers over the API server for the CEL policy kinds (all namespaces). */
 export function createCelPolicyFeeds(factory: InformerFactory, options: PolicyModuleOptions): CelPolicyFeeds {
-  const common = {
-    ...(options.resyncIntervalMs !== undefined ? { resyncIntervalMs: options.resyncIntervalMs } : {}),
-    ...(options.watchTimeoutSeconds !== undefined ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
-    backoff: {
-      ...(options.retryInitialMs !== undefined ? { initialMs: options.retryInitialMs } : {}),
-      ...(options.retryMaxMs !== undefined ? { maxMs: options.retryMaxMs } : {}),
-    },
-  };
+  const common = informerSettings(options);
   return {
     validatingPolicies: factory.create<KubeObject>({ ...VALIDATING_POLICY_REF, ...common }),
     namespacedValidatingPolicies: factory.create<KubeObject>({ ...NAMESPACED_VALIDATING_POLICY_REF, ...common }),

@@ -27,18 +27,23 @@ export const POLICY_EXCEPTION_REF = { apiVersion: 'kyverno.io/v2', kind: 'Policy
 
 /** Informers over the API server for ClusterPolicies, Policies and PolicyExceptions (all namespaces). */
 export function createPolicyFeeds(factory: InformerFactory, options: PolicyModuleOptions): PolicyFeeds {
-  const common = {
+  const common = informerSettings(options);
+  // The informer's objects are plain JSON; the engine's policy types describe the same shapes.
+  return {
+    clusterPolicies: factory.create<Policy>({ ...CLUSTER_POLICY_REF, ...common }),
+    policies: factory.create<Policy>({ ...POLICY_REF, ...common }),
+    exceptions: factory.create<PolicyException>({ ...POLICY_EXCEPTION_REF, ...common }),
+  };
+}
+
+/** The module's informer settings (resync, watch timeout, retry backoff), shared by every policy feed. */
+export function informerSettings(options: PolicyModuleOptions) {
+  return {
     ...(options.resyncIntervalMs !== undefined ? { resyncIntervalMs: options.resyncIntervalMs } : {}),
     ...(options.watchTimeoutSeconds !== undefined ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
     backoff: {
       ...(options.retryInitialMs !== undefined ? { initialMs: options.retryInitialMs } : {}),
       ...(options.retryMaxMs !== undefined ? { maxMs: options.retryMaxMs } : {}),
     },
-  };
-  // The informer's objects are plain JSON; the engine's policy types describe the same shapes.
-  return {
-    clusterPolicies: factory.create<Policy>({ ...CLUSTER_POLICY_REF, ...common }),
-    policies: factory.create<Policy>({ ...POLICY_REF, ...common }),
-    exceptions: factory.create<PolicyException>({ ...POLICY_EXCEPTION_REF, ...common }),
   };
 }
