@@ -28,6 +28,7 @@ const PURE_LIBS = [
   'libs/native-policies',
   'libs/engine',
   'libs/cel-policies',
+  'libs/image-verify',
 ];
 
 /** no-restricted-imports for one pure lib (its specs and testing helpers may do I/O). */

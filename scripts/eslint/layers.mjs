@@ -16,7 +16,11 @@ export const LAYERS = [
     layer: "Kubernetes' own admission policies (pure): match resources, ValidatingAdmissionPolicy",
     libs: { 'native-policies': ['foundation', 'cel'] },
   },
-  { layer: 'classic policy engine (pure)', libs: { engine: ['foundation', 'cel', 'jmespath'] } },
+  {
+    layer: 'image verification (pure: registries through a port)',
+    libs: { 'image-verify': ['foundation'] },
+  },
+  { layer: 'classic policy engine (pure)', libs: { engine: ['foundation', 'cel', 'jmespath', 'image-verify'] } },
   // Kyverno's CEL policies answer with the classic engine's response types, as Kyverno's do.
   { layer: 'CEL policy engines (pure)', libs: { 'cel-policies': ['engine', 'native-policies'] } },
   { layer: 'admission decisions (pure)', libs: { admission: ['engine', 'cel-policies'] } },

@@ -23,6 +23,7 @@ describe('purity (no-restricted-imports in libs/engine and the libs below it)', 
     'libs/jmespath',
     'libs/native-policies',
     'libs/cel-policies',
+    'libs/image-verify',
   ];
   const IMPURE = [
     ["import { Injectable } from '@nestjs/common';", 'Injectable'],
