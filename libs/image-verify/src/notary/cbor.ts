@@ -4,7 +4,8 @@
  * `Sig_structure` a COSE signature is computed over (and for the test signer).
  */
 
-export type CborValue = number | bigint | string | Uint8Array | boolean | null | undefined | CborValue[] | CborMap | CborTag;
+export type CborValue =
+  number | bigint | string | Uint8Array | boolean | null | undefined | CborValue[] | CborMap | CborTag;
 
 /** A CBOR map: keys are integers or text, in the order they were written. */
 export class CborMap {
@@ -78,7 +79,8 @@ class Reader {
         const map = new CborMap();
         for (let i = 0; i < length; i++) {
           const key = this.item(depth + 1);
-          if (typeof key !== 'number' && typeof key !== 'string') throw new CborError('CBOR map key is not an integer or text');
+          if (typeof key !== 'number' && typeof key !== 'string')
+            throw new CborError('CBOR map key is not an integer or text');
           if (map.has(key)) throw new CborError(`duplicate CBOR map key ${JSON.stringify(key)}`);
           map.entries.push([key, this.item(depth + 1)]);
         }
@@ -94,7 +96,9 @@ class Reader {
     if (info === 21) return true;
     if (info === 22) return null;
     if (info === 23) return undefined;
-    throw new CborError(info === 31 ? 'indefinite-length CBOR is not accepted' : `unsupported CBOR simple value or float (${info})`);
+    throw new CborError(
+      info === 31 ? 'indefinite-length CBOR is not accepted' : `unsupported CBOR simple value or float (${info})`,
+    );
   }
 
   private argument(info: number): number | bigint {
@@ -106,7 +110,9 @@ class Reader {
       const value = this.fixed(8, () => this.view.getBigUint64(this.offset));
       return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
     }
-    throw new CborError(info === 31 ? 'indefinite-length CBOR is not accepted' : `invalid CBOR additional information ${info}`);
+    throw new CborError(
+      info === 31 ? 'indefinite-length CBOR is not accepted' : `invalid CBOR additional information ${info}`,
+    );
   }
 
   private length(argument: number | bigint): number {

@@ -4,7 +4,7 @@
  * leaf to root, each link signed by the next, the last self-signed; CA and leaf extensions as the
  * specification requires; no SHA-1; and one certificate of the chain must be in the trust store.
  */
-import { X509Certificate, createPublicKey, type KeyObject } from 'node:crypto';
+import { X509Certificate, type KeyObject } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import {
   BasicConstraints,
@@ -72,7 +72,9 @@ export function algorithmForKey(key: KeyObject): NotaryAlgorithm | undefined {
     return ({ 2048: 'PS256', 3072: 'PS384', 4096: 'PS512' } as const)[details.modulusLength as 2048 | 3072 | 4096];
   }
   if (key.asymmetricKeyType === 'ec') {
-    return ({ prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' } as const)[details.namedCurve as 'prime256v1'];
+    return ({ prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' } as const)[
+      details.namedCurve as 'prime256v1'
+    ];
   }
   return undefined;
 }
@@ -85,7 +87,9 @@ export function validateSigningChain(chain: ParsedCertificate[], signingTime: Da
   if (chain.length === 0) throw new CertificateChainError('certificate chain is empty');
   for (const cert of chain) {
     if (SHA1_SIGNATURES.has(cert.asn.signatureAlgorithm.algorithm)) {
-      throw new CertificateChainError(`certificate with subject "${cert.subject}" is signed with SHA-1, which is not allowed`);
+      throw new CertificateChainError(
+        `certificate with subject "${cert.subject}" is signed with SHA-1, which is not allowed`,
+      );
     }
   }
   const last = chain[chain.length - 1];
@@ -100,7 +104,9 @@ export function validateSigningChain(chain: ParsedCertificate[], signingTime: Da
     const cert = chain[i];
     const parent = chain[i + 1];
     if (cert.x509.issuer !== parent.x509.subject || !cert.x509.verify(parent.x509.publicKey)) {
-      throw new CertificateChainError(`invalid certificates or certificate with subject "${cert.subject}" is not issued by "${parent.subject}"`);
+      throw new CertificateChainError(
+        `invalid certificates or certificate with subject "${cert.subject}" is not issued by "${parent.subject}"`,
+      );
     }
   }
   validateLeaf(chain[0], 'signing', EKU_CODE_SIGNING);
@@ -108,7 +114,9 @@ export function validateSigningChain(chain: ParsedCertificate[], signingTime: Da
   if (signingTime) {
     for (const cert of chain) {
       if (!validAt(cert, signingTime)) {
-        throw new CertificateChainError(`certificate with subject "${cert.subject}" was invalid at signing time of ${signingTime.toISOString()}`);
+        throw new CertificateChainError(
+          `certificate with subject "${cert.subject}" was invalid at signing time of ${signingTime.toISOString()}`,
+        );
       }
     }
   }
@@ -137,7 +145,10 @@ export function revocationEndpoints(cert: ParsedCertificate): string[] {
   const found: string[] = [];
   for (const ext of cert.asn.tbsCertificate.extensions ?? []) {
     if (ext.extnID === id_ce_cRLDistributionPoints) found.push('CRL distribution points');
-    if (ext.extnID === id_pe_authorityInfoAccess && Buffer.from(ext.extnValue.buffer).includes(Buffer.from([0x2b, 6, 1, 5, 5, 7, 0x30, 1]))) {
+    if (
+      ext.extnID === id_pe_authorityInfoAccess &&
+      Buffer.from(ext.extnValue.buffer).includes(Buffer.from([0x2b, 6, 1, 5, 5, 7, 0x30, 1]))
+    ) {
       found.push('OCSP');
     }
   }
@@ -145,27 +156,37 @@ export function revocationEndpoints(cert: ParsedCertificate): string[] {
 }
 
 export function publicKeyOf(cert: ParsedCertificate): KeyObject {
-  return createPublicKey(cert.x509.publicKey.export({ type: 'spki', format: 'der' }) as Buffer);
+  return cert.x509.publicKey;
 }
 
 function validateLeaf(cert: ParsedCertificate, role: 'signing' | 'timestamping', requiredEku: string): void {
   const who = `${role} certificate with subject "${cert.subject}"`;
   const constraints = extension(cert, id_ce_basicConstraints, BasicConstraints);
-  if (constraints?.value.cA) throw new CertificateChainError(`${who}: basic constraints must not have the CA field set`);
+  if (constraints?.value.cA)
+    throw new CertificateChainError(`${who}: basic constraints must not have the CA field set`);
   const keyUsage = extension(cert, id_ce_keyUsage, KeyUsage);
-  if (!keyUsage || !keyUsage.critical) throw new CertificateChainError(`${who}: key usage extension must be present and critical`);
+  if (!keyUsage || !keyUsage.critical)
+    throw new CertificateChainError(`${who}: key usage extension must be present and critical`);
   const flags = keyUsage.value.toNumber();
-  if (!(flags & KeyUsageFlags.digitalSignature)) throw new CertificateChainError(`${who}: key usage must have the digitalSignature bit set`);
+  if (!(flags & KeyUsageFlags.digitalSignature))
+    throw new CertificateChainError(`${who}: key usage must have the digitalSignature bit set`);
   if (role === 'signing' && flags & FORBIDDEN_LEAF_KEY_USAGE) {
     throw new CertificateChainError(`${who}: key usage must only have digitalSignature (and nonRepudiation) bits set`);
   }
   const eku = extension(cert, id_ce_extKeyUsage, ExtendedKeyUsage);
   if (eku) {
     const usages = new Set<string>(eku.value);
-    const forbidden = [EKU_ANY, EKU_SERVER_AUTH, EKU_CLIENT_AUTH, EKU_EMAIL, role === 'signing' ? EKU_TIME_STAMPING : EKU_CODE_SIGNING];
+    const forbidden = [
+      EKU_ANY,
+      EKU_SERVER_AUTH,
+      EKU_CLIENT_AUTH,
+      EKU_EMAIL,
+      role === 'signing' ? EKU_TIME_STAMPING : EKU_CODE_SIGNING,
+    ];
     const bad = forbidden.find((oid) => usages.has(oid));
     if (bad) throw new CertificateChainError(`${who}: extended key usage ${bad} is not allowed`);
-    if (role === 'timestamping' && !usages.has(requiredEku)) throw new CertificateChainError(`${who}: extended key usage must contain timeStamping`);
+    if (role === 'timestamping' && !usages.has(requiredEku))
+      throw new CertificateChainError(`${who}: extended key usage must contain timeStamping`);
   } else if (role === 'timestamping') {
     throw new CertificateChainError(`${who}: extended key usage must contain timeStamping`);
   }
@@ -180,7 +201,9 @@ function validateCA(cert: ParsedCertificate, depthBelow: number): void {
   }
   const pathLen = constraints.value.pathLenConstraint;
   if (pathLen !== undefined && pathLen < depthBelow) {
-    throw new CertificateChainError(`${who}: expected path length of ${depthBelow} but certificate has path length ${pathLen} instead`);
+    throw new CertificateChainError(
+      `${who}: expected path length of ${depthBelow} but certificate has path length ${pathLen} instead`,
+    );
   }
   const keyUsage = extension(cert, id_ce_keyUsage, KeyUsage);
   if (!keyUsage || !keyUsage.critical || !(keyUsage.value.toNumber() & KeyUsageFlags.keyCertSign)) {
@@ -195,12 +218,21 @@ function checkKeyLength(cert: ParsedCertificate, who: string): void {
   if (key.asymmetricKeyType === 'rsa' && (details.modulusLength ?? 0) < 2048) {
     throw new CertificateChainError(`${who}: RSA key length ${details.modulusLength} bits is below 2048`);
   }
-  if (key.asymmetricKeyType === 'ec' && details.namedCurve !== 'prime256v1' && details.namedCurve !== 'secp384r1' && details.namedCurve !== 'secp521r1') {
+  if (
+    key.asymmetricKeyType === 'ec' &&
+    details.namedCurve !== 'prime256v1' &&
+    details.namedCurve !== 'secp384r1' &&
+    details.namedCurve !== 'secp521r1'
+  ) {
     throw new CertificateChainError(`${who}: EC curve ${details.namedCurve} is not supported`);
   }
 }
 
-function extension<T>(cert: ParsedCertificate, oid: string, type: new () => T): { critical: boolean; value: T } | undefined {
+function extension<T>(
+  cert: ParsedCertificate,
+  oid: string,
+  type: new () => T,
+): { critical: boolean; value: T } | undefined {
   const ext = (cert.asn.tbsCertificate.extensions ?? []).find((e) => e.extnID === oid);
   if (!ext) return undefined;
   return { critical: ext.critical, value: AsnConvert.parse(ext.extnValue.buffer, type) };

@@ -52,7 +52,9 @@ const JWS_ALGORITHMS = new Set<string>(['PS256', 'PS384', 'PS512', 'ES256', 'ES3
 export function parseEnvelope(mediaType: string, bytes: Uint8Array): NotationEnvelope {
   if (mediaType === JWS_MEDIA_TYPE) return parseJws(bytes);
   if (mediaType === COSE_MEDIA_TYPE) return parseCose(bytes);
-  throw new EnvelopeError(`signature envelope media type ${JSON.stringify(mediaType)} is not supported (${JWS_MEDIA_TYPE} or ${COSE_MEDIA_TYPE})`);
+  throw new EnvelopeError(
+    `signature envelope media type ${JSON.stringify(mediaType)} is not supported (${JWS_MEDIA_TYPE} or ${COSE_MEDIA_TYPE})`,
+  );
 }
 
 /** What both formats' protected headers say once decoded. */
@@ -75,7 +77,9 @@ function parseJws(bytes: Uint8Array): NotationEnvelope {
   if (!isObject(envelope)) throw new EnvelopeError('JWS envelope is not a JSON object');
   for (const key of Object.keys(envelope)) {
     if (!['payload', 'protected', 'header', 'signature'].includes(key)) {
-      throw new EnvelopeError(`JWS envelope field ${JSON.stringify(key)} is not allowed (flattened JSON serialization only)`);
+      throw new EnvelopeError(
+        `JWS envelope field ${JSON.stringify(key)} is not allowed (flattened JSON serialization only)`,
+      );
     }
   }
   const { payload, protected: protectedText, header, signature } = envelope;
@@ -113,7 +117,8 @@ function parseJws(bytes: Uint8Array): NotationEnvelope {
     throw new EnvelopeError('JWS header x5c (the certificate chain) is missing');
   }
   const timestamp = unprotected[HEADER_TIMESTAMP_SIGNATURE];
-  if (timestamp !== undefined && typeof timestamp !== 'string') throw new EnvelopeError(`JWS header ${HEADER_TIMESTAMP_SIGNATURE} is not a string`);
+  if (timestamp !== undefined && typeof timestamp !== 'string')
+    throw new EnvelopeError(`JWS header ${HEADER_TIMESTAMP_SIGNATURE} is not a string`);
   const agent = unprotected[HEADER_SIGNING_AGENT];
   return {
     format: 'jws',
@@ -140,12 +145,19 @@ function parseCose(bytes: Uint8Array): NotationEnvelope {
   } catch (error) {
     throw new EnvelopeError(`COSE envelope is not valid CBOR: ${(error as Error).message}`);
   }
-  if (!(decoded instanceof CborTag) || decoded.tag !== COSE_SIGN1_TAG) throw new EnvelopeError('COSE envelope is not a COSE_Sign1_Tagged (tag 18)');
+  if (!(decoded instanceof CborTag) || decoded.tag !== COSE_SIGN1_TAG)
+    throw new EnvelopeError('COSE envelope is not a COSE_Sign1_Tagged (tag 18)');
   const parts = decoded.value;
   if (!Array.isArray(parts) || parts.length !== 4) throw new EnvelopeError('COSE_Sign1 is not an array of 4 items');
   const [protectedBytes, unprotected, payload, signature] = parts;
-  if (!(protectedBytes instanceof Uint8Array) || !(payload instanceof Uint8Array) || !(signature instanceof Uint8Array)) {
-    throw new EnvelopeError('COSE_Sign1 protected header, payload and signature must be byte strings (detached payloads are not supported)');
+  if (
+    !(protectedBytes instanceof Uint8Array) ||
+    !(payload instanceof Uint8Array) ||
+    !(signature instanceof Uint8Array)
+  ) {
+    throw new EnvelopeError(
+      'COSE_Sign1 protected header, payload and signature must be byte strings (detached payloads are not supported)',
+    );
   }
   if (!(unprotected instanceof CborMap)) throw new EnvelopeError('COSE_Sign1 unprotected header is not a map');
   let protectedMap: CborValue;
@@ -181,7 +193,8 @@ function parseCose(bytes: Uint8Array): NotationEnvelope {
     throw new EnvelopeError('COSE header x5chain (label 33, the certificate chain) is missing');
   }
   const timestamp = unprotected.get(HEADER_TIMESTAMP_SIGNATURE);
-  if (timestamp !== undefined && !(timestamp instanceof Uint8Array)) throw new EnvelopeError(`COSE header ${HEADER_TIMESTAMP_SIGNATURE} is not a byte string`);
+  if (timestamp !== undefined && !(timestamp instanceof Uint8Array))
+    throw new EnvelopeError(`COSE header ${HEADER_TIMESTAMP_SIGNATURE} is not a byte string`);
   const agent = unprotected.get(HEADER_SIGNING_AGENT);
   return {
     format: 'cose',
@@ -196,7 +209,9 @@ function parseCose(bytes: Uint8Array): NotationEnvelope {
 }
 
 /** The signature specification's rules on signed attributes, shared by both formats. */
-function checkProtected(h: ProtectedHeaders): Pick<NotationEnvelope, 'algorithm' | 'signingScheme' | 'signingTime' | 'expiry'> {
+function checkProtected(
+  h: ProtectedHeaders,
+): Pick<NotationEnvelope, 'algorithm' | 'signingScheme' | 'signingTime' | 'expiry'> {
   if (h.contentType !== NOTARY_PAYLOAD_TYPE) {
     throw new EnvelopeError(`payload content type ${JSON.stringify(h.contentType)} is not ${NOTARY_PAYLOAD_TYPE}`);
   }
@@ -205,27 +220,37 @@ function checkProtected(h: ProtectedHeaders): Pick<NotationEnvelope, 'algorithm'
   for (const name of h.crit) {
     if (typeof name !== 'string') throw new EnvelopeError(`critical header ${String(name)} is not understood`);
     if (name === HEADER_VERIFICATION_PLUGIN || name === HEADER_VERIFICATION_PLUGIN_MIN_VERSION) {
-      throw new EnvelopeError(`the signature requires verification plugin ${JSON.stringify(h.headers.get(HEADER_VERIFICATION_PLUGIN))}, which is not supported`);
+      throw new EnvelopeError(
+        `the signature requires verification plugin ${JSON.stringify(h.headers.get(HEADER_VERIFICATION_PLUGIN))}, which is not supported`,
+      );
     }
     if (!KNOWN_CRITICAL.has(name)) throw new EnvelopeError(`critical header ${JSON.stringify(name)} is not understood`);
-    if (!h.headers.has(name)) throw new EnvelopeError(`critical header ${JSON.stringify(name)} is listed in crit but not present`);
+    if (!h.headers.has(name))
+      throw new EnvelopeError(`critical header ${JSON.stringify(name)} is listed in crit but not present`);
     crit.add(name);
   }
   if (!crit.has(HEADER_SIGNING_SCHEME)) throw new EnvelopeError(`${HEADER_SIGNING_SCHEME} must be a critical header`);
   const scheme = h.headers.get(HEADER_SIGNING_SCHEME);
   let signingTime: Date;
   if (scheme === SCHEME_X509) {
-    if (!h.headers.has(HEADER_SIGNING_TIME)) throw new EnvelopeError(`${HEADER_SIGNING_TIME} is required with signing scheme ${SCHEME_X509}`);
-    if (h.headers.has(HEADER_AUTHENTIC_SIGNING_TIME)) throw new EnvelopeError(`${HEADER_AUTHENTIC_SIGNING_TIME} is not valid with signing scheme ${SCHEME_X509}`);
+    if (!h.headers.has(HEADER_SIGNING_TIME))
+      throw new EnvelopeError(`${HEADER_SIGNING_TIME} is required with signing scheme ${SCHEME_X509}`);
+    if (h.headers.has(HEADER_AUTHENTIC_SIGNING_TIME))
+      throw new EnvelopeError(`${HEADER_AUTHENTIC_SIGNING_TIME} is not valid with signing scheme ${SCHEME_X509}`);
     signingTime = h.time(h.headers.get(HEADER_SIGNING_TIME), HEADER_SIGNING_TIME);
   } else if (scheme === SCHEME_SIGNING_AUTHORITY) {
     if (!crit.has(HEADER_AUTHENTIC_SIGNING_TIME)) {
-      throw new EnvelopeError(`${HEADER_AUTHENTIC_SIGNING_TIME} is required and critical with signing scheme ${SCHEME_SIGNING_AUTHORITY}`);
+      throw new EnvelopeError(
+        `${HEADER_AUTHENTIC_SIGNING_TIME} is required and critical with signing scheme ${SCHEME_SIGNING_AUTHORITY}`,
+      );
     }
-    if (h.headers.has(HEADER_SIGNING_TIME)) throw new EnvelopeError(`${HEADER_SIGNING_TIME} is not valid with signing scheme ${SCHEME_SIGNING_AUTHORITY}`);
+    if (h.headers.has(HEADER_SIGNING_TIME))
+      throw new EnvelopeError(`${HEADER_SIGNING_TIME} is not valid with signing scheme ${SCHEME_SIGNING_AUTHORITY}`);
     signingTime = h.time(h.headers.get(HEADER_AUTHENTIC_SIGNING_TIME), HEADER_AUTHENTIC_SIGNING_TIME);
   } else {
-    throw new EnvelopeError(`signing scheme ${JSON.stringify(scheme)} is not supported (${SCHEME_X509}, ${SCHEME_SIGNING_AUTHORITY})`);
+    throw new EnvelopeError(
+      `signing scheme ${JSON.stringify(scheme)} is not supported (${SCHEME_X509}, ${SCHEME_SIGNING_AUTHORITY})`,
+    );
   }
   let expiry: Date | undefined;
   if (h.headers.has(HEADER_EXPIRY)) {

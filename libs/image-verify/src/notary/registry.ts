@@ -32,7 +32,12 @@ export class RegistryAccess {
   }
 
   /** Referrers of `digest` with the artifact type (all when undefined), at most `max` of them. */
-  async referrers(repo: string, digest: string, artifactType: string | undefined, max: number): Promise<OciDescriptor[]> {
+  async referrers(
+    repo: string,
+    digest: string,
+    artifactType: string | undefined,
+    max: number,
+  ): Promise<OciDescriptor[]> {
     const all = await this.call(`list referrers of ${repo}@${digest}`, () => this.oci.listReferrers(repo, digest));
     if (all.length > max) {
       throw new ImageVerificationError(`failed to fetch referrers: too many referrers found, max limit is ${max}`);
@@ -47,16 +52,23 @@ export class RegistryAccess {
   }
 
   /** The single layer of a referrer manifest (signature envelope, bundle, attestation payload). */
-  async onlyLayer(repo: string, manifest: OciManifest, maxBytes: number): Promise<{ descriptor: OciDescriptor; bytes: Uint8Array }> {
+  async onlyLayer(
+    repo: string,
+    manifest: OciManifest,
+    maxBytes: number,
+  ): Promise<{ descriptor: OciDescriptor; bytes: Uint8Array }> {
     const layers = manifest.json.layers;
     if (!Array.isArray(layers) || layers.length !== 1) {
-      throw new LayerError(`referrer ${manifest.digest} must have exactly one layer, found ${Array.isArray(layers) ? layers.length : 0}`);
+      throw new LayerError(
+        `referrer ${manifest.digest} must have exactly one layer, found ${Array.isArray(layers) ? layers.length : 0}`,
+      );
     }
     const layer = layers[0] as JsonObject;
     if (typeof layer.digest !== 'string' || typeof layer.mediaType !== 'string' || typeof layer.size !== 'number') {
       throw new LayerError(`referrer ${manifest.digest} has a malformed layer descriptor`);
     }
-    if (layer.size > maxBytes) throw new LayerError(`layer size ${layer.size} exceeds ${maxBytes} for digest ${layer.digest}`);
+    if (layer.size > maxBytes)
+      throw new LayerError(`layer size ${layer.size} exceeds ${maxBytes} for digest ${layer.digest}`);
     const bytes = await this.blob(repo, layer.digest, maxBytes);
     return { descriptor: { mediaType: layer.mediaType, digest: layer.digest, size: layer.size }, bytes };
   }

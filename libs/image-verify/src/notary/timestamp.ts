@@ -25,16 +25,23 @@ export function verifyTimestampToken(token: Uint8Array, signature: Uint8Array, t
   try {
     // notation stores the TimeStampToken; RFC3161Timestamp reads a TimeStampResp around it (status 0).
     const response = derSequence(Buffer.concat([Buffer.from([0x30, 0x03, 0x02, 0x01, 0x00]), Buffer.from(token)]));
-    timestamp = RFC3161Timestamp.parse(response);
+    timestamp = RFC3161Timestamp.parse(response as Buffer<ArrayBuffer>);
     embedded = embeddedCertificates(token);
   } catch (error) {
     throw new CertificateChainError(`timestamp countersignature is not an RFC 3161 token: ${(error as Error).message}`);
   }
   const candidates = [...embedded, ...trusted];
   const signer = candidates.find(
-    (cert) => Buffer.compare(stripSign(Buffer.from(cert.asn.tbsCertificate.serialNumber)), stripSign(timestamp.signerSerialNumber)) === 0,
+    (cert) =>
+      Buffer.compare(
+        stripSign(Buffer.from(cert.asn.tbsCertificate.serialNumber)),
+        stripSign(timestamp.signerSerialNumber),
+      ) === 0,
   );
-  if (!signer) throw new CertificateChainError('timestamp countersignature: the signing TSA certificate is not in the token or the TSA trust store');
+  if (!signer)
+    throw new CertificateChainError(
+      'timestamp countersignature: the signing TSA certificate is not in the token or the TSA trust store',
+    );
   try {
     timestamp.verify(Buffer.from(signature), publicKeyOf(signer));
   } catch (error) {
@@ -43,11 +50,16 @@ export function verifyTimestampToken(token: Uint8Array, signature: Uint8Array, t
   const time = timestamp.signingTime;
   const chain = buildChain(signer, candidates);
   if (!chain.some((cert) => trusted.some((t) => sameCertificate(t, cert)))) {
-    throw new CertificateChainError('timestamp countersignature: the TSA certificate chain does not lead to a certificate of tsaCerts');
+    throw new CertificateChainError(
+      'timestamp countersignature: the TSA certificate chain does not lead to a certificate of tsaCerts',
+    );
   }
   validateTimestampingChain(chain);
   for (const cert of chain) {
-    if (!validAt(cert, time)) throw new CertificateChainError(`TSA certificate with subject "${cert.subject}" was not valid at the timestamp ${time.toISOString()}`);
+    if (!validAt(cert, time))
+      throw new CertificateChainError(
+        `TSA certificate with subject "${cert.subject}" was not valid at the timestamp ${time.toISOString()}`,
+      );
   }
   return time;
 }
@@ -56,7 +68,9 @@ function buildChain(leaf: ParsedCertificate, candidates: ParsedCertificate[]): P
   const chain = [leaf];
   while (!isSelfSigned(chain[chain.length - 1]) && chain.length < MAX_CHAIN) {
     const child = chain[chain.length - 1];
-    const parent = candidates.find((c) => c.x509.subject === child.x509.issuer && !chain.includes(c) && child.x509.verify(c.x509.publicKey));
+    const parent = candidates.find(
+      (c) => c.x509.subject === child.x509.issuer && !chain.includes(c) && child.x509.verify(c.x509.publicKey),
+    );
     if (!parent) break;
     chain.push(parent);
   }
@@ -68,7 +82,9 @@ function embeddedCertificates(token: Uint8Array): ParsedCertificate[] {
   const contentInfo = ASN1Obj.parseBuffer(Buffer.from(token));
   const signedData = contentInfo.subs[1]?.subs[0];
   const certificates = signedData?.subs.find((sub) => sub.tag.isContextSpecific(0x00));
-  return (certificates?.subs ?? []).map((cert, i) => parseCertificate(new Uint8Array(cert.toDER()), `timestamp certificate ${i + 1}`));
+  return (certificates?.subs ?? []).map((cert, i) =>
+    parseCertificate(new Uint8Array(cert.toDER()), `timestamp certificate ${i + 1}`),
+  );
 }
 
 function derSequence(content: Buffer): Buffer {

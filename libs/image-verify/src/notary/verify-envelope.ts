@@ -41,13 +41,21 @@ export class NotarySignatureError extends Error {
   override readonly name = 'NotarySignatureError';
 }
 
-export function verifyEnvelope(envelope: NotationEnvelope, target: OciDescriptor, trust: NotaryTrust, now: Date): EnvelopeVerified {
+export function verifyEnvelope(
+  envelope: NotationEnvelope,
+  target: OciDescriptor,
+  trust: NotaryTrust,
+  now: Date,
+): EnvelopeVerified {
   // Integrity.
   const chain = envelope.certChain.map((der, i) => parseCertificate(der, `certificate ${i} of the signature's chain`));
   const signer = chain[0];
   const key = publicKeyOf(signer);
   const keyAlgorithm = algorithmForKey(key);
-  if (!keyAlgorithm) throw new NotarySignatureError(`signing certificate key (${key.asymmetricKeyType}) is not a supported RSA or EC key size`);
+  if (!keyAlgorithm)
+    throw new NotarySignatureError(
+      `signing certificate key (${key.asymmetricKeyType}) is not a supported RSA or EC key size`,
+    );
   if (keyAlgorithm !== envelope.algorithm) {
     throw new NotarySignatureError(
       `mismatch between signature algorithm derived from signing certificate (${keyAlgorithm}) and signing algorithm specified (${envelope.algorithm})`,
@@ -55,9 +63,15 @@ export function verifyEnvelope(envelope: NotationEnvelope, target: OciDescriptor
   }
   const hash = ALGORITHM_HASH[envelope.algorithm];
   const verified = envelope.algorithm.startsWith('PS')
-    ? cryptoVerify(hash, envelope.signingInput, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }, envelope.signature)
+    ? cryptoVerify(
+        hash,
+        envelope.signingInput,
+        { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST },
+        envelope.signature,
+      )
     : cryptoVerify(hash, envelope.signingInput, { key, dsaEncoding: 'ieee-p1363' }, envelope.signature);
-  if (!verified) throw new NotarySignatureError('signature is not produced by the signing certificate: integrity check failed');
+  if (!verified)
+    throw new NotarySignatureError('signature is not produced by the signing certificate: integrity check failed');
   try {
     validateSigningChain(chain, envelope.signingScheme === SCHEME_SIGNING_AUTHORITY ? envelope.signingTime : undefined);
   } catch (error) {
@@ -71,7 +85,9 @@ export function verifyEnvelope(envelope: NotationEnvelope, target: OciDescriptor
     );
   }
   if (!chain.some((cert) => trust.ca.some((trusted) => sameCertificate(trusted, cert)))) {
-    throw new NotarySignatureError('signature is not produced by a trusted signer: no certificate of its chain is in the trust store (certs)');
+    throw new NotarySignatureError(
+      'signature is not produced by a trusted signer: no certificate of its chain is in the trust store (certs)',
+    );
   }
 
   // Expiry.
@@ -82,7 +98,10 @@ export function verifyEnvelope(envelope: NotationEnvelope, target: OciDescriptor
   // Authentic timestamp (scheme notary.x509).
   let signingTime = envelope.signingTime;
   if (envelope.signingScheme === SCHEME_X509 && trust.tsa.length > 0) {
-    if (!envelope.timestampToken) throw new NotarySignatureError('no timestamp countersignature was found in the signature envelope, and tsaCerts require one');
+    if (!envelope.timestampToken)
+      throw new NotarySignatureError(
+        'no timestamp countersignature was found in the signature envelope, and tsaCerts require one',
+      );
     try {
       signingTime = verifyTimestampToken(envelope.timestampToken, envelope.signature, trust.tsa);
     } catch (error) {
@@ -91,16 +110,22 @@ export function verifyEnvelope(envelope: NotationEnvelope, target: OciDescriptor
     }
     for (const cert of chain) {
       if (!validAt(cert, signingTime)) {
-        throw new NotarySignatureError(`timestamp ${signingTime.toISOString()} is outside the validity period of certificate "${cert.subject}"`);
+        throw new NotarySignatureError(
+          `timestamp ${signingTime.toISOString()} is outside the validity period of certificate "${cert.subject}"`,
+        );
       }
     }
   } else {
     for (const cert of chain) {
       if (now < new Date(cert.x509.validFrom)) {
-        throw new NotarySignatureError(`verification time is before certificate "${cert.subject}" validity period, it will be valid from ${cert.x509.validFrom}`);
+        throw new NotarySignatureError(
+          `verification time is before certificate "${cert.subject}" validity period, it will be valid from ${cert.x509.validFrom}`,
+        );
       }
       if (now > new Date(cert.x509.validTo)) {
-        throw new NotarySignatureError(`certificate "${cert.subject}" is not valid anymore, it was expired at ${cert.x509.validTo}`);
+        throw new NotarySignatureError(
+          `certificate "${cert.subject}" is not valid anymore, it was expired at ${cert.x509.validTo}`,
+        );
       }
     }
   }

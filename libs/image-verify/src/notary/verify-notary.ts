@@ -26,11 +26,19 @@ export async function verifyNotarySignatures(
   const registry = new RegistryAccess(oci, options);
   const { ref, descriptor } = await registry.target(image);
   const outcome = await verifyArtifact(registry, ref.repo, descriptor, trust, now(options));
-  if ('reason' in outcome) return { verified: false, digest: descriptor.digest, reason: outcome.reason, signatures: [] };
+  if ('reason' in outcome)
+    return { verified: false, digest: descriptor.digest, reason: outcome.reason, signatures: [] };
   return {
     verified: true,
     digest: descriptor.digest,
-    signatures: [{ verifier: 'notary', subject: outcome.signer.subject, issuer: outcome.signer.x509.issuer.replace(/\n/g, ', '), payload: outcome.payload }],
+    signatures: [
+      {
+        verifier: 'notary',
+        subject: outcome.signer.subject,
+        issuer: outcome.signer.x509.issuer.replace(/\n/g, ', '),
+        payload: outcome.payload,
+      },
+    ],
   };
 }
 
@@ -59,7 +67,10 @@ export async function verifyNotaryAttestations(
     }
     return { verified: true, digest: descriptor.digest, statements: [statement.statement] };
   }
-  const reason = reasons.length > 0 ? reasons.join('; ') : `attestation verification failed, no attestations found for type: ${attestationType}`;
+  const reason =
+    reasons.length > 0
+      ? reasons.join('; ')
+      : `attestation verification failed, no attestations found for type: ${attestationType}`;
   return { verified: false, digest: descriptor.digest, reason, statements: [] };
 }
 
@@ -71,7 +82,8 @@ function trustOf(verifier: NotaryVerifier): NotaryTrust {
   } catch (error) {
     throw new ImageVerificationError(`failed to parse certificates: ${errorMessage(error)}`, { field: 'certs' });
   }
-  if (ca.length === 0) throw new ImageVerificationError('failed to parse certificates: no PEM certificate found', { field: 'certs' });
+  if (ca.length === 0)
+    throw new ImageVerificationError('failed to parse certificates: no PEM certificate found', { field: 'certs' });
   try {
     tsa = parsePemCertificates(verifier.tsaCerts ?? '');
   } catch (error) {
@@ -86,10 +98,18 @@ function trustOf(verifier: NotaryVerifier): NotaryTrust {
 type Outcome = EnvelopeVerified | { reason: string };
 
 /** notation.Verify for one artifact: its notation signatures, first verified wins. */
-async function verifyArtifact(registry: RegistryAccess, repo: string, target: OciDescriptor, trust: NotaryTrust, at: Date): Promise<Outcome> {
+async function verifyArtifact(
+  registry: RegistryAccess,
+  repo: string,
+  target: OciDescriptor,
+  trust: NotaryTrust,
+  at: Date,
+): Promise<Outcome> {
   const signatures = await registry.referrers(repo, target.digest, NOTARY_SIGNATURE_ARTIFACT_TYPE, MAX_REFERRERS);
   if (signatures.length === 0) {
-    return { reason: `no signature is associated with "${repo}@${target.digest}", make sure the artifact was signed successfully` };
+    return {
+      reason: `no signature is associated with "${repo}@${target.digest}", make sure the artifact was signed successfully`,
+    };
   }
   const reasons: string[] = [];
   for (const signature of signatures.slice(0, MAX_SIGNATURE_ATTEMPTS)) {
@@ -97,17 +117,28 @@ async function verifyArtifact(registry: RegistryAccess, repo: string, target: Oc
     try {
       const layer = await registry.onlyLayer(repo, manifest, MAX_BLOB_BYTES);
       const subject = manifest.json.subject as JsonObject | undefined;
-      if (subject?.digest !== target.digest) throw new NotarySignatureError(`signature manifest subject is not ${target.digest}`);
+      if (subject?.digest !== target.digest)
+        throw new NotarySignatureError(`signature manifest subject is not ${target.digest}`);
       return verifyEnvelope(parseEnvelope(layer.descriptor.mediaType, layer.bytes), target, trust, at);
     } catch (error) {
-      if (!(error instanceof NotarySignatureError || error instanceof EnvelopeError || error instanceof LayerError || error instanceof CertificateChainError)) {
+      if (!(
+        error instanceof NotarySignatureError ||
+        error instanceof EnvelopeError ||
+        error instanceof LayerError ||
+        error instanceof CertificateChainError
+      )) {
         throw error;
       }
       reasons.push(`signature ${signature.digest}: ${error.message}`);
     }
   }
-  const limit = signatures.length > MAX_SIGNATURE_ATTEMPTS ? ` (only the first ${MAX_SIGNATURE_ATTEMPTS} of ${signatures.length} were evaluated)` : '';
-  return { reason: `signature verification failed for all the signatures associated with ${repo}@${target.digest}${limit}: ${reasons.join('; ')}` };
+  const limit =
+    signatures.length > MAX_SIGNATURE_ATTEMPTS
+      ? ` (only the first ${MAX_SIGNATURE_ATTEMPTS} of ${signatures.length} were evaluated)`
+      : '';
+  return {
+    reason: `signature verification failed for all the signatures associated with ${repo}@${target.digest}${limit}: ${reasons.join('; ')}`,
+  };
 }
 
 /** Kyverno's extractStatement: the referrer manifest plus `type` and its one JSON layer as `predicate`. */
@@ -132,7 +163,8 @@ async function attestationStatement(
     return { reason: `attestation ${attestation.digest}: its payload is not JSON` };
   }
   const statement = structuredClone(manifest.json);
-  if (statement.type === undefined || statement.type === null) statement.type = attestation.artifactType ?? attestationType;
+  if (statement.type === undefined || statement.type === null)
+    statement.type = attestation.artifactType ?? attestationType;
   if (statement.predicate === undefined || statement.predicate === null) statement.predicate = predicate as JsonObject;
   return { statement };
 }

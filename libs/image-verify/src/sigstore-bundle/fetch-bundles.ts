@@ -47,7 +47,9 @@ export async function fetchBundles(registry: RegistryAccess, repo: string, diges
       try {
         ({ bytes } = await firstLayer(registry, repo, manifest.json, manifest.digest, MAX_LAYER_BYTES));
       } catch (error) {
-        throw new ImageVerificationError(`failed to fetch bundles: referrer ${referrer.digest}: ${errorMessage(error)}`);
+        throw new ImageVerificationError(
+          `failed to fetch bundles: referrer ${referrer.digest}: ${errorMessage(error)}`,
+        );
       }
       out.push({ digest: referrer.digest, bundle: parseBundle(bytes, referrer.digest) });
     } else if (type === '' || type === OCI_EMPTY) {
@@ -81,7 +83,8 @@ async function firstLayer(
   const layers = manifest.layers;
   if (!Array.isArray(layers) || layers.length === 0) throw new Error(`layers not found in ${digest}`);
   const layer = layers[0] as JsonObject;
-  if (typeof layer.digest !== 'string' || typeof layer.size !== 'number') throw new Error(`malformed layer descriptor in ${digest}`);
+  if (typeof layer.digest !== 'string' || typeof layer.size !== 'number')
+    throw new Error(`malformed layer descriptor in ${digest}`);
   if (layer.size > maxBytes) throw new Error(`layer size ${layer.size} exceeds ${maxBytes}`);
   const bytes = await registry.blob(repo, layer.digest, maxBytes);
   return { mediaType: String(layer.mediaType ?? ''), bytes };
@@ -105,7 +108,8 @@ async function probe(
   const typed = isBundleType(String(manifest.json.artifactType ?? '')) || isBundleType(mediaType);
   if (!typed && NOT_BUNDLE_LAYERS.some((prefix) => mediaType.startsWith(prefix))) return { budget };
   const limit = Math.min(typed ? MAX_LAYER_BYTES : MAX_PROBE_LAYER_BYTES, budget);
-  if (typeof layer.size !== 'number' || typeof layer.digest !== 'string' || limit <= 0 || layer.size > limit) return { budget };
+  if (typeof layer.size !== 'number' || typeof layer.digest !== 'string' || limit <= 0 || layer.size > limit)
+    return { budget };
   const bytes = await registry.blob(repo, layer.digest, limit);
   budget -= Math.max(bytes.length, layer.size);
   try {

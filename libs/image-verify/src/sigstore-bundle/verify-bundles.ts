@@ -14,7 +14,14 @@ import { X509Certificate } from '@sigstore/core';
 import { Verifier, toSignedEntity, type SignedEntity, type TrustMaterial } from '@sigstore/verify';
 import { errorMessage, goRegexpMatch, type JsonObject } from '@edict/foundation';
 import { ImageVerificationError } from '../errors';
-import type { AttestationVerification, CosignVerifier, KeylessIdentity, SignatureVerification, VerifiedSignature, VerifyOptions } from '../model';
+import type {
+  AttestationVerification,
+  CosignVerifier,
+  KeylessIdentity,
+  SignatureVerification,
+  VerifiedSignature,
+  VerifyOptions,
+} from '../model';
 import { RegistryAccess } from '../notary/registry';
 import type { OciReader } from '../ports';
 import { trustMaterialOf, trustedRootOf } from '../tuf/trusted-root';
@@ -44,7 +51,8 @@ export async function verifyBundleAttestations(
   options: VerifyOptions = {},
 ): Promise<AttestationVerification> {
   const result = await verifyBundles(oci, image, predicateType, verifier, options);
-  if (result.verified.length === 0) return { verified: false, digest: result.digest, reason: result.reason, statements: [] };
+  if (result.verified.length === 0)
+    return { verified: false, digest: result.digest, reason: result.reason, statements: [] };
   // Kyverno's decodeStatementsFromBundles: the statement, with `type` set to its predicate type.
   const statements = result.verified.map((v) => ({ ...(v.statement as JsonObject), type: predicateType }));
   return { verified: true, digest: result.digest, statements };
@@ -66,9 +74,15 @@ async function verifyBundles(
   const registry = new RegistryAccess(oci, options);
   const { ref, descriptor } = await registry.target(image);
   const fetched = await fetchBundles(registry, ref.repo, descriptor.digest);
-  const candidates = predicateType === undefined ? fetched : fetched.filter((b) => statementOf(b.bundle)?.predicateType === predicateType);
+  const candidates =
+    predicateType === undefined
+      ? fetched
+      : fetched.filter((b) => statementOf(b.bundle)?.predicateType === predicateType);
   if (candidates.length === 0) {
-    const what = predicateType === undefined ? 'no Sigstore bundle is attached to the image' : `no Sigstore bundle holds an in-toto statement of predicate type ${predicateType}`;
+    const what =
+      predicateType === undefined
+        ? 'no Sigstore bundle is attached to the image'
+        : `no Sigstore bundle holds an in-toto statement of predicate type ${predicateType}`;
     return { digest: descriptor.digest, verified: [], reason: `sigstore bundle verification failed: ${what}` };
   }
   const needsManifest = candidates.some((c) => c.bundle.content.$case === 'messageSignature');
@@ -84,7 +98,11 @@ async function verifyBundles(
       reasons.push(`bundle ${candidate.digest}: ${errorMessage(error)}`);
     }
   }
-  return { digest: descriptor.digest, verified, reason: `sigstore bundle verification failed: no matching signatures found (${reasons.join('; ')})` };
+  return {
+    digest: descriptor.digest,
+    verified,
+    reason: `sigstore bundle verification failed: no matching signatures found (${reasons.join('; ')})`,
+  };
 }
 
 interface Checks {
@@ -103,10 +121,19 @@ function checksOf(spec: CosignVerifier): Checks {
     throw new ImageVerificationError('static key and certificate identity are mutually exclusive', { field: 'keys' });
   }
   if (keys.length === 0) {
-    if (identities.length === 0) throw new ImageVerificationError('a Sigstore bundle needs keys or a keyless identity (subject and issuer)', { field: 'keyless' });
+    if (identities.length === 0)
+      throw new ImageVerificationError('a Sigstore bundle needs keys or a keyless identity (subject and issuer)', {
+        field: 'keyless',
+      });
     identities.forEach((id, i) => {
-      if (!id.subject && !id.subjectRegExp) throw new ImageVerificationError('there must be subject alternative name criteria (subject or subjectRegExp)', { field: `keyless.identities[${i}]` });
-      if (!id.issuer && !id.issuerRegExp) throw new ImageVerificationError('must specify issuer criteria (issuer or issuerRegExp)', { field: `keyless.identities[${i}]` });
+      if (!id.subject && !id.subjectRegExp)
+        throw new ImageVerificationError('there must be subject alternative name criteria (subject or subjectRegExp)', {
+          field: `keyless.identities[${i}]`,
+        });
+      if (!id.issuer && !id.issuerRegExp)
+        throw new ImageVerificationError('must specify issuer criteria (issuer or issuerRegExp)', {
+          field: `keyless.identities[${i}]`,
+        });
       for (const pattern of [id.subjectRegExp, id.issuerRegExp]) {
         if (pattern !== undefined) {
           try {
@@ -119,7 +146,10 @@ function checksOf(spec: CosignVerifier): Checks {
     });
   }
   if (spec.keyless?.extensions && Object.keys(spec.keyless.extensions).length > 0) {
-    throw new ImageVerificationError('certificate extensions other than the issuer are not checked for Sigstore bundles', { field: 'keyless.extensions' });
+    throw new ImageVerificationError(
+      'certificate extensions other than the issuer are not checked for Sigstore bundles',
+      { field: 'keyless.extensions' },
+    );
   }
   const ignoreTlog = spec.rekor?.ignoreTlog ?? false;
   const ignoreSCT = spec.ctlog?.ignoreSCT ?? false;
@@ -134,7 +164,8 @@ function checksOf(spec: CosignVerifier): Checks {
   const base: TrustMaterial = root
     ? trustMaterialOf(root)
     : { certificateAuthorities: [], timestampAuthorities: [], tlogs: [], ctlogs: [], publicKey: noKey };
-  if (spec.keyless?.roots) base.certificateAuthorities = [...base.certificateAuthorities, customAuthority(spec.keyless.roots)];
+  if (spec.keyless?.roots)
+    base.certificateAuthorities = [...base.certificateAuthorities, customAuthority(spec.keyless.roots)];
   const options = {
     tlogThreshold: ignoreTlog ? 0 : 1,
     ctlogThreshold: keys.length > 0 || ignoreSCT ? 0 : 1,
@@ -144,18 +175,31 @@ function checksOf(spec: CosignVerifier): Checks {
     keys.length > 0
       ? keys.map((pem, i) => {
           const key = publicKey(pem, i);
-          return { label: `key[${i}]`, verifier: new Verifier({ ...base, publicKey: () => ({ publicKey: key, validFor: () => true }) }, options) };
+          return {
+            label: `key[${i}]`,
+            verifier: new Verifier({ ...base, publicKey: () => ({ publicKey: key, validFor: () => true }) }, options),
+          };
         })
       : [{ label: 'keyless', verifier: new Verifier(base, options) }];
   return { verifiers, identities, keyBased: keys.length > 0, currentTime: ignoreTlog && ignoreSCT };
 }
 
-function verifyOne(candidate: FetchedBundle, digest: string, manifest: Uint8Array | undefined, checks: Checks, now: Date): Verified {
+function verifyOne(
+  candidate: FetchedBundle,
+  digest: string,
+  manifest: Uint8Array | undefined,
+  checks: Checks,
+  now: Date,
+): Verified {
   const bundle = candidate.bundle;
   const statement = checkSubject(bundle, digest);
   const entity = toSignedEntity(bundle, manifest ? Buffer.from(manifest) : undefined);
   if (checks.keyBased !== (entity.key.$case === 'public-key')) {
-    throw new Error(checks.keyBased ? 'the bundle is signed with a certificate, the policy gives keys' : 'the bundle is signed with a key, the policy gives a keyless identity');
+    throw new Error(
+      checks.keyBased
+        ? 'the bundle is signed with a certificate, the policy gives keys'
+        : 'the bundle is signed with a key, the policy gives a keyless identity',
+    );
   }
   const withTime = checks.currentTime && entity.timestamps.length === 0 ? atCurrentTime(entity, now) : entity;
   const errors: string[] = [];
@@ -207,14 +251,24 @@ export function statementOf(bundle: Bundle): JsonObject | undefined {
 function matchIdentity(identities: KeylessIdentity[], subject: string | undefined, issuer: string | undefined): void {
   const matches = (exact: string | undefined, pattern: string | undefined, value: string | undefined): boolean =>
     value !== undefined && (exact ? exact === value : true) && (pattern ? goRegexpMatch(pattern, value) : true);
-  if (identities.some((id) => matches(id.subject, id.subjectRegExp, subject) && matches(id.issuer, id.issuerRegExp, issuer))) return;
-  throw new Error(`certificate identity (subject ${JSON.stringify(subject)}, issuer ${JSON.stringify(issuer)}) does not match the policy's`);
+  if (
+    identities.some(
+      (id) => matches(id.subject, id.subjectRegExp, subject) && matches(id.issuer, id.issuerRegExp, issuer),
+    )
+  )
+    return;
+  throw new Error(
+    `certificate identity (subject ${JSON.stringify(subject)}, issuer ${JSON.stringify(issuer)}) does not match the policy's`,
+  );
 }
 
 /** Kyverno's WithCurrentTime: with tlog and SCT ignored, the certificate chain is checked now. */
 function atCurrentTime(entity: SignedEntity, now: Date): SignedEntity {
   const seconds = String(Math.floor(now.getTime() / 1000));
-  const pseudo = { integratedTime: seconds, logId: { keyId: Buffer.from('current-time') } } as unknown as SignedEntity['tlogEntries'][number];
+  const pseudo = {
+    integratedTime: seconds,
+    logId: { keyId: Buffer.from('current-time') },
+  } as unknown as SignedEntity['tlogEntries'][number];
   return { ...entity, timestamps: [{ $case: 'transparency-log', tlogEntry: pseudo }] };
 }
 

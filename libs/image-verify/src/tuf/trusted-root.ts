@@ -33,7 +33,8 @@ export function trustedRootOf(source: TrustedRootSource | undefined, field = 'tr
 }
 
 export function parseTrustedRoot(json: string, field = 'trustedRoot'): TrustedRoot {
-  if (json.length > MAX_TRUSTED_ROOT_BYTES) throw new ImageVerificationError(`trusted root is larger than ${MAX_TRUSTED_ROOT_BYTES} bytes`, { field });
+  if (json.length > MAX_TRUSTED_ROOT_BYTES)
+    throw new ImageVerificationError(`trusted root is larger than ${MAX_TRUSTED_ROOT_BYTES} bytes`, { field });
   const key = createHash('sha256').update(json).digest('hex');
   const hit = parsed.get(key);
   if (hit) return hit;
