@@ -2,6 +2,7 @@
 export { RegistryClient, type ImageDataRequest } from './client/registry-client';
 export type { OciAccess, OciClient, OciDescriptor, OciManifest, OciPlatform, OciReaderSurface } from './oci/oci-types';
 export { fallbackTag } from './oci/oci-registry-client';
+export { blockedCidrsAllowing, RegistryEgressError } from './registry-egress';
 export { MANIFEST_ACCEPT, MEDIA_TYPES, DEFAULT_PLATFORM } from './client/manifest';
 export {
   dockerConfigFromSecret,

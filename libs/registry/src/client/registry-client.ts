@@ -91,15 +91,19 @@ export class RegistryClient {
     );
   }
 
-  /** The `insecureRegistries` option: this registry is always allowed plain HTTP and unverified TLS. */
+  /**
+   * The `insecureRegistries` option: this registry is always allowed plain HTTP and unverified TLS.
+   * An entry without a port matches the host on any port, as Docker's insecure-registries does.
+   */
   private insecureRegistry(reference: RegistryReference): boolean {
     const listed = this.options.insecureRegistries;
     if (listed.length === 0) return false;
-    return (
-      listed.includes('*') ||
-      listed.includes(reference.registry.toLowerCase()) ||
-      listed.includes(reference.host.toLowerCase())
-    );
+    if (listed.includes('*')) return true;
+    return [reference.registry, reference.host].some((name) => {
+      const lower = name.toLowerCase();
+      const hostOnly = /^(\[[^\]]*\]|[^:]*)/.exec(lower)?.[1] ?? lower;
+      return listed.includes(lower) || listed.includes(hostOnly);
+    });
   }
 
   private session(reference: RegistryReference, credentials: MatchedAuth | undefined, allowInsecure: boolean) {
