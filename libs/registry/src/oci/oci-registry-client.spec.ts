@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeRegistry, pushTestImage, registryClientForTests, type FakeRegistryOptions } from '@edict/registry/testing';
 import { dockerConfigFromSecret } from '../auth/docker-config';
 import { MEDIA_TYPES } from '../client/manifest';
-import { RegistryAuthError, RegistryError } from '../registry-errors';
+import { RegistryAuthError } from '../registry-errors';
 import { fallbackTag } from './oci-registry-client';
 import type { OciAccess, OciClient } from './oci-types';
 
