@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EgressClient } from '@edict/egress';
@@ -199,6 +199,23 @@ describe('OciClient against docker-registry', () => {
     } finally {
       egress.close();
     }
+  });
+
+  it('fails with a RegistryError once the registry is down, and stop() leaves nothing behind', async () => {
+    const second = await startLocalRegistry();
+    const repo = `${second.host}/team/app`;
+    const image = await pushTestImage(oci, repo, 'v1');
+    expect((await oci.resolve(repo, 'v1'))?.digest).toBe(image.digest);
+    await second.stop();
+    expect(existsSync(second.storageDir)).toBe(false);
+    await expect(oci.getManifest(repo, 'v1')).rejects.toThrow(RegistryError);
+    await expect(oci.getManifest(repo, 'v1')).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('names the package to install when the binary is missing', async () => {
+    await expect(startLocalRegistry({ binary: '/nonexistent/docker-registry' })).rejects.toThrow(
+      /\/nonexistent\/docker-registry is missing: install it with `sudo apt-get install -y docker-registry`/,
+    );
   });
 
   it('uses plain HTTP only when allowed', async () => {

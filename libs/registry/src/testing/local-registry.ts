@@ -90,13 +90,18 @@ async function launch(
   child.once('error', (error) => {
     output = `${output}\n${error.message}`;
   });
+  // A test run that ends without stop() (a crash, a forgotten afterAll) leaves no registry behind.
+  const onExit = () => child.kill('SIGKILL');
+  process.once('exit', onExit);
   const stop = async () => {
+    process.removeListener('exit', onExit);
     await kill(child, exited);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
     await waitUntilReady(host, exited, options.startTimeoutMs ?? 20_000);
   } catch (error) {
+    process.removeListener('exit', onExit);
     await kill(child, exited);
     const reason = error instanceof Error ? error.message : String(error);
     const text = `docker-registry on ${host} did not start: ${reason}${output ? `\n${output.trim()}` : ''}`;
