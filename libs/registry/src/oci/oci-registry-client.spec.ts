@@ -194,9 +194,9 @@ describe('OciClient credentials', () => {
     const image = await pushTestImage(oci, repo, 'v1', { seed: 'auth' });
     expect((await oci.getManifest(repo, 'v1'))?.digest).toBe(image.digest);
     const tokenRequests = registry.requests.filter((request) => request.path.startsWith('/token'));
-    expect(
-      tokenRequests.some((request) => request.path.includes(encodeURIComponent('repository:team/app:pull,push'))),
-    ).toBe(true);
+    // The challenge's two scopes (pull and push) went to the token endpoint as two scope parameters.
+    const scopes = tokenRequests.map((request) => new URL(request.path, 'http://x').searchParams.getAll('scope'));
+    expect(scopes).toContainEqual(['repository:team/app:pull', 'repository:team/app:push']);
   });
 
   it('reuses a token across clients with the same credentials, never across credentials', async () => {
