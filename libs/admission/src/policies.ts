@@ -115,7 +115,7 @@ export function backgroundProbe(compiled: CompiledPolicy): CompiledPolicy {
       delete copy.generate;
       return copy;
     });
-    probe = { ...compiled, validateRules, mutateRules: [], generateRules: [] };
+    probe = { ...compiled, validateRules, mutateRules: [], generateRules: [], imageVerifyRules: [] };
     probes.set(compiled, probe);
   }
   return probe;

@@ -14,7 +14,7 @@ export {
   type ReportedResource,
 } from './core/report-result';
 export { failureActionFor, type FailureAction } from './core/failure-action';
-export { hasVerifyImages, verifyImagesFailureAction } from './validate/unsupported-verify-images';
+export * from './verify-images';
 export * from './conditions';
 export * from './match';
 export * from './cleanup';
