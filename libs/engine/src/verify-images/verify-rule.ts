@@ -82,7 +82,7 @@ export async function verifyImagesRule(run: RuleRun, deps: ImageRuleDependencies
   }
   const responses: RuleResponse[] = [];
   const patches: JsonPatchOperation[] = [];
-  const remaining = run.context.scope.deadline?.remainingMs?.();
+  const remaining = run.context.scope?.deadline?.remainingMs?.();
   for (const verification of entries) {
     let oci;
     try {
