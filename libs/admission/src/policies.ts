@@ -7,8 +7,11 @@ import {
   type Rule,
 } from '@edict/engine';
 
-/** The engine calls the admission handlers make; `Engine` from '@edict/engine' provides them. */
-export type AdmissionEngine = Pick<Engine, 'validate' | 'mutate' | 'generate'>;
+/**
+ * The engine calls the admission handlers make; `Engine` from '@edict/engine' provides them. An
+ * engine without `verifyImages` answers `error` for every verifyImages policy (never admits unverified).
+ */
+export type AdmissionEngine = Pick<Engine, 'validate' | 'mutate' | 'generate'> & Partial<Pick<Engine, 'verifyImages'>>;
 
 /**
  * The policies a webhook path serves: admission not disabled, and — on the `fail`/`ignore` paths —

@@ -20,3 +20,4 @@ export {
 export { readImageVerification, requiredCount, type ImageVerification, type AttestorSet, type Attestor } from './spec';
 export { UnsupportedAttestorError } from './verifier-spec';
 export { imageVerificationProblems } from './policy-checks';
+export { applyImagePatches, type ImagePatchOutcome } from './apply-patches';
