@@ -3,6 +3,8 @@ export * from './policy';
 export * from './policy-validation';
 export * from './core/types';
 export * from './core/loaders';
+// Registry access and the verification cache reach the cluster wiring through the engine.
+export { VerificationCache, type OciReader } from '@edict/image-verify';
 export * from './engine/engine';
 export {
   isScored,
