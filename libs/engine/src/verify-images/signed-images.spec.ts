@@ -106,7 +106,7 @@ describe('verifyImages with signed images', () => {
     expect(patched.metadata.annotations).toEqual({
       [IMAGE_VERIFY_ANNOTATION]: JSON.stringify({ [`${REPO}@${signed}`]: 'pass' }),
     });
-    expect((patched as { spec: { containers: { image: string }[] } }).spec.containers[0]!.image).toBe(
+    expect((patched as unknown as { spec: { containers: { image: string }[] } }).spec.containers[0]!.image).toBe(
       `${REPO}:signed@${signed}`,
     );
     const validated = await engine.validate(compiled, { operation: 'CREATE', resource: patched });
