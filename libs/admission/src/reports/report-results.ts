@@ -41,7 +41,12 @@ export function reportResults(
   if (typeof uid === 'string' && uid !== '') resource.uid = uid;
   const results: ReportResult[] = [];
   for (const rule of response.rules) {
-    if (rule.type !== 'Validation' && rule.type !== 'Mutation' && rule.type !== 'Generation' && rule.type !== 'ImageVerify')
+    if (
+      rule.type !== 'Validation' &&
+      rule.type !== 'Mutation' &&
+      rule.type !== 'Generation' &&
+      rule.type !== 'ImageVerify'
+    )
       continue;
     // The row is built fresh for us: completed in place rather than copied (19 rows a Pod review).
     const result = policyReportResult(compiled, rule, now) as ReportResult;
