@@ -3,3 +3,11 @@ export type { OciWriter } from './oci-writer';
 export { generateKeyPair, type TestKeyKind } from './keys';
 export { InMemoryOci } from './in-memory-oci';
 export { pushImage } from './push-image';
+export { cosignAttest, cosignSign, type CosignAttestOptions, type CosignSignOptions } from './cosign-sign';
+export {
+  createTestTrustMaterial,
+  derToPem,
+  testTrustMaterial,
+  type TestClocks,
+  type TestTrustMaterial,
+} from './trust-material';
