@@ -4,7 +4,7 @@
  * body, RFC 3161 timestamps, the signature itself; then keyless identities and extensions.
  */
 import type { TransparencyLogEntry } from '@sigstore/bundle';
-import type { X509Certificate } from '@sigstore/core';
+import { EXTENSION_OID_SCT, X509Certificate } from '@sigstore/core';
 import { Verifier, type SignedEntity, type TrustMaterial } from '@sigstore/verify';
 import { errorMessage } from '@edict/foundation';
 import type { CosignVerifier } from '../model';
@@ -50,6 +50,7 @@ export function checkSigner(
   } else if (mode.kind === 'certificate') {
     certificate = mode.certificate;
   }
+  if (certificate && trust.ignoreSCT) certificate = new SctIgnored(certificate.root);
   // Without a transparency log or timestamp time, a certificate must be valid now (as cosign).
   if (certificate && timestamps.length === 0) timestamps.push(nowTimestamp(now));
 
@@ -91,6 +92,20 @@ export function checkSigner(
   throw new Error(lastError);
 }
 
+/**
+ * ctlog.ignoreSCT: @sigstore/verify checks every embedded SCT whatever its threshold; it reads them
+ * from the leaf's clone(), so this leaf's clone shows no SCT extension (the certificate itself,
+ * chain and signature checks included, is unchanged).
+ */
+class SctIgnored extends X509Certificate {
+  override clone(): X509Certificate {
+    const copy = X509Certificate.parse(Buffer.from(this.root.toDER()));
+    const extensions = copy.extensions.filter((extension) => extension.subs[0]?.toOID() !== EXTENSION_OID_SCT);
+    Object.defineProperty(copy, 'extensions', { value: extensions });
+    return copy;
+  }
+}
+
 /** A verification time that is not evidence: read only as the date certificates must be valid at. */
 function nowTimestamp(now: number): Timestamp {
   const seconds = String(Math.floor(now / 1000));
@@ -101,7 +116,8 @@ function nowTimestamp(now: number): Timestamp {
       logId: { keyId: Buffer.from('verification-time') },
       kindVersion: { kind: '', version: '' },
       integratedTime: seconds,
-      inclusionPromise: undefined,
+      // Only entries with a promise count as times; this one is never among the entries verified.
+      inclusionPromise: { signedEntryTimestamp: Buffer.alloc(0) },
       inclusionProof: undefined,
       canonicalizedBody: Buffer.alloc(0),
     },

@@ -3,8 +3,9 @@
  * log issuing SCTs), a Rekor-like transparency log and a timestamp authority, with their public
  * halves as PEM for policies.
  */
-import { createPublicKey, generateKeyPairSync, type KeyPairKeyObjectResult } from 'node:crypto';
-import { initializeCA, initializeCTLog, initializeTLog, initializeTSA } from '@sigstore/mock';
+import { createHash, createPublicKey, generateKeyPairSync, sign, type KeyPairKeyObjectResult } from 'node:crypto';
+import { X509Certificate } from '@sigstore/core';
+import { initializeCA, initializeTLog, initializeTSA } from '@sigstore/mock';
 import { generateKeyPair } from './keys';
 
 export type CA = Awaited<ReturnType<typeof initializeCA>>;
@@ -58,7 +59,7 @@ function publicPem(der: Buffer): string {
 
 /** Fresh test trust material (new keys each call). */
 export async function createTestTrustMaterial(clocks: TestClocks = {}): Promise<TestTrustMaterial> {
-  const ctLog = await initializeCTLog(ecKeyPair(), clocks.ca);
+  const ctLog = testCtLog(ecKeyPair(), clocks.ca);
   const ca = await initializeCA(ecKeyPair(), ctLog, clocks.ca);
   const rekor = await initializeTLog('https://rekor.test', ecKeyPair(), clocks.rekor);
   const tsa = await initializeTSA(ecKeyPair(), clocks.tsa);
@@ -84,6 +85,46 @@ export async function createTestTrustMaterial(clocks: TestClocks = {}): Promise<
         ],
       });
       return { privateKeyPem, publicKeyPem, certificatePem: derToPem(certificate), chainPem: fulcioRootPem };
+    },
+  };
+}
+
+type CTLog = NonNullable<Parameters<typeof initializeCA>[1]>;
+
+/**
+ * A CT log issuing RFC 6962 SCTs over the precertificate (the mock's own log encodes SCTs that
+ * @sigstore/core cannot read). Answers the SCT with its uint16 length, which the mock CA wraps
+ * into the SCT list extension.
+ */
+function testCtLog(keyPair: KeyPairKeyObjectResult, clock: Date | undefined): CTLog {
+  const publicKey = keyPair.publicKey.export({ format: 'der', type: 'spki' });
+  const logID = createHash('sha256').update(publicKey).digest();
+  return {
+    publicKey,
+    logID,
+    async log(certificate: ArrayBuffer, issuerID: ArrayBuffer): Promise<ArrayBuffer> {
+      const tbs = X509Certificate.parse(Buffer.from(certificate)).tbsCertificate.toDER();
+      const timestamp = Buffer.alloc(8);
+      timestamp.writeBigUInt64BE(BigInt((clock ?? new Date()).getTime()));
+      const tbsLength = Buffer.alloc(3);
+      tbsLength.writeUIntBE(tbs.length, 0, 3);
+      const signed = Buffer.concat([
+        Buffer.from([0, 0]), // version v1, certificate_timestamp
+        timestamp,
+        Buffer.from([0, 1]), // precert_entry
+        Buffer.from(issuerID),
+        tbsLength,
+        tbs,
+        Buffer.from([0, 0]), // no extensions
+      ]);
+      const signature = sign('sha256', signed, keyPair.privateKey);
+      const sigLength = Buffer.alloc(2);
+      sigLength.writeUInt16BE(signature.length);
+      const sct = Buffer.concat([Buffer.from([0]), logID, timestamp, Buffer.from([0, 0, 4, 3]), sigLength, signature]);
+      const sctLength = Buffer.alloc(2);
+      sctLength.writeUInt16BE(sct.length);
+      const out = Buffer.concat([sctLength, sct]);
+      return out.buffer.slice(out.byteOffset, out.byteOffset + out.length);
     },
   };
 }
