@@ -11,3 +11,23 @@ export {
   type TestClocks,
   type TestTrustMaterial,
 } from './trust-material';
+export {
+  createTestCa,
+  EKU_CODE_SIGNING,
+  EKU_SERVER_AUTH,
+  EKU_TIME_STAMPING,
+  type CaOptions,
+  type IssueOptions,
+  type TestCa,
+  type TestCertificate,
+  type TestCertKeyKind,
+} from './x509-ca';
+export { notationAttest, notationSign, type NotationSignOptions } from './notation';
+export {
+  createSigstoreTestTrust,
+  rfc3161Timestamp,
+  sigstoreBundleSign,
+  SIGSTORE_BUNDLE_V03,
+  type SigstoreBundleSignOptions,
+  type SigstoreTestTrust,
+} from './sigstore-bundle';
