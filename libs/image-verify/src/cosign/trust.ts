@@ -5,11 +5,10 @@
  */
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import type { X509Certificate } from '@sigstore/core';
-import { TrustedRoot } from '@sigstore/protobuf-specs';
-import { toTrustMaterial, VerificationError, type TrustMaterial } from '@sigstore/verify';
-import { errorMessage } from '@edict/foundation';
+import { VerificationError, type TrustMaterial } from '@sigstore/verify';
 import { ImageVerificationError } from '../errors';
-import type { CosignVerifier, VerifyOptions } from '../model';
+import type { CosignVerifier } from '../model';
+import { trustMaterialOf, trustedRootOf } from '../tuf/trusted-root';
 import { parseCertificates, parsePublicKey } from './pem';
 
 type CertAuthority = TrustMaterial['certificateAuthorities'][number];
@@ -38,7 +37,7 @@ export interface CosignTrust {
   useTimestamps: boolean;
 }
 
-export async function buildTrust(verifier: CosignVerifier, options: VerifyOptions): Promise<CosignTrust> {
+export function buildTrust(verifier: CosignVerifier): CosignTrust {
   const hashAlgorithm = verifier.hashAlgorithm ?? 'sha256';
   if (!HASH_ALGORITHMS.has(hashAlgorithm))
     throw new ImageVerificationError(`${String(hashAlgorithm)} is not one of sha224, sha256, sha384, sha512`, {
@@ -46,7 +45,7 @@ export async function buildTrust(verifier: CosignVerifier, options: VerifyOption
     });
   const ignoreTlog = verifier.rekor?.ignoreTlog === true;
   const ignoreSCT = verifier.ctlog?.ignoreSCT === true;
-  const root = await trustedRootMaterial(verifier, options);
+  const root = trustedRootMaterial(verifier);
   const mode = signerMode(verifier, root);
   const certificateBased = mode.kind === 'certificate' || mode.kind === 'keyless';
 
@@ -133,36 +132,10 @@ function signerMode(verifier: CosignVerifier, root: TrustMaterial | undefined): 
   throw new ImageVerificationError('one of publicKeys, certificate or keyless is required', { field: 'cosign' });
 }
 
-async function trustedRootMaterial(
-  verifier: CosignVerifier,
-  options: VerifyOptions,
-): Promise<TrustMaterial | undefined> {
-  const source = verifier.trustedRoot;
-  if (!source) return undefined;
-  let json = source.trustedRootJson;
-  if (json === undefined && source.tuf) {
-    if (!options.resolveTrustedRoot)
-      throw new ImageVerificationError('TUF trusted roots are not configured in this context', {
-        field: 'trustedRoot.tuf',
-      });
-    try {
-      json = await options.resolveTrustedRoot(source);
-    } catch (error) {
-      if (error instanceof ImageVerificationError) throw error;
-      throw new ImageVerificationError(`could not load the trusted root: ${errorMessage(error)}`, {
-        field: 'trustedRoot.tuf',
-        cause: error,
-      });
-    }
-  }
-  if (json === undefined) return undefined;
-  try {
-    return toTrustMaterial(TrustedRoot.fromJSON(JSON.parse(json)));
-  } catch (error) {
-    throw new ImageVerificationError(`is not a Sigstore trusted root: ${errorMessage(error)}`, {
-      field: 'trustedRoot',
-    });
-  }
+/** The verifier's Sigstore trusted root (a TUF source is resolved by the caller beforehand). */
+function trustedRootMaterial(verifier: CosignVerifier): TrustMaterial | undefined {
+  const root = trustedRootOf(verifier.trustedRoot);
+  return root && trustMaterialOf(root);
 }
 
 /** A transparency or CT log known by its key alone: its log ID is the SHA-256 of the key's DER. */

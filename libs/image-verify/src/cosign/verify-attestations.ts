@@ -42,7 +42,7 @@ export async function verifyCosignAttestations(
   options: VerifyOptions,
 ): Promise<AttestationVerification> {
   checkKeylessSpec(verifier);
-  const trust = await buildTrust(verifier, options);
+  const trust = buildTrust(verifier);
   const { ref, digest } = await resolveImage(oci, image, options);
   const repo = signatureRepo(ref, verifier.signatureRepository);
   const layers = await fetchCosignLayers(oci, repo, digest, ATTESTATION_TAG_SUFFIX, options);

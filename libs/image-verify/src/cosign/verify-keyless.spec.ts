@@ -1,6 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CosignVerifier } from '../model';
-import { cosignSign, createTestTrustMaterial, InMemoryOci, pushImage, type TestTrustMaterial } from '../testing';
+import { createPublicKey } from 'node:crypto';
+import {
+  cosignSign,
+  createSigstoreTestTrust,
+  createTestTrustMaterial,
+  derToPem,
+  generateKeyPair,
+  InMemoryOci,
+  pushImage,
+  type TestTrustMaterial,
+} from '../testing';
 import { verifyImageSignatures } from '../verify';
 
 const REPO = 'registry.test/team/app';
@@ -192,5 +202,37 @@ describe('cosign certificate signatures', () => {
       certificate: { cert: signer.certificatePem, certChain: (await createTestTrustMaterial()).fulcioRootPem },
     };
     expect((await verifyImageSignatures(oci, IMAGE, wrongChain)).verified).toBe(false);
+  });
+});
+
+describe('cosign keyless signatures against a Sigstore trusted root', () => {
+  it('takes the Fulcio roots, Rekor and CT log keys from the trusted root', async () => {
+    const root = await createSigstoreTestTrust();
+    const oci = new InMemoryOci();
+    await pushImage(oci, REPO, 'v1');
+    const keys = generateKeyPair('ecdsa-p256');
+    const der = createPublicKey(keys.publicKeyPem).export({ format: 'der', type: 'spki' });
+    const certificate = derToPem(await root.ca.issueCertificate(der, SUBJECT, ISSUER));
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { certificate, rekorBundle: root.tlog });
+    const verifier: CosignVerifier = {
+      type: 'cosign',
+      keyless: { identities: [{ subject: SUBJECT, issuer: ISSUER }] },
+      rekor: { ignoreTlog: false },
+      ctlog: { ignoreSCT: false },
+      trustedRoot: { trustedRootJson: root.trustedRootJson },
+    };
+    expect(await verifyImageSignatures(oci, IMAGE, verifier)).toMatchObject({
+      verified: true,
+      signatures: [{ subject: SUBJECT }],
+    });
+    const other = await createSigstoreTestTrust();
+    const refused = await verifyImageSignatures(oci, IMAGE, {
+      ...verifier,
+      trustedRoot: { trustedRootJson: other.trustedRootJson },
+    });
+    expect(refused.verified).toBe(false);
+    await expect(
+      verifyImageSignatures(oci, IMAGE, { ...verifier, trustedRoot: { tuf: { mirror: 'https://tuf.example' } } }),
+    ).rejects.toMatchObject({ field: 'trustedRoot' });
   });
 });

@@ -28,7 +28,7 @@ export async function verifyCosignSignatures(
 ): Promise<SignatureVerification> {
   // Trust material first: a bad policy is an error whatever the registry holds.
   checkKeylessSpec(verifier);
-  const trust = await buildTrust(verifier, options);
+  const trust = buildTrust(verifier);
   const { ref, digest } = await resolveImage(oci, image, options);
   const repo = signatureRepo(ref, verifier.signatureRepository);
   const layers = await fetchCosignLayers(oci, repo, digest, SIGNATURE_TAG_SUFFIX, options);
