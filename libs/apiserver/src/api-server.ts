@@ -202,8 +202,9 @@ function webhookAdmission(
       validatingConfigurations: () => store.list('admissionregistration.k8s.io/validatingwebhookconfigurations'),
       namespaceLabels: (name) => {
         const namespace = store.get('/namespaces', '', name);
-        const metadata = namespace && isObject(namespace.metadata) ? namespace.metadata : undefined;
-        return metadata && isObject(metadata.labels) ? (metadata.labels as Record<string, string>) : undefined;
+        if (!namespace) return undefined;
+        const metadata = isObject(namespace.metadata) ? namespace.metadata : {};
+        return isObject(metadata.labels) ? (metadata.labels as Record<string, string>) : {};
       },
       authorize: (request) => authorizeAccess(authorizationMode, store, request),
     },

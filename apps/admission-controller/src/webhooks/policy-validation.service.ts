@@ -7,29 +7,33 @@
  * mutate-existing rules need writes the background controller may not make is refused too (asked
  * with SubjectAccessReviews about its username, as Kyverno does). A policies.kyverno.io
  * ValidatingPolicy or CEL PolicyException whose CEL does not compile or type-check is refused with
- * the field and the compiler's message (`celPolicyValidation`).
+ * the field and the compiler's message (`celPolicyValidation`). The kinds its rules name are looked up
+ * in API discovery (`checkKindsServed`): a kind only subresources serve is refused, one nothing
+ * serves yet admitted with a warning.
  */
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AdmissionConfigService, celPolicyValidation, isCelPolicyKind, PolicyCache } from '@edict/policy';
 import { answerValidation, decisionFrom, type ReviewAnswer } from '@edict/admission';
 import {
   checkBackgroundPermissions,
+  checkKindsServed,
   checkRulesEdictRuns,
   validatePolicy,
   validatePolicyException,
   type Policy,
   type PolicyException,
 } from '@edict/engine';
-import { isError, type Diagnostic, type KubeObject } from '@edict/foundation';
+import { isError, parseKind, type Diagnostic, type KubeObject } from '@edict/foundation';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { KubeAccessReviewer } from '@edict/context';
-import { CustomResourceDefinitions, ApiResources } from '@edict/kube';
+import { CustomResourceDefinitions, ApiResources, DiscoveryResolver, KubeResources } from '@edict/kube';
 
 @Injectable()
 export class PolicyValidationService implements OnModuleInit {
   private readonly logger = new Logger('PolicyValidation');
   private unknownBackgroundUserLogged = false;
+  private readonly discovery: DiscoveryResolver;
 
   constructor(
     @Inject(CONTROLLER_CONFIG) private readonly settings: ControllerConfig,
@@ -38,7 +42,10 @@ export class PolicyValidationService implements OnModuleInit {
     private readonly policies: PolicyCache,
     private readonly accessReviewer: KubeAccessReviewer,
     private readonly apiResources: ApiResources,
-  ) {}
+    resources: KubeResources,
+  ) {
+    this.discovery = new DiscoveryResolver(resources.http);
+  }
 
   /** The policy cache validates what it holds with the same cluster-scoped kinds as this webhook. */
   onModuleInit(): void {
@@ -61,10 +68,25 @@ export class PolicyValidationService implements OnModuleInit {
       // Kyverno's checks first (their messages win); then what Edict cannot run, refused; then
       // whether the background controller may write what the rules need.
       if (diagnostics.some(isError)) return decisionFrom(diagnostics);
+      diagnostics.push(...(await this.kindsServed(policy)));
+      if (diagnostics.some(isError)) return decisionFrom(diagnostics);
       const unsupported = checkRulesEdictRuns(policy);
       if (unsupported.some(isError)) return decisionFrom([...diagnostics, ...unsupported]);
       return decisionFrom([...diagnostics, ...unsupported, ...(await this.backgroundPermissions(policy))]);
     });
+  }
+
+  /** The rules' kinds against API discovery (read again once for a kind it does not serve). */
+  private async kindsServed(policy: Policy): Promise<Diagnostic[]> {
+    const kinds = (policy.spec?.rules ?? []).flatMap((rule) =>
+      [rule.match, rule.exclude].flatMap((block) => [
+        ...(block?.any ?? []).flatMap((filter) => filter.resources?.kinds ?? []),
+        ...(block?.all ?? []).flatMap((filter) => filter.resources?.kinds ?? []),
+        ...(block?.resources?.kinds ?? []),
+      ]),
+    );
+    const resolve = await this.discovery.resolver(kinds.filter((kind) => !parseKind(kind).kind.includes('*')));
+    return checkKindsServed(policy, (selector) => resolve(selector)?.length);
   }
 
   private async backgroundPermissions(policy: Policy): Promise<Diagnostic[]> {

@@ -76,6 +76,33 @@ describe('known policies', () => {
     expect(knownPolicy(emptySnapshot, 'vpol:gone', cel)).toBeUndefined();
   });
 
+  it('does not know a policy labelled reports.kyverno.io/disabled, so its older results are dropped', () => {
+    const quiet = validatingPolicy('quiet');
+    const labelled = {
+      ...quiet,
+      policy: {
+        ...quiet.policy,
+        metadata: { ...quiet.policy.metadata, labels: { 'reports.kyverno.io/disabled': '' } },
+      },
+    } as CompiledValidatingPolicy;
+    expect(knownPolicy(emptySnapshot, 'vpol:quiet', [labelled])).toBeUndefined();
+    const classic = {
+      policies: new Map([
+        [
+          'quiet',
+          {
+            kind: 'ClusterPolicy',
+            name: 'quiet',
+            compiled: {
+              policy: { metadata: { name: 'quiet', labels: { 'reports.kyverno.io/disabled': 'true' } }, spec: {} },
+            },
+          },
+        ],
+      ]),
+    } as unknown as PolicySnapshot;
+    expect(knownPolicy(classic, 'quiet')).toBeUndefined();
+  });
+
   it("versions ValidatingPolicies by generation and labels them vpol.kyverno.io/<name>, as Kyverno's reports do", () => {
     expect(policyVersions(emptySnapshot, [validatingPolicy('a', undefined, 3)])).toEqual(
       new Map([['vpol:a', 'generation 3']]),

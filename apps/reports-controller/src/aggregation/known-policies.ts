@@ -3,7 +3,7 @@
  * included) and resourceVersion, and which policies' specs changed between two cache snapshots.
  * Rule sets are computed once per cached policy object.
  */
-import { VALIDATING_POLICY_SOURCE, validatingPolicyKey } from '@edict/admission';
+import { isPolicyReportable, VALIDATING_POLICY_SOURCE, validatingPolicyKey } from '@edict/admission';
 import type { CompiledValidatingPolicy } from '@edict/cel-policies';
 import { generationOf, type CachedPolicy, type PolicySnapshot } from '@edict/policy';
 import {
@@ -44,7 +44,8 @@ export function knownPolicy(
   if (key.startsWith(VALIDATING_POLICY_KEY_PREFIX))
     return celPoliciesByKey(celPolicies).get(key.slice(VALIDATING_POLICY_KEY_PREFIX.length));
   const cached = snapshot.policies.get(key);
-  if (!cached) return undefined;
+  // A policy left out of reports is, for the reports, not there: its older results are dropped.
+  if (!cached || !isPolicyReportable(cached.compiled.policy)) return undefined;
   let policy = known.get(cached);
   if (!policy) {
     policy = {
@@ -64,6 +65,7 @@ function celPoliciesByKey(celPolicies: readonly CompiledValidatingPolicy[]): Map
   if (!byKey) {
     byKey = new Map();
     for (const compiled of celPolicies) {
+      if (!isPolicyReportable(compiled.policy)) continue;
       const resourceVersion = compiled.policy.metadata?.resourceVersion;
       byKey.set(validatingPolicyKey(compiled), {
         kind: compiled.kind,

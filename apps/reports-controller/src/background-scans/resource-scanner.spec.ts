@@ -124,6 +124,25 @@ describe('ResourceScanner', () => {
     ]);
   });
 
+  it('writes no report for a policy labelled reports.kyverno.io/disabled, but still emits its Events', async () => {
+    const { store, scanner, pod, report, events } = setup();
+    const policy = stored(policyOf('require-team', [labelRule('check-team', ['Pod'])]), '7');
+    store.upsertPolicy({
+      ...policy,
+      metadata: { ...policy.metadata, labels: { 'reports.kyverno.io/disabled': 'true' } },
+    });
+    expect(await scanner.scan(pod())).toBe('evaluated');
+    expect(report()).toBeUndefined();
+    expect(events.map((event) => event.reason)).toEqual(['PolicyViolation', 'PolicyViolation']);
+    // Beside a reported policy, only the reported one is named and has results.
+    store.upsertPolicy(stored(policyOf('require-owner', [labelRule('check-owner', ['Pod'], 'owner')]), '9'));
+    expect(await scanner.scan(pod({}, '2'))).toBe('evaluated');
+    const labels = report()!.metadata.labels!;
+    expect(labels['cpol.kyverno.io/require-owner']).toBe('9');
+    expect(labels['cpol.kyverno.io/require-team']).toBeUndefined();
+    expect(report()!.spec.results.map((result) => result.policy)).toEqual(['require-owner']);
+  });
+
   it('does not evaluate again while the hash and the policies stay; a changed resource or policy is', async () => {
     const { store, scanner, pod, report, evaluations } = setup();
     store.upsertPolicy(stored(policyOf('require-team', [labelRule('check-team', ['Pod'])]), '7'));

@@ -9,7 +9,7 @@
  * uid, hash, resourceVersion and the policy set's signature (shared between resources) — never the
  * object.
  */
-import { reportResults, validatingPolicyReportResults } from '@edict/admission';
+import { isPolicyReportable, reportResults, validatingPolicyReportResults } from '@edict/admission';
 import type { CelPolicyInput, CompiledValidatingPolicy } from '@edict/cel-policies';
 import type { PolicyResponse, ResourceRequest } from '@edict/engine';
 import type { KubeObject, ObjectHeader } from '@edict/foundation';
@@ -155,7 +155,7 @@ export class ResourceScanner {
     if (cel.length > 0 && resource) {
       const input: CelPolicyInput = { request, resource, namespaceObject: namespaceObject ?? null };
       for (const compiled of cel) {
-        celReported.push(reportedValidatingPolicy(compiled));
+        if (isPolicyReportable(compiled.policy)) celReported.push(reportedValidatingPolicy(compiled));
         const started = performance.now();
         const response = await this.deps.validatingPolicies!.evaluate(compiled, input);
         if (!response || response.rules.length === 0) continue;
@@ -165,15 +165,24 @@ export class ResourceScanner {
         events.push(...scanEvents(response, uid, compiled.policy.metadata?.uid));
       }
     }
-    await this.writeReport(
-      buildBackgroundReport({
-        resource: { apiVersion: object.apiVersion, kind: object.kind, name, uid, ...(namespace ? { namespace } : {}) },
-        resourceHash: hash,
-        policies: [...set.policies, ...celReported],
-        results,
-        scannedAt,
-      }),
-    );
+    // Policies labelled reports.kyverno.io/disabled are evaluated (their Events stand) but not reported.
+    const reported = [...set.policies.filter((policy) => isPolicyReportable(policy.compiled.policy)), ...celReported];
+    if (reported.length > 0)
+      await this.writeReport(
+        buildBackgroundReport({
+          resource: {
+            apiVersion: object.apiVersion,
+            kind: object.kind,
+            name,
+            uid,
+            ...(namespace ? { namespace } : {}),
+          },
+          resourceHash: hash,
+          policies: reported,
+          results,
+          scannedAt,
+        }),
+      );
     this.deps.recordEvents(events);
     remember();
     return 'evaluated';

@@ -1,1 +1,8 @@
-export { reportResults, wantsReports, type ReportResult, type ResourceRef } from './report-results';
+export {
+  reportResults,
+  wantsReports,
+  isPolicyReportable,
+  EXCLUDE_REPORTING_LABEL,
+  type ReportResult,
+  type ResourceRef,
+} from './report-results';

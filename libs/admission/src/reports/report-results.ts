@@ -25,13 +25,31 @@ export interface ReportResult extends PolicyReportResult {
   type: 'Validation' | 'Mutation' | 'Generation' | 'ImageVerify';
 }
 
-/** Results of one policy response, stamped with the evaluation time. */
+/** A policy carrying this label (any value) is left out of reports (Kyverno's LabelExcludeReporting). */
+export const EXCLUDE_REPORTING_LABEL = 'reports.kyverno.io/disabled';
+
+/**
+ * Kyverno's IsPolicyReportable, for every policy kind: false when the policy is labelled
+ * `reports.kyverno.io/disabled`. Such a policy is still enforced and still emits Events; it only
+ * writes no ephemeral report and no PolicyReport result.
+ */
+export function isPolicyReportable(policy: { readonly metadata?: { readonly labels?: unknown } } | undefined): boolean {
+  const labels = policy?.metadata?.labels;
+  return !(
+    typeof labels === 'object' &&
+    labels !== null &&
+    Object.prototype.hasOwnProperty.call(labels, EXCLUDE_REPORTING_LABEL)
+  );
+}
+
+/** Results of one policy response, stamped with the evaluation time (none for a policy left out of reports). */
 export function reportResults(
   compiled: CompiledPolicy,
   response: PolicyResponse,
   request: ResourceRequest,
   now: Date,
 ): ReportResult[] {
+  if (!isPolicyReportable(compiled.policy)) return [];
   const object = request.resource ?? request.oldResource;
   // Built key by key: a spread copy that then loses or gains keys takes V8's slow paths.
   const { apiVersion, kind, name, namespace } = response.resource;

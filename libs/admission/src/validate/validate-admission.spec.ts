@@ -82,6 +82,20 @@ describe('validateAdmission', () => {
     expect(outcome.decision).toEqual({ allowed: true });
   });
 
+  it('leaves a policy labelled reports.kyverno.io/disabled out of the report results, still auditing it', async () => {
+    const unreported = P.TEAM_AUDIT_QUIET.replace(
+      'name: team-is-known',
+      'name: team-is-known\n  labels:\n    reports.kyverno.io/disabled: "any value"',
+    );
+    const outcome = await validateAdmission(request(), policies(P.COST_CENTER_AUDIT_WARN, unreported), engine, config, {
+      now: fixedNow,
+    });
+    const after = await outcome.after!();
+    expect(after.reportResults.map((result) => result.policy)).toEqual(['cost-center']);
+    // Its audit response stays (Events are written for it, as Kyverno does).
+    expect(after.auditResponses.map((response) => response.policy.name)).toEqual(['team-is-known']);
+  });
+
   it('admits Audit failures, warning only for policies with emitWarning', async () => {
     const outcome = await validateAdmission(
       request(),

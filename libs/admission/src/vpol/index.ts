@@ -12,11 +12,5 @@ export {
   validatingPolicyKey,
   type ValidatingPolicyPath,
 } from './select';
-export {
-  validatingPolicyReportResults,
-  isReportable,
-  processOf,
-  VALIDATING_POLICY_SOURCE,
-  EXCLUDE_REPORTING_LABEL,
-} from './report-results';
+export { validatingPolicyReportResults, isReportable, processOf, VALIDATING_POLICY_SOURCE } from './report-results';
 export { policyEventApiVersion, exceptionEventApiVersion } from './event-api-versions';

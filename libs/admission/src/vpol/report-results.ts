@@ -1,18 +1,14 @@
 import type { CompiledValidatingPolicy } from '@edict/cel-policies';
 import { policyReportResult, type Policy, type PolicyResponse, type ResourceRequest } from '@edict/engine';
-import type { ReportResult, ResourceRef } from '../reports/report-results';
+import { isPolicyReportable, type ReportResult, type ResourceRef } from '../reports/report-results';
 import { validatingPolicyKey } from './select';
 
 /** The `source` Kyverno gives results of ValidatingPolicies (reportutils.SourceValidatingPolicy). */
 export const VALIDATING_POLICY_SOURCE = 'KyvernoValidatingPolicy';
 
-/** A policy carrying this label is left out of reports (Kyverno's LabelExcludeReporting). */
-export const EXCLUDE_REPORTING_LABEL = 'reports.kyverno.io/disabled';
-
-/** Kyverno's IsPolicyReportable: false for a policy labelled to be left out of reports. */
+/** Kyverno's IsPolicyReportable for a compiled ValidatingPolicy (see `isPolicyReportable`). */
 export function isReportable(compiled: Pick<CompiledValidatingPolicy, 'policy'>): boolean {
-  const labels = compiled.policy.metadata?.labels ?? {};
-  return !Object.prototype.hasOwnProperty.call(labels, EXCLUDE_REPORTING_LABEL);
+  return isPolicyReportable(compiled.policy);
 }
 
 /**

@@ -3,6 +3,7 @@
  * version, resource with subresource wildcards, scope), namespaceSelector, objectSelector.
  */
 import { isObject, matchesLabelSelector, type JsonObject, type LabelSelector } from '@edict/foundation';
+import { notFound } from '../status';
 import type { AdmissionAttributes } from './types';
 import type { RuleWithOperations, Webhook } from './webhooks';
 
@@ -29,15 +30,19 @@ function listed(values: readonly string[], value: string): boolean {
   return values.includes('*') || values.includes(value);
 }
 
+/**
+ * kube's rules.go: each entry splits at its first `/` into a resource and a subresource (`''` when
+ * none); each part is `*` or must equal the request's. So `*` is every resource but no subresource,
+ * `pods/*` is pods and all of its subresources, `*\/status` every status, `*\/*` everything.
+ */
 function resourceMatches(patterns: readonly string[], resource: string, subresource: string): boolean {
-  const full = subresource ? `${resource}/${subresource}` : resource;
   return patterns.some((pattern) => {
-    if (pattern === '*/*' || pattern === full) return true;
-    const [patternResource, patternSub] = pattern.split('/', 2) as [string, string | undefined];
-    if (patternSub === undefined) return subresource === '' && patternResource === '*';
-    const resourceOk = patternResource === '*' || patternResource === resource;
-    const subOk = patternSub === '*' || patternSub === subresource;
-    return resourceOk && subOk && subresource !== '';
+    const slash = pattern.indexOf('/');
+    const patternResource = slash < 0 ? pattern : pattern.slice(0, slash);
+    const patternSub = slash < 0 ? '' : pattern.slice(slash + 1);
+    return (
+      (patternResource === '*' || patternResource === resource) && (patternSub === '*' || patternSub === subresource)
+    );
   });
 }
 
@@ -80,32 +85,54 @@ function isEmptySelector(selector: JsonObject): boolean {
   return labels.length === 0 && expressions.length === 0;
 }
 
-/** The namespace labels a namespaceSelector is matched against, or `undefined` if the namespace is gone. */
+/**
+ * The labels of a stored namespace (`{}` when it has none), or `undefined` when there is no such
+ * namespace.
+ */
 export type NamespaceLabels = (name: string) => Record<string, string> | undefined;
 
+/** kube's namespace/matcher.go keys on the resource name alone. */
+const NAMESPACES = 'namespaces';
+
+/**
+ * kube's namespace/matcher.go: a cluster-scoped request other than one on `namespaces` always
+ * matches, as does an empty selector; a Namespace created or updated (not a subresource) is matched
+ * by the request's labels; anything else by the stored namespace's, and a namespace that is not
+ * there fails the request with 404 rather than being matched as unlabelled.
+ */
 export function namespaceSelectorMatches(
   webhook: Webhook,
   attributes: AdmissionAttributes,
   namespaceLabels: NamespaceLabels,
 ): boolean {
-  // Cluster-scoped objects (other than a Namespace itself) always match.
-  if (attributes.namespace === '' && !isNamespaceResource(attributes)) return true;
+  const resource = attributes.type.plural;
+  if (attributes.namespace === '' && resource !== NAMESPACES) return true;
   if (isEmptySelector(webhook.namespaceSelector)) return true;
   let labels: Record<string, string> | undefined;
-  if (isNamespaceResource(attributes) && attributes.subresource === '') {
-    // A Namespace is matched by its own labels (the old object's on delete).
-    labels = labelsOf(attributes.operation === 'DELETE' ? attributes.oldObject : attributes.object) ?? {};
+  if (
+    resource === NAMESPACES &&
+    attributes.subresource === '' &&
+    (attributes.operation === 'CREATE' || attributes.operation === 'UPDATE')
+  ) {
+    labels = labelsOf(attributes.object) ?? {};
   } else {
-    labels = namespaceLabels(attributes.namespace) ?? {};
+    labels = namespaceLabels(attributes.namespace);
+    if (labels === undefined) throw notFound({ group: '', kind: NAMESPACES, name: attributes.namespace });
   }
   return matchesLabelSelector(webhook.namespaceSelector as LabelSelector, labels);
 }
 
+/**
+ * kube's object/matcher.go: an empty selector matches; otherwise the new or the old object must
+ * carry matching labels, and an object without metadata (the options of a CONNECT) never matches.
+ */
 export function objectSelectorMatches(webhook: Webhook, attributes: AdmissionAttributes): boolean {
   if (isEmptySelector(webhook.objectSelector)) return true;
   const selector = webhook.objectSelector as LabelSelector;
-  const candidates = [attributes.object, attributes.oldObject].filter((o): o is JsonObject => o !== undefined);
-  return candidates.some((object) => matchesLabelSelector(selector, labelsOf(object) ?? {}));
+  return [attributes.object, attributes.oldObject].some(
+    (object) =>
+      object !== undefined && isObject(object.metadata) && matchesLabelSelector(selector, labelsOf(object) ?? {}),
+  );
 }
 
 /** Rules and selectors decide; matchConditions come after (match-conditions.ts), as in kube. */

@@ -67,6 +67,8 @@ const SUBRESOURCE_DISCOVERY: Readonly<
   exec: { kind: 'PodExecOptions', verbs: ['create', 'get'] },
   attach: { kind: 'PodAttachOptions', verbs: ['create', 'get'] },
   portforward: { kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+  binding: { kind: 'Binding', verbs: ['create'] },
+  proxy: { kind: 'PodProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
   eviction: { group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
   log: { verbs: ['get'] },
   token: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] },

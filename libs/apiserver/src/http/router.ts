@@ -58,6 +58,8 @@ export class ResourceRouter {
     const { type, subresource } = route;
     if (subresource !== undefined && !type.subresources.includes(subresource)) throw pathNotFound();
     const resourceRequest = this.resourceRequest(route, request, query, response);
+    // kube warns on every request to a deprecated custom resource version.
+    if (type.deprecationWarning) resourceRequest.context.warnings.push(type.deprecationWarning);
     try {
       await this.handlerFor(resourceRequest)(this.api, resourceRequest);
     } catch (error) {

@@ -2,6 +2,7 @@
 import { isObject, type JsonObject } from '@edict/foundation';
 import type { StatusCause } from '../status';
 import { STANDARD_VERBS, type PrinterColumn, type ResourceType } from './resource-type';
+import { compareKubeVersions } from './version-priority';
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -116,10 +117,28 @@ export function typesFromCrd(crd: JsonObject): ResourceType[] {
         ? version.selectableFields.filter(isObject).map((field) => String(field.jsonPath ?? '').replace(/^\./, ''))
         : [],
       printerColumns: printerColumns(version),
+      ...(version.deprecated === true ? { deprecationWarning: deprecationWarning(version, spec, kind) } : {}),
       ...(isObject(version.schema) && isObject(version.schema.openAPIV3Schema)
         ? { schema: version.schema.openAPIV3Schema }
         : {}),
     }));
+}
+
+/**
+ * The warning kube answers a deprecated version's requests with: its `deprecationWarning`, else
+ * apiextensions' default, naming the most preferred served version newer than it that is not
+ * deprecated (`example.com/v1alpha1 Widget is deprecated; use example.com/v1 Widget`).
+ */
+function deprecationWarning(version: JsonObject, spec: JsonObject, kind: string): string {
+  if (typeof version.deprecationWarning === 'string') return version.deprecationWarning;
+  const name = String(version.name);
+  const message = `${String(spec.group)}/${name} ${kind} is deprecated`;
+  const newer = (spec.versions as JsonObject[])
+    .filter((other) => isObject(other) && other.served !== false && other.deprecated !== true)
+    .map((other) => String(other.name))
+    .filter((other) => compareKubeVersions(other, name) < 0)
+    .sort(compareKubeVersions);
+  return newer.length === 0 ? message : `${message}; use ${String(spec.group)}/${newer[0]} ${kind}`;
 }
 
 /** The status kube's CRD controllers would write once names are accepted and the type is served. */

@@ -25,6 +25,8 @@ export interface ResourceType {
   readonly schema?: JsonObject;
   /** A custom resource version's `additionalPrinterColumns` (Table responses); built-ins have printers. */
   readonly printerColumns?: readonly PrinterColumn[];
+  /** A deprecated custom resource version: the warning every request to it is answered with. */
+  readonly deprecationWarning?: string;
 }
 
 /** One `additionalPrinterColumns` entry of a CRD version. */

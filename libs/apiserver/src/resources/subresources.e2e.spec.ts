@@ -206,5 +206,69 @@ describe.skipIf(!hasKubectl)('subresources', () => {
     const core = (await running.request('GET', '/api/v1')).body.resources as JsonObject[];
     expect(core.find((r) => r.name === 'pods/eviction')).toMatchObject({ group: 'policy', kind: 'Eviction' });
     expect(core.find((r) => r.name === 'pods/exec')).toMatchObject({ kind: 'PodExecOptions' });
+    // Every Pod subresource kube-apiserver serves, as discovery lists them.
+    expect(core.filter((r) => String(r.name).startsWith('pods/')).map((r) => r.name)).toEqual([
+      'pods/status',
+      'pods/attach',
+      'pods/binding',
+      'pods/ephemeralcontainers',
+      'pods/eviction',
+      'pods/exec',
+      'pods/log',
+      'pods/portforward',
+      'pods/proxy',
+    ]);
+    expect(core.find((r) => r.name === 'pods/binding')).toMatchObject({ kind: 'Binding', verbs: ['create'] });
+    expect(core.find((r) => r.name === 'pods/proxy')).toMatchObject({ kind: 'PodProxyOptions' });
+  });
+
+  it('pods/binding is admitted as a CREATE of a v1 Binding, then assigns the Pod to the node once', async () => {
+    await setup();
+    running.server.create(pod('web'));
+    running.server.create(pod('kept', { bind: 'false' }));
+    const hook = await webhook(['pods/binding'], ['CREATE'], (request): JsonObject =>
+      request.name === 'kept' ? { allowed: false, status: { message: 'not this one' } } : { allowed: true },
+    );
+    const bind = (name: string, node: string, kind = 'Node') =>
+      running.request('POST', `/api/v1/namespaces/default/pods/${name}/binding`, {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name, annotations: { scheduled: 'yes' } },
+        target: { apiVersion: 'v1', kind, name: node },
+      });
+
+    expect((await bind('web', 'node-1')).status).toBe(201);
+    expect(hook.calls[0]!.request).toMatchObject({
+      kind: { group: '', version: 'v1', kind: 'Binding' },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      subResource: 'binding',
+      operation: 'CREATE',
+      object: { kind: 'Binding', target: { name: 'node-1' } },
+    });
+    const bound = running.server.get('v1', 'Pod', 'web', 'default')!;
+    expect((bound.spec as JsonObject).nodeName).toBe('node-1');
+    expect((bound.metadata as JsonObject).annotations).toEqual({ scheduled: 'yes' });
+    expect((bound.status as JsonObject).conditions).toMatchObject([{ type: 'PodScheduled', status: 'True' }]);
+
+    const again = await bind('web', 'node-2');
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain('pod web is already assigned to node "node-1"');
+    expect((await bind('kept', 'node-1')).status).toBe(403);
+    expect((running.server.get('v1', 'Pod', 'kept', 'default')!.spec as JsonObject).nodeName).toBeUndefined();
+  });
+
+  it('pods/proxy is admitted as a CONNECT of PodProxyOptions with its path, then refused: the Pod has no node', async () => {
+    await setup();
+    running.server.create(pod('web'));
+    const hook = await webhook(['pods/proxy'], ['CONNECT'], () => ({ allowed: true }));
+    const answer = await running.request('GET', '/api/v1/namespaces/default/pods/web/proxy?path=/healthz');
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe('pod web does not have a host assigned');
+    expect(hook.calls[0]!.request).toMatchObject({
+      kind: { kind: 'PodProxyOptions' },
+      subResource: 'proxy',
+      operation: 'CONNECT',
+      object: { kind: 'PodProxyOptions', apiVersion: 'v1', path: '/healthz' },
+    });
   });
 });

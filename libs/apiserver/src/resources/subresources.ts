@@ -1,8 +1,9 @@
 /**
  * Subresources with a kind of their own, as kube-apiserver serves them: `/scale` (an `autoscaling/v1`
  * Scale over a workload's replicas), `pods/eviction` (a `policy/v1` Eviction that deletes the Pod),
- * `pods/exec|attach|portforward` (CONNECT: admitted with the options object, then answered as a server
- * without nodes answers), `pods/log` and `serviceaccounts/token`. Webhooks see the subresource's own
+ * `pods/exec|attach|portforward|proxy` (CONNECT: admitted with the options object, then answered as a
+ * server without nodes answers), `pods/binding` (a v1 Binding that assigns the Pod to a node, what a
+ * scheduler sends), `pods/log` and `serviceaccounts/token`. Webhooks see the subresource's own
  * kind with the parent resource, as in kube.
  */
 import { randomBytes } from 'node:crypto';
@@ -25,16 +26,19 @@ import { containerLog, requestedContainer } from './pod-logs';
 export const SCALE_KIND: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 const EVICTION_KIND: GroupVersionKind = { group: 'policy', version: 'v1', kind: 'Eviction' };
 const TOKEN_REQUEST_KIND: GroupVersionKind = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
+const BINDING_KIND: GroupVersionKind = { group: '', version: 'v1', kind: 'Binding' };
 const CONNECT_KINDS: Readonly<Record<string, string>> = {
   exec: 'PodExecOptions',
   attach: 'PodAttachOptions',
   portforward: 'PodPortForwardOptions',
+  proxy: 'PodProxyOptions',
 };
 /** Query parameters of each connect options kind, and which are booleans or lists. */
 const CONNECT_PARAMETERS: Readonly<Record<string, { flags: string[]; strings: string[]; lists: string[] }>> = {
   exec: { flags: ['stdin', 'stdout', 'stderr', 'tty'], strings: ['container'], lists: ['command'] },
   attach: { flags: ['stdin', 'stdout', 'stderr', 'tty'], strings: ['container'], lists: [] },
   portforward: { flags: [], strings: [], lists: ['ports'] },
+  proxy: { flags: [], strings: ['path'], lists: [] },
 };
 const DEFAULT_TOKEN_SECONDS = 3600;
 
@@ -196,12 +200,100 @@ export class SubresourceService {
     const admitted = (await this.admission.mutate({ ...attributes, object: options }, context.warnings)) ?? options;
     await this.admission.validate({ ...attributes, object: admitted }, context.warnings);
     const pod = this.resources.get(podType, namespace, name);
-    if (subresource !== 'portforward') requestedContainer(pod, name, admitted.container);
+    if (subresource === 'exec' || subresource === 'attach') requestedContainer(pod, name, admitted.container);
     const spec = isObject(pod.spec) ? pod.spec : {};
     if (typeof spec.nodeName !== 'string' || spec.nodeName === '') {
       throw badRequest(`pod ${name} does not have a host assigned`);
     }
     throw notFound({ group: '', kind: 'nodes', name: spec.nodeName });
+  }
+
+  /**
+   * `pods/binding`: admitted as a CREATE of a v1 Binding, then the Pod is assigned to the target
+   * node as kube-apiserver's binding storage does (target kind empty or Node; a Pod already assigned
+   * is a conflict; the Binding's annotations copied; PodScheduled set).
+   */
+  async bind(
+    podType: ResourceType,
+    namespace: string,
+    name: string,
+    body: JsonValue,
+    options: { dryRun: boolean },
+    context: AdmissionRequestContext,
+  ): Promise<JsonObject> {
+    if (!isObject(body)) throw badRequest('the body of the request is not a Binding object');
+    const bodyName = metadataOf(body).name;
+    if (bodyName !== undefined && bodyName !== name)
+      throw badRequest('name in URL does not match name in Binding object');
+    const binding: JsonObject = {
+      ...body,
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { ...metadataOf(body), name, namespace },
+    };
+    const attributes = this.attributes(podType, 'CREATE', 'binding', BINDING_KIND, name, namespace, options, context, {
+      kind: 'CreateOptions',
+      apiVersion: 'meta.k8s.io/v1',
+      ...(options.dryRun ? { dryRun: ['All'] } : {}),
+    });
+    const admitted = (await this.admission.mutate({ ...attributes, object: binding }, context.warnings)) ?? binding;
+    await this.admission.validate({ ...attributes, object: admitted }, context.warnings);
+    const target = isObject(admitted.target) ? admitted.target : {};
+    if (target.kind !== undefined && target.kind !== '' && target.kind !== 'Node') {
+      throw new ApiError(
+        422,
+        'Invalid',
+        `Binding "${name}" is invalid: target.kind: Invalid value: ${JSON.stringify(target.kind)}: must be empty or 'Node'`,
+      );
+    }
+    const node = typeof target.name === 'string' ? target.name : '';
+    if (node === '') {
+      throw new ApiError(422, 'Invalid', `Binding "${name}" is invalid: target.name: Required value`);
+    }
+    const pod = this.resources.get(podType, namespace, name);
+    const spec = isObject(pod.spec) ? pod.spec : {};
+    if (typeof spec.nodeName === 'string' && spec.nodeName !== '') {
+      throw new ApiError(
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on pods/binding "${name}": pod ${name} is already assigned to node "${spec.nodeName}"`,
+      );
+    }
+    const meta = metadataOf(pod);
+    const bindingAnnotations = metadataOf(admitted).annotations;
+    const annotations = {
+      ...(isObject(meta.annotations) ? meta.annotations : {}),
+      ...(isObject(bindingAnnotations) ? bindingAnnotations : {}),
+    };
+    const status = isObject(pod.status) ? pod.status : {};
+    const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter(
+      (condition) => !isObject(condition) || condition.type !== 'PodScheduled',
+    );
+    conditions.push({
+      type: 'PodScheduled',
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: timestamp(new Date()),
+    });
+    const assigned = this.resources.withoutAdmission.update(
+      podType,
+      namespace,
+      name,
+      {
+        ...pod,
+        metadata: { ...meta, ...(Object.keys(annotations).length > 0 ? { annotations } : {}) },
+        spec: { ...spec, nodeName: node },
+      },
+      { dryRun: options.dryRun },
+    ).object;
+    this.resources.withoutAdmission.update(
+      podType,
+      namespace,
+      name,
+      { ...assigned, status: { ...status, conditions } },
+      { dryRun: options.dryRun, subresource: 'status' },
+    );
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
   }
 
   /** `pods/log`: the container is checked, then answered as a kubelet answers for one that never ran. */

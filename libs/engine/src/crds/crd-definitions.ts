@@ -38,8 +38,11 @@ export interface CrdVersion {
   readonly fields: Readonly<Record<string, Schema>>;
   readonly required?: readonly string[];
   readonly statusSubresource?: boolean;
-  /** Served but deprecated: kube answers each request with this warning. */
-  readonly deprecationWarning?: string;
+  /**
+   * Served but deprecated (`+kubebuilder:deprecatedversion`, no custom text): kube answers each
+   * request with its default warning, naming the preferred newer version.
+   */
+  readonly deprecated?: boolean;
   /** Field paths (`.spec.x`) usable in field selectors. */
   readonly selectableFields?: readonly string[];
 }
@@ -233,17 +236,14 @@ function policyReportDefinition(namespaced: boolean): CrdDefinition {
  * v1alpha1 served and deprecated. The schemas are one (conversion strategy None: kube rewrites only
  * the apiVersion between them), so no conversion webhook is needed.
  */
-function celPolicyVersions(
-  kind: string,
-  make: (name: string, storage: boolean) => Omit<CrdVersion, 'name' | 'storage'>,
-) {
+function celPolicyVersions(make: (name: string, storage: boolean) => Omit<CrdVersion, 'name' | 'storage'>) {
   return [
     { name: 'v1', storage: false, ...make('v1', false) },
     {
       name: 'v1alpha1',
       storage: false,
       ...make('v1alpha1', false),
-      deprecationWarning: `policies.kyverno.io/v1alpha1 ${kind} is deprecated; use policies.kyverno.io/v1`,
+      deprecated: true,
     },
     { name: 'v1beta1', storage: true, ...make('v1beta1', true) },
   ];
@@ -272,7 +272,7 @@ function validatingPolicyDefinition(namespaced: boolean): CrdDefinition {
     categories: ['kyverno'],
     scope: namespaced ? 'Namespaced' : 'Cluster',
     description: `${kind} validates requests and resources with CEL expressions.`,
-    versions: celPolicyVersions(kind, () => ({
+    versions: celPolicyVersions(() => ({
       columns: celPolicyColumns,
       fields: { spec: validatingPolicySpecSchema, status: validatingPolicyStatusSchema },
       required: ['spec'],
@@ -296,7 +296,7 @@ const celPolicyExceptionDefinition: CrdDefinition = {
   categories: ['kyverno'],
   scope: 'Namespaced',
   description: 'PolicyException waives CEL policies for the requests it matches.',
-  versions: celPolicyVersions('PolicyException', (name) => ({
+  versions: celPolicyVersions((name) => ({
     columns: [age],
     fields: {
       spec: celPolicyExceptionSpecSchema,
@@ -413,7 +413,7 @@ export function customResourceDefinition(definition: CrdDefinition): JsonObject 
         served: true,
         storage: version.storage,
         ...(version.statusSubresource ? { subresources: { status: {} } } : {}),
-        ...(version.deprecationWarning ? { deprecated: true, deprecationWarning: version.deprecationWarning } : {}),
+        ...(version.deprecated ? { deprecated: true } : {}),
         additionalPrinterColumns: version.columns.map((column) => ({ ...column })),
         schema: { openAPIV3Schema: rootSchema(definition, version) },
         ...(version.selectableFields

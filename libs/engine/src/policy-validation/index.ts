@@ -2,6 +2,7 @@
 export { validatePolicy, type PolicyValidationOptions } from './validate-policy';
 export { validatePolicyException, type ExceptionValidationOptions } from './exception';
 export { checkRulesEdictRuns } from './unsupported-rules';
+export { checkKindsServed, type KindLookup } from './kinds-served';
 export { DEFAULT_CLUSTER_SCOPED_KINDS } from './kinds';
 export { RESERVED_CONTEXT_NAMES } from './context-entries';
 export {

@@ -7,15 +7,16 @@
  *
  * WebhookConfigured follows the webhook controller's publications (the writer waits for the first
  * one of its term, so a new leader never marks policies unconfigured before its own pass). Triggers:
- * CEL cache changes and publications, debounced; no polling.
+ * CEL cache changes and publications, debounced; no polling (`StatusPasses`, shared with the classic
+ * policy status writer).
  */
 import { Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { errorMessage, type KubeObject } from '@edict/foundation';
 import { isConflict } from '@edict/kube';
 import type { LeaderGate } from '@edict/leader';
-import { SerialPass } from '@edict/work-queue';
 import type { WebhookPublication } from '../status/policy-status';
 import type { WebhookPublicationSource } from '../status/ports';
+import { StatusPasses, statusWriterOptions, type StatusWriterOptions } from '../status/status-passes';
 import { celStatusMatches, desiredCelPolicyStatus } from './cel-policy-status';
 import type { CelPolicyEntry } from './cel-policy-store';
 
@@ -45,12 +46,7 @@ export interface CelPolicyStatusWriterDeps {
   readonly permissions?: ReportingPermissions;
 }
 
-export interface CelPolicyStatusWriterOptions {
-  readonly debounceMs?: number;
-  readonly retryMs?: number;
-  readonly maxConflictRetries?: number;
-  readonly now?: () => Date;
-}
+export type CelPolicyStatusWriterOptions = StatusWriterOptions;
 
 export type CelStatusPassOutcome =
   | { readonly status: 'skipped'; readonly reason: 'stopped' | 'not-leader' | 'not-published' }
@@ -64,24 +60,31 @@ export type CelStatusPassOutcome =
 
 export class CelPolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('CelPolicyStatusWriter');
-  private readonly subscriptions: Array<() => void> = [];
-  private readonly debounceMs: number;
   private readonly retryMs: number;
   private readonly maxConflictRetries: number;
   private readonly now: () => Date;
-  private publication: WebhookPublication | undefined;
-  private readonly passes = new SerialPass(() => this.pass());
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
+  private readonly passes: StatusPasses<CelStatusPassOutcome>;
 
   constructor(
     private readonly deps: CelPolicyStatusWriterDeps,
     options: CelPolicyStatusWriterOptions = {},
   ) {
-    this.debounceMs = options.debounceMs ?? 100;
-    this.retryMs = options.retryMs ?? 2_000;
-    this.maxConflictRetries = options.maxConflictRetries ?? 3;
-    this.now = options.now ?? (() => new Date());
+    const resolved = statusWriterOptions('CelPolicyStatusWriter', options);
+    this.retryMs = resolved.retryMs;
+    this.maxConflictRetries = resolved.maxConflictRetries;
+    this.now = resolved.now;
+    this.passes = new StatusPasses(
+      {
+        onChange: (listener) => deps.policies.onChange(listener),
+        publications: deps.publications,
+        leader: deps.leader,
+      },
+      resolved.debounceMs,
+      () => this.pass(),
+      this.logger,
+      'CEL policy status',
+      () => this.sync(),
+    );
   }
 
   onModuleInit(): void {
@@ -93,44 +96,27 @@ export class CelPolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
   }
 
   start(): void {
-    if (this.subscriptions.length > 0) return;
-    this.stopped = false;
-    this.subscriptions.push(
-      this.deps.policies.onChange(() => this.schedule()),
-      this.deps.publications.onPublished((publication) => {
-        this.publication = publication;
-        this.schedule();
-      }),
-    );
-    const off = this.deps.leader.onStartedLeading?.(() => (this.publication = undefined));
-    if (off) this.subscriptions.push(off);
+    this.passes.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    for (const off of this.subscriptions.splice(0)) off();
+    this.passes.stop();
   }
 
-  schedule(delayMs = this.debounceMs): void {
-    if (this.stopped || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.sync().catch((error: unknown) => this.logger.warn(`CEL policy status pass failed: ${errorMessage(error)}`));
-    }, delayMs);
-    this.timer.unref?.();
+  /** A pass `delayMs` (default: the debounce) from now, unless one is due sooner. */
+  schedule(delayMs?: number): void {
+    this.passes.schedule(delayMs);
   }
 
   /** One pass over every cached CEL policy; passes never overlap. */
   sync(): Promise<CelStatusPassOutcome> {
-    return this.passes.run();
+    return this.passes.sync();
   }
 
   private async pass(): Promise<CelStatusPassOutcome> {
-    if (this.stopped) return { status: 'skipped', reason: 'stopped' };
+    if (this.passes.stopped) return { status: 'skipped', reason: 'stopped' };
     if (!this.deps.leader.isLeader()) return { status: 'skipped', reason: 'not-leader' };
-    const publication = this.publication;
+    const publication = this.passes.lastPublication();
     if (!publication) return { status: 'skipped', reason: 'not-published' };
     const outcome = {
       status: 'done' as const,
@@ -140,7 +126,7 @@ export class CelPolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
       failed: [] as string[],
     };
     for (const entry of this.deps.policies.policyEntries()) {
-      if (this.stopped) break;
+      if (this.passes.stopped) break;
       try {
         const result = await this.write(entry, publication);
         if (result === 'not-leader') return { status: 'skipped', reason: 'not-leader' };
@@ -154,7 +140,7 @@ export class CelPolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
     if (outcome.written.length > 0) this.logger.log(`CEL policy status written: ${outcome.written.join(', ')}`);
     if (outcome.failed.length > 0) {
       this.logger.warn(`CEL policy status not written, retrying in ${this.retryMs} ms: ${outcome.failed.join('; ')}`);
-      this.schedule(this.retryMs);
+      this.passes.schedule(this.retryMs);
     }
     return outcome;
   }

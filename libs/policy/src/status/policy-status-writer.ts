@@ -11,7 +11,8 @@
  * policies to Not Ready while its own webhook pass is still to come (Kyverno holds statuses the
  * same way while its webhook health is unknown).
  *
- * Triggers: policy cache changes (add, update) and webhook publications, debounced; no polling.
+ * Triggers: policy cache changes (add, update) and webhook publications, debounced; no polling
+ * (`StatusPasses`, shared with the CEL policy status writer).
  *
  * A policy whose stored version turned invalid gets Ready=False saying what is still enforced (see
  * `invalidMessage`) and one Warning Event (Kyverno's `PolicyError`) when that message is written: a
@@ -34,20 +35,11 @@ import {
   type WebhookPublication,
 } from './policy-status';
 import type { LeaderGate } from '@edict/leader';
-import { SerialPass } from '@edict/work-queue';
 import type { PolicyStatusStore, StatusPolicySource, WebhookPublicationSource } from './ports';
 import { errorMessage } from '@edict/foundation';
+import { StatusPasses, statusWriterOptions, type StatusWriterOptions } from './status-passes';
 
-export interface PolicyStatusWriterOptions {
-  /** Quiet time before a pass (default 100 ms): a relist or a publication burst makes one pass. */
-  readonly debounceMs?: number;
-  /** Delay before a pass retries writes that failed for a reason other than a conflict (default 2 s). */
-  readonly retryMs?: number;
-  /** Fresh reads and writes after a conflict, per policy and pass (default 3). */
-  readonly maxConflictRetries?: number;
-  /** The clock for transition times (tests). */
-  readonly now?: () => Date;
-}
+export type PolicyStatusWriterOptions = StatusWriterOptions;
 
 export interface PolicyStatusWriterDeps {
   readonly policies: StatusPolicySource;
@@ -76,25 +68,31 @@ type WriteResult = 'written' | 'written-new-message' | 'unchanged' | 'stale' | '
 
 export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('PolicyStatusWriter');
-  private readonly subscriptions: Array<() => void> = [];
-  private readonly debounceMs: number;
   private readonly retryMs: number;
   private readonly maxConflictRetries: number;
   private readonly now: () => Date;
-  private publication: WebhookPublication | undefined;
-  private readonly passes = new SerialPass(() => this.pass());
-  private timer: NodeJS.Timeout | undefined;
-  private dueAt = 0;
-  private stopped = false;
+  private readonly passes: StatusPasses<StatusPassOutcome>;
 
   constructor(
     private readonly deps: PolicyStatusWriterDeps,
     options: PolicyStatusWriterOptions = {},
   ) {
-    this.debounceMs = nonNegative('debounceMs', options.debounceMs ?? 100);
-    this.retryMs = nonNegative('retryMs', options.retryMs ?? 2_000);
-    this.maxConflictRetries = nonNegative('maxConflictRetries', options.maxConflictRetries ?? 3);
-    this.now = options.now ?? (() => new Date());
+    const resolved = statusWriterOptions('PolicyStatusWriter', options);
+    this.retryMs = resolved.retryMs;
+    this.maxConflictRetries = resolved.maxConflictRetries;
+    this.now = resolved.now;
+    this.passes = new StatusPasses(
+      {
+        onChange: (listener) => deps.policies.onChange(listener),
+        publications: deps.publications,
+        leader: deps.leader,
+      },
+      resolved.debounceMs,
+      () => this.pass(),
+      this.logger,
+      'policy status',
+      () => this.sync(),
+    );
   }
 
   onModuleInit(): void {
@@ -106,25 +104,11 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
   }
 
   start(): void {
-    if (this.subscriptions.length > 0) return;
-    this.stopped = false;
-    this.subscriptions.push(
-      this.deps.policies.onChange(() => this.schedule()),
-      this.deps.publications.onPublished((publication) => {
-        this.publication = publication;
-        this.schedule();
-      }),
-    );
-    // A new term starts without a publication: wait for this leader's own webhook pass.
-    const off = this.deps.leader.onStartedLeading?.(() => (this.publication = undefined));
-    if (off) this.subscriptions.push(off);
+    this.passes.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    for (const off of this.subscriptions.splice(0)) off();
+    this.passes.stop();
   }
 
   /**
@@ -132,22 +116,13 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
    * not pushed back (it reads the state when it runs): a steady stream of policy changes must not
    * keep every policy's Ready condition waiting.
    */
-  schedule(delayMs = this.debounceMs): void {
-    if (this.stopped) return;
-    const dueAt = Date.now() + delayMs;
-    if (this.timer && this.dueAt <= dueAt) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.dueAt = dueAt;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.sync().catch((error: unknown) => this.logger.warn(`policy status pass failed: ${errorMessage(error)}`));
-    }, delayMs);
-    this.timer.unref?.();
+  schedule(delayMs?: number): void {
+    this.passes.schedule(delayMs);
   }
 
   /** The publication readiness is judged against (undefined until the first one of this term). */
   lastPublication(): WebhookPublication | undefined {
-    return this.publication;
+    return this.passes.lastPublication();
   }
 
   /**
@@ -155,13 +130,13 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
    * then runs a fresh one (the cache may have moved); callers waiting together share it.
    */
   sync(): Promise<StatusPassOutcome> {
-    return this.passes.run();
+    return this.passes.sync();
   }
 
   private async pass(): Promise<StatusPassOutcome> {
-    if (this.stopped) return { status: 'skipped', reason: 'stopped' };
+    if (this.passes.stopped) return { status: 'skipped', reason: 'stopped' };
     if (!this.deps.leader.isLeader()) return { status: 'skipped', reason: 'not-leader' };
-    const publication = this.publication;
+    const publication = this.passes.lastPublication();
     if (!publication) return { status: 'skipped', reason: 'not-published' };
     const outcome = {
       status: 'done' as const,
@@ -172,7 +147,7 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
     };
     const failed: string[] = outcome.failed;
     for (const [key, entry] of entriesOf(this.deps.policies.snapshot())) {
-      if (this.stopped) break;
+      if (this.passes.stopped) break;
       const source = 'valid' in entry ? entry.valid.source : entry.invalid.source;
       if (!source) continue;
       const readiness = policyReadiness(entry, publication);
@@ -192,7 +167,7 @@ export class PolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
     if (outcome.written.length > 0) this.logger.log(`policy status written: ${outcome.written.join(', ')}`);
     if (failed.length > 0) {
       this.logger.warn(`policy status not written, retrying in ${this.retryMs} ms: ${failed.join('; ')}`);
-      this.schedule(this.retryMs);
+      this.passes.schedule(this.retryMs);
     }
     return outcome;
   }
@@ -253,11 +228,4 @@ function entriesOf(snapshot: PolicySnapshot): Array<[string, PolicyEntry]> {
   for (const [key, valid] of snapshot.policies) if (!snapshot.invalid.has(key)) out.push([key, { valid }]);
   for (const [key, invalid] of snapshot.invalid) out.push([key, { invalid }]);
   return out;
-}
-
-function nonNegative(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0) {
-    throw new RangeError(`PolicyStatusWriter options: ${name}: expected a non-negative integer, got ${value}`);
-  }
-  return value;
 }

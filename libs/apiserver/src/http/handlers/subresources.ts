@@ -1,4 +1,4 @@
-/** Subresources with their own kind (`resources/subresources.ts`): scale, eviction, exec/attach/portforward, log, token. */
+/** Subresources with their own kind (`resources/subresources.ts`): scale, eviction, binding, exec/attach/portforward/proxy, log, token. */
 import { methodNotAllowed, pathNotFound } from '../../status';
 import { sendText } from '../io';
 import { patchBody, patchTypeOf } from './patch';
@@ -45,9 +45,21 @@ const eviction: ResourceHandler = async (api, request) => {
   request.send(201, evicted);
 };
 
+const binding: ResourceHandler = async (api, request) => {
+  if (request.request.method !== 'POST') throw methodNotAllowed();
+  const { namespace, name } = itemOf(request);
+  const body = (await request.body()) ?? null;
+  const options = { dryRun: request.dryRun };
+  request.send(201, await api.subresources.bind(request.route.type, namespace!, name, body, options, request.context));
+};
+
+/** A proxy is reached with any method; exec, attach and portforward with GET or POST. */
+const PROXY_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
 const connect: ResourceHandler = (api, request) => {
-  const method = request.request.method;
-  if (method !== 'GET' && method !== 'POST') throw methodNotAllowed();
+  const method = request.request.method ?? '';
+  const allowed = request.route.subresource === 'proxy' ? PROXY_METHODS : ['GET', 'POST'];
+  if (!allowed.includes(method)) throw methodNotAllowed();
   const { namespace, name } = itemOf(request);
   const { type, subresource } = request.route;
   return api.subresources.connect(type, namespace!, name, subresource!, request.query, request.context);
@@ -81,6 +93,8 @@ const SUBRESOURCE_HANDLERS: Readonly<Record<string, ResourceHandler>> = {
   exec: connect,
   attach: connect,
   portforward: connect,
+  proxy: connect,
+  binding,
   log,
   token,
 };
