@@ -145,7 +145,7 @@ describe('compileImageValidatingPolicy', () => {
       }),
     );
     expect(compiled.autogen.map((config) => config.name)).toEqual(['cronjobs', 'defaults']);
-    const defaults = compiled.autogenStatus.configs as Record<string, { spec: ImageValidatingPolicySpec }>;
+    const defaults = compiled.autogenStatus.configs as unknown as Record<string, { spec: ImageValidatingPolicySpec }>;
     expect(defaults.defaults?.spec.images).toEqual([
       { name: 'sidecars', expression: 'object.spec.template.spec.containers.map(c, c.image)' },
     ]);
