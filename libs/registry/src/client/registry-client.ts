@@ -23,6 +23,8 @@ import {
   type ManifestKind,
 } from './manifest';
 import { registryErrorText, RegistrySession } from './registry-session';
+import { OciRegistryClient } from '../oci/oci-registry-client';
+import type { OciAccess, OciClient } from '../oci/oci-types';
 
 export interface ImageDataRequest {
   /**
@@ -41,11 +43,14 @@ interface FetchedManifest {
 }
 
 const MAX_PLAIN_HTTP_HOSTS = 1000;
+const MAX_OCI_SESSIONS = 256;
 
 export class RegistryClient {
   readonly options: ResolvedRegistryOptions;
   private readonly cache: ImageDataCache;
   private readonly plainHttpHosts = new Set<string>();
+  /** OCI sessions per repository, scheme rule and credentials: a token is fetched once, not per request. */
+  private readonly ociSessions = new Map<string, RegistrySession>();
 
   /** Throws RegistryOptionsError naming each bad option. */
   constructor(
@@ -65,7 +70,7 @@ export class RegistryClient {
     if (typeof image !== 'string') throw new RegistryError(String(image), 'image reference must be a string');
     const reference = parseRegistryReference(image);
     const credentials = findRegistryAuth(request.dockerConfigs ?? [], reference.registry, reference.repository);
-    const allowInsecure = request.allowInsecure === true;
+    const allowInsecure = request.allowInsecure === true || this.insecureRegistry(reference);
     const key = [image, allowInsecure ? 'insecure' : 'secure', credentialIdentity(credentials)].join('\u0000');
     const data = await this.cache.get(key, () => this.fetch(reference, credentials, allowInsecure));
     // Callers get their own copy, so nothing they do reaches the cached one.
@@ -76,12 +81,45 @@ export class RegistryClient {
     this.cache.clear();
   }
 
-  private async fetch(
-    reference: RegistryReference,
-    credentials: MatchedAuth | undefined,
-    allowInsecure: boolean,
-  ): Promise<JsonObject> {
-    const session = new RegistrySession({
+  /**
+   * The OCI client for one set of credentials (image verification, pushes in tests and tools): the
+   * same egress guard, caps and plain-HTTP memory as imageData, one session per repository.
+   */
+  oci(access: OciAccess = {}): OciClient {
+    return new OciRegistryClient(
+      this.options,
+      (reference, credentials, allowInsecure) => {
+        const insecure = allowInsecure || this.insecureRegistry(reference);
+        const key = [reference.host, reference.repository, insecure, credentialIdentity(credentials)].join('\u0000');
+        let session = this.ociSessions.get(key);
+        if (!session) {
+          if (this.ociSessions.size >= MAX_OCI_SESSIONS) this.ociSessions.clear();
+          session = this.session(reference, credentials, insecure);
+          this.ociSessions.set(key, session);
+        }
+        return session;
+      },
+      access,
+    );
+  }
+
+  /**
+   * The `insecureRegistries` option: this registry is always allowed plain HTTP and unverified TLS.
+   * An entry without a port matches the host on any port, as Docker's insecure-registries does.
+   */
+  private insecureRegistry(reference: RegistryReference): boolean {
+    const listed = this.options.insecureRegistries;
+    if (listed.length === 0) return false;
+    if (listed.includes('*')) return true;
+    return [reference.registry, reference.host].some((name) => {
+      const lower = name.toLowerCase();
+      const hostOnly = /^(\[[^\]]*\]|[^:]*)/.exec(lower)?.[1] ?? lower;
+      return listed.includes(lower) || listed.includes(hostOnly);
+    });
+  }
+
+  private session(reference: RegistryReference, credentials: MatchedAuth | undefined, allowInsecure: boolean) {
+    return new RegistrySession({
       egress: this.egress,
       reference,
       credentials,
@@ -95,6 +133,14 @@ export class RegistryClient {
         },
       },
     });
+  }
+
+  private async fetch(
+    reference: RegistryReference,
+    credentials: MatchedAuth | undefined,
+    allowInsecure: boolean,
+  ): Promise<JsonObject> {
+    const session = this.session(reference, credentials, allowInsecure);
     const top = await this.manifest(session, reference, reference.identifier);
     let image = top;
     if (top.kind === 'index') {
