@@ -25,7 +25,7 @@ const policy = (certs: string): JsonObject => ({
     attestations: [{ name: 'sbom', referrer: { type: SBOM } }],
     validations: [
       {
-        expression: 'images.containers.map(image, verifyImageSignatures(image, [attestors.notary])).all(e, e > 0)',
+        expression: 'images.containers.all(i, verifyImageSignatures(i, [attestors.notary]) > 0)',
         message: 'failed to verify image with notary cert',
       },
       {
