@@ -247,6 +247,28 @@ describe('evaluateImageValidatingPolicy', () => {
     expect(response?.resource).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', namespace: 'default' });
   });
 
+  it('evaluates a JSON payload in JSON mode, with the images its own extractors find', async () => {
+    const spec: ImageValidatingPolicySpec = {
+      ...lenient,
+      matchConstraints: undefined,
+      evaluation: { mode: 'JSON' },
+      images: [{ name: 'refs', expression: 'object.images' }],
+      validations: [{ expression: "images.refs == ['registry.example/app:v1']", message: 'wrong images' }],
+    };
+    const compiled = compileImageValidatingPolicy(imageValidatingPolicy('json', spec));
+    expect(compiled.autogen).toEqual([]);
+    const response = await evaluateImageValidatingPolicy(
+      compiled,
+      {
+        request: { operation: 'CREATE' },
+        resource: { group: '', version: '', resource: '' },
+        jsonPayload: { images: ['registry.example/app:v1', 'docker.io/x:1'] },
+      },
+      { ports: {} },
+    );
+    expect(response?.rules[0]?.status).toBe('pass');
+  });
+
   it('reports a failed validation with its message and the policy audit annotations', async () => {
     const spec = {
       ...lenient,
