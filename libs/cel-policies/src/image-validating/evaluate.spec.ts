@@ -139,6 +139,8 @@ describe('evaluateImageValidatingPolicy', () => {
     };
     const response = await evaluate(spec, podWith('registry.example/app:v1'), { ports: {}, images: portsOf(oci) });
     expect(response?.rules[0]?.status).toBe('pass');
+    // Asked twice, read once per evaluation.
+    expect(oci.calls.filter((call) => call.startsWith('getManifest'))).toEqual(['getManifest registry.example/app v1']);
   });
 
   it('refuses attestors that are not the policy own, and unknown attestations', async () => {
