@@ -147,7 +147,10 @@ function loadApplyInputs(
   const policyFiles = loadPolicyFiles(policyPaths, cwd);
   const exceptionFiles = loadPolicyFiles(options.exceptions, cwd);
   const invalid = policyFiles.invalid; // policies in --exception files are not read, as in Kyverno
-  const celPolicies = policyFiles.cel.validatingPolicies.length + policyFiles.cel.validatingAdmissionPolicies.length;
+  const celPolicies =
+    policyFiles.cel.validatingPolicies.length +
+    policyFiles.cel.imageValidatingPolicies.length +
+    policyFiles.cel.validatingAdmissionPolicies.length;
   if (policyFiles.policies.length + invalid.length + celPolicies === 0)
     throw new Error(`no policies found in ${policyPaths.join(', ')}`);
   const test: LoadedTest = {

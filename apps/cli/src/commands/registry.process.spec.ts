@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultEngineFactory } from '@edict/kyverno-test';
 import { writeTree, yaml } from '@edict/kyverno-test/testing';
@@ -94,6 +95,21 @@ describe('edict test --registry against a real registry (docker-registry on loop
     const { out, code } = await cli(['test', dir, '--registry', '--detailed-results']);
     expect(out).toContain('Test Summary: 2 tests passed and 0 tests failed');
     expect(code).toBe(0);
+  });
+
+  it('applies the policy with --registry as kyverno apply does', async () => {
+    vi.stubEnv('EDICT_REGISTRY_ALLOWED_ADDRESSES', '127.0.0.1');
+    vi.stubEnv('EDICT_INSECURE_REGISTRIES', '127.0.0.1');
+    vi.stubEnv('DOCKER_CONFIG', dir);
+    const { out, err, code } = await cli([
+      'apply',
+      join(dir, 'policy.yaml'),
+      '-r',
+      join(dir, 'resources.yaml'),
+      '--registry',
+    ]);
+    expect(out + err).toContain('pass: 1, fail: 1, warn: 0, error: 0, skip: 0');
+    expect(code).toBe(1);
   });
 
   it('keeps loopback blocked by default: the verification errors, never passes', async () => {
