@@ -96,7 +96,12 @@ export async function runSuite(
     const realTime = waitsOnSchedule(dirname(file));
     const key = `${local ? 'local:' : ''}${variant ? path : dirname(path)}${realTime ? ' (real time)' : ''}`;
     const env = { ...local?.env, ...variant?.env };
-    const group = groups.get(key) ?? { files: [], env, realTime, ...(local ? { local: { values: local.values } } : {}) };
+    const group = groups.get(key) ?? {
+      files: [],
+      env,
+      realTime,
+      ...(local ? { local: { values: local.values } } : {}),
+    };
     group.files.push(file);
     groups.set(key, group);
   };
@@ -137,9 +142,7 @@ export async function runSuite(
           aroundTest,
           ...(group.local ? { values: group.local.values } : {}),
           onResult: (result) =>
-            record(
-              group.local ? { ...recordOf(args.localDir, result), local: true } : recordOf(args.suiteDir, result),
-            ),
+            record(group.local ? { ...recordOf(args.localDir, result), local: true } : recordOf(args.suiteDir, result)),
         });
       } finally {
         await cluster.stop();
