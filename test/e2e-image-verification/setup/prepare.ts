@@ -67,5 +67,5 @@ export async function pushImages(oci: OciClient, host: string): Promise<Record<s
  * through the registry client's egress guard (nothing else of loopback).
  */
 export function clusterSettings(host: string): Record<string, string> {
-  return { EDICT_REGISTRY_INSECURE: host, EDICT_REGISTRY_ALLOWED_ADDRESSES: '127.0.0.1' };
+  return { EDICT_INSECURE_REGISTRIES: host, EDICT_REGISTRY_ALLOWED_ADDRESSES: '127.0.0.1' };
 }
