@@ -5,6 +5,7 @@
  * the controller settings that let the cluster's registry client reach 127.0.0.1.
  */
 import type { JsonObject } from '@edict/foundation';
+import type { OciWriter } from '@edict/image-verify/testing';
 import type { OciClient } from '@edict/registry';
 import { pushTestImage, registryClientForTests, startLocalRegistry } from '@edict/registry/testing';
 import { TEST_IMAGES, type PushedImage, type TestImage } from './images';
@@ -25,7 +26,7 @@ export async function prepareLocalRegistry(): Promise<PreparedRegistry> {
   try {
     const oci = client.oci();
     const images = await pushImages(oci, registry.host);
-    const trust = await signImages(oci, images);
+    const trust = await signImages(writerOf(oci), images);
     return {
       values: { registry: registry.host, images: { ...images }, trust } as unknown as JsonObject,
       clusterEnv: clusterSettings(registry.host),
@@ -68,4 +69,12 @@ export async function pushImages(oci: OciClient, host: string): Promise<Record<s
  */
 export function clusterSettings(host: string): Record<string, string> {
   return { EDICT_INSECURE_REGISTRIES: host, EDICT_REGISTRY_ALLOWED_ADDRESSES: '127.0.0.1' };
+}
+
+/**
+ * The registry client as the signers' writer: the same methods; the registry types a descriptor's
+ * `platform['os.features']` readonly where image-verify's is mutable, which the signers only read.
+ */
+export function writerOf(client: OciClient): OciWriter {
+  return client as unknown as OciWriter;
 }
