@@ -194,9 +194,29 @@ describe('OciClient credentials', () => {
     const image = await pushTestImage(oci, repo, 'v1', { seed: 'auth' });
     expect((await oci.getManifest(repo, 'v1'))?.digest).toBe(image.digest);
     const tokenRequests = registry.requests.filter((request) => request.path.startsWith('/token'));
-    expect(
-      tokenRequests.some((request) => request.path.includes(encodeURIComponent('repository:team/app:pull,push'))),
-    ).toBe(true);
+    // The challenge's two scopes (pull and push) went to the token endpoint as two scope parameters.
+    const scopes = tokenRequests.map((request) => new URL(request.path, 'http://x').searchParams.getAll('scope'));
+    expect(scopes).toContainEqual(['repository:team/app:pull', 'repository:team/app:push']);
+  });
+
+  it('reuses a token across clients with the same credentials, never across credentials', async () => {
+    const registry = await FakeRegistry.start({ auth: { type: 'bearer', username: 'ci', password: 's3cret' } });
+    registries.push(registry);
+    registry.pushImage('team/app', 'v1', { config: { os: 'linux', architecture: 'amd64' } });
+    const client = registryClientForTests();
+    clients.push(client);
+    const repo = `${registry.host}/team/app`;
+    const access = () => ({ dockerConfigs: [pullSecret(registry.host, 'ci', 's3cret')] });
+    const tokens = () => registry.requests.filter((request) => request.path.startsWith('/token')).length;
+
+    expect(await client.oci(access()).resolve(repo, 'v1')).toBeDefined();
+    expect(await client.oci(access()).resolve(repo, 'v1')).toBeDefined();
+    expect(tokens()).toBe(1);
+    const wrong = client.oci({ dockerConfigs: [pullSecret(registry.host, 'ci', 'wrong')] });
+    await expect(wrong.resolve(repo, 'v1')).rejects.toBeInstanceOf(RegistryAuthError);
+    await expect(client.oci().resolve(repo, 'v1')).rejects.toBeInstanceOf(RegistryAuthError);
+    // The wrong password and anonymous access each asked the token endpoint for themselves.
+    expect(tokens()).toBe(3);
   });
 
   it('fails with RegistryAuthError without credentials', async () => {

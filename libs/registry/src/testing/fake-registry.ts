@@ -328,8 +328,13 @@ export class FakeRegistry {
       return false;
     }
     const write = req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH' || req.method === 'DELETE';
-    const actions = write ? 'pull,push' : 'pull';
-    const scope = repository === undefined ? undefined : `repository:${repository}:${actions}`;
+    // Writes ask for two scopes, space separated, as distribution's challenges do.
+    const scope =
+      repository === undefined
+        ? undefined
+        : write
+          ? `repository:${repository}:pull repository:${repository}:push`
+          : `repository:${repository}:pull`;
     const granted = header.startsWith('Bearer ') ? this.tokens.get(header.slice('Bearer '.length)) : undefined;
     if (granted !== undefined && (scope === undefined || grants(granted, repository!, write))) return true;
     res.setHeader(
