@@ -5,9 +5,12 @@
  * aggregation read the same cache.
  */
 import type { CompiledCelPolicyException, CompiledValidatingPolicy } from '@edict/cel-policies';
+import type { CompiledImagePolicy } from '@edict/policy';
 
 export interface CelPolicySource {
   validatingPolicies(): readonly CompiledValidatingPolicy[];
+  /** The ImageValidatingPolicies served (Ready ones); absent: none. */
+  imageValidatingPolicies?(): readonly CompiledImagePolicy[];
   policyExceptions(): readonly CompiledCelPolicyException[];
   /** Called after changes; returns its removal. Without it, the source is polled. */
   onChange?(listener: () => void): () => void;
@@ -17,11 +20,34 @@ export interface CelPolicySource {
 export const CEL_POLICY_SOURCE = Symbol('CEL_POLICY_SOURCE');
 
 /**
+ * Every CEL policy served (ValidatingPolicies, then ImageValidatingPolicies), one array per pair of
+ * the source's arrays (so callers may cache by it).
+ */
+export function allCelPolicies(source: CelPolicySource): ReadonlyArray<CompiledValidatingPolicy | CompiledImagePolicy> {
+  const validating = source.validatingPolicies();
+  const image = source.imageValidatingPolicies?.() ?? NONE;
+  if (image.length === 0) return validating;
+  const cached = combined.get(validating);
+  if (cached && cached.image === image) return cached.all;
+  const all = [...validating, ...image];
+  combined.set(validating, { image, all });
+  return all;
+}
+
+const NONE: readonly CompiledImagePolicy[] = [];
+const combined = new WeakMap<
+  readonly CompiledValidatingPolicy[],
+  { image: readonly CompiledImagePolicy[]; all: ReadonlyArray<CompiledValidatingPolicy | CompiledImagePolicy> }
+>();
+
+/**
  * The versions of the ValidatingPolicies and CEL exceptions in force (kind, namespace, name,
  * uid, generation or resourceVersion): equal signatures mean nothing changed.
  */
 export function celPolicySignature(source: CelPolicySource): string {
-  const policies = source.validatingPolicies().map((compiled) => `${compiled.kind}:${versionOf(compiled.policy)}`);
+  const policies = [...source.validatingPolicies(), ...(source.imageValidatingPolicies?.() ?? [])].map(
+    (compiled) => `${compiled.kind}:${versionOf(compiled.policy)}`,
+  );
   return `${policies.sort().join(',')};${celExceptionsSignature(source)}`;
 }
 
