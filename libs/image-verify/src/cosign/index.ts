@@ -1,0 +1,2 @@
+export { verifyCosignAttestations } from './verify-attestations';
+export { verifyCosignSignatures } from './verify-signatures';

@@ -1,0 +1,60 @@
+/**
+ * The entry points: one verifier spec, one image, dispatched on the verifier's type. Successful
+ * results are remembered in the optional cache, keyed by the image as written and the whole spec.
+ */
+import { verifyCosignAttestations, verifyCosignSignatures } from './cosign';
+import { VerificationCache } from './cache/verification-cache';
+import { ImageVerificationError } from './errors';
+import type { AttestationVerification, SignatureVerification, VerifierSpec, VerifyOptions } from './model';
+import type { OciReader } from './ports';
+
+export async function verifyImageSignatures(
+  oci: OciReader,
+  image: string,
+  verifier: VerifierSpec,
+  options: VerifyOptions = {},
+): Promise<SignatureVerification> {
+  return cached(options, ['signatures', image, verifier], () => {
+    if (verifier.type === 'cosign' && !verifier.bundle) return verifyCosignSignatures(oci, image, verifier, options);
+    throw notBuilt(verifier);
+  });
+}
+
+export async function verifyImageAttestations(
+  oci: OciReader,
+  image: string,
+  predicateType: string,
+  verifier: VerifierSpec,
+  options: VerifyOptions = {},
+): Promise<AttestationVerification> {
+  return cached(options, ['attestations', image, predicateType, verifier], () => {
+    if (verifier.type === 'cosign' && !verifier.bundle)
+      return verifyCosignAttestations(oci, image, predicateType, verifier, options);
+    throw notBuilt(verifier);
+  });
+}
+
+async function cached<T extends { verified: boolean }>(
+  options: VerifyOptions,
+  parts: unknown[],
+  run: () => Promise<T>,
+): Promise<T> {
+  const cache = options.cache;
+  const key = cache ? VerificationCache.key(...parts) : '';
+  const hit = cache?.get<T>(key);
+  if (hit) return structuredClone(hit);
+  const result = await run();
+  // Only successes are remembered (as Kyverno): a failure is retried, the signature may appear.
+  if (cache && result.verified) cache.set(key, structuredClone(result));
+  return result;
+}
+
+function notBuilt(verifier: VerifierSpec): ImageVerificationError {
+  const kind =
+    verifier.type === 'cosign'
+      ? 'Sigstore bundle'
+      : verifier.type === 'notary'
+        ? 'Notary'
+        : String((verifier as { type: unknown }).type);
+  return new ImageVerificationError(`${kind} verification is not built yet`, { field: 'type' });
+}
