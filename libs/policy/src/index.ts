@@ -43,12 +43,7 @@ export {
   CEL_POLICY_EXCEPTION_REF,
   type CelPolicyFeeds,
 } from './cel/cel-policy-feeds';
-export {
-  isImagePolicyKind,
-  type CelPolicyKind,
-  type CompiledImagePolicy,
-  type ImagePolicyKind,
-} from './cel/image-policy-kinds';
+export { isImagePolicyKind, type CelPolicyKind, type ImagePolicyKind } from './cel/image-policy-kinds';
 export { PolicyCache, type PolicyCacheListener } from './policy-cache';
 export { PolicySnapshot, compareKeys } from './cache/policy-snapshot';
 export {

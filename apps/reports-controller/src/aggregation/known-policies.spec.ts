@@ -91,7 +91,11 @@ describe('known policies', () => {
       kind: namespace ? 'NamespacedImageValidatingPolicy' : 'ImageValidatingPolicy',
       name,
       ...(namespace ? { namespace } : {}),
-      policy: { metadata: { name, generation: 2, resourceVersion: '7' } },
+      policy: {
+        apiVersion: 'policies.kyverno.io/v1',
+        kind: 'ImageValidatingPolicy',
+        metadata: { name, generation: 2, resourceVersion: '7' },
+      },
     });
     const cel = [validatingPolicy('check'), image('check'), image('local', 'shop')];
     expect(resultPolicyKey({ policy: 'check', source: 'KyvernoImageValidatingPolicy' })).toBe('ivpol:check');

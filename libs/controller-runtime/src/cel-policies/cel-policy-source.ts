@@ -4,13 +4,16 @@
  * hear when they change. One token for every app, so the webhook, the background scans and the
  * aggregation read the same cache.
  */
-import type { CompiledCelPolicyException, CompiledValidatingPolicy } from '@edict/cel-policies';
-import type { CompiledImagePolicy } from '@edict/policy';
+import type {
+  CompiledCelPolicyException,
+  CompiledImageValidatingPolicy,
+  CompiledValidatingPolicy,
+} from '@edict/cel-policies';
 
 export interface CelPolicySource {
   validatingPolicies(): readonly CompiledValidatingPolicy[];
   /** The ImageValidatingPolicies served (Ready ones); absent: none. */
-  imageValidatingPolicies?(): readonly CompiledImagePolicy[];
+  imageValidatingPolicies?(): readonly CompiledImageValidatingPolicy[];
   policyExceptions(): readonly CompiledCelPolicyException[];
   /** Called after changes; returns its removal. Without it, the source is polled. */
   onChange?(listener: () => void): () => void;
@@ -23,7 +26,9 @@ export const CEL_POLICY_SOURCE = Symbol('CEL_POLICY_SOURCE');
  * Every CEL policy served (ValidatingPolicies, then ImageValidatingPolicies), one array per pair of
  * the source's arrays (so callers may cache by it).
  */
-export function allCelPolicies(source: CelPolicySource): ReadonlyArray<CompiledValidatingPolicy | CompiledImagePolicy> {
+export function allCelPolicies(
+  source: CelPolicySource,
+): ReadonlyArray<CompiledValidatingPolicy | CompiledImageValidatingPolicy> {
   const validating = source.validatingPolicies();
   const image = source.imageValidatingPolicies?.() ?? NONE;
   if (image.length === 0) return validating;
@@ -34,10 +39,13 @@ export function allCelPolicies(source: CelPolicySource): ReadonlyArray<CompiledV
   return all;
 }
 
-const NONE: readonly CompiledImagePolicy[] = [];
+const NONE: readonly CompiledImageValidatingPolicy[] = [];
 const combined = new WeakMap<
   readonly CompiledValidatingPolicy[],
-  { image: readonly CompiledImagePolicy[]; all: ReadonlyArray<CompiledValidatingPolicy | CompiledImagePolicy> }
+  {
+    image: readonly CompiledImageValidatingPolicy[];
+    all: ReadonlyArray<CompiledValidatingPolicy | CompiledImageValidatingPolicy>;
+  }
 >();
 
 /**

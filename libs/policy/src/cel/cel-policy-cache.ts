@@ -7,7 +7,11 @@
  * without the policies.kyverno.io CRDs keeps the classic policies served.
  */
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { CompiledCelPolicyException, CompiledValidatingPolicy } from '@edict/cel-policies';
+import type {
+  CompiledCelPolicyException,
+  CompiledImageValidatingPolicy,
+  CompiledValidatingPolicy,
+} from '@edict/cel-policies';
 import { errorMessage, type KubeObject } from '@edict/foundation';
 import type { ObjectFeed } from '../informers/policy-feeds';
 import { PolicyCache } from '../policy-cache';
@@ -19,7 +23,7 @@ import {
   type CelPolicyCompilers,
   type CelPolicyEntry,
 } from './cel-policy-store';
-import type { CelPolicyKind, CompiledImagePolicy } from './image-policy-kinds';
+import type { CelPolicyKind } from './image-policy-kinds';
 
 export type CelPolicyCacheListener = () => void;
 
@@ -74,7 +78,7 @@ export class CelPolicyCache implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The compiled (Ready) ImageValidatingPolicies and NamespacedImageValidatingPolicies. */
-  imageValidatingPolicies(): readonly CompiledImagePolicy[] {
+  imageValidatingPolicies(): readonly CompiledImageValidatingPolicy[] {
     return this.store.imageValidatingPolicies();
   }
 

@@ -8,32 +8,29 @@
  */
 import {
   compileCelPolicyException,
+  compileImageValidatingPolicy,
   compileValidatingPolicy,
   ValidatingPolicyError,
+  type CompiledImageValidatingPolicy,
   type CompiledCelPolicyException,
   type CompiledValidatingPolicy,
   type PolicyFieldError,
 } from '@edict/cel-policies';
 import { errorMessage, wildcardMatch, type KubeObject } from '@edict/foundation';
-import {
-  IMAGE_POLICY_COMPILER,
-  isImagePolicyKind,
-  type CelPolicyKind,
-  type CompiledImagePolicy,
-} from './image-policy-kinds';
+import { isImagePolicyKind, type CelPolicyKind } from './image-policy-kinds';
 
 /** Compiles one object; throws ValidatingPolicyError (field errors) or any error. Injectable for specs. */
 export interface CelPolicyCompilers {
   readonly policy: (object: KubeObject) => CompiledValidatingPolicy;
   readonly exception: (object: KubeObject) => CompiledCelPolicyException;
   /** ImageValidatingPolicy and its Namespaced form (default: @edict/cel-policies'). */
-  readonly imagePolicy?: (object: KubeObject) => CompiledImagePolicy;
+  readonly imagePolicy?: (object: KubeObject) => CompiledImageValidatingPolicy;
 }
 
 export const CEL_POLICY_COMPILERS: CelPolicyCompilers = {
   policy: compileValidatingPolicy,
   exception: compileCelPolicyException,
-  imagePolicy: IMAGE_POLICY_COMPILER,
+  imagePolicy: compileImageValidatingPolicy,
 };
 
 /** One stored CEL policy (validating or image validating, cluster-wide or namespaced), compiled or with why not. */
@@ -46,7 +43,7 @@ export interface CelPolicyEntry {
   /** The latest object the informer delivered (its status included). */
   readonly object: KubeObject;
   /** Set when it compiles: the policy is Ready and served. */
-  readonly compiled?: CompiledValidatingPolicy | CompiledImagePolicy;
+  readonly compiled?: CompiledValidatingPolicy | CompiledImageValidatingPolicy;
   /** Why it does not compile (field and message), empty when it does. */
   readonly errors: readonly PolicyFieldError[];
   /** The version it was compiled for (generation, else resourceVersion). */
@@ -75,7 +72,7 @@ export class CelPolicyStore {
   private readonly compilers: CelPolicyCompilers;
   private readonly now: () => number;
   private served: readonly CompiledValidatingPolicy[] | undefined;
-  private servedImage: readonly CompiledImagePolicy[] | undefined;
+  private servedImage: readonly CompiledImageValidatingPolicy[] | undefined;
 
   constructor(options: CelPolicyStoreOptions = {}) {
     this.compilers = options.compilers ?? CEL_POLICY_COMPILERS;
@@ -141,11 +138,11 @@ export class CelPolicyStore {
   }
 
   /** The compiled (Ready) ImageValidatingPolicies and NamespacedImageValidatingPolicies, by key. */
-  imageValidatingPolicies(): readonly CompiledImagePolicy[] {
+  imageValidatingPolicies(): readonly CompiledImageValidatingPolicy[] {
     this.servedImage ??= this.policies()
       .filter((entry) => isImagePolicyKind(entry.kind))
-      .map((entry) => entry.compiled as CompiledImagePolicy | undefined)
-      .filter((compiled): compiled is CompiledImagePolicy => compiled !== undefined);
+      .map((entry) => entry.compiled as CompiledImageValidatingPolicy | undefined)
+      .filter((compiled): compiled is CompiledImageValidatingPolicy => compiled !== undefined);
     return this.servedImage;
   }
 
