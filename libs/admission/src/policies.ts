@@ -7,8 +7,11 @@ import {
   type Rule,
 } from '@edict/engine';
 
-/** The engine calls the admission handlers make; `Engine` from '@edict/engine' provides them. */
-export type AdmissionEngine = Pick<Engine, 'validate' | 'mutate' | 'generate'>;
+/**
+ * The engine calls the admission handlers make; `Engine` from '@edict/engine' provides them. An
+ * engine without `verifyImages` answers `error` for every verifyImages policy (never admits unverified).
+ */
+export type AdmissionEngine = Pick<Engine, 'validate' | 'mutate' | 'generate'> & Partial<Pick<Engine, 'verifyImages'>>;
 
 /**
  * The policies a webhook path serves: admission not disabled, and — on the `fail`/`ignore` paths —
@@ -115,7 +118,7 @@ export function backgroundProbe(compiled: CompiledPolicy): CompiledPolicy {
       delete copy.generate;
       return copy;
     });
-    probe = { ...compiled, validateRules, mutateRules: [], generateRules: [] };
+    probe = { ...compiled, validateRules, mutateRules: [], generateRules: [], imageVerifyRules: [] };
     probes.set(compiled, probe);
   }
   return probe;

@@ -6,7 +6,14 @@
  * `fairness`, the loads that wait on the network take fair slots per policy namespace and a share
  * of the review's remaining time (fair-context-loads.ts).
  */
-import type { APICall, ContextLoaders, ImageRegistryCredentials, LoaderScope } from '@edict/engine';
+import {
+  VerificationCache,
+  type APICall,
+  type ContextLoaders,
+  type ImageRegistryCredentials,
+  type ImageVerificationLoader,
+  type LoaderScope,
+} from '@edict/engine';
 import type { JsonObject, JsonValue, KubeObject } from '@edict/foundation';
 import type { ImageDataSource } from './image-data-source';
 import { within, type FairContextLoads } from './fair-context-loads';
@@ -31,13 +38,20 @@ export interface ApiCallers {
 }
 
 export class ClusterContextLoaders implements ContextLoaders {
+  /** Registry access for verifyImages rules; absent when the image source has no OCI reader. */
+  readonly imageVerification?: ImageVerificationLoader;
+
   constructor(
     private readonly configMaps: ConfigMapSource,
     private readonly callers: ApiCallers,
     private readonly globalContext: GlobalContextReader,
     private readonly images: ImageDataSource,
     private readonly fairness?: FairContextLoads,
-  ) {}
+    verificationCache: VerificationCache = sharedVerificationCache(),
+  ) {
+    const oci = images.oci?.bind(images);
+    if (oci) this.imageVerification = { oci, cache: verificationCache };
+  }
 
   configMap(
     namespace: string,
@@ -87,3 +101,17 @@ export async function routeApiCall(
   checkApiPathScope(call.urlPath, scope);
   return callers.kube(call, shareMs);
 }
+
+let verificationCache: VerificationCache | undefined;
+
+/**
+ * One verification cache per process (Kyverno's imageverifycache: 1000 entries, 60 minutes), so the
+ * admission, background and reports engines of a process share what they verified.
+ */
+export function sharedVerificationCache(): VerificationCache {
+  verificationCache ??= new VerificationCache(VERIFICATION_CACHE_ENTRIES, VERIFICATION_CACHE_TTL_MS);
+  return verificationCache;
+}
+
+export const VERIFICATION_CACHE_ENTRIES = 1000;
+export const VERIFICATION_CACHE_TTL_MS = 60 * 60 * 1000;

@@ -7,7 +7,14 @@
  * store; imageRegistry from registries with the controller's pull Secrets). Every evaluation has a
  * deadline.
  */
-import { Engine, type EngineDependencies } from '@edict/engine';
+import {
+  Engine,
+  IMAGE_VERIFY_ANNOTATION,
+  type CompiledPolicy,
+  type EngineDependencies,
+  type PolicyResponse,
+  type ResourceRequest,
+} from '@edict/engine';
 import { deadlineAfter, type KubeObject } from '@edict/foundation';
 import { isNotFound, type KubeResources } from '@edict/kube';
 import { ClusterContextLoaders, type ApiCallers, type GlobalContextReader } from './cluster-context-loaders';
@@ -55,6 +62,23 @@ export class ClusterEngine {
   validate: Engine['validate'] = (compiled, request) =>
     this.engine.validate(compiled, request, { deadline: deadlineAfter(CLUSTER_EVALUATION_TIMEOUT_MS) });
 
+  /**
+   * A background scan of one resource (Kyverno's scanner): the validate rules (verifyImages checks
+   * included), then, for a policy with verifyImages rules, the images verified again on the object
+   * without its `kyverno.io/verify-images` annotation, their results added to the same response.
+   */
+  async scan(compiled: CompiledPolicy, request: ResourceRequest): Promise<PolicyResponse> {
+    const deadline = deadlineAfter(CLUSTER_EVALUATION_TIMEOUT_MS);
+    const response = await this.engine.validate(compiled, request, { deadline });
+    if (compiled.imageVerifyRules.length === 0 || !request.resource) return response;
+    const images = await this.engine.verifyImages(
+      compiled,
+      { ...request, resource: withoutVerifiedAnnotation(request.resource) },
+      { deadline },
+    );
+    return { ...response, rules: [...response.rules, ...images.rules] };
+  }
+
   mutate: Engine['mutate'] = (compiled, request) =>
     this.engine.mutate(compiled, request, { deadline: deadlineAfter(CLUSTER_EVALUATION_TIMEOUT_MS) });
 
@@ -78,4 +102,12 @@ export class ClusterEngine {
       throw error;
     }
   }
+}
+
+/** The object as the scanner verifies it: what admission recorded is not taken on trust. */
+function withoutVerifiedAnnotation(resource: KubeObject): KubeObject {
+  const annotations = resource.metadata?.annotations;
+  if (!annotations || !(IMAGE_VERIFY_ANNOTATION in annotations)) return resource;
+  const { [IMAGE_VERIFY_ANNOTATION]: _recorded, ...rest } = annotations;
+  return { ...resource, metadata: { ...resource.metadata, annotations: rest } };
 }

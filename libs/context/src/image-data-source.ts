@@ -3,7 +3,7 @@
  * registry, repository, identifier, manifest, configData). Injectable: the controller wires the OCI
  * registry client (registry-image-data.ts); `unavailableImageData` fails such rules closed.
  */
-import type { ImageRegistryCredentials } from '@edict/engine';
+import type { ImageRegistryCredentials, OciAccessRequest, OciReader } from '@edict/engine';
 import type { JsonObject } from '@edict/foundation';
 
 export const IMAGE_DATA_SOURCE = Symbol('IMAGE_DATA_SOURCE');
@@ -14,6 +14,11 @@ export interface ImageDataSource {
    * Secrets); rejects when the registry cannot be read or the reference is refused.
    */
   imageData(reference: string, credentials?: ImageRegistryCredentials): Promise<JsonObject>;
+  /**
+   * A registry reader for verifyImages rules with an entry's credentials (none named: the
+   * controller's default pull Secrets). Absent: such rules answer `error` (never admitted unverified).
+   */
+  oci?(access: OciAccessRequest): OciReader;
 }
 
 export class ImageDataUnavailableError extends Error {

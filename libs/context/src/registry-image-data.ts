@@ -5,7 +5,7 @@
  * `imageRegistryCredentials.secrets` when it has credentials, else the controller's default pull
  * Secrets; cloud `providers` fail closed (Edict has no cloud identity).
  */
-import type { ImageRegistryCredentials } from '@edict/engine';
+import type { ImageRegistryCredentials, OciAccessRequest, OciReader } from '@edict/engine';
 import type { JsonObject } from '@edict/foundation';
 import { EgressClient } from '@edict/egress';
 import { checkCredentialProviders, RegistryClient } from '@edict/registry';
@@ -39,6 +39,22 @@ export class RegistryImageData implements ImageDataSource {
       dockerConfigs: this.secrets.dockerConfigs(names),
       allowInsecure: credentials?.allowInsecureRegistry === true,
     });
+  }
+
+  /**
+   * The OCI reader verifyImages rules read signatures and attestations with: the same egress guard
+   * and caps as imageData, credentials picked the same way, cloud providers refused.
+   */
+  oci(access: OciAccessRequest): OciReader {
+    checkCredentialProviders(access.providers ? [...access.providers] : undefined);
+    const names = access.secrets ?? this.defaultSecrets;
+    const client = this.registry.oci({
+      dockerConfigs: this.secrets.dockerConfigs(names),
+      allowInsecure: access.allowInsecure === true,
+    });
+    // The registry's descriptors type `platform['os.features']` readonly, image-verify's mutable:
+    // the same shape, which image-verify only reads.
+    return client as unknown as OciReader;
   }
 
   /** Ends the egress client's connections. */

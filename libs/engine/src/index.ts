@@ -3,6 +3,8 @@ export * from './policy';
 export * from './policy-validation';
 export * from './core/types';
 export * from './core/loaders';
+// Registry access and the verification cache reach the cluster wiring through the engine.
+export { VerificationCache, type OciReader } from '@edict/image-verify';
 export * from './engine/engine';
 export {
   isScored,
@@ -14,7 +16,7 @@ export {
   type ReportedResource,
 } from './core/report-result';
 export { failureActionFor, type FailureAction } from './core/failure-action';
-export { hasVerifyImages, verifyImagesFailureAction } from './validate/unsupported-verify-images';
+export * from './verify-images';
 export * from './conditions';
 export * from './match';
 export * from './cleanup';

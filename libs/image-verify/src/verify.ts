@@ -3,6 +3,8 @@
  * results are remembered in the optional cache, keyed by the image as written and the whole spec.
  */
 import { verifyCosignAttestations, verifyCosignSignatures } from './cosign';
+import { verifyNotaryAttestations, verifyNotarySignatures } from './notary';
+import { verifyBundleAttestations, verifyBundleSignatures } from './sigstore-bundle';
 import { VerificationCache } from './cache/verification-cache';
 import { ImageVerificationError } from './errors';
 import type { AttestationVerification, SignatureVerification, VerifierSpec, VerifyOptions } from './model';
@@ -16,6 +18,8 @@ export async function verifyImageSignatures(
 ): Promise<SignatureVerification> {
   return cached(options, ['signatures', image, verifier], () => {
     if (verifier.type === 'cosign' && !verifier.bundle) return verifyCosignSignatures(oci, image, verifier, options);
+    if (verifier.type === 'cosign') return verifyBundleSignatures(oci, image, verifier, options);
+    if (verifier.type === 'notary') return verifyNotarySignatures(oci, image, verifier, options);
     throw notBuilt(verifier);
   });
 }
@@ -30,6 +34,8 @@ export async function verifyImageAttestations(
   return cached(options, ['attestations', image, predicateType, verifier], () => {
     if (verifier.type === 'cosign' && !verifier.bundle)
       return verifyCosignAttestations(oci, image, predicateType, verifier, options);
+    if (verifier.type === 'cosign') return verifyBundleAttestations(oci, image, predicateType, verifier, options);
+    if (verifier.type === 'notary') return verifyNotaryAttestations(oci, image, predicateType, verifier, options);
     throw notBuilt(verifier);
   });
 }

@@ -1,5 +1,8 @@
 // @edict/registry: Kyverno's imageRegistry context data from OCI registries, through @edict/egress.
 export { RegistryClient, type ImageDataRequest } from './client/registry-client';
+export type { OciAccess, OciClient, OciDescriptor, OciManifest, OciPlatform, OciReaderSurface } from './oci/oci-types';
+export { fallbackTag } from './oci/oci-registry-client';
+export { blockedCidrsAllowing, RegistryEgressError } from './registry-egress';
 export { MANIFEST_ACCEPT, MEDIA_TYPES, DEFAULT_PLATFORM } from './client/manifest';
 export {
   dockerConfigFromSecret,

@@ -9,6 +9,7 @@ import {
   Engine,
   type CompiledPolicy,
   type EvaluationOptions,
+  type ImageVerificationResponse,
   type MutationResponse,
   type PolicyResponse,
   type ResourceRequest,
@@ -57,6 +58,17 @@ export class InstrumentedEngine implements AdmissionEngine {
   ): Promise<MutationResponse> {
     const started = performance.now();
     const response = await this.engine.mutate(compiled, request, options);
+    this.record(compiled, request, response, started);
+    return response;
+  }
+
+  async verifyImages(
+    compiled: CompiledPolicy,
+    request: ResourceRequest,
+    options?: EvaluationOptions,
+  ): Promise<ImageVerificationResponse> {
+    const started = performance.now();
+    const response = await this.engine.verifyImages(compiled, request, options);
     this.record(compiled, request, response, started);
     return response;
   }

@@ -80,10 +80,16 @@ export function reviewPolicies(
       type,
       failurePolicy,
     });
-  if (kind === 'mutate') return query('mutate').map((policy) => policy.compiled);
+  if (kind === 'mutate') {
+    // Kyverno's mutating webhook runs the mutate rules, then the verifyImages rules on the result.
+    const byKey = new Map<string, CompiledPolicy>();
+    for (const type of ['mutate', 'verify-images'] as const)
+      for (const policy of query(type)) byKey.set(policy.key, policy.compiled);
+    return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, compiled]) => compiled);
+  }
   // Kyverno's validating webhook also sees generate and mutate-existing triggers (their
   // UpdateRequests come from `validation.after()`); validateAdmission evaluates only validate rules,
-  // among them verifyImages rules, which answer with an error (Edict does not verify images).
+  // among them verifyImages rules with verifyDigest/required (the digest and annotation checks).
   const byKey = new Map<string, CompiledPolicy>();
   for (const type of ['validate', 'verify-images', 'generate', 'mutate-existing'] as const)
     for (const policy of query(type)) byKey.set(policy.key, policy.compiled);

@@ -143,6 +143,10 @@ export class ReviewEvaluator {
         apiCall: unavailable,
         globalReference: unavailable,
         imageRegistry: unavailable,
+        // Registry reads for verifyImages happen on the main thread, like every context read.
+        get imageVerification() {
+          return unavailable();
+        },
       },
       resources: { get: unavailable, list: unavailable, namespaced: unavailable },
       accessReviewer: { review: unavailable },
@@ -162,6 +166,7 @@ export class ReviewEvaluator {
     return {
       validate: timed(engine.validate.bind(engine)),
       mutate: timed(engine.mutate.bind(engine)),
+      verifyImages: timed(engine.verifyImages.bind(engine)),
       generate: engine.generate.bind(engine),
     } as AdmissionEngine;
   }

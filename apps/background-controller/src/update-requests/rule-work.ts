@@ -43,7 +43,7 @@ export function onlyRule(
   family: 'generateRules' | 'mutateRules',
   rule: Rule,
 ): CompiledPolicy {
-  return { ...compiled, validateRules: [], mutateRules: [], generateRules: [], [family]: [rule] };
+  return { ...compiled, validateRules: [], mutateRules: [], generateRules: [], imageVerifyRules: [], [family]: [rule] };
 }
 
 export function policyIdentity(cached: CachedPolicy): PolicyIdentity {

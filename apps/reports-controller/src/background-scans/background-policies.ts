@@ -67,7 +67,11 @@ export function scanSignature(snapshot: PolicySnapshot): string {
 
 /** Whether Kyverno scans the policy in the background. */
 export function scansInBackground(policy: CachedPolicy): boolean {
-  return policy.compiled.policy.spec.background !== false && policy.compiled.validateRules.length > 0;
+  const { compiled } = policy;
+  return (
+    compiled.policy.spec.background !== false &&
+    (compiled.validateRules.length > 0 || compiled.imageVerifyRules.length > 0)
+  );
 }
 
 /** The policy's spec version: its generation (a status write moves only the resourceVersion). */
@@ -82,7 +86,12 @@ function indexOf(snapshot: PolicySnapshot): SnapshotIndex {
     const policies = [...snapshot.policies.values()]
       .filter(scansInBackground)
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .map((policy) => ({ policy, kinds: policy.compiled.validateRules.flatMap((rule) => factsOf(rule).kinds) }));
+      .map((policy) => ({
+        policy,
+        kinds: [...policy.compiled.validateRules, ...policy.compiled.imageVerifyRules].flatMap(
+          (rule) => factsOf(rule).kinds,
+        ),
+      }));
     const exceptions = [...snapshot.allExceptions.values()]
       .filter((exception) => exception.used)
       .map(({ key, exception }) => `${key}=${exception.metadata?.resourceVersion ?? ''}`)

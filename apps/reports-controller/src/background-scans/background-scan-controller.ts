@@ -94,7 +94,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
         ),
     });
     this.scanner = new ResourceScanner(this.cluster, {
-      validate: (policy, request) => engine.validate(policy.compiled, request),
+      validate: (policy, request) => engine.scan(policy.compiled, request),
       snapshot: () => cache.snapshot(),
       mayWriteReport: () => this.breaker?.allow() ?? false,
       recordEvents: (events) => {

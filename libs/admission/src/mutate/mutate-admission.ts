@@ -1,6 +1,9 @@
 import {
   admissionPatch,
+  applyImagePatches,
   failurePolicyOf,
+  VerifiedImages,
+  type ImageVerificationResponse,
   type CompiledPolicy,
   type PolicyResponse,
   type ResourceRequest,
@@ -9,7 +12,7 @@ import { EvaluationDeadlineExceeded, type JsonObject, type KubeObject } from '@e
 import { isFiltered } from '../config/is-filtered';
 import type { AdmissionConfig } from '../config/types';
 import { allow, deny, type AdmissionDecision } from '../decision';
-import { failedRulesWithErrors, warningMessages } from '../messages/messages';
+import { blockedMessage, failedRulesWithErrors, warningMessages } from '../messages/messages';
 import { policiesForPath, standardMutateRules, withMutateRules, type AdmissionEngine } from '../policies';
 import { reportResults, wantsReports, type ReportResult } from '../reports/report-results';
 import type { AdmissionOptions } from '../validate/validate-admission';
@@ -90,6 +93,22 @@ export async function mutateAdmission(
     if (!failed && response.patchedResource) current = response.patchedResource;
   }
 
+  const images = await verifyImages(request, current, policies, engine, options);
+  if (images.denied) {
+    return {
+      decision: deny(images.denied),
+      dryRun,
+      patchedResource: original,
+      responses: [...responses, ...images.responses],
+      reportResults: [],
+    };
+  }
+  for (const entry of images.evaluated) {
+    responses.push(entry.response);
+    evaluated.push(entry);
+  }
+  current = images.resource ?? current;
+
   const patch = original && current && current !== original ? admissionPatch(original, current) : [];
   const decision = allow(warningMessages(responses));
   if (patch.length > 0) decision.patch = patch;
@@ -108,4 +127,57 @@ function withObject(request: ResourceRequest, object: KubeObject): ResourceReque
   const next: ResourceRequest = { ...request, resource: object };
   if (request.admissionRequest) next.admissionRequest = { ...request.admissionRequest, object } as JsonObject;
   return next;
+}
+
+interface ImageVerificationOutcome {
+  /** Kyverno's blocked message when a verifyImages policy denies the request. */
+  denied?: string;
+  responses: PolicyResponse[];
+  evaluated: { compiled: CompiledPolicy; response: PolicyResponse }[];
+  /** The object with the digests and the `kyverno.io/verify-images` annotation patched in. */
+  resource?: KubeObject;
+}
+
+/**
+ * Kyverno's image verification handler, after the mutate rules: every verifyImages policy on the
+ * mutated object (each sees the same object), denied as BlockRequest decides (an enforced failure,
+ * or an error once a Fail policy ran), else the digest patches and the annotation recording the
+ * verified images joined to the mutation. An engine without image verification errors per policy.
+ */
+async function verifyImages(
+  request: ResourceRequest,
+  current: KubeObject | undefined,
+  policies: readonly CompiledPolicy[],
+  engine: AdmissionEngine,
+  options: AdmissionOptions,
+): Promise<ImageVerificationOutcome> {
+  const verifying = policiesForPath(policies, options.failurePolicy, (compiled) => compiled.imageVerifyRules.length > 0);
+  if (verifying.length === 0 || !current || request.operation === 'DELETE') return { responses: [], evaluated: [] };
+  const imageRequest = current === request.resource ? request : withObject(request, current);
+  const results: ImageVerificationResponse[] = [];
+  const evaluated: { compiled: CompiledPolicy; response: PolicyResponse }[] = [];
+  let failClosed = false;
+  for (const compiled of verifying) {
+    if (failurePolicyOf(compiled.policy) === 'Fail') failClosed = true;
+    let response: ImageVerificationResponse;
+    try {
+      if (!engine.verifyImages) throw new Error('image verification is not available in this engine');
+      response = await engine.verifyImages(compiled, imageRequest, { deadline: options.deadline });
+    } catch (error) {
+      if (error instanceof EvaluationDeadlineExceeded) throw error;
+      response = { ...crashed(compiled, imageRequest, error, 'ImageVerify'), patches: [], verifiedImages: new VerifiedImages() };
+    }
+    results.push(response);
+    if (response.rules.length > 0) evaluated.push({ compiled, response });
+  }
+  const responses = evaluated.map((entry) => entry.response);
+  if (responses.some((response) => blocks(response, failClosed))) {
+    return { denied: blockedMessage(responses), responses, evaluated };
+  }
+  try {
+    return { responses, evaluated, resource: applyImagePatches(current, results).resource };
+  } catch (error) {
+    // Patches that do not apply leave the object unverified: deny rather than admit it so.
+    return { denied: (error as Error).message, responses, evaluated };
+  }
 }

@@ -39,7 +39,7 @@ export function crashed(
   compiled: CompiledPolicy,
   request: ResourceRequest,
   error: unknown,
-  type: 'Validation' | 'Mutation' | 'Generation',
+  type: 'Validation' | 'Mutation' | 'Generation' | 'ImageVerify',
 ): PolicyResponse {
   return {
     ...emptyPolicyResponse(compiled, request),

@@ -1,6 +1,6 @@
 import { checkSelector, wildcardMatch } from '@edict/foundation';
 import type { FailureActionOverride, Policy, Rule, ValidationFailureAction } from '../policy/types';
-import { verifyImagesFailureAction } from '../validate/unsupported-verify-images';
+import { verifyImagesFailureAction } from '../verify-images/verify-rule';
 
 export type FailureAction = 'Enforce' | 'Audit';
 

@@ -1,6 +1,7 @@
 import type { EvaluationDeadline, JsonObject, JsonValue, KubeObject } from '@edict/foundation';
 import type { APICall, ImageRegistryCredentials } from '../policy/types';
 import type { AccessReviewDecision, AccessReviewRequest } from '@edict/cel';
+import type { OciReader, VerificationCache } from '@edict/image-verify';
 
 /** Loaders may answer from a cache (synchronously) or over the network. */
 export type Awaitable<T> = T | Promise<T>;
@@ -33,6 +34,29 @@ export interface ContextLoaders {
     credentials: ImageRegistryCredentials | undefined,
     scope: LoaderScope,
   ): Awaitable<JsonObject | undefined>;
+  /**
+   * Registry access for verifyImages rules. Absent, such rules answer `error` ("image verification
+   * is not configured"): images are never admitted unverified.
+   */
+  readonly imageVerification?: ImageVerificationLoader;
+}
+
+/** Which credentials a verifyImages entry reads the registry with (its `imageRegistryCredentials`). */
+export interface OciAccessRequest {
+  /** Docker config Secrets named by the entry; undefined means the controller's default pull Secrets. */
+  readonly secrets?: readonly string[];
+  /** The namespace of the resource under evaluation (its pull Secrets), or of the Policy. */
+  readonly namespace?: string;
+  readonly allowInsecure?: boolean;
+  /** Cloud credential helpers the entry names; a loader that has none must refuse them. */
+  readonly providers?: readonly string[];
+}
+
+export interface ImageVerificationLoader {
+  /** A registry reader with the given credentials (behind the egress guards and the client's caps). */
+  oci(access: OciAccessRequest): OciReader;
+  /** Shared, bounded verification results; used by entries with `useCache` (the default). */
+  readonly cache?: VerificationCache;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { JsonValue } from '@edict/foundation';
 import { compileKindGate, compileRuleMatch, type KindGate, type RuleMatcher } from '../match';
 import { withAutogen } from '../policy/autogen';
 import { RulesByKind } from './rules-by-kind';
-import { hasVerifyImages } from '../validate/unsupported-verify-images';
+import { hasVerifyImageChecks, hasVerifyImages } from '../verify-images/verify-rule';
 import type { Conditions, ForEachValidation, Policy, Rule } from '../policy/types';
 
 /** A policy prepared for evaluation: autogen rules added and per-policy facts computed once. */
@@ -18,6 +18,8 @@ export interface CompiledPolicy {
   readonly validateRules: readonly Rule[];
   readonly mutateRules: readonly Rule[];
   readonly generateRules: readonly Rule[];
+  /** Rules with verifyImages: run on the mutating path (verification, digests, annotation). */
+  readonly imageVerifyRules: readonly Rule[];
   /** The failure actions no namespace can change, so that they are not worked out per request. */
   readonly failureActions: FixedFailureActions;
   /** Each rule's compiled steps; empty when compilation is off, and the interpreter runs every rule. */
@@ -39,8 +41,9 @@ export function compilePolicy(source: Policy, options: { compiled: boolean }): C
   const policy = withAutogen(source);
   const namespace = policy.kind === 'Policy' ? (policy.metadata.namespace ?? 'default') : undefined;
   const rules = policy.spec.rules ?? [];
-  // verifyImages rules join the validate rules so that they answer (with an error, see the engine).
-  const validateRules = rules.filter((rule) => rule.validate || hasVerifyImages(rule));
+  // verifyImages rules with `verifyDigest` or `required` also run on the validate path (Kyverno's
+  // validate-image handler checks the digest and the annotation the mutating path wrote).
+  const validateRules = rules.filter((rule) => rule.validate || hasVerifyImageChecks(rule));
   const programs = new Map(options.compiled ? rules.map((rule) => [rule, compileRule(rule)]) : []);
   const gates = new Map<Rule, KindGate>();
   for (const [rule, program] of programs) if (program.kindGate) gates.set(rule, program.kindGate);
@@ -51,6 +54,7 @@ export function compilePolicy(source: Policy, options: { compiled: boolean }): C
     validateRules,
     mutateRules: rules.filter((rule) => rule.mutate),
     generateRules: rules.filter((rule) => rule.generate),
+    imageVerifyRules: rules.filter(hasVerifyImages),
     failureActions: fixedFailureActions(policy, validateRules),
     programs,
     rulesByKind: new RulesByKind(gates),

@@ -18,7 +18,10 @@ import type { Policy, PolicyException, Rule } from '../policy/types';
 import { validatePodSecurity } from '../validate/validate-pod-security';
 import { validateResource } from '../validate/validate-resource';
 import { validateCel } from '../validate/cel/validate-cel';
-import { unverifiedImages } from '../validate/unsupported-verify-images';
+import { validateImages } from '../verify-images/validate-images';
+import { verifyImagesRule } from '../verify-images/verify-rule';
+import { VerifiedImages } from '../verify-images/annotation';
+import type { JsonPatchOperation } from '../mutate/admission-patch';
 import { mutateExisting } from '../mutate/mutate-existing';
 import { mutateResource } from '../mutate/mutate-resource';
 import { generateResources } from '../generate';
@@ -103,6 +106,16 @@ interface PolicyRun {
 
 const NO_EXCEPTIONS: readonly PolicyException[] = Object.freeze([]);
 
+/**
+ * A verifyImages answer (Kyverno's VerifyAndPatchImages): one response per verified image, the
+ * digest patches against the request's object, and the images to record in the
+ * `kyverno.io/verify-images` annotation (which the caller writes once for all policies).
+ */
+export type ImageVerificationResponse = PolicyResponse & {
+  patches: JsonPatchOperation[];
+  verifiedImages: VerifiedImages;
+};
+
 /** A mutate answer: the rule responses and the resource after every patch of the policy. */
 export type MutationResponse = PolicyResponse & { patchedResource?: KubeObject };
 
@@ -157,7 +170,7 @@ export class Engine {
     let response: MaybePromise<RuleResponse | undefined>;
     if (rule.validate?.podSecurity) response = validatePodSecurity(run, exceptions);
     else if (exceptions.length > 0) response = exceptionSkip(rule, 'Validation', exceptions);
-    else if (!rule.validate) response = unverifiedImages(run);
+    else if (!rule.validate) response = validateImages(run);
     else if (rule.validate.cel) {
       response = validateCel(run, {
         resources: this.deps.resources,
@@ -251,6 +264,44 @@ export class Engine {
     const mutation: MutationResponse = response;
     mutation.patchedResource = patched;
     return mutation;
+  }
+
+  /**
+   * Runs the policy's verifyImages rules (the mutating webhook's side): signatures and attestations
+   * checked through the loaders' registry access, digests patched in, outcomes recorded.
+   */
+  async verifyImages(
+    compiled: CompiledPolicy,
+    request: ResourceRequest,
+    options: EvaluationOptions = {},
+  ): Promise<ImageVerificationResponse> {
+    const patches: JsonPatchOperation[] = [];
+    const verifiedImages = new VerifiedImages();
+    const response = await this.process(
+      compiled,
+      compiled.imageVerifyRules,
+      'ImageVerify',
+      request,
+      options,
+      async (run, exceptions) => {
+        if (exceptions.length > 0) return [exceptionSkip(run.rule, 'ImageVerify', exceptions)];
+        const outcome = await verifyImagesRule(run, {
+          loaders: this.deps.loaders,
+          resources: this.deps.resources,
+          policyName: compiled.policy.metadata.name,
+          policyNamespace: compiled.namespace,
+          verified: verifiedImages,
+        });
+        patches.push(...outcome.patches);
+        const failureAction = failureActionFor(compiled.policy, run.rule, {
+          namespace: run.resource.metadata?.namespace,
+          namespaceLabels: request.namespaceLabels,
+        });
+        for (const result of outcome.responses) result.failureAction = failureAction;
+        return outcome.responses;
+      },
+    );
+    return Object.assign(response, { patches, verifiedImages });
   }
 
   /**

@@ -22,20 +22,21 @@ describe('checkRulesEdictRuns', () => {
     ).toEqual([]);
   });
 
-  it('refuses verifyImages and validate.assert, naming the rule and the field', () => {
+  it('refuses verifyImages options Edict lacks and validate.assert, naming the rule and the field', () => {
     const problems = checkRulesEdictRuns(
       policy([
         { name: 'ok', match, validate: { deny: {} } },
-        { name: 'signed', match, verifyImages: [{ imageReferences: ['*'] }] },
+        { name: 'keyed', match, verifyImages: [{ imageReferences: ['*'], attestors: [{ entries: [{ keys: { publicKeys: 'pem' } }] }] }] },
+        { name: 'signed', match, verifyImages: [{ imageReferences: ['*'], attestors: [{ entries: [{ keys: { kms: 'awskms:///k' } }] }] }] },
         { name: 'cel', match, validate: { cel: { expressions: [{ expression: 'true' }] } } },
         { name: 'assert', match, validate: { assert: { object: {} } } as unknown as Rule['validate'] },
       ]),
     );
     expect(problems.map((problem) => [problem.object, problem.path, problem.message.split(':')[0]])).toEqual([
-      ['ClusterPolicy/p', 'spec.rules[1].verifyImages', 'rule signed'],
-      ['ClusterPolicy/p', 'spec.rules[3].validate.assert', 'rule assert'],
+      ['ClusterPolicy/p', 'spec.rules[2].verifyImages[0].attestors[0].entries[0].keys.kms', 'rule signed'],
+      ['ClusterPolicy/p', 'spec.rules[4].validate.assert', 'rule assert'],
     ]);
-    expect(problems[0]!.message).toContain('Edict does not run verifyImages rules yet');
+    expect(problems[0]!.message).toContain('KMS keys are not supported by Edict');
     expect(problems[1]!.message).toContain('assertion trees (validate.assert) is not supported by this engine yet');
   });
 

@@ -3,11 +3,11 @@ import type { Policy } from '../policy';
 import { type Diagnostic, isObject } from '@edict/foundation';
 import { celRuleProblems } from '../validate/cel/compile-rule';
 import { unsupportedValidation } from '../validate/unsupported-validation';
-import { hasVerifyImages } from '../validate/unsupported-verify-images';
+import { unsupportedImageVerification } from '../verify-images/policy-checks';
 import { Findings } from './findings';
 
 /**
- * Rules Edict cannot run (verifyImages and validate.assert, not yet; CEL expressions that do not
+ * Rules Edict cannot run (verifyImages options it lacks, such as KMS keys, and validate.assert, not yet; CEL expressions that do not
  * compile, in rules and in the webhook's matchConditions), as errors naming the rule and field. Kyverno accepts them; the admission controller
  * refuses them at install time so that a policy is never published that would not be enforced as
  * written. (Such policies already in a cluster still fail closed: their rules answer `error`.) The
@@ -20,10 +20,10 @@ export function checkRulesEdictRuns(policy: Policy, file = ''): Diagnostic[] {
   (policy.spec?.rules ?? []).forEach((rule, index) => {
     const at = ['spec', 'rules', index];
     const ruleName = rule?.name ? `rule ${rule.name}` : `rule ${index}`;
-    if (rule && hasVerifyImages(rule)) {
+    for (const problem of rule ? unsupportedImageVerification(rule) : []) {
       findings.error(
-        [...at, 'verifyImages'],
-        `${ruleName}: Edict does not run verifyImages rules yet (image signatures and attestations are not verified); the policy is refused rather than published unenforced`,
+        [...at, ...problem.path],
+        `${ruleName}: ${problem.message}; the policy is refused rather than published unenforced`,
       );
     }
     const unsupported = rule?.validate ? unsupportedValidation(rule.validate) : undefined;

@@ -14,6 +14,7 @@ import { checkPodSecurityRule } from './pod-security';
 import { checkPolicySpec } from './policy-spec';
 import { checkBackgroundSubresources, checkRuleKinds } from './rule-kinds';
 import { checkRuleType } from './rule-type';
+import { imageVerificationProblems } from '../verify-images/policy-checks';
 import { checkValidateRule } from './validate-rule';
 import {
   checkBackgroundVariables,
@@ -106,7 +107,13 @@ export function validatePolicy(policy: Policy, options: PolicyValidationOptions 
     checkRuleConditions(c);
     checkValidateRule(c);
     checkMutateRule(c);
+    checkImageVerification(c);
     ruleWarnings(c);
   }
   return findings.diagnostics;
+}
+
+/** Kyverno's ImageVerification.Validate for each verifyImages entry of the rule. */
+function checkImageVerification(c: RuleCheck): void {
+  for (const problem of imageVerificationProblems(c.policy, c.rule)) c.findings.error([...c.path, ...problem.path], problem.message);
 }

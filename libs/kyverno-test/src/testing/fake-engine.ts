@@ -40,6 +40,7 @@ export class FakeEngine implements TestEngine {
       validateRules: policy.spec.rules.filter((r) => r.validate),
       mutateRules: policy.spec.rules.filter((r) => r.mutate),
       generateRules: policy.spec.rules.filter((r) => r.generate),
+      imageVerifyRules: [],
       failureActions: { policy: undefined, rules: new Map() },
       programs: new Map(),
     };

@@ -23,6 +23,8 @@ import {
   type ManifestKind,
 } from './manifest';
 import { registryErrorText, RegistrySession } from './registry-session';
+import { OciRegistryClient } from '../oci/oci-registry-client';
+import type { OciAccess, OciClient } from '../oci/oci-types';
 
 export interface ImageDataRequest {
   /**
@@ -65,7 +67,7 @@ export class RegistryClient {
     if (typeof image !== 'string') throw new RegistryError(String(image), 'image reference must be a string');
     const reference = parseRegistryReference(image);
     const credentials = findRegistryAuth(request.dockerConfigs ?? [], reference.registry, reference.repository);
-    const allowInsecure = request.allowInsecure === true;
+    const allowInsecure = request.allowInsecure === true || this.insecureRegistry(reference);
     const key = [image, allowInsecure ? 'insecure' : 'secure', credentialIdentity(credentials)].join('\u0000');
     const data = await this.cache.get(key, () => this.fetch(reference, credentials, allowInsecure));
     // Callers get their own copy, so nothing they do reaches the cached one.
@@ -76,12 +78,36 @@ export class RegistryClient {
     this.cache.clear();
   }
 
-  private async fetch(
-    reference: RegistryReference,
-    credentials: MatchedAuth | undefined,
-    allowInsecure: boolean,
-  ): Promise<JsonObject> {
-    const session = new RegistrySession({
+  /**
+   * The OCI client for one set of credentials (image verification, pushes in tests and tools): the
+   * same egress guard, caps and plain-HTTP memory as imageData, one session per repository.
+   */
+  oci(access: OciAccess = {}): OciClient {
+    return new OciRegistryClient(
+      this.options,
+      (reference, credentials, allowInsecure) =>
+        this.session(reference, credentials, allowInsecure || this.insecureRegistry(reference)),
+      access,
+    );
+  }
+
+  /**
+   * The `insecureRegistries` option: this registry is always allowed plain HTTP and unverified TLS.
+   * An entry without a port matches the host on any port, as Docker's insecure-registries does.
+   */
+  private insecureRegistry(reference: RegistryReference): boolean {
+    const listed = this.options.insecureRegistries;
+    if (listed.length === 0) return false;
+    if (listed.includes('*')) return true;
+    return [reference.registry, reference.host].some((name) => {
+      const lower = name.toLowerCase();
+      const hostOnly = /^(\[[^\]]*\]|[^:]*)/.exec(lower)?.[1] ?? lower;
+      return listed.includes(lower) || listed.includes(hostOnly);
+    });
+  }
+
+  private session(reference: RegistryReference, credentials: MatchedAuth | undefined, allowInsecure: boolean) {
+    return new RegistrySession({
       egress: this.egress,
       reference,
       credentials,
@@ -95,6 +121,14 @@ export class RegistryClient {
         },
       },
     });
+  }
+
+  private async fetch(
+    reference: RegistryReference,
+    credentials: MatchedAuth | undefined,
+    allowInsecure: boolean,
+  ): Promise<JsonObject> {
+    const session = this.session(reference, credentials, allowInsecure);
     const top = await this.manifest(session, reference, reference.identifier);
     let image = top;
     if (top.kind === 'index') {

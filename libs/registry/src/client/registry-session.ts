@@ -24,17 +24,33 @@ export interface SessionSettings {
   readonly plainHttpHosts: { has(host: string): boolean; add(host: string): void };
 }
 
+export interface SessionRequest {
+  /** Response body cap in bytes. */
+  readonly limit: number;
+  readonly accept?: string;
+  readonly contentType?: string;
+  readonly body?: string | Uint8Array;
+}
+
 export class RegistrySession {
   private authorization: string | undefined;
 
   constructor(private readonly settings: SessionSettings) {}
 
   /** GETs an API path (`/v2/...`), authenticating once when the registry asks for it. */
-  async get(path: string, limit: number, accept?: string): Promise<EgressResponse> {
-    let response = await this.send(path, limit, accept);
+  get(path: string, limit: number, accept?: string): Promise<EgressResponse> {
+    return this.request('GET', path, { limit, ...(accept ? { accept } : {}) });
+  }
+
+  /**
+   * Any API call (`/v2/...`, a query string allowed), authenticating when the registry asks for it:
+   * a 401 after a token for reading can come back on a write, which needs a token for pushing.
+   */
+  async request(method: string, path: string, options: SessionRequest): Promise<EgressResponse> {
+    let response = await this.send(method, path, options);
     if (response.status === 401) {
       await this.authenticate(response);
-      response = await this.send(path, limit, accept);
+      response = await this.send(method, path, options);
       if (response.status === 401 || response.status === 403) {
         throw new RegistryAuthError(
           this.settings.reference.image,
@@ -45,20 +61,22 @@ export class RegistrySession {
     return response;
   }
 
-  private async send(path: string, limit: number, accept?: string): Promise<EgressResponse> {
+  private async send(method: string, path: string, options: SessionRequest): Promise<EgressResponse> {
     const { reference, allowInsecure, plainHttpHosts } = this.settings;
     const headers: Record<string, string> = {};
-    if (accept) headers.accept = accept;
+    if (options.accept) headers.accept = options.accept;
+    if (options.contentType) headers['content-type'] = options.contentType;
     if (this.authorization) headers.authorization = this.authorization;
+    const init = { method, body: options.body, redirects: method === 'GET' || method === 'HEAD' };
     if (allowInsecure && plainHttpHosts.has(reference.host))
-      return this.call(`http://${reference.host}${path}`, headers, limit);
+      return this.call(`http://${reference.host}${path}`, headers, options.limit, init);
     try {
-      return await this.call(`https://${reference.host}${path}`, headers, limit);
+      return await this.call(`https://${reference.host}${path}`, headers, options.limit, init);
     } catch (error) {
       // A registry that speaks plain HTTP fails the TLS handshake; only then, and only when allowed, retry over HTTP.
       const connectionFailed = error instanceof RegistryError && error.cause instanceof EgressRequestError;
       if (!allowInsecure || !connectionFailed) throw error;
-      const response = await this.call(`http://${reference.host}${path}`, headers, limit);
+      const response = await this.call(`http://${reference.host}${path}`, headers, options.limit, init);
       plainHttpHosts.add(reference.host);
       return response;
     }
@@ -69,15 +87,17 @@ export class RegistrySession {
     url: string,
     headers: Record<string, string>,
     limit: number,
-    init: { method?: string; body?: string } = {},
+    init: { method?: string; body?: string | Uint8Array; redirects?: boolean } = {},
   ): Promise<EgressResponse> {
     try {
       return await this.settings.egress.request(url, {
-        ...init,
+        method: init.method,
+        body: init.body,
         headers,
         maxResponseBytes: limit,
         timeoutMs: this.settings.timeoutMs,
-        maxRedirects: MAX_REDIRECTS,
+        // Reads follow redirects (blobs live in storage elsewhere); writes answer where they stand.
+        maxRedirects: init.redirects === false ? 0 : MAX_REDIRECTS,
         insecureSkipTlsVerify: this.settings.allowInsecure,
       });
     } catch (error) {

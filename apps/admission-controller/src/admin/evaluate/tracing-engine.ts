@@ -24,6 +24,12 @@ export class TracingEngine implements AdmissionEngine {
   readonly mutate: AdmissionEngine['mutate'] = (compiled, request, options) =>
     this.timed(request.resource, () => this.engine.mutate(compiled, request, options));
 
+  readonly verifyImages: NonNullable<AdmissionEngine['verifyImages']> = (compiled, request, options) =>
+    this.timed(request.resource, () => {
+      if (!this.engine.verifyImages) throw new Error('image verification is not available in this engine');
+      return this.engine.verifyImages(compiled, request, options);
+    });
+
   readonly generate: AdmissionEngine['generate'] = (compiled, request, options) =>
     this.timed(request.resource, () => this.engine.generate(compiled, request, options));
 

@@ -1,0 +1,140 @@
+import type { CosignVerifier, NotaryVerifier, VerifierSpec } from '@edict/image-verify';
+import type { ResourceLoader } from '../core/loaders';
+import { decodeStdBase64 } from '../validate/manifests/base64';
+import type { Attestor, CertificateLog, ImageVerification, TransparencyLog } from './spec';
+
+/** Kyverno's default transparency log when an attestor names none. */
+export const PUBLIC_REKOR_URL = 'https://rekor.sigstore.dev';
+
+/** A setting Edict cannot honour (yet): the entry fails closed with this message, as an error. */
+export class UnsupportedAttestorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedAttestorError';
+  }
+}
+
+/** Where keys referenced by Secret are read, and which namespace a namespaced Policy is kept to. */
+export interface SecretAccess {
+  readonly resources?: ResourceLoader;
+  /** Set for a namespaced Policy: a key Secret must live in this namespace. */
+  readonly policyNamespace?: string;
+}
+
+/**
+ * One attestor entry as image-verify's neutral verifier, as Kyverno's buildCosignVerifier and
+ * buildNotaryVerifier build their options. Returns the path suffix Kyverno puts in messages
+ * (`.keys`, `.certificates`, `.keyless`). Throws UnsupportedAttestorError for what Edict does not
+ * run (KMS keys, cloud credential helpers) and for unreadable key Secrets.
+ */
+export async function verifierFor(
+  attestor: Attestor,
+  verification: ImageVerification,
+  forAttestation: boolean,
+  secrets: SecretAccess,
+): Promise<{ spec: VerifierSpec; path: string }> {
+  if (verification.type === 'Notary') return notaryVerifier(attestor);
+  const spec: CosignVerifier = {
+    type: 'cosign',
+    signatureRepository: attestor.repository ?? verification.repository,
+    annotations: attestor.annotations ?? verification.annotations,
+    // An attestation without attestors is fetched and checked as Kyverno does (SCTs not required).
+    rekor: { ignoreTlog: false, url: PUBLIC_REKOR_URL },
+    ctlog: { ignoreSCT: forAttestation },
+  };
+  if (verification.type === 'SigstoreBundle') spec.bundle = true;
+  let path = '';
+  if (attestor.keys) {
+    path = '.keys';
+    const keys = attestor.keys;
+    if (keys.publicKeys) spec.publicKeys = [keys.publicKeys];
+    else if (keys.secret) spec.publicKeys = [await secretKey(keys.secret, secrets)];
+    else if (keys.kms) {
+      throw new UnsupportedAttestorError(
+        `KMS keys (${keys.kms}) are not supported by Edict: the image was not verified`,
+      );
+    }
+    if (keys.signatureAlgorithm) spec.hashAlgorithm = hashAlgorithm(keys.signatureAlgorithm);
+    applyLogs(spec, keys.rekor, keys.ctlog);
+  } else if (attestor.certificates) {
+    path = '.certificates';
+    const { cert, certChain } = attestor.certificates;
+    spec.certificate = { cert, certChain };
+    applyLogs(spec, attestor.certificates.rekor, attestor.certificates.ctlog);
+  } else if (attestor.keyless) {
+    path = '.keyless';
+    const keyless = attestor.keyless;
+    spec.keyless = {
+      identities: [
+        {
+          subject: keyless.subject,
+          subjectRegExp: keyless.subjectRegExp,
+          issuer: keyless.issuer,
+          issuerRegExp: keyless.issuerRegExp,
+        },
+      ],
+      roots: keyless.roots ?? verification.roots,
+      extensions: keyless.additionalExtensions ? { ...keyless.additionalExtensions } : undefined,
+    };
+    applyLogs(spec, keyless.rekor, keyless.ctlog);
+  } else {
+    // No attestor (an attestation's implicit entry): keyless with Sigstore's roots, any identity.
+    spec.keyless = { identities: [], roots: verification.roots };
+  }
+  return { spec, path };
+}
+
+/** Kyverno's rekor/ctlog options: an absent block means the public log, checked; SCTs checked. */
+function applyLogs(spec: CosignVerifier, rekor: TransparencyLog | undefined, ctlog: CertificateLog | undefined): void {
+  spec.rekor = rekor
+    ? { ignoreTlog: rekor.ignoreTlog === true, url: rekor.url, publicKey: rekor.pubkey }
+    : { ignoreTlog: false, url: PUBLIC_REKOR_URL };
+  spec.ctlog = ctlog ? { ignoreSCT: ctlog.ignoreSCT === true, publicKey: ctlog.pubkey } : { ignoreSCT: false };
+  if (ctlog?.tsaCertChain) spec.tsaCertChain = ctlog.tsaCertChain;
+}
+
+function notaryVerifier(attestor: Attestor): { spec: NotaryVerifier; path: string } {
+  const certificates = attestor.certificates;
+  const certs = [certificates?.cert, certificates?.certChain].filter(Boolean).join('\n');
+  if (!certs) {
+    throw new UnsupportedAttestorError('Notary verification needs certificates (cert or certChain) in the attestor');
+  }
+  return {
+    spec: { type: 'notary', certs, signatureRepository: attestor.repository },
+    path: '',
+  };
+}
+
+function hashAlgorithm(name: string): CosignVerifier['hashAlgorithm'] {
+  const lower = name.toLowerCase();
+  if (lower === 'sha224' || lower === 'sha256' || lower === 'sha384' || lower === 'sha512') return lower;
+  throw new UnsupportedAttestorError(`invalid signature algorithm provided: ${name}`);
+}
+
+/**
+ * The public key a `keys.secret` names: the Secret's `cosign.pub` (cosign's `k8s://ns/name`). A
+ * namespaced Policy reads only Secrets of its own namespace.
+ */
+async function secretKey(secret: { name: string; namespace: string }, access: SecretAccess): Promise<string> {
+  const where = `k8s://${secret.namespace}/${secret.name}`;
+  if (access.policyNamespace !== undefined && secret.namespace !== access.policyNamespace) {
+    throw new UnsupportedAttestorError(
+      `key secret ${where} is outside the policy's namespace ${access.policyNamespace}: a namespaced Policy reads only its own Secrets`,
+    );
+  }
+  if (!access.resources) throw new UnsupportedAttestorError(`key secret ${where} cannot be read: no cluster access`);
+  const object = await access.resources.get('v1', 'Secret', secret.namespace, secret.name);
+  if (!object) throw new UnsupportedAttestorError(`key secret ${where} not found`);
+  const data = (object as { data?: Record<string, unknown> }).data;
+  const encoded = data?.['cosign.pub'];
+  if (typeof encoded !== 'string') throw new UnsupportedAttestorError(`key secret ${where} has no cosign.pub`);
+  return decodeBase64(encoded, where);
+}
+
+function decodeBase64(encoded: string, where: string): string {
+  try {
+    return decodeStdBase64(encoded).toString('utf8');
+  } catch (error) {
+    throw new UnsupportedAttestorError(`key secret ${where}: cosign.pub is not base64 (${(error as Error).message})`);
+  }
+}

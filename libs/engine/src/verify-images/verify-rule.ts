@@ -1,0 +1,183 @@
+import { wildcardMatch, type JsonValue } from '@edict/foundation';
+import { compileJmesPath } from '@edict/jmespath';
+import type { ContextLoaders, ResourceLoader } from '../core/loaders';
+import { ruleError, ruleResponse } from '../core/responses';
+import type { RuleResponse } from '../core/types';
+import { extractImages, type ContainerImageInfo, type ImageExtractorConfig, type ImageInfos } from '../images';
+import type { JsonPatchOperation } from '../mutate/admission-patch';
+import type { Rule } from '../policy/types';
+import type { RuleRun } from '../validate/rule-run';
+import { substituteVariables } from '../variables';
+import type { VerifiedImages } from './annotation';
+import { verifyEntry } from './image-verifier';
+import { readImageVerification, type ImageVerification } from './spec';
+
+/** True for a rule with `verifyImages` entries (Kyverno's HasVerifyImages). */
+export function hasVerifyImages(rule: Rule): boolean {
+  return Array.isArray(rule.verifyImages) && rule.verifyImages.length > 0;
+}
+
+/** Kyverno's HasVerifyImageChecks: the rule also runs on the validate path (`verifyDigest` or `required`). */
+export function hasVerifyImageChecks(rule: Rule): boolean {
+  return hasVerifyImages(rule) && verifications(rule).some((v) => v.verifyDigest || v.required);
+}
+
+/** The failure action a verifyImages rule asks for itself (`verifyImages[].failureAction`), if any. */
+export function verifyImagesFailureAction(rule: Rule): string | undefined {
+  for (const entry of rule.verifyImages ?? []) {
+    const action = (entry as { failureAction?: unknown } | null)?.failureAction;
+    if (typeof action === 'string') return action;
+  }
+  return undefined;
+}
+
+export function verifications(rule: Rule): ImageVerification[] {
+  return (rule.verifyImages ?? []).map(readImageVerification);
+}
+
+export interface ImageRuleDependencies {
+  readonly loaders?: ContextLoaders;
+  readonly resources?: ResourceLoader;
+  readonly policyName: string;
+  /** Set for a namespaced Policy. */
+  readonly policyNamespace?: string;
+  readonly verified: VerifiedImages;
+}
+
+export interface ImageRuleOutcome {
+  readonly responses: RuleResponse[];
+  readonly patches: JsonPatchOperation[];
+}
+
+const TYPE = 'ImageVerify';
+
+/**
+ * Kyverno's mutate-image handler: the rule's images that match an entry's `imageReferences` are
+ * verified for each entry (variables substituted first, attestation conditions left for each
+ * statement), giving one response per image and the digest patches. No matching image, no response.
+ */
+export async function verifyImagesRule(run: RuleRun, deps: ImageRuleDependencies): Promise<ImageRuleOutcome> {
+  const { rule, ctx } = run;
+  let images: ContainerImageInfo[];
+  try {
+    images = matchingImages(run);
+  } catch (error) {
+    return { responses: [ruleError(rule, TYPE, 'failed to instantiate handler', error)], patches: [] };
+  }
+  if (images.length === 0) return { responses: [], patches: [] };
+  const access = deps.loaders?.imageVerification;
+  if (!access) {
+    return {
+      responses: [
+        ruleResponse(rule, TYPE, 'error', 'image verification is not configured: the images of this resource were not verified'),
+      ],
+      patches: [],
+    };
+  }
+  let entries: ImageVerification[];
+  try {
+    entries = substituted(rule, ctx);
+  } catch (error) {
+    return { responses: [ruleError(rule, TYPE, 'failed to substitute variables', error)], patches: [] };
+  }
+  const responses: RuleResponse[] = [];
+  const patches: JsonPatchOperation[] = [];
+  const remaining = run.context.scope?.deadline?.remainingMs?.();
+  for (const verification of entries) {
+    let oci;
+    try {
+      const credentials = verification.imageRegistryCredentials;
+      oci = access.oci({
+        secrets: credentials?.secrets,
+        providers: credentials?.providers,
+        allowInsecure: credentials?.allowInsecureRegistry === true,
+        namespace: run.resource.metadata?.namespace ?? deps.policyNamespace,
+      });
+    } catch (error) {
+      return { responses: [ruleError(rule, TYPE, 'failed to fetch secrets', error)], patches: [] };
+    }
+    const outcome = await verifyEntry(
+      {
+        rule,
+        policyName: deps.policyName,
+        ctx,
+        request: run.request,
+        oci,
+        cache: access.cache,
+        secrets: { resources: deps.resources, policyNamespace: deps.policyNamespace },
+        deadline: remaining === undefined ? undefined : Date.now() + remaining,
+        entries,
+        verified: deps.verified,
+      },
+      verification,
+      images,
+    );
+    responses.push(...outcome.responses);
+    patches.push(...outcome.patches);
+  }
+  return { responses, patches };
+}
+
+/**
+ * Kyverno's ExtractMatchingImages: the request's images (or the rule's `imageExtractors`' images)
+ * that match any entry's `imageReferences`, each once per entry that matches it.
+ */
+export function matchingImages(run: RuleRun): ContainerImageInfo[] {
+  const infos = imagesOf(run);
+  const entries = verifications(run.rule);
+  const matched: ContainerImageInfo[] = [];
+  for (const group of Object.values(infos)) {
+    for (const info of Object.values(group)) {
+      for (const entry of entries) {
+        if (entry.imageReferences.some((pattern) => wildcardMatch(pattern, info.reference))) matched.push(info);
+      }
+    }
+  }
+  return matched;
+}
+
+function imagesOf(run: RuleRun): ImageInfos {
+  const extractors = run.rule.imageExtractors as Record<string, ImageExtractorConfig[]> | undefined;
+  if (extractors) {
+    return extractImages(run.resource, {
+      extractors,
+      applyJmesPath: (expression, value) => compileJmesPath(expression).search(value, run.ctx.budget),
+    });
+  }
+  const images = (() => {
+    try {
+      return run.ctx.query('images');
+    } catch {
+      return undefined;
+    }
+  })();
+  return (images && typeof images === 'object' && !Array.isArray(images) ? images : {}) as unknown as ImageInfos;
+}
+
+/** The entries with variables substituted, attestation conditions kept as written (each statement binds its own). */
+function substituted(rule: Rule, ctx: RuleRun['ctx']): ImageVerification[] {
+  return (rule.verifyImages ?? []).map((raw) => {
+    const entry = raw as Record<string, JsonValue>;
+    const attestations = Array.isArray(entry['attestations']) ? entry['attestations'] : undefined;
+    const withoutConditions = attestations
+      ? {
+          ...entry,
+          attestations: attestations.map((a) =>
+            a && typeof a === 'object' && !Array.isArray(a) ? { ...a, conditions: null } : a,
+          ),
+        }
+      : entry;
+    const result = substituteVariables(withoutConditions as JsonValue, ctx) as Record<string, JsonValue>;
+    if (attestations && Array.isArray(result['attestations'])) {
+      result['attestations'] = result['attestations'].map((a, i) => {
+        const original = attestations[i] as Record<string, JsonValue> | null;
+        if (!a || typeof a !== 'object' || Array.isArray(a)) return a;
+        const copy = { ...a };
+        if (original && original['conditions'] !== undefined) copy['conditions'] = original['conditions'];
+        else delete copy['conditions'];
+        return copy;
+      });
+    }
+    return readImageVerification(result);
+  });
+}

@@ -1,0 +1,1 @@
+export { parseTrustedRoot, trustedRootOf } from './trusted-root';
