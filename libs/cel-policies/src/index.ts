@@ -1,7 +1,7 @@
 // @edict/cel-policies: Kyverno's CEL policy family (policies.kyverno.io): ValidatingPolicy and its
 // Namespaced form, and the CEL PolicyException. Pure: everything it reads comes through interfaces.
 export * from './api/types';
-export { isValidatingPolicy, isCelPolicyException } from './api/kinds';
+export { isValidatingPolicy, isCelPolicyException, isImageValidatingPolicy } from './api/kinds';
 export { ValidatingPolicyError } from './compile/policy-error';
 export type { CompiledValidatingPolicy } from './compile/compiled-policy';
 export { compileValidatingPolicy, validatingPolicyErrors } from './compile/compile-policy';
@@ -14,3 +14,21 @@ export {
   CelPolicyExceptionError,
 } from './exceptions/compile-exception';
 export { autogenConfigs, autogenStatus } from './autogen/autogen';
+export type * from './image-validating/types';
+export type { CompiledImageValidatingPolicy } from './image-validating/compiled-policy';
+export { compileImageValidatingPolicy, imageValidatingPolicyErrors } from './image-validating/compile';
+export { evaluateImageValidatingPolicy, evaluateImageValidatingPolicies } from './image-validating/evaluate';
+export {
+  mutateImageDigests,
+  imageVerificationOutcomePatches,
+  IMAGE_VERIFICATION_OUTCOMES_ANNOTATION,
+} from './image-validating/digests';
+export {
+  IVPOL_LIMITS,
+  ImageVerificationRecord,
+  type DigestMutation,
+  type ImageValidatingPolicyContext,
+  type ImageValidatingPolicyOutcome,
+  type IvpolPorts,
+  type OciAccessRequest,
+} from './image-validating/ports';

@@ -17,6 +17,7 @@ import { registerSets } from './libraries/sets';
 import { registerStrings } from './libraries/strings';
 import { registerUrl } from './libraries/url';
 import { registerKyverno } from './kyverno/environment';
+import { registerImageVerify, rewriteImageVerifyCall } from './kyverno/image-verify';
 import { CEL_LIMITS } from './limits';
 import { registerLanguage, rewriteLanguage } from './language';
 
@@ -37,6 +38,14 @@ export interface CelVariables {
   readonly kyverno?: boolean;
   /** With `kyverno`: the expression is a namespaced policy's (`resource` calls take no namespace). */
   readonly namespacedPolicy?: boolean;
+  /**
+   * ImageValidatingPolicy: `images`, `attestors`, `attestations` and Kyverno's image verification
+   * functions (verifyImageSignatures, verifyAttestationSignatures, extractPayload, getImageData),
+   * answered by the CelImageVerifier in the activation (kyverno/image-verify.ts).
+   */
+  readonly imageVerification?: boolean;
+  /** An ImageValidatingPolicy's matchImageReferences expression: `ref` (the image) only matters. */
+  readonly imageReference?: boolean;
 }
 
 /** What the expression must evaluate to: validations and preconditions bool, messages string. */
@@ -96,6 +105,7 @@ export function parseCel(env: Environment, source: string): ParseResult {
   const parsed = env.parse(source);
   rewriteMatches(parsed.ast);
   rewriteLanguage(parsed.ast, env);
+  rewriteImageVerifyCalls(parsed.ast);
   return parsed;
 }
 
@@ -114,7 +124,7 @@ let base: Environment | undefined;
 
 function environmentKey(variables: CelVariables): string {
   const kyverno = variables.kyverno ? (variables.namespacedPolicy ? 'kn' : 'k') : '';
-  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${kyverno}${variables.exceptions ? 'e' : ''}`;
+  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${kyverno}${variables.exceptions ? 'e' : ''}${variables.imageVerification ? 'i' : ''}${variables.imageReference ? 'r' : ''}`;
 }
 
 function environment(variables: CelVariables): Environment {
@@ -127,6 +137,8 @@ function environment(variables: CelVariables): Environment {
     if (variables.authorizer) env.registerVariable('authorizer', AUTHORIZER_TYPE);
     if (variables.exceptions) env.registerVariable('exceptions', 'dyn');
     if (variables.kyverno) registerKyverno(env, { namespaced: variables.namespacedPolicy === true });
+    if (variables.imageVerification) registerImageVerify(env);
+    if (variables.imageReference) env.registerVariable('ref', 'string');
     environments.set(key, env);
   }
   return env;
@@ -158,6 +170,17 @@ function baseEnvironment(): Environment {
   registerQuantity(env);
   registerAuthz(env);
   return env;
+}
+
+/** Image verification calls find their verifier in the activation (kyverno/image-verify.ts). */
+function rewriteImageVerifyCalls(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) rewriteImageVerifyCalls(item);
+    return;
+  }
+  if (!node || typeof node !== 'object' || typeof (node as ASTNode).op !== 'string') return;
+  rewriteImageVerifyCall(node as never);
+  rewriteImageVerifyCalls((node as { args: unknown }).args);
 }
 
 /** Points calls of the methods Edict replaces (see libraries/replaced.ts) at Edict's implementations. */

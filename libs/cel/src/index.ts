@@ -14,6 +14,7 @@ export { toCel } from './values';
 export { AccessReviews, CelAuthorizer, CelResourceCheck } from './libraries/authz';
 export type { AccessReviewDecision, AccessReviewRequest, AccessReviewSubject } from './access-review';
 export { kyvernoActivation } from './kyverno/activation';
+export { IMAGE_VERIFIER_KEY, type CelImageVerifier } from './kyverno/image-verify';
 export { expressionsUseIdentifier, HTTP_IN_NAMESPACED_POLICY } from './kyverno/identifiers';
 export {
   CelPortError,

@@ -1,4 +1,11 @@
-import type { CompiledPolicy, EvaluationOptions, Operation, Policy, PolicyResponse } from '@edict/engine';
+import {
+  applyImagePatches,
+  type CompiledPolicy,
+  type EvaluationOptions,
+  type Operation,
+  type Policy,
+  type PolicyResponse,
+} from '@edict/engine';
 import { type KubeObject, errorMessage } from '@edict/foundation';
 import { evaluateCelPolicies, type CelEvaluatedResponse } from './evaluate-cel';
 import { createContextLoaders, createResourceLoader } from './mock-loaders';
@@ -118,6 +125,22 @@ async function evaluateResource(
       current = await run('mutate', entry, (options) =>
         mutate(entry.compiled, buildRequest(entry.policy.metadata.name, current, inputs, operationOverride), options),
       );
+    }
+  }
+  // Kyverno's CLI verifies images after mutating: each verifyImages policy's digests and the
+  // verify-images annotation patch the resource the validate rules then see.
+  const verifyImages = engine.verifyImages?.bind(engine);
+  if (verifyImages) {
+    for (const entry of policies.filter((entry) => entry.compiled.imageVerifyRules.length > 0)) {
+      const before = current;
+      current = await run('mutate', entry, async (options) => {
+        const response = await verifyImages(
+          entry.compiled,
+          buildRequest(entry.policy.metadata.name, before, inputs, operationOverride),
+          options,
+        );
+        return { ...response, patchedResource: applyImagePatches(before, [response]).resource };
+      });
     }
   }
   for (const entry of policies.filter((entry) => hasRule(entry, (rule) => rule.validate || rule.verifyImages))) {

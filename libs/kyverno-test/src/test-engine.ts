@@ -2,6 +2,7 @@ import type {
   CompiledPolicy,
   EngineDependencies,
   EvaluationOptions,
+  ImageVerificationResponse,
   MutationResponse,
   Policy,
   PolicyResponse,
@@ -17,6 +18,11 @@ export interface TestEngine {
   validate(policy: CompiledPolicy, request: ResourceRequest, options?: EvaluationOptions): Promise<PolicyResponse>;
   mutate?(policy: CompiledPolicy, request: ResourceRequest, options?: EvaluationOptions): Promise<MutationResponse>;
   generate?(policy: CompiledPolicy, request: ResourceRequest, options?: EvaluationOptions): Promise<PolicyResponse>;
+  verifyImages?(
+    policy: CompiledPolicy,
+    request: ResourceRequest,
+    options?: EvaluationOptions,
+  ): Promise<ImageVerificationResponse>;
 }
 
 export type EngineFactory = (dependencies: EngineDependencies) => TestEngine;

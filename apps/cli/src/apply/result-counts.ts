@@ -27,6 +27,7 @@ function countedResponses(record: EvaluatedResponse): RuleResponse[] {
   const responses = (counted: readonly Rule[]) =>
     counted.map((rule) => byName.get(rule.name)).filter((response) => response !== undefined);
   if (record.stage === 'validate') return responses(rules.filter((r) => r.validate || r.verifyImages));
+  if (isImageVerification(record)) return responses(rules.filter((r) => r.verifyImages));
   if (record.stage === 'mutate') return rules.some((r) => r.mutate) ? responses(rules) : [];
   return responses(rules);
 }
@@ -39,7 +40,7 @@ function countedResponses(record: EvaluatedResponse): RuleResponse[] {
 export function addResponse(counts: ResultCounts, record: EvaluatedResponse, auditWarn: boolean): void {
   const audit = record.response.validationFailureAction === 'Audit';
   for (const response of countedResponses(record)) {
-    if (record.stage === 'validate') {
+    if (record.stage === 'validate' || isImageVerification(record)) {
       if (response.status === 'fail') counts[!isScored(record.policy) || (auditWarn && audit) ? 'warn' : 'fail']++;
       else counts[response.status]++;
     } else if (record.stage === 'mutate') {
@@ -80,4 +81,12 @@ export function applyExitCode(counts: ResultCounts, warnExitCode: number): numbe
 
 export function summaryLine(counts: ResultCounts): string {
   return `pass: ${counts.pass}, fail: ${counts.fail}, warn: ${counts.warn}, error: ${counts.error}, skip: ${counts.skip} `;
+}
+
+/**
+ * A verifyImages response (run with the mutations, as it patches digests and the annotation):
+ * Kyverno's CLI counts and prints it as a validation.
+ */
+export function isImageVerification(record: EvaluatedResponse): boolean {
+  return record.stage === 'mutate' && record.response.rules.some((rule) => rule.type === 'ImageVerify');
 }

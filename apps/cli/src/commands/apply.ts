@@ -11,6 +11,7 @@ import {
   countedErrors,
   countedRules,
   emptyCounts,
+  isImageVerification,
   summaryLine,
 } from '../apply/result-counts';
 import {
@@ -122,7 +123,7 @@ export async function applyCommand(
     }
   } else {
     for (const record of evaluation.responses) {
-      if (record.stage === 'validate') printFailures(io, record, options.auditWarn);
+      if (record.stage === 'validate' || isImageVerification(record)) printFailures(io, record, options.auditWarn);
       printErrors(io, record);
     }
     for (const record of evaluation.celResponses) printCelOutcome(io, record);

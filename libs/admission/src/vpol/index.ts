@@ -10,6 +10,7 @@ export {
   parseValidatingPolicyPath,
   validatingPoliciesForPath,
   validatingPolicyKey,
+  type PathPolicy,
   type ValidatingPolicyPath,
 } from './select';
 export {
@@ -17,6 +18,7 @@ export {
   isReportable,
   processOf,
   VALIDATING_POLICY_SOURCE,
+  IMAGE_VALIDATING_POLICY_SOURCE,
   EXCLUDE_REPORTING_LABEL,
 } from './report-results';
 export { policyEventApiVersion, exceptionEventApiVersion } from './event-api-versions';

@@ -6,6 +6,9 @@ import { validatingPolicyKey } from './select';
 /** The `source` Kyverno gives results of ValidatingPolicies (reportutils.SourceValidatingPolicy). */
 export const VALIDATING_POLICY_SOURCE = 'KyvernoValidatingPolicy';
 
+/** The `source` of ImageValidatingPolicy results (reportutils.SourceImageValidatingPolicy). */
+export const IMAGE_VALIDATING_POLICY_SOURCE = 'KyvernoImageValidatingPolicy';
+
 /** A policy carrying this label is left out of reports (Kyverno's LabelExcludeReporting). */
 export const EXCLUDE_REPORTING_LABEL = 'reports.kyverno.io/disabled';
 
@@ -30,10 +33,11 @@ export function processOf(compiled: Pick<CompiledValidatingPolicy, 'background' 
  * property. Empty for a policy labelled `reports.kyverno.io/disabled`.
  */
 export function validatingPolicyReportResults(
-  compiled: CompiledValidatingPolicy,
+  compiled: Pick<CompiledValidatingPolicy, 'policy' | 'name' | 'namespace' | 'background' | 'admission'>,
   response: PolicyResponse,
   request: ResourceRequest,
   now: Date,
+  source: string = VALIDATING_POLICY_SOURCE,
 ): ReportResult[] {
   if (!isReportable(compiled)) return [];
   const object = request.resource ?? request.oldResource;
@@ -47,7 +51,7 @@ export function validatingPolicyReportResults(
   const process = processOf(compiled);
   return response.rules.map((rule) => {
     const row = policyReportResult(reported, rule, now);
-    row.source = VALIDATING_POLICY_SOURCE;
+    row.source = source;
     row.properties = { ...row.properties, process };
     return { ...row, resource, type: 'Validation' as const };
   });

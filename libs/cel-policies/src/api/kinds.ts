@@ -17,3 +17,10 @@ export function isValidatingPolicy(object: { apiVersion?: string; kind?: string 
 export function isCelPolicyException(object: { apiVersion?: string; kind?: string }): boolean {
   return groupOf(object.apiVersion) === POLICIES_KYVERNO_IO && object.kind === 'PolicyException';
 }
+
+const IMAGE_VALIDATING_KINDS = new Set(['ImageValidatingPolicy', 'NamespacedImageValidatingPolicy']);
+
+/** A policies.kyverno.io ImageValidatingPolicy or NamespacedImageValidatingPolicy (any served version). */
+export function isImageValidatingPolicy(object: { apiVersion?: string; kind?: string }): boolean {
+  return groupOf(object.apiVersion) === POLICIES_KYVERNO_IO && IMAGE_VALIDATING_KINDS.has(object.kind ?? '');
+}

@@ -13,17 +13,26 @@ type ResultType = 'bool' | 'string' | 'any';
  * audit annotations see everything; message expressions everything but the authorizer, as
  * Kubernetes has it. A namespaced policy gets the namespace-bound `resource` overloads.
  */
-function declarations(namespaced: boolean) {
+function declarations(namespaced: boolean, imageVerification: boolean) {
   const kyverno = { kyverno: true, namespacedPolicy: namespaced } as const;
+  // ImageValidatingPolicy: its variables, validations and messages also see `images`, `attestors`,
+  // `attestations` and the image verification functions; its match conditions do not.
+  const images = imageVerification ? ({ imageVerification: true } as const) : {};
   return {
     matchConditions: { params: false, authorizer: false, ...kyverno } satisfies CelVariables,
-    expressions: { params: false, authorizer: true, exceptions: true, ...kyverno } satisfies CelVariables,
-    messages: { params: false, authorizer: false, exceptions: true, ...kyverno } satisfies CelVariables,
+    expressions: { params: false, authorizer: true, exceptions: true, ...kyverno, ...images } satisfies CelVariables,
+    messages: { params: false, authorizer: false, exceptions: true, ...kyverno, ...images } satisfies CelVariables,
   };
 }
 
 /** The variables Kyverno's libraries bind (kyvernoActivation). */
 const LIBRARY_VARIABLES = ['http', 'resource', 'globalContext', 'image'];
+
+/** What a spec's expressions are compiled for (ValidatingPolicy by default). */
+export interface CompileSpecOptions {
+  /** ImageValidatingPolicy: Kyverno's image verification library (see declarations). */
+  readonly imageVerification?: boolean;
+}
 
 /** In JSON mode the payload is `object`; there is no admission request to read. */
 const NOT_IN_JSON_MODE = ['request', 'oldObject', 'namespaceObject', 'authorizer'];
@@ -34,17 +43,21 @@ const NOT_IN_JSON_MODE = ['request', 'oldObject', 'namespaceObject', 'authorizer
  * `Invalid value: "<expression>": <compiler message>`.
  */
 export function compileSpec(
-  spec: ValidatingPolicySpec,
+  spec: Pick<
+    ValidatingPolicySpec,
+    'matchConstraints' | 'matchConditions' | 'variables' | 'validations' | 'auditAnnotations'
+  >,
   path: string,
   mode: EvaluationMode,
   errors: PolicyFieldError[],
   namespaced = false,
+  options: CompileSpecOptions = {},
 ): CompiledSpec {
   const {
     matchConditions: forConditions,
     expressions: forExpressions,
     messages: forMessages,
-  } = declarations(namespaced);
+  } = declarations(namespaced, options.imageVerification === true);
   const sources: string[] = [];
   const compile = (
     source: unknown,

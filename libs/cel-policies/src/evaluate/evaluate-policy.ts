@@ -213,7 +213,7 @@ async function evaluateSpec(
  * Match conditions as Kubernetes decides them: any false does not hold; otherwise an error (or a
  * non-bool) is the answer; otherwise they hold. They see the request, never `variables`.
  */
-function conditionsHold(
+export function conditionsHold(
   run: SpecRun,
   conditions: readonly NamedProgram[],
   base: Record<string, unknown>,
@@ -245,7 +245,7 @@ async function evaluateConditions(
 
 const NO_ANNOTATIONS: { values: Record<string, string> } = Object.freeze({ values: Object.freeze({}) });
 
-async function auditAnnotations(
+export async function auditAnnotations(
   run: SpecRun,
   spec: CompiledSpec,
 ): Promise<{ values: Record<string, string> } | { error: string }> {
@@ -276,8 +276,8 @@ function prefixed(compiled: CompiledValidatingPolicy, values: Record<string, str
  * The exceptions naming this policy (by name and kind), not expired; a NamespacedValidatingPolicy
  * takes only exceptions from its own namespace.
  */
-function applicableExceptions(
-  compiled: CompiledValidatingPolicy,
+export function applicableExceptions(
+  compiled: { readonly name: string; readonly kind: string; readonly namespace?: string },
   context: CelPolicyContext,
 ): CompiledCelPolicyException[] {
   const all = context.exceptions ?? [];
@@ -343,7 +343,7 @@ function objectNamespace(input: CelPolicyInput): string {
 }
 
 /** The request's values and, when something reads them, Kyverno's libraries' (never over a request value). */
-function withLibraries(values: Record<string, unknown>, libraries: Record<string, unknown> | undefined) {
+export function withLibraries(values: Record<string, unknown>, libraries: Record<string, unknown> | undefined) {
   if (libraries) for (const key of Object.keys(libraries)) if (!(key in values)) values[key] = libraries[key];
   return values;
 }
@@ -353,23 +353,23 @@ function withLibraries(values: Record<string, unknown>, libraries: Record<string
  * exceptions). Built as a literal and filled in place: V8 makes every property added to a spread
  * copy (`{ ...base }`) cost microseconds, once per policy and request.
  */
-function roundActivation(base: Record<string, unknown>): Record<string, unknown> {
+export function roundActivation(base: Record<string, unknown>): Record<string, unknown> {
   const activation: Record<string, unknown> = { authorizer: undefined, variables: undefined, exceptions: undefined };
   for (const key of Object.keys(base)) activation[key] = base[key];
   return activation;
 }
 
-function withoutAuthorizer(activation: Record<string, unknown>): Record<string, unknown> {
+export function withoutAuthorizer(activation: Record<string, unknown>): Record<string, unknown> {
   const { authorizer: _authorizer, ...rest } = activation;
   return rest;
 }
 
-async function review(reviewer: AccessReviewer | undefined, question: AccessReviewRequest) {
+export async function review(reviewer: AccessReviewer | undefined, question: AccessReviewRequest) {
   if (!reviewer) throw new Error('no API server to review access with');
   return reviewer.review(question);
 }
 
-function typeName(value: unknown): string {
+export function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'list';
   return typeof value === 'bigint' ? 'int' : typeof value;

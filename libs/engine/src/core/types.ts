@@ -68,7 +68,13 @@ export interface RuleResponse {
 }
 
 /** The kinds whose evaluation answers with a PolicyResponse: classic policies and Kyverno's CEL policies. */
-export type PolicyResponseKind = 'ClusterPolicy' | 'Policy' | 'ValidatingPolicy' | 'NamespacedValidatingPolicy';
+export type PolicyResponseKind =
+  | 'ClusterPolicy'
+  | 'Policy'
+  | 'ValidatingPolicy'
+  | 'NamespacedValidatingPolicy'
+  | 'ImageValidatingPolicy'
+  | 'NamespacedImageValidatingPolicy';
 
 /** What a ValidatingPolicy does with a failed validation (admissionregistration's ValidationAction). */
 export type ValidationAction = 'Deny' | 'Warn' | 'Audit';

@@ -4,3 +4,4 @@ export * from './generate';
 export * from './policy-validation';
 export * from './pss';
 export * from './signing';
+export * from './image-verification';
