@@ -28,6 +28,8 @@ export function fixture(name: string): string {
 export interface RunTrust {
   readonly fulcioRoots: string;
   readonly rekorPublicKey: string;
+  /** The log's URL (its checkpoints name it): Kyverno's `rekor.url`. */
+  readonly rekorUrl: string;
   readonly ctlogPublicKey: string;
   readonly tsaCertChain: string;
   readonly trustedRootJson: string;
@@ -81,6 +83,7 @@ function trustOf(sigstore: SigstoreTestTrust): RunTrust {
   return {
     fulcioRoots: certificatePem(sigstore.ca.rootCertificate),
     rekorPublicKey: publicKeyPem(sigstore.tlog.publicKey),
+    rekorUrl: (JSON.parse(sigstore.trustedRootJson) as { tlogs: Array<{ baseUrl: string }> }).tlogs[0]!.baseUrl,
     ctlogPublicKey: publicKeyPem(sigstore.ctlog.publicKey),
     tsaCertChain: [sigstore.tsa.intCertificate, sigstore.tsa.rootCertificate].map(certificatePem).join(''),
     trustedRootJson: sigstore.trustedRootJson,
