@@ -10,13 +10,15 @@ import { createHash, generateKeyPairSync, sign as cryptoSign, webcrypto, type Ke
 import * as x509 from '@peculiar/x509';
 import { X509Certificate } from '@sigstore/core';
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
 const OID_SCT_LIST = '1.3.6.1.4.1.11129.2.4.2';
 const OID_ISSUER_V1 = '1.3.6.1.4.1.57264.1.1';
 const OID_ISSUER_V2 = '1.3.6.1.4.1.57264.1.8';
-const ECDSA: EcKeyImportParams = { name: 'ECDSA', namedCurve: 'P-256' };
-const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as EcdsaParams;
+const ECDSA: webcrypto.EcKeyImportParams = { name: 'ECDSA', namedCurve: 'P-256' };
+const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as webcrypto.EcdsaParams;
 const MINUTE = 60_000;
 
 export interface TestFulcio {
@@ -40,7 +42,7 @@ export async function createTestFulcio(ctlog?: TestCtLog): Promise<TestFulcio> {
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
     ],
   });
-  const rootSpki = Buffer.from(await webcrypto.subtle.exportKey('spki', keys.publicKey as webcrypto.CryptoKey));
+  const rootSpki = Buffer.from(await webcrypto.subtle.exportKey('spki', keys.publicKey));
   return {
     rootCertificate: Buffer.from(root.rawData),
     async issueCertificate(publicKeyDer, subjectAltName, issuer) {
@@ -54,7 +56,7 @@ export async function createTestFulcio(ctlog?: TestCtLog): Promise<TestFulcio> {
         issuer: root.subject,
         notBefore: new Date(now - MINUTE),
         notAfter: new Date(now + 10 * MINUTE),
-        publicKey: publicKey as CryptoKey,
+        publicKey,
         signingKey: keys.privateKey,
         signingAlgorithm: SIGNING,
       };

@@ -17,6 +17,7 @@ export {
 export { notationAttest, notationSign, type NotationSignOptions } from './notation';
 export {
   createSigstoreTestTrust,
+  rfc3161Timestamp,
   sigstoreBundleSign,
   SIGSTORE_BUNDLE_V03,
   type SigstoreBundleSignOptions,

@@ -176,7 +176,7 @@ export async function sigstoreBundleSign(
     : { publicKey: { hint: createHash('sha256').update(publicPem).digest('base64') } };
   verificationMaterial.tlogEntries = options.tlog === false ? [] : [await logEntry(trust, rekorEntry)];
   if (options.timestamp) {
-    const response = await rfc3161Timestamp(trust, createHash('sha256').update(signature).digest());
+    const response = await rfc3161Timestamp(trust.tsa, createHash('sha256').update(signature).digest());
     verificationMaterial.timestampVerificationData = {
       rfc3161Timestamps: [{ signedTimestamp: Buffer.from(response).toString('base64') }],
     };
@@ -204,12 +204,12 @@ export async function sigstoreBundleSign(
 }
 
 /**
- * A TimeStampResp from the mock TSA. Its GeneralizedTime drops trailing zeros of the milliseconds
+ * A TimeStampResp (RFC 3161) over a SHA-256 hash from the mock TSA. Its GeneralizedTime drops trailing zeros of the milliseconds
  * (`.12Z`), which @sigstore/core reads as an invalid time: such answers are asked for again.
  */
-export async function rfc3161Timestamp(trust: SigstoreTestTrust, hash: Buffer): Promise<Buffer> {
+export async function rfc3161Timestamp(tsa: SigstoreTestTrust['tsa'], hash: Buffer): Promise<Buffer> {
   for (let attempt = 0; ; attempt++) {
-    const response = await trust.tsa.timestamp({
+    const response = await tsa.timestamp({
       artifactHash: hash,
       hashAlgorithmOID: '2.16.840.1.101.3.4.2.1',
       nonce: randomInt(1_000_000),
@@ -217,7 +217,7 @@ export async function rfc3161Timestamp(trust: SigstoreTestTrust, hash: Buffer): 
       certReq: true,
     });
     try {
-      RFC3161Timestamp.parse(response).signingTime.getTime();
+      RFC3161Timestamp.parse(response as Buffer<ArrayBuffer>).signingTime.getTime();
       return response;
     } catch (error) {
       if (attempt >= 20) throw error;
