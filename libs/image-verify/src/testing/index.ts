@@ -23,3 +23,11 @@ export {
   type SigstoreBundleSignOptions,
   type SigstoreTestTrust,
 } from './sigstore-bundle';
+export { cosignAttest, cosignSign, type CosignAttestOptions, type CosignSignOptions } from './cosign-sign';
+export {
+  createTestTrustMaterial,
+  derToPem,
+  testTrustMaterial,
+  type TestClocks,
+  type TestTrustMaterial,
+} from './trust-material';
