@@ -1,30 +1,46 @@
 /**
  * Signs and attests the pushed images as the twins expect, with the signers of
- * @edict/image-verify/testing: Notary signatures and attestation referrers with the committed
- * certificate, Sigstore bundles with the run's own Sigstore (in-process Fulcio, Rekor, CT log and
- * TSA, fresh keys each run). Answers the per-run trust material the twins read as `$values.trust`.
+ * @edict/image-verify/testing: Cosign signatures with the committed keys, keyless Cosign signatures
+ * and attestations from the run's own Fulcio and Rekor, Notary signatures and attestation referrers
+ * with the committed certificate, Sigstore bundles with the run's own Sigstore (in-process Fulcio,
+ * Rekor, CT log and TSA, fresh keys each run). Answers the per-run trust material the twins read
+ * as `$values.trust` (Cosign keyless and timestamps) and `$values.bundleTrust` (Sigstore bundles).
  */
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  cosignAttest,
+  cosignSign,
   createSigstoreTestTrust,
+  createTestTrustMaterial,
   notationAttest,
   notationSign,
   sigstoreBundleSign,
   type OciWriter,
   type SigstoreTestTrust,
+  type TestTrustMaterial,
 } from '@edict/image-verify/testing';
+import type { JsonObject } from '@edict/foundation';
 import type { PushedImage } from './images';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const GITHUB_ISSUER = 'https://token.actions.githubusercontent.com';
+/** The identities Kyverno's keyless tests name, under a GitHub organisation of the tests' own. */
+const IDENTITIES = {
+  zulu: 'https://github.com/edict-e2e/zulu/.github/workflows/slsa-generic-keyless.yaml@refs/tags/v0.0.14',
+  slsa: 'https://github.com/slsa-framework/slsa-github-generator/.github/workflows/generator_container_slsa3.yml@refs/heads/main',
+  vuln: 'https://github.com/edict-e2e/zulu/.github/workflows/vulnerability-scan.yaml@refs/heads/main',
+  cosignRelease: 'https://github.com/edict-e2e/cosign/.github/workflows/release.yaml@refs/tags/v2.0.0',
+};
+const KUBERNETES_ISSUER = 'https://kubernetes.default.svc.cluster.local';
+const DEFAULT_SERVICE_ACCOUNT = 'https://kubernetes.io/namespaces/default/serviceaccounts/default';
 
 export function fixture(name: string): string {
   return readFileSync(join(FIXTURES, name), 'utf8');
 }
 
-/** What `$values.trust` holds: the run's Sigstore, as PEM and as a trusted root. */
+/** What `$values.trust` and `$values.bundleTrust` hold: a Sigstore of the run's, as PEM (and a trusted root). */
 export interface RunTrust {
   readonly fulcioRoots: string;
   readonly rekorPublicKey: string;
@@ -32,19 +48,73 @@ export interface RunTrust {
   readonly rekorUrl: string;
   readonly ctlogPublicKey: string;
   readonly tsaCertChain: string;
-  readonly trustedRootJson: string;
+  readonly trustedRootJson?: string;
 }
 
-export async function signImages(oci: OciWriter, images: Readonly<Record<string, PushedImage>>): Promise<RunTrust> {
+export async function signImages(
+  oci: OciWriter,
+  images: Readonly<Record<string, PushedImage>>,
+): Promise<{ trust: RunTrust; bundleTrust: RunTrust }> {
+  const cosign = await createTestTrustMaterial();
   const sigstore = await createSigstoreTestTrust();
   const ref = (name: string): string => {
     const image = images[name];
     if (!image) throw new Error(`sign-images: no image ${name} in images.ts`);
     return image.ref;
   };
+  await signCosignKeys(oci, cosign, ref);
+  await signCosignKeyless(oci, cosign, ref);
   await signNotary(oci, ref('signed'));
   await signBundles(oci, sigstore, ref);
-  return trustOf(sigstore);
+  return { trust: cosignTrustOf(cosign), bundleTrust: bundleTrustOf(sigstore) };
+}
+
+/** Cosign key signatures (simple signing payloads in `sha256-<digest>.sig`) with the committed keys. */
+async function signCosignKeys(oci: OciWriter, trust: TestTrustMaterial, ref: (name: string) => string): Promise<void> {
+  const key = fixture('cosign.key');
+  for (const name of ['signed', 'rollback1', 'rollback2']) await cosignSign(oci, ref(name), key);
+  await cosignSign(oci, ref('signedBySomeoneElse'), fixture('someone-else.key'));
+  await cosignSign(oci, ref('tsa'), fixture('tsa-signer.key'), { tsa: trust.tsa });
+}
+
+/** Keyless Cosign signatures and attestations: certificates from the run's Fulcio, entries in its Rekor. */
+async function signCosignKeyless(
+  oci: OciWriter,
+  trust: TestTrustMaterial,
+  ref: (name: string) => string,
+): Promise<void> {
+  const sign = async (image: string, subject: string, issuer = GITHUB_ISSUER): Promise<void> => {
+    const id = await trust.keyless(subject, issuer);
+    await cosignSign(oci, image, id.privateKeyPem, {
+      certificate: id.certificatePem,
+      chain: id.chainPem,
+      rekorBundle: trust.rekor,
+    });
+  };
+  const attest = async (
+    image: string,
+    subject: string,
+    predicateType: string,
+    predicate: JsonObject,
+  ): Promise<void> => {
+    const id = await trust.keyless(subject, GITHUB_ISSUER);
+    await cosignAttest(oci, image, id.privateKeyPem, predicate, predicateType, {
+      certificate: id.certificatePem,
+      chain: id.chainPem,
+      rekorBundle: trust.rekor,
+    });
+  };
+  await sign(ref('zulu'), IDENTITIES.zulu);
+  await attest(ref('zulu'), IDENTITIES.slsa, 'https://slsa.dev/provenance/v0.2', {
+    builder: { id: IDENTITIES.slsa },
+    buildType: 'https://github.com/slsa-framework/slsa-github-generator/container@v1',
+  });
+  await attest(ref('zulu'), IDENTITIES.vuln, 'cosign.sigstore.dev/attestation/vuln/v1', {
+    scanner: { uri: 'pkg:github/aquasecurity/trivy@0.34.0', version: '0.34.0', result: {} },
+  });
+  await sign(ref('signedKeyless'), IDENTITIES.zulu);
+  await sign(ref('cosignTool'), IDENTITIES.cosignRelease);
+  await sign(ref('customSigstore'), DEFAULT_SERVICE_ACCOUNT, KUBERNETES_ISSUER);
 }
 
 /** The Notary signature and the two Notary-signed attestation referrers of Kyverno's signed test image. */
@@ -79,7 +149,18 @@ async function signBundles(oci: OciWriter, sigstore: SigstoreTestTrust, ref: (na
   });
 }
 
-function trustOf(sigstore: SigstoreTestTrust): RunTrust {
+function cosignTrustOf(trust: TestTrustMaterial): RunTrust {
+  return {
+    fulcioRoots: trust.fulcioRootPem,
+    rekorPublicKey: trust.rekorPublicKeyPem,
+    // The URL createTestTrustMaterial gives its Rekor (Kyverno's validation wants a `rekor.url` on keyless entries).
+    rekorUrl: 'https://rekor.test',
+    ctlogPublicKey: trust.ctlogPublicKeyPem,
+    tsaCertChain: trust.tsaCertChainPem,
+  };
+}
+
+function bundleTrustOf(sigstore: SigstoreTestTrust): RunTrust {
   return {
     fulcioRoots: certificatePem(sigstore.ca.rootCertificate),
     rekorPublicKey: publicKeyPem(sigstore.tlog.publicKey),
