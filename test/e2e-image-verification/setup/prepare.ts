@@ -26,9 +26,9 @@ export async function prepareLocalRegistry(): Promise<PreparedRegistry> {
   try {
     const oci = client.oci();
     const images = await pushImages(oci, registry.host);
-    const { trust, bundleTrust } = await signImages(writerOf(oci), images);
+    const trust = await signImages(writerOf(oci), images);
     return {
-      values: { registry: registry.host, images: { ...images }, trust, bundleTrust } as unknown as JsonObject,
+      values: { registry: registry.host, images: { ...images }, trust } as unknown as JsonObject,
       clusterEnv: clusterSettings(registry.host),
       stop: async () => {
         client.close();

@@ -4,9 +4,9 @@
  * and attestations from the run's own Fulcio and Rekor, Notary signatures and attestation referrers
  * with the committed certificate, Sigstore bundles with the run's own Sigstore (in-process Fulcio,
  * Rekor, CT log and TSA, fresh keys each run). Answers the per-run trust material the twins read
- * as `$values.trust` (Cosign keyless and timestamps) and `$values.bundleTrust` (Sigstore bundles).
+ * as `$values.trust`.
  */
-import { X509Certificate } from 'node:crypto';
+import { createPublicKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -14,6 +14,7 @@ import {
   cosignSign,
   createSigstoreTestTrust,
   createTestTrustMaterial,
+  generateKeyPair,
   notationAttest,
   notationSign,
   sigstoreBundleSign,
@@ -40,7 +41,7 @@ export function fixture(name: string): string {
   return readFileSync(join(FIXTURES, name), 'utf8');
 }
 
-/** What `$values.trust` and `$values.bundleTrust` hold: a Sigstore of the run's, as PEM (and a trusted root). */
+/** What `$values.trust` holds: the run's Sigstore, as PEM and as a trusted root. */
 export interface RunTrust {
   readonly fulcioRoots: string;
   readonly rekorPublicKey: string;
@@ -48,13 +49,12 @@ export interface RunTrust {
   readonly rekorUrl: string;
   readonly ctlogPublicKey: string;
   readonly tsaCertChain: string;
-  readonly trustedRootJson?: string;
+  readonly trustedRootJson: string;
 }
 
-export async function signImages(
-  oci: OciWriter,
-  images: Readonly<Record<string, PushedImage>>,
-): Promise<{ trust: RunTrust; bundleTrust: RunTrust }> {
+export async function signImages(oci: OciWriter, images: Readonly<Record<string, PushedImage>>): Promise<RunTrust> {
+  // Certificates from the Fulcio-like CA of createSigstoreTestTrust (its SCTs parse; the mock's do
+  // not); the mock TSA of createTestTrustMaterial for Cosign's RFC 3161 timestamps.
   const cosign = await createTestTrustMaterial();
   const sigstore = await createSigstoreTestTrust();
   const ref = (name: string): string => {
@@ -63,10 +63,10 @@ export async function signImages(
     return image.ref;
   };
   await signCosignKeys(oci, cosign, ref);
-  await signCosignKeyless(oci, cosign, ref);
+  await signCosignKeyless(oci, sigstore, ref);
   await signNotary(oci, ref('signed'));
   await signBundles(oci, sigstore, ref);
-  return { trust: cosignTrustOf(cosign), bundleTrust: bundleTrustOf(sigstore) };
+  return { ...trustOf(sigstore), tsaCertChain: cosign.tsaCertChainPem };
 }
 
 /** Cosign key signatures (simple signing payloads in `sha256-<digest>.sig`) with the committed keys. */
@@ -80,16 +80,23 @@ async function signCosignKeys(oci: OciWriter, trust: TestTrustMaterial, ref: (na
 /** Keyless Cosign signatures and attestations: certificates from the run's Fulcio, entries in its Rekor. */
 async function signCosignKeyless(
   oci: OciWriter,
-  trust: TestTrustMaterial,
+  trust: SigstoreTestTrust,
   ref: (name: string) => string,
 ): Promise<void> {
+  const identity = async (subject: string, issuer: string) => {
+    const { privateKeyPem, publicKeyPem } = generateKeyPair('ecdsa-p256');
+    const spki = createPublicKey(publicKeyPem).export({ format: 'der', type: 'spki' });
+    const certificate = await trust.ca.issueCertificate(spki, subject, issuer);
+    const options = {
+      certificate: certificatePem(certificate),
+      chain: certificatePem(trust.ca.rootCertificate),
+      rekorBundle: trust.tlog,
+    };
+    return { privateKeyPem, options };
+  };
   const sign = async (image: string, subject: string, issuer = GITHUB_ISSUER): Promise<void> => {
-    const id = await trust.keyless(subject, issuer);
-    await cosignSign(oci, image, id.privateKeyPem, {
-      certificate: id.certificatePem,
-      chain: id.chainPem,
-      rekorBundle: trust.rekor,
-    });
+    const { privateKeyPem, options } = await identity(subject, issuer);
+    await cosignSign(oci, image, privateKeyPem, options);
   };
   const attest = async (
     image: string,
@@ -97,12 +104,8 @@ async function signCosignKeyless(
     predicateType: string,
     predicate: JsonObject,
   ): Promise<void> => {
-    const id = await trust.keyless(subject, GITHUB_ISSUER);
-    await cosignAttest(oci, image, id.privateKeyPem, predicate, predicateType, {
-      certificate: id.certificatePem,
-      chain: id.chainPem,
-      rekorBundle: trust.rekor,
-    });
+    const { privateKeyPem, options } = await identity(subject, GITHUB_ISSUER);
+    await cosignAttest(oci, image, privateKeyPem, predicate, predicateType, options);
   };
   await sign(ref('zulu'), IDENTITIES.zulu);
   await attest(ref('zulu'), IDENTITIES.slsa, 'https://slsa.dev/provenance/v0.2', {
@@ -149,18 +152,7 @@ async function signBundles(oci: OciWriter, sigstore: SigstoreTestTrust, ref: (na
   });
 }
 
-function cosignTrustOf(trust: TestTrustMaterial): RunTrust {
-  return {
-    fulcioRoots: trust.fulcioRootPem,
-    rekorPublicKey: trust.rekorPublicKeyPem,
-    // The URL createTestTrustMaterial gives its Rekor (Kyverno's validation wants a `rekor.url` on keyless entries).
-    rekorUrl: 'https://rekor.test',
-    ctlogPublicKey: trust.ctlogPublicKeyPem,
-    tsaCertChain: trust.tsaCertChainPem,
-  };
-}
-
-function bundleTrustOf(sigstore: SigstoreTestTrust): RunTrust {
+function trustOf(sigstore: SigstoreTestTrust): RunTrust {
   return {
     fulcioRoots: certificatePem(sigstore.ca.rootCertificate),
     rekorPublicKey: publicKeyPem(sigstore.tlog.publicKey),
