@@ -18,7 +18,7 @@ import {
   type Policy,
   type ResourceRequest,
 } from '@edict/engine';
-import { notationSign, type OciWriter } from '@edict/image-verify/testing';
+import { cosignSign, type OciWriter } from '@edict/image-verify/testing';
 import { pushTestImage, registryClientForTests, startLocalRegistry } from '@edict/registry/testing';
 import { loadPssPolicies, requestFromReview, reviewText } from './admission-suite';
 import { formatTable, measureInterleaved, pairedRatio, percentile, type Measurement } from './harness';
@@ -47,9 +47,9 @@ export async function runImageVerificationSuite(): Promise<ImageVerificationSuit
     const repo = `${registry.host}/bench/checkout`;
     const { reference } = await pushTestImage(oci, repo, '2.14.1', { seed: 'bench' });
     const image = `${repo}:2.14.1`;
-    const keyPem = readFileSync(join(FIXTURES, 'notary.key'), 'utf8');
-    const certPem = readFileSync(join(FIXTURES, 'notary.crt'), 'utf8');
-    await notationSign(oci as unknown as OciWriter, image, { keyPem, certChainPem: certPem });
+    const privateKeyPem = readFileSync(join(FIXTURES, 'cosign.key'), 'utf8');
+    const publicKeyPem = readFileSync(join(FIXTURES, 'cosign.pub'), 'utf8');
+    await cosignSign(oci as unknown as OciWriter, image, privateKeyPem);
 
     const counting = countingReader(oci as unknown as OciReader);
     const cache = new VerificationCache(1000, 3_600_000);
@@ -60,7 +60,7 @@ export async function runImageVerificationSuite(): Promise<ImageVerificationSuit
     const pss = loadPssPolicies(plain);
     const pssCached = loadPssPolicies(cachedEngine);
     const pssUncached = loadPssPolicies(uncachedEngine);
-    const rule = notaryPolicy(`${registry.host}/bench/*`, certPem);
+    const rule = cosignKeyPolicy(`${registry.host}/bench/*`, publicKeyPem);
     const ruleCached = cachedEngine.compile(rule);
     const ruleUncached = uncachedEngine.compile(rule);
 
@@ -79,7 +79,7 @@ export async function runImageVerificationSuite(): Promise<ImageVerificationSuit
       [
         { name: `review: parse + ${pss.length} PSS policies`, call: () => review(plain, pss, undefined, text) },
         {
-          name: `review + verifyImages (Notary, cached)`,
+          name: `review + verifyImages (Cosign key, cached)`,
           call: () => review(cachedEngine, pssCached, ruleCached, text),
         },
       ],
@@ -103,7 +103,7 @@ export async function runImageVerificationSuite(): Promise<ImageVerificationSuit
     wall.sort((a, b) => a - b);
     calls.sort((a, b) => a - b);
     return {
-      signature: 'Notary, X.509 certificate in the policy',
+      signature: 'Cosign, public key in the policy',
       without,
       cached,
       uncached: { medianMs: percentile(wall, 0.5), p99Ms: percentile(wall, 0.99), registryCalls },
@@ -142,7 +142,7 @@ function imageLoaders(imageVerification: ImageVerificationLoader): ContextLoader
   return { configMap: none, apiCall: none, globalReference: none, imageRegistry: none, imageVerification };
 }
 
-function notaryPolicy(imageReference: string, certPem: string): Policy {
+function cosignKeyPolicy(imageReference: string, publicKeyPem: string): Policy {
   return {
     apiVersion: 'kyverno.io/v1',
     kind: 'ClusterPolicy',
@@ -151,14 +151,13 @@ function notaryPolicy(imageReference: string, certPem: string): Policy {
       webhookConfiguration: { failurePolicy: 'Fail' },
       rules: [
         {
-          name: 'notary',
+          name: 'cosign-key',
           match: { any: [{ resources: { kinds: ['Pod'] } }] },
           verifyImages: [
             {
-              type: 'Notary',
               imageReferences: [imageReference],
               failureAction: 'Enforce',
-              attestors: [{ entries: [{ certificates: { cert: certPem } }] }],
+              attestors: [{ entries: [{ keys: { publicKeys: publicKeyPem, rekor: { ignoreTlog: true } } }] }],
             },
           ],
         },
