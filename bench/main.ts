@@ -5,6 +5,7 @@ import { runBackgroundSuite } from './background-suite';
 import { benchChildRole, serveAsChild } from './child-process';
 import { runCorpusSuite } from './corpus-suite';
 import { formatTable, pairedRatio, type Measurement } from './harness';
+import { formatImageVerificationSuite, runImageVerificationSuite } from './image-verification-suite';
 import { formatMetricsSuite, runMetricsSuite } from './metrics-suite';
 import { formatReportsSuite } from './reports-report';
 import { REPORTS_ROLES } from './reports-servers';
@@ -23,7 +24,7 @@ const REPORTS_PODS = Number(process.env.EDICT_BENCH_PODS ?? 10_000);
 /** Direct reviews of the metrics suite ($EDICT_BENCH_METRICS_REVIEWS for quicker trial runs). */
 const METRICS_REVIEWS = Number(process.env.EDICT_BENCH_METRICS_REVIEWS ?? 20_000);
 
-const SUITES = ['admission', 'webhook', 'corpus', 'background', 'reports', 'metrics'] as const;
+const SUITES = ['admission', 'image', 'webhook', 'corpus', 'background', 'reports', 'metrics'] as const;
 type Suite = (typeof SUITES)[number];
 
 /** The suites `--only a,b` names (all without it). */
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
         `mutate / validate (compiled): ${pairedRatio(mutate, validate.compiled).toFixed(2)}x\n`,
     );
   }
+
+  if (suites.has('image')) console.log(formatImageVerificationSuite(await runImageVerificationSuite()));
 
   if (suites.has('webhook'))
     console.log(

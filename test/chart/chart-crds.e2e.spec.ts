@@ -45,7 +45,7 @@ describe('the chart CRDs generated from the schema source', () => {
 
   it('gives every CRD version a structural schema', () => {
     const crds = customResourceDefinitions();
-    expect(crds).toHaveLength(14);
+    expect(crds).toHaveLength(16);
     for (const crd of crds) {
       for (const version of versionsOf(crd)) {
         expect(structuralProblems(version.schema.openAPIV3Schema), `${nameOf(crd)} ${version.name}`).toEqual([]);
@@ -134,6 +134,8 @@ describe('the chart CRDs generated from the schema source', () => {
     for (const [name, shortNames, scope] of [
       ['validatingpolicies.policies.kyverno.io', ['vpol'], 'Cluster'],
       ['namespacedvalidatingpolicies.policies.kyverno.io', ['nvpol'], 'Namespaced'],
+      ['imagevalidatingpolicies.policies.kyverno.io', ['ivpol'], 'Cluster'],
+      ['namespacedimagevalidatingpolicies.policies.kyverno.io', ['nivpol'], 'Namespaced'],
       ['policyexceptions.policies.kyverno.io', undefined, 'Namespaced'],
     ] as const) {
       const spec = crd(name).spec as { scope: string; names: { shortNames?: string[]; categories: string[] } };
@@ -160,6 +162,34 @@ describe('the chart CRDs generated from the schema source', () => {
     const props = spec.properties as Record<string, JsonObject>;
     expect(props.failurePolicy).toMatchObject({ enum: ['Ignore', 'Fail'] });
     expect((props.validationActions!.items as JsonObject).enum).toEqual(['Deny', 'Audit', 'Warn']);
+  });
+
+  it('types ImageValidatingPolicy as Kyverno does: one signer per attestor, digest settings true by default', () => {
+    const crd = customResourceDefinitions().find((c) => nameOf(c) === 'imagevalidatingpolicies.policies.kyverno.io')!;
+    const version = versionsOf(crd)[0]!;
+    expect(version.additionalPrinterColumns).toEqual([
+      { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      { name: 'READY', type: 'string', jsonPath: '.status.conditionStatus.ready' },
+    ]);
+    const spec = (version.schema.openAPIV3Schema.properties as Record<string, JsonObject>).spec!;
+    expect(spec.required).toEqual(['attestors', 'validations']);
+    const props = spec.properties as Record<string, JsonObject>;
+    expect((props.attestors!.items as JsonObject).oneOf).toEqual([{ required: ['cosign'] }, { required: ['notary'] }]);
+    expect((props.matchImageReferences!.items as JsonObject).oneOf).toEqual([
+      { required: ['glob'] },
+      { required: ['expression'] },
+    ]);
+    const configurations = props.validationConfigurations!;
+    expect(configurations.default).toEqual({});
+    for (const field of ['mutateDigest', 'verifyDigest', 'required']) {
+      expect((configurations.properties as Record<string, JsonObject>)[field], field).toMatchObject({
+        type: 'boolean',
+        default: true,
+      });
+    }
+    expect(((props.credentials!.properties as Record<string, JsonObject>).providers!.items as JsonObject).enum).toEqual(
+      ['default', 'amazon', 'azure', 'google', 'github'],
+    );
   });
 });
 

@@ -9,6 +9,15 @@ export interface E2eArgs {
   readonly suiteDir: string;
   /** Folders or test folders to run, relative to the suite; empty: the whole suite. */
   readonly paths: readonly string[];
+  /** The local twins' folder (test/e2e-image-verification): tests of Edict's own, run after the suite's. */
+  readonly localDir: string;
+  /**
+   * Twins to run, relative to localDir (`.` for all of them). A run naming no path runs the suite and
+   * every twin; a run naming paths runs only those, of either folder.
+   */
+  readonly localPaths: readonly string[];
+  /** No path named: the whole suite and every twin (such a run writes docs/e2e-conformance.md). */
+  readonly whole: boolean;
   readonly output: OutputFormat;
   /** Multiplies every chainsaw timeout (the embedded cluster answers in milliseconds, not seconds). */
   readonly timeoutScale: number;
@@ -21,7 +30,7 @@ export interface E2eArgs {
 }
 
 export const USAGE =
-  'usage: npm run e2e-conformance -- [paths...] [--output table|json|junit] [--timeout-scale X] [--sleep-scale X] [--jobs N] [--check-floor]';
+  'usage: npm run e2e-conformance -- [paths (in the suite or test/e2e-image-verification)...] [--output table|json|junit] [--timeout-scale X] [--sleep-scale X] [--jobs N] [--check-floor]';
 
 /** Default scale: chainsaw's 30 s assert timeout becomes 6 s, Kyverno's 1m30s becomes 18 s. */
 export const DEFAULT_TIMEOUT_SCALE = 0.2;
@@ -41,12 +50,14 @@ export class ArgsError extends Error {}
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): E2eArgs {
   const suiteDir = resolve(cwd, env['EDICT_E2E_DIR'] ?? '../shared/chainsaw');
+  const localDir = resolve(cwd, LOCAL_DIR);
   let output: OutputFormat = 'table';
   let timeoutScale = DEFAULT_TIMEOUT_SCALE;
   let sleepScale = DEFAULT_SLEEP_SCALE;
   let checkFloor = false;
   let jobs = DEFAULT_JOBS;
   const paths: string[] = [];
+  const localPaths: string[] = [];
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
     if (arg === '--output') {
@@ -69,24 +80,49 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
     } else if (arg.startsWith('-')) {
       throw new ArgsError(`unknown option ${arg}\n${USAGE}`);
     } else {
-      paths.push(suitePath(arg, suiteDir, cwd));
+      const found = suitePath(arg, suiteDir, localDir, cwd);
+      (found.local ? localPaths : paths).push(found.path);
     }
   }
   if (!existsSync(suiteDir)) {
     throw new ArgsError(`the chainsaw suite is not at ${suiteDir} (set EDICT_E2E_DIR)`);
   }
-  if (checkFloor && paths.length > 0) throw new ArgsError('--check-floor needs the whole suite: name no paths');
-  return { suiteDir, paths, output, timeoutScale, sleepScale, jobs, checkFloor };
+  if (checkFloor && paths.length + localPaths.length > 0)
+    throw new ArgsError('--check-floor needs the whole suite: name no paths');
+  const whole = paths.length + localPaths.length === 0;
+  return {
+    suiteDir,
+    paths,
+    localDir,
+    localPaths: whole ? ['.'] : localPaths,
+    whole,
+    output,
+    timeoutScale,
+    sleepScale,
+    jobs,
+    checkFloor,
+  };
 }
 
-/** A path as the user typed it (relative to the suite, or to the current folder), relative to the suite. */
-function suitePath(arg: string, suiteDir: string, cwd: string): string {
+/** The local twins of the suite's public-registry tests, relative to the project's root. */
+export const LOCAL_DIR = 'test/e2e-image-verification';
+
+/**
+ * A path as the user typed it (relative to the suite, or to the current folder), relative to the
+ * suite, or to the twins' folder when it is inside that one.
+ */
+function suitePath(arg: string, suiteDir: string, localDir: string, cwd: string): { path: string; local: boolean } {
   const candidates = [resolve(suiteDir, arg), resolve(cwd, arg)];
   const found = candidates.find((candidate) => existsSync(candidate));
   if (!found) throw new ArgsError(`${arg}: no such folder in the suite (${suiteDir}) or here`);
-  const inSuite = relative(suiteDir, found);
-  if (inSuite.startsWith('..') || resolve(suiteDir, inSuite) !== found) {
-    throw new ArgsError(`${arg}: not inside the suite folder ${suiteDir}`);
+  for (const [dir, local] of [
+    [suiteDir, false],
+    [localDir, true],
+  ] as const) {
+    const inside = relative(dir, found);
+    if (!inside.startsWith('..') && resolve(dir, inside) === found) {
+      return { path: inside === '' ? '.' : inside.split(sep).join('/'), local };
+    }
   }
-  return inSuite.split(sep).join('/');
+  throw new ArgsError(`${arg}: not inside the suite folder ${suiteDir} nor ${localDir}`);
 }

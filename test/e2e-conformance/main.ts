@@ -1,13 +1,24 @@
 /**
  * `npm run e2e-conformance [-- paths...]`: Kyverno's chainsaw suite (../shared/chainsaw) against
- * Edict on the embedded cluster, installed under Kyverno's names. Prints a line per test on stderr,
- * then a table per folder (or `--output json|junit` on stdout); a whole-suite run also writes
- * docs/e2e-conformance.md. With `--check-floor`, exits 1 when fewer tests pass than floor.json holds.
+ * Edict on the embedded cluster, installed under Kyverno's names, then the local twins of the
+ * suite's public-registry tests (test/e2e-image-verification) against a registry started for the run.
+ * Prints a line per test on stderr, then a table per folder (or `--output json|junit` on stdout); a
+ * whole-suite run also writes docs/e2e-conformance.md. With `--check-floor`, exits 1 when fewer tests
+ * of the suite pass than floor.json holds (the twins are not in those figures).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ArgsError, parseArgs } from './args';
-import { renderJunit, renderMarkdown, renderTable, scoreOf, staleKnownFailures, type KnownFailures } from './report';
+import { ArgsError, LOCAL_DIR, parseArgs } from './args';
+import { prepareLocalRegistry, type PreparedRegistry } from '../e2e-image-verification/setup/prepare';
+import {
+  renderJunit,
+  renderMarkdown,
+  renderTable,
+  scoreOf,
+  splitRecords,
+  staleKnownFailures,
+  type KnownFailures,
+} from './report';
 import { runSuite } from './run-suite';
 import { startSuiteCluster } from './suite-cluster';
 
@@ -25,20 +36,39 @@ const KNOWN_FAILURES = resolve('test/e2e-conformance/known-failures.json');
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2), process.env, process.cwd());
   const started = performance.now();
-  const records = await runSuite(args, startSuiteCluster, (record) =>
-    process.stderr.write(`${record.outcome.toUpperCase().padEnd(5)} ${record.path} (${seconds(record.durationMs)})\n`),
-  );
+  // The twins' registry, images and signatures, made once for the run.
+  const registry: PreparedRegistry | undefined = args.localPaths.length > 0 ? await prepareLocalRegistry() : undefined;
+  let records;
+  try {
+    records = await runSuite(
+      args,
+      startSuiteCluster,
+      (record) =>
+        process.stderr.write(
+          `${record.outcome.toUpperCase().padEnd(5)} ${record.local ? `${LOCAL_DIR}/` : ''}${record.path} (${seconds(record.durationMs)})\n`,
+        ),
+      registry ? { paths: args.localPaths, values: registry.values, env: registry.clusterEnv } : undefined,
+    );
+  } finally {
+    await registry?.stop();
+  }
   const elapsedMs = performance.now() - started;
-  const scores = scoreOf(records);
+  const { suite, local } = splitRecords(records);
+  const scores = scoreOf(suite);
+  const localScores = scoreOf(local);
   if (args.output === 'json')
-    process.stdout.write(JSON.stringify({ elapsedMs, scores, tests: records }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ elapsedMs, scores, localScores, tests: records }, null, 2) + '\n');
   else if (args.output === 'junit') process.stdout.write(renderJunit(records, elapsedMs));
-  else process.stdout.write(`${renderTable(scores)}\n\n${records.length} tests in ${seconds(elapsedMs)}\n`);
-  if (args.paths.length === 0) {
+  else {
+    if (suite.length > 0) process.stdout.write(`${renderTable(scores)}\n\n`);
+    if (local.length > 0) process.stdout.write(`local twins (${LOCAL_DIR}):\n${renderTable(localScores, false)}\n\n`);
+    process.stdout.write(`${records.length} tests in ${seconds(elapsedMs)}\n`);
+  }
+  if (args.whole) {
     const known = JSON.parse(readFileSync(KNOWN_FAILURES, 'utf8')) as KnownFailures;
     writeFileSync(DOC, renderMarkdown(records, scores, elapsedMs, known));
     process.stderr.write(`${DOC} written\n`);
-    for (const prefix of staleKnownFailures(records, known))
+    for (const prefix of staleKnownFailures(suite, known))
       process.stderr.write(`${KNOWN_FAILURES}: "${prefix}" matches only passing tests now: remove it\n`);
   }
   if (!args.checkFloor) return 0;

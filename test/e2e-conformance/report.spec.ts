@@ -6,6 +6,7 @@ import {
   renderMarkdown,
   renderTable,
   scoreOf,
+  splitRecords,
   staleKnownFailures,
   type E2eTestRecord,
 } from './report';
@@ -75,5 +76,27 @@ describe('e2e conformance report', () => {
     );
     expect(junit).toContain('<skipped message="needs running Pods"/>');
     expect(junit).toContain('<error message="bad file"/>');
+  });
+
+  it('scores the local twins apart from the suite, in a section of their own', () => {
+    const twin: E2eTestRecord = {
+      path: 'cosign/keyed-basic',
+      name: 'keyed-basic',
+      outcome: 'pass',
+      durationMs: 900,
+      local: true,
+    };
+    const all = [...records, twin];
+    const { suite, local } = splitRecords(all);
+    expect(suite).toEqual(records);
+    expect(local).toEqual([twin]);
+    const markdown = renderMarkdown(all, scoreOf(suite), 60_000, {});
+    const [kyverno, twins] = markdown.split('## Local twins');
+    expect(kyverno).not.toContain('cosign/keyed-basic');
+    expect(kyverno).toContain('| all | 4 | 1 | 2 | 1 | 33.3% |');
+    expect(twins).toContain('| cosign | 1 | 1 | 0 | 0 | 100.0% |');
+    expect(twins).toContain('| `cosign/keyed-basic` | pass |  |  |');
+    expect(renderTable(scoreOf(local), false).split('\n').at(-1)).toMatch(/^all\s+1\s+1\s+0\s+0\s+100\.0%$/);
+    expect(renderJunit(all, 1000)).toContain('<testsuite name="e2e-image-verification/cosign" tests="1">');
   });
 });

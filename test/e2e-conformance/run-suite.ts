@@ -20,7 +20,8 @@ import {
   type ChainsawRunOptions,
   type ChainsawTestResult,
 } from '@edict/chainsaw';
-import { EXEC_TIMEOUT_SCALE, type E2eArgs } from './args';
+import type { JsonObject } from '@edict/foundation';
+import { EXEC_TIMEOUT_SCALE, LOCAL_DIR, type E2eArgs } from './args';
 import type { E2eTestRecord } from './report';
 import type { SuiteCluster } from './suite-cluster';
 
@@ -30,9 +31,30 @@ interface InstallVariant {
   readonly env: Readonly<Record<string, string>>;
 }
 
+/**
+ * An entry of apart.json: why the test cannot pass on the embedded cluster; for a test that needs a
+ * public registry, also its local twin (a folder of test/e2e-image-verification).
+ */
+export type ApartEntry = string | { readonly reason: string; readonly twin: string };
+
 /** Why each test counted apart cannot pass on the embedded cluster, by folder relative to the suite. */
-export function readApart(): Readonly<Record<string, string>> {
-  return JSON.parse(readFileSync(resolve('test/e2e-conformance/apart.json'), 'utf8')) as Record<string, string>;
+export function readApart(): Readonly<Record<string, ApartEntry>> {
+  return JSON.parse(readFileSync(resolve('test/e2e-conformance/apart.json'), 'utf8')) as Record<string, ApartEntry>;
+}
+
+/** The reason a report shows for a test counted apart, naming its local twin if it has one. */
+export function apartReason(entry: ApartEntry): string {
+  return typeof entry === 'string' ? entry : `${entry.reason} (local twin: ${LOCAL_DIR}/${entry.twin})`;
+}
+
+/** The local twins to run after the suite, with what the run prepared for them. */
+export interface LocalTwins {
+  /** Folders below args.localDir (`.`: all). */
+  readonly paths: readonly string[];
+  /** `$values` of the twins' files (the registry's host, images, digests, trust material). */
+  readonly values: JsonObject;
+  /** Cluster settings the twins need on top of the suite's install (the local registry allowed). */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 function readInstalls(): Readonly<Record<string, InstallVariant>> {
@@ -47,36 +69,60 @@ interface TestGroup {
   readonly env: Readonly<Record<string, string>>;
   /** Run at chainsaw's own timeouts and sleeps (see waitsOnSchedule). */
   readonly realTime: boolean;
+  /** A group of local twins: their folder, their `$values`. */
+  readonly local?: { readonly values: JsonObject };
 }
 
+/**
+ * Runs the suite's tests (args.paths, all when none) and then, when given, the local twins.
+ * installs.json names a twin by its path below the project (`test/e2e-image-verification/...`).
+ */
 export async function runSuite(
   args: E2eArgs,
   startCluster: (env: Readonly<Record<string, string>>) => Promise<SuiteCluster>,
   onRecord: (record: E2eTestRecord) => void,
+  twins?: LocalTwins,
 ): Promise<E2eTestRecord[]> {
   const apart = readApart();
   const installs = readInstalls();
-  const roots = args.paths.length > 0 ? args.paths.map((path) => resolve(args.suiteDir, path)) : [args.suiteDir];
-  const files = discoverTestFiles(roots);
   const records: E2eTestRecord[] = [];
   const record = (entry: E2eTestRecord): void => {
     records.push(entry);
     onRecord(entry);
   };
   const groups = new Map<string, TestGroup>();
-  for (const file of files) {
-    const path = suitePathOf(args.suiteDir, dirname(file));
-    const reason = apart[path];
-    if (reason) {
-      record({ path, name: path.split('/').at(-1) ?? path, outcome: 'apart', durationMs: 0, reason });
-      continue;
-    }
-    const variant = installs[path];
+  const addToGroup = (file: string, path: string, install: string, local?: LocalTwins): void => {
+    const variant = installs[install];
     const realTime = waitsOnSchedule(dirname(file));
-    const key = `${variant ? path : dirname(path)}${realTime ? ' (real time)' : ''}`;
-    const group = groups.get(key) ?? { files: [], env: variant?.env ?? {}, realTime };
+    const key = `${local ? 'local:' : ''}${variant ? path : dirname(path)}${realTime ? ' (real time)' : ''}`;
+    const env = { ...local?.env, ...variant?.env };
+    const group = groups.get(key) ?? {
+      files: [],
+      env,
+      realTime,
+      ...(local ? { local: { values: local.values } } : {}),
+    };
     group.files.push(file);
     groups.set(key, group);
+  };
+  if (args.whole || args.paths.length > 0) {
+    const roots = args.paths.length > 0 ? args.paths.map((path) => resolve(args.suiteDir, path)) : [args.suiteDir];
+    for (const file of discoverTestFiles(roots)) {
+      const path = suitePathOf(args.suiteDir, dirname(file));
+      const entry = apart[path];
+      if (entry) {
+        const reason = apartReason(entry);
+        record({ path, name: path.split('/').at(-1) ?? path, outcome: 'apart', durationMs: 0, reason });
+        continue;
+      }
+      addToGroup(file, path, path);
+    }
+  }
+  if (twins && twins.paths.length > 0) {
+    for (const file of discoverTestFiles(twins.paths.map((path) => resolve(args.localDir, path)))) {
+      const path = suitePathOf(args.localDir, dirname(file));
+      addToGroup(file, path, `${LOCAL_DIR}/${path}`, twins);
+    }
   }
   const queue = [...groups.values()];
   const oneAtATime = lock();
@@ -94,7 +140,9 @@ export async function runSuite(
           execTimeoutScale: EXEC_TIMEOUT_SCALE,
           sleepScale: group.realTime ? 1 : args.sleepScale,
           aroundTest,
-          onResult: (result) => record(recordOf(args.suiteDir, result)),
+          ...(group.local ? { values: group.local.values } : {}),
+          onResult: (result) =>
+            record(group.local ? { ...recordOf(args.localDir, result), local: true } : recordOf(args.suiteDir, result)),
         });
       } finally {
         await cluster.stop();

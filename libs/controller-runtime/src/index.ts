@@ -42,6 +42,7 @@ export {
 export { removeWebhooksIfScaledToZero } from './webhook-server/remove-webhooks';
 export {
   CEL_POLICY_SOURCE,
+  allCelPolicies,
   celExceptionsSignature,
   celPolicySignature,
   onCelPoliciesChange,

@@ -38,9 +38,12 @@ export {
   createCelPolicyFeeds,
   VALIDATING_POLICY_REF,
   NAMESPACED_VALIDATING_POLICY_REF,
+  IMAGE_VALIDATING_POLICY_REF,
+  NAMESPACED_IMAGE_VALIDATING_POLICY_REF,
   CEL_POLICY_EXCEPTION_REF,
   type CelPolicyFeeds,
 } from './cel/cel-policy-feeds';
+export { isImagePolicyKind, type CelPolicyKind, type ImagePolicyKind } from './cel/image-policy-kinds';
 export { PolicyCache, type PolicyCacheListener } from './policy-cache';
 export { PolicySnapshot, compareKeys } from './cache/policy-snapshot';
 export {

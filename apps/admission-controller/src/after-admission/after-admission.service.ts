@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import {
   VALIDATING_POLICY_SOURCE,
+  IMAGE_VALIDATING_POLICY_SOURCE,
   validatingPolicyKey,
   type AdmissionRequest,
   type ReportResult,
@@ -323,6 +324,8 @@ export class AfterAdmissionService implements OnApplicationShutdown {
       results,
       (key, source): ReportPolicy | undefined => {
         if (source === VALIDATING_POLICY_SOURCE) return validatingPolicyOf(key);
+        // ImageValidatingPolicies are named from their key (never a classic policy of the same name).
+        if (source === IMAGE_VALIDATING_POLICY_SOURCE) return undefined;
         const cached = snapshot.policies.get(key);
         if (!cached) return undefined;
         return {

@@ -13,7 +13,12 @@ import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { WorkQueue } from '@edict/work-queue';
 import { PolicyCache } from '@edict/policy';
-import { CEL_POLICY_SOURCE, onCelPoliciesChange, type CelPolicySource } from '@edict/controller-runtime';
+import {
+  allCelPolicies,
+  CEL_POLICY_SOURCE,
+  onCelPoliciesChange,
+  type CelPolicySource,
+} from '@edict/controller-runtime';
 import {
   EPHEMERAL_REPORT_KIND,
   CLUSTER_EPHEMERAL_REPORT_KIND,
@@ -57,7 +62,7 @@ export class AggregationController implements LeaderAware {
     @Inject(CEL_POLICY_SOURCE) private readonly celPolicies: CelPolicySource,
   ) {
     this.cluster = kubeReportsCluster(resources);
-    const known = (key: string) => knownPolicy(cache.snapshot(), key, celPolicies.validatingPolicies());
+    const known = (key: string) => knownPolicy(cache.snapshot(), key, allCelPolicies(celPolicies));
     this.aggregator = new ReportAggregator(this.cluster, known, {
       graceMs: config.admissionReportGraceMs,
     });
@@ -73,7 +78,7 @@ export class AggregationController implements LeaderAware {
     let unsubscribe: () => void = () => undefined;
     if (!signal.aborted) {
       for (const informer of informers) informer.start();
-      this.versions = policyVersions(this.cache.snapshot(), this.celPolicies.validatingPolicies());
+      this.versions = policyVersions(this.cache.snapshot(), allCelPolicies(this.celPolicies));
       const classic = this.cache.onChange(() => this.policiesChanged());
       const cel = onCelPoliciesChange(this.celPolicies, () => this.policiesChanged());
       unsubscribe = () => {
@@ -117,7 +122,7 @@ export class AggregationController implements LeaderAware {
   }
 
   private policiesChanged(): void {
-    const versions = policyVersions(this.cache.snapshot(), this.celPolicies.validatingPolicies());
+    const versions = policyVersions(this.cache.snapshot(), allCelPolicies(this.celPolicies));
     const changed = changedPolicies(this.versions, versions);
     this.versions = versions;
     for (const key of changed) void this.queueReportsOf(key);
@@ -140,7 +145,7 @@ export class AggregationController implements LeaderAware {
   /** On taking the lead: queues reports naming a policy that is gone or at another resourceVersion. */
   private async queueStaleReports(signal: AbortSignal): Promise<void> {
     const snapshot = this.cache.snapshot();
-    const celPolicies = this.celPolicies.validatingPolicies();
+    const celPolicies = allCelPolicies(this.celPolicies);
     try {
       for (const type of [POLICY_REPORTS, CLUSTER_POLICY_REPORTS]) {
         for await (const report of listAll(this.cluster, type, `${LABEL_MANAGED_BY}=${MANAGED_BY_KYVERNO}`)) {

@@ -8,6 +8,7 @@ import {
   policyLabelOf,
   policyVersions,
   resultPolicyKey,
+  type KnownCelPolicy,
 } from './known-policies';
 
 function validatingPolicy(name: string, namespace?: string, generation = 1): CompiledValidatingPolicy {
@@ -110,5 +111,33 @@ describe('known policies', () => {
     expect(policyLabelOf('vpol:a')).toEqual({ label: 'vpol.kyverno.io/a' });
     expect(policyLabelOf('vpol:shop/local')).toEqual({ label: 'vpol.kyverno.io/local', namespace: 'shop' });
     expect(policyKeyOfLabel('vpol.kyverno.io/a', 'shop')).toBe('vpol:a');
+  });
+
+  it('keys ImageValidatingPolicies apart from ValidatingPolicies of the same name, labelled ivpol.kyverno.io/<name>', () => {
+    const image = (name: string, namespace?: string): KnownCelPolicy => ({
+      kind: namespace ? 'NamespacedImageValidatingPolicy' : 'ImageValidatingPolicy',
+      name,
+      ...(namespace ? { namespace } : {}),
+      policy: {
+        apiVersion: 'policies.kyverno.io/v1',
+        kind: 'ImageValidatingPolicy',
+        metadata: { name, generation: 2, resourceVersion: '7' },
+      },
+    });
+    const cel = [validatingPolicy('check'), image('check'), image('local', 'shop')];
+    expect(resultPolicyKey({ policy: 'check', source: 'KyvernoImageValidatingPolicy' })).toBe('ivpol:check');
+    expect(knownPolicy(emptySnapshot, 'ivpol:check', cel)).toEqual({
+      kind: 'ImageValidatingPolicy',
+      name: 'check',
+      resourceVersion: '7',
+    });
+    expect(knownPolicy(emptySnapshot, 'vpol:check', cel)).toMatchObject({ kind: 'ValidatingPolicy' });
+    expect(knownPolicy(emptySnapshot, 'ivpol:shop/local', cel)).toMatchObject({
+      kind: 'NamespacedImageValidatingPolicy',
+      namespace: 'shop',
+    });
+    expect(policyVersions(emptySnapshot, [image('check')])).toEqual(new Map([['ivpol:check', 'generation 2']]));
+    expect(policyLabelOf('ivpol:shop/local')).toEqual({ label: 'ivpol.kyverno.io/local', namespace: 'shop' });
+    expect(policyKeyOfLabel('ivpol.kyverno.io/check', undefined)).toBe('ivpol:check');
   });
 });

@@ -3,15 +3,33 @@
  * included) and resourceVersion, and which policies' specs changed between two cache snapshots.
  * Rule sets are computed once per cached policy object.
  */
-import { isPolicyReportable, VALIDATING_POLICY_SOURCE, validatingPolicyKey } from '@edict/admission';
-import type { CompiledValidatingPolicy } from '@edict/cel-policies';
+import {
+  IMAGE_VALIDATING_POLICY_SOURCE,
+  isPolicyReportable,
+  VALIDATING_POLICY_SOURCE,
+  validatingPolicyKey,
+} from '@edict/admission';
+import type { KubeObject } from '@edict/foundation';
 import { generationOf, type CachedPolicy, type PolicySnapshot } from '@edict/policy';
 import {
   LABEL_PREFIX_CLUSTER_POLICY,
+  LABEL_PREFIX_IMAGE_VALIDATING_POLICY,
   LABEL_PREFIX_POLICY,
   LABEL_PREFIX_VALIDATING_POLICY,
   type ReportPolicy,
+  type ReportPolicyKind,
 } from '@edict/reports';
+
+/** What aggregation reads of a compiled CEL policy (ValidatingPolicy and ImageValidatingPolicy alike). */
+export interface KnownCelPolicy {
+  readonly kind: Extract<
+    ReportPolicyKind,
+    'ValidatingPolicy' | 'NamespacedValidatingPolicy' | 'ImageValidatingPolicy' | 'NamespacedImageValidatingPolicy'
+  >;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly policy: KubeObject;
+}
 
 /**
  * A policy as the caches know it: what the report labels, and its rules (autogen ones included);
@@ -23,14 +41,26 @@ export interface KnownPolicy extends ReportPolicy {
 
 /** Keys of ValidatingPolicies start with this, so that they never meet a ClusterPolicy of the same name. */
 export const VALIDATING_POLICY_KEY_PREFIX = 'vpol:';
+/** Keys of ImageValidatingPolicies start with this. */
+export const IMAGE_VALIDATING_POLICY_KEY_PREFIX = 'ivpol:';
 
-/** The key a result's policy is known by: its `policy`, prefixed for ValidatingPolicies (by `source`). */
+/** The key a result's policy is known by: its `policy`, prefixed for the CEL policy kinds (by `source`). */
 export function resultPolicyKey(result: { readonly policy: string; readonly source: string }): string {
-  return result.source === VALIDATING_POLICY_SOURCE ? VALIDATING_POLICY_KEY_PREFIX + result.policy : result.policy;
+  if (result.source === VALIDATING_POLICY_SOURCE) return VALIDATING_POLICY_KEY_PREFIX + result.policy;
+  if (result.source === IMAGE_VALIDATING_POLICY_SOURCE) return IMAGE_VALIDATING_POLICY_KEY_PREFIX + result.policy;
+  return result.policy;
 }
 
+/** The prefixed key of a compiled CEL policy. */
+function celPolicyKey(compiled: KnownCelPolicy): string {
+  const prefix = isImageKind(compiled.kind) ? IMAGE_VALIDATING_POLICY_KEY_PREFIX : VALIDATING_POLICY_KEY_PREFIX;
+  return prefix + validatingPolicyKey(compiled);
+}
+
+const isImageKind = (kind: string) => kind === 'ImageValidatingPolicy' || kind === 'NamespacedImageValidatingPolicy';
+
 const known = new WeakMap<CachedPolicy, KnownPolicy>();
-const knownCel = new WeakMap<readonly CompiledValidatingPolicy[], Map<string, KnownPolicy>>();
+const knownCel = new WeakMap<readonly KnownCelPolicy[], Map<string, KnownPolicy>>();
 
 /**
  * The policy under `key` (`name` or `namespace/name`; `vpol:`-prefixed for a ValidatingPolicy of
@@ -39,10 +69,10 @@ const knownCel = new WeakMap<readonly CompiledValidatingPolicy[], Map<string, Kn
 export function knownPolicy(
   snapshot: PolicySnapshot,
   key: string,
-  celPolicies: readonly CompiledValidatingPolicy[] = [],
+  celPolicies: readonly KnownCelPolicy[] = [],
 ): KnownPolicy | undefined {
-  if (key.startsWith(VALIDATING_POLICY_KEY_PREFIX))
-    return celPoliciesByKey(celPolicies).get(key.slice(VALIDATING_POLICY_KEY_PREFIX.length));
+  if (key.startsWith(VALIDATING_POLICY_KEY_PREFIX) || key.startsWith(IMAGE_VALIDATING_POLICY_KEY_PREFIX))
+    return celPoliciesByKey(celPolicies).get(key);
   const cached = snapshot.policies.get(key);
   // A policy left out of reports is, for the reports, not there: its older results are dropped.
   if (!cached || !isPolicyReportable(cached.compiled.policy)) return undefined;
@@ -60,14 +90,14 @@ export function knownPolicy(
   return policy;
 }
 
-function celPoliciesByKey(celPolicies: readonly CompiledValidatingPolicy[]): Map<string, KnownPolicy> {
+function celPoliciesByKey(celPolicies: readonly KnownCelPolicy[]): Map<string, KnownPolicy> {
   let byKey = knownCel.get(celPolicies);
   if (!byKey) {
     byKey = new Map();
     for (const compiled of celPolicies) {
       if (!isPolicyReportable(compiled.policy)) continue;
       const resourceVersion = compiled.policy.metadata?.resourceVersion;
-      byKey.set(validatingPolicyKey(compiled), {
+      byKey.set(celPolicyKey(compiled), {
         kind: compiled.kind,
         name: compiled.name,
         ...(compiled.namespace ? { namespace: compiled.namespace } : {}),
@@ -85,7 +115,7 @@ function celPoliciesByKey(celPolicies: readonly CompiledValidatingPolicy[]): Map
  */
 export function policyVersions(
   snapshot: PolicySnapshot,
-  celPolicies: readonly CompiledValidatingPolicy[] = [],
+  celPolicies: readonly KnownCelPolicy[] = [],
 ): Map<string, string> {
   const versions = new Map(
     [...snapshot.policies].map(([key, policy]) => [
@@ -96,7 +126,7 @@ export function policyVersions(
   for (const compiled of celPolicies) {
     const generation = compiled.policy.metadata?.generation;
     versions.set(
-      VALIDATING_POLICY_KEY_PREFIX + validatingPolicyKey(compiled),
+      celPolicyKey(compiled),
       specVersion(typeof generation === 'number' ? generation : undefined, compiled.policy.metadata?.resourceVersion),
     );
   }
@@ -112,14 +142,21 @@ export function changedPolicies(before: ReadonlyMap<string, string>, after: Read
   return [...before].filter(([key, version]) => after.get(key) !== version).map(([key]) => key);
 }
 
+/** The key prefix and report label prefix of each CEL policy family. */
+const CEL_LABELS: ReadonlyArray<readonly [string, string]> = [
+  [VALIDATING_POLICY_KEY_PREFIX, LABEL_PREFIX_VALIDATING_POLICY],
+  [IMAGE_VALIDATING_POLICY_KEY_PREFIX, LABEL_PREFIX_IMAGE_VALIDATING_POLICY],
+];
+
 /** The report label naming a policy key, and where reports carrying it live (a Policy's namespace). */
 export function policyLabelOf(key: string): { label: string; namespace?: string } {
-  if (key.startsWith(VALIDATING_POLICY_KEY_PREFIX)) {
-    const path = key.slice(VALIDATING_POLICY_KEY_PREFIX.length);
+  for (const [keyPrefix, labelPrefix] of CEL_LABELS) {
+    if (!key.startsWith(keyPrefix)) continue;
+    const path = key.slice(keyPrefix.length);
     const at = path.indexOf('/');
     return at < 0
-      ? { label: LABEL_PREFIX_VALIDATING_POLICY + path }
-      : { label: LABEL_PREFIX_VALIDATING_POLICY + path.slice(at + 1), namespace: path.slice(0, at) };
+      ? { label: labelPrefix + path }
+      : { label: labelPrefix + path.slice(at + 1), namespace: path.slice(0, at) };
   }
   const slash = key.indexOf('/');
   return slash < 0
@@ -129,9 +166,9 @@ export function policyLabelOf(key: string): { label: string; namespace?: string 
 
 /** The policy key a report label names (undefined for other labels). */
 export function policyKeyOfLabel(label: string, reportNamespace: string | undefined): string | undefined {
-  // Kyverno labels both ValidatingPolicy kinds alike: the label names a cluster-wide one's key.
-  if (label.startsWith(LABEL_PREFIX_VALIDATING_POLICY))
-    return VALIDATING_POLICY_KEY_PREFIX + label.slice(LABEL_PREFIX_VALIDATING_POLICY.length);
+  // Kyverno labels both kinds of a CEL family alike: the label names a cluster-wide one's key.
+  for (const [keyPrefix, labelPrefix] of CEL_LABELS)
+    if (label.startsWith(labelPrefix)) return keyPrefix + label.slice(labelPrefix.length);
   if (label.startsWith(LABEL_PREFIX_CLUSTER_POLICY)) return label.slice(LABEL_PREFIX_CLUSTER_POLICY.length);
   if (label.startsWith(LABEL_PREFIX_POLICY) && reportNamespace)
     return `${reportNamespace}/${label.slice(LABEL_PREFIX_POLICY.length)}`;

@@ -10,7 +10,14 @@ export {
   parseValidatingPolicyPath,
   validatingPoliciesForPath,
   validatingPolicyKey,
+  type PathPolicy,
   type ValidatingPolicyPath,
 } from './select';
-export { validatingPolicyReportResults, isReportable, processOf, VALIDATING_POLICY_SOURCE } from './report-results';
+export {
+  validatingPolicyReportResults,
+  isReportable,
+  processOf,
+  VALIDATING_POLICY_SOURCE,
+  IMAGE_VALIDATING_POLICY_SOURCE,
+} from './report-results';
 export { policyEventApiVersion, exceptionEventApiVersion } from './event-api-versions';

@@ -6,7 +6,10 @@ import { validatingPolicyKey } from './select';
 /** The `source` Kyverno gives results of ValidatingPolicies (reportutils.SourceValidatingPolicy). */
 export const VALIDATING_POLICY_SOURCE = 'KyvernoValidatingPolicy';
 
-/** Kyverno's IsPolicyReportable for a compiled ValidatingPolicy (see `isPolicyReportable`). */
+/** The `source` of ImageValidatingPolicy results (reportutils.SourceImageValidatingPolicy). */
+export const IMAGE_VALIDATING_POLICY_SOURCE = 'KyvernoImageValidatingPolicy';
+
+/** Kyverno's IsPolicyReportable for a compiled CEL policy (see `isPolicyReportable`). */
 export function isReportable(compiled: Pick<CompiledValidatingPolicy, 'policy'>): boolean {
   return isPolicyReportable(compiled.policy);
 }
@@ -26,10 +29,11 @@ export function processOf(compiled: Pick<CompiledValidatingPolicy, 'background' 
  * property. Empty for a policy labelled `reports.kyverno.io/disabled`.
  */
 export function validatingPolicyReportResults(
-  compiled: CompiledValidatingPolicy,
+  compiled: Pick<CompiledValidatingPolicy, 'policy' | 'name' | 'namespace' | 'background' | 'admission'>,
   response: PolicyResponse,
   request: ResourceRequest,
   now: Date,
+  source: string = VALIDATING_POLICY_SOURCE,
 ): ReportResult[] {
   if (!isReportable(compiled)) return [];
   const object = request.resource ?? request.oldResource;
@@ -43,7 +47,7 @@ export function validatingPolicyReportResults(
   const process = processOf(compiled);
   return response.rules.map((rule) => {
     const row = policyReportResult(reported, rule, now);
-    row.source = VALIDATING_POLICY_SOURCE;
+    row.source = source;
     row.properties = { ...row.properties, process };
     return { ...row, resource, type: 'Validation' as const };
   });

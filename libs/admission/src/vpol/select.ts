@@ -9,6 +9,9 @@ export interface ValidatingPolicyPath {
   names?: readonly string[];
 }
 
+/** What path selection reads of a compiled CEL policy (ValidatingPolicy and ImageValidatingPolicy alike). */
+export type PathPolicy = Pick<CompiledValidatingPolicy, 'admission' | 'failurePolicy' | 'name' | 'namespace'>;
+
 /**
  * Kyverno's webhook paths for ValidatingPolicies: `/vpol/fail`, `/vpol/ignore`, the fine-grained
  * `/vpol/{fail,ignore}/finegrained/<policy>` (one path per policy that asks for its own webhook),
@@ -34,14 +37,14 @@ function isPolicyName(segment: string): boolean {
 /**
  * The ValidatingPolicies a path serves for a request in `namespace` ('' for cluster-scoped
  * objects): admission enabled, the path's failure policy, the names of a fine-grained path, and a
- * NamespacedValidatingPolicy only for requests in its own namespace (it never reaches outside it).
+ * namespaced policy (NamespacedValidatingPolicy, NamespacedImageValidatingPolicy) only for requests in its own namespace (it never reaches outside it).
  * Ordered by kind, namespace and name, so every replica evaluates (and words) them alike.
  */
-export function validatingPoliciesForPath(
-  policies: readonly CompiledValidatingPolicy[],
+export function validatingPoliciesForPath<T extends PathPolicy>(
+  policies: readonly T[],
   path: ValidatingPolicyPath,
   namespace: string,
-): CompiledValidatingPolicy[] {
+): T[] {
   const names = path.names && path.names.length > 0 ? new Set(path.names) : undefined;
   return policies
     .filter(
@@ -49,13 +52,13 @@ export function validatingPoliciesForPath(
         compiled.admission &&
         (path.failurePolicy === undefined || compiled.failurePolicy === path.failurePolicy) &&
         (names === undefined || names.has(compiled.name)) &&
-        (compiled.kind === 'ValidatingPolicy' || (namespace !== '' && compiled.namespace === namespace)),
+        (compiled.namespace === undefined || (namespace !== '' && compiled.namespace === namespace)),
     )
     .sort((a, b) => compare(orderKey(a), orderKey(b)));
 }
 
-const orderKey = (compiled: CompiledValidatingPolicy) =>
-  `${compiled.kind === 'ValidatingPolicy' ? 0 : 1}/${compiled.namespace ?? ''}/${compiled.name}`;
+const orderKey = (compiled: PathPolicy) =>
+  `${compiled.namespace === undefined ? 0 : 1}/${compiled.namespace ?? ''}/${compiled.name}`;
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -111,7 +111,12 @@ export async function validatingPolicyAdmission(
 }
 
 /** The denial messages, warnings and audit annotations of the evaluated policies, in Kyverno's words. */
-export function admissionVerdict(evaluations: readonly ValidatingPolicyEvaluation[]): {
+export function admissionVerdict(
+  evaluations: ReadonlyArray<{
+    readonly compiled: Pick<CompiledValidatingPolicy, 'name' | 'validationActions' | 'failurePolicy'>;
+    readonly response: PolicyResponse;
+  }>,
+): {
   errors: string[];
   warnings: string[];
   auditAnnotations: Record<string, string>;
@@ -138,7 +143,9 @@ export function admissionVerdict(evaluations: readonly ValidatingPolicyEvaluatio
 
 /** A policy whose evaluation threw: one `error` result, which then follows its failure policy. */
 export function crashedValidatingPolicy(
-  compiled: CompiledValidatingPolicy,
+  compiled: Pick<CompiledValidatingPolicy, 'name' | 'namespace' | 'validationActions' | 'failurePolicy'> & {
+    readonly kind: PolicyResponse['policy']['kind'];
+  },
   request: ResourceRequest,
   error: unknown,
 ): PolicyResponse {

@@ -4,10 +4,16 @@
  * hear when they change. One token for every app, so the webhook, the background scans and the
  * aggregation read the same cache.
  */
-import type { CompiledCelPolicyException, CompiledValidatingPolicy } from '@edict/cel-policies';
+import type {
+  CompiledCelPolicyException,
+  CompiledImageValidatingPolicy,
+  CompiledValidatingPolicy,
+} from '@edict/cel-policies';
 
 export interface CelPolicySource {
   validatingPolicies(): readonly CompiledValidatingPolicy[];
+  /** The ImageValidatingPolicies served (Ready ones); absent: none. */
+  imageValidatingPolicies?(): readonly CompiledImageValidatingPolicy[];
   policyExceptions(): readonly CompiledCelPolicyException[];
   /** Called after changes; returns its removal. Without it, the source is polled. */
   onChange?(listener: () => void): () => void;
@@ -17,11 +23,39 @@ export interface CelPolicySource {
 export const CEL_POLICY_SOURCE = Symbol('CEL_POLICY_SOURCE');
 
 /**
+ * Every CEL policy served (ValidatingPolicies, then ImageValidatingPolicies), one array per pair of
+ * the source's arrays (so callers may cache by it).
+ */
+export function allCelPolicies(
+  source: CelPolicySource,
+): ReadonlyArray<CompiledValidatingPolicy | CompiledImageValidatingPolicy> {
+  const validating = source.validatingPolicies();
+  const image = source.imageValidatingPolicies?.() ?? NONE;
+  if (image.length === 0) return validating;
+  const cached = combined.get(validating);
+  if (cached && cached.image === image) return cached.all;
+  const all = [...validating, ...image];
+  combined.set(validating, { image, all });
+  return all;
+}
+
+const NONE: readonly CompiledImageValidatingPolicy[] = [];
+const combined = new WeakMap<
+  readonly CompiledValidatingPolicy[],
+  {
+    image: readonly CompiledImageValidatingPolicy[];
+    all: ReadonlyArray<CompiledValidatingPolicy | CompiledImageValidatingPolicy>;
+  }
+>();
+
+/**
  * The versions of the ValidatingPolicies and CEL exceptions in force (kind, namespace, name,
  * uid, generation or resourceVersion): equal signatures mean nothing changed.
  */
 export function celPolicySignature(source: CelPolicySource): string {
-  const policies = source.validatingPolicies().map((compiled) => `${compiled.kind}:${versionOf(compiled.policy)}`);
+  const policies = [...source.validatingPolicies(), ...(source.imageValidatingPolicies?.() ?? [])].map(
+    (compiled) => `${compiled.kind}:${versionOf(compiled.policy)}`,
+  );
   return `${policies.sort().join(',')};${celExceptionsSignature(source)}`;
 }
 

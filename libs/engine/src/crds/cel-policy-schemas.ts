@@ -14,7 +14,7 @@ const { labelSelector } = policySchemaParts;
 /** kube's OperationType values ('*' is all of them). */
 export const ADMISSION_OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT', '*'] as const;
 
-const strings = (description: string): Schema => arr(str(), { description });
+export const strings = (description: string): Schema => arr(str(), { description });
 
 const namedRuleWithOperations = obj(
   {
@@ -59,7 +59,7 @@ export const matchConditionSchema = obj(
   { required: ['expression', 'name'], description: 'A CEL condition on the request.' },
 );
 
-const validation = obj(
+export const validationSchema = obj(
   {
     expression: str({ description: 'A CEL expression that must evaluate to true for the request to pass.' }),
     message: str({ description: 'The message shown when the expression is false.' }),
@@ -69,7 +69,7 @@ const validation = obj(
   { required: ['expression'], description: 'One CEL check.' },
 );
 
-const auditAnnotation = obj(
+export const auditAnnotationSchema = obj(
   {
     key: str({ description: 'The audit annotation key (a qualified name of at most 63 bytes).' }),
     valueExpression: str({ description: 'A CEL expression giving the value (a string, or null to omit it).' }),
@@ -77,7 +77,7 @@ const auditAnnotation = obj(
   { required: ['key', 'valueExpression'], description: 'An audit annotation produced by a CEL expression.' },
 );
 
-const variable = obj(
+export const variableSchema = obj(
   {
     name: str({ description: 'The name, read as variables.<name>.' }),
     expression: str({ description: 'A CEL expression giving the value.' }),
@@ -88,7 +88,7 @@ const variable = obj(
 const enabled = (what: string): Schema =>
   obj({ enabled: bool({ default: true, description: `Whether the policy runs ${what}.` }) }, { description: what });
 
-const evaluation = obj(
+export const evaluationSchema = obj(
   {
     mode: str({ enum: ['Kubernetes', 'JSON'], description: 'Kubernetes (the default) or JSON (any JSON payload).' }),
     admission: enabled('during admission'),
@@ -111,6 +111,25 @@ const validatingPolicyAutogen = obj(
   { description: 'What Kyverno generates from the policy.' },
 );
 
+export const failurePolicySchema = str({
+  enum: ['Ignore', 'Fail'],
+  description: 'What an error (compilation, evaluation) does: Fail (the default) or Ignore.',
+});
+
+export const validationActionsSchema = arr(str({ enum: ['Deny', 'Audit', 'Warn'] }), {
+  description: 'What a failed check does: Deny (the default), Audit, Warn; Deny and Warn exclude each other.',
+});
+
+export const webhookConfigurationSchema = obj(
+  {
+    timeoutSeconds: int({
+      format: 'int32',
+      description: 'The webhook timeout for this policy, 1 to 30 seconds (default 10).',
+    }),
+  },
+  { description: 'Settings of the webhook the policy is served by.' },
+);
+
 /** The spec of ValidatingPolicy and NamespacedValidatingPolicy (v1, v1beta1 and v1alpha1 alike). */
 export const validatingPolicySpecSchema = obj(
   {
@@ -118,32 +137,19 @@ export const validatingPolicySpecSchema = obj(
     matchConditions: arr(matchConditionSchema, {
       description: 'CEL conditions the request must meet (all of them) for the policy to apply; at most 64.',
     }),
-    variables: arr(variable, { description: 'Named CEL values, read as variables.<name> by later expressions.' }),
-    validations: arr(validation, { description: 'The CEL checks.' }),
-    auditAnnotations: arr(auditAnnotation, { description: 'Audit annotations produced by CEL expressions.' }),
-    failurePolicy: str({
-      enum: ['Ignore', 'Fail'],
-      description: 'What an error (compilation, evaluation) does: Fail (the default) or Ignore.',
-    }),
-    validationActions: arr(str({ enum: ['Deny', 'Audit', 'Warn'] }), {
-      description: 'What a failed check does: Deny (the default), Audit, Warn; Deny and Warn exclude each other.',
-    }),
-    webhookConfiguration: obj(
-      {
-        timeoutSeconds: int({
-          format: 'int32',
-          description: 'The webhook timeout for this policy, 1 to 30 seconds (default 10).',
-        }),
-      },
-      { description: 'Settings of the webhook the policy is served by.' },
-    ),
-    evaluation,
+    variables: arr(variableSchema, { description: 'Named CEL values, read as variables.<name> by later expressions.' }),
+    validations: arr(validationSchema, { description: 'The CEL checks.' }),
+    auditAnnotations: arr(auditAnnotationSchema, { description: 'Audit annotations produced by CEL expressions.' }),
+    failurePolicy: failurePolicySchema,
+    validationActions: validationActionsSchema,
+    webhookConfiguration: webhookConfigurationSchema,
+    evaluation: evaluationSchema,
     autogen: validatingPolicyAutogen,
   },
   { description: 'What the policy matches and the CEL checks it runs.' },
 );
 
-const condition = obj(
+export const conditionSchema = obj(
   {
     type: str({ description: 'The condition type (WebhookConfigured, RBACPermissionsGranted, ...).' }),
     status: str({ enum: ['True', 'False', 'Unknown'], description: 'True, False or Unknown.' }),
@@ -159,13 +165,13 @@ const condition = obj(
 export const conditionStatusSchema = obj(
   {
     ready: bool({ description: 'Whether the policy is ready to be served (every condition holds).' }),
-    conditions: arr(condition, { description: 'The conditions behind readiness.' }),
+    conditions: arr(conditionSchema, { description: 'The conditions behind readiness.' }),
     message: str({ description: 'Why a ValidatingAdmissionPolicy could not be generated; empty otherwise.' }),
   },
   { description: 'Readiness of the policy.' },
 );
 
-const target = obj(
+export const autogenTargetSchema = obj(
   {
     group: str({ description: 'The API group.' }),
     version: str({ description: 'The API version.' }),
@@ -183,7 +189,7 @@ export const validatingPolicyStatusSchema = obj(
         configs: map(
           obj(
             {
-              targets: arr(target, { description: 'The resources the generated spec applies to.' }),
+              targets: arr(autogenTargetSchema, { description: 'The resources the generated spec applies to.' }),
               // Kept as written: the controller writes it from the policy's own (checked) spec.
               spec: obj({}, { open: true, description: 'The generated spec.' }),
             },
@@ -230,7 +236,7 @@ export const celPolicyExceptionSpecSchema = obj(
 export const celPolicyExceptionStatusSchema = obj(
   {
     expired: bool({ description: 'Whether expiresAt has passed (the exception no longer applies).' }),
-    conditions: arr(condition, { description: 'Conditions of the exception.' }),
+    conditions: arr(conditionSchema, { description: 'Conditions of the exception.' }),
   },
   { description: 'Written by the controllers: expiry and conditions.' },
 );

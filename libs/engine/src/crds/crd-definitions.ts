@@ -13,6 +13,7 @@ import {
   validatingPolicySpecSchema,
   validatingPolicyStatusSchema,
 } from './cel-policy-schemas';
+import { imageValidatingPolicySpecSchema, imageValidatingPolicyStatusSchema } from './image-validating-policy-schemas';
 import {
   cleanupPolicySpecSchema,
   cleanupPolicyStatusSchema,
@@ -282,6 +283,33 @@ function validatingPolicyDefinition(namespaced: boolean): CrdDefinition {
   };
 }
 
+function imageValidatingPolicyDefinition(namespaced: boolean): CrdDefinition {
+  const kind = namespaced ? 'NamespacedImageValidatingPolicy' : 'ImageValidatingPolicy';
+  const plural = namespaced ? 'namespacedimagevalidatingpolicies' : 'imagevalidatingpolicies';
+  return {
+    file: `policies.kyverno.io_${plural}`,
+    comment:
+      `Kyverno's ${kind} (policies.kyverno.io/v1, stored as v1beta1, v1alpha1 deprecated): verifies the signatures ` +
+      `and attestations of the images of the requests and resources it matches${namespaced ? ' in its own namespace' : ''}, ` +
+      'with CEL checks on them; its mutating webhook pins image tags to digests. The policy validation webhook ' +
+      'refuses CEL that does not compile; the admission controller writes status.conditionStatus and status.autogen.',
+    group: 'policies.kyverno.io',
+    kind,
+    plural,
+    singular: kind.toLowerCase(),
+    shortNames: [namespaced ? 'nivpol' : 'ivpol'],
+    categories: ['kyverno'],
+    scope: namespaced ? 'Namespaced' : 'Cluster',
+    description: `${kind} verifies image signatures and attestations and validates images with CEL expressions.`,
+    versions: celPolicyVersions(kind, () => ({
+      columns: celPolicyColumns,
+      fields: { spec: imageValidatingPolicySpecSchema, status: imageValidatingPolicyStatusSchema },
+      required: ['spec'],
+      statusSubresource: true,
+    })),
+  };
+}
+
 const celPolicyExceptionDefinition: CrdDefinition = {
   file: 'policies.kyverno.io_policyexceptions',
   comment:
@@ -378,6 +406,8 @@ export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
       },
     ],
   },
+  imageValidatingPolicyDefinition(false),
+  imageValidatingPolicyDefinition(true),
   validatingPolicyDefinition(true),
   celPolicyExceptionDefinition,
   validatingPolicyDefinition(false),

@@ -26,3 +26,4 @@ export {
   validatingPolicySpecSchema,
   validatingPolicyStatusSchema,
 } from './cel-policy-schemas';
+export { imageValidatingPolicySpecSchema, imageValidatingPolicyStatusSchema } from './image-validating-policy-schemas';

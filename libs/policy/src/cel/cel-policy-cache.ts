@@ -1,12 +1,17 @@
 /**
- * CelPolicyCache: the compiled ValidatingPolicies (Ready ones) and CEL PolicyExceptions the
- * controllers serve, fed by informers on the policies.kyverno.io kinds. Exceptions are honoured
+ * CelPolicyCache: the compiled ValidatingPolicies and ImageValidatingPolicies (Ready ones, with their
+ * Namespaced forms) and CEL PolicyExceptions the controllers serve, fed by informers on the
+ * policies.kyverno.io kinds. Exceptions are honoured
  * from the same namespaces as classic PolicyExceptions (the PolicyCache's setting, read at each
  * call, so a change of the exception namespaces applies at once). Its sync is its own: a cluster
  * without the policies.kyverno.io CRDs keeps the classic policies served.
  */
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { CompiledCelPolicyException, CompiledValidatingPolicy } from '@edict/cel-policies';
+import type {
+  CompiledCelPolicyException,
+  CompiledImageValidatingPolicy,
+  CompiledValidatingPolicy,
+} from '@edict/cel-policies';
 import { errorMessage, type KubeObject } from '@edict/foundation';
 import type { ObjectFeed } from '../informers/policy-feeds';
 import { PolicyCache } from '../policy-cache';
@@ -18,6 +23,7 @@ import {
   type CelPolicyCompilers,
   type CelPolicyEntry,
 } from './cel-policy-store';
+import type { CelPolicyKind } from './image-policy-kinds';
 
 export type CelPolicyCacheListener = () => void;
 
@@ -51,10 +57,7 @@ export class CelPolicyCache implements OnModuleInit, OnModuleDestroy {
   start(): void {
     if (this.started) return;
     this.started = true;
-    for (const [feed, kind] of [
-      [this.feeds.validatingPolicies, 'ValidatingPolicy'],
-      [this.feeds.namespacedValidatingPolicies, 'NamespacedValidatingPolicy'],
-    ] as const) {
+    for (const [feed, kind] of this.policyFeeds()) {
       this.follow(
         feed,
         (object) => this.upsertPolicy(object, kind),
@@ -74,6 +77,11 @@ export class CelPolicyCache implements OnModuleInit, OnModuleDestroy {
     return this.store.validatingPolicies();
   }
 
+  /** The compiled (Ready) ImageValidatingPolicies and NamespacedImageValidatingPolicies. */
+  imageValidatingPolicies(): readonly CompiledImageValidatingPolicy[] {
+    return this.store.imageValidatingPolicies();
+  }
+
   /** The compiled CEL PolicyExceptions in force: from the exception namespaces, not expired. */
   policyExceptions(): readonly CompiledCelPolicyException[] {
     return this.store.policyExceptions(this.classic.settings().exceptionNamespaces);
@@ -89,7 +97,7 @@ export class CelPolicyCache implements OnModuleInit, OnModuleDestroy {
     return this.store.exceptions();
   }
 
-  /** True once the three feeds have delivered their first full list. */
+  /** True once the feeds have delivered their first full list. */
   hasSynced(): boolean {
     return this.allFeeds().every((feed) => feed.hasSynced());
   }
@@ -104,7 +112,7 @@ export class CelPolicyCache implements OnModuleInit, OnModuleDestroy {
     return () => this.listeners.delete(listener);
   }
 
-  private upsertPolicy(object: KubeObject, kind: CelPolicyEntry['kind']): void {
+  private upsertPolicy(object: KubeObject, kind: CelPolicyKind): void {
     const entry = this.store.upsertPolicy(object, kind);
     if (entry.errors.length > 0) {
       this.logger.warn(
@@ -148,7 +156,17 @@ export class CelPolicyCache implements OnModuleInit, OnModuleDestroy {
     });
   }
 
+  private policyFeeds(): Array<[ObjectFeed<KubeObject>, CelPolicyKind]> {
+    const feeds: Array<[ObjectFeed<KubeObject> | undefined, CelPolicyKind]> = [
+      [this.feeds.validatingPolicies, 'ValidatingPolicy'],
+      [this.feeds.namespacedValidatingPolicies, 'NamespacedValidatingPolicy'],
+      [this.feeds.imageValidatingPolicies, 'ImageValidatingPolicy'],
+      [this.feeds.namespacedImageValidatingPolicies, 'NamespacedImageValidatingPolicy'],
+    ];
+    return feeds.filter((pair): pair is [ObjectFeed<KubeObject>, CelPolicyKind] => pair[0] !== undefined);
+  }
+
   private allFeeds(): ObjectFeed<KubeObject>[] {
-    return [this.feeds.validatingPolicies, this.feeds.namespacedValidatingPolicies, this.feeds.exceptions];
+    return [...this.policyFeeds().map(([feed]) => feed), this.feeds.exceptions];
   }
 }

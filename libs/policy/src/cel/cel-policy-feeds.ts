@@ -1,6 +1,7 @@
 /**
  * Where the CEL policy cache's objects come from: informers on the policies.kyverno.io kinds
- * (ValidatingPolicy, NamespacedValidatingPolicy, PolicyException), read at v1. Tests pass fakes.
+ * (ValidatingPolicy, NamespacedValidatingPolicy, ImageValidatingPolicy, NamespacedImageValidatingPolicy,
+ * PolicyException), read at v1. Tests pass fakes; the image policy feeds are optional there.
  */
 import type { InformerFactory } from '@edict/kube';
 import type { KubeObject } from '@edict/foundation';
@@ -10,6 +11,8 @@ import type { PolicyModuleOptions } from '../policy.options';
 export interface CelPolicyFeeds {
   readonly validatingPolicies: ObjectFeed<KubeObject>;
   readonly namespacedValidatingPolicies: ObjectFeed<KubeObject>;
+  readonly imageValidatingPolicies?: ObjectFeed<KubeObject>;
+  readonly namespacedImageValidatingPolicies?: ObjectFeed<KubeObject>;
   readonly exceptions: ObjectFeed<KubeObject>;
 }
 
@@ -17,6 +20,14 @@ export const VALIDATING_POLICY_REF = { apiVersion: 'policies.kyverno.io/v1', kin
 export const NAMESPACED_VALIDATING_POLICY_REF = {
   apiVersion: 'policies.kyverno.io/v1',
   kind: 'NamespacedValidatingPolicy',
+} as const;
+export const IMAGE_VALIDATING_POLICY_REF = {
+  apiVersion: 'policies.kyverno.io/v1',
+  kind: 'ImageValidatingPolicy',
+} as const;
+export const NAMESPACED_IMAGE_VALIDATING_POLICY_REF = {
+  apiVersion: 'policies.kyverno.io/v1',
+  kind: 'NamespacedImageValidatingPolicy',
 } as const;
 export const CEL_POLICY_EXCEPTION_REF = { apiVersion: 'policies.kyverno.io/v1', kind: 'PolicyException' } as const;
 
@@ -26,6 +37,11 @@ export function createCelPolicyFeeds(factory: InformerFactory, options: PolicyMo
   return {
     validatingPolicies: factory.create<KubeObject>({ ...VALIDATING_POLICY_REF, ...common }),
     namespacedValidatingPolicies: factory.create<KubeObject>({ ...NAMESPACED_VALIDATING_POLICY_REF, ...common }),
+    imageValidatingPolicies: factory.create<KubeObject>({ ...IMAGE_VALIDATING_POLICY_REF, ...common }),
+    namespacedImageValidatingPolicies: factory.create<KubeObject>({
+      ...NAMESPACED_IMAGE_VALIDATING_POLICY_REF,
+      ...common,
+    }),
     exceptions: factory.create<KubeObject>({ ...CEL_POLICY_EXCEPTION_REF, ...common }),
   };
 }

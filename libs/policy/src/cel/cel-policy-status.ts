@@ -7,12 +7,14 @@
  * WebhookConfigured is there when the policy runs at admission (True once the published webhook
  * configurations carry the policy at its generation); RBACPermissionsGranted when it runs in
  * background scans (True unless the reporting permissions are known to be missing). Ready when every
- * condition holds. A policy that does not compile is not served: Ready false, a PolicyCached condition
+ * condition holds. ImageValidatingPolicies get the same, without `generated` (Kyverno's image policy
+ * status has no such field). A policy that does not compile is not served: Ready false, a PolicyCached condition
  * False naming each field and compiler message. Conditions keep their lastTransitionTime while their
  * status stays, so writing the same status twice changes nothing (the writer compares before writing).
  */
 import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { CelPolicyEntry } from './cel-policy-store';
+import { isImagePolicyKind } from './image-policy-kinds';
 
 export const WEBHOOK_CONFIGURED = 'WebhookConfigured';
 export const RBAC_PERMISSIONS_GRANTED = 'RBACPermissionsGranted';
@@ -83,7 +85,7 @@ export function desiredCelPolicyStatus(entry: CelPolicyEntry, facts: CelPolicySt
       message: '',
     },
     autogen: compiled ? compiled.autogenStatus : {},
-    generated: false,
+    ...(isImagePolicyKind(entry.kind) ? {} : { generated: false }),
   };
 }
 

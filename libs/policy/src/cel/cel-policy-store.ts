@@ -1,6 +1,6 @@
 /**
- * The CEL policy family as the cluster holds it: every ValidatingPolicy, NamespacedValidatingPolicy
- * and policies.kyverno.io PolicyException, each compiled once per version (generation, else
+ * The CEL policy family as the cluster holds it: every ValidatingPolicy, NamespacedValidatingPolicy,
+ * ImageValidatingPolicy, NamespacedImageValidatingPolicy and policies.kyverno.io PolicyException, each compiled once per version (generation, else
  * resourceVersion: a status write does not recompile), with the compiler's field errors when it does
  * not compile. Only compiled (Ready) policies are served; exceptions only from the namespaces
  * exceptions are allowed in (as classic PolicyExceptions), and not once they have expired.
@@ -8,36 +8,42 @@
  */
 import {
   compileCelPolicyException,
+  compileImageValidatingPolicy,
   compileValidatingPolicy,
   ValidatingPolicyError,
+  type CompiledImageValidatingPolicy,
   type CompiledCelPolicyException,
   type CompiledValidatingPolicy,
   type PolicyFieldError,
 } from '@edict/cel-policies';
 import { errorMessage, wildcardMatch, type KubeObject } from '@edict/foundation';
+import { isImagePolicyKind, type CelPolicyKind } from './image-policy-kinds';
 
 /** Compiles one object; throws ValidatingPolicyError (field errors) or any error. Injectable for specs. */
 export interface CelPolicyCompilers {
   readonly policy: (object: KubeObject) => CompiledValidatingPolicy;
   readonly exception: (object: KubeObject) => CompiledCelPolicyException;
+  /** ImageValidatingPolicy and its Namespaced form (default: @edict/cel-policies'). */
+  readonly imagePolicy?: (object: KubeObject) => CompiledImageValidatingPolicy;
 }
 
 export const CEL_POLICY_COMPILERS: CelPolicyCompilers = {
   policy: compileValidatingPolicy,
   exception: compileCelPolicyException,
+  imagePolicy: compileImageValidatingPolicy,
 };
 
-/** One stored ValidatingPolicy or NamespacedValidatingPolicy, compiled or with why not. */
+/** One stored CEL policy (validating or image validating, cluster-wide or namespaced), compiled or with why not. */
 export interface CelPolicyEntry {
-  /** `ValidatingPolicy/name` or `NamespacedValidatingPolicy/namespace/name`. */
+  /** `<Kind>/name` or, for the namespaced kinds, `<Kind>/namespace/name`. */
   readonly key: string;
-  readonly kind: 'ValidatingPolicy' | 'NamespacedValidatingPolicy';
+  readonly kind: CelPolicyKind;
   readonly name: string;
   readonly namespace?: string;
   /** The latest object the informer delivered (its status included). */
   readonly object: KubeObject;
   /** Set when it compiles: the policy is Ready and served. */
-  readonly compiled?: CompiledValidatingPolicy;
+  readonly compiled?: CompiledValidatingPolicy | CompiledImageValidatingPolicy;
   /** Why it does not compile (field and message), empty when it does. */
   readonly errors: readonly PolicyFieldError[];
   /** The version it was compiled for (generation, else resourceVersion). */
@@ -66,6 +72,7 @@ export class CelPolicyStore {
   private readonly compilers: CelPolicyCompilers;
   private readonly now: () => number;
   private served: readonly CompiledValidatingPolicy[] | undefined;
+  private servedImage: readonly CompiledImageValidatingPolicy[] | undefined;
 
   constructor(options: CelPolicyStoreOptions = {}) {
     this.compilers = options.compilers ?? CEL_POLICY_COMPILERS;
@@ -76,7 +83,7 @@ export class CelPolicyStore {
   upsertPolicy(object: KubeObject, kind: CelPolicyEntry['kind'] = kindOf(object)): CelPolicyEntry {
     const typed = object.kind ? object : { ...object, kind };
     const name = typed.metadata?.name ?? '';
-    const namespace = kind === 'NamespacedValidatingPolicy' ? (typed.metadata?.namespace ?? '') : undefined;
+    const namespace = isNamespacedKind(kind) ? (typed.metadata?.namespace ?? '') : undefined;
     const key = policyKeyOf(kind, name, namespace);
     const version = versionOf(typed);
     const previous = this.policyEntries.get(key);
@@ -90,16 +97,16 @@ export class CelPolicyStore {
           ...(namespace !== undefined ? { namespace } : {}),
           object: typed,
           version,
-          ...this.compilePolicy(typed),
+          ...this.compilePolicy(typed, kind),
         };
     this.policyEntries.set(key, entry);
-    if (!sameVersion) this.served = undefined;
+    if (!sameVersion) this.forgetServed();
     return entry;
   }
 
   removePolicy(object: KubeObject, kind: CelPolicyEntry['kind'] = kindOf(object)): void {
-    const namespace = kind === 'NamespacedValidatingPolicy' ? (object.metadata?.namespace ?? '') : undefined;
-    if (this.policyEntries.delete(policyKeyOf(kind, object.metadata?.name ?? '', namespace))) this.served = undefined;
+    const namespace = isNamespacedKind(kind) ? (object.metadata?.namespace ?? '') : undefined;
+    if (this.policyEntries.delete(policyKeyOf(kind, object.metadata?.name ?? '', namespace))) this.forgetServed();
   }
 
   upsertException(object: KubeObject): CelExceptionEntry {
@@ -121,12 +128,22 @@ export class CelPolicyStore {
     this.exceptionEntries.delete(`${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`);
   }
 
-  /** The compiled (Ready) policies, by key. */
+  /** The compiled (Ready) ValidatingPolicies and NamespacedValidatingPolicies, by key. */
   validatingPolicies(): readonly CompiledValidatingPolicy[] {
     this.served ??= this.policies()
-      .map((entry) => entry.compiled)
+      .filter((entry) => !isImagePolicyKind(entry.kind))
+      .map((entry) => entry.compiled as CompiledValidatingPolicy | undefined)
       .filter((compiled): compiled is CompiledValidatingPolicy => compiled !== undefined);
     return this.served;
+  }
+
+  /** The compiled (Ready) ImageValidatingPolicies and NamespacedImageValidatingPolicies, by key. */
+  imageValidatingPolicies(): readonly CompiledImageValidatingPolicy[] {
+    this.servedImage ??= this.policies()
+      .filter((entry) => isImagePolicyKind(entry.kind))
+      .map((entry) => entry.compiled as CompiledImageValidatingPolicy | undefined)
+      .filter((compiled): compiled is CompiledImageValidatingPolicy => compiled !== undefined);
+    return this.servedImage;
   }
 
   /** Every stored policy, compiled or not, by key. */
@@ -156,9 +173,17 @@ export class CelPolicyStore {
     return [...this.exceptionEntries.values()].sort((a, b) => compare(a.key, b.key));
   }
 
-  private compilePolicy(object: KubeObject): Pick<CelPolicyEntry, 'compiled' | 'errors'> {
+  private forgetServed(): void {
+    this.served = undefined;
+    this.servedImage = undefined;
+  }
+
+  private compilePolicy(object: KubeObject, kind: CelPolicyKind): Pick<CelPolicyEntry, 'compiled' | 'errors'> {
     try {
-      return { compiled: this.compilers.policy(object), errors: [] };
+      if (!isImagePolicyKind(kind)) return { compiled: this.compilers.policy(object), errors: [] };
+      // Fail closed: an image policy this build cannot compile is not served (Ready false, named).
+      if (!this.compilers.imagePolicy) return { errors: [{ field: 'spec', message: `${kind} is not supported yet` }] };
+      return { compiled: this.compilers.imagePolicy(object), errors: [] };
     } catch (error) {
       return { errors: fieldErrorsOf(error) };
     }
@@ -183,12 +208,23 @@ export function fieldErrorsOf(error: unknown): PolicyFieldError[] {
   return [{ field: 'spec', message: errorMessage(error) }];
 }
 
-export function policyKeyOf(kind: CelPolicyEntry['kind'], name: string, namespace?: string): string {
-  return kind === 'NamespacedValidatingPolicy' ? `${kind}/${namespace ?? ''}/${name}` : `${kind}/${name}`;
+export function policyKeyOf(kind: CelPolicyKind, name: string, namespace?: string): string {
+  return isNamespacedKind(kind) ? `${kind}/${namespace ?? ''}/${name}` : `${kind}/${name}`;
 }
 
-function kindOf(object: KubeObject): CelPolicyEntry['kind'] {
-  return object.kind === 'NamespacedValidatingPolicy' ? 'NamespacedValidatingPolicy' : 'ValidatingPolicy';
+function isNamespacedKind(kind: CelPolicyKind): boolean {
+  return kind === 'NamespacedValidatingPolicy' || kind === 'NamespacedImageValidatingPolicy';
+}
+
+const KINDS: readonly CelPolicyKind[] = [
+  'ValidatingPolicy',
+  'NamespacedValidatingPolicy',
+  'ImageValidatingPolicy',
+  'NamespacedImageValidatingPolicy',
+];
+
+function kindOf(object: KubeObject): CelPolicyKind {
+  return KINDS.find((kind) => kind === object.kind) ?? 'ValidatingPolicy';
 }
 
 /** What a compiled form is kept for: the spec's generation when the server tracks it, else the resourceVersion. */

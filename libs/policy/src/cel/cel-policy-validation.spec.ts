@@ -68,4 +68,30 @@ describe('celPolicyValidation', () => {
     expect(isCelPolicyKind({ apiVersion: 'kyverno.io/v2', kind: 'PolicyException' })).toBe(false);
     expect(isCelPolicyKind({ apiVersion: 'kyverno.io/v1', kind: 'ClusterPolicy' })).toBe(false);
   });
+
+  it('judges ImageValidatingPolicies with the image policy checks (the real ones: an unknown attestor is refused)', () => {
+    const ivpol = (expression: string): KubeObject => ({
+      apiVersion: 'policies.kyverno.io/v1beta1',
+      kind: 'ImageValidatingPolicy',
+      metadata: { name: 'ivpol-sample' },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+        },
+        attestors: [{ name: 'notary', notary: { certs: { value: 'cert' } } }],
+        validations: [{ expression }],
+      },
+    });
+    expect(isCelPolicyKind(ivpol('true'))).toBe(true);
+    expect(celPolicyValidation(ivpol('true'), { exceptionNamespaces: [] }).allowed).toBe(true);
+    const refused = celPolicyValidation(ivpol('images.containers.size() > "1"'), { exceptionNamespaces: [] });
+    expect(refused.allowed).toBe(false);
+    expect(refused.message).toMatch(/^spec\.validations\[0\]\.expression: /);
+    const viaInjected = celPolicyValidation(ivpol('true'), {
+      exceptionNamespaces: [],
+      policyErrors: () => [typeError],
+      imagePolicyErrors: () => [{ field: 'spec.attestors[0]', message: 'bad' }],
+    });
+    expect(viaInjected.message).toBe('spec.attestors[0]: bad');
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * The policy validation webhook's answer for the policies.kyverno.io kinds, as Kyverno's: a
- * ValidatingPolicy or NamespacedValidatingPolicy, or a CEL PolicyException, whose CEL does not
+ * ValidatingPolicy, an ImageValidatingPolicy (or their Namespaced forms), or a CEL PolicyException, whose CEL does not
  * compile or type-check (or whose spec breaks a rule Kyverno checks in code) is refused. Each
  * problem is `field: message` (the compiler's message, naming the expression's field) and comes
  * back as a warning too; the denial names the first one alone, or all of them as `[a, b]` (Go's
@@ -10,7 +10,9 @@
 import { allow, deny, type AdmissionDecision } from '@edict/admission';
 import {
   celPolicyExceptionErrors,
+  imageValidatingPolicyErrors,
   isCelPolicyException,
+  isImageValidatingPolicy,
   isValidatingPolicy,
   validatingPolicyErrors,
   type PolicyFieldError,
@@ -20,7 +22,7 @@ import { errorMessage, wildcardMatch, type KubeObject } from '@edict/foundation'
 /** Whether the object is one of the policies.kyverno.io kinds this validation judges. */
 export function isCelPolicyKind(object: { apiVersion?: unknown; kind?: unknown }): boolean {
   const header = { apiVersion: String(object.apiVersion ?? ''), kind: String(object.kind ?? '') };
-  return isValidatingPolicy(header) || isCelPolicyException(header);
+  return isValidatingPolicy(header) || isImageValidatingPolicy(header) || isCelPolicyException(header);
 }
 
 export interface CelPolicyValidationOptions {
@@ -29,6 +31,7 @@ export interface CelPolicyValidationOptions {
   /** The error lists, injectable for specs (default: @edict/cel-policies'). */
   readonly policyErrors?: (policy: KubeObject) => PolicyFieldError[];
   readonly exceptionErrors?: (exception: KubeObject) => PolicyFieldError[];
+  readonly imagePolicyErrors?: (policy: KubeObject) => PolicyFieldError[];
 }
 
 /** The decision for one policies.kyverno.io object (the CRD schema is checked before this). */
@@ -36,7 +39,9 @@ export function celPolicyValidation(object: KubeObject, options: CelPolicyValida
   const exception = isCelPolicyException(object);
   const errorsOf = exception
     ? (options.exceptionErrors ?? celPolicyExceptionErrors)
-    : (options.policyErrors ?? validatingPolicyErrors);
+    : isImageValidatingPolicy(object)
+      ? (options.imagePolicyErrors ?? imageValidatingPolicyErrors)
+      : (options.policyErrors ?? validatingPolicyErrors);
   let errors: PolicyFieldError[];
   try {
     errors = errorsOf(object);

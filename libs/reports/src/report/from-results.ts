@@ -2,7 +2,7 @@
  * From the admission library's ReportResults (one admission request) to the report input: their
  * PolicyReportResult rows and the policies to label.
  */
-import { VALIDATING_POLICY_SOURCE, type ReportResult } from '@edict/admission';
+import { IMAGE_VALIDATING_POLICY_SOURCE, VALIDATING_POLICY_SOURCE, type ReportResult } from '@edict/admission';
 import type { AdmissionReportInput } from './admission-report';
 import type { ReportPolicy } from './ephemeral-report';
 import type { GroupVersionResource } from './labels';
@@ -62,12 +62,13 @@ export function toPolicyReportResult(result: ReportResult): PolicyReportResult {
 /** A policy no longer in the cache: named from its key, without a resourceVersion. */
 function fallbackInfo(key: string, source: string): ReportPolicy {
   const slash = key.indexOf('/');
-  const cel = source === VALIDATING_POLICY_SOURCE;
+  const [cluster, namespaced] =
+    source === VALIDATING_POLICY_SOURCE
+      ? (['ValidatingPolicy', 'NamespacedValidatingPolicy'] as const)
+      : source === IMAGE_VALIDATING_POLICY_SOURCE
+        ? (['ImageValidatingPolicy', 'NamespacedImageValidatingPolicy'] as const)
+        : (['ClusterPolicy', 'Policy'] as const);
   return slash < 0
-    ? { kind: cel ? 'ValidatingPolicy' : 'ClusterPolicy', name: key }
-    : {
-        kind: cel ? 'NamespacedValidatingPolicy' : 'Policy',
-        namespace: key.slice(0, slash),
-        name: key.slice(slash + 1),
-      };
+    ? { kind: cluster, name: key }
+    : { kind: namespaced, namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }

@@ -25,9 +25,17 @@ export const LABEL_PREFIX_CLUSTER_POLICY = 'cpol.kyverno.io/';
 export const LABEL_PREFIX_POLICY = 'pol.kyverno.io/';
 /** ValidatingPolicies and NamespacedValidatingPolicies alike (Kyverno's LabelPrefixValidatingPolicy). */
 export const LABEL_PREFIX_VALIDATING_POLICY = 'vpol.kyverno.io/';
+/** ImageValidatingPolicies and their Namespaced form alike (Kyverno's LabelPrefixImageValidatingPolicy). */
+export const LABEL_PREFIX_IMAGE_VALIDATING_POLICY = 'ivpol.kyverno.io/';
 
 /** The policy kinds whose results reports hold. */
-export type ReportPolicyKind = 'ClusterPolicy' | 'Policy' | 'ValidatingPolicy' | 'NamespacedValidatingPolicy';
+export type ReportPolicyKind =
+  | 'ClusterPolicy'
+  | 'Policy'
+  | 'ValidatingPolicy'
+  | 'NamespacedValidatingPolicy'
+  | 'ImageValidatingPolicy'
+  | 'NamespacedImageValidatingPolicy';
 
 export const REPORTS_API_VERSION = 'reports.kyverno.io/v1';
 export const EPHEMERAL_REPORT_KIND = 'EphemeralReport';
@@ -57,14 +65,18 @@ export function gvrLabel(gvr: GroupVersionResource): string {
 
 /**
  * The label naming a policy in a report: `cpol.kyverno.io/<name>`, `pol.kyverno.io/<name>`, or
- * `vpol.kyverno.io/<name>` for a (Namespaced)ValidatingPolicy.
+ * `vpol.kyverno.io/<name>` for a (Namespaced)ValidatingPolicy, `ivpol.kyverno.io/<name>` for a
+ * (Namespaced)ImageValidatingPolicy.
  */
 export function policyLabel(policy: { kind: ReportPolicyKind; name: string }): string {
-  const prefix =
-    policy.kind === 'Policy'
-      ? LABEL_PREFIX_POLICY
-      : policy.kind === 'ClusterPolicy'
-        ? LABEL_PREFIX_CLUSTER_POLICY
-        : LABEL_PREFIX_VALIDATING_POLICY;
-  return prefix + policy.name;
+  return LABEL_PREFIXES[policy.kind] + policy.name;
 }
+
+const LABEL_PREFIXES: Readonly<Record<ReportPolicyKind, string>> = {
+  Policy: LABEL_PREFIX_POLICY,
+  ClusterPolicy: LABEL_PREFIX_CLUSTER_POLICY,
+  ValidatingPolicy: LABEL_PREFIX_VALIDATING_POLICY,
+  NamespacedValidatingPolicy: LABEL_PREFIX_VALIDATING_POLICY,
+  ImageValidatingPolicy: LABEL_PREFIX_IMAGE_VALIDATING_POLICY,
+  NamespacedImageValidatingPolicy: LABEL_PREFIX_IMAGE_VALIDATING_POLICY,
+};

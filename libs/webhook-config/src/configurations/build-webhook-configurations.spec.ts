@@ -344,7 +344,12 @@ describe('buildWebhookConfigurations', () => {
         {
           apiGroups: ['policies.kyverno.io'],
           apiVersions: ['v1', 'v1beta1', 'v1alpha1'],
-          resources: ['validatingpolicies', 'namespacedvalidatingpolicies'],
+          resources: [
+            'validatingpolicies',
+            'namespacedvalidatingpolicies',
+            'imagevalidatingpolicies',
+            'namespacedimagevalidatingpolicies',
+          ],
           operations: ['CREATE', 'UPDATE'],
         },
       ],

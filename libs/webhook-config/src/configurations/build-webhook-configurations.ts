@@ -19,7 +19,13 @@ import {
 } from './names';
 import { kindOperationsOf, policyTakesPart, type WebhookFamily } from './policy-kinds';
 import { RuleSet } from './rule-set';
-import { validatingPolicyWebhooks, type ValidatingPolicyWebhookSource } from './validating-policy-webhooks';
+import {
+  IMAGE_POLICY_PREFIX,
+  IMAGE_POLICY_VALIDATE_PATH,
+  imagePolicyMutatingWebhooks,
+  validatingPolicyWebhooks,
+  type ValidatingPolicyWebhookSource,
+} from './validating-policy-webhooks';
 import type {
   MutatingWebhook,
   MutatingWebhookConfiguration,
@@ -58,6 +64,11 @@ export interface WebhookBuildOptions {
   readonly labels?: Readonly<Record<string, string>>;
   /** The compiled ValidatingPolicies: their `vpol` webhooks join the resource validating configuration. */
   readonly validatingPolicies?: Iterable<ValidatingPolicyWebhookSource>;
+  /**
+   * The compiled ImageValidatingPolicies: their `ivpol` webhooks join the resource validating
+   * configuration, and their digest-mutating twins the resource mutating one.
+   */
+  readonly imageValidatingPolicies?: Iterable<ValidatingPolicyWebhookSource>;
 }
 
 export interface WebhookBuildResult extends WebhookConfigurations {
@@ -125,20 +136,33 @@ export function buildWebhookConfigurations(
   const validatingHooks = (['Ignore', 'Fail'] as const)
     .map((fp) => resourceWebhook('validating', fp))
     .filter((hook): hook is ValidatingWebhook => !!hook);
+  const celHookOptions = {
+    client,
+    defaultTimeoutSeconds: defaultTimeout,
+    // Kyverno's CEL policy webhooks carry one NotIn expression per excluded namespace.
+    namespaceSelector: excludeNamespacesOneByOne(options.excludedNamespaces ?? []),
+    objectSelector,
+  };
+  const imagePolicies = [...(options.imageValidatingPolicies ?? [])];
   validatingHooks.push(
     ...validatingPolicyWebhooks(options.validatingPolicies ?? [], {
+      ...celHookOptions,
       validatingWebhookName: names.validatingWebhook,
-      client,
-      defaultTimeoutSeconds: defaultTimeout,
-      // Kyverno's vpol webhooks carry one NotIn expression per excluded namespace.
-      namespaceSelector: excludeNamespacesOneByOne(options.excludedNamespaces ?? []),
-      objectSelector,
+    }),
+    ...validatingPolicyWebhooks(imagePolicies, {
+      ...celHookOptions,
+      validatingWebhookName: names.validatingWebhook,
+      prefix: IMAGE_POLICY_PREFIX,
+      path: IMAGE_POLICY_VALIDATE_PATH,
     }),
   );
   const mutatingHooks = (['Ignore', 'Fail'] as const)
     .map((fp) => resourceWebhook('mutating', fp))
     .filter((hook): hook is ValidatingWebhook => !!hook)
     .map((hook): MutatingWebhook => ({ ...hook, reinvocationPolicy: 'IfNeeded' }));
+  mutatingHooks.push(
+    ...imagePolicyMutatingWebhooks(imagePolicies, { ...celHookOptions, mutatingWebhookName: names.mutatingWebhook }),
+  );
 
   const validating: ValidatingWebhookConfiguration[] = [
     validatingConfiguration(names.resourceValidating, labels, validatingHooks),
@@ -158,7 +182,12 @@ export function buildWebhookConfigurations(
           { apiGroups: ['kyverno.io'], resources: ['clusterpolicies', 'policies'], versions: ['v1', 'v2beta1'] },
           {
             apiGroups: ['policies.kyverno.io'],
-            resources: ['validatingpolicies', 'namespacedvalidatingpolicies'],
+            resources: [
+              'validatingpolicies',
+              'namespacedvalidatingpolicies',
+              'imagevalidatingpolicies',
+              'namespacedimagevalidatingpolicies',
+            ],
             versions: ['v1', 'v1beta1', 'v1alpha1'],
           },
         ]),

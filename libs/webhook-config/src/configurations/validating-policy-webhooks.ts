@@ -11,6 +11,8 @@
  * Rules are the policy's resourceRules and its autogen configs' (pod controllers), sorted as Kyverno
  * sorts them; the configuration's namespace and object selectors are combined with the policy's.
  * A NamespacedValidatingPolicy is always fine-grained and only sees its own namespace.
+ * ImageValidatingPolicies are built the same way under their own prefix and path (`ivpol.` at
+ * `/ivpol/validate/...`, and their mutating twins `ivpol.<mutating name>` at `/ivpol/mutate/...`).
  * Conditions reading `namespaceObject` stay with Edict (kube-apiserver binds it to null); more
  * than kube's 64 conditions are all left to Edict (the webhook then sends every request). A set of
  * conditions (the policy's, or one autogen config's) of which any does not compile in kube-apiserver's
@@ -23,6 +25,7 @@ import { isObject, type JsonObject, type JsonValue, type LabelSelector } from '@
 import { MAX_TIMEOUT_SECONDS } from './names';
 import type {
   MatchCondition,
+  MutatingWebhook,
   OperationType,
   RuleWithOperations,
   ScopeType,
@@ -33,7 +36,8 @@ import type {
 
 /** What the builder reads of a compiled ValidatingPolicy (CompiledValidatingPolicy fits). */
 export interface ValidatingPolicyWebhookSource {
-  readonly kind: 'ValidatingPolicy' | 'NamespacedValidatingPolicy';
+  readonly kind:
+    'ValidatingPolicy' | 'NamespacedValidatingPolicy' | 'ImageValidatingPolicy' | 'NamespacedImageValidatingPolicy';
   readonly name: string;
   readonly namespace?: string;
   readonly failurePolicy: WebhookFailurePolicy;
@@ -49,6 +53,10 @@ export interface ValidatingPolicyWebhookSource {
 export interface ValidatingPolicyWebhookOptions {
   /** The resource validating webhook's name (`validate.<install>.svc`); `vpol.` is put in front. */
   readonly validatingWebhookName: string;
+  /** The webhook name prefix (default `vpol`). */
+  readonly prefix?: string;
+  /** The path the policy names are appended to (default `/vpol`). */
+  readonly path?: string;
   readonly client: (path: string) => WebhookClientConfig;
   readonly defaultTimeoutSeconds: number;
   /** The configuration's selectors (excluded namespaces, the object selector). */
@@ -85,7 +93,8 @@ export function validatingPolicyWebhooks(
   policies: Iterable<ValidatingPolicyWebhookSource>,
   options: ValidatingPolicyWebhookOptions,
 ): ValidatingWebhook[] {
-  const base = `vpol.${options.validatingWebhookName}`;
+  const base = `${options.prefix ?? 'vpol'}.${options.validatingWebhookName}`;
+  const path = options.path ?? VALIDATING_POLICY_PATH;
   const timeout = (seconds?: number) =>
     Math.min(Math.max(options.defaultTimeoutSeconds, seconds ?? 0), MAX_TIMEOUT_SECONDS);
   const webhooks: ValidatingWebhook[] = [];
@@ -99,7 +108,7 @@ export function validatingPolicyWebhooks(
       const id = source.namespace ? `${source.namespace}.${source.name}` : source.name;
       webhooks.push({
         admissionReviewVersions: ['v1'],
-        clientConfig: options.client(`${VALIDATING_POLICY_PATH}/${source.name}`),
+        clientConfig: options.client(`${path}/${source.name}`),
         failurePolicy: source.failurePolicy,
         ...(prepared.matchConditions.length > 0 ? { matchConditions: prepared.matchConditions } : {}),
         matchPolicy: prepared.exact ? 'Exact' : 'Equivalent',
@@ -130,7 +139,7 @@ export function validatingPolicyWebhooks(
       const names = [...new Set(members.map((m) => m.source.name))].sort();
       webhooks.push({
         admissionReviewVersions: ['v1'],
-        clientConfig: options.client(`${VALIDATING_POLICY_PATH}/${names.join('/')}`),
+        clientConfig: options.client(`${path}/${names.join('/')}`),
         failurePolicy,
         matchPolicy: 'Equivalent',
         name: index === 0 ? `${base}-${suffix}` : `${base}-${suffix}-${index + 1}`,
@@ -175,10 +184,33 @@ function prepare(source: ValidatingPolicyWebhookSource): PreparedPolicy {
     exact,
     ...(namespaceSelector ? { namespaceSelector } : {}),
     ...(objectSelector ? { objectSelector } : {}),
-    fineGrained:
-      hasConditions || exact || source.timeoutSeconds !== undefined || source.kind === 'NamespacedValidatingPolicy',
+    fineGrained: hasConditions || exact || source.timeoutSeconds !== undefined || source.namespace !== undefined,
   };
 }
+
+/**
+ * The mutating twins of ImageValidatingPolicy webhooks (digest mutation): same names under the
+ * mutating prefix, rules, selectors and conditions; always `Equivalent` (Kyverno sets Exact on the
+ * validating one only) and never reinvoked.
+ */
+export function imagePolicyMutatingWebhooks(
+  policies: Iterable<ValidatingPolicyWebhookSource>,
+  options: Omit<ValidatingPolicyWebhookOptions, 'validatingWebhookName' | 'prefix' | 'path'> & {
+    readonly mutatingWebhookName: string;
+  },
+): MutatingWebhook[] {
+  return validatingPolicyWebhooks(policies, {
+    ...options,
+    validatingWebhookName: options.mutatingWebhookName,
+    prefix: IMAGE_POLICY_PREFIX,
+    path: IMAGE_POLICY_MUTATE_PATH,
+  }).map((hook) => ({ ...hook, matchPolicy: 'Equivalent', reinvocationPolicy: 'Never' }));
+}
+
+/** Kyverno's prefix and paths of ImageValidatingPolicy webhooks. */
+export const IMAGE_POLICY_PREFIX = 'ivpol';
+export const IMAGE_POLICY_VALIDATE_PATH = '/ivpol/validate';
+export const IMAGE_POLICY_MUTATE_PATH = '/ivpol/mutate';
 
 /** kube-apiserver's variables for a webhook's match conditions (no params). */
 const WEBHOOK_CONDITION_VARIABLES = { params: false, authorizer: true } as const;

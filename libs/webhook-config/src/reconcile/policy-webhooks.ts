@@ -48,6 +48,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
     const synced = this.policies.hasSynced() && (this.celPolicies?.hasSynced() ?? true);
     const policies = this.policies.policies();
     const validatingPolicies = this.celPolicies?.validatingPolicies() ?? [];
+    const imageValidatingPolicies = this.celPolicies?.imageValidatingPolicies?.() ?? [];
     const kinds = kindSelectorsOf(policies);
     let resolve: ResourceResolver = () => [];
     if (kinds.length > 0) resolve = await this.discovery.resolver(kinds);
@@ -64,18 +65,20 @@ export class PolicyWebhooks implements DesiredWebhooks {
       policyValidation: this.options.policyValidation,
       exceptionValidation: this.options.exceptionValidation,
       validatingPolicies,
+      imageValidatingPolicies,
     });
     return {
       ...built,
       complete: synced && built.complete,
-      publication: publicationOf(policies, built.unresolved, validatingPolicies),
+      publication: publicationOf(policies, built.unresolved, [...validatingPolicies, ...imageValidatingPolicies]),
     };
   }
 }
 
 /**
  * The built policies by key and generation; `unresolved` entries read `policy key: kind selector`.
- * ValidatingPolicies are keyed `ValidatingPolicy/<name>` and `NamespacedValidatingPolicy/<ns>/<name>`
+ * CEL policies are keyed `ValidatingPolicy/<name>` and `NamespacedValidatingPolicy/<ns>/<name>` (and
+ * the image kinds alike)
  * (policyKeyOf), which no classic key can be (namespaces are lowercase).
  */
 function publicationOf(

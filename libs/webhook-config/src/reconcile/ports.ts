@@ -31,9 +31,10 @@ export interface PolicySource {
   onChange(listener: () => void): () => void;
 }
 
-/** The compiled ValidatingPolicies (CelPolicyCache fits). */
+/** The compiled ValidatingPolicies and ImageValidatingPolicies (CelPolicyCache fits). */
 export interface CelPolicySource {
   validatingPolicies(): readonly ValidatingPolicyWebhookSource[];
+  imageValidatingPolicies?(): readonly ValidatingPolicyWebhookSource[];
   hasSynced(): boolean;
   onChange(listener: () => void): () => void;
 }
