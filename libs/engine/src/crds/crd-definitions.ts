@@ -301,7 +301,7 @@ function imageValidatingPolicyDefinition(namespaced: boolean): CrdDefinition {
     categories: ['kyverno'],
     scope: namespaced ? 'Namespaced' : 'Cluster',
     description: `${kind} verifies image signatures and attestations and validates images with CEL expressions.`,
-    versions: celPolicyVersions(kind, () => ({
+    versions: celPolicyVersions(() => ({
       columns: celPolicyColumns,
       fields: { spec: imageValidatingPolicySpecSchema, status: imageValidatingPolicyStatusSchema },
       required: ['spec'],
