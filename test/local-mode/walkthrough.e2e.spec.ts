@@ -1,5 +1,5 @@
 /**
- * Local mode's image verification walkthrough (walkthrough.md, the block the README shows), run
+ * Local mode's image verification walkthrough (the README's "admit only signed images" block), run
  * against the launcher's cluster (started in-process, with the README's example policies and the
  * registry settings `npm run registry` prints) and a local registry on a free port in place of
  * 127.0.0.1:5000. kubectl commands run with the real kubectl; `npm run sign-image -- ...` runs the
@@ -17,7 +17,7 @@ import { missingLines, readReadmeSteps } from '@edict/launcher/testing';
 import { startLocalRegistry, type LocalRegistry } from '@edict/registry/testing';
 import { parseSignImageArgs, signImage } from './sign-image';
 
-const WALKTHROUGH = resolve(__dirname, 'walkthrough.md');
+const WALKTHROUGH = resolve(__dirname, '../../README.md');
 const README_HOST = '127.0.0.1:5000';
 const SIGN_IMAGE = 'npm run sign-image -- ';
 const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
