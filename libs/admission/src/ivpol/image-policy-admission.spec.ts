@@ -39,7 +39,7 @@ function fromRegistry(name: string, spec: Record<string, unknown> = {}): Compile
 
 function request(image: string, change: (r: AdmissionRequest) => void = () => undefined) {
   const review = podCreateReview();
-  const pod = review.request.object as { spec: { containers: Array<{ image: string }> } };
+  const pod = review.request.object as unknown as { spec: { containers: Array<{ image: string }> } };
   pod.spec.containers = [{ ...pod.spec.containers[0]!, image }];
   change(review.request);
   return toResourceRequest(review.request);
