@@ -178,14 +178,16 @@ describe('admission controller end to end', () => {
     expect(message).toContain("Can't specify any and all together");
   });
 
-  it('refuses a policy with a rule type Edict does not run, naming the rule and field', async () => {
+  it('refuses a policy with a verifyImages option Edict does not run (KMS keys), naming the rule and field', async () => {
     const unsigned = clusterPolicy('signed-images', {
       validationFailureAction: 'Enforce',
       rules: [
         {
           name: 'check-signature',
           match: { any: [{ resources: { kinds: ['Pod'] } }] },
-          verifyImages: [{ imageReferences: ['*'], attestors: [{ entries: [{ keyless: { subject: 'x' } }] }] }],
+          verifyImages: [
+            { imageReferences: ['*'], attestors: [{ entries: [{ keys: { kms: 'awskms:///alias/k' } }] }] },
+          ],
         },
       ],
     });
@@ -193,7 +195,7 @@ describe('admission controller end to end', () => {
       .createClusterCustomObject({ group: 'kyverno.io', version: 'v1', plural: 'clusterpolicies', body: unsigned })
       .catch((e: unknown) => e);
     expect(messageOf(error)).toContain(
-      'spec.rules[0].verifyImages: rule check-signature: Edict does not run verifyImages rules yet',
+      'spec.rules[0].verifyImages[0].attestors[0].entries[0].keys.kms: rule check-signature: KMS keys are not supported by Edict',
     );
   });
 

@@ -5,6 +5,7 @@ import { KubeHttpClient, KubeResources } from '@edict/kube';
 import { kubeConfigForUrl } from '@edict/kube/testing';
 import type { ApiCallers, GlobalContextReader } from './cluster-context-loaders';
 import { ClusterEngine } from './cluster-engine';
+import { signedImageRegistry } from '@edict/engine/testing';
 import type { ImageDataSource } from './image-data-source';
 
 /** Image data by reference, recording the lookups and their credentials. */
@@ -135,5 +136,67 @@ describe('ClusterEngine: the context entries background rules and scans run', ()
     expect(
       await run({ globalContext: globalContext({ 'registries.trusted': ['ghcr.io'] }), images: images({}) }),
     ).toEqual([{ status: 'error', message: expect.stringContaining('no image ghcr.io/team/app:2') }]);
+  });
+});
+
+describe('ClusterEngine.scan (background scans of verifyImages policies)', () => {
+  it('verifies images again without trusting the recorded annotation, reporting each image', async () => {
+    const registry = await signedImageRegistry();
+    const source: ImageDataSource = {
+      imageData: () => Promise.reject(new Error('no image data in this spec')),
+      oci: () => registry.oci,
+    };
+    const engine = new ClusterEngine(unreachableCluster, {
+      callers: noApiCalls,
+      globalContext: globalContext({}),
+      images: source,
+    });
+    const policy: Policy = {
+      apiVersion: 'kyverno.io/v1',
+      kind: 'ClusterPolicy',
+      metadata: { name: 'signed-images' },
+      spec: {
+        background: true,
+        rules: [
+          {
+            name: 'notary',
+            match: { any: [{ resources: { kinds: ['Pod'] } }] },
+            verifyImages: [
+              {
+                type: 'Notary',
+                failureAction: 'Audit',
+                mutateDigest: false,
+                verifyDigest: false,
+                required: false,
+                imageReferences: ['registry.local/*'],
+                attestors: [{ entries: [{ certificates: { cert: registry.root.certPem } }] }],
+              },
+            ],
+          },
+        ],
+      },
+    };
+    const compiled = new Engine().compile(policy);
+    const pod = (image: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'p',
+        namespace: 'shop',
+        // A forged record must not count: the scan verifies for itself.
+        annotations: { 'kyverno.io/verify-images': JSON.stringify({ [image]: 'pass' }) },
+      },
+      spec: { containers: [{ name: 'app', image }] },
+    });
+    const signed = await engine.scan(compiled, { operation: 'CREATE', resource: pod(registry.signed.image) });
+    expect(signed.rules).toMatchObject([{ name: 'notary', type: 'ImageVerify', status: 'pass' }]);
+    const unsigned = await engine.scan(compiled, { operation: 'CREATE', resource: pod(registry.unsigned.image) });
+    expect(unsigned.rules).toMatchObject([
+      {
+        name: 'notary',
+        status: 'fail',
+        message: expect.stringContaining(`failed to verify image ${registry.unsigned.image}`),
+      },
+    ]);
   });
 });

@@ -9,6 +9,10 @@ export interface ContextSettings extends ApiCallSettings {
   readonly watchTimeoutSeconds: number;
   /** Kyverno's --imagePullSecrets: the Secrets of imageRegistry entries that name no credentials. */
   readonly imagePullSecrets: readonly string[];
+  /** Addresses registry calls may reach despite the egress block list (EDICT_REGISTRY_ALLOWED_ADDRESSES). */
+  readonly registryAllowedAddresses?: readonly string[];
+  /** Registries always allowed plain HTTP and unverified TLS (EDICT_INSECURE_REGISTRIES). */
+  readonly insecureRegistries?: readonly string[];
 }
 
 /** Where the context caches get their informers (libs/kube's InformerFactory, which stops them all). */

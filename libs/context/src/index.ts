@@ -65,3 +65,10 @@ export { CelHttpUrlPolicy, DEFAULT_BLOCKED_HTTP_HOSTS } from './cel-http-url-pol
 export { KubeCelResourcePort, MAX_CEL_LISTED_OBJECTS } from './cel-resource-port';
 export { StoreCelGlobalContextPort } from './cel-global-context-port';
 export { RegistryCelImageDataPort } from './cel-image-data-port';
+export {
+  DEFAULT_TUF_SETTINGS,
+  TufConfigError,
+  TufTrustedRootProvider,
+  type TufDependencies,
+  type TufSettings,
+} from './tuf-trusted-root-provider';

@@ -54,6 +54,30 @@ describe('RegistryImageData', () => {
     expect(registry.requests).toEqual([]);
   });
 
+  it('reaches a loopback registry only at the addresses allowed for registries, plain HTTP only where allowed', async () => {
+    registry = await FakeRegistry.start();
+    registry.pushImage('team/app', '1.0', { config: { config: { User: 'app' } } });
+    const image = `${registry.host}/team/app:1.0`;
+    images = new RegistryImageData(settings({ registryAllowedAddresses: ['127.0.0.2'] }), pullSecrets({}));
+    await expect(images.imageData(image, { allowInsecureRegistry: true })).rejects.toThrow(
+      /127\.0\.0\.1 is in the blocked range 127\.0\.0\.0\/31/,
+    );
+    images.close();
+
+    images = new RegistryImageData(settings({ registryAllowedAddresses: ['127.0.0.1'] }), pullSecrets({}));
+    await expect(images.imageData(image)).rejects.toThrow(
+      `calling https://${registry.host}/v2/team/app/manifests/1.0 failed`,
+    );
+    expect(await images.imageData(image, { allowInsecureRegistry: true })).toMatchObject({ repository: 'team/app' });
+    images.close();
+
+    images = new RegistryImageData(
+      settings({ registryAllowedAddresses: ['127.0.0.1'], insecureRegistries: [registry.host] }),
+      pullSecrets({}),
+    );
+    expect(await images.imageData(image)).toMatchObject({ configData: { config: { User: 'app' } } });
+  });
+
   it("reads a private image with the entry's Secrets, and fails naming what is missing without them", async () => {
     registry = await FakeRegistry.start({ auth: { type: 'basic', username: 'bob', password: 's3cret' } });
     registry.pushImage('team/private', '1.0', { config: { config: { User: 'app' } } });

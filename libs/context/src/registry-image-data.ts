@@ -8,12 +8,15 @@
 import type { ImageRegistryCredentials, OciAccessRequest, OciReader } from '@edict/engine';
 import type { JsonObject } from '@edict/foundation';
 import { EgressClient } from '@edict/egress';
-import { checkCredentialProviders, RegistryClient } from '@edict/registry';
+import { blockedCidrsAllowing, checkCredentialProviders, RegistryClient } from '@edict/registry';
 import type { ContextSettings } from './context-settings';
 import type { ImageDataSource } from './image-data-source';
 import type { PullSecretSource } from './pull-secret-cache';
 
-export type RegistrySettings = Pick<ContextSettings, 'egressBlockedCidrs' | 'apiCallTimeoutMs' | 'imagePullSecrets'>;
+export type RegistrySettings = Pick<
+  ContextSettings,
+  'egressBlockedCidrs' | 'apiCallTimeoutMs' | 'imagePullSecrets' | 'registryAllowedAddresses' | 'insecureRegistries'
+>;
 
 export class RegistryImageData implements ImageDataSource {
   private readonly egress: EgressClient;
@@ -25,10 +28,14 @@ export class RegistryImageData implements ImageDataSource {
     private readonly secrets: PullSecretSource,
   ) {
     this.egress = new EgressClient({
-      blockedCidrs: [...settings.egressBlockedCidrs],
+      // The registry's own block list: the controller's, less the addresses allowed for registries only.
+      blockedCidrs: blockedCidrsAllowing(settings.egressBlockedCidrs, settings.registryAllowedAddresses ?? []),
       timeoutMs: settings.apiCallTimeoutMs,
     });
-    this.registry = new RegistryClient(this.egress, { timeoutMs: settings.apiCallTimeoutMs });
+    this.registry = new RegistryClient(this.egress, {
+      timeoutMs: settings.apiCallTimeoutMs,
+      insecureRegistries: [...(settings.insecureRegistries ?? [])],
+    });
     this.defaultSecrets = settings.imagePullSecrets;
   }
 

@@ -17,3 +17,6 @@ export {
 export { ImageVerificationError } from './errors';
 export { VerificationCache } from './cache/verification-cache';
 export { verifyImageAttestations, verifyImageSignatures } from './verify';
+export { NOTARY_SIGNATURE_ARTIFACT_TYPE } from './notary';
+export { SIGSTORE_BUNDLE_ARTIFACT_TYPE_PREFIX } from './sigstore-bundle';
+export { parseTrustedRoot } from './tuf';

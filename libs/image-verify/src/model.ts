@@ -111,6 +111,11 @@ export interface VerifyOptions {
   cache?: VerificationCache;
   /** Epoch ms after which registry work stops with ImageVerificationError. */
   deadline?: number;
+  /**
+   * Turns a TUF source into a `trusted_root.json` document (the caller reaches the network, this
+   * lib does not). Without it, a verifier naming `trustedRoot.tuf` fails with ImageVerificationError.
+   */
+  resolveTrustedRoot?: (source: TrustedRootSource) => Promise<string>;
 }
 
 export interface VerifiedSignature {

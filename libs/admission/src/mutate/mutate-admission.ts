@@ -151,7 +151,11 @@ async function verifyImages(
   engine: AdmissionEngine,
   options: AdmissionOptions,
 ): Promise<ImageVerificationOutcome> {
-  const verifying = policiesForPath(policies, options.failurePolicy, (compiled) => compiled.imageVerifyRules.length > 0);
+  const verifying = policiesForPath(
+    policies,
+    options.failurePolicy,
+    (compiled) => compiled.imageVerifyRules.length > 0,
+  );
   if (verifying.length === 0 || !current || request.operation === 'DELETE') return { responses: [], evaluated: [] };
   const imageRequest = current === request.resource ? request : withObject(request, current);
   const results: ImageVerificationResponse[] = [];
@@ -165,7 +169,11 @@ async function verifyImages(
       response = await engine.verifyImages(compiled, imageRequest, { deadline: options.deadline });
     } catch (error) {
       if (error instanceof EvaluationDeadlineExceeded) throw error;
-      response = { ...crashed(compiled, imageRequest, error, 'ImageVerify'), patches: [], verifiedImages: new VerifiedImages() };
+      response = {
+        ...crashed(compiled, imageRequest, error, 'ImageVerify'),
+        patches: [],
+        verifiedImages: new VerifiedImages(),
+      };
     }
     results.push(response);
     if (response.rules.length > 0) evaluated.push({ compiled, response });

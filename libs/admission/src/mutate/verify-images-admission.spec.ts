@@ -67,7 +67,7 @@ describe('mutateAdmission with verifyImages policies', () => {
     expect(patched).toEqual(outcome.patchedResource);
     const pinned = `registry.local/team/app@${registry.signed.digest}`;
     expect(patched.metadata.annotations).toEqual({ [IMAGE_VERIFY_ANNOTATION]: JSON.stringify({ [pinned]: 'pass' }) });
-    expect((patched as { spec: { containers: { image: string }[] } }).spec.containers[0]!.image).toBe(
+    expect((patched as unknown as { spec: { containers: { image: string }[] } }).spec.containers[0]!.image).toBe(
       `${registry.signed.image}@${registry.signed.digest}`,
     );
     // The validating webhook sees the patched object: digest present, annotation says pass.

@@ -21,8 +21,8 @@ export interface ResourceRef {
  */
 export interface ReportResult extends PolicyReportResult {
   resource: ResourceRef;
-  /** The rule type (validate and mutate at admission, generate and mutate-existing in the background). */
-  type: 'Validation' | 'Mutation' | 'Generation';
+  /** The rule type (validate, mutate and image verification at admission, generate and mutate-existing in the background). */
+  type: 'Validation' | 'Mutation' | 'Generation' | 'ImageVerify';
 }
 
 /** Results of one policy response, stamped with the evaluation time. */
@@ -41,7 +41,13 @@ export function reportResults(
   if (typeof uid === 'string' && uid !== '') resource.uid = uid;
   const results: ReportResult[] = [];
   for (const rule of response.rules) {
-    if (rule.type !== 'Validation' && rule.type !== 'Mutation' && rule.type !== 'Generation') continue;
+    if (
+      rule.type !== 'Validation' &&
+      rule.type !== 'Mutation' &&
+      rule.type !== 'Generation' &&
+      rule.type !== 'ImageVerify'
+    )
+      continue;
     // The row is built fresh for us: completed in place rather than copied (19 rows a Pod review).
     const result = policyReportResult(compiled, rule, now) as ReportResult;
     result.resource = resource;

@@ -47,20 +47,20 @@ spec:
 `;
 
 describe('validateAdmission', () => {
-  it('fails closed on a verifyImages rule it cannot run: Enforce denies, Audit admits and reports the error', async () => {
+  it('checks a verifyImages rule on the validating side: an image without digest or record is denied under Enforce, reported under Audit', async () => {
     const enforced = await validateAdmission(request(), policies(VERIFY_IMAGES('Enforce')), engine, config, {
       failurePolicy: 'Fail',
     });
     expect(enforced.decision.allowed).toBe(false);
     expect(enforced.decision.message).toContain('signed-images:');
-    expect(enforced.decision.message).toContain('verifyImages rules are not supported by this engine');
+    expect(enforced.decision.message).toContain('missing digest for');
 
     const audited = await validateAdmission(request(), policies(VERIFY_IMAGES('Audit')), engine, config, {
       failurePolicy: 'Fail',
     });
     expect(audited.decision.allowed).toBe(true);
     const after = await audited.after!();
-    expect(after.reportResults.map((result) => [result.rule, result.result])).toEqual([['check-signature', 'error']]);
+    expect(after.reportResults.map((result) => [result.rule, result.result])).toEqual([['check-signature', 'fail']]);
   });
 
   it("denies an Enforce failure with Kyverno's exact message", async () => {

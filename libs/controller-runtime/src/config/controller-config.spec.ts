@@ -59,6 +59,23 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ leaseName: 'mine', egressBlockedCidrs: [], workers: 5, namespace: 'kyverno' });
   });
 
+  it('reads the registry settings: addresses let through for registries only, insecure registries', () => {
+    const env = { EDICT_REGISTRY_ALLOWED_ADDRESSES: '127.0.0.1', EDICT_INSECURE_REGISTRIES: '127.0.0.1:5000' };
+    expect(loadConfig(SPEC, env, {})).toMatchObject({
+      registryAllowedAddresses: ['127.0.0.1'],
+      insecureRegistries: ['127.0.0.1:5000'],
+    });
+    expect(loadConfig(SPEC, {}, {})).toMatchObject({ registryAllowedAddresses: [], insecureRegistries: [] });
+    const bad = () =>
+      loadConfig(SPEC, { EDICT_REGISTRY_ALLOWED_ADDRESSES: 'localhost', EDICT_INSECURE_REGISTRIES: 'http://x' }, {});
+    expect(bad).toThrow(
+      /registryAllowedAddresses \(EDICT_REGISTRY_ALLOWED_ADDRESSES\): registryAllowedAddresses must hold IP addresses/,
+    );
+    expect(bad).toThrow(
+      /insecureRegistries \(EDICT_INSECURE_REGISTRIES\): insecureRegistries entries must be host\[:port\] or \*/,
+    );
+  });
+
   it('names every bad value with its variable, base and own alike', () => {
     const load = () =>
       loadConfig(SPEC, { EDICT_INSTALL_NAME: 'Bad_Name', EDICT_OMIT_EVENTS: 'Nothing', EDICT_SAMPLE_WORKERS: '0' }, {});

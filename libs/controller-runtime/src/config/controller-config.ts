@@ -164,6 +164,27 @@ export abstract class ControllerBaseConfig {
     },
   })
   egressBlockedCidrs: string[] = [...DEFAULT_BLOCKED_CIDRS];
+
+  /**
+   * IP addresses image registry calls may reach although egressBlockedCidrs covers them (e.g.
+   * 127.0.0.1 for a local registry in local mode): only those addresses, only for registries;
+   * apiCall services keep the full block list. Empty by default.
+   */
+  @IsArray()
+  @IsIP(undefined, { each: true, message: 'registryAllowedAddresses must hold IP addresses' })
+  registryAllowedAddresses: string[] = [];
+
+  /**
+   * Registries (`host[:port]`, `*` for all: Kyverno's --allowInsecureRegistry) reached over plain
+   * HTTP or without certificate checks, as if every policy set `allowInsecureRegistry`. Empty by default.
+   */
+  @IsArray()
+  // The registry client checks the same pattern when it starts (libs/registry's RegistryOptions).
+  @Matches(/^(\*|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})(?::\d{1,5})?|\[[0-9A-Fa-f:.]+\](?::\d{1,5})?)$/, {
+    each: true,
+    message: 'insecureRegistries entries must be host[:port] or *',
+  })
+  insecureRegistries: string[] = [];
 }
 
 function cidrListProblem(value: unknown): string | undefined {
@@ -190,6 +211,8 @@ export const CONTROLLER_ENVIRONMENT: EnvironmentTable<ControllerBaseConfig> = {
   EDICT_API_CALL_TIMEOUT_MS: ['apiCallTimeoutMs', 'int'],
   EDICT_MAX_API_CALL_RESPONSE_BYTES: ['maxApiCallResponseBytes', 'int'],
   EDICT_EGRESS_BLOCKED_CIDRS: ['egressBlockedCidrs', 'list'],
+  EDICT_REGISTRY_ALLOWED_ADDRESSES: ['registryAllowedAddresses', 'list'],
+  EDICT_INSECURE_REGISTRIES: ['insecureRegistries', 'list'],
 };
 
 export class ControllerConfigError extends Error {

@@ -26,8 +26,16 @@ describe('checkRulesEdictRuns', () => {
     const problems = checkRulesEdictRuns(
       policy([
         { name: 'ok', match, validate: { deny: {} } },
-        { name: 'keyed', match, verifyImages: [{ imageReferences: ['*'], attestors: [{ entries: [{ keys: { publicKeys: 'pem' } }] }] }] },
-        { name: 'signed', match, verifyImages: [{ imageReferences: ['*'], attestors: [{ entries: [{ keys: { kms: 'awskms:///k' } }] }] }] },
+        {
+          name: 'keyed',
+          match,
+          verifyImages: [{ imageReferences: ['*'], attestors: [{ entries: [{ keys: { publicKeys: 'pem' } }] }] }],
+        },
+        {
+          name: 'signed',
+          match,
+          verifyImages: [{ imageReferences: ['*'], attestors: [{ entries: [{ keys: { kms: 'awskms:///k' } }] }] }],
+        },
         { name: 'cel', match, validate: { cel: { expressions: [{ expression: 'true' }] } } },
         { name: 'assert', match, validate: { assert: { object: {} } } as unknown as Rule['validate'] },
       ]),

@@ -115,5 +115,6 @@ export function validatePolicy(policy: Policy, options: PolicyValidationOptions 
 
 /** Kyverno's ImageVerification.Validate for each verifyImages entry of the rule. */
 function checkImageVerification(c: RuleCheck): void {
-  for (const problem of imageVerificationProblems(c.policy, c.rule)) c.findings.error([...c.path, ...problem.path], problem.message);
+  for (const problem of imageVerificationProblems(c.policy, c.rule))
+    c.findings.error([...c.path, ...problem.path], problem.message);
 }

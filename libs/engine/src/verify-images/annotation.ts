@@ -39,7 +39,11 @@ export class VerifiedImages {
     if (!annotations || Object.keys(annotations).length === 0) {
       patches.push({ op: 'add', path: '/metadata/annotations', value: {} });
     }
-    patches.push({ op: 'add', path: `/metadata/annotations/${IMAGE_VERIFY_ANNOTATION.replace('/', '~1')}`, value: this.value() });
+    patches.push({
+      op: 'add',
+      path: `/metadata/annotations/${IMAGE_VERIFY_ANNOTATION.replace('/', '~1')}`,
+      value: this.value(),
+    });
     return patches;
   }
 }
@@ -58,7 +62,9 @@ export function readVerifiedImages(resource: KubeObject | undefined): Map<string
   try {
     const parsed: unknown = JSON.parse(raw);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      return new Error(`failed to parse image metadata: the ${IMAGE_VERIFY_ANNOTATION} annotation is not a JSON object`);
+      return new Error(
+        `failed to parse image metadata: the ${IMAGE_VERIFY_ANNOTATION} annotation is not a JSON object`,
+      );
     }
     const statuses = new Map<string, string>();
     for (const [image, status] of Object.entries(parsed as Record<string, unknown>)) {

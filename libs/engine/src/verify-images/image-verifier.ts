@@ -193,7 +193,9 @@ async function verifySignatureEntry(
     subPath = path;
     const result = await verifyImageSignatures(vc.oci, image, spec, verifyOptions(vc, verification));
     if (result.verified) return { digest: result.digest };
-    return { failure: { message: `${entryPath}${subPath}: ${result.reason ?? 'signature not verified'}`, error: false } };
+    return {
+      failure: { message: `${entryPath}${subPath}: ${result.reason ?? 'signature not verified'}`, error: false },
+    };
   } catch (error) {
     return { failure: { message: `${entryPath}${subPath}: ${errorMessage(error)}`, error: couldNotVerify(error) } };
   }
@@ -215,8 +217,7 @@ async function verifyAttestations(
     const attestation = verification.attestations[i]!;
     const path = `.attestations[${i}]`;
     if (!attestation.type) return { response: ruleResponse(rule, TYPE, 'fail', `${path}: missing type`) };
-    const sets: readonly AttestorSet[] =
-      attestation.attestors.length > 0 ? attestation.attestors : [{ entries: [{}] }];
+    const sets: readonly AttestorSet[] = attestation.attestors.length > 0 ? attestation.attestors : [{ entries: [{}] }];
     const failures: Failure[] = [];
     for (let j = 0; j < sets.length; j++) {
       const set = sets[j]!;

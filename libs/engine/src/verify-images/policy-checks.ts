@@ -26,9 +26,13 @@ export function imageVerificationProblems(policy: Policy, rule: Rule): ImageVeri
     const audit = typeof action === 'string' ? isAudit(action) : policyAudit;
     const verification = readImageVerification(raw);
     if (audit && verification.mutateDigest) {
-      problems.push({ path: [...at, 'mutateDigest'], message: 'mutateDigest must be set to false for ‘Audit’ failure action' });
+      problems.push({
+        path: [...at, 'mutateDigest'],
+        message: 'mutateDigest must be set to false for ‘Audit’ failure action',
+      });
     }
-    if (verification.imageReferences.length === 0) problems.push({ path: at, message: 'An image reference is required' });
+    if (verification.imageReferences.length === 0)
+      problems.push({ path: at, message: 'An image reference is required' });
     verification.attestations.forEach((attestation, i) => {
       attestation.attestors.forEach((set, j) =>
         checkAttestorSet(set, [...at, 'attestations', i, 'attestors', j], problems),
@@ -38,8 +42,10 @@ export function imageVerificationProblems(policy: Policy, rule: Rule): ImageVeri
     if (verification.type === 'Notary') {
       for (const set of verification.attestors) {
         for (const attestor of set.entries) {
-          if (attestor.keyless) problems.push({ path: [...at, 'attestors'], message: 'Keyless field is not allowed for type notary' });
-          if (attestor.keys) problems.push({ path: [...at, 'attestors'], message: 'Keys field is not allowed for type notary' });
+          if (attestor.keyless)
+            problems.push({ path: [...at, 'attestors'], message: 'Keyless field is not allowed for type notary' });
+          if (attestor.keys)
+            problems.push({ path: [...at, 'attestors'], message: 'Keys field is not allowed for type notary' });
         }
       }
     }
@@ -77,7 +83,8 @@ function checkAttestor(attestor: Attestor, path: (string | number)[], problems: 
     if (!keyless.rekor && !keyless.roots) {
       problems.push({ path: [...path, 'keyless'], message: 'Either Rekor URL or roots are required' });
     }
-    if (keyless.rekor && !keyless.rekor.url) problems.push({ path: [...path, 'keyless'], message: 'An URL is required' });
+    if (keyless.rekor && !keyless.rekor.url)
+      problems.push({ path: [...path, 'keyless'], message: 'An URL is required' });
   }
   if (attestor.attestor !== undefined) {
     const nested = attestor.attestor as JsonValue;
@@ -111,12 +118,18 @@ export function unsupportedImageVerification(rule: Rule): ImageVerificationProbl
     const visit = (set: AttestorSet, path: (string | number)[]): void =>
       set.entries.forEach((entry, i) => {
         if (entry.keys?.kms && !entry.keys.publicKeys) {
-          problems.push({ path: [...path, 'entries', i, 'keys', 'kms'], message: 'KMS keys are not supported by Edict' });
+          problems.push({
+            path: [...path, 'entries', i, 'keys', 'kms'],
+            message: 'KMS keys are not supported by Edict',
+          });
         }
-        if (isObject(entry.attestor as JsonValue)) visit(readAttestorSet(entry.attestor as JsonValue), [...path, 'entries', i, 'attestor']);
+        if (isObject(entry.attestor as JsonValue))
+          visit(readAttestorSet(entry.attestor as JsonValue), [...path, 'entries', i, 'attestor']);
       });
     verification.attestors.forEach((set, i) => visit(set, [...at, 'attestors', i]));
-    verification.attestations.forEach((a, i) => a.attestors.forEach((set, j) => visit(set, [...at, 'attestations', i, 'attestors', j])));
+    verification.attestations.forEach((a, i) =>
+      a.attestors.forEach((set, j) => visit(set, [...at, 'attestations', i, 'attestors', j])),
+    );
   });
   return problems;
 }

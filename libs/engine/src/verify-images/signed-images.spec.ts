@@ -106,7 +106,7 @@ describe('verifyImages with signed images', () => {
     expect(patched.metadata.annotations).toEqual({
       [IMAGE_VERIFY_ANNOTATION]: JSON.stringify({ [`${REPO}@${signed}`]: 'pass' }),
     });
-    expect((patched as { spec: { containers: { image: string }[] } }).spec.containers[0]!.image).toBe(
+    expect((patched as unknown as { spec: { containers: { image: string }[] } }).spec.containers[0]!.image).toBe(
       `${REPO}:signed@${signed}`,
     );
     const validated = await engine.validate(compiled, { operation: 'CREATE', resource: patched });
@@ -201,6 +201,28 @@ describe('verifyImages with signed images', () => {
       { operation: 'CREATE', resource: pod(`${REPO}:signed`) },
     );
     expect(missing.rules).toMatchObject([{ status: 'fail' }]);
+  });
+
+  it('binds a named attestation’s predicate for the entry’s validate.deny', async () => {
+    const { oci } = await signedRegistry();
+    const engine = engineFor(oci);
+    const entry = (format: string) => ({
+      mutateDigest: false,
+      attestations: [{ type: SBOM, name: 'sbom', attestors: [{ entries: [notary(root.certPem)] }] }],
+      validate: {
+        message: 'the SBOM is {{ sbom.bomFormat }}',
+        deny: { conditions: { any: [{ key: '{{ sbom.bomFormat }}', operator: 'Equals', value: format }] } },
+      },
+    });
+    const request = { operation: 'CREATE' as const, resource: pod(`${REPO}:signed`) };
+    const allowed = await engine.verifyImages(engine.compile(policy(entry('SPDX'))), request);
+    expect(allowed.rules).toMatchObject([
+      { status: 'pass', message: 'verifyImages validation is passed in notary rule' },
+    ]);
+    const denied = await engine.verifyImages(engine.compile(policy(entry('CycloneDX'))), request);
+    expect(denied.rules).toMatchObject([
+      { status: 'fail', message: 'validation in verifyImages failed: the SBOM is CycloneDX' },
+    ]);
   });
 
   it('answers from the verification cache when useCache holds, and reads the registry when it does not', async () => {

@@ -308,3 +308,35 @@ describe('verifyImages policy checks', () => {
     ]);
   });
 });
+
+describe('readImageVerification', () => {
+  it('applies the CRD defaults and converts the deprecated fields as Kyverno’s Convert does', async () => {
+    const { readImageVerification } = await import('./spec');
+    const defaults = readImageVerification({ imageReferences: ['*'] });
+    expect(defaults).toMatchObject({
+      type: 'Cosign',
+      mutateDigest: true,
+      verifyDigest: true,
+      required: true,
+      useCache: true,
+    });
+    const keyed = readImageVerification({ image: 'ghcr.io/x/*', key: 'PEM', annotations: { team: 'a' } });
+    expect(keyed.imageReferences).toEqual(['ghcr.io/x/*']);
+    expect(keyed.attestors).toEqual([
+      { entries: [{ annotations: { team: 'a' }, keys: { publicKeys: 'PEM' }, keyless: undefined }] },
+    ]);
+    const keyless = readImageVerification({
+      image: 'ghcr.io/x/*',
+      issuer: 'https://issuer',
+      subject: 'me',
+      attestations: [{ predicateType: 'https://slsa.dev/provenance/v0.2' }],
+    });
+    expect(keyless.attestors).toEqual([]);
+    expect(keyless.attestations).toMatchObject([
+      {
+        type: 'https://slsa.dev/provenance/v0.2',
+        attestors: [{ entries: [{ keyless: { issuer: 'https://issuer', subject: 'me' } }] }],
+      },
+    ]);
+  });
+});

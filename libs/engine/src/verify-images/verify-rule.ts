@@ -69,7 +69,12 @@ export async function verifyImagesRule(run: RuleRun, deps: ImageRuleDependencies
   if (!access) {
     return {
       responses: [
-        ruleResponse(rule, TYPE, 'error', 'image verification is not configured: the images of this resource were not verified'),
+        ruleResponse(
+          rule,
+          TYPE,
+          'error',
+          'image verification is not configured: the images of this resource were not verified',
+        ),
       ],
       patches: [],
     };
@@ -154,30 +159,35 @@ function imagesOf(run: RuleRun): ImageInfos {
   return (images && typeof images === 'object' && !Array.isArray(images) ? images : {}) as unknown as ImageInfos;
 }
 
-/** The entries with variables substituted, attestation conditions kept as written (each statement binds its own). */
+/**
+ * The entries with variables substituted, attestation conditions and the `validate` block kept as
+ * written: they read what verification binds (each statement's predicate, named attestations).
+ */
 function substituted(rule: Rule, ctx: RuleRun['ctx']): ImageVerification[] {
   return (rule.verifyImages ?? []).map((raw) => {
-    const entry = raw as Record<string, JsonValue>;
-    const attestations = Array.isArray(entry['attestations']) ? entry['attestations'] : undefined;
-    const withoutConditions = attestations
-      ? {
-          ...entry,
-          attestations: attestations.map((a) =>
-            a && typeof a === 'object' && !Array.isArray(a) ? { ...a, conditions: null } : a,
-          ),
-        }
-      : entry;
-    const result = substituteVariables(withoutConditions as JsonValue, ctx) as Record<string, JsonValue>;
-    if (attestations && Array.isArray(result['attestations'])) {
-      result['attestations'] = result['attestations'].map((a, i) => {
-        const original = attestations[i] as Record<string, JsonValue> | null;
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return readImageVerification(raw);
+    const { validate, attestations, ...rest } = raw as Record<string, JsonValue>;
+    const list = Array.isArray(attestations) ? attestations : undefined;
+    const conditions = (list ?? []).map((a) =>
+      a && typeof a === 'object' && !Array.isArray(a) ? (a as Record<string, JsonValue>)['conditions'] : undefined,
+    );
+    const withoutLate: Record<string, JsonValue> = { ...rest };
+    if (list) {
+      withoutLate['attestations'] = list.map((a) => {
         if (!a || typeof a !== 'object' || Array.isArray(a)) return a;
-        const copy = { ...a };
-        if (original && original['conditions'] !== undefined) copy['conditions'] = original['conditions'];
-        else delete copy['conditions'];
-        return copy;
+        const { conditions: _conditions, ...other } = a as Record<string, JsonValue>;
+        return other;
       });
     }
+    const result = substituteVariables(withoutLate, ctx) as Record<string, JsonValue>;
+    if (list && Array.isArray(result['attestations'])) {
+      result['attestations'] = result['attestations'].map((a, i) =>
+        a && typeof a === 'object' && !Array.isArray(a) && conditions[i] !== undefined
+          ? { ...a, conditions: conditions[i]! }
+          : a,
+      );
+    }
+    if (validate !== undefined) result['validate'] = validate;
     return readImageVerification(result);
   });
 }

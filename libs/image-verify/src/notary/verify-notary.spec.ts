@@ -5,8 +5,11 @@ import {
   verifyImageSignatures,
   type NotaryVerifier,
 } from '@edict/image-verify';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { initializeTSA } from '@sigstore/mock';
 import {
   createTestCa,
+  rfc3161Timestamp,
   EKU_SERVER_AUTH,
   InMemoryOci,
   notationAttest,
@@ -179,12 +182,68 @@ describe('Notary signatures (notation JWS and COSE envelopes as OCI referrers)',
     await expect(verifyImageSignatures(oci, ref, { type: 'notary', certs: 'not a pem' })).rejects.toThrow(/^certs: /);
   });
 
+  it('is an error when the deadline has passed before the registry is asked', async () => {
+    const { oci, ref } = await signedImage();
+    await expect(verifyImageSignatures(oci, ref, verifier, { deadline: 1_000, now: () => 2_000 })).rejects.toThrow(
+      /ran out of time/,
+    );
+  });
+
   it('is an error when the registry is down', async () => {
     const { oci, ref } = await signedImage();
     oci.failing = new Error('connection refused');
     await expect(verifyImageSignatures(oci, ref, verifier)).rejects.toThrow(/connection refused/);
   });
 });
+
+describe('Notary timestamp countersignatures (tsaCerts)', () => {
+  it('verifies a signature countersigned by a trusted TSA, and requires the countersignature when tsaCerts are given', async () => {
+    const tsa = await initializeTSA(generateKeyPairSync('ec', { namedCurve: 'prime256v1' }));
+    const tsaRootPem = pem(tsa.rootCertificate);
+    const root = await createTestCa();
+    const leaf = await root.issue({});
+    const chain = leaf.certPem + root.certPem;
+    const verifier: NotaryVerifier = { type: 'notary', certs: root.certPem, tsaCerts: tsaRootPem };
+    const stamp = (signature: Uint8Array, hash: string) =>
+      rfc3161Timestamp(tsa, createHash(hash).update(signature).digest());
+
+    for (const cose of [false, true]) {
+      const oci = new InMemoryOci();
+      await pushImage(oci, REPO, 'v1');
+      await notationSign(oci, `${REPO}:v1`, { keyPem: leaf.keyPem, certChainPem: chain, cose, timestamp: stamp });
+      expect(await verifyImageSignatures(oci, `${REPO}:v1`, verifier)).toMatchObject({ verified: true });
+      const otherTsa = await initializeTSA(generateKeyPairSync('ec', { namedCurve: 'prime256v1' }));
+      const untrusted = await verifyImageSignatures(oci, `${REPO}:v1`, {
+        ...verifier,
+        tsaCerts: pem(otherTsa.rootCertificate),
+      });
+      expect(untrusted.verified).toBe(false);
+      expect(untrusted.reason).toContain('timestamp countersignature');
+    }
+
+    const unstamped = new InMemoryOci();
+    await pushImage(unstamped, REPO, 'v1');
+    await notationSign(unstamped, `${REPO}:v1`, { keyPem: leaf.keyPem, certChainPem: chain });
+    expect((await verifyImageSignatures(unstamped, `${REPO}:v1`, verifier)).reason).toContain(
+      'no timestamp countersignature',
+    );
+
+    const wrongImprint = new InMemoryOci();
+    await pushImage(wrongImprint, REPO, 'v1');
+    await notationSign(wrongImprint, `${REPO}:v1`, {
+      keyPem: leaf.keyPem,
+      certChainPem: chain,
+      timestamp: () => rfc3161Timestamp(tsa, createHash('sha256').update('something else').digest()),
+    });
+    expect((await verifyImageSignatures(wrongImprint, `${REPO}:v1`, verifier)).reason).toContain(
+      'timestamp countersignature does not verify',
+    );
+  });
+});
+
+function pem(der: Uint8Array): string {
+  return `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString('base64')}\n-----END CERTIFICATE-----\n`;
+}
 
 describe('Notary attestations (signed referrers of an artifact type)', () => {
   it('answers the verified referrer as a statement with its type and JSON payload as predicate', async () => {

@@ -17,8 +17,17 @@ export {
 export { notationAttest, notationSign, type NotationSignOptions } from './notation';
 export {
   createSigstoreTestTrust,
+  rfc3161Timestamp,
   sigstoreBundleSign,
   SIGSTORE_BUNDLE_V03,
   type SigstoreBundleSignOptions,
   type SigstoreTestTrust,
 } from './sigstore-bundle';
+export { cosignAttest, cosignSign, type CosignAttestOptions, type CosignSignOptions } from './cosign-sign';
+export {
+  createTestTrustMaterial,
+  derToPem,
+  testTrustMaterial,
+  type TestClocks,
+  type TestTrustMaterial,
+} from './trust-material';

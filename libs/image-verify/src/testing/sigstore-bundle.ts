@@ -13,11 +13,12 @@ import {
   randomInt,
   sign as cryptoSign,
 } from 'node:crypto';
-import { dsse } from '@sigstore/core';
-import { initializeCA, initializeCTLog, initializeTLog, initializeTSA } from '@sigstore/mock';
+import { RFC3161Timestamp, dsse } from '@sigstore/core';
+import { initializeTLog, initializeTSA } from '@sigstore/mock';
 import type { JsonObject } from '@edict/foundation';
 import { parseImageRef } from '../model';
 import type { OciDescriptor } from '../ports';
+import { createTestCtLog, createTestFulcio, type TestCtLog, type TestFulcio } from './fulcio';
 import type { OciWriter } from './oci-writer';
 
 export const SIGSTORE_BUNDLE_V03 = 'application/vnd.dev.sigstore.bundle.v0.3+json';
@@ -25,25 +26,24 @@ const MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 const EMPTY = 'application/vnd.oci.empty.v1+json';
 const IN_TOTO = 'application/vnd.in-toto+json';
 const COSIGN_SIGN_PREDICATE = 'https://sigstore.dev/cosign/sign/v1';
-const OID_ISSUER_V2 = '1.3.6.1.4.1.57264.1.8';
 
 type Mock<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
 export interface SigstoreTestTrust {
   /** The Sigstore trusted root (JSON text) naming this CA, logs and TSA. */
   trustedRootJson: string;
-  ca: Mock<typeof initializeCA>;
+  ca: TestFulcio;
   tlog: Mock<typeof initializeTLog>;
-  ctlog: Mock<typeof initializeCTLog>;
+  ctlog: TestCtLog;
   tsa: Mock<typeof initializeTSA>;
 }
 
 /** Fresh in-process Fulcio/Rekor/CT/TSA trust material (no network) and its trusted root. */
 export async function createSigstoreTestTrust(): Promise<SigstoreTestTrust> {
   const pair = () => generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const ctlog = await initializeCTLog(pair());
-  const ca = await initializeCA(pair(), ctlog);
-  const tlog = await initializeTLog('rekor.edict.test', pair());
+  const ctlog = createTestCtLog();
+  const ca = await createTestFulcio(ctlog);
+  const tlog = await initializeTLog('https://rekor.edict.test', pair());
   const tsa = await initializeTSA(pair());
   const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
   const validFor = { start: '2020-01-01T00:00:00Z' };
@@ -58,7 +58,7 @@ export async function createSigstoreTestTrust(): Promise<SigstoreTestTrust> {
     tlogs: [logKey(tlog.publicKey, createHash('sha256').update(tlog.publicKey).digest(), 'https://rekor.edict.test')],
     certificateAuthorities: [
       {
-        subject: { organization: 'sigstore.mock', commonName: 'sigstore' },
+        subject: { organization: 'edict.test', commonName: 'sigstore' },
         uri: 'https://fulcio.edict.test',
         certChain: { certificates: [{ rawBytes: b64(ca.rootCertificate) }] },
         validFor,
@@ -115,11 +115,11 @@ export async function sigstoreBundleSign(
   const publicPem = createPublicKey(signingKey).export({ type: 'spki', format: 'pem' }) as string;
   let certificate: Buffer | undefined;
   if (!options.privateKeyPem) {
-    certificate = await trust.ca.issueCertificate({
-      publicKey: createPublicKey(signingKey).export({ type: 'spki', format: 'der' }) as Buffer,
-      subjectAltName: options.subject ?? 'https://github.com/edict/edict/.github/workflows/release.yml@refs/heads/main',
-      extensions: [{ oid: OID_ISSUER_V2, value: options.issuer ?? 'https://token.actions.githubusercontent.com' }],
-    });
+    certificate = await trust.ca.issueCertificate(
+      createPublicKey(signingKey).export({ type: 'spki', format: 'der' }) as Buffer,
+      options.subject ?? 'https://github.com/edict/edict/.github/workflows/release.yml@refs/heads/main',
+      options.issuer ?? 'https://token.actions.githubusercontent.com',
+    );
   }
   const verifierText = Buffer.from(certificate ? toPem(certificate) : publicPem).toString('base64');
 
@@ -176,13 +176,7 @@ export async function sigstoreBundleSign(
     : { publicKey: { hint: createHash('sha256').update(publicPem).digest('base64') } };
   verificationMaterial.tlogEntries = options.tlog === false ? [] : [await logEntry(trust, rekorEntry)];
   if (options.timestamp) {
-    const response = await trust.tsa.timestamp({
-      artifactHash: createHash('sha256').update(signature).digest(),
-      hashAlgorithmOID: '2.16.840.1.101.3.4.2.1',
-      nonce: randomInt(1_000_000),
-      policyOID: '1.3.6.1.4.1.57264.2',
-      certReq: true,
-    });
+    const response = await rfc3161Timestamp(trust.tsa, createHash('sha256').update(signature).digest());
     verificationMaterial.timestampVerificationData = {
       rfc3161Timestamps: [{ signedTimestamp: Buffer.from(response).toString('base64') }],
     };
@@ -207,6 +201,29 @@ export async function sigstoreBundleSign(
   };
   const pushed = await writer.pushReferrer(ref.repo, manifest.digest, referrer, MANIFEST);
   return { ...pushed, artifactType: SIGSTORE_BUNDLE_V03 };
+}
+
+/**
+ * A TimeStampResp (RFC 3161) over a SHA-256 hash from the mock TSA. Its GeneralizedTime drops trailing zeros of the milliseconds
+ * (`.12Z`), which @sigstore/core reads as an invalid time: such answers are asked for again.
+ */
+export async function rfc3161Timestamp(tsa: SigstoreTestTrust['tsa'], hash: Buffer): Promise<Buffer> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await tsa.timestamp({
+      artifactHash: hash,
+      hashAlgorithmOID: '2.16.840.1.101.3.4.2.1',
+      nonce: randomInt(1_000_000),
+      policyOID: '1.3.6.1.4.1.57264.2',
+      certReq: true,
+    });
+    try {
+      RFC3161Timestamp.parse(response as Buffer<ArrayBuffer>).signingTime.getTime();
+      return response;
+    } catch (error) {
+      if (attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
 }
 
 /** The mock log's answer in a bundle's TransparencyLogEntry (JSON form). */

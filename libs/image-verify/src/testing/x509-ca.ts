@@ -7,7 +7,10 @@ import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+
+type CryptoKey = webcrypto.CryptoKey;
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
 export type TestCertKeyKind = 'ecdsa-p256' | 'ecdsa-p384' | 'rsa-2048' | 'rsa-3072';
 
@@ -126,7 +129,7 @@ function caExtensions(pathLength?: number): x509.Extension[] {
 }
 
 async function generateKeys(kind: TestCertKeyKind): Promise<CryptoKeyPair> {
-  const algorithm: EcKeyGenParams | RsaHashedKeyGenParams = kind.startsWith('ecdsa')
+  const algorithm: webcrypto.EcKeyGenParams | webcrypto.RsaHashedKeyGenParams = kind.startsWith('ecdsa')
     ? { name: 'ECDSA', namedCurve: kind === 'ecdsa-p384' ? 'P-384' : 'P-256' }
     : {
         name: 'RSASSA-PKCS1-v1_5',
@@ -137,14 +140,14 @@ async function generateKeys(kind: TestCertKeyKind): Promise<CryptoKeyPair> {
   return (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as CryptoKeyPair;
 }
 
-function signingAlgorithm(key: CryptoKey): Algorithm | EcdsaParams {
+function signingAlgorithm(key: CryptoKey): webcrypto.Algorithm | webcrypto.EcdsaParams {
   return key.algorithm.name === 'ECDSA'
-    ? ({ name: 'ECDSA', hash: 'SHA-256' } as EcdsaParams)
+    ? ({ name: 'ECDSA', hash: 'SHA-256' } as webcrypto.EcdsaParams)
     : { name: 'RSASSA-PKCS1-v1_5' };
 }
 
 async function asTestCertificate(cert: x509.X509Certificate, privateKey: CryptoKey): Promise<TestCertificate> {
-  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', privateKey as webcrypto.CryptoKey));
+  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', privateKey));
   const keyPem = `-----BEGIN PRIVATE KEY-----\n${pkcs8
     .toString('base64')
     .replace(/(.{64})/g, '$1\n')

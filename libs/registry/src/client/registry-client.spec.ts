@@ -294,6 +294,22 @@ describe('RegistryClient.imageData', () => {
       );
       expect(registry.requests).toHaveLength(0);
     });
+
+    it('uses plain HTTP for the registries listed in insecureRegistries (host, host:port or *)', async () => {
+      const registry = await fakeRegistry();
+      registry.pushImage('app', 'v1', { config: amd64Config });
+      const image = `${registry.host}/app:v1`;
+      for (const listed of [['127.0.0.1'], [registry.host], ['*']]) {
+        const data = await loopbackClient({ insecureRegistries: listed }).imageData(image);
+        expect(data.configData, listed.join()).toEqual(amd64Config);
+      }
+      await expect(
+        loopbackClient({ insecureRegistries: ['127.0.0.2', '127.0.0.1:1'] }).imageData(image),
+      ).rejects.toThrow(`calling https://${registry.host}/v2/app/manifests/v1 failed`);
+      expect(() => loopbackClient({ insecureRegistries: ['http://127.0.0.1'] })).toThrow(
+        'insecureRegistries entries must be host[:port] or *',
+      );
+    });
   });
 
   describe('the cache', () => {

@@ -43,11 +43,14 @@ interface FetchedManifest {
 }
 
 const MAX_PLAIN_HTTP_HOSTS = 1000;
+const MAX_OCI_SESSIONS = 256;
 
 export class RegistryClient {
   readonly options: ResolvedRegistryOptions;
   private readonly cache: ImageDataCache;
   private readonly plainHttpHosts = new Set<string>();
+  /** OCI sessions per repository, scheme rule and credentials: a token is fetched once, not per request. */
+  private readonly ociSessions = new Map<string, RegistrySession>();
 
   /** Throws RegistryOptionsError naming each bad option. */
   constructor(
@@ -85,8 +88,17 @@ export class RegistryClient {
   oci(access: OciAccess = {}): OciClient {
     return new OciRegistryClient(
       this.options,
-      (reference, credentials, allowInsecure) =>
-        this.session(reference, credentials, allowInsecure || this.insecureRegistry(reference)),
+      (reference, credentials, allowInsecure) => {
+        const insecure = allowInsecure || this.insecureRegistry(reference);
+        const key = [reference.host, reference.repository, insecure, credentialIdentity(credentials)].join('\u0000');
+        let session = this.ociSessions.get(key);
+        if (!session) {
+          if (this.ociSessions.size >= MAX_OCI_SESSIONS) this.ociSessions.clear();
+          session = this.session(reference, credentials, insecure);
+          this.ociSessions.set(key, session);
+        }
+        return session;
+      },
       access,
     );
   }

@@ -155,7 +155,10 @@ export class RegistrySession {
       );
     }
     const scopes = [`repository:${reference.repository}:pull`];
-    if (params.scope && !scopes.includes(params.scope)) scopes.push(params.scope);
+    // A challenge may name several scopes, space separated (distribution asks for pull and push that way).
+    for (const scope of (params.scope ?? '').split(/\s+/).slice(0, 16)) {
+      if (scope && !scopes.includes(scope)) scopes.push(scope);
+    }
     const auth = credentials?.auth;
     const headers: Record<string, string> = { accept: 'application/json' };
     let response: EgressResponse;

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EgressClient } from '@edict/egress';
 import { pushTestImage, registryClientForTests, startLocalRegistry, type LocalRegistry } from '@edict/registry/testing';
 import { MEDIA_TYPES } from '../client/manifest';
 import { RegistryClient } from '../client/registry-client';
-import { ImageNotFoundError, RegistryError } from '../registry-errors';
+import { dockerConfigFromSecret } from '../auth/docker-config';
+import { ImageNotFoundError, RegistryAuthError, RegistryError } from '../registry-errors';
 import { fallbackTag } from './oci-registry-client';
 import type { OciClient } from './oci-types';
 
@@ -199,6 +202,61 @@ describe('OciClient against docker-registry', () => {
     } finally {
       egress.close();
     }
+  });
+
+  it('fails with a RegistryError once the registry is down, and stop() leaves nothing behind', async () => {
+    const second = await startLocalRegistry();
+    const repo = `${second.host}/team/app`;
+    const image = await pushTestImage(oci, repo, 'v1');
+    expect((await oci.resolve(repo, 'v1'))?.digest).toBe(image.digest);
+    await second.stop();
+    expect(existsSync(second.storageDir)).toBe(false);
+    await expect(oci.getManifest(repo, 'v1')).rejects.toThrow(RegistryError);
+    await expect(oci.getManifest(repo, 'v1')).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('pushes and reads through bearer auth with the docker config credentials; anonymous is refused', async () => {
+    const tokenRequests: Array<{ authorization?: string; scopes: string[] }> = [];
+    const tokens = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://token');
+      tokenRequests.push({ authorization: req.headers.authorization, scopes: url.searchParams.getAll('scope') });
+      const granted = req.headers.authorization === `Basic ${Buffer.from('ci:s3cret').toString('base64')}`;
+      res.writeHead(granted ? 200 : 401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(granted ? { token: 'granted-token' } : { errors: [{ code: 'UNAUTHORIZED' }] }));
+    });
+    await new Promise<void>((resolve) => tokens.listen(0, '127.0.0.1', resolve));
+    const realm = `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/token`;
+    const guarded = await startLocalRegistry({ tokenAuth: { realm, service: 'edict-test' } });
+    try {
+      const repo = `${guarded.host}/team/private`;
+      const secret = dockerConfigFromSecret({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'regcred', namespace: 'kyverno' },
+        data: {
+          '.dockerconfigjson': Buffer.from(
+            JSON.stringify({ auths: { [guarded.host]: { username: 'ci', password: 's3cret' } } }),
+          ).toString('base64'),
+        },
+      });
+      const withCredentials = client.oci({ dockerConfigs: [secret] });
+      const image = await pushTestImage(withCredentials, repo, 'v1');
+      expect((await withCredentials.getManifest(repo, 'v1'))?.digest).toBe(image.digest);
+      // distribution's silly controller takes any token once there is one: the realm decided who got in.
+      expect(tokenRequests[0]?.scopes).toEqual(['repository:team/private:pull']);
+      expect(tokenRequests.every((request) => request.authorization?.startsWith('Basic '))).toBe(true);
+      await expect(client.oci().resolve(repo, 'v1')).rejects.toBeInstanceOf(RegistryAuthError);
+    } finally {
+      await guarded.stop();
+      tokens.closeAllConnections();
+      await new Promise<void>((resolve) => tokens.close(() => resolve()));
+    }
+  });
+
+  it('names the package to install when the binary is missing', async () => {
+    await expect(startLocalRegistry({ binary: '/nonexistent/docker-registry' })).rejects.toThrow(
+      /\/nonexistent\/docker-registry is missing: install it with `sudo apt-get install -y docker-registry`/,
+    );
   });
 
   it('uses plain HTTP only when allowed', async () => {

@@ -19,7 +19,10 @@ import { ImageNotFoundError, RegistryError } from '../registry-errors';
 import type { ResolvedRegistryOptions } from '../registry.options';
 import type { OciAccess, OciClient, OciDescriptor, OciManifest, OciPlatform } from './oci-types';
 
-/** Builds a session for a repository (the RegistryClient's, so plain-HTTP memory and egress are shared). */
+/**
+ * The session of a repository (the RegistryClient's: egress and plain-HTTP memory shared, and a
+ * session, with its token, reused for the same repository and credentials).
+ */
 export type OciSessionFactory = (
   reference: RegistryReference,
   credentials: MatchedAuth | undefined,
@@ -28,7 +31,6 @@ export type OciSessionFactory = (
 
 const TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
-const MAX_SESSIONS = 64;
 const MAX_REFERRER_PAGES = 100;
 /** Upload starts and other small answers. */
 const SMALL_ANSWER_BYTES = 64 * 1024;
@@ -36,7 +38,6 @@ const SMALL_ANSWER_BYTES = 64 * 1024;
 const GENERIC_TYPES = new Set(['', 'application/json', 'application/octet-stream', 'text/plain']);
 
 export class OciRegistryClient implements OciClient {
-  private readonly sessions = new Map<string, RegistrySession>();
   /** Referrer pushes to one subject, one after the other: the fallback index is read-modify-write. */
   private readonly referrerLocks = new Map<string, Promise<unknown>>();
 
@@ -331,21 +332,15 @@ export class OciRegistryClient implements OciClient {
     return index ? referrerEntries(index.json, repo, this.options.maxReferrers) : [];
   }
 
-  /** The repository's session (one per repository: its token is scoped to it) and names for messages. */
+  /** The repository's session (tokens are scoped to a repository) and names for messages. */
   private target(repo: string, reference: string): Target {
     const parsed = parseRepo(repo);
     if (!TAG.test(reference) && !isDigest(reference)) {
       throw new RegistryError(repo, `invalid tag or digest ${quote(reference)}`);
     }
     const name = `${repo}${isDigest(reference) ? '@' : ':'}${reference}`;
-    const key = `${parsed.host}/${parsed.repository}`;
-    let session = this.sessions.get(key);
-    if (!session) {
-      if (this.sessions.size >= MAX_SESSIONS) this.sessions.clear();
-      const credentials = findRegistryAuth(this.access.dockerConfigs ?? [], parsed.registry, parsed.repository);
-      session = this.newSession(parsed, credentials, this.access.allowInsecure === true);
-      this.sessions.set(key, session);
-    }
+    const credentials = findRegistryAuth(this.access.dockerConfigs ?? [], parsed.registry, parsed.repository);
+    const session = this.newSession(parsed, credentials, this.access.allowInsecure === true);
     return { reference: parsed, session, name };
   }
 }

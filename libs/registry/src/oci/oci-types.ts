@@ -19,7 +19,7 @@ export interface OciPlatform {
   readonly architecture: string;
   readonly variant?: string;
   readonly 'os.version'?: string;
-  readonly 'os.features'?: readonly string[];
+  readonly 'os.features'?: string[];
 }
 
 /** An OCI content descriptor. */

@@ -43,6 +43,15 @@ export interface FakeRegistryOptions {
   readonly auth?: FakeRegistryAuth;
   /** Blob GETs answer 307 to `/storage/<digest>` (served without auth). */
   readonly redirectBlobs?: boolean;
+  /**
+   * Serve the OCI 1.1 referrers API (`/v2/<name>/referrers/<digest>`) and answer manifest pushes
+   * with `OCI-Subject`; without it the registry behaves as distribution 2.8 (404, fallback tags).
+   */
+  readonly referrersApi?: boolean;
+  /** Referrers per page of the referrers API (default: all on one page). */
+  readonly referrersPageSize?: number;
+  /** Upload starts answer with this origin in their Location (a registry sending uploads elsewhere). */
+  readonly uploadOrigin?: string;
 }
 
 export interface RecordedRequest {
@@ -50,6 +59,7 @@ export interface RecordedRequest {
   readonly path: string;
   readonly authorization?: string;
   readonly accept?: string;
+  readonly contentType?: string;
 }
 
 interface StoredManifest {
@@ -181,6 +191,7 @@ export class FakeRegistry {
       path: `${url.pathname}${url.search}`,
       ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
       ...(req.headers.accept ? { accept: req.headers.accept } : {}),
+      ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
     });
     if (url.pathname === '/token') return this.issueToken(req, url, res);
     const storage = /^\/storage\/(.+)$/.exec(url.pathname);
@@ -189,16 +200,27 @@ export class FakeRegistry {
       if (!this.authorized(req, undefined, res)) return;
       return json(res, 200, {});
     }
+    const upload = /^\/v2\/(.+)\/blobs\/uploads\/([^/]*)$/.exec(url.pathname);
+    if (upload) {
+      if (!this.authorized(req, upload[1], res)) return;
+      return this.upload(req, res, upload[1], upload[2], url);
+    }
+    const referrers = /^\/v2\/(.+)\/referrers\/([^/]+)$/.exec(url.pathname);
+    if (referrers && this.options.referrersApi) {
+      if (!this.authorized(req, referrers[1], res)) return;
+      return this.listReferrers(res, referrers[1], referrers[2], url);
+    }
     const route = /^\/v2\/(.+)\/(manifests|blobs)\/([^/]+)$/.exec(url.pathname);
     if (!route) return errors(res, 404, 'NAME_UNKNOWN', 'no such route');
     const [, repository, kind, reference] = route;
     if (!this.authorized(req, repository, res)) return;
+    if (kind === 'manifests' && req.method === 'PUT') return this.receiveManifest(req, res, repository, reference);
     if (kind === 'blobs') {
       if (this.options.redirectBlobs && this.blobs.has(reference)) {
         res.writeHead(307, { location: `/storage/${reference}` }).end();
         return;
       }
-      return this.sendBlob(reference, res);
+      return this.sendBlob(reference, res, req.method === 'HEAD');
     }
     const separator = reference.startsWith('sha256:') ? '@' : ':';
     const manifest = this.manifests.get(`${repository}${separator}${reference}`);
@@ -211,11 +233,88 @@ export class FakeRegistry {
     res.end(req.method === 'HEAD' ? undefined : manifest.body);
   }
 
-  private sendBlob(digest: string, res: ServerResponse): void {
+  private sendBlob(digest: string, res: ServerResponse, head = false): void {
     const blob = this.blobs.get(digest);
     if (!blob) return errors(res, 404, 'BLOB_UNKNOWN', `blob unknown: ${digest}`);
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': blob.length });
-    res.end(blob);
+    res.end(head ? undefined : blob);
+  }
+
+  /** The two-step monolithic upload: POST opens a session, PUT `?digest=` brings the whole blob. */
+  private upload(req: IncomingMessage, res: ServerResponse, repository: string, id: string, url: URL): void {
+    if (req.method === 'POST' && id === '') {
+      const session = randomBytes(8).toString('hex');
+      res.writeHead(202, {
+        location: `${this.options.uploadOrigin ?? ''}/v2/${repository}/blobs/uploads/${session}?state=${session}`,
+        'content-length': 0,
+      });
+      res.end();
+      return;
+    }
+    if (req.method !== 'PUT' || id === '') return errors(res, 405, 'UNSUPPORTED', 'unsupported upload step');
+    readBody(req, (body) => {
+      const digest = url.searchParams.get('digest') ?? '';
+      if (sha256(body) !== digest)
+        return errors(res, 400, 'DIGEST_INVALID', 'provided digest did not match uploaded content');
+      this.blobs.set(digest, body);
+      res.writeHead(201, {
+        location: `/v2/${repository}/blobs/${digest}`,
+        'docker-content-digest': digest,
+        'content-length': 0,
+      });
+      res.end();
+    });
+  }
+
+  private receiveManifest(req: IncomingMessage, res: ServerResponse, repository: string, reference: string): void {
+    readBody(req, (body) => {
+      const digest = sha256(body);
+      if (reference.startsWith('sha256:') && reference !== digest) {
+        return errors(res, 400, 'DIGEST_INVALID', 'provided digest did not match uploaded content');
+      }
+      const mediaType = req.headers['content-type'] ?? '';
+      this.putManifest(repository, body, mediaType, reference.startsWith('sha256:') ? undefined : reference);
+      const headers: Record<string, string | number> = { 'docker-content-digest': digest, 'content-length': 0 };
+      const subject = this.options.referrersApi ? subjectOf(body) : undefined;
+      if (subject) headers['oci-subject'] = subject;
+      res.writeHead(201, headers);
+      res.end();
+    });
+  }
+
+  /** OCI 1.1 referrers: every manifest of the repository whose subject is the digest, optionally filtered and paged. */
+  private listReferrers(res: ServerResponse, repository: string, digest: string, url: URL): void {
+    const artifactType = url.searchParams.get('artifactType');
+    const seen = new Set<string>();
+    const all: JsonObject[] = [];
+    for (const [key, stored] of this.manifests) {
+      if (!key.startsWith(`${repository}@`) || seen.has(key)) continue;
+      seen.add(key);
+      if (subjectOf(stored.body) !== digest) continue;
+      const manifest = JSON.parse(stored.body.toString('utf8')) as JsonObject;
+      const config = manifest.config as JsonObject | undefined;
+      const type = (manifest.artifactType as string | undefined) ?? (config?.mediaType as string | undefined);
+      if (artifactType !== null && type !== artifactType) continue;
+      all.push({
+        mediaType: stored.mediaType,
+        digest: sha256(stored.body),
+        size: stored.body.length,
+        ...(type ? { artifactType: type } : {}),
+        ...(manifest.annotations ? { annotations: manifest.annotations } : {}),
+      });
+    }
+    const size = this.options.referrersPageSize ?? Math.max(all.length, 1);
+    const start = Number(url.searchParams.get('start') ?? '0');
+    const page = all.slice(start, start + size);
+    const headers: Record<string, string> = { 'content-type': MEDIA_TYPES.ociIndex };
+    if (artifactType !== null) headers['oci-filters-applied'] = 'artifactType';
+    if (start + size < all.length) {
+      const next = new URLSearchParams(url.searchParams);
+      next.set('start', String(start + size));
+      headers.link = `</v2/${repository}/referrers/${digest}?${next.toString()}>; rel="next"`;
+    }
+    res.writeHead(200, headers);
+    res.end(JSON.stringify({ schemaVersion: 2, mediaType: MEDIA_TYPES.ociIndex, manifests: page }));
   }
 
   private authorized(req: IncomingMessage, repository: string | undefined, res: ServerResponse): boolean {
@@ -228,9 +327,16 @@ export class FakeRegistry {
       errors(res, 401, 'UNAUTHORIZED', 'authentication required');
       return false;
     }
-    const scope = repository === undefined ? undefined : `repository:${repository}:pull`;
+    const write = req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH' || req.method === 'DELETE';
+    // Writes ask for two scopes, space separated, as distribution's challenges do.
+    const scope =
+      repository === undefined
+        ? undefined
+        : write
+          ? `repository:${repository}:pull repository:${repository}:push`
+          : `repository:${repository}:pull`;
     const granted = header.startsWith('Bearer ') ? this.tokens.get(header.slice('Bearer '.length)) : undefined;
-    if (granted !== undefined && (scope === undefined || granted.split(' ').includes(scope))) return true;
+    if (granted !== undefined && (scope === undefined || grants(granted, repository!, write))) return true;
     res.setHeader(
       'www-authenticate',
       `Bearer realm="http://${this.host}/token",service="${FAKE_REGISTRY_SERVICE}"${scope ? `,scope="${scope}"` : ''}`,
@@ -268,6 +374,31 @@ export class FakeRegistry {
     this.tokens.set(token, scopes.join(' '));
     json(res, 200, { [field]: token, expires_in: 300 });
   }
+}
+
+/** Whether granted scopes (space separated) allow pulling, or pushing, the repository. */
+function grants(granted: string, repository: string, write: boolean): boolean {
+  return granted.split(' ').some((scope) => {
+    const [type, name, actions] = scope.split(':');
+    if (type !== 'repository' || name !== repository) return false;
+    const allowed = (actions ?? '').split(',');
+    return write ? allowed.includes('push') : allowed.includes('pull');
+  });
+}
+
+function subjectOf(body: Buffer): string | undefined {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { subject?: { digest?: unknown } };
+    return typeof parsed.subject?.digest === 'string' ? parsed.subject.digest : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readBody(req: IncomingMessage, then: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => then(Buffer.concat(chunks)));
 }
 
 function sha256(body: Buffer): string {

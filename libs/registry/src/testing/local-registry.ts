@@ -23,6 +23,12 @@ export interface LocalRegistryOptions {
   readonly startTimeoutMs?: number;
   /** The registry's own log on this process's stderr (default: kept quiet, shown when it fails). */
   readonly verbose?: boolean;
+  /**
+   * Bearer auth with the test's own token endpoint: distribution's `silly` access controller answers
+   * 401 with a challenge naming `realm` and `service` and then takes any bearer token, so the realm
+   * (a server the test runs) decides who gets in and with which scopes.
+   */
+  readonly tokenAuth?: { readonly realm: string; readonly service: string };
 }
 
 export interface LocalRegistry {
@@ -40,7 +46,7 @@ export class LocalRegistryError extends Error {
   override readonly name = 'LocalRegistryError';
 }
 
-/** Starts docker-registry and resolves once `/v2/` answers 200. */
+/** Starts docker-registry and resolves once `/v2/` answers (200, or 401 with tokenAuth). */
 export async function startLocalRegistry(options: LocalRegistryOptions = {}): Promise<LocalRegistry> {
   const binary = options.binary ?? process.env.EDICT_DOCKER_REGISTRY ?? DOCKER_REGISTRY_BINARY;
   if (!existsSync(binary)) {
@@ -77,7 +83,7 @@ async function launch(
   const host = `127.0.0.1:${port}`;
   const storage = options.storageDir ?? join(dir, 'data');
   const configPath = join(dir, 'config.yml');
-  writeFileSync(configPath, registryConfig(host, storage));
+  writeFileSync(configPath, registryConfig(host, storage, options.tokenAuth));
   const child = spawn(binary, ['serve', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (chunk: Buffer) => {
@@ -90,13 +96,18 @@ async function launch(
   child.once('error', (error) => {
     output = `${output}\n${error.message}`;
   });
+  // A test run that ends without stop() (a crash, a forgotten afterAll) leaves no registry behind.
+  const onExit = () => child.kill('SIGKILL');
+  process.once('exit', onExit);
   const stop = async () => {
+    process.removeListener('exit', onExit);
     await kill(child, exited);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
     await waitUntilReady(host, exited, options.startTimeoutMs ?? 20_000);
   } catch (error) {
+    process.removeListener('exit', onExit);
     await kill(child, exited);
     const reason = error instanceof Error ? error.message : String(error);
     const text = `docker-registry on ${host} did not start: ${reason}${output ? `\n${output.trim()}` : ''}`;
@@ -106,7 +117,15 @@ async function launch(
 }
 
 /** Distribution's configuration: loopback only, filesystem storage, deletes on, quiet logs. */
-function registryConfig(host: string, storage: string): string {
+function registryConfig(host: string, storage: string, tokenAuth: LocalRegistryOptions['tokenAuth']): string {
+  const auth = tokenAuth
+    ? [
+        'auth:',
+        '  silly:',
+        `    realm: ${JSON.stringify(tokenAuth.realm)}`,
+        `    service: ${JSON.stringify(tokenAuth.service)}`,
+      ]
+    : [];
   return [
     'version: 0.1',
     'log:',
@@ -121,6 +140,7 @@ function registryConfig(host: string, storage: string): string {
     '  maintenance:',
     '    uploadpurging:',
     '      enabled: false',
+    ...auth,
     'http:',
     `  addr: ${host}`,
     '',
@@ -133,7 +153,9 @@ async function waitUntilReady(host: string, exited: Promise<number | null>, time
   void exited.then((code) => (stopped = code ?? -1));
   while (Date.now() < deadline) {
     if (stopped !== undefined) throw new LocalRegistryError(`it exited with code ${stopped}`);
-    if ((await probe(host)) === 200) return;
+    // 401: up, with tokenAuth asking for a token first.
+    const status = await probe(host);
+    if (status === 200 || status === 401) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new LocalRegistryError(`/v2/ did not answer within ${timeoutMs} ms`);
