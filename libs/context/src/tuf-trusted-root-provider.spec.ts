@@ -85,6 +85,7 @@ describe('TufTrustedRootProvider (Sigstore trusted root from TUF, offline by def
       cachePath,
       retry: false,
       rootPath: join(cachePath, 'edict-tuf-root.json'),
+      forceInit: true,
     });
     now += 30_000;
     await provider.source();
@@ -92,6 +93,7 @@ describe('TufTrustedRootProvider (Sigstore trusted root from TUF, offline by def
     now += 60_000;
     await provider.source();
     expect(tuf.calls).toHaveLength(2);
+    expect(tuf.calls[1].forceInit).toBe(false);
   });
 
   it('keeps the last good root when a refresh fails, and names the source when there is none', async () => {

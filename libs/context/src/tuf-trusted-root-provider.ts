@@ -73,6 +73,8 @@ const nodeDependencies: TufDependencies = {
 export class TufTrustedRootProvider {
   private cached: { json: string; at: number } | undefined;
   private inFlight: Promise<string | undefined> | undefined;
+  /** The configured initial root replaces a cached one once, as Kyverno's TUF Initialize does at start. */
+  private seeded = false;
   private readonly deps: TufDependencies;
 
   constructor(
@@ -121,18 +123,20 @@ export class TufTrustedRootProvider {
     if (s.trustedRootPath) return checked(this.deps.readFile(s.trustedRootPath));
     if (!s.enableTuf) return undefined;
     if (!s.tufMirror) return checked(bundledTrustedRoot(this.deps));
+    const rootPath = this.rootPath();
     const root = await withTimeout(
       this.deps.getTrustedRoot({
         mirrorURL: s.tufMirror,
-        rootPath: this.rootPath(),
+        rootPath,
         cachePath: s.cachePath,
         timeout: s.timeoutMs,
         retry: false,
-        forceInit: false,
+        forceInit: rootPath !== undefined && !this.seeded,
       }),
       s.timeoutMs,
       s.tufMirror,
     );
+    this.seeded = true;
     return checked(JSON.stringify(TrustedRoot.toJSON(root)));
   }
 

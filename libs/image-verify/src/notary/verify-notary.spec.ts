@@ -189,6 +189,23 @@ describe('Notary signatures (notation JWS and COSE envelopes as OCI referrers)',
     );
   });
 
+  it('is an error when the image has more referrers than Kyverno allows (50)', async () => {
+    const { oci, image, ref } = await signedImage();
+    for (let i = 0; i < 50; i++) {
+      const manifest = {
+        schemaVersion: 2,
+        mediaType: 'application/vnd.oci.image.manifest.v1+json',
+        artifactType: 'application/x-junk',
+        layers: [],
+        n: i,
+      };
+      await oci.pushReferrer(REPO, image.digest, manifest, 'application/vnd.oci.image.manifest.v1+json');
+    }
+    await expect(verifyImageSignatures(oci, ref, verifier)).rejects.toThrow(
+      /too many referrers found, max limit is 50/,
+    );
+  });
+
   it('is an error when the registry is down', async () => {
     const { oci, ref } = await signedImage();
     oci.failing = new Error('connection refused');

@@ -54,7 +54,8 @@ export async function verifyNotaryAttestations(
   const { ref, descriptor } = await registry.target(image);
   const attestations = await registry.referrers(ref.repo, descriptor.digest, attestationType, MAX_REFERRERS);
   const reasons: string[] = [];
-  for (const attestation of attestations) {
+  // Each attestation costs a notation verification: as many as signatures are tried per artifact.
+  for (const attestation of attestations.slice(0, MAX_SIGNATURE_ATTEMPTS)) {
     const outcome = await verifyArtifact(registry, ref.repo, attestation, trust, now(options));
     if ('reason' in outcome) {
       reasons.push(`failed to verify attestation ${attestationType}, digest ${attestation.digest}: ${outcome.reason}`);

@@ -18,6 +18,8 @@ const MAX_LAYER_BYTES = 10_000_000;
 const MAX_PROBE_MANIFEST_BYTES = 64_000;
 const MAX_PROBE_LAYER_BYTES = 1_000_000;
 const MAX_PROBE_TOTAL_BYTES = 5_000_000;
+/** All bundle layers of one image together (bundles are a few KB; Kyverno's per-layer cap alone allows 500 MB). */
+const MAX_BUNDLE_TOTAL_BYTES = 20_000_000;
 /** Layers that never hold a bundle: the probe skips them unread. */
 const NOT_BUNDLE_LAYERS = [
   'application/vnd.oci.image.layer.',
@@ -39,6 +41,7 @@ export async function fetchBundles(registry: RegistryAccess, repo: string, diges
   const referrers = await registry.referrers(repo, digest, undefined, MAX_BUNDLE_REFERRERS);
   const out: FetchedBundle[] = [];
   let budget = MAX_PROBE_TOTAL_BYTES;
+  let total = 0;
   for (const referrer of referrers) {
     const type = referrer.artifactType ?? '';
     if (isBundleType(type)) {
@@ -49,6 +52,12 @@ export async function fetchBundles(registry: RegistryAccess, repo: string, diges
       } catch (error) {
         throw new ImageVerificationError(
           `failed to fetch bundles: referrer ${referrer.digest}: ${errorMessage(error)}`,
+        );
+      }
+      total += bytes.length;
+      if (total > MAX_BUNDLE_TOTAL_BYTES) {
+        throw new ImageVerificationError(
+          `failed to fetch bundles: the image's Sigstore bundles exceed ${MAX_BUNDLE_TOTAL_BYTES} bytes in total`,
         );
       }
       out.push({ digest: referrer.digest, bundle: parseBundle(bytes, referrer.digest) });

@@ -131,6 +131,31 @@ describe('Sigstore bundles as OCI referrers (Kyverno type SigstoreBundle)', () =
     expect((await verifyImageSignatures(oci, ref, otherKey)).verified).toBe(false);
   });
 
+  it("verifies with the policy's own Fulcio root, Rekor and CT log keys instead of a trusted root", async () => {
+    const { oci, ref } = await signed({ timestamp: true });
+    const spkiPem = (der: Uint8Array) =>
+      `-----BEGIN PUBLIC KEY-----\n${Buffer.from(der).toString('base64')}\n-----END PUBLIC KEY-----\n`;
+    const certPem = (der: Uint8Array) =>
+      `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString('base64')}\n-----END CERTIFICATE-----\n`;
+    const custom: CosignVerifier = {
+      ...keyless,
+      trustedRoot: undefined,
+      keyless: { identities: [{ subject: SUBJECT, issuer: ISSUER }], roots: certPem(trust.ca.rootCertificate) },
+      rekor: { ignoreTlog: false, publicKey: spkiPem(trust.tlog.publicKey), url: 'https://rekor.edict.test' },
+      ctlog: { ignoreSCT: false, publicKey: spkiPem(trust.ctlog.publicKey) },
+      tsaCertChain: certPem(trust.tsa.intCertificate) + certPem(trust.tsa.rootCertificate),
+    };
+    const result = await verifyImageSignatures(oci, ref, custom);
+    expect(result.reason).toBeUndefined();
+    expect(result).toMatchObject({ verified: true });
+    const otherTrust = await createSigstoreTestTrust();
+    const wrongRekor = { ...custom, rekor: { ...custom.rekor, publicKey: spkiPem(otherTrust.tlog.publicKey) } };
+    expect((await verifyImageSignatures(oci, ref, wrongRekor)).verified).toBe(false);
+    await expect(verifyImageSignatures(oci, ref, { ...custom, ctlog: { ignoreSCT: false } })).rejects.toThrow(
+      /a CT log key \(or ctlog.ignoreSCT\)/,
+    );
+  });
+
   it('answers not verified when no bundle is attached', async () => {
     const oci = new InMemoryOci();
     await pushImage(oci, REPO, 'v1');

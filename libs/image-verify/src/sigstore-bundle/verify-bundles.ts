@@ -1,14 +1,15 @@
 /**
  * Kyverno's `type: SigstoreBundle` (pkg/cosign sigstore.go on sigstore-go), here on
  * @sigstore/verify: every bundle referrer of the image is verified against the trust material
- * (the policy's trusted root, its keys), with Kyverno's thresholds (a transparency log entry unless
+ * (the trusted root, plus the policy's own Fulcio roots, Rekor and CT log keys and TSA chain, or
+ * its signing keys), with Kyverno's thresholds (a transparency log entry unless
  * `rekor.ignoreTlog`, a certificate transparency SCT and an observer timestamp unless
  * `ctlog.ignoreSCT`; with both ignored, certificates are checked at the current time), the
  * certificate identity (subject and issuer, exact or Go regexp) and the image digest as the signed
  * artifact (the message digest, or a subject of the in-toto statement). At least one verified
  * bundle verifies the image; attestations are the verified in-toto statements of the predicate type.
  */
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import type { Bundle } from '@sigstore/bundle';
 import { X509Certificate } from '@sigstore/core';
 import { Verifier, toSignedEntity, type SignedEntity, type TrustMaterial } from '@sigstore/verify';
@@ -28,6 +29,8 @@ import { trustMaterialOf, trustedRootOf } from '../tuf/trusted-root';
 import { fetchBundles, type FetchedBundle } from './fetch-bundles';
 
 const IN_TOTO = 'application/vnd.in-toto+json';
+/** Kyverno's default `rekor.url`. */
+const DEFAULT_REKOR_URL = 'https://rekor.sigstore.dev';
 const SHA2_256 = 1; // protobuf-specs HashAlgorithm.SHA2_256
 
 export async function verifyBundleSignatures(
@@ -153,19 +156,38 @@ function checksOf(spec: CosignVerifier): Checks {
   }
   const ignoreTlog = spec.rekor?.ignoreTlog ?? false;
   const ignoreSCT = spec.ctlog?.ignoreSCT ?? false;
+  // The trusted root, then what the policy adds: Fulcio roots, its Rekor and CT log keys, a TSA chain.
   const root = trustedRootOf(spec.trustedRoot);
-  const needsRoot = keys.length === 0 ? !spec.keyless?.roots : !(ignoreTlog && ignoreSCT);
-  if (needsRoot && !root) {
-    throw new ImageVerificationError(
-      'Sigstore bundle verification needs a trusted root: configure a TUF root (tufRoot/tufMirror) or give trusted_root.json',
-      { field: 'trustedRoot' },
-    );
-  }
   const base: TrustMaterial = root
     ? trustMaterialOf(root)
     : { certificateAuthorities: [], timestampAuthorities: [], tlogs: [], ctlogs: [], publicKey: noKey };
   if (spec.keyless?.roots)
-    base.certificateAuthorities = [...base.certificateAuthorities, customAuthority(spec.keyless.roots)];
+    base.certificateAuthorities = [
+      ...base.certificateAuthorities,
+      customAuthority(spec.keyless.roots, 'keyless.roots'),
+    ];
+  if (spec.rekor?.publicKey)
+    base.tlogs = [
+      ...base.tlogs,
+      logAuthority(spec.rekor.publicKey, 'rekor.pubkey', spec.rekor.url ?? DEFAULT_REKOR_URL),
+    ];
+  if (spec.ctlog?.publicKey) base.ctlogs = [...base.ctlogs, logAuthority(spec.ctlog.publicKey, 'ctlog.pubkey', '')];
+  if (spec.tsaCertChain)
+    base.timestampAuthorities = [
+      ...base.timestampAuthorities,
+      customAuthority(spec.tsaCertChain, 'ctlog.tsaCertChain'),
+    ];
+  const missing = [
+    keys.length === 0 && base.certificateAuthorities.length === 0 ? 'certificate authorities' : '',
+    !ignoreTlog && base.tlogs.length === 0 ? 'a transparency log key (or rekor.ignoreTlog)' : '',
+    keys.length === 0 && !ignoreSCT && base.ctlogs.length === 0 ? 'a CT log key (or ctlog.ignoreSCT)' : '',
+  ].filter(Boolean);
+  if (missing.length > 0) {
+    throw new ImageVerificationError(
+      `Sigstore bundle verification needs a trusted root (configure a TUF root: tufRoot/tufMirror, or give trusted_root.json) or the policy's own ${missing.join(', ')}`,
+      { field: 'trustedRoot' },
+    );
+  }
   const options = {
     tlogThreshold: ignoreTlog ? 0 : 1,
     ctlogThreshold: keys.length > 0 || ignoreSCT ? 0 : 1,
@@ -272,16 +294,33 @@ function atCurrentTime(entity: SignedEntity, now: Date): SignedEntity {
   return { ...entity, timestamps: [{ $case: 'transparency-log', tlogEntry: pseudo }] };
 }
 
-function customAuthority(pem: string): TrustMaterial['certificateAuthorities'][number] {
+function customAuthority(pem: string, field: string): TrustMaterial['certificateAuthorities'][number] {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
-  if (blocks.length === 0) throw new ImageVerificationError('no PEM certificate found', { field: 'keyless.roots' });
+  if (blocks.length === 0) throw new ImageVerificationError('no PEM certificate found', { field });
   try {
     // Leaf-most first, as a trusted root's chain lists them.
     const certChain = blocks.map((b) => X509Certificate.parse(b));
     return { certChain, validFor: { start: new Date(0), end: new Date(8640000000000000) } };
   } catch (error) {
-    throw new ImageVerificationError(`invalid certificate: ${errorMessage(error)}`, { field: 'keyless.roots' });
+    throw new ImageVerificationError(`invalid certificate: ${errorMessage(error)}`, { field });
   }
+}
+
+/**
+ * A Rekor or CT log known by its PEM key; its log ID is the SHA-256 of the key (as Sigstore's). A
+ * Rekor checkpoint names its log, which must appear in the log's URL (Kyverno's `rekor.url`).
+ */
+function logAuthority(pem: string, field: string, baseURL: string): TrustMaterial['tlogs'][number] {
+  let key: KeyObject;
+  try {
+    key = createPublicKey(pem);
+  } catch (error) {
+    throw new ImageVerificationError(`failed to load public key: ${errorMessage(error)}`, { field });
+  }
+  const logID = createHash('sha256')
+    .update(key.export({ type: 'spki', format: 'der' }))
+    .digest();
+  return { logID, baseURL, publicKey: key, validFor: { start: new Date(0), end: new Date(8640000000000000) } };
 }
 
 function publicKey(pem: string, index: number): KeyObject {
