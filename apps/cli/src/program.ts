@@ -2,8 +2,10 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyCommand } from './commands/apply';
 import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
+import { cliRegistry, type CliRegistryFactory } from './commands/registry';
 import { parseQuantity, quantityToNumber } from '@edict/foundation';
 import { DEFAULT_MAX_FILE_SIZE, setMaxFileSize, type EngineFactory } from '@edict/kyverno-test';
+import type { IvpolPorts } from '@edict/cel-policies';
 
 /** Commander collects repeated and comma-separated list options, as Kyverno's string-slice flags do. */
 const collect = (value: string, previous: string[] = []) => [
@@ -33,11 +35,38 @@ const maxFileSizeOption = () =>
     .argParser(fileSize)
     .default(DEFAULT_MAX_FILE_SIZE, '10Mi');
 
+/** `--registry`: ImageValidatingPolicies read image registries (otherwise the CLI reads none). */
+const registryOption = () =>
+  new Option(
+    '--registry',
+    'let ImageValidatingPolicies read image registries (local docker credentials; EDICT_REGISTRY_ALLOWED_ADDRESSES, EDICT_INSECURE_REGISTRIES)',
+  ).default(false);
+
+/** Runs a command with the registry access `--registry` asks for, released afterwards. */
+async function withRegistry(
+  wanted: boolean,
+  factory: CliRegistryFactory,
+  run: (images: IvpolPorts | undefined) => Promise<number>,
+): Promise<number> {
+  if (!wanted) return run(undefined);
+  const registry = factory();
+  try {
+    return await run(registry.ports);
+  } finally {
+    registry.close();
+  }
+}
+
 /**
  * The `edict` command line. Each action stores its exit code in `result.code` rather than exiting, so
  * the program can run in-process (tests) as well as from main.
  */
-export function buildProgram(io: CommandIO, result: { code: number }, engineFactory: EngineFactory): Command {
+export function buildProgram(
+  io: CommandIO,
+  result: { code: number },
+  engineFactory: EngineFactory,
+  registry: CliRegistryFactory = cliRegistry,
+): Command {
   const program = new Command('edict')
     .description('Runs Kyverno policies and Kyverno CLI tests with the Edict engine')
     .configureOutput({ writeOut: io.out, writeErr: io.err })
@@ -55,6 +84,7 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
     .option('--strict', 'use the strict verdict instead of the Kyverno-compatible one', false)
     .option('--fail-only', 'show failing checks only', false)
     .option('--remove-color', 'accepted for Kyverno compatibility (output is never coloured)', false)
+    .addOption(registryOption())
     .addOption(maxFileSizeOption())
     .action(
       async (
@@ -64,11 +94,14 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
           detailedResults: boolean;
           strict: boolean;
           failOnly: boolean;
+          registry: boolean;
           maxFileSize: number;
         },
       ) => {
         setMaxFileSize(options.maxFileSize);
-        result.code = await testCommand(paths, options, io, engineFactory);
+        result.code = await withRegistry(options.registry, registry, (images) =>
+          testCommand(paths, options, io, engineFactory, images),
+        );
       },
     );
 
@@ -96,6 +129,7 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
     .option('-n, --namespace <namespace>', 'with --cluster, only resources of this namespace')
     .option('--kubeconfig <file>', 'with --cluster, the kubeconfig file (default: $KUBECONFIG, ~/.kube/config)')
     .option('--context <name>', 'with --cluster, the kubeconfig context to use')
+    .addOption(registryOption())
     .addOption(maxFileSizeOption())
     .action(
       async (
@@ -115,15 +149,20 @@ export function buildProgram(io: CommandIO, result: { code: number }, engineFact
           namespace?: string;
           kubeconfig?: string;
           context?: string;
+          registry: boolean;
           maxFileSize: number;
         },
       ) => {
         setMaxFileSize(options.maxFileSize);
-        result.code = await applyCommand(
-          policies,
-          { ...options, exceptions: [...options.exceptions, ...options.exception] },
-          io,
-          engineFactory,
+        result.code = await withRegistry(options.registry, registry, (images) =>
+          applyCommand(
+            policies,
+            { ...options, exceptions: [...options.exceptions, ...options.exception] },
+            io,
+            engineFactory,
+            new Date(),
+            images,
+          ),
         );
       },
     );

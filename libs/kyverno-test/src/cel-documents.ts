@@ -8,6 +8,8 @@ import { isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 export interface CelDocuments {
   /** ValidatingPolicy and NamespacedValidatingPolicy (v1alpha1, v1beta1, v1). */
   validatingPolicies: KubeObject[];
+  /** ImageValidatingPolicy and NamespacedImageValidatingPolicy. */
+  imageValidatingPolicies: KubeObject[];
   /** policies.kyverno.io PolicyExceptions. */
   exceptions: KubeObject[];
   validatingAdmissionPolicies: KubeObject[];
@@ -18,6 +20,7 @@ export interface CelDocuments {
 
 export const emptyCelDocuments = (): CelDocuments => ({
   validatingPolicies: [],
+  imageValidatingPolicies: [],
   exceptions: [],
   validatingAdmissionPolicies: [],
   validatingAdmissionPolicyBindings: [],
@@ -34,8 +37,6 @@ const KYVERNO_UNSUPPORTED = new Set([
   'NamespacedGeneratingPolicy',
   'DeletingPolicy',
   'NamespacedDeletingPolicy',
-  'ImageValidatingPolicy',
-  'NamespacedImageValidatingPolicy',
 ]);
 const ADMISSION_UNSUPPORTED = new Set(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
 
@@ -52,6 +53,8 @@ export function celDocumentList(document: JsonValue): keyof CelDocuments | undef
   const group = groupOf(document.apiVersion);
   if (group === KYVERNO_CEL_GROUP) {
     if (kind === 'ValidatingPolicy' || kind === 'NamespacedValidatingPolicy') return 'validatingPolicies';
+    if (kind === 'ImageValidatingPolicy' || kind === 'NamespacedImageValidatingPolicy')
+      return 'imageValidatingPolicies';
     if (kind === 'PolicyException') return 'exceptions';
     return KYVERNO_UNSUPPORTED.has(kind) ? 'unsupported' : undefined;
   }
@@ -84,6 +87,7 @@ export function celPolicyNames(documents: CelDocuments): Set<string> {
   const names = new Set<string>();
   for (const policy of [
     ...documents.validatingPolicies,
+    ...documents.imageValidatingPolicies,
     ...documents.validatingAdmissionPolicies,
     ...documents.unsupported,
   ]) {

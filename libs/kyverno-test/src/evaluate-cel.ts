@@ -1,9 +1,14 @@
 import {
   compileCelPolicyException,
+  compileImageValidatingPolicy,
   compileValidatingPolicy,
+  evaluateImageValidatingPolicies,
   evaluateValidatingPolicy,
   type CelPolicyContext,
+  type CompiledCelPolicyException,
+  type CompiledImageValidatingPolicy,
   type CompiledValidatingPolicy,
+  type IvpolPorts,
 } from '@edict/cel-policies';
 import type { Operation, PolicyResponse } from '@edict/engine';
 import { evaluateForCli } from '@edict/native-policies';
@@ -14,7 +19,12 @@ import { buildRequest, type RequestInputs } from './request-builder';
 import type { LoadedTest } from './types';
 
 /** The policy kinds whose responses the test runner takes from the CEL engines. */
-export type CelPolicyKind = 'ValidatingPolicy' | 'NamespacedValidatingPolicy' | 'ValidatingAdmissionPolicy';
+export type CelPolicyKind =
+  | 'ValidatingPolicy'
+  | 'NamespacedValidatingPolicy'
+  | 'ValidatingAdmissionPolicy'
+  | 'ImageValidatingPolicy'
+  | 'NamespacedImageValidatingPolicy';
 
 /** A CEL policy's response: the classic engine's shape, for any of these kinds. */
 export type CelPolicyResponse = Omit<PolicyResponse, 'policy'> & {
@@ -51,6 +61,7 @@ export async function evaluateCelPolicies(
   test: LoadedTest,
   inputs: RequestInputs,
   overrides: readonly Operation[],
+  images?: IvpolPorts,
 ): Promise<CelEvaluation> {
   const evaluation: CelEvaluation = { responses: [], errors: [] };
   for (const unsupported of test.cel.unsupported) {
@@ -60,9 +71,11 @@ export async function evaluateCelPolicies(
   }
   await evaluateAdmissionPolicies(test, evaluation);
   const policies = compileEach(test.cel.validatingPolicies, compileValidatingPolicy, evaluation);
-  if (policies.length === 0) return evaluation;
+  const imagePolicies = compileEach(test.cel.imageValidatingPolicies, compileImageValidatingPolicy, evaluation);
+  if (policies.length === 0 && imagePolicies.length === 0) return evaluation;
   const exceptions = compileEach(test.cel.exceptions, compileCelPolicyException, evaluation).map((e) => e.compiled);
   const context: CelPolicyContext = { ports: celPortsFor(test), exceptions };
+  await evaluateImagePolicies(test, inputs, overrides, imagePolicies, { ...context, exceptions }, images, evaluation);
   const kubernetes = policies.filter(({ compiled }) => compiled.mode !== 'JSON');
   const json = policies.filter(({ compiled }) => compiled.mode === 'JSON');
   const run = async (
@@ -127,6 +140,84 @@ export async function evaluateCelPolicies(
     }
   }
   return evaluation;
+}
+
+/**
+ * ImageValidatingPolicies as Kyverno's CLI runs them: every Kubernetes-mode policy on every resource
+ * (with the values' operation, and once more per `results[].operation`), all of one resource's
+ * policies together so `required` sees what each verified; JSON-mode ones on the JSON payloads.
+ * Registry reads go through `images` (the CLI's `--registry`); without it a verification fails.
+ */
+async function evaluateImagePolicies(
+  test: LoadedTest,
+  inputs: RequestInputs,
+  overrides: readonly Operation[],
+  policies: readonly Compiled<CompiledImageValidatingPolicy>[],
+  context: CelPolicyContext & { exceptions: readonly CompiledCelPolicyException[] },
+  images: IvpolPorts | undefined,
+  evaluation: CelEvaluation,
+): Promise<void> {
+  if (policies.length === 0) return;
+  const imageContext = { ...context, ...(images ? { images } : {}) };
+  const record = (
+    entries: readonly Compiled<CompiledImageValidatingPolicy>[],
+    trigger: Omit<CelEvaluatedResponse, 'kind' | 'policy' | 'response'>,
+    outcomes: readonly { response: PolicyResponse | undefined }[],
+  ) => {
+    entries.forEach((entry, i) => {
+      const answered =
+        outcomes[i]?.response ??
+        (selectsByLabels(entry.compiled) ? undefined : unmatched(entry.compiled, trigger.resource));
+      if (!answered) return;
+      const response: CelPolicyResponse = { ...answered, policy: { ...answered.policy, kind: entry.compiled.kind } };
+      evaluation.responses.push({ kind: entry.compiled.kind, policy: entry.source, response, ...trigger });
+    });
+  };
+  const failed = (trigger: KubeObject, error: unknown) =>
+    evaluation.errors.push(
+      `ImageValidatingPolicies on ${trigger.kind}/${trigger.metadata.name ?? ''}: ${errorMessage(error)}`,
+    );
+  const kubernetes = policies.filter(({ compiled }) => compiled.mode !== 'JSON');
+  const json = policies.filter(({ compiled }) => compiled.mode === 'JSON');
+  for (const operationOverride of [undefined, ...overrides]) {
+    for (const resource of test.resources) {
+      if (kubernetes.length === 0) break;
+      const request = buildRequest(kubernetes[0]!.compiled.name, resource, inputs, operationOverride);
+      const input = {
+        request,
+        resource: resourceOf(resource, test.crdPlurals),
+        namespaceObject: offlineNamespaceObject(test, resource.metadata.namespace),
+      };
+      try {
+        const outcomes = await evaluateImageValidatingPolicies(
+          kubernetes.map((entry) => entry.compiled),
+          input,
+          imageContext,
+        );
+        record(kubernetes, { resource, operationOverride }, outcomes);
+      } catch (error) {
+        failed(resource, error);
+      }
+    }
+  }
+  for (const payload of json.length > 0 ? test.jsonPayloads : []) {
+    const resource = payloadObject(payload.value, payload.file);
+    const input = {
+      request: { operation: 'CREATE' as const },
+      resource: { group: '', version: '', resource: '' },
+      jsonPayload: payload.value,
+    };
+    try {
+      const outcomes = await evaluateImageValidatingPolicies(
+        json.map((entry) => entry.compiled),
+        input,
+        imageContext,
+      );
+      record(json, { resource, payloadFile: payload.file }, outcomes);
+    } catch (error) {
+      failed(resource, error);
+    }
+  }
 }
 
 /**
@@ -210,12 +301,15 @@ function compileEach<T>(
 }
 
 /** Kyverno's CLI leaves out the response of an unmatched policy that selects namespaces or objects by labels. */
-function selectsByLabels(compiled: CompiledValidatingPolicy): boolean {
+function selectsByLabels(compiled: CompiledValidatingPolicy | CompiledImageValidatingPolicy): boolean {
   const constraints = compiled.matchConstraints;
   return isObject(constraints.namespaceSelector) || isObject(constraints.objectSelector);
 }
 
-function unmatched(compiled: CompiledValidatingPolicy, resource: KubeObject): CelPolicyResponse {
+function unmatched(
+  compiled: CompiledValidatingPolicy | CompiledImageValidatingPolicy,
+  resource: KubeObject,
+): CelPolicyResponse {
   return {
     policy: {
       name: compiled.name,

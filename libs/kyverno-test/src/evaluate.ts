@@ -1,3 +1,4 @@
+import type { IvpolPorts } from '@edict/cel-policies';
 import {
   applyImagePatches,
   type CompiledPolicy,
@@ -48,7 +49,11 @@ const hasRule = (entry: Compiled, test: (rule: Policy['spec']['rules'][number]) 
  * One extra pass runs for each operation a `results[]` entry asks for. Kyverno's CEL policies and
  * Kubernetes' admission policies follow, each on the resources as the test gave them.
  */
-export async function evaluateTest(test: LoadedTest, engineFactory: EngineFactory): Promise<TestEvaluation> {
+export async function evaluateTest(
+  test: LoadedTest,
+  engineFactory: EngineFactory,
+  options: { images?: IvpolPorts } = {},
+): Promise<TestEvaluation> {
   const exceptions = test.exceptions;
   const engine = engineFactory({
     loaders: createContextLoaders(test),
@@ -70,7 +75,7 @@ export async function evaluateTest(test: LoadedTest, engineFactory: EngineFactor
       await evaluateResource(engine, compiled, resource, inputs, values, operationOverride, evaluation);
     }
   }
-  const cel = await evaluateCelPolicies(test, inputs, overrides);
+  const cel = await evaluateCelPolicies(test, inputs, overrides, options.images);
   evaluation.celResponses.push(...cel.responses);
   evaluation.errors.push(...cel.errors);
   return evaluation;

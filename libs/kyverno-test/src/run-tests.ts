@@ -1,3 +1,4 @@
+import type { IvpolPorts } from '@edict/cel-policies';
 import { relative } from 'node:path';
 import type { Check, TestOutcome, Verdict } from './check-types';
 import { ExpectedFiles } from './compare-resources';
@@ -14,6 +15,11 @@ import { errorMessage } from '@edict/foundation';
 
 export interface RunOptions {
   engineFactory: EngineFactory;
+  /**
+   * Registry access for ImageValidatingPolicies (`edict test --registry`). Absent: every image
+   * verification fails with "image verification is not configured", the CLI reads no registry.
+   */
+  images?: IvpolPorts;
   /** Progress lines (for stderr). */
   onProgress?: (line: string) => void;
   /** Base for the file names shown in reports. */
@@ -76,12 +82,15 @@ export async function runTestFile(file: string, options: RunOptions): Promise<Te
     const policyCount =
       test.policies.length +
       test.cel.validatingPolicies.length +
+      test.cel.imageValidatingPolicies.length +
       test.cel.validatingAdmissionPolicies.length +
       test.cel.unsupported.length;
     options.onProgress?.(
       `  Applying ${policyCount} ${plural(policyCount, 'policy', 'policies')} to ${test.resources.length} ${plural(test.resources.length, 'resource', 'resources')} ...`,
     );
-    const evaluation = await evaluateTest(test, options.engineFactory);
+    const evaluation = await evaluateTest(test, options.engineFactory, {
+      ...(options.images ? { images: options.images } : {}),
+    });
     run.errors.push(...evaluation.errors);
     const index = new ResponseIndex(evaluation.responses, evaluation.celResponses);
     const files = new ExpectedFiles(definition.dir);
@@ -112,6 +121,7 @@ function policyKinds(test: LoadedTest): string[] {
   }
   for (const object of [
     ...test.cel.validatingPolicies,
+    ...test.cel.imageValidatingPolicies,
     ...test.cel.validatingAdmissionPolicies,
     ...test.cel.unsupported,
   ])

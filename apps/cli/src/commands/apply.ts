@@ -1,3 +1,4 @@
+import type { IvpolPorts } from '@edict/cel-policies';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
@@ -61,6 +62,7 @@ export async function applyCommand(
   io: CommandIO,
   engineFactory: EngineFactory,
   now = new Date(),
+  images?: IvpolPorts,
 ): Promise<number> {
   if (policyPaths.length === 0) return usageError(io, 'require policy');
   if (options.resource.length === 0 && !options.cluster) return usageError(io, 'resource file(s) or cluster required');
@@ -82,6 +84,7 @@ export async function applyCommand(
       0,
     ) +
     test.cel.validatingPolicies.length +
+    test.cel.imageValidatingPolicies.length +
     test.cel.validatingAdmissionPolicies.length;
   const withExceptions = test.exceptions.length > 0 ? ` with ${test.exceptions.length} exception(s)` : '';
   if (!options.policyReport) {
@@ -90,7 +93,7 @@ export async function applyCommand(
   // Kyverno validates each policy first and leaves out those it rejects, one error each.
   for (const { errors } of invalid)
     for (const error of errors) io.err(`Error: policy validation error: ${formatDiagnostic(error)}\n`);
-  const evaluation = await evaluateTest(test, engineFactory);
+  const evaluation = await evaluateTest(test, engineFactory, images ? { images } : {});
   for (const error of evaluation.errors) io.err(`Error: ${error}\n`);
 
   const counts = emptyCounts();
@@ -145,7 +148,10 @@ function loadApplyInputs(
   const policyFiles = loadPolicyFiles(policyPaths, cwd);
   const exceptionFiles = loadPolicyFiles(options.exceptions, cwd);
   const invalid = policyFiles.invalid; // policies in --exception files are not read, as in Kyverno
-  const celPolicies = policyFiles.cel.validatingPolicies.length + policyFiles.cel.validatingAdmissionPolicies.length;
+  const celPolicies =
+    policyFiles.cel.validatingPolicies.length +
+    policyFiles.cel.imageValidatingPolicies.length +
+    policyFiles.cel.validatingAdmissionPolicies.length;
   if (policyFiles.policies.length + invalid.length + celPolicies === 0)
     throw new Error(`no policies found in ${policyPaths.join(', ')}`);
   const test: LoadedTest = {

@@ -1,4 +1,5 @@
 import { type Verdict, summarize, outcome, runTests, type EngineFactory } from '@edict/kyverno-test';
+import type { IvpolPorts } from '@edict/cel-policies';
 import { renderTestJson } from '../output/test-json';
 import { renderTestJunit } from '../output/test-junit';
 import { renderTestTable } from '../output/test-table';
@@ -19,9 +20,14 @@ export async function testCommand(
   options: TestOptions,
   io: CommandIO,
   engineFactory: EngineFactory,
+  images?: IvpolPorts,
 ): Promise<number> {
   const verdict: Verdict = options.strict ? 'strict' : 'compatible';
-  const { runs, missing } = await runTests(paths, { engineFactory, onProgress: (line) => io.err(`${line}\n`) });
+  const { runs, missing } = await runTests(paths, {
+    engineFactory,
+    onProgress: (line) => io.err(`${line}\n`),
+    ...(images ? { images } : {}),
+  });
   for (const path of missing) io.err(`Error: ${path}: no such file or directory\n`);
   if (runs.length === 0) io.err('\nNo test yamls available\n');
   const outcomes = runs.map((run) => outcome(run, verdict));

@@ -180,6 +180,8 @@ function compileImageSpec(
   const compiled = compileSpec(spec, path, mode, errors, namespaced, { imageVerification: true });
   const extractors = new Map<string, CelProgram>();
   (spec.images ?? []).forEach((extractor: ImageExtractor, i) => {
+    // A missing expression is the schema's error already.
+    if (typeof extractor?.expression !== 'string' || extractor.expression === '') return;
     const program = compileExpression(
       extractor.expression,
       FOR_EXTRACTORS,

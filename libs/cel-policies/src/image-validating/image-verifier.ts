@@ -41,6 +41,7 @@ export class PolicyImageVerifier implements CelImageVerifier {
   private readonly readers = new Map<string, OciReader>();
   /** Verified in-toto statements (or referrer payloads) by image and attestation name. */
   private readonly payloads = new Map<string, JsonObject[]>();
+  private readonly imageData = new Map<string, Promise<unknown>>();
 
   constructor(private readonly setup: PolicyImageVerifierSetup) {}
 
@@ -97,7 +98,17 @@ export class PolicyImageVerifier implements CelImageVerifier {
     return toCel(payload as JsonValue);
   }
 
-  async getImageData(image: string): Promise<unknown> {
+  getImageData(image: string): Promise<unknown> {
+    // One read per image and evaluation: expressions and messages often ask twice.
+    let pending = this.imageData.get(image);
+    if (!pending) {
+      pending = this.readImageData(image);
+      this.imageData.set(image, pending);
+    }
+    return pending;
+  }
+
+  private async readImageData(image: string): Promise<unknown> {
     this.spend(image);
     const ref = this.parse(image);
     const reader = this.readerFor(this.setup.access);

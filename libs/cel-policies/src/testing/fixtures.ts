@@ -1,6 +1,7 @@
 import type { KubeObject } from '@edict/foundation';
 import type { ResourceRequest } from '@edict/engine';
 import type { ValidatingPolicySpec } from '../api/types';
+import type { ImageValidatingPolicySpec } from '../image-validating/types';
 import type { CelPolicyInput } from '../evaluate/input';
 
 /** A ValidatingPolicy object around a spec (a NamespacedValidatingPolicy when given a namespace). */
@@ -8,6 +9,16 @@ export function validatingPolicy(name: string, spec: ValidatingPolicySpec, names
   return {
     apiVersion: 'policies.kyverno.io/v1',
     kind: namespace ? 'NamespacedValidatingPolicy' : 'ValidatingPolicy',
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+    spec: spec as unknown as KubeObject['spec'],
+  } as KubeObject;
+}
+
+/** An ImageValidatingPolicy object around a spec (a NamespacedImageValidatingPolicy when given a namespace). */
+export function imageValidatingPolicy(name: string, spec: ImageValidatingPolicySpec, namespace?: string): KubeObject {
+  return {
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: namespace ? 'NamespacedImageValidatingPolicy' : 'ImageValidatingPolicy',
     metadata: { name, ...(namespace ? { namespace } : {}) },
     spec: spec as unknown as KubeObject['spec'],
   } as KubeObject;

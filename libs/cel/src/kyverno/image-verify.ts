@@ -43,9 +43,15 @@ export function registerImageVerify(env: Environment): void {
   env.registerVariable('attestors', 'map<string, dyn>');
   env.registerVariable('attestations', 'map<string, string>');
   for (const [name, signature] of Object.entries(FUNCTIONS)) {
-    env.registerFunction(signature, () => {
-      throw celError(`${name}: image verification is not available here`);
-    });
+    // Declared async: registry round trips answer with a Promise, and cel-js makes the operators and
+    // macros around a call await it only when the declaration says so.
+    env.registerFunction(
+      signature,
+      () => {
+        throw celError(`${name}: image verification is not available here`);
+      },
+      { async: true },
+    );
   }
 }
 

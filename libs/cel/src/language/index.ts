@@ -1,4 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
+import { fixAsyncQuantifier } from './async-quantifiers';
 import { registerTwoVarComprehensions } from './comprehensions';
 import { fixConstantList } from './constants';
 import type { AstNode } from './internals';
@@ -31,6 +32,7 @@ export function rewriteLanguage(root: unknown, env: Environment): void {
     fixOptionalEntries(node);
     fixMapLiteral(node);
     fixComprehensionRange(node);
+    fixAsyncQuantifier(node);
     fixHas(node);
     fixOperators(node);
     fixSelectionOperand(node);
