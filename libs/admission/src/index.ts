@@ -9,6 +9,7 @@ export * from './background';
 export * from './reports';
 export * from './deadline';
 export * from './vpol';
+export * from './ivpol';
 export { allow, deny, type AdmissionDecision, type FailurePolicy } from './decision';
 export {
   isEnforcing,

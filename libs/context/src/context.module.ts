@@ -25,6 +25,7 @@ import type { ContextSettings } from './context-settings';
 import { FairContextLoads, type ContextLoadLimits } from './fair-context-loads';
 import { GlobalContextEntries } from './global-context-entries';
 import { ClusterKyvernoCelPorts } from './kyverno-cel-ports';
+import { ClusterImagePolicyPorts } from './cluster-image-policy-ports';
 import { IMAGE_DATA_SOURCE, type ImageDataSource } from './image-data-source';
 import { PullSecretCache } from './pull-secret-cache';
 import { RegistryImageData } from './registry-image-data';
@@ -95,6 +96,11 @@ export class ContextModule {
           images: ImageDataSource,
         ) => new ClusterKyvernoCelPorts(resources, callers, globalContext.store, images),
       },
+      {
+        provide: ClusterImagePolicyPorts,
+        inject: [IMAGE_DATA_SOURCE],
+        useFactory: (images: ImageDataSource) => new ClusterImagePolicyPorts(images),
+      },
     ];
     const admission: Provider[] = options.admission
       ? [admissionConfigMaps(settings), admissionLoaders(options.admission)]
@@ -126,6 +132,7 @@ export class ContextModule {
         RegistryImageData,
         IMAGE_DATA_SOURCE,
         ClusterKyvernoCelPorts,
+        ClusterImagePolicyPorts,
         ...(options.admission ? [ConfigMapCache, ClusterContextLoaders] : []),
       ],
     };

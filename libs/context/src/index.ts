@@ -59,6 +59,7 @@ export {
   type WritingPolicy,
 } from './tenant-writes';
 export { ClusterKyvernoCelPorts } from './kyverno-cel-ports';
+export { ClusterImagePolicyPorts } from './cluster-image-policy-ports';
 export { EgressCelHttpPort } from './cel-http-port';
 export { CelHttpUrlPolicy, DEFAULT_BLOCKED_HTTP_HOSTS } from './cel-http-url-policy';
 export { KubeCelResourcePort, MAX_CEL_LISTED_OBJECTS } from './cel-resource-port';

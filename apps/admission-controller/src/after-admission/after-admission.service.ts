@@ -16,6 +16,7 @@ import {
   type AdmissionRequest,
   type ReportResult,
   type ValidatingPolicyOutcome,
+  type ImagePolicyOutcome,
 } from '@edict/admission';
 import { hasVerifyImages, type PolicyResponse } from '@edict/engine';
 import { EventRecorder, KubeEventSink, KubeResources } from '@edict/kube';
@@ -42,8 +43,8 @@ import { UpdateRequestCreator } from './update-request-creator';
 /** Kyverno's event source for the admission controller (`reportingController`). */
 export const ADMISSION_EVENT_SOURCE = 'kyverno-admission';
 
-/** Which webhook answered: a classic path, or a `/vpol/...` one (ValidatingPolicies). */
-export type AfterKind = ReviewKind | 'vpol';
+/** Which webhook answered: a classic path, a `/vpol/...` one (ValidatingPolicies) or an `/ivpol/validate/...` one. */
+export type AfterKind = ReviewKind | 'vpol' | 'ivpol';
 
 /** What `schedule` did with a review's after-admission work. */
 export type Scheduled = 'queued' | 'nothing' | 'dropped';
@@ -111,6 +112,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
   hasWork(kind: AfterKind, request: AdmissionRequest, outcome: ReviewOutcome): boolean {
     if (request.dryRun === true) return false;
     if (outcome.validatingPolicies) return outcome.validatingPolicies.evaluations.length > 0;
+    if (outcome.imagePolicies) return outcome.imagePolicies.evaluations.length > 0;
     const mutated = outcome.mutation?.responses.some((response) => response.rules.length > 0) === true;
     return outcome.validation !== undefined || mutated || this.synchronizes(kind, request, outcome);
   }
@@ -254,12 +256,13 @@ export class AfterAdmissionService implements OnApplicationShutdown {
       for (const spec of await this.synchronize.specsFor(request))
         this.updateRequests.submit({ requestUid: request.uid, spec });
     }
-    const { validation, mutation, validatingPolicies } = outcome;
-    if (validatingPolicies) {
-      // Kyverno's vpol handler: events for every policy that applied (blocked or not), reports when admitted.
-      const responses = validatingPolicies.evaluations.map((evaluation) => evaluation.response);
-      this.emit(request, responses, validatingPolicies.blocked, celPolicyIdentity(validatingPolicies));
-      this.report(request, validatingPolicies.reportResults);
+    const { validation, mutation } = outcome;
+    const celPolicies = outcome.validatingPolicies ?? outcome.imagePolicies;
+    if (celPolicies) {
+      // Kyverno's vpol and ivpol handlers: events for every policy that applied (blocked or not), reports when admitted.
+      const responses = celPolicies.evaluations.map((evaluation) => evaluation.response);
+      this.emit(request, responses, celPolicies.blocked, celPolicyIdentity(celPolicies));
+      this.report(request, celPolicies.reportResults);
       return;
     }
     if (mutation) {
@@ -341,7 +344,9 @@ export class AfterAdmissionService implements OnApplicationShutdown {
 }
 
 /** The uid and resourceVersion of the ValidatingPolicies a vpol review evaluated, for their events. */
-function celPolicyIdentity(outcome: ValidatingPolicyOutcome): (response: PolicyResponse) => PolicyIdentity | undefined {
+function celPolicyIdentity(
+  outcome: ValidatingPolicyOutcome | ImagePolicyOutcome,
+): (response: PolicyResponse) => PolicyIdentity | undefined {
   const byKey = new Map<string, PolicyIdentity>();
   for (const { compiled } of outcome.evaluations) {
     const metadata = compiled.policy.metadata ?? {};

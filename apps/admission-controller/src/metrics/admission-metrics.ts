@@ -16,6 +16,8 @@ import {
   VALIDATING_POLICY_DURATION,
   VALIDATING_POLICY_LABELS,
   VALIDATING_POLICY_RESULTS_TOTAL,
+  IMAGE_VALIDATING_POLICY_DURATION,
+  IMAGE_VALIDATING_POLICY_RESULTS_TOTAL,
   validatingPolicyStatus,
   type PolicyResultLabel,
   type ValidatingPolicyLabel,
@@ -107,6 +109,8 @@ export class AdmissionMetrics {
   private readonly policies: TalliedMetrics<PolicyResultLabel>;
   /** Per ValidatingPolicy evaluation: its result and evaluation time (kyverno_validating_policy_*). */
   private readonly validatingPolicies: TalliedMetrics<ValidatingPolicyLabel>;
+  /** Per ImageValidatingPolicy evaluation (kyverno_image_validating_policy_*). */
+  private readonly imageValidatingPolicies: TalliedMetrics<ValidatingPolicyLabel>;
 
   constructor(options: AdmissionMetricsOptions) {
     this.vocabulary = options.vocabulary;
@@ -122,6 +126,12 @@ export class AdmissionMetrics {
       BUCKETS,
       options.maxSeries,
       capped(VALIDATING_POLICY_RESULTS_TOTAL),
+    );
+    this.imageValidatingPolicies = new TalliedMetrics(
+      VALIDATING_POLICY_LABELS,
+      BUCKETS,
+      options.maxSeries,
+      capped(IMAGE_VALIDATING_POLICY_RESULTS_TOTAL),
     );
     collectDefaultMetrics({ register: this.registry });
     this.requests.registerCounter(this.registry, REQUESTS_TOTAL, 'Admission requests handled by the webhooks.');
@@ -150,10 +160,21 @@ export class AdmissionMetrics {
       VALIDATING_POLICY_DURATION,
       'Time taken to evaluate a validating policy on an admission request.',
     );
+    this.imageValidatingPolicies.registerCounter(
+      this.registry,
+      IMAGE_VALIDATING_POLICY_RESULTS_TOTAL,
+      'Results of the image validating policies applied to admission requests.',
+    );
+    this.imageValidatingPolicies.registerHistogram(
+      this.registry,
+      IMAGE_VALIDATING_POLICY_DURATION,
+      'Time taken to evaluate an image validating policy on an admission request.',
+    );
     const tallies = [
       [REQUESTS_TOTAL, this.requests],
       [POLICY_RESULTS_TOTAL, this.policies],
       [VALIDATING_POLICY_RESULTS_TOTAL, this.validatingPolicies],
+      [IMAGE_VALIDATING_POLICY_RESULTS_TOTAL, this.imageValidatingPolicies],
     ] as const;
     new Counter({
       name: 'edict_metric_series_overflow_total',
@@ -224,7 +245,21 @@ export class AdmissionMetrics {
 
   /** One ValidatingPolicy evaluation on an admission request: its result and time. */
   recordValidatingPolicy(policy: ValidatingPolicyResult, request: RequestFacts, seconds: number): void {
-    this.validatingPolicies.observe(
+    this.observeCelPolicy(this.validatingPolicies, policy, request, seconds);
+  }
+
+  /** One ImageValidatingPolicy evaluation on an admission request: its result and time. */
+  recordImageValidatingPolicy(policy: ValidatingPolicyResult, request: RequestFacts, seconds: number): void {
+    this.observeCelPolicy(this.imageValidatingPolicies, policy, request, seconds);
+  }
+
+  private observeCelPolicy(
+    tally: TalliedMetrics<ValidatingPolicyLabel>,
+    policy: ValidatingPolicyResult,
+    request: RequestFacts,
+    seconds: number,
+  ): void {
+    tally.observe(
       [
         policy.mode,
         policy.background ? 'true' : 'false',
@@ -235,7 +270,7 @@ export class AdmissionMetrics {
         'admission_request',
         validatingPolicyStatus(policy.rules),
       ],
-      this.validatingPolicies.bucketOf(seconds),
+      tally.bucketOf(seconds),
       seconds,
     );
   }

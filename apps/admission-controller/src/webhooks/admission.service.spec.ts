@@ -9,6 +9,7 @@ import type { AdmissionMetrics } from '../metrics/admission-metrics';
 import type { ReviewWorkers } from '../workers/review-workers';
 import type { InstrumentedEngine } from './admission-engine';
 import type { ValidatingPolicyReviews } from './validating-policy-review';
+import type { ImageValidatingPolicyReviews } from './image-validating-policy-review';
 import { AdmissionService } from './admission.service';
 import { type ApiResources } from '@edict/kube';
 
@@ -67,6 +68,7 @@ function setup(stalled: readonly string[] = []) {
     {} as ApiResources,
     workers as ReviewWorkers,
     {} as ValidatingPolicyReviews,
+    {} as ImageValidatingPolicyReviews,
   );
   return { service, decided, release };
 }

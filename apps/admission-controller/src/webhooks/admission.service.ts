@@ -34,6 +34,7 @@ import { FairLimiter } from '@edict/work-queue';
 import { ReviewWorkers } from '../workers/review-workers';
 import type { ReviewInputs, ReviewKind, ReviewOutcome } from './review-decision';
 import { ValidatingPolicyReviews, type ValidatingPolicyInputs } from './validating-policy-review';
+import { ImageValidatingPolicyReviews } from './image-validating-policy-review';
 import { ApiResources, DiscoveryUnavailable } from '@edict/kube';
 
 export type { ReviewKind } from './review-decision';
@@ -59,6 +60,7 @@ export class AdmissionService {
     private readonly apiResources: ApiResources,
     private readonly workers: ReviewWorkers,
     private readonly validatingPolicies: ValidatingPolicyReviews,
+    private readonly imagePolicies: ImageValidatingPolicyReviews,
   ) {
     this.limiter = new FairLimiter({
       maxInFlight: settings.maxInFlight,
@@ -104,6 +106,36 @@ export class AdmissionService {
       );
       return { decision: validatingPolicies.decision, policies: [], validatingPolicies };
     });
+  }
+
+  /**
+   * A review of an `/ivpol/validate/...` or `/ivpol/mutate/...` path: the ImageValidatingPolicies it
+   * serves, decided in-process under the same slots, deadline, failure policy and metrics; the
+   * validating side's reports and events follow as the vpol ones do.
+   */
+  async reviewImageValidatingPolicies(
+    mode: 'validate' | 'mutate',
+    path: ValidatingPolicyPath,
+    body: unknown,
+    timeout?: string,
+    arrivedAt = performance.now(),
+  ): Promise<ReviewAnswer> {
+    const failurePolicy = path.failurePolicy ?? 'Fail';
+    return this.answer(
+      'ivpol',
+      mode === 'validate' ? 'ivpol' : 'mutate',
+      failurePolicy,
+      body,
+      timeout,
+      arrivedAt,
+      async (request, deadline) => {
+        const inputs = await this.validatingPolicyInputs(request, deadline);
+        if (mode === 'mutate')
+          return { decision: await this.imagePolicies.mutate(path, request, inputs), policies: [] };
+        const imagePolicies = await this.imagePolicies.validate(path, request, inputs);
+        return { decision: imagePolicies.decision, policies: [], imagePolicies };
+      },
+    );
   }
 
   /** What a vpol decision reads besides the request: the cache's policies, the config, the namespace, roles. */

@@ -18,6 +18,7 @@ import {
   type MutationOutcome,
   type RequestRoles,
   type ValidatingPolicyOutcome,
+  type ImagePolicyOutcome,
   type ValidationOutcome,
 } from '@edict/admission';
 import type { CompiledPolicy } from '@edict/engine';
@@ -58,6 +59,8 @@ export interface ReviewOutcome {
   readonly mutation?: MutationOutcome;
   /** A `/vpol/...` review: the ValidatingPolicies' outcome. */
   readonly validatingPolicies?: ValidatingPolicyOutcome;
+  /** An `/ivpol/validate/...` review: the ImageValidatingPolicies' outcome. */
+  readonly imagePolicies?: ImagePolicyOutcome;
 }
 
 /** The policies a webhook path serves for the request: the cache's selection, in key order. */

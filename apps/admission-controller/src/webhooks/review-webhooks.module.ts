@@ -28,6 +28,8 @@ import { AdmissionController } from './admission.controller';
 import { AdmissionService } from './admission.service';
 import { ValidatingPolicyController } from './validating-policy.controller';
 import { ValidatingPolicyReviews } from './validating-policy-review';
+import { ImageValidatingPolicyController } from './image-validating-policy.controller';
+import { ImageValidatingPolicyReviews } from './image-validating-policy-review';
 import { PolicyValidationController } from './policy-validation.controller';
 import { PolicyValidationService } from './policy-validation.service';
 
@@ -92,12 +94,18 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     AfterAdmissionModule,
     webhookConfigurationsModule,
   ],
-  controllers: [AdmissionController, ValidatingPolicyController, PolicyValidationController],
+  controllers: [
+    AdmissionController,
+    ValidatingPolicyController,
+    ImageValidatingPolicyController,
+    PolicyValidationController,
+  ],
   providers: [
     LifecycleState,
     InstrumentedEngine,
     reviewWorkersProvider,
     ValidatingPolicyReviews,
+    ImageValidatingPolicyReviews,
     AdmissionService,
     PolicyValidationService,
     ReadinessIndicators,
@@ -110,6 +118,7 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     ReviewWorkers,
     AdmissionService,
     ValidatingPolicyReviews,
+    ImageValidatingPolicyReviews,
     ReadinessIndicators,
     webhookConfigurationsModule,
   ],

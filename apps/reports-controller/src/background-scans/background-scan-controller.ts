@@ -38,14 +38,14 @@ import { ReportsControllerMetrics } from '../metrics/reports-controller-metrics'
 import { backgroundKindSelectors, scanSignature } from './background-policies';
 import { ResourceScanner } from './resource-scanner';
 import { scannedByValidatingPolicies, type ScannedResource } from './background-validating-policies';
-import { evaluateValidatingPolicy } from '@edict/cel-policies';
+import { evaluateImageValidatingPolicies, evaluateValidatingPolicy } from '@edict/cel-policies';
 import {
   CEL_POLICY_SOURCE,
   celExceptionsSignature,
   onCelPoliciesChange,
   type CelPolicySource,
 } from '@edict/controller-runtime';
-import { ClusterEngine, ClusterKyvernoCelPorts } from '@edict/context';
+import { ClusterEngine, ClusterImagePolicyPorts, ClusterKyvernoCelPorts } from '@edict/context';
 import { SCAN_EVENT_SOURCE } from './scan-events';
 
 const PAGE_SIZE = 500;
@@ -80,6 +80,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     private readonly metrics: ReportsControllerMetrics,
     @Inject(CEL_POLICY_SOURCE) private readonly celPolicies: CelPolicySource,
     celPorts: ClusterKyvernoCelPorts,
+    imagePorts: ClusterImagePolicyPorts,
   ) {
     this.cluster = kubeReportsCluster(resources);
     this.discovery = new DiscoveryResolver(resources.http);
@@ -111,6 +112,19 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
             exceptions: celPolicies.policyExceptions(),
           }),
         onResponse: (compiled, response, seconds) => metrics.validatingPolicyResult(compiled, response, seconds),
+      },
+      imageValidatingPolicies: {
+        policies: () => celPolicies.imageValidatingPolicies?.() ?? [],
+        exceptionsSignature: () => celExceptionsSignature(celPolicies),
+        evaluate: async (policies, input) =>
+          (
+            await evaluateImageValidatingPolicies(policies, input, {
+              ports: celPorts.ports,
+              exceptions: celPolicies.policyExceptions(),
+              ...(imagePorts.ports ? { images: imagePorts.ports } : {}),
+            })
+          ).map((outcome) => outcome.response),
+        onResponse: (compiled, response, seconds) => metrics.imageValidatingPolicyResult(compiled, response, seconds),
       },
     });
   }
@@ -204,7 +218,10 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       types.push(...served.filter(listable));
     }
     // The types ValidatingPolicies' resource rules name (resources, not kinds: every served type is looked at).
-    const celPolicies = this.celPolicies.validatingPolicies();
+    const celPolicies = [
+      ...this.celPolicies.validatingPolicies(),
+      ...(this.celPolicies.imageValidatingPolicies?.() ?? []),
+    ];
     if (celPolicies.some((compiled) => compiled.background)) {
       for (const type of await servedTypes(this.discovery, '*'))
         if (listable(type) && scannedByValidatingPolicies(celPolicies, type)) types.push(type);

@@ -8,7 +8,9 @@ import type { EphemeralReportObject } from '@edict/reports';
 import { FakeReportsCluster } from '../testing/fake-reports-cluster';
 import {
   compileCelPolicyException,
+  compileImageValidatingPolicy,
   compileValidatingPolicy,
+  evaluateImageValidatingPolicies,
   evaluateValidatingPolicy,
   type CompiledCelPolicyException,
   type CompiledValidatingPolicy,
@@ -220,5 +222,55 @@ describe('ResourceScanner', () => {
     expect(report()!.spec.results).toMatchObject([
       { source: 'KyvernoValidatingPolicy', result: 'pass', properties: { exceptions: 'let-web' } },
     ]);
+  });
+
+  it('scans with background ImageValidatingPolicies (source KyvernoImageValidatingPolicy, label ivpol.kyverno.io/<name>)', async () => {
+    const { cluster, pod, report, events } = setup();
+    const policy = compileImageValidatingPolicy({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'ImageValidatingPolicy',
+      metadata: { name: 'ivpol-registry', generation: 1, resourceVersion: '9', uid: 'ivpol-uid' },
+      spec: {
+        validationActions: ['Audit'],
+        validationConfigurations: { mutateDigest: false, verifyDigest: false, required: false },
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+        },
+        matchImageReferences: [{ glob: '*' }],
+        attestors: [],
+        validations: [
+          {
+            expression: "images.containers.all(image, image.startsWith('registry.example/'))",
+            message: 'images come from registry.example',
+          },
+        ],
+      },
+    } as unknown as KubeObject);
+    const scanner = new ResourceScanner(cluster, {
+      validate: () => Promise.reject(new Error('no classic policy here')),
+      snapshot: () => new PolicyStore().snapshot(),
+      mayWriteReport: () => true,
+      recordEvents: (recorded) => events.push(...recorded),
+      imageValidatingPolicies: {
+        policies: () => [policy],
+        exceptionsSignature: () => '',
+        evaluate: async (policies, input) =>
+          (await evaluateImageValidatingPolicies(policies, input, { ports: {} })).map((outcome) => outcome.response),
+      },
+      now: () => NOW,
+    });
+    expect(await scanner.scan(pod(), { group: '', version: 'v1', resource: 'pods' })).toBe('evaluated');
+    expect(report()!.metadata.labels).toMatchObject({ 'ivpol.kyverno.io/ivpol-registry': '9' });
+    expect(report()!.spec.results).toMatchObject([
+      {
+        source: 'KyvernoImageValidatingPolicy',
+        policy: 'ivpol-registry',
+        result: 'fail',
+        message: 'images come from registry.example',
+      },
+    ]);
+    expect(
+      events.some((event) => event.regarding.kind === 'ImageValidatingPolicy' && event.reason === 'PolicyViolation'),
+    ).toBe(true);
   });
 });

@@ -9,8 +9,13 @@
  * uid, hash, resourceVersion and the policy set's signature (shared between resources) — never the
  * object.
  */
-import { isPolicyReportable, reportResults, validatingPolicyReportResults } from '@edict/admission';
-import type { CelPolicyInput, CompiledValidatingPolicy } from '@edict/cel-policies';
+import {
+  IMAGE_VALIDATING_POLICY_SOURCE,
+  isPolicyReportable,
+  reportResults,
+  validatingPolicyReportResults,
+} from '@edict/admission';
+import type { CelPolicyInput, CompiledImageValidatingPolicy, CompiledValidatingPolicy } from '@edict/cel-policies';
 import type { PolicyResponse, ResourceRequest } from '@edict/engine';
 import type { KubeObject, ObjectHeader } from '@edict/foundation';
 import type { EventInput } from '@edict/kube';
@@ -50,7 +55,25 @@ export interface ScannerDependencies {
   onResponse?(policy: CachedPolicy, response: PolicyResponse): void;
   /** Kyverno's ValidatingPolicies, scanned beside the classic policies (absent: none). */
   validatingPolicies?: ValidatingPolicyScans;
+  /** Kyverno's ImageValidatingPolicies, scanned after them (absent: none). */
+  imageValidatingPolicies?: ImageValidatingPolicyScans;
   now?: () => number;
+}
+
+/**
+ * What scanning ImageValidatingPolicies takes: the policies served, and their engine, which
+ * evaluates those of one resource together (an image one verified counts for another's `required`).
+ */
+export interface ImageValidatingPolicyScans {
+  policies(): readonly CompiledImageValidatingPolicy[];
+  /** The versions of the CEL PolicyExceptions in force (part of what a resource's scan memory compares). */
+  exceptionsSignature(): string;
+  /** One response (or none: not applied) per policy, in their order. */
+  evaluate(
+    policies: readonly CompiledImageValidatingPolicy[],
+    input: CelPolicyInput,
+  ): Promise<ReadonlyArray<PolicyResponse | undefined>>;
+  onResponse?(compiled: CompiledImageValidatingPolicy, response: PolicyResponse, seconds: number): void;
 }
 
 /** What scanning ValidatingPolicies takes: the policies served and their engine. */
@@ -114,12 +137,16 @@ export class ResourceScanner {
       resource && this.deps.validatingPolicies
         ? backgroundValidatingPoliciesFor(this.deps.validatingPolicies.policies(), resource, namespace)
         : [];
+    const image =
+      resource && this.deps.imageValidatingPolicies
+        ? backgroundValidatingPoliciesFor(this.deps.imageValidatingPolicies.policies(), resource, namespace)
+        : [];
+    const celSignature = cel.length > 0 || image.length > 0;
     const set = {
       policies: classic.policies,
-      signature:
-        cel.length > 0
-          ? `${classic.signature}|${validatingPoliciesSignature(cel)}|${this.deps.validatingPolicies!.exceptionsSignature()}`
-          : classic.signature,
+      signature: celSignature
+        ? `${classic.signature}|${validatingPoliciesSignature([...cel, ...image])}|${this.celExceptionsSignature()}`
+        : classic.signature,
     };
     const hash = resourceHash(object as Record<string, unknown>);
     const resourceVersion = object.metadata?.resourceVersion ?? '';
@@ -129,7 +156,7 @@ export class ResourceScanner {
       return 'unchanged';
     }
     const remember = () => this.memory.set(uid, { hash, resourceVersion, signature: set.signature });
-    if (set.policies.length === 0 && cel.length === 0) {
+    if (set.policies.length === 0 && cel.length === 0 && image.length === 0) {
       remember();
       return 'no-policies';
     }
@@ -165,6 +192,27 @@ export class ResourceScanner {
         events.push(...scanEvents(response, uid, compiled.policy.metadata?.uid));
       }
     }
+    if (image.length > 0 && resource) {
+      const input: CelPolicyInput = { request, resource, namespaceObject: namespaceObject ?? null };
+      const started = performance.now();
+      const responses = await this.deps.imageValidatingPolicies!.evaluate(image, input);
+      const seconds = (performance.now() - started) / 1000 / image.length;
+      image.forEach((compiled, i) => {
+        if (isPolicyReportable(compiled.policy)) celReported.push(reportedValidatingPolicy(compiled));
+        const response = responses[i];
+        if (!response || response.rules.length === 0) return;
+        this.deps.imageValidatingPolicies!.onResponse?.(compiled, response, seconds);
+        for (const result of validatingPolicyReportResults(
+          compiled,
+          response,
+          request,
+          scannedAt,
+          IMAGE_VALIDATING_POLICY_SOURCE,
+        ))
+          results.push(toPolicyReportResult(result));
+        events.push(...scanEvents(response, uid, compiled.policy.metadata?.uid));
+      });
+    }
     // Policies labelled reports.kyverno.io/disabled are evaluated (their Events stand) but not reported.
     const reported = [...set.policies.filter((policy) => isPolicyReportable(policy.compiled.policy)), ...celReported];
     if (reported.length > 0)
@@ -188,6 +236,14 @@ export class ResourceScanner {
     return 'evaluated';
   }
 
+  private celExceptionsSignature(): string {
+    return (
+      this.deps.validatingPolicies?.exceptionsSignature() ??
+      this.deps.imageValidatingPolicies?.exceptionsSignature() ??
+      ''
+    );
+  }
+
   private async namespaceObject(namespace: string): Promise<KubeObject | undefined> {
     return (await this.cluster.find({ apiVersion: 'v1', kind: 'Namespace', name: namespace })) ?? undefined;
   }
@@ -209,8 +265,8 @@ export class ResourceScanner {
   }
 }
 
-/** How a background report labels a ValidatingPolicy it evaluated. */
-function reportedValidatingPolicy(compiled: CompiledValidatingPolicy): ReportPolicy {
+/** How a background report labels a ValidatingPolicy (or ImageValidatingPolicy) it evaluated. */
+function reportedValidatingPolicy(compiled: CompiledValidatingPolicy | CompiledImageValidatingPolicy): ReportPolicy {
   const resourceVersion = compiled.policy.metadata?.resourceVersion;
   return {
     kind: compiled.kind,

@@ -8,13 +8,16 @@
  */
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { CompiledValidatingPolicy } from '@edict/cel-policies';
+import type { CompiledImageValidatingPolicy, CompiledValidatingPolicy } from '@edict/cel-policies';
 import type { PolicyResponse } from '@edict/engine';
 import {
   POLICY_RESULT_LABELS,
+  IMAGE_VALIDATING_POLICY_DURATION,
+  IMAGE_VALIDATING_POLICY_RESULTS_TOTAL,
   VALIDATING_POLICY_DURATION,
   VALIDATING_POLICY_LABELS,
   VALIDATING_POLICY_RESULTS_TOTAL,
+  type ValidatingPolicyLabel,
   validatingPolicyStatus,
 } from '@edict/controller-runtime';
 import type { CachedPolicy } from '@edict/policy';
@@ -89,6 +92,19 @@ export class ReportsControllerMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  private readonly imageValidatingPolicyResultCount = new Counter({
+    name: IMAGE_VALIDATING_POLICY_RESULTS_TOTAL,
+    help: 'Results of the image validating policies background scans applied.',
+    labelNames: VALIDATING_POLICY_LABELS,
+    registers: [this.registry],
+  });
+  private readonly imageValidatingPolicyDuration = new Histogram({
+    name: IMAGE_VALIDATING_POLICY_DURATION,
+    help: 'Time taken to evaluate an image validating policy in a background scan.',
+    labelNames: VALIDATING_POLICY_LABELS,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
   private readonly breakerTotal = new Counter({
     name: 'kyverno_breaker_total',
     help: 'Times the background reports cap was asked.',
@@ -128,7 +144,26 @@ export class ReportsControllerMetrics {
 
   /** One ValidatingPolicy evaluated by a background scan: its result and time. */
   validatingPolicyResult(compiled: CompiledValidatingPolicy, response: PolicyResponse, seconds: number): void {
-    const labels = {
+    const labels = this.celPolicyLabels(compiled, response);
+    this.validatingPolicyResultCount.inc(labels);
+    this.validatingPolicyDuration.observe(labels, seconds);
+  }
+
+  imageValidatingPolicyResult(
+    compiled: CompiledImageValidatingPolicy,
+    response: PolicyResponse,
+    seconds: number,
+  ): void {
+    const labels = this.celPolicyLabels(compiled, response);
+    this.imageValidatingPolicyResultCount.inc(labels);
+    this.imageValidatingPolicyDuration.observe(labels, seconds);
+  }
+
+  private celPolicyLabels(
+    compiled: Pick<CompiledValidatingPolicy, 'mode' | 'background' | 'name'>,
+    response: PolicyResponse,
+  ): Record<ValidatingPolicyLabel, string> {
+    return {
       policy_validation_mode: compiled.mode,
       policy_background_mode: String(compiled.background),
       policy_name: compiled.name,
@@ -138,8 +173,6 @@ export class ReportsControllerMetrics {
       execution_cause: 'background_scan',
       result: validatingPolicyStatus(response.rules),
     };
-    this.validatingPolicyResultCount.inc(labels);
-    this.validatingPolicyDuration.observe(labels, seconds);
   }
 
   policyResults(policy: CachedPolicy, response: PolicyResponse): void {

@@ -114,7 +114,11 @@ function build(policy: KubeObject): { compiled?: CompiledImageValidatingPolicy; 
   const own = compileImageSpec(spec, 'spec', mode, errors, namespaced);
   const references = compileReferences(spec, errors);
   const attestors = compileAttestors(spec, errors, namespaced);
-  const configs = mode === 'Kubernetes' ? autogenConfigs(spec as unknown as ValidatingPolicySpec) : [];
+  // Kyverno's CanAutoGen for image policies: Pods alone (`pods/ephemeralcontainers` turns autogen off).
+  const podsOnly = (spec.matchConstraints?.resourceRules ?? []).every(
+    (rule) => (rule.resources ?? []).length === 1 && rule.resources?.[0] === 'pods',
+  );
+  const configs = mode === 'Kubernetes' && podsOnly ? autogenConfigs(spec as unknown as ValidatingPolicySpec) : [];
   const autogenErrors: PolicyFieldError[] = [];
   const autogen = configs.map((config) => ({
     spec: compileImageSpec(

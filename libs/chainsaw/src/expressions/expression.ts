@@ -17,7 +17,9 @@ export interface ParsedExpression {
 const FOREACH = /^~(\w+)?\.(.*)$/s;
 const BINDING = /^(.*?)\s*->\s*(\w+)$/s;
 const ESCAPED = /^\\(.+)\\$/s;
-const ENGINE = /^\((?:(\w+);)?(.+)\)$/s;
+// Without the s flag, as kyverno-json's Go regexp: a string spanning lines (a CEL expression a
+// policy writes between parentheses, folded over lines) is a literal, never a JMESPath expression.
+const ENGINE = /^\((?:(\w+);)?(.+)\)$/;
 
 export function parseExpression(text: string): ParsedExpression {
   let rest = text;

@@ -5,6 +5,9 @@
  */
 export const VALIDATING_POLICY_RESULTS_TOTAL = 'kyverno_validating_policy_results_total';
 export const VALIDATING_POLICY_DURATION = 'kyverno_validating_policy_execution_duration_seconds';
+/** ImageValidatingPolicies count under their own names, with the same labels. */
+export const IMAGE_VALIDATING_POLICY_RESULTS_TOTAL = 'kyverno_image_validating_policy_results_total';
+export const IMAGE_VALIDATING_POLICY_DURATION = 'kyverno_image_validating_policy_execution_duration_seconds';
 
 export const VALIDATING_POLICY_LABELS = [
   'policy_validation_mode',

@@ -58,7 +58,7 @@ export const globalContextEntrySpecSchema = obj(
     apiCall: obj(
       {
         urlPath: str({ description: 'A Kubernetes API path, as kubectl get --raw takes it.' }),
-        method: str({ enum: ['GET', 'POST'], description: 'GET or POST.' }),
+        method: str({ enum: ['GET', 'POST'], default: 'GET', description: 'GET (the default) or POST.' }),
         data: arr(requestData, { description: 'The POST body, as key/value entries.' }),
         service: obj(
           {

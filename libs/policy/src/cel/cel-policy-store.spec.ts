@@ -118,4 +118,43 @@ describe('CelPolicyStore', () => {
   it('words a compiler crash as one error on the spec', () => {
     expect(fieldErrorsOf(new Error('boom'))).toEqual([{ field: 'spec', message: 'boom' }]);
   });
+
+  it('serves ImageValidatingPolicies apart from ValidatingPolicies, autogen only for Pods alone', () => {
+    const store = new CelPolicyStore();
+    const ivpol = (name: string, resources: string[], namespace?: string): KubeObject => ({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: namespace ? 'NamespacedImageValidatingPolicy' : 'ImageValidatingPolicy',
+      metadata: { name, uid: `uid-${name}`, generation: 1, ...(namespace ? { namespace } : {}) },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources }],
+        },
+        attestors: [],
+        validations: [{ expression: 'true' }],
+      },
+    });
+    store.upsertPolicy(vpol('same', 'true'));
+    store.upsertPolicy(ivpol('same', ['pods']));
+    store.upsertPolicy(ivpol('debug', ['pods', 'pods/ephemeralcontainers']));
+    store.upsertPolicy(ivpol('local', ['pods'], 'team-a'));
+    expect(store.validatingPolicies().map((p) => p.name)).toEqual(['same']);
+    expect(store.imageValidatingPolicies().map((p) => `${p.kind}/${p.name}`)).toEqual([
+      'ImageValidatingPolicy/debug',
+      'ImageValidatingPolicy/same',
+      'NamespacedImageValidatingPolicy/local',
+    ]);
+    const byName = new Map(store.imageValidatingPolicies().map((p) => [p.name, p]));
+    expect(Object.keys((byName.get('same')!.autogenStatus.configs ?? {}) as object).sort()).toEqual([
+      'cronjobs',
+      'defaults',
+    ]);
+    expect(byName.get('debug')!.autogenStatus).toEqual({});
+    expect(store.policies().map((e) => e.key)).toContain('NamespacedImageValidatingPolicy/team-a/local');
+    const broken = store.upsertPolicy({
+      ...ivpol('broken', ['pods']),
+      spec: { attestors: [], validations: [{ expression: 'nope(' }] },
+    });
+    expect(broken.compiled).toBeUndefined();
+    expect(broken.errors[0]!.field).toMatch(/^spec\./);
+  });
 });
