@@ -63,7 +63,7 @@ export class ReportsConfig extends ControllerBaseConfig {
 
   /**
    * Kyverno's --enableReporting: the rule types whose results are reported. Background scans run
-   * validate rules only (verifyImages is not built), so without `validate` they do not run.
+   * validate and verifyImages rules, and only when `validate` is listed.
    */
   @IsArray()
   @IsIn(REPORTING_RULE_TYPES, { each: true })
