@@ -110,6 +110,28 @@ describe('Engine.verifyImages', () => {
     expect(response.patches).toEqual([]);
   });
 
+  it('leaves a skipped image alone under mutateDigest: no digest lookup, no patch', async () => {
+    const { oci } = await registryWithImage();
+    const resolved: string[] = [];
+    const watching: OciReader = {
+      getManifest: (repo, reference, accept) => oci.getManifest(repo, reference, accept),
+      resolve: (repo, reference) => {
+        resolved.push(`${repo}:${reference}`);
+        return oci.resolve(repo, reference);
+      },
+      getBlob: (repo, digest, maxBytes) => oci.getBlob(repo, digest, maxBytes),
+      listReferrers: (repo, digest, artifactType) => oci.listReferrers(repo, digest, artifactType),
+    };
+    const engine = new Engine({ loaders: loaders(watching) });
+    const response = await engine.verifyImages(
+      engine.compile(policy([rule({ skipImageReferences: [`${REPO}:*`], attestors: [{ entries: [{ keys }] }] })])),
+      { operation: 'CREATE', resource: pod(`${REPO}:v1`) },
+    );
+    expect(response.rules).toMatchObject([{ status: 'skip' }]);
+    expect(response.patches).toEqual([]);
+    expect(resolved).toEqual([]);
+  });
+
   it('patches the digest a mutateDigest entry resolves, keeping the tag as Kyverno writes it', async () => {
     const { oci, digest } = await registryWithImage();
     const engine = new Engine({ loaders: loaders(oci) });
