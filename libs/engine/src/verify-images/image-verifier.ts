@@ -80,9 +80,8 @@ export async function verifyEntry(
       vc.verified.add(image, 'pass');
       continue;
     }
-    let { response, digest, skipped } = await verifyImage(vc, verification, info);
-    // An image skipImageReferences names is left alone: no digest lookup, no patch.
-    if (verification.mutateDigest && !info.digest && !skipped) {
+    let { response, digest } = await verifyImage(vc, verification, info);
+    if (verification.mutateDigest && !info.digest) {
       try {
         digest ||= await resolveDigest(vc.oci, info);
         patches.push({ op: 'replace', path: info.jsonPointer, value: `${info.reference}@${digest}` });
@@ -106,7 +105,7 @@ async function verifyImage(
   vc: VerifierContext,
   verification: ImageVerification,
   info: ContainerImageInfo,
-): Promise<{ response?: RuleResponse; digest?: string; skipped?: boolean }> {
+): Promise<{ response?: RuleResponse; digest?: string }> {
   if (verification.attestors.length === 0 && verification.attestations.length === 0) return {};
   const { rule, ctx } = vc;
   const image = info.reference;
@@ -117,7 +116,7 @@ async function verifyImage(
   }
   if (matchesAny(verification.skipImageReferences, image)) {
     vc.verified.add(image, 'skip');
-    return { response: ruleResponse(rule, TYPE, 'skip', skipMessage), skipped: true };
+    return { response: ruleResponse(rule, TYPE, 'skip', skipMessage) };
   }
   let current: ImageInfo = info;
   let digest: string | undefined;

@@ -110,8 +110,10 @@ describe('Engine.verifyImages', () => {
     expect(response.patches).toEqual([]);
   });
 
-  it('leaves a skipped image alone under mutateDigest: no digest lookup, no patch', async () => {
-    const { oci } = await registryWithImage();
+  // Kyverno's ImageVerifier.Verify runs handleMutateDigest whatever verifyImage answered, a skip
+  // included: a skipped image is not verified, but its tag is still pinned to the digest.
+  it('still pins the digest of an image skipImageReferences names under mutateDigest, as Kyverno does', async () => {
+    const { oci, digest } = await registryWithImage();
     const resolved: string[] = [];
     const watching: OciReader = {
       getManifest: (repo, reference, accept) => oci.getManifest(repo, reference, accept),
@@ -128,8 +130,10 @@ describe('Engine.verifyImages', () => {
       { operation: 'CREATE', resource: pod(`${REPO}:v1`) },
     );
     expect(response.rules).toMatchObject([{ status: 'skip' }]);
-    expect(response.patches).toEqual([]);
-    expect(resolved).toEqual([]);
+    expect(response.patches).toEqual([
+      { op: 'replace', path: '/spec/containers/0/image', value: `${REPO}:v1@${digest}` },
+    ]);
+    expect(resolved).toEqual([`${REPO}:v1`]);
   });
 
   it('patches the digest a mutateDigest entry resolves, keeping the tag as Kyverno writes it', async () => {
