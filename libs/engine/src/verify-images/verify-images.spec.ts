@@ -121,8 +121,8 @@ describe('Engine.verifyImages', () => {
         resolved.push(`${repo}:${reference}`);
         return oci.resolve(repo, reference);
       },
-      getBlob: (repo, digest, maxBytes) => oci.getBlob(repo, digest, maxBytes),
-      listReferrers: (repo, digest, artifactType) => oci.listReferrers(repo, digest, artifactType),
+      getBlob: (repo, blob) => oci.getBlob(repo, blob),
+      listReferrers: (repo, subject, artifactType) => oci.listReferrers(repo, subject, artifactType),
     };
     const engine = new Engine({ loaders: loaders(watching) });
     const response = await engine.verifyImages(
