@@ -114,17 +114,7 @@ describe('Engine.verifyImages', () => {
   // included: a skipped image is not verified, but its tag is still pinned to the digest.
   it('still pins the digest of an image skipImageReferences names under mutateDigest, as Kyverno does', async () => {
     const { oci, digest } = await registryWithImage();
-    const resolved: string[] = [];
-    const watching: OciReader = {
-      getManifest: (repo, reference, accept) => oci.getManifest(repo, reference, accept),
-      resolve: (repo, reference) => {
-        resolved.push(`${repo}:${reference}`);
-        return oci.resolve(repo, reference);
-      },
-      getBlob: (repo, blob) => oci.getBlob(repo, blob),
-      listReferrers: (repo, subject, artifactType) => oci.listReferrers(repo, subject, artifactType),
-    };
-    const engine = new Engine({ loaders: loaders(watching) });
+    const engine = new Engine({ loaders: loaders(oci) });
     const response = await engine.verifyImages(
       engine.compile(policy([rule({ skipImageReferences: [`${REPO}:*`], attestors: [{ entries: [{ keys }] }] })])),
       { operation: 'CREATE', resource: pod(`${REPO}:v1`) },
@@ -133,7 +123,7 @@ describe('Engine.verifyImages', () => {
     expect(response.patches).toEqual([
       { op: 'replace', path: '/spec/containers/0/image', value: `${REPO}:v1@${digest}` },
     ]);
-    expect(resolved).toEqual([`${REPO}:v1`]);
+    expect(oci.calls).toContain(`resolve ${REPO} v1`);
   });
 
   it('patches the digest a mutateDigest entry resolves, keeping the tag as Kyverno writes it', async () => {
