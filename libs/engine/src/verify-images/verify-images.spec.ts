@@ -110,6 +110,22 @@ describe('Engine.verifyImages', () => {
     expect(response.patches).toEqual([]);
   });
 
+  // Kyverno's ImageVerifier.Verify runs handleMutateDigest whatever verifyImage answered, a skip
+  // included: a skipped image is not verified, but its tag is still pinned to the digest.
+  it('still pins the digest of an image skipImageReferences names under mutateDigest, as Kyverno does', async () => {
+    const { oci, digest } = await registryWithImage();
+    const engine = new Engine({ loaders: loaders(oci) });
+    const response = await engine.verifyImages(
+      engine.compile(policy([rule({ skipImageReferences: [`${REPO}:*`], attestors: [{ entries: [{ keys }] }] })])),
+      { operation: 'CREATE', resource: pod(`${REPO}:v1`) },
+    );
+    expect(response.rules).toMatchObject([{ status: 'skip' }]);
+    expect(response.patches).toEqual([
+      { op: 'replace', path: '/spec/containers/0/image', value: `${REPO}:v1@${digest}` },
+    ]);
+    expect(oci.calls).toContain(`resolve ${REPO} v1`);
+  });
+
   it('patches the digest a mutateDigest entry resolves, keeping the tag as Kyverno writes it', async () => {
     const { oci, digest } = await registryWithImage();
     const engine = new Engine({ loaders: loaders(oci) });
