@@ -8,7 +8,7 @@
  */
 import { createPublicKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   cosignAttest,
   cosignSign,
@@ -23,9 +23,11 @@ import {
   type TestTrustMaterial,
 } from '@edict/image-verify/testing';
 import type { JsonObject } from '@edict/foundation';
+import { LOCAL_DIR } from '../../e2e-conformance/args';
 import type { PushedImage } from './images';
 
-const FIXTURES = join(__dirname, '..', 'fixtures');
+// From the repository's root, as the harness runs: in its bundle, __dirname is dist's folder.
+const FIXTURES = resolve(LOCAL_DIR, 'fixtures');
 const GITHUB_ISSUER = 'https://token.actions.githubusercontent.com';
 /** The identities Kyverno's keyless tests name, under a GitHub organisation of the tests' own. */
 const IDENTITIES = {
