@@ -14,6 +14,7 @@ import {
   verifyImageSignatures,
   type OciReader,
   type VerificationCache,
+  type VerifierSpec,
   type VerifyOptions,
 } from '@edict/image-verify';
 import { checkConditions } from '../core/conditions';
@@ -189,7 +190,7 @@ async function verifySignatureEntry(
 ): Promise<{ digest: string } | { failure: Failure }> {
   let subPath = '';
   try {
-    const { spec, path } = await verifierFor(entry, verification, false, vc.secrets);
+    const { spec, path } = await signatureVerifier(entry, verification, vc.secrets);
     subPath = path;
     const result = await verifyImageSignatures(vc.oci, image, spec, verifyOptions(vc, verification));
     if (result.verified) return { digest: result.digest };
@@ -199,6 +200,29 @@ async function verifySignatureEntry(
   } catch (error) {
     return { failure: { message: `${entryPath}${subPath}: ${errorMessage(error)}`, error: couldNotVerify(error) } };
   }
+}
+
+/**
+ * Verifiers for signatures built once per attestor entry and entry of a compiled rule (both kept
+ * while the rule lives): the cache key of a verified image is then found without serialising the
+ * trust material again. A key read from a Secret is read each time (the Secret may change).
+ */
+const signatureVerifiers = new WeakMap<ImageVerification, WeakMap<object, { spec: VerifierSpec; path: string }>>();
+
+async function signatureVerifier(
+  attestor: AttestorSet['entries'][number],
+  verification: ImageVerification,
+  secrets: SecretAccess,
+): Promise<{ spec: VerifierSpec; path: string }> {
+  if (attestor.keys?.secret) return verifierFor(attestor, verification, false, secrets);
+  let built = signatureVerifiers.get(verification);
+  if (!built) signatureVerifiers.set(verification, (built = new WeakMap()));
+  let verifier = built.get(attestor);
+  if (!verifier) {
+    verifier = await verifierFor(attestor, verification, false, secrets);
+    built.set(attestor, verifier);
+  }
+  return verifier;
 }
 
 /**
@@ -369,6 +393,18 @@ function verifyOptions(vc: VerifierContext, verification: ImageVerification): Ve
 
 /** Kyverno's ExpandStaticKeys: a `publicKeys` holding several PEM keys becomes one entry per key. */
 export function expandStaticKeys(set: AttestorSet): AttestorSet {
+  let expanded = expandedSets.get(set);
+  if (!expanded) {
+    expanded = expandKeys(set);
+    expandedSets.set(set, expanded);
+  }
+  return expanded;
+}
+
+/** Sets are read-only once read from the policy: each is expanded once, its entries keep their identity. */
+const expandedSets = new WeakMap<AttestorSet, AttestorSet>();
+
+function expandKeys(set: AttestorSet): AttestorSet {
   const entries = set.entries.flatMap((entry) => {
     const pem = entry.keys?.publicKeys;
     if (!pem) return [entry];
