@@ -3,6 +3,7 @@
  * results are remembered in the optional cache, keyed by the image as written and the whole spec
  * (its hash).
  */
+import { cloneJson, type JsonObject } from '@edict/foundation';
 import { verifyCosignAttestations, verifyCosignSignatures } from './cosign';
 import { verifyNotaryAttestations, verifyNotarySignatures } from './notary';
 import { verifyBundleAttestations, verifyBundleSignatures } from './sigstore-bundle';
@@ -66,10 +67,10 @@ async function cached<T extends { verified: boolean }>(
   const cache = options.cache;
   const key = cache ? JSON.stringify([...parts, specKey(verifier)]) : '';
   const hit = cache?.get<T>(key);
-  if (hit) return structuredClone(hit);
+  if (hit) return cloneJson(hit as unknown as JsonObject) as unknown as T;
   const result = await run();
   // Only successes are remembered (as Kyverno): a failure is retried, the signature may appear.
-  if (cache && result.verified) cache.set(key, structuredClone(result));
+  if (cache && result.verified) cache.set(key, cloneJson(result as unknown as JsonObject));
   return result;
 }
 
