@@ -190,7 +190,7 @@ async function verifySignatureEntry(
 ): Promise<{ digest: string } | { failure: Failure }> {
   let subPath = '';
   try {
-    const { spec, path } = await signatureVerifier(entry, verification, vc.secrets);
+    const { spec, path } = await verifierOf(entry, verification, false, vc.secrets);
     subPath = path;
     const result = await verifyImageSignatures(vc.oci, image, spec, verifyOptions(vc, verification));
     if (result.verified) return { digest: result.digest };
@@ -203,26 +203,27 @@ async function verifySignatureEntry(
 }
 
 /**
- * Verifiers for signatures built once per attestor entry and entry of a compiled rule (both kept
+ * Verifiers built once per attestor entry and entry of a compiled rule (both kept
  * while the rule lives): the cache key of a verified image is then found without serialising the
  * trust material again. A key read from a Secret is read each time (the Secret may change).
  */
-const signatureVerifiers = new WeakMap<ImageVerification, WeakMap<object, { spec: VerifierSpec; path: string }>>();
+type BuiltVerifier = { spec: VerifierSpec; path: string };
+/** Per entry, per attestor: the verifier for signatures [0] and for attestations [1]. */
+const builtVerifiers = new WeakMap<ImageVerification, WeakMap<object, [BuiltVerifier?, BuiltVerifier?]>>();
 
-async function signatureVerifier(
+async function verifierOf(
   attestor: AttestorSet['entries'][number],
   verification: ImageVerification,
+  forAttestation: boolean,
   secrets: SecretAccess,
-): Promise<{ spec: VerifierSpec; path: string }> {
-  if (attestor.keys?.secret) return verifierFor(attestor, verification, false, secrets);
-  let built = signatureVerifiers.get(verification);
-  if (!built) signatureVerifiers.set(verification, (built = new WeakMap()));
-  let verifier = built.get(attestor);
-  if (!verifier) {
-    verifier = await verifierFor(attestor, verification, false, secrets);
-    built.set(attestor, verifier);
-  }
-  return verifier;
+): Promise<BuiltVerifier> {
+  if (attestor.keys?.secret) return verifierFor(attestor, verification, forAttestation, secrets);
+  let byAttestor = builtVerifiers.get(verification);
+  if (!byAttestor) builtVerifiers.set(verification, (byAttestor = new WeakMap()));
+  let pair = byAttestor.get(attestor);
+  if (!pair) byAttestor.set(attestor, (pair = [undefined, undefined]));
+  const index = forAttestation ? 1 : 0;
+  return (pair[index] ??= await verifierFor(attestor, verification, forAttestation, secrets));
 }
 
 /**
@@ -252,7 +253,7 @@ async function verifyAttestations(
         const entryPath = `${path}.attestors[${j}].entries[${i}]`;
         let subPath = '';
         try {
-          const { spec, path: specPath } = await verifierFor(entry, verification, true, vc.secrets);
+          const { spec, path: specPath } = await verifierOf(entry, verification, true, vc.secrets);
           subPath = specPath;
           const result = await verifyImageAttestations(
             vc.oci,
