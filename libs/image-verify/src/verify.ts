@@ -1,7 +1,9 @@
 /**
  * The entry points: one verifier spec, one image, dispatched on the verifier's type. Successful
- * results are remembered in the optional cache, keyed by the image as written and the whole spec.
+ * results are remembered in the optional cache, keyed by the image as written and the whole spec
+ * (its hash).
  */
+import { cloneJson, type JsonObject } from '@edict/foundation';
 import { verifyCosignAttestations, verifyCosignSignatures } from './cosign';
 import { verifyNotaryAttestations, verifyNotarySignatures } from './notary';
 import { verifyBundleAttestations, verifyBundleSignatures } from './sigstore-bundle';
@@ -16,7 +18,7 @@ export async function verifyImageSignatures(
   verifier: VerifierSpec,
   options: VerifyOptions = {},
 ): Promise<SignatureVerification> {
-  return cached(options, ['signatures', image, verifier], () => {
+  return cached(options, ['signatures', image], verifier, () => {
     if (verifier.type === 'cosign' && !verifier.bundle) return verifyCosignSignatures(oci, image, verifier, options);
     if (verifier.type === 'cosign') return verifyBundleSignatures(oci, image, verifier, options);
     if (verifier.type === 'notary') return verifyNotarySignatures(oci, image, verifier, options);
@@ -31,7 +33,7 @@ export async function verifyImageAttestations(
   verifier: VerifierSpec,
   options: VerifyOptions = {},
 ): Promise<AttestationVerification> {
-  return cached(options, ['attestations', image, predicateType, verifier], () => {
+  return cached(options, ['attestations', image, predicateType], verifier, () => {
     if (verifier.type === 'cosign' && !verifier.bundle)
       return verifyCosignAttestations(oci, image, predicateType, verifier, options);
     if (verifier.type === 'cosign') return verifyBundleAttestations(oci, image, predicateType, verifier, options);
@@ -40,18 +42,35 @@ export async function verifyImageAttestations(
   });
 }
 
+/**
+ * Each verifier's share of the cache key, hashed once per spec object: callers that keep their
+ * specs (a compiled rule's) do not serialise the trust material again for every image. A spec is
+ * not changed once it has been used.
+ */
+const specKeys = new WeakMap<VerifierSpec, string>();
+
+function specKey(verifier: VerifierSpec): string {
+  let key = specKeys.get(verifier);
+  if (key === undefined) {
+    key = VerificationCache.key(verifier);
+    specKeys.set(verifier, key);
+  }
+  return key;
+}
+
 async function cached<T extends { verified: boolean }>(
   options: VerifyOptions,
-  parts: unknown[],
+  parts: string[],
+  verifier: VerifierSpec,
   run: () => Promise<T>,
 ): Promise<T> {
   const cache = options.cache;
-  const key = cache ? VerificationCache.key(...parts) : '';
+  const key = cache ? JSON.stringify([...parts, specKey(verifier)]) : '';
   const hit = cache?.get<T>(key);
-  if (hit) return structuredClone(hit);
+  if (hit) return cloneJson(hit as unknown as JsonObject) as unknown as T;
   const result = await run();
   // Only successes are remembered (as Kyverno): a failure is retried, the signature may appear.
-  if (cache && result.verified) cache.set(key, structuredClone(result));
+  if (cache && result.verified) cache.set(key, cloneJson(result as unknown as JsonObject));
   return result;
 }
 

@@ -1,5 +1,6 @@
 export { EvaluationContext, type DeferredLoad } from './context';
 export {
+  isSubstitutionConstant,
   prepareSubstitution,
   substituteVariables,
   type PreparedSubstitution,

@@ -59,7 +59,7 @@ export type PreparedSubstitution = (ctx: EvaluationContext) => JsonValue;
  * through `substituteVariables`, which derives Kyverno's result and error messages.
  */
 export function prepareSubstitution(value: JsonValue): PreparedSubstitution {
-  if (!containsReference(value) && !containsBraces(value)) return () => value;
+  if (isSubstitutionConstant(value)) return () => value;
   const expression = singleVariable(value);
   const interpret = (ctx: EvaluationContext) => substituteVariables(value, ctx);
   if (expression === undefined) return interpret;
@@ -91,6 +91,11 @@ function singleVariable(value: JsonValue): string | undefined {
   if (content.length !== 1 || content[0]!.kind !== 'text') return undefined;
   const expression = content[0]!.text.trim();
   return expression === '@' || expression === '' ? undefined : expression;
+}
+
+/** True when `value` holds no `{{` and no `$(`: substituting it gives `value` itself, whatever the context. */
+export function isSubstitutionConstant(value: JsonValue): boolean {
+  return !containsReference(value) && !containsBraces(value);
 }
 
 /** Cheap pre-check so documents without any `{{` are returned without a rewrite walk. */

@@ -14,6 +14,7 @@ import {
   verifyImageSignatures,
   type OciReader,
   type VerificationCache,
+  type VerifierSpec,
   type VerifyOptions,
 } from '@edict/image-verify';
 import { checkConditions } from '../core/conditions';
@@ -189,7 +190,7 @@ async function verifySignatureEntry(
 ): Promise<{ digest: string } | { failure: Failure }> {
   let subPath = '';
   try {
-    const { spec, path } = await verifierFor(entry, verification, false, vc.secrets);
+    const { spec, path } = await verifierOf(entry, verification, false, vc.secrets);
     subPath = path;
     const result = await verifyImageSignatures(vc.oci, image, spec, verifyOptions(vc, verification));
     if (result.verified) return { digest: result.digest };
@@ -199,6 +200,30 @@ async function verifySignatureEntry(
   } catch (error) {
     return { failure: { message: `${entryPath}${subPath}: ${errorMessage(error)}`, error: couldNotVerify(error) } };
   }
+}
+
+/**
+ * Verifiers built once per attestor entry and entry of a compiled rule (both kept
+ * while the rule lives): the cache key of a verified image is then found without serialising the
+ * trust material again. A key read from a Secret is read each time (the Secret may change).
+ */
+type BuiltVerifier = { spec: VerifierSpec; path: string };
+/** Per entry, per attestor: the verifier for signatures [0] and for attestations [1]. */
+const builtVerifiers = new WeakMap<ImageVerification, WeakMap<object, [BuiltVerifier?, BuiltVerifier?]>>();
+
+async function verifierOf(
+  attestor: AttestorSet['entries'][number],
+  verification: ImageVerification,
+  forAttestation: boolean,
+  secrets: SecretAccess,
+): Promise<BuiltVerifier> {
+  if (attestor.keys?.secret) return verifierFor(attestor, verification, forAttestation, secrets);
+  let byAttestor = builtVerifiers.get(verification);
+  if (!byAttestor) builtVerifiers.set(verification, (byAttestor = new WeakMap()));
+  let pair = byAttestor.get(attestor);
+  if (!pair) byAttestor.set(attestor, (pair = [undefined, undefined]));
+  const index = forAttestation ? 1 : 0;
+  return (pair[index] ??= await verifierFor(attestor, verification, forAttestation, secrets));
 }
 
 /**
@@ -228,7 +253,7 @@ async function verifyAttestations(
         const entryPath = `${path}.attestors[${j}].entries[${i}]`;
         let subPath = '';
         try {
-          const { spec, path: specPath } = await verifierFor(entry, verification, true, vc.secrets);
+          const { spec, path: specPath } = await verifierOf(entry, verification, true, vc.secrets);
           subPath = specPath;
           const result = await verifyImageAttestations(
             vc.oci,
@@ -369,6 +394,18 @@ function verifyOptions(vc: VerifierContext, verification: ImageVerification): Ve
 
 /** Kyverno's ExpandStaticKeys: a `publicKeys` holding several PEM keys becomes one entry per key. */
 export function expandStaticKeys(set: AttestorSet): AttestorSet {
+  let expanded = expandedSets.get(set);
+  if (!expanded) {
+    expanded = expandKeys(set);
+    expandedSets.set(set, expanded);
+  }
+  return expanded;
+}
+
+/** Sets are read-only once read from the policy: each is expanded once, its entries keep their identity. */
+const expandedSets = new WeakMap<AttestorSet, AttestorSet>();
+
+function expandKeys(set: AttestorSet): AttestorSet {
   const entries = set.entries.flatMap((entry) => {
     const pem = entry.keys?.publicKeys;
     if (!pem) return [entry];

@@ -7,7 +7,7 @@ import { extractImages, type ContainerImageInfo, type ImageExtractorConfig, type
 import type { JsonPatchOperation } from '../mutate/admission-patch';
 import type { Rule } from '../policy/types';
 import type { RuleRun } from '../validate/rule-run';
-import { substituteVariables } from '../variables';
+import { isSubstitutionConstant, substituteVariables } from '../variables';
 import type { VerifiedImages } from './annotation';
 import { verifyEntry } from './image-verifier';
 import { readImageVerification, type ImageVerification } from './spec';
@@ -31,8 +31,16 @@ export function verifyImagesFailureAction(rule: Rule): string | undefined {
   return undefined;
 }
 
-export function verifications(rule: Rule): ImageVerification[] {
-  return (rule.verifyImages ?? []).map(readImageVerification);
+/** A compiled rule's entries, read once per rule object (rules are not changed once compiled). */
+const readEntries = new WeakMap<Rule, readonly ImageVerification[]>();
+
+export function verifications(rule: Rule): readonly ImageVerification[] {
+  let entries = readEntries.get(rule);
+  if (!entries) {
+    entries = (rule.verifyImages ?? []).map(readImageVerification);
+    readEntries.set(rule, entries);
+  }
+  return entries;
 }
 
 export interface ImageRuleDependencies {
@@ -79,7 +87,7 @@ export async function verifyImagesRule(run: RuleRun, deps: ImageRuleDependencies
       patches: [],
     };
   }
-  let entries: ImageVerification[];
+  let entries: readonly ImageVerification[];
   try {
     entries = substituted(rule, ctx);
   } catch (error) {
@@ -159,11 +167,22 @@ function imagesOf(run: RuleRun): ImageInfos {
   return (images && typeof images === 'object' && !Array.isArray(images) ? images : {}) as unknown as ImageInfos;
 }
 
+/** Whether a rule's entries hold no variable, found once per rule object. */
+const constantRules = new WeakMap<Rule, boolean>();
+
 /**
  * The entries with variables substituted, attestation conditions and the `validate` block kept as
  * written: they read what verification binds (each statement's predicate, named attestations).
  */
-function substituted(rule: Rule, ctx: RuleRun['ctx']): ImageVerification[] {
+function substituted(rule: Rule, ctx: RuleRun['ctx']): readonly ImageVerification[] {
+  // An entry without variables reads the same in every review: the entries read once stand for it,
+  // and keep their identity, so the verifiers built from them are built once too.
+  let constant = constantRules.get(rule);
+  if (constant === undefined) {
+    constant = (rule.verifyImages ?? []).every((raw) => isSubstitutionConstant(raw));
+    constantRules.set(rule, constant);
+  }
+  if (constant) return verifications(rule);
   return (rule.verifyImages ?? []).map((raw) => {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return readImageVerification(raw);
     const { validate, attestations, ...rest } = raw as Record<string, JsonValue>;
