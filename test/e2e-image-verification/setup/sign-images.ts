@@ -8,7 +8,7 @@
  */
 import { createPublicKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import {
   cosignAttest,
   cosignSign,
@@ -25,7 +25,8 @@ import {
 import type { JsonObject } from '@edict/foundation';
 import type { PushedImage } from './images';
 
-const FIXTURES = join(__dirname, '..', 'fixtures');
+/** From the repository root (the run's working directory): __dirname is the bundle's in dist/. */
+const FIXTURES = resolve('test/e2e-image-verification/fixtures');
 const GITHUB_ISSUER = 'https://token.actions.githubusercontent.com';
 /** The identities Kyverno's keyless tests name, under a GitHub organisation of the tests' own. */
 const IDENTITIES = {
@@ -38,7 +39,7 @@ const KUBERNETES_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 const DEFAULT_SERVICE_ACCOUNT = 'https://kubernetes.io/namespaces/default/serviceaccounts/default';
 
 export function fixture(name: string): string {
-  return readFileSync(join(FIXTURES, name), 'utf8');
+  return readFileSync(resolve(FIXTURES, name), 'utf8');
 }
 
 /** What `$values.trust` holds: the run's Sigstore, as PEM and as a trusted root. */
