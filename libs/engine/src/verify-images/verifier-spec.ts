@@ -75,6 +75,8 @@ export async function verifierFor(
       ],
       roots: keyless.roots ?? verification.roots,
       extensions: keyless.additionalExtensions ? { ...keyless.additionalExtensions } : undefined,
+      // Kyverno's matchCertificateData: subject and issuer are wildcards.
+      wildcards: true,
     };
     applyLogs(spec, keyless.rekor, keyless.ctlog);
   } else {
