@@ -7,6 +7,8 @@
  * the webhooks use. `clusterEngineProvider` gives the background and reports controllers their
  * engine over that context.
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   Logger,
   Module,
@@ -28,6 +30,7 @@ import { ClusterKyvernoCelPorts } from './kyverno-cel-ports';
 import { IMAGE_DATA_SOURCE, type ImageDataSource } from './image-data-source';
 import { PullSecretCache } from './pull-secret-cache';
 import { RegistryImageData } from './registry-image-data';
+import { DEFAULT_TUF_SETTINGS, TufTrustedRootProvider } from './tuf-trusted-root-provider';
 
 export interface ContextModuleOptions {
   /** The admission controller's loaders: ConfigMaps from an informer cache, network loads in fair shares. */
@@ -82,7 +85,8 @@ export class ContextModule {
       {
         provide: RegistryImageData,
         inject: [PullSecretCache],
-        useFactory: (secrets: PullSecretCache) => new RegistryImageData(settings, secrets),
+        useFactory: (secrets: PullSecretCache) =>
+          new RegistryImageData(settings, secrets, trustedRootProvider(settings)),
       },
       { provide: IMAGE_DATA_SOURCE, useExisting: RegistryImageData },
       {
@@ -130,6 +134,25 @@ export class ContextModule {
       ],
     };
   }
+}
+
+/**
+ * Sigstore's trusted root from the TUF settings (Kyverno's flags), or none: then keyless entries
+ * must bring their own roots and log keys. A bad setting stops the controller at start.
+ */
+export function trustedRootProvider(settings: ContextSettings): TufTrustedRootProvider | undefined {
+  if (!settings.enableTuf && !settings.trustedRootPath) return undefined;
+  const provider = new TufTrustedRootProvider({
+    ...DEFAULT_TUF_SETTINGS,
+    enableTuf: settings.enableTuf === true,
+    tufMirror: settings.tufMirror,
+    tufRoot: settings.tufRoot,
+    tufRootRaw: settings.tufRootRaw,
+    trustedRootPath: settings.trustedRootPath,
+    cachePath: join(tmpdir(), 'edict-tuf'),
+  });
+  new Logger('TrustedRoot').log(`Sigstore trusted root: ${provider.describe()}`);
+  return provider;
 }
 
 function admissionConfigMaps(settings: ContextSettings): Provider {

@@ -25,7 +25,7 @@ import { substituteVariables, type EvaluationContext } from '../variables';
 import { imageStatusOf, verifiedAnnotationChanged, IMAGE_VERIFY_ANNOTATION, type VerifiedImages } from './annotation';
 import type { ContainerImageInfo } from '../images';
 import { readAttestorSet, requiredCount, type Attestation, type AttestorSet, type ImageVerification } from './spec';
-import { UnsupportedAttestorError, verifierFor, type SecretAccess } from './verifier-spec';
+import { UnsupportedAttestorError, verifierFor, type SecretAccess, type TrustedRootLoader } from './verifier-spec';
 
 /** What one verifyImages entry is verified with. */
 export interface VerifierContext {
@@ -36,6 +36,8 @@ export interface VerifierContext {
   readonly oci: OciReader;
   readonly cache?: VerificationCache;
   readonly secrets: SecretAccess;
+  /** The controller's Sigstore trusted root, for entries without roots or log keys of their own. */
+  readonly trustedRoot?: TrustedRootLoader;
   readonly deadline?: number;
   /** The rule's verifyImages entries (after substitution), for the `validate` checks Kyverno runs after attestations. */
   readonly entries: readonly ImageVerification[];
@@ -189,7 +191,7 @@ async function verifySignatureEntry(
 ): Promise<{ digest: string } | { failure: Failure }> {
   let subPath = '';
   try {
-    const { spec, path } = await verifierFor(entry, verification, false, vc.secrets);
+    const { spec, path } = await verifierFor(entry, verification, false, vc.secrets, vc.trustedRoot);
     subPath = path;
     const result = await verifyImageSignatures(vc.oci, image, spec, verifyOptions(vc, verification));
     if (result.verified) return { digest: result.digest };
@@ -228,7 +230,7 @@ async function verifyAttestations(
         const entryPath = `${path}.attestors[${j}].entries[${i}]`;
         let subPath = '';
         try {
-          const { spec, path: specPath } = await verifierFor(entry, verification, true, vc.secrets);
+          const { spec, path: specPath } = await verifierFor(entry, verification, true, vc.secrets, vc.trustedRoot);
           subPath = specPath;
           const result = await verifyImageAttestations(
             vc.oci,

@@ -1,4 +1,4 @@
-import type { CosignVerifier, NotaryVerifier, VerifierSpec } from '@edict/image-verify';
+import type { CosignVerifier, NotaryVerifier, TrustedRootSource, VerifierSpec } from '@edict/image-verify';
 import type { ResourceLoader } from '../core/loaders';
 import { decodeStdBase64 } from '../validate/manifests/base64';
 import type { Attestor, CertificateLog, ImageVerification, TransparencyLog } from './spec';
@@ -13,6 +13,9 @@ export class UnsupportedAttestorError extends Error {
     this.name = 'UnsupportedAttestorError';
   }
 }
+
+/** The controller's Sigstore trusted root (undefined when none is configured). */
+export type TrustedRootLoader = () => Promise<TrustedRootSource | undefined>;
 
 /** Where keys referenced by Secret are read, and which namespace a namespaced Policy is kept to. */
 export interface SecretAccess {
@@ -32,6 +35,7 @@ export async function verifierFor(
   verification: ImageVerification,
   forAttestation: boolean,
   secrets: SecretAccess,
+  trustedRoot?: TrustedRootLoader,
 ): Promise<{ spec: VerifierSpec; path: string }> {
   if (verification.type === 'Notary') return notaryVerifier(attestor);
   const spec: CosignVerifier = {
@@ -83,7 +87,23 @@ export async function verifierFor(
     // No attestor (an attestation's implicit entry): keyless with Sigstore's roots, any identity.
     spec.keyless = { identities: [], roots: verification.roots };
   }
+  if (trustedRoot && needsTrustedRoot(spec)) {
+    const source = await trustedRoot();
+    if (source) spec.trustedRoot = source;
+  }
   return { spec, path };
+}
+
+/**
+ * Whether the entry leaves something to Sigstore's trusted root, as Kyverno falls back to its TUF
+ * root: Fulcio roots of a keyless entry, the Rekor key, the CT log key of a certificate, bundles.
+ */
+function needsTrustedRoot(spec: CosignVerifier): boolean {
+  if (spec.bundle) return true;
+  if (spec.keyless && !spec.keyless.roots) return true;
+  if (!spec.rekor.ignoreTlog && !spec.rekor.publicKey) return true;
+  const certificateBased = spec.keyless !== undefined || spec.certificate?.certChain !== undefined;
+  return certificateBased && !spec.ctlog.ignoreSCT && !spec.ctlog.publicKey;
 }
 
 /** Kyverno's rekor/ctlog options: an absent block means the public log, checked; SCTs checked. */
