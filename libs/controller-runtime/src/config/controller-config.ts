@@ -191,7 +191,7 @@ export abstract class ControllerBaseConfig {
   /**
    * Kyverno's --enableTuf: keyless Cosign and Sigstore bundle entries without roots or log keys of
    * their own verify against Sigstore's trusted root. Without tufMirror, the snapshot of the public
-   * trusted root shipped with @sigstore/tuf: nothing is fetched.
+   * trusted root Edict ships (from the Sigstore TUF client's seeds): nothing is fetched.
    */
   @IsBoolean()
   enableTuf = false;
