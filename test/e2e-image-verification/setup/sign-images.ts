@@ -149,7 +149,9 @@ async function signBundles(oci: OciWriter, sigstore: SigstoreTestTrust, ref: (na
     subject:
       'https://github.com/edict-e2e/github-signing-demo/.github/workflows/build-attested-image.yaml@refs/heads/main',
     issuer: GITHUB_ISSUER,
+    // GitHub's own Sigstore (private repositories): no Rekor entry, a timestamp from its TSA instead.
     tlog: false,
+    timestamp: true,
   });
 }
 
