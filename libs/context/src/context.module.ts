@@ -30,7 +30,7 @@ import { ClusterKyvernoCelPorts } from './kyverno-cel-ports';
 import { IMAGE_DATA_SOURCE, type ImageDataSource } from './image-data-source';
 import { PullSecretCache } from './pull-secret-cache';
 import { RegistryImageData } from './registry-image-data';
-import { DEFAULT_TUF_SETTINGS, TufTrustedRootProvider } from './tuf-trusted-root-provider';
+import { trustedRootProviderFor, type TufTrustedRootProvider } from './tuf-trusted-root-provider';
 
 export interface ContextModuleOptions {
   /** The admission controller's loaders: ConfigMaps from an informer cache, network loads in fair shares. */
@@ -141,17 +141,8 @@ export class ContextModule {
  * must bring their own roots and log keys. A bad setting stops the controller at start.
  */
 export function trustedRootProvider(settings: ContextSettings): TufTrustedRootProvider | undefined {
-  if (!settings.enableTuf && !settings.trustedRootPath) return undefined;
-  const provider = new TufTrustedRootProvider({
-    ...DEFAULT_TUF_SETTINGS,
-    enableTuf: settings.enableTuf === true,
-    tufMirror: settings.tufMirror,
-    tufRoot: settings.tufRoot,
-    tufRootRaw: settings.tufRootRaw,
-    trustedRootPath: settings.trustedRootPath,
-    cachePath: join(tmpdir(), 'edict-tuf'),
-  });
-  new Logger('TrustedRoot').log(`Sigstore trusted root: ${provider.describe()}`);
+  const provider = trustedRootProviderFor(settings, join(tmpdir(), 'edict-tuf'));
+  if (provider) new Logger('TrustedRoot').log(`Sigstore trusted root: ${provider.describe()}`);
   return provider;
 }
 
