@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { APICall } from '@edict/engine';
+import type { APICall, OciReader } from '@edict/engine';
 import type { JsonValue, KubeObject } from '@edict/foundation';
 import {
   ClusterContextLoaders,
@@ -7,7 +7,7 @@ import {
   type ConfigMapSource,
   type GlobalContextReader,
 } from './cluster-context-loaders';
-import { unavailableImageData } from './image-data-source';
+import { unavailableImageData, type ImageDataSource } from './image-data-source';
 import { ContextAccessError } from './policy-scope';
 
 const namespaced = { policyNamespace: 'shop' };
@@ -39,7 +39,7 @@ function setup() {
     },
   };
   const loaders = new ClusterContextLoaders(configMaps, callers, globalContext, unavailableImageData);
-  return { loaders, configMapReads, calls };
+  return { loaders, configMapReads, calls, callersForReuse: callers };
 }
 
 describe('ClusterContextLoaders', () => {
@@ -94,6 +94,34 @@ describe('ClusterContextLoaders', () => {
     const { loaders } = setup();
     expect(loaders.globalReference('regions')).toEqual({ regions: ['eu'] });
     expect(() => loaders.globalReference('nope')).toThrow('global context entry "nope" does not exist');
+  });
+
+  it("gives verifyImages rules the image source's registry reader and trusted root", async () => {
+    const root = { trustedRootJson: '{}' };
+    const oci = {} as OciReader;
+    const images: ImageDataSource = {
+      ...unavailableImageData,
+      oci: () => oci,
+      trustedRoot: () => Promise.resolve(root),
+    };
+    const loaders = new ClusterContextLoaders(
+      { get: () => undefined },
+      setup().callersForReuse,
+      { read: () => null },
+      images,
+    );
+    expect(loaders.imageVerification?.oci({})).toBe(oci);
+    await expect(loaders.imageVerification?.trustedRoot?.()).resolves.toBe(root);
+    const withoutRoot = new ClusterContextLoaders(
+      { get: () => undefined },
+      setup().callersForReuse,
+      { read: () => null },
+      {
+        ...unavailableImageData,
+        oci: () => oci,
+      },
+    );
+    expect(withoutRoot.imageVerification?.trustedRoot).toBeUndefined();
   });
 
   it('fails imageRegistry entries closed until a registry client is wired', async () => {

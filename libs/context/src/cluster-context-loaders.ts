@@ -50,7 +50,11 @@ export class ClusterContextLoaders implements ContextLoaders {
     verificationCache: VerificationCache = sharedVerificationCache(),
   ) {
     const oci = images.oci?.bind(images);
-    if (oci) this.imageVerification = { oci, cache: verificationCache };
+    const trustedRoot = images.trustedRoot?.bind(images);
+    if (oci)
+      this.imageVerification = trustedRoot
+        ? { oci, cache: verificationCache, trustedRoot }
+        : { oci, cache: verificationCache };
   }
 
   configMap(

@@ -13,6 +13,16 @@ export interface ContextSettings extends ApiCallSettings {
   readonly registryAllowedAddresses?: readonly string[];
   /** Registries always allowed plain HTTP and unverified TLS (EDICT_INSECURE_REGISTRIES). */
   readonly insecureRegistries?: readonly string[];
+  /** Kyverno's --enableTuf: keyless and bundle verification use a TUF trusted root (offline snapshot without a mirror). */
+  readonly enableTuf?: boolean;
+  /** Kyverno's --tufMirror: the TUF repository to refresh the trusted root from (the only setting that fetches). */
+  readonly tufMirror?: string;
+  /** Kyverno's --tufRoot: the mirror's initial root.json (a file path). */
+  readonly tufRoot?: string;
+  /** Kyverno's --tufRootRaw: the mirror's initial root.json, base64. */
+  readonly tufRootRaw?: string;
+  /** A Sigstore trusted_root.json file used as is (offline, no TUF; wins over the TUF settings). */
+  readonly trustedRootPath?: string;
 }
 
 /** Where the context caches get their informers (libs/kube's InformerFactory, which stops them all). */

@@ -7,6 +7,8 @@
  * the webhooks use. `clusterEngineProvider` gives the background and reports controllers their
  * engine over that context.
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   Logger,
   Module,
@@ -29,6 +31,7 @@ import { ClusterImagePolicyPorts } from './cluster-image-policy-ports';
 import { IMAGE_DATA_SOURCE, type ImageDataSource } from './image-data-source';
 import { PullSecretCache } from './pull-secret-cache';
 import { RegistryImageData } from './registry-image-data';
+import { trustedRootProviderFor, type TufTrustedRootProvider } from './tuf-trusted-root-provider';
 
 export interface ContextModuleOptions {
   /** The admission controller's loaders: ConfigMaps from an informer cache, network loads in fair shares. */
@@ -83,7 +86,8 @@ export class ContextModule {
       {
         provide: RegistryImageData,
         inject: [PullSecretCache],
-        useFactory: (secrets: PullSecretCache) => new RegistryImageData(settings, secrets),
+        useFactory: (secrets: PullSecretCache) =>
+          new RegistryImageData(settings, secrets, trustedRootProvider(settings)),
       },
       { provide: IMAGE_DATA_SOURCE, useExisting: RegistryImageData },
       {
@@ -137,6 +141,16 @@ export class ContextModule {
       ],
     };
   }
+}
+
+/**
+ * Sigstore's trusted root from the TUF settings (Kyverno's flags), or none: then keyless entries
+ * must bring their own roots and log keys. A bad setting stops the controller at start.
+ */
+export function trustedRootProvider(settings: ContextSettings): TufTrustedRootProvider | undefined {
+  const provider = trustedRootProviderFor(settings, join(tmpdir(), 'edict-tuf'));
+  if (provider) new Logger('TrustedRoot').log(`Sigstore trusted root: ${provider.describe()}`);
+  return provider;
 }
 
 function admissionConfigMaps(settings: ContextSettings): Provider {

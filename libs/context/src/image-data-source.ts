@@ -5,6 +5,7 @@
  */
 import type { ImageRegistryCredentials, OciAccessRequest, OciReader } from '@edict/engine';
 import type { JsonObject } from '@edict/foundation';
+import type { TrustedRootSource } from '@edict/image-verify';
 
 export const IMAGE_DATA_SOURCE = Symbol('IMAGE_DATA_SOURCE');
 
@@ -19,6 +20,8 @@ export interface ImageDataSource {
    * controller's default pull Secrets). Absent: such rules answer `error` (never admitted unverified).
    */
   oci?(access: OciAccessRequest): OciReader;
+  /** Sigstore's trusted root the controller is configured with (TUF settings); undefined when none. */
+  trustedRoot?(): Promise<TrustedRootSource | undefined>;
 }
 
 export class ImageDataUnavailableError extends Error {

@@ -9,6 +9,7 @@ import type { ImageRegistryCredentials, OciAccessRequest, OciReader } from '@edi
 import type { JsonObject } from '@edict/foundation';
 import { EgressClient } from '@edict/egress';
 import { blockedCidrsAllowing, checkCredentialProviders, RegistryClient } from '@edict/registry';
+import type { TrustedRootSource } from '@edict/image-verify';
 import type { ContextSettings } from './context-settings';
 import type { ImageDataSource } from './image-data-source';
 import type { PullSecretSource } from './pull-secret-cache';
@@ -26,6 +27,8 @@ export class RegistryImageData implements ImageDataSource {
   constructor(
     settings: RegistrySettings,
     private readonly secrets: PullSecretSource,
+    /** Sigstore's trusted root from the TUF settings (TufTrustedRootProvider); none: entries bring their own. */
+    private readonly trustedRoots?: { source(): Promise<TrustedRootSource | undefined> },
   ) {
     this.egress = new EgressClient({
       // The registry's own block list: the controller's, less the addresses allowed for registries only.
@@ -62,6 +65,11 @@ export class RegistryImageData implements ImageDataSource {
     // The registry's descriptors type `platform['os.features']` readonly, image-verify's mutable:
     // the same shape, which image-verify only reads.
     return client as unknown as OciReader;
+  }
+
+  /** The configured Sigstore trusted root, read (and refreshed) by the provider; undefined when none. */
+  trustedRoot(): Promise<TrustedRootSource | undefined> {
+    return this.trustedRoots ? this.trustedRoots.source() : Promise.resolve(undefined);
   }
 
   /** Ends the egress client's connections. */

@@ -10,6 +10,7 @@ import {
   DEFAULT_TUF_SETTINGS,
   TufConfigError,
   TufTrustedRootProvider,
+  trustedRootProviderFor,
   type TufSettings,
 } from './tuf-trusted-root-provider';
 
@@ -141,6 +142,31 @@ describe('TufTrustedRootProvider (Sigstore trusted root from TUF, offline by def
     writeFileSync(path, JSON.stringify({ mediaType: 'text/plain' }));
     await expect(new TufTrustedRootProvider(settings({ trustedRootPath: path })).source()).rejects.toThrow(
       /not a Sigstore trusted root/,
+    );
+  });
+});
+
+describe("trustedRootProviderFor (the controller's settings)", () => {
+  it('builds none without enableTuf or a trusted root file', () => {
+    expect(trustedRootProviderFor({}, cachePath)).toBeUndefined();
+    expect(
+      trustedRootProviderFor({ enableTuf: false, tufMirror: 'https://tuf.example.com' }, cachePath),
+    ).toBeUndefined();
+  });
+
+  it('serves the trusted root file as is, offline', async () => {
+    const trust = await createSigstoreTestTrust();
+    const path = join(cachePath, 'settings-root.json');
+    writeFileSync(path, trust.trustedRootJson);
+    const tuf = fakeTuf(() => Promise.reject(new Error('network')));
+    const provider = trustedRootProviderFor({ trustedRootPath: path }, cachePath, tuf);
+    await expect(provider?.source()).resolves.toEqual({ trustedRootJson: trust.trustedRootJson });
+    expect(tuf.calls).toHaveLength(0);
+  });
+
+  it('refuses a bad combination when built (a mirror of its own without its initial root)', () => {
+    expect(() => trustedRootProviderFor({ enableTuf: true, tufMirror: 'https://tuf.example.com' }, cachePath)).toThrow(
+      TufConfigError,
     );
   });
 });

@@ -43,6 +43,40 @@ export const DEFAULT_TUF_SETTINGS: Omit<TufSettings, 'cachePath'> = {
 
 const MAX_ROOT_FILE_BYTES = 1_000_000;
 
+/** The controller settings the provider is built from (Kyverno's flag names). */
+export interface TrustedRootSettings {
+  readonly enableTuf?: boolean;
+  readonly tufMirror?: string;
+  readonly tufRoot?: string;
+  readonly tufRootRaw?: string;
+  readonly trustedRootPath?: string;
+}
+
+/**
+ * The provider for a controller's settings, or undefined when neither TUF nor a trusted root file is
+ * configured (keyless entries then bring their own roots and log keys). Throws TufConfigError for
+ * a bad combination, so the controller stops at start.
+ */
+export function trustedRootProviderFor(
+  settings: TrustedRootSettings,
+  cachePath: string,
+  deps: Partial<TufDependencies> = {},
+): TufTrustedRootProvider | undefined {
+  if (!settings.enableTuf && !settings.trustedRootPath) return undefined;
+  return new TufTrustedRootProvider(
+    {
+      ...DEFAULT_TUF_SETTINGS,
+      enableTuf: settings.enableTuf === true,
+      tufMirror: settings.tufMirror,
+      tufRoot: settings.tufRoot,
+      tufRootRaw: settings.tufRootRaw,
+      trustedRootPath: settings.trustedRootPath,
+      cachePath,
+    },
+    deps,
+  );
+}
+
 export class TufConfigError extends Error {
   override readonly name = 'TufConfigError';
 }

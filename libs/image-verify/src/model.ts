@@ -81,6 +81,11 @@ export interface CosignVerifier {
     roots?: string;
     /** Fulcio extension name (e.g. `githubWorkflowRepository`) or OID -> exact value required. */
     extensions?: Record<string, string>;
+    /**
+     * Kyverno's classic verifyImages: `subject` and `issuer` are wildcards (`*`, `?`) matched against
+     * the certificate's subject and issuer (cosign, and ImageValidatingPolicy, compare them exactly).
+     */
+    wildcards?: boolean;
   };
   /** Repository holding `.sig`/`.att` (cosign's COSIGN_REPOSITORY), `registry/repository` form accepted. */
   signatureRepository?: string;

@@ -4,6 +4,9 @@
  * clusters need to reach it: `$values` (host, references, digests, per-run trust material) and
  * the controller settings that let the cluster's registry client reach 127.0.0.1.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { JsonObject } from '@edict/foundation';
 import type { OciWriter } from '@edict/image-verify/testing';
 import type { OciClient } from '@edict/registry';
@@ -27,11 +30,16 @@ export async function prepareLocalRegistry(): Promise<PreparedRegistry> {
     const oci = client.oci();
     const images = await pushImages(oci, registry.host);
     const trust = await signImages(writerOf(oci), images);
+    // The installation's Sigstore trusted root (what Kyverno's TUF settings give it): the run's own.
+    const trustDir = mkdtempSync(join(tmpdir(), 'edict-trusted-root-'));
+    const trustedRootPath = join(trustDir, 'trusted_root.json');
+    writeFileSync(trustedRootPath, trust.trustedRootJson);
     return {
       values: { registry: registry.host, images: { ...images }, trust } as unknown as JsonObject,
-      clusterEnv: clusterSettings(registry.host),
+      clusterEnv: { ...clusterSettings(registry.host), EDICT_TRUSTED_ROOT_PATH: trustedRootPath },
       stop: async () => {
         client.close();
+        rmSync(trustDir, { recursive: true, force: true });
         await registry.stop();
       },
     };

@@ -8,7 +8,7 @@
  */
 import { createPublicKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   cosignAttest,
   cosignSign,
@@ -40,7 +40,7 @@ const KUBERNETES_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 const DEFAULT_SERVICE_ACCOUNT = 'https://kubernetes.io/namespaces/default/serviceaccounts/default';
 
 export function fixture(name: string): string {
-  return readFileSync(join(FIXTURES, name), 'utf8');
+  return readFileSync(resolve(FIXTURES, name), 'utf8');
 }
 
 /** What `$values.trust` holds: the run's Sigstore, as PEM and as a trusted root. */
@@ -150,7 +150,9 @@ async function signBundles(oci: OciWriter, sigstore: SigstoreTestTrust, ref: (na
     subject:
       'https://github.com/edict-e2e/github-signing-demo/.github/workflows/build-attested-image.yaml@refs/heads/main',
     issuer: GITHUB_ISSUER,
+    // GitHub's own Sigstore (private repositories): no Rekor entry, a timestamp from its TSA instead.
     tlog: false,
+    timestamp: true,
   });
 }
 

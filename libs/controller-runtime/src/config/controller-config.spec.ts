@@ -76,6 +76,29 @@ describe('loadConfig', () => {
     );
   });
 
+  it("reads Kyverno's TUF settings and the trusted root path; off by default", () => {
+    expect(loadConfig(SPEC, {}, {})).toMatchObject({
+      enableTuf: false,
+      tufMirror: undefined,
+      trustedRootPath: undefined,
+    });
+    const env = {
+      EDICT_ENABLE_TUF: 'true',
+      EDICT_TUF_MIRROR: 'https://tuf.example.com',
+      EDICT_TUF_ROOT: '/etc/tuf/root.json',
+      EDICT_TRUSTED_ROOT_PATH: '/etc/sigstore/trusted_root.json',
+    };
+    expect(loadConfig(SPEC, env, {})).toMatchObject({
+      enableTuf: true,
+      tufMirror: 'https://tuf.example.com',
+      tufRoot: '/etc/tuf/root.json',
+      trustedRootPath: '/etc/sigstore/trusted_root.json',
+    });
+    expect(() => loadConfig(SPEC, { EDICT_TUF_MIRROR: 'ftp://x' }, {})).toThrow(
+      /tufMirror \(EDICT_TUF_MIRROR\): tufMirror must be an http\(s\) URL/,
+    );
+  });
+
   it('names every bad value with its variable, base and own alike', () => {
     const load = () =>
       loadConfig(SPEC, { EDICT_INSTALL_NAME: 'Bad_Name', EDICT_OMIT_EVENTS: 'Nothing', EDICT_SAMPLE_WORKERS: '0' }, {});

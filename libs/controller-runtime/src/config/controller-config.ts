@@ -8,11 +8,13 @@ import 'reflect-metadata';
 import { plainToInstance, Transform, type ClassConstructor } from 'class-transformer';
 import {
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsIP,
   IsOptional,
   IsString,
+  IsUrl,
   Matches,
   Max,
   Min,
@@ -185,6 +187,34 @@ export abstract class ControllerBaseConfig {
     message: 'insecureRegistries entries must be host[:port] or *',
   })
   insecureRegistries: string[] = [];
+
+  /**
+   * Kyverno's --enableTuf: keyless Cosign and Sigstore bundle entries without roots or log keys of
+   * their own verify against Sigstore's trusted root. Without tufMirror, the snapshot of the public
+   * trusted root Edict ships (from the Sigstore TUF client's seeds): nothing is fetched.
+   */
+  @IsBoolean()
+  enableTuf = false;
+
+  /** Kyverno's --tufMirror: TUF repository the trusted root is refreshed from (hourly); needs tufRoot or tufRootRaw unless Sigstore's own. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'tufMirror must be an http(s) URL' })
+  tufMirror?: string;
+
+  /** Kyverno's --tufRoot: the mirror's initial root.json, as a file path (URLs are refused). */
+  @IsOptional()
+  @IsString()
+  tufRoot?: string;
+
+  /** Kyverno's --tufRootRaw: the mirror's initial root.json, base64. */
+  @IsOptional()
+  @IsString()
+  tufRootRaw?: string;
+
+  /** A Sigstore trusted_root.json file used as is: offline, no TUF, wins over the TUF settings. */
+  @IsOptional()
+  @IsString()
+  trustedRootPath?: string;
 }
 
 function cidrListProblem(value: unknown): string | undefined {
@@ -213,6 +243,11 @@ export const CONTROLLER_ENVIRONMENT: EnvironmentTable<ControllerBaseConfig> = {
   EDICT_EGRESS_BLOCKED_CIDRS: ['egressBlockedCidrs', 'list'],
   EDICT_REGISTRY_ALLOWED_ADDRESSES: ['registryAllowedAddresses', 'list'],
   EDICT_INSECURE_REGISTRIES: ['insecureRegistries', 'list'],
+  EDICT_ENABLE_TUF: ['enableTuf', 'bool'],
+  EDICT_TUF_MIRROR: ['tufMirror', 'string'],
+  EDICT_TUF_ROOT: ['tufRoot', 'string'],
+  EDICT_TUF_ROOT_RAW: ['tufRootRaw', 'string'],
+  EDICT_TRUSTED_ROOT_PATH: ['trustedRootPath', 'string'],
 };
 
 export class ControllerConfigError extends Error {

@@ -1,7 +1,7 @@
 import type { EvaluationDeadline, JsonObject, JsonValue, KubeObject } from '@edict/foundation';
 import type { APICall, ImageRegistryCredentials } from '../policy/types';
 import type { AccessReviewDecision, AccessReviewRequest } from '@edict/cel';
-import type { OciReader, VerificationCache } from '@edict/image-verify';
+import type { OciReader, TrustedRootSource, VerificationCache } from '@edict/image-verify';
 
 /** Loaders may answer from a cache (synchronously) or over the network. */
 export type Awaitable<T> = T | Promise<T>;
@@ -57,6 +57,12 @@ export interface ImageVerificationLoader {
   oci(access: OciAccessRequest): OciReader;
   /** Shared, bounded verification results; used by entries with `useCache` (the default). */
   readonly cache?: VerificationCache;
+  /**
+   * Sigstore's trusted root the controller is configured with (Kyverno's TUF settings), for Cosign
+   * entries that give no roots or log keys of their own and for Sigstore bundles; undefined when
+   * none is configured. Read only when an entry needs it.
+   */
+  trustedRoot?(): Promise<TrustedRootSource | undefined>;
 }
 
 /**

@@ -14,7 +14,6 @@ import {
   verifyImageSignatures,
   type OciReader,
   type VerificationCache,
-  type VerifierSpec,
   type VerifyOptions,
 } from '@edict/image-verify';
 import { checkConditions } from '../core/conditions';
@@ -26,7 +25,15 @@ import { substituteVariables, type EvaluationContext } from '../variables';
 import { imageStatusOf, verifiedAnnotationChanged, IMAGE_VERIFY_ANNOTATION, type VerifiedImages } from './annotation';
 import type { ContainerImageInfo } from '../images';
 import { readAttestorSet, requiredCount, type Attestation, type AttestorSet, type ImageVerification } from './spec';
-import { UnsupportedAttestorError, verifierFor, type SecretAccess } from './verifier-spec';
+import {
+  entryVerifier,
+  UnsupportedAttestorError,
+  verifierFor,
+  withTrustedRoot,
+  type BuiltVerifier,
+  type SecretAccess,
+  type TrustedRootLoader,
+} from './verifier-spec';
 
 /** What one verifyImages entry is verified with. */
 export interface VerifierContext {
@@ -37,6 +44,8 @@ export interface VerifierContext {
   readonly oci: OciReader;
   readonly cache?: VerificationCache;
   readonly secrets: SecretAccess;
+  /** The controller's Sigstore trusted root, for entries without roots or log keys of their own. */
+  readonly trustedRoot?: TrustedRootLoader;
   readonly deadline?: number;
   /** The rule's verifyImages entries (after substitution), for the `validate` checks Kyverno runs after attestations. */
   readonly entries: readonly ImageVerification[];
@@ -190,7 +199,7 @@ async function verifySignatureEntry(
 ): Promise<{ digest: string } | { failure: Failure }> {
   let subPath = '';
   try {
-    const { spec, path } = await verifierOf(entry, verification, false, vc.secrets);
+    const { spec, path } = await verifierOf(entry, verification, false, vc);
     subPath = path;
     const result = await verifyImageSignatures(vc.oci, image, spec, verifyOptions(vc, verification));
     if (result.verified) return { digest: result.digest };
@@ -207,7 +216,6 @@ async function verifySignatureEntry(
  * while the rule lives): the cache key of a verified image is then found without serialising the
  * trust material again. A key read from a Secret is read each time (the Secret may change).
  */
-type BuiltVerifier = { spec: VerifierSpec; path: string };
 /** Per entry, per attestor: the verifier for signatures [0] and for attestations [1]. */
 const builtVerifiers = new WeakMap<ImageVerification, WeakMap<object, [BuiltVerifier?, BuiltVerifier?]>>();
 
@@ -215,15 +223,16 @@ async function verifierOf(
   attestor: AttestorSet['entries'][number],
   verification: ImageVerification,
   forAttestation: boolean,
-  secrets: SecretAccess,
+  vc: Pick<VerifierContext, 'secrets' | 'trustedRoot'>,
 ): Promise<BuiltVerifier> {
-  if (attestor.keys?.secret) return verifierFor(attestor, verification, forAttestation, secrets);
+  if (attestor.keys?.secret) return verifierFor(attestor, verification, forAttestation, vc.secrets, vc.trustedRoot);
   let byAttestor = builtVerifiers.get(verification);
   if (!byAttestor) builtVerifiers.set(verification, (byAttestor = new WeakMap()));
   let pair = byAttestor.get(attestor);
   if (!pair) byAttestor.set(attestor, (pair = [undefined, undefined]));
   const index = forAttestation ? 1 : 0;
-  return (pair[index] ??= await verifierFor(attestor, verification, forAttestation, secrets));
+  const built = (pair[index] ??= await entryVerifier(attestor, verification, forAttestation, vc.secrets));
+  return withTrustedRoot(built, vc.trustedRoot);
 }
 
 /**
@@ -253,7 +262,7 @@ async function verifyAttestations(
         const entryPath = `${path}.attestors[${j}].entries[${i}]`;
         let subPath = '';
         try {
-          const { spec, path: specPath } = await verifierOf(entry, verification, true, vc.secrets);
+          const { spec, path: specPath } = await verifierOf(entry, verification, true, vc);
           subPath = specPath;
           const result = await verifyImageAttestations(
             vc.oci,

@@ -1,4 +1,4 @@
-import type { CosignVerifier, NotaryVerifier, VerifierSpec } from '@edict/image-verify';
+import type { CosignVerifier, NotaryVerifier, TrustedRootSource, VerifierSpec } from '@edict/image-verify';
 import type { ResourceLoader } from '../core/loaders';
 import { decodeStdBase64 } from '../validate/manifests/base64';
 import type { Attestor, CertificateLog, ImageVerification, TransparencyLog } from './spec';
@@ -13,6 +13,9 @@ export class UnsupportedAttestorError extends Error {
     this.name = 'UnsupportedAttestorError';
   }
 }
+
+/** The controller's Sigstore trusted root (undefined when none is configured). */
+export type TrustedRootLoader = () => Promise<TrustedRootSource | undefined>;
 
 /** Where keys referenced by Secret are read, and which namespace a namespaced Policy is kept to. */
 export interface SecretAccess {
@@ -32,7 +35,41 @@ export async function verifierFor(
   verification: ImageVerification,
   forAttestation: boolean,
   secrets: SecretAccess,
-): Promise<{ spec: VerifierSpec; path: string }> {
+  trustedRoot?: TrustedRootLoader,
+): Promise<BuiltVerifier> {
+  return withTrustedRoot(await entryVerifier(attestor, verification, forAttestation, secrets), trustedRoot);
+}
+
+export interface BuiltVerifier {
+  readonly spec: VerifierSpec;
+  readonly path: string;
+}
+
+const rooted = new WeakMap<VerifierSpec, { source: TrustedRootSource; built: BuiltVerifier }>();
+
+/**
+ * `built` with the controller's current trusted root filled in where the entry leaves it out. The
+ * entry's own verifier is kept (and may be memoised by the caller); the rooted copy is made once per
+ * root, so a refreshed root is picked up and an unchanged one costs nothing.
+ */
+export async function withTrustedRoot(built: BuiltVerifier, trustedRoot?: TrustedRootLoader): Promise<BuiltVerifier> {
+  if (!trustedRoot || built.spec.type !== 'cosign' || !needsTrustedRoot(built.spec)) return built;
+  const source = await trustedRoot();
+  if (!source) return built;
+  const known = rooted.get(built.spec);
+  if (known?.source === source) return known.built;
+  const copy: BuiltVerifier = { spec: { ...built.spec, trustedRoot: source }, path: built.path };
+  rooted.set(built.spec, { source, built: copy });
+  return copy;
+}
+
+/** The entry's verifier without the controller's trusted root. */
+export async function entryVerifier(
+  attestor: Attestor,
+  verification: ImageVerification,
+  forAttestation: boolean,
+  secrets: SecretAccess,
+): Promise<BuiltVerifier> {
   if (verification.type === 'Notary') return notaryVerifier(attestor);
   const spec: CosignVerifier = {
     type: 'cosign',
@@ -75,6 +112,8 @@ export async function verifierFor(
       ],
       roots: keyless.roots ?? verification.roots,
       extensions: keyless.additionalExtensions ? { ...keyless.additionalExtensions } : undefined,
+      // Kyverno's matchCertificateData: subject and issuer are wildcards.
+      wildcards: true,
     };
     applyLogs(spec, keyless.rekor, keyless.ctlog);
   } else {
@@ -82,6 +121,18 @@ export async function verifierFor(
     spec.keyless = { identities: [], roots: verification.roots };
   }
   return { spec, path };
+}
+
+/**
+ * Whether the entry leaves something to Sigstore's trusted root, as Kyverno falls back to its TUF
+ * root: Fulcio roots of a keyless entry, the Rekor key, the CT log key of a certificate, bundles.
+ */
+function needsTrustedRoot(spec: CosignVerifier): boolean {
+  if (spec.bundle) return true;
+  if (spec.keyless && !spec.keyless.roots) return true;
+  if (!spec.rekor.ignoreTlog && !spec.rekor.publicKey) return true;
+  const certificateBased = spec.keyless !== undefined || spec.certificate?.certChain !== undefined;
+  return certificateBased && !spec.ctlog.ignoreSCT && !spec.ctlog.publicKey;
 }
 
 /** Kyverno's rekor/ctlog options: an absent block means the public log, checked; SCTs checked. */

@@ -117,6 +117,7 @@ export async function verifyImagesRule(run: RuleRun, deps: ImageRuleDependencies
         request: run.request,
         oci,
         cache: access.cache,
+        trustedRoot: access.trustedRoot?.bind(access),
         secrets: { resources: deps.resources, policyNamespace: deps.policyNamespace },
         deadline: remaining === undefined ? undefined : Date.now() + remaining,
         entries,

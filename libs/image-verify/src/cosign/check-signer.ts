@@ -76,7 +76,7 @@ export function checkSigner(
     const identityCert = certificate ?? (mode.kind === 'certificate-key' ? mode.certificate : undefined);
     if (mode.kind === 'keyless' && certificate) {
       const mismatch =
-        matchIdentities(certificate, spec.keyless?.identities ?? []) ??
+        matchIdentities(certificate, spec.keyless?.identities ?? [], spec.keyless?.wildcards === true) ??
         matchExtensions(certificate, spec.keyless?.extensions ?? {});
       if (mismatch) throw new Error(mismatch);
     }

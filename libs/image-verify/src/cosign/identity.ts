@@ -103,18 +103,23 @@ export function certificateIssuer(certificate: X509Certificate): string | undefi
 export function matchIdentities(
   certificate: X509Certificate,
   identities: readonly KeylessIdentity[],
+  wildcards = false,
 ): string | undefined {
   if (identities.length === 0) return undefined;
   const subjects = certificateSubjects(certificate);
   const issuer = certificateIssuer(certificate) ?? '';
+  // Kyverno's classic keyless entries match subject and issuer as wildcards; cosign compares exactly.
+  const same = wildcards
+    ? (expected: string, actual: string) => wildcardMatch(expected, actual)
+    : (expected: string, actual: string) => expected === actual;
   for (const identity of identities) {
     const issuerMatches = identity.issuer
-      ? issuer === identity.issuer
+      ? same(identity.issuer, issuer)
       : identity.issuerRegExp
         ? compileGoRegexp(identity.issuerRegExp).test(issuer)
         : true;
     const subjectMatches = identity.subject
-      ? subjects.includes(identity.subject)
+      ? subjects.some((subject) => same(identity.subject as string, subject))
       : identity.subjectRegExp
         ? subjects.some((subject) => compileGoRegexp(identity.subjectRegExp as string).test(subject))
         : true;

@@ -67,6 +67,22 @@ describe('cosign keyless signatures', () => {
     expect((await verifyImageSignatures(oci, IMAGE, regex)).verified).toBe(true);
   });
 
+  it("matches subject and issuer as wildcards only when asked (Kyverno's classic keyless entries)", async () => {
+    const oci = await signedImage();
+    const wildcard = { subject: 'https://github.com/org/*@refs/heads/*', issuer: 'https://token.actions.*' };
+    const exact = keyless({}, wildcard);
+    expect((await verifyImageSignatures(oci, IMAGE, exact)).verified).toBe(false);
+    const withWildcards = { ...exact, keyless: { ...exact.keyless!, wildcards: true } };
+    expect((await verifyImageSignatures(oci, IMAGE, withWildcards)).verified).toBe(true);
+    const other = keyless({}, { subject: 'https://github.com/other/*', issuer: ISSUER });
+    const refused = await verifyImageSignatures(oci, IMAGE, {
+      ...other,
+      keyless: { ...other.keyless!, wildcards: true },
+    });
+    expect(refused.verified).toBe(false);
+    expect(refused.reason).toContain('none of the expected identities matched');
+  });
+
   it('refuses another subject or issuer', async () => {
     const oci = await signedImage();
     const subject = await verifyImageSignatures(
