@@ -20,7 +20,7 @@ import {
   type ChainsawRunOptions,
   type ChainsawTestResult,
 } from '@edict/chainsaw';
-import type { JsonObject } from '@edict/foundation';
+import { errorMessage, type JsonObject } from '@edict/foundation';
 import { EXEC_TIMEOUT_SCALE, LOCAL_DIR, type E2eArgs } from './args';
 import type { E2eTestRecord } from './report';
 import type { SuiteCluster } from './suite-cluster';
@@ -130,7 +130,26 @@ export async function runSuite(
     holdsHostPort(test.folder) ? oneAtATime(run) : run();
   const worker = async (): Promise<void> => {
     for (let group = queue.shift(); group; group = queue.shift()) {
-      const cluster = await startCluster(group.env);
+      let cluster: SuiteCluster;
+      try {
+        // One retry: on a loaded machine a controller may miss its start deadline once.
+        cluster = await startCluster(group.env).catch(() => startCluster(group.env));
+      } catch (error) {
+        // A group whose cluster never starts fails its own tests; the other groups still run.
+        const dir = group.local ? args.localDir : args.suiteDir;
+        for (const file of group.files) {
+          const path = suitePathOf(dir, dirname(file));
+          record({
+            path,
+            name: path.split('/').at(-1) ?? path,
+            outcome: 'error',
+            durationMs: 0,
+            reason: `the test cluster did not start: ${errorMessage(error)}`,
+            ...(group.local ? { local: true as const } : {}),
+          });
+        }
+        continue;
+      }
       try {
         await runChainsawTests({
           paths: group.files,
