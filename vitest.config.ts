@@ -21,7 +21,12 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ALL_SPECS, exclude: ['**/node_modules/**', ...E2E_SPECS] } },
+      {
+        extends: true,
+        // Unit specs share each worker's module registry: loading the libs once per worker instead of
+        // once per file. A spec that mocks a module reloads what it mocks (vi.resetModules).
+        test: { name: 'unit', include: ALL_SPECS, exclude: ['**/node_modules/**', ...E2E_SPECS], isolate: false },
+      },
       { extends: true, test: { name: 'e2e', include: E2E_SPECS, exclude: ['**/node_modules/**'] } },
     ],
   },

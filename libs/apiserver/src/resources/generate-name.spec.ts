@@ -1,6 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { JsonObject } from '@edict/foundation';
-import { InMemoryApiServer } from '../api-server';
 
 /** Queued draws for the name generator's randomInt (the mock is hoisted above the imports); real ones once empty. */
 const draws = vi.hoisted(() => [] as number[]);
@@ -13,6 +12,14 @@ const generated = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateNam
 const nameOf = (object: JsonObject) => (object.metadata as JsonObject).name;
 
 describe('generateName', () => {
+  // Test files share modules (the unit project does not isolate them): load the server afresh so it
+  // takes the mocked randomInt.
+  let InMemoryApiServer: typeof import('../api-server').InMemoryApiServer;
+  beforeAll(async () => {
+    vi.resetModules();
+    ({ InMemoryApiServer } = await import('../api-server'));
+  });
+
   it('generates another name when the generated one is taken, as Kubernetes does since 1.31', () => {
     const server = new InMemoryApiServer();
     draws.push(...[0, 0, 0, 0, 0], ...[0, 0, 0, 0, 0], ...[1, 1, 1, 1, 1]);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Bindings } from './bindings';
 import { parseExpression } from './expression';
 import { evaluateJmesPath, ExpressionError, rewriteFunctions } from './jmespath';
@@ -31,8 +31,9 @@ describe('evaluateJmesPath', () => {
     expect(rewriteFunctions("json_parse('trim_space(x)')").text).toBe("parse_json('trim_space(x)')");
     expect(evaluateJmesPath('trim_space(@)', ' \t hi \n', Bindings.empty())).toBe('hi');
     expect(evaluateJmesPath("trim_space(join('', [' a', 'b ']))", null, Bindings.empty())).toBe('ab');
-    process.env.EDICT_CHAINSAW_SPEC = 'set';
+    vi.stubEnv('EDICT_CHAINSAW_SPEC', 'set');
     expect(evaluateJmesPath("env('EDICT_CHAINSAW_SPEC')", null, Bindings.empty())).toBe('set');
+    vi.unstubAllEnvs();
   });
 
   it('fails with the expression in the message', () => {

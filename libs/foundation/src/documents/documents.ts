@@ -88,7 +88,9 @@ export function parseDocuments(text: string, file: string): ParsedDocuments {
     const result = parseAllDocuments(text, { ...parseOptions, lineCounter: lines });
     parsed = Array.isArray(result) ? result : [];
   } catch (error) {
-    errors.push({ file, message: `cannot parse YAML: ${errorMessage(error)}` });
+    // Where the stack runs out depends on how deep the caller already is: the parser may throw it.
+    const message = error instanceof RangeError ? nestingMessage() : `cannot parse YAML: ${errorMessage(error)}`;
+    errors.push({ file, message });
     return { documents, errors };
   }
 
