@@ -2,9 +2,17 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
-/** The policy kinds the CEL corpus floor is about (a test counts when all its policies are of them). */
-export const FLOORED_KINDS = ['ValidatingPolicy', 'validate.cel', 'ValidatingAdmissionPolicy'] as const;
-export type FlooredKind = (typeof FLOORED_KINDS)[number];
+/**
+ * The policy kinds each floor of the CEL corpus is about, one group per issue that brought them: a
+ * test counts under a group when all its policies are of that group's kinds.
+ */
+export const FLOORED_GROUPS = {
+  validating: ['ValidatingPolicy', 'validate.cel', 'ValidatingAdmissionPolicy'],
+  mutatingGeneratingDeleting: ['MutatingPolicy', 'GeneratingPolicy', 'DeletingPolicy', 'MutatingAdmissionPolicy'],
+} as const;
+export type FlooredGroup = keyof typeof FLOORED_GROUPS;
+export type FlooredKind = (typeof FLOORED_GROUPS)[FlooredGroup][number];
+export const FLOORED_KINDS: readonly FlooredKind[] = Object.values(FLOORED_GROUPS).flat();
 
 /**
  * The kinds of the policies a test names, read from the files as written (independent of whether
@@ -29,18 +37,25 @@ export function policyKindsOf(testFile: string): string[] {
             (rule) => isRecord(rule) && isRecord(rule.validate) && rule.validate.cel !== undefined,
           );
           kinds.add(cel ? 'validate.cel' : kind);
-        } else kinds.add(kind === 'NamespacedValidatingPolicy' ? 'ValidatingPolicy' : kind);
+        } else kinds.add(kind.startsWith('Namespaced') ? kind.slice('Namespaced'.length) : kind);
       }
     }
   }
   return [...kinds].sort();
 }
 
-/** The floored kind a test is counted under, or undefined when one of its policies is of another kind. */
+/** The floored group a test is counted under, or undefined when its policies are not all of one group. */
+export function flooredGroupOf(kinds: readonly string[]): FlooredGroup | undefined {
+  if (kinds.length === 0) return undefined;
+  return (Object.keys(FLOORED_GROUPS) as FlooredGroup[]).find((group) =>
+    kinds.every((kind) => (FLOORED_GROUPS[group] as readonly string[]).includes(kind)),
+  );
+}
+
+/** The kind a test is listed under in the figures: the first of its group's kinds it uses. */
 export function flooredKindOf(kinds: readonly string[]): FlooredKind | undefined {
-  if (kinds.length === 0 || !kinds.every((kind) => (FLOORED_KINDS as readonly string[]).includes(kind)))
-    return undefined;
-  return FLOORED_KINDS.find((kind) => kinds.includes(kind));
+  const group = flooredGroupOf(kinds);
+  return group ? FLOORED_GROUPS[group].find((kind) => kinds.includes(kind)) : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -8,7 +8,15 @@ import {
   type TestRun,
   type VerdictSummary,
 } from '@edict/kyverno-test';
-import { FLOORED_KINDS, flooredKindOf, policyKindsOf, type FlooredKind } from './classify';
+import {
+  FLOORED_GROUPS,
+  FLOORED_KINDS,
+  flooredGroupOf,
+  flooredKindOf,
+  policyKindsOf,
+  type FlooredGroup,
+  type FlooredKind,
+} from './classify';
 
 /** The CEL corpus folder: $EDICT_CONFORMANCE_CEL_DIR, else ../shared/conformance-cel beside the repo. */
 export function celCorpusDir(): string {
@@ -35,7 +43,8 @@ export interface CelRun {
   /** Path below the corpus folder. */
   path: string;
   kinds: string[];
-  /** The floored kind the test counts under, when all its policies are of those kinds. */
+  /** The floored group and kind the test counts under, when all its policies are of one group. */
+  group?: FlooredGroup;
   floored?: FlooredKind;
   /** Why the test cannot run offline, when it cannot. */
   offline?: string;
@@ -46,8 +55,8 @@ export interface CelCorpusScores {
   /** Every test that can run offline. */
   strict: VerdictSummary;
   compatible: VerdictSummary;
-  /** Tests whose policies are all ValidatingPolicy, classic validate.cel or ValidatingAdmissionPolicy. */
-  floored: VerdictSummary;
+  /** Per floored group, the tests whose policies are all of that group's kinds. */
+  byGroup: Record<FlooredGroup, VerdictSummary>;
   byKind: Record<FlooredKind, VerdictSummary>;
   /** Tests counted apart, with the reason. */
   apart: { path: string; reason: string }[];
@@ -62,8 +71,16 @@ export async function runCelCorpus(): Promise<CelCorpusScores> {
     const file = resolve(dir, run.file);
     const path = relative(dir, file);
     const kinds = policyKindsOf(file);
+    const group = flooredGroupOf(kinds);
     const floored = flooredKindOf(kinds);
-    return { run, path, kinds, ...(floored ? { floored } : {}), ...(offline[path] ? { offline: offline[path] } : {}) };
+    return {
+      run,
+      path,
+      kinds,
+      ...(group ? { group } : {}),
+      ...(floored ? { floored } : {}),
+      ...(offline[path] ? { offline: offline[path] } : {}),
+    };
   });
   const online = celRuns.filter((entry) => entry.offline === undefined);
   const strictOf = (entries: readonly CelRun[]) => summarize(entries.map((entry) => outcome(entry.run, 'strict')));
@@ -74,7 +91,12 @@ export async function runCelCorpus(): Promise<CelCorpusScores> {
     runs: celRuns,
     strict: strictOf(online),
     compatible: summarize(online.map((entry) => outcome(entry.run, 'compatible'))),
-    floored: strictOf(online.filter((entry) => entry.floored !== undefined)),
+    byGroup: Object.fromEntries(
+      (Object.keys(FLOORED_GROUPS) as FlooredGroup[]).map((group) => [
+        group,
+        strictOf(online.filter((entry) => entry.group === group)),
+      ]),
+    ) as Record<FlooredGroup, VerdictSummary>,
     byKind,
     apart: celRuns.flatMap((entry) => (entry.offline ? [{ path: entry.path, reason: entry.offline }] : [])),
   };
