@@ -1,7 +1,14 @@
 // @edict/cel-policies: Kyverno's CEL policy family (policies.kyverno.io): ValidatingPolicy and its
 // Namespaced form, and the CEL PolicyException. Pure: everything it reads comes through interfaces.
 export * from './api/types';
-export { isValidatingPolicy, isCelPolicyException, isImageValidatingPolicy } from './api/kinds';
+export {
+  isValidatingPolicy,
+  isCelPolicyException,
+  isImageValidatingPolicy,
+  isMutatingPolicy,
+  isGeneratingPolicy,
+  isDeletingPolicy,
+} from './api/kinds';
 export { ValidatingPolicyError } from './compile/policy-error';
 export type { CompiledValidatingPolicy } from './compile/compiled-policy';
 export { compileValidatingPolicy, validatingPolicyErrors } from './compile/compile-policy';

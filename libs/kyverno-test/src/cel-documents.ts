@@ -10,35 +10,59 @@ export interface CelDocuments {
   validatingPolicies: KubeObject[];
   /** ImageValidatingPolicy and NamespacedImageValidatingPolicy. */
   imageValidatingPolicies: KubeObject[];
+  /** MutatingPolicy and NamespacedMutatingPolicy. */
+  mutatingPolicies: KubeObject[];
+  /** GeneratingPolicy and NamespacedGeneratingPolicy. */
+  generatingPolicies: KubeObject[];
+  /** DeletingPolicy and NamespacedDeletingPolicy. */
+  deletingPolicies: KubeObject[];
   /** policies.kyverno.io PolicyExceptions. */
   exceptions: KubeObject[];
   validatingAdmissionPolicies: KubeObject[];
   validatingAdmissionPolicyBindings: KubeObject[];
-  /** Kinds of these families Edict does not evaluate yet (MutatingPolicy, GeneratingPolicy, ...). */
+  mutatingAdmissionPolicies: KubeObject[];
+  mutatingAdmissionPolicyBindings: KubeObject[];
+  /** Kinds of these families Edict does not evaluate yet. */
   unsupported: KubeObject[];
 }
 
 export const emptyCelDocuments = (): CelDocuments => ({
   validatingPolicies: [],
   imageValidatingPolicies: [],
+  mutatingPolicies: [],
+  generatingPolicies: [],
+  deletingPolicies: [],
   exceptions: [],
   validatingAdmissionPolicies: [],
   validatingAdmissionPolicyBindings: [],
+  mutatingAdmissionPolicies: [],
+  mutatingAdmissionPolicyBindings: [],
   unsupported: [],
 });
 
 const KYVERNO_CEL_GROUP = 'policies.kyverno.io';
 const ADMISSION_GROUP = 'admissionregistration.k8s.io';
 
-const KYVERNO_UNSUPPORTED = new Set([
-  'MutatingPolicy',
-  'NamespacedMutatingPolicy',
-  'GeneratingPolicy',
-  'NamespacedGeneratingPolicy',
-  'DeletingPolicy',
-  'NamespacedDeletingPolicy',
-]);
-const ADMISSION_UNSUPPORTED = new Set(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
+/** The list of each kind, the Namespaced forms with their cluster-wide ones. */
+const KYVERNO_CEL_LISTS: Record<string, keyof CelDocuments> = {
+  ValidatingPolicy: 'validatingPolicies',
+  NamespacedValidatingPolicy: 'validatingPolicies',
+  ImageValidatingPolicy: 'imageValidatingPolicies',
+  NamespacedImageValidatingPolicy: 'imageValidatingPolicies',
+  MutatingPolicy: 'mutatingPolicies',
+  NamespacedMutatingPolicy: 'mutatingPolicies',
+  GeneratingPolicy: 'generatingPolicies',
+  NamespacedGeneratingPolicy: 'generatingPolicies',
+  DeletingPolicy: 'deletingPolicies',
+  NamespacedDeletingPolicy: 'deletingPolicies',
+  PolicyException: 'exceptions',
+};
+const ADMISSION_LISTS: Record<string, keyof CelDocuments> = {
+  ValidatingAdmissionPolicy: 'validatingAdmissionPolicies',
+  ValidatingAdmissionPolicyBinding: 'validatingAdmissionPolicyBindings',
+  MutatingAdmissionPolicy: 'mutatingAdmissionPolicies',
+  MutatingAdmissionPolicyBinding: 'mutatingAdmissionPolicyBindings',
+};
 
 function groupOf(apiVersion: unknown): string {
   if (typeof apiVersion !== 'string') return '';
@@ -51,18 +75,8 @@ export function celDocumentList(document: JsonValue): keyof CelDocuments | undef
   if (!isObject(document) || typeof document.kind !== 'string') return undefined;
   const { kind } = document;
   const group = groupOf(document.apiVersion);
-  if (group === KYVERNO_CEL_GROUP) {
-    if (kind === 'ValidatingPolicy' || kind === 'NamespacedValidatingPolicy') return 'validatingPolicies';
-    if (kind === 'ImageValidatingPolicy' || kind === 'NamespacedImageValidatingPolicy')
-      return 'imageValidatingPolicies';
-    if (kind === 'PolicyException') return 'exceptions';
-    return KYVERNO_UNSUPPORTED.has(kind) ? 'unsupported' : undefined;
-  }
-  if (group === ADMISSION_GROUP) {
-    if (kind === 'ValidatingAdmissionPolicy') return 'validatingAdmissionPolicies';
-    if (kind === 'ValidatingAdmissionPolicyBinding') return 'validatingAdmissionPolicyBindings';
-    return ADMISSION_UNSUPPORTED.has(kind) ? 'unsupported' : undefined;
-  }
+  if (group === KYVERNO_CEL_GROUP) return Object.hasOwn(KYVERNO_CEL_LISTS, kind) ? KYVERNO_CEL_LISTS[kind] : undefined;
+  if (group === ADMISSION_GROUP) return Object.hasOwn(ADMISSION_LISTS, kind) ? ADMISSION_LISTS[kind] : undefined;
   return undefined;
 }
 
@@ -88,7 +102,11 @@ export function celPolicyNames(documents: CelDocuments): Set<string> {
   for (const policy of [
     ...documents.validatingPolicies,
     ...documents.imageValidatingPolicies,
+    ...documents.mutatingPolicies,
+    ...documents.generatingPolicies,
+    ...documents.deletingPolicies,
     ...documents.validatingAdmissionPolicies,
+    ...documents.mutatingAdmissionPolicies,
     ...documents.unsupported,
   ]) {
     const { name, namespace } = policy.metadata;

@@ -64,7 +64,14 @@ export async function evaluateCelPolicies(
   images?: IvpolPorts,
 ): Promise<CelEvaluation> {
   const evaluation: CelEvaluation = { responses: [], errors: [] };
-  for (const unsupported of test.cel.unsupported) {
+  const notEvaluatedYet = [
+    ...test.cel.mutatingPolicies,
+    ...test.cel.generatingPolicies,
+    ...test.cel.deletingPolicies,
+    ...test.cel.mutatingAdmissionPolicies,
+    ...test.cel.unsupported,
+  ];
+  for (const unsupported of notEvaluatedYet) {
     evaluation.errors.push(
       `${unsupported.kind} ${unsupported.metadata.name ?? ''}: this kind of policy is not evaluated by Edict yet`,
     );

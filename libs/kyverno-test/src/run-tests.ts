@@ -83,7 +83,11 @@ export async function runTestFile(file: string, options: RunOptions): Promise<Te
       test.policies.length +
       test.cel.validatingPolicies.length +
       test.cel.imageValidatingPolicies.length +
+      test.cel.mutatingPolicies.length +
+      test.cel.generatingPolicies.length +
+      test.cel.deletingPolicies.length +
       test.cel.validatingAdmissionPolicies.length +
+      test.cel.mutatingAdmissionPolicies.length +
       test.cel.unsupported.length;
     options.onProgress?.(
       `  Applying ${policyCount} ${plural(policyCount, 'policy', 'policies')} to ${test.resources.length} ${plural(test.resources.length, 'resource', 'resources')} ...`,
@@ -122,7 +126,11 @@ function policyKinds(test: LoadedTest): string[] {
   for (const object of [
     ...test.cel.validatingPolicies,
     ...test.cel.imageValidatingPolicies,
+    ...test.cel.mutatingPolicies,
+    ...test.cel.generatingPolicies,
+    ...test.cel.deletingPolicies,
     ...test.cel.validatingAdmissionPolicies,
+    ...test.cel.mutatingAdmissionPolicies,
     ...test.cel.unsupported,
   ])
     kinds.add(object.kind);

@@ -24,3 +24,22 @@ const IMAGE_VALIDATING_KINDS = new Set(['ImageValidatingPolicy', 'NamespacedImag
 export function isImageValidatingPolicy(object: { apiVersion?: string; kind?: string }): boolean {
   return groupOf(object.apiVersion) === POLICIES_KYVERNO_IO && IMAGE_VALIDATING_KINDS.has(object.kind ?? '');
 }
+
+const MUTATING_KINDS = new Set(['MutatingPolicy', 'NamespacedMutatingPolicy']);
+const GENERATING_KINDS = new Set(['GeneratingPolicy', 'NamespacedGeneratingPolicy']);
+const DELETING_KINDS = new Set(['DeletingPolicy', 'NamespacedDeletingPolicy']);
+
+/** A policies.kyverno.io MutatingPolicy or NamespacedMutatingPolicy (any served version). */
+export function isMutatingPolicy(object: { apiVersion?: string; kind?: string }): boolean {
+  return groupOf(object.apiVersion) === POLICIES_KYVERNO_IO && MUTATING_KINDS.has(object.kind ?? '');
+}
+
+/** A policies.kyverno.io GeneratingPolicy or NamespacedGeneratingPolicy (any served version). */
+export function isGeneratingPolicy(object: { apiVersion?: string; kind?: string }): boolean {
+  return groupOf(object.apiVersion) === POLICIES_KYVERNO_IO && GENERATING_KINDS.has(object.kind ?? '');
+}
+
+/** A policies.kyverno.io DeletingPolicy or NamespacedDeletingPolicy (any served version). */
+export function isDeletingPolicy(object: { apiVersion?: string; kind?: string }): boolean {
+  return groupOf(object.apiVersion) === POLICIES_KYVERNO_IO && DELETING_KINDS.has(object.kind ?? '');
+}
