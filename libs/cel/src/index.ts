@@ -19,6 +19,7 @@ export { expressionsUseIdentifier, HTTP_IN_NAMESPACED_POLICY } from './kyverno/i
 export {
   CelPortError,
   KYVERNO_CEL_LIMITS,
+  type CelGeneratorPort,
   type CelGlobalContextPort,
   type CelGroupVersionResource,
   type CelHttpMethod,
