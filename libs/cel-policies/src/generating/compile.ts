@@ -156,6 +156,8 @@ function build(policy: KubeObject): { compiled?: CompiledGeneratingPolicy; error
     generateExisting: evaluation.generateExisting?.enabled === true,
     synchronize: evaluation.synchronize?.enabled === true,
     orphanDownstreamOnPolicyDelete: evaluation.orphanDownstreamOnPolicyDelete?.enabled === true,
+    skipBackgroundRequests: evaluation.skipBackgroundRequests !== false,
+    useServerSideApply: spec.useServerSideApply === true,
     ...(spec.webhookConfiguration?.timeoutSeconds !== undefined
       ? { timeoutSeconds: spec.webhookConfiguration.timeoutSeconds }
       : {}),

@@ -23,7 +23,9 @@ import { celValue } from '../evaluate/activation';
 import { admissionAttributesOf } from '../evaluate/attributes';
 import { applicableExceptions, conditionsHold, roundActivation } from '../evaluate/evaluate-policy';
 import type { CelPolicyInput } from '../evaluate/input';
+import { exceptionRule } from '../evaluate/responses';
 import { SpecRun, type Outcome } from '../evaluate/spec-run';
+import type { CompiledCelPolicyException } from '../exceptions/compiled-exception';
 import { generatingProgramsOf } from './compile';
 import type { CompiledGeneration } from './compiled-programs';
 import { DownstreamRecorder, type GenerationOrigin } from './downstream';
@@ -97,14 +99,16 @@ export async function evaluateGeneratingPolicy(
   const budget = new EvaluationBudget(DEFAULT_EVALUATION_LIMITS, context.deadline);
   const run = new SpecRun(programs.spec, roundActivation(base), new CelMeter(budget), new AccessReviews(0), budget);
   try {
-    const matched: string[] = [];
+    const matched: CompiledCelPolicyException[] = [];
     for (const exception of applicableExceptions(compiled, context)) {
       const decision = await conditionsHold(run, exception.matchConditions, base);
       if ('error' in decision) return result('error', `failed to evaluate policy: ${decision.error}`);
-      if (decision.holds) matched.push(exception.key);
+      if (decision.holds) matched.push(exception);
     }
     if (matched.length > 0) {
-      return result('skip', `policy is skipped due to policy exceptions: ${matched.join(', ')}`, [], matched);
+      // As Kyverno: the exception's reportResult (skip unless pass) answers, naming every exception.
+      const rule: RuleResponse = { ...exceptionRule(matched), type: 'Generation' };
+      return result(rule.status as 'pass' | 'skip', rule.message, [], rule.exceptions ?? [], rule);
     }
     const conditions = await conditionsHold(run, programs.spec.matchConditions, base);
     if ('error' in conditions) return result('error', `failed to evaluate policy: ${conditions.error}`);
@@ -204,10 +208,10 @@ function resultFor(compiled: CompiledGeneratingPolicy, trigger: JsonObject) {
     message: string,
     downstream: GeneratingPolicyResult['downstream'] = [],
     exceptions?: readonly string[],
+    given?: RuleResponse,
   ): GeneratingPolicyResult => {
-    const rule: RuleResponse = { name: compiled.name, type: 'Generation', status, message };
+    const rule: RuleResponse = given ?? { name: compiled.name, type: 'Generation', status, message };
     if (downstream.length > 0) rule.generatedResources = [...downstream];
-    if (exceptions) rule.exceptions = [...exceptions];
     return {
       policy: {
         name: compiled.name,

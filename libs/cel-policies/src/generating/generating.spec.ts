@@ -82,7 +82,14 @@ describe('generatingPolicyErrors', () => {
       synchronize: true,
       generateExisting: false,
       orphanDownstreamOnPolicyDelete: false,
+      skipBackgroundRequests: true,
+      useServerSideApply: false,
     });
+    const wrong = { ...onNamespaces, useServerSideApply: 'yes', evaluation: { synchronize: { enabled: 'true' } } };
+    expect(generatingPolicyErrors(generatingPolicy('wrong', wrong as unknown as GeneratingPolicySpec))).toEqual([
+      { field: 'spec.evaluation.synchronize.enabled', message: 'Invalid value: "true": must be a boolean' },
+      { field: 'spec.useServerSideApply', message: 'Invalid value: "yes": must be a boolean' },
+    ]);
   });
 });
 
@@ -174,7 +181,8 @@ describe('evaluateGeneratingPolicy', () => {
     });
     expect(excepted).toMatchObject({
       status: 'skip',
-      message: 'policy is skipped due to policy exceptions: kyverno/except-testing',
+      message: 'rule is skipped due to policy exception: kyverno/except-testing',
+      exceptions: ['kyverno/except-testing'],
       downstream: [],
     });
 

@@ -18,6 +18,11 @@ export function generatingSchemaErrors(spec: unknown): PolicyFieldError[] {
     return errors;
   }
   const s = spec as GeneratingPolicySpec;
+  const boolean = (field: string, value: unknown) => {
+    if (value !== undefined && value !== null && typeof value !== 'boolean') {
+      push(field, `Invalid value: ${JSON.stringify(value)}: must be a boolean`);
+    }
+  };
   const list = (field: string, value: unknown): unknown[] => {
     if (value === undefined || value === null) return [];
     if (!Array.isArray(value)) {
@@ -81,9 +86,11 @@ export function generatingSchemaErrors(spec: unknown): PolicyFieldError[] {
           push(`spec.evaluation.${key}.enabled`, `Invalid value: ${JSON.stringify(value.enabled)}: must be a boolean`);
         }
       }
+      boolean('spec.evaluation.skipBackgroundRequests', evaluation.skipBackgroundRequests);
     }
   }
 
+  boolean('spec.useServerSideApply', s.useServerSideApply);
   const timeout = s.webhookConfiguration?.timeoutSeconds;
   if (timeout !== undefined && (!Number.isInteger(timeout) || timeout < 1 || timeout > 30)) {
     push(

@@ -29,6 +29,8 @@ export interface GeneratingPolicyEvaluation {
   generateExisting?: Enabled;
   synchronize?: Enabled;
   orphanDownstreamOnPolicyDelete?: Enabled;
+  /** Default true: admission requests sent by the background controller itself do not trigger the policy. */
+  skipBackgroundRequests?: boolean;
 }
 
 export interface GeneratingPolicySpec {
@@ -38,6 +40,8 @@ export interface GeneratingPolicySpec {
   evaluation?: GeneratingPolicyEvaluation;
   webhookConfiguration?: { timeoutSeconds?: number };
   generate?: Generation[];
+  /** Create and update downstream objects with server-side apply (field manager `generate`). */
+  useServerSideApply?: boolean;
 }
 
 /** A GeneratingPolicy compiled once: what the webhook, the background controller and the CLI read. */
@@ -57,6 +61,10 @@ export interface CompiledGeneratingPolicy {
   readonly synchronize: boolean;
   /** evaluation.orphanDownstreamOnPolicyDelete.enabled (default false): keep downstream when the policy goes. */
   readonly orphanDownstreamOnPolicyDelete: boolean;
+  /** evaluation.skipBackgroundRequests (default true): the background controller's own requests do not trigger it. */
+  readonly skipBackgroundRequests: boolean;
+  /** spec.useServerSideApply (default false): downstream objects applied server-side (field manager `generate`). */
+  readonly useServerSideApply: boolean;
   readonly timeoutSeconds?: number;
 }
 
@@ -94,7 +102,8 @@ export interface GeneratingPolicyContext extends CelPolicyContext {
 
 /**
  * A GeneratingPolicy's answer for one trigger, as Kyverno's gpol engine responds: `pass` with the
- * downstream objects (none when a match condition is false), `skip` when exceptions matched,
+ * downstream objects (none when a match condition is false), `skip` when exceptions matched (`pass`
+ * when the exception's reportResult says so; the rule is then named `exception`),
  * `error` when matching or an expression failed (then no object is generated).
  */
 export interface GeneratingPolicyResult {
