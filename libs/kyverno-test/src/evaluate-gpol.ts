@@ -11,12 +11,13 @@ import { celPortsFor } from './cel-ports';
 import { offlineNamespaceObject, resourceOf } from './cel-resource';
 import type { CelEvaluation, CelPolicyResponse } from './evaluate-cel';
 import { buildRequest, type RequestInputs } from './request-builder';
+import { isClusterScoped } from './resource-scope';
 import type { LoadedTest } from './types';
 
 /**
  * The test's GeneratingPolicies as Kyverno's CLI runs them: every policy on every resource as a
  * CREATE (whatever the values say), objects recorded rather than created (no labels; uid,
- * annotations and server fields dropped), sources read from the Context file, the cluster
+ * annotations and server fields dropped; no namespace for a cluster-scoped kind), sources read from the Context file, the cluster
  * resources and the results' cloneSourceResource. A policy not matching a resource answers
  * nothing for it; one that matches answers with one Generation rule carrying the generated objects.
  */
@@ -43,7 +44,13 @@ export async function evaluateGeneratingPolicies(
       // The validating path reports an exception that does not compile; reported once is enough.
     }
   }
-  const context = { ports: celPortsFor(test, test.cloneSources), exceptions, mode: 'cli' as const };
+  const context = {
+    ports: celPortsFor(test, test.cloneSources),
+    exceptions,
+    mode: 'cli' as const,
+    // Kyverno's CLI asks its REST mapper; offline, the kinds known to be cluster-scoped.
+    isNamespaced: (_apiVersion: string, kind: string) => !isClusterScoped(kind),
+  };
   for (const resource of test.resources) {
     for (const { source, compiled } of policies) {
       const request = buildRequest(compiled.name, resource, inputs, 'CREATE');

@@ -102,4 +102,42 @@ describe('GeneratingPolicies in Kyverno CLI tests', () => {
     });
     expect(broken.errors.join('\n')).toContain('spec.generate: Required value');
   });
+
+  it('generates a cluster-scoped kind without a namespace', async () => {
+    const policy: JsonObject = {
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'GeneratingPolicy',
+      metadata: { name: 'role-per-namespace' },
+      spec: {
+        matchConstraints: (cloningPolicy.spec as JsonObject).matchConstraints as JsonValue,
+        generate: [
+          {
+            expression:
+              'generator.Apply(object.metadata.name, [{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": {"name": object.metadata.name + "-reader"}}])',
+          },
+        ],
+      },
+    };
+    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'prod-reader' } };
+    const result = await run({
+      'kyverno-test.yaml': yaml({
+        ...test([
+          {
+            isGeneratingPolicy: true,
+            policy: 'role-per-namespace',
+            kind: 'Namespace',
+            resources: ['prod'],
+            result: 'pass',
+            generatedResource: 'role.yaml',
+          },
+        ]),
+        context: undefined,
+      }),
+      'policy.yaml': yaml(policy),
+      'resources.yaml': yaml(namespace('prod')),
+      'role.yaml': yaml(role),
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.strict.map((check) => check.passed)).toEqual([true]);
+  });
 });
