@@ -36,13 +36,13 @@ const context: JsonObject = {
   spec: { resources: [secret('default', { uid: 'abc', annotations: { note: 'source' } })] },
 };
 
-const test = (results: JsonValue[]): JsonObject => ({
+const test = (results: JsonValue[], withContext = true): JsonObject => ({
   apiVersion: 'cli.kyverno.io/v1alpha1',
   kind: 'Test',
   metadata: { name: 'gpol' },
   policies: ['policy.yaml'],
   resources: ['resources.yaml'],
-  context: 'context.yaml',
+  ...(withContext ? { context: 'context.yaml' } : {}),
   results,
 });
 
@@ -120,19 +120,21 @@ describe('GeneratingPolicies in Kyverno CLI tests', () => {
     };
     const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'prod-reader' } };
     const result = await run({
-      'kyverno-test.yaml': yaml({
-        ...test([
-          {
-            isGeneratingPolicy: true,
-            policy: 'role-per-namespace',
-            kind: 'Namespace',
-            resources: ['prod'],
-            result: 'pass',
-            generatedResource: 'role.yaml',
-          },
-        ]),
-        context: undefined,
-      }),
+      'kyverno-test.yaml': yaml(
+        test(
+          [
+            {
+              isGeneratingPolicy: true,
+              policy: 'role-per-namespace',
+              kind: 'Namespace',
+              resources: ['prod'],
+              result: 'pass',
+              generatedResource: 'role.yaml',
+            },
+          ],
+          false,
+        ),
+      ),
       'policy.yaml': yaml(policy),
       'resources.yaml': yaml(namespace('prod')),
       'role.yaml': yaml(role),

@@ -15,13 +15,25 @@ type ResultType = 'bool' | 'string' | 'any';
  */
 function declarations(namespaced: boolean, imageVerification: boolean, generator: boolean) {
   const kyverno = { kyverno: true, namespacedPolicy: namespaced } as const;
-  // GeneratingPolicy: its variables see `generator` and, as Kyverno declares them, neither the
-  // authorizer nor `exceptions`.
+  // GeneratingPolicy: its variables see `generator` and `exceptions` but, as Kyverno declares
+  // them, not the authorizer.
   if (generator) {
     return {
       matchConditions: { params: false, authorizer: false, ...kyverno } satisfies CelVariables,
-      expressions: { params: false, authorizer: false, ...kyverno, generator: true } satisfies CelVariables,
-      messages: { params: false, authorizer: false, ...kyverno, generator: true } satisfies CelVariables,
+      expressions: {
+        params: false,
+        authorizer: false,
+        exceptions: true,
+        ...kyverno,
+        generator: true,
+      } satisfies CelVariables,
+      messages: {
+        params: false,
+        authorizer: false,
+        exceptions: true,
+        ...kyverno,
+        generator: true,
+      } satisfies CelVariables,
     };
   }
   // ImageValidatingPolicy: its variables, validations and messages also see `images`, `attestors`,

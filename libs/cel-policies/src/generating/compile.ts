@@ -91,7 +91,11 @@ function build(policy: KubeObject): { compiled?: CompiledGeneratingPolicy; error
   const kind = policy.kind as GeneratingPolicyKind;
   const namespaced = kind === 'NamespacedGeneratingPolicy';
   const own = compileSpec(
-    { matchConditions: spec.matchConditions ?? [], variables: spec.variables ?? [] },
+    {
+      matchConditions: spec.matchConditions ?? [],
+      variables: spec.variables ?? [],
+      auditAnnotations: spec.auditAnnotations ?? [],
+    },
     'spec',
     'Kubernetes',
     errors,
@@ -103,6 +107,7 @@ function build(policy: KubeObject): { compiled?: CompiledGeneratingPolicy; error
   const variables: CelVariables = {
     params: false,
     authorizer: false,
+    exceptions: true,
     kyverno: true,
     namespacedPolicy: namespaced,
     generator: true,
@@ -173,6 +178,8 @@ function expressionsOf(spec: GeneratingPolicySpec): string[] {
     if (typeof variable?.expression === 'string') out.push(variable.expression);
   for (const condition of spec.matchConditions ?? [])
     if (typeof condition?.expression === 'string') out.push(condition.expression);
+  for (const annotation of spec.auditAnnotations ?? [])
+    if (typeof annotation?.valueExpression === 'string') out.push(annotation.valueExpression);
   for (const generation of spec.generate ?? []) {
     if (typeof generation?.expression === 'string') out.push(generation.expression);
     const template = generation?.template;

@@ -21,7 +21,7 @@ import {
 import { celRequestOf, matchResources } from '@edict/native-policies';
 import { celValue } from '../evaluate/activation';
 import { admissionAttributesOf } from '../evaluate/attributes';
-import { applicableExceptions, conditionsHold, roundActivation } from '../evaluate/evaluate-policy';
+import { applicableExceptions, auditAnnotations, conditionsHold, roundActivation } from '../evaluate/evaluate-policy';
 import type { CelPolicyInput } from '../evaluate/input';
 import { exceptionRule } from '../evaluate/responses';
 import { SpecRun, type Outcome } from '../evaluate/spec-run';
@@ -98,18 +98,31 @@ export async function evaluateGeneratingPolicy(
 
   const budget = new EvaluationBudget(DEFAULT_EVALUATION_LIMITS, context.deadline);
   const run = new SpecRun(programs.spec, roundActivation(base), new CelMeter(budget), new AccessReviews(0), budget);
+  let properties: Record<string, string> = {};
   try {
+    // Exceptions first, on the request alone. One that allows no images or values exempts the
+    // trigger (a later broken one cannot undo that); the others only fill `exceptions`.
     const matched: CompiledCelPolicyException[] = [];
+    let exempt = false;
     for (const exception of applicableExceptions(compiled, context)) {
       const decision = await conditionsHold(run, exception.matchConditions, base);
-      if ('error' in decision) return result('error', `failed to evaluate policy: ${decision.error}`);
-      if (decision.holds) matched.push(exception);
+      if ('error' in decision) {
+        if (exempt) continue;
+        return result('error', `failed to evaluate policy: ${decision.error}`);
+      }
+      if (!decision.holds) continue;
+      matched.push(exception);
+      if (exception.images.length === 0 && exception.allowedValues.length === 0) exempt = true;
     }
-    if (matched.length > 0) {
+    if (exempt) {
       // As Kyverno: the exception's reportResult (skip unless pass) answers, naming every exception.
       const rule: RuleResponse = { ...exceptionRule(matched), type: 'Generation' };
       return result(rule.status as 'pass' | 'skip', rule.message, [], rule.exceptions ?? [], rule);
     }
+    run.activation.exceptions = toCel({
+      allowedImages: matched.flatMap((exception) => exception.images),
+      allowedValues: matched.flatMap((exception) => exception.allowedValues),
+    } as unknown as JsonObject);
     const conditions = await conditionsHold(run, programs.spec.matchConditions, base);
     if ('error' in conditions) return result('error', `failed to evaluate policy: ${conditions.error}`);
     if (!conditions.holds) return result('pass', 'policy evaluated successfully');
@@ -118,13 +131,20 @@ export async function evaluateGeneratingPolicy(
       const failure = await generate(run, generation, recorder, compiled.namespace);
       if (failure !== undefined) return result('error', `failed to evaluate policy: ${failure}`);
     }
+    if (programs.spec.auditAnnotations.length > 0) {
+      const annotations = await auditAnnotations(run, programs.spec);
+      if ('error' in annotations) return result('error', `failed to evaluate policy: ${annotations.error}`);
+      properties = annotations.values;
+    }
   } catch (error) {
     if (error instanceof CelLimitExceeded || error instanceof EvaluationDeadlineExceeded) {
       return result('error', `failed to evaluate policy: ${errorMessage(error)}`);
     }
     throw error;
   }
-  return result('pass', 'policy evaluated successfully', recorder.objects);
+  const passed = result('pass', 'policy evaluated successfully', recorder.objects);
+  if (Object.keys(properties).length > 0) passed.rule.properties = { ...properties };
+  return passed;
 }
 
 /** Runs one generate entry; the cause of its failure, or undefined. */
@@ -138,21 +158,38 @@ async function generate(
     const outcome = await run.evaluate(generation.program, generation.reads);
     return 'error' in outcome ? describeCelError(outcome.error) : undefined;
   }
+  const rendered: JsonObject[] = [];
   for (const [i, document] of generation.template.documents.entries()) {
-    let rendered: JsonValue;
+    let value: JsonValue;
     try {
-      rendered = await render(run, document, generation.reads);
+      value = await render(run, document, generation.reads);
     } catch (error) {
-      return `document ${i + 1}: ${errorMessage(error)}`;
+      return `failed to render generation template: document ${i + 1}: ${errorMessage(error)}`;
     }
-    if (!isObject(rendered)) return `document ${i + 1}: expected a mapping describing a resource`;
-    const metadata = isObject(rendered.metadata) ? rendered.metadata : {};
-    // A namespaced policy renders into its own namespace; a cluster one where the document says.
-    const namespace = policyNamespace ?? (typeof metadata.namespace === 'string' ? metadata.namespace : '');
+    if (!isObject(value)) {
+      return `failed to render generation template: document ${i + 1}: expected a mapping describing a resource`;
+    }
+    rendered.push(value);
+  }
+  // Each object goes to the namespace it names; a namespaced policy's default to its own, and
+  // naming another is refused (as generator.Apply refuses it).
+  const byNamespace = new Map<string, JsonObject[]>();
+  for (const object of rendered) {
+    const metadata = isObject(object.metadata) ? object.metadata : {};
+    let namespace = typeof metadata.namespace === 'string' ? metadata.namespace : '';
+    if (policyNamespace !== undefined) {
+      if (namespace === '') namespace = policyNamespace;
+      else if (namespace !== policyNamespace) {
+        return `cross-namespace generation denied: a policy in namespace "${policyNamespace}" cannot generate resources into namespace "${namespace}"`;
+      }
+    }
+    byNamespace.set(namespace, [...(byNamespace.get(namespace) ?? []), object]);
+  }
+  for (const [namespace, objects] of byNamespace) {
     try {
-      recorder.apply(namespace, [rendered]);
+      recorder.apply(namespace, objects);
     } catch (error) {
-      return `document ${i + 1}: failed to generate resources: ${errorMessage(error)}`;
+      return `failed to generate resources: ${errorMessage(error)}`;
     }
   }
   return undefined;

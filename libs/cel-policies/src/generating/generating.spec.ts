@@ -298,4 +298,102 @@ describe('evaluateGeneratingPolicy', () => {
       },
     ]);
   });
+
+  it('reports audit annotations as properties of the passing rule', async () => {
+    const compiled = compileGeneratingPolicy(
+      generatingPolicy('annotated', {
+        ...onNamespaces,
+        auditAnnotations: [
+          { key: 'namespace', valueExpression: 'object.metadata.name' },
+          { key: 'empty', valueExpression: '""' },
+        ],
+      }),
+    );
+    const result = await evaluateGeneratingPolicy(compiled, inputFor(namespace('web')), { ports: {} });
+    expect(result?.rule.properties).toEqual({ namespace: 'web' });
+    expect(
+      generatingPolicyErrors(
+        generatingPolicy('dup', {
+          ...onNamespaces,
+          auditAnnotations: [
+            { key: 'a', valueExpression: '"x"' },
+            { key: 'a', valueExpression: '"y"' },
+          ],
+        }),
+      ),
+    ).toEqual([{ field: 'spec.auditAnnotations[1].key', message: 'Duplicate value: "a"' }]);
+  });
+
+  it('lets an exception allowing values fill `exceptions` instead of exempting the trigger', async () => {
+    const compiled = compileGeneratingPolicy(
+      generatingPolicy('allowed', {
+        matchConstraints: matching('', 'v1', 'namespaces'),
+        generate: [
+          {
+            expression:
+              'generator.Apply("x", exceptions.allowedValues.map(v, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": v}}))',
+          },
+        ],
+      }),
+    );
+    const exception = compileCelPolicyException({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'PolicyException',
+      metadata: { name: 'values' },
+      spec: {
+        policyRefs: [{ name: 'allowed', kind: 'GeneratingPolicy' }],
+        matchConditions: [{ name: 'all', expression: 'true' }],
+        allowedValues: ['one', 'two'],
+      },
+    } as unknown as KubeObject);
+    const result = await evaluateGeneratingPolicy(compiled, inputFor(namespace('x')), {
+      ports: {},
+      exceptions: [exception],
+    });
+    expect(result?.status).toBe('pass');
+    expect(result?.downstream.map((object) => object.metadata.name)).toEqual(['one', 'two']);
+  });
+
+  it("refuses a namespaced policy's template naming another namespace, and a namespace argument it cannot give", async () => {
+    const template = (namespace: string) =>
+      [
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata:',
+        '  name: c',
+        ...(namespace ? [`  namespace: ${namespace}`] : []),
+      ].join('\n');
+    const spec = (namespace: string): GeneratingPolicySpec => ({
+      matchConstraints: matching('', 'v1', 'configmaps'),
+      generate: [{ template: { value: template(namespace) } }],
+    });
+    const trigger = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 't', namespace: 'team-a' } } as KubeObject;
+    const own = await evaluateGeneratingPolicy(
+      compileGeneratingPolicy(generatingPolicy('own', spec(''), 'team-a')),
+      inputFor(trigger),
+      {
+        ports: {},
+      },
+    );
+    expect(own?.downstream.map((object) => object.metadata.namespace)).toEqual(['team-a']);
+    const other = await evaluateGeneratingPolicy(
+      compileGeneratingPolicy(generatingPolicy('other', spec('kube-system'), 'team-a')),
+      inputFor(trigger),
+      { ports: {} },
+    );
+    expect(other?.message).toBe(
+      'failed to evaluate policy: cross-namespace generation denied: a policy in namespace "team-a" cannot generate resources into namespace "kube-system"',
+    );
+    const errors = generatingPolicyErrors(
+      generatingPolicy(
+        'escalate',
+        {
+          matchConstraints: matching('', 'v1', 'configmaps'),
+          generate: [{ expression: 'generator.apply("kube-system", [])' }],
+        },
+        'team-a',
+      ),
+    );
+    expect(errors.map((error) => error.field)).toEqual(['spec.generate[0].expression']);
+  });
 });

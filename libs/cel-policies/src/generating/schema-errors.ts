@@ -46,6 +46,15 @@ export function generatingSchemaErrors(spec: unknown): PolicyFieldError[] {
   namedItems('spec.matchConditions', conditions, (name) => QUALIFIED_NAME.test(name) && name.length <= 63, push);
   namedItems('spec.variables', list('spec.variables', s.variables), (name) => CEL_IDENTIFIER.test(name), push);
 
+  const keys = new Set<unknown>();
+  list('spec.auditAnnotations', s.auditAnnotations).forEach((annotation, i) => {
+    if (!isObject(annotation)) return push(`spec.auditAnnotations[${i}]`, 'Invalid value: must be an object');
+    const key = annotation.key;
+    if (typeof key !== 'string' || key === '') push(`spec.auditAnnotations[${i}].key`, 'Required value');
+    else if (keys.has(key)) push(`spec.auditAnnotations[${i}].key`, `Duplicate value: ${JSON.stringify(key)}`);
+    keys.add(key);
+  });
+
   const generations = list('spec.generate', s.generate);
   if (generations.length === 0) push('spec.generate', 'Required value: at least one generate entry is required');
   generations.forEach((generation, i) => {

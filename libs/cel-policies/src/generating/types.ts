@@ -1,6 +1,6 @@
 import type { JsonObject, KubeObject } from '@edict/foundation';
 import type { RuleResponse } from '@edict/engine';
-import type { MatchCondition, MatchResources, Variable } from '../api/types';
+import type { AuditAnnotation, MatchCondition, MatchResources, Variable } from '../api/types';
 import type { CelPolicyContext } from '../evaluate/input';
 
 // The GeneratingPolicy API as Kyverno serves it (api/policies.kyverno.io/v1, generating_policy.go).
@@ -40,6 +40,8 @@ export interface GeneratingPolicySpec {
   evaluation?: GeneratingPolicyEvaluation;
   webhookConfiguration?: { timeoutSeconds?: number };
   generate?: Generation[];
+  /** Evaluated after the generations: their values become properties of the report result. */
+  auditAnnotations?: AuditAnnotation[];
   /** Create and update downstream objects with server-side apply (field manager `generate`). */
   useServerSideApply?: boolean;
 }
