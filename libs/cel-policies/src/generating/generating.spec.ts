@@ -282,6 +282,7 @@ describe('evaluateGeneratingPolicy', () => {
                 '  labels: (( variables.labels ))',
                 'data:',
                 '  size: (( string(size(object.metadata.name)) ))',
+                '  raw: \\(( kept ))',
               ].join('\n'),
             },
           },
@@ -294,9 +295,18 @@ describe('evaluateGeneratingPolicy', () => {
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: 'web-config', namespace: 'web', labels: { team: 'platform' } },
-        data: { size: '3' },
+        data: { size: '3', raw: '(( kept ))' },
       },
     ]);
+    const broken = generatingPolicyErrors(
+      generatingPolicy('broken', {
+        matchConstraints: matching('', 'v1', 'namespaces'),
+        generate: [{ template: { interpolate: 'cel', value: 'kind: ConfigMap\nmetadata:\n  name: (( f(x ))' } }],
+      }),
+    );
+    expect(broken).toHaveLength(1);
+    expect(broken[0]?.field).toBe('spec.generate[0].template.value');
+    expect(broken[0]?.message).toContain('unbalanced parenthesis in placeholder');
   });
 
   it('reports audit annotations as properties of the passing rule', async () => {

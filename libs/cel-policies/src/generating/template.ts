@@ -58,6 +58,7 @@ export function compileTemplate(
     if (!interpolate || !containsPlaceholder(node)) return { literal: node };
     if (typeof node === 'string') {
       const segments = scan(node);
+      if (segments.every((segment) => typeof segment === 'string')) return { literal: segments.join('') };
       if (segments.length === 1 && typeof segments[0] !== 'string')
         return { splice: compileExpression(segments[0]!.expression) };
       return {
@@ -70,7 +71,7 @@ export function compileTemplate(
     if (isObject(node)) {
       return {
         map: Object.entries(node).map(([key, item]) => {
-          if (key.includes(OPEN))
+          if (hasPlaceholder(key))
             throw new Error(
               `placeholders are not supported in mapping keys (${JSON.stringify(key)}); use a whole-value placeholder on the parent field instead`,
             );
@@ -99,6 +100,9 @@ export function compileTemplate(
   return { documents, reads: [...reads] };
 }
 
+const ESCAPE = '\\((';
+
+/** Whether a value holds a placeholder or the `\((` escape (then it is compiled, not copied). */
 function containsPlaceholder(node: JsonValue): boolean {
   if (typeof node === 'string') return node.includes(OPEN);
   if (Array.isArray(node)) return node.some(containsPlaceholder);
@@ -107,49 +111,75 @@ function containsPlaceholder(node: JsonValue): boolean {
   return false;
 }
 
+/** Whether a string holds an unescaped `((`. */
+function hasPlaceholder(text: string): boolean {
+  return scanLiteralOnly(text) === undefined;
+}
+
+/** The string with its escapes resolved when it holds no placeholder, else undefined. */
+function scanLiteralOnly(text: string): string | undefined {
+  const segments = scan(text);
+  return segments.every((segment) => typeof segment === 'string') ? segments.join('') : undefined;
+}
+
 /**
- * Splits a string into literal text and `(( expression ))` placeholders. The placeholder ends at the
- * first `))` outside the expression's own parentheses and string literals.
+ * Splits a string into literal text and `(( expression ))` placeholders, as Kyverno's scanner does:
+ * `\((` is a literal `((`; a placeholder ends at the first `))` outside the expression's own
+ * parentheses and string literals; unbalanced parentheses, unterminated strings or placeholders
+ * and empty placeholders are errors.
  */
 export function scan(text: string): (string | { expression: string })[] {
   const out: (string | { expression: string })[] = [];
   let literal = '';
   let i = 0;
   while (i < text.length) {
+    if (text.startsWith(ESCAPE, i)) {
+      literal += OPEN;
+      i += ESCAPE.length;
+      continue;
+    }
     if (!text.startsWith(OPEN, i)) {
       literal += text[i];
       i += 1;
       continue;
     }
-    let depth = 0;
-    let j = i + OPEN.length;
-    let quote: string | undefined;
-    let end = -1;
-    for (; j < text.length; j++) {
-      const char = text[j]!;
-      if (quote) {
-        if (char === '\\') j += 1;
-        else if (char === quote) quote = undefined;
-        continue;
-      }
-      if (char === '"' || char === "'") quote = char;
-      else if (char === '(') depth += 1;
-      else if (char === ')') {
-        if (depth === 0 && text.startsWith(CLOSE, j)) {
-          end = j;
-          break;
-        }
-        depth -= 1;
-      }
-    }
-    if (end < 0) throw new Error(`unterminated placeholder in ${JSON.stringify(text)}`);
-    const expression = text.slice(i + OPEN.length, end).trim();
-    if (expression === '') throw new Error(`empty placeholder in ${JSON.stringify(text)}`);
+    const { expression, next } = placeholderAt(text, i);
     if (literal) out.push(literal);
     literal = '';
     out.push({ expression });
-    i = end + CLOSE.length;
+    i = next;
   }
   if (literal) out.push(literal);
   return out;
+}
+
+function placeholderAt(text: string, start: number): { expression: string; next: number } {
+  let depth = 0;
+  let quote: string | undefined;
+  let i = start + OPEN.length;
+  while (i < text.length) {
+    const char = text[i]!;
+    if (quote) {
+      if (char === '\\') {
+        i += 2;
+        continue;
+      }
+      if (char === quote) quote = undefined;
+      i += 1;
+      continue;
+    }
+    if (char === '"' || char === "'") quote = char;
+    else if (char === '(') depth += 1;
+    else if (char === ')') {
+      if (depth > 0) depth -= 1;
+      else if (text[i + 1] === ')') {
+        const expression = text.slice(start + OPEN.length, i).trim();
+        if (expression === '') throw new Error(`empty placeholder at offset ${start}`);
+        return { expression, next: i + CLOSE.length };
+      } else throw new Error(`unbalanced parenthesis in placeholder starting at offset ${start}`);
+    }
+    i += 1;
+  }
+  if (quote) throw new Error(`unterminated string literal in placeholder starting at offset ${start}`);
+  throw new Error(`unterminated placeholder starting at offset ${start}: missing closing '))'`);
 }
