@@ -100,7 +100,7 @@ describe('GeneratingPolicies in Kyverno CLI tests', () => {
       'context.yaml': yaml(context),
       'resources.yaml': yaml(namespace('prod')),
     });
-    expect(broken.errors.join('\n')).toContain('spec.generate: Required value');
+    expect(broken.errors.join('\n')).toContain('spec.generate: Invalid value: 0');
   });
 
   it('generates a cluster-scoped kind without a namespace', async () => {

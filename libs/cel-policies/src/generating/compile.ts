@@ -123,7 +123,8 @@ function build(policy: KubeObject): { compiled?: CompiledGeneratingPolicy; error
       const unknown = variableReferences(source).find((variable) => !declared.has(variable));
       if (unknown !== undefined) return invalid(`compilation failed: undefined field '${unknown}'`);
       try {
-        const program = compileCel(source, variables, 'any');
+        // Kyverno wants a bool (what generator.Apply answers).
+        const program = compileCel(source, variables, 'bool');
         generations.push({
           index,
           program,

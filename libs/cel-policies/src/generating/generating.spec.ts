@@ -51,9 +51,25 @@ describe('generatingPolicyErrors', () => {
       'spec.generate[1].expression',
     ]);
     expect(compileErrors[1]?.message).toContain("undefined field 'missing'");
+    // As Kyverno's admission check: no generate entries is accepted, an empty list is not (CRD minItems).
     expect(
-      generatingPolicyErrors(generatingPolicy('empty', { matchConstraints: matching('', 'v1', 'namespaces') })),
-    ).toEqual([{ field: 'spec.generate', message: 'Required value: at least one generate entry is required' }]);
+      generatingPolicyErrors(generatingPolicy('none', { matchConstraints: matching('', 'v1', 'namespaces') })),
+    ).toEqual([]);
+    expect(
+      generatingPolicyErrors(
+        generatingPolicy('empty', { matchConstraints: matching('', 'v1', 'namespaces'), generate: [] }),
+      ),
+    ).toEqual([
+      { field: 'spec.generate', message: 'Invalid value: 0: spec.generate in body should have at least 1 items' },
+    ]);
+    expect(
+      generatingPolicyErrors(
+        generatingPolicy('not-bool', {
+          matchConstraints: matching('', 'v1', 'namespaces'),
+          generate: [{ expression: '"x"' }],
+        }),
+      )[0]?.field,
+    ).toBe('spec.generate[0].expression');
   });
 
   it('accepts a valid policy and refuses globalContext and http in a namespaced one', () => {

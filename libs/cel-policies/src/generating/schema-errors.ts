@@ -55,8 +55,12 @@ export function generatingSchemaErrors(spec: unknown): PolicyFieldError[] {
     keys.add(key);
   });
 
+  // Kyverno's admission check accepts a policy without `generate` (it generates nothing); the CRD
+  // schema refuses an empty list (minItems 1).
   const generations = list('spec.generate', s.generate);
-  if (generations.length === 0) push('spec.generate', 'Required value: at least one generate entry is required');
+  if (Array.isArray(s.generate) && generations.length === 0) {
+    push('spec.generate', 'Invalid value: 0: spec.generate in body should have at least 1 items');
+  }
   generations.forEach((generation, i) => {
     const at = `spec.generate[${i}]`;
     if (!isObject(generation)) return push(at, 'Invalid value: must be an object');
