@@ -79,7 +79,9 @@ export async function evaluateCelPolicies(
     );
   }
   await evaluateAdmissionPolicies(test, evaluation);
-  await evaluateGeneratingPolicies(test, inputs, evaluation);
+  const generated = await evaluateGeneratingPolicies(test, inputs);
+  evaluation.responses.push(...generated.responses);
+  evaluation.errors.push(...generated.errors);
   const policies = compileEach(test.cel.validatingPolicies, compileValidatingPolicy, evaluation);
   const imagePolicies = compileEach(test.cel.imageValidatingPolicies, compileImageValidatingPolicy, evaluation);
   if (policies.length === 0 && imagePolicies.length === 0) return evaluation;

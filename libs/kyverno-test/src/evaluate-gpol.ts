@@ -4,12 +4,13 @@ import {
   evaluateGeneratingPolicy,
   type CompiledCelPolicyException,
   type CompiledGeneratingPolicy,
+  type GeneratingPolicyKind,
   type GeneratingPolicyResult,
 } from '@edict/cel-policies';
+import type { PolicyResponse } from '@edict/engine';
 import { errorMessage, type KubeObject } from '@edict/foundation';
 import { celPortsFor } from './cel-ports';
 import { offlineNamespaceObject, resourceOf } from './cel-resource';
-import type { CelEvaluation, CelPolicyResponse } from './evaluate-cel';
 import { buildRequest, type RequestInputs } from './request-builder';
 import { isClusterScoped } from './resource-scope';
 import type { LoadedTest } from './types';
@@ -21,12 +22,9 @@ import type { LoadedTest } from './types';
  * resources and the results' cloneSourceResource. A policy not matching a resource answers
  * nothing for it; one that matches answers with one Generation rule carrying the generated objects.
  */
-export async function evaluateGeneratingPolicies(
-  test: LoadedTest,
-  inputs: RequestInputs,
-  evaluation: CelEvaluation,
-): Promise<void> {
-  if (test.cel.generatingPolicies.length === 0) return;
+export async function evaluateGeneratingPolicies(test: LoadedTest, inputs: RequestInputs): Promise<GpolEvaluation> {
+  const evaluation: GpolEvaluation = { responses: [], errors: [] };
+  if (test.cel.generatingPolicies.length === 0) return evaluation;
   const policies: { source: KubeObject; compiled: CompiledGeneratingPolicy }[] = [];
   for (const source of test.cel.generatingPolicies) {
     try {
@@ -35,7 +33,7 @@ export async function evaluateGeneratingPolicies(
       evaluation.errors.push(`${source.kind} ${source.metadata.name ?? ''}: ${errorMessage(error)}`);
     }
   }
-  if (policies.length === 0) return;
+  if (policies.length === 0) return evaluation;
   const exceptions: CompiledCelPolicyException[] = [];
   for (const exception of test.cel.exceptions) {
     try {
@@ -75,9 +73,18 @@ export async function evaluateGeneratingPolicies(
       }
     }
   }
+  return evaluation;
 }
 
-function responseOf(result: GeneratingPolicyResult, resource: KubeObject): CelPolicyResponse {
+/** The responses as evaluate-cel records them (a CelEvaluation's, for these kinds). */
+export interface GpolEvaluation {
+  responses: { kind: GeneratingPolicyKind; policy: KubeObject; resource: KubeObject; response: GpolResponse }[];
+  errors: string[];
+}
+
+type GpolResponse = Omit<PolicyResponse, 'policy'> & { policy: GeneratingPolicyResult['policy'] };
+
+function responseOf(result: GeneratingPolicyResult, resource: KubeObject): GpolResponse {
   return {
     policy: result.policy,
     resource: {
