@@ -40,7 +40,8 @@ import {
 /**
  * Kyverno's GeneratingPolicy engine on one trigger (pkg/cel/policies/gpol): undefined when the
  * policy does not apply (matchConstraints; a NamespacedGeneratingPolicy and a trigger outside its
- * namespace). Otherwise: exceptions first (any matching one skips the policy), then the match
+ * namespace). Otherwise: exceptions first (a matching one allowing no images or values exempts
+ * the trigger: `skip`, or `pass` by its reportResult; others fill `exceptions`), then the match
  * conditions (false: `pass` generating nothing, as Kyverno answers), then every generate entry in
  * order; the objects they hand to `generator.Apply` (or a template renders) are the downstream.
  * Any error fails the whole evaluation: nothing is generated.
