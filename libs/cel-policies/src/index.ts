@@ -39,3 +39,13 @@ export {
   type IvpolPorts,
   type OciAccessRequest,
 } from './image-validating/ports';
+export type * from './generating/types';
+export { GPOL_LIMITS } from './generating/types';
+export { GeneratingPolicyError } from './generating/policy-error';
+export {
+  compileGeneratingPolicy,
+  generatingPolicyErrors,
+  type GeneratingPolicyCheckOptions,
+} from './generating/compile';
+export { evaluateGeneratingPolicy } from './generating/evaluate';
+export { LABEL_TRIGGER_NAME, LABEL_SOURCE_UID } from './generating/downstream';

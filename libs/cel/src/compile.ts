@@ -17,6 +17,7 @@ import { registerSets } from './libraries/sets';
 import { registerStrings } from './libraries/strings';
 import { registerUrl } from './libraries/url';
 import { registerKyverno } from './kyverno/environment';
+import { GENERATOR_TYPE, registerGenerator } from './kyverno/generator';
 import { registerImageVerify, rewriteImageVerifyCall } from './kyverno/image-verify';
 import { CEL_LIMITS } from './limits';
 import { registerLanguage, rewriteLanguage } from './language';
@@ -46,6 +47,11 @@ export interface CelVariables {
   readonly imageVerification?: boolean;
   /** An ImageValidatingPolicy's matchImageReferences expression: `ref` (the image) only matters. */
   readonly imageReference?: boolean;
+  /**
+   * With `kyverno`: a GeneratingPolicy's variables and generate expressions, `generator` and its
+   * `Apply` (kyverno/generator.ts; no namespace argument for a namespaced policy).
+   */
+  readonly generator?: boolean;
 }
 
 /** What the expression must evaluate to: validations and preconditions bool, messages string. */
@@ -124,7 +130,7 @@ let base: Environment | undefined;
 
 function environmentKey(variables: CelVariables): string {
   const kyverno = variables.kyverno ? (variables.namespacedPolicy ? 'kn' : 'k') : '';
-  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${kyverno}${variables.exceptions ? 'e' : ''}${variables.imageVerification ? 'i' : ''}${variables.imageReference ? 'r' : ''}`;
+  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${kyverno}${variables.exceptions ? 'e' : ''}${variables.imageVerification ? 'i' : ''}${variables.imageReference ? 'r' : ''}${variables.generator ? 'g' : ''}`;
 }
 
 function environment(variables: CelVariables): Environment {
@@ -139,6 +145,10 @@ function environment(variables: CelVariables): Environment {
     if (variables.kyverno) registerKyverno(env, { namespaced: variables.namespacedPolicy === true });
     if (variables.imageVerification) registerImageVerify(env);
     if (variables.imageReference) env.registerVariable('ref', 'string');
+    if (variables.kyverno && variables.generator) {
+      registerGenerator(env, variables.namespacedPolicy === true);
+      env.registerVariable('generator', GENERATOR_TYPE);
+    }
     environments.set(key, env);
   }
   return env;

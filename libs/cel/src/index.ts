@@ -11,6 +11,7 @@ export {
 export { CelMeter, CelLimitExceeded } from './meter';
 export { CEL_LIMITS, type CelLimits } from './limits';
 export { toCel } from './values';
+export { celToJson } from './kyverno/values';
 export { AccessReviews, CelAuthorizer, CelResourceCheck } from './libraries/authz';
 export type { AccessReviewDecision, AccessReviewRequest, AccessReviewSubject } from './access-review';
 export { kyvernoActivation } from './kyverno/activation';
@@ -19,6 +20,7 @@ export { expressionsUseIdentifier, HTTP_IN_NAMESPACED_POLICY } from './kyverno/i
 export {
   CelPortError,
   KYVERNO_CEL_LIMITS,
+  type CelGeneratorPort,
   type CelGlobalContextPort,
   type CelGroupVersionResource,
   type CelHttpMethod,

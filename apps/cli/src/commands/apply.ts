@@ -5,6 +5,7 @@ import { stringify } from 'yaml';
 import { isScored, withAutogen, type Policy } from '@edict/engine';
 import { formatDiagnostic, type KubeObject, errorMessage } from '@edict/foundation';
 import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
+import { printGenerated } from '../apply/print-generated';
 import {
   addCelResponse,
   addResponse,
@@ -85,7 +86,8 @@ export async function applyCommand(
     ) +
     test.cel.validatingPolicies.length +
     test.cel.imageValidatingPolicies.length +
-    test.cel.validatingAdmissionPolicies.length;
+    test.cel.validatingAdmissionPolicies.length +
+    test.cel.generatingPolicies.length;
   const withExceptions = test.exceptions.length > 0 ? ` with ${test.exceptions.length} exception(s)` : '';
   if (!options.policyReport) {
     io.out(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)${withExceptions}...\n`);
@@ -110,7 +112,10 @@ export async function applyCommand(
       truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
     }
   }
-  for (const record of evaluation.celResponses) addCelResponse(counts, record);
+  for (const record of evaluation.celResponses) {
+    addCelResponse(counts, record);
+    if (!options.policyReport) truncated = printGenerated(io, record, options.output, truncated);
+  }
   printLeftOutPolicies(io, invalid);
   if (options.policyReport) {
     const reports = buildPolicyReports(
@@ -151,7 +156,8 @@ function loadApplyInputs(
   const celPolicies =
     policyFiles.cel.validatingPolicies.length +
     policyFiles.cel.imageValidatingPolicies.length +
-    policyFiles.cel.validatingAdmissionPolicies.length;
+    policyFiles.cel.validatingAdmissionPolicies.length +
+    policyFiles.cel.generatingPolicies.length;
   if (policyFiles.policies.length + invalid.length + celPolicies === 0)
     throw new Error(`no policies found in ${policyPaths.join(', ')}`);
   const test: LoadedTest = {

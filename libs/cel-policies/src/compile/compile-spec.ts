@@ -13,8 +13,29 @@ type ResultType = 'bool' | 'string' | 'any';
  * audit annotations see everything; message expressions everything but the authorizer, as
  * Kubernetes has it. A namespaced policy gets the namespace-bound `resource` overloads.
  */
-function declarations(namespaced: boolean, imageVerification: boolean) {
+function declarations(namespaced: boolean, imageVerification: boolean, generator: boolean) {
   const kyverno = { kyverno: true, namespacedPolicy: namespaced } as const;
+  // GeneratingPolicy: its variables see `generator` and `exceptions` but, as Kyverno declares
+  // them, not the authorizer.
+  if (generator) {
+    return {
+      matchConditions: { params: false, authorizer: false, ...kyverno } satisfies CelVariables,
+      expressions: {
+        params: false,
+        authorizer: false,
+        exceptions: true,
+        ...kyverno,
+        generator: true,
+      } satisfies CelVariables,
+      messages: {
+        params: false,
+        authorizer: false,
+        exceptions: true,
+        ...kyverno,
+        generator: true,
+      } satisfies CelVariables,
+    };
+  }
   // ImageValidatingPolicy: its variables, validations and messages also see `images`, `attestors`,
   // `attestations` and the image verification functions; its match conditions do not.
   const images = imageVerification ? ({ imageVerification: true } as const) : {};
@@ -26,12 +47,14 @@ function declarations(namespaced: boolean, imageVerification: boolean) {
 }
 
 /** The variables Kyverno's libraries bind (kyvernoActivation). */
-const LIBRARY_VARIABLES = ['http', 'resource', 'globalContext', 'image'];
+const LIBRARY_VARIABLES = ['http', 'resource', 'globalContext', 'image', 'generator'];
 
 /** What a spec's expressions are compiled for (ValidatingPolicy by default). */
 export interface CompileSpecOptions {
   /** ImageValidatingPolicy: Kyverno's image verification library (see declarations). */
   readonly imageVerification?: boolean;
+  /** GeneratingPolicy: Kyverno's generator library in variables (see declarations). */
+  readonly generator?: boolean;
 }
 
 /** In JSON mode the payload is `object`; there is no admission request to read. */
@@ -57,7 +80,7 @@ export function compileSpec(
     matchConditions: forConditions,
     expressions: forExpressions,
     messages: forMessages,
-  } = declarations(namespaced, options.imageVerification === true);
+  } = declarations(namespaced, options.imageVerification === true, options.generator === true);
   const sources: string[] = [];
   const compile = (
     source: unknown,

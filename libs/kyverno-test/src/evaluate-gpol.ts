@@ -1,0 +1,99 @@
+import {
+  compileCelPolicyException,
+  compileGeneratingPolicy,
+  evaluateGeneratingPolicy,
+  type CompiledCelPolicyException,
+  type CompiledGeneratingPolicy,
+  type GeneratingPolicyKind,
+  type GeneratingPolicyResult,
+} from '@edict/cel-policies';
+import type { PolicyResponse } from '@edict/engine';
+import { errorMessage, type KubeObject } from '@edict/foundation';
+import { celPortsFor } from './cel-ports';
+import { offlineNamespaceObject, resourceOf } from './cel-resource';
+import { buildRequest, type RequestInputs } from './request-builder';
+import { isClusterScoped } from './resource-scope';
+import type { LoadedTest } from './types';
+
+/**
+ * The test's GeneratingPolicies as Kyverno's CLI runs them: every policy on every resource as a
+ * CREATE (whatever the values say), objects recorded rather than created (no labels; uid,
+ * annotations and server fields dropped; no namespace for a cluster-scoped kind), sources read from the Context file, the cluster
+ * resources and the results' cloneSourceResource. A policy not matching a resource answers
+ * nothing for it; one that matches answers with one Generation rule carrying the generated objects.
+ */
+export async function evaluateGeneratingPolicies(test: LoadedTest, inputs: RequestInputs): Promise<GpolEvaluation> {
+  const evaluation: GpolEvaluation = { responses: [], errors: [] };
+  if (test.cel.generatingPolicies.length === 0) return evaluation;
+  const policies: { source: KubeObject; compiled: CompiledGeneratingPolicy }[] = [];
+  for (const source of test.cel.generatingPolicies) {
+    try {
+      policies.push({ source, compiled: compileGeneratingPolicy(source) });
+    } catch (error) {
+      evaluation.errors.push(`${source.kind} ${source.metadata.name ?? ''}: ${errorMessage(error)}`);
+    }
+  }
+  if (policies.length === 0) return evaluation;
+  const exceptions: CompiledCelPolicyException[] = [];
+  for (const exception of test.cel.exceptions) {
+    try {
+      exceptions.push(compileCelPolicyException(exception));
+    } catch {
+      // The validating path reports an exception that does not compile; reported once is enough.
+    }
+  }
+  const context = {
+    ports: celPortsFor(test, test.cloneSources),
+    exceptions,
+    mode: 'cli' as const,
+    // Kyverno's CLI asks its REST mapper; offline, the kinds known to be cluster-scoped.
+    isNamespaced: (_apiVersion: string, kind: string) => !isClusterScoped(kind),
+  };
+  for (const resource of test.resources) {
+    for (const { source, compiled } of policies) {
+      const request = buildRequest(compiled.name, resource, inputs, 'CREATE');
+      const input = {
+        request,
+        resource: resourceOf(resource, test.crdPlurals),
+        namespaceObject: offlineNamespaceObject(test, resource.metadata.namespace),
+      };
+      try {
+        const result = await evaluateGeneratingPolicy(compiled, input, context);
+        if (!result) continue;
+        evaluation.responses.push({
+          kind: compiled.kind,
+          policy: source,
+          resource,
+          response: responseOf(result, resource),
+        });
+      } catch (error) {
+        evaluation.errors.push(
+          `${compiled.kind} ${compiled.name} on ${resource.kind}/${resource.metadata.name ?? ''}: ${errorMessage(error)}`,
+        );
+      }
+    }
+  }
+  return evaluation;
+}
+
+/** The responses as evaluate-cel records them (a CelEvaluation's, for these kinds). */
+export interface GpolEvaluation {
+  responses: { kind: GeneratingPolicyKind; policy: KubeObject; resource: KubeObject; response: GpolResponse }[];
+  errors: string[];
+}
+
+type GpolResponse = Omit<PolicyResponse, 'policy'> & { policy: GeneratingPolicyResult['policy'] };
+
+function responseOf(result: GeneratingPolicyResult, resource: KubeObject): GpolResponse {
+  return {
+    policy: result.policy,
+    resource: {
+      apiVersion: resource.apiVersion,
+      kind: resource.kind,
+      name: resource.metadata.name ?? '',
+      ...(resource.metadata.namespace ? { namespace: resource.metadata.namespace } : {}),
+    },
+    rules: [result.rule],
+    validationFailureAction: 'Audit',
+  };
+}
