@@ -39,3 +39,18 @@ export {
   type IvpolPorts,
   type OciAccessRequest,
 } from './image-validating/ports';
+export type * from './mutating/types';
+export { MutatingPolicyError } from './mutating/policy-error';
+export { compileMutatingPolicy, mutatingPolicyErrors } from './mutating/compile';
+export {
+  evaluateMutatingPolicy,
+  evaluateMutatingPolicyOnTarget,
+  triggersMutateExisting,
+  type MutatingPolicyContext,
+} from './mutating/evaluate';
+export {
+  mutateExistingTargets,
+  MAX_MUTATE_EXISTING_TARGETS,
+  type TargetCandidate,
+  type TargetSelection,
+} from './mutating/targets';

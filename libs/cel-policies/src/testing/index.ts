@@ -1,2 +1,2 @@
 // Test helpers for @edict/cel-policies: policy objects and evaluation inputs.
-export { imageValidatingPolicy, inputFor, matching, pod, validatingPolicy } from './fixtures';
+export { imageValidatingPolicy, inputFor, matching, mutatingPolicy, pod, validatingPolicy } from './fixtures';
