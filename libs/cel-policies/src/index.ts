@@ -1,5 +1,6 @@
 // @edict/cel-policies: Kyverno's CEL policy family (policies.kyverno.io): ValidatingPolicy and its
-// Namespaced form, and the CEL PolicyException. Pure: everything it reads comes through interfaces.
+// Namespaced form, ImageValidatingPolicy, DeletingPolicy, and the CEL PolicyException. Pure:
+// everything it reads comes through interfaces.
 export * from './api/types';
 export {
   isValidatingPolicy,
@@ -54,3 +55,9 @@ export {
   type TargetCandidate,
   type TargetSelection,
 } from './mutating/targets';
+export type * from './deleting/types';
+export type { CompiledDeletingPolicy } from './deleting/compiled-policy';
+export { DeletingPolicyError } from './deleting/policy-error';
+export { compileDeletingPolicy, deletingPolicyErrors } from './deleting/compile';
+export { evaluateDeletingPolicy, type DeletingPolicyInput, type DeletingPolicyOutcome } from './deleting/evaluate';
+export { executionTime, nextExecutionTime } from './deleting/schedule';
