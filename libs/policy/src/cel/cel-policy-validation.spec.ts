@@ -94,4 +94,63 @@ describe('celPolicyValidation', () => {
     });
     expect(viaInjected.message).toBe('spec.attestors[0]: bad');
   });
+
+  const rules = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }];
+
+  it('judges MutatingPolicies with the mutating policy checks (the real ones: a patch that does not type-check is refused)', () => {
+    const mpol = (expression: string): KubeObject => ({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'MutatingPolicy',
+      metadata: { name: 'add-label' },
+      spec: {
+        matchConstraints: { resourceRules: rules },
+        mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression } }],
+      },
+    });
+    const good = 'Object{metadata: Object.metadata{labels: {"team": "a"}}}';
+    expect(isCelPolicyKind(mpol(good))).toBe(true);
+    expect(celPolicyValidation(mpol(good), { exceptionNamespaces: [] })).toMatchObject({ allowed: true });
+    const refused = celPolicyValidation(mpol('object.metadata.name +'), { exceptionNamespaces: [] });
+    expect(refused.allowed).toBe(false);
+    expect(refused.message).toMatch(/^spec\.mutations\[0\]\.applyConfiguration\.expression: /);
+    expect(
+      celPolicyValidation(
+        { ...mpol(good), kind: 'NamespacedMutatingPolicy', metadata: { name: 'm', namespace: 't' } },
+        {
+          exceptionNamespaces: [],
+          mutatingPolicyErrors: () => [{ field: 'spec.mutations', message: 'injected' }],
+        },
+      ).message,
+    ).toBe('spec.mutations: injected');
+  });
+
+  it('judges DeletingPolicies with the deleting policy checks (the real ones: a bad cron schedule is refused)', () => {
+    const dpol = (schedule: string): KubeObject => ({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'DeletingPolicy',
+      metadata: { name: 'old-configmaps' },
+      spec: { matchConstraints: { resourceRules: rules }, schedule },
+    });
+    expect(isCelPolicyKind(dpol('*/5 * * * *'))).toBe(true);
+    expect(celPolicyValidation(dpol('*/5 * * * *'), { exceptionNamespaces: [] })).toMatchObject({ allowed: true });
+    const refused = celPolicyValidation(dpol('every minute'), { exceptionNamespaces: [] });
+    expect(refused.allowed).toBe(false);
+    expect(refused.message).toMatch(/^spec\.schedule: /);
+  });
+
+  it('judges GeneratingPolicies with the generating policy checks, and refuses them when this build has none', () => {
+    const gpol: KubeObject = {
+      apiVersion: 'policies.kyverno.io/v1beta1',
+      kind: 'GeneratingPolicy',
+      metadata: { name: 'g' },
+      spec: { matchConstraints: { resourceRules: rules }, generate: [{ expression: 'true' }] },
+    };
+    expect(isCelPolicyKind(gpol)).toBe(true);
+    const judged = celPolicyValidation(gpol, {
+      exceptionNamespaces: [],
+      generatingPolicyErrors: () => [{ field: 'spec.generate[0].expression', message: 'injected' }],
+    });
+    expect(judged).toMatchObject({ allowed: false, message: 'spec.generate[0].expression: injected' });
+    expect(celPolicyValidation(gpol, { exceptionNamespaces: [], generatingPolicyErrors: () => [] }).allowed).toBe(true);
+  });
 });
