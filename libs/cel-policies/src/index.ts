@@ -61,3 +61,13 @@ export { DeletingPolicyError } from './deleting/policy-error';
 export { compileDeletingPolicy, deletingPolicyErrors } from './deleting/compile';
 export { evaluateDeletingPolicy, type DeletingPolicyInput, type DeletingPolicyOutcome } from './deleting/evaluate';
 export { executionTime, nextExecutionTime } from './deleting/schedule';
+export type * from './generating/types';
+export { GPOL_LIMITS } from './generating/types';
+export { GeneratingPolicyError } from './generating/policy-error';
+export {
+  compileGeneratingPolicy,
+  generatingPolicyErrors,
+  type GeneratingPolicyCheckOptions,
+} from './generating/compile';
+export { evaluateGeneratingPolicy } from './generating/evaluate';
+export { LABEL_TRIGGER_NAME, LABEL_SOURCE_UID } from './generating/downstream';

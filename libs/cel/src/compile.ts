@@ -18,6 +18,7 @@ import { registerSets } from './libraries/sets';
 import { registerStrings } from './libraries/strings';
 import { registerUrl } from './libraries/url';
 import { registerKyverno } from './kyverno/environment';
+import { GENERATOR_TYPE, registerGenerator } from './kyverno/generator';
 import { registerImageVerify, rewriteImageVerifyCall } from './kyverno/image-verify';
 import { CEL_LIMITS } from './limits';
 import { registerLanguage, rewriteLanguage } from './language';
@@ -52,6 +53,11 @@ export interface CelVariables {
    * construction, `JSONPatch{...}` and `jsonpatch.escapeKey` (libraries/mutation.ts).
    */
   readonly patchTypes?: boolean;
+  /**
+   * With `kyverno`: a GeneratingPolicy's variables and generate expressions, `generator` and its
+   * `Apply` (kyverno/generator.ts; no namespace argument for a namespaced policy).
+   */
+  readonly generator?: boolean;
 }
 
 /**
@@ -141,7 +147,7 @@ let base: Environment | undefined;
 
 function environmentKey(variables: CelVariables): string {
   const kyverno = variables.kyverno ? (variables.namespacedPolicy ? 'kn' : 'k') : '';
-  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${kyverno}${variables.exceptions ? 'e' : ''}${variables.imageVerification ? 'i' : ''}${variables.imageReference ? 'r' : ''}${variables.patchTypes ? 'm' : ''}`;
+  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${kyverno}${variables.exceptions ? 'e' : ''}${variables.imageVerification ? 'i' : ''}${variables.imageReference ? 'r' : ''}${variables.patchTypes ? 'm' : ''}${variables.generator ? 'g' : ''}`;
 }
 
 function environment(variables: CelVariables): Environment {
@@ -157,6 +163,10 @@ function environment(variables: CelVariables): Environment {
     if (variables.imageVerification) registerImageVerify(env);
     if (variables.imageReference) env.registerVariable('ref', 'string');
     if (variables.patchTypes) registerMutationTypes(env);
+    if (variables.kyverno && variables.generator) {
+      registerGenerator(env, variables.namespacedPolicy === true);
+      env.registerVariable('generator', GENERATOR_TYPE);
+    }
     environments.set(key, env);
   }
   return env;

@@ -13,8 +13,17 @@ type ResultType = 'bool' | 'string' | 'any';
  * audit annotations see everything; message expressions everything but the authorizer, as
  * Kubernetes has it. A namespaced policy gets the namespace-bound `resource` overloads.
  */
-function declarations(namespaced: boolean, imageVerification: boolean, authorizer: boolean) {
+function declarations(namespaced: boolean, imageVerification: boolean, authorizer: boolean, generator: boolean) {
   const kyverno = { kyverno: true, namespacedPolicy: namespaced } as const;
+  // GeneratingPolicy: its variables see `generator` and, as Kyverno declares them, neither the
+  // authorizer nor `exceptions`.
+  if (generator) {
+    return {
+      matchConditions: { params: false, authorizer: false, ...kyverno } satisfies CelVariables,
+      expressions: { params: false, authorizer: false, ...kyverno, generator: true } satisfies CelVariables,
+      messages: { params: false, authorizer: false, ...kyverno, generator: true } satisfies CelVariables,
+    };
+  }
   // ImageValidatingPolicy: its variables, validations and messages also see `images`, `attestors`,
   // `attestations` and the image verification functions; its match conditions do not.
   const images = imageVerification ? ({ imageVerification: true } as const) : {};
@@ -26,7 +35,7 @@ function declarations(namespaced: boolean, imageVerification: boolean, authorize
 }
 
 /** The variables Kyverno's libraries bind (kyvernoActivation). */
-const LIBRARY_VARIABLES = ['http', 'resource', 'globalContext', 'image'];
+const LIBRARY_VARIABLES = ['http', 'resource', 'globalContext', 'image', 'generator'];
 
 /** What a spec's expressions are compiled for (ValidatingPolicy by default). */
 export interface CompileSpecOptions {
@@ -37,6 +46,8 @@ export interface CompileSpecOptions {
    * match conditions), and no expression has `authorizer` (its compiler declares none).
    */
   readonly mutating?: boolean;
+  /** GeneratingPolicy: Kyverno's generator library in variables (see declarations). */
+  readonly generator?: boolean;
 }
 
 /** In JSON mode the payload is `object`; there is no admission request to read. */
@@ -62,7 +73,12 @@ export function compileSpec(
     matchConditions: forConditions,
     expressions: forExpressions,
     messages: forMessages,
-  } = declarations(namespaced, options.imageVerification === true, options.mutating !== true);
+  } = declarations(
+    namespaced,
+    options.imageVerification === true,
+    options.mutating !== true,
+    options.generator === true,
+  );
   const sources: string[] = [];
   const compile = (
     source: unknown,
