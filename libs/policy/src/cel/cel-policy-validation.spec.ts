@@ -138,19 +138,24 @@ describe('celPolicyValidation', () => {
     expect(refused.message).toMatch(/^spec\.schedule: /);
   });
 
-  it('judges GeneratingPolicies with the generating policy checks, and refuses them when this build has none', () => {
-    const gpol: KubeObject = {
+  it('judges GeneratingPolicies with the generating policy checks (the real ones: Kyverno requires resource rules)', () => {
+    const gpol = (spec: Record<string, unknown>): KubeObject => ({
       apiVersion: 'policies.kyverno.io/v1beta1',
       kind: 'GeneratingPolicy',
       metadata: { name: 'g' },
-      spec: { matchConstraints: { resourceRules: rules }, generate: [{ expression: 'true' }] },
-    };
-    expect(isCelPolicyKind(gpol)).toBe(true);
-    const judged = celPolicyValidation(gpol, {
-      exceptionNamespaces: [],
-      generatingPolicyErrors: () => [{ field: 'spec.generate[0].expression', message: 'injected' }],
+      spec: { generate: [{ expression: 'generator.Apply("team", [])' }], ...spec } as KubeObject['spec'],
     });
-    expect(judged).toMatchObject({ allowed: false, message: 'spec.generate[0].expression: injected' });
-    expect(celPolicyValidation(gpol, { exceptionNamespaces: [], generatingPolicyErrors: () => [] }).allowed).toBe(true);
+    const good = gpol({ matchConstraints: { resourceRules: rules } });
+    expect(isCelPolicyKind(good)).toBe(true);
+    expect(celPolicyValidation(good, { exceptionNamespaces: [] })).toMatchObject({ allowed: true });
+    const refused = celPolicyValidation(gpol({}), { exceptionNamespaces: [] });
+    expect(refused.allowed).toBe(false);
+    expect(refused.message).toMatch(/spec\.matchConstraints: /);
+    expect(
+      celPolicyValidation(good, {
+        exceptionNamespaces: [],
+        generatingPolicyErrors: () => [{ field: 'spec.generate[0].expression', message: 'injected' }],
+      }).message,
+    ).toBe('spec.generate[0].expression: injected');
   });
 });

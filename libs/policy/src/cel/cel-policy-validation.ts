@@ -13,6 +13,7 @@ import { allow, deny, type AdmissionDecision } from '@edict/admission';
 import {
   celPolicyExceptionErrors,
   deletingPolicyErrors,
+  generatingPolicyErrors,
   imageValidatingPolicyErrors,
   isCelPolicyException,
   isDeletingPolicy,
@@ -41,7 +42,7 @@ export interface CelPolicyValidationOptions {
   readonly deletingPolicyErrors?: ErrorList;
 }
 
-/** Each kind family: how it is recognised and which error list judges it (undefined: none in this build). */
+/** Each kind family: how it is recognised and which error list judges it (undefined: none in this build, refused). */
 const FAMILIES: ReadonlyArray<{
   readonly is: (header: Header) => boolean;
   readonly errors: (options: CelPolicyValidationOptions) => ErrorList | undefined;
@@ -50,7 +51,7 @@ const FAMILIES: ReadonlyArray<{
   { is: isValidatingPolicy, errors: (o) => o.policyErrors ?? validatingPolicyErrors },
   { is: isImageValidatingPolicy, errors: (o) => o.imagePolicyErrors ?? imageValidatingPolicyErrors },
   { is: isMutatingPolicy, errors: (o) => o.mutatingPolicyErrors ?? mutatingPolicyErrors },
-  { is: isGeneratingPolicy, errors: (o) => o.generatingPolicyErrors },
+  { is: isGeneratingPolicy, errors: (o) => o.generatingPolicyErrors ?? ((policy) => generatingPolicyErrors(policy)) },
   { is: isDeletingPolicy, errors: (o) => o.deletingPolicyErrors ?? deletingPolicyErrors },
 ];
 
