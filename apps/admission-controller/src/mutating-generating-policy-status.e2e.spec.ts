@@ -1,7 +1,8 @@
 /**
  * End to end, through the real kubectl against the in-memory cluster and one admission controller:
  * MutatingPolicies and GeneratingPolicies are held compiled by the CEL policy cache and get the status
- * Kyverno's status controller writes (conditions, Ready, autogen for a MutatingPolicy); the policy
+ * Kyverno's status controller writes (conditions, Ready, autogen for a MutatingPolicy), and a
+ * DeletingPolicy its conditionStatus (shown by `kubectl get dpol`); the policy
  * validation webhook refuses a MutatingPolicy, GeneratingPolicy or DeletingPolicy Kyverno refuses,
  * naming the field; a typo in a field name is refused by the CRD's schema. Neither kind has its own
  * admission webhook yet, so a policy run at admission shows WebhookConfigured False until one does.
@@ -12,6 +13,7 @@ import {
   kubectlSession,
   MISSING_KUBECTL,
   skipWithoutKubectl,
+  tableRows,
   type KubectlSession,
 } from '@edict/apiserver/testing';
 import { eventually } from '@edict/kube/testing';
@@ -123,6 +125,34 @@ describe.skipIf(!hasKubectl)('MutatingPolicies and GeneratingPolicies in the clu
       expect(named(kind, name)!.status!.conditionStatus!.ready).toBe(false);
     }
     expect(Object.keys(named('GeneratingPolicy', 'copy-config')!.status!)).toEqual(['conditionStatus']);
+  }, 30_000);
+
+  it('writes the conditionStatus of a DeletingPolicy, which kubectl get dpol shows as READY', async () => {
+    const dpol = `
+apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata:
+  name: old-pods
+spec:
+${rules('pods')}  schedule: "*/5 * * * *"
+`;
+    await kubectl.run('apply', '-f', kubectl.file('good-dpol.yaml', dpol));
+    await eventually(
+      () => named('DeletingPolicy', 'old-pods')?.status?.conditionStatus?.ready === true,
+      'dpol Ready',
+      15_000,
+    );
+    expect(named('DeletingPolicy', 'old-pods')!.status!.conditionStatus!.conditions).toEqual([
+      expect.objectContaining({
+        type: 'RBACPermissionsGranted',
+        status: 'True',
+        message: 'Kyverno can access the resources targeted by this policy.',
+      }),
+    ]);
+    expect(tableRows(await kubectl.run('get', 'dpol', 'old-pods'))).toEqual([
+      ['NAME', 'AGE', 'READY'],
+      ['old-pods', expect.stringMatching(/^\d+s$/), 'true'],
+    ]);
   }, 30_000);
 
   it('refuses what Kyverno refuses, naming the field', async () => {

@@ -46,10 +46,13 @@ export {
   NAMESPACED_MUTATING_POLICY_REF,
   GENERATING_POLICY_REF,
   NAMESPACED_GENERATING_POLICY_REF,
+  DELETING_POLICY_REF,
+  NAMESPACED_DELETING_POLICY_REF,
   CEL_POLICY_EXCEPTION_REF,
   type CelPolicyFeeds,
 } from './cel/cel-policy-feeds';
 export {
+  isDeletingPolicyKind,
   isGeneratingPolicyKind,
   isImagePolicyKind,
   isMutatingPolicyKind,

@@ -76,7 +76,7 @@ describe('CelPolicyCache', () => {
     expect(heard).toBe(1);
   });
 
-  it('serves compiled MutatingPolicies and GeneratingPolicies from their four feeds, apart from the validating ones', () => {
+  it('serves compiled MutatingPolicies, GeneratingPolicies and DeletingPolicies from their feeds, apart from the validating ones', () => {
     const classic = new PolicyCache(validatePolicyOptions({}), fakePolicyFeeds());
     const feeds = fakeCelPolicyFeeds({ mutatingAndGenerating: true });
     const cache = new CelPolicyCache(feeds, classic);
@@ -110,6 +110,15 @@ describe('CelPolicyCache', () => {
     ]);
     expect(cache.validatingPolicies()).toEqual([]);
     expect(cache.policyEntries().find((e) => e.name === 'bad')!.errors[0]!.field).toBe('spec.generate[0].expression');
+    feeds.deletingPolicies!.add({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'DeletingPolicy',
+      metadata: { name: 'd', uid: 'd-d', generation: 1 },
+      spec: { matchConstraints: pods, schedule: '@daily' },
+    });
+    expect(cache.deletingPolicies().map((p) => `${p.kind}/${p.name}/${p.schedule}`)).toEqual([
+      'DeletingPolicy/d/@daily',
+    ]);
     feeds.mutatingPolicies!.delete(mpol('m', 'MutatingPolicy'));
     expect(cache.mutatingPolicies().map((p) => p.name)).toEqual(['n']);
     expect(cache.hasSynced()).toBe(false);

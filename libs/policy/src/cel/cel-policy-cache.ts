@@ -1,6 +1,7 @@
 /**
- * CelPolicyCache: the compiled ValidatingPolicies, ImageValidatingPolicies, MutatingPolicies and
- * GeneratingPolicies (with their Namespaced forms) and CEL PolicyExceptions the controllers serve,
+ * CelPolicyCache: the compiled ValidatingPolicies, ImageValidatingPolicies, MutatingPolicies,
+ * GeneratingPolicies and DeletingPolicies (with their Namespaced forms; DeletingPolicies for their
+ * status, the cleanup controller runs them) and CEL PolicyExceptions the controllers serve,
  * fed by informers on the policies.kyverno.io kinds. Exceptions are honoured
  * from the same namespaces as classic PolicyExceptions (the PolicyCache's setting, read at each
  * call, so a change of the exception namespaces applies at once). Its sync is its own: a cluster
@@ -9,6 +10,7 @@
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type {
   CompiledCelPolicyException,
+  CompiledDeletingPolicy,
   CompiledGeneratingPolicy,
   CompiledImageValidatingPolicy,
   CompiledMutatingPolicy,
@@ -92,6 +94,11 @@ export class CelPolicyCache implements OnModuleInit, OnModuleDestroy {
   /** The compiled GeneratingPolicies and NamespacedGeneratingPolicies (for admission and the background controller). */
   generatingPolicies(): readonly CompiledGeneratingPolicy[] {
     return this.store.generatingPolicies();
+  }
+
+  /** The compiled DeletingPolicies and NamespacedDeletingPolicies (their status; the cleanup controller runs them). */
+  deletingPolicies(): readonly CompiledDeletingPolicy[] {
+    return this.store.deletingPolicies();
   }
 
   /** The compiled CEL PolicyExceptions in force: from the exception namespaces, not expired. */
@@ -178,6 +185,8 @@ export class CelPolicyCache implements OnModuleInit, OnModuleDestroy {
       [this.feeds.namespacedMutatingPolicies, 'NamespacedMutatingPolicy'],
       [this.feeds.generatingPolicies, 'GeneratingPolicy'],
       [this.feeds.namespacedGeneratingPolicies, 'NamespacedGeneratingPolicy'],
+      [this.feeds.deletingPolicies, 'DeletingPolicy'],
+      [this.feeds.namespacedDeletingPolicies, 'NamespacedDeletingPolicy'],
     ];
     return feeds.filter((pair): pair is [ObjectFeed<KubeObject>, CelPolicyKind] => pair[0] !== undefined);
   }

@@ -1,7 +1,7 @@
 /**
  * Where the CEL policy cache's objects come from: informers on the policies.kyverno.io kinds
- * (ValidatingPolicy, ImageValidatingPolicy, MutatingPolicy, GeneratingPolicy, their Namespaced forms,
- * and PolicyException), read at v1. Tests pass fakes; the feeds beside the validating ones are
+ * (ValidatingPolicy, ImageValidatingPolicy, MutatingPolicy, GeneratingPolicy, DeletingPolicy, their
+ * Namespaced forms, and PolicyException), read at v1. Tests pass fakes; the feeds beside the validating ones are
  * optional there.
  */
 import type { InformerFactory } from '@edict/kube';
@@ -18,6 +18,8 @@ export interface CelPolicyFeeds {
   readonly namespacedMutatingPolicies?: ObjectFeed<KubeObject>;
   readonly generatingPolicies?: ObjectFeed<KubeObject>;
   readonly namespacedGeneratingPolicies?: ObjectFeed<KubeObject>;
+  readonly deletingPolicies?: ObjectFeed<KubeObject>;
+  readonly namespacedDeletingPolicies?: ObjectFeed<KubeObject>;
   readonly exceptions: ObjectFeed<KubeObject>;
 }
 
@@ -44,6 +46,11 @@ export const NAMESPACED_GENERATING_POLICY_REF = {
   apiVersion: 'policies.kyverno.io/v1',
   kind: 'NamespacedGeneratingPolicy',
 } as const;
+export const DELETING_POLICY_REF = { apiVersion: 'policies.kyverno.io/v1', kind: 'DeletingPolicy' } as const;
+export const NAMESPACED_DELETING_POLICY_REF = {
+  apiVersion: 'policies.kyverno.io/v1',
+  kind: 'NamespacedDeletingPolicy',
+} as const;
 export const CEL_POLICY_EXCEPTION_REF = { apiVersion: 'policies.kyverno.io/v1', kind: 'PolicyException' } as const;
 
 /** Informers over the API server for the CEL policy kinds (all namespaces). */
@@ -61,6 +68,8 @@ export function createCelPolicyFeeds(factory: InformerFactory, options: PolicyMo
     namespacedMutatingPolicies: factory.create<KubeObject>({ ...NAMESPACED_MUTATING_POLICY_REF, ...common }),
     generatingPolicies: factory.create<KubeObject>({ ...GENERATING_POLICY_REF, ...common }),
     namespacedGeneratingPolicies: factory.create<KubeObject>({ ...NAMESPACED_GENERATING_POLICY_REF, ...common }),
+    deletingPolicies: factory.create<KubeObject>({ ...DELETING_POLICY_REF, ...common }),
+    namespacedDeletingPolicies: factory.create<KubeObject>({ ...NAMESPACED_DELETING_POLICY_REF, ...common }),
     exceptions: factory.create<KubeObject>({ ...CEL_POLICY_EXCEPTION_REF, ...common }),
   };
 }

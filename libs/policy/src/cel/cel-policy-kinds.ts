@@ -1,14 +1,16 @@
 /**
  * The CEL policy kinds the cluster's CEL cache holds, by family: validating, image validating,
- * mutating and generating (each with its Namespaced form). DeletingPolicies are the cleanup
- * controller's and are not held here.
+ * mutating, generating and deleting (each with its Namespaced form). DeletingPolicies are held for
+ * their status only: the cleanup controller runs them.
  */
 export type ValidatingPolicyKind = 'ValidatingPolicy' | 'NamespacedValidatingPolicy';
 export type ImagePolicyKind = 'ImageValidatingPolicy' | 'NamespacedImageValidatingPolicy';
 export type MutatingPolicyKind = 'MutatingPolicy' | 'NamespacedMutatingPolicy';
 export type GeneratingPolicyKind = 'GeneratingPolicy' | 'NamespacedGeneratingPolicy';
+export type DeletingPolicyKind = 'DeletingPolicy' | 'NamespacedDeletingPolicy';
 
-export type CelPolicyKind = ValidatingPolicyKind | ImagePolicyKind | MutatingPolicyKind | GeneratingPolicyKind;
+export type CelPolicyKind =
+  ValidatingPolicyKind | ImagePolicyKind | MutatingPolicyKind | GeneratingPolicyKind | DeletingPolicyKind;
 
 export const CEL_POLICY_KINDS: readonly CelPolicyKind[] = [
   'ValidatingPolicy',
@@ -19,6 +21,8 @@ export const CEL_POLICY_KINDS: readonly CelPolicyKind[] = [
   'NamespacedMutatingPolicy',
   'GeneratingPolicy',
   'NamespacedGeneratingPolicy',
+  'DeletingPolicy',
+  'NamespacedDeletingPolicy',
 ];
 
 export function isValidatingPolicyKind(kind: string): kind is ValidatingPolicyKind {
@@ -35,6 +39,10 @@ export function isMutatingPolicyKind(kind: string): kind is MutatingPolicyKind {
 
 export function isGeneratingPolicyKind(kind: string): kind is GeneratingPolicyKind {
   return kind === 'GeneratingPolicy' || kind === 'NamespacedGeneratingPolicy';
+}
+
+export function isDeletingPolicyKind(kind: string): kind is DeletingPolicyKind {
+  return kind === 'DeletingPolicy' || kind === 'NamespacedDeletingPolicy';
 }
 
 /** Whether policies of the kind live in a namespace (and apply only there). */

@@ -228,6 +228,63 @@ describe('desiredCelPolicyStatus of MutatingPolicies and GeneratingPolicies', ()
   });
 });
 
+describe('desiredCelPolicyStatus of DeletingPolicies', () => {
+  const dpol = (name: string, schedule: string, namespace?: string): KubeObject => ({
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: namespace ? 'NamespacedDeletingPolicy' : 'DeletingPolicy',
+    metadata: { name, uid: `uid-d-${name}`, generation: 1, ...(namespace ? { namespace } : {}) },
+    spec: { matchConstraints: rules('pods'), schedule },
+  });
+  const entry = (object: KubeObject) => new CelPolicyStore().upsertPolicy(object);
+
+  it("writes RBACPermissionsGranted alone, in Kyverno's words for deleting policies, and keeps lastExecutionTime", () => {
+    const stored = { ...dpol('old-pods', '*/5 * * * *'), status: { lastExecutionTime: '2026-11-29T06:55:00Z' } };
+    expect(celStatusConditions(entry(stored))).toEqual({ webhook: false, reporting: true });
+    const status = desiredCelPolicyStatus(entry(stored), { webhookConfigured: false }, T0);
+    expect(status).toEqual({
+      lastExecutionTime: '2026-11-29T06:55:00Z',
+      conditionStatus: {
+        ready: true,
+        message: '',
+        conditions: [
+          {
+            type: 'RBACPermissionsGranted',
+            status: 'True',
+            reason: 'Succeeded',
+            message: 'Kyverno can access the resources targeted by this policy.',
+            lastTransitionTime: '2026-11-29T07:00:00Z',
+          },
+        ],
+      },
+    });
+    const denied = desiredCelPolicyStatus(
+      entry(dpol('local', '@hourly', 'team')),
+      { webhookConfigured: false, missingPermissions: ['list /v1, Resource=pods: '] },
+      T0,
+    );
+    expect(denied.conditionStatus).toMatchObject({
+      ready: false,
+      conditions: [
+        {
+          type: 'RBACPermissionsGranted',
+          status: 'False',
+          message: 'Kyverno cannot access the resources targeted by this policy, missing permissions.',
+        },
+      ],
+    });
+  });
+
+  it('is not ready, naming the problem, when the schedule does not parse', () => {
+    const status = desiredCelPolicyStatus(entry(dpol('bad', 'every minute')), { webhookConfigured: false }, T0);
+    expect(status.conditionStatus).toMatchObject({
+      ready: false,
+      conditions: [{ type: 'PolicyCached', status: 'False' }],
+    });
+    const message = (status.conditionStatus as { conditions: Array<{ message: string }> }).conditions[0]!.message;
+    expect(message).toMatch(/^Policy is not cached: spec\.schedule: /);
+  });
+});
+
 /** A store that keeps objects, bumps resourceVersions and can refuse the next write with a conflict. */
 class MemoryStatusStore implements CelPolicyStatusStore {
   readonly objects = new Map<string, KubeObject>();

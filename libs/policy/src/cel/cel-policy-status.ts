@@ -12,13 +12,20 @@
  * Kyverno's status controller writes them: WebhookConfigured unless the policy runs in the background
  * only (a MutatingPolicy with admission off and background on; a GeneratingPolicy always has it), and
  * RBACPermissionsGranted always; a MutatingPolicy also carries autogen and `generated` (false: no
- * MutatingAdmissionPolicy is generated), a GeneratingPolicy nothing but conditionStatus. A policy that does not compile is not served: Ready false, a PolicyCached condition
+ * MutatingAdmissionPolicy is generated), a GeneratingPolicy nothing but conditionStatus. A
+ * DeletingPolicy gets RBACPermissionsGranted alone, worded as Kyverno words it for deleting policies
+ * (whether Kyverno can read what it targets), beside the lastExecutionTime the cleanup controller keeps. A policy that does not compile is not served: Ready false, a PolicyCached condition
  * False naming each field and compiler message. Conditions keep their lastTransitionTime while their
  * status stays, so writing the same status twice changes nothing (the writer compares before writing).
  */
 import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { CelPolicyEntry } from './cel-policy-store';
-import { isGeneratingPolicyKind, isImagePolicyKind, isMutatingPolicyKind } from './cel-policy-kinds';
+import {
+  isDeletingPolicyKind,
+  isGeneratingPolicyKind,
+  isImagePolicyKind,
+  isMutatingPolicyKind,
+} from './cel-policy-kinds';
 
 export const WEBHOOK_CONFIGURED = 'WebhookConfigured';
 export const RBAC_PERMISSIONS_GRANTED = 'RBACPermissionsGranted';
@@ -27,6 +34,9 @@ export const POLICY_CACHED = 'PolicyCached';
 export const WEBHOOK_CONFIGURED_MESSAGE = 'Webhook configured.';
 export const WEBHOOK_NOT_CONFIGURED_MESSAGE = 'Webhook not configured.';
 export const REPORTING_READY_MESSAGE = 'Policy is ready for reporting.';
+export const DELETING_ACCESS_MESSAGE = 'Kyverno can access the resources targeted by this policy.';
+export const DELETING_NO_ACCESS_MESSAGE =
+  'Kyverno cannot access the resources targeted by this policy, missing permissions.';
 
 export interface CelPolicyCondition extends JsonObject {
   type: string;
@@ -49,6 +59,7 @@ export function celStatusConditions(entry: CelPolicyEntry): { webhook: boolean; 
   const compiled = entry.compiled;
   if (!compiled) return { webhook: false, reporting: false };
   if (isGeneratingPolicyKind(entry.kind)) return { webhook: true, reporting: true };
+  if (isDeletingPolicyKind(entry.kind)) return { webhook: false, reporting: true };
   if (isMutatingPolicyKind(entry.kind) && 'background' in compiled) {
     return { webhook: compiled.admission || !compiled.background, reporting: true };
   }
@@ -58,7 +69,7 @@ export function celStatusConditions(entry: CelPolicyEntry): { webhook: boolean; 
 /** The fields besides conditionStatus a kind's status carries, as Kyverno writes them. */
 function kindFields(entry: CelPolicyEntry, current: JsonObject): JsonObject {
   const compiled = entry.compiled;
-  if (isGeneratingPolicyKind(entry.kind)) return {};
+  if (isGeneratingPolicyKind(entry.kind) || isDeletingPolicyKind(entry.kind)) return {};
   const autogen = compiled && 'autogenStatus' in compiled ? compiled.autogenStatus : {};
   if (isImagePolicyKind(entry.kind)) return { autogen };
   // Kyverno keeps what it stored (no MutatingAdmissionPolicy generation here: false unless set).
@@ -93,15 +104,15 @@ export function desiredCelPolicyStatus(entry: CelPolicyEntry, facts: CelPolicySt
     }
     if (wanted.reporting) {
       const missing = facts.missingPermissions ?? [];
-      conditions.push(
-        condition(
-          RBAC_PERMISSIONS_GRANTED,
-          missing.length === 0,
-          missing.length === 0
-            ? REPORTING_READY_MESSAGE
-            : `Policy is not ready for reporting, missing permissions: ${missing.join('; ')}.`,
-        ),
-      );
+      const granted = missing.length === 0;
+      const message = isDeletingPolicyKind(entry.kind)
+        ? granted
+          ? DELETING_ACCESS_MESSAGE
+          : DELETING_NO_ACCESS_MESSAGE
+        : granted
+          ? REPORTING_READY_MESSAGE
+          : `Policy is not ready for reporting, missing permissions: ${missing.join('; ')}.`;
+      conditions.push(condition(RBAC_PERMISSIONS_GRANTED, granted, message));
     }
   }
   const current = isObject(entry.object.status) ? entry.object.status : {};

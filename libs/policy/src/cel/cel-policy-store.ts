@@ -1,6 +1,6 @@
 /**
  * The CEL policy family as the cluster holds it: every ValidatingPolicy, ImageValidatingPolicy,
- * MutatingPolicy and GeneratingPolicy (with their Namespaced forms) and policies.kyverno.io
+ * MutatingPolicy, GeneratingPolicy and DeletingPolicy (with their Namespaced forms) and policies.kyverno.io
  * PolicyException, each compiled once per version (generation, else resourceVersion: a status write
  * does not recompile), with the compiler's field errors when it does not compile. Only compiled (Ready) policies are served; exceptions only from the namespaces
  * exceptions are allowed in (as classic PolicyExceptions), and not once they have expired.
@@ -8,12 +8,14 @@
  */
 import {
   compileCelPolicyException,
+  compileDeletingPolicy,
   compileGeneratingPolicy,
   compileImageValidatingPolicy,
   compileMutatingPolicy,
   compileValidatingPolicy,
   ValidatingPolicyError,
   type CompiledCelPolicyException,
+  type CompiledDeletingPolicy,
   type CompiledGeneratingPolicy,
   type CompiledImageValidatingPolicy,
   type CompiledMutatingPolicy,
@@ -23,6 +25,7 @@ import {
 import { errorMessage, wildcardMatch, type KubeObject } from '@edict/foundation';
 import {
   CEL_POLICY_KINDS,
+  isDeletingPolicyKind,
   isGeneratingPolicyKind,
   isImagePolicyKind,
   isMutatingPolicyKind,
@@ -41,6 +44,8 @@ export interface CelPolicyCompilers {
   readonly mutatingPolicy?: (object: KubeObject) => CompiledMutatingPolicy;
   /** GeneratingPolicy and its Namespaced form (default: @edict/cel-policies'). */
   readonly generatingPolicy?: (object: KubeObject) => CompiledGeneratingPolicy;
+  /** DeletingPolicy and its Namespaced form (default: @edict/cel-policies'). */
+  readonly deletingPolicy?: (object: KubeObject) => CompiledDeletingPolicy;
 }
 
 export const CEL_POLICY_COMPILERS: CelPolicyCompilers = {
@@ -49,6 +54,7 @@ export const CEL_POLICY_COMPILERS: CelPolicyCompilers = {
   imagePolicy: compileImageValidatingPolicy,
   mutatingPolicy: compileMutatingPolicy,
   generatingPolicy: compileGeneratingPolicy,
+  deletingPolicy: compileDeletingPolicy,
 };
 
 /** What a stored policy compiles to, by family. */
@@ -170,6 +176,11 @@ export class CelPolicyStore {
     return this.compiledOf(isGeneratingPolicyKind) as readonly CompiledGeneratingPolicy[];
   }
 
+  /** The compiled DeletingPolicies and NamespacedDeletingPolicies, by key (for their status). */
+  deletingPolicies(): readonly CompiledDeletingPolicy[] {
+    return this.compiledOf(isDeletingPolicyKind) as readonly CompiledDeletingPolicy[];
+  }
+
   private compiledOf(family: (kind: string) => boolean): readonly CompiledCelPolicy[] {
     let compiled = this.served.get(family);
     if (!compiled) {
@@ -228,6 +239,7 @@ export class CelPolicyStore {
     if (isImagePolicyKind(kind)) return this.compilers.imagePolicy;
     if (isMutatingPolicyKind(kind)) return this.compilers.mutatingPolicy;
     if (isGeneratingPolicyKind(kind)) return this.compilers.generatingPolicy;
+    if (isDeletingPolicyKind(kind)) return this.compilers.deletingPolicy;
     return this.compilers.policy;
   }
 

@@ -72,11 +72,13 @@ export interface FakeCelPolicyFeeds extends CelPolicyFeeds {
   readonly namespacedMutatingPolicies?: FakeFeed<KubeObject>;
   readonly generatingPolicies?: FakeFeed<KubeObject>;
   readonly namespacedGeneratingPolicies?: FakeFeed<KubeObject>;
+  readonly deletingPolicies?: FakeFeed<KubeObject>;
+  readonly namespacedDeletingPolicies?: FakeFeed<KubeObject>;
   readonly exceptions: FakeFeed<KubeObject>;
   markSynced(): void;
 }
 
-/** Fake feeds of the validating kinds and exceptions; `mutatingAndGenerating` adds those four kinds'. */
+/** Fake feeds of the validating kinds and exceptions; `mutatingAndGenerating` adds the mutating, generating and deleting kinds'. */
 export function fakeCelPolicyFeeds(options: { mutatingAndGenerating?: boolean } = {}): FakeCelPolicyFeeds {
   const feeds = {
     validatingPolicies: new FakeFeed<KubeObject>(),
@@ -88,6 +90,8 @@ export function fakeCelPolicyFeeds(options: { mutatingAndGenerating?: boolean } 
           namespacedMutatingPolicies: new FakeFeed<KubeObject>(),
           generatingPolicies: new FakeFeed<KubeObject>(),
           namespacedGeneratingPolicies: new FakeFeed<KubeObject>(),
+          deletingPolicies: new FakeFeed<KubeObject>(),
+          namespacedDeletingPolicies: new FakeFeed<KubeObject>(),
         }
       : {}),
   };
