@@ -59,11 +59,10 @@ export function celStatusConditions(entry: CelPolicyEntry): { webhook: boolean; 
   const compiled = entry.compiled;
   if (!compiled) return { webhook: false, reporting: false };
   if (isGeneratingPolicyKind(entry.kind)) return { webhook: true, reporting: true };
-  if (isDeletingPolicyKind(entry.kind)) return { webhook: false, reporting: true };
-  if (isMutatingPolicyKind(entry.kind) && 'background' in compiled) {
-    return { webhook: compiled.admission || !compiled.background, reporting: true };
-  }
-  return { webhook: compiled.admission, reporting: 'background' in compiled && compiled.background };
+  // A DeletingPolicy has no webhook; the other families all say whether they run at admission and in background.
+  if (!('background' in compiled)) return { webhook: false, reporting: true };
+  if (isMutatingPolicyKind(entry.kind)) return { webhook: compiled.admission || !compiled.background, reporting: true };
+  return { webhook: compiled.admission, reporting: compiled.background };
 }
 
 /** The fields besides conditionStatus a kind's status carries, as Kyverno writes them. */

@@ -59,7 +59,11 @@ export const CEL_POLICY_COMPILERS: CelPolicyCompilers = {
 
 /** What a stored policy compiles to, by family. */
 export type CompiledCelPolicy =
-  CompiledValidatingPolicy | CompiledImageValidatingPolicy | CompiledMutatingPolicy | CompiledGeneratingPolicy;
+  | CompiledValidatingPolicy
+  | CompiledImageValidatingPolicy
+  | CompiledMutatingPolicy
+  | CompiledGeneratingPolicy
+  | CompiledDeletingPolicy;
 
 /** One stored CEL policy (of any family, cluster-wide or namespaced), compiled or with why not. */
 export interface CelPolicyEntry {
