@@ -1,5 +1,6 @@
 // @edict/cel-policies: Kyverno's CEL policy family (policies.kyverno.io): ValidatingPolicy and its
-// Namespaced form, and the CEL PolicyException. Pure: everything it reads comes through interfaces.
+// Namespaced form, ImageValidatingPolicy, DeletingPolicy, and the CEL PolicyException. Pure:
+// everything it reads comes through interfaces.
 export * from './api/types';
 export {
   isValidatingPolicy,
@@ -39,6 +40,27 @@ export {
   type IvpolPorts,
   type OciAccessRequest,
 } from './image-validating/ports';
+export type * from './mutating/types';
+export { MutatingPolicyError } from './mutating/policy-error';
+export { compileMutatingPolicy, mutatingPolicyErrors } from './mutating/compile';
+export {
+  evaluateMutatingPolicy,
+  evaluateMutatingPolicyOnTarget,
+  triggersMutateExisting,
+  type MutatingPolicyContext,
+} from './mutating/evaluate';
+export {
+  mutateExistingTargets,
+  MAX_MUTATE_EXISTING_TARGETS,
+  type TargetCandidate,
+  type TargetSelection,
+} from './mutating/targets';
+export type * from './deleting/types';
+export type { CompiledDeletingPolicy } from './deleting/compiled-policy';
+export { DeletingPolicyError } from './deleting/policy-error';
+export { compileDeletingPolicy, deletingPolicyErrors } from './deleting/compile';
+export { evaluateDeletingPolicy, type DeletingPolicyInput, type DeletingPolicyOutcome } from './deleting/evaluate';
+export { executionTime, nextExecutionTime } from './deleting/schedule';
 export type * from './generating/types';
 export { GPOL_LIMITS } from './generating/types';
 export { GeneratingPolicyError } from './generating/policy-error';

@@ -6,8 +6,10 @@ export {
   CelCompileError,
   describe as describeCelError,
   type CelProgram,
+  type CelResultType,
   type CelVariables,
 } from './compile';
+export { CelJsonPatch, CelObject, objectTypeNameErrors } from './libraries/mutation';
 export { CelMeter, CelLimitExceeded } from './meter';
 export { CEL_LIMITS, type CelLimits } from './limits';
 export { toCel } from './values';

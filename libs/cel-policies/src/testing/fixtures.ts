@@ -3,6 +3,7 @@ import type { ResourceRequest } from '@edict/engine';
 import type { ValidatingPolicySpec } from '../api/types';
 import type { ImageValidatingPolicySpec } from '../image-validating/types';
 import type { CelPolicyInput } from '../evaluate/input';
+import type { MutatingPolicySpec } from '../mutating/types';
 import type { GeneratingPolicySpec } from '../generating/types';
 
 /** A ValidatingPolicy object around a spec (a NamespacedValidatingPolicy when given a namespace). */
@@ -10,6 +11,16 @@ export function validatingPolicy(name: string, spec: ValidatingPolicySpec, names
   return {
     apiVersion: 'policies.kyverno.io/v1',
     kind: namespace ? 'NamespacedValidatingPolicy' : 'ValidatingPolicy',
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+    spec: spec as unknown as KubeObject['spec'],
+  } as KubeObject;
+}
+
+/** A MutatingPolicy object around a spec (a NamespacedMutatingPolicy when given a namespace). */
+export function mutatingPolicy(name: string, spec: MutatingPolicySpec, namespace?: string): KubeObject {
+  return {
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: namespace ? 'NamespacedMutatingPolicy' : 'MutatingPolicy',
     metadata: { name, ...(namespace ? { namespace } : {}) },
     spec: spec as unknown as KubeObject['spec'],
   } as KubeObject;

@@ -8,13 +8,24 @@
  * configurations carry the policy at its generation); RBACPermissionsGranted when it runs in
  * background scans (True unless the reporting permissions are known to be missing). Ready when every
  * condition holds. ImageValidatingPolicies get the same, without `generated` (Kyverno's image policy
- * status has no such field). A policy that does not compile is not served: Ready false, a PolicyCached condition
+ * status has no such field). MutatingPolicies and GeneratingPolicies (and their Namespaced forms) as
+ * Kyverno's status controller writes them: WebhookConfigured unless the policy runs in the background
+ * only (a MutatingPolicy with admission off and background on; a GeneratingPolicy always has it), and
+ * RBACPermissionsGranted always; a MutatingPolicy also carries autogen and `generated` (false: no
+ * MutatingAdmissionPolicy is generated), a GeneratingPolicy nothing but conditionStatus. A
+ * DeletingPolicy gets RBACPermissionsGranted alone, worded as Kyverno words it for deleting policies
+ * (whether Kyverno can read what it targets), beside the lastExecutionTime the cleanup controller keeps. A policy that does not compile is not served: Ready false, a PolicyCached condition
  * False naming each field and compiler message. Conditions keep their lastTransitionTime while their
  * status stays, so writing the same status twice changes nothing (the writer compares before writing).
  */
 import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { CelPolicyEntry } from './cel-policy-store';
-import { isImagePolicyKind } from './image-policy-kinds';
+import {
+  isDeletingPolicyKind,
+  isGeneratingPolicyKind,
+  isImagePolicyKind,
+  isMutatingPolicyKind,
+} from './cel-policy-kinds';
 
 export const WEBHOOK_CONFIGURED = 'WebhookConfigured';
 export const RBAC_PERMISSIONS_GRANTED = 'RBACPermissionsGranted';
@@ -23,6 +34,9 @@ export const POLICY_CACHED = 'PolicyCached';
 export const WEBHOOK_CONFIGURED_MESSAGE = 'Webhook configured.';
 export const WEBHOOK_NOT_CONFIGURED_MESSAGE = 'Webhook not configured.';
 export const REPORTING_READY_MESSAGE = 'Policy is ready for reporting.';
+export const DELETING_ACCESS_MESSAGE = 'Kyverno can access the resources targeted by this policy.';
+export const DELETING_NO_ACCESS_MESSAGE =
+  'Kyverno cannot access the resources targeted by this policy, missing permissions.';
 
 export interface CelPolicyCondition extends JsonObject {
   type: string;
@@ -38,6 +52,29 @@ export interface CelPolicyStatusFacts {
   readonly webhookConfigured: boolean;
   /** Permissions the reports controller lacks for the policy's resources (`get /v1, Resource=pods: `...). */
   readonly missingPermissions?: readonly string[];
+}
+
+/** Which conditions a compiled policy's status carries, by its kind's family (see the file comment). */
+export function celStatusConditions(entry: CelPolicyEntry): { webhook: boolean; reporting: boolean } {
+  const compiled = entry.compiled;
+  if (!compiled) return { webhook: false, reporting: false };
+  if (isGeneratingPolicyKind(entry.kind)) return { webhook: true, reporting: true };
+  // A DeletingPolicy has no webhook; the other families all say whether they run at admission and in background.
+  if (!('background' in compiled)) return { webhook: false, reporting: true };
+  if (isMutatingPolicyKind(entry.kind)) return { webhook: compiled.admission || !compiled.background, reporting: true };
+  return { webhook: compiled.admission, reporting: compiled.background };
+}
+
+/** The fields besides conditionStatus a kind's status carries, as Kyverno writes them. */
+function kindFields(entry: CelPolicyEntry, current: JsonObject): JsonObject {
+  const compiled = entry.compiled;
+  if (isGeneratingPolicyKind(entry.kind) || isDeletingPolicyKind(entry.kind)) return {};
+  const autogen = compiled && 'autogenStatus' in compiled ? compiled.autogenStatus : {};
+  if (isImagePolicyKind(entry.kind)) return { autogen };
+  // Kyverno keeps what it stored (no MutatingAdmissionPolicy generation here: false unless set).
+  const generated =
+    isMutatingPolicyKind(entry.kind) && typeof current.generated === 'boolean' ? current.generated : false;
+  return { autogen, generated };
 }
 
 /** The status to store for `entry`, keeping transition times of conditions whose status did not change. */
@@ -57,23 +94,24 @@ export function desiredCelPolicyStatus(entry: CelPolicyEntry, facts: CelPolicySt
     const problems = entry.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
     conditions.push(condition(POLICY_CACHED, false, `Policy is not cached: ${problems}`));
   } else {
-    if (compiled.admission) {
+    const wanted = celStatusConditions(entry);
+    if (wanted.webhook) {
       const ok = facts.webhookConfigured;
       conditions.push(
         condition(WEBHOOK_CONFIGURED, ok, ok ? WEBHOOK_CONFIGURED_MESSAGE : WEBHOOK_NOT_CONFIGURED_MESSAGE),
       );
     }
-    if (compiled.background) {
+    if (wanted.reporting) {
       const missing = facts.missingPermissions ?? [];
-      conditions.push(
-        condition(
-          RBAC_PERMISSIONS_GRANTED,
-          missing.length === 0,
-          missing.length === 0
-            ? REPORTING_READY_MESSAGE
-            : `Policy is not ready for reporting, missing permissions: ${missing.join('; ')}.`,
-        ),
-      );
+      const granted = missing.length === 0;
+      const message = isDeletingPolicyKind(entry.kind)
+        ? granted
+          ? DELETING_ACCESS_MESSAGE
+          : DELETING_NO_ACCESS_MESSAGE
+        : granted
+          ? REPORTING_READY_MESSAGE
+          : `Policy is not ready for reporting, missing permissions: ${missing.join('; ')}.`;
+      conditions.push(condition(RBAC_PERMISSIONS_GRANTED, granted, message));
     }
   }
   const current = isObject(entry.object.status) ? entry.object.status : {};
@@ -84,8 +122,7 @@ export function desiredCelPolicyStatus(entry: CelPolicyEntry, facts: CelPolicySt
       conditions,
       message: '',
     },
-    autogen: compiled ? compiled.autogenStatus : {},
-    ...(isImagePolicyKind(entry.kind) ? {} : { generated: false }),
+    ...kindFields(entry, current),
   };
 }
 
