@@ -19,10 +19,10 @@ import type { LoadedTest } from './types';
  * apiCallResponses, `globalContext` only its globalContextEntries, image data only the Context
  * file's images. Anything else fails the calling expression: the CLI never reaches a network.
  */
-export function celPortsFor(test: LoadedTest): KyvernoCelPorts {
+export function celPortsFor(test: LoadedTest, options: { targets?: boolean } = {}): KyvernoCelPorts {
   return {
     http: httpPort(test),
-    resources: resourcePort(test),
+    resources: resourcePort(test, options.targets === true),
     globalContext: globalContextPort(test),
     imageData: imageDataPort(test.context.images),
   };
@@ -46,10 +46,13 @@ function httpPort(test: LoadedTest): CelHttpPort {
   };
 }
 
-function resourcePort(test: LoadedTest): CelResourcePort {
+function resourcePort(test: LoadedTest, targets: boolean): CelResourcePort {
   const store: KubeObject[] = [...test.context.resources];
   if (test.definition.clusterResources.length > 0) {
     store.push(...test.resources, ...test.targetResources, ...test.params, ...test.clusterResources);
+  } else if (targets) {
+    // Mutate-existing: Kyverno's CLI registers the targets with its fake context, so `resource` finds them.
+    store.push(...test.targetResources);
   }
   const served = (object: KubeObject, target: CelResourceTarget) =>
     object.apiVersion === target.apiVersion && resourceOf(object, test.crdPlurals).resource === target.resource;

@@ -14,6 +14,7 @@ import type { Operation, PolicyResponse } from '@edict/engine';
 import { evaluateForCli } from '@edict/native-policies';
 import { errorMessage, isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import { celPortsFor } from './cel-ports';
+import { evaluateMutatingPolicies } from './evaluate-mpol';
 import { offlineNamespaceObject, payloadObject, resourceOf } from './cel-resource';
 import { buildRequest, type RequestInputs } from './request-builder';
 import type { LoadedTest } from './types';
@@ -24,7 +25,9 @@ export type CelPolicyKind =
   | 'NamespacedValidatingPolicy'
   | 'ValidatingAdmissionPolicy'
   | 'ImageValidatingPolicy'
-  | 'NamespacedImageValidatingPolicy';
+  | 'NamespacedImageValidatingPolicy'
+  | 'MutatingPolicy'
+  | 'NamespacedMutatingPolicy';
 
 /** A CEL policy's response: the classic engine's shape, for any of these kinds. */
 export type CelPolicyResponse = Omit<PolicyResponse, 'policy'> & {
@@ -42,6 +45,8 @@ export interface CelEvaluatedResponse {
   payloadFile?: string;
   operationOverride?: Operation;
   response: CelPolicyResponse;
+  /** Mutating policies: the resource as this policy patched it. */
+  patchedResource?: KubeObject;
 }
 
 export interface CelEvaluation {
@@ -65,7 +70,6 @@ export async function evaluateCelPolicies(
 ): Promise<CelEvaluation> {
   const evaluation: CelEvaluation = { responses: [], errors: [] };
   const notEvaluatedYet = [
-    ...test.cel.mutatingPolicies,
     ...test.cel.generatingPolicies,
     ...test.cel.deletingPolicies,
     ...test.cel.mutatingAdmissionPolicies,
@@ -77,6 +81,7 @@ export async function evaluateCelPolicies(
     );
   }
   await evaluateAdmissionPolicies(test, evaluation);
+  await evaluateMutatingPolicies(test, inputs, overrides, evaluation);
   const policies = compileEach(test.cel.validatingPolicies, compileValidatingPolicy, evaluation);
   const imagePolicies = compileEach(test.cel.imageValidatingPolicies, compileImageValidatingPolicy, evaluation);
   if (policies.length === 0 && imagePolicies.length === 0) return evaluation;

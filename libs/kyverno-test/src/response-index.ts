@@ -44,9 +44,10 @@ export function indexCel(record: CelEvaluatedResponse): IndexedResponse {
   return {
     resource: record.resource,
     ...(record.operationOverride ? { operationOverride: record.operationOverride } : {}),
-    stage: 'validate',
+    // A mutating policy's response carries its patched resource, compared as classic mutate's.
+    stage: record.patchedResource ? 'mutate' : 'validate',
     response: record.response,
-    patchedResource: record.resource,
+    patchedResource: record.patchedResource ?? record.resource,
     celKind: record.kind,
     namedBy: (policy) => policy === name || (namespace !== undefined && policy === `${namespace}/${name}`),
     resultOf: (rule) =>

@@ -30,19 +30,14 @@ import { applicableExceptions, conditionsHold, roundActivation, withLibraries } 
 import type { CelPolicyContext, CelPolicyInput } from '../evaluate/input';
 import { SpecRun } from '../evaluate/spec-run';
 import { mutatingProgramsOf, type MutatingSpecPrograms } from './compile';
-import { runMutation } from './mutations';
+import { patchObject } from './mutations';
 import type { CompiledMutatingPolicy, MutatingPolicyResult, MutatingPolicyStatus } from './types';
 
 /** `exceptions` when none matched (shared: CEL values are never modified). */
 const NO_EXCEPTIONS = toCel({ allowedImages: [], allowedValues: [] });
 
-/** What a MutatingPolicy evaluation may use beyond the CEL policies' context. */
-export interface MutatingPolicyContext extends CelPolicyContext {
-  /** What the patchers need beyond the object (schemas for structured merge); see @edict/native-policies. */
-  readonly mutation?: Omit<MutationRunContext, 'meter' | 'budget'>;
-}
-
-type MutationRunContext = Parameters<typeof runMutation>[3];
+/** What a MutatingPolicy evaluation may use: the CEL policies' context. */
+export type MutatingPolicyContext = CelPolicyContext;
 
 /**
  * Kyverno's MutatingPolicy engine on one admission request (or a background/CLI request built
@@ -246,22 +241,21 @@ async function run(
     if (!object) return result(compiled, subject, skipRule());
 
     let current = object as JsonObject;
+    const patchContext = { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' };
     for (const mutation of programs.mutations) {
-      try {
-        const pending = runner.prepare(mutation.reads);
-        if (pending) await pending;
-        current = await runMutation(mutation, activation, current, {
-          ...(context.mutation ?? {}),
-          meter,
-          budget,
-        } as MutationRunContext);
-      } catch (error) {
-        if (error instanceof CelLimitExceeded || error instanceof EvaluationDeadlineExceeded) throw error;
+      const pending = runner.evaluate(mutation.program, mutation.reads);
+      const outcome = pending instanceof Promise ? await pending : pending;
+      if ('error' in outcome) {
         return result(
           compiled,
           subject,
-          errorRule('evaluation', 'failed to evaluate policy', describeCelError(error) || errorMessage(error)),
+          errorRule('evaluation', 'failed to evaluate policy', describeCelError(outcome.error)),
         );
+      }
+      try {
+        current = patchObject(mutation, outcome.value, current, patchContext);
+      } catch (error) {
+        return result(compiled, subject, errorRule('evaluation', 'failed to evaluate policy', errorMessage(error)));
       }
       // The next mutation sees the object as patched so far, as Kubernetes chains them.
       activation.object = celValue(current);

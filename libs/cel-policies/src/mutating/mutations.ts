@@ -68,18 +68,21 @@ export function compileMutations(
   return prepared;
 }
 
-/** What a patcher needs besides the object; see runMutation. */
-export type MutationRunContext = Record<string, unknown>;
+/** What a patcher needs besides the object: how lists and maps merge (from the object's schema). */
+export interface PatchContext {
+  readonly apiVersion: string;
+  readonly kind: string;
+}
 
-/** Runs one mutation on `object` (never modified) with the policy's activation; the patched object. */
-export function runMutation(
+/** Applies one mutation's evaluated value to `object` (never modified): the patched object. Throws when it cannot. */
+export function patchObject(
   _mutation: PreparedMutation,
-  _activation: Record<string, unknown>,
+  _value: unknown,
   _object: JsonObject,
-  _context: MutationRunContext,
-): Promise<JsonObject> {
+  _context: PatchContext,
+): JsonObject {
   // Kubernetes' patchers (structured merge, RFC 6902) come from @edict/native-policies (part 3).
-  return Promise.reject(new Error('mutations cannot be applied yet: the patchers are not available'));
+  throw new Error('mutations cannot be applied yet: the patchers are not available');
 }
 
 function referencedVariables(source: string): string[] {
