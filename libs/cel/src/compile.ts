@@ -101,7 +101,7 @@ export function compileCel(source: string, variables: CelVariables, result: CelR
   }
   const checked = parsed.check();
   if (!checked.valid) throw new CelCompileError(describe(checked.error));
-  if (result !== 'any' && !ACCEPTED_TYPES[result].includes(checked.type)) {
+  if (result !== 'any' && !ACCEPTED_TYPES[result].includes(checked.type ?? 'dyn')) {
     throw new CelCompileError(`expression must evaluate to ${result}, not ${checked.type}`);
   }
   const program: CelProgram = { source, evaluate: (activation) => parsed(activation) };

@@ -74,3 +74,28 @@ export {
   type VapCliResult,
   type VapCliRule,
 } from './vap/cli';
+// Mutations (MutatingAdmissionPolicy, and Kyverno's MutatingPolicy on top): compileMutation checks
+// and compiles one `spec.mutations[i]`; applyMutation evaluates it (context.evaluate: the caller's
+// bounded evaluation, else Edict's CEL bounds) and applies the result to a copy of the object:
+// ApplyConfiguration by structured merge (context.shape: DEDUCED_SHAPE as Kyverno's CLI,
+// builtinShape for built-in kinds, schemaShape for a CRD's schema), JSONPatch by RFC 6902.
+export {
+  compileMutation,
+  isCompiledMutation,
+  PATCH_TYPES,
+  type CompiledMutation,
+  type MutationCompileOptions,
+  type MutationSpec,
+  type PatchType,
+} from './mutation/compile';
+export {
+  applyMutation,
+  MUTATION_LIMITS,
+  MutationError,
+  patchWithValue,
+  type MutationContext,
+  type MutationLimits,
+} from './mutation/apply';
+export { builtinShape, DEDUCED_SHAPE, schemaShape, type ListShape, type MergeShape } from './mutation/shape';
+export { atomicPaths, structuredMerge, StructuredMergeError } from './mutation/structured-merge';
+export { applyJsonPatchOperations, JsonPatchError, type JsonPatchOperation } from './mutation/json-patch';
