@@ -22,6 +22,7 @@ import {
   type AdmissionAttributes,
   type MatchedAs,
   type MatchResources,
+  type MergeShape,
 } from '@edict/native-policies';
 import type { CompiledCelPolicyException } from '../exceptions/compiled-exception';
 import { celValue } from '../evaluate/activation';
@@ -36,8 +37,14 @@ import type { CompiledMutatingPolicy, MutatingPolicyResult, MutatingPolicyStatus
 /** `exceptions` when none matched (shared: CEL values are never modified). */
 const NO_EXCEPTIONS = toCel({ allowedImages: [], allowedValues: [] });
 
-/** What a MutatingPolicy evaluation may use: the CEL policies' context. */
-export type MutatingPolicyContext = CelPolicyContext;
+/** What a MutatingPolicy evaluation may use beyond the CEL policies' context. */
+export interface MutatingPolicyContext extends CelPolicyContext {
+  /**
+   * How an object's lists and maps merge for ApplyConfiguration mutations (@edict/native-policies'
+   * builtinShape, schemaShape for a CRD); every list atomic (DEDUCED_SHAPE) when absent.
+   */
+  readonly shapeOf?: (object: KubeObject) => MergeShape | undefined;
+}
 
 /**
  * Kyverno's MutatingPolicy engine on one admission request (or a background/CLI request built
@@ -241,7 +248,8 @@ async function run(
     if (!object) return result(compiled, subject, skipRule());
 
     let current = object as JsonObject;
-    const patchContext = { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' };
+    const shape = context.shapeOf?.(object);
+    const patchContext = shape ? { shape } : {};
     for (const mutation of programs.mutations) {
       const pending = runner.evaluate(mutation.program, mutation.reads);
       const outcome = pending instanceof Promise ? await pending : pending;
