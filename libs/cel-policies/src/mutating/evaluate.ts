@@ -156,7 +156,7 @@ export async function triggersMutateExisting(
     budget,
   );
   try {
-    const pending = conditionsHold(runner, chosen.programs.spec.matchConditions, base);
+    const pending = conditionsHold(runner, chosen.programs.spec.matchConditions, activation);
     const decision = pending instanceof Promise ? await pending : pending;
     return !('error' in decision) && decision.holds;
   } catch (error) {
@@ -238,7 +238,8 @@ async function run(
     const exempted = await exceptionsFor(runner, exceptions, base, compiled, activation);
     if (exempted) return result(compiled, subject, exempted);
 
-    const pendingConditions = conditionsHold(runner, programs.spec.matchConditions, base);
+    // Kyverno binds the (lazy) variables before its match conditions: they may read them.
+    const pendingConditions = conditionsHold(runner, programs.spec.matchConditions, activation);
     const conditions = pendingConditions instanceof Promise ? await pendingConditions : pendingConditions;
     if ('error' in conditions) {
       if (compiled.failurePolicy === 'Ignore') return result(compiled, subject, skipRule());
