@@ -22,6 +22,8 @@ import {
   type AdmissionAttributes,
   type MatchedAs,
   type MatchResources,
+  builtinShape,
+  DEDUCED_SHAPE,
   type MergeShape,
 } from '@edict/native-policies';
 import type { CompiledCelPolicyException } from '../exceptions/compiled-exception';
@@ -41,7 +43,8 @@ const NO_EXCEPTIONS = toCel({ allowedImages: [], allowedValues: [] });
 export interface MutatingPolicyContext extends CelPolicyContext {
   /**
    * How an object's lists and maps merge for ApplyConfiguration mutations (@edict/native-policies'
-   * builtinShape, schemaShape for a CRD); every list atomic (DEDUCED_SHAPE) when absent.
+   * builtinShape, schemaShape for a CRD's schema); when absent, Kubernetes' own kinds merge as their
+   * schema says (builtinShape: containers by name...) and other kinds with every list atomic.
    */
   readonly shapeOf?: (object: KubeObject) => MergeShape | undefined;
 }
@@ -249,8 +252,7 @@ async function run(
     if (!object) return result(compiled, subject, skipRule());
 
     let current = object as JsonObject;
-    const shape = context.shapeOf?.(object);
-    const patchContext = shape ? { shape } : {};
+    const patchContext = { shape: context.shapeOf?.(object) ?? defaultShape(object) };
     for (const mutation of programs.mutations) {
       const pending = runner.evaluate(mutation.program, mutation.reads);
       const outcome = pending instanceof Promise ? await pending : pending;
@@ -306,6 +308,15 @@ async function exceptionsFor(
   activation.exceptions =
     matched.length === 0 ? NO_EXCEPTIONS : toCel({ allowedImages, allowedValues } as unknown as JsonObject);
   return undefined;
+}
+
+/** Kubernetes' built-in API groups ('' core, unqualified names like `apps`, and `*.k8s.io`). */
+function defaultShape(object: KubeObject): MergeShape {
+  const apiVersion = object.apiVersion ?? '';
+  const slash = apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const builtin = !group.includes('.') || group.endsWith('.k8s.io');
+  return builtin ? builtinShape(apiVersion, object.kind ?? '') : DEDUCED_SHAPE;
 }
 
 function passRule(patched: KubeObject): RuleResponse {
