@@ -54,3 +54,4 @@ export {
   type TargetCandidate,
   type TargetSelection,
 } from './mutating/targets';
+export { evaluateMutatingPolicies, type MutatingChainResult } from './mutating/chain';
