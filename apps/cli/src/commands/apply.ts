@@ -85,7 +85,8 @@ export async function applyCommand(
     ) +
     test.cel.validatingPolicies.length +
     test.cel.imageValidatingPolicies.length +
-    test.cel.validatingAdmissionPolicies.length;
+    test.cel.validatingAdmissionPolicies.length +
+    test.cel.mutatingPolicies.length;
   const withExceptions = test.exceptions.length > 0 ? ` with ${test.exceptions.length} exception(s)` : '';
   if (!options.policyReport) {
     io.out(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)${withExceptions}...\n`);
@@ -110,7 +111,16 @@ export async function applyCommand(
       truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
     }
   }
-  for (const record of evaluation.celResponses) addCelResponse(counts, record);
+  for (const record of evaluation.celResponses) {
+    addCelResponse(counts, record);
+    if (options.policyReport) continue;
+    // A MutatingPolicy's patched resource (and the targets it patched) print as Kyverno prints a mutation.
+    const passed = record.response.rules.filter((rule) => rule.status === 'pass');
+    if (record.patchedResource && passed.length > 0)
+      truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
+    for (const target of passed.flatMap((rule) => rule.patchedTargets ?? []))
+      truncated = printMutated(io, record, target, options.output, truncated, 'patched target');
+  }
   printLeftOutPolicies(io, invalid);
   if (options.policyReport) {
     const reports = buildPolicyReports(
@@ -151,7 +161,8 @@ function loadApplyInputs(
   const celPolicies =
     policyFiles.cel.validatingPolicies.length +
     policyFiles.cel.imageValidatingPolicies.length +
-    policyFiles.cel.validatingAdmissionPolicies.length;
+    policyFiles.cel.validatingAdmissionPolicies.length +
+    policyFiles.cel.mutatingPolicies.length;
   if (policyFiles.policies.length + invalid.length + celPolicies === 0)
     throw new Error(`no policies found in ${policyPaths.join(', ')}`);
   const test: LoadedTest = {
@@ -293,14 +304,19 @@ function printErrors(io: CommandIO, record: EvaluatedResponse): void {
 /** Prints the mutated resource, or writes it below --output. Returns whether the output file was reset. */
 function printMutated(
   io: CommandIO,
-  record: EvaluatedResponse,
+  record: { policy: { metadata: { name?: string } }; resource: KubeObject },
   patched: KubeObject,
   output: string | undefined,
   truncated: boolean,
+  what = 'mutate policy',
 ): boolean {
   const yaml = stringify(patched, { lineWidth: 0, indentSeq: false });
   if (!output) {
-    io.out(`\nmutate policy ${record.policy.metadata.name} applied to ${resourcePath(record.resource)}:\n${yaml}---\n`);
+    const heading =
+      what === 'mutate policy'
+        ? `mutate policy ${record.policy.metadata.name ?? ''} applied to ${resourcePath(record.resource)}`
+        : `policy ${record.policy.metadata.name ?? ''} ${what} ${resourcePath(patched)} (trigger ${resourcePath(record.resource)})`;
+    io.out(`\n${heading}:\n${yaml}---\n`);
     return truncated;
   }
   if (output.endsWith('/') || isDirectory(output)) {

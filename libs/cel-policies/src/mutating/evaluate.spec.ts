@@ -241,7 +241,7 @@ describe('evaluateMutatingPolicies', () => {
     ]);
     expect(chain.patches).toEqual([{ op: 'add', path: '/metadata/labels', value: { copy: 'a', team: 'a' } }]);
     const never = compileMutatingPolicy(
-      mutatingPolicy('copy-once', { ...copyTeam.policy.spec, reinvocationPolicy: 'Never' } as MutatingPolicySpec),
+      mutatingPolicy('copy-once', { ...(copyTeam.policy.spec as MutatingPolicySpec), reinvocationPolicy: 'Never' }),
     );
     const once = await evaluateMutatingPolicies([never, setTeam], inputFor(nginx), context);
     expect(once.patchedResource?.metadata.labels).toEqual({ copy: 'none', team: 'a' });
