@@ -4,7 +4,7 @@ import { compileCelPolicyException } from '../exceptions/compile-exception';
 import type { CelPolicyContext } from '../evaluate/input';
 import { inputFor, matching, mutatingPolicy, pod } from '../testing';
 import { evaluateMutatingPolicies } from './chain';
-import { compileMutatingPolicy } from './compile';
+import { compileMutatingPolicy, mutatingPolicyErrors } from './compile';
 import { evaluateMutatingPolicy, evaluateMutatingPolicyOnTarget } from './evaluate';
 import { mutateExistingTargets } from './targets';
 import type { MutatingPolicySpec } from './types';
@@ -204,6 +204,22 @@ describe('mutate-existing', () => {
       context,
     );
     expect(skipped).toEqual({ targets: [] });
+  });
+
+  it('holds a separate target to targetMatchConditions, the trigger to matchConditions', async () => {
+    const compiled = compileMutatingPolicy(
+      mutatingPolicy('conditions', {
+        ...existing,
+        matchConditions: [{ name: 'pod-trigger', expression: 'object.kind == "Pod"' }],
+        targetMatchConditions: [{ name: 'only-one', expression: 'object.metadata.name == "one"' }],
+      }),
+    );
+    expect((await evaluateMutatingPolicyOnTarget(compiled, configMap('one'), trigger, context))?.status).toBe('pass');
+    expect((await evaluateMutatingPolicyOnTarget(compiled, configMap('two'), trigger, context))?.status).toBe('skip');
+    const errors = mutatingPolicyErrors(
+      mutatingPolicy('bad', { ...existing, targetMatchConditions: [{ name: 'x', expression: '1' }] }),
+    );
+    expect(errors.map((error) => error.field)).toEqual(['spec.targetMatchConditions[0].expression']);
   });
 
   it('keeps a NamespacedMutatingPolicy to targets in its namespace', async () => {

@@ -26,6 +26,7 @@ import {
   DEDUCED_SHAPE,
   type MergeShape,
 } from '@edict/native-policies';
+import type { NamedProgram } from '../compile/compiled-expressions';
 import type { CompiledCelPolicyException } from '../exceptions/compiled-exception';
 import { celValue } from '../evaluate/activation';
 import { admissionAttributesOf, namespaceOf } from '../evaluate/attributes';
@@ -104,12 +105,17 @@ export async function evaluateMutatingPolicyOnTarget(
   const chosen = chooseSpec(programs, targetAttributes, null, true);
   const specPrograms = chosen !== undefined && !('error' in chosen) ? chosen.programs : programs.own;
   const triggerAttributes = admissionAttributesOf(trigger);
+  // A separate target (targetMatchConstraints) answers to targetMatchConditions; a trigger that is
+  // its own target to the match conditions, as Kyverno decides.
+  const explicit = compiled.targetMatchConstraints;
+  const separate = (explicit?.resourceRules ?? []).length > 0 || (explicit?.expression ?? '') !== '';
   return run(compiled, specPrograms, {
     attributes: triggerAttributes,
     object: target,
     subject: target,
     namespaceObject: context.targetNamespaceObject ?? null,
     context,
+    ...(separate ? { conditions: specPrograms.targetMatchConditions } : {}),
   });
 }
 
@@ -209,12 +215,14 @@ interface RunInput {
   subject: KubeObject | undefined;
   namespaceObject: KubeObject | null;
   context: MutatingPolicyContext;
+  /** The conditions to hold (default: the spec's match conditions). */
+  conditions?: readonly NamedProgram[];
 }
 
 async function run(
   compiled: CompiledMutatingPolicy,
   programs: MutatingSpecPrograms,
-  { attributes, matchedAs, object, subject, namespaceObject, context }: RunInput,
+  { attributes, matchedAs, object, subject, namespaceObject, context, conditions: only }: RunInput,
 ): Promise<MutatingPolicyResult> {
   const exceptions = applicableExceptions(compiled, context);
   const budget = new EvaluationBudget(DEFAULT_EVALUATION_LIMITS, context.deadline);
@@ -242,7 +250,7 @@ async function run(
     if (exempted) return result(compiled, subject, exempted);
 
     // Kyverno binds the (lazy) variables before its match conditions: they may read them.
-    const pendingConditions = conditionsHold(runner, programs.spec.matchConditions, activation);
+    const pendingConditions = conditionsHold(runner, only ?? programs.spec.matchConditions, activation);
     const conditions = pendingConditions instanceof Promise ? await pendingConditions : pendingConditions;
     if ('error' in conditions) {
       if (compiled.failurePolicy === 'Ignore') return result(compiled, subject, skipRule());

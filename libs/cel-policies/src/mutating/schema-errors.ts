@@ -101,6 +101,14 @@ export function mutatingSchemaErrors(spec: unknown): PolicyFieldError[] {
   }
   // Kyverno's CRD keys match conditions by name (unique, required) without Kubernetes' qualified-name rule.
   namedItems('spec.matchConditions', conditions, () => true, push);
+  const targetConditions = list('spec.targetMatchConditions', s.targetMatchConditions);
+  if (targetConditions.length > MAX_MATCH_CONDITIONS) {
+    push(
+      'spec.targetMatchConditions',
+      `Too many: ${targetConditions.length}: must have at most ${MAX_MATCH_CONDITIONS} items`,
+    );
+  }
+  namedItems('spec.targetMatchConditions', targetConditions, () => true, push);
   namedItems('spec.variables', list('spec.variables', s.variables), (name) => CEL_IDENTIFIER.test(name), push);
 
   const timeout = s.webhookConfiguration?.timeoutSeconds;
