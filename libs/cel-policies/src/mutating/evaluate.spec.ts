@@ -132,6 +132,34 @@ describe('evaluateMutatingPolicy', () => {
     ]);
   });
 
+  it('lets a mutation read what an exception allows, naming the exception on the passing rule', async () => {
+    const exception = compileCelPolicyException({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'PolicyException',
+      metadata: { name: 'allow', namespace: 'kyverno' },
+      spec: {
+        policyRefs: [{ name: 'p', kind: 'MutatingPolicy' }],
+        matchConditions: [{ name: 'all', expression: 'true' }],
+        allowedValues: ['b'],
+      },
+    } as unknown as KubeObject);
+    const result = await run(
+      {
+        ...addLabel,
+        mutations: [
+          {
+            patchType: 'ApplyConfiguration',
+            applyConfiguration: { expression: labels('"team": exceptions.allowedValues[0]') },
+          },
+        ],
+      },
+      nginx,
+      { ...context, exceptions: [exception] },
+    );
+    expect(result?.patchedResource?.metadata.labels).toEqual({ team: 'b' });
+    expect(result?.response.rules[0]).toMatchObject({ status: 'pass', exceptions: ['kyverno/allow'] });
+  });
+
   it('mutates pod controllers through autogen', async () => {
     const deployment: KubeObject = {
       apiVersion: 'apps/v1',

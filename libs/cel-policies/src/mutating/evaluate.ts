@@ -247,7 +247,7 @@ async function run(
     delete activation.authorizer;
     const runner = new SpecRun(programs.spec, activation, meter, reviews, budget);
     const exempted = await exceptionsFor(runner, exceptions, base, compiled, activation);
-    if (exempted) return result(compiled, subject, exempted);
+    if ('rule' in exempted) return result(compiled, subject, exempted.rule);
 
     // Kyverno binds the (lazy) variables before its match conditions: they may read them.
     const pendingConditions = conditionsHold(runner, only ?? programs.spec.matchConditions, activation);
@@ -280,7 +280,10 @@ async function run(
       activation.object = celValue(current);
     }
     const patched = current as unknown as KubeObject;
-    return result(compiled, subject, passRule(patched), patched, admissionPatch(object, patched));
+    // Exceptions that only allowed images or values are named on the passing rule, as Kyverno names them.
+    const rule = passRule(patched);
+    if (exempted.partial.length > 0) rule.exceptions = exempted.partial;
+    return result(compiled, subject, rule, patched, admissionPatch(object, patched));
   } catch (error) {
     if (error instanceof CelLimitExceeded || error instanceof EvaluationDeadlineExceeded)
       return result(compiled, subject, errorRule('evaluation', 'failed to evaluate policy', errorMessage(error)));
@@ -295,7 +298,7 @@ async function exceptionsFor(
   base: Record<string, unknown>,
   compiled: CompiledMutatingPolicy,
   activation: Record<string, unknown>,
-): Promise<RuleResponse | undefined> {
+): Promise<{ rule: RuleResponse } | { partial: string[] }> {
   const matched: CompiledCelPolicyException[] = [];
   let exempt = false;
   for (const exception of exceptions) {
@@ -304,18 +307,18 @@ async function exceptionsFor(
     if ('error' in decision) {
       // A broken later exception does not take back an exemption already granted.
       if (exempt || compiled.failurePolicy === 'Ignore') continue;
-      return errorRule('evaluation', 'failed to evaluate policy', decision.error);
+      return { rule: errorRule('evaluation', 'failed to evaluate policy', decision.error) };
     }
     if (!decision.holds) continue;
     matched.push(exception);
     if (exception.images.length === 0 && exception.allowedValues.length === 0) exempt = true;
   }
-  if (exempt) return exceptionRule(matched);
+  if (exempt) return { rule: exceptionRule(matched) };
   const allowedImages = matched.flatMap((exception) => exception.images);
   const allowedValues = matched.flatMap((exception) => exception.allowedValues);
   activation.exceptions =
     matched.length === 0 ? NO_EXCEPTIONS : toCel({ allowedImages, allowedValues } as unknown as JsonObject);
-  return undefined;
+  return { partial: matched.map((exception) => exception.key) };
 }
 
 /** Kubernetes' built-in API groups ('' core, unqualified names like `apps`, and `*.k8s.io`). */
