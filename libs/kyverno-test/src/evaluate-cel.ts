@@ -14,6 +14,7 @@ import type { Operation, PolicyResponse } from '@edict/engine';
 import { evaluateForCli } from '@edict/native-policies';
 import { errorMessage, isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import { celPortsFor } from './cel-ports';
+import { evaluateMutatingAdmissionPolicies } from './evaluate-map';
 import { offlineNamespaceObject, payloadObject, resourceOf } from './cel-resource';
 import { buildRequest, type RequestInputs } from './request-builder';
 import type { LoadedTest } from './types';
@@ -24,7 +25,8 @@ export type CelPolicyKind =
   | 'NamespacedValidatingPolicy'
   | 'ValidatingAdmissionPolicy'
   | 'ImageValidatingPolicy'
-  | 'NamespacedImageValidatingPolicy';
+  | 'NamespacedImageValidatingPolicy'
+  | 'MutatingAdmissionPolicy';
 
 /** A CEL policy's response: the classic engine's shape, for any of these kinds. */
 export type CelPolicyResponse = Omit<PolicyResponse, 'policy'> & {
@@ -42,6 +44,10 @@ export interface CelEvaluatedResponse {
   payloadFile?: string;
   operationOverride?: Operation;
   response: CelPolicyResponse;
+  /** Mutating kinds: 'mutate' (the verdicts compare patchedResources); validate otherwise. */
+  stage?: 'mutate';
+  /** Mutating kinds: the resource after the policy. */
+  patchedResource?: KubeObject;
 }
 
 export interface CelEvaluation {
@@ -68,7 +74,6 @@ export async function evaluateCelPolicies(
     ...test.cel.mutatingPolicies,
     ...test.cel.generatingPolicies,
     ...test.cel.deletingPolicies,
-    ...test.cel.mutatingAdmissionPolicies,
     ...test.cel.unsupported,
   ];
   for (const unsupported of notEvaluatedYet) {
@@ -77,6 +82,7 @@ export async function evaluateCelPolicies(
     );
   }
   await evaluateAdmissionPolicies(test, evaluation);
+  await evaluateMutatingAdmissionPolicies(test, evaluation);
   const policies = compileEach(test.cel.validatingPolicies, compileValidatingPolicy, evaluation);
   const imagePolicies = compileEach(test.cel.imageValidatingPolicies, compileImageValidatingPolicy, evaluation);
   if (policies.length === 0 && imagePolicies.length === 0) return evaluation;
