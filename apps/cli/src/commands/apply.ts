@@ -85,7 +85,8 @@ export async function applyCommand(
     ) +
     test.cel.validatingPolicies.length +
     test.cel.imageValidatingPolicies.length +
-    test.cel.validatingAdmissionPolicies.length;
+    test.cel.validatingAdmissionPolicies.length +
+    test.cel.mutatingAdmissionPolicies.length;
   const withExceptions = test.exceptions.length > 0 ? ` with ${test.exceptions.length} exception(s)` : '';
   if (!options.policyReport) {
     io.out(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)${withExceptions}...\n`);
@@ -110,7 +111,14 @@ export async function applyCommand(
       truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
     }
   }
-  for (const record of evaluation.celResponses) addCelResponse(counts, record);
+  for (const record of evaluation.celResponses) {
+    addCelResponse(counts, record);
+    // Mutating kinds (MutatingAdmissionPolicy) print their patched resource as classic mutate does.
+    if (options.policyReport || record.stage !== 'mutate' || !record.patchedResource) continue;
+    if (record.response.rules.some((rule) => rule.status === 'pass')) {
+      truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
+    }
+  }
   printLeftOutPolicies(io, invalid);
   if (options.policyReport) {
     const reports = buildPolicyReports(
@@ -151,7 +159,8 @@ function loadApplyInputs(
   const celPolicies =
     policyFiles.cel.validatingPolicies.length +
     policyFiles.cel.imageValidatingPolicies.length +
-    policyFiles.cel.validatingAdmissionPolicies.length;
+    policyFiles.cel.validatingAdmissionPolicies.length +
+    policyFiles.cel.mutatingAdmissionPolicies.length;
   if (policyFiles.policies.length + invalid.length + celPolicies === 0)
     throw new Error(`no policies found in ${policyPaths.join(', ')}`);
   const test: LoadedTest = {
@@ -293,14 +302,16 @@ function printErrors(io: CommandIO, record: EvaluatedResponse): void {
 /** Prints the mutated resource, or writes it below --output. Returns whether the output file was reset. */
 function printMutated(
   io: CommandIO,
-  record: EvaluatedResponse,
+  record: Pick<EvaluatedResponse | CelEvaluatedResponse, 'resource'> & { policy: { metadata: { name?: string } } },
   patched: KubeObject,
   output: string | undefined,
   truncated: boolean,
 ): boolean {
   const yaml = stringify(patched, { lineWidth: 0, indentSeq: false });
   if (!output) {
-    io.out(`\nmutate policy ${record.policy.metadata.name} applied to ${resourcePath(record.resource)}:\n${yaml}---\n`);
+    io.out(
+      `\nmutate policy ${record.policy.metadata.name ?? ''} applied to ${resourcePath(record.resource)}:\n${yaml}---\n`,
+    );
     return truncated;
   }
   if (output.endsWith('/') || isDirectory(output)) {
