@@ -15,6 +15,7 @@ import { evaluateForCli } from '@edict/native-policies';
 import { errorMessage, isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import { celPortsFor } from './cel-ports';
 import { evaluateMutatingPolicies } from './evaluate-mpol';
+import { evaluateMutatingAdmissionPolicies } from './evaluate-map';
 import { offlineNamespaceObject, payloadObject, resourceOf } from './cel-resource';
 import { buildRequest, type RequestInputs } from './request-builder';
 import type { LoadedTest } from './types';
@@ -27,7 +28,8 @@ export type CelPolicyKind =
   | 'ImageValidatingPolicy'
   | 'NamespacedImageValidatingPolicy'
   | 'MutatingPolicy'
-  | 'NamespacedMutatingPolicy';
+  | 'NamespacedMutatingPolicy'
+  | 'MutatingAdmissionPolicy';
 
 /** A CEL policy's response: the classic engine's shape, for any of these kinds. */
 export type CelPolicyResponse = Omit<PolicyResponse, 'policy'> & {
@@ -45,7 +47,9 @@ export interface CelEvaluatedResponse {
   payloadFile?: string;
   operationOverride?: Operation;
   response: CelPolicyResponse;
-  /** Mutating policies: the resource as this policy patched it. */
+  /** Mutating kinds: 'mutate' (the verdicts compare patchedResources); validate otherwise. */
+  stage?: 'mutate';
+  /** Mutating kinds: the resource after the policy. */
   patchedResource?: KubeObject;
 }
 
@@ -69,18 +73,14 @@ export async function evaluateCelPolicies(
   images?: IvpolPorts,
 ): Promise<CelEvaluation> {
   const evaluation: CelEvaluation = { responses: [], errors: [] };
-  const notEvaluatedYet = [
-    ...test.cel.generatingPolicies,
-    ...test.cel.deletingPolicies,
-    ...test.cel.mutatingAdmissionPolicies,
-    ...test.cel.unsupported,
-  ];
+  const notEvaluatedYet = [...test.cel.generatingPolicies, ...test.cel.deletingPolicies, ...test.cel.unsupported];
   for (const unsupported of notEvaluatedYet) {
     evaluation.errors.push(
       `${unsupported.kind} ${unsupported.metadata.name ?? ''}: this kind of policy is not evaluated by Edict yet`,
     );
   }
   await evaluateAdmissionPolicies(test, evaluation);
+  await evaluateMutatingAdmissionPolicies(test, evaluation);
   await evaluateMutatingPolicies(test, inputs, overrides, evaluation);
   const policies = compileEach(test.cel.validatingPolicies, compileValidatingPolicy, evaluation);
   const imagePolicies = compileEach(test.cel.imageValidatingPolicies, compileImageValidatingPolicy, evaluation);

@@ -111,6 +111,7 @@ export async function evaluateMutatingPolicies(
           }
           push(entry, resource, result.response, {
             ...(operationOverride ? { operationOverride } : {}),
+            stage: 'mutate',
             patchedResource: result.patchedResource ?? resource,
           });
         } catch (error) {

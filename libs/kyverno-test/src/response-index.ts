@@ -44,8 +44,7 @@ export function indexCel(record: CelEvaluatedResponse): IndexedResponse {
   return {
     resource: record.resource,
     ...(record.operationOverride ? { operationOverride: record.operationOverride } : {}),
-    // A mutating policy's response carries its patched resource, compared as classic mutate's.
-    stage: record.patchedResource ? 'mutate' : 'validate',
+    stage: record.stage ?? 'validate',
     response: record.response,
     patchedResource: record.patchedResource ?? record.resource,
     celKind: record.kind,

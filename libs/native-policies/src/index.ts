@@ -99,3 +99,40 @@ export {
 export { builtinShape, DEDUCED_SHAPE, schemaShape, type ListShape, type MergeShape } from './mutation/shape';
 export { atomicPaths, structuredMerge, StructuredMergeError } from './mutation/structured-merge';
 export { applyJsonPatchOperations, JsonPatchError, type JsonPatchOperation } from './mutation/json-patch';
+// MutatingAdmissionPolicy with bindings and params: compiled, evaluated per request as kube's
+// dispatcher does (with reinvocation), and as Kyverno's CLI evaluates it.
+export {
+  isMutatingAdmissionPolicy,
+  isMutatingAdmissionPolicyBinding,
+  readMutatingBinding,
+  readMutatingPolicy,
+  type MutatingBindingSpec,
+  type MutatingPolicySpec,
+  type ReinvocationPolicy,
+} from './map/spec';
+export {
+  compileMutatingAdmissionPolicy,
+  compileMutatingPolicyExpressions,
+  MutatingAdmissionPolicyError,
+  type CompiledMutatingAdmissionPolicy,
+} from './map/compile';
+export {
+  evaluateMutatingAdmissionPolicy,
+  invocationKey,
+  invokeMutatingAdmissionPolicy,
+  type InvocationObserver,
+  type MapContext,
+  type MapEvaluation,
+  type MapInvocation,
+  type MapPolicyError,
+  type MutationOutcome,
+  type MutationStatus,
+} from './map/evaluate';
+export {
+  admitMutatingAdmissionPolicies,
+  dispatchMutatingAdmissionPolicies,
+  MapReinvocationContext,
+  type MapDenial,
+  type MapDispatch,
+} from './map/dispatch';
+export { evaluateMutatingPolicyForCli, type MapCliInput, type MapCliResult, type MapCliRule } from './map/cli';

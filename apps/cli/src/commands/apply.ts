@@ -86,7 +86,8 @@ export async function applyCommand(
     test.cel.validatingPolicies.length +
     test.cel.imageValidatingPolicies.length +
     test.cel.validatingAdmissionPolicies.length +
-    test.cel.mutatingPolicies.length;
+    test.cel.mutatingPolicies.length +
+    test.cel.mutatingAdmissionPolicies.length;
   const withExceptions = test.exceptions.length > 0 ? ` with ${test.exceptions.length} exception(s)` : '';
   if (!options.policyReport) {
     io.out(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)${withExceptions}...\n`);
@@ -114,9 +115,11 @@ export async function applyCommand(
   for (const record of evaluation.celResponses) {
     addCelResponse(counts, record);
     if (options.policyReport) continue;
-    // A MutatingPolicy's patched resource (and the targets it patched) print as Kyverno prints a mutation.
+    // Mutating kinds (MutatingPolicy, MutatingAdmissionPolicy) print their patched resource as classic
+    // mutate does, and a mutate-existing MutatingPolicy the targets it patched.
     const passed = record.response.rules.filter((rule) => rule.status === 'pass');
-    if (record.patchedResource && passed.length > 0)
+    if (passed.length === 0) continue;
+    if (record.stage === 'mutate' && record.patchedResource)
       truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
     for (const target of passed.flatMap((rule) => rule.patchedTargets ?? []))
       truncated = printMutated(io, record, target, options.output, truncated, 'patched target');
@@ -162,7 +165,8 @@ function loadApplyInputs(
     policyFiles.cel.validatingPolicies.length +
     policyFiles.cel.imageValidatingPolicies.length +
     policyFiles.cel.validatingAdmissionPolicies.length +
-    policyFiles.cel.mutatingPolicies.length;
+    policyFiles.cel.mutatingPolicies.length +
+    policyFiles.cel.mutatingAdmissionPolicies.length;
   if (policyFiles.policies.length + invalid.length + celPolicies === 0)
     throw new Error(`no policies found in ${policyPaths.join(', ')}`);
   const test: LoadedTest = {
@@ -304,7 +308,7 @@ function printErrors(io: CommandIO, record: EvaluatedResponse): void {
 /** Prints the mutated resource, or writes it below --output. Returns whether the output file was reset. */
 function printMutated(
   io: CommandIO,
-  record: { policy: { metadata: { name?: string } }; resource: KubeObject },
+  record: Pick<EvaluatedResponse | CelEvaluatedResponse, 'resource'> & { policy: { metadata: { name?: string } } },
   patched: KubeObject,
   output: string | undefined,
   truncated: boolean,
