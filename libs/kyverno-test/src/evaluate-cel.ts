@@ -19,44 +19,9 @@ import { evaluateMutatingAdmissionPolicies } from './evaluate-map';
 import { offlineNamespaceObject, payloadObject, resourceOf } from './cel-resource';
 import { buildRequest, type RequestInputs } from './request-builder';
 import type { LoadedTest } from './types';
+import type { CelEvaluatedResponse, CelEvaluation, CelPolicyResponse } from './cel-responses';
 
-/** The policy kinds whose responses the test runner takes from the CEL engines. */
-export type CelPolicyKind =
-  | 'ValidatingPolicy'
-  | 'NamespacedValidatingPolicy'
-  | 'ValidatingAdmissionPolicy'
-  | 'ImageValidatingPolicy'
-  | 'NamespacedImageValidatingPolicy'
-  | 'MutatingPolicy'
-  | 'NamespacedMutatingPolicy'
-  | 'MutatingAdmissionPolicy';
-
-/** A CEL policy's response: the classic engine's shape, for any of these kinds. */
-export type CelPolicyResponse = Omit<PolicyResponse, 'policy'> & {
-  policy: { name: string; namespace?: string; kind: CelPolicyKind };
-};
-
-/** One CEL policy's answer for one trigger: a resource, or a JSON payload. */
-export interface CelEvaluatedResponse {
-  kind: CelPolicyKind;
-  /** The policy document as the test gave it. */
-  policy: KubeObject;
-  /** The trigger resource, or the object a JSON payload stands for. */
-  resource: KubeObject;
-  /** Set when the trigger is a JSON payload: its file. */
-  payloadFile?: string;
-  operationOverride?: Operation;
-  response: CelPolicyResponse;
-  /** Mutating kinds: 'mutate' (the verdicts compare patchedResources); validate otherwise. */
-  stage?: 'mutate';
-  /** Mutating kinds: the resource after the policy. */
-  patchedResource?: KubeObject;
-}
-
-export interface CelEvaluation {
-  responses: CelEvaluatedResponse[];
-  errors: string[];
-}
+export type { CelEvaluatedResponse, CelEvaluation, CelPolicyKind, CelPolicyResponse } from './cel-responses';
 
 /**
  * Runs the test's ValidatingPolicies as Kyverno's CLI does: Kubernetes-mode policies on every

@@ -8,7 +8,7 @@ import type { PolicyResponse } from '@edict/engine';
 import { errorMessage, type KubeObject } from '@edict/foundation';
 import { evaluateMutatingPolicyForCli } from '@edict/native-policies';
 import { resourceOf } from './cel-resource';
-import type { CelEvaluation } from './evaluate-cel';
+import type { CelEvaluation } from './cel-responses';
 import type { LoadedTest } from './types';
 
 export async function evaluateMutatingAdmissionPolicies(test: LoadedTest, evaluation: CelEvaluation): Promise<void> {

@@ -13,7 +13,7 @@ import type { Operation, PolicyResponse } from '@edict/engine';
 import { errorMessage, isObject, type KubeObject } from '@edict/foundation';
 import { celPortsFor } from './cel-ports';
 import { offlineNamespaceObject, resourceOf } from './cel-resource';
-import type { CelEvaluatedResponse, CelEvaluation, CelPolicyResponse } from './evaluate-cel';
+import type { CelEvaluatedResponse, CelEvaluation, CelPolicyResponse } from './cel-responses';
 import { buildRequest, findSubresource, type RequestInputs } from './request-builder';
 import type { LoadedTest } from './types';
 
