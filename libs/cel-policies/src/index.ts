@@ -71,3 +71,4 @@ export {
 } from './generating/compile';
 export { evaluateGeneratingPolicy } from './generating/evaluate';
 export { LABEL_TRIGGER_NAME, LABEL_SOURCE_UID } from './generating/downstream';
+export { evaluateMutatingPolicies, type MutatingChainResult } from './mutating/chain';

@@ -18,12 +18,15 @@ import type { LoadedTest } from './types';
  * cluster's: resources, targets, params and cluster resources), `http` answers only the test's
  * apiCallResponses, `globalContext` only its globalContextEntries, image data only the Context
  * file's images. Anything else fails the calling expression: the CLI never reaches a network.
- * `sources`: more objects `resource` reads (a GeneratingPolicy's clone sources, `cloneSourceResource`).
+ * `targets`: a mutate-existing policy's targets too; `sources`: more objects `resource` reads (a GeneratingPolicy's clone sources, `cloneSourceResource`).
  */
-export function celPortsFor(test: LoadedTest, sources: readonly KubeObject[] = []): KyvernoCelPorts {
+export function celPortsFor(
+  test: LoadedTest,
+  options: { targets?: boolean; sources?: readonly KubeObject[] } = {},
+): KyvernoCelPorts {
   return {
     http: httpPort(test),
-    resources: resourcePort(test, sources),
+    resources: resourcePort(test, options),
     globalContext: globalContextPort(test),
     imageData: imageDataPort(test.context.images),
   };
@@ -47,10 +50,16 @@ function httpPort(test: LoadedTest): CelHttpPort {
   };
 }
 
-function resourcePort(test: LoadedTest, sources: readonly KubeObject[]): CelResourcePort {
+function resourcePort(
+  test: LoadedTest,
+  { targets, sources = [] }: { targets?: boolean; sources?: readonly KubeObject[] },
+): CelResourcePort {
   const store: KubeObject[] = [...test.context.resources, ...sources];
   if (test.definition.clusterResources.length > 0) {
     store.push(...test.resources, ...test.targetResources, ...test.params, ...test.clusterResources);
+  } else if (targets) {
+    // Mutate-existing: Kyverno's CLI registers the targets with its fake context, so `resource` finds them.
+    store.push(...test.targetResources);
   }
   const served = (object: KubeObject, target: CelResourceTarget) =>
     object.apiVersion === target.apiVersion && resourceOf(object, test.crdPlurals).resource === target.resource;

@@ -230,7 +230,7 @@ describe('CEL policies in Kyverno CLI tests', () => {
     expect(summary(result).map((check) => check[3])).toEqual([true, true]);
   });
 
-  it('fails a test whose policy kind Edict does not run yet, naming it', async () => {
+  it('fails a test whose MutatingPolicy is invalid, naming the field', async () => {
     const result = await run({
       'kyverno-test.yaml': yaml(
         test([{ isMutatingPolicy: true, policy: 'm', kind: 'Deployment', resources: ['d'], result: 'pass' }]),
@@ -243,7 +243,9 @@ describe('CEL policies in Kyverno CLI tests', () => {
       }),
       'resources.yaml': yaml(deployment('d', 'a')),
     });
-    expect(result.errors).toEqual(['MutatingPolicy m: this kind of policy is not evaluated by Edict yet']);
+    expect(result.errors).toEqual([
+      'MutatingPolicy m: policy m is invalid: spec.matchConstraints: Required value: a matchConstraints with at least one resource rule is required',
+    ]);
     expect(outcome(result, 'compatible').passed).toBe(false);
   });
 });

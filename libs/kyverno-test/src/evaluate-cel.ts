@@ -15,42 +15,14 @@ import { evaluateForCli } from '@edict/native-policies';
 import { errorMessage, isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import { celPortsFor } from './cel-ports';
 import { evaluateGeneratingPolicies } from './evaluate-gpol';
+import { evaluateMutatingPolicies } from './evaluate-mpol';
+import { evaluateMutatingAdmissionPolicies } from './evaluate-map';
 import { offlineNamespaceObject, payloadObject, resourceOf } from './cel-resource';
 import { buildRequest, type RequestInputs } from './request-builder';
 import type { LoadedTest } from './types';
+import type { CelEvaluatedResponse, CelEvaluation, CelPolicyResponse } from './cel-responses';
 
-/** The policy kinds whose responses the test runner takes from the CEL engines. */
-export type CelPolicyKind =
-  | 'ValidatingPolicy'
-  | 'NamespacedValidatingPolicy'
-  | 'ValidatingAdmissionPolicy'
-  | 'ImageValidatingPolicy'
-  | 'NamespacedImageValidatingPolicy'
-  | 'GeneratingPolicy'
-  | 'NamespacedGeneratingPolicy';
-
-/** A CEL policy's response: the classic engine's shape, for any of these kinds. */
-export type CelPolicyResponse = Omit<PolicyResponse, 'policy'> & {
-  policy: { name: string; namespace?: string; kind: CelPolicyKind };
-};
-
-/** One CEL policy's answer for one trigger: a resource, or a JSON payload. */
-export interface CelEvaluatedResponse {
-  kind: CelPolicyKind;
-  /** The policy document as the test gave it. */
-  policy: KubeObject;
-  /** The trigger resource, or the object a JSON payload stands for. */
-  resource: KubeObject;
-  /** Set when the trigger is a JSON payload: its file. */
-  payloadFile?: string;
-  operationOverride?: Operation;
-  response: CelPolicyResponse;
-}
-
-export interface CelEvaluation {
-  responses: CelEvaluatedResponse[];
-  errors: string[];
-}
+export type { CelEvaluatedResponse, CelEvaluation, CelPolicyKind, CelPolicyResponse } from './cel-responses';
 
 /**
  * Runs the test's ValidatingPolicies as Kyverno's CLI does: Kubernetes-mode policies on every
@@ -67,12 +39,7 @@ export async function evaluateCelPolicies(
   images?: IvpolPorts,
 ): Promise<CelEvaluation> {
   const evaluation: CelEvaluation = { responses: [], errors: [] };
-  const notEvaluatedYet = [
-    ...test.cel.mutatingPolicies,
-    ...test.cel.deletingPolicies,
-    ...test.cel.mutatingAdmissionPolicies,
-    ...test.cel.unsupported,
-  ];
+  const notEvaluatedYet = [...test.cel.deletingPolicies, ...test.cel.unsupported];
   for (const unsupported of notEvaluatedYet) {
     evaluation.errors.push(
       `${unsupported.kind} ${unsupported.metadata.name ?? ''}: this kind of policy is not evaluated by Edict yet`,
@@ -82,6 +49,8 @@ export async function evaluateCelPolicies(
   const generated = await evaluateGeneratingPolicies(test, inputs);
   evaluation.responses.push(...generated.responses);
   evaluation.errors.push(...generated.errors);
+  await evaluateMutatingAdmissionPolicies(test, evaluation);
+  await evaluateMutatingPolicies(test, inputs, overrides, evaluation);
   const policies = compileEach(test.cel.validatingPolicies, compileValidatingPolicy, evaluation);
   const imagePolicies = compileEach(test.cel.imageValidatingPolicies, compileImageValidatingPolicy, evaluation);
   if (policies.length === 0 && imagePolicies.length === 0) return evaluation;

@@ -66,7 +66,7 @@ function groupVersion(apiVersion: string): { group: string; version: string } {
     : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
-function findSubresource(
+export function findSubresource(
   resource: KubeObject,
   mappings: readonly SubresourceMapping[],
 ): SubresourceMapping | undefined {

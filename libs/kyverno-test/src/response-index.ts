@@ -44,9 +44,9 @@ export function indexCel(record: CelEvaluatedResponse): IndexedResponse {
   return {
     resource: record.resource,
     ...(record.operationOverride ? { operationOverride: record.operationOverride } : {}),
-    stage: 'validate',
+    stage: record.stage ?? 'validate',
     response: record.response,
-    patchedResource: record.resource,
+    patchedResource: record.patchedResource ?? record.resource,
     celKind: record.kind,
     namedBy: (policy) => policy === name || (namespace !== undefined && policy === `${namespace}/${name}`),
     resultOf: (rule) =>

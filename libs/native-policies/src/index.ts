@@ -74,3 +74,65 @@ export {
   type VapCliResult,
   type VapCliRule,
 } from './vap/cli';
+// Mutations (MutatingAdmissionPolicy, and Kyverno's MutatingPolicy on top): compileMutation checks
+// and compiles one `spec.mutations[i]`; applyMutation evaluates it (context.evaluate: the caller's
+// bounded evaluation, else Edict's CEL bounds) and applies the result to a copy of the object:
+// ApplyConfiguration by structured merge (context.shape: DEDUCED_SHAPE as Kyverno's CLI,
+// builtinShape for built-in kinds, schemaShape for a CRD's schema), JSONPatch by RFC 6902.
+export {
+  compileMutation,
+  isCompiledMutation,
+  PATCH_TYPES,
+  type CompiledMutation,
+  type MutationCompileOptions,
+  type MutationSpec,
+  type PatchType,
+} from './mutation/compile';
+export {
+  applyMutation,
+  MUTATION_LIMITS,
+  MutationError,
+  patchWithValue,
+  type MutationContext,
+  type MutationLimits,
+} from './mutation/apply';
+export { builtinShape, DEDUCED_SHAPE, schemaShape, type ListShape, type MergeShape } from './mutation/shape';
+export { atomicPaths, structuredMerge, StructuredMergeError } from './mutation/structured-merge';
+export { applyJsonPatchOperations, JsonPatchError, type JsonPatchOperation } from './mutation/json-patch';
+// MutatingAdmissionPolicy with bindings and params: compiled, evaluated per request as kube's
+// dispatcher does (with reinvocation), and as Kyverno's CLI evaluates it.
+export {
+  isMutatingAdmissionPolicy,
+  isMutatingAdmissionPolicyBinding,
+  readMutatingBinding,
+  readMutatingPolicy,
+  type MutatingBindingSpec,
+  type MutatingPolicySpec,
+  type ReinvocationPolicy,
+} from './map/spec';
+export {
+  compileMutatingAdmissionPolicy,
+  compileMutatingPolicyExpressions,
+  MutatingAdmissionPolicyError,
+  type CompiledMutatingAdmissionPolicy,
+} from './map/compile';
+export {
+  evaluateMutatingAdmissionPolicy,
+  invocationKey,
+  invokeMutatingAdmissionPolicy,
+  type InvocationObserver,
+  type MapContext,
+  type MapEvaluation,
+  type MapInvocation,
+  type MapPolicyError,
+  type MutationOutcome,
+  type MutationStatus,
+} from './map/evaluate';
+export {
+  admitMutatingAdmissionPolicies,
+  dispatchMutatingAdmissionPolicies,
+  MapReinvocationContext,
+  type MapDenial,
+  type MapDispatch,
+} from './map/dispatch';
+export { evaluateMutatingPolicyForCli, type MapCliInput, type MapCliResult, type MapCliRule } from './map/cli';

@@ -87,6 +87,8 @@ export async function applyCommand(
     test.cel.validatingPolicies.length +
     test.cel.imageValidatingPolicies.length +
     test.cel.validatingAdmissionPolicies.length +
+    test.cel.mutatingPolicies.length +
+    test.cel.mutatingAdmissionPolicies.length +
     test.cel.generatingPolicies.length;
   const withExceptions = test.exceptions.length > 0 ? ` with ${test.exceptions.length} exception(s)` : '';
   if (!options.policyReport) {
@@ -114,7 +116,16 @@ export async function applyCommand(
   }
   for (const record of evaluation.celResponses) {
     addCelResponse(counts, record);
-    if (!options.policyReport) truncated = printGenerated(io, record, options.output, truncated);
+    if (options.policyReport) continue;
+    truncated = printGenerated(io, record, options.output, truncated);
+    // Mutating kinds (MutatingPolicy, MutatingAdmissionPolicy) print their patched resource as classic
+    // mutate does, and a mutate-existing MutatingPolicy the targets it patched.
+    const passed = record.response.rules.filter((rule) => rule.status === 'pass');
+    if (passed.length === 0) continue;
+    if (record.stage === 'mutate' && record.patchedResource)
+      truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
+    for (const target of passed.flatMap((rule) => rule.patchedTargets ?? []))
+      truncated = printMutated(io, record, target, options.output, truncated, 'patched target');
   }
   printLeftOutPolicies(io, invalid);
   if (options.policyReport) {
@@ -157,6 +168,8 @@ function loadApplyInputs(
     policyFiles.cel.validatingPolicies.length +
     policyFiles.cel.imageValidatingPolicies.length +
     policyFiles.cel.validatingAdmissionPolicies.length +
+    policyFiles.cel.mutatingPolicies.length +
+    policyFiles.cel.mutatingAdmissionPolicies.length +
     policyFiles.cel.generatingPolicies.length;
   if (policyFiles.policies.length + invalid.length + celPolicies === 0)
     throw new Error(`no policies found in ${policyPaths.join(', ')}`);
@@ -299,14 +312,19 @@ function printErrors(io: CommandIO, record: EvaluatedResponse): void {
 /** Prints the mutated resource, or writes it below --output. Returns whether the output file was reset. */
 function printMutated(
   io: CommandIO,
-  record: EvaluatedResponse,
+  record: Pick<EvaluatedResponse | CelEvaluatedResponse, 'resource'> & { policy: { metadata: { name?: string } } },
   patched: KubeObject,
   output: string | undefined,
   truncated: boolean,
+  what = 'mutate policy',
 ): boolean {
   const yaml = stringify(patched, { lineWidth: 0, indentSeq: false });
   if (!output) {
-    io.out(`\nmutate policy ${record.policy.metadata.name} applied to ${resourcePath(record.resource)}:\n${yaml}---\n`);
+    const heading =
+      what === 'mutate policy'
+        ? `mutate policy ${record.policy.metadata.name ?? ''} applied to ${resourcePath(record.resource)}`
+        : `policy ${record.policy.metadata.name ?? ''} ${what} ${resourcePath(patched)} (trigger ${resourcePath(record.resource)})`;
+    io.out(`\n${heading}:\n${yaml}---\n`);
     return truncated;
   }
   if (output.endsWith('/') || isDirectory(output)) {

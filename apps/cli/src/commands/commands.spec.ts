@@ -359,6 +359,34 @@ describe('edict apply', () => {
     expect(code).toBe(1);
   });
 
+  it('applies MutatingPolicies: prints the patched resource as Kyverno prints a mutation and counts the result', async () => {
+    const dir = writeTree({
+      'mpol.yaml': yaml({
+        apiVersion: 'policies.kyverno.io/v1',
+        kind: 'MutatingPolicy',
+        metadata: { name: 'add-team' },
+        spec: {
+          matchConstraints: {
+            resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+          },
+          mutations: [
+            {
+              patchType: 'ApplyConfiguration',
+              applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"team": "a"}}}' },
+            },
+          ],
+        },
+      }),
+      'pods.yaml': yaml(pod('a')),
+    });
+    const { out, code } = await cli(['apply', 'mpol.yaml', '--resource', 'pods.yaml'], () => [], dir);
+    expect(out).toContain('Applying 1 policy rule(s) to 1 resource(s)...');
+    expect(out).toContain('mutate policy add-team applied to default/Pod/a:\n');
+    expect(out).toContain('team: a');
+    expect(out).toContain('pass: 1, fail: 0, warn: 0, error: 0, skip: 0 ');
+    expect(code).toBe(0);
+  });
+
   it('takes --set variables over the values file, and names a malformed one', async () => {
     const dir = writeTree({
       'vap.yaml': yaml({

@@ -231,7 +231,7 @@ async function evaluateConditions(
 ): Promise<ConditionsResult> {
   let failure: string | undefined;
   for (const condition of conditions) {
-    const pending = run.evaluate(condition.program, [], base);
+    const pending = run.evaluate(condition.program, condition.reads, base);
     const outcome = pending instanceof Promise ? await pending : pending;
     if ('error' in outcome) {
       failure ??= `matchCondition '${condition.name}': ${describeCelError(outcome.error)}`;

@@ -2,7 +2,7 @@ import { BoundedCache, type JsonObject, type KubeObject } from '@edict/foundatio
 import type { MatchResources, PolicyFieldError } from '../api/types';
 import { isMutatingPolicy } from '../api/kinds';
 import { compileSpec } from '../compile/compile-spec';
-import type { CompiledSpec } from '../compile/compiled-expressions';
+import type { CompiledSpec, NamedProgram } from '../compile/compiled-expressions';
 import { mutatingAutogenConfigs } from './autogen';
 import { compileMutations, type PreparedMutation } from './mutations';
 import { MutatingPolicyError } from './policy-error';
@@ -39,6 +39,8 @@ export function compileMutatingPolicy(policy: KubeObject): CompiledMutatingPolic
 export interface MutatingSpecPrograms {
   readonly spec: CompiledSpec;
   readonly mutations: readonly PreparedMutation[];
+  /** spec.targetMatchConditions: on each existing target, in place of the match conditions. */
+  readonly targetMatchConditions: readonly NamedProgram[];
 }
 
 /** What the evaluator runs; kept off the public CompiledMutatingPolicy. */
@@ -84,7 +86,33 @@ function compileOne(
     { mutating: true },
   );
   const mutations = compileMutations(spec.mutations ?? [], path, namespaced, compiled.variableIndex, errors);
-  return { spec: compiled, mutations };
+  return { spec: compiled, mutations, targetMatchConditions: compileTargetConditions(spec, path, namespaced, errors) };
+}
+
+/** targetMatchConditions compiled as match conditions are (they see the variables), errors at their own field. */
+function compileTargetConditions(
+  spec: MutatingPolicySpec,
+  path: string,
+  namespaced: boolean,
+  errors: PolicyFieldError[],
+): readonly NamedProgram[] {
+  if ((spec.targetMatchConditions ?? []).length === 0) return [];
+  const own: PolicyFieldError[] = [];
+  const compiled = compileSpec(
+    { matchConditions: spec.targetMatchConditions ?? [], variables: spec.variables ?? [] },
+    path,
+    'Kubernetes',
+    own,
+    namespaced,
+    { mutating: true },
+  );
+  const conditions = `${path}.matchConditions[`;
+  for (const error of own) {
+    // The variables' own problems are reported once, with the policy's match conditions.
+    if (error.field.startsWith(conditions))
+      errors.push({ ...error, field: `${path}.targetMatchConditions[${error.field.slice(conditions.length)}` });
+  }
+  return compiled.matchConditions;
 }
 
 function build(policy: KubeObject): { compiled?: CompiledMutatingPolicy; errors: PolicyFieldError[] } {

@@ -22,7 +22,11 @@ import {
   type AdmissionAttributes,
   type MatchedAs,
   type MatchResources,
+  builtinShape,
+  DEDUCED_SHAPE,
+  type MergeShape,
 } from '@edict/native-policies';
+import type { NamedProgram } from '../compile/compiled-expressions';
 import type { CompiledCelPolicyException } from '../exceptions/compiled-exception';
 import { celValue } from '../evaluate/activation';
 import { admissionAttributesOf, namespaceOf } from '../evaluate/attributes';
@@ -30,7 +34,7 @@ import { applicableExceptions, conditionsHold, roundActivation, withLibraries } 
 import type { CelPolicyContext, CelPolicyInput } from '../evaluate/input';
 import { SpecRun } from '../evaluate/spec-run';
 import { mutatingProgramsOf, type MutatingSpecPrograms } from './compile';
-import { runMutation } from './mutations';
+import { patchObject } from './mutations';
 import type { CompiledMutatingPolicy, MutatingPolicyResult, MutatingPolicyStatus } from './types';
 
 /** `exceptions` when none matched (shared: CEL values are never modified). */
@@ -38,11 +42,13 @@ const NO_EXCEPTIONS = toCel({ allowedImages: [], allowedValues: [] });
 
 /** What a MutatingPolicy evaluation may use beyond the CEL policies' context. */
 export interface MutatingPolicyContext extends CelPolicyContext {
-  /** What the patchers need beyond the object (schemas for structured merge); see @edict/native-policies. */
-  readonly mutation?: Omit<MutationRunContext, 'meter' | 'budget'>;
+  /**
+   * How an object's lists and maps merge for ApplyConfiguration mutations (@edict/native-policies'
+   * builtinShape, schemaShape for a CRD's schema); when absent, Kubernetes' own kinds merge as their
+   * schema says (builtinShape: containers by name...) and other kinds with every list atomic.
+   */
+  readonly shapeOf?: (object: KubeObject) => MergeShape | undefined;
 }
-
-type MutationRunContext = Parameters<typeof runMutation>[3];
 
 /**
  * Kyverno's MutatingPolicy engine on one admission request (or a background/CLI request built
@@ -99,12 +105,17 @@ export async function evaluateMutatingPolicyOnTarget(
   const chosen = chooseSpec(programs, targetAttributes, null, true);
   const specPrograms = chosen !== undefined && !('error' in chosen) ? chosen.programs : programs.own;
   const triggerAttributes = admissionAttributesOf(trigger);
+  // A separate target (targetMatchConstraints) answers to targetMatchConditions; a trigger that is
+  // its own target to the match conditions, as Kyverno decides.
+  const explicit = compiled.targetMatchConstraints;
+  const separate = (explicit?.resourceRules ?? []).length > 0 || (explicit?.expression ?? '') !== '';
   return run(compiled, specPrograms, {
     attributes: triggerAttributes,
     object: target,
     subject: target,
     namespaceObject: context.targetNamespaceObject ?? null,
     context,
+    ...(separate ? { conditions: specPrograms.targetMatchConditions } : {}),
   });
 }
 
@@ -154,7 +165,7 @@ export async function triggersMutateExisting(
     budget,
   );
   try {
-    const pending = conditionsHold(runner, chosen.programs.spec.matchConditions, base);
+    const pending = conditionsHold(runner, chosen.programs.spec.matchConditions, activation);
     const decision = pending instanceof Promise ? await pending : pending;
     return !('error' in decision) && decision.holds;
   } catch (error) {
@@ -204,12 +215,14 @@ interface RunInput {
   subject: KubeObject | undefined;
   namespaceObject: KubeObject | null;
   context: MutatingPolicyContext;
+  /** The conditions to hold (default: the spec's match conditions). */
+  conditions?: readonly NamedProgram[];
 }
 
 async function run(
   compiled: CompiledMutatingPolicy,
   programs: MutatingSpecPrograms,
-  { attributes, matchedAs, object, subject, namespaceObject, context }: RunInput,
+  { attributes, matchedAs, object, subject, namespaceObject, context, conditions: only }: RunInput,
 ): Promise<MutatingPolicyResult> {
   const exceptions = applicableExceptions(compiled, context);
   const budget = new EvaluationBudget(DEFAULT_EVALUATION_LIMITS, context.deadline);
@@ -234,9 +247,10 @@ async function run(
     delete activation.authorizer;
     const runner = new SpecRun(programs.spec, activation, meter, reviews, budget);
     const exempted = await exceptionsFor(runner, exceptions, base, compiled, activation);
-    if (exempted) return result(compiled, subject, exempted);
+    if ('rule' in exempted) return result(compiled, subject, exempted.rule);
 
-    const pendingConditions = conditionsHold(runner, programs.spec.matchConditions, base);
+    // Kyverno binds the (lazy) variables before its match conditions: they may read them.
+    const pendingConditions = conditionsHold(runner, only ?? programs.spec.matchConditions, activation);
     const conditions = pendingConditions instanceof Promise ? await pendingConditions : pendingConditions;
     if ('error' in conditions) {
       if (compiled.failurePolicy === 'Ignore') return result(compiled, subject, skipRule());
@@ -246,28 +260,30 @@ async function run(
     if (!object) return result(compiled, subject, skipRule());
 
     let current = object as JsonObject;
+    const patchContext = { shape: context.shapeOf?.(object) ?? defaultShape(object) };
     for (const mutation of programs.mutations) {
-      try {
-        const pending = runner.prepare(mutation.reads);
-        if (pending) await pending;
-        current = await runMutation(mutation, activation, current, {
-          ...(context.mutation ?? {}),
-          meter,
-          budget,
-        } as MutationRunContext);
-      } catch (error) {
-        if (error instanceof CelLimitExceeded || error instanceof EvaluationDeadlineExceeded) throw error;
+      const pending = runner.evaluate(mutation.program, mutation.reads);
+      const outcome = pending instanceof Promise ? await pending : pending;
+      if ('error' in outcome) {
         return result(
           compiled,
           subject,
-          errorRule('evaluation', 'failed to evaluate policy', describeCelError(error) || errorMessage(error)),
+          errorRule('evaluation', 'failed to evaluate policy', describeCelError(outcome.error)),
         );
+      }
+      try {
+        current = patchObject(mutation, outcome.value, current, patchContext);
+      } catch (error) {
+        return result(compiled, subject, errorRule('evaluation', 'failed to evaluate policy', errorMessage(error)));
       }
       // The next mutation sees the object as patched so far, as Kubernetes chains them.
       activation.object = celValue(current);
     }
     const patched = current as unknown as KubeObject;
-    return result(compiled, subject, passRule(patched), patched, admissionPatch(object, patched));
+    // Exceptions that only allowed images or values are named on the passing rule, as Kyverno names them.
+    const rule = passRule(patched);
+    if (exempted.partial.length > 0) rule.exceptions = exempted.partial;
+    return result(compiled, subject, rule, patched, admissionPatch(object, patched));
   } catch (error) {
     if (error instanceof CelLimitExceeded || error instanceof EvaluationDeadlineExceeded)
       return result(compiled, subject, errorRule('evaluation', 'failed to evaluate policy', errorMessage(error)));
@@ -282,7 +298,7 @@ async function exceptionsFor(
   base: Record<string, unknown>,
   compiled: CompiledMutatingPolicy,
   activation: Record<string, unknown>,
-): Promise<RuleResponse | undefined> {
+): Promise<{ rule: RuleResponse } | { partial: string[] }> {
   const matched: CompiledCelPolicyException[] = [];
   let exempt = false;
   for (const exception of exceptions) {
@@ -291,18 +307,27 @@ async function exceptionsFor(
     if ('error' in decision) {
       // A broken later exception does not take back an exemption already granted.
       if (exempt || compiled.failurePolicy === 'Ignore') continue;
-      return errorRule('evaluation', 'failed to evaluate policy', decision.error);
+      return { rule: errorRule('evaluation', 'failed to evaluate policy', decision.error) };
     }
     if (!decision.holds) continue;
     matched.push(exception);
     if (exception.images.length === 0 && exception.allowedValues.length === 0) exempt = true;
   }
-  if (exempt) return exceptionRule(matched);
+  if (exempt) return { rule: exceptionRule(matched) };
   const allowedImages = matched.flatMap((exception) => exception.images);
   const allowedValues = matched.flatMap((exception) => exception.allowedValues);
   activation.exceptions =
     matched.length === 0 ? NO_EXCEPTIONS : toCel({ allowedImages, allowedValues } as unknown as JsonObject);
-  return undefined;
+  return { partial: matched.map((exception) => exception.key) };
+}
+
+/** Kubernetes' built-in API groups ('' core, unqualified names like `apps`, and `*.k8s.io`). */
+function defaultShape(object: KubeObject): MergeShape {
+  const apiVersion = object.apiVersion ?? '';
+  const slash = apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const builtin = !group.includes('.') || group.endsWith('.k8s.io');
+  return builtin ? builtinShape(apiVersion, object.kind ?? '') : DEDUCED_SHAPE;
 }
 
 function passRule(patched: KubeObject): RuleResponse {

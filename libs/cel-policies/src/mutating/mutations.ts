@@ -1,4 +1,12 @@
-import { compileCel, type CelProgram } from '@edict/cel';
+import type { CelProgram } from '@edict/cel';
+import {
+  compileMutation,
+  isCompiledMutation,
+  patchWithValue,
+  type CompiledMutation,
+  type MergeShape,
+  type MutationSpec,
+} from '@edict/native-policies';
 import type { JsonObject } from '@edict/foundation';
 import type { PolicyFieldError } from '../api/types';
 import type { NamedProgram } from '../compile/compiled-expressions';
@@ -11,15 +19,17 @@ import type { Mutation } from './types';
  */
 export interface PreparedMutation {
   readonly index: number;
-  readonly patchType: 'ApplyConfiguration' | 'JSONPatch';
+  readonly compiled: CompiledMutation;
+  /** The compiled expression (evaluated by the policy's SpecRun, under its meter and deadline). */
   readonly program: CelProgram;
   readonly reads: readonly string[];
 }
 
 /**
- * Compiles each mutation in Kyverno's environment for MutatingPolicy (its libraries, `variables`,
- * `exceptions`, the patch types, no `authorizer`); problems go to `errors` at the mutation's field
- * (`spec.mutations[0].applyConfiguration.expression`), as do variables not declared.
+ * Compiles each mutation with Kubernetes' mutation machinery (@edict/native-policies, as Kyverno
+ * reuses k8s.io/apiserver's patchers) in Kyverno's environment for MutatingPolicy (its libraries,
+ * `variables`, `exceptions`, the patch types, no `authorizer`); problems go to `errors` at the
+ * mutation's field (`spec.mutations[0].applyConfiguration.expression`), as do variables not declared.
  */
 export function compileMutations(
   mutations: readonly Mutation[],
@@ -36,50 +46,43 @@ export function compileMutations(
     const json = patchType === 'JSONPatch';
     const body = json ? mutation.jsonPatch : mutation.applyConfiguration;
     if (body === null || typeof body !== 'object') return; // the schema check reports it
-    const expression = json ? mutation.jsonPatch?.expression : mutation.applyConfiguration?.expression;
+    const expression = body.expression;
     const field = `${path}.mutations[${index}].${json ? 'jsonPatch' : 'applyConfiguration'}.expression`;
-    if (typeof expression !== 'string' || expression.trim() === '') {
-      errors.push({ field, message: 'Required value' });
+    const reads = typeof expression === 'string' ? referencedVariables(expression) : [];
+    const unknown = reads.find((name) => !variables.has(name));
+    if (unknown !== undefined) {
+      errors.push({
+        field,
+        message: `Invalid value: ${JSON.stringify(expression)}: compilation failed: undefined field '${unknown}'`,
+      });
       return;
     }
-    const invalid = (message: string) =>
-      errors.push({ field, message: `Invalid value: ${JSON.stringify(expression)}: compilation failed: ${message}` });
-    const reads = referencedVariables(expression);
-    const unknown = reads.find((name) => !variables.has(name));
-    if (unknown !== undefined) return invalid(`undefined field '${unknown}'`);
-    try {
-      const program = compileCel(
-        expression,
-        {
-          params: false,
-          authorizer: false,
-          exceptions: true,
-          kyverno: true,
-          namespacedPolicy: namespaced,
-          patchTypes: true,
-        },
-        json ? 'list<JSONPatch>' : 'Object',
-      );
-      prepared.push({ index, patchType, program, reads });
-    } catch (error) {
-      invalid((error as Error).message);
+    const compiled = compileMutation(mutation as MutationSpec, `${path}.mutations[${index}]`, {
+      variables: { params: false, authorizer: false, exceptions: true, kyverno: true, namespacedPolicy: namespaced },
+    });
+    if (!isCompiledMutation(compiled)) {
+      // The schema check already reports the patch type and the forbidden body.
+      errors.push(...compiled.filter((error) => error.field.endsWith('.expression')));
+      return;
     }
+    prepared.push({ index, compiled, program: compiled.program, reads });
   });
   return prepared;
 }
 
-/** What a patcher needs besides the object; see runMutation. */
-export type MutationRunContext = Record<string, unknown>;
+/** How lists and maps of the patched object merge (ApplyConfiguration): see @edict/native-policies' shapes. */
+export interface PatchContext {
+  readonly shape?: MergeShape;
+}
 
-/** Runs one mutation on `object` (never modified) with the policy's activation; the patched object. */
-export function runMutation(
-  _mutation: PreparedMutation,
-  _activation: Record<string, unknown>,
-  _object: JsonObject,
-  _context: MutationRunContext,
-): Promise<JsonObject> {
-  // Kubernetes' patchers (structured merge, RFC 6902) come from @edict/native-policies (part 3).
-  return Promise.reject(new Error('mutations cannot be applied yet: the patchers are not available'));
+/** Applies one mutation's evaluated value to `object` (never modified): the patched object. Throws MutationError. */
+export function patchObject(
+  mutation: PreparedMutation,
+  value: unknown,
+  object: JsonObject,
+  context: PatchContext,
+): JsonObject {
+  return patchWithValue(mutation.compiled, value, object, context.shape ? { shape: context.shape } : {});
 }
 
 function referencedVariables(source: string): string[] {

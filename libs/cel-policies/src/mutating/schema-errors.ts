@@ -10,8 +10,6 @@ const MAX_MATCH_CONDITIONS = 64;
 /** Each mutation's expression is bounded by the CEL limits; the count of mutations is bounded here. */
 export const MAX_MUTATIONS = 64;
 const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
-const QUALIFIED_NAME =
-  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 
 /**
  * The structural problems of a MutatingPolicy spec that its CRD schema, Kubernetes' Mutation
@@ -101,7 +99,16 @@ export function mutatingSchemaErrors(spec: unknown): PolicyFieldError[] {
   if (conditions.length > MAX_MATCH_CONDITIONS) {
     push('spec.matchConditions', `Too many: ${conditions.length}: must have at most ${MAX_MATCH_CONDITIONS} items`);
   }
-  namedItems('spec.matchConditions', conditions, (name) => QUALIFIED_NAME.test(name) && name.length <= 63, push);
+  // Kyverno's CRD keys match conditions by name (unique, required) without Kubernetes' qualified-name rule.
+  namedItems('spec.matchConditions', conditions, () => true, push);
+  const targetConditions = list('spec.targetMatchConditions', s.targetMatchConditions);
+  if (targetConditions.length > MAX_MATCH_CONDITIONS) {
+    push(
+      'spec.targetMatchConditions',
+      `Too many: ${targetConditions.length}: must have at most ${MAX_MATCH_CONDITIONS} items`,
+    );
+  }
+  namedItems('spec.targetMatchConditions', targetConditions, () => true, push);
   namedItems('spec.variables', list('spec.variables', s.variables), (name) => CEL_IDENTIFIER.test(name), push);
 
   const timeout = s.webhookConfiguration?.timeoutSeconds;

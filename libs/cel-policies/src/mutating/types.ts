@@ -24,6 +24,8 @@ export interface MutatingPolicySpec {
   matchConstraints?: MatchResources;
   failurePolicy?: 'Fail' | 'Ignore';
   targetMatchConstraints?: TargetMatchConstraints;
+  /** Conditions on each existing target (mutate-existing with targetMatchConstraints), in place of matchConditions. */
+  targetMatchConditions?: MatchCondition[];
   matchConditions?: MatchCondition[];
   variables?: Variable[];
   autogen?: {

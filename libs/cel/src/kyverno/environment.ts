@@ -9,6 +9,7 @@ import { registerJson } from './json';
 import { registerKyvernoMath } from './math';
 import { KYVERNO_CEL_LIMITS } from './ports';
 import { registerRandom } from './random';
+import { registerRegexExtension } from './regex-ext';
 import { registerResource, RESOURCE_TYPE } from './resource';
 import { registerTime } from './time';
 import { registerTransform } from './transform';
@@ -39,6 +40,7 @@ export function registerKyverno(env: Environment, options: { readonly namespaced
   registerKyvernoMath(env);
   registerJson(env, limits);
   registerYaml(env, limits);
+  registerRegexExtension(env);
   registerRandom(env, limits);
   registerX509(env, limits);
   registerTime(env);

@@ -8,6 +8,7 @@ import { fixComprehensionRange, fixMapLiteral } from './literals';
 import { fixOperators } from './operators';
 import { fixOptionalSelection, fixPlainOrReceiver, fixSelectionOperand, registerOptionals } from './optionals';
 import { fixOptionalEntries } from './optional-entries';
+import { fixNullBranches } from './null-branches';
 import { fixObjectConstruction } from './objects';
 import { fixHas } from './presence';
 import { fixQualifiedNames } from './qualified';
@@ -33,6 +34,7 @@ export function rewriteLanguage(root: unknown, env: Environment): void {
     fixOptionalEntries(node);
     fixMapLiteral(node);
     fixObjectConstruction(node);
+    fixNullBranches(node);
     fixComprehensionRange(node);
     fixAsyncQuantifier(node);
     fixHas(node);

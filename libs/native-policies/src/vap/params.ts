@@ -28,7 +28,7 @@ export interface ParamSource {
 /** The binding's params: [null] when the policy or binding takes none (one evaluation, no params). */
 export async function collectParams(
   paramKind: ParamKind | undefined,
-  binding: BindingSpec,
+  binding: Pick<BindingSpec, 'paramRef'>,
   requestNamespace: string,
   source: ParamSource | undefined,
 ): Promise<(JsonObject | null)[]> {
