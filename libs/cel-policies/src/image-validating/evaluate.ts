@@ -130,26 +130,13 @@ async function evaluateOne(
   else {
     attributes = admissionAttributesOf(input);
     if (compiled.namespace !== undefined && objectNamespace(input) !== compiled.namespace) return none;
-    const namespaceObject = (input.namespaceObject ?? null) as JsonObject | null;
-    let matchedAs: MatchedAs | undefined;
-    const candidates = [
-      { spec: programs.own, matchConstraints: programs.own.spec.matchConstraints },
-      ...programs.autogen,
-    ];
-    for (const candidate of candidates) {
-      if (!candidate.matchConstraints) continue;
-      const decision = matchResources(candidate.matchConstraints, attributes, namespaceObject);
-      if (decision.matches) {
-        spec = candidate.spec;
-        matchedAs = { resource: decision.resource, kind: decision.kind };
-        break;
-      }
-      if (decision.error !== undefined) {
-        return answer(compiled, input, [errorRule('match', 'failed to execute matching', decision.error)]);
-      }
+    const selected = selectSpec(programs, attributes, input);
+    if (!selected) return none;
+    if ('error' in selected) {
+      return answer(compiled, input, [errorRule('match', 'failed to execute matching', selected.error)]);
     }
-    if (!spec) return none;
-    request = toCel(celRequestOf(attributes, matchedAs));
+    spec = selected.spec;
+    request = toCel(celRequestOf(attributes, selected.matchedAs));
   }
 
   const budget = new EvaluationBudget(DEFAULT_EVALUATION_LIMITS, context.deadline);
@@ -354,6 +341,32 @@ async function evaluateSpec(
     matchedImages,
     passed: { annotations: annotations.values },
   };
+}
+
+/**
+ * The spec that applies to the request: the policy's own when its matchConstraints select it, else
+ * the first autogen config's that does (Kyverno evaluates each autogen config as a policy of its
+ * own, with its own constraints and match conditions). undefined when none selects it.
+ */
+export function selectSpec(
+  programs: ImagePolicyPrograms,
+  attributes: AdmissionAttributes,
+  input: CelPolicyInput,
+): { spec: ImageSpecPrograms; matchedAs: MatchedAs } | { error: string } | undefined {
+  const namespaceObject = (input.namespaceObject ?? null) as JsonObject | null;
+  const candidates = [
+    { spec: programs.own, matchConstraints: programs.own.spec.matchConstraints },
+    ...programs.autogen,
+  ];
+  for (const candidate of candidates) {
+    if (!candidate.matchConstraints) continue;
+    const decision = matchResources(candidate.matchConstraints, attributes, namespaceObject);
+    if (decision.matches) {
+      return { spec: candidate.spec, matchedAs: { resource: decision.resource, kind: decision.kind } };
+    }
+    if (decision.error !== undefined) return { error: decision.error };
+  }
+  return undefined;
 }
 
 function answer(
