@@ -259,23 +259,6 @@ async function evaluateSpec(
     return failed(`the resource has ${matchedImages.length} images to verify, more than the limit of ${maxImages}`);
   }
 
-  if (compiled.verifyDigest) {
-    for (const image of matchedImages) {
-      let digest: string | undefined;
-      try {
-        digest = parseImageReference(image).digest;
-      } catch (error) {
-        return failed(`failed to parse image reference ${image}: ${errorMessage(error)}`);
-      }
-      if (!digest) {
-        return {
-          ...answer(compiled, input, [failRule(compiled, `image ${image} does not have a digest`, {})]),
-          matchedImages,
-        };
-      }
-    }
-  }
-
   const verifier = new PolicyImageVerifier({
     matches,
     attestor: attestorResolver(tools.programs.attestors, run),
@@ -334,6 +317,17 @@ async function evaluateSpec(
       matchedImages,
     };
   }
+  // verifyDigest once every validation held: a validation that fails decides the message (as
+  // the suite's Kyverno reports it), and a policy whose validations hold still fails on an image
+  // without digest, so the decision is the same as checking digests first.
+  const undigested = imageWithoutDigest(compiled, matchedImages);
+  if (undigested !== undefined) {
+    if ('error' in undigested) return { ...failed(undigested.error), matchedImages };
+    return {
+      ...answer(compiled, input, [failRule(compiled, `image ${undigested.image} does not have a digest`, {})]),
+      matchedImages,
+    };
+  }
   const annotations = await auditAnnotations(run, spec);
   if ('error' in annotations) return { ...failed(annotations.error), matchedImages };
   return {
@@ -365,6 +359,22 @@ export function selectSpec(
       return { spec: candidate.spec, matchedAs: { resource: decision.resource, kind: decision.kind } };
     }
     if (decision.error !== undefined) return { error: decision.error };
+  }
+  return undefined;
+}
+
+/** Under verifyDigest, the first matched image without a digest (or the one that does not parse). */
+function imageWithoutDigest(
+  compiled: CompiledImageValidatingPolicy,
+  images: readonly string[],
+): { image: string } | { error: string } | undefined {
+  if (!compiled.verifyDigest) return undefined;
+  for (const image of images) {
+    try {
+      if (!parseImageReference(image).digest) return { image };
+    } catch (error) {
+      return { error: `failed to parse image reference ${image}: ${errorMessage(error)}` };
+    }
   }
   return undefined;
 }
