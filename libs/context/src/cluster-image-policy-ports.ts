@@ -19,6 +19,7 @@ export class ClusterImagePolicyPorts {
   constructor(images: ImageDataSource, cache: VerificationCache = sharedVerificationCache()) {
     const oci = images.oci?.bind(images);
     if (!oci) return;
+    const trustedRoot = images.trustedRoot?.bind(images);
     this.ports = {
       oci: (access: OciAccessRequest): OciReader => {
         if ((access.pullSecrets?.length ?? 0) > 0) {
@@ -37,6 +38,8 @@ export class ClusterImagePolicyPorts {
         });
       },
       cache,
+      // The controller's TUF / trusted_root.json settings, as verifyImages rules get them.
+      ...(trustedRoot ? { trustedRoot } : {}),
     };
   }
 }
