@@ -17,6 +17,7 @@ import { imageProgramsOf, type ImageSpecPrograms } from './compile';
 import type { CompiledImageValidatingPolicy } from './compiled-policy';
 import { matchesReferences, selectSpec } from './evaluate';
 import type { DigestMutation, ImageValidatingPolicyContext } from './ports';
+import { policyRegistryAccess } from './credentials';
 import { errorRule, policyResponse } from './responses';
 
 /** Kyverno's annotation naming each ImageValidatingPolicy's outcome on the admitted object. */
@@ -76,14 +77,7 @@ export async function mutateImageDigests(
       }
       try {
         const ref = parseImageRef(image);
-        const access = compiled.credentials?.secrets?.length ? { secrets: [...compiled.credentials.secrets] } : {};
-        const descriptor = await ports
-          .oci({
-            ...access,
-            ...(compiled.credentials?.allowInsecureRegistry ? { allowInsecure: true } : {}),
-            ...(compiled.namespace !== undefined ? { namespace: compiled.namespace } : {}),
-          })
-          .resolve(ref.repo, ref.tag ?? 'latest');
+        const descriptor = await ports.oci(policyRegistryAccess(compiled)).resolve(ref.repo, ref.tag ?? 'latest');
         if (!descriptor) throw new Error('the image was not found in its registry');
         patches.push({ op: 'replace', path: info.jsonPointer, value: `${image}@${descriptor.digest}` });
       } catch (error) {

@@ -48,6 +48,7 @@ import {
   type ImageValidatingPolicyOutcome,
   type OciAccessRequest,
 } from './ports';
+import { policyRegistryAccess } from './credentials';
 import { errorRule, failRule, passRule, policyResponse } from './responses';
 import type { Attestor } from './types';
 
@@ -259,12 +260,18 @@ async function evaluateSpec(
     return failed(`the resource has ${matchedImages.length} images to verify, more than the limit of ${maxImages}`);
   }
 
+  let access: OciAccessRequest;
+  try {
+    access = policyRegistryAccess(compiled);
+  } catch (error) {
+    return { ...failed(`spec.credentials.secrets: ${errorMessage(error)}`), matchedImages };
+  }
   const verifier = new PolicyImageVerifier({
     matches,
     attestor: attestorResolver(tools.programs.attestors, run),
     attestations: tools.programs.attestations,
     ports: tools.context.images,
-    access: accessOf(compiled),
+    access,
     ...pullSecretsNamespace(compiled, input),
     record: tools.context.verifications,
     ...(tools.context.deadline ? { deadline: tools.context.deadline } : {}),
@@ -482,17 +489,6 @@ function setAttestorValue(
       attestor.notary = { ...attestor.notary, tsaCerts: { value } };
       break;
   }
-}
-
-/** spec.credentials as registry access; a namespaced policy reads Secrets in its own namespace only. */
-function accessOf(compiled: CompiledImageValidatingPolicy): OciAccessRequest {
-  const credentials = compiled.credentials ?? {};
-  return {
-    ...(credentials.secrets && credentials.secrets.length > 0 ? { secrets: [...credentials.secrets] } : {}),
-    ...(credentials.allowInsecureRegistry ? { allowInsecure: true } : {}),
-    ...(credentials.providers && credentials.providers.length > 0 ? { providers: [...credentials.providers] } : {}),
-    ...(compiled.namespace !== undefined ? { namespace: compiled.namespace } : {}),
-  };
 }
 
 function pullSecretsNamespace(compiled: CompiledImageValidatingPolicy, input: CelPolicyInput) {
