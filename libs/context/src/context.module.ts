@@ -103,7 +103,7 @@ export class ContextModule {
       {
         provide: ClusterImagePolicyPorts,
         inject: [IMAGE_DATA_SOURCE],
-        useFactory: (images: ImageDataSource) => new ClusterImagePolicyPorts(images),
+        useFactory: (images: ImageDataSource) => new ClusterImagePolicyPorts(images, settings.namespace),
       },
     ];
     const admission: Provider[] = options.admission

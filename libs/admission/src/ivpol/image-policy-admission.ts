@@ -19,12 +19,12 @@ import type { JsonPatchOperation, PolicyResponse, ResourceRequest } from '@edict
 import { EvaluationDeadlineExceeded, type KubeObject } from '@edict/foundation';
 import { isFiltered } from '../config/is-filtered';
 import type { AdmissionConfig } from '../config/types';
-import { allow, deny, type AdmissionDecision } from '../decision';
+import { allow, type AdmissionDecision } from '../decision';
 import { admissionRequestOf } from '../request/to-resource-request';
-import { wantsReports, type ReportResult } from '../reports/report-results';
-import { IMAGE_VALIDATING_POLICY_SOURCE, validatingPolicyReportResults } from '../vpol/report-results';
-import { validatingPoliciesForPath, type ValidatingPolicyPath } from '../vpol/select';
-import { admissionVerdict, crashedValidatingPolicy } from '../vpol/validating-policy-admission';
+import type { ReportResult } from '../reports/report-results';
+import { celPolicyInput, crashedValidatingPolicy, policyReviewOutcome, servedPolicies } from '../vpol/policy-review';
+import { IMAGE_VALIDATING_POLICY_SOURCE } from '../vpol/report-results';
+import type { ValidatingPolicyPath } from '../vpol/select';
 
 /** One ImageValidatingPolicy's answer for the request (only policies that applied have one). */
 export interface ImagePolicyEvaluation {
@@ -78,7 +78,11 @@ export async function imagePolicyValidation(
   const started = performance.now();
   let responses: Array<PolicyResponse | undefined>;
   try {
-    const outcomes = await evaluateImageValidatingPolicies(served, inputOf(request, options), context);
+    const outcomes = await evaluateImageValidatingPolicies(
+      served,
+      celPolicyInput(request, options.namespaceObject),
+      context,
+    );
     responses = outcomes.map((outcome) => outcome.response);
   } catch (error) {
     if (error instanceof EvaluationDeadlineExceeded) throw error;
@@ -94,18 +98,8 @@ export async function imagePolicyValidation(
     options.onEvaluated?.(evaluation, seconds / served.length);
   });
 
-  const { errors, warnings, auditAnnotations } = admissionVerdict(evaluations);
-  const blocked = errors.length > 0;
-  const decision: AdmissionDecision = blocked ? deny(errors.join('; '), warnings) : allow(warnings);
-  if (Object.keys(auditAnnotations).length > 0) decision.auditAnnotations = auditAnnotations;
-  const reportable = !blocked && wantsReports(request, options.admissionReports);
-  const timestamp = (options.now ?? (() => new Date()))();
-  const reportResults = reportable
-    ? evaluations.flatMap(({ compiled, response }) =>
-        validatingPolicyReportResults(compiled, response, request, timestamp, IMAGE_VALIDATING_POLICY_SOURCE),
-      )
-    : [];
-  return { decision, dryRun, blocked, evaluations, reportResults };
+  const outcome = policyReviewOutcome(request, evaluations, options, IMAGE_VALIDATING_POLICY_SOURCE);
+  return { ...outcome, dryRun, evaluations };
 }
 
 /** The mutating `/ivpol/mutate/...` decision: digest patches, warnings of Warn policies, never a denial. */
@@ -122,7 +116,7 @@ export async function imagePolicyMutation(
   if (filtered) return { decision: allow(), filtered, responses: [] };
   const served = servedPolicies(request, policies, path);
   const context: ImageValidatingPolicyContext = { ...options.context, deadline: options.deadline };
-  const input = inputOf(request, options);
+  const input = celPolicyInput(request, options.namespaceObject);
   const patches: JsonPatchOperation[] = [];
   const warnings: string[] = [];
   const responses: PolicyResponse[] = [];
@@ -149,23 +143,4 @@ export async function imagePolicyMutation(
   const decision = allow(warnings);
   if (patches.length > 0) decision.patch = patches;
   return { decision, responses };
-}
-
-function servedPolicies(
-  request: ResourceRequest,
-  policies: readonly CompiledImageValidatingPolicy[],
-  path: ValidatingPolicyPath,
-): CompiledImageValidatingPolicy[] {
-  const admission = admissionRequestOf(request);
-  const namespace = admission?.namespace ?? (request.resource ?? request.oldResource)?.metadata?.namespace ?? '';
-  return validatingPoliciesForPath(policies, path, namespace);
-}
-
-function inputOf(request: ResourceRequest, options: ImagePolicyAdmissionOptions) {
-  const gvr = admissionRequestOf(request)?.resource;
-  return {
-    request,
-    resource: { group: gvr?.group ?? '', version: gvr?.version ?? '', resource: gvr?.resource ?? '' },
-    namespaceObject: options.namespaceObject ?? null,
-  };
 }

@@ -1,7 +1,5 @@
 export {
   validatingPolicyAdmission,
-  admissionVerdict,
-  crashedValidatingPolicy,
   type ValidatingPolicyAdmissionOptions,
   type ValidatingPolicyEvaluation,
   type ValidatingPolicyOutcome,
@@ -20,4 +18,11 @@ export {
   VALIDATING_POLICY_SOURCE,
   IMAGE_VALIDATING_POLICY_SOURCE,
 } from './report-results';
+export {
+  admissionVerdict,
+  celPolicyInput,
+  crashedValidatingPolicy,
+  policyReviewOutcome,
+  servedPolicies,
+} from './policy-review';
 export { policyEventApiVersion, exceptionEventApiVersion } from './event-api-versions';

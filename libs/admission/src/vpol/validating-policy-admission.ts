@@ -1,13 +1,12 @@
 import { evaluateValidatingPolicy, type CelPolicyContext, type CompiledValidatingPolicy } from '@edict/cel-policies';
 import type { PolicyResponse, ResourceRequest } from '@edict/engine';
-import { EvaluationDeadlineExceeded, errorMessage, type KubeObject } from '@edict/foundation';
+import { EvaluationDeadlineExceeded, type KubeObject } from '@edict/foundation';
 import { isFiltered } from '../config/is-filtered';
 import type { AdmissionConfig } from '../config/types';
-import { allow, deny, type AdmissionDecision } from '../decision';
-import { admissionRequestOf } from '../request/to-resource-request';
-import { wantsReports, type ReportResult } from '../reports/report-results';
-import { validatingPolicyReportResults } from './report-results';
-import { validatingPoliciesForPath, type ValidatingPolicyPath } from './select';
+import { allow, type AdmissionDecision } from '../decision';
+import type { ReportResult } from '../reports/report-results';
+import { celPolicyInput, crashedValidatingPolicy, policyReviewOutcome, servedPolicies } from './policy-review';
+import type { ValidatingPolicyPath } from './select';
 
 /** One ValidatingPolicy's answer for the request (only policies that applied have one). */
 export interface ValidatingPolicyEvaluation {
@@ -66,17 +65,10 @@ export async function validatingPolicyAdmission(
   const none = { dryRun, blocked: false, evaluations: [], reportResults: [] };
   const filtered = isFiltered(request, config);
   if (filtered) return { decision: allow(), filtered, ...none };
-  const admission = admissionRequestOf(request);
-  const namespace = admission?.namespace ?? (request.resource ?? request.oldResource)?.metadata?.namespace ?? '';
-  const served = validatingPoliciesForPath(policies, path, namespace);
+  const served = servedPolicies(request, policies, path);
   if (served.length === 0) return { decision: allow(), ...none };
 
-  const gvr = admission?.resource;
-  const input = {
-    request,
-    resource: { group: gvr?.group ?? '', version: gvr?.version ?? '', resource: gvr?.resource ?? '' },
-    namespaceObject: options.namespaceObject ?? null,
-  };
+  const input = celPolicyInput(request, options.namespaceObject);
   const context: CelPolicyContext = { ...options.context, deadline: options.deadline };
   const evaluations: ValidatingPolicyEvaluation[] = [];
   for (const compiled of served) {
@@ -96,82 +88,5 @@ export async function validatingPolicyAdmission(
     options.onEvaluated?.(evaluation, (performance.now() - started) / 1000);
   }
 
-  const { errors, warnings, auditAnnotations } = admissionVerdict(evaluations);
-  const blocked = errors.length > 0;
-  const decision: AdmissionDecision = blocked ? deny(errors.join('; '), warnings) : allow(warnings);
-  if (Object.keys(auditAnnotations).length > 0) decision.auditAnnotations = auditAnnotations;
-  const reportable = !blocked && wantsReports(request, options.admissionReports);
-  const timestamp = (options.now ?? (() => new Date()))();
-  const reportResults = reportable
-    ? evaluations.flatMap(({ compiled, response }) =>
-        validatingPolicyReportResults(compiled, response, request, timestamp),
-      )
-    : [];
-  return { decision, dryRun, blocked, evaluations, reportResults };
-}
-
-/** The denial messages, warnings and audit annotations of the evaluated policies, in Kyverno's words. */
-export function admissionVerdict(
-  evaluations: ReadonlyArray<{
-    readonly compiled: Pick<CompiledValidatingPolicy, 'name' | 'validationActions' | 'failurePolicy'>;
-    readonly response: PolicyResponse;
-  }>,
-): {
-  errors: string[];
-  warnings: string[];
-  auditAnnotations: Record<string, string>;
-} {
-  const errors: string[] = [];
-  const warnings: string[] = [];
-  const auditAnnotations: Record<string, string> = {};
-  for (const { compiled, response } of evaluations) {
-    const actions = response.validationActions ?? compiled.validationActions;
-    const failurePolicy = response.failurePolicy ?? compiled.failurePolicy;
-    for (const rule of response.rules) {
-      if (rule.status !== 'fail' && rule.status !== 'error') continue;
-      const text = `Policy ${compiled.name} ${rule.status === 'fail' ? 'failed' : 'error'}: ${rule.message}`;
-      // An error denies only under failurePolicy Fail, except an exception that could not be
-      // decided: skipping the policy on it would open what the exception was meant to keep narrow.
-      const denies = rule.status === 'fail' || failurePolicy === 'Fail' || (rule.exceptions?.length ?? 0) > 0;
-      if (actions.includes('Deny') && denies) errors.push(text);
-      if (actions.includes('Warn')) warnings.push(text);
-    }
-    Object.assign(auditAnnotations, response.auditAnnotations ?? {});
-  }
-  return { errors, warnings, auditAnnotations };
-}
-
-/** A policy whose evaluation threw: one `error` result, which then follows its failure policy. */
-export function crashedValidatingPolicy(
-  compiled: Pick<CompiledValidatingPolicy, 'name' | 'namespace' | 'validationActions' | 'failurePolicy'> & {
-    readonly kind: PolicyResponse['policy']['kind'];
-  },
-  request: ResourceRequest,
-  error: unknown,
-): PolicyResponse {
-  const object = request.resource ?? request.oldResource;
-  return {
-    policy: {
-      name: compiled.name,
-      kind: compiled.kind,
-      ...(compiled.namespace ? { namespace: compiled.namespace } : {}),
-    },
-    resource: {
-      apiVersion: object?.apiVersion ?? '',
-      kind: object?.kind ?? '',
-      name: object?.metadata?.name ?? '',
-      ...(object?.metadata?.namespace ? { namespace: object.metadata.namespace } : {}),
-    },
-    rules: [
-      {
-        name: compiled.name,
-        type: 'Validation',
-        status: 'error',
-        message: `policy evaluation failed: ${errorMessage(error)}`,
-      },
-    ],
-    validationFailureAction: compiled.validationActions.includes('Deny') ? 'Enforce' : 'Audit',
-    validationActions: compiled.validationActions,
-    failurePolicy: compiled.failurePolicy,
-  };
+  return { ...policyReviewOutcome(request, evaluations, options), dryRun, evaluations };
 }

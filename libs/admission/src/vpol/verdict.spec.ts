@@ -2,7 +2,8 @@ import type { CompiledValidatingPolicy } from '@edict/cel-policies';
 import type { PolicyResponse, RuleResponse, ValidationAction } from '@edict/engine';
 import { describe, expect, it } from 'vitest';
 import { parseValidatingPolicyPath, validatingPoliciesForPath } from './select';
-import { admissionVerdict, type ValidatingPolicyEvaluation } from './validating-policy-admission';
+import { admissionVerdict } from './policy-review';
+import type { ValidatingPolicyEvaluation } from './validating-policy-admission';
 
 function compiled(
   name: string,

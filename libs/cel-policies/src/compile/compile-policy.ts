@@ -1,4 +1,4 @@
-import { BoundedCache, type KubeObject } from '@edict/foundation';
+import type { KubeObject } from '@edict/foundation';
 import type { ValidationAction } from '@edict/engine';
 import type { PolicyFieldError, ValidatingPolicyKind, ValidatingPolicySpec, MatchResources } from '../api/types';
 import { isValidatingPolicy } from '../api/kinds';
@@ -6,12 +6,14 @@ import { autogenConfigs, autogenStatus } from '../autogen/autogen';
 import type { CompiledValidatingPolicy } from './compiled-policy';
 import type { PolicyPrograms } from './compiled-expressions';
 import { compileSpec, type EvaluationMode } from './compile-spec';
-import { ValidatingPolicyError } from './policy-error';
+import { CompileMemo, type CompileBuild } from './compile-memo';
 import { schemaErrors } from './schema-errors';
+
+const memo = new CompileMemo<CompiledValidatingPolicy, PolicyPrograms>('compileValidatingPolicy', build);
 
 /** Everything wrong with a policy (schema-level and CEL compile/type-check), [] when it is valid. */
 export function validatingPolicyErrors(policy: KubeObject): PolicyFieldError[] {
-  return build(policy).errors;
+  return memo.errors(policy);
 }
 
 /**
@@ -19,39 +21,15 @@ export function validatingPolicyErrors(policy: KubeObject): PolicyFieldError[] {
  * resourceVersion, is never compiled again. Throws ValidatingPolicyError with every problem.
  */
 export function compileValidatingPolicy(policy: KubeObject): CompiledValidatingPolicy {
-  const known = byObject.get(policy);
-  if (known) return known;
-  const key = versionKey(policy);
-  const cached = key ? byVersion.get(key) : undefined;
-  if (cached) {
-    byObject.set(policy, cached);
-    return cached;
-  }
-  const { compiled, errors } = build(policy);
-  if (!compiled || errors.length > 0) throw new ValidatingPolicyError(policy.metadata?.name ?? '', errors);
-  byObject.set(policy, compiled);
-  if (key) byVersion.set(key, compiled);
-  return compiled;
+  return memo.compile(policy);
 }
 
 /** The programs behind a compiled policy (for the evaluator). */
 export function programsOf(compiled: CompiledValidatingPolicy): PolicyPrograms {
-  const programs = programs_.get(compiled);
-  if (!programs) throw new Error(`policy ${compiled.name} was not compiled by compileValidatingPolicy`);
-  return programs;
+  return memo.programsOf(compiled);
 }
 
-const byObject = new WeakMap<object, CompiledValidatingPolicy>();
-const byVersion = new BoundedCache<CompiledValidatingPolicy>(1_000);
-const programs_ = new WeakMap<CompiledValidatingPolicy, PolicyPrograms>();
-
-function versionKey(policy: KubeObject): string | undefined {
-  const { uid, resourceVersion, namespace, name } = policy.metadata ?? {};
-  if (!uid || !resourceVersion) return undefined;
-  return `${policy.apiVersion}/${policy.kind}/${namespace ?? ''}/${name ?? ''}/${uid}/${resourceVersion}`;
-}
-
-function build(policy: KubeObject): { compiled?: CompiledValidatingPolicy; errors: PolicyFieldError[] } {
+function build(policy: KubeObject): CompileBuild<CompiledValidatingPolicy, PolicyPrograms> {
   const errors: PolicyFieldError[] = [];
   if (!isValidatingPolicy(policy)) {
     errors.push({
@@ -102,12 +80,11 @@ function build(policy: KubeObject): { compiled?: CompiledValidatingPolicy; error
     autogen: Object.freeze(configs),
     autogenStatus: autogenStatus(configs),
   };
-  programs_.set(compiled, { own, autogen });
-  return { compiled, errors };
+  return { compiled, programs: { own, autogen }, errors };
 }
 
 /** The policy's matchConstraints with the autogen configs' resource rules added (for webhook rules). */
-function withAutogenRules(
+export function withAutogenRules(
   original: MatchResources | undefined,
   generated: readonly (MatchResources | undefined)[],
 ): MatchResources {

@@ -9,13 +9,7 @@ import {
   type AccessReviewRequest,
 } from '@edict/cel';
 import type { AccessReviewer, PolicyResponse, RuleResponse } from '@edict/engine';
-import {
-  DEFAULT_EVALUATION_LIMITS,
-  EvaluationBudget,
-  isObject,
-  type JsonObject,
-  type KubeObject,
-} from '@edict/foundation';
+import { DEFAULT_EVALUATION_LIMITS, EvaluationBudget, type JsonObject } from '@edict/foundation';
 import { celRequestOf, matchResources, type AdmissionAttributes, type MatchedAs } from '@edict/native-policies';
 import type { CompiledSpec, NamedProgram } from '../compile/compiled-expressions';
 import { programsOf } from '../compile/compile-policy';
@@ -24,7 +18,15 @@ import type { CompiledCelPolicyException } from '../exceptions/compiled-exceptio
 import { authorizerFor, celValue } from './activation';
 import { admissionAttributesOf, namespaceOf } from './attributes';
 import type { CelPolicyContext, CelPolicyInput } from './input';
-import { errorRule, exceptionRule, failRule, passRule, skipRule, validationErrorRule } from './responses';
+import {
+  errorRule,
+  exceptionRule,
+  failRule,
+  passRule,
+  policyResponse,
+  skipRule,
+  validationErrorRule,
+} from './responses';
 import { PENDING, SpecRun, type Outcome } from './spec-run';
 
 /** `exceptions` when none matched (shared: CEL values are never modified). */
@@ -69,7 +71,7 @@ export async function evaluateValidatingPolicy(
         break;
       }
       if (decision.error !== undefined) {
-        return response(compiled, input, [errorRule('match', 'failed to execute matching', decision.error)]);
+        return policyResponse(compiled, input, [errorRule('match', 'failed to execute matching', decision.error)]);
       }
     }
     if (!spec) return undefined;
@@ -107,15 +109,16 @@ export async function evaluateValidatingPolicy(
       try {
         const meter = new CelMeter(budget);
         const rules = await evaluateSpec(compiled, spec, base, exceptions, { meter, reviews, budget, attributes });
-        return response(compiled, input, rules.rules, rules.auditAnnotations);
+        return policyResponse(compiled, input, rules.rules, rules.auditAnnotations);
       } catch (error) {
         if (error !== PENDING) throw error;
         await reviews.resolve((question) => review(context.authorizer, question));
       }
     }
-    return response(compiled, input, [errorRule('', 'error', 'too many rounds of authorizer checks')]);
+    return policyResponse(compiled, input, [errorRule('', 'error', 'too many rounds of authorizer checks')]);
   } catch (error) {
-    if (error instanceof CelLimitExceeded) return response(compiled, input, [errorRule('', 'error', error.message)]);
+    if (error instanceof CelLimitExceeded)
+      return policyResponse(compiled, input, [errorRule('', 'error', error.message)]);
     throw error;
   }
 }
@@ -289,52 +292,6 @@ export function applicableExceptions(
       (exception.expiresAt === undefined || exception.expiresAt > now) &&
       (compiled.namespace === undefined || exception.namespace === compiled.namespace),
   );
-}
-
-function response(
-  compiled: CompiledValidatingPolicy,
-  input: CelPolicyInput,
-  rules: RuleResponse[],
-  auditAnnotations?: Record<string, string>,
-): PolicyResponse {
-  const deny = compiled.validationActions.includes('Deny');
-  const result: PolicyResponse = {
-    policy: {
-      name: compiled.name,
-      kind: compiled.kind,
-      ...(compiled.namespace !== undefined ? { namespace: compiled.namespace } : {}),
-    },
-    resource: resourceOf(compiled, input),
-    rules,
-    validationFailureAction: deny ? 'Enforce' : 'Audit',
-    validationActions: compiled.validationActions,
-    failurePolicy: compiled.failurePolicy,
-  };
-  if (auditAnnotations) result.auditAnnotations = auditAnnotations;
-  if (compiled.validationActions.includes('Warn')) {
-    const warnings = rules.filter((rule) => rule.status === 'fail').map((rule) => rule.message);
-    if (warnings.length > 0) result.warnings = warnings;
-  }
-  return result;
-}
-
-function resourceOf(compiled: CompiledValidatingPolicy, input: CelPolicyInput): PolicyResponse['resource'] {
-  const object: Partial<KubeObject> | undefined =
-    compiled.mode === 'JSON'
-      ? isObject(input.jsonPayload)
-        ? (input.jsonPayload as Partial<KubeObject>)
-        : undefined
-      : input.request.operation === 'DELETE'
-        ? (input.request.oldResource ?? input.request.resource)
-        : (input.request.resource ?? input.request.oldResource);
-  const metadata = isObject(object?.metadata) ? object.metadata : {};
-  const namespace = compiled.mode === 'JSON' ? (metadata.namespace ?? '') : namespaceOf(object as KubeObject);
-  return {
-    apiVersion: typeof object?.apiVersion === 'string' ? object.apiVersion : '',
-    kind: typeof object?.kind === 'string' ? object.kind : '',
-    name: typeof metadata.name === 'string' ? metadata.name : '',
-    ...(namespace ? { namespace } : {}),
-  };
 }
 
 function objectNamespace(input: CelPolicyInput): string {

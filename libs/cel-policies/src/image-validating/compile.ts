@@ -1,12 +1,13 @@
 import { compileCel, type CelProgram, type CelVariables } from '@edict/cel';
-import { BoundedCache, errorMessage, type KubeObject } from '@edict/foundation';
+import { errorMessage, type KubeObject } from '@edict/foundation';
 import type { ValidationAction } from '@edict/engine';
 import type { MatchResources, PolicyFieldError, ValidatingPolicySpec } from '../api/types';
 import { isImageValidatingPolicy } from '../api/kinds';
 import { autogenConfigs, autogenStatus } from '../autogen/autogen';
 import type { CompiledSpec } from '../compile/compiled-expressions';
 import { compileSpec, type EvaluationMode } from '../compile/compile-spec';
-import { ValidatingPolicyError } from '../compile/policy-error';
+import { withAutogenRules } from '../compile/compile-policy';
+import { CompileMemo, type CompileBuild } from '../compile/compile-memo';
 import type { CompiledImageValidatingPolicy } from './compiled-policy';
 import { ImageGlob } from './glob';
 import { imageValidatingSchemaErrors } from './schema-errors';
@@ -48,9 +49,11 @@ export interface ImagePolicyPrograms {
   readonly attestations: ReadonlyMap<string, Attestation>;
 }
 
+const memo = new CompileMemo<CompiledImageValidatingPolicy, ImagePolicyPrograms>('compileImageValidatingPolicy', build);
+
 /** Everything wrong with an ImageValidatingPolicy (schema and CEL compile/type-check), [] when valid. */
 export function imageValidatingPolicyErrors(policy: KubeObject): PolicyFieldError[] {
-  return build(policy).errors;
+  return memo.errors(policy);
 }
 
 /**
@@ -58,41 +61,19 @@ export function imageValidatingPolicyErrors(policy: KubeObject): PolicyFieldErro
  * resourceVersion). Throws ValidatingPolicyError with every problem, each at its field path.
  */
 export function compileImageValidatingPolicy(policy: KubeObject): CompiledImageValidatingPolicy {
-  const known = byObject.get(policy);
-  if (known) return known;
-  const { uid, resourceVersion, namespace, name } = policy.metadata ?? {};
-  const key =
-    uid && resourceVersion
-      ? `${policy.apiVersion}/${policy.kind}/${namespace ?? ''}/${name ?? ''}/${uid}/${resourceVersion}`
-      : undefined;
-  const cached = key ? byVersion.get(key) : undefined;
-  if (cached) {
-    byObject.set(policy, cached);
-    return cached;
-  }
-  const { compiled, errors } = build(policy);
-  if (!compiled || errors.length > 0) throw new ValidatingPolicyError(policy.metadata?.name ?? '', errors);
-  byObject.set(policy, compiled);
-  if (key) byVersion.set(key, compiled);
-  return compiled;
+  return memo.compile(policy);
 }
 
 /** The programs behind a compiled policy (for the evaluator). */
 export function imageProgramsOf(compiled: CompiledImageValidatingPolicy): ImagePolicyPrograms {
-  const programs = programs_.get(compiled);
-  if (!programs) throw new Error(`policy ${compiled.name} was not compiled by compileImageValidatingPolicy`);
-  return programs;
+  return memo.programsOf(compiled);
 }
-
-const byObject = new WeakMap<object, CompiledImageValidatingPolicy>();
-const byVersion = new BoundedCache<CompiledImageValidatingPolicy>(1_000);
-const programs_ = new WeakMap<CompiledImageValidatingPolicy, ImagePolicyPrograms>();
 
 /** Image extractors and attestor values see the request and Kyverno's libraries, not images or attestors. */
 const FOR_EXTRACTORS: CelVariables = { params: false, authorizer: false, kyverno: true };
 const FOR_REFERENCES: CelVariables = { params: false, authorizer: false, imageReference: true };
 
-function build(policy: KubeObject): { compiled?: CompiledImageValidatingPolicy; errors: PolicyFieldError[] } {
+function build(policy: KubeObject): CompileBuild<CompiledImageValidatingPolicy, ImagePolicyPrograms> {
   const errors: PolicyFieldError[] = [];
   if (!isImageValidatingPolicy(policy)) {
     errors.push({
@@ -160,14 +141,14 @@ function build(policy: KubeObject): { compiled?: CompiledImageValidatingPolicy; 
     autogen: Object.freeze(configs),
     autogenStatus: autogenStatus(configs),
   };
-  programs_.set(compiled, {
+  const programs: ImagePolicyPrograms = {
     own,
     autogen,
     references,
     attestors,
     attestations: new Map((spec.attestations ?? []).map((attestation) => [attestation.name as string, attestation])),
-  });
-  return { compiled, errors };
+  };
+  return { compiled, programs, errors };
 }
 
 function compileImageSpec(
@@ -266,14 +247,4 @@ function compileExpression(
     });
     return undefined;
   }
-}
-
-function withAutogenRules(
-  original: MatchResources | undefined,
-  generated: readonly (MatchResources | undefined)[],
-): MatchResources {
-  const base: MatchResources = { ...(original ?? {}) };
-  const extra = generated.flatMap((constraints) => constraints?.resourceRules ?? []);
-  if (extra.length > 0) base.resourceRules = [...(base.resourceRules ?? []), ...extra];
-  return base;
 }

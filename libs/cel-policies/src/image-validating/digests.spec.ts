@@ -55,6 +55,50 @@ describe('mutateImageDigests', () => {
     ]);
   });
 
+  it("applies an autogen config's own match conditions to the pod controller it selects", async () => {
+    const { app, ports } = await registry();
+    const cronJob = (labels: Record<string, string>) =>
+      ({
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata: { name: 'c', namespace: 'default' },
+        spec: {
+          schedule: '* * * * *',
+          jobTemplate: {
+            spec: {
+              template: {
+                metadata: { labels },
+                spec: { containers: [{ name: 'a', image: 'registry.example/app:v1' }] },
+              },
+            },
+          },
+        },
+      }) as KubeObject;
+    const compiled = compileImageValidatingPolicy(
+      imageValidatingPolicy('pin', {
+        ...spec,
+        autogen: { podControllers: { controllers: ['cronjobs'] } },
+        matchConditions: [
+          { name: 'prod', expression: 'has(object.metadata.labels) && has(object.metadata.labels.prod)' },
+        ],
+      }),
+    );
+    // The CronJob itself has no labels: the Pod's condition, rewritten for the job template, holds.
+    const pinned = await mutateImageDigests(compiled, inputFor(cronJob({ prod: 'true' })), {
+      ports: {},
+      images: ports,
+    });
+    expect(pinned.patches).toEqual([
+      {
+        op: 'replace',
+        path: '/spec/jobTemplate/spec/template/spec/containers/0/image',
+        value: `registry.example/app:v1@${app.digest}`,
+      },
+    ]);
+    const unlabelled = await mutateImageDigests(compiled, inputFor(cronJob({})), { ports: {}, images: ports });
+    expect(unlabelled.patches).toEqual([]);
+  });
+
   it('gives the policy a mutateDigest error for an image it cannot resolve, keeping the others', async () => {
     const { app, ports } = await registry();
     const object = pod('p', 'default', {

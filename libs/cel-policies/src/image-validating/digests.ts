@@ -8,15 +8,16 @@ import {
   type KubeObject,
 } from '@edict/foundation';
 import { parseImageRef } from '@edict/image-verify';
-import { celRequestOf, matchResources } from '@edict/native-policies';
+import { celRequestOf } from '@edict/native-policies';
 import { applicableExceptions } from '../evaluate/evaluate-policy';
 import type { CelPolicyInput } from '../evaluate/input';
 import { admissionAttributesOf, namespaceOf } from '../evaluate/attributes';
 import { celValue } from '../evaluate/activation';
-import { imageProgramsOf } from './compile';
+import { imageProgramsOf, type ImageSpecPrograms } from './compile';
 import type { CompiledImageValidatingPolicy } from './compiled-policy';
-import { matchesReferences } from './evaluate';
+import { matchesReferences, selectSpec } from './evaluate';
 import type { DigestMutation, ImageValidatingPolicyContext } from './ports';
+import { policyRegistryAccess } from './credentials';
 import { errorRule, policyResponse } from './responses';
 
 /** Kyverno's annotation naming each ImageValidatingPolicy's outcome on the admitted object. */
@@ -40,18 +41,17 @@ export async function mutateImageDigests(
   if (!object || input.request.operation === 'DELETE') return { patches: [] };
   if (compiled.namespace !== undefined && namespaceOf(object) !== compiled.namespace) return { patches: [] };
   const attributes = admissionAttributesOf(input);
-  const decision = matchResources(
-    compiled.matchConstraints,
-    attributes,
-    (input.namespaceObject ?? null) as JsonObject | null,
-  );
-  if (!decision.matches) return { patches: [] };
-  const request = toCel(celRequestOf(attributes, { resource: decision.resource, kind: decision.kind }));
-  const allowed = await conditionsAllow(compiled, input, context, request);
+  const programs = imageProgramsOf(compiled);
+  // The own spec or the autogen config that selects the request, with its own match conditions
+  // (a CronJob is matched by the cronjobs config's conditions, not the Pod's).
+  const selected = selectSpec(programs, attributes, input);
+  if (!selected) return { patches: [] };
+  if ('error' in selected) return { patches: [], response: mutateError(compiled, input, selected.error) };
+  const request = toCel(celRequestOf(attributes, selected.matchedAs));
+  const allowed = await conditionsAllow(compiled, selected.spec, input, context, request);
   if (typeof allowed === 'object') return { patches: [], response: mutateError(compiled, input, allowed.error) };
   if (!allowed) return { patches: [] };
 
-  const programs = imageProgramsOf(compiled);
   const meter = new CelMeter(new EvaluationBudget(DEFAULT_EVALUATION_LIMITS, context.deadline));
   const patches: JsonPatchOperation[] = [];
   const failures: string[] = [];
@@ -77,14 +77,7 @@ export async function mutateImageDigests(
       }
       try {
         const ref = parseImageRef(image);
-        const access = compiled.credentials?.secrets?.length ? { secrets: [...compiled.credentials.secrets] } : {};
-        const descriptor = await ports
-          .oci({
-            ...access,
-            ...(compiled.credentials?.allowInsecureRegistry ? { allowInsecure: true } : {}),
-            ...(compiled.namespace !== undefined ? { namespace: compiled.namespace } : {}),
-          })
-          .resolve(ref.repo, ref.tag ?? 'latest');
+        const descriptor = await ports.oci(policyRegistryAccess(compiled)).resolve(ref.repo, ref.tag ?? 'latest');
         if (!descriptor) throw new Error('the image was not found in its registry');
         patches.push({ op: 'replace', path: info.jsonPointer, value: `${image}@${descriptor.digest}` });
       } catch (error) {
@@ -138,11 +131,11 @@ function mutateError(compiled: CompiledImageValidatingPolicy, input: CelPolicyIn
  */
 async function conditionsAllow(
   compiled: CompiledImageValidatingPolicy,
+  spec: ImageSpecPrograms,
   input: CelPolicyInput,
   context: ImageValidatingPolicyContext,
   request: unknown,
 ): Promise<boolean | { error: string }> {
-  const { own } = imageProgramsOf(compiled);
   const activation = {
     object: celValue(input.request.resource),
     oldObject: celValue(input.request.oldResource),
@@ -161,8 +154,8 @@ async function conditionsAllow(
     }
     return true;
   };
-  const own_ = await holds(own.spec.matchConditions);
-  if (own_ !== true) return typeof own_ === 'object' && compiled.failurePolicy === 'Ignore' ? false : own_;
+  const own = await holds(spec.spec.matchConditions);
+  if (own !== true) return typeof own === 'object' && compiled.failurePolicy === 'Ignore' ? false : own;
   for (const exception of applicableExceptions(compiled, context)) {
     if (exception.images.length > 0 || exception.allowedValues.length > 0) continue;
     const exempt = await holds(exception.matchConditions);

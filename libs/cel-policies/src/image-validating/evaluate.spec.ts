@@ -79,6 +79,12 @@ describe('evaluateImageValidatingPolicy', () => {
       },
     ]);
     expect((await evaluate(spec, podWith(`registry.example/app@${DIGEST}`)))?.rules[0]?.status).toBe('pass');
+    // A validation that does not hold decides the message; the digest is checked once they all hold.
+    const failing = { ...spec, validations: [{ expression: 'false', message: 'not allowed' }] };
+    expect((await evaluate(failing, podWith('registry.example/app:v1')))?.rules[0]).toMatchObject({
+      status: 'fail',
+      message: 'not allowed',
+    });
   });
 
   it('fails an image no policy verified under required (the default), and passes it when not required', async () => {

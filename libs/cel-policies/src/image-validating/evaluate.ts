@@ -48,6 +48,7 @@ import {
   type ImageValidatingPolicyOutcome,
   type OciAccessRequest,
 } from './ports';
+import { policyRegistryAccess } from './credentials';
 import { errorRule, failRule, passRule, policyResponse } from './responses';
 import type { Attestor } from './types';
 
@@ -130,26 +131,13 @@ async function evaluateOne(
   else {
     attributes = admissionAttributesOf(input);
     if (compiled.namespace !== undefined && objectNamespace(input) !== compiled.namespace) return none;
-    const namespaceObject = (input.namespaceObject ?? null) as JsonObject | null;
-    let matchedAs: MatchedAs | undefined;
-    const candidates = [
-      { spec: programs.own, matchConstraints: programs.own.spec.matchConstraints },
-      ...programs.autogen,
-    ];
-    for (const candidate of candidates) {
-      if (!candidate.matchConstraints) continue;
-      const decision = matchResources(candidate.matchConstraints, attributes, namespaceObject);
-      if (decision.matches) {
-        spec = candidate.spec;
-        matchedAs = { resource: decision.resource, kind: decision.kind };
-        break;
-      }
-      if (decision.error !== undefined) {
-        return answer(compiled, input, [errorRule('match', 'failed to execute matching', decision.error)]);
-      }
+    const selected = selectSpec(programs, attributes, input);
+    if (!selected) return none;
+    if ('error' in selected) {
+      return answer(compiled, input, [errorRule('match', 'failed to execute matching', selected.error)]);
     }
-    if (!spec) return none;
-    request = toCel(celRequestOf(attributes, matchedAs));
+    spec = selected.spec;
+    request = toCel(celRequestOf(attributes, selected.matchedAs));
   }
 
   const budget = new EvaluationBudget(DEFAULT_EVALUATION_LIMITS, context.deadline);
@@ -272,29 +260,18 @@ async function evaluateSpec(
     return failed(`the resource has ${matchedImages.length} images to verify, more than the limit of ${maxImages}`);
   }
 
-  if (compiled.verifyDigest) {
-    for (const image of matchedImages) {
-      let digest: string | undefined;
-      try {
-        digest = parseImageReference(image).digest;
-      } catch (error) {
-        return failed(`failed to parse image reference ${image}: ${errorMessage(error)}`);
-      }
-      if (!digest) {
-        return {
-          ...answer(compiled, input, [failRule(compiled, `image ${image} does not have a digest`, {})]),
-          matchedImages,
-        };
-      }
-    }
+  let access: OciAccessRequest;
+  try {
+    access = policyRegistryAccess(compiled);
+  } catch (error) {
+    return { ...failed(`spec.credentials.secrets: ${errorMessage(error)}`), matchedImages };
   }
-
   const verifier = new PolicyImageVerifier({
     matches,
     attestor: attestorResolver(tools.programs.attestors, run),
     attestations: tools.programs.attestations,
     ports: tools.context.images,
-    access: accessOf(compiled),
+    access,
     ...pullSecretsNamespace(compiled, input),
     record: tools.context.verifications,
     ...(tools.context.deadline ? { deadline: tools.context.deadline } : {}),
@@ -347,6 +324,17 @@ async function evaluateSpec(
       matchedImages,
     };
   }
+  // verifyDigest once every validation held: a validation that fails decides the message (as
+  // the suite's Kyverno reports it), and a policy whose validations hold still fails on an image
+  // without digest, so the decision is the same as checking digests first.
+  const undigested = imageWithoutDigest(compiled, matchedImages);
+  if (undigested !== undefined) {
+    if ('error' in undigested) return { ...failed(undigested.error), matchedImages };
+    return {
+      ...answer(compiled, input, [failRule(compiled, `image ${undigested.image} does not have a digest`, {})]),
+      matchedImages,
+    };
+  }
   const annotations = await auditAnnotations(run, spec);
   if ('error' in annotations) return { ...failed(annotations.error), matchedImages };
   return {
@@ -354,6 +342,48 @@ async function evaluateSpec(
     matchedImages,
     passed: { annotations: annotations.values },
   };
+}
+
+/**
+ * The spec that applies to the request: the policy's own when its matchConstraints select it, else
+ * the first autogen config's that does (Kyverno evaluates each autogen config as a policy of its
+ * own, with its own constraints and match conditions). undefined when none selects it.
+ */
+export function selectSpec(
+  programs: ImagePolicyPrograms,
+  attributes: AdmissionAttributes,
+  input: CelPolicyInput,
+): { spec: ImageSpecPrograms; matchedAs: MatchedAs } | { error: string } | undefined {
+  const namespaceObject = (input.namespaceObject ?? null) as JsonObject | null;
+  const candidates = [
+    { spec: programs.own, matchConstraints: programs.own.spec.matchConstraints },
+    ...programs.autogen,
+  ];
+  for (const candidate of candidates) {
+    if (!candidate.matchConstraints) continue;
+    const decision = matchResources(candidate.matchConstraints, attributes, namespaceObject);
+    if (decision.matches) {
+      return { spec: candidate.spec, matchedAs: { resource: decision.resource, kind: decision.kind } };
+    }
+    if (decision.error !== undefined) return { error: decision.error };
+  }
+  return undefined;
+}
+
+/** Under verifyDigest, the first matched image without a digest (or the one that does not parse). */
+function imageWithoutDigest(
+  compiled: CompiledImageValidatingPolicy,
+  images: readonly string[],
+): { image: string } | { error: string } | undefined {
+  if (!compiled.verifyDigest) return undefined;
+  for (const image of images) {
+    try {
+      if (!parseImageReference(image).digest) return { image };
+    } catch (error) {
+      return { error: `failed to parse image reference ${image}: ${errorMessage(error)}` };
+    }
+  }
+  return undefined;
 }
 
 function answer(
@@ -459,17 +489,6 @@ function setAttestorValue(
       attestor.notary = { ...attestor.notary, tsaCerts: { value } };
       break;
   }
-}
-
-/** spec.credentials as registry access; a namespaced policy reads Secrets in its own namespace only. */
-function accessOf(compiled: CompiledImageValidatingPolicy): OciAccessRequest {
-  const credentials = compiled.credentials ?? {};
-  return {
-    ...(credentials.secrets && credentials.secrets.length > 0 ? { secrets: [...credentials.secrets] } : {}),
-    ...(credentials.allowInsecureRegistry ? { allowInsecure: true } : {}),
-    ...(credentials.providers && credentials.providers.length > 0 ? { providers: [...credentials.providers] } : {}),
-    ...(compiled.namespace !== undefined ? { namespace: compiled.namespace } : {}),
-  };
 }
 
 function pullSecretsNamespace(compiled: CompiledImageValidatingPolicy, input: CelPolicyInput) {

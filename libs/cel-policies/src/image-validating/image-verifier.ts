@@ -5,8 +5,10 @@ import {
   verifyImageAttestations,
   verifyImageSignatures,
   type OciReader,
+  type VerifierSpec,
   type VerifyOptions,
 } from '@edict/image-verify';
+import { rootedVerifier } from '@edict/engine';
 import { errorMessage, isObject, type EvaluationDeadline, type JsonObject, type JsonValue } from '@edict/foundation';
 import { EvaluationError } from '@marcbachmann/cel-js';
 import type { ImageVerificationRecord, IvpolPorts, OciAccessRequest } from './ports';
@@ -51,7 +53,7 @@ export class PolicyImageVerifier implements CelImageVerifier {
     let count = 0;
     for (const attestor of resolved) {
       this.spend(image);
-      const verifier = verifierOf(attestor);
+      const verifier = await this.rooted(verifierOf(attestor));
       const result = await this.guard(image, () =>
         verifyImageSignatures(this.reader(attestor), image, verifier, this.options()),
       );
@@ -71,8 +73,10 @@ export class PolicyImageVerifier implements CelImageVerifier {
       this.spend(image);
       const request = attestationRequest(attestation, verifierOf(attestor));
       if ('error' in request) throw new EvaluationError(request.error);
+      // Rooted once the request is known: a referrer read as a Sigstore bundle needs the root.
+      const verifier = await this.rooted(request.verifier);
       const result = await this.guard(image, () =>
-        verifyImageAttestations(this.reader(attestor), image, request.type, request.verifier, this.options()),
+        verifyImageAttestations(this.reader(attestor), image, request.type, verifier, this.options()),
       );
       if (!result.verified) continue;
       count++;
@@ -149,6 +153,12 @@ export class PolicyImageVerifier implements CelImageVerifier {
       out.push(attestor);
     }
     return out;
+  }
+
+  /** The verifier with the controller's trusted root where it brings none of its own. */
+  private rooted(verifier: VerifierSpec): Promise<VerifierSpec> {
+    const ports = this.setup.ports;
+    return rootedVerifier(verifier, ports?.trustedRoot ? () => ports.trustedRoot!() : undefined);
   }
 
   private spend(image: string): void {

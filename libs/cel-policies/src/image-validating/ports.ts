@@ -1,4 +1,4 @@
-import type { OciReader, VerificationCache } from '@edict/image-verify';
+import type { OciReader, TrustedRootSource, VerificationCache } from '@edict/image-verify';
 import type { PolicyResponse } from '@edict/engine';
 import type { JsonPatchOperation } from '@edict/engine';
 import type { CelPolicyContext } from '../evaluate/input';
@@ -25,6 +25,13 @@ export interface OciAccessRequest {
 export interface IvpolPorts {
   oci(access: OciAccessRequest): OciReader;
   cache?: VerificationCache;
+  /**
+   * Sigstore's trusted root the controller is configured with (Kyverno's TUF settings), for Cosign
+   * attestors that bring no roots, log keys or `tuf` of their own (keyless without roots, Rekor and
+   * CT log checks, bundles), as classic verifyImages entries get it. Undefined (or resolving to
+   * undefined): those attestors fail closed.
+   */
+  trustedRoot?(): Promise<TrustedRootSource | undefined>;
 }
 
 /** The ValidatingPolicy context (CEL library ports, exceptions, deadline...) plus the registry. */

@@ -18,6 +18,6 @@ export {
   type ImageVerificationStatus,
 } from './annotation';
 export { readImageVerification, requiredCount, type ImageVerification, type AttestorSet, type Attestor } from './spec';
-export { UnsupportedAttestorError } from './verifier-spec';
+export { UnsupportedAttestorError, rootedVerifier, type TrustedRootLoader } from './verifier-spec';
 export { imageVerificationProblems } from './policy-checks';
 export { applyImagePatches, type ImagePatchOutcome } from './apply-patches';

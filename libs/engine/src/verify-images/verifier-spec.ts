@@ -45,21 +45,33 @@ export interface BuiltVerifier {
   readonly path: string;
 }
 
-const rooted = new WeakMap<VerifierSpec, { source: TrustedRootSource; built: BuiltVerifier }>();
-
 /**
- * `built` with the controller's current trusted root filled in where the entry leaves it out. The
- * entry's own verifier is kept (and may be memoised by the caller); the rooted copy is made once per
- * root, so a refreshed root is picked up and an unchanged one costs nothing.
+ * `built` with the controller's current trusted root filled in where the entry leaves it out (see
+ * rootedVerifier); the entry's own verifier is kept (and may be memoised by the caller).
  */
 export async function withTrustedRoot(built: BuiltVerifier, trustedRoot?: TrustedRootLoader): Promise<BuiltVerifier> {
-  if (!trustedRoot || built.spec.type !== 'cosign' || !needsTrustedRoot(built.spec)) return built;
+  const spec = await rootedVerifier(built.spec, trustedRoot);
+  return spec === built.spec ? built : { spec, path: built.path };
+}
+
+const rooted = new WeakMap<VerifierSpec, { source: TrustedRootSource; spec: VerifierSpec }>();
+
+/**
+ * A verifier with the controller's Sigstore trusted root (Kyverno's TUF settings) where a Cosign
+ * verifier brings no trust material of its own for what it checks (see needsTrustedRoot): classic
+ * verifyImages entries and ImageValidatingPolicy attestors alike. The rooted copy is made once per
+ * root, so a refreshed root is picked up and an unchanged one costs nothing; no loader, no root
+ * configured, or a verifier that needs none: `spec` itself.
+ */
+export async function rootedVerifier(spec: VerifierSpec, trustedRoot?: TrustedRootLoader): Promise<VerifierSpec> {
+  // A verifier with a root of its own (an ImageValidatingPolicy attestor's `tuf`) keeps it.
+  if (!trustedRoot || spec.type !== 'cosign' || spec.trustedRoot || !needsTrustedRoot(spec)) return spec;
   const source = await trustedRoot();
-  if (!source) return built;
-  const known = rooted.get(built.spec);
-  if (known?.source === source) return known.built;
-  const copy: BuiltVerifier = { spec: { ...built.spec, trustedRoot: source }, path: built.path };
-  rooted.set(built.spec, { source, built: copy });
+  if (!source) return spec;
+  const known = rooted.get(spec);
+  if (known?.source === source) return known.spec;
+  const copy: VerifierSpec = { ...spec, trustedRoot: source };
+  rooted.set(spec, { source, spec: copy });
   return copy;
 }
 
