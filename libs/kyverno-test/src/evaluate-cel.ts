@@ -46,9 +46,7 @@ export async function evaluateCelPolicies(
     );
   }
   await evaluateAdmissionPolicies(test, evaluation);
-  const generated = await evaluateGeneratingPolicies(test, inputs);
-  evaluation.responses.push(...generated.responses);
-  evaluation.errors.push(...generated.errors);
+  await evaluateGeneratingPolicies(test, inputs, evaluation);
   await evaluateMutatingAdmissionPolicies(test, evaluation);
   await evaluateMutatingPolicies(test, inputs, overrides, evaluation);
   const policies = compileEach(test.cel.validatingPolicies, compileValidatingPolicy, evaluation);

@@ -13,6 +13,7 @@ import { celPortsFor } from './cel-ports';
 import { offlineNamespaceObject, resourceOf } from './cel-resource';
 import { buildRequest, type RequestInputs } from './request-builder';
 import { isClusterScoped } from './resource-scope';
+import type { CelEvaluation } from './cel-responses';
 import type { LoadedTest } from './types';
 
 /**
@@ -22,9 +23,12 @@ import type { LoadedTest } from './types';
  * resources and the results' cloneSourceResource. A policy not matching a resource answers
  * nothing for it; one that matches answers with one Generation rule carrying the generated objects.
  */
-export async function evaluateGeneratingPolicies(test: LoadedTest, inputs: RequestInputs): Promise<GpolEvaluation> {
-  const evaluation: GpolEvaluation = { responses: [], errors: [] };
-  if (test.cel.generatingPolicies.length === 0) return evaluation;
+export async function evaluateGeneratingPolicies(
+  test: LoadedTest,
+  inputs: RequestInputs,
+  evaluation: CelEvaluation,
+): Promise<void> {
+  if (test.cel.generatingPolicies.length === 0) return;
   const policies: { source: KubeObject; compiled: CompiledGeneratingPolicy }[] = [];
   for (const source of test.cel.generatingPolicies) {
     try {
@@ -33,7 +37,7 @@ export async function evaluateGeneratingPolicies(test: LoadedTest, inputs: Reque
       evaluation.errors.push(`${source.kind} ${source.metadata.name ?? ''}: ${errorMessage(error)}`);
     }
   }
-  if (policies.length === 0) return evaluation;
+  if (policies.length === 0) return;
   const exceptions: CompiledCelPolicyException[] = [];
   for (const exception of test.cel.exceptions) {
     try {
@@ -43,7 +47,7 @@ export async function evaluateGeneratingPolicies(test: LoadedTest, inputs: Reque
     }
   }
   const context = {
-    ports: celPortsFor(test, test.cloneSources),
+    ports: celPortsFor(test, { sources: test.cloneSources }),
     exceptions,
     mode: 'cli' as const,
     // Kyverno's CLI asks its REST mapper; offline, the kinds known to be cluster-scoped.
@@ -73,13 +77,6 @@ export async function evaluateGeneratingPolicies(test: LoadedTest, inputs: Reque
       }
     }
   }
-  return evaluation;
-}
-
-/** The responses as evaluate-cel records them (a CelEvaluation's, for these kinds). */
-export interface GpolEvaluation {
-  responses: { kind: GeneratingPolicyKind; policy: KubeObject; resource: KubeObject; response: GpolResponse }[];
-  errors: string[];
 }
 
 type GpolResponse = Omit<PolicyResponse, 'policy'> & { policy: GeneratingPolicyResult['policy'] };
