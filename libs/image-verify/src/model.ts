@@ -89,6 +89,11 @@ export interface CosignVerifier {
   };
   /** Repository holding `.sig`/`.att` (cosign's COSIGN_REPOSITORY), `registry/repository` form accepted. */
   signatureRepository?: string;
+  /**
+   * Look for the signature as an OCI 1.1 referrer of the image first (cosign's OCI 1.1 layout,
+   * Kyverno's `cosignOCI11`), then in the `.sig` tag.
+   */
+  oci11?: boolean;
   /** Required in the simple-signing payload's `optional` map. */
   annotations?: Record<string, string>;
   rekor: { ignoreTlog: boolean; publicKey?: string; url?: string };

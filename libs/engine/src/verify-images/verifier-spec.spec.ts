@@ -71,3 +71,13 @@ describe('verifierFor and the controller trusted root', () => {
     expect(spec.trustedRoot).toBeUndefined();
   });
 });
+
+describe('verifierFor and cosignOCI11', () => {
+  it('asks image-verify for the OCI 1.1 layout only when the rule sets cosignOCI11', async () => {
+    const attestor: Attestor = { keys: { publicKeys: KEY, rekor: { ignoreTlog: true } } };
+    const on = readImageVerification({ imageReferences: ['*'], cosignOCI11: true });
+    const off = readImageVerification({ imageReferences: ['*'] });
+    expect(((await verifierFor(attestor, on, false, {})).spec as CosignVerifier).oci11).toBe(true);
+    expect(((await verifierFor(attestor, off, false, {})).spec as CosignVerifier).oci11).toBeUndefined();
+  });
+});

@@ -80,6 +80,7 @@ export async function entryVerifier(
     ctlog: { ignoreSCT: forAttestation },
   };
   if (verification.type === 'SigstoreBundle') spec.bundle = true;
+  if (verification.cosignOCI11) spec.oci11 = true;
   let path = '';
   if (attestor.keys) {
     path = '.keys';

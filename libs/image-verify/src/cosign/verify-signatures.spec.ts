@@ -151,6 +151,84 @@ describe('cosign signatures with keys', () => {
   });
 });
 
+describe('cosign signatures as OCI 1.1 referrers (cosignOCI11)', () => {
+  let oci: InMemoryOci;
+  let digest: string;
+  beforeEach(async () => {
+    oci = new InMemoryOci();
+    ({ digest } = await pushImage(oci, REPO, 'v1'));
+  });
+
+  it('writes the referrer as cosign does: artifact type, subject, no .sig tag', async () => {
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { oci11: true });
+    expect(await oci.getManifest(REPO, `${digest.replace(':', '-')}.sig`)).toBeUndefined();
+    const [referrer] = await oci.listReferrers(REPO, digest, 'application/vnd.dev.cosign.artifact.sig.v1+json');
+    const manifest = await oci.getManifest(REPO, referrer!.digest);
+    expect(manifest?.json).toMatchObject({
+      artifactType: 'application/vnd.dev.cosign.artifact.sig.v1+json',
+      config: { mediaType: 'application/vnd.dev.cosign.artifact.sig.v1+json' },
+      subject: { digest },
+      layers: [{ mediaType: 'application/vnd.dev.cosign.simplesigning.v1+json' }],
+    });
+  });
+
+  it('verifies a referrer signature only when the policy asks for the OCI 1.1 layout', async () => {
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { oci11: true });
+    const result = await verifyImageSignatures(oci, IMAGE, keyVerifier(keys.publicKeyPem, { oci11: true }));
+    expect(result).toMatchObject({ verified: true, digest, signatures: [{ verifier: 'publicKeys[0]' }] });
+    expect(await verifyImageSignatures(oci, IMAGE, keyVerifier(keys.publicKeyPem))).toMatchObject({
+      verified: false,
+      reason: 'no signatures found',
+    });
+  });
+
+  it('falls back to the .sig tag when the referrer does not verify', async () => {
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, generateKeyPair().privateKeyPem, { oci11: true });
+    await cosignSign(oci, IMAGE, keys.privateKeyPem);
+    const result = await verifyImageSignatures(oci, IMAGE, keyVerifier(keys.publicKeyPem, { oci11: true }));
+    expect(result.verified).toBe(true);
+  });
+
+  it('refuses a referrer signed by another key, naming both layouts', async () => {
+    await cosignSign(oci, IMAGE, generateKeyPair().privateKeyPem, { oci11: true });
+    const result = await verifyImageSignatures(
+      oci,
+      IMAGE,
+      keyVerifier(generateKeyPair().publicKeyPem, { oci11: true }),
+    );
+    expect(result.verified).toBe(false);
+    expect(result.reason).toMatch(/^no matching signatures: OCI 1.1 referrer: signature verification failed/);
+  });
+
+  it('takes the last signature referrer listed, as cosign does', async () => {
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, generateKeyPair().privateKeyPem, { oci11: true });
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { oci11: true });
+    expect((await verifyImageSignatures(oci, IMAGE, keyVerifier(keys.publicKeyPem, { oci11: true }))).verified).toBe(
+      true,
+    );
+    const first = new InMemoryOci();
+    await pushImage(first, REPO, 'v1');
+    await cosignSign(first, IMAGE, keys.privateKeyPem, { oci11: true });
+    await cosignSign(first, IMAGE, generateKeyPair().privateKeyPem, { oci11: true });
+    expect((await verifyImageSignatures(first, IMAGE, keyVerifier(keys.publicKeyPem, { oci11: true }))).verified).toBe(
+      false,
+    );
+  });
+
+  it('still fails on a registry error after the referrers lookup fails', async () => {
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { oci11: true });
+    oci.failing = new Error('connection refused');
+    await expect(
+      verifyImageSignatures(oci, `${REPO}@${digest}`, keyVerifier(keys.publicKeyPem, { oci11: true })),
+    ).rejects.toThrow(/connection refused/);
+  });
+});
+
 describe('cosign signatures with a Rekor bundle', () => {
   it('verifies the SET offline with the policy Rekor key, and refuses another log key', async () => {
     const oci = new InMemoryOci();
