@@ -48,6 +48,21 @@ describe('Sigstore bundles as OCI referrers (Kyverno type SigstoreBundle)', () =
     expect(result.signatures[0]).toMatchObject({ subject: SUBJECT, issuer: ISSUER });
   });
 
+  it('needs no SCT, as Kyverno: a trusted root without CT logs still verifies, ctlog.ignoreSCT or not', async () => {
+    const { oci, ref } = await signed();
+    const root = JSON.parse(trust.trustedRootJson) as { ctlogs: unknown[] };
+    const withoutCtlogs = { trustedRootJson: JSON.stringify({ ...root, ctlogs: [] }) };
+    for (const ignoreSCT of [false, true]) {
+      const result = await verifyImageSignatures(oci, ref, {
+        ...keyless,
+        ctlog: { ignoreSCT },
+        trustedRoot: withoutCtlogs,
+      });
+      expect(result.reason).toBeUndefined();
+      expect(result.verified).toBe(true);
+    }
+  });
+
   it('verifies a message-signature bundle over the manifest and identities given as Go regexps', async () => {
     const { oci, ref } = await signed({ messageSignature: true, timestamp: true });
     const byRegexp: CosignVerifier = {
@@ -151,9 +166,13 @@ describe('Sigstore bundles as OCI referrers (Kyverno type SigstoreBundle)', () =
     const otherTrust = await createSigstoreTestTrust();
     const wrongRekor = { ...custom, rekor: { ...custom.rekor, publicKey: spkiPem(otherTrust.tlog.publicKey) } };
     expect((await verifyImageSignatures(oci, ref, wrongRekor)).verified).toBe(false);
-    await expect(verifyImageSignatures(oci, ref, { ...custom, ctlog: { ignoreSCT: false } })).rejects.toThrow(
-      /a CT log key \(or ctlog.ignoreSCT\)/,
-    );
+    // As Kyverno's bundle verifier, SCTs are neither required nor checked: no CT log key is needed, and
+    // one that did not issue the certificate's SCT changes nothing.
+    expect(await verifyImageSignatures(oci, ref, { ...custom, ctlog: { ignoreSCT: false } })).toMatchObject({
+      verified: true,
+    });
+    const otherCtlog = { ...custom, ctlog: { ignoreSCT: false, publicKey: spkiPem(otherTrust.ctlog.publicKey) } };
+    expect(await verifyImageSignatures(oci, ref, otherCtlog)).toMatchObject({ verified: true });
   });
 
   it('answers not verified when no bundle is attached', async () => {

@@ -1,10 +1,11 @@
 /**
  * Kyverno's `type: SigstoreBundle` (pkg/cosign sigstore.go on sigstore-go), here on
  * @sigstore/verify: every bundle referrer of the image is verified against the trust material
- * (the trusted root, plus the policy's own Fulcio roots, Rekor and CT log keys and TSA chain, or
+ * (the trusted root, plus the policy's own Fulcio roots, Rekor key and TSA chain, or
  * its signing keys), with Kyverno's thresholds (a transparency log entry unless
- * `rekor.ignoreTlog`, a certificate transparency SCT and an observer timestamp unless
- * `ctlog.ignoreSCT`; with both ignored, certificates are checked at the current time), the
+ * `rekor.ignoreTlog`, an observer timestamp unless `ctlog.ignoreSCT`; with both ignored,
+ * certificates are checked at the current time; SCTs are never required nor checked, as Kyverno's
+ * bundle verifier asks sigstore-go for none), the
  * certificate identity (subject and issuer, exact or Go regexp) and the image digest as the signed
  * artifact (the message digest, or a subject of the in-toto statement). At least one verified
  * bundle verifies the image; attestations are the verified in-toto statements of the predicate type.
@@ -23,6 +24,7 @@ import type {
   VerifiedSignature,
   VerifyOptions,
 } from '../model';
+import { SctIgnored } from '../cosign/sct-ignored';
 import { RegistryAccess } from '../notary/registry';
 import type { OciReader } from '../ports';
 import { trustMaterialOf, trustedRootOf } from '../tuf/trusted-root';
@@ -156,7 +158,8 @@ function checksOf(spec: CosignVerifier): Checks {
   }
   const ignoreTlog = spec.rekor?.ignoreTlog ?? false;
   const ignoreSCT = spec.ctlog?.ignoreSCT ?? false;
-  // The trusted root, then what the policy adds: Fulcio roots, its Rekor and CT log keys, a TSA chain.
+  // The trusted root, then what the policy adds: Fulcio roots, its Rekor key, a TSA chain (no CT log key:
+  // SCTs are not checked).
   const root = trustedRootOf(spec.trustedRoot);
   const base: TrustMaterial = root
     ? trustMaterialOf(root)
@@ -171,7 +174,6 @@ function checksOf(spec: CosignVerifier): Checks {
       ...base.tlogs,
       logAuthority(spec.rekor.publicKey, 'rekor.pubkey', spec.rekor.url ?? DEFAULT_REKOR_URL),
     ];
-  if (spec.ctlog?.publicKey) base.ctlogs = [...base.ctlogs, logAuthority(spec.ctlog.publicKey, 'ctlog.pubkey', '')];
   if (spec.tsaCertChain)
     base.timestampAuthorities = [
       ...base.timestampAuthorities,
@@ -180,7 +182,6 @@ function checksOf(spec: CosignVerifier): Checks {
   const missing = [
     keys.length === 0 && base.certificateAuthorities.length === 0 ? 'certificate authorities' : '',
     !ignoreTlog && base.tlogs.length === 0 ? 'a transparency log key (or rekor.ignoreTlog)' : '',
-    keys.length === 0 && !ignoreSCT && base.ctlogs.length === 0 ? 'a CT log key (or ctlog.ignoreSCT)' : '',
   ].filter(Boolean);
   if (missing.length > 0) {
     throw new ImageVerificationError(
@@ -190,7 +191,8 @@ function checksOf(spec: CosignVerifier): Checks {
   }
   const options = {
     tlogThreshold: ignoreTlog ? 0 : 1,
-    ctlogThreshold: keys.length > 0 || ignoreSCT ? 0 : 1,
+    // Kyverno's buildVerifyOptions never asks for SCTs (ctlog.ignoreSCT only drops the observer timestamp).
+    ctlogThreshold: 0,
     timestampThreshold: ignoreTlog && ignoreSCT ? 0 : 1,
   };
   const verifiers =
@@ -223,7 +225,9 @@ function verifyOne(
         : 'the bundle is signed with a key, the policy gives a keyless identity',
     );
   }
-  const withTime = checks.currentTime && entity.timestamps.length === 0 ? atCurrentTime(entity, now) : entity;
+  const withTime = withoutScts(
+    checks.currentTime && entity.timestamps.length === 0 ? atCurrentTime(entity, now) : entity,
+  );
   const errors: string[] = [];
   for (const { label, verifier } of checks.verifiers) {
     try {
@@ -282,6 +286,12 @@ function matchIdentity(identities: KeylessIdentity[], subject: string | undefine
   throw new Error(
     `certificate identity (subject ${JSON.stringify(subject)}, issuer ${JSON.stringify(issuer)}) does not match the policy's`,
   );
+}
+
+/** The entity with its certificate's SCTs left unchecked (@sigstore/verify checks any it finds). */
+function withoutScts(entity: SignedEntity): SignedEntity {
+  if (entity.key.$case !== 'certificate') return entity;
+  return { ...entity, key: { $case: 'certificate', certificate: new SctIgnored(entity.key.certificate.root) } };
 }
 
 /** Kyverno's WithCurrentTime: with tlog and SCT ignored, the certificate chain is checked now. */
