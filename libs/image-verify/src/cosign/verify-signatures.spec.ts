@@ -1,7 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ImageVerificationError } from '../errors';
 import type { CosignVerifier } from '../model';
-import { cosignSign, generateKeyPair, InMemoryOci, pushImage, testTrustMaterial } from '../testing';
+import {
+  cosignSign,
+  createTestTrustMaterial,
+  generateKeyPair,
+  InMemoryOci,
+  pushImage,
+  testTrustMaterial,
+} from '../testing';
 import { verifyImageSignatures } from '../verify';
 
 const REPO = 'registry.test/team/app';
@@ -226,6 +233,42 @@ describe('cosign signatures as OCI 1.1 referrers (cosignOCI11)', () => {
     await expect(
       verifyImageSignatures(oci, `${REPO}@${digest}`, keyVerifier(keys.publicKeyPem, { oci11: true })),
     ).rejects.toThrow(/connection refused/);
+  });
+});
+
+describe('cosign key signatures with an RFC 3161 timestamp and no transparency log', () => {
+  // The TSA's clock a little after now (its certificate starts now), at 120 ms: DER writes `.12Z`.
+  const twoDigitFraction = () => new Date(Math.ceil(Date.now() / 1000) * 1000 + 1120);
+
+  it.each([
+    ['whole milliseconds', () => new Date(Math.ceil(Date.now() / 1000) * 1000 + 1123)],
+    ['a genTime fraction of two digits', twoDigitFraction],
+    ['a whole-second genTime', () => new Date(Math.ceil(Date.now() / 1000) * 1000 + 1000)],
+  ])('verifies with the TSA chain, the TSA writing %s', async (_, clock) => {
+    const oci = new InMemoryOci();
+    await pushImage(oci, REPO, 'v1');
+    const trust = await createTestTrustMaterial({ tsa: clock() });
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { tsa: trust.tsa });
+    const result = await verifyImageSignatures(
+      oci,
+      IMAGE,
+      keyVerifier(keys.publicKeyPem, { tsaCertChain: trust.tsaCertChainPem }),
+    );
+    expect(result.reason).toBeUndefined();
+    expect(result.verified).toBe(true);
+  });
+
+  it("refuses the timestamp against another TSA's chain", async () => {
+    const oci = new InMemoryOci();
+    await pushImage(oci, REPO, 'v1');
+    const trust = await createTestTrustMaterial({ tsa: twoDigitFraction() });
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { tsa: trust.tsa });
+    const other = (await createTestTrustMaterial()).tsaCertChainPem;
+    const result = await verifyImageSignatures(oci, IMAGE, keyVerifier(keys.publicKeyPem, { tsaCertChain: other }));
+    expect(result.verified).toBe(false);
+    expect(result.reason).toContain('timestamp');
   });
 });
 

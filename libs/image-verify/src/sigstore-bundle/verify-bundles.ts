@@ -26,6 +26,7 @@ import type {
 } from '../model';
 import { SctIgnored } from '../cosign/sct-ignored';
 import { RegistryAccess } from '../notary/registry';
+import { withSigningTime } from '../rfc3161-time';
 import type { OciReader } from '../ports';
 import { trustMaterialOf, trustedRootOf } from '../tuf/trusted-root';
 import { fetchBundles, type FetchedBundle } from './fetch-bundles';
@@ -217,7 +218,7 @@ function verifyOne(
 ): Verified {
   const bundle = candidate.bundle;
   const statement = checkSubject(bundle, digest);
-  const entity = toSignedEntity(bundle, manifest ? Buffer.from(manifest) : undefined);
+  const entity = withTimestampTimes(toSignedEntity(bundle, manifest ? Buffer.from(manifest) : undefined));
   if (checks.keyBased !== (entity.key.$case === 'public-key')) {
     throw new Error(
       checks.keyBased
@@ -292,6 +293,13 @@ function matchIdentity(identities: KeylessIdentity[], subject: string | undefine
 function withoutScts(entity: SignedEntity): SignedEntity {
   if (entity.key.$case !== 'certificate') return entity;
   return { ...entity, key: { $case: 'certificate', certificate: new SctIgnored(entity.key.certificate.root) } };
+}
+
+/** The entity with its RFC 3161 timestamps' times readable whatever their fraction (rfc3161-time.ts). */
+function withTimestampTimes(entity: SignedEntity): SignedEntity {
+  for (const timestamp of entity.timestamps)
+    if (timestamp.$case === 'timestamp-authority') withSigningTime(timestamp.timestamp);
+  return entity;
 }
 
 /** Kyverno's WithCurrentTime: with tlog and SCT ignored, the certificate chain is checked now. */
