@@ -25,23 +25,12 @@ export function withSigningTime<T extends RFC3161Timestamp>(timestamp: T): T {
 export function parseGeneralizedTime(text: string): Date {
   const match = GENERALIZED_TIME.exec(text);
   if (!match) throw new Error(`invalid GeneralizedTime ${JSON.stringify(text.slice(0, 40))}`);
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const millis = match[7] ? Number(match[7].padEnd(3, '0').slice(0, 3)) : 0;
-  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis));
-  const exact =
-    date.getUTCFullYear() === year &&
-    date.getUTCMonth() === month - 1 &&
-    date.getUTCDate() === day &&
-    date.getUTCHours() === hour &&
-    date.getUTCMinutes() === minute &&
-    date.getUTCSeconds() === second;
-  if (!exact) throw new Error(`invalid GeneralizedTime ${JSON.stringify(text)}`);
+  const [, year, month, day, hour, minute, second, fraction] = match;
+  const millis = (fraction ?? '').padEnd(3, '0').slice(0, 3);
+  const iso = `${year}-${month}-${day}T${hour}:${minute}:${second}.${millis}Z`;
+  const date = new Date(iso);
+  // A date that rolls over (February 30, hour 24) reads back differently.
+  if (Number.isNaN(date.getTime()) || date.toISOString() !== iso)
+    throw new Error(`invalid GeneralizedTime ${JSON.stringify(text)}`);
   return date;
 }
