@@ -39,7 +39,7 @@ describe('withSigningTime', () => {
       policyOID: '1.2.3.4',
       certReq: true,
     });
-    return RFC3161Timestamp.parse(response);
+    return RFC3161Timestamp.parse(response as Buffer<ArrayBuffer>);
   }
 
   it('reads a genTime with a two-digit fraction, which @sigstore/core alone calls invalid', async () => {
