@@ -104,6 +104,12 @@ export interface CosignVerifier {
   trustedRoot?: TrustedRootSource;
   /** Kyverno's type SigstoreBundle: Sigstore bundles attached as OCI referrers. */
   bundle?: boolean;
+  /**
+   * Sigstore bundles: whether a certificate's SCTs are required and checked unless `ctlog.ignoreSCT`,
+   * as cosign's bundle verification does (ImageValidatingPolicy). Kyverno's classic SigstoreBundle
+   * verifier asks for none (false). Default true.
+   */
+  bundleScts?: boolean;
 }
 
 export interface NotaryVerifier {

@@ -81,3 +81,12 @@ describe('verifierFor and cosignOCI11', () => {
     expect(((await verifierFor(attestor, off, false, {})).spec as CosignVerifier).oci11).toBeUndefined();
   });
 });
+
+describe('verifierFor and SigstoreBundle', () => {
+  it("asks for no SCT, as Kyverno's classic bundle verifier; Cosign entries leave it to image-verify", async () => {
+    const attestor: Attestor = { keyless: { subject: 'https://github.com/*', issuer: 'https://*' } };
+    const { spec } = await cosignSpec(attestor, 'SigstoreBundle');
+    expect(spec).toMatchObject({ bundle: true, bundleScts: false });
+    expect((await cosignSpec(attestor)).spec.bundleScts).toBeUndefined();
+  });
+});

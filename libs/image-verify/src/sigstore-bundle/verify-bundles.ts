@@ -1,10 +1,11 @@
 /**
  * Kyverno's `type: SigstoreBundle` (pkg/cosign sigstore.go on sigstore-go), here on
  * @sigstore/verify: every bundle referrer of the image is verified against the trust material
- * (the trusted root, plus the policy's own Fulcio roots, Rekor key and TSA chain, or
+ * (the trusted root, plus the policy's own Fulcio roots, Rekor and CT log keys and TSA chain, or
  * its signing keys), with Kyverno's thresholds (a transparency log entry unless
  * `rekor.ignoreTlog`, an observer timestamp unless `ctlog.ignoreSCT`; with both ignored,
- * certificates are checked at the current time; SCTs are never required nor checked, as Kyverno's
+ * certificates are checked at the current time; a certificate transparency SCT unless
+ * `ctlog.ignoreSCT`, as cosign asks, or never with `bundleScts: false`, as Kyverno's classic
  * bundle verifier asks sigstore-go for none), the
  * certificate identity (subject and issuer, exact or Go regexp) and the image digest as the signed
  * artifact (the message digest, or a subject of the in-toto statement). At least one verified
@@ -117,6 +118,8 @@ interface Checks {
   identities: KeylessIdentity[];
   keyBased: boolean;
   currentTime: boolean;
+  /** Whether certificate SCTs are checked (else they are not even read). */
+  checkScts: boolean;
 }
 
 /** The policy's side, checked before any registry call: bad trust material is an error. */
@@ -159,8 +162,9 @@ function checksOf(spec: CosignVerifier): Checks {
   }
   const ignoreTlog = spec.rekor?.ignoreTlog ?? false;
   const ignoreSCT = spec.ctlog?.ignoreSCT ?? false;
-  // The trusted root, then what the policy adds: Fulcio roots, its Rekor key, a TSA chain (no CT log key:
-  // SCTs are not checked).
+  // SCTs of keyless certificates, unless ignored or (Kyverno's classic SigstoreBundle) never asked for.
+  const checkScts = keys.length === 0 && !ignoreSCT && spec.bundleScts !== false;
+  // The trusted root, then what the policy adds: Fulcio roots, its Rekor and CT log keys, a TSA chain.
   const root = trustedRootOf(spec.trustedRoot);
   const base: TrustMaterial = root
     ? trustMaterialOf(root)
@@ -175,6 +179,8 @@ function checksOf(spec: CosignVerifier): Checks {
       ...base.tlogs,
       logAuthority(spec.rekor.publicKey, 'rekor.pubkey', spec.rekor.url ?? DEFAULT_REKOR_URL),
     ];
+  if (checkScts && spec.ctlog?.publicKey)
+    base.ctlogs = [...base.ctlogs, logAuthority(spec.ctlog.publicKey, 'ctlog.pubkey', '')];
   if (spec.tsaCertChain)
     base.timestampAuthorities = [
       ...base.timestampAuthorities,
@@ -183,6 +189,7 @@ function checksOf(spec: CosignVerifier): Checks {
   const missing = [
     keys.length === 0 && base.certificateAuthorities.length === 0 ? 'certificate authorities' : '',
     !ignoreTlog && base.tlogs.length === 0 ? 'a transparency log key (or rekor.ignoreTlog)' : '',
+    checkScts && base.ctlogs.length === 0 ? 'a CT log key (or ctlog.ignoreSCT)' : '',
   ].filter(Boolean);
   if (missing.length > 0) {
     throw new ImageVerificationError(
@@ -192,8 +199,7 @@ function checksOf(spec: CosignVerifier): Checks {
   }
   const options = {
     tlogThreshold: ignoreTlog ? 0 : 1,
-    // Kyverno's buildVerifyOptions never asks for SCTs (ctlog.ignoreSCT only drops the observer timestamp).
-    ctlogThreshold: 0,
+    ctlogThreshold: checkScts ? 1 : 0,
     timestampThreshold: ignoreTlog && ignoreSCT ? 0 : 1,
   };
   const verifiers =
@@ -206,7 +212,7 @@ function checksOf(spec: CosignVerifier): Checks {
           };
         })
       : [{ label: 'keyless', verifier: new Verifier(base, options) }];
-  return { verifiers, identities, keyBased: keys.length > 0, currentTime: ignoreTlog && ignoreSCT };
+  return { verifiers, identities, keyBased: keys.length > 0, currentTime: ignoreTlog && ignoreSCT, checkScts };
 }
 
 function verifyOne(
@@ -226,9 +232,8 @@ function verifyOne(
         : 'the bundle is signed with a key, the policy gives a keyless identity',
     );
   }
-  const withTime = withoutScts(
-    checks.currentTime && entity.timestamps.length === 0 ? atCurrentTime(entity, now) : entity,
-  );
+  const timed = checks.currentTime && entity.timestamps.length === 0 ? atCurrentTime(entity, now) : entity;
+  const withTime = checks.checkScts ? timed : withoutScts(timed);
   const errors: string[] = [];
   for (const { label, verifier } of checks.verifiers) {
     try {
