@@ -11,11 +11,17 @@ import type { ContextSettings, InformerSource } from './context-settings';
 /** What the image data source needs of the cache (a typed fake in specs). */
 export interface PullSecretSource {
   dockerConfigs(names: readonly string[]): DockerConfig[];
+  /**
+   * Changes whenever a Secret of the namespace is added, changed or removed: what was read at another
+   * revision may be stale. Absent: nothing read may be remembered.
+   */
+  revision?(): number;
 }
 
 export class PullSecretCache implements PullSecretSource {
   private readonly informer: Informer<KubeObject>;
   private readonly namespace: string;
+  private changes = 0;
 
   constructor(settings: Pick<ContextSettings, 'namespace' | 'watchTimeoutSeconds'>, informers: InformerSource) {
     this.namespace = settings.namespace;
@@ -25,6 +31,17 @@ export class PullSecretCache implements PullSecretSource {
       namespace: settings.namespace,
       watchTimeoutSeconds: settings.watchTimeoutSeconds,
     });
+    // Counted after the informer's store has the change, so nothing older is read at a newer revision.
+    const changed = (): void => {
+      this.changes++;
+    };
+    this.informer.on('add', changed);
+    this.informer.on('update', changed);
+    this.informer.on('delete', changed);
+  }
+
+  revision(): number {
+    return this.changes;
   }
 
   /** Starts the informer (its factory stops it). */

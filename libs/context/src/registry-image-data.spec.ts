@@ -112,4 +112,40 @@ describe('RegistryImageData', () => {
       'the "amazon" credential provider is not supported by Edict',
     );
   });
+
+  it('remembers the credentials and OCI client per set of Secrets until a Secret changes', async () => {
+    const secrets = Object.assign(pullSecrets({ regcred: dockerConfig('registry.example', 'bob', 'pw') }), {
+      changes: 0,
+      revision(): number {
+        return this.changes;
+      },
+    });
+    images = new RegistryImageData(settings({ imagePullSecrets: ['regcred'] }), secrets);
+    const first = images.oci({});
+    expect(images.oci({})).toBe(first);
+    expect(images.oci({ secrets: ['regcred'] })).toBe(first);
+    const insecure = images.oci({ allowInsecure: true });
+    expect(insecure).not.toBe(first);
+    expect(images.oci({ secrets: [] })).not.toBe(first);
+    // The warm path reads no Secret: one read per set of names.
+    expect(secrets.asked).toEqual([['regcred'], []]);
+
+    secrets.changes++;
+    const afterChange = images.oci({});
+    expect(afterChange).not.toBe(first);
+    expect(secrets.asked).toEqual([['regcred'], [], ['regcred']]);
+
+    // A Secret that cannot be read is an error each time, never remembered.
+    expect(() => images!.oci({ secrets: ['missing'] })).toThrow('registry Secret edict/missing not found');
+    expect(() => images!.oci({ secrets: ['missing'] })).toThrow('registry Secret edict/missing not found');
+    expect(secrets.asked.filter(([name]) => name === 'missing')).toHaveLength(2);
+  });
+
+  it('reads the Secrets every time from a source without revisions', () => {
+    const secrets = pullSecrets({ regcred: dockerConfig('registry.example', 'bob', 'pw') });
+    images = new RegistryImageData(settings(), secrets);
+    images.oci({ secrets: ['regcred'] });
+    images.oci({ secrets: ['regcred'] });
+    expect(secrets.asked).toEqual([['regcred'], ['regcred']]);
+  });
 });

@@ -89,6 +89,11 @@ export interface CosignVerifier {
   };
   /** Repository holding `.sig`/`.att` (cosign's COSIGN_REPOSITORY), `registry/repository` form accepted. */
   signatureRepository?: string;
+  /**
+   * Look for the signature as an OCI 1.1 referrer of the image first (cosign's OCI 1.1 layout,
+   * Kyverno's `cosignOCI11`), then in the `.sig` tag.
+   */
+  oci11?: boolean;
   /** Required in the simple-signing payload's `optional` map. */
   annotations?: Record<string, string>;
   rekor: { ignoreTlog: boolean; publicKey?: string; url?: string };
@@ -99,6 +104,12 @@ export interface CosignVerifier {
   trustedRoot?: TrustedRootSource;
   /** Kyverno's type SigstoreBundle: Sigstore bundles attached as OCI referrers. */
   bundle?: boolean;
+  /**
+   * Sigstore bundles: whether a certificate's SCTs are required and checked unless `ctlog.ignoreSCT`,
+   * as cosign's bundle verification does (ImageValidatingPolicy). Kyverno's classic SigstoreBundle
+   * verifier asks for none (false). Default true.
+   */
+  bundleScts?: boolean;
 }
 
 export interface NotaryVerifier {

@@ -26,6 +26,7 @@ export const TEST_IMAGES = {
   rollback2: { repository: 'kyverno/test-verify-image-rollback', tag: 'signed-2' },
   zulu: { repository: 'kyverno/zulu', tag: 'v0.0.14' },
   zuluLatest: { repository: 'kyverno/zulu', tag: 'latest', sameAs: 'zulu' },
+  kyvernoLatest: { repository: 'kyverno/kyverno', tag: 'latest' },
   cosignTool: { repository: 'sigstore/cosign/cosign', tag: 'v2' },
   customSigstore: { repository: 'ttl-sh/custom-sigstore', tag: '1h' },
   artifactAttestation: { repository: 'edict-e2e/artifact-attestation-example', tag: 'artifact-attestation' },

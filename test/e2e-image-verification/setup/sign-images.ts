@@ -77,6 +77,8 @@ async function signCosignKeys(oci: OciWriter, trust: TestTrustMaterial, ref: (na
   for (const name of ['signed', 'rollback1', 'rollback2']) await cosignSign(oci, ref(name), key);
   await cosignSign(oci, ref('signedBySomeoneElse'), fixture('someone-else.key'));
   await cosignSign(oci, ref('tsa'), fixture('tsa-signer.key'), { tsa: trust.tsa });
+  // cosign's OCI 1.1 layout: a referrer of the image, no `.sig` tag.
+  await cosignSign(oci, ref('cosignOci11'), key, { oci11: true });
 }
 
 /** Keyless Cosign signatures and attestations: certificates from the run's Fulcio, entries in its Rekor. */

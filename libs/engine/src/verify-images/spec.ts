@@ -14,6 +14,8 @@ export interface ImageVerification {
   readonly attestors: readonly AttestorSet[];
   readonly attestations: readonly Attestation[];
   readonly repository?: string;
+  /** Cosign signatures are looked for as OCI 1.1 referrers first (then in the `.sig` tag). */
+  readonly cosignOCI11: boolean;
   readonly annotations?: Readonly<Record<string, string>>;
   readonly roots?: string;
   readonly mutateDigest: boolean;
@@ -121,6 +123,7 @@ export function readImageVerification(raw: JsonValue): ImageVerification {
     attestors,
     attestations,
     repository: text(entry['repository']),
+    cosignOCI11: entry['cosignOCI11'] === true,
     annotations,
     roots: converting ? undefined : roots,
     mutateDigest: entry['mutateDigest'] !== false,

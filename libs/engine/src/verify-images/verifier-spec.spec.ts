@@ -71,3 +71,22 @@ describe('verifierFor and the controller trusted root', () => {
     expect(spec.trustedRoot).toBeUndefined();
   });
 });
+
+describe('verifierFor and cosignOCI11', () => {
+  it('asks image-verify for the OCI 1.1 layout only when the rule sets cosignOCI11', async () => {
+    const attestor: Attestor = { keys: { publicKeys: KEY, rekor: { ignoreTlog: true } } };
+    const on = readImageVerification({ imageReferences: ['*'], cosignOCI11: true });
+    const off = readImageVerification({ imageReferences: ['*'] });
+    expect(((await verifierFor(attestor, on, false, {})).spec as CosignVerifier).oci11).toBe(true);
+    expect(((await verifierFor(attestor, off, false, {})).spec as CosignVerifier).oci11).toBeUndefined();
+  });
+});
+
+describe('verifierFor and SigstoreBundle', () => {
+  it("asks for no SCT, as Kyverno's classic bundle verifier; Cosign entries leave it to image-verify", async () => {
+    const attestor: Attestor = { keyless: { subject: 'https://github.com/*', issuer: 'https://*' } };
+    const { spec } = await cosignSpec(attestor, 'SigstoreBundle');
+    expect(spec).toMatchObject({ bundle: true, bundleScts: false });
+    expect((await cosignSpec(attestor)).spec.bundleScts).toBeUndefined();
+  });
+});

@@ -91,7 +91,12 @@ export async function entryVerifier(
     rekor: { ignoreTlog: false, url: PUBLIC_REKOR_URL },
     ctlog: { ignoreSCT: forAttestation },
   };
-  if (verification.type === 'SigstoreBundle') spec.bundle = true;
+  if (verification.type === 'SigstoreBundle') {
+    spec.bundle = true;
+    // Kyverno's classic bundle verifier asks sigstore-go for no SCT (ctlog.ignoreSCT drops the observer timestamp).
+    spec.bundleScts = false;
+  }
+  if (verification.cosignOCI11) spec.oci11 = true;
   let path = '';
   if (attestor.keys) {
     path = '.keys';

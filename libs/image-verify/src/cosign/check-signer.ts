@@ -4,11 +4,12 @@
  * body, RFC 3161 timestamps, the signature itself; then keyless identities and extensions.
  */
 import type { TransparencyLogEntry } from '@sigstore/bundle';
-import { EXTENSION_OID_SCT, X509Certificate } from '@sigstore/core';
+import type { X509Certificate } from '@sigstore/core';
 import { Verifier, type SignedEntity, type TrustMaterial } from '@sigstore/verify';
 import { errorMessage } from '@edict/foundation';
 import type { CosignVerifier } from '../model';
 import type { Evidence } from './evidence';
+import { SctIgnored } from './sct-ignored';
 import { certificateIssuer, certificateSubjects, matchExtensions, matchIdentities } from './identity';
 import type { CosignTrust } from './trust';
 
@@ -90,20 +91,6 @@ export function checkSigner(
     return signer;
   }
   throw new Error(lastError);
-}
-
-/**
- * ctlog.ignoreSCT: @sigstore/verify checks every embedded SCT whatever its threshold; it reads them
- * from the leaf's clone(), so this leaf's clone shows no SCT extension (the certificate itself,
- * chain and signature checks included, is unchanged).
- */
-class SctIgnored extends X509Certificate {
-  override clone(): X509Certificate {
-    const copy = X509Certificate.parse(Buffer.from(this.root.toDER()));
-    const extensions = copy.extensions.filter((extension) => extension.subs[0]?.toOID() !== EXTENSION_OID_SCT);
-    Object.defineProperty(copy, 'extensions', { value: extensions });
-    return copy;
-  }
 }
 
 /** A verification time that is not evidence: read only as the date certificates must be valid at. */

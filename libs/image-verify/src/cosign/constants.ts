@@ -12,6 +12,8 @@ export const ANNOTATION_TIMESTAMP = 'dev.sigstore.cosign/rfc3161timestamp';
 export const ANNOTATION_PREDICATE_TYPE = 'predicateType';
 
 export const SIGNATURE_TAG_SUFFIX = 'sig';
+/** The artifactType of a signature stored as an OCI 1.1 referrer (cosign's experimental OCI 1.1 layout). */
+export const SIGNATURE_ARTIFACT_TYPE = 'application/vnd.dev.cosign.artifact.sig.v1+json';
 export const ATTESTATION_TAG_SUFFIX = 'att';
 
 /** Bounds on what a registry (or whoever can push signatures) makes us examine. */

@@ -12,6 +12,7 @@ import {
   ANNOTATION_TIMESTAMP,
   MAX_PAYLOAD_BYTES,
 } from './constants';
+import { withSigningTime } from '../rfc3161-time';
 import { certificatesFromAnnotation } from './pem';
 
 export interface Evidence {
@@ -98,7 +99,7 @@ function timestampFromAnnotation(text: string): RFC3161Timestamp {
   const value = parseJson(text, 'RFC 3161 timestamp').SignedRFC3161Timestamp;
   if (typeof value !== 'string') throw new Error('the RFC 3161 timestamp annotation has no SignedRFC3161Timestamp');
   try {
-    return RFC3161Timestamp.parse(Buffer.from(value, 'base64'));
+    return withSigningTime(RFC3161Timestamp.parse(Buffer.from(value, 'base64')));
   } catch {
     throw new Error('the RFC 3161 timestamp does not parse');
   }

@@ -1,6 +1,7 @@
 /**
  * Cosign's OCI layout on the registry: the image digest, then the `sha256-<hex>.sig` / `.att`
- * manifest in the image's repository (or the signature repository) and its layers. Registry
+ * manifest in the image's repository (or the signature repository) and its layers, or a signature
+ * manifest stored as an OCI 1.1 referrer of the image (cosign's OCI 1.1 layout). Registry
  * failures are ImageVerificationError; an absent tag is "nothing signed".
  */
 import { createHash } from 'node:crypto';
@@ -8,7 +9,7 @@ import { errorMessage, type JsonObject } from '@edict/foundation';
 import { ImageVerificationError } from '../errors';
 import { parseImageRef, type ImageRef, type VerifyOptions } from '../model';
 import type { OciReader } from '../ports';
-import { MAX_PAYLOAD_BYTES, MAX_SIGNATURE_LAYERS } from './constants';
+import { MAX_PAYLOAD_BYTES, MAX_SIGNATURE_LAYERS, SIGNATURE_ARTIFACT_TYPE } from './constants';
 
 export interface CosignLayer {
   mediaType: string;
@@ -76,9 +77,37 @@ export async function fetchCosignLayers(
   suffix: string,
   options: VerifyOptions,
 ): Promise<CosignLayer[] | undefined> {
-  const tag = `${digest.replace(':', '-')}.${suffix}`;
-  const manifest = await registry(`failed to fetch ${repo}:${tag}`, options, () =>
-    oci.getManifest(repo, tag, [
+  return fetchLayersOf(oci, repo, `${digest.replace(':', '-')}.${suffix}`, ':', options);
+}
+
+/**
+ * The layers of the signature manifest stored as an OCI 1.1 referrer of `digest` (artifactType
+ * SIGNATURE_ARTIFACT_TYPE): the last one listed, as cosign takes; undefined when there is none.
+ */
+export async function fetchReferrerSignatureLayers(
+  oci: OciReader,
+  repo: string,
+  digest: string,
+  options: VerifyOptions,
+): Promise<CosignLayer[] | undefined> {
+  const referrers = await registry(`failed to list the referrers of ${repo}@${digest}`, options, () =>
+    oci.listReferrers(repo, digest, SIGNATURE_ARTIFACT_TYPE),
+  );
+  const last = referrers.filter((referrer) => referrer.artifactType === SIGNATURE_ARTIFACT_TYPE).at(-1);
+  if (!last) return undefined;
+  return fetchLayersOf(oci, repo, last.digest, '@', options);
+}
+
+async function fetchLayersOf(
+  oci: OciReader,
+  repo: string,
+  reference: string,
+  separator: ':' | '@',
+  options: VerifyOptions,
+): Promise<CosignLayer[] | undefined> {
+  const where = `${repo}${separator}${reference}`;
+  const manifest = await registry(`failed to fetch ${where}`, options, () =>
+    oci.getManifest(repo, reference, [
       'application/vnd.oci.image.manifest.v1+json',
       'application/vnd.docker.distribution.manifest.v2+json',
     ]),
@@ -87,7 +116,7 @@ export async function fetchCosignLayers(
   const layers = Array.isArray(manifest.json.layers) ? (manifest.json.layers as JsonObject[]) : [];
   if (layers.length > MAX_SIGNATURE_LAYERS)
     throw new ImageVerificationError(
-      `${repo}:${tag} has ${layers.length} layers, more than the ${MAX_SIGNATURE_LAYERS} Edict examines`,
+      `${where} has ${layers.length} layers, more than the ${MAX_SIGNATURE_LAYERS} Edict examines`,
     );
   const out: CosignLayer[] = [];
   for (const layer of layers) {

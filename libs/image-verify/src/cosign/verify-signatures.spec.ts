@@ -1,7 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ImageVerificationError } from '../errors';
 import type { CosignVerifier } from '../model';
-import { cosignSign, generateKeyPair, InMemoryOci, pushImage, testTrustMaterial } from '../testing';
+import {
+  cosignSign,
+  createTestTrustMaterial,
+  generateKeyPair,
+  InMemoryOci,
+  pushImage,
+  testTrustMaterial,
+} from '../testing';
 import { verifyImageSignatures } from '../verify';
 
 const REPO = 'registry.test/team/app';
@@ -148,6 +155,120 @@ describe('cosign signatures with keys', () => {
     await expect(verifyImageSignatures(oci, IMAGE, keyVerifier(keys.publicKeyPem))).rejects.toThrow(
       new ImageVerificationError('failed to resolve registry.test/team/app:v1: connection refused'),
     );
+  });
+});
+
+describe('cosign signatures as OCI 1.1 referrers (cosignOCI11)', () => {
+  let oci: InMemoryOci;
+  let digest: string;
+  beforeEach(async () => {
+    oci = new InMemoryOci();
+    ({ digest } = await pushImage(oci, REPO, 'v1'));
+  });
+
+  it('writes the referrer as cosign does: artifact type, subject, no .sig tag', async () => {
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { oci11: true });
+    expect(await oci.getManifest(REPO, `${digest.replace(':', '-')}.sig`)).toBeUndefined();
+    const [referrer] = await oci.listReferrers(REPO, digest, 'application/vnd.dev.cosign.artifact.sig.v1+json');
+    const manifest = await oci.getManifest(REPO, referrer!.digest);
+    expect(manifest?.json).toMatchObject({
+      artifactType: 'application/vnd.dev.cosign.artifact.sig.v1+json',
+      config: { mediaType: 'application/vnd.dev.cosign.artifact.sig.v1+json' },
+      subject: { digest },
+      layers: [{ mediaType: 'application/vnd.dev.cosign.simplesigning.v1+json' }],
+    });
+  });
+
+  it('verifies a referrer signature only when the policy asks for the OCI 1.1 layout', async () => {
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { oci11: true });
+    const result = await verifyImageSignatures(oci, IMAGE, keyVerifier(keys.publicKeyPem, { oci11: true }));
+    expect(result).toMatchObject({ verified: true, digest, signatures: [{ verifier: 'publicKeys[0]' }] });
+    expect(await verifyImageSignatures(oci, IMAGE, keyVerifier(keys.publicKeyPem))).toMatchObject({
+      verified: false,
+      reason: 'no signatures found',
+    });
+  });
+
+  it('falls back to the .sig tag when the referrer does not verify', async () => {
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, generateKeyPair().privateKeyPem, { oci11: true });
+    await cosignSign(oci, IMAGE, keys.privateKeyPem);
+    const result = await verifyImageSignatures(oci, IMAGE, keyVerifier(keys.publicKeyPem, { oci11: true }));
+    expect(result.verified).toBe(true);
+  });
+
+  it('refuses a referrer signed by another key, naming both layouts', async () => {
+    await cosignSign(oci, IMAGE, generateKeyPair().privateKeyPem, { oci11: true });
+    const result = await verifyImageSignatures(
+      oci,
+      IMAGE,
+      keyVerifier(generateKeyPair().publicKeyPem, { oci11: true }),
+    );
+    expect(result.verified).toBe(false);
+    expect(result.reason).toMatch(/^no matching signatures: OCI 1.1 referrer: signature verification failed/);
+  });
+
+  it('takes the last signature referrer listed, as cosign does', async () => {
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, generateKeyPair().privateKeyPem, { oci11: true });
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { oci11: true });
+    expect((await verifyImageSignatures(oci, IMAGE, keyVerifier(keys.publicKeyPem, { oci11: true }))).verified).toBe(
+      true,
+    );
+    const first = new InMemoryOci();
+    await pushImage(first, REPO, 'v1');
+    await cosignSign(first, IMAGE, keys.privateKeyPem, { oci11: true });
+    await cosignSign(first, IMAGE, generateKeyPair().privateKeyPem, { oci11: true });
+    expect((await verifyImageSignatures(first, IMAGE, keyVerifier(keys.publicKeyPem, { oci11: true }))).verified).toBe(
+      false,
+    );
+  });
+
+  it('still fails on a registry error after the referrers lookup fails', async () => {
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { oci11: true });
+    oci.failing = new Error('connection refused');
+    await expect(
+      verifyImageSignatures(oci, `${REPO}@${digest}`, keyVerifier(keys.publicKeyPem, { oci11: true })),
+    ).rejects.toThrow(/connection refused/);
+  });
+});
+
+describe('cosign key signatures with an RFC 3161 timestamp and no transparency log', () => {
+  // The TSA's clock a little after now (its certificate starts now), at 120 ms: DER writes `.12Z`.
+  const twoDigitFraction = () => new Date(Math.ceil(Date.now() / 1000) * 1000 + 1120);
+
+  it.each([
+    ['whole milliseconds', () => new Date(Math.ceil(Date.now() / 1000) * 1000 + 1123)],
+    ['a genTime fraction of two digits', twoDigitFraction],
+    ['a whole-second genTime', () => new Date(Math.ceil(Date.now() / 1000) * 1000 + 1000)],
+  ])('verifies with the TSA chain, the TSA writing %s', async (_, clock) => {
+    const oci = new InMemoryOci();
+    await pushImage(oci, REPO, 'v1');
+    const trust = await createTestTrustMaterial({ tsa: clock() });
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { tsa: trust.tsa });
+    const result = await verifyImageSignatures(
+      oci,
+      IMAGE,
+      keyVerifier(keys.publicKeyPem, { tsaCertChain: trust.tsaCertChainPem }),
+    );
+    expect(result.reason).toBeUndefined();
+    expect(result.verified).toBe(true);
+  });
+
+  it("refuses the timestamp against another TSA's chain", async () => {
+    const oci = new InMemoryOci();
+    await pushImage(oci, REPO, 'v1');
+    const trust = await createTestTrustMaterial({ tsa: twoDigitFraction() });
+    const keys = generateKeyPair();
+    await cosignSign(oci, IMAGE, keys.privateKeyPem, { tsa: trust.tsa });
+    const other = (await createTestTrustMaterial()).tsaCertChainPem;
+    const result = await verifyImageSignatures(oci, IMAGE, keyVerifier(keys.publicKeyPem, { tsaCertChain: other }));
+    expect(result.verified).toBe(false);
+    expect(result.reason).toContain('timestamp');
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Cosign image signatures (cosign's VerifyImageSignatures with the simple-signing claim check): the
- * `.sig` manifest's simple-signing layers, each verified on its own; verified when at least one
+ * `.sig` manifest's simple-signing layers (or, with `oci11`, those of the signature referrer first),
+ * each verified on its own; verified when at least one
  * passes the policy's trust and its payload names this image's digest (and the annotations).
  */
 import type { JsonObject } from '@edict/foundation';
@@ -14,11 +15,17 @@ import {
   SIMPLE_SIGNING_TYPE,
 } from './constants';
 import { evidenceFromAnnotations } from './evidence';
-import { fetchCosignLayers, resolveImage, signatureRepo } from './fetch';
+import {
+  fetchCosignLayers,
+  fetchReferrerSignatureLayers,
+  resolveImage,
+  signatureRepo,
+  type CosignLayer,
+} from './fetch';
 import { joinReasons } from './reasons';
 import { SimpleSigningContent } from './signature-content';
 import { checkKeylessSpec } from './spec';
-import { buildTrust } from './trust';
+import { buildTrust, type CosignTrust } from './trust';
 
 export async function verifyCosignSignatures(
   oci: OciReader,
@@ -31,10 +38,52 @@ export async function verifyCosignSignatures(
   const trust = buildTrust(verifier);
   const { ref, digest } = await resolveImage(oci, image, options);
   const repo = signatureRepo(ref, verifier.signatureRepository);
-  const layers = await fetchCosignLayers(oci, repo, digest, SIGNATURE_TAG_SUFFIX, options);
-  if (!layers || layers.length === 0) return { verified: false, digest, reason: 'no signatures found', signatures: [] };
+  const check = (layers: CosignLayer[]): { signatures: VerifiedSignature[]; reasons: string[] } =>
+    checkLayers(layers, digest, trust, verifier, (options.now ?? Date.now)());
 
-  const now = (options.now ?? Date.now)();
+  // cosign's OCI 1.1 layout first when asked (Kyverno's cosignOCI11); anything short of a verified
+  // signature there falls back to the `.sig` tag, as cosign's VerifyImageSignatures does.
+  const referrerReasons: string[] = [];
+  if (verifier.oci11) {
+    try {
+      const layers = await fetchReferrerSignatureLayers(oci, repo, digest, options);
+      if (layers && layers.length > 0) {
+        const { signatures, reasons } = check(layers);
+        if (signatures.length > 0) return { verified: true, digest, signatures };
+        referrerReasons.push(...reasons.map((reason) => `OCI 1.1 referrer: ${reason}`));
+      }
+    } catch (error) {
+      // Out of time is out of time on either layout.
+      if (options.deadline !== undefined && (options.now ?? Date.now)() > options.deadline) throw error;
+      referrerReasons.push(`OCI 1.1 referrers: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  const layers = await fetchCosignLayers(oci, repo, digest, SIGNATURE_TAG_SUFFIX, options);
+  if (!layers || layers.length === 0) {
+    const reason =
+      referrerReasons.length > 0 ? joinReasons('no matching signatures', referrerReasons) : 'no signatures found';
+    return { verified: false, digest, reason, signatures: [] };
+  }
+  const { signatures, reasons } = check(layers);
+  if (signatures.length === 0)
+    return {
+      verified: false,
+      digest,
+      reason: joinReasons('no matching signatures', [...referrerReasons, ...reasons]),
+      signatures: [],
+    };
+  return { verified: true, digest, signatures };
+}
+
+/** Each simple-signing layer verified on its own: the ones that pass, and why the others did not. */
+function checkLayers(
+  layers: CosignLayer[],
+  digest: string,
+  trust: CosignTrust,
+  verifier: CosignVerifier,
+  now: number,
+): { signatures: VerifiedSignature[]; reasons: string[] } {
   const reasons: string[] = [];
   const signatures: VerifiedSignature[] = [];
   for (const layer of layers) {
@@ -52,9 +101,7 @@ export async function verifyCosignSignatures(
       reasons.push(error instanceof Error ? error.message : String(error));
     }
   }
-  if (signatures.length === 0)
-    return { verified: false, digest, reason: joinReasons('no matching signatures', reasons), signatures: [] };
-  return { verified: true, digest, signatures };
+  return { signatures, reasons };
 }
 
 /** The simple-signing claims: cosign's type, this image's digest, the policy's annotations. */

@@ -15,6 +15,7 @@ import {
   validateTimestampingChain,
   type ParsedCertificate,
 } from './cert-chain';
+import { withSigningTime } from '../rfc3161-time';
 
 const MAX_CHAIN = 10;
 
@@ -25,7 +26,7 @@ export function verifyTimestampToken(token: Uint8Array, signature: Uint8Array, t
   try {
     // notation stores the TimeStampToken; RFC3161Timestamp reads a TimeStampResp around it (status 0).
     const response = derSequence(Buffer.concat([Buffer.from([0x30, 0x03, 0x02, 0x01, 0x00]), Buffer.from(token)]));
-    timestamp = RFC3161Timestamp.parse(response as Buffer<ArrayBuffer>);
+    timestamp = withSigningTime(RFC3161Timestamp.parse(response as Buffer<ArrayBuffer>));
     embedded = embeddedCertificates(token);
   } catch (error) {
     throw new CertificateChainError(`timestamp countersignature is not an RFC 3161 token: ${(error as Error).message}`);

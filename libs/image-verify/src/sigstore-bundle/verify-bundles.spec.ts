@@ -48,6 +48,29 @@ describe('Sigstore bundles as OCI referrers (Kyverno type SigstoreBundle)', () =
     expect(result.signatures[0]).toMatchObject({ subject: SUBJECT, issuer: ISSUER });
   });
 
+  it("needs no SCT for Kyverno's classic SigstoreBundle: a trusted root without CT logs verifies", async () => {
+    const { oci, ref } = await signed();
+    const root = JSON.parse(trust.trustedRootJson) as { ctlogs: unknown[] };
+    const withoutCtlogs = { trustedRootJson: JSON.stringify({ ...root, ctlogs: [] }) };
+    for (const ignoreSCT of [false, true]) {
+      const classic: CosignVerifier = {
+        ...keyless,
+        bundleScts: false,
+        ctlog: { ignoreSCT },
+        trustedRoot: withoutCtlogs,
+      };
+      const result = await verifyImageSignatures(oci, ref, classic);
+      expect(result.reason).toBeUndefined();
+      expect(result.verified).toBe(true);
+    }
+    // cosign's rule (ImageValidatingPolicy): the SCT is checked unless ignored.
+    await expect(verifyImageSignatures(oci, ref, { ...keyless, trustedRoot: withoutCtlogs })).rejects.toThrow(
+      /a CT log key \(or ctlog.ignoreSCT\)/,
+    );
+    const ignored = { ...keyless, ctlog: { ignoreSCT: true }, trustedRoot: withoutCtlogs };
+    expect((await verifyImageSignatures(oci, ref, ignored)).verified).toBe(true);
+  });
+
   it('verifies a message-signature bundle over the manifest and identities given as Go regexps', async () => {
     const { oci, ref } = await signed({ messageSignature: true, timestamp: true });
     const byRegexp: CosignVerifier = {
@@ -154,6 +177,14 @@ describe('Sigstore bundles as OCI referrers (Kyverno type SigstoreBundle)', () =
     await expect(verifyImageSignatures(oci, ref, { ...custom, ctlog: { ignoreSCT: false } })).rejects.toThrow(
       /a CT log key \(or ctlog.ignoreSCT\)/,
     );
+    const otherCtlog = { ...custom, ctlog: { ignoreSCT: false, publicKey: spkiPem(otherTrust.ctlog.publicKey) } };
+    expect((await verifyImageSignatures(oci, ref, otherCtlog)).verified).toBe(false);
+    // Kyverno's classic SigstoreBundle: SCTs neither required nor checked, no CT log key needed, and one
+    // that did not issue the certificate's SCT changes nothing.
+    const classic = { ...custom, bundleScts: false, ctlog: { ignoreSCT: false } };
+    expect(await verifyImageSignatures(oci, ref, classic)).toMatchObject({ verified: true });
+    const classicOther = { ...otherCtlog, bundleScts: false };
+    expect(await verifyImageSignatures(oci, ref, classicOther)).toMatchObject({ verified: true });
   });
 
   it('answers not verified when no bundle is attached', async () => {

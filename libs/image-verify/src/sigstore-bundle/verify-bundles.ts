@@ -3,8 +3,10 @@
  * @sigstore/verify: every bundle referrer of the image is verified against the trust material
  * (the trusted root, plus the policy's own Fulcio roots, Rekor and CT log keys and TSA chain, or
  * its signing keys), with Kyverno's thresholds (a transparency log entry unless
- * `rekor.ignoreTlog`, a certificate transparency SCT and an observer timestamp unless
- * `ctlog.ignoreSCT`; with both ignored, certificates are checked at the current time), the
+ * `rekor.ignoreTlog`, an observer timestamp unless `ctlog.ignoreSCT`; with both ignored,
+ * certificates are checked at the current time; a certificate transparency SCT unless
+ * `ctlog.ignoreSCT`, as cosign asks, or never with `bundleScts: false`, as Kyverno's classic
+ * bundle verifier asks sigstore-go for none), the
  * certificate identity (subject and issuer, exact or Go regexp) and the image digest as the signed
  * artifact (the message digest, or a subject of the in-toto statement). At least one verified
  * bundle verifies the image; attestations are the verified in-toto statements of the predicate type.
@@ -23,7 +25,9 @@ import type {
   VerifiedSignature,
   VerifyOptions,
 } from '../model';
+import { SctIgnored } from '../cosign/sct-ignored';
 import { RegistryAccess } from '../notary/registry';
+import { withSigningTime } from '../rfc3161-time';
 import type { OciReader } from '../ports';
 import { trustMaterialOf, trustedRootOf } from '../tuf/trusted-root';
 import { fetchBundles, type FetchedBundle } from './fetch-bundles';
@@ -114,6 +118,8 @@ interface Checks {
   identities: KeylessIdentity[];
   keyBased: boolean;
   currentTime: boolean;
+  /** Whether certificate SCTs are checked (else they are not even read). */
+  checkScts: boolean;
 }
 
 /** The policy's side, checked before any registry call: bad trust material is an error. */
@@ -156,6 +162,8 @@ function checksOf(spec: CosignVerifier): Checks {
   }
   const ignoreTlog = spec.rekor?.ignoreTlog ?? false;
   const ignoreSCT = spec.ctlog?.ignoreSCT ?? false;
+  // SCTs of keyless certificates, unless ignored or (Kyverno's classic SigstoreBundle) never asked for.
+  const checkScts = keys.length === 0 && !ignoreSCT && spec.bundleScts !== false;
   // The trusted root, then what the policy adds: Fulcio roots, its Rekor and CT log keys, a TSA chain.
   const root = trustedRootOf(spec.trustedRoot);
   const base: TrustMaterial = root
@@ -171,7 +179,8 @@ function checksOf(spec: CosignVerifier): Checks {
       ...base.tlogs,
       logAuthority(spec.rekor.publicKey, 'rekor.pubkey', spec.rekor.url ?? DEFAULT_REKOR_URL),
     ];
-  if (spec.ctlog?.publicKey) base.ctlogs = [...base.ctlogs, logAuthority(spec.ctlog.publicKey, 'ctlog.pubkey', '')];
+  if (checkScts && spec.ctlog?.publicKey)
+    base.ctlogs = [...base.ctlogs, logAuthority(spec.ctlog.publicKey, 'ctlog.pubkey', '')];
   if (spec.tsaCertChain)
     base.timestampAuthorities = [
       ...base.timestampAuthorities,
@@ -180,7 +189,7 @@ function checksOf(spec: CosignVerifier): Checks {
   const missing = [
     keys.length === 0 && base.certificateAuthorities.length === 0 ? 'certificate authorities' : '',
     !ignoreTlog && base.tlogs.length === 0 ? 'a transparency log key (or rekor.ignoreTlog)' : '',
-    keys.length === 0 && !ignoreSCT && base.ctlogs.length === 0 ? 'a CT log key (or ctlog.ignoreSCT)' : '',
+    checkScts && base.ctlogs.length === 0 ? 'a CT log key (or ctlog.ignoreSCT)' : '',
   ].filter(Boolean);
   if (missing.length > 0) {
     throw new ImageVerificationError(
@@ -190,7 +199,7 @@ function checksOf(spec: CosignVerifier): Checks {
   }
   const options = {
     tlogThreshold: ignoreTlog ? 0 : 1,
-    ctlogThreshold: keys.length > 0 || ignoreSCT ? 0 : 1,
+    ctlogThreshold: checkScts ? 1 : 0,
     timestampThreshold: ignoreTlog && ignoreSCT ? 0 : 1,
   };
   const verifiers =
@@ -203,7 +212,7 @@ function checksOf(spec: CosignVerifier): Checks {
           };
         })
       : [{ label: 'keyless', verifier: new Verifier(base, options) }];
-  return { verifiers, identities, keyBased: keys.length > 0, currentTime: ignoreTlog && ignoreSCT };
+  return { verifiers, identities, keyBased: keys.length > 0, currentTime: ignoreTlog && ignoreSCT, checkScts };
 }
 
 function verifyOne(
@@ -215,7 +224,7 @@ function verifyOne(
 ): Verified {
   const bundle = candidate.bundle;
   const statement = checkSubject(bundle, digest);
-  const entity = toSignedEntity(bundle, manifest ? Buffer.from(manifest) : undefined);
+  const entity = withTimestampTimes(toSignedEntity(bundle, manifest ? Buffer.from(manifest) : undefined));
   if (checks.keyBased !== (entity.key.$case === 'public-key')) {
     throw new Error(
       checks.keyBased
@@ -223,7 +232,8 @@ function verifyOne(
         : 'the bundle is signed with a key, the policy gives a keyless identity',
     );
   }
-  const withTime = checks.currentTime && entity.timestamps.length === 0 ? atCurrentTime(entity, now) : entity;
+  const timed = checks.currentTime && entity.timestamps.length === 0 ? atCurrentTime(entity, now) : entity;
+  const withTime = checks.checkScts ? timed : withoutScts(timed);
   const errors: string[] = [];
   for (const { label, verifier } of checks.verifiers) {
     try {
@@ -282,6 +292,19 @@ function matchIdentity(identities: KeylessIdentity[], subject: string | undefine
   throw new Error(
     `certificate identity (subject ${JSON.stringify(subject)}, issuer ${JSON.stringify(issuer)}) does not match the policy's`,
   );
+}
+
+/** The entity with its certificate's SCTs left unchecked (@sigstore/verify checks any it finds). */
+function withoutScts(entity: SignedEntity): SignedEntity {
+  if (entity.key.$case !== 'certificate') return entity;
+  return { ...entity, key: { $case: 'certificate', certificate: new SctIgnored(entity.key.certificate.root) } };
+}
+
+/** The entity with its RFC 3161 timestamps' times readable whatever their fraction (rfc3161-time.ts). */
+function withTimestampTimes(entity: SignedEntity): SignedEntity {
+  for (const timestamp of entity.timestamps)
+    if (timestamp.$case === 'timestamp-authority') withSigningTime(timestamp.timestamp);
+  return entity;
 }
 
 /** Kyverno's WithCurrentTime: with tlog and SCT ignored, the certificate chain is checked now. */

@@ -1,7 +1,8 @@
 /**
  * Test signers writing cosign's OCI layout (what `cosign sign` / `cosign attest` push): a
  * simple-signing payload or a DSSE in-toto envelope as a layer of `sha256-<hex>.sig` / `.att`,
- * with the signature, certificate, chain, Rekor bundle and RFC 3161 timestamp annotations.
+ * with the signature, certificate, chain, Rekor bundle and RFC 3161 timestamp annotations; or a
+ * signature as an OCI 1.1 referrer of the image (cosign's OCI 1.1 layout).
  */
 import { createHash, createPrivateKey, createPublicKey, randomInt, sign, type KeyObject } from 'node:crypto';
 import type { JsonObject } from '@edict/foundation';
@@ -13,6 +14,7 @@ const MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 const SIMPLE_SIGNING = 'application/vnd.dev.cosign.simplesigning.v1+json';
 const DSSE = 'application/vnd.dsse.envelope.v1+json';
 const IN_TOTO = 'application/vnd.in-toto+json';
+const SIGNATURE_ARTIFACT_TYPE = 'application/vnd.dev.cosign.artifact.sig.v1+json';
 
 export interface CosignSignOptions {
   /** Put into the payload's `optional` (cosign sign -a). */
@@ -26,6 +28,12 @@ export interface CosignSignOptions {
   tsa?: TSA;
   /** Where `.sig`/`.att` go (COSIGN_REPOSITORY), `registry/repository`. */
   signatureRepository?: string;
+  /**
+   * Store the signature as an OCI 1.1 referrer of the image (cosign's
+   * `--registry-referrers-mode=oci-1-1`): its own manifest with artifactType and config media type
+   * `application/vnd.dev.cosign.artifact.sig.v1+json` and the image as subject, no `.sig` tag.
+   */
+  oci11?: boolean;
   /** Digest of the signed data for key signatures (default sha256). */
   hashAlgorithm?: 'sha224' | 'sha256' | 'sha384' | 'sha512';
   /** Sign a claim about this digest instead of the image's (tampered / mismatching signatures). */
@@ -89,22 +97,15 @@ async function timestampAnnotation(tsa: TSA | undefined, data: Buffer): Promise<
   return JSON.stringify({ SignedRFC3161Timestamp: response.toString('base64') });
 }
 
-/** Adds one layer to `<algo>-<hex>.<suffix>`, keeping the layers already there (as cosign appends). */
-async function appendLayer(
+type Layer = JsonObject & { digest: string };
+
+/** Pushes cosign's signature-image config (its rootfs lists the layers) and answers its descriptor. */
+async function pushSignatureConfig(
   writer: OciWriter,
   repo: string,
-  tag: string,
-  payload: Buffer,
+  layers: Layer[],
   mediaType: string,
-  annotations: Record<string, string>,
-): Promise<void> {
-  const layer = await writer.pushBlob(repo, payload);
-  const existing = await writer.getManifest(repo, tag);
-  const layers = [
-    ...((existing?.json.layers as JsonObject[] | undefined) ?? []),
-    { mediaType, size: layer.size, digest: layer.digest, annotations },
-  ];
-  const diffIds = layers.map((l) => l.digest as string);
+): Promise<JsonObject> {
   const config = await writer.pushBlob(
     repo,
     Buffer.from(
@@ -113,22 +114,56 @@ async function appendLayer(
         created: '0001-01-01T00:00:00Z',
         history: [{ created: '0001-01-01T00:00:00Z' }],
         os: '',
-        rootfs: { type: 'layers', diff_ids: diffIds },
+        rootfs: { type: 'layers', diff_ids: layers.map((l) => l.digest) },
         config: {},
       }),
     ),
   );
-  await writer.pushManifest(
-    repo,
-    tag,
-    {
-      schemaVersion: 2,
-      mediaType: MANIFEST,
-      config: { mediaType: 'application/vnd.oci.image.config.v1+json', size: config.size, digest: config.digest },
-      layers,
-    },
-    MANIFEST,
-  );
+  return { mediaType, size: config.size, digest: config.digest };
+}
+
+async function pushLayer(
+  writer: OciWriter,
+  repo: string,
+  payload: Buffer,
+  mediaType: string,
+  annotations: Record<string, string>,
+): Promise<Layer> {
+  const layer = await writer.pushBlob(repo, payload);
+  return { mediaType, size: layer.size, digest: layer.digest, annotations };
+}
+
+/** Adds one layer to `<algo>-<hex>.<suffix>`, keeping the layers already there (as cosign appends). */
+async function appendLayer(writer: OciWriter, repo: string, tag: string, layer: Layer): Promise<void> {
+  const existing = await writer.getManifest(repo, tag);
+  const layers = [...((existing?.json.layers as Layer[] | undefined) ?? []), layer];
+  const config = await pushSignatureConfig(writer, repo, layers, 'application/vnd.oci.image.config.v1+json');
+  await writer.pushManifest(repo, tag, { schemaVersion: 2, mediaType: MANIFEST, config, layers }, MANIFEST);
+}
+
+/**
+ * cosign's OCI 1.1 layout: the signature image's manifest with the artifact type as its config media
+ * type and `artifactType`, the image as `subject`, pushed by digest and listed as a referrer.
+ */
+async function pushSignatureReferrer(
+  writer: OciWriter,
+  imageRepo: string,
+  repo: string,
+  subjectDigest: string,
+  layer: Layer,
+): Promise<void> {
+  const subject = await writer.resolve(imageRepo, subjectDigest);
+  if (!subject) throw new Error(`cosignSign: ${imageRepo}@${subjectDigest} not found`);
+  const config = await pushSignatureConfig(writer, repo, [layer], SIGNATURE_ARTIFACT_TYPE);
+  const manifest: JsonObject = {
+    schemaVersion: 2,
+    mediaType: MANIFEST,
+    config,
+    layers: [layer],
+    subject: { mediaType: subject.mediaType, digest: subject.digest, size: subject.size },
+    artifactType: SIGNATURE_ARTIFACT_TYPE,
+  };
+  await writer.pushReferrer(repo, subjectDigest, manifest, MANIFEST);
 }
 
 function certificateAnnotations(opts: CosignSignOptions): Record<string, string> {
@@ -177,10 +212,12 @@ export async function cosignSign(
   if (bundle) annotations['dev.sigstore.cosign/bundle'] = bundle;
   const timestamp = await timestampAnnotation(opts.tsa, signature);
   if (timestamp) annotations['dev.sigstore.cosign/rfc3161timestamp'] = timestamp;
-  await appendLayer(writer, sigRepo, `${digest.replace(':', '-')}.sig`, payload, SIMPLE_SIGNING, annotations);
+  const layer = await pushLayer(writer, sigRepo, payload, SIMPLE_SIGNING, annotations);
+  if (opts.oci11) await pushSignatureReferrer(writer, repo, sigRepo, digest, layer);
+  else await appendLayer(writer, sigRepo, `${digest.replace(':', '-')}.sig`, layer);
 }
 
-export interface CosignAttestOptions extends Omit<CosignSignOptions, 'annotations' | 'claimDigest'> {
+export interface CosignAttestOptions extends Omit<CosignSignOptions, 'annotations' | 'claimDigest' | 'oci11'> {
   /** Name this digest as the statement's subject instead of the image's. */
   subjectDigest?: string;
 }
@@ -242,5 +279,6 @@ export async function cosignAttest(
   // cosign timestamps an attestation's whole envelope.
   const timestamp = await timestampAnnotation(opts.tsa, envelope);
   if (timestamp) annotations['dev.sigstore.cosign/rfc3161timestamp'] = timestamp;
-  await appendLayer(writer, sigRepo, `${digest.replace(':', '-')}.att`, envelope, DSSE, annotations);
+  const layer = await pushLayer(writer, sigRepo, envelope, DSSE, annotations);
+  await appendLayer(writer, sigRepo, `${digest.replace(':', '-')}.att`, layer);
 }

@@ -1,9 +1,10 @@
 /**
- * A Fulcio-like certificate authority for keyless specs: short-lived code-signing certificates
- * naming an identity (SAN URI) and its OIDC issuer (Fulcio's extension), with an SCT from
- * a test CT log embedded as Fulcio does. (@sigstore/mock's CA and CT log, with the pkijs version
- * installed, write SCTs with an empty signature and no per-SCT length, which @sigstore/core 3
- * rejects; this pair writes RFC 6962's encoding.)
+ * The test Fulcio of every keyless spec and signer: a certificate authority issuing short-lived
+ * code-signing certificates naming an identity (SAN URI) and its OIDC issuer (Fulcio's extensions,
+ * and any other Fulcio extension asked for), with an SCT from a test CT log embedded as Fulcio
+ * does. (@sigstore/mock's CA and CT log, with the pkijs version installed, write SCTs with an empty
+ * signature and no per-SCT length, which @sigstore/core 3 rejects; this pair writes RFC 6962's
+ * encoding.)
  */
 import 'reflect-metadata';
 import { createHash, generateKeyPairSync, sign as cryptoSign, webcrypto, type KeyObject } from 'node:crypto';
@@ -20,14 +21,26 @@ const OID_ISSUER_V2 = '1.3.6.1.4.1.57264.1.8';
 const ECDSA: webcrypto.EcKeyImportParams = { name: 'ECDSA', namedCurve: 'P-256' };
 const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as webcrypto.EcdsaParams;
 const MINUTE = 60_000;
+/** Fulcio's first extensions (issuer v1, GitHub workflow trigger, sha, name, repository, ref): raw bytes. */
+const LEGACY_EXTENSION = /^1\.3\.6\.1\.4\.1\.57264\.1\.[1-6]$/;
 
 export interface TestFulcio {
   rootCertificate: Buffer;
-  /** A certificate for the SPKI DER key, valid from a minute ago for ten minutes. */
-  issueCertificate(publicKey: Buffer, subjectAltName: string, issuer: string): Promise<Buffer>;
+  /**
+   * A certificate for the SPKI DER key, valid from a minute before the CA's clock for ten minutes;
+   * `extensions` are more Fulcio extensions, OID -> value (1.3.6.1.4.1.57264.1.1 to .6 written raw,
+   * as Fulcio's legacy ones, the others as UTF8String).
+   */
+  issueCertificate(
+    publicKey: Buffer,
+    subjectAltName: string,
+    issuer: string,
+    extensions?: Readonly<Record<string, string>>,
+  ): Promise<Buffer>;
 }
 
-export async function createTestFulcio(ctlog?: TestCtLog): Promise<TestFulcio> {
+/** `clock`: when certificates are issued (now by default), for expired-certificate cases. */
+export async function createTestFulcio(ctlog?: TestCtLog, clock?: Date): Promise<TestFulcio> {
   const keys = (await webcrypto.subtle.generateKey(ECDSA, true, ['sign', 'verify'])) as CryptoKeyPair;
   const name = 'CN=sigstore, O=edict.test';
   const root = await x509.X509CertificateGenerator.createSelfSigned({
@@ -45,9 +58,9 @@ export async function createTestFulcio(ctlog?: TestCtLog): Promise<TestFulcio> {
   const rootSpki = Buffer.from(await webcrypto.subtle.exportKey('spki', keys.publicKey));
   return {
     rootCertificate: Buffer.from(root.rawData),
-    async issueCertificate(publicKeyDer, subjectAltName, issuer) {
+    async issueCertificate(publicKeyDer, subjectAltName, issuer, more = {}) {
       const publicKey = await webcrypto.subtle.importKey('spki', publicKeyDer, ECDSA, true, ['verify']);
-      const now = Date.now();
+      const now = (clock ?? new Date()).getTime();
       const base = {
         serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(8)))
           .toString('hex')
@@ -66,6 +79,10 @@ export async function createTestFulcio(ctlog?: TestCtLog): Promise<TestFulcio> {
         new x509.SubjectAlternativeNameExtension([{ type: 'url', value: subjectAltName }], true),
         new x509.Extension(OID_ISSUER_V1, false, Buffer.from(issuer)),
         new x509.Extension(OID_ISSUER_V2, false, utf8String(issuer)),
+        ...Object.entries(more).map(
+          ([oid, value]) =>
+            new x509.Extension(oid, false, LEGACY_EXTENSION.test(oid) ? Buffer.from(value) : utf8String(value)),
+        ),
       ];
       if (!ctlog) return Buffer.from((await x509.X509CertificateGenerator.create({ ...base, extensions })).rawData);
       const preCert = await x509.X509CertificateGenerator.create({ ...base, extensions });
@@ -107,20 +124,27 @@ export interface TestCtLog {
   log(tbs: Buffer, issuerKeyHash: Buffer): Buffer;
 }
 
-export function createTestCtLog(): TestCtLog {
+/** `clock`: the SCTs' time (now by default). */
+export function createTestCtLog(clock?: Date): TestCtLog {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const logID = createHash('sha256').update(spki).digest();
   return {
     publicKey: spki,
     logID,
-    log: (tbs, issuerKeyHash) => signedCertificateTimestamp(privateKey, logID, tbs, issuerKeyHash),
+    log: (tbs, issuerKeyHash) => signedCertificateTimestamp(privateKey, logID, tbs, issuerKeyHash, clock),
   };
 }
 
-function signedCertificateTimestamp(key: KeyObject, logID: Buffer, tbs: Buffer, issuerKeyHash: Buffer): Buffer {
+function signedCertificateTimestamp(
+  key: KeyObject,
+  logID: Buffer,
+  tbs: Buffer,
+  issuerKeyHash: Buffer,
+  clock: Date | undefined,
+): Buffer {
   const timestamp = Buffer.alloc(8);
-  timestamp.writeBigUInt64BE(BigInt(Date.now()));
+  timestamp.writeBigUInt64BE(BigInt((clock ?? new Date()).getTime()));
   const u24 = Buffer.from([tbs.length >> 16, (tbs.length >> 8) & 0xff, tbs.length & 0xff]);
   // digitally-signed: version, certificate_timestamp, timestamp, precert_entry, issuer key hash, TBS, no extensions.
   const signed = Buffer.concat([Buffer.from([0, 0]), timestamp, u16(1), issuerKeyHash, u24, tbs, u16(0)]);
