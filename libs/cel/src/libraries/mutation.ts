@@ -1,4 +1,6 @@
 import type { Environment } from '@marcbachmann/cel-js';
+import { celEquals } from '../language/equality';
+import type { CelEvaluator } from '../language/internals';
 import { CONSTRUCTIBLE, type ConstructibleType } from '../language/objects';
 import { celError } from './errors';
 import { namespaceFunction } from './namespace';
@@ -12,9 +14,32 @@ import { namespaceFunction } from './namespace';
 export function registerMutationTypes(env: Environment): void {
   env.registerType(OBJECT_TYPE, CelObject);
   env.registerType(JSON_PATCH_TYPE, CelJsonPatch);
+  // Equal when of the same type name with equal fields (kube's ObjectVal and JSONPatchVal Equal).
+  env.registerOperator(
+    `${OBJECT_TYPE} == ${OBJECT_TYPE}`,
+    (a: CelObject, b: CelObject, _ast: unknown, ev: CelEvaluator) =>
+      a.objectTypeName === b.objectTypeName && sameFields(a, b, ev),
+  );
+  env.registerOperator(
+    `${JSON_PATCH_TYPE} == ${JSON_PATCH_TYPE}`,
+    (a: CelJsonPatch, b: CelJsonPatch, _ast: unknown, ev: CelEvaluator) =>
+      a.op === b.op &&
+      a.path === b.path &&
+      a.from === b.from &&
+      (a.value === undefined || b.value === undefined ? a.value === b.value : celEquals(a.value, b.value, ev)),
+  );
   // RFC 6901: `~` is written `~0` and `/` `~1` in a JSON Pointer token.
   namespaceFunction(env, 'jsonpatch.escapeKey(string): string', (key: string) =>
     key.replaceAll('~', '~0').replaceAll('/', '~1'),
+  );
+}
+
+function sameFields(a: object, b: object, ev: CelEvaluator): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every(
+    (key) =>
+      Object.hasOwn(b, key) && celEquals((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], ev),
   );
 }
 
