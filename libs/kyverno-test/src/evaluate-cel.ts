@@ -82,9 +82,7 @@ export async function evaluateCelPolicies(
     );
   }
   await evaluateAdmissionPolicies(test, evaluation);
-  const mutating = await evaluateMutatingAdmissionPolicies(test);
-  evaluation.responses.push(...mutating.responses);
-  evaluation.errors.push(...mutating.errors);
+  await evaluateMutatingAdmissionPolicies(test, evaluation);
   const policies = compileEach(test.cel.validatingPolicies, compileValidatingPolicy, evaluation);
   const imagePolicies = compileEach(test.cel.imageValidatingPolicies, compileImageValidatingPolicy, evaluation);
   if (policies.length === 0 && imagePolicies.length === 0) return evaluation;

@@ -8,22 +8,10 @@ import type { PolicyResponse } from '@edict/engine';
 import { errorMessage, type KubeObject } from '@edict/foundation';
 import { evaluateMutatingPolicyForCli } from '@edict/native-policies';
 import { resourceOf } from './cel-resource';
+import type { CelEvaluation } from './evaluate-cel';
 import type { LoadedTest } from './types';
 
-/** One policy's answer for one resource (a CelEvaluatedResponse of evaluate-cel.ts). */
-export interface MapEvaluatedResponse {
-  kind: 'MutatingAdmissionPolicy';
-  policy: KubeObject;
-  resource: KubeObject;
-  stage: 'mutate';
-  patchedResource: KubeObject;
-  response: Omit<PolicyResponse, 'policy'> & { policy: { name: string; kind: 'MutatingAdmissionPolicy' } };
-}
-
-export async function evaluateMutatingAdmissionPolicies(
-  test: LoadedTest,
-): Promise<{ responses: MapEvaluatedResponse[]; errors: string[] }> {
-  const evaluation = { responses: [] as MapEvaluatedResponse[], errors: [] as string[] };
+export async function evaluateMutatingAdmissionPolicies(test: LoadedTest, evaluation: CelEvaluation): Promise<void> {
   const policies = test.cel.mutatingAdmissionPolicies;
   for (const resource of policies.length > 0 ? test.resources : []) {
     const namespace = resource.metadata.namespace;
@@ -67,7 +55,6 @@ export async function evaluateMutatingAdmissionPolicies(
       }
     }
   }
-  return evaluation;
 }
 
 function responseResource(resource: KubeObject): PolicyResponse['resource'] {
