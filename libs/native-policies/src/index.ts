@@ -136,3 +136,4 @@ export {
   type MapDispatch,
 } from './map/dispatch';
 export { evaluateMutatingPolicyForCli, type MapCliInput, type MapCliResult, type MapCliRule } from './map/cli';
+export { mutatingAdmissionPolicyBindingErrors, mutatingAdmissionPolicyErrors } from './map/validation';

@@ -31,6 +31,18 @@ describe('Kubernetes mutation types in CEL', () => {
     expect({ ...(metadata as unknown as { labels: object }).labels }).toEqual({ team: 'a' });
   });
 
+  it('compares objects and patches by type name and fields', () => {
+    expect(evaluate("Object{a: 1, b: {'c': [1]}} == Object{b: {'c': [1.0]}, a: 1}", 'any')).toBe(true);
+    expect(evaluate('Object{a: 1} == Object{a: 2}', 'any')).toBe(false);
+    expect(evaluate('Object.spec{a: 1} == Object{a: 1}', 'any')).toBe(false);
+    expect(
+      evaluate("JSONPatch{op: 'add', path: '/a', value: 1} == JSONPatch{op: 'add', path: '/a', value: 1}", 'any'),
+    ).toBe(true);
+    expect(
+      evaluate("JSONPatch{op: 'remove', path: '/a'} == JSONPatch{op: 'remove', path: '/a', value: 1}", 'any'),
+    ).toBe(false);
+  });
+
   it('selects fields of a constructed object', () => {
     expect(evaluate('Object{spec: Object.spec{replicas: 3}}.spec.replicas', 'any')).toBe(3n);
   });

@@ -1,4 +1,6 @@
 import type { Environment } from '@marcbachmann/cel-js';
+import { celEquals } from '../language/equality';
+import type { CelEvaluator } from '../language/internals';
 import { CONSTRUCTIBLE, type ConstructibleType } from '../language/objects';
 import { celError } from './errors';
 import { namespaceFunction } from './namespace';
@@ -12,9 +14,36 @@ import { namespaceFunction } from './namespace';
 export function registerMutationTypes(env: Environment): void {
   env.registerType(OBJECT_TYPE, CelObject);
   env.registerType(JSON_PATCH_TYPE, CelJsonPatch);
+  // Equal when of the same type name with equal fields (kube's ObjectVal and JSONPatchVal Equal).
+  env.registerOperator(`${OBJECT_TYPE} == ${OBJECT_TYPE}`, withEvaluator(objectsEqual));
+  env.registerOperator(`${JSON_PATCH_TYPE} == ${JSON_PATCH_TYPE}`, withEvaluator(patchesEqual));
   // RFC 6901: `~` is written `~0` and `/` `~1` in a JSON Pointer token.
   namespaceFunction(env, 'jsonpatch.escapeKey(string): string', (key: string) =>
     key.replaceAll('~', '~0').replaceAll('/', '~1'),
+  );
+}
+
+type Equality<T> = (a: T, b: T, ev: CelEvaluator) => boolean;
+
+/** cel-js hands operator handlers the node and the evaluator after the operands (untyped in its API). */
+function withEvaluator<T>(equal: Equality<T>): (a: T, b: T) => boolean {
+  return ((a: T, b: T, _ast: unknown, ev: CelEvaluator) => equal(a, b, ev)) as unknown as (a: T, b: T) => boolean;
+}
+
+const objectsEqual: Equality<CelObject> = (a, b, ev) => a.objectTypeName === b.objectTypeName && sameFields(a, b, ev);
+
+const patchesEqual: Equality<CelJsonPatch> = (a, b, ev) =>
+  a.op === b.op &&
+  a.path === b.path &&
+  a.from === b.from &&
+  (a.value === undefined || b.value === undefined ? a.value === b.value : celEquals(a.value, b.value, ev));
+
+function sameFields(a: object, b: object, ev: CelEvaluator): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every(
+    (key) =>
+      Object.hasOwn(b, key) && celEquals((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], ev),
   );
 }
 

@@ -244,3 +244,23 @@ describe('evaluateMutatingPolicyForCli', () => {
     expect(unmet.rules[0]).toMatchObject({ status: 'skip', message: 'match conditions not met' });
   });
 });
+
+describe('mutatingAdmissionPolicyErrors', () => {
+  it('names what kube refuses in a policy and a binding', async () => {
+    const { mutatingAdmissionPolicyErrors, mutatingAdmissionPolicyBindingErrors } = await import('../index');
+    const fields = mutatingAdmissionPolicyErrors({
+      apiVersion: API,
+      kind: 'MutatingAdmissionPolicy',
+      metadata: { name: 'p' },
+      spec: { reinvocationPolicy: 'Always', variables: [{ name: '1x', expression: '1' }], mutations: [] },
+    }).map((e) => e.field);
+    expect(fields).toEqual([
+      'spec.reinvocationPolicy',
+      'spec.matchConstraints',
+      'spec.variables[0].name',
+      'spec.mutations',
+    ]);
+    expect(mutatingAdmissionPolicyErrors(policy('ok', { mutations: [apply('Object{}')] }))).toEqual([]);
+    expect(mutatingAdmissionPolicyBindingErrors(binding('b', '')).map((e) => e.field)).toEqual(['spec.policyName']);
+  });
+});

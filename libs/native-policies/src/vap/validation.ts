@@ -130,7 +130,7 @@ export function validatingAdmissionPolicyBindingErrors(binding: JsonObject): Fie
   return errors;
 }
 
-function nameErrors(object: JsonObject): FieldError[] {
+export function nameErrors(object: JsonObject): FieldError[] {
   const metadata = isObject(object.metadata) ? object.metadata : {};
   const name = text(metadata.name);
   if (name === '' && text(metadata.generateName) === '') {
@@ -162,7 +162,7 @@ function validationErrors(validation: JsonObject, i: number, compileErrors: Fiel
   return errors;
 }
 
-function paramKindErrors(paramKind: JsonObject): FieldError[] {
+export function paramKindErrors(paramKind: JsonObject): FieldError[] {
   const errors: FieldError[] = [];
   const apiVersion = text(paramKind.apiVersion);
   if (apiVersion === '') errors.push(fieldErrors.required('spec.paramKind.apiVersion'));
@@ -180,7 +180,7 @@ function paramKindErrors(paramKind: JsonObject): FieldError[] {
   return errors;
 }
 
-function paramRefErrors(ref: JsonObject): FieldError[] {
+export function paramRefErrors(ref: JsonObject): FieldError[] {
   const errors: FieldError[] = [];
   const name = text(ref.name);
   const hasSelector = isObject(ref.selector);
@@ -204,7 +204,7 @@ function paramRefErrors(ref: JsonObject): FieldError[] {
   return errors;
 }
 
-function matchResourcesErrors(match: JsonObject, base: string): FieldError[] {
+export function matchResourcesErrors(match: JsonObject, base: string): FieldError[] {
   const errors: FieldError[] = [];
   if (match.matchPolicy !== undefined && !MATCH_POLICIES.includes(text(match.matchPolicy))) {
     errors.push(fieldErrors.notSupported(`${base}.matchPolicy`, match.matchPolicy, MATCH_POLICIES));
