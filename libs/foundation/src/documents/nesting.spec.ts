@@ -32,7 +32,10 @@ describe('nesting depth', () => {
     const lines = Array.from({ length: 1500 }, (_, i) => `${' '.repeat(i)}a:`);
     const block = parseDocuments(`${lines.join('\n')} 1`, 'deep.yaml');
     expect(block.documents).toEqual([]);
-    expect(block.errors.map((error) => error.message)).toContain(`nesting deeper than ${MAX_NESTING_DEPTH} levels`);
+    // Whether the parser's stack runs out first or the walk after parsing finds the depth (with a path)
+    // depends on how warm the process is: either way it is the nesting diagnostic.
+    expect(block.errors).toHaveLength(1);
+    expect(block.errors[0]!.message.startsWith(`nesting deeper than ${MAX_NESTING_DEPTH} levels`)).toBe(true);
     expect(block.errors.every((error) => !error.message.includes('call stack'))).toBe(true);
   });
 
