@@ -8,7 +8,14 @@ import {
   type PolicyException,
   type ResourceRequest,
 } from '@edict/engine';
-import { compileValidatingPolicy, evaluateValidatingPolicy, type CompiledValidatingPolicy } from '@edict/cel-policies';
+import {
+  compileMutatingPolicy,
+  compileValidatingPolicy,
+  evaluateMutatingPolicies,
+  evaluateValidatingPolicy,
+  type CompiledMutatingPolicy,
+  type CompiledValidatingPolicy,
+} from '@edict/cel-policies';
 import { parseDocuments, type KubeObject } from '@edict/foundation';
 import { measureInterleaved, type Measurement } from './harness';
 import { sharedDir } from './shared-dir';
@@ -41,6 +48,14 @@ export function loadPssValidatingPolicies(): CompiledValidatingPolicy[] {
     if (errors.length > 0 || documents.length !== 1) throw new Error(`${file}: not one ValidatingPolicy`);
     return compileValidatingPolicy(documents[0]!.value as KubeObject);
   });
+}
+
+/** The mutate row's four policies as MutatingPolicies (bench/fixtures/mutate-mpol.yaml). */
+function loadMutatingPolicies(): CompiledMutatingPolicy[] {
+  const file = join(FIXTURES, 'mutate-mpol.yaml');
+  const { documents, errors } = parseDocuments(readFileSync(file, 'utf8'), file);
+  if (errors.length > 0) throw new Error(`${file}: ${errors.map((error) => error.message).join('; ')}`);
+  return documents.map((document) => compileMutatingPolicy(document.value as KubeObject));
 }
 
 export function loadPolicyFile(engine: Engine, file: string): CompiledPolicy[] {
@@ -94,6 +109,17 @@ async function mutatePipeline(engine: Engine, policies: readonly CompiledPolicy[
     current = response.patchedResource ?? current;
   }
   return admissionPatch(original, current).length;
+}
+
+/** The MutatingPolicies in admission order on the request's object: the patch of the whole chain. */
+async function mutatingPolicyPipeline(policies: readonly CompiledMutatingPolicy[], text: string): Promise<number> {
+  const request = requestFromReview(JSON.parse(text));
+  const chain = await evaluateMutatingPolicies(
+    policies,
+    { request, resource: POD, namespaceObject: null },
+    { ports: {} },
+  );
+  return chain.patches.length;
 }
 
 async function validatePipeline(engine: Engine, policies: readonly CompiledPolicy[], text: string): Promise<number> {
@@ -199,6 +225,8 @@ export interface AdmissionSuite {
   /** PolicyExceptions in force for `validate.exceptions`. */
   exceptions: number;
   mutate: Measurement;
+  /** The same four mutations as MutatingPolicies. */
+  mutatingPolicies: Measurement;
   validateRules: number;
   patchOperations: number;
 }
@@ -226,10 +254,14 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
   const profileSeconds = Number(process.env.EDICT_BENCH_PROFILE_VALIDATE ?? 0);
   if (profileSeconds > 0) await profileValidate(engine, pss, text, profileSeconds);
   const patchOperations = await mutatePipeline(engine, mutators, text);
+  const mpols = loadMutatingPolicies();
+  const mpolOperations = await mutatingPolicyPipeline(mpols, text);
+  if (mpolOperations !== patchOperations)
+    throw new Error(`the MutatingPolicies patch ${mpolOperations} operations, the mutate policies ${patchOperations}`);
 
   // Timed in turn, round after round, so that every ratio to the baseline pairs figures taken
   // under the same conditions.
-  const [baseline, validate, interpreted, excepted, floor, celValidate, mutate] = (await measureInterleaved([
+  const [baseline, validate, interpreted, excepted, floor, celValidate, mutate, celMutate] = (await measureInterleaved([
     { name: 'JSON.parse(review)', call: () => JSON.parse(text) },
     { name: `validate: parse + ${pss.length} PSS policies, compiled`, call: () => validatePipeline(engine, pss, text) },
     {
@@ -249,10 +281,14 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
       call: () => validatingPolicyPipeline(vpols, text),
     },
     { name: `mutate: parse + ${mutators.length} policies + patch`, call: () => mutatePipeline(engine, mutators, text) },
-  ])) as [Measurement, Measurement, Measurement, Measurement, Measurement, Measurement, Measurement];
+    {
+      name: `mutate: parse + the same ${mpols.length} mutations as MutatingPolicies + patch`,
+      call: () => mutatingPolicyPipeline(mpols, text),
+    },
+  ])) as [Measurement, Measurement, Measurement, Measurement, Measurement, Measurement, Measurement, Measurement];
   return {
     baseline,
-    rows: [baseline, validate, interpreted, excepted, floor, celValidate, mutate],
+    rows: [baseline, validate, interpreted, excepted, floor, celValidate, mutate, celMutate],
     validate: {
       compiled: validate,
       interpreted,
@@ -262,6 +298,7 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
     },
     exceptions: EXCEPTIONS,
     mutate,
+    mutatingPolicies: celMutate,
     validateRules,
     patchOperations,
   };

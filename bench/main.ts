@@ -52,13 +52,14 @@ async function main(): Promise<void> {
       `One Pod CREATE review (${admission.validateRules} validate rule responses; mutation builds ${admission.patchOperations} patch operations)`,
     );
     console.log(formatTable(admission.rows, admission.baseline));
-    const { validate, mutate } = admission;
+    const { validate, mutate, mutatingPolicies } = admission;
     console.log(
       `validate compiled / interpreted: ${pairedRatio(validate.compiled, validate.interpreted).toFixed(2)}x; ` +
         `with ${admission.exceptions} PolicyExceptions in force / without: ${pairedRatio(validate.exceptions, validate.compiled).toFixed(2)}x; ` +
         `one-condition policies / PSS (compiled): ${pairedRatio(validate.oneCondition, validate.compiled).toFixed(2)}x; ` +
         `PSS as ValidatingPolicies / classic PSS (compiled): ${pairedRatio(validate.validatingPolicies, validate.compiled).toFixed(2)}x; ` +
-        `mutate / validate (compiled): ${pairedRatio(mutate, validate.compiled).toFixed(2)}x\n`,
+        `mutate / validate (compiled): ${pairedRatio(mutate, validate.compiled).toFixed(2)}x; ` +
+        `mutations as MutatingPolicies / classic mutate: ${pairedRatio(mutatingPolicies, mutate).toFixed(2)}x\n`,
     );
   }
 
