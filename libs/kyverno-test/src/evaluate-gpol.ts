@@ -4,7 +4,6 @@ import {
   evaluateGeneratingPolicy,
   type CompiledCelPolicyException,
   type CompiledGeneratingPolicy,
-  type GeneratingPolicyKind,
   type GeneratingPolicyResult,
 } from '@edict/cel-policies';
 import type { PolicyResponse } from '@edict/engine';
