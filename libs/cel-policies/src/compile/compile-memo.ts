@@ -23,6 +23,9 @@ export class CompileMemo<C extends { readonly name: string }, P> {
     /** The compile function's name, for the message of a policy it did not compile. */
     private readonly compiler: string,
     private readonly build: (policy: KubeObject) => CompileBuild<C, P>,
+    /** The kind's error for a policy that does not compile. */
+    private readonly invalid: (name: string, errors: PolicyFieldError[]) => Error = (name, errors) =>
+      new ValidatingPolicyError(name, errors),
     capacity = 1_000,
   ) {
     this.byVersion = new BoundedCache<C>(capacity);
@@ -33,7 +36,7 @@ export class CompileMemo<C extends { readonly name: string }, P> {
     return this.build(policy).errors;
   }
 
-  /** The compiled policy; throws ValidatingPolicyError with every problem, each at its field path. */
+  /** The compiled policy; throws the kind's error with every problem, each at its field path. */
   compile(policy: KubeObject): C {
     const known = this.byObject.get(policy);
     if (known) return known;
@@ -45,7 +48,7 @@ export class CompileMemo<C extends { readonly name: string }, P> {
     }
     const { compiled, programs, errors } = this.build(policy);
     if (!compiled || !programs || errors.length > 0) {
-      throw new ValidatingPolicyError(policy.metadata?.name ?? '', errors);
+      throw this.invalid(policy.metadata?.name ?? '', errors);
     }
     this.programs.set(compiled, programs);
     this.byObject.set(policy, compiled);

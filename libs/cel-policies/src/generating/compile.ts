@@ -1,7 +1,8 @@
 import { compileCel, expressionsUseIdentifier, HTTP_IN_NAMESPACED_POLICY, type CelVariables } from '@edict/cel';
-import { BoundedCache, type KubeObject } from '@edict/foundation';
+import type { KubeObject } from '@edict/foundation';
 import { isGeneratingPolicy } from '../api/kinds';
 import type { PolicyFieldError } from '../api/types';
+import { CompileMemo, type CompileBuild } from '../compile/compile-memo';
 import { compileSpec } from '../compile/compile-spec';
 import { indexedVariableReferences, variableReferences } from '../compile/references';
 import type { CompiledGeneration, GeneratingPrograms } from './compiled-programs';
@@ -9,6 +10,12 @@ import { GeneratingPolicyError } from './policy-error';
 import { generatingSchemaErrors } from './schema-errors';
 import { compileTemplate, scan } from './template';
 import type { CompiledGeneratingPolicy, GeneratingPolicyKind, GeneratingPolicySpec } from './types';
+
+const memo = new CompileMemo<CompiledGeneratingPolicy, GeneratingPrograms>(
+  'compileGeneratingPolicy',
+  (policy) => build(policy),
+  (name, errors) => new GeneratingPolicyError(name, errors),
+);
 
 /** Options of the admission check (Kyverno's flags). */
 export interface GeneratingPolicyCheckOptions {
@@ -42,39 +49,15 @@ export function generatingPolicyErrors(
  * resourceVersion, is never compiled again). Throws GeneratingPolicyError with every problem.
  */
 export function compileGeneratingPolicy(policy: KubeObject): CompiledGeneratingPolicy {
-  const known = byObject.get(policy);
-  if (known) return known;
-  const key = versionKey(policy);
-  const cached = key ? byVersion.get(key) : undefined;
-  if (cached) {
-    byObject.set(policy, cached);
-    return cached;
-  }
-  const { compiled, errors } = build(policy);
-  if (!compiled || errors.length > 0) throw new GeneratingPolicyError(policy.metadata?.name ?? '', errors);
-  byObject.set(policy, compiled);
-  if (key) byVersion.set(key, compiled);
-  return compiled;
+  return memo.compile(policy);
 }
 
 /** The programs behind a compiled policy (for the evaluator). */
 export function generatingProgramsOf(compiled: CompiledGeneratingPolicy): GeneratingPrograms {
-  const programs = programs_.get(compiled);
-  if (!programs) throw new Error(`policy ${compiled.name} was not compiled by compileGeneratingPolicy`);
-  return programs;
+  return memo.programsOf(compiled);
 }
 
-const byObject = new WeakMap<object, CompiledGeneratingPolicy>();
-const byVersion = new BoundedCache<CompiledGeneratingPolicy>(1_000);
-const programs_ = new WeakMap<CompiledGeneratingPolicy, GeneratingPrograms>();
-
-function versionKey(policy: KubeObject): string | undefined {
-  const { uid, resourceVersion, namespace, name } = policy.metadata ?? {};
-  if (!uid || !resourceVersion) return undefined;
-  return `${policy.apiVersion}/${policy.kind}/${namespace ?? ''}/${name ?? ''}/${uid}/${resourceVersion}`;
-}
-
-function build(policy: KubeObject): { compiled?: CompiledGeneratingPolicy; errors: PolicyFieldError[] } {
+function build(policy: KubeObject): CompileBuild<CompiledGeneratingPolicy, GeneratingPrograms> {
   const errors: PolicyFieldError[] = [];
   if (!isGeneratingPolicy(policy)) {
     errors.push({
@@ -168,8 +151,7 @@ function build(policy: KubeObject): { compiled?: CompiledGeneratingPolicy; error
       ? { timeoutSeconds: spec.webhookConfiguration.timeoutSeconds }
       : {}),
   };
-  programs_.set(compiled, { spec: own, generations });
-  return { compiled, errors };
+  return { compiled, programs: { spec: own, generations }, errors };
 }
 
 /** Every expression of the policy, template placeholders included (for the namespaced checks). */

@@ -1,6 +1,7 @@
-import { BoundedCache, type JsonObject, type KubeObject } from '@edict/foundation';
+import type { JsonObject, KubeObject } from '@edict/foundation';
 import type { MatchResources, PolicyFieldError } from '../api/types';
 import { isMutatingPolicy } from '../api/kinds';
+import { CompileMemo, type CompileBuild } from '../compile/compile-memo';
 import { compileSpec } from '../compile/compile-spec';
 import type { CompiledSpec, NamedProgram } from '../compile/compiled-expressions';
 import { mutatingAutogenConfigs } from './autogen';
@@ -10,9 +11,15 @@ import { mutatingSchemaErrors } from './schema-errors';
 import { compileTargetExpression, type TargetExpression } from './target-expression';
 import type { CompiledMutatingPolicy, MutatingAutogenConfig, MutatingPolicyKind, MutatingPolicySpec } from './types';
 
+const memo = new CompileMemo<CompiledMutatingPolicy, MutatingPrograms>(
+  'compileMutatingPolicy',
+  (policy) => build(policy),
+  (name, errors) => new MutatingPolicyError(name, errors),
+);
+
 /** Everything wrong with a MutatingPolicy (schema-level and CEL compile/type-check), [] when it is valid. */
 export function mutatingPolicyErrors(policy: KubeObject): PolicyFieldError[] {
-  return build(policy).errors;
+  return memo.errors(policy);
 }
 
 /**
@@ -20,19 +27,7 @@ export function mutatingPolicyErrors(policy: KubeObject): PolicyFieldError[] {
  * resourceVersion, is never compiled again. Throws MutatingPolicyError with every problem.
  */
 export function compileMutatingPolicy(policy: KubeObject): CompiledMutatingPolicy {
-  const known = byObject.get(policy);
-  if (known) return known;
-  const key = versionKey(policy);
-  const cached = key ? byVersion.get(key) : undefined;
-  if (cached) {
-    byObject.set(policy, cached);
-    return cached;
-  }
-  const { compiled, errors } = build(policy);
-  if (!compiled || errors.length > 0) throw new MutatingPolicyError(policy.metadata?.name ?? '', errors);
-  byObject.set(policy, compiled);
-  if (key) byVersion.set(key, compiled);
-  return compiled;
+  return memo.compile(policy);
 }
 
 /** One spec's programs: the policy's own, or an autogen config's. */
@@ -52,19 +47,7 @@ export interface MutatingPrograms {
 
 /** The programs behind a compiled policy (for the evaluator). */
 export function mutatingProgramsOf(compiled: CompiledMutatingPolicy): MutatingPrograms {
-  const programs = programs_.get(compiled);
-  if (!programs) throw new Error(`policy ${compiled.name} was not compiled by compileMutatingPolicy`);
-  return programs;
-}
-
-const byObject = new WeakMap<object, CompiledMutatingPolicy>();
-const byVersion = new BoundedCache<CompiledMutatingPolicy>(1_000);
-const programs_ = new WeakMap<CompiledMutatingPolicy, MutatingPrograms>();
-
-function versionKey(policy: KubeObject): string | undefined {
-  const { uid, resourceVersion, namespace, name } = policy.metadata ?? {};
-  if (!uid || !resourceVersion) return undefined;
-  return `${policy.apiVersion}/${policy.kind}/${namespace ?? ''}/${name ?? ''}/${uid}/${resourceVersion}`;
+  return memo.programsOf(compiled);
 }
 
 function compileOne(
@@ -115,7 +98,7 @@ function compileTargetConditions(
   return compiled.matchConditions;
 }
 
-function build(policy: KubeObject): { compiled?: CompiledMutatingPolicy; errors: PolicyFieldError[] } {
+function build(policy: KubeObject): CompileBuild<CompiledMutatingPolicy, MutatingPrograms> {
   const errors: PolicyFieldError[] = [];
   if (!isMutatingPolicy(policy)) {
     errors.push({
@@ -165,8 +148,7 @@ function build(policy: KubeObject): { compiled?: CompiledMutatingPolicy; errors:
     autogen: Object.freeze(configs),
     autogenStatus: mutatingAutogenStatus(configs),
   };
-  programs_.set(compiled, { own, autogen, ...(targetExpression ? { targetExpression } : {}) });
-  return { compiled, errors };
+  return { compiled, programs: { own, autogen, ...(targetExpression ? { targetExpression } : {}) }, errors };
 }
 
 /** status.autogen as Kyverno writes it: `{ configs: { <name>: { targets, spec } } }`. */
