@@ -45,7 +45,7 @@ describe('the chart CRDs generated from the schema source', () => {
 
   it('gives every CRD version a structural schema', () => {
     const crds = customResourceDefinitions();
-    expect(crds).toHaveLength(16);
+    expect(crds).toHaveLength(22);
     for (const crd of crds) {
       for (const version of versionsOf(crd)) {
         expect(structuralProblems(version.schema.openAPIV3Schema), `${nameOf(crd)} ${version.name}`).toEqual([]);
@@ -137,6 +137,12 @@ describe('the chart CRDs generated from the schema source', () => {
       ['imagevalidatingpolicies.policies.kyverno.io', ['ivpol'], 'Cluster'],
       ['namespacedimagevalidatingpolicies.policies.kyverno.io', ['nivpol'], 'Namespaced'],
       ['policyexceptions.policies.kyverno.io', undefined, 'Namespaced'],
+      ['mutatingpolicies.policies.kyverno.io', ['mpol'], 'Cluster'],
+      ['namespacedmutatingpolicies.policies.kyverno.io', ['nmpol'], 'Namespaced'],
+      ['generatingpolicies.policies.kyverno.io', ['gpol'], 'Cluster'],
+      ['namespacedgeneratingpolicies.policies.kyverno.io', ['ngpol'], 'Namespaced'],
+      ['deletingpolicies.policies.kyverno.io', ['dpol'], 'Cluster'],
+      ['namespaceddeletingpolicies.policies.kyverno.io', ['ndpol'], 'Namespaced'],
     ] as const) {
       const spec = crd(name).spec as { scope: string; names: { shortNames?: string[]; categories: string[] } };
       expect(spec.scope, name).toBe(scope);
@@ -162,6 +168,70 @@ describe('the chart CRDs generated from the schema source', () => {
     const props = spec.properties as Record<string, JsonObject>;
     expect(props.failurePolicy).toMatchObject({ enum: ['Ignore', 'Fail'] });
     expect((props.validationActions!.items as JsonObject).enum).toEqual(['Deny', 'Audit', 'Warn']);
+  });
+
+  it("types MutatingPolicy, GeneratingPolicy and DeletingPolicy as Kyverno does, with Kyverno's columns and a status subresource", () => {
+    const crd = (name: string) => customResourceDefinitions().find((c) => nameOf(c) === name)!;
+    const specOf = (version: Version) =>
+      (version.schema.openAPIV3Schema.properties as Record<string, JsonObject>).spec as JsonObject & {
+        properties: Record<string, JsonObject>;
+      };
+    const age = { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+    const ready = { name: 'READY', type: 'string', jsonPath: '.status.conditionStatus.ready' };
+    for (const plural of ['mutatingpolicies', 'generatingpolicies', 'deletingpolicies']) {
+      for (const name of [`${plural}.policies.kyverno.io`, `namespaced${plural}.policies.kyverno.io`]) {
+        for (const version of versionsOf(crd(name)) as unknown as Array<Version & Record<string, unknown>>) {
+          expect(version.subresources, name).toEqual({ status: {} });
+          expect(version.additionalPrinterColumns, name).toEqual(
+            plural === 'generatingpolicies' ? [age] : [age, ready],
+          );
+          expect(specOf(version)['x-kubernetes-preserve-unknown-fields'], name).toBeUndefined();
+        }
+      }
+    }
+    const mpol = versionsOf(crd('mutatingpolicies.policies.kyverno.io'))[0]! as Version & Record<string, unknown>;
+    expect(mpol.selectableFields).toEqual([{ jsonPath: '.spec.evaluation.mode' }]);
+    const mpolProps = specOf(mpol).properties;
+    expect((mpolProps.mutations!.items as JsonObject).required).toEqual(['patchType']);
+    expect(Object.keys(mpolProps.targetMatchConstraints!.properties as JsonObject)).toEqual(
+      expect.arrayContaining(['expression', 'resourceRules', 'namespaceSelector', 'objectSelector']),
+    );
+    const evaluation = mpolProps.evaluation!.properties as Record<string, JsonObject>;
+    expect((evaluation.mutateExisting!.properties as Record<string, JsonObject>).enabled).toMatchObject({
+      type: 'boolean',
+      default: false,
+    });
+    const mpolStatus = (mpol.schema.openAPIV3Schema.properties as Record<string, JsonObject>).status!;
+    expect(Object.keys(mpolStatus.properties as JsonObject).sort()).toEqual([
+      'autogen',
+      'conditionStatus',
+      'generated',
+    ]);
+
+    const gpol = specOf(versionsOf(crd('generatingpolicies.policies.kyverno.io'))[0]!);
+    expect(gpol.required).toEqual(['generate']);
+    expect(gpol.properties.generate).toMatchObject({ type: 'array', minItems: 1 });
+    const gpolEvaluation = gpol.properties.evaluation!.properties as Record<string, JsonObject>;
+    for (const [field, byDefault] of [
+      ['admission', true],
+      ['generateExisting', false],
+      ['synchronize', false],
+      ['orphanDownstreamOnPolicyDelete', false],
+    ] as const) {
+      expect((gpolEvaluation[field]!.properties as Record<string, JsonObject>).enabled, field).toMatchObject({
+        default: byDefault,
+      });
+    }
+
+    const dpolVersion = versionsOf(crd('deletingpolicies.policies.kyverno.io'))[0]!;
+    const dpol = specOf(dpolVersion);
+    expect(dpol.required).toEqual(['schedule']);
+    expect(dpol.properties.deletionPropagationPolicy).toMatchObject({ enum: ['Foreground', 'Background', 'Orphan'] });
+    const dpolStatus = (dpolVersion.schema.openAPIV3Schema.properties as Record<string, JsonObject>).status!;
+    expect((dpolStatus.properties as Record<string, JsonObject>).lastExecutionTime).toMatchObject({
+      type: 'string',
+      format: 'date-time',
+    });
   });
 
   it('types ImageValidatingPolicy as Kyverno does: one signer per attestor, digest settings true by default', () => {

@@ -34,6 +34,15 @@ const KINDS = new Set([
   'CleanupPolicy',
   'GlobalContextEntry',
 ]);
+/** The policies.kyverno.io kinds checked (Kyverno's CEL policies of issue 37). */
+const CEL_KINDS = new Set([
+  'MutatingPolicy',
+  'NamespacedMutatingPolicy',
+  'GeneratingPolicy',
+  'NamespacedGeneratingPolicy',
+  'DeletingPolicy',
+  'NamespacedDeletingPolicy',
+]);
 
 /**
  * Chainsaw steps that apply a document they expect refused, which the generated CRD refuses, and why.
@@ -73,8 +82,10 @@ function kyvernoDocuments(file: string): JsonObject[] {
       (v): v is JsonObject =>
         isObject(v as JsonObject) &&
         typeof (v as JsonObject).apiVersion === 'string' &&
-        ((v as JsonObject).apiVersion as string).startsWith('kyverno.io/') &&
-        KINDS.has((v as JsonObject).kind as string),
+        ((((v as JsonObject).apiVersion as string).startsWith('kyverno.io/') &&
+          KINDS.has((v as JsonObject).kind as string)) ||
+          (((v as JsonObject).apiVersion as string).startsWith('policies.kyverno.io/') &&
+            CEL_KINDS.has((v as JsonObject).kind as string))),
     );
 }
 

@@ -46,6 +46,30 @@ const CASES: Record<string, JsonObject> = {
     metadata: { name: 'c' },
     spec: { schedule: '* * * * *', match, deletionPropagationPolicy: 'Later' },
   },
+  'a generating policy without a generation (minItems)': {
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: 'GeneratingPolicy',
+    metadata: { name: 'g' },
+    spec: { generate: [] },
+  },
+  'a generating policy without generate': {
+    apiVersion: 'policies.kyverno.io/v1beta1',
+    kind: 'NamespacedGeneratingPolicy',
+    metadata: { name: 'g', namespace: 'team' },
+    spec: { evaluation: { synchronize: { enabled: 'yes' } } },
+  },
+  'a mutation without its patch type': {
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: 'MutatingPolicy',
+    metadata: { name: 'm' },
+    spec: { failurePolicy: 'Sometimes', mutations: [{ jsonPatch: { expression: '[]' } }] },
+  },
+  'a deleting policy without a schedule, with a bad propagation policy': {
+    apiVersion: 'policies.kyverno.io/v1alpha1',
+    kind: 'DeletingPolicy',
+    metadata: { name: 'd' },
+    spec: { conditions: [{ name: 'c' }], deletionPropagationPolicy: 'Later' },
+  },
   'a global context entry with neither source': {
     apiVersion: 'kyverno.io/v2alpha1',
     kind: 'GlobalContextEntry',

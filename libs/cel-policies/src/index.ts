@@ -40,9 +40,34 @@ export {
   type IvpolPorts,
   type OciAccessRequest,
 } from './image-validating/ports';
+export type * from './mutating/types';
+export { MutatingPolicyError } from './mutating/policy-error';
+export { compileMutatingPolicy, mutatingPolicyErrors } from './mutating/compile';
+export {
+  evaluateMutatingPolicy,
+  evaluateMutatingPolicyOnTarget,
+  triggersMutateExisting,
+  type MutatingPolicyContext,
+} from './mutating/evaluate';
+export {
+  mutateExistingTargets,
+  MAX_MUTATE_EXISTING_TARGETS,
+  type TargetCandidate,
+  type TargetSelection,
+} from './mutating/targets';
 export type * from './deleting/types';
 export type { CompiledDeletingPolicy } from './deleting/compiled-policy';
 export { DeletingPolicyError } from './deleting/policy-error';
 export { compileDeletingPolicy, deletingPolicyErrors } from './deleting/compile';
 export { evaluateDeletingPolicy, type DeletingPolicyInput, type DeletingPolicyOutcome } from './deleting/evaluate';
 export { executionTime, nextExecutionTime } from './deleting/schedule';
+export type * from './generating/types';
+export { GPOL_LIMITS } from './generating/types';
+export { GeneratingPolicyError } from './generating/policy-error';
+export {
+  compileGeneratingPolicy,
+  generatingPolicyErrors,
+  type GeneratingPolicyCheckOptions,
+} from './generating/compile';
+export { evaluateGeneratingPolicy } from './generating/evaluate';
+export { LABEL_TRIGGER_NAME, LABEL_SOURCE_UID } from './generating/downstream';

@@ -7,6 +7,7 @@ import { registerIp } from './libraries/ip';
 import { registerLists } from './libraries/lists';
 import { registerListsExtension } from './libraries/lists-ext';
 import { registerMath } from './libraries/math';
+import { registerMutationTypes } from './libraries/mutation';
 import { registerNamedFormats } from './libraries/named-formats';
 import { registerNamespaces } from './libraries/namespaces';
 import { registerQuantity } from './libraries/quantity';
@@ -17,6 +18,7 @@ import { registerSets } from './libraries/sets';
 import { registerStrings } from './libraries/strings';
 import { registerUrl } from './libraries/url';
 import { registerKyverno } from './kyverno/environment';
+import { GENERATOR_TYPE, registerGenerator } from './kyverno/generator';
 import { registerImageVerify, rewriteImageVerifyCall } from './kyverno/image-verify';
 import { CEL_LIMITS } from './limits';
 import { registerLanguage, rewriteLanguage } from './language';
@@ -46,10 +48,31 @@ export interface CelVariables {
   readonly imageVerification?: boolean;
   /** An ImageValidatingPolicy's matchImageReferences expression: `ref` (the image) only matters. */
   readonly imageReference?: boolean;
+  /**
+   * Mutation expressions (Kubernetes' HasPatchTypes): `Object{...}` / `Object.spec{...}` typed object
+   * construction, `JSONPatch{...}` and `jsonpatch.escapeKey` (libraries/mutation.ts).
+   */
+  readonly patchTypes?: boolean;
+  /**
+   * With `kyverno`: a GeneratingPolicy's variables and generate expressions, `generator` and its
+   * `Apply` (kyverno/generator.ts; no namespace argument for a namespaced policy).
+   */
+  readonly generator?: boolean;
 }
 
-/** What the expression must evaluate to: validations and preconditions bool, messages string. */
-export type CelResultType = 'bool' | 'string' | 'any';
+/**
+ * What the expression must evaluate to: validations and preconditions bool, messages string,
+ * ApplyConfiguration mutations `Object`, JSONPatch mutations a list of `JSONPatch` (dyn is accepted:
+ * the evaluation checks it).
+ */
+export type CelResultType = 'bool' | 'string' | 'any' | 'Object' | 'list<JSONPatch>';
+
+const ACCEPTED_TYPES: Readonly<Record<Exclude<CelResultType, 'any'>, readonly string[]>> = {
+  bool: ['bool', 'dyn'],
+  string: ['string', 'dyn'],
+  Object: ['Object', 'dyn'],
+  'list<JSONPatch>': ['list<JSONPatch>', 'list<dyn>', 'list', 'dyn'],
+};
 
 /** An expression that does not parse or type-check; the policy cannot run it. */
 export class CelCompileError extends Error {
@@ -84,7 +107,7 @@ export function compileCel(source: string, variables: CelVariables, result: CelR
   }
   const checked = parsed.check();
   if (!checked.valid) throw new CelCompileError(describe(checked.error));
-  if (result !== 'any' && checked.type !== result && checked.type !== 'dyn') {
+  if (result !== 'any' && !ACCEPTED_TYPES[result].includes(checked.type ?? 'dyn')) {
     throw new CelCompileError(`expression must evaluate to ${result}, not ${checked.type}`);
   }
   const program: CelProgram = { source, evaluate: (activation) => parsed(activation) };
@@ -124,7 +147,7 @@ let base: Environment | undefined;
 
 function environmentKey(variables: CelVariables): string {
   const kyverno = variables.kyverno ? (variables.namespacedPolicy ? 'kn' : 'k') : '';
-  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${kyverno}${variables.exceptions ? 'e' : ''}${variables.imageVerification ? 'i' : ''}${variables.imageReference ? 'r' : ''}`;
+  return `${variables.params ? 'p' : ''}${variables.authorizer ? 'a' : ''}${kyverno}${variables.exceptions ? 'e' : ''}${variables.imageVerification ? 'i' : ''}${variables.imageReference ? 'r' : ''}${variables.patchTypes ? 'm' : ''}${variables.generator ? 'g' : ''}`;
 }
 
 function environment(variables: CelVariables): Environment {
@@ -139,6 +162,11 @@ function environment(variables: CelVariables): Environment {
     if (variables.kyverno) registerKyverno(env, { namespaced: variables.namespacedPolicy === true });
     if (variables.imageVerification) registerImageVerify(env);
     if (variables.imageReference) env.registerVariable('ref', 'string');
+    if (variables.patchTypes) registerMutationTypes(env);
+    if (variables.kyverno && variables.generator) {
+      registerGenerator(env, variables.namespacedPolicy === true);
+      env.registerVariable('generator', GENERATOR_TYPE);
+    }
     environments.set(key, env);
   }
   return env;

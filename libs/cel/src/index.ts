@@ -6,11 +6,14 @@ export {
   CelCompileError,
   describe as describeCelError,
   type CelProgram,
+  type CelResultType,
   type CelVariables,
 } from './compile';
+export { CelJsonPatch, CelObject, objectTypeNameErrors } from './libraries/mutation';
 export { CelMeter, CelLimitExceeded } from './meter';
 export { CEL_LIMITS, type CelLimits } from './limits';
 export { toCel } from './values';
+export { celToJson } from './kyverno/values';
 export { AccessReviews, CelAuthorizer, CelResourceCheck } from './libraries/authz';
 export type { AccessReviewDecision, AccessReviewRequest, AccessReviewSubject } from './access-review';
 export { kyvernoActivation } from './kyverno/activation';
@@ -19,6 +22,7 @@ export { expressionsUseIdentifier, HTTP_IN_NAMESPACED_POLICY } from './kyverno/i
 export {
   CelPortError,
   KYVERNO_CEL_LIMITS,
+  type CelGeneratorPort,
   type CelGlobalContextPort,
   type CelGroupVersionResource,
   type CelHttpMethod,

@@ -18,11 +18,12 @@ import type { LoadedTest } from './types';
  * cluster's: resources, targets, params and cluster resources), `http` answers only the test's
  * apiCallResponses, `globalContext` only its globalContextEntries, image data only the Context
  * file's images. Anything else fails the calling expression: the CLI never reaches a network.
+ * `sources`: more objects `resource` reads (a GeneratingPolicy's clone sources, `cloneSourceResource`).
  */
-export function celPortsFor(test: LoadedTest): KyvernoCelPorts {
+export function celPortsFor(test: LoadedTest, sources: readonly KubeObject[] = []): KyvernoCelPorts {
   return {
     http: httpPort(test),
-    resources: resourcePort(test),
+    resources: resourcePort(test, sources),
     globalContext: globalContextPort(test),
     imageData: imageDataPort(test.context.images),
   };
@@ -46,8 +47,8 @@ function httpPort(test: LoadedTest): CelHttpPort {
   };
 }
 
-function resourcePort(test: LoadedTest): CelResourcePort {
-  const store: KubeObject[] = [...test.context.resources];
+function resourcePort(test: LoadedTest, sources: readonly KubeObject[]): CelResourcePort {
+  const store: KubeObject[] = [...test.context.resources, ...sources];
   if (test.definition.clusterResources.length > 0) {
     store.push(...test.resources, ...test.targetResources, ...test.params, ...test.clusterResources);
   }

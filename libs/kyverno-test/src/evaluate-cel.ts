@@ -15,6 +15,7 @@ import { evaluateForCli } from '@edict/native-policies';
 import { errorMessage, isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import { celPortsFor } from './cel-ports';
 import { evaluateDeletingPolicies } from './evaluate-dpol';
+import { evaluateGeneratingPolicies } from './evaluate-gpol';
 import { offlineNamespaceObject, payloadObject, resourceOf } from './cel-resource';
 import { buildRequest, type RequestInputs } from './request-builder';
 import type { LoadedTest } from './types';
@@ -27,7 +28,9 @@ export type CelPolicyKind =
   | 'ImageValidatingPolicy'
   | 'NamespacedImageValidatingPolicy'
   | 'DeletingPolicy'
-  | 'NamespacedDeletingPolicy';
+  | 'NamespacedDeletingPolicy'
+  | 'GeneratingPolicy'
+  | 'NamespacedGeneratingPolicy';
 
 /** A CEL policy's response: the classic engine's shape, for any of these kinds. */
 export type CelPolicyResponse = Omit<PolicyResponse, 'policy'> & {
@@ -69,7 +72,6 @@ export async function evaluateCelPolicies(
   const evaluation: CelEvaluation = { responses: [], errors: [] };
   const notEvaluatedYet = [
     ...test.cel.mutatingPolicies,
-    ...test.cel.generatingPolicies,
     ...test.cel.mutatingAdmissionPolicies,
     ...test.cel.unsupported,
   ];
@@ -79,6 +81,7 @@ export async function evaluateCelPolicies(
     );
   }
   await evaluateAdmissionPolicies(test, evaluation);
+  await evaluateGeneratingPolicies(test, inputs, evaluation);
   await evaluateDeletingPolicies(test, evaluation);
   const policies = compileEach(test.cel.validatingPolicies, compileValidatingPolicy, evaluation);
   const imagePolicies = compileEach(test.cel.imageValidatingPolicies, compileImageValidatingPolicy, evaluation);

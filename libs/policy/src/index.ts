@@ -15,6 +15,7 @@ export {
 } from './cel/cel-policy-status-writer';
 export {
   desiredCelPolicyStatus,
+  celStatusConditions,
   celStatusMatches,
   WEBHOOK_CONFIGURED,
   RBAC_PERMISSIONS_GRANTED,
@@ -31,6 +32,7 @@ export {
   policyKeyOf,
   type CelPolicyCompilers,
   type CelPolicyEntry,
+  type CompiledCelPolicy,
   type CelExceptionEntry,
   type CelPolicyStoreOptions,
 } from './cel/cel-policy-store';
@@ -40,10 +42,20 @@ export {
   NAMESPACED_VALIDATING_POLICY_REF,
   IMAGE_VALIDATING_POLICY_REF,
   NAMESPACED_IMAGE_VALIDATING_POLICY_REF,
+  MUTATING_POLICY_REF,
+  NAMESPACED_MUTATING_POLICY_REF,
+  GENERATING_POLICY_REF,
+  NAMESPACED_GENERATING_POLICY_REF,
   CEL_POLICY_EXCEPTION_REF,
   type CelPolicyFeeds,
 } from './cel/cel-policy-feeds';
-export { isImagePolicyKind, type CelPolicyKind, type ImagePolicyKind } from './cel/image-policy-kinds';
+export {
+  isGeneratingPolicyKind,
+  isImagePolicyKind,
+  isMutatingPolicyKind,
+  type CelPolicyKind,
+  type ImagePolicyKind,
+} from './cel/cel-policy-kinds';
 export { PolicyCache, type PolicyCacheListener } from './policy-cache';
 export { PolicySnapshot, compareKeys } from './cache/policy-snapshot';
 export {

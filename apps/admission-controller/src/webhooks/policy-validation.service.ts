@@ -5,9 +5,10 @@
  * warnings travel back as admission warnings; an exception outside the configured namespaces is
  * admitted with a warning (it is stored but never used). A policy whose generate or
  * mutate-existing rules need writes the background controller may not make is refused too (asked
- * with SubjectAccessReviews about its username, as Kyverno does). A policies.kyverno.io
- * ValidatingPolicy or CEL PolicyException whose CEL does not compile or type-check is refused with
- * the field and the compiler's message (`celPolicyValidation`). The kinds its rules name are looked up
+ * with SubjectAccessReviews about its username, as Kyverno does). A policies.kyverno.io policy
+ * (Validating, ImageValidating, Mutating, Generating, Deleting, and the Namespaced forms) or CEL
+ * PolicyException whose CEL does not compile or type-check, or that breaks a rule Kyverno checks in
+ * code, is refused with the field and the message (`celPolicyValidation`). The kinds its rules name are looked up
  * in API discovery (`checkKindsServed`): a kind only subresources serve is refused, one nothing
  * serves yet admitted with a warning.
  */

@@ -47,7 +47,8 @@ export function autogenStatus(configs: readonly AutogenConfig[]): JsonObject {
   return { configs: Object.fromEntries(entries) as JsonObject };
 }
 
-function canAutogen(match: MatchResources | undefined): boolean {
+/** Whether Kyverno generates pod-controller configs for these match constraints (Pods alone, simple). */
+export function canAutogen(match: MatchResources | undefined): boolean {
   if (!match) return false;
   const selector = match.objectSelector;
   if (selector && (Object.keys(selector.matchLabels ?? {}).length > 0 || (selector.matchExpressions ?? []).length > 0))
@@ -64,7 +65,7 @@ function canAutogen(match: MatchResources | undefined): boolean {
 }
 
 /** The controllers' resource rules, one per group/version (sorted), keeping the namespace selector. */
-function controllerConstraints(
+export function controllerConstraints(
   original: MatchResources | undefined,
   targets: readonly AutogenTarget[],
   operations: readonly string[],
@@ -90,7 +91,7 @@ function controllerConstraints(
   return constraints;
 }
 
-function compareTargets(a: AutogenTarget, b: AutogenTarget): number {
+export function compareTargets(a: AutogenTarget, b: AutogenTarget): number {
   return (
     compare(a.group, b.group) ||
     compare(a.version, b.version) ||

@@ -13,25 +13,41 @@ type ResultType = 'bool' | 'string' | 'any';
  * audit annotations see everything; message expressions everything but the authorizer, as
  * Kubernetes has it. A namespaced policy gets the namespace-bound `resource` overloads.
  */
-function declarations(namespaced: boolean, imageVerification: boolean) {
+function declarations(namespaced: boolean, imageVerification: boolean, authorizer: boolean, generator: boolean) {
   const kyverno = { kyverno: true, namespacedPolicy: namespaced } as const;
+  // GeneratingPolicy: its variables see `generator` and, as Kyverno declares them, neither the
+  // authorizer nor `exceptions`.
+  if (generator) {
+    return {
+      matchConditions: { params: false, authorizer: false, ...kyverno } satisfies CelVariables,
+      expressions: { params: false, authorizer: false, ...kyverno, generator: true } satisfies CelVariables,
+      messages: { params: false, authorizer: false, ...kyverno, generator: true } satisfies CelVariables,
+    };
+  }
   // ImageValidatingPolicy: its variables, validations and messages also see `images`, `attestors`,
   // `attestations` and the image verification functions; its match conditions do not.
   const images = imageVerification ? ({ imageVerification: true } as const) : {};
   return {
     matchConditions: { params: false, authorizer: false, ...kyverno } satisfies CelVariables,
-    expressions: { params: false, authorizer: true, exceptions: true, ...kyverno, ...images } satisfies CelVariables,
+    expressions: { params: false, authorizer, exceptions: true, ...kyverno, ...images } satisfies CelVariables,
     messages: { params: false, authorizer: false, exceptions: true, ...kyverno, ...images } satisfies CelVariables,
   };
 }
 
 /** The variables Kyverno's libraries bind (kyvernoActivation). */
-const LIBRARY_VARIABLES = ['http', 'resource', 'globalContext', 'image'];
+const LIBRARY_VARIABLES = ['http', 'resource', 'globalContext', 'image', 'generator'];
 
 /** What a spec's expressions are compiled for (ValidatingPolicy by default). */
 export interface CompileSpecOptions {
   /** ImageValidatingPolicy: Kyverno's image verification library (see declarations). */
   readonly imageVerification?: boolean;
+  /**
+   * MutatingPolicy: match conditions see `variables` too (Kyverno binds them lazily before its
+   * match conditions), and no expression has `authorizer` (its compiler declares none).
+   */
+  readonly mutating?: boolean;
+  /** GeneratingPolicy: Kyverno's generator library in variables (see declarations). */
+  readonly generator?: boolean;
 }
 
 /** In JSON mode the payload is `object`; there is no admission request to read. */
@@ -57,7 +73,12 @@ export function compileSpec(
     matchConditions: forConditions,
     expressions: forExpressions,
     messages: forMessages,
-  } = declarations(namespaced, options.imageVerification === true);
+  } = declarations(
+    namespaced,
+    options.imageVerification === true,
+    options.mutating !== true,
+    options.generator === true,
+  );
   const sources: string[] = [];
   const compile = (
     source: unknown,
@@ -91,11 +112,13 @@ export function compileSpec(
   };
 
   const matchConditions: NamedProgram[] = [];
-  (spec.matchConditions ?? []).forEach((condition, i) => {
-    const at = `${path}.matchConditions[${i}].expression`;
-    const compiled = compile(condition?.expression, forConditions, 'bool', at, undefined);
-    if (compiled) matchConditions.push({ name: String(condition.name ?? ''), ...compiled });
-  });
+  const compileConditions = (declaredVariables: ReadonlySet<string> | undefined) =>
+    (spec.matchConditions ?? []).forEach((condition, i) => {
+      const at = `${path}.matchConditions[${i}].expression`;
+      const compiled = compile(condition?.expression, forConditions, 'bool', at, declaredVariables);
+      if (compiled) matchConditions.push({ name: String(condition.name ?? ''), ...compiled });
+    });
+  if (options.mutating !== true) compileConditions(undefined);
 
   // A variable sees the variables declared before it, as Kubernetes composes them.
   const declared = new Set<string>();
@@ -107,6 +130,7 @@ export function compileSpec(
     declared.add(name);
     if (compiled) variables.push({ name, ...compiled });
   });
+  if (options.mutating === true) compileConditions(declared);
 
   const validations: CompiledValidation[] = [];
   (spec.validations ?? []).forEach((validation, index) => {

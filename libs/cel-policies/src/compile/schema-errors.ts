@@ -6,9 +6,9 @@ const FAILURE_POLICIES = ['Ignore', 'Fail'];
 const MODES = ['Kubernetes', 'JSON'];
 const AUTHORIZATION_MODES = ['Envoy', 'HTTP'];
 const REASONS = ['Unauthorized', 'Forbidden', 'Invalid', 'RequestEntityTooLarge'];
-const MAX_MATCH_CONDITIONS = 64;
-const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
-const QUALIFIED_NAME =
+export const MAX_MATCH_CONDITIONS = 64;
+export const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
+export const QUALIFIED_NAME =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 
 /**
@@ -119,7 +119,8 @@ export function schemaErrors(spec: unknown): PolicyFieldError[] {
   return errors;
 }
 
-function namedItems(
+/** Items of a list keyed by `name` (matchConditions, variables): each named, validly, once. */
+export function namedItems(
   path: string,
   items: unknown[],
   validName: (name: string) => boolean,

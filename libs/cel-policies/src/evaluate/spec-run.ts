@@ -37,6 +37,21 @@ export class SpecRun {
     return this.spec.variableIndex.get(name);
   }
 
+  /**
+   * Evaluates the variables an expression run elsewhere reads (a mutation's patcher), their own
+   * reads first, so `variables` holds them; a Promise only when a library call waits.
+   */
+  prepare(reads: readonly string[]): Promise<void> | undefined {
+    for (let i = 0; i < reads.length; i++) {
+      const pending = this.ensure(reads[i] as string);
+      if (pending) return pending.then(() => this.prepare(reads.slice(i + 1)));
+    }
+    if (this.budget.expired) throw new EvaluationDeadlineExceeded();
+    const exceeded = this.meter.exceeded ?? this.reviews.exceeded;
+    if (exceeded) throw exceeded;
+    return undefined;
+  }
+
   /** Evaluates an expression after the variables it reads (their own reads first). */
   evaluate(program: CelProgram, reads: readonly string[], activation = this.activation): Outcome | Promise<Outcome> {
     for (let i = 0; i < reads.length; i++) {

@@ -3,6 +3,8 @@ import type { ResourceRequest } from '@edict/engine';
 import type { ValidatingPolicySpec } from '../api/types';
 import type { ImageValidatingPolicySpec } from '../image-validating/types';
 import type { CelPolicyInput } from '../evaluate/input';
+import type { MutatingPolicySpec } from '../mutating/types';
+import type { GeneratingPolicySpec } from '../generating/types';
 
 /** A ValidatingPolicy object around a spec (a NamespacedValidatingPolicy when given a namespace). */
 export function validatingPolicy(name: string, spec: ValidatingPolicySpec, namespace?: string): KubeObject {
@@ -14,11 +16,31 @@ export function validatingPolicy(name: string, spec: ValidatingPolicySpec, names
   } as KubeObject;
 }
 
+/** A MutatingPolicy object around a spec (a NamespacedMutatingPolicy when given a namespace). */
+export function mutatingPolicy(name: string, spec: MutatingPolicySpec, namespace?: string): KubeObject {
+  return {
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: namespace ? 'NamespacedMutatingPolicy' : 'MutatingPolicy',
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+    spec: spec as unknown as KubeObject['spec'],
+  } as KubeObject;
+}
+
 /** An ImageValidatingPolicy object around a spec (a NamespacedImageValidatingPolicy when given a namespace). */
 export function imageValidatingPolicy(name: string, spec: ImageValidatingPolicySpec, namespace?: string): KubeObject {
   return {
     apiVersion: 'policies.kyverno.io/v1',
     kind: namespace ? 'NamespacedImageValidatingPolicy' : 'ImageValidatingPolicy',
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+    spec: spec as unknown as KubeObject['spec'],
+  } as KubeObject;
+}
+
+/** A GeneratingPolicy object around a spec (a NamespacedGeneratingPolicy when given a namespace). */
+export function generatingPolicy(name: string, spec: GeneratingPolicySpec, namespace?: string): KubeObject {
+  return {
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: namespace ? 'NamespacedGeneratingPolicy' : 'GeneratingPolicy',
     metadata: { name, ...(namespace ? { namespace } : {}) },
     spec: spec as unknown as KubeObject['spec'],
   } as KubeObject;

@@ -1,2 +1,10 @@
 // Test helpers for @edict/cel-policies: policy objects and evaluation inputs.
-export { imageValidatingPolicy, inputFor, matching, pod, validatingPolicy } from './fixtures';
+export {
+  generatingPolicy,
+  imageValidatingPolicy,
+  inputFor,
+  matching,
+  mutatingPolicy,
+  pod,
+  validatingPolicy,
+} from './fixtures';

@@ -16,6 +16,8 @@ export interface KyvernoCelPorts {
   readonly globalContext?: CelGlobalContextPort;
   /** `image.GetMetadata`: an image's manifest and config from its registry. */
   readonly imageData?: CelImageDataPort;
+  /** `generator.Apply`: what a GeneratingPolicy asks to create (the engine behind it decides). */
+  readonly generator?: CelGeneratorPort;
 }
 
 /** What a port call is given: a signal aborted when the evaluation's deadline passes, and a size cap. */
@@ -96,6 +98,17 @@ export interface CelGlobalContextPort {
  */
 export interface CelImageDataPort {
   get(reference: string, call: CelPortCall): Promise<JsonObject> | JsonObject;
+}
+
+/**
+ * Kyverno's generator library hands its objects here: `namespace` is the one named in
+ * `generator.Apply` (a namespaced policy's own), each object as the expression built it (a List
+ * object, `items` and all, as one). The port records them; it labels, bounds and creates them or
+ * throws (a CelPortError with reason Forbidden reads "permission denied"). Synchronous: nothing is
+ * written while the expression runs.
+ */
+export interface CelGeneratorPort {
+  apply(namespace: string, objects: readonly JsonObject[]): void;
 }
 
 /** A port failure with the Kubernetes reason it carries (the library words 403/401 as "permission denied"). */

@@ -8,6 +8,7 @@ import { fixComprehensionRange, fixMapLiteral } from './literals';
 import { fixOperators } from './operators';
 import { fixOptionalSelection, fixPlainOrReceiver, fixSelectionOperand, registerOptionals } from './optionals';
 import { fixOptionalEntries } from './optional-entries';
+import { fixObjectConstruction } from './objects';
 import { fixHas } from './presence';
 import { fixQualifiedNames } from './qualified';
 import { installSyntax } from './syntax';
@@ -31,6 +32,7 @@ export function rewriteLanguage(root: unknown, env: Environment): void {
     if (fixQualifiedNames(node, env)) return;
     fixOptionalEntries(node);
     fixMapLiteral(node);
+    fixObjectConstruction(node);
     fixComprehensionRange(node);
     fixAsyncQuantifier(node);
     fixHas(node);

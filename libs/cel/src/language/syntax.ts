@@ -9,7 +9,8 @@ import type { AstNode } from './internals';
  * - optional entries `[?x, y]` and `{?k: v}` (the `?` marks the element or key; see optional-entries.ts),
  * - raw bytes literals `br'...'` / `rb'...'`,
  * - floating-point literals starting with a dot (`.99`),
- * - backquoted field names (`` m.`foo.txt` ``).
+ * - backquoted field names (`` m.`foo.txt` ``),
+ * - typed object construction `Name{field: value}` / `Object.spec{...}` (see objects.ts).
  */
 export function installSyntax(): void {
   if (installed) return;
@@ -18,11 +19,15 @@ export function installSyntax(): void {
   const lexerProto = Object.getPrototypeOf(parser.lexer) as LexerInternals;
   const tokens = tokenTypes(parser.lexer);
   patchOptionalEntries(parserProto);
+  patchObjectConstruction(parserProto, tokens);
   patchLexer(lexerProto, tokens);
   installed = true;
 }
 
 let installed = false;
+
+/** The AST meta key holding the type name of an object construction `Name{...}` (a map node). */
+export const OBJECT_CONSTRUCTION = 'edictObjectConstruction';
 
 /** The AST meta key marking an element or key written with a leading `?`. */
 export const OPTIONAL_ENTRY = 'edictOptionalEntry';
@@ -49,11 +54,16 @@ interface ParserInternals {
   pos: number;
   type: number;
   parseExpression(): AstNode;
+  parsePostfix(): AstNode;
+  parsePrimary(): AstNode;
+  parseMap(): AstNode;
+  edictPrimary?: AstNode;
   consume(type: number): number;
 }
 
 interface Tokens {
   readonly question: number;
+  readonly lbrace: number;
   readonly bytes: number;
   readonly identifier: number;
 }
@@ -76,7 +86,7 @@ function tokenTypes(lexer: LexerInternals): Tokens {
     lexer.reset(text);
     return lexer.nextToken().tokenType;
   };
-  return { question: typeOf('?'), bytes: typeOf("b''"), identifier: typeOf('a') };
+  return { question: typeOf('?'), lbrace: typeOf('{'), bytes: typeOf("b''"), identifier: typeOf('a') };
 }
 
 /** `?` before a list element or a map key: parsed as the expression, marked for optional-entries.ts. */
@@ -87,6 +97,40 @@ function patchOptionalEntries(proto: ParserInternals): void {
     this.consume(this.type);
     return parseExpression.call(this).setMeta(OPTIONAL_ENTRY, true);
   };
+}
+
+/**
+ * `Name{f: v}`: a (dotted) name followed by a brace is CEL's message construction, which cel-js does
+ * not parse (a brace after an expression is otherwise a syntax error). The entries are parsed as a
+ * map literal's and the node is marked with the name; objects.ts checks and evaluates it.
+ */
+function patchObjectConstruction(proto: ParserInternals, tokens: Tokens): void {
+  const parsePostfix = proto.parsePostfix;
+  const parsePrimary = proto.parsePrimary;
+  proto.parsePostfix = function (this: ParserInternals): AstNode {
+    const expr = parsePostfix.call(this);
+    if (this.type !== tokens.lbrace) return expr;
+    const name = dottedName(expr);
+    if (name === undefined) return expr;
+    // Selections and indexes may follow (`Object{...}.spec`): parse on with the object as the primary.
+    this.edictPrimary = this.parseMap().setMeta(OBJECT_CONSTRUCTION, name);
+    return parsePostfix.call(this);
+  };
+  proto.parsePrimary = function (this: ParserInternals): AstNode {
+    const pending = this.edictPrimary;
+    if (!pending) return parsePrimary.call(this);
+    this.edictPrimary = undefined;
+    return pending;
+  };
+}
+
+/** `a.b.c` written as identifiers and plain selections, or undefined. */
+function dottedName(node: AstNode): string | undefined {
+  if (node.op === 'id') return node.args as unknown as string;
+  if (node.op !== '.') return undefined;
+  const [operand, field] = node.args as unknown as [AstNode, string];
+  const prefix = dottedName(operand);
+  return prefix === undefined ? undefined : `${prefix}.${field}`;
 }
 
 function patchLexer(proto: LexerInternals, tokens: Tokens): void {

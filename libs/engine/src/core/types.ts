@@ -75,7 +75,9 @@ export type PolicyResponseKind =
   | 'ValidatingPolicy'
   | 'NamespacedValidatingPolicy'
   | 'ImageValidatingPolicy'
-  | 'NamespacedImageValidatingPolicy';
+  | 'NamespacedImageValidatingPolicy'
+  | 'MutatingPolicy'
+  | 'NamespacedMutatingPolicy';
 
 /** What a ValidatingPolicy does with a failed validation (admissionregistration's ValidationAction). */
 export type ValidationAction = 'Deny' | 'Warn' | 'Audit';

@@ -13,7 +13,10 @@ import {
   validatingPolicySpecSchema,
   validatingPolicyStatusSchema,
 } from './cel-policy-schemas';
+import { deletingPolicySpecSchema, deletingPolicyStatusSchema } from './deleting-policy-schemas';
+import { generatingPolicySpecSchema, generatingPolicyStatusSchema } from './generating-policy-schemas';
 import { imageValidatingPolicySpecSchema, imageValidatingPolicyStatusSchema } from './image-validating-policy-schemas';
+import { mutatingPolicySpecSchema, mutatingPolicyStatusSchema } from './mutating-policy-schemas';
 import {
   cleanupPolicySpecSchema,
   cleanupPolicyStatusSchema,
@@ -310,6 +313,89 @@ function imageValidatingPolicyDefinition(namespaced: boolean): CrdDefinition {
   };
 }
 
+function mutatingPolicyDefinition(namespaced: boolean): CrdDefinition {
+  const kind = namespaced ? 'NamespacedMutatingPolicy' : 'MutatingPolicy';
+  const plural = namespaced ? 'namespacedmutatingpolicies' : 'mutatingpolicies';
+  return {
+    file: `policies.kyverno.io_${plural}`,
+    comment:
+      `Kyverno's ${kind} (policies.kyverno.io/v1, stored as v1beta1, v1alpha1 deprecated): CEL mutations ` +
+      '(ApplyConfiguration or JSONPatch) of the requests it matches' +
+      `${namespaced ? ' in its own namespace' : ''}, and of existing resources with evaluation.mutateExisting. ` +
+      'The policy validation webhook refuses CEL that does not compile; the admission controller writes ' +
+      'status.conditionStatus and status.autogen.',
+    group: 'policies.kyverno.io',
+    kind,
+    plural,
+    singular: kind.toLowerCase(),
+    shortNames: [namespaced ? 'nmpol' : 'mpol'],
+    categories: ['kyverno'],
+    scope: namespaced ? 'Namespaced' : 'Cluster',
+    description: `${kind} mutates requests and existing resources with CEL expressions.`,
+    versions: celPolicyVersions(() => ({
+      columns: celPolicyColumns,
+      fields: { spec: mutatingPolicySpecSchema, status: mutatingPolicyStatusSchema },
+      required: ['spec'],
+      statusSubresource: true,
+      selectableFields: ['.spec.evaluation.mode'],
+    })),
+  };
+}
+
+function generatingPolicyDefinition(namespaced: boolean): CrdDefinition {
+  const kind = namespaced ? 'NamespacedGeneratingPolicy' : 'GeneratingPolicy';
+  const plural = namespaced ? 'namespacedgeneratingpolicies' : 'generatingpolicies';
+  return {
+    file: `policies.kyverno.io_${plural}`,
+    comment:
+      `Kyverno's ${kind} (policies.kyverno.io/v1, stored as v1beta1, v1alpha1 deprecated): generates resources ` +
+      `with CEL (generator.Apply) for the triggers it matches${namespaced ? ' in its own namespace' : ''}, run by ` +
+      'the background controller; downstream kept in sync with evaluation.synchronize. The policy validation ' +
+      'webhook refuses CEL that does not compile; the admission controller writes status.conditionStatus.',
+    group: 'policies.kyverno.io',
+    kind,
+    plural,
+    singular: kind.toLowerCase(),
+    shortNames: [namespaced ? 'ngpol' : 'gpol'],
+    categories: ['kyverno'],
+    scope: namespaced ? 'Namespaced' : 'Cluster',
+    description: `${kind} generates resources with CEL expressions when its triggers are admitted.`,
+    // Kyverno shows only AGE for generating policies.
+    versions: celPolicyVersions(() => ({
+      columns: [age],
+      fields: { spec: generatingPolicySpecSchema, status: generatingPolicyStatusSchema },
+      required: ['spec'],
+      statusSubresource: true,
+    })),
+  };
+}
+
+function deletingPolicyDefinition(namespaced: boolean): CrdDefinition {
+  const kind = namespaced ? 'NamespacedDeletingPolicy' : 'DeletingPolicy';
+  const plural = namespaced ? 'namespaceddeletingpolicies' : 'deletingpolicies';
+  return {
+    file: `policies.kyverno.io_${plural}`,
+    comment:
+      `Kyverno's ${kind} (policies.kyverno.io/v1, stored as v1beta1, v1alpha1 deprecated): the cleanup controller ` +
+      `deletes the resources it matches${namespaced ? ' in its own namespace' : ''} that meet its CEL conditions, on ` +
+      'its cron `schedule`, and records the slot it ran in `status.lastExecutionTime`.',
+    group: 'policies.kyverno.io',
+    kind,
+    plural,
+    singular: kind.toLowerCase(),
+    shortNames: [namespaced ? 'ndpol' : 'dpol'],
+    categories: ['kyverno'],
+    scope: namespaced ? 'Namespaced' : 'Cluster',
+    description: `${kind} deletes the resources it matches on a schedule, selected with CEL conditions.`,
+    versions: celPolicyVersions(() => ({
+      columns: celPolicyColumns,
+      fields: { spec: deletingPolicySpecSchema, status: deletingPolicyStatusSchema },
+      required: ['spec'],
+      statusSubresource: true,
+    })),
+  };
+}
+
 const celPolicyExceptionDefinition: CrdDefinition = {
   file: 'policies.kyverno.io_policyexceptions',
   comment:
@@ -406,8 +492,14 @@ export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
       },
     ],
   },
+  deletingPolicyDefinition(false),
+  generatingPolicyDefinition(false),
   imageValidatingPolicyDefinition(false),
+  mutatingPolicyDefinition(false),
+  deletingPolicyDefinition(true),
+  generatingPolicyDefinition(true),
   imageValidatingPolicyDefinition(true),
+  mutatingPolicyDefinition(true),
   validatingPolicyDefinition(true),
   celPolicyExceptionDefinition,
   validatingPolicyDefinition(false),

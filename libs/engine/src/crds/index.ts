@@ -27,3 +27,6 @@ export {
   validatingPolicyStatusSchema,
 } from './cel-policy-schemas';
 export { imageValidatingPolicySpecSchema, imageValidatingPolicyStatusSchema } from './image-validating-policy-schemas';
+export { mutatingPolicySpecSchema, mutatingPolicyStatusSchema, MUTATION_PATCH_TYPES } from './mutating-policy-schemas';
+export { generatingPolicySpecSchema, generatingPolicyStatusSchema } from './generating-policy-schemas';
+export { deletingPolicySpecSchema, deletingPolicyStatusSchema } from './deleting-policy-schemas';

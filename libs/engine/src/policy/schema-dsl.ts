@@ -35,7 +35,8 @@ export type Schema = Docs &
     /** Kubernetes' IntOrString (a port, a percentage). */
     | { readonly type: 'int-or-string' }
     | { readonly type: 'any' }
-    | { readonly type: 'array'; readonly items: Schema }
+    /** `minItems`: the fewest entries a present list may have (kubebuilder's MinItems). */
+    | { readonly type: 'array'; readonly items: Schema; readonly minItems?: number }
     | {
         readonly type: 'object';
         readonly fields: Readonly<Record<string, Schema>>;
@@ -62,7 +63,11 @@ export const int = (options: Docs & { min?: number; max?: number; format?: strin
 });
 export const intOrString = (options: Docs = {}): Schema => ({ type: 'int-or-string', ...options });
 export const any = (options: Docs = {}): Schema => ({ type: 'any', ...options });
-export const arr = (items: Schema, options: Docs = {}): Schema => ({ type: 'array', items, ...options });
+export const arr = (items: Schema, options: Docs & { minItems?: number } = {}): Schema => ({
+  type: 'array',
+  items,
+  ...options,
+});
 export const obj = (
   fields: Record<string, Schema>,
   options: Docs & { required?: readonly string[]; open?: boolean; oneOf?: readonly string[]; check?: ObjectCheck } = {},
@@ -120,6 +125,12 @@ export function validate(schema: Schema, value: JsonValue, path: readonly PathSe
       return;
     case 'array':
       if (!Array.isArray(value)) return report(path, typeMismatch('array', value));
+      if (schema.minItems !== undefined && value.length < schema.minItems) {
+        report(
+          path,
+          `must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'} (has ${value.length})`,
+        );
+      }
       value.forEach((item, i) => {
         // A null field is absent, but a null list entry is an entry of the wrong type (the API server refuses it).
         const expected = item === null ? typeName(schema.items) : undefined;

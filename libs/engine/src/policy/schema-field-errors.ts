@@ -75,6 +75,12 @@ function walk(schema: Schema, value: JsonValue, path: readonly PathSegment[], er
       return;
     case 'array':
       if (!Array.isArray(value)) return wrongType('array');
+      if (schema.minItems !== undefined && value.length < schema.minItems) {
+        errors.push({
+          field: at,
+          message: invalid(value.length, `${at} in body should have at least ${schema.minItems} items`),
+        });
+      }
       // A null entry is not pruned: it is an entry of the wrong type.
       value.forEach((item, i) => {
         if (item === null && !schema.items.nullable && !freeForm(schema.items)) {

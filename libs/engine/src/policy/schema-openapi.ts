@@ -44,8 +44,11 @@ function body(schema: Schema): JsonObject {
     case 'either':
     case 'lazy':
       return { 'x-kubernetes-preserve-unknown-fields': true };
-    case 'array':
-      return { type: 'array', items: toOpenApiSchema(schema.items) };
+    case 'array': {
+      const out: JsonObject = { type: 'array', items: toOpenApiSchema(schema.items) };
+      if (schema.minItems !== undefined) out.minItems = schema.minItems;
+      return out;
+    }
     case 'object': {
       const out: JsonObject = { type: 'object' };
       const names = Object.keys(schema.fields);

@@ -75,4 +75,45 @@ describe('CelPolicyCache', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(heard).toBe(1);
   });
+
+  it('serves compiled MutatingPolicies and GeneratingPolicies from their four feeds, apart from the validating ones', () => {
+    const classic = new PolicyCache(validatePolicyOptions({}), fakePolicyFeeds());
+    const feeds = fakeCelPolicyFeeds({ mutatingAndGenerating: true });
+    const cache = new CelPolicyCache(feeds, classic);
+    cache.start();
+    expect([feeds.mutatingPolicies!.started, feeds.generatingPolicies!.started]).toEqual([true, true]);
+    const mutations = [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }];
+    const mpol = (name: string, kind: string, namespace?: string): KubeObject => ({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind,
+      metadata: { name, uid: `m-${name}`, generation: 1, ...(namespace ? { namespace } : {}) },
+      spec: { matchConstraints: pods, mutations },
+    });
+    const gpol = (name: string, kind: string, expression: string, namespace?: string): KubeObject => ({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind,
+      metadata: { name, uid: `g-${name}`, generation: 1, ...(namespace ? { namespace } : {}) },
+      spec: { matchConstraints: pods, generate: [{ expression }] },
+    });
+    feeds.mutatingPolicies!.add(mpol('m', 'MutatingPolicy'));
+    feeds.namespacedMutatingPolicies!.add(mpol('n', 'NamespacedMutatingPolicy', 'team'));
+    feeds.generatingPolicies!.add(gpol('g', 'GeneratingPolicy', 'generator.Apply("team", [])'));
+    feeds.namespacedGeneratingPolicies!.add(gpol('h', 'NamespacedGeneratingPolicy', 'generator.Apply([])', 'team'));
+    feeds.generatingPolicies!.add(gpol('bad', 'GeneratingPolicy', 'generator.Apply('));
+    expect(cache.mutatingPolicies().map((p) => `${p.kind}/${p.name}`)).toEqual([
+      'MutatingPolicy/m',
+      'NamespacedMutatingPolicy/n',
+    ]);
+    expect(cache.generatingPolicies().map((p) => `${p.kind}/${p.name}`)).toEqual([
+      'GeneratingPolicy/g',
+      'NamespacedGeneratingPolicy/h',
+    ]);
+    expect(cache.validatingPolicies()).toEqual([]);
+    expect(cache.policyEntries().find((e) => e.name === 'bad')!.errors[0]!.field).toBe('spec.generate[0].expression');
+    feeds.mutatingPolicies!.delete(mpol('m', 'MutatingPolicy'));
+    expect(cache.mutatingPolicies().map((p) => p.name)).toEqual(['n']);
+    expect(cache.hasSynced()).toBe(false);
+    feeds.markSynced();
+    expect(cache.hasSynced()).toBe(true);
+  });
 });

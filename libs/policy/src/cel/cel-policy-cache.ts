@@ -1,7 +1,7 @@
 /**
- * CelPolicyCache: the compiled ValidatingPolicies and ImageValidatingPolicies (Ready ones, with their
- * Namespaced forms) and CEL PolicyExceptions the controllers serve, fed by informers on the
- * policies.kyverno.io kinds. Exceptions are honoured
+ * CelPolicyCache: the compiled ValidatingPolicies, ImageValidatingPolicies, MutatingPolicies and
+ * GeneratingPolicies (with their Namespaced forms) and CEL PolicyExceptions the controllers serve,
+ * fed by informers on the policies.kyverno.io kinds. Exceptions are honoured
  * from the same namespaces as classic PolicyExceptions (the PolicyCache's setting, read at each
  * call, so a change of the exception namespaces applies at once). Its sync is its own: a cluster
  * without the policies.kyverno.io CRDs keeps the classic policies served.
@@ -9,7 +9,9 @@
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type {
   CompiledCelPolicyException,
+  CompiledGeneratingPolicy,
   CompiledImageValidatingPolicy,
+  CompiledMutatingPolicy,
   CompiledValidatingPolicy,
 } from '@edict/cel-policies';
 import { errorMessage, type KubeObject } from '@edict/foundation';
@@ -23,7 +25,7 @@ import {
   type CelPolicyCompilers,
   type CelPolicyEntry,
 } from './cel-policy-store';
-import type { CelPolicyKind } from './image-policy-kinds';
+import type { CelPolicyKind } from './cel-policy-kinds';
 
 export type CelPolicyCacheListener = () => void;
 
@@ -80,6 +82,16 @@ export class CelPolicyCache implements OnModuleInit, OnModuleDestroy {
   /** The compiled (Ready) ImageValidatingPolicies and NamespacedImageValidatingPolicies. */
   imageValidatingPolicies(): readonly CompiledImageValidatingPolicy[] {
     return this.store.imageValidatingPolicies();
+  }
+
+  /** The compiled MutatingPolicies and NamespacedMutatingPolicies (for the mutating webhook and mutateExisting). */
+  mutatingPolicies(): readonly CompiledMutatingPolicy[] {
+    return this.store.mutatingPolicies();
+  }
+
+  /** The compiled GeneratingPolicies and NamespacedGeneratingPolicies (for admission and the background controller). */
+  generatingPolicies(): readonly CompiledGeneratingPolicy[] {
+    return this.store.generatingPolicies();
   }
 
   /** The compiled CEL PolicyExceptions in force: from the exception namespaces, not expired. */
@@ -162,6 +174,10 @@ export class CelPolicyCache implements OnModuleInit, OnModuleDestroy {
       [this.feeds.namespacedValidatingPolicies, 'NamespacedValidatingPolicy'],
       [this.feeds.imageValidatingPolicies, 'ImageValidatingPolicy'],
       [this.feeds.namespacedImageValidatingPolicies, 'NamespacedImageValidatingPolicy'],
+      [this.feeds.mutatingPolicies, 'MutatingPolicy'],
+      [this.feeds.namespacedMutatingPolicies, 'NamespacedMutatingPolicy'],
+      [this.feeds.generatingPolicies, 'GeneratingPolicy'],
+      [this.feeds.namespacedGeneratingPolicies, 'NamespacedGeneratingPolicy'],
     ];
     return feeds.filter((pair): pair is [ObjectFeed<KubeObject>, CelPolicyKind] => pair[0] !== undefined);
   }

@@ -1,7 +1,8 @@
 /**
  * Where the CEL policy cache's objects come from: informers on the policies.kyverno.io kinds
- * (ValidatingPolicy, NamespacedValidatingPolicy, ImageValidatingPolicy, NamespacedImageValidatingPolicy,
- * PolicyException), read at v1. Tests pass fakes; the image policy feeds are optional there.
+ * (ValidatingPolicy, ImageValidatingPolicy, MutatingPolicy, GeneratingPolicy, their Namespaced forms,
+ * and PolicyException), read at v1. Tests pass fakes; the feeds beside the validating ones are
+ * optional there.
  */
 import type { InformerFactory } from '@edict/kube';
 import type { KubeObject } from '@edict/foundation';
@@ -13,6 +14,10 @@ export interface CelPolicyFeeds {
   readonly namespacedValidatingPolicies: ObjectFeed<KubeObject>;
   readonly imageValidatingPolicies?: ObjectFeed<KubeObject>;
   readonly namespacedImageValidatingPolicies?: ObjectFeed<KubeObject>;
+  readonly mutatingPolicies?: ObjectFeed<KubeObject>;
+  readonly namespacedMutatingPolicies?: ObjectFeed<KubeObject>;
+  readonly generatingPolicies?: ObjectFeed<KubeObject>;
+  readonly namespacedGeneratingPolicies?: ObjectFeed<KubeObject>;
   readonly exceptions: ObjectFeed<KubeObject>;
 }
 
@@ -29,6 +34,16 @@ export const NAMESPACED_IMAGE_VALIDATING_POLICY_REF = {
   apiVersion: 'policies.kyverno.io/v1',
   kind: 'NamespacedImageValidatingPolicy',
 } as const;
+export const MUTATING_POLICY_REF = { apiVersion: 'policies.kyverno.io/v1', kind: 'MutatingPolicy' } as const;
+export const NAMESPACED_MUTATING_POLICY_REF = {
+  apiVersion: 'policies.kyverno.io/v1',
+  kind: 'NamespacedMutatingPolicy',
+} as const;
+export const GENERATING_POLICY_REF = { apiVersion: 'policies.kyverno.io/v1', kind: 'GeneratingPolicy' } as const;
+export const NAMESPACED_GENERATING_POLICY_REF = {
+  apiVersion: 'policies.kyverno.io/v1',
+  kind: 'NamespacedGeneratingPolicy',
+} as const;
 export const CEL_POLICY_EXCEPTION_REF = { apiVersion: 'policies.kyverno.io/v1', kind: 'PolicyException' } as const;
 
 /** Informers over the API server for the CEL policy kinds (all namespaces). */
@@ -42,6 +57,10 @@ export function createCelPolicyFeeds(factory: InformerFactory, options: PolicyMo
       ...NAMESPACED_IMAGE_VALIDATING_POLICY_REF,
       ...common,
     }),
+    mutatingPolicies: factory.create<KubeObject>({ ...MUTATING_POLICY_REF, ...common }),
+    namespacedMutatingPolicies: factory.create<KubeObject>({ ...NAMESPACED_MUTATING_POLICY_REF, ...common }),
+    generatingPolicies: factory.create<KubeObject>({ ...GENERATING_POLICY_REF, ...common }),
+    namespacedGeneratingPolicies: factory.create<KubeObject>({ ...NAMESPACED_GENERATING_POLICY_REF, ...common }),
     exceptions: factory.create<KubeObject>({ ...CEL_POLICY_EXCEPTION_REF, ...common }),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * CelPolicyStatusWriter: writes each ValidatingPolicy's and NamespacedValidatingPolicy's status as
- * Kyverno does (cel-policy-status.ts) through `/status`, on the leader only (checked before every
+ * CelPolicyStatusWriter: writes the status of each CEL policy the cache holds (validating, image
+ * validating, mutating, generating, and their Namespaced forms) as Kyverno does (cel-policy-status.ts) through `/status`, on the leader only (checked before every
  * pass and every write). Idempotent: the desired status is compared with the stored one and only a
  * difference is written, with the observed resourceVersion; a conflict is retried on a fresh read.
  * Two leaders in turn (leader election does not fence) converge on the same status.
@@ -17,7 +17,7 @@ import type { LeaderGate } from '@edict/leader';
 import type { WebhookPublication } from '../status/policy-status';
 import type { WebhookPublicationSource } from '../status/ports';
 import { StatusPasses, statusWriterOptions, type StatusWriterOptions } from '../status/status-passes';
-import { celStatusMatches, desiredCelPolicyStatus } from './cel-policy-status';
+import { celStatusConditions, celStatusMatches, desiredCelPolicyStatus } from './cel-policy-status';
 import type { CelPolicyEntry } from './cel-policy-store';
 
 /** The CEL policy cache (CelPolicyCache fits). */
@@ -153,7 +153,9 @@ export class CelPolicyStatusWriter implements OnModuleInit, OnModuleDestroy {
     const published = publication.policies.get(entry.key);
     const webhookConfigured =
       publication.policies.has(entry.key) && (published === undefined || published === generation);
-    const missingPermissions = entry.compiled?.background ? await this.deps.permissions?.missing(entry) : undefined;
+    const missingPermissions = celStatusConditions(entry).reporting
+      ? await this.deps.permissions?.missing(entry)
+      : undefined;
     const facts = { webhookConfigured, ...(missingPermissions ? { missingPermissions } : {}) };
     let observed: KubeObject | undefined = entry.object;
     for (let attempt = 0; ; attempt++) {

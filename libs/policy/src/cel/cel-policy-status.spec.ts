@@ -3,7 +3,7 @@ import { compileCelPolicyException, compileValidatingPolicy } from '@edict/cel-p
 import type { KubeObject } from '@edict/foundation';
 import { KubeApiError } from '@edict/kube';
 import type { WebhookPublication } from '../status/policy-status';
-import { celStatusMatches, desiredCelPolicyStatus } from './cel-policy-status';
+import { celStatusConditions, celStatusMatches, desiredCelPolicyStatus } from './cel-policy-status';
 import { CelPolicyStatusWriter, type CelPolicyStatusStore } from './cel-policy-status-writer';
 import { CelPolicyStore } from './cel-policy-store';
 
@@ -125,6 +125,109 @@ describe('desiredCelPolicyStatus', () => {
   });
 });
 
+describe('desiredCelPolicyStatus of MutatingPolicies and GeneratingPolicies', () => {
+  const mpol = (name: string, spec: Record<string, unknown> = {}, namespace?: string): KubeObject => ({
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: namespace ? 'NamespacedMutatingPolicy' : 'MutatingPolicy',
+    metadata: { name, uid: `uid-m-${name}`, generation: 1, ...(namespace ? { namespace } : {}) },
+    spec: {
+      matchConstraints: rules('pods'),
+      mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }],
+      ...spec,
+    },
+  });
+  const gpol = (name: string, spec: Record<string, unknown> = {}, namespace?: string): KubeObject => ({
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: namespace ? 'NamespacedGeneratingPolicy' : 'GeneratingPolicy',
+    metadata: { name, uid: `uid-g-${name}`, generation: 1, ...(namespace ? { namespace } : {}) },
+    spec: {
+      matchConstraints: rules('namespaces'),
+      // A namespaced policy's Apply names no namespace: it generates in its own.
+      generate: [{ expression: namespace ? 'generator.Apply([])' : 'generator.Apply("a", [])' }],
+      ...spec,
+    },
+  });
+  const entry = (object: KubeObject) => new CelPolicyStore().upsertPolicy(object);
+  const types = (status: Record<string, unknown>) =>
+    (status.conditionStatus as { conditions: Array<{ type: string; status: string }> }).conditions.map(
+      (c) => `${c.type}=${c.status}`,
+    );
+
+  it("writes a MutatingPolicy's two conditions, ready, autogen for pod controllers and generated false", () => {
+    const status = desiredCelPolicyStatus(entry(mpol('m')), { webhookConfigured: true }, T0);
+    expect(types(status)).toEqual(['WebhookConfigured=True', 'RBACPermissionsGranted=True']);
+    expect(status.conditionStatus).toMatchObject({ ready: true, message: '' });
+    expect(Object.keys((status.autogen as { configs: object }).configs).sort()).toEqual(['cronjobs', 'defaults']);
+    expect(status.generated).toBe(false);
+    const local = desiredCelPolicyStatus(entry(mpol('n', {}, 'team')), { webhookConfigured: false }, T0);
+    expect(types(local)).toEqual(['WebhookConfigured=False', 'RBACPermissionsGranted=True']);
+    expect(local.conditionStatus).toMatchObject({ ready: false });
+  });
+
+  it('leaves WebhookConfigured out of a MutatingPolicy run in the background only, as Kyverno does', () => {
+    const backgroundOnly = mpol('b', {
+      evaluation: { admission: { enabled: false }, mutateExisting: { enabled: true } },
+    });
+    expect(celStatusConditions(entry(backgroundOnly))).toEqual({ webhook: false, reporting: true });
+    const status = desiredCelPolicyStatus(entry(backgroundOnly), { webhookConfigured: false }, T0);
+    expect(types(status)).toEqual(['RBACPermissionsGranted=True']);
+    expect(status.conditionStatus).toMatchObject({ ready: true });
+    // Admission off and background off: Kyverno still wants the webhook condition.
+    const neither = mpol('x', { evaluation: { admission: { enabled: false }, background: { enabled: false } } });
+    expect(celStatusConditions(entry(neither))).toEqual({ webhook: true, reporting: true });
+  });
+
+  it('keeps the generated flag a MutatingPolicy already carries', () => {
+    const stored = { ...mpol('m'), status: { generated: true } };
+    expect(desiredCelPolicyStatus(entry(stored), { webhookConfigured: true }, T0).generated).toBe(true);
+  });
+
+  it("writes a GeneratingPolicy's conditionStatus alone, both conditions, and names missing reporting permissions", () => {
+    const status = desiredCelPolicyStatus(entry(gpol('g')), { webhookConfigured: true }, T0);
+    expect(types(status)).toEqual(['WebhookConfigured=True', 'RBACPermissionsGranted=True']);
+    expect(status.conditionStatus).toMatchObject({ ready: true });
+    expect(Object.keys(status)).toEqual(['conditionStatus']);
+    const denied = desiredCelPolicyStatus(
+      entry(gpol('h', {}, 'team')),
+      { webhookConfigured: true, missingPermissions: ['get /v1, Resource=namespaces: '] },
+      T0,
+    );
+    expect(denied.conditionStatus).toMatchObject({
+      ready: false,
+      conditions: [
+        { type: 'WebhookConfigured', status: 'True' },
+        {
+          type: 'RBACPermissionsGranted',
+          status: 'False',
+          message: 'Policy is not ready for reporting, missing permissions: get /v1, Resource=namespaces: .',
+        },
+      ],
+    });
+  });
+
+  it('is not ready, naming the problem, when a GeneratingPolicy or MutatingPolicy does not compile', () => {
+    const broken = desiredCelPolicyStatus(
+      entry(gpol('g', { generate: [{ expression: 'nope(' }] })),
+      { webhookConfigured: true },
+      T0,
+    );
+    expect(broken.conditionStatus).toMatchObject({
+      ready: false,
+      conditions: [{ type: 'PolicyCached', status: 'False' }],
+    });
+    const mutating = desiredCelPolicyStatus(
+      entry(mpol('m', { mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: 'nope(' } }] })),
+      { webhookConfigured: true },
+      T0,
+    );
+    expect(mutating.conditionStatus).toMatchObject({
+      ready: false,
+      conditions: [{ type: 'PolicyCached', status: 'False' }],
+    });
+    expect(mutating.autogen).toEqual({});
+  });
+});
+
 /** A store that keeps objects, bumps resourceVersions and can refuse the next write with a conflict. */
 class MemoryStatusStore implements CelPolicyStatusStore {
   readonly objects = new Map<string, KubeObject>();
@@ -201,6 +304,31 @@ describe('CelPolicyStatusWriter', () => {
     store.conflicts = 1;
     expect(await writer.sync()).toMatchObject({ status: 'done', written: ['ValidatingPolicy/p'] });
     expect(store.writes).toBe(1);
+    writer.stop();
+  });
+
+  it('writes MutatingPolicies and GeneratingPolicies too, checking reporting permissions for both', async () => {
+    const { writer, store, add, publish } = harness();
+    add({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'MutatingPolicy',
+      metadata: { name: 'm', uid: 'uid-m', generation: 1, resourceVersion: '1' },
+      spec: {
+        matchConstraints: rules('pods'),
+        mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }],
+      },
+    });
+    add({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'GeneratingPolicy',
+      metadata: { name: 'g', uid: 'uid-g', generation: 1, resourceVersion: '1' },
+      spec: { matchConstraints: rules('namespaces'), generate: [{ expression: 'generator.Apply("a", [])' }] },
+    });
+    publish(['MutatingPolicy/m', 'GeneratingPolicy/g']);
+    expect(await writer.sync()).toMatchObject({ status: 'done', written: ['GeneratingPolicy/g', 'MutatingPolicy/m'] });
+    const ready = (name: string) =>
+      (store.objects.get(name)!.status as { conditionStatus: { ready: boolean } }).conditionStatus.ready;
+    expect([ready('m'), ready('g')]).toEqual([true, true]);
     writer.stop();
   });
 });

@@ -8,13 +8,17 @@
  * configurations carry the policy at its generation); RBACPermissionsGranted when it runs in
  * background scans (True unless the reporting permissions are known to be missing). Ready when every
  * condition holds. ImageValidatingPolicies get the same, without `generated` (Kyverno's image policy
- * status has no such field). A policy that does not compile is not served: Ready false, a PolicyCached condition
+ * status has no such field). MutatingPolicies and GeneratingPolicies (and their Namespaced forms) as
+ * Kyverno's status controller writes them: WebhookConfigured unless the policy runs in the background
+ * only (a MutatingPolicy with admission off and background on; a GeneratingPolicy always has it), and
+ * RBACPermissionsGranted always; a MutatingPolicy also carries autogen and `generated` (false: no
+ * MutatingAdmissionPolicy is generated), a GeneratingPolicy nothing but conditionStatus. A policy that does not compile is not served: Ready false, a PolicyCached condition
  * False naming each field and compiler message. Conditions keep their lastTransitionTime while their
  * status stays, so writing the same status twice changes nothing (the writer compares before writing).
  */
 import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import type { CelPolicyEntry } from './cel-policy-store';
-import { isImagePolicyKind } from './image-policy-kinds';
+import { isGeneratingPolicyKind, isImagePolicyKind, isMutatingPolicyKind } from './cel-policy-kinds';
 
 export const WEBHOOK_CONFIGURED = 'WebhookConfigured';
 export const RBAC_PERMISSIONS_GRANTED = 'RBACPermissionsGranted';
@@ -40,6 +44,29 @@ export interface CelPolicyStatusFacts {
   readonly missingPermissions?: readonly string[];
 }
 
+/** Which conditions a compiled policy's status carries, by its kind's family (see the file comment). */
+export function celStatusConditions(entry: CelPolicyEntry): { webhook: boolean; reporting: boolean } {
+  const compiled = entry.compiled;
+  if (!compiled) return { webhook: false, reporting: false };
+  if (isGeneratingPolicyKind(entry.kind)) return { webhook: true, reporting: true };
+  if (isMutatingPolicyKind(entry.kind) && 'background' in compiled) {
+    return { webhook: compiled.admission || !compiled.background, reporting: true };
+  }
+  return { webhook: compiled.admission, reporting: 'background' in compiled && compiled.background };
+}
+
+/** The fields besides conditionStatus a kind's status carries, as Kyverno writes them. */
+function kindFields(entry: CelPolicyEntry, current: JsonObject): JsonObject {
+  const compiled = entry.compiled;
+  if (isGeneratingPolicyKind(entry.kind)) return {};
+  const autogen = compiled && 'autogenStatus' in compiled ? compiled.autogenStatus : {};
+  if (isImagePolicyKind(entry.kind)) return { autogen };
+  // Kyverno keeps what it stored (no MutatingAdmissionPolicy generation here: false unless set).
+  const generated =
+    isMutatingPolicyKind(entry.kind) && typeof current.generated === 'boolean' ? current.generated : false;
+  return { autogen, generated };
+}
+
 /** The status to store for `entry`, keeping transition times of conditions whose status did not change. */
 export function desiredCelPolicyStatus(entry: CelPolicyEntry, facts: CelPolicyStatusFacts, now: Date): JsonObject {
   const previous = conditionsOf(entry.object.status);
@@ -57,13 +84,14 @@ export function desiredCelPolicyStatus(entry: CelPolicyEntry, facts: CelPolicySt
     const problems = entry.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
     conditions.push(condition(POLICY_CACHED, false, `Policy is not cached: ${problems}`));
   } else {
-    if (compiled.admission) {
+    const wanted = celStatusConditions(entry);
+    if (wanted.webhook) {
       const ok = facts.webhookConfigured;
       conditions.push(
         condition(WEBHOOK_CONFIGURED, ok, ok ? WEBHOOK_CONFIGURED_MESSAGE : WEBHOOK_NOT_CONFIGURED_MESSAGE),
       );
     }
-    if (compiled.background) {
+    if (wanted.reporting) {
       const missing = facts.missingPermissions ?? [];
       conditions.push(
         condition(
@@ -84,8 +112,7 @@ export function desiredCelPolicyStatus(entry: CelPolicyEntry, facts: CelPolicySt
       conditions,
       message: '',
     },
-    autogen: compiled ? compiled.autogenStatus : {},
-    ...(isImagePolicyKind(entry.kind) ? {} : { generated: false }),
+    ...kindFields(entry, current),
   };
 }
 

@@ -157,4 +157,82 @@ describe('CelPolicyStore', () => {
     expect(broken.compiled).toBeUndefined();
     expect(broken.errors[0]!.field).toMatch(/^spec\./);
   });
+
+  describe('MutatingPolicies and GeneratingPolicies', () => {
+    const configmaps = {
+      resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
+    };
+    const mpol = (name: string, expression: string, namespace?: string): KubeObject => ({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: namespace ? 'NamespacedMutatingPolicy' : 'MutatingPolicy',
+      metadata: { name, uid: `uid-m-${name}`, generation: 1, ...(namespace ? { namespace } : {}) },
+      spec: {
+        matchConstraints: configmaps,
+        mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression } }],
+      },
+    });
+    const gpol = (name: string, expression: string, namespace?: string): KubeObject => ({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: namespace ? 'NamespacedGeneratingPolicy' : 'GeneratingPolicy',
+      metadata: { name, uid: `uid-g-${name}`, generation: 1, ...(namespace ? { namespace } : {}) },
+      spec: { matchConstraints: configmaps, generate: [{ expression }] },
+    });
+    const label = 'Object{metadata: Object.metadata{labels: {"team": "a"}}}';
+
+    it('compiles them with their own engines and serves each family apart', () => {
+      const store = new CelPolicyStore();
+      store.upsertPolicy(vpol('v', 'true'));
+      store.upsertPolicy(mpol('label', label));
+      store.upsertPolicy(mpol('local', label, 'team'));
+      store.upsertPolicy(gpol('copy', 'generator.Apply("team", [])'));
+      store.upsertPolicy(gpol('here', 'generator.Apply([])', 'team'));
+      expect(store.validatingPolicies().map((p) => p.name)).toEqual(['v']);
+      expect(store.imageValidatingPolicies()).toEqual([]);
+      expect(store.mutatingPolicies().map((p) => `${p.kind}/${p.name}`)).toEqual([
+        'MutatingPolicy/label',
+        'NamespacedMutatingPolicy/local',
+      ]);
+      expect(store.mutatingPolicies()[1]!.namespace).toBe('team');
+      expect(store.generatingPolicies().map((p) => `${p.kind}/${p.namespace ?? ''}/${p.name}`)).toEqual([
+        'GeneratingPolicy//copy',
+        'NamespacedGeneratingPolicy/team/here',
+      ]);
+      expect(store.policies().map((e) => e.key)).toEqual([
+        'GeneratingPolicy/copy',
+        'MutatingPolicy/label',
+        'NamespacedGeneratingPolicy/team/here',
+        'NamespacedMutatingPolicy/team/local',
+        'ValidatingPolicy/v',
+      ]);
+    });
+
+    it('keeps the field errors of one that does not compile, serves it not, and forgets it when deleted', () => {
+      const store = new CelPolicyStore();
+      const broken = store.upsertPolicy(mpol('broken', 'object.metadata.name +'));
+      const noRules = store.upsertPolicy({
+        ...gpol('g', 'generator.Apply("a", [])'),
+        spec: { generate: [{ expression: 'true' }] },
+      });
+      expect(broken.compiled).toBeUndefined();
+      expect(broken.errors[0]!.field).toBe('spec.mutations[0].applyConfiguration.expression');
+      expect(noRules.compiled).toBeUndefined();
+      expect(noRules.errors.map((e) => e.field)).toContain('spec.matchConstraints');
+      expect(store.mutatingPolicies()).toEqual([]);
+      expect(store.generatingPolicies()).toEqual([]);
+      store.upsertPolicy(mpol('ok', label));
+      expect(store.mutatingPolicies().map((p) => p.name)).toEqual(['ok']);
+      store.removePolicy(mpol('ok', label));
+      expect(store.mutatingPolicies()).toEqual([]);
+    });
+
+    it('refuses to serve a family whose compiler this build lacks (fail closed, named)', () => {
+      const store = new CelPolicyStore({
+        compilers: { policy: compileValidatingPolicy, exception: compileCelPolicyException },
+      });
+      const entry = store.upsertPolicy(gpol('g', 'generator.Apply("a", [])'));
+      expect(entry.compiled).toBeUndefined();
+      expect(entry.errors).toEqual([{ field: 'spec', message: 'GeneratingPolicy is not supported yet' }]);
+      expect(store.generatingPolicies()).toEqual([]);
+    });
+  });
 });

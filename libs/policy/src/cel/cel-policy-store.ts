@@ -1,23 +1,35 @@
 /**
- * The CEL policy family as the cluster holds it: every ValidatingPolicy, NamespacedValidatingPolicy,
- * ImageValidatingPolicy, NamespacedImageValidatingPolicy and policies.kyverno.io PolicyException, each compiled once per version (generation, else
- * resourceVersion: a status write does not recompile), with the compiler's field errors when it does
- * not compile. Only compiled (Ready) policies are served; exceptions only from the namespaces
+ * The CEL policy family as the cluster holds it: every ValidatingPolicy, ImageValidatingPolicy,
+ * MutatingPolicy and GeneratingPolicy (with their Namespaced forms) and policies.kyverno.io
+ * PolicyException, each compiled once per version (generation, else resourceVersion: a status write
+ * does not recompile), with the compiler's field errors when it does not compile. Only compiled (Ready) policies are served; exceptions only from the namespaces
  * exceptions are allowed in (as classic PolicyExceptions), and not once they have expired.
  * Pure: no Nest, no I/O; the Nest cache (cel-policy-cache.ts) feeds it from informers.
  */
 import {
   compileCelPolicyException,
+  compileGeneratingPolicy,
   compileImageValidatingPolicy,
+  compileMutatingPolicy,
   compileValidatingPolicy,
   ValidatingPolicyError,
-  type CompiledImageValidatingPolicy,
   type CompiledCelPolicyException,
+  type CompiledGeneratingPolicy,
+  type CompiledImageValidatingPolicy,
+  type CompiledMutatingPolicy,
   type CompiledValidatingPolicy,
   type PolicyFieldError,
 } from '@edict/cel-policies';
 import { errorMessage, wildcardMatch, type KubeObject } from '@edict/foundation';
-import { isImagePolicyKind, type CelPolicyKind } from './image-policy-kinds';
+import {
+  CEL_POLICY_KINDS,
+  isGeneratingPolicyKind,
+  isImagePolicyKind,
+  isMutatingPolicyKind,
+  isNamespacedCelPolicyKind,
+  isValidatingPolicyKind,
+  type CelPolicyKind,
+} from './cel-policy-kinds';
 
 /** Compiles one object; throws ValidatingPolicyError (field errors) or any error. Injectable for specs. */
 export interface CelPolicyCompilers {
@@ -25,15 +37,25 @@ export interface CelPolicyCompilers {
   readonly exception: (object: KubeObject) => CompiledCelPolicyException;
   /** ImageValidatingPolicy and its Namespaced form (default: @edict/cel-policies'). */
   readonly imagePolicy?: (object: KubeObject) => CompiledImageValidatingPolicy;
+  /** MutatingPolicy and its Namespaced form (default: @edict/cel-policies'). */
+  readonly mutatingPolicy?: (object: KubeObject) => CompiledMutatingPolicy;
+  /** GeneratingPolicy and its Namespaced form (default: @edict/cel-policies'). */
+  readonly generatingPolicy?: (object: KubeObject) => CompiledGeneratingPolicy;
 }
 
 export const CEL_POLICY_COMPILERS: CelPolicyCompilers = {
   policy: compileValidatingPolicy,
   exception: compileCelPolicyException,
   imagePolicy: compileImageValidatingPolicy,
+  mutatingPolicy: compileMutatingPolicy,
+  generatingPolicy: compileGeneratingPolicy,
 };
 
-/** One stored CEL policy (validating or image validating, cluster-wide or namespaced), compiled or with why not. */
+/** What a stored policy compiles to, by family. */
+export type CompiledCelPolicy =
+  CompiledValidatingPolicy | CompiledImageValidatingPolicy | CompiledMutatingPolicy | CompiledGeneratingPolicy;
+
+/** One stored CEL policy (of any family, cluster-wide or namespaced), compiled or with why not. */
 export interface CelPolicyEntry {
   /** `<Kind>/name` or, for the namespaced kinds, `<Kind>/namespace/name`. */
   readonly key: string;
@@ -42,8 +64,8 @@ export interface CelPolicyEntry {
   readonly namespace?: string;
   /** The latest object the informer delivered (its status included). */
   readonly object: KubeObject;
-  /** Set when it compiles: the policy is Ready and served. */
-  readonly compiled?: CompiledValidatingPolicy | CompiledImageValidatingPolicy;
+  /** Set when it compiles: the policy is served (the compiled form of its kind's family). */
+  readonly compiled?: CompiledCelPolicy;
   /** Why it does not compile (field and message), empty when it does. */
   readonly errors: readonly PolicyFieldError[];
   /** The version it was compiled for (generation, else resourceVersion). */
@@ -71,8 +93,8 @@ export class CelPolicyStore {
   private readonly exceptionEntries = new Map<string, CelExceptionEntry>();
   private readonly compilers: CelPolicyCompilers;
   private readonly now: () => number;
-  private served: readonly CompiledValidatingPolicy[] | undefined;
-  private servedImage: readonly CompiledImageValidatingPolicy[] | undefined;
+  /** The compiled policies of each family, worked out again after a change. */
+  private served = new Map<(kind: string) => boolean, readonly CompiledCelPolicy[]>();
 
   constructor(options: CelPolicyStoreOptions = {}) {
     this.compilers = options.compilers ?? CEL_POLICY_COMPILERS;
@@ -83,7 +105,7 @@ export class CelPolicyStore {
   upsertPolicy(object: KubeObject, kind: CelPolicyEntry['kind'] = kindOf(object)): CelPolicyEntry {
     const typed = object.kind ? object : { ...object, kind };
     const name = typed.metadata?.name ?? '';
-    const namespace = isNamespacedKind(kind) ? (typed.metadata?.namespace ?? '') : undefined;
+    const namespace = isNamespacedCelPolicyKind(kind) ? (typed.metadata?.namespace ?? '') : undefined;
     const key = policyKeyOf(kind, name, namespace);
     const version = versionOf(typed);
     const previous = this.policyEntries.get(key);
@@ -105,7 +127,7 @@ export class CelPolicyStore {
   }
 
   removePolicy(object: KubeObject, kind: CelPolicyEntry['kind'] = kindOf(object)): void {
-    const namespace = isNamespacedKind(kind) ? (object.metadata?.namespace ?? '') : undefined;
+    const namespace = isNamespacedCelPolicyKind(kind) ? (object.metadata?.namespace ?? '') : undefined;
     if (this.policyEntries.delete(policyKeyOf(kind, object.metadata?.name ?? '', namespace))) this.forgetServed();
   }
 
@@ -130,20 +152,34 @@ export class CelPolicyStore {
 
   /** The compiled (Ready) ValidatingPolicies and NamespacedValidatingPolicies, by key. */
   validatingPolicies(): readonly CompiledValidatingPolicy[] {
-    this.served ??= this.policies()
-      .filter((entry) => !isImagePolicyKind(entry.kind))
-      .map((entry) => entry.compiled as CompiledValidatingPolicy | undefined)
-      .filter((compiled): compiled is CompiledValidatingPolicy => compiled !== undefined);
-    return this.served;
+    return this.compiledOf(isValidatingPolicyKind) as readonly CompiledValidatingPolicy[];
   }
 
   /** The compiled (Ready) ImageValidatingPolicies and NamespacedImageValidatingPolicies, by key. */
   imageValidatingPolicies(): readonly CompiledImageValidatingPolicy[] {
-    this.servedImage ??= this.policies()
-      .filter((entry) => isImagePolicyKind(entry.kind))
-      .map((entry) => entry.compiled as CompiledImageValidatingPolicy | undefined)
-      .filter((compiled): compiled is CompiledImageValidatingPolicy => compiled !== undefined);
-    return this.servedImage;
+    return this.compiledOf(isImagePolicyKind) as readonly CompiledImageValidatingPolicy[];
+  }
+
+  /** The compiled MutatingPolicies and NamespacedMutatingPolicies, by key. */
+  mutatingPolicies(): readonly CompiledMutatingPolicy[] {
+    return this.compiledOf(isMutatingPolicyKind) as readonly CompiledMutatingPolicy[];
+  }
+
+  /** The compiled GeneratingPolicies and NamespacedGeneratingPolicies, by key. */
+  generatingPolicies(): readonly CompiledGeneratingPolicy[] {
+    return this.compiledOf(isGeneratingPolicyKind) as readonly CompiledGeneratingPolicy[];
+  }
+
+  private compiledOf(family: (kind: string) => boolean): readonly CompiledCelPolicy[] {
+    let compiled = this.served.get(family);
+    if (!compiled) {
+      compiled = this.policies()
+        .filter((entry) => family(entry.kind))
+        .map((entry) => entry.compiled)
+        .filter((policy): policy is CompiledCelPolicy => policy !== undefined);
+      this.served.set(family, compiled);
+    }
+    return compiled;
   }
 
   /** Every stored policy, compiled or not, by key. */
@@ -174,19 +210,25 @@ export class CelPolicyStore {
   }
 
   private forgetServed(): void {
-    this.served = undefined;
-    this.servedImage = undefined;
+    this.served.clear();
   }
 
   private compilePolicy(object: KubeObject, kind: CelPolicyKind): Pick<CelPolicyEntry, 'compiled' | 'errors'> {
+    const compile = this.compilerFor(kind);
+    // Fail closed: a policy this build cannot compile is not served (Ready false, named).
+    if (!compile) return { errors: [{ field: 'spec', message: `${kind} is not supported yet` }] };
     try {
-      if (!isImagePolicyKind(kind)) return { compiled: this.compilers.policy(object), errors: [] };
-      // Fail closed: an image policy this build cannot compile is not served (Ready false, named).
-      if (!this.compilers.imagePolicy) return { errors: [{ field: 'spec', message: `${kind} is not supported yet` }] };
-      return { compiled: this.compilers.imagePolicy(object), errors: [] };
+      return { compiled: compile(object), errors: [] };
     } catch (error) {
       return { errors: fieldErrorsOf(error) };
     }
+  }
+
+  private compilerFor(kind: CelPolicyKind): ((object: KubeObject) => CompiledCelPolicy) | undefined {
+    if (isImagePolicyKind(kind)) return this.compilers.imagePolicy;
+    if (isMutatingPolicyKind(kind)) return this.compilers.mutatingPolicy;
+    if (isGeneratingPolicyKind(kind)) return this.compilers.generatingPolicy;
+    return this.compilers.policy;
   }
 
   private compileException(object: KubeObject): Pick<CelExceptionEntry, 'compiled' | 'errors'> {
@@ -209,22 +251,11 @@ export function fieldErrorsOf(error: unknown): PolicyFieldError[] {
 }
 
 export function policyKeyOf(kind: CelPolicyKind, name: string, namespace?: string): string {
-  return isNamespacedKind(kind) ? `${kind}/${namespace ?? ''}/${name}` : `${kind}/${name}`;
+  return isNamespacedCelPolicyKind(kind) ? `${kind}/${namespace ?? ''}/${name}` : `${kind}/${name}`;
 }
-
-function isNamespacedKind(kind: CelPolicyKind): boolean {
-  return kind === 'NamespacedValidatingPolicy' || kind === 'NamespacedImageValidatingPolicy';
-}
-
-const KINDS: readonly CelPolicyKind[] = [
-  'ValidatingPolicy',
-  'NamespacedValidatingPolicy',
-  'ImageValidatingPolicy',
-  'NamespacedImageValidatingPolicy',
-];
 
 function kindOf(object: KubeObject): CelPolicyKind {
-  return KINDS.find((kind) => kind === object.kind) ?? 'ValidatingPolicy';
+  return CEL_POLICY_KINDS.find((kind) => kind === object.kind) ?? 'ValidatingPolicy';
 }
 
 /** What a compiled form is kept for: the spec's generation when the server tracks it, else the resourceVersion. */

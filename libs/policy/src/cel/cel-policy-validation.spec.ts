@@ -94,4 +94,68 @@ describe('celPolicyValidation', () => {
     });
     expect(viaInjected.message).toBe('spec.attestors[0]: bad');
   });
+
+  const rules = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }];
+
+  it('judges MutatingPolicies with the mutating policy checks (the real ones: a patch that does not type-check is refused)', () => {
+    const mpol = (expression: string): KubeObject => ({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'MutatingPolicy',
+      metadata: { name: 'add-label' },
+      spec: {
+        matchConstraints: { resourceRules: rules },
+        mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression } }],
+      },
+    });
+    const good = 'Object{metadata: Object.metadata{labels: {"team": "a"}}}';
+    expect(isCelPolicyKind(mpol(good))).toBe(true);
+    expect(celPolicyValidation(mpol(good), { exceptionNamespaces: [] })).toMatchObject({ allowed: true });
+    const refused = celPolicyValidation(mpol('object.metadata.name +'), { exceptionNamespaces: [] });
+    expect(refused.allowed).toBe(false);
+    expect(refused.message).toMatch(/^spec\.mutations\[0\]\.applyConfiguration\.expression: /);
+    expect(
+      celPolicyValidation(
+        { ...mpol(good), kind: 'NamespacedMutatingPolicy', metadata: { name: 'm', namespace: 't' } },
+        {
+          exceptionNamespaces: [],
+          mutatingPolicyErrors: () => [{ field: 'spec.mutations', message: 'injected' }],
+        },
+      ).message,
+    ).toBe('spec.mutations: injected');
+  });
+
+  it('judges DeletingPolicies with the deleting policy checks (the real ones: a bad cron schedule is refused)', () => {
+    const dpol = (schedule: string): KubeObject => ({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'DeletingPolicy',
+      metadata: { name: 'old-configmaps' },
+      spec: { matchConstraints: { resourceRules: rules }, schedule },
+    });
+    expect(isCelPolicyKind(dpol('*/5 * * * *'))).toBe(true);
+    expect(celPolicyValidation(dpol('*/5 * * * *'), { exceptionNamespaces: [] })).toMatchObject({ allowed: true });
+    const refused = celPolicyValidation(dpol('every minute'), { exceptionNamespaces: [] });
+    expect(refused.allowed).toBe(false);
+    expect(refused.message).toMatch(/^spec\.schedule: /);
+  });
+
+  it('judges GeneratingPolicies with the generating policy checks (the real ones: Kyverno requires resource rules)', () => {
+    const gpol = (spec: Record<string, unknown>): KubeObject => ({
+      apiVersion: 'policies.kyverno.io/v1beta1',
+      kind: 'GeneratingPolicy',
+      metadata: { name: 'g' },
+      spec: { generate: [{ expression: 'generator.Apply("team", [])' }], ...spec } as KubeObject['spec'],
+    });
+    const good = gpol({ matchConstraints: { resourceRules: rules } });
+    expect(isCelPolicyKind(good)).toBe(true);
+    expect(celPolicyValidation(good, { exceptionNamespaces: [] })).toMatchObject({ allowed: true });
+    const refused = celPolicyValidation(gpol({}), { exceptionNamespaces: [] });
+    expect(refused.allowed).toBe(false);
+    expect(refused.message).toMatch(/spec\.matchConstraints: /);
+    expect(
+      celPolicyValidation(good, {
+        exceptionNamespaces: [],
+        generatingPolicyErrors: () => [{ field: 'spec.generate[0].expression', message: 'injected' }],
+      }).message,
+    ).toBe('spec.generate[0].expression: injected');
+  });
 });

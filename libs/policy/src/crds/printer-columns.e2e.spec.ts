@@ -136,4 +136,83 @@ describe.skipIf(!hasKubectl)('printer columns in kubectl', () => {
       ['uid-team', 'Namespace', 'team', '0', '2', '0', '0', '1', age],
     ]);
   });
+
+  it("shows Kyverno's columns for the CEL MutatingPolicy, GeneratingPolicy and DeletingPolicy kinds, by short name", async () => {
+    const pods = {
+      resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+    };
+    const mutations = [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }];
+    server.create({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'MutatingPolicy',
+      metadata: { name: 'add-labels' },
+      spec: { matchConstraints: pods, mutations },
+    });
+    server.create({
+      apiVersion: 'policies.kyverno.io/v1beta1',
+      kind: 'NamespacedMutatingPolicy',
+      metadata: { name: 'local-labels', namespace: 'team' },
+      spec: { matchConstraints: pods, mutations },
+    });
+    server.create({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'GeneratingPolicy',
+      metadata: { name: 'copy-secret' },
+      spec: { matchConstraints: pods, generate: [{ expression: 'generator.Apply("team", [])' }] },
+    });
+    server.create({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'NamespacedGeneratingPolicy',
+      metadata: { name: 'local-copy', namespace: 'team' },
+      spec: { matchConstraints: pods, generate: [{ expression: 'generator.Apply([])' }] },
+    });
+    server.create({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'DeletingPolicy',
+      metadata: { name: 'old-pods' },
+      spec: { matchConstraints: pods, schedule: '*/5 * * * *' },
+    });
+    server.create({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'NamespacedDeletingPolicy',
+      metadata: { name: 'local-old-pods', namespace: 'team' },
+      spec: { matchConstraints: pods, schedule: '@hourly' },
+    });
+    const ready = { conditionStatus: { ready: true, conditions: [], message: '' } };
+    await kubectl.run(
+      'patch',
+      'mpol',
+      'add-labels',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status: ready }),
+    );
+    expect(tableRows(await kubectl.run('get', 'mpol'))).toEqual([
+      ['NAME', 'AGE', 'READY'],
+      ['add-labels', age, 'true'],
+    ]);
+    // No status yet: READY is empty (tableRows drops empty cells).
+    expect(tableRows(await kubectl.run('get', 'nmpol', '-n', 'team'))).toEqual([
+      ['NAME', 'AGE', 'READY'],
+      ['local-labels', age],
+    ]);
+    // Kyverno shows no READY column for generating policies.
+    expect(tableRows(await kubectl.run('get', 'gpol'))).toEqual([
+      ['NAME', 'AGE'],
+      ['copy-secret', age],
+    ]);
+    expect(tableRows(await kubectl.run('get', 'ngpol', '-A'))).toEqual([
+      ['NAMESPACE', 'NAME', 'AGE'],
+      ['team', 'local-copy', age],
+    ]);
+    expect(tableRows(await kubectl.run('get', 'dpol'))).toEqual([
+      ['NAME', 'AGE', 'READY'],
+      ['old-pods', age],
+    ]);
+    expect(tableRows(await kubectl.run('get', 'ndpol', '-n', 'team'))).toEqual([
+      ['NAME', 'AGE', 'READY'],
+      ['local-old-pods', age],
+    ]);
+  });
 });

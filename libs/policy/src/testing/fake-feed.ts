@@ -68,15 +68,28 @@ export function fakePolicyFeeds(): FakePolicyFeeds {
 export interface FakeCelPolicyFeeds extends CelPolicyFeeds {
   readonly validatingPolicies: FakeFeed<KubeObject>;
   readonly namespacedValidatingPolicies: FakeFeed<KubeObject>;
+  readonly mutatingPolicies?: FakeFeed<KubeObject>;
+  readonly namespacedMutatingPolicies?: FakeFeed<KubeObject>;
+  readonly generatingPolicies?: FakeFeed<KubeObject>;
+  readonly namespacedGeneratingPolicies?: FakeFeed<KubeObject>;
   readonly exceptions: FakeFeed<KubeObject>;
   markSynced(): void;
 }
 
-export function fakeCelPolicyFeeds(): FakeCelPolicyFeeds {
+/** Fake feeds of the validating kinds and exceptions; `mutatingAndGenerating` adds those four kinds'. */
+export function fakeCelPolicyFeeds(options: { mutatingAndGenerating?: boolean } = {}): FakeCelPolicyFeeds {
   const feeds = {
     validatingPolicies: new FakeFeed<KubeObject>(),
     namespacedValidatingPolicies: new FakeFeed<KubeObject>(),
     exceptions: new FakeFeed<KubeObject>(),
+    ...(options.mutatingAndGenerating
+      ? {
+          mutatingPolicies: new FakeFeed<KubeObject>(),
+          namespacedMutatingPolicies: new FakeFeed<KubeObject>(),
+          generatingPolicies: new FakeFeed<KubeObject>(),
+          namespacedGeneratingPolicies: new FakeFeed<KubeObject>(),
+        }
+      : {}),
   };
   return { ...feeds, markSynced: () => Object.values(feeds).forEach((feed) => feed.markSynced()) };
 }
