@@ -77,7 +77,7 @@ export async function applyCommand(
     return 1;
   }
   // Kyverno counts every loaded policy's rules, autogen ones included, before validating them.
-  // A CEL policy (ValidatingPolicy, ValidatingAdmissionPolicy) counts as one rule.
+  // A CEL policy (ValidatingPolicy, ValidatingAdmissionPolicy, DeletingPolicy) counts as one rule.
   const ruleCount =
     [...test.policies, ...invalid.map((entry) => entry.policy)].reduce(
       (sum, policy) => sum + (withAutogen(policy).spec.rules?.length ?? 0),
@@ -85,7 +85,8 @@ export async function applyCommand(
     ) +
     test.cel.validatingPolicies.length +
     test.cel.imageValidatingPolicies.length +
-    test.cel.validatingAdmissionPolicies.length;
+    test.cel.validatingAdmissionPolicies.length +
+    test.cel.deletingPolicies.length;
   const withExceptions = test.exceptions.length > 0 ? ` with ${test.exceptions.length} exception(s)` : '';
   if (!options.policyReport) {
     io.out(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)${withExceptions}...\n`);
@@ -151,7 +152,8 @@ function loadApplyInputs(
   const celPolicies =
     policyFiles.cel.validatingPolicies.length +
     policyFiles.cel.imageValidatingPolicies.length +
-    policyFiles.cel.validatingAdmissionPolicies.length;
+    policyFiles.cel.validatingAdmissionPolicies.length +
+    policyFiles.cel.deletingPolicies.length;
   if (policyFiles.policies.length + invalid.length + celPolicies === 0)
     throw new Error(`no policies found in ${policyPaths.join(', ')}`);
   const test: LoadedTest = {
