@@ -82,7 +82,9 @@ export async function evaluateCelPolicies(
   }
   await evaluateAdmissionPolicies(test, evaluation);
   await evaluateGeneratingPolicies(test, inputs, evaluation);
-  await evaluateDeletingPolicies(test, evaluation);
+  const deleting = await evaluateDeletingPolicies(test);
+  evaluation.responses.push(...deleting.responses);
+  evaluation.errors.push(...deleting.errors);
   const policies = compileEach(test.cel.validatingPolicies, compileValidatingPolicy, evaluation);
   const imagePolicies = compileEach(test.cel.imageValidatingPolicies, compileImageValidatingPolicy, evaluation);
   if (policies.length === 0 && imagePolicies.length === 0) return evaluation;

@@ -5,14 +5,25 @@ import {
   type CelPolicyContext,
   type CompiledCelPolicyException,
   type CompiledDeletingPolicy,
+  type DeletingPolicyKind,
   type DeletingPolicyOutcome,
 } from '@edict/cel-policies';
-import type { RuleResponse } from '@edict/engine';
+import type { PolicyResponse, RuleResponse } from '@edict/engine';
 import { errorMessage, isObject, type KubeObject } from '@edict/foundation';
 import { celPortsFor } from './cel-ports';
 import { offlineNamespaceObject, resourceOf } from './cel-resource';
-import type { CelEvaluation, CelPolicyResponse } from './evaluate-cel';
 import type { LoadedTest } from './types';
+
+/** A DeletingPolicy's response, in the shape of evaluate-cel's CelPolicyResponse. */
+export type DeletingPolicyResponse = Omit<PolicyResponse, 'policy'> & {
+  policy: { name: string; namespace?: string; kind: DeletingPolicyKind };
+};
+
+/** What evaluate-cel adds to its evaluation (declared here: evaluate-cel imports this file). */
+export interface DeletingEvaluation {
+  responses: { kind: DeletingPolicyKind; policy: KubeObject; resource: KubeObject; response: DeletingPolicyResponse }[];
+  errors: string[];
+}
 
 const DELETING_KINDS = new Set(['DeletingPolicy', 'NamespacedDeletingPolicy']);
 
@@ -24,8 +35,9 @@ const DELETING_KINDS = new Set(['DeletingPolicy', 'NamespacedDeletingPolicy']);
  * matching or a condition failed. Context lookups (`resource`, `http`, `globalContext`) read the
  * test's context and cluster resources. A policy that does not compile is an error of the test.
  */
-export async function evaluateDeletingPolicies(test: LoadedTest, evaluation: CelEvaluation): Promise<void> {
-  if (test.cel.deletingPolicies.length === 0) return;
+export async function evaluateDeletingPolicies(test: LoadedTest): Promise<DeletingEvaluation> {
+  const evaluation: DeletingEvaluation = { responses: [], errors: [] };
+  if (test.cel.deletingPolicies.length === 0) return evaluation;
   const policies: { source: KubeObject; compiled: CompiledDeletingPolicy }[] = [];
   for (const source of test.cel.deletingPolicies) {
     try {
@@ -34,7 +46,7 @@ export async function evaluateDeletingPolicies(test: LoadedTest, evaluation: Cel
       evaluation.errors.push(`${source.kind} ${source.metadata.name ?? ''}: ${errorMessage(error)}`);
     }
   }
-  if (policies.length === 0) return;
+  if (policies.length === 0) return evaluation;
   const context: CelPolicyContext = { ports: celPortsFor(test), exceptions: deletingExceptions(test, evaluation) };
   for (const resource of test.resources) {
     for (const { source, compiled } of policies) {
@@ -60,10 +72,11 @@ export async function evaluateDeletingPolicies(test: LoadedTest, evaluation: Cel
       });
     }
   }
+  return evaluation;
 }
 
 /** The CEL PolicyExceptions of the test that name a deleting policy (others are the other engines'). */
-function deletingExceptions(test: LoadedTest, evaluation: CelEvaluation): CompiledCelPolicyException[] {
+function deletingExceptions(test: LoadedTest, evaluation: DeletingEvaluation): CompiledCelPolicyException[] {
   const compiled: CompiledCelPolicyException[] = [];
   for (const exception of test.cel.exceptions) {
     const refs = isObject(exception.spec) && Array.isArray(exception.spec.policyRefs) ? exception.spec.policyRefs : [];
@@ -84,7 +97,11 @@ function ruleOf(compiled: CompiledDeletingPolicy, outcome: DeletingPolicyOutcome
   return { ...rule, status: 'fail', message: 'resource did not match' };
 }
 
-function responseOf(compiled: CompiledDeletingPolicy, resource: KubeObject, rule: RuleResponse): CelPolicyResponse {
+function responseOf(
+  compiled: CompiledDeletingPolicy,
+  resource: KubeObject,
+  rule: RuleResponse,
+): DeletingPolicyResponse {
   return {
     policy: {
       name: compiled.name,
