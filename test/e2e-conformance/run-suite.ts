@@ -187,15 +187,17 @@ function holdsHostPort(folder: string): boolean {
 }
 
 /**
- * Whether a test applies a cleanup policy with a cron `schedule`: its steps then wait for the next
- * slot of the wall clock (up to a minute for an every-minute schedule), which a scaled-down timeout or sleep
- * would cut short by chance, depending on when in the minute the test starts.
+ * Whether a test applies a cleanup policy or a DeletingPolicy with a cron `schedule`: its steps then
+ * wait for the next slot of the wall clock (up to a minute for an every-minute schedule), which a
+ * scaled-down timeout or sleep would cut short by chance, depending on when in the minute the test starts.
  */
 function waitsOnSchedule(folder: string): boolean {
   return readdirSync(folder, { withFileTypes: true }).some((entry) => {
     if (!entry.isFile() || !/\.ya?ml$/.test(entry.name)) return false;
     const text = readFileSync(join(folder, entry.name), 'utf8');
-    return /^kind:\s*(Cluster)?CleanupPolicy\s*$/m.test(text) && /^\s+schedule:/m.test(text);
+    return (
+      /^kind:\s*((Cluster)?CleanupPolicy|(Namespaced)?DeletingPolicy)\s*$/m.test(text) && /^\s+schedule:/m.test(text)
+    );
   });
 }
 

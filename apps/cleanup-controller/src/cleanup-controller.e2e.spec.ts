@@ -126,7 +126,10 @@ describe('cleanup controller', () => {
         clientConfig: expect.objectContaining({
           service: { name: 'edict-cleanup-controller', namespace: 'edict', path: '/validate', port: 443 },
         }),
-        rules: [expect.objectContaining({ resources: ['cleanuppolicies', 'clustercleanuppolicies'] })],
+        rules: [
+          expect.objectContaining({ resources: ['cleanuppolicies', 'clustercleanuppolicies'] }),
+          expect.objectContaining({ resources: ['deletingpolicies', 'namespaceddeletingpolicies'] }),
+        ],
       }),
     ]);
   });

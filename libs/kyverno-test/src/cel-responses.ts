@@ -15,6 +15,8 @@ export type CelPolicyKind =
   | 'NamespacedMutatingPolicy'
   | 'MutatingAdmissionPolicy'
   | 'GeneratingPolicy'
+  | 'DeletingPolicy'
+  | 'NamespacedDeletingPolicy'
   | 'NamespacedGeneratingPolicy';
 
 /** A CEL policy's response: the classic engine's shape, for any of these kinds. */

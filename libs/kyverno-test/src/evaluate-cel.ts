@@ -14,6 +14,7 @@ import type { Operation, PolicyResponse } from '@edict/engine';
 import { evaluateForCli } from '@edict/native-policies';
 import { errorMessage, isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 import { celPortsFor } from './cel-ports';
+import { evaluateDeletingPolicies } from './evaluate-dpol';
 import { evaluateGeneratingPolicies } from './evaluate-gpol';
 import { evaluateMutatingPolicies } from './evaluate-mpol';
 import { evaluateMutatingAdmissionPolicies } from './evaluate-map';
@@ -39,7 +40,7 @@ export async function evaluateCelPolicies(
   images?: IvpolPorts,
 ): Promise<CelEvaluation> {
   const evaluation: CelEvaluation = { responses: [], errors: [] };
-  const notEvaluatedYet = [...test.cel.deletingPolicies, ...test.cel.unsupported];
+  const notEvaluatedYet = test.cel.unsupported;
   for (const unsupported of notEvaluatedYet) {
     evaluation.errors.push(
       `${unsupported.kind} ${unsupported.metadata.name ?? ''}: this kind of policy is not evaluated by Edict yet`,
@@ -49,6 +50,7 @@ export async function evaluateCelPolicies(
   await evaluateGeneratingPolicies(test, inputs, evaluation);
   await evaluateMutatingAdmissionPolicies(test, evaluation);
   await evaluateMutatingPolicies(test, inputs, overrides, evaluation);
+  await evaluateDeletingPolicies(test, evaluation);
   const policies = compileEach(test.cel.validatingPolicies, compileValidatingPolicy, evaluation);
   const imagePolicies = compileEach(test.cel.imageValidatingPolicies, compileImageValidatingPolicy, evaluation);
   if (policies.length === 0 && imagePolicies.length === 0) return evaluation;

@@ -17,6 +17,8 @@ export interface CleanupCluster {
   list(type: ObjectType, namespace: string | undefined, limit: number, labelSelector?: string): Promise<KubeObject[]>;
   /** Labels of a namespace, `{}` when it is gone. */
   namespaceLabels(name: string): Promise<Record<string, string>>;
+  /** A Namespace object (DeletingPolicies' namespaceSelector and `namespaceObject`), null when it is gone. */
+  namespace(name: string): Promise<KubeObject | null>;
   /** Deletes this very object (its uid); false when it was already gone. */
   delete(object: KubeObject, propagation?: DeletionPropagationPolicy): Promise<boolean>;
   /** Whether this controller may do every one of `verbs` on the type, cluster-wide. */
@@ -50,6 +52,14 @@ export function kubeCleanupCluster(resources: KubeResources): CleanupCluster {
         return namespace.metadata?.labels ?? {};
       } catch (error) {
         if (isNotFound(error)) return {};
+        throw error;
+      }
+    },
+    async namespace(name) {
+      try {
+        return await resources.get<KubeObject>({ apiVersion: 'v1', kind: 'Namespace', name });
+      } catch (error) {
+        if (isNotFound(error)) return null;
         throw error;
       }
     },

@@ -6,7 +6,6 @@
  */
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { CleanupPolicy } from '@edict/engine';
 import { EventRecorder, KubeEventSink, KubeResources, type EventInput } from '@edict/kube';
 import { type KubeObject } from '@edict/foundation';
 import type { CleanupConfig } from '../config/cleanup-config';
@@ -14,7 +13,14 @@ import { CLEANUP_CONFIG } from '../config/tokens';
 
 export const CLEANUP_EVENT_SOURCE = 'kyverno-cleanup';
 
-export function cleanupEvent(policy: CleanupPolicy, target: KubeObject, error?: string): EventInput {
+/** The policy an event is about: a cleanup policy, or a DeletingPolicy (same Events, as Kyverno emits them). */
+export interface EventPolicy {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly uid?: string };
+}
+
+export function cleanupEvent(policy: EventPolicy, target: KubeObject, error?: string): EventInput {
   const { namespace = '', name = '', uid } = target.metadata ?? {};
   const described = `${target.kind}/${namespace}/${name}`;
   return {

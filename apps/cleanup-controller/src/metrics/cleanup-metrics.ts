@@ -1,7 +1,7 @@
 /**
- * Prometheus metrics with Kyverno's cleanup and TTL controller names: objects deleted and deletions
- * that failed, per policy (cleanup) or per resource type (TTL); on a registry of its own so that
- * several controllers in one process do not collide.
+ * Prometheus metrics with Kyverno's cleanup, deleting and TTL controller names: objects deleted and
+ * deletions that failed, per policy (cleanup policies, DeletingPolicies) or per resource type
+ * (TTL); on a registry of its own so that several controllers in one process do not collide.
  */
 import { Injectable } from '@nestjs/common';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
@@ -13,6 +13,7 @@ const POLICY_LABELS = [
   'resource_kind',
   'resource_namespace',
 ] as const;
+const DELETING_LABELS = [...POLICY_LABELS, 'deletion_propagation'] as const;
 const TTL_LABELS = ['resource_namespace', 'resource_group', 'resource_version', 'resource_resource'] as const;
 
 export interface PolicyTarget {
@@ -21,6 +22,11 @@ export interface PolicyTarget {
   readonly policyName: string;
   readonly kind: string;
   readonly namespace?: string;
+}
+
+/** A DeletingPolicy's target, with the policy's deletionPropagationPolicy when it sets one. */
+export interface DeletingTarget extends PolicyTarget {
+  readonly propagation?: string;
 }
 
 export interface TtlTarget {
@@ -43,6 +49,18 @@ export class CleanupMetrics {
     name: 'kyverno_cleanup_controller_errors_total',
     help: 'Objects a cleanup policy failed to delete (or to judge).',
     labelNames: POLICY_LABELS,
+    registers: [this.registry],
+  });
+  private readonly deletingDeleted = new Counter({
+    name: 'kyverno_deleting_controller_deletedobjects_total',
+    help: 'Objects a DeletingPolicy deleted.',
+    labelNames: DELETING_LABELS,
+    registers: [this.registry],
+  });
+  private readonly deletingErrors = new Counter({
+    name: 'kyverno_deleting_controller_errors_total',
+    help: 'Objects a DeletingPolicy failed to delete (or to judge), and types it failed to list.',
+    labelNames: DELETING_LABELS,
     registers: [this.registry],
   });
   private readonly runs = new Counter({
@@ -94,6 +112,18 @@ export class CleanupMetrics {
       resource_namespace: target.namespace ?? '',
     };
     (deleted ? this.cleanupDeleted : this.cleanupErrors).inc(labels);
+  }
+
+  deletingOutcome(target: DeletingTarget, deleted: boolean): void {
+    const labels = {
+      policy_type: target.policyKind,
+      policy_namespace: target.policyNamespace ?? '',
+      policy_name: target.policyName,
+      resource_kind: target.kind,
+      resource_namespace: target.namespace ?? '',
+      deletion_propagation: target.propagation ?? '',
+    };
+    (deleted ? this.deletingDeleted : this.deletingErrors).inc(labels);
   }
 
   ttlOutcome(target: TtlTarget, deleted: boolean): void {

@@ -20,7 +20,8 @@ const unsupported = (what: string) => {
 @Injectable()
 export class CleanupContextLoaders implements OnModuleDestroy {
   readonly loaders: ContextLoaders;
-  private readonly callers: ContextApiCallers;
+  /** apiCall and CEL `http` callers (DeletingPolicies' `http` library goes through them too). */
+  readonly callers: ContextApiCallers;
 
   constructor(@Inject(CLEANUP_CONFIG) config: CleanupConfig, resources: KubeResources) {
     this.callers = new ContextApiCallers(config, resources);

@@ -4,14 +4,20 @@
  * last execution (or after the policy's creation when it never ran) is due once the clock passes it.
  * Slots missed while nobody led run once, not once each.
  */
-import type { CleanupPolicy, CronSchedule } from '@edict/engine';
+import type { CronSchedule } from '@edict/engine';
+
+/** What a slot is decided from: a cleanup policy's, or a DeletingPolicy's, status and creation time. */
+export interface ScheduledPolicy {
+  readonly metadata: { readonly creationTimestamp?: string };
+  readonly status?: { readonly lastExecutionTime?: string };
+}
 
 export type SlotDecision =
   | { readonly kind: 'run'; readonly slot: Date }
   | { readonly kind: 'wait'; readonly until: Date }
   | { readonly kind: 'never' };
 
-export function decideSlot(schedule: CronSchedule, policy: CleanupPolicy, now: Date): SlotDecision {
+export function decideSlot(schedule: CronSchedule, policy: ScheduledPolicy, now: Date): SlotDecision {
   const since = timeOf(policy.status?.lastExecutionTime) ?? timeOf(policy.metadata.creationTimestamp) ?? now;
   const next = schedule.next(since);
   if (!next) return { kind: 'never' };

@@ -41,11 +41,19 @@ export class FakeCleanupCluster implements CleanupCluster {
     return this.namespaces[name] ?? {};
   }
 
+  async namespace(name: string): Promise<KubeObject | null> {
+    const labels = this.namespaces[name];
+    return labels ? { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } } : null;
+  }
+
   async delete(object: KubeObject, propagation?: DeletionPropagationPolicy): Promise<boolean> {
     const name = object.metadata?.name ?? '';
     if (this.failing.has(name)) throw new Error(`pods "${name}" is forbidden`);
     const before = this.objects.length;
-    this.objects = this.objects.filter((o) => o !== object);
+    // The same object: kind, namespace and name (a run may hand over a copy with its type filled in).
+    const same = (o: KubeObject) =>
+      o.kind === object.kind && o.metadata?.namespace === object.metadata?.namespace && o.metadata?.name === name;
+    this.objects = this.objects.filter((o) => !same(o));
     if (this.objects.length === before) return false;
     this.deletions.push({ name, ...(propagation ? { propagation } : {}) });
     return true;

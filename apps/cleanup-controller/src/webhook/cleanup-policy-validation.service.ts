@@ -4,14 +4,17 @@
  * errors Kyverno finds in code is refused with the reason naming the field. The cluster-scoped kinds a namespaced policy may not
  * name come from API discovery, as Kyverno's do. A valid policy is then refused when this
  * controller may not delete or list what it matches (SelfSubjectAccessReviews, as Kyverno asks).
+ * DeletingPolicies and NamespacedDeletingPolicies get the same two checks (deleting-policy-admission.ts).
  */
 import { Injectable } from '@nestjs/common';
 import { answerValidation, decisionFrom, deny, type ReviewAnswer } from '@edict/admission';
 import { KubeAccessReviewer } from '@edict/context';
 import { checkCleanupPermissions, validateCleanupPolicy, type CleanupPolicy } from '@edict/engine';
-import { isError, errorMessage } from '@edict/foundation';
+import { isDeletingPolicy } from '@edict/cel-policies';
+import { isError, errorMessage, type KubeObject } from '@edict/foundation';
 import { KubeResources } from '@edict/kube';
 import { kubeCleanupCluster, type CleanupCluster } from '../cluster/cleanup-cluster';
+import { deletingPolicyAdmission } from './deleting-policy-admission';
 
 @Injectable()
 export class CleanupPolicyValidation {
@@ -25,6 +28,9 @@ export class CleanupPolicyValidation {
 
   validate(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, async (request) => {
+      if (request.object && isDeletingPolicy(request.object)) {
+        return deletingPolicyAdmission(request.object as unknown as KubeObject, this.cluster, this.reviewer);
+      }
       const policy = request.object as unknown as CleanupPolicy;
       let clusterScopedKinds: string[];
       try {

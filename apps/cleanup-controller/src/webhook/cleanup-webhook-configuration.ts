@@ -2,7 +2,8 @@
  * The cleanup controller's ValidatingWebhookConfiguration, as Kyverno's cleanup controller
  * publishes it: `<install>-cleanup-validating-webhook-cfg`, one webhook named after its Service
  * (`<service>.<namespace>.svc`) on `/validate`, seeing cleanup policies created and updated, failing
- * closed (failurePolicy Fail) and without side effects.
+ * closed (failurePolicy Fail) and without side effects. It also sees DeletingPolicies and
+ * NamespacedDeletingPolicies, for the permission check classic cleanup policies have.
  */
 import { installNames } from '@edict/config';
 import {
@@ -35,6 +36,11 @@ export function cleanupWebhookConfigurations(config: CleanupConfig): (caBundlePe
               apiGroups: ['kyverno.io'],
               versions: ['v2', 'v2beta1'],
               resources: ['cleanuppolicies', 'clustercleanuppolicies'],
+            },
+            {
+              apiGroups: ['policies.kyverno.io'],
+              versions: ['v1', 'v1beta1', 'v1alpha1'],
+              resources: ['deletingpolicies', 'namespaceddeletingpolicies'],
             },
           ],
           failurePolicy: 'Fail',

@@ -78,7 +78,7 @@ export async function applyCommand(
     return 1;
   }
   // Kyverno counts every loaded policy's rules, autogen ones included, before validating them.
-  // A CEL policy (ValidatingPolicy, ValidatingAdmissionPolicy) counts as one rule.
+  // A CEL policy (ValidatingPolicy, ValidatingAdmissionPolicy, DeletingPolicy) counts as one rule.
   const ruleCount =
     [...test.policies, ...invalid.map((entry) => entry.policy)].reduce(
       (sum, policy) => sum + (withAutogen(policy).spec.rules?.length ?? 0),
@@ -89,7 +89,8 @@ export async function applyCommand(
     test.cel.validatingAdmissionPolicies.length +
     test.cel.mutatingPolicies.length +
     test.cel.mutatingAdmissionPolicies.length +
-    test.cel.generatingPolicies.length;
+    test.cel.generatingPolicies.length +
+    test.cel.deletingPolicies.length;
   const withExceptions = test.exceptions.length > 0 ? ` with ${test.exceptions.length} exception(s)` : '';
   if (!options.policyReport) {
     io.out(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)${withExceptions}...\n`);
@@ -170,7 +171,8 @@ function loadApplyInputs(
     policyFiles.cel.validatingAdmissionPolicies.length +
     policyFiles.cel.mutatingPolicies.length +
     policyFiles.cel.mutatingAdmissionPolicies.length +
-    policyFiles.cel.generatingPolicies.length;
+    policyFiles.cel.generatingPolicies.length +
+    policyFiles.cel.deletingPolicies.length;
   if (policyFiles.policies.length + invalid.length + celPolicies === 0)
     throw new Error(`no policies found in ${policyPaths.join(', ')}`);
   const test: LoadedTest = {

@@ -387,6 +387,26 @@ describe('edict apply', () => {
     expect(code).toBe(0);
   });
 
+  it('applies a DeletingPolicy: pass for what it would delete, fail for the rest', async () => {
+    const dir = writeTree({
+      'dpol.yaml': yaml({
+        apiVersion: 'policies.kyverno.io/v1',
+        kind: 'DeletingPolicy',
+        metadata: { name: 'delete-a' },
+        spec: {
+          schedule: '*/5 * * * *',
+          matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] },
+          conditions: [{ name: 'is-a', expression: 'object.metadata.name == "a"' }],
+        },
+      }),
+      'pods.yaml': yaml(pod('a'), pod('b')),
+    });
+    const { out } = await cli(['apply', 'dpol.yaml', '--resource', 'pods.yaml'], () => [], dir);
+    expect(out).toContain('Applying 1 policy rule(s) to 2 resource(s)...');
+    expect(out).toContain('policy delete-a -> resource default/Pod/b failed: \n1. delete-a: resource did not match \n');
+    expect(out).toContain('pass: 1, fail: 1, warn: 0, error: 0, skip: 0 ');
+  });
+
   it('takes --set variables over the values file, and names a malformed one', async () => {
     const dir = writeTree({
       'vap.yaml': yaml({

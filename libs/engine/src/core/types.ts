@@ -41,7 +41,8 @@ export interface ResourceRequest {
 }
 
 export type RuleStatus = 'pass' | 'fail' | 'warn' | 'error' | 'skip';
-export type RuleType = 'Validation' | 'Mutation' | 'Generation' | 'ImageVerify';
+/** Kyverno's rule types; `Deletion` is a DeletingPolicy's answer in the CLI. */
+export type RuleType = 'Validation' | 'Mutation' | 'Generation' | 'ImageVerify' | 'Deletion';
 
 export interface RuleResponse {
   /** Rule name as it appears in the (autogen-expanded) policy. */
