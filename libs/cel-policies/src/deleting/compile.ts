@@ -1,9 +1,10 @@
 import { compileCel, type CelVariables } from '@edict/cel';
 import { parseCronSchedule } from '@edict/engine';
-import { BoundedCache, type KubeObject } from '@edict/foundation';
+import type { KubeObject } from '@edict/foundation';
 import { isDeletingPolicy } from '../api/kinds';
 import type { PolicyFieldError } from '../api/types';
 import type { NamedProgram } from '../compile/compiled-expressions';
+import { CompileMemo, type CompileBuild } from '../compile/compile-memo';
 import { compileSpec } from '../compile/compile-spec';
 import { indexedVariableReferences, readsIdentifier, variableReferences } from '../compile/references';
 import type { CompiledDeletingPolicy, DeletingPolicyPrograms } from './compiled-policy';
@@ -11,12 +12,18 @@ import { DeletingPolicyError } from './policy-error';
 import { deletingSchemaErrors } from './schema-errors';
 import type { DeletingPolicyKind, DeletingPolicySpec } from './types';
 
+const memo = new CompileMemo<CompiledDeletingPolicy, DeletingPolicyPrograms>(
+  'compileDeletingPolicy',
+  (policy) => build(policy),
+  (name, errors) => new DeletingPolicyError(name, errors),
+);
+
 /** The variables Kyverno's libraries bind (kyvernoActivation). */
 const LIBRARY_VARIABLES = ['http', 'resource', 'globalContext', 'image'];
 
 /** Everything wrong with a DeletingPolicy (schema-level and CEL compile/type-check), [] when it is valid. */
 export function deletingPolicyErrors(policy: KubeObject): PolicyFieldError[] {
-  return build(policy).errors;
+  return memo.errors(policy);
 }
 
 /**
@@ -25,39 +32,15 @@ export function deletingPolicyErrors(policy: KubeObject): PolicyFieldError[] {
  * problem.
  */
 export function compileDeletingPolicy(policy: KubeObject): CompiledDeletingPolicy {
-  const known = byObject.get(policy);
-  if (known) return known;
-  const key = versionKey(policy);
-  const cached = key ? byVersion.get(key) : undefined;
-  if (cached) {
-    byObject.set(policy, cached);
-    return cached;
-  }
-  const { compiled, errors } = build(policy);
-  if (!compiled || errors.length > 0) throw new DeletingPolicyError(policy.metadata?.name ?? '', errors);
-  byObject.set(policy, compiled);
-  if (key) byVersion.set(key, compiled);
-  return compiled;
+  return memo.compile(policy);
 }
 
 /** The programs behind a compiled policy (for the evaluator and the scheduler). */
 export function deletingProgramsOf(compiled: CompiledDeletingPolicy): DeletingPolicyPrograms {
-  const programs = programs_.get(compiled);
-  if (!programs) throw new Error(`policy ${compiled.name} was not compiled by compileDeletingPolicy`);
-  return programs;
+  return memo.programsOf(compiled);
 }
 
-const byObject = new WeakMap<object, CompiledDeletingPolicy>();
-const byVersion = new BoundedCache<CompiledDeletingPolicy>(1_000);
-const programs_ = new WeakMap<CompiledDeletingPolicy, DeletingPolicyPrograms>();
-
-function versionKey(policy: KubeObject): string | undefined {
-  const { uid, resourceVersion, namespace, name } = policy.metadata ?? {};
-  if (!uid || !resourceVersion) return undefined;
-  return `${policy.apiVersion}/${policy.kind}/${namespace ?? ''}/${name ?? ''}/${uid}/${resourceVersion}`;
-}
-
-function build(policy: KubeObject): { compiled?: CompiledDeletingPolicy; errors: PolicyFieldError[] } {
+function build(policy: KubeObject): CompileBuild<CompiledDeletingPolicy, DeletingPolicyPrograms> {
   const errors: PolicyFieldError[] = [];
   if (!isDeletingPolicy(policy)) {
     errors.push({
@@ -101,13 +84,16 @@ function build(policy: KubeObject): { compiled?: CompiledDeletingPolicy; errors:
     ...(spec.deletionPropagationPolicy ? { deletionPropagationPolicy: spec.deletionPropagationPolicy } : {}),
     matchConstraints: spec.matchConstraints ?? {},
   };
-  programs_.set(compiled, {
-    cron: parseCronSchedule(spec.schedule as string),
-    spec: variablesSpec,
-    conditions,
-    readsLibraries: sources.some((source) => LIBRARY_VARIABLES.some((library) => readsIdentifier(source, library))),
-  });
-  return { compiled, errors };
+  return {
+    compiled,
+    programs: {
+      cron: parseCronSchedule(spec.schedule as string),
+      spec: variablesSpec,
+      conditions,
+      readsLibraries: sources.some((source) => LIBRARY_VARIABLES.some((library) => readsIdentifier(source, library))),
+    },
+    errors,
+  };
 }
 
 /**
