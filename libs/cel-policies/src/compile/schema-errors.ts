@@ -1,5 +1,6 @@
 import { isObject } from '@edict/foundation';
 import type { PolicyFieldError, ValidatingPolicySpec } from '../api/types';
+import { specChecks } from './spec-checks';
 
 const ACTIONS = ['Deny', 'Audit', 'Warn'];
 const FAILURE_POLICIES = ['Ignore', 'Fail'];
@@ -17,29 +18,12 @@ export const QUALIFIED_NAME =
  */
 export function schemaErrors(spec: unknown): PolicyFieldError[] {
   const errors: PolicyFieldError[] = [];
-  const push = (field: string, message: string) => errors.push({ field, message });
+  const { push, oneOf, list } = specChecks(errors);
   if (!isObject(spec)) {
     push('spec', 'Required value');
     return errors;
   }
   const s = spec as ValidatingPolicySpec;
-  const oneOf = (field: string, value: unknown, allowed: readonly string[]) => {
-    if (value === undefined) return;
-    if (typeof value !== 'string' || !allowed.includes(value)) {
-      push(
-        field,
-        `Unsupported value: ${JSON.stringify(value)}: supported values: ${allowed.map((a) => `"${a}"`).join(', ')}`,
-      );
-    }
-  };
-  const list = (field: string, value: unknown): unknown[] => {
-    if (value === undefined || value === null) return [];
-    if (!Array.isArray(value)) {
-      push(field, `Invalid value: ${JSON.stringify(value)}: must be a list`);
-      return [];
-    }
-    return value;
-  };
 
   oneOf('spec.failurePolicy', s.failurePolicy, FAILURE_POLICIES);
   const requested = s.evaluation?.mode;

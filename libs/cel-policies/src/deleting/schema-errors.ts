@@ -1,6 +1,7 @@
 import { isObject } from '@edict/foundation';
 import { parseCronSchedule } from '@edict/engine';
 import type { PolicyFieldError } from '../api/types';
+import { specChecks } from '../compile/spec-checks';
 
 const PROPAGATION = ['Foreground', 'Background', 'Orphan'];
 const MAX_CONDITIONS = 64;
@@ -17,19 +18,11 @@ const QUALIFIED_NAME =
  */
 export function deletingSchemaErrors(spec: unknown): PolicyFieldError[] {
   const errors: PolicyFieldError[] = [];
-  const push = (field: string, message: string) => errors.push({ field, message });
+  const { push, list } = specChecks(errors);
   if (!isObject(spec)) {
     push('spec', 'Required value');
     return errors;
   }
-  const list = (field: string, value: unknown): unknown[] => {
-    if (value === undefined || value === null) return [];
-    if (!Array.isArray(value)) {
-      push(field, `Invalid value: ${JSON.stringify(value)}: must be a list`);
-      return [];
-    }
-    return value;
-  };
 
   const schedule = spec.schedule;
   if (schedule === undefined || schedule === null || schedule === '') push('spec.schedule', 'Required value');

@@ -2,6 +2,7 @@ import { isObject } from '@edict/foundation';
 import type { PolicyFieldError } from '../api/types';
 import { CEL_IDENTIFIER, MAX_MATCH_CONDITIONS, namedItems, QUALIFIED_NAME } from '../compile/schema-errors';
 import type { GeneratingPolicySpec } from './types';
+import { specChecks } from '../compile/spec-checks';
 
 const EVALUATION_SWITCHES = ['admission', 'generateExisting', 'synchronize', 'orphanDownstreamOnPolicyDelete'] as const;
 
@@ -12,7 +13,7 @@ const EVALUATION_SWITCHES = ['admission', 'generateExisting', 'synchronize', 'or
  */
 export function generatingSchemaErrors(spec: unknown): PolicyFieldError[] {
   const errors: PolicyFieldError[] = [];
-  const push = (field: string, message: string) => errors.push({ field, message });
+  const { push, list } = specChecks(errors);
   if (!isObject(spec)) {
     push('spec', 'Required value: spec must not be nil');
     return errors;
@@ -22,14 +23,6 @@ export function generatingSchemaErrors(spec: unknown): PolicyFieldError[] {
     if (value !== undefined && value !== null && typeof value !== 'boolean') {
       push(field, `Invalid value: ${JSON.stringify(value)}: must be a boolean`);
     }
-  };
-  const list = (field: string, value: unknown): unknown[] => {
-    if (value === undefined || value === null) return [];
-    if (!Array.isArray(value)) {
-      push(field, `Invalid value: ${JSON.stringify(value)}: must be a list`);
-      return [];
-    }
-    return value;
   };
 
   if (

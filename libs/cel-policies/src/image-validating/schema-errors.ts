@@ -1,6 +1,7 @@
 import { isObject } from '@edict/foundation';
 import type { PolicyFieldError } from '../api/types';
 import { schemaErrors as sharedSchemaErrors } from '../compile/schema-errors';
+import { specChecks } from '../compile/spec-checks';
 
 const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
 const HASH_ALGORITHMS = ['sha224', 'sha256', 'sha384', 'sha512'];
@@ -15,15 +16,7 @@ const PROVIDERS = ['default', 'amazon', 'azure', 'google', 'github'];
 export function imageValidatingSchemaErrors(spec: unknown): PolicyFieldError[] {
   const errors = sharedSchemaErrors(spec);
   if (!isObject(spec)) return errors;
-  const push = (field: string, message: string) => errors.push({ field, message });
-  const list = (field: string, value: unknown): unknown[] => {
-    if (value === undefined || value === null) return [];
-    if (!Array.isArray(value)) {
-      push(field, `Invalid value: ${JSON.stringify(value)}: must be a list`);
-      return [];
-    }
-    return value;
-  };
+  const { push, list } = specChecks(errors);
   const text = (value: unknown) => typeof value === 'string' && value !== '';
   const exactlyOne = (field: string, item: Record<string, unknown>, keys: readonly string[]) => {
     const given = keys.filter((key) => item[key] !== undefined && item[key] !== null && item[key] !== '');

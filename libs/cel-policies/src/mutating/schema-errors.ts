@@ -1,6 +1,7 @@
 import { isObject } from '@edict/foundation';
 import type { PolicyFieldError } from '../api/types';
 import type { MutatingPolicySpec } from './types';
+import { specChecks } from '../compile/spec-checks';
 
 const FAILURE_POLICIES = ['Ignore', 'Fail'];
 const REINVOCATION_POLICIES = ['Never', 'IfNeeded'];
@@ -17,29 +18,12 @@ const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
  */
 export function mutatingSchemaErrors(spec: unknown): PolicyFieldError[] {
   const errors: PolicyFieldError[] = [];
-  const push = (field: string, message: string) => errors.push({ field, message });
+  const { push, oneOf, list } = specChecks(errors);
   if (!isObject(spec)) {
     push('spec', 'Required value: spec must not be nil');
     return errors;
   }
   const s = spec as MutatingPolicySpec;
-  const oneOf = (field: string, value: unknown, allowed: readonly string[]) => {
-    if (value === undefined) return;
-    if (typeof value !== 'string' || !allowed.includes(value)) {
-      push(
-        field,
-        `Unsupported value: ${JSON.stringify(value)}: supported values: ${allowed.map((a) => `"${a}"`).join(', ')}`,
-      );
-    }
-  };
-  const list = (field: string, value: unknown): unknown[] => {
-    if (value === undefined || value === null) return [];
-    if (!Array.isArray(value)) {
-      push(field, `Invalid value: ${JSON.stringify(value)}: must be a list`);
-      return [];
-    }
-    return value;
-  };
 
   oneOf('spec.failurePolicy', s.failurePolicy, FAILURE_POLICIES);
   oneOf('spec.reinvocationPolicy', s.reinvocationPolicy, REINVOCATION_POLICIES);
