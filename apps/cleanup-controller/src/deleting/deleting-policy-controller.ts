@@ -21,7 +21,7 @@ import { KubeCelResourcePort } from '@edict/context';
 import { InformerFactory, isConflict, isNotFound, KubeResources } from '@edict/kube';
 import { deadlineAfter, errorMessage, type KubeObject } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
-import { WorkQueue } from '@edict/work-queue';
+import type { WorkQueue } from '@edict/work-queue';
 import { kubeCleanupCluster, type CleanupCluster } from '../cluster/cleanup-cluster';
 import type { CleanupConfig } from '../config/cleanup-config';
 import { CLEANUP_CONFIG } from '../config/tokens';
@@ -29,6 +29,7 @@ import { CleanupEvents, cleanupEvent } from '../events/cleanup-events';
 import { CleanupMetrics } from '../metrics/cleanup-metrics';
 import { CleanupContextLoaders } from '../policies/cleanup-context-loaders';
 import { runDeletingPolicy } from './deleting-run';
+import { runPolicyQueue } from '../policies/policy-queue';
 
 export const DELETING_API_VERSION = 'policies.kyverno.io/v1';
 const KINDS: readonly DeletingPolicyKind[] = ['DeletingPolicy', 'NamespacedDeletingPolicy'];
@@ -57,22 +58,17 @@ export class DeletingPolicyController implements LeaderAware {
   }
 
   async onStartedLeading(signal: AbortSignal): Promise<void> {
-    const queue: WorkQueue = new WorkQueue((key) => this.handle(key, queue), this.config.workers);
-    const informers = KINDS.map((kind) => {
-      const informer = this.informers.create<KubeObject>({
+    await runPolicyQueue(
+      {
+        informers: this.informers,
         apiVersion: DELETING_API_VERSION,
-        kind,
+        kinds: KINDS,
+        workers: this.config.workers,
         watchTimeoutSeconds: this.config.watchTimeoutSeconds,
-      });
-      const enqueue = (object: KubeObject) => queue.add(keyOf(kind, object));
-      informer.on('add', enqueue);
-      informer.on('update', enqueue);
-      informer.start();
-      return informer;
-    });
-    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-    await Promise.all(informers.map((informer) => informer.stop()));
-    await queue.stop();
+        handle: (key, queue) => this.handle(key, queue),
+      },
+      signal,
+    );
   }
 
   /** One look at a policy: wait for its next slot, or claim and run the slot due. */
@@ -195,10 +191,6 @@ export class DeletingPolicyController implements LeaderAware {
     this.reported.set(key, message);
     this.logger.warn(message);
   }
-}
-
-function keyOf(kind: DeletingPolicyKind, object: KubeObject): string {
-  return `${kind}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
 }
 
 function statusOf(policy: KubeObject): { lastExecutionTime?: string } {

@@ -18,7 +18,7 @@ import { isCleanupPolicyKind, parseCronSchedule, type CleanupPolicy, type Cleanu
 import { InformerFactory, isConflict, isNotFound, KubeResources } from '@edict/kube';
 import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
-import { WorkQueue } from '@edict/work-queue';
+import type { WorkQueue } from '@edict/work-queue';
 import { kubeCleanupCluster, type CleanupCluster } from '../cluster/cleanup-cluster';
 import type { CleanupConfig } from '../config/cleanup-config';
 import { CLEANUP_CONFIG } from '../config/tokens';
@@ -27,6 +27,7 @@ import { CleanupMetrics } from '../metrics/cleanup-metrics';
 import { CleanupContextLoaders } from './cleanup-context-loaders';
 import { runCleanupPolicy } from './cleanup-run';
 import { decideSlot } from './schedule-slot';
+import { runPolicyQueue } from './policy-queue';
 
 const API_VERSION = 'kyverno.io/v2';
 const KINDS: readonly CleanupPolicyKind[] = ['ClusterCleanupPolicy', 'CleanupPolicy'];
@@ -51,22 +52,17 @@ export class CleanupPolicyController implements LeaderAware {
   }
 
   async onStartedLeading(signal: AbortSignal): Promise<void> {
-    const queue: WorkQueue = new WorkQueue((key) => this.handle(key, queue), this.config.workers);
-    const informers = KINDS.map((kind) => {
-      const informer = this.informers.create<KubeObject>({
+    await runPolicyQueue(
+      {
+        informers: this.informers,
         apiVersion: API_VERSION,
-        kind,
+        kinds: KINDS,
+        workers: this.config.workers,
         watchTimeoutSeconds: this.config.watchTimeoutSeconds,
-      });
-      const enqueue = (object: KubeObject) => queue.add(keyOf(kind, object));
-      informer.on('add', enqueue);
-      informer.on('update', enqueue);
-      informer.start();
-      return informer;
-    });
-    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-    await Promise.all(informers.map((informer) => informer.stop()));
-    await queue.stop();
+        handle: (key, queue) => this.handle(key, queue),
+      },
+      signal,
+    );
   }
 
   private async handle(key: string, queue: WorkQueue): Promise<void> {
@@ -152,8 +148,4 @@ export class CleanupPolicyController implements LeaderAware {
     this.reported.set(key, message);
     this.logger.warn(message);
   }
-}
-
-function keyOf(kind: CleanupPolicyKind, object: KubeObject): string {
-  return `${kind}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
 }
