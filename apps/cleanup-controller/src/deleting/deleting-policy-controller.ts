@@ -18,7 +18,7 @@ import {
   type DeletingPolicyKind,
 } from '@edict/cel-policies';
 import { KubeCelResourcePort } from '@edict/context';
-import { InformerFactory, isConflict, isNotFound, KubeResources } from '@edict/kube';
+import { InformerFactory, isNotFound, KubeResources } from '@edict/kube';
 import { deadlineAfter, errorMessage, type KubeObject } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import type { WorkQueue } from '@edict/work-queue';
@@ -29,7 +29,7 @@ import { CleanupEvents, cleanupEvent } from '../events/cleanup-events';
 import { CleanupMetrics } from '../metrics/cleanup-metrics';
 import { CleanupContextLoaders } from '../policies/cleanup-context-loaders';
 import { runDeletingPolicy } from './deleting-run';
-import { runPolicyQueue } from '../policies/policy-queue';
+import { claimExecution, readQueuedPolicy, runPolicyQueue } from '../policies/policy-queue';
 
 export const DELETING_API_VERSION = 'policies.kyverno.io/v1';
 const KINDS: readonly DeletingPolicyKind[] = ['DeletingPolicy', 'NamespacedDeletingPolicy'];
@@ -73,7 +73,7 @@ export class DeletingPolicyController implements LeaderAware {
 
   /** One look at a policy: wait for its next slot, or claim and run the slot due. */
   async handle(key: string, queue: Pick<WorkQueue, 'add' | 'addAfter'>): Promise<void> {
-    const policy = await this.read(key);
+    const policy = await readQueuedPolicy(this.resources, DELETING_API_VERSION, key);
     if (!policy) return;
     let compiled: CompiledDeletingPolicy;
     try {
@@ -157,33 +157,8 @@ export class DeletingPolicyController implements LeaderAware {
   }
 
   /** Writes `status.lastExecutionTime` (the slot) at the read resourceVersion; false when another write came first. */
-  private async claim(policy: KubeObject, slot: Date): Promise<boolean> {
-    const lastExecutionTime = slot.toISOString().replace(/\.\d{3}Z$/, 'Z');
-    try {
-      await this.resources.replace({ ...policy, status: { ...statusOf(policy), lastExecutionTime } } as KubeObject, {
-        subresource: 'status',
-      });
-      return true;
-    } catch (error) {
-      if (isConflict(error) || isNotFound(error)) return false;
-      throw error;
-    }
-  }
-
-  private async read(key: string): Promise<KubeObject | undefined> {
-    const [kind, namespace, name] = key.split('/') as [DeletingPolicyKind, string, string];
-    try {
-      const object = await this.resources.get<KubeObject>({
-        apiVersion: DELETING_API_VERSION,
-        kind,
-        name,
-        ...(namespace ? { namespace } : {}),
-      });
-      return { ...object, apiVersion: object.apiVersion || DELETING_API_VERSION, kind: object.kind || kind };
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+  private claim(policy: KubeObject, slot: Date): Promise<boolean> {
+    return claimExecution(this.resources, policy, slot.toISOString().replace(/\.\d{3}Z$/, 'Z'));
   }
 
   private reportOnce(key: string, message: string): void {

@@ -15,7 +15,7 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isCleanupPolicyKind, parseCronSchedule, type CleanupPolicy, type CleanupPolicyKind } from '@edict/engine';
-import { InformerFactory, isConflict, isNotFound, KubeResources } from '@edict/kube';
+import { InformerFactory, KubeResources } from '@edict/kube';
 import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import type { WorkQueue } from '@edict/work-queue';
@@ -27,7 +27,7 @@ import { CleanupMetrics } from '../metrics/cleanup-metrics';
 import { CleanupContextLoaders } from './cleanup-context-loaders';
 import { runCleanupPolicy } from './cleanup-run';
 import { decideSlot } from './schedule-slot';
-import { runPolicyQueue } from './policy-queue';
+import { claimExecution, readQueuedPolicy, runPolicyQueue } from './policy-queue';
 
 const API_VERSION = 'kyverno.io/v2';
 const KINDS: readonly CleanupPolicyKind[] = ['ClusterCleanupPolicy', 'CleanupPolicy'];
@@ -113,34 +113,14 @@ export class CleanupPolicyController implements LeaderAware {
   }
 
   /** Writes `status.lastExecutionTime` at the read resourceVersion; false when another write came first. */
-  private async claim(policy: CleanupPolicy): Promise<boolean> {
+  private claim(policy: CleanupPolicy): Promise<boolean> {
     const executed = new Date(Math.floor(new Date().getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-    try {
-      await this.resources.replace(
-        { ...policy, status: { ...policy.status, lastExecutionTime: executed } },
-        { subresource: 'status' },
-      );
-      return true;
-    } catch (error) {
-      if (isConflict(error) || isNotFound(error)) return false;
-      throw error;
-    }
+    return claimExecution(this.resources, policy as unknown as KubeObject, executed);
   }
 
   private async read(key: string): Promise<CleanupPolicy | undefined> {
-    const [kind, namespace, name] = key.split('/') as [CleanupPolicyKind, string, string];
-    try {
-      const object = await this.resources.get<KubeObject>({
-        apiVersion: API_VERSION,
-        kind,
-        name,
-        ...(namespace ? { namespace } : {}),
-      });
-      return isCleanupPolicyKind(object.kind) ? (object as unknown as CleanupPolicy) : undefined;
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+    const object = await readQueuedPolicy(this.resources, API_VERSION, key);
+    return object && isCleanupPolicyKind(object.kind) ? (object as unknown as CleanupPolicy) : undefined;
   }
 
   private reportOnce(key: string, message: string): void {

@@ -1,4 +1,4 @@
-import type { InformerFactory } from '@edict/kube';
+import { isConflict, isNotFound, type InformerFactory, type KubeResources } from '@edict/kube';
 import type { KubeObject } from '@edict/foundation';
 import { WorkQueue } from '@edict/work-queue';
 
@@ -38,4 +38,45 @@ export async function runPolicyQueue(options: PolicyQueueOptions, signal: AbortS
 /** `kind/namespace/name`: the queue key of a policy. */
 export function policyKey(kind: string, object: KubeObject): string {
   return `${kind}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
+}
+
+/** The policy a queue key names, read afresh; undefined once it is gone. */
+export async function readQueuedPolicy(
+  resources: KubeResources,
+  apiVersion: string,
+  key: string,
+): Promise<KubeObject | undefined> {
+  const [kind, namespace, name] = key.split('/') as [string, string, string];
+  try {
+    const object = await resources.get<KubeObject>({ apiVersion, kind, name, ...(namespace ? { namespace } : {}) });
+    return { ...object, apiVersion: object.apiVersion || apiVersion, kind: object.kind || kind };
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Claims a run by writing `status.lastExecutionTime` at the read resourceVersion: false when another
+ * replica wrote first or the policy is gone, so each slot runs once across replicas.
+ */
+export async function claimExecution(
+  resources: KubeResources,
+  policy: KubeObject,
+  lastExecutionTime: string,
+): Promise<boolean> {
+  const status = isRecord(policy.status) ? policy.status : {};
+  try {
+    await resources.replace({ ...policy, status: { ...status, lastExecutionTime } } as KubeObject, {
+      subresource: 'status',
+    });
+    return true;
+  } catch (error) {
+    if (isConflict(error) || isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
