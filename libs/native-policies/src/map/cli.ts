@@ -13,7 +13,7 @@ import type { Authorize } from '../cel/round';
 import { matchResources } from '../matching/match-resources';
 import { DEDUCED_SHAPE } from '../mutation/shape';
 import type { AdmissionAttributes } from '../types';
-import { cliAttributes, type CliRuleStatus } from '../vap/cli';
+import { cliAttributes, cliNamespaceObject, type CliRuleStatus } from '../vap/cli';
 import { collectParams, paramsFromObjects } from '../vap/params';
 import { nameOf } from '../vap/spec';
 import { compileMutatingAdmissionPolicy, MutatingAdmissionPolicyError } from './compile';
@@ -66,13 +66,7 @@ export async function evaluateMutatingPolicyForCli(input: MapCliInput): Promise<
   };
   const attributes = cliAttributes(input);
   // Matching sees the namespace's labels (the values file); CEL gets the namespace by name only.
-  const labelled = attributes.namespace
-    ? {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name: attributes.namespace, ...(input.namespaceLabels ? { labels: input.namespaceLabels } : {}) },
-      }
-    : null;
+  const labelled = cliNamespaceObject(attributes.namespace, input.namespaceLabels);
   const options = { generateNamePrefix: true } as const;
   const spec = readMutatingPolicy(input.policy);
   const matches = (constraints: MutatingBindingSpec['matchResources']) =>

@@ -70,13 +70,7 @@ export async function evaluateForCli(input: VapCliInput): Promise<VapCliResult> 
     rules: [],
   };
   const attributes = cliAttributes(input);
-  const namespaceObject = attributes.namespace
-    ? {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name: attributes.namespace, ...(input.namespaceLabels ? { labels: input.namespaceLabels } : {}) },
-      }
-    : null;
+  const namespaceObject = cliNamespaceObject(attributes.namespace, input.namespaceLabels);
   const options = { generateNamePrefix: true } as const;
   const bindings = (input.bindings ?? []).map(readBinding).filter((b) => b.policyName === policyName);
   let compiled: CompiledValidatingAdmissionPolicy | undefined;
@@ -167,6 +161,13 @@ function outcomeOf(calls: readonly VapCall[]): { status: CliRuleStatus; message:
 }
 
 /** The CLI's request for a resource: a CREATE by the given user, named as the resource is. */
+/** The request's Namespace as the CLI knows it: its name and the values file's labels. */
+export function cliNamespaceObject(namespace: string | undefined, labels: Record<string, string> | undefined) {
+  return namespace
+    ? { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, ...(labels ? { labels } : {}) } }
+    : null;
+}
+
 export function cliAttributes(
   input: Pick<VapCliInput, 'resource' | 'resourceName' | 'userInfo' | 'operation' | 'oldResource'>,
 ): AdmissionAttributes {
