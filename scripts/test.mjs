@@ -2,6 +2,7 @@
 // plain line CI reads: "N passed, N failed". Arguments go to Vitest (`--project unit`, a path).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installHelm } from './install-helm.mjs';
 
@@ -42,6 +43,14 @@ const brokenSuites = results.testResults.filter(
   (suite) => suite.status === 'failed' && suite.assertionResults.length === 0,
 ).length;
 const failed = results.numFailedTests + brokenSuites;
+// Named again last, so a log cut to its tail still says what failed.
+for (const suite of results.testResults) {
+  const file = path.relative(process.cwd(), suite.name);
+  if (suite.status === 'failed' && suite.assertionResults.length === 0) console.log(`FAILED ${file}: ${suite.message}`);
+  for (const test of suite.assertionResults) {
+    if (test.status === 'failed') console.log(`FAILED ${file} > ${test.fullName}`);
+  }
+}
 const passed = results.numPassedTests;
 const skipped = results.numPendingTests + results.numTodoTests;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
