@@ -53,7 +53,8 @@ describe('compileCel', () => {
     expect(run('"Ab".matches("(?i)^ab$")')).toBe(true);
     const started = Date.now();
     expect(run(`"${'a'.repeat(5000)}!".matches("^(a+)+$")`)).toBe(false);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // RE2 answers in milliseconds; JavaScript's backtracking would not finish in minutes.
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(() => run('"a".matches("(")')).toThrow('error parsing regexp');
   });
 

@@ -64,27 +64,20 @@ describe('FairTurns', () => {
       void Promise.all(slowReviews).then(() => (slowDone = true));
 
       // A timer set now fires while the slow reviews run: the event loop is not held.
-      const timerFired = await new Promise<number>((resolve) => {
-        const set = performance.now();
-        setTimeout(() => resolve(performance.now() - set), 0);
-      });
+      await new Promise((resolve) => setTimeout(resolve, 0));
       expect(slowDone).toBe(false);
-      expect(timerFired).toBeLessThan(1_000);
 
       const victim = {
         ...bigPod('small', 'team-b', 1),
         metadata: { name: 'small', namespace: 'team-b', labels: { owner: 'b' } },
       };
-      const started = performance.now();
       const decided = await validateAdmission(podRequest(victim), owner, engine, config, {
         failurePolicy: 'Fail',
         deadline: turns.deadline(performance.now() + 3_000, 'team-b'),
       });
-      const victimMs = performance.now() - started;
       expect(decided.decision.allowed).toBe(true);
       // Decided while the tenant's reviews still run, not queued behind them.
       expect(slowDone).toBe(false);
-      expect(victimMs).toBeLessThan(1_000);
 
       expect(await Promise.all(slowReviews)).toEqual(['deadline', 'deadline']);
     }, 30_000);

@@ -337,7 +337,8 @@ describe('parseImageReference', () => {
     ]) {
       expect(() => parseImageReference(image)).toThrow(ImageReferenceError);
     }
-    expect(Date.now() - start).toBeLessThan(500);
+    // Linear parsing takes milliseconds; a backtracking one would take minutes on these.
+    expect(Date.now() - start).toBeLessThan(5_000);
   });
 
   it('returns independent copies from its cache', () => {
