@@ -27,6 +27,7 @@ const run = spawnSync(
     'run',
     '--reporter=default',
     '--reporter=json',
+    '--reporter=./scripts/vitest-flaky-reporter.mjs',
     `--outputFile.json=${resultsFile}`,
     ...process.argv.slice(2),
   ],
