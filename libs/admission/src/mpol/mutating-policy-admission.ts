@@ -84,7 +84,7 @@ export async function mutatingPolicyAdmission(
 ): Promise<MutatingPolicyOutcome> {
   const dryRun = request.dryRun === true;
   const none = { dryRun, evaluations: [], reportResults: [] };
-  const username = admissionRequestOf(request)?.userInfo?.username ?? request.userInfo?.username;
+  const username = admissionRequestOf(request)?.userInfo?.username;
   if (options.backgroundUsername && username === options.backgroundUsername) return { decision: allow(), ...none };
   const filtered = isFiltered(request, config);
   if (filtered) return { decision: allow(), filtered, ...none };
