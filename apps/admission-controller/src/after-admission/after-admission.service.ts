@@ -124,7 +124,8 @@ export class AfterAdmissionService implements OnApplicationShutdown {
   }
 
   /**
-   * Stores the UpdateRequests of an admitted review's generate and mutate-existing triggers before
+   * Stores the UpdateRequests of an admitted review's generate and mutate-existing triggers (classic
+   * rules, or MutatingPolicies with mutateExisting on an `/mpol/...` path) before
    * it is answered, within `budgetMs` (its time left): once answered, the trigger's request survives a
    * dropped job and a killed process. Dry runs and denied reviews store none.
    */
@@ -133,7 +134,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     outcome: ReviewOutcome | undefined,
     budgetMs: number,
   ): Promise<void> {
-    const specs = outcome?.validation?.updateRequests;
+    const specs = outcome?.validation?.updateRequests ?? outcome?.mutatingPolicies?.updateRequests;
     if (!specs || specs.length === 0 || request.dryRun === true || !outcome?.decision.allowed) return;
     await this.updateRequests.writeBeforeAnswer(
       specs.map((spec) => ({ requestUid: request.uid, spec })),

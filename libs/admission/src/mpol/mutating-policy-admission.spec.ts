@@ -158,6 +158,22 @@ describe('mutatingPolicyAdmission', () => {
     const outcome = await mutatingPolicyAdmission(request(), [existing, off], {}, config, options);
     expect(outcome.evaluations).toEqual([]);
     expect(outcome.decision).toEqual({ allowed: true });
+    // The trigger asks the background controller to mutate the targets: one cel-mutate UpdateRequest.
+    expect(outcome.updateRequests).toEqual([
+      expect.objectContaining({
+        requestType: 'cel-mutate',
+        policy: 'existing',
+        resource: expect.objectContaining({ kind: 'Pod', namespace: 'shop', name: 'checkout-7d9f8b6c5d-x2k4p' }),
+      }),
+    ]);
+    const dry = await mutatingPolicyAdmission(
+      request((r) => (r.dryRun = true)),
+      [existing],
+      {},
+      config,
+      options,
+    );
+    expect(dry.updateRequests).toEqual([]);
   });
 
   it("admits the background controller's own requests and filtered ones untouched", async () => {

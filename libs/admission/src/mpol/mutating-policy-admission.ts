@@ -23,6 +23,8 @@ import {
 import type { JsonPatchOperation, PolicyResponse, ResourceRequest } from '@edict/engine';
 import { EvaluationDeadlineExceeded, errorMessage, type KubeObject } from '@edict/foundation';
 import { MUTATION_LIMITS } from '@edict/native-policies';
+import { mutateExistingRequests } from '../background/mutate-existing-requests';
+import type { UpdateRequestSpec } from '../background/update-requests';
 import { isFiltered } from '../config/is-filtered';
 import type { AdmissionConfig } from '../config/types';
 import { allow, deny, type AdmissionDecision } from '../decision';
@@ -72,6 +74,11 @@ export interface MutatingPolicyOutcome {
   patchedResource?: KubeObject;
   /** PolicyReport results (source KyvernoMutatingPolicy) of an admitted request. */
   reportResults: ReportResult[];
+  /**
+   * The `cel-mutate` UpdateRequests of the served mutate-existing policies the request fires
+   * (mutateExistingRequests), for the caller to store before answering an admitted request.
+   */
+  updateRequests: UpdateRequestSpec[];
 }
 
 /** The `/mpol/...` decision. */
@@ -83,16 +90,27 @@ export async function mutatingPolicyAdmission(
   options: MutatingPolicyAdmissionOptions,
 ): Promise<MutatingPolicyOutcome> {
   const dryRun = request.dryRun === true;
-  const none = { dryRun, evaluations: [], reportResults: [] };
+  const none = { dryRun, evaluations: [], reportResults: [], updateRequests: [] };
   const username = admissionRequestOf(request)?.userInfo?.username;
   if (options.backgroundUsername && username === options.backgroundUsername) return { decision: allow(), ...none };
   const filtered = isFiltered(request, config);
   if (filtered) return { decision: allow(), filtered, ...none };
-  const served = servedPolicies(request, policies, path).filter((compiled) => !hasSeparateTargets(compiled));
-  if (served.length === 0) return { decision: allow(), ...none };
+  const onPath = servedPolicies(request, policies, path);
+  const context: MutatingPolicyContext = { ...options.context, deadline: options.deadline };
+  // Mutate-existing policies the path serves (those with targetMatchConstraints included): Kyverno's
+  // handler asks for their UpdateRequests on every request it is sent.
+  const existing = onPath.filter((compiled) => compiled.mutateExisting);
+  const updateRequests =
+    existing.length === 0
+      ? []
+      : await mutateExistingRequests(request, existing, context, {
+          namespaceObject: options.namespaceObject ?? null,
+          ...(options.backgroundUsername ? { backgroundUsername: options.backgroundUsername } : {}),
+        });
+  const served = onPath.filter((compiled) => !hasSeparateTargets(compiled));
+  if (served.length === 0) return { decision: allow(), ...none, updateRequests };
 
   if (options.deadline?.expired()) throw new EvaluationDeadlineExceeded();
-  const context: MutatingPolicyContext = { ...options.context, deadline: options.deadline };
   const started = performance.now();
   let chain: Awaited<ReturnType<typeof evaluateMutatingPolicies>>;
   try {
@@ -102,7 +120,7 @@ export async function mutatingPolicyAdmission(
     // An engine fault (not an expression's error, which the engine answers itself): every served
     // policy answers by its failure policy, as an errored one does.
     const failing = served.filter((compiled) => compiled.failurePolicy === 'Fail');
-    if (failing.length === 0) return { decision: allow(), ...none };
+    if (failing.length === 0) return { decision: allow(), ...none, updateRequests };
     const message = errorMessage(error);
     return {
       decision: deny(
@@ -137,6 +155,7 @@ export async function mutatingPolicyAdmission(
     dryRun,
     evaluations,
     reportResults,
+    updateRequests,
     ...(chain.patchedResource ? { patchedResource: chain.patchedResource } : {}),
   };
   if (errors.length > 0) return { ...outcome, decision: deny(refusal(request, errors)) };
