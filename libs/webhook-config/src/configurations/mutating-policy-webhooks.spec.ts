@@ -108,6 +108,32 @@ describe('MutatingPolicy webhooks', () => {
     );
   });
 
+  it("leaves to Edict conditions kube-apiserver's webhook environment cannot run (variables, request.object)", () => {
+    const secrets = rules(['secrets']);
+    const [withRequestObject, withVariables, plain] = [
+      mpol('request-object', {
+        matchConstraints: secrets,
+        matchConditions: [{ name: 'labelled', expression: 'has(request.object.metadata.labels)' }],
+      }),
+      mpol('variables', {
+        matchConstraints: secrets,
+        variables: [{ name: 'env', expression: "'prod'" }],
+        matchConditions: [{ name: 'prod', expression: 'variables.env == "prod"' }],
+      }),
+      mpol('plain', {
+        matchConstraints: secrets,
+        matchConditions: [
+          { name: 'create', expression: "request.operation == 'CREATE' && request.name != 'x.request.object'" },
+        ],
+      }),
+    ].map((policy) => mutatingPolicyWebhooks([policy], options)[0]);
+    expect(withRequestObject?.matchConditions).toBeUndefined();
+    expect(withVariables?.matchConditions).toBeUndefined();
+    expect(plain?.matchConditions).toEqual([
+      { name: 'create', expression: "request.operation == 'CREATE' && request.name != 'x.request.object'" },
+    ]);
+  });
+
   it('confines a NamespacedMutatingPolicy to its namespace and leaves out admission-disabled policies', () => {
     const hooks = mutatingPolicyWebhooks(
       [
