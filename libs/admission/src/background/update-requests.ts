@@ -18,7 +18,8 @@ export interface UpdateRequestResourceSpec {
  * spec}` as-is for the background controller.
  */
 export interface UpdateRequestSpec {
-  requestType: 'mutate' | 'generate';
+  /** `cel-mutate`: a MutatingPolicy's mutate-existing work (mutate-existing-requests.ts). */
+  requestType: 'mutate' | 'generate' | 'cel-mutate';
   policy: string;
   rule: string;
   deleteDownstream: boolean;

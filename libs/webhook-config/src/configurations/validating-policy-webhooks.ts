@@ -37,7 +37,12 @@ import type {
 /** What the builder reads of a compiled ValidatingPolicy (CompiledValidatingPolicy fits). */
 export interface ValidatingPolicyWebhookSource {
   readonly kind:
-    'ValidatingPolicy' | 'NamespacedValidatingPolicy' | 'ImageValidatingPolicy' | 'NamespacedImageValidatingPolicy';
+    | 'ValidatingPolicy'
+    | 'NamespacedValidatingPolicy'
+    | 'ImageValidatingPolicy'
+    | 'NamespacedImageValidatingPolicy'
+    | 'MutatingPolicy'
+    | 'NamespacedMutatingPolicy';
   readonly name: string;
   readonly namespace?: string;
   readonly failurePolicy: WebhookFailurePolicy;
@@ -225,7 +230,39 @@ function kubeCompilable(conditions: MatchCondition[]): MatchCondition[] {
       return false;
     }
   };
-  return conditions.every((condition) => compiles(condition.expression)) ? conditions : [];
+  return conditions.every((condition) => compiles(condition.expression) && !readsUndeclared(condition.expression))
+    ? conditions
+    : [];
+}
+
+/** The fields of kube-apiserver's `request` variable in webhook match conditions (no object, no oldObject). */
+const WEBHOOK_REQUEST_FIELDS: ReadonlySet<string> = new Set([
+  'kind',
+  'resource',
+  'subResource',
+  'requestKind',
+  'requestResource',
+  'requestSubResource',
+  'name',
+  'namespace',
+  'operation',
+  'userInfo',
+  'dryRun',
+  'options',
+]);
+
+/**
+ * Whether a condition reads what kube-apiserver's webhook environment does not declare, so that it
+ * would refuse the configuration (or fail on every request): a policy's `variables`, or a field of
+ * `request` its request type lacks (`request.object`, which Kyverno's `request` carries).
+ */
+function readsUndeclared(expression: string): boolean {
+  const code = expression.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''");
+  if (/(^|[^A-Za-z0-9_.])variables\b/.test(code)) return true;
+  for (const match of code.matchAll(/(?:^|[^A-Za-z0-9_.])request\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    if (!WEBHOOK_REQUEST_FIELDS.has(match[1]!)) return true;
+  }
+  return false;
 }
 
 /** Kyverno's CanAutoGen: exactly one rule for core/v1 pods, no selectors, exclusions or names. */

@@ -167,8 +167,8 @@ export class UpdateRequestTraceDto implements UpdateRequestTrace {
   @ApiProperty()
   rule!: string;
 
-  @ApiProperty({ enum: ['mutate', 'generate'] })
-  requestType!: 'mutate' | 'generate';
+  @ApiProperty({ enum: ['mutate', 'generate', 'cel-mutate'] })
+  requestType!: 'mutate' | 'generate' | 'cel-mutate';
 }
 
 export class EvaluatedRequestDto {
