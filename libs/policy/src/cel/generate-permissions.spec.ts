@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { AccessReviewer } from '@edict/engine';
 import type { AccessReviewRequest } from '@edict/cel';
 import type { KubeObject } from '@edict/foundation';
-import { authorCheckNeeded, checkGeneratePermissions, type GenerateResourceResolver } from './generate-permissions';
+import {
+  authorCheckNeeded,
+  checkGeneratePermissions,
+  MAX_PERMISSION_TARGETS,
+  type GenerateResourceResolver,
+} from './generate-permissions';
 import { generateTargets } from './generate-targets';
 
 type Attributes = NonNullable<AccessReviewRequest['resourceAttributes']>;
@@ -218,6 +223,24 @@ describe('checkGeneratePermissions', () => {
     expect(asked.map((request) => request.resourceAttributes)).toEqual([
       { group: '', resource: 'namespaces', verb: 'get' },
       { group: '', resource: 'namespaces', verb: 'create' },
+    ]);
+  });
+});
+
+describe('checkGeneratePermissions bounds', () => {
+  it('asks each distinct target once, and widens past the limit instead of asking one per namespace', async () => {
+    const into = (namespace: string) => `generator.Apply("${namespace}", [{"apiVersion": "v1", "kind": "ConfigMap"}])`;
+    const twice = gpol(`${into('a')} && ${into('a')}`);
+    const once = reviewer(() => true);
+    await checkGeneratePermissions(twice, alice, { reviewer: once.port, resolve });
+    expect(once.asked).toHaveLength(2);
+
+    const many = Array.from({ length: MAX_PERMISSION_TARGETS + 1 }, (_, i) => into(`ns-${i}`)).join(' && ');
+    const wide = reviewer((_, attributes) => attributes.namespace === undefined);
+    expect(await checkGeneratePermissions(gpol(many), alice, { reviewer: wide.port, resolve })).toEqual([]);
+    expect(wide.asked.map((request) => request.resourceAttributes)).toEqual([
+      { group: '', resource: 'configmaps', verb: 'get' },
+      { group: '', resource: 'configmaps', verb: 'create' },
     ]);
   });
 });

@@ -46,6 +46,13 @@ export function generatesAcrossNamespaces(object: KubeObject): boolean {
   return object.kind === 'GeneratingPolicy';
 }
 
+/**
+ * Distinct targets asked one by one; past this (a policy naming many namespaces or kinds) they are
+ * widened, never skipped: first each kind cluster-wide, then every resource everywhere, so the number
+ * of access reviews a policy can cause stays bounded and the answer stays on the safe side.
+ */
+export const MAX_PERMISSION_TARGETS = 32;
+
 interface Question {
   readonly target: GenerateTarget;
   readonly group: string;
@@ -68,7 +75,7 @@ export async function checkGeneratePermissions(
   const verbs = synchronizes(policy) ? ['get', 'create', 'update', 'delete'] : ['get', 'create'];
   const errors: PolicyFieldError[] = [];
   const answers = new Map<string, boolean>();
-  for (const target of generateTargets(policy)) {
+  for (const target of boundedTargets(generateTargets(policy))) {
     const fail = (message: string) => errors.push({ field: target.path, message });
     let question: Question | 'unknown kind' | undefined;
     try {
@@ -92,6 +99,20 @@ export async function checkGeneratePermissions(
     if (missing.length > 0) fail(refusal(question, writer, missing));
   }
   return errors;
+}
+
+function boundedTargets(targets: readonly GenerateTarget[]): GenerateTarget[] {
+  const distinct = (list: readonly GenerateTarget[]) => [
+    ...new Map(list.map((target) => [JSON.stringify(target), target])).values(),
+  ];
+  let bounded = distinct(targets);
+  if (bounded.length > MAX_PERMISSION_TARGETS)
+    bounded = distinct(bounded.map((target) => ({ ...target, namespace: undefined })));
+  if (bounded.length > MAX_PERMISSION_TARGETS)
+    bounded = distinct(
+      bounded.map((target) => ({ path: target.path, namespace: undefined, apiVersion: undefined, kind: undefined })),
+    );
+  return bounded;
 }
 
 function synchronizes(policy: KubeObject): boolean {
