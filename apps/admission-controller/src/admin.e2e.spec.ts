@@ -4,6 +4,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CelPolicyCache } from '@edict/policy';
 import type { RunningController } from './bootstrap';
 import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
 import {
@@ -48,6 +49,14 @@ interface Evaluation {
   webhooks: Array<{ webhook: string; allowed: boolean; policies: string[] }>;
   trace: Trace[];
   updateRequests: unknown[];
+  mutatingPolicies: Array<{
+    policy: string;
+    status: string;
+    patch: unknown[];
+    mutatedResource?: Record<string, unknown>;
+  }>;
+  generatingPolicies: Array<{ policy: string; status: string; generated: Array<Record<string, unknown>> }>;
+  deletingPolicies: Array<{ policy: string; wouldDelete: boolean; result: string; reason?: string }>;
 }
 
 describe('admin endpoints and Swagger', () => {
@@ -306,6 +315,83 @@ describe('admin endpoints and Swagger', () => {
         payload: Buffer.from(JSON.stringify(huge)),
       }).catch(() => ({ status: 413, body: '' }));
       expect(tooLarge.status).toBe(413);
+    });
+
+    it('runs the MutatingPolicies, GeneratingPolicies and DeletingPolicies in the cluster, writing nothing', async () => {
+      const celPolicy = (kind: string, name: string, spec: Record<string, unknown>) =>
+        cluster.custom.createClusterCustomObject({
+          group: 'policies.kyverno.io',
+          version: 'v1',
+          plural: kind.toLowerCase().replace(/y$/, 'ies'),
+          body: { apiVersion: 'policies.kyverno.io/v1', kind, metadata: { name }, spec },
+        });
+      const onSecrets = {
+        resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['secrets'] }],
+      };
+      await celPolicy('MutatingPolicy', 'label-secrets', {
+        matchConstraints: onSecrets,
+        mutations: [
+          {
+            patchType: 'ApplyConfiguration',
+            applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"owner": "edict"}}}' },
+          },
+        ],
+      });
+      await celPolicy('GeneratingPolicy', 'secret-audit', {
+        matchConstraints: onSecrets,
+        generate: [
+          {
+            expression:
+              'generator.Apply(object.metadata.namespace, [{"apiVersion": "v1", "kind": "ConfigMap", ' +
+              '"metadata": dyn({"name": object.metadata.name + "-audit"}), "data": dyn({"owner": object.metadata.labels.owner})}])',
+          },
+        ],
+      });
+      await celPolicy('DeletingPolicy', 'drop-owned-secrets', {
+        schedule: '0 * * * *',
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['secrets'] }] },
+        conditions: [{ name: 'owned', expression: 'has(object.metadata.labels.owner)' }],
+      });
+      const cache = admin.app.get(CelPolicyCache);
+      await until(
+        async () =>
+          cache.mutatingPolicies().length > 0 &&
+          cache.generatingPolicies().length > 0 &&
+          cache.deletingPolicies().length > 0,
+        'the CEL policies in the cache',
+      );
+      const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'token', namespace: 'default' } };
+      const result = (await evaluate(secret)).body;
+      expect(result.allowed).toBe(true);
+      expect(result.mutatingPolicies).toEqual([
+        expect.objectContaining({
+          policy: 'label-secrets',
+          status: 'pass',
+          patch: [{ op: 'add', path: '/metadata/labels', value: { owner: 'edict' } }],
+        }),
+      ]);
+      expect(result.patch).toEqual([{ op: 'add', path: '/metadata/labels', value: { owner: 'edict' } }]);
+      expect(result.generatingPolicies).toEqual([
+        expect.objectContaining({
+          policy: 'secret-audit',
+          status: 'pass',
+          generated: [
+            expect.objectContaining({
+              kind: 'ConfigMap',
+              metadata: expect.objectContaining({ name: 'token-audit', namespace: 'default' }),
+              data: { owner: 'edict' },
+            }),
+          ],
+        }),
+      ]);
+      // The mutated Secret carries the owner label: the DeletingPolicy would delete it.
+      expect(result.deletingPolicies).toEqual([
+        expect.objectContaining({ policy: 'drop-owned-secrets', wouldDelete: true, result: 'delete' }),
+      ]);
+      const names = (kind: string) =>
+        cluster.apiServer.list('v1', kind).map((object) => (object.metadata as { name?: string } | undefined)?.name);
+      expect(names('ConfigMap')).not.toContain('token-audit');
+      expect(names('Secret')).not.toContain('token');
     });
 
     it('leaves no trace: no policy metrics, reports or update requests', async () => {

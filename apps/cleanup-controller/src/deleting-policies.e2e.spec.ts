@@ -3,12 +3,14 @@
  * leader) refuses a DeletingPolicy that does not compile and one on a kind its ServiceAccount may
  * not delete; it deletes what a DeletingPolicy selects on its schedule with its propagation policy,
  * writes status.lastExecutionTime, emits the cleanup Event and counts the deletion; a
- * NamespacedDeletingPolicy deletes only in its namespace.
+ * NamespacedDeletingPolicy deletes only in its namespace; a condition may read image configurations
+ * from a registry (the CEL `image` library).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@edict/foundation';
 import { eventually } from '@edict/kube/testing';
 import { startTestCluster, waitForWebhook, type TestCluster } from '@edict/controller-runtime/testing';
+import { FakeRegistry } from '@edict/registry/testing';
 import type { RunningHttpController } from '@edict/controller-runtime';
 import { CleanupMetrics } from './metrics/cleanup-metrics';
 import { startTestCleanup } from './testing/start-test-cleanup';
@@ -20,6 +22,7 @@ const GROUP = 'policies.kyverno.io';
 describe('cleanup controller: DeletingPolicies', () => {
   let cluster: TestCluster;
   let replica: RunningHttpController;
+  let registry: FakeRegistry;
   const get = (apiVersion: string, kind: string, name: string, namespace?: string) =>
     cluster.apiServer.get(apiVersion, kind, name, namespace) as Obj | undefined;
   const create = (object: Obj) => cluster.apiServer.create(object as JsonObject);
@@ -105,13 +108,20 @@ describe('cleanup controller: DeletingPolicies', () => {
       'system:serviceaccounts',
       'system:serviceaccounts:edict',
     ]);
-    replica = await startTestCleanup(cluster, { leaseIdentity: 'cleanup-a', kubeconfig });
+    registry = await FakeRegistry.start();
+    replica = await startTestCleanup(cluster, {
+      leaseIdentity: 'cleanup-a',
+      kubeconfig,
+      insecureRegistries: [registry.host],
+      registryAllowedAddresses: ['127.0.0.1'],
+    });
     await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'edict-cleanup-controller.edict.svc');
   }, 60_000);
 
   afterAll(async () => {
     await replica?.stop().catch(() => undefined);
     await cluster?.stop();
+    await registry?.close();
   });
 
   it('refuses a DeletingPolicy that does not compile, naming the field', async () => {
@@ -173,5 +183,31 @@ describe('cleanup controller: DeletingPolicies', () => {
     expect(
       get(`${GROUP}/v1`, 'NamespacedDeletingPolicy', 'delete-all-pods', 'team-a')?.status?.lastExecutionTime,
     ).toBeDefined();
+  });
+
+  it('reads image configurations from the registry in a condition (image.GetMetadata)', async () => {
+    registry.pushImage('team/app', 'amd64', { config: { architecture: 'amd64', os: 'linux' } });
+    registry.pushImage('team/app', 'arm64', { config: { architecture: 'arm64', os: 'linux' } });
+    for (const arch of ['amd64', 'arm64'])
+      create({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: `on-${arch}`, namespace: 'team-b', labels: { test: 'image-data' } },
+        spec: { containers: [{ name: 'c', image: `${registry.host}/team/app:${arch}` }] },
+      });
+    await submit(
+      deletingPolicy('delete-amd64', ['pods'], {
+        conditions: [
+          { name: 'this-test', expression: 'object.metadata.?labels.?test.orValue("") == "image-data"' },
+          {
+            name: 'amd64',
+            expression: 'object.spec.containers.all(c, image.GetMetadata(c.image).config.architecture == "amd64")',
+          },
+        ],
+      }),
+    );
+    await eventually(() => get('v1', 'Pod', 'on-amd64', 'team-b') === undefined, 'the amd64 Pod deleted', 15_000);
+    expect(get('v1', 'Pod', 'on-arm64', 'team-b')).toBeDefined();
+    cluster.apiServer.delete(`${GROUP}/v1`, 'DeletingPolicy', 'delete-amd64');
   });
 });

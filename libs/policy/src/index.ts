@@ -5,6 +5,14 @@ export { POLICY_OPTIONS, POLICY_FEEDS, CEL_POLICY_FEEDS, CEL_POLICY_COMPILERS_TO
 export { CelPolicyCache, type CelPolicyCacheListener } from './cel/cel-policy-cache';
 export { celPolicyValidation, isCelPolicyKind, type CelPolicyValidationOptions } from './cel/cel-policy-validation';
 export {
+  authorCheckNeeded,
+  checkGeneratePermissions,
+  generatesAcrossNamespaces,
+  type GeneratePermissionOptions,
+  type GenerateResourceResolver,
+  type GenerateWriter,
+} from './cel/generate-permissions';
+export {
   CelPolicyStatusWriter,
   type CelPolicyStatusWriterDeps,
   type CelPolicyStatusWriterOptions,

@@ -2,11 +2,12 @@
 import { Module, type Type } from '@nestjs/common';
 import { AfterAdmissionModule } from '../after-admission/after-admission.module';
 import { ClusterStateModule } from '../cluster/cluster-state.module';
+import { AdmissionContextModule } from '../context.module';
 import { ReviewWebhooksModule } from '../webhooks/review-webhooks.module';
 import { ADMIN_CONTROLLERS, ADMIN_PROVIDERS } from './admin-endpoints';
 
 @Module({
-  imports: [ClusterStateModule, AfterAdmissionModule, ReviewWebhooksModule],
+  imports: [ClusterStateModule, AfterAdmissionModule, ReviewWebhooksModule, AdmissionContextModule],
   controllers: ADMIN_CONTROLLERS,
   providers: ADMIN_PROVIDERS,
 })

@@ -8,13 +8,31 @@
  * with SubjectAccessReviews about its username, as Kyverno does). A policies.kyverno.io policy
  * (Validating, ImageValidating, Mutating, Generating, Deleting, and the Namespaced forms) or CEL
  * PolicyException whose CEL does not compile or type-check, or that breaks a rule Kyverno checks in
- * code, is refused with the field and the message (`celPolicyValidation`). The kinds its rules name are looked up
+ * code, is refused with the field and the message (`celPolicyValidation`). A cluster GeneratingPolicy is
+ * refused when its author (the request's user, asked on create and on a spec change) or the background
+ * controller may not write what its generate entries name (`checkGeneratePermissions`). The kinds its rules name are looked up
  * in API discovery (`checkKindsServed`): a kind only subresources serve is refused, one nothing
  * serves yet admitted with a warning.
  */
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { AdmissionConfigService, celPolicyValidation, isCelPolicyKind, PolicyCache } from '@edict/policy';
-import { answerValidation, decisionFrom, type ReviewAnswer } from '@edict/admission';
+import {
+  AdmissionConfigService,
+  authorCheckNeeded,
+  celPolicyValidation,
+  checkGeneratePermissions,
+  generatesAcrossNamespaces,
+  isCelPolicyKind,
+  PolicyCache,
+  type GenerateWriter,
+} from '@edict/policy';
+import {
+  answerValidation,
+  decisionFrom,
+  deny,
+  type AdmissionDecision,
+  type AdmissionRequest,
+  type ReviewAnswer,
+} from '@edict/admission';
 import {
   checkBackgroundPermissions,
   checkKindsServed,
@@ -56,7 +74,7 @@ export class PolicyValidationService implements OnModuleInit {
   policy(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, async (request) => {
       // policies.kyverno.io kinds: their CEL must compile and type-check (the compiler's message, by field).
-      if (request.object && isCelPolicyKind(request.object)) return this.celPolicy(request.object as KubeObject);
+      if (request.object && isCelPolicyKind(request.object)) return this.celPolicyAdmission(request);
       const policy = request.object as unknown as Policy;
       const diagnostics = validatePolicy(policy, {
         namespaced: policy.kind === 'Policy',
@@ -118,7 +136,44 @@ export class PolicyValidationService implements OnModuleInit {
     });
   }
 
-  private celPolicy(object: KubeObject) {
+  /** A policies.kyverno.io policy: its CEL first, then what a cluster GeneratingPolicy may write. */
+  private async celPolicyAdmission(request: AdmissionRequest): Promise<AdmissionDecision> {
+    const object = request.object as KubeObject;
+    const decision = this.celPolicy(object);
+    if (!decision.allowed || !generatesAcrossNamespaces(object)) return decision;
+    const writers: GenerateWriter[] = [];
+    if (authorCheckNeeded(object, request.oldObject ?? undefined)) {
+      const { username = '', groups, uid, extra } = request.userInfo ?? {};
+      writers.push({
+        role: 'author',
+        subject: {
+          user: username,
+          ...(groups ? { groups } : {}),
+          ...(uid ? { uid } : {}),
+          ...(extra ? { extra } : {}),
+        },
+      });
+    }
+    const background = this.settings.backgroundUsername;
+    if (background !== undefined) writers.push({ role: 'background', user: background });
+    const problems: string[] = [];
+    for (const writer of writers) {
+      const errors = await checkGeneratePermissions(object, writer, {
+        reviewer: this.accessReviewer,
+        resolve: async (apiVersion, kind) => {
+          const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
+          const found = await this.apiResources.resourceOf({ group: group!, version: version!, kind });
+          return found && { group: group!, resource: found.resource, namespaced: found.namespaced };
+        },
+      });
+      problems.push(...errors.map((error) => `${error.field}: ${error.message}`));
+    }
+    if (problems.length === 0) return decision;
+    const message = problems.length === 1 ? problems[0]! : `[${problems.join(', ')}]`;
+    return deny(message, [...(decision.warnings ?? []), ...problems]);
+  }
+
+  private celPolicy(object: KubeObject): AdmissionDecision {
     return celPolicyValidation(object, { exceptionNamespaces: this.config.current().exceptionNamespaces });
   }
 

@@ -5,9 +5,15 @@
  * once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsArray, IsInt, Matches, Max, Min } from 'class-validator';
 import type { EnvironmentTable } from '@edict/config';
-import { CONTROLLER_ENVIRONMENT, loadConfig, WebhookServerConfig, type ConfigSpec } from '@edict/controller-runtime';
+import {
+  CONTROLLER_ENVIRONMENT,
+  DNS_NAME,
+  loadConfig,
+  WebhookServerConfig,
+  type ConfigSpec,
+} from '@edict/controller-runtime';
 
 export class CleanupConfig extends WebhookServerConfig {
   override leaseName = 'edict-cleanup-controller';
@@ -34,6 +40,14 @@ export class CleanupConfig extends WebhookServerConfig {
   @IsInt()
   @Min(1_000)
   ttlDiscoveryIntervalMs = 60_000;
+
+  /**
+   * Docker config Secrets (in the controller's namespace) for DeletingPolicies' `image.GetMetadata`
+   * on private registries (Kyverno's --imagePullSecrets).
+   */
+  @IsArray()
+  @Matches(DNS_NAME, { each: true, message: 'imagePullSecrets must hold Secret names' })
+  imagePullSecrets: string[] = [];
 }
 
 const ENVIRONMENT: EnvironmentTable<CleanupConfig> = {
@@ -58,6 +72,7 @@ const ENVIRONMENT: EnvironmentTable<CleanupConfig> = {
   EDICT_CLEANUP_WORKERS: ['workers', 'int'],
   EDICT_CLEANUP_MAX_TARGETS: ['maxTargetsPerRun', 'int'],
   EDICT_TTL_DISCOVERY_INTERVAL_MS: ['ttlDiscoveryIntervalMs', 'int'],
+  EDICT_IMAGE_PULL_SECRETS: ['imagePullSecrets', 'list'],
 };
 
 /** The variables read and the field each sets: the Helm chart's settings are generated from it (test/chart). */

@@ -17,7 +17,7 @@ import {
   type CompiledDeletingPolicy,
   type DeletingPolicyKind,
 } from '@edict/cel-policies';
-import { KubeCelResourcePort } from '@edict/context';
+import { KubeCelResourcePort, RegistryCelImageDataPort } from '@edict/context';
 import { InformerFactory, isNotFound, KubeResources } from '@edict/kube';
 import { deadlineAfter, errorMessage, type KubeObject } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
@@ -42,6 +42,7 @@ export class DeletingPolicyController implements LeaderAware {
   private readonly logger = new Logger('DeletingPolicies');
   private readonly cluster: CleanupCluster;
   private readonly celResources: KubeCelResourcePort;
+  private readonly celImageData: RegistryCelImageDataPort;
   /** Problems already reported, so a broken policy is logged once per change. */
   private readonly reported = new Map<string, string>();
 
@@ -55,6 +56,7 @@ export class DeletingPolicyController implements LeaderAware {
   ) {
     this.cluster = kubeCleanupCluster(resources);
     this.celResources = new KubeCelResourcePort(resources);
+    this.celImageData = new RegistryCelImageDataPort(context.images);
   }
 
   async onStartedLeading(signal: AbortSignal): Promise<void> {
@@ -114,7 +116,7 @@ export class DeletingPolicyController implements LeaderAware {
     return runDeletingPolicy(compiled, {
       cluster: this.cluster,
       context: {
-        ports: { http: this.context.callers.celHttp, resources: this.celResources },
+        ports: { http: this.context.callers.celHttp, resources: this.celResources, imageData: this.celImageData },
         exceptions: await this.exceptions(),
         deadline: deadlineAfter(RUN_DEADLINE_MS),
       },

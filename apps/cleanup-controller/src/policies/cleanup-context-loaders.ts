@@ -4,12 +4,20 @@
  * size, as the admission controller's. ConfigMaps and image data are refused by policy validation
  * (as Kyverno refuses them), global context entries too (not served to cleanup runs yet); should
  * one still arrive, its entry fails to load with a message saying so (fail closed: the conditions
- * reading it then fail and nothing is deleted).
+ * reading it then fail and nothing is deleted). DeletingPolicies' CEL `image` library reads image
+ * configurations from registries as the admission controller's does (pull Secrets of this
+ * controller's namespace, the registry egress settings).
  */
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { ClusterContextLoaders, ContextApiCallers, unavailableImageData } from '@edict/context';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  ClusterContextLoaders,
+  ContextApiCallers,
+  PullSecretCache,
+  RegistryImageData,
+  unavailableImageData,
+} from '@edict/context';
 import type { ContextLoaders } from '@edict/engine';
-import { KubeResources } from '@edict/kube';
+import { InformerFactory, KubeResources } from '@edict/kube';
 import type { CleanupConfig } from '../config/cleanup-config';
 import { CLEANUP_CONFIG } from '../config/tokens';
 
@@ -18,13 +26,18 @@ const unsupported = (what: string) => {
 };
 
 @Injectable()
-export class CleanupContextLoaders implements OnModuleDestroy {
+export class CleanupContextLoaders implements OnModuleInit, OnModuleDestroy {
   readonly loaders: ContextLoaders;
   /** apiCall and CEL `http` callers (DeletingPolicies' `http` library goes through them too). */
   readonly callers: ContextApiCallers;
+  /** Image configurations for DeletingPolicies' `image.GetMetadata`. */
+  readonly images: RegistryImageData;
+  private readonly pullSecrets: PullSecretCache;
 
-  constructor(@Inject(CLEANUP_CONFIG) config: CleanupConfig, resources: KubeResources) {
+  constructor(@Inject(CLEANUP_CONFIG) config: CleanupConfig, resources: KubeResources, informers: InformerFactory) {
     this.callers = new ContextApiCallers(config, resources);
+    this.pullSecrets = new PullSecretCache(config, informers);
+    this.images = new RegistryImageData(config, this.pullSecrets);
     this.loaders = new ClusterContextLoaders(
       { get: () => unsupported('configMap entries') },
       this.callers,
@@ -33,7 +46,12 @@ export class CleanupContextLoaders implements OnModuleDestroy {
     );
   }
 
+  onModuleInit(): void {
+    this.pullSecrets.start();
+  }
+
   onModuleDestroy(): void {
     this.callers.onModuleDestroy();
+    this.images.close();
   }
 }

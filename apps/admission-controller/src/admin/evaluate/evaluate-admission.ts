@@ -6,7 +6,10 @@
  * writes nothing (no reports, update requests, events or metrics: the caller passes an unmetered
  * engine). Audit-only policies, which the webhook evaluates after answering, are traced too. The
  * ValidatingPolicy paths (`/vpol/ignore`, `/vpol/fail`) follow the classic validating ones, through
- * the webhook's own vpol decision when the caller gives it.
+ * the webhook's own vpol decision when the caller gives it. The CEL kinds, when the caller gives
+ * them (evaluate-cel-policies.ts): MutatingPolicies after the classic mutation (the `mpol` step,
+ * their object is what validation sees), then what GeneratingPolicies would generate and whether
+ * DeletingPolicies would delete the final object.
  */
 import type { AdmissionRequest, FailurePolicy, ValidatingPolicyOutcome, ValidatingPolicyPath } from '@edict/admission';
 import {
@@ -20,9 +23,18 @@ import {
 import { type KubeObject } from '@edict/foundation';
 import { decideReview, type ReviewInputs, type ReviewKind, type ReviewOutcome } from '../../webhooks/review-decision';
 import { TracingEngine } from './tracing-engine';
+import {
+  deleteWithCelPolicies,
+  generateWithCelPolicies,
+  mutateWithCelPolicies,
+  type CelPolicyEvaluation,
+  type DeletingPolicyTrace,
+  type GeneratingPolicyTrace,
+  type MutatingPolicyTrace,
+} from './evaluate-cel-policies';
 
 export type WebhookPath =
-  'mutate/ignore' | 'mutate/fail' | 'validate/ignore' | 'validate/fail' | 'vpol/ignore' | 'vpol/fail';
+  'mutate/ignore' | 'mutate/fail' | 'mpol' | 'validate/ignore' | 'validate/fail' | 'vpol/ignore' | 'vpol/fail';
 
 /** A `/vpol/...` path's decision for a request: the webhook's own (ValidatingPolicyReviews), unmetered. */
 export type ValidatingPolicyDecision = (
@@ -84,6 +96,12 @@ export interface EvaluationResult {
   readonly webhooks: readonly WebhookStep[];
   readonly trace: readonly RuleTrace[];
   readonly updateRequests: readonly UpdateRequestTrace[];
+  /** The MutatingPolicies that applied, each with its patch and the object it left. */
+  readonly mutatingPolicies: readonly MutatingPolicyTrace[];
+  /** What the GeneratingPolicies would generate for this request (nothing is written). */
+  readonly generatingPolicies: readonly GeneratingPolicyTrace[];
+  /** Whether each DeletingPolicy would delete the (final) object. */
+  readonly deletingPolicies: readonly DeletingPolicyTrace[];
   readonly durationMs: number;
 }
 
@@ -95,8 +113,10 @@ export async function evaluateAdmission(
   request: AdmissionRequest,
   inputs: ReviewInputs,
   validatingPolicies?: ValidatingPolicyDecision,
+  cel?: CelPolicyEvaluation,
 ): Promise<EvaluationResult> {
   const started = performance.now();
+  const celTraces: CelTraces = { mutatingPolicies: [], generatingPolicies: [], deletingPolicies: [] };
   const engine = new TracingEngine(inputs.engine);
   const traced: ReviewInputs = { ...inputs, engine };
   const steps: WebhookStep[] = [];
@@ -110,9 +130,29 @@ export async function evaluateAdmission(
     const outcome = await decideReview('mutate', failurePolicy, current, traced);
     steps.push(stepOf(webhook, outcome, stepStarted));
     trace.push(...(outcome.mutation?.responses ?? []).flatMap((r) => ruleTraces(webhook, 'admission', r, engine)));
-    if (!outcome.decision.allowed) return finish(request, current, steps, trace, updateRequests, started);
+    if (!outcome.decision.allowed) return finish(request, current, steps, trace, updateRequests, celTraces, started);
     const patched = outcome.mutation?.patchedResource;
     if (outcome.decision.patch?.length && patched) current = { ...current, object: patched };
+  }
+
+  if (cel) {
+    const stepStarted = performance.now();
+    const mutation = await mutateWithCelPolicies(current, cel);
+    celTraces.mutatingPolicies = mutation.policies;
+    steps.push({
+      webhook: 'mpol',
+      allowed: mutation.denial === undefined,
+      ...(mutation.denial !== undefined ? { message: mutation.denial } : {}),
+      warnings: [],
+      ...(mutation.mutatedResource && current.object
+        ? { patch: admissionPatch(current.object, mutation.mutatedResource) }
+        : {}),
+      policies: mutation.policies.map((policy) => policy.policy),
+      durationMs: round(performance.now() - stepStarted),
+    });
+    if (mutation.denial !== undefined)
+      return finish(request, current, steps, trace, updateRequests, celTraces, started);
+    if (mutation.mutatedResource) current = { ...current, object: mutation.mutatedResource };
   }
 
   for (const failurePolicy of VALIDATING) {
@@ -146,7 +186,17 @@ export async function evaluateAdmission(
     });
     trace.push(...evaluations.flatMap(({ response }) => ruleTraces(webhook, 'admission', response, engine)));
   }
-  return finish(request, current, steps, trace, updateRequests, started);
+  if (cel) {
+    celTraces.generatingPolicies = await generateWithCelPolicies(current, cel);
+    celTraces.deletingPolicies = await deleteWithCelPolicies(current, cel);
+  }
+  return finish(request, current, steps, trace, updateRequests, celTraces, started);
+}
+
+interface CelTraces {
+  mutatingPolicies: readonly MutatingPolicyTrace[];
+  generatingPolicies: readonly GeneratingPolicyTrace[];
+  deletingPolicies: readonly DeletingPolicyTrace[];
 }
 
 function finish(
@@ -155,6 +205,7 @@ function finish(
   steps: WebhookStep[],
   trace: RuleTrace[],
   updateRequests: UpdateRequestTrace[],
+  celTraces: CelTraces,
   started: number,
 ): EvaluationResult {
   const denial = steps.find((step) => !step.allowed);
@@ -171,6 +222,7 @@ function finish(
     webhooks: steps,
     trace,
     updateRequests,
+    ...celTraces,
     durationMs: round(performance.now() - started),
   };
 }

@@ -25,7 +25,9 @@ export class EvaluateController {
   @ApiOperation({
     summary: 'Evaluate a resource or an AdmissionReview against the loaded policies',
     description:
-      'Runs the mutating then the validating webhook paths exactly as the webhooks decide, with no side ' +
+      'Runs the mutating then the validating webhook paths exactly as the webhooks decide (MutatingPolicies after ' +
+      'the classic mutation; what GeneratingPolicies would generate and whether DeletingPolicies would delete ' +
+      'the object are returned too), with no side ' +
       'effects (no reports, update requests, events or metrics). The body is an AdmissionReview, ' +
       '`{resource, operation?, oldResource?, userInfo?, namespaceLabels?, subResource?, dryRun?}`, ' +
       'or a bare Kubernetes object (evaluated as a CREATE).',

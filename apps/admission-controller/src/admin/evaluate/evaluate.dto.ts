@@ -3,11 +3,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { JsonPatchOperation, PolicyResponseKind, RuleStatus, RuleType } from '@edict/engine';
 import type { KubeObject } from '@edict/foundation';
 import type { EvaluationResult, RuleTrace, UpdateRequestTrace, WebhookPath, WebhookStep } from './evaluate-admission';
+import type { DeletingPolicyTrace, GeneratingPolicyTrace, MutatingPolicyTrace } from './evaluate-cel-policies';
 
 const OBJECT = { type: 'object', additionalProperties: true } as const;
 const WEBHOOK_PATHS: WebhookPath[] = [
   'mutate/ignore',
   'mutate/fail',
+  'mpol',
   'validate/ignore',
   'validate/fail',
   'vpol/ignore',
@@ -171,6 +173,76 @@ export class UpdateRequestTraceDto implements UpdateRequestTrace {
   requestType!: 'mutate' | 'generate' | 'cel-mutate';
 }
 
+export class MutatingPolicyTraceDto implements MutatingPolicyTrace {
+  @ApiProperty({ example: 'add-team', description: '`name`, or `namespace/name` for a NamespacedMutatingPolicy' })
+  policy!: string;
+
+  @ApiProperty({ enum: ['MutatingPolicy', 'NamespacedMutatingPolicy'] })
+  policyKind!: string;
+
+  @ApiProperty({ enum: ['pass', 'fail', 'skip', 'error'] })
+  status!: 'pass' | 'fail' | 'skip' | 'error';
+
+  @ApiProperty()
+  message!: string;
+
+  @ApiProperty({ enum: ['Fail', 'Ignore'] })
+  failurePolicy!: 'Fail' | 'Ignore';
+
+  @ApiProperty({ type: [JsonPatchOperationDto], description: "This policy's own changes" })
+  patch!: JsonPatchOperation[];
+
+  @ApiPropertyOptional({ ...OBJECT, description: 'The object this policy left (status pass)' })
+  mutatedResource?: KubeObject;
+}
+
+export class GeneratingPolicyTraceDto implements GeneratingPolicyTrace {
+  @ApiProperty({ example: 'default-configmap' })
+  policy!: string;
+
+  @ApiProperty({ enum: ['GeneratingPolicy', 'NamespacedGeneratingPolicy'] })
+  policyKind!: string;
+
+  @ApiProperty({ enum: ['pass', 'skip', 'error'] })
+  status!: 'pass' | 'skip' | 'error';
+
+  @ApiProperty()
+  message!: string;
+
+  @ApiProperty({
+    type: 'array',
+    items: OBJECT,
+    description: 'The objects it would create or update for this trigger (an evaluation writes none)',
+  })
+  generated!: KubeObject[];
+
+  @ApiPropertyOptional({ type: [String], description: 'PolicyExceptions that matched' })
+  exceptions?: string[];
+}
+
+export class DeletingPolicyTraceDto implements DeletingPolicyTrace {
+  @ApiProperty({ example: 'remove-stale-pods' })
+  policy!: string;
+
+  @ApiProperty({ enum: ['DeletingPolicy', 'NamespacedDeletingPolicy'] })
+  policyKind!: string;
+
+  @ApiProperty({ description: 'Whether its next scheduled run would delete the object' })
+  wouldDelete!: boolean;
+
+  @ApiProperty({ enum: ['delete', 'keep', 'error'] })
+  result!: 'delete' | 'keep' | 'error';
+
+  @ApiPropertyOptional({ enum: ['namespace', 'unmatched', 'conditions', 'exception'] })
+  reason?: 'namespace' | 'unmatched' | 'conditions' | 'exception';
+
+  @ApiPropertyOptional({ type: [String] })
+  exceptions?: string[];
+
+  @ApiPropertyOptional()
+  error?: string;
+}
+
 export class EvaluatedRequestDto {
   @ApiProperty({ ...OBJECT, example: { group: '', version: 'v1', kind: 'Pod' } })
   kind!: Record<string, unknown>;
@@ -234,6 +306,21 @@ export class EvaluationDto implements EvaluationResult {
     description: 'UpdateRequests the webhook would queue for the background controller (not created here)',
   })
   updateRequests!: UpdateRequestTraceDto[];
+
+  @ApiProperty({
+    type: [MutatingPolicyTraceDto],
+    description: 'The MutatingPolicies that applied (after the classic mutation), each with its patch',
+  })
+  mutatingPolicies!: MutatingPolicyTraceDto[];
+
+  @ApiProperty({ type: [GeneratingPolicyTraceDto], description: 'What the GeneratingPolicies would generate' })
+  generatingPolicies!: GeneratingPolicyTraceDto[];
+
+  @ApiProperty({
+    type: [DeletingPolicyTraceDto],
+    description: 'Whether each DeletingPolicy would delete the object (matchConstraints, exceptions, conditions)',
+  })
+  deletingPolicies!: DeletingPolicyTraceDto[];
 
   @ApiProperty()
   durationMs!: number;

@@ -2,7 +2,8 @@
  * `POST /admin/evaluate` behind the same bounds as a review: a slot from the webhooks' concurrency
  * limiter (a busy controller answers 429 rather than queueing debugging work ahead of reviews) and
  * the webhook's default deadline. The engine is the webhooks' own without metrics, so an evaluation
- * never shows up in `kyverno_policy_results_total` and friends.
+ * never shows up in `kyverno_policy_results_total` and friends. The CEL kinds (MutatingPolicy,
+ * GeneratingPolicy, DeletingPolicy) run from the CEL policy cache through their engines, read-only.
  */
 import { BadRequestException, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { deadlineFromTimeout, withDeadline } from '@edict/admission';
@@ -14,6 +15,11 @@ import type { EvaluationDto } from './evaluate.dto';
 import { evaluateAdmission } from './evaluate-admission';
 import { parseEvaluationInput, withDiscoveredResource } from './evaluation-input';
 import { ApiResources } from '@edict/kube';
+import { CelPolicyCache } from '@edict/policy';
+import { ClusterKyvernoCelPorts, KubeAccessReviewer } from '@edict/context';
+import type { AdmissionRequest } from '@edict/admission';
+import type { EvaluationDeadline } from '@edict/foundation';
+import type { CelPolicyEvaluation } from './evaluate-cel-policies';
 
 @Injectable()
 export class EvaluateService {
@@ -23,7 +29,32 @@ export class EvaluateService {
     private readonly admission: AdmissionService,
     private readonly apiResources: ApiResources,
     private readonly validatingPolicies: ValidatingPolicyReviews,
+    private readonly celPolicies: CelPolicyCache,
+    private readonly celPorts: ClusterKyvernoCelPorts,
+    private readonly accessReviewer: KubeAccessReviewer,
   ) {}
+
+  /** The loaded MutatingPolicies, GeneratingPolicies and DeletingPolicies, with what their CEL reads. */
+  private async celPolicyEvaluation(
+    request: AdmissionRequest,
+    namespaceLabels: Record<string, string> | undefined,
+    deadline: EvaluationDeadline,
+  ): Promise<CelPolicyEvaluation> {
+    const { namespaceObject } = await this.admission.validatingPolicyInputs(request, deadline, false);
+    return {
+      mutating: this.celPolicies.mutatingPolicies(),
+      generating: this.celPolicies.generatingPolicies(),
+      deleting: this.celPolicies.deletingPolicies(),
+      context: {
+        ports: this.celPorts.ports,
+        authorizer: this.accessReviewer,
+        exceptions: this.celPolicies.policyExceptions(),
+        deadline,
+      },
+      namespaceObject,
+      ...(namespaceLabels ? { namespaceLabels } : {}),
+    };
+  }
 
   async evaluate(body: unknown): Promise<EvaluationDto> {
     const input = parseEvaluationInput(body);
@@ -39,7 +70,10 @@ export class EvaluateService {
       () =>
         withDeadline(
           (deadline) =>
-            this.admission.inputsFor(request, this.engine.unmetered(), deadline).then((inputs) =>
+            Promise.all([
+              this.admission.inputsFor(request, this.engine.unmetered(), deadline),
+              this.celPolicyEvaluation(request, namespaceLabels, deadline),
+            ]).then(([inputs, cel]) =>
               evaluateAdmission(
                 request,
                 namespaceLabels ? { ...inputs, namespaceLabels } : inputs,
@@ -52,6 +86,7 @@ export class EvaluateService {
                     namespaceLabels ? { ...vpolInputs, namespaceLabels } : vpolInputs,
                   );
                 },
+                cel,
               ),
             ),
           remaining(),
