@@ -1,5 +1,5 @@
 import { isObject, type JsonObject, type KubeObject } from '@edict/foundation';
-import type { AdmissionAttributes } from '@edict/native-policies';
+import { celRequestOf, type AdmissionAttributes, type MatchedAs } from '@edict/native-policies';
 import type { CelPolicyInput } from './input';
 
 /**
@@ -64,4 +64,23 @@ function requestKind(input: CelPolicyInput, subject: KubeObject | null): Admissi
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
+}
+
+/**
+ * Kyverno's CEL `request`. Kube's admission policies leave `object` and `oldObject` out of it
+ * (celRequestOf); Kyverno's policies see the whole AdmissionRequest, both objects as the request
+ * carried them, before any mutation. A side the request lacks is null, except for MutatingPolicies,
+ * where Kyverno gives an empty object (`absentSide: 'empty'`).
+ */
+export function kyvernoRequestOf(
+  attributes: AdmissionAttributes,
+  matched?: MatchedAs,
+  absentSide: 'null' | 'empty' = 'null',
+): JsonObject {
+  const absent = absentSide === 'empty' ? {} : null;
+  return {
+    ...celRequestOf(attributes, matched),
+    object: attributes.object ?? absent,
+    oldObject: attributes.oldObject ?? absent,
+  };
 }

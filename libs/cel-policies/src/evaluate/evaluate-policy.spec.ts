@@ -263,6 +263,24 @@ describe('evaluateValidatingPolicy: what expressions see', () => {
     expect((await evaluate(spec, input))?.rules[0]?.status).toBe('pass');
   });
 
+  it("carries the request's objects in request, as Kyverno's policies see them (kube's do not)", async () => {
+    const spec: ValidatingPolicySpec = {
+      validationActions: ['Audit'],
+      matchConstraints: matching('', 'v1', 'pods'),
+      validations: [
+        {
+          expression:
+            "request.object.metadata.name == 'good' && request.oldObject.metadata.name == 'bad' && has(request.object.spec)",
+        },
+      ],
+    };
+    expect(
+      (await evaluate(spec, inputFor(goodPod, { operation: 'UPDATE', oldResource: badPod })))?.rules[0]?.status,
+    ).toBe('pass');
+    const created = { ...spec, validations: [{ expression: 'request.oldObject == null' }] };
+    expect((await evaluate(created, inputFor(goodPod)))?.rules[0]?.status).toBe('pass');
+  });
+
   it('builds request from the AdmissionRequest in admission, and binds null objects on DELETE', async () => {
     const spec: ValidatingPolicySpec = {
       matchConstraints: {

@@ -10,13 +10,13 @@ import {
 } from '@edict/cel';
 import type { AccessReviewer, PolicyResponse, RuleResponse } from '@edict/engine';
 import { DEFAULT_EVALUATION_LIMITS, EvaluationBudget, type JsonObject } from '@edict/foundation';
-import { celRequestOf, matchResources, type AdmissionAttributes, type MatchedAs } from '@edict/native-policies';
+import { matchResources, type AdmissionAttributes, type MatchedAs } from '@edict/native-policies';
 import type { CompiledSpec, NamedProgram } from '../compile/compiled-expressions';
 import { programsOf } from '../compile/compile-policy';
 import type { CompiledValidatingPolicy } from '../compile/compiled-policy';
 import type { CompiledCelPolicyException } from '../exceptions/compiled-exception';
 import { authorizerFor, celValue } from './activation';
-import { admissionAttributesOf, namespaceOf } from './attributes';
+import { admissionAttributesOf, kyvernoRequestOf, namespaceOf } from './attributes';
 import type { CelPolicyContext, CelPolicyInput } from './input';
 import {
   errorRule,
@@ -77,7 +77,7 @@ export async function evaluateValidatingPolicy(
     if (!spec) return undefined;
     // `request` is built only for policies (or exceptions) that read it: most do not.
     if (spec.readsRequest || exceptions.some((exception) => exception.readsRequest)) {
-      request = toCel(celRequestOf(attributes, matchedAs));
+      request = toCel(kyvernoRequestOf(attributes, matchedAs));
     }
   }
 

@@ -18,9 +18,9 @@ import {
   type JsonObject,
   type JsonValue,
 } from '@edict/foundation';
-import { celRequestOf, matchResources } from '@edict/native-policies';
+import { matchResources } from '@edict/native-policies';
 import { celValue } from '../evaluate/activation';
-import { admissionAttributesOf } from '../evaluate/attributes';
+import { admissionAttributesOf, kyvernoRequestOf } from '../evaluate/attributes';
 import { applicableExceptions, auditAnnotations, conditionsHold, roundActivation } from '../evaluate/evaluate-policy';
 import type { CelPolicyInput } from '../evaluate/input';
 import { exceptionRule } from '../evaluate/responses';
@@ -92,7 +92,7 @@ export async function evaluateGeneratingPolicy(
   const base: Record<string, unknown> = {
     object: celValue(attributes.object),
     oldObject: celValue(attributes.oldObject),
-    request: toCel(celRequestOf(attributes, { resource: decision.resource, kind: decision.kind })),
+    request: toCel(kyvernoRequestOf(attributes, { resource: decision.resource, kind: decision.kind })),
     namespaceObject: celValue(input.namespaceObject),
   };
   for (const key of Object.keys(libraries)) base[key] = libraries[key];

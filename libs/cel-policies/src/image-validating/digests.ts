@@ -8,10 +8,9 @@ import {
   type KubeObject,
 } from '@edict/foundation';
 import { parseImageRef } from '@edict/image-verify';
-import { celRequestOf } from '@edict/native-policies';
 import { applicableExceptions } from '../evaluate/evaluate-policy';
 import type { CelPolicyInput } from '../evaluate/input';
-import { admissionAttributesOf, namespaceOf } from '../evaluate/attributes';
+import { admissionAttributesOf, kyvernoRequestOf, namespaceOf } from '../evaluate/attributes';
 import { celValue } from '../evaluate/activation';
 import { imageProgramsOf, type ImageSpecPrograms } from './compile';
 import type { CompiledImageValidatingPolicy } from './compiled-policy';
@@ -47,7 +46,7 @@ export async function mutateImageDigests(
   const selected = selectSpec(programs, attributes, input);
   if (!selected) return { patches: [] };
   if ('error' in selected) return { patches: [], response: mutateError(compiled, input, selected.error) };
-  const request = toCel(celRequestOf(attributes, selected.matchedAs));
+  const request = toCel(kyvernoRequestOf(attributes, selected.matchedAs));
   const allowed = await conditionsAllow(compiled, selected.spec, input, context, request);
   if (typeof allowed === 'object') return { patches: [], response: mutateError(compiled, input, allowed.error) };
   if (!allowed) return { patches: [] };

@@ -19,11 +19,11 @@ import {
   type JsonObject,
   type JsonValue,
 } from '@edict/foundation';
-import { celRequestOf, matchResources, type AdmissionAttributes, type MatchedAs } from '@edict/native-policies';
+import { matchResources, type AdmissionAttributes, type MatchedAs } from '@edict/native-policies';
 import { variableReferences } from '../compile/references';
 import type { CompiledCelPolicyException } from '../exceptions/compiled-exception';
 import { authorizerFor, celValue } from '../evaluate/activation';
-import { admissionAttributesOf, namespaceOf } from '../evaluate/attributes';
+import { admissionAttributesOf, kyvernoRequestOf, namespaceOf } from '../evaluate/attributes';
 import {
   applicableExceptions,
   auditAnnotations,
@@ -137,7 +137,7 @@ async function evaluateOne(
       return answer(compiled, input, [errorRule('match', 'failed to execute matching', selected.error)]);
     }
     spec = selected.spec;
-    request = toCel(celRequestOf(attributes, selected.matchedAs));
+    request = toCel(kyvernoRequestOf(attributes, selected.matchedAs));
   }
 
   const budget = new EvaluationBudget(DEFAULT_EVALUATION_LIMITS, context.deadline);

@@ -17,7 +17,6 @@ import {
   type KubeObject,
 } from '@edict/foundation';
 import {
-  celRequestOf,
   matchResources,
   type AdmissionAttributes,
   type MatchedAs,
@@ -29,7 +28,7 @@ import {
 import type { NamedProgram } from '../compile/compiled-expressions';
 import type { CompiledCelPolicyException } from '../exceptions/compiled-exception';
 import { celValue } from '../evaluate/activation';
-import { admissionAttributesOf, namespaceOf } from '../evaluate/attributes';
+import { admissionAttributesOf, kyvernoRequestOf, namespaceOf } from '../evaluate/attributes';
 import { applicableExceptions, conditionsHold, roundActivation, withLibraries } from '../evaluate/evaluate-policy';
 import type { CelPolicyContext, CelPolicyInput } from '../evaluate/input';
 import { SpecRun } from '../evaluate/spec-run';
@@ -146,7 +145,7 @@ export async function triggersMutateExisting(
     {
       object: celValue(attributes.object),
       oldObject: celValue(attributes.oldObject),
-      request: toCel(celRequestOf(attributes, chosen.matchedAs) as unknown as JsonObject),
+      request: toCel(kyvernoRequestOf(attributes, chosen.matchedAs, 'empty')),
       namespaceObject: celValue(trigger.namespaceObject),
     },
     kyvernoActivation(context.ports, {
@@ -236,7 +235,7 @@ async function run(
     {
       object: celValue(object),
       oldObject: celValue(attributes.oldObject),
-      request: toCel(celRequestOf(attributes, matchedAs) as unknown as JsonObject),
+      request: toCel(kyvernoRequestOf(attributes, matchedAs, 'empty')),
       namespaceObject: celValue(namespaceObject),
     },
     libraries,
