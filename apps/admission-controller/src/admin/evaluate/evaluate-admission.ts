@@ -8,7 +8,13 @@
  * ValidatingPolicy paths (`/vpol/ignore`, `/vpol/fail`) follow the classic validating ones, through
  * the webhook's own vpol decision when the caller gives it.
  */
-import type { AdmissionRequest, FailurePolicy, ValidatingPolicyOutcome, ValidatingPolicyPath } from '@edict/admission';
+import type {
+  AdmissionRequest,
+  FailurePolicy,
+  UpdateRequestSpec,
+  ValidatingPolicyOutcome,
+  ValidatingPolicyPath,
+} from '@edict/admission';
 import {
   admissionPatch,
   type JsonPatchOperation,
@@ -69,7 +75,7 @@ export interface WebhookStep {
 export interface UpdateRequestTrace {
   readonly policy: string;
   readonly rule: string;
-  readonly requestType: 'mutate' | 'generate';
+  readonly requestType: UpdateRequestSpec['requestType'];
 }
 
 export interface EvaluationResult {

@@ -1,5 +1,6 @@
 /** The body and answer of `POST /admin/evaluate`, documented for Swagger. */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { UpdateRequestSpec } from '@edict/admission';
 import type { JsonPatchOperation, PolicyResponseKind, RuleStatus, RuleType } from '@edict/engine';
 import type { KubeObject } from '@edict/foundation';
 import type { EvaluationResult, RuleTrace, UpdateRequestTrace, WebhookPath, WebhookStep } from './evaluate-admission';
@@ -167,8 +168,8 @@ export class UpdateRequestTraceDto implements UpdateRequestTrace {
   @ApiProperty()
   rule!: string;
 
-  @ApiProperty({ enum: ['mutate', 'generate'] })
-  requestType!: 'mutate' | 'generate';
+  @ApiProperty({ enum: ['mutate', 'generate', 'cel-mutate'] })
+  requestType!: UpdateRequestSpec['requestType'];
 }
 
 export class EvaluatedRequestDto {
