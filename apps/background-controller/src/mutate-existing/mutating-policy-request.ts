@@ -26,7 +26,7 @@ import {
   type MutatingPolicyContext,
   type TargetCandidate,
 } from '@edict/cel-policies';
-import { errorMessage, isObject, matchesLabelSelector, type KubeObject, type LabelSelector } from '@edict/foundation';
+import { errorMessage, isObject, type KubeObject } from '@edict/foundation';
 import type { EventInput } from '@edict/kube';
 import { MUTATE_EXISTING_EVENT_SOURCE, type BackgroundEventSource } from '../events/background-events';
 import { admissionRequestOf, operationOf } from '../update-requests/background-request';
@@ -34,19 +34,16 @@ import type { ClusterObjects } from '../update-requests/cluster-objects';
 import { done, failed, type RuleWorkOutcome } from '../update-requests/rule-work';
 import { tenantClusterObjects } from '../update-requests/tenant-cluster-objects';
 import { mutatingPolicyAppliedEvent } from './mutating-policy-events';
+import { resourceRuleObjects, type ResourceLookup, type RuleObject } from './resource-rule-objects';
 
-/** The API resource serving a plural in a group version (discovery). */
-export interface ServedResource {
-  readonly kind: string;
-  readonly namespaced: boolean;
-}
+export type { ServedResource } from './resource-rule-objects';
 
 /** What MutatingPolicy work reads besides the cluster: the cache, discovery and the CEL context. */
 export interface MutatingPolicyPorts {
   /** The served MutatingPolicies and NamespacedMutatingPolicies (the CEL policy cache). */
   mutatingPolicies(): readonly CompiledMutatingPolicy[];
   /** The resource `plural` of `apiVersion`; undefined when the API server does not serve it. */
-  resourceNamed(apiVersion: string, plural: string): Promise<ServedResource | undefined>;
+  resourceNamed: ResourceLookup;
   /** Kyverno's CEL libraries' ports and the CEL PolicyExceptions in force. */
   celContext(): MutatingPolicyContext;
 }
@@ -57,12 +54,7 @@ export interface MutatingPolicyWorkDeps {
   readonly mutating: MutatingPolicyPorts;
 }
 
-/** One object to patch and the resource it is served as (group/version/plural, subresource). */
-interface Target {
-  readonly object: KubeObject;
-  readonly resource: { group: string; version: string; resource: string };
-  readonly subresource: string;
-}
+type Target = RuleObject;
 
 export async function mutatingPolicyForRequest(
   request: { metadata: { name: string }; spec: UpdateRequestSpec },
@@ -200,10 +192,7 @@ function ownMatchConstraints(compiled: CompiledMutatingPolicy): MatchResources {
   return (isObject(spec.matchConstraints) ? spec.matchConstraints : {}) as MatchResources;
 }
 
-/**
- * The objects of the types the constraints' resource rules name (Kyverno's collectGVK): concrete
- * group/version/resource only (a wildcard names no type to list), a subresource's parent listed.
- */
+/** The objects the constraints name; the types that could not be listed are failures (Kyverno's message). */
 async function listTargets(
   compiled: CompiledMutatingPolicy,
   constraints: MatchResources,
@@ -211,72 +200,17 @@ async function listTargets(
   failures: string[],
   key: string,
 ): Promise<Target[]> {
-  const namespaces = await targetNamespaces(compiled, constraints, deps.cluster);
-  const targets: Target[] = [];
-  const seen = new Set<string>();
-  for (const rule of constraints.resourceRules ?? []) {
-    for (const group of rule.apiGroups ?? []) {
-      for (const version of rule.apiVersions ?? []) {
-        for (const resource of rule.resources ?? []) {
-          const [plural = '', subresource = ''] = resource.split('/', 2);
-          if ([group, version, plural].some((part) => part.includes('*'))) continue;
-          const apiVersion = group === '' ? version : `${group}/${version}`;
-          const served = await deps.mutating.resourceNamed(apiVersion, plural);
-          if (!served) continue;
-          const routeKey = `${apiVersion}/${plural}/${subresource}`;
-          if (seen.has(routeKey)) continue;
-          seen.add(routeKey);
-          const scopes = !served.namespaced || served.kind === 'Namespace' ? [undefined] : namespaces;
-          for (const namespace of scopes) {
-            try {
-              for await (const page of deps.cluster.list({
-                apiVersion,
-                kind: served.kind,
-                ...(namespace ? { namespace } : {}),
-              })) {
-                for (const object of page) {
-                  if (rule.resourceNames?.length && !rule.resourceNames.includes(object.metadata?.name ?? '')) continue;
-                  if (!matchesObjectSelector(constraints.objectSelector, object)) continue;
-                  targets.push({ object, resource: { group, version, resource: plural }, subresource });
-                  if (targets.length > MAX_MUTATE_EXISTING_TARGETS) return targets;
-                }
-              }
-            } catch (error) {
-              failures.push(
-                `failed to fetch targets ${apiVersion}, Kind=${served.kind} for mpol ${key}: ${errorMessage(error)}`,
-              );
-            }
-          }
-        }
-      }
-    }
+  const listing = await resourceRuleObjects(
+    compiled,
+    constraints,
+    deps.cluster,
+    deps.mutating.resourceNamed,
+    MAX_MUTATE_EXISTING_TARGETS,
+  );
+  for (const failure of listing.failures) {
+    failures.push(`failed to fetch targets ${failure.type} for mpol ${key}: ${failure.error}`);
   }
-  return targets;
-}
-
-/**
- * Where namespaced targets are listed: a NamespacedMutatingPolicy's own namespace; the namespaces a
- * namespaceSelector selects; else every namespace (`[undefined]`).
- */
-async function targetNamespaces(
-  compiled: CompiledMutatingPolicy,
-  constraints: MatchResources,
-  cluster: ClusterObjects,
-): Promise<Array<string | undefined>> {
-  if (compiled.namespace !== undefined) return [compiled.namespace];
-  const selector = constraints.namespaceSelector as LabelSelector | undefined;
-  if (!selector) return [undefined];
-  const names: string[] = [];
-  for await (const page of cluster.list({ apiVersion: 'v1', kind: 'Namespace' })) {
-    for (const namespace of page) {
-      if (matchesLabelSelector(selector, namespace.metadata?.labels)) names.push(namespace.metadata?.name ?? '');
-    }
-  }
-  return names;
-}
-
-function matchesObjectSelector(selector: unknown, object: KubeObject): boolean {
-  return !isObject(selector) || matchesLabelSelector(selector as LabelSelector, object.metadata?.labels);
+  return listing.objects;
 }
 
 /** The trigger's request as the UpdateRequest kept it: the admission request's operation, objects and requester. */
