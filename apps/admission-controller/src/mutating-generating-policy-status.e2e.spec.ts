@@ -4,8 +4,8 @@
  * Kyverno's status controller writes (conditions, Ready, autogen for a MutatingPolicy), and a
  * DeletingPolicy its conditionStatus (shown by `kubectl get dpol`); the policy
  * validation webhook refuses a MutatingPolicy, GeneratingPolicy or DeletingPolicy Kyverno refuses,
- * naming the field; a typo in a field name is refused by the CRD's schema. Neither kind has its own
- * admission webhook yet, so a policy run at admission shows WebhookConfigured False until one does.
+ * naming the field; a typo in a field name is refused by the CRD's schema. A MutatingPolicy run at
+ * admission gets its mpol webhook (WebhookConfigured True); a GeneratingPolicy has none yet (False).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -109,21 +109,33 @@ describe.skipIf(!hasKubectl)('MutatingPolicies and GeneratingPolicies in the clu
     expect(status.generated).toBe(false);
   }, 30_000);
 
-  it('writes both conditions for policies run at admission (WebhookConfigured False until their webhook exists)', async () => {
+  it('writes both conditions for policies run at admission (WebhookConfigured once their webhook is published)', async () => {
     await kubectl.run('apply', '-f', kubectl.file('at-admission.yaml', mpolYaml('at-admission', 'Object{}')));
     await kubectl.run(
       'apply',
       '-f',
       kubectl.file('gpol.yaml', gpolYaml('copy-config', 'generator.Apply(object.metadata.name, [])')),
     );
-    for (const [kind, name] of [
-      ['MutatingPolicy', 'at-admission'],
-      ['GeneratingPolicy', 'copy-config'],
-    ] as const) {
-      await eventually(() => conditionTypes(named(kind, name)).length === 2, `${kind} status`, 15_000);
-      expect(conditionTypes(named(kind, name))).toEqual(['WebhookConfigured=False', 'RBACPermissionsGranted=True']);
-      expect(named(kind, name)!.status!.conditionStatus!.ready).toBe(false);
-    }
+    // A MutatingPolicy's mpol webhook is published: WebhookConfigured turns True and the policy Ready.
+    await eventually(
+      () => named('MutatingPolicy', 'at-admission')?.status?.conditionStatus?.ready === true,
+      'mpol Ready',
+      15_000,
+    );
+    expect(conditionTypes(named('MutatingPolicy', 'at-admission'))).toEqual([
+      'WebhookConfigured=True',
+      'RBACPermissionsGranted=True',
+    ]);
+    await eventually(
+      () => conditionTypes(named('GeneratingPolicy', 'copy-config')).length === 2,
+      'gpol status',
+      15_000,
+    );
+    expect(conditionTypes(named('GeneratingPolicy', 'copy-config'))).toEqual([
+      'WebhookConfigured=False',
+      'RBACPermissionsGranted=True',
+    ]);
+    expect(named('GeneratingPolicy', 'copy-config')!.status!.conditionStatus!.ready).toBe(false);
     expect(Object.keys(named('GeneratingPolicy', 'copy-config')!.status!)).toEqual(['conditionStatus']);
   }, 30_000);
 

@@ -39,6 +39,12 @@ export {
   type ValidatingPolicyWebhookSource,
   type ValidatingPolicyWebhookOptions,
 } from './configurations/validating-policy-webhooks';
+export {
+  mutatingPolicyWebhooks,
+  MUTATING_POLICY_PATH,
+  MUTATING_POLICY_PREFIX,
+  type MutatingPolicyWebhookSource,
+} from './configurations/mutating-policy-webhooks';
 export { RuleSet, ALL_OPERATIONS, type RuleEntry } from './configurations/rule-set';
 export {
   kindOperationsOf,

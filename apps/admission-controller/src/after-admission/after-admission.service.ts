@@ -12,11 +12,13 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import {
   VALIDATING_POLICY_SOURCE,
   IMAGE_VALIDATING_POLICY_SOURCE,
+  MUTATING_POLICY_SOURCE,
   validatingPolicyKey,
   type AdmissionRequest,
   type ReportResult,
   type ValidatingPolicyOutcome,
   type ImagePolicyOutcome,
+  type MutatingPolicyOutcome,
 } from '@edict/admission';
 import { hasVerifyImages, type PolicyResponse } from '@edict/engine';
 import { EventRecorder, KubeEventSink, KubeResources } from '@edict/kube';
@@ -43,8 +45,11 @@ import { UpdateRequestCreator } from './update-request-creator';
 /** Kyverno's event source for the admission controller (`reportingController`). */
 export const ADMISSION_EVENT_SOURCE = 'kyverno-admission';
 
-/** Which webhook answered: a classic path, a `/vpol/...` one (ValidatingPolicies) or an `/ivpol/validate/...` one. */
-export type AfterKind = ReviewKind | 'vpol' | 'ivpol';
+/**
+ * Which webhook answered: a classic path, a `/vpol/...` one (ValidatingPolicies), an
+ * `/ivpol/validate/...` one or an `/mpol/...` one (MutatingPolicies).
+ */
+export type AfterKind = ReviewKind | 'vpol' | 'ivpol' | 'mpol';
 
 /** What `schedule` did with a review's after-admission work. */
 export type Scheduled = 'queued' | 'nothing' | 'dropped';
@@ -113,12 +118,14 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     if (request.dryRun === true) return false;
     if (outcome.validatingPolicies) return outcome.validatingPolicies.evaluations.length > 0;
     if (outcome.imagePolicies) return outcome.imagePolicies.evaluations.length > 0;
+    if (outcome.mutatingPolicies) return outcome.mutatingPolicies.evaluations.length > 0;
     const mutated = outcome.mutation?.responses.some((response) => response.rules.length > 0) === true;
     return outcome.validation !== undefined || mutated || this.synchronizes(kind, request, outcome);
   }
 
   /**
-   * Stores the UpdateRequests of an admitted review's generate and mutate-existing triggers before
+   * Stores the UpdateRequests of an admitted review's generate and mutate-existing triggers (classic
+   * rules, or MutatingPolicies with mutateExisting on an `/mpol/...` path) before
    * it is answered, within `budgetMs` (its time left): once answered, the trigger's request survives a
    * dropped job and a killed process. Dry runs and denied reviews store none.
    */
@@ -127,7 +134,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     outcome: ReviewOutcome | undefined,
     budgetMs: number,
   ): Promise<void> {
-    const specs = outcome?.validation?.updateRequests;
+    const specs = outcome?.validation?.updateRequests ?? outcome?.mutatingPolicies?.updateRequests;
     if (!specs || specs.length === 0 || request.dryRun === true || !outcome?.decision.allowed) return;
     await this.updateRequests.writeBeforeAnswer(
       specs.map((spec) => ({ requestUid: request.uid, spec })),
@@ -257,6 +264,15 @@ export class AfterAdmissionService implements OnApplicationShutdown {
         this.updateRequests.submit({ requestUid: request.uid, spec });
     }
     const { validation, mutation } = outcome;
+    if (outcome.mutatingPolicies) {
+      // Kyverno's mpol handler: an event per policy that applied (never as blocked: a mutation does
+      // not refuse by itself), and its results in the admission report.
+      const mutating = outcome.mutatingPolicies;
+      const responses = mutating.evaluations.map((evaluation) => evaluation.response);
+      this.emit(request, responses, false, celPolicyIdentity(mutating), () => true);
+      this.report(request, mutating.reportResults);
+      return;
+    }
     const celPolicies = outcome.validatingPolicies ?? outcome.imagePolicies;
     if (celPolicies) {
       // Kyverno's vpol and ivpol handlers: events for every policy that applied (blocked or not), reports when admitted.
@@ -289,6 +305,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     responses: readonly PolicyResponse[],
     blocked: boolean,
     identity?: (response: PolicyResponse) => PolicyIdentity | undefined,
+    onlyMutates?: (response: PolicyResponse) => boolean,
   ): void {
     const uid = (request.object as { metadata?: { uid?: string } } | null | undefined)?.metadata?.uid;
     const snapshot = this.cache.snapshot();
@@ -302,10 +319,12 @@ export class AfterAdmissionService implements OnApplicationShutdown {
           const cached = snapshot.policies.get(policyKey(response));
           return cached ? { uid: cached.uid, resourceVersion: cached.resourceVersion } : undefined;
         }),
-      onlyMutates: (response) => {
-        const rules = snapshot.policies.get(policyKey(response))?.compiled.policy.spec.rules ?? [];
-        return rules.some((rule) => rule.mutate) && !rules.some((rule) => rule.validate || hasVerifyImages(rule));
-      },
+      onlyMutates:
+        onlyMutates ??
+        ((response) => {
+          const rules = snapshot.policies.get(policyKey(response))?.compiled.policy.spec.rules ?? [];
+          return rules.some((rule) => rule.mutate) && !rules.some((rule) => rule.validate || hasVerifyImages(rule));
+        }),
     });
     for (const event of events) this.events.record(event);
   }
@@ -327,6 +346,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
       results,
       (key, source): ReportPolicy | undefined => {
         if (source === VALIDATING_POLICY_SOURCE) return validatingPolicyOf(key);
+        if (source === MUTATING_POLICY_SOURCE) return mutatingPolicyOf(key);
         // ImageValidatingPolicies are named from their key (never a classic policy of the same name).
         if (source === IMAGE_VALIDATING_POLICY_SOURCE) return undefined;
         const cached = snapshot.policies.get(key);
@@ -345,7 +365,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
 
 /** The uid and resourceVersion of the ValidatingPolicies a vpol review evaluated, for their events. */
 function celPolicyIdentity(
-  outcome: ValidatingPolicyOutcome | ImagePolicyOutcome,
+  outcome: ValidatingPolicyOutcome | ImagePolicyOutcome | MutatingPolicyOutcome,
 ): (response: PolicyResponse) => PolicyIdentity | undefined {
   const byKey = new Map<string, PolicyIdentity>();
   for (const { compiled } of outcome.evaluations) {
@@ -364,6 +384,14 @@ function validatingPolicyOf(key: string): ReportPolicy {
   return slash < 0
     ? { kind: 'ValidatingPolicy', name: key }
     : { kind: 'NamespacedValidatingPolicy', namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}
+
+/** The report label of a MutatingPolicy named by its report key (`name` or `namespace/name`). */
+function mutatingPolicyOf(key: string): ReportPolicy {
+  const slash = key.indexOf('/');
+  return slash < 0
+    ? { kind: 'MutatingPolicy', name: key }
+    : { kind: 'NamespacedMutatingPolicy', namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
 /** The policy cache's key of a response's policy (`namespace/name` for a Policy). */

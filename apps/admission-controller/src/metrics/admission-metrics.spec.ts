@@ -45,6 +45,26 @@ describe('AdmissionMetrics', () => {
     expect(text.match(series('kyverno_policy_results_total', 'pass', 'false', '-'))?.[1]).toBe('1');
   });
 
+  it("counts MutatingPolicy evaluations under Kyverno's kyverno_mutating_policy_* names and labels", async () => {
+    const metrics = newMetrics();
+    const mpol = { name: 'add-owner', namespace: '', background: true, status: 'pass' };
+    metrics.recordMutatingPolicy(mpol, pod, 0.002);
+    metrics.recordMutatingPolicy(mpol, pod, 0.003);
+    metrics.recordMutatingPolicy({ ...mpol, name: 'team', namespace: 'default', status: 'error' }, pod, 0.001);
+    const text = await metrics.text();
+    const series = (name: string, policy: string, namespace: string, result: string) =>
+      new RegExp(
+        `${name}\\{policy_background_mode="true",policy_name="${policy}",policy_namespace="${namespace}",` +
+          `resource_kind="Pod",resource_namespace="default",resource_request_operation="create",` +
+          `execution_cause="admission_request",result="${result}"\\} ([0-9.]+)`,
+      );
+    expect(text.match(series('kyverno_mutating_policy_results_total', 'add-owner', '', 'pass'))?.[1]).toBe('2');
+    expect(
+      text.match(series('kyverno_mutating_policy_execution_duration_seconds_count', 'add-owner', '', 'pass'))?.[1],
+    ).toBe('2');
+    expect(text.match(series('kyverno_mutating_policy_results_total', 'team', 'default', 'error'))?.[1]).toBe('1');
+  });
+
   it('keeps one series per label set whatever the spelling of the failure action', async () => {
     const metrics = newMetrics();
     const audit = (action: string) =>

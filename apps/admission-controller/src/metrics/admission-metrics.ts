@@ -90,6 +90,31 @@ const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const REQUESTS_TOTAL = 'kyverno_admission_requests_total';
 const POLICY_RESULTS_TOTAL = 'kyverno_policy_results_total';
+/** Kyverno's MutatingPolicy metrics (pkg/metrics/mpol.go) and their labels, in this order. */
+export const MUTATING_POLICY_RESULTS_TOTAL = 'kyverno_mutating_policy_results_total';
+export const MUTATING_POLICY_DURATION = 'kyverno_mutating_policy_execution_duration_seconds';
+const MUTATING_POLICY_LABELS = [
+  'policy_background_mode',
+  'policy_name',
+  'policy_namespace',
+  'resource_kind',
+  'resource_namespace',
+  'resource_request_operation',
+  'execution_cause',
+  'result',
+] as const;
+type MutatingPolicyLabel = (typeof MUTATING_POLICY_LABELS)[number];
+
+/** What the MutatingPolicy metrics read of one policy evaluation. */
+export interface MutatingPolicyResult {
+  readonly name: string;
+  /** The policy's namespace ('' for a MutatingPolicy). */
+  readonly namespace: string;
+  readonly background: boolean;
+  /** The policy's one rule status: pass, skip, error. */
+  readonly status: string;
+}
+
 /** What the ValidatingPolicy metrics read of one policy evaluation. */
 export interface ValidatingPolicyResult {
   readonly name: string;
@@ -111,6 +136,8 @@ export class AdmissionMetrics {
   private readonly validatingPolicies: TalliedMetrics<ValidatingPolicyLabel>;
   /** Per ImageValidatingPolicy evaluation (kyverno_image_validating_policy_*). */
   private readonly imageValidatingPolicies: TalliedMetrics<ValidatingPolicyLabel>;
+  /** Per MutatingPolicy evaluation (kyverno_mutating_policy_*). */
+  private readonly mutatingPolicies: TalliedMetrics<MutatingPolicyLabel>;
 
   constructor(options: AdmissionMetricsOptions) {
     this.vocabulary = options.vocabulary;
@@ -132,6 +159,12 @@ export class AdmissionMetrics {
       BUCKETS,
       options.maxSeries,
       capped(IMAGE_VALIDATING_POLICY_RESULTS_TOTAL),
+    );
+    this.mutatingPolicies = new TalliedMetrics(
+      MUTATING_POLICY_LABELS,
+      BUCKETS,
+      options.maxSeries,
+      capped(MUTATING_POLICY_RESULTS_TOTAL),
     );
     collectDefaultMetrics({ register: this.registry });
     this.requests.registerCounter(this.registry, REQUESTS_TOTAL, 'Admission requests handled by the webhooks.');
@@ -170,11 +203,22 @@ export class AdmissionMetrics {
       IMAGE_VALIDATING_POLICY_DURATION,
       'Time taken to evaluate an image validating policy on an admission request.',
     );
+    this.mutatingPolicies.registerCounter(
+      this.registry,
+      MUTATING_POLICY_RESULTS_TOTAL,
+      'Results of the mutating policies applied to admission requests.',
+    );
+    this.mutatingPolicies.registerHistogram(
+      this.registry,
+      MUTATING_POLICY_DURATION,
+      'Time taken to evaluate a mutating policy on an admission request.',
+    );
     const tallies = [
       [REQUESTS_TOTAL, this.requests],
       [POLICY_RESULTS_TOTAL, this.policies],
       [VALIDATING_POLICY_RESULTS_TOTAL, this.validatingPolicies],
       [IMAGE_VALIDATING_POLICY_RESULTS_TOTAL, this.imageValidatingPolicies],
+      [MUTATING_POLICY_RESULTS_TOTAL, this.mutatingPolicies],
     ] as const;
     new Counter({
       name: 'edict_metric_series_overflow_total',
@@ -251,6 +295,24 @@ export class AdmissionMetrics {
   /** One ImageValidatingPolicy evaluation on an admission request: its result and time. */
   recordImageValidatingPolicy(policy: ValidatingPolicyResult, request: RequestFacts, seconds: number): void {
     this.observeCelPolicy(this.imageValidatingPolicies, policy, request, seconds);
+  }
+
+  /** One MutatingPolicy evaluation on an admission request: its result and time. */
+  recordMutatingPolicy(policy: MutatingPolicyResult, request: RequestFacts, seconds: number): void {
+    this.mutatingPolicies.observe(
+      [
+        policy.background ? 'true' : 'false',
+        policy.name,
+        policy.namespace,
+        this.kindLabel(request.kind),
+        this.namespaceLabel(request.namespace),
+        lowerCase(request.operation),
+        'admission_request',
+        policy.status,
+      ],
+      this.mutatingPolicies.bucketOf(seconds),
+      seconds,
+    );
   }
 
   private observeCelPolicy(

@@ -10,6 +10,7 @@ import type { ReviewWorkers } from '../workers/review-workers';
 import type { InstrumentedEngine } from './admission-engine';
 import type { ValidatingPolicyReviews } from './validating-policy-review';
 import type { ImageValidatingPolicyReviews } from './image-validating-policy-review';
+import type { MutatingPolicyReviews } from './mutating-policy-review';
 import { AdmissionService } from './admission.service';
 import { type ApiResources } from '@edict/kube';
 
@@ -69,6 +70,7 @@ function setup(stalled: readonly string[] = []) {
     workers as ReviewWorkers,
     {} as ValidatingPolicyReviews,
     {} as ImageValidatingPolicyReviews,
+    {} as MutatingPolicyReviews,
   );
   return { service, decided, release };
 }

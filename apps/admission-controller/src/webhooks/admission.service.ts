@@ -18,6 +18,7 @@ import {
   type AdmissionEngine,
   type AdmissionRequest,
   type FailurePolicy,
+  type MutatingPolicyPath,
   type ReviewAnswer,
   type ValidatingPolicyPath,
 } from '@edict/admission';
@@ -35,6 +36,7 @@ import { ReviewWorkers } from '../workers/review-workers';
 import type { ReviewInputs, ReviewKind, ReviewOutcome } from './review-decision';
 import { ValidatingPolicyReviews, type ValidatingPolicyInputs } from './validating-policy-review';
 import { ImageValidatingPolicyReviews } from './image-validating-policy-review';
+import { MutatingPolicyReviews } from './mutating-policy-review';
 import { ApiResources, DiscoveryUnavailable } from '@edict/kube';
 
 export type { ReviewKind } from './review-decision';
@@ -61,6 +63,7 @@ export class AdmissionService {
     private readonly workers: ReviewWorkers,
     private readonly validatingPolicies: ValidatingPolicyReviews,
     private readonly imagePolicies: ImageValidatingPolicyReviews,
+    private readonly mutatingPolicies: MutatingPolicyReviews,
   ) {
     this.limiter = new FairLimiter({
       maxInFlight: settings.maxInFlight,
@@ -136,6 +139,27 @@ export class AdmissionService {
         return { decision: imagePolicies.decision, policies: [], imagePolicies };
       },
     );
+  }
+
+  /**
+   * A review of a `/mpol/...` path: the MutatingPolicies it serves, decided in-process under the
+   * same slots, deadline, failure policy and metrics; their events and reports follow the answer.
+   */
+  async reviewMutatingPolicies(
+    path: MutatingPolicyPath,
+    body: unknown,
+    timeout?: string,
+    arrivedAt = performance.now(),
+  ): Promise<ReviewAnswer> {
+    const failurePolicy = path.failurePolicy ?? 'Fail';
+    return this.answer('mpol', 'mpol', failurePolicy, body, timeout, arrivedAt, async (request, deadline) => {
+      const { policies: _policies, ...inputs } = await this.validatingPolicyInputs(request, deadline);
+      const mutatingPolicies = await this.mutatingPolicies.decide(path, request, {
+        ...inputs,
+        backgroundUsername: this.settings.backgroundUsername,
+      });
+      return { decision: mutatingPolicies.decision, policies: [], mutatingPolicies };
+    });
   }
 
   /** What a vpol decision reads besides the request: the cache's policies, the config, the namespace, roles. */

@@ -16,6 +16,7 @@ import {
   type AdmissionRequest,
   type FailurePolicy,
   type MutationOutcome,
+  type MutatingPolicyOutcome,
   type RequestRoles,
   type ValidatingPolicyOutcome,
   type ImagePolicyOutcome,
@@ -61,6 +62,8 @@ export interface ReviewOutcome {
   readonly validatingPolicies?: ValidatingPolicyOutcome;
   /** An `/ivpol/validate/...` review: the ImageValidatingPolicies' outcome. */
   readonly imagePolicies?: ImagePolicyOutcome;
+  /** A `/mpol/...` review: the MutatingPolicies' outcome. */
+  readonly mutatingPolicies?: MutatingPolicyOutcome;
 }
 
 /** The policies a webhook path serves for the request: the cache's selection, in key order. */

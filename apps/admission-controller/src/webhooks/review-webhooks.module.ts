@@ -30,6 +30,8 @@ import { ValidatingPolicyController } from './validating-policy.controller';
 import { ValidatingPolicyReviews } from './validating-policy-review';
 import { ImageValidatingPolicyController } from './image-validating-policy.controller';
 import { ImageValidatingPolicyReviews } from './image-validating-policy-review';
+import { MutatingPolicyController } from './mutating-policy.controller';
+import { MutatingPolicyReviews } from './mutating-policy-review';
 import { PolicyValidationController } from './policy-validation.controller';
 import { PolicyValidationService } from './policy-validation.service';
 
@@ -98,6 +100,7 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     AdmissionController,
     ValidatingPolicyController,
     ImageValidatingPolicyController,
+    MutatingPolicyController,
     PolicyValidationController,
   ],
   providers: [
@@ -106,6 +109,7 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     reviewWorkersProvider,
     ValidatingPolicyReviews,
     ImageValidatingPolicyReviews,
+    MutatingPolicyReviews,
     AdmissionService,
     PolicyValidationService,
     ReadinessIndicators,
@@ -119,6 +123,7 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
     AdmissionService,
     ValidatingPolicyReviews,
     ImageValidatingPolicyReviews,
+    MutatingPolicyReviews,
     ReadinessIndicators,
     webhookConfigurationsModule,
   ],

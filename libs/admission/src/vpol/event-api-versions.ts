@@ -8,6 +8,8 @@ const CEL_POLICY_KINDS: ReadonlySet<string> = new Set([
   'NamespacedValidatingPolicy',
   'ImageValidatingPolicy',
   'NamespacedImageValidatingPolicy',
+  'MutatingPolicy',
+  'NamespacedMutatingPolicy',
 ]);
 const isCelPolicyKind = (kind: string) => CEL_POLICY_KINDS.has(kind);
 

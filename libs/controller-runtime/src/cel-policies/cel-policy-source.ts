@@ -7,6 +7,7 @@
 import type {
   CompiledCelPolicyException,
   CompiledImageValidatingPolicy,
+  CompiledMutatingPolicy,
   CompiledValidatingPolicy,
 } from '@edict/cel-policies';
 
@@ -14,6 +15,8 @@ export interface CelPolicySource {
   validatingPolicies(): readonly CompiledValidatingPolicy[];
   /** The ImageValidatingPolicies served (Ready ones); absent: none. */
   imageValidatingPolicies?(): readonly CompiledImageValidatingPolicy[];
+  /** The MutatingPolicies and NamespacedMutatingPolicies served; absent: none. */
+  mutatingPolicies?(): readonly CompiledMutatingPolicy[];
   policyExceptions(): readonly CompiledCelPolicyException[];
   /** Called after changes; returns its removal. Without it, the source is polled. */
   onChange?(listener: () => void): () => void;

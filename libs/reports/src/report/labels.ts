@@ -27,6 +27,8 @@ export const LABEL_PREFIX_POLICY = 'pol.kyverno.io/';
 export const LABEL_PREFIX_VALIDATING_POLICY = 'vpol.kyverno.io/';
 /** ImageValidatingPolicies and their Namespaced form alike (Kyverno's LabelPrefixImageValidatingPolicy). */
 export const LABEL_PREFIX_IMAGE_VALIDATING_POLICY = 'ivpol.kyverno.io/';
+/** MutatingPolicies and their Namespaced form alike (Kyverno's LabelPrefixMutatingPolicy). */
+export const LABEL_PREFIX_MUTATING_POLICY = 'mpol.kyverno.io/';
 
 /** The policy kinds whose results reports hold. */
 export type ReportPolicyKind =
@@ -35,7 +37,9 @@ export type ReportPolicyKind =
   | 'ValidatingPolicy'
   | 'NamespacedValidatingPolicy'
   | 'ImageValidatingPolicy'
-  | 'NamespacedImageValidatingPolicy';
+  | 'NamespacedImageValidatingPolicy'
+  | 'MutatingPolicy'
+  | 'NamespacedMutatingPolicy';
 
 export const REPORTS_API_VERSION = 'reports.kyverno.io/v1';
 export const EPHEMERAL_REPORT_KIND = 'EphemeralReport';
@@ -79,4 +83,6 @@ const LABEL_PREFIXES: Readonly<Record<ReportPolicyKind, string>> = {
   NamespacedValidatingPolicy: LABEL_PREFIX_VALIDATING_POLICY,
   ImageValidatingPolicy: LABEL_PREFIX_IMAGE_VALIDATING_POLICY,
   NamespacedImageValidatingPolicy: LABEL_PREFIX_IMAGE_VALIDATING_POLICY,
+  MutatingPolicy: LABEL_PREFIX_MUTATING_POLICY,
+  NamespacedMutatingPolicy: LABEL_PREFIX_MUTATING_POLICY,
 };

@@ -19,6 +19,7 @@ import {
 } from './names';
 import { kindOperationsOf, policyTakesPart, type WebhookFamily } from './policy-kinds';
 import { RuleSet } from './rule-set';
+import { mutatingPolicyWebhooks, type MutatingPolicyWebhookSource } from './mutating-policy-webhooks';
 import {
   IMAGE_POLICY_PREFIX,
   IMAGE_POLICY_VALIDATE_PATH,
@@ -69,6 +70,8 @@ export interface WebhookBuildOptions {
    * configuration, and their digest-mutating twins the resource mutating one.
    */
   readonly imageValidatingPolicies?: Iterable<ValidatingPolicyWebhookSource>;
+  /** The compiled MutatingPolicies: their `mpol` webhooks join the resource mutating configuration. */
+  readonly mutatingPolicies?: Iterable<MutatingPolicyWebhookSource>;
 }
 
 export interface WebhookBuildResult extends WebhookConfigurations {
@@ -161,6 +164,10 @@ export function buildWebhookConfigurations(
     .filter((hook): hook is ValidatingWebhook => !!hook)
     .map((hook): MutatingWebhook => ({ ...hook, reinvocationPolicy: 'IfNeeded' }));
   mutatingHooks.push(
+    ...mutatingPolicyWebhooks(options.mutatingPolicies ?? [], {
+      ...celHookOptions,
+      validatingWebhookName: names.validatingWebhook,
+    }),
     ...imagePolicyMutatingWebhooks(imagePolicies, { ...celHookOptions, mutatingWebhookName: names.mutatingWebhook }),
   );
 

@@ -49,6 +49,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
     const policies = this.policies.policies();
     const validatingPolicies = this.celPolicies?.validatingPolicies() ?? [];
     const imageValidatingPolicies = this.celPolicies?.imageValidatingPolicies?.() ?? [];
+    const mutatingPolicies = this.celPolicies?.mutatingPolicies?.() ?? [];
     const kinds = kindSelectorsOf(policies);
     let resolve: ResourceResolver = () => [];
     if (kinds.length > 0) resolve = await this.discovery.resolver(kinds);
@@ -66,11 +67,16 @@ export class PolicyWebhooks implements DesiredWebhooks {
       exceptionValidation: this.options.exceptionValidation,
       validatingPolicies,
       imageValidatingPolicies,
+      mutatingPolicies,
     });
     return {
       ...built,
       complete: synced && built.complete,
-      publication: publicationOf(policies, built.unresolved, [...validatingPolicies, ...imageValidatingPolicies]),
+      publication: publicationOf(policies, built.unresolved, [
+        ...validatingPolicies,
+        ...imageValidatingPolicies,
+        ...mutatingPolicies,
+      ]),
     };
   }
 }
@@ -78,7 +84,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
 /**
  * The built policies by key and generation; `unresolved` entries read `policy key: kind selector`.
  * CEL policies are keyed `ValidatingPolicy/<name>` and `NamespacedValidatingPolicy/<ns>/<name>` (and
- * the image kinds alike)
+ * the image and mutating kinds alike)
  * (policyKeyOf), which no classic key can be (namespaces are lowercase).
  */
 function publicationOf(

@@ -3,6 +3,7 @@ import type { CachedPolicy, WebhookPublication } from '@edict/policy';
 import type { WebhookBuildResult } from '../configurations/build-webhook-configurations';
 import type { WebhookConfiguration, WebhookConfigurationKind } from '../configurations/types';
 import type { ValidatingPolicyWebhookSource } from '../configurations/validating-policy-webhooks';
+import type { MutatingPolicyWebhookSource } from '../configurations/mutating-policy-webhooks';
 
 /**
  * What one webhook controller publishes: the admission controller's configurations follow its
@@ -31,10 +32,11 @@ export interface PolicySource {
   onChange(listener: () => void): () => void;
 }
 
-/** The compiled ValidatingPolicies and ImageValidatingPolicies (CelPolicyCache fits). */
+/** The compiled ValidatingPolicies, ImageValidatingPolicies and MutatingPolicies (CelPolicyCache fits). */
 export interface CelPolicySource {
   validatingPolicies(): readonly ValidatingPolicyWebhookSource[];
   imageValidatingPolicies?(): readonly ValidatingPolicyWebhookSource[];
+  mutatingPolicies?(): readonly MutatingPolicyWebhookSource[];
   hasSynced(): boolean;
   onChange(listener: () => void): () => void;
 }

@@ -8,13 +8,7 @@
  * ValidatingPolicy paths (`/vpol/ignore`, `/vpol/fail`) follow the classic validating ones, through
  * the webhook's own vpol decision when the caller gives it.
  */
-import type {
-  AdmissionRequest,
-  FailurePolicy,
-  UpdateRequestSpec,
-  ValidatingPolicyOutcome,
-  ValidatingPolicyPath,
-} from '@edict/admission';
+import type { AdmissionRequest, FailurePolicy, ValidatingPolicyOutcome, ValidatingPolicyPath } from '@edict/admission';
 import {
   admissionPatch,
   type JsonPatchOperation,
@@ -75,7 +69,7 @@ export interface WebhookStep {
 export interface UpdateRequestTrace {
   readonly policy: string;
   readonly rule: string;
-  readonly requestType: UpdateRequestSpec['requestType'];
+  readonly requestType: 'mutate' | 'generate' | 'cel-mutate';
 }
 
 export interface EvaluationResult {

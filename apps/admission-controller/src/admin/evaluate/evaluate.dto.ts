@@ -1,6 +1,5 @@
 /** The body and answer of `POST /admin/evaluate`, documented for Swagger. */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { UpdateRequestSpec } from '@edict/admission';
 import type { JsonPatchOperation, PolicyResponseKind, RuleStatus, RuleType } from '@edict/engine';
 import type { KubeObject } from '@edict/foundation';
 import type { EvaluationResult, RuleTrace, UpdateRequestTrace, WebhookPath, WebhookStep } from './evaluate-admission';
@@ -169,7 +168,7 @@ export class UpdateRequestTraceDto implements UpdateRequestTrace {
   rule!: string;
 
   @ApiProperty({ enum: ['mutate', 'generate', 'cel-mutate'] })
-  requestType!: UpdateRequestSpec['requestType'];
+  requestType!: 'mutate' | 'generate' | 'cel-mutate';
 }
 
 export class EvaluatedRequestDto {

@@ -1,0 +1,9 @@
+export {
+  mutatingPolicyAdmission,
+  mutatingPolicyReportResults,
+  MUTATING_POLICY_SOURCE,
+  type MutatingPolicyAdmissionOptions,
+  type MutatingPolicyEvaluation,
+  type MutatingPolicyOutcome,
+  type MutatingPolicyPath,
+} from './mutating-policy-admission';
