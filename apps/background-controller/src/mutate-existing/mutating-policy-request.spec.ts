@@ -3,6 +3,7 @@ import type { UpdateRequestSpec } from '@edict/admission';
 import { compileMutatingPolicy, type CompiledMutatingPolicy } from '@edict/cel-policies';
 import type { JsonObject, KubeObject } from '@edict/foundation';
 import { KubeApiError, type EventInput } from '@edict/kube';
+import type { EphemeralReportObject } from '@edict/reports';
 import { FakeCluster } from '../testing/fake-cluster';
 import { mutatingPolicyForRequest, type ServedResource } from './mutating-policy-request';
 
@@ -66,7 +67,7 @@ const configMap = (namespace: string, name: string): KubeObject => ({
   data: { key: 'value' },
 });
 
-function setup(policies: CompiledMutatingPolicy[]) {
+function setup(policies: CompiledMutatingPolicy[], options: { reports?: EphemeralReportObject[] } = {}) {
   const cluster = new FakeCluster();
   for (const namespace of ['team-a', 'team-b', 'other']) {
     cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
@@ -83,6 +84,14 @@ function setup(policies: CompiledMutatingPolicy[]) {
           resourceNamed: async (apiVersion, plural) => SERVED[`${apiVersion}/${plural}`],
           celContext: () => ({ ports: {} }),
         },
+        ...(options.reports
+          ? {
+              report: async (report: EphemeralReportObject) => {
+                options.reports!.push(report);
+              },
+              now: () => new Date('2026-01-01T00:00:00Z'),
+            }
+          : {}),
       },
     );
   return { cluster, events, run };
@@ -222,5 +231,19 @@ describe('mutatingPolicyForRequest', () => {
     expect((await run(policyScan('by-expression'))).error).toBe(
       'invalid update request passed, the fields needed to extract resource data are nil',
     );
+  });
+
+  it('reports each patched target when reporting is on, about the target, with the policy result', async () => {
+    const reports: EphemeralReportObject[] = [];
+    const { cluster, run } = setup([sameKind], { reports });
+    cluster.put(configMap('team-a', 'settings'));
+    await run(policyScan('label-settings'));
+    expect(reports).toHaveLength(1);
+    const report = reports[0]!;
+    expect(report.metadata.namespace).toBe('team-a');
+    expect(report.spec.owner).toMatchObject({ kind: 'ConfigMap', name: 'settings' });
+    expect(report.spec.results).toEqual([
+      expect.objectContaining({ policy: 'label-settings', result: 'pass', source: 'KyvernoMutatingPolicy' }),
+    ]);
   });
 });

@@ -28,12 +28,14 @@ import {
 } from '@edict/cel-policies';
 import { errorMessage, isObject, type KubeObject } from '@edict/foundation';
 import type { EventInput } from '@edict/kube';
+import type { EphemeralReportObject } from '@edict/reports';
 import { MUTATE_EXISTING_EVENT_SOURCE, type BackgroundEventSource } from '../events/background-events';
 import { admissionRequestOf, operationOf } from '../update-requests/background-request';
 import type { ClusterObjects } from '../update-requests/cluster-objects';
 import { done, failed, type RuleWorkOutcome } from '../update-requests/rule-work';
 import { tenantClusterObjects } from '../update-requests/tenant-cluster-objects';
 import { mutatingPolicyAppliedEvent } from './mutating-policy-events';
+import { mutateExistingReport } from './mutating-policy-report';
 import { resourceRuleObjects, type ResourceLookup, type RuleObject } from './resource-rule-objects';
 
 export type { ServedResource } from './resource-rule-objects';
@@ -52,12 +54,15 @@ export interface MutatingPolicyWorkDeps {
   readonly cluster: ClusterObjects;
   emit(source: BackgroundEventSource, event: EventInput): void;
   readonly mutating: MutatingPolicyPorts;
+  /** Writes the report about a patched target (enableReporting mutateExisting); never throws. Absent: none. */
+  report?(report: EphemeralReportObject): Promise<void>;
+  readonly now?: () => Date;
 }
 
 type Target = RuleObject;
 
 export async function mutatingPolicyForRequest(
-  request: { metadata: { name: string }; spec: UpdateRequestSpec },
+  request: { metadata: { name: string; uid?: string }; spec: UpdateRequestSpec },
   deps: MutatingPolicyWorkDeps,
 ): Promise<RuleWorkOutcome> {
   const spec = request.spec;
@@ -117,6 +122,11 @@ export async function mutatingPolicyForRequest(
       }
     }
     deps.emit(MUTATE_EXISTING_EVENT_SOURCE, mutatingPolicyAppliedEvent(compiled, current));
+    if (deps.report) {
+      const requestKey = request.metadata.uid ?? request.metadata.name;
+      const report = mutateExistingReport(compiled, result, current, requestKey, (deps.now ?? (() => new Date()))());
+      if (report) await deps.report(report);
+    }
   }
   return failures.length > 0 ? failed(failures.join('; ')) : done();
 }

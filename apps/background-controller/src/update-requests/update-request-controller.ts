@@ -10,7 +10,7 @@ import { InformerFactory, KubeResources, type Informer } from '@edict/kube';
 import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { AdmissionConfigService, CelPolicyCache, PolicyCache } from '@edict/policy';
-import { AdmissionReportWriter, KubeReportStore } from '@edict/reports';
+import { AdmissionReportWriter, KubeReportStore, type EphemeralReportObject } from '@edict/reports';
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
 import { ClusterEngine, ClusterKyvernoCelPorts } from '@edict/context';
@@ -55,10 +55,8 @@ export class UpdateRequestController implements LeaderAware {
     private readonly celPolicies: CelPolicyCache,
     celPorts: ClusterKyvernoCelPorts,
   ) {
-    const reports = new TriggerReports(
-      new AdmissionReportWriter(new KubeReportStore(resources)),
-      config.enableReporting,
-    );
+    const reportWriter = new AdmissionReportWriter(new KubeReportStore(resources));
+    const reports = new TriggerReports(reportWriter, config.enableReporting);
     this.processor = new UpdateRequestProcessor(
       {
         engine,
@@ -71,6 +69,17 @@ export class UpdateRequestController implements LeaderAware {
         generateSuccessEvents: () => clusterConfig.current().generateSuccessEvents,
         policy: (key) => cache.snapshot().policies.get(key),
         report: (requestKey, applied) => reports.write(requestKey, applied),
+        ...(config.enableReporting.includes('mutateExisting')
+          ? {
+              reportMutateExisting: async (report: EphemeralReportObject) => {
+                try {
+                  await reportWriter.write(report);
+                } catch (error) {
+                  this.logger.warn(`report ${report.metadata.name} not written: ${errorMessage(error)}`);
+                }
+              },
+            }
+          : {}),
         mutating: {
           mutatingPolicies: () => celPolicies.mutatingPolicies(),
           resourceNamed: (apiVersion, plural) => resources.resourceNamed(apiVersion, plural),

@@ -17,6 +17,7 @@
  * patching twice would report the second pass as "no patches applied".
  */
 import { isConflict, isNotFound } from '@edict/kube';
+import type { EphemeralReportObject } from '@edict/reports';
 import type { CachedPolicy } from '@edict/policy';
 import { generateForRule } from '../generate/generate-rule';
 import { awaitsAdmittedChange } from './admitted-change';
@@ -50,6 +51,8 @@ export interface ProcessorDeps extends Omit<RuleWorkDeps, 'report'> {
   report(requestKey: string, applied: AppliedRule): Promise<void>;
   /** What `cel-mutate` requests (MutatingPolicies) need; without it they fail. */
   readonly mutating?: MutatingPolicyPorts;
+  /** Writes a MutatingPolicy's report about a target it patched (absent: reporting off); never throws. */
+  reportMutateExisting?(report: EphemeralReportObject): Promise<void>;
 }
 
 /** What one step did, for the caller's queue and metrics. */
@@ -143,7 +146,12 @@ export class UpdateRequestProcessor {
     if (spec.requestType === 'cel-mutate') {
       const mutating = this.deps.mutating;
       if (!mutating) return failed('MutatingPolicies are not served by this controller');
-      return mutatingPolicyForRequest(request, { cluster: this.deps.cluster, emit: this.deps.emit, mutating });
+      return mutatingPolicyForRequest(request, {
+        cluster: this.deps.cluster,
+        emit: this.deps.emit,
+        mutating,
+        ...(this.deps.reportMutateExisting ? { report: this.deps.reportMutateExisting } : {}),
+      });
     }
     const cached = this.deps.policy(spec.policy);
     if (!cached) return failed(`policy ${spec.policy} not found`);
