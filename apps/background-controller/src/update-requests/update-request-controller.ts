@@ -9,11 +9,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InformerFactory, KubeResources, type Informer } from '@edict/kube';
 import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
-import { AdmissionConfigService, PolicyCache } from '@edict/policy';
-import { AdmissionReportWriter, KubeReportStore } from '@edict/reports';
+import { AdmissionConfigService, CelPolicyCache, PolicyCache } from '@edict/policy';
+import { AdmissionReportWriter, KubeReportStore, type EphemeralReportObject } from '@edict/reports';
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
-import { ClusterEngine } from '@edict/context';
+import { ClusterEngine, ClusterKyvernoCelPorts } from '@edict/context';
 import { BackgroundEventRecorders } from '../events/background-event-recorders';
 import { BackgroundMetrics } from '../metrics/background-metrics';
 import { TriggerReports } from '../reports/trigger-reports';
@@ -52,11 +52,11 @@ export class UpdateRequestController implements LeaderAware {
     engine: ClusterEngine,
     events: BackgroundEventRecorders,
     clusterConfig: AdmissionConfigService,
+    private readonly celPolicies: CelPolicyCache,
+    celPorts: ClusterKyvernoCelPorts,
   ) {
-    const reports = new TriggerReports(
-      new AdmissionReportWriter(new KubeReportStore(resources)),
-      config.enableReporting,
-    );
+    const reportWriter = new AdmissionReportWriter(new KubeReportStore(resources));
+    const reports = new TriggerReports(reportWriter, config.enableReporting);
     this.processor = new UpdateRequestProcessor(
       {
         engine,
@@ -69,6 +69,22 @@ export class UpdateRequestController implements LeaderAware {
         generateSuccessEvents: () => clusterConfig.current().generateSuccessEvents,
         policy: (key) => cache.snapshot().policies.get(key),
         report: (requestKey, applied) => reports.write(requestKey, applied),
+        ...(config.enableReporting.includes('mutateExisting')
+          ? {
+              reportMutateExisting: async (report: EphemeralReportObject) => {
+                try {
+                  await reportWriter.write(report);
+                } catch (error) {
+                  this.logger.warn(`report ${report.metadata.name} not written: ${errorMessage(error)}`);
+                }
+              },
+            }
+          : {}),
+        mutating: {
+          mutatingPolicies: () => celPolicies.mutatingPolicies(),
+          resourceNamed: (apiVersion, plural) => resources.resourceNamed(apiVersion, plural),
+          celContext: () => ({ ports: celPorts.ports, exceptions: celPolicies.policyExceptions() }),
+        },
       },
       { namespace: config.namespace, maxRetries: config.maxRetries, admissionWaitMs: config.admissionWaitMs },
     );
@@ -88,7 +104,7 @@ export class UpdateRequestController implements LeaderAware {
     informer.on('update', (object) => this.enqueue(object, false));
     const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     // Policies first: a request whose policy the cache does not know yet would fail for nothing.
-    await Promise.race([this.cache.waitForSync(), stopped]);
+    await Promise.race([Promise.all([this.cache.waitForSync(), this.celPolicies.waitForSync()]), stopped]);
     if (!signal.aborted) informer.start();
     await stopped;
     await informer.stop();

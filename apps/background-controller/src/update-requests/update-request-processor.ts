@@ -17,10 +17,12 @@
  * patching twice would report the second pass as "no patches applied".
  */
 import { isConflict, isNotFound } from '@edict/kube';
+import type { EphemeralReportObject } from '@edict/reports';
 import type { CachedPolicy } from '@edict/policy';
 import { generateForRule } from '../generate/generate-rule';
 import { awaitsAdmittedChange } from './admitted-change';
 import { mutateExistingForRequest } from '../mutate-existing/mutate-existing-rule';
+import { mutatingPolicyForRequest, type MutatingPolicyPorts } from '../mutate-existing/mutating-policy-request';
 import type { AppliedRule } from '../reports/trigger-report';
 import type { ClusterObjects } from './cluster-objects';
 import { failed, policyIdentity, type RuleWorkDeps, type RuleWorkOutcome } from './rule-work';
@@ -47,6 +49,10 @@ export interface ProcessorDeps extends Omit<RuleWorkDeps, 'report'> {
   policy(key: string): CachedPolicy | undefined;
   /** Reports a rule applied for the request `requestKey` (its uid, else its name). */
   report(requestKey: string, applied: AppliedRule): Promise<void>;
+  /** What `cel-mutate` requests (MutatingPolicies) need; without it they fail. */
+  readonly mutating?: MutatingPolicyPorts;
+  /** Writes a MutatingPolicy's report about a target it patched (absent: reporting off); never throws. */
+  reportMutateExisting?(report: EphemeralReportObject): Promise<void>;
 }
 
 /** What one step did, for the caller's queue and metrics. */
@@ -137,6 +143,16 @@ export class UpdateRequestProcessor {
 
   private async work(request: UpdateRequest): Promise<RuleWorkOutcome> {
     const spec = request.spec;
+    if (spec.requestType === 'cel-mutate') {
+      const mutating = this.deps.mutating;
+      if (!mutating) return failed('MutatingPolicies are not served by this controller');
+      return mutatingPolicyForRequest(request, {
+        cluster: this.deps.cluster,
+        emit: this.deps.emit,
+        mutating,
+        ...(this.deps.reportMutateExisting ? { report: this.deps.reportMutateExisting } : {}),
+      });
+    }
     const cached = this.deps.policy(spec.policy);
     if (!cached) return failed(`policy ${spec.policy} not found`);
     const requestKey = request.metadata.uid ?? request.metadata.name;
