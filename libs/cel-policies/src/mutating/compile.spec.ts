@@ -81,6 +81,15 @@ describe('mutatingPolicyErrors', () => {
     ]);
   });
 
+  it('refuses a policy with neither admission nor mutateExisting evaluation', () => {
+    const neither = { admission: { enabled: false }, mutateExisting: { enabled: false } };
+    expect(errorsOf({ ...base, evaluation: neither }).map((e) => e.field)).toEqual(['spec.evaluation']);
+    expect(errorsOf({ ...base, evaluation: { admission: { enabled: false } } }).map((e) => e.field)).toEqual([
+      'spec.evaluation',
+    ]);
+    expect(errorsOf({ ...base, evaluation: { ...neither, mutateExisting: { enabled: true } } })).toEqual([]);
+  });
+
   it('refuses the JSON evaluation mode it does not run, and another kind', () => {
     expect(errorsOf({ ...base, evaluation: { mode: 'JSON' } }).map((e) => e.field)).toEqual(['spec.evaluation.mode']);
     expect(mutatingPolicyErrors({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } })[0]?.field).toBe(

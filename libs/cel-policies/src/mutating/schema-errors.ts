@@ -35,6 +35,13 @@ export function mutatingSchemaErrors(spec: unknown): PolicyFieldError[] {
       'Unsupported value: "JSON": Edict evaluates MutatingPolicies in the "Kubernetes" mode only',
     );
   } else oneOf('spec.evaluation.mode', mode, MODES);
+  // A policy run neither at admission nor on existing resources would never run (Kyverno refuses it too).
+  if (s.evaluation?.admission?.enabled === false && s.evaluation?.mutateExisting?.enabled !== true) {
+    push(
+      'spec.evaluation',
+      'Invalid value: admission and mutateExisting are both disabled: a MutatingPolicy needs at least one of them',
+    );
+  }
 
   if (
     !isObject(s.matchConstraints) ||
