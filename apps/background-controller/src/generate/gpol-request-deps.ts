@@ -6,6 +6,7 @@
 import type { ClusterEngine, ClusterKyvernoCelPorts } from '@edict/context';
 import { isNotFound, type KubeResources } from '@edict/kube';
 import type { CelPolicyCache } from '@edict/policy';
+import type { BackgroundMetrics } from '../metrics/background-metrics';
 import type { GpolRequestDeps } from './gpol-request';
 
 export function generatingRequestDeps(
@@ -13,8 +14,19 @@ export function generatingRequestDeps(
   celPorts: ClusterKyvernoCelPorts,
   resources: Pick<KubeResources, 'resource'>,
   engine: Pick<ClusterEngine, 'namespace'>,
+  metrics: Pick<BackgroundMetrics, 'generatingPolicyResult'>,
 ): GpolRequestDeps {
   return {
+    onGeneration: (compiled, generation, trigger, operation, seconds) => {
+      if (!generation.result) return;
+      metrics.generatingPolicyResult(
+        compiled.name,
+        { kind: trigger.kind, namespace: trigger.metadata?.namespace },
+        operation,
+        generation.result.status,
+        seconds,
+      );
+    },
     ports: celPorts.ports,
     exceptions: () => celPolicies.policyExceptions(),
     generatingPolicy: (key) => {

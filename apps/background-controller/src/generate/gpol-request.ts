@@ -31,7 +31,13 @@ export interface GpolRequestDeps extends Omit<GpolGenerateDeps, 'cluster'> {
   /** Reports what one generation came to about its trigger (Kyverno's generate report); never throws. */
   reportGeneration?(requestKey: string, generation: GeneratedFor): Promise<void>;
   /** Counts one evaluation (Kyverno's generating policy metrics). */
-  onGeneration?(compiled: CompiledGeneratingPolicy, generation: TriggerGeneration, seconds: number): void;
+  onGeneration?(
+    compiled: CompiledGeneratingPolicy,
+    generation: TriggerGeneration,
+    trigger: KubeObject,
+    operation: string,
+    seconds: number,
+  ): void;
 }
 
 /** One generation with what it ran on, for reports. */
@@ -72,7 +78,8 @@ export async function generateForCelRequest(
       : undefined;
     const started = performance.now();
     const generation = await generateForTrigger(compiled, trigger, { ...gpol, cluster: deps.cluster }, request);
-    gpol.onGeneration?.(compiled, generation, (performance.now() - started) / 1000);
+    const operation = request?.operation ?? 'CREATE';
+    gpol.onGeneration?.(compiled, generation, trigger, operation, (performance.now() - started) / 1000);
     const policy = identityOfPolicy(compiled);
     const written = generation.generated.map(resourceSpec);
     generated.push(...written);

@@ -72,7 +72,7 @@ export class UpdateRequestController implements LeaderAware {
         generateSuccessEvents: () => clusterConfig.current().generateSuccessEvents,
         policy: (key) => cache.snapshot().policies.get(key),
         report: (requestKey, applied) => reports.write(requestKey, applied),
-        generating: generatingRequestDeps(celPolicies, celPorts, resources, engine),
+        generating: generatingRequestDeps(celPolicies, celPorts, resources, engine, metrics),
       },
       { namespace: config.namespace, maxRetries: config.maxRetries, admissionWaitMs: config.admissionWaitMs },
     );

@@ -9,6 +9,7 @@ import { BackgroundEventRecorders } from '../events/background-event-recorders';
 import { BackgroundMetrics } from '../metrics/background-metrics';
 import { PolicyTriggerController } from '../policy-triggers/policy-trigger-controller';
 import { UpdateRequestController } from './update-request-controller';
+import { GpolExistingController } from '../generate/gpol-existing-controller';
 
 @Module({
   providers: [
@@ -17,6 +18,7 @@ import { UpdateRequestController } from './update-request-controller';
     BackgroundMetrics,
     UpdateRequestController,
     PolicyTriggerController,
+    GpolExistingController,
   ],
   exports: [BackgroundMetrics],
 })
