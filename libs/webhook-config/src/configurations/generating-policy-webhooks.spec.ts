@@ -42,8 +42,8 @@ describe('generatingPolicyWebhooks', () => {
     expect(hook.failurePolicy).toBe('Ignore');
     expect(hook.clientConfig.service?.path).toBe('/gpol/gen-a/gen-b');
     expect(hook.rules.map((rule) => [rule.resources, rule.operations])).toEqual([
-      [['configmaps'], ['CREATE', 'UPDATE', 'DELETE', 'CONNECT']],
-      [['deployments'], ['CREATE', 'UPDATE', 'DELETE', 'CONNECT']],
+      [['configmaps'], ['CONNECT', 'CREATE', 'DELETE', 'UPDATE']],
+      [['deployments'], ['CONNECT', 'CREATE', 'DELETE', 'UPDATE']],
     ]);
   });
 

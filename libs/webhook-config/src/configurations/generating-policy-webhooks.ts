@@ -21,8 +21,8 @@ import type { ValidatingWebhook } from './types';
 export const GENERATING_POLICY_PREFIX = 'gpol';
 export const GENERATING_POLICY_PATH = '/gpol';
 
-/** The operations of every GeneratingPolicy webhook rule. */
-const GENERATE_OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
+/** The operations of every GeneratingPolicy webhook rule, in the order Kyverno publishes them. */
+const GENERATE_OPERATIONS = ['CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
 
 /** What the builder reads of a compiled GeneratingPolicy (CompiledGeneratingPolicy fits). */
 export interface GeneratingPolicyWebhookSource {
