@@ -11,6 +11,7 @@ export * from './deadline';
 export * from './vpol';
 export * from './ivpol';
 export * from './mpol';
+export * from './gpol';
 export { allow, deny, type AdmissionDecision, type FailurePolicy } from './decision';
 export {
   isEnforcing,

@@ -45,6 +45,11 @@ export {
   MUTATING_POLICY_PREFIX,
   type MutatingPolicyWebhookSource,
 } from './configurations/mutating-policy-webhooks';
+export {
+  generatingPolicyWebhooks,
+  GENERATING_POLICY_PATH,
+  type GeneratingPolicyWebhookSource,
+} from './configurations/generating-policy-webhooks';
 export { RuleSet, ALL_OPERATIONS, type RuleEntry } from './configurations/rule-set';
 export {
   kindOperationsOf,

@@ -47,9 +47,9 @@ export const ADMISSION_EVENT_SOURCE = 'kyverno-admission';
 
 /**
  * Which webhook answered: a classic path, a `/vpol/...` one (ValidatingPolicies), an
- * `/ivpol/validate/...` one or an `/mpol/...` one (MutatingPolicies).
+ * `/ivpol/validate/...` one, an `/mpol/...` one (MutatingPolicies) or a `/gpol/...` one (GeneratingPolicies).
  */
-export type AfterKind = ReviewKind | 'vpol' | 'ivpol' | 'mpol';
+export type AfterKind = ReviewKind | 'vpol' | 'ivpol' | 'mpol' | 'gpol';
 
 /** What `schedule` did with a review's after-admission work. */
 export type Scheduled = 'queued' | 'nothing' | 'dropped';
@@ -134,7 +134,10 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     outcome: ReviewOutcome | undefined,
     budgetMs: number,
   ): Promise<void> {
-    const specs = outcome?.validation?.updateRequests ?? outcome?.mutatingPolicies?.updateRequests;
+    const specs =
+      outcome?.generatingPolicyRequests ??
+      outcome?.validation?.updateRequests ??
+      outcome?.mutatingPolicies?.updateRequests;
     if (!specs || specs.length === 0 || request.dryRun === true || !outcome?.decision.allowed) return;
     await this.updateRequests.writeBeforeAnswer(
       specs.map((spec) => ({ requestUid: request.uid, spec })),

@@ -21,6 +21,7 @@ import {
   type ValidatingPolicyOutcome,
   type ImagePolicyOutcome,
   type ValidationOutcome,
+  type UpdateRequestSpec,
 } from '@edict/admission';
 import type { CompiledPolicy } from '@edict/engine';
 import type { EvaluationDeadline, GroupVersionKind } from '@edict/foundation';
@@ -64,6 +65,8 @@ export interface ReviewOutcome {
   readonly imagePolicies?: ImagePolicyOutcome;
   /** A `/mpol/...` review: the MutatingPolicies' outcome. */
   readonly mutatingPolicies?: MutatingPolicyOutcome;
+  /** A `/gpol/...` review: the GeneratingPolicies' UpdateRequests, stored before the answer. */
+  readonly generatingPolicyRequests?: readonly UpdateRequestSpec[];
 }
 
 /** The policies a webhook path serves for the request: the cache's selection, in key order. */

@@ -5,9 +5,16 @@
  * `num_requeues`, the item's requeues so far); what Kyverno has no metric for carries `edict_`.
  */
 import { Injectable } from '@nestjs/common';
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const CONTROLLER = 'background';
+const GENERATING_LABELS = [
+  'policy_name',
+  'resource_kind',
+  'resource_namespace',
+  'resource_request_operation',
+  'result',
+] as const;
 
 @Injectable()
 export class BackgroundMetrics {
@@ -42,8 +49,41 @@ export class BackgroundMetrics {
     registers: [this.registry],
   });
 
+  /** Kyverno's GeneratingPolicy metrics (pkg/metrics generating.go), one observation per evaluation. */
+  private readonly generatingDuration = new Histogram({
+    name: 'kyverno_generating_policy_execution_duration_seconds',
+    help: 'can be used to track the latencies (in seconds) associated with the execution/processing of individual generating policies when they evaluate incoming resource requests.',
+    labelNames: GENERATING_LABELS,
+    registers: [this.registry],
+  });
+  private readonly generatingResults = new Counter({
+    name: 'kyverno_generating_policy_results_total',
+    help: "can be used to track the results associated with the generating policies applied in the user's cluster, at the level from rule to policy to admission requests.",
+    labelNames: GENERATING_LABELS,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** One GeneratingPolicy evaluation on a trigger: its result (pass, skip, error) and time. */
+  generatingPolicyResult(
+    policyName: string,
+    trigger: { kind?: string; namespace?: string },
+    operation: string,
+    result: string,
+    seconds: number,
+  ): void {
+    const labels = {
+      policy_name: policyName,
+      resource_kind: trigger.kind ?? '',
+      resource_namespace: trigger.namespace ?? '',
+      resource_request_operation: operation.toLowerCase(),
+      result,
+    };
+    this.generatingResults.inc(labels);
+    this.generatingDuration.observe(labels, seconds);
   }
 
   text(): Promise<string> {

@@ -14,6 +14,7 @@ import { AdmissionReportWriter, KubeReportStore, type EphemeralReportObject } fr
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
 import { ClusterEngine, ClusterKyvernoCelPorts } from '@edict/context';
+import { generatingRequestDeps } from '../generate/gpol-request-deps';
 import { BackgroundEventRecorders } from '../events/background-event-recorders';
 import { BackgroundMetrics } from '../metrics/background-metrics';
 import { TriggerReports } from '../reports/trigger-reports';
@@ -85,6 +86,7 @@ export class UpdateRequestController implements LeaderAware {
           resourceNamed: (apiVersion, plural) => resources.resourceNamed(apiVersion, plural),
           celContext: () => ({ ports: celPorts.ports, exceptions: celPolicies.policyExceptions() }),
         },
+        generating: generatingRequestDeps(celPolicies, celPorts, resources, engine, metrics),
       },
       { namespace: config.namespace, maxRetries: config.maxRetries, admissionWaitMs: config.admissionWaitMs },
     );

@@ -20,6 +20,7 @@ import { isConflict, isNotFound } from '@edict/kube';
 import type { EphemeralReportObject } from '@edict/reports';
 import type { CachedPolicy } from '@edict/policy';
 import { generateForRule } from '../generate/generate-rule';
+import { generateForCelRequest, type GpolRequestDeps } from '../generate/gpol-request';
 import { awaitsAdmittedChange } from './admitted-change';
 import { mutateExistingForRequest } from '../mutate-existing/mutate-existing-rule';
 import { mutatingPolicyForRequest, type MutatingPolicyPorts } from '../mutate-existing/mutating-policy-request';
@@ -53,6 +54,8 @@ export interface ProcessorDeps extends Omit<RuleWorkDeps, 'report'> {
   readonly mutating?: MutatingPolicyPorts;
   /** Writes a MutatingPolicy's report about a target it patched (absent: reporting off); never throws. */
   reportMutateExisting?(report: EphemeralReportObject): Promise<void>;
+  /** GeneratingPolicies (`cel-generate` requests); without it such requests fail. */
+  readonly generating?: GpolRequestDeps;
 }
 
 /** What one step did, for the caller's queue and metrics. */
@@ -152,6 +155,15 @@ export class UpdateRequestProcessor {
         mutating,
         ...(this.deps.reportMutateExisting ? { report: this.deps.reportMutateExisting } : {}),
       });
+    }
+    if (spec.requestType === 'cel-generate') {
+      if (!this.deps.generating) return failed(`gpol ${spec.policy} failed: GeneratingPolicies are not served here`);
+      return generateForCelRequest(
+        spec,
+        request.metadata.uid ?? request.metadata.name,
+        this.deps,
+        this.deps.generating,
+      );
     }
     const cached = this.deps.policy(spec.policy);
     if (!cached) return failed(`policy ${spec.policy} not found`);

@@ -10,6 +10,7 @@ import { BackgroundMetrics } from '../metrics/background-metrics';
 import { MutatingPolicyTriggerController } from '../mutate-existing/mutating-policy-trigger-controller';
 import { PolicyTriggerController } from '../policy-triggers/policy-trigger-controller';
 import { UpdateRequestController } from './update-request-controller';
+import { GpolExistingController } from '../generate/gpol-existing-controller';
 
 @Module({
   providers: [
@@ -19,6 +20,7 @@ import { UpdateRequestController } from './update-request-controller';
     UpdateRequestController,
     PolicyTriggerController,
     MutatingPolicyTriggerController,
+    GpolExistingController,
   ],
   exports: [BackgroundMetrics],
 })

@@ -18,8 +18,8 @@ export interface UpdateRequestResourceSpec {
  * spec}` as-is for the background controller.
  */
 export interface UpdateRequestSpec {
-  /** `cel-mutate`: a MutatingPolicy's mutate-existing work (mutate-existing-requests.ts). */
-  requestType: 'mutate' | 'generate' | 'cel-mutate';
+  /** `cel-mutate`: a MutatingPolicy's mutate-existing work (mutate-existing-requests.ts); `cel-generate`: a GeneratingPolicy's generation (gpol/). */
+  requestType: 'mutate' | 'generate' | 'cel-mutate' | 'cel-generate';
   policy: string;
   rule: string;
   deleteDownstream: boolean;

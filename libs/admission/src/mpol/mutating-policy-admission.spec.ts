@@ -154,7 +154,9 @@ describe('mutatingPolicyAdmission', () => {
         resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources: ['configmaps'] }],
       },
     });
-    const off = setLabel('off', 'b', "'2'", { evaluation: { admission: { enabled: false } } });
+    const off = setLabel('off', 'b', "'2'", {
+      evaluation: { admission: { enabled: false }, mutateExisting: { enabled: true } },
+    });
     const outcome = await mutatingPolicyAdmission(request(), [existing, off], {}, config, options);
     expect(outcome.evaluations).toEqual([]);
     expect(outcome.decision).toEqual({ allowed: true });

@@ -17,6 +17,7 @@ import {
   WEBHOOK_PATHS,
   type WebhookNames,
 } from './names';
+import { generatingPolicyWebhooks, type GeneratingPolicyWebhookSource } from './generating-policy-webhooks';
 import { kindOperationsOf, policyTakesPart, type WebhookFamily } from './policy-kinds';
 import { RuleSet } from './rule-set';
 import { mutatingPolicyWebhooks, type MutatingPolicyWebhookSource } from './mutating-policy-webhooks';
@@ -72,6 +73,8 @@ export interface WebhookBuildOptions {
   readonly imageValidatingPolicies?: Iterable<ValidatingPolicyWebhookSource>;
   /** The compiled MutatingPolicies: their `mpol` webhooks join the resource mutating configuration. */
   readonly mutatingPolicies?: Iterable<MutatingPolicyWebhookSource>;
+  /** The GeneratingPolicies (`gpol.` webhooks at `/gpol/...`). */
+  readonly generatingPolicies?: Iterable<GeneratingPolicyWebhookSource>;
 }
 
 export interface WebhookBuildResult extends WebhookConfigurations {
@@ -157,6 +160,10 @@ export function buildWebhookConfigurations(
       validatingWebhookName: names.validatingWebhook,
       prefix: IMAGE_POLICY_PREFIX,
       path: IMAGE_POLICY_VALIDATE_PATH,
+    }),
+    ...generatingPolicyWebhooks(options.generatingPolicies ?? [], {
+      ...celHookOptions,
+      validatingWebhookName: names.validatingWebhook,
     }),
   );
   const mutatingHooks = (['Ignore', 'Fail'] as const)

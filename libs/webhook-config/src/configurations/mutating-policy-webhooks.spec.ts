@@ -138,7 +138,10 @@ describe('MutatingPolicy webhooks', () => {
     const hooks = mutatingPolicyWebhooks(
       [
         mpol('team', { matchConstraints: rules(['configmaps']) }, 'team-a'),
-        mpol('off', { matchConstraints: rules(['configmaps']), evaluation: { admission: { enabled: false } } }),
+        mpol('off', {
+          matchConstraints: rules(['configmaps']),
+          evaluation: { admission: { enabled: false }, mutateExisting: { enabled: true } },
+        }),
       ],
       options,
     );

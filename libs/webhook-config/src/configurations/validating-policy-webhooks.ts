@@ -42,7 +42,9 @@ export interface ValidatingPolicyWebhookSource {
     | 'ImageValidatingPolicy'
     | 'NamespacedImageValidatingPolicy'
     | 'MutatingPolicy'
-    | 'NamespacedMutatingPolicy';
+    | 'NamespacedMutatingPolicy'
+    | 'GeneratingPolicy'
+    | 'NamespacedGeneratingPolicy';
   readonly name: string;
   readonly namespace?: string;
   readonly failurePolicy: WebhookFailurePolicy;

@@ -50,6 +50,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
     const validatingPolicies = this.celPolicies?.validatingPolicies() ?? [];
     const imageValidatingPolicies = this.celPolicies?.imageValidatingPolicies?.() ?? [];
     const mutatingPolicies = this.celPolicies?.mutatingPolicies?.() ?? [];
+    const generatingPolicies = this.celPolicies?.generatingPolicies?.() ?? [];
     const kinds = kindSelectorsOf(policies);
     let resolve: ResourceResolver = () => [];
     if (kinds.length > 0) resolve = await this.discovery.resolver(kinds);
@@ -68,6 +69,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
       validatingPolicies,
       imageValidatingPolicies,
       mutatingPolicies,
+      generatingPolicies,
     });
     return {
       ...built,
@@ -76,6 +78,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
         ...validatingPolicies,
         ...imageValidatingPolicies,
         ...mutatingPolicies,
+        ...generatingPolicies,
       ]),
     };
   }
@@ -90,7 +93,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
 function publicationOf(
   policies: readonly CachedPolicy[],
   unresolved: readonly string[],
-  validatingPolicies: readonly ValidatingPolicyWebhookSource[],
+  validatingPolicies: ReadonlyArray<Pick<ValidatingPolicyWebhookSource, 'kind' | 'name' | 'namespace' | 'policy'>>,
 ): WebhookPublication {
   const unresolvedKinds = new Map<string, string[]>();
   for (const entry of unresolved) {

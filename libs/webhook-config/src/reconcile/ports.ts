@@ -4,6 +4,7 @@ import type { WebhookBuildResult } from '../configurations/build-webhook-configu
 import type { WebhookConfiguration, WebhookConfigurationKind } from '../configurations/types';
 import type { ValidatingPolicyWebhookSource } from '../configurations/validating-policy-webhooks';
 import type { MutatingPolicyWebhookSource } from '../configurations/mutating-policy-webhooks';
+import type { GeneratingPolicyWebhookSource } from '../configurations/generating-policy-webhooks';
 
 /**
  * What one webhook controller publishes: the admission controller's configurations follow its
@@ -37,6 +38,7 @@ export interface CelPolicySource {
   validatingPolicies(): readonly ValidatingPolicyWebhookSource[];
   imageValidatingPolicies?(): readonly ValidatingPolicyWebhookSource[];
   mutatingPolicies?(): readonly MutatingPolicyWebhookSource[];
+  generatingPolicies?(): readonly GeneratingPolicyWebhookSource[];
   hasSynced(): boolean;
   onChange(listener: () => void): () => void;
 }

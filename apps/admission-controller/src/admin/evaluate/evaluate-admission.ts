@@ -81,7 +81,7 @@ export interface WebhookStep {
 export interface UpdateRequestTrace {
   readonly policy: string;
   readonly rule: string;
-  readonly requestType: 'mutate' | 'generate' | 'cel-mutate';
+  readonly requestType: 'mutate' | 'generate' | 'cel-mutate' | 'cel-generate';
 }
 
 export interface EvaluationResult {

@@ -169,8 +169,8 @@ export class UpdateRequestTraceDto implements UpdateRequestTrace {
   @ApiProperty()
   rule!: string;
 
-  @ApiProperty({ enum: ['mutate', 'generate', 'cel-mutate'] })
-  requestType!: 'mutate' | 'generate' | 'cel-mutate';
+  @ApiProperty({ enum: ['mutate', 'generate', 'cel-mutate', 'cel-generate'] })
+  requestType!: 'mutate' | 'generate' | 'cel-mutate' | 'cel-generate';
 }
 
 export class MutatingPolicyTraceDto implements MutatingPolicyTrace {
