@@ -186,6 +186,19 @@ describe('mutatingPolicyAdmission', () => {
     });
     expect(background.decision).toEqual({ allowed: true });
     expect(background.evaluations).toEqual([]);
+    // Unless a mutate-existing policy opts in (skipBackgroundRequests: false): then its UpdateRequest.
+    const optIn = setLabel('opt-in', 'a', "'1'", {
+      evaluation: { mutateExisting: { enabled: true }, skipBackgroundRequests: false },
+      targetMatchConstraints: {
+        resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources: ['configmaps'] }],
+      },
+    });
+    const asked = await mutatingPolicyAdmission(request(), [policy, optIn], {}, config, {
+      ...options,
+      backgroundUsername: 'system:serviceaccount:kube-system:replicaset-controller',
+    });
+    expect(asked.evaluations).toEqual([]);
+    expect(asked.updateRequests.map((spec) => spec.policy)).toEqual(['opt-in']);
     const filteredConfig = parseAdmissionConfig(
       { resourceFilters: '[Pod,shop,*]' },
       { controllerNamespace: 'edict' },

@@ -92,8 +92,10 @@ export async function mutatingPolicyAdmission(
   const dryRun = request.dryRun === true;
   const none = { dryRun, evaluations: [], reportResults: [], updateRequests: [] };
   const username = admissionRequestOf(request)?.userInfo?.username;
-  if (options.backgroundUsername && username === options.backgroundUsername) return { decision: allow(), ...none };
-  const filtered = isFiltered(request, config);
+  // The background controller's own writes are not mutated; they raise mutate-existing requests only
+  // for policies that ask for them (skipBackgroundRequests: false, decided by mutateExistingRequests).
+  const fromBackground = options.backgroundUsername !== undefined && username === options.backgroundUsername;
+  const filtered = fromBackground ? undefined : isFiltered(request, config);
   if (filtered) return { decision: allow(), filtered, ...none };
   const onPath = servedPolicies(request, policies, path);
   const context: MutatingPolicyContext = { ...options.context, deadline: options.deadline };
@@ -107,6 +109,7 @@ export async function mutatingPolicyAdmission(
           namespaceObject: options.namespaceObject ?? null,
           ...(options.backgroundUsername ? { backgroundUsername: options.backgroundUsername } : {}),
         });
+  if (fromBackground) return { decision: allow(), ...none, updateRequests };
   const served = onPath.filter((compiled) => !hasSeparateTargets(compiled));
   if (served.length === 0) return { decision: allow(), ...none, updateRequests };
 
