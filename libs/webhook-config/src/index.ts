@@ -39,6 +39,11 @@ export {
   type ValidatingPolicyWebhookSource,
   type ValidatingPolicyWebhookOptions,
 } from './configurations/validating-policy-webhooks';
+export {
+  generatingPolicyWebhooks,
+  GENERATING_POLICY_PATH,
+  type GeneratingPolicyWebhookSource,
+} from './configurations/generating-policy-webhooks';
 export { RuleSet, ALL_OPERATIONS, type RuleEntry } from './configurations/rule-set';
 export {
   kindOperationsOf,

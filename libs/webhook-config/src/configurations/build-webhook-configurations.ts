@@ -69,6 +69,8 @@ export interface WebhookBuildOptions {
    * configuration, and their digest-mutating twins the resource mutating one.
    */
   readonly imageValidatingPolicies?: Iterable<ValidatingPolicyWebhookSource>;
+  /** The GeneratingPolicies (`gpol.` webhooks at `/gpol/...`). */
+  readonly generatingPolicies?: Iterable<GeneratingPolicyWebhookSource>;
 }
 
 export interface WebhookBuildResult extends WebhookConfigurations {
@@ -154,6 +156,10 @@ export function buildWebhookConfigurations(
       validatingWebhookName: names.validatingWebhook,
       prefix: IMAGE_POLICY_PREFIX,
       path: IMAGE_POLICY_VALIDATE_PATH,
+    }),
+    ...generatingPolicyWebhooks(options.generatingPolicies ?? [], {
+      ...celHookOptions,
+      validatingWebhookName: names.validatingWebhook,
     }),
   );
   const mutatingHooks = (['Ignore', 'Fail'] as const)

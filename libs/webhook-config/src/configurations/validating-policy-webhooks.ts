@@ -37,7 +37,12 @@ import type {
 /** What the builder reads of a compiled ValidatingPolicy (CompiledValidatingPolicy fits). */
 export interface ValidatingPolicyWebhookSource {
   readonly kind:
-    'ValidatingPolicy' | 'NamespacedValidatingPolicy' | 'ImageValidatingPolicy' | 'NamespacedImageValidatingPolicy';
+    | 'ValidatingPolicy'
+    | 'NamespacedValidatingPolicy'
+    | 'ImageValidatingPolicy'
+    | 'NamespacedImageValidatingPolicy'
+    | 'GeneratingPolicy'
+    | 'NamespacedGeneratingPolicy';
   readonly name: string;
   readonly namespace?: string;
   readonly failurePolicy: WebhookFailurePolicy;

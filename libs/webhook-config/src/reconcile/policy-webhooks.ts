@@ -49,6 +49,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
     const policies = this.policies.policies();
     const validatingPolicies = this.celPolicies?.validatingPolicies() ?? [];
     const imageValidatingPolicies = this.celPolicies?.imageValidatingPolicies?.() ?? [];
+    const generatingPolicies = this.celPolicies?.generatingPolicies?.() ?? [];
     const kinds = kindSelectorsOf(policies);
     let resolve: ResourceResolver = () => [];
     if (kinds.length > 0) resolve = await this.discovery.resolver(kinds);
@@ -66,11 +67,16 @@ export class PolicyWebhooks implements DesiredWebhooks {
       exceptionValidation: this.options.exceptionValidation,
       validatingPolicies,
       imageValidatingPolicies,
+      generatingPolicies,
     });
     return {
       ...built,
       complete: synced && built.complete,
-      publication: publicationOf(policies, built.unresolved, [...validatingPolicies, ...imageValidatingPolicies]),
+      publication: publicationOf(policies, built.unresolved, [
+        ...validatingPolicies,
+        ...imageValidatingPolicies,
+        ...generatingPolicies,
+      ]),
     };
   }
 }
@@ -84,7 +90,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
 function publicationOf(
   policies: readonly CachedPolicy[],
   unresolved: readonly string[],
-  validatingPolicies: readonly ValidatingPolicyWebhookSource[],
+  validatingPolicies: ReadonlyArray<Pick<ValidatingPolicyWebhookSource, 'kind' | 'name' | 'namespace' | 'policy'>>,
 ): WebhookPublication {
   const unresolvedKinds = new Map<string, string[]>();
   for (const entry of unresolved) {

@@ -3,6 +3,7 @@ import type { CachedPolicy, WebhookPublication } from '@edict/policy';
 import type { WebhookBuildResult } from '../configurations/build-webhook-configurations';
 import type { WebhookConfiguration, WebhookConfigurationKind } from '../configurations/types';
 import type { ValidatingPolicyWebhookSource } from '../configurations/validating-policy-webhooks';
+import type { GeneratingPolicyWebhookSource } from '../configurations/generating-policy-webhooks';
 
 /**
  * What one webhook controller publishes: the admission controller's configurations follow its
@@ -35,6 +36,7 @@ export interface PolicySource {
 export interface CelPolicySource {
   validatingPolicies(): readonly ValidatingPolicyWebhookSource[];
   imageValidatingPolicies?(): readonly ValidatingPolicyWebhookSource[];
+  generatingPolicies?(): readonly GeneratingPolicyWebhookSource[];
   hasSynced(): boolean;
   onChange(listener: () => void): () => void;
 }
