@@ -1,103 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  compileGeneratingPolicy,
-  LABEL_SOURCE_UID,
-  LABEL_TRIGGER_NAME,
-  type CompiledGeneratingPolicy,
-} from '@edict/cel-policies';
-import {
-  LABEL_MANAGED_BY,
-  LABEL_POLICY_NAME,
-  LABEL_TRIGGER_GROUP,
-  LABEL_TRIGGER_KIND,
-  LABEL_TRIGGER_NAMESPACE,
-  LABEL_TRIGGER_UID,
-  LABEL_TRIGGER_VERSION,
-} from '@edict/engine';
-import type { KubeObject } from '@edict/foundation';
+import { LABEL_TRIGGER_UID } from '@edict/engine';
 import { FakeCluster } from '../testing/fake-cluster';
+import { CM, FakeGpolGeneration, gpol, gpolLabels as labelsFor } from '../testing/fake-gpol-generation';
 import { DownstreamRecord } from './downstream-record';
 import { triggerOf } from './gpol-downstream';
-import type { GpolGeneration, GpolGenerationResult } from './gpol-generation';
 import { GpolSyncReconciler } from './gpol-sync-reconciler';
-
-const CM = { apiVersion: 'v1', kind: 'ConfigMap' };
-
-function gpol(name: string, evaluation: Record<string, unknown>, namespace?: string): CompiledGeneratingPolicy {
-  return compileGeneratingPolicy({
-    apiVersion: 'policies.kyverno.io/v1',
-    kind: namespace ? 'NamespacedGeneratingPolicy' : 'GeneratingPolicy',
-    metadata: { name, ...(namespace ? { namespace } : {}) },
-    spec: {
-      matchConstraints: {
-        resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'], operations: ['CREATE'] }],
-      },
-      evaluation,
-      variables: [{ name: 'ns', expression: 'object.metadata.name' }],
-      // A NamespacedGeneratingPolicy's generator has no namespace argument: it generates in its own.
-      generate: [
-        {
-          expression: `generator.Apply(${namespace ? '' : 'variables.ns, '}[{"kind": "ConfigMap", "metadata": dyn({"name": "x"})}])`,
-        },
-      ],
-    },
-  });
-}
-
-function labelsFor(policy: string, trigger: KubeObject, source?: string): Record<string, string> {
-  return {
-    [LABEL_MANAGED_BY]: 'kyverno',
-    [LABEL_POLICY_NAME]: policy,
-    [LABEL_TRIGGER_NAME]: trigger.metadata!.name!,
-    [LABEL_TRIGGER_NAMESPACE]: trigger.metadata?.namespace ?? '',
-    [LABEL_TRIGGER_UID]: trigger.metadata!.uid!,
-    [LABEL_TRIGGER_KIND]: trigger.kind!,
-    [LABEL_TRIGGER_GROUP]: '',
-    [LABEL_TRIGGER_VERSION]: 'v1',
-    ...(source ? { [LABEL_SOURCE_UID]: source } : {}),
-  };
-}
-
-/**
- * A generation as the generate controller does it, for a namespace trigger: a ConfigMap named
- * `names()` with `data()` in the trigger's namespace, created or updated; nothing when `matches` is false.
- */
-class FakeGeneration implements GpolGeneration {
-  names = () => ['generated'];
-  data = (): Record<string, string> => ({ key: 'value' });
-  matches = true;
-  skipped = false;
-  calls = 0;
-
-  constructor(private readonly cluster: FakeCluster) {}
-
-  async generate(policy: CompiledGeneratingPolicy, trigger: KubeObject): Promise<GpolGenerationResult> {
-    this.calls++;
-    if (this.skipped) return { status: 'skipped', objects: [] };
-    if (!this.matches) return { status: 'generated', objects: [] };
-    const objects: KubeObject[] = [];
-    for (const name of this.names()) {
-      const object = {
-        ...CM,
-        metadata: { name, namespace: trigger.metadata!.name!, labels: labelsFor(policy.name, trigger) },
-        data: this.data(),
-      };
-      const existing = this.cluster.find('v1', 'ConfigMap', name, trigger.metadata!.name!);
-      if (!existing) await this.cluster.create(object);
-      else
-        await this.cluster.replace({
-          ...object,
-          metadata: { ...object.metadata, resourceVersion: existing.metadata.resourceVersion },
-        });
-      objects.push(object);
-    }
-    return { status: 'generated', objects };
-  }
-}
 
 function setup() {
   const cluster = new FakeCluster();
-  const generation = new FakeGeneration(cluster);
+  const generation = new FakeGpolGeneration(cluster);
   const record = new DownstreamRecord(100);
   const reconciler = new GpolSyncReconciler({ cluster, generation, record, log: () => undefined });
   const trigger = cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });

@@ -183,11 +183,11 @@ function copyOf(source: KubeObject, copy: KubeObject): KubeObject {
     kind: copy.kind,
     metadata: {
       ...metadata,
-      name: copy.metadata?.name,
+      name: copy.metadata?.name ?? '',
       ...(copy.metadata?.namespace ? { namespace: copy.metadata.namespace } : {}),
       labels: { ...copy.metadata?.labels },
-      resourceVersion: copy.metadata?.resourceVersion,
-      uid: copy.metadata?.uid,
+      ...(copy.metadata?.resourceVersion ? { resourceVersion: copy.metadata.resourceVersion } : {}),
+      ...(copy.metadata?.uid ? { uid: copy.metadata.uid } : {}),
     },
   };
 }

@@ -7,6 +7,7 @@ import { Module } from '@nestjs/common';
 import { clusterEngineProvider } from '@edict/context';
 import { BackgroundEventRecorders } from '../events/background-event-recorders';
 import { BackgroundMetrics } from '../metrics/background-metrics';
+import { GpolSyncController } from '../gpol-sync/gpol-sync-controller';
 import { PolicyTriggerController } from '../policy-triggers/policy-trigger-controller';
 import { UpdateRequestController } from './update-request-controller';
 
@@ -17,6 +18,7 @@ import { UpdateRequestController } from './update-request-controller';
     BackgroundMetrics,
     UpdateRequestController,
     PolicyTriggerController,
+    GpolSyncController,
   ],
   exports: [BackgroundMetrics],
 })

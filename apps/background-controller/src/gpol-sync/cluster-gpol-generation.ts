@@ -1,0 +1,42 @@
+/**
+ * The cluster's GpolGeneration: the generate controller's generateForTrigger with the app's
+ * cluster access, Kyverno's CEL ports and the CEL PolicyExceptions in force; the trigger taken as
+ * created now by nobody, as Kyverno does for synchronize.
+ */
+import type { CompiledGeneratingPolicy } from '@edict/cel-policies';
+import type { KubeObject } from '@edict/foundation';
+import { isNotFound, type KubeResources } from '@edict/kube';
+import type { ClusterKyvernoCelPorts } from '@edict/context';
+import type { CelPolicyCache } from '@edict/policy';
+import { generateForTrigger, type GpolGenerateDeps } from '../generate/gpol-generate';
+import { kubeClusterObjects } from '../update-requests/cluster-objects';
+import type { GpolGeneration, GpolGenerationResult } from './gpol-generation';
+
+export class ClusterGpolGeneration implements GpolGeneration {
+  private readonly deps: GpolGenerateDeps;
+
+  constructor(resources: KubeResources, celPorts: ClusterKyvernoCelPorts, cache: CelPolicyCache) {
+    const cluster = kubeClusterObjects(resources);
+    this.deps = {
+      cluster,
+      ports: celPorts.ports,
+      exceptions: () => cache.policyExceptions(),
+      namespaceObject: (namespace) => cluster.get({ apiVersion: 'v1', kind: 'Namespace', name: namespace }),
+      resourceOf: async (apiVersion, kind) => {
+        try {
+          return (await resources.resource(apiVersion, kind)).name;
+        } catch (error) {
+          if (isNotFound(error)) return undefined;
+          throw error;
+        }
+      },
+    };
+  }
+
+  async generate(policy: CompiledGeneratingPolicy, trigger: KubeObject): Promise<GpolGenerationResult> {
+    const outcome = await generateForTrigger(policy, trigger, this.deps);
+    if (outcome.error !== undefined) throw new Error(outcome.error);
+    if (outcome.result?.status === 'skip') return { status: 'skipped', objects: [] };
+    return { status: 'generated', objects: outcome.generated };
+  }
+}

@@ -1,0 +1,220 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CompiledGeneratingPolicy } from '@edict/cel-policies';
+import type { JsonObject, KubeObject } from '@edict/foundation';
+import type { ServedType } from '@edict/kube';
+import { FakeCluster } from '../testing/fake-cluster';
+import { CM, FakeGpolGeneration, gpol } from '../testing/fake-gpol-generation';
+import { gpolKey } from './gpol-downstream';
+import type { DownstreamType } from './gpol-sync-reconciler';
+import { GPOL_SYNC_LIMITS, GpolSyncRun, type TypeWatchHandlers } from './gpol-sync-run';
+
+const SERVED: ServedType[] = [
+  {
+    apiVersion: 'v1',
+    group: '',
+    version: 'v1',
+    resource: 'namespaces',
+    kind: 'Namespace',
+    namespaced: false,
+    verbs: [],
+  },
+  {
+    apiVersion: 'v1',
+    group: '',
+    version: 'v1',
+    resource: 'configmaps',
+    kind: 'ConfigMap',
+    namespaced: true,
+    verbs: [],
+  },
+];
+
+const SYNC = { synchronize: { enabled: true } };
+
+/** A run over a FakeCluster whose watches are driven by hand, as informers would call them. */
+class Harness {
+  readonly cluster = new FakeCluster();
+  readonly generation = new FakeGpolGeneration(this.cluster);
+  policies: CompiledGeneratingPolicy[] = [];
+  readonly watches = new Map<string, TypeWatchHandlers>();
+  readonly warnings: string[] = [];
+  private listener: () => void = () => undefined;
+  private readonly abort = new AbortController();
+  readonly run: GpolSyncRun;
+  private readonly done: Promise<void>;
+
+  constructor(limits = GPOL_SYNC_LIMITS) {
+    this.run = new GpolSyncRun(
+      {
+        cluster: this.cluster,
+        generation: this.generation,
+        policies: () => ({ compiled: this.policies, installed: new Set(this.policies.map(gpolKey)) }),
+        onPoliciesChange: (listener) => {
+          this.listener = listener;
+          return () => (this.listener = () => undefined);
+        },
+        servedTypes: async () => SERVED,
+        watch: (type: DownstreamType, handlers) => {
+          this.watches.set(`${type.apiVersion}/${type.kind}`, handlers);
+          return async () => void this.watches.delete(`${type.apiVersion}/${type.kind}`);
+        },
+        log: () => undefined,
+        warn: (message) => this.warnings.push(message),
+      },
+      this.abort.signal,
+      limits,
+    );
+    this.done = this.run.run();
+  }
+
+  async setPolicies(policies: CompiledGeneratingPolicy[]): Promise<void> {
+    this.policies = policies;
+    this.listener();
+    await this.settle();
+  }
+
+  namespace(name: string): KubeObject {
+    return this.cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+
+  configMaps(): string[] {
+    return [...this.cluster.objects.values()]
+      .filter((object) => object.kind === 'ConfigMap')
+      .map((object) => `${object.metadata?.namespace}/${object.metadata?.name}`)
+      .sort();
+  }
+
+  /** Modifies a ConfigMap and tells the watch, as a user's write would. */
+  async modify(namespace: string, name: string, data: Record<string, string>): Promise<void> {
+    const stored = this.cluster.find('v1', 'ConfigMap', name, namespace)!;
+    const changed = await this.cluster.replace({ ...stored, data });
+    this.watches.get('v1/ConfigMap')?.update(changed);
+    await this.settle();
+  }
+
+  async remove(namespace: string, name: string): Promise<void> {
+    const stored = this.cluster.find('v1', 'ConfigMap', name, namespace)!;
+    await this.cluster.delete({ ...CM, name, namespace });
+    this.watches.get('v1/ConfigMap')?.delete(stored);
+    await this.settle();
+  }
+
+  async settle(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.run.idle();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.done;
+  }
+}
+
+describe('GpolSyncRun', () => {
+  const harnesses: Harness[] = [];
+  const start = (limits = GPOL_SYNC_LIMITS) => {
+    const harness = new Harness(limits);
+    harnesses.push(harness);
+    return harness;
+  };
+  afterEach(async () => {
+    await Promise.all(harnesses.splice(0).map((harness) => harness.stop()));
+  });
+
+  it('restores the downstream of every matching trigger when a synchronized policy appears, and watches its type', async () => {
+    const h = start();
+    h.namespace('team-a');
+    h.namespace('team-b');
+    await h.setPolicies([gpol('sync', SYNC)]);
+    expect(h.configMaps()).toEqual(['team-a/generated', 'team-b/generated']);
+    expect(h.run.watchedTypes()).toEqual(['v1/ConfigMap']);
+  });
+
+  it('a policy without synchronize is neither generated for nor watched', async () => {
+    const h = start();
+    h.namespace('team-a');
+    await h.setPolicies([gpol('plain', {})]);
+    expect(h.configMaps()).toEqual([]);
+    expect(h.run.watchedTypes()).toEqual([]);
+  });
+
+  it('restores a modified downstream and ignores the event of its own write', async () => {
+    const h = start();
+    h.namespace('team-a');
+    await h.setPolicies([gpol('sync', SYNC)]);
+    await h.modify('team-a', 'generated', { key: 'tampered' });
+    expect(h.cluster.find('v1', 'ConfigMap', 'generated', 'team-a')!.data).toEqual({ key: 'value' });
+    const calls = h.generation.calls;
+    h.watches.get('v1/ConfigMap')!.update(h.cluster.find('v1', 'ConfigMap', 'generated', 'team-a')!);
+    await h.settle();
+    expect(h.generation.calls).toBe(calls);
+  });
+
+  it('recreates a deleted downstream', async () => {
+    const h = start();
+    h.namespace('team-a');
+    await h.setPolicies([gpol('sync', SYNC)]);
+    await h.remove('team-a', 'generated');
+    expect(h.configMaps()).toEqual(['team-a/generated']);
+  });
+
+  it('a policy updated to another downstream name replaces the old object', async () => {
+    const h = start();
+    h.namespace('team-a');
+    const policy = gpol('sync', SYNC);
+    await h.setPolicies([policy]);
+    h.generation.names = () => ['renamed'];
+    await h.setPolicies([
+      { ...policy, policy: { ...policy.policy, spec: { ...(policy.policy.spec as JsonObject), changed: true } } },
+    ]);
+    expect(h.configMaps()).toEqual(['team-a/renamed']);
+  });
+
+  it('synchronize turned off: no longer watched nor restored, the objects stay', async () => {
+    const h = start();
+    h.namespace('team-a');
+    await h.setPolicies([gpol('sync', SYNC)]);
+    await h.setPolicies([gpol('sync', { synchronize: { enabled: false } })]);
+    expect(h.run.watchedTypes()).toEqual([]);
+    expect(h.configMaps()).toEqual(['team-a/generated']);
+  });
+
+  it('a deleted synchronized policy takes its downstream; one orphaning it leaves it', async () => {
+    const h = start();
+    h.namespace('team-a');
+    h.generation.names = (policy) => [`${policy.name}-cm`];
+    const orphan = gpol('orphan', { ...SYNC, orphanDownstreamOnPolicyDelete: { enabled: true } });
+    await h.setPolicies([gpol('sync', SYNC), orphan]);
+    expect(h.configMaps()).toEqual(['team-a/orphan-cm', 'team-a/sync-cm']);
+    await h.setPolicies([orphan]);
+    expect(h.configMaps()).toEqual(['team-a/orphan-cm']);
+    await h.setPolicies([]);
+    expect(h.configMaps()).toEqual(['team-a/orphan-cm']);
+    expect(h.run.watchedTypes()).toEqual([]);
+  });
+
+  it('a new leader after a crash ends with exactly the expected objects: missing ones created, those of deleted triggers removed', async () => {
+    const first = start();
+    for (const name of ['a', 'b', 'c']) first.namespace(name);
+    await first.setPolicies([gpol('sync', SYNC)]);
+    await first.stop();
+    // While no one leads: one downstream is deleted, one trigger is deleted, one trigger is added.
+    await first.cluster.delete({ ...CM, name: 'generated', namespace: 'a' });
+    await first.cluster.delete({ apiVersion: 'v1', kind: 'Namespace', name: 'b' });
+    first.namespace('d');
+    const second = new Harness();
+    harnesses.push(second);
+    for (const object of first.cluster.objects.values()) second.cluster.put(object);
+    // The new leader learns the downstream type from its first generations, then finds the stale one.
+    await second.setPolicies([gpol('sync', SYNC)]);
+    expect(second.configMaps()).toEqual(['a/generated', 'c/generated', 'd/generated']);
+  });
+
+  it('a pass stops at the trigger bound and says so', async () => {
+    const h = start({ ...GPOL_SYNC_LIMITS, maxTriggersPerPass: 2 });
+    for (const name of ['a', 'b', 'c']) h.namespace(name);
+    await h.setPolicies([gpol('sync', SYNC)]);
+    expect(h.configMaps()).toHaveLength(2);
+    expect(h.warnings.join('\n')).toMatch(/more than 2 triggers/);
+  });
+});
