@@ -54,6 +54,16 @@ export class GpolSyncController implements LeaderAware {
         informer.start();
         return () => informer.stop();
       },
+      watchDeletions: (type, deleted) => {
+        const informer = informers.create({
+          ...type,
+          metadataOnly: true,
+          watchTimeoutSeconds: config.watchTimeoutSeconds,
+        });
+        informer.on('delete', (object) => deleted(object));
+        informer.start();
+        return () => informer.stop();
+      },
       log: (message) => this.logger.log(message),
       warn: (message) => this.logger.warn(message),
     };

@@ -37,6 +37,7 @@ class Harness {
   readonly generation = new FakeGpolGeneration(this.cluster);
   policies: CompiledGeneratingPolicy[] = [];
   readonly watches = new Map<string, TypeWatchHandlers>();
+  readonly deletions = new Map<string, (object: KubeObject) => void>();
   readonly warnings: string[] = [];
   private listener: () => void = () => undefined;
   private readonly abort = new AbortController();
@@ -57,6 +58,10 @@ class Harness {
         watch: (type: DownstreamType, handlers) => {
           this.watches.set(`${type.apiVersion}/${type.kind}`, handlers);
           return async () => void this.watches.delete(`${type.apiVersion}/${type.kind}`);
+        },
+        watchDeletions: (type: DownstreamType, deleted) => {
+          this.deletions.set(`${type.apiVersion}/${type.kind}`, deleted);
+          return async () => void this.deletions.delete(`${type.apiVersion}/${type.kind}`);
         },
         log: () => undefined,
         warn: (message) => this.warnings.push(message),
@@ -156,6 +161,21 @@ describe('GpolSyncRun', () => {
     await h.setPolicies([gpol('sync', SYNC)]);
     await h.remove('team-a', 'generated');
     expect(h.configMaps()).toEqual(['team-a/generated']);
+  });
+
+  it('a deleted trigger loses its downstream, and the trigger type is no longer watched once the policy goes', async () => {
+    const h = start();
+    h.namespace('team-a');
+    const gone = h.namespace('team-b');
+    await h.setPolicies([gpol('sync', SYNC)]);
+    expect(h.run.watchedTriggerTypes()).toEqual(['v1/Namespace']);
+    await h.cluster.delete({ apiVersion: 'v1', kind: 'Namespace', name: 'team-b' });
+    // A metadata-only watch: no kind on the object.
+    h.deletions.get('v1/Namespace')!({ metadata: gone.metadata } as KubeObject);
+    await h.settle();
+    expect(h.configMaps()).toEqual(['team-a/generated']);
+    await h.setPolicies([]);
+    expect(h.run.watchedTriggerTypes()).toEqual([]);
   });
 
   it('a policy updated to another downstream name replaces the old object', async () => {

@@ -73,6 +73,8 @@ export interface GpolSyncRunDeps {
   servedTypes(): Promise<ServedType[]>;
   /** Watches every object of a type; returns its stop. */
   watch(type: DownstreamType, handlers: TypeWatchHandlers): () => Promise<void>;
+  /** Watches the deletions of a trigger type (its objects' metadata only); returns its stop. */
+  watchDeletions(type: DownstreamType, deleted: (object: KubeObject) => void): () => Promise<void>;
   log(message: string): void;
   warn(message: string): void;
 }
@@ -92,6 +94,9 @@ export class GpolSyncRun {
   /** Watched types: their stop and the policies using them. */
   private readonly watches = new Map<string, { stop: () => Promise<void>; policies: Set<string> }>();
   private readonly policyTypes = new Map<string, Map<string, DownstreamType>>();
+  /** Watched trigger types (deletions only): their stop and the policies using them. */
+  private readonly triggerWatches = new Map<string, { stop: () => Promise<void>; policies: Set<string> }>();
+  private readonly policyTriggerTypes = new Map<string, Set<string>>();
 
   constructor(
     private readonly deps: GpolSyncRunDeps,
@@ -123,8 +128,10 @@ export class GpolSyncRun {
     await stopped;
     off();
     await this.queue.stop();
-    await Promise.all([...this.watches.values()].map((watch) => watch.stop().catch(() => undefined)));
+    const watches = [...this.watches.values(), ...this.triggerWatches.values()];
+    await Promise.all(watches.map((watch) => watch.stop().catch(() => undefined)));
     this.watches.clear();
+    this.triggerWatches.clear();
     this.record.clear();
   }
 
@@ -133,9 +140,14 @@ export class GpolSyncRun {
     return this.queue.drained();
   }
 
-  /** The types watched now (for specs and logs). */
+  /** The downstream types watched now (for specs and logs). */
   watchedTypes(): string[] {
     return [...this.watches.keys()];
+  }
+
+  /** The trigger types whose deletions are watched now (for specs and logs). */
+  watchedTriggerTypes(): string[] {
+    return [...this.triggerWatches.keys()];
   }
 
   private enqueueChange(change: GpolChange): void {
@@ -208,8 +220,11 @@ export class GpolSyncRun {
     };
     let complete = true;
     for (const object of await this.reconciler.find(policy, this.typesOf(policy))) complete &&= add(triggerOf(object));
-    for (const type of triggerTypes(policy.matchConstraints, await this.deps.servedTypes())) {
-      if (policy.namespace && !type.namespaced) continue; // a namespaced policy sees its own namespace only
+    const types = triggerTypes(policy.matchConstraints, await this.deps.servedTypes()).filter(
+      (type) => !policy.namespace || type.namespaced, // a namespaced policy sees its own namespace only
+    );
+    this.watchTriggers(policy, types);
+    for (const type of types) {
       const request = {
         apiVersion: type.apiVersion,
         kind: type.kind,
@@ -338,13 +353,13 @@ export class GpolSyncRun {
       }
       let watch = this.watches.get(key);
       if (!watch) {
-        if (this.watches.size >= this.limits.maxWatchedTypes) {
-          this.deps.warn(`more than ${this.limits.maxWatchedTypes} downstream types watched; ${key} is not watched`);
+        if (this.watches.size + this.triggerWatches.size >= this.limits.maxWatchedTypes) {
+          this.deps.warn(`more than ${this.limits.maxWatchedTypes} types watched; ${key} is not watched`);
           continue;
         }
         const stop = this.deps.watch(type, {
-          update: (changed) => this.onUpdate(changed),
-          delete: (gone) => this.onDelete(gone),
+          update: (changed) => this.onUpdate(typed(changed, type)),
+          delete: (gone) => this.onDelete(typed(gone, type)),
         });
         watch = { stop, policies: new Set() };
         this.watches.set(key, watch);
@@ -353,9 +368,55 @@ export class GpolSyncRun {
     }
   }
 
+  /**
+   * Watches the deletions of the policy's trigger types: a deleted trigger loses its downstream
+   * (Kyverno's deleteDownstream UpdateRequest, here also when the request was never made).
+   */
+  private watchTriggers(policy: CompiledGeneratingPolicy, types: readonly DownstreamType[]): void {
+    const policyKey = gpolKey(policy);
+    const keys = this.policyTriggerTypes.get(policyKey) ?? new Set<string>();
+    this.policyTriggerTypes.set(policyKey, keys);
+    for (const type of types) {
+      const key = typeKey(type);
+      let watch = this.triggerWatches.get(key);
+      if (!watch) {
+        if (this.watches.size + this.triggerWatches.size >= this.limits.maxWatchedTypes) {
+          this.deps.warn(`more than ${this.limits.maxWatchedTypes} types watched; trigger type ${key} is not watched`);
+          continue;
+        }
+        const stop = this.deps.watchDeletions(type, (object) => this.onTriggerDeleted(key, typed(object, type)));
+        watch = { stop, policies: new Set() };
+        this.triggerWatches.set(key, watch);
+      }
+      watch.policies.add(policyKey);
+      keys.add(key);
+    }
+  }
+
+  private onTriggerDeleted(key: string, object: KubeObject): void {
+    if (this.signal.aborted) return;
+    const ref = refOf(object);
+    if (!ref) return;
+    for (const policyKey of this.triggerWatches.get(key)?.policies ?? []) {
+      const policy = this.tracker.get(policyKey);
+      if (!policy?.synchronize) continue;
+      if (policy.namespace && ref.namespace !== policy.namespace) continue;
+      this.queue.add(`${TRIGGER}\0${policyKey}\0${JSON.stringify(ref)}`);
+    }
+  }
+
   /** Stops watching for the policy; a type no other policy uses is no longer watched. */
   private async unwatch(policy: GpolRef): Promise<void> {
     const policyKey = gpolKey(policy);
+    for (const key of this.policyTriggerTypes.get(policyKey) ?? []) {
+      const watch = this.triggerWatches.get(key);
+      if (!watch) continue;
+      watch.policies.delete(policyKey);
+      if (watch.policies.size > 0) continue;
+      this.triggerWatches.delete(key);
+      await watch.stop().catch((error) => this.deps.warn(`stopping the watch of ${key}: ${errorMessage(error)}`));
+    }
+    this.policyTriggerTypes.delete(policyKey);
     const types = this.policyTypes.get(policyKey);
     this.policyTypes.delete(policyKey);
     for (const key of types?.keys() ?? []) {
@@ -367,6 +428,11 @@ export class GpolSyncRun {
       await watch.stop().catch((error) => this.deps.warn(`stopping the watch of ${key}: ${errorMessage(error)}`));
     }
   }
+}
+
+/** The object with its type set (items of a list or watch may come without it). */
+function typed(object: KubeObject, type: DownstreamType): KubeObject {
+  return { ...object, apiVersion: type.apiVersion, kind: type.kind };
 }
 
 function refOf(object: KubeObject): TriggerRef | undefined {
