@@ -10,6 +10,7 @@ export * from './reports';
 export * from './deadline';
 export * from './vpol';
 export * from './ivpol';
+export * from './gpol';
 export { allow, deny, type AdmissionDecision, type FailurePolicy } from './decision';
 export {
   isEnforcing,

@@ -44,7 +44,7 @@ import { UpdateRequestCreator } from './update-request-creator';
 export const ADMISSION_EVENT_SOURCE = 'kyverno-admission';
 
 /** Which webhook answered: a classic path, a `/vpol/...` one (ValidatingPolicies) or an `/ivpol/validate/...` one. */
-export type AfterKind = ReviewKind | 'vpol' | 'ivpol';
+export type AfterKind = ReviewKind | 'vpol' | 'ivpol' | 'gpol';
 
 /** What `schedule` did with a review's after-admission work. */
 export type Scheduled = 'queued' | 'nothing' | 'dropped';
@@ -127,7 +127,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     outcome: ReviewOutcome | undefined,
     budgetMs: number,
   ): Promise<void> {
-    const specs = outcome?.validation?.updateRequests;
+    const specs = outcome?.generatingPolicyRequests ?? outcome?.validation?.updateRequests;
     if (!specs || specs.length === 0 || request.dryRun === true || !outcome?.decision.allowed) return;
     await this.updateRequests.writeBeforeAnswer(
       specs.map((spec) => ({ requestUid: request.uid, spec })),

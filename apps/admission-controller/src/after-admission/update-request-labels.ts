@@ -17,7 +17,8 @@ export const UR_GENERATE_POLICY = 'generate.kyverno.io/policy-name';
 
 export function updateRequestLabels(spec: UpdateRequestSpec): Record<string, string> {
   const policyName = spec.policy.includes('/') ? spec.policy.slice(spec.policy.indexOf('/') + 1) : spec.policy;
-  if (spec.requestType === 'generate') return { [UR_GENERATE_POLICY]: policyName };
+  if (spec.requestType === 'generate' || spec.requestType === 'cel-generate')
+    return { [UR_GENERATE_POLICY]: policyName };
   const trigger = spec.resource;
   const labels: Record<string, string> = {
     [UR_MUTATE_POLICY]: policyName,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allow, type AdmissionRequest, type AdmissionReview } from '@edict/admission';
-import type { AdmissionConfigService, PolicyCache } from '@edict/policy';
+import type { AdmissionConfigService, CelPolicyCache, PolicyCache } from '@edict/policy';
+import { compileGeneratingPolicy } from '@edict/cel-policies';
 import type { AfterAdmissionService } from '../after-admission/after-admission.service';
 import type { NamespaceLabels } from '../cluster/namespace-labels.service';
 import type { RoleResolverService } from '../cluster/role-resolver.service';
@@ -8,6 +9,7 @@ import { ControllerConfig } from '../config/controller-config';
 import type { AdmissionMetrics } from '../metrics/admission-metrics';
 import type { ReviewWorkers } from '../workers/review-workers';
 import type { InstrumentedEngine } from './admission-engine';
+import type { ReviewOutcome } from './review-decision';
 import type { ValidatingPolicyReviews } from './validating-policy-review';
 import type { ImageValidatingPolicyReviews } from './image-validating-policy-review';
 import { AdmissionService } from './admission.service';
@@ -52,10 +54,23 @@ function setup(stalled: readonly string[] = []) {
   const namespaces: Pick<NamespaceLabels, 'labelsForRequest'> = { labelsForRequest: async () => ({}) };
   const roles: Pick<RoleResolverService, 'rolesFor'> = { rolesFor: () => ({ roles: [], clusterRoles: [] }) };
   const metrics: Pick<AdmissionMetrics, 'recordReview'> = { recordReview: () => undefined };
+  const written: Array<ReviewOutcome | undefined> = [];
   const after: Pick<AfterAdmissionService, 'hasWork' | 'writeUpdateRequests'> = {
     hasWork: () => false,
-    writeUpdateRequests: async () => undefined,
+    writeUpdateRequests: async (_request, outcome) => void written.push(outcome),
   };
+  const generating = compileGeneratingPolicy({
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: 'GeneratingPolicy',
+    metadata: { name: 'gen-pod' },
+    spec: {
+      matchConstraints: {
+        resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+      },
+      generate: [{ expression: 'generator.Apply(object.metadata.namespace, [])' }],
+    },
+  });
+  const celPolicies: Pick<CelPolicyCache, 'generatingPolicies'> = { generatingPolicies: () => [generating] };
   const service = new AdmissionService(
     new ControllerConfig(),
     cache as PolicyCache,
@@ -69,8 +84,9 @@ function setup(stalled: readonly string[] = []) {
     workers as ReviewWorkers,
     {} as ValidatingPolicyReviews,
     {} as ImageValidatingPolicyReviews,
+    celPolicies as CelPolicyCache,
   );
-  return { service, decided, release };
+  return { service, decided, release, written };
 }
 
 const responseOf = (answer: { body: unknown }) =>
@@ -124,5 +140,16 @@ describe('AdmissionService deadlines', () => {
     expect(service.limiter.tenant('team-a').inFlight).toBe(settings.maxInFlightPerNamespace);
     release();
     expect((await Promise.all(stalled)).every((answer) => responseOf(answer).allowed)).toBe(true);
+  });
+
+  it('allows a /gpol review and stores one cel-generate UpdateRequest per policy the path names before answering', async () => {
+    const { service, written, decided } = setup();
+    const answer = await service.reviewGeneratingPolicies(['gen-pod', 'unknown'], review(), '10s');
+    expect(responseOf(answer).allowed).toBe(true);
+    expect(decided).toEqual([]);
+    const specs = written[0]?.generatingPolicyRequests ?? [];
+    expect(specs.map((spec) => [spec.requestType, spec.policy, spec.resource.name])).toEqual([
+      ['cel-generate', 'gen-pod', 'p'],
+    ]);
   });
 });

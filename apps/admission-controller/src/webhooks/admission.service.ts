@@ -11,6 +11,7 @@ import {
   deadlineFromTimeout,
   deny,
   FairTurns,
+  generatingPolicyRequests,
   timeoutDecision,
   parseAdmissionReview,
   reviewResponse,
@@ -22,7 +23,7 @@ import {
   type ValidatingPolicyPath,
 } from '@edict/admission';
 import { errorMessage, type EvaluationDeadline } from '@edict/foundation';
-import { AdmissionConfigService, PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, CelPolicyCache, PolicyCache } from '@edict/policy';
 import { AfterAdmissionService, type AfterKind } from '../after-admission/after-admission.service';
 import { NamespaceLabels, NamespaceReadRefused } from '../cluster/namespace-labels.service';
 import { RoleResolverService } from '../cluster/role-resolver.service';
@@ -61,6 +62,7 @@ export class AdmissionService {
     private readonly workers: ReviewWorkers,
     private readonly validatingPolicies: ValidatingPolicyReviews,
     private readonly imagePolicies: ImageValidatingPolicyReviews,
+    private readonly celPolicies: CelPolicyCache,
   ) {
     this.limiter = new FairLimiter({
       maxInFlight: settings.maxInFlight,
@@ -136,6 +138,32 @@ export class AdmissionService {
         return { decision: imagePolicies.decision, policies: [], imagePolicies };
       },
     );
+  }
+
+  /**
+   * A review of a `/gpol/<names>` path: always allowed (failure policy Ignore); one `cel-generate`
+   * UpdateRequest per GeneratingPolicy the path names that serves the request, stored before the
+   * answer as classic generate's are. The background controller evaluates and generates.
+   */
+  async reviewGeneratingPolicies(
+    names: readonly string[],
+    body: unknown,
+    timeout?: string,
+    arrivedAt = performance.now(),
+  ): Promise<ReviewAnswer> {
+    return this.answer('gpol', 'gpol', 'Ignore', body, timeout, arrivedAt, async (request) => ({
+      decision: allow(),
+      policies: [],
+      generatingPolicyRequests: generatingPolicyRequests(
+        request,
+        this.celPolicies.generatingPolicies(),
+        { names },
+        {
+          roles: this.roles.rolesFor(request.userInfo ?? {}),
+          ...(this.settings.backgroundUsername ? { backgroundUsername: this.settings.backgroundUsername } : {}),
+        },
+      ),
+    }));
   }
 
   /** What a vpol decision reads besides the request: the cache's policies, the config, the namespace, roles. */

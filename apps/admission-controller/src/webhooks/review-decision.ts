@@ -20,6 +20,7 @@ import {
   type ValidatingPolicyOutcome,
   type ImagePolicyOutcome,
   type ValidationOutcome,
+  type UpdateRequestSpec,
 } from '@edict/admission';
 import type { CompiledPolicy } from '@edict/engine';
 import type { EvaluationDeadline, GroupVersionKind } from '@edict/foundation';
@@ -61,6 +62,8 @@ export interface ReviewOutcome {
   readonly validatingPolicies?: ValidatingPolicyOutcome;
   /** An `/ivpol/validate/...` review: the ImageValidatingPolicies' outcome. */
   readonly imagePolicies?: ImagePolicyOutcome;
+  /** A `/gpol/...` review: the GeneratingPolicies' UpdateRequests, stored before the answer. */
+  readonly generatingPolicyRequests?: readonly UpdateRequestSpec[];
 }
 
 /** The policies a webhook path serves for the request: the cache's selection, in key order. */

@@ -27,6 +27,7 @@ import { InstrumentedEngine } from './admission-engine';
 import { AdmissionController } from './admission.controller';
 import { AdmissionService } from './admission.service';
 import { ValidatingPolicyController } from './validating-policy.controller';
+import { GeneratingPolicyController } from './generating-policy.controller';
 import { ValidatingPolicyReviews } from './validating-policy-review';
 import { ImageValidatingPolicyController } from './image-validating-policy.controller';
 import { ImageValidatingPolicyReviews } from './image-validating-policy-review';
@@ -97,6 +98,7 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
   controllers: [
     AdmissionController,
     ValidatingPolicyController,
+    GeneratingPolicyController,
     ImageValidatingPolicyController,
     PolicyValidationController,
   ],

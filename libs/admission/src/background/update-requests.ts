@@ -18,7 +18,7 @@ export interface UpdateRequestResourceSpec {
  * spec}` as-is for the background controller.
  */
 export interface UpdateRequestSpec {
-  requestType: 'mutate' | 'generate';
+  requestType: 'mutate' | 'generate' | 'cel-generate';
   policy: string;
   rule: string;
   deleteDownstream: boolean;

@@ -17,6 +17,7 @@ import {
   WEBHOOK_PATHS,
   type WebhookNames,
 } from './names';
+import { generatingPolicyWebhooks, type GeneratingPolicyWebhookSource } from './generating-policy-webhooks';
 import { kindOperationsOf, policyTakesPart, type WebhookFamily } from './policy-kinds';
 import { RuleSet } from './rule-set';
 import {

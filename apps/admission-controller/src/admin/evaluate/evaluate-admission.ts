@@ -69,7 +69,7 @@ export interface WebhookStep {
 export interface UpdateRequestTrace {
   readonly policy: string;
   readonly rule: string;
-  readonly requestType: 'mutate' | 'generate';
+  readonly requestType: 'mutate' | 'generate' | 'cel-generate';
 }
 
 export interface EvaluationResult {

@@ -167,8 +167,8 @@ export class UpdateRequestTraceDto implements UpdateRequestTrace {
   @ApiProperty()
   rule!: string;
 
-  @ApiProperty({ enum: ['mutate', 'generate'] })
-  requestType!: 'mutate' | 'generate';
+  @ApiProperty({ enum: ['mutate', 'generate', 'cel-generate'] })
+  requestType!: 'mutate' | 'generate' | 'cel-generate';
 }
 
 export class EvaluatedRequestDto {

@@ -1,0 +1,7 @@
+export {
+  CEL_GENERATE_REQUEST,
+  generatingPolicyKey,
+  generatingPolicyRequests,
+  type GeneratingPathPolicy,
+  type GeneratingPolicyRequestOptions,
+} from './update-requests';
