@@ -1,11 +1,12 @@
 /**
  * Chaos: a GeneratingPolicy with synchronize while the background controller's leader is killed
- * with SIGKILL in the middle of its work. Two replicas run as their own processes against the
- * in-memory API server; the leader is killed once it has generated part of the downstream, and
- * while no one leads a downstream object is deleted, another tampered with, a trigger stops
- * matching and two new triggers appear. The replica that takes over ends with exactly the expected
- * downstream objects: one per matching trigger, with the policy's data, none missing, none doubled,
- * none left for the trigger that stopped matching.
+ * with SIGKILL in the middle of its work. Its triggers' downstream (two ConfigMaps each) was
+ * generated before; two replicas run as their own processes against the in-memory API server; the
+ * leader is killed once it leads, and while no one leads one downstream object is deleted, others
+ * tampered with, a trigger stops matching, another is deleted (its downstream left behind). The
+ * replica that takes over ends with exactly the expected downstream objects: two per matching
+ * trigger, with the policy's data, none missing, none doubled, none left for the triggers that
+ * went.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 const POLICY = 'chaos-sync';
 const TRIGGERS = 24;
+const NAMES = ['chaos-cm', 'chaos-extra'];
 const here = join(__dirname, 'chaos');
 
 interface Replica {
@@ -52,6 +54,20 @@ function startReplica(cluster: TestCluster, identity: string): Replica {
   });
   started.catch(() => undefined);
   return { identity, child, started, exited, output: () => output };
+}
+
+/** The labels a generation of the policy stamps on what it generates for `trigger`. */
+function downstreamLabels(trigger: Obj): Record<string, string> {
+  return {
+    'app.kubernetes.io/managed-by': 'kyverno',
+    'generate.kyverno.io/policy-name': POLICY,
+    'generate.kyverno.io/trigger-name': trigger.metadata.name,
+    'generate.kyverno.io/trigger-namespace': '',
+    'generate.kyverno.io/trigger-uid': trigger.metadata.uid,
+    'generate.kyverno.io/trigger-kind': 'Namespace',
+    'generate.kyverno.io/trigger-group': '',
+    'generate.kyverno.io/trigger-version': 'v1',
+  };
 }
 
 describe('GeneratingPolicy synchronize under a background-controller leader SIGKILL', () => {
@@ -91,12 +107,26 @@ describe('GeneratingPolicy synchronize under a background-controller leader SIGK
         variables: [{ name: 'nsName', expression: 'object.metadata.name' }],
         generate: [
           {
-            expression:
-              'generator.Apply(variables.nsName, [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": dyn({"name": "chaos-cm"}), "data": dyn({"owner": variables.nsName})}])',
+            expression: `generator.Apply(variables.nsName, [${NAMES.map(
+              (name) =>
+                `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": dyn({"name": "${name}"}), "data": dyn({"owner": variables.nsName})}`,
+            ).join(', ')}])`,
           },
         ],
       },
     } as unknown as JsonObject);
+    // What the policy's UpdateRequests generated before the replicas start.
+    for (let i = 1; i <= TRIGGERS; i++) {
+      const trigger = cluster.apiServer.get('v1', 'Namespace', `chaos-${i}`) as Obj;
+      for (const name of NAMES) {
+        cluster.apiServer.create({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name, namespace: `chaos-${i}`, labels: downstreamLabels(trigger) },
+          data: { owner: `chaos-${i}` },
+        } as unknown as JsonObject);
+      }
+    }
   }, 60_000);
 
   afterAll(async () => {
@@ -109,40 +139,45 @@ describe('GeneratingPolicy synchronize under a background-controller leader SIGK
     replicas.push(startReplica(cluster, 'replica-a'), startReplica(cluster, 'replica-b'));
     await Promise.all(replicas.map((replica) => replica.started));
 
-    // Kill the leader once it has generated part of the downstream, not all of it.
-    await eventually(() => downstream().length >= 3, 'the leader generating', 60_000);
-    const leader = replicas.find((replica) => replica.identity === leaseHolder());
-    expect(leader, 'a replica holds the lease').toBeDefined();
-    leader!.child.kill('SIGKILL');
-    await leader!.exited;
+    // Kill the leader as soon as it leads (in the middle of its first pass, or just after it).
+    await eventually(() => leaseHolder() !== undefined, 'a replica leading', 60_000);
+    const leader = replicas.find((replica) => replica.identity === leaseHolder())!;
+    leader.child.kill('SIGKILL');
+    await leader.exited;
     const survivor = replicas.find((replica) => replica !== leader)!;
 
-    // While no one leads: a downstream object deleted, one tampered with, a trigger that stops
-    // matching, and two new triggers.
-    const present = downstream().map((object) => object.metadata.namespace as string);
-    const [deletedIn, tamperedIn] = present;
-    cluster.apiServer.delete('v1', 'ConfigMap', 'chaos-cm', deletedIn!);
-    const tampered = cluster.apiServer.get('v1', 'ConfigMap', 'chaos-cm', tamperedIn!) as Obj;
-    cluster.apiServer.update({ ...tampered, data: { owner: 'someone-else' } } as JsonObject);
+    // While no one leads: a downstream object deleted, two tampered with, a trigger that stops
+    // matching, and a trigger deleted whose downstream stays behind.
+    cluster.apiServer.delete('v1', 'ConfigMap', 'chaos-cm', 'chaos-1');
+    for (const [name, namespace] of [
+      ['chaos-cm', 'chaos-2'],
+      ['chaos-extra', 'chaos-3'],
+    ] as const) {
+      const tampered = cluster.apiServer.get('v1', 'ConfigMap', name, namespace) as Obj;
+      cluster.apiServer.update({ ...tampered, data: { owner: 'someone-else' } } as JsonObject);
+    }
     const stopped = `chaos-${TRIGGERS}`;
     const stoppedNamespace = cluster.apiServer.get('v1', 'Namespace', stopped) as Obj;
     cluster.apiServer.update({
       ...stoppedNamespace,
       metadata: { ...stoppedNamespace.metadata, labels: {} },
     } as JsonObject);
-    namespace('chaos-new-1');
-    namespace('chaos-new-2');
+    const goneTrigger = { metadata: { name: 'chaos-gone', uid: 'deleted-while-no-one-led' } };
+    cluster.apiServer.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'chaos-orphan', namespace: 'chaos-5', labels: downstreamLabels(goneTrigger) },
+      data: { owner: 'chaos-gone' },
+    } as unknown as JsonObject);
 
-    const expected = [
-      ...Array.from({ length: TRIGGERS - 1 }, (_, i) => `chaos-${i + 1}`),
-      'chaos-new-1',
-      'chaos-new-2',
-    ].sort();
+    const expected = Array.from({ length: TRIGGERS - 1 }, (_, i) => NAMES.map((name) => `chaos-${i + 1}/${name}`))
+      .flat()
+      .sort();
     const converged = () => {
       const objects = downstream();
-      const namespaces = objects.map((object) => object.metadata.namespace as string).sort();
+      const found = objects.map((object) => `${object.metadata.namespace}/${object.metadata.name}`).sort();
       return (
-        JSON.stringify(namespaces) === JSON.stringify(expected) &&
+        JSON.stringify(found) === JSON.stringify(expected) &&
         objects.every((object) => object.data?.owner === object.metadata.namespace)
       );
     };

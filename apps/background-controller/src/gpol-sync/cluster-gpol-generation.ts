@@ -1,7 +1,8 @@
 /**
  * The cluster's GpolGeneration: the generate controller's generateForTrigger with the app's
  * cluster access, Kyverno's CEL ports and the CEL PolicyExceptions in force; the trigger taken as
- * created now by nobody, as Kyverno does for synchronize.
+ * created now by nobody, as Kyverno does for synchronize. A dry run reads the cluster and writes
+ * nothing.
  */
 import type { CompiledGeneratingPolicy } from '@edict/cel-policies';
 import type { KubeObject } from '@edict/foundation';
@@ -10,10 +11,11 @@ import type { ClusterKyvernoCelPorts } from '@edict/context';
 import type { CelPolicyCache } from '@edict/policy';
 import { generateForTrigger, type GpolGenerateDeps } from '../generate/gpol-generate';
 import { kubeClusterObjects } from '../update-requests/cluster-objects';
-import type { GpolGeneration, GpolGenerationResult } from './gpol-generation';
+import type { GpolGeneration, GpolGenerationOptions, GpolGenerationResult } from './gpol-generation';
 
 export class ClusterGpolGeneration implements GpolGeneration {
   private readonly deps: GpolGenerateDeps;
+  private readonly dryRunDeps: GpolGenerateDeps;
 
   constructor(resources: KubeResources, celPorts: ClusterKyvernoCelPorts, cache: CelPolicyCache) {
     const cluster = kubeClusterObjects(resources);
@@ -31,10 +33,24 @@ export class ClusterGpolGeneration implements GpolGeneration {
         }
       },
     };
+    // Reads go to the cluster, writes only answer what they would have written.
+    this.dryRunDeps = {
+      ...this.deps,
+      cluster: {
+        ...cluster,
+        create: async (object) => object,
+        replace: async (object) => object,
+        delete: async () => undefined,
+      },
+    };
   }
 
-  async generate(policy: CompiledGeneratingPolicy, trigger: KubeObject): Promise<GpolGenerationResult> {
-    const outcome = await generateForTrigger(policy, trigger, this.deps);
+  async generate(
+    policy: CompiledGeneratingPolicy,
+    trigger: KubeObject,
+    options: GpolGenerationOptions = {},
+  ): Promise<GpolGenerationResult> {
+    const outcome = await generateForTrigger(policy, trigger, options.dryRun ? this.dryRunDeps : this.deps);
     if (outcome.error !== undefined) throw new Error(outcome.error);
     if (outcome.result?.status === 'skip') return { status: 'skipped', objects: [] };
     return { status: 'generated', objects: outcome.generated };

@@ -16,9 +16,21 @@ export interface GpolGenerationResult {
   readonly objects: readonly KubeObject[];
 }
 
+export interface GpolGenerationOptions {
+  /**
+   * Evaluate only (Kyverno's cache restore): nothing is written; `objects` are the downstream
+   * objects that exist (with their uid) and those that would be created or updated (without one).
+   */
+  readonly dryRun?: boolean;
+}
+
 export interface GpolGeneration {
   /** Throws when the evaluation or a write failed (nothing may be concluded from it). */
-  generate(policy: CompiledGeneratingPolicy, trigger: KubeObject, signal?: AbortSignal): Promise<GpolGenerationResult>;
+  generate(
+    policy: CompiledGeneratingPolicy,
+    trigger: KubeObject,
+    options?: GpolGenerationOptions,
+  ): Promise<GpolGenerationResult>;
 }
 
 export const GPOL_GENERATION = Symbol('GPOL_GENERATION');

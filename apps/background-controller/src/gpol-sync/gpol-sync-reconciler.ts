@@ -67,14 +67,13 @@ export class GpolSyncReconciler {
     policy: CompiledGeneratingPolicy,
     ref: TriggerRef,
     types: readonly DownstreamType[],
-    signal?: AbortSignal,
   ): Promise<TriggerOutcome> {
     const { cluster, record } = this.deps;
     const trigger = await cluster.get(ref);
     if (!trigger || trigger.metadata?.uid !== ref.uid || trigger.metadata?.deletionTimestamp) {
       return { downstream: [], deleted: await this.deleteForTrigger(policy, ref.uid, types) };
     }
-    const result = await this.deps.generation.generate(policy, trigger, signal);
+    const result = await this.deps.generation.generate(policy, trigger);
     const wanted = new Set(result.objects.map(objectKey));
     const existing = await this.find(policy, allTypes(types, result.objects), ref.uid);
     let deleted = 0;
@@ -91,6 +90,19 @@ export class GpolSyncReconciler {
       downstream.push(current);
     }
     return { downstream, deleted };
+  }
+
+  /**
+   * Kyverno's cache restore for one trigger: what the policy would generate for it, without
+   * writing anything. The objects that exist (those with a uid) are recorded; undefined when the
+   * trigger has none (the trigger is then left to its UpdateRequests, as Kyverno leaves it).
+   */
+  async restoreTrigger(policy: CompiledGeneratingPolicy, trigger: KubeObject): Promise<KubeObject[] | undefined> {
+    const result = await this.deps.generation.generate(policy, trigger, { dryRun: true });
+    const existing = result.objects.filter((object) => object.metadata?.uid);
+    if (existing.length === 0) return undefined;
+    for (const object of existing) this.deps.record.record(object);
+    return [...result.objects];
   }
 
   /** Deletes what `policy` generated for the trigger with this uid (Kyverno's DeleteDownstreams). */

@@ -82,6 +82,13 @@ class Harness {
     return this.cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
 
+  /** A trigger whose downstream an UpdateRequest of `policy` generated before. */
+  async generated(name: string, policy: CompiledGeneratingPolicy): Promise<KubeObject> {
+    const trigger = this.namespace(name);
+    await this.generation.generate(policy, trigger);
+    return trigger;
+  }
+
   configMaps(): string[] {
     return [...this.cluster.objects.values()]
       .filter((object) => object.kind === 'ConfigMap')
@@ -126,12 +133,16 @@ describe('GpolSyncRun', () => {
     await Promise.all(harnesses.splice(0).map((harness) => harness.stop()));
   });
 
-  it('restores the downstream of every matching trigger when a synchronized policy appears, and watches its type', async () => {
+  it('a synchronized policy appearing restores the triggers whose downstream exists, and only those', async () => {
     const h = start();
-    h.namespace('team-a');
-    h.namespace('team-b');
-    await h.setPolicies([gpol('sync', SYNC)]);
-    expect(h.configMaps()).toEqual(['team-a/generated', 'team-b/generated']);
+    const policy = gpol('sync', SYNC);
+    await h.generated('team-a', policy);
+    h.namespace('team-b'); // left to its UpdateRequest, as Kyverno's cache restore creates nothing
+    const stored = h.cluster.find('v1', 'ConfigMap', 'generated', 'team-a')!;
+    await h.cluster.replace({ ...stored, data: { key: 'tampered' } });
+    await h.setPolicies([policy]);
+    expect(h.configMaps()).toEqual(['team-a/generated']);
+    expect(h.cluster.find('v1', 'ConfigMap', 'generated', 'team-a')!.data).toEqual({ key: 'value' });
     expect(h.run.watchedTypes()).toEqual(['v1/ConfigMap']);
   });
 
@@ -145,7 +156,7 @@ describe('GpolSyncRun', () => {
 
   it('restores a modified downstream and ignores the event of its own write', async () => {
     const h = start();
-    h.namespace('team-a');
+    await h.generated('team-a', gpol('sync', SYNC));
     await h.setPolicies([gpol('sync', SYNC)]);
     await h.modify('team-a', 'generated', { key: 'tampered' });
     expect(h.cluster.find('v1', 'ConfigMap', 'generated', 'team-a')!.data).toEqual({ key: 'value' });
@@ -157,7 +168,7 @@ describe('GpolSyncRun', () => {
 
   it('recreates a deleted downstream', async () => {
     const h = start();
-    h.namespace('team-a');
+    await h.generated('team-a', gpol('sync', SYNC));
     await h.setPolicies([gpol('sync', SYNC)]);
     await h.remove('team-a', 'generated');
     expect(h.configMaps()).toEqual(['team-a/generated']);
@@ -165,8 +176,8 @@ describe('GpolSyncRun', () => {
 
   it('a deleted trigger loses its downstream, and the trigger type is no longer watched once the policy goes', async () => {
     const h = start();
-    h.namespace('team-a');
-    const gone = h.namespace('team-b');
+    await h.generated('team-a', gpol('sync', SYNC));
+    const gone = await h.generated('team-b', gpol('sync', SYNC));
     await h.setPolicies([gpol('sync', SYNC)]);
     expect(h.run.watchedTriggerTypes()).toEqual(['v1/Namespace']);
     await h.cluster.delete({ apiVersion: 'v1', kind: 'Namespace', name: 'team-b' });
@@ -180,8 +191,8 @@ describe('GpolSyncRun', () => {
 
   it('a policy updated to another downstream name replaces the old object', async () => {
     const h = start();
-    h.namespace('team-a');
     const policy = gpol('sync', SYNC);
+    await h.generated('team-a', policy);
     await h.setPolicies([policy]);
     h.generation.names = () => ['renamed'];
     await h.setPolicies([
@@ -192,7 +203,7 @@ describe('GpolSyncRun', () => {
 
   it('synchronize turned off: no longer watched nor restored, the objects stay', async () => {
     const h = start();
-    h.namespace('team-a');
+    await h.generated('team-a', gpol('sync', SYNC));
     await h.setPolicies([gpol('sync', SYNC)]);
     await h.setPolicies([gpol('sync', { synchronize: { enabled: false } })]);
     expect(h.run.watchedTypes()).toEqual([]);
@@ -201,9 +212,10 @@ describe('GpolSyncRun', () => {
 
   it('a deleted synchronized policy takes its downstream; one orphaning it leaves it', async () => {
     const h = start();
-    h.namespace('team-a');
     h.generation.names = (policy) => [`${policy.name}-cm`];
     const orphan = gpol('orphan', { ...SYNC, orphanDownstreamOnPolicyDelete: { enabled: true } });
+    const trigger = await h.generated('team-a', gpol('sync', SYNC));
+    await h.generation.generate(orphan, trigger);
     await h.setPolicies([gpol('sync', SYNC), orphan]);
     expect(h.configMaps()).toEqual(['team-a/orphan-cm', 'team-a/sync-cm']);
     await h.setPolicies([orphan]);
@@ -215,26 +227,28 @@ describe('GpolSyncRun', () => {
 
   it('a new leader after a crash ends with exactly the expected objects: missing ones created, those of deleted triggers removed', async () => {
     const first = start();
-    for (const name of ['a', 'b', 'c']) first.namespace(name);
-    await first.setPolicies([gpol('sync', SYNC)]);
+    const policy = gpol('sync', SYNC);
+    first.generation.names = () => ['one', 'two'];
+    for (const name of ['a', 'b', 'c']) await first.generated(name, policy);
+    await first.setPolicies([policy]);
     await first.stop();
-    // While no one leads: one downstream is deleted, one trigger is deleted, one trigger is added.
-    await first.cluster.delete({ ...CM, name: 'generated', namespace: 'a' });
+    // While no one leads: one of a trigger's two objects deleted, another tampered with, a trigger deleted.
+    await first.cluster.delete({ ...CM, name: 'one', namespace: 'a' });
+    const tampered = first.cluster.find('v1', 'ConfigMap', 'two', 'c')!;
+    await first.cluster.replace({ ...tampered, data: { key: 'tampered' } });
     await first.cluster.delete({ apiVersion: 'v1', kind: 'Namespace', name: 'b' });
-    first.namespace('d');
-    const second = new Harness();
-    harnesses.push(second);
+    const second = start();
+    second.generation.names = () => ['one', 'two'];
     for (const object of first.cluster.objects.values()) second.cluster.put(object);
-    // The new leader learns the downstream type from its first generations, then finds the stale one.
-    await second.setPolicies([gpol('sync', SYNC)]);
-    expect(second.configMaps()).toEqual(['a/generated', 'c/generated', 'd/generated']);
+    await second.setPolicies([policy]);
+    expect(second.configMaps()).toEqual(['a/one', 'a/two', 'c/one', 'c/two']);
+    expect(second.cluster.find('v1', 'ConfigMap', 'two', 'c')!.data).toEqual({ key: 'value' });
   });
 
   it('a pass stops at the trigger bound and says so', async () => {
     const h = start({ ...GPOL_SYNC_LIMITS, maxTriggersPerPass: 2 });
-    for (const name of ['a', 'b', 'c']) h.namespace(name);
+    for (const name of ['a', 'b', 'c']) await h.generated(name, gpol('sync', SYNC));
     await h.setPolicies([gpol('sync', SYNC)]);
-    expect(h.configMaps()).toHaveLength(2);
     expect(h.warnings.join('\n')).toMatch(/more than 2 triggers/);
   });
 });

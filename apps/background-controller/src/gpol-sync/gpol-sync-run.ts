@@ -209,21 +209,29 @@ export class GpolSyncRun {
     if (change.policy.synchronize) await this.pass(change.policy);
   }
 
-  /** Reconciles every trigger the policy matches now or generated for before. */
+  /**
+   * Reconciles every trigger the policy generated for, as Kyverno's policy controller does when a
+   * synchronized policy is created or changed: the triggers of its downstream objects found by
+   * their labels, and, for the types not known yet (a new leader knows none), those of the
+   * triggers it matches whose downstream exists (Kyverno's cache restore: a dry run, nothing
+   * created for a trigger that has none, which is left to its UpdateRequests). Then what is found
+   * of the types learnt for triggers not seen (deleted or changed while no one led) is reconciled.
+   */
   private async pass(policy: CompiledGeneratingPolicy): Promise<void> {
     const triggers = new Map<string, TriggerRef>();
+    let complete = true;
     const add = (ref: TriggerRef | undefined): boolean => {
-      if (!ref) return true;
-      if (triggers.size >= this.limits.maxTriggersPerPass && !triggers.has(ref.uid)) return false;
+      if (!ref || triggers.has(ref.uid)) return true;
+      if (triggers.size >= this.limits.maxTriggersPerPass) return (complete = false);
       triggers.set(ref.uid, ref);
       return true;
     };
-    let complete = true;
-    for (const object of await this.reconciler.find(policy, this.typesOf(policy))) complete &&= add(triggerOf(object));
+    for (const object of await this.reconciler.find(policy, this.typesOf(policy))) add(triggerOf(object));
     const types = triggerTypes(policy.matchConstraints, await this.deps.servedTypes()).filter(
       (type) => !policy.namespace || type.namespaced, // a namespaced policy sees its own namespace only
     );
     this.watchTriggers(policy, types);
+    let scanned = 0;
     for (const type of types) {
       const request = {
         apiVersion: type.apiVersion,
@@ -231,10 +239,22 @@ export class GpolSyncRun {
         ...(policy.namespace ? { namespace: policy.namespace } : {}),
       };
       for await (const page of this.deps.cluster.list(request)) {
-        for (const object of page) complete &&= add(refOf(object));
+        for (const trigger of page) {
+          const ref = refOf(trigger);
+          if (!ref || triggers.has(ref.uid)) continue;
+          if (this.signal.aborted) return;
+          if (++scanned > this.limits.maxTriggersPerPass) complete = false;
+          if (!complete) break;
+          const restored = await this.reconciler.restoreTrigger(policy, trigger);
+          if (restored) {
+            this.watchTypes(policy, restored);
+            add(ref);
+          }
+        }
         if (!complete) break;
       }
     }
+    for (const object of await this.reconciler.find(policy, this.typesOf(policy))) add(triggerOf(object));
     if (!complete) {
       this.deps.warn(
         `${describe(policy)}: more than ${this.limits.maxTriggersPerPass} triggers; the rest are not synchronized`,
@@ -244,18 +264,10 @@ export class GpolSyncRun {
       if (this.signal.aborted) return;
       await this.reconcile(policy, ref);
     }
-    // A new leader learns the downstream types from the generations above: what it finds of them
-    // now for triggers it has not seen (deleted or changed while no one led) is reconciled too.
-    for (const object of await this.reconciler.find(policy, this.typesOf(policy))) {
-      const ref = triggerOf(object);
-      if (!ref || triggers.has(ref.uid) || !add(ref)) continue;
-      if (this.signal.aborted) return;
-      await this.reconcile(policy, ref);
-    }
   }
 
   private async reconcile(policy: CompiledGeneratingPolicy, ref: TriggerRef): Promise<void> {
-    const outcome = await this.reconciler.reconcileTrigger(policy, ref, this.typesOf(policy), this.signal);
+    const outcome = await this.reconciler.reconcileTrigger(policy, ref, this.typesOf(policy));
     if (outcome.deleted > 0) {
       this.deps.log(`${describe(policy)}: deleted ${outcome.deleted} downstream object(s) of ${ref.kind} ${ref.name}`);
     }

@@ -1,7 +1,7 @@
 /**
  * Typed fakes for GeneratingPolicy synchronize specs: a compiled policy on Namespace triggers, the
  * labels its downstream carries, and a GpolGeneration that writes ConfigMaps into a FakeCluster as
- * the generate controller would.
+ * the generate controller would (a dry run writes nothing).
  */
 import {
   compileGeneratingPolicy,
@@ -19,7 +19,7 @@ import {
   LABEL_TRIGGER_VERSION,
 } from '@edict/engine';
 import type { JsonObject, KubeObject } from '@edict/foundation';
-import type { GpolGeneration, GpolGenerationResult } from '../gpol-sync/gpol-generation';
+import type { GpolGeneration, GpolGenerationOptions, GpolGenerationResult } from '../gpol-sync/gpol-generation';
 import type { FakeCluster } from './fake-cluster';
 
 export const CM = { apiVersion: 'v1', kind: 'ConfigMap' };
@@ -72,25 +72,28 @@ export class FakeGpolGeneration implements GpolGeneration {
 
   constructor(private readonly cluster: FakeCluster) {}
 
-  async generate(policy: CompiledGeneratingPolicy, trigger: KubeObject): Promise<GpolGenerationResult> {
+  async generate(
+    policy: CompiledGeneratingPolicy,
+    trigger: KubeObject,
+    options: GpolGenerationOptions = {},
+  ): Promise<GpolGenerationResult> {
     this.calls++;
     if (this.skipped) return { status: 'skipped', objects: [] };
     if (!this.matches) return { status: 'generated', objects: [] };
     const objects: KubeObject[] = [];
     for (const name of this.names(policy)) {
-      const object = {
+      const object: KubeObject = {
         ...CM,
         metadata: { name, namespace: trigger.metadata!.name!, labels: gpolLabels(policy.name, trigger) },
         data: this.data(),
       };
       const existing = this.cluster.find('v1', 'ConfigMap', name, trigger.metadata!.name!);
-      if (!existing) await this.cluster.create(object);
-      else
-        await this.cluster.replace({
-          ...object,
-          metadata: { ...object.metadata, resourceVersion: existing.metadata.resourceVersion },
-        });
-      objects.push(object);
+      if (options.dryRun) objects.push(existing ?? object);
+      else if (!existing) objects.push(await this.cluster.create(object));
+      else {
+        const metadata = { ...object.metadata, resourceVersion: existing.metadata.resourceVersion };
+        objects.push(await this.cluster.replace({ ...object, metadata }));
+      }
     }
     return { status: 'generated', objects };
   }
