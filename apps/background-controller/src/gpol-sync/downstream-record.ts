@@ -1,12 +1,13 @@
 /**
  * What the leader last made of each synchronized downstream object (Kyverno's watcher metadata
  * cache): a digest of its content by uid, so that a watch event of its own write is told from a
- * user's change, and the clone sources the copies came from, so that a change to a source is
- * recognised. In memory and bounded: a new leader starts empty and refills it with its first
+ * user's change, the clone sources the copies came from, so that a change to a source is
+ * recognised, and the triggers they were generated for, so that a change to one is. In memory and bounded: a new leader starts empty and refills it with its first
  * pass over the policies; an object it does not know is reconciled, which is never wrong.
  */
 import { createHash } from 'node:crypto';
 import { LABEL_SOURCE_UID } from '@edict/cel-policies';
+import { LABEL_TRIGGER_UID } from '@edict/engine';
 import { isObject, type JsonValue, type KubeObject } from '@edict/foundation';
 
 /** Server-set metadata, not part of what a policy generates. */
@@ -26,6 +27,9 @@ export class DownstreamRecord {
   /** Clone source uid → the number of recorded copies of it. */
   private readonly sources = new Map<string, number>();
   private readonly sourceOf = new Map<string, string>();
+  /** Trigger uid → the number of recorded downstream objects of it. */
+  private readonly triggers = new Map<string, number>();
+  private readonly triggerOf = new Map<string, string>();
 
   constructor(private readonly maxObjects: number) {}
 
@@ -45,6 +49,11 @@ export class DownstreamRecord {
       this.sourceOf.set(uid, source);
       this.sources.set(source, (this.sources.get(source) ?? 0) + 1);
     }
+    const trigger = object.metadata?.labels?.[LABEL_TRIGGER_UID];
+    if (trigger) {
+      this.triggerOf.set(uid, trigger);
+      this.triggers.set(trigger, (this.triggers.get(trigger) ?? 0) + 1);
+    }
   }
 
   /** Whether `object` is as the leader left it (false for an object it does not know). */
@@ -55,12 +64,8 @@ export class DownstreamRecord {
 
   forget(uid: string): void {
     this.digests.delete(uid);
-    const source = this.sourceOf.get(uid);
-    if (source === undefined) return;
-    this.sourceOf.delete(uid);
-    const left = (this.sources.get(source) ?? 1) - 1;
-    if (left > 0) this.sources.set(source, left);
-    else this.sources.delete(source);
+    release(this.sourceOf, this.sources, uid);
+    release(this.triggerOf, this.triggers, uid);
   }
 
   /** Whether a recorded copy came from the object with this uid. */
@@ -68,15 +73,32 @@ export class DownstreamRecord {
     return this.sources.has(uid);
   }
 
+  /** Whether a recorded downstream object was generated for the trigger with this uid. */
+  isTrigger(uid: string): boolean {
+    return this.triggers.has(uid);
+  }
+
   clear(): void {
     this.digests.clear();
     this.sources.clear();
     this.sourceOf.clear();
+    this.triggers.clear();
+    this.triggerOf.clear();
   }
 
   get size(): number {
     return this.digests.size;
   }
+}
+
+/** Drops `uid`'s reference in `of` and the count it held in `counts`. */
+function release(of: Map<string, string>, counts: Map<string, number>, uid: string): void {
+  const key = of.get(uid);
+  if (key === undefined) return;
+  of.delete(uid);
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }
 
 /** A digest of what a policy controls of an object: everything but status and server-set metadata. */

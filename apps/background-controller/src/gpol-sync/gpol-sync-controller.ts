@@ -54,13 +54,14 @@ export class GpolSyncController implements LeaderAware {
         informer.start();
         return () => informer.stop();
       },
-      watchDeletions: (type, deleted) => {
+      watchTriggers: (type, handlers) => {
         const informer = informers.create({
           ...type,
           metadataOnly: true,
           watchTimeoutSeconds: config.watchTimeoutSeconds,
         });
-        informer.on('delete', (object) => deleted(object));
+        informer.on('update', (object) => handlers.update(object));
+        informer.on('delete', (object) => handlers.delete(object));
         informer.start();
         return () => informer.stop();
       },

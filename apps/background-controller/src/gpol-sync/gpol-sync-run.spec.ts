@@ -37,7 +37,7 @@ class Harness {
   readonly generation = new FakeGpolGeneration(this.cluster);
   policies: CompiledGeneratingPolicy[] = [];
   readonly watches = new Map<string, TypeWatchHandlers>();
-  readonly deletions = new Map<string, (object: KubeObject) => void>();
+  readonly triggerWatches = new Map<string, TypeWatchHandlers>();
   readonly warnings: string[] = [];
   private listener: () => void = () => undefined;
   private readonly abort = new AbortController();
@@ -59,9 +59,9 @@ class Harness {
           this.watches.set(`${type.apiVersion}/${type.kind}`, handlers);
           return async () => void this.watches.delete(`${type.apiVersion}/${type.kind}`);
         },
-        watchDeletions: (type: DownstreamType, deleted) => {
-          this.deletions.set(`${type.apiVersion}/${type.kind}`, deleted);
-          return async () => void this.deletions.delete(`${type.apiVersion}/${type.kind}`);
+        watchTriggers: (type: DownstreamType, handlers) => {
+          this.triggerWatches.set(`${type.apiVersion}/${type.kind}`, handlers);
+          return async () => void this.triggerWatches.delete(`${type.apiVersion}/${type.kind}`);
         },
         log: () => undefined,
         warn: (message) => this.warnings.push(message),
@@ -182,11 +182,27 @@ describe('GpolSyncRun', () => {
     expect(h.run.watchedTriggerTypes()).toEqual(['v1/Namespace']);
     await h.cluster.delete({ apiVersion: 'v1', kind: 'Namespace', name: 'team-b' });
     // A metadata-only watch: no kind on the object.
-    h.deletions.get('v1/Namespace')!({ metadata: gone.metadata } as KubeObject);
+    h.triggerWatches.get('v1/Namespace')!.delete({ metadata: gone.metadata } as KubeObject);
     await h.settle();
     expect(h.configMaps()).toEqual(['team-a/generated']);
     await h.setPolicies([]);
     expect(h.run.watchedTriggerTypes()).toEqual([]);
+  });
+
+  it('a trigger with downstream that changes is reconciled (one no longer matching loses it); one without is not', async () => {
+    const h = start();
+    const policy = gpol('sync', SYNC);
+    const trigger = await h.generated('team-a', policy);
+    const other = h.namespace('team-b');
+    await h.setPolicies([policy]);
+    const calls = h.generation.calls;
+    h.triggerWatches.get('v1/Namespace')!.update({ metadata: other.metadata } as KubeObject);
+    await h.settle();
+    expect(h.generation.calls).toBe(calls);
+    h.generation.matches = false;
+    h.triggerWatches.get('v1/Namespace')!.update({ metadata: trigger.metadata } as KubeObject);
+    await h.settle();
+    expect(h.configMaps()).toEqual([]);
   });
 
   it('a policy updated to another downstream name replaces the old object', async () => {

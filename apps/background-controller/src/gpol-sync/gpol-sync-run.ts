@@ -73,8 +73,8 @@ export interface GpolSyncRunDeps {
   servedTypes(): Promise<ServedType[]>;
   /** Watches every object of a type; returns its stop. */
   watch(type: DownstreamType, handlers: TypeWatchHandlers): () => Promise<void>;
-  /** Watches the deletions of a trigger type (its objects' metadata only); returns its stop. */
-  watchDeletions(type: DownstreamType, deleted: (object: KubeObject) => void): () => Promise<void>;
+  /** Watches the updates and deletions of a trigger type (its objects' metadata only); returns its stop. */
+  watchTriggers(type: DownstreamType, handlers: TypeWatchHandlers): () => Promise<void>;
   log(message: string): void;
   warn(message: string): void;
 }
@@ -381,8 +381,9 @@ export class GpolSyncRun {
   }
 
   /**
-   * Watches the deletions of the policy's trigger types: a deleted trigger loses its downstream
-   * (Kyverno's deleteDownstream UpdateRequest, here also when the request was never made).
+   * Watches the policy's trigger types: a trigger deleted, updated in place or no longer matching
+   * has its downstream reconciled (Kyverno's UpdateRequests from the trigger's admission, with or
+   * without deleteDownstream; here also when the request was never made).
    */
   private watchTriggers(policy: CompiledGeneratingPolicy, types: readonly DownstreamType[]): void {
     const policyKey = gpolKey(policy);
@@ -396,7 +397,10 @@ export class GpolSyncRun {
           this.deps.warn(`more than ${this.limits.maxWatchedTypes} types watched; trigger type ${key} is not watched`);
           continue;
         }
-        const stop = this.deps.watchDeletions(type, (object) => this.onTriggerDeleted(key, typed(object, type)));
+        const stop = this.deps.watchTriggers(type, {
+          update: (object) => this.onTriggerChanged(key, typed(object, type), false),
+          delete: (object) => this.onTriggerChanged(key, typed(object, type), true),
+        });
         watch = { stop, policies: new Set() };
         this.triggerWatches.set(key, watch);
       }
@@ -405,10 +409,14 @@ export class GpolSyncRun {
     }
   }
 
-  private onTriggerDeleted(key: string, object: KubeObject): void {
+  /**
+   * A trigger with downstream updated (in place, or so that it no longer matches) or deleted: it is
+   * reconciled. One without downstream is its UpdateRequests' business.
+   */
+  private onTriggerChanged(key: string, object: KubeObject, deleted: boolean): void {
     if (this.signal.aborted) return;
     const ref = refOf(object);
-    if (!ref) return;
+    if (!ref || (!deleted && !this.record.isTrigger(ref.uid))) return;
     for (const policyKey of this.triggerWatches.get(key)?.policies ?? []) {
       const policy = this.tracker.get(policyKey);
       if (!policy?.synchronize) continue;
