@@ -14,6 +14,7 @@ import { BACKGROUND_CONFIG } from '../config/tokens';
 import { kubeClusterObjects } from '../update-requests/cluster-objects';
 import { ClusterGpolGeneration } from './cluster-gpol-generation';
 import { gpolKey } from './gpol-downstream';
+import { GpolDownstreamObserver } from './gpol-downstream-observer';
 import { GpolSyncRun, type GpolSyncRunDeps } from './gpol-sync-run';
 
 @Injectable()
@@ -28,6 +29,7 @@ export class GpolSyncController implements LeaderAware {
     resources: KubeResources,
     informers: InformerFactory,
     celPorts: ClusterKyvernoCelPorts,
+    observer: GpolDownstreamObserver,
   ) {
     const discovery = new DiscoveryResolver(resources.http);
     this.deps = {
@@ -43,12 +45,14 @@ export class GpolSyncController implements LeaderAware {
         ),
       }),
       onPoliciesChange: (listener) => cache.onChange(listener),
+      onGenerated: (listener) => observer.listen(listener),
       servedTypes: () => servedTypes(discovery, '*'),
       watch: (type, handlers) => {
         const informer = informers.create({
           ...type,
           watchTimeoutSeconds: config.watchTimeoutSeconds,
         });
+        informer.on('add', (object) => handlers.add?.(object));
         informer.on('update', (object) => handlers.update(object));
         informer.on('delete', (object) => handlers.delete(object));
         informer.start();

@@ -40,6 +40,7 @@ class Harness {
   readonly triggerWatches = new Map<string, TypeWatchHandlers>();
   readonly warnings: string[] = [];
   private listener: () => void = () => undefined;
+  generatedListener: (policy: CompiledGeneratingPolicy, objects: readonly KubeObject[]) => void = () => undefined;
   private readonly abort = new AbortController();
   readonly run: GpolSyncRun;
   private readonly done: Promise<void>;
@@ -53,6 +54,10 @@ class Harness {
         onPoliciesChange: (listener) => {
           this.listener = listener;
           return () => (this.listener = () => undefined);
+        },
+        onGenerated: (listener) => {
+          this.generatedListener = listener;
+          return () => (this.generatedListener = () => undefined);
         },
         servedTypes: async () => SERVED,
         watch: (type: DownstreamType, handlers) => {
@@ -203,6 +208,19 @@ describe('GpolSyncRun', () => {
     h.triggerWatches.get('v1/Namespace')!.update({ metadata: trigger.metadata } as KubeObject);
     await h.settle();
     expect(h.configMaps()).toEqual([]);
+  });
+
+  it('what an UpdateRequest generates after the pass is watched and restored from then on', async () => {
+    const h = start();
+    const policy = gpol('sync', SYNC);
+    await h.setPolicies([policy]);
+    expect(h.run.watchedTypes()).toEqual([]);
+    const trigger = h.namespace('team-a');
+    const { objects } = await h.generation.generate(policy, trigger);
+    h.generatedListener(policy, objects);
+    expect(h.run.watchedTypes()).toEqual(['v1/ConfigMap']);
+    await h.modify('team-a', 'generated', { key: 'tampered' });
+    expect(h.cluster.find('v1', 'ConfigMap', 'generated', 'team-a')!.data).toEqual({ key: 'value' });
   });
 
   it('a policy updated to another downstream name replaces the old object', async () => {

@@ -58,6 +58,7 @@ export const GPOL_SYNC_LIMITS: GpolSyncLimits = Object.freeze({
 });
 
 export interface TypeWatchHandlers {
+  add?(object: KubeObject): void;
   update(object: KubeObject): void;
   delete(object: KubeObject): void;
 }
@@ -69,6 +70,8 @@ export interface GpolSyncRunDeps {
   policies(): { compiled: readonly CompiledGeneratingPolicy[]; installed: ReadonlySet<string> };
   /** Calls `listener` after the installed policies changed; returns its removal. */
   onPoliciesChange(listener: () => void): () => void;
+  /** Calls `listener` with what an UpdateRequest generated for a policy; returns its removal. */
+  onGenerated(listener: (policy: CompiledGeneratingPolicy, objects: readonly KubeObject[]) => void): () => void;
   /** Every served type (discovery). */
   servedTypes(): Promise<ServedType[]>;
   /** Watches every object of a type; returns its stop. */
@@ -124,9 +127,11 @@ export class GpolSyncRun {
       for (const change of this.tracker.observe(compiled, installed)) this.enqueueChange(change);
     };
     const off = this.deps.onPoliciesChange(observe);
+    const offGenerated = this.deps.onGenerated((policy, objects) => this.onGenerated(policy, objects));
     observe();
     await stopped;
     off();
+    offGenerated();
     await this.queue.stop();
     const watches = [...this.watches.values(), ...this.triggerWatches.values()];
     await Promise.all(watches.map((watch) => watch.stop().catch(() => undefined)));
@@ -311,6 +316,21 @@ export class GpolSyncRun {
     return undefined;
   }
 
+  /** An UpdateRequest generated these for the policy: watched and known from now on, when it synchronizes. */
+  private onGenerated(generatedFor: CompiledGeneratingPolicy, objects: readonly KubeObject[]): void {
+    if (this.signal.aborted) return;
+    const policy = this.tracker.get(gpolKey(generatedFor));
+    if (!policy?.synchronize) return;
+    for (const object of objects) if (ownedBy(object, policy)) this.record.record(object);
+    this.watchTypes(policy, objects);
+  }
+
+  /** A downstream object seen first (a watch's first list, or created): known as it is. */
+  private onAdd(object: KubeObject): void {
+    if (this.signal.aborted || !isGpolDownstream(object)) return;
+    if (this.synchronizedOwner(object)) this.record.record(object);
+  }
+
   private onUpdate(object: KubeObject): void {
     if (this.signal.aborted) return;
     if (isGpolDownstream(object) && !this.record.unchanged(object)) this.enqueueTriggerOf(object);
@@ -370,6 +390,7 @@ export class GpolSyncRun {
           continue;
         }
         const stop = this.deps.watch(type, {
+          add: (added) => this.onAdd(typed(added, type)),
           update: (changed) => this.onUpdate(typed(changed, type)),
           delete: (gone) => this.onDelete(typed(gone, type)),
         });
