@@ -17,6 +17,8 @@ export const MUTATE_EXISTING_EVENT_SOURCE = 'kyverno-mutate';
 export type BackgroundEventSource = typeof GENERATE_EVENT_SOURCE | typeof MUTATE_EXISTING_EVENT_SOURCE;
 
 export interface PolicyIdentity {
+  /** Default `kyverno.io/v1` (classic policies); the CEL kinds are `policies.kyverno.io/...`. */
+  readonly apiVersion?: string;
   readonly kind: string;
   readonly name: string;
   readonly namespace?: string;
@@ -90,7 +92,7 @@ export function resourceGeneratedEvent(policyKey: string, rule: string, resource
 
 function policyRef(policy: PolicyIdentity): EventObjectReference {
   return {
-    apiVersion: 'kyverno.io/v1',
+    apiVersion: policy.apiVersion ?? 'kyverno.io/v1',
     kind: policy.kind,
     name: policy.name,
     ...(policy.namespace ? { namespace: policy.namespace } : {}),

@@ -9,11 +9,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InformerFactory, KubeResources, type Informer } from '@edict/kube';
 import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
-import { AdmissionConfigService, PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, CelPolicyCache, PolicyCache } from '@edict/policy';
 import { AdmissionReportWriter, KubeReportStore } from '@edict/reports';
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
-import { ClusterEngine } from '@edict/context';
+import { ClusterEngine, ClusterKyvernoCelPorts } from '@edict/context';
+import { generatingRequestDeps } from '../generate/gpol-request-deps';
 import { BackgroundEventRecorders } from '../events/background-event-recorders';
 import { BackgroundMetrics } from '../metrics/background-metrics';
 import { TriggerReports } from '../reports/trigger-reports';
@@ -52,6 +53,8 @@ export class UpdateRequestController implements LeaderAware {
     engine: ClusterEngine,
     events: BackgroundEventRecorders,
     clusterConfig: AdmissionConfigService,
+    celPolicies: CelPolicyCache,
+    celPorts: ClusterKyvernoCelPorts,
   ) {
     const reports = new TriggerReports(
       new AdmissionReportWriter(new KubeReportStore(resources)),
@@ -69,6 +72,7 @@ export class UpdateRequestController implements LeaderAware {
         generateSuccessEvents: () => clusterConfig.current().generateSuccessEvents,
         policy: (key) => cache.snapshot().policies.get(key),
         report: (requestKey, applied) => reports.write(requestKey, applied),
+        generating: generatingRequestDeps(celPolicies, celPorts, resources, engine),
       },
       { namespace: config.namespace, maxRetries: config.maxRetries, admissionWaitMs: config.admissionWaitMs },
     );

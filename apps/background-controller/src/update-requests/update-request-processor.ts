@@ -19,6 +19,7 @@
 import { isConflict, isNotFound } from '@edict/kube';
 import type { CachedPolicy } from '@edict/policy';
 import { generateForRule } from '../generate/generate-rule';
+import { generateForCelRequest, type GpolRequestDeps } from '../generate/gpol-request';
 import { awaitsAdmittedChange } from './admitted-change';
 import { mutateExistingForRequest } from '../mutate-existing/mutate-existing-rule';
 import type { AppliedRule } from '../reports/trigger-report';
@@ -47,6 +48,8 @@ export interface ProcessorDeps extends Omit<RuleWorkDeps, 'report'> {
   policy(key: string): CachedPolicy | undefined;
   /** Reports a rule applied for the request `requestKey` (its uid, else its name). */
   report(requestKey: string, applied: AppliedRule): Promise<void>;
+  /** GeneratingPolicies (`cel-generate` requests); without it such requests fail. */
+  readonly generating?: GpolRequestDeps;
 }
 
 /** What one step did, for the caller's queue and metrics. */
@@ -137,6 +140,15 @@ export class UpdateRequestProcessor {
 
   private async work(request: UpdateRequest): Promise<RuleWorkOutcome> {
     const spec = request.spec;
+    if (spec.requestType === 'cel-generate') {
+      if (!this.deps.generating) return failed(`gpol ${spec.policy} failed: GeneratingPolicies are not served here`);
+      return generateForCelRequest(
+        spec,
+        request.metadata.uid ?? request.metadata.name,
+        this.deps,
+        this.deps.generating,
+      );
+    }
     const cached = this.deps.policy(spec.policy);
     if (!cached) return failed(`policy ${spec.policy} not found`);
     const requestKey = request.metadata.uid ?? request.metadata.name;

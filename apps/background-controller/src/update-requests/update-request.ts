@@ -33,7 +33,7 @@ export function isUpdateRequest(object: ObjectHeader & { spec?: unknown }): obje
     typeof object.metadata?.name === 'string' &&
     typeof object.metadata.namespace === 'string' &&
     typeof spec?.policy === 'string' &&
-    (spec.requestType === 'generate' || spec.requestType === 'mutate')
+    (spec.requestType === 'generate' || spec.requestType === 'mutate' || spec.requestType === 'cel-generate')
   );
 }
 
