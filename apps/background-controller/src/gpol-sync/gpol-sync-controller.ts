@@ -12,9 +12,9 @@ import { CelPolicyCache, isGeneratingPolicyKind } from '@edict/policy';
 import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
 import { kubeClusterObjects } from '../update-requests/cluster-objects';
+import { UPDATE_REQUEST_API_VERSION, UPDATE_REQUEST_KIND } from '../update-requests/update-request';
 import { ClusterGpolGeneration } from './cluster-gpol-generation';
 import { gpolKey } from './gpol-downstream';
-import { GpolDownstreamObserver } from './gpol-downstream-observer';
 import { GpolSyncRun, type GpolSyncRunDeps } from './gpol-sync-run';
 
 @Injectable()
@@ -29,7 +29,6 @@ export class GpolSyncController implements LeaderAware {
     resources: KubeResources,
     informers: InformerFactory,
     celPorts: ClusterKyvernoCelPorts,
-    observer: GpolDownstreamObserver,
   ) {
     const discovery = new DiscoveryResolver(resources.http);
     this.deps = {
@@ -45,7 +44,6 @@ export class GpolSyncController implements LeaderAware {
         ),
       }),
       onPoliciesChange: (listener) => cache.onChange(listener),
-      onGenerated: (listener) => observer.listen(listener),
       servedTypes: () => servedTypes(discovery, '*'),
       watch: (type, handlers) => {
         const informer = informers.create({
@@ -62,6 +60,18 @@ export class GpolSyncController implements LeaderAware {
         const informer = informers.create({
           ...type,
           metadataOnly: true,
+          watchTimeoutSeconds: config.watchTimeoutSeconds,
+        });
+        informer.on('update', (object) => handlers.update(object));
+        informer.on('delete', (object) => handlers.delete(object));
+        informer.start();
+        return () => informer.stop();
+      },
+      watchUpdateRequests: (handlers) => {
+        const informer = informers.create({
+          apiVersion: UPDATE_REQUEST_API_VERSION,
+          kind: UPDATE_REQUEST_KIND,
+          namespace: config.namespace,
           watchTimeoutSeconds: config.watchTimeoutSeconds,
         });
         informer.on('update', (object) => handlers.update(object));

@@ -40,7 +40,7 @@ class Harness {
   readonly triggerWatches = new Map<string, TypeWatchHandlers>();
   readonly warnings: string[] = [];
   private listener: () => void = () => undefined;
-  generatedListener: (policy: CompiledGeneratingPolicy, objects: readonly KubeObject[]) => void = () => undefined;
+  requests: TypeWatchHandlers | undefined;
   private readonly abort = new AbortController();
   readonly run: GpolSyncRun;
   private readonly done: Promise<void>;
@@ -55,9 +55,9 @@ class Harness {
           this.listener = listener;
           return () => (this.listener = () => undefined);
         },
-        onGenerated: (listener) => {
-          this.generatedListener = listener;
-          return () => (this.generatedListener = () => undefined);
+        watchUpdateRequests: (handlers) => {
+          this.requests = handlers;
+          return async () => void (this.requests = undefined);
         },
         servedTypes: async () => SERVED,
         watch: (type: DownstreamType, handlers) => {
@@ -125,6 +125,16 @@ class Harness {
     this.abort.abort();
     await this.done;
   }
+}
+
+function updateRequest(policy: string, status: JsonObject, ruleContext: JsonObject[] = []): KubeObject {
+  return {
+    apiVersion: 'kyverno.io/v2',
+    kind: 'UpdateRequest',
+    metadata: { name: `ur-${policy}`, namespace: 'edict', uid: `ur-${policy}-uid` },
+    spec: { requestType: 'cel-generate', policy, ruleContext },
+    status,
+  } as KubeObject;
 }
 
 describe('GpolSyncRun', () => {
@@ -216,11 +226,20 @@ describe('GpolSyncRun', () => {
     await h.setPolicies([policy]);
     expect(h.run.watchedTypes()).toEqual([]);
     const trigger = h.namespace('team-a');
-    const { objects } = await h.generation.generate(policy, trigger);
-    h.generatedListener(policy, objects);
+    await h.generation.generate(policy, trigger);
+    h.requests!.update(
+      updateRequest('sync', { generatedResources: [{ ...CM, name: 'generated', namespace: 'team-a' }] }),
+    );
+    await h.settle();
     expect(h.run.watchedTypes()).toEqual(['v1/ConfigMap']);
     await h.modify('team-a', 'generated', { key: 'tampered' });
     expect(h.cluster.find('v1', 'ConfigMap', 'generated', 'team-a')!.data).toEqual({ key: 'value' });
+    // The trigger is now known: an UpdateRequest to delete its downstream (it no longer matches) is done.
+    h.generation.matches = false;
+    const ref = { apiVersion: 'v1', kind: 'Namespace', name: 'team-a', uid: trigger.metadata!.uid };
+    h.requests!.update(updateRequest('sync', {}, [{ rule: 'sync', deleteDownstream: true, trigger: ref }]));
+    await h.settle();
+    expect(h.configMaps()).toEqual([]);
   });
 
   it('a policy updated to another downstream name replaces the old object', async () => {

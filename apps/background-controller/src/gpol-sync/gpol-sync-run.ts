@@ -17,7 +17,8 @@ import type { CompiledGeneratingPolicy } from '@edict/cel-policies';
 import { errorMessage, type KubeObject } from '@edict/foundation';
 import type { ServedType } from '@edict/kube';
 import { WorkQueue } from '@edict/work-queue';
-import type { ClusterObjects } from '../update-requests/cluster-objects';
+import type { UpdateRequestResourceSpec, UpdateRequestSpec } from '@edict/admission';
+import type { ClusterObjects, ObjectRef } from '../update-requests/cluster-objects';
 import { DownstreamRecord } from './downstream-record';
 import { changeKey, GpolChangeTracker, type GpolChange } from './gpol-changes';
 import {
@@ -70,8 +71,8 @@ export interface GpolSyncRunDeps {
   policies(): { compiled: readonly CompiledGeneratingPolicy[]; installed: ReadonlySet<string> };
   /** Calls `listener` after the installed policies changed; returns its removal. */
   onPoliciesChange(listener: () => void): () => void;
-  /** Calls `listener` with what an UpdateRequest generated for a policy; returns its removal. */
-  onGenerated(listener: (policy: CompiledGeneratingPolicy, objects: readonly KubeObject[]) => void): () => void;
+  /** Watches the UpdateRequests (their updates and deletions); returns its stop. */
+  watchUpdateRequests(handlers: TypeWatchHandlers): () => Promise<void>;
   /** Every served type (discovery). */
   servedTypes(): Promise<ServedType[]>;
   /** Watches every object of a type; returns its stop. */
@@ -85,6 +86,7 @@ export interface GpolSyncRunDeps {
 const POLICY = 'policy';
 const TRIGGER = 'trigger';
 const SOURCE = 'source';
+const LEARN = 'learn';
 
 export class GpolSyncRun {
   private readonly tracker = new GpolChangeTracker();
@@ -93,6 +95,7 @@ export class GpolSyncRun {
   private readonly queue: WorkQueue;
   private readonly pending = new Map<string, GpolChange[]>();
   private readonly sources = new Map<string, { object: KubeObject; deleted: boolean }>();
+  private readonly learned = new Map<string, readonly ObjectRef[]>();
   private readonly attempts = new Map<string, number>();
   /** Watched types: their stop and the policies using them. */
   private readonly watches = new Map<string, { stop: () => Promise<void>; policies: Set<string> }>();
@@ -127,11 +130,14 @@ export class GpolSyncRun {
       for (const change of this.tracker.observe(compiled, installed)) this.enqueueChange(change);
     };
     const off = this.deps.onPoliciesChange(observe);
-    const offGenerated = this.deps.onGenerated((policy, objects) => this.onGenerated(policy, objects));
+    const stopRequests = this.deps.watchUpdateRequests({
+      update: (request) => this.onUpdateRequest(request),
+      delete: (request) => this.onUpdateRequest(request),
+    });
     observe();
     await stopped;
     off();
-    offGenerated();
+    await stopRequests().catch(() => undefined);
     await this.queue.stop();
     const watches = [...this.watches.values(), ...this.triggerWatches.values()];
     await Promise.all(watches.map((watch) => watch.stop().catch(() => undefined)));
@@ -170,6 +176,7 @@ export class GpolSyncRun {
       if (kind === POLICY) await this.handlePolicy(key);
       else if (kind === TRIGGER) await this.handleTrigger(key);
       else if (kind === SOURCE) await this.handleSource(key);
+      else if (kind === LEARN) await this.handleLearn(key);
       this.attempts.delete(key);
     } catch (error) {
       if (this.signal.aborted) return;
@@ -316,12 +323,56 @@ export class GpolSyncRun {
     return undefined;
   }
 
-  /** An UpdateRequest generated these for the policy: watched and known from now on, when it synchronizes. */
-  private onGenerated(generatedFor: CompiledGeneratingPolicy, objects: readonly KubeObject[]): void {
+  /**
+   * A GeneratingPolicy's UpdateRequest (`cel-generate`) that its generation has written to: what
+   * it generated is watched and known from then on (Kyverno's generate controller hands it to its
+   * watch manager the same way), and a rule context asking to delete downstream (a trigger deleted
+   * or no longer matching) has its trigger reconciled.
+   */
+  private onUpdateRequest(request: KubeObject): void {
     if (this.signal.aborted) return;
-    const policy = this.tracker.get(gpolKey(generatedFor));
+    const spec = (request as { spec?: UpdateRequestSpec }).spec;
+    if (spec?.requestType !== 'cel-generate' || typeof spec.policy !== 'string') return;
+    const policy = this.tracker.get(spec.policy);
     if (!policy?.synchronize) return;
-    for (const object of objects) if (ownedBy(object, policy)) this.record.record(object);
+    for (const { deleteDownstream, trigger } of spec.ruleContext ?? []) {
+      if (!deleteDownstream || !trigger?.uid || !trigger.name || !trigger.apiVersion || !trigger.kind) continue;
+      const { apiVersion, kind, namespace, name, uid } = trigger;
+      const ref: TriggerRef = { apiVersion, kind, name, uid, ...(namespace ? { namespace } : {}) };
+      this.queue.add(`${TRIGGER}\0${spec.policy}\0${JSON.stringify(ref)}`);
+    }
+    const status = (request as { status?: { generatedResources?: UpdateRequestResourceSpec[] } }).status;
+    const generated = (status?.generatedResources ?? []).flatMap((spec): ObjectRef[] =>
+      spec.apiVersion && spec.kind && spec.name
+        ? [
+            {
+              apiVersion: spec.apiVersion,
+              kind: spec.kind,
+              name: spec.name,
+              ...(spec.namespace ? { namespace: spec.namespace } : {}),
+            },
+          ]
+        : [],
+    );
+    if (generated.length === 0) return;
+    const key = `${LEARN}\0${spec.policy}\0${request.metadata?.uid ?? ''}`;
+    this.learned.set(key, generated);
+    this.queue.add(key);
+  }
+
+  /** Reads what an UpdateRequest generated, records what is the policy's and watches its types. */
+  private async handleLearn(key: string): Promise<void> {
+    const refs = this.learned.get(key);
+    this.learned.delete(key);
+    const [, policyKey = ''] = key.split('\0');
+    const policy = this.tracker.get(policyKey);
+    if (!refs || !policy?.synchronize) return;
+    const objects: KubeObject[] = [];
+    for (const ref of refs.slice(0, this.limits.maxTypesPerPolicy * 16)) {
+      const object = await this.deps.cluster.get(ref);
+      if (object && ownedBy(object, policy)) objects.push(typed(object, ref));
+    }
+    for (const object of objects) this.record.record(object);
     this.watchTypes(policy, objects);
   }
 
@@ -472,7 +523,7 @@ export class GpolSyncRun {
 }
 
 /** The object with its type set (items of a list or watch may come without it). */
-function typed(object: KubeObject, type: DownstreamType): KubeObject {
+function typed(object: KubeObject, type: Pick<DownstreamType, 'apiVersion' | 'kind'>): KubeObject {
   return { ...object, apiVersion: type.apiVersion, kind: type.kind };
 }
 

@@ -7,7 +7,6 @@ import { Module } from '@nestjs/common';
 import { clusterEngineProvider } from '@edict/context';
 import { BackgroundEventRecorders } from '../events/background-event-recorders';
 import { BackgroundMetrics } from '../metrics/background-metrics';
-import { GpolDownstreamObserver } from '../gpol-sync/gpol-downstream-observer';
 import { GpolSyncController } from '../gpol-sync/gpol-sync-controller';
 import { PolicyTriggerController } from '../policy-triggers/policy-trigger-controller';
 import { UpdateRequestController } from './update-request-controller';
@@ -20,7 +19,6 @@ import { UpdateRequestController } from './update-request-controller';
     UpdateRequestController,
     PolicyTriggerController,
     GpolSyncController,
-    GpolDownstreamObserver,
   ],
   exports: [BackgroundMetrics],
 })
