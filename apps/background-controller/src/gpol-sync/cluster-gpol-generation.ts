@@ -6,10 +6,11 @@
  */
 import type { CompiledGeneratingPolicy } from '@edict/cel-policies';
 import type { KubeObject } from '@edict/foundation';
-import { isNotFound, type KubeResources } from '@edict/kube';
-import type { ClusterKyvernoCelPorts } from '@edict/context';
+import type { KubeResources } from '@edict/kube';
+import type { ClusterEngine, ClusterKyvernoCelPorts } from '@edict/context';
 import type { CelPolicyCache } from '@edict/policy';
 import { generateForTrigger, type GpolGenerateDeps } from '../generate/gpol-generate';
+import { generatingRequestDeps } from '../generate/gpol-request-deps';
 import { kubeClusterObjects } from '../update-requests/cluster-objects';
 import type { GpolGeneration, GpolGenerationOptions, GpolGenerationResult } from './gpol-generation';
 
@@ -17,22 +18,15 @@ export class ClusterGpolGeneration implements GpolGeneration {
   private readonly deps: GpolGenerateDeps;
   private readonly dryRunDeps: GpolGenerateDeps;
 
-  constructor(resources: KubeResources, celPorts: ClusterKyvernoCelPorts, cache: CelPolicyCache) {
+  constructor(
+    resources: KubeResources,
+    celPorts: ClusterKyvernoCelPorts,
+    cache: CelPolicyCache,
+    engine: Pick<ClusterEngine, 'namespace'>,
+  ) {
     const cluster = kubeClusterObjects(resources);
-    this.deps = {
-      cluster,
-      ports: celPorts.ports,
-      exceptions: () => cache.policyExceptions(),
-      namespaceObject: (namespace) => cluster.get({ apiVersion: 'v1', kind: 'Namespace', name: namespace }),
-      resourceOf: async (apiVersion, kind) => {
-        try {
-          return (await resources.resource(apiVersion, kind)).name;
-        } catch (error) {
-          if (isNotFound(error)) return undefined;
-          throw error;
-        }
-      },
-    };
+    // The same dependencies as an UpdateRequest's generation.
+    this.deps = { ...generatingRequestDeps(cache, celPorts, resources, engine), cluster };
     // Reads go to the cluster, writes only answer what they would have written.
     this.dryRunDeps = {
       ...this.deps,

@@ -5,7 +5,7 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { CompiledGeneratingPolicy } from '@edict/cel-policies';
-import { ClusterKyvernoCelPorts } from '@edict/context';
+import { ClusterEngine, ClusterKyvernoCelPorts } from '@edict/context';
 import { DiscoveryResolver, InformerFactory, KubeResources, servedTypes } from '@edict/kube';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { CelPolicyCache, isGeneratingPolicyKind } from '@edict/policy';
@@ -29,11 +29,12 @@ export class GpolSyncController implements LeaderAware {
     resources: KubeResources,
     informers: InformerFactory,
     celPorts: ClusterKyvernoCelPorts,
+    engine: ClusterEngine,
   ) {
     const discovery = new DiscoveryResolver(resources.http);
     this.deps = {
       cluster: kubeClusterObjects(resources),
-      generation: new ClusterGpolGeneration(resources, celPorts, cache),
+      generation: new ClusterGpolGeneration(resources, celPorts, cache, engine),
       policies: () => ({
         compiled: cache.generatingPolicies() as readonly CompiledGeneratingPolicy[],
         installed: new Set(
