@@ -236,7 +236,7 @@ describe('GpolSyncRun', () => {
     expect(h.cluster.find('v1', 'ConfigMap', 'generated', 'team-a')!.data).toEqual({ key: 'value' });
     // The trigger is now known: an UpdateRequest to delete its downstream (it no longer matches) is done.
     h.generation.matches = false;
-    const ref = { apiVersion: 'v1', kind: 'Namespace', name: 'team-a', uid: trigger.metadata!.uid };
+    const ref = { apiVersion: 'v1', kind: 'Namespace', name: 'team-a', uid: trigger.metadata!.uid! };
     h.requests!.update(updateRequest('sync', {}, [{ rule: 'sync', deleteDownstream: true, trigger: ref }]));
     await h.settle();
     expect(h.configMaps()).toEqual([]);

@@ -91,7 +91,7 @@ export class FakeGpolGeneration implements GpolGeneration {
       if (options.dryRun) objects.push(existing ?? object);
       else if (!existing) objects.push(await this.cluster.create(object));
       else {
-        const metadata = { ...object.metadata, resourceVersion: existing.metadata.resourceVersion };
+        const metadata = { ...object.metadata, resourceVersion: existing.metadata.resourceVersion ?? '' };
         objects.push(await this.cluster.replace({ ...object, metadata }));
       }
     }
