@@ -263,6 +263,22 @@ describe('GpolSyncRun', () => {
     expect(h.configMaps()).toEqual(['team-a/generated']);
   });
 
+  it('events are read against the policy as the cache has it now, before its change is handled', async () => {
+    const h = start();
+    await h.generated('team-a', gpol('sync', SYNC));
+    await h.setPolicies([gpol('sync', SYNC)]);
+    h.policies = [gpol('sync', { synchronize: { enabled: false } })]; // the change not handled yet
+    await h.remove('team-a', 'generated');
+    expect(h.configMaps()).toEqual([]);
+    h.policies = [];
+    // The policy deleted, its change not handled yet: a deleted trigger's downstream is no longer its business.
+    const trigger = await h.generated('team-b', gpol('sync', SYNC));
+    await h.cluster.delete({ apiVersion: 'v1', kind: 'Namespace', name: 'team-b' });
+    h.triggerWatches.get('v1/Namespace')!.delete({ metadata: trigger.metadata } as KubeObject);
+    await h.settle();
+    expect(h.configMaps()).toEqual(['team-b/generated']);
+  });
+
   it('a deleted synchronized policy takes its downstream; one orphaning it leaves it', async () => {
     const h = start();
     h.generation.names = (policy) => [`${policy.name}-cm`];

@@ -288,7 +288,7 @@ export class GpolSyncRun {
 
   private async handleTrigger(key: string): Promise<void> {
     const [, policyKey = '', refText = '{}'] = key.split('\0');
-    const policy = this.tracker.get(policyKey);
+    const policy = this.current(policyKey);
     if (!policy?.synchronize) return;
     await this.reconcile(policy, JSON.parse(refText) as TriggerRef);
   }
@@ -314,10 +314,21 @@ export class GpolSyncRun {
     }
   }
 
+  /**
+   * The installed policy under `key` as the cache has it now: events of other watches are read
+   * against the latest policy (sync just turned off wins), not the last one a pass handled.
+   */
+  private current(key: string): CompiledGeneratingPolicy | undefined {
+    const { compiled, installed } = this.deps.policies();
+    const found = compiled.find((policy) => gpolKey(policy) === key);
+    // One installed that no longer compiles keeps its last valid version, as the tracker does.
+    return found ?? (installed.has(key) ? this.tracker.get(key) : undefined);
+  }
+
   /** The synchronized policy `object` is the downstream of, if any. */
   private synchronizedOwner(object: KubeObject): CompiledGeneratingPolicy | undefined {
     for (const owner of candidateOwners(object)) {
-      const policy = this.tracker.get(gpolKey(owner));
+      const policy = this.current(gpolKey(owner));
       if (policy?.synchronize && ownedBy(object, policy)) return policy;
     }
     return undefined;
@@ -333,7 +344,7 @@ export class GpolSyncRun {
     if (this.signal.aborted) return;
     const spec = (request as { spec?: UpdateRequestSpec }).spec;
     if (spec?.requestType !== 'cel-generate' || typeof spec.policy !== 'string') return;
-    const policy = this.tracker.get(spec.policy);
+    const policy = this.current(spec.policy);
     if (!policy?.synchronize) return;
     for (const { deleteDownstream, trigger } of spec.ruleContext ?? []) {
       if (!deleteDownstream || !trigger?.uid || !trigger.name || !trigger.apiVersion || !trigger.kind) continue;
@@ -365,7 +376,7 @@ export class GpolSyncRun {
     const refs = this.learned.get(key);
     this.learned.delete(key);
     const [, policyKey = ''] = key.split('\0');
-    const policy = this.tracker.get(policyKey);
+    const policy = this.current(policyKey);
     if (!refs || !policy?.synchronize) return;
     const objects: KubeObject[] = [];
     for (const ref of refs.slice(0, this.limits.maxTypesPerPolicy * 16)) {
@@ -490,7 +501,7 @@ export class GpolSyncRun {
     const ref = refOf(object);
     if (!ref || (!deleted && !this.record.isTrigger(ref.uid))) return;
     for (const policyKey of this.triggerWatches.get(key)?.policies ?? []) {
-      const policy = this.tracker.get(policyKey);
+      const policy = this.current(policyKey);
       if (!policy?.synchronize) continue;
       if (policy.namespace && ref.namespace !== policy.namespace) continue;
       this.queue.add(`${TRIGGER}\0${policyKey}\0${JSON.stringify(ref)}`);
