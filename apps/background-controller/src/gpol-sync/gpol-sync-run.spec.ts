@@ -242,6 +242,20 @@ describe('GpolSyncRun', () => {
     expect(h.configMaps()).toEqual([]);
   });
 
+  it('a downstream changed before its type was watched is restored once an UpdateRequest names it', async () => {
+    const h = start();
+    const policy = gpol('sync', SYNC);
+    await h.setPolicies([policy]);
+    await h.generation.generate(policy, h.namespace('team-a'));
+    const stored = h.cluster.find('v1', 'ConfigMap', 'generated', 'team-a')!;
+    await h.cluster.replace({ ...stored, data: { key: 'tampered' } });
+    h.requests!.delete(
+      updateRequest('sync', { generatedResources: [{ ...CM, name: 'generated', namespace: 'team-a' }] }),
+    );
+    await h.settle();
+    expect(h.cluster.find('v1', 'ConfigMap', 'generated', 'team-a')!.data).toEqual({ key: 'value' });
+  });
+
   it('a policy updated to another downstream name replaces the old object', async () => {
     const h = start();
     const policy = gpol('sync', SYNC);

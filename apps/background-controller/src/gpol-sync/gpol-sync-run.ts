@@ -371,7 +371,11 @@ export class GpolSyncRun {
     this.queue.add(key);
   }
 
-  /** Reads what an UpdateRequest generated, records what is the policy's and watches its types. */
+  /**
+   * Reads what an UpdateRequest generated and watches its types; an object not as the leader last
+   * left it (unknown yet, or changed since the generation) has its trigger reconciled, which
+   * restores it and records it.
+   */
   private async handleLearn(key: string): Promise<void> {
     const refs = this.learned.get(key);
     this.learned.delete(key);
@@ -383,14 +387,17 @@ export class GpolSyncRun {
       const object = await this.deps.cluster.get(ref);
       if (object && ownedBy(object, policy)) objects.push(typed(object, ref));
     }
-    for (const object of objects) this.record.record(object);
     this.watchTypes(policy, objects);
+    for (const object of objects) if (!this.record.unchanged(object)) this.enqueueTriggerOf(object);
   }
 
-  /** A downstream object seen first (a watch's first list, or created): known as it is. */
+  /**
+   * A downstream object seen first (a watch's first list, or created): one the leader does not know
+   * as it is (it may have been changed before the watch started) has its trigger reconciled.
+   */
   private onAdd(object: KubeObject): void {
     if (this.signal.aborted || !isGpolDownstream(object)) return;
-    if (this.synchronizedOwner(object)) this.record.record(object);
+    if (!this.record.unchanged(object)) this.enqueueTriggerOf(object);
   }
 
   private onUpdate(object: KubeObject): void {
