@@ -8,6 +8,7 @@ import { clusterEngineProvider } from '@edict/context';
 import { BackgroundEventRecorders } from '../events/background-event-recorders';
 import { BackgroundMetrics } from '../metrics/background-metrics';
 import { MutatingPolicyTriggerController } from '../mutate-existing/mutating-policy-trigger-controller';
+import { GpolSyncController } from '../gpol-sync/gpol-sync-controller';
 import { PolicyTriggerController } from '../policy-triggers/policy-trigger-controller';
 import { UpdateRequestController } from './update-request-controller';
 import { GpolExistingController } from '../generate/gpol-existing-controller';
@@ -21,6 +22,7 @@ import { GpolExistingController } from '../generate/gpol-existing-controller';
     PolicyTriggerController,
     MutatingPolicyTriggerController,
     GpolExistingController,
+    GpolSyncController,
   ],
   exports: [BackgroundMetrics],
 })
