@@ -13,6 +13,7 @@ import { generateForTrigger, type GpolGenerateDeps } from '../generate/gpol-gene
 import { generatingRequestDeps } from '../generate/gpol-request-deps';
 import { kubeClusterObjects } from '../update-requests/cluster-objects';
 import type { GpolGeneration, GpolGenerationOptions, GpolGenerationResult } from './gpol-generation';
+import type { BackgroundMetrics } from '../metrics/background-metrics';
 
 export class ClusterGpolGeneration implements GpolGeneration {
   private readonly deps: GpolGenerateDeps;
@@ -23,10 +24,11 @@ export class ClusterGpolGeneration implements GpolGeneration {
     celPorts: ClusterKyvernoCelPorts,
     cache: CelPolicyCache,
     engine: Pick<ClusterEngine, 'namespace'>,
+    metrics: Pick<BackgroundMetrics, 'generatingPolicyResult'>,
   ) {
     const cluster = kubeClusterObjects(resources);
     // The same dependencies as an UpdateRequest's generation.
-    this.deps = { ...generatingRequestDeps(cache, celPorts, resources, engine), cluster };
+    this.deps = { ...generatingRequestDeps(cache, celPorts, resources, engine, metrics), cluster };
     // Reads go to the cluster, writes only answer what they would have written.
     this.dryRunDeps = {
       ...this.deps,

@@ -16,6 +16,7 @@ import { UPDATE_REQUEST_API_VERSION, UPDATE_REQUEST_KIND } from '../update-reque
 import { ClusterGpolGeneration } from './cluster-gpol-generation';
 import { gpolKey } from './gpol-downstream';
 import { GpolSyncRun, type GpolSyncRunDeps } from './gpol-sync-run';
+import { BackgroundMetrics } from '../metrics/background-metrics';
 
 @Injectable()
 @LeaderProvider()
@@ -30,11 +31,12 @@ export class GpolSyncController implements LeaderAware {
     informers: InformerFactory,
     celPorts: ClusterKyvernoCelPorts,
     engine: ClusterEngine,
+    metrics: BackgroundMetrics,
   ) {
     const discovery = new DiscoveryResolver(resources.http);
     this.deps = {
       cluster: kubeClusterObjects(resources),
-      generation: new ClusterGpolGeneration(resources, celPorts, cache, engine),
+      generation: new ClusterGpolGeneration(resources, celPorts, cache, engine, metrics),
       policies: () => ({
         compiled: cache.generatingPolicies() as readonly CompiledGeneratingPolicy[],
         installed: new Set(
