@@ -68,6 +68,21 @@ export default tseslint.config(
   },
   { files: ['**/*.js'], languageOptions: { sourceType: 'commonjs' } },
   {
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+      },
+    },
+    // CommonJS files (a require hook for processes whose Nest sources do not load as ES modules) use require.
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },

@@ -172,9 +172,6 @@ describe('desiredCelPolicyStatus of MutatingPolicies and GeneratingPolicies', ()
     const status = desiredCelPolicyStatus(entry(backgroundOnly), { webhookConfigured: false }, T0);
     expect(types(status)).toEqual(['RBACPermissionsGranted=True']);
     expect(status.conditionStatus).toMatchObject({ ready: true });
-    // Admission off and background off: Kyverno still wants the webhook condition.
-    const neither = mpol('x', { evaluation: { admission: { enabled: false }, background: { enabled: false } } });
-    expect(celStatusConditions(entry(neither))).toEqual({ webhook: true, reporting: true });
   });
 
   it('keeps the generated flag a MutatingPolicy already carries', () => {
