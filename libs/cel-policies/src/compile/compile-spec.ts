@@ -54,8 +54,8 @@ export interface CompileSpecOptions {
   /** ImageValidatingPolicy: Kyverno's image verification library (see declarations). */
   readonly imageVerification?: boolean;
   /**
-   * MutatingPolicy: match conditions see `variables` too (Kyverno binds them lazily before its
-   * match conditions), and no expression has `authorizer` (its compiler declares none).
+   * MutatingPolicy: match conditions see `variables` and `exceptions` too (Kyverno binds both
+   * before its match conditions), and no expression has `authorizer` (its compiler declares none).
    */
   readonly mutating?: boolean;
   /** GeneratingPolicy: Kyverno's generator library in variables (see declarations). */
@@ -124,10 +124,12 @@ export function compileSpec(
   };
 
   const matchConditions: NamedProgram[] = [];
+  // A MutatingPolicy's exceptions are decided before its match conditions, which may read them.
+  const conditionVariables: CelVariables = options.mutating ? { ...forConditions, exceptions: true } : forConditions;
   const compileConditions = (declaredVariables: ReadonlySet<string> | undefined) =>
     (spec.matchConditions ?? []).forEach((condition, i) => {
       const at = `${path}.matchConditions[${i}].expression`;
-      const compiled = compile(condition?.expression, forConditions, 'bool', at, declaredVariables);
+      const compiled = compile(condition?.expression, conditionVariables, 'bool', at, declaredVariables);
       if (compiled) matchConditions.push({ name: String(condition.name ?? ''), ...compiled });
     });
   if (options.mutating !== true) compileConditions(undefined);

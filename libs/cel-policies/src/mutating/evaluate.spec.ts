@@ -160,6 +160,31 @@ describe('evaluateMutatingPolicy', () => {
     expect(result?.response.rules[0]).toMatchObject({ status: 'pass', exceptions: ['kyverno/allow'] });
   });
 
+  it('lets match conditions read what an exception allows (Kyverno decides exceptions first)', async () => {
+    const exception = compileCelPolicyException({
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'PolicyException',
+      metadata: { name: 'nginx-ok', namespace: 'kyverno' },
+      spec: {
+        policyRefs: [{ name: 'p', kind: 'MutatingPolicy' }],
+        matchConditions: [{ name: 'all', expression: 'true' }],
+        images: ['nginx'],
+      },
+    } as unknown as KubeObject);
+    const spec: MutatingPolicySpec = {
+      ...addLabel,
+      matchConditions: [
+        { name: 'not-allowed', expression: '!object.spec.containers.all(c, c.image in exceptions.allowedImages)' },
+      ],
+    };
+    expect(mutatingPolicyErrors(mutatingPolicy('p', spec))).toEqual([]);
+    const excepted = await run(spec, nginx, { ...context, exceptions: [exception] });
+    expect(excepted?.response.rules[0]).toMatchObject({ status: 'skip' });
+    const other = pod('web', 'default', { containers: [{ name: 'app', image: 'busybox' }] });
+    const mutated = await run(spec, other, { ...context, exceptions: [exception] });
+    expect(mutated?.patchedResource?.metadata.labels).toEqual({ team: 'a' });
+  });
+
   it('mutates pod controllers through autogen', async () => {
     const deployment: KubeObject = {
       apiVersion: 'apps/v1',
