@@ -14,7 +14,7 @@ import {
 import type { ResourceRequest } from '@edict/engine';
 import { isObject, type KubeObject } from '@edict/foundation';
 import { admissionRequestOf } from '../request/to-resource-request';
-import type { BackgroundOptions, UpdateRequestResourceSpec, UpdateRequestSpec } from './update-requests';
+import { requestContext, triggerResourceSpec, type BackgroundOptions, type UpdateRequestSpec } from './update-requests';
 
 /** Kyverno's request type for a MutatingPolicy's mutate-existing work (kyverno.io/v2 CELMutate). */
 export const CEL_MUTATE_REQUEST_TYPE = 'cel-mutate';
@@ -69,27 +69,13 @@ function skipsBackgroundRequests(compiled: CompiledMutatingPolicy): boolean {
 }
 
 function mutateExistingRequestSpec(compiled: CompiledMutatingPolicy, request: ResourceRequest): UpdateRequestSpec {
-  const trigger = request.resource ?? request.oldResource;
-  const resource: UpdateRequestResourceSpec = {};
-  if (trigger?.apiVersion) resource.apiVersion = trigger.apiVersion;
-  if (trigger?.kind) resource.kind = trigger.kind;
-  if (trigger?.metadata?.namespace) resource.namespace = trigger.metadata.namespace;
-  if (trigger?.metadata?.name) resource.name = trigger.metadata.name;
-  if (typeof trigger?.metadata?.uid === 'string') resource.uid = trigger.metadata.uid;
-  const user = request.user ?? {};
-  const userInfo: UpdateRequestSpec['context']['userInfo'] = { userInfo: user.userInfo ?? {} };
-  if (user.roles && user.roles.length > 0) userInfo.roles = user.roles;
-  if (user.clusterRoles && user.clusterRoles.length > 0) userInfo.clusterRoles = user.clusterRoles;
-  const admissionRequest = admissionRequestOf(request);
-  const context: UpdateRequestSpec['context'] = { userInfo, admissionRequestInfo: { operation: request.operation } };
-  if (admissionRequest) context.admissionRequestInfo.admissionRequest = admissionRequest;
   return {
     requestType: CEL_MUTATE_REQUEST_TYPE,
     policy: mutatingPolicyKey(compiled),
     rule: '',
     deleteDownstream: false,
     ruleContext: [],
-    resource,
-    context,
+    resource: triggerResourceSpec(request),
+    context: requestContext(request),
   };
 }

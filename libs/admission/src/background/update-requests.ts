@@ -117,6 +117,18 @@ function spec(
   request: ResourceRequest,
   deleteDownstream = false,
 ): UpdateRequestSpec {
+  return ruleRequestSpec(
+    type,
+    compiled.key,
+    rule,
+    triggerResourceSpec(request),
+    deleteDownstream,
+    requestContext(request),
+  );
+}
+
+/** The trigger of an UpdateRequest: the request's object (the old one for DELETE). */
+export function triggerResourceSpec(request: ResourceRequest): UpdateRequestResourceSpec {
   const trigger = request.resource ?? request.oldResource;
   const resource: UpdateRequestResourceSpec = {};
   if (trigger?.apiVersion) resource.apiVersion = trigger.apiVersion;
@@ -124,6 +136,11 @@ function spec(
   if (trigger?.metadata?.namespace) resource.namespace = trigger.metadata.namespace;
   if (trigger?.metadata?.name) resource.name = trigger.metadata.name;
   if (typeof trigger?.metadata?.uid === 'string') resource.uid = trigger.metadata.uid;
+  return resource;
+}
+
+/** An UpdateRequest's `context`: the requester with its roles, and the admission request. */
+export function requestContext(request: ResourceRequest): UpdateRequestSpec['context'] {
   const user = request.user ?? {};
   const userInfo: UpdateRequestSpec['context']['userInfo'] = { userInfo: user.userInfo ?? {} };
   if (user.roles && user.roles.length > 0) userInfo.roles = user.roles;
@@ -131,7 +148,7 @@ function spec(
   const admissionRequest = admissionRequestOf(request);
   const context: UpdateRequestSpec['context'] = { userInfo, admissionRequestInfo: { operation: request.operation } };
   if (admissionRequest) context.admissionRequestInfo.admissionRequest = admissionRequest;
-  return ruleRequestSpec(type, compiled.key, rule, resource, deleteDownstream, context);
+  return context;
 }
 
 /** One rule's UpdateRequest spec for one trigger. */
