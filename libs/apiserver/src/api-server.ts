@@ -19,6 +19,8 @@ import { RequestLog } from './http/request-log';
 import { ResourceRouter } from './http/router';
 import { CrdLifecycle } from './lifecycle/crd-lifecycle';
 import { NamespaceLifecycle } from './lifecycle/namespace-lifecycle';
+import { admissionPolicyTypes, type ApiServerSettings } from './registry/admission-policy-types';
+import { BUILTIN_TYPES } from './registry/builtin-types';
 import { ResourceRegistry } from './registry/registry';
 import type { ListOptions } from './resources/list';
 import { BOOTSTRAP_RBAC } from './resources/rbac';
@@ -69,6 +71,12 @@ export interface InMemoryApiServerOptions {
    * and authenticates client certificates it signed (CN the user, O the groups). Without it, plain HTTP.
    */
   readonly ca?: ClusterCa;
+  /**
+   * The Kubernetes version, runtime config and feature gates the served APIs follow, as a kind
+   * cluster configuration sets kube-apiserver: which admissionregistration versions serve
+   * ValidatingAdmissionPolicy and MutatingAdmissionPolicy (default: kube 1.32's, VAP v1 only).
+   */
+  readonly settings?: ApiServerSettings;
 }
 
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -95,7 +103,7 @@ export class InMemoryApiServer {
     const store = new ObjectStore({ historyLimit: options.historyLimit });
     this.store = store;
     this.requests = new RequestLog(options.requestLogLimit);
-    this.registry = new ResourceRegistry();
+    this.registry = new ResourceRegistry([...BUILTIN_TYPES, ...admissionPolicyTypes(options.settings)]);
     this.ca = options.ca;
     this.webhooks = options.admission === false ? undefined : webhookAdmission(store, authorizationMode, options);
     const admission = this.admissionChain(options);

@@ -7,6 +7,12 @@ export { kubeconfigFor, type KubeconfigOptions } from './kubeconfig';
 export { createClusterCa, type ClusterCa, type CertifiedKey } from './tls/cluster-ca';
 export { ResourceRegistry, type GroupVersions } from './registry/registry';
 export { BUILTIN_TYPES } from './registry/builtin-types';
+export {
+  admissionPolicyTypes,
+  admissionPolicyVersions,
+  type AdmissionPolicyVersions,
+  type ApiServerSettings,
+} from './registry/admission-policy-types';
 export { apiVersionOf, type ResourceType } from './registry/resource-type';
 export { ResourceService } from './resources/service';
 export {
