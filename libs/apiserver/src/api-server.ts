@@ -11,6 +11,7 @@ import type { ServiceEndpoints } from './admission/caller';
 import { withServiceAccountAdmission } from './admission/service-account-admission';
 import type { AdmissionChain } from './admission/types';
 import { AuditLog } from './admission/audit-log';
+import { WebhookCallLog } from './admission/webhook-calls';
 import { NativePolicyAdmission } from './admission/native-policy-admission';
 import { storedPolicyObjects } from './admission/native/policy-source';
 import { WebhookAdmission } from './admission/webhook-admission';
@@ -96,6 +97,8 @@ export class InMemoryApiServer {
   readonly requests: RequestLog;
   /** The audit annotations admission gave requests (admission policies' auditAnnotations and Audit actions). */
   readonly audit = new AuditLog();
+  /** Every admission webhook call the server made (which webhook, for which request). */
+  readonly webhookCalls = new WebhookCallLog();
   /** The cluster CA given at construction, if any (the controller manager's CSR signer uses it). */
   readonly ca: ClusterCa | undefined;
   private readonly http: HttpServer;
@@ -110,7 +113,8 @@ export class InMemoryApiServer {
     this.requests = new RequestLog(options.requestLogLimit);
     this.registry = new ResourceRegistry([...BUILTIN_TYPES, ...admissionPolicyTypes(options.settings)]);
     this.ca = options.ca;
-    this.webhooks = options.admission === false ? undefined : webhookAdmission(store, authorizationMode, options);
+    this.webhooks =
+      options.admission === false ? undefined : webhookAdmission(store, authorizationMode, options, this.webhookCalls);
     const admission = this.admissionChain(options, authorizationMode);
     this.resources = new ResourceService(store, {
       admission,
@@ -209,9 +213,7 @@ export class InMemoryApiServer {
       this.webhooks,
     );
     if (!options.serviceAccountAdmission) return policies;
-    return withServiceAccountAdmission(policies, (namespace, name) =>
-      store.get('/serviceaccounts', namespace, name),
-    );
+    return withServiceAccountAdmission(policies, (namespace, name) => store.get('/serviceaccounts', namespace, name));
   }
 }
 
@@ -220,6 +222,7 @@ function webhookAdmission(
   store: ObjectStore,
   authorizationMode: AuthorizationMode,
   options: InMemoryApiServerOptions,
+  calls: WebhookCallLog,
 ): WebhookAdmission {
   return new WebhookAdmission(
     {
@@ -235,5 +238,6 @@ function webhookAdmission(
     },
     options.serviceEndpoints ?? {},
     options.webhookIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.webhookIdleTimeoutMs } : {},
+    calls,
   );
 }

@@ -25,6 +25,7 @@ export {
 } from './resources/write-options';
 export { NO_ADMISSION } from './admission/admission-steps';
 export { AuditLog, type AuditedRequest } from './admission/audit-log';
+export { WebhookCallLog, type WebhookCall } from './admission/webhook-calls';
 export { NATIVE_POLICY_DEADLINE_MS } from './admission/native-policy-admission';
 export { WebhookAdmission, type WebhookSource } from './admission/webhook-admission';
 export { type ServiceEndpoints } from './admission/caller';
