@@ -333,6 +333,16 @@ describe('ValidatingAdmissionPolicy admission', () => {
     });
   });
 
+  it("bounds an expression by the cost limit: Fail denies with kube's cost message", async () => {
+    const api = await server();
+    const digits = '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]';
+    const nested = `${digits}.all(a, ${digits}.all(b, ${digits}.all(c, ${digits}.all(d, ${digits}.all(e, ${digits}.all(f, ${digits}.all(g, true)))))))`;
+    await install(api, policy('costly', { validations: [{ expression: nested }] }), binding('b', 'costly'));
+    const { status, body } = await write(api, 'POST', CMS, configMap('x'));
+    expect(status).toBe(422);
+    expect(String(body.message)).toMatch(/operation cancelled: actual cost limit exceeded|running out of cost budget/);
+  });
+
   it('runs before the validating webhooks: a denial is the only answer', async () => {
     const api = await server();
     await install(api, policy('needs-team'), binding('b', 'needs-team'));
