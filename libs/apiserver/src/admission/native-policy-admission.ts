@@ -137,11 +137,12 @@ export class NativePolicyAdmission implements AdmissionChain {
         this.context(attributes),
       ),
     );
-    warnings.push(...dispatch.warnings);
+    // kube's warning recorder keeps one of identical warnings.
+    for (const warning of dispatch.warnings) if (!warnings.includes(warning)) warnings.push(warning);
     const annotations: Record<string, string> = { ...dispatch.auditAnnotations };
     if (dispatch.validationFailures.length > 0) {
-      // kube sets the key once per failure; the last one written is what the audit event keeps.
-      const failure = dispatch.validationFailures.at(-1)!;
+      // kube adds the key once per failure and refuses to overwrite it: the first one stays.
+      const failure = dispatch.validationFailures[0]!;
       annotations[VALIDATION_FAILURE] = JSON.stringify([
         {
           message: failure.message,

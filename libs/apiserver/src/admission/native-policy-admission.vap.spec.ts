@@ -179,6 +179,20 @@ describe('ValidatingAdmissionPolicy admission', () => {
     ]);
   });
 
+  it('keeps the first validation_failure annotation, as kube refuses to overwrite one', async () => {
+    const api = await server();
+    await install(
+      api,
+      policy('needs-team'),
+      binding('a-audit', 'needs-team', { validationActions: ['Audit'] }),
+      binding('b-audit', 'needs-team', { validationActions: ['Audit'] }),
+    );
+    expect((await write(api, 'POST', CMS, configMap('no-team'))).status).toBe(201);
+    const [entry] = api.server.audit.requests();
+    const failures = JSON.parse(entry!.annotations['validation.policy.admission.k8s.io/validation_failure']!);
+    expect(failures).toEqual([expect.objectContaining({ binding: 'a-audit' })]);
+  });
+
   it('publishes auditAnnotations keyed <policy>/<key>, with variables', async () => {
     const api = await server();
     await install(
