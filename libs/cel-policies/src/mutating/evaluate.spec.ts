@@ -82,7 +82,7 @@ describe('evaluateMutatingPolicy', () => {
     expect(await run(addLabel, configMap)).toBeUndefined();
   });
 
-  it('evaluates audit annotations on the mutated object into the passing rule\'s properties', async () => {
+  it("evaluates audit annotations on the mutated object into the passing rule's properties", async () => {
     const spec: MutatingPolicySpec = {
       ...addLabel,
       auditAnnotations: [
