@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CompiledMutatingPolicy, CompiledValidatingPolicy } from '@edict/cel-policies';
+import { compileMutatingPolicy, type CompiledMutatingPolicy, type CompiledValidatingPolicy } from '@edict/cel-policies';
 import type { CelPolicySource } from '@edict/controller-runtime';
 import type { PolicySnapshot } from '@edict/policy';
 import {
@@ -144,17 +144,18 @@ describe('known policies', () => {
   });
 
   it('keys MutatingPolicy results (source KyvernoMutatingPolicy) apart, labelled mpol.kyverno.io/<name>', () => {
-    const mutating = (name: string, namespace?: string) =>
-      ({
+    const mutating = (name: string, namespace?: string): CompiledMutatingPolicy =>
+      compileMutatingPolicy({
+        apiVersion: 'policies.kyverno.io/v1',
         kind: namespace ? 'NamespacedMutatingPolicy' : 'MutatingPolicy',
-        name,
-        ...(namespace ? { namespace } : {}),
-        policy: {
-          apiVersion: 'policies.kyverno.io/v1',
-          kind: namespace ? 'NamespacedMutatingPolicy' : 'MutatingPolicy',
-          metadata: { name, generation: 4, resourceVersion: '21' },
+        metadata: { name, generation: 4, resourceVersion: '21', ...(namespace ? { namespace } : {}) },
+        spec: {
+          matchConstraints: {
+            resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+          },
+          mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }],
         },
-      }) as CompiledMutatingPolicy;
+      });
     const validating = [validatingPolicy('add')];
     const mutatingPolicies = [mutating('add'), mutating('local', 'shop')];
     const source: CelPolicySource = {
