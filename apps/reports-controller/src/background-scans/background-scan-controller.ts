@@ -135,6 +135,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
             ports: celPorts.ports,
             exceptions: celPolicies.policyExceptions(),
           }),
+        onResponse: (compiled, result, seconds) => metrics.mutatingPolicyResult(compiled, result, seconds),
       },
     });
   }
