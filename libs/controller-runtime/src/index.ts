@@ -57,3 +57,9 @@ export {
   validatingPolicyStatus,
   type ValidatingPolicyLabel,
 } from './metrics/validating-policy-labels';
+export {
+  MUTATING_POLICY_DURATION,
+  MUTATING_POLICY_LABELS,
+  MUTATING_POLICY_RESULTS_TOTAL,
+  type MutatingPolicyLabel,
+} from './metrics/mutating-policy-labels';

@@ -18,7 +18,11 @@ import {
   VALIDATING_POLICY_RESULTS_TOTAL,
   IMAGE_VALIDATING_POLICY_DURATION,
   IMAGE_VALIDATING_POLICY_RESULTS_TOTAL,
+  MUTATING_POLICY_DURATION,
+  MUTATING_POLICY_LABELS,
+  MUTATING_POLICY_RESULTS_TOTAL,
   validatingPolicyStatus,
+  type MutatingPolicyLabel,
   type PolicyResultLabel,
   type ValidatingPolicyLabel,
 } from '@edict/controller-runtime';
@@ -90,20 +94,6 @@ const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const REQUESTS_TOTAL = 'kyverno_admission_requests_total';
 const POLICY_RESULTS_TOTAL = 'kyverno_policy_results_total';
-/** Kyverno's MutatingPolicy metrics (pkg/metrics/mpol.go) and their labels, in this order. */
-export const MUTATING_POLICY_RESULTS_TOTAL = 'kyverno_mutating_policy_results_total';
-export const MUTATING_POLICY_DURATION = 'kyverno_mutating_policy_execution_duration_seconds';
-const MUTATING_POLICY_LABELS = [
-  'policy_background_mode',
-  'policy_name',
-  'policy_namespace',
-  'resource_kind',
-  'resource_namespace',
-  'resource_request_operation',
-  'execution_cause',
-  'result',
-] as const;
-type MutatingPolicyLabel = (typeof MUTATING_POLICY_LABELS)[number];
 
 /** What the MutatingPolicy metrics read of one policy evaluation. */
 export interface MutatingPolicyResult {

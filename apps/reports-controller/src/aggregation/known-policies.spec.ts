@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CompiledValidatingPolicy } from '@edict/cel-policies';
+import { compileMutatingPolicy, type CompiledMutatingPolicy, type CompiledValidatingPolicy } from '@edict/cel-policies';
+import type { CelPolicySource } from '@edict/controller-runtime';
 import type { PolicySnapshot } from '@edict/policy';
 import {
   changedPolicies,
+  knownCelPolicies,
   knownPolicy,
   policyKeyOfLabel,
   policyLabelOf,
@@ -139,5 +141,44 @@ describe('known policies', () => {
     expect(policyVersions(emptySnapshot, [image('check')])).toEqual(new Map([['ivpol:check', 'generation 2']]));
     expect(policyLabelOf('ivpol:shop/local')).toEqual({ label: 'ivpol.kyverno.io/local', namespace: 'shop' });
     expect(policyKeyOfLabel('ivpol.kyverno.io/check', undefined)).toBe('ivpol:check');
+  });
+
+  it('keys MutatingPolicy results (source KyvernoMutatingPolicy) apart, labelled mpol.kyverno.io/<name>', () => {
+    const mutating = (name: string, namespace?: string): CompiledMutatingPolicy =>
+      compileMutatingPolicy({
+        apiVersion: 'policies.kyverno.io/v1',
+        kind: namespace ? 'NamespacedMutatingPolicy' : 'MutatingPolicy',
+        metadata: { name, generation: 4, resourceVersion: '21', ...(namespace ? { namespace } : {}) },
+        spec: {
+          matchConstraints: {
+            resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+          },
+          mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }],
+        },
+      });
+    const validating = [validatingPolicy('add')];
+    const mutatingPolicies = [mutating('add'), mutating('local', 'shop')];
+    const source: CelPolicySource = {
+      validatingPolicies: () => validating,
+      mutatingPolicies: () => mutatingPolicies,
+      policyExceptions: () => [],
+    };
+    const cel = knownCelPolicies(source);
+    // The same arrays give the same combined array (knownPolicy caches by it).
+    expect(knownCelPolicies(source)).toBe(cel);
+    expect(resultPolicyKey({ policy: 'add', source: 'KyvernoMutatingPolicy' })).toBe('mpol:add');
+    expect(knownPolicy(emptySnapshot, 'mpol:add', cel)).toEqual({
+      kind: 'MutatingPolicy',
+      name: 'add',
+      resourceVersion: '21',
+    });
+    expect(knownPolicy(emptySnapshot, 'vpol:add', cel)).toMatchObject({ kind: 'ValidatingPolicy' });
+    expect(knownPolicy(emptySnapshot, 'mpol:shop/local', cel)).toMatchObject({
+      kind: 'NamespacedMutatingPolicy',
+      namespace: 'shop',
+    });
+    expect(policyVersions(emptySnapshot, cel).get('mpol:add')).toBe('generation 4');
+    expect(policyLabelOf('mpol:shop/local')).toEqual({ label: 'mpol.kyverno.io/local', namespace: 'shop' });
+    expect(policyKeyOfLabel('mpol.kyverno.io/add', 'shop')).toBe('mpol:add');
   });
 });

@@ -6,25 +6,33 @@
 import {
   IMAGE_VALIDATING_POLICY_SOURCE,
   isPolicyReportable,
+  MUTATING_POLICY_SOURCE,
   VALIDATING_POLICY_SOURCE,
   validatingPolicyKey,
 } from '@edict/admission';
+import { allCelPolicies, type CelPolicySource } from '@edict/controller-runtime';
 import type { KubeObject } from '@edict/foundation';
 import { generationOf, type CachedPolicy, type PolicySnapshot } from '@edict/policy';
 import {
   LABEL_PREFIX_CLUSTER_POLICY,
   LABEL_PREFIX_IMAGE_VALIDATING_POLICY,
+  LABEL_PREFIX_MUTATING_POLICY,
   LABEL_PREFIX_POLICY,
   LABEL_PREFIX_VALIDATING_POLICY,
   type ReportPolicy,
   type ReportPolicyKind,
 } from '@edict/reports';
 
-/** What aggregation reads of a compiled CEL policy (ValidatingPolicy and ImageValidatingPolicy alike). */
+/** What aggregation reads of a compiled CEL policy (ValidatingPolicy, ImageValidatingPolicy, MutatingPolicy alike). */
 export interface KnownCelPolicy {
   readonly kind: Extract<
     ReportPolicyKind,
-    'ValidatingPolicy' | 'NamespacedValidatingPolicy' | 'ImageValidatingPolicy' | 'NamespacedImageValidatingPolicy'
+    | 'ValidatingPolicy'
+    | 'NamespacedValidatingPolicy'
+    | 'ImageValidatingPolicy'
+    | 'NamespacedImageValidatingPolicy'
+    | 'MutatingPolicy'
+    | 'NamespacedMutatingPolicy'
   >;
   readonly name: string;
   readonly namespace?: string;
@@ -43,21 +51,52 @@ export interface KnownPolicy extends ReportPolicy {
 export const VALIDATING_POLICY_KEY_PREFIX = 'vpol:';
 /** Keys of ImageValidatingPolicies start with this. */
 export const IMAGE_VALIDATING_POLICY_KEY_PREFIX = 'ivpol:';
+/** Keys of MutatingPolicies (and their Namespaced form) start with this. */
+export const MUTATING_POLICY_KEY_PREFIX = 'mpol:';
 
 /** The key a result's policy is known by: its `policy`, prefixed for the CEL policy kinds (by `source`). */
 export function resultPolicyKey(result: { readonly policy: string; readonly source: string }): string {
   if (result.source === VALIDATING_POLICY_SOURCE) return VALIDATING_POLICY_KEY_PREFIX + result.policy;
   if (result.source === IMAGE_VALIDATING_POLICY_SOURCE) return IMAGE_VALIDATING_POLICY_KEY_PREFIX + result.policy;
+  if (result.source === MUTATING_POLICY_SOURCE) return MUTATING_POLICY_KEY_PREFIX + result.policy;
   return result.policy;
 }
 
 /** The prefixed key of a compiled CEL policy. */
 function celPolicyKey(compiled: KnownCelPolicy): string {
-  const prefix = isImageKind(compiled.kind) ? IMAGE_VALIDATING_POLICY_KEY_PREFIX : VALIDATING_POLICY_KEY_PREFIX;
-  return prefix + validatingPolicyKey(compiled);
+  return CEL_KEY_PREFIXES[compiled.kind] + validatingPolicyKey(compiled);
 }
 
-const isImageKind = (kind: string) => kind === 'ImageValidatingPolicy' || kind === 'NamespacedImageValidatingPolicy';
+const CEL_KEY_PREFIXES: Readonly<Record<KnownCelPolicy['kind'], string>> = {
+  ValidatingPolicy: VALIDATING_POLICY_KEY_PREFIX,
+  NamespacedValidatingPolicy: VALIDATING_POLICY_KEY_PREFIX,
+  ImageValidatingPolicy: IMAGE_VALIDATING_POLICY_KEY_PREFIX,
+  NamespacedImageValidatingPolicy: IMAGE_VALIDATING_POLICY_KEY_PREFIX,
+  MutatingPolicy: MUTATING_POLICY_KEY_PREFIX,
+  NamespacedMutatingPolicy: MUTATING_POLICY_KEY_PREFIX,
+};
+
+const isCelKey = (key: string) => CEL_LABELS.some(([prefix]) => key.startsWith(prefix));
+
+const knownMutating = new WeakMap<
+  readonly KnownCelPolicy[],
+  { mutating: readonly KnownCelPolicy[]; all: readonly KnownCelPolicy[] }
+>();
+
+/**
+ * Every CEL policy whose results reports hold (ValidatingPolicies, ImageValidatingPolicies,
+ * MutatingPolicies), one array per set of the source's arrays (knownPolicy caches by it).
+ */
+export function knownCelPolicies(source: CelPolicySource): readonly KnownCelPolicy[] {
+  const validating = allCelPolicies(source);
+  const mutating = source.mutatingPolicies?.() ?? [];
+  if (mutating.length === 0) return validating;
+  const cached = knownMutating.get(validating);
+  if (cached && cached.mutating === mutating) return cached.all;
+  const all = [...validating, ...mutating];
+  knownMutating.set(validating, { mutating, all });
+  return all;
+}
 
 const known = new WeakMap<CachedPolicy, KnownPolicy>();
 const knownCel = new WeakMap<readonly KnownCelPolicy[], Map<string, KnownPolicy>>();
@@ -71,8 +110,7 @@ export function knownPolicy(
   key: string,
   celPolicies: readonly KnownCelPolicy[] = [],
 ): KnownPolicy | undefined {
-  if (key.startsWith(VALIDATING_POLICY_KEY_PREFIX) || key.startsWith(IMAGE_VALIDATING_POLICY_KEY_PREFIX))
-    return celPoliciesByKey(celPolicies).get(key);
+  if (isCelKey(key)) return celPoliciesByKey(celPolicies).get(key);
   const cached = snapshot.policies.get(key);
   // A policy left out of reports is, for the reports, not there: its older results are dropped.
   if (!cached || !isPolicyReportable(cached.compiled.policy)) return undefined;
@@ -146,6 +184,7 @@ export function changedPolicies(before: ReadonlyMap<string, string>, after: Read
 const CEL_LABELS: ReadonlyArray<readonly [string, string]> = [
   [VALIDATING_POLICY_KEY_PREFIX, LABEL_PREFIX_VALIDATING_POLICY],
   [IMAGE_VALIDATING_POLICY_KEY_PREFIX, LABEL_PREFIX_IMAGE_VALIDATING_POLICY],
+  [MUTATING_POLICY_KEY_PREFIX, LABEL_PREFIX_MUTATING_POLICY],
 ];
 
 /** The report label naming a policy key, and where reports carrying it live (a Policy's namespace). */

@@ -38,7 +38,7 @@ import { ReportsControllerMetrics } from '../metrics/reports-controller-metrics'
 import { backgroundKindSelectors, scanSignature } from './background-policies';
 import { ResourceScanner } from './resource-scanner';
 import { scannedByValidatingPolicies, type ScannedResource } from './background-validating-policies';
-import { evaluateImageValidatingPolicies, evaluateValidatingPolicy } from '@edict/cel-policies';
+import { evaluateImageValidatingPolicies, evaluateMutatingPolicy, evaluateValidatingPolicy } from '@edict/cel-policies';
 import {
   CEL_POLICY_SOURCE,
   celExceptionsSignature,
@@ -125,6 +125,17 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
             })
           ).map((outcome) => outcome.response),
         onResponse: (compiled, response, seconds) => metrics.imageValidatingPolicyResult(compiled, response, seconds),
+      },
+      mutatingPolicies: {
+        policies: () => celPolicies.mutatingPolicies?.() ?? [],
+        exceptionsSignature: () => celExceptionsSignature(celPolicies),
+        // Reported on, never applied: the scan compares the object with what the policy would make of it.
+        evaluate: (compiled, input) =>
+          evaluateMutatingPolicy(compiled, input, {
+            ports: celPorts.ports,
+            exceptions: celPolicies.policyExceptions(),
+          }),
+        onResponse: (compiled, result, seconds) => metrics.mutatingPolicyResult(compiled, result, seconds),
       },
     });
   }
@@ -217,10 +228,11 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       const served = await servedTypes(this.discovery, selector);
       types.push(...served.filter(listable));
     }
-    // The types ValidatingPolicies' resource rules name (resources, not kinds: every served type is looked at).
+    // The types CEL policies' resource rules name (resources, not kinds: every served type is looked at).
     const celPolicies = [
       ...this.celPolicies.validatingPolicies(),
       ...(this.celPolicies.imageValidatingPolicies?.() ?? []),
+      ...(this.celPolicies.mutatingPolicies?.() ?? []),
     ];
     if (celPolicies.some((compiled) => compiled.background)) {
       for (const type of await servedTypes(this.discovery, '*'))

@@ -9,10 +9,13 @@ import { FakeReportsCluster } from '../testing/fake-reports-cluster';
 import {
   compileCelPolicyException,
   compileImageValidatingPolicy,
+  compileMutatingPolicy,
   compileValidatingPolicy,
   evaluateImageValidatingPolicies,
+  evaluateMutatingPolicy,
   evaluateValidatingPolicy,
   type CompiledCelPolicyException,
+  type CompiledMutatingPolicy,
   type CompiledValidatingPolicy,
 } from '@edict/cel-policies';
 import { ResourceScanner } from './resource-scanner';
@@ -47,6 +50,50 @@ function passException(): CompiledCelPolicyException {
       policyRefs: [{ name: 'vpol-team', kind: 'ValidatingPolicy' }],
       matchConditions: [{ name: 'web', expression: "object.metadata.name == 'web'" }],
       reportResult: 'pass',
+    },
+  } as unknown as KubeObject);
+}
+
+/** A MutatingPolicy adding `team: a` to Pods, with an audit annotation and, optionally, a condition. */
+function addTeamPolicy(
+  name: string,
+  options: { condition?: string; namespace?: string; status?: Record<string, unknown> } = {},
+): CompiledMutatingPolicy {
+  return compileMutatingPolicy({
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: options.namespace ? 'NamespacedMutatingPolicy' : 'MutatingPolicy',
+    metadata: {
+      name,
+      generation: 1,
+      resourceVersion: '7',
+      uid: `${name}-uid`,
+      ...(options.namespace ? { namespace: options.namespace } : {}),
+    },
+    spec: {
+      matchConstraints: {
+        resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+      },
+      ...(options.condition ? { matchConditions: [{ name: 'only', expression: options.condition }] } : {}),
+      mutations: [
+        {
+          patchType: 'ApplyConfiguration',
+          applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"team": "a"}}}' },
+        },
+      ],
+      auditAnnotations: [{ key: 'pod', valueExpression: "'pod/' + object.metadata.name" }],
+    },
+    ...(options.status ? { status: options.status } : {}),
+  } as unknown as KubeObject);
+}
+
+function skipException(policy: string): CompiledCelPolicyException {
+  return compileCelPolicyException({
+    apiVersion: 'policies.kyverno.io/v1',
+    kind: 'PolicyException',
+    metadata: { name: 'let-web', namespace: 'shop', generation: 1, uid: 'ex-uid' },
+    spec: {
+      policyRefs: [{ name: policy, kind: 'MutatingPolicy' }],
+      matchConditions: [{ name: 'web', expression: "object.metadata.name == 'web'" }],
     },
   } as unknown as KubeObject);
 }
@@ -222,6 +269,81 @@ describe('ResourceScanner', () => {
     expect(report()!.spec.results).toMatchObject([
       { source: 'KyvernoValidatingPolicy', result: 'pass', properties: { exceptions: 'let-web' } },
     ]);
+  });
+
+  it('reports MutatingPolicies as Kyverno scans them: fail while the object would still change, pass once it is as mutated, skip', async () => {
+    const { cluster, pod, report, events } = setup();
+    const policies = [
+      addTeamPolicy('add-team'),
+      addTeamPolicy('elsewhere', { condition: "object.metadata.namespace == 'other'" }),
+      addTeamPolicy('generated', { status: { generated: true } }),
+      addTeamPolicy('other-ns', { namespace: 'other' }),
+    ];
+    const exceptions: CompiledCelPolicyException[] = [];
+    const scanner = new ResourceScanner(cluster, {
+      validate: () => Promise.reject(new Error('no classic policy here')),
+      snapshot: () => new PolicyStore().snapshot(),
+      mayWriteReport: () => true,
+      recordEvents: (recorded) => events.push(...recorded),
+      mutatingPolicies: {
+        policies: () => policies,
+        exceptionsSignature: () => exceptions.map((exception) => exception.name).join(','),
+        evaluate: (compiled, input) => evaluateMutatingPolicy(compiled, input, { ports: {}, exceptions }),
+      },
+      now: () => NOW,
+    });
+    const pods = { group: '', version: 'v1', resource: 'pods' };
+    expect(await scanner.scan(pod(), pods)).toBe('evaluated');
+    // The generated one is labelled but not evaluated; a NamespacedMutatingPolicy elsewhere is neither.
+    expect(report()!.metadata.labels).toMatchObject({
+      'mpol.kyverno.io/add-team': '7',
+      'mpol.kyverno.io/elsewhere': '7',
+      'mpol.kyverno.io/generated': '7',
+    });
+    expect(Object.keys(report()!.metadata.labels)).not.toContain('mpol.kyverno.io/other-ns');
+    // Kyverno replaces the failing rule whole: no audit annotations on it.
+    expect(report()!.spec.results).toEqual([
+      expect.objectContaining({
+        source: 'KyvernoMutatingPolicy',
+        policy: 'add-team',
+        rule: '',
+        result: 'fail',
+        message: 'mutation is not applied',
+        properties: { process: 'background scan' },
+      }),
+      expect.objectContaining({
+        source: 'KyvernoMutatingPolicy',
+        policy: 'elsewhere',
+        result: 'skip',
+        message: 'skip',
+      }),
+    ]);
+    const violations = events.filter((event) => event.reason === 'PolicyViolation');
+    expect(violations.map((event) => [event.regarding.kind, event.regarding.apiVersion])).toEqual([
+      ['Pod', 'v1'],
+      ['MutatingPolicy', 'policies.kyverno.io/v1beta1'],
+    ]);
+    expect(violations[0]!.note).toBe('policy add-team/ fail: mutation is not applied');
+
+    // The object already as the policy makes it: a pass, with the audit annotations as properties.
+    expect(await scanner.scan(pod({ team: 'a' }, '2'), pods)).toBe('evaluated');
+    expect(report()!.spec.results[0]).toMatchObject({
+      policy: 'add-team',
+      result: 'pass',
+      message: 'success',
+      properties: { process: 'background scan', pod: 'pod/web' },
+    });
+
+    // An exception (reportResult skip by default) names itself, on an `exception` rule.
+    exceptions.push(skipException('add-team'));
+    expect(await scanner.scan(pod(), pods)).toBe('evaluated');
+    expect(report()!.spec.results[0]).toMatchObject({
+      policy: 'add-team',
+      rule: 'exception',
+      result: 'skip',
+      message: 'rule is skipped due to policy exception: shop/let-web',
+      properties: { process: 'background scan', exceptions: 'let-web' },
+    });
   });
 
   it('scans with background ImageValidatingPolicies (source KyvernoImageValidatingPolicy, label ivpol.kyverno.io/<name>)', async () => {

@@ -12,10 +12,18 @@
 import {
   IMAGE_VALIDATING_POLICY_SOURCE,
   isPolicyReportable,
+  mutatingPolicyReportResults,
   reportResults,
   validatingPolicyReportResults,
+  type ReportResult,
 } from '@edict/admission';
-import type { CelPolicyInput, CompiledImageValidatingPolicy, CompiledValidatingPolicy } from '@edict/cel-policies';
+import type {
+  CelPolicyInput,
+  CompiledImageValidatingPolicy,
+  CompiledMutatingPolicy,
+  CompiledValidatingPolicy,
+  MutatingPolicyResult,
+} from '@edict/cel-policies';
 import type { PolicyResponse, ResourceRequest } from '@edict/engine';
 import type { KubeObject, ObjectHeader } from '@edict/foundation';
 import type { EventInput } from '@edict/kube';
@@ -28,12 +36,15 @@ import {
   toPolicyReportResult,
   type PolicyReportResult,
   type ReportPolicy,
+  type ReportPolicyKind,
 } from '@edict/reports';
 import type { ReportsCluster } from '../aggregation/reports-cluster';
 import { backgroundPoliciesFor } from './background-policies';
+import { backgroundMutationResponse, scansMutatingPolicy } from './background-mutating-policies';
 import {
   backgroundValidatingPoliciesFor,
   validatingPoliciesSignature,
+  type ScannedCelPolicy,
   type ScannedResource,
 } from './background-validating-policies';
 import { scanEvents } from './scan-events';
@@ -57,6 +68,8 @@ export interface ScannerDependencies {
   validatingPolicies?: ValidatingPolicyScans;
   /** Kyverno's ImageValidatingPolicies, scanned after them (absent: none). */
   imageValidatingPolicies?: ImageValidatingPolicyScans;
+  /** Kyverno's MutatingPolicies, reported on (never applied) after them (absent: none). */
+  mutatingPolicies?: MutatingPolicyScans;
   now?: () => number;
 }
 
@@ -88,6 +101,24 @@ export interface ValidatingPolicyScans {
   evaluate(compiled: CompiledValidatingPolicy, input: CelPolicyInput): Promise<PolicyResponse | undefined>;
   /** Each evaluation that applied, with its time, for the kyverno_validating_policy_* metrics. */
   onResponse?(compiled: CompiledValidatingPolicy, response: PolicyResponse, seconds: number): void;
+}
+
+/** What scanning MutatingPolicies takes: the policies served and their engine. */
+export interface MutatingPolicyScans {
+  policies(): readonly CompiledMutatingPolicy[];
+  /** The versions of the CEL PolicyExceptions in force (part of what a resource's scan memory compares). */
+  exceptionsSignature(): string;
+  /** undefined when the policy does not apply to the resource. */
+  evaluate(compiled: CompiledMutatingPolicy, input: CelPolicyInput): Promise<MutatingPolicyResult | undefined>;
+  /** Each evaluation that applied, with its time, for the kyverno_mutating_policy_* metrics. */
+  onResponse?(compiled: CompiledMutatingPolicy, result: MutatingPolicyResult, seconds: number): void;
+}
+
+/** What one scan gathers: result rows, Events and the CEL policies its report labels. */
+interface ScanFindings {
+  readonly results: PolicyReportResult[];
+  readonly events: EventInput[];
+  readonly reported: ReportPolicy[];
 }
 
 export type ScanOutcome = 'evaluated' | 'unchanged' | 'no-policies' | 'capped';
@@ -141,12 +172,17 @@ export class ResourceScanner {
       resource && this.deps.imageValidatingPolicies
         ? backgroundValidatingPoliciesFor(this.deps.imageValidatingPolicies.policies(), resource, namespace)
         : [];
-    const celSignature = cel.length > 0 || image.length > 0;
+    const mutating =
+      resource && this.deps.mutatingPolicies
+        ? backgroundValidatingPoliciesFor(this.deps.mutatingPolicies.policies(), resource, namespace)
+        : [];
+    const celPolicies: ScannedCelPolicy[] = [...cel, ...image, ...mutating];
     const set = {
       policies: classic.policies,
-      signature: celSignature
-        ? `${classic.signature}|${validatingPoliciesSignature([...cel, ...image])}|${this.celExceptionsSignature()}`
-        : classic.signature,
+      signature:
+        celPolicies.length > 0
+          ? `${classic.signature}|${validatingPoliciesSignature(celPolicies)}|${this.celExceptionsSignature()}`
+          : classic.signature,
     };
     const hash = resourceHash(object as Record<string, unknown>);
     const resourceVersion = object.metadata?.resourceVersion ?? '';
@@ -156,7 +192,7 @@ export class ResourceScanner {
       return 'unchanged';
     }
     const remember = () => this.memory.set(uid, { hash, resourceVersion, signature: set.signature });
-    if (set.policies.length === 0 && cel.length === 0 && image.length === 0) {
+    if (set.policies.length === 0 && celPolicies.length === 0) {
       remember();
       return 'no-policies';
     }
@@ -169,8 +205,8 @@ export class ResourceScanner {
       operation: 'CREATE',
       ...(namespace ? { namespaceLabels: namespaceObject?.metadata?.labels ?? {} } : {}),
     };
-    const results: PolicyReportResult[] = [];
-    const events: EventInput[] = [];
+    const findings: ScanFindings = { results: [], events: [], reported: [] };
+    const { results, events } = findings;
     for (const policy of set.policies) {
       const response = await this.deps.validate(policy, request);
       this.deps.onResponse?.(policy, response);
@@ -178,43 +214,61 @@ export class ResourceScanner {
         results.push(toPolicyReportResult(result));
       events.push(...scanEvents(response, uid, policy.uid));
     }
-    const celReported: ReportPolicy[] = [];
-    if (cel.length > 0 && resource) {
+    if (resource) {
       const input: CelPolicyInput = { request, resource, namespaceObject: namespaceObject ?? null };
-      for (const compiled of cel) {
-        if (isPolicyReportable(compiled.policy)) celReported.push(reportedValidatingPolicy(compiled));
+      const validating = this.deps.validatingPolicies;
+      if (validating)
+        await this.scanCelPolicies(cel, findings, uid, async (compiled) => {
+          const started = performance.now();
+          const response = await validating.evaluate(compiled, input);
+          if (!response || response.rules.length === 0) return undefined;
+          validating.onResponse?.(compiled, response, (performance.now() - started) / 1000);
+          return { response, rows: validatingPolicyReportResults(compiled, response, request, scannedAt) };
+        });
+      if (image.length > 0) {
         const started = performance.now();
-        const response = await this.deps.validatingPolicies!.evaluate(compiled, input);
-        if (!response || response.rules.length === 0) continue;
-        this.deps.validatingPolicies!.onResponse?.(compiled, response, (performance.now() - started) / 1000);
-        for (const result of validatingPolicyReportResults(compiled, response, request, scannedAt))
-          results.push(toPolicyReportResult(result));
-        events.push(...scanEvents(response, uid, compiled.policy.metadata?.uid));
+        const responses = await this.deps.imageValidatingPolicies!.evaluate(image, input);
+        const seconds = (performance.now() - started) / 1000 / image.length;
+        image.forEach((compiled, i) => {
+          const response = responses[i];
+          const applied = response !== undefined && response.rules.length > 0;
+          if (applied) this.deps.imageValidatingPolicies!.onResponse?.(compiled, response, seconds);
+          recordCelPolicy(
+            compiled,
+            findings,
+            uid,
+            applied
+              ? {
+                  response,
+                  rows: validatingPolicyReportResults(
+                    compiled,
+                    response,
+                    request,
+                    scannedAt,
+                    IMAGE_VALIDATING_POLICY_SOURCE,
+                  ),
+                }
+              : undefined,
+          );
+        });
       }
-    }
-    if (image.length > 0 && resource) {
-      const input: CelPolicyInput = { request, resource, namespaceObject: namespaceObject ?? null };
-      const started = performance.now();
-      const responses = await this.deps.imageValidatingPolicies!.evaluate(image, input);
-      const seconds = (performance.now() - started) / 1000 / image.length;
-      image.forEach((compiled, i) => {
-        if (isPolicyReportable(compiled.policy)) celReported.push(reportedValidatingPolicy(compiled));
-        const response = responses[i];
-        if (!response || response.rules.length === 0) return;
-        this.deps.imageValidatingPolicies!.onResponse?.(compiled, response, seconds);
-        for (const result of validatingPolicyReportResults(
-          compiled,
-          response,
-          request,
-          scannedAt,
-          IMAGE_VALIDATING_POLICY_SOURCE,
-        ))
-          results.push(toPolicyReportResult(result));
-        events.push(...scanEvents(response, uid, compiled.policy.metadata?.uid));
-      });
+      const mutatingScans = this.deps.mutatingPolicies;
+      if (mutatingScans)
+        await this.scanCelPolicies(mutating, findings, uid, async (compiled) => {
+          if (!scansMutatingPolicy(compiled)) return undefined;
+          const started = performance.now();
+          const result = await mutatingScans.evaluate(compiled, input);
+          if (!result || result.response.rules.length === 0) return undefined;
+          mutatingScans.onResponse?.(compiled, result, (performance.now() - started) / 1000);
+          const response = backgroundMutationResponse(result);
+          return { response, rows: mutatingPolicyReportResults({ compiled, response }, request, scannedAt) };
+        });
     }
     // Policies labelled reports.kyverno.io/disabled are evaluated (their Events stand) but not reported.
-    const reported = [...set.policies.filter((policy) => isPolicyReportable(policy.compiled.policy)), ...celReported];
+    const reported = [
+      ...set.policies.filter((policy) => isPolicyReportable(policy.compiled.policy)),
+      ...findings.reported,
+    ];
     if (reported.length > 0)
       await this.writeReport(
         buildBackgroundReport({
@@ -236,10 +290,21 @@ export class ResourceScanner {
     return 'evaluated';
   }
 
+  /** Evaluates CEL policies one by one, recording each (recordCelPolicy). */
+  private async scanCelPolicies<T extends ReportedCelPolicy>(
+    policies: readonly T[],
+    findings: ScanFindings,
+    uid: string,
+    evaluate: (compiled: T) => Promise<CelAnswer | undefined>,
+  ): Promise<void> {
+    for (const compiled of policies) recordCelPolicy(compiled, findings, uid, await evaluate(compiled));
+  }
+
   private celExceptionsSignature(): string {
     return (
       this.deps.validatingPolicies?.exceptionsSignature() ??
       this.deps.imageValidatingPolicies?.exceptionsSignature() ??
+      this.deps.mutatingPolicies?.exceptionsSignature() ??
       ''
     );
   }
@@ -265,8 +330,25 @@ export class ResourceScanner {
   }
 }
 
-/** How a background report labels a ValidatingPolicy (or ImageValidatingPolicy) it evaluated. */
-function reportedValidatingPolicy(compiled: CompiledValidatingPolicy | CompiledImageValidatingPolicy): ReportPolicy {
+/** A CEL policy as a scan reports it. */
+type ReportedCelPolicy = ScannedCelPolicy & { readonly kind: ReportPolicyKind };
+
+/** What a CEL policy answered on the resource. */
+interface CelAnswer {
+  readonly response: PolicyResponse;
+  readonly rows: readonly ReportResult[];
+}
+
+/** A reportable CEL policy labels the report; what it answered adds its rows and its Events. */
+function recordCelPolicy(compiled: ReportedCelPolicy, findings: ScanFindings, uid: string, answer?: CelAnswer): void {
+  if (isPolicyReportable(compiled.policy)) findings.reported.push(reportedCelPolicy(compiled));
+  if (!answer) return;
+  for (const row of answer.rows) findings.results.push(toPolicyReportResult(row));
+  findings.events.push(...scanEvents(answer.response, uid, compiled.policy.metadata?.uid));
+}
+
+/** How a background report labels a CEL policy (ValidatingPolicy, ImageValidatingPolicy, MutatingPolicy) it evaluated. */
+function reportedCelPolicy(compiled: ReportedCelPolicy): ReportPolicy {
   const resourceVersion = compiled.policy.metadata?.resourceVersion;
   return {
     kind: compiled.kind,

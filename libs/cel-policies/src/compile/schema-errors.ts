@@ -75,14 +75,7 @@ export function schemaErrors(spec: unknown): PolicyFieldError[] {
     }
     oneOf(`spec.validations[${i}].reason`, validation.reason, REASONS);
   });
-  const keys = new Set<unknown>();
-  annotations.forEach((annotation, i) => {
-    if (!isObject(annotation)) return push(`spec.auditAnnotations[${i}]`, 'Invalid value: must be an object');
-    const key = annotation.key;
-    if (typeof key !== 'string' || key === '') push(`spec.auditAnnotations[${i}].key`, 'Required value');
-    else if (keys.has(key)) push(`spec.auditAnnotations[${i}].key`, `Duplicate value: ${JSON.stringify(key)}`);
-    keys.add(key);
-  });
+  auditAnnotationItems(annotations, push);
 
   const conditions = list('spec.matchConditions', s.matchConditions);
   if (conditions.length > MAX_MATCH_CONDITIONS) {
@@ -118,5 +111,17 @@ export function namedItems(
     if (!validName(name)) push(`${path}[${i}].name`, `Invalid value: ${JSON.stringify(name)}: not a valid name`);
     else if (names.has(name)) push(`${path}[${i}].name`, `Duplicate value: ${JSON.stringify(name)}`);
     names.add(name);
+  });
+}
+
+/** spec.auditAnnotations' items: each an object with a key, every key once. */
+export function auditAnnotationItems(items: unknown[], push: (field: string, message: string) => void): void {
+  const keys = new Set<unknown>();
+  items.forEach((annotation, i) => {
+    if (!isObject(annotation)) return push(`spec.auditAnnotations[${i}]`, 'Invalid value: must be an object');
+    const key = annotation.key;
+    if (typeof key !== 'string' || key === '') push(`spec.auditAnnotations[${i}].key`, 'Required value');
+    else if (keys.has(key)) push(`spec.auditAnnotations[${i}].key`, `Duplicate value: ${JSON.stringify(key)}`);
+    keys.add(key);
   });
 }

@@ -61,6 +61,7 @@ function compileOne(
       ...(spec.matchConstraints ? { matchConstraints: spec.matchConstraints } : {}),
       matchConditions: spec.matchConditions ?? [],
       variables: spec.variables ?? [],
+      auditAnnotations: spec.auditAnnotations ?? [],
     },
     path,
     'Kubernetes',

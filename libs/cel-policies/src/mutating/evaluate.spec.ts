@@ -82,6 +82,42 @@ describe('evaluateMutatingPolicy', () => {
     expect(await run(addLabel, configMap)).toBeUndefined();
   });
 
+  it("evaluates audit annotations on the mutated object into the passing rule's properties", async () => {
+    const spec: MutatingPolicySpec = {
+      ...addLabel,
+      auditAnnotations: [
+        { key: 'team', valueExpression: 'object.metadata.labels.team' },
+        { key: 'empty', valueExpression: '""' },
+        { key: 'none', valueExpression: 'null' },
+      ],
+    };
+    const result = await run(spec, nginx);
+    expect(result?.status).toBe('pass');
+    // Empty and null values are left out, as Kyverno leaves them.
+    expect(result?.response.rules[0]?.properties).toEqual({ team: 'a' });
+    expect((await run(addLabel, nginx))?.response.rules[0]?.properties).toBeUndefined();
+  });
+
+  it('answers an audit annotation that fails or is not a string as an error, and refuses duplicate keys', async () => {
+    const failing = await run(
+      { ...addLabel, auditAnnotations: [{ key: 'count', valueExpression: 'size(object.spec.containers)' }] },
+      nginx,
+    );
+    expect(failing?.status).toBe('error');
+    expect(failing?.message).toContain("auditAnnotation 'count'");
+    const duplicate = mutatingPolicy('p', {
+      ...addLabel,
+      auditAnnotations: [
+        { key: 'a', valueExpression: '"x"' },
+        { key: 'a', valueExpression: '"y"' },
+      ],
+    });
+    expect(mutatingPolicyErrors(duplicate)).toContainEqual({
+      field: 'spec.auditAnnotations[1].key',
+      message: 'Duplicate value: "a"',
+    });
+  });
+
   it('reports a mutation that fails as an error naming the expression, leaving no patch', async () => {
     const result = await run(
       {

@@ -29,7 +29,13 @@ import type { NamedProgram } from '../compile/compiled-expressions';
 import type { CompiledCelPolicyException } from '../exceptions/compiled-exception';
 import { celValue } from '../evaluate/activation';
 import { admissionAttributesOf, kyvernoRequestOf, namespaceOf } from '../evaluate/attributes';
-import { applicableExceptions, conditionsHold, roundActivation, withLibraries } from '../evaluate/evaluate-policy';
+import {
+  applicableExceptions,
+  auditAnnotations,
+  conditionsHold,
+  roundActivation,
+  withLibraries,
+} from '../evaluate/evaluate-policy';
 import type { CelPolicyContext, CelPolicyInput } from '../evaluate/input';
 import { SpecRun } from '../evaluate/spec-run';
 import { mutatingProgramsOf, type MutatingSpecPrograms } from './compile';
@@ -279,8 +285,13 @@ async function run(
       activation.object = celValue(current);
     }
     const patched = current as unknown as KubeObject;
+    // Audit annotations read the mutated object; Kyverno reports them as the result's properties.
+    const annotations = await auditAnnotations(runner, programs.spec);
+    if ('error' in annotations)
+      return result(compiled, subject, errorRule('evaluation', 'failed to evaluate policy', annotations.error));
     // Exceptions that only allowed images or values are named on the passing rule, as Kyverno names them.
     const rule = passRule(patched);
+    if (Object.keys(annotations.values).length > 0) rule.properties = { ...annotations.values };
     if (exempted.partial.length > 0) rule.exceptions = exempted.partial;
     return result(compiled, subject, rule, patched, admissionPatch(object, patched));
   } catch (error) {

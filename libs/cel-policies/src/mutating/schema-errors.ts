@@ -2,6 +2,7 @@ import { isObject } from '@edict/foundation';
 import type { PolicyFieldError } from '../api/types';
 import type { MutatingPolicySpec } from './types';
 import { specChecks } from '../compile/spec-checks';
+import { auditAnnotationItems } from '../compile/schema-errors';
 
 const FAILURE_POLICIES = ['Ignore', 'Fail'];
 const REINVOCATION_POLICIES = ['Never', 'IfNeeded'];
@@ -85,6 +86,8 @@ export function mutatingSchemaErrors(spec: unknown): PolicyFieldError[] {
         push(`${at}.applyConfiguration`, 'Forbidden: applyConfiguration must not be set when patchType is JSONPatch');
     }
   });
+
+  auditAnnotationItems(list('spec.auditAnnotations', s.auditAnnotations), push);
 
   const conditions = list('spec.matchConditions', s.matchConditions);
   if (conditions.length > MAX_MATCH_CONDITIONS) {

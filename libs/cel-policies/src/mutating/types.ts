@@ -1,6 +1,6 @@
 import type { JsonPatchOperation, PolicyResponse } from '@edict/engine';
 import type { JsonObject, KubeObject } from '@edict/foundation';
-import type { AutogenTarget, MatchCondition, MatchResources, Variable } from '../api/types';
+import type { AuditAnnotation, AutogenTarget, MatchCondition, MatchResources, Variable } from '../api/types';
 
 // The MutatingPolicy API as Kyverno serves it (api/policies.kyverno.io/v1 mutating_policy.go): the
 // fields the engine reads. Objects arrive as parsed YAML/JSON, so every field is optional here and
@@ -33,6 +33,8 @@ export interface MutatingPolicySpec {
     mutatingAdmissionPolicy?: { enabled?: boolean };
   };
   mutations?: Mutation[];
+  /** Evaluated on the mutated object; Kyverno puts them in the report result's properties. */
+  auditAnnotations?: AuditAnnotation[];
   webhookConfiguration?: { timeoutSeconds?: number };
   evaluation?: {
     mode?: 'Kubernetes' | 'JSON';

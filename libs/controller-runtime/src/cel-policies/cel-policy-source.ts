@@ -52,13 +52,15 @@ const combined = new WeakMap<
 >();
 
 /**
- * The versions of the ValidatingPolicies and CEL exceptions in force (kind, namespace, name,
+ * The versions of the ValidatingPolicies, MutatingPolicies and CEL exceptions in force (kind, namespace, name,
  * uid, generation or resourceVersion): equal signatures mean nothing changed.
  */
 export function celPolicySignature(source: CelPolicySource): string {
-  const policies = [...source.validatingPolicies(), ...(source.imageValidatingPolicies?.() ?? [])].map(
-    (compiled) => `${compiled.kind}:${versionOf(compiled.policy)}`,
-  );
+  const policies = [
+    ...source.validatingPolicies(),
+    ...(source.imageValidatingPolicies?.() ?? []),
+    ...(source.mutatingPolicies?.() ?? []),
+  ].map((compiled) => `${compiled.kind}:${versionOf(compiled.policy)}`);
   return `${policies.sort().join(',')};${celExceptionsSignature(source)}`;
 }
 

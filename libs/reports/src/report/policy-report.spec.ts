@@ -48,6 +48,18 @@ describe('mergeResults', () => {
     );
     expect(merged.map((r) => `${r.rule}=${r.result}`)).toEqual(['a=pass', 'b=fail', 'c=warn']);
   });
+
+  it("keeps one result per MutatingPolicy, whatever its rule (Kyverno's key is source and policy)", () => {
+    const mpol = (rule: string, status: PolicyReportResult['result'], seconds: number): PolicyReportResult => ({
+      ...result(rule, status, seconds),
+      policy: 'add-team',
+      source: 'KyvernoMutatingPolicy',
+    });
+    const merged = mergeResults([mpol('exception', 'skip', 10)], [[mpol('', 'pass', 11)]]);
+    expect(merged.map((r) => `${r.rule}=${r.result}`)).toEqual(['=pass']);
+    // Classic rules of one policy stay apart.
+    expect(mergeResults([result('a', 'fail', 10)], [[result('b', 'pass', 11)]])).toHaveLength(2);
+  });
 });
 
 describe('samePolicyReport', () => {

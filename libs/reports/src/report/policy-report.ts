@@ -10,7 +10,7 @@
  */
 import type { ReportPolicy } from './ephemeral-report';
 import { goJson } from '@edict/foundation';
-import { resultKey, sortResults, summarize } from './results';
+import { mergeKey, sortResults, summarize } from './results';
 import { LABEL_MANAGED_BY, MANAGED_BY_KYVERNO, policyLabel } from './labels';
 import type { PolicyReportObject, PolicyReportResult, ReportScope } from './types';
 
@@ -47,7 +47,7 @@ export function buildPolicyReport(
 }
 
 /**
- * The newest result per policy and rule: `base` (what the report holds) updated by each batch of
+ * The newest result per policy and rule (per policy for a MutatingPolicy, as Kyverno merges): `base` (what the report holds) updated by each batch of
  * `incoming` in order; a result replaces the one it meets unless that one is strictly newer, so
  * of two results in the same second the later batch wins.
  */
@@ -56,10 +56,10 @@ export function mergeResults(
   incoming: readonly (readonly PolicyReportResult[])[],
 ): PolicyReportResult[] {
   const byRule = new Map<string, PolicyReportResult>();
-  for (const result of base) byRule.set(resultKey(result), result);
+  for (const result of base) byRule.set(mergeKey(result), result);
   for (const batch of incoming) {
     for (const result of batch) {
-      const key = resultKey(result);
+      const key = mergeKey(result);
       const current = byRule.get(key);
       if (!current || current.timestamp.seconds <= result.timestamp.seconds) byRule.set(key, result);
     }

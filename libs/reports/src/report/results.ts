@@ -9,6 +9,17 @@ export function resultKey(result: PolicyReportResult): string {
   return `${result.policy}\u0000${result.rule}\u0000${result.source}`;
 }
 
+/**
+ * Sources whose policies Kyverno's aggregation keeps one result for, whatever its rule (a
+ * MutatingPolicy answers one rule: `` or `exception`).
+ */
+const ONE_RESULT_PER_POLICY: ReadonlySet<string> = new Set(['KyvernoMutatingPolicy']);
+
+/** What aggregation keeps the newest of: one result per resultKey, or per policy for ONE_RESULT_PER_POLICY sources. */
+export function mergeKey(result: PolicyReportResult): string {
+  return ONE_RESULT_PER_POLICY.has(result.source) ? `${result.policy}\u0000\u0000${result.source}` : resultKey(result);
+}
+
 /** Policy, rule then source order (Kyverno's), so the same results always serialize the same way. */
 export function sortResults(results: readonly PolicyReportResult[]): PolicyReportResult[] {
   // Keys built once per result, not twice per comparison.
