@@ -7,6 +7,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Policy, PolicyException } from '@edict/engine';
 import type { KubeObject } from '@edict/foundation';
+import { KubeAccessReviewer } from '@edict/context';
 import { DiscoveryResolver, InformerFactory, KubeResources, type Informer } from '@edict/kube';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import {
@@ -40,6 +41,7 @@ export class AdmissionPolicyGenerator implements LeaderAware {
 
   async onStartedLeading(signal: AbortSignal): Promise<void> {
     const discovery = new DiscoveryResolver(this.resources.http);
+    const reviewer = new KubeAccessReviewer(this.resources, 'self');
     const mutatingVersion = await servedMutatingVersion(discovery).catch(() => undefined);
     // Without the kinds served (an API server too old, or not serving them) there is nothing to write.
     const validating =
@@ -91,6 +93,12 @@ export class AdmissionPolicyGenerator implements LeaderAware {
       discovery,
       caches: caches as never,
       mutatingVersion,
+      mayDo: async (verb, resource, version) => {
+        const decision = await reviewer
+          .review({ user: '', resourceAttributes: { group: admission, version, resource, verb } })
+          .catch(() => ({ allowed: false }));
+        return decision.allowed;
+      },
     });
     const pass = new SerialPass(() => new GenerationPass(store, flags, (message) => this.logger.debug(message)).run());
     let timer: NodeJS.Timeout | undefined;

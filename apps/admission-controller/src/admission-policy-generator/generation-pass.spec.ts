@@ -29,6 +29,8 @@ class FakeStore implements GeneratorStore {
   statuses = new Map<string, GeneratorStatus>();
   writes: string[] = [];
   version: MutatingAdmissionPolicyVersion | undefined = 'v1beta1';
+  /** Resources this controller may not write. */
+  forbidden = new Set<string>();
   private nextVersion = 1;
 
   clusterPolicies(): readonly Policy[] {
@@ -55,6 +57,9 @@ class FakeStore implements GeneratorStore {
       Deployment: { group: 'apps', version: 'v1', resource: 'deployments' },
     };
     return Promise.resolve((kind) => (kinds[kind] ? [kinds[kind]] : []));
+  }
+  permitted(resource: string): Promise<boolean> {
+    return Promise.resolve(!this.forbidden.has(resource));
   }
   mutatingVersion(): MutatingAdmissionPolicyVersion | undefined {
     return this.version;
@@ -255,6 +260,25 @@ describe('GenerationPass', () => {
     expect(store.statuses.get('ClusterPolicy/a')?.message).toBe(
       'skip generating ValidatingAdmissionPolicy: Conditions in PolicyException is not applicable.',
     );
+  });
+});
+
+describe('GenerationPass without permissions', () => {
+  it("writes Kyverno's insufficient-permissions message and generates nothing", async () => {
+    const store = new FakeStore();
+    store.cpols = [cpol('a')];
+    store.mpols = [mpol('c', true)];
+    store.forbidden = new Set(['validatingadmissionpolicybindings', 'mutatingadmissionpolicies']);
+    await new GenerationPass(store, ON).run();
+    expect(store.objects.size).toBe(0);
+    expect(store.statuses.get('ClusterPolicy/a')).toEqual({
+      generated: false,
+      message: 'insufficient permissions to generate ValidatingAdmissionPolicyBindings',
+    });
+    expect(store.statuses.get('MutatingPolicy/c')).toEqual({
+      generated: false,
+      message: 'insufficient permissions to generate MutatingAdmissionPolicies',
+    });
   });
 });
 

@@ -48,6 +48,8 @@ export interface GeneratorStore {
   /** Replaces `stored` (its resourceVersion) with `desired`. */
   replace(desired: GeneratedObject, stored: KubeObject): Promise<void>;
   remove(object: KubeObject): Promise<void>;
+  /** Whether this controller may create, update, list and delete `resource` (admissionregistration `version`). */
+  permitted(resource: string, version: string): Promise<boolean>;
   /** Writes the generator's status fields on the source policy when they differ. */
   writeStatus(source: SourceRef, status: GeneratorStatus): Promise<void>;
 }
@@ -87,7 +89,32 @@ export class GenerationPass {
         errors.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
       }
     };
-    if (this.flags.generateValidatingAdmissionPolicy) {
+    const vapDenied = this.flags.generateValidatingAdmissionPolicy
+      ? await this.missingPermission('ValidatingAdmissionPolicies', 'validatingadmissionpolicies', 'v1')
+      : undefined;
+    if (this.flags.generateValidatingAdmissionPolicy && vapDenied !== undefined) {
+      // Kyverno says so on each policy and leaves what exists alone.
+      for (const object of [
+        ...this.existing('ValidatingAdmissionPolicy'),
+        ...this.existing('ValidatingAdmissionPolicyBinding'),
+      ]) {
+        keep.add(keyOf(object));
+      }
+      for (const policy of this.store.clusterPolicies().filter(hasValidateRules)) {
+        await attempt(`ClusterPolicy ${policy.metadata.name}`, () =>
+          this.store.writeStatus(
+            { kind: 'ClusterPolicy', name: policy.metadata.name },
+            { generated: false, message: vapDenied },
+          ),
+        );
+      }
+      for (const policy of this.store.validatingPolicies()) {
+        const name = policy.metadata?.name ?? '';
+        await attempt(`ValidatingPolicy ${name}`, () =>
+          this.store.writeStatus({ kind: 'ValidatingPolicy', name }, { generated: false, message: vapDenied }),
+        );
+      }
+    } else if (this.flags.generateValidatingAdmissionPolicy) {
       const policies = this.store.clusterPolicies().filter(hasValidateRules);
       const kinds = policies.flatMap(kindsOf);
       const resolver = await this.store.kindResolver(kinds);
@@ -107,11 +134,22 @@ export class GenerationPass {
       }
     }
     const version = this.store.mutatingVersion();
+    const mapDenied = version
+      ? await this.missingPermission('MutatingAdmissionPolicies', 'mutatingadmissionpolicies', version)
+      : undefined;
     for (const policy of this.store.mutatingPolicies()) {
       if (policy.metadata?.namespace) continue;
       // Kyverno: with the flag off, only a policy that asks for a MAP itself is reconciled.
       if (!this.flags.generateMutatingAdmissionPolicy && !mutatingAdmissionPolicyRequested(policy)) {
         for (const object of this.ownedBy('MutatingPolicy', policy.metadata?.uid)) keep.add(keyOf(object));
+        continue;
+      }
+      if (mapDenied !== undefined) {
+        for (const object of this.ownedBy('MutatingPolicy', policy.metadata?.uid)) keep.add(keyOf(object));
+        const name = policy.metadata?.name ?? '';
+        await attempt(`MutatingPolicy ${name}`, () =>
+          this.store.writeStatus({ kind: 'MutatingPolicy', name }, { generated: false, message: mapDenied }),
+        );
         continue;
       }
       await attempt(`MutatingPolicy ${policy.metadata?.name}`, () => this.mutatingPolicy(policy, version, keep));
@@ -207,6 +245,16 @@ export class GenerationPass {
         await this.store.remove(object);
       }
     }
+  }
+
+  /** Kyverno's message when the policies or their bindings may not be written, else undefined. */
+  private async missingPermission(what: string, resource: string, version: string): Promise<string | undefined> {
+    if (!(await this.store.permitted(resource, version))) return `insufficient permissions to generate ${what}`;
+    const binding = `${resource.slice(0, -'ies'.length)}ybindings`;
+    if (!(await this.store.permitted(binding, version))) {
+      return `insufficient permissions to generate ${what.slice(0, -'ies'.length)}yBindings`;
+    }
+    return undefined;
   }
 
   private existing(kind: GeneratedKind): readonly KubeObject[] {

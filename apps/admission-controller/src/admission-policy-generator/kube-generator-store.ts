@@ -36,6 +36,8 @@ export interface KubeGeneratorStoreDeps {
     readonly generated: Partial<Record<GeneratedKind, ObjectCache<KubeObject>>>;
   };
   readonly mutatingVersion: MutatingAdmissionPolicyVersion | undefined;
+  /** Asks the API server whether this controller may do `verb` on the resource (a SelfSubjectAccessReview). */
+  readonly mayDo: (verb: string, resource: string, version: string) => Promise<boolean>;
 }
 
 /** Where each source kind is read and its status written. */
@@ -116,6 +118,14 @@ export class KubeGeneratorStore implements GeneratorStore {
 
   mutatingVersion(): MutatingAdmissionPolicyVersion | undefined {
     return this.deps.mutatingVersion;
+  }
+
+  /** As Kyverno checks before generating: create, update, list and delete, all allowed. */
+  async permitted(resource: string, version: string): Promise<boolean> {
+    for (const verb of ['create', 'update', 'list', 'delete']) {
+      if (!(await this.deps.mayDo(verb, resource, version))) return false;
+    }
+    return true;
   }
 
   async create(object: GeneratedObject): Promise<void> {
