@@ -49,8 +49,10 @@ async function eventually<T>(what: string, probe: () => T | undefined, timeoutMs
 describe("the chart's RBAC is what local mode runs the controllers under", () => {
   it('renders the same ServiceAccounts, roles and bindings as local mode installs', () => {
     const chart = renderChart(['--set', 'webhooksCleanup.enabled=false']);
+    // The chart's defaults: ValidatingAdmissionPolicy generation on, MutatingAdmissionPolicy generation off.
+    const generates = { validating: true, mutating: false };
     const local = CONTROLLER_COMPONENTS.flatMap((component) =>
-      controllerRbac({ installName: 'edict', namespace: 'edict', component }),
+      controllerRbac({ installName: 'edict', namespace: 'edict', component, generates }),
     );
     expect(rbacContent(chart as RenderedObject[])).toEqual(rbacContent(local));
   });

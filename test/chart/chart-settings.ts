@@ -42,6 +42,8 @@ export const CHART_MANAGED_FIELDS: ReadonlySet<string> = new Set([
   'admissionReports',
   'exceptionNamespaces',
   'omitEvents',
+  'generateValidatingAdmissionPolicy',
+  'generateMutatingAdmissionPolicy',
 ]);
 
 export interface ControllerSettingsSource {

@@ -9,6 +9,7 @@ import { ContextModule } from '@edict/context';
 import { ControllerAppModule, PolicyReadiness } from '@edict/controller-runtime';
 import { ReportsMetrics } from '@edict/reports';
 import { adminEndpoints } from './admin/admin.module';
+import { AdmissionPolicyGeneratorModule } from './admission-policy-generator/admission-policy-generator.module';
 import { AfterAdmissionModule } from './after-admission/after-admission.module';
 import { ClusterStateModule } from './cluster/cluster-state.module';
 import type { ControllerConfig } from './config/controller-config';
@@ -40,6 +41,8 @@ export class AdmissionControllerModule {
             AdmissionContextModule,
             AfterAdmissionModule,
             ReviewWebhooksModule,
+            // ValidatingAdmissionPolicies / MutatingAdmissionPolicies from Kyverno policies, on the leader.
+            AdmissionPolicyGeneratorModule,
             // Swagger's /admin/* debugging endpoints, only when switched on (EDICT_ADMIN_ENDPOINTS=true).
             ...adminEndpoints(config.adminEndpoints),
           ],

@@ -72,3 +72,4 @@ export {
 export { evaluateGeneratingPolicy } from './generating/evaluate';
 export { LABEL_TRIGGER_NAME, LABEL_SOURCE_UID } from './generating/downstream';
 export { evaluateMutatingPolicies, type MutatingChainResult } from './mutating/chain';
+export * from './native-generation';

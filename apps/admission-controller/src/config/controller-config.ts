@@ -113,6 +113,21 @@ export class ControllerConfig extends WebhookServerConfig {
   @IsBoolean()
   adminEndpoints = false;
 
+  /**
+   * Kyverno's features.generateValidatingAdmissionPolicy: the leader turns eligible ClusterPolicies
+   * (validate.cel with generate) and ValidatingPolicies into ValidatingAdmissionPolicies with
+   * bindings. On by default, as in Kyverno's current releases.
+   */
+  @IsBoolean()
+  generateValidatingAdmissionPolicy = true;
+
+  /**
+   * Kyverno's features.generateMutatingAdmissionPolicy: MutatingPolicies become
+   * MutatingAdmissionPolicies with bindings (a policy may still ask for it itself). Off by default.
+   */
+  @IsBoolean()
+  generateMutatingAdmissionPolicy = false;
+
   /** Webhook timeout before policies raise it with `webhookTimeoutSeconds` (Kyverno: 10). */
   @IsInt()
   @Min(1)
@@ -226,6 +241,8 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_HTTP_HEADERS_TIMEOUT_MS: ['httpHeadersTimeoutMs', 'int'],
   EDICT_HTTP_IDLE_TIMEOUT_MS: ['httpIdleTimeoutMs', 'int'],
   EDICT_ADMIN_ENDPOINTS: ['adminEndpoints', 'bool'],
+  EDICT_GENERATE_VALIDATING_ADMISSION_POLICY: ['generateValidatingAdmissionPolicy', 'bool'],
+  EDICT_GENERATE_MUTATING_ADMISSION_POLICY: ['generateMutatingAdmissionPolicy', 'bool'],
   EDICT_WEBHOOK_URL: ['webhookUrl', 'string'],
   EDICT_WEBHOOK_SERVICE_PORT: ['webhookServicePort', 'int'],
   EDICT_WEBHOOK_TIMEOUT_SECONDS: ['webhookTimeoutSeconds', 'int'],

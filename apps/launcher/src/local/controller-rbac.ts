@@ -29,6 +29,11 @@ export interface ControllerRbacScope {
   readonly component: ControllerComponent;
   /** Kubernetes' read-only role bound beside the controller's own (the chart's `rbac.viewRoleName`). */
   readonly viewRoleName?: string;
+  /**
+   * The admission controller's generation flags (the chart's features.generateValidatingAdmissionPolicy
+   * and generateMutatingAdmissionPolicy): on, it may write what it generates.
+   */
+  readonly generates?: { readonly validating: boolean; readonly mutating: boolean };
 }
 
 interface RuleFile {
@@ -94,6 +99,15 @@ export function controllerRbac(scope: ControllerRbacScope, directory?: string): 
     },
     binding('ClusterRoleBinding', role, 'ClusterRole', role),
   ];
+  const generated = component === 'admission-controller' ? generatedKindRules(scope.generates) : [];
+  if (generated.length > 0) {
+    objects.push({
+      apiVersion: `${RBAC}/v1`,
+      kind: 'ClusterRole',
+      metadata: { name: `${role}:admission-policies`, labels },
+      rules: generated,
+    });
+  }
   if (component !== 'cleanup-controller') {
     objects.push(binding('ClusterRoleBinding', `${role}:view`, 'ClusterRole', scope.viewRoleName ?? 'view'));
   }
@@ -107,6 +121,20 @@ export function controllerRbac(scope: ControllerRbacScope, directory?: string): 
     binding('RoleBinding', role, 'Role', role),
   );
   return objects;
+}
+
+/** As the chart's `<install>:admission-controller:admission-policies` role: only the kinds a flag turns on. */
+function generatedKindRules(generates: ControllerRbacScope['generates']): JsonObject[] {
+  const verbs = ['get', 'list', 'watch', 'create', 'update', 'delete'];
+  const group = 'admissionregistration.k8s.io';
+  return [
+    ...(generates?.validating
+      ? [{ apiGroups: [group], resources: ['validatingadmissionpolicies', 'validatingadmissionpolicybindings'], verbs }]
+      : []),
+    ...(generates?.mutating
+      ? [{ apiGroups: [group], resources: ['mutatingadmissionpolicies', 'mutatingadmissionpolicybindings'], verbs }]
+      : []),
+  ];
 }
 
 function findRulesDirectory(): string {

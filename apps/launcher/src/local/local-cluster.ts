@@ -160,7 +160,16 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     installPolicyCrds(apiServer);
     ensureNamespace(apiServer, config.namespace);
     for (const component of CONTROLLER_COMPONENTS) {
-      for (const object of controllerRbac({ installName: config.installName, namespace: config.namespace, component }))
+      const generates = {
+        validating: config.generateValidatingAdmissionPolicy,
+        mutating: config.generateMutatingAdmissionPolicy,
+      };
+      for (const object of controllerRbac({
+        installName: config.installName,
+        namespace: config.namespace,
+        component,
+        generates,
+      }))
         apiServer.create(object);
     }
     for (const object of options.preinstalled ?? []) apiServer.create(object);

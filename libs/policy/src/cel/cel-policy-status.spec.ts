@@ -179,6 +179,15 @@ describe('desiredCelPolicyStatus of MutatingPolicies and GeneratingPolicies', ()
     expect(desiredCelPolicyStatus(entry(stored), { webhookConfigured: true }, T0).generated).toBe(true);
   });
 
+  it("keeps the admission policy generator's generated flag and message on a ValidatingPolicy", () => {
+    const message = 'skip generating ValidatingAdmissionPolicy: not enabled.';
+    const stored = { ...vpol('v', {}), status: { generated: false, conditionStatus: { message } } };
+    const status = desiredCelPolicyStatus(entry(stored), { webhookConfigured: true }, T0);
+    expect(status.conditionStatus).toMatchObject({ message });
+    const generated = { ...vpol('v', {}), status: { generated: true } };
+    expect(desiredCelPolicyStatus(entry(generated), { webhookConfigured: true }, T0).generated).toBe(true);
+  });
+
   it("writes a GeneratingPolicy's conditionStatus alone, both conditions, and names missing reporting permissions", () => {
     const status = desiredCelPolicyStatus(entry(gpol('g')), { webhookConfigured: true }, T0);
     expect(types(status)).toEqual(['WebhookConfigured=True', 'RBACPermissionsGranted=True']);

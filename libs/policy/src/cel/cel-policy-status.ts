@@ -3,7 +3,7 @@
  *   status:
  *     conditionStatus: { ready, conditions: [WebhookConfigured?, RBACPermissionsGranted?], message: '' }
  *     autogen: { configs: { <name>: { targets, spec } } }   (what autogen generated for pod controllers)
- *     generated: false                                      (no ValidatingAdmissionPolicy is generated)
+ *     generated: false                                      (set by the admission policy generator: kept)
  * WebhookConfigured is there when the policy runs at admission (True once the published webhook
  * configurations carry the policy at its generation); RBACPermissionsGranted when it runs in
  * background scans (True unless the reporting permissions are known to be missing). Ready when every
@@ -71,9 +71,8 @@ function kindFields(entry: CelPolicyEntry, current: JsonObject): JsonObject {
   if (isGeneratingPolicyKind(entry.kind) || isDeletingPolicyKind(entry.kind)) return {};
   const autogen = compiled && 'autogenStatus' in compiled ? compiled.autogenStatus : {};
   if (isImagePolicyKind(entry.kind)) return { autogen };
-  // Kyverno keeps what it stored (no MutatingAdmissionPolicy generation here: false unless set).
-  const generated =
-    isMutatingPolicyKind(entry.kind) && typeof current.generated === 'boolean' ? current.generated : false;
+  // Owned by the admission policy generator (VAP/MAP generation): kept, false until it writes.
+  const generated = typeof current.generated === 'boolean' ? current.generated : false;
   return { autogen, generated };
 }
 
@@ -115,12 +114,16 @@ export function desiredCelPolicyStatus(entry: CelPolicyEntry, facts: CelPolicySt
     }
   }
   const current = isObject(entry.object.status) ? entry.object.status : {};
+  // The message is the admission policy generator's (why no VAP/MAP was generated): kept.
+  const previousStatus = isObject(current.conditionStatus) ? current.conditionStatus : {};
+  const message =
+    !isImagePolicyKind(entry.kind) && typeof previousStatus.message === 'string' ? previousStatus.message : '';
   return {
     ...current,
     conditionStatus: {
       ready: compiled !== undefined && conditions.every((c) => c.status === 'True'),
       conditions,
-      message: '',
+      message,
     },
     ...kindFields(entry, current),
   };

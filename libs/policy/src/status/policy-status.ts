@@ -150,7 +150,7 @@ export function desiredPolicyStatus(policy: Policy, readiness: PolicyReadiness, 
       : [...conditions.filter((c) => c && typeof c === 'object'), ready],
     autogen: autogen.length > 0 ? { rules: autogen } : {},
     rulecount: ruleCount(rules.filter((rule) => !isAutogenRuleName(rule.name))),
-    // Owned by the ValidatingAdmissionPolicy generator, which Edict does not run: kept, or Kyverno's zero value.
+    // Owned by the admission policy generator (apps/admission-controller): kept, or Kyverno's zero value.
     validatingadmissionpolicy:
       vap && typeof vap === 'object' && !Array.isArray(vap)
         ? (vap as PolicyStatus['validatingadmissionpolicy'])
