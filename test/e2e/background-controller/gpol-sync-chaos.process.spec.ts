@@ -21,6 +21,8 @@ const POLICY = 'chaos-sync';
 const TRIGGERS = 24;
 const NAMES = ['chaos-cm', 'chaos-extra'];
 const here = join(__dirname, 'chaos');
+/** The repository's TypeScript loader for child processes. */
+const REGISTER_TS = join(__dirname, '../../../scripts/register-ts.cjs');
 
 interface Replica {
   readonly identity: string;
@@ -36,7 +38,7 @@ function startReplica(cluster: TestCluster, identity: string): Replica {
     leaseIdentity: identity,
     retryDelayMs: 100,
   };
-  const child = spawn(process.execPath, ['-r', join(here, 'register-ts.cjs'), join(here, 'background-main.cjs')], {
+  const child = spawn(process.execPath, ['-r', REGISTER_TS, join(here, 'background-main.cjs')], {
     cwd: here,
     env: { ...process.env, BACKGROUND_OVERRIDES: JSON.stringify(overrides) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -112,10 +112,9 @@ export async function mutatingPolicyForRequest(
       if (resourceVersion !== undefined) patched.metadata.resourceVersion = resourceVersion;
       else delete patched.metadata.resourceVersion;
       try {
-        if (target.subresource !== '' && target.subresource !== 'status') {
-          throw new Error(`the ${target.subresource} subresource cannot be written by the background controller`);
-        }
-        await writer.replace(patched, target.subresource === 'status' ? 'status' : undefined);
+        // A target matched through a subresource (pods/status, pods/resize) is written through it, as
+        // Kyverno does: the API server keeps only what that subresource may change.
+        await writer.replace(patched, target.subresource === '' ? undefined : target.subresource);
       } catch (error) {
         failures.push(`failed to update target resource for mpol ${key}: ${errorMessage(error)}`);
         continue;

@@ -59,8 +59,12 @@ export class FakeCluster implements ClusterObjects {
     return this.put(object);
   }
 
-  async replace<T extends ObjectHeader>(written: T, subresource?: 'status'): Promise<T> {
+  async replace<T extends ObjectHeader>(written: T, subresource?: string): Promise<T> {
     const object = written as ObjectHeader as KubeObject;
+    // Only status is modelled here; the in-memory API server serves the others (pods/resize...).
+    if (subresource !== undefined && subresource !== 'status') {
+      throw new KubeApiError(404, 'NotFound', `the server could not find the requested resource (${subresource})`);
+    }
     this.write(subresource ? 'status' : 'replace', object);
     const existing = this.objects.get(keyOf(object));
     if (!existing) throw new KubeApiError(404, 'NotFound', 'not found');

@@ -28,8 +28,8 @@ export interface ClusterObjects {
   /** The objects of one type, page by page (items carry kind and apiVersion). */
   list(request: ListRequest): AsyncIterable<KubeObject[]>;
   create<T extends ObjectHeader>(object: T): Promise<T>;
-  /** PUT; the object's resourceVersion makes it conditional. */
-  replace<T extends ObjectHeader>(object: T, subresource?: 'status'): Promise<T>;
+  /** PUT (of the object, or of a subresource written as its parent); the object's resourceVersion makes it conditional. */
+  replace<T extends ObjectHeader>(object: T, subresource?: string): Promise<T>;
   delete(ref: ObjectRef, preconditions?: { uid?: string; resourceVersion?: string }): Promise<void>;
   /** Whether a kind is namespaced, from discovery; undefined when the API server does not serve it. */
   namespaced(apiVersion: string, kind: string): Promise<boolean | undefined>;

@@ -64,6 +64,7 @@ const SUBRESOURCE_DISCOVERY: Readonly<
   scale: { group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
   ephemeralcontainers: { verbs: ['get', 'patch', 'update'] },
   approval: { verbs: ['get', 'patch', 'update'] },
+  resize: { verbs: ['get', 'patch', 'update'] },
   exec: { kind: 'PodExecOptions', verbs: ['create', 'get'] },
   attach: { kind: 'PodAttachOptions', verbs: ['create', 'get'] },
   portforward: { kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },

@@ -49,6 +49,7 @@ const UPDATE_SUBRESOURCES: readonly string[] = [
   'status',
   'ephemeralcontainers',
   'approval',
+  'resize',
 ] satisfies UpdateSubresource[];
 
 export class ResourceRouter {

@@ -83,7 +83,7 @@ export const BUILTIN_TYPES: readonly ResourceType[] = [
       shortNames: ['po'],
       categories: ['all'],
       status: true,
-      subresources: ['attach', 'binding', 'ephemeralcontainers', 'eviction', 'exec', 'log', 'portforward', 'proxy'],
+      subresources: ['attach', 'binding', 'ephemeralcontainers', 'eviction', 'exec', 'log', 'portforward', 'proxy', 'resize'],
       fields: POD_FIELDS,
     },
     { kind: 'ConfigMap', plural: 'configmaps', namespaced: true, shortNames: ['cm'] },

@@ -9,6 +9,7 @@ import { ApiError, badRequest, invalid, type StatusCause } from '../status';
 import type { UserInfo } from '../admission/types';
 import { isCsrType, prepareCsrCreate, prepareCsrUpdate } from './certificate-signing-requests';
 import { generatedName, validateName } from './names';
+import { podResizeProblems, resizedPod } from './pod-resize';
 
 /** Kube's RFC 3339 timestamps have second precision. */
 export function timestamp(date: Date): string {
@@ -158,7 +159,7 @@ function labelProblems(metadata: JsonObject): StatusCause[] {
 }
 
 /** Subresources written as the whole object, of which they replace one part. */
-export type UpdateSubresource = 'status' | 'ephemeralcontainers' | 'approval';
+export type UpdateSubresource = 'status' | 'ephemeralcontainers' | 'approval' | 'resize';
 
 /**
  * The object an update stores: the new body with the old object's system metadata, the old status
@@ -197,6 +198,11 @@ export function prepareUpdate(
     if (newSpec.ephemeralContainers === undefined) delete spec.ephemeralContainers;
     else spec.ephemeralContainers = newSpec.ephemeralContainers;
     object = { ...old, metadata: { ...oldMeta }, spec };
+  } else if (subresource === 'resize') {
+    // Only the containers' resources and resize policies change through pods/resize.
+    object = resizedPod(old, body, oldMeta);
+    const causes = podResizeProblems(old, object);
+    if (causes.length > 0) throw invalid({ group: type.group, kind: type.kind, name: String(oldMeta.name) }, causes);
   } else if (subresource === 'status' || subresource === 'approval') {
     object = { ...old, metadata: { ...oldMeta } };
     // Built-in status strategies reset the spec, not the annotations: the Deployment controller
@@ -234,7 +240,7 @@ export function prepareUpdate(
     object = prepareCsrUpdate(
       old,
       object,
-      subresource === 'ephemeralcontainers' ? undefined : subresource,
+      subresource === 'ephemeralcontainers' || subresource === 'resize' ? undefined : subresource,
       timestamp(now),
     );
   }

@@ -217,7 +217,12 @@ describe.skipIf(!hasKubectl)('subresources', () => {
       'pods/log',
       'pods/portforward',
       'pods/proxy',
+      'pods/resize',
     ]);
+    expect(core.find((r) => r.name === 'pods/resize')).toMatchObject({
+      kind: 'Pod',
+      verbs: ['get', 'patch', 'update'],
+    });
     expect(core.find((r) => r.name === 'pods/binding')).toMatchObject({ kind: 'Binding', verbs: ['create'] });
     expect(core.find((r) => r.name === 'pods/proxy')).toMatchObject({ kind: 'PodProxyOptions' });
   });

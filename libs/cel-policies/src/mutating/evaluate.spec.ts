@@ -295,6 +295,23 @@ describe('mutate-existing', () => {
     expect(skipped).toEqual({ targets: [] });
   });
 
+  it('lets the target expression read variables built from the trigger request', async () => {
+    const compiled = compileMutatingPolicy(
+      mutatingPolicy('by-request', {
+        ...existing,
+        variables: [
+          { name: 'targetNamespace', expression: 'request.namespace' },
+          { name: 'targetName', expression: 'request.name == "web" ? "one" : "two"' },
+        ],
+        targetMatchConstraints: {
+          expression: '{"metadata": {"name": variables.targetName, "namespace": variables.targetNamespace}}',
+        },
+      }),
+    );
+    const selection = await mutateExistingTargets(compiled, trigger, candidates, context);
+    expect(selection).toEqual({ targets: [configMap('one')] });
+  });
+
   it('holds a separate target to targetMatchConditions, the trigger to matchConditions', async () => {
     const compiled = compileMutatingPolicy(
       mutatingPolicy('conditions', {

@@ -8,7 +8,7 @@ import {
 } from '@edict/foundation';
 import { matchResources, type MatchResources } from '@edict/native-policies';
 import { celValue } from '../evaluate/activation';
-import { admissionAttributesOf, namespaceOf } from '../evaluate/attributes';
+import { admissionAttributesOf, kyvernoRequestOf, namespaceOf } from '../evaluate/attributes';
 import { roundActivation } from '../evaluate/evaluate-policy';
 import type { CelPolicyInput } from '../evaluate/input';
 import { SpecRun } from '../evaluate/spec-run';
@@ -85,8 +85,14 @@ async function expressionTargets(
   const programs = mutatingProgramsOf(compiled);
   const expression = programs.targetExpression!;
   const budget = new EvaluationBudget(DEFAULT_EVALUATION_LIMITS, context.deadline);
+  // The trigger's request as the policy's own expressions see it: the variables the expression
+  // reads may use `request` (its namespace and name), `oldObject` and `namespaceObject`.
+  const attributes = admissionAttributesOf(trigger);
   const activation = roundActivation({
     object: celValue(trigger.request.resource ?? null),
+    oldObject: celValue(attributes.oldObject),
+    request: toCel(kyvernoRequestOf(attributes, undefined, 'empty')),
+    namespaceObject: celValue(trigger.namespaceObject ?? null),
     ...kyvernoActivation(context.ports, {
       ...(compiled.namespace !== undefined ? { policyNamespace: compiled.namespace } : {}),
       ...(context.deadline ? { deadline: context.deadline } : {}),

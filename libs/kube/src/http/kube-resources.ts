@@ -71,7 +71,8 @@ export interface WriteQuery {
   readonly dryRun?: boolean;
   readonly fieldManager?: string;
   readonly force?: boolean;
-  readonly subresource?: 'status';
+  /** A subresource written as its parent (`status`, `resize`, ...). */
+  readonly subresource?: string;
 }
 
 export class KubeResources {

@@ -14,7 +14,10 @@ export type InformerSpec<T extends ObjectHeader = KubeObject> = ResourceListWatc
 
 @Injectable()
 export class InformerFactory implements OnModuleDestroy {
-  /** Only stopped here: what the informers hold does not matter. */
+  /**
+   * The informers not stopped yet, to stop with the module: one its owner stopped (a leader's term
+   * ended, a policy went away) is dropped at once, so nothing keeps it or its cache alive.
+   */
   private readonly informers = new Set<Pick<Informer<ObjectHeader>, 'stop'>>();
   private readonly logger = new Logger('Informer');
 
@@ -25,13 +28,22 @@ export class InformerFactory implements OnModuleDestroy {
     const name = `${spec.apiVersion}/${spec.kind}${spec.namespace ? ` in ${spec.namespace}` : ''}`;
     const source = resourceListWatch<T>(this.resources, spec);
     const slim = spec.metadataOnly ? metadataOnly(source) : source;
-    const informer = new Informer<T>(slim, {
+    const informer: Informer<T> = new Informer<T>(slim, {
       logger: { warn: (message) => this.logger.warn(message), debug: (message) => this.logger.debug(message) },
       ...spec,
       name,
+      onStop: () => {
+        this.informers.delete(informer);
+        spec.onStop?.();
+      },
     });
     this.informers.add(informer);
     return informer;
+  }
+
+  /** How many informers it made are not stopped yet. */
+  get live(): number {
+    return this.informers.size;
   }
 
   async onModuleDestroy(): Promise<void> {

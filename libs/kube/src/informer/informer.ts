@@ -25,6 +25,8 @@ export interface InformerOptions<T extends ObjectHeader = KubeObject> {
   readonly minHealthyWatchMs?: number;
   readonly logger?: InformerLogger;
   readonly random?: () => number;
+  /** Called once when `stop` is first called (the InformerFactory forgets the informer then). */
+  readonly onStop?: () => void;
 }
 
 export interface InformerLogger {
@@ -113,6 +115,7 @@ export class Informer<T extends ObjectHeader = KubeObject> {
   async stop(): Promise<void> {
     if (this.stopped) return this.runLoop;
     this.stopped = true;
+    this.options.onStop?.();
     this.stopController.abort(new InformerStoppedError(`${this.name} stopped`));
     clearInterval(this.resyncTimer);
     this.abortWatch?.();

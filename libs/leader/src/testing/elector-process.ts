@@ -1,5 +1,5 @@
 /**
- * Spawns elector-main.mjs as a separate Node process (one replica) and collects its JSON events,
+ * Spawns elector-main.cjs as a separate Node process (one replica) and collects its JSON events,
  * so tests can SIGKILL or SIGTERM a leader for real.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -41,9 +41,11 @@ export interface ElectorProcess {
 }
 
 const here = __dirname;
+/** The repository's TypeScript loader for child processes. */
+const REGISTER_TS = join(here, '../../../../scripts/register-ts.cjs');
 
 export function spawnElectorProcess(options: ElectorProcessOptions): ElectorProcess {
-  const child = spawn(process.execPath, ['--import', join(here, 'register-ts.mjs'), join(here, 'elector-main.mjs')], {
+  const child = spawn(process.execPath, ['-r', REGISTER_TS, join(here, 'elector-main.cjs')], {
     cwd: here,
     env: {
       ...process.env,

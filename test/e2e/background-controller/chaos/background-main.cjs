@@ -1,5 +1,5 @@
 // Test-only background controller replica, as its own process so that a test can SIGKILL it:
-// `node -r ./register-ts.cjs background-main.cjs`, configured by BACKGROUND_OVERRIDES (JSON of
+// `node -r <repo>/scripts/register-ts.cjs background-main.cjs`, configured by BACKGROUND_OVERRIDES (JSON of
 // BackgroundConfig fields). Prints `started` once the app runs.
 require('reflect-metadata');
 const { loadBackgroundConfig } = require('../../../../apps/background-controller/src/config/background-config.ts');

@@ -1,12 +1,11 @@
 // Test-only replica: one LeaderElector (the lib's own code) against an API server, as a process so
 // tests can SIGKILL and SIGTERM it. Configured by environment; prints one JSON event per line:
 //   {"event":"ready"|"started"|"stopped"|"leader"|"released"|"log", "identity", "at": epoch ms, ...}
-// Run with: node --import ./register-ts.mjs elector-main.mjs
-import process from 'node:process';
-import { KubeConfig } from '@kubernetes/client-node';
-import { KubeHttpClient, KubeResources } from '@edict/kube/client';
-import { KubeLeaseLock } from '../kube-lease-lock.ts';
-import { LeaderElector } from '../leader-elector.ts';
+// Run with: node -r <repo>/scripts/register-ts.cjs elector-main.cjs
+const { KubeConfig } = require('@kubernetes/client-node');
+const { KubeHttpClient, KubeResources } = require('@edict/kube/client');
+const { KubeLeaseLock } = require('../kube-lease-lock.ts');
+const { LeaderElector } = require('../leader-elector.ts');
 
 const env = process.env;
 const identity = env.ELECTOR_IDENTITY;
