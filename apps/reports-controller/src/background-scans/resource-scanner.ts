@@ -37,6 +37,7 @@ import {
   type ScannedResource,
 } from './background-validating-policies';
 import { scanEvents } from './scan-events';
+import type { NativePolicyScans } from './native-policy-scans';
 
 interface ScanMemory {
   readonly hash: string;
@@ -57,6 +58,8 @@ export interface ScannerDependencies {
   validatingPolicies?: ValidatingPolicyScans;
   /** Kyverno's ImageValidatingPolicies, scanned after them (absent: none). */
   imageValidatingPolicies?: ImageValidatingPolicyScans;
+  /** Kubernetes' ValidatingAdmissionPolicies and MutatingAdmissionPolicies that opted into reports (absent: none). */
+  nativePolicies?: NativePolicyScans;
   now?: () => number;
 }
 
@@ -141,12 +144,14 @@ export class ResourceScanner {
       resource && this.deps.imageValidatingPolicies
         ? backgroundValidatingPoliciesFor(this.deps.imageValidatingPolicies.policies(), resource, namespace)
         : [];
+    const native = resource ? this.deps.nativePolicies?.select(resource) : undefined;
     const celSignature = cel.length > 0 || image.length > 0;
     const set = {
       policies: classic.policies,
-      signature: celSignature
-        ? `${classic.signature}|${validatingPoliciesSignature([...cel, ...image])}|${this.celExceptionsSignature()}`
-        : classic.signature,
+      signature:
+        (celSignature
+          ? `${classic.signature}|${validatingPoliciesSignature([...cel, ...image])}|${this.celExceptionsSignature()}`
+          : classic.signature) + (native ? `|native:${native.signature}` : ''),
     };
     const hash = resourceHash(object as Record<string, unknown>);
     const resourceVersion = object.metadata?.resourceVersion ?? '';
@@ -156,7 +161,7 @@ export class ResourceScanner {
       return 'unchanged';
     }
     const remember = () => this.memory.set(uid, { hash, resourceVersion, signature: set.signature });
-    if (set.policies.length === 0 && cel.length === 0 && image.length === 0) {
+    if (set.policies.length === 0 && cel.length === 0 && image.length === 0 && !native) {
       remember();
       return 'no-policies';
     }
@@ -212,6 +217,17 @@ export class ResourceScanner {
           results.push(toPolicyReportResult(result));
         events.push(...scanEvents(response, uid, compiled.policy.metadata?.uid));
       });
+    }
+    if (native && resource) {
+      const scanned = await this.deps.nativePolicies!.evaluate(
+        native,
+        object,
+        resource,
+        namespaceObject ?? null,
+        scannedAt,
+      );
+      results.push(...scanned.results);
+      celReported.push(...scanned.policies);
     }
     // Policies labelled reports.kyverno.io/disabled are evaluated (their Events stand) but not reported.
     const reported = [...set.policies.filter((policy) => isPolicyReportable(policy.compiled.policy)), ...celReported];
