@@ -13,6 +13,8 @@ import type { KubeObject } from '@edict/foundation';
 import { generationOf, type CachedPolicy, type PolicySnapshot } from '@edict/policy';
 import {
   LABEL_PREFIX_CLUSTER_POLICY,
+  LABEL_PREFIX_MUTATING_ADMISSION_POLICY,
+  LABEL_PREFIX_VALIDATING_ADMISSION_POLICY,
   LABEL_PREFIX_IMAGE_VALIDATING_POLICY,
   LABEL_PREFIX_POLICY,
   LABEL_PREFIX_VALIDATING_POLICY,
@@ -24,7 +26,12 @@ import {
 export interface KnownCelPolicy {
   readonly kind: Extract<
     ReportPolicyKind,
-    'ValidatingPolicy' | 'NamespacedValidatingPolicy' | 'ImageValidatingPolicy' | 'NamespacedImageValidatingPolicy'
+    | 'ValidatingPolicy'
+    | 'NamespacedValidatingPolicy'
+    | 'ImageValidatingPolicy'
+    | 'NamespacedImageValidatingPolicy'
+    | 'ValidatingAdmissionPolicy'
+    | 'MutatingAdmissionPolicy'
   >;
   readonly name: string;
   readonly namespace?: string;
@@ -43,17 +50,32 @@ export interface KnownPolicy extends ReportPolicy {
 export const VALIDATING_POLICY_KEY_PREFIX = 'vpol:';
 /** Keys of ImageValidatingPolicies start with this. */
 export const IMAGE_VALIDATING_POLICY_KEY_PREFIX = 'ivpol:';
+/** Keys of Kubernetes' ValidatingAdmissionPolicies (results with source `ValidatingAdmissionPolicy`). */
+export const VALIDATING_ADMISSION_POLICY_KEY_PREFIX = 'vap:';
+/** Keys of Kubernetes' MutatingAdmissionPolicies (results with source `MutatingAdmissionPolicy`). */
+export const MUTATING_ADMISSION_POLICY_KEY_PREFIX = 'map:';
+
+/** The key prefix of each native kind and the `source` of its results. */
+const NATIVE_KEYS: Readonly<Record<string, string>> = {
+  ValidatingAdmissionPolicy: VALIDATING_ADMISSION_POLICY_KEY_PREFIX,
+  MutatingAdmissionPolicy: MUTATING_ADMISSION_POLICY_KEY_PREFIX,
+};
+const isNativeKey = (key: string) =>
+  key.startsWith(VALIDATING_ADMISSION_POLICY_KEY_PREFIX) || key.startsWith(MUTATING_ADMISSION_POLICY_KEY_PREFIX);
 
 /** The key a result's policy is known by: its `policy`, prefixed for the CEL policy kinds (by `source`). */
 export function resultPolicyKey(result: { readonly policy: string; readonly source: string }): string {
   if (result.source === VALIDATING_POLICY_SOURCE) return VALIDATING_POLICY_KEY_PREFIX + result.policy;
   if (result.source === IMAGE_VALIDATING_POLICY_SOURCE) return IMAGE_VALIDATING_POLICY_KEY_PREFIX + result.policy;
+  if (NATIVE_KEYS[result.source] !== undefined) return NATIVE_KEYS[result.source] + result.policy;
   return result.policy;
 }
 
 /** The prefixed key of a compiled CEL policy. */
 function celPolicyKey(compiled: KnownCelPolicy): string {
-  const prefix = isImageKind(compiled.kind) ? IMAGE_VALIDATING_POLICY_KEY_PREFIX : VALIDATING_POLICY_KEY_PREFIX;
+  const prefix =
+    NATIVE_KEYS[compiled.kind] ??
+    (isImageKind(compiled.kind) ? IMAGE_VALIDATING_POLICY_KEY_PREFIX : VALIDATING_POLICY_KEY_PREFIX);
   return prefix + validatingPolicyKey(compiled);
 }
 
@@ -71,7 +93,11 @@ export function knownPolicy(
   key: string,
   celPolicies: readonly KnownCelPolicy[] = [],
 ): KnownPolicy | undefined {
-  if (key.startsWith(VALIDATING_POLICY_KEY_PREFIX) || key.startsWith(IMAGE_VALIDATING_POLICY_KEY_PREFIX))
+  if (
+    key.startsWith(VALIDATING_POLICY_KEY_PREFIX) ||
+    key.startsWith(IMAGE_VALIDATING_POLICY_KEY_PREFIX) ||
+    isNativeKey(key)
+  )
     return celPoliciesByKey(celPolicies).get(key);
   const cached = snapshot.policies.get(key);
   // A policy left out of reports is, for the reports, not there: its older results are dropped.
@@ -146,6 +172,8 @@ export function changedPolicies(before: ReadonlyMap<string, string>, after: Read
 const CEL_LABELS: ReadonlyArray<readonly [string, string]> = [
   [VALIDATING_POLICY_KEY_PREFIX, LABEL_PREFIX_VALIDATING_POLICY],
   [IMAGE_VALIDATING_POLICY_KEY_PREFIX, LABEL_PREFIX_IMAGE_VALIDATING_POLICY],
+  [VALIDATING_ADMISSION_POLICY_KEY_PREFIX, LABEL_PREFIX_VALIDATING_ADMISSION_POLICY],
+  [MUTATING_ADMISSION_POLICY_KEY_PREFIX, LABEL_PREFIX_MUTATING_ADMISSION_POLICY],
 ];
 
 /** The report label naming a policy key, and where reports carrying it live (a Policy's namespace). */
