@@ -30,7 +30,7 @@ export const LAYERS = [
       kube: ['foundation', 'config', 'work-queue'],
       egress: ['foundation', 'config'],
       // The in-memory kube-apiserver: what Kubernetes does, never the policy engines.
-      apiserver: ['foundation', 'cel', 'config', 'work-queue'],
+      apiserver: ['foundation', 'cel', 'native-policies', 'config', 'work-queue'],
     },
   },
   {

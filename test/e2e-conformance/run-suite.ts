@@ -20,15 +20,32 @@ import {
   type ChainsawRunOptions,
   type ChainsawTestResult,
 } from '@edict/chainsaw';
+import type { ApiServerSettings } from '@edict/apiserver';
 import { errorMessage, type JsonObject } from '@edict/foundation';
 import { EXEC_TIMEOUT_SCALE, LOCAL_DIR, type E2eArgs } from './args';
 import type { E2eTestRecord } from './report';
-import type { SuiteCluster } from './suite-cluster';
+import type { SuiteCluster, SuiteInstall } from './suite-cluster';
 
-/** Install settings Kyverno's CI gives particular tests (its Helm values, as Edict's variables). */
+/**
+ * Install settings Kyverno's CI gives particular tests, keyed by a test folder or a folder above
+ * tests (the longest key that is the test's path or a prefix of it applies): its Helm values, as
+ * Edict's variables, and its kind cluster configuration, as the API server's settings.
+ */
 interface InstallVariant {
   readonly why: string;
-  readonly env: Readonly<Record<string, string>>;
+  readonly env?: Readonly<Record<string, string>>;
+  /** kind's `runtimeConfig`/`featureGates` and the Kubernetes version of the job (served API versions). */
+  readonly apiServer?: ApiServerSettings;
+}
+
+/** The install key that applies to a test: its own path, else the longest folder above it. */
+export function installKeyOf(installs: Readonly<Record<string, unknown>>, path: string): string | undefined {
+  let best: string | undefined;
+  for (const key of Object.keys(installs)) {
+    if (key !== path && !path.startsWith(`${key}/`)) continue;
+    if (best === undefined || key.length > best.length) best = key;
+  }
+  return best;
 }
 
 /**
@@ -66,7 +83,7 @@ function readInstalls(): Readonly<Record<string, InstallVariant>> {
 
 interface TestGroup {
   readonly files: string[];
-  readonly env: Readonly<Record<string, string>>;
+  readonly install: SuiteInstall;
   /** Run at chainsaw's own timeouts and sleeps (see waitsOnSchedule). */
   readonly realTime: boolean;
   /** A group of local twins: their folder, their `$values`. */
@@ -79,7 +96,7 @@ interface TestGroup {
  */
 export async function runSuite(
   args: E2eArgs,
-  startCluster: (env: Readonly<Record<string, string>>) => Promise<SuiteCluster>,
+  startCluster: (install: SuiteInstall) => Promise<SuiteCluster>,
   onRecord: (record: E2eTestRecord) => void,
   twins?: LocalTwins,
 ): Promise<E2eTestRecord[]> {
@@ -92,13 +109,16 @@ export async function runSuite(
   };
   const groups = new Map<string, TestGroup>();
   const addToGroup = (file: string, path: string, install: string, local?: LocalTwins): void => {
-    const variant = installs[install];
+    const installKey = installKeyOf(installs, install);
+    const variant = installKey !== undefined ? installs[installKey] : undefined;
     const realTime = waitsOnSchedule(dirname(file));
-    const key = `${local ? 'local:' : ''}${variant ? path : dirname(path)}${realTime ? ' (real time)' : ''}`;
+    // Tests of one folder share a cluster, unless their installs differ.
+    const installed = installKey !== undefined ? `${installKey}: ` : '';
+    const key = `${local ? 'local:' : ''}${installed}${dirname(path)}${realTime ? ' (real time)' : ''}`;
     const env = { ...local?.env, ...variant?.env };
     const group = groups.get(key) ?? {
       files: [],
-      env,
+      install: { env, ...(variant?.apiServer ? { apiServer: variant.apiServer } : {}) },
       realTime,
       ...(local ? { local: { values: local.values } } : {}),
     };
@@ -133,7 +153,7 @@ export async function runSuite(
       let cluster: SuiteCluster;
       try {
         // One retry: on a loaded machine a controller may miss its start deadline once.
-        cluster = await startCluster(group.env).catch(() => startCluster(group.env));
+        cluster = await startCluster(group.install).catch(() => startCluster(group.install));
       } catch (error) {
         // A group whose cluster never starts fails its own tests; the other groups still run.
         const dir = group.local ? args.localDir : args.suiteDir;

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import type { ApiServerSettings } from '@edict/apiserver';
 import type { JsonObject } from '@edict/foundation';
 import { startLocalCluster } from '@edict/launcher';
 
@@ -22,13 +23,22 @@ export interface SuiteCluster {
 export const INSTALL_MANIFEST = resolve('test/e2e-conformance/kyverno-install.yaml');
 const CLI = resolve('dist/apps/cli/main.js');
 
-/** `install`: controller variables on top of the suite's install (a test's own Helm values). */
-export async function startSuiteCluster(install: Readonly<Record<string, string>> = {}): Promise<SuiteCluster> {
+/** How a group of tests is installed: controller variables and the API server's settings. */
+export interface SuiteInstall {
+  /** Controller variables on top of the suite's install (a test's own Helm values). */
+  readonly env: Readonly<Record<string, string>>;
+  /** The API server as the test's kind cluster configuration sets it (served API versions). */
+  readonly apiServer?: ApiServerSettings;
+}
+
+export async function startSuiteCluster(suiteInstall: SuiteInstall = { env: {} }): Promise<SuiteCluster> {
+  const install = suiteInstall.env;
   const workDir = mkdtempSync(join(tmpdir(), 'edict-e2e-'));
   // Exceptions from any namespace, unless the test's install says otherwise (exceptions disabled: none).
   const exceptions = 'EDICT_EXCEPTION_NAMESPACES' in install ? {} : { exceptionNamespaces: ['*'] };
   const cluster = await startLocalCluster({
     apiPort: 0,
+    ...(suiteInstall.apiServer ? { apiServer: suiteInstall.apiServer } : {}),
     kubeconfigPath: join(workDir, 'kubeconfig'),
     env: { ...process.env, EDICT_INSTALL_NAME: 'kyverno', EDICT_WEBHOOK_PORT: '0', ...install },
     // The suite's Kyverno install honours exceptions from any namespace and omits no event type.

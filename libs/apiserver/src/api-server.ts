@@ -10,6 +10,10 @@ import { NO_ADMISSION } from './admission/admission-steps';
 import type { ServiceEndpoints } from './admission/caller';
 import { withServiceAccountAdmission } from './admission/service-account-admission';
 import type { AdmissionChain } from './admission/types';
+import { AuditLog } from './admission/audit-log';
+import { WebhookCallLog } from './admission/webhook-calls';
+import { NativePolicyAdmission } from './admission/native-policy-admission';
+import { storedPolicyObjects } from './admission/native/policy-source';
 import { WebhookAdmission } from './admission/webhook-admission';
 import { ApiClient } from './client/api-client';
 import { FaultInjector } from './http/faults';
@@ -19,6 +23,8 @@ import { RequestLog } from './http/request-log';
 import { ResourceRouter } from './http/router';
 import { CrdLifecycle } from './lifecycle/crd-lifecycle';
 import { NamespaceLifecycle } from './lifecycle/namespace-lifecycle';
+import { admissionPolicyTypes, type ApiServerSettings } from './registry/admission-policy-types';
+import { BUILTIN_TYPES } from './registry/builtin-types';
 import { ResourceRegistry } from './registry/registry';
 import type { ListOptions } from './resources/list';
 import { BOOTSTRAP_RBAC } from './resources/rbac';
@@ -69,6 +75,12 @@ export interface InMemoryApiServerOptions {
    * and authenticates client certificates it signed (CN the user, O the groups). Without it, plain HTTP.
    */
   readonly ca?: ClusterCa;
+  /**
+   * The Kubernetes version, runtime config and feature gates the served APIs follow, as a kind
+   * cluster configuration sets kube-apiserver: which admissionregistration versions serve
+   * ValidatingAdmissionPolicy and MutatingAdmissionPolicy (default: kube 1.32's, VAP v1 only).
+   */
+  readonly settings?: ApiServerSettings;
 }
 
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -83,6 +95,10 @@ export class InMemoryApiServer {
   readonly faults = new FaultInjector();
   /** Test record of the requests answered, with their users (`requests.start()` turns it on). */
   readonly requests: RequestLog;
+  /** The audit annotations admission gave requests (admission policies' auditAnnotations and Audit actions). */
+  readonly audit = new AuditLog();
+  /** Every admission webhook call the server made (which webhook, for which request). */
+  readonly webhookCalls = new WebhookCallLog();
   /** The cluster CA given at construction, if any (the controller manager's CSR signer uses it). */
   readonly ca: ClusterCa | undefined;
   private readonly http: HttpServer;
@@ -95,10 +111,11 @@ export class InMemoryApiServer {
     const store = new ObjectStore({ historyLimit: options.historyLimit });
     this.store = store;
     this.requests = new RequestLog(options.requestLogLimit);
-    this.registry = new ResourceRegistry();
+    this.registry = new ResourceRegistry([...BUILTIN_TYPES, ...admissionPolicyTypes(options.settings)]);
     this.ca = options.ca;
-    this.webhooks = options.admission === false ? undefined : webhookAdmission(store, authorizationMode, options);
-    const admission = this.admissionChain(options);
+    this.webhooks =
+      options.admission === false ? undefined : webhookAdmission(store, authorizationMode, options, this.webhookCalls);
+    const admission = this.admissionChain(options, authorizationMode);
     this.resources = new ResourceService(store, {
       admission,
       observers: [new NamespaceLifecycle(store), new CrdLifecycle(store, this.registry)],
@@ -179,14 +196,24 @@ export class InMemoryApiServer {
     this.client.delete(apiVersion, kind, name, namespace, options);
   }
 
-  /** The ServiceAccount plugin (if asked for) ahead of the webhooks; no chain at all without admission. */
-  private admissionChain(options: InMemoryApiServerOptions): AdmissionChain {
+  /**
+   * kube's order: the ServiceAccount plugin (if asked for), the admission policies, then the
+   * webhooks (mutating policies before mutating webhooks, validating policies before validating
+   * webhooks); no chain at all without admission.
+   */
+  private admissionChain(options: InMemoryApiServerOptions, authorizationMode: AuthorizationMode): AdmissionChain {
     if (!this.webhooks) return NO_ADMISSION;
-    if (!options.serviceAccountAdmission) return this.webhooks;
     const store = this.store;
-    return withServiceAccountAdmission(this.webhooks, (namespace, name) =>
-      store.get('/serviceaccounts', namespace, name),
+    const policies = new NativePolicyAdmission(
+      {
+        objects: storedPolicyObjects(store, this.registry),
+        authorize: (request) => authorizeAccess(authorizationMode, store, request),
+        audit: this.audit,
+      },
+      this.webhooks,
     );
+    if (!options.serviceAccountAdmission) return policies;
+    return withServiceAccountAdmission(policies, (namespace, name) => store.get('/serviceaccounts', namespace, name));
   }
 }
 
@@ -195,6 +222,7 @@ function webhookAdmission(
   store: ObjectStore,
   authorizationMode: AuthorizationMode,
   options: InMemoryApiServerOptions,
+  calls: WebhookCallLog,
 ): WebhookAdmission {
   return new WebhookAdmission(
     {
@@ -210,5 +238,6 @@ function webhookAdmission(
     },
     options.serviceEndpoints ?? {},
     options.webhookIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.webhookIdleTimeoutMs } : {},
+    calls,
   );
 }

@@ -7,6 +7,12 @@ export { kubeconfigFor, type KubeconfigOptions } from './kubeconfig';
 export { createClusterCa, type ClusterCa, type CertifiedKey } from './tls/cluster-ca';
 export { ResourceRegistry, type GroupVersions } from './registry/registry';
 export { BUILTIN_TYPES } from './registry/builtin-types';
+export {
+  admissionPolicyTypes,
+  admissionPolicyVersions,
+  type AdmissionPolicyVersions,
+  type ApiServerSettings,
+} from './registry/admission-policy-types';
 export { apiVersionOf, type ResourceType } from './registry/resource-type';
 export { ResourceService } from './resources/service';
 export {
@@ -18,6 +24,9 @@ export {
   FOREGROUND_FINALIZER,
 } from './resources/write-options';
 export { NO_ADMISSION } from './admission/admission-steps';
+export { AuditLog, type AuditedRequest } from './admission/audit-log';
+export { WebhookCallLog, type WebhookCall } from './admission/webhook-calls';
+export { NATIVE_POLICY_DEADLINE_MS } from './admission/native-policy-admission';
 export { WebhookAdmission, type WebhookSource } from './admission/webhook-admission';
 export { type ServiceEndpoints } from './admission/caller';
 export {

@@ -19,7 +19,14 @@
  * that needs an aggregated ClusterRole, as in a cluster.
  */
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import { createClusterCa, DEFAULT_USER, InMemoryApiServer, kubeconfigFor, type ClusterCa } from '@edict/apiserver';
+import {
+  createClusterCa,
+  DEFAULT_USER,
+  InMemoryApiServer,
+  kubeconfigFor,
+  type ApiServerSettings,
+  type ClusterCa,
+} from '@edict/apiserver';
 import { runControllerManager, type RunningControllerManager } from '@edict/controller-manager';
 import type { JsonObject } from '@edict/foundation';
 import { KubeResources } from '@edict/kube';
@@ -68,6 +75,8 @@ export interface LocalClusterOptions {
   readonly logger?: LoggerService | LogLevel[] | false;
   /** Records the API server's requests from its start (`apiServer.requests`), for specs of what the controllers call. */
   readonly recordRequests?: boolean;
+  /** The API server's Kubernetes version, runtime config and feature gates (a kind cluster configuration's). */
+  readonly apiServer?: ApiServerSettings;
   /** How long each wait for the controller (webhooks published, policies loaded) may take. */
   readonly readyTimeoutMs?: number;
 }
@@ -118,6 +127,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     serviceAccountAdmission: true,
     authorization: { mode: 'RBAC' },
     ca,
+    ...(options.apiServer ? { settings: options.apiServer } : {}),
   });
   // kube-controller-manager next to it: the garbage collector and the controllers.
   const controllerManager = runControllerManager(apiServer, { controllers: true });

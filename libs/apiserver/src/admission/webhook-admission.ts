@@ -10,7 +10,7 @@
  * Equivalent only spans versions of the same resource and the request keeps its own version.
  */
 import { randomUUID } from 'node:crypto';
-import { type JsonObject, errorMessage } from '@edict/foundation';
+import { type JsonObject, errorMessage, isObject } from '@edict/foundation';
 import { applyJsonPatch } from '../patch/json-patch';
 import { internalError } from '../status';
 import { callWebhook, type ServiceEndpoints } from './caller';
@@ -20,6 +20,7 @@ import { shouldCall, type NamespaceLabels } from './matching';
 import { admissionReview, verifyAdmissionResponse, type AdmissionResponse } from './review';
 import type { AdmissionAttributes, AdmissionChain } from './types';
 import { WebhookAgents, type WebhookAgentOptions } from './webhook-agents';
+import type { WebhookCallLog } from './webhook-calls';
 import { webhooksOf, type Webhook } from './webhooks';
 
 export interface WebhookSource {
@@ -41,6 +42,8 @@ export class WebhookAdmission implements AdmissionChain {
     private readonly source: WebhookSource,
     private readonly endpoints: ServiceEndpoints = {},
     agentOptions: WebhookAgentOptions = {},
+    /** Where each call made is recorded. */
+    private readonly calls?: WebhookCallLog,
   ) {
     this.agents = new WebhookAgents(agentOptions);
   }
@@ -99,6 +102,14 @@ export class WebhookAdmission implements AdmissionChain {
     if (attributes.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
       throw dryRunUnsupported(webhook.name);
     }
+    this.calls?.record({
+      webhook: webhook.name,
+      kind: webhook.kind,
+      operation: attributes.operation,
+      resource: attributes.subresource ? `${attributes.type.plural}/${attributes.subresource}` : attributes.type.plural,
+      namespace: attributes.namespace,
+      name: attributes.name || objectName(attributes.object),
+    });
     let response: AdmissionResponse;
     try {
       const answer = await callWebhook(webhook, this.endpoints, review, this.agents).catch((error: Error) => {
@@ -134,4 +145,9 @@ export class WebhookAdmission implements AdmissionChain {
       result.error,
     );
   }
+}
+
+function objectName(object: JsonObject | undefined): string {
+  const metadata = isObject(object?.metadata) ? object.metadata : {};
+  return typeof metadata.name === 'string' ? metadata.name : '';
 }

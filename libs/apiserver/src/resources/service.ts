@@ -8,6 +8,7 @@
 import { isObject, type JsonObject, type JsonValue } from '@edict/foundation';
 import { admit, NO_ADMISSION, withoutAdmission, type AdmittedWrite } from '../admission/admission-steps';
 import { checkMatchConditions } from '../admission/match-conditions';
+import { checkAdmissionPolicy, withAdmissionPolicyDefaults } from '../admission/native/policy-objects';
 import {
   DEFAULT_USER,
   type AdmissionAttributes,
@@ -378,7 +379,7 @@ export class ResourceService {
     body: JsonObject,
     user: UserInfo,
   ): PreparedCreate {
-    const defaulted = defaultedBySchema(type, body);
+    const defaulted = defaultedBySchema(type, withAdmissionPolicyDefaults(type, body));
     const prepare = () =>
       prepareCreate(type, storeNamespace(type, namespace) || undefined, defaulted, this.now(), user);
     let prepared = prepare();
@@ -394,6 +395,7 @@ export class ResourceService {
     this.writer.checkCreatable(type, namespace, prepared.name);
     if (storeKey(type) === CRD_RESOURCE) checkCrd(prepared.object);
     checkMatchConditions(type, prepared.object);
+    checkAdmissionPolicy(type, prepared.object);
     return prepared;
   }
 
@@ -404,10 +406,17 @@ export class ResourceService {
     body: JsonObject,
     subresource: UpdateSubresource | undefined,
   ): JsonObject {
-    const updated = prepareUpdate(type, old, defaultedBySchema(type, body), subresource, this.now());
+    const updated = prepareUpdate(
+      type,
+      old,
+      defaultedBySchema(type, withAdmissionPolicyDefaults(type, body)),
+      subresource,
+      this.now(),
+    );
     checkAgainstSchema(type, updated);
     if (storeKey(type) === CRD_RESOURCE) checkCrd(updated);
     checkMatchConditions(type, updated);
+    checkAdmissionPolicy(type, updated);
     return updated;
   }
 
