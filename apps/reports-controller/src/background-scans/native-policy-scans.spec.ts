@@ -3,6 +3,7 @@ import type { JsonObject, KubeObject } from '@edict/foundation';
 import { PolicyStore } from '@edict/policy';
 import type { EphemeralReportObject } from '@edict/reports';
 import { Engine } from '@edict/engine';
+import type { EventInput } from '@edict/kube';
 import { FakeReportsCluster } from '../testing/fake-reports-cluster';
 import {
   isNativePolicyReportable,
@@ -105,11 +106,12 @@ function setup() {
   const store = new PolicyStore();
   const engine = new Engine({ exceptions: () => store.snapshot().exceptions });
   const source = new FakeNativeSource();
+  const events: EventInput[] = [];
   const scanner = new ResourceScanner(cluster, {
     validate: (policy, request) => engine.validate(policy.compiled, request),
     snapshot: () => store.snapshot(),
     mayWriteReport: () => true,
-    recordEvents: () => undefined,
+    recordEvents: (recorded) => events.push(...recorded),
     nativePolicies: nativePolicyScans(source),
     now: () => NOW,
   });
@@ -122,14 +124,23 @@ function setup() {
   const report = (namespace: string) =>
     cluster.all('EphemeralReport').find((object) => object.metadata?.namespace === namespace) as unknown as
       EphemeralReportObject | undefined;
-  return { cluster, source, scanner, deployment, report };
+  return { cluster, source, scanner, deployment, report, events };
 }
 
 describe('background scans of native admission policies', () => {
   it("writes Kyverno's row for a ValidatingAdmissionPolicy without bindings, and labels the report with it", async () => {
-    const { source, scanner, deployment, report } = setup();
+    const { source, scanner, deployment, report, events } = setup();
     source.set({ validating: [vap('replicas')] });
     expect(await scanner.scan(deployment('prod', 7), DEPLOYMENTS)).toBe('evaluated');
+    // Kyverno's PolicyViolation Events: on the Deployment and on the policy.
+    expect(events.map((event) => [event.reason, event.regarding.kind, event.note])).toEqual([
+      ['PolicyViolation', 'Deployment', 'policy replicas/replicas fail: failed expression: object.spec.replicas <= 5'],
+      [
+        'PolicyViolation',
+        'ValidatingAdmissionPolicy',
+        'Deployment prod/web: [replicas] fail; failed expression: object.spec.replicas <= 5',
+      ],
+    ]);
     expect(report('prod')).toMatchObject({
       metadata: {
         labels: {

@@ -10,6 +10,7 @@
  */
 import { policyReportResult, type Policy, type PolicyReportResult, type RuleResponse } from '@edict/engine';
 import type { JsonObject, KubeObject } from '@edict/foundation';
+import type { EventInput } from '@edict/kube';
 import type { AdmissionAttributes, NamedRuleWithOperations, ParamSource } from '@edict/native-policies';
 import type { ReportPolicy, ReportPolicyKind } from '@edict/reports';
 import type { NativePolicySnapshot, NativePolicySource } from '../native-policies/native-policy-source';
@@ -37,6 +38,8 @@ export interface NativeScanResult {
   readonly results: PolicyReportResult[];
   /** The policies and bindings the report is labelled with. */
   readonly policies: ReportPolicy[];
+  /** Kyverno's PolicyViolation Events for results that neither passed nor were skipped. */
+  readonly events: EventInput[];
 }
 
 export interface NativePolicyScans {
@@ -81,20 +84,25 @@ export function nativePolicyScans(source: NativePolicySource, params?: ParamSour
       };
       const results: PolicyReportResult[] = [];
       const policies: ReportPolicy[] = [];
+      const events: EventInput[] = [];
       const { snapshot } = selection;
       for (const policy of selection.validating) {
         const bindings = bindingsOf(policy, snapshot.validatingBindings);
         policies.push(...reported(policy, 'ValidatingAdmissionPolicy', bindings, 'ValidatingAdmissionPolicyBinding'));
         const outcome = await scanValidatingAdmissionPolicy(policy, bindings, input);
-        if (outcome) results.push(nativeReportResult(VALIDATING_ADMISSION_POLICY_SOURCE, policy, outcome, scannedAt));
+        if (!outcome) continue;
+        results.push(nativeReportResult(VALIDATING_ADMISSION_POLICY_SOURCE, policy, outcome, scannedAt));
+        events.push(...nativeScanEvents(policy, 'ValidatingAdmissionPolicy', outcome, object));
       }
       for (const policy of selection.mutating) {
         const bindings = bindingsOf(policy, snapshot.mutatingBindings);
         policies.push(...reported(policy, 'MutatingAdmissionPolicy', bindings, 'MutatingAdmissionPolicyBinding'));
         const outcome = await scanMutatingAdmissionPolicy(policy, bindings, input);
-        if (outcome) results.push(nativeReportResult(MUTATING_ADMISSION_POLICY_SOURCE, policy, outcome, scannedAt));
+        if (!outcome) continue;
+        results.push(nativeReportResult(MUTATING_ADMISSION_POLICY_SOURCE, policy, outcome, scannedAt));
+        events.push(...nativeScanEvents(policy, 'MutatingAdmissionPolicy', outcome, object));
       }
-      return { results, policies };
+      return { results, policies, events };
     },
   };
 }
@@ -125,6 +133,49 @@ export function nativeReportResult(
   const row = policyReportResult({ key: name, policy: { metadata } }, rule, now);
   row.source = source;
   return row;
+}
+
+/**
+ * Kyverno's background scan Events for a native policy's result that neither passed nor was
+ * skipped: a PolicyViolation on the resource and one on the policy (related to the resource), worded
+ * as for Kyverno's own policies (see scan-events), the rule being the policy's name.
+ */
+export function nativeScanEvents(
+  policy: JsonObject,
+  kind: 'ValidatingAdmissionPolicy' | 'MutatingAdmissionPolicy',
+  outcome: NativeScanOutcome,
+  object: KubeObject,
+): EventInput[] {
+  if (outcome.status === 'pass' || outcome.status === 'skip') return [];
+  const name = nameOf(policy);
+  const metadata = object.metadata ?? {};
+  const resource = {
+    apiVersion: object.apiVersion ?? '',
+    kind: object.kind ?? '',
+    name: metadata.name ?? '',
+    ...(metadata.namespace ? { namespace: metadata.namespace } : {}),
+    ...(metadata.uid ? { uid: metadata.uid } : {}),
+  };
+  const policyUid = (policy.metadata as { uid?: unknown } | undefined)?.uid;
+  const regardingPolicy = {
+    apiVersion: typeof policy.apiVersion === 'string' ? policy.apiVersion : 'admissionregistration.k8s.io/v1',
+    kind,
+    name,
+    ...(typeof policyUid === 'string' && policyUid ? { uid: policyUid } : {}),
+  };
+  const resourceText = resource.namespace
+    ? `${resource.kind} ${resource.namespace}/${resource.name}`
+    : `${resource.kind} ${resource.name}`;
+  const violation = { type: 'Warning' as const, reason: 'PolicyViolation', action: 'Resource Passed' };
+  return [
+    { ...violation, regarding: resource, note: `policy ${name}/${name} ${outcome.status}: ${outcome.message}` },
+    {
+      ...violation,
+      regarding: regardingPolicy,
+      related: resource,
+      note: `${resourceText}: [${name}] ${outcome.status}${outcome.message ? `; ${outcome.message}` : ''}`,
+    },
+  ];
 }
 
 /** The background scan's request for an existing object: a CREATE of it, by no user. */

@@ -228,6 +228,7 @@ export class ResourceScanner {
       );
       results.push(...scanned.results);
       celReported.push(...scanned.policies);
+      events.push(...scanned.events);
     }
     // Policies labelled reports.kyverno.io/disabled are evaluated (their Events stand) but not reported.
     const reported = [...set.policies.filter((policy) => isPolicyReportable(policy.compiled.policy)), ...celReported];

@@ -66,6 +66,8 @@ export class KubeNativePolicySource implements NativePolicySource, OnApplication
   private readonly logger = new Logger('NativePolicies');
   private readonly discovery: DiscoveryResolver;
   private readonly informers = new Map<NativeKind, Informer<KubeObject>>();
+  /** The version each kind is watched in (listed items carry no apiVersion or kind: they are set back). */
+  private readonly versions = new Map<NativeKind, string>();
   private readonly listeners = new Set<() => void>();
   private holders = 0;
   private retry?: NodeJS.Timeout;
@@ -152,6 +154,7 @@ export class KubeNativePolicySource implements NativePolicySource, OnApplication
       });
       informer.on('delete', changed);
       this.informers.set(kind, informer);
+      this.versions.set(kind, apiVersion);
       informer.start();
     }
     await Promise.all(
@@ -173,8 +176,11 @@ export class KubeNativePolicySource implements NativePolicySource, OnApplication
   }
 
   private objects(kind: NativeKind): JsonObject[] {
-    const items = this.informers.get(kind)?.list() ?? [];
-    return (items as unknown as JsonObject[]).sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : 1));
+    const apiVersion = this.versions.get(kind) ?? '';
+    const items = (this.informers.get(kind)?.list() ?? []) as unknown as JsonObject[];
+    return items
+      .map((item) => ({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? kind }))
+      .sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : 1));
   }
 
   private changed(): void {
@@ -187,6 +193,7 @@ export class KubeNativePolicySource implements NativePolicySource, OnApplication
     this.retry = undefined;
     const informers = [...this.informers.values()];
     this.informers.clear();
+    this.versions.clear();
     this.current = undefined;
     await Promise.all(informers.map((informer) => informer.stop()));
   }
