@@ -40,6 +40,8 @@ export const CHART_MANAGED_FIELDS: ReadonlySet<string> = new Set([
   'backgroundUsername',
   'reportsUsername',
   'admissionReports',
+  'validatingAdmissionPolicyReports',
+  'mutatingAdmissionPolicyReports',
   'exceptionNamespaces',
   'omitEvents',
   'generateValidatingAdmissionPolicy',

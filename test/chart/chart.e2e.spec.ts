@@ -33,6 +33,8 @@ const MATRIX: Readonly<Record<string, readonly string[]>> = {
     '--set',
     'backgroundController.settings.genWorkers=4,reportsController.settings.backgroundScan=false',
     '--set',
+    'features.validatingAdmissionPolicyReports.enabled=false,features.mutatingAdmissionPolicyReports.enabled=true',
+    '--set',
     'admissionController.serviceMonitor.enabled=true,reportsController.serviceMonitor.enabled=true',
     '--set-json',
     'cleanupController.rbac.clusterRole.extraResources=[{"apiGroups":[""],"resources":["pods"],"verbs":["delete","list","watch"]}]',
@@ -279,6 +281,15 @@ describe('the Helm chart', () => {
     // Settings become the controllers' own variables.
     expect(env(named(objects, 'Deployment', 'acme-background-controller'))['EDICT_GEN_WORKERS']).toBe('4');
     expect(env(named(objects, 'Deployment', 'acme-reports-controller'))['EDICT_BACKGROUND_SCAN']).toBe('false');
+    // Kyverno's two native policy report flags reach the reports controller (defaults: validating on, mutating off).
+    expect(env(named(objects, 'Deployment', 'acme-reports-controller'))).toMatchObject({
+      EDICT_VALIDATING_ADMISSION_POLICY_REPORTS: 'false',
+      EDICT_MUTATING_ADMISSION_POLICY_REPORTS: 'true',
+    });
+    expect(env(named(rendered['default']!, 'Deployment', 'edict-reports-controller'))).toMatchObject({
+      EDICT_VALIDATING_ADMISSION_POLICY_REPORTS: 'true',
+      EDICT_MUTATING_ADMISSION_POLICY_REPORTS: 'false',
+    });
     expect(ofKind(objects, 'ServiceMonitor').map((o) => o.metadata?.name)).toEqual([
       'acme-admission-controller',
       'acme-reports-controller',

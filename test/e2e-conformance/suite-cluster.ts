@@ -44,7 +44,8 @@ export async function startSuiteCluster(suiteInstall: SuiteInstall = { env: {} }
     // The suite's Kyverno install honours exceptions from any namespace and omits no event type.
     controller: { ...exceptions, omitEvents: [], adminEndpoints: false },
     background: { ...exceptions, omitEvents: [] },
-    reports: { ...exceptions, omitEvents: [] },
+    // Kyverno's `standard` config also turns on validatingAdmissionPolicyReports (the reports controller's default).
+    reports: { ...exceptions, omitEvents: [], validatingAdmissionPolicyReports: true },
     preinstalled: readManifest(INSTALL_MANIFEST),
     logger: process.env['EDICT_E2E_LOG'] ? ['error', 'warn', 'log'] : ['error'],
   });

@@ -37,6 +37,8 @@ import {
   policyVersions,
 } from './known-policies';
 import { ReportAggregator, type ResourceKey } from './report-aggregator';
+import { KubeNativePolicySource } from '../native-policies/native-policy-source';
+import { knownNativePolicies, withNativePolicies } from './native-known-policies';
 import { kubeReportsCluster, listAll, type ReportsCluster } from './reports-cluster';
 
 /** Failed merges of one resource before it is left until its reports change again. */
@@ -62,9 +64,10 @@ export class AggregationController implements LeaderAware {
     private readonly cache: PolicyCache,
     private readonly metrics: ReportsControllerMetrics,
     @Inject(CEL_POLICY_SOURCE) private readonly celPolicies: CelPolicySource,
+    private readonly nativePolicies: KubeNativePolicySource,
   ) {
     this.cluster = kubeReportsCluster(resources);
-    const known = (key: string) => knownPolicy(cache.snapshot(), key, knownCelPolicies(celPolicies));
+    const known = (key: string) => knownPolicy(cache.snapshot(), key, this.reportedPolicies());
     this.aggregator = new ReportAggregator(this.cluster, known, {
       graceMs: config.admissionReportGraceMs,
     });
@@ -77,20 +80,24 @@ export class AggregationController implements LeaderAware {
     const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     // Policies first: results of a policy the cache does not know yet would wait for nothing.
     await Promise.race([this.cache.waitForSync(), stopped]);
+    const releaseNative = await this.nativePolicies.acquire();
     let unsubscribe: () => void = () => undefined;
     if (!signal.aborted) {
       for (const informer of informers) informer.start();
-      this.versions = policyVersions(this.cache.snapshot(), knownCelPolicies(this.celPolicies));
+      this.versions = policyVersions(this.cache.snapshot(), this.reportedPolicies());
       const classic = this.cache.onChange(() => this.policiesChanged());
       const cel = onCelPoliciesChange(this.celPolicies, () => this.policiesChanged());
+      const native = this.nativePolicies.onChange(() => this.policiesChanged());
       unsubscribe = () => {
         classic();
         cel();
+        native();
       };
       void this.queueStaleReports(signal);
     }
     await stopped;
     unsubscribe();
+    await releaseNative();
     await Promise.all(informers.map((informer) => informer.stop()));
     await queue.stop();
     this.attempts.clear();
@@ -123,8 +130,13 @@ export class AggregationController implements LeaderAware {
     return informer;
   }
 
+  /** Kyverno's CEL policies and the native policies that opted into reports. */
+  private reportedPolicies() {
+    return withNativePolicies(knownCelPolicies(this.celPolicies), knownNativePolicies(this.nativePolicies.snapshot()));
+  }
+
   private policiesChanged(): void {
-    const versions = policyVersions(this.cache.snapshot(), knownCelPolicies(this.celPolicies));
+    const versions = policyVersions(this.cache.snapshot(), this.reportedPolicies());
     const changed = changedPolicies(this.versions, versions);
     this.versions = versions;
     for (const key of changed) void this.queueReportsOf(key);
@@ -147,7 +159,7 @@ export class AggregationController implements LeaderAware {
   /** On taking the lead: queues reports naming a policy that is gone or at another resourceVersion. */
   private async queueStaleReports(signal: AbortSignal): Promise<void> {
     const snapshot = this.cache.snapshot();
-    const celPolicies = knownCelPolicies(this.celPolicies);
+    const celPolicies = this.reportedPolicies();
     try {
       for (const type of [POLICY_REPORTS, CLUSTER_POLICY_REPORTS]) {
         for await (const report of listAll(this.cluster, type, `${LABEL_MANAGED_BY}=${MANAGED_BY_KYVERNO}`)) {

@@ -12,6 +12,7 @@ import {
   resultPolicyKey,
   type KnownCelPolicy,
 } from './known-policies';
+import { knownNativePolicies, withNativePolicies } from './native-known-policies';
 
 function validatingPolicy(name: string, namespace?: string, generation = 1): CompiledValidatingPolicy {
   return {
@@ -180,5 +181,39 @@ describe('known policies', () => {
     expect(policyVersions(emptySnapshot, cel).get('mpol:add')).toBe('generation 4');
     expect(policyLabelOf('mpol:shop/local')).toEqual({ label: 'mpol.kyverno.io/local', namespace: 'shop' });
     expect(policyKeyOfLabel('mpol.kyverno.io/add', 'shop')).toBe('mpol:add');
+  });
+
+  it('knows native policies by source, keyed apart from a ClusterPolicy of the same name, with their own labels', () => {
+    const vap = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'replicas', generation: 2, resourceVersion: '40' },
+    };
+    const map = { kind: 'MutatingAdmissionPolicy', metadata: { name: 'replicas', resourceVersion: '41' } };
+    const native = knownNativePolicies({
+      validating: [vap],
+      validatingBindings: [],
+      mutating: [map],
+      mutatingBindings: [],
+    });
+    const cel: KnownCelPolicy[] = [];
+    const all = withNativePolicies(cel, native);
+    expect(withNativePolicies(cel, native)).toBe(all);
+    expect(resultPolicyKey({ policy: 'replicas', source: 'ValidatingAdmissionPolicy' })).toBe('vap:replicas');
+    expect(resultPolicyKey({ policy: 'replicas', source: 'MutatingAdmissionPolicy' })).toBe('map:replicas');
+    expect(knownPolicy(emptySnapshot, 'vap:replicas', all)).toEqual({
+      kind: 'ValidatingAdmissionPolicy',
+      name: 'replicas',
+      resourceVersion: '40',
+    });
+    expect(knownPolicy(emptySnapshot, 'map:replicas', all)).toMatchObject({ kind: 'MutatingAdmissionPolicy' });
+    expect(knownPolicy(emptySnapshot, 'replicas', all)).toBeUndefined();
+    expect(knownPolicy(emptySnapshot, 'vap:replicas', [])).toBeUndefined();
+    expect(policyLabelOf('vap:replicas')).toEqual({ label: 'validatingadmissionpolicy.apiserver.io/replicas' });
+    expect(policyLabelOf('map:replicas')).toEqual({ label: 'mutatingadmissionpolicy.apiserver.io/replicas' });
+    expect(policyKeyOfLabel('mutatingadmissionpolicy.apiserver.io/replicas', 'default')).toBe('map:replicas');
+    // Bindings label reports too, but name no policy whose results they hold.
+    expect(policyKeyOfLabel('validatingadmissionpolicybinding.apiserver.io/b', 'default')).toBeUndefined();
+    expect(policyVersions(emptySnapshot, all).get('vap:replicas')).toBe('generation 2');
   });
 });

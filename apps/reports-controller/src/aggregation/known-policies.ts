@@ -15,6 +15,8 @@ import type { KubeObject } from '@edict/foundation';
 import { generationOf, type CachedPolicy, type PolicySnapshot } from '@edict/policy';
 import {
   LABEL_PREFIX_CLUSTER_POLICY,
+  LABEL_PREFIX_MUTATING_ADMISSION_POLICY,
+  LABEL_PREFIX_VALIDATING_ADMISSION_POLICY,
   LABEL_PREFIX_IMAGE_VALIDATING_POLICY,
   LABEL_PREFIX_MUTATING_POLICY,
   LABEL_PREFIX_POLICY,
@@ -33,6 +35,8 @@ export interface KnownCelPolicy {
     | 'NamespacedImageValidatingPolicy'
     | 'MutatingPolicy'
     | 'NamespacedMutatingPolicy'
+    | 'ValidatingAdmissionPolicy'
+    | 'MutatingAdmissionPolicy'
   >;
   readonly name: string;
   readonly namespace?: string;
@@ -53,13 +57,23 @@ export const VALIDATING_POLICY_KEY_PREFIX = 'vpol:';
 export const IMAGE_VALIDATING_POLICY_KEY_PREFIX = 'ivpol:';
 /** Keys of MutatingPolicies (and their Namespaced form) start with this. */
 export const MUTATING_POLICY_KEY_PREFIX = 'mpol:';
+/** Keys of Kubernetes' ValidatingAdmissionPolicies (results with source `ValidatingAdmissionPolicy`). */
+export const VALIDATING_ADMISSION_POLICY_KEY_PREFIX = 'vap:';
+/** Keys of Kubernetes' MutatingAdmissionPolicies (results with source `MutatingAdmissionPolicy`). */
+export const MUTATING_ADMISSION_POLICY_KEY_PREFIX = 'map:';
+
+/** The key prefix of each result `source` kept apart from classic policies (which have none). */
+const SOURCE_KEY_PREFIXES: ReadonlyMap<string, string> = new Map([
+  [VALIDATING_POLICY_SOURCE, VALIDATING_POLICY_KEY_PREFIX],
+  [IMAGE_VALIDATING_POLICY_SOURCE, IMAGE_VALIDATING_POLICY_KEY_PREFIX],
+  [MUTATING_POLICY_SOURCE, MUTATING_POLICY_KEY_PREFIX],
+  ['ValidatingAdmissionPolicy', VALIDATING_ADMISSION_POLICY_KEY_PREFIX],
+  ['MutatingAdmissionPolicy', MUTATING_ADMISSION_POLICY_KEY_PREFIX],
+]);
 
 /** The key a result's policy is known by: its `policy`, prefixed for the CEL policy kinds (by `source`). */
 export function resultPolicyKey(result: { readonly policy: string; readonly source: string }): string {
-  if (result.source === VALIDATING_POLICY_SOURCE) return VALIDATING_POLICY_KEY_PREFIX + result.policy;
-  if (result.source === IMAGE_VALIDATING_POLICY_SOURCE) return IMAGE_VALIDATING_POLICY_KEY_PREFIX + result.policy;
-  if (result.source === MUTATING_POLICY_SOURCE) return MUTATING_POLICY_KEY_PREFIX + result.policy;
-  return result.policy;
+  return (SOURCE_KEY_PREFIXES.get(result.source) ?? '') + result.policy;
 }
 
 /** The prefixed key of a compiled CEL policy. */
@@ -74,6 +88,8 @@ const CEL_KEY_PREFIXES: Readonly<Record<KnownCelPolicy['kind'], string>> = {
   NamespacedImageValidatingPolicy: IMAGE_VALIDATING_POLICY_KEY_PREFIX,
   MutatingPolicy: MUTATING_POLICY_KEY_PREFIX,
   NamespacedMutatingPolicy: MUTATING_POLICY_KEY_PREFIX,
+  ValidatingAdmissionPolicy: VALIDATING_ADMISSION_POLICY_KEY_PREFIX,
+  MutatingAdmissionPolicy: MUTATING_ADMISSION_POLICY_KEY_PREFIX,
 };
 
 const isCelKey = (key: string) => CEL_LABELS.some(([prefix]) => key.startsWith(prefix));
@@ -185,6 +201,8 @@ const CEL_LABELS: ReadonlyArray<readonly [string, string]> = [
   [VALIDATING_POLICY_KEY_PREFIX, LABEL_PREFIX_VALIDATING_POLICY],
   [IMAGE_VALIDATING_POLICY_KEY_PREFIX, LABEL_PREFIX_IMAGE_VALIDATING_POLICY],
   [MUTATING_POLICY_KEY_PREFIX, LABEL_PREFIX_MUTATING_POLICY],
+  [VALIDATING_ADMISSION_POLICY_KEY_PREFIX, LABEL_PREFIX_VALIDATING_ADMISSION_POLICY],
+  [MUTATING_ADMISSION_POLICY_KEY_PREFIX, LABEL_PREFIX_MUTATING_ADMISSION_POLICY],
 ];
 
 /** The report label naming a policy key, and where reports carrying it live (a Policy's namespace). */

@@ -47,6 +47,9 @@ import {
 } from '@edict/controller-runtime';
 import { ClusterEngine, ClusterImagePolicyPorts, ClusterKyvernoCelPorts } from '@edict/context';
 import { SCAN_EVENT_SOURCE } from './scan-events';
+import { KubeNativePolicySource } from '../native-policies/native-policy-source';
+import { nativePolicyScans, type NativePolicyScans } from './native-policy-scans';
+import { clusterParamSource } from './cluster-param-source';
 
 const PAGE_SIZE = 500;
 const JITTER = 0.1;
@@ -68,6 +71,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
   private readonly discovery: DiscoveryResolver;
   private readonly events: EventRecorder;
   private readonly scanner: ResourceScanner;
+  private readonly native: NativePolicyScans;
   private readonly watched = new Map<string, WatchedType>();
   private breaker?: ReportBreaker;
   private queue?: WorkQueue;
@@ -81,6 +85,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     @Inject(CEL_POLICY_SOURCE) private readonly celPolicies: CelPolicySource,
     celPorts: ClusterKyvernoCelPorts,
     imagePorts: ClusterImagePolicyPorts,
+    private readonly nativeSource: KubeNativePolicySource,
   ) {
     this.cluster = kubeReportsCluster(resources);
     this.discovery = new DiscoveryResolver(resources.http);
@@ -94,6 +99,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
           `event ${event.reason} on ${event.regarding.kind} ${event.regarding.name}: ${errorMessage(error)}`,
         ),
     });
+    this.native = nativePolicyScans(nativeSource, clusterParamSource(resources, this.discovery));
     this.scanner = new ResourceScanner(this.cluster, {
       validate: (policy, request) => engine.scan(policy.compiled, request),
       snapshot: () => cache.snapshot(),
@@ -137,6 +143,7 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
           }),
         onResponse: (compiled, result, seconds) => metrics.mutatingPolicyResult(compiled, result, seconds),
       },
+      nativePolicies: this.native,
     });
   }
 
@@ -155,6 +162,8 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
     this.queue = queue;
     counter.start();
     await Promise.race([this.cache.waitForSync(), stopped]);
+    // ValidatingAdmissionPolicies and MutatingAdmissionPolicies (behind their report flags), synced first.
+    const releaseNative = await this.nativeSource.acquire();
     let unsubscribe: () => void = () => undefined;
     if (!signal.aborted) {
       let signature = scanSignature(this.cache.snapshot());
@@ -166,14 +175,18 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       });
       // A ValidatingPolicy or CEL exception changed: re-scan (Kyverno re-scans on policy change).
       const cel = onCelPoliciesChange(this.celPolicies, () => void this.followPolicies(true));
+      // A native policy or binding changed: every resource is scanned again, as Kyverno does.
+      const native = this.nativeSource.onChange(() => void this.followPolicies(true));
       unsubscribe = () => {
         classic();
         cel();
+        native();
       };
       await this.followPolicies(false);
     }
     await stopped;
     unsubscribe();
+    await releaseNative();
     await queue.stop();
     this.queue = undefined;
     await Promise.all([...this.watched.values()].map(({ informer }) => informer.stop()));
@@ -234,9 +247,14 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       ...(this.celPolicies.imageValidatingPolicies?.() ?? []),
       ...(this.celPolicies.mutatingPolicies?.() ?? []),
     ];
-    if (celPolicies.some((compiled) => compiled.background)) {
+    const nativePolicies = this.nativeSource.snapshot();
+    if (
+      celPolicies.some((compiled) => compiled.background) ||
+      nativePolicies.validating.length + nativePolicies.mutating.length > 0
+    ) {
       for (const type of await servedTypes(this.discovery, '*'))
-        if (listable(type) && scannedByValidatingPolicies(celPolicies, type)) types.push(type);
+        if (listable(type) && (scannedByValidatingPolicies(celPolicies, type) || this.native.names(type)))
+          types.push(type);
     }
     return types;
   }

@@ -2,7 +2,11 @@
 import { Module } from '@nestjs/common';
 import { clusterEngineProvider } from '@edict/context';
 import { ReportsControllerMetricsModule } from '../metrics/reports-controller-metrics.module';
+import { NativePoliciesModule } from '../native-policies/native-policies.module';
 import { BackgroundScanController } from './background-scan-controller';
 
-@Module({ imports: [ReportsControllerMetricsModule], providers: [clusterEngineProvider, BackgroundScanController] })
+@Module({
+  imports: [ReportsControllerMetricsModule, NativePoliciesModule],
+  providers: [clusterEngineProvider, BackgroundScanController],
+})
 export class BackgroundScansModule {}

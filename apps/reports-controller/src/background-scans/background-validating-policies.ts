@@ -55,7 +55,7 @@ export function validatingPoliciesSignature(policies: readonly ScannedCelPolicy[
 }
 
 /** A rule names the resource (never a subresource: scans look at objects); `*` is Kubernetes' only wildcard here. */
-function namesResource(rule: NamedRuleWithOperations, resource: ScannedResource): boolean {
+export function namesResource(rule: NamedRuleWithOperations, resource: ScannedResource): boolean {
   const any = (list: readonly string[] | undefined, value: string) =>
     (list ?? []).some((entry) => entry === '*' || entry === value);
   return (

@@ -48,6 +48,7 @@ import {
   type ScannedResource,
 } from './background-validating-policies';
 import { scanEvents } from './scan-events';
+import type { NativePolicyScans } from './native-policy-scans';
 
 interface ScanMemory {
   readonly hash: string;
@@ -70,6 +71,8 @@ export interface ScannerDependencies {
   imageValidatingPolicies?: ImageValidatingPolicyScans;
   /** Kyverno's MutatingPolicies, reported on (never applied) after them (absent: none). */
   mutatingPolicies?: MutatingPolicyScans;
+  /** Kubernetes' ValidatingAdmissionPolicies and MutatingAdmissionPolicies that opted into reports (absent: none). */
+  nativePolicies?: NativePolicyScans;
   now?: () => number;
 }
 
@@ -176,13 +179,14 @@ export class ResourceScanner {
       resource && this.deps.mutatingPolicies
         ? backgroundValidatingPoliciesFor(this.deps.mutatingPolicies.policies(), resource, namespace)
         : [];
+    const native = resource ? this.deps.nativePolicies?.select(resource) : undefined;
     const celPolicies: ScannedCelPolicy[] = [...cel, ...image, ...mutating];
     const set = {
       policies: classic.policies,
       signature:
-        celPolicies.length > 0
+        (celPolicies.length > 0
           ? `${classic.signature}|${validatingPoliciesSignature(celPolicies)}|${this.celExceptionsSignature()}`
-          : classic.signature,
+          : classic.signature) + (native ? `|native:${native.signature}` : ''),
     };
     const hash = resourceHash(object as Record<string, unknown>);
     const resourceVersion = object.metadata?.resourceVersion ?? '';
@@ -192,7 +196,7 @@ export class ResourceScanner {
       return 'unchanged';
     }
     const remember = () => this.memory.set(uid, { hash, resourceVersion, signature: set.signature });
-    if (set.policies.length === 0 && celPolicies.length === 0) {
+    if (set.policies.length === 0 && celPolicies.length === 0 && !native) {
       remember();
       return 'no-policies';
     }
@@ -263,6 +267,18 @@ export class ResourceScanner {
           const response = backgroundMutationResponse(result);
           return { response, rows: mutatingPolicyReportResults({ compiled, response }, request, scannedAt) };
         });
+    }
+    if (native && resource) {
+      const scanned = await this.deps.nativePolicies!.evaluate(
+        native,
+        object,
+        resource,
+        namespaceObject ?? null,
+        scannedAt,
+      );
+      results.push(...scanned.results);
+      findings.reported.push(...scanned.policies);
+      events.push(...scanned.events);
     }
     // Policies labelled reports.kyverno.io/disabled are evaluated (their Events stand) but not reported.
     const reported = [

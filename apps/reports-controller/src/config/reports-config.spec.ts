@@ -29,6 +29,22 @@ describe('loadReportsConfig', () => {
     expect(() => loadReportsConfig({ EDICT_ENABLE_REPORTING: 'validate,audit' })).toThrow(/EDICT_ENABLE_REPORTING/);
   });
 
+  it("reads Kyverno's two native policy report flags, with its chart's defaults (validating on, mutating off)", () => {
+    expect(loadReportsConfig({})).toMatchObject({
+      validatingAdmissionPolicyReports: true,
+      mutatingAdmissionPolicyReports: false,
+    });
+    expect(
+      loadReportsConfig({
+        EDICT_VALIDATING_ADMISSION_POLICY_REPORTS: 'false',
+        EDICT_MUTATING_ADMISSION_POLICY_REPORTS: 'true',
+      }),
+    ).toMatchObject({ validatingAdmissionPolicyReports: false, mutatingAdmissionPolicyReports: true });
+    expect(() => loadReportsConfig({ EDICT_MUTATING_ADMISSION_POLICY_REPORTS: 'yes please' })).toThrow(
+      /EDICT_MUTATING_ADMISSION_POLICY_REPORTS/,
+    );
+  });
+
   it("derives Kyverno's names from the install name kyverno, overrides on top", () => {
     expect(loadReportsConfig({ EDICT_INSTALL_NAME: 'kyverno', EDICT_AGGREGATION_WORKERS: '4' })).toMatchObject({
       namespace: 'kyverno',

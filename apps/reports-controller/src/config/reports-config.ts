@@ -37,6 +37,18 @@ export class ReportsConfig extends ControllerBaseConfig {
   @IsBoolean()
   backgroundScan = true;
 
+  /**
+   * Kyverno's --validatingAdmissionPolicyReports (on by default, as in Kyverno's chart): background
+   * scans report on ValidatingAdmissionPolicies (with their bindings) that opt in with the
+   * `reports.kyverno.io/enabled: "true"` label.
+   */
+  @IsBoolean()
+  validatingAdmissionPolicyReports = true;
+
+  /** Kyverno's --mutatingAdmissionPolicyReports (off by default): the same for MutatingAdmissionPolicies. */
+  @IsBoolean()
+  mutatingAdmissionPolicyReports = false;
+
   /** Kyverno's --backgroundScanWorkers: resources evaluated at once. */
   @IsInt()
   @Min(1)
@@ -87,6 +99,8 @@ const ENVIRONMENT: EnvironmentTable<ReportsConfig> = {
   EDICT_ADMISSION_REPORT_GRACE_MS: ['admissionReportGraceMs', 'int'],
   EDICT_BACKGROUND_SCAN: ['backgroundScan', 'bool'],
   EDICT_BACKGROUND_SCAN_WORKERS: ['backgroundScanWorkers', 'int'],
+  EDICT_VALIDATING_ADMISSION_POLICY_REPORTS: ['validatingAdmissionPolicyReports', 'bool'],
+  EDICT_MUTATING_ADMISSION_POLICY_REPORTS: ['mutatingAdmissionPolicyReports', 'bool'],
   EDICT_BACKGROUND_SCAN_INTERVAL_MS: ['backgroundScanIntervalMs', 'int'],
   EDICT_MAX_BACKGROUND_REPORTS: ['maxBackgroundReports', 'int'],
   EDICT_ENABLE_REPORTING: ['enableReporting', 'list'],

@@ -29,6 +29,12 @@ export const LABEL_PREFIX_VALIDATING_POLICY = 'vpol.kyverno.io/';
 export const LABEL_PREFIX_IMAGE_VALIDATING_POLICY = 'ivpol.kyverno.io/';
 /** MutatingPolicies and their Namespaced form alike (Kyverno's LabelPrefixMutatingPolicy). */
 export const LABEL_PREFIX_MUTATING_POLICY = 'mpol.kyverno.io/';
+/** Kubernetes' ValidatingAdmissionPolicies (Kyverno's LabelPrefixValidatingAdmissionPolicy). */
+export const LABEL_PREFIX_VALIDATING_ADMISSION_POLICY = 'validatingadmissionpolicy.apiserver.io/';
+export const LABEL_PREFIX_VALIDATING_ADMISSION_POLICY_BINDING = 'validatingadmissionpolicybinding.apiserver.io/';
+/** Kubernetes' MutatingAdmissionPolicies (Kyverno's LabelPrefixMutatingAdmissionPolicy). */
+export const LABEL_PREFIX_MUTATING_ADMISSION_POLICY = 'mutatingadmissionpolicy.apiserver.io/';
+export const LABEL_PREFIX_MUTATING_ADMISSION_POLICY_BINDING = 'mutatingadmissionpolicybinding.apiserver.io/';
 
 /** The policy kinds whose results reports hold. */
 export type ReportPolicyKind =
@@ -39,7 +45,11 @@ export type ReportPolicyKind =
   | 'ImageValidatingPolicy'
   | 'NamespacedImageValidatingPolicy'
   | 'MutatingPolicy'
-  | 'NamespacedMutatingPolicy';
+  | 'NamespacedMutatingPolicy'
+  | 'ValidatingAdmissionPolicy'
+  | 'ValidatingAdmissionPolicyBinding'
+  | 'MutatingAdmissionPolicy'
+  | 'MutatingAdmissionPolicyBinding';
 
 export const REPORTS_API_VERSION = 'reports.kyverno.io/v1';
 export const EPHEMERAL_REPORT_KIND = 'EphemeralReport';
@@ -85,4 +95,8 @@ const LABEL_PREFIXES: Readonly<Record<ReportPolicyKind, string>> = {
   NamespacedImageValidatingPolicy: LABEL_PREFIX_IMAGE_VALIDATING_POLICY,
   MutatingPolicy: LABEL_PREFIX_MUTATING_POLICY,
   NamespacedMutatingPolicy: LABEL_PREFIX_MUTATING_POLICY,
+  ValidatingAdmissionPolicy: LABEL_PREFIX_VALIDATING_ADMISSION_POLICY,
+  ValidatingAdmissionPolicyBinding: LABEL_PREFIX_VALIDATING_ADMISSION_POLICY_BINDING,
+  MutatingAdmissionPolicy: LABEL_PREFIX_MUTATING_ADMISSION_POLICY,
+  MutatingAdmissionPolicyBinding: LABEL_PREFIX_MUTATING_ADMISSION_POLICY_BINDING,
 };
