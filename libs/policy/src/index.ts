@@ -120,6 +120,7 @@ export {
   type StatusPassOutcome,
 } from './status/policy-status-writer';
 export { KubePolicyStatusStore } from './status/kube-policy-status-store';
+export { enforcedByGeneratedAdmissionPolicy } from './status/generated-admission-policy';
 export type { PolicyStatusStore, StatusPolicySource, WebhookPublicationSource } from './status/ports';
 export {
   AdmissionConfigService,

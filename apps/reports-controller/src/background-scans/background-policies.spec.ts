@@ -39,4 +39,13 @@ describe('background policies', () => {
     });
     expect(scanSignature(store.snapshot())).not.toBe(before);
   });
+
+  it('leaves out a ClusterPolicy the API server enforces through its generated VAP', () => {
+    const generated = new PolicyStore();
+    generated.upsertPolicy({
+      ...policyOf('secrets', [labelRule('d', ['Secret'])]),
+      status: { validatingadmissionpolicy: { generated: true, message: '' } },
+    } as Parameters<PolicyStore['upsertPolicy']>[0]);
+    expect(backgroundKindSelectors(generated.snapshot())).toEqual([]);
+  });
 });

@@ -8,7 +8,13 @@
  * both), which is what a resource's scan memory keeps.
  */
 import { kindMatches, parseKind, type GroupVersionKind } from '@edict/foundation';
-import { factsOf, generationOf, type CachedPolicy, type PolicySnapshot } from '@edict/policy';
+import {
+  enforcedByGeneratedAdmissionPolicy,
+  factsOf,
+  generationOf,
+  type CachedPolicy,
+  type PolicySnapshot,
+} from '@edict/policy';
 
 export interface BackgroundPolicySet {
   readonly policies: readonly CachedPolicy[];
@@ -65,11 +71,12 @@ export function scanSignature(snapshot: PolicySnapshot): string {
   return `${index.policies.map(({ policy }) => `${policy.key}=${specVersion(policy)}`).join(',')};${index.exceptions}`;
 }
 
-/** Whether Kyverno scans the policy in the background. */
+/** Whether Kyverno scans the policy in the background (not when the API server enforces it through a generated VAP). */
 export function scansInBackground(policy: CachedPolicy): boolean {
   const { compiled } = policy;
   return (
     compiled.policy.spec.background !== false &&
+    !enforcedByGeneratedAdmissionPolicy({ kind: policy.kind, status: policy.source?.status }) &&
     (compiled.validateRules.length > 0 || compiled.imageVerifyRules.length > 0)
   );
 }

@@ -4,7 +4,13 @@
  * publishes a union with what is stored). Changes: policies (debounced), served types (CRDs, at
  * once and with fresh discovery: resources of a new kind may be created right after its CRD).
  */
-import { generationOf, policyKeyOf, type CachedPolicy, type WebhookPublication } from '@edict/policy';
+import {
+  enforcedByGeneratedAdmissionPolicy,
+  generationOf,
+  policyKeyOf,
+  type CachedPolicy,
+  type WebhookPublication,
+} from '@edict/policy';
 import type { ValidatingPolicyWebhookSource } from '../configurations/validating-policy-webhooks';
 import { buildWebhookConfigurations, kindSelectorsOf } from '../configurations/build-webhook-configurations';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
@@ -46,11 +52,18 @@ export class PolicyWebhooks implements DesiredWebhooks {
   async build(caBundlePem: string): Promise<DesiredWebhookSet> {
     // Read "synced" before the policies: a snapshot taken after syncing is complete.
     const synced = this.policies.hasSynced() && (this.celPolicies?.hasSynced() ?? true);
-    const policies = this.policies.policies();
-    const validatingPolicies = this.celPolicies?.validatingPolicies() ?? [];
+    const allPolicies = this.policies.policies();
+    const allValidatingPolicies = this.celPolicies?.validatingPolicies() ?? [];
     const imageValidatingPolicies = this.celPolicies?.imageValidatingPolicies?.() ?? [];
-    const mutatingPolicies = this.celPolicies?.mutatingPolicies?.() ?? [];
+    const allMutatingPolicies = this.celPolicies?.mutatingPolicies?.() ?? [];
     const generatingPolicies = this.celPolicies?.generatingPolicies?.() ?? [];
+    // What the API server enforces through a generated admission policy gets no webhook rules (as
+    // Kyverno); it still counts as published.
+    const policies = allPolicies.filter(
+      (p) => !enforcedByGeneratedAdmissionPolicy({ kind: p.kind, status: p.source?.status }),
+    );
+    const validatingPolicies = allValidatingPolicies.filter((p) => !enforcedByGeneratedAdmissionPolicy(p.policy));
+    const mutatingPolicies = allMutatingPolicies.filter((p) => !enforcedByGeneratedAdmissionPolicy(p.policy));
     const kinds = kindSelectorsOf(policies);
     let resolve: ResourceResolver = () => [];
     if (kinds.length > 0) resolve = await this.discovery.resolver(kinds);
@@ -74,10 +87,10 @@ export class PolicyWebhooks implements DesiredWebhooks {
     return {
       ...built,
       complete: synced && built.complete,
-      publication: publicationOf(policies, built.unresolved, [
-        ...validatingPolicies,
+      publication: publicationOf(allPolicies, built.unresolved, [
+        ...allValidatingPolicies,
         ...imageValidatingPolicies,
-        ...mutatingPolicies,
+        ...allMutatingPolicies,
         ...generatingPolicies,
       ]),
     };
