@@ -76,7 +76,7 @@ export function scansInBackground(policy: CachedPolicy): boolean {
   const { compiled } = policy;
   return (
     compiled.policy.spec.background !== false &&
-    !enforcedByGeneratedAdmissionPolicy({ kind: policy.kind, status: policy.source?.status }) &&
+    !enforcedByGeneratedAdmissionPolicy(policy.source ?? {}) &&
     (compiled.validateRules.length > 0 || compiled.imageVerifyRules.length > 0)
   );
 }

@@ -3,9 +3,12 @@
  * MutatingAdmissionPolicy generated from it (as the generator's status says). Kyverno then leaves
  * the policy out of its webhooks and background scans, so it is not enforced twice.
  */
-import { isObject, type KubeObject } from '@edict/foundation';
+import { isObject } from '@edict/foundation';
 
-export function enforcedByGeneratedAdmissionPolicy(policy: Pick<KubeObject, 'kind'> & { status?: unknown }): boolean {
+export function enforcedByGeneratedAdmissionPolicy(policy: {
+  readonly kind?: unknown;
+  readonly status?: unknown;
+}): boolean {
   const status = policy.status;
   if (!isObject(status)) return false;
   switch (policy.kind) {

@@ -59,9 +59,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
     const generatingPolicies = this.celPolicies?.generatingPolicies?.() ?? [];
     // What the API server enforces through a generated admission policy gets no webhook rules (as
     // Kyverno); it still counts as published.
-    const policies = allPolicies.filter(
-      (p) => !enforcedByGeneratedAdmissionPolicy({ kind: p.kind, status: p.source?.status }),
-    );
+    const policies = allPolicies.filter((p) => !enforcedByGeneratedAdmissionPolicy(p.source ?? {}));
     const validatingPolicies = allValidatingPolicies.filter((p) => !enforcedByGeneratedAdmissionPolicy(p.policy));
     const mutatingPolicies = allMutatingPolicies.filter((p) => !enforcedByGeneratedAdmissionPolicy(p.policy));
     const kinds = kindSelectorsOf(policies);
