@@ -1,7 +1,8 @@
 /**
  * `npm start` with Kubernetes' own admission policies: a ValidatingAdmissionPolicy refuses a
  * violating Pod in the API server itself, before any webhook review (the server's record of webhook
- * calls has none for it), while Edict's webhook still reviews the Pods the policy admits.
+ * calls has none for it), while Edict's webhook still reviews the Pods the policy admits; and an
+ * eligible ClusterPolicy becomes such a policy (generation is on by default, as in Kyverno).
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,5 +83,65 @@ describe('local mode with a ValidatingAdmissionPolicy', () => {
     expect(reviews).toContainEqual(
       expect.objectContaining({ kind: 'validating', resource: 'pods', operation: 'CREATE' }),
     );
+  });
+
+  it('turns an eligible ClusterPolicy into a VAP, which refuses a violating ConfigMap without a webhook review', async () => {
+    local.apiServer.create({
+      apiVersion: 'kyverno.io/v1',
+      kind: 'ClusterPolicy',
+      metadata: { name: 'team-label' },
+      spec: {
+        background: false,
+        rules: [
+          {
+            name: 'team',
+            match: { any: [{ resources: { kinds: ['ConfigMap'] } }] },
+            validate: {
+              failureAction: 'Enforce',
+              cel: {
+                generate: true,
+                expressions: [
+                  {
+                    expression: "has(object.metadata.labels) && 'team' in object.metadata.labels",
+                    message: 'a team label is required',
+                  },
+                ],
+              },
+            },
+          },
+        ],
+      },
+    });
+    const generated = () =>
+      local.apiServer
+        .list(V1, 'ValidatingAdmissionPolicyBinding')
+        .some((b) => (b.metadata as { name?: string }).name === 'cpol-team-label-binding');
+    const statusGenerated = () => {
+      const [policy] = local.apiServer
+        .list('kyverno.io/v1', 'ClusterPolicy')
+        .filter((p) => (p.metadata as { name?: string }).name === 'team-label');
+      return (
+        (policy?.status as { validatingadmissionpolicy?: { generated?: boolean } } | undefined)
+          ?.validatingadmissionpolicy?.generated === true
+      );
+    };
+    await expect.poll(() => generated() && statusGenerated(), { timeout: 20_000, interval: 100 }).toBe(true);
+    // The webhook configurations follow the status: the policy's rules leave Edict's webhook.
+    await expect
+      .poll(() => JSON.stringify(local.apiServer.list(V1, 'ValidatingWebhookConfiguration')).includes('"configmaps"'), {
+        timeout: 20_000,
+        interval: 100,
+      })
+      .toBe(false);
+    const refused = await core
+      .createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'no-team' } } })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(apiErrorMessage(refused)).toBe(
+      "configmaps \"no-team\" is forbidden: ValidatingAdmissionPolicy 'cpol-team-label' with binding 'cpol-team-label-binding' denied request: a team label is required",
+    );
+    expect(local.apiServer.webhookCalls.calls().filter((call) => call.name === 'no-team')).toEqual([]);
   });
 });
