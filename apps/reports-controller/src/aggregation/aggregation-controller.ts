@@ -13,12 +13,7 @@ import { type KubeObject, errorMessage } from '@edict/foundation';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import { WorkQueue } from '@edict/work-queue';
 import { PolicyCache } from '@edict/policy';
-import {
-  allCelPolicies,
-  CEL_POLICY_SOURCE,
-  onCelPoliciesChange,
-  type CelPolicySource,
-} from '@edict/controller-runtime';
+import { CEL_POLICY_SOURCE, onCelPoliciesChange, type CelPolicySource } from '@edict/controller-runtime';
 import {
   EPHEMERAL_REPORT_KIND,
   CLUSTER_EPHEMERAL_REPORT_KIND,
@@ -33,7 +28,14 @@ import {
 import type { ReportsConfig } from '../config/reports-config';
 import { REPORTS_CONFIG } from '../config/tokens';
 import { ReportsControllerMetrics } from '../metrics/reports-controller-metrics';
-import { changedPolicies, knownPolicy, policyKeyOfLabel, policyLabelOf, policyVersions } from './known-policies';
+import {
+  changedPolicies,
+  knownPolicy,
+  policyKeyOfLabel,
+  policyLabelOf,
+  policyVersions,
+  reportedCelPolicies,
+} from './known-policies';
 import { ReportAggregator, type ResourceKey } from './report-aggregator';
 import { kubeReportsCluster, listAll, type ReportsCluster } from './reports-cluster';
 
@@ -62,7 +64,7 @@ export class AggregationController implements LeaderAware {
     @Inject(CEL_POLICY_SOURCE) private readonly celPolicies: CelPolicySource,
   ) {
     this.cluster = kubeReportsCluster(resources);
-    const known = (key: string) => knownPolicy(cache.snapshot(), key, allCelPolicies(celPolicies));
+    const known = (key: string) => knownPolicy(cache.snapshot(), key, reportedCelPolicies(celPolicies));
     this.aggregator = new ReportAggregator(this.cluster, known, {
       graceMs: config.admissionReportGraceMs,
     });
@@ -78,7 +80,7 @@ export class AggregationController implements LeaderAware {
     let unsubscribe: () => void = () => undefined;
     if (!signal.aborted) {
       for (const informer of informers) informer.start();
-      this.versions = policyVersions(this.cache.snapshot(), allCelPolicies(this.celPolicies));
+      this.versions = policyVersions(this.cache.snapshot(), reportedCelPolicies(this.celPolicies));
       const classic = this.cache.onChange(() => this.policiesChanged());
       const cel = onCelPoliciesChange(this.celPolicies, () => this.policiesChanged());
       unsubscribe = () => {
@@ -122,7 +124,7 @@ export class AggregationController implements LeaderAware {
   }
 
   private policiesChanged(): void {
-    const versions = policyVersions(this.cache.snapshot(), allCelPolicies(this.celPolicies));
+    const versions = policyVersions(this.cache.snapshot(), reportedCelPolicies(this.celPolicies));
     const changed = changedPolicies(this.versions, versions);
     this.versions = versions;
     for (const key of changed) void this.queueReportsOf(key);
@@ -145,7 +147,7 @@ export class AggregationController implements LeaderAware {
   /** On taking the lead: queues reports naming a policy that is gone or at another resourceVersion. */
   private async queueStaleReports(signal: AbortSignal): Promise<void> {
     const snapshot = this.cache.snapshot();
-    const celPolicies = allCelPolicies(this.celPolicies);
+    const celPolicies = reportedCelPolicies(this.celPolicies);
     try {
       for (const type of [POLICY_REPORTS, CLUSTER_POLICY_REPORTS]) {
         for await (const report of listAll(this.cluster, type, `${LABEL_MANAGED_BY}=${MANAGED_BY_KYVERNO}`)) {

@@ -7,6 +7,7 @@ import {
   policyKeyOfLabel,
   policyLabelOf,
   policyVersions,
+  reportedCelPolicies,
   resultPolicyKey,
   type KnownCelPolicy,
 } from './known-policies';
@@ -139,5 +140,43 @@ describe('known policies', () => {
     expect(policyVersions(emptySnapshot, [image('check')])).toEqual(new Map([['ivpol:check', 'generation 2']]));
     expect(policyLabelOf('ivpol:shop/local')).toEqual({ label: 'ivpol.kyverno.io/local', namespace: 'shop' });
     expect(policyKeyOfLabel('ivpol.kyverno.io/check', undefined)).toBe('ivpol:check');
+  });
+
+  it('keys GeneratingPolicies by source and labels them gpol.kyverno.io/<name>, from the source of CEL policies', () => {
+    const generating = (name: string, namespace?: string) =>
+      ({
+        kind: namespace ? 'NamespacedGeneratingPolicy' : 'GeneratingPolicy',
+        name,
+        ...(namespace ? { namespace } : {}),
+        policy: {
+          apiVersion: 'policies.kyverno.io/v1',
+          kind: 'GeneratingPolicy',
+          metadata: { name, generation: 3, resourceVersion: '9' },
+        },
+      }) as never;
+    // A cache answers the same arrays until its policies change.
+    const validating = [validatingPolicy('zk')];
+    const generatingPolicies = [generating('zk'), generating('local', 'shop')];
+    const source = {
+      validatingPolicies: () => validating,
+      generatingPolicies: () => generatingPolicies,
+      policyExceptions: () => [],
+    };
+    const cel = reportedCelPolicies(source);
+    expect(reportedCelPolicies(source)).toBe(cel);
+    expect(resultPolicyKey({ policy: 'zk', source: 'KyvernoGeneratingPolicy' })).toBe('gpol:zk');
+    expect(knownPolicy(emptySnapshot, 'gpol:zk', cel)).toEqual({
+      kind: 'GeneratingPolicy',
+      name: 'zk',
+      resourceVersion: '9',
+    });
+    expect(knownPolicy(emptySnapshot, 'vpol:zk', cel)).toMatchObject({ kind: 'ValidatingPolicy' });
+    expect(knownPolicy(emptySnapshot, 'gpol:shop/local', cel)).toMatchObject({
+      kind: 'NamespacedGeneratingPolicy',
+      namespace: 'shop',
+    });
+    expect(policyVersions(emptySnapshot, cel).get('gpol:zk')).toBe('generation 3');
+    expect(policyLabelOf('gpol:zk')).toEqual({ label: 'gpol.kyverno.io/zk' });
+    expect(policyKeyOfLabel('gpol.kyverno.io/zk', undefined)).toBe('gpol:zk');
   });
 });

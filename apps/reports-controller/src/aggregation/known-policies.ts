@@ -4,15 +4,19 @@
  * Rule sets are computed once per cached policy object.
  */
 import {
+  GENERATING_POLICY_SOURCE,
   IMAGE_VALIDATING_POLICY_SOURCE,
   isPolicyReportable,
   VALIDATING_POLICY_SOURCE,
   validatingPolicyKey,
 } from '@edict/admission';
+import type { CompiledGeneratingPolicy } from '@edict/cel-policies';
+import { allCelPolicies, type CelPolicySource } from '@edict/controller-runtime';
 import type { KubeObject } from '@edict/foundation';
 import { generationOf, type CachedPolicy, type PolicySnapshot } from '@edict/policy';
 import {
   LABEL_PREFIX_CLUSTER_POLICY,
+  LABEL_PREFIX_GENERATING_POLICY,
   LABEL_PREFIX_IMAGE_VALIDATING_POLICY,
   LABEL_PREFIX_POLICY,
   LABEL_PREFIX_VALIDATING_POLICY,
@@ -24,7 +28,12 @@ import {
 export interface KnownCelPolicy {
   readonly kind: Extract<
     ReportPolicyKind,
-    'ValidatingPolicy' | 'NamespacedValidatingPolicy' | 'ImageValidatingPolicy' | 'NamespacedImageValidatingPolicy'
+    | 'ValidatingPolicy'
+    | 'NamespacedValidatingPolicy'
+    | 'ImageValidatingPolicy'
+    | 'NamespacedImageValidatingPolicy'
+    | 'GeneratingPolicy'
+    | 'NamespacedGeneratingPolicy'
   >;
   readonly name: string;
   readonly namespace?: string;
@@ -43,21 +52,50 @@ export interface KnownPolicy extends ReportPolicy {
 export const VALIDATING_POLICY_KEY_PREFIX = 'vpol:';
 /** Keys of ImageValidatingPolicies start with this. */
 export const IMAGE_VALIDATING_POLICY_KEY_PREFIX = 'ivpol:';
+/** Keys of GeneratingPolicies start with this. */
+export const GENERATING_POLICY_KEY_PREFIX = 'gpol:';
 
 /** The key a result's policy is known by: its `policy`, prefixed for the CEL policy kinds (by `source`). */
 export function resultPolicyKey(result: { readonly policy: string; readonly source: string }): string {
   if (result.source === VALIDATING_POLICY_SOURCE) return VALIDATING_POLICY_KEY_PREFIX + result.policy;
   if (result.source === IMAGE_VALIDATING_POLICY_SOURCE) return IMAGE_VALIDATING_POLICY_KEY_PREFIX + result.policy;
+  if (result.source === GENERATING_POLICY_SOURCE) return GENERATING_POLICY_KEY_PREFIX + result.policy;
   return result.policy;
 }
 
+/**
+ * The CEL policies whose results reports hold: those of `allCelPolicies` and the GeneratingPolicies
+ * (their results come from the background controller), one array per set of the source's arrays.
+ */
+export function reportedCelPolicies(source: CelPolicySource): readonly KnownCelPolicy[] {
+  const base = allCelPolicies(source);
+  const generating = source.generatingPolicies?.() ?? NO_GENERATING;
+  if (generating.length === 0) return base;
+  const cached = withGenerating.get(base);
+  if (cached && cached.generating === generating) return cached.all;
+  const all = [...base, ...generating];
+  withGenerating.set(base, { generating, all });
+  return all;
+}
+
+const NO_GENERATING: readonly CompiledGeneratingPolicy[] = [];
+const withGenerating = new WeakMap<
+  readonly KnownCelPolicy[],
+  { generating: readonly CompiledGeneratingPolicy[]; all: readonly KnownCelPolicy[] }
+>();
+
 /** The prefixed key of a compiled CEL policy. */
 function celPolicyKey(compiled: KnownCelPolicy): string {
-  const prefix = isImageKind(compiled.kind) ? IMAGE_VALIDATING_POLICY_KEY_PREFIX : VALIDATING_POLICY_KEY_PREFIX;
-  return prefix + validatingPolicyKey(compiled);
+  return celKeyPrefix(compiled.kind) + validatingPolicyKey(compiled);
+}
+
+function celKeyPrefix(kind: KnownCelPolicy['kind']): string {
+  if (isGeneratingKind(kind)) return GENERATING_POLICY_KEY_PREFIX;
+  return isImageKind(kind) ? IMAGE_VALIDATING_POLICY_KEY_PREFIX : VALIDATING_POLICY_KEY_PREFIX;
 }
 
 const isImageKind = (kind: string) => kind === 'ImageValidatingPolicy' || kind === 'NamespacedImageValidatingPolicy';
+const isGeneratingKind = (kind: string) => kind === 'GeneratingPolicy' || kind === 'NamespacedGeneratingPolicy';
 
 const known = new WeakMap<CachedPolicy, KnownPolicy>();
 const knownCel = new WeakMap<readonly KnownCelPolicy[], Map<string, KnownPolicy>>();
@@ -71,8 +109,7 @@ export function knownPolicy(
   key: string,
   celPolicies: readonly KnownCelPolicy[] = [],
 ): KnownPolicy | undefined {
-  if (key.startsWith(VALIDATING_POLICY_KEY_PREFIX) || key.startsWith(IMAGE_VALIDATING_POLICY_KEY_PREFIX))
-    return celPoliciesByKey(celPolicies).get(key);
+  if (CEL_LABELS.some(([keyPrefix]) => key.startsWith(keyPrefix))) return celPoliciesByKey(celPolicies).get(key);
   const cached = snapshot.policies.get(key);
   // A policy left out of reports is, for the reports, not there: its older results are dropped.
   if (!cached || !isPolicyReportable(cached.compiled.policy)) return undefined;
@@ -146,6 +183,7 @@ export function changedPolicies(before: ReadonlyMap<string, string>, after: Read
 const CEL_LABELS: ReadonlyArray<readonly [string, string]> = [
   [VALIDATING_POLICY_KEY_PREFIX, LABEL_PREFIX_VALIDATING_POLICY],
   [IMAGE_VALIDATING_POLICY_KEY_PREFIX, LABEL_PREFIX_IMAGE_VALIDATING_POLICY],
+  [GENERATING_POLICY_KEY_PREFIX, LABEL_PREFIX_GENERATING_POLICY],
 ];
 
 /** The report label naming a policy key, and where reports carrying it live (a Policy's namespace). */

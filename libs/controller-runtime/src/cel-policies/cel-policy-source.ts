@@ -6,6 +6,7 @@
  */
 import type {
   CompiledCelPolicyException,
+  CompiledGeneratingPolicy,
   CompiledImageValidatingPolicy,
   CompiledMutatingPolicy,
   CompiledValidatingPolicy,
@@ -17,6 +18,8 @@ export interface CelPolicySource {
   imageValidatingPolicies?(): readonly CompiledImageValidatingPolicy[];
   /** The MutatingPolicies and NamespacedMutatingPolicies served; absent: none. */
   mutatingPolicies?(): readonly CompiledMutatingPolicy[];
+  /** The GeneratingPolicies and NamespacedGeneratingPolicies served; absent: none. */
+  generatingPolicies?(): readonly CompiledGeneratingPolicy[];
   policyExceptions(): readonly CompiledCelPolicyException[];
   /** Called after changes; returns its removal. Without it, the source is polled. */
   onChange?(listener: () => void): () => void;
@@ -59,6 +62,8 @@ export function celPolicySignature(source: CelPolicySource): string {
   const policies = [...source.validatingPolicies(), ...(source.imageValidatingPolicies?.() ?? [])].map(
     (compiled) => `${compiled.kind}:${versionOf(compiled.policy)}`,
   );
+  for (const compiled of source.generatingPolicies?.() ?? [])
+    policies.push(`${compiled.kind}:${versionOf(compiled.policy)}`);
   return `${policies.sort().join(',')};${celExceptionsSignature(source)}`;
 }
 

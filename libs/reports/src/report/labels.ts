@@ -29,6 +29,8 @@ export const LABEL_PREFIX_VALIDATING_POLICY = 'vpol.kyverno.io/';
 export const LABEL_PREFIX_IMAGE_VALIDATING_POLICY = 'ivpol.kyverno.io/';
 /** MutatingPolicies and their Namespaced form alike (Kyverno's LabelPrefixMutatingPolicy). */
 export const LABEL_PREFIX_MUTATING_POLICY = 'mpol.kyverno.io/';
+/** GeneratingPolicies and their Namespaced form alike (Kyverno's LabelPrefixGeneratingPolicy). */
+export const LABEL_PREFIX_GENERATING_POLICY = 'gpol.kyverno.io/';
 
 /** The policy kinds whose results reports hold. */
 export type ReportPolicyKind =
@@ -39,7 +41,9 @@ export type ReportPolicyKind =
   | 'ImageValidatingPolicy'
   | 'NamespacedImageValidatingPolicy'
   | 'MutatingPolicy'
-  | 'NamespacedMutatingPolicy';
+  | 'NamespacedMutatingPolicy'
+  | 'GeneratingPolicy'
+  | 'NamespacedGeneratingPolicy';
 
 export const REPORTS_API_VERSION = 'reports.kyverno.io/v1';
 export const EPHEMERAL_REPORT_KIND = 'EphemeralReport';
@@ -85,4 +89,6 @@ const LABEL_PREFIXES: Readonly<Record<ReportPolicyKind, string>> = {
   NamespacedImageValidatingPolicy: LABEL_PREFIX_IMAGE_VALIDATING_POLICY,
   MutatingPolicy: LABEL_PREFIX_MUTATING_POLICY,
   NamespacedMutatingPolicy: LABEL_PREFIX_MUTATING_POLICY,
+  GeneratingPolicy: LABEL_PREFIX_GENERATING_POLICY,
+  NamespacedGeneratingPolicy: LABEL_PREFIX_GENERATING_POLICY,
 };
