@@ -12,8 +12,8 @@ import { isObject } from '@edict/foundation';
  * `object` with `spec.failurePolicy: Ignore` (and `spec.webhookConfiguration.failurePolicy: Ignore`
  * when it names one, as a ClusterPolicy may); the object itself when it already says Ignore.
  */
-export function withFailurePolicyIgnore<T extends { readonly spec?: unknown }>(object: T): T {
-  const spec = object.spec;
+export function withFailurePolicyIgnore<T extends object>(object: T): T {
+  const spec = (object as { readonly spec?: unknown }).spec;
   if (!isObject(spec)) return object;
   const webhook = spec['webhookConfiguration'];
   const webhookNamesOne = isObject(webhook) && webhook['failurePolicy'] !== undefined;
