@@ -3,6 +3,7 @@ import {
   compileCelPolicyException,
   compileGeneratingPolicy,
   type CompiledCelPolicyException,
+  type CompiledGeneratingPolicy,
 } from '@edict/cel-policies';
 import type { KubeObject } from '@edict/foundation';
 import { FakeCluster } from '../testing/fake-cluster';

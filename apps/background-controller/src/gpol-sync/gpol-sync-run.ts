@@ -498,7 +498,11 @@ export class GpolSyncRun {
           this.deps.warn(`more than ${this.limits.maxWatchedTypes} types watched; ${key} is not watched`);
           continue;
         }
-        const entry = { stop: async () => undefined, policies: new Set<string>(), synced: false };
+        const entry: { stop: () => Promise<void>; policies: Set<string>; synced: boolean } = {
+          stop: async () => undefined,
+          policies: new Set<string>(),
+          synced: false,
+        };
         entry.stop = this.deps.watch(type, {
           add: (added) => this.onAdd(typed(added, type)),
           update: (changed) => this.onUpdate(typed(changed, type)),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessReviewer, AccessReviewRequest } from '@edict/engine';
+import type { AccessReviewer } from '@edict/engine';
 import type { KubeObject } from '@edict/foundation';
 import { FakeCleanupCluster } from '../testing/fake-cleanup-cluster';
 import { deletingPolicyAdmission } from './deleting-policy-admission';
@@ -16,6 +16,8 @@ function dpol(resources: string[], extra: Record<string, unknown> = {}, namespac
     },
   } as KubeObject;
 }
+
+type AccessReviewRequest = Parameters<AccessReviewer['review']>[0];
 
 /** Allows what `granted` holds (`verb resource`), and remembers every question. */
 function reviewer(granted: string[]): AccessReviewer & { asked: AccessReviewRequest[] } {

@@ -131,10 +131,8 @@ describe('CelPolicyCache', () => {
     const feeds = fakeCelPolicyFeeds();
     const cache = new CelPolicyCache(feeds, classic);
     cache.start();
-    feeds.validatingPolicies.add({
-      ...vpol('strict', 'true'),
-      spec: { ...vpol('strict', 'true').spec, failurePolicy: 'Fail' },
-    });
+    const strict = vpol('strict', 'true') as KubeObject & { spec: Record<string, unknown> };
+    feeds.validatingPolicies.add({ ...strict, spec: { ...strict.spec, failurePolicy: 'Fail' } });
     expect(cache.validatingPolicies().map((p) => [p.name, p.failurePolicy])).toEqual([['strict', 'Ignore']]);
     const plain = caches();
     plain.feeds.validatingPolicies.add(vpol('strict', 'true'));
