@@ -284,7 +284,8 @@ describe('GpolSyncRun', () => {
     const trigger = h.namespace('team-a');
     await h.generation.generate(policy, trigger);
     await h.cluster.delete({ ...CM, name: 'generated', namespace: 'team-a' });
-    const ref = { apiVersion: 'v1', kind: 'Namespace', name: 'team-a', uid: trigger.metadata!.uid! };
+    // Named as an admission request names it: the object had no uid yet.
+    const ref = { apiVersion: 'v1', kind: 'Namespace', name: 'team-a' };
     h.requests!.delete(
       updateRequest('sync', { generatedResources: [{ ...CM, name: 'generated', namespace: 'team-a' }] }, [
         { rule: 'sync', deleteDownstream: false, trigger: ref },

@@ -94,7 +94,8 @@ const VERIFY = 'verify';
 /** What an UpdateRequest generated, and the triggers it generated for. */
 interface Learned {
   readonly generated: readonly ObjectRef[];
-  readonly triggers: readonly TriggerRef[];
+  /** A trigger named without its uid (an admission request's object may have none yet) is read for it. */
+  readonly triggers: ReadonlyArray<Omit<TriggerRef, 'uid'> & { readonly uid?: string }>;
 }
 
 export class GpolSyncRun {
@@ -359,13 +360,13 @@ export class GpolSyncRun {
     if (spec?.requestType !== 'cel-generate' || typeof spec.policy !== 'string') return;
     const policy = this.current(spec.policy);
     if (!policy?.synchronize) return;
-    const triggers: TriggerRef[] = [];
+    const triggers: Array<Learned['triggers'][number]> = [];
     for (const { deleteDownstream, trigger } of spec.ruleContext ?? []) {
-      if (!trigger?.uid || !trigger.name || !trigger.apiVersion || !trigger.kind) continue;
+      if (!trigger?.name || !trigger.apiVersion || !trigger.kind) continue;
       const { apiVersion, kind, namespace, name, uid } = trigger;
-      const ref: TriggerRef = { apiVersion, kind, name, uid, ...(namespace ? { namespace } : {}) };
-      if (deleteDownstream) this.queue.add(`${TRIGGER}\0${spec.policy}\0${JSON.stringify(ref)}`);
-      else triggers.push(ref);
+      const named = { apiVersion, kind, name, ...(namespace ? { namespace } : {}) };
+      if (!deleteDownstream) triggers.push({ ...named, ...(uid ? { uid } : {}) });
+      else if (uid) this.queue.add(`${TRIGGER}\0${spec.policy}\0${JSON.stringify({ ...named, uid })}`);
     }
     const status = (request as { status?: { generatedResources?: UpdateRequestResourceSpec[] } }).status;
     const generated = (status?.generatedResources ?? []).flatMap((spec): ObjectRef[] =>
@@ -406,7 +407,10 @@ export class GpolSyncRun {
     }
     // Deleted before anyone watched its type: its triggers are reconciled, which restores it.
     if (missing) {
-      for (const ref of learned.triggers) this.queue.add(`${TRIGGER}\0${policyKey}\0${JSON.stringify(ref)}`);
+      for (const named of learned.triggers) {
+        const uid = named.uid ?? (await this.deps.cluster.get(named))?.metadata?.uid;
+        if (uid) this.queue.add(`${TRIGGER}\0${policyKey}\0${JSON.stringify({ ...named, uid })}`);
+      }
     }
     this.watchTypes(policy, objects);
     for (const object of objects) {
