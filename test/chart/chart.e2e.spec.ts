@@ -22,6 +22,8 @@ const MATRIX: Readonly<Record<string, readonly string[]>> = {
     'admissionController.metricsService.create=false,features.omitEvents.eventTypes=null',
     '--set',
     'features.admissionReports.enabled=false,admissionController.networkPolicy.enabled=false',
+    '--set',
+    'features.forceFailurePolicyIgnore.enabled=true',
   ],
   'custom names': [
     '--set',
@@ -152,6 +154,7 @@ describe('the Helm chart', () => {
       EDICT_REPORTS_USERNAME: 'system:serviceaccount:edict:edict-reports-controller',
       EDICT_OMIT_EVENTS: 'PolicyApplied,PolicySkipped',
       EDICT_ADMISSION_REPORTS: 'true',
+      EDICT_FORCE_FAILURE_POLICY_IGNORE: 'false',
     });
     expect(ofKind(objects, 'CustomResourceDefinition')).toEqual([]); // crds/ is installed by helm install, not rendered
   });
@@ -259,6 +262,7 @@ describe('the Helm chart', () => {
     expect(admissionEnv).not.toHaveProperty('EDICT_REPORTS_USERNAME');
     expect(admissionEnv).not.toHaveProperty('EDICT_OMIT_EVENTS');
     expect(admissionEnv['EDICT_ADMISSION_REPORTS']).toBe('false');
+    expect(admissionEnv['EDICT_FORCE_FAILURE_POLICY_IGNORE']).toBe('true');
   });
 
   it('derives every name from the install name and places everything in the chosen namespace', () => {

@@ -1,7 +1,7 @@
 /**
  * End to end through the in-memory API server, with RBAC: the cleanup controller (one replica, the
- * leader) refuses a DeletingPolicy that does not compile and one on a kind its ServiceAccount may
- * not delete; it deletes what a DeletingPolicy selects on its schedule with its propagation policy,
+ * leader) refuses a DeletingPolicy that does not compile, admits one on a kind its ServiceAccount
+ * may not delete (as Kyverno does) and deletes nothing with it; it deletes what a DeletingPolicy selects on its schedule with its propagation policy,
  * writes status.lastExecutionTime, emits the cleanup Event and counts the deletion; a
  * NamespacedDeletingPolicy deletes only in its namespace; a condition may read image configurations
  * from a registry (the CEL `image` library).
@@ -134,11 +134,16 @@ describe('cleanup controller: DeletingPolicies', () => {
     expect(get(`${GROUP}/v1`, 'DeletingPolicy', 'bad')).toBeUndefined();
   });
 
-  it('refuses a DeletingPolicy on a kind its ServiceAccount may not delete', async () => {
-    await expect(submit(deletingPolicy('config-maps', ['configmaps']))).rejects.toThrow(
-      /denied the request: DeletingPolicy\/config-maps: cleanup controller has no permission to delete kind ConfigMap/,
-    );
-    expect(get(`${GROUP}/v1`, 'DeletingPolicy', 'config-maps')).toBeUndefined();
+  it('admits a DeletingPolicy on a kind its ServiceAccount may not list or delete, as Kyverno does, and deletes nothing', async () => {
+    create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept', namespace: 'team-a' } });
+    await submit(deletingPolicy('config-maps', ['configmaps'], {}, 'team-a'));
+    const ran = () =>
+      get(`${GROUP}/v1`, 'NamespacedDeletingPolicy', 'config-maps', 'team-a')?.status?.lastExecutionTime;
+    await eventually(() => ran() !== undefined, 'a first run', 15_000);
+    const first = ran();
+    await eventually(() => ran() !== first, 'a second run', 15_000);
+    expect(get('v1', 'ConfigMap', 'kept', 'team-a')).toBeDefined();
+    cluster.apiServer.delete(`${GROUP}/v1`, 'NamespacedDeletingPolicy', 'config-maps', 'team-a');
   });
 
   it('deletes what a DeletingPolicy selects on its schedule, writes its status, an Event and a metric', async () => {

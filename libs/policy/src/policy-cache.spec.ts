@@ -85,4 +85,16 @@ describe('PolicyCache with fake feeds', () => {
     expect(heard).toEqual([2]);
     expect(cache.invalidPolicies()).toEqual([]);
   });
+
+  it('takes every policy in as failurePolicy Ignore under forceFailurePolicyIgnore (Kyverno --forceFailurePolicyIgnore)', () => {
+    const { feeds, cache } = setup({ forceFailurePolicyIgnore: true });
+    const strict = policyOf('strict', [labelRule('r', ['Pod'])]);
+    feeds.clusterPolicies.add({ ...strict, spec: { ...strict.spec, failurePolicy: 'Fail' } });
+    const cached = cache.snapshot().policies.get('strict');
+    expect(cached?.failurePolicy).toBe('Ignore');
+    expect(cached?.compiled.policy.spec.failurePolicy).toBe('Ignore');
+    const plain = setup();
+    plain.feeds.clusterPolicies.add({ ...strict, spec: { ...strict.spec, failurePolicy: 'Fail' } });
+    expect(plain.cache.snapshot().policies.get('strict')?.failurePolicy).toBe('Fail');
+  });
 });

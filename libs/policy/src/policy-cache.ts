@@ -7,6 +7,7 @@ import { type Policy, type PolicyException } from '@edict/engine';
 import { formatDiagnostic, isError, errorMessage } from '@edict/foundation';
 import { PolicySnapshot } from './cache/policy-snapshot';
 import { PolicyStore, type PolicyStoreSettings } from './cache/policy-store';
+import { withFailurePolicyIgnore } from './cache/force-failure-policy-ignore';
 import {
   POLICY_RULE_TYPES,
   type CachedException,
@@ -30,11 +31,14 @@ export class PolicyCache implements OnModuleInit, OnModuleDestroy {
   private readonly unsubscribe: Array<() => void> = [];
   private started = false;
   private notifyScheduled = false;
+  /** Kyverno's `--forceFailurePolicyIgnore`: every policy taken in as `failurePolicy: Ignore`. */
+  readonly forceFailurePolicyIgnore: boolean;
 
   constructor(
     @Inject(POLICY_OPTIONS) options: PolicyModuleOptions,
     @Inject(POLICY_FEEDS) private readonly feeds: PolicyFeeds,
   ) {
+    this.forceFailurePolicyIgnore = options.forceFailurePolicyIgnore === true;
     this.store = new PolicyStore({
       exceptionNamespaces: options.exceptionNamespaces,
       clusterScopedKinds: options.clusterScopedKinds,
@@ -160,7 +164,7 @@ export class PolicyCache implements OnModuleInit, OnModuleDestroy {
   }
 
   private upsertPolicy(policy: Policy): void {
-    const result = this.store.upsertPolicy(policy);
+    const result = this.store.upsertPolicy(this.forceFailurePolicyIgnore ? withFailurePolicyIgnore(policy) : policy);
     if (result.status === 'invalid') {
       const { key, problems, enforced } = result.invalid;
       const errors = problems.filter(isError).map(formatDiagnostic);

@@ -1,6 +1,6 @@
 /** The policy module's options, validated when the module is registered. */
 import { validateOptions } from '@edict/config';
-import { IsArray, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Min } from 'class-validator';
 
 export class PolicyModuleOptions {
   /**
@@ -18,6 +18,14 @@ export class PolicyModuleOptions {
   @IsArray()
   @IsString({ each: true })
   clusterScopedKinds?: string[];
+
+  /**
+   * Kyverno's `--forceFailurePolicyIgnore`: every policy (classic and CEL) is served as
+   * `failurePolicy: Ignore`, whatever it says (default false).
+   */
+  @IsOptional()
+  @IsBoolean()
+  forceFailurePolicyIgnore?: boolean;
 
   /** Full relist period of the informers (default 10 min; 0 turns it off). */
   @IsOptional()

@@ -12,6 +12,7 @@ describe('loadControllerConfig', () => {
       port: 9443,
       maxBodyBytes: 10 * 1024 * 1024,
       exceptionNamespaces: [],
+      forceFailurePolicyIgnore: false,
     });
   });
 
@@ -21,9 +22,11 @@ describe('loadControllerConfig', () => {
       EDICT_WEBHOOK_PORT: '8443',
       EDICT_CERT_IP_ADDRESSES: '127.0.0.1, ::1',
       EDICT_EXCEPTION_NAMESPACES: 'policies,team-*',
+      EDICT_FORCE_FAILURE_POLICY_IGNORE: 'true',
       KUBECONFIG: '/tmp/kubeconfig',
     });
     expect(config).toMatchObject({
+      forceFailurePolicyIgnore: true,
       namespace: 'kyverno',
       port: 8443,
       ipAddresses: ['127.0.0.1', '::1'],

@@ -57,6 +57,11 @@ export class GpolSyncController implements LeaderAware {
         informer.on('update', (object) => handlers.update(object));
         informer.on('delete', (object) => handlers.delete(object));
         informer.start();
+        // Stopped before it listed: nothing to verify any more.
+        informer.waitForSync().then(
+          () => handlers.synced?.(),
+          () => undefined,
+        );
         return () => informer.stop();
       },
       watchTriggers: (type, handlers) => {

@@ -256,6 +256,45 @@ describe('GpolSyncRun', () => {
     expect(h.cluster.find('v1', 'ConfigMap', 'generated', 'team-a')!.data).toEqual({ key: 'value' });
   });
 
+  it("a downstream deleted before its type's watch listed is restored once the watch has listed", async () => {
+    const h = start();
+    const policy = gpol('sync', SYNC);
+    await h.setPolicies([policy]);
+    const trigger = h.namespace('team-a');
+    await h.generation.generate(policy, trigger);
+    const ref = { apiVersion: 'v1', kind: 'Namespace', name: 'team-a', uid: trigger.metadata!.uid! };
+    h.requests!.update(
+      updateRequest('sync', { generatedResources: [{ ...CM, name: 'generated', namespace: 'team-a' }] }, [
+        { rule: 'sync', deleteDownstream: false, trigger: ref },
+      ]),
+    );
+    await h.settle();
+    // Deleted while the new watch was still listing: the watch never sees it go.
+    await h.cluster.delete({ ...CM, name: 'generated', namespace: 'team-a' });
+    expect(h.configMaps()).toEqual([]);
+    h.watches.get('v1/ConfigMap')!.synced!();
+    await h.settle();
+    expect(h.configMaps()).toEqual(['team-a/generated']);
+  });
+
+  it('a downstream deleted before its UpdateRequest was seen is restored through the triggers the request names', async () => {
+    const h = start();
+    const policy = gpol('sync', SYNC);
+    await h.setPolicies([policy]);
+    const trigger = h.namespace('team-a');
+    await h.generation.generate(policy, trigger);
+    await h.cluster.delete({ ...CM, name: 'generated', namespace: 'team-a' });
+    // Named as an admission request names it: the object had no uid yet.
+    const ref = { apiVersion: 'v1', kind: 'Namespace', name: 'team-a' };
+    h.requests!.delete(
+      updateRequest('sync', { generatedResources: [{ ...CM, name: 'generated', namespace: 'team-a' }] }, [
+        { rule: 'sync', deleteDownstream: false, trigger: ref },
+      ]),
+    );
+    await h.settle();
+    expect(h.configMaps()).toEqual(['team-a/generated']);
+  });
+
   it('a policy updated to another downstream name replaces the old object', async () => {
     const h = start();
     const policy = gpol('sync', SYNC);

@@ -62,6 +62,8 @@ export interface TypeWatchHandlers {
   add?(object: KubeObject): void;
   update(object: KubeObject): void;
   delete(object: KubeObject): void;
+  /** Called once the watch's first list has reached the handlers (from then on no deletion is missed). */
+  synced?(): void;
 }
 
 export interface GpolSyncRunDeps {
@@ -87,6 +89,14 @@ const POLICY = 'policy';
 const TRIGGER = 'trigger';
 const SOURCE = 'source';
 const LEARN = 'learn';
+const VERIFY = 'verify';
+
+/** What an UpdateRequest generated, and the triggers it generated for. */
+interface Learned {
+  readonly generated: readonly ObjectRef[];
+  /** A trigger named without its uid (an admission request's object may have none yet) is read for it. */
+  readonly triggers: ReadonlyArray<Omit<TriggerRef, 'uid'> & { readonly uid?: string }>;
+}
 
 export class GpolSyncRun {
   private readonly tracker = new GpolChangeTracker();
@@ -95,10 +105,12 @@ export class GpolSyncRun {
   private readonly queue: WorkQueue;
   private readonly pending = new Map<string, GpolChange[]>();
   private readonly sources = new Map<string, { object: KubeObject; deleted: boolean }>();
-  private readonly learned = new Map<string, readonly ObjectRef[]>();
+  private readonly learned = new Map<string, Learned>();
+  /** Downstream objects learnt while their type's watch had not listed yet, by type: checked once it has. */
+  private readonly unverified = new Map<string, KubeObject[]>();
   private readonly attempts = new Map<string, number>();
   /** Watched types: their stop and the policies using them. */
-  private readonly watches = new Map<string, { stop: () => Promise<void>; policies: Set<string> }>();
+  private readonly watches = new Map<string, { stop: () => Promise<void>; policies: Set<string>; synced: boolean }>();
   private readonly policyTypes = new Map<string, Map<string, DownstreamType>>();
   /** Watched trigger types (deletions only): their stop and the policies using them. */
   private readonly triggerWatches = new Map<string, { stop: () => Promise<void>; policies: Set<string> }>();
@@ -144,6 +156,7 @@ export class GpolSyncRun {
     this.watches.clear();
     this.triggerWatches.clear();
     this.record.clear();
+    this.unverified.clear();
   }
 
   /** Resolves once no work is queued or running (for specs). */
@@ -177,6 +190,7 @@ export class GpolSyncRun {
       else if (kind === TRIGGER) await this.handleTrigger(key);
       else if (kind === SOURCE) await this.handleSource(key);
       else if (kind === LEARN) await this.handleLearn(key);
+      else if (kind === VERIFY) await this.handleVerify(key);
       this.attempts.delete(key);
     } catch (error) {
       if (this.signal.aborted) return;
@@ -346,11 +360,13 @@ export class GpolSyncRun {
     if (spec?.requestType !== 'cel-generate' || typeof spec.policy !== 'string') return;
     const policy = this.current(spec.policy);
     if (!policy?.synchronize) return;
+    const triggers: Array<Learned['triggers'][number]> = [];
     for (const { deleteDownstream, trigger } of spec.ruleContext ?? []) {
-      if (!deleteDownstream || !trigger?.uid || !trigger.name || !trigger.apiVersion || !trigger.kind) continue;
+      if (!trigger?.name || !trigger.apiVersion || !trigger.kind) continue;
       const { apiVersion, kind, namespace, name, uid } = trigger;
-      const ref: TriggerRef = { apiVersion, kind, name, uid, ...(namespace ? { namespace } : {}) };
-      this.queue.add(`${TRIGGER}\0${spec.policy}\0${JSON.stringify(ref)}`);
+      const named = { apiVersion, kind, name, ...(namespace ? { namespace } : {}) };
+      if (!deleteDownstream) triggers.push({ ...named, ...(uid ? { uid } : {}) });
+      else if (uid) this.queue.add(`${TRIGGER}\0${spec.policy}\0${JSON.stringify({ ...named, uid })}`);
     }
     const status = (request as { status?: { generatedResources?: UpdateRequestResourceSpec[] } }).status;
     const generated = (status?.generatedResources ?? []).flatMap((spec): ObjectRef[] =>
@@ -367,7 +383,7 @@ export class GpolSyncRun {
     );
     if (generated.length === 0) return;
     const key = `${LEARN}\0${spec.policy}\0${request.metadata?.uid ?? ''}`;
-    this.learned.set(key, generated);
+    this.learned.set(key, { generated, triggers });
     this.queue.add(key);
   }
 
@@ -377,18 +393,46 @@ export class GpolSyncRun {
    * restores it and records it.
    */
   private async handleLearn(key: string): Promise<void> {
-    const refs = this.learned.get(key);
+    const learned = this.learned.get(key);
     this.learned.delete(key);
     const [, policyKey = ''] = key.split('\0');
     const policy = this.current(policyKey);
-    if (!refs || !policy?.synchronize) return;
+    if (!learned || !policy?.synchronize) return;
     const objects: KubeObject[] = [];
-    for (const ref of refs.slice(0, this.limits.maxTypesPerPolicy * 16)) {
+    let missing = false;
+    for (const ref of learned.generated.slice(0, this.limits.maxTypesPerPolicy * 16)) {
       const object = await this.deps.cluster.get(ref);
-      if (object && ownedBy(object, policy)) objects.push(typed(object, ref));
+      if (!object) missing = true;
+      else if (ownedBy(object, policy)) objects.push(typed(object, ref));
+    }
+    // Deleted before anyone watched its type: its triggers are reconciled, which restores it.
+    if (missing) {
+      for (const named of learned.triggers) {
+        const uid = named.uid ?? (await this.deps.cluster.get(named))?.metadata?.uid;
+        if (uid) this.queue.add(`${TRIGGER}\0${policyKey}\0${JSON.stringify({ ...named, uid })}`);
+      }
     }
     this.watchTypes(policy, objects);
-    for (const object of objects) if (!this.record.unchanged(object)) this.enqueueTriggerOf(object);
+    for (const object of objects) {
+      if (!this.record.unchanged(object)) this.enqueueTriggerOf(object);
+      // Its watch may not have listed yet: a deletion before that list would go unseen.
+      const type = typeKey(object);
+      if (this.watches.get(type)?.synced !== false) continue;
+      const pending = this.unverified.get(type) ?? [];
+      if (pending.length < this.limits.maxTriggersPerPass) pending.push(object);
+      this.unverified.set(type, pending);
+    }
+  }
+
+  /** A type's watch has listed: each object learnt before that and gone since has its trigger reconciled. */
+  private async handleVerify(key: string): Promise<void> {
+    const [, type = ''] = key.split('\0');
+    const objects = this.unverified.get(type) ?? [];
+    this.unverified.delete(type);
+    for (const object of objects) {
+      if (this.signal.aborted) return;
+      if (!(await this.deps.cluster.get(objectRefOf(object)))) this.enqueueTriggerOf(object);
+    }
   }
 
   /**
@@ -458,12 +502,21 @@ export class GpolSyncRun {
           this.deps.warn(`more than ${this.limits.maxWatchedTypes} types watched; ${key} is not watched`);
           continue;
         }
-        const stop = this.deps.watch(type, {
+        const entry: { stop: () => Promise<void>; policies: Set<string>; synced: boolean } = {
+          stop: async () => undefined,
+          policies: new Set<string>(),
+          synced: false,
+        };
+        entry.stop = this.deps.watch(type, {
           add: (added) => this.onAdd(typed(added, type)),
           update: (changed) => this.onUpdate(typed(changed, type)),
           delete: (gone) => this.onDelete(typed(gone, type)),
+          synced: () => {
+            entry.synced = true;
+            if (this.unverified.has(key)) this.queue.add(`${VERIFY}\0${key}`);
+          },
         });
-        watch = { stop, policies: new Set() };
+        watch = entry;
         this.watches.set(key, watch);
       }
       watch.policies.add(policyKey);
@@ -535,9 +588,20 @@ export class GpolSyncRun {
       watch.policies.delete(policyKey);
       if (watch.policies.size > 0) continue;
       this.watches.delete(key);
+      this.unverified.delete(key);
       await watch.stop().catch((error) => this.deps.warn(`stopping the watch of ${key}: ${errorMessage(error)}`));
     }
   }
+}
+
+function objectRefOf(object: KubeObject): ObjectRef {
+  const namespace = object.metadata?.namespace;
+  return {
+    apiVersion: object.apiVersion ?? '',
+    kind: object.kind ?? '',
+    name: object.metadata?.name ?? '',
+    ...(namespace ? { namespace } : {}),
+  };
 }
 
 /** The object with its type set (items of a list or watch may come without it). */

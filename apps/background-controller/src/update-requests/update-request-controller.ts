@@ -15,6 +15,8 @@ import type { BackgroundConfig } from '../config/background-config';
 import { BACKGROUND_CONFIG } from '../config/tokens';
 import { ClusterEngine, ClusterKyvernoCelPorts } from '@edict/context';
 import { generatingRequestDeps } from '../generate/gpol-request-deps';
+import { generationReport } from '../generate/gpol-report';
+import type { GeneratedFor } from '../generate/gpol-request';
 import { BackgroundEventRecorders } from '../events/background-event-recorders';
 import { BackgroundMetrics } from '../metrics/background-metrics';
 import { TriggerReports } from '../reports/trigger-reports';
@@ -86,7 +88,22 @@ export class UpdateRequestController implements LeaderAware {
           resourceNamed: (apiVersion, plural) => resources.resourceNamed(apiVersion, plural),
           celContext: () => ({ ports: celPorts.ports, exceptions: celPolicies.policyExceptions() }),
         },
-        generating: generatingRequestDeps(celPolicies, celPorts, resources, engine, metrics),
+        generating: {
+          ...generatingRequestDeps(celPolicies, celPorts, resources, engine, metrics),
+          ...(config.enableReporting.includes('generate')
+            ? {
+                reportGeneration: async (requestKey: string, generated: GeneratedFor) => {
+                  const report = generationReport(generated, requestKey, new Date());
+                  if (!report) return;
+                  try {
+                    await reportWriter.write(report);
+                  } catch (error) {
+                    this.logger.warn(`report ${report.metadata.name} not written: ${errorMessage(error)}`);
+                  }
+                },
+              }
+            : {}),
+        },
       },
       { namespace: config.namespace, maxRetries: config.maxRetries, admissionWaitMs: config.admissionWaitMs },
     );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileCelPolicyException, compileDeletingPolicy, type CelPolicyContext } from '@edict/cel-policies';
 import type { JsonObject, KubeObject } from '@edict/foundation';
+import { KubeApiError } from '@edict/kube';
 import type { ObjectType } from '../cluster/cleanup-cluster';
 import { FakeCleanupCluster, POD_TYPE, pod } from '../testing/fake-cleanup-cluster';
 import { runDeletingPolicy } from './deleting-run';
@@ -102,6 +103,24 @@ describe('runDeletingPolicy', () => {
     expect(failures).toHaveLength(1);
     expect(failures[0]).toContain("condition 'ns'");
     expect(cluster.objects.map((o) => o.metadata?.name)).toEqual(['stuck', 'broken']);
+  });
+
+  it('deletes nothing of a kind it may not list, says which permission is missing, and goes on with the others', async () => {
+    class ForbiddenPods extends FakeCleanupCluster {
+      override async list(type: ObjectType, namespace: string | undefined, limit: number) {
+        if (type.kind === 'Pod') {
+          throw new KubeApiError(403, 'Forbidden', 'pods is forbidden: User "cleanup" cannot list resource "pods"');
+        }
+        return super.list(type, namespace, limit);
+      }
+    }
+    const cluster = new ForbiddenPods([pod('old'), node('old')], [POD_TYPE, NODE_TYPE]);
+    const { result, failures } = await run(dpol({}), cluster);
+    expect(result).toEqual({ deleted: 1, failed: 1 });
+    expect(failures).toEqual([
+      'Pod : cleanup controller has no permission to list kind Pod, nothing of this kind deleted: pods is forbidden: User "cleanup" cannot list resource "pods"',
+    ]);
+    expect(cluster.objects.map((o) => `${o.kind}/${o.metadata?.name}`)).toEqual(['Pod/old']);
   });
 
   it('leaves objects a CEL PolicyException covers', async () => {

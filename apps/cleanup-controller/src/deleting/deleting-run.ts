@@ -4,11 +4,14 @@
  * not a namespaced policy's), every object the engine says to delete (matchConstraints, exceptions,
  * conditions) is deleted with the policy's deletionPropagationPolicy, at its uid (an object replaced
  * meanwhile is left alone). Each deletion, and each failure, is reported (Events, metrics); one
- * object or type failing does not stop the others. At most `maxTargets` objects are looked at.
+ * object or type failing does not stop the others: a type the controller may not list (its policy
+ * is admitted all the same, as Kyverno admits it) is logged as such and nothing of it is deleted;
+ * an object it may not delete stays, with a PolicyError Event naming the refusal. At most `maxTargets` objects are looked at.
  */
 import { evaluateDeletingPolicy, type CelPolicyContext, type CompiledDeletingPolicy } from '@edict/cel-policies';
 import { checkTenantWrite } from '@edict/context';
 import { errorMessage, type KubeObject } from '@edict/foundation';
+import { isForbidden } from '@edict/kube';
 import type { CleanupCluster, ObjectType } from '../cluster/cleanup-cluster';
 import { deletingPolicyTypes } from './deleting-types';
 
@@ -51,7 +54,11 @@ export async function runDeletingPolicy(
       objects = await ports.cluster.list(type, namespace, ports.maxTargets - seen);
     } catch (error) {
       failed++;
-      ports.failed(type.kind, namespace, errorMessage(error));
+      // As Kyverno: a kind the controller may not list is skipped, the others still run.
+      const cause = isForbidden(error)
+        ? `cleanup controller has no permission to list kind ${type.kind}${namespace ? ` in namespace ${namespace}` : ''}, nothing of this kind deleted: ${errorMessage(error)}`
+        : errorMessage(error);
+      ports.failed(type.kind, namespace, cause);
       continue;
     }
     seen += objects.length;

@@ -216,4 +216,42 @@ describe('known policies', () => {
     expect(policyKeyOfLabel('validatingadmissionpolicybinding.apiserver.io/b', 'default')).toBeUndefined();
     expect(policyVersions(emptySnapshot, all).get('vap:replicas')).toBe('generation 2');
   });
+
+  it('keys GeneratingPolicies by source and labels them gpol.kyverno.io/<name>, from the source of CEL policies', () => {
+    const generating = (name: string, namespace?: string) =>
+      ({
+        kind: namespace ? 'NamespacedGeneratingPolicy' : 'GeneratingPolicy',
+        name,
+        ...(namespace ? { namespace } : {}),
+        policy: {
+          apiVersion: 'policies.kyverno.io/v1',
+          kind: 'GeneratingPolicy',
+          metadata: { name, generation: 3, resourceVersion: '9' },
+        },
+      }) as never;
+    // A cache answers the same arrays until its policies change.
+    const validating = [validatingPolicy('zk')];
+    const generatingPolicies = [generating('zk'), generating('local', 'shop')];
+    const source = {
+      validatingPolicies: () => validating,
+      generatingPolicies: () => generatingPolicies,
+      policyExceptions: () => [],
+    };
+    const cel = knownCelPolicies(source);
+    expect(knownCelPolicies(source)).toBe(cel);
+    expect(resultPolicyKey({ policy: 'zk', source: 'KyvernoGeneratingPolicy' })).toBe('gpol:zk');
+    expect(knownPolicy(emptySnapshot, 'gpol:zk', cel)).toEqual({
+      kind: 'GeneratingPolicy',
+      name: 'zk',
+      resourceVersion: '9',
+    });
+    expect(knownPolicy(emptySnapshot, 'vpol:zk', cel)).toMatchObject({ kind: 'ValidatingPolicy' });
+    expect(knownPolicy(emptySnapshot, 'gpol:shop/local', cel)).toMatchObject({
+      kind: 'NamespacedGeneratingPolicy',
+      namespace: 'shop',
+    });
+    expect(policyVersions(emptySnapshot, cel).get('gpol:zk')).toBe('generation 3');
+    expect(policyLabelOf('gpol:zk')).toEqual({ label: 'gpol.kyverno.io/zk' });
+    expect(policyKeyOfLabel('gpol.kyverno.io/zk', undefined)).toBe('gpol:zk');
+  });
 });

@@ -4,6 +4,7 @@
  * Rule sets are computed once per cached policy object.
  */
 import {
+  GENERATING_POLICY_SOURCE,
   IMAGE_VALIDATING_POLICY_SOURCE,
   isPolicyReportable,
   MUTATING_POLICY_SOURCE,
@@ -17,6 +18,7 @@ import {
   LABEL_PREFIX_CLUSTER_POLICY,
   LABEL_PREFIX_MUTATING_ADMISSION_POLICY,
   LABEL_PREFIX_VALIDATING_ADMISSION_POLICY,
+  LABEL_PREFIX_GENERATING_POLICY,
   LABEL_PREFIX_IMAGE_VALIDATING_POLICY,
   LABEL_PREFIX_MUTATING_POLICY,
   LABEL_PREFIX_POLICY,
@@ -37,6 +39,8 @@ export interface KnownCelPolicy {
     | 'NamespacedMutatingPolicy'
     | 'ValidatingAdmissionPolicy'
     | 'MutatingAdmissionPolicy'
+    | 'GeneratingPolicy'
+    | 'NamespacedGeneratingPolicy'
   >;
   readonly name: string;
   readonly namespace?: string;
@@ -61,12 +65,15 @@ export const MUTATING_POLICY_KEY_PREFIX = 'mpol:';
 export const VALIDATING_ADMISSION_POLICY_KEY_PREFIX = 'vap:';
 /** Keys of Kubernetes' MutatingAdmissionPolicies (results with source `MutatingAdmissionPolicy`). */
 export const MUTATING_ADMISSION_POLICY_KEY_PREFIX = 'map:';
+/** Keys of GeneratingPolicies (and their Namespaced form) start with this. */
+export const GENERATING_POLICY_KEY_PREFIX = 'gpol:';
 
 /** The key prefix of each result `source` kept apart from classic policies (which have none). */
 const SOURCE_KEY_PREFIXES: ReadonlyMap<string, string> = new Map([
   [VALIDATING_POLICY_SOURCE, VALIDATING_POLICY_KEY_PREFIX],
   [IMAGE_VALIDATING_POLICY_SOURCE, IMAGE_VALIDATING_POLICY_KEY_PREFIX],
   [MUTATING_POLICY_SOURCE, MUTATING_POLICY_KEY_PREFIX],
+  [GENERATING_POLICY_SOURCE, GENERATING_POLICY_KEY_PREFIX],
   ['ValidatingAdmissionPolicy', VALIDATING_ADMISSION_POLICY_KEY_PREFIX],
   ['MutatingAdmissionPolicy', MUTATING_ADMISSION_POLICY_KEY_PREFIX],
 ]);
@@ -90,29 +97,35 @@ const CEL_KEY_PREFIXES: Readonly<Record<KnownCelPolicy['kind'], string>> = {
   NamespacedMutatingPolicy: MUTATING_POLICY_KEY_PREFIX,
   ValidatingAdmissionPolicy: VALIDATING_ADMISSION_POLICY_KEY_PREFIX,
   MutatingAdmissionPolicy: MUTATING_ADMISSION_POLICY_KEY_PREFIX,
+  GeneratingPolicy: GENERATING_POLICY_KEY_PREFIX,
+  NamespacedGeneratingPolicy: GENERATING_POLICY_KEY_PREFIX,
 };
 
 const isCelKey = (key: string) => CEL_LABELS.some(([prefix]) => key.startsWith(prefix));
 
-const knownMutating = new WeakMap<
+const combined = new WeakMap<
   readonly KnownCelPolicy[],
-  { mutating: readonly KnownCelPolicy[]; all: readonly KnownCelPolicy[] }
+  { mutating: readonly KnownCelPolicy[]; generating: readonly KnownCelPolicy[]; all: readonly KnownCelPolicy[] }
 >();
 
 /**
  * Every CEL policy whose results reports hold (ValidatingPolicies, ImageValidatingPolicies,
- * MutatingPolicies), one array per set of the source's arrays (knownPolicy caches by it).
+ * MutatingPolicies, GeneratingPolicies), one array per set of the source's arrays (knownPolicy
+ * caches by it).
  */
 export function knownCelPolicies(source: CelPolicySource): readonly KnownCelPolicy[] {
   const validating = allCelPolicies(source);
-  const mutating = source.mutatingPolicies?.() ?? [];
-  if (mutating.length === 0) return validating;
-  const cached = knownMutating.get(validating);
-  if (cached && cached.mutating === mutating) return cached.all;
-  const all = [...validating, ...mutating];
-  knownMutating.set(validating, { mutating, all });
+  const mutating = source.mutatingPolicies?.() ?? NONE;
+  const generating = source.generatingPolicies?.() ?? NONE;
+  if (mutating.length === 0 && generating.length === 0) return validating;
+  const cached = combined.get(validating);
+  if (cached && cached.mutating === mutating && cached.generating === generating) return cached.all;
+  const all = [...validating, ...mutating, ...generating];
+  combined.set(validating, { mutating, generating, all });
   return all;
 }
+
+const NONE: readonly KnownCelPolicy[] = [];
 
 const known = new WeakMap<CachedPolicy, KnownPolicy>();
 const knownCel = new WeakMap<readonly KnownCelPolicy[], Map<string, KnownPolicy>>();
@@ -203,6 +216,7 @@ const CEL_LABELS: ReadonlyArray<readonly [string, string]> = [
   [MUTATING_POLICY_KEY_PREFIX, LABEL_PREFIX_MUTATING_POLICY],
   [VALIDATING_ADMISSION_POLICY_KEY_PREFIX, LABEL_PREFIX_VALIDATING_ADMISSION_POLICY],
   [MUTATING_ADMISSION_POLICY_KEY_PREFIX, LABEL_PREFIX_MUTATING_ADMISSION_POLICY],
+  [GENERATING_POLICY_KEY_PREFIX, LABEL_PREFIX_GENERATING_POLICY],
 ];
 
 /** The report label naming a policy key, and where reports carrying it live (a Policy's namespace). */

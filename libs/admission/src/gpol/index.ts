@@ -5,3 +5,4 @@ export {
   type GeneratingPathPolicy,
   type GeneratingPolicyRequestOptions,
 } from './update-requests';
+export { GENERATING_POLICY_SOURCE, generatingPolicyReportResults } from './report-results';

@@ -6,6 +6,7 @@
  */
 import type {
   CompiledCelPolicyException,
+  CompiledGeneratingPolicy,
   CompiledImageValidatingPolicy,
   CompiledMutatingPolicy,
   CompiledValidatingPolicy,
@@ -17,6 +18,8 @@ export interface CelPolicySource {
   imageValidatingPolicies?(): readonly CompiledImageValidatingPolicy[];
   /** The MutatingPolicies and NamespacedMutatingPolicies served; absent: none. */
   mutatingPolicies?(): readonly CompiledMutatingPolicy[];
+  /** The GeneratingPolicies and NamespacedGeneratingPolicies served; absent: none. */
+  generatingPolicies?(): readonly CompiledGeneratingPolicy[];
   policyExceptions(): readonly CompiledCelPolicyException[];
   /** Called after changes; returns its removal. Without it, the source is polled. */
   onChange?(listener: () => void): () => void;
@@ -60,6 +63,7 @@ export function celPolicySignature(source: CelPolicySource): string {
     ...source.validatingPolicies(),
     ...(source.imageValidatingPolicies?.() ?? []),
     ...(source.mutatingPolicies?.() ?? []),
+    ...(source.generatingPolicies?.() ?? []),
   ].map((compiled) => `${compiled.kind}:${versionOf(compiled.policy)}`);
   return `${policies.sort().join(',')};${celExceptionsSignature(source)}`;
 }

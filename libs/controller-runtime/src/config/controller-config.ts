@@ -124,6 +124,13 @@ export abstract class ControllerBaseConfig {
   @IsString({ each: true })
   exceptionNamespaces: string[] = [];
 
+  /**
+   * Kyverno's --forceFailurePolicyIgnore (chart `features.forceFailurePolicyIgnore.enabled`): every
+   * policy, classic and CEL, is served as `failurePolicy: Ignore` (its webhook and its review).
+   */
+  @IsBoolean()
+  forceFailurePolicyIgnore = false;
+
   /** Longest wait for the work in progress on shutdown. */
   @IsInt()
   @Min(0)
@@ -235,6 +242,7 @@ export const CONTROLLER_ENVIRONMENT: EnvironmentTable<ControllerBaseConfig> = {
   KUBECONFIG: ['kubeconfigPath', 'string'],
   EDICT_LEASE_IDENTITY: ['leaseIdentity', 'string'],
   EDICT_EXCEPTION_NAMESPACES: ['exceptionNamespaces', 'list'],
+  EDICT_FORCE_FAILURE_POLICY_IGNORE: ['forceFailurePolicyIgnore', 'bool'],
   EDICT_DRAIN_TIMEOUT_MS: ['drainTimeoutMs', 'int'],
   EDICT_MAX_QUEUED_EVENTS: ['maxQueuedEvents', 'int'],
   EDICT_OMIT_EVENTS: ['omitEvents', 'list'],

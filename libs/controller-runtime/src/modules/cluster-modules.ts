@@ -32,5 +32,6 @@ export function policyModule(config: ControllerBaseConfig): DynamicModule {
   return PolicyModule.forRoot({
     ...(config.exceptionNamespaces.length > 0 ? { exceptionNamespaces: config.exceptionNamespaces } : {}),
     watchTimeoutSeconds: config.watchTimeoutSeconds,
+    ...(config.forceFailurePolicyIgnore ? { forceFailurePolicyIgnore: true } : {}),
   });
 }

@@ -50,6 +50,7 @@ export {
   isNotFound,
   isConflict,
   isGone,
+  isForbidden,
   isAlreadyExists,
   type KubeStatus,
 } from '../errors/kube-api-error';

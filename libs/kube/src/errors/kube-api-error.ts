@@ -85,6 +85,8 @@ const hasCode =
 
 export const isNotFound = hasCode(404);
 export const isConflict = hasCode(409);
+/** 403: RBAC (or another authorizer) refused the request. */
+export const isForbidden = hasCode(403);
 /** 410: a watch or list continuation from a compacted resourceVersion. */
 export const isGone = hasCode(410);
 

@@ -125,4 +125,17 @@ describe('CelPolicyCache', () => {
     feeds.markSynced();
     expect(cache.hasSynced()).toBe(true);
   });
+
+  it('serves a ValidatingPolicy that says Fail as failurePolicy Ignore under forceFailurePolicyIgnore, and as Fail without it', () => {
+    const classic = new PolicyCache(validatePolicyOptions({ forceFailurePolicyIgnore: true }), fakePolicyFeeds());
+    const feeds = fakeCelPolicyFeeds();
+    const cache = new CelPolicyCache(feeds, classic);
+    cache.start();
+    const strict = vpol('strict', 'true') as KubeObject & { spec: Record<string, unknown> };
+    feeds.validatingPolicies.add({ ...strict, spec: { ...strict.spec, failurePolicy: 'Fail' } });
+    expect(cache.validatingPolicies().map((p) => [p.name, p.failurePolicy])).toEqual([['strict', 'Ignore']]);
+    const plain = caches();
+    plain.feeds.validatingPolicies.add(vpol('strict', 'true'));
+    expect(plain.cache.validatingPolicies()[0]?.failurePolicy).toBe('Fail');
+  });
 });

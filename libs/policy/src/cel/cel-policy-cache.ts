@@ -28,6 +28,7 @@ import {
   type CelPolicyEntry,
 } from './cel-policy-store';
 import type { CelPolicyKind } from './cel-policy-kinds';
+import { withFailurePolicyIgnore } from '../cache/force-failure-policy-ignore';
 
 export type CelPolicyCacheListener = () => void;
 
@@ -132,7 +133,9 @@ export class CelPolicyCache implements OnModuleInit, OnModuleDestroy {
   }
 
   private upsertPolicy(object: KubeObject, kind: CelPolicyKind): void {
-    const entry = this.store.upsertPolicy(object, kind);
+    const taken =
+      this.classic.forceFailurePolicyIgnore && hasFailurePolicy(kind) ? withFailurePolicyIgnore(object) : object;
+    const entry = this.store.upsertPolicy(taken, kind);
     if (entry.errors.length > 0) {
       this.logger.warn(
         `${kind} ${entry.key} does not compile, it is not served: ` +
@@ -194,4 +197,9 @@ export class CelPolicyCache implements OnModuleInit, OnModuleDestroy {
   private allFeeds(): ObjectFeed<KubeObject>[] {
     return [...this.policyFeeds().map(([feed]) => feed), this.feeds.exceptions];
   }
+}
+
+/** The CEL kinds with a `spec.failurePolicy` (GeneratingPolicies' webhooks are Ignore anyway; DeletingPolicies have none). */
+function hasFailurePolicy(kind: CelPolicyKind): boolean {
+  return !kind.endsWith('GeneratingPolicy') && !kind.endsWith('DeletingPolicy');
 }

@@ -35,6 +35,8 @@ export const LABEL_PREFIX_VALIDATING_ADMISSION_POLICY_BINDING = 'validatingadmis
 /** Kubernetes' MutatingAdmissionPolicies (Kyverno's LabelPrefixMutatingAdmissionPolicy). */
 export const LABEL_PREFIX_MUTATING_ADMISSION_POLICY = 'mutatingadmissionpolicy.apiserver.io/';
 export const LABEL_PREFIX_MUTATING_ADMISSION_POLICY_BINDING = 'mutatingadmissionpolicybinding.apiserver.io/';
+/** GeneratingPolicies and their Namespaced form alike (Kyverno's LabelPrefixGeneratingPolicy). */
+export const LABEL_PREFIX_GENERATING_POLICY = 'gpol.kyverno.io/';
 
 /** The policy kinds whose results reports hold. */
 export type ReportPolicyKind =
@@ -49,7 +51,9 @@ export type ReportPolicyKind =
   | 'ValidatingAdmissionPolicy'
   | 'ValidatingAdmissionPolicyBinding'
   | 'MutatingAdmissionPolicy'
-  | 'MutatingAdmissionPolicyBinding';
+  | 'MutatingAdmissionPolicyBinding'
+  | 'GeneratingPolicy'
+  | 'NamespacedGeneratingPolicy';
 
 export const REPORTS_API_VERSION = 'reports.kyverno.io/v1';
 export const EPHEMERAL_REPORT_KIND = 'EphemeralReport';
@@ -99,4 +103,6 @@ const LABEL_PREFIXES: Readonly<Record<ReportPolicyKind, string>> = {
   ValidatingAdmissionPolicyBinding: LABEL_PREFIX_VALIDATING_ADMISSION_POLICY_BINDING,
   MutatingAdmissionPolicy: LABEL_PREFIX_MUTATING_ADMISSION_POLICY,
   MutatingAdmissionPolicyBinding: LABEL_PREFIX_MUTATING_ADMISSION_POLICY_BINDING,
+  GeneratingPolicy: LABEL_PREFIX_GENERATING_POLICY,
+  NamespacedGeneratingPolicy: LABEL_PREFIX_GENERATING_POLICY,
 };
