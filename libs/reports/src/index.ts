@@ -33,7 +33,9 @@ export type * from './report/types';
 export { resourceHash } from './report/resource-hash';
 export {
   buildUpdateRequestReport,
+  celReportPolicy,
   reportedObject,
+  reportSubject,
   type UpdateRequestReportInput,
 } from './report/update-request-report';
 export { REPORTING_RULE_TYPES, type ReportingRuleType } from './reporting-rule-types';

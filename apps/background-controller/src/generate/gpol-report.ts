@@ -11,8 +11,9 @@ import { generatingPolicyReportResults } from '@edict/admission';
 import type { KubeObject } from '@edict/foundation';
 import {
   buildUpdateRequestReport,
+  celReportPolicy,
   reportedObject,
-  resourceHash,
+  reportSubject,
   toPolicyReportResult,
   type EphemeralReportObject,
 } from '@edict/reports';
@@ -24,34 +25,14 @@ export function generationReport(
   now: Date,
 ): EphemeralReportObject | undefined {
   const { compiled, trigger, generation } = generated;
-  const { name, namespace, uid } = trigger.metadata ?? {};
-  if (!generation.result || !name || typeof uid !== 'string' || uid === '' || trigger.kind === 'Event') {
-    return undefined;
-  }
+  const subject = reportSubject(trigger);
+  if (!generation.result || !subject || trigger.kind === 'Event') return undefined;
   const property = generatedResourcesProperty(generation.generated);
   const rows = generatingPolicyReportResults(compiled, generation.result.rule, trigger, now).map((row) =>
     toPolicyReportResult(property ? { ...row, properties: { ...row.properties, ...property } } : row),
   );
   if (rows.length === 0) return undefined;
-  const resourceVersion = compiled.policy.metadata?.resourceVersion;
-  return buildUpdateRequestReport({
-    requestKey,
-    trigger: {
-      apiVersion: trigger.apiVersion ?? '',
-      kind: trigger.kind ?? '',
-      name,
-      ...(namespace ? { namespace } : {}),
-      uid,
-    },
-    triggerHash: resourceHash(trigger),
-    policy: {
-      kind: compiled.kind,
-      name: compiled.name,
-      ...(compiled.namespace !== undefined ? { namespace: compiled.namespace } : {}),
-      ...(typeof resourceVersion === 'string' ? { resourceVersion } : {}),
-    },
-    results: rows,
-  });
+  return buildUpdateRequestReport({ requestKey, ...subject, policy: celReportPolicy(compiled), results: rows });
 }
 
 /** Kyverno's `generated-resources`: each object written, `; `-separated; none when nothing was. */

@@ -11,7 +11,8 @@ import type { CompiledMutatingPolicy, MutatingPolicyResult } from '@edict/cel-po
 import type { KubeObject } from '@edict/foundation';
 import {
   buildUpdateRequestReport,
-  resourceHash,
+  celReportPolicy,
+  reportSubject,
   toPolicyReportResult,
   type EphemeralReportObject,
 } from '@edict/reports';
@@ -23,31 +24,18 @@ export function mutateExistingReport(
   requestKey: string,
   now: Date,
 ): EphemeralReportObject | undefined {
-  const { name, namespace, uid } = target.metadata ?? {};
-  if (!name || typeof uid !== 'string' || uid === '') return undefined;
+  const subject = reportSubject(target);
+  if (!subject) return undefined;
   const rows = mutatingPolicyReportResults(
     { compiled, response: result.response },
     { operation: 'UPDATE', resource: target },
     now,
   ).map(toPolicyReportResult);
   if (rows.length === 0) return undefined;
-  const resourceVersion = compiled.policy.metadata?.resourceVersion;
   return buildUpdateRequestReport({
-    requestKey: `${requestKey}/${uid}`,
-    trigger: {
-      apiVersion: target.apiVersion ?? '',
-      kind: target.kind ?? '',
-      name,
-      ...(namespace ? { namespace } : {}),
-      uid,
-    },
-    triggerHash: resourceHash(target),
-    policy: {
-      kind: compiled.kind,
-      name: compiled.name,
-      ...(compiled.namespace !== undefined ? { namespace: compiled.namespace } : {}),
-      ...(typeof resourceVersion === 'string' ? { resourceVersion } : {}),
-    },
+    requestKey: `${requestKey}/${subject.trigger.uid}`,
+    ...subject,
+    policy: celReportPolicy(compiled),
     results: rows,
   });
 }

@@ -15,7 +15,7 @@ import type { CachedPolicy } from '@edict/policy';
 import {
   buildUpdateRequestReport,
   reportedObject,
-  resourceHash,
+  reportSubject,
   toPolicyReportResult,
   type EphemeralReportObject,
 } from '@edict/reports';
@@ -32,8 +32,8 @@ export interface AppliedRule {
 
 export function triggerReport(applied: AppliedRule, requestKey: string, now: Date): EphemeralReportObject | undefined {
   const trigger = applied.request.resource as KubeObject | undefined;
-  const { name, namespace, uid } = trigger?.metadata ?? {};
-  if (!trigger || !name || !uid || trigger.kind === 'Event') return undefined;
+  const subject = trigger ? reportSubject(trigger) : undefined;
+  if (!trigger || !subject || trigger.kind === 'Event') return undefined;
   const { compiled } = applied.policy;
   const response: PolicyResponse = {
     ...applied.response,
@@ -46,14 +46,7 @@ export function triggerReport(applied: AppliedRule, requestKey: string, now: Dat
   if (results.length === 0) return undefined;
   return buildUpdateRequestReport({
     requestKey,
-    trigger: {
-      apiVersion: trigger.apiVersion ?? '',
-      kind: trigger.kind ?? '',
-      name,
-      ...(namespace ? { namespace } : {}),
-      uid,
-    },
-    triggerHash: resourceHash(trigger),
+    ...subject,
     policy: {
       kind: applied.policy.kind,
       name: applied.policy.name,

@@ -10,8 +10,10 @@
  * repeated write (another leader, a retried request) meets the same report instead of adding one.
  */
 import { createHash } from 'node:crypto';
+import type { KubeObject } from '@edict/foundation';
 import { ephemeralReport, type ReportPolicy } from './ephemeral-report';
-import { SOURCE_BACKGROUND_SCAN } from './labels';
+import { SOURCE_BACKGROUND_SCAN, type ReportPolicyKind } from './labels';
+import { resourceHash } from './resource-hash';
 import type { EphemeralReportObject, PolicyReportResult, ReportOwner } from './types';
 
 export interface UpdateRequestReportInput {
@@ -22,6 +24,43 @@ export interface UpdateRequestReportInput {
   triggerHash: string;
   policy: ReportPolicy;
   results: readonly PolicyReportResult[];
+}
+
+/**
+ * The trigger (or target) part of a report: the object's identity and hash. Undefined for an object
+ * without a name or uid, which cannot own a report.
+ */
+export function reportSubject(
+  object: KubeObject,
+): Pick<UpdateRequestReportInput, 'trigger' | 'triggerHash'> | undefined {
+  const { name, namespace, uid } = object.metadata ?? {};
+  if (!name || typeof uid !== 'string' || uid === '') return undefined;
+  return {
+    trigger: {
+      apiVersion: object.apiVersion ?? '',
+      kind: object.kind ?? '',
+      name,
+      ...(namespace ? { namespace } : {}),
+      uid,
+    },
+    triggerHash: resourceHash(object),
+  };
+}
+
+/** The policy part of a report about a compiled CEL policy: its kind, name, namespace and resourceVersion. */
+export function celReportPolicy(compiled: {
+  readonly kind: ReportPolicyKind;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly policy: { readonly metadata?: { readonly resourceVersion?: unknown } };
+}): ReportPolicy {
+  const resourceVersion = compiled.policy.metadata?.resourceVersion;
+  return {
+    kind: compiled.kind,
+    name: compiled.name,
+    ...(compiled.namespace !== undefined ? { namespace: compiled.namespace } : {}),
+    ...(typeof resourceVersion === 'string' ? { resourceVersion } : {}),
+  };
 }
 
 /** Characters of the request digest in the report's name (Kyverno's generated suffix has five). */
