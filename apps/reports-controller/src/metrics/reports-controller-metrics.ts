@@ -35,6 +35,8 @@ import type { AggregationOutcome } from '../aggregation/report-aggregator';
 import type { ScanOutcome } from '../background-scans/resource-scanner';
 
 const CONTROLLER = 'aggregate-report-controller';
+/** Seconds: the buckets of the CEL policies' evaluation durations. */
+const CEL_POLICY_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const BACKGROUND_CONTROLLER = 'background-scan-controller';
 const BACKGROUND_REPORTS_CIRCUIT = 'background reports';
 
@@ -98,7 +100,7 @@ export class ReportsControllerMetrics {
     name: VALIDATING_POLICY_DURATION,
     help: 'Time taken to evaluate a validating policy in a background scan.',
     labelNames: VALIDATING_POLICY_LABELS,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: CEL_POLICY_DURATION_BUCKETS,
     registers: [this.registry],
   });
   private readonly imageValidatingPolicyResultCount = new Counter({
@@ -111,7 +113,7 @@ export class ReportsControllerMetrics {
     name: IMAGE_VALIDATING_POLICY_DURATION,
     help: 'Time taken to evaluate an image validating policy in a background scan.',
     labelNames: VALIDATING_POLICY_LABELS,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: CEL_POLICY_DURATION_BUCKETS,
     registers: [this.registry],
   });
   private readonly mutatingPolicyResultCount = new Counter({
@@ -124,7 +126,7 @@ export class ReportsControllerMetrics {
     name: MUTATING_POLICY_DURATION,
     help: 'Time taken to evaluate a mutating policy in a background scan.',
     labelNames: MUTATING_POLICY_LABELS,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: CEL_POLICY_DURATION_BUCKETS,
     registers: [this.registry],
   });
   private readonly breakerTotal = new Counter({
