@@ -67,8 +67,15 @@ interface Unusable {
 }
 
 type Compiled<T> = { readonly ok: T } | { readonly unusable: Unusable };
+interface CompiledVersion<T> {
+  readonly version: unknown;
+  readonly compiled: Compiled<T>;
+}
 
 export class NativePolicyAdmission implements AdmissionChain {
+  private readonly compiledValidating = new WeakMap<JsonObject, CompiledVersion<CompiledValidatingAdmissionPolicy>>();
+  private readonly compiledMutating = new WeakMap<JsonObject, CompiledVersion<CompiledMutatingAdmissionPolicy>>();
+
   constructor(
     private readonly options: NativePolicyAdmissionOptions,
     /** The rest of the chain (the webhooks), called after each policy plugin. */
@@ -224,26 +231,40 @@ export class NativePolicyAdmission implements AdmissionChain {
   }
 
   private validatingPolicies(): Compiled<CompiledValidatingAdmissionPolicy>[] {
-    return this.options.objects.validatingPolicies().map((policy) => {
-      try {
-        return { ok: compileValidatingAdmissionPolicy(policy) };
-      } catch (error) {
-        const spec = safely(() => readPolicy(policy));
-        return { unusable: unusable(policy, spec?.failurePolicy, spec?.matchConstraints, error) };
-      }
-    });
+    return this.options.objects
+      .validatingPolicies()
+      .map((policy) => compiledOnce(this.compiledValidating, policy, compileValidatingAdmissionPolicy, readPolicy));
   }
 
   private mutatingPolicies(): Compiled<CompiledMutatingAdmissionPolicy>[] {
-    return this.options.objects.mutatingPolicies().map((policy) => {
-      try {
-        return { ok: compileMutatingAdmissionPolicy(policy) };
-      } catch (error) {
-        const spec = safely(() => readMutatingPolicy(policy));
-        return { unusable: unusable(policy, spec?.failurePolicy, spec?.matchConstraints, error) };
-      }
-    });
+    return this.options.objects
+      .mutatingPolicies()
+      .map((policy) => compiledOnce(this.compiledMutating, policy, compileMutatingAdmissionPolicy, readMutatingPolicy));
   }
+}
+
+/**
+ * A stored policy compiled once per stored version (object and resourceVersion), as kube-apiserver
+ * compiles a policy once per version rather than per request.
+ */
+function compiledOnce<T>(
+  cache: WeakMap<JsonObject, CompiledVersion<T>>,
+  policy: JsonObject,
+  compile: (policy: JsonObject) => T,
+  read: (policy: JsonObject) => { failurePolicy?: 'Fail' | 'Ignore'; matchConstraints?: MatchResources },
+): Compiled<T> {
+  const version = isObject(policy.metadata) ? policy.metadata.resourceVersion : undefined;
+  const cached = cache.get(policy);
+  if (cached && cached.version === version) return cached.compiled;
+  let compiled: Compiled<T>;
+  try {
+    compiled = { ok: compile(policy) };
+  } catch (error) {
+    const spec = safely(() => read(policy));
+    compiled = { unusable: unusable(policy, spec?.failurePolicy, spec?.matchConstraints, error) };
+  }
+  cache.set(policy, { version, compiled });
+  return compiled;
 }
 
 function unusable(
