@@ -70,6 +70,32 @@ export class NativeBindingError extends Error {
   override readonly name = 'NativeBindingError';
 }
 
+interface CompileOutcome<T> {
+  readonly compiled?: T;
+  readonly compileError: string;
+}
+
+const compiledValidating = new WeakMap<JsonObject, CompileOutcome<CompiledValidatingAdmissionPolicy>>();
+const compiledMutating = new WeakMap<JsonObject, CompileOutcome<CompiledMutatingAdmissionPolicy>>();
+
+/** A policy compiled once per informer object (a new object per version), not once per scanned resource. */
+function compiledOnce<T>(
+  cache: WeakMap<JsonObject, CompileOutcome<T>>,
+  policy: JsonObject,
+  compile: (policy: JsonObject) => T,
+): CompileOutcome<T> {
+  let outcome = cache.get(policy);
+  if (!outcome) {
+    try {
+      outcome = { compiled: compile(policy), compileError: '' };
+    } catch (error) {
+      outcome = { compileError: errorMessage(error) };
+    }
+    cache.set(policy, outcome);
+  }
+  return outcome;
+}
+
 export async function scanValidatingAdmissionPolicy(
   policy: JsonObject,
   bindings: readonly NativeBinding[],
@@ -77,13 +103,7 @@ export async function scanValidatingAdmissionPolicy(
 ): Promise<NativeScanOutcome | undefined> {
   const spec = readPolicy(policy);
   if (!covers(spec.matchConstraints, input)) return undefined;
-  let compiled: CompiledValidatingAdmissionPolicy | undefined;
-  let compileError = '';
-  try {
-    compiled = compileValidatingAdmissionPolicy(policy);
-  } catch (error) {
-    compileError = errorMessage(error);
-  }
+  const { compiled, compileError } = compiledOnce(compiledValidating, policy, compileValidatingAdmissionPolicy);
   const run = async (binding: NativeBinding | undefined): Promise<NativeScanOutcome | undefined> => {
     const name = binding ? bindingName(binding) : undefined;
     const at = name !== undefined ? { binding: name } : {};
@@ -126,13 +146,7 @@ export async function scanMutatingAdmissionPolicy(
 ): Promise<NativeScanOutcome | undefined> {
   const spec = readMutatingPolicy(policy);
   if (!covers(spec.matchConstraints, input)) return undefined;
-  let compiled: CompiledMutatingAdmissionPolicy | undefined;
-  let compileError = '';
-  try {
-    compiled = compileMutatingAdmissionPolicy(policy);
-  } catch (error) {
-    compileError = errorMessage(error);
-  }
+  const { compiled, compileError } = compiledOnce(compiledMutating, policy, compileMutatingAdmissionPolicy);
   const policyName = compiled?.name ?? nameOf(policy);
   const own = bindings.filter((binding) => specOf(binding).policyName === policyName);
   if (!compiled) {
