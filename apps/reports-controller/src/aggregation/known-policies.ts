@@ -27,20 +27,14 @@ import {
   type ReportPolicyKind,
 } from '@edict/reports';
 
-/** What aggregation reads of a compiled CEL policy (ValidatingPolicy, ImageValidatingPolicy, MutatingPolicy alike). */
+/**
+ * What aggregation reads of a policy kept apart from classic ones by its key prefix: Kyverno's CEL
+ * kinds and Kubernetes' admission policies (bindings hold no results).
+ */
 export interface KnownCelPolicy {
-  readonly kind: Extract<
+  readonly kind: Exclude<
     ReportPolicyKind,
-    | 'ValidatingPolicy'
-    | 'NamespacedValidatingPolicy'
-    | 'ImageValidatingPolicy'
-    | 'NamespacedImageValidatingPolicy'
-    | 'MutatingPolicy'
-    | 'NamespacedMutatingPolicy'
-    | 'ValidatingAdmissionPolicy'
-    | 'MutatingAdmissionPolicy'
-    | 'GeneratingPolicy'
-    | 'NamespacedGeneratingPolicy'
+    'ClusterPolicy' | 'Policy' | 'ValidatingAdmissionPolicyBinding' | 'MutatingAdmissionPolicyBinding'
   >;
   readonly name: string;
   readonly namespace?: string;
