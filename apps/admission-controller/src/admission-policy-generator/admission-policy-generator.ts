@@ -4,11 +4,20 @@
  * starts informers for the source policies, their exceptions and the generated kinds, and runs a
  * pass (GenerationPass) after any change of them, one at a time, and every resync interval.
  */
+import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Policy, PolicyException } from '@edict/engine';
 import type { KubeObject } from '@edict/foundation';
 import { KubeAccessReviewer } from '@edict/context';
-import { DiscoveryResolver, InformerFactory, KubeResources, type Informer } from '@edict/kube';
+import {
+  DiscoveryResolver,
+  EventRecorder,
+  InformerFactory,
+  KubeEventSink,
+  KubeResources,
+  type EventInput,
+  type Informer,
+} from '@edict/kube';
 import { LeaderProvider, type LeaderAware } from '@edict/leader';
 import {
   CEL_POLICY_EXCEPTION_REF,
@@ -20,13 +29,15 @@ import {
 import { SerialPass } from '@edict/work-queue';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
-import { GenerationPass, type GeneratedKind } from './generation-pass';
+import { GENERATE_POLICY_EVENT_SOURCE, GenerationPass, type GeneratedKind } from './generation-pass';
 import { KubeGeneratorStore, servedMutatingVersion, servesValidatingPolicies } from './kube-generator-store';
 
 /** How long changes are gathered before a pass (a policy and its exception often arrive together). */
 const SETTLE_MS = 200;
 /** A pass also runs this often, so a failed write is retried. */
 const RESYNC_MS = 30_000;
+/** How long pending Events may still be written when leadership ends. */
+const EVENT_FLUSH_MS = 2_000;
 
 @Injectable()
 @LeaderProvider()
@@ -100,7 +111,20 @@ export class AdmissionPolicyGenerator implements LeaderAware {
         return decision.allowed;
       },
     });
-    const pass = new SerialPass(() => new GenerationPass(store, flags, (message) => this.logger.debug(message)).run());
+    const events = new EventRecorder(new KubeEventSink(this.resources), {
+      reportingController: GENERATE_POLICY_EVENT_SOURCE,
+      reportingInstance: `${GENERATE_POLICY_EVENT_SOURCE}-${hostname()}`,
+      maxPending: this.config.maxQueuedEvents,
+      onError: (error, event) =>
+        this.logger.warn(`event ${event.reason} on ${event.regarding.kind} ${event.regarding.name}: ${String(error)}`),
+    });
+    const omit = new Set(this.config.omitEvents);
+    const emit = (list: EventInput[]): void => {
+      for (const event of list) if (!omit.has(event.reason)) events.record(event);
+    };
+    const pass = new SerialPass(() =>
+      new GenerationPass(store, flags, { log: (message) => this.logger.debug(message), emit }).run(),
+    );
     let timer: NodeJS.Timeout | undefined;
     const schedule = (): void => {
       if (signal.aborted || timer) return;
@@ -124,6 +148,7 @@ export class AdmissionPolicyGenerator implements LeaderAware {
       clearInterval(resync);
       if (timer) clearTimeout(timer);
       await Promise.all(all.map((informer) => informer.stop()));
+      await events.stop(EVENT_FLUSH_MS);
     }
   }
 }

@@ -8,6 +8,7 @@ import type {
   ValidatingPolicyObject,
 } from '@edict/cel-policies';
 import type { KubeObject } from '@edict/foundation';
+import type { EventInput } from '@edict/kube';
 import { describe, expect, it } from 'vitest';
 import {
   GenerationPass,
@@ -260,6 +261,52 @@ describe('GenerationPass', () => {
     expect(store.statuses.get('ClusterPolicy/a')?.message).toBe(
       'skip generating ValidatingAdmissionPolicy: Conditions in PolicyException is not applicable.',
     );
+  });
+});
+
+describe('GenerationPass events', () => {
+  it("emits Kyverno's two PolicyApplied Events per generated VAP, on the source policy, only when it wrote the pair", async () => {
+    const store = new FakeStore();
+    store.cpols = [cpol('a')];
+    store.vpols = [vpol('b', true)];
+    store.mpols = [mpol('c', true)];
+    const events: EventInput[] = [];
+    const pass = () => new GenerationPass(store, ON, { emit: (list) => events.push(...list) }).run();
+    await pass();
+    expect(events.filter((e) => e.regarding.name === 'a')).toEqual([
+      {
+        regarding: { apiVersion: 'kyverno.io/v1', kind: 'ClusterPolicy', name: 'a', uid: 'uid-a' },
+        related: {
+          apiVersion: 'admissionregistration.k8s.io/v1alpha1',
+          kind: 'ValidatingAdmissionPolicy',
+          name: 'cpol-a',
+        },
+        type: 'Normal',
+        reason: 'PolicyApplied',
+        action: 'Resource Generated',
+        note: 'successfully generated validating admission policy cpol-a from policy a',
+      },
+      {
+        regarding: { apiVersion: 'kyverno.io/v1', kind: 'ClusterPolicy', name: 'a', uid: 'uid-a' },
+        related: {
+          apiVersion: 'admissionregistration.k8s.io/v1alpha1',
+          kind: 'ValidatingAdmissionPolicyBinding',
+          name: 'cpol-a-binding',
+        },
+        type: 'Normal',
+        reason: 'PolicyApplied',
+        action: 'Resource Generated',
+        note: 'successfully generated validating admission policy binding cpol-a-binding from policy a',
+      },
+    ]);
+    expect(events.filter((e) => e.regarding.name === 'b').map((e) => [e.regarding.kind, e.note])).toEqual([
+      ['ValidatingPolicy', 'successfully generated validating admission policy vpol-b from policy b'],
+      ['ValidatingPolicy', 'successfully generated validating admission policy binding vpol-b-binding from policy b'],
+    ]);
+    // No Event for the MutatingAdmissionPolicy (Kyverno emits none), none from a pass that changes nothing.
+    expect(events).toHaveLength(4);
+    await pass();
+    expect(events).toHaveLength(4);
   });
 });
 

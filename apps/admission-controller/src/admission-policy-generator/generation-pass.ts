@@ -5,6 +5,12 @@
  * generated policy and binding created, updated or deleted, and its status written (generated, and
  * why not). Generated objects whose source policy is gone are deleted. The pass compares before it
  * writes, so running it twice (a second leader, a resync) changes nothing.
+ *
+ * Events, as Kyverno's NewValidatingAdmissionPolicyEvent: each ValidatingAdmissionPolicy generated
+ * from a ClusterPolicy or ValidatingPolicy is two `PolicyApplied` Events on the source policy (one
+ * related to the policy, one to its binding), from the generate controller's source. Kyverno emits
+ * them on every successful reconcile; the pass emits them when it wrote the pair (a resync that
+ * changes nothing stays quiet). Kyverno emits none for MutatingAdmissionPolicies.
  */
 import type { Policy, PolicyException } from '@edict/engine';
 import {
@@ -24,6 +30,7 @@ import {
   type ValidatingPolicyObject,
 } from '@edict/cel-policies';
 import { compileWildcard, isObject, type JsonObject, type KubeObject } from '@edict/foundation';
+import type { EventInput } from '@edict/kube';
 
 /** Kyverno's two feature flags. */
 export interface GeneratorFlags {
@@ -63,6 +70,35 @@ export type GeneratedKind =
 export interface SourceRef {
   readonly kind: 'ClusterPolicy' | 'ValidatingPolicy' | 'MutatingPolicy';
   readonly name: string;
+  readonly uid?: string;
+}
+
+/** Kyverno's event source of the generate controller (its reportingController). */
+export const GENERATE_POLICY_EVENT_SOURCE = 'kyverno-generate';
+
+/** Kyverno's NewValidatingAdmissionPolicyEvent: the policy's and the binding's Events on the source. */
+export function validatingAdmissionPolicyEvents(source: SourceRef, vapName: string, bindingName: string): EventInput[] {
+  // Kyverno writes kyverno.io/v1 and v1alpha1 whatever the kinds' versions; so does Edict.
+  const regarding = { apiVersion: 'kyverno.io/v1', kind: source.kind, name: source.name, uid: source.uid };
+  const related = (kind: string, name: string) => ({ apiVersion: 'admissionregistration.k8s.io/v1alpha1', kind, name });
+  const event = (kind: string, name: string, what: string): EventInput => ({
+    regarding,
+    related: related(kind, name),
+    type: 'Normal',
+    reason: 'PolicyApplied',
+    action: 'Resource Generated',
+    note: `successfully generated ${what} ${name} from policy ${source.name}`,
+  });
+  return [
+    event('ValidatingAdmissionPolicy', vapName, 'validating admission policy'),
+    event('ValidatingAdmissionPolicyBinding', bindingName, 'validating admission policy binding'),
+  ];
+}
+
+export interface GenerationPassOptions {
+  readonly log?: (message: string) => void;
+  /** Receives the pass's Events (the generator records them; Kyverno's --omitEvents applies there). */
+  readonly emit?: (events: EventInput[]) => void;
 }
 
 export interface GeneratorStatus {
@@ -76,8 +112,12 @@ export class GenerationPass {
   constructor(
     private readonly store: GeneratorStore,
     private readonly flags: GeneratorFlags,
-    private readonly log: (message: string) => void = () => undefined,
+    private readonly options: GenerationPassOptions = {},
   ) {}
+
+  private log(message: string): void {
+    this.options.log?.(message);
+  }
 
   async run(): Promise<void> {
     const keep = new Set<string>();
@@ -159,7 +199,7 @@ export class GenerationPass {
   }
 
   private async clusterPolicy(policy: Policy, resolve: KindResolver, keep: Set<string>): Promise<void> {
-    const source: SourceRef = { kind: 'ClusterPolicy', name: policy.metadata.name };
+    const source: SourceRef = { kind: 'ClusterPolicy', name: policy.metadata.name, uid: policy.metadata.uid };
     const exceptions = this.store
       .policyExceptions()
       .filter((e) => namesRule(e, policy.metadata.name, policy.spec.rules?.[0]?.name ?? ''));
@@ -182,7 +222,7 @@ export class GenerationPass {
     const name = policy.metadata?.name ?? '';
     const exceptions = this.store.celExceptions().filter((e) => namesPolicy(e, name));
     await this.apply(
-      { kind: 'ValidatingPolicy', name },
+      { kind: 'ValidatingPolicy', name, uid: policy.metadata?.uid },
       buildValidatingPolicyVap(policy, exceptions),
       'ValidatingAdmissionPolicy',
       keep,
@@ -216,16 +256,23 @@ export class GenerationPass {
     keep: Set<string>,
   ): Promise<void> {
     if (decision.generate) {
+      let wrote = false;
       for (const desired of [decision.objects.policy, decision.objects.binding]) {
         const stored = this.existing(desired.kind as GeneratedKind).find(
           (o) => o.metadata?.name === desired.metadata.name,
         );
-        if (!stored) await this.store.create(desired);
-        else if (!sameGenerated(stored, desired)) await this.store.replace(desired, stored);
         keep.add(`${desired.kind}/${desired.metadata.name}`);
+        if (stored && sameGenerated(stored, desired)) continue;
+        if (stored) await this.store.replace(desired, stored);
+        else await this.store.create(desired);
+        wrote = true;
       }
       this.log(`generated ${kind} ${decision.objects.policy.metadata.name} from ${source.kind} ${source.name}`);
       await this.store.writeStatus(source, { generated: true, message: '' });
+      if (wrote && kind === 'ValidatingAdmissionPolicy') {
+        const { policy, binding } = decision.objects;
+        this.options.emit?.(validatingAdmissionPolicyEvents(source, policy.metadata.name, binding.metadata.name));
+      }
       return;
     }
     await this.store.writeStatus(source, { generated: false, message: decision.message });
