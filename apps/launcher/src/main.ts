@@ -10,7 +10,7 @@ import { Logger } from '@nestjs/common';
 import { startAgainstCluster } from './cluster/against-cluster';
 import { clusterGuide, localGuide } from './guide';
 import { describeLaunchMode, launchModeOf } from './launch-mode';
-import { loadLauncherConfig } from './launcher-config';
+import { launcherApiServerSettings, loadLauncherConfig } from './launcher-config';
 import { startLocalCluster } from './local/local-cluster';
 import { errorMessage } from '@edict/foundation';
 
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
       apiPort: settings.apiPort,
       kubeconfigPath: settings.kubeconfigPath,
       examplesDir: settings.examplesDir,
+      apiServer: launcherApiServerSettings(settings),
       // Quiet while starting (transient "no certificate yet" notes); warnings matter afterwards.
       logger: ['error'],
     });
