@@ -21,6 +21,7 @@ import type { OpenWatch } from './http/watch';
 import { HttpServer, type StartOptions } from './http/http-server';
 import { RequestLog } from './http/request-log';
 import { ResourceRouter } from './http/router';
+import { AdmissionPolicyTypeChecking } from './admission/native/type-checking';
 import { CrdLifecycle } from './lifecycle/crd-lifecycle';
 import { NamespaceLifecycle } from './lifecycle/namespace-lifecycle';
 import { admissionPolicyTypes, type ApiServerSettings } from './registry/admission-policy-types';
@@ -118,7 +119,11 @@ export class InMemoryApiServer {
     const admission = this.admissionChain(options, authorizationMode);
     this.resources = new ResourceService(store, {
       admission,
-      observers: [new NamespaceLifecycle(store), new CrdLifecycle(store, this.registry)],
+      observers: [
+        new NamespaceLifecycle(store),
+        new CrdLifecycle(store, this.registry),
+        new AdmissionPolicyTypeChecking(this.registry),
+      ],
     });
     this.client = new ApiClient(this.resources, this.registry, store);
     const router = new ResourceRouter({

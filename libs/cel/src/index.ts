@@ -37,3 +37,13 @@ export {
   type KyvernoCelPorts,
   type KyvernoCelScope,
 } from './kyverno/ports';
+export {
+  checkCelTypes,
+  DYN as CEL_DYN,
+  formatCelIssues,
+  schemaType,
+  type CelCheckedType,
+  type CelTypedVariables,
+  type CelTypeIssue,
+  type SchemaDefinitions,
+} from './typecheck';
