@@ -333,6 +333,12 @@ describe('autogen: rule bodies', () => {
     });
   });
 
+  it('keeps a CEL rule whenever validate.cel is set, even empty, as Kyverno (HasValidateCEL)', () => {
+    const [deploy, cron] = generated({ name: 'c', match: podMatch, validate: { cel: {} } });
+    expect(deploy).toMatchObject({ name: 'autogen-c', validate: { cel: {} } });
+    expect(cron).toMatchObject({ name: 'autogen-cronjob-c', validate: { cel: {} } });
+  });
+
   it('keeps podSecurity level, version and exclusions', () => {
     const podSecurity = {
       level: 'baseline',

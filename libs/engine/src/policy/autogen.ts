@@ -310,7 +310,8 @@ function generateRule(
       rule.validate = { ...common('pattern'), foreach: validate.foreach };
       return rule;
     }
-    if (isObject(validate.cel) && Object.keys(validate.cel).length > 0) return rule;
+    // Kyverno keeps a CEL rule as it is whenever `cel` is set, even empty (HasValidateCEL).
+    if (isObject(validate.cel)) return rule;
     if (present(validate.assert)) {
       rule.validate = { ...validate, assert: autogenAssertion(validate.assert, tplKey) };
       return rule;
