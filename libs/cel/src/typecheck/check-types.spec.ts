@@ -100,4 +100,15 @@ describe('checkCelTypes', () => {
       expect(check(expression), expression).toBe('');
     }
   });
+
+  it('lets an embedded resource have apiVersion, kind and metadata without declaring them', () => {
+    const embedded = schemaType(
+      { type: 'object', properties: { spec: { type: 'object' } }, 'x-kubernetes-embedded-resource': true },
+      () => undefined,
+    );
+    expect(checkCelTypes("object.metadata.name == 'x' && object.kind == 'Pod'", { object: embedded })).toEqual([]);
+    expect(checkCelTypes('object.status == 1', { object: embedded })).toEqual([
+      { offset: 6, message: "undefined field 'status'" },
+    ]);
+  });
 });

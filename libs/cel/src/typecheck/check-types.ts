@@ -55,7 +55,6 @@ export function formatCelIssues(expression: string, issues: readonly CelTypeIssu
 }
 
 const NUMERIC = new Set<CelPrimitive>(['int', 'uint', 'double']);
-const ORDERED = new Set<CelPrimitive>(['int', 'uint', 'double', 'string', 'bytes', 'bool', 'timestamp', 'duration']);
 /** Types whose mismatches the checker reports; the others (null, timestamps, durations) have overloads it does not model. */
 const REPORTED = new Set<CelPrimitive>(['int', 'uint', 'double', 'string', 'bool', 'bytes']);
 const COMPARISONS = new Set(['<', '<=', '>', '>=']);
@@ -181,13 +180,8 @@ class Checker {
       return primitive('bool');
     }
     if (op === 'in') return primitive('bool');
-    if (COMPARISONS.has(op)) {
-      if (known && a.name !== b.name && !(NUMERIC.has(a.name) && NUMERIC.has(b.name))) {
-        this.noOverload(op, a, b, left, right);
-      } else if (known && !ORDERED.has(a.name)) this.noOverload(op, a, b, left, right);
-      return primitive('bool');
-    }
-    if (op === '==' || op === '!=') {
+    // Ordering exists for every reported type, across the numeric ones too (Kubernetes' cross-type numeric comparisons).
+    if (COMPARISONS.has(op) || op === '==' || op === '!=') {
       if (known && a.name !== b.name && !(NUMERIC.has(a.name) && NUMERIC.has(b.name))) {
         this.noOverload(op, a, b, left, right);
       }

@@ -24,6 +24,8 @@ export const primitive = (name: CelPrimitive): CelCheckedType => ({ kind: 'primi
 /** Definitions by the name a `$ref` gives (`#/components/schemas/` and `#/definitions/` prefixes are dropped). */
 export type SchemaDefinitions = (name: string) => JsonObject | undefined;
 
+const EMBEDDED_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
+
 /** How many `$ref`s one schema may follow in a row (a cycle of refs without fields is dyn). */
 const MAX_REF_HOPS = 16;
 
@@ -56,11 +58,14 @@ export function schemaType(schema: JsonObject, definitions: SchemaDefinitions): 
     case 'object': {
       if (isObject(node.properties)) {
         const properties = node.properties;
+        // An embedded resource also has apiVersion, kind and metadata, declared or not.
+        const embedded = node['x-kubernetes-embedded-resource'] === true;
         return {
           kind: 'object',
           field: (name) => {
             const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
-            return isObject(property) ? schemaType(property, definitions) : undefined;
+            if (isObject(property)) return schemaType(property, definitions);
+            return embedded && EMBEDDED_FIELDS.has(name) ? DYN : undefined;
           },
         };
       }
