@@ -32,7 +32,7 @@ export class LauncherConfig {
 
   /**
    * Local mode: the Kubernetes version the in-memory API server serves the APIs of, `1.<minor>`
-   * (empty: its default, 1.32). It decides, with the two settings below, which versions of
+   * (empty: the version its `/version` reports). It decides, with the two settings below, which versions of
    * ValidatingAdmissionPolicy and MutatingAdmissionPolicy are served.
    */
   @IsString()
