@@ -206,7 +206,8 @@ describe.skipIf(!IS_ROOT)('the container image, run from its OCI layout', () => 
       expect(result.status).toBe(0);
       expect(result.stdout).toBe(`Version: ${VERSION}\nTime: ---\nGit commit ID: ---\n`);
     }
-  });
+    // Node loading its bundle from a cold, just-unpacked root filesystem on a busy machine.
+  }, 180_000);
 
   it('refuses a name it does not run, listing the names', () => {
     const { command, args, env } = inImage(['shell']);
@@ -215,7 +216,7 @@ describe.skipIf(!IS_ROOT)('the container image, run from its OCI layout', () => 
     expect(result.stderr).toContain(
       'one of admission-controller, background-controller, reports-controller, cleanup-controller, launcher, edict',
     );
-  });
+  }, 90_000);
 
   it(
     'runs the launcher (a local cluster, its admission controller ready), then each controller alone against its API server',
