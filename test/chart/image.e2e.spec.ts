@@ -1,7 +1,8 @@
 /**
- * The container image, checked without a Docker engine (none on these machines): the entry point
- * runs each of the four controllers by name and refuses anything else, the Dockerfile builds each
- * of them in its build stage and runs as a non-root user, and the chart runs the image by those names.
+ * The container image's entry point and the chart's use of it, without building the image: the entry
+ * point runs each of the four controllers, the launcher and the CLI by name and refuses anything
+ * else, the image build bundles each of them, and the chart runs the image by the controllers' names.
+ * The image itself, built and run: test/image/image.process.spec.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { CONTROLLER_COMPONENTS } from '@edict/launcher';
 import { renderChart } from './helm';
 
 const ENTRYPOINT = resolve('docker', 'entrypoint.mjs');
-const DOCKERFILE = readFileSync('Dockerfile', 'utf8');
+const IMAGE_BUILD = readFileSync('scripts/image/build.sh', 'utf8');
 
 function entrypoint(args: string[]) {
   const run = spawnSync(process.execPath, [ENTRYPOINT, ...args], {
@@ -30,23 +31,25 @@ describe('the container image', () => {
     const projects = (JSON.parse(readFileSync('nest-cli.json', 'utf8')) as { projects: Record<string, unknown> })
       .projects;
     expect(projects).toHaveProperty(component);
-    expect(DOCKERFILE).toContain(`npx nest build ${component}`);
+    expect(IMAGE_BUILD).toMatch(new RegExp(`for name in [a-z -]*\\b${component}\\b`));
   });
 
-  it('refuses anything but a controller name, listing the names', () => {
-    for (const args of [[], ['launcher'], ['../cli']]) {
+  it.each([
+    ['launcher', 'launcher'],
+    ['edict', 'cli'],
+  ])('runs the %s from its bundle', (name, bundle) => {
+    const run = entrypoint([name]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(resolve('dist', 'apps', bundle, 'main.js'));
+    expect(IMAGE_BUILD).toMatch(new RegExp(`for name in [a-z -]*\\b${bundle}\\b`));
+  });
+
+  it('refuses anything but a name it runs, listing the names', () => {
+    for (const args of [[], ['cli'], ['../cli'], ['constructor']]) {
       const run = entrypoint(args);
       expect(run.status).toBe(2);
       expect(run.stderr).toContain('one of admission-controller, background-controller');
     }
-  });
-
-  it('is multi-stage and runs as a numeric non-root user', () => {
-    expect(DOCKERFILE.match(/^FROM /gm)).toHaveLength(2);
-    expect(DOCKERFILE).toMatch(/^COPY --from=build /m);
-    const user = /^USER (\d+):(\d+)$/m.exec(DOCKERFILE);
-    expect(Number(user?.[1])).toBeGreaterThan(0);
-    expect(DOCKERFILE).toMatch(/^ENTRYPOINT \["node", "\/app\/docker\/entrypoint\.mjs"\]$/m);
   });
 
   it('is what the chart runs, one controller per Deployment, on a read-only root filesystem', () => {

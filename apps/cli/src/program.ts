@@ -6,6 +6,7 @@ import { cliRegistry, type CliRegistryFactory } from './commands/registry';
 import { parseQuantity, quantityToNumber } from '@edict/foundation';
 import { DEFAULT_MAX_FILE_SIZE, setMaxFileSize, type EngineFactory } from '@edict/kyverno-test';
 import type { IvpolPorts } from '@edict/cel-policies';
+import { version as packageVersion } from '../../../package.json';
 
 /** Commander collects repeated and comma-separated list options, as Kyverno's string-slice flags do. */
 const collect = (value: string, previous: string[] = []) => [
@@ -72,6 +73,15 @@ export function buildProgram(
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride()
     .showHelpAfterError();
+
+  // Kyverno's `kyverno version` lines. Edict's build records no time or commit (the image build is
+  // reproducible), so those print `---`, as Kyverno's do when its build did not record them.
+  program
+    .command('version')
+    .description('Prints the version of the Edict CLI')
+    .action(() => {
+      io.out(`Version: ${packageVersion}\nTime: ---\nGit commit ID: ---\n`);
+    });
 
   program
     .command('test')

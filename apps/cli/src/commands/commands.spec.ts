@@ -30,6 +30,15 @@ async function cli(args: string[], script: FakeRules, cwd?: string) {
 
 afterEach(() => vi.restoreAllMocks());
 
+describe('edict version', () => {
+  it("prints the package's version in Kyverno's lines", async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const run = await cli(['version'], () => []);
+    expect(run.code).toBe(0);
+    expect(run.out).toBe(`Version: ${version}\nTime: ---\nGit commit ID: ---\n`);
+  });
+});
+
 const tree = () =>
   writeTree({
     'kyverno-test.yaml': yaml(testFile([{ policy: 'p', rule: 'r', kind: 'Pod', resources: ['a'], result: 'fail' }])),
