@@ -22,8 +22,8 @@ COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist/apps ./dist/apps
 COPY --from=build /src/docker/entrypoint.mjs ./docker/entrypoint.mjs
-# The CRDs, for tools that read them from the image (the chart installs its own copy from crds/).
-COPY --from=build /src/charts/edict/crds ./charts/edict/crds
+# The CRDs, for tools that read them from the image (the chart installs its own copy from files/crds/).
+COPY --from=build /src/charts/edict/files/crds ./charts/edict/files/crds
 # A numeric non-root user, so Kubernetes' runAsNonRoot can check it.
 USER 65532:65532
 EXPOSE 9443 8000

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { JsonObject } from '@edict/foundation';
 
-export const CRD_DIRECTORY = join('charts', 'edict', 'crds');
+export const CRD_DIRECTORY = join('charts', 'edict', 'files', 'crds');
 
 /** The CRD folder: found by walking up from `from` (default: the working directory, then this file). */
 export function findCrdDirectory(from?: string): string {
