@@ -71,7 +71,7 @@ over both registries, as in Kyverno's chart.
 {{- $values := index .root.Values .key -}}
 {{- $own := (eq .key "admissionController") | ternary (dig "container" "image" dict $values) ($values.image | default dict) -}}
 {{- $image := .root.Values.image -}}
-{{- $registry := dig "image" "registry" "" .root.Values.global | default $own.registry | default $image.registry -}}
+{{- $registry := dig "image" "registry" "" .root.Values.global | default $own.registry | default $own.defaultRegistry | default $image.registry -}}
 {{- $repository := $own.repository | default $image.repository -}}
 {{- $tag := $own.tag | default $image.tag | default .root.Chart.AppVersion -}}
 {{- printf "%s/%s:%s" $registry $repository (toString $tag) -}}
