@@ -1,5 +1,5 @@
 /**
- * charts/edict/crds, generated from the engine's CRD definitions (one schema source for the CRDs and
+ * charts/edict/files/crds, generated from the engine's CRD definitions (one schema source for the CRDs and
  * the policy checks). Committed, and checked up to date by chart-crds.e2e.spec.ts; `npm run chart:crds`
  * rewrites them.
  */

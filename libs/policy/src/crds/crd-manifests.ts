@@ -1,5 +1,5 @@
 /**
- * The CRDs Edict needs (charts/edict/crds, where the Helm chart ships them), read for installing
+ * The CRDs Edict needs (charts/edict/files/crds, which the Helm chart renders as templates), read for installing
  * into a cluster or the in-memory API server.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
