@@ -148,7 +148,6 @@ refused only when set to something else (the behaviour Edict has).
 {{- if or (eq .component "admission-controller") (eq .component "cleanup-controller") -}}true{{- end -}}
 {{- end -}}
 
-
 {{/* The ConfigMap's resourceFilters, as Kyverno's chart computes them from its values. */}}
 {{- define "edict.resourceFilters" -}}
 {{- $config := .Values.config -}}
