@@ -46,6 +46,10 @@ const KYVERNO_VALUES = {
     policyExceptions: { enabled: true },
   },
   admissionController: {
+    service: { type: 'NodePort', nodePort: 30443, trafficDistribution: 'PreferClose' },
+    podDisruptionBudget: { unhealthyPodEvictionPolicy: 'AlwaysAllow' },
+    annotations: { 'example.com/owner': 'platform' },
+    revisionHistoryLimit: 3,
     hostNetwork: true,
     dnsPolicy: 'ClusterFirstWithHostNet',
     webhookServer: { port: 10250 },
@@ -182,6 +186,23 @@ describe("the chart with Kyverno's values", () => {
     expect(admission.affinity).toEqual({ podAntiAffinity: ANTI_AFFINITY });
     expect(pod('background-controller').hostNetwork).toBe(true);
     expect(pod('background-controller').affinity).toBeUndefined();
+  });
+
+  it("the Deployment, its webhook Service and PodDisruptionBudget take Kyverno's values", () => {
+    const deployment = find('Deployment', 'edict-admission-controller') as unknown as {
+      metadata: { annotations: Record<string, string> };
+      spec: { revisionHistoryLimit: number };
+    };
+    expect(deployment.metadata.annotations).toEqual({ 'example.com/owner': 'platform' });
+    expect(deployment.spec.revisionHistoryLimit).toBe(3);
+    expect(find('Service', 'edict-svc')['spec']).toMatchObject({
+      type: 'NodePort',
+      trafficDistribution: 'PreferClose',
+      ports: [{ port: 443, nodePort: 30443 }],
+    });
+    expect(find('PodDisruptionBudget', 'edict-admission-controller')['spec']).toMatchObject({
+      unhealthyPodEvictionPolicy: 'AlwaysAllow',
+    });
   });
 
   it('pull secrets: global ones for the Pods; registry credentials as Secrets the controllers use', () => {

@@ -229,15 +229,6 @@ export const NOT_APPLICABLE_VALUES: Readonly<Record<string, ValueReason>> = {
   '*Controller.rbac.viewRoleName': {
     reason: 'the view role is one for all controllers: the top-level rbac.viewRoleName',
   },
-  '*Controller.podDisruptionBudget.unhealthyPodEvictionPolicy': {
-    reason: "Edict's PodDisruptionBudgets keep Kubernetes' default eviction policy for unhealthy Pods",
-  },
-  '*Controller.service.nodePort': {
-    reason: 'the webhook Service is for the API server inside the cluster; it has no node port',
-  },
-  '*Controller.service.trafficDistribution': {
-    reason: "the webhook Service keeps Kubernetes' default traffic distribution",
-  },
 };
 
 export const NOT_APPLICABLE_CONFIGMAP_KEYS: Readonly<Record<string, string>> = {};
