@@ -153,7 +153,7 @@ fill_app() {
     cp -r "$repo/dist/apps/$name" "$app/dist/apps/$name"
   done
   cp "$repo/docker/entrypoint.mjs" "$app/docker/"
-  cp -r "$repo/charts/edict/crds" "$repo/charts/edict/files" "$app/charts/edict/"
+  cp -r "$repo/charts/edict/files" "$app/charts/edict/"
   cp -r "$repo/examples" "$app/examples"
   printf '#!/usr/bin/node\n// The Edict CLI.\nrequire("/app/dist/apps/cli/main.js");\n' >"$1/usr/local/bin/edict"
   chmod -R u+rwX,go+rX,go-w "$1"

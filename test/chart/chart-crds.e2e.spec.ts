@@ -1,6 +1,6 @@
 /**
  * The chart's CRDs are generated from the engine's one schema source: this spec fails when
- * charts/edict/crds differs from the generator (`npm run chart:crds` rewrites the files), and checks
+ * charts/edict/files/crds differs from the generator (`npm run chart:crds` rewrites the files), and checks
  * that each generated schema is structural, as kube-apiserver requires before it serves a CRD.
  */
 import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ const versionsOf = (crd: JsonObject) => (crd.spec as unknown as { versions: Vers
 const nameOf = (crd: JsonObject) => (crd.metadata as { name: string }).name;
 
 describe('the chart CRDs generated from the schema source', () => {
-  it('charts/edict/crds is up to date (npm run chart:crds)', () => {
+  it('charts/edict/files/crds is up to date (npm run chart:crds)', () => {
     const files = crdFiles();
     if (rewrite) {
       for (const name of readdirSync(CRD_DIRECTORY)) {

@@ -10,6 +10,13 @@ export type VariableType = 'string' | 'int' | 'list' | 'bool';
 /** Environment variable → config field, and how to read it. */
 export type EnvironmentTable<T> = Readonly<Record<string, readonly [keyof T & string, VariableType]>>;
 
+/**
+ * Kyverno's command-line flag → the variable of the table beside it that implements it (a Go
+ * duration flag is the variable's milliseconds). The parity table (docs/parity/settings.md) and the
+ * chart's `extraArgs` are generated from these.
+ */
+export type KyvernoFlagTable = Readonly<Record<string, string>>;
+
 /** The table's variables found in `env`, parsed; `problems` names each unreadable one. */
 export function readEnvironment<T>(
   env: NodeJS.ProcessEnv,

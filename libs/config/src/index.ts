@@ -12,6 +12,12 @@ export {
   type LabelName,
 } from './install-names';
 // Configuration from environment variables.
-export { describeValidationErrors, readEnvironment, type EnvironmentTable, type VariableType } from './environment';
+export {
+  describeValidationErrors,
+  readEnvironment,
+  type EnvironmentTable,
+  type KyvernoFlagTable,
+  type VariableType,
+} from './environment';
 // The TLS versions and cipher suites of every HTTPS endpoint.
 export { SERVING_TLS_OPTIONS } from './serving-tls';

@@ -3,6 +3,7 @@
 // composes them with the app's feature modules, start and main.
 export {
   CONTROLLER_ENVIRONMENT,
+  CONTROLLER_KYVERNO_FLAGS,
   ControllerBaseConfig,
   ControllerConfigError,
   DNS_LABEL,

@@ -5,9 +5,10 @@
  */
 import 'reflect-metadata';
 import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import type { EnvironmentTable } from '@edict/config';
+import type { EnvironmentTable, KyvernoFlagTable } from '@edict/config';
 import {
   CONTROLLER_ENVIRONMENT,
+  CONTROLLER_KYVERNO_FLAGS,
   DNS_NAME,
   loadConfig,
   WebhookServerConfig,
@@ -262,6 +263,24 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
 
 /** The variables read and the field each sets: the Helm chart's settings are generated from it (test/chart). */
 export const ADMISSION_ENVIRONMENT = ENVIRONMENT;
+
+/** Kyverno's flags this controller's variables implement (KyvernoFlagTable); the base ones included. */
+export const ADMISSION_KYVERNO_FLAGS: KyvernoFlagTable = {
+  ...CONTROLLER_KYVERNO_FLAGS,
+  webhookTimeout: 'EDICT_WEBHOOK_TIMEOUT_SECONDS',
+  generateValidatingAdmissionPolicy: 'EDICT_GENERATE_VALIDATING_ADMISSION_POLICY',
+  generateMutatingAdmissionPolicy: 'EDICT_GENERATE_MUTATING_ADMISSION_POLICY',
+  admissionReports: 'EDICT_ADMISSION_REPORTS',
+  servicePort: 'EDICT_WEBHOOK_SERVICE_PORT',
+  webhookServerPort: 'EDICT_WEBHOOK_PORT',
+  backgroundServiceAccountName: 'EDICT_BACKGROUND_USERNAME',
+  reportsServiceAccountName: 'EDICT_REPORTS_USERNAME',
+  renewBefore: 'EDICT_RENEW_BEFORE_MS',
+  maxAuditWorkers: 'EDICT_AUDIT_WORKERS',
+  maxAuditCapacity: 'EDICT_AUDIT_QUEUE_SIZE',
+  maxAdmissionReports: 'EDICT_MAX_ADMISSION_REPORTS',
+  imagePullSecrets: 'EDICT_IMAGE_PULL_SECRETS',
+};
 
 const SPEC: ConfigSpec<ControllerConfig> = {
   what: 'admission controller',

@@ -5,9 +5,10 @@
  */
 import 'reflect-metadata';
 import { IsArray, IsIn, IsInt, Matches, Max, Min } from 'class-validator';
-import type { EnvironmentTable } from '@edict/config';
+import type { EnvironmentTable, KyvernoFlagTable } from '@edict/config';
 import {
   CONTROLLER_ENVIRONMENT,
+  CONTROLLER_KYVERNO_FLAGS,
   ControllerBaseConfig,
   DNS_NAME,
   loadConfig,
@@ -85,6 +86,14 @@ const ENVIRONMENT: EnvironmentTable<BackgroundConfig> = {
 
 /** The variables read and the field each sets: the Helm chart's settings are generated from it (test/chart). */
 export const BACKGROUND_ENVIRONMENT = ENVIRONMENT;
+
+/** Kyverno's flags this controller's variables implement (KyvernoFlagTable); the base ones included. */
+export const BACKGROUND_KYVERNO_FLAGS: KyvernoFlagTable = {
+  ...CONTROLLER_KYVERNO_FLAGS,
+  genWorkers: 'EDICT_GEN_WORKERS',
+  enableReporting: 'EDICT_ENABLE_REPORTING',
+  imagePullSecrets: 'EDICT_IMAGE_PULL_SECRETS',
+};
 
 const SPEC: ConfigSpec<BackgroundConfig> = {
   what: 'background controller',

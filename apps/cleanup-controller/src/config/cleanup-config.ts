@@ -6,9 +6,10 @@
  */
 import 'reflect-metadata';
 import { IsArray, IsInt, Matches, Max, Min } from 'class-validator';
-import type { EnvironmentTable } from '@edict/config';
+import type { EnvironmentTable, KyvernoFlagTable } from '@edict/config';
 import {
   CONTROLLER_ENVIRONMENT,
+  CONTROLLER_KYVERNO_FLAGS,
   DNS_NAME,
   loadConfig,
   WebhookServerConfig,
@@ -77,6 +78,14 @@ const ENVIRONMENT: EnvironmentTable<CleanupConfig> = {
 
 /** The variables read and the field each sets: the Helm chart's settings are generated from it (test/chart). */
 export const CLEANUP_ENVIRONMENT = ENVIRONMENT;
+
+/** Kyverno's flags this controller's variables implement (KyvernoFlagTable); the base ones included. */
+export const CLEANUP_KYVERNO_FLAGS: KyvernoFlagTable = {
+  ...CONTROLLER_KYVERNO_FLAGS,
+  servicePort: 'EDICT_CLEANUP_WEBHOOK_SERVICE_PORT',
+  webhookServerPort: 'EDICT_CLEANUP_PORT',
+  renewBefore: 'EDICT_RENEW_BEFORE_MS',
+};
 
 const SPEC: ConfigSpec<CleanupConfig> = {
   what: 'cleanup controller',

@@ -47,7 +47,7 @@ describe('cluster mode (EDICT_MODE=cluster npm start, with KUBECONFIG)', () => {
     await expect(
       startAgainstCluster({ env: { KUBECONFIG: kubeconfigPath }, controller: FAST_CONTROLLER, logger: false }),
     ).rejects.toThrow(
-      /lacks what Edict needs:\n {2}CRDs clusterpolicies\.kyverno\.io, policies\.kyverno\.io, policyexceptions\.kyverno\.io: kubectl apply -f charts\/edict\/crds\/\n {2}namespace edict: kubectl create namespace edict/,
+      /lacks what Edict needs:\n {2}CRDs clusterpolicies\.kyverno\.io, policies\.kyverno\.io, policyexceptions\.kyverno\.io: kubectl apply -f charts\/edict\/files\/crds\/\n {2}namespace edict: kubectl create namespace edict/,
     );
   });
 

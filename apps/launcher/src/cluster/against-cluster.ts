@@ -58,7 +58,7 @@ async function checkPrerequisites(resources: KubeResources, config: ControllerCo
       });
       if (!crd) crds.push(name);
     }
-    if (crds.length > 0) missing.push(`CRDs ${crds.join(', ')}: kubectl apply -f charts/edict/crds/`);
+    if (crds.length > 0) missing.push(`CRDs ${crds.join(', ')}: kubectl apply -f charts/edict/files/crds/`);
     const namespace = await resources.find({ apiVersion: 'v1', kind: 'Namespace', name: config.namespace });
     if (!namespace) missing.push(`namespace ${config.namespace}: kubectl create namespace ${config.namespace}`);
   } catch (error) {

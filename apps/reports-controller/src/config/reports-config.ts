@@ -5,9 +5,10 @@
  */
 import 'reflect-metadata';
 import { IsArray, IsBoolean, IsIn, IsInt, Matches, Max, Min } from 'class-validator';
-import type { EnvironmentTable } from '@edict/config';
+import type { EnvironmentTable, KyvernoFlagTable } from '@edict/config';
 import {
   CONTROLLER_ENVIRONMENT,
+  CONTROLLER_KYVERNO_FLAGS,
   ControllerBaseConfig,
   DNS_NAME,
   loadConfig,
@@ -109,6 +110,20 @@ const ENVIRONMENT: EnvironmentTable<ReportsConfig> = {
 
 /** The variables read and the field each sets: the Helm chart's settings are generated from it (test/chart). */
 export const REPORTS_ENVIRONMENT = ENVIRONMENT;
+
+/** Kyverno's flags this controller's variables implement (KyvernoFlagTable); the base ones included. */
+export const REPORTS_KYVERNO_FLAGS: KyvernoFlagTable = {
+  ...CONTROLLER_KYVERNO_FLAGS,
+  backgroundScan: 'EDICT_BACKGROUND_SCAN',
+  validatingAdmissionPolicyReports: 'EDICT_VALIDATING_ADMISSION_POLICY_REPORTS',
+  mutatingAdmissionPolicyReports: 'EDICT_MUTATING_ADMISSION_POLICY_REPORTS',
+  aggregationWorkers: 'EDICT_AGGREGATION_WORKERS',
+  backgroundScanWorkers: 'EDICT_BACKGROUND_SCAN_WORKERS',
+  backgroundScanInterval: 'EDICT_BACKGROUND_SCAN_INTERVAL_MS',
+  maxBackgroundReports: 'EDICT_MAX_BACKGROUND_REPORTS',
+  enableReporting: 'EDICT_ENABLE_REPORTING',
+  imagePullSecrets: 'EDICT_IMAGE_PULL_SECRETS',
+};
 
 const SPEC: ConfigSpec<ReportsConfig> = {
   what: 'reports controller',

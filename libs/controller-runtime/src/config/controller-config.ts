@@ -29,6 +29,7 @@ import {
   readEnvironment,
   type EnvironmentTable,
   type InstallNames,
+  type KyvernoFlagTable,
 } from '@edict/config';
 import { AddressPolicy, DEFAULT_BLOCKED_CIDRS } from '@edict/egress';
 
@@ -256,6 +257,21 @@ export const CONTROLLER_ENVIRONMENT: EnvironmentTable<ControllerBaseConfig> = {
   EDICT_TUF_ROOT: ['tufRoot', 'string'],
   EDICT_TUF_ROOT_RAW: ['tufRootRaw', 'string'],
   EDICT_TRUSTED_ROOT_PATH: ['trustedRootPath', 'string'],
+};
+
+/** Kyverno's flags the base variables implement (each controller adds its own; see KyvernoFlagTable). */
+export const CONTROLLER_KYVERNO_FLAGS: KyvernoFlagTable = {
+  kubeconfig: 'KUBECONFIG',
+  exceptionNamespace: 'EDICT_EXCEPTION_NAMESPACES',
+  forceFailurePolicyIgnore: 'EDICT_FORCE_FAILURE_POLICY_IGNORE',
+  maxQueuedEvents: 'EDICT_MAX_QUEUED_EVENTS',
+  omitEvents: 'EDICT_OMIT_EVENTS',
+  maxAPICallResponseLength: 'EDICT_MAX_API_CALL_RESPONSE_BYTES',
+  apiCallTimeout: 'EDICT_API_CALL_TIMEOUT_MS',
+  enableTuf: 'EDICT_ENABLE_TUF',
+  tufMirror: 'EDICT_TUF_MIRROR',
+  tufRoot: 'EDICT_TUF_ROOT',
+  tufRootRaw: 'EDICT_TUF_ROOT_RAW',
 };
 
 export class ControllerConfigError extends Error {

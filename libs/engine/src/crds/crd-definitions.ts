@@ -1,5 +1,5 @@
 /**
- * Every CustomResourceDefinition Edict installs (charts/edict/crds is generated from these by
+ * Every CustomResourceDefinition Edict installs (charts/edict/files/crds is generated from these by
  * `npm run chart:crds`): names, versions, printer columns, subresources, and OpenAPI schemas derived
  * from the same DSL schemas the policy checks read, so the two cannot disagree.
  */
@@ -52,7 +52,7 @@ export interface CrdVersion {
 }
 
 export interface CrdDefinition {
-  /** The file name in charts/edict/crds, without `.yaml`. */
+  /** The file name in charts/edict/files/crds, without `.yaml`. */
   readonly file: string;
   /** What the kind is for, written at the top of the file. */
   readonly comment: string;

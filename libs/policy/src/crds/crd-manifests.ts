@@ -1,5 +1,5 @@
 /**
- * The CRDs Edict needs (charts/edict/crds, where the Helm chart ships them), read for installing
+ * The CRDs Edict needs (charts/edict/files/crds, which the Helm chart renders as templates), read for installing
  * into a cluster or the in-memory API server.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { JsonObject } from '@edict/foundation';
 
-export const CRD_DIRECTORY = join('charts', 'edict', 'crds');
+export const CRD_DIRECTORY = join('charts', 'edict', 'files', 'crds');
 
 /** The CRD folder: found by walking up from `from` (default: the working directory, then this file). */
 export function findCrdDirectory(from?: string): string {

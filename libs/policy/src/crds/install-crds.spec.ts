@@ -7,7 +7,7 @@ import { readCrdManifests } from './crd-manifests';
 import { installPolicyCrds } from './install-crds';
 
 describe('installPolicyCrds', () => {
-  it('creates every CRD of charts/edict/crds, which the server then serves', () => {
+  it('creates every CRD of charts/edict/files/crds, which the server then serves', () => {
     const server = new InMemoryApiServer();
     const created = installPolicyCrds(server);
     expect(created).toContain('clusterpolicies.kyverno.io');

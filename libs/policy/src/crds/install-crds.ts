@@ -12,7 +12,7 @@ export interface CrdStore {
 }
 
 /**
- * Creates every CRD of `directory` (default: charts/edict/crds, found from the working directory)
+ * Creates every CRD of `directory` (default: charts/edict/files/crds, found from the working directory)
  * that the store lacks; existing ones are left as they are. Returns the names it created.
  */
 export function installPolicyCrds(store: CrdStore, directory?: string): string[] {
