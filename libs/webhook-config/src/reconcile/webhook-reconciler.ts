@@ -220,19 +220,22 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
           this.logger.log(`created ${desired.kind} ${desired.metadata.name}`);
           return 'created';
         }
+        // Labels and annotations are the desired ones, as Kyverno writes them (the ConfigMap's
+        // webhookLabels and webhookAnnotations can change), the monitor's heartbeat kept.
+        const heartbeat = this.options.names.heartbeatAnnotation;
+        const kept = observed.metadata.annotations?.[heartbeat];
+        const labels = { ...target.metadata.labels };
+        const annotations = { ...target.metadata.annotations, ...(kept !== undefined ? { [heartbeat]: kept } : {}) };
         if (
           covers(target.webhooks, observed.webhooks ?? []) &&
-          covers(target.metadata.labels, observed.metadata.labels)
+          sameEntries(labels, observed.metadata.labels) &&
+          sameEntries(annotations, observed.metadata.annotations)
         ) {
           return 'unchanged';
         }
         await this.store.replace({
           ...target,
-          metadata: {
-            ...observed.metadata,
-            labels: { ...observed.metadata.labels, ...target.metadata.labels },
-            resourceVersion: observed.metadata.resourceVersion,
-          },
+          metadata: { ...observed.metadata, labels, annotations, resourceVersion: observed.metadata.resourceVersion },
         });
         this.logger.log(`updated ${desired.kind} ${desired.metadata.name}`);
         return 'updated';
@@ -242,4 +245,9 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
       }
     }
   }
+}
+
+function sameEntries(wanted: Record<string, string>, stored: Record<string, string> | undefined): boolean {
+  const entries = Object.entries(stored ?? {});
+  return entries.length === Object.keys(wanted).length && entries.every(([key, value]) => wanted[key] === value);
 }
