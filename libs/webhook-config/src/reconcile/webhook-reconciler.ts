@@ -220,16 +220,14 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
           this.logger.log(`created ${desired.kind} ${desired.metadata.name}`);
           return 'created';
         }
-        // Labels and annotations are the desired ones, as Kyverno writes them (the ConfigMap's
-        // webhookLabels and webhookAnnotations can change), the monitor's heartbeat kept.
-        const heartbeat = this.options.names.heartbeatAnnotation;
-        const kept = observed.metadata.annotations?.[heartbeat];
-        const labels = { ...target.metadata.labels };
-        const annotations = { ...target.metadata.annotations, ...(kept !== undefined ? { [heartbeat]: kept } : {}) };
+        // The desired labels and annotations (the ConfigMap's webhookLabels and webhookAnnotations)
+        // are written over the stored ones; others stay (the monitor's heartbeat among them).
+        const labels = { ...observed.metadata.labels, ...target.metadata.labels };
+        const annotations = { ...observed.metadata.annotations, ...target.metadata.annotations };
         if (
           covers(target.webhooks, observed.webhooks ?? []) &&
-          sameEntries(labels, observed.metadata.labels) &&
-          sameEntries(annotations, observed.metadata.annotations)
+          covers(target.metadata.labels, observed.metadata.labels) &&
+          covers(target.metadata.annotations, observed.metadata.annotations)
         ) {
           return 'unchanged';
         }
@@ -245,9 +243,4 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
       }
     }
   }
-}
-
-function sameEntries(wanted: Record<string, string>, stored: Record<string, string> | undefined): boolean {
-  const entries = Object.entries(stored ?? {});
-  return entries.length === Object.keys(wanted).length && entries.every(([key, value]) => wanted[key] === value);
 }
