@@ -19,6 +19,7 @@ describe('installNames', () => {
       },
       webhookConfigurations: {
         cleanupValidating: 'kyverno-cleanup-validating-webhook-cfg',
+        ttlValidating: 'kyverno-ttl-validating-webhook-cfg',
         resourceValidating: 'kyverno-resource-validating-webhook-cfg',
         resourceMutating: 'kyverno-resource-mutating-webhook-cfg',
         policyValidating: 'kyverno-policy-validating-webhook-cfg',
@@ -54,6 +55,7 @@ describe('installNames', () => {
       },
       webhookConfigurations: {
         cleanupValidating: 'edict-cleanup-validating-webhook-cfg',
+        ttlValidating: 'edict-ttl-validating-webhook-cfg',
         resourceValidating: 'edict-resource-validating-webhook-cfg',
         resourceMutating: 'edict-resource-mutating-webhook-cfg',
         policyValidating: 'edict-policy-validating-webhook-cfg',

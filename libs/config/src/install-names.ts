@@ -43,6 +43,8 @@ export interface InstallNames {
   /** The webhook configurations the admission controller (and the cleanup controller: `cleanupValidating`) publishes. */
   readonly webhookConfigurations: {
     readonly cleanupValidating: string;
+    /** The cleanup controller's check of the `cleanup.kyverno.io/ttl` label (Kyverno's `/verifyttl`). */
+    readonly ttlValidating: string;
     readonly resourceValidating: string;
     readonly resourceMutating: string;
     readonly policyValidating: string;
@@ -113,6 +115,7 @@ export function installNames(installName: string = DEFAULT_INSTALL_NAME): Instal
     },
     webhookConfigurations: {
       cleanupValidating: `${n}-cleanup-validating-webhook-cfg`,
+      ttlValidating: `${n}-ttl-validating-webhook-cfg`,
       resourceValidating: `${n}-resource-validating-webhook-cfg`,
       resourceMutating: `${n}-resource-mutating-webhook-cfg`,
       policyValidating: `${n}-policy-validating-webhook-cfg`,

@@ -69,6 +69,8 @@ export {
   type PolicySource,
   type ServedTypesSource,
   type WebhookConfigStore,
+  type WebhookSettings,
+  type WebhookSettingsSource,
 } from './reconcile/ports';
 export { PolicyWebhooks } from './reconcile/policy-webhooks';
 export { FixedWebhooks } from './reconcile/fixed-webhooks';

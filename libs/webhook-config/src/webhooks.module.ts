@@ -26,6 +26,7 @@ import type {
   PolicySource,
   ServedTypesSource,
   WebhookConfigStore,
+  WebhookSettingsSource,
 } from './reconcile/ports';
 import { WebhookMonitor } from './reconcile/webhook-monitor';
 import { WebhookReconciler } from './reconcile/webhook-reconciler';
@@ -65,6 +66,8 @@ export interface WebhooksModuleConfig {
   readonly discovery?: DiscoverySource;
   /** Changes of the served types (CRDs); without it, kinds are resolved again only on other triggers. */
   readonly servedTypes?: ServedTypesSource;
+  /** The Kyverno-format ConfigMap's webhook keys (AdmissionConfigService); without it, Edict's defaults. */
+  readonly settings?: WebhookSettingsSource;
 }
 
 export interface WebhooksModuleAsyncConfig extends Pick<ModuleMetadata, 'imports'> {
@@ -122,7 +125,7 @@ const derived: Provider[] = [
     provide: WEBHOOK_DESIRED,
     inject: [WEBHOOK_CONFIG, WEBHOOK_OPTIONS, WEBHOOK_DISCOVERY],
     useFactory: (c: WebhooksModuleConfig, o: ResolvedWebhookOptions, discovery: DiscoverySource) =>
-      c.desired ?? new PolicyWebhooks(o, c.policies!, discovery, c.servedTypes, c.celPolicies),
+      c.desired ?? new PolicyWebhooks(o, c.policies!, discovery, c.servedTypes, c.celPolicies, c.settings),
   },
   WebhookReconciler,
   WebhookMonitor,

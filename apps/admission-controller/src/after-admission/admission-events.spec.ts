@@ -112,4 +112,24 @@ describe('admissionEvents', () => {
     expect(events.every((e) => e.reason === 'PolicyViolation')).toBe(true);
     expect(events).toHaveLength(2);
   });
+
+  it("keeps success events only with the ConfigMap's generateSuccessEvents, filtered by successEventActions", () => {
+    const responses = [response([rule('add-foo', 'pass')], 'add-labels'), response([rule('a', 'pass')])];
+    const withSettings = (enabled: boolean, actions: string[]) =>
+      admissionEvents(responses, {
+        blocked: false,
+        onlyMutates: (applied) => applied.policy.name === 'add-labels',
+        successEvents: { enabled, actions },
+      }).map((e) => `${e.regarding.name}:${e.action}`);
+    expect(withSettings(false, [])).toEqual([]);
+    expect(withSettings(false, ['Resource Mutated'])).toEqual([]);
+    expect(withSettings(true, [])).toEqual(['add-labels:Resource Mutated', 'require-team:Resource Passed']);
+    expect(withSettings(true, ['Resource Mutated'])).toEqual(['add-labels:Resource Mutated']);
+    // Violations are never success events.
+    const violation = admissionEvents([response([rule('b', 'fail')], 'p2')], {
+      blocked: false,
+      successEvents: { enabled: false, actions: [] },
+    });
+    expect(violation.map((e) => e.reason)).toEqual(['PolicyViolation', 'PolicyViolation']);
+  });
 });

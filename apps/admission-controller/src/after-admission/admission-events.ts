@@ -12,7 +12,10 @@
  *    `Resource Passed`), or for a policy that only mutates `<Kind> <ns>/<name> is successfully mutated`
  *    (action `Resource Mutated`).
  * Events are Warning unless the reason is PolicyApplied or PolicySkipped. Reasons listed in
- * `omit` (Kyverno's --omitEvents; the chart omits PolicyApplied and PolicySkipped) are left out.
+ * `omit` (Kyverno's --omitEvents; the chart omits PolicyApplied and PolicySkipped) are left out, and
+ * so, as Kyverno's event generator drops them, are PolicyApplied events unless the ConfigMap's
+ * `generateSuccessEvents` is on, and those whose action its `successEventActions` (when set) does
+ * not list.
  */
 import { exceptionEventApiVersion, policyEventApiVersion } from '@edict/admission';
 import type { EventInput, EventObjectReference } from '@edict/kube';
@@ -29,6 +32,8 @@ export interface PolicyIdentity {
 export interface AdmissionEventOptions {
   blocked: boolean;
   omit?: readonly string[];
+  /** The ConfigMap's `generateSuccessEvents` and `successEventActions`; without it, every success event. */
+  successEvents?: { readonly enabled: boolean; readonly actions: readonly string[] };
   /** The resource's uid (the admission object's), when known. */
   resourceUid?: string;
   policyIdentity?: (response: PolicyResponse) => PolicyIdentity | undefined;
@@ -79,12 +84,15 @@ export function admissionEvents(responses: readonly PolicyResponse[], options: A
       events.push(...exceptionEvents(response, policy, resource));
     } else {
       const mutated = options.onlyMutates?.(response) === true;
+      const action = mutated ? 'Resource Mutated' : 'Resource Passed';
+      const success = options.successEvents;
+      if (success && (!success.enabled || (success.actions.length > 0 && !success.actions.includes(action)))) continue;
       events.push({
         regarding: policy,
         related: resource,
         type: 'Normal',
         reason,
-        action: mutated ? 'Resource Mutated' : 'Resource Passed',
+        action,
         note: mutated ? `${resourceText(response)} is successfully mutated` : `${resourceText(response)}: pass`,
       });
     }

@@ -76,7 +76,7 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     resources: KubeResources,
     metrics: ReportsMetrics,
     private readonly synchronize: SynchronizeRequestsService,
-    config: AdmissionConfigService,
+    private readonly config: AdmissionConfigService,
     updateRequestCount: UpdateRequestCount,
   ) {
     this.queue = new BoundedWorkQueue<AfterJob>({
@@ -312,9 +312,11 @@ export class AfterAdmissionService implements OnApplicationShutdown {
   ): void {
     const uid = (request.object as { metadata?: { uid?: string } } | null | undefined)?.metadata?.uid;
     const snapshot = this.cache.snapshot();
+    const { generateSuccessEvents, successEventActions } = this.config.current();
     const events = admissionEvents(responses, {
       blocked,
       omit: this.settings.omitEvents,
+      successEvents: { enabled: generateSuccessEvents, actions: successEventActions },
       ...(uid ? { resourceUid: uid } : {}),
       policyIdentity:
         identity ??

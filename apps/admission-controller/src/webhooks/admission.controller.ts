@@ -1,4 +1,9 @@
-/** Kyverno's resource webhook paths: validate and mutate, each at a `fail` and an `ignore` path. */
+/**
+ * Kyverno's resource webhook paths: validate and mutate, each at a `fail` and an `ignore` path, and
+ * under those the fine-grained webhooks of classic policies with their own match conditions
+ * (`/validate/ignore/finegrained/<policy>`, `<namespace>/<policy>` for a Policy), answered as
+ * Kyverno answers them: by the handler of their failure policy.
+ */
 import { Body, Controller, HttpCode, Post, Query, Req, Res, type RawBodyRequest } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FailurePolicy } from '@edict/admission';
@@ -9,7 +14,7 @@ import { arrivalOf } from './arrival';
 export class AdmissionController {
   constructor(private readonly admission: AdmissionService) {}
 
-  @Post('validate/fail')
+  @Post(['validate/fail', 'validate/fail/finegrained/:policy', 'validate/fail/finegrained/:namespace/:policy'])
   @HttpCode(200)
   validateFail(
     @Body() body: unknown,
@@ -20,7 +25,7 @@ export class AdmissionController {
     return this.answer('validate', 'Fail', body, timeout, request, reply);
   }
 
-  @Post('validate/ignore')
+  @Post(['validate/ignore', 'validate/ignore/finegrained/:policy', 'validate/ignore/finegrained/:namespace/:policy'])
   @HttpCode(200)
   validateIgnore(
     @Body() body: unknown,
@@ -31,7 +36,7 @@ export class AdmissionController {
     return this.answer('validate', 'Ignore', body, timeout, request, reply);
   }
 
-  @Post('mutate/fail')
+  @Post(['mutate/fail', 'mutate/fail/finegrained/:policy', 'mutate/fail/finegrained/:namespace/:policy'])
   @HttpCode(200)
   mutateFail(
     @Body() body: unknown,
@@ -42,7 +47,7 @@ export class AdmissionController {
     return this.answer('mutate', 'Fail', body, timeout, request, reply);
   }
 
-  @Post('mutate/ignore')
+  @Post(['mutate/ignore', 'mutate/ignore/finegrained/:policy', 'mutate/ignore/finegrained/:namespace/:policy'])
   @HttpCode(200)
   mutateIgnore(
     @Body() body: unknown,

@@ -8,7 +8,7 @@ import { Module, type FactoryProvider } from '@nestjs/common';
 import { TlsMaterial } from '@edict/cert';
 import { KubeResources, CustomResourceDefinitions } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
-import { CelPolicyCache, PolicyCache } from '@edict/policy';
+import { AdmissionConfigService, CelPolicyCache, PolicyCache } from '@edict/policy';
 import { WebhooksModule } from '@edict/webhook-config';
 import { AfterAdmissionModule } from '../after-admission/after-admission.module';
 import { ClusterStateModule } from '../cluster/cluster-state.module';
@@ -46,6 +46,7 @@ export const webhookConfigurationsModule = WebhooksModule.forRootAsync({
     LeaderService,
     CustomResourceDefinitions,
     CelPolicyCache,
+    AdmissionConfigService,
   ],
   useFactory: (
     config: ControllerConfig,
@@ -55,6 +56,7 @@ export const webhookConfigurationsModule = WebhooksModule.forRootAsync({
     leader: LeaderService,
     customResources: CustomResourceDefinitions,
     celPolicies: CelPolicyCache,
+    settings: AdmissionConfigService,
   ) => ({
     options: {
       namespace: config.namespace,
@@ -71,6 +73,7 @@ export const webhookConfigurationsModule = WebhooksModule.forRootAsync({
     resources,
     leaderGate: leaderGateOf(leader),
     servedTypes: customResources,
+    settings,
   }),
 });
 

@@ -47,3 +47,30 @@ function validUtc(year: number, month: number, day: number, hour: number, minute
     time.getUTCSeconds() === second;
   return exact ? time : undefined;
 }
+
+/**
+ * Why a label value is no TTL, in the words of the Go error Kyverno's `/verifyttl` webhook quotes (its
+ * last attempt, `time.Parse("2006-01-02", value)`); undefined for a value that is a TTL.
+ */
+export function ttlLabelProblem(value: string): string | undefined {
+  if (ttlDeadline(value, new Date(0)) !== undefined) return undefined;
+  const quoted = JSON.stringify(value);
+  const cannot = (rest: string, element: string) =>
+    `parsing time ${quoted} as "2006-01-02": cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(element)}`;
+  if (!/^\d{4}/.test(value)) return cannot(value, '2006');
+  let rest = value.slice(4);
+  if (!rest.startsWith('-')) return cannot(rest, '-');
+  rest = rest.slice(1);
+  if (!/^\d\d/.test(rest)) return cannot(rest, '01');
+  const month = Number(rest.slice(0, 2));
+  if (month < 1 || month > 12) return `parsing time ${quoted}: month out of range`;
+  rest = rest.slice(2);
+  if (!rest.startsWith('-')) return cannot(rest, '-');
+  rest = rest.slice(1);
+  // Go takes one or two digits for the day here, and checks the date once parsed.
+  const day = /^\d\d?/.exec(rest)?.[0];
+  if (day === undefined) return cannot(rest, '02');
+  rest = rest.slice(day.length);
+  if (rest !== '') return `parsing time ${quoted}: extra text: ${JSON.stringify(rest)}`;
+  return `parsing time ${quoted}: day out of range`;
+}

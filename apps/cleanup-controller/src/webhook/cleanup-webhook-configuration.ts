@@ -4,6 +4,10 @@
  * (`<service>.<namespace>.svc`) on `/validate`, seeing cleanup policies created and updated, failing
  * closed (failurePolicy Fail) and without side effects. It also sees DeletingPolicies and
  * NamespacedDeletingPolicies, for the permission check classic cleanup policies have.
+ *
+ * Beside it, Kyverno's TTL webhook: `<install>-ttl-validating-webhook-cfg`, the same webhook name on
+ * `/verifyttl`, seeing every object created or updated with a `cleanup.kyverno.io/ttl` label
+ * (objectSelector), failing open (Ignore): it only warns about a value that is no TTL.
  */
 import { installNames } from '@edict/config';
 import {
@@ -14,8 +18,10 @@ import {
   type WebhookEndpoint,
 } from '@edict/webhook-config';
 import type { CleanupConfig } from '../config/cleanup-config';
+import { TTL_LABEL } from '../ttl/ttl-label';
 
 export const CLEANUP_VALIDATE_PATH = '/validate';
+export const TTL_VALIDATE_PATH = '/verifyttl';
 /** Kyverno's default webhook timeout (its cleanup webhook sets none). */
 const TIMEOUT_SECONDS = 10;
 
@@ -25,11 +31,12 @@ export function cleanupWebhookConfigurations(config: CleanupConfig): (caBundlePe
     ? { url: config.webhookUrl }
     : { service: { name: config.serviceName, namespace: config.namespace, port: config.webhookServicePort } };
   const labels = { [names.webhookManagedBy.key]: names.webhookManagedBy.value };
+  const name = `${config.serviceName}.${config.namespace}.svc`;
   return (caBundlePem) => ({
     validating: [
       validatingConfiguration(names.webhookConfigurations.cleanupValidating, labels, [
         fixedValidatingWebhook({
-          name: `${config.serviceName}.${config.namespace}.svc`,
+          name,
           client: clientConfig(endpoint, Buffer.from(caBundlePem, 'utf8').toString('base64'), CLEANUP_VALIDATE_PATH),
           rules: [
             {
@@ -46,6 +53,18 @@ export function cleanupWebhookConfigurations(config: CleanupConfig): (caBundlePe
           failurePolicy: 'Fail',
           timeoutSeconds: TIMEOUT_SECONDS,
         }),
+      ]),
+      validatingConfiguration(names.webhookConfigurations.ttlValidating, labels, [
+        {
+          ...fixedValidatingWebhook({
+            name,
+            client: clientConfig(endpoint, Buffer.from(caBundlePem, 'utf8').toString('base64'), TTL_VALIDATE_PATH),
+            rules: [{ apiGroups: ['*'], versions: ['*'], resources: ['*'] }],
+            failurePolicy: 'Ignore',
+            timeoutSeconds: TIMEOUT_SECONDS,
+          }),
+          objectSelector: { matchExpressions: [{ key: TTL_LABEL, operator: 'Exists' }] },
+        },
       ]),
     ],
     mutating: [],

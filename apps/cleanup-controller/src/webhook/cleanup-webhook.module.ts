@@ -13,6 +13,7 @@ import { CLEANUP_CONFIG } from '../config/tokens';
 import { cleanupWebhookConfigurations } from './cleanup-webhook-configuration';
 import { CleanupPolicyValidationController } from './cleanup-policy-validation.controller';
 import { CleanupPolicyValidation } from './cleanup-policy-validation.service';
+import { TtlLabelValidationController } from './ttl-label-validation.controller';
 
 /** The webhook controller publishing the cleanup controller's one configuration. */
 export const cleanupWebhookConfigurationsModule = WebhooksModule.forRootAsync({
@@ -36,7 +37,7 @@ export const cleanupWebhookConfigurationsModule = WebhooksModule.forRootAsync({
 
 @Module({
   imports: [cleanupWebhookConfigurationsModule],
-  controllers: [CleanupPolicyValidationController],
+  controllers: [CleanupPolicyValidationController, TtlLabelValidationController],
   providers: [CleanupPolicyValidation],
   // The controller-app skeleton's WebhookScheduler monitors the published configuration.
   exports: [cleanupWebhookConfigurationsModule],

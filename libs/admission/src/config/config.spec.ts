@@ -90,7 +90,7 @@ describe('parseAdmissionConfig', () => {
         defaultRegistry: 'registry.example.com',
         enableDefaultRegistryMutation: 'f',
         webhooks:
-          '[{"namespaceSelector":{"matchExpressions":[{"key":"kubernetes.io/metadata.name","operator":"NotIn","values":["kube-system"]}]}}]',
+          '{"namespaceSelector":{"matchExpressions":[{"key":"kubernetes.io/metadata.name","operator":"NotIn","values":["kube-system"]}]}}',
         webhookAnnotations: '{"admissions.enforcer/disabled":"true"}',
         matchConditions: '[{"name":"x","expression":"true"}]',
         somethingElse: 'ignored, other components read it',
@@ -113,7 +113,7 @@ describe('parseAdmissionConfig', () => {
     expect(config.generateSuccessEvents).toBe(true);
     expect(config.enableDefaultRegistryMutation).toBe(false);
     expect(config.defaultRegistry).toBe('registry.example.com');
-    expect(config.webhooks).toHaveLength(1);
+    expect(config.webhook.namespaceSelector?.matchExpressions?.[0]?.values).toEqual(['kube-system']);
     expect(config.webhookAnnotations).toEqual({ 'admissions.enforcer/disabled': 'true' });
     expect(config.matchConditions).toHaveLength(1);
   });
@@ -145,7 +145,7 @@ describe('parseAdmissionConfig', () => {
     expect(problems.find((p) => p.key === 'resourceFilters')?.message).toContain('[A,b,c,d] has 4 parts');
     expect(problems.find((p) => p.key === 'webhooks')?.message).toMatch(/^webhooks: not valid JSON/);
     expect(config.generateSuccessEvents).toBe(false);
-    expect(config.webhooks).toEqual([]);
+    expect(config.webhook).toEqual({});
     expect(config.resourceFilters).toHaveLength(1);
     expect(config.exceptionNamespaces).toEqual(['policies', 'team-*']);
   });
@@ -156,6 +156,66 @@ describe('parseAdmissionConfig', () => {
       defaults,
     );
     expect(problems[0]?.message).toMatch(/^webhooks: \[0\]\.namespaceSelector: /);
+  });
+
+  it("takes an older Kyverno's webhooks list by its first entry", () => {
+    const { config, problems } = parseAdmissionConfig(
+      { webhooks: '[{"objectSelector":{"matchLabels":{"app":"web"}}},{"objectSelector":{}}]' },
+      defaults,
+    );
+    expect(problems).toEqual([]);
+    expect(config.webhook).toEqual({ objectSelector: { matchLabels: { app: 'web' } } });
+  });
+
+  it('webhookAnnotations default to GKE Autopilot opt-out (Kyverno chart) and are replaced, not merged', () => {
+    expect(parseAdmissionConfig({}, defaults).config.webhookAnnotations).toEqual({
+      'admissions.enforcer/disabled': 'true',
+    });
+    const { config } = parseAdmissionConfig(
+      { webhookAnnotations: '{"team":"platform"}', webhookLabels: '{"a":"b"}' },
+      defaults,
+    );
+    expect(config.webhookAnnotations).toEqual({ team: 'platform' });
+    expect(config.webhookLabels).toEqual({ a: 'b' });
+  });
+
+  it('refuses webhookLabels the API server would refuse', () => {
+    const { config, problems } = parseAdmissionConfig({ webhookLabels: '{"a":"not a value!"}' }, defaults);
+    expect(problems[0]?.message).toBe('webhookLabels: value of "a" is not a valid label value');
+    expect(config.webhookLabels).toEqual({});
+  });
+
+  it('checks matchConditions as the API server does (names, expressions, at most 64)', () => {
+    const bad = (value: unknown) =>
+      parseAdmissionConfig({ matchConditions: JSON.stringify(value) }, defaults).problems[0]?.message;
+    expect(bad({ name: 'x' })).toBe('matchConditions: must be a JSON array of {name, expression}');
+    expect(bad([{ name: 'a b', expression: 'true' }])).toMatch(/\[0\]\.name must be a qualified name/);
+    expect(
+      bad([
+        { name: 'x', expression: 'true' },
+        { name: 'x', expression: 'false' },
+      ]),
+    ).toBe('matchConditions: [1].name "x" is a duplicate');
+    expect(bad([{ name: 'x', expression: ' ' }])).toBe('matchConditions: [0].expression must be a non-empty string');
+    expect(bad(Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' })))).toBe(
+      'matchConditions: must have at most 64 items',
+    );
+    const { config } = parseAdmissionConfig(
+      { matchConditions: '[{"name":"skip-nodes","expression":"!(\'system:nodes\' in request.userInfo.groups)"}]' },
+      defaults,
+    );
+    expect(config.matchConditions).toEqual([
+      { name: 'skip-nodes', expression: "!('system:nodes' in request.userInfo.groups)" },
+    ]);
+  });
+
+  it('reads successEventActions as a comma-separated set (Kyverno 1.18)', () => {
+    expect(parseAdmissionConfig({}, defaults).config.successEventActions).toEqual([]);
+    const { config } = parseAdmissionConfig(
+      { successEventActions: ' Resource Mutated , Resource Passed,,Resource Mutated' },
+      defaults,
+    );
+    expect(config.successEventActions).toEqual(['Resource Mutated', 'Resource Passed']);
   });
 });
 

@@ -4,6 +4,7 @@ export type {
   ParsedAdmissionConfig,
   ResourceFilterEntry,
   SubjectPatterns,
+  WebhookMatchCondition,
   WebhookSelectors,
 } from './types';
 export { parseAdmissionConfig, defaultAdmissionConfig, type ConfigDefaults } from './parse-config';

@@ -9,7 +9,14 @@ import {
   type LabelSelector,
 } from '@edict/foundation';
 import { parseResourceFilters } from './resource-filters';
-import type { AdmissionConfig, ConfigProblem, ParsedAdmissionConfig, SubjectPatterns, WebhookSelectors } from './types';
+import type {
+  AdmissionConfig,
+  ConfigProblem,
+  ParsedAdmissionConfig,
+  SubjectPatterns,
+  WebhookMatchCondition,
+  WebhookSelectors,
+} from './types';
 
 export interface ConfigDefaults {
   /** The namespace the controller runs in; excluded from admission unless configured otherwise. */
@@ -32,16 +39,30 @@ export function defaultAdmissionConfig(defaults: ConfigDefaults): AdmissionConfi
     excludedNamespaces: [defaults.controllerNamespace, 'kube-system'],
     exceptionNamespaces: [],
     generateSuccessEvents: false,
+    successEventActions: [],
     defaultRegistry: 'docker.io',
     enableDefaultRegistryMutation: true,
-    webhooks: [],
-    webhookAnnotations: {},
+    webhook: {},
+    webhookAnnotations: { ...DEFAULT_WEBHOOK_ANNOTATIONS },
     webhookLabels: {},
     matchConditions: [],
     limits: DEFAULT_EVALUATION_LIMITS,
     updateRequestThreshold: DEFAULT_UPDATE_REQUEST_THRESHOLD,
   };
 }
+
+/**
+ * The annotations of the webhook configurations when the ConfigMap sets none: Kyverno's chart default
+ * (`config.webhookAnnotations`), which keeps GKE Autopilot's admission enforcer off them.
+ */
+export const DEFAULT_WEBHOOK_ANNOTATIONS: Readonly<Record<string, string>> = { 'admissions.enforcer/disabled': 'true' };
+/** The API server's limit on a webhook's match conditions. */
+const MAX_MATCH_CONDITIONS = 64;
+/** Sizes the API server allows for a match condition's name and expression. */
+const MAX_CONDITION_NAME = 63;
+const MAX_CONDITION_EXPRESSION = 5 * 1024;
+/** A bound on the annotations and labels the ConfigMap may add (each key and value size-checked too). */
+const MAX_METADATA_ENTRIES = 64;
 
 /** The largest context or document size the ConfigMap may set (a bound on the bound: 64 MiB). */
 const MAX_CONTEXT_SIZE_LIMIT = 64 * 1024 * 1024;
@@ -126,18 +147,22 @@ export function parseAdmissionConfig(
     const parsed = parseJson(webhooks);
     if (!parsed.ok) problem('webhooks', parsed.error);
     else {
-      const error = webhooksError(parsed.value);
+      // Kyverno reads one object; Kyverno before 1.10 read a list and applied its first entry.
+      const value = Array.isArray(parsed.value) ? (parsed.value[0] ?? {}) : parsed.value;
+      const error = webhookSelectorsError(value, Array.isArray(parsed.value) ? '[0].' : '');
       if (error) problem('webhooks', error);
-      else config.webhooks = parsed.value as unknown as WebhookSelectors[];
+      else config.webhook = value as unknown as WebhookSelectors;
     }
   }
+  const actions = text('successEventActions');
+  if (actions !== undefined) config.successEventActions = [...new Set(splitList(actions))];
   for (const key of ['webhookAnnotations', 'webhookLabels'] as const) {
     const value = text(key);
     if (value === undefined) continue;
     const parsed = parseJson(value);
     if (!parsed.ok) problem(key, parsed.error);
     else {
-      const error = stringMapError(parsed.value);
+      const error = stringMapError(parsed.value, key === 'webhookLabels');
       if (error) problem(key, error);
       else config[key] = parsed.value as Record<string, string>;
     }
@@ -146,8 +171,11 @@ export function parseAdmissionConfig(
   if (matchConditions !== undefined) {
     const parsed = parseJson(matchConditions);
     if (!parsed.ok) problem('matchConditions', parsed.error);
-    else if (!Array.isArray(parsed.value)) problem('matchConditions', 'must be a JSON array of match conditions');
-    else config.matchConditions = parsed.value;
+    else {
+      const error = matchConditionsError(parsed.value);
+      if (error) problem('matchConditions', error);
+      else config.matchConditions = parsed.value as unknown as WebhookMatchCondition[];
+    }
   }
   for (const key of ['excludedNamespaces', 'exceptionNamespaces'] as const) {
     const value = text(key);
@@ -221,25 +249,51 @@ function parseJson(text: string): { ok: true; value: JsonValue } | { ok: false; 
   }
 }
 
-function webhooksError(value: JsonValue): string | undefined {
-  if (!Array.isArray(value)) return 'must be a JSON array of {namespaceSelector, objectSelector}';
-  for (const [index, entry] of value.entries()) {
-    if (!isObject(entry)) return `[${index}] must be an object`;
-    for (const field of ['namespaceSelector', 'objectSelector'] as const) {
-      const selector = entry[field];
-      if (selector === undefined || selector === null) continue;
-      if (!isObject(selector)) return `[${index}].${field} must be a label selector object`;
-      const error = labelSelectorError(selector as unknown as LabelSelector);
-      if (error) return `[${index}].${field}: ${error}`;
-    }
+function webhookSelectorsError(entry: JsonValue, at: string): string | undefined {
+  if (!isObject(entry)) return 'must be a JSON object {namespaceSelector, objectSelector}';
+  for (const field of ['namespaceSelector', 'objectSelector'] as const) {
+    const selector = entry[field];
+    if (selector === undefined || selector === null) continue;
+    if (!isObject(selector)) return `${at}${field} must be a label selector object`;
+    const error = labelSelectorError(selector as unknown as LabelSelector);
+    if (error) return `${at}${field}: ${error}`;
   }
   return undefined;
 }
 
-function stringMapError(value: JsonValue): string | undefined {
+/** The API server's checks of a webhook's matchConditions (names unique, sizes, at most 64). */
+function matchConditionsError(value: JsonValue): string | undefined {
+  if (!Array.isArray(value)) return 'must be a JSON array of {name, expression}';
+  if (value.length > MAX_MATCH_CONDITIONS) return `must have at most ${MAX_MATCH_CONDITIONS} items`;
+  const names = new Set<string>();
+  for (const [index, entry] of value.entries()) {
+    if (!isObject(entry)) return `[${index}] must be an object`;
+    const { name, expression } = entry;
+    if (typeof name !== 'string' || !QUALIFIED_NAME.test(name) || name.length > MAX_CONDITION_NAME)
+      return `[${index}].name must be a qualified name of at most ${MAX_CONDITION_NAME} characters`;
+    if (names.has(name)) return `[${index}].name ${JSON.stringify(name)} is a duplicate`;
+    names.add(name);
+    if (typeof expression !== 'string' || expression.trim() === '')
+      return `[${index}].expression must be a non-empty string`;
+    if (expression.length > MAX_CONDITION_EXPRESSION)
+      return `[${index}].expression must be at most ${MAX_CONDITION_EXPRESSION} characters`;
+  }
+  return undefined;
+}
+
+const LABEL_VALUE = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+const QUALIFIED_NAME =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
+function stringMapError(value: JsonValue, labels: boolean): string | undefined {
   if (!isObject(value)) return 'must be a JSON object of strings';
-  for (const [key, entry] of Object.entries(value)) {
+  const entries = Object.entries(value);
+  if (entries.length > MAX_METADATA_ENTRIES) return `must have at most ${MAX_METADATA_ENTRIES} entries`;
+  for (const [key, entry] of entries) {
     if (typeof entry !== 'string') return `value of ${JSON.stringify(key)} must be a string`;
+    if (!QUALIFIED_NAME.test(key) || key.length > 316) return `${JSON.stringify(key)} is not a valid key`;
+    if (labels && entry !== '' && !LABEL_VALUE.test(entry))
+      return `value of ${JSON.stringify(key)} is not a valid label value`;
   }
   return undefined;
 }

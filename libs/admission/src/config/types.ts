@@ -19,10 +19,16 @@ export interface SubjectPatterns {
   clusterRoles: string[];
 }
 
-/** One entry of the `webhooks` key: selectors the webhook controller puts on the webhooks. */
+/** The `webhooks` key: the selectors the webhook controller puts on the resource webhooks. */
 export interface WebhookSelectors {
   namespaceSelector?: LabelSelector;
   objectSelector?: LabelSelector;
+}
+
+/** One entry of the `matchConditions` key: a CEL condition the API server checks before calling. */
+export interface WebhookMatchCondition {
+  name: string;
+  expression: string;
 }
 
 /** The controller's configuration, read from a ConfigMap in Kyverno's `kyverno` ConfigMap format. */
@@ -35,12 +41,19 @@ export interface AdmissionConfig {
   /** Namespaces PolicyExceptions are honoured from (wildcards; `*`: any). Empty: exceptions off. */
   exceptionNamespaces: string[];
   generateSuccessEvents: boolean;
+  /**
+   * With `generateSuccessEvents`, the success events kept, by action (`Resource Passed`,
+   * `Resource Mutated`, ...; Kyverno's `successEventActions`). Empty: every success event.
+   */
+  successEventActions: string[];
   defaultRegistry: string;
   enableDefaultRegistryMutation: boolean;
-  webhooks: WebhookSelectors[];
+  /** The `webhooks` key (Kyverno's single object; an older Kyverno's list gives its first entry). */
+  webhook: WebhookSelectors;
+  /** Annotations of every webhook configuration (Kyverno's chart default: GKE Autopilot's opt-out). */
   webhookAnnotations: Record<string, string>;
   webhookLabels: Record<string, string>;
-  matchConditions: unknown[];
+  matchConditions: WebhookMatchCondition[];
   /** Size bounds of every evaluation (`maxContextSize`, Kyverno's 2 MiB by default). */
   limits: Readonly<EvaluationLimits>;
   /** No new UpdateRequest while this many exist (Kyverno's `updateRequestThreshold`, 1000 by default). */

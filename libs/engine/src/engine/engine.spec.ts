@@ -147,6 +147,29 @@ describe('Engine.validate', () => {
     expect((await engine.validate(compiled, create(pod('a', {}, 'other')))).rules).toHaveLength(0);
   });
 
+  it("applies a policy only where its own webhookConfiguration.matchConditions hold (Kyverno's MatchPolicyContext)", async () => {
+    const engine = new Engine();
+    const compiled = engine.compile(
+      policy([requireTeam], {
+        webhookConfiguration: {
+          matchConditions: [
+            { name: 'shop-only', expression: 'object.metadata.namespace == "shop"' },
+            { name: 'not-nodes', expression: '!("system:nodes" in request.userInfo.groups)' },
+          ],
+        },
+      }),
+    );
+    const as = (groups: string[], namespace: string): ResourceRequest => ({
+      ...create(pod('a', {}, namespace)),
+      user: { userInfo: { username: 'u', groups } },
+    });
+    expect((await engine.validate(compiled, as(['dev'], 'shop'))).rules).toHaveLength(1);
+    expect((await engine.validate(compiled, as(['dev'], 'other'))).rules).toHaveLength(0);
+    expect((await engine.validate(compiled, as(['system:nodes'], 'shop'))).rules).toHaveLength(0);
+    // A condition that fails to evaluate is a mismatch (no userInfo: no groups to look in).
+    expect((await engine.validate(compiled, create(pod('a', {}, 'shop')))).rules).toHaveLength(0);
+  });
+
   it('runs autogen copies on pod controllers', async () => {
     const deployment: KubeObject = {
       apiVersion: 'apps/v1',

@@ -26,6 +26,7 @@ type ConfigMap = KubeObject & { data?: Record<string, string> };
 export class AdmissionConfigService extends InformerService {
   private readonly logger = new Logger('AdmissionConfig');
   private config: AdmissionConfig;
+  private readonly listeners = new Set<(config: AdmissionConfig) => void>();
 
   constructor(
     @Inject(ADMISSION_CONFIG_SOURCE) private readonly settings: AdmissionConfigSource,
@@ -52,6 +53,12 @@ export class AdmissionConfigService extends InformerService {
     return this.config;
   }
 
+  /** Called with each configuration loaded after this call (the webhook controller republishes). */
+  onChange(listener: (config: AdmissionConfig) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   private apply(configMap: ConfigMap | undefined): void {
     const { config, problems } = parseAdmissionConfig(configMap?.data, {
       controllerNamespace: this.settings.namespace,
@@ -65,6 +72,7 @@ export class AdmissionConfigService extends InformerService {
         ? `configuration loaded from ConfigMap ${this.settings.configMapName}`
         : 'configuration reset to defaults',
     );
+    for (const listener of this.listeners) listener(this.config);
   }
 
   /** Exception namespaces given on the command line (env) win over the ConfigMap, like Kyverno's flag. */

@@ -413,4 +413,90 @@ describe('buildWebhookConfigurations', () => {
     const policies = [policyOf('a', [labelRule('r', ['Pod', 'Secret'])]), plain('b', [mutateRule('r', ['ConfigMap'])])];
     expect(JSON.stringify(build(policies))).toBe(JSON.stringify(build([...policies].reverse())));
   });
+
+  describe("the ConfigMap's webhook keys (Kyverno's webhooks, webhookAnnotations, webhookLabels, matchConditions)", () => {
+    const settings: Partial<WebhookBuildOptions> = {
+      webhook: {
+        namespaceSelector: { matchLabels: { policed: 'yes' } },
+        objectSelector: { matchExpressions: [{ key: 'skip', operator: 'DoesNotExist' }] },
+      },
+      matchConditions: [{ name: 'not-nodes', expression: "!('system:nodes' in request.userInfo.groups)" }],
+      annotations: { team: 'platform' },
+      labels: { owner: 'ops', [MANAGED_BY_LABEL]: 'someone-else' },
+    };
+
+    it('puts the selectors and conditions on the resource webhooks, the metadata on every configuration', () => {
+      const { result, validating, mutating } = hooks(
+        [plain('both', [labelRule('v', ['Pod']), mutateRule('m', ['ConfigMap'])])],
+        settings,
+      );
+      for (const hook of [...validating, ...mutating]) {
+        expect(hook.namespaceSelector).toEqual({
+          matchLabels: { policed: 'yes' },
+          matchExpressions: [
+            { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['edict', 'kube-system'] },
+          ],
+        });
+        expect(hook.objectSelector).toEqual({ matchExpressions: [{ key: 'skip', operator: 'DoesNotExist' }] });
+        expect(hook.matchConditions).toEqual(settings.matchConditions);
+      }
+      for (const config of [...result.validating, ...result.mutating]) {
+        expect(config.metadata.annotations).toEqual({ team: 'platform' });
+        expect(config.metadata.labels).toEqual({ owner: 'ops', [MANAGED_BY_LABEL]: 'edict' });
+      }
+      const [policyHook] = result.validating[1]!.webhooks;
+      expect(policyHook!.matchConditions).toBeUndefined();
+      expect(policyHook!.namespaceSelector).toEqual({});
+      const [exceptionHook] = result.validating[2]!.webhooks;
+      expect(exceptionHook!.matchConditions).toEqual(settings.matchConditions);
+    });
+
+    it("keeps GKE Autopilot's opt-out annotation when nothing is configured", () => {
+      const { result } = hooks([]);
+      for (const config of [...result.validating, ...result.mutating])
+        expect(config.metadata.annotations).toEqual({ 'admissions.enforcer/disabled': 'true' });
+    });
+  });
+
+  describe("a classic policy's own spec.webhookConfiguration.matchConditions (Kyverno's fine-grained webhook)", () => {
+    const conditions = [
+      { name: 'exclude-nodes', expression: '!("system:nodes" in request.userInfo.groups)' },
+      { name: 'in-namespace', expression: 'namespaceObject.metadata.name == "x"' },
+    ];
+
+    it('gives the policy a webhook of its own with its conditions, out of the shared ones', () => {
+      const own = plain('own-conditions', [labelRule('r', ['Pod'])], {
+        failurePolicy: 'Ignore',
+        webhookConfiguration: { matchConditions: conditions },
+      });
+      const shared = plain('shared', [labelRule('r', ['ConfigMap'])], { failurePolicy: 'Ignore' });
+      const { validating } = hooks([own, shared], {
+        matchConditions: [{ name: 'from-config', expression: 'true' }],
+      });
+      expect(validating.map((h) => h.name)).toEqual([
+        'validate.edict.svc-ignore',
+        'validate.edict.svc-ignore-finegrained-own-conditions',
+      ]);
+      const fineGrained = validating[1]!;
+      // namespaceObject is null for webhooks at the API server: that condition stays Edict's to check.
+      expect(fineGrained.matchConditions).toEqual([conditions[0]]);
+      expect(fineGrained.clientConfig.service?.path).toBe('/validate/ignore/finegrained/own-conditions');
+      expect(fineGrained.rules.flatMap((r) => r.resources)).toEqual(['pods', 'pods/ephemeralcontainers']);
+      expect(validating[0]!.rules.flatMap((r) => r.resources)).toEqual(['configmaps']);
+      expect(validating[0]!.matchConditions).toEqual([{ name: 'from-config', expression: 'true' }]);
+    });
+
+    it("names a namespaced Policy's webhook and path by namespace and name", () => {
+      const own = plain(
+        'own',
+        [labelRule('r', ['Pod'])],
+        { webhookConfiguration: { matchConditions: [conditions[0]!] } },
+        'team-a',
+      );
+      const { validating } = hooks([own]);
+      expect(validating.map((h) => [h.name, h.clientConfig.service?.path])).toEqual([
+        ['validate.edict.svc-fail-finegrained-team-a-own', '/validate/fail/finegrained/team-a/own'],
+      ]);
+    });
+  });
 });

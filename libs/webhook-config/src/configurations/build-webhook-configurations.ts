@@ -25,10 +25,12 @@ import {
   IMAGE_POLICY_PREFIX,
   IMAGE_POLICY_VALIDATE_PATH,
   imagePolicyMutatingWebhooks,
+  readsNamespaceObject,
   validatingPolicyWebhooks,
   type ValidatingPolicyWebhookSource,
 } from './validating-policy-webhooks';
 import type {
+  MatchCondition,
   MutatingWebhook,
   MutatingWebhookConfiguration,
   ScopeType,
@@ -58,11 +60,19 @@ export interface WebhookBuildOptions {
   readonly defaultTimeoutSeconds?: number;
   /** Namespaces the resource webhooks never see (the controller's own, kube-system, ...). */
   readonly excludedNamespaces?: readonly string[];
-  readonly objectSelector?: LabelSelector;
+  /**
+   * The ConfigMap's `webhooks` key: its namespaceSelector joins the excluded namespaces' on the
+   * resource webhooks, its objectSelector is theirs (Kyverno's GetWebhook).
+   */
+  readonly webhook?: { readonly namespaceSelector?: LabelSelector; readonly objectSelector?: LabelSelector };
+  /** The ConfigMap's `matchConditions`: on the resource webhooks not fine-grained for a policy. */
+  readonly matchConditions?: readonly MatchCondition[];
+  /** Annotations of every configuration (the ConfigMap's `webhookAnnotations`; default: Kyverno chart's). */
+  readonly annotations?: Readonly<Record<string, string>>;
   /** Also publish the policy / exception validation webhooks (default true). */
   readonly policyValidation?: boolean;
   readonly exceptionValidation?: boolean;
-  /** Extra labels for every configuration (the managed-by label always wins). */
+  /** Extra labels for every configuration, the ConfigMap's `webhookLabels` (the managed-by label always wins). */
   readonly labels?: Readonly<Record<string, string>>;
   /** The compiled ValidatingPolicies: their `vpol` webhooks join the resource validating configuration. */
   readonly validatingPolicies?: Iterable<ValidatingPolicyWebhookSource>;
@@ -89,6 +99,16 @@ interface Accumulator {
   timeout: number;
 }
 
+/** A policy's own webhook: `spec.webhookConfiguration.matchConditions` set (Kyverno's fine-grained webhook). */
+interface FineGrained extends Accumulator {
+  /** `<name>` or `<namespace>` and `<name>`, joined by `-` in the webhook name and `/` in its path. */
+  readonly key: readonly string[];
+  readonly matchConditions: MatchCondition[];
+}
+
+/** Kyverno's FineGrainedWebhookPath. */
+export const FINE_GRAINED_PATH = '/finegrained';
+
 export function buildWebhookConfigurations(
   policies: Iterable<CachedPolicy>,
   options: WebhookBuildOptions,
@@ -100,10 +120,21 @@ export function buildWebhookConfigurations(
     validating: { Fail: fresh(defaultTimeout), Ignore: fresh(defaultTimeout) },
     mutating: { Fail: fresh(defaultTimeout), Ignore: fresh(defaultTimeout) },
   };
+  const fineGrained = {
+    validating: { Fail: [] as FineGrained[], Ignore: [] as FineGrained[] },
+    mutating: { Fail: [] as FineGrained[], Ignore: [] as FineGrained[] },
+  };
   for (const policy of policies) {
+    const conditions = policyMatchConditions(policy);
     for (const family of ['validating', 'mutating'] as const) {
       if (!policyTakesPart(policy, family)) continue;
-      const target = acc[family][policy.failurePolicy];
+      let target: Accumulator = acc[family][policy.failurePolicy];
+      if (conditions) {
+        const key = policy.namespace !== undefined ? [policy.namespace, policy.name] : [policy.name];
+        const own: FineGrained = { ...fresh(defaultTimeout), key, matchConditions: conditions };
+        fineGrained[family][policy.failurePolicy].push(own);
+        target = own;
+      }
       addPolicy(target, policy, family, options.resolve, unresolved);
       const timeout = webhookTimeoutSecondsOf(policy.compiled.policy);
       if (typeof timeout === 'number' && timeout > target.timeout) target.timeout = timeout;
@@ -112,25 +143,35 @@ export function buildWebhookConfigurations(
 
   const caBundle = Buffer.from(options.caBundlePem, 'utf8').toString('base64');
   const client = (path: string): WebhookClientConfig => clientConfig(options.endpoint, caBundle, path);
-  const namespaceSelector = excludeNamespaces(options.excludedNamespaces ?? []);
-  const objectSelector = options.objectSelector ?? {};
+  const namespaceSelector = joinSelectors(
+    options.webhook?.namespaceSelector,
+    excludeNamespaces(options.excludedNamespaces ?? []),
+  );
+  const objectSelector = options.webhook?.objectSelector ?? {};
+  const configConditions = [...(options.matchConditions ?? [])];
   const labels = { ...options.labels, [names.managedByLabel]: names.managedBy };
+  const annotations = { ...(options.annotations ?? CONFIGURATION_ANNOTATIONS) };
 
   const resourceWebhook = (
     family: WebhookFamily,
     failurePolicy: WebhookFailurePolicy,
+    { rules, timeout }: Accumulator,
+    own?: FineGrained,
   ): ValidatingWebhook | undefined => {
-    const { rules, timeout } = acc[family][failurePolicy];
     if (rules.size === 0) return undefined;
     const suffix = failurePolicy === 'Fail' ? 'fail' : 'ignore';
     const base = family === 'validating' ? names.validatingWebhook : names.mutatingWebhook;
     const path = family === 'validating' ? WEBHOOK_PATHS.validate : WEBHOOK_PATHS.mutate;
+    const conditions = own ? own.matchConditions : configConditions;
     return {
       admissionReviewVersions: ['v1'],
-      clientConfig: client(`${path}/${suffix}`),
+      clientConfig: client(
+        `${path}/${suffix}${own ? `${FINE_GRAINED_PATH}/${own.key.map(encodeURIComponent).join('/')}` : ''}`,
+      ),
       failurePolicy,
+      ...(conditions.length > 0 ? { matchConditions: conditions.map((c) => ({ ...c })) } : {}),
       matchPolicy: 'Equivalent',
-      name: `${base}-${suffix}`,
+      name: `${base}-${suffix}${own ? `-finegrained-${own.key.join('-')}` : ''}`,
       namespaceSelector,
       objectSelector,
       rules: rules.toRules(),
@@ -138,10 +179,15 @@ export function buildWebhookConfigurations(
       timeoutSeconds: Math.min(timeout, MAX_TIMEOUT_SECONDS),
     };
   };
-  // Kyverno lists the ignore webhook first.
-  const validatingHooks = (['Ignore', 'Fail'] as const)
-    .map((fp) => resourceWebhook('validating', fp))
-    .filter((hook): hook is ValidatingWebhook => !!hook);
+  // Kyverno lists the ignore webhook first, then the fail one, then the fine-grained ignore and fail ones.
+  const familyHooks = (family: WebhookFamily): ValidatingWebhook[] =>
+    [
+      resourceWebhook(family, 'Ignore', acc[family].Ignore),
+      resourceWebhook(family, 'Fail', acc[family].Fail),
+      ...fineGrained[family].Ignore.map((own) => resourceWebhook(family, 'Ignore', own, own)),
+      ...fineGrained[family].Fail.map((own) => resourceWebhook(family, 'Fail', own, own)),
+    ].filter((hook): hook is ValidatingWebhook => !!hook);
+  const validatingHooks = familyHooks('validating');
   const celHookOptions = {
     client,
     defaultTimeoutSeconds: defaultTimeout,
@@ -166,10 +212,10 @@ export function buildWebhookConfigurations(
       validatingWebhookName: names.validatingWebhook,
     }),
   );
-  const mutatingHooks = (['Ignore', 'Fail'] as const)
-    .map((fp) => resourceWebhook('mutating', fp))
-    .filter((hook): hook is ValidatingWebhook => !!hook)
-    .map((hook): MutatingWebhook => ({ ...hook, reinvocationPolicy: 'IfNeeded' }));
+  const mutatingHooks = familyHooks('mutating').map((hook): MutatingWebhook => ({
+    ...hook,
+    reinvocationPolicy: 'IfNeeded',
+  }));
   mutatingHooks.push(
     ...mutatingPolicyWebhooks(options.mutatingPolicies ?? [], {
       ...celHookOptions,
@@ -179,60 +225,82 @@ export function buildWebhookConfigurations(
   );
 
   const validating: ValidatingWebhookConfiguration[] = [
-    validatingConfiguration(names.resourceValidating, labels, validatingHooks),
+    validatingConfiguration(names.resourceValidating, labels, validatingHooks, annotations),
   ];
-  const policyHook = (name: string, path: string, rules: readonly FixedWebhookRule[]): ValidatingWebhook =>
+  const policyHook = (
+    name: string,
+    path: string,
+    rules: readonly FixedWebhookRule[],
+    matchConditions: readonly MatchCondition[] = [],
+  ): ValidatingWebhook =>
     fixedValidatingWebhook({
       name,
       client: client(path),
       rules,
       failurePolicy: 'Fail',
       timeoutSeconds: defaultTimeout,
+      matchConditions,
     });
   if (options.policyValidation !== false) {
     validating.push(
-      validatingConfiguration(names.policyValidating, labels, [
-        policyHook(names.policyValidatingWebhook, WEBHOOK_PATHS.policyValidate, [
-          { apiGroups: ['kyverno.io'], resources: ['clusterpolicies', 'policies'], versions: ['v1', 'v2beta1'] },
-          {
-            apiGroups: ['policies.kyverno.io'],
-            resources: [
-              'validatingpolicies',
-              'namespacedvalidatingpolicies',
-              'imagevalidatingpolicies',
-              'namespacedimagevalidatingpolicies',
-              'mutatingpolicies',
-              'namespacedmutatingpolicies',
-              'generatingpolicies',
-              'namespacedgeneratingpolicies',
-              'deletingpolicies',
-              'namespaceddeletingpolicies',
-            ],
-            versions: ['v1', 'v1beta1', 'v1alpha1'],
-          },
-        ]),
-      ]),
+      validatingConfiguration(
+        names.policyValidating,
+        labels,
+        [
+          policyHook(names.policyValidatingWebhook, WEBHOOK_PATHS.policyValidate, [
+            { apiGroups: ['kyverno.io'], resources: ['clusterpolicies', 'policies'], versions: ['v1', 'v2beta1'] },
+            {
+              apiGroups: ['policies.kyverno.io'],
+              resources: [
+                'validatingpolicies',
+                'namespacedvalidatingpolicies',
+                'imagevalidatingpolicies',
+                'namespacedimagevalidatingpolicies',
+                'mutatingpolicies',
+                'namespacedmutatingpolicies',
+                'generatingpolicies',
+                'namespacedgeneratingpolicies',
+                'deletingpolicies',
+                'namespaceddeletingpolicies',
+              ],
+              versions: ['v1', 'v1beta1', 'v1alpha1'],
+            },
+          ]),
+        ],
+        annotations,
+      ),
     );
   }
   if (options.exceptionValidation !== false) {
     validating.push(
-      validatingConfiguration(names.exceptionValidating, labels, [
-        policyHook(names.exceptionValidatingWebhook, WEBHOOK_PATHS.exceptionValidate, [
-          { apiGroups: ['kyverno.io'], resources: ['policyexceptions'], versions: ['v2', 'v2beta1'] },
-          {
-            apiGroups: ['policies.kyverno.io'],
-            resources: ['policyexceptions'],
-            versions: ['v1', 'v1beta1', 'v1alpha1'],
-          },
-        ]),
-      ]),
+      validatingConfiguration(
+        names.exceptionValidating,
+        labels,
+        [
+          policyHook(
+            names.exceptionValidatingWebhook,
+            WEBHOOK_PATHS.exceptionValidate,
+            [
+              { apiGroups: ['kyverno.io'], resources: ['policyexceptions'], versions: ['v2', 'v2beta1'] },
+              {
+                apiGroups: ['policies.kyverno.io'],
+                resources: ['policyexceptions'],
+                versions: ['v1', 'v1beta1', 'v1alpha1'],
+              },
+              // Kyverno's exception webhook is a generic webhook controller's: it carries the ConfigMap's conditions.
+            ],
+            configConditions,
+          ),
+        ],
+        annotations,
+      ),
     );
   }
   const mutating: MutatingWebhookConfiguration[] = [
     {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'MutatingWebhookConfiguration',
-      metadata: { name: names.resourceMutating, labels: { ...labels }, annotations: { ...CONFIGURATION_ANNOTATIONS } },
+      metadata: { name: names.resourceMutating, labels: { ...labels }, annotations: { ...annotations } },
       webhooks: mutatingHooks,
     },
   ];
@@ -301,11 +369,14 @@ export function fixedValidatingWebhook(hook: {
   readonly rules: readonly FixedWebhookRule[];
   readonly failurePolicy: WebhookFailurePolicy;
   readonly timeoutSeconds: number;
+  /** The ConfigMap's `matchConditions` (Kyverno's generic webhook controllers carry them). */
+  readonly matchConditions?: readonly MatchCondition[];
 }): ValidatingWebhook {
   return {
     admissionReviewVersions: ['v1'],
     clientConfig: hook.client,
     failurePolicy: hook.failurePolicy,
+    ...(hook.matchConditions?.length ? { matchConditions: hook.matchConditions.map((c) => ({ ...c })) } : {}),
     matchPolicy: 'Equivalent',
     name: hook.name,
     namespaceSelector: {},
@@ -351,11 +422,39 @@ export function validatingConfiguration(
   name: string,
   labels: Record<string, string>,
   webhooks: ValidatingWebhook[],
+  annotations: Readonly<Record<string, string>> = CONFIGURATION_ANNOTATIONS,
 ): ValidatingWebhookConfiguration {
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingWebhookConfiguration',
-    metadata: { name, labels: { ...labels }, annotations: { ...CONFIGURATION_ANNOTATIONS } },
+    metadata: { name, labels: { ...labels }, annotations: { ...annotations } },
     webhooks,
   };
+}
+
+/** Both selectors at once: labels of the first, the expressions of both. */
+function joinSelectors(configured: LabelSelector | undefined, excluded: LabelSelector): LabelSelector {
+  if (!configured) return excluded;
+  const expressions = [...(configured.matchExpressions ?? []), ...(excluded.matchExpressions ?? [])];
+  return {
+    ...(configured.matchLabels ? { matchLabels: { ...configured.matchLabels } } : {}),
+    ...(expressions.length > 0 ? { matchExpressions: expressions } : {}),
+  };
+}
+
+/**
+ * A classic policy's own `spec.webhookConfiguration.matchConditions`, when it sets any: its webhooks
+ * are then fine-grained and carry these (those reading `namespaceObject`, which the API server binds
+ * to null for webhooks, are left to Edict's own check). Undefined otherwise.
+ */
+function policyMatchConditions(policy: CachedPolicy): MatchCondition[] | undefined {
+  const configured = policy.compiled.policy.spec.webhookConfiguration?.['matchConditions'];
+  if (!Array.isArray(configured) || configured.length === 0) return undefined;
+  const conditions: MatchCondition[] = [];
+  for (const entry of configured as unknown[]) {
+    const { name, expression } = (entry ?? {}) as Partial<MatchCondition>;
+    if (typeof name === 'string' && typeof expression === 'string' && !readsNamespaceObject(expression))
+      conditions.push({ name, expression });
+  }
+  return conditions;
 }

@@ -15,7 +15,14 @@ import type { ValidatingPolicyWebhookSource } from '../configurations/validating
 import { buildWebhookConfigurations, kindSelectorsOf } from '../configurations/build-webhook-configurations';
 import type { ResolvedWebhookOptions } from '../webhooks.options';
 import type { DiscoverySource, ResourceResolver } from '@edict/kube';
-import type { CelPolicySource, DesiredWebhooks, DesiredWebhookSet, PolicySource, ServedTypesSource } from './ports';
+import type {
+  CelPolicySource,
+  DesiredWebhooks,
+  DesiredWebhookSet,
+  PolicySource,
+  ServedTypesSource,
+  WebhookSettingsSource,
+} from './ports';
 
 export class PolicyWebhooks implements DesiredWebhooks {
   readonly owned;
@@ -27,6 +34,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
     private readonly discovery: DiscoverySource,
     private readonly servedTypes?: ServedTypesSource | null,
     private readonly celPolicies?: CelPolicySource | null,
+    private readonly settings?: WebhookSettingsSource | null,
   ) {
     const names = options.names;
     this.owned = {
@@ -38,6 +46,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
   onChange(listener: (now: boolean) => void): () => void {
     const offPolicies = this.policies.onChange(() => listener(false));
     const offCel = this.celPolicies?.onChange(() => listener(false));
+    const offSettings = this.settings?.onChange(() => listener(false));
     const offTypes = this.servedTypes?.onChange((group) => {
       this.discovery.invalidate(group);
       listener(true);
@@ -45,6 +54,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
     return () => {
       offPolicies();
       offCel?.();
+      offSettings?.();
       offTypes?.();
     };
   }
@@ -68,6 +78,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
     // Without policies, discovery is still read (in the background): the first policy's pass then
     // finds it, instead of waiting on a full read before its webhook rules are published.
     else void this.discovery.resolver().catch(() => undefined);
+    const settings = this.settings?.current();
     const built = buildWebhookConfigurations(policies, {
       endpoint: this.options.endpoint,
       caBundlePem,
@@ -81,6 +92,14 @@ export class PolicyWebhooks implements DesiredWebhooks {
       imageValidatingPolicies,
       mutatingPolicies,
       generatingPolicies,
+      ...(settings
+        ? {
+            webhook: settings.webhook,
+            matchConditions: settings.matchConditions,
+            annotations: settings.webhookAnnotations,
+            labels: settings.webhookLabels,
+          }
+        : {}),
     });
     return {
       ...built,

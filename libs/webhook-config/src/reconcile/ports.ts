@@ -5,6 +5,8 @@ import type { WebhookConfiguration, WebhookConfigurationKind } from '../configur
 import type { ValidatingPolicyWebhookSource } from '../configurations/validating-policy-webhooks';
 import type { MutatingPolicyWebhookSource } from '../configurations/mutating-policy-webhooks';
 import type { GeneratingPolicyWebhookSource } from '../configurations/generating-policy-webhooks';
+import type { MatchCondition } from '../configurations/types';
+import type { LabelSelector } from '@edict/foundation';
 
 /**
  * What one webhook controller publishes: the admission controller's configurations follow its
@@ -40,6 +42,21 @@ export interface CelPolicySource {
   mutatingPolicies?(): readonly MutatingPolicyWebhookSource[];
   generatingPolicies?(): readonly GeneratingPolicyWebhookSource[];
   hasSynced(): boolean;
+  onChange(listener: () => void): () => void;
+}
+
+/** What the Kyverno-format ConfigMap says about the webhook configurations (AdmissionConfig fits). */
+export interface WebhookSettings {
+  /** `webhooks`: the resource webhooks' namespace and object selectors. */
+  readonly webhook: { readonly namespaceSelector?: LabelSelector; readonly objectSelector?: LabelSelector };
+  readonly matchConditions: readonly MatchCondition[];
+  readonly webhookAnnotations: Readonly<Record<string, string>>;
+  readonly webhookLabels: Readonly<Record<string, string>>;
+}
+
+/** The ConfigMap as loaded now, and its reloads (AdmissionConfigService fits). */
+export interface WebhookSettingsSource {
+  current(): WebhookSettings;
   onChange(listener: () => void): () => void;
 }
 

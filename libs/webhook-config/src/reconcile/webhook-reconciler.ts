@@ -220,19 +220,20 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
           this.logger.log(`created ${desired.kind} ${desired.metadata.name}`);
           return 'created';
         }
+        // The desired labels and annotations (the ConfigMap's webhookLabels and webhookAnnotations)
+        // are written over the stored ones; others stay (the monitor's heartbeat among them).
+        const labels = { ...observed.metadata.labels, ...target.metadata.labels };
+        const annotations = { ...observed.metadata.annotations, ...target.metadata.annotations };
         if (
           covers(target.webhooks, observed.webhooks ?? []) &&
-          covers(target.metadata.labels, observed.metadata.labels)
+          covers(target.metadata.labels, observed.metadata.labels) &&
+          covers(target.metadata.annotations, observed.metadata.annotations)
         ) {
           return 'unchanged';
         }
         await this.store.replace({
           ...target,
-          metadata: {
-            ...observed.metadata,
-            labels: { ...observed.metadata.labels, ...target.metadata.labels },
-            resourceVersion: observed.metadata.resourceVersion,
-          },
+          metadata: { ...observed.metadata, labels, annotations, resourceVersion: observed.metadata.resourceVersion },
         });
         this.logger.log(`updated ${desired.kind} ${desired.metadata.name}`);
         return 'updated';
