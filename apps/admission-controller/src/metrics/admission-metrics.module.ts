@@ -7,18 +7,26 @@ import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { AdmissionMetrics } from './admission-metrics';
 import { ApiResources } from '@edict/kube';
+import { MetricsConfiguration } from '@edict/controller-runtime';
 
 /** A kind is known when a policy names it or discovery serves it; a namespace when the informer holds it. */
 export const admissionMetricsProvider: FactoryProvider<AdmissionMetrics> = {
   provide: AdmissionMetrics,
-  inject: [CONTROLLER_CONFIG, PolicyCache, ApiResources, NamespaceLabels],
-  useFactory: (config: ControllerConfig, cache: PolicyCache, apiResources: ApiResources, namespaces: NamespaceLabels) =>
+  inject: [CONTROLLER_CONFIG, PolicyCache, ApiResources, NamespaceLabels, MetricsConfiguration],
+  useFactory: (
+    config: ControllerConfig,
+    cache: PolicyCache,
+    apiResources: ApiResources,
+    namespaces: NamespaceLabels,
+    configuration: MetricsConfiguration,
+  ) =>
     new AdmissionMetrics({
       vocabulary: {
         knowsKind: (kind) => cache.snapshot().namesKind(kind) || apiResources.knowsKind(kind),
         knowsNamespace: (namespace) => namespaces.knows(namespace),
       },
       maxSeries: config.metricsMaxSeries,
+      configuration,
     }),
 };
 
