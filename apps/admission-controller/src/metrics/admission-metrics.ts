@@ -275,11 +275,12 @@ export class AdmissionMetrics {
 
   /**
    * One result (and the policy's evaluation time) per rule that applied; not counted when the
-   * `kyverno-metrics` ConfigMap leaves the policy's namespace out (Kyverno checks the policy's, not the
-   * resource's).
+   * `kyverno-metrics` ConfigMap leaves the policy's namespace out (Kyverno's check) or the resource's
+   * (Edict's too, so that excluding a namespace keeps its values out of every label).
    */
   recordPolicy(response: PolicyResult, background: boolean, request: RequestFacts, seconds: number): void {
     if (!this.configuration.checkNamespace(response.policy.namespace)) return;
+    if (!this.configuration.checkNamespace(request.namespace)) return;
     const bucket = this.policies.bucketOf(seconds);
     const policyType = response.policy.kind === 'ClusterPolicy' ? 'cluster' : 'namespaced';
     const backgroundMode = background ? 'true' : 'false';

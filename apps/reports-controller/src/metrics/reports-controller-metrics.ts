@@ -222,9 +222,10 @@ export class ReportsControllerMetrics {
     };
   }
 
-  /** A background scan's rule results; not counted when the ConfigMap leaves the policy's namespace out. */
+  /** A background scan's rule results; not counted when the ConfigMap leaves the policy's or the resource's namespace out. */
   policyResults(policy: CachedPolicy, response: PolicyResponse): void {
     if (!this.configuration.checkNamespace(policy.namespace)) return;
+    if (!this.configuration.checkNamespace(response.resource.namespace)) return;
     for (const rule of response.rules) {
       this.policyResultCount.inc({
         policy_validation_mode: (rule.failureAction ?? response.validationFailureAction).toLowerCase(),
