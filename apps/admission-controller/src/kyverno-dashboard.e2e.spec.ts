@@ -113,6 +113,9 @@ describe("Kyverno's dashboard and the kyverno-metrics ConfigMap", () => {
     );
     expect(text).toMatch(/^kyverno_http_requests_total\{http_method="POST",http_url="\/validate\/fail"\} 21$/m);
     expect(text).toMatch(/^kyverno_info\{version="[^"]+"\} 1$/m);
+    expect(text).toMatch(
+      /^kyverno_client_queries_total\{operation="list",client_type="kyverno",resource_kind="clusterpolicies",resource_namespace=""\} \d+$/m,
+    );
   });
 
   it('adds no series for the namespaces the ConfigMap excludes, and uses its boundaries', async () => {

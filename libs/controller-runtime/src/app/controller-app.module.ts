@@ -75,10 +75,15 @@ export class ControllerCoreModule {
         useFactory: (resources: KubeResources) =>
           loadMetricsConfiguration(resources, config.namespace, config.metricsConfigMapName),
       },
+      // Every API server request counted (kyverno_client_queries_total).
       {
         provide: CoreMetrics,
-        inject: [MetricsConfiguration],
-        useFactory: (c: MetricsConfiguration) => new CoreMetrics(c),
+        inject: [MetricsConfiguration, KubeResources],
+        useFactory: (configuration: MetricsConfiguration, resources: KubeResources) => {
+          const core = new CoreMetrics(configuration);
+          resources.http.onRequest = (method, path, query) => core.recordClientQuery(method, path, query);
+          return core;
+        },
       },
     ];
     const exported: Array<InjectionToken | DynamicModule> = [options.configToken, MetricsConfiguration, CoreMetrics];

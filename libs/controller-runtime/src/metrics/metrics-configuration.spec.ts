@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { CoreMetrics } from './core-metrics';
+import { CoreMetrics, clientQuery } from './core-metrics';
 import { DEFAULT_BUCKET_BOUNDARIES, MetricsConfiguration } from './metrics-configuration';
 import { renderMetrics } from './metrics-exposition';
 
@@ -124,5 +124,32 @@ describe('the core metrics', () => {
     const after = await core.registry.metrics();
     expect(after).toContain('kyverno_info{version="1.2.3"} 1');
     expect(after).not.toContain('http_url="/validate/fail"');
+  });
+});
+
+describe("Kyverno's client query labels", () => {
+  it('read the operation, client type, resource and namespace from the request', () => {
+    expect(clientQuery('GET', '/api/v1/namespaces/team-a/configmaps/settings')).toEqual([
+      'get',
+      'kubeclient',
+      'configmaps',
+      'team-a',
+    ]);
+    expect(clientQuery('GET', '/apis/kyverno.io/v1/clusterpolicies', { watch: true })).toEqual([
+      'watch',
+      'kyverno',
+      'clusterpolicies',
+      '',
+    ]);
+    expect(clientQuery('GET', '/apis/wgpolicyk8s.io/v1alpha2/namespaces/x/policyreports')?.slice(0, 2)).toEqual([
+      'list',
+      'policyreport',
+    ]);
+    expect(clientQuery('PUT', '/apis/kyverno.io/v1/clusterpolicies/p/status')?.[0]).toBe('update_status');
+    expect(clientQuery('DELETE', '/apis/example.com/v1/namespaces/x/widgets')?.slice(0, 2)).toEqual([
+      'delete_collection',
+      'dynamic',
+    ]);
+    expect(clientQuery('GET', '/version')).toBeUndefined();
   });
 });
