@@ -46,6 +46,8 @@ export const CHART_MANAGED_FIELDS: ReadonlySet<string> = new Set([
   'omitEvents',
   'generateValidatingAdmissionPolicy',
   'generateMutatingAdmissionPolicy',
+  'metricsPort',
+  'disableMetrics',
 ]);
 
 export interface ControllerSettingsSource {

@@ -130,8 +130,9 @@ describe('the Helm chart', () => {
       );
       const main = container(deployment);
       expect(main.args).toEqual([component]);
-      expect(main.livenessProbe.httpGet.path).toBe('/healthz');
-      expect(main.readinessProbe.httpGet.path).toBe('/readyz');
+      // Kyverno's probe paths.
+      expect(main.livenessProbe.httpGet.path).toBe('/health/liveness');
+      expect(main.readinessProbe.httpGet.path).toBe('/health/readiness');
       expect(main.resources.requests['memory']).toBeDefined();
       expect(main.resources.limits['memory']).toBeDefined();
       expect(main.securityContext).toMatchObject({ readOnlyRootFilesystem: true, runAsNonRoot: true });
@@ -161,15 +162,15 @@ describe('the Helm chart', () => {
     expect(ofKind(rendered['features off']!, 'CustomResourceDefinition')).toEqual([]);
   });
 
-  it('admits ingress to each controller only on its serving port, by default from anywhere', () => {
+  it('admits ingress to each controller only on its serving and metrics ports, by default from anywhere', () => {
     const objects = rendered['default']!;
     const ports = {
-      'admission-controller': 'https',
-      'background-controller': 'http',
-      'reports-controller': 'http',
-      'cleanup-controller': 'https',
+      'admission-controller': ['https', 'metrics'],
+      'background-controller': ['http'],
+      'reports-controller': ['http'],
+      'cleanup-controller': ['https', 'metrics'],
     };
-    for (const [component, port] of Object.entries(ports)) {
+    for (const [component, names] of Object.entries(ports)) {
       const policy = named(objects, 'NetworkPolicy', `edict-${component}`);
       expect(policy['spec']).toEqual({
         podSelector: {
@@ -180,7 +181,7 @@ describe('the Helm chart', () => {
           },
         },
         policyTypes: ['Ingress'],
-        ingress: [{ ports: [{ protocol: 'TCP', port }] }],
+        ingress: [{ ports: names.map((port) => ({ protocol: 'TCP', port })) }],
       });
       // The port it admits is the one the container serves.
       const served = (
@@ -188,15 +189,64 @@ describe('the Helm chart', () => {
           ports: Array<{ name: string }>;
         }
       ).ports.map((p) => p.name);
-      expect(served).toEqual([port]);
+      expect(served).toEqual(names);
     }
+  });
+
+  it("serves metrics over plain HTTP on Kyverno's metering port, and ships the Grafana dashboard behind grafana.enabled", () => {
+    const objects = renderChart([
+      '--set',
+      'admissionController.serviceMonitor.enabled=true',
+      '--set',
+      'grafana.enabled=true',
+      '--set',
+      'grafana.grafanaDashboard.create=true',
+      '--set',
+      'cleanupController.metering.disabled=true',
+    ]);
+    expect(named(objects, 'Service', 'edict-admission-controller-metrics')['spec']).toMatchObject({
+      ports: [{ name: 'metrics-port', port: 8000, targetPort: 'metrics' }],
+    });
+    expect(named(objects, 'Service', 'edict-reports-controller-metrics')['spec']).toMatchObject({
+      ports: [{ name: 'metrics-port', port: 8000, targetPort: 'http' }],
+    });
+    const endpoint = (
+      named(objects, 'ServiceMonitor', 'edict-admission-controller')['spec'] as { endpoints: unknown[] }
+    ).endpoints[0];
+    expect(endpoint).toMatchObject({ port: 'metrics-port', path: '/metrics', scheme: 'http' });
+    expect(endpoint).not.toHaveProperty('tlsConfig');
+    expect(env(named(objects, 'Deployment', 'edict-admission-controller'))).toMatchObject({
+      EDICT_METRICS_PORT: '8000',
+    });
+    expect(env(named(objects, 'Deployment', 'edict-cleanup-controller'))).toMatchObject({
+      EDICT_DISABLE_METRICS: 'true',
+    });
+    expect(objects.some((o) => o.kind === 'Service' && o.metadata.name === 'edict-cleanup-controller-metrics')).toBe(
+      false,
+    );
+    const dashboard = named(objects, 'ConfigMap', 'edict-grafana');
+    expect(dashboard.metadata.labels).toMatchObject({ grafana_dashboard: '1' });
+    const json = JSON.parse((dashboard['data'] as Record<string, string>)['edict-dashboard.json']!) as {
+      panels: unknown[];
+    };
+    expect(json.panels.length).toBeGreaterThan(10);
+    expect(named(objects, 'GrafanaDashboard', 'edict-grafana-edict-dashboard')['spec']).toMatchObject({
+      configMapRef: { name: 'edict-grafana', key: 'edict-dashboard.json' },
+    });
+    // Edict exports Prometheus metrics only: an OpenTelemetry collector setting is refused, not ignored.
+    const grpc = runHelm(['template', 'edict', CHART, '--set', 'admissionController.metering.config=grpc']);
+    expect(grpc.status).not.toBe(0);
+    expect(grpc.output).toContain('metering');
   });
 
   it("admits only the ingressFrom peers when given (Kyverno's value names), and none is rendered when turned off", () => {
     const policy = named(rendered['custom names']!, 'NetworkPolicy', 'acme-admission-controller');
     expect((policy['spec'] as { ingress: unknown }).ingress).toEqual([
       {
-        ports: [{ protocol: 'TCP', port: 'https' }],
+        ports: [
+          { protocol: 'TCP', port: 'https' },
+          { protocol: 'TCP', port: 'metrics' },
+        ],
         from: [
           { ipBlock: { cidr: '10.0.0.0/24' } },
           { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },

@@ -15,7 +15,12 @@ import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
-import { gracefulClose, removeWebhooksIfScaledToZero } from '@edict/controller-runtime';
+import {
+  gracefulClose,
+  removeWebhooksIfScaledToZero,
+  separateMetricsPort,
+  serveMetricsPort,
+} from '@edict/controller-runtime';
 import { LeaderService } from '@edict/leader';
 import { setUpSwagger } from './admin/swagger';
 import { AdmissionControllerModule } from './app.module';
@@ -29,6 +34,8 @@ import { ReviewWorkers } from './workers/review-workers';
 export interface RunningController {
   readonly app: NestFastifyApplication;
   readonly port: number;
+  /** Kyverno's metrics port (plain HTTP), when configured. */
+  readonly metricsPort?: number;
   /** The CA bundle (PEM) webhook configurations must carry. */
   caBundlePem(): string;
   stop(): Promise<void>;
@@ -50,6 +57,7 @@ export async function startController(
     requestTimeout: config.httpRequestTimeoutMs,
     keepAliveTimeout: config.httpIdleTimeoutMs,
   };
+  let metricsPort: number | undefined;
   const adapter = new FastifyAdapter({
     bodyLimit: config.maxBodyBytes,
     // Fastify applies these to the server its factory returns (it would otherwise reset them).
@@ -89,6 +97,8 @@ export async function startController(
     live.bind(server!);
     server!.once('close', () => live.close());
     await app.listen(config.port, config.host);
+    const wanted = separateMetricsPort({ ...config, tls: { readyTimeoutMs: config.tlsReadyTimeoutMs } });
+    if (wanted !== undefined) metricsPort = (await serveMetricsPort(app, config.host, wanted)).port;
   } catch (error) {
     await app.close().catch(() => undefined);
     throw error;
@@ -99,6 +109,7 @@ export async function startController(
   return {
     app,
     port,
+    ...(metricsPort === undefined ? {} : { metricsPort }),
     caBundlePem: () => app.get(TlsMaterial).current()?.caBundlePem ?? '',
     stop: () => (stopping ??= stopController(app, config)),
   };

@@ -24,7 +24,13 @@ export async function startCleanupController(
   const running = await startHttpController(
     NAME,
     CleanupControllerModule.forRoot(config),
-    { host: config.host, port: config.port, tls: { readyTimeoutMs: config.tlsReadyTimeoutMs } },
+    {
+      host: config.host,
+      port: config.port,
+      tls: { readyTimeoutMs: config.tlsReadyTimeoutMs },
+      ...(config.metricsPort === undefined ? {} : { metricsPort: config.metricsPort }),
+      disableMetrics: config.disableMetrics,
+    },
     options,
   );
   let stopping: Promise<void> | undefined;

@@ -23,10 +23,28 @@ export { clusterModules, policyModule } from './modules/cluster-modules';
 export { HealthController, READINESS_CHECKS } from './health/health.controller';
 export { PolicyReadiness } from './health/policy-readiness';
 export { MetricsController, METRIC_REGISTRIES } from './metrics/metrics.controller';
+export {
+  CoreMetrics,
+  HTTP_REQUESTS_DURATION,
+  HTTP_REQUESTS_TOTAL,
+  KYVERNO_INFO,
+  edictVersion,
+} from './metrics/core-metrics';
+export {
+  DEFAULT_BUCKET_BOUNDARIES,
+  METRICS_CONFIG_LIMITS,
+  MetricsConfiguration,
+  type MetricExposure,
+} from './metrics/metrics-configuration';
+export { renderMetrics } from './metrics/metrics-exposition';
+export { MetricsRefresher } from './metrics/metrics-refresher';
+export { OVERFLOW_LABEL_VALUE, TalliedMetrics, type TalliedSeries } from './metrics/tallied-metrics';
 export { POLICY_RESULT_LABELS, type PolicyResultLabel } from './metrics/policy-result-labels';
 export { gracefulClose } from './run/graceful-close';
 export { runFromEnvironment, type Stoppable } from './run/run-from-environment';
+export { serveMetricsPort, type RunningMetricsPort } from './run/metrics-port';
 export {
+  separateMetricsPort,
   startHttpController,
   type ControllerStartOptions,
   type HttpListen,

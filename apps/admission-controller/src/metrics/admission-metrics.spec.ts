@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyResponse } from '@edict/engine';
+import { MetricsConfiguration } from '@edict/controller-runtime';
 import { AdmissionMetrics, type LabelVocabulary } from './admission-metrics';
 
 /** Knows the kinds and namespaces given (a policy naming them, the namespace informer holding them). */
@@ -33,7 +34,7 @@ describe('AdmissionMetrics', () => {
         `${name}\\{policy_validation_mode="enforce",policy_type="cluster",policy_background_mode="${background}",` +
           `policy_name="require-team",policy_namespace="-",resource_kind="Pod",resource_namespace="${namespace}",` +
           `resource_request_operation="create",rule_name="check-team",rule_result="${result}",rule_type="validate",` +
-          `rule_execution_cause="admission_request"\\} ([0-9.]+)`,
+          `rule_execution_cause="admission_request",dry_run="false"\\} ([0-9.]+)`,
       );
     expect(text.match(series('kyverno_policy_results_total', 'fail', 'true', 'default'))?.[1]).toBe('2');
     expect(text.match(series('kyverno_policy_execution_duration_seconds_count', 'fail', 'true', 'default'))?.[1]).toBe(
@@ -131,5 +132,32 @@ describe('AdmissionMetrics', () => {
     ]);
     expect(text).toContain('edict_metric_series_overflow_total{metric="kyverno_admission_requests_total"} 6');
     expect(text).toContain('edict_metric_series_overflow_total{metric="kyverno_policy_results_total"} 0');
+  });
+
+  it('counts nothing from the namespaces the kyverno-metrics ConfigMap leaves out, and uses its boundaries', async () => {
+    const namespaces = Array.from({ length: 50 }, (_, index) => `noisy-${index}`);
+    const metrics = new AdmissionMetrics({
+      vocabulary: knowing(['Pod'], [...namespaces, 'default']),
+      maxSeries: 2_000,
+      configuration: new MetricsConfiguration({
+        namespaces: JSON.stringify({ exclude: namespaces }),
+        bucketBoundaries: '0.5,1',
+      }),
+    });
+    for (const namespace of namespaces) metrics.recordReview({ ...pod, namespace }, true, 0.001);
+    metrics.recordReview(pod, true, 0.001);
+    const namespaced = { ...response('fail'), policy: { kind: 'Policy', name: 'p', namespace: 'noisy-1' } };
+    metrics.recordPolicy(namespaced as unknown as PolicyResponse, true, pod, 0.001);
+    metrics.recordPolicy(response('fail'), true, { ...pod, namespace: 'noisy-2' }, 0.001);
+    const text = await metrics.text();
+    const lines = (name: string) => text.split('\n').filter((line) => line.startsWith(`${name}{`));
+    expect(lines('kyverno_admission_requests_total')).toEqual([
+      'kyverno_admission_requests_total{resource_kind="Pod",resource_namespace="default",resource_request_operation="create",request_allowed="true"} 1',
+    ]);
+    // Neither the namespaced policy's results nor the ClusterPolicy's on a resource there count.
+    expect(lines('kyverno_policy_results_total')).toEqual([]);
+    expect(
+      lines('kyverno_admission_review_duration_seconds_bucket').map((line) => /le="([^"]+)"/.exec(line)?.[1]),
+    ).toEqual(['0.5', '1', '+Inf']);
   });
 });

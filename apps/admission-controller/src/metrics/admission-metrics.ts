@@ -12,7 +12,9 @@ import { Logger } from '@nestjs/common';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PolicyResponse, RuleResponse } from '@edict/engine';
 import {
+  MetricsConfiguration,
   POLICY_RESULT_LABELS,
+  TalliedMetrics,
   VALIDATING_POLICY_DURATION,
   VALIDATING_POLICY_LABELS,
   VALIDATING_POLICY_RESULTS_TOTAL,
@@ -26,7 +28,6 @@ import {
   type PolicyResultLabel,
   type ValidatingPolicyLabel,
 } from '@edict/controller-runtime';
-import { TalliedMetrics } from './tallied-metrics';
 
 /** What the admission metrics need to know about a request. */
 export interface RequestFacts {
@@ -34,6 +35,8 @@ export interface RequestFacts {
   readonly namespace: string;
   /** CREATE, UPDATE, ... (Kyverno labels it lower case). */
   readonly operation: string;
+  /** The request's dryRun (Kyverno's `dry_run` label of the policy results). */
+  readonly dryRun?: boolean;
 }
 
 /** What the policy metrics read of a policy response (a review worker sends no more). */
@@ -53,6 +56,8 @@ export interface AdmissionMetricsOptions {
   readonly vocabulary: LabelVocabulary;
   /** Label sets kept per metric; past it they fold into the `overflow` series. */
   readonly maxSeries: number;
+  /** The `kyverno-metrics` ConfigMap: namespaces counted, bucket boundaries (default: Kyverno's). */
+  readonly configuration?: MetricsConfiguration;
 }
 
 /** The label value of a kind or namespace the controller does not know. */
@@ -72,8 +77,11 @@ const RULE_TYPE_LABELS: Record<string, string> = {
   Validation: 'validate',
   Mutation: 'mutate',
   Generation: 'generate',
-  ImageVerify: 'verifyImages',
+  ImageVerify: 'imageVerify',
 };
+
+/** Kyverno's rule_type of a rule of no known type. */
+const EMPTY_RULE_TYPE = '-';
 
 /** Lower-case label values of the usual operations and failure actions, so they are not made anew per result. */
 const LOWER_CASE: Readonly<Record<string, string>> = {
@@ -89,11 +97,10 @@ function lowerCase(value: string): string {
   return Object.prototype.hasOwnProperty.call(LOWER_CASE, value) ? LOWER_CASE[value]! : value.toLowerCase();
 }
 
-/** Bucket bounds in seconds, fine at the low end where admission latency lives. */
-const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
 const REQUESTS_TOTAL = 'kyverno_admission_requests_total';
+const REVIEW_DURATION = 'kyverno_admission_review_duration_seconds';
 const POLICY_RESULTS_TOTAL = 'kyverno_policy_results_total';
+const POLICY_DURATION = 'kyverno_policy_execution_duration_seconds';
 
 /** What the MutatingPolicy metrics read of one policy evaluation. */
 export interface MutatingPolicyResult {
@@ -108,6 +115,8 @@ export interface MutatingPolicyResult {
 /** What the ValidatingPolicy metrics read of one policy evaluation. */
 export interface ValidatingPolicyResult {
   readonly name: string;
+  /** A namespaced policy's namespace ('' for a cluster-wide one). */
+  readonly namespace?: string;
   /** evaluation.mode: Kubernetes or JSON. */
   readonly mode: string;
   readonly background: boolean;
@@ -118,6 +127,7 @@ export class AdmissionMetrics {
   private readonly logger = new Logger('Metrics');
   readonly registry = new Registry();
   private readonly vocabulary: LabelVocabulary;
+  private readonly configuration: MetricsConfiguration;
   /** Per review: its count and answer time by request labels. */
   private readonly requests: TalliedMetrics<RequestLabel>;
   /** Per rule result: its count and its policy's evaluation time by Kyverno's policy result labels. */
@@ -131,47 +141,63 @@ export class AdmissionMetrics {
 
   constructor(options: AdmissionMetricsOptions) {
     this.vocabulary = options.vocabulary;
+    const configuration = (this.configuration = options.configuration ?? MetricsConfiguration.DEFAULT);
+    const bounds = (histogram: string) => configuration.boundariesFor(histogram);
     const capped = (metric: string) => () =>
       this.logger.warn(
         `${metric} reached ${options.maxSeries} label sets (EDICT_METRICS_MAX_SERIES): new ones are counted ` +
           `in its series labelled "overflow" (and in edict_metric_series_overflow_total)`,
       );
-    this.requests = new TalliedMetrics(REQUEST_LABELS, BUCKETS, options.maxSeries, capped(REQUESTS_TOTAL));
-    this.policies = new TalliedMetrics(POLICY_RESULT_LABELS, BUCKETS, options.maxSeries, capped(POLICY_RESULTS_TOTAL));
+    this.requests = new TalliedMetrics(
+      REQUEST_LABELS,
+      bounds(REVIEW_DURATION),
+      options.maxSeries,
+      capped(REQUESTS_TOTAL),
+    );
+    this.policies = new TalliedMetrics(
+      POLICY_RESULT_LABELS,
+      bounds(POLICY_DURATION),
+      options.maxSeries,
+      capped(POLICY_RESULTS_TOTAL),
+    );
     this.validatingPolicies = new TalliedMetrics(
       VALIDATING_POLICY_LABELS,
-      BUCKETS,
+      bounds(VALIDATING_POLICY_DURATION),
       options.maxSeries,
       capped(VALIDATING_POLICY_RESULTS_TOTAL),
     );
     this.imageValidatingPolicies = new TalliedMetrics(
       VALIDATING_POLICY_LABELS,
-      BUCKETS,
+      bounds(IMAGE_VALIDATING_POLICY_DURATION),
       options.maxSeries,
       capped(IMAGE_VALIDATING_POLICY_RESULTS_TOTAL),
     );
     this.mutatingPolicies = new TalliedMetrics(
       MUTATING_POLICY_LABELS,
-      BUCKETS,
+      bounds(MUTATING_POLICY_DURATION),
       options.maxSeries,
       capped(MUTATING_POLICY_RESULTS_TOTAL),
     );
     collectDefaultMetrics({ register: this.registry });
-    this.requests.registerCounter(this.registry, REQUESTS_TOTAL, 'Admission requests handled by the webhooks.');
+    this.requests.registerCounter(
+      this.registry,
+      REQUESTS_TOTAL,
+      'can be used to track the number of admission requests encountered by Kyverno in the cluster',
+    );
     this.requests.registerHistogram(
       this.registry,
-      'kyverno_admission_review_duration_seconds',
-      'Time taken to answer an admission review.',
+      REVIEW_DURATION,
+      'can be used to track the latencies (in seconds) associated with the entire individual admission review.',
     );
     this.policies.registerCounter(
       this.registry,
       POLICY_RESULTS_TOTAL,
-      'Results of rules applied to admission requests.',
+      "can be used to track the results associated with the policies applied in the user's cluster, at the level from rule to policy to admission requests",
     );
     this.policies.registerHistogram(
       this.registry,
-      'kyverno_policy_execution_duration_seconds',
-      'Time taken to evaluate a rule (measured per policy evaluation).',
+      POLICY_DURATION,
+      'can be used to track the latencies (in seconds) associated with the execution/processing of the individual rules under Kyverno policies whenever they evaluate incoming resource requests (measured per policy evaluation)',
     );
     this.validatingPolicies.registerCounter(
       this.registry,
@@ -232,7 +258,9 @@ export class AdmissionMetrics {
     return this.vocabulary.knowsNamespace(namespace) ? namespace : UNKNOWN_LABEL_VALUE;
   }
 
+  /** One answered review; not counted when the `kyverno-metrics` ConfigMap leaves its namespace out. */
   recordReview(request: RequestFacts, allowed: boolean, seconds: number): void {
+    if (!this.configuration.checkNamespace(request.namespace)) return;
     this.requests.observe(
       [
         this.kindLabel(request.kind),
@@ -245,8 +273,14 @@ export class AdmissionMetrics {
     );
   }
 
-  /** One result (and the policy's evaluation time) per rule that applied. */
+  /**
+   * One result (and the policy's evaluation time) per rule that applied; not counted when the
+   * `kyverno-metrics` ConfigMap leaves the policy's namespace out (Kyverno's check) or the resource's
+   * (Edict's too, so that excluding a namespace keeps its values out of every label).
+   */
   recordPolicy(response: PolicyResult, background: boolean, request: RequestFacts, seconds: number): void {
+    if (!this.configuration.checkNamespace(response.policy.namespace)) return;
+    if (!this.configuration.checkNamespace(request.namespace)) return;
     const bucket = this.policies.bucketOf(seconds);
     const policyType = response.policy.kind === 'ClusterPolicy' ? 'cluster' : 'namespaced';
     const backgroundMode = background ? 'true' : 'false';
@@ -268,8 +302,9 @@ export class AdmissionMetrics {
           operation,
           rule.name,
           rule.status,
-          RULE_TYPE_LABELS[rule.type] ?? rule.type,
+          RULE_TYPE_LABELS[rule.type] ?? EMPTY_RULE_TYPE,
           'admission_request',
+          request.dryRun ? 'true' : 'false',
         ],
         bucket,
         seconds,
@@ -316,6 +351,7 @@ export class AdmissionMetrics {
         policy.mode,
         policy.background ? 'true' : 'false',
         policy.name,
+        policy.namespace ?? '',
         this.kindLabel(request.kind),
         this.namespaceLabel(request.namespace),
         lowerCase(request.operation),

@@ -93,5 +93,6 @@ export function requestFacts(request: ResourceRequest): RequestFacts {
     kind: admission?.kind?.kind ?? request.resource?.kind ?? '',
     namespace: admission?.namespace ?? '',
     operation: request.operation ?? admission?.operation ?? '',
+    dryRun: admission?.dryRun === true,
   };
 }

@@ -52,7 +52,13 @@ export class ImageValidatingPolicyReviews {
         : {
             onEvaluated: ({ compiled, response }, seconds) =>
               this.metrics.recordImageValidatingPolicy(
-                { name: compiled.name, mode: compiled.mode, background: compiled.background, rules: response.rules },
+                {
+                  name: compiled.name,
+                  namespace: compiled.namespace ?? '',
+                  mode: compiled.mode,
+                  background: compiled.background,
+                  rules: response.rules,
+                },
                 facts,
                 seconds,
               ),

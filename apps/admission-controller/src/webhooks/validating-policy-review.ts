@@ -76,7 +76,13 @@ export class ValidatingPolicyReviews {
         : {
             onEvaluated: ({ compiled, response }, seconds) =>
               this.metrics.recordValidatingPolicy(
-                { name: compiled.name, mode: compiled.mode, background: compiled.background, rules: response.rules },
+                {
+                  name: compiled.name,
+                  namespace: compiled.namespace ?? '',
+                  mode: compiled.mode,
+                  background: compiled.background,
+                  rules: response.rules,
+                },
                 facts,
                 seconds,
               ),

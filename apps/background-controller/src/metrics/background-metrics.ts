@@ -6,6 +6,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { DEFAULT_BUCKET_BOUNDARIES } from '@edict/controller-runtime';
 
 const CONTROLLER = 'background';
 const GENERATING_LABELS = [
@@ -54,6 +55,7 @@ export class BackgroundMetrics {
     name: 'kyverno_generating_policy_execution_duration_seconds',
     help: 'can be used to track the latencies (in seconds) associated with the execution/processing of individual generating policies when they evaluate incoming resource requests.',
     labelNames: GENERATING_LABELS,
+    buckets: [...DEFAULT_BUCKET_BOUNDARIES],
     registers: [this.registry],
   });
   private readonly generatingResults = new Counter({

@@ -6,7 +6,7 @@
  * cap (`kyverno_breaker_*`); on a registry of its own so that several controllers in one process
  * do not collide.
  */
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type {
   CompiledImageValidatingPolicy,
@@ -16,6 +16,7 @@ import type {
 } from '@edict/cel-policies';
 import type { PolicyResponse } from '@edict/engine';
 import {
+  MetricsConfiguration,
   POLICY_RESULT_LABELS,
   IMAGE_VALIDATING_POLICY_DURATION,
   IMAGE_VALIDATING_POLICY_RESULTS_TOTAL,
@@ -35,8 +36,6 @@ import type { AggregationOutcome } from '../aggregation/report-aggregator';
 import type { ScanOutcome } from '../background-scans/resource-scanner';
 
 const CONTROLLER = 'aggregate-report-controller';
-/** Seconds: the buckets of the CEL policies' evaluation durations. */
-const CEL_POLICY_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const BACKGROUND_CONTROLLER = 'background-scan-controller';
 const BACKGROUND_REPORTS_CIRCUIT = 'background reports';
 
@@ -96,39 +95,21 @@ export class ReportsControllerMetrics {
     labelNames: VALIDATING_POLICY_LABELS,
     registers: [this.registry],
   });
-  private readonly validatingPolicyDuration = new Histogram({
-    name: VALIDATING_POLICY_DURATION,
-    help: 'Time taken to evaluate a validating policy in a background scan.',
-    labelNames: VALIDATING_POLICY_LABELS,
-    buckets: CEL_POLICY_DURATION_BUCKETS,
-    registers: [this.registry],
-  });
+  private readonly validatingPolicyDuration: Histogram<ValidatingPolicyLabel>;
   private readonly imageValidatingPolicyResultCount = new Counter({
     name: IMAGE_VALIDATING_POLICY_RESULTS_TOTAL,
     help: 'Results of the image validating policies background scans applied.',
     labelNames: VALIDATING_POLICY_LABELS,
     registers: [this.registry],
   });
-  private readonly imageValidatingPolicyDuration = new Histogram({
-    name: IMAGE_VALIDATING_POLICY_DURATION,
-    help: 'Time taken to evaluate an image validating policy in a background scan.',
-    labelNames: VALIDATING_POLICY_LABELS,
-    buckets: CEL_POLICY_DURATION_BUCKETS,
-    registers: [this.registry],
-  });
+  private readonly imageValidatingPolicyDuration: Histogram<ValidatingPolicyLabel>;
   private readonly mutatingPolicyResultCount = new Counter({
     name: MUTATING_POLICY_RESULTS_TOTAL,
     help: 'Results of the mutating policies background scans applied.',
     labelNames: MUTATING_POLICY_LABELS,
     registers: [this.registry],
   });
-  private readonly mutatingPolicyDuration = new Histogram({
-    name: MUTATING_POLICY_DURATION,
-    help: 'Time taken to evaluate a mutating policy in a background scan.',
-    labelNames: MUTATING_POLICY_LABELS,
-    buckets: CEL_POLICY_DURATION_BUCKETS,
-    registers: [this.registry],
-  });
+  private readonly mutatingPolicyDuration: Histogram<MutatingPolicyLabel>;
   private readonly breakerTotal = new Counter({
     name: 'kyverno_breaker_total',
     help: 'Times the background reports cap was asked.',
@@ -152,7 +133,29 @@ export class ReportsControllerMetrics {
     registers: [this.registry],
   });
 
-  constructor() {
+  /** `configuration`: the `kyverno-metrics` ConfigMap (histogram boundaries, namespaces counted). */
+  constructor(@Optional() private readonly configuration: MetricsConfiguration = MetricsConfiguration.DEFAULT) {
+    this.validatingPolicyDuration = new Histogram({
+      name: VALIDATING_POLICY_DURATION,
+      help: 'Time taken to evaluate a validating policy in a background scan.',
+      labelNames: VALIDATING_POLICY_LABELS,
+      buckets: [...configuration.boundariesFor(VALIDATING_POLICY_DURATION)],
+      registers: [this.registry],
+    });
+    this.imageValidatingPolicyDuration = new Histogram({
+      name: IMAGE_VALIDATING_POLICY_DURATION,
+      help: 'Time taken to evaluate an image validating policy in a background scan.',
+      labelNames: VALIDATING_POLICY_LABELS,
+      buckets: [...configuration.boundariesFor(IMAGE_VALIDATING_POLICY_DURATION)],
+      registers: [this.registry],
+    });
+    this.mutatingPolicyDuration = new Histogram({
+      name: MUTATING_POLICY_DURATION,
+      help: 'Time taken to evaluate a mutating policy in a background scan.',
+      labelNames: MUTATING_POLICY_LABELS,
+      buckets: [...configuration.boundariesFor(MUTATING_POLICY_DURATION)],
+      registers: [this.registry],
+    });
     collectDefaultMetrics({ register: this.registry });
   }
 
@@ -203,13 +206,14 @@ export class ReportsControllerMetrics {
   }
 
   private celPolicyLabels(
-    compiled: Pick<CompiledValidatingPolicy, 'mode' | 'background' | 'name'>,
+    compiled: Pick<CompiledValidatingPolicy, 'mode' | 'background' | 'name' | 'namespace'>,
     response: PolicyResponse,
   ): Record<ValidatingPolicyLabel, string> {
     return {
       policy_validation_mode: compiled.mode,
       policy_background_mode: String(compiled.background),
       policy_name: compiled.name,
+      policy_namespace: compiled.namespace ?? '',
       resource_kind: response.resource.kind,
       resource_namespace: response.resource.namespace || '-',
       resource_request_operation: '',
@@ -218,7 +222,10 @@ export class ReportsControllerMetrics {
     };
   }
 
+  /** A background scan's rule results; not counted when the ConfigMap leaves the policy's or the resource's namespace out. */
   policyResults(policy: CachedPolicy, response: PolicyResponse): void {
+    if (!this.configuration.checkNamespace(policy.namespace)) return;
+    if (!this.configuration.checkNamespace(response.resource.namespace)) return;
     for (const rule of response.rules) {
       this.policyResultCount.inc({
         policy_validation_mode: (rule.failureAction ?? response.validationFailureAction).toLowerCase(),
@@ -233,6 +240,7 @@ export class ReportsControllerMetrics {
         rule_result: rule.status,
         rule_type: 'validate',
         rule_execution_cause: 'background_scan',
+        dry_run: 'false',
       });
     }
   }

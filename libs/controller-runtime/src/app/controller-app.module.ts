@@ -4,7 +4,8 @@
  *    configuration under its own token, cluster access and leader election, with `policies` the
  *    policy cache (and CEL_POLICY_SOURCE, the CEL policies'), Kyverno's CRDs and the ConfigMap, with
  *    `webhookServer` the serving certificate;
- *  - /healthz and /readyz (Terminus) answering the app's readiness checks, /metrics its registries;
+ *  - /healthz and /readyz (Terminus) answering the app's readiness checks, /metrics its registries
+ *    and the core metrics, as the `kyverno-metrics` ConfigMap (MetricsConfiguration) says;
  *  - for a webhook server, its periodic jobs (WebhookScheduler: certificate check, webhook monitor),
  *    which need one feature module to export the webhook configurations' WebhookMonitor;
  *  - the app's own feature modules.
@@ -17,6 +18,7 @@ import {
   type ModuleMetadata,
   type Provider,
 } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TerminusModule, type HealthIndicatorFunction } from '@nestjs/terminus';
 import type { Registry } from 'prom-client';
@@ -26,11 +28,16 @@ import type { ControllerBaseConfig } from '../config/controller-config';
 import type { WebhookServerConfig } from '../config/webhook-server-config';
 import { HealthController, READINESS_CHECKS } from '../health/health.controller';
 import { PolicyReadiness } from '../health/policy-readiness';
+import { CoreMetrics } from '../metrics/core-metrics';
+import { HttpMetricsInterceptor } from '../metrics/http-metrics.interceptor';
+import { loadMetricsConfiguration } from '../metrics/metrics-config-loader';
+import { MetricsConfiguration } from '../metrics/metrics-configuration';
+import { MetricsRefresher } from '../metrics/metrics-refresher';
 import { METRIC_REGISTRIES, MetricsController } from '../metrics/metrics.controller';
 import { clusterModules, policyModule } from '../modules/cluster-modules';
 import { servingCertModule } from '../webhook-server/serving-cert-module';
 import { WEBHOOK_SERVER_CONFIG, WebhookScheduler } from '../webhook-server/webhook-scheduler';
-import { CustomResourceDefinitionsModule } from '@edict/kube';
+import { CustomResourceDefinitionsModule, KubeResources } from '@edict/kube';
 
 /** A provider of `T` built from injected values (Nest's factory provider, its token given by the skeleton). */
 export type AppFactory<T> = Omit<FactoryProvider<T>, 'provide'>;
@@ -59,8 +66,27 @@ export class ControllerCoreModule {
   static forRoot(options: ControllerAppOptions): DynamicModule {
     const { config } = options;
     const imports: DynamicModule[] = [TerminusModule.forRoot({ logger: false }), ...clusterModules(config)];
-    const providers: Provider[] = [{ provide: options.configToken, useValue: config }];
-    const exported: Array<InjectionToken | DynamicModule> = [options.configToken];
+    const providers: Provider[] = [
+      { provide: options.configToken, useValue: config },
+      // The `kyverno-metrics` ConfigMap, read once at startup, and the metrics every controller exports.
+      {
+        provide: MetricsConfiguration,
+        inject: [KubeResources],
+        useFactory: (resources: KubeResources) =>
+          loadMetricsConfiguration(resources, config.namespace, config.metricsConfigMapName),
+      },
+      // Every API server request counted (kyverno_client_queries_total).
+      {
+        provide: CoreMetrics,
+        inject: [MetricsConfiguration, KubeResources],
+        useFactory: (configuration: MetricsConfiguration, resources: KubeResources) => {
+          const core = new CoreMetrics(configuration);
+          resources.http.onRequest = (method, path, query) => core.recordClientQuery(method, path, query);
+          return core;
+        },
+      },
+    ];
+    const exported: Array<InjectionToken | DynamicModule> = [options.configToken, MetricsConfiguration, CoreMetrics];
     if (options.policies) {
       imports.push(policyModule(config), CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds));
       providers.push(
@@ -97,6 +123,8 @@ export class ControllerAppModule {
       providers: [
         { provide: READINESS_CHECKS, ...options.readiness },
         { provide: METRIC_REGISTRIES, ...options.metrics },
+        { provide: APP_INTERCEPTOR, useClass: HttpMetricsInterceptor },
+        MetricsRefresher,
         ...(options.webhookServer ? [WebhookScheduler] : []),
       ],
     };

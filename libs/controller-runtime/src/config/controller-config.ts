@@ -63,6 +63,15 @@ export abstract class ControllerBaseConfig {
   @Matches(DNS_NAME, { message: 'configMapName must be a DNS subdomain' })
   configMapName = 'edict';
 
+  /** Kyverno's `kyverno-metrics` ConfigMap (its METRICS_CONFIG): namespaces, buckets and exposure of the metrics. Default: `<configMapName>-metrics`. */
+  @IsOptional()
+  @Matches(DNS_NAME, { message: 'metricsConfigMapName must be a DNS subdomain' })
+  metricsConfigMapNameOverride?: string;
+
+  get metricsConfigMapName(): string {
+    return this.metricsConfigMapNameOverride ?? `${this.configMapName}-metrics`;
+  }
+
   /** Where the controller's HTTP endpoints listen (health and metrics; the admission webhook's too). */
   @IsIP(undefined, { message: 'host must be an IP address' })
   host = '0.0.0.0';
@@ -72,6 +81,20 @@ export abstract class ControllerBaseConfig {
   @Min(0)
   @Max(65535)
   port = 8000;
+
+  /**
+   * Kyverno's --metricsPort: `/metrics` also over plain HTTP on this port (the chart sets 8000, Kyverno's
+   * default; 0: any free port). Unset, or the plain-HTTP port itself: `/metrics` on the port above only.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  metricsPort?: number;
+
+  /** Kyverno's --disableMetrics: no metrics port (`/metrics` on the port above stays, for the probes' port). */
+  @IsBoolean()
+  disableMetrics = false;
 
   /**
    * How the API server is reached: `in-cluster` (the pod's service account), `kubeconfig`, or `auto`: a
@@ -239,6 +262,9 @@ export const CONTROLLER_ENVIRONMENT: EnvironmentTable<ControllerBaseConfig> = {
   EDICT_INSTALL_NAME: ['installName', 'string'],
   POD_NAMESPACE: ['namespace', 'string'],
   EDICT_CONFIGMAP: ['configMapName', 'string'],
+  EDICT_METRICS_CONFIGMAP: ['metricsConfigMapNameOverride', 'string'],
+  EDICT_METRICS_PORT: ['metricsPort', 'int'],
+  EDICT_DISABLE_METRICS: ['disableMetrics', 'bool'],
   EDICT_KUBE_SOURCE: ['kubeSource', 'string'],
   KUBECONFIG: ['kubeconfigPath', 'string'],
   EDICT_LEASE_IDENTITY: ['leaseIdentity', 'string'],

@@ -15,6 +15,7 @@ export const POLICY_RESULT_LABELS = [
   'rule_result',
   'rule_type',
   'rule_execution_cause',
+  'dry_run',
 ] as const;
 
 export type PolicyResultLabel = (typeof POLICY_RESULT_LABELS)[number];

@@ -13,6 +13,7 @@ export const VALIDATING_POLICY_LABELS = [
   'policy_validation_mode',
   'policy_background_mode',
   'policy_name',
+  'policy_namespace',
   'resource_kind',
   'resource_namespace',
   'resource_request_operation',

@@ -12,11 +12,14 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
 import { gracefulClose } from './graceful-close';
+import { serveMetricsPort } from './metrics-port';
 
 export interface RunningHttpController {
   readonly app: NestFastifyApplication;
   /** The port of /healthz, /readyz and /metrics (and of the webhooks, with `tls`). */
   readonly port: number;
+  /** The plain-HTTP metrics port, when one is served apart. */
+  readonly metricsPort?: number;
   stop(): Promise<void>;
 }
 
@@ -29,6 +32,17 @@ export interface HttpListen {
   readonly port: number;
   /** Serve HTTPS with the app's TlsMaterial, waiting this long for a first certificate. */
   readonly tls?: { readonly readyTimeoutMs: number };
+  /** Kyverno's --metricsPort: `/metrics` over plain HTTP there too (unless it is this plain-HTTP port). */
+  readonly metricsPort?: number;
+  /** Kyverno's --disableMetrics: no metrics port. */
+  readonly disableMetrics?: boolean;
+}
+
+/** Whether `/metrics` gets a plain-HTTP port of its own. */
+export function separateMetricsPort(listen: HttpListen): number | undefined {
+  if (listen.disableMetrics || listen.metricsPort === undefined) return undefined;
+  if (!listen.tls && listen.metricsPort === listen.port && listen.port !== 0) return undefined;
+  return listen.metricsPort;
 }
 
 /** How long the requests in flight have to finish once the server closes before their connections are cut. */
@@ -69,9 +83,19 @@ export async function startHttpController(
     throw error;
   }
   const port = (app.getHttpServer().address() as AddressInfo).port;
+  const metricsPortWanted = separateMetricsPort(listen);
+  let metricsPort: number | undefined;
+  if (metricsPortWanted !== undefined) {
+    try {
+      metricsPort = (await serveMetricsPort(app, listen.host, metricsPortWanted)).port;
+    } catch (error) {
+      await app.close().catch(() => undefined);
+      throw error;
+    }
+  }
   new Logger(name).log(
     `${listen.tls ? 'webhooks, ' : ''}health and metrics on ${listen.tls ? 'https' : 'http'}://${listen.host}:${port}`,
   );
   let stopping: Promise<void> | undefined;
-  return { app, port, stop: () => (stopping ??= app.close()) };
+  return { app, port, ...(metricsPort === undefined ? {} : { metricsPort }), stop: () => (stopping ??= app.close()) };
 }
