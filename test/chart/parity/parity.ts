@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAdmissionConfig } from '@edict/admission';
+import { MetricsConfiguration } from '@edict/controller-runtime';
 import { ADMISSION_ENVIRONMENT, ADMISSION_KYVERNO_FLAGS } from '@edict/admission-controller';
 import { BACKGROUND_ENVIRONMENT, BACKGROUND_KYVERNO_FLAGS } from '@edict/background-controller';
 import { CLEANUP_ENVIRONMENT, CLEANUP_KYVERNO_FLAGS } from '@edict/cleanup-controller';
@@ -125,6 +126,13 @@ export function configMapReads(key: string): boolean {
   return problems.some((problem) => problem.key === key);
 }
 
+/** Whether Edict's kyverno-metrics parser reads `key` (it logs a problem for a value that is no JSON, list or duration). */
+export function metricsConfigMapReads(key: string): boolean {
+  const problems: string[] = [];
+  new MetricsConfiguration({ [key]: '{' }, (problem) => problems.push(problem));
+  return problems.some((problem) => problem.startsWith(`kyverno-metrics: ${key} `));
+}
+
 function has(list: readonly string[], name: string): boolean {
   return list.some((entry) => name === entry || name.startsWith(`${entry}.`));
 }
@@ -163,7 +171,12 @@ export function parityRows(schema: Schema = JSON.parse(readFileSync(SCHEMA_FILE,
     });
   }
   for (const key of KYVERNO_METRICS_CONFIGMAP_KEYS) {
-    rows.push({ kind: 'metrics ConfigMap key', name: key, pending: PENDING.metricsConfigMapKeys.includes(key) });
+    rows.push({
+      kind: 'metrics ConfigMap key',
+      name: key,
+      ...(metricsConfigMapReads(key) ? { edict: `\`${key}\`` } : {}),
+      pending: PENDING.metricsConfigMapKeys.includes(key),
+    });
   }
   return rows;
 }

@@ -14,11 +14,6 @@ export const PENDING = {
     'tracingAddress',
     'tracingPort',
     'tracingCreds',
-    'otelConfig',
-    'otelCollector',
-    'transportCreds',
-    'metricsPort',
-    'disableMetrics',
     'aggregateReports',
     'policyReports',
     'openreportsEnabled',
@@ -29,22 +24,17 @@ export const PENDING = {
     'features.aggregateReports',
     'features.policyReports',
     'metricsConfig',
-    'grafana',
     'openreports',
     '*Controller.tracing',
-    '*Controller.metering',
     '*Controller.serviceMonitor.additionalAnnotations',
-    '*Controller.serviceMonitor.namespace',
-    '*Controller.serviceMonitor.secure',
-    '*Controller.serviceMonitor.relabelings',
-    '*Controller.serviceMonitor.metricRelabelings',
-    '*Controller.metricsService.nodePort',
     '*Controller.metricsService.trafficDistribution',
   ],
   configMapKeys: [] as string[],
-  metricsConfigMapKeys: ['namespaces', 'metricsRefreshInterval', 'bucketBoundaries', 'metricsExposure'],
+  metricsConfigMapKeys: [] as string[],
 };
 
+const OTEL_METRICS =
+  'Edict exports metrics for Prometheus to scrape (the chart refuses metering.config grpc); it has no OTLP metrics exporter';
 const GO_PROFILER = "it starts Go's pprof profiler; Edict runs on Node.js (use Node's own --inspect or --cpu-prof)";
 const PAYLOAD_DUMPS = 'Edict does not write admission requests or patches to its logs (they can hold Secrets)';
 const OWN_SECRETS =
@@ -56,6 +46,9 @@ const NO_RATE_LIMIT =
 
 /** By flag, for every controller that has it, or `<controller>.<flag>` for one. */
 export const NOT_APPLICABLE_FLAGS: Readonly<Record<string, string>> = {
+  otelConfig: OTEL_METRICS,
+  otelCollector: OTEL_METRICS,
+  transportCreds: OTEL_METRICS,
   profile: GO_PROFILER,
   profilePort: GO_PROFILER,
   profileAddress: GO_PROFILER,

@@ -292,6 +292,8 @@ export const CONTROLLER_KYVERNO_FLAGS: KyvernoFlagTable = {
   forceFailurePolicyIgnore: 'EDICT_FORCE_FAILURE_POLICY_IGNORE',
   maxQueuedEvents: 'EDICT_MAX_QUEUED_EVENTS',
   omitEvents: 'EDICT_OMIT_EVENTS',
+  metricsPort: 'EDICT_METRICS_PORT',
+  disableMetrics: 'EDICT_DISABLE_METRICS',
   maxAPICallResponseLength: 'EDICT_MAX_API_CALL_RESPONSE_BYTES',
   apiCallTimeout: 'EDICT_API_CALL_TIMEOUT_MS',
   enableTuf: 'EDICT_ENABLE_TUF',
