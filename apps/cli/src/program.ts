@@ -4,7 +4,12 @@ import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
 import { cliRegistry, type CliRegistryFactory } from './commands/registry';
 import { parseQuantity, quantityToNumber } from '@edict/foundation';
-import { DEFAULT_MAX_FILE_SIZE, setMaxFileSize, type EngineFactory } from '@edict/kyverno-test';
+import {
+  DEFAULT_MAX_FILE_SIZE,
+  DEFAULT_TEST_CASE_SELECTOR,
+  setMaxFileSize,
+  type EngineFactory,
+} from '@edict/kyverno-test';
 import type { IvpolPorts } from '@edict/cel-policies';
 
 /** Commander collects repeated and comma-separated list options, as Kyverno's string-slice flags do. */
@@ -84,8 +89,20 @@ export function buildProgram(
     .option('--strict', 'use the strict verdict instead of the Kyverno-compatible one', false)
     .option('--fail-only', 'show failing checks only', false)
     .option('--remove-color', 'accepted for Kyverno compatibility (output is never coloured)', false)
+    .option('-f, --file-name <name>', 'test file name looked for below the folders', 'kyverno-test.yaml')
+    .option(
+      '-t, --test-case-selector <selector>',
+      'check only the results selected, as "policy=<p>,rule=<r>,resource=<name>" (wildcards allowed)',
+      DEFAULT_TEST_CASE_SELECTOR,
+    )
+    .option('--require-tests', 'fail when no test file is found', false)
+    .option('-b, --git-branch <branch>', 'not supported: Edict reads tests from local folders only')
     .addOption(registryOption())
     .addOption(maxFileSizeOption())
+    .addHelpText(
+      'after',
+      '\nExamples:\n  edict test ./policies\n  edict test . --test-case-selector "policy=require-labels,rule=*,resource=bad-*" --detailed-results\n  edict test . --file-name my-test.yaml --require-tests --output junit > results.xml\n',
+    )
     .action(
       async (
         paths: string[],
@@ -96,6 +113,10 @@ export function buildProgram(
           failOnly: boolean;
           registry: boolean;
           maxFileSize: number;
+          fileName: string;
+          testCaseSelector: string;
+          requireTests: boolean;
+          gitBranch?: string;
         },
       ) => {
         setMaxFileSize(options.maxFileSize);
