@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyCommand } from './commands/apply';
+import { versionCommand } from './commands/version';
 import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
 import { cliRegistry, type CliRegistryFactory } from './commands/registry';
@@ -60,6 +61,23 @@ async function withRegistry(
   } finally {
     registry.close();
   }
+}
+
+/** The first Kyverno apply flag given that Edict cannot honour: failing beats ignoring it. */
+function unsupportedApplyFlag(options: {
+  gitBranch?: string;
+  stdin?: boolean;
+  table?: boolean;
+  detailedResults?: boolean;
+  generateExceptions?: boolean;
+  generatedExceptionTtl?: string;
+}): string | undefined {
+  if (options.gitBranch !== undefined) return '--git-branch (git sources)';
+  if (options.stdin) return '--stdin';
+  if (options.table) return '--table';
+  if (options.detailedResults) return '--detailed-results';
+  if (options.generateExceptions || options.generatedExceptionTtl !== undefined) return '--generate-exceptions';
+  return undefined;
 }
 
 /**
@@ -131,6 +149,32 @@ export function buildProgram(
     .description('Apply policies to resources and report the results like `kyverno apply`')
     .argument('<policies...>', 'policy files or folders')
     .option('-r, --resource <files>', 'resource files or folders (repeatable, comma-separated)', collect, [])
+    .option('--resources <files>', 'alias of --resource', collect, [])
+    .option(
+      '--target-resource <files>',
+      'target resource files of mutate-existing policies (repeatable, comma-separated)',
+      collect,
+      [],
+    )
+    .option('--target-resources <files>', 'alias of --target-resource (files or folders)', collect, [])
+    .option('--exceptions-with-resources', 'also read policy exceptions from the resource files', false)
+    .option('--warn-no-pass', 'exit with the warn exit code when no resource passed a policy', false)
+    .addOption(
+      new Option('--output-format <format>', 'policy report format (with --policy-report)')
+        .choices(['yaml', 'json'])
+        .default('yaml'),
+    )
+    .option(
+      '--continue-on-fail',
+      'accepted for Kyverno compatibility (Edict always goes on with the next resource)',
+      false,
+    )
+    .option('-b, --git-branch <branch>', 'not supported: Edict reads policies from local files only')
+    .option('-i, --stdin', 'not supported: pass files')
+    .option('-t, --table', 'not supported: use --policy-report')
+    .option('--detailed-results', 'not supported: use --policy-report')
+    .option('--generate-exceptions', 'not supported: write PolicyExceptions by hand')
+    .option('--generated-exception-ttl <duration>', 'not supported (with --generate-exceptions)')
     .option('-f, --values-file <file>', 'values file for policy variables')
     .option(
       '-s, --set <values>',
@@ -157,6 +201,18 @@ export function buildProgram(
         policies: string[],
         options: {
           resource: string[];
+          resources: string[];
+          targetResource: string[];
+          targetResources: string[];
+          exceptionsWithResources: boolean;
+          warnNoPass: boolean;
+          outputFormat: 'yaml' | 'json';
+          gitBranch?: string;
+          stdin?: boolean;
+          table?: boolean;
+          detailedResults?: boolean;
+          generateExceptions?: boolean;
+          generatedExceptionTtl?: string;
           valuesFile?: string;
           set: string[];
           userinfo?: string;
@@ -175,10 +231,21 @@ export function buildProgram(
         },
       ) => {
         setMaxFileSize(options.maxFileSize);
+        const unsupported = unsupportedApplyFlag(options);
+        if (unsupported) {
+          io.err(`Error: ${unsupported} is not supported by edict apply (see docs/cli.md)\n`);
+          result.code = 1;
+          return;
+        }
         result.code = await withRegistry(options.registry, registry, (images) =>
           applyCommand(
             policies,
-            { ...options, exceptions: [...options.exceptions, ...options.exception] },
+            {
+              ...options,
+              resource: [...options.resource, ...options.resources],
+              targetResources: [...options.targetResource, ...options.targetResources],
+              exceptions: [...options.exceptions, ...options.exception],
+            },
             io,
             engineFactory,
             new Date(),
@@ -187,6 +254,14 @@ export function buildProgram(
         );
       },
     );
+
+  program
+    .command('version')
+    .description('Print the version of edict')
+    .addHelpText('after', '\nExample:\n  edict version\n')
+    .action(() => {
+      result.code = versionCommand(io);
+    });
 
   return program;
 }

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { isScored, withAutogen, type Policy } from '@edict/engine';
 import { formatDiagnostic, type KubeObject, errorMessage } from '@edict/foundation';
-import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
+import { buildPolicyReports, renderReportsJson, renderReportsYaml } from '../apply/policy-report';
 import { printGenerated } from '../apply/print-generated';
 import {
   addCelResponse,
@@ -38,6 +38,14 @@ import type { CommandIO } from './io';
 
 export interface ApplyOptions {
   resource: string[];
+  /** `--target-resource(s)`: targets of mutate-existing policies. */
+  targetResources?: string[];
+  /** `--exceptions-with-resources`: PolicyExceptions are also read from the resource files. */
+  exceptionsWithResources?: boolean;
+  /** `--warn-no-pass`: no pass at all exits with the warn exit code. */
+  warnNoPass?: boolean;
+  /** `--output-format` of the policy report. */
+  outputFormat?: 'yaml' | 'json';
   /** Read the resources from the cluster (`--resource` then names the ones to take). */
   cluster: boolean;
   namespace?: string;
@@ -139,7 +147,8 @@ export async function applyCommand(
     if (reports.length === 0) {
       io.out('POLICY REPORT: skip generating policy report (no validate policy found/resource skipped)\n');
     } else {
-      io.out(`POLICY REPORT:\n${DIVIDER}\n${renderReportsYaml(reports)}\n`);
+      const rendered = options.outputFormat === 'json' ? renderReportsJson(reports) : renderReportsYaml(reports);
+      io.out(`POLICY REPORT:\n${DIVIDER}\n${rendered}\n`);
     }
   } else {
     for (const record of evaluation.responses) {
@@ -149,7 +158,13 @@ export async function applyCommand(
     for (const record of evaluation.celResponses) printCelOutcome(io, record);
     io.out(`\n${summaryLine(counts)}\n`);
   }
-  return evaluation.errors.length > 0 ? 1 : applyExitCode(counts, options.warnExitCode);
+  if (evaluation.errors.length > 0) return 1;
+  const code = applyExitCode(counts, options.warnExitCode);
+  if (code === 0 && options.warnNoPass && counts.pass === 0) {
+    io.out('exit as no objects satisfied policy\n');
+    return options.warnExitCode;
+  }
+  return code;
 }
 
 function usageError(io: CommandIO, message: string): number {
@@ -163,7 +178,10 @@ function loadApplyInputs(
 ): { test: LoadedTest; invalid: InvalidPolicy[] } {
   const cwd = process.cwd();
   const policyFiles = loadPolicyFiles(policyPaths, cwd);
-  const exceptionFiles = loadPolicyFiles(options.exceptions, cwd);
+  const exceptionFiles = loadPolicyFiles(
+    [...options.exceptions, ...(options.exceptionsWithResources && !options.cluster ? options.resource : [])],
+    cwd,
+  );
   const invalid = policyFiles.invalid; // policies in --exception files are not read, as in Kyverno
   const celPolicies =
     policyFiles.cel.validatingPolicies.length +
@@ -194,7 +212,7 @@ function loadApplyInputs(
     policies: policyFiles.policies,
     exceptions: [...exceptionFiles.exceptions, ...policyFiles.exceptions],
     resources: options.cluster ? [] : loadResources(options.resource, cwd),
-    targetResources: [],
+    targetResources: loadResources(options.targetResources ?? [], cwd),
     clusterResources: [],
     cloneSources: [],
     crdPlurals: {},
