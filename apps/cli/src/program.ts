@@ -196,6 +196,10 @@ export function buildProgram(
     .option('--context <name>', 'with --cluster, the kubeconfig context to use')
     .addOption(registryOption())
     .addOption(maxFileSizeOption())
+    .addHelpText(
+      'after',
+      '\nExamples:\n  edict apply policy.yaml --resource pods.yaml\n  edict apply policies/ --cluster --namespace team-a --policy-report --output-format json\n  edict apply policy.yaml -r deploy.yaml --values-file values.yaml --warn-exit-code 3 --warn-no-pass\n',
+    )
     .action(
       async (
         policies: string[],

@@ -99,3 +99,11 @@ describe('edict version', () => {
     expect(packageVersion('/no/such/script.js')).toBe('unknown');
   });
 });
+
+describe('--help', () => {
+  it.each(['test', 'apply', 'version'])('shows an example for edict %s', async (command) => {
+    const { out, code } = await cli([command, '--help']);
+    expect(code).toBe(0);
+    expect(out).toMatch(new RegExp(`Examples?:\\n  edict ${command}`));
+  });
+});
