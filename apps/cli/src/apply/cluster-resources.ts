@@ -46,7 +46,7 @@ interface Wanted {
 }
 
 /**
- * `celPolicies`: Kyverno's CEL policies and Kubernetes' admission policies (with their bindings), whose
+ * `celPolicies`: Kyverno's CEL policies and Kubernetes' admission policies, whose
  * `matchConstraints.resourceRules` name the resources to read, as Kyverno's CLI reads them in cluster mode.
  */
 export async function fetchClusterResources(
