@@ -1,10 +1,16 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyCommand } from './commands/apply';
+import { versionCommand } from './commands/version';
 import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
 import { cliRegistry, type CliRegistryFactory } from './commands/registry';
 import { parseQuantity, quantityToNumber } from '@edict/foundation';
-import { DEFAULT_MAX_FILE_SIZE, setMaxFileSize, type EngineFactory } from '@edict/kyverno-test';
+import {
+  DEFAULT_MAX_FILE_SIZE,
+  DEFAULT_TEST_CASE_SELECTOR,
+  setMaxFileSize,
+  type EngineFactory,
+} from '@edict/kyverno-test';
 import type { IvpolPorts } from '@edict/cel-policies';
 import { version as packageVersion } from '../../../package.json';
 
@@ -58,6 +64,23 @@ async function withRegistry(
   }
 }
 
+/** The first Kyverno apply flag given that Edict cannot honour: failing beats ignoring it. */
+function unsupportedApplyFlag(options: {
+  gitBranch?: string;
+  stdin?: boolean;
+  table?: boolean;
+  detailedResults?: boolean;
+  generateExceptions?: boolean;
+  generatedExceptionTtl?: string;
+}): string | undefined {
+  if (options.gitBranch !== undefined) return '--git-branch (git sources)';
+  if (options.stdin) return '--stdin';
+  if (options.table) return '--table';
+  if (options.detailedResults) return '--detailed-results';
+  if (options.generateExceptions || options.generatedExceptionTtl !== undefined) return '--generate-exceptions';
+  return undefined;
+}
+
 /**
  * The `edict` command line. Each action stores its exit code in `result.code` rather than exiting, so
  * the program can run in-process (tests) as well as from main.
@@ -94,8 +117,20 @@ export function buildProgram(
     .option('--strict', 'use the strict verdict instead of the Kyverno-compatible one', false)
     .option('--fail-only', 'show failing checks only', false)
     .option('--remove-color', 'accepted for Kyverno compatibility (output is never coloured)', false)
+    .option('-f, --file-name <name>', 'test file name looked for below the folders', 'kyverno-test.yaml')
+    .option(
+      '-t, --test-case-selector <selector>',
+      'check only the results selected, as "policy=<p>,rule=<r>,resource=<name>" (wildcards allowed)',
+      DEFAULT_TEST_CASE_SELECTOR,
+    )
+    .option('--require-tests', 'fail when no test file is found', false)
+    .option('-b, --git-branch <branch>', 'not supported: Edict reads tests from local folders only')
     .addOption(registryOption())
     .addOption(maxFileSizeOption())
+    .addHelpText(
+      'after',
+      '\nExamples:\n  edict test ./policies\n  edict test . --test-case-selector "policy=require-labels,rule=*,resource=bad-*" --detailed-results\n  edict test . --file-name my-test.yaml --require-tests --output junit > results.xml\n',
+    )
     .action(
       async (
         paths: string[],
@@ -106,6 +141,10 @@ export function buildProgram(
           failOnly: boolean;
           registry: boolean;
           maxFileSize: number;
+          fileName: string;
+          testCaseSelector: string;
+          requireTests: boolean;
+          gitBranch?: string;
         },
       ) => {
         setMaxFileSize(options.maxFileSize);
@@ -120,6 +159,32 @@ export function buildProgram(
     .description('Apply policies to resources and report the results like `kyverno apply`')
     .argument('<policies...>', 'policy files or folders')
     .option('-r, --resource <files>', 'resource files or folders (repeatable, comma-separated)', collect, [])
+    .option('--resources <files>', 'alias of --resource', collect, [])
+    .option(
+      '--target-resource <files>',
+      'target resource files of mutate-existing policies (repeatable, comma-separated)',
+      collect,
+      [],
+    )
+    .option('--target-resources <files>', 'alias of --target-resource (files or folders)', collect, [])
+    .option('--exceptions-with-resources', 'also read policy exceptions from the resource files', false)
+    .option('--warn-no-pass', 'exit with the warn exit code when no resource passed a policy', false)
+    .addOption(
+      new Option('--output-format <format>', 'policy report format (with --policy-report)')
+        .choices(['yaml', 'json'])
+        .default('yaml'),
+    )
+    .option(
+      '--continue-on-fail',
+      'accepted for Kyverno compatibility (Edict always goes on with the next resource)',
+      false,
+    )
+    .option('-b, --git-branch <branch>', 'not supported: Edict reads policies from local files only')
+    .option('-i, --stdin', 'not supported: pass files')
+    .option('-t, --table', 'not supported: use --policy-report')
+    .option('--detailed-results', 'not supported: use --policy-report')
+    .option('--generate-exceptions', 'not supported: write PolicyExceptions by hand')
+    .option('--generated-exception-ttl <duration>', 'not supported (with --generate-exceptions)')
     .option('-f, --values-file <file>', 'values file for policy variables')
     .option(
       '-s, --set <values>',
@@ -141,11 +206,27 @@ export function buildProgram(
     .option('--context <name>', 'with --cluster, the kubeconfig context to use')
     .addOption(registryOption())
     .addOption(maxFileSizeOption())
+    .addHelpText(
+      'after',
+      '\nExamples:\n  edict apply policy.yaml --resource pods.yaml\n  edict apply policies/ --cluster --namespace team-a --policy-report --output-format json\n  edict apply policy.yaml -r deploy.yaml --values-file values.yaml --warn-exit-code 3 --warn-no-pass\n',
+    )
     .action(
       async (
         policies: string[],
         options: {
           resource: string[];
+          resources: string[];
+          targetResource: string[];
+          targetResources: string[];
+          exceptionsWithResources: boolean;
+          warnNoPass: boolean;
+          outputFormat: 'yaml' | 'json';
+          gitBranch?: string;
+          stdin?: boolean;
+          table?: boolean;
+          detailedResults?: boolean;
+          generateExceptions?: boolean;
+          generatedExceptionTtl?: string;
           valuesFile?: string;
           set: string[];
           userinfo?: string;
@@ -164,10 +245,21 @@ export function buildProgram(
         },
       ) => {
         setMaxFileSize(options.maxFileSize);
+        const unsupported = unsupportedApplyFlag(options);
+        if (unsupported) {
+          io.err(`Error: ${unsupported} is not supported by edict apply (see docs/cli.md)\n`);
+          result.code = 1;
+          return;
+        }
         result.code = await withRegistry(options.registry, registry, (images) =>
           applyCommand(
             policies,
-            { ...options, exceptions: [...options.exceptions, ...options.exception] },
+            {
+              ...options,
+              resource: [...options.resource, ...options.resources],
+              targetResources: [...options.targetResource, ...options.targetResources],
+              exceptions: [...options.exceptions, ...options.exception],
+            },
             io,
             engineFactory,
             new Date(),
@@ -176,6 +268,14 @@ export function buildProgram(
         );
       },
     );
+
+  program
+    .command('version')
+    .description('Print the version of edict')
+    .addHelpText('after', '\nExample:\n  edict version\n')
+    .action(() => {
+      result.code = versionCommand(io);
+    });
 
   return program;
 }

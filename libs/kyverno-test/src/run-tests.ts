@@ -7,6 +7,7 @@ import { evaluateTest } from './evaluate';
 import { ResponseIndex } from './response-index';
 import { loadTestCase } from './test-case';
 import { loadTestFile } from './test-file';
+import type { TestCaseSelector } from './test-case-selector';
 import type { LoadedTest } from './types';
 import type { EngineFactory } from './test-engine';
 import { compatibleChecks } from './verdict-compatible';
@@ -24,6 +25,10 @@ export interface RunOptions {
   onProgress?: (line: string) => void;
   /** Base for the file names shown in reports. */
   cwd?: string;
+  /** The test file name looked for below folders (`--file-name`); default kyverno-test.yaml and .yml. */
+  fileName?: string;
+  /** Which `results[]` entries are checked (`--test-case-selector`); a test left with none is skipped. */
+  selector?: TestCaseSelector;
 }
 
 /** One test file run once, judged by both verdicts. */
@@ -41,6 +46,8 @@ export interface TestRun {
    * family and of Kubernetes' admission policies (`ValidatingPolicy`, `ValidatingAdmissionPolicy`...).
    */
   policyKinds: string[];
+  /** The test-case selector left none of its results: not run, not reported. */
+  skipped?: boolean;
 }
 
 const RULE_TYPES = ['generate', 'mutate', 'validate', 'verifyImages'] as const;
@@ -52,13 +59,19 @@ export interface RunResult {
 }
 
 export async function runTests(paths: readonly string[], options: RunOptions): Promise<RunResult> {
-  const { files, missing } = discoverTestFiles(paths);
+  const { files, missing } = discoverTestFiles(paths, options.fileName ? new Set([options.fileName]) : undefined);
   const runs: TestRun[] = [];
-  for (const file of files) runs.push(await runTestFile(file, options));
+  for (const file of files) {
+    const run = await runTestFile(file, options);
+    if (!run.skipped) runs.push(run);
+  }
   return { runs, missing };
 }
 
-/** Runs one test file; whatever goes wrong is recorded in the run, never thrown. */
+/**
+ * Runs one test file; whatever goes wrong is recorded in the run, never thrown. `skipped` when the
+ * selector leaves none of its results (Kyverno then skips the test).
+ */
 export async function runTestFile(file: string, options: RunOptions): Promise<TestRun> {
   const shown = relative(options.cwd ?? process.cwd(), file) || file;
   const run: TestRun = {
@@ -71,7 +84,10 @@ export async function runTestFile(file: string, options: RunOptions): Promise<Te
     policyKinds: [],
   };
   try {
-    const definition = loadTestFile(file);
+    const loaded = loadTestFile(file);
+    const { selector } = options;
+    const definition = selector ? { ...loaded, results: loaded.results.filter(selector) } : loaded;
+    if (selector && definition.results.length === 0) return { ...run, name: definition.name, skipped: true };
     run.name = definition.name;
     options.onProgress?.(`Loading test ${definition.name || shown} (${shown}) ...`);
     const test = loadTestCase(definition);

@@ -22,7 +22,14 @@ export interface ClusterResources {
   readonly resources: KubeObject[];
   /** Labels of the resources' namespaces, by namespace name. */
   readonly namespaceLabels: Record<string, Record<string, string>>;
+  /** Objects of the admission policies' `paramKind`s, which their bindings' `paramRef`s select. */
+  readonly params: KubeObject[];
+  /** Objects the CEL policies read through `resource.get`/`resource.list` with literal arguments. */
+  readonly contextResources: KubeObject[];
 }
+
+/** At most this many resource types are read for the CEL policies' `resource.get`/`resource.list` calls. */
+export const MAX_CONTEXT_RESOURCE_TYPES = 16;
 
 interface Listed {
   readonly apiVersion: string;
@@ -30,9 +37,22 @@ interface Listed {
   readonly path: string;
 }
 
+/** A kind selector, or with `resource` a resource name (CEL policies' resource rules), to list. */
+interface Wanted {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly resource?: string;
+}
+
+/**
+ * `celPolicies`: Kyverno's CEL policies and Kubernetes' admission policies, whose
+ * `matchConstraints.resourceRules` name the resources to read, as Kyverno's CLI reads them in cluster mode.
+ */
 export async function fetchClusterResources(
   policies: readonly Policy[],
   source: ClusterSource,
+  celPolicies: readonly KubeObject[] = [],
 ): Promise<ClusterResources> {
   const config = loadKubeConfig({
     source: 'kubeconfig',
@@ -42,21 +62,96 @@ export async function fetchClusterResources(
   const http = new KubeHttpClient(config);
   const kinds = matchedKinds(policies);
   const resolve = await new DiscoveryResolver(http, 0).resolver(kinds);
-  let resources: KubeObject[] = [];
-  for (const { apiVersion, kind, path } of listings(kinds, resolve, source.namespace)) {
-    try {
-      const list = await http.json<{ items?: KubeObject[] }>({ path });
-      resources.push(...(list.items ?? []).map((item) => ({ ...item, apiVersion, kind })));
-    } catch {
-      continue; // a type that cannot be listed is left out, as Kyverno's CLI does
+  const wanted = [...kinds.map(kindSelector), ...celResourceRules(celPolicies)];
+  const list = async (listed: readonly Listed[]) => {
+    const out: KubeObject[] = [];
+    for (const { apiVersion, kind, path } of listed) {
+      try {
+        const body = await http.json<{ items?: KubeObject[] }>({ path });
+        out.push(...(body.items ?? []).map((item) => ({ ...item, apiVersion, kind })));
+      } catch {
+        continue; // a type that cannot be listed is left out, as Kyverno's CLI does
+      }
     }
-  }
+    return out;
+  };
+  let resources = await list(listings(wanted, resolve, source.namespace));
   if (source.names.length > 0) {
     const missing = source.names.filter((name) => !resources.some((r) => r.metadata?.name === name));
     if (missing.length > 0) throw new Error(`${missing.join(', ')} not found in cluster`);
     resources = resources.filter((r) => source.names.includes(r.metadata?.name ?? ''));
   }
-  return { resources, namespaceLabels: await labelsOfNamespaces(http, resources) };
+  const params = await list(listings(paramKinds(celPolicies), resolve, undefined));
+  const contextResources = await list(listings(contextReads(celPolicies), resolve, undefined));
+  return { resources, namespaceLabels: await labelsOfNamespaces(http, resources), params, contextResources };
+}
+
+function kindSelector(selector: string): Wanted {
+  const { group, version, kind, subresource } = parseKind(selector);
+  return { group, version, kind: (subresource ?? '') === '' ? kind : '' };
+}
+
+type ResourceRule = { apiGroups?: string[]; apiVersions?: string[]; resources?: string[] };
+
+/** The resources of the policies' `matchConstraints.resourceRules` (subresources and `*` resources left out). */
+function celResourceRules(celPolicies: readonly KubeObject[]): Wanted[] {
+  const out: Wanted[] = [];
+  for (const policy of celPolicies) {
+    const spec = (policy as { spec?: { matchConstraints?: { resourceRules?: ResourceRule[] } } }).spec;
+    for (const rule of spec?.matchConstraints?.resourceRules ?? []) {
+      for (const group of rule.apiGroups ?? [])
+        for (const version of rule.apiVersions ?? [])
+          for (const resource of rule.resources ?? []) {
+            if (resource === '*' || resource.includes('/')) continue;
+            out.push({ group, version, kind: '*', resource });
+          }
+    }
+  }
+  return out;
+}
+
+/** The admission policies' `paramKind`s. */
+function paramKinds(celPolicies: readonly KubeObject[]): Wanted[] {
+  const out: Wanted[] = [];
+  for (const policy of celPolicies) {
+    const paramKind = (policy as { spec?: { paramKind?: { apiVersion?: string; kind?: string } } }).spec?.paramKind;
+    if (!paramKind?.apiVersion || !paramKind.kind) continue;
+    const [group, version] = paramKind.apiVersion.includes('/')
+      ? paramKind.apiVersion.split('/', 2)
+      : ['', paramKind.apiVersion];
+    out.push({ group: group ?? '', version: version ?? '', kind: paramKind.kind });
+  }
+  return out;
+}
+
+const RESOURCE_CALL = /resource\.(?:get|list)\(\s*["']([^"']{1,253})["']\s*,\s*["']([^"']{1,253})["']/g;
+
+/**
+ * The resource types the CEL policies read with `resource.get`/`resource.list` and literal apiVersion
+ * and resource arguments: Kyverno's CLI reads those from the cluster as the expression runs; Edict's
+ * evaluation is synchronous, so it reads these types beforehand (at most MAX_CONTEXT_RESOURCE_TYPES).
+ */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(stringsOf);
+  return [];
+}
+
+function contextReads(celPolicies: readonly KubeObject[]): Wanted[] {
+  const seen = new Map<string, Wanted>();
+  for (const policy of celPolicies) {
+    for (const match of stringsOf(policy).flatMap((text) => [...text.matchAll(RESOURCE_CALL)])) {
+      const [apiVersion = '', resource = ''] = [match[1], match[2]];
+      const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
+      seen.set(`${apiVersion} ${resource}`, { group: group ?? '', version: version ?? '', kind: '*', resource });
+    }
+  }
+  if (seen.size > MAX_CONTEXT_RESOURCE_TYPES)
+    throw new Error(
+      `the policies read ${seen.size} resource types through resource.get/resource.list: at most ${MAX_CONTEXT_RESOURCE_TYPES} are read from the cluster`,
+    );
+  return [...seen.values()];
 }
 
 /** The kinds the policies' rules (with the autogen ones) match. */
@@ -77,17 +172,22 @@ function matchedKinds(policies: readonly Policy[]): string[] {
 
 /** One list request per served resource (its first version discovery names), subresources left out. */
 function listings(
-  kinds: readonly string[],
+  wanted: readonly Wanted[],
   resolve: Awaited<ReturnType<DiscoveryResolver['resolver']>>,
   namespace: string | undefined,
 ): Listed[] {
   const seen = new Set<string>();
   const out: Listed[] = [];
-  for (const selector of kinds) {
-    const parsed = parseKind(selector);
-    if (parsed.kind === '' || (parsed.subresource ?? '') !== '') continue;
-    const resolved = resolve({ group: parsed.group, version: parsed.version, kind: parsed.kind, subresource: '' });
+  for (const selector of wanted) {
+    if (selector.kind === '') continue;
+    const resolved = resolve({
+      group: selector.group,
+      version: selector.version,
+      kind: selector.kind,
+      subresource: '',
+    });
     for (const resource of resolved ?? []) {
+      if (selector.resource !== undefined && resource.resource !== selector.resource) continue;
       const key = `${resource.group}/${resource.resource}`;
       if (seen.has(key) || (namespace && !resource.namespaced)) continue;
       seen.add(key);

@@ -56,6 +56,11 @@ export function renderReportsYaml(reports: readonly JsonObject[]): string {
   return reports.map((r) => stringify(sortKeys(r), { lineWidth: 0, indentSeq: false })).join('---\n');
 }
 
+/** `--output-format json`: each report as indented JSON. */
+export function renderReportsJson(reports: readonly JsonObject[]): string {
+  return reports.map((r) => JSON.stringify(sortKeys(r), null, 2)).join('\n');
+}
+
 function sortKeys(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {

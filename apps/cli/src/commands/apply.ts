@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { isScored, withAutogen, type Policy } from '@edict/engine';
 import { formatDiagnostic, type KubeObject, errorMessage } from '@edict/foundation';
-import { buildPolicyReports, renderReportsYaml } from '../apply/policy-report';
+import { buildPolicyReports, renderReportsJson, renderReportsYaml } from '../apply/policy-report';
 import { printGenerated } from '../apply/print-generated';
 import {
   addCelResponse,
@@ -38,6 +38,14 @@ import type { CommandIO } from './io';
 
 export interface ApplyOptions {
   resource: string[];
+  /** `--target-resource(s)`: targets of mutate-existing policies. */
+  targetResources?: string[];
+  /** `--exceptions-with-resources`: PolicyExceptions are also read from the resource files. */
+  exceptionsWithResources?: boolean;
+  /** `--warn-no-pass`: no pass at all exits with the warn exit code. */
+  warnNoPass?: boolean;
+  /** `--output-format` of the policy report. */
+  outputFormat?: 'yaml' | 'json';
   /** Read the resources from the cluster (`--resource` then names the ones to take). */
   cluster: boolean;
   namespace?: string;
@@ -112,7 +120,7 @@ export async function applyCommand(
       record.response.rules.some((rule) => rule.status === 'pass') &&
       record.patchedResource
     ) {
-      truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
+      truncated = printMutated(io, record, record.patchedResource, [], options.output, truncated);
     }
   }
   for (const record of evaluation.celResponses) {
@@ -123,10 +131,10 @@ export async function applyCommand(
     // mutate does, and a mutate-existing MutatingPolicy the targets it patched.
     const passed = record.response.rules.filter((rule) => rule.status === 'pass');
     if (passed.length === 0) continue;
-    if (record.stage === 'mutate' && record.patchedResource)
-      truncated = printMutated(io, record, record.patchedResource, options.output, truncated);
-    for (const target of passed.flatMap((rule) => rule.patchedTargets ?? []))
-      truncated = printMutated(io, record, target, options.output, truncated, 'patched target');
+    const targets = passed.flatMap((rule) => rule.patchedTargets ?? []);
+    const patched = record.stage === 'mutate' ? record.patchedResource : undefined;
+    if (patched || targets.length > 0)
+      truncated = printMutated(io, record, patched, targets, options.output, truncated);
   }
   printLeftOutPolicies(io, invalid);
   if (options.policyReport) {
@@ -139,7 +147,8 @@ export async function applyCommand(
     if (reports.length === 0) {
       io.out('POLICY REPORT: skip generating policy report (no validate policy found/resource skipped)\n');
     } else {
-      io.out(`POLICY REPORT:\n${DIVIDER}\n${renderReportsYaml(reports)}\n`);
+      const rendered = options.outputFormat === 'json' ? renderReportsJson(reports) : renderReportsYaml(reports);
+      io.out(`POLICY REPORT:\n${DIVIDER}\n${rendered}\n`);
     }
   } else {
     for (const record of evaluation.responses) {
@@ -149,7 +158,13 @@ export async function applyCommand(
     for (const record of evaluation.celResponses) printCelOutcome(io, record);
     io.out(`\n${summaryLine(counts)}\n`);
   }
-  return evaluation.errors.length > 0 ? 1 : applyExitCode(counts, options.warnExitCode);
+  if (evaluation.errors.length > 0) return 1;
+  const code = applyExitCode(counts, options.warnExitCode);
+  if (code === 0 && options.warnNoPass && counts.pass === 0) {
+    io.out('exit as no objects satisfied policy\n');
+    return options.warnExitCode;
+  }
+  return code;
 }
 
 function usageError(io: CommandIO, message: string): number {
@@ -163,7 +178,10 @@ function loadApplyInputs(
 ): { test: LoadedTest; invalid: InvalidPolicy[] } {
   const cwd = process.cwd();
   const policyFiles = loadPolicyFiles(policyPaths, cwd);
-  const exceptionFiles = loadPolicyFiles(options.exceptions, cwd);
+  const exceptionFiles = loadPolicyFiles(
+    [...options.exceptions, ...(options.exceptionsWithResources && !options.cluster ? options.resource : [])],
+    cwd,
+  );
   const invalid = policyFiles.invalid; // policies in --exception files are not read, as in Kyverno
   const celPolicies =
     policyFiles.cel.validatingPolicies.length +
@@ -194,7 +212,7 @@ function loadApplyInputs(
     policies: policyFiles.policies,
     exceptions: [...exceptionFiles.exceptions, ...policyFiles.exceptions],
     resources: options.cluster ? [] : loadResources(options.resource, cwd),
-    targetResources: [],
+    targetResources: loadResources(options.targetResources ?? [], cwd),
     clusterResources: [],
     cloneSources: [],
     crdPlurals: {},
@@ -227,14 +245,28 @@ function withSetValues(values: ValuesSpec, set: readonly string[] = []): ValuesS
  */
 async function withClusterResources(test: LoadedTest, policies: readonly Policy[], options: ApplyOptions) {
   const { fetchClusterResources } = await import('../apply/cluster-resources');
-  const fetched = await fetchClusterResources(policies, {
-    kubeconfig: options.kubeconfig,
-    context: options.context,
-    namespace: options.namespace,
-    names: options.resource,
-  });
+  const { cel } = test;
+  const fetched = await fetchClusterResources(
+    policies,
+    { kubeconfig: options.kubeconfig, context: options.context, namespace: options.namespace, names: options.resource },
+    [
+      ...cel.validatingPolicies,
+      ...cel.imageValidatingPolicies,
+      ...cel.mutatingPolicies,
+      ...cel.generatingPolicies,
+      ...cel.deletingPolicies,
+      ...cel.validatingAdmissionPolicies,
+      ...cel.mutatingAdmissionPolicies,
+    ],
+  );
   const namespaceLabels = { ...fetched.namespaceLabels, ...test.values.namespaceLabels };
-  return { ...test, resources: fetched.resources, values: { ...test.values, namespaceLabels } };
+  return {
+    ...test,
+    resources: fetched.resources,
+    params: [...test.params, ...fetched.params],
+    context: { ...test.context, resources: [...test.context.resources, ...fetched.contextResources] },
+    values: { ...test.values, namespaceLabels },
+  };
 }
 
 /**
@@ -311,31 +343,39 @@ function printErrors(io: CommandIO, record: EvaluatedResponse): void {
   for (const rule of errors) io.out(`${record.response.rules.indexOf(rule) + 1}. ${rule.name}: ${rule.message} \n`);
 }
 
-/** Prints the mutated resource, or writes it below --output. Returns whether the output file was reset. */
+/**
+ * Prints the mutated resource (then its patched targets) as Kyverno's CLI does, or writes them below
+ * --output; either way followed by Kyverno's "Mutation has been applied successfully." Returns whether
+ * the output file was reset.
+ */
 function printMutated(
   io: CommandIO,
   record: Pick<EvaluatedResponse | CelEvaluatedResponse, 'resource'> & { policy: { metadata: { name?: string } } },
-  patched: KubeObject,
+  patched: KubeObject | undefined,
+  targets: readonly KubeObject[],
   output: string | undefined,
   truncated: boolean,
-  what = 'mutate policy',
 ): boolean {
-  const yaml = stringify(patched, { lineWidth: 0, indentSeq: false });
+  const yaml = (object: KubeObject) => stringify(object, { lineWidth: 0, indentSeq: false });
   if (!output) {
-    const heading =
-      what === 'mutate policy'
-        ? `mutate policy ${record.policy.metadata.name ?? ''} applied to ${resourcePath(record.resource)}`
-        : `policy ${record.policy.metadata.name ?? ''} ${what} ${resourcePath(patched)} (trigger ${resourcePath(record.resource)})`;
-    io.out(`\n${heading}:\n${yaml}---\n`);
-    return truncated;
-  }
-  if (output.endsWith('/') || isDirectory(output)) {
+    if (patched)
+      io.out(
+        `\npolicy ${record.policy.metadata.name ?? ''} applied to ${resourcePath(record.resource)}:\n${yaml(patched)}\n---\n`,
+      );
+    if (targets.length > 0) {
+      io.out('patched targets: \n');
+      for (const target of targets) io.out(`\n${yaml(target)}\n---\n\n`);
+    }
+  } else if (output.endsWith('/') || isDirectory(output)) {
     mkdirSync(output, { recursive: true });
-    writeFileSync(join(output, `${patched.metadata.name ?? 'resource'}-mutated.yaml`), `${yaml}---\n\n`);
+    const file = join(output, `${record.resource.metadata.name ?? 'resource'}-mutated.yaml`);
+    for (const object of [...(patched ? [patched] : []), ...targets]) appendFileSync(file, `${yaml(object)}\n---\n\n`);
   } else {
     if (!truncated) writeFileSync(output, '');
-    appendFileSync(output, `${yaml}---\n\n`);
+    for (const object of [...(patched ? [patched] : []), ...targets])
+      appendFileSync(output, `${yaml(object)}\n---\n\n`);
+    truncated = true;
   }
-  io.out('\n\nMutation:\nMutation has been applied successfully. Check the files.');
-  return true;
+  io.out('\n\nMutation:\nMutation has been applied successfully.');
+  return truncated;
 }

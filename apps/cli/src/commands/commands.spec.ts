@@ -390,7 +390,7 @@ describe('edict apply', () => {
     });
     const { out, code } = await cli(['apply', 'mpol.yaml', '--resource', 'pods.yaml'], () => [], dir);
     expect(out).toContain('Applying 1 policy rule(s) to 1 resource(s)...');
-    expect(out).toContain('mutate policy add-team applied to default/Pod/a:\n');
+    expect(out).toContain('policy add-team applied to default/Pod/a:\n');
     expect(out).toContain('team: a');
     expect(out).toContain('pass: 1, fail: 0, warn: 0, error: 0, skip: 0 ');
     expect(code).toBe(0);

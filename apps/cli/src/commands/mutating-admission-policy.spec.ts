@@ -142,7 +142,7 @@ describe('MutatingAdmissionPolicy in the CLI', () => {
     const run = await cli(['apply', join(dir, 'policy.yaml'), '--resource', join(dir, 'resources.yaml')]);
     expect(run.err).toBe('');
     expect(run.out).toContain('Applying 1 policy rule(s) to 1 resource(s)');
-    expect(run.out).toContain('mutate policy team-label applied to default/ConfigMap/cm:');
+    expect(run.out).toContain('policy team-label applied to default/ConfigMap/cm:');
     expect(run.out).toContain('mutated: yes');
     expect(run.out).toContain('pass: 1, fail: 0, warn: 0, error: 0, skip: 0');
     expect(run.code).toBe(0);

@@ -1,4 +1,12 @@
-import { type Verdict, summarize, outcome, runTests, type EngineFactory } from '@edict/kyverno-test';
+import {
+  type Verdict,
+  summarize,
+  outcome,
+  DEFAULT_TEST_CASE_SELECTOR,
+  parseTestCaseSelector,
+  runTests,
+  type EngineFactory,
+} from '@edict/kyverno-test';
 import type { IvpolPorts } from '@edict/cel-policies';
 import { renderTestJson } from '../output/test-json';
 import { renderTestJunit } from '../output/test-junit';
@@ -12,6 +20,14 @@ export interface TestOptions {
   detailedResults: boolean;
   strict: boolean;
   failOnly: boolean;
+  /** `--file-name`: the test file name looked for below folders (default kyverno-test.yaml and .yml). */
+  fileName?: string;
+  /** `--test-case-selector`: which results are checked. */
+  testCaseSelector?: string;
+  /** `--require-tests`: no test file found is an error. */
+  requireTests?: boolean;
+  /** `--git-branch`: git sources are not supported. */
+  gitBranch?: string;
 }
 
 /** `edict test`: runs every Kyverno test file below the paths. Returns the exit code. */
@@ -23,13 +39,34 @@ export async function testCommand(
   images?: IvpolPorts,
 ): Promise<number> {
   const verdict: Verdict = options.strict ? 'strict' : 'compatible';
+  const gitSource = paths.find((path) => /^(https?|ssh|git):\/\/|^git@/.test(path));
+  if (options.gitBranch !== undefined || gitSource !== undefined) {
+    io.err(
+      `Error: git sources are not supported (${gitSource ?? `--git-branch ${options.gitBranch}`}): Edict reads tests from local folders; clone the repository and pass its folder\n`,
+    );
+    return 1;
+  }
+  // The default selector keeps every result: tests are then run as without one.
+  const selecting = options.testCaseSelector && options.testCaseSelector !== DEFAULT_TEST_CASE_SELECTOR;
+  const { selector, errors } = parseTestCaseSelector(selecting ? options.testCaseSelector! : '');
+  if (errors.length > 0) io.out(`\nFilter errors:\n${errors.map((error) => `  Error: ${error}\n`).join('')}`);
+  const fileName = options.fileName && options.fileName !== 'kyverno-test.yaml' ? options.fileName : undefined;
   const { runs, missing } = await runTests(paths, {
     engineFactory,
     onProgress: (line) => io.err(`${line}\n`),
+    ...(selecting ? { selector } : {}),
+    ...(fileName ? { fileName } : {}),
     ...(images ? { images } : {}),
   });
   for (const path of missing) io.err(`Error: ${path}: no such file or directory\n`);
-  if (runs.length === 0) io.err('\nNo test yamls available\n');
+  if (runs.length === 0) {
+    io.err('\nNo test yamls available\n');
+    if (options.requireTests) {
+      io.err('Error: no tests found (--require-tests)\n');
+      return 1;
+    }
+    if (errors.length > 0) return 1;
+  }
   const outcomes = runs.map((run) => outcome(run, verdict));
   const summary = summarize(outcomes);
   if (options.output === 'json') io.out(renderTestJson(outcomes, summary, verdict));
