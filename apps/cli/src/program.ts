@@ -1,6 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyCommand } from './commands/apply';
-import { versionCommand } from './commands/version';
 import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
 import { cliRegistry, type CliRegistryFactory } from './commands/registry';
@@ -102,6 +101,7 @@ export function buildProgram(
   program
     .command('version')
     .description('Prints the version of the Edict CLI')
+    .addHelpText('after', '\nExample:\n  edict version\n')
     .action(() => {
       io.out(`Version: ${packageVersion}\nTime: ---\nGit commit ID: ---\n`);
     });
@@ -268,14 +268,6 @@ export function buildProgram(
         );
       },
     );
-
-  program
-    .command('version')
-    .description('Print the version of edict')
-    .addHelpText('after', '\nExample:\n  edict version\n')
-    .action(() => {
-      result.code = versionCommand(io);
-    });
 
   return program;
 }

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { FakeEngine, rule, clusterPolicy, pod, yaml, writeTree, type FakeRules } from '@edict/kyverno-test/testing';
 import { buildProgram } from '../program';
-import { packageVersion } from './version';
 
 async function cli(args: string[], script: FakeRules = () => []) {
   let out = '';
@@ -88,16 +87,6 @@ describe('edict apply flags', () => {
       expect(err).toContain('is not supported by edict apply');
     },
   );
-});
-
-describe('edict version', () => {
-  it("prints the package's version", async () => {
-    const { out, code } = await cli(['version']);
-    expect(code).toBe(0);
-    expect(out).toMatch(/^Version: /);
-    expect(packageVersion(join(process.cwd(), 'dist/apps/cli/main.js'))).toMatch(/^\d+\.\d+\.\d+/);
-    expect(packageVersion('/no/such/script.js')).toBe('unknown');
-  });
 });
 
 describe('--help', () => {
