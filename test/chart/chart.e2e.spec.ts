@@ -37,6 +37,10 @@ const MATRIX: Readonly<Record<string, readonly string[]>> = {
     '--set',
     'features.validatingAdmissionPolicyReports.enabled=false,features.mutatingAdmissionPolicyReports.enabled=true',
     '--set',
+    'openreports.enabled=true,features.aggregateReports.enabled=false,features.policyReports.enabled=false',
+    '--set',
+    'features.reporting.allowedResults.fail=true,features.reporting.allowedResults.warn=true,features.reporting.allowedResults.pass=false',
+    '--set',
     'admissionController.serviceMonitor.enabled=true,reportsController.serviceMonitor.enabled=true',
     '--set-json',
     'cleanupController.rbac.clusterRole.extraResources=[{"apiGroups":[""],"resources":["pods"],"verbs":["delete","list","watch"]}]',
@@ -346,6 +350,20 @@ describe('the Helm chart', () => {
     expect(env(named(rendered['default']!, 'Deployment', 'edict-reports-controller'))).toMatchObject({
       EDICT_VALIDATING_ADMISSION_POLICY_REPORTS: 'true',
       EDICT_MUTATING_ADMISSION_POLICY_REPORTS: 'false',
+    });
+    // Kyverno's report switches: openreports.enabled, features.aggregateReports/policyReports and
+    // features.reporting.allowedResults (the types set true), with Kyverno's defaults otherwise.
+    expect(env(named(objects, 'Deployment', 'acme-reports-controller'))).toMatchObject({
+      EDICT_OPENREPORTS_ENABLED: 'true',
+      EDICT_AGGREGATE_REPORTS: 'false',
+      EDICT_POLICY_REPORTS: 'false',
+      EDICT_ALLOWED_RESULTS: 'fail,warn',
+    });
+    expect(env(named(rendered['default']!, 'Deployment', 'edict-reports-controller'))).toMatchObject({
+      EDICT_OPENREPORTS_ENABLED: 'false',
+      EDICT_AGGREGATE_REPORTS: 'true',
+      EDICT_POLICY_REPORTS: 'true',
+      EDICT_ALLOWED_RESULTS: '',
     });
     expect(ofKind(objects, 'ServiceMonitor').map((o) => o.metadata?.name)).toEqual([
       'acme-admission-controller',

@@ -23,6 +23,8 @@ export interface ContextSettings extends ApiCallSettings {
   readonly tufRootRaw?: string;
   /** A Sigstore trusted_root.json file used as is (offline, no TUF; wins over the TUF settings). */
   readonly trustedRootPath?: string;
+  /** Kyverno's --maxGlobalContextEntries: GlobalContextEntries held at most (0 or absent: unbounded). */
+  readonly maxGlobalContextEntries?: number;
 }
 
 /** Where the context caches get their informers (libs/kube's InformerFactory, which stops them all). */

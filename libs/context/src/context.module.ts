@@ -75,6 +75,9 @@ export class ContextModule {
             informers,
             callers,
             logger: { warn: (message) => logger.warn(message) },
+            // As Kyverno: the admission controller writes the entries' status, the others only read.
+            updateStatus: options.admission !== undefined,
+            ...(settings.maxGlobalContextEntries ? { maxEntries: settings.maxGlobalContextEntries } : {}),
           });
         },
       },

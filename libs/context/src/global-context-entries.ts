@@ -5,18 +5,27 @@
  * API discovery; `apiCall` entries are called and refreshed by the store. Every replica keeps its
  * own (each evaluates), so none waits for a leader.
  */
-import type { JsonValue, KubeObject } from '@edict/foundation';
-import { Informer, isNotFound, resourceListWatch, type InformerLogger, type KubeResources } from '@edict/kube';
+import { errorMessage, type JsonValue, type KubeObject } from '@edict/foundation';
+import {
+  Informer,
+  isConflict,
+  isNotFound,
+  resourceListWatch,
+  type InformerLogger,
+  type KubeResources,
+} from '@edict/kube';
 import { routeApiCall, type ApiCallers } from './cluster-context-loaders';
 import type { ContextSettings, InformerSource } from './context-settings';
 import {
   GlobalContextStore,
+  type EntryOutcome,
   type GlobalContextEntryObject,
   type GroupVersionResourceRef,
   type ResourceFeed,
 } from './global-context-store';
 
-export const GLOBAL_CONTEXT_ENTRY_API_VERSION = 'kyverno.io/v2alpha1';
+/** The version read (Kyverno's controllers watch v2beta1, the stored one; v2alpha1 is deprecated). */
+export const GLOBAL_CONTEXT_ENTRY_API_VERSION = 'kyverno.io/v2beta1';
 
 export interface GlobalContextEntriesDependencies {
   readonly resources: KubeResources;
@@ -25,7 +34,23 @@ export interface GlobalContextEntriesDependencies {
   /** The controller's apiCall callers (the API server's and the egress-guarded services'). */
   readonly callers: ApiCallers;
   readonly logger?: InformerLogger;
+  /**
+   * Write each entry's outcome into its status (Kyverno's admission controller does; its other
+   * controllers keep their own copy silently): the Ready condition (Succeeded, or Failed with why),
+   * `ready`, and `lastRefreshTime` after a successful apiCall.
+   */
+  readonly updateStatus?: boolean;
+  /** Kyverno's --maxGlobalContextEntries (0 or absent: unbounded). */
+  readonly maxEntries?: number;
 }
+
+/** The status condition type and reasons Kyverno writes on a GlobalContextEntry. */
+export const GLOBAL_CONTEXT_ENTRY_CONDITION_READY = 'Ready';
+export const GLOBAL_CONTEXT_ENTRY_REASON_SUCCEEDED = 'Succeeded';
+export const GLOBAL_CONTEXT_ENTRY_REASON_FAILED = 'Failed';
+/** Longest condition message (metav1.Condition's maxLength). */
+const MAX_CONDITION_MESSAGE = 32_768;
+const STATUS_ATTEMPTS = 5;
 
 export class GlobalContextEntries {
   readonly store: GlobalContextStore;
@@ -39,6 +64,8 @@ export class GlobalContextEntries {
       openResource: (ref) => this.openResource(ref),
       // GlobalContextEntries are cluster-scoped objects their (cluster) authors control.
       callApi: (call) => routeApiCall(call, deps.callers, {}),
+      ...(deps.maxEntries ? { maxEntries: deps.maxEntries } : {}),
+      ...(deps.updateStatus ? { onOutcome: (name, outcome) => void this.writeStatus(name, outcome) } : {}),
     });
     this.entries = deps.informers.create<KubeObject>({
       apiVersion: GLOBAL_CONTEXT_ENTRY_API_VERSION,
@@ -63,6 +90,33 @@ export class GlobalContextEntries {
   /** Stops every entry's source (resource informers, apiCall refreshes). */
   async stop(): Promise<void> {
     await this.store.stop();
+  }
+
+  /**
+   * Sets the Ready condition (its lastTransitionTime moves only when its status does, as
+   * meta.SetStatusCondition) and, after a successful refresh, lastRefreshTime; read-modify-write on
+   * the status subresource, again on a conflict. An entry gone meanwhile is no error.
+   */
+  private async writeStatus(name: string, outcome: EntryOutcome): Promise<void> {
+    const ref = { apiVersion: GLOBAL_CONTEXT_ENTRY_API_VERSION, kind: 'GlobalContextEntry', name };
+    for (let attempt = 1; attempt <= STATUS_ATTEMPTS; attempt++) {
+      try {
+        const current = await this.deps.resources.find<KubeObject>(ref);
+        if (!current) return;
+        const status = { ...((current['status'] as Record<string, unknown> | undefined) ?? {}) };
+        status['conditions'] = withReadyCondition(status['conditions'], outcome, generationOf(current));
+        status['ready'] = outcome.ready;
+        if (outcome.refreshedAt) status['lastRefreshTime'] = rfc3339(outcome.refreshedAt);
+        await this.deps.resources.replace({ ...current, status }, { subresource: 'status' });
+        return;
+      } catch (error) {
+        if (isNotFound(error)) return;
+        if (!isConflict(error) || attempt === STATUS_ATTEMPTS) {
+          this.deps.logger?.warn(`global context entry ${name}: writing its status: ${errorMessage(error)}`);
+          return;
+        }
+      }
+    }
   }
 
   private async openResource(ref: GroupVersionResourceRef): Promise<ResourceFeed> {
@@ -107,8 +161,45 @@ function informerFeed(informer: Informer<KubeObject>): ResourceFeed {
   informer.start();
   return {
     hasSynced: () => informer.hasSynced(),
+    whenSynced: () => informer.waitForSync(),
     list: () => (snapshot ??= informer.list() as unknown as JsonValue[]),
     lastError: () => informer.stats().lastError,
     stop: () => informer.stop(),
   };
+}
+
+interface Condition {
+  type: string;
+  status: 'True' | 'False';
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+/** `conditions` with the Ready condition set from `outcome` (the others kept). */
+function withReadyCondition(conditions: unknown, outcome: EntryOutcome, generation: number | undefined): Condition[] {
+  const list = Array.isArray(conditions) ? (conditions as Condition[]) : [];
+  const previous = list.find((condition) => condition?.type === GLOBAL_CONTEXT_ENTRY_CONDITION_READY);
+  const status = outcome.ready ? 'True' : 'False';
+  const ready: Condition = {
+    type: GLOBAL_CONTEXT_ENTRY_CONDITION_READY,
+    status,
+    reason: outcome.ready ? GLOBAL_CONTEXT_ENTRY_REASON_SUCCEEDED : GLOBAL_CONTEXT_ENTRY_REASON_FAILED,
+    message: outcome.message.slice(0, MAX_CONDITION_MESSAGE),
+    lastTransitionTime:
+      previous?.status === status && previous.lastTransitionTime ? previous.lastTransitionTime : rfc3339(new Date()),
+    ...(generation !== undefined ? { observedGeneration: generation } : {}),
+  };
+  return [...list.filter((condition) => condition !== previous), ready];
+}
+
+/** metav1.Time: RFC 3339 to the second. */
+function rfc3339(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function generationOf(object: KubeObject): number | undefined {
+  const generation = object.metadata?.generation;
+  return typeof generation === 'number' ? generation : undefined;
 }

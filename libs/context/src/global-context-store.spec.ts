@@ -216,3 +216,75 @@ describe('GlobalContextStore: apiCall entries', () => {
     await store.stop();
   });
 });
+
+describe('GlobalContextStore: outcomes and the entry cap', () => {
+  it('reports each apiCall outcome (Ready with its refresh time, or the error) and each invalid entry', async () => {
+    const outcomes: Array<[string, boolean, string, boolean]> = [];
+    let fail = false;
+    const timers = manualTimers();
+    const store = new GlobalContextStore({
+      openResource: () => Promise.reject(new Error('unused')),
+      callApi: async () => {
+        if (fail) throw new Error('503 from the service');
+        return { ok: true };
+      },
+      setTimer: timers.setTimer,
+      onOutcome: (name, outcome) =>
+        outcomes.push([name, outcome.ready, outcome.message, outcome.refreshedAt instanceof Date]),
+    });
+    store.upsert({ metadata: { name: 'regions' }, spec: { apiCall: { urlPath: '/x', retryLimit: 1 } } });
+    await settle();
+    fail = true;
+    timers.fireNext();
+    await settle();
+    store.upsert({ metadata: { name: 'broken' }, spec: {} });
+    expect(outcomes).toEqual([
+      ['regions', true, 'Ready', true],
+      ['regions', false, '503 from the service', false],
+      [
+        'broken',
+        false,
+        'global context entry "broken" is invalid: it has neither kubernetesResource nor apiCall',
+        false,
+      ],
+    ]);
+    await store.stop();
+  });
+
+  it('reports a resource entry Ready once its feed has synced', async () => {
+    const outcomes: string[] = [];
+    const feed = { ...fakeFeed([]), whenSynced: () => Promise.resolve() };
+    const store = new GlobalContextStore({
+      openResource: async () => feed,
+      callApi: () => Promise.reject(new Error('unused')),
+      onOutcome: (name, outcome) => outcomes.push(`${name}:${outcome.ready}:${outcome.message}`),
+    });
+    store.upsert({ metadata: { name: 'pods' }, spec: { kubernetesResource: { version: 'v1', resource: 'pods' } } });
+    await settle();
+    await settle();
+    expect(outcomes).toEqual(['pods:true:Ready']);
+    await store.stop();
+  });
+
+  it('refuses an entry beyond maxEntries, saying why, and loads it once another is removed', async () => {
+    const outcomes: string[] = [];
+    const store = new GlobalContextStore({
+      openResource: () => Promise.reject(new Error('unused')),
+      callApi: async (call) => ({ path: call.urlPath ?? '' }),
+      setTimer: manualTimers().setTimer,
+      maxEntries: 1,
+      onOutcome: (name, outcome) => outcomes.push(`${name}:${outcome.ready}`),
+    });
+    store.upsert({ metadata: { name: 'first' }, spec: { apiCall: { urlPath: '/first' } } });
+    store.upsert({ metadata: { name: 'second' }, spec: { apiCall: { urlPath: '/second' } } });
+    await settle();
+    expect(store.names()).toEqual(['first']);
+    expect(() => store.read('second')).toThrow('global context entry "second" does not exist');
+    expect(outcomes).toEqual(['second:false', 'first:true']);
+    store.remove('first');
+    await settle();
+    expect(store.names()).toEqual(['second']);
+    expect(store.read('second')).toEqual({ path: '/second' });
+    await store.stop();
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * The data of GlobalContextEntries (kyverno.io/v2alpha1, cluster-scoped) for `globalReference`
+ * The data of GlobalContextEntries (kyverno.io/v2beta1, also served as v2 and v2alpha1; cluster-scoped) for `globalReference`
  * context entries, kept fresh in every replica (each serves reviews):
  *  - `kubernetesResource`: an informer over group/version/resource (in one namespace or all);
  *    the data is the list of objects;
@@ -38,7 +38,17 @@ export interface ResourceFeed {
   list(): JsonValue[];
   /** Why it is not synced, when it failed. */
   lastError(): Error | undefined;
+  /** Resolves once the first list is in (the entry turns Ready). */
+  whenSynced?(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** What an entry's last load gave, for its status: ready (data in) or failed (with why). */
+export interface EntryOutcome {
+  readonly ready: boolean;
+  readonly message: string;
+  /** When an apiCall refresh succeeded (the status' lastRefreshTime). */
+  readonly refreshedAt?: Date;
 }
 
 export interface GlobalContextDependencies {
@@ -48,6 +58,13 @@ export interface GlobalContextDependencies {
   callApi(call: APICall): Promise<JsonValue>;
   /** Timers, replaceable in specs. */
   readonly setTimer?: (run: () => void, ms: number) => { cancel(): void };
+  /** Each load's outcome per entry (the admission controller writes it into the entry's status). */
+  readonly onOutcome?: (name: string, outcome: EntryOutcome) => void;
+  /**
+   * Kyverno's --maxGlobalContextEntries: entries held at most (0 or absent: unbounded). One more is
+   * refused (failed, with why) and tried again when another is removed.
+   */
+  readonly maxEntries?: number;
 }
 
 export class GlobalContextError extends Error {
@@ -76,6 +93,8 @@ interface Entry {
 
 export class GlobalContextStore {
   private readonly entries = new Map<string, Entry>();
+  /** Entries refused while the store was full, tried again (in order) when one is removed. */
+  private readonly refused = new Map<string, GlobalContextEntryObject>();
   private readonly setTimer: NonNullable<GlobalContextDependencies['setTimer']>;
 
   constructor(private readonly deps: GlobalContextDependencies) {
@@ -95,16 +114,33 @@ export class GlobalContextStore {
     const generationKey = JSON.stringify(object.spec ?? {});
     const existing = this.entries.get(name);
     if (existing?.generationKey === generationKey) return;
+    const max = this.deps.maxEntries ?? 0;
+    if (!existing && max > 0 && this.entries.size >= max) {
+      this.refused.set(name, object);
+      this.deps.onOutcome?.(name, {
+        ready: false,
+        message: `the global context store is full (${max} entries, --maxGlobalContextEntries): the entry is loaded once another is removed`,
+      });
+      return;
+    }
+    this.refused.delete(name);
     void existing?.source.stop();
     this.entries.set(name, this.build(name, object.spec ?? {}, generationKey));
   }
 
   remove(name: string): void {
-    void this.entries.get(name)?.source.stop();
+    this.refused.delete(name);
+    const entry = this.entries.get(name);
+    if (!entry) return;
+    void entry.source.stop();
     this.entries.delete(name);
+    // A place is free: the oldest refused entry takes it.
+    const next = this.refused.values().next();
+    if (!next.done) this.upsert(next.value);
   }
 
   async stop(): Promise<void> {
+    this.refused.clear();
     const sources = [...this.entries.values()].map((entry) => entry.source.stop());
     this.entries.clear();
     await Promise.all(sources);
@@ -183,6 +219,7 @@ export class GlobalContextStore {
       return { generationKey, source, projections, projected };
     } catch (error) {
       const message = `global context entry "${name}" is invalid: ${(error as Error).message}`;
+      this.deps.onOutcome?.(name, { ready: false, message });
       return { generationKey, source: failedSource(message), projections: new Map(), projected };
     }
   }
@@ -202,13 +239,21 @@ export class GlobalContextStore {
     let feed: ResourceFeed | undefined;
     let failure: Error | undefined;
     let stopped = false;
+    const report = (outcome: EntryOutcome) => {
+      if (!stopped) this.deps.onOutcome?.(name, outcome);
+    };
     const opening = this.deps.openResource(ref).then(
       (opened) => {
         if (stopped) return opened.stop();
         feed = opened;
+        void opened.whenSynced?.().then(
+          () => report({ ready: true, message: 'Ready' }),
+          () => undefined,
+        );
       },
       (error: Error) => {
         failure = error;
+        report({ ready: false, message: `cannot watch ${what}: ${error.message}` });
       },
     );
     return {
@@ -254,14 +299,19 @@ export class GlobalContextStore {
         if (stopped) return;
         try {
           const data = await this.deps.callApi(request);
-          if (!stopped) state = { data, loaded: true };
+          if (stopped) return;
+          state = { data, loaded: true };
+          this.deps.onOutcome?.(name, { ready: true, message: 'Ready', refreshedAt: new Date() });
           return;
         } catch (error) {
           lastError = error as Error;
         }
       }
       // Kyverno: a failing refresh replaces the data with the error until a call succeeds again.
-      if (!stopped && lastError) state = { error: lastError, loaded: true };
+      if (!stopped && lastError) {
+        state = { error: lastError, loaded: true };
+        this.deps.onOutcome?.(name, { ready: false, message: lastError.message });
+      }
     };
     const loop = (): void => {
       running = refresh().then(() => {

@@ -23,11 +23,16 @@ export { buildBackgroundReport, isBackgroundReport, type BackgroundReportInput }
 export {
   buildPolicyReport,
   mergeResults,
+  policyReportApiVersion,
   policyReportKind,
   samePolicyReport,
   POLICY_REPORT_API_VERSION,
   POLICY_REPORT_KIND,
   CLUSTER_POLICY_REPORT_KIND,
+  OPEN_REPORTS_API_VERSION,
+  OPEN_REPORT_KIND,
+  CLUSTER_OPEN_REPORT_KIND,
+  type ReportFormat,
 } from './report/policy-report';
 export type * from './report/types';
 export { resourceHash } from './report/resource-hash';
@@ -38,7 +43,13 @@ export {
   reportSubject,
   type UpdateRequestReportInput,
 } from './report/update-request-report';
-export { REPORTING_RULE_TYPES, type ReportingRuleType } from './reporting-rule-types';
+export {
+  allowedResults,
+  REPORTING_RULE_TYPES,
+  REPORT_RESULT_TYPES,
+  type ReportingRuleType,
+  type ReportResultType,
+} from './reporting-rule-types';
 export { AdmissionReportWriter, type WriteOutcome } from './writer/admission-report-writer';
 export { KubeReportStore, ReportConflictError, ReportExistsError, type ReportStore } from './writer/report-store';
 export {

@@ -185,6 +185,14 @@ export class ControllerConfig extends WebhookServerConfig {
   maxAdmissionReports = 10_000;
 
   /**
+   * Kyverno's --maxGlobalContextEntries: GlobalContextEntries held at most; one more is refused (its
+   * status says why) and loaded once another is removed. 0 (the default): unbounded.
+   */
+  @IsInt()
+  @Min(0)
+  maxGlobalContextEntries = 0;
+
+  /**
    * The background controller's username (Kyverno's --backgroundServiceAccountName, e.g.
    * `system:serviceaccount:edict:edict-background-controller`): its own requests trigger no
    * generate or mutate-existing rules with skipBackgroundRequests (the default), and policy
@@ -256,6 +264,7 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_ADMISSION_REPORTS: ['admissionReports', 'bool'],
   EDICT_REPORT_QUEUE_SIZE: ['reportQueueSize', 'int'],
   EDICT_MAX_ADMISSION_REPORTS: ['maxAdmissionReports', 'int'],
+  EDICT_MAX_GLOBAL_CONTEXT_ENTRIES: ['maxGlobalContextEntries', 'int'],
   EDICT_BACKGROUND_USERNAME: ['backgroundUsername', 'string'],
   EDICT_REPORTS_USERNAME: ['reportsUsername', 'string'],
   EDICT_IMAGE_PULL_SECRETS: ['imagePullSecrets', 'list'],

@@ -17,13 +17,13 @@ import { CEL_POLICY_SOURCE, onCelPoliciesChange, type CelPolicySource } from '@e
 import {
   EPHEMERAL_REPORT_KIND,
   CLUSTER_EPHEMERAL_REPORT_KIND,
-  CLUSTER_POLICY_REPORT_KIND,
   LABEL_MANAGED_BY,
   LABEL_RESOURCE_UID,
   MANAGED_BY_KYVERNO,
-  POLICY_REPORT_API_VERSION,
-  POLICY_REPORT_KIND,
+  policyReportApiVersion,
+  policyReportKind,
   REPORTS_API_VERSION,
+  type ReportFormat,
 } from '@edict/reports';
 import type { ReportsConfig } from '../config/reports-config';
 import { REPORTS_CONFIG } from '../config/tokens';
@@ -45,8 +45,15 @@ import { kubeReportsCluster, listAll, type ReportsCluster } from './reports-clus
 const MAX_ATTEMPTS = 10;
 const RETRY_BASE_MS = 100;
 const MAX_RETRY_DELAY_MS = 30_000;
-const POLICY_REPORTS: ResourceRef = { apiVersion: POLICY_REPORT_API_VERSION, kind: POLICY_REPORT_KIND };
-const CLUSTER_POLICY_REPORTS: ResourceRef = { apiVersion: POLICY_REPORT_API_VERSION, kind: CLUSTER_POLICY_REPORT_KIND };
+
+/** The per-resource report types in `format`: namespaced first, then cluster-scoped. */
+function reportTypes(format: ReportFormat): readonly [ResourceRef, ResourceRef] {
+  const apiVersion = policyReportApiVersion(format);
+  return [
+    { apiVersion, kind: policyReportKind('namespaced', format) },
+    { apiVersion, kind: policyReportKind(undefined, format) },
+  ];
+}
 
 @Injectable()
 @LeaderProvider()
@@ -57,6 +64,7 @@ export class AggregationController implements LeaderAware {
   private queue?: WorkQueue;
   private readonly attempts = new Map<string, number>();
   private versions = new Map<string, string>();
+  private readonly reportTypes: readonly [ResourceRef, ResourceRef];
 
   constructor(
     @Inject(REPORTS_CONFIG) private readonly config: ReportsConfig,
@@ -67,13 +75,19 @@ export class AggregationController implements LeaderAware {
     private readonly nativePolicies: KubeNativePolicySource,
   ) {
     this.cluster = kubeReportsCluster(resources);
+    const format: ReportFormat = config.openreportsEnabled ? 'openreports' : 'wgpolicyk8s';
+    this.reportTypes = reportTypes(format);
     const known = (key: string) => knownPolicy(cache.snapshot(), key, this.reportedPolicies());
     this.aggregator = new ReportAggregator(this.cluster, known, {
       graceMs: config.admissionReportGraceMs,
+      format,
+      allowedResults: config.allowedResults,
     });
   }
 
   async onStartedLeading(signal: AbortSignal): Promise<void> {
+    // Kyverno's --aggregateReports=false: no aggregation controller runs at all.
+    if (!this.config.aggregateReports) return;
     const queue = new WorkQueue((key) => this.handle(key), this.config.aggregationWorkers);
     this.queue = queue;
     const informers = [EPHEMERAL_REPORT_KIND, CLUSTER_EPHEMERAL_REPORT_KIND].map((kind) => this.admissionReports(kind));
@@ -147,7 +161,8 @@ export class AggregationController implements LeaderAware {
     const { label, namespace } = policyLabelOf(policyKey);
     try {
       // A Policy's results are only in its namespace's PolicyReports.
-      const types = namespace ? [{ ...POLICY_REPORTS, namespace }] : [POLICY_REPORTS, CLUSTER_POLICY_REPORTS];
+      const [namespaced, cluster] = this.reportTypes;
+      const types = namespace ? [{ ...namespaced, namespace }] : [namespaced, cluster];
       for (const type of types) {
         for await (const report of listAll(this.cluster, type, label)) this.enqueueReport(report);
       }
@@ -161,7 +176,7 @@ export class AggregationController implements LeaderAware {
     const snapshot = this.cache.snapshot();
     const celPolicies = this.reportedPolicies();
     try {
-      for (const type of [POLICY_REPORTS, CLUSTER_POLICY_REPORTS]) {
+      for (const type of this.reportTypes) {
         for await (const report of listAll(this.cluster, type, `${LABEL_MANAGED_BY}=${MANAGED_BY_KYVERNO}`)) {
           if (signal.aborted) return;
           const namespace = report.metadata?.namespace;

@@ -10,7 +10,7 @@ import {
 import { reportInputOf } from '@edict/reports/testing';
 import { FakeReportsCluster } from '../testing/fake-reports-cluster';
 import type { KnownPolicy } from './known-policies';
-import { ReportAggregator } from './report-aggregator';
+import { ReportAggregator, type AggregatorOptions } from './report-aggregator';
 
 const NOW = Date.parse('2026-01-01T00:10:00Z');
 const GRACE = 60_000;
@@ -28,12 +28,20 @@ function result(outcome: PolicyReportResult['result'], seconds: number, rule = '
   };
 }
 
-function setup(policies: Record<string, string[]> = { 'require-team': ['check-team', 'check-owner'] }) {
+function setup(
+  policies: Record<string, string[]> = { 'require-team': ['check-team', 'check-owner'] },
+  options: Partial<AggregatorOptions> = {},
+) {
   const cluster = new FakeReportsCluster();
   cluster.put({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', uid: POD_UID } });
   const known = (key: string): KnownPolicy | undefined =>
     policies[key] && { kind: 'ClusterPolicy', name: key, resourceVersion: '7', rules: new Set(policies[key]) };
-  const aggregator = new ReportAggregator(cluster, known, { graceMs: GRACE, pendingRetryMs: 500, now: () => NOW });
+  const aggregator = new ReportAggregator(cluster, known, {
+    graceMs: GRACE,
+    pendingRetryMs: 500,
+    now: () => NOW,
+    ...options,
+  });
   const admit = (requestUid: string, results: PolicyReportResult[], ageMs = GRACE * 2) => {
     const admission = buildAdmissionReport(reportInputOf({ requestUid, results }));
     admission.metadata.creationTimestamp = new Date(NOW - ageMs).toISOString();
@@ -56,6 +64,31 @@ function setup(policies: Record<string, string[]> = { 'require-team': ['check-te
 }
 
 describe('ReportAggregator', () => {
+  it('writes an openreports.io Report with the same content when OpenReports output is on (--openreportsEnabled)', async () => {
+    const { cluster, aggregator, admit } = setup(undefined, { format: 'openreports' });
+    admit('req-1', [result('fail', 100)]);
+    expect((await aggregator.reconcile({ namespace: 'default', uid: POD_UID })).report).toBe('created');
+    expect(cluster.all('PolicyReport')).toEqual([]);
+    expect(cluster.all('Report')[0]).toMatchObject({
+      apiVersion: 'openreports.io/v1alpha1',
+      kind: 'Report',
+      metadata: { name: POD_UID, namespace: 'default', labels: { 'app.kubernetes.io/managed-by': 'kyverno' } },
+      scope: { kind: 'Pod', name: 'web', uid: POD_UID },
+      summary: { pass: 0, fail: 1, warn: 0, error: 0, skip: 0 },
+      results: [{ policy: 'require-team', rule: 'check-team', result: 'fail', source: 'kyverno' }],
+    });
+  });
+
+  it('keeps only the allowed result types (--allowedResults), and writes no report when none is left', async () => {
+    const { aggregator, admit, report } = setup(undefined, { allowedResults: ['fail'] });
+    admit('req-1', [result('pass', 100), result('fail', 100, 'check-owner')]);
+    await aggregator.reconcile({ namespace: 'default', uid: POD_UID });
+    expect(report()?.results.map((r) => [r.rule, r.result])).toEqual([['check-owner', 'fail']]);
+    admit('req-2', [result('pass', 200, 'check-owner')]);
+    expect((await aggregator.reconcile({ namespace: 'default', uid: POD_UID })).report).toBe('deleted');
+    expect(report()).toBeUndefined();
+  });
+
   it("writes the resource's PolicyReport from its admission report, then deletes the admission report", async () => {
     const { aggregator, admit, report, admissionReports } = setup();
     admit('req-1', [result('fail', 100)]);

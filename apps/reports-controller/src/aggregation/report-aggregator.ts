@@ -20,6 +20,7 @@
 import { isConflict } from '@edict/kube';
 import { type ObjectHeader } from '@edict/foundation';
 import {
+  allowedResults,
   ANNOTATION_LAST_SCAN_TIME,
   buildPolicyReport,
   isBackgroundReport,
@@ -28,12 +29,14 @@ import {
   samePolicyReport,
   ephemeralReportKind,
   LABEL_RESOURCE_UID,
-  POLICY_REPORT_API_VERSION,
+  policyReportApiVersion,
   REPORTS_API_VERSION,
   type EphemeralReportObject,
   type PolicyReportObject,
   type PolicyReportResult,
+  type ReportFormat,
   type ReportPolicy,
+  type ReportResultType,
   type ReportScope,
 } from '@edict/reports';
 import { policyKeyOfLabel, resultPolicyKey, type KnownPolicy } from './known-policies';
@@ -59,6 +62,10 @@ export interface AggregatorOptions {
   /** When a report waiting for its policy is looked at again (within the grace period). */
   readonly pendingRetryMs?: number;
   readonly now?: () => number;
+  /** Where the per-resource reports are written (Kyverno's --openreportsEnabled); wgpolicyk8s.io by default. */
+  readonly format?: ReportFormat;
+  /** The result types reports keep (Kyverno's --allowedResults); empty or absent: all. */
+  readonly allowedResults?: readonly ReportResultType[];
 }
 
 export class ReportAggregator {
@@ -75,9 +82,10 @@ export class ReportAggregator {
   async reconcile(key: ResourceKey): Promise<AggregationOutcome> {
     const namespace = key.namespace || undefined;
     const ephemeralReports = await this.ephemeralReports(namespace, key.uid);
+    const format = this.options.format ?? 'wgpolicyk8s';
     const reportRef: ObjectRef = {
-      apiVersion: POLICY_REPORT_API_VERSION,
-      kind: policyReportKind(namespace),
+      apiVersion: policyReportApiVersion(format),
+      kind: policyReportKind(namespace, format),
       name: key.uid,
       ...(namespace ? { namespace } : {}),
     };
@@ -102,9 +110,12 @@ export class ReportAggregator {
         retryAfterMs = Math.min(retryAfterMs ?? Infinity, this.options.pendingRetryMs ?? 1_000, left);
       else ready.push(report);
     }
-    const results = mergeResults(
-      withoutRescanned(existing?.results ?? [], ready),
-      ready.map((report) => report.spec.results),
+    const results = allowedResults(
+      mergeResults(
+        withoutRescanned(existing?.results ?? [], ready),
+        ready.map((report) => report.spec.results),
+      ),
+      this.options.allowedResults ?? [],
     ).filter((result) => {
       const known = this.policy(resultPolicyKey(result));
       return known !== undefined && (known.rules === undefined || known.rules.has(result.rule));
@@ -116,7 +127,7 @@ export class ReportAggregator {
       ...(namespace ? { namespace } : {}),
       uid: key.uid,
     };
-    const report = await this.write(existing, buildPolicyReport(scope, results, this.policiesOf(results)));
+    const report = await this.write(existing, buildPolicyReport(scope, results, this.policiesOf(results), format));
     for (const merged of ready) await this.deleteEphemeralReport(merged);
     return { report, merged: ready.length, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   }

@@ -104,6 +104,8 @@ export class BackgroundScanController implements LeaderAware, OnApplicationShutd
       validate: (policy, request) => engine.scan(policy.compiled, request),
       snapshot: () => cache.snapshot(),
       mayWriteReport: () => this.breaker?.allow() ?? false,
+      policyReports: config.policyReports,
+      allowedResults: config.allowedResults,
       recordEvents: (events) => {
         for (const event of events) if (!omit.has(event.reason)) this.events.record(event);
       },

@@ -29,6 +29,7 @@ import type { KubeObject, ObjectHeader } from '@edict/foundation';
 import type { EventInput } from '@edict/kube';
 import type { CachedPolicy, PolicySnapshot } from '@edict/policy';
 import {
+  allowedResults,
   buildBackgroundReport,
   ephemeralReportKind,
   REPORTS_API_VERSION,
@@ -37,6 +38,7 @@ import {
   type PolicyReportResult,
   type ReportPolicy,
   type ReportPolicyKind,
+  type ReportResultType,
 } from '@edict/reports';
 import type { ReportsCluster } from '../aggregation/reports-cluster';
 import { backgroundPoliciesFor } from './background-policies';
@@ -73,6 +75,10 @@ export interface ScannerDependencies {
   mutatingPolicies?: MutatingPolicyScans;
   /** Kubernetes' ValidatingAdmissionPolicies and MutatingAdmissionPolicies that opted into reports (absent: none). */
   nativePolicies?: NativePolicyScans;
+  /** Kyverno's --policyReports: false evaluates (Events stand) but stores no report. Default true. */
+  policyReports?: boolean;
+  /** Kyverno's --allowedResults: the result types the report keeps (empty or absent: all). */
+  allowedResults?: readonly ReportResultType[];
   now?: () => number;
 }
 
@@ -285,7 +291,7 @@ export class ResourceScanner {
       ...set.policies.filter((policy) => isPolicyReportable(policy.compiled.policy)),
       ...findings.reported,
     ];
-    if (reported.length > 0)
+    if (reported.length > 0 && this.deps.policyReports !== false)
       await this.writeReport(
         buildBackgroundReport({
           resource: {
@@ -297,7 +303,7 @@ export class ResourceScanner {
           },
           resourceHash: hash,
           policies: reported,
-          results,
+          results: allowedResults(results, this.deps.allowedResults ?? []),
           scannedAt,
         }),
       );

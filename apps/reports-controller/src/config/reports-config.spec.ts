@@ -45,6 +45,29 @@ describe('loadReportsConfig', () => {
     );
   });
 
+  it("reads Kyverno's report switches with its defaults: aggregation and policy reports on, OpenReports off, every result", () => {
+    expect(loadReportsConfig({})).toMatchObject({
+      aggregateReports: true,
+      policyReports: true,
+      openreportsEnabled: false,
+      allowedResults: [],
+    });
+    expect(
+      loadReportsConfig({
+        EDICT_AGGREGATE_REPORTS: 'false',
+        EDICT_POLICY_REPORTS: 'false',
+        EDICT_OPENREPORTS_ENABLED: 'true',
+        EDICT_ALLOWED_RESULTS: 'fail,warn',
+      }),
+    ).toMatchObject({
+      aggregateReports: false,
+      policyReports: false,
+      openreportsEnabled: true,
+      allowedResults: ['fail', 'warn'],
+    });
+    expect(() => loadReportsConfig({ EDICT_ALLOWED_RESULTS: 'fail,failed' })).toThrow(/EDICT_ALLOWED_RESULTS/);
+  });
+
   it("derives Kyverno's names from the install name kyverno, overrides on top", () => {
     expect(loadReportsConfig({ EDICT_INSTALL_NAME: 'kyverno', EDICT_AGGREGATION_WORKERS: '4' })).toMatchObject({
       namespace: 'kyverno',

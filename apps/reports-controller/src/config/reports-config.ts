@@ -14,7 +14,12 @@ import {
   loadConfig,
   type ConfigSpec,
 } from '@edict/controller-runtime';
-import { REPORTING_RULE_TYPES, type ReportingRuleType } from '@edict/reports';
+import {
+  REPORTING_RULE_TYPES,
+  REPORT_RESULT_TYPES,
+  type ReportingRuleType,
+  type ReportResultType,
+} from '@edict/reports';
 
 export class ReportsConfig extends ControllerBaseConfig {
   override leaseName = 'edict-reports-controller';
@@ -33,6 +38,36 @@ export class ReportsConfig extends ControllerBaseConfig {
   @Min(1_000)
   @Max(3_600_000)
   admissionReportGraceMs = 120_000;
+
+  /**
+   * Kyverno's --aggregateReports (on by default): merge the intermediate reports (EphemeralReports)
+   * into per-resource PolicyReports. Off, no PolicyReport is written and intermediate reports stay.
+   */
+  @IsBoolean()
+  aggregateReports = true;
+
+  /**
+   * Kyverno's --policyReports (on by default): background scans store their results (as
+   * EphemeralReports). Off, they still evaluate (and emit events) but store no report.
+   */
+  @IsBoolean()
+  policyReports = true;
+
+  /**
+   * Kyverno's --openreportsEnabled (off by default; its chart's `openreports.enabled`): the
+   * per-resource reports are openreports.io/v1alpha1 Reports and ClusterReports instead of
+   * wgpolicyk8s.io/v1alpha2 PolicyReports and ClusterPolicyReports (the same fields).
+   */
+  @IsBoolean()
+  openreportsEnabled = false;
+
+  /**
+   * Kyverno's --allowedResults (its chart's `features.reporting.allowedResults`): the result types
+   * reports keep (pass, fail, warn, error, skip); empty (the default) keeps every type.
+   */
+  @IsArray()
+  @IsIn(REPORT_RESULT_TYPES, { each: true })
+  allowedResults: ReportResultType[] = [];
 
   /** Kyverno's --backgroundScan: evaluate background policies on existing resources. */
   @IsBoolean()
@@ -98,6 +133,10 @@ const ENVIRONMENT: EnvironmentTable<ReportsConfig> = {
   EDICT_REPORTS_LEASE_NAME: ['leaseName', 'string'],
   EDICT_AGGREGATION_WORKERS: ['aggregationWorkers', 'int'],
   EDICT_ADMISSION_REPORT_GRACE_MS: ['admissionReportGraceMs', 'int'],
+  EDICT_AGGREGATE_REPORTS: ['aggregateReports', 'bool'],
+  EDICT_POLICY_REPORTS: ['policyReports', 'bool'],
+  EDICT_OPENREPORTS_ENABLED: ['openreportsEnabled', 'bool'],
+  EDICT_ALLOWED_RESULTS: ['allowedResults', 'list'],
   EDICT_BACKGROUND_SCAN: ['backgroundScan', 'bool'],
   EDICT_BACKGROUND_SCAN_WORKERS: ['backgroundScanWorkers', 'int'],
   EDICT_VALIDATING_ADMISSION_POLICY_REPORTS: ['validatingAdmissionPolicyReports', 'bool'],

@@ -24,6 +24,8 @@ import {
   globalContextEntrySpecSchema,
   openStatus,
   policyReportFields,
+  openReportFields,
+  globalContextEntryStatusSchema,
   updateRequestSpecSchema,
 } from './kind-schemas';
 
@@ -153,14 +155,20 @@ const exceptionVersion = (name: string, storage: boolean): CrdVersion => ({
   required: ['spec'],
 });
 
-const gceVersion = (name: string, storage: boolean): CrdVersion => ({
+const gceVersion = (name: string, storage: boolean, deprecated = false): CrdVersion => ({
   name,
   storage,
-  columns: [{ name: 'REFRESH INTERVAL', type: 'string', jsonPath: '.spec.apiCall.refreshInterval' }, age],
+  ...(deprecated ? { deprecated } : {}),
+  columns: [
+    age,
+    { name: 'REFRESH INTERVAL', type: 'string', jsonPath: '.spec.apiCall.refreshInterval' },
+    { name: 'LAST REFRESH', type: 'date', jsonPath: '.status.lastRefreshTime' },
+  ],
   fields: {
     spec: globalContextEntrySpecSchema,
-    status: openStatus('Written by the admission controller: the Ready condition and the last refresh.'),
+    status: globalContextEntryStatusSchema,
   },
+  required: ['spec'],
   statusSubresource: true,
 });
 
@@ -230,6 +238,45 @@ function policyReportDefinition(namespaced: boolean): CrdDefinition {
           { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
         ],
         fields: policyReportFields,
+      },
+    ],
+  };
+}
+
+/**
+ * OpenReports' Report / ClusterReport (openreports.io/v1alpha1), which the reports controller writes
+ * instead of PolicyReports with Kyverno's --openreportsEnabled: the Policy WG's fields, plus the
+ * optional `configuration` (limits) of the OpenReports API, and its printer columns.
+ */
+function openReportDefinition(namespaced: boolean): CrdDefinition {
+  const kind = namespaced ? 'Report' : 'ClusterReport';
+  return {
+    file: `openreports.io_${kind.toLowerCase()}s`,
+    comment:
+      `OpenReports' ${kind} (openreports.io/v1alpha1), written instead of the ` +
+      `${namespaced ? 'PolicyReport' : 'ClusterPolicyReport'} when OpenReports output is on; the same results.`,
+    group: 'openreports.io',
+    kind,
+    plural: `${kind.toLowerCase()}s`,
+    singular: kind.toLowerCase(),
+    shortNames: [namespaced ? 'reps' : 'creps'],
+    scope: namespaced ? 'Namespaced' : 'Cluster',
+    description: `${kind} is the Schema for the ${kind} API`,
+    versions: [
+      {
+        name: 'v1alpha1',
+        storage: true,
+        columns: [
+          { name: 'Kind', type: 'string', jsonPath: '.scope.kind', priority: 1 },
+          { name: 'Name', type: 'string', jsonPath: '.scope.name', priority: 1 },
+          ...(['Pass', 'Fail', 'Warn', 'Error', 'Skip'] as const).map((r): PrinterColumn => ({
+            name: r,
+            type: 'integer',
+            jsonPath: `.summary.${r.toLowerCase()}`,
+          })),
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+        fields: openReportFields,
       },
     ],
   };
@@ -428,7 +475,7 @@ export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
   {
     file: 'kyverno.io_globalcontextentries',
     comment:
-      "Kyverno's GlobalContextEntry (kyverno.io/v2alpha1, also served as v2beta1): data every replica of the " +
+      "Kyverno's GlobalContextEntry (kyverno.io/v2beta1 stored, also served as v2 and as the deprecated v2alpha1): data every replica of the " +
       'admission controller keeps cached for `globalReference` context entries, either the objects of one ' +
       'Kubernetes resource (`kubernetesResource`) or the answer of an API call repeated every `refreshInterval` ' +
       '(`apiCall`), exactly one of the two, with optional JMESPath `projections` addressed as `entry.projection`.',
@@ -440,7 +487,8 @@ export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
     categories: ['kyverno'],
     scope: 'Cluster',
     description: 'GlobalContextEntry caches data that policies read through globalReference context entries.',
-    versions: [gceVersion('v2alpha1', true), gceVersion('v2beta1', false)],
+    // Kyverno's order and flags: v2 served, v2alpha1 served and deprecated, v2beta1 stored.
+    versions: [gceVersion('v2', false), gceVersion('v2alpha1', false, true), gceVersion('v2beta1', true)],
   },
   policyDefinition(true),
   {
@@ -492,6 +540,8 @@ export const CRD_DEFINITIONS: readonly CrdDefinition[] = [
       },
     ],
   },
+  openReportDefinition(false),
+  openReportDefinition(true),
   deletingPolicyDefinition(false),
   generatingPolicyDefinition(false),
   imageValidatingPolicyDefinition(false),

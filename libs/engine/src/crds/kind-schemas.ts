@@ -5,6 +5,7 @@
 import { DELETION_PROPAGATION_POLICIES } from '../cleanup/cleanup-policy';
 import { policySchemaParts } from '../policy/schema';
 import { any, arr, bool, doc, int, map, obj, str, type Schema } from '../policy/schema-dsl';
+import { conditionSchema } from './cel-policy-schemas';
 
 const { labelSelector, context, matchResources, anyAllConditions } = policySchemaParts;
 
@@ -41,6 +42,19 @@ const requestData = obj(
 );
 
 /** GlobalContextEntry (kyverno.io/v2alpha1, v2beta1): data cached for globalReference context entries. */
+/** What the controllers write into a GlobalContextEntry's status (Kyverno's GlobalContextEntryStatus). */
+export const globalContextEntryStatusSchema = obj(
+  {
+    ready: bool({ description: 'Whether the data is loaded (deprecated in favour of the Ready condition).' }),
+    conditions: arr(conditionSchema, { description: 'The Ready condition: Succeeded or Failed, with why.' }),
+    lastRefreshTime: str({
+      format: 'date-time',
+      description: 'When the entry was last refreshed successfully for the API Call.',
+    }),
+  },
+  { description: 'Status contains globalcontextentry runtime data.' },
+);
+
 export const globalContextEntrySpecSchema = obj(
   {
     kubernetesResource: obj(
@@ -158,6 +172,23 @@ export const policyReportFields: Record<string, Schema> = {
       { required: ['policy'], description: 'One rule applied to one resource.' },
     ),
     { description: 'The results.' },
+  ),
+};
+
+/** OpenReports' Report and ClusterReport: the Policy WG's fields and the optional `configuration` contract. */
+export const openReportFields: Record<string, Schema> = {
+  ...policyReportFields,
+  configuration: obj(
+    {
+      limits: obj(
+        {
+          maxResults: int({ description: 'The most results the report holds.' }),
+          statusFilter: arr(str({ enum: RESULTS }), { description: 'The only result types the report holds.' }),
+        },
+        { description: 'Limits of the report.' },
+      ),
+    },
+    { required: ['limits'], description: 'A contract between report producers and consumers.' },
   ),
 };
 

@@ -1,6 +1,6 @@
 /**
- * Kyverno's per-resource PolicyReport / ClusterPolicyReport (wgpolicyk8s.io/v1alpha2), built from
- * merged results. Pure: the reports controller decides what to merge and writes it.
+ * Kyverno's per-resource PolicyReport / ClusterPolicyReport (wgpolicyk8s.io/v1alpha2), or its
+ * OpenReports Report / ClusterReport (openreports.io/v1alpha1, same fields), built from merged results. Pure: the reports controller decides what to merge and writes it.
  *
  * Shape (Kyverno 1.12's aggregation): named after the resource's uid, in its namespace (a
  * cluster-scoped resource gets a ClusterPolicyReport); the resource is the owner (so the garbage
@@ -17,9 +17,25 @@ import type { PolicyReportObject, PolicyReportResult, ReportScope } from './type
 export const POLICY_REPORT_API_VERSION = 'wgpolicyk8s.io/v1alpha2';
 export const POLICY_REPORT_KIND = 'PolicyReport';
 export const CLUSTER_POLICY_REPORT_KIND = 'ClusterPolicyReport';
+/** OpenReports (Kyverno's `--openreportsEnabled`): the same report under openreports.io/v1alpha1. */
+export const OPEN_REPORTS_API_VERSION = 'openreports.io/v1alpha1';
+export const OPEN_REPORT_KIND = 'Report';
+export const CLUSTER_OPEN_REPORT_KIND = 'ClusterReport';
 
-/** The report kind for a resource in `namespace` (none or '': cluster-scoped). */
-export function policyReportKind(namespace: string | undefined): PolicyReportObject['kind'] {
+/** Which API group the per-resource reports are written in: wgpolicyk8s.io (Kyverno's default) or openreports.io. */
+export type ReportFormat = 'wgpolicyk8s' | 'openreports';
+
+/** The report's apiVersion in `format`. */
+export function policyReportApiVersion(format: ReportFormat = 'wgpolicyk8s'): PolicyReportObject['apiVersion'] {
+  return format === 'openreports' ? OPEN_REPORTS_API_VERSION : POLICY_REPORT_API_VERSION;
+}
+
+/** The report kind for a resource in `namespace` (none or '': cluster-scoped), in `format`. */
+export function policyReportKind(
+  namespace: string | undefined,
+  format: ReportFormat = 'wgpolicyk8s',
+): PolicyReportObject['kind'] {
+  if (format === 'openreports') return namespace ? OPEN_REPORT_KIND : CLUSTER_OPEN_REPORT_KIND;
   return namespace ? POLICY_REPORT_KIND : CLUSTER_POLICY_REPORT_KIND;
 }
 
@@ -27,13 +43,14 @@ export function buildPolicyReport(
   scope: ReportScope,
   results: readonly PolicyReportResult[],
   policies: readonly ReportPolicy[],
+  format: ReportFormat = 'wgpolicyk8s',
 ): PolicyReportObject {
   const labels: Record<string, string> = { [LABEL_MANAGED_BY]: MANAGED_BY_KYVERNO };
   for (const policy of policies) labels[policyLabel(policy)] = policy.resourceVersion ?? '';
   const sorted = sortResults(results);
   return {
-    apiVersion: POLICY_REPORT_API_VERSION,
-    kind: policyReportKind(scope.namespace),
+    apiVersion: policyReportApiVersion(format),
+    kind: policyReportKind(scope.namespace, format),
     metadata: {
       name: scope.uid,
       ...(scope.namespace ? { namespace: scope.namespace } : {}),

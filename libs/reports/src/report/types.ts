@@ -50,9 +50,13 @@ export interface ReportScope {
   uid: string;
 }
 
+/**
+ * A per-resource report: wgpolicyk8s.io/v1alpha2 PolicyReport / ClusterPolicyReport, or, with Kyverno's
+ * `--openreportsEnabled`, openreports.io/v1alpha1 Report / ClusterReport (the same fields).
+ */
 export interface PolicyReportObject {
-  apiVersion: 'wgpolicyk8s.io/v1alpha2';
-  kind: 'PolicyReport' | 'ClusterPolicyReport';
+  apiVersion: 'wgpolicyk8s.io/v1alpha2' | 'openreports.io/v1alpha1';
+  kind: 'PolicyReport' | 'ClusterPolicyReport' | 'Report' | 'ClusterReport';
   metadata: {
     name: string;
     namespace?: string;
