@@ -15,7 +15,7 @@ import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
-import { gracefulClose, removeWebhooksIfScaledToZero } from '@edict/controller-runtime';
+import { controllerLogger, gracefulClose, removeWebhooksIfScaledToZero } from '@edict/controller-runtime';
 import { LeaderService } from '@edict/leader';
 import { setUpSwagger } from './admin/swagger';
 import { AdmissionControllerModule } from './app.module';
@@ -73,7 +73,7 @@ export async function startController(
     onConstructorPoisoning: 'ignore',
   });
   const app = await NestFactory.create<NestFastifyApplication>(AdmissionControllerModule.forRoot(config), adapter, {
-    logger: options.logger ?? ['log', 'warn', 'error'],
+    logger: options.logger ?? controllerLogger(config),
     abortOnError: false,
     // Each review's body as received, besides its parsed form: review workers are sent the text.
     rawBody: true,

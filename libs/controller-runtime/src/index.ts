@@ -24,6 +24,17 @@ export { PolicyReadiness } from './health/policy-readiness';
 export { MetricsController, METRIC_REGISTRIES } from './metrics/metrics.controller';
 export { POLICY_RESULT_LABELS, type PolicyResultLabel } from './metrics/policy-result-labels';
 export { gracefulClose } from './run/graceful-close';
+export {
+  controllerLogger,
+  JsonLogger,
+  LOGGING_FORMATS,
+  LOGGING_TIMESTAMP_FORMATS,
+  logLevels,
+  type LoggingFormat,
+  type LoggingSettings,
+  type LoggingTimestampFormat,
+} from './logging/controller-logger';
+export { TracingShutdown, tracingProvider } from './tracing/tracing-provider';
 export { runFromEnvironment, type Stoppable } from './run/run-from-environment';
 export {
   startHttpController,
