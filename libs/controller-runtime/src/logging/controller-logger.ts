@@ -102,7 +102,7 @@ export class JsonLogger implements LoggerService {
       line['msg'] = bounded(message.message);
       line['error'] = bounded(message.message);
       if (message.stack) line['stacktrace'] = bounded(message.stack);
-    } else line['msg'] = bounded(typeof message === 'string' ? message : JSON.stringify(message) ?? String(message));
+    } else line['msg'] = bounded(typeof message === 'string' ? message : (JSON.stringify(message) ?? String(message)));
     if (level === 'error' && typeof args[0] === 'string') line['stacktrace'] = bounded(args.shift() as string);
     if (args.length > 0) line['details'] = args.map((arg) => (arg instanceof Error ? arg.message : arg));
     let text: string;
