@@ -46,6 +46,13 @@ export const CHART_MANAGED_FIELDS: ReadonlySet<string> = new Set([
   'omitEvents',
   'generateValidatingAdmissionPolicy',
   'generateMutatingAdmissionPolicy',
+  // Kyverno's per-controller `tracing.*` and `features.logging.*` values.
+  'enableTracing',
+  'tracingAddress',
+  'tracingPort',
+  'tracingCreds',
+  'loggingFormat',
+  'verbosity',
 ]);
 
 export interface ControllerSettingsSource {
