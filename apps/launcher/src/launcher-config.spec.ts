@@ -8,6 +8,8 @@ describe('loadLauncherConfig', () => {
       apiPort: 6443,
       kubeconfigPath: '.edict/kubeconfig',
       examplesDir: 'examples',
+      loggingFormat: 'text',
+      verbosity: 2,
     });
   });
 
@@ -18,7 +20,19 @@ describe('loadLauncherConfig', () => {
       EDICT_KUBECONFIG: '/tmp/k',
       EDICT_EXAMPLES: 'mine',
     });
-    expect({ ...config }).toEqual({ mode: 'cluster', apiPort: 7443, kubeconfigPath: '/tmp/k', examplesDir: 'mine' });
+    expect({ ...config }).toEqual({
+      mode: 'cluster',
+      apiPort: 7443,
+      kubeconfigPath: '/tmp/k',
+      examplesDir: 'mine',
+      loggingFormat: 'text',
+      verbosity: 2,
+    });
+    expect(loadLauncherConfig({ EDICT_LOGGING_FORMAT: 'json', EDICT_VERBOSITY: '4' })).toMatchObject({
+      loggingFormat: 'json',
+      verbosity: 4,
+    });
+    expect(() => loadLauncherConfig({ EDICT_LOGGING_FORMAT: 'xml' })).toThrow('EDICT_LOGGING_FORMAT');
   });
 
   it('names the variable of a bad value', () => {

@@ -258,11 +258,11 @@ export abstract class ControllerBaseConfig {
   @IsIn(TRACING_PROTOCOLS, { message: `tracingProtocol must be one of ${TRACING_PROTOCOLS.join(', ')}` })
   tracingProtocol: TracingProtocol = 'grpc';
 
-  /** Kyverno's --loggingFormat: `text` (the default) or `json`, one object per line. */
+  /** Kyverno's --loggingFormat: `text` (the default) or `json`, one object per line (the launcher reads it too). */
   @IsIn(LOGGING_FORMATS, { message: `loggingFormat must be one of ${LOGGING_FORMATS.join(', ')}` })
   loggingFormat: LoggingFormat = 'text';
 
-  /** Kyverno's -v: how detailed the logs are (Kyverno's chart: 2). See docs/observability.md. */
+  /** Kyverno's -v: how detailed the logs are (Kyverno's chart: 2; the launcher reads it too). See docs/observability.md. */
   @IsInt()
   @Min(0)
   @Max(10)
