@@ -115,4 +115,3 @@ function otlpExporter(options: OtelTracingOptions): SpanExporter {
     ...(secure ? { httpAgentOptions: { ca: options.caPem } } : {}),
   });
 }
-

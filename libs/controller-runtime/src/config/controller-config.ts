@@ -238,7 +238,7 @@ export abstract class ControllerBaseConfig {
   enableTracing = false;
 
   /** Kyverno's --tracingAddress: the collector's host (empty: localhost). */
-  @Matches(/^[A-Za-z0-9.:\[\]-]{0,253}$/, { message: 'tracingAddress must be a host name or an IP address' })
+  @Matches(/^[A-Za-z0-9.:[\]-]{0,253}$/, { message: 'tracingAddress must be a host name or an IP address' })
   tracingAddress = '';
 
   /** Kyverno's --tracingPort: the collector's OTLP port (4317, OTLP/gRPC's). */
