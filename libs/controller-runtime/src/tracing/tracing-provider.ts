@@ -6,7 +6,8 @@
  */
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type FactoryProvider } from '@nestjs/common';
 import { NO_TRACING, TRACING, errorMessage, type Tracing } from '@edict/foundation';
-import { KubeResources } from '@edict/kube';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { KUBE_CONFIG, KubeHttpClient, KubeResources } from '@edict/kube';
 import { startOtelTracing, type RunningTracing } from '@edict/tracing';
 import type { ControllerBaseConfig } from '../config/controller-config';
 
@@ -17,10 +18,13 @@ const CA_KEYS = ['ca.crt', 'ca.pem'];
 export function tracingProvider(config: ControllerBaseConfig, component: string): FactoryProvider<Tracing> {
   return {
     provide: TRACING,
-    inject: [KubeResources],
-    useFactory: async (resources: KubeResources): Promise<Tracing> => {
+    // The kubeconfig, not the app's KubeResources: its HTTP client takes this Tracing.
+    inject: [KUBE_CONFIG],
+    useFactory: async (kubeConfig: KubeConfig): Promise<Tracing> => {
       if (!config.enableTracing) return NO_TRACING;
-      const caPem = config.tracingCreds ? await readCa(resources, config.namespace, config.tracingCreds) : undefined;
+      const caPem = config.tracingCreds
+        ? await readCa(new KubeResources(new KubeHttpClient(kubeConfig)), config.namespace, config.tracingCreds)
+        : undefined;
       const endpoint = `${hostForUrl(config.tracingAddress || 'localhost')}:${config.tracingPort}`;
       new Logger('Tracing').log(
         `exporting spans over OTLP/${config.tracingProtocol} to ${endpoint}${caPem ? ' (TLS)' : ''}`,
