@@ -50,7 +50,12 @@ function pureLib(lib) {
                 }
               : { name, message },
           ),
-          patterns: [{ group: ['@nestjs/*', '@kubernetes/client-node', '@kubernetes/client-node/*'], message }],
+          patterns: [
+            {
+              group: ['@nestjs/*', '@kubernetes/client-node', '@kubernetes/client-node/*', '@opentelemetry/*'],
+              message: `${message}; spans go through the Tracing port`,
+            },
+          ],
         },
       ],
     },

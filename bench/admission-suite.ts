@@ -17,6 +17,7 @@ import {
   type CompiledValidatingPolicy,
 } from '@edict/cel-policies';
 import { parseDocuments, type KubeObject } from '@edict/foundation';
+import { startOtelTracing } from '@edict/tracing';
 import { measureInterleaved, type Measurement } from './harness';
 import { sharedDir } from './shared-dir';
 
@@ -221,6 +222,8 @@ export interface AdmissionSuite {
     exceptions: Measurement;
     oneCondition: Measurement;
     validatingPolicies: Measurement;
+    /** Compiled, with tracing on: the OpenTelemetry SDK recording a span per policy and rule (export discarded). */
+    traced: Measurement;
   };
   /** PolicyExceptions in force for `validate.exceptions`. */
   exceptions: number;
@@ -245,6 +248,15 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
   const pssInterpreted = loadPssPolicies(interpreter);
   const exceptions = teamExceptions(pss, EXCEPTIONS);
   const withExceptions = new Engine({ compiledPolicies: true, exceptions: () => exceptions });
+  // Tracing on as a controller runs it, its batch handed to an exporter that drops it (no network in the figure).
+  const tracing = startOtelTracing({
+    serviceName: 'bench',
+    endpoint: '127.0.0.1:4317',
+    protocol: 'grpc',
+    exporter: { export: (_spans, done) => done({ code: 0 }), shutdown: () => Promise.resolve() },
+  });
+  const traced = new Engine({ compiledPolicies: true, tracing });
+  const pssTraced = loadPssPolicies(traced);
   const pssWithExceptions = loadPssPolicies(withExceptions);
   const oneCondition = oneConditionPolicies(engine, pss.length);
   const vpols = loadPssValidatingPolicies();
@@ -261,40 +273,63 @@ export async function runAdmissionSuite(): Promise<AdmissionSuite> {
 
   // Timed in turn, round after round, so that every ratio to the baseline pairs figures taken
   // under the same conditions.
-  const [baseline, validate, interpreted, excepted, floor, celValidate, mutate, celMutate] = (await measureInterleaved([
-    { name: 'JSON.parse(review)', call: () => JSON.parse(text) },
-    { name: `validate: parse + ${pss.length} PSS policies, compiled`, call: () => validatePipeline(engine, pss, text) },
-    {
-      name: `validate: parse + ${pss.length} PSS policies, interpreted`,
-      call: () => validatePipeline(interpreter, pssInterpreted, text),
-    },
-    {
-      name: `validate: parse + ${pss.length} PSS policies, compiled, ${EXCEPTIONS} PolicyExceptions in force`,
-      call: () => validatePipeline(withExceptions, pssWithExceptions, text),
-    },
-    {
-      name: `validate: parse + ${oneCondition.length} one-condition policies, compiled`,
-      call: () => validatePipeline(engine, oneCondition, text),
-    },
-    {
-      name: `validate: parse + the same ${vpols.length} checks as ValidatingPolicies`,
-      call: () => validatingPolicyPipeline(vpols, text),
-    },
-    { name: `mutate: parse + ${mutators.length} policies + patch`, call: () => mutatePipeline(engine, mutators, text) },
-    {
-      name: `mutate: parse + the same ${mpols.length} mutations as MutatingPolicies + patch`,
-      call: () => mutatingPolicyPipeline(mpols, text),
-    },
-  ])) as [Measurement, Measurement, Measurement, Measurement, Measurement, Measurement, Measurement, Measurement];
+  const [baseline, validate, interpreted, excepted, floor, celValidate, mutate, celMutate, tracedValidate] =
+    (await measureInterleaved([
+      { name: 'JSON.parse(review)', call: () => JSON.parse(text) },
+      {
+        name: `validate: parse + ${pss.length} PSS policies, compiled`,
+        call: () => validatePipeline(engine, pss, text),
+      },
+      {
+        name: `validate: parse + ${pss.length} PSS policies, interpreted`,
+        call: () => validatePipeline(interpreter, pssInterpreted, text),
+      },
+      {
+        name: `validate: parse + ${pss.length} PSS policies, compiled, ${EXCEPTIONS} PolicyExceptions in force`,
+        call: () => validatePipeline(withExceptions, pssWithExceptions, text),
+      },
+      {
+        name: `validate: parse + ${oneCondition.length} one-condition policies, compiled`,
+        call: () => validatePipeline(engine, oneCondition, text),
+      },
+      {
+        name: `validate: parse + the same ${vpols.length} checks as ValidatingPolicies`,
+        call: () => validatingPolicyPipeline(vpols, text),
+      },
+      {
+        name: `mutate: parse + ${mutators.length} policies + patch`,
+        call: () => mutatePipeline(engine, mutators, text),
+      },
+      {
+        name: `mutate: parse + the same ${mpols.length} mutations as MutatingPolicies + patch`,
+        call: () => mutatingPolicyPipeline(mpols, text),
+      },
+      {
+        name: `validate: parse + ${pss.length} PSS policies, compiled, tracing on (a span per review, policy, rule)`,
+        call: () => tracing.span('ADMISSION', {}, () => validatePipeline(traced, pssTraced, text)),
+      },
+    ])) as [
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+      Measurement,
+    ];
+  await tracing.shutdown();
   return {
     baseline,
-    rows: [baseline, validate, interpreted, excepted, floor, celValidate, mutate, celMutate],
+    rows: [baseline, validate, interpreted, excepted, floor, celValidate, mutate, celMutate, tracedValidate],
     validate: {
       compiled: validate,
       interpreted,
       exceptions: excepted,
       oneCondition: floor,
       validatingPolicies: celValidate,
+      traced: tracedValidate,
     },
     exceptions: EXCEPTIONS,
     mutate,

@@ -59,7 +59,8 @@ async function main(): Promise<void> {
         `one-condition policies / PSS (compiled): ${pairedRatio(validate.oneCondition, validate.compiled).toFixed(2)}x; ` +
         `PSS as ValidatingPolicies / classic PSS (compiled): ${pairedRatio(validate.validatingPolicies, validate.compiled).toFixed(2)}x; ` +
         `mutate / validate (compiled): ${pairedRatio(mutate, validate.compiled).toFixed(2)}x; ` +
-        `mutations as MutatingPolicies / classic mutate: ${pairedRatio(mutatingPolicies, mutate).toFixed(2)}x\n`,
+        `mutations as MutatingPolicies / classic mutate: ${pairedRatio(mutatingPolicies, mutate).toFixed(2)}x; ` +
+        `tracing on / off (compiled): ${pairedRatio(validate.traced, validate.compiled).toFixed(2)}x\n`,
     );
   }
 

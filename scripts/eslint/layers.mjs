@@ -11,6 +11,10 @@ export const LAYERS = [
     layer: 'base: plain TypeScript every lib may build on',
     libs: { foundation: [], config: [], 'work-queue': [] },
   },
+  {
+    layer: "tracing: OpenTelemetry behind the foundation's port (the pure libs see only the port)",
+    libs: { tracing: ['foundation'] },
+  },
   { layer: 'expression languages', libs: { cel: ['foundation'], jmespath: ['foundation'] } },
   {
     layer: "Kubernetes' own admission policies (pure): match resources, ValidatingAdmissionPolicy",
@@ -56,7 +60,9 @@ export const LAYERS = [
   },
   {
     layer: 'controller app skeleton',
-    libs: { 'controller-runtime': ['cert', 'webhook-config', 'leader', 'kube', 'policy', 'egress', 'config'] },
+    libs: {
+      'controller-runtime': ['cert', 'webhook-config', 'leader', 'kube', 'policy', 'egress', 'config', 'tracing'],
+    },
   },
   {
     layer: 'test runners (Kyverno CLI test files, chainsaw files)',

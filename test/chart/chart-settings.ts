@@ -52,6 +52,13 @@ export const CHART_MANAGED_FIELDS: ReadonlySet<string> = new Set([
   'generateMutatingAdmissionPolicy',
   'metricsPort',
   'disableMetrics',
+  // Kyverno's per-controller `tracing.*` and `features.logging.*` values.
+  'enableTracing',
+  'tracingAddress',
+  'tracingPort',
+  'tracingCreds',
+  'loggingFormat',
+  'verbosity',
 ]);
 
 export interface ControllerSettingsSource {

@@ -25,6 +25,12 @@ const MATRIX: Readonly<Record<string, readonly string[]>> = {
     '--set',
     'features.forceFailurePolicyIgnore.enabled=true,crds.install=false',
   ],
+  'tracing and JSON logs': [
+    '--set',
+    'admissionController.tracing.enabled=true,admissionController.tracing.address=otel.observability,admissionController.tracing.port=4317',
+    '--set',
+    'admissionController.tracing.creds=otel-ca,features.logging.format=json,features.logging.verbosity=4',
+  ],
   'custom names': [
     '--set',
     'fullnameOverride=acme,namespaceOverride=policy,config.name=acme-config',
@@ -319,6 +325,25 @@ describe('the Helm chart', () => {
     expect(admissionEnv).not.toHaveProperty('EDICT_OMIT_EVENTS');
     expect(admissionEnv['EDICT_ADMISSION_REPORTS']).toBe('false');
     expect(admissionEnv['EDICT_FORCE_FAILURE_POLICY_IGNORE']).toBe('true');
+  });
+
+  it("maps Kyverno's tracing and logging values to each controller's settings", () => {
+    const objects = rendered['tracing and JSON logs']!;
+    expect(env(named(objects, 'Deployment', 'edict-admission-controller'))).toMatchObject({
+      EDICT_ENABLE_TRACING: 'true',
+      EDICT_TRACING_ADDRESS: 'otel.observability',
+      EDICT_TRACING_PORT: '4317',
+      EDICT_TRACING_CREDS: 'otel-ca',
+      EDICT_LOGGING_FORMAT: 'json',
+      EDICT_VERBOSITY: '4',
+    });
+    const background = env(named(objects, 'Deployment', 'edict-background-controller'));
+    expect(background).toMatchObject({ EDICT_LOGGING_FORMAT: 'json', EDICT_VERBOSITY: '4' });
+    expect(background).not.toHaveProperty('EDICT_ENABLE_TRACING');
+    expect(env(named(rendered['default']!, 'Deployment', 'edict-admission-controller'))).toMatchObject({
+      EDICT_LOGGING_FORMAT: 'text',
+      EDICT_VERBOSITY: '2',
+    });
   });
 
   it('derives every name from the install name and places everything in the chosen namespace', () => {

@@ -32,6 +32,7 @@ describe('purity (no-restricted-imports in libs/engine and the libs below it)', 
     ["import { spawn } from 'node:child_process';", 'spawn'],
     ["import { connect } from 'node:net';", 'connect'],
     ["import { KubeConfig } from '@kubernetes/client-node';", 'KubeConfig'],
+    ["import { trace } from '@opentelemetry/api';", 'trace'],
   ];
   it.each(PURE.flatMap((lib) => IMPURE.map(([line, name]) => [lib, line, name])))(
     '%s rejects %s',

@@ -27,6 +27,7 @@ export class AdmissionControllerModule {
       module: AdmissionControllerModule,
       imports: [
         ControllerAppModule.forRoot({
+          component: 'admission-controller',
           config,
           configToken: CONTROLLER_CONFIG,
           policies: true,

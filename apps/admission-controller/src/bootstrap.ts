@@ -16,6 +16,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
 import {
+  controllerLogger,
   gracefulClose,
   removeWebhooksIfScaledToZero,
   separateMetricsPort,
@@ -81,7 +82,7 @@ export async function startController(
     onConstructorPoisoning: 'ignore',
   });
   const app = await NestFactory.create<NestFastifyApplication>(AdmissionControllerModule.forRoot(config), adapter, {
-    logger: options.logger ?? ['log', 'warn', 'error'],
+    logger: options.logger ?? controllerLogger(config),
     abortOnError: false,
     // Each review's body as received, besides its parsed form: review workers are sent the text.
     rawBody: true,

@@ -18,6 +18,7 @@ export class BackgroundControllerModule {
       module: BackgroundControllerModule,
       imports: [
         ControllerAppModule.forRoot({
+          component: 'background-controller',
           config,
           configToken: BACKGROUND_CONFIG,
           policies: true,

@@ -19,6 +19,7 @@ export class CleanupControllerModule {
       module: CleanupControllerModule,
       imports: [
         ControllerAppModule.forRoot({
+          component: 'cleanup-controller',
           config,
           configToken: CLEANUP_CONFIG,
           webhookServer: config,

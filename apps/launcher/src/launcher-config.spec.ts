@@ -12,6 +12,8 @@ describe('loadLauncherConfig', () => {
       kubernetesVersion: '',
       runtimeConfig: '',
       featureGates: '',
+      loggingFormat: 'text',
+      verbosity: 2,
     });
     expect(launcherApiServerSettings(loadLauncherConfig({}))).toEqual({});
   });
@@ -29,6 +31,11 @@ describe('loadLauncherConfig', () => {
       kubeconfigPath: '/tmp/k',
       examplesDir: 'mine',
     });
+    expect(loadLauncherConfig({ EDICT_LOGGING_FORMAT: 'json', EDICT_VERBOSITY: '4' })).toMatchObject({
+      loggingFormat: 'json',
+      verbosity: 4,
+    });
+    expect(() => loadLauncherConfig({ EDICT_LOGGING_FORMAT: 'xml' })).toThrow('EDICT_LOGGING_FORMAT');
   });
 
   it("sets the API server's Kubernetes version, runtime config and feature gates, which decide the admission policy versions served", () => {

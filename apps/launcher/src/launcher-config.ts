@@ -7,6 +7,7 @@ import { admissionPolicyVersions, type ApiServerSettings } from '@edict/apiserve
 import { validateOptions } from '@edict/config';
 import { errorMessage } from '@edict/foundation';
 import { IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
+import { LOGGING_FORMATS, type LoggingFormat } from '@edict/controller-runtime';
 import type { RequestedMode } from './launch-mode';
 
 export class LauncherConfig {
@@ -51,9 +52,18 @@ export class LauncherConfig {
   @IsString()
   @MaxLength(2048)
   featureGates = '';
+  /** Kyverno's --loggingFormat for the launcher and the controllers it starts: `text` or `json`. */
+  @IsIn(LOGGING_FORMATS, { message: `loggingFormat must be one of ${LOGGING_FORMATS.join(', ')}` })
+  loggingFormat: LoggingFormat = 'text';
+
+  /** Kyverno's -v. Left at 2 in text, the launcher keeps its quiet start (warnings and errors only). */
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  verbosity = 2;
 }
 
-const ENVIRONMENT: Record<string, keyof LauncherConfig> = {
+const LAUNCHER_ONLY: Record<string, keyof LauncherConfig> = {
   EDICT_MODE: 'mode',
   EDICT_API_PORT: 'apiPort',
   EDICT_KUBECONFIG: 'kubeconfigPath',
@@ -65,9 +75,17 @@ const ENVIRONMENT: Record<string, keyof LauncherConfig> = {
 
 /** Entries of one `--runtime-config` or `--feature-gates` value. */
 const MAX_ENTRIES = 64;
+/** The launcher's variables and the logging ones it shares with the controllers (documented with theirs). */
+const ENVIRONMENT: Record<string, keyof LauncherConfig> = {
+  ...LAUNCHER_ONLY,
+  EDICT_LOGGING_FORMAT: 'loggingFormat',
+  EDICT_VERBOSITY: 'verbosity',
+};
+
+const INTEGER_FIELDS: ReadonlySet<keyof LauncherConfig> = new Set(['apiPort', 'verbosity']);
 
 /** The variables read and the field each sets: docs/configuration.md is generated from it (test/chart). */
-export const LAUNCHER_ENVIRONMENT: Readonly<Record<string, keyof LauncherConfig>> = ENVIRONMENT;
+export const LAUNCHER_ENVIRONMENT: Readonly<Record<string, keyof LauncherConfig>> = LAUNCHER_ONLY;
 
 export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
   const input: Record<string, unknown> = {};
@@ -75,7 +93,7 @@ export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
   for (const [variable, field] of Object.entries(ENVIRONMENT)) {
     const raw = env[variable]?.trim();
     if (raw === undefined || raw === '') continue;
-    if (field !== 'apiPort') input[field] = raw;
+    if (!INTEGER_FIELDS.has(field)) input[field] = raw;
     else if (/^\d+$/.test(raw)) input[field] = Number(raw);
     else problems.push(`${variable}: must be a whole number, got ${JSON.stringify(raw)}`);
   }

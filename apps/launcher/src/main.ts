@@ -13,9 +13,13 @@ import { describeLaunchMode, launchModeOf } from './launch-mode';
 import { launcherApiServerSettings, loadLauncherConfig } from './launcher-config';
 import { startLocalCluster } from './local/local-cluster';
 import { errorMessage } from '@edict/foundation';
+import { controllerLogger } from '@edict/controller-runtime';
 
 async function main(): Promise<void> {
   const settings = loadLauncherConfig(process.env);
+  // Kyverno's logging settings, when set; otherwise the launcher's quiet defaults below.
+  const logging =
+    settings.loggingFormat === 'json' || settings.verbosity !== 2 ? controllerLogger(settings) : undefined;
   const mode = launchModeOf(settings.mode, { env: process.env, localKubeconfigPath: settings.kubeconfigPath });
   say(describeLaunchMode(mode));
   let stop: () => Promise<void>;
@@ -29,9 +33,9 @@ async function main(): Promise<void> {
       examplesDir: settings.examplesDir,
       apiServer: launcherApiServerSettings(settings),
       // Quiet while starting (transient "no certificate yet" notes); warnings matter afterwards.
-      logger: ['error'],
+      logger: logging ?? ['error'],
     });
-    Logger.overrideLogger(['warn', 'error']);
+    Logger.overrideLogger(logging ?? ['warn', 'error']);
     stop = local.stop;
     // A second Ctrl-C, or a crash, exits without stop(): the kubeconfig must not outlive the cluster.
     process.on('exit', () => {
@@ -62,11 +66,11 @@ async function main(): Promise<void> {
     say(`Starting the admission controller against ${mode.description} ...`);
     // Startup's route listing would bury the guide; the controller's own news matters afterwards.
     const running = await startAgainstCluster({
-      logger: ['warn', 'error'],
+      logger: logging ?? ['warn', 'error'],
       // Without KUBECONFIG, kubectl's default file (not a local cluster's leftover kubeconfig).
       ...(mode.kubeconfigPath ? { controller: { kubeconfigPath: mode.kubeconfigPath } } : {}),
     });
-    Logger.overrideLogger(['log', 'warn', 'error']);
+    Logger.overrideLogger(logging ?? ['log', 'warn', 'error']);
     stop = running.stop;
     say(
       clusterGuide({

@@ -21,6 +21,7 @@ export class ReportsControllerModule {
       module: ReportsControllerModule,
       imports: [
         ControllerAppModule.forRoot({
+          component: 'reports-controller',
           config,
           configToken: REPORTS_CONFIG,
           policies: true,

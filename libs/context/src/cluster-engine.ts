@@ -26,7 +26,7 @@ export const CLUSTER_EVALUATION_TIMEOUT_MS = 30_000;
 /** Longest one ConfigMap or Namespace read may take. */
 const READ_TIMEOUT_MS = 5_000;
 
-export interface ClusterEngineSources extends Pick<EngineDependencies, 'exceptions' | 'limits'> {
+export interface ClusterEngineSources extends Pick<EngineDependencies, 'exceptions' | 'limits' | 'tracing'> {
   /** The controller's apiCall callers. */
   readonly callers: ApiCallers;
   /** The controller's GlobalContextEntry store, for globalReference entries. */
@@ -53,6 +53,7 @@ export class ClusterEngine {
       limits: sources.limits,
       loaders,
       resources: new ClusterResourceLoader(resources, { namespaceObject: (name) => this.namespace(name) }),
+      ...(sources.tracing ? { tracing: sources.tracing } : {}),
     });
   }
 

@@ -18,6 +18,7 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { InformerFactory, KubeResources, CustomResourceDefinitions } from '@edict/kube';
+import { TRACING, type Tracing } from '@edict/foundation';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { ClusterContextLoaders } from './cluster-context-loaders';
 import { ClusterEngine } from './cluster-engine';
@@ -192,6 +193,7 @@ export const clusterEngineProvider: Provider = {
     ContextApiCallers,
     GlobalContextEntries,
     IMAGE_DATA_SOURCE,
+    { token: TRACING, optional: true },
   ],
   useFactory: (
     resources: KubeResources,
@@ -201,6 +203,7 @@ export const clusterEngineProvider: Provider = {
     callers: ContextApiCallers,
     globalContext: GlobalContextEntries,
     images: ImageDataSource,
+    tracing: Tracing | undefined,
   ) => {
     // The cache validates policies as the admission webhook did: with the custom kinds' scopes.
     customResources.feedClusterScopedKinds(cache);
@@ -210,6 +213,7 @@ export const clusterEngineProvider: Provider = {
       callers,
       globalContext: globalContext.store,
       images,
+      ...(tracing ? { tracing } : {}),
     });
   },
 };

@@ -41,6 +41,17 @@ export { MetricsRefresher } from './metrics/metrics-refresher';
 export { OVERFLOW_LABEL_VALUE, TalliedMetrics, type TalliedSeries } from './metrics/tallied-metrics';
 export { POLICY_RESULT_LABELS, type PolicyResultLabel } from './metrics/policy-result-labels';
 export { gracefulClose } from './run/graceful-close';
+export {
+  controllerLogger,
+  JsonLogger,
+  LOGGING_FORMATS,
+  LOGGING_TIMESTAMP_FORMATS,
+  logLevels,
+  type LoggingFormat,
+  type LoggingSettings,
+  type LoggingTimestampFormat,
+} from './logging/controller-logger';
+export { TracingShutdown, tracingProvider } from './tracing/tracing-provider';
 export { runFromEnvironment, type Stoppable } from './run/run-from-environment';
 export { serveMetricsPort, type RunningMetricsPort } from './run/metrics-port';
 export {

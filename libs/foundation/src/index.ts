@@ -51,3 +51,12 @@ export {
 } from './kinds/kind-selector';
 export { pluralOfKind } from './kinds/kind-plural';
 export { decodeX509, X509DecodeError } from './x509/decode';
+export {
+  NO_TRACING,
+  TRACE_KEYS,
+  TRACING,
+  type SpanAttributes,
+  type SpanAttributeValue,
+  type SpanHandle,
+  type Tracing,
+} from './tracing/tracing';

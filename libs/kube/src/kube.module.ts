@@ -12,6 +12,7 @@ import {
   KubeConfig,
   KubernetesObjectApi,
 } from '@kubernetes/client-node';
+import { TRACING, type Tracing } from '@edict/foundation';
 import { validateKubeOptions, type KubeModuleOptions } from './config/kube-module-options';
 import { loadKubeConfig } from './config/load-kube-config';
 import { KubeHttpClient } from './http/kube-http-client';
@@ -72,8 +73,9 @@ export class KubeModule {
       },
       {
         provide: KubeHttpClient,
-        useFactory: (config: KubeConfig) => new KubeHttpClient(config),
-        inject: [KUBE_CONFIG],
+        // The app's Tracing when it provides one: API calls made inside a span get their own.
+        useFactory: (config: KubeConfig, tracing?: Tracing) => new KubeHttpClient(config, tracing ? { tracing } : {}),
+        inject: [KUBE_CONFIG, { token: TRACING, optional: true }],
       },
       {
         provide: KubeResources,

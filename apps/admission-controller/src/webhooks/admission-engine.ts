@@ -3,7 +3,8 @@
  * cluster's loaders, validate.cel parameters, namespaces and authorizer checks from the API server, and every policy evaluation timed and counted into Kyverno's policy metrics
  * on the way out.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { NO_TRACING, TRACING, type Tracing } from '@edict/foundation';
 import type { AdmissionEngine, AdmissionRequest } from '@edict/admission';
 import {
   Engine,
@@ -29,6 +30,7 @@ export class InstrumentedEngine implements AdmissionEngine {
     resources: ClusterResourceLoader,
     accessReviewer: KubeAccessReviewer,
     config: AdmissionConfigService,
+    @Optional() @Inject(TRACING) tracing: Tracing = NO_TRACING,
   ) {
     // The size bounds follow the ConfigMap's `maxContextSize`.
     this.engine = new Engine({
@@ -37,6 +39,7 @@ export class InstrumentedEngine implements AdmissionEngine {
       resources,
       accessReviewer,
       limits: () => config.current().limits,
+      tracing,
     });
   }
 

@@ -4,7 +4,7 @@
  * gave (counted from the request's arrival, taking fair turns of the thread), answer, count.
  * Anything that goes wrong is answered by the path's failure policy, never by a crash.
  */
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
   allow,
   decideWithin,
@@ -18,12 +18,13 @@ import {
   type AdmissionDecision,
   type AdmissionEngine,
   type AdmissionRequest,
+  type AdmissionResponse,
   type FailurePolicy,
   type MutatingPolicyPath,
   type ReviewAnswer,
   type ValidatingPolicyPath,
 } from '@edict/admission';
-import { errorMessage, type EvaluationDeadline } from '@edict/foundation';
+import { errorMessage, NO_TRACING, TRACING, type EvaluationDeadline, type Tracing } from '@edict/foundation';
 import { AdmissionConfigService, CelPolicyCache, PolicyCache } from '@edict/policy';
 import { AfterAdmissionService, type AfterKind } from '../after-admission/after-admission.service';
 import { NamespaceLabels, NamespaceReadRefused } from '../cluster/namespace-labels.service';
@@ -32,6 +33,7 @@ import { CONTROLLER_CONFIG } from '../config/tokens';
 import type { ControllerConfig } from '../config/controller-config';
 import { AdmissionMetrics } from '../metrics/admission-metrics';
 import { InstrumentedEngine } from './admission-engine';
+import { admissionRequestAttributes, admissionResponseAttributes, admissionSpanName } from './admission-span';
 import { FairLimiter } from '@edict/work-queue';
 import { ReviewWorkers } from '../workers/review-workers';
 import type { ReviewInputs, ReviewKind, ReviewOutcome } from './review-decision';
@@ -66,6 +68,7 @@ export class AdmissionService {
     private readonly imagePolicies: ImageValidatingPolicyReviews,
     private readonly mutatingPolicies: MutatingPolicyReviews,
     private readonly celPolicies: CelPolicyCache,
+    @Optional() @Inject(TRACING) private readonly tracing: Tracing = NO_TRACING,
   ) {
     this.limiter = new FairLimiter({
       maxInFlight: settings.maxInFlight,
@@ -231,6 +234,34 @@ export class AdmissionService {
     const parsed = parseAdmissionReview(body);
     if (!parsed.ok) return { status: 400, body: { message: parsed.message } };
     const request = parsed.review.request;
+    if (!this.tracing.enabled) {
+      return this.answerRequest(label, afterKind, failurePolicy, request, timeout, arrivedAt, decide);
+    }
+    return this.tracing.span(admissionSpanName(request), admissionRequestAttributes(request), async (span) => {
+      // Bound to this span: the limiter may run the decision later, from another review's turn.
+      const answer = await this.answerRequest(
+        label,
+        afterKind,
+        failurePolicy,
+        request,
+        timeout,
+        arrivedAt,
+        this.tracing.bind(decide),
+      );
+      span.setAttributes(admissionResponseAttributes((answer.body as { response?: AdmissionResponse }).response));
+      return answer;
+    });
+  }
+
+  private async answerRequest(
+    label: string,
+    afterKind: AfterKind,
+    failurePolicy: FailurePolicy,
+    request: AdmissionRequest,
+    timeout: string | undefined,
+    arrivedAt: number,
+    decide: (request: AdmissionRequest, deadline: EvaluationDeadline, deadlineAt: number) => Promise<ReviewOutcome>,
+  ): Promise<ReviewAnswer> {
     const totalMs = deadlineFromTimeout(timeout);
     const deadlineAt = arrivedAt + totalMs;
     const tenant = reviewTenant(request);

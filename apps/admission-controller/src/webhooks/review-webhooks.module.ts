@@ -84,7 +84,8 @@ export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
   useFactory: (config: ControllerConfig, cache: PolicyCache, metrics: AdmissionMetrics) =>
     new ReviewWorkers(
       {
-        size: reviewWorkerCount(config.webhookWorkers),
+        // Traced reviews are evaluated in-process, so that their policy and rule spans join the review's trace.
+        size: config.enableTracing ? 0 : reviewWorkerCount(config.webhookWorkers),
         recordPolicy: ({ response, background, seconds }, facts) =>
           metrics.recordPolicy(response, background, facts, seconds),
       },

@@ -38,6 +38,8 @@ import { clusterModules, policyModule } from '../modules/cluster-modules';
 import { servingCertModule } from '../webhook-server/serving-cert-module';
 import { WEBHOOK_SERVER_CONFIG, WebhookScheduler } from '../webhook-server/webhook-scheduler';
 import { CustomResourceDefinitionsModule, KubeResources } from '@edict/kube';
+import { TRACING } from '@edict/foundation';
+import { TracingShutdown, tracingProvider } from '../tracing/tracing-provider';
 
 /** A provider of `T` built from injected values (Nest's factory provider, its token given by the skeleton). */
 export type AppFactory<T> = Omit<FactoryProvider<T>, 'provide'>;
@@ -59,6 +61,8 @@ export interface ControllerAppOptions<C extends ControllerBaseConfig = Controlle
   readonly readiness: AppFactory<HealthIndicatorFunction[]>;
   /** The prom-client registries /metrics serves, from what the features export. */
   readonly metrics: AppFactory<Registry[]>;
+  /** The controller's name after the install name (`admission-controller`): its traces' service name. */
+  readonly component?: string;
 }
 
 @Module({})
@@ -85,8 +89,15 @@ export class ControllerCoreModule {
           return core;
         },
       },
+      tracingProvider(config, options.component ?? 'controller'),
+      TracingShutdown,
     ];
-    const exported: Array<InjectionToken | DynamicModule> = [options.configToken, MetricsConfiguration, CoreMetrics];
+    const exported: Array<InjectionToken | DynamicModule> = [
+      options.configToken,
+      MetricsConfiguration,
+      CoreMetrics,
+      TRACING,
+    ];
     if (options.policies) {
       imports.push(policyModule(config), CustomResourceDefinitionsModule.forRoot(config.watchTimeoutSeconds));
       providers.push(

@@ -32,6 +32,13 @@ import {
   type KyvernoFlagTable,
 } from '@edict/config';
 import { AddressPolicy, DEFAULT_BLOCKED_CIDRS } from '@edict/egress';
+import { TRACING_PROTOCOLS, type TracingProtocol } from '@edict/tracing';
+import {
+  LOGGING_FORMATS,
+  LOGGING_TIMESTAMP_FORMATS,
+  type LoggingFormat,
+  type LoggingTimestampFormat,
+} from '../logging/controller-logger';
 
 export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export const DNS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -246,6 +253,50 @@ export abstract class ControllerBaseConfig {
   @IsOptional()
   @IsString()
   trustedRootPath?: string;
+
+  /**
+   * Kyverno's --enableTracing: spans of admission reviews, policy and rule evaluations and API calls
+   * exported over OTLP to tracingAddress:tracingPort. Off: no tracer is started at all.
+   */
+  @IsBoolean()
+  enableTracing = false;
+
+  /** Kyverno's --tracingAddress: the collector's host (empty: localhost). */
+  @Matches(/^[A-Za-z0-9.:[\]-]{0,253}$/, { message: 'tracingAddress must be a host name or an IP address' })
+  tracingAddress = '';
+
+  /** Kyverno's --tracingPort: the collector's OTLP port (4317, OTLP/gRPC's). */
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  tracingPort = 4317;
+
+  /**
+   * Kyverno's --tracingCreds: a Secret in the controller's namespace holding the CA (`ca.crt` or
+   * `ca.pem`) the collector's certificate chains to. Empty: a plain-text connection, as in Kyverno.
+   */
+  @Matches(/^$|^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, { message: 'tracingCreds must be a Secret name' })
+  tracingCreds = '';
+
+  /** How spans travel: `grpc` (OTLP/gRPC, Kyverno's only transport) or `http/json` (OTLP/HTTP, POST /v1/traces). */
+  @IsIn(TRACING_PROTOCOLS, { message: `tracingProtocol must be one of ${TRACING_PROTOCOLS.join(', ')}` })
+  tracingProtocol: TracingProtocol = 'grpc';
+
+  /** Kyverno's --loggingFormat: `text` (the default) or `json`, one object per line (the launcher reads it too). */
+  @IsIn(LOGGING_FORMATS, { message: `loggingFormat must be one of ${LOGGING_FORMATS.join(', ')}` })
+  loggingFormat: LoggingFormat = 'text';
+
+  /** Kyverno's -v: how detailed the logs are (Kyverno's chart: 2; the launcher reads it too). See docs/observability.md. */
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  verbosity = 2;
+
+  /** Kyverno's --loggingtsFormat: the JSON logs' timestamp (`rfc3339`, `rfc3339nano`, `iso8601`, `millis`, `nanos`). */
+  @IsIn(LOGGING_TIMESTAMP_FORMATS, {
+    message: `loggingTimestampFormat must be one of ${LOGGING_TIMESTAMP_FORMATS.join(', ')}`,
+  })
+  loggingTimestampFormat: LoggingTimestampFormat = 'rfc3339';
 }
 
 function cidrListProblem(value: unknown): string | undefined {
@@ -283,6 +334,14 @@ export const CONTROLLER_ENVIRONMENT: EnvironmentTable<ControllerBaseConfig> = {
   EDICT_TUF_ROOT: ['tufRoot', 'string'],
   EDICT_TUF_ROOT_RAW: ['tufRootRaw', 'string'],
   EDICT_TRUSTED_ROOT_PATH: ['trustedRootPath', 'string'],
+  EDICT_ENABLE_TRACING: ['enableTracing', 'bool'],
+  EDICT_TRACING_ADDRESS: ['tracingAddress', 'string'],
+  EDICT_TRACING_PORT: ['tracingPort', 'int'],
+  EDICT_TRACING_CREDS: ['tracingCreds', 'string'],
+  EDICT_TRACING_PROTOCOL: ['tracingProtocol', 'string'],
+  EDICT_LOGGING_FORMAT: ['loggingFormat', 'string'],
+  EDICT_VERBOSITY: ['verbosity', 'int'],
+  EDICT_LOGGING_TS_FORMAT: ['loggingTimestampFormat', 'string'],
 };
 
 /** Kyverno's flags the base variables implement (each controller adds its own; see KyvernoFlagTable). */

@@ -11,6 +11,7 @@ import { Logger, type DynamicModule, type LoggerService, type LogLevel } from '@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LiveSecureContext, SERVING_TLS_OPTIONS, TlsMaterial } from '@edict/cert';
+import { controllerLogger, type LoggingSettings } from '../logging/controller-logger';
 import { gracefulClose } from './graceful-close';
 import { serveMetricsPort } from './metrics-port';
 
@@ -51,7 +52,7 @@ const STOP_GRACE_MS = 5_000;
 export async function startHttpController(
   name: string,
   module: DynamicModule,
-  listen: HttpListen,
+  listen: HttpListen & Partial<LoggingSettings>,
   options: ControllerStartOptions = {},
 ): Promise<RunningHttpController> {
   let server: Server | undefined;
@@ -64,7 +65,14 @@ export async function startHttpController(
       : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
-    logger: options.logger ?? ['log', 'warn', 'error'],
+    // The controller's Kyverno logging settings (its config is what it listens with).
+    logger:
+      options.logger ??
+      controllerLogger({
+        loggingFormat: listen.loggingFormat ?? 'text',
+        verbosity: listen.verbosity ?? 2,
+        loggingTimestampFormat: listen.loggingTimestampFormat,
+      }),
     abortOnError: false,
   });
   gracefulClose(app.getHttpServer(), STOP_GRACE_MS);

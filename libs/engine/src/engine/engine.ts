@@ -7,8 +7,10 @@ import {
   type SizeMemo,
   BoundedCache,
   errorMessage,
+  TRACE_KEYS,
   type JsonValue,
   type KubeObject,
+  type Tracing,
 } from '@edict/foundation';
 import { extractImages, imagesAsJson } from '../images';
 import { matchingExceptions, exceptionKey } from '../exceptions';
@@ -76,6 +78,11 @@ export interface EngineDependencies {
    * `namespaceObject` is then built from the request, as Kyverno's CLI builds it, rather than read.
    */
   offline?: boolean;
+  /**
+   * Where spans go (Kyverno's `POLICY <namespace>/<name>` per policy evaluated, `RULE <name>` per
+   * rule run). Absent or disabled: none is started.
+   */
+  tracing?: Tracing;
 }
 
 /** The default of `compiledPolicies`: an operator switch for comparing against the interpreter. */
@@ -156,8 +163,29 @@ export class Engine {
     request: ResourceRequest,
     options: EvaluationOptions = {},
   ): Promise<PolicyResponse> {
-    return this.process(compiled, compiled.validateRules, 'Validation', request, options, (run, exceptions) =>
-      this.validateRule(compiled, run, exceptions, options),
+    return this.traced(compiled, () =>
+      this.process(compiled, compiled.validateRules, 'Validation', request, options, (run, exceptions) =>
+        this.validateRule(compiled, run, exceptions, options),
+      ),
+    );
+  }
+
+  /** `evaluate` in the policy's span (Kyverno's webhook handlers start one per policy evaluated). */
+  private traced<R>(compiled: CompiledPolicy, evaluate: () => Promise<R>): Promise<R> {
+    const tracing = this.deps.tracing;
+    if (!tracing?.enabled) return evaluate();
+    const { policy } = compiled;
+    const slash = policy.apiVersion?.indexOf('/') ?? -1;
+    return tracing.span(
+      `POLICY ${policy.metadata.namespace ?? ''}/${policy.metadata.name}`,
+      {
+        [TRACE_KEYS.policyName]: policy.metadata.name,
+        [TRACE_KEYS.policyNamespace]: policy.metadata.namespace ?? '',
+        [TRACE_KEYS.policyKind]: policy.kind,
+        [TRACE_KEYS.policyGroup]: slash < 0 ? '' : policy.apiVersion.slice(0, slash),
+        [TRACE_KEYS.policyVersion]: slash < 0 ? (policy.apiVersion ?? '') : policy.apiVersion.slice(slash + 1),
+      },
+      evaluate,
     );
   }
 
@@ -246,6 +274,14 @@ export class Engine {
     request: ResourceRequest,
     options: EvaluationOptions = {},
   ): Promise<MutationResponse> {
+    return this.traced(compiled, () => this.mutateTraced(compiled, request, options));
+  }
+
+  private async mutateTraced(
+    compiled: CompiledPolicy,
+    request: ResourceRequest,
+    options: EvaluationOptions,
+  ): Promise<MutationResponse> {
     let patched = request.resource;
     const response = await this.process(
       compiled,
@@ -275,6 +311,14 @@ export class Engine {
     compiled: CompiledPolicy,
     request: ResourceRequest,
     options: EvaluationOptions = {},
+  ): Promise<ImageVerificationResponse> {
+    return this.traced(compiled, () => this.verifyImagesTraced(compiled, request, options));
+  }
+
+  private async verifyImagesTraced(
+    compiled: CompiledPolicy,
+    request: ResourceRequest,
+    options: EvaluationOptions,
   ): Promise<ImageVerificationResponse> {
     const patches: JsonPatchOperation[] = [];
     const verifiedImages = new VerifiedImages();
@@ -314,11 +358,13 @@ export class Engine {
     request: ResourceRequest,
     options: EvaluationOptions = {},
   ): Promise<PolicyResponse> {
-    return this.process(compiled, compiled.generateRules, 'Generation', request, options, async (run, exceptions) => {
-      if (exceptions.length > 0) return [exceptionSkip(run.rule, 'Generation', exceptions)];
-      const response = await generateResources(run, this.deps.resources, compiled.policy, compiled.namespace);
-      return response ? [response] : [];
-    });
+    return this.traced(compiled, () =>
+      this.process(compiled, compiled.generateRules, 'Generation', request, options, async (run, exceptions) => {
+        if (exceptions.length > 0) return [exceptionSkip(run.rule, 'Generation', exceptions)];
+        const response = await generateResources(run, this.deps.resources, compiled.policy, compiled.namespace);
+        return response ? [response] : [];
+      }),
+    );
   }
 
   /**
@@ -368,9 +414,14 @@ export class Engine {
         : ruleMatches(rule, matchRequest, compiled.namespace).matched;
       if (!matched) continue;
       run ??= this.policyRun(compiled, type, request, trigger, options, handle);
-      const pending = run.contextError
-        ? [ruleError(rule, type, 'failed to build the policy context', run.contextError)]
-        : this.runBoundedRule(run, rule, resource, matchRequest);
+      const active = run;
+      const pending = active.contextError
+        ? [ruleError(rule, type, 'failed to build the policy context', active.contextError)]
+        : this.deps.tracing?.enabled
+          ? this.deps.tracing.span(`RULE ${rule.name}`, { [TRACE_KEYS.ruleName]: rule.name }, () =>
+              this.runBoundedRule(active, rule, resource, matchRequest),
+            )
+          : this.runBoundedRule(active, rule, resource, matchRequest);
       const results = pending instanceof Promise ? await pending : pending;
       // The rule's context is gone, but the resource it left stays: later rules' variables and
       // preconditions read the patched `request.object`, as in Kyverno.

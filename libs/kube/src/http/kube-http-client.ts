@@ -13,7 +13,9 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { NO_TRACING, type Tracing } from '@edict/foundation';
 import { KubeApiError } from '../errors/kube-api-error';
+import { kubeSpan } from './kube-span';
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -135,11 +137,21 @@ export class KubeHttpClient {
   /** Told of every request sent (its method, path and query), e.g. to count them (kyverno_client_queries_total). */
   onRequest?: (method: string, path: string, query: KubeHttpRequest['query']) => void;
 
+  private readonly tracing: Tracing;
+
   constructor(
     readonly config: KubeConfig,
-    options: { now?: () => number } = {},
+    options: { now?: () => number; tracing?: Tracing } = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.tracing = options.tracing ?? NO_TRACING;
+  }
+
+  /** `send` in a span of its own when the caller is in one (Kyverno's traced clients). */
+  private traced<R>(req: Pick<KubeHttpRequest, 'method' | 'path'>, send: () => Promise<R>): Promise<R> {
+    if (!this.tracing.enabled || !this.tracing.inSpan()) return send();
+    const { name, attributes } = kubeSpan(req.method ?? 'GET', req.path);
+    return this.tracing.span(name, attributes, send);
   }
 
   /** The current cluster's server URL. */
@@ -150,7 +162,11 @@ export class KubeHttpClient {
   }
 
   /** Sends a request and parses the JSON answer; non-2xx answers throw `KubeApiError`. */
-  async json<T = unknown>(req: KubeHttpRequest): Promise<T> {
+  json<T = unknown>(req: KubeHttpRequest): Promise<T> {
+    return this.traced(req, () => this.jsonUntraced<T>(req));
+  }
+
+  private async jsonUntraced<T>(req: KubeHttpRequest): Promise<T> {
     const { status, text } = req.totalTimeoutMs ? await this.sendWithin(req, req.totalTimeoutMs) : await this.send(req);
     if (status < 200 || status > 299) throw KubeApiError.fromResponse(status, text);
     return (text === '' ? undefined : JSON.parse(text)) as T;
@@ -160,7 +176,11 @@ export class KubeHttpClient {
    * Sends a request whose successful answer is not needed (a write nobody reads back): its body is
    * skipped as it arrives instead of buffered and parsed. Non-2xx answers throw `KubeApiError`.
    */
-  async call(req: Omit<KubeHttpRequest, 'maxResponseBytes' | 'totalTimeoutMs'>): Promise<void> {
+  call(req: Omit<KubeHttpRequest, 'maxResponseBytes' | 'totalTimeoutMs'>): Promise<void> {
+    return this.traced(req, () => this.callUntraced(req));
+  }
+
+  private async callUntraced(req: Omit<KubeHttpRequest, 'maxResponseBytes' | 'totalTimeoutMs'>): Promise<void> {
     const { request, response } = await this.open(req, req.timeoutMs ?? 60_000);
     const status = response.statusCode ?? 500;
     if (status < 200 || status > 299) {
