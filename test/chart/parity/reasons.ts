@@ -6,26 +6,10 @@
 import type { ValueReason } from './parity';
 
 export const PENDING = {
-  /** Logging, tracing, metrics and OpenReports flags, mapped by the work adding them. */
-  flags: [
-    'loggingFormat',
-    'v',
-    'enableTracing',
-    'tracingAddress',
-    'tracingPort',
-    'tracingCreds',
-    'aggregateReports',
-    'policyReports',
-    'openreportsEnabled',
-  ],
-  /** Chart values (and everything under them); `*Controller.` stands for each controller. */
+  flags: [] as string[],
+  /** Chart values not built yet (and everything under them); `*Controller.` stands for each controller. */
   values: [
-    'features.logging',
-    'features.aggregateReports',
-    'features.policyReports',
     'metricsConfig',
-    'openreports',
-    '*Controller.tracing',
     '*Controller.serviceMonitor.additionalAnnotations',
     '*Controller.metricsService.trafficDistribution',
   ],
@@ -94,6 +78,10 @@ const NOT_IN_NODE = "it configures Kyverno's Go runtime";
 const ONE_IMAGE = "Edict's controllers need no init container: the one image starts each controller directly";
 
 export const NOT_APPLICABLE_VALUES: Readonly<Record<string, ValueReason>> = {
+  'openreports.installCrds': {
+    reason: "Edict's chart installs the openreports.io CRDs with its own CRDs (crds.install)",
+    allowed: true,
+  },
   nameOverride: { reason: 'names derive from the install name alone (fullnameOverride or the release name)' },
   'upgrade.fromV2': { reason: "there is no v2 of Edict's chart to upgrade from" },
   'apiVersionOverride.podDisruptionBudget': {

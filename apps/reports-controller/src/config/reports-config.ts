@@ -162,6 +162,9 @@ export const REPORTS_KYVERNO_FLAGS: KyvernoFlagTable = {
   maxBackgroundReports: 'EDICT_MAX_BACKGROUND_REPORTS',
   enableReporting: 'EDICT_ENABLE_REPORTING',
   imagePullSecrets: 'EDICT_IMAGE_PULL_SECRETS',
+  aggregateReports: 'EDICT_AGGREGATE_REPORTS',
+  policyReports: 'EDICT_POLICY_REPORTS',
+  openreportsEnabled: 'EDICT_OPENREPORTS_ENABLED',
 };
 
 const SPEC: ConfigSpec<ReportsConfig> = {
