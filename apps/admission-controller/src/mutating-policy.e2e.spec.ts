@@ -46,8 +46,13 @@ describe('MutatingPolicies at admission', () => {
 
   beforeAll(async () => {
     cluster = await startE2eCluster();
-    controller = await cluster.startReplica({ omitEvents: [] });
     core = cluster.core;
+    // Success events at admission only with the ConfigMap's generateSuccessEvents, as in Kyverno.
+    await core.createNamespacedConfigMap({
+      namespace: cluster.names.namespace,
+      body: { metadata: { name: cluster.names.configMap }, data: { generateSuccessEvents: 'true' } },
+    });
+    controller = await cluster.startReplica({ omitEvents: [] });
     for (const name of ['team-a', 'team-b']) await core.createNamespace({ body: { metadata: { name } } });
     await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate-policy.edict.svc');
   }, 30_000);
