@@ -173,6 +173,7 @@ describe("local mode under Kyverno's names (EDICT_INSTALL_NAME=kyverno)", () => 
       'kyverno-exception-validating-webhook-cfg',
       'kyverno-policy-validating-webhook-cfg',
       'kyverno-resource-validating-webhook-cfg',
+      'kyverno-ttl-validating-webhook-cfg',
     ]);
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(local.kubeconfigPath);
