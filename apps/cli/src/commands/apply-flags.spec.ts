@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { FakeEngine, rule, clusterPolicy, pod, yaml, writeTree, type FakeRules } from '@edict/kyverno-test/testing';
-import { buildProgram } from '../program';
-
-async function cli(args: string[], script: FakeRules = () => []) {
-  let out = '';
-  let err = '';
-  const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) };
-  const result = { code: 0 };
-  try {
-    await buildProgram(io, result, new FakeEngine(script).factory()).parseAsync(['node', 'edict', ...args]);
-  } catch (error) {
-    result.code = (error as { exitCode?: number }).exitCode ?? 99;
-  }
-  return { out, err, code: result.code };
-}
+import { rule, clusterPolicy, pod, yaml, writeTree } from '@edict/kyverno-test/testing';
+import { runCli as cli } from '../testing/run-cli';
 
 const files = () =>
   writeTree({

@@ -2,31 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  FakeEngine,
-  rule,
-  clusterPolicy,
-  pod,
-  testFile,
-  yaml,
-  writeTree,
-  type FakeRules,
-} from '@edict/kyverno-test/testing';
+import { FakeEngine, rule, clusterPolicy, pod, testFile, yaml, writeTree } from '@edict/kyverno-test/testing';
 import { buildProgram } from '../program';
-
-async function cli(args: string[], script: FakeRules, cwd?: string) {
-  let out = '';
-  let err = '';
-  const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) };
-  const result = { code: 0 };
-  if (cwd) vi.spyOn(process, 'cwd').mockReturnValue(cwd);
-  try {
-    await buildProgram(io, result, new FakeEngine(script).factory()).parseAsync(['node', 'edict', ...args]);
-  } catch (error) {
-    result.code = (error as { exitCode?: number }).exitCode ?? 99;
-  }
-  return { out, err, code: result.code };
-}
+import { runCli as cli } from '../testing/run-cli';
 
 afterEach(() => vi.restoreAllMocks());
 
