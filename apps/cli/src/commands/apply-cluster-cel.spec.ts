@@ -6,16 +6,9 @@ import { kubeconfigFor } from '@edict/apiserver';
 import { startServer, type Running } from '@edict/apiserver/testing';
 import { defaultEngineFactory } from '@edict/kyverno-test';
 import { writeTree, yaml } from '@edict/kyverno-test/testing';
-import { buildProgram } from '../program';
+import { runCliOn } from '../testing/run-cli';
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const result = { code: 0 };
-  const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) };
-  await buildProgram(io, result, defaultEngineFactory).parseAsync(['node', 'edict', ...args]);
-  return { out, err, code: result.code };
-}
+const cli = (args: string[]) => runCliOn(defaultEngineFactory, args);
 
 const deployment = (name: string, labels: Record<string, string>) => ({
   apiVersion: 'apps/v1',

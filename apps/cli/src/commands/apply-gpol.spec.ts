@@ -1,21 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeEngine, writeTree, yaml } from '@edict/kyverno-test/testing';
-import { buildProgram } from '../program';
-
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) };
-  const result = { code: 0 };
-  try {
-    await buildProgram(io, result, new FakeEngine(() => []).factory()).parseAsync(['node', 'edict', ...args]);
-  } catch (error) {
-    result.code = (error as { exitCode?: number }).exitCode ?? 99;
-  }
-  return { out, err, code: result.code };
-}
+import { writeTree, yaml } from '@edict/kyverno-test/testing';
+import { runCli as cli } from '../testing/run-cli';
 
 afterEach(() => vi.restoreAllMocks());
 

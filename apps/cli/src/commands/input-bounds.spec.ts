@@ -9,20 +9,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultEngineFactory, DEFAULT_MAX_FILE_SIZE, setMaxFileSize } from '@edict/kyverno-test';
 import { writeTree, yaml } from '@edict/kyverno-test/testing';
-import { buildProgram } from '../program';
+import { runCliOn } from '../testing/run-cli';
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) };
-  const result = { code: 0 };
-  try {
-    await buildProgram(io, result, defaultEngineFactory).parseAsync(['node', 'edict', ...args]);
-  } catch (error) {
-    result.code = (error as { exitCode?: number }).exitCode ?? 99;
-  }
-  return { out, err, code: result.code };
-}
+const cli = (args: string[]) => runCliOn(defaultEngineFactory, args);
 
 afterEach(() => {
   vi.unstubAllEnvs();

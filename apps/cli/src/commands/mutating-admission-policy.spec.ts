@@ -2,16 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { defaultEngineFactory } from '@edict/kyverno-test';
 import { testFile, writeTree, yaml } from '@edict/kyverno-test/testing';
 import { join } from 'node:path';
-import { buildProgram } from '../program';
+import { runCliOn } from '../testing/run-cli';
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const result = { code: 0 };
-  const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) };
-  await buildProgram(io, result, defaultEngineFactory).parseAsync(['node', 'edict', ...args]);
-  return { out, err, code: result.code };
-}
+const cli = (args: string[]) => runCliOn(defaultEngineFactory, args);
 
 const policy = {
   apiVersion: 'admissionregistration.k8s.io/v1beta1',
