@@ -1,8 +1,10 @@
 import { compileEvaluators, type Evaluators } from '../core/evaluators';
 import { fixedFailureActions, type FixedFailureActions } from '../core/failure-action';
+import type { CelProgram } from '@edict/cel';
 import type { JsonValue } from '@edict/foundation';
 import { compileKindGate, compileRuleMatch, type KindGate, type RuleMatcher } from '../match';
 import { withAutogen } from '../policy/autogen';
+import { compilePolicyMatchConditions } from './policy-match-conditions';
 import { RulesByKind } from './rules-by-kind';
 import { hasVerifyImageChecks, hasVerifyImages } from '../verify-images/verify-rule';
 import type { Conditions, ForEachValidation, Policy, Rule } from '../policy/types';
@@ -26,6 +28,8 @@ export interface CompiledPolicy {
   readonly programs: ReadonlyMap<Rule, RuleProgram>;
   /** The rules of a list whose match can hold for a kind (without it, every rule is tried). */
   readonly rulesByKind?: RulesByKind;
+  /** `spec.webhookConfiguration.matchConditions`, compiled (`null`: one that does not compile); unset when none. */
+  readonly matchConditions?: readonly (CelProgram | null)[];
 }
 
 /** What the compiler prepared for one rule; the interpreter does the rest. */
@@ -58,6 +62,7 @@ export function compilePolicy(source: Policy, options: { compiled: boolean }): C
     failureActions: fixedFailureActions(policy, validateRules),
     programs,
     rulesByKind: new RulesByKind(gates),
+    matchConditions: compilePolicyMatchConditions(policy),
   };
 }
 

@@ -30,7 +30,7 @@ import { generateResources } from '../generate';
 import type { RuleRun } from '../validate/rule-run';
 import { EvaluationContext } from '../variables';
 import { compilePolicy, type CompiledPolicy } from './compile';
-import { compilePolicyMatchConditions, policyMatchConditionsHold } from './policy-match-conditions';
+import { policyMatchConditionsHold } from './policy-match-conditions';
 import { INTERPRETER } from '../core/evaluators';
 import { failureActionFor, policyFailureAction } from '../core/failure-action';
 import { andThen, type MaybePromise } from '../core/maybe-promise';
@@ -384,7 +384,7 @@ export class Engine {
     const trigger = request.resource ?? request.oldResource;
     const response = emptyPolicyResponse(compiled, request);
     if (!trigger || !appliesToNamespace(compiled, request)) return response;
-    const conditions = compilePolicyMatchConditions(compiled.policy);
+    const conditions = compiled.matchConditions;
     if (conditions && !policyMatchConditionsHold(conditions, request, trigger, this.limits(), options.deadline))
       return response;
 

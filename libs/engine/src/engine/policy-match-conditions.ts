@@ -21,17 +21,8 @@ import { celObject, requestAttributes } from '../validate/cel/activation';
 /** Kubernetes' webhook match conditions: no params, no authorizer answers in the engine. */
 const VARIABLES = { params: false, authorizer: false } as const;
 
-const compiled = new WeakMap<Policy, (CelProgram | null)[] | undefined>();
-
 /** The compiled conditions, or undefined when the policy sets none; `null` marks one that does not compile. */
 export function compilePolicyMatchConditions(policy: Policy): (CelProgram | null)[] | undefined {
-  if (compiled.has(policy)) return compiled.get(policy);
-  const conditions = compileConditions(policy);
-  compiled.set(policy, conditions);
-  return conditions;
-}
-
-function compileConditions(policy: Policy): (CelProgram | null)[] | undefined {
   const configured = policy.spec?.webhookConfiguration?.['matchConditions'];
   if (!Array.isArray(configured) || configured.length === 0) return undefined;
   return configured.map((entry) => {
