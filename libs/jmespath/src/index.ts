@@ -5,3 +5,5 @@ export { compileJmesPath, compileDirectJmesPath, type JmesPathQuery, type JmesPa
 export { JmesPathError, JmesPathNotFoundError } from './errors';
 export { setJmesPathClock } from './clock';
 export { kyvernoFunctionNames } from './functions/register';
+export { functionCatalogue, type FunctionEntry } from './functions/catalogue';
+export type { JpType } from './runtime';

@@ -6,13 +6,33 @@ import { KyvernoInterpreter, type AstNode } from './interpreter';
 /** A Kyverno function: receives already type-checked arguments. */
 export type KyvernoFunction = (args: JsonValue[]) => JsonValue;
 
+/** A type name of `jp function`'s signatures (go-jmespath's JpType names; Kyverno writes booleans `bool`). */
+export type JpType =
+  | 'number'
+  | 'string'
+  | 'bool'
+  | 'array'
+  | 'object'
+  | 'any'
+  | 'expref'
+  | 'null'
+  | 'array[number]'
+  | 'array[string]'
+  | 'array[object]'
+  | 'array[array]';
+
 export interface FunctionDefinition {
   readonly name: string;
   readonly signature: InputSignature[];
   readonly fn: KyvernoFunction;
+  /** The types the function returns, as `jp function` prints them. */
+  readonly returns: readonly JpType[];
+  /** What the function does, as `jp function` prints it (Kyverno's note for Kyverno's functions). */
+  readonly note: string;
 }
 
 interface RuntimeLike {
+  _functionTable: Record<string, { _signature: InputSignature[] }>;
   _interpreter: { visit(node: AstNode, value: JsonValue): JsonValue };
   callFunction(name: string, args: unknown[]): JSONValue;
   registerFunction(
@@ -100,4 +120,9 @@ export function registerFunctions(definitions: readonly FunctionDefinition[]): v
     runtime.registerFunction(name, fn as (args: JSONValue[]) => JSONValue, signature, { override: true });
     registered.add(name);
   }
+}
+
+/** Every function the runtime knows (standard JMESPath, community additions and Kyverno's), with its arguments. */
+export function registeredSignatures(): ReadonlyMap<string, readonly InputSignature[]> {
+  return new Map(Object.keys(runtime._functionTable).map((name) => [name, runtime._functionTable[name]!._signature]));
 }

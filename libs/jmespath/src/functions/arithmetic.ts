@@ -215,11 +215,47 @@ function round(args: JsonValue[]): JsonValue {
 }
 
 export const arithmeticFunctions: FunctionDefinition[] = [
-  { name: 'add', signature: [any, any], fn: (a) => addOrSubtract('add', a, 1n) },
-  { name: 'subtract', signature: [any, any], fn: (a) => addOrSubtract('subtract', a, -1n) },
-  { name: 'multiply', signature: [any, any], fn: multiply },
-  { name: 'divide', signature: [any, any], fn: divide },
-  { name: 'modulo', signature: [any, any], fn: modulo },
-  { name: 'sum', signature: [arr], fn: sum },
-  { name: 'round', signature: [num, num], fn: round },
+  {
+    name: 'add',
+    returns: ['any'],
+    note: 'does arithmetic addition of two specified values of numbers, quantities, and durations',
+    signature: [any, any],
+    fn: (a) => addOrSubtract('add', a, 1n),
+  },
+  {
+    name: 'subtract',
+    returns: ['any'],
+    note: 'does arithmetic subtraction of two specified values of numbers, quantities, and durations',
+    signature: [any, any],
+    fn: (a) => addOrSubtract('subtract', a, -1n),
+  },
+  {
+    name: 'multiply',
+    returns: ['any'],
+    note: 'does arithmetic multiplication of two specified values of numbers, quantities, and durations',
+    signature: [any, any],
+    fn: multiply,
+  },
+  { name: 'divide', returns: ['any'], note: 'divisor must be non zero', signature: [any, any], fn: divide },
+  {
+    name: 'modulo',
+    returns: ['any'],
+    note: 'divisor must be non-zero, arguments must be integers',
+    signature: [any, any],
+    fn: modulo,
+  },
+  {
+    name: 'sum',
+    returns: ['any'],
+    note: 'does arithmetic addition of specified array of values of numbers, quantities, and durations',
+    signature: [arr],
+    fn: sum,
+  },
+  {
+    name: 'round',
+    returns: ['number'],
+    note: 'does roundoff to upto the given decimal places',
+    signature: [num, num],
+    fn: round,
+  },
 ];

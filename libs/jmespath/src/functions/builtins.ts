@@ -53,9 +53,39 @@ function merge(args: JsonValue[]): JsonValue {
 }
 
 export const builtinOverrides: FunctionDefinition[] = [
-  { name: 'to_number', signature: [any], fn: toNumber },
-  { name: 'to_string', signature: [any], fn: toString },
-  { name: 'sort', signature: [arr], fn: sort },
-  { name: 'contains', signature: [{ types: [TYPE_STRING, TYPE_ARRAY] }, { types: [TYPE_ANY] }], fn: contains },
-  { name: 'merge', signature: [{ types: [TYPE_OBJECT], variadic: true }], fn: merge },
+  {
+    name: 'to_number',
+    returns: ['number'],
+    note: 'returns the number a string or number stands for, null when it does not stand for one',
+    signature: [any],
+    fn: toNumber,
+  },
+  {
+    name: 'to_string',
+    returns: ['string'],
+    note: 'returns a string as is, any other value as its JSON text',
+    signature: [any],
+    fn: toString,
+  },
+  {
+    name: 'sort',
+    returns: ['array'],
+    note: 'sorts an array of numbers or of strings in ascending order',
+    signature: [arr],
+    fn: sort,
+  },
+  {
+    name: 'contains',
+    returns: ['bool'],
+    note: 'tells whether a string contains the search string, or an array an element equal to the search value',
+    signature: [{ types: [TYPE_STRING, TYPE_ARRAY] }, { types: [TYPE_ANY] }],
+    fn: contains,
+  },
+  {
+    name: 'merge',
+    returns: ['object'],
+    note: 'merges objects into one; later objects win on a shared key',
+    signature: [{ types: [TYPE_OBJECT], variadic: true }],
+    fn: merge,
+  },
 ];

@@ -55,8 +55,32 @@ function labelMatch(args: JsonValue[]): JsonValue {
 }
 
 export const collectionFunctions: FunctionDefinition[] = [
-  { name: 'lookup', signature: [objOrArr, strOrNum], fn: lookup },
-  { name: 'items', signature: [objOrArr, str, str], fn: items },
-  { name: 'object_from_lists', signature: [arr, arr], fn: objectFromLists },
-  { name: 'label_match', signature: [obj, obj], fn: labelMatch },
+  {
+    name: 'lookup',
+    returns: ['any'],
+    note: 'returns the value corresponding to the given key/index in the given object/array',
+    signature: [objOrArr, strOrNum],
+    fn: lookup,
+  },
+  {
+    name: 'items',
+    returns: ['array'],
+    note: 'converts a map or array to an array of objects where each key:value is an item in the array',
+    signature: [objOrArr, str, str],
+    fn: items,
+  },
+  {
+    name: 'object_from_lists',
+    returns: ['object'],
+    note: 'converts a pair of lists containing keys and values to an object',
+    signature: [arr, arr],
+    fn: objectFromLists,
+  },
+  {
+    name: 'label_match',
+    returns: ['bool'],
+    note: 'object arguments must be enclosed in backticks; ex. `{{request.object.spec.template.metadata.labels}}`',
+    signature: [obj, obj],
+    fn: labelMatch,
+  },
 ];

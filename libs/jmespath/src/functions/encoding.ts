@@ -64,8 +64,32 @@ const digest = (algorithm: string) => (args: JsonValue[]) =>
 
 export const encodingFunctions: FunctionDefinition[] = [
   // Invalid UTF-8 in the decoded bytes becomes U+FFFD, as when Go later encodes the string as JSON.
-  { name: 'base64_decode', signature: [str], fn: (a) => decodeStdBase64(a[0] as string).toString('utf8') },
-  { name: 'base64_encode', signature: [str], fn: (a) => Buffer.from(a[0] as string, 'utf8').toString('base64') },
-  { name: 'sha256', signature: [str], fn: digest('sha256') },
-  { name: 'md5', signature: [str], fn: digest('md5') },
+  {
+    name: 'base64_decode',
+    returns: ['string'],
+    note: 'decodes a base 64 string',
+    signature: [str],
+    fn: (a) => decodeStdBase64(a[0] as string).toString('utf8'),
+  },
+  {
+    name: 'base64_encode',
+    returns: ['string'],
+    note: 'encodes a regular, plaintext and unencoded string to base64',
+    signature: [str],
+    fn: (a) => Buffer.from(a[0] as string, 'utf8').toString('base64'),
+  },
+  {
+    name: 'sha256',
+    returns: ['string'],
+    note: 'hashes a string with SHA-256 and returns the digest in hexadecimal',
+    signature: [str],
+    fn: digest('sha256'),
+  },
+  {
+    name: 'md5',
+    returns: ['string'],
+    note: 'hashes a string with MD5 and returns the digest in hexadecimal',
+    signature: [str],
+    fn: digest('md5'),
+  },
 ];

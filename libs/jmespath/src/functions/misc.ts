@@ -42,16 +42,38 @@ function isExternalUrl(args: JsonValue[]): JsonValue {
 }
 
 export const miscFunctions: FunctionDefinition[] = [
-  { name: 'path_canonicalize', signature: [str], fn: (a) => joinPath(a[0] as string) },
+  {
+    name: 'path_canonicalize',
+    returns: ['string'],
+    note: 'normalizes or canonicalizes a given path by removing excess slashes',
+    signature: [str],
+    fn: (a) => joinPath(a[0] as string),
+  },
   {
     name: 'semver_compare',
+    returns: ['bool'],
+    note: 'compares two strings which comply with the semantic versioning schema and outputs a boolean response as to the position of the second relative to the first',
     signature: [str, str],
     fn: (a) => rethrow(() => semverSatisfies(a[0] as string, a[1] as string)),
   },
-  { name: 'random', signature: [str], fn: (a) => rethrow(() => randomFromPattern(a[0] as string)) },
-  { name: 'x509_decode', signature: [str], fn: (a) => rethrow(() => decodeX509(a[0] as string)) },
+  {
+    name: 'random',
+    returns: ['string'],
+    note: 'Generates a random sequence of characters',
+    signature: [str],
+    fn: (a) => rethrow(() => randomFromPattern(a[0] as string)),
+  },
+  {
+    name: 'x509_decode',
+    returns: ['object'],
+    note: 'decodes an x.509 certificate to an object. you may also use this in conjunction with `base64_decode` jmespath function to decode a base64-encoded certificate',
+    signature: [str],
+    fn: (a) => rethrow(() => decodeX509(a[0] as string)),
+  },
   {
     name: 'image_normalize',
+    returns: ['string'],
+    note: 'normalizes an image reference',
     signature: [str],
     fn: (a) =>
       rethrow(
@@ -59,5 +81,11 @@ export const miscFunctions: FunctionDefinition[] = [
         (m) => functionError('image_normalize', m),
       ),
   },
-  { name: 'is_external_url', signature: [str], fn: isExternalUrl },
+  {
+    name: 'is_external_url',
+    returns: ['bool'],
+    note: "tells whether a URL's host is outside the loopback and private address ranges (only `localhost` counts as internal among host names: Edict resolves no names)",
+    signature: [str],
+    fn: isExternalUrl,
+  },
 ];

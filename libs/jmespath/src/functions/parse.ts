@@ -24,6 +24,18 @@ function parseYaml(args: JsonValue[]): JsonValue {
 }
 
 export const parseFunctions: FunctionDefinition[] = [
-  { name: 'parse_json', signature: [str], fn: parseJson },
-  { name: 'parse_yaml', signature: [str], fn: parseYaml },
+  {
+    name: 'parse_json',
+    returns: ['any'],
+    note: 'decodes a valid JSON encoded string to the appropriate type. Opposite of `to_string` function',
+    signature: [str],
+    fn: parseJson,
+  },
+  {
+    name: 'parse_yaml',
+    returns: ['any'],
+    note: 'decodes a valid YAML encoded string to the appropriate type provided it can be represented as JSON',
+    signature: [str],
+    fn: parseYaml,
+  },
 ];

@@ -96,30 +96,74 @@ export function goSplit(s: string, sep: string): string[] {
 const s = (args: JsonValue[], i: number) => args[i] as string;
 
 export const stringFunctions: FunctionDefinition[] = [
-  { name: 'compare', signature: [str, str], fn: (a) => compareCodePoints(s(a, 0), s(a, 1)) },
-  { name: 'equal_fold', signature: [str, str], fn: (a) => equalFold(s(a, 0), s(a, 1)) },
+  {
+    name: 'compare',
+    returns: ['number'],
+    note: 'compares two strings lexicographically',
+    signature: [str, str],
+    fn: (a) => compareCodePoints(s(a, 0), s(a, 1)),
+  },
+  {
+    name: 'equal_fold',
+    returns: ['bool'],
+    note: 'allows comparing two strings for equivalency where the only differences are letter cases',
+    signature: [str, str],
+    fn: (a) => equalFold(s(a, 0), s(a, 1)),
+  },
   {
     name: 'replace',
+    returns: ['string'],
+    note: 'replaces a specified number of instances of the source string with the replacement string in a parent ',
     signature: [str, str, str, num],
     // Go converts the count with int(float64): truncation toward zero.
     fn: (a) => boundedReplace('replace', s(a, 0), s(a, 1), s(a, 2), Math.trunc(a[3] as number)),
   },
   {
     name: 'replace_all',
+    returns: ['string'],
+    note: 'replace all instances of one string with another in an overall parent string',
     signature: [str, str, str],
     fn: (a) => boundedReplace('replace_all', s(a, 0), s(a, 1), s(a, 2), -1),
   },
-  { name: 'to_upper', signature: [str], fn: (a) => toUpper(s(a, 0)) },
-  { name: 'to_lower', signature: [str], fn: (a) => toLower(s(a, 0)) },
-  { name: 'trim', signature: [str, str], fn: (a) => goTrim(s(a, 0), s(a, 1)) },
+  {
+    name: 'to_upper',
+    returns: ['string'],
+    note: 'takes in a string and outputs the same string with all upper-case letters',
+    signature: [str],
+    fn: (a) => toUpper(s(a, 0)),
+  },
+  {
+    name: 'to_lower',
+    returns: ['string'],
+    note: 'takes in a string and outputs the same string with all lower-case letters',
+    signature: [str],
+    fn: (a) => toLower(s(a, 0)),
+  },
+  {
+    name: 'trim',
+    returns: ['string'],
+    note: 'trims both ends of the source string by characters appearing in the second string',
+    signature: [str, str],
+    fn: (a) => goTrim(s(a, 0), s(a, 1)),
+  },
   {
     name: 'trim_prefix',
+    returns: ['string'],
+    note: 'trims the second string prefix from the first string if the first string starts with the prefix',
     signature: [str, str],
     fn: (a) => (s(a, 0).startsWith(s(a, 1)) ? s(a, 0).slice(s(a, 1).length) : s(a, 0)),
   },
-  { name: 'split', signature: [str, str], fn: (a) => goSplit(s(a, 0), s(a, 1)) },
+  {
+    name: 'split',
+    returns: ['array[string]'],
+    note: 'splits the first string when the second string is found and converts it into an array ',
+    signature: [str, str],
+    fn: (a) => goSplit(s(a, 0), s(a, 1)),
+  },
   {
     name: 'to_boolean',
+    returns: ['bool'],
+    note: "It returns true or false for any string, such as 'True', 'TruE', 'False', 'FAlse', 'faLSE', etc.",
     signature: [str],
     fn: (a) => {
       const lowered = s(a, 0).toLowerCase();
@@ -130,6 +174,8 @@ export const stringFunctions: FunctionDefinition[] = [
   },
   {
     name: 'truncate',
+    returns: ['string'],
+    note: 'length argument must be enclosed in backticks; ex. "{{request.object.metadata.name | truncate(@, `9`)}}"',
     signature: [str, num],
     fn: (a) => {
       // Negative lengths count as zero; the cut is per rune, not per UTF-16 unit.

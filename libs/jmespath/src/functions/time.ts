@@ -59,23 +59,91 @@ function timeToCron(args: JsonValue[]): JsonValue {
 }
 
 export const timeFunctions: FunctionDefinition[] = [
-  { name: 'time_since', signature: [str, str, str], fn: timeSince },
-  { name: 'time_now', signature: [], fn: () => formatRFC3339(fromDate(jmesPathNow())) },
-  { name: 'time_now_utc', signature: [], fn: () => formatRFC3339(fromDate(jmesPathNow())) },
-  { name: 'time_to_cron', signature: [str], fn: timeToCron },
-  { name: 'time_add', signature: [str, str], fn: (a) => formatRFC3339(addDuration(rfc3339(a[0]), duration(a[1]))) },
-  { name: 'time_parse', signature: [str, str], fn: timeParse },
-  { name: 'time_utc', signature: [str], fn: (a) => formatRFC3339(inUtc(rfc3339(a[0]))) },
-  { name: 'time_diff', signature: [str, str], fn: (a) => formatDuration(sub(rfc3339(a[1]), rfc3339(a[0]))) },
-  { name: 'time_before', signature: [str, str], fn: (a) => compareTimes(rfc3339(a[0]), rfc3339(a[1])) < 0 },
-  { name: 'time_after', signature: [str, str], fn: (a) => compareTimes(rfc3339(a[0]), rfc3339(a[1])) > 0 },
+  {
+    name: 'time_since',
+    returns: ['string'],
+    note: 'calculate the difference between a start and end period of time where the end may either be a static definition or the then-current time',
+    signature: [str, str, str],
+    fn: timeSince,
+  },
+  {
+    name: 'time_now',
+    returns: ['string'],
+    note: 'returns current time in RFC 3339 format',
+    signature: [],
+    fn: () => formatRFC3339(fromDate(jmesPathNow())),
+  },
+  {
+    name: 'time_now_utc',
+    returns: ['string'],
+    note: 'returns current UTC time in RFC 3339 format',
+    signature: [],
+    fn: () => formatRFC3339(fromDate(jmesPathNow())),
+  },
+  {
+    name: 'time_to_cron',
+    returns: ['string'],
+    note: 'converts a time (RFC 3339) to a cron expression (string).',
+    signature: [str],
+    fn: timeToCron,
+  },
+  {
+    name: 'time_add',
+    returns: ['string'],
+    note: 'adds duration (second string) to a time value (first string)',
+    signature: [str, str],
+    fn: (a) => formatRFC3339(addDuration(rfc3339(a[0]), duration(a[1]))),
+  },
+  {
+    name: 'time_parse',
+    returns: ['string'],
+    note: 'changes a time value of a given layout to RFC 3339',
+    signature: [str, str],
+    fn: timeParse,
+  },
+  {
+    name: 'time_utc',
+    returns: ['string'],
+    note: 'calcutes time in UTC from a given time in RFC 3339 format',
+    signature: [str],
+    fn: (a) => formatRFC3339(inUtc(rfc3339(a[0]))),
+  },
+  {
+    name: 'time_diff',
+    returns: ['string'],
+    note: 'calculate the difference between a start and end date in RFC3339 format',
+    signature: [str, str],
+    fn: (a) => formatDuration(sub(rfc3339(a[1]), rfc3339(a[0]))),
+  },
+  {
+    name: 'time_before',
+    returns: ['bool'],
+    note: 'checks if a time is before another time, both in RFC3339 format',
+    signature: [str, str],
+    fn: (a) => compareTimes(rfc3339(a[0]), rfc3339(a[1])) < 0,
+  },
+  {
+    name: 'time_after',
+    returns: ['bool'],
+    note: 'checks if a time is after another time, both in RFC3339 format',
+    signature: [str, str],
+    fn: (a) => compareTimes(rfc3339(a[0]), rfc3339(a[1])) > 0,
+  },
   {
     name: 'time_between',
+    returns: ['bool'],
+    note: 'checks if a time is between a start and end time, all in RFC3339 format',
     signature: [str, str, str],
     fn: (a) => {
       const t = rfc3339(a[0]);
       return compareTimes(t, rfc3339(a[1])) > 0 && compareTimes(t, rfc3339(a[2])) < 0;
     },
   },
-  { name: 'time_truncate', signature: [str, str], fn: (a) => formatRFC3339(truncate(rfc3339(a[0]), duration(a[1]))) },
+  {
+    name: 'time_truncate',
+    returns: ['string'],
+    note: 'returns the result of rounding time down to a multiple of duration',
+    signature: [str, str],
+    fn: (a) => formatRFC3339(truncate(rfc3339(a[0]), duration(a[1]))),
+  },
 ];
