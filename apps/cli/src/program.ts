@@ -3,6 +3,7 @@ import { applyCommand } from './commands/apply';
 import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
 import { cliRegistry, type CliRegistryFactory } from './commands/registry';
+import { registerJpCommand } from './commands/jp';
 import { parseQuantity, quantityToNumber } from '@edict/foundation';
 import {
   DEFAULT_MAX_FILE_SIZE,
@@ -269,5 +270,6 @@ export function buildProgram(
       },
     );
 
+  registerJpCommand(program, io, result, maxFileSizeOption);
   return program;
 }
