@@ -4,6 +4,7 @@ import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
 import { cliRegistry, type CliRegistryFactory } from './commands/registry';
 import { registerJpCommand } from './commands/jp';
+import { registerDocsCommand } from './commands/docs';
 import { parseQuantity, quantityToNumber } from '@edict/foundation';
 import {
   DEFAULT_MAX_FILE_SIZE,
@@ -271,5 +272,6 @@ export function buildProgram(
     );
 
   registerJpCommand(program, io, result, maxFileSizeOption);
+  registerDocsCommand(program, io, result);
   return program;
 }
