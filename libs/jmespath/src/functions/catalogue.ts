@@ -111,7 +111,7 @@ export function functionCatalogue(): FunctionEntry[] {
     [...builtinOverrides, ...kyvernoFunctions].map((definition) => [definition.name, definition]),
   );
   return [...registeredSignatures()].map(([name, signature]) => {
-    const own = described.get(name) ?? standardFunctions[name];
+    const own = described.get(name) ?? (Object.hasOwn(standardFunctions, name) ? standardFunctions[name] : undefined);
     if (!own) throw new Error(`JMESPath function ${name} has no description`);
     return { name, arguments: argumentTypes(signature), returns: own.returns, note: own.note };
   });

@@ -43,7 +43,7 @@ export function registerJpCommand(
       "\nExamples:\n  # List functions\n  edict jp function\n\n  # Evaluate query\n  edict jp query -i object.yaml 'request.object.metadata.name | truncate(@, `9`)'\n\n  # Parse expression\n  edict jp parse 'request.object.metadata.name | truncate(@, `9`)'\n",
     )
     .action(() => {
-      io.out(jp.helpInformation());
+      jp.outputHelp();
     });
 
   jp.command('function')

@@ -223,6 +223,7 @@ describe('edict jp function', () => {
     expect(help.out).toContain('Examples:\n  # Evaluate query\n');
     const jp = await runCli(['jp']);
     expect(jp.out).toContain('Commands:\n  function');
+    expect(jp.out).toContain('Examples:\n  # List functions\n  edict jp function\n');
     expect(jp.code).toBe(0);
   });
 });
