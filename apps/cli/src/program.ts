@@ -4,6 +4,7 @@ import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
 import { cliRegistry, type CliRegistryFactory } from './commands/registry';
 import { registerCreateCommand } from './commands/create';
+import { registerFixCommand } from './commands/fix';
 import { parseQuantity, quantityToNumber } from '@edict/foundation';
 import {
   DEFAULT_MAX_FILE_SIZE,
@@ -271,6 +272,7 @@ export function buildProgram(
     );
 
   registerCreateCommand(program, io, result);
+  registerFixCommand(program, io, result);
 
   return program;
 }
