@@ -5,6 +5,7 @@ import { testCommand, type OutputFormat } from './commands/test';
 import { cliRegistry, type CliRegistryFactory } from './commands/registry';
 import { registerCreateCommand } from './commands/create';
 import { registerFixCommand } from './commands/fix';
+import { registerMigrateCommand } from './commands/migrate';
 import { parseQuantity, quantityToNumber } from '@edict/foundation';
 import {
   DEFAULT_MAX_FILE_SIZE,
@@ -273,6 +274,7 @@ export function buildProgram(
 
   registerCreateCommand(program, io, result);
   registerFixCommand(program, io, result);
+  registerMigrateCommand(program, io, result);
 
   return program;
 }
