@@ -143,7 +143,10 @@ describe('edict fix test', () => {
       code: 1,
       err: 'Error: file-name must not be set to an empty string\n',
     });
-    expect((await cli(['fix', 'test', '/nonexistent/edict-fix'])).code).toBe(1);
+    expect(await cli(['fix', 'test', '/nonexistent/edict-fix'])).toMatchObject({
+      code: 1,
+      err: 'Error: open /nonexistent/edict-fix: no such file or directory\n',
+    });
   });
 });
 

@@ -18,6 +18,18 @@ function fail(io: CommandIO, result: { code: number }, message: string): void {
   result.code = 1;
 }
 
+const ERRNO: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'not a directory',
+  EACCES: 'permission denied',
+};
+
+/** A file system error as Go words it (`open <path>: no such file or directory`), else its message. */
+function describeError(error: unknown): string {
+  const { code, path } = error as NodeJS.ErrnoException;
+  return code && path && ERRNO[code] ? `open ${path}: ${ERRNO[code]}` : errorMessage(error);
+}
+
 /** Prunes server-set metadata, and `metadata` itself when nothing is left (user info and values files). */
 function pruneMetadata(file: JsonObject, dropEmpty: boolean): JsonObject {
   const out = structuredClone(file);
@@ -197,7 +209,7 @@ export function registerFixCommand(program: Command, io: CommandIO, result: { co
       try {
         fixPolicies(dirs, options, io);
       } catch (error) {
-        fail(io, result, errorMessage(error));
+        fail(io, result, describeError(error));
       }
     });
 
@@ -220,7 +232,7 @@ export function registerFixCommand(program: Command, io: CommandIO, result: { co
       try {
         fixTests(dirs, options, io);
       } catch (error) {
-        fail(io, result, errorMessage(error));
+        fail(io, result, describeError(error));
       }
     });
 }
