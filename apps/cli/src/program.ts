@@ -5,6 +5,9 @@ import { testCommand, type OutputFormat } from './commands/test';
 import { cliRegistry, type CliRegistryFactory } from './commands/registry';
 import { registerJpCommand } from './commands/jp';
 import { registerDocsCommand } from './commands/docs';
+import { registerCreateCommand } from './commands/create';
+import { registerFixCommand } from './commands/fix';
+import { registerMigrateCommand } from './commands/migrate';
 import { parseQuantity, quantityToNumber } from '@edict/foundation';
 import {
   DEFAULT_MAX_FILE_SIZE,
@@ -273,5 +276,9 @@ export function buildProgram(
 
   registerJpCommand(program, io, result, maxFileSizeOption);
   registerDocsCommand(program, io, result);
+  registerCreateCommand(program, io, result);
+  registerFixCommand(program, io, result);
+  registerMigrateCommand(program, io, result);
+
   return program;
 }

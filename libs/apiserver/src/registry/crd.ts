@@ -141,10 +141,17 @@ function deprecationWarning(version: JsonObject, spec: JsonObject, kind: string)
   return newer.length === 0 ? message : `${message}; use ${String(spec.group)}/${newer[0]} ${kind}`;
 }
 
-/** The status kube's CRD controllers would write once names are accepted and the type is served. */
+/**
+ * The status kube's CRD controllers would write once names are accepted and the type is served.
+ * `storedVersions` keeps the versions the CRD's status already lists (the old status on an update,
+ * the client's on a `/status` update) and adds the storage version, as kube-apiserver does.
+ */
 export function establishedStatus(crd: JsonObject, now: string): JsonObject {
   const spec = crd.spec as JsonObject;
   const storage = (spec.versions as JsonObject[]).find((v) => v.storage === true)?.name;
+  const listed = isObject(crd.status) && Array.isArray(crd.status.storedVersions) ? crd.status.storedVersions : [];
+  const storedVersions = listed.filter((v): v is string => typeof v === 'string');
+  if (typeof storage === 'string' && !storedVersions.includes(storage)) storedVersions.push(storage);
   const condition = (type: string, reason: string, message: string): JsonObject => ({
     type,
     status: 'True',
@@ -158,6 +165,6 @@ export function establishedStatus(crd: JsonObject, now: string): JsonObject {
       condition('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
     ],
     acceptedNames: { ...(spec.names as JsonObject) },
-    storedVersions: storage ? [storage] : [],
+    storedVersions,
   };
 }
