@@ -1,6 +1,6 @@
 /** The admission metrics, labelled only with the kinds and namespaces the controller knows. */
 import { Module, type FactoryProvider, type OnModuleDestroy } from '@nestjs/common';
-import { PolicyCache } from '@edict/policy';
+import { CelPolicyCache, PolicyCache } from '@edict/policy';
 import { ClusterStateModule } from '../cluster/cluster-state.module';
 import { NamespaceLabels } from '../cluster/namespace-labels.service';
 import type { ControllerConfig } from '../config/controller-config';
@@ -31,12 +31,16 @@ export const admissionMetricsProvider: FactoryProvider<AdmissionMetrics> = {
     }),
 };
 
-/** Kyverno's policy metrics (rule info, policy changes), on the admission metrics' registry. */
+/** Kyverno's policy metrics (rule info, policy changes, exceptions, legacy kinds), on the admission metrics' registry. */
 export const policyMetricsProvider: FactoryProvider<PolicyMetrics> = {
   provide: PolicyMetrics,
-  inject: [PolicyCache, AdmissionMetrics, MetricsConfiguration],
-  useFactory: (cache: PolicyCache, metrics: AdmissionMetrics, configuration: MetricsConfiguration) =>
-    new PolicyMetrics(cache, metrics, configuration),
+  inject: [PolicyCache, AdmissionMetrics, MetricsConfiguration, CelPolicyCache],
+  useFactory: (
+    cache: PolicyCache,
+    metrics: AdmissionMetrics,
+    configuration: MetricsConfiguration,
+    cel: CelPolicyCache,
+  ) => new PolicyMetrics(cache, metrics, configuration, () => cel.exceptionEntries()),
 };
 
 @Module({
