@@ -7,6 +7,7 @@ import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { AdmissionMetrics } from './admission-metrics';
 import { PolicyMetrics } from './policy-metrics';
+import { DeprecatedApiMetrics } from './deprecated-api-metrics';
 import { ApiResources } from '@edict/kube';
 import { MetricsConfiguration } from '@edict/controller-runtime';
 
@@ -43,10 +44,18 @@ export const policyMetricsProvider: FactoryProvider<PolicyMetrics> = {
   ) => new PolicyMetrics(cache, metrics, configuration, () => cel.exceptionEntries()),
 };
 
+/** kyverno_deprecated_api_requests_total, counted by the policy validation webhooks. */
+export const deprecatedApiMetricsProvider: FactoryProvider<DeprecatedApiMetrics> = {
+  provide: DeprecatedApiMetrics,
+  inject: [AdmissionMetrics, MetricsConfiguration],
+  useFactory: (metrics: AdmissionMetrics, configuration: MetricsConfiguration) =>
+    new DeprecatedApiMetrics(metrics, configuration),
+};
+
 @Module({
   imports: [ClusterStateModule],
-  providers: [admissionMetricsProvider, policyMetricsProvider],
-  exports: [AdmissionMetrics, PolicyMetrics],
+  providers: [admissionMetricsProvider, policyMetricsProvider, deprecatedApiMetricsProvider],
+  exports: [AdmissionMetrics, PolicyMetrics, DeprecatedApiMetrics],
 })
 export class AdmissionMetricsModule implements OnModuleDestroy {
   constructor(private readonly policyMetrics: PolicyMetrics) {}
