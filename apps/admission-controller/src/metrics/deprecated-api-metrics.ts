@@ -43,6 +43,8 @@ interface PolicySpec {
 }
 
 const set = (value: unknown) => value !== undefined && value !== null && value !== '' && value !== false;
+/** A list field, or none when the spec holds something else there. */
+const list = <T>(value: readonly T[] | undefined): readonly T[] => (Array.isArray(value) ? value : []);
 
 /** The deprecated fields a ClusterPolicy or Policy spec uses (Kyverno's CheckPolicy), by path. */
 export function deprecatedPolicyFields(spec: PolicySpec | undefined): string[] {
@@ -55,12 +57,12 @@ export function deprecatedPolicyFields(spec: PolicySpec | undefined): string[] {
   if (spec.generateExistingOnPolicyUpdate !== undefined && spec.generateExistingOnPolicyUpdate !== null)
     fields.push('spec.generateExistingOnPolicyUpdate');
   if (spec.mutateExistingOnPolicyUpdate === true) fields.push('spec.mutateExistingOnPolicyUpdate');
-  (Array.isArray(spec.rules) ? spec.rules : []).forEach((rule, i) => {
-    for (const verify of Array.isArray(rule?.verifyImages) ? rule.verifyImages : []) {
+  list(spec.rules).forEach((rule, i) => {
+    for (const verify of list(rule?.verifyImages)) {
       if (set(verify?.image)) fields.push(`rules[${i}].verifyImages.image`);
       if (set(verify?.key)) fields.push(`rules[${i}].verifyImages.key`);
       if (set(verify?.roots)) fields.push(`rules[${i}].verifyImages.roots`);
-      (Array.isArray(verify?.attestations) ? verify.attestations : []).forEach((attestation, k) => {
+      list(verify?.attestations).forEach((attestation, k) => {
         if (set(attestation?.predicateType)) fields.push(`rules[${i}].verifyImages.attestations[${k}].predicateType`);
       });
     }
