@@ -5,14 +5,16 @@
  *    and Policy in the cluster, autogen rules included, with its policy's labels and readiness;
  *  - `kyverno_policy_changes_total`: policies created, updated (their spec changed) and deleted, as
  *    the policy informer sees them (its first list counts as created, as Kyverno's does);
- *  - `kyverno_policy_exception_info` (read at scrape, pkg/controllers/metrics/policyexception): 1 per
- *    PolicyException (kyverno.io and policies.kyverno.io) and each distinct policy it names, `policy_kind`
- *    `ClusterPolicy`, or `Policy` for a `namespace/name` reference, (for the CEL ones the reference's
+ *  - `kyverno_policy_exception_info` (read at scrape, as Kyverno's policy exception metrics controller): 1 per
+ *    PolicyException (kyverno.io and policies.kyverno.io) and each distinct policy it names; `policy_kind`
+ *    is `ClusterPolicy`, or `Policy` for a `namespace/name` reference (a CEL exception's: the reference's
  *    kind); an exception naming none gives one series with both empty;
- *  - `kyverno_legacy_policies_total` (read at scrape, pkg/controllers/metrics/legacypolicy): how many
+ *  - `kyverno_legacy_policies_total` (read at scrape, as Kyverno's legacy policy metrics controller): how many
  *    ClusterPolicies, Policies and kyverno.io PolicyExceptions the cluster holds, by kind (the legacy
- *    kinds this controller watches; the cleanup controller counts the cleanup policies).
- * A policy or exception whose namespace the `kyverno-metrics` ConfigMap leaves out is not counted.
+ *    kinds this controller watches; Kyverno's cleanup controller also counts its CleanupPolicies and
+ *    ClusterCleanupPolicies, which Edict does not yet).
+ * A policy or exception whose namespace the `kyverno-metrics` ConfigMap leaves out is not reported
+ * (the legacy count, like Kyverno's, counts every one).
  */
 import { Counter, Gauge } from 'prom-client';
 import { MetricsConfiguration } from '@edict/controller-runtime';
