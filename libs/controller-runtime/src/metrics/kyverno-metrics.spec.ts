@@ -55,7 +55,7 @@ const KYVERNO_METRICS = [
   'kyverno_admission_request_duration_seconds',
   'kyverno_memory_usage_bytes',
   'kyverno_goroutine_count',
-  // Kyverno 1.4's Prometheus gauges (pkg/metrics/policyruleresults, policyruleexecutionlatency, admissionreviewlatency).
+  // Kyverno's early Prometheus gauges (pkg/metrics/policyruleresults, policyruleexecutionlatency, admissionreviewlatency).
   'kyverno_policy_rule_results_info',
   'kyverno_policy_rule_execution_latency_milliseconds',
   'kyverno_admission_review_latency_milliseconds',
