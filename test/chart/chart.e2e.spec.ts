@@ -27,6 +27,8 @@ const MATRIX: Readonly<Record<string, readonly string[]>> = {
     'features.admissionReports.enabled=false,admissionController.networkPolicy.enabled=false',
     '--set',
     'features.forceFailurePolicyIgnore.enabled=true,crds.install=false',
+    '--set',
+    'metricsConfig.create=false,metricsConfig.name=shared-metrics',
   ],
   'tracing and JSON logs': [
     '--set',
