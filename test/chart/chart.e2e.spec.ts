@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ControllerConfig } from '@edict/admission-controller';
+import { MetricsConfiguration } from '@edict/controller-runtime';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHART, renderChart, runHelm, type RenderedObject } from './helm';
@@ -26,6 +27,8 @@ const MATRIX: Readonly<Record<string, readonly string[]>> = {
     'features.admissionReports.enabled=false,admissionController.networkPolicy.enabled=false',
     '--set',
     'features.forceFailurePolicyIgnore.enabled=true,crds.install=false',
+    '--set',
+    'metricsConfig.create=false,metricsConfig.name=shared-metrics',
   ],
   'tracing and JSON logs': [
     '--set',
@@ -250,6 +253,78 @@ describe('the Helm chart', () => {
     expect(grpc.status).not.toBe(0);
     expect(grpc.output).toContain('metering');
   });
+
+  it("renders Kyverno's metricsConfig as the kyverno-metrics ConfigMap the controllers read, and the metrics Service and ServiceMonitor values", () => {
+    const objects = renderChart([
+      '--set-json',
+      'metricsConfig.namespaces={"include":["team-a","team-b"],"exclude":["team-b"]}',
+      '--set',
+      'metricsConfig.metricsRefreshInterval=24h,metricsConfig.annotations.owner=ops',
+      '--set-json',
+      'metricsConfig.bucketBoundaries=[0.01,0.5,2]',
+      '--set-json',
+      'metricsConfig.metricsExposure={"kyverno_policy_results_total":{"disabledLabelDimensions":["resource_namespace"]},"kyverno_admission_requests":{"enabled":false}}',
+      '--set',
+      'admissionController.serviceMonitor.enabled=true,admissionController.serviceMonitor.additionalAnnotations.team=policy',
+      '--set',
+      'admissionController.metricsService.trafficDistribution=PreferClose',
+    ]);
+    const configMap = named(objects, 'ConfigMap', 'edict-metrics');
+    expect(configMap.metadata.annotations).toEqual({ owner: 'ops' });
+    // What a controller makes of it: the same parser it runs at startup.
+    const configuration = new MetricsConfiguration(configMap['data'] as Record<string, string>, (problem) => {
+      throw new Error(problem);
+    });
+    expect(configuration.checkNamespace('team-a')).toBe(true);
+    expect(configuration.checkNamespace('team-b')).toBe(false);
+    expect(configuration.checkNamespace('default')).toBe(false);
+    expect(configuration.refreshIntervalMs).toBe(24 * 3_600_000);
+    expect(configuration.bucketBoundaries).toEqual([0.01, 0.5, 2]);
+    expect(configuration.exposure('kyverno_policy_results_total')?.disabledLabelDimensions).toEqual([
+      'resource_namespace',
+    ]);
+    expect(configuration.enabled('kyverno_admission_requests_total')).toBe(false);
+    for (const component of ['admission', 'background', 'reports', 'cleanup'])
+      expect(env(named(objects, 'Deployment', `edict-${component}-controller`))).toMatchObject({
+        EDICT_METRICS_CONFIGMAP: 'edict-metrics',
+      });
+    expect(named(objects, 'Service', 'edict-admission-controller-metrics')['spec']).toMatchObject({
+      trafficDistribution: 'PreferClose',
+    });
+    expect(named(objects, 'Service', 'edict-reports-controller-metrics')['spec']).not.toHaveProperty(
+      'trafficDistribution',
+    );
+    expect(named(objects, 'ServiceMonitor', 'edict-admission-controller').metadata.annotations).toEqual({
+      team: 'policy',
+    });
+  }, 120_000);
+
+  it("renders Kyverno's metricsConfig defaults, and needs a name for a kyverno-metrics ConfigMap made apart", () => {
+    const defaults = named(rendered['default']!, 'ConfigMap', 'edict-metrics')['data'] as Record<string, string>;
+    const parsed = new MetricsConfiguration(defaults);
+    expect(parsed.includeNamespaces).toEqual([]);
+    expect(parsed.excludeNamespaces).toEqual([]);
+    expect(parsed.bucketBoundaries).toEqual(MetricsConfiguration.DEFAULT.bucketBoundaries);
+    expect(parsed.refreshIntervalMs).toBe(0);
+    // A ConfigMap made apart is named; without a name the chart stops, as Kyverno's.
+    const apart = renderChart(['--set', 'metricsConfig.create=false,metricsConfig.name=shared-metrics']);
+    expect(apart.some((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('metrics'))).toBe(false);
+    expect(env(named(apart, 'Deployment', 'edict-admission-controller'))).toMatchObject({
+      EDICT_METRICS_CONFIGMAP: 'shared-metrics',
+    });
+    const unnamed = runHelm(['template', 'edict', CHART, '--set', 'metricsConfig.create=false']);
+    expect(unnamed.status).not.toBe(0);
+    expect(unnamed.output).toContain('metricsConfig.name is required');
+    // Past Edict's bounds, the schema refuses.
+    const tooMany = runHelm([
+      'template',
+      'edict',
+      CHART,
+      '--set-json',
+      `metricsConfig.bucketBoundaries=${JSON.stringify(Array.from({ length: 65 }, (_, i) => i + 1))}`,
+    ]);
+    expect(tooMany.status).not.toBe(0);
+  }, 120_000);
 
   it("admits only the ingressFrom peers when given (Kyverno's value names), and none is rendered when turned off", () => {
     const policy = named(rendered['custom names']!, 'NetworkPolicy', 'acme-admission-controller');

@@ -223,6 +223,14 @@ describe('cleanup controller', () => {
     expect(get('v1', 'Pod', 'short-lived', 'default')).toBeDefined();
     await eventually(() => get('v1', 'Pod', 'short-lived', 'default') === undefined, 'the 2s TTL deleted', 10_000);
     expect(get('v1', 'Pod', 'unreadable', 'default')).toBeDefined();
+    // Kyverno's TTL metrics: the types the leader watches, and the objects it deleted.
+    const text = await leader()!.app.get(CleanupMetrics).text();
+    expect(text).toContain(
+      'kyverno_ttl_controller_info{resource_group="",resource_version="v1",resource_resource="pods"} 1',
+    );
+    expect(text).toContain(
+      'kyverno_ttl_controller_deletedobjects_total{resource_namespace="default",resource_group="",resource_version="v1",resource_resource="pods"} 2',
+    );
   });
 
   it('runs a due slot once even when two replicas act as leader at the same time', async () => {

@@ -18,6 +18,15 @@
 {{- default (include "edict.installName" .) .Values.config.name -}}
 {{- end -}}
 
+{{/* The kyverno-metrics ConfigMap's name (Kyverno's `<fullname>-metrics`); a ConfigMap made apart must be named. */}}
+{{- define "edict.metricsConfigMapName" -}}
+{{- if .Values.metricsConfig.create -}}
+{{- default (printf "%s-metrics" (include "edict.installName" .)) .Values.metricsConfig.name -}}
+{{- else -}}
+{{- required "metricsConfig.name is required when metricsConfig.create is false" .Values.metricsConfig.name -}}
+{{- end -}}
+{{- end -}}
+
 {{/* The controllers, as (values key, component name) pairs; `enabled` is absent for the admission controller (always on). */}}
 {{- define "edict.components" -}}
 admissionController: admission-controller

@@ -8,11 +8,7 @@ import type { ValueReason } from './parity';
 export const PENDING = {
   flags: [] as string[],
   /** Chart values not built yet (and everything under them); `*Controller.` stands for each controller. */
-  values: [
-    'metricsConfig',
-    '*Controller.serviceMonitor.additionalAnnotations',
-    '*Controller.metricsService.trafficDistribution',
-  ],
+  values: [] as string[],
   configMapKeys: [] as string[],
   metricsConfigMapKeys: [] as string[],
 };

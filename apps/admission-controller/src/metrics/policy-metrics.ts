@@ -4,16 +4,30 @@
  *  - `kyverno_policy_rule_info_total` (a gauge read at scrape): 1 per rule of every ClusterPolicy
  *    and Policy in the cluster, autogen rules included, with its policy's labels and readiness;
  *  - `kyverno_policy_changes_total`: policies created, updated (their spec changed) and deleted, as
- *    the policy informer sees them (its first list counts as created, as Kyverno's does).
- * A Policy whose namespace the `kyverno-metrics` ConfigMap leaves out is not counted.
+ *    the policy informer sees them (its first list counts as created, as Kyverno's does);
+ *  - `kyverno_policy_exception_info` (read at scrape, as Kyverno's policy exception metrics controller): 1 per
+ *    PolicyException (kyverno.io and policies.kyverno.io) and each distinct policy it names; `policy_kind`
+ *    is `ClusterPolicy`, or `Policy` for a `namespace/name` reference (a CEL exception's: the reference's
+ *    kind); an exception naming none gives one series with both empty;
+ *  - `kyverno_legacy_policies_total` (read at scrape, as Kyverno's legacy policy metrics controller): how many
+ *    ClusterPolicies, Policies and kyverno.io PolicyExceptions the cluster holds, by kind (the legacy
+ *    kinds this controller watches; Kyverno's cleanup controller also counts its CleanupPolicies and
+ *    ClusterCleanupPolicies, which Edict does not yet).
+ * A policy or exception whose namespace the `kyverno-metrics` ConfigMap leaves out is not reported
+ * (the legacy count, like Kyverno's, counts every one).
  */
 import { Counter, Gauge } from 'prom-client';
 import { MetricsConfiguration } from '@edict/controller-runtime';
-import type { PolicyCache, PolicySnapshot } from '@edict/policy';
+import type { CelExceptionEntry, PolicyCache, PolicySnapshot } from '@edict/policy';
 import type { AdmissionMetrics } from './admission-metrics';
 
 export const POLICY_RULE_INFO = 'kyverno_policy_rule_info_total';
 export const POLICY_CHANGES_TOTAL = 'kyverno_policy_changes_total';
+export const POLICY_EXCEPTION_INFO = 'kyverno_policy_exception_info';
+export const LEGACY_POLICIES_TOTAL = 'kyverno_legacy_policies_total';
+
+/** The group of Kyverno's legacy policy kinds (Kyverno's label value). */
+const LEGACY_GROUP = 'kyverno.io';
 
 interface PolicyObject {
   readonly kind?: string;
@@ -89,6 +103,8 @@ export class PolicyMetrics {
     private readonly cache: PolicyCache,
     metrics: AdmissionMetrics,
     private readonly configuration: MetricsConfiguration = MetricsConfiguration.DEFAULT,
+    /** The stored CEL PolicyExceptions (the CEL policy cache's), none when not given. */
+    private readonly celExceptions: () => readonly CelExceptionEntry[] = () => [],
   ) {
     this.changes = new Counter({
       name: POLICY_CHANGES_TOTAL,
@@ -120,6 +136,26 @@ export class PolicyMetrics {
       registers: [metrics.registry],
       collect() {
         observe(this);
+      },
+    });
+    const observeExceptions = (gauge: Gauge<string>) => this.observeExceptions(gauge);
+    new Gauge({
+      name: POLICY_EXCEPTION_INFO,
+      help: 'current PolicyException resources and their declared policy references; value is always 1',
+      labelNames: ['exception_api_group', 'exception_namespace', 'exception_name', 'policy_kind', 'policy_name'],
+      registers: [metrics.registry],
+      collect() {
+        observeExceptions(this);
+      },
+    });
+    const observeLegacy = (gauge: Gauge<string>) => this.observeLegacy(gauge);
+    new Gauge({
+      name: LEGACY_POLICIES_TOTAL,
+      help: 'can be used to track the number of legacy (non policies.kyverno.io) policy custom resources still present in the cluster, labeled by kind',
+      labelNames: ['group', 'kind'],
+      registers: [metrics.registry],
+      collect() {
+        observeLegacy(this);
       },
     });
     if (cache.hasSynced()) this.diff(cache.snapshot());
@@ -177,5 +213,48 @@ export class PolicyMetrics {
           1,
         );
     }
+  }
+
+  private observeExceptions(gauge: Gauge<string>): void {
+    gauge.reset();
+    // Kyverno observes nothing from an informer not synced yet.
+    if (!this.cache.hasSynced()) return;
+    const observe = (group: string, namespace: string, name: string, refs: readonly [string, string][]) => {
+      if (!this.configuration.checkNamespace(namespace)) return;
+      const labels = { exception_api_group: group, exception_namespace: namespace, exception_name: name };
+      if (refs.length === 0) gauge.set({ ...labels, policy_kind: '', policy_name: '' }, 1);
+      for (const [kind, policy] of refs) gauge.set({ ...labels, policy_kind: kind, policy_name: policy }, 1);
+    };
+    for (const entry of this.cache.snapshot().allExceptions.values()) {
+      const { metadata, spec } = entry.exception;
+      const refs = (spec?.exceptions ?? []).map(({ policyName }): [string, string] => [
+        String(policyName).includes('/') ? 'Policy' : 'ClusterPolicy',
+        String(policyName),
+      ]);
+      observe(LEGACY_GROUP, metadata?.namespace ?? '', metadata?.name ?? '', refs);
+    }
+    for (const entry of this.celExceptions()) {
+      const policyRefs = (entry.object as { spec?: { policyRefs?: { name?: string; kind?: string }[] } }).spec
+        ?.policyRefs;
+      const refs = (policyRefs ?? []).map(({ kind, name }): [string, string] => [
+        String(kind ?? ''),
+        String(name ?? ''),
+      ]);
+      observe('policies.kyverno.io', entry.object.metadata?.namespace ?? '', entry.object.metadata?.name ?? '', refs);
+    }
+  }
+
+  private observeLegacy(gauge: Gauge<string>): void {
+    gauge.reset();
+    if (!this.cache.hasSynced()) return;
+    const snapshot = this.cache.snapshot();
+    const counts = new Map<string, number>([
+      ['ClusterPolicy', 0],
+      ['Policy', 0],
+      ['PolicyException', snapshot.allExceptions.size],
+    ]);
+    for (const { kind } of [...snapshot.policies.values(), ...snapshot.invalid.values()])
+      counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    for (const [kind, count] of counts) gauge.set({ group: LEGACY_GROUP, kind }, count);
   }
 }

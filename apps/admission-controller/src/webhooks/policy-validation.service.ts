@@ -45,6 +45,7 @@ import {
 import { isError, parseKind, type Diagnostic, type KubeObject } from '@edict/foundation';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
+import { DeprecatedApiMetrics } from '../metrics/deprecated-api-metrics';
 import { KubeAccessReviewer } from '@edict/context';
 import { CustomResourceDefinitions, ApiResources, DiscoveryResolver, KubeResources } from '@edict/kube';
 
@@ -62,6 +63,7 @@ export class PolicyValidationService implements OnModuleInit {
     private readonly accessReviewer: KubeAccessReviewer,
     private readonly apiResources: ApiResources,
     resources: KubeResources,
+    private readonly deprecatedApis: DeprecatedApiMetrics,
   ) {
     this.discovery = new DiscoveryResolver(resources.http);
   }
@@ -73,6 +75,7 @@ export class PolicyValidationService implements OnModuleInit {
 
   policy(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, async (request) => {
+      this.deprecatedApis.record(request);
       // policies.kyverno.io kinds: their CEL must compile and type-check (the compiler's message, by field).
       if (request.object && isCelPolicyKind(request.object)) return this.celPolicyAdmission(request);
       const policy = request.object as unknown as Policy;
@@ -179,6 +182,7 @@ export class PolicyValidationService implements OnModuleInit {
 
   exception(body: unknown): Promise<ReviewAnswer> {
     return answerValidation(body, (request) => {
+      this.deprecatedApis.record(request);
       if (request.object && isCelPolicyKind(request.object)) return this.celPolicy(request.object as KubeObject);
       const namespaces = this.config.current().exceptionNamespaces;
       return decisionFrom(

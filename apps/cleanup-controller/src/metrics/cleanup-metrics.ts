@@ -1,10 +1,12 @@
 /**
  * Prometheus metrics with Kyverno's cleanup, deleting and TTL controller names: objects deleted and
  * deletions that failed, per policy (cleanup policies, DeletingPolicies) or per resource type
- * (TTL); on a registry of its own so that several controllers in one process do not collide.
+ * (TTL), and `kyverno_ttl_controller_info` (1 per resource type the TTL controller watches, read at
+ * scrape as Kyverno's observable gauge); on a registry of its own so that several controllers in
+ * one process do not collide.
  */
 import { Injectable } from '@nestjs/common';
-import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 
 const POLICY_LABELS = [
   'policy_type',
@@ -14,7 +16,8 @@ const POLICY_LABELS = [
   'resource_namespace',
 ] as const;
 const DELETING_LABELS = [...POLICY_LABELS, 'deletion_propagation'] as const;
-const TTL_LABELS = ['resource_namespace', 'resource_group', 'resource_version', 'resource_resource'] as const;
+const TTL_TYPE_LABELS = ['resource_group', 'resource_version', 'resource_resource'] as const;
+const TTL_LABELS = ['resource_namespace', ...TTL_TYPE_LABELS] as const;
 
 export interface PolicyTarget {
   readonly policyKind: string;
@@ -82,8 +85,27 @@ export class CleanupMetrics {
     registers: [this.registry],
   });
 
+  private ttlTypes: () => Iterable<Omit<TtlTarget, 'namespace'>> = () => [];
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+    const types = () => this.ttlTypes();
+    new Gauge({
+      name: 'kyverno_ttl_controller_info',
+      help: 'can be used to track individual resource controllers running for ttl based cleanup',
+      labelNames: TTL_TYPE_LABELS,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const type of types())
+          this.set({ resource_group: type.group, resource_version: type.version, resource_resource: type.resource }, 1);
+      },
+    });
+  }
+
+  /** The resource types the TTL controller watches, read at each scrape. */
+  observeTtlTypes(types: () => Iterable<Omit<TtlTarget, 'namespace'>>): void {
+    this.ttlTypes = types;
   }
 
   get contentType(): string {

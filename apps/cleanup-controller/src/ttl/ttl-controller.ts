@@ -29,6 +29,8 @@ export class TtlController implements LeaderAware {
   private readonly objects = new Map<string, { type: ObjectType; object: KubeObject }>();
   /** Label values already reported as unreadable, by key. */
   private readonly reported = new Map<string, string>();
+  /** The types watched now (while leading), for kyverno_ttl_controller_info. */
+  private readonly watchedTypes = new Map<string, ObjectType>();
 
   constructor(
     @Inject(CLEANUP_CONFIG) private readonly config: CleanupConfig,
@@ -37,6 +39,7 @@ export class TtlController implements LeaderAware {
     resources: KubeResources,
   ) {
     this.cluster = kubeCleanupCluster(resources);
+    metrics.observeTtlTypes(() => this.watchedTypes.values());
   }
 
   async onStartedLeading(signal: AbortSignal): Promise<void> {
@@ -53,6 +56,7 @@ export class TtlController implements LeaderAware {
     await Promise.all([...watched.values()].map((informer) => informer.stop()));
     await queue.stop();
     this.objects.clear();
+    this.watchedTypes.clear();
   }
 
   private async watchPermittedTypes(
@@ -73,6 +77,7 @@ export class TtlController implements LeaderAware {
     for (const [key, informer] of watched) {
       if (permitted.has(key)) continue;
       watched.delete(key);
+      this.watchedTypes.delete(key);
       await informer.stop();
     }
     for (const [key, type] of permitted) {
@@ -95,6 +100,7 @@ export class TtlController implements LeaderAware {
       });
       informer.start();
       watched.set(key, informer);
+      this.watchedTypes.set(key, type);
     }
   }
 

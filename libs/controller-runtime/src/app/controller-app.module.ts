@@ -79,13 +79,15 @@ export class ControllerCoreModule {
         useFactory: (resources: KubeResources) =>
           loadMetricsConfiguration(resources, config.namespace, config.metricsConfigMapName),
       },
-      // Every API server request counted (kyverno_client_queries_total).
+      // Every API server request counted (kyverno_client_queries_total), every event given up on
+      // (kyverno_events_dropped_total).
       {
         provide: CoreMetrics,
         inject: [MetricsConfiguration, KubeResources],
         useFactory: (configuration: MetricsConfiguration, resources: KubeResources) => {
           const core = new CoreMetrics(configuration);
           resources.http.onRequest = (method, path, query) => core.recordClientQuery(method, path, query);
+          resources.onEventDropped = () => core.recordEventDropped();
           return core;
         },
       },

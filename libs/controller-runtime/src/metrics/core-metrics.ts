@@ -10,9 +10,12 @@
  *    `resource_namespace`: every call to the API server. Kyverno's typed clients know the kind; here it
  *    is read from the request path, so `resource_kind` is the resource (`pods`, `clusterpolicies`),
  *    and `client_type` follows the group (`kyverno`, `policyreport`, `kubeclient` for Kubernetes' own,
- *    `dynamic` for the rest). Capped like the HTTP metrics (a policy's apiCall names its path).
+ *    `dynamic` for the rest). Capped like the HTTP metrics (a policy's apiCall names its path);
+ *  - `kyverno_events_dropped_total`: the Kubernetes events the controller's event recorders gave up
+ *    on (pkg/event: Kyverno counts an event not created after its retries; Edict's recorders also drop
+ *    at their queue bounds, and count those too). An event whose object is gone is not counted.
  */
-import { Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { MetricsConfiguration } from './metrics-configuration';
 import { TalliedMetrics } from './tallied-metrics';
 
@@ -20,6 +23,7 @@ export const KYVERNO_INFO = 'kyverno_info';
 export const HTTP_REQUESTS_TOTAL = 'kyverno_http_requests_total';
 export const HTTP_REQUESTS_DURATION = 'kyverno_http_requests_duration_seconds';
 export const CLIENT_QUERIES_TOTAL = 'kyverno_client_queries_total';
+export const EVENTS_DROPPED_TOTAL = 'kyverno_events_dropped_total';
 
 /** Label sets kept for the HTTP request metrics. */
 export const MAX_HTTP_SERIES = 200;
@@ -88,6 +92,7 @@ export class CoreMetrics {
   readonly registry = new Registry();
   private readonly http: TalliedMetrics<(typeof HTTP_LABELS)[number]>;
   private readonly clientQueries = new TalliedMetrics(CLIENT_LABELS, [], MAX_CLIENT_SERIES);
+  private readonly eventsDropped: Counter;
 
   constructor(configuration: MetricsConfiguration = MetricsConfiguration.DEFAULT, version = edictVersion()) {
     new Gauge({
@@ -112,6 +117,16 @@ export class CoreMetrics {
       CLIENT_QUERIES_TOTAL,
       'can be used to track the number of client queries sent from Kyverno to the API-server',
     );
+    this.eventsDropped = new Counter({
+      name: EVENTS_DROPPED_TOTAL,
+      help: 'can be used to track the number of events dropped by the event generator',
+      registers: [this.registry],
+    });
+  }
+
+  /** One Kubernetes event given up on (KubeResources' onEventDropped). */
+  recordEventDropped(): void {
+    this.eventsDropped.inc();
   }
 
   /** One request to the API server (KubeHttpClient's onRequest). */

@@ -125,6 +125,14 @@ describe('the core metrics', () => {
     expect(after).toContain('kyverno_info{version="1.2.3"} 1');
     expect(after).not.toContain('http_url="/validate/fail"');
   });
+
+  it('count the events given up on in kyverno_events_dropped_total', async () => {
+    const core = new CoreMetrics(MetricsConfiguration.DEFAULT, '1.2.3');
+    expect(await core.registry.metrics()).toContain('kyverno_events_dropped_total 0\n');
+    core.recordEventDropped();
+    core.recordEventDropped();
+    expect(await core.registry.metrics()).toContain('kyverno_events_dropped_total 2\n');
+  });
 });
 
 describe("Kyverno's client query labels", () => {

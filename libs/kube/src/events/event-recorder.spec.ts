@@ -7,6 +7,10 @@ class FakeSink implements EventSink {
   readonly created: KubeEvent[] = [];
   readonly series: KubeEvent[] = [];
   failures: unknown[] = [];
+  drops = 0;
+  dropped() {
+    this.drops += 1;
+  }
   async create(event: KubeEvent) {
     if (this.failures.length > 0) throw this.failures.shift();
     this.created.push(event);
@@ -150,6 +154,28 @@ describe('EventRecorder', () => {
     events.record(violation('a'));
     await events.flush(2_000);
     expect(sink.created.filter((e) => e.regarding.name === 'a').at(-1)?.series?.count).toBe(2);
+  });
+
+  it("tells its sink of each event it gives up on, as Kyverno's kyverno_events_dropped_total counts them", async () => {
+    const sink = new FakeSink();
+    const events = recorder(sink, { maxPending: 3, writesPerSecond: 1, burst: 1 });
+    const accepted = Array.from({ length: 10 }, (_, i) => events.record(violation(`p${i}`)));
+    expect(sink.drops).toBe(accepted.filter((kept) => !kept).length);
+    expect(sink.drops).toBeGreaterThan(0);
+    // Not written after its retries: dropped; its object gone (404) or no name yet: not counted.
+    const failing = new FakeSink();
+    const writer = recorder(failing, { attempts: 1 });
+    failing.failures.push(new KubeApiError(403, 'Forbidden', 'no'));
+    writer.record(violation('refused'));
+    await writer.flush(2_000);
+    failing.failures.push(new KubeApiError(404, 'NotFound', 'no namespace'));
+    writer.record(violation('gone'));
+    await writer.flush(2_000);
+    writer.record({ ...violation(), regarding: { kind: 'Pod', name: '' } });
+    expect(failing.drops).toBe(1);
+    expect(writer.stats().failed).toBe(2);
+    await events.stop();
+    await writer.stop();
   });
 
   it('skips objects without a name and cuts notes to the API limit', async () => {

@@ -93,7 +93,9 @@ export class EventRecorder {
 
   /** Records one occurrence; false when it was dropped (limits reached, or stopped). */
   record(input: EventInput): boolean {
-    if (this.stopped || !input.regarding.name) return this.drop();
+    // Kyverno skips an object without a name (its name not generated yet) without counting a drop.
+    if (!input.regarding.name) return this.drop(false);
+    if (this.stopped) return this.drop();
     const key = isomorphicKey(input, this.options.reportingController);
     const now = this.options.now();
     const existing = this.tracked.get(key);
@@ -142,8 +144,9 @@ export class EventRecorder {
     await this.loop;
   }
 
-  private drop(): false {
+  private drop(givenUp = true): false {
     this.counts.dropped += 1;
+    if (givenUp) this.sink.dropped?.();
     return false;
   }
 
@@ -239,6 +242,8 @@ export class EventRecorder {
         const transient = !api || api.code === 429 || api.code >= 500;
         if (!transient || attempt >= this.options.attempts) {
           this.counts.failed += 1;
+          // As Kyverno's event generator: an event not written is dropped, unless its object is gone.
+          if (api?.code !== 404) this.sink.dropped?.();
           this.options.onError?.(error, snapshot);
           return;
         }

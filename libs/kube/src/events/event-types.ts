@@ -52,4 +52,6 @@ export interface EventSink {
   create(event: KubeEvent): Promise<unknown>;
   /** Updates the series of a created event (a 404 means it is gone: the recorder creates it anew). */
   updateSeries(event: KubeEvent): Promise<unknown>;
+  /** An event the recorder gave up on: dropped at its limits, or not written after its retries. */
+  dropped?(): void;
 }

@@ -9,6 +9,10 @@ export class KubeEventSink implements EventSink {
     return this.resources.create(event);
   }
 
+  dropped(): void {
+    this.resources.onEventDropped?.();
+  }
+
   updateSeries(event: KubeEvent): Promise<unknown> {
     return this.resources.patch(
       {

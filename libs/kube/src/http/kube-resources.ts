@@ -79,6 +79,9 @@ export class KubeResources {
   /** Discovery per group version, kept until a kind missing from it reads it again. */
   private readonly discovery: GroupVersionResources;
 
+  /** Called for each event a recorder over these resources gives up on (kyverno_events_dropped_total). */
+  onEventDropped?: () => void;
+
   constructor(readonly http: KubeHttpClient) {
     this.discovery = new GroupVersionResources((path, signal) => this.http.json({ path, signal }));
   }
