@@ -3,6 +3,7 @@ import { applyCommand } from './commands/apply';
 import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
 import { cliRegistry, type CliRegistryFactory } from './commands/registry';
+import { registerOciCommand } from './commands/oci';
 import { parseQuantity, quantityToNumber } from '@edict/foundation';
 import {
   DEFAULT_MAX_FILE_SIZE,
@@ -268,6 +269,8 @@ export function buildProgram(
         );
       },
     );
+
+  registerOciCommand(program, io, result);
 
   return program;
 }
