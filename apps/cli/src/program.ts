@@ -4,6 +4,7 @@ import type { CommandIO } from './commands/io';
 import { testCommand, type OutputFormat } from './commands/test';
 import { cliRegistry, type CliRegistryFactory } from './commands/registry';
 import { registerOciCommand } from './commands/oci';
+import { registerCompletionCommand } from './commands/completion';
 import { parseQuantity, quantityToNumber } from '@edict/foundation';
 import {
   DEFAULT_MAX_FILE_SIZE,
@@ -271,6 +272,7 @@ export function buildProgram(
     );
 
   registerOciCommand(program, io, result);
+  registerCompletionCommand(program, io, result);
 
   return program;
 }
