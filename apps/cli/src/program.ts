@@ -8,6 +8,8 @@ import { registerDocsCommand } from './commands/docs';
 import { registerCreateCommand } from './commands/create';
 import { registerFixCommand } from './commands/fix';
 import { registerMigrateCommand } from './commands/migrate';
+import { registerOciCommand } from './commands/oci';
+import { registerCompletionCommand } from './commands/completion';
 import { parseQuantity, quantityToNumber } from '@edict/foundation';
 import {
   DEFAULT_MAX_FILE_SIZE,
@@ -99,7 +101,29 @@ export function buildProgram(
     .description('Runs Kyverno policies and Kyverno CLI tests with the Edict engine')
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride()
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  # Run the Kyverno CLI tests (kyverno-test.yaml) below a folder',
+        '  edict test ./policies',
+        '',
+        '  # Apply policies to resources and print a policy report',
+        '  edict apply ./policies --resource ./manifests --policy-report',
+        '',
+        '  # Push policies to an OCI registry, and pull them into a folder',
+        '  edict oci push -p ./policies -i registry.example.com/policies:v1',
+        '  edict oci pull -i registry.example.com/policies:v1 -d ./pulled',
+        '',
+        '  # Load shell completion',
+        '  source <(edict completion bash)',
+        '',
+        'Every command has its own examples: edict <command> --help.',
+        '',
+      ].join('\n'),
+    );
 
   // Kyverno's `kyverno version` lines. Edict's build records no time or commit (the image build is
   // reproducible), so those print `---`, as Kyverno's do when its build did not record them.
@@ -279,6 +303,8 @@ export function buildProgram(
   registerCreateCommand(program, io, result);
   registerFixCommand(program, io, result);
   registerMigrateCommand(program, io, result);
+  registerOciCommand(program, io, result);
+  registerCompletionCommand(program, io, result);
 
   return program;
 }

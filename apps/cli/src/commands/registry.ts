@@ -50,7 +50,7 @@ function list(value: string | undefined): string[] {
     .filter((entry) => entry !== '');
 }
 
-function localDockerConfigs(env: NodeJS.ProcessEnv): DockerConfig[] {
+export function localDockerConfigs(env: NodeJS.ProcessEnv): DockerConfig[] {
   const file = join(env.DOCKER_CONFIG ?? join(homedir(), '.docker'), 'config.json');
   if (!existsSync(file)) return [];
   return [parseDockerConfigJson(readFileSync(file, 'utf8'), file)];
