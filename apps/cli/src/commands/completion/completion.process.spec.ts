@@ -48,7 +48,7 @@ describe('edict completion in the shells', () => {
     );
     expect(registered).toBe('complete -o default -F _edict edict');
     expect(replies).toEqual([
-      'version test apply oci completion help',
+      'version test apply jp docs create fix migrate oci completion help',
       'oci',
       'push pull',
       '--image --policy --insecure --help',
