@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { defaultEngineFactory } from '@edict/kyverno-test';
@@ -379,3 +380,18 @@ function treeFiles(): Record<string, string> {
     'payload.json': '{"a": 1}',
   };
 }
+
+describe('edict apply --output', () => {
+  it('prepares the path as Kyverno does: a .yaml/.yml file created and emptied, anything else a folder', async () => {
+    const dir = writeTree({ ...treeFiles(), 'old/out.yaml': 'stale: true\n' });
+    await cli(['apply', 'policy.yaml', '-r', 'pods.yaml', '-o', 'old/out.yaml'], script, dir);
+    expect(readFileSync(join(dir, 'old/out.yaml'), 'utf8')).toBe('');
+    await cli(['apply', 'policy.yaml', '-r', 'pods.yaml', '-o', 'new/deeper/out.yml'], script, dir);
+    expect(existsSync(join(dir, 'new/deeper/out.yml'))).toBe(true);
+    await cli(['apply', 'policy.yaml', '-r', 'pods.yaml', '-o', 'mutated'], script, dir);
+    expect(statSync(join(dir, 'mutated')).isDirectory()).toBe(true);
+    const blocked = await cli(['apply', 'policy.yaml', '-r', 'pods.yaml', '-o', 'pods.yaml/x.yaml'], script, dir);
+    expect(blocked.code).toBe(1);
+    expect(blocked.err).toMatch(/^Error: failed to create file\/folder \(/);
+  });
+});

@@ -1,6 +1,6 @@
 import type { IvpolPorts } from '@edict/cel-policies';
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { isScored, withAutogen, type Policy } from '@edict/engine';
 import { formatDiagnostic, formatDuration, type KubeObject, errorMessage } from '@edict/foundation';
@@ -116,6 +116,12 @@ export async function applyCommand(
     return usageError(io, 'both resource and json files can not be used together, use one or the other');
   if (options.resource.length === 0 && json.length === 0 && !options.cluster)
     return usageError(io, 'resource file(s) or cluster required');
+  const output = options.output === undefined ? undefined : resolve(process.cwd(), options.output);
+  try {
+    if (output) prepareOutput(output);
+  } catch (error) {
+    return usageError(io, `failed to create file/folder (${errorMessage(error)})`);
+  }
   let test: LoadedTest;
   let invalid: InvalidPolicy[];
   const started = performance.now();
@@ -165,7 +171,6 @@ export async function applyCommand(
 
   const counts = emptyCounts();
   counts.error += invalid.length;
-  let truncated = false;
   for (const record of evaluation.responses) {
     addResponse(counts, record, options.auditWarn);
     if (options.policyReport) continue;
@@ -174,21 +179,20 @@ export async function applyCommand(
       record.response.rules.some((rule) => rule.status === 'pass') &&
       record.patchedResource
     ) {
-      truncated = printMutated(io, record, record.patchedResource, [], options.output, truncated);
+      printMutated(io, record, record.patchedResource, [], output);
     }
   }
   for (const record of evaluation.celResponses) {
     addCelResponse(counts, record);
     if (options.policyReport) continue;
-    truncated = printGenerated(io, record, options.output, truncated);
+    printGenerated(io, record, output);
     // Mutating kinds (MutatingPolicy, MutatingAdmissionPolicy) print their patched resource as classic
     // mutate does, and a mutate-existing MutatingPolicy the targets it patched.
     const passed = record.response.rules.filter((rule) => rule.status === 'pass');
     if (passed.length === 0) continue;
     const targets = passed.flatMap((rule) => rule.patchedTargets ?? []);
     const patched = record.stage === 'mutate' ? record.patchedResource : undefined;
-    if (patched || targets.length > 0)
-      truncated = printMutated(io, record, patched, targets, options.output, truncated);
+    if (patched || targets.length > 0) printMutated(io, record, patched, targets, output);
   }
   printLeftOutPolicies(io, invalid);
   const reported = () =>
@@ -239,6 +243,20 @@ export async function applyCommand(
     return options.warnExitCode;
   }
   return code;
+}
+
+/**
+ * `--output`, as Kyverno prepares it before reading anything: a path whose last segment ends in
+ * `.yaml`/`.yml` is a file, created (with its folder) and emptied; any other path is a folder, created.
+ */
+function prepareOutput(output: string): void {
+  const file = /\.ya?ml$/.test(output.split('/').pop() ?? '');
+  if (!file) {
+    mkdirSync(output, { recursive: true });
+    return;
+  }
+  mkdirSync(dirname(resolve(output)), { recursive: true });
+  writeFileSync(output, '');
 }
 
 /** Kyverno's git source test: an `http(s)://`, `ssh://`, `git://` or `git@` policy path. */
@@ -459,8 +477,8 @@ function printErrors(io: CommandIO, record: EvaluatedResponse): void {
 
 /**
  * Prints the mutated resource (then its patched targets) as Kyverno's CLI does, or writes them below
- * --output; either way followed by Kyverno's "Mutation has been applied successfully." Returns whether
- * the output file was reset.
+ * --output (a folder, or a file prepareOutput emptied); either way followed by Kyverno's "Mutation has
+ * been applied successfully."
  */
 function printMutated(
   io: CommandIO,
@@ -468,8 +486,7 @@ function printMutated(
   patched: KubeObject | undefined,
   targets: readonly KubeObject[],
   output: string | undefined,
-  truncated: boolean,
-): boolean {
+): void {
   const yaml = (object: KubeObject) => stringify(object, { lineWidth: 0, indentSeq: false });
   if (!output) {
     if (patched)
@@ -480,16 +497,11 @@ function printMutated(
       io.out('patched targets: \n');
       for (const target of targets) io.out(`\n${yaml(target)}\n---\n\n`);
     }
-  } else if (output.endsWith('/') || isDirectory(output)) {
-    mkdirSync(output, { recursive: true });
-    const file = join(output, `${record.resource.metadata.name ?? 'resource'}-mutated.yaml`);
-    for (const object of [...(patched ? [patched] : []), ...targets]) appendFileSync(file, `${yaml(object)}\n---\n\n`);
   } else {
-    if (!truncated) writeFileSync(output, '');
-    for (const object of [...(patched ? [patched] : []), ...targets])
-      appendFileSync(output, `${yaml(object)}\n---\n\n`);
-    truncated = true;
+    const file = isDirectory(output)
+      ? join(output, `${record.resource.metadata.name ?? 'resource'}-mutated.yaml`)
+      : output;
+    for (const object of [...(patched ? [patched] : []), ...targets]) appendFileSync(file, `${yaml(object)}\n---\n\n`);
   }
   io.out('\n\nMutation:\nMutation has been applied successfully.');
-  return truncated;
 }
