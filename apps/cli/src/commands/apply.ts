@@ -260,7 +260,7 @@ function prepareOutput(output: string): void {
 }
 
 /** Kyverno's git source test: an `http(s)://`, `ssh://`, `git://` or `git@` policy path. */
-export function isGitSource(path: string): boolean {
+function isGitSource(path: string): boolean {
   return /^(https?|ssh|git):\/\/|^git@/.test(path);
 }
 
