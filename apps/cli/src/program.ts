@@ -10,7 +10,9 @@ import { registerFixCommand } from './commands/fix';
 import { registerMigrateCommand } from './commands/migrate';
 import { registerOciCommand } from './commands/oci';
 import { registerCompletionCommand } from './commands/completion';
-import { parseQuantity, quantityToNumber } from '@edict/foundation';
+import { parseDurationNanos, parseQuantity, quantityToNumber } from '@edict/foundation';
+import { DEFAULT_EXCEPTION_TTL_NANOS } from './apply/generate-exceptions';
+import { readProcessStdin } from './apply/stdin';
 import {
   DEFAULT_MAX_FILE_SIZE,
   DEFAULT_TEST_CASE_SELECTOR,
@@ -73,18 +75,34 @@ async function withRegistry(
 /** The first Kyverno apply flag given that Edict cannot honour: failing beats ignoring it. */
 function unsupportedApplyFlag(options: {
   gitBranch?: string;
-  stdin?: boolean;
-  table?: boolean;
-  detailedResults?: boolean;
-  generateExceptions?: boolean;
-  generatedExceptionTtl?: string;
+  username?: string;
+  password?: string;
 }): string | undefined {
   if (options.gitBranch !== undefined) return '--git-branch (git sources)';
-  if (options.stdin) return '--stdin';
-  if (options.table) return '--table';
-  if (options.detailedResults) return '--detailed-results';
-  if (options.generateExceptions || options.generatedExceptionTtl !== undefined) return '--generate-exceptions';
+  if (options.username !== undefined) return '--username (git sources)';
+  if (options.password !== undefined) return '--password (git sources)';
   return undefined;
+}
+
+/** A Go duration (`720h`, `1h30m`) in nanoseconds, as Kyverno's duration flags take it. */
+function goDuration(value: string): bigint {
+  const nanos = parseDurationNanos(value.trim());
+  if (nanos === undefined) throw new InvalidArgumentError(`time: invalid duration ${JSON.stringify(value)}`);
+  return nanos;
+}
+
+/** A count of at least 1. */
+function positive(value: string): number {
+  const parsed = integer(value);
+  if (parsed < 1) throw new InvalidArgumentError('expected a positive integer.');
+  return parsed;
+}
+
+/** A boolean flag that, as Kyverno's, also takes `=true`/`=false`. */
+function boolean(value: string): boolean {
+  if (/^(true|t|1)$/i.test(value)) return true;
+  if (/^(false|f|0)$/i.test(value)) return false;
+  throw new InvalidArgumentError('expected true or false.');
 }
 
 /**
@@ -142,6 +160,15 @@ export function buildProgram(
     .addOption(
       new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'junit']).default('table'),
     )
+    .addOption(
+      new Option('--output-format <format>', "Kyverno's name of --output (yaml: the JSON report as YAML)").choices([
+        'table',
+        'json',
+        'yaml',
+        'markdown',
+        'junit',
+      ]),
+    )
     .option('--detailed-results', 'add the rule message to the table', false)
     .option('--strict', 'use the strict verdict instead of the Kyverno-compatible one', false)
     .option('--fail-only', 'show failing checks only', false)
@@ -165,6 +192,7 @@ export function buildProgram(
         paths: string[],
         options: {
           output: OutputFormat;
+          outputFormat?: OutputFormat;
           detailedResults: boolean;
           strict: boolean;
           failOnly: boolean;
@@ -178,7 +206,7 @@ export function buildProgram(
       ) => {
         setMaxFileSize(options.maxFileSize);
         result.code = await withRegistry(options.registry, registry, (images) =>
-          testCommand(paths, options, io, engineFactory, images),
+          testCommand(paths, { ...options, output: options.outputFormat ?? options.output }, io, engineFactory, images),
         );
       },
     );
@@ -209,11 +237,49 @@ export function buildProgram(
       false,
     )
     .option('-b, --git-branch <branch>', 'not supported: Edict reads policies from local files only')
-    .option('-i, --stdin', 'not supported: pass files')
-    .option('-t, --table', 'not supported: use --policy-report')
-    .option('--detailed-results', 'not supported: use --policy-report')
-    .option('--generate-exceptions', 'not supported: write PolicyExceptions by hand')
-    .option('--generated-exception-ttl <duration>', 'not supported (with --generate-exceptions)')
+    .option('--username <name>', 'not supported: git sources are not read')
+    .option('--password <password>', 'not supported: git sources are not read')
+    .option(
+      '-i, --stdin',
+      'output for a pipe (no "Applying" line); "-" as the policy or resource path reads stdin',
+      false,
+    )
+    .option('-t, --table', 'show the results in a table', false)
+    .option('--detailed-results', 'with --table, add the rule message', false)
+    .option('--generate-exceptions', 'print a PolicyException for each failure of a cluster policy', false)
+    .addOption(
+      new Option('--generated-exception-ttl <duration>', 'TTL label of the generated exceptions (0: none)')
+        .argParser(goDuration)
+        .default(DEFAULT_EXCEPTION_TTL_NANOS, '720h0m0s'),
+    )
+    .option('--json <files>', 'JSON payload files (instead of resources; repeatable, comma-separated)', collect, [])
+    .option('--context-file <file>', 'Context file (objects and image data) for CEL policies')
+    .option(
+      '--parameter-resource <files>',
+      'parameter objects of admission policies and ValidatingPolicies (repeatable, comma-separated)',
+      collect,
+      [],
+    )
+    .option(
+      '--crd-paths <files>',
+      'CustomResourceDefinition files whose kinds resolve (repeatable, comma-separated)',
+      collect,
+      [],
+    )
+    .option(
+      '--cluster-wide-resources',
+      'with --cluster, cluster-scoped resources (and with -n those of the namespace)',
+      false,
+    )
+    .option('--batch-size <count>', 'with --cluster, objects per list request', positive, 100)
+    .option('--concurrent <count>', 'with --cluster, list requests in flight at once', positive, 1)
+    .addOption(
+      new Option('--continue-on-error [bool]', 'with --cluster, leave out a resource type that cannot be listed')
+        .argParser(boolean)
+        .preset(true)
+        .default(true),
+    )
+    .option('--show-performance', 'print how long reading the resources took', false)
     .option('-f, --values-file <file>', 'values file for policy variables')
     .option(
       '-s, --set <values>',
@@ -222,8 +288,8 @@ export function buildProgram(
       [],
     )
     .option('-u, --userinfo <file>', 'admission user info (roles, cluster roles, user)')
-    .option('-e, --exceptions <files>', 'policy exception files (repeatable, comma-separated)', collect, [])
-    .option('--exception <files>', 'alias of --exceptions', collect, [])
+    .option('-e, --exception <files>', 'policy exception files (repeatable, comma-separated)', collect, [])
+    .option('--exceptions <files>', 'alias of --exception', collect, [])
     .option('-p, --policy-report', 'print a policy report instead of the summary', false)
     .option('-o, --output <path>', 'write mutated resources to this file or folder')
     .option('--warn-exit-code <code>', 'exit code when only warnings are found', integer, 0)
@@ -251,11 +317,22 @@ export function buildProgram(
           warnNoPass: boolean;
           outputFormat: 'yaml' | 'json';
           gitBranch?: string;
-          stdin?: boolean;
-          table?: boolean;
-          detailedResults?: boolean;
-          generateExceptions?: boolean;
-          generatedExceptionTtl?: string;
+          username?: string;
+          password?: string;
+          stdin: boolean;
+          table: boolean;
+          detailedResults: boolean;
+          generateExceptions: boolean;
+          generatedExceptionTtl: bigint;
+          json: string[];
+          contextFile?: string;
+          parameterResource: string[];
+          crdPaths: string[];
+          clusterWideResources: boolean;
+          batchSize: number;
+          concurrent: number;
+          continueOnError: boolean;
+          showPerformance: boolean;
           valuesFile?: string;
           set: string[];
           userinfo?: string;
@@ -288,6 +365,8 @@ export function buildProgram(
               resource: [...options.resource, ...options.resources],
               targetResources: [...options.targetResource, ...options.targetResources],
               exceptions: [...options.exceptions, ...options.exception],
+              parameterResources: options.parameterResource,
+              readStdin: io.readStdin ?? readProcessStdin,
             },
             io,
             engineFactory,

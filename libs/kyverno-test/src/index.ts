@@ -10,7 +10,8 @@ export { loadPolicyFiles, type InvalidPolicy, type PolicyFiles } from './policie
 export { loadResources, resourcePath } from './resources';
 export { reportResult } from './report-result';
 export { outcome, runTests, runTestFile, type RunOptions, type RunResult, type TestRun } from './run-tests';
-export { loadTestCase } from './test-case';
+export { loadJsonPayload, loadTestCase } from './test-case';
+export { loadClusterResources } from './cluster-resources';
 export type { EngineFactory, TestEngine } from './test-engine';
 export { loadTestFile } from './test-file';
 export * from './types';

@@ -67,7 +67,7 @@ export function loadTestCase(definition: TestDefinition): LoadedTest {
 }
 
 /** One JSON (or YAML) document, whatever its shape. */
-function loadJsonPayload(file: string): JsonValue {
+export function loadJsonPayload(file: string): JsonValue {
   const documents = readYamlFile(file);
   if (documents.length !== 1)
     throw new LoadError(file, undefined, `expected one JSON payload document, found ${documents.length}`);

@@ -69,4 +69,51 @@ describe('fetchClusterResources', () => {
       'nope not found in cluster',
     );
   });
+
+  const podAndNamespacePolicy: Policy = {
+    ...podPolicy,
+    spec: {
+      rules: [{ ...podPolicy.spec.rules![0], match: { any: [{ resources: { kinds: ['Pod', 'Namespace'] } }] } }],
+    },
+  };
+  const names = (resources: readonly { kind?: string; metadata?: { name?: string } }[]) =>
+    resources.map((r) => `${r.kind}/${r.metadata?.name}`).sort();
+
+  it('--cluster-wide-resources: the cluster-scoped resources, with a namespace also those of the namespace', async () => {
+    const clusterWide = await fetchClusterResources([podAndNamespacePolicy], {
+      kubeconfig,
+      names: [],
+      clusterWide: true,
+    });
+    expect(names(clusterWide.resources)).toEqual(expect.arrayContaining(['Namespace/ns-1', 'Namespace/ns-2']));
+    expect(names(clusterWide.resources).filter((n) => n.startsWith('Pod/'))).toEqual([]);
+    const withNamespace = await fetchClusterResources([podAndNamespacePolicy], {
+      kubeconfig,
+      names: [],
+      clusterWide: true,
+      namespace: 'ns-1',
+    });
+    expect(names(withNamespace.resources)).toEqual(
+      expect.arrayContaining(['Namespace/ns-1', 'Namespace/ns-2', 'Pod/a']),
+    );
+    expect(names(withNamespace.resources)).not.toContain('Pod/b');
+    const namespaceOnly = await fetchClusterResources([podAndNamespacePolicy], {
+      kubeconfig,
+      names: [],
+      namespace: 'ns-1',
+    });
+    expect(names(namespaceOnly.resources)).toEqual(['Pod/a']);
+  });
+
+  it('--batch-size and --concurrent read every object, page by page and in parallel', async () => {
+    const all = await fetchClusterResources([podAndNamespacePolicy], { kubeconfig, names: [] });
+    const paged = await fetchClusterResources([podAndNamespacePolicy], {
+      kubeconfig,
+      names: [],
+      batchSize: 1,
+      concurrent: 4,
+    });
+    expect(names(paged.resources)).toEqual(names(all.resources));
+    expect(names(paged.resources)).toEqual(expect.arrayContaining(['Pod/a', 'Pod/b']));
+  });
 });

@@ -16,7 +16,24 @@ export interface ClusterSource {
   readonly namespace?: string;
   /** With `--resource`: the names of the resources to take (each must exist). */
   readonly names: readonly string[];
+  /**
+   * `--cluster-wide-resources`: the cluster-scoped resources the policies match, and with a namespace
+   * the namespaced ones of that namespace as well (Kyverno then reads no other namespaced resources).
+   */
+  readonly clusterWide?: boolean;
+  /** `--batch-size` (default 100): objects asked for per list request, the rest read page by page. */
+  readonly batchSize?: number;
+  /** `--concurrent` (default 1): list requests in flight at once. */
+  readonly concurrent?: number;
+  /** `--continue-on-error` (default true): a type that cannot be listed is left out; false: fail. */
+  readonly continueOnError?: boolean;
 }
+
+export const DEFAULT_BATCH_SIZE = 100;
+
+/** Upper bounds of `--batch-size` and `--concurrent`, so a flag cannot flood the API server. */
+export const MAX_BATCH_SIZE = 10_000;
+export const MAX_CONCURRENT = 32;
 
 export interface ClusterResources {
   readonly resources: KubeObject[];
@@ -63,26 +80,51 @@ export async function fetchClusterResources(
   const kinds = matchedKinds(policies);
   const resolve = await new DiscoveryResolver(http, 0).resolver(kinds);
   const wanted = [...kinds.map(kindSelector), ...celResourceRules(celPolicies)];
-  const list = async (listed: readonly Listed[]) => {
+  const limit = Math.min(Math.max(source.batchSize ?? DEFAULT_BATCH_SIZE, 1), MAX_BATCH_SIZE);
+  const workers = Math.min(Math.max(source.concurrent ?? 1, 1), MAX_CONCURRENT);
+  const listOne = async ({ apiVersion, kind, path }: Listed): Promise<KubeObject[]> => {
     const out: KubeObject[] = [];
-    for (const { apiVersion, kind, path } of listed) {
-      try {
-        const body = await http.json<{ items?: KubeObject[] }>({ path });
-        out.push(...(body.items ?? []).map((item) => ({ ...item, apiVersion, kind })));
-      } catch {
-        continue; // a type that cannot be listed is left out, as Kyverno's CLI does
-      }
-    }
+    let next: string | undefined;
+    do {
+      const query: Record<string, string | number> = { limit };
+      if (next) query.continue = next;
+      const body = await http.json<{ items?: KubeObject[]; metadata?: { continue?: string } }>({ path, query });
+      out.push(...(body.items ?? []).map((item) => ({ ...item, apiVersion, kind })));
+      next = body.metadata?.continue || undefined;
+    } while (next);
     return out;
   };
-  let resources = await list(listings(wanted, resolve, source.namespace));
+  const list = async (listed: readonly Listed[], strict = source.continueOnError === false) => {
+    const results: KubeObject[][] = new Array<KubeObject[]>(listed.length);
+    let index = 0;
+    const work = async () => {
+      while (index < listed.length) {
+        const at = index++;
+        try {
+          results[at] = await listOne(listed[at]);
+        } catch (error) {
+          // a type that cannot be listed is left out, as Kyverno's CLI does (unless --continue-on-error=false)
+          if (strict) throw new Error(`failed to list ${listed[at].path}: ${(error as Error).message}`);
+          results[at] = [];
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(workers, listed.length) }, work));
+    return results.flat();
+  };
+  let resources = source.clusterWide
+    ? [
+        ...(await list(listings(wanted, resolve, undefined, 'cluster'))),
+        ...(source.namespace ? await list(listings(wanted, resolve, source.namespace)) : []),
+      ]
+    : await list(listings(wanted, resolve, source.namespace));
   if (source.names.length > 0) {
     const missing = source.names.filter((name) => !resources.some((r) => r.metadata?.name === name));
     if (missing.length > 0) throw new Error(`${missing.join(', ')} not found in cluster`);
     resources = resources.filter((r) => source.names.includes(r.metadata?.name ?? ''));
   }
-  const params = await list(listings(paramKinds(celPolicies), resolve, undefined));
-  const contextResources = await list(listings(contextReads(celPolicies), resolve, undefined));
+  const params = await list(listings(paramKinds(celPolicies), resolve, undefined), false);
+  const contextResources = await list(listings(contextReads(celPolicies), resolve, undefined), false);
   return { resources, namespaceLabels: await labelsOfNamespaces(http, resources), params, contextResources };
 }
 
@@ -175,6 +217,7 @@ function listings(
   wanted: readonly Wanted[],
   resolve: Awaited<ReturnType<DiscoveryResolver['resolver']>>,
   namespace: string | undefined,
+  only?: 'cluster',
 ): Listed[] {
   const seen = new Set<string>();
   const out: Listed[] = [];
@@ -189,7 +232,7 @@ function listings(
     for (const resource of resolved ?? []) {
       if (selector.resource !== undefined && resource.resource !== selector.resource) continue;
       const key = `${resource.group}/${resource.resource}`;
-      if (seen.has(key) || (namespace && !resource.namespaced)) continue;
+      if (seen.has(key) || (namespace && !resource.namespaced) || (only === 'cluster' && resource.namespaced)) continue;
       seen.add(key);
       const apiVersion = apiVersionOf(resource.group, resource.version);
       const base = groupVersionPath(apiVersion);

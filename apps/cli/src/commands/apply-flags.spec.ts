@@ -63,17 +63,6 @@ describe('edict apply flags', () => {
     ]);
     expect(out).toContain('with 1 exception(s)...');
   });
-
-  it.each([['--git-branch', 'main'], ['--stdin'], ['--table'], ['--detailed-results'], ['--generate-exceptions']])(
-    'fails on %s, which Edict cannot honour, rather than ignoring it',
-    async (...flag) => {
-      const dir = files();
-      const { err, code } = await cli(['apply', join(dir, 'policy.yaml'), '-r', join(dir, 'pods.yaml'), ...flag]);
-      expect(code).toBe(1);
-      expect(err).toContain(`${flag[0]}`);
-      expect(err).toContain('is not supported by edict apply');
-    },
-  );
 });
 
 describe('--help', () => {

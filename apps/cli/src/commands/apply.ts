@@ -1,9 +1,12 @@
 import type { IvpolPorts } from '@edict/cel-policies';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { isScored, withAutogen, type Policy } from '@edict/engine';
-import { formatDiagnostic, type KubeObject, errorMessage } from '@edict/foundation';
+import { formatDiagnostic, formatDuration, type KubeObject, errorMessage } from '@edict/foundation';
+import { renderApplyTable } from '../apply/apply-table';
+import { DEFAULT_EXCEPTION_TTL_NANOS, renderExceptions } from '../apply/generate-exceptions';
+import { readProcessStdin, STDIN_PATH, withStdinFile } from '../apply/stdin';
 import { buildPolicyReports, renderReportsJson, renderReportsYaml } from '../apply/policy-report';
 import { printGenerated } from '../apply/print-generated';
 import {
@@ -31,6 +34,9 @@ import {
   loadUserInfoFile,
   EMPTY_VALUES,
   EMPTY_CONTEXT,
+  loadClusterResources,
+  loadContextFile,
+  loadJsonPayload,
   loadValuesFile,
   mergeCelDocuments,
 } from '@edict/kyverno-test';
@@ -60,6 +66,33 @@ export interface ApplyOptions {
   output?: string;
   warnExitCode: number;
   auditWarn: boolean;
+  /** `--table`: Kyverno's results table instead of the failures and the summary line. */
+  table?: boolean;
+  /** `--detailed-results`: the table's MESSAGE column. */
+  detailedResults?: boolean;
+  /** `--generate-exceptions`: a PolicyException per failure instead of the summary. */
+  generateExceptions?: boolean;
+  /** `--generated-exception-ttl` in nanoseconds (0: no TTL label). */
+  generatedExceptionTtl?: bigint;
+  /** `--stdin`: the output is meant for a pipe (no "Applying" line). */
+  stdin?: boolean;
+  /** Reads stdin, for a `-` policy or resource path. */
+  readStdin?: () => string;
+  /** `--context-file`: a Context (objects and image data) for CEL policies. */
+  contextFile?: string;
+  /** `--json`: JSON payload files (instead of resources). */
+  json?: string[];
+  /** `--parameter-resource`: parameter objects of admission policies and ValidatingPolicies. */
+  parameterResources?: string[];
+  /** `--crd-paths`: CustomResourceDefinition files, so their kinds resolve. */
+  crdPaths?: string[];
+  /** `--cluster-wide-resources`, `--batch-size`, `--concurrent`, `--continue-on-error`: cluster reading. */
+  clusterWideResources?: boolean;
+  batchSize?: number;
+  concurrent?: number;
+  continueOnError?: boolean;
+  /** `--show-performance`: how long reading the resources took. */
+  showPerformance?: boolean;
 }
 
 const DIVIDER = '----------------------------------------------------------------------';
@@ -73,18 +106,44 @@ export async function applyCommand(
   now = new Date(),
   images?: IvpolPorts,
 ): Promise<number> {
+  const json = options.json ?? [];
+  if (options.valuesFile && (options.set ?? []).length > 0)
+    return usageError(io, 'pass the values either using set flag or values_file flag');
   if (policyPaths.length === 0) return usageError(io, 'require policy');
-  if (options.resource.length === 0 && !options.cluster) return usageError(io, 'resource file(s) or cluster required');
+  if (policyPaths[0] === STDIN_PATH && options.resource[0] === STDIN_PATH)
+    return usageError(io, 'a stdin pipe can be used for either policies or resources, not both');
+  if (options.resource.length > 0 && json.length > 0)
+    return usageError(io, 'both resource and json files can not be used together, use one or the other');
+  if (options.resource.length === 0 && json.length === 0 && !options.cluster)
+    return usageError(io, 'resource file(s) or cluster required');
+  const output = options.output === undefined ? undefined : resolve(process.cwd(), options.output);
+  try {
+    if (output) prepareOutput(output);
+  } catch (error) {
+    return usageError(io, `failed to create file/folder (${errorMessage(error)})`);
+  }
   let test: LoadedTest;
   let invalid: InvalidPolicy[];
+  const started = performance.now();
+  const stdin = { cleanup: () => undefined as void };
   try {
-    ({ test, invalid } = loadApplyInputs(policyPaths, options));
+    const readStdin = options.readStdin ?? readProcessStdin;
+    const policies = withStdinFile(policyPaths, readStdin);
+    const resources = withStdinFile(options.resource, readStdin);
+    stdin.cleanup = () => {
+      policies.cleanup();
+      resources.cleanup();
+    };
+    ({ test, invalid } = loadApplyInputs(policies.paths, { ...options, resource: resources.paths }));
     if (options.cluster)
       test = await withClusterResources(test, [...test.policies, ...invalid.map((e) => e.policy)], options);
   } catch (error) {
     io.err(`Error: ${errorMessage(error)}\n`);
     return 1;
+  } finally {
+    stdin.cleanup();
   }
+  if (options.showPerformance) printPerformance(io, test, performance.now() - started);
   // Kyverno counts every loaded policy's rules, autogen ones included, before validating them.
   // A CEL policy (ValidatingPolicy, ValidatingAdmissionPolicy, DeletingPolicy) counts as one rule.
   const ruleCount =
@@ -100,8 +159,9 @@ export async function applyCommand(
     test.cel.generatingPolicies.length +
     test.cel.deletingPolicies.length;
   const withExceptions = test.exceptions.length > 0 ? ` with ${test.exceptions.length} exception(s)` : '';
-  if (!options.policyReport) {
-    io.out(`\nApplying ${ruleCount} policy rule(s) to ${test.resources.length} resource(s)${withExceptions}...\n`);
+  if (!options.policyReport && !options.generateExceptions && !options.stdin) {
+    const resourceCount = test.resources.length + test.jsonPayloads.length;
+    io.out(`\nApplying ${ruleCount} policy rule(s) to ${resourceCount} resource(s)${withExceptions}...\n`);
   }
   // Kyverno validates each policy first and leaves out those it rejects, one error each.
   for (const { errors } of invalid)
@@ -111,7 +171,6 @@ export async function applyCommand(
 
   const counts = emptyCounts();
   counts.error += invalid.length;
-  let truncated = false;
   for (const record of evaluation.responses) {
     addResponse(counts, record, options.auditWarn);
     if (options.policyReport) continue;
@@ -120,29 +179,30 @@ export async function applyCommand(
       record.response.rules.some((rule) => rule.status === 'pass') &&
       record.patchedResource
     ) {
-      truncated = printMutated(io, record, record.patchedResource, [], options.output, truncated);
+      printMutated(io, record, record.patchedResource, [], output);
     }
   }
   for (const record of evaluation.celResponses) {
     addCelResponse(counts, record);
     if (options.policyReport) continue;
-    truncated = printGenerated(io, record, options.output, truncated);
+    printGenerated(io, record, output);
     // Mutating kinds (MutatingPolicy, MutatingAdmissionPolicy) print their patched resource as classic
     // mutate does, and a mutate-existing MutatingPolicy the targets it patched.
     const passed = record.response.rules.filter((rule) => rule.status === 'pass');
     if (passed.length === 0) continue;
     const targets = passed.flatMap((rule) => rule.patchedTargets ?? []);
     const patched = record.stage === 'mutate' ? record.patchedResource : undefined;
-    if (patched || targets.length > 0)
-      truncated = printMutated(io, record, patched, targets, options.output, truncated);
+    if (patched || targets.length > 0) printMutated(io, record, patched, targets, output);
   }
   printLeftOutPolicies(io, invalid);
-  if (options.policyReport) {
-    const reports = buildPolicyReports(
+  const reported = () =>
+    buildPolicyReports(
       evaluation.responses.filter((r) => r.response.rules.length > 0 && countedRules(r).length > 0),
       options.auditWarn,
       now,
     );
+  if (options.policyReport) {
+    const reports = reported();
     io.out(`${DIVIDER}\n`);
     if (reports.length === 0) {
       io.out('POLICY REPORT: skip generating policy report (no validate policy found/resource skipped)\n');
@@ -150,6 +210,24 @@ export async function applyCommand(
       const rendered = options.outputFormat === 'json' ? renderReportsJson(reports) : renderReportsYaml(reports);
       io.out(`POLICY REPORT:\n${DIVIDER}\n${rendered}\n`);
     }
+  } else if (options.generateExceptions) {
+    const clusterReport = reported().find((report) => report.kind === 'ClusterPolicyReport');
+    io.out(
+      renderExceptions(
+        clusterReport,
+        options.generatedExceptionTtl ?? DEFAULT_EXCEPTION_TTL_NANOS,
+        options.outputFormat ?? 'yaml',
+      ),
+    );
+  } else if (options.table) {
+    io.out(
+      renderApplyTable(
+        evaluation.responses,
+        evaluation.celResponses,
+        options.detailedResults ?? false,
+        options.auditWarn,
+      ),
+    );
   } else {
     for (const record of evaluation.responses) {
       if (record.stage === 'validate' || isImageVerification(record)) printFailures(io, record, options.auditWarn);
@@ -167,6 +245,46 @@ export async function applyCommand(
   return code;
 }
 
+/**
+ * `--output`, as Kyverno prepares it before reading anything: a path whose last segment ends in
+ * `.yaml`/`.yml` is a file, created (with its folder) and emptied; any other path is a folder, created.
+ */
+function prepareOutput(output: string): void {
+  const file = /\.ya?ml$/.test(output.split('/').pop() ?? '');
+  if (!file) {
+    mkdirSync(output, { recursive: true });
+    return;
+  }
+  mkdirSync(dirname(resolve(output)), { recursive: true });
+  writeFileSync(output, '');
+}
+
+/** Kyverno's git source test: an `http(s)://`, `ssh://`, `git://` or `git@` policy path. */
+function isGitSource(path: string): boolean {
+  return /^(https?|ssh|git):\/\/|^git@/.test(path);
+}
+
+/**
+ * `--crd-paths`: each a `.yaml`/`.yml` CustomResourceDefinition file, checked with Kyverno's messages,
+ * whose kinds then resolve by plural resource name.
+ */
+function loadCrdPlurals(paths: readonly string[], cwd: string): LoadedTest['crdPlurals'] {
+  const files = paths.map((path) => {
+    const file = resolve(cwd, path.endsWith('/') ? path.slice(0, -1) : path);
+    if (!/\.ya?ml$/.test(file)) throw new Error(`CRD file must have .yaml or .yml extension: ${file}`);
+    if (!existsSync(file)) throw new Error(`CRD file does not exist at path: ${file}`);
+    return file;
+  });
+  return loadClusterResources(files, cwd).crdPlurals;
+}
+
+/** `--show-performance`: what was read and how long reading it took. */
+function printPerformance(io: CommandIO, test: LoadedTest, millis: number): void {
+  io.out(
+    `\nResource loading performance:\n  resources: ${test.resources.length}\n  JSON payloads: ${test.jsonPayloads.length}\n  duration: ${formatDuration(BigInt(Math.round(millis * 1e6)))}\n`,
+  );
+}
+
 function usageError(io: CommandIO, message: string): number {
   io.err(`Error: ${message}\n`);
   return 1;
@@ -177,6 +295,11 @@ function loadApplyInputs(
   options: ApplyOptions,
 ): { test: LoadedTest; invalid: InvalidPolicy[] } {
   const cwd = process.cwd();
+  const gitSource = policyPaths.find(isGitSource);
+  if (gitSource !== undefined)
+    throw new Error(
+      `git sources are not supported (${gitSource}): Edict reads policies from local files; clone the repository and pass its folder`,
+    );
   const policyFiles = loadPolicyFiles(policyPaths, cwd);
   const exceptionFiles = loadPolicyFiles(
     [...options.exceptions, ...(options.exceptionsWithResources && !options.cluster ? options.resource : [])],
@@ -215,13 +338,13 @@ function loadApplyInputs(
     targetResources: loadResources(options.targetResources ?? [], cwd),
     clusterResources: [],
     cloneSources: [],
-    crdPlurals: {},
+    crdPlurals: loadCrdPlurals(options.crdPaths ?? [], cwd),
     values: withSetValues(options.valuesFile ? loadValuesFile(resolve(options.valuesFile)) : EMPTY_VALUES, options.set),
     user: options.userinfo ? loadUserInfoFile(resolve(options.userinfo)) : undefined,
     cel: mergeCelDocuments(policyFiles.cel, exceptionFiles.cel),
-    jsonPayloads: [],
-    params: [],
-    context: EMPTY_CONTEXT,
+    jsonPayloads: (options.json ?? []).map((file) => ({ file, value: loadJsonPayload(resolve(cwd, file)) })),
+    params: loadResources(options.parameterResources ?? [], cwd),
+    context: options.contextFile ? loadContextFile(resolve(cwd, options.contextFile)) : EMPTY_CONTEXT,
     globalContext: [],
   };
   return { test, invalid };
@@ -248,7 +371,16 @@ async function withClusterResources(test: LoadedTest, policies: readonly Policy[
   const { cel } = test;
   const fetched = await fetchClusterResources(
     policies,
-    { kubeconfig: options.kubeconfig, context: options.context, namespace: options.namespace, names: options.resource },
+    {
+      kubeconfig: options.kubeconfig,
+      context: options.context,
+      namespace: options.namespace,
+      names: options.resource,
+      clusterWide: options.clusterWideResources ?? false,
+      batchSize: options.batchSize,
+      concurrent: options.concurrent,
+      continueOnError: options.continueOnError,
+    },
     [
       ...cel.validatingPolicies,
       ...cel.imageValidatingPolicies,
@@ -345,8 +477,8 @@ function printErrors(io: CommandIO, record: EvaluatedResponse): void {
 
 /**
  * Prints the mutated resource (then its patched targets) as Kyverno's CLI does, or writes them below
- * --output; either way followed by Kyverno's "Mutation has been applied successfully." Returns whether
- * the output file was reset.
+ * --output (a folder, or a file prepareOutput emptied); either way followed by Kyverno's "Mutation has
+ * been applied successfully."
  */
 function printMutated(
   io: CommandIO,
@@ -354,8 +486,7 @@ function printMutated(
   patched: KubeObject | undefined,
   targets: readonly KubeObject[],
   output: string | undefined,
-  truncated: boolean,
-): boolean {
+): void {
   const yaml = (object: KubeObject) => stringify(object, { lineWidth: 0, indentSeq: false });
   if (!output) {
     if (patched)
@@ -366,16 +497,11 @@ function printMutated(
       io.out('patched targets: \n');
       for (const target of targets) io.out(`\n${yaml(target)}\n---\n\n`);
     }
-  } else if (output.endsWith('/') || isDirectory(output)) {
-    mkdirSync(output, { recursive: true });
-    const file = join(output, `${record.resource.metadata.name ?? 'resource'}-mutated.yaml`);
-    for (const object of [...(patched ? [patched] : []), ...targets]) appendFileSync(file, `${yaml(object)}\n---\n\n`);
   } else {
-    if (!truncated) writeFileSync(output, '');
-    for (const object of [...(patched ? [patched] : []), ...targets])
-      appendFileSync(output, `${yaml(object)}\n---\n\n`);
-    truncated = true;
+    const file = isDirectory(output)
+      ? join(output, `${record.resource.metadata.name ?? 'resource'}-mutated.yaml`)
+      : output;
+    for (const object of [...(patched ? [patched] : []), ...targets]) appendFileSync(file, `${yaml(object)}\n---\n\n`);
   }
   io.out('\n\nMutation:\nMutation has been applied successfully.');
-  return truncated;
 }

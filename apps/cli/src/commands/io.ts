@@ -2,6 +2,8 @@
 export interface CommandIO {
   out(text: string): void;
   err(text: string): void;
+  /** Reads all of stdin (a `-` path); process stdin when absent. */
+  readStdin?(): string;
 }
 
 export const processIO: CommandIO = {

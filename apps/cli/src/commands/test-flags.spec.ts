@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rule, clusterPolicy, pod, testFile, yaml, writeTree, type FakeRules } from '@edict/kyverno-test/testing';
+import { parse } from 'yaml';
 import { runCli as cli } from '../testing/run-cli';
 
 afterEach(() => vi.restoreAllMocks());
@@ -73,5 +74,21 @@ describe('edict test git sources', () => {
     const git = await cli(['test', 'https://github.com/kyverno/policies/pod-security', '--git-branch', 'main'], script);
     expect(git.code).toBe(1);
     expect(git.err).toContain('git sources are not supported');
+  });
+});
+
+describe('edict test --output-format', () => {
+  it("takes Kyverno's name of --output, with yaml and markdown besides json, junit and table", async () => {
+    const dir = twoRules();
+    const json = JSON.parse((await cli(['test', dir, '-o', 'json'], script)).out);
+    const yamlRun = await cli(['test', dir, '--output-format', 'yaml'], script);
+    expect(parse(yamlRun.out)).toEqual(json);
+    expect(yamlRun.code).toBe(1);
+    const markdown = await cli(['test', dir, '--output-format', 'markdown', '--detailed-results'], script);
+    expect(markdown.out).toContain('| ID | POLICY | RULE | RESOURCE | RESULT | REASON | MESSAGE |\n| --- |');
+    expect(markdown.out).toContain('| 2 | p | s | Pod/b | Fail | Want fail, got pass |');
+    expect(markdown.out).toContain('**Test Summary:** 1 tests passed and 1 tests failed');
+    expect((await cli(['test', dir, '--output-format', 'junit'], script)).out).toContain('<testsuites name="edict"');
+    expect((await cli(['test', dir, '--output-format', 'html'], script)).code).not.toBe(0);
   });
 });

@@ -10,10 +10,11 @@ import {
 import type { IvpolPorts } from '@edict/cel-policies';
 import { renderTestJson } from '../output/test-json';
 import { renderTestJunit } from '../output/test-junit';
+import { renderTestMarkdown, renderTestYaml } from '../output/test-markdown';
 import { renderTestTable } from '../output/test-table';
 import type { CommandIO } from './io';
 
-export type OutputFormat = 'table' | 'json' | 'junit';
+export type OutputFormat = 'table' | 'json' | 'junit' | 'yaml' | 'markdown';
 
 export interface TestOptions {
   output: OutputFormat;
@@ -71,6 +72,9 @@ export async function testCommand(
   const summary = summarize(outcomes);
   if (options.output === 'json') io.out(renderTestJson(outcomes, summary, verdict));
   else if (options.output === 'junit') io.out(renderTestJunit(outcomes, summary));
+  else if (options.output === 'yaml') io.out(renderTestYaml(outcomes, summary, verdict));
+  else if (options.output === 'markdown')
+    io.out(renderTestMarkdown(outcomes, summary, { detailed: options.detailedResults, failOnly: options.failOnly }));
   else io.out(renderTestTable(outcomes, summary, { detailed: options.detailedResults, failOnly: options.failOnly }));
   return missing.length > 0 || summary.tests.failed > 0 ? 1 : 0;
 }
