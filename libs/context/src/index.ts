@@ -39,6 +39,7 @@ export {
   GlobalContextEntries,
   type GlobalContextEntriesDependencies,
 } from './global-context-entries';
+export { globalContextEntryErrors, globalContextEntryRefusal } from './global-context-validation';
 export {
   GlobalContextError,
   GlobalContextStore,
