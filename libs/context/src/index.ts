@@ -36,6 +36,7 @@ export type { ContextSettings, InformerSource } from './context-settings';
 export { ConfigMapCache, ConfigMapsNotLoadedError } from './configmap-cache';
 export {
   GLOBAL_CONTEXT_ENTRY_API_VERSION,
+  GLOBAL_CONTEXT_EVENT_SOURCE,
   GlobalContextEntries,
   type GlobalContextEntriesDependencies,
 } from './global-context-entries';
