@@ -42,8 +42,8 @@ describe('installed under the install name `kyverno`', () => {
       () =>
         configurations('ValidatingWebhookConfiguration').length +
           configurations('MutatingWebhookConfiguration').length >=
-        4,
-      'four webhook configurations published',
+        5,
+      'five webhook configurations published',
     );
     const summary = (kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration') =>
       configurations(kind)
@@ -52,6 +52,7 @@ describe('installed under the install name `kyverno`', () => {
     const validating = summary('ValidatingWebhookConfiguration');
     expect(validating.map(({ name, labels }) => ({ name, labels }))).toEqual([
       { name: 'kyverno-exception-validating-webhook-cfg', labels: MANAGED_BY },
+      { name: 'kyverno-global-context-validating-webhook-cfg', labels: MANAGED_BY },
       { name: 'kyverno-policy-validating-webhook-cfg', labels: MANAGED_BY },
       { name: 'kyverno-resource-validating-webhook-cfg', labels: MANAGED_BY },
     ]);
@@ -67,6 +68,12 @@ describe('installed under the install name `kyverno`', () => {
     expect(exceptionHook).toMatchObject({
       name: 'kyverno-svc.kyverno.svc',
       clientConfig: { service: { name: 'kyverno-svc', namespace: 'kyverno' } },
+    });
+    const contextHook = validating.find((c) => c.name === 'kyverno-global-context-validating-webhook-cfg')!
+      .webhooks[0]!;
+    expect(contextHook).toMatchObject({
+      name: 'kyverno-svc.kyverno.svc',
+      clientConfig: { service: { name: 'kyverno-svc', namespace: 'kyverno', path: '/globalcontextvalidate' } },
     });
     // Nothing under Edict's default names.
     const all = [
@@ -143,6 +150,7 @@ describe('installed under the install name `kyverno`', () => {
       'MutatingWebhookConfiguration/kyverno-resource-mutating-webhook-cfg',
       'MutatingWebhookConfiguration/kyverno-verify-mutating-webhook-cfg',
       'ValidatingWebhookConfiguration/kyverno-exception-validating-webhook-cfg',
+      'ValidatingWebhookConfiguration/kyverno-global-context-validating-webhook-cfg',
       'ValidatingWebhookConfiguration/kyverno-policy-validating-webhook-cfg',
       'ValidatingWebhookConfiguration/kyverno-resource-validating-webhook-cfg',
     ]);

@@ -2,7 +2,8 @@
  * Tracing (Kyverno's --enableTracing): with an OTLP collector stand-in on loopback (OTLP/HTTP JSON),
  * one admission review produces one trace: the review's ADMISSION span, under it one POLICY span per
  * policy evaluated, under each its RULE spans, with Kyverno's attribute keys; the resource names
- * the controller. Off (the default), nothing is sent.
+ * the controller; the same when a review worker thread evaluates the review (its spans are replayed
+ * under the review's). Off (the default), nothing is sent.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@edict/kube/testing';
 import { requireLabelPolicy, testPod, waitForWebhook } from '@edict/controller-runtime/testing';
 import { startE2eCluster, type E2eCluster } from './testing/e2e-cluster';
+import { ReviewWorkers } from './workers/review-workers';
+import { PolicyCache } from '@edict/policy';
 
 interface OtlpValue {
   stringValue?: string;
@@ -77,57 +80,84 @@ describe('tracing over OTLP', () => {
     otlp?.server.close();
   });
 
-  it('one review gives one trace: its ADMISSION span, a POLICY span per policy evaluated, their RULE spans', async () => {
-    const controller = await cluster.startReplica({
-      enableTracing: true,
-      tracingAddress: '127.0.0.1',
-      tracingPort: otlp.port,
-      tracingProtocol: 'http/json',
-    });
-    await cluster.createClusterPolicy(requireLabelPolicy('Enforce', 'require-team', 'team'));
-    await cluster.createClusterPolicy(requireLabelPolicy('Enforce', 'require-app', 'app'));
-    await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate.edict.svc-fail', 'pods');
-    await eventually(() => {
+  it.each([
+    ['on the main thread', '0', 'traced'],
+    ['on a review worker (its spans replayed under the review span)', '1', 'traced-by-worker'],
+  ])(
+    'one review gives one trace: its ADMISSION span, a POLICY span per policy evaluated, their RULE spans, %s',
+    async (_where, webhookWorkers, podName) => {
+      const controller = await cluster.startReplica({
+        enableTracing: true,
+        tracingAddress: '127.0.0.1',
+        tracingPort: otlp.port,
+        tracingProtocol: 'http/json',
+        webhookWorkers,
+      });
+      let stopped = false;
       try {
-        return cluster.apiServer
-          .list('kyverno.io/v1', 'ClusterPolicy')
-          .every((policy) =>
-            (
-              (policy as { status?: { conditions?: Array<{ type: string; status: string }> } }).status?.conditions ?? []
-            ).some((condition) => condition.type === 'Ready' && condition.status === 'True'),
-          );
-      } catch {
-        return false;
+        const workers = controller.app.get(ReviewWorkers);
+        if (webhookWorkers !== '0') await eventually(() => workers.size === 1, 'the review worker ready', 30_000);
+        const before = workers.counts();
+        if (!cluster.apiServer.get('kyverno.io/v1', 'ClusterPolicy', 'require-team')) {
+          await cluster.createClusterPolicy(requireLabelPolicy('Enforce', 'require-team', 'team'));
+          await cluster.createClusterPolicy(requireLabelPolicy('Enforce', 'require-app', 'app'));
+        }
+        await waitForWebhook(cluster.apiServer, 'ValidatingWebhookConfiguration', 'validate.edict.svc-fail', 'pods');
+        await eventually(() => controller.app.get(PolicyCache).policies().length === 2, 'both policies in the cache');
+        await eventually(() => {
+          try {
+            return cluster.apiServer
+              .list('kyverno.io/v1', 'ClusterPolicy')
+              .every((policy) =>
+                (
+                  (policy as { status?: { conditions?: Array<{ type: string; status: string }> } }).status
+                    ?.conditions ?? []
+                ).some((condition) => condition.type === 'Ready' && condition.status === 'True'),
+              );
+          } catch {
+            return false;
+          }
+        }, 'both policies Ready');
+        await cluster.core.createNamespacedPod({
+          namespace: 'default',
+          body: testPod(podName, { team: 'a', app: 'b' }),
+        });
+        const after = workers.counts();
+        // Where the review was decided: the test is about that path.
+        expect(after.byWorkers - before.byWorkers).toBe(webhookWorkers === '0' ? 0 : 1);
+        // Closing the controller exports what its batch still holds.
+        await controller.stop();
+        stopped = true;
+
+        const admission = otlp.spans.filter(
+          ({ span }) =>
+            span.name === 'ADMISSION CREATE /v1, Kind=Pod' &&
+            attribute(span, 'admission.request.name')?.stringValue === podName,
+        );
+        expect(admission).toHaveLength(1);
+        const root = admission[0]!.span;
+        expect(admission[0]!.service).toBe('edict-admission-controller');
+        expect(root.parentSpanId ?? '').toBe('');
+        expect(attribute(root, 'admission.request.namespace')?.stringValue).toBe('default');
+        expect(attribute(root, 'admission.response.allowed')?.boolValue).toBe(true);
+
+        const trace = otlp.spans.filter(({ span }) => span.traceId === root.traceId).map(({ span }) => span);
+        const policies = trace.filter((span) => span.name.startsWith('POLICY '));
+        expect(policies.map((span) => span.name).sort()).toEqual(['POLICY /require-app', 'POLICY /require-team']);
+        for (const policy of policies) {
+          expect(policy.parentSpanId).toBe(root.spanId);
+          expect(attribute(policy, 'kyverno.policy.kind')?.stringValue).toBe('ClusterPolicy');
+          const rules = trace.filter((span) => span.parentSpanId === policy.spanId);
+          expect(rules.map((span) => span.name)).toEqual([
+            `RULE check-${attribute(policy, 'kyverno.policy.name')?.stringValue === 'require-app' ? 'app' : 'team'}`,
+          ]);
+        }
+      } finally {
+        if (!stopped) await controller.stop();
       }
-    }, 'both policies Ready');
-    await cluster.core.createNamespacedPod({ namespace: 'default', body: testPod('traced', { team: 'a', app: 'b' }) });
-    // Closing the controller exports what its batch still holds.
-    await controller.stop();
-
-    const admission = otlp.spans.filter(
-      ({ span }) =>
-        span.name === 'ADMISSION CREATE /v1, Kind=Pod' &&
-        attribute(span, 'admission.request.name')?.stringValue === 'traced',
-    );
-    expect(admission).toHaveLength(1);
-    const root = admission[0]!.span;
-    expect(admission[0]!.service).toBe('edict-admission-controller');
-    expect(root.parentSpanId ?? '').toBe('');
-    expect(attribute(root, 'admission.request.namespace')?.stringValue).toBe('default');
-    expect(attribute(root, 'admission.response.allowed')?.boolValue).toBe(true);
-
-    const trace = otlp.spans.filter(({ span }) => span.traceId === root.traceId).map(({ span }) => span);
-    const policies = trace.filter((span) => span.name.startsWith('POLICY '));
-    expect(policies.map((span) => span.name).sort()).toEqual(['POLICY /require-app', 'POLICY /require-team']);
-    for (const policy of policies) {
-      expect(policy.parentSpanId).toBe(root.spanId);
-      expect(attribute(policy, 'kyverno.policy.kind')?.stringValue).toBe('ClusterPolicy');
-      const rules = trace.filter((span) => span.parentSpanId === policy.spanId);
-      expect(rules.map((span) => span.name)).toEqual([
-        `RULE check-${attribute(policy, 'kyverno.policy.name')?.stringValue === 'require-app' ? 'app' : 'team'}`,
-      ]);
-    }
-  });
+    },
+    90_000,
+  );
 
   it('off by default: a review sends nothing', async () => {
     const before = otlp.requests();

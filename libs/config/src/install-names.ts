@@ -49,6 +49,7 @@ export interface InstallNames {
     readonly resourceMutating: string;
     readonly policyValidating: string;
     readonly exceptionValidating: string;
+    readonly globalContextValidating: string;
   };
   /** Webhook names inside them (the resource ones get `-fail` / `-ignore` appended). */
   readonly webhooks: {
@@ -56,6 +57,7 @@ export interface InstallNames {
     readonly mutating: string;
     readonly policyValidating: string;
     readonly exceptionValidating: string;
+    readonly globalContextValidating: string;
   };
   /** Label on every webhook configuration Edict manages (and may delete). */
   readonly webhookManagedBy: LabelName;
@@ -120,6 +122,7 @@ export function installNames(installName: string = DEFAULT_INSTALL_NAME): Instal
       resourceMutating: `${n}-resource-mutating-webhook-cfg`,
       policyValidating: `${n}-policy-validating-webhook-cfg`,
       exceptionValidating: `${n}-exception-validating-webhook-cfg`,
+      globalContextValidating: `${n}-global-context-validating-webhook-cfg`,
     },
     webhooks: {
       validating: `validate.${n}.svc`,
@@ -127,6 +130,8 @@ export function installNames(installName: string = DEFAULT_INSTALL_NAME): Instal
       policyValidating: `validate-policy.${n}.svc`,
       // Kyverno names its exception webhook after the Service's DNS name.
       exceptionValidating: legacy ? LEGACY_EDICT_NAMES.exceptionValidatingWebhook : `${service}.${namespace}.svc`,
+      // Also a generic webhook controller's in Kyverno (new: no legacy name to keep).
+      globalContextValidating: `${service}.${namespace}.svc`,
     },
     webhookManagedBy: { key: `webhook.${n}.io/managed-by`, value: n },
     heartbeatAnnotation: `${n}.io/last-request-time`,

@@ -7,7 +7,7 @@
  * the webhooks use. `clusterEngineProvider` gives the background and reports controllers their
  * engine over that context.
  */
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   Logger,
@@ -17,7 +17,7 @@ import {
   type OnModuleInit,
   type Provider,
 } from '@nestjs/common';
-import { InformerFactory, KubeResources, CustomResourceDefinitions } from '@edict/kube';
+import { EventRecorder, InformerFactory, KubeEventSink, KubeResources, CustomResourceDefinitions } from '@edict/kube';
 import { TRACING, type Tracing } from '@edict/foundation';
 import { AdmissionConfigService, PolicyCache } from '@edict/policy';
 import { ClusterContextLoaders } from './cluster-context-loaders';
@@ -26,7 +26,7 @@ import { ConfigMapCache } from './configmap-cache';
 import { ContextApiCallers } from './context-api-callers';
 import type { ContextSettings } from './context-settings';
 import { FairContextLoads, type ContextLoadLimits } from './fair-context-loads';
-import { GlobalContextEntries } from './global-context-entries';
+import { GLOBAL_CONTEXT_EVENT_SOURCE, GlobalContextEntries } from './global-context-entries';
 import { ClusterKyvernoCelPorts } from './kyverno-cel-ports';
 import { ClusterImagePolicyPorts } from './cluster-image-policy-ports';
 import { IMAGE_DATA_SOURCE, type ImageDataSource } from './image-data-source';
@@ -38,6 +38,29 @@ export interface ContextModuleOptions {
   /** The admission controller's loaders: ConfigMaps from an informer cache, network loads in fair shares. */
   readonly admission?: ContextLoadLimits;
 }
+
+/** The global context controller's Warning events (Kyverno's source `globalcontext-controller`), drained on shutdown. */
+class GlobalContextEvents implements OnModuleDestroy {
+  private readonly logger = new Logger('GlobalContextEvents');
+  readonly recorder: EventRecorder;
+
+  constructor(resources: KubeResources) {
+    this.recorder = new EventRecorder(new KubeEventSink(resources), {
+      reportingController: GLOBAL_CONTEXT_EVENT_SOURCE,
+      reportingInstance: `${GLOBAL_CONTEXT_EVENT_SOURCE}-${hostname()}`,
+      onError: (error, event) =>
+        this.logger.warn(
+          `event ${event.reason} on GlobalContextEntry ${event.regarding.name}: ${(error as Error).message}`,
+        ),
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.recorder.stop(EVENT_DRAIN_MS);
+  }
+}
+
+const EVENT_DRAIN_MS = 2_000;
 
 /** Starts the context informers with the module and stops the global context sources and registry client with it. */
 class ContextLifecycle implements OnModuleInit, OnModuleDestroy {
@@ -67,9 +90,19 @@ export class ContextModule {
         useFactory: (resources: KubeResources) => new ContextApiCallers(settings, resources),
       },
       {
+        provide: GlobalContextEvents,
+        inject: [KubeResources],
+        useFactory: (resources: KubeResources) => new GlobalContextEvents(resources),
+      },
+      {
         provide: GlobalContextEntries,
-        inject: [KubeResources, InformerFactory, ContextApiCallers],
-        useFactory: (resources: KubeResources, informers: InformerFactory, callers: ContextApiCallers) => {
+        inject: [KubeResources, InformerFactory, ContextApiCallers, GlobalContextEvents],
+        useFactory: (
+          resources: KubeResources,
+          informers: InformerFactory,
+          callers: ContextApiCallers,
+          events: GlobalContextEvents,
+        ) => {
           const logger = new Logger('GlobalContext');
           return new GlobalContextEntries(settings, {
             resources,
@@ -78,6 +111,8 @@ export class ContextModule {
             logger: { warn: (message) => logger.warn(message) },
             // As Kyverno: the admission controller writes the entries' status, the others only read.
             updateStatus: options.admission !== undefined,
+            // As Kyverno, every controller that loads the entries reports their failures.
+            recordEvent: (event) => void events.recorder.record(event),
             ...(settings.maxGlobalContextEntries ? { maxEntries: settings.maxGlobalContextEntries } : {}),
           });
         },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@edict/foundation';
-import type { KubeResources } from '@edict/kube';
+import type { EventInput, KubeResources } from '@edict/kube';
 import { GlobalContextEntries } from './global-context-entries';
 
 type Handler = (object: KubeObject) => void;
@@ -10,10 +10,11 @@ function fixture(options: { updateStatus: boolean; fail?: boolean }) {
   let stored: KubeObject = {
     apiVersion: 'kyverno.io/v2beta1',
     kind: 'GlobalContextEntry',
-    metadata: { name: 'regions', generation: 2, resourceVersion: '1' },
+    metadata: { name: 'regions', uid: 'uid-regions', generation: 2, resourceVersion: '1' },
     spec: { apiCall: { urlPath: '/api/v1/namespaces', refreshInterval: '1h', retryLimit: 1 } },
   };
   const writes: KubeObject[] = [];
+  const events: EventInput[] = [];
   const handlers = new Map<string, Handler>();
   const resources = {
     find: async () => stored,
@@ -44,9 +45,10 @@ function fixture(options: { updateStatus: boolean; fail?: boolean }) {
         service: () => Promise.reject(new Error('unused')),
       },
       updateStatus: options.updateStatus,
+      recordEvent: (event) => events.push(event),
     },
   );
-  return { entries, writes, add: () => handlers.get('add')!(stored), status: () => stored['status'] };
+  return { entries, writes, events, add: () => handlers.get('add')!(stored), status: () => stored['status'] };
 }
 
 const settle = async () => {
@@ -84,6 +86,37 @@ describe('GlobalContextEntries status (the admission controller writes it, as Ky
     add();
     await settle();
     expect(writes).toEqual([]);
+    await entries.stop();
+  });
+});
+
+describe('GlobalContextEntries events (Kyverno pkg/globalcontext/event)', () => {
+  it('records a Warning FailedToCallAPI with the error on the entry when its apiCall fails, in every controller', async () => {
+    const { entries, add, events } = fixture({ updateStatus: false, fail: true });
+    add();
+    await settle();
+    expect(events).toEqual([
+      {
+        regarding: {
+          apiVersion: 'kyverno.io/v2beta1',
+          kind: 'GlobalContextEntry',
+          name: 'regions',
+          uid: 'uid-regions',
+        },
+        type: 'Warning',
+        reason: 'FailedToCallAPI',
+        action: 'Retrying',
+        note: expect.stringContaining('the API server answered 500'),
+      },
+    ]);
+    await entries.stop();
+  });
+
+  it('records nothing when the call succeeds', async () => {
+    const { entries, add, events } = fixture({ updateStatus: true });
+    add();
+    await settle();
+    expect(events).toEqual([]);
     await entries.stop();
   });
 });

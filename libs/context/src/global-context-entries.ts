@@ -11,6 +11,7 @@ import {
   isConflict,
   isNotFound,
   resourceListWatch,
+  type EventInput,
   type InformerLogger,
   type KubeResources,
 } from '@edict/kube';
@@ -42,7 +43,16 @@ export interface GlobalContextEntriesDependencies {
   readonly updateStatus?: boolean;
   /** Kyverno's --maxGlobalContextEntries (0 or absent: unbounded). */
   readonly maxEntries?: number;
+  /**
+   * Records Kyverno's Warning Event on an entry whose apiCall or resource failed to load (source
+   * `globalcontext-controller`, action `Retrying`, reason `FailedToCallAPI` or `FailedToList`).
+   */
+  readonly recordEvent?: (event: EventInput) => void;
 }
+
+/** Kyverno's event source (reportingController) and action for global context failures. */
+export const GLOBAL_CONTEXT_EVENT_SOURCE = 'globalcontext-controller';
+export const GLOBAL_CONTEXT_EVENT_ACTION = 'Retrying';
 
 /** The status condition type and reasons Kyverno writes on a GlobalContextEntry. */
 export const GLOBAL_CONTEXT_ENTRY_CONDITION_READY = 'Ready';
@@ -55,6 +65,8 @@ const STATUS_ATTEMPTS = 5;
 export class GlobalContextEntries {
   readonly store: GlobalContextStore;
   private readonly entries: Informer<KubeObject>;
+  /** Each entry's uid, for the events about it. */
+  private readonly uids = new Map<string, string>();
 
   constructor(
     private readonly settings: Pick<ContextSettings, 'watchTimeoutSeconds'>,
@@ -65,17 +77,44 @@ export class GlobalContextEntries {
       // GlobalContextEntries are cluster-scoped objects their (cluster) authors control.
       callApi: (call) => routeApiCall(call, deps.callers, {}),
       ...(deps.maxEntries ? { maxEntries: deps.maxEntries } : {}),
-      ...(deps.updateStatus ? { onOutcome: (name, outcome) => void this.writeStatus(name, outcome) } : {}),
+      ...(deps.updateStatus || deps.recordEvent ? { onOutcome: (name, outcome) => this.onOutcome(name, outcome) } : {}),
     });
     this.entries = deps.informers.create<KubeObject>({
       apiVersion: GLOBAL_CONTEXT_ENTRY_API_VERSION,
       kind: 'GlobalContextEntry',
       watchTimeoutSeconds: settings.watchTimeoutSeconds,
     });
-    const upsert = (object: KubeObject) => this.store.upsert(object as GlobalContextEntryObject);
+    const upsert = (object: KubeObject) => {
+      const name = object.metadata?.name;
+      if (name && object.metadata?.uid) this.uids.set(name, object.metadata.uid);
+      this.store.upsert(object as GlobalContextEntryObject);
+    };
     this.entries.on('add', upsert);
     this.entries.on('update', upsert);
-    this.entries.on('delete', (object) => this.store.remove(object.metadata?.name ?? ''));
+    this.entries.on('delete', (object) => {
+      const name = object.metadata?.name ?? '';
+      this.store.remove(name);
+      this.uids.delete(name);
+    });
+  }
+
+  private onOutcome(name: string, outcome: EntryOutcome): void {
+    if (this.deps.updateStatus) void this.writeStatus(name, outcome);
+    if (outcome.event && this.deps.recordEvent) {
+      const uid = this.uids.get(name);
+      this.deps.recordEvent({
+        regarding: {
+          apiVersion: GLOBAL_CONTEXT_ENTRY_API_VERSION,
+          kind: 'GlobalContextEntry',
+          name,
+          ...(uid ? { uid } : {}),
+        },
+        type: 'Warning',
+        reason: outcome.event.reason,
+        action: GLOBAL_CONTEXT_EVENT_ACTION,
+        note: outcome.event.message,
+      });
+    }
   }
 
   /** Starts the GlobalContextEntry informer (its factory stops it). */

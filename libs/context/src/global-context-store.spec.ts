@@ -82,6 +82,7 @@ describe('GlobalContextStore: kubernetesResource entries', () => {
   it('says the entry is not loaded yet before its informer syncs, and names a resource the server lacks', async () => {
     const feed = fakeFeed([]);
     feed.synced = false;
+    const outcomes: object[] = [];
     const store = new GlobalContextStore({
       openResource: async (ref) => {
         if (ref.resource === 'widgets')
@@ -89,6 +90,7 @@ describe('GlobalContextStore: kubernetesResource entries', () => {
         return feed;
       },
       callApi: () => Promise.reject(new Error('unused')),
+      onOutcome: (name, outcome) => outcomes.push({ name, ...outcome }),
     });
     store.upsert({ metadata: { name: 'pods' }, spec: { kubernetesResource: { version: 'v1', resource: 'pods' } } });
     store.upsert({
@@ -100,6 +102,14 @@ describe('GlobalContextStore: kubernetesResource entries', () => {
     expect(() => store.read('widgets')).toThrow(
       'global context entry "widgets": cannot watch example.com/v1/widgets: the API server serves no resource "widgets" in example.com/v1',
     );
+    // Kyverno's FailedToList event, in its words.
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        name: 'widgets',
+        ready: false,
+        event: { reason: 'FailedToList', message: 'failed to sync cache for example.com/v1, Resource=widgets' },
+      }),
+    ]);
     await store.stop();
   });
 });

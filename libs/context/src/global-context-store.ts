@@ -49,7 +49,15 @@ export interface EntryOutcome {
   readonly message: string;
   /** When an apiCall refresh succeeded (the status' lastRefreshTime). */
   readonly refreshedAt?: Date;
+  /**
+   * The Warning Event Kyverno's global context controller emits for this failure (an apiCall that
+   * failed every attempt, a resource that cannot be watched); none for an invalid entry.
+   */
+  readonly event?: { readonly reason: GlobalContextEventReason; readonly message: string };
 }
+
+/** Kyverno's pkg/globalcontext/event reasons. */
+export type GlobalContextEventReason = 'FailedToCallAPI' | 'FailedToList';
 
 export interface GlobalContextDependencies {
   /** Opens a feed over a resource; rejects when the API server does not serve it. */
@@ -253,7 +261,15 @@ export class GlobalContextStore {
       },
       (error: Error) => {
         failure = error;
-        report({ ready: false, message: `cannot watch ${what}: ${error.message}` });
+        report({
+          ready: false,
+          message: `cannot watch ${what}: ${error.message}`,
+          // Kyverno's words, with client-go's GroupVersionResource.String().
+          event: {
+            reason: 'FailedToList',
+            message: `failed to sync cache for ${group}/${version}, Resource=${plural}`,
+          },
+        });
       },
     );
     return {
@@ -310,7 +326,11 @@ export class GlobalContextStore {
       // Kyverno: a failing refresh replaces the data with the error until a call succeeds again.
       if (!stopped && lastError) {
         state = { error: lastError, loaded: true };
-        this.deps.onOutcome?.(name, { ready: false, message: lastError.message });
+        this.deps.onOutcome?.(name, {
+          ready: false,
+          message: lastError.message,
+          event: { reason: 'FailedToCallAPI', message: lastError.message },
+        });
       }
     };
     const loop = (): void => {

@@ -36,9 +36,11 @@ export type { ContextSettings, InformerSource } from './context-settings';
 export { ConfigMapCache, ConfigMapsNotLoadedError } from './configmap-cache';
 export {
   GLOBAL_CONTEXT_ENTRY_API_VERSION,
+  GLOBAL_CONTEXT_EVENT_SOURCE,
   GlobalContextEntries,
   type GlobalContextEntriesDependencies,
 } from './global-context-entries';
+export { globalContextEntryErrors, globalContextEntryRefusal } from './global-context-validation';
 export {
   GlobalContextError,
   GlobalContextStore,

@@ -55,8 +55,10 @@ export {
   NO_TRACING,
   TRACE_KEYS,
   TRACING,
+  type RecordedSpan,
   type SpanAttributes,
   type SpanAttributeValue,
   type SpanHandle,
   type Tracing,
 } from './tracing/tracing';
+export { MAX_RECORDED_SPANS, SpanRecorder } from './tracing/span-recorder';

@@ -6,13 +6,13 @@
  * process (the local launcher) each keep their own provider and context.
  */
 import { credentials } from '@grpc/grpc-js';
-import { SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import { SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as HttpTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { errorMessage, type SpanAttributes, type SpanHandle, type Tracing } from '@edict/foundation';
+import { errorMessage, type RecordedSpan, type SpanAttributes, type SpanHandle, type Tracing } from '@edict/foundation';
 
 /** Kyverno's tracer name (pkg/tracing TracerName). */
 export const TRACER_NAME = 'kyverno';
@@ -93,6 +93,25 @@ export function startOtelTracing(options: OtelTracingOptions): RunningTracing {
       return result;
     },
     inSpan: () => trace.getSpan(contexts.active()) !== undefined,
+    replay: (spans) => {
+      const record = (recorded: RecordedSpan, parent: Context): void => {
+        const span = tracer.startSpan(
+          recorded.name,
+          { attributes: recorded.attributes as Attributes, startTime: recorded.startMs },
+          parent,
+        );
+        const context = trace.setSpan(parent, span);
+        for (const child of recorded.children) record(child, context);
+        if (recorded.error === undefined) span.setStatus({ code: SpanStatusCode.OK });
+        else {
+          span.recordException(recorded.error, recorded.endMs);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: recorded.error });
+        }
+        span.end(recorded.endMs);
+      };
+      const parent = contexts.active();
+      for (const recorded of spans) record(recorded, parent);
+    },
     bind: (run) => contexts.bind(contexts.active(), run),
     shutdown: () =>
       (stopping ??= Promise.race([

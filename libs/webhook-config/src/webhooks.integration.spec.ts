@@ -10,7 +10,7 @@ import { staticResolver } from './testing';
 import type { RuleWithOperations, ValidatingWebhookConfiguration } from './configurations/types';
 import { KubeWebhookConfigStore } from './reconcile/kube-webhook-store';
 import { PolicyWebhooks } from './reconcile/policy-webhooks';
-import type { CaBundleSource, PolicySource } from './reconcile/ports';
+import type { CaBundleSource, PolicySource, WebhookSettings } from './reconcile/ports';
 import { WebhookMonitor } from './reconcile/webhook-monitor';
 import { WebhookReconciler } from './reconcile/webhook-reconciler';
 import { WebhookRemoval } from './reconcile/webhook-removal';
@@ -153,6 +153,56 @@ describe('webhook controller against the in-memory API server', () => {
     const rv = stored()!.metadata.resourceVersion;
     expect(await reconciler.reconcile()).toMatchObject({ updated: [], created: [] });
     expect(stored()!.metadata.resourceVersion).toBe(rv);
+  });
+
+  it('rebuilds labels and annotations from the ConfigMap: a removed key goes from the live configurations, the heartbeat stays', async () => {
+    let settings: WebhookSettings = {
+      webhook: {},
+      matchConditions: [],
+      webhookLabels: { team: 'platform', tier: 'gold' },
+      webhookAnnotations: { owner: 'platform', 'cost-center': '42' },
+    };
+    const withSettings = new WebhookReconciler(
+      options,
+      new PolicyWebhooks(options, cache, new DiscoveryResolver(resources.http, 0), null, null, {
+        current: () => settings,
+        onChange: () => () => undefined,
+      }),
+      ca,
+      store,
+      gate,
+    );
+    await withSettings.reconcile();
+    const stamp = stored()!.metadata.annotations?.[HEARTBEAT_ANNOTATION];
+    expect(stamp).toBeDefined();
+    for (const name of [
+      RESOURCE_VWC,
+      'edict-policy-validating-webhook-cfg',
+      'edict-global-context-validating-webhook-cfg',
+    ])
+      expect(stored(name)!.metadata.labels).toEqual({ team: 'platform', tier: 'gold', [MANAGED_BY_LABEL]: 'edict' });
+
+    settings = { ...settings, webhookLabels: { team: 'platform' }, webhookAnnotations: { owner: 'platform' } };
+    expect(await withSettings.reconcile()).toMatchObject({ status: 'done' });
+    for (const name of [
+      RESOURCE_VWC,
+      'edict-policy-validating-webhook-cfg',
+      'edict-exception-validating-webhook-cfg',
+    ]) {
+      expect(stored(name)!.metadata.labels).toEqual({ team: 'platform', [MANAGED_BY_LABEL]: 'edict' });
+      expect(stored(name)!.metadata.annotations).not.toHaveProperty('cost-center');
+      expect(stored(name)!.metadata.annotations?.['owner']).toBe('platform');
+    }
+    expect(stored()!.metadata.annotations?.[HEARTBEAT_ANNOTATION]).toBe(stamp);
+    const mutating = server.get(VWC, 'MutatingWebhookConfiguration', 'edict-resource-mutating-webhook-cfg');
+    expect((mutating!['metadata'] as { labels: object }).labels).toEqual({
+      team: 'platform',
+      [MANAGED_BY_LABEL]: 'edict',
+    });
+    // Back to no ConfigMap keys for the tests after this one.
+    settings = { webhook: {}, matchConditions: [], webhookLabels: {}, webhookAnnotations: {} };
+    await withSettings.reconcile();
+    expect(stored()!.metadata.labels).toEqual({ [MANAGED_BY_LABEL]: 'edict' });
   });
 
   it('never writes when not the leader', async () => {

@@ -52,10 +52,11 @@ describe('WebhooksModule', () => {
     expect([...store.objects.keys()].sort()).toEqual([
       'MutatingWebhookConfiguration/edict-resource-mutating-webhook-cfg',
       'ValidatingWebhookConfiguration/edict-exception-validating-webhook-cfg',
+      'ValidatingWebhookConfiguration/edict-global-context-validating-webhook-cfg',
       'ValidatingWebhookConfiguration/edict-policy-validating-webhook-cfg',
       'ValidatingWebhookConfiguration/edict-resource-validating-webhook-cfg',
     ]);
-    expect(await moduleRef.get(WebhookRemoval).removeAll()).toHaveLength(4);
+    expect(await moduleRef.get(WebhookRemoval).removeAll()).toHaveLength(5);
     await moduleRef.close();
   });
 

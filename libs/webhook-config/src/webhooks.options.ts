@@ -37,15 +37,20 @@ export class WebhookModuleOptions {
   @IsOptional() @IsInt() @Min(0) discoveryCacheMs?: number;
   @IsOptional() @IsBoolean() policyValidation?: boolean;
   @IsOptional() @IsBoolean() exceptionValidation?: boolean;
+  @IsOptional() @IsBoolean() globalContextValidation?: boolean;
   @IsOptional() @IsString() resourceValidatingName?: string;
   @IsOptional() @IsString() resourceMutatingName?: string;
   @IsOptional() @IsString() policyValidatingName?: string;
   @IsOptional() @IsString() exceptionValidatingName?: string;
+  @IsOptional() @IsString() globalContextValidatingName?: string;
   /** Webhook names inside the configurations (the API server wants three or more DNS segments). */
   @IsOptional() @Matches(WEBHOOK_NAME, { message: WEBHOOK_NAME_MESSAGE }) validatingWebhookName?: string;
   @IsOptional() @Matches(WEBHOOK_NAME, { message: WEBHOOK_NAME_MESSAGE }) mutatingWebhookName?: string;
   @IsOptional() @Matches(WEBHOOK_NAME, { message: WEBHOOK_NAME_MESSAGE }) policyValidatingWebhookName?: string;
   @IsOptional() @Matches(WEBHOOK_NAME, { message: WEBHOOK_NAME_MESSAGE }) exceptionValidatingWebhookName?: string;
+  @IsOptional()
+  @Matches(WEBHOOK_NAME, { message: WEBHOOK_NAME_MESSAGE })
+  globalContextValidatingWebhookName?: string;
   /** Label key and value marking the configurations Edict manages (Kyverno: `webhook.kyverno.io/managed-by: kyverno`). */
   @IsOptional()
   @Matches(QUALIFIED_NAME, { message: 'managedByLabel must be a label key (`prefix/name`)' })
@@ -67,6 +72,7 @@ export interface ResolvedWebhookOptions {
   readonly discoveryCacheMs: number;
   readonly policyValidation: boolean;
   readonly exceptionValidation: boolean;
+  readonly globalContextValidation: boolean;
   readonly names: WebhookNames;
 }
 
@@ -91,16 +97,20 @@ export function resolveWebhookOptions(input: Partial<WebhookModuleOptions> = {})
     discoveryCacheMs: options.discoveryCacheMs ?? 30_000,
     policyValidation: options.policyValidation ?? true,
     exceptionValidation: options.exceptionValidation ?? true,
+    globalContextValidation: options.globalContextValidation ?? true,
     names: {
       resourceValidating: options.resourceValidatingName ?? DEFAULT_WEBHOOK_NAMES.resourceValidating,
       resourceMutating: options.resourceMutatingName ?? DEFAULT_WEBHOOK_NAMES.resourceMutating,
       policyValidating: options.policyValidatingName ?? DEFAULT_WEBHOOK_NAMES.policyValidating,
       exceptionValidating: options.exceptionValidatingName ?? DEFAULT_WEBHOOK_NAMES.exceptionValidating,
+      globalContextValidating: options.globalContextValidatingName ?? DEFAULT_WEBHOOK_NAMES.globalContextValidating,
       validatingWebhook: options.validatingWebhookName ?? DEFAULT_WEBHOOK_NAMES.validatingWebhook,
       mutatingWebhook: options.mutatingWebhookName ?? DEFAULT_WEBHOOK_NAMES.mutatingWebhook,
       policyValidatingWebhook: options.policyValidatingWebhookName ?? DEFAULT_WEBHOOK_NAMES.policyValidatingWebhook,
       exceptionValidatingWebhook:
         options.exceptionValidatingWebhookName ?? DEFAULT_WEBHOOK_NAMES.exceptionValidatingWebhook,
+      globalContextValidatingWebhook:
+        options.globalContextValidatingWebhookName ?? DEFAULT_WEBHOOK_NAMES.globalContextValidatingWebhook,
       managedByLabel: options.managedByLabel ?? DEFAULT_WEBHOOK_NAMES.managedByLabel,
       managedBy: options.managedBy ?? DEFAULT_WEBHOOK_NAMES.managedBy,
       heartbeatAnnotation: options.heartbeatAnnotation ?? DEFAULT_WEBHOOK_NAMES.heartbeatAnnotation,

@@ -1,4 +1,4 @@
-/** Kyverno's `/policyvalidate` and `/exceptionvalidate` webhook paths. */
+/** Kyverno's `/policyvalidate`, `/exceptionvalidate` and `/globalcontextvalidate` webhook paths. */
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { PolicyValidationService } from './policy-validation.service';
@@ -19,6 +19,14 @@ export class PolicyValidationController {
   @HttpCode(200)
   async exception(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     const answer = await this.validation.exception(body);
+    reply.status(answer.status);
+    return answer.body;
+  }
+
+  @Post('globalcontextvalidate')
+  @HttpCode(200)
+  async globalContextEntry(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    const answer = await this.validation.globalContextEntry(body);
     reply.status(answer.status);
     return answer.body;
   }

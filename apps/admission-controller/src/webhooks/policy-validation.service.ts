@@ -26,6 +26,7 @@ import {
   type GenerateWriter,
 } from '@edict/policy';
 import {
+  allow,
   answerValidation,
   decisionFrom,
   deny,
@@ -46,7 +47,7 @@ import { isError, parseKind, type Diagnostic, type KubeObject } from '@edict/fou
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { DeprecatedApiMetrics } from '../metrics/deprecated-api-metrics';
-import { KubeAccessReviewer } from '@edict/context';
+import { globalContextEntryRefusal, KubeAccessReviewer } from '@edict/context';
 import { CustomResourceDefinitions, ApiResources, DiscoveryResolver, KubeResources } from '@edict/kube';
 
 @Injectable()
@@ -191,6 +192,14 @@ export class PolicyValidationService implements OnModuleInit {
           enabled: namespaces.length > 0,
         }),
       );
+    });
+  }
+
+  /** Kyverno's GlobalContextEntry webhook: the entry's checks (`globalContextEntryRefusal`), the first refusal's message. */
+  globalContextEntry(body: unknown): Promise<ReviewAnswer> {
+    return answerValidation(body, (request) => {
+      const refusal = globalContextEntryRefusal(request.object as never);
+      return refusal ? deny(refusal) : allow();
     });
   }
 }

@@ -6,6 +6,7 @@
  */
 import { Module, type FactoryProvider } from '@nestjs/common';
 import { TlsMaterial } from '@edict/cert';
+import { TRACING, type Tracing } from '@edict/foundation';
 import { KubeResources, CustomResourceDefinitions } from '@edict/kube';
 import { leaderGateOf, LeaderService } from '@edict/leader';
 import { AdmissionConfigService, CelPolicyCache, PolicyCache } from '@edict/policy';
@@ -80,14 +81,15 @@ export const webhookConfigurationsModule = WebhooksModule.forRootAsync({
 /** The review worker threads, as many as configured, recording each policy's metrics. */
 export const reviewWorkersProvider: FactoryProvider<ReviewWorkers> = {
   provide: ReviewWorkers,
-  inject: [CONTROLLER_CONFIG, PolicyCache, AdmissionMetrics],
-  useFactory: (config: ControllerConfig, cache: PolicyCache, metrics: AdmissionMetrics) =>
+  inject: [CONTROLLER_CONFIG, PolicyCache, AdmissionMetrics, { token: TRACING, optional: true }],
+  useFactory: (config: ControllerConfig, cache: PolicyCache, metrics: AdmissionMetrics, tracing?: Tracing) =>
     new ReviewWorkers(
       {
-        // Traced reviews are evaluated in-process, so that their policy and rule spans join the review's trace.
-        size: config.enableTracing ? 0 : reviewWorkerCount(config.webhookWorkers),
+        size: reviewWorkerCount(config.webhookWorkers),
         recordPolicy: ({ response, background, seconds }, facts) =>
           metrics.recordPolicy(response, background, facts, seconds),
+        // A worker's policy and rule spans are replayed under the review's span.
+        ...(tracing ? { tracing } : {}),
       },
       cache,
     ),

@@ -5,7 +5,7 @@
  * a worker never answers with less context than the in-process path had.
  */
 import { Engine, type CompiledPolicy, type PolicyResponse } from '@edict/engine';
-import { EvaluationDeadlineExceeded, errorMessage } from '@edict/foundation';
+import { EvaluationDeadlineExceeded, SpanRecorder, errorMessage } from '@edict/foundation';
 import {
   FairTurns,
   type AdmissionConfig,
@@ -24,6 +24,8 @@ import type { FromWorker, PolicyEvaluation, ReviewJob, ToWorker, WireOutcome } f
 interface ReviewTrace {
   contextNeeded: boolean;
   evaluations: PolicyEvaluation[];
+  /** The engine's spans, when the main thread traces the review. */
+  readonly spans?: SpanRecorder;
 }
 
 /** Audits a worker holds back for its decisions; beyond it an audit is refused (and logged by the main thread). */
@@ -52,7 +54,11 @@ export class ReviewEvaluator {
 
   private async review(job: ReviewJob): Promise<void> {
     const { id } = job;
-    const trace: ReviewTrace = { contextNeeded: false, evaluations: [] };
+    const trace: ReviewTrace = {
+      contextNeeded: false,
+      evaluations: [],
+      ...(job.trace ? { spans: new SpanRecorder() } : {}),
+    };
     let request: AdmissionRequest;
     let outcome: ReviewOutcome;
     try {
@@ -84,6 +90,7 @@ export class ReviewEvaluator {
       id,
       outcome: wireOutcome(outcome, after !== undefined),
       evaluations: trace.evaluations,
+      ...(trace.spans ? { spans: trace.spans.take() } : {}),
     });
     if (!after) return;
     if (this.audits.length >= MAX_QUEUED_AUDITS) {
@@ -116,13 +123,20 @@ export class ReviewEvaluator {
   ): Promise<void> {
     trace.contextNeeded = false;
     trace.evaluations = [];
+    trace.spans?.take();
     try {
       const result = await after();
       if (trace.contextNeeded) this.post({ type: 'after', id, inProcess: true });
       else {
         // The report's resource hash, off the main thread too (it walks the whole object).
         if (result.reportResults.length > 0) result.resourceHash = resourceHash(request.object ?? undefined);
-        this.post({ type: 'after', id, after: result, evaluations: trace.evaluations });
+        this.post({
+          type: 'after',
+          id,
+          after: result,
+          evaluations: trace.evaluations,
+          ...(trace.spans ? { spans: trace.spans.take() } : {}),
+        });
       }
     } catch (error) {
       this.post({ type: 'after', id, error: errorMessage(error) });
@@ -150,6 +164,7 @@ export class ReviewEvaluator {
       },
       resources: { get: unavailable, list: unavailable, namespaced: unavailable },
       accessReviewer: { review: unavailable },
+      ...(trace.spans ? { tracing: trace.spans } : {}),
     });
     const timed =
       <R extends PolicyResponse>(evaluate: (compiled: CompiledPolicy, ...rest: never[]) => Promise<R>) =>

@@ -15,7 +15,7 @@ import type {
   RequestRoles,
   ValidationOutcome,
 } from '@edict/admission';
-import type { GroupVersionKind } from '@edict/foundation';
+import type { GroupVersionKind, RecordedSpan } from '@edict/foundation';
 import type { PolicyResult } from '../metrics/admission-metrics';
 import type { ReviewKind } from '../webhooks/review-decision';
 import type { PolicySync } from './policy-sync';
@@ -40,6 +40,8 @@ export interface ReviewJob {
   readonly backgroundUsername?: string;
   readonly admissionReports?: boolean;
   readonly topLevelKind?: GroupVersionKind;
+  /** Tracing is on: the worker records the engine's policy and rule spans and sends them back. */
+  readonly trace?: boolean;
 }
 
 export type ToWorker =
@@ -73,6 +75,8 @@ export type FromWorker =
       readonly id: number;
       readonly outcome: WireOutcome;
       readonly evaluations: PolicyEvaluation[];
+      /** The policy and rule spans (traced reviews), replayed under the review's span. */
+      readonly spans?: RecordedSpan[];
     }
   | { readonly type: 'decided'; readonly id: number; readonly inProcess: true }
   | { readonly type: 'failed'; readonly id: number; readonly message: string; readonly deadline: boolean }
@@ -81,6 +85,7 @@ export type FromWorker =
       readonly id: number;
       readonly after: AfterAdmission;
       readonly evaluations: PolicyEvaluation[];
+      readonly spans?: RecordedSpan[];
     }
   | { readonly type: 'after'; readonly id: number; readonly inProcess: true }
   | { readonly type: 'after'; readonly id: number; readonly error: string };

@@ -25,7 +25,7 @@ import { Worker } from 'node:worker_threads';
 import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { AdmissionConfig, AdmissionRequest, AfterAdmission, FailurePolicy } from '@edict/admission';
 import { type CompiledPolicy } from '@edict/engine';
-import { EvaluationDeadlineExceeded } from '@edict/foundation';
+import { EvaluationDeadlineExceeded, NO_TRACING, type RecordedSpan, type Tracing } from '@edict/foundation';
 import { PolicySnapshot, type PolicyCache } from '@edict/policy';
 import type { RequestFacts } from '../metrics/admission-metrics';
 import { decideReview, type ReviewInputs, type ReviewKind, type ReviewOutcome } from '../webhooks/review-decision';
@@ -50,6 +50,11 @@ export interface ReviewWorkersOptions {
   readonly script?: WorkerScript;
   /** Where each policy evaluation's metrics go (Kyverno's policy results and durations). */
   readonly recordPolicy: (evaluation: PolicyEvaluation, facts: RequestFacts) => void;
+  /**
+   * The controller's tracing: when on, a worker records its policy and rule spans and they are
+   * replayed under the review's span, as the in-process path records them.
+   */
+  readonly tracing?: Tracing;
 }
 
 export interface WorkerScript {
@@ -75,6 +80,8 @@ interface Pending {
   readonly inputs: ReviewInputs;
   readonly facts: RequestFacts;
   readonly stuck: NodeJS.Timeout;
+  /** Records the worker's spans under the review's span (bound when the review was sent). */
+  readonly replay?: (spans: readonly RecordedSpan[]) => void;
   decided?: Settle<ReviewOutcome>;
   after?: Settle<AfterAdmission>;
 }
@@ -155,11 +162,23 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
     if (inputs.config !== this.config) this.broadcast({ type: 'config', config: (this.config = inputs.config) });
     const id = this.nextId++;
     const deadlineMs = Math.max(1, deadlineAt - performance.now());
+    const tracing = this.options.tracing ?? NO_TRACING;
+    const replay = tracing.enabled && tracing.replay ? tracing.bind(tracing.replay.bind(tracing)) : undefined;
     return new Promise<ReviewOutcome>((resolve, reject) => {
       const stuck = setTimeout(() => this.replaceStuck(slot, id), deadlineMs + STUCK_GRACE_MS);
       stuck.unref();
       const facts = { kind: request.kind.kind, namespace: request.namespace ?? '', operation: request.operation };
-      this.pending.set(id, { slot, kind, failurePolicy, request, inputs, facts, stuck, decided: { resolve, reject } });
+      this.pending.set(id, {
+        slot,
+        kind,
+        failurePolicy,
+        request,
+        inputs,
+        facts,
+        stuck,
+        ...(replay ? { replay } : {}),
+        decided: { resolve, reject },
+      });
       slot.reviews.add(id);
       slot.outbox.post({
         type: 'review',
@@ -174,6 +193,7 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
         backgroundUsername: inputs.backgroundUsername,
         admissionReports: inputs.admissionReports,
         topLevelKind: inputs.topLevelKind,
+        ...(replay ? { trace: true } : {}),
       } satisfies ToWorker);
     });
   }
@@ -278,6 +298,7 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
       }
       this.answered.byWorkers += 1;
       this.record(message.evaluations, pending.facts);
+      if (message.spans) pending.replay?.(message.spans);
       decided.resolve(this.outcomeOf(pending, message.outcome));
       if (!pending.after) this.done(message.id);
       return;
@@ -289,6 +310,7 @@ export class ReviewWorkers implements OnModuleInit, OnApplicationShutdown {
     else if ('inProcess' in message) after.resolve(this.auditInProcess(pending));
     else {
       this.record(message.evaluations, pending.facts);
+      if (message.spans) pending.replay?.(message.spans);
       after.resolve(message.after);
     }
   }

@@ -11,14 +11,26 @@ import { FixedWebhooks, WebhooksModule } from '@edict/webhook-config';
 import type { CleanupConfig } from '../config/cleanup-config';
 import { CLEANUP_CONFIG } from '../config/tokens';
 import { cleanupWebhookConfigurations } from './cleanup-webhook-configuration';
+import { CleanupWebhookSettings } from './cleanup-webhook-settings';
 import { CleanupPolicyValidationController } from './cleanup-policy-validation.controller';
 import { CleanupPolicyValidation } from './cleanup-policy-validation.service';
 import { TtlLabelValidationController } from './ttl-label-validation.controller';
 
-/** The webhook controller publishing the cleanup controller's one configuration. */
+/** The ConfigMap's webhook keys, for the configurations below. */
+@Module({ providers: [CleanupWebhookSettings], exports: [CleanupWebhookSettings] })
+class CleanupWebhookSettingsModule {}
+
+/** The webhook controller publishing the cleanup controller's configurations (the ConfigMap's webhook keys on them). */
 export const cleanupWebhookConfigurationsModule = WebhooksModule.forRootAsync({
-  inject: [CLEANUP_CONFIG, TlsMaterial, KubeResources, LeaderService],
-  useFactory: (config: CleanupConfig, tls: TlsMaterial, resources: KubeResources, leader: LeaderService) => {
+  inject: [CLEANUP_CONFIG, TlsMaterial, KubeResources, LeaderService, CleanupWebhookSettings],
+  imports: [CleanupWebhookSettingsModule],
+  useFactory: (
+    config: CleanupConfig,
+    tls: TlsMaterial,
+    resources: KubeResources,
+    leader: LeaderService,
+    settings: CleanupWebhookSettings,
+  ) => {
     const { webhookManagedBy } = installNames(config.installName);
     return {
       options: {
@@ -27,7 +39,7 @@ export const cleanupWebhookConfigurationsModule = WebhooksModule.forRootAsync({
         managedByLabel: webhookManagedBy.key,
         managedBy: webhookManagedBy.value,
       },
-      desired: new FixedWebhooks(cleanupWebhookConfigurations(config)),
+      desired: new FixedWebhooks(cleanupWebhookConfigurations(config), settings),
       caBundle: tls,
       resources,
       leaderGate: leaderGateOf(leader),

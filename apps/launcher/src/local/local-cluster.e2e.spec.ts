@@ -171,6 +171,7 @@ describe("local mode under Kyverno's names (EDICT_INSTALL_NAME=kyverno)", () => 
     expect(names).toEqual([
       'kyverno-cleanup-validating-webhook-cfg',
       'kyverno-exception-validating-webhook-cfg',
+      'kyverno-global-context-validating-webhook-cfg',
       'kyverno-policy-validating-webhook-cfg',
       'kyverno-resource-validating-webhook-cfg',
       'kyverno-ttl-validating-webhook-cfg',

@@ -26,6 +26,23 @@ export interface Tracing {
   inSpan(): boolean;
   /** `run` bound to the current span, for work a queue runs later under another caller. */
   bind<A extends unknown[], R>(run: (...args: A) => R): (...args: A) => R;
+  /**
+   * Records spans made elsewhere (a review worker thread's SpanRecorder) as children of the
+   * current span, with their own times, attributes, status and nesting.
+   */
+  replay?(spans: readonly RecordedSpan[]): void;
+}
+
+/** A finished span as plain data (it crosses threads as JSON). */
+export interface RecordedSpan {
+  readonly name: string;
+  readonly attributes: Readonly<Record<string, SpanAttributeValue>>;
+  /** Epoch milliseconds (`performance.timeOrigin + performance.now()`, a clock threads share). */
+  readonly startMs: number;
+  readonly endMs: number;
+  /** Set when the span's work failed (its status is then ERROR). */
+  readonly error?: string;
+  readonly children: readonly RecordedSpan[];
 }
 
 const NO_SPAN: SpanHandle = { setAttributes: () => undefined };

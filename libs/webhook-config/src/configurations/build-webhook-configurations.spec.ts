@@ -44,6 +44,7 @@ describe('buildWebhookConfigurations', () => {
       'edict-resource-validating-webhook-cfg',
       'edict-policy-validating-webhook-cfg',
       'edict-exception-validating-webhook-cfg',
+      'edict-global-context-validating-webhook-cfg',
     ]);
     expect(result.mutating.map((c) => c.metadata.name)).toEqual(['edict-resource-mutating-webhook-cfg']);
     expect(validating).toEqual([]);
@@ -368,7 +369,44 @@ describe('buildWebhookConfigurations', () => {
         { apiGroups: ['policies.kyverno.io'], resources: ['policyexceptions'] },
       ],
     });
-    expect(build([], { policyValidation: false, exceptionValidation: false }).validating).toHaveLength(1);
+    expect(
+      build([], { policyValidation: false, exceptionValidation: false, globalContextValidation: false }).validating,
+    ).toHaveLength(1);
+  });
+
+  it('publishes the GlobalContextEntry webhook as Kyverno’s generic webhook controller (the ConfigMap’s labels, annotations, conditions)', () => {
+    const matchConditions = [{ name: 'not-ci', expression: "request.userInfo.username != 'ci'" }];
+    const result = build([], {
+      labels: { team: 'platform' },
+      annotations: { owner: 'platform' },
+      matchConditions,
+    });
+    const config = result.validating.find((c) => c.metadata.name === 'edict-global-context-validating-webhook-cfg')!;
+    expect(config.metadata).toEqual({
+      name: 'edict-global-context-validating-webhook-cfg',
+      labels: { team: 'platform', [MANAGED_BY_LABEL]: 'edict' },
+      annotations: { owner: 'platform' },
+    });
+    expect(config.webhooks).toHaveLength(1);
+    expect(config.webhooks[0]).toMatchObject({
+      name: 'edict-svc.edict.svc',
+      failurePolicy: 'Fail',
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+      clientConfig: { service: { path: '/globalcontextvalidate' } },
+      matchConditions,
+      rules: [
+        {
+          apiGroups: ['kyverno.io'],
+          apiVersions: ['v2alpha1', 'v2beta1', 'v2'],
+          resources: ['globalcontextentries'],
+          operations: ['CREATE', 'UPDATE'],
+        },
+      ],
+    });
+    expect(build([], { globalContextValidation: false }).validating.map((c) => c.metadata.name)).not.toContain(
+      'edict-global-context-validating-webhook-cfg',
+    );
   });
 
   it('writes every name and the managed-by label it is given (Kyverno’s, here)', () => {
@@ -383,6 +421,8 @@ describe('buildWebhookConfigurations', () => {
         mutatingWebhook: 'mutate.kyverno.svc',
         policyValidatingWebhook: 'validate-policy.kyverno.svc',
         exceptionValidatingWebhook: 'kyverno-svc.kyverno.svc',
+        globalContextValidating: 'kyverno-global-context-validating-webhook-cfg',
+        globalContextValidatingWebhook: 'kyverno-svc.kyverno.svc',
         managedByLabel: 'webhook.kyverno.io/managed-by',
         managedBy: 'kyverno',
       },
@@ -397,6 +437,7 @@ describe('buildWebhookConfigurations', () => {
       { name: 'kyverno-resource-validating-webhook-cfg', labels, webhooks: ['validate.kyverno.svc-fail'] },
       { name: 'kyverno-policy-validating-webhook-cfg', labels, webhooks: ['validate-policy.kyverno.svc'] },
       { name: 'kyverno-exception-validating-webhook-cfg', labels, webhooks: ['kyverno-svc.kyverno.svc'] },
+      { name: 'kyverno-global-context-validating-webhook-cfg', labels, webhooks: ['kyverno-svc.kyverno.svc'] },
       { name: 'kyverno-resource-mutating-webhook-cfg', labels, webhooks: ['mutate.kyverno.svc-fail'] },
     ]);
   });

@@ -72,6 +72,8 @@ export interface WebhookBuildOptions {
   /** Also publish the policy / exception validation webhooks (default true). */
   readonly policyValidation?: boolean;
   readonly exceptionValidation?: boolean;
+  /** Also publish the GlobalContextEntry validation webhook (default true). */
+  readonly globalContextValidation?: boolean;
   /** Extra labels for every configuration, the ConfigMap's `webhookLabels` (the managed-by label always wins). */
   readonly labels?: Readonly<Record<string, string>>;
   /** The compiled ValidatingPolicies: their `vpol` webhooks join the resource validating configuration. */
@@ -288,6 +290,30 @@ export function buildWebhookConfigurations(
                 versions: ['v1', 'v1beta1', 'v1alpha1'],
               },
               // Kyverno's exception webhook is a generic webhook controller's: it carries the ConfigMap's conditions.
+            ],
+            configConditions,
+          ),
+        ],
+        annotations,
+      ),
+    );
+  }
+  if (options.globalContextValidation !== false) {
+    // Kyverno's generic webhook controller: CREATE and UPDATE of GlobalContextEntries, Fail, the ConfigMap's conditions.
+    validating.push(
+      validatingConfiguration(
+        names.globalContextValidating,
+        labels,
+        [
+          policyHook(
+            names.globalContextValidatingWebhook,
+            WEBHOOK_PATHS.globalContextValidate,
+            [
+              {
+                apiGroups: ['kyverno.io'],
+                resources: ['globalcontextentries'],
+                versions: ['v2alpha1', 'v2beta1', 'v2'],
+              },
             ],
             configConditions,
           ),

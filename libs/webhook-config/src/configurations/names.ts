@@ -9,6 +9,8 @@ export const VALIDATING_WEBHOOK_NAME = 'validate.edict.svc';
 export const MUTATING_WEBHOOK_NAME = 'mutate.edict.svc';
 export const POLICY_VALIDATING_WEBHOOK_NAME = 'validate-policy.edict.svc';
 export const EXCEPTION_VALIDATING_WEBHOOK_NAME = 'validate-policyexception.edict.svc';
+/** Kyverno names its generic webhooks after the Service's DNS name. */
+export const GLOBAL_CONTEXT_VALIDATING_WEBHOOK_NAME = 'edict-svc.edict.svc';
 
 /** Every name the webhook controller writes: configurations, webhooks inside them, label, annotation. */
 export interface WebhookNames {
@@ -16,10 +18,12 @@ export interface WebhookNames {
   readonly resourceMutating: string;
   readonly policyValidating: string;
   readonly exceptionValidating: string;
+  readonly globalContextValidating: string;
   readonly validatingWebhook: string;
   readonly mutatingWebhook: string;
   readonly policyValidatingWebhook: string;
   readonly exceptionValidatingWebhook: string;
+  readonly globalContextValidatingWebhook: string;
   /** Label key and value on every configuration; what carries it is Edict's to delete. */
   readonly managedByLabel: string;
   readonly managedBy: string;
@@ -31,10 +35,12 @@ export const DEFAULT_WEBHOOK_NAMES: WebhookNames = {
   resourceMutating: 'edict-resource-mutating-webhook-cfg',
   policyValidating: 'edict-policy-validating-webhook-cfg',
   exceptionValidating: 'edict-exception-validating-webhook-cfg',
+  globalContextValidating: 'edict-global-context-validating-webhook-cfg',
   validatingWebhook: VALIDATING_WEBHOOK_NAME,
   mutatingWebhook: MUTATING_WEBHOOK_NAME,
   policyValidatingWebhook: POLICY_VALIDATING_WEBHOOK_NAME,
   exceptionValidatingWebhook: EXCEPTION_VALIDATING_WEBHOOK_NAME,
+  globalContextValidatingWebhook: GLOBAL_CONTEXT_VALIDATING_WEBHOOK_NAME,
   managedByLabel: MANAGED_BY_LABEL,
   managedBy: MANAGED_BY_VALUE,
   heartbeatAnnotation: HEARTBEAT_ANNOTATION,
@@ -47,6 +53,7 @@ export const WEBHOOK_PATHS = {
   mutate: '/mutate',
   policyValidate: '/policyvalidate',
   exceptionValidate: '/exceptionvalidate',
+  globalContextValidate: '/globalcontextvalidate',
 } as const;
 
 /** The kube-apiserver's limit for timeoutSeconds; Kyverno caps there too. */

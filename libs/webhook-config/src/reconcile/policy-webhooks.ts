@@ -38,7 +38,12 @@ export class PolicyWebhooks implements DesiredWebhooks {
   ) {
     const names = options.names;
     this.owned = {
-      ValidatingWebhookConfiguration: [names.resourceValidating, names.policyValidating, names.exceptionValidating],
+      ValidatingWebhookConfiguration: [
+        names.resourceValidating,
+        names.policyValidating,
+        names.exceptionValidating,
+        names.globalContextValidating,
+      ],
       MutatingWebhookConfiguration: [names.resourceMutating],
     };
   }
@@ -88,6 +93,7 @@ export class PolicyWebhooks implements DesiredWebhooks {
       excludedNamespaces: this.options.excludedNamespaces,
       policyValidation: this.options.policyValidation,
       exceptionValidation: this.options.exceptionValidation,
+      globalContextValidation: this.options.globalContextValidation,
       validatingPolicies,
       imageValidatingPolicies,
       mutatingPolicies,

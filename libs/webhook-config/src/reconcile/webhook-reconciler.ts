@@ -220,14 +220,16 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
           this.logger.log(`created ${desired.kind} ${desired.metadata.name}`);
           return 'created';
         }
-        // The desired labels and annotations (the ConfigMap's webhookLabels and webhookAnnotations)
-        // are written over the stored ones; others stay (the monitor's heartbeat among them).
-        const labels = { ...observed.metadata.labels, ...target.metadata.labels };
-        const annotations = { ...observed.metadata.annotations, ...target.metadata.annotations };
+        // Labels and annotations become the desired ones, as Kyverno rebuilds them (a key removed
+        // from the ConfigMap's webhookLabels or webhookAnnotations goes); the monitor's heartbeat stays.
+        const heartbeat = this.options.names.heartbeatAnnotation;
+        const beat = observed.metadata.annotations?.[heartbeat];
+        const labels = { ...target.metadata.labels };
+        const annotations = { ...target.metadata.annotations, ...(beat !== undefined ? { [heartbeat]: beat } : {}) };
         if (
           covers(target.webhooks, observed.webhooks ?? []) &&
-          covers(target.metadata.labels, observed.metadata.labels) &&
-          covers(target.metadata.annotations, observed.metadata.annotations)
+          sameEntries(labels, observed.metadata.labels) &&
+          sameEntries(annotations, observed.metadata.annotations)
         ) {
           return 'unchanged';
         }
@@ -243,4 +245,9 @@ export class WebhookReconciler implements OnModuleInit, OnModuleDestroy {
       }
     }
   }
+}
+
+function sameEntries(wanted: Record<string, string>, stored: Record<string, string> | undefined): boolean {
+  const entries = Object.entries(stored ?? {});
+  return entries.length === Object.keys(wanted).length && entries.every(([key, value]) => wanted[key] === value);
 }
