@@ -658,7 +658,15 @@ describe('validatePolicy: validate rules', () => {
     expectOneError(
       ds,
       'spec.rules[0].validate',
-      'only one of pattern, anyPattern, deny, foreach, podSecurity, cel, manifests, assert can be specified',
+      'only one of pattern, anyPattern, deny, foreach, cel can be specified',
+    );
+  });
+
+  it('manifests count as a validation kind only with attestors', () => {
+    expectOneError(
+      check([...MATCH_POD, '  validate:', '    message: m', '    manifests: {attestors: []}']),
+      'spec.rules[0].validate',
+      'one of pattern, anyPattern, deny, foreach, cel must be specified',
     );
   });
 
@@ -724,8 +732,13 @@ describe('validatePolicy: validate rules', () => {
     expectOneError(
       ds,
       'spec.rules[0].validate.foreach[0]',
-      'one of pattern, anyPattern, deny, or foreach must be specified',
+      'one of pattern, anyPattern, deny, or a nested foreach must be specified',
     );
+  });
+
+  it('foreach entries name a list', () => {
+    const ds = check([...MATCH_POD, '  validate:', '    message: m', '    foreach:', '    - deny: {}']);
+    expectOneError(ds, 'spec.rules[0].validate.foreach[0].list', 'foreach.list is required');
   });
 
   it('podSecurity exclusions fit the level and the control scope', () => {
@@ -828,6 +841,54 @@ describe('validatePolicy: mutate rules', () => {
       'spec.rules[0].mutate.foreach',
       'only one of `foreach`, `patchStrategicMerge`, or `patchesJson6902` is allowed',
     );
+  });
+
+  it('foreach entries hold one patch, or a nested foreach and nothing else', () => {
+    const entry = (lines: string[]) =>
+      check([...MATCH_POD, '  mutate:', '    foreach:', '    - list: request.object.spec.containers', ...lines]);
+    expectOneError(
+      entry([]),
+      'spec.rules[0].mutate.foreach[0]',
+      'only one of `patchStrategicMerge` or `patchesJson6902` is allowed',
+    );
+    expectOneError(
+      entry([
+        '      preconditions: {all: [{key: a, operator: Equals, value: a}]}',
+        '      foreach:',
+        '      - list: element.ports',
+        '        patchStrategicMerge: {}',
+      ]),
+      'spec.rules[0].mutate.foreach[0]',
+      'a nested foreach cannot contain other declarations',
+    );
+    expectNoErrors(entry(['      foreach:', '      - list: element.ports', '        patchStrategicMerge: {}']));
+  });
+
+  it('celPreconditions are refused beside a mutate rule', () => {
+    expectOneError(
+      check([
+        '  celPreconditions:',
+        '  - name: p',
+        '    expression: "true"',
+        ...MATCH_POD,
+        '  mutate:',
+        '    patchStrategicMerge:',
+        '      metadata: {}',
+      ]),
+      'spec.rules[0].celPreconditions',
+      'celPrecondition can only be used with validate.cel',
+    );
+  });
+
+  it('a JSON patch test operation needs a value', () => {
+    const patch = (op: string) =>
+      check([...MATCH_POD, '  mutate:', '    patchesJson6902: |-', `      - op: ${op}`, '        path: /metadata/name']);
+    expectOneError(
+      patch('test'),
+      'spec.rules[0].mutate.patchesJson6902',
+      'invalid value: spec.rules[0]: operation, missing value field: missing value',
+    );
+    expectNoErrors(patch('remove'));
   });
 
   it('mutateExistingOnPolicyUpdate needs targets; namespaced targets stay in the namespace', () => {
