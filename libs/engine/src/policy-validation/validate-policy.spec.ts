@@ -77,6 +77,59 @@ describe('validatePolicy: names and operations', () => {
   });
 });
 
+describe('validatePolicy: verifyImages rules', () => {
+  const verify = (entry: string[], extra: string[] = []) =>
+    check(
+      [
+        ...MATCH_POD,
+        '  verifyImages:',
+        "  - imageReferences: ['ghcr.io/*']",
+        '    attestors:',
+        '    - entries:',
+        '      - keys: {publicKeys: k}',
+        ...entry,
+        ...extra,
+      ],
+      ['background: false', 'validationFailureAction: Enforce'],
+    );
+
+  it('JMESPath image extractors are refused when digests are mutated (the default)', () => {
+    const extractors = [
+      '  imageExtractors:',
+      '    Task:',
+      '    - path: /spec/image',
+      '      jmesPath: trim_prefix(@, "x")',
+    ];
+    expectOneError(
+      verify([], extractors),
+      'spec.rules[0].imageExtractors',
+      'jmespath may not be used in an image extractor when mutating digests with verify images',
+    );
+    expectNoErrors(verify(['    mutateDigest: false'], extractors));
+  });
+
+  it('warns about predicateType and about status in a validate block without the status subresource', () => {
+    const ds = verify([
+      '    attestations:',
+      '    - predicateType: https://slsa.dev/provenance/v0.2',
+      '      attestors: []',
+      '    validate:',
+      '      message: m',
+      '      deny:',
+      '        conditions:',
+      '          any:',
+      '          - key: "{{ request.object.status.phase }}"',
+      '            operator: Equals',
+      '            value: x',
+      '      status: {}',
+    ]);
+    expect(warnings(ds).map((d) => `${d.path}: ${d.message}`)).toEqual([
+      "spec.rules[0].verifyImages[0].attestations[0].predicateType: predicateType has been deprecated use 'type: https://slsa.dev/provenance/v0.2' instead of 'predicateType: https://slsa.dev/provenance/v0.2'",
+      'spec.rules[0].verifyImages[0].validate: You are matching on status but not including the status subresource in the policy.',
+    ]);
+  });
+});
+
 describe('validatePolicy: match and exclude', () => {
   it('any and all cannot be used together', () => {
     const ds = check([
@@ -882,7 +935,13 @@ describe('validatePolicy: mutate rules', () => {
 
   it('a JSON patch test operation needs a value', () => {
     const patch = (op: string) =>
-      check([...MATCH_POD, '  mutate:', '    patchesJson6902: |-', `      - op: ${op}`, '        path: /metadata/name']);
+      check([
+        ...MATCH_POD,
+        '  mutate:',
+        '    patchesJson6902: |-',
+        `      - op: ${op}`,
+        '        path: /metadata/name',
+      ]);
     expectOneError(
       patch('test'),
       'spec.rules[0].mutate.patchesJson6902',
