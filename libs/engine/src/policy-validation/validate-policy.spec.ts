@@ -1169,6 +1169,27 @@ describe('validatePolicy: policy-wide settings', () => {
     expectNoErrors(check([...MATCH_POD, ...VALIDATE], ['background: false', 'webhookTimeoutSeconds: 30']));
   });
 
+  it('webhook matchConditions compile as booleans over object, oldObject and request', () => {
+    const conditions = (...expressions: string[]) =>
+      check(
+        [...MATCH_POD, ...VALIDATE],
+        [
+          'background: false',
+          'webhookConfiguration:',
+          '  matchConditions:',
+          ...expressions.flatMap((e, i) => [`  - name: c${i}`, `    expression: ${JSON.stringify(e)}`]),
+        ],
+      );
+    expectNoErrors(conditions("request.object.metadata.name != 'x'", 'has(object.spec)'));
+    for (const wrong of ['object.metadata.name +', "authorizer.group('').resource('pods').check('get').allowed()"]) {
+      expectOneError(
+        conditions('true', wrong),
+        'spec.webhookConfiguration.matchConditions[1].expression',
+        'match conditions compilation errors: [',
+      );
+    }
+  });
+
   it('the deprecated generateExistingOnPolicyUpdate is refused whatever its value', () => {
     for (const value of ['true', 'false']) {
       expectOneError(
