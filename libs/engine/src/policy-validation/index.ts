@@ -5,6 +5,7 @@ export { checkRulesEdictRuns } from './unsupported-rules';
 export { checkKindsServed, type KindLookup } from './kinds-served';
 export { DEFAULT_CLUSTER_SCOPED_KINDS } from './kinds';
 export { RESERVED_CONTEXT_NAMES } from './context-entries';
+export { globalContextEntryReady, globalContextWarnings, type GlobalContextEntryLookup } from './global-context';
 export {
   backgroundPermissionQuestions,
   checkBackgroundPermissions,
