@@ -13,7 +13,8 @@
  * controller may not write what its generate entries name (`checkGeneratePermissions`). The kinds its rules name are looked up
  * in API discovery (`checkKindsServed`): a kind only subresources serve is refused, one nothing
  * serves yet admitted with a warning. A `globalReference` to a GlobalContextEntry that does not exist
- * or is not Ready yet is an admission warning, as in Kyverno.
+ * or is not Ready yet is an admission warning, as in Kyverno, and so is a kind a rule matches that the
+ * reports controller (EDICT_REPORTS_USERNAME) may not get, list and watch.
  */
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import {
@@ -40,6 +41,7 @@ import {
   checkRulesEdictRuns,
   globalContextEntryReady,
   globalContextWarnings,
+  reportsPermissionWarnings,
   validatePolicy,
   validatePolicyException,
   type Policy,
@@ -96,8 +98,27 @@ export class PolicyValidationService implements OnModuleInit {
       if (unsupported.some(isError)) return decisionFrom([...diagnostics, ...unsupported]);
       diagnostics.push(...unsupported, ...(await this.backgroundPermissions(policy)));
       if (diagnostics.some(isError)) return decisionFrom(diagnostics);
-      return decisionFrom([...diagnostics, ...(await this.globalContext(policy))]);
+      diagnostics.push(...(await this.reportsPermissions(policy)), ...(await this.globalContext(policy)));
+      return decisionFrom(diagnostics);
     });
+  }
+
+  /** Kyverno's warnings when the reports controller may not get, list and watch a matched kind. */
+  private async reportsPermissions(policy: Policy): Promise<Diagnostic[]> {
+    const user = this.settings.reportsUsername;
+    if (user === undefined) return [];
+    const messages = await reportsPermissionWarnings(policy, {
+      user,
+      reviewer: this.accessReviewer,
+      resolve: async (selector) => {
+        const parsed = parseKind(selector);
+        const resolve = await this.discovery.resolver([selector]);
+        const found = resolve({ ...parsed, subresource: parsed.subresource ?? '' })?.find((r) => r.subresource === '');
+        return found && { group: found.group, resource: found.resource };
+      },
+    });
+    const object = `${policy.kind}/${policy.metadata?.name ?? ''}`;
+    return messages.map((message) => ({ file: '', object, message, severity: 'warning' as const }));
   }
 
   /** Kyverno's warning for a globalReference to an entry that does not exist or is not ready. */

@@ -9,7 +9,10 @@ export { globalContextEntryReady, globalContextWarnings, type GlobalContextEntry
 export {
   backgroundPermissionQuestions,
   checkBackgroundPermissions,
+  reportsPermissionWarnings,
   type BackgroundPermissionOptions,
+  type KindSelectorResolver,
+  type ReportsPermissionOptions,
   type PermissionQuestion,
   type ResourceResolver,
 } from './background-permissions';
