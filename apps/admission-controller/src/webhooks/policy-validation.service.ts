@@ -12,7 +12,9 @@
  * refused when its author (the request's user, asked on create and on a spec change) or the background
  * controller may not write what its generate entries name (`checkGeneratePermissions`). The kinds its rules name are looked up
  * in API discovery (`checkKindsServed`): a kind only subresources serve is refused, one nothing
- * serves yet admitted with a warning.
+ * serves yet admitted with a warning. A `globalReference` to a GlobalContextEntry that does not exist
+ * or is not Ready yet is an admission warning, as in Kyverno, and so is a kind a rule matches that the
+ * reports controller (EDICT_REPORTS_USERNAME) may not get, list and watch.
  */
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import {
@@ -38,12 +40,15 @@ import {
   checkBackgroundPermissions,
   checkKindsServed,
   checkRulesEdictRuns,
+  globalContextEntryReady,
+  globalContextWarnings,
+  reportsPermissionWarnings,
   validatePolicy,
   validatePolicyException,
   type Policy,
   type PolicyException,
 } from '@edict/engine';
-import { isError, parseKind, type Diagnostic, type KubeObject } from '@edict/foundation';
+import { isError, parseKind, type Diagnostic, type JsonValue, type KubeObject } from '@edict/foundation';
 import type { ControllerConfig } from '../config/controller-config';
 import { CONTROLLER_CONFIG } from '../config/tokens';
 import { DeprecatedApiMetrics } from '../metrics/deprecated-api-metrics';
@@ -63,7 +68,7 @@ export class PolicyValidationService implements OnModuleInit {
     private readonly policies: PolicyCache,
     private readonly accessReviewer: KubeAccessReviewer,
     private readonly apiResources: ApiResources,
-    resources: KubeResources,
+    private readonly resources: KubeResources,
     private readonly deprecatedApis: DeprecatedApiMetrics,
   ) {
     this.discovery = new DiscoveryResolver(resources.http);
@@ -95,8 +100,41 @@ export class PolicyValidationService implements OnModuleInit {
       if (diagnostics.some(isError)) return decisionFrom(diagnostics);
       const unsupported = checkRulesEdictRuns(policy);
       if (unsupported.some(isError)) return decisionFrom([...diagnostics, ...unsupported]);
-      return decisionFrom([...diagnostics, ...unsupported, ...(await this.backgroundPermissions(policy))]);
+      diagnostics.push(...unsupported, ...(await this.backgroundPermissions(policy)));
+      if (diagnostics.some(isError)) return decisionFrom(diagnostics);
+      diagnostics.push(...(await this.reportsPermissions(policy)), ...(await this.globalContext(policy)));
+      return decisionFrom(diagnostics);
     });
+  }
+
+  /** Kyverno's warnings when the reports controller may not get, list and watch a matched kind. */
+  private async reportsPermissions(policy: Policy): Promise<Diagnostic[]> {
+    const user = this.settings.reportsUsername;
+    if (user === undefined) return [];
+    const messages = await reportsPermissionWarnings(policy, {
+      user,
+      reviewer: this.accessReviewer,
+      resolve: async (selector) => {
+        const parsed = parseKind(selector);
+        const resolve = await this.discovery.resolver([selector]);
+        const found = resolve({ ...parsed, subresource: parsed.subresource ?? '' })?.find((r) => r.subresource === '');
+        return found && { group: found.group, resource: found.resource };
+      },
+    });
+    const object = `${policy.kind}/${policy.metadata?.name ?? ''}`;
+    return messages.map((message) => ({ file: '', object, message, severity: 'warning' as const }));
+  }
+
+  /** Kyverno's warning for a globalReference to an entry that does not exist or is not ready. */
+  private async globalContext(policy: Policy): Promise<Diagnostic[]> {
+    const messages = await globalContextWarnings(policy, async (name) => {
+      const entry = await this.resources
+        .find({ apiVersion: 'kyverno.io/v2beta1', kind: 'GlobalContextEntry', name })
+        .catch(() => undefined); // not readable: reported as missing (a warning, as for an absent entry)
+      return entry && { ready: globalContextEntryReady(entry['status'] as JsonValue | undefined) };
+    });
+    const object = `${policy.kind}/${policy.metadata?.name ?? ''}`;
+    return messages.map((message) => ({ file: '', object, message, severity: 'warning' as const }));
   }
 
   /** The rules' kinds against API discovery (read again once for a kind it does not serve). */

@@ -4,6 +4,7 @@ import type { AccessReviewDecision, AccessReviewRequest } from '@edict/cel';
 import {
   backgroundPermissionQuestions,
   checkBackgroundPermissions,
+  reportsPermissionWarnings,
   type ResourceResolver,
 } from './background-permissions';
 import { policyFromYaml } from '@edict/engine/testing';
@@ -183,5 +184,51 @@ rules:
       'ConfigMap: its kind names no single API version',
       '{{ request.object.kind }}: its kind uses variables',
     ]);
+  });
+});
+
+describe('reportsPermissionWarnings', () => {
+  const REPORTS = 'system:serviceaccount:kyverno:kyverno-reports-controller';
+  const byKind: Record<string, { group: string; resource: string }> = {
+    Pod: { group: '', resource: 'pods' },
+    ConfigMap: { group: '', resource: 'configmaps' },
+    'apps/v1/Deployment': { group: 'apps', resource: 'deployments' },
+  };
+  const warningsFor = (yaml: string, grants: string[]) =>
+    reportsPermissionWarnings(policyFromYaml(yaml), {
+      user: REPORTS,
+      reviewer: new GrantListReviewer(grants),
+      resolve: (selector) => Promise.resolve(byKind[selector]),
+    });
+  const rule = (kinds: string, body: string) => `
+rules:
+- name: r
+  match: {any: [{resources: {kinds: ${kinds}}}]}
+${body}`;
+  const VALIDATE = '  validate: {message: m, pattern: {metadata: {name: "?*"}}}';
+
+  it('warns with the verbs the reports controller lacks for each matched kind', async () => {
+    expect(await warningsFor(rule('[ConfigMap]', VALIDATE), ['get /configmaps'])).toEqual([
+      `${REPORTS} requires permissions list,watch for resource ConfigMap`,
+    ]);
+    expect(
+      await warningsFor(rule('[ConfigMap]', VALIDATE), ['get /configmaps', 'list /configmaps', 'watch /configmaps']),
+    ).toEqual([]);
+  });
+
+  it('a validate rule stops at its first warning; a mutate rule names every kind', async () => {
+    expect(await warningsFor(rule('[ConfigMap, apps/v1/Deployment]', VALIDATE), [])).toHaveLength(1);
+    const mutate = '  mutate: {patchStrategicMerge: {metadata: {labels: {a: b}}}}';
+    expect(await warningsFor(rule('[ConfigMap, apps/v1/Deployment]', mutate), [])).toEqual([
+      `${REPORTS} requires permissions get,list,watch for resource ConfigMap`,
+      `${REPORTS} requires permissions get,list,watch for resource apps/v1/Deployment`,
+    ]);
+  });
+
+  it('checks autogen rules too, and skips a rule naming a wildcard kind', async () => {
+    const pods = await warningsFor(rule('[Pod]', VALIDATE), ['get /pods', 'list /pods', 'watch /pods']);
+    expect(pods).toEqual([`${REPORTS} requires permissions get,list,watch for resource apps/v1/Deployment`]);
+    const mutate = '  mutate: {patchStrategicMerge: {metadata: {labels: {a: b}}}}';
+    expect(await warningsFor(rule('[ConfigMap, "*"]', mutate), [])).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
  * out here; asking them goes through the AccessReviewer port and a kind-to-resource resolver.
  */
 import type { AccessReviewer } from '../core/loaders';
-import { type Generation, type Policy } from '../policy';
+import { withAutogen, type Generation, type Policy } from '../policy';
 import { formatPath, type Diagnostic, errorMessage } from '@edict/foundation';
 import { containsVariable } from './json-walk';
 
@@ -202,4 +202,63 @@ function kindParts(selector: string): { apiVersion: string; kind: string; subres
 
 function literalOrEmpty(value: string | undefined): string {
   return value && !containsVariable(value) ? value : '';
+}
+
+/** Maps a rule's kind selector (`Pod`, `apps/v1/Deployment`) to the resource an access review names. */
+export type KindSelectorResolver = (
+  selector: string,
+) => Promise<{ readonly group: string; readonly resource: string } | undefined>;
+
+export interface ReportsPermissionOptions {
+  /** The reports controller's username. */
+  readonly user: string;
+  readonly reviewer: AccessReviewer;
+  readonly resolve: KindSelectorResolver;
+}
+
+const REPORT_VERBS = ['get', 'list', 'watch'] as const;
+
+/**
+ * Kyverno's warnings about the reports controller (validateAuthReports): for each validate, mutate or
+ * generate rule (autogen rules included), whether that controller may get, list and watch each kind
+ * the rule matches. A rule naming a wildcard kind is not checked; a validate rule stops at its first
+ * warning. A kind discovery does not resolve is left unchecked (the kinds check warns about it).
+ */
+export async function reportsPermissionWarnings(policy: Policy, options: ReportsPermissionOptions): Promise<string[]> {
+  const warnings: string[] = [];
+  const answers = new Map<string, boolean>();
+  for (const rule of withAutogen(policy).spec.rules ?? []) {
+    if (!rule.validate && !rule.mutate && !rule.generate) continue;
+    const kinds = [
+      ...(rule.match?.any ?? []).flatMap((f) => f.resources?.kinds ?? []),
+      ...(rule.match?.all ?? []).flatMap((f) => f.resources?.kinds ?? []),
+      ...(rule.match?.resources?.kinds ?? []),
+    ];
+    const ruleWarnings: string[] = [];
+    for (const kind of kinds) {
+      if (kind.includes('*') || kind.includes('?')) {
+        ruleWarnings.length = 0;
+        break;
+      }
+      const target = await options.resolve(kind);
+      if (!target) continue;
+      const missing: string[] = [];
+      for (const verb of REPORT_VERBS) {
+        const resourceAttributes = { group: target.group, resource: target.resource, verb };
+        const key = JSON.stringify(resourceAttributes);
+        let allowed = answers.get(key);
+        if (allowed === undefined) {
+          allowed = (await options.reviewer.review({ user: options.user, resourceAttributes })).allowed;
+          answers.set(key, allowed);
+        }
+        if (!allowed) missing.push(verb);
+      }
+      if (missing.length > 0) {
+        ruleWarnings.push(`${options.user} requires permissions ${missing.join(',')} for resource ${kind}`);
+        if (rule.validate) break;
+      }
+    }
+    warnings.push(...ruleWarnings);
+  }
+  return warnings;
 }

@@ -12,6 +12,9 @@ export function checkMutateRule(c: RuleCheck): void {
   const mutate = c.rule.mutate;
   if (!mutate) return;
   const at: Path = [...c.path, 'mutate'];
+  if (c.rule.celPreconditions) {
+    c.findings.error([...c.path, 'celPreconditions'], 'celPrecondition can only be used with validate.cel');
+  }
   const hasPsm = mutate.patchStrategicMerge !== undefined && mutate.patchStrategicMerge !== null;
   const hasJson = typeof mutate.patchesJson6902 === 'string' && mutate.patchesJson6902 !== '';
   if ((mutate.foreach?.length ?? 0) > 0) {
@@ -43,18 +46,26 @@ export function checkMutateRule(c: RuleCheck): void {
   }
 }
 
+/**
+ * Each foreach entry holds either a nested foreach (and nothing else) or exactly one patch. Kyverno
+ * stops after the first entry that holds a nested foreach; so does this walk.
+ */
 function checkForeach(list: readonly ForEachMutation[], path: Path, c: RuleCheck): void {
-  list.forEach((fe, i) => {
-    const kinds = [
-      fe.patchStrategicMerge,
-      fe.patchesJson6902 || undefined,
-      (fe.foreach?.length ?? 0) > 0 ? fe.foreach : undefined,
-    ];
-    const used = kinds.filter((k) => k !== undefined && k !== null).length;
-    if (used !== 1)
-      c.findings.error([...path, i], 'only one of `patchStrategicMerge`, `patchesJson6902` or `foreach` is allowed');
-    if (fe.foreach) checkForeach(fe.foreach, [...path, i, 'foreach'], c);
-  });
+  for (const [i, fe] of list.entries()) {
+    if ((fe.foreach?.length ?? 0) > 0) {
+      const declares =
+        fe.context !== undefined ||
+        fe.preconditions !== undefined ||
+        Boolean(fe.patchesJson6902) ||
+        (fe.patchStrategicMerge !== undefined && fe.patchStrategicMerge !== null);
+      if (declares) c.findings.error([...path, i], 'a nested foreach cannot contain other declarations');
+      else checkForeach(fe.foreach!, [...path, i, 'foreach'], c);
+      return;
+    }
+    const hasPsm = fe.patchStrategicMerge !== undefined && fe.patchStrategicMerge !== null;
+    if (Boolean(fe.patchesJson6902) === hasPsm)
+      c.findings.error([...path, i], 'only one of `patchStrategicMerge` or `patchesJson6902` is allowed');
+  }
 }
 
 /** Variables are replaced by a placeholder first (Kyverno cannot know their values yet). */
@@ -69,6 +80,9 @@ function checkJsonPatch(patch: string, path: Path, c: RuleCheck): void {
   }
   for (const op of operations) {
     if (!op.path.startsWith('/')) c.findings.error(path, `path must begin with a forward slash: ${where}: ${op.path}`);
+    // A `test` needs its value (add and replace are refused without one when decoded).
+    if (op.op === 'test' && !('value' in op))
+      c.findings.error(path, `invalid value: ${where}: operation, missing value field: missing value`);
   }
 }
 

@@ -1,4 +1,5 @@
-import { isObject, type JsonObject } from '@edict/foundation';
+import { compileCel } from '@edict/cel';
+import { errorMessage, isObject, type JsonObject } from '@edict/foundation';
 import { AUTOGEN_CONTROLLERS_ANNOTATION } from '../policy';
 import type { PolicyCheck } from './check-context';
 import { checkFailureActionOverrides } from './failure-action-overrides';
@@ -43,6 +44,7 @@ export function checkPolicySpec(c: PolicyCheck): void {
   });
 
   const webhook = isObject(raw.webhookConfiguration) ? raw.webhookConfiguration : undefined;
+  checkWebhookMatchConditions(webhook, findings);
   if (spec.webhookTimeoutSeconds !== undefined && webhook?.timeoutSeconds !== undefined) {
     findings.error(
       ['spec', 'webhookTimeoutSeconds'],
@@ -122,6 +124,26 @@ export function checkPolicySpec(c: PolicyCheck): void {
   if (!admission && rules.some((r) => r.mutate || r.generate || (r.verifyImages?.length ?? 0) > 0)) {
     findings.error(['spec', 'admission'], 'disabling admission processing is only allowed with validation policies');
   }
+}
+
+/**
+ * Kyverno compiles `spec.webhookConfiguration.matchConditions` as boolean expressions over `object`,
+ * `oldObject` and `request` (ValidateCustomWebhookMatchConditions: no `params`, no `authorizer`).
+ */
+function checkWebhookMatchConditions(webhook: JsonObject | undefined, findings: PolicyCheck['findings']): void {
+  const conditions = webhook?.matchConditions;
+  if (!Array.isArray(conditions)) return;
+  conditions.forEach((condition, index) => {
+    const expression = isObject(condition) ? condition.expression : undefined;
+    try {
+      compileCel(typeof expression === 'string' ? expression : '', { params: false, authorizer: false }, 'bool');
+    } catch (error) {
+      findings.error(
+        ['spec', 'webhookConfiguration', 'matchConditions', index, 'expression'],
+        `match conditions compilation errors: [${errorMessage(error)}]`,
+      );
+    }
+  });
 }
 
 function isDeprecatedAction(action: string | undefined): boolean {

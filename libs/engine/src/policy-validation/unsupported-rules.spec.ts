@@ -91,23 +91,4 @@ describe('checkRulesEdictRuns', () => {
       ],
     ]);
   });
-
-  it('refuses webhook matchConditions that do not compile, naming the condition', () => {
-    const base = policy([{ name: 'pattern', match, validate: { pattern: { metadata: { name: '?*' } } } }]);
-    const withConditions = (expressions: string[]): Policy => ({
-      ...base,
-      spec: {
-        ...base.spec,
-        webhookConfiguration: { matchConditions: expressions.map((expression, i) => ({ name: `c${i}`, expression })) },
-      },
-    });
-    expect(checkRulesEdictRuns(withConditions(["request.object.metadata.name != 'x'", 'has(object.spec)']))).toEqual(
-      [],
-    );
-    const problems = checkRulesEdictRuns(withConditions(['true', '!("a" in request.object.metadata.keys(@))']));
-    expect(problems.map((problem) => problem.path)).toEqual([
-      'spec.webhookConfiguration.matchConditions[1].expression',
-    ]);
-    expect(problems[0]!.message).toMatch(/^matchConditions expression does not compile: /);
-  });
 });

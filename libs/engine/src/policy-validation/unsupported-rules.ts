@@ -1,14 +1,13 @@
-import { compileCel } from '@edict/cel';
 import type { Policy } from '../policy';
-import { type Diagnostic, isObject } from '@edict/foundation';
+import type { Diagnostic } from '@edict/foundation';
 import { celRuleProblems } from '../validate/cel/compile-rule';
 import { unsupportedValidation } from '../validate/unsupported-validation';
 import { unsupportedImageVerification } from '../verify-images/policy-checks';
 import { Findings } from './findings';
 
 /**
- * Rules Edict cannot run (verifyImages options it lacks, such as KMS keys, and validate.assert, not yet; CEL expressions that do not
- * compile, in rules and in the webhook's matchConditions), as errors naming the rule and field. Kyverno accepts them; the admission controller
+ * Rules Edict cannot run (verifyImages options it lacks, such as KMS keys, and validate.assert, not yet; CEL expressions of rules that do not
+ * compile), as errors naming the rule and field. Kyverno accepts them; the admission controller
  * refuses them at install time so that a policy is never published that would not be enforced as
  * written. (Such policies already in a cluster still fail closed: their rules answer `error`.) The
  * CLI does not apply this check.
@@ -16,7 +15,6 @@ import { Findings } from './findings';
 export function checkRulesEdictRuns(policy: Policy, file = ''): Diagnostic[] {
   const name = policy.metadata?.name;
   const findings = new Findings({ file, object: `${policy.kind}${name ? `/${name}` : ''}` });
-  checkMatchConditions(policy, findings);
   (policy.spec?.rules ?? []).forEach((rule, index) => {
     const at = ['spec', 'rules', index];
     const ruleName = rule?.name ? `rule ${rule.name}` : `rule ${index}`;
@@ -40,19 +38,4 @@ export function checkRulesEdictRuns(policy: Policy, file = ''): Diagnostic[] {
     }
   });
   return findings.diagnostics;
-}
-
-/** The API server would refuse the webhook configuration: kube compiles matchConditions with `authorizer`. */
-function checkMatchConditions(policy: Policy, findings: Findings): void {
-  const conditions = policy.spec?.webhookConfiguration?.['matchConditions'];
-  if (!Array.isArray(conditions)) return;
-  conditions.forEach((condition, index) => {
-    const expression = isObject(condition) ? condition['expression'] : undefined;
-    const at = ['spec', 'webhookConfiguration', 'matchConditions', index, 'expression'];
-    try {
-      compileCel(typeof expression === 'string' ? expression : '', { params: false, authorizer: true }, 'bool');
-    } catch (error) {
-      findings.error(at, `matchConditions expression does not compile: ${(error as Error).message}`);
-    }
-  });
 }

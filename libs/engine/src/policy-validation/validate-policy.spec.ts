@@ -77,6 +77,59 @@ describe('validatePolicy: names and operations', () => {
   });
 });
 
+describe('validatePolicy: verifyImages rules', () => {
+  const verify = (entry: string[], extra: string[] = []) =>
+    check(
+      [
+        ...MATCH_POD,
+        '  verifyImages:',
+        "  - imageReferences: ['ghcr.io/*']",
+        '    attestors:',
+        '    - entries:',
+        '      - keys: {publicKeys: k}',
+        ...entry,
+        ...extra,
+      ],
+      ['background: false', 'validationFailureAction: Enforce'],
+    );
+
+  it('JMESPath image extractors are refused when digests are mutated (the default)', () => {
+    const extractors = [
+      '  imageExtractors:',
+      '    Task:',
+      '    - path: /spec/image',
+      '      jmesPath: trim_prefix(@, "x")',
+    ];
+    expectOneError(
+      verify([], extractors),
+      'spec.rules[0].imageExtractors',
+      'jmespath may not be used in an image extractor when mutating digests with verify images',
+    );
+    expectNoErrors(verify(['    mutateDigest: false'], extractors));
+  });
+
+  it('warns about predicateType and about status in a validate block without the status subresource', () => {
+    const ds = verify([
+      '    attestations:',
+      '    - predicateType: https://slsa.dev/provenance/v0.2',
+      '      attestors: []',
+      '    validate:',
+      '      message: m',
+      '      deny:',
+      '        conditions:',
+      '          any:',
+      '          - key: "{{ request.object.status.phase }}"',
+      '            operator: Equals',
+      '            value: x',
+      '      status: {}',
+    ]);
+    expect(warnings(ds).map((d) => `${d.path}: ${d.message}`)).toEqual([
+      "spec.rules[0].verifyImages[0].attestations[0].predicateType: predicateType has been deprecated use 'type: https://slsa.dev/provenance/v0.2' instead of 'predicateType: https://slsa.dev/provenance/v0.2'",
+      'spec.rules[0].verifyImages[0].validate: You are matching on status but not including the status subresource in the policy.',
+    ]);
+  });
+});
+
 describe('validatePolicy: match and exclude', () => {
   it('any and all cannot be used together', () => {
     const ds = check([
@@ -658,7 +711,15 @@ describe('validatePolicy: validate rules', () => {
     expectOneError(
       ds,
       'spec.rules[0].validate',
-      'only one of pattern, anyPattern, deny, foreach, podSecurity, cel, manifests, assert can be specified',
+      'only one of pattern, anyPattern, deny, foreach, cel can be specified',
+    );
+  });
+
+  it('manifests count as a validation kind only with attestors', () => {
+    expectOneError(
+      check([...MATCH_POD, '  validate:', '    message: m', '    manifests: {attestors: []}']),
+      'spec.rules[0].validate',
+      'one of pattern, anyPattern, deny, foreach, cel must be specified',
     );
   });
 
@@ -724,8 +785,13 @@ describe('validatePolicy: validate rules', () => {
     expectOneError(
       ds,
       'spec.rules[0].validate.foreach[0]',
-      'one of pattern, anyPattern, deny, or foreach must be specified',
+      'one of pattern, anyPattern, deny, or a nested foreach must be specified',
     );
+  });
+
+  it('foreach entries name a list', () => {
+    const ds = check([...MATCH_POD, '  validate:', '    message: m', '    foreach:', '    - deny: {}']);
+    expectOneError(ds, 'spec.rules[0].validate.foreach[0].list', 'foreach.list is required');
   });
 
   it('podSecurity exclusions fit the level and the control scope', () => {
@@ -828,6 +894,60 @@ describe('validatePolicy: mutate rules', () => {
       'spec.rules[0].mutate.foreach',
       'only one of `foreach`, `patchStrategicMerge`, or `patchesJson6902` is allowed',
     );
+  });
+
+  it('foreach entries hold one patch, or a nested foreach and nothing else', () => {
+    const entry = (lines: string[]) =>
+      check([...MATCH_POD, '  mutate:', '    foreach:', '    - list: request.object.spec.containers', ...lines]);
+    expectOneError(
+      entry([]),
+      'spec.rules[0].mutate.foreach[0]',
+      'only one of `patchStrategicMerge` or `patchesJson6902` is allowed',
+    );
+    expectOneError(
+      entry([
+        '      preconditions: {all: [{key: a, operator: Equals, value: a}]}',
+        '      foreach:',
+        '      - list: element.ports',
+        '        patchStrategicMerge: {}',
+      ]),
+      'spec.rules[0].mutate.foreach[0]',
+      'a nested foreach cannot contain other declarations',
+    );
+    expectNoErrors(entry(['      foreach:', '      - list: element.ports', '        patchStrategicMerge: {}']));
+  });
+
+  it('celPreconditions are refused beside a mutate rule', () => {
+    expectOneError(
+      check([
+        '  celPreconditions:',
+        '  - name: p',
+        '    expression: "true"',
+        ...MATCH_POD,
+        '  mutate:',
+        '    patchStrategicMerge:',
+        '      metadata: {}',
+      ]),
+      'spec.rules[0].celPreconditions',
+      'celPrecondition can only be used with validate.cel',
+    );
+  });
+
+  it('a JSON patch test operation needs a value', () => {
+    const patch = (op: string) =>
+      check([
+        ...MATCH_POD,
+        '  mutate:',
+        '    patchesJson6902: |-',
+        `      - op: ${op}`,
+        '        path: /metadata/name',
+      ]);
+    expectOneError(
+      patch('test'),
+      'spec.rules[0].mutate.patchesJson6902',
+      'invalid value: spec.rules[0]: operation, missing value field: missing value',
+    );
+    expectNoErrors(patch('remove'));
   });
 
   it('mutateExistingOnPolicyUpdate needs targets; namespaced targets stay in the namespace', () => {
@@ -1047,6 +1167,27 @@ describe('validatePolicy: policy-wide settings', () => {
       'the timeout value must be between 1 and 30 seconds',
     );
     expectNoErrors(check([...MATCH_POD, ...VALIDATE], ['background: false', 'webhookTimeoutSeconds: 30']));
+  });
+
+  it('webhook matchConditions compile as booleans over object, oldObject and request', () => {
+    const conditions = (...expressions: string[]) =>
+      check(
+        [...MATCH_POD, ...VALIDATE],
+        [
+          'background: false',
+          'webhookConfiguration:',
+          '  matchConditions:',
+          ...expressions.flatMap((e, i) => [`  - name: c${i}`, `    expression: ${JSON.stringify(e)}`]),
+        ],
+      );
+    expectNoErrors(conditions("request.object.metadata.name != 'x'", 'has(object.spec)'));
+    for (const wrong of ['object.metadata.name +', "authorizer.group('').resource('pods').check('get').allowed()"]) {
+      expectOneError(
+        conditions('true', wrong),
+        'spec.webhookConfiguration.matchConditions[1].expression',
+        'match conditions compilation errors: [',
+      );
+    }
   });
 
   it('the deprecated generateExistingOnPolicyUpdate is refused whatever its value', () => {

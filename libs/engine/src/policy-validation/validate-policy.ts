@@ -1,5 +1,5 @@
 import type { Policy } from '../policy';
-import type { Diagnostic } from '@edict/foundation';
+import { isObject, type Diagnostic } from '@edict/foundation';
 import type { PolicyCheck, RuleCheck } from './check-context';
 import { checkRuleConditions } from './conditions';
 import { checkRuleContext } from './context-entries';
@@ -15,6 +15,7 @@ import { checkPolicySpec } from './policy-spec';
 import { checkBackgroundSubresources, checkRuleKinds } from './rule-kinds';
 import { checkRuleType } from './rule-type';
 import { imageVerificationProblems } from '../verify-images/policy-checks';
+import { readImageVerification } from '../verify-images/spec';
 import { checkValidateRule } from './validate-rule';
 import {
   checkBackgroundVariables,
@@ -108,6 +109,7 @@ export function validatePolicy(policy: Policy, options: PolicyValidationOptions 
     checkValidateRule(c);
     checkMutateRule(c);
     checkImageVerification(c);
+    checkImageExtractorsJmesPath(c);
     ruleWarnings(c);
   }
   return findings.diagnostics;
@@ -117,4 +119,21 @@ export function validatePolicy(policy: Policy, options: PolicyValidationOptions 
 function checkImageVerification(c: RuleCheck): void {
   for (const problem of imageVerificationProblems(c.policy, c.rule))
     c.findings.error([...c.path, ...problem.path], problem.message);
+}
+
+/** A rule that mutates image digests may not extract images with JMESPath (validateRuleImageExtractorsJMESPath). */
+function checkImageExtractorsJmesPath(c: RuleCheck): void {
+  const { imageExtractors, verifyImages } = c.rule;
+  if (!isObject(imageExtractors) || !verifyImages) return;
+  if (!verifyImages.some((raw) => readImageVerification(raw).mutateDigest)) return;
+  const usesJmesPath = Object.values(imageExtractors).some(
+    (list) =>
+      Array.isArray(list) && list.some((e) => isObject(e) && typeof e.jmesPath === 'string' && e.jmesPath !== ''),
+  );
+  if (usesJmesPath) {
+    c.findings.error(
+      [...c.path, 'imageExtractors'],
+      'jmespath may not be used in an image extractor when mutating digests with verify images',
+    );
+  }
 }

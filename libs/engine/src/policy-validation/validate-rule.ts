@@ -3,27 +3,18 @@ import type { RuleCheck } from './check-context';
 import type { Path } from './findings';
 import { checkPatternAnchors, labelsAndAnnotationsAreStrings, validateAnchorSupported } from './patterns';
 
-const VALIDATION_KINDS = [
-  'pattern',
-  'anyPattern',
-  'deny',
-  'foreach',
-  'podSecurity',
-  'cel',
-  'manifests',
-  'assert',
-] as const;
 const FOREACH_KINDS = ['pattern', 'anyPattern', 'deny', 'foreach'] as const;
+/** Kyverno's message names five of the kinds it counts (podSecurity, manifests and assert count too). */
+const VALIDATION_KINDS_NAMED = 'pattern, anyPattern, deny, foreach, cel';
 
 /** Kyverno's validate-rule checker: one validation kind, well-formed patterns and foreach entries. */
 export function checkValidateRule(c: RuleCheck): void {
   const validate = c.rule.validate;
   if (!validate) return;
   const at: Path = [...c.path, 'validate'];
-  const record = validate as unknown as Record<string, unknown>;
-  const used = VALIDATION_KINDS.filter((k) => record[k] !== undefined && record[k] !== null);
-  if (used.length === 0) c.findings.error(at, `one of ${VALIDATION_KINDS.join(', ')} must be specified`);
-  if (used.length > 1) c.findings.error(at, `only one of ${VALIDATION_KINDS.join(', ')} can be specified`);
+  const used = validationKindCount(validate);
+  if (used === 0) c.findings.error(at, `one of ${VALIDATION_KINDS_NAMED} must be specified`);
+  if (used > 1) c.findings.error(at, `only one of ${VALIDATION_KINDS_NAMED} can be specified`);
   if (validate.pattern !== undefined)
     checkPatternAnchors(validate.pattern, [...at, 'pattern'], c.findings, validateAnchorSupported);
   (validate.anyPattern ?? []).forEach((pattern, i) =>
@@ -40,6 +31,20 @@ export function checkValidateRule(c: RuleCheck): void {
       'labels and annotations supports only string values, "use double quotes around the non string values"',
     );
   }
+}
+
+/**
+ * How many validation kinds a validate block sets, counted as Kyverno does: manifests only with
+ * attestors.
+ */
+function validationKindCount(validate: NonNullable<Rule['validate']>): number {
+  const record = validate as unknown as Record<string, unknown>;
+  const set = (key: string) => record[key] !== undefined && record[key] !== null;
+  const manifests = record.manifests as { attestors?: unknown[] } | null | undefined;
+  return (
+    ['pattern', 'anyPattern', 'deny', 'foreach', 'podSecurity', 'cel', 'assert'].filter(set).length +
+    ((manifests?.attestors?.length ?? 0) > 0 ? 1 : 0)
+  );
 }
 
 /** Kyverno's checks of a validate.cel block: required expressions, and paramKind with paramRef. */
@@ -74,9 +79,14 @@ function checkForeach(list: readonly ForEachValidation[] | undefined, path: Path
   (list ?? []).forEach((fe, i) => {
     const at = [...path, i];
     const record = fe as unknown as Record<string, unknown>;
-    const used = FOREACH_KINDS.filter((k) => record[k] !== undefined && record[k] !== null);
-    if (used.length === 0) c.findings.error(at, 'one of pattern, anyPattern, deny, or foreach must be specified');
-    if (used.length > 1) c.findings.error(at, 'only one of pattern, anyPattern, deny, or foreach can be specified');
+    if (!fe.list) c.findings.error([...at, 'list'], 'foreach.list is required');
+    const used = FOREACH_KINDS.filter(
+      (k) => record[k] !== undefined && record[k] !== null && !(k === 'foreach' && (fe.foreach?.length ?? 0) === 0),
+    );
+    if (used.length === 0)
+      c.findings.error(at, 'one of pattern, anyPattern, deny, or a nested foreach must be specified');
+    if (used.length > 1)
+      c.findings.error(at, 'only one of pattern, anyPattern, deny, or a nested foreach can be specified');
     checkForeach(fe.foreach, [...at, 'foreach'], c);
   });
 }

@@ -1,3 +1,4 @@
+import { isObject, type JsonObject } from '@edict/foundation';
 import { AUTOGEN_CONTROLLERS_ANNOTATION, type Rule } from '../policy';
 import type { RuleCheck } from './check-context';
 import { bareKind } from './kinds';
@@ -29,6 +30,33 @@ export function ruleWarnings(c: RuleCheck): void {
       ...(rule.mutate.targets ?? []).map((t) => t.kind),
     ]);
   }
+  verifyImagesWarnings(c, allKinds);
+}
+
+/**
+ * Deprecated `predicateType` of attestations, and the subresource advice for the `validate` blocks of
+ * verifyImages entries (all entries once any has one, as Kyverno walks them).
+ */
+function verifyImagesWarnings(c: RuleCheck, allKinds: readonly string[]): void {
+  const entries = (c.rule.verifyImages ?? []).map((raw) => (isObject(raw) ? raw : {}));
+  entries.forEach((entry, i) => {
+    const attestations = Array.isArray(entry.attestations) ? entry.attestations : [];
+    attestations.forEach((attestation, j) => {
+      const type = isObject(attestation) ? attestation.predicateType : undefined;
+      if (typeof type === 'string' && type !== '') {
+        c.findings.warning(
+          [...c.path, 'verifyImages', i, 'attestations', j, 'predicateType'],
+          `predicateType has been deprecated use 'type: ${type}' instead of 'predicateType: ${type}'`,
+        );
+      }
+    });
+  });
+  if (!entries.some((entry) => isObject(entry.validate) && Object.keys(entry.validate).length > 0)) return;
+  entries.forEach((entry, i) => {
+    const validate: JsonObject = isObject(entry.validate) ? { ...entry.validate } : {};
+    if (isObject(validate.deny)) validate.deny = { ...validate.deny, conditions: null };
+    subresourceWarnings(c, JSON.stringify(validate), allKinds, [...c.path, 'verifyImages', i, 'validate']);
+  });
 }
 
 function withoutDenyConditions(rule: Rule): unknown {
@@ -36,8 +64,12 @@ function withoutDenyConditions(rule: Rule): unknown {
   return validate.deny ? { ...validate, deny: {} } : validate;
 }
 
-function subresourceWarnings(c: RuleCheck, json: string, kinds: readonly string[]): void {
-  const at = [...c.path, c.rule.validate ? 'validate' : 'mutate'];
+function subresourceWarnings(
+  c: RuleCheck,
+  json: string,
+  kinds: readonly string[],
+  at: readonly (string | number)[] = [...c.path, c.rule.validate ? 'validate' : 'mutate'],
+): void {
   if (json.includes('replicas') && !kinds.some((k) => k.toLowerCase().includes('scale'))) {
     c.findings.warning(at, 'You are matching on replicas but not including the scale subresource in the policy.');
   }

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Policy, Rule } from '@edict/engine';
 import { labelRule, policyOf } from '@edict/policy/testing';
 import { cachedPolicyOf, staticResolver } from '../testing';
-import { buildWebhookConfigurations, kindSelectorsOf, type WebhookBuildOptions } from './build-webhook-configurations';
+import {
+  buildWebhookConfigurations,
+  conventionalPlural,
+  kindSelectorsOf,
+  type WebhookBuildOptions,
+} from './build-webhook-configurations';
 import { MANAGED_BY_LABEL } from './names';
 import type { ValidatingWebhook } from './types';
 
@@ -291,16 +296,31 @@ describe('buildWebhookConfigurations', () => {
     });
   });
 
-  it('reports kinds the resolver does not know yet as incomplete, and skips kinds nothing serves', () => {
+  it('reports kinds the resolver does not know yet as incomplete; a kind nothing serves gets its conventional plural', () => {
     const result = build([plain('a', [labelRule('r', ['Widget', 'ConfigMap'])])], {
       resolve: staticResolver(['Widget']),
     });
     expect(result.complete).toBe(false);
     expect(result.unresolved).toEqual(['a: Widget']);
     expect(result.validating[0]!.webhooks[0]!.rules[0]!.resources).toEqual(['configmaps']);
-    const served = build([plain('a', [labelRule('r', ['Gadget'])])]);
+    // Its CRD may appear at any time: resources created right after are sent to the webhook already.
+    const served = build([plain('a', [labelRule('r', ['Gadget', 'example.io/v1/Policy'])])]);
     expect(served.complete).toBe(true);
-    expect(served.validating[0]!.webhooks[0]?.rules ?? []).toEqual([]);
+    expect(served.validating[0]!.webhooks[0]!.rules.map((r) => [r.apiGroups, r.apiVersions, r.resources])).toEqual([
+      [['*'], ['*'], ['gadgets']],
+      [['example.io'], ['v1'], ['policies']],
+    ]);
+  });
+
+  it('conventional plurals follow the usual CRD naming', () => {
+    expect(['Widget', 'Policy', 'Ingress', 'Box', 'Batch', 'Gateway'].map(conventionalPlural)).toEqual([
+      'widgets',
+      'policies',
+      'ingresses',
+      'boxes',
+      'batches',
+      'gateways',
+    ]);
   });
 
   it('adds the ValidatingPolicy webhooks to the resource validating configuration, excluding namespaces one by one', () => {

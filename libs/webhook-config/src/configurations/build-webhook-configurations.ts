@@ -371,6 +371,22 @@ function addPolicy(
       unresolved.push(`${policy.key}: ${selector}`);
       continue;
     }
+    if (resolved.length === 0 && subresource === '' && !/[*?]/.test(parsed.kind)) {
+      // A kind nothing serves yet (its CRD not installed): its resources can be created the moment the
+      // CRD appears, before a reconcile that sees it has run. A rule for its conventional plural closes
+      // that window; the engine still matches by kind, and the next reconcile writes the exact rule.
+      target.rules.add(
+        {
+          group: parsed.group,
+          version: parsed.version,
+          resource: conventionalPlural(parsed.kind),
+          subresource,
+          scope: policyScope,
+        },
+        ops,
+      );
+      continue;
+    }
     for (const r of resolved) {
       const scope: ScopeType = r.namespaced ? 'Namespaced' : '*';
       target.rules.add(
@@ -379,6 +395,14 @@ function addPolicy(
       );
     }
   }
+}
+
+/** The plural a CRD of this kind conventionally has (kubebuilder's rules): `widget` -> `widgets`, `policy` -> `policies`. */
+export function conventionalPlural(kind: string): string {
+  const lower = kind.toLowerCase();
+  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
+  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
+  return `${lower}s`;
 }
 
 /** The types a fixed webhook sees created and updated. */
