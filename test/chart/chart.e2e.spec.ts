@@ -461,6 +461,10 @@ describe('the Helm chart', () => {
       EDICT_POLICY_REPORTS: 'false',
       EDICT_ALLOWED_RESULTS: 'fail,warn',
     });
+    // The admission controller filters its admission reports alike (Kyverno passes --allowedResults to both).
+    expect(env(named(objects, 'Deployment', 'acme-admission-controller'))).toMatchObject({
+      EDICT_ALLOWED_RESULTS: 'fail,warn',
+    });
     expect(env(named(rendered['default']!, 'Deployment', 'edict-reports-controller'))).toMatchObject({
       EDICT_OPENREPORTS_ENABLED: 'false',
       EDICT_AGGREGATE_REPORTS: 'true',

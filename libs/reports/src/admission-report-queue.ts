@@ -30,7 +30,8 @@ export class AdmissionReportQueue implements OnApplicationShutdown {
       capacity: options.queueSize,
       workers: options.workers,
       windowMs: options.coalesceWindowMs,
-      keyOf: (input) => input.resource.uid,
+      // A report without the resource's uid (a mutating webhook's CREATE) waits on its own.
+      keyOf: (input) => input.resource.uid || `request/${input.requestUid}`,
       merge: mergeAdmissionReportInputs,
       onCoalesce: () => this.metrics.coalesced.inc(),
       handler: (input) => this.write(input),

@@ -27,6 +27,7 @@ import {
   AdmissionReportQueue,
   ReportsMetrics,
   admissionReportInput,
+  allowedResults,
   resourceHash,
   type ReportPolicy,
 } from '@edict/reports';
@@ -334,7 +335,9 @@ export class AfterAdmissionService implements OnApplicationShutdown {
     for (const event of events) this.events.record(event);
   }
 
-  private report(request: AdmissionRequest, results: readonly ReportResult[], hash?: string): void {
+  private report(request: AdmissionRequest, all: readonly ReportResult[], hash?: string): void {
+    // Kyverno's --allowedResults: the other result types are left out of the admission report.
+    const results = allowedResults(all, this.settings.allowedResults);
     if (results.length === 0) return;
     const snapshot = this.cache.snapshot();
     const input = admissionReportInput(

@@ -4,8 +4,9 @@
  * once at startup (a bad value fails naming the variable). Durations are milliseconds.
  */
 import 'reflect-metadata';
-import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import type { EnvironmentTable, KyvernoFlagTable } from '@edict/config';
+import { REPORT_RESULT_TYPES, type ReportResultType } from '@edict/reports';
 import {
   CONTROLLER_ENVIRONMENT,
   CONTROLLER_KYVERNO_FLAGS,
@@ -174,6 +175,14 @@ export class ControllerConfig extends WebhookServerConfig {
   @IsBoolean()
   admissionReports = true;
 
+  /**
+   * Kyverno's --allowedResults (its chart's `features.reporting.allowedResults`): the result types an
+   * admission report keeps (pass, fail, warn, error, skip); empty (the default) keeps every type.
+   */
+  @IsArray()
+  @IsIn(REPORT_RESULT_TYPES, { each: true })
+  allowedResults: ReportResultType[] = [];
+
   /** Admission reports waiting to be written; beyond it they are dropped and counted. */
   @IsInt()
   @Min(0)
@@ -262,6 +271,7 @@ const ENVIRONMENT: EnvironmentTable<ControllerConfig> = {
   EDICT_AUDIT_BACKPRESSURE: ['auditBackpressure', 'bool'],
   EDICT_WEBHOOK_WORKERS: ['webhookWorkers', 'string'],
   EDICT_ADMISSION_REPORTS: ['admissionReports', 'bool'],
+  EDICT_ALLOWED_RESULTS: ['allowedResults', 'list'],
   EDICT_REPORT_QUEUE_SIZE: ['reportQueueSize', 'int'],
   EDICT_MAX_ADMISSION_REPORTS: ['maxAdmissionReports', 'int'],
   EDICT_MAX_GLOBAL_CONTEXT_ENTRIES: ['maxGlobalContextEntries', 'int'],

@@ -79,6 +79,17 @@ export function backgroundSuccessEvent(
   };
 }
 
+/**
+ * The ConfigMap's `successEventActions`, as the admission controller applies it: when set, a success
+ * Event (type Normal) whose action it does not list (`Resource Generated`, `Resource Mutated`) is
+ * not emitted; empty, every one is. Events with no action (`None`: a failure, or the note on a
+ * generated object) are not filtered by it.
+ */
+export function successEventAllowed(event: EventInput, actions: readonly string[]): boolean {
+  if (actions.length === 0 || event.type !== 'Normal' || !event.action || event.action === 'None') return true;
+  return actions.includes(event.action);
+}
+
 /** `policyKey` is the UpdateRequest's `spec.policy` (`name` or `namespace/name`), as Kyverno writes it. */
 export function resourceGeneratedEvent(policyKey: string, rule: string, resource: ResourceIdentity): EventInput {
   return {

@@ -18,6 +18,7 @@ import { generatingRequestDeps } from '../generate/gpol-request-deps';
 import { generationReport } from '../generate/gpol-report';
 import type { GeneratedFor } from '../generate/gpol-request';
 import { BackgroundEventRecorders } from '../events/background-event-recorders';
+import { successEventAllowed } from '../events/background-events';
 import { BackgroundMetrics } from '../metrics/background-metrics';
 import { TriggerReports } from '../reports/trigger-reports';
 import { kubeClusterObjects } from './cluster-objects';
@@ -68,7 +69,9 @@ export class UpdateRequestController implements LeaderAware {
           if (!namespace) return undefined;
           return ((await engine.namespace(namespace))?.metadata?.labels as Record<string, string> | undefined) ?? {};
         },
-        emit: (source, event) => events.record(source, event),
+        emit: (source, event) => {
+          if (successEventAllowed(event, clusterConfig.current().successEventActions)) events.record(source, event);
+        },
         generateSuccessEvents: () => clusterConfig.current().generateSuccessEvents,
         policy: (key) => cache.snapshot().policies.get(key),
         report: (requestKey, applied) => reports.write(requestKey, applied),

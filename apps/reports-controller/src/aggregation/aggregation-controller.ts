@@ -41,6 +41,9 @@ import { KubeNativePolicySource } from '../native-policies/native-policy-source'
 import { knownNativePolicies, withNativePolicies } from './native-known-policies';
 import { kubeReportsCluster, listAll, type ReportsCluster } from './reports-cluster';
 
+/** Queue keys of reports to adopt (`adopt:namespace/name`); the others are `namespace/uid`. */
+const ADOPT_PREFIX = 'adopt:';
+
 /** Failed merges of one resource before it is left until its reports change again. */
 const MAX_ATTEMPTS = 10;
 const RETRY_BASE_MS = 100;
@@ -138,6 +141,7 @@ export class AggregationController implements LeaderAware {
     const queueOwner = (report: KubeObject) => {
       const uid = report.metadata?.labels?.[LABEL_RESOURCE_UID];
       if (uid) this.enqueue({ namespace: report.metadata?.namespace, uid });
+      else if (report.metadata?.name) this.queueAdoption(report.metadata.namespace, report.metadata.name);
     };
     informer.on('add', queueOwner);
     informer.on('update', queueOwner);
@@ -202,11 +206,26 @@ export class AggregationController implements LeaderAware {
     this.metrics.queueDepth.set(this.depth());
   }
 
+  /** An intermediate report naming no resource uid yet: to be adopted (ReportAggregator.adopt). */
+  private queueAdoption(namespace: string | undefined, name: string): void {
+    this.queue?.add(`${ADOPT_PREFIX}${namespace ?? ''}/${name}`);
+    this.metrics.queueDepth.set(this.depth());
+  }
+
   private async handle(queued: string): Promise<void> {
-    const slash = queued.indexOf('/');
-    const key: ResourceKey = { namespace: queued.slice(0, slash) || undefined, uid: queued.slice(slash + 1) };
+    const adoption = queued.startsWith(ADOPT_PREFIX);
+    const item = adoption ? queued.slice(ADOPT_PREFIX.length) : queued;
+    const slash = item.indexOf('/');
+    const namespace = item.slice(0, slash) || undefined;
     try {
-      const outcome = await this.aggregator.reconcile(key);
+      if (adoption) {
+        const adopted = await this.aggregator.adopt({ namespace, name: item.slice(slash + 1) });
+        this.attempts.delete(queued);
+        if (adopted.uid) this.enqueue({ namespace, uid: adopted.uid });
+        if (adopted.retryAfterMs !== undefined) this.queue?.addAfter(queued, adopted.retryAfterMs);
+        return;
+      }
+      const outcome = await this.aggregator.reconcile({ namespace, uid: item.slice(slash + 1) });
       this.metrics.reconciled(outcome);
       this.attempts.delete(queued);
       if (outcome.retryAfterMs !== undefined) this.queue?.addAfter(queued, outcome.retryAfterMs);

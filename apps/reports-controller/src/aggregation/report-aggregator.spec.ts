@@ -255,4 +255,50 @@ describe('ReportAggregator', () => {
       'vpol.kyverno.io/require-team': '9',
     });
   });
+
+  describe('adopting a report that names no resource uid (a mutating webhook at CREATE)', () => {
+    const uidless = (ageMs: number, name = 'web') => {
+      const admission = buildAdmissionReport(
+        reportInputOf({
+          requestUid: 'req-mutate',
+          resource: { apiVersion: 'v1', kind: 'Pod', name, namespace: 'default', uid: '' },
+        }),
+      );
+      admission.metadata.creationTimestamp = new Date(NOW - ageMs).toISOString();
+      return admission;
+    };
+
+    it('writes the uid of the object found by kind, namespace and name, then merges it as any other', async () => {
+      const { cluster, aggregator, report } = setup();
+      const written = uidless(1_000);
+      expect(written.metadata.labels['audit.kyverno.io/resource.uid']).toBe('');
+      expect(written.metadata.ownerReferences).toBeUndefined();
+      cluster.put(written as unknown as KubeObject);
+      expect(await aggregator.adopt({ namespace: 'default', name: 'req-mutate' })).toEqual({
+        report: 'adopted',
+        uid: POD_UID,
+      });
+      const adopted = cluster.all('EphemeralReport')[0]!;
+      expect(adopted.metadata?.labels?.['audit.kyverno.io/resource.uid']).toBe(POD_UID);
+      expect(adopted.metadata?.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: 'web', uid: POD_UID }]);
+      expect((adopted as unknown as { spec: { owner: { uid: string } } }).spec.owner.uid).toBe(POD_UID);
+      // Adopted once: a second look changes nothing.
+      expect(await aggregator.adopt({ namespace: 'default', name: 'req-mutate' })).toEqual({ report: 'none' });
+      expect((await aggregator.reconcile({ namespace: 'default', uid: POD_UID })).report).toBe('created');
+      expect(report()?.results.map((r) => [r.rule, r.result])).toEqual([['check-team', 'fail']]);
+    });
+
+    it('waits for an object not stored yet within the grace period, and deletes the report after it', async () => {
+      const { cluster, aggregator, admissionReports } = setup();
+      cluster.put(uidless(1_000, 'not-yet') as unknown as KubeObject);
+      expect(await aggregator.adopt({ namespace: 'default', name: 'req-mutate' })).toEqual({
+        report: 'waiting',
+        retryAfterMs: 500,
+      });
+      expect(admissionReports()).toEqual(['req-mutate']);
+      cluster.put(uidless(GRACE * 2, 'not-yet') as unknown as KubeObject);
+      expect(await aggregator.adopt({ namespace: 'default', name: 'req-mutate' })).toEqual({ report: 'deleted' });
+      expect(admissionReports()).toEqual([]);
+    });
+  });
 });

@@ -35,6 +35,7 @@ import {
   type PolicyReportObject,
   type PolicyReportResult,
   type ReportFormat,
+  type ReportOwner,
   type ReportPolicy,
   type ReportResultType,
   type ReportScope,
@@ -54,6 +55,15 @@ export interface AggregationOutcome {
   /** Admission reports merged (or dropped) and deleted. */
   readonly merged: number;
   /** Set when some intermediate reports are left to be looked at again after this long. */
+  readonly retryAfterMs?: number;
+}
+
+/** What adopting an intermediate report without the resource's uid did. */
+export interface AdoptionOutcome {
+  /** `none`: gone, or it names its resource already. */
+  readonly report: 'adopted' | 'waiting' | 'deleted' | 'none';
+  /** The adopted resource's uid: its reports are to be merged. */
+  readonly uid?: string;
   readonly retryAfterMs?: number;
 }
 
@@ -130,6 +140,49 @@ export class ReportAggregator {
     const report = await this.write(existing, buildPolicyReport(scope, results, this.policiesOf(results), format));
     for (const merged of ready) await this.deleteEphemeralReport(merged);
     return { report, merged: ready.length, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  }
+
+  /**
+   * Kyverno's adoption of an intermediate report that names no resource uid (a mutating webhook's
+   * report about a CREATE, written before the object had one): the object is looked up by the
+   * report's kind, namespace and name; found, its uid goes into the report's uid label, owner and
+   * owner reference (the report is then merged as any other); not found, the report is looked at
+   * again later, and deleted once older than the grace period.
+   */
+  async adopt(ref: { readonly namespace?: string; readonly name: string }): Promise<AdoptionOutcome> {
+    const namespace = ref.namespace || undefined;
+    const report = await this.cluster.find({
+      apiVersion: REPORTS_API_VERSION,
+      kind: ephemeralReportKind(namespace),
+      name: ref.name,
+      ...(namespace ? { namespace } : {}),
+    });
+    if (!report || !isEphemeralReport(report) || report.metadata.labels[LABEL_RESOURCE_UID]) return { report: 'none' };
+    const { owner } = report.spec;
+    const resource = await this.cluster.find({
+      apiVersion: owner.apiVersion,
+      kind: owner.kind,
+      name: owner.name,
+      ...(namespace ? { namespace } : {}),
+    });
+    const uid = resource?.metadata?.uid;
+    if (!uid) {
+      const left = this.graceLeft(report);
+      if (left > 0) return { report: 'waiting', retryAfterMs: Math.min(this.options.pendingRetryMs ?? 1_000, left) };
+      await this.deleteEphemeralReport(report);
+      return { report: 'deleted' };
+    }
+    const adopted: ReportOwner = { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid };
+    await this.cluster.replace({
+      ...report,
+      metadata: {
+        ...report.metadata,
+        labels: { ...report.metadata.labels, [LABEL_RESOURCE_UID]: uid },
+        ownerReferences: [adopted],
+      },
+      spec: { ...report.spec, owner: adopted },
+    });
+    return { report: 'adopted', uid };
   }
 
   private async write(

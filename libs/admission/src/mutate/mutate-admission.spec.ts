@@ -94,6 +94,16 @@ describe('mutateAdmission', () => {
     ]);
   });
 
+  it("reports a CREATE whose object has no uid yet (Kyverno's mutation handler), with Kyverno's process property", async () => {
+    const { request } = reviewAndRequest((r) => {
+      delete (r.object as KubeObject).metadata.uid;
+    });
+    const outcome = await mutateAdmission(request, policies(P.ADD_LABELS), engine, config);
+    expect(outcome.reportResults).toHaveLength(1);
+    expect(outcome.reportResults[0]!.resource.uid).toBeUndefined();
+    expect(outcome.reportResults[0]!.properties).toEqual({ process: 'background scan' });
+  });
+
   it('with admission reports off, patches alike and builds no report results', async () => {
     const outcome = await mutateAdmission(reviewAndRequest().request, policies(P.ADD_LABELS), engine, config, {
       admissionReports: false,

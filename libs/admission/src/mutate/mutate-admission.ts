@@ -14,7 +14,7 @@ import type { AdmissionConfig } from '../config/types';
 import { allow, deny, type AdmissionDecision } from '../decision';
 import { blockedMessage, failedRulesWithErrors, warningMessages } from '../messages/messages';
 import { policiesForPath, standardMutateRules, withMutateRules, type AdmissionEngine } from '../policies';
-import { reportResults, wantsReports, type ReportResult } from '../reports/report-results';
+import { reportResults, wantsMutationReports, type ReportResult } from '../reports/report-results';
 import type { AdmissionOptions } from '../validate/validate-admission';
 import { blocks } from '../validate/validate-admission';
 import { crashed } from '../validate/evaluate';
@@ -26,7 +26,7 @@ export interface MutationOutcome {
   /** The object after every policy (the submitted object when nothing changed). */
   patchedResource?: KubeObject;
   responses: PolicyResponse[];
-  /** Mutation results for admission reports (empty for dry runs, DELETE and objects without uid). */
+  /** Mutation results for admission reports (empty for dry runs and DELETE; at CREATE without the object's uid). */
   reportResults: ReportResult[];
 }
 
@@ -113,7 +113,7 @@ export async function mutateAdmission(
   const decision = allow(warningMessages(responses));
   if (patch.length > 0) decision.patch = patch;
   const now = (options.now ?? (() => new Date()))();
-  const results = wantsReports(request, options.admissionReports)
+  const results = wantsMutationReports(request, options.admissionReports)
     ? evaluated.flatMap(({ compiled, response }) => reportResults(compiled, response, request, now))
     : [];
   return { decision, dryRun, patchedResource: current, responses, reportResults: results };

@@ -57,6 +57,7 @@ export function reportResults(
   if (namespace !== undefined && namespace !== '') resource.namespace = namespace;
   const uid = object?.metadata?.uid;
   if (typeof uid === 'string' && uid !== '') resource.uid = uid;
+  const process = classicProcessOf(compiled.policy.spec);
   const results: ReportResult[] = [];
   for (const rule of response.rules) {
     if (
@@ -68,6 +69,9 @@ export function reportResults(
       continue;
     // The row is built fresh for us: completed in place rather than copied (19 rows a Pod review).
     const result = policyReportResult(compiled, rule, now) as ReportResult;
+    // policyReportResult's properties are its own copy: completed in place too.
+    if (result.properties) result.properties.process = process;
+    else result.properties = { process };
     result.resource = resource;
     result.type = rule.type;
     results.push(result);
@@ -76,12 +80,31 @@ export function reportResults(
 }
 
 /**
+ * Kyverno's `process` property of a Policy's or ClusterPolicy's results, whichever process wrote
+ * them: `background scan` when the policy runs in background scans (`spec.background`, true unless
+ * false), else `admission review` when it runs at admission (`spec.admission`, likewise), else empty.
+ */
+export function classicProcessOf(spec: { readonly background?: boolean; readonly admission?: boolean }): string {
+  if (spec.background !== false) return 'background scan';
+  return spec.admission !== false ? 'admission review' : '';
+}
+
+/**
  * Kyverno writes admission reports only when they are on (--admissionReports, `enabled` unless
  * false) and only for real, non-DELETE requests on objects that have a uid (NeedsReports); dry
  * runs leave no trace.
  */
 export function wantsReports(request: ResourceRequest, enabled: boolean | undefined): boolean {
-  if (enabled === false || request.dryRun || request.operation === 'DELETE') return false;
+  if (!wantsMutationReports(request, enabled)) return false;
   const uid = request.resource?.metadata?.uid;
   return typeof uid === 'string' && uid !== '';
+}
+
+/**
+ * Kyverno's mutation handler writes its report whether or not the object has a uid yet (a CREATE
+ * reaches the mutating webhook before the API server gives it one): the reports controller adopts
+ * such a report once the object exists. Not for dry runs, DELETE, or with admission reports off.
+ */
+export function wantsMutationReports(request: ResourceRequest, enabled: boolean | undefined): boolean {
+  return enabled !== false && !request.dryRun && request.operation !== 'DELETE';
 }

@@ -189,3 +189,32 @@ describe('mergeAdmissionReportInputs', () => {
     expect(buildAdmissionReport(mergeAdmissionReportInputs(earlier, later)).spec).toEqual(oneByOne.spec);
   });
 });
+
+describe('a mutating webhook report about a CREATE (no resource uid yet)', () => {
+  const POD = { apiVersion: 'v1', kind: 'Pod', name: 'web', namespace: 'default' };
+  const mutation = reportInputOf({
+    resource: { ...POD, uid: '' },
+    results: [result('add-labels', 'add-labels', 'pass')],
+  });
+  const validation = reportInputOf({ resource: { ...POD, uid: 'pod-uid-1' } });
+
+  it('carries an empty uid label and no owner reference, as Kyverno writes it', () => {
+    const report = buildAdmissionReport(mutation);
+    expect(report.metadata.labels['audit.kyverno.io/resource.uid']).toBe('');
+    expect(report.metadata.ownerReferences).toBeUndefined();
+    expect(report.spec.owner).toEqual({ apiVersion: 'v1', kind: 'Pod', name: 'web', uid: '' });
+  });
+
+  it("takes the validating webhook's uid when both are merged, in either order", () => {
+    for (const [existing, incoming] of [
+      [mutation, validation],
+      [validation, mutation],
+    ] as const) {
+      const merged = mergeAdmissionReports(buildAdmissionReport(existing), buildAdmissionReport(incoming));
+      expect(merged.metadata.labels['audit.kyverno.io/resource.uid']).toBe('pod-uid-1');
+      expect(merged.spec.owner.uid).toBe('pod-uid-1');
+      expect(merged.spec.results.map((r) => r.policy).sort()).toEqual(['add-labels', 'require-team']);
+      expect(mergeAdmissionReportInputs(existing, incoming).resource.uid).toBe('pod-uid-1');
+    }
+  });
+});

@@ -11,7 +11,7 @@
  * report).
  */
 import { ephemeralReport, type ReportPolicy } from './ephemeral-report';
-import { type GroupVersionResource, SOURCE_ADMISSION } from './labels';
+import { type GroupVersionResource, LABEL_RESOURCE_UID, SOURCE_ADMISSION } from './labels';
 import { resultKey, sortResults, summarize } from './results';
 import type { EphemeralReportObject, PolicyReportResult } from './types';
 
@@ -22,6 +22,11 @@ export interface AdmissionReportInput {
   operation: string;
   /** The request's `resource` (group/version/resource). */
   gvr: GroupVersionResource;
+  /**
+   * `uid` is empty when the object has none yet (a mutating webhook's CREATE): the report then
+   * carries an empty uid label, as Kyverno's does, until the reports controller adopts it (finds the
+   * object by its kind, namespace and name, and writes its uid and owner reference).
+   */
   resource: { apiVersion: string; kind: string; name: string; namespace?: string; uid: string };
   /** Kyverno's resource hash of the admitted object (see resourceHash). */
   resourceHash: string;
@@ -38,7 +43,7 @@ export function buildAdmissionReport(input: AdmissionReportInput): EphemeralRepo
     gvr: input.gvr,
     policies: input.policies,
     results: input.results,
-    owned: input.operation !== 'CREATE',
+    owned: input.operation !== 'CREATE' && input.resource.uid !== '',
   });
 }
 
@@ -60,6 +65,9 @@ export function mergeAdmissionReportInputs(
     policies.set(`${policy.kind}/${policy.namespace ?? ''}/${policy.name}`, policy);
   return {
     ...later,
+    // A mutating webhook's CREATE result knows no uid; the validating webhook's does.
+    resource:
+      later.resource.uid || !earlier.resource.uid ? later.resource : { ...later.resource, uid: earlier.resource.uid },
     requestUid: earlier.requestUid,
     policies: [...policies.values()],
     results: [...byRule.values()],
@@ -80,17 +88,24 @@ export function mergeAdmissionReports(
   for (const result of existing.spec?.results ?? []) byRule.set(resultKey(result), result);
   for (const result of incoming.spec.results) byRule.set(resultKey(result), result);
   const results = sortResults([...byRule.values()]);
+  // The side that knows the resource's uid names it (a mutating webhook's CREATE report does not).
+  const known = incoming.spec.owner.uid || !existing.spec?.owner?.uid ? incoming : existing;
+  const uidLabel = known.metadata.labels?.[LABEL_RESOURCE_UID];
   return {
     ...existing,
     metadata: {
       ...existing.metadata,
-      labels: { ...(existing.metadata.labels ?? {}), ...incoming.metadata.labels },
+      labels: {
+        ...(existing.metadata.labels ?? {}),
+        ...incoming.metadata.labels,
+        ...(uidLabel !== undefined ? { [LABEL_RESOURCE_UID]: uidLabel } : {}),
+      },
       annotations: { ...(existing.metadata.annotations ?? {}), ...(incoming.metadata.annotations ?? {}) },
       ...(incoming.metadata.ownerReferences || existing.metadata.ownerReferences
         ? { ownerReferences: incoming.metadata.ownerReferences ?? existing.metadata.ownerReferences }
         : {}),
     },
-    spec: { owner: incoming.spec.owner, summary: summarize(results), results },
+    spec: { owner: known.spec.owner, summary: summarize(results), results },
   };
 }
 

@@ -45,9 +45,15 @@ describe('admissionReportInput', () => {
     expect(input?.results).toHaveLength(2);
   });
 
-  it('is undefined without results or without a resource uid', () => {
+  it('is undefined without results; without a resource uid (a mutating webhook at CREATE) the uid is empty', () => {
     expect(admissionReportInput(request, resourceHash(pod), [], () => undefined)).toBeUndefined();
     const noUid = reportResultOf({ resource: { apiVersion: 'v1', kind: 'Pod', name: 'web', namespace: 'default' } });
-    expect(admissionReportInput(request, resourceHash(pod), [noUid], () => undefined)).toBeUndefined();
+    expect(admissionReportInput(request, resourceHash(pod), [noUid], () => undefined)?.resource).toEqual({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      name: 'web',
+      namespace: 'default',
+      uid: '',
+    });
   });
 });

@@ -27,7 +27,7 @@ export function admissionReportInput(
   policyInfo: (key: string, source: string) => ReportPolicy | undefined,
 ): AdmissionReportInput | undefined {
   const first = results[0];
-  if (!first || !first.resource.uid) return undefined;
+  if (!first) return undefined;
   const policies = new Map<string, ReportPolicy>();
   const converted: PolicyReportResult[] = [];
   for (const result of results) {
@@ -45,7 +45,8 @@ export function admissionReportInput(
       kind: resource.kind,
       name: resource.name,
       ...(resource.namespace ? { namespace: resource.namespace } : {}),
-      uid: resource.uid!,
+      // Empty at a mutating webhook's CREATE (the object has no uid yet): the reports controller adopts it.
+      uid: resource.uid ?? '',
     },
     resourceHash,
     policies: [...policies.values()],
