@@ -18,5 +18,12 @@ export * from './types';
 export { loadUserInfoFile } from './userinfo-file';
 export { EMPTY_VALUES, loadValuesFile } from './values-file';
 export { LoadError } from './io/load-error';
-export { currentMaxFileSize, DEFAULT_MAX_FILE_SIZE, isDirectory, setMaxFileSize } from './io/files';
+export {
+  currentMaxFileSize,
+  DEFAULT_MAX_FILE_SIZE,
+  InputFileError,
+  isDirectory,
+  readBoundedText,
+  setMaxFileSize,
+} from './io/files';
 export { DEFAULT_TEST_CASE_SELECTOR, parseTestCaseSelector, type TestCaseSelector } from './test-case-selector';

@@ -21,31 +21,54 @@ export function currentMaxFileSize(): number {
 // Opening a FIFO for reading waits for a writer; non-blocking, it opens at once and is refused below.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
+/** Why an input file could not be read: at `open` (with the system's error code) or while reading it. */
+export class InputFileError extends Error {
+  constructor(
+    readonly stage: 'open' | 'read',
+    readonly file: string,
+    readonly detail: string,
+    readonly code?: string,
+  ) {
+    super(`${file}: ${detail}`);
+    this.name = 'InputFileError';
+  }
+}
+
 /**
  * Reads a regular file as text, up to the input file size limit. Anything else (a directory, a
  * FIFO, a device such as a symlink to /dev/zero, a socket), a file over the limit (also one that
- * grows past it while read), and a missing or unreadable file become a LoadError naming the file,
- * rather than a hang or an out-of-memory abort.
+ * grows past it while read), and a missing or unreadable file become an InputFileError naming the
+ * file, rather than a hang or an out-of-memory abort. Commands word the error their own way.
  */
-export function readText(file: string): string {
+export function readBoundedText(file: string): string {
   let fd: number;
   try {
     fd = openSync(file, OPEN_FLAGS);
   } catch (error) {
-    throw new LoadError(file, undefined, openFailure(error));
+    throw new InputFileError('open', file, errorMessage(error), (error as NodeJS.ErrnoException).code);
   }
   try {
     const stats = fstatSync(fd);
-    if (stats.isDirectory()) throw new LoadError(file, undefined, 'is a directory, expected a file');
-    if (!stats.isFile()) throw new LoadError(file, undefined, `is ${fileType(stats)}, not a regular file`);
+    if (stats.isDirectory()) throw new InputFileError('read', file, 'is a directory, expected a file');
+    if (!stats.isFile()) throw new InputFileError('read', file, `is ${fileType(stats)}, not a regular file`);
     const limit = maxFileSize;
     if (limit > 0 && stats.size > limit) throw tooLarge(file, `is ${stats.size} bytes`, limit);
     return readAll(fd, file, stats.size, limit);
   } catch (error) {
-    if (error instanceof LoadError) throw error;
-    throw new LoadError(file, undefined, errorMessage(error));
+    if (error instanceof InputFileError) throw error;
+    throw new InputFileError('read', file, errorMessage(error));
   } finally {
     closeSync(fd);
+  }
+}
+
+/** readBoundedText, failing with a LoadError as the test and apply loaders report it. */
+export function readText(file: string): string {
+  try {
+    return readBoundedText(file);
+  } catch (error) {
+    if (!(error instanceof InputFileError)) throw error;
+    throw new LoadError(file, undefined, error.stage === 'open' ? openFailure(error) : error.detail);
   }
 }
 
@@ -68,19 +91,18 @@ function readAll(fd: number, file: string, size: number, limit: number): string 
   return buffer.toString('utf8', 0, length);
 }
 
-function tooLarge(file: string, what: string, limit: number): LoadError {
-  return new LoadError(
+function tooLarge(file: string, what: string, limit: number): InputFileError {
+  return new InputFileError(
+    'read',
     file,
-    undefined,
     `${what}, over the ${formatSize(limit)} limit for input files (--max-file-size or EDICT_MAX_FILE_SIZE)`,
   );
 }
 
-function openFailure(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'file not found';
-  if (code === 'EISDIR') return 'is a directory, expected a file';
-  return errorMessage(error);
+function openFailure(error: InputFileError): string {
+  if (error.code === 'ENOENT') return 'file not found';
+  if (error.code === 'EISDIR') return 'is a directory, expected a file';
+  return error.detail;
 }
 
 function fileType(stats: Stats): string {

@@ -1,6 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { errorMessage, formatSize } from '@edict/foundation';
-import { currentMaxFileSize } from '@edict/kyverno-test';
+import { formatSize } from '@edict/foundation';
+import { currentMaxFileSize, InputFileError, readBoundedText } from '@edict/kyverno-test';
 
 /** The longest JMESPath expression `jp` reads (from an argument, a file or stdin). */
 export const MAX_QUERY_LENGTH = 64 * 1024;
@@ -8,51 +7,18 @@ export const MAX_QUERY_LENGTH = 64 * 1024;
 const overLimit = (what: string, limit: number) =>
   `${what}, over the ${formatSize(limit)} limit for input files (--max-file-size or EDICT_MAX_FILE_SIZE)`;
 
-/** A file the command could not open (`open`) or read (`read`), with Kyverno's wording around the reason. */
-export class InputFileError extends Error {
-  constructor(
-    readonly stage: 'open' | 'read',
-    readonly file: string,
-    readonly reason: string,
-  ) {
-    super(reason);
-  }
-}
-
-// Opening a FIFO for reading waits for a writer; non-blocking, it opens at once and is refused below.
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
-/** A regular file's text, up to the input file size limit (`--max-file-size`). */
-export function readInputFile(file: string): string {
-  let fd: number;
+/**
+ * A query or input file's text, bounded as every CLI input file is. Errors are worded as Kyverno's jp
+ * words them: `failed open file F: open F: <reason>`, or `<readFailure> file F: <reason>`.
+ */
+export function readJpFile(file: string, readFailure: string): string {
   try {
-    fd = openSync(file, OPEN_FLAGS);
+    return readBoundedText(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file or directory' : errorMessage(error);
-    throw new InputFileError('open', file, `open ${file}: ${reason}`);
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (stats.isDirectory()) throw new InputFileError('read', file, `read ${file}: is a directory`);
-    if (!stats.isFile()) throw new InputFileError('read', file, `read ${file}: not a regular file`);
-    const limit = currentMaxFileSize();
-    if (limit > 0 && stats.size > limit)
-      throw new InputFileError('read', file, overLimit(`is ${stats.size} bytes`, limit));
-    const buffer = Buffer.allocUnsafe(limit > 0 ? Math.min(stats.size, limit) + 1 : stats.size + 1);
-    let length = 0;
-    for (;;) {
-      if (length === buffer.length) throw new InputFileError('read', file, overLimit('grew while read', limit));
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-    }
-    return buffer.toString('utf8', 0, length);
-  } catch (error) {
-    if (error instanceof InputFileError) throw error;
-    throw new InputFileError('read', file, errorMessage(error));
-  } finally {
-    closeSync(fd);
+    if (!(error instanceof InputFileError)) throw error;
+    if (error.stage === 'read') throw new Error(`${readFailure} file ${file}: ${error.detail}`);
+    const reason = error.code === 'ENOENT' ? 'no such file or directory' : error.detail;
+    throw new Error(`failed open file ${file}: open ${file}: ${reason}`);
   }
 }
 

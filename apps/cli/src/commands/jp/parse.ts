@@ -1,6 +1,6 @@
 import type { CommandIO } from '../io';
 import { printAst, JmesPathSyntaxError } from './ast';
-import { checkQueryLength, currentLimit, InputFileError, readInputFile, standardInput } from './input';
+import { checkQueryLength, currentLimit, readJpFile, standardInput } from './input';
 
 /** `jp parse`: the AST of each expression (arguments first, then files; stdin when there is none). */
 export async function parseCommand(args: readonly string[], files: readonly string[], io: CommandIO): Promise<void> {
@@ -9,14 +9,7 @@ export async function parseCommand(args: readonly string[], files: readonly stri
     return expression;
   });
   for (const file of files) {
-    let text: string;
-    try {
-      text = readInputFile(file);
-    } catch (error) {
-      if (error instanceof InputFileError)
-        throw new Error(`failed ${error.stage === 'open' ? 'open' : 'read'} file ${file}: ${error.reason}`);
-      throw error;
-    }
+    const text = readJpFile(file, 'failed read');
     checkQueryLength(text, file);
     expressions.push(text);
   }

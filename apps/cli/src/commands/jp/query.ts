@@ -3,7 +3,7 @@ import { compileJmesPath } from '@edict/jmespath';
 import type { CommandIO } from '../io';
 import { JmesPathSyntaxError, parseExpression } from './ast';
 import { goJsonIndent } from './go-text';
-import { checkQueryLength, currentLimit, InputFileError, readInputFile, standardInput } from './input';
+import { checkQueryLength, currentLimit, readJpFile, standardInput } from './input';
 
 /** How long one query may run before it is stopped (the engine's limits bound what it builds). */
 const QUERY_DEADLINE_MS = 10_000;
@@ -14,16 +14,6 @@ export interface QueryOptions {
   /** Files holding one expression each. */
   readonly query: readonly string[];
   readonly input?: string;
-}
-
-function loadFile(file: string): string {
-  try {
-    return readInputFile(file);
-  } catch (error) {
-    if (error instanceof InputFileError)
-      throw new Error(`${error.stage === 'open' ? 'failed open' : 'failed to read'} file ${file}: ${error.reason}`);
-    throw error;
-  }
 }
 
 function parseInput(text: string): JsonValue {
@@ -65,11 +55,13 @@ export async function queryCommand(args: readonly string[], options: QueryOption
     return query;
   });
   for (const file of options.query) {
-    const query = loadFile(file);
+    const query = readJpFile(file, 'failed to read');
     checkQueryLength(query, file);
     queries.push(query);
   }
-  let input: JsonValue | undefined = options.input ? parseInput(loadFile(options.input)) : undefined;
+  let input: JsonValue | undefined = options.input
+    ? parseInput(readJpFile(options.input, 'failed to read'))
+    : undefined;
   if (queries.length === 0 && input === undefined) throw new Error('at least one query or input object is required');
   if (queries.length === 0) {
     const query = await readStdin(io, 'Enter a jmespath expression and hit Ctrl+D.');
