@@ -1,11 +1,8 @@
-import { formatSize } from '@edict/foundation';
-import { currentMaxFileSize, InputFileError, readBoundedText } from '@edict/kyverno-test';
+import { InputFileError, readBoundedText } from '@edict/kyverno-test';
+import { readProcessStdin } from '../../apply/stdin';
 
 /** The longest JMESPath expression `jp` reads (from an argument, a file or stdin). */
 export const MAX_QUERY_LENGTH = 64 * 1024;
-
-const overLimit = (what: string, limit: number) =>
-  `${what}, over the ${formatSize(limit)} limit for input files (--max-file-size or EDICT_MAX_FILE_SIZE)`;
 
 /**
  * A query or input file's text, bounded as every CLI input file is. Errors are worded as Kyverno's jp
@@ -22,42 +19,9 @@ export function readJpFile(file: string, readFailure: string): string {
   }
 }
 
-/** Where `jp` reads what is piped in; specs replace `read`. */
+/** Where `jp` reads what is piped in: the CLI's one stdin reader, bounded by `--max-file-size`; specs replace `read`. */
 export const standardInput = {
-  /** All of stdin as text, refused past `limit` bytes (0: no limit). */
-  read(limit: number): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let length = 0;
-      const stream = process.stdin;
-      const onData = (chunk: Buffer) => {
-        length += chunk.length;
-        if (limit > 0 && length > limit) {
-          cleanup();
-          stream.pause();
-          reject(new Error(overLimit('standard input is larger', limit)));
-          return;
-        }
-        chunks.push(chunk);
-      };
-      const onEnd = () => {
-        cleanup();
-        resolve(Buffer.concat(chunks).toString('utf8'));
-      };
-      const onError = (error: Error) => {
-        cleanup();
-        reject(error);
-      };
-      const cleanup = () => {
-        stream.off('data', onData);
-        stream.off('end', onEnd);
-        stream.off('error', onError);
-      };
-      stream.on('data', onData);
-      stream.on('end', onEnd);
-      stream.on('error', onError);
-    });
-  },
+  read: (): Promise<string> => Promise.resolve(readProcessStdin()),
 };
 
 /** Refuses an expression longer than MAX_QUERY_LENGTH, naming where it came from. */
@@ -67,6 +31,3 @@ export function checkQueryLength(query: string, source: string): void {
       `${source}: the JMESPath expression is ${query.length} characters long, over the ${MAX_QUERY_LENGTH} limit`,
     );
 }
-
-/** The input size limit in force (`--max-file-size`), also for what is piped in. */
-export const currentLimit = (): number => currentMaxFileSize();

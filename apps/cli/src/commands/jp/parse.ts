@@ -1,6 +1,6 @@
 import type { CommandIO } from '../io';
 import { printAst, JmesPathSyntaxError } from './ast';
-import { checkQueryLength, currentLimit, readJpFile, standardInput } from './input';
+import { checkQueryLength, readJpFile, standardInput } from './input';
 
 /** `jp parse`: the AST of each expression (arguments first, then files; stdin when there is none). */
 export async function parseCommand(args: readonly string[], files: readonly string[], io: CommandIO): Promise<void> {
@@ -17,7 +17,7 @@ export async function parseCommand(args: readonly string[], files: readonly stri
     io.out('Reading from terminal input.\nEnter a jmespath expression and hit Ctrl+D.\n');
     let text: string;
     try {
-      text = await standardInput.read(currentLimit());
+      text = await standardInput.read();
     } catch (error) {
       throw new Error(`failed to read file STDIN: ${(error as Error).message}`);
     }

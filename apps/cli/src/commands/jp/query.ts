@@ -3,7 +3,7 @@ import { compileJmesPath } from '@edict/jmespath';
 import type { CommandIO } from '../io';
 import { JmesPathSyntaxError, parseExpression } from './ast';
 import { goJsonIndent } from './go-text';
-import { checkQueryLength, currentLimit, readJpFile, standardInput } from './input';
+import { checkQueryLength, readJpFile, standardInput } from './input';
 
 /** How long one query may run before it is stopped (the engine's limits bound what it builds). */
 const QUERY_DEADLINE_MS = 10_000;
@@ -26,7 +26,7 @@ function parseInput(text: string): JsonValue {
 
 async function readStdin(io: CommandIO, prompt: string): Promise<string> {
   io.out(`Reading from terminal input.\n${prompt}\n`);
-  return standardInput.read(currentLimit());
+  return standardInput.read();
 }
 
 function evaluate(input: JsonValue, query: string): JsonValue {
