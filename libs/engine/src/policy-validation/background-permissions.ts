@@ -128,9 +128,9 @@ export async function checkBackgroundPermissions(
 
 /** The verbs of the question the user may not use; answers are remembered per policy (rules repeat kinds). */
 async function missingVerbs(
-  question: PermissionQuestion,
+  question: Pick<PermissionQuestion, 'verbs'> & Partial<Pick<PermissionQuestion, 'subresource' | 'namespace' | 'name'>>,
   target: { group: string; resource: string },
-  options: BackgroundPermissionOptions,
+  options: { readonly user: string; readonly reviewer: AccessReviewer },
   answers: Map<string, boolean>,
 ): Promise<string[]> {
   const missing: string[] = [];
@@ -242,17 +242,7 @@ export async function reportsPermissionWarnings(policy: Policy, options: Reports
       }
       const target = await options.resolve(kind);
       if (!target) continue;
-      const missing: string[] = [];
-      for (const verb of REPORT_VERBS) {
-        const resourceAttributes = { group: target.group, resource: target.resource, verb };
-        const key = JSON.stringify(resourceAttributes);
-        let allowed = answers.get(key);
-        if (allowed === undefined) {
-          allowed = (await options.reviewer.review({ user: options.user, resourceAttributes })).allowed;
-          answers.set(key, allowed);
-        }
-        if (!allowed) missing.push(verb);
-      }
+      const missing = await missingVerbs({ verbs: REPORT_VERBS }, target, options, answers);
       if (missing.length > 0) {
         ruleWarnings.push(`${options.user} requires permissions ${missing.join(',')} for resource ${kind}`);
         if (rule.validate) break;
