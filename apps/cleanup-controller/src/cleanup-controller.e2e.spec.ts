@@ -224,12 +224,16 @@ describe('cleanup controller', () => {
     await eventually(() => get('v1', 'Pod', 'short-lived', 'default') === undefined, 'the 2s TTL deleted', 10_000);
     expect(get('v1', 'Pod', 'unreadable', 'default')).toBeDefined();
     // Kyverno's TTL metrics: the types the leader watches, and the objects it deleted.
-    const text = await leader()!.app.get(CleanupMetrics).text();
+    // The Pod leaves the store before the delete call returns to the controller, which counts it then.
+    const deleted =
+      'kyverno_ttl_controller_deletedobjects_total{resource_namespace="default",resource_group="",resource_version="v1",resource_resource="pods"} 2';
+    let text = '';
+    const scrape = async () => (text = await leader()!.app.get(CleanupMetrics).text());
+    for (let tries = 0; tries < 100 && !(await scrape()).includes(deleted); tries++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(text).toContain(deleted);
     expect(text).toContain(
       'kyverno_ttl_controller_info{resource_group="",resource_version="v1",resource_resource="pods"} 1',
-    );
-    expect(text).toContain(
-      'kyverno_ttl_controller_deletedobjects_total{resource_namespace="default",resource_group="",resource_version="v1",resource_resource="pods"} 2',
     );
   });
 

@@ -88,6 +88,7 @@ describe('triggerReport', () => {
         properties: {
           'generated-resources':
             '/v1, Kind=Secret Name=regcred Namespace=team-a; networking.k8s.io/v1, Kind=NetworkPolicy Name=deny Namespace=team-a',
+          process: 'background scan',
         },
       },
     ]);
@@ -130,7 +131,9 @@ describe('triggerReport', () => {
       ['b', 'error', false],
       ['c', 'warn', false],
     ]);
-    expect(report.spec.results.every((result) => result.properties === undefined)).toBe(true);
+    // No generated-resources property: only Kyverno's process property (the policy runs in background scans).
+    const process = { process: 'background scan' };
+    expect(report.spec.results.map((result) => result.properties)).toEqual([process, process, process]);
   });
 
   it('names the report after the trigger and the request: the same request meets the same report', () => {
